@@ -1,0 +1,60 @@
+#include "EstimateCommand.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+
+#include "CatalogJson.h"
+#include "EstimateJson.h"
+#include "EstimateTable.h"
+#include "PlanJson.h"
+#include "estimate/Estimate.h"
+
+namespace trainplan::cli {
+
+int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Estimate memory per GPU and pipeline stage for a plan."));
+    parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
+    const QCommandLineOption format(QStringList{QStringLiteral("f"), QStringLiteral("format")},
+                                    QStringLiteral("Output format: json (default) or table."), QStringLiteral("format"),
+                                    QStringLiteral("json"));
+    const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(format);
+    parser.addOption(help);
+
+    if (!parser.parse(QStringList{QStringLiteral("trainplan estimate")} + arguments)) {
+        err << "trainplan estimate: " << parser.errorText() << "\n";
+        return UsageError;
+    }
+    if (parser.isSet(help)) {
+        out << parser.helpText();
+        return Ok;
+    }
+    const QString formatName = parser.value(format);
+    if (formatName != QLatin1String("json") && formatName != QLatin1String("table")) {
+        err << "trainplan estimate: --format must be json or table (got " << formatName << ")\n";
+        return UsageError;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        err << "trainplan estimate: expected exactly one plan file\n" << "usage: trainplan estimate PLAN.json [--format json|table]\n";
+        return UsageError;
+    }
+
+    const QString path = parser.positionalArguments().constFirst();
+    const Catalog &catalog = io::builtinCatalog();
+    const io::PlanReadResult read = io::readPlanFile(path, catalog);
+    for (const Problem &p : read.problems)
+        err << path << ": " << QString::fromStdString(toString(p)) << "\n";
+    if (!read.plan)
+        return InvalidInput;
+
+    const Estimate estimate = trainplan::estimate(*read.plan, catalog);
+    if (formatName == QLatin1String("table"))
+        out << io::estimateToTable(*read.plan, estimate);
+    else
+        out << QJsonDocument(io::estimateToJson(*read.plan, estimate)).toJson(QJsonDocument::Indented);
+    return Ok;
+}
+
+} // namespace trainplan::cli

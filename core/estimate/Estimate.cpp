@@ -1,0 +1,23 @@
+#include "estimate/Estimate.h"
+
+#include "plan/PlanValidation.h"
+
+namespace trainplan {
+
+Estimate estimate(const Plan &plan, const Catalog &catalog)
+{
+    Estimate e;
+    e.problems = validatePlan(plan, catalog);
+    if (hasErrors(e.problems))
+        return e;
+    e.device = catalog.device(plan.cluster.device);
+    e.valid = true;
+    e.model.parameters = totalParameters(plan.model);
+    e.model.parametersPerLayer = layerParameters(plan.model).total();
+    e.model.microbatches = plan.microbatches();
+    e.model.gpus = plan.cluster.gpus();
+    e.memory = estimateMemory(plan, *e.device);
+    return e;
+}
+
+} // namespace trainplan

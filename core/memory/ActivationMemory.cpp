@@ -1,0 +1,125 @@
+#include "memory/ActivationMemory.h"
+
+#include <algorithm>
+
+namespace trainplan {
+
+namespace {
+
+constexpr double kMaskBytes = 1.0; // dropout masks are stored as bytes
+constexpr double kLogitBytes = 4.0; // logits are upcast to FP32 for the cross-entropy
+
+LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor,
+                                      bool keepScores)
+{
+    const double q = activationElementBytes(tr.precision);
+    const double sb = double(m.seqLen) * double(tr.microBatch);
+    const double h = double(m.hidden);
+    const double kv = double(m.kvDim());
+    const double f = double(m.ffnHidden);
+    const double t = double(tensor);
+    const double d = m.dropout ? 1.0 : 0.0;
+
+    LayerActivationBytes a;
+    // Two norm inputs, the QKV input and the MLP input (q each), two dropout masks (1 byte each).
+    a.sequenceShardable = sb * h * (4.0 * q + 2.0 * d * kMaskBytes);
+    if (tr.sequenceParallel)
+        a.sequenceShardable /= t;
+    // Q and K for the scores, V for the context, the context itself (output-projection input).
+    double sharded = q * sb * (h + kv) + q * sb * kv + q * sb * h;
+    // MLP: GELU keeps the activation input and output; SwiGLU keeps gate and up outputs and their product.
+    sharded += m.mlp == MlpKind::SwiGlu ? q * sb * 3.0 * f : q * sb * 2.0 * f;
+    a.tensorSharded = sharded / t;
+    if (keepScores) {
+        // Softmax output (q), plus dropout mask (1) and dropout output (q) when attention dropout is on.
+        const double perScore = q + d * (kMaskBytes + q);
+        a.attentionScores = perScore * double(m.heads) * double(m.seqLen) * sb / t;
+    }
+    return a;
+}
+
+} // namespace
+
+double activationElementBytes(Precision precision)
+{
+    return isSixteenBitStorage(precision) ? 2.0 : 4.0;
+}
+
+LayerActivationBytes fullLayerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+{
+    return layerActivations(m, tr, tensor, !tr.flashAttention);
+}
+
+LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+{
+    switch (tr.recompute) {
+    case Recompute::None:
+        return fullLayerActivations(m, tr, tensor);
+    case Recompute::Selective:
+        return layerActivations(m, tr, tensor, false);
+    case Recompute::Full: {
+        LayerActivationBytes a;
+        const double q = activationElementBytes(tr.precision);
+        a.sequenceShardable = q * double(m.seqLen) * double(tr.microBatch) * double(m.hidden);
+        if (tr.sequenceParallel)
+            a.sequenceShardable /= double(tensor);
+        return a;
+    }
+    }
+    return {};
+}
+
+double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+{
+    switch (tr.recompute) {
+    case Recompute::None:
+        return 0.0;
+    case Recompute::Selective:
+        return fullLayerActivations(m, tr, tensor).attentionScores;
+    case Recompute::Full:
+        return fullLayerActivations(m, tr, tensor).total();
+    }
+    return 0.0;
+}
+
+double embeddingActivationBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+{
+    if (!m.dropout)
+        return 0.0;
+    const double mask = kMaskBytes * double(m.seqLen) * double(tr.microBatch) * double(m.hidden);
+    return tr.sequenceParallel ? mask / double(tensor) : mask;
+}
+
+double outputActivationBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+{
+    const double q = activationElementBytes(tr.precision);
+    const double sb = double(m.seqLen) * double(tr.microBatch);
+    double inputs = 2.0 * q * sb * double(m.hidden); // final-norm input and output-projection input
+    if (tr.sequenceParallel)
+        inputs /= double(tensor);
+    const double logits = kLogitBytes * sb * double(m.vocab) / double(tensor);
+    return inputs + logits;
+}
+
+double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64_t virtualStages,
+                            std::int64_t microbatches, std::int64_t stage)
+{
+    const std::int64_t p = pipeline;
+    const std::int64_t m = std::max<std::int64_t>(microbatches, 1);
+    if (p <= 1)
+        return 1.0;
+    switch (schedule) {
+    case Schedule::GPipe:
+        return double(m);
+    case Schedule::OneFOneB:
+        return double(std::min(p - stage, m));
+    case Schedule::Interleaved: {
+        const std::int64_t v = std::max<std::int64_t>(virtualStages, 1);
+        const std::int64_t chunks = std::min(2 * (p - stage - 1) + (v - 1) * p + 1, m * v);
+        return double(chunks) / double(v);
+    }
+    }
+    return 1.0;
+}
+
+} // namespace trainplan

@@ -1,0 +1,67 @@
+#pragma once
+// Activation memory of a transformer, following Korthikanti et al. 2022 ("Reducing Activation
+// Recomputation in Large Transformer Models", Table 2 and Sec. 4), generalised to grouped-query
+// attention, SwiGLU MLPs, models without dropout and 32-bit activations.
+//
+// For the GPT shape the paper assumes (MHA, 4h GELU MLP, dropout, 16-bit activations) the per-layer
+// terms reduce exactly to the paper's formulas:
+//   no parallelism           s b h (34 + 5 a s / h)
+//   tensor parallel          s b h (10 + 24/t + 5 a s / (h t))
+//   tensor + sequence par.   s b h (34/t + 5 a s / (h t))
+//   selective recompute      the 5as/h score term is dropped (also with flash attention)
+//   full recompute           2 s b h (layer input only; divided by t with sequence parallelism)
+
+#include <cstdint>
+
+#include "model/ModelSpec.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+/// One dense activation tensor, M = B S H q (reference text, Level 2).
+inline double activationTensorBytes(double batch, double seq, double hidden, double bytesPerElement)
+{
+    return batch * seq * hidden * bytesPerElement;
+}
+
+/// Bytes per stored activation element: 2 for 16-bit storage (fp16/bf16, and fp8 training, which keeps
+/// 16-bit activations between FP8 matrix multiplies), 4 for fp32/tf32.
+double activationElementBytes(Precision precision);
+
+/// Stored activation bytes of one transformer layer for one micro-batch on one tensor rank.
+struct LayerActivationBytes
+{
+    double sequenceShardable = 0; ///< norm inputs, QKV/MLP inputs, dropout masks: / t only with sequence parallelism
+    double tensorSharded = 0;     ///< Q, K, V, context, MLP intermediates: / t
+    double attentionScores = 0;   ///< softmax output, dropout mask and output: / t; 0 when not stored
+    double total() const { return sequenceShardable + tensorSharded + attentionScores; }
+};
+
+/// What one layer keeps for backward under the plan's recompute, flash and sequence-parallel choices.
+LayerActivationBytes storedLayerActivations(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+
+/// What one layer would keep with no recomputation at all (the input to recompute trade-offs).
+LayerActivationBytes fullLayerActivations(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+
+/// Transient bytes materialised while one layer's backward replays its forward: the whole layer under
+/// full recompute, the attention scores under selective recompute (none with flash attention).
+double recomputeWorkspaceBytes(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+
+/// First stage, per micro-batch: the embedding-output dropout mask (Korthikanti Sec. 4.3).
+double embeddingActivationBytes(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+
+/// Last stage, per micro-batch: final-norm input, output-projection input and FP32 logits for the
+/// cross-entropy, 4 s b V / t (Korthikanti Sec. 4.3).
+double outputActivationBytes(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+
+/// Micro-batches whose activations pipeline rank `stage` holds at its peak, in units of the rank's
+/// full set of layers:
+///   no pipeline: 1 (micro-batches run one after another: gradient accumulation);
+///   GPipe: all m (every forward runs before any backward);
+///   1F1B: min(p - stage, m) (Narayanan et al. 2021; Korthikanti Eq. 5);
+///   interleaved with v chunks: min(2(p - stage - 1) + (v - 1) p + 1, m v) / v chunk-micro-batches,
+///   Megatron-LM's warm-up count; on the first rank this is p (1 + (p - 1)/(p v)) (Korthikanti Sec. 4.2.3).
+double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64_t virtualStages,
+                            std::int64_t microbatches, std::int64_t stage);
+
+} // namespace trainplan

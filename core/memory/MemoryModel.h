@@ -1,0 +1,77 @@
+#pragma once
+// Per-GPU memory of every pipeline stage, by component, at the stage's peak over the step.
+//
+// The step has two phases whose memory differs:
+//   forward/backward: model state + stored activations of the micro-batches in flight + transient
+//                     buffers (runtime context, gradient buckets, pipeline buffers, ZeRO-3 gathered
+//                     parameters, recompute workspace) + allocator reserve;
+//   optimizer step:   model state + runtime context + gradient buckets + optimizer workspace + reserve.
+// A stage's peak is the larger phase, not the sum of everything ever allocated. Components reported for
+// a stage describe that peak moment, so parameters + gradients + optimizer + activations + other = peak.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "hardware/DeviceSpec.h"
+#include "memory/MemoryTerms.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+enum class MemoryPhase { ForwardBackward, OptimizerStep };
+const char *toString(MemoryPhase phase);
+
+struct StageActivations
+{
+    std::int64_t layers = 0;            ///< transformer layers on this rank (all chunks)
+    double perLayerBytes = 0;           ///< one layer, one micro-batch, as stored for backward
+    double microbatchesInFlight = 0;    ///< at the stage's peak, in units of all its layers
+    double layerBytes = 0;              ///< layers x perLayerBytes x microbatchesInFlight
+    double embeddingBytes = 0;          ///< first stage: embedding dropout mask x in flight
+    double outputBytes = 0;             ///< last stage: logits and output inputs x in flight
+    double storedBytes() const { return layerBytes + embeddingBytes + outputBytes; }
+};
+
+struct StageMemory
+{
+    std::int64_t stage = 0;
+    double parameterCount = 0; ///< parameters of this stage on one tensor rank (before ZeRO sharding)
+
+    double parametersBytes = 0;
+    double gradientsBytes = 0;
+    double optimizerBytes = 0; ///< on the GPU; 0 when offloaded
+    double activationsBytes = 0; ///< at the peak phase (0 if the optimizer step is the peak)
+    std::array<double, kOtherTermCount> other{}; ///< transient terms at the peak phase
+    double otherBytes = 0;
+    double peakBytes = 0;
+    MemoryPhase peakPhase = MemoryPhase::ForwardBackward;
+
+    StageActivations activations;  ///< stored activations in the forward/backward phase, itemised
+    double forwardBackwardBytes = 0;
+    double optimizerStepBytes = 0;
+    double hostOptimizerBytes = 0; ///< optimizer state moved to host memory by offload
+
+    double otherTerm(OtherTerm t) const { return other[std::size_t(t)]; }
+};
+
+struct MemoryEstimate
+{
+    double capacityBytes = 0;
+    double peakBytes = 0; ///< maximum over stages
+    std::int64_t peakStage = 0;
+    bool fits = false;
+    std::vector<StageMemory> stages;
+
+    double headroomBytes() const { return capacityBytes - peakBytes; }
+};
+
+/// Pure function of a validated plan and its device. Never throws.
+MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
+
+/// Parameters held by one tensor rank of pipeline rank `stage` (layers, plus embedding on the first
+/// rank and final norm / output projection on the last; with tied embeddings and more than one stage the
+/// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
+double stageParameterCount(const Plan &plan, std::int64_t stage);
+
+} // namespace trainplan

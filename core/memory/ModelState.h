@@ -1,0 +1,43 @@
+#pragma once
+// Persistent model state: parameters, gradients and optimizer tensors, and how ZeRO shards them.
+//
+//   M_state = P (q_p + q_g + q_o)                              (reference text, Level 3)
+//   ZeRO stage 1 divides the optimizer term by W, stage 2 also the gradient term, stage 3 also the
+//   parameter term (Rajbhandari et al. 2020, Table 1).
+
+#include <cstdint>
+
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+struct StateBytesPerParameter
+{
+    double parameters = 0; ///< q_p
+    double gradients = 0;  ///< q_g
+    double optimizer = 0;  ///< q_o: moments (+ FP32 master copy when parameters are 16-bit)
+
+    double total() const { return parameters + gradients + optimizer; }
+};
+
+/// Bytes per parameter for a precision and optimizer.
+///  - 16-bit storage (fp16, bf16, fp8): q_p = 2, q_g = 2 (4 with fp32Gradients); Adam q_o = 4 (FP32
+///    master) + 8 (two FP32 moments) = 12; SGD q_o = 4 (master) + 4 (momentum) = 8.
+///  - 32-bit storage (fp32, tf32): q_p = q_g = 4; Adam q_o = 8; SGD q_o = 4 (no separate master copy).
+StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer optimizer, bool fp32Gradients = false);
+
+struct ModelStateBytes
+{
+    double parameters = 0;
+    double gradients = 0;
+    double optimizer = 0;
+
+    double total() const { return parameters + gradients + optimizer; }
+};
+
+/// Per-worker model state of `parameterCount` parameters replicated over `workers` data-parallel ranks
+/// with the given ZeRO stage.
+ModelStateBytes shardedModelState(double parameterCount, const StateBytesPerParameter &bytes, std::int64_t workers,
+                                  int zeroStage);
+
+} // namespace trainplan

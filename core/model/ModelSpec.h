@@ -1,0 +1,73 @@
+#pragma once
+// Shape of a decoder-only transformer and its parameter counts, split the way tensor parallelism
+// (Shoeybi et al. 2019) splits them: column- and row-parallel weights are divided by the tensor size,
+// norms and row-parallel biases are replicated, the word embedding is vocabulary-parallel.
+
+#include <cstdint>
+#include <string>
+
+namespace trainplan {
+
+enum class MlpKind { Gelu, SwiGlu };
+enum class NormKind { LayerNorm, RmsNorm };
+enum class PositionEmbedding { Learned, Rotary };
+
+struct ModelSpec
+{
+    std::string name;
+    std::string presetId; ///< catalog id this shape came from; empty for a custom shape
+    std::string source;   ///< citation for a preset's shape
+
+    std::int64_t layers = 0;
+    std::int64_t hidden = 0;
+    std::int64_t heads = 0;
+    std::int64_t kvHeads = 0;   ///< key/value heads (grouped-query attention); == heads for MHA
+    std::int64_t ffnHidden = 0; ///< MLP inner width
+    std::int64_t vocab = 0;
+    std::int64_t seqLen = 0;
+    MlpKind mlp = MlpKind::Gelu;
+    bool tiedEmbeddings = false;
+
+    // Architecture details whose defaults follow from `mlp`: GPT-style (gelu) models use LayerNorm,
+    // linear biases, learned positions and dropout; Llama-style (swiglu) use RMSNorm, no biases,
+    // rotary positions and no dropout. See defaultsFor().
+    NormKind norm = NormKind::LayerNorm;
+    bool linearBias = true;
+    PositionEmbedding position = PositionEmbedding::Learned;
+    bool dropout = true;
+
+    std::int64_t headDim() const { return heads > 0 ? hidden / heads : 0; }
+    std::int64_t kvDim() const { return kvHeads * headDim(); }
+
+    friend bool operator==(const ModelSpec &, const ModelSpec &) = default;
+};
+
+/// Architecture details implied by the MLP kind (see ModelSpec).
+void applyArchitectureDefaults(ModelSpec &model);
+
+/// Parameters of one transformer layer split by how tensor parallelism treats them.
+struct LayerParameters
+{
+    double sharded = 0;    ///< column/row-parallel weights and column-parallel biases: divided by tensor size
+    double replicated = 0; ///< norms and row-parallel biases: full copy on every tensor rank
+
+    double total() const { return sharded + replicated; }
+    double perTensorRank(std::int64_t tensor) const { return sharded / double(tensor) + replicated; }
+};
+
+LayerParameters layerParameters(const ModelSpec &model);
+
+/// Input side: word embedding (vocabulary-parallel) and learned positions (replicated).
+LayerParameters embeddingParameters(const ModelSpec &model);
+
+/// Output side: final norm (replicated) and, when untied, the output projection (vocabulary-parallel).
+LayerParameters outputParameters(const ModelSpec &model);
+
+/// Total trainable parameters of the model, counted once.
+double totalParameters(const ModelSpec &model);
+
+const char *toString(MlpKind kind);
+const char *toString(NormKind kind);
+const char *toString(PositionEmbedding kind);
+
+} // namespace trainplan

@@ -1,0 +1,104 @@
+#pragma once
+// Plan = model + training + parallel + cluster: everything a user chooses. A value type; the io layer
+// reads and writes it, the estimators are pure functions of (Plan, Catalog).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "model/ModelSpec.h"
+#include "plan/Precision.h"
+
+namespace trainplan {
+
+enum class Optimizer { Adam, Sgd };
+enum class Recompute { None, Selective, Full };
+enum class Schedule { GPipe, OneFOneB, Interleaved };
+
+struct TrainingConfig
+{
+    std::int64_t globalBatch = 0; ///< sequences per optimizer step, all replicas and accumulation steps
+    std::int64_t microBatch = 1;  ///< sequences per GPU per micro-batch
+    Precision precision = Precision::BF16;
+    Optimizer optimizer = Optimizer::Adam;
+    Recompute recompute = Recompute::None;
+    bool sequenceParallel = false;
+    bool flashAttention = false;
+    /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).
+    /// Off by default: the reference text's 16-bytes-per-parameter accounting keeps 16-bit gradients.
+    bool fp32Gradients = false;
+    /// Caching-allocator fragmentation reserve, as a fraction of the step's dynamic (non-persistent)
+    /// memory. An explicit assumption shown in every estimate, not a hidden fudge factor.
+    double allocatorReserveFraction = 0.05;
+
+    friend bool operator==(const TrainingConfig &, const TrainingConfig &) = default;
+};
+
+struct ParallelConfig
+{
+    std::int64_t data = 1;
+    std::int64_t tensor = 1;
+    std::int64_t pipeline = 1;
+    std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (interleaved schedule)
+    Schedule schedule = Schedule::OneFOneB;
+    int zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
+    bool offloadOptimizer = false;
+    double bucketBytes = 25e6; ///< data-parallel gradient bucket (PyTorch DDP default 25 MB, Li et al. 2020)
+
+    friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
+};
+
+/// Optional per-plan overrides of the device catalog's link and runtime figures.
+struct ClusterOverrides
+{
+    std::optional<double> intraNodeBandwidthBytesPerSecond;
+    std::optional<double> intraNodeLatencySeconds;
+    std::optional<double> networkBandwidthBytesPerSecond;
+    std::optional<double> networkLatencySeconds;
+    std::optional<double> runtimeContextBytes;
+
+    friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
+};
+
+struct ClusterConfig
+{
+    std::string device; ///< catalog id
+    std::int64_t gpusPerNode = 8;
+    std::int64_t nodes = 1;
+    ClusterOverrides overrides;
+
+    std::int64_t gpus() const { return gpusPerNode * nodes; }
+
+    friend bool operator==(const ClusterConfig &, const ClusterConfig &) = default;
+};
+
+struct Plan
+{
+    std::string name;
+    ModelSpec model;
+    TrainingConfig training;
+    ParallelConfig parallel;
+    ClusterConfig cluster;
+
+    /// Micro-batches per pipeline per step: global / (micro x data). Meaningful once validated.
+    std::int64_t microbatches() const;
+    /// Transformer layers held by one pipeline rank (all its chunks).
+    std::int64_t layersPerStage() const;
+
+    friend bool operator==(const Plan &, const Plan &) = default;
+};
+
+const char *toString(Optimizer o);
+const char *toString(Recompute r);
+const char *toString(Schedule s);
+
+std::optional<Precision> precisionFromString(std::string_view text);
+std::optional<Optimizer> optimizerFromString(std::string_view text);
+std::optional<Recompute> recomputeFromString(std::string_view text);
+std::optional<Schedule> scheduleFromString(std::string_view text);
+std::optional<MlpKind> mlpFromString(std::string_view text);
+std::optional<NormKind> normFromString(std::string_view text);
+std::optional<PositionEmbedding> positionFromString(std::string_view text);
+
+} // namespace trainplan

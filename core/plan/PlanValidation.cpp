@@ -1,0 +1,159 @@
+#include "plan/PlanValidation.h"
+
+#include <string>
+
+namespace trainplan {
+
+namespace {
+
+class Checker
+{
+public:
+    explicit Checker(Problems &problems) : m_problems(problems) {}
+
+    void error(std::string key, std::string message)
+    {
+        m_problems.push_back({Severity::Error, std::move(key), std::move(message)});
+    }
+    void warning(std::string key, std::string message)
+    {
+        m_problems.push_back({Severity::Warning, std::move(key), std::move(message)});
+    }
+
+    /// Checks 1 <= value <= kMaxPlanInteger; returns whether it holds.
+    bool positive(const std::string &key, std::int64_t value)
+    {
+        if (value < 1) {
+            error(key, "must be a positive integer (got " + std::to_string(value) + ")");
+            return false;
+        }
+        if (value > kMaxPlanInteger) {
+            error(key, "must be at most 2^40 (got " + std::to_string(value) + ")");
+            return false;
+        }
+        return true;
+    }
+
+    /// Checks that divisor divides value; both already known positive.
+    void divides(const std::string &key, std::int64_t divisor, const std::string &what, std::int64_t value,
+                 const std::string &why = {})
+    {
+        if (value % divisor != 0)
+            error(key, std::to_string(divisor) + " does not divide " + what + " (" + std::to_string(value) + ")"
+                           + (why.empty() ? "" : "; " + why));
+    }
+
+private:
+    Problems &m_problems;
+};
+
+} // namespace
+
+Problems validatePlan(const Plan &plan, const Catalog &catalog)
+{
+    Problems problems;
+    Checker check(problems);
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &tr = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    const ClusterConfig &cl = plan.cluster;
+
+    // Model shape.
+    const bool layersOk = check.positive("model.layers", m.layers);
+    const bool hiddenOk = check.positive("model.hidden", m.hidden);
+    const bool headsOk = check.positive("model.heads", m.heads);
+    const bool kvOk = check.positive("model.kv_heads", m.kvHeads);
+    const bool ffnOk = check.positive("model.ffn_hidden", m.ffnHidden);
+    check.positive("model.vocab", m.vocab);
+    check.positive("model.seq_len", m.seqLen);
+    if (hiddenOk && headsOk)
+        check.divides("model.heads", m.heads, "model.hidden", m.hidden, "the head dimension must be an integer");
+    if (headsOk && kvOk)
+        check.divides("model.kv_heads", m.kvHeads, "model.heads", m.heads, "query heads are grouped evenly over key/value heads");
+
+    // Training.
+    const bool globalOk = check.positive("training.global_batch", tr.globalBatch);
+    const bool microOk = check.positive("training.micro_batch", tr.microBatch);
+    if (!(tr.allocatorReserveFraction >= 0.0 && tr.allocatorReserveFraction < 1.0))
+        check.error("training.allocator_reserve_fraction", "must be in [0, 1) (got " + std::to_string(tr.allocatorReserveFraction) + ")");
+
+    // Parallel layout.
+    const bool dataOk = check.positive("parallel.data", par.data);
+    const bool tensorOk = check.positive("parallel.tensor", par.tensor);
+    const bool pipeOk = check.positive("parallel.pipeline", par.pipeline);
+    const bool virtOk = check.positive("parallel.virtual_stages", par.virtualStages);
+    if (par.zeroStage < 0 || par.zeroStage > 3)
+        check.error("parallel.zero_stage", "must be 0, 1, 2 or 3 (got " + std::to_string(par.zeroStage) + ")");
+    if (!(par.bucketBytes > 0.0 && par.bucketBytes <= 1e12))
+        check.error("parallel.bucket_bytes", "must be a positive number of bytes, at most 1e12");
+    if (pipeOk && par.pipeline > kMaxPipelineStages)
+        check.error("parallel.pipeline", "must be at most " + std::to_string(kMaxPipelineStages) + " stages");
+
+    if (tensorOk && headsOk)
+        check.divides("parallel.tensor", par.tensor, "model.heads", m.heads, "each tensor rank holds whole attention heads");
+    if (tensorOk && kvOk)
+        check.divides("parallel.tensor", par.tensor, "model.kv_heads", m.kvHeads,
+                      "each tensor rank holds whole key/value head groups (Megatron-LM's rule)");
+    if (tensorOk && ffnOk)
+        check.divides("parallel.tensor", par.tensor, "model.ffn_hidden", m.ffnHidden, "the MLP is split by columns");
+    if (pipeOk && virtOk && layersOk) {
+        const double chunks = double(par.pipeline) * double(par.virtualStages);
+        if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0)
+            check.error("parallel.pipeline",
+                        "model.layers (" + std::to_string(m.layers) + ") must divide evenly into pipeline x virtual_stages = "
+                            + std::to_string(par.pipeline) + " x " + std::to_string(par.virtualStages) + " chunks");
+    }
+    if (virtOk && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
+        check.error("parallel.virtual_stages", "more than one model chunk per stage needs \"schedule\": \"interleaved\"");
+    if (par.schedule == Schedule::Interleaved && pipeOk && par.pipeline == 1)
+        check.warning("parallel.schedule", "interleaved schedule with a single pipeline stage behaves like no pipeline");
+
+    // Batch arithmetic.
+    if (globalOk && microOk && dataOk) {
+        const double perStep = double(tr.microBatch) * double(par.data);
+        if (perStep > double(tr.globalBatch) || tr.globalBatch % (tr.microBatch * par.data) != 0)
+            check.error("training.global_batch",
+                        "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(tr.microBatch) + " x "
+                            + std::to_string(par.data) + " (got " + std::to_string(tr.globalBatch) + ")");
+        else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && pipeOk
+                 && plan.microbatches() % par.pipeline != 0)
+            check.error("training.global_batch",
+                        "the interleaved schedule needs the micro-batch count (" + std::to_string(plan.microbatches())
+                            + ") to be a multiple of parallel.pipeline (" + std::to_string(par.pipeline) + ")");
+    }
+
+    // Cluster.
+    const bool perNodeOk = check.positive("cluster.gpus_per_node", cl.gpusPerNode);
+    const bool nodesOk = check.positive("cluster.nodes", cl.nodes);
+    const DeviceSpec *device = catalog.device(cl.device);
+    if (!device)
+        check.error("cluster.device", "unknown device \"" + cl.device + "\" (not in the device catalog)");
+    else if (!device->supports(tr.precision))
+        check.error("training.precision", std::string(toString(tr.precision)) + " is not supported by " + device->name);
+    if (dataOk && tensorOk && pipeOk && perNodeOk && nodesOk) {
+        const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
+        const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
+        if (workers != gpus)
+            check.error("parallel",
+                        "data x tensor x pipeline = " + std::to_string(par.data) + " x " + std::to_string(par.tensor) + " x "
+                            + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
+                            + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
+    }
+    if (tensorOk && perNodeOk && par.tensor > cl.gpusPerNode)
+        check.warning("parallel.tensor", "tensor-parallel group of " + std::to_string(par.tensor)
+                                             + " spans nodes: its all-reduces cross the network");
+
+    const auto checkOverride = [&](const char *key, const std::optional<double> &v, bool zeroAllowed) {
+        if (v && !(zeroAllowed ? *v >= 0.0 : *v > 0.0))
+            check.error(key, zeroAllowed ? "must not be negative" : "must be positive");
+    };
+    checkOverride("cluster.intra_node_bandwidth", cl.overrides.intraNodeBandwidthBytesPerSecond, false);
+    checkOverride("cluster.intra_node_latency", cl.overrides.intraNodeLatencySeconds, true);
+    checkOverride("cluster.network_bandwidth", cl.overrides.networkBandwidthBytesPerSecond, false);
+    checkOverride("cluster.network_latency", cl.overrides.networkLatencySeconds, true);
+    checkOverride("cluster.runtime_context_bytes", cl.overrides.runtimeContextBytes, true);
+
+    return problems;
+}
+
+} // namespace trainplan

@@ -1,0 +1,129 @@
+#include "CatalogJson.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "JsonReader.h"
+#include "plan/Plan.h"
+
+namespace trainplan::io {
+
+namespace {
+
+/// Parses `json`, checks its format tag and calls `readEntry` for each element of `arrayKey`.
+template<typename ReadEntry>
+Problems readCatalogDocument(const QByteArray &json, const char *format, const char *arrayKey, ReadEntry readEntry)
+{
+    Problems problems;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
+        problems.push_back({Severity::Error, "", "malformed JSON: " + parseError.errorString().toStdString()});
+        return problems;
+    }
+    const QJsonObject root = doc.object();
+    if (root.value("format").toString() != QLatin1String(format))
+        problems.push_back({Severity::Error, "format", std::string("must be \"") + format + "\""});
+    const QJsonArray entries = root.value(QLatin1String(arrayKey)).toArray();
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        const QString path = QStringLiteral("%1[%2]").arg(QLatin1String(arrayKey)).arg(i);
+        JsonReader r(entries.at(i).toObject(), path, problems);
+        readEntry(r);
+        r.reportUnknownKeys();
+    }
+    return problems;
+}
+
+} // namespace
+
+Problems readDevices(const QByteArray &json, Catalog &catalog)
+{
+    return readCatalogDocument(json, "trainplan-devices", "devices", [&](JsonReader &r) {
+        DeviceSpec d;
+        for (const char *key : {"id", "name", "peak_flops", "memory_bytes", "memory_bandwidth"})
+            r.requireKey(key);
+        r.readString("id", d.id);
+        r.readString("name", d.name);
+        r.readString("source", d.source);
+        std::string notes;
+        r.readString("notes", notes);
+        JsonReader peaks = r.object("peak_flops");
+        for (std::size_t i = 0; i < kPrecisionCount; ++i) {
+            const char *name = toString(Precision(i));
+            peaks.readNumber(name, d.peakFlopsPerSecond[i]);
+            if (d.peakFlopsPerSecond[i] < 0)
+                peaks.error(name, "must not be negative");
+        }
+        peaks.reportUnknownKeys();
+        r.readNumber("memory_bytes", d.memoryBytes);
+        r.readNumber("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
+        r.readNumber("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
+        r.readNumber("network_bandwidth", d.networkBandwidthBytesPerSecond);
+        r.readNumber("runtime_context_bytes", d.runtimeContextBytes);
+        r.readNumber("board_power_watts", d.boardPowerWatts);
+        if (!(d.memoryBytes > 0))
+            r.error("memory_bytes", "must be positive");
+        if (!(d.memoryBandwidthBytesPerSecond > 0))
+            r.error("memory_bandwidth", "must be positive");
+        if (!d.id.empty())
+            catalog.addDevice(std::move(d));
+    });
+}
+
+Problems readModels(const QByteArray &json, Catalog &catalog)
+{
+    return readCatalogDocument(json, "trainplan-models", "models", [&](JsonReader &r) {
+        ModelSpec m;
+        for (const char *key : {"id", "name", "layers", "hidden", "heads", "vocab", "seq_len", "mlp", "source"})
+            r.requireKey(key);
+        r.readString("id", m.presetId);
+        r.readString("name", m.name);
+        r.readString("source", m.source);
+        r.readInteger("layers", m.layers);
+        r.readInteger("hidden", m.hidden);
+        r.readInteger("heads", m.heads);
+        m.kvHeads = m.heads;
+        r.readInteger("kv_heads", m.kvHeads);
+        m.ffnHidden = 4 * m.hidden;
+        r.readInteger("ffn_hidden", m.ffnHidden);
+        r.readInteger("vocab", m.vocab);
+        r.readInteger("seq_len", m.seqLen);
+        r.readEnum("mlp", m.mlp, mlpFromString, "\"gelu\", \"swiglu\"");
+        applyArchitectureDefaults(m);
+        r.readBool("tied_embeddings", m.tiedEmbeddings);
+        double published = 0;
+        r.readNumber("published_parameters", published); // documentation for tests and tooltips
+        if (!m.presetId.empty())
+            catalog.addModel(std::move(m));
+    });
+}
+
+const Catalog &builtinCatalog()
+{
+    static const Catalog catalog = [] {
+        Catalog c;
+        for (const auto &[path, reader] :
+             {std::pair{":/trainplan/devices.json", &readDevices}, std::pair{":/trainplan/models.json", &readModels}}) {
+            QFile file{QString::fromLatin1(path)};
+            if (file.open(QIODevice::ReadOnly)) {
+                const Problems problems = reader(file.readAll(), c);
+                if (hasErrors(problems))
+                    qWarning("built-in catalog %s: %s", path, toString(problems.front()).c_str());
+            } else {
+                qWarning("built-in catalog %s is missing", path);
+            }
+        }
+        return c;
+    }();
+    return catalog;
+}
+
+QByteArray builtinExamplePlan()
+{
+    QFile file(QStringLiteral(":/trainplan/examples/gpt3-175b-tp8-pp8.json"));
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace trainplan::io

@@ -1,0 +1,110 @@
+#include "EstimateJson.h"
+
+#include "memory/MemoryTerms.h"
+
+namespace trainplan::io {
+
+namespace {
+
+QJsonObject stageToJson(const StageMemory &s)
+{
+    QJsonObject other;
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        other[QLatin1String(termInfo(OtherTerm(i)).key)] = s.other[i];
+
+    const StageActivations &a = s.activations;
+    return QJsonObject{
+        {"stage", double(s.stage)},
+        {"layers", double(a.layers)},
+        {"parameters", s.parameterCount},
+        {"parameters_bytes", s.parametersBytes},
+        {"gradients_bytes", s.gradientsBytes},
+        {"optimizer_bytes", s.optimizerBytes},
+        {"activations_bytes", s.activationsBytes},
+        {"other_bytes", s.otherBytes},
+        {"other", other},
+        {"peak_bytes", s.peakBytes},
+        {"peak_phase", QLatin1String(toString(s.peakPhase))},
+        {"host_optimizer_bytes", s.hostOptimizerBytes},
+        {"activations", QJsonObject{
+                            {"per_layer_bytes", a.perLayerBytes},
+                            {"microbatches_in_flight", a.microbatchesInFlight},
+                            {"layers_bytes", a.layerBytes},
+                            {"embedding_bytes", a.embeddingBytes},
+                            {"output_bytes", a.outputBytes},
+                            {"stored_bytes", a.storedBytes()},
+                        }},
+        {"phases", QJsonObject{
+                       {"forward_backward_bytes", s.forwardBackwardBytes},
+                       {"optimizer_step_bytes", s.optimizerStepBytes},
+                   }},
+    };
+}
+
+QJsonObject termsToJson()
+{
+    QJsonObject terms;
+    const auto add = [&](const TermInfo &info) {
+        terms[QLatin1String(info.key)] = QJsonObject{{"label", QLatin1String(info.label)},
+                                                     {"formula", QLatin1String(info.formula)},
+                                                     {"source", QLatin1String(info.source)}};
+    };
+    for (std::size_t i = 0; i < kStateTermCount; ++i)
+        add(termInfo(StateTerm(i)));
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        add(termInfo(OtherTerm(i)));
+    return terms;
+}
+
+} // namespace
+
+QJsonArray problemsToJson(const Problems &problems, Severity severity)
+{
+    QJsonArray out;
+    for (const Problem &p : problems)
+        if (p.severity == severity)
+            out.append(QString::fromStdString(p.key.empty() ? p.message : p.key + ": " + p.message));
+    return out;
+}
+
+QJsonObject estimateToJson(const Plan &plan, const Estimate &e)
+{
+    QJsonObject root;
+    root["format"] = QLatin1String(kEstimateFormat);
+    root["version"] = 1;
+    root["valid"] = e.valid;
+    root["errors"] = problemsToJson(e.problems, Severity::Error);
+    root["warnings"] = problemsToJson(e.problems, Severity::Warning);
+    root["plan"] = QJsonObject{
+        {"name", QString::fromStdString(plan.name)},
+        {"model", QString::fromStdString(plan.model.name)},
+        {"device", QString::fromStdString(plan.cluster.device)},
+        {"gpus", double(plan.cluster.gpus())},
+        {"data", double(plan.parallel.data)},
+        {"tensor", double(plan.parallel.tensor)},
+        {"pipeline", double(plan.parallel.pipeline)},
+    };
+    if (!e.valid)
+        return root;
+
+    root["model"] = QJsonObject{
+        {"parameters", e.model.parameters},
+        {"parameters_per_layer", e.model.parametersPerLayer},
+        {"microbatches", double(e.model.microbatches)},
+    };
+    QJsonArray stages;
+    for (const StageMemory &s : e.memory.stages)
+        stages.append(stageToJson(s));
+    root["memory"] = QJsonObject{
+        {"capacity_bytes", e.memory.capacityBytes},
+        {"peak_bytes", e.memory.peakBytes},
+        {"peak_stage", double(e.memory.peakStage)},
+        {"headroom_bytes", e.memory.headroomBytes()},
+        {"fits", e.memory.fits},
+        {"stages", stages},
+        {"terms", termsToJson()},
+    };
+    return root;
+}
+
+} // namespace trainplan::io

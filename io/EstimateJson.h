@@ -1,0 +1,21 @@
+#pragma once
+// The CLI's JSON for an estimate. Keys named in issues (model.parameters, memory.peak_bytes,
+// memory.capacity_bytes, memory.fits, memory.stages[].{parameters_bytes, gradients_bytes,
+// optimizer_bytes, activations_bytes, other_bytes, peak_bytes}) are a public contract.
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include "common/Problem.h"
+#include "estimate/Estimate.h"
+
+namespace trainplan::io {
+
+inline constexpr const char *kEstimateFormat = "trainplan-estimate";
+
+QJsonObject estimateToJson(const Plan &plan, const Estimate &estimate);
+
+/// One "key: message" string per problem.
+QJsonArray problemsToJson(const Problems &problems, Severity severity);
+
+} // namespace trainplan::io

@@ -1,0 +1,69 @@
+#include "EstimateTable.h"
+
+#include <QStringList>
+
+#include "common/Units.h"
+#include "memory/MemoryTerms.h"
+
+namespace trainplan::io {
+
+namespace {
+
+QString gib(double bytes)
+{
+    return QString::fromStdString(units::formatNumber(bytes / units::GiB, 2));
+}
+
+QString pad(const QString &text, int width)
+{
+    return text.rightJustified(width);
+}
+
+} // namespace
+
+QString estimateToTable(const Plan &plan, const Estimate &e)
+{
+    QStringList out;
+    out << QStringLiteral("Plan:    %1").arg(QString::fromStdString(plan.name));
+    if (!e.valid) {
+        out << QStringLiteral("Invalid plan:");
+        for (const Problem &p : e.problems)
+            out << QStringLiteral("  %1").arg(QString::fromStdString(toString(p)));
+        return out.join('\n') + '\n';
+    }
+    const ParallelConfig &par = plan.parallel;
+    out << QStringLiteral("Model:   %1, %2 parameters (%3 layers, hidden %4, %5 heads)")
+               .arg(QString::fromStdString(plan.model.name), QString::fromStdString(units::formatCount(e.model.parameters)))
+               .arg(plan.model.layers).arg(plan.model.hidden).arg(plan.model.heads);
+    out << QStringLiteral("Layout:  %1 GPUs of %2 = data %3 x tensor %4 x pipeline %5; %6 micro-batches of %7, "
+                          "%8, ZeRO %9, recompute %10")
+               .arg(e.model.gpus).arg(QString::fromStdString(e.device->name))
+               .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(e.model.microbatches).arg(plan.training.microBatch)
+               .arg(QLatin1String(toString(par.schedule))).arg(par.zeroStage)
+               .arg(QLatin1String(toString(plan.training.recompute)));
+    out << QString();
+    out << QStringLiteral("Memory per GPU (GiB)");
+    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other       peak  phase");
+    for (const StageMemory &s : e.memory.stages)
+        out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9  %10")
+                   .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
+                        pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
+                        pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
+                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.peakBytes), 10))
+                   .arg(QLatin1String(toString(s.peakPhase)));
+    const StageMemory &peak = e.memory.stages[std::size_t(e.memory.peakStage)];
+    out << QString();
+    out << QStringLiteral("Other terms of stage %1 (GiB):").arg(peak.stage);
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        out << QStringLiteral("  %1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22), pad(gib(peak.other[i]), 8));
+    out << QString();
+    out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
+               .arg(gib(e.memory.peakBytes)).arg(e.memory.peakStage).arg(gib(e.memory.capacityBytes))
+               .arg(e.memory.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"))
+               .arg(gib(e.memory.headroomBytes()));
+    for (const Problem &p : e.problems)
+        out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
+    return out.join('\n') + '\n';
+}
+
+} // namespace trainplan::io

@@ -1,0 +1,67 @@
+#pragma once
+// Reads one JSON object field by field, recording every problem with its dotted key instead of stopping
+// at the first. Missing optional keys keep the caller's default; keys never read are reported as unknown.
+
+#include <QJsonObject>
+#include <QSet>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/Problem.h"
+
+namespace trainplan::io {
+
+class JsonReader
+{
+public:
+    /// `path` is the dotted key of this object ("" for the document root, "model", "devices[2]").
+    JsonReader(QJsonObject object, QString path, Problems &problems);
+
+    bool has(const char *key) const;
+    QString keyPath(const char *key) const;
+
+    /// Each reader leaves `out` untouched when the key is missing; returns whether a valid value was read.
+    bool readInteger(const char *key, std::int64_t &out);
+    bool readInteger(const char *key, int &out);
+    bool readNumber(const char *key, double &out);
+    bool readNumber(const char *key, std::optional<double> &out);
+    bool readBool(const char *key, bool &out);
+    bool readString(const char *key, std::string &out);
+
+    /// Reads a string and maps it through `parse`; an unknown spelling is an error listing `allowed`.
+    template<typename Enum, typename Parse>
+    bool readEnum(const char *key, Enum &out, Parse parse, const char *allowed)
+    {
+        std::string text;
+        if (!readString(key, text))
+            return false;
+        if (auto value = parse(text)) {
+            out = *value;
+            return true;
+        }
+        error(key, "unknown value \"" + text + "\" (expected one of " + allowed + ")");
+        return false;
+    }
+
+    /// A nested object; an empty one (and an error) when the key holds something else.
+    JsonReader object(const char *key);
+
+    void error(const char *key, const std::string &message);
+    void requireKey(const char *key);
+    /// Warns about every key that no read*() call asked for.
+    void reportUnknownKeys();
+
+private:
+    QJsonValue take(const char *key);
+    const char *typeName(const QJsonValue &value) const;
+
+    QJsonObject m_object;
+    QString m_path;
+    Problems *m_problems;
+    QSet<QString> m_seen;
+};
+
+} // namespace trainplan::io

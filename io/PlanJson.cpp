@@ -1,0 +1,281 @@
+#include "PlanJson.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+
+#include <cmath>
+
+#include "JsonReader.h"
+#include "plan/PlanValidation.h"
+
+namespace trainplan::io {
+
+namespace {
+
+constexpr const char *kPrecisions = "\"fp32\", \"tf32\", \"fp16\", \"bf16\", \"fp8\"";
+constexpr const char *kOptimizers = "\"adam\", \"sgd\"";
+constexpr const char *kRecomputes = "\"none\", \"selective\", \"full\"";
+constexpr const char *kSchedules = "\"gpipe\", \"1f1b\", \"interleaved\"";
+constexpr const char *kMlps = "\"gelu\", \"swiglu\"";
+constexpr const char *kNorms = "\"layernorm\", \"rmsnorm\"";
+constexpr const char *kPositions = "\"learned\", \"rotary\"";
+
+std::string presetList(const Catalog &catalog)
+{
+    std::string list;
+    for (const ModelSpec &m : catalog.models())
+        list += (list.empty() ? "" : ", ") + m.presetId;
+    return list;
+}
+
+void readModel(JsonReader r, const Catalog &catalog, ModelSpec &model)
+{
+    std::string preset;
+    if (r.readString("preset", preset)) {
+        if (const ModelSpec *base = catalog.model(preset))
+            model = *base;
+        else
+            r.error("preset", "unknown preset \"" + preset + "\" (known: " + presetList(catalog) + ")");
+    } else {
+        // A custom shape needs its defining sizes; the rest have defaults.
+        for (const char *key : {"layers", "hidden", "heads", "vocab", "seq_len"})
+            r.requireKey(key);
+        model.name = "custom";
+    }
+    const bool fromPreset = !model.presetId.empty();
+
+    r.readString("name", model.name);
+    r.readInteger("layers", model.layers);
+    r.readInteger("hidden", model.hidden);
+    r.readInteger("heads", model.heads);
+    if (!r.readInteger("kv_heads", model.kvHeads) && !fromPreset)
+        model.kvHeads = model.heads;
+    if (!r.readInteger("ffn_hidden", model.ffnHidden) && !fromPreset)
+        model.ffnHidden = 4 * model.hidden;
+    r.readInteger("vocab", model.vocab);
+    r.readInteger("seq_len", model.seqLen);
+    const MlpKind mlpBefore = model.mlp;
+    const bool mlpRead = r.readEnum("mlp", model.mlp, mlpFromString, kMlps);
+    if (!fromPreset || (mlpRead && model.mlp != mlpBefore))
+        applyArchitectureDefaults(model);
+    r.readBool("tied_embeddings", model.tiedEmbeddings);
+    r.readEnum("norm", model.norm, normFromString, kNorms);
+    r.readBool("linear_bias", model.linearBias);
+    r.readEnum("position_embedding", model.position, positionFromString, kPositions);
+    r.readBool("dropout", model.dropout);
+    r.reportUnknownKeys();
+}
+
+void readTraining(JsonReader r, TrainingConfig &t)
+{
+    r.requireKey("global_batch");
+    r.readInteger("global_batch", t.globalBatch);
+    r.readInteger("micro_batch", t.microBatch);
+    r.readEnum("precision", t.precision, precisionFromString, kPrecisions);
+    r.readEnum("optimizer", t.optimizer, optimizerFromString, kOptimizers);
+    r.readEnum("recompute", t.recompute, recomputeFromString, kRecomputes);
+    r.readBool("sequence_parallel", t.sequenceParallel);
+    r.readBool("flash_attention", t.flashAttention);
+    r.readBool("fp32_gradients", t.fp32Gradients);
+    r.readNumber("allocator_reserve_fraction", t.allocatorReserveFraction);
+    r.reportUnknownKeys();
+}
+
+/// Returns whether `data` was given explicitly (otherwise it is derived from the GPU count).
+bool readParallel(JsonReader r, ParallelConfig &p)
+{
+    const bool dataGiven = r.readInteger("data", p.data);
+    r.readInteger("tensor", p.tensor);
+    r.readInteger("pipeline", p.pipeline);
+    r.readInteger("virtual_stages", p.virtualStages);
+    r.readEnum("schedule", p.schedule, scheduleFromString, kSchedules);
+    r.readInteger("zero_stage", p.zeroStage);
+    r.readBool("offload_optimizer", p.offloadOptimizer);
+    r.readNumber("bucket_bytes", p.bucketBytes);
+    r.reportUnknownKeys();
+    return dataGiven;
+}
+
+void readCluster(JsonReader r, ClusterConfig &c)
+{
+    r.requireKey("device");
+    r.readString("device", c.device);
+    r.readInteger("gpus_per_node", c.gpusPerNode);
+    r.readInteger("nodes", c.nodes);
+    r.readNumber("intra_node_bandwidth", c.overrides.intraNodeBandwidthBytesPerSecond);
+    r.readNumber("intra_node_latency", c.overrides.intraNodeLatencySeconds);
+    r.readNumber("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
+    r.readNumber("network_latency", c.overrides.networkLatencySeconds);
+    r.readNumber("runtime_context_bytes", c.overrides.runtimeContextBytes);
+    r.reportUnknownKeys();
+}
+
+} // namespace
+
+PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
+{
+    PlanReadResult result;
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        result.problems.push_back({Severity::Error, "",
+                                   "malformed JSON at byte " + std::to_string(parseError.offset) + ": "
+                                       + parseError.errorString().toStdString()});
+        return result;
+    }
+    if (!doc.isObject()) {
+        result.problems.push_back({Severity::Error, "", "a plan must be a JSON object"});
+        return result;
+    }
+
+    Problems &problems = result.problems;
+    JsonReader root(doc.object(), QString(), problems);
+    std::string format;
+    root.requireKey("format");
+    if (root.readString("format", format) && format != kPlanFormat)
+        root.error("format", "must be \"" + std::string(kPlanFormat) + "\" (got \"" + format + "\")");
+    std::int64_t version = 0;
+    root.requireKey("version");
+    if (root.readInteger("version", version) && version != kPlanVersion)
+        root.error("version", version > kPlanVersion
+                                  ? "file written by a newer Trainplan (version " + std::to_string(version)
+                                        + "); this build reads version 1"
+                                  : "must be 1 (got " + std::to_string(version) + ")");
+
+    Plan plan;
+    root.readString("name", plan.name);
+    for (const char *key : {"model", "training", "parallel", "cluster"})
+        root.requireKey(key);
+    readModel(root.object("model"), catalog, plan.model);
+    readTraining(root.object("training"), plan.training);
+    const bool dataGiven = readParallel(root.object("parallel"), plan.parallel);
+    readCluster(root.object("cluster"), plan.cluster);
+    root.reportUnknownKeys();
+
+    // parallel.data defaults to the GPUs left after tensor and pipeline, when they divide evenly.
+    if (!dataGiven) {
+        const ClusterConfig &c = plan.cluster;
+        const double gpus = double(c.gpusPerNode) * double(c.nodes);
+        const double split = double(plan.parallel.tensor) * double(plan.parallel.pipeline);
+        if (c.gpusPerNode > 0 && c.nodes > 0 && split > 0 && gpus <= double(kMaxPlanInteger)
+            && std::fmod(gpus, split) == 0.0)
+            plan.parallel.data = std::int64_t(gpus / split);
+    }
+    if (plan.name.empty())
+        plan.name = plan.model.name;
+
+    if (hasErrors(problems))
+        return result;
+    const Problems validation = validatePlan(plan, catalog);
+    problems.insert(problems.end(), validation.begin(), validation.end());
+    if (!hasErrors(problems))
+        result.plan = std::move(plan);
+    return result;
+}
+
+PlanReadResult readPlanFile(const QString &path, const Catalog &catalog)
+{
+    QFile file(path);
+    const bool ok = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
+    if (!ok) {
+        PlanReadResult result;
+        result.problems.push_back({Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
+        return result;
+    }
+    // A plan is a few kilobytes; refuse anything absurd rather than parse gigabytes.
+    constexpr qint64 kMaxPlanBytes = 16 * 1024 * 1024;
+    const QByteArray bytes = file.read(kMaxPlanBytes + 1);
+    if (bytes.size() > kMaxPlanBytes) {
+        PlanReadResult result;
+        result.problems.push_back({Severity::Error, "", path.toStdString() + " is larger than 16 MiB: not a plan file"});
+        return result;
+    }
+    return readPlan(bytes, catalog);
+}
+
+namespace {
+
+QJsonObject modelToJson(const ModelSpec &m, const Catalog &catalog)
+{
+    QJsonObject o;
+    const ModelSpec *preset = m.presetId.empty() ? nullptr : catalog.model(m.presetId);
+    if (preset)
+        o["preset"] = QString::fromStdString(m.presetId);
+    const auto put = [&](const char *key, auto mine, auto theirs, QJsonValue value) {
+        if (!preset || mine != theirs)
+            o[QLatin1String(key)] = value;
+    };
+    const ModelSpec empty;
+    const ModelSpec &base = preset ? *preset : empty;
+    put("name", m.name, base.name, QString::fromStdString(m.name));
+    put("layers", m.layers, base.layers, double(m.layers));
+    put("hidden", m.hidden, base.hidden, double(m.hidden));
+    put("heads", m.heads, base.heads, double(m.heads));
+    put("kv_heads", m.kvHeads, base.kvHeads, double(m.kvHeads));
+    put("ffn_hidden", m.ffnHidden, base.ffnHidden, double(m.ffnHidden));
+    put("vocab", m.vocab, base.vocab, double(m.vocab));
+    put("seq_len", m.seqLen, base.seqLen, double(m.seqLen));
+    put("mlp", m.mlp, base.mlp, QLatin1String(toString(m.mlp)));
+    put("tied_embeddings", m.tiedEmbeddings, base.tiedEmbeddings, m.tiedEmbeddings);
+    put("norm", m.norm, base.norm, QLatin1String(toString(m.norm)));
+    put("linear_bias", m.linearBias, base.linearBias, m.linearBias);
+    put("position_embedding", m.position, base.position, QLatin1String(toString(m.position)));
+    put("dropout", m.dropout, base.dropout, m.dropout);
+    return o;
+}
+
+} // namespace
+
+QByteArray writePlan(const Plan &plan, const Catalog &catalog)
+{
+    QJsonObject root;
+    root["format"] = QLatin1String(kPlanFormat);
+    root["version"] = kPlanVersion;
+    root["name"] = QString::fromStdString(plan.name);
+    root["model"] = modelToJson(plan.model, catalog);
+
+    const TrainingConfig &t = plan.training;
+    root["training"] = QJsonObject{
+        {"global_batch", double(t.globalBatch)},
+        {"micro_batch", double(t.microBatch)},
+        {"precision", QLatin1String(toString(t.precision))},
+        {"optimizer", QLatin1String(toString(t.optimizer))},
+        {"recompute", QLatin1String(toString(t.recompute))},
+        {"sequence_parallel", t.sequenceParallel},
+        {"flash_attention", t.flashAttention},
+        {"fp32_gradients", t.fp32Gradients},
+        {"allocator_reserve_fraction", t.allocatorReserveFraction},
+    };
+    const ParallelConfig &p = plan.parallel;
+    root["parallel"] = QJsonObject{
+        {"data", double(p.data)},
+        {"tensor", double(p.tensor)},
+        {"pipeline", double(p.pipeline)},
+        {"virtual_stages", double(p.virtualStages)},
+        {"schedule", QLatin1String(toString(p.schedule))},
+        {"zero_stage", p.zeroStage},
+        {"offload_optimizer", p.offloadOptimizer},
+        {"bucket_bytes", p.bucketBytes},
+    };
+    const ClusterConfig &c = plan.cluster;
+    QJsonObject cluster{
+        {"device", QString::fromStdString(c.device)},
+        {"gpus_per_node", double(c.gpusPerNode)},
+        {"nodes", double(c.nodes)},
+    };
+    const auto putOptional = [&](const char *key, const std::optional<double> &v) {
+        if (v)
+            cluster[QLatin1String(key)] = *v;
+    };
+    putOptional("intra_node_bandwidth", c.overrides.intraNodeBandwidthBytesPerSecond);
+    putOptional("intra_node_latency", c.overrides.intraNodeLatencySeconds);
+    putOptional("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
+    putOptional("network_latency", c.overrides.networkLatencySeconds);
+    putOptional("runtime_context_bytes", c.overrides.runtimeContextBytes);
+    root["cluster"] = cluster;
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+} // namespace trainplan::io

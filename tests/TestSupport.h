@@ -1,0 +1,105 @@
+#pragma once
+// Shared helpers for tests: the built-in catalog, plan construction and a small CSV reader for the
+// published validation tables in tests/data/validation (copied from shared/validation with sources).
+
+#include <QFile>
+#include <QString>
+#include <QStringList>
+#include <QTest>
+
+#include <vector>
+
+#include "CatalogJson.h"
+#include "plan/Plan.h"
+
+namespace trainplan::test {
+
+inline QString dataPath(const QString &relative)
+{
+    return QStringLiteral(TRAINPLAN_TEST_DATA_DIR "/") + relative;
+}
+
+/// Rows of a CSV file as lists of fields; handles quoted fields with commas and doubled quotes.
+inline std::vector<QStringList> readCsv(const QString &path)
+{
+    std::vector<QStringList> rows;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return rows;
+    const QString text = QString::fromUtf8(file.readAll());
+    QStringList row;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text.at(i + 1) == '"') {
+                field += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == '"') {
+            quoted = true;
+        } else if (c == ',') {
+            row << field;
+            field.clear();
+        } else if (c == '\n') {
+            row << field;
+            field.clear();
+            rows.push_back(row);
+            row.clear();
+        } else if (c != '\r') {
+            field += c;
+        }
+    }
+    if (!field.isEmpty() || !row.isEmpty()) {
+        row << field;
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+/// A plan from a built-in preset with the given layout; everything else at its documented default.
+inline Plan presetPlan(const char *preset, std::int64_t tensor, std::int64_t pipeline, std::int64_t data,
+                       std::int64_t microBatch, std::int64_t globalBatch, const char *device = "a100-sxm4-80gb")
+{
+    Plan plan;
+    const ModelSpec *model = io::builtinCatalog().model(preset);
+    if (!model)
+        qFatal("unknown preset %s", preset);
+    plan.model = *model;
+    plan.name = model->name;
+    plan.training.microBatch = microBatch;
+    plan.training.globalBatch = globalBatch;
+    plan.parallel.tensor = tensor;
+    plan.parallel.pipeline = pipeline;
+    plan.parallel.data = data;
+    plan.cluster.device = device;
+    plan.cluster.gpusPerNode = 8;
+    const std::int64_t gpus = tensor * pipeline * data;
+    if (gpus < 8) {
+        plan.cluster.gpusPerNode = gpus;
+        plan.cluster.nodes = 1;
+    } else {
+        plan.cluster.nodes = gpus / 8;
+    }
+    return plan;
+}
+
+/// |actual - expected| <= relative * |expected|, with a readable failure message.
+#define TP_COMPARE_REL(actual, expected, relative)                                                                   \
+    do {                                                                                                              \
+        const double tpActual = (actual);                                                                             \
+        const double tpExpected = (expected);                                                                         \
+        if (!(std::abs(tpActual - tpExpected) <= (relative) * std::abs(tpExpected)))                                  \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (relative tolerance %4)")                           \
+                                 .arg(QLatin1String(#actual))                                                         \
+                                 .arg(tpActual, 0, 'g', 10)                                                           \
+                                 .arg(tpExpected, 0, 'g', 10)                                                         \
+                                 .arg(double(relative))));                                                            \
+    } while (false)
+
+} // namespace trainplan::test

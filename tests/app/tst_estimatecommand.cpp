@@ -1,0 +1,130 @@
+// `trainplan estimate` in-process: the JSON contract, the table, exit codes and one line per problem.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "EstimateCommand.h"
+#include "TestSupport.h"
+
+using namespace trainplan;
+
+namespace {
+
+struct Run
+{
+    int exitCode = 0;
+    QString out;
+    QString err;
+};
+
+Run estimate(const QStringList &arguments)
+{
+    Run run;
+    QTextStream out(&run.out);
+    QTextStream err(&run.err);
+    run.exitCode = cli::runEstimate(arguments, out, err);
+    out.flush();
+    err.flush();
+    return run;
+}
+
+const QString kExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+
+} // namespace
+
+class TestEstimateCommand : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void jsonContract();
+    void tableFormat();
+    void invalidPlanExitsNonZeroWithOneLinePerProblem();
+    void usageErrors();
+};
+
+void TestEstimateCommand::jsonContract()
+{
+    const Run run = estimate({kExample});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
+    const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    // GPT-3 175B with the padded 51,200 vocabulary: 174.6 B parameters (Narayanan Eq. 2 + final norm).
+    const double h = 12288, l = 96, V = 51200, seq = 2048;
+    QCOMPARE(root["model"]["parameters"].toDouble(), 12 * l * h * h + 13 * l * h + (V + seq) * h + 2 * h);
+    const QJsonObject memory = root["memory"].toObject();
+    QCOMPARE(memory["capacity_bytes"].toDouble(), 80.0 * 1024 * 1024 * 1024);
+    QVERIFY(memory["fits"].toBool());
+    const QJsonArray stages = memory["stages"].toArray();
+    QCOMPARE(stages.size(), 8);
+    double largest = 0;
+    for (const QJsonValue &v : stages) {
+        const QJsonObject s = v.toObject();
+        for (const char *key : {"parameters_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "other_bytes", "peak_bytes"})
+            QVERIFY2(s[key].isDouble() && s[key].toDouble() >= 0, key);
+        double other = 0;
+        for (const QJsonValue term : s["other"].toObject())
+            other += term.toDouble();
+        QCOMPARE(s["other_bytes"].toDouble(), other);
+        const double sum = s["parameters_bytes"].toDouble() + s["gradients_bytes"].toDouble() + s["optimizer_bytes"].toDouble()
+                           + s["activations_bytes"].toDouble() + s["other_bytes"].toDouble();
+        QCOMPARE(s["peak_bytes"].toDouble(), sum);
+        largest = std::max(largest, sum);
+    }
+    QCOMPARE(memory["peak_bytes"].toDouble(), largest);
+    // Stage 0 holds 8 micro-batches under 1F1B, the last stage one.
+    QCOMPARE(stages.first()["activations"]["microbatches_in_flight"].toDouble(), 8.0);
+    QCOMPARE(stages.last()["activations"]["microbatches_in_flight"].toDouble(), 1.0);
+    QVERIFY(memory["terms"]["activations_bytes"]["source"].toString().contains("Korthikanti"));
+}
+
+void TestEstimateCommand::tableFormat()
+{
+    const Run run = estimate({kExample, "--format", "table"});
+    QCOMPARE(run.exitCode, 0);
+    QVERIFY(run.out.contains("Memory per GPU (GiB)"));
+    QVERIFY(run.out.contains("174.62 B parameters"));
+    QVERIFY(run.out.contains("fits"));
+    QCOMPARE(run.out.count(QRegularExpression("^\\s+\\d+\\s+12\\s", QRegularExpression::MultilineOption)), 8);
+}
+
+void TestEstimateCommand::invalidPlanExitsNonZeroWithOneLinePerProblem()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "trainplan-plan", "version": 1, "model": {"preset": "gpt3-175b"},
+        "training": {"global_batch": 10, "micro_batch": 4},
+        "parallel": {"data": 2, "tensor": 5, "pipeline": 1},
+        "cluster": {"device": "a100-sxm4-80gb", "gpus_per_node": 8, "nodes": 1}})");
+    file.close();
+    const Run run = estimate({path});
+    QCOMPARE(run.exitCode, int(cli::InvalidInput));
+    QVERIFY(run.out.isEmpty());
+    const QStringList lines = run.err.trimmed().split('\n');
+    // tensor 5 divides neither heads, kv_heads nor ffn_hidden; 2 x 5 x 1 != 8 GPUs; 4 x 2 does not divide 10.
+    QCOMPARE(lines.size(), 5);
+    for (const QString &line : lines)
+        QVERIFY2(line.startsWith(path + ": "), qPrintable(line));
+    QVERIFY(run.err.contains("parallel.tensor: 5 does not divide model.heads (96)"));
+    QVERIFY(run.err.contains("training.global_batch: must be a multiple"));
+
+    const Run missing = estimate({dir.filePath("nope.json")});
+    QCOMPARE(missing.exitCode, int(cli::InvalidInput));
+    QVERIFY(missing.err.contains("cannot read"));
+}
+
+void TestEstimateCommand::usageErrors()
+{
+    QCOMPARE(estimate({}).exitCode, int(cli::UsageError));
+    QCOMPARE(estimate({kExample, "--format", "xml"}).exitCode, int(cli::UsageError));
+    QCOMPARE(estimate({kExample, "--bogus"}).exitCode, int(cli::UsageError));
+    QCOMPARE(estimate({"--help"}).exitCode, 0);
+}
+
+QTEST_GUILESS_MAIN(TestEstimateCommand)
+#include "tst_estimatecommand.moc"

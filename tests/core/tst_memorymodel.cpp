@@ -1,0 +1,237 @@
+// The per-stage memory model through the public entry point estimate(Plan, Catalog): a breakdown checked
+// by hand, invariants on seeded random plans, and the effect of each option.
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "estimate/Estimate.h"
+#include "memory/ActivationMemory.h"
+
+using namespace trainplan;
+
+namespace {
+constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+
+Estimate run(const Plan &plan)
+{
+    return estimate(plan, io::builtinCatalog());
+}
+} // namespace
+
+class TestMemoryModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void gpt3TensorEightPipelineEightByHand();
+    void componentsSumToPeak();
+    void zeroStagesShardState();
+    void offloadMovesOptimizerToHost();
+    void recomputeOrdersActivations();
+    void optimizerStepCanBeThePeak();
+    void tiedEmbeddingsCopiedToLastStage();
+    void fitsAgainstCapacity();
+    void invalidPlanIsReportedNotEstimated();
+};
+
+void TestMemoryModel::gpt3TensorEightPipelineEightByHand()
+{
+    // GPT-3 175B, t = 8, p = 8, d = 8, micro-batch 1, global 1536, BF16 Adam, ZeRO 1, sequence parallel,
+    // selective recompute, 1F1B: the built-in example. Every term written out from its formula.
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+    plan.training.recompute = Recompute::Selective;
+    plan.training.sequenceParallel = true;
+    plan.parallel.zeroStage = 1;
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    QCOMPARE(e.memory.stages.size(), std::size_t(8));
+
+    const double h = 12288, s = 2048, a = 96, V = 51200, t = 8, d = 8;
+    const double layerPerRank = (12 * h * h + 7 * h) / t + 6 * h; // split weights/biases + replicated
+    const double stage0Params = 12 * layerPerRank + V * h / t + s * h;
+    const StageMemory &s0 = e.memory.stages[0];
+    QCOMPARE(s0.parameterCount, stage0Params);
+    QCOMPARE(s0.parametersBytes, 2 * stage0Params);
+    QCOMPARE(s0.gradientsBytes, 2 * stage0Params);
+    QCOMPARE(s0.optimizerBytes, 12 * stage0Params / d);
+
+    // 1F1B: stage 0 holds p = 8 micro-batches of its 12 layers, each 34 sbh / t (Korthikanti Table 2),
+    // plus the embedding dropout mask sbh / t per micro-batch.
+    const double sbh = s * 1 * h;
+    QCOMPARE(s0.activations.microbatchesInFlight, 8.0);
+    QCOMPARE(s0.activationsBytes, 8 * (12 * 34 * sbh / t + sbh / t));
+
+    const double context = 0.75 * GiB;
+    const double buckets = 2 * 25e6;
+    const double pipelineBuffers = 2 * 2 * sbh / t;
+    const double scoresWorkspace = 5 * a * s * s / t;
+    QCOMPARE(s0.otherTerm(OtherTerm::RuntimeContext), context);
+    QCOMPARE(s0.otherTerm(OtherTerm::DataParallelBuckets), buckets);
+    QCOMPARE(s0.otherTerm(OtherTerm::PipelineBuffers), pipelineBuffers);
+    QCOMPARE(s0.otherTerm(OtherTerm::RecomputeWorkspace), scoresWorkspace);
+    QCOMPARE(s0.otherTerm(OtherTerm::ZeroGatheredParameters), 0.0);
+    const double reserve = 0.05 * (s0.activationsBytes + buckets + pipelineBuffers + scoresWorkspace);
+    QCOMPARE(s0.otherTerm(OtherTerm::AllocatorReserve), reserve);
+    QCOMPARE(s0.peakBytes, 2 * stage0Params + 2 * stage0Params + 12 * stage0Params / d + s0.activationsBytes + context
+                               + buckets + pipelineBuffers + scoresWorkspace + reserve);
+
+    // The last stage holds one micro-batch, plus the output side: 4sbh/t + 4sbV/t, and (tied embeddings)
+    // its own copy of the word embedding.
+    const StageMemory &s7 = e.memory.stages[7];
+    QCOMPARE(s7.activations.microbatchesInFlight, 1.0);
+    QCOMPARE(s7.activationsBytes, 12 * 34 * sbh / t + 4 * sbh / t + 4 * s * V / t);
+    QCOMPARE(s7.parameterCount, 12 * layerPerRank + 2 * h + V * h / t);
+    QCOMPARE(e.memory.peakStage, std::int64_t(0));
+    QVERIFY(e.memory.fits);
+}
+
+void TestMemoryModel::componentsSumToPeak()
+{
+    // Seeded random plans: components add up to the peak, the peak is the larger phase, the estimate's
+    // peak is the largest stage, nothing is negative or non-finite.
+    QRandomGenerator rng(20261129);
+    const char *presets[] = {"gpt2-small", "gpt3-175b", "llama2-7b", "llama3-8b", "llama3-70b", "megatron-1t"};
+    int checked = 0;
+    for (int i = 0; i < 400; ++i) {
+        const char *preset = presets[rng.bounded(int(std::size(presets)))];
+        const std::int64_t t = std::int64_t(1) << rng.bounded(4);
+        const std::int64_t p = std::int64_t(1) << rng.bounded(4);
+        const std::int64_t d = std::int64_t(1) << rng.bounded(5);
+        const std::int64_t b = std::int64_t(1) << rng.bounded(3);
+        Plan plan = test::presetPlan(preset, t, p, d, b, b * d * p * (1 + rng.bounded(8)));
+        plan.training.recompute = Recompute(rng.bounded(3));
+        plan.training.sequenceParallel = rng.bounded(2);
+        plan.training.flashAttention = rng.bounded(2);
+        plan.training.precision = rng.bounded(2) ? Precision::BF16 : Precision::FP32;
+        plan.parallel.zeroStage = rng.bounded(4);
+        plan.parallel.offloadOptimizer = rng.bounded(4) == 0;
+        plan.parallel.schedule = rng.bounded(2) ? Schedule::OneFOneB : Schedule::GPipe;
+        const Estimate e = run(plan);
+        if (!e.valid)
+            continue; // e.g. tensor does not divide the heads of gpt2-small's 12 heads
+        ++checked;
+        double largest = 0;
+        for (const StageMemory &s : e.memory.stages) {
+            const double sum = s.parametersBytes + s.gradientsBytes + s.optimizerBytes + s.activationsBytes + s.otherBytes;
+            QVERIFY(std::isfinite(sum));
+            QVERIFY(std::abs(sum - s.peakBytes) <= 1e-9 * s.peakBytes);
+            QCOMPARE(s.peakBytes, std::max(s.forwardBackwardBytes, s.optimizerStepBytes));
+            for (double term : s.other)
+                QVERIFY(term >= 0);
+            QVERIFY(s.activations.storedBytes() > 0);
+            largest = std::max(largest, s.peakBytes);
+        }
+        QCOMPARE(e.memory.peakBytes, largest);
+        QCOMPARE(e.memory.fits, largest <= e.memory.capacityBytes);
+    }
+    QVERIFY2(checked > 200, qPrintable(QString::number(checked)));
+}
+
+void TestMemoryModel::zeroStagesShardState()
+{
+    Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64);
+    double params[4], grads[4], opt[4];
+    for (int stage = 0; stage <= 3; ++stage) {
+        plan.parallel.zeroStage = stage;
+        const StageMemory s = run(plan).memory.stages.front();
+        params[stage] = s.parametersBytes;
+        grads[stage] = s.gradientsBytes;
+        opt[stage] = s.optimizerBytes;
+        QCOMPARE(s.otherTerm(OtherTerm::ZeroGatheredParameters) > 0, stage == 3);
+    }
+    const double n = totalParameters(plan.model);
+    QCOMPARE(params[0], 2 * n);
+    QCOMPARE(opt[0], 12 * n);
+    QCOMPARE(opt[1], 12 * n / 8);
+    QCOMPARE(grads[1], 2 * n);
+    QCOMPARE(grads[2], 2 * n / 8);
+    QCOMPARE(params[2], 2 * n);
+    QCOMPARE(params[3], 2 * n / 8);
+}
+
+void TestMemoryModel::offloadMovesOptimizerToHost()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 1, 1, 8);
+    const StageMemory onDevice = run(plan).memory.stages.front();
+    plan.parallel.offloadOptimizer = true;
+    const StageMemory offloaded = run(plan).memory.stages.front();
+    QCOMPARE(offloaded.optimizerBytes, 0.0);
+    QCOMPARE(offloaded.hostOptimizerBytes, onDevice.optimizerBytes);
+    QCOMPARE(offloaded.otherTerm(OtherTerm::OptimizerWorkspace), 0.0);
+    QVERIFY(offloaded.peakBytes < onDevice.peakBytes);
+}
+
+void TestMemoryModel::recomputeOrdersActivations()
+{
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 1, 1, 64);
+    double stored[3];
+    for (int r = 0; r < 3; ++r) {
+        plan.training.recompute = Recompute(r);
+        stored[r] = run(plan).memory.stages.front().activations.storedBytes();
+    }
+    QVERIFY(stored[int(Recompute::None)] > stored[int(Recompute::Selective)]);
+    QVERIFY(stored[int(Recompute::Selective)] > stored[int(Recompute::Full)]);
+    // GPT-3: 5as/h = 80, so selective recompute saves 80/(10 + 24/8 + 80/8) ... of the per-layer term
+    // (Korthikanti Sec. 5 quotes 70% saved with sequence parallelism).
+    plan.training.sequenceParallel = true;
+    plan.training.recompute = Recompute::None;
+    const double none = run(plan).memory.stages.front().activations.perLayerBytes;
+    plan.training.recompute = Recompute::Selective;
+    const double selective = run(plan).memory.stages.front().activations.perLayerBytes;
+    const double saved = 1 - selective / none;
+    QVERIFY2(std::abs(saved - 0.70) < 0.01, qPrintable(QString::number(saved)));
+}
+
+void TestMemoryModel::optimizerStepCanBeThePeak()
+{
+    // Full recompute and no ZeRO: the FP32 gradient copy of the update (4 bytes per local parameter)
+    // outweighs the few stored layer inputs, so the optimizer step is the peak.
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 1, 1, 8);
+    plan.training.recompute = Recompute::Full;
+    plan.training.sequenceParallel = true;
+    const StageMemory s = run(plan).memory.stages.back();
+    QCOMPARE(s.peakPhase, MemoryPhase::OptimizerStep);
+    QCOMPARE(s.activationsBytes, 0.0);
+    QVERIFY(s.activations.storedBytes() > 0);
+    QCOMPARE(s.otherTerm(OtherTerm::OptimizerWorkspace), 4 * s.parameterCount);
+    // With FP32 gradients the update needs no upcast copy.
+    plan.training.fp32Gradients = true;
+    QCOMPARE(run(plan).memory.stages.back().otherTerm(OtherTerm::OptimizerWorkspace), 0.0);
+}
+
+void TestMemoryModel::tiedEmbeddingsCopiedToLastStage()
+{
+    Plan plan = test::presetPlan("gpt2-small", 1, 4, 1, 1, 8);
+    const Estimate e = run(plan);
+    const double vh = 50257.0 * 768;
+    QVERIFY(e.memory.stages.back().parameterCount > vh);
+    QVERIFY(e.memory.stages[1].parameterCount < vh);
+    // Without a pipeline the output projection reuses the one embedding.
+    const Estimate single = run(test::presetPlan("gpt2-small", 1, 1, 1, 1, 8));
+    QCOMPARE(single.memory.stages.front().parameterCount, totalParameters(plan.model));
+}
+
+void TestMemoryModel::fitsAgainstCapacity()
+{
+    // Llama 3 70B replicated on one 80 GB GPU: 16 bytes x 70.6 B parameters alone is ~1.1 TB.
+    const Estimate tooBig = run(test::presetPlan("llama3-70b", 1, 1, 1, 1, 1));
+    QVERIFY(tooBig.valid);
+    QVERIFY(!tooBig.memory.fits);
+    QVERIFY(tooBig.memory.headroomBytes() < 0);
+    QCOMPARE(tooBig.memory.capacityBytes, 80 * GiB);
+    const Estimate small = run(test::presetPlan("gpt2-small", 1, 1, 1, 8, 8));
+    QVERIFY(small.memory.fits);
+}
+
+void TestMemoryModel::invalidPlanIsReportedNotEstimated()
+{
+    Plan plan = test::presetPlan("gpt3-175b", 7, 8, 1, 1, 64); // 7 does not divide 96 heads
+    const Estimate e = run(plan);
+    QVERIFY(!e.valid);
+    QVERIFY(hasErrors(e.problems));
+    QVERIFY(e.memory.stages.empty());
+}
+
+QTEST_APPLESS_MAIN(TestMemoryModel)
+#include "tst_memorymodel.moc"

@@ -1,0 +1,133 @@
+// Parameter counts: presets against their published sizes, and the GPT counting rule against
+// Narayanan et al. 2021 Eq. 2 and the sizes of their Table 1.
+
+#include <QTest>
+
+#include <cmath>
+
+#include "TestSupport.h"
+#include "model/ModelSpec.h"
+
+using namespace trainplan;
+
+class TestModelParameters : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void presets_data();
+    void presets();
+    void narayananTable1_data();
+    void narayananTable1();
+    void tensorParallelSplit();
+};
+
+void TestModelParameters::presets_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("published");
+    QTest::addColumn<double>("tolerance");
+    // Exact counts of the released checkpoints (Hugging Face model cards: gpt2 124,439,808;
+    // Llama-2-7b 6,738,415,616; Meta-Llama-3-8B 8,030,261,248; Meta-Llama-3-70B 70,553,706,496;
+    // Llama-3.1-405B 405,853,388,800).
+    QTest::newRow("gpt2-small") << "gpt2-small" << 124439808.0 << 0.0;
+    QTest::newRow("llama2-7b") << "llama2-7b" << 6738415616.0 << 0.0;
+    QTest::newRow("llama3-8b") << "llama3-8b" << 8030261248.0 << 0.0;
+    QTest::newRow("llama3-70b") << "llama3-70b" << 70553706496.0 << 0.0;
+    QTest::newRow("llama3.1-405b") << "llama3.1-405b" << 405853388800.0 << 0.0;
+    // Stated sizes: GPT-3 "175B" (Brown et al. 2020; 51,200-token padded vocabulary); Megatron 1T
+    // "1,008B" (Narayanan et al. 2021 Table 1).
+    QTest::newRow("gpt3-175b") << "gpt3-175b" << 175e9 << 0.005;
+    QTest::newRow("megatron-1t") << "megatron-1t" << 1008e9 << 0.001;
+}
+
+void TestModelParameters::presets()
+{
+    QFETCH(QString, preset);
+    QFETCH(double, published);
+    QFETCH(double, tolerance);
+    const ModelSpec *model = io::builtinCatalog().model(preset.toStdString());
+    QVERIFY2(model, qPrintable(preset));
+    QVERIFY(!model->source.empty());
+    if (tolerance == 0.0)
+        QCOMPARE(totalParameters(*model), published);
+    else
+        TP_COMPARE_REL(totalParameters(*model), published, tolerance);
+}
+
+void TestModelParameters::narayananTable1_data()
+{
+    QTest::addColumn<qint64>("layers");
+    QTest::addColumn<qint64>("hidden");
+    QTest::addColumn<qint64>("heads");
+    QTest::addColumn<qint64>("vocab");
+    QTest::addColumn<qint64>("seq");
+    QTest::addColumn<QString>("published");
+    const auto rows = test::readCsv(test::dataPath("validation/narayanan2021_megatron_weak_scaling_A100.csv"));
+    QVERIFY(rows.size() > 10);
+    const QStringList header = rows.front();
+    const auto col = [&](const char *name) { return header.indexOf(QLatin1String(name)); };
+    int added = 0;
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        const QStringList &row = rows[r];
+        if (row.size() < header.size() || row[col("num_layers")].isEmpty())
+            continue;
+        QTest::newRow(qPrintable(row[col("row_id")] + ' ' + row[col("model_size_label")]))
+            << row[col("num_layers")].toLongLong() << row[col("hidden_size")].toLongLong()
+            << row[col("attention_heads")].toLongLong() << row[col("vocab_size")].toLongLong()
+            << row[col("seq_len")].toLongLong() << row[col("params_billion")];
+        ++added;
+    }
+    QVERIFY(added >= 20);
+}
+
+void TestModelParameters::narayananTable1()
+{
+    QFETCH(qint64, layers);
+    QFETCH(qint64, hidden);
+    QFETCH(qint64, heads);
+    QFETCH(qint64, vocab);
+    QFETCH(qint64, seq);
+    QFETCH(QString, published);
+    ModelSpec m;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = m.kvHeads = heads;
+    m.ffnHidden = 4 * hidden;
+    m.vocab = vocab;
+    m.seqLen = seq;
+    m.tiedEmbeddings = true;
+    applyArchitectureDefaults(m);
+
+    // Eq. 2: P = 12 l h^2 (1 + 13/(12h) + (V + s)/(12 l h)); our count adds only the final LayerNorm (2h).
+    const double l = double(layers), h = double(hidden);
+    const double eq2 = 12 * l * h * h * (1 + 13 / (12 * h) + double(vocab + seq) / (12 * l * h));
+    QCOMPARE(totalParameters(m), eq2 + 2 * h);
+
+    // The table prints billions to one decimal (or none): agree to half a unit of the last printed digit.
+    const int decimals = published.contains('.') ? int(published.size() - published.indexOf('.') - 1) : 0;
+    const double halfUnit = 0.5 * std::pow(10.0, -decimals) * 1e9;
+    const double count = totalParameters(m);
+    QVERIFY2(std::abs(count - published.toDouble() * 1e9) <= halfUnit * 1.001,
+             qPrintable(QStringLiteral("%1 B vs published %2 B").arg(count / 1e9, 0, 'f', 3).arg(published)));
+}
+
+void TestModelParameters::tensorParallelSplit()
+{
+    // GPT layer: 12h^2 weights and 9h of column-parallel biases are split, the output-projection and
+    // second-MLP biases (2h) and two LayerNorms (4h) are replicated: 12h^2 + 13h in all.
+    ModelSpec m;
+    m.hidden = 1024;
+    m.heads = m.kvHeads = 16;
+    m.ffnHidden = 4096;
+    m.mlp = MlpKind::Gelu;
+    applyArchitectureDefaults(m);
+    const LayerParameters p = layerParameters(m);
+    const double h = 1024;
+    QCOMPARE(p.total(), 12 * h * h + 13 * h);
+    QCOMPARE(p.replicated, 6 * h);
+    QCOMPARE(p.perTensorRank(4), (12 * h * h + 7 * h) / 4 + 6 * h);
+}
+
+QTEST_APPLESS_MAIN(TestModelParameters)
+#include "tst_modelparameters.moc"

@@ -1,0 +1,122 @@
+// Persistent model state and ZeRO sharding against the reference text (Level 3 example, Figure 16.2,
+// exercises 1 and 2) and ZeRO Table 1 (Rajbhandari et al. 2020).
+
+#include <QTest>
+
+#include <cmath>
+
+#include "TestSupport.h"
+#include "memory/ModelState.h"
+
+using namespace trainplan;
+
+class TestModelState : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void bytesPerParameter_data();
+    void bytesPerParameter();
+    void referencePersistentState_data();
+    void referencePersistentState();
+    void zeroPaperTable1_data();
+    void zeroPaperTable1();
+};
+
+void TestModelState::bytesPerParameter_data()
+{
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<int>("optimizer");
+    QTest::addColumn<bool>("fp32Gradients");
+    QTest::addColumn<double>("expectedTotal");
+    // Reference text: FP16 parameters and gradients (2 + 2) + FP32 master (4) + two FP32 moments (8) = 16.
+    QTest::newRow("bf16 adam") << int(Precision::BF16) << int(Optimizer::Adam) << false << 16.0;
+    QTest::newRow("fp16 adam") << int(Precision::FP16) << int(Optimizer::Adam) << false << 16.0;
+    // Megatron-LM keeps FP32 main gradients: 2 + 4 + 12 = 18 (Korthikanti et al. 2022 Fig. 1 accounting).
+    QTest::newRow("bf16 adam fp32 grads") << int(Precision::BF16) << int(Optimizer::Adam) << true << 18.0;
+    // FP32 training has no separate master copy: 4 + 4 + 8.
+    QTest::newRow("fp32 adam") << int(Precision::FP32) << int(Optimizer::Adam) << false << 16.0;
+    // SGD with momentum: 2 + 2 + master 4 + momentum 4; in FP32: 4 + 4 + 4.
+    QTest::newRow("bf16 sgd") << int(Precision::BF16) << int(Optimizer::Sgd) << false << 12.0;
+    QTest::newRow("fp32 sgd") << int(Precision::FP32) << int(Optimizer::Sgd) << false << 12.0;
+}
+
+void TestModelState::bytesPerParameter()
+{
+    QFETCH(int, precision);
+    QFETCH(int, optimizer);
+    QFETCH(bool, fp32Gradients);
+    QFETCH(double, expectedTotal);
+    const StateBytesPerParameter b = stateBytesPerParameter(Precision(precision), Optimizer(optimizer), fp32Gradients);
+    QCOMPARE(b.total(), expectedTotal);
+}
+
+void TestModelState::referencePersistentState_data()
+{
+    QTest::addColumn<double>("parameters");
+    QTest::addColumn<int>("workers");
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<double>("expectedGB");
+    // persistent_state_gb(1e9, 8, stage): "16.00 / 5.50 / 3.75 / 2.00 GB per worker".
+    QTest::newRow("1B x8 stage 0") << 1e9 << 8 << 0 << 16.00;
+    QTest::newRow("1B x8 stage 1") << 1e9 << 8 << 1 << 5.50;
+    QTest::newRow("1B x8 stage 2") << 1e9 << 8 << 2 << 3.75;
+    QTest::newRow("1B x8 stage 3") << 1e9 << 8 << 3 << 2.00;
+    // Exercise 1: 500 M parameters at 16 bytes each = 8 GB.
+    QTest::newRow("exercise 1") << 5e8 << 1 << 0 << 8.0;
+    // Exercise 2: four workers. Stage 1: 0.5e9 (2 + 2 + 12/4) = 3.5 GB; stage 2: 0.5e9 (2 + 2/4 + 12/4)
+    // = 2.75 GB; stage 3: 0.5e9 x 16 / 4 = 2.0 GB.
+    QTest::newRow("exercise 2 stage 1") << 5e8 << 4 << 1 << 3.5;
+    QTest::newRow("exercise 2 stage 2") << 5e8 << 4 << 2 << 2.75;
+    QTest::newRow("exercise 2 stage 3") << 5e8 << 4 << 3 << 2.0;
+}
+
+void TestModelState::referencePersistentState()
+{
+    QFETCH(double, parameters);
+    QFETCH(int, workers);
+    QFETCH(int, stage);
+    QFETCH(double, expectedGB);
+    const auto bytes = stateBytesPerParameter(Precision::FP16, Optimizer::Adam);
+    const ModelStateBytes state = shardedModelState(parameters, bytes, workers, stage);
+    QCOMPARE(state.total() / 1e9, expectedGB);
+}
+
+void TestModelState::zeroPaperTable1_data()
+{
+    QTest::addColumn<double>("parameters");
+    QTest::addColumn<int>("workers");
+    QTest::addColumn<int>("stage");
+    QTest::addColumn<double>("expectedGB");
+    const auto rows = test::readCsv(test::dataPath("validation/zero_paper_model_state_memory_ANALYTICAL.csv"));
+    QVERIFY2(rows.size() > 10, "ZeRO table missing");
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        const QStringList &row = rows[r];
+        if (row.size() < 5)
+            continue;
+        QString label = row[0];
+        const double scale = label.endsWith('T') ? 1e12 : 1e9;
+        label.chop(1);
+        const double parameters = label.toDouble() * scale;
+        const int workers = row[1].toInt();
+        for (int stage = 1; stage <= 3; ++stage)
+            QTest::newRow(qPrintable(QStringLiteral("%1 Nd=%2 stage %3").arg(row[0]).arg(workers).arg(stage)))
+                << parameters << workers << stage << row[1 + stage].toDouble();
+    }
+}
+
+void TestModelState::zeroPaperTable1()
+{
+    QFETCH(double, parameters);
+    QFETCH(int, workers);
+    QFETCH(int, stage);
+    QFETCH(double, expectedGB);
+    const auto bytes = stateBytesPerParameter(Precision::FP16, Optimizer::Adam);
+    const double gb = shardedModelState(parameters, bytes, workers, stage).total() / 1e9;
+    // The table prints three or four significant digits (41.3 for 41.25, 0.47 for 0.469).
+    QVERIFY2(std::abs(gb - expectedGB) <= 0.005 * expectedGB + 0.01,
+             qPrintable(QStringLiteral("%1 GB, table says %2 GB").arg(gb).arg(expectedGB)));
+}
+
+QTEST_APPLESS_MAIN(TestModelState)
+#include "tst_modelstate.moc"

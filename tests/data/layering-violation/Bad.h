@@ -1,0 +1,3 @@
+#pragma once
+#include <QString>
+// A deliberate violation: proves CheckCoreHasNoQt.cmake can fail.

@@ -1,0 +1,48 @@
+#pragma once
+// File actions (New, Open, Save, Save As, Quit) and the unsaved-changes prompt, kept out of MainWindow
+// so the window only wires components (Tiled's MapDocumentActionHandler).
+
+#include <QObject>
+
+class QAction;
+class QWidget;
+
+namespace trainplan {
+
+class PlanDocument;
+
+class DocumentActions : public QObject
+{
+    Q_OBJECT
+
+public:
+    DocumentActions(PlanDocument *document, QWidget *dialogParent);
+
+    QAction *newAction() const { return m_new; }
+    QAction *openAction() const { return m_open; }
+    QAction *saveAction() const { return m_save; }
+    QAction *saveAsAction() const { return m_saveAs; }
+    QAction *quitAction() const { return m_quit; }
+
+    /// Opens `path` into the document, reporting failures in a message box; false leaves the document as is.
+    bool openFile(const QString &path);
+    /// Asks to save unsaved changes; false when the user cancels (or the save failed).
+    bool maybeSave();
+
+public slots:
+    void newFromExample();
+    void open();
+    bool save();
+    bool saveAs();
+
+private:
+    PlanDocument *m_document;
+    QWidget *m_dialogParent;
+    QAction *m_new;
+    QAction *m_open;
+    QAction *m_save;
+    QAction *m_saveAs;
+    QAction *m_quit;
+};
+
+} // namespace trainplan

@@ -1,0 +1,90 @@
+#include "document/PlanDocument.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include "PlanJson.h"
+
+namespace trainplan {
+
+PlanDocument::PlanDocument(const Catalog &catalog, QObject *parent)
+    : QObject(parent), m_catalog(catalog)
+{
+    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
+}
+
+QString PlanDocument::displayName() const
+{
+    if (!m_filePath.isEmpty())
+        return QFileInfo(m_filePath).fileName();
+    return m_plan.name.empty() ? tr("Untitled plan") : QString::fromStdString(m_plan.name);
+}
+
+bool PlanDocument::loadFromBytes(const QByteArray &json, const QString &filePath, QString *error)
+{
+    const io::PlanReadResult result = io::readPlan(json, m_catalog);
+    if (!result.plan) {
+        if (error) {
+            QStringList lines;
+            for (const Problem &p : result.problems)
+                if (p.isError())
+                    lines << QString::fromStdString(toString(p));
+            *error = lines.join('\n');
+        }
+        return false;
+    }
+    m_undoStack.clear();
+    setPlan(*result.plan);
+    setFilePath(filePath);
+    m_undoStack.setClean();
+    return true;
+}
+
+bool PlanDocument::load(const QString &filePath, QString *error)
+{
+    QFile file(filePath);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot read %1: %2").arg(filePath, file.errorString());
+        return false;
+    }
+    return loadFromBytes(file.readAll(), filePath, error);
+}
+
+bool PlanDocument::save(const QString &filePath, QString *error)
+{
+    QSaveFile file(filePath);
+    if (!file.open(QIODevice::WriteOnly)) {
+        if (error)
+            *error = tr("Cannot write %1: %2").arg(filePath, file.errorString());
+        return false;
+    }
+    file.write(io::writePlan(m_plan, m_catalog));
+    if (file.error() != QFileDevice::NoError || !file.commit()) {
+        if (error)
+            *error = tr("Cannot write %1: %2").arg(filePath, file.errorString());
+        return false;
+    }
+    setFilePath(filePath);
+    m_undoStack.setClean();
+    return true;
+}
+
+void PlanDocument::setPlan(const Plan &plan)
+{
+    m_plan = plan;
+    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    emit planChanged();
+}
+
+void PlanDocument::setFilePath(const QString &filePath)
+{
+    if (filePath == m_filePath)
+        return;
+    m_filePath = filePath;
+    emit filePathChanged(m_filePath);
+}
+
+} // namespace trainplan

@@ -1,0 +1,58 @@
+#pragma once
+// The one document: plan, file path, modified flag and undo stack (Tiled's Document). Undo works without
+// any widget. Every change goes through setPlan(), which recomputes the Estimate once and emits
+// planChanged(); views redraw from estimate().
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include "estimate/Estimate.h"
+#include "hardware/Catalog.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+class PlanDocument : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit PlanDocument(const Catalog &catalog, QObject *parent = nullptr);
+
+    const Catalog &catalog() const { return m_catalog; }
+    const Plan &plan() const { return m_plan; }
+    const Estimate &estimate() const { return m_estimate; }
+    QUndoStack *undoStack() { return &m_undoStack; }
+
+    QString filePath() const { return m_filePath; }
+    /// File name, or the plan's name for a document never saved.
+    QString displayName() const;
+    bool isModified() const { return !m_undoStack.isClean(); }
+
+    /// Replaces the whole document (a new file): clears undo history, marks it clean.
+    /// Returns false and fills `error` (one line per problem) when the bytes are not a valid plan.
+    bool loadFromBytes(const QByteArray &json, const QString &filePath, QString *error);
+    bool load(const QString &filePath, QString *error);
+    /// Atomic save through QSaveFile; on success the document is clean and takes `filePath`.
+    bool save(const QString &filePath, QString *error);
+
+    /// The single mutation entry point; undo commands call it.
+    void setPlan(const Plan &plan);
+
+signals:
+    void planChanged();
+    void filePathChanged(const QString &filePath);
+    void modifiedChanged(bool modified);
+
+private:
+    void setFilePath(const QString &filePath);
+
+    const Catalog &m_catalog;
+    Plan m_plan;
+    Estimate m_estimate;
+    QString m_filePath;
+    QUndoStack m_undoStack;
+};
+
+} // namespace trainplan
