@@ -63,6 +63,28 @@ Problems readDevices(const QByteArray &json, Catalog &catalog)
         r.readNumber("network_bandwidth", d.networkBandwidthBytesPerSecond);
         r.readNumber("runtime_context_bytes", d.runtimeContextBytes);
         r.readNumber("board_power_watts", d.boardPowerWatts);
+        const auto readCurve = [&](const char *key, const char *halfKey, EfficiencyCurve &curve) {
+            JsonReader c = r.object(key);
+            c.readNumber("max", curve.max);
+            c.readNumber(halfKey, curve.halfSize);
+            if (!(curve.max > 0 && curve.max <= 1))
+                c.error("max", "must be in (0, 1]");
+            if (curve.halfSize < 0)
+                c.error(halfKey, "must not be negative");
+            c.reportUnknownKeys();
+        };
+        readCurve("matmul_efficiency", "half_flops", d.matmulEfficiency);
+        readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
+        r.readNumber("attention_efficiency", d.attentionEfficiency);
+        r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
+        r.readNumber("network_latency", d.networkLatencySeconds);
+        r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
+        r.readNumber("network_efficiency", d.networkEfficiency);
+        r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+        if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
+            r.error("intra_node_efficiency", "must be in (0, 1]");
+        if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
+            r.error("network_efficiency", "must be in (0, 1]");
         if (!(d.memoryBytes > 0))
             r.error("memory_bytes", "must be positive");
         if (!(d.memoryBandwidthBytesPerSecond > 0))

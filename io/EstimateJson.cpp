@@ -1,5 +1,6 @@
 #include "EstimateJson.h"
 
+#include "compute/Roofline.h"
 #include "memory/MemoryTerms.h"
 
 namespace trainplan::io {
@@ -56,6 +57,64 @@ QJsonObject termsToJson()
     return terms;
 }
 
+QJsonArray scalingToJson(const std::vector<ScalingPoint> &points)
+{
+    QJsonArray out;
+    for (const ScalingPoint &p : points)
+        out.append(QJsonObject{{"workers", double(p.workers)},
+                               {"step_seconds", p.stepSeconds},
+                               {"speedup", p.speedup},
+                               {"efficiency", p.efficiency}});
+    return out;
+}
+
+QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceSpec &device)
+{
+    QJsonObject breakdown;
+    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
+        breakdown[QLatin1String(toString(TimeCategory(i)))] = step.breakdown[i];
+    QJsonArray stages;
+    for (const StageTime &s : step.stages)
+        stages.append(QJsonObject{{"forward_seconds", s.forwardSeconds},
+                                  {"backward_seconds", s.backwardSeconds},
+                                  {"recompute_seconds", s.recomputeSeconds},
+                                  {"tensor_comm_seconds", s.tensorCommSeconds},
+                                  {"pipeline_comm_seconds", s.pipelineCommSeconds},
+                                  {"microbatch_seconds", s.microbatchSeconds()}});
+    QJsonArray ops;
+    for (const Op &op : step.ops)
+        ops.append(QJsonObject{{"name", QLatin1String(op.name)},
+                               {"kind", QLatin1String(toString(op.kind))},
+                               {"pass", QLatin1String(toString(op.pass))},
+                               {"flops", op.flops},
+                               {"bytes", op.bytes},
+                               {"seconds", op.seconds},
+                               {"intensity", op.intensity()},
+                               {"memory_bound", op.memoryBound}});
+    const double peak = device.peakFlops(plan.training.precision);
+    return QJsonObject{
+        {"time", QJsonObject{{"step_seconds", step.stepSeconds},
+                             {"breakdown", breakdown},
+                             {"stages", stages},
+                             {"slowest_stage", double(step.slowestStage)}}},
+        {"throughput", QJsonObject{{"tokens_per_second", step.tokensPerSecond},
+                                   {"valid_tokens_per_second", step.validTokensPerSecond},
+                                   {"model_tflops_per_gpu", step.modelFlopsPerGpu / 1e12},
+                                   {"hardware_tflops_per_gpu", step.hardwareFlopsPerGpu / 1e12},
+                                   {"mfu", step.mfu},
+                                   {"hfu", step.hfu},
+                                   {"model_flops_per_step", step.modelFlopsPerStep},
+                                   {"hardware_flops_per_step", step.hardwareFlopsPerStep}}},
+        {"pipeline", QJsonObject{{"bubble_fraction", step.bubbleFraction}}},
+        {"bottleneck", QLatin1String(toString(step.bottleneck))},
+        {"bottleneck_evidence", QString::fromStdString(step.bottleneckEvidence)},
+        {"roofline", QJsonObject{{"peak_flops", peak},
+                                 {"memory_bandwidth", device.memoryBandwidthBytesPerSecond},
+                                 {"ridge_point", ridgePoint(peak, device.memoryBandwidthBytesPerSecond)},
+                                 {"ops", ops}}},
+    };
+}
+
 } // namespace
 
 QJsonArray problemsToJson(const Problems &problems, Severity severity)
@@ -104,6 +163,10 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e)
         {"stages", stages},
         {"terms", termsToJson()},
     };
+    const QJsonObject step = stepToJson(plan, e.step, *e.device);
+    for (auto it = step.begin(); it != step.end(); ++it)
+        root[it.key()] = it.value();
+    root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
     return root;
 }
 

@@ -61,6 +61,22 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                .arg(gib(e.memory.peakBytes)).arg(e.memory.peakStage).arg(gib(e.memory.capacityBytes))
                .arg(e.memory.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"))
                .arg(gib(e.memory.headroomBytes()));
+    const StepEstimate &st = e.step;
+    out << QString();
+    out << QStringLiteral("Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
+               .arg(QString::fromStdString(units::formatNumber(st.stepSeconds, 3)))
+               .arg(QString::fromStdString(units::formatNumber(st.tokensPerSecond, 0)))
+               .arg(QString::fromStdString(units::formatNumber(st.modelFlopsPerGpu / 1e12, 1)))
+               .arg(QString::fromStdString(units::formatNumber(100 * st.mfu, 1)))
+               .arg(QString::fromStdString(units::formatNumber(st.hardwareFlopsPerGpu / 1e12, 1)))
+               .arg(QString::fromStdString(units::formatNumber(100 * st.hfu, 1)));
+    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
+        out << QStringLiteral("  %1 %2 s  %3%")
+                   .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40),
+                        pad(QString::fromStdString(units::formatNumber(st.breakdown[i], 4)), 9),
+                        pad(QString::fromStdString(units::formatNumber(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1)), 5));
+    out << QStringLiteral("Pipeline bubble fraction %1%").arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
+    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), QString::fromStdString(st.bottleneckEvidence));
     for (const Problem &p : e.problems)
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
     return out.join('\n') + '\n';

@@ -80,6 +80,8 @@ void readTraining(JsonReader r, TrainingConfig &t)
     r.readBool("flash_attention", t.flashAttention);
     r.readBool("fp32_gradients", t.fp32Gradients);
     r.readNumber("allocator_reserve_fraction", t.allocatorReserveFraction);
+    r.readBool("fused_kernels", t.fusedKernels);
+    r.readNumber("padding_fraction", t.paddingFraction);
     r.reportUnknownKeys();
 }
 
@@ -94,6 +96,7 @@ bool readParallel(JsonReader r, ParallelConfig &p)
     r.readInteger("zero_stage", p.zeroStage);
     r.readBool("offload_optimizer", p.offloadOptimizer);
     r.readNumber("bucket_bytes", p.bucketBytes);
+    r.readBool("overlap_grad_reduce", p.overlapGradReduce);
     r.reportUnknownKeys();
     return dataGiven;
 }
@@ -247,6 +250,8 @@ QByteArray writePlan(const Plan &plan, const Catalog &catalog)
         {"flash_attention", t.flashAttention},
         {"fp32_gradients", t.fp32Gradients},
         {"allocator_reserve_fraction", t.allocatorReserveFraction},
+        {"fused_kernels", t.fusedKernels},
+        {"padding_fraction", t.paddingFraction},
     };
     const ParallelConfig &p = plan.parallel;
     root["parallel"] = QJsonObject{
@@ -258,6 +263,7 @@ QByteArray writePlan(const Plan &plan, const Catalog &catalog)
         {"zero_stage", p.zeroStage},
         {"offload_optimizer", p.offloadOptimizer},
         {"bucket_bytes", p.bucketBytes},
+        {"overlap_grad_reduce", p.overlapGradReduce},
     };
     const ClusterConfig &c = plan.cluster;
     QJsonObject cluster{

@@ -4,7 +4,7 @@
 
 namespace trainplan {
 
-Estimate estimate(const Plan &plan, const Catalog &catalog)
+Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
 {
     Estimate e;
     e.problems = validatePlan(plan, catalog);
@@ -17,6 +17,9 @@ Estimate estimate(const Plan &plan, const Catalog &catalog)
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();
     e.memory = estimateMemory(plan, *e.device);
+    e.step = estimateStep(plan, *e.device, e.memory);
+    if (options.scaling)
+        e.scaling = scalingCurves(plan, *e.device);
     return e;
 }
 

@@ -5,6 +5,8 @@
 #include "hardware/Catalog.h"
 #include "memory/MemoryModel.h"
 #include "plan/Plan.h"
+#include "step/Scaling.h"
+#include "step/StepModel.h"
 
 namespace trainplan {
 
@@ -23,9 +25,17 @@ struct Estimate
     const DeviceSpec *device = nullptr; ///< points into the catalog the estimate was made with
     ModelSummary model;
     MemoryEstimate memory;
+    StepEstimate step;
+    ScalingCurves scaling; ///< empty unless EstimateOptions::scaling
+};
+
+struct EstimateOptions
+{
+    /// Scaling curves re-run the step model ~26 times; the search turns them off.
+    bool scaling = true;
 };
 
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.
-Estimate estimate(const Plan &plan, const Catalog &catalog);
+Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options = {});
 
 } // namespace trainplan

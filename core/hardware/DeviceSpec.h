@@ -8,6 +8,21 @@
 
 namespace trainplan {
 
+/// Achieved fraction of a peak as a function of the work in one kernel:
+///   efficiency(size) = max x size / (size + halfSize),
+/// so a kernel of `size` takes (size + halfSize) / (peak x max): a fixed per-kernel cost (launch, tail,
+/// wave quantisation) on top of the work at the best sustained rate. `max` comes from measured maximum
+/// achievable matmul throughput where published; `halfSize` is calibrated on tests/data/validation.
+struct EfficiencyCurve
+{
+    double max = 1.0;
+    double halfSize = 0.0;
+
+    double at(double size) const { return size > 0 ? max * size / (size + halfSize) : 0.0; }
+    /// Seconds for `size` units of work at `peakRate` units per second.
+    double seconds(double size, double peakRate) const { return size > 0 ? (size + halfSize) / (peakRate * max) : 0.0; }
+};
+
 struct DeviceSpec
 {
     std::string id;   ///< catalog id, e.g. "a100-sxm4-80gb"
@@ -24,6 +39,17 @@ struct DeviceSpec
     /// workspaces (cuBLAS, NCCL). An explicit, per-device assumption, itemised in every estimate.
     double runtimeContextBytes = 0;
     double boardPowerWatts = 0;
+
+    EfficiencyCurve matmulEfficiency; ///< size in FLOP per kernel
+    EfficiencyCurve memoryEfficiency; ///< size in bytes per kernel
+    /// Fused attention kernels (flash attention) reach this fraction of the matmul efficiency: their
+    /// softmax and rescaling run on the vector units between the two matmuls.
+    double attentionEfficiency = 1.0;
+    double intraNodeLatencySeconds = 0;  ///< per message step on the scale-up link
+    double networkLatencySeconds = 0;    ///< per message step on the scale-out network
+    double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
+    double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
+    double hostLinkBandwidthBytesPerSecond = 0; ///< PCIe to host memory, one direction (offload)
 
     double peakFlops(Precision p) const { return peakFlopsPerSecond[std::size_t(p)]; }
     bool supports(Precision p) const { return peakFlops(p) > 0; }

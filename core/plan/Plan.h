@@ -31,6 +31,11 @@ struct TrainingConfig
     /// Caching-allocator fragmentation reserve, as a fraction of the step's dynamic (non-persistent)
     /// memory. An explicit assumption shown in every estimate, not a hidden fudge factor.
     double allocatorReserveFraction = 0.05;
+    /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
+    /// read their input and write their output once; unfused, every op in a chain does.
+    bool fusedKernels = true;
+    /// Fraction of tokens that are padding: valid tokens/s = tokens/s x (1 - padding_fraction).
+    double paddingFraction = 0.0;
 
     friend bool operator==(const TrainingConfig &, const TrainingConfig &) = default;
 };
@@ -45,6 +50,9 @@ struct ParallelConfig
     int zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
     bool offloadOptimizer = false;
     double bucketBytes = 25e6; ///< data-parallel gradient bucket (PyTorch DDP default 25 MB, Li et al. 2020)
+    /// Start each bucket's all-reduce as soon as its gradients are ready, during the last backward
+    /// (PyTorch DDP, FSDP, Megatron-LM --overlap-grad-reduce). Off: all of it runs after the backward.
+    bool overlapGradReduce = true;
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };

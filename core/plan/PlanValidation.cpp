@@ -77,6 +77,9 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     if (!(tr.allocatorReserveFraction >= 0.0 && tr.allocatorReserveFraction < 1.0))
         check.error("training.allocator_reserve_fraction", "must be in [0, 1) (got " + std::to_string(tr.allocatorReserveFraction) + ")");
 
+    if (!(tr.paddingFraction >= 0.0 && tr.paddingFraction < 1.0))
+        check.error("training.padding_fraction", "must be in [0, 1) (got " + std::to_string(tr.paddingFraction) + ")");
+
     // Parallel layout.
     const bool dataOk = check.positive("parallel.data", par.data);
     const bool tensorOk = check.positive("parallel.tensor", par.tensor);

@@ -1,0 +1,48 @@
+#pragma once
+// Alpha-beta cost of collectives (Hockney; Thakur et al. 2005 for ring/tree; NCCL's hierarchical
+// variants): T = alpha x steps + bytes on the slowest link / bandwidth. The reference text's
+// T ~ alpha f(W) + (n/b) g(W).
+
+#include <cstdint>
+
+namespace trainplan {
+
+enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, PointToPoint };
+enum class CollectiveAlgorithm { Ring, Tree, Hierarchical };
+
+struct LinkTier
+{
+    double bandwidthBytesPerSecond = 0; ///< per GPU, one direction, already scaled by link efficiency
+    double latencySeconds = 0;          ///< per message step
+};
+
+/// Where a communicator's ranks sit: `size` ranks, `perNode` of them in each node.
+struct GroupPlacement
+{
+    std::int64_t size = 1;
+    std::int64_t perNode = 1;
+    LinkTier intraNode;
+    LinkTier network;
+
+    bool spansNodes() const { return size > perNode; }
+    std::int64_t nodes() const { return perNode > 0 ? (size + perNode - 1) / perNode : size; }
+};
+
+struct CollectiveCost
+{
+    double seconds = 0;
+    CollectiveAlgorithm algorithm = CollectiveAlgorithm::Ring;
+};
+
+/// Cost of one collective of `bytes` (the full buffer: the all-reduced tensor, the gathered result,
+/// the reduce-scatter input, the broadcast or sent message) with one algorithm.
+double collectiveSeconds(Collective collective, CollectiveAlgorithm algorithm, double bytes, const GroupPlacement &group);
+
+/// The cheaper of ring and tree for this size and placement, as NCCL's tuner picks; point-to-point and
+/// single-rank groups have one cost.
+CollectiveCost bestCollective(Collective collective, double bytes, const GroupPlacement &group);
+
+const char *toString(Collective collective);
+const char *toString(CollectiveAlgorithm algorithm);
+
+} // namespace trainplan

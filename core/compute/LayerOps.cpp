@@ -1,0 +1,198 @@
+#include "compute/LayerOps.h"
+
+#include "memory/ActivationMemory.h"
+
+namespace trainplan {
+
+namespace {
+
+struct Shapes
+{
+    double M;   ///< tokens per micro-batch: s x b
+    double h, f, kv, V, s, b;
+    double heads;  ///< query heads on this tensor rank
+    double hd;     ///< head dimension
+    double t;
+    double q;      ///< bytes per activation element
+    double rowT;   ///< divisor of h-wide element-wise tensors: t with sequence parallelism, else 1
+    double upWidth; ///< MLP up-projection width (2f for SwiGLU)
+    double mask;   ///< 1 byte per element when dropout is on, else 0
+};
+
+Shapes shapesOf(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &tr = plan.training;
+    Shapes x;
+    x.s = double(m.seqLen);
+    x.b = double(tr.microBatch);
+    x.M = x.s * x.b;
+    x.h = double(m.hidden);
+    x.f = double(m.ffnHidden);
+    x.kv = double(m.kvDim());
+    x.V = double(m.vocab);
+    x.t = double(plan.parallel.tensor);
+    x.heads = double(m.heads) / x.t;
+    x.hd = double(m.headDim());
+    x.q = activationElementBytes(tr.precision);
+    x.rowT = tr.sequenceParallel ? x.t : 1.0;
+    x.upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * x.f : x.f;
+    x.mask = m.dropout ? 1.0 : 0.0;
+    return x;
+}
+
+Op make(const char *name, OpKind kind, OpPass pass, OpScope scope, double flops, double bytes)
+{
+    Op op;
+    op.name = name;
+    op.kind = kind;
+    op.pass = pass;
+    op.scope = scope;
+    op.flops = flops;
+    op.bytes = bytes;
+    return op;
+}
+
+/// A matmul [rows x inner] x [inner x cols] reading both operands and writing the result.
+Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inner, double cols, double q, double batch = 1.0)
+{
+    return make(name, OpKind::Matmul, pass, scope, 2.0 * batch * rows * inner * cols,
+                q * batch * (rows * inner + inner * cols + rows * cols));
+}
+
+/// The forward ops of one layer; `attentionCoreOnly` keeps the ops selective recomputation replays.
+void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attentionCoreOnly, std::vector<Op> &ops)
+{
+    const bool fused = plan.training.fusedKernels;
+    const bool flash = plan.training.flashAttention;
+    const OpScope L = OpScope::Layer;
+    const double rowBytes = x.q * x.M * x.h / x.rowT; // one h-wide activation on this rank
+
+    if (!attentionCoreOnly) {
+        ops.push_back(make("input norm", OpKind::Norm, pass, L, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.h + 2.0 * x.kv) / x.t, x.q));
+    }
+    const double scores = x.b * x.heads * x.s * x.s; // elements of the score tensor on this rank
+    if (flash) {
+        if (!attentionCoreOnly) {
+            // One kernel: QK^T and PV in on-chip memory; reads Q, K, V, writes the context. With the causal
+            // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023).
+            Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.s * x.s * x.hd,
+                         x.q * x.M * (2.0 * x.h + 2.0 * x.kv) / x.t);
+            ops.push_back(op);
+        }
+    } else {
+        ops.push_back(matmul("attention scores QK^T", pass, L, x.s, x.hd, x.s, x.q, x.b * x.heads));
+        // scale + mask + softmax: one read and one write fused; three of each unfused.
+        ops.push_back(make("scale, mask, softmax", OpKind::Elementwise, pass, L, 5.0 * scores,
+                           (fused ? 2.0 : 6.0) * x.q * scores));
+        if (x.mask > 0)
+            ops.push_back(make("attention dropout", OpKind::Elementwise, pass, L, scores, (2.0 * x.q + 1.0) * scores));
+        ops.push_back(matmul("attention context PV", pass, L, x.s, x.s, x.hd, x.q, x.b * x.heads));
+    }
+    if (attentionCoreOnly)
+        return;
+    ops.push_back(matmul("output projection", pass, L, x.M, x.h / x.t, x.h, x.q));
+    // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
+    // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
+    const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
+    ops.push_back(make("bias, dropout, residual", OpKind::Elementwise, pass, L, 3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(make("post-attention norm", OpKind::Norm, pass, L, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+    ops.push_back(matmul("MLP up", pass, L, x.M, x.h, x.upWidth / x.t, x.q));
+    // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
+    // activation; unfused, the bias add and the activation (and the gate product) each read and write.
+    const double upBytes = x.q * x.M * x.upWidth / x.t;
+    const double actBytes = x.q * x.M * x.f / x.t;
+    // Unfused GELU: bias add (r+w) then GELU (r+w); unfused SwiGLU: SiLU on the gate (r+w) then the
+    // product with the up half (2r+w).
+    const double activationBytes = fused ? upBytes + actBytes : (x.upWidth > x.f ? 5.0 * actBytes : 4.0 * actBytes);
+    ops.push_back(make(x.upWidth > x.f ? "SwiGLU" : "bias, GELU", OpKind::Elementwise, pass, L, 8.0 * x.M * x.f / x.t, activationBytes));
+    ops.push_back(matmul("MLP down", pass, L, x.M, x.f / x.t, x.h, x.q));
+    ops.push_back(make("bias, dropout, residual", OpKind::Elementwise, pass, L, 3.0 * x.M * x.h / x.rowT, residualBytes));
+}
+
+/// Backward of a forward op: matmuls compute the input and weight gradients (2x FLOPs and bytes);
+/// flash attention recomputes the scores and does 5 matmuls to the forward's 2 (Dao 2023, 2.5x);
+/// element-wise ops read the output gradient and the saved input and write the input gradient.
+Op backwardOf(const Op &forward)
+{
+    Op op = forward;
+    op.pass = OpPass::Backward;
+    switch (forward.kind) {
+    case OpKind::Matmul:
+        op.flops *= 2.0;
+        op.bytes *= 2.0;
+        break;
+    case OpKind::Attention:
+        op.flops *= 2.5;
+        op.bytes *= 2.0;
+        break;
+    default:
+        op.flops *= 2.0;
+        op.bytes *= 1.5;
+        break;
+    }
+    return op;
+}
+
+} // namespace
+
+void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
+{
+    const Shapes x = shapesOf(plan);
+    const std::size_t first = ops.size();
+    layerForward(plan, x, OpPass::Forward, false, ops);
+
+    // Embedding: gather the token rows (vocabulary-parallel, then reduced over t), add positions.
+    const double rowBytes = x.q * x.M * x.h;
+    ops.push_back(make("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h, 3.0 * rowBytes));
+    // Output: final norm, logits projection, softmax cross-entropy in FP32 over V / t.
+    ops.push_back(make("final norm", OpKind::Norm, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes / x.rowT));
+    ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
+    ops.push_back(make("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.V / x.t,
+                       (x.q + 3.0 * 4.0) * x.M * x.V / x.t));
+
+    const std::size_t forwardEnd = ops.size();
+    for (std::size_t i = first; i < forwardEnd; ++i)
+        ops.push_back(backwardOf(ops[i]));
+
+    switch (plan.training.recompute) {
+    case Recompute::None:
+        break;
+    case Recompute::Selective:
+        if (!plan.training.flashAttention) // flash attention already recomputes its scores in backward
+            layerForward(plan, x, OpPass::Recompute, true, ops);
+        break;
+    case Recompute::Full:
+        layerForward(plan, x, OpPass::Recompute, false, ops);
+        break;
+    }
+}
+
+Op optimizerOp(const Plan &plan, double localParameters)
+{
+    // Adam with 16-bit parameters reads the gradient, FP32 master weights and two moments and writes the
+    // master, the moments and the 16-bit copy; SGD keeps one moment. FP32 training has no separate copy.
+    const TrainingConfig &tr = plan.training;
+    const bool sixteen = isSixteenBitStorage(tr.precision);
+    const double grad = tr.fp32Gradients || !sixteen ? 4.0 : 2.0;
+    const double states = tr.optimizer == Optimizer::Adam ? 2.0 : 1.0;
+    const double master = sixteen ? 4.0 : 0.0;
+    const double param = sixteen ? 2.0 : 4.0;
+    const double bytesPerParameter = grad + 2.0 * (master + 4.0 * states) + param + (sixteen ? 0.0 : param);
+    return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step,
+                (tr.optimizer == Optimizer::Adam ? 12.0 : 4.0) * localParameters, bytesPerParameter * localParameters);
+}
+
+double modelForwardFlopsPerSequence(const ModelSpec &m)
+{
+    const double s = double(m.seqLen), h = double(m.hidden), f = double(m.ffnHidden), kv = double(m.kvDim());
+    const double up = m.mlp == MlpKind::SwiGlu ? 2.0 * f : f;
+    const double perLayer = 2.0 * s * h * (h + 2.0 * kv) // QKV
+                            + 4.0 * s * s * h             // scores and context, full s^2
+                            + 2.0 * s * h * h             // output projection
+                            + 2.0 * s * h * up + 2.0 * s * f * h; // MLP
+    return double(m.layers) * perLayer + 2.0 * s * h * double(m.vocab);
+}
+
+} // namespace trainplan

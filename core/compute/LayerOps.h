@@ -1,0 +1,24 @@
+#pragma once
+// The op list of a training step with real shapes after the tensor and sequence split, for one
+// micro-batch on one tensor rank: a transformer layer (forward, backward, and the forward ops replayed by
+// recomputation), the embedding, the output projection and loss, and the optimizer update.
+
+#include <vector>
+
+#include "compute/Op.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+/// Appends the ops of one micro-batch: layer ops (scope Layer, counted once: multiply by the layers of a
+/// stage), embedding ops (first stage), output ops (last stage). Times are not filled in.
+void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops);
+
+/// The optimizer update of `localParameters` parameters (one GPU's shard), memory-bound.
+Op optimizerOp(const Plan &plan, double localParameters);
+
+/// Forward matmul FLOPs of the whole model for one sequence, attention scores counted in full (s^2, not
+/// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU.
+double modelForwardFlopsPerSequence(const ModelSpec &model);
+
+} // namespace trainplan

@@ -1,0 +1,43 @@
+#include "compute/Op.h"
+
+namespace trainplan {
+
+void timeOp(Op &op, const DeviceSpec &device, Precision precision)
+{
+    // Element-wise, norm and embedding kernels do their few FLOPs on the vector units at the rate of the
+    // storage format; counting their FLOPs against the tensor-core peak would only understate them, and
+    // they are bandwidth-bound by orders of magnitude either way.
+    const bool tensorCore = op.kind == OpKind::Matmul || op.kind == OpKind::Attention;
+    double compute = tensorCore ? device.matmulEfficiency.seconds(op.flops, device.peakFlops(precision)) : 0.0;
+    if (op.kind == OpKind::Attention && device.attentionEfficiency > 0)
+        compute /= device.attentionEfficiency;
+    const double memory = device.memoryEfficiency.seconds(op.bytes, device.memoryBandwidthBytesPerSecond);
+    op.memoryBound = memory > compute;
+    op.seconds = op.memoryBound ? memory : compute;
+}
+
+const char *toString(OpKind kind)
+{
+    switch (kind) {
+    case OpKind::Matmul: return "matmul";
+    case OpKind::Attention: return "attention";
+    case OpKind::Elementwise: return "elementwise";
+    case OpKind::Norm: return "norm";
+    case OpKind::Embedding: return "embedding";
+    case OpKind::Loss: return "loss";
+    case OpKind::Optimizer: return "optimizer";
+    }
+    return "?";
+}
+
+const char *toString(OpPass pass)
+{
+    switch (pass) {
+    case OpPass::Forward: return "forward";
+    case OpPass::Backward: return "backward";
+    case OpPass::Recompute: return "recompute";
+    }
+    return "?";
+}
+
+} // namespace trainplan

@@ -1,0 +1,72 @@
+#include "step/Scaling.h"
+
+#include "memory/MemoryModel.h"
+#include "step/StepModel.h"
+
+namespace trainplan {
+
+namespace {
+
+/// The plan with `workers` data-parallel replicas and `globalBatch`, on as many nodes as it needs;
+/// false when the batch does not split into whole micro-batches.
+bool replicate(const Plan &plan, std::int64_t workers, std::int64_t globalBatch, Plan &out)
+{
+    out = plan;
+    out.parallel.data = workers;
+    out.training.globalBatch = globalBatch;
+    const std::int64_t perStep = plan.training.microBatch * workers;
+    if (globalBatch < perStep || globalBatch % perStep != 0)
+        return false;
+    if (plan.parallel.virtualStages > 1 && out.microbatches() % plan.parallel.pipeline != 0)
+        return false;
+    const std::int64_t gpus = workers * plan.parallel.tensor * plan.parallel.pipeline;
+    const std::int64_t perNode = plan.cluster.gpusPerNode;
+    if (gpus <= perNode) {
+        out.cluster.gpusPerNode = gpus;
+        out.cluster.nodes = 1;
+    } else {
+        if (gpus % perNode != 0)
+            return false;
+        out.cluster.nodes = gpus / perNode;
+    }
+    return true;
+}
+
+double stepSeconds(const Plan &plan, const DeviceSpec &device)
+{
+    return estimateStep(plan, device, estimateMemory(plan, device)).stepSeconds;
+}
+
+} // namespace
+
+ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int64_t maxWorkers)
+{
+    ScalingCurves curves;
+    const std::int64_t perReplicaBatch = plan.training.globalBatch / plan.parallel.data;
+    Plan one;
+    double strongBase = 0, weakBase = 0;
+    for (std::int64_t w = 1; w <= maxWorkers; w *= 2) {
+        Plan scaled;
+        if (replicate(plan, w, plan.training.globalBatch, scaled)) {
+            const double t = stepSeconds(scaled, device);
+            if (w == 1)
+                strongBase = t;
+            if (strongBase > 0) {
+                const double speedup = strongBase / t;
+                curves.strong.push_back({w, t, speedup, speedup / double(w)});
+            }
+        }
+        if (replicate(plan, w, perReplicaBatch * w, scaled)) {
+            const double t = stepSeconds(scaled, device);
+            if (w == 1)
+                weakBase = t;
+            if (weakBase > 0) {
+                const double speedup = double(w) * weakBase / t;
+                curves.weak.push_back({w, t, speedup, speedup / double(w)});
+            }
+        }
+    }
+    return curves;
+}
+
+} // namespace trainplan

@@ -1,0 +1,33 @@
+#pragma once
+// Scaling curves of a plan over data-parallel worker counts (reference text, Level 2):
+//   S(W) = T(1) / T(W),  E(W) = S(W) / W
+// strong scaling holds the global batch fixed; weak scaling holds the per-replica batch fixed, so its
+// speedup is the throughput ratio W T(1) / T(W). T(1) is one replica of the plan's tensor x pipeline
+// group: a well-utilised baseline, not a degraded single GPU.
+
+#include <cstdint>
+#include <vector>
+
+#include "hardware/DeviceSpec.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+struct ScalingPoint
+{
+    std::int64_t workers = 0; ///< data-parallel replicas
+    double stepSeconds = 0;
+    double speedup = 0;
+    double efficiency = 0;
+};
+
+struct ScalingCurves
+{
+    std::vector<ScalingPoint> strong; ///< stops where the global batch no longer splits over the replicas
+    std::vector<ScalingPoint> weak;
+};
+
+/// Powers of two from 1 to `maxWorkers` replicas.
+ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int64_t maxWorkers = 4096);
+
+} // namespace trainplan

@@ -1,0 +1,233 @@
+#include "ValidationRows.h"
+
+#include <QRegularExpression>
+
+#include "TestSupport.h"
+
+namespace trainplan::validation {
+
+namespace {
+
+/// Column lookup by header name.
+class Table
+{
+public:
+    explicit Table(const QString &file) : m_rows(test::readCsv(test::dataPath("validation/" + file)))
+    {
+        if (!m_rows.empty())
+            m_header = m_rows.front();
+    }
+    std::size_t size() const { return m_rows.size(); }
+    QString at(std::size_t row, const char *column) const
+    {
+        const qsizetype c = m_header.indexOf(QLatin1String(column));
+        return c >= 0 && c < m_rows[row].size() ? m_rows[row][c].trimmed() : QString();
+    }
+    double number(std::size_t row, const char *column) const
+    {
+        // Leading number of the cell ("50257 (padded ...)" -> 50257).
+        static const QRegularExpression leading(QStringLiteral("^[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?"));
+        const auto match = leading.match(at(row, column));
+        return match.hasMatch() ? match.captured(0).toDouble() : 0.0;
+    }
+
+private:
+    std::vector<QStringList> m_rows;
+    QStringList m_header;
+};
+
+void setCluster(Plan &plan, const char *device, std::int64_t gpus, std::int64_t gpusPerNode)
+{
+    plan.cluster.device = device;
+    if (gpus <= gpusPerNode) {
+        plan.cluster.gpusPerNode = gpus;
+        plan.cluster.nodes = 1;
+    } else {
+        plan.cluster.gpusPerNode = gpusPerNode;
+        plan.cluster.nodes = gpus / gpusPerNode;
+    }
+}
+
+/// Megatron-LM as run in 2020-2021: FP16 (gradients all-reduced in FP16: FP32 accumulation became an
+/// option later, and a requirement only with BF16), all-reduce after the backward pass, fused kernels,
+/// full recomputation.
+void megatron2021Training(Plan &plan)
+{
+    plan.training.precision = Precision::FP16;
+    plan.training.recompute = Recompute::Full;
+    plan.training.fp32Gradients = false;
+    plan.parallel.overlapGradReduce = false;
+}
+
+void narayanan(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("narayanan2021_megatron_weak_scaling_A100.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "model_size_label") + " (" + t.at(r, "variant") + ')';
+        if (t.at(r, "tensor_parallel").isEmpty() || t.at(r, "num_gpus").isEmpty()) {
+            if (skipped)
+                *skipped << "narayanan2021 " + id + ": tensor/pipeline split or GPU count not stated";
+            continue;
+        }
+        Plan plan;
+        plan.name = id.toStdString();
+        const auto L = std::int64_t(t.number(r, "num_layers")), h = std::int64_t(t.number(r, "hidden_size"));
+        plan.model = megatronGpt(L, h, std::int64_t(t.number(r, "attention_heads")), std::int64_t(t.number(r, "vocab_size")),
+                                 std::int64_t(t.number(r, "seq_len")));
+        megatron2021Training(plan);
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        plan.parallel.tensor = std::int64_t(t.number(r, "tensor_parallel"));
+        plan.parallel.pipeline = std::int64_t(t.number(r, "pipeline_parallel"));
+        plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline);
+        plan.training.microBatch = 1;
+        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        const std::int64_t layersPerStage = L / plan.parallel.pipeline;
+        if (plan.parallel.pipeline > 1 && layersPerStage % 2 == 0 && layersPerStage > 2) {
+            plan.parallel.schedule = Schedule::Interleaved;
+            plan.parallel.virtualStages = layersPerStage / 2;
+        }
+        if (plan.parallel.virtualStages > 1 && plan.microbatches() % plan.parallel.pipeline != 0) {
+            plan.parallel.virtualStages = 1;
+            plan.parallel.schedule = Schedule::OneFOneB;
+        }
+        setCluster(plan, "a100-sxm4-80gb", gpus, 8);
+        // Narayanan Eq. 3: hardware FLOPs per iteration, recompute counted.
+        const double B = double(plan.training.globalBatch), s = double(plan.model.seqLen), l = double(L), hh = double(h),
+                     V = double(plan.model.vocab);
+        const double flops = 96.0 * B * s * l * hh * hh * (1.0 + s / (6.0 * hh) + V / (16.0 * l * hh));
+        rows.push_back({"narayanan2021", id, plan, flops / (double(gpus) * t.number(r, "achieved_tflops_per_gpu") * 1e12)});
+    }
+}
+
+void megatron2020(std::vector<Row> &rows)
+{
+    const Table t(QStringLiteral("megatron_readme_2020_scaling_V100_A100.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        Plan plan;
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "case") + ' ' + t.at(r, "system");
+        plan.name = id.toStdString();
+        plan.model = megatronGpt(std::int64_t(t.number(r, "num_layers")), std::int64_t(t.number(r, "hidden_size")),
+                                 std::int64_t(t.number(r, "attention_heads")), std::int64_t(t.number(r, "vocab_size")),
+                                 std::int64_t(t.number(r, "seq_len")));
+        megatron2021Training(plan);
+        // The 128-way data-parallel rows are only 3-7% slower than the single-node rows: a 2.2 GB
+        // all-reduce over 200 Gb/s per GPU cannot be that cheap unless it overlaps the backward pass
+        // (PyTorch DDP), so these runs overlap it.
+        plan.parallel.overlapGradReduce = true;
+        plan.parallel.tensor = std::int64_t(t.number(r, "tensor_parallel"));
+        plan.parallel.data = std::int64_t(t.number(r, "data_parallel"));
+        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        plan.training.microBatch = plan.training.globalBatch / plan.parallel.data;
+        const bool v100 = t.at(r, "gpu").startsWith(QLatin1String("V100"));
+        // DGX-2: 16 V100 on NVSwitch; DGX A100: 8 A100 40GB per node.
+        setCluster(plan, v100 ? "v100-sxm2-32gb" : "a100-sxm4-40gb", std::int64_t(t.number(r, "num_gpus")), v100 ? 16 : 8);
+        rows.push_back({"megatron_readme_2020", id, plan, t.number(r, "iteration_time_ms") / 1000.0});
+    }
+}
+
+void dlperf(std::vector<Row> &rows)
+{
+    const Table t(QStringLiteral("dlperf_gpt_V100_megatron_oneflow.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        Plan plan;
+        const QString framework = t.at(r, "framework").section(' ', 0, 0);
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "case") + ' ' + framework;
+        plan.name = id.toStdString();
+        const auto tensor = std::int64_t(t.number(r, "tp"));
+        // Vocabulary 50257 padded to a multiple of 128 x t (Megatron-LM's make-vocab-size-divisible-by).
+        const std::int64_t pad = 128 * tensor;
+        const std::int64_t vocab = (50257 + pad - 1) / pad * pad;
+        plan.model = megatronGpt(std::int64_t(t.number(r, "layers")), std::int64_t(t.number(r, "hidden")),
+                                 std::int64_t(t.number(r, "heads")), vocab, std::int64_t(t.number(r, "seq_len")));
+        megatron2021Training(plan);
+        // OneFlow's compiled graph overlaps the gradient all-reduce with the backward pass; Megatron-LM's
+        // DDP runs it after.
+        plan.parallel.overlapGradReduce = framework == QLatin1String("OneFlow-GPT");
+        plan.parallel.tensor = tensor;
+        plan.parallel.pipeline = std::int64_t(t.number(r, "pp"));
+        plan.parallel.data = std::int64_t(t.number(r, "dp"));
+        plan.training.microBatch = std::int64_t(t.number(r, "micro_batch_size"));
+        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size"));
+        const auto perNode = std::int64_t(t.number(r, "gpus_per_node"));
+        setCluster(plan, "v100-sxm2-16gb", std::int64_t(t.number(r, "num_nodes")) * perNode, 8);
+        // 100 Gb/s EDR InfiniBand per 8-GPU node (the cluster column).
+        plan.cluster.overrides.networkBandwidthBytesPerSecond = 100e9 / 8.0 / 8.0;
+        rows.push_back({"dlperf", id, plan, t.number(r, "iteration_latency_ms") / 1000.0, framework != QLatin1String("OneFlow-GPT")});
+    }
+}
+
+void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("llmfoundry_mpt_fsdp_A100_80GB.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString id = t.at(r, "row_id") + " MPT-" + t.at(r, "model") + " seq " + t.at(r, "seq_len") + " x" + t.at(r, "num_gpus");
+        const double tokensPerSecond = t.number(r, "throughput_tok_per_s");
+        if (tokensPerSecond <= 0) {
+            if (skipped)
+                *skipped << "llmfoundry " + id + ": no throughput";
+            continue;
+        }
+        Plan plan;
+        plan.name = id.toStdString();
+        ModelSpec m;
+        m.name = "MPT-" + t.at(r, "model").toStdString();
+        m.layers = std::int64_t(t.number(r, "n_layers_yaml"));
+        m.hidden = std::int64_t(t.number(r, "d_model_yaml"));
+        m.heads = m.kvHeads = std::int64_t(t.number(r, "n_heads_yaml"));
+        m.ffnHidden = std::int64_t(t.number(r, "ffn_expansion_yaml")) * m.hidden;
+        m.vocab = std::int64_t(t.number(r, "vocab_size_yaml"));
+        m.seqLen = std::int64_t(t.number(r, "seq_len"));
+        m.mlp = MlpKind::Gelu;
+        applyArchitectureDefaults(m);
+        // MPT: no biases, ALiBi (no position parameters), no dropout, tied embeddings.
+        m.linearBias = false;
+        m.position = PositionEmbedding::Rotary;
+        m.dropout = false;
+        m.tiedEmbeddings = true;
+        plan.model = m;
+        plan.training.precision = Precision::BF16;
+        plan.training.flashAttention = true;
+        plan.training.fusedKernels = false; // PyTorch eager element-wise ops (no bias, no dropout)
+        plan.training.recompute = t.at(r, "activation_checkpointing") == QLatin1String("True") ? Recompute::Full : Recompute::None;
+        plan.training.microBatch = std::int64_t(t.number(r, "micro_batch_size"));
+        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        plan.parallel.data = gpus;
+        plan.parallel.zeroStage = 3; // FSDP FULL_SHARD
+        setCluster(plan, "a100-sxm4-80gb", gpus, 8);
+        // 1600 Gb/s RoCE per 8-GPU node (the section title).
+        plan.cluster.overrides.networkBandwidthBytesPerSecond = 1600e9 / 8.0 / 8.0;
+        const double tokens = double(plan.training.globalBatch) * double(m.seqLen);
+        rows.push_back({"llmfoundry", id, plan, tokens / tokensPerSecond});
+    }
+}
+
+} // namespace
+
+ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq)
+{
+    ModelSpec m;
+    m.name = "GPT";
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = m.kvHeads = heads;
+    m.ffnHidden = 4 * hidden;
+    m.vocab = vocab;
+    m.seqLen = seq;
+    m.mlp = MlpKind::Gelu;
+    applyArchitectureDefaults(m);
+    m.tiedEmbeddings = true;
+    return m;
+}
+
+std::vector<Row> loadRows(QStringList *skipped)
+{
+    std::vector<Row> rows;
+    narayanan(rows, skipped);
+    megatron2020(rows);
+    dlperf(rows);
+    llmFoundry(rows, skipped);
+    return rows;
+}
+
+} // namespace trainplan::validation
