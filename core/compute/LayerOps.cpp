@@ -83,9 +83,13 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         }
     } else {
         ops.push_back(matmul("attention scores QK^T", pass, L, x.s, x.hd, x.s, x.q, x.b * x.heads));
-        // scale + mask + softmax: one read and one write fused; three of each unfused.
+        // scale + mask + softmax fused: one read and one write. Unfused (Megatron-LM's torch path): scale
+        // (r+w), masked fill (r+w and the byte mask), and with 16-bit inputs the softmax runs in FP32
+        // (Megatron turns softmax_in_fp32 on with query-key layer scaling): upcast (r q, w 4), softmax
+        // (r 4, w 4), downcast (r 4, w q).
+        const double unfusedPerScore = 4.0 * x.q + 1.0 + (x.q < 4.0 ? x.q + 4.0 + 8.0 + 4.0 + x.q : 2.0 * x.q);
         ops.push_back(make("scale, mask, softmax", OpKind::Elementwise, pass, L, 5.0 * scores,
-                           (fused ? 2.0 : 6.0) * x.q * scores));
+                           (fused ? 2.0 * x.q : unfusedPerScore) * scores));
         if (x.mask > 0)
             ops.push_back(make("attention dropout", OpKind::Elementwise, pass, L, scores, (2.0 * x.q + 1.0) * scores));
         ops.push_back(matmul("attention context PV", pass, L, x.s, x.s, x.hd, x.q, x.b * x.heads));

@@ -52,8 +52,8 @@ ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int
             if (w == 1)
                 strongBase = t;
             if (strongBase > 0) {
-                const double speedup = strongBase / t;
-                curves.strong.push_back({w, t, speedup, speedup / double(w)});
+                const double s = speedup(strongBase, t);
+                curves.strong.push_back({w, t, s, parallelEfficiency(s, double(w))});
             }
         }
         if (replicate(plan, w, perReplicaBatch * w, scaled)) {
@@ -61,8 +61,9 @@ ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int
             if (w == 1)
                 weakBase = t;
             if (weakBase > 0) {
-                const double speedup = double(w) * weakBase / t;
-                curves.weak.push_back({w, t, speedup, speedup / double(w)});
+                // Weak scaling does W times the work: the speedup is the throughput ratio.
+                const double s = double(w) * speedup(weakBase, t);
+                curves.weak.push_back({w, t, s, parallelEfficiency(s, double(w))});
             }
         }
     }

@@ -13,6 +13,18 @@
 
 namespace trainplan {
 
+/// S(W) = T(1) / T(W).
+inline double speedup(double baselineSeconds, double seconds)
+{
+    return seconds > 0 ? baselineSeconds / seconds : 0.0;
+}
+
+/// E(W) = S(W) / W.
+inline double parallelEfficiency(double speedupValue, double workers)
+{
+    return workers > 0 ? speedupValue / workers : 0.0;
+}
+
 struct ScalingPoint
 {
     std::int64_t workers = 0; ///< data-parallel replicas

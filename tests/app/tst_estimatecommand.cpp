@@ -79,6 +79,31 @@ void TestEstimateCommand::jsonContract()
     QCOMPARE(stages.first()["activations"]["microbatches_in_flight"].toDouble(), 8.0);
     QCOMPARE(stages.last()["activations"]["microbatches_in_flight"].toDouble(), 1.0);
     QVERIFY(memory["terms"]["activations_bytes"]["source"].toString().contains("Korthikanti"));
+
+    // Step-time contract (issue 3): time, breakdown, throughput, bubble, bottleneck.
+    const double step = root["time"]["step_seconds"].toDouble();
+    QVERIFY(step > 0);
+    double sum = 0;
+    const QJsonObject breakdown = root["time"]["breakdown"].toObject();
+    for (const char *key : {"compute", "recompute", "tensor_comm", "pipeline_comm", "pipeline_bubble", "data_comm", "optimizer", "other"}) {
+        QVERIFY2(breakdown[key].isDouble(), key);
+        sum += breakdown[key].toDouble();
+    }
+    QCOMPARE(sum, step);
+    const QJsonObject throughput = root["throughput"].toObject();
+    QCOMPARE(throughput["tokens_per_second"].toDouble(), 1536.0 * 2048.0 / step);
+    QCOMPARE(throughput["mfu"].toDouble(), throughput["model_tflops_per_gpu"].toDouble() * 1e12 / 312e12);
+    QCOMPARE(throughput["hfu"].toDouble(), throughput["hardware_tflops_per_gpu"].toDouble() * 1e12 / 312e12);
+    QVERIFY(throughput["hfu"].toDouble() > throughput["mfu"].toDouble()); // selective recompute replays attention
+    // 1F1B, p = 8, m = 192 micro-batches: bubble 7 / (192 + 7).
+    QCOMPARE(root["pipeline"]["bubble_fraction"].toDouble(), 7.0 / 199.0);
+    QVERIFY(QStringList({"capacity", "memory_movement", "arithmetic", "communication", "pipeline_idle"})
+                .contains(root["bottleneck"].toString()));
+    QVERIFY(!root["bottleneck_evidence"].toString().isEmpty());
+    QCOMPARE(root["roofline"]["ridge_point"].toDouble(), 312e12 / 2.039e12);
+    QVERIFY(root["roofline"]["ops"].toArray().size() > 20);
+    QVERIFY(root["scaling"]["strong"].toArray().size() >= 8);
+    QCOMPARE(root["scaling"]["weak"].toArray().first()["efficiency"].toDouble(), 1.0);
 }
 
 void TestEstimateCommand::tableFormat()

@@ -64,7 +64,19 @@ void narayanan(std::vector<Row> &rows, QStringList *skipped)
     const Table t(QStringLiteral("narayanan2021_megatron_weak_scaling_A100.csv"));
     for (std::size_t r = 1; r < t.size(); ++r) {
         const QString id = t.at(r, "row_id") + ' ' + t.at(r, "model_size_label") + " (" + t.at(r, "variant") + ')';
-        if (t.at(r, "tensor_parallel").isEmpty() || t.at(r, "num_gpus").isEmpty()) {
+        // GPT-3 175B (Sec. 5.1 text and the Sec. 5.8 fusion ablation) ran on 1024 GPUs with batch 1536; the
+        // paper does not give its split, assumed (t, p) = (8, 8) as for the neighbouring Table 1 sizes.
+        // The 530B ablation used the Table 1 530B configuration (row 9).
+        const QString label = t.at(r, "model_size_label");
+        std::int64_t gpus = std::int64_t(t.number(r, "num_gpus")), tensor = std::int64_t(t.number(r, "tensor_parallel")),
+                     pipeline = std::int64_t(t.number(r, "pipeline_parallel")),
+                     batch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        if (label.startsWith(QLatin1String("GPT-3 175B"))) {
+            gpus = 1024, tensor = 8, pipeline = 8, batch = 1536;
+        } else if (label.startsWith(QLatin1String("530B ")) && tensor == 0) {
+            gpus = 2520, tensor = 8, pipeline = 35, batch = 2520;
+        }
+        if (tensor == 0 || gpus == 0) {
             if (skipped)
                 *skipped << "narayanan2021 " + id + ": tensor/pipeline split or GPU count not stated";
             continue;
@@ -75,12 +87,12 @@ void narayanan(std::vector<Row> &rows, QStringList *skipped)
         plan.model = megatronGpt(L, h, std::int64_t(t.number(r, "attention_heads")), std::int64_t(t.number(r, "vocab_size")),
                                  std::int64_t(t.number(r, "seq_len")));
         megatron2021Training(plan);
-        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
-        plan.parallel.tensor = std::int64_t(t.number(r, "tensor_parallel"));
-        plan.parallel.pipeline = std::int64_t(t.number(r, "pipeline_parallel"));
-        plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline);
+        plan.training.fusedKernels = !label.contains(QLatin1String("without fusion"));
+        plan.parallel.tensor = tensor;
+        plan.parallel.pipeline = pipeline;
+        plan.parallel.data = gpus / (tensor * pipeline);
         plan.training.microBatch = 1;
-        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        plan.training.globalBatch = batch;
         const std::int64_t layersPerStage = L / plan.parallel.pipeline;
         if (plan.parallel.pipeline > 1 && layersPerStage % 2 == 0 && layersPerStage > 2) {
             plan.parallel.schedule = Schedule::Interleaved;

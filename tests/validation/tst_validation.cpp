@@ -21,6 +21,8 @@ class TestValidation : public QObject
 
 private slots:
     void stepTimes();
+    void kernelFusionAblation_data();
+    void kernelFusionAblation();
 };
 
 void TestValidation::stepTimes()
@@ -79,6 +81,36 @@ void TestValidation::stepTimes()
     qInfo().noquote() << report;
     QVERIFY2(med <= 0.10, qPrintable(QStringLiteral("median error %1% > 10%").arg(100 * med)));
     QVERIFY2(worst <= 0.25, qPrintable(QStringLiteral("worst error %1% > 25% (%2)").arg(100 * worst).arg(worstId)));
+}
+
+void TestValidation::kernelFusionAblation_data()
+{
+    // Narayanan et al. 2021 Sec. 5.8: fusing bias+GeLU, bias+dropout+add and scale+mask+softmax raised
+    // GPT-3 175B from 113 to 135 TFLOP/s and 530B from 133 to 148 TFLOP/s per GPU.
+    QTest::addColumn<QString>("model");
+    QTest::newRow("GPT-3 175B") << "GPT-3 175B";
+    QTest::newRow("530B") << "530B";
+}
+
+void TestValidation::kernelFusionAblation()
+{
+    QFETCH(QString, model);
+    const std::vector<validation::Row> rows = validation::loadRows();
+    const validation::Row *with = nullptr, *without = nullptr;
+    for (const validation::Row &row : rows) {
+        if (!row.id.contains(QLatin1String("fusion ablation")) || !row.id.contains(model))
+            continue;
+        (row.plan.training.fusedKernels ? with : without) = &row;
+    }
+    QVERIFY(with && without);
+    const double measuredGain = without->measuredSeconds / with->measuredSeconds - 1.0;
+    const double predictedGain = estimate(without->plan, io::builtinCatalog(), {false}).step.stepSeconds
+                                     / estimate(with->plan, io::builtinCatalog(), {false}).step.stepSeconds
+                                 - 1.0;
+    qInfo("%s: fusion speeds the step up by %.1f%% (measured %.1f%%)", qPrintable(model), 100 * predictedGain, 100 * measuredGain);
+    QVERIFY(predictedGain > 0);
+    QVERIFY2(std::abs(predictedGain - measuredGain) <= 0.05,
+             qPrintable(QStringLiteral("predicted %1%, measured %2%").arg(100 * predictedGain).arg(100 * measuredGain)));
 }
 
 QTEST_APPLESS_MAIN(TestValidation)

@@ -1,0 +1,270 @@
+// The step-time model: the reference text's roofline and scaling exercises, the collective cost model,
+// and invariants of the step decomposition.
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <cmath>
+
+#include "TestSupport.h"
+#include "comm/Collectives.h"
+#include "compute/LayerOps.h"
+#include "compute/Roofline.h"
+#include "estimate/Estimate.h"
+
+using namespace trainplan;
+
+namespace {
+Estimate run(const Plan &plan, bool scaling = false)
+{
+    return estimate(plan, io::builtinCatalog(), {scaling});
+}
+} // namespace
+
+class TestStepModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rooflineRidgePoint();
+    void exercise11SpeedupAndEfficiency();
+    void exercise12NoOverlapExposesCommunication();
+    void elementwiseBandwidthBoundGemmComputeBound_data();
+    void elementwiseBandwidthBoundGemmComputeBound();
+    void ringAllReduceAlphaBeta();
+    void collectivesPickTheLinkTheGroupSpans();
+    void breakdownSumsToStep();
+    void bubbleFractionMatchesAnalytic_data();
+    void bubbleFractionMatchesAnalytic();
+    void hardwareFlopsCountRecompute();
+    void tensorGroupAcrossNodesCostsMore();
+    void scalingCurves();
+    void flopCounterMatchesNvidiaReference();
+};
+
+void TestStepModel::rooflineRidgePoint()
+{
+    // Figure 16.4: 300 TFLOP/s and 1.5 TB/s meet at 200 FLOP/byte. Exercise 6: 200 TFLOP/s, 2 TB/s -> 100.
+    QCOMPARE(ridgePoint(300e12, 1.5e12), 200.0);
+    QCOMPARE(ridgePoint(200e12, 2e12), 100.0);
+    // Below the ridge the bandwidth slope binds, above it the compute ceiling.
+    QCOMPARE(attainableFlops(1.0, 300e12, 1.5e12), 1.5e12);
+    QCOMPARE(attainableFlops(420.0, 300e12, 1.5e12), 300e12);
+}
+
+void TestStepModel::exercise11SpeedupAndEfficiency()
+{
+    // Step times of 8 s on one worker and 1.25 s on eight: S = 6.4, E = 0.8.
+    QCOMPARE(speedup(8.0, 1.25), 6.4);
+    QCOMPARE(parallelEfficiency(6.4, 8.0), 0.8);
+}
+
+void TestStepModel::exercise12NoOverlapExposesCommunication()
+{
+    // GPT-2 small data-parallel over 8 nodes: with overlap the bucketed all-reduce hides behind the last
+    // backward; without it every bucket is exposed, and the step grows by exactly the hidden part.
+    Plan plan = test::presetPlan("gpt2-small", 1, 1, 64, 8, 512);
+    plan.parallel.overlapGradReduce = true;
+    const Estimate overlapped = run(plan);
+    plan.parallel.overlapGradReduce = false;
+    const Estimate exposed = run(plan);
+    const double gradientBytes = exposed.memory.stages.front().parameterCount * 2.0;
+    const ClusterLinks links = clusterLinks(plan, *exposed.device);
+    const double bucket = 25e6;
+    const double total = std::ceil(gradientBytes / bucket) * bestCollective(Collective::AllReduce, bucket, links.dataGroup).seconds;
+    QCOMPARE(exposed.step.category(TimeCategory::DataComm), total);
+    QVERIFY(overlapped.step.category(TimeCategory::DataComm) < total);
+    QCOMPARE(exposed.step.stepSeconds - overlapped.step.stepSeconds,
+             total - overlapped.step.category(TimeCategory::DataComm));
+}
+
+void TestStepModel::elementwiseBandwidthBoundGemmComputeBound_data()
+{
+    QTest::addColumn<QString>("device");
+    for (const DeviceSpec &d : io::builtinCatalog().devices())
+        QTest::newRow(d.id.c_str()) << QString::fromStdString(d.id);
+}
+
+void TestStepModel::elementwiseBandwidthBoundGemmComputeBound()
+{
+    QFETCH(QString, device);
+    const DeviceSpec &d = *io::builtinCatalog().device(device.toStdString());
+    const Precision precision = d.supports(Precision::BF16) ? Precision::BF16 : Precision::FP16;
+    // GELU over 64 M 16-bit elements: ~8 FLOPs per element, 4 bytes moved per element.
+    Op elementwise;
+    elementwise.kind = OpKind::Elementwise;
+    elementwise.flops = 8.0 * 64e6;
+    elementwise.bytes = 4.0 * 64e6;
+    timeOp(elementwise, d, precision);
+    QVERIFY(elementwise.memoryBound);
+    // An 8192^3 matmul: intensity ~2700 FLOP/byte, far right of every ridge point.
+    Op gemm;
+    gemm.kind = OpKind::Matmul;
+    gemm.flops = 2.0 * 8192.0 * 8192.0 * 8192.0;
+    gemm.bytes = 2.0 * 3.0 * 8192.0 * 8192.0;
+    timeOp(gemm, d, precision);
+    QVERIFY(!gemm.memoryBound);
+    QVERIFY(gemm.intensity() > ridgePoint(d.peakFlops(precision), d.memoryBandwidthBytesPerSecond));
+}
+
+void TestStepModel::ringAllReduceAlphaBeta()
+{
+    // Ring all-reduce: 2(n-1) steps of alpha and 2(n-1)/n of the buffer over the link.
+    GroupPlacement g{8, 8, {100e9, 5e-6}, {25e9, 10e-6}};
+    const double bytes = 1e9;
+    QCOMPARE(collectiveSeconds(Collective::AllReduce, CollectiveAlgorithm::Ring, bytes, g), 14 * 5e-6 + 2.0 * 7.0 / 8.0 * bytes / 100e9);
+    QCOMPARE(collectiveSeconds(Collective::AllGather, CollectiveAlgorithm::Ring, bytes, g), 7 * 5e-6 + 7.0 / 8.0 * bytes / 100e9);
+    QCOMPARE(collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, bytes, g), 5e-6 + bytes / 100e9);
+    // Latency-bound (small messages, many ranks): the tree's log2(n) steps win; bandwidth-bound inside a
+    // node: the ring's 2(n-1)/n of the buffer beats the tree's 2.
+    GroupPlacement wide{512, 8, {100e9, 5e-6}, {25e9, 10e-6}};
+    QCOMPARE(bestCollective(Collective::AllReduce, 1e3, wide).algorithm, CollectiveAlgorithm::Tree);
+    QCOMPARE(bestCollective(Collective::AllReduce, 1e9, g).algorithm, CollectiveAlgorithm::Ring);
+    // A group spanning nodes is limited by the network hops: perNode ranks share their NICs.
+    QCOMPARE(collectiveSeconds(Collective::AllReduce, CollectiveAlgorithm::Ring, bytes, wide),
+             2 * 511 * 10e-6 + 2.0 * 511.0 / 512.0 * bytes / std::min(100e9, 8 * 25e9));
+    QCOMPARE(collectiveSeconds(Collective::AllReduce, CollectiveAlgorithm::Ring, bytes, {1, 1, {}, {}}), 0.0);
+}
+
+void TestStepModel::collectivesPickTheLinkTheGroupSpans()
+{
+    // Tensor 8 on 8-GPU nodes stays on NVLink; tensor 16 crosses the network; data-parallel ranks sit
+    // t apart (Megatron order), so with t = 8 each node holds one rank of each data group.
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 512);
+    const DeviceSpec &a100 = *io::builtinCatalog().device("a100-sxm4-80gb");
+    ClusterLinks links = clusterLinks(plan, a100);
+    QVERIFY(!links.tensorGroup.spansNodes());
+    QCOMPARE(links.dataGroup.perNode, 1);
+    QCOMPARE(links.pipelineLink.bandwidthBytesPerSecond, links.network.bandwidthBytesPerSecond);
+    QCOMPARE(links.intraNode.bandwidthBytesPerSecond, a100.intraNodeBandwidthBytesPerSecond * a100.intraNodeEfficiency);
+    // t = 2, d = 2, p = 2 on one 8-GPU node: both data ranks in the node, the next stage 4 ranks away.
+    plan = test::presetPlan("gpt3-175b", 2, 2, 2, 1, 512);
+    links = clusterLinks(plan, a100);
+    QCOMPARE(links.dataGroup.perNode, 2);
+    QVERIFY(!links.dataGroup.spansNodes());
+    QCOMPARE(links.pipelineLink.bandwidthBytesPerSecond, links.intraNode.bandwidthBytesPerSecond);
+}
+
+void TestStepModel::breakdownSumsToStep()
+{
+    QRandomGenerator rng(7);
+    const char *presets[] = {"gpt2-small", "gpt3-175b", "llama3-8b", "llama3-70b"};
+    int checked = 0;
+    for (int i = 0; i < 200; ++i) {
+        const std::int64_t t = std::int64_t(1) << rng.bounded(4), p = std::int64_t(1) << rng.bounded(4),
+                           d = std::int64_t(1) << rng.bounded(6), b = std::int64_t(1) << rng.bounded(3);
+        Plan plan = test::presetPlan(presets[rng.bounded(4)], t, p, d, b, b * d * p * (1 + rng.bounded(4)));
+        plan.training.recompute = Recompute(rng.bounded(3));
+        plan.training.sequenceParallel = rng.bounded(2);
+        plan.training.flashAttention = rng.bounded(2);
+        plan.training.fusedKernels = rng.bounded(2);
+        plan.parallel.zeroStage = rng.bounded(4);
+        plan.parallel.overlapGradReduce = rng.bounded(2);
+        const Estimate e = run(plan);
+        if (!e.valid)
+            continue;
+        ++checked;
+        double sum = 0;
+        for (double s : e.step.breakdown) {
+            QVERIFY(s >= 0 && std::isfinite(s));
+            sum += s;
+        }
+        QVERIFY(std::abs(sum - e.step.stepSeconds) <= 1e-12 * e.step.stepSeconds);
+        QVERIFY(e.step.mfu > 0 && e.step.mfu <= e.step.hfu && e.step.hfu < 1.0);
+        QCOMPARE(e.step.tokensPerSecond, double(plan.training.globalBatch * plan.model.seqLen) / e.step.stepSeconds);
+        QVERIFY(e.step.bubbleFraction >= 0 && e.step.bubbleFraction < 1);
+        QVERIFY(!e.step.bottleneckEvidence.empty());
+    }
+    QVERIFY(checked > 100);
+}
+
+void TestStepModel::bubbleFractionMatchesAnalytic_data()
+{
+    QTest::addColumn<qint64>("pipeline");
+    QTest::addColumn<qint64>("microbatches");
+    QTest::addColumn<qint64>("virtualStages");
+    QTest::newRow("p4 m16") << qint64(4) << qint64(16) << qint64(1);
+    QTest::newRow("p8 m32 (exercise 14)") << qint64(8) << qint64(32) << qint64(1);
+    QTest::newRow("p8 m32 v2") << qint64(8) << qint64(32) << qint64(2);
+}
+
+void TestStepModel::bubbleFractionMatchesAnalytic()
+{
+    // Idle over total stage time: (p-1)/v over m + (p-1)/v (Narayanan et al. 2021: bubble (p-1)/(v m)
+    // of the ideal time); for v = 1 this is (p-1)/(m+p-1), the reference text's 1 - m/(m+p-1).
+    QFETCH(qint64, pipeline);
+    QFETCH(qint64, microbatches);
+    QFETCH(qint64, virtualStages);
+    Plan plan = test::presetPlan("gpt3-175b", 8, pipeline, 1, 1, microbatches);
+    plan.parallel.virtualStages = virtualStages;
+    plan.parallel.schedule = virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    const double idle = double(pipeline - 1) / double(virtualStages);
+    QCOMPARE(e.step.bubbleFraction, idle / (double(microbatches) + idle));
+    if (virtualStages == 1 && pipeline == 8)
+        QCOMPARE(1.0 - e.step.bubbleFraction, 32.0 / 39.0); // exercise 14: 82.1% utilisation bound
+}
+
+void TestStepModel::hardwareFlopsCountRecompute()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 2, 64);
+    const Estimate none = run(plan);
+    QCOMPARE(none.step.hfu, none.step.mfu);
+    plan.training.recompute = Recompute::Full;
+    const Estimate full = run(plan);
+    // Full recompute replays every layer's forward (not the logits): HFU/MFU just under 4/3.
+    const double ratio = full.step.hfu / full.step.mfu;
+    QVERIFY2(ratio > 1.28 && ratio < 4.0 / 3.0, qPrintable(QString::number(ratio)));
+    QVERIFY(full.step.stepSeconds > none.step.stepSeconds);
+    plan.training.recompute = Recompute::Selective;
+    const Estimate selective = run(plan);
+    QVERIFY(selective.step.category(TimeCategory::Recompute) < full.step.category(TimeCategory::Recompute));
+}
+
+void TestStepModel::tensorGroupAcrossNodesCostsMore()
+{
+    const Estimate inside = run(test::presetPlan("gpt3-175b", 8, 8, 2, 1, 64));
+    const Estimate across = run(test::presetPlan("gpt3-175b", 16, 4, 2, 1, 64));
+    QVERIFY(across.step.category(TimeCategory::TensorComm) > 3.0 * inside.step.category(TimeCategory::TensorComm));
+}
+
+void TestStepModel::scalingCurves()
+{
+    Plan plan = test::presetPlan("llama3-8b", 2, 1, 4, 1, 1024);
+    const Estimate e = run(plan, true);
+    QVERIFY(e.scaling.strong.size() >= 10);
+    QVERIFY(e.scaling.weak.size() >= 10);
+    QCOMPARE(e.scaling.strong.front().workers, 1);
+    QCOMPARE(e.scaling.strong.front().speedup, 1.0);
+    QCOMPARE(e.scaling.weak.front().efficiency, 1.0);
+    for (std::size_t i = 1; i < e.scaling.strong.size(); ++i) {
+        const ScalingPoint &p = e.scaling.strong[i];
+        QCOMPARE(p.speedup, e.scaling.strong.front().stepSeconds / p.stepSeconds);
+        QCOMPARE(p.efficiency, p.speedup / double(p.workers));
+        QVERIFY(p.efficiency <= 1.0 + 1e-12);
+        QVERIFY(p.efficiency <= e.scaling.strong[i - 1].efficiency + 1e-12); // communication only grows
+    }
+    // Strong scaling stops where 1024 sequences no longer split over the replicas.
+    QCOMPARE(e.scaling.strong.back().workers, 1024);
+    for (const ScalingPoint &p : e.scaling.weak)
+        QVERIFY(p.efficiency <= 1.0 + 1e-12 && p.efficiency > 0.5);
+}
+
+void TestStepModel::flopCounterMatchesNvidiaReference()
+{
+    // NVIDIA's stated model FLOPs per GPT-3 175B sample (seq 2048): 3 x forward = 2.20e15, with the
+    // attention score term not halved (validation/nvidia_dgxc_model_flops_reference.csv).
+    const ModelSpec *gpt3 = io::builtinCatalog().model("gpt3-175b");
+    ModelSpec m = *gpt3;
+    const auto rows = test::readCsv(test::dataPath("validation/nvidia_dgxc_model_flops_reference.csv"));
+    double stated = 0;
+    for (const QStringList &row : rows)
+        if (!row.isEmpty() && row[0] == QLatin1String("GPT-3 175B"))
+            stated = row[14].toDouble();
+    QVERIFY(stated > 1e15);
+    TP_COMPARE_REL(3.0 * modelForwardFlopsPerSequence(m), stated, 0.005);
+}
+
+QTEST_APPLESS_MAIN(TestStepModel)
+#include "tst_stepmodel.moc"
