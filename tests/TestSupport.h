@@ -62,6 +62,25 @@ inline std::vector<QStringList> readCsv(const QString &path)
     return rows;
 }
 
+/// A Megatron-style GPT shape: GELU MLP of 4h, multi-head attention, LayerNorm, biases, learned
+/// positions, dropout, tied embeddings.
+inline ModelSpec gptModel(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab = 51200,
+                          std::int64_t seq = 2048)
+{
+    ModelSpec m;
+    m.name = "GPT";
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = m.kvHeads = heads;
+    m.ffnHidden = 4 * hidden;
+    m.vocab = vocab;
+    m.seqLen = seq;
+    m.mlp = MlpKind::Gelu;
+    applyArchitectureDefaults(m);
+    m.tiedEmbeddings = true;
+    return m;
+}
+
 /// A plan from a built-in preset with the given layout; everything else at its documented default.
 inline Plan presetPlan(const char *preset, std::int64_t tensor, std::int64_t pipeline, std::int64_t data,
                        std::int64_t microBatch, std::int64_t globalBatch, const char *device = "a100-sxm4-80gb")

@@ -17,18 +17,7 @@ namespace {
 /// The GPT shapes of Korthikanti et al. Table 3 (a, h, L), sequence 2048, vocabulary 51200.
 ModelSpec gptShape(std::int64_t heads, std::int64_t hidden, std::int64_t layers)
 {
-    ModelSpec m;
-    m.name = "gpt";
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = heads;
-    m.kvHeads = heads;
-    m.ffnHidden = 4 * hidden;
-    m.vocab = 51200;
-    m.seqLen = 2048;
-    m.mlp = MlpKind::Gelu;
-    applyArchitectureDefaults(m);
-    return m;
+    return test::gptModel(layers, hidden, heads);
 }
 
 TrainingConfig training(std::int64_t microBatch, bool sequenceParallel, Recompute recompute, bool flash = false)

@@ -89,15 +89,7 @@ void TestModelParameters::narayananTable1()
     QFETCH(qint64, vocab);
     QFETCH(qint64, seq);
     QFETCH(QString, published);
-    ModelSpec m;
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = m.kvHeads = heads;
-    m.ffnHidden = 4 * hidden;
-    m.vocab = vocab;
-    m.seqLen = seq;
-    m.tiedEmbeddings = true;
-    applyArchitectureDefaults(m);
+    const ModelSpec m = test::gptModel(layers, hidden, heads, vocab, seq);
 
     // Eq. 2: P = 12 l h^2 (1 + 13/(12h) + (V + s)/(12 l h)); our count adds only the final LayerNorm (2h).
     const double l = double(layers), h = double(hidden);

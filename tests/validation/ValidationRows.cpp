@@ -218,18 +218,7 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
 
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq)
 {
-    ModelSpec m;
-    m.name = "GPT";
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = m.kvHeads = heads;
-    m.ffnHidden = 4 * hidden;
-    m.vocab = vocab;
-    m.seqLen = seq;
-    m.mlp = MlpKind::Gelu;
-    applyArchitectureDefaults(m);
-    m.tiedEmbeddings = true;
-    return m;
+    return test::gptModel(layers, hidden, heads, vocab, seq);
 }
 
 std::vector<Row> loadRows(QStringList *skipped)
