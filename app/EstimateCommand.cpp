@@ -20,7 +20,10 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
                                     QStringLiteral("Output format: json (default) or table."), QStringLiteral("format"),
                                     QStringLiteral("json"));
     const QCommandLineOption help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption timeline(QStringLiteral("timeline"),
+                                      QStringLiteral("Include the simulated pipeline schedule (pipeline.timeline) in the JSON."));
     parser.addOption(format);
+    parser.addOption(timeline);
     parser.addOption(help);
 
     if (!parser.parse(QStringList{QStringLiteral("trainplan estimate")} + arguments)) {
@@ -37,7 +40,8 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
         return UsageError;
     }
     if (parser.positionalArguments().size() != 1) {
-        err << "trainplan estimate: expected exactly one plan file\n" << "usage: trainplan estimate PLAN.json [--format json|table]\n";
+        err << "trainplan estimate: expected exactly one plan file\n"
+            << "usage: trainplan estimate PLAN.json [--format json|table] [--timeline]\n";
         return UsageError;
     }
 
@@ -53,7 +57,7 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
     if (formatName == QLatin1String("table"))
         out << io::estimateToTable(*read.plan, estimate);
     else
-        out << QJsonDocument(io::estimateToJson(*read.plan, estimate)).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(io::estimateToJson(*read.plan, estimate, parser.isSet(timeline))).toJson(QJsonDocument::Indented);
     return Ok;
 }
 

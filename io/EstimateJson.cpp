@@ -68,6 +68,46 @@ QJsonArray scalingToJson(const std::vector<ScalingPoint> &points)
     return out;
 }
 
+QJsonObject pipelineToJson(const Plan &plan, const StepEstimate &step, bool timeline)
+{
+    QJsonObject o{{"schedule", QLatin1String(toString(plan.parallel.schedule))},
+                  {"stages", double(plan.parallel.pipeline)},
+                  {"virtual_stages", double(plan.parallel.virtualStages)},
+                  {"microbatches", double(plan.microbatches())},
+                  {"bubble_fraction", step.bubbleFraction},
+                  {"simulated", step.pipeline.valid}};
+    const PipelineTimeline &tl = step.pipeline;
+    if (!tl.valid)
+        return o;
+    const auto array = [](const std::vector<double> &values) {
+        QJsonArray a;
+        for (double x : values)
+            a.append(x);
+        return a;
+    };
+    o["makespan_seconds"] = tl.makespan;
+    o["stage_bubble_fraction"] = array(tl.stageBubbleFraction);
+    o["stage_idle_seconds"] = array(tl.stageIdleSeconds);
+    o["peak_in_flight"] = array(tl.peakInFlight);
+    if (timeline) {
+        QJsonArray stages;
+        for (std::size_t s = 0; s + 1 < tl.stageBegin.size(); ++s) {
+            QJsonArray ops;
+            for (std::size_t i = tl.stageBegin[s]; i < tl.stageBegin[s + 1]; ++i) {
+                const PipelineOp &op = tl.ops[i];
+                ops.append(QJsonObject{{"kind", QLatin1String(toString(op.kind))},
+                                       {"microbatch", op.microbatch},
+                                       {"chunk", op.chunk},
+                                       {"start", op.start},
+                                       {"end", op.end}});
+            }
+            stages.append(QJsonObject{{"stage", double(s)}, {"ops", ops}});
+        }
+        o["timeline"] = stages;
+    }
+    return o;
+}
+
 QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceSpec &device)
 {
     QJsonObject breakdown;
@@ -105,7 +145,7 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceS
                                    {"hfu", step.hfu},
                                    {"model_flops_per_step", step.modelFlopsPerStep},
                                    {"hardware_flops_per_step", step.hardwareFlopsPerStep}}},
-        {"pipeline", QJsonObject{{"bubble_fraction", step.bubbleFraction}}},
+        {"pipeline", pipelineToJson(plan, step, false)},
         {"bottleneck", QLatin1String(toString(step.bottleneck))},
         {"bottleneck_evidence", QString::fromStdString(step.bottleneckEvidence)},
         {"roofline", QJsonObject{{"peak_flops", peak},
@@ -126,7 +166,7 @@ QJsonArray problemsToJson(const Problems &problems, Severity severity)
     return out;
 }
 
-QJsonObject estimateToJson(const Plan &plan, const Estimate &e)
+QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
 {
     QJsonObject root;
     root["format"] = QLatin1String(kEstimateFormat);
@@ -166,6 +206,8 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e)
     const QJsonObject step = stepToJson(plan, e.step, *e.device);
     for (auto it = step.begin(); it != step.end(); ++it)
         root[it.key()] = it.value();
+    if (timeline)
+        root["pipeline"] = pipelineToJson(plan, e.step, true);
     root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
     return root;
 }

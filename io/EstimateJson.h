@@ -13,7 +13,8 @@ namespace trainplan::io {
 
 inline constexpr const char *kEstimateFormat = "trainplan-estimate";
 
-QJsonObject estimateToJson(const Plan &plan, const Estimate &estimate);
+/// `timeline` adds pipeline.timeline: per stage, every op with kind (F, B, W), micro-batch, chunk, start, end.
+QJsonObject estimateToJson(const Plan &plan, const Estimate &estimate, bool timeline = false);
 
 /// One "key: message" string per problem.
 QJsonArray problemsToJson(const Problems &problems, Severity severity);

@@ -17,7 +17,7 @@ namespace {
 constexpr const char *kPrecisions = "\"fp32\", \"tf32\", \"fp16\", \"bf16\", \"fp8\"";
 constexpr const char *kOptimizers = "\"adam\", \"sgd\"";
 constexpr const char *kRecomputes = "\"none\", \"selective\", \"full\"";
-constexpr const char *kSchedules = "\"gpipe\", \"1f1b\", \"interleaved\"";
+constexpr const char *kSchedules = "\"gpipe\", \"1f1b\", \"interleaved\", \"zb-h1\"";
 constexpr const char *kMlps = "\"gelu\", \"swiglu\"";
 constexpr const char *kNorms = "\"layernorm\", \"rmsnorm\"";
 constexpr const char *kPositions = "\"learned\", \"rotary\"";

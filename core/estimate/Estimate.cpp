@@ -17,7 +17,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();
     e.memory = estimateMemory(plan, *e.device);
-    e.step = estimateStep(plan, *e.device, e.memory);
+    e.step = estimateStep(plan, *e.device, e.memory, options.simulatePipeline);
     if (options.scaling)
         e.scaling = scalingCurves(plan, *e.device);
     return e;

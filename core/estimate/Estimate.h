@@ -33,6 +33,8 @@ struct EstimateOptions
 {
     /// Scaling curves re-run the step model ~26 times; the search turns them off.
     bool scaling = true;
+    /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
+    bool simulatePipeline = true;
 };
 
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.

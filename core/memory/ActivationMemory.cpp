@@ -112,6 +112,7 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     case Schedule::GPipe:
         return double(m);
     case Schedule::OneFOneB:
+    case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; W keeps only its matmul inputs
         return double(std::min(p - stage, m));
     case Schedule::Interleaved: {
         const std::int64_t v = std::max<std::int64_t>(virtualStages, 1);

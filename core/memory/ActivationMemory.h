@@ -58,7 +58,7 @@ double outputActivationBytes(const ModelSpec &model, const TrainingConfig &train
 /// full set of layers:
 ///   no pipeline: 1 (micro-batches run one after another: gradient accumulation);
 ///   GPipe: all m (every forward runs before any backward);
-///   1F1B: min(p - stage, m) (Narayanan et al. 2021; Korthikanti Eq. 5);
+///   1F1B and ZB-H1: min(p - stage, m) (Narayanan et al. 2021; Korthikanti Eq. 5; Qi et al. 2024);
 ///   interleaved with v chunks: min(2(p - stage - 1) + (v - 1) p + 1, m v) / v chunk-micro-batches,
 ///   Megatron-LM's warm-up count; on the first rank this is p (1 + (p - 1)/(p v)) (Korthikanti Sec. 4.2.3).
 double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64_t virtualStages,

@@ -31,8 +31,9 @@ constexpr std::array<std::pair<const char *, Precision>, 5> kPrecisions{{
 constexpr std::array<std::pair<const char *, Optimizer>, 2> kOptimizers{{{"adam", Optimizer::Adam}, {"sgd", Optimizer::Sgd}}};
 constexpr std::array<std::pair<const char *, Recompute>, 3> kRecompute{{
     {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}}};
-constexpr std::array<std::pair<const char *, Schedule>, 3> kSchedules{{
-    {"gpipe", Schedule::GPipe}, {"1f1b", Schedule::OneFOneB}, {"interleaved", Schedule::Interleaved}}};
+constexpr std::array<std::pair<const char *, Schedule>, 4> kSchedules{{
+    {"gpipe", Schedule::GPipe}, {"1f1b", Schedule::OneFOneB}, {"interleaved", Schedule::Interleaved},
+    {"zb-h1", Schedule::ZeroBubbleH1}}};
 constexpr std::array<std::pair<const char *, MlpKind>, 2> kMlps{{{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}}};
 constexpr std::array<std::pair<const char *, NormKind>, 2> kNorms{{
     {"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}}};

@@ -14,7 +14,7 @@ namespace trainplan {
 
 enum class Optimizer { Adam, Sgd };
 enum class Recompute { None, Selective, Full };
-enum class Schedule { GPipe, OneFOneB, Interleaved };
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
 
 struct TrainingConfig
 {

@@ -34,7 +34,9 @@ bool replicate(const Plan &plan, std::int64_t workers, std::int64_t globalBatch,
 
 double stepSeconds(const Plan &plan, const DeviceSpec &device)
 {
-    return estimateStep(plan, device, estimateMemory(plan, device)).stepSeconds;
+    // The scaling points use the analytic bubble: a curve of 26 full simulations would cost more than
+    // the estimate it belongs to, and data-parallel width does not change the schedule's shape.
+    return estimateStep(plan, device, estimateMemory(plan, device), false).stepSeconds;
 }
 
 } // namespace

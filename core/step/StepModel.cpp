@@ -113,7 +113,18 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     return links;
 }
 
-StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory)
+PipelineSchedule pipelineScheduleOf(Schedule schedule)
+{
+    switch (schedule) {
+    case Schedule::GPipe: return PipelineSchedule::GPipe;
+    case Schedule::OneFOneB: return PipelineSchedule::OneFOneB;
+    case Schedule::Interleaved: return PipelineSchedule::Interleaved;
+    case Schedule::ZeroBubbleH1: return PipelineSchedule::ZeroBubbleH1;
+    }
+    return PipelineSchedule::OneFOneB;
+}
+
+StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline)
 {
     const ModelSpec &m = plan.model;
     const TrainingConfig &tr = plan.training;
@@ -128,9 +139,12 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     StepEstimate est;
     appendMicrobatchOps(plan, est.ops);
     Sums layer, embedding, output;
+    double layerWeightGradient = 0, outputWeightGradient = 0; // half of each backward matmul (Qi et al. 2024)
     for (Op &op : est.ops) {
         timeOp(op, device, tr.precision);
         accumulate(op.scope == OpScope::Layer ? layer : op.scope == OpScope::Embedding ? embedding : output, op, 1.0);
+        if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul)
+            (op.scope == OpScope::Layer ? layerWeightGradient : outputWeightGradient) += 0.5 * op.seconds;
     }
 
     // Tensor-parallel collectives per layer and micro-batch (Shoeybi et al. 2019; Korthikanti et al.
@@ -149,11 +163,13 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
 
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
-    // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1).
+    // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
+    // send/receive occupies the stage.
     const double boundaryBytes = activation / double(par.tensor);
-    const double p2p = p > 1 ? 2.0 * v * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
-                                                          {2, 1, links.pipelineLink, links.pipelineLink})
-                             : 0.0;
+    const double p2pOneWay = p > 1 ? v * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
+                                                           {2, 1, links.pipelineLink, links.pipelineLink})
+                                   : 0.0;
+    const double p2p = 2.0 * p2pOneWay;
 
     // Per-stage micro-batch times; the slowest stage sets the pace.
     est.stages.resize(std::size_t(p));
@@ -164,6 +180,8 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         st.backwardSeconds = layersPerStage * layer.backward;
         st.recomputeSeconds = layersPerStage * layer.recompute;
         st.tensorCommSeconds = layersPerStage * tpLayer;
+        st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
+        st.weightGradientSeconds = layersPerStage * layerWeightGradient + (s == p - 1 ? outputWeightGradient : 0.0);
         if (s == 0) {
             st.forwardSeconds += embedding.forward;
             st.backwardSeconds += embedding.backward;
@@ -181,7 +199,39 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         }
     }
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
-    const double bubble = p > 1 ? double(p - 1) / v * pace.microbatchSeconds() : 0.0;
+
+    // The pipeline part of the step: the simulated schedule's makespan, or the analytic bubble.
+    double bubble = 0;
+    if (p > 1) {
+        bool simulated = false;
+        if (simulatePipeline && plan.microbatches() <= (std::int64_t(1) << 24)) {
+            PipelineInput in;
+            in.schedule = pipelineScheduleOf(par.schedule);
+            in.stages = std::int32_t(p);
+            in.microbatches = std::int32_t(plan.microbatches());
+            in.chunks = std::int32_t(par.virtualStages);
+            for (const StageTime &st : est.stages) {
+                in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + p2pOneWay);
+                in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
+                                             - st.tensorCommForwardSeconds + p2pOneWay);
+                in.weightGradientSeconds.push_back(st.weightGradientSeconds);
+            }
+            est.pipeline = trainplan::simulatePipeline(in);
+            if (est.pipeline.valid) {
+                bubble = std::max(0.0, est.pipeline.makespan - microbatches * pace.microbatchSeconds());
+                est.bubbleFraction = est.pipeline.bubbleFraction;
+                simulated = true;
+            }
+        }
+        if (!simulated) {
+            // Analytic: (p - 1)/v micro-batch times of the slowest stage (Narayanan et al. 2021); ZB-H1
+            // drains without waiting for the weight gradients.
+            const double perMicrobatch = pace.microbatchSeconds()
+                                         - (par.schedule == Schedule::ZeroBubbleH1 ? pace.weightGradientSeconds : 0.0);
+            bubble = double(p - 1) / v * perMicrobatch;
+            est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
+        }
+    }
 
     // Data-parallel synchronisation of the stage's gradients, in buckets.
     const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
@@ -254,8 +304,6 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double peak = device.peakFlops(tr.precision);
     est.mfu = peak > 0 ? est.modelFlopsPerGpu / peak : 0.0;
     est.hfu = peak > 0 ? est.hardwareFlopsPerGpu / peak : 0.0;
-    const double pipelineSeconds = microbatches * pace.microbatchSeconds() + bubble;
-    est.bubbleFraction = pipelineSeconds > 0 ? bubble / pipelineSeconds : 0.0;
 
     // The limiting resource, with evidence.
     const double step = est.stepSeconds;

@@ -12,6 +12,7 @@
 #include "compute/Op.h"
 #include "hardware/DeviceSpec.h"
 #include "memory/MemoryModel.h"
+#include "pipeline/PipelineSimulator.h"
 #include "plan/Plan.h"
 
 namespace trainplan {
@@ -41,7 +42,9 @@ struct StageTime
     double backwardSeconds = 0;
     double recomputeSeconds = 0;
     double tensorCommSeconds = 0;
+    double tensorCommForwardSeconds = 0; ///< the forward part of tensorCommSeconds
     double pipelineCommSeconds = 0;
+    double weightGradientSeconds = 0; ///< the weight-gradient matmuls inside backwardSeconds (ZB-H1's W)
     double microbatchSeconds() const
     {
         return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + pipelineCommSeconds;
@@ -63,7 +66,10 @@ struct StepEstimate
     double hardwareFlopsPerGpu = 0;
     double mfu = 0;
     double hfu = 0;
-    double bubbleFraction = 0;       ///< bubble time / step time on the slowest stage
+    double bubbleFraction = 0;       ///< idle stage-time / total stage-time over the pipeline part of the step
+    /// The simulated schedule (empty when the pipeline was not simulated: one stage, or the analytic
+    /// bubble was asked for).
+    PipelineTimeline pipeline;
 
     Bottleneck bottleneck = Bottleneck::Arithmetic;
     std::string bottleneckEvidence;
@@ -85,7 +91,13 @@ struct ClusterLinks
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 
-/// Pure function of a validated plan, its device and its memory estimate.
-StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory);
+/// Pure function of a validated plan, its device and its memory estimate. With `simulatePipeline` the
+/// pipeline part of the step is the makespan of the simulated schedule (core/pipeline); without it, the
+/// analytic bubble (p - 1)/v of the slowest stage's micro-batch time (ZB-H1: without its W part).
+StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
+                          bool simulatePipeline = true);
+
+/// The plan's schedule as the simulator names it.
+PipelineSchedule pipelineScheduleOf(Schedule schedule);
 
 } // namespace trainplan

@@ -41,6 +41,7 @@ class TestEstimateCommand : public QObject
 
 private slots:
     void jsonContract();
+    void timelineOption();
     void tableFormat();
     void invalidPlanExitsNonZeroWithOneLinePerProblem();
     void usageErrors();
@@ -95,8 +96,18 @@ void TestEstimateCommand::jsonContract()
     QCOMPARE(throughput["mfu"].toDouble(), throughput["model_tflops_per_gpu"].toDouble() * 1e12 / 312e12);
     QCOMPARE(throughput["hfu"].toDouble(), throughput["hardware_tflops_per_gpu"].toDouble() * 1e12 / 312e12);
     QVERIFY(throughput["hfu"].toDouble() > throughput["mfu"].toDouble()); // selective recompute replays attention
-    // 1F1B, p = 8, m = 192 micro-batches: bubble 7 / (192 + 7).
-    QCOMPARE(root["pipeline"]["bubble_fraction"].toDouble(), 7.0 / 199.0);
+    // 1F1B, p = 8, m = 192 micro-batches: at least the equal-stage bubble 7 / (192 + 7); the simulated
+    // schedule adds the idle of the lighter middle stages (the last carries the logits).
+    const QJsonObject pipeline = root["pipeline"].toObject();
+    QCOMPARE(pipeline["schedule"].toString(), QStringLiteral("1f1b"));
+    QVERIFY(pipeline["simulated"].toBool());
+    QVERIFY(pipeline["bubble_fraction"].toDouble() >= 7.0 / 199.0);
+    double stageBubbles = 0;
+    for (const QJsonValue v : pipeline["stage_bubble_fraction"].toArray())
+        stageBubbles += v.toDouble() / 8.0;
+    QCOMPARE(pipeline["bubble_fraction"].toDouble(), stageBubbles);
+    QCOMPARE(pipeline["peak_in_flight"].toArray().first().toDouble(), 8.0);
+    QVERIFY(!pipeline.contains("timeline"));
     QVERIFY(QStringList({"capacity", "memory_movement", "arithmetic", "communication", "pipeline_idle"})
                 .contains(root["bottleneck"].toString()));
     QVERIFY(!root["bottleneck_evidence"].toString().isEmpty());
@@ -104,6 +115,24 @@ void TestEstimateCommand::jsonContract()
     QVERIFY(root["roofline"]["ops"].toArray().size() > 20);
     QVERIFY(root["scaling"]["strong"].toArray().size() >= 8);
     QCOMPARE(root["scaling"]["weak"].toArray().first()["efficiency"].toDouble(), 1.0);
+}
+
+void TestEstimateCommand::timelineOption()
+{
+    const Run run = estimate({kExample, "--timeline"});
+    QCOMPARE(run.exitCode, 0);
+    const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
+    const QJsonArray stages = root["pipeline"]["timeline"].toArray();
+    QCOMPARE(stages.size(), 8);
+    // Every stage runs 192 forwards and 192 backwards; the last op of the step ends at the makespan.
+    double lastEnd = 0;
+    for (const QJsonValue stage : stages) {
+        const QJsonArray ops = stage["ops"].toArray();
+        QCOMPARE(ops.size(), 2 * 192);
+        lastEnd = std::max(lastEnd, ops.last()["end"].toDouble());
+    }
+    QCOMPARE(lastEnd, root["pipeline"]["makespan_seconds"].toDouble());
+    QCOMPARE(stages.first()["ops"].toArray().first()["kind"].toString(), QStringLiteral("F"));
 }
 
 void TestEstimateCommand::tableFormat()

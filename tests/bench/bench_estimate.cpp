@@ -6,6 +6,7 @@
 
 #include "TestSupport.h"
 #include "estimate/Estimate.h"
+#include "pipeline/PipelineSimulator.h"
 
 using namespace trainplan;
 
@@ -16,6 +17,8 @@ class BenchEstimate : public QObject
 private slots:
     void estimatePlan_data();
     void estimatePlan();
+    void simulate_data();
+    void simulate();
 };
 
 void BenchEstimate::estimatePlan_data()
@@ -26,9 +29,15 @@ void BenchEstimate::estimatePlan_data()
     QTest::addColumn<qint64>("data");
     QTest::addColumn<qint64>("globalBatch");
     QTest::addColumn<bool>("scaling");
-    QTest::newRow("megatron-1t 3072 GPUs") << "megatron-1t" << qint64(8) << qint64(64) << qint64(6) << qint64(3072) << false;
-    QTest::newRow("megatron-1t 3072 GPUs + scaling") << "megatron-1t" << qint64(8) << qint64(64) << qint64(6) << qint64(3072) << true;
-    QTest::newRow("gpt3-175b 512 GPUs") << "gpt3-175b" << qint64(8) << qint64(8) << qint64(8) << qint64(1536) << false;
+    QTest::addColumn<bool>("simulate");
+    QTest::newRow("megatron-1t 3072 GPUs, analytic bubble (search)") << "megatron-1t" << qint64(8) << qint64(64) << qint64(6)
+                                                                    << qint64(3072) << false << false;
+    QTest::newRow("megatron-1t 3072 GPUs, simulated pipeline") << "megatron-1t" << qint64(8) << qint64(64) << qint64(6)
+                                                              << qint64(3072) << false << true;
+    QTest::newRow("megatron-1t 3072 GPUs, simulated + scaling (window)") << "megatron-1t" << qint64(8) << qint64(64) << qint64(6)
+                                                                        << qint64(3072) << true << true;
+    QTest::newRow("gpt3-175b 512 GPUs, analytic bubble") << "gpt3-175b" << qint64(8) << qint64(8) << qint64(8) << qint64(1536)
+                                                         << false << false;
 }
 
 void BenchEstimate::estimatePlan()
@@ -39,13 +48,51 @@ void BenchEstimate::estimatePlan()
     QFETCH(qint64, data);
     QFETCH(qint64, globalBatch);
     QFETCH(bool, scaling);
+    QFETCH(bool, simulate);
     Plan plan = test::presetPlan(preset.toLatin1().constData(), tensor, pipeline, data, 1, globalBatch);
     plan.training.recompute = Recompute::Full;
     const Catalog &catalog = io::builtinCatalog();
     QVERIFY(estimate(plan, catalog).valid);
     double sink = 0;
     QBENCHMARK {
-        sink += estimate(plan, catalog, {scaling}).step.stepSeconds;
+        sink += estimate(plan, catalog, {scaling, simulate}).step.stepSeconds;
+    }
+    QVERIFY(sink > 0);
+}
+
+void BenchEstimate::simulate_data()
+{
+    QTest::addColumn<int>("schedule");
+    QTest::addColumn<int>("stages");
+    QTest::addColumn<int>("microbatches");
+    QTest::addColumn<int>("chunks");
+    // The reference size: p = 64, m = 512, v = 4 (262,144 ops).
+    QTest::newRow("interleaved p64 m512 v4") << int(PipelineSchedule::Interleaved) << 64 << 512 << 4;
+    QTest::newRow("1f1b p64 m512") << int(PipelineSchedule::OneFOneB) << 64 << 512 << 1;
+    QTest::newRow("zb-h1 p64 m512") << int(PipelineSchedule::ZeroBubbleH1) << 64 << 512 << 1;
+    QTest::newRow("1f1b p8 m192") << int(PipelineSchedule::OneFOneB) << 8 << 192 << 1;
+}
+
+void BenchEstimate::simulate()
+{
+    QFETCH(int, schedule);
+    QFETCH(int, stages);
+    QFETCH(int, microbatches);
+    QFETCH(int, chunks);
+    PipelineInput in;
+    in.schedule = PipelineSchedule(schedule);
+    in.stages = stages;
+    in.microbatches = microbatches;
+    in.chunks = chunks;
+    for (int s = 0; s < stages; ++s) {
+        in.forwardSeconds.push_back(1.0 + 0.01 * s);
+        in.backwardSeconds.push_back(2.0);
+        in.weightGradientSeconds.push_back(1.0);
+    }
+    in.transferSeconds = 0.05;
+    double sink = 0;
+    QBENCHMARK {
+        sink += simulatePipeline(in).makespan;
     }
     QVERIFY(sink > 0);
 }
