@@ -12,6 +12,9 @@
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "estimate/Estimate.h"
+#include "pipeline/PipelineSimulator.h"
+
+#include <map>
 
 using namespace trainplan;
 
@@ -23,6 +26,8 @@ private slots:
     void stepTimes();
     void kernelFusionAblation_data();
     void kernelFusionAblation();
+    void gpipeThroughputAcrossPartitions_data();
+    void gpipeThroughputAcrossPartitions();
 };
 
 void TestValidation::stepTimes()
@@ -111,6 +116,51 @@ void TestValidation::kernelFusionAblation()
     QVERIFY(predictedGain > 0);
     QVERIFY2(std::abs(predictedGain - measuredGain) <= 0.05,
              qPrintable(QStringLiteral("predicted %1%, measured %2%").arg(100 * predictedGain).arg(100 * measuredGain)));
+}
+
+void TestValidation::gpipeThroughputAcrossPartitions_data()
+{
+    // GPipe Tables 2 and 3 (Huang et al. 2019): throughput of the Transformer models (identical layers,
+    // so equal stages) with K partitions and M = 32 micro-batches, relative to K = 2 of the same table.
+    // The AmoebaNet rows are left out: their stage balance is not published.
+    QTest::addColumn<int>("partitions");
+    QTest::addColumn<double>("measuredRelative");
+    const auto rows = test::readCsv(test::dataPath("validation/gpipe_pipeline_throughput.csv"));
+    std::map<QString, double> base;
+    for (const QStringList &row : rows)
+        if (row.size() > 7 && row[3].startsWith(QLatin1String("Transformer")) && row[6] == QLatin1String("32")
+            && row[5] == QLatin1String("2"))
+            base[row[1]] = row[7].toDouble();
+    int added = 0;
+    for (const QStringList &row : rows) {
+        if (row.size() <= 7 || !row[3].startsWith(QLatin1String("Transformer")) || row[6] != QLatin1String("32")
+            || row[5] == QLatin1String("2"))
+            continue;
+        QTest::newRow(qPrintable(row[1] + ' ' + row[3] + " K=" + row[5])) << row[5].toInt() << row[7].toDouble() / base.at(row[1]);
+        ++added;
+    }
+    QCOMPARE(added, 4);
+}
+
+void TestValidation::gpipeThroughputAcrossPartitions()
+{
+    QFETCH(int, partitions);
+    QFETCH(double, measuredRelative);
+    // A fixed mini-batch of 32 micro-batches on K accelerators: the work per step is fixed, each stage
+    // does 1/K of it, and the simulated GPipe schedule sets the step time.
+    const auto throughput = [](int k) {
+        PipelineInput in;
+        in.schedule = PipelineSchedule::GPipe;
+        in.stages = k;
+        in.microbatches = 32;
+        in.forwardSeconds.assign(std::size_t(k), 1.0 / k);
+        in.backwardSeconds.assign(std::size_t(k), 3.0 / k); // backward with GPipe's re-materialisation
+        return 1.0 / simulatePipeline(in).makespan;
+    };
+    const double predicted = throughput(partitions) / throughput(2);
+    qInfo("K=%d: predicted %.2fx of K=2, measured %.2fx", partitions, predicted, measuredRelative);
+    QVERIFY2(std::abs(predicted - measuredRelative) / measuredRelative <= 0.10,
+             qPrintable(QStringLiteral("predicted %1, measured %2").arg(predicted).arg(measuredRelative)));
 }
 
 QTEST_APPLESS_MAIN(TestValidation)
