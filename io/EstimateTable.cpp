@@ -75,7 +75,8 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                    .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40),
                         pad(QString::fromStdString(units::formatNumber(st.breakdown[i], 4)), 9),
                         pad(QString::fromStdString(units::formatNumber(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1)), 5));
-    out << QStringLiteral("Pipeline bubble fraction %1%").arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
+    out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
+               .arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
     out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), QString::fromStdString(st.bottleneckEvidence));
     for (const Problem &p : e.problems)
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
