@@ -2,6 +2,9 @@
 
 #include <QAction>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
 #include <QMessageBox>
 #include <QWidget>
 
@@ -12,7 +15,9 @@ namespace trainplan {
 
 namespace {
 const QString kPlanFilter = QObject::tr("Trainplan plans (*.json);;All files (*)");
-}
+constexpr auto kRecentFilesKey = "file/recentFiles";
+constexpr int kMaxRecentFiles = 8;
+} // namespace
 
 DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
     : QObject(dialogParent), m_document(document), m_dialogParent(dialogParent)
@@ -34,6 +39,42 @@ DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
     connect(m_save, &QAction::triggered, this, &DocumentActions::save);
     connect(m_saveAs, &QAction::triggered, this, &DocumentActions::saveAs);
     connect(m_quit, &QAction::triggered, m_dialogParent, &QWidget::close);
+
+    m_recent = new QMenu(tr("Open &Recent"), dialogParent);
+    rebuildRecentMenu();
+}
+
+QStringList DocumentActions::recentFiles() const
+{
+    return QSettings().value(kRecentFilesKey).toStringList();
+}
+
+void DocumentActions::rememberFile(const QString &path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    QSettings().setValue(kRecentFilesKey, files);
+    rebuildRecentMenu();
+}
+
+void DocumentActions::rebuildRecentMenu()
+{
+    m_recent->clear();
+    const QStringList files = recentFiles();
+    for (const QString &path : files) {
+        QAction *action = m_recent->addAction(QFileInfo(path).fileName());
+        action->setToolTip(path);
+        action->setStatusTip(path);
+        connect(action, &QAction::triggered, this, [this, path] {
+            if (maybeSave())
+                openFile(path);
+        });
+    }
+    m_recent->setEnabled(!files.isEmpty());
 }
 
 void DocumentActions::newFromExample()
@@ -57,8 +98,10 @@ void DocumentActions::open()
 bool DocumentActions::openFile(const QString &path)
 {
     QString error;
-    if (m_document->load(path, &error))
+    if (m_document->load(path, &error)) {
+        rememberFile(path);
         return true;
+    }
     QMessageBox::critical(m_dialogParent, tr("Cannot open plan"), tr("%1 is not a valid plan:\n\n%2").arg(path, error));
     return false;
 }
@@ -68,8 +111,10 @@ bool DocumentActions::save()
     if (m_document->filePath().isEmpty())
         return saveAs();
     QString error;
-    if (m_document->save(m_document->filePath(), &error))
+    if (m_document->save(m_document->filePath(), &error)) {
+        rememberFile(m_document->filePath());
         return true;
+    }
     QMessageBox::critical(m_dialogParent, tr("Cannot save plan"), error);
     return false;
 }
@@ -82,8 +127,10 @@ bool DocumentActions::saveAs()
     if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
         path += QLatin1String(".json");
     QString error;
-    if (m_document->save(path, &error))
+    if (m_document->save(path, &error)) {
+        rememberFile(path);
         return true;
+    }
     QMessageBox::critical(m_dialogParent, tr("Cannot save plan"), error);
     return false;
 }

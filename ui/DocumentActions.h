@@ -3,8 +3,10 @@
 // so the window only wires components (Tiled's MapDocumentActionHandler).
 
 #include <QObject>
+#include <QStringList>
 
 class QAction;
+class QMenu;
 class QWidget;
 
 namespace trainplan {
@@ -23,6 +25,8 @@ public:
     QAction *saveAction() const { return m_save; }
     QAction *saveAsAction() const { return m_saveAs; }
     QAction *quitAction() const { return m_quit; }
+    QMenu *recentMenu() const { return m_recent; }
+    QStringList recentFiles() const;
 
     /// Opens `path` into the document, reporting failures in a message box; false leaves the document as is.
     bool openFile(const QString &path);
@@ -36,7 +40,11 @@ public slots:
     bool saveAs();
 
 private:
+    void rememberFile(const QString &path);
+    void rebuildRecentMenu();
+
     PlanDocument *m_document;
+    QMenu *m_recent;
     QWidget *m_dialogParent;
     QAction *m_new;
     QAction *m_open;

@@ -3,26 +3,107 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QStyleFactory>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 #include "DocumentActions.h"
 #include "EstimateView.h"
+#include "SummaryStrip.h"
+#include "charts/MemoryChartView.h"
+#include "charts/PipelineGanttView.h"
+#include "charts/RooflineView.h"
+#include "charts/ScalingView.h"
 #include "document/PlanDocument.h"
+#include "editors/PlanEditor.h"
 
 namespace trainplan {
 
 namespace {
 constexpr auto kGeometryKey = "mainWindow/geometry";
 constexpr auto kStateKey = "mainWindow/state";
+constexpr auto kDarkPaletteKey = "view/darkPalette";
+constexpr auto kZeroComparisonKey = "view/memoryZeroComparison";
 } // namespace
+
+void applyPalette(bool dark)
+{
+    static const QPalette platform = QApplication::palette();
+    static const QString platformStyle = QApplication::style()->name();
+    if (!dark) {
+        QApplication::setStyle(QStyleFactory::create(platformStyle));
+        QApplication::setPalette(platform);
+        return;
+    }
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p;
+    const QColor window(45, 47, 50), base(33, 35, 38), text(225, 227, 230), highlight(42, 130, 218);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+    QApplication::setPalette(p);
+}
 
 MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
     : QMainWindow(parent), m_document(document), m_actions(new DocumentActions(document, this))
 {
-    setCentralWidget(new EstimateView(document, this));
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(6, 6, 6, 6);
+    m_summary = new SummaryStrip(document, central);
+    column->addWidget(m_summary);
+
+    m_memory = new MemoryChartView(document);
+    m_roofline = new RooflineView(document);
+    m_scaling = new ScalingView(document);
+    m_pipeline = new PipelineGanttView(document);
+    auto *top = new QSplitter(Qt::Horizontal);
+    top->addWidget(m_memory);
+    top->addWidget(m_roofline);
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_scaling);
+    bottom->addWidget(m_pipeline);
+    auto *rows = new QSplitter(Qt::Vertical);
+    rows->addWidget(top);
+    rows->addWidget(bottom);
+    for (QSplitter *s : {top, bottom, rows}) {
+        s->setChildrenCollapsible(false);
+        s->setStretchFactor(0, 1);
+        s->setStretchFactor(1, 1);
+        s->setSizes({1000, 1000}); // equal halves, whatever the charts' size hints
+    }
+    column->addWidget(rows, 1);
+    setCentralWidget(central);
+
+    m_editorDock = new QDockWidget(tr("Plan"), this);
+    m_editorDock->setObjectName(QStringLiteral("planDock"));
+    m_editorDock->setWidget(new PlanEditor(document));
+    m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
+    m_detailsDock = new QDockWidget(tr("Details"), this);
+    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
+    m_detailsDock->setWidget(new EstimateView(document));
+    addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
+    m_detailsDock->hide();
+
     createMenus();
     connect(document, &PlanDocument::planChanged, this, &MainWindow::updateTitle);
     connect(document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
@@ -40,6 +121,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_actions->newAction());
     file->addAction(m_actions->openAction());
+    file->addMenu(m_actions->recentMenu());
     file->addSeparator();
     file->addAction(m_actions->saveAction());
     file->addAction(m_actions->saveAsAction());
@@ -54,7 +136,26 @@ void MainWindow::createMenus()
     edit->addAction(undo);
     edit->addAction(redo);
 
-    menuBar()->addMenu(tr("&View"));
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_editorDock->toggleViewAction());
+    view->addAction(m_detailsDock->toggleViewAction());
+    view->addSeparator();
+    QSettings settings;
+    QAction *zero = view->addAction(tr("Memory: &ZeRO Comparison (Figure 16.2)"));
+    zero->setCheckable(true);
+    zero->setChecked(settings.value(kZeroComparisonKey, false).toBool());
+    m_memory->setZeroComparison(zero->isChecked());
+    connect(zero, &QAction::toggled, this, [this](bool on) {
+        m_memory->setZeroComparison(on);
+        QSettings().setValue(kZeroComparisonKey, on);
+    });
+    QAction *dark = view->addAction(tr("&Dark Palette"));
+    dark->setCheckable(true);
+    dark->setChecked(settings.value(kDarkPaletteKey, false).toBool());
+    connect(dark, &QAction::toggled, this, [](bool on) {
+        applyPalette(on);
+        QSettings().setValue(kDarkPaletteKey, on);
+    });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About Trainplan"));

@@ -1,12 +1,20 @@
 #pragma once
-// The planner window. Wiring only: the document, the action handler and the views.
+// The planner window. Wiring only: the document, the action handler, the plan editor, the summary strip
+// and the four charts.
 
 #include <QMainWindow>
+
+class QAction;
 
 namespace trainplan {
 
 class DocumentActions;
+class MemoryChartView;
+class PipelineGanttView;
 class PlanDocument;
+class RooflineView;
+class ScalingView;
+class SummaryStrip;
 
 class MainWindow : public QMainWindow
 {
@@ -16,6 +24,11 @@ public:
     explicit MainWindow(PlanDocument *document, QWidget *parent = nullptr);
 
     DocumentActions *documentActions() const { return m_actions; }
+    MemoryChartView *memoryChart() const { return m_memory; }
+    RooflineView *roofline() const { return m_roofline; }
+    ScalingView *scaling() const { return m_scaling; }
+    PipelineGanttView *pipeline() const { return m_pipeline; }
+    SummaryStrip *summary() const { return m_summary; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -26,6 +39,16 @@ private:
 
     PlanDocument *m_document;
     DocumentActions *m_actions;
+    SummaryStrip *m_summary;
+    MemoryChartView *m_memory;
+    RooflineView *m_roofline;
+    ScalingView *m_scaling;
+    PipelineGanttView *m_pipeline;
+    QDockWidget *m_editorDock;
+    QDockWidget *m_detailsDock;
 };
+
+/// Fusion with a dark palette, or the platform's default palette.
+void applyPalette(bool dark);
 
 } // namespace trainplan

@@ -1,0 +1,240 @@
+// The planner window offscreen: editing a field changes the charts and undo restores them; a slider drag
+// is one undo step; save -> load -> save gives identical bytes; do -> undo -> redo restores the state;
+// invalid files show their problems and keep the document; nothing draws NaN.
+
+#include <QApplication>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+
+#include <qcustomplot.h>
+
+#include "CatalogJson.h"
+#include "DocumentActions.h"
+#include "MainWindow.h"
+#include "PlanJson.h"
+#include "SummaryStrip.h"
+#include "TestSupport.h"
+#include "charts/MemoryChartView.h"
+#include "charts/PipelineGanttView.h"
+#include "charts/RooflineView.h"
+#include "charts/ScalingView.h"
+#include "document/PlanDocument.h"
+
+using namespace trainplan;
+
+namespace {
+
+struct Fixture
+{
+    PlanDocument document{io::builtinCatalog()};
+    MainWindow window{&document};
+    Fixture()
+    {
+        QString error;
+        if (!document.loadFromBytes(io::builtinExamplePlan(), QString(), &error))
+            qFatal("example: %s", qPrintable(error));
+    }
+};
+
+QVector<double> graphValues(QCustomPlot *plot, int graph)
+{
+    QVector<double> values;
+    for (auto it = plot->graph(graph)->data()->constBegin(); it != plot->graph(graph)->data()->constEnd(); ++it)
+        values << it->value;
+    return values;
+}
+
+} // namespace
+
+class TestPlanner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void editingChangesChartsAndUndoRestoresThem();
+    void sliderDragIsOneUndoStep();
+    void saveLoadSaveIsByteIdentical();
+    void doUndoRedoRestoresState();
+    void invalidFilesShowProblemsAndKeepDocument_data();
+    void invalidFilesShowProblemsAndKeepDocument();
+    void invalidEditShowsRuleInlineAndNoNumbers();
+    void rooflineHoverDescribesOp();
+    void ganttDrawsEveryOp();
+};
+
+void TestPlanner::editingChangesChartsAndUndoRestoresThem()
+{
+    Fixture f;
+    const auto memoryBefore = f.window.memoryChart()->seriesValues();
+    const auto rooflineBefore = graphValues(f.window.roofline()->plot(), 0);
+    const auto scalingBefore = graphValues(f.window.scaling()->plot(), 1);
+    const QString fitBefore = f.window.summary()->fitText();
+
+    auto *seq = f.window.findChild<QSpinBox *>(QStringLiteral("sequence length"));
+    QVERIFY(seq);
+    seq->setValue(4096);
+    QCOMPARE(f.document.plan().model.seqLen, 4096);
+    QVERIFY(f.window.memoryChart()->seriesValues() != memoryBefore); // activations grow
+    QVERIFY(graphValues(f.window.roofline()->plot(), 0) != rooflineBefore);
+    QVERIFY(graphValues(f.window.scaling()->plot(), 1) != scalingBefore);
+    QVERIFY(f.window.summary()->fitText() != fitBefore);
+    QVERIFY(f.document.isModified());
+
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().model.seqLen, 2048);
+    QCOMPARE(seq->value(), 2048);
+    QCOMPARE(f.window.memoryChart()->seriesValues(), memoryBefore);
+    QCOMPARE(graphValues(f.window.roofline()->plot(), 0), rooflineBefore);
+    QCOMPARE(graphValues(f.window.scaling()->plot(), 1), scalingBefore);
+    QCOMPARE(f.window.summary()->fitText(), fitBefore);
+    QVERIFY(!f.document.isModified());
+}
+
+void TestPlanner::sliderDragIsOneUndoStep()
+{
+    Fixture f;
+    auto *slider = f.window.findChild<QSlider *>(QStringLiteral("micro-batch"));
+    QVERIFY(slider);
+    const int commands = f.document.undoStack()->count();
+    slider->setSliderDown(true);
+    for (int v = 1; v <= 3; ++v)
+        slider->setValue(v); // 2, 4, 8 sequences
+    slider->setSliderDown(false);
+    QCOMPARE(f.document.plan().training.microBatch, 8);
+    QCOMPARE(f.document.undoStack()->count(), commands + 1);
+    QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change micro-batch"));
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().training.microBatch, 1);
+    QCOMPARE(slider->value(), 0);
+    // Dragging back to the start leaves no command behind.
+    slider->setValue(2);
+    slider->setValue(0);
+    QCOMPARE(f.document.undoStack()->index(), commands);
+}
+
+void TestPlanner::saveLoadSaveIsByteIdentical()
+{
+    Fixture f;
+    f.window.findChild<QSpinBox *>(QStringLiteral("tensor parallelism"))->setValue(4); // data follows: 16
+    QCOMPARE(f.document.plan().parallel.data, 16);
+    QTemporaryDir dir;
+    QString error;
+    const QString first = dir.filePath("a.json"), second = dir.filePath("b.json");
+    QVERIFY2(f.document.save(first, &error), qPrintable(error));
+    PlanDocument reloaded(io::builtinCatalog());
+    QVERIFY2(reloaded.load(first, &error), qPrintable(error));
+    QVERIFY(reloaded.save(second, &error));
+    QFile a(first), b(second);
+    QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+    QCOMPARE(b.readAll(), a.readAll());
+}
+
+void TestPlanner::doUndoRedoRestoresState()
+{
+    Fixture f;
+    const Plan start = f.document.plan();
+    f.window.findChild<QSpinBox *>(QStringLiteral("pipeline stages"))->setValue(4);
+    f.window.findChild<QSpinBox *>(QStringLiteral("nodes"))->setValue(32);
+    const Plan edited = f.document.plan();
+    QCOMPARE(edited.parallel.data, 8); // 256 GPUs / (8 x 4)
+    QVERIFY(!(edited == start));
+    QUndoStack *stack = f.document.undoStack();
+    while (stack->canUndo())
+        stack->undo();
+    QVERIFY(f.document.plan() == start);
+    while (stack->canRedo())
+        stack->redo();
+    QVERIFY(f.document.plan() == edited);
+}
+
+void TestPlanner::invalidFilesShowProblemsAndKeepDocument_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("expected");
+    const QByteArray valid = io::builtinExamplePlan();
+    QTest::newRow("malformed") << QByteArray("{\"format\": ") << "malformed JSON";
+    QTest::newRow("tensor does not divide heads") << QByteArray(valid).replace("\"tensor\": 8", "\"tensor\": 7")
+                                                  << "parallel.tensor: 7 does not divide model.heads (96)";
+    QTest::newRow("unknown device") << QByteArray(valid).replace("a100-sxm4-80gb", "tpu-v9") << "cluster.device: unknown device";
+    QTest::newRow("gpu count") << QByteArray(valid).replace("\"nodes\": 64", "\"nodes\": 63") << "must equal the GPU count";
+    QTest::newRow("newer version") << QByteArray(valid).replace("\"version\": 1", "\"version\": 7") << "newer Trainplan";
+}
+
+void TestPlanner::invalidFilesShowProblemsAndKeepDocument()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, expected);
+    Fixture f;
+    f.window.findChild<QSpinBox *>(QStringLiteral("layers"))->setValue(48);
+    const Plan before = f.document.plan();
+    QTemporaryDir dir;
+    const QString path = dir.filePath("bad.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(json);
+    file.close();
+    QString shown;
+    QTimer::singleShot(0, [&shown] {
+        if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+            shown = box->text();
+            box->accept();
+        }
+    });
+    QVERIFY(!f.window.documentActions()->openFile(path));
+    QVERIFY2(shown.contains(expected), qPrintable(shown));
+    QVERIFY(f.document.plan() == before);
+    QVERIFY(f.document.isModified()); // the unsaved edit is still there
+}
+
+void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
+{
+    Fixture f;
+    f.window.findChild<QSpinBox *>(QStringLiteral("attention heads"))->setValue(100); // 8 does not divide 100
+    QVERIFY(!f.document.estimate().valid);
+    bool shown = false;
+    for (QLabel *label : f.window.findChildren<QLabel *>())
+        shown |= label->isVisibleTo(&f.window) && label->text().contains(QStringLiteral("8 does not divide model.heads (100)"));
+    QVERIFY(shown);
+    QVERIFY(f.window.summary()->fitText().contains(QStringLiteral("Invalid plan")));
+    for (QLabel *label : f.window.summary()->findChildren<QLabel *>())
+        QVERIFY(!label->text().contains(QStringLiteral("nan")) && !label->text().contains(QStringLiteral("inf")));
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.estimate().valid);
+}
+
+void TestPlanner::rooflineHoverDescribesOp()
+{
+    Fixture f;
+    f.window.resize(1280, 800);
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    QCustomPlot *plot = f.window.roofline()->plot();
+    plot->replot();
+    QCPGraph *forward = plot->graph(0);
+    QVERIFY(forward->dataCount() > 5);
+    const auto point = forward->data()->constBegin();
+    const QPointF pixel = forward->coordsToPixels(point->key, point->value);
+    const QString text = f.window.roofline()->describeOpAt(pixel.toPoint());
+    QVERIFY2(text.contains(QStringLiteral("FLOPs")) && text.contains(QStringLiteral("forward")), qPrintable(text));
+    QVERIFY(f.window.roofline()->describeOpAt(QPoint(-100, -100)).isEmpty());
+}
+
+void TestPlanner::ganttDrawsEveryOp()
+{
+    Fixture f;
+    // 8 stages x 192 micro-batches x (forward + backward).
+    QCOMPARE(f.window.pipeline()->opCount(), std::size_t(8 * 192 * 2));
+    f.window.findChild<QSpinBox *>(QStringLiteral("pipeline stages"))->setValue(1);
+    QCOMPARE(f.window.pipeline()->opCount(), std::size_t(0));
+}
+
+QTEST_MAIN(TestPlanner)
+#include "tst_planner.moc"

@@ -1,0 +1,230 @@
+#include "charts/MemoryChartView.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QEvent>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <cmath>
+
+#include "charts/ChartStyle.h"
+#include "common/Units.h"
+#include "document/PlanDocument.h"
+#include "memory/MemoryTerms.h"
+#include "memory/ModelState.h"
+
+namespace trainplan {
+
+namespace {
+
+/// A tidy upper bound for a GiB axis: 1, 2 or 5 x 10^k above the largest value.
+double niceCeiling(double value)
+{
+    if (!(value > 0) || !std::isfinite(value))
+        return 1.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
+    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (step * magnitude >= value)
+            return step * magnitude;
+    return 10.0 * magnitude;
+}
+
+} // namespace
+
+MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
+    : QChartView(parent), m_document(document)
+{
+    setRenderHint(QPainter::Antialiasing);
+    setMinimumSize(320, 240);
+    chart()->legend()->setAlignment(Qt::AlignBottom);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.0));
+    chart()->legend()->setFont(legendFont);
+    chart()->setMargins(QMargins(4, 4, 4, 4));
+    connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
+    refresh();
+}
+
+void MemoryChartView::setZeroComparison(bool on)
+{
+    if (m_zeroComparison == on)
+        return;
+    m_zeroComparison = on;
+    refresh();
+}
+
+void MemoryChartView::changeEvent(QEvent *event)
+{
+    QChartView::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
+QList<QList<qreal>> MemoryChartView::seriesValues() const
+{
+    QList<QList<qreal>> out;
+    for (QAbstractSeries *s : chart()->series())
+        if (auto *bars = qobject_cast<QStackedBarSeries *>(s))
+            for (QBarSet *set : bars->barSets()) {
+                QList<qreal> values;
+                for (int i = 0; i < set->count(); ++i)
+                    values << set->at(i);
+                out << values;
+            }
+    return out;
+}
+
+void MemoryChartView::refresh()
+{
+    QChart *c = chart();
+    c->removeAllSeries();
+    for (QAbstractAxis *axis : c->axes())
+        c->removeAxis(axis);
+    c->setTheme(chartstyle::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    c->setBackgroundBrush(palette().color(QPalette::Base));
+    c->setTitleBrush(palette().color(QPalette::WindowText));
+    if (!m_document->estimate().valid) {
+        c->setTitle(tr("Memory: the plan has errors (see the editor)"));
+        return;
+    }
+    if (m_zeroComparison)
+        drawZeroComparison();
+    else
+        drawStages();
+    c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+}
+
+void MemoryChartView::drawStages()
+{
+    const MemoryEstimate &memory = m_document->estimate().memory;
+    QChart *c = chart();
+    auto *series = new QStackedBarSeries;
+    const QString names[] = {tr("Params"), tr("Grads"), tr("Optimizer"), tr("Activations")};
+    QList<QBarSet *> sets;
+    for (int i = 0; i < 4; ++i) {
+        auto *set = new QBarSet(names[i]);
+        set->setColor(chartstyle::series(i, palette()));
+        set->setBorderColor(Qt::transparent);
+        sets << set;
+    }
+    auto *other = new QBarSet(tr("Other"));
+    other->setColor(chartstyle::series(7, palette()));
+    other->setBorderColor(Qt::transparent);
+    sets << other;
+
+    QStringList categories;
+    double highest = memory.capacityBytes;
+    constexpr double GiB = units::GiB;
+    for (const StageMemory &s : memory.stages) {
+        *sets[0] << s.parametersBytes / GiB;
+        *sets[1] << s.gradientsBytes / GiB;
+        *sets[2] << s.optimizerBytes / GiB;
+        *sets[3] << s.activationsBytes / GiB;
+        *sets[4] << s.otherBytes / GiB;
+        const bool over = s.peakBytes > memory.capacityBytes;
+        categories << (over ? tr("%1 (over)").arg(s.stage) : QString::number(s.stage));
+        highest = std::max(highest, s.peakBytes);
+        if (over)
+            for (QBarSet *set : sets) {
+                set->setSelectedColor(chartstyle::warning(palette()));
+                set->selectBar(int(s.stage));
+            }
+    }
+    for (QBarSet *set : sets)
+        series->append(set);
+    series->setBarWidth(memory.stages.size() > 32 ? 0.95 : 0.7);
+    c->addSeries(series);
+
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    x->setTitleText(tr("Pipeline stage"));
+    if (memory.stages.size() > 16) // keep the axis readable: the bars still show every stage
+        x->setLabelsVisible(false);
+    auto *y = new QValueAxis;
+    y->setRange(0, niceCeiling(highest / GiB * 1.05));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setTitleText(tr("GiB per GPU"));
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+
+    auto *capacity = new QLineSeries;
+    capacity->setName(tr("Capacity"));
+    capacity->append(-0.5, memory.capacityBytes / GiB);
+    capacity->append(double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
+    capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
+    c->addSeries(capacity);
+    capacity->attachAxis(x);
+    capacity->attachAxis(y);
+
+    const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
+    c->setTitle(memory.fits ? tr("Memory per GPU: peak %1 (stage %2)")
+                                  .arg(QString::fromStdString(units::formatBytes(peak.peakBytes, units::ByteUnit::GiB, 1)))
+                                  .arg(peak.stage)
+                            : tr("Memory per GPU: stage %1 is %2 over")
+                                  .arg(peak.stage)
+                                  .arg(QString::fromStdString(units::formatBytes(-memory.headroomBytes(), units::ByteUnit::GiB, 1))));
+    setToolTip(tr("Stacked per component at each stage's peak; the formulas: %1; %2")
+                   .arg(QLatin1String(termInfo(StateTerm::Activations).formula), QLatin1String(termInfo(StateTerm::Optimizer).formula)));
+}
+
+void MemoryChartView::drawZeroComparison()
+{
+    // Reference text Figure 16.2: persistent model state per worker for P parameters over W data-parallel
+    // workers, replicated and with ZeRO stages 1-3 (16-bit parameters and gradients, FP32 master and moments).
+    const Plan &plan = m_document->plan();
+    const double P = m_document->estimate().model.parameters;
+    const double W = double(plan.parallel.data);
+    const StateBytesPerParameter b = stateBytesPerParameter(plan.training.precision, plan.training.optimizer, plan.training.fp32Gradients);
+    const double master = isSixteenBitStorage(plan.training.precision) ? 4.0 : 0.0;
+    const QStringList labels{tr("Params"), tr("Grads"), tr("FP32 master"), tr("Moments")};
+    const double perParameter[] = {b.parameters, b.gradients, master, b.optimizer - master};
+    QList<QBarSet *> sets;
+    for (int i = 0; i < 4; ++i) {
+        auto *set = new QBarSet(labels[i]);
+        set->setColor(chartstyle::series(i, palette()));
+        set->setBorderColor(Qt::transparent);
+        sets << set;
+    }
+    double highest = 0;
+    for (int stage = 0; stage <= 3; ++stage) {
+        // Which components are sharded at this stage: optimizer (master + moments) from 1, gradients from
+        // 2, parameters at 3.
+        const double divisor[] = {stage >= 3 ? W : 1.0, stage >= 2 ? W : 1.0, stage >= 1 ? W : 1.0, stage >= 1 ? W : 1.0};
+        double total = 0;
+        for (int i = 0; i < 4; ++i) {
+            const double gb = P * perParameter[i] / divisor[i] / 1e9;
+            *sets[i] << gb;
+            total += gb;
+        }
+        highest = std::max(highest, total);
+    }
+    auto *series = new QStackedBarSeries;
+    for (QBarSet *set : sets)
+        series->append(set);
+    series->setLabelsVisible(false);
+    QChart *c = chart();
+    c->addSeries(series);
+    auto *x = new QBarCategoryAxis;
+    x->append({tr("replicated"), tr("ZeRO-1"), tr("ZeRO-2"), tr("ZeRO-3")});
+    auto *y = new QValueAxis;
+    y->setRange(0, niceCeiling(highest * 1.1));
+    y->setTitleText(tr("GB per worker"));
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    c->addAxis(x, Qt::AlignBottom);
+    c->addAxis(y, Qt::AlignLeft);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    c->setTitle(tr("Model state per worker: %1 parameters, %2 workers (Fig. 16.2)")
+                    .arg(QString::fromStdString(units::formatCount(P, 1)))
+                    .arg(plan.parallel.data));
+    setToolTip(tr("M_state = P (q_p + q_g + q_o); ZeRO stage 1 divides the optimizer term by W, stage 2 also the "
+                  "gradients, stage 3 also the parameters (Rajbhandari et al. 2020)"));
+}
+
+} // namespace trainplan

@@ -1,0 +1,184 @@
+#include "charts/RooflineView.h"
+
+#include <QEvent>
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+#include "charts/ChartStyle.h"
+#include "common/Units.h"
+#include "compute/Roofline.h"
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+namespace {
+constexpr double kMinIntensity = 0.01;
+constexpr double kMaxIntensity = 1e5;
+constexpr int kFirstOpGraph = 0; // op graphs come first: forward, backward, recompute
+
+QString opText(const Op &op)
+{
+    const double attained = op.seconds > 0 ? op.flops / op.seconds : 0.0;
+    return QObject::tr("<b>%1</b> (%2, %3)<br>FLOPs %4, bytes %5<br>intensity %6 FLOP/B, %7 TFLOP/s<br>time %8 ms, %9")
+        .arg(QLatin1String(op.name), QLatin1String(toString(op.pass)), QLatin1String(toString(op.kind)))
+        .arg(QString::fromStdString(units::formatCount(op.flops)), QString::fromStdString(units::formatBytes(op.bytes)))
+        .arg(QString::fromStdString(units::formatNumber(op.intensity(), 1)))
+        .arg(QString::fromStdString(units::formatNumber(attained / 1e12, 1)))
+        .arg(QString::fromStdString(units::formatNumber(op.seconds * 1e3, 3)))
+        .arg(op.memoryBound ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"));
+}
+} // namespace
+
+RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 240);
+    m_plot->setMouseTracking(true);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        axis->setNumberFormat(QStringLiteral("eb"));
+        axis->setNumberPrecision(0);
+    }
+    m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
+    m_plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
+    m_plot->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
+    m_plot->legend->setFont(legendFont);
+    m_plot->legend->setRowSpacing(-2);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const QString text = describeOpAt(event->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(m_plot->mapToGlobal(event->pos()), text, m_plot);
+    });
+    connect(m_document, &PlanDocument::planChanged, this, &RooflineView::refresh);
+    refresh();
+}
+
+void RooflineView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
+QString RooflineView::describeOpAt(const QPoint &position) const
+{
+    const Estimate &e = m_document->estimate();
+    if (!e.valid)
+        return {};
+    double best = 8.0; // pixels
+    const Op *nearest = nullptr;
+    for (int g = kFirstOpGraph; g < kFirstOpGraph + 3 && g < m_plot->graphCount(); ++g) {
+        const QCPGraph *graph = m_plot->graph(g);
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF pixel = graph->coordsToPixels(it->key, it->value);
+            const double distance = std::hypot(pixel.x() - position.x(), pixel.y() - position.y());
+            if (distance < best) {
+                best = distance;
+                // The point's key and value identify the op: find it among the ops of that pass.
+                for (const Op &op : e.step.ops)
+                    if (op.seconds > 0 && std::abs(op.intensity() - it->key) <= 1e-9 * it->key
+                        && std::abs(op.flops / op.seconds / 1e12 - it->value) <= 1e-9 * it->value)
+                        nearest = &op;
+            }
+        }
+    }
+    return nearest ? opText(*nearest) : QString();
+}
+
+void RooflineView::refresh()
+{
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    chartstyle::apply(m_plot, palette());
+    auto *title = static_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
+    title->setTextColor(palette().color(QPalette::WindowText));
+    const Estimate &e = m_document->estimate();
+    if (!e.valid) {
+        title->setText(tr("Roofline: the plan has errors"));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const DeviceSpec &d = *e.device;
+    const Precision precision = m_document->plan().training.precision;
+    const double bandwidth = d.memoryBandwidthBytesPerSecond;
+
+    // The plan's ops: forward, backward, recompute.
+    const OpPass passes[] = {OpPass::Forward, OpPass::Backward, OpPass::Recompute};
+    const QString names[] = {tr("forward ops"), tr("backward ops"), tr("recomputed ops")};
+    double lowest = 1e30, highest = 0;
+    for (int i = 0; i < 3; ++i) {
+        QCPGraph *g = m_plot->addGraph();
+        g->setName(names[i]);
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(i == 1 ? QCPScatterStyle::ssTriangle : QCPScatterStyle::ssDisc,
+                                           chartstyle::series(i, palette()), 7));
+        QVector<double> x, y;
+        for (const Op &op : e.step.ops) {
+            if (op.pass != passes[i] || op.seconds <= 0 || op.flops <= 0 || op.bytes <= 0)
+                continue;
+            const double attained = op.flops / op.seconds / 1e12;
+            x << std::clamp(op.intensity(), kMinIntensity, kMaxIntensity);
+            y << attained;
+            lowest = std::min(lowest, attained);
+            highest = std::max(highest, attained);
+        }
+        g->setData(x, y);
+        if (x.isEmpty())
+            g->removeFromLegend();
+    }
+
+    // Ceilings: min(peak, bandwidth x I) for every precision the device has; the plan's precision bold.
+    int colour = 3;
+    for (std::size_t p = 0; p < kPrecisionCount; ++p) {
+        const Precision prec = Precision(p);
+        if (!d.supports(prec))
+            continue;
+        const double peak = d.peakFlops(prec);
+        QCPGraph *g = m_plot->addGraph();
+        g->setName(tr("%1 %2 TFLOP/s").arg(QString::fromLatin1(toString(prec)).toUpper()).arg(peak / 1e12, 0, 'f', 0));
+        QVector<double> x, y;
+        const double ridge = ridgePoint(peak, bandwidth);
+        for (double i : {kMinIntensity, ridge, kMaxIntensity}) {
+            x << i;
+            y << attainableFlops(i, peak, bandwidth) / 1e12;
+        }
+        g->setData(x, y, true);
+        const bool mine = prec == precision;
+        QPen pen(mine ? palette().color(QPalette::WindowText) : chartstyle::series(colour++, palette()), mine ? 2.5 : 1.2,
+                 mine ? Qt::SolidLine : Qt::DashLine);
+        g->setPen(pen);
+        highest = std::max(highest, peak / 1e12);
+        if (mine) {
+            auto *line = new QCPItemStraightLine(m_plot);
+            line->point1->setCoords(ridge, 1e-6);
+            line->point2->setCoords(ridge, 1e9);
+            line->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
+            auto *label = new QCPItemText(m_plot);
+            label->position->setCoords(ridge, peak / 1e12);
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            label->setColor(palette().color(QPalette::WindowText));
+            label->setText(tr("ridge %1 FLOP/B ").arg(ridge, 0, 'f', 0));
+        }
+    }
+    m_plot->xAxis->setRange(kMinIntensity, kMaxIntensity);
+    m_plot->yAxis->setRange(std::max(1e-4, std::min(lowest, highest) / 3.0), highest * 3.0);
+    title->setText(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace trainplan

@@ -1,0 +1,102 @@
+#include "charts/ScalingView.h"
+
+#include <QEvent>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "charts/ChartStyle.h"
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 240);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    ticker->setLogBase(2);
+    ticker->setSubTickCount(0);
+    for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(ticker);
+        axis->setNumberFormat(QStringLiteral("f"));
+        axis->setNumberPrecision(0);
+    }
+    m_plot->xAxis->setLabel(tr("Data-parallel replicas W"));
+    m_plot->yAxis->setLabel(tr("Speedup S(W) = T(1)/T(W)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setRange(0, 1.05);
+    m_plot->yAxis2->setLabel(tr("Parallel efficiency E(W) = S/W"));
+    m_plot->legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
+    m_plot->legend->setFont(legendFont);
+    m_plot->legend->setRowSpacing(-2);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    connect(m_document, &PlanDocument::planChanged, this, &ScalingView::refresh);
+    refresh();
+}
+
+void ScalingView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
+void ScalingView::refresh()
+{
+    m_plot->clearGraphs();
+    chartstyle::apply(m_plot, palette());
+    auto *title = static_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
+    title->setTextColor(palette().color(QPalette::WindowText));
+    const Estimate &e = m_document->estimate();
+    if (!e.valid || e.scaling.strong.empty()) {
+        title->setText(tr("Scaling: the plan has errors"));
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    double maxWorkers = 1;
+    for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
+        for (const ScalingPoint &p : *curve)
+            maxWorkers = std::max(maxWorkers, double(p.workers));
+
+    QCPGraph *ideal = m_plot->addGraph();
+    ideal->setName(tr("ideal"));
+    ideal->setData({1.0, maxWorkers}, {1.0, maxWorkers});
+    ideal->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DashLine));
+
+    const auto addCurve = [&](const std::vector<ScalingPoint> &points, const QString &name, int colour) {
+        QVector<double> w, s, eff;
+        for (const ScalingPoint &p : points) {
+            w << double(p.workers);
+            s << p.speedup;
+            eff << p.efficiency;
+        }
+        QCPGraph *speedup = m_plot->addGraph();
+        speedup->setName(tr("%1 speedup").arg(name));
+        speedup->setData(w, s);
+        speedup->setPen(QPen(chartstyle::series(colour, palette()), 2.2));
+        speedup->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 5));
+        QCPGraph *efficiency = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+        efficiency->setName(tr("%1 efficiency").arg(name));
+        efficiency->setData(w, eff);
+        efficiency->setPen(QPen(chartstyle::series(colour, palette()), 1.4, Qt::DotLine));
+    };
+    addCurve(e.scaling.strong, tr("strong"), 0);
+    addCurve(e.scaling.weak, tr("weak"), 1);
+    m_plot->xAxis->setRange(0.8, maxWorkers * 1.25);
+    m_plot->yAxis->setRange(0.8, maxWorkers * 1.25);
+    m_plot->yAxis2->setRange(0, 1.05);
+    const ScalingPoint &last = e.scaling.strong.back();
+    title->setText(tr("Scaling: %1% efficiency at %2 replicas (strong)").arg(100.0 * last.efficiency, 0, 'f', 0).arg(last.workers));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace trainplan
