@@ -59,27 +59,36 @@ int main(int argc, char **argv)
         std::printf("trainplan %s\n", TRAINPLAN_VERSION);
         return 0;
     }
-    // Window arguments: an optional --palette, then an optional plan file.
-    const char *paletteChoice = nullptr;
-    const char *planFile = nullptr;
-    for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--palette") == 0 && i + 1 < argc
-            && (std::strcmp(argv[i + 1], "dark") == 0 || std::strcmp(argv[i + 1], "light") == 0)) {
-            paletteChoice = argv[++i];
-        } else if (argv[i][0] != '-' && !planFile) {
-            planFile = argv[i];
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+        std::fputs("trainplan: no display to open the planner on (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                   "Run `trainplan estimate PLAN.json` for the headless estimate, or set QT_QPA_PLATFORM.\n",
+                   stderr);
+        return 1;
+    }
+    // QApplication takes its own options (-style, -qwindowgeometry, ...) out of argv; then come ours: an
+    // optional --palette and an optional plan file.
+    QApplication app(argc, argv);
+    setApplicationInfo();
+    QString paletteChoice, planFile;
+    const QStringList arguments = app.arguments().mid(1);
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &a = arguments[i];
+        if (a == QLatin1String("--palette") && i + 1 < arguments.size()
+            && (arguments[i + 1] == QLatin1String("dark") || arguments[i + 1] == QLatin1String("light"))) {
+            paletteChoice = arguments[++i];
+        } else if (!a.startsWith('-') && planFile.isEmpty()) {
+            planFile = a;
         } else {
-            std::fprintf(stderr, "trainplan: unknown argument '%s'\n", argv[i]);
+            std::fprintf(stderr, "trainplan: unknown argument '%s'\n", qPrintable(a));
             printUsage();
             return 2;
         }
     }
-
-    QApplication app(argc, argv);
-    setApplicationInfo();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/trainplan/icons/trainplan.svg")));
-    const bool dark = paletteChoice ? std::strcmp(paletteChoice, "dark") == 0 : QSettings().value("view/darkPalette", false).toBool();
-    if (paletteChoice)
+    const bool dark = paletteChoice.isEmpty() ? QSettings().value("view/darkPalette", false).toBool()
+                                              : paletteChoice == QLatin1String("dark");
+    if (!paletteChoice.isEmpty())
         QSettings().setValue("view/darkPalette", dark);
     trainplan::applyPalette(dark);
     trainplan::PlanDocument document(trainplan::io::builtinCatalog());
@@ -87,8 +96,8 @@ int main(int argc, char **argv)
     QString error;
     if (!document.loadFromBytes(trainplan::io::builtinExamplePlan(), QString(), &error))
         qWarning("built-in example plan: %s", qPrintable(error));
-    if (planFile)
-        window.documentActions()->openFile(QString::fromLocal8Bit(planFile));
+    if (!planFile.isEmpty())
+        window.documentActions()->openFile(planFile);
     window.show();
     return app.exec();
 }

@@ -42,8 +42,9 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     setMinimumSize(320, 240);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     QFont legendFont = font();
-    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.0));
+    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
     chart()->legend()->setFont(legendFont);
+    chart()->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     chart()->setMargins(QMargins(4, 4, 4, 4));
     connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
     refresh();
