@@ -37,6 +37,7 @@ void apply(QCustomPlot *plot, const QPalette &palette)
             axis->setLabelColor(text);
             axis->grid()->setPen(QPen(grid, 0, Qt::DotLine));
             axis->grid()->setSubGridPen(Qt::NoPen);
+            axis->grid()->setZeroLinePen(Qt::NoPen);
         }
     if (plot->legend) {
         plot->legend->setBrush(palette.color(QPalette::Base));

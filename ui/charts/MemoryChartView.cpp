@@ -127,7 +127,7 @@ void MemoryChartView::drawStages()
         *sets[3] << s.activationsBytes / GiB;
         *sets[4] << s.otherBytes / GiB;
         const bool over = s.peakBytes > memory.capacityBytes;
-        categories << (over ? tr("%1 (over)").arg(s.stage) : QString::number(s.stage));
+        categories << QString::number(s.stage); // over-capacity stages are drawn in the warning colour
         highest = std::max(highest, s.peakBytes);
         if (over)
             for (QBarSet *set : sets) {
