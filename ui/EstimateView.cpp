@@ -13,13 +13,25 @@ EstimateView::EstimateView(PlanDocument *document, QWidget *parent)
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    connect(m_document, &PlanDocument::planChanged, this, &EstimateView::refresh);
-    refresh();
+    connect(m_document, &PlanDocument::planChanged, this, [this] {
+        m_stale = true;
+        refresh();
+    });
+}
+
+void EstimateView::showEvent(QShowEvent *event)
+{
+    QPlainTextEdit::showEvent(event);
+    if (m_stale)
+        refresh();
 }
 
 void EstimateView::refresh()
 {
-    setPlainText(io::estimateToTable(m_document->plan(), m_document->estimate()));
+    // A hidden dock costs nothing per edit: the table is written when it is shown.
+    m_stale = !isVisible();
+    if (!m_stale)
+        setPlainText(io::estimateToTable(m_document->plan(), m_document->estimate()));
 }
 
 } // namespace trainplan

@@ -15,10 +15,14 @@ class EstimateView : public QPlainTextEdit
 public:
     explicit EstimateView(PlanDocument *document, QWidget *parent = nullptr);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void refresh();
 
     PlanDocument *m_document;
+    bool m_stale = true; ///< the plan changed while the view was hidden
 };
 
 } // namespace trainplan

@@ -19,18 +19,27 @@ class BenchWindow : public QObject
     Q_OBJECT
 
 private slots:
+    void editAndRedraw_data();
     void editAndRedraw();
 };
 
+void BenchWindow::editAndRedraw_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+}
+
 void BenchWindow::editAndRedraw()
 {
+    QFETCH(QSize, size);
     QStandardPaths::setTestModeEnabled(true);
     PlanDocument document(io::builtinCatalog());
     Plan plan = test::presetPlan("megatron-1t", 8, 64, 6, 1, 3072);
     plan.training.recompute = Recompute::Full;
     document.setPlan(plan);
     MainWindow window(&document);
-    window.resize(1920, 1080);
+    window.resize(size);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     std::int64_t seq = 2048;
@@ -39,7 +48,8 @@ void BenchWindow::editAndRedraw()
         document.undoStack()->push(new ChangePlanValue<std::int64_t>(&document, PlanField::SeqLen, seq, next,
                                                                      [](Plan &p, std::int64_t v) { p.model.seqLen = v; }));
         seq = next;
-        window.grab(); // lays out and paints every chart now
+        QCoreApplication::processEvents(); // the charts' queued replots
+        window.grab();                     // lays out and paints every chart now
     }
     QVERIFY(document.estimate().valid);
 }

@@ -2,6 +2,7 @@
 // document, unsaved-change tracking.
 
 #include <QAction>
+#include <QDockWidget>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
@@ -61,6 +62,9 @@ void TestMainWindow::showsExampleEstimate()
     QVERIFY2(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error), qPrintable(error));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *details = window.findChild<QDockWidget *>(QStringLiteral("detailsDock"));
+    QVERIFY(details);
+    details->show(); // the Details dock writes its table when shown
     auto *view = window.findChild<QPlainTextEdit *>();
     QVERIFY(view);
     QVERIFY(view->toPlainText().contains("174.62 B parameters"));

@@ -61,8 +61,10 @@ void MemoryChartView::setZeroComparison(bool on)
 void MemoryChartView::changeEvent(QEvent *event)
 {
     QChartView::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
+    if (event->type() == QEvent::PaletteChange) {
+        m_stageSeries = nullptr; // colours change: rebuild
         refresh();
+    }
 }
 
 QList<QList<qreal>> MemoryChartView::seriesValues() const
@@ -81,7 +83,13 @@ QList<QList<qreal>> MemoryChartView::seriesValues() const
 
 void MemoryChartView::refresh()
 {
+    if (!m_zeroComparison && m_document->estimate().valid && updateStagesInPlace())
+        return;
     QChart *c = chart();
+    m_stageSeries = nullptr;
+    m_stageSets.clear();
+    m_capacity = nullptr;
+    m_stageAxisY = nullptr;
     c->removeAllSeries();
     for (QAbstractAxis *axis : c->axes())
         c->removeAxis(axis);
@@ -97,6 +105,54 @@ void MemoryChartView::refresh()
     else
         drawStages();
     c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+}
+
+bool MemoryChartView::updateStagesInPlace()
+{
+    const MemoryEstimate &memory = m_document->estimate().memory;
+    if (!m_stageSeries || m_stageSets.size() != 5 || m_stageDark != chartstyle::isDark(palette())
+        || m_stageSets.front()->count() != int(memory.stages.size()))
+        return false;
+    constexpr double GiB = units::GiB;
+    double highest = memory.capacityBytes;
+    QList<qreal> values[5];
+    QList<int> over;
+    for (const StageMemory &s : memory.stages) {
+        values[0] << s.parametersBytes / GiB;
+        values[1] << s.gradientsBytes / GiB;
+        values[2] << s.optimizerBytes / GiB;
+        values[3] << s.activationsBytes / GiB;
+        values[4] << s.otherBytes / GiB;
+        highest = std::max(highest, s.peakBytes);
+        if (s.peakBytes > memory.capacityBytes)
+            over << int(s.stage);
+    }
+    // Whole-set updates: one change signal per set instead of one per bar.
+    for (int k = 0; k < 5; ++k) {
+        QBarSet *set = m_stageSets[k];
+        set->remove(0, set->count());
+        set->append(values[k]);
+        set->deselectAllBars();
+        set->selectBars(over);
+    }
+    m_stageAxisY->setRange(0, niceCeiling(highest / GiB * 1.05));
+    m_capacity->replace(0, -0.5, memory.capacityBytes / GiB);
+    m_capacity->replace(1, double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
+    m_capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
+    setStageTitle();
+    return true;
+}
+
+void MemoryChartView::setStageTitle()
+{
+    const MemoryEstimate &memory = m_document->estimate().memory;
+    const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
+    chart()->setTitle(memory.fits ? tr("Memory per GPU: peak %1 (stage %2)")
+                                        .arg(QString::fromStdString(units::formatBytes(peak.peakBytes, units::ByteUnit::GiB, 1)))
+                                        .arg(peak.stage)
+                                  : tr("Memory per GPU: stage %1 is %2 over")
+                                        .arg(peak.stage)
+                                        .arg(QString::fromStdString(units::formatBytes(-memory.headroomBytes(), units::ByteUnit::GiB, 1))));
 }
 
 void MemoryChartView::drawStages()
@@ -163,13 +219,12 @@ void MemoryChartView::drawStages()
     capacity->attachAxis(x);
     capacity->attachAxis(y);
 
-    const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
-    c->setTitle(memory.fits ? tr("Memory per GPU: peak %1 (stage %2)")
-                                  .arg(QString::fromStdString(units::formatBytes(peak.peakBytes, units::ByteUnit::GiB, 1)))
-                                  .arg(peak.stage)
-                            : tr("Memory per GPU: stage %1 is %2 over")
-                                  .arg(peak.stage)
-                                  .arg(QString::fromStdString(units::formatBytes(-memory.headroomBytes(), units::ByteUnit::GiB, 1))));
+    m_stageSeries = series;
+    m_stageSets = sets;
+    m_capacity = capacity;
+    m_stageAxisY = y;
+    m_stageDark = chartstyle::isDark(palette());
+    setStageTitle();
     setToolTip(tr("Stacked per component at each stage's peak; the formulas: %1; %2")
                    .arg(QLatin1String(termInfo(StateTerm::Activations).formula), QLatin1String(termInfo(StateTerm::Optimizer).formula)));
 }

@@ -159,8 +159,10 @@ void RooflineView::refresh()
         }
         g->setData(x, y, true);
         const bool mine = prec == precision;
-        QPen pen(mine ? palette().color(QPalette::WindowText) : chartstyle::series(colour++, palette()), mine ? 2.5 : 1.2,
-                 mine ? Qt::SolidLine : Qt::DashLine);
+        // Solid strokes: dashed ones cost several milliseconds per redraw in the raster engine.
+        QColor other = chartstyle::series(colour++, palette());
+        other.setAlpha(170);
+        QPen pen(mine ? palette().color(QPalette::WindowText) : other, mine ? 2.5 : 1.2);
         g->setPen(pen);
         highest = std::max(highest, peak / 1e12);
         if (mine) {

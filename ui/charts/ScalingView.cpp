@@ -70,7 +70,9 @@ void ScalingView::refresh()
     QCPGraph *ideal = m_plot->addGraph();
     ideal->setName(tr("ideal"));
     ideal->setData({1.0, maxWorkers}, {1.0, maxWorkers});
-    ideal->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DashLine));
+    QColor idealColour = palette().color(QPalette::WindowText);
+    idealColour.setAlpha(110);
+    ideal->setPen(QPen(idealColour, 1));
 
     const auto addCurve = [&](const std::vector<ScalingPoint> &points, const QString &name, int colour) {
         QVector<double> w, s, eff;
@@ -87,7 +89,9 @@ void ScalingView::refresh()
         QCPGraph *efficiency = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
         efficiency->setName(tr("%1 efficiency").arg(name));
         efficiency->setData(w, eff);
-        efficiency->setPen(QPen(chartstyle::series(colour, palette()), 1.4, Qt::DotLine));
+        QColor faint = chartstyle::series(colour, palette());
+        faint.setAlpha(140);
+        efficiency->setPen(QPen(faint, 1.2)); // solid: dotted strokes are slow to draw
     };
     addCurve(e.scaling.strong, tr("strong"), 0);
     addCurve(e.scaling.weak, tr("weak"), 1);
