@@ -1,5 +1,6 @@
 #include "SummaryStrip.h"
 
+#include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -13,13 +14,23 @@ namespace {
 
 QLabel *tile(QHBoxLayout *layout, int stretch = 0)
 {
+    // Plain text: rich-text labels re-lay out a QTextDocument on every edit, the largest cost of a
+    // redraw on big plans.
     auto *label = new QLabel;
-    label->setTextFormat(Qt::RichText);
+    label->setTextFormat(Qt::PlainText);
     label->setFrameShape(QFrame::StyledPanel);
     label->setMargin(6);
     label->setWordWrap(stretch > 0);
     layout->addWidget(label, stretch);
     return label;
+}
+
+/// Bold text, in the warning colour when `on`.
+void setWarning(QLabel *label, bool on)
+{
+    QPalette p = label->palette();
+    p.setColor(QPalette::WindowText, on ? trainplan::chartstyle::warning(p) : QApplication::palette().color(QPalette::WindowText));
+    label->setPalette(p);
 }
 
 QString number(double value, int decimals)
@@ -51,6 +62,23 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_tokens = tile(layout);
     m_mfu = tile(layout);
     m_bottleneck = tile(layout, 1);
+    QFont bold = font();
+    bold.setBold(true);
+    for (QLabel *label : {m_fit, m_step, m_tokens, m_mfu})
+        label->setFont(bold);
+    // A fixed height (three lines of the bold font): new numbers must not re-lay out the window.
+    QFont boldFont = font();
+    boldFont.setBold(true);
+    setFixedHeight(3 * QFontMetrics(boldFont).lineSpacing() + 2 * 6 + 6);
+    // Minimum widths that do not follow the text, so an edit never changes the window's minimum size.
+    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    const int widths[] = {40, 13, 18, 12, 30};
+    QLabel *labels[] = {m_fit, m_step, m_tokens, m_mfu, m_bottleneck};
+    for (int i = 0; i < 5; ++i) {
+        labels[i]->setSizePolicy(i == 4 ? QSizePolicy::Ignored : QSizePolicy::Preferred, QSizePolicy::Expanding);
+        labels[i]->setMinimumWidth(widths[i] * digit);
+        labels[i]->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    }
     connect(m_document, &PlanDocument::planChanged, this, &SummaryStrip::refresh);
     refresh();
 }
@@ -72,38 +100,39 @@ void SummaryStrip::refresh()
         QStringList problems;
         for (const Problem &p : e.problems)
             if (p.isError())
-                problems << QString::fromStdString(toString(p)).toHtmlEscaped();
-        m_fit->setText(tr("<b style='color:%1'>Invalid plan</b>").arg(chartstyle::warning(palette()).name()));
-        m_fit->setToolTip(problems.join("<br>"));
+                problems << QString::fromStdString(toString(p));
+        m_fit->setText(tr("Invalid plan"));
+        setWarning(m_fit, true);
+        m_fit->setToolTip(problems.join(QLatin1Char('\n')));
         for (QLabel *l : {m_step, m_tokens, m_mfu})
-            l->setText(QStringLiteral("&ndash;"));
+            l->setText(QStringLiteral("\u2013"));
         m_bottleneck->setText(tr("%n problem(s) to fix in the plan editor: %1", nullptr, int(problems.size())).arg(problems.value(0)));
         return;
     }
     const MemoryEstimate &m = e.memory;
     const StepEstimate &s = e.step;
     const QString gib = QStringLiteral("%1 GiB");
+    setWarning(m_fit, !m.fits);
     if (m.fits)
-        m_fit->setText(tr("<b>Fits</b>: peak %1 of %2 (%3 free)")
+        m_fit->setText(tr("Fits: peak %1 of %2 (%3 free)")
                            .arg(gib.arg(number(m.peakBytes / units::GiB, 1)), gib.arg(number(m.capacityBytes / units::GiB, 0)),
                                 gib.arg(number(m.headroomBytes() / units::GiB, 1))));
     else
-        m_fit->setText(tr("<b style='color:%1'>Does not fit</b>: stage %2 needs %3 of %4")
-                           .arg(chartstyle::warning(palette()).name())
+        m_fit->setText(tr("Does not fit: stage %1 needs %2 of %3")
                            .arg(m.peakStage)
                            .arg(gib.arg(number(m.peakBytes / units::GiB, 1)), gib.arg(number(m.capacityBytes / units::GiB, 0))));
     m_fit->setToolTip(tr("Peak over the step of the most loaded stage: parameters + gradients + optimizer + stored "
                          "activations + transient buffers, per GPU"));
-    m_step->setText(tr("Step <b>%1 s</b>").arg(number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)));
+    m_step->setText(tr("Step %1 s").arg(number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)));
     m_step->setToolTip(tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
-    m_tokens->setText(tr("<b>%1</b> tokens/s").arg(QString::fromStdString(units::formatCount(s.tokensPerSecond, 1))));
+    m_tokens->setText(tr("%1 tokens/s").arg(QString::fromStdString(units::formatCount(s.tokensPerSecond, 1))));
     m_tokens->setToolTip(tr("global batch x sequence length / step time"));
-    m_mfu->setText(tr("MFU <b>%1%</b>").arg(number(100 * s.mfu, 1)));
+    m_mfu->setText(tr("MFU %1%").arg(number(100 * s.mfu, 1)));
     m_mfu->setToolTip(tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 of %2 TFLOP/s; HFU %3%")
                           .arg(number(s.modelFlopsPerGpu / 1e12, 1))
                           .arg(number(e.device->peakFlops(m_document->plan().training.precision) / 1e12, 0))
                           .arg(number(100 * s.hfu, 1)));
-    m_bottleneck->setText(tr("Limited by <b>%1</b>: %2").arg(bottleneckWords(s.bottleneck), QString::fromStdString(s.bottleneckEvidence)));
+    m_bottleneck->setText(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), QString::fromStdString(s.bottleneckEvidence)));
     m_bottleneck->setToolTip(tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
                                 "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
                                 "capacity when the plan does not fit"));
