@@ -30,6 +30,9 @@ void apply(QCustomPlot *plot, const QPalette &palette)
     plot->setBackground(palette.color(QPalette::Base));
     // Faster polylines: wide, antialiased strokes dominated the redraw time of an edit.
     plot->setPlottingHint(QCP::phFastPolylines, true);
+    // Straight axis lines, grid and legend gain nothing from antialiasing; the data keeps it.
+    plot->setNotAntialiasedElements(QCP::aeAxes | QCP::aeGrid | QCP::aeSubGrid | QCP::aeLegend | QCP::aeLegendItems
+                                    | QCP::aeZeroLine | QCP::aeOther);
     for (QCPAxisRect *rect : plot->axisRects())
         for (QCPAxis *axis : rect->axes()) {
             axis->setBasePen(QPen(text));
