@@ -41,10 +41,7 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     setRenderHint(QPainter::Antialiasing);
     setMinimumSize(320, 240);
     chart()->legend()->setAlignment(Qt::AlignBottom);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
-    chart()->legend()->setFont(legendFont);
-    chart()->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+    chart()->setTheme(QChart::ChartThemeBlueIcy); // any theme but the two refresh() picks: it sets fonts once
     chart()->setMargins(QMargins(4, 4, 4, 4));
     connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
     refresh();
@@ -93,7 +90,14 @@ void MemoryChartView::refresh()
     c->removeAllSeries();
     for (QAbstractAxis *axis : c->axes())
         c->removeAxis(axis);
-    c->setTheme(chartstyle::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    const QChart::ChartTheme theme = chartstyle::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+    if (c->theme() != theme) {
+        c->setTheme(theme); // resets fonts: set the legend's again
+        QFont legendFont = font();
+        legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
+        c->legend()->setFont(legendFont);
+        c->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+    }
     c->setBackgroundBrush(palette().color(QPalette::Base));
     c->setTitleBrush(palette().color(QPalette::WindowText));
     if (!m_document->estimate().valid) {

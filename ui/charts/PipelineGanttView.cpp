@@ -1,8 +1,5 @@
 #include "charts/PipelineGanttView.h"
 
-#include <QEvent>
-#include <QVBoxLayout>
-
 #include <qcustomplot.h>
 
 #include "charts/ChartStyle.h"
@@ -124,14 +121,8 @@ private:
 };
 
 PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+    : PlotView(document, parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 240);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
     m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis);
     m_gantt->setName(tr("forward / backward / weight gradient"));
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
@@ -152,17 +143,13 @@ PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(3);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
-    m_plot->legend->setFont(legendFont);
     // The legend gets its own row under the title, so it never covers a stage.
     m_plot->plotLayout()->insertRow(1);
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
     m_plot->legend->setMargins(QMargins(4, 0, 4, 0));
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
-    connect(m_document, &PlanDocument::planChanged, this, &PipelineGanttView::refresh);
-    refresh();
+    startFollowingDocument();
 }
 
 std::size_t PipelineGanttView::opCount() const
@@ -170,18 +157,8 @@ std::size_t PipelineGanttView::opCount() const
     return m_gantt->opCount();
 }
 
-void PipelineGanttView::changeEvent(QEvent *event)
+void PipelineGanttView::draw()
 {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        refresh();
-}
-
-void PipelineGanttView::refresh()
-{
-    chartstyle::apply(m_plot, palette());
-    auto *title = static_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setTextColor(palette().color(QPalette::WindowText));
     const Estimate &e = m_document->estimate();
     const QColor colours[3] = {chartstyle::series(0, palette()), chartstyle::series(1, palette()), chartstyle::series(2, palette())};
     m_gantt->setTimeline(e.valid ? e.step.pipeline : PipelineTimeline{}, colours, QColor(Qt::white));
@@ -192,13 +169,13 @@ void PipelineGanttView::refresh()
         m_plot->graph(i)->setScatterStyle(style);
     }
     if (!e.valid) {
-        title->setText(tr("Pipeline: the plan has errors"));
+        setTitle(tr("Pipeline: the plan has errors"));
     } else if (!e.step.pipeline.valid) {
-        title->setText(tr("Pipeline: one stage, no schedule to draw (set pipeline stages above 1)"));
+        setTitle(tr("Pipeline: one stage, no schedule to draw (set pipeline stages above 1)"));
     } else {
         const Plan &plan = m_document->plan();
         const PipelineTimeline &tl = e.step.pipeline;
-        title->setText(tr("Pipeline %1: %2 x %3 micro-batches, idle %4%")
+        setTitle(tr("Pipeline %1: %2 x %3 micro-batches, idle %4%")
                            .arg(QString::fromLatin1(toString(plan.parallel.schedule)).toUpper())
                            .arg(plan.parallel.pipeline)
                            .arg(plan.microbatches())
@@ -217,7 +194,6 @@ void PipelineGanttView::refresh()
         m_plot->yAxis->setRange(-0.6, double(stages) - 0.4);
         m_plot->xAxis->setRange(0, tl.makespan * 1.01);
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace trainplan

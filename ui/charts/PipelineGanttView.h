@@ -4,33 +4,25 @@
 // is the empty space. Draws the Estimate's timeline without knowing the schedule. QCustomPlot, with a
 // plottable that merges ops narrower than a pixel, so 10^5 ops draw within a frame.
 
-#include <QWidget>
-
-class QCustomPlot;
+#include "charts/PlotView.h"
 
 namespace trainplan {
 
-class PlanDocument;
 class GanttPlottable;
 
-class PipelineGanttView : public QWidget
+class PipelineGanttView : public PlotView
 {
     Q_OBJECT
 
 public:
     explicit PipelineGanttView(PlanDocument *document, QWidget *parent = nullptr);
-    QCustomPlot *plot() const { return m_plot; }
     /// Number of ops drawn (0 without a pipeline).
     std::size_t opCount() const;
 
 protected:
-    void changeEvent(QEvent *event) override;
+    void draw() override;
 
 private:
-    void refresh();
-
-    PlanDocument *m_document;
-    QCustomPlot *m_plot;
     GanttPlottable *m_gantt;
 };
 

@@ -1,8 +1,6 @@
 #include "charts/RooflineView.h"
 
-#include <QEvent>
 #include <QToolTip>
-#include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
@@ -34,15 +32,9 @@ QString opText(const Op &op)
 } // namespace
 
 RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+    : PlotView(document, parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 240);
     m_plot->setMouseTracking(true);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
     for (QCPAxis *axis : {m_plot->xAxis, m_plot->yAxis}) {
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -52,10 +44,6 @@ RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
     m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
     m_plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
     m_plot->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
-    m_plot->legend->setFont(legendFont);
-    m_plot->legend->setRowSpacing(-2);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const QString text = describeOpAt(event->pos());
@@ -64,15 +52,7 @@ RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
         else
             QToolTip::showText(m_plot->mapToGlobal(event->pos()), text, m_plot);
     });
-    connect(m_document, &PlanDocument::planChanged, this, &RooflineView::refresh);
-    refresh();
-}
-
-void RooflineView::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        refresh();
+    startFollowingDocument();
 }
 
 QString RooflineView::describeOpAt(const QPoint &position) const
@@ -100,17 +80,13 @@ QString RooflineView::describeOpAt(const QPoint &position) const
     return nearest ? opText(*nearest) : QString();
 }
 
-void RooflineView::refresh()
+void RooflineView::draw()
 {
     m_plot->clearGraphs();
     m_plot->clearItems();
-    chartstyle::apply(m_plot, palette());
-    auto *title = static_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setTextColor(palette().color(QPalette::WindowText));
     const Estimate &e = m_document->estimate();
     if (!e.valid) {
-        title->setText(tr("Roofline: the plan has errors"));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        setTitle(tr("Roofline: the plan has errors"));
         return;
     }
     const DeviceSpec &d = *e.device;
@@ -179,8 +155,7 @@ void RooflineView::refresh()
     }
     m_plot->xAxis->setRange(kMinIntensity, kMaxIntensity);
     m_plot->yAxis->setRange(std::max(1e-4, std::min(lowest, highest) / 3.0), highest * 3.0);
-    title->setText(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    setTitle(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
 }
 
 } // namespace trainplan

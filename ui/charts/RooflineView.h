@@ -4,36 +4,22 @@
 // throughput. Hovering an op shows its name, pass, FLOPs, bytes and time. QCustomPlot; reads only the
 // Estimate.
 
-#include <QWidget>
-
-#include <vector>
-
-class QCustomPlot;
+#include "charts/PlotView.h"
 
 namespace trainplan {
 
-class PlanDocument;
-
-class RooflineView : public QWidget
+class RooflineView : public PlotView
 {
     Q_OBJECT
 
 public:
     explicit RooflineView(PlanDocument *document, QWidget *parent = nullptr);
 
-    QCustomPlot *plot() const { return m_plot; }
     /// The op nearest to a widget position (within a few pixels), as tooltip text; empty if none.
     QString describeOpAt(const QPoint &position) const;
 
 protected:
-    void changeEvent(QEvent *event) override;
-
-private:
-    void refresh();
-
-    PlanDocument *m_document;
-    QCustomPlot *m_plot;
-    std::vector<std::size_t> m_opIndex; ///< per plotted point (graph, i): index into the Estimate's ops
+    void draw() override;
 };
 
 } // namespace trainplan

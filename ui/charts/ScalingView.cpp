@@ -1,8 +1,5 @@
 #include "charts/ScalingView.h"
 
-#include <QEvent>
-#include <QVBoxLayout>
-
 #include <qcustomplot.h>
 
 #include "charts/ChartStyle.h"
@@ -11,14 +8,8 @@
 namespace trainplan {
 
 ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+    : PlotView(document, parent)
 {
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    setMinimumSize(320, 240);
-    m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), font().pointSize() + 1, QFont::Bold)));
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
     ticker->setLogBase(2);
     ticker->setSubTickCount(0);
@@ -34,32 +25,16 @@ ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
     m_plot->yAxis2->setRange(0, 1.05);
     m_plot->yAxis2->setLabel(tr("Parallel efficiency E(W) = S/W"));
     m_plot->legend->setVisible(true);
-    QFont legendFont = font();
-    legendFont.setPointSizeF(std::max(7.0, legendFont.pointSizeF() - 1.5));
-    m_plot->legend->setFont(legendFont);
-    m_plot->legend->setRowSpacing(-2);
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-    connect(m_document, &PlanDocument::planChanged, this, &ScalingView::refresh);
-    refresh();
+    startFollowingDocument();
 }
 
-void ScalingView::changeEvent(QEvent *event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange)
-        refresh();
-}
-
-void ScalingView::refresh()
+void ScalingView::draw()
 {
     m_plot->clearGraphs();
-    chartstyle::apply(m_plot, palette());
-    auto *title = static_cast<QCPTextElement *>(m_plot->plotLayout()->element(0, 0));
-    title->setTextColor(palette().color(QPalette::WindowText));
     const Estimate &e = m_document->estimate();
     if (!e.valid || e.scaling.strong.empty()) {
-        title->setText(tr("Scaling: the plan has errors"));
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        setTitle(tr("Scaling: the plan has errors"));
         return;
     }
     double maxWorkers = 1;
@@ -99,8 +74,7 @@ void ScalingView::refresh()
     m_plot->yAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis2->setRange(0, 1.05);
     const ScalingPoint &last = e.scaling.strong.back();
-    title->setText(tr("Scaling: %1% efficiency at %2 replicas (strong)").arg(100.0 * last.efficiency, 0, 'f', 0).arg(last.workers));
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    setTitle(tr("Scaling: %1% efficiency at %2 replicas (strong)").arg(100.0 * last.efficiency, 0, 'f', 0).arg(last.workers));
 }
 
 } // namespace trainplan

@@ -3,30 +3,19 @@
 // axes, with the ideal line; strong scaling (fixed global batch) and weak scaling (fixed per-replica
 // batch). QCustomPlot; reads only the Estimate's scaling curves.
 
-#include <QWidget>
-
-class QCustomPlot;
+#include "charts/PlotView.h"
 
 namespace trainplan {
 
-class PlanDocument;
-
-class ScalingView : public QWidget
+class ScalingView : public PlotView
 {
     Q_OBJECT
 
 public:
     explicit ScalingView(PlanDocument *document, QWidget *parent = nullptr);
-    QCustomPlot *plot() const { return m_plot; }
 
 protected:
-    void changeEvent(QEvent *event) override;
-
-private:
-    void refresh();
-
-    PlanDocument *m_document;
-    QCustomPlot *m_plot;
+    void draw() override;
 };
 
 } // namespace trainplan

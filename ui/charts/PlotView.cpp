@@ -1,0 +1,63 @@
+#include "charts/PlotView.h"
+
+#include <QEvent>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "charts/ChartStyle.h"
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+PlotView::PlotView(PlanDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 240);
+    m_plot->plotLayout()->insertRow(0);
+    QFont titleFont = font();
+    titleFont.setPointSizeF(titleFont.pointSizeF() + 1);
+    titleFont.setBold(true);
+    m_title = new QCPTextElement(m_plot, QString(), titleFont);
+    m_plot->plotLayout()->addElement(0, 0, m_title);
+    m_plot->legend->setFont(smallFont());
+    m_plot->legend->setRowSpacing(-2);
+}
+
+void PlotView::startFollowingDocument()
+{
+    connect(m_document, &PlanDocument::planChanged, this, &PlotView::refresh);
+    refresh();
+}
+
+void PlotView::setTitle(const QString &text)
+{
+    m_title->setText(text);
+}
+
+QFont PlotView::smallFont() const
+{
+    QFont f = font();
+    f.setPointSizeF(std::max(7.0, f.pointSizeF() - 1.5));
+    return f;
+}
+
+void PlotView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        refresh();
+}
+
+void PlotView::refresh()
+{
+    chartstyle::apply(m_plot, palette());
+    m_title->setTextColor(palette().color(QPalette::WindowText));
+    draw();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace trainplan

@@ -1,0 +1,43 @@
+#pragma once
+// Base of the QCustomPlot chart views: a plot with a title row, palette-derived styling, and a refresh
+// from the Estimate on every plan change and palette change. A new chart subclasses it and implements
+// draw(); it shares nothing with the other charts but the document.
+
+#include <QWidget>
+
+class QCPTextElement;
+class QCustomPlot;
+
+namespace trainplan {
+
+class PlanDocument;
+
+class PlotView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    QCustomPlot *plot() const { return m_plot; }
+
+protected:
+    PlotView(PlanDocument *document, QWidget *parent);
+
+    /// Subclasses call this at the end of their constructor (draw() is virtual).
+    void startFollowingDocument();
+    /// Draws the chart from the document's Estimate; the base has reset the style and the title colour.
+    virtual void draw() = 0;
+
+    void setTitle(const QString &text);
+    QFont smallFont() const;
+    void changeEvent(QEvent *event) override;
+
+    PlanDocument *m_document;
+    QCustomPlot *m_plot;
+
+private:
+    void refresh();
+
+    QCPTextElement *m_title;
+};
+
+} // namespace trainplan
