@@ -23,6 +23,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins
   libqcustomplot-dev libeigen3-dev
   fonts-dejavu-core
+  locales
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #include "common/Units.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 
 namespace trainplan::units {
 
@@ -9,9 +9,16 @@ std::string formatNumber(double value, int decimals)
 {
     if (!std::isfinite(value))
         return "n/a";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    // std::to_chars never consults the C locale: a GUI under a comma-decimal locale prints "1.5" too.
+    char buffer[400];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals < 0 ? 0 : decimals);
+    if (result.ec != std::errc())
+        return "n/a";
+    std::string text(buffer, result.ptr);
+    if (text == "-0" || text.find_first_not_of("-0.") == std::string::npos)
+        if (text[0] == '-')
+            text.erase(0, 1); // no "-0.00"
+    return text;
 }
 
 std::string formatBytes(double bytes, ByteUnit unit, int decimals)

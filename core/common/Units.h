@@ -18,7 +18,8 @@ enum class ByteUnit { Auto, GB, GiB };
 std::string formatBytes(double bytes, ByteUnit unit = ByteUnit::Auto, int decimals = 2);
 /// "174.6 B", "6.74 B", "124.4 M" for parameter counts.
 std::string formatCount(double count, int decimals = 2);
-/// Fixed-point number with the given decimals, never "nan"/"inf" (those print as "n/a").
+/// Fixed-point number with the given decimals, independent of the C locale; never "nan"/"inf" (those
+/// print as "n/a") and never "-0".
 std::string formatNumber(double value, int decimals = 2);
 
 } // namespace trainplan::units

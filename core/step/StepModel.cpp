@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
+#include "common/Units.h"
 #include "compute/LayerOps.h"
 #include "memory/ActivationMemory.h"
 #include "memory/ModelState.h"
@@ -40,9 +40,7 @@ void accumulate(Sums &s, const Op &op, double count)
 
 std::string percent(double part, double whole)
 {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f%%", whole > 0 ? 100.0 * part / whole : 0.0);
-    return buffer;
+    return units::formatNumber(whole > 0 ? 100.0 * part / whole : 0.0, 0) + "%";
 }
 
 } // namespace
@@ -309,11 +307,10 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double step = est.stepSeconds;
     if (!memory.fits) {
         const StageMemory &worst = memory.stages[std::size_t(memory.peakStage)];
-        char text[160];
-        std::snprintf(text, sizeof text, "stage %lld needs %.1f GiB of %.1f GiB device memory",
-                      static_cast<long long>(worst.stage), worst.peakBytes / 1073741824.0, memory.capacityBytes / 1073741824.0);
         est.bottleneck = Bottleneck::Capacity;
-        est.bottleneckEvidence = text;
+        est.bottleneckEvidence = "stage " + std::to_string(worst.stage) + " needs "
+                                 + units::formatNumber(worst.peakBytes / units::GiB, 1) + " GiB of "
+                                 + units::formatNumber(memory.capacityBytes / units::GiB, 1) + " GiB device memory";
         return est;
     }
     // Kernel time split by what bounds each kernel, scaled to the step's compute + recompute time.

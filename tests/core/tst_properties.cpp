@@ -1,0 +1,276 @@
+// Numeric guards: properties over thousands of seeded random valid plans (finite, non-negative,
+// monotone where physics says so) and the extremes of every size.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <cmath>
+
+#include "EstimateJson.h"
+#include "TestSupport.h"
+#include "estimate/Estimate.h"
+
+using namespace trainplan;
+
+namespace {
+
+Estimate run(const Plan &plan, bool scaling = false)
+{
+    return estimate(plan, io::builtinCatalog(), {scaling, true});
+}
+
+/// A random valid plan: preset or custom shape, layout dividing everything, random options.
+Plan randomPlan(QRandomGenerator &rng)
+{
+    static const char *presets[] = {"gpt2-small", "gpt3-175b", "llama2-7b", "llama3-8b", "llama3-70b", "megatron-1t"};
+    const std::int64_t t = std::int64_t(1) << rng.bounded(4);
+    const std::int64_t p = std::int64_t(1) << rng.bounded(4);
+    const std::int64_t d = std::int64_t(1) << rng.bounded(7);
+    const std::int64_t b = std::int64_t(1) << rng.bounded(4);
+    Plan plan = test::presetPlan(presets[rng.bounded(6)], t, p, d, b, b * d * p * (1 + rng.bounded(4)));
+    if (rng.bounded(4) == 0) // a custom GPT shape
+        plan.model = test::gptModel(8 * (1 + rng.bounded(8)), 256 * (1 + rng.bounded(32)), 16, 1000 + rng.bounded(100000),
+                                    128 << rng.bounded(6));
+    plan.training.precision = Precision(rng.bounded(5));
+    plan.training.optimizer = rng.bounded(2) ? Optimizer::Adam : Optimizer::Sgd;
+    plan.training.recompute = Recompute(rng.bounded(3));
+    plan.training.sequenceParallel = rng.bounded(2);
+    plan.training.flashAttention = rng.bounded(2);
+    plan.training.fusedKernels = rng.bounded(2);
+    plan.training.fp32Gradients = rng.bounded(2);
+    plan.parallel.zeroStage = rng.bounded(4);
+    plan.parallel.offloadOptimizer = rng.bounded(5) == 0;
+    plan.parallel.overlapGradReduce = rng.bounded(2);
+    plan.parallel.schedule = Schedule(rng.bounded(4));
+    if (plan.parallel.schedule == Schedule::Interleaved && rng.bounded(2))
+        plan.parallel.virtualStages = 2;
+    const char *devices[] = {"a100-sxm4-80gb", "h100-sxm5-80gb", "v100-sxm2-32gb", "mi300x", "b200"};
+    plan.cluster.device = devices[rng.bounded(5)];
+    return plan;
+}
+
+bool finiteNonNegative(double x)
+{
+    return std::isfinite(x) && x >= 0;
+}
+
+QString checkFinite(const Estimate &e)
+{
+    for (const StageMemory &s : e.memory.stages) {
+        for (double v : {s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.otherBytes, s.peakBytes,
+                         s.hostOptimizerBytes, s.forwardBackwardBytes, s.optimizerStepBytes})
+            if (!finiteNonNegative(v))
+                return QStringLiteral("memory of stage %1").arg(s.stage);
+        for (double v : s.other)
+            if (!finiteNonNegative(v))
+                return QStringLiteral("other memory of stage %1").arg(s.stage);
+    }
+    const StepEstimate &st = e.step;
+    for (double v : st.breakdown)
+        if (!finiteNonNegative(v))
+            return QStringLiteral("step breakdown");
+    for (double v : {st.stepSeconds, st.tokensPerSecond, st.validTokensPerSecond, st.modelFlopsPerGpu, st.hardwareFlopsPerGpu, st.mfu,
+                     st.hfu, st.bubbleFraction, st.modelFlopsPerStep, st.hardwareFlopsPerStep})
+        if (!finiteNonNegative(v))
+            return QStringLiteral("step summary");
+    if (!(st.stepSeconds > 0))
+        return QStringLiteral("zero step time");
+    for (const Op &op : st.ops)
+        if (!finiteNonNegative(op.flops) || !finiteNonNegative(op.bytes) || !finiteNonNegative(op.seconds))
+            return QStringLiteral("op %1").arg(QLatin1String(op.name));
+    for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
+        for (const ScalingPoint &p : *curve)
+            if (!finiteNonNegative(p.stepSeconds) || !finiteNonNegative(p.speedup) || !finiteNonNegative(p.efficiency))
+                return QStringLiteral("scaling point %1").arg(p.workers);
+    return {};
+}
+
+/// Every number in a JSON tree is finite (QJsonDocument writes NaN and inf as null or as nothing valid).
+bool jsonFinite(const QJsonValue &v)
+{
+    if (v.isDouble())
+        return std::isfinite(v.toDouble());
+    if (v.isNull())
+        return false;
+    if (v.isArray()) {
+        for (const QJsonValue x : v.toArray())
+            if (!jsonFinite(x))
+                return false;
+    }
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!jsonFinite(it.value()))
+                return false;
+    }
+    return true;
+}
+
+} // namespace
+
+class TestProperties : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void randomPlansAreFiniteAndNonNegative();
+    void memoryGrowsWithMicroBatchAndSequence();
+    void slowerLinksNeverSpeedUpTheStep();
+    void higherZeroStageNeverNeedsMoreState();
+    void extremes_data();
+    void extremes();
+};
+
+void TestProperties::randomPlansAreFiniteAndNonNegative()
+{
+    QRandomGenerator rng(1234567);
+    int valid = 0, invalid = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const Plan plan = randomPlan(rng);
+        const Estimate e = run(plan, i % 10 == 0);
+        if (!e.valid) {
+            ++invalid;
+            QVERIFY(hasErrors(e.problems));
+            continue;
+        }
+        ++valid;
+        const QString problem = checkFinite(e);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem + " in plan " + QString::number(i)));
+        if (i % 50 == 0)
+            QVERIFY(jsonFinite(io::estimateToJson(plan, e, true)));
+    }
+    qInfo("%d valid and %d invalid random plans checked", valid, invalid);
+    QVERIFY(valid > 1500);
+}
+
+void TestProperties::memoryGrowsWithMicroBatchAndSequence()
+{
+    QRandomGenerator rng(99);
+    int checked = 0;
+    for (int i = 0; i < 1500; ++i) {
+        Plan plan = randomPlan(rng);
+        plan.training.globalBatch *= 64; // room for larger micro-batches
+        const Estimate base = run(plan);
+        if (!base.valid)
+            continue;
+        Plan larger = plan;
+        larger.training.microBatch *= 2;
+        const Estimate e1 = run(larger);
+        if (e1.valid) {
+            QVERIFY2(e1.memory.peakBytes >= base.memory.peakBytes * (1 - 1e-12), qPrintable(QString::number(i)));
+            ++checked;
+        }
+        Plan longer = plan;
+        longer.model.seqLen *= 2;
+        const Estimate e2 = run(longer);
+        if (e2.valid) {
+            QVERIFY2(e2.memory.peakBytes >= base.memory.peakBytes * (1 - 1e-12), qPrintable(QString::number(i)));
+            ++checked;
+        }
+    }
+    qInfo("%d monotonicity pairs", checked);
+    QVERIFY(checked > 1000);
+}
+
+void TestProperties::slowerLinksNeverSpeedUpTheStep()
+{
+    QRandomGenerator rng(7777);
+    int checked = 0;
+    for (int i = 0; i < 1500; ++i) {
+        const Plan plan = randomPlan(rng);
+        const Estimate base = run(plan);
+        if (!base.valid)
+            continue;
+        const DeviceSpec &d = *base.device;
+        Plan slower = plan;
+        slower.cluster.overrides.networkBandwidthBytesPerSecond = d.networkBandwidthBytesPerSecond / (1.5 + rng.bounded(4));
+        slower.cluster.overrides.intraNodeBandwidthBytesPerSecond = d.intraNodeBandwidthBytesPerSecond / (1.5 + rng.bounded(4));
+        slower.cluster.overrides.networkLatencySeconds = d.networkLatencySeconds * 3;
+        slower.cluster.overrides.intraNodeLatencySeconds = d.intraNodeLatencySeconds * 3;
+        const Estimate e = run(slower);
+        QVERIFY(e.valid);
+        QVERIFY2(e.step.stepSeconds >= base.step.stepSeconds * (1 - 1e-12),
+                 qPrintable(QStringLiteral("plan %1: %2 s with slower links, %3 s before").arg(i).arg(e.step.stepSeconds).arg(base.step.stepSeconds)));
+        ++checked;
+    }
+    QVERIFY(checked > 700);
+}
+
+void TestProperties::higherZeroStageNeverNeedsMoreState()
+{
+    QRandomGenerator rng(31337);
+    int checked = 0;
+    for (int i = 0; i < 1000; ++i) {
+        Plan plan = randomPlan(rng);
+        double previous = -1;
+        for (int stage = 0; stage <= 3; ++stage) {
+            plan.parallel.zeroStage = stage;
+            const Estimate e = run(plan);
+            if (!e.valid)
+                break;
+            double persistent = 0;
+            for (const StageMemory &s : e.memory.stages)
+                persistent = std::max(persistent, s.parametersBytes + s.gradientsBytes + s.optimizerBytes + s.hostOptimizerBytes);
+            if (previous >= 0)
+                QVERIFY2(persistent <= previous * (1 + 1e-12), qPrintable(QStringLiteral("plan %1 stage %2").arg(i).arg(stage)));
+            previous = persistent;
+            ++checked;
+        }
+    }
+    QVERIFY(checked > 2000);
+}
+
+void TestProperties::extremes_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::newRow("1T on one GPU") << "1t-one-gpu";
+    QTest::newRow("a million GPUs") << "million-gpus";
+    QTest::newRow("sequence length one million") << "seq-1m";
+    QTest::newRow("vocabulary one") << "vocab-1";
+    QTest::newRow("one layer") << "one-layer";
+    QTest::newRow("huge sizes rejected") << "huge";
+}
+
+void TestProperties::extremes()
+{
+    QFETCH(QString, name);
+    Plan plan;
+    bool expectValid = true;
+    if (name == "1t-one-gpu") {
+        plan = test::presetPlan("megatron-1t", 1, 1, 1, 1, 1);
+    } else if (name == "million-gpus") {
+        plan = test::presetPlan("gpt2-small", 1, 1, 1 << 20, 1, 1 << 20);
+    } else if (name == "seq-1m") {
+        plan = test::presetPlan("llama3-8b", 8, 1, 1, 1, 8);
+        plan.model.seqLen = 1 << 20;
+    } else if (name == "vocab-1") {
+        plan = test::presetPlan("gpt2-small", 1, 1, 8, 1, 8);
+        plan.model.vocab = 1;
+    } else if (name == "one-layer") {
+        plan = test::presetPlan("gpt2-small", 1, 1, 8, 1, 8);
+        plan.model.layers = 1;
+    } else {
+        plan = test::presetPlan("gpt2-small", 1, 1, 8, 1, 8);
+        plan.model.hidden = std::int64_t(1) << 41;
+        plan.model.seqLen = std::int64_t(1) << 45;
+        expectValid = false;
+    }
+    const Estimate e = run(plan, true);
+    QCOMPARE(e.valid, expectValid);
+    if (!expectValid) {
+        QVERIFY(hasErrors(e.problems));
+        QVERIFY(QString::fromStdString(e.problems.front().message).contains("at most 2^40"));
+        return;
+    }
+    const QString problem = checkFinite(e);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    QVERIFY(jsonFinite(io::estimateToJson(plan, e, false)));
+    if (name == "1t-one-gpu")
+        QVERIFY(!e.memory.fits && e.step.bottleneck == Bottleneck::Capacity);
+}
+
+QTEST_APPLESS_MAIN(TestProperties)
+#include "tst_properties.moc"
