@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "JsonDuplicates.h"
 #include "JsonReader.h"
 #include "plan/Plan.h"
 
@@ -21,6 +22,10 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         problems.push_back({Severity::Error, "", "malformed JSON: " + parseError.errorString().toStdString()});
+        return problems;
+    }
+    if (const auto duplicate = findDuplicateKey(json)) {
+        problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
         return problems;
     }
     const QJsonObject root = doc.object();

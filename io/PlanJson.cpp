@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "JsonDuplicates.h"
 #include "JsonReader.h"
 #include "plan/PlanValidation.h"
 
@@ -132,6 +133,10 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
         result.problems.push_back({Severity::Error, "", "a plan must be a JSON object"});
         return result;
     }
+    if (const auto duplicate = findDuplicateKey(json)) {
+        result.problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
+        return result;
+    }
 
     Problems &problems = result.problems;
     JsonReader root(doc.object(), QString(), problems);
@@ -178,24 +183,28 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
     return result;
 }
 
-PlanReadResult readPlanFile(const QString &path, const Catalog &catalog)
+std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems)
 {
     QFile file(path);
     const bool ok = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
     if (!ok) {
-        PlanReadResult result;
-        result.problems.push_back({Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
-        return result;
+        problems.push_back({Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
+        return std::nullopt;
     }
     // A plan is a few kilobytes; refuse anything absurd rather than parse gigabytes.
-    constexpr qint64 kMaxPlanBytes = 16 * 1024 * 1024;
     const QByteArray bytes = file.read(kMaxPlanBytes + 1);
     if (bytes.size() > kMaxPlanBytes) {
-        PlanReadResult result;
-        result.problems.push_back({Severity::Error, "", path.toStdString() + " is larger than 16 MiB: not a plan file"});
-        return result;
+        problems.push_back({Severity::Error, "", path.toStdString() + " is larger than 16 MiB: not a plan file"});
+        return std::nullopt;
     }
-    return readPlan(bytes, catalog);
+    return bytes;
+}
+
+PlanReadResult readPlanFile(const QString &path, const Catalog &catalog)
+{
+    PlanReadResult result;
+    const std::optional<QByteArray> bytes = readPlanBytes(path, result.problems);
+    return bytes ? readPlan(*bytes, catalog) : result;
 }
 
 namespace {

@@ -27,6 +27,12 @@ struct PlanReadResult
 /// unknown keys as warnings and rejects invalid values with the key's name. Never throws.
 PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog);
 
+/// Plans larger than this are refused unread: no plan is near it, and a 100 MB file must not be parsed.
+inline constexpr qint64 kMaxPlanBytes = 16 * 1024 * 1024;
+
+/// The bytes of a plan file (or standard input for "-"), at most kMaxPlanBytes; problems say why not.
+std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems);
+
 /// Reads a file (or standard input for "-").
 PlanReadResult readPlanFile(const QString &path, const Catalog &catalog);
 

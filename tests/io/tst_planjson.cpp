@@ -1,7 +1,9 @@
 // Plan files: every documented key, defaults, unknown keys, every invalid-plan rule, malformed input,
 // and the save -> load -> save invariant.
 
+#include <QElapsedTimer>
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
@@ -67,6 +69,9 @@ private slots:
     void invalid();
     void malformedInput_data();
     void malformedInput();
+    void hostileInput_data();
+    void hostileInput();
+    void hugeFileIsRefusedUnread();
     void saveLoadSaveIsStable_data();
     void saveLoadSaveIsStable();
     void builtinExampleIsValid();
@@ -271,6 +276,65 @@ void TestPlanJson::malformedInput()
     QVERIFY(!r.problems.empty());
     QVERIFY2(QString::fromStdString(r.problems.front().message).contains(expectedMessage),
              r.problems.front().message.c_str());
+}
+
+void TestPlanJson::hostileInput_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("expectedKey");
+    QTest::addColumn<QString>("expectedMessage");
+    const QByteArray base = QJsonDocument(basePlan()).toJson(QJsonDocument::Compact);
+    QTest::newRow("1e400") << QByteArray(base).replace("\"layers\":8", "\"layers\":1e400") << "" << "malformed JSON";
+    QTest::newRow("-0 layers") << QByteArray(base).replace("\"layers\":8", "\"layers\":-0") << "model.layers" << "positive integer";
+    QTest::newRow("1e-400") << QByteArray(base).replace("\"micro_batch\":2", "\"micro_batch\":2,\"allocator_reserve_fraction\":1e-400")
+                            << "" << "malformed JSON";
+    QTest::newRow("-0.0 fraction is zero") << QByteArray(base).replace("\"micro_batch\":2", "\"micro_batch\":2,\"allocator_reserve_fraction\":-0.0")
+                                           << "training.allocator_reserve_fraction" << "";
+    QTest::newRow("duplicate key") << QByteArray(base).replace("\"micro_batch\":2", "\"micro_batch\":2,\"micro_batch\":4")
+                                   << "training.micro_batch" << "appears twice";
+    QTest::newRow("duplicate top-level key") << QByteArray(base).replace("\"version\":1", "\"version\":1,\"version\":1") << "version"
+                                             << "appears twice";
+    QTest::newRow("non-UTF-8 in a string") << QByteArray(base).replace("\"tiny\"", "\"t\xff\xfey\"") << "" << "malformed JSON";
+    QTest::newRow("nesting 100000") << QByteArray(100000, '{') << "" << "malformed JSON";
+}
+
+void TestPlanJson::hostileInput()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, expectedKey);
+    QFETCH(QString, expectedMessage);
+    QElapsedTimer timer;
+    timer.start();
+    const io::PlanReadResult r = io::readPlan(bytes, io::builtinCatalog());
+    if (expectedMessage.isEmpty()) { // accepted: a value that rounds to a valid one
+        QVERIFY2(r.plan, qPrintable(problemsText(r.problems)));
+        QCOMPARE(r.plan->training.allocatorReserveFraction, 0.0);
+        return;
+    }
+    QVERIFY(!r.plan);
+    bool found = false;
+    for (const Problem &p : r.problems)
+        found |= p.isError() && QString::fromStdString(p.key) == expectedKey && QString::fromStdString(p.message).contains(expectedMessage);
+    QVERIFY2(found, qPrintable(problemsText(r.problems)));
+    QVERIFY(timer.elapsed() < 5000);
+}
+
+void TestPlanJson::hugeFileIsRefusedUnread()
+{
+    // 100 MB of JSON: refused by size with a named error, without reading it all.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("huge.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    const QByteArray chunk(1 << 20, ' ');
+    file.write("{\"format\": \"trainplan-plan\", \"pad\": \"");
+    for (int i = 0; i < 100; ++i)
+        file.write(chunk);
+    file.write("\"}");
+    file.close();
+    const io::PlanReadResult r = io::readPlanFile(path, io::builtinCatalog());
+    QVERIFY(!r.plan);
+    QVERIFY(QString::fromStdString(r.problems.front().message).contains("larger than 16 MiB"));
 }
 
 void TestPlanJson::saveLoadSaveIsStable_data()

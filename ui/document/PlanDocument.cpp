@@ -44,13 +44,14 @@ bool PlanDocument::loadFromBytes(const QByteArray &json, const QString &filePath
 
 bool PlanDocument::load(const QString &filePath, QString *error)
 {
-    QFile file(filePath);
-    if (!file.open(QIODevice::ReadOnly)) {
+    Problems problems;
+    const std::optional<QByteArray> bytes = io::readPlanBytes(filePath, problems);
+    if (!bytes) {
         if (error)
-            *error = tr("Cannot read %1: %2").arg(filePath, file.errorString());
+            *error = QString::fromStdString(toString(problems.front()));
         return false;
     }
-    return loadFromBytes(file.readAll(), filePath, error);
+    return loadFromBytes(*bytes, filePath, error);
 }
 
 bool PlanDocument::save(const QString &filePath, QString *error)
