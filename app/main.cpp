@@ -98,6 +98,8 @@ int main(int argc, char **argv)
         qWarning("built-in example plan: %s", qPrintable(error));
     if (!planFile.isEmpty())
         window.documentActions()->openFile(planFile);
+    else
+        window.offerRecovery();
     window.show();
     return app.exec();
 }

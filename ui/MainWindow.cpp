@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "DocumentActions.h"
+#include "document/Autosave.h"
 #include "EstimateView.h"
 #include "SummaryStrip.h"
 #include "charts/MemoryChartView.h"
@@ -104,6 +105,7 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
     m_detailsDock->hide();
 
+    m_autosave = new Autosave(document, QString(), this);
     createMenus();
     connect(document, &PlanDocument::planChanged, this, &MainWindow::updateTitle);
     connect(document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
@@ -168,6 +170,29 @@ void MainWindow::createMenus()
     });
 }
 
+bool MainWindow::offerRecovery()
+{
+    const std::optional<Autosave::Recovery> recovery = m_autosave->pendingRecovery();
+    if (!recovery)
+        return false;
+    const QString what = recovery->filePath.isEmpty() ? tr("an unsaved plan") : recovery->filePath;
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved changes"),
+        tr("Trainplan did not close normally. Recover the changes to %1 autosaved at %2?")
+            .arg(what, QLocale().toString(recovery->written.toLocalTime(), QLocale::ShortFormat)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer != QMessageBox::Yes) {
+        m_autosave->discard();
+        return false;
+    }
+    QString error;
+    if (!m_document->recover(recovery->plan, recovery->filePath, &error)) {
+        QMessageBox::warning(this, tr("Recover unsaved changes"), tr("The recovery file is not a valid plan:\n\n%1").arg(error));
+        return false;
+    }
+    return true;
+}
+
 void MainWindow::updateTitle()
 {
     setWindowTitle(tr("%1[*] - Trainplan").arg(m_document->displayName()));
@@ -183,6 +208,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
+    m_autosave->discard(); // saved or discarded on purpose: nothing to recover
     event->accept();
 }
 

@@ -8,6 +8,7 @@ class QAction;
 
 namespace trainplan {
 
+class Autosave;
 class DocumentActions;
 class MemoryChartView;
 class PipelineGanttView;
@@ -29,6 +30,9 @@ public:
     ScalingView *scaling() const { return m_scaling; }
     PipelineGanttView *pipeline() const { return m_pipeline; }
     SummaryStrip *summary() const { return m_summary; }
+    Autosave *autosave() const { return m_autosave; }
+    /// Offers what a crashed session left in the recovery file; true if it was restored.
+    bool offerRecovery();
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -46,6 +50,7 @@ private:
     PipelineGanttView *m_pipeline;
     QDockWidget *m_editorDock;
     QDockWidget *m_detailsDock;
+    Autosave *m_autosave;
 };
 
 /// Fusion with a dark palette, or the platform's default palette.

@@ -54,6 +54,15 @@ bool PlanDocument::load(const QString &filePath, QString *error)
     return loadFromBytes(*bytes, filePath, error);
 }
 
+bool PlanDocument::recover(const QByteArray &json, const QString &filePath, QString *error)
+{
+    if (!loadFromBytes(json, filePath, error))
+        return false;
+    m_undoStack.resetClean(); // recovered work is not saved work
+    emit modifiedChanged(true);
+    return true;
+}
+
 bool PlanDocument::save(const QString &filePath, QString *error)
 {
     QSaveFile file(filePath);

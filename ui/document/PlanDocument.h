@@ -34,6 +34,8 @@ public:
     /// Returns false and fills `error` (one line per problem) when the bytes are not a valid plan.
     bool loadFromBytes(const QByteArray &json, const QString &filePath, QString *error);
     bool load(const QString &filePath, QString *error);
+    /// Loads recovered bytes as unsaved changes to `filePath` (the document is modified afterwards).
+    bool recover(const QByteArray &json, const QString &filePath, QString *error);
     /// Atomic save through QSaveFile; on success the document is clean and takes `filePath`.
     bool save(const QString &filePath, QString *error);
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (ASan + UBSan) in build-fuzz/ and runs each on its seed corpus.
+#   bash tools/fuzz.sh SECONDS           bounded run per target (CI: a short one)
+#   bash tools/fuzz.sh runs:N            N executions per target (the long local runs)
+# A crash leaves its input in build-fuzz/findings/<target>/ and fails the script.
+set -euo pipefail
+limit=${1:-20}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${TRAINPLAN_FUZZ_DIR:-"$root/build-fuzz"}
+clang=$(command -v clang++-14 || command -v clang++ || true)
+[ -n "$clang" ] || { echo "tools/fuzz.sh: clang++ not found (tools/setup.sh installs clang-14)" >&2; exit 1; }
+if [ ! -f "$build_dir/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DBUILD_TESTING=OFF -DTRAINPLAN_FUZZ=ON >/dev/null
+fi
+cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}" --target fuzz_plan fuzz_devices fuzz_models >/dev/null
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+status=0
+for target in plan devices models; do
+  corpus="$build_dir/corpus/$target"
+  findings="$build_dir/findings/$target"
+  mkdir -p "$corpus" "$findings"
+  if [[ "$limit" == runs:* ]]; then bound="-runs=${limit#runs:}"; else bound="-max_total_time=$limit"; fi
+  echo "== fuzz_$target ($bound)"
+  if ! "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+       -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target" 2>"$build_dir/fuzz_$target.log"; then
+    status=1
+    tail -30 "$build_dir/fuzz_$target.log" >&2
+  fi
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb|ERROR" "$build_dir/fuzz_$target.log" || true
+done
+exit $status
