@@ -35,7 +35,15 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const QString path = QStringLiteral("%1[%2]").arg(QLatin1String(arrayKey)).arg(i);
         JsonReader r(entries.at(i).toObject(), path, problems);
-        readEntry(r);
+        const std::size_t before = problems.size();
+        // The entry is added only if reading it found no error (checked after all its keys are read).
+        const auto entryValid = [&problems, before] {
+            for (std::size_t k = before; k < problems.size(); ++k)
+                if (problems[k].isError())
+                    return false;
+            return true;
+        };
+        readEntry(r, entryValid);
         r.reportUnknownKeys();
     }
     return problems;
@@ -45,7 +53,7 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
 
 Problems readDevices(const QByteArray &json, Catalog &catalog)
 {
-    return readCatalogDocument(json, "trainplan-devices", "devices", [&](JsonReader &r) {
+    return readCatalogDocument(json, "trainplan-devices", "devices", [&](JsonReader &r, const auto &entryValid) {
         DeviceSpec d;
         for (const char *key : {"id", "name", "peak_flops", "memory_bytes", "memory_bandwidth"})
             r.requireKey(key);
@@ -90,18 +98,35 @@ Problems readDevices(const QByteArray &json, Catalog &catalog)
             r.error("intra_node_efficiency", "must be in (0, 1]");
         if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
             r.error("network_efficiency", "must be in (0, 1]");
-        if (!(d.memoryBytes > 0))
-            r.error("memory_bytes", "must be positive");
-        if (!(d.memoryBandwidthBytesPerSecond > 0))
-            r.error("memory_bandwidth", "must be positive");
-        if (!d.id.empty())
+        // Every figure the estimators divide by or add up is checked here, so no device can make a step
+        // time negative or infinite (a fuzzed catalog with a negative latency did).
+        const auto positive = [&](const char *key, double value) {
+            if (!(value > 0))
+                r.error(key, "must be positive");
+        };
+        const auto nonNegative = [&](const char *key, double value) {
+            if (!(value >= 0))
+                r.error(key, "must not be negative");
+        };
+        positive("memory_bytes", d.memoryBytes);
+        positive("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
+        positive("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
+        positive("network_bandwidth", d.networkBandwidthBytesPerSecond);
+        nonNegative("runtime_context_bytes", d.runtimeContextBytes);
+        nonNegative("board_power_watts", d.boardPowerWatts);
+        nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
+        nonNegative("network_latency", d.networkLatencySeconds);
+        nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+        if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
+            r.error("attention_efficiency", "must be in (0, 1]");
+        if (!d.id.empty() && entryValid())
             catalog.addDevice(std::move(d));
     });
 }
 
 Problems readModels(const QByteArray &json, Catalog &catalog)
 {
-    return readCatalogDocument(json, "trainplan-models", "models", [&](JsonReader &r) {
+    return readCatalogDocument(json, "trainplan-models", "models", [&](JsonReader &r, const auto &entryValid) {
         ModelSpec m;
         for (const char *key : {"id", "name", "layers", "hidden", "heads", "vocab", "seq_len", "mlp", "source"})
             r.requireKey(key);
@@ -122,7 +147,7 @@ Problems readModels(const QByteArray &json, Catalog &catalog)
         r.readBool("tied_embeddings", m.tiedEmbeddings);
         double published = 0;
         r.readNumber("published_parameters", published); // documentation for tests and tooltips
-        if (!m.presetId.empty())
+        if (!m.presetId.empty() && entryValid())
             catalog.addModel(std::move(m));
     });
 }

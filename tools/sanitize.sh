@@ -14,5 +14,4 @@ cd "$build_dir"
 # Leak checking stays on; halt on the first error of either sanitizer.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/tools/lsan.supp}
 exec ctest --output-on-failure -j"${TRAINPLAN_JOBS:-2}" -LE bench

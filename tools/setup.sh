@@ -16,7 +16,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${TRAINPLAN_BUILD_DIR:-"$root/build"}
 jobs=${TRAINPLAN_JOBS:-2}
 
-# Debian packages: toolchain, Qt 6 (Widgets, Charts, Test, platform plugins), QCustomPlot, Eigen.
+# Debian packages: toolchain, Qt 6 (Widgets, Charts, Test, platform plugins), QCustomPlot, Eigen; for
+# the tests a comma-decimal locale's sources (locales) and clang with libFuzzer (the short fuzz runs).
 # libqt6opengl6-dev is needed by Qt Charts' CMake package but not pulled in by qt6-charts-dev.
 packages=(
   cmake g++ make
@@ -24,6 +25,7 @@ packages=(
   libqcustomplot-dev libeigen3-dev
   fonts-dejavu-core
   locales
+  clang-14 libclang-rt-14-dev llvm-14
 )
 
 missing=()

@@ -20,12 +20,12 @@ inline QByteArray bytes(const std::uint8_t *data, std::size_t size)
 
 /// Estimates a plan the way the window does, simulating the pipeline only when its op count stays
 /// small (a fuzzed plan may ask for 10^7 micro-batches; the analytic path covers those).
-inline void exercise(const Plan &plan, const Catalog &catalog)
+inline void exercise(const Plan &plan, const Catalog &catalog, bool analyticOnly = false)
 {
     const double ops = double(plan.parallel.pipeline) * double(plan.microbatches()) * double(plan.parallel.virtualStages);
     EstimateOptions options;
-    options.scaling = ops < 1e4;
-    options.simulatePipeline = ops < 1e5;
+    options.scaling = !analyticOnly && ops < 1e4;
+    options.simulatePipeline = !analyticOnly && ops < 1e5;
     const Estimate e = estimate(plan, catalog, options);
     if (e.valid && !(e.step.stepSeconds >= 0))
         __builtin_trap(); // a valid plan must give a number, never NaN

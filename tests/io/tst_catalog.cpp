@@ -16,6 +16,7 @@ private slots:
     void devicesMatchPublishedSpecs_data();
     void devicesMatchPublishedSpecs();
     void rejectsBadDeviceDocument();
+    void fuzzFindingNegativeLatency();
 };
 
 void TestCatalog::requiredIds()
@@ -90,6 +91,22 @@ void TestCatalog::rejectsBadDeviceDocument()
     QVERIFY(keys.contains("devices[0].memory_bytes"));
     QVERIFY(keys.contains("devices[0].colour"));
     QVERIFY(hasErrors(io::readDevices("{not json", c)));
+    QVERIFY(c.devices().empty()); // a device with errors never enters the catalog
+}
+
+void TestCatalog::fuzzFindingNegativeLatency()
+{
+    // fuzz_devices found a catalog whose negative network latency made a valid plan's step time
+    // negative (build-fuzz/findings/devices/crash-f55f267c...): the reader must refuse it.
+    QFile file(test::dataPath("fuzz-regressions/devices-negative-latency.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    Catalog c;
+    const Problems problems = io::readDevices(file.readAll(), c);
+    bool named = false;
+    for (const Problem &p : problems)
+        named |= p.isError() && p.key == "devices[1].network_latency" && p.message == "must not be negative";
+    QVERIFY(named);
+    QVERIFY(!c.device("v100-sxm2-16gb"));
 }
 
 QTEST_APPLESS_MAIN(TestCatalog)

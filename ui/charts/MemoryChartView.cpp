@@ -88,8 +88,10 @@ void MemoryChartView::refresh()
     m_capacity = nullptr;
     m_stageAxisY = nullptr;
     c->removeAllSeries();
-    for (QAbstractAxis *axis : c->axes())
-        c->removeAxis(axis);
+    for (QAbstractAxis *axis : c->axes()) {
+        c->removeAxis(axis); // hands ownership back: delete it (LeakSanitizer found this)
+        delete axis;
+    }
     const QChart::ChartTheme theme = chartstyle::isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
     if (c->theme() != theme) {
         c->setTheme(theme); // resets fonts: set the legend's again
