@@ -163,14 +163,8 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
     root.reportUnknownKeys();
 
     // parallel.data defaults to the GPUs left after tensor and pipeline, when they divide evenly.
-    if (!dataGiven) {
-        const ClusterConfig &c = plan.cluster;
-        const double gpus = double(c.gpusPerNode) * double(c.nodes);
-        const double split = double(plan.parallel.tensor) * double(plan.parallel.pipeline);
-        if (c.gpusPerNode > 0 && c.nodes > 0 && split > 0 && gpus <= double(kMaxPlanInteger)
-            && std::fmod(gpus, split) == 0.0)
-            plan.parallel.data = std::int64_t(gpus / split);
-    }
+    if (!dataGiven)
+        deriveDataParallel(plan);
     if (plan.name.empty())
         plan.name = plan.model.name;
 

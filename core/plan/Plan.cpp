@@ -1,6 +1,7 @@
 #include "plan/Plan.h"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace trainplan {
@@ -58,6 +59,16 @@ std::optional<PositionEmbedding> positionFromString(std::string_view t) { return
 bool isSixteenBitStorage(Precision p)
 {
     return p == Precision::FP16 || p == Precision::BF16 || p == Precision::FP8;
+}
+
+void deriveDataParallel(Plan &plan)
+{
+    // In doubles: the sizes may be anything up to 2^53 before validation.
+    const double gpus = double(plan.cluster.gpusPerNode) * double(plan.cluster.nodes);
+    const double split = double(plan.parallel.tensor) * double(plan.parallel.pipeline);
+    if (plan.cluster.gpusPerNode > 0 && plan.cluster.nodes > 0 && split > 0 && gpus <= double(std::int64_t(1) << 40)
+        && std::fmod(gpus, split) == 0.0)
+        plan.parallel.data = std::int64_t(gpus / split);
 }
 
 std::int64_t Plan::microbatches() const

@@ -97,6 +97,10 @@ struct Plan
     friend bool operator==(const Plan &, const Plan &) = default;
 };
 
+/// Sets parallel.data to GPUs / (tensor x pipeline) when that is a whole number (sizes in range);
+/// otherwise leaves it, for validation to explain. Used for a plan file without "data" and by the editor.
+void deriveDataParallel(Plan &plan);
+
 const char *toString(Optimizer o);
 const char *toString(Recompute r);
 const char *toString(Schedule s);

@@ -17,14 +17,11 @@ namespace trainplan {
 
 namespace {
 
-/// Keeps the GPU count when tensor or pipeline size changes, and follows a new node count: data =
-/// GPUs / (tensor x pipeline) whenever that divides (otherwise the editor shows the rule).
+/// Keeps the GPU count when tensor or pipeline size changes, and follows a new node count (otherwise the
+/// editor shows the rule).
 void rebalanceData(Plan &plan)
 {
-    const std::int64_t split = plan.parallel.tensor * plan.parallel.pipeline;
-    const std::int64_t gpus = plan.cluster.gpus();
-    if (split > 0 && gpus > 0 && gpus % split == 0)
-        plan.parallel.data = gpus / split;
+    deriveDataParallel(plan);
 }
 
 QGroupBox *group(QVBoxLayout *column, const QString &title, QFormLayout *&form)
