@@ -68,6 +68,7 @@ private slots:
     void invalidEditShowsRuleInlineAndNoNumbers();
     void rooflineHoverDescribesOp();
     void ganttDrawsEveryOp();
+    void zeroComparisonMatchesFigure16_2();
 };
 
 void TestPlanner::editingChangesChartsAndUndoRestoresThem()
@@ -234,6 +235,25 @@ void TestPlanner::ganttDrawsEveryOp()
     QCOMPARE(f.window.pipeline()->opCount(), std::size_t(8 * 192 * 2));
     f.window.findChild<QSpinBox *>(QStringLiteral("pipeline stages"))->setValue(1);
     QCOMPARE(f.window.pipeline()->opCount(), std::size_t(0));
+}
+
+void TestPlanner::zeroComparisonMatchesFigure16_2()
+{
+    // Figure 16.2's accounting: 16-bit parameters and gradients, FP32 master and moments (16 bytes per
+    // parameter replicated); ZeRO 1/2/3 divide optimizer, + gradients, + parameters by the W workers.
+    Fixture f;
+    f.window.memoryChart()->setZeroComparison(true);
+    const auto sets = f.window.memoryChart()->seriesValues();
+    QCOMPARE(sets.size(), 4);
+    const double P = f.document.estimate().model.parameters / 1e9, W = double(f.document.plan().parallel.data);
+    const double expected[] = {16 * P, P * (2 + 2 + 12 / W), P * (2 + (2 + 12) / W), P * 16 / W};
+    for (int stage = 0; stage < 4; ++stage) {
+        double total = 0;
+        for (const auto &set : sets)
+            total += set[stage];
+        TP_COMPARE_REL(total, expected[stage], 1e-12);
+    }
+    QCOMPARE(sets[2][0], 4 * P); // the FP32 master copy, replicated
 }
 
 QTEST_MAIN(TestPlanner)

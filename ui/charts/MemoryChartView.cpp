@@ -246,11 +246,9 @@ void MemoryChartView::drawZeroComparison()
     // workers, replicated and with ZeRO stages 1-3 (16-bit parameters and gradients, FP32 master and moments).
     const Plan &plan = m_document->plan();
     const double P = m_document->estimate().model.parameters;
-    const double W = double(plan.parallel.data);
     const StateBytesPerParameter b = stateBytesPerParameter(plan.training.precision, plan.training.optimizer, plan.training.fp32Gradients);
     const double master = isSixteenBitStorage(plan.training.precision) ? 4.0 : 0.0;
     const QStringList labels{tr("Params"), tr("Grads"), tr("FP32 master"), tr("Moments")};
-    const double perParameter[] = {b.parameters, b.gradients, master, b.optimizer - master};
     QList<QBarSet *> sets;
     for (int i = 0; i < 4; ++i) {
         auto *set = new QBarSet(labels[i]);
@@ -260,16 +258,14 @@ void MemoryChartView::drawZeroComparison()
     }
     double highest = 0;
     for (int stage = 0; stage <= 3; ++stage) {
-        // Which components are sharded at this stage: optimizer (master + moments) from 1, gradients from
-        // 2, parameters at 3.
-        const double divisor[] = {stage >= 3 ? W : 1.0, stage >= 2 ? W : 1.0, stage >= 1 ? W : 1.0, stage >= 1 ? W : 1.0};
-        double total = 0;
-        for (int i = 0; i < 4; ++i) {
-            const double gb = P * perParameter[i] / divisor[i] / 1e9;
-            *sets[i] << gb;
-            total += gb;
-        }
-        highest = std::max(highest, total);
+        // The core's ZeRO sharding; the optimizer term split into its FP32 master copy and the moments.
+        const ModelStateBytes state = shardedModelState(P, b, plan.parallel.data, stage);
+        const double masterShare = b.optimizer > 0 ? master / b.optimizer : 0.0;
+        const double parts[] = {state.parameters, state.gradients, state.optimizer * masterShare,
+                                state.optimizer * (1.0 - masterShare)};
+        for (int i = 0; i < 4; ++i)
+            *sets[i] << parts[i] / 1e9;
+        highest = std::max(highest, state.total() / 1e9);
     }
     auto *series = new QStackedBarSeries;
     for (QBarSet *set : sets)
