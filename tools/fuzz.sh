@@ -22,7 +22,7 @@ for target in plan devices models; do
   mkdir -p "$corpus" "$findings"
   if [[ "$limit" == runs:* ]]; then bound="-runs=${limit#runs:}"; else bound="-max_total_time=$limit"; fi
   echo "== fuzz_$target ($bound)"
-  if ! "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  if ! "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target" 2>"$build_dir/fuzz_$target.log"; then
     status=1
     tail -30 "$build_dir/fuzz_$target.log" >&2
