@@ -51,77 +51,175 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
 
 } // namespace
 
+void readDevice(JsonReader &r, DeviceSpec &d)
+{
+    for (const char *key : {"id", "name", "peak_flops", "memory_bytes", "memory_bandwidth"})
+        r.requireKey(key);
+    r.readString("id", d.id);
+    r.readString("name", d.name);
+    r.readString("source", d.source);
+    std::string notes;
+    r.readString("notes", notes);
+    JsonReader peaks = r.object("peak_flops");
+    for (std::size_t i = 0; i < kPrecisionCount; ++i) {
+        const char *name = toString(Precision(i));
+        peaks.readNumber(name, d.peakFlopsPerSecond[i]);
+        if (d.peakFlopsPerSecond[i] < 0)
+            peaks.error(name, "must not be negative");
+    }
+    peaks.reportUnknownKeys();
+    r.readNumber("memory_bytes", d.memoryBytes);
+    r.readNumber("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
+    r.readNumber("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
+    r.readNumber("network_bandwidth", d.networkBandwidthBytesPerSecond);
+    r.readNumber("runtime_context_bytes", d.runtimeContextBytes);
+    r.readNumber("board_power_watts", d.boardPowerWatts);
+    const auto readCurve = [&](const char *key, const char *halfKey, EfficiencyCurve &curve) {
+        JsonReader c = r.object(key);
+        c.readNumber("max", curve.max);
+        c.readNumber(halfKey, curve.halfSize);
+        if (!(curve.max > 0 && curve.max <= 1))
+            c.error("max", "must be in (0, 1]");
+        if (curve.halfSize < 0)
+            c.error(halfKey, "must not be negative");
+        c.reportUnknownKeys();
+    };
+    readCurve("matmul_efficiency", "half_flops", d.matmulEfficiency);
+    readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
+    r.readNumber("attention_efficiency", d.attentionEfficiency);
+    r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
+    r.readNumber("network_latency", d.networkLatencySeconds);
+    r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
+    r.readNumber("network_efficiency", d.networkEfficiency);
+    r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
+        r.error("intra_node_efficiency", "must be in (0, 1]");
+    if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
+        r.error("network_efficiency", "must be in (0, 1]");
+    // Every figure the estimators divide by or add up is checked here, so no device can make a step
+    // time negative or infinite (a fuzzed catalog with a negative latency did).
+    const auto positive = [&](const char *key, double value) {
+        if (!(value > 0))
+            r.error(key, "must be positive");
+    };
+    const auto nonNegative = [&](const char *key, double value) {
+        if (!(value >= 0))
+            r.error(key, "must not be negative");
+    };
+    positive("memory_bytes", d.memoryBytes);
+    positive("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
+    positive("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
+    positive("network_bandwidth", d.networkBandwidthBytesPerSecond);
+    nonNegative("runtime_context_bytes", d.runtimeContextBytes);
+    nonNegative("board_power_watts", d.boardPowerWatts);
+    nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
+    nonNegative("network_latency", d.networkLatencySeconds);
+    nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
+        r.error("attention_efficiency", "must be in (0, 1]");
+}
+
+QJsonObject deviceToJson(const DeviceSpec &d)
+{
+    QJsonObject peaks;
+    for (std::size_t i = 0; i < kPrecisionCount; ++i)
+        peaks[QLatin1String(toString(Precision(i)))] = d.peakFlopsPerSecond[i];
+    return QJsonObject{
+        {"id", QString::fromStdString(d.id)},
+        {"name", QString::fromStdString(d.name)},
+        {"source", QString::fromStdString(d.source)},
+        {"peak_flops", peaks},
+        {"memory_bytes", d.memoryBytes},
+        {"memory_bandwidth", d.memoryBandwidthBytesPerSecond},
+        {"intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond},
+        {"network_bandwidth", d.networkBandwidthBytesPerSecond},
+        {"runtime_context_bytes", d.runtimeContextBytes},
+        {"board_power_watts", d.boardPowerWatts},
+        {"matmul_efficiency", QJsonObject{{"max", d.matmulEfficiency.max}, {"half_flops", d.matmulEfficiency.halfSize}}},
+        {"memory_efficiency", QJsonObject{{"max", d.memoryEfficiency.max}, {"half_bytes", d.memoryEfficiency.halfSize}}},
+        {"attention_efficiency", d.attentionEfficiency},
+        {"intra_node_latency", d.intraNodeLatencySeconds},
+        {"network_latency", d.networkLatencySeconds},
+        {"intra_node_efficiency", d.intraNodeEfficiency},
+        {"network_efficiency", d.networkEfficiency},
+        {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
+    };
+}
+
+DeviceSpec customDeviceTemplate()
+{
+    // Figures a user rarely knows for a new device: the A100's calibrated efficiencies and links.
+    DeviceSpec d;
+    if (const DeviceSpec *a100 = builtinCatalog().device("a100-sxm4-80gb"))
+        d = *a100;
+    d.id.clear();
+    d.name.clear();
+    d.source = "user-defined";
+    return d;
+}
+
 Problems readDevices(const QByteArray &json, Catalog &catalog)
 {
     return readCatalogDocument(json, "trainplan-devices", "devices", [&](JsonReader &r, const auto &entryValid) {
         DeviceSpec d;
-        for (const char *key : {"id", "name", "peak_flops", "memory_bytes", "memory_bandwidth"})
-            r.requireKey(key);
-        r.readString("id", d.id);
-        r.readString("name", d.name);
-        r.readString("source", d.source);
-        std::string notes;
-        r.readString("notes", notes);
-        JsonReader peaks = r.object("peak_flops");
-        for (std::size_t i = 0; i < kPrecisionCount; ++i) {
-            const char *name = toString(Precision(i));
-            peaks.readNumber(name, d.peakFlopsPerSecond[i]);
-            if (d.peakFlopsPerSecond[i] < 0)
-                peaks.error(name, "must not be negative");
-        }
-        peaks.reportUnknownKeys();
-        r.readNumber("memory_bytes", d.memoryBytes);
-        r.readNumber("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
-        r.readNumber("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
-        r.readNumber("network_bandwidth", d.networkBandwidthBytesPerSecond);
-        r.readNumber("runtime_context_bytes", d.runtimeContextBytes);
-        r.readNumber("board_power_watts", d.boardPowerWatts);
-        const auto readCurve = [&](const char *key, const char *halfKey, EfficiencyCurve &curve) {
-            JsonReader c = r.object(key);
-            c.readNumber("max", curve.max);
-            c.readNumber(halfKey, curve.halfSize);
-            if (!(curve.max > 0 && curve.max <= 1))
-                c.error("max", "must be in (0, 1]");
-            if (curve.halfSize < 0)
-                c.error(halfKey, "must not be negative");
-            c.reportUnknownKeys();
-        };
-        readCurve("matmul_efficiency", "half_flops", d.matmulEfficiency);
-        readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
-        r.readNumber("attention_efficiency", d.attentionEfficiency);
-        r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
-        r.readNumber("network_latency", d.networkLatencySeconds);
-        r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
-        r.readNumber("network_efficiency", d.networkEfficiency);
-        r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
-        if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
-            r.error("intra_node_efficiency", "must be in (0, 1]");
-        if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
-            r.error("network_efficiency", "must be in (0, 1]");
-        // Every figure the estimators divide by or add up is checked here, so no device can make a step
-        // time negative or infinite (a fuzzed catalog with a negative latency did).
-        const auto positive = [&](const char *key, double value) {
-            if (!(value > 0))
-                r.error(key, "must be positive");
-        };
-        const auto nonNegative = [&](const char *key, double value) {
-            if (!(value >= 0))
-                r.error(key, "must not be negative");
-        };
-        positive("memory_bytes", d.memoryBytes);
-        positive("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
-        positive("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
-        positive("network_bandwidth", d.networkBandwidthBytesPerSecond);
-        nonNegative("runtime_context_bytes", d.runtimeContextBytes);
-        nonNegative("board_power_watts", d.boardPowerWatts);
-        nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
-        nonNegative("network_latency", d.networkLatencySeconds);
-        nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
-        if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
-            r.error("attention_efficiency", "must be in (0, 1]");
+        readDevice(r, d);
         if (!d.id.empty() && entryValid())
             catalog.addDevice(std::move(d));
     });
+}
+
+Problems readClusterCatalog(const QByteArray &json, Catalog &catalog)
+{
+    Problems problems;
+    const auto readLinks = [&](const char *arrayKey, bool network) {
+        const Problems p = readCatalogDocument(json, "trainplan-cluster", arrayKey, [&](JsonReader &r, const auto &entryValid) {
+            LinkSpec l;
+            for (const char *key : {"id", "name", "bandwidth", "latency"})
+                r.requireKey(key);
+            r.readString("id", l.id);
+            r.readString("name", l.name);
+            r.readString("source", l.source);
+            r.readNumber("bandwidth", l.bandwidthBytesPerSecond);
+            r.readNumber("latency", l.latencySeconds);
+            if (!(l.bandwidthBytesPerSecond > 0))
+                r.error("bandwidth", "must be positive");
+            if (!(l.latencySeconds >= 0))
+                r.error("latency", "must not be negative");
+            if (!l.id.empty() && entryValid())
+                network ? catalog.addNetwork(std::move(l)) : catalog.addIntraNodeLink(std::move(l));
+        });
+        problems.insert(problems.end(), p.begin(), p.end());
+    };
+    readLinks("intra_node_links", false);
+    readLinks("networks", true);
+    const Problems p = readCatalogDocument(json, "trainplan-cluster", "node_templates", [&](JsonReader &r, const auto &entryValid) {
+        NodeTemplate n;
+        for (const char *key : {"id", "name", "device", "gpus_per_node"})
+            r.requireKey(key);
+        r.readString("id", n.id);
+        r.readString("name", n.name);
+        r.readString("device", n.device);
+        r.readInteger("gpus_per_node", n.gpusPerNode);
+        r.readString("intra_node_link", n.intraNodeLink);
+        r.readString("source", n.source);
+        if (n.gpusPerNode < 1 || n.gpusPerNode > 1024)
+            r.error("gpus_per_node", "must be in 1..1024");
+        if (!catalog.device(n.device))
+            r.error("device", "unknown device \"" + n.device + "\"");
+        if (!n.intraNodeLink.empty() && !catalog.intraNodeLink(n.intraNodeLink))
+            r.error("intra_node_link", "unknown intra-node link \"" + n.intraNodeLink + "\"");
+        if (!n.id.empty() && entryValid())
+            catalog.addNodeTemplate(std::move(n));
+    });
+    // The three passes each check the format tag: report that once.
+    bool formatReported = false;
+    for (const Problem &q : p)
+        if (q.key == "format")
+            formatReported = true;
+    if (formatReported)
+        std::erase_if(problems, [](const Problem &q) { return q.key == "format"; });
+    problems.insert(problems.end(), p.begin(), p.end());
+    return problems;
 }
 
 Problems readModels(const QByteArray &json, Catalog &catalog)
@@ -157,7 +255,8 @@ const Catalog &builtinCatalog()
     static const Catalog catalog = [] {
         Catalog c;
         for (const auto &[path, reader] :
-             {std::pair{":/trainplan/devices.json", &readDevices}, std::pair{":/trainplan/models.json", &readModels}}) {
+             {std::pair{":/trainplan/devices.json", &readDevices}, std::pair{":/trainplan/models.json", &readModels},
+              std::pair{":/trainplan/cluster.json", &readClusterCatalog}}) {
             QFile file{QString::fromLatin1(path)};
             if (file.open(QIODevice::ReadOnly)) {
                 const Problems problems = reader(file.readAll(), c);

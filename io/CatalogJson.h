@@ -1,8 +1,11 @@
 #pragma once
-// The device catalog (resources/devices.json) and model presets (resources/models.json).
+// The device catalog (resources/devices.json), model presets (resources/models.json) and cluster
+// catalog (resources/cluster.json: intra-node links, network tiers, node templates).
 
 #include <QByteArray>
+#include <QJsonObject>
 
+#include "JsonReader.h"
 #include "common/Problem.h"
 #include "hardware/Catalog.h"
 
@@ -12,6 +15,15 @@ namespace trainplan::io {
 Problems readDevices(const QByteArray &json, Catalog &catalog);
 /// Adds the models of a "trainplan-models" document to `catalog`.
 Problems readModels(const QByteArray &json, Catalog &catalog);
+/// Adds the intra-node links, network tiers and node templates of a "trainplan-cluster" document
+/// (resources/cluster.json); node templates may name only devices already in `catalog`.
+Problems readClusterCatalog(const QByteArray &json, Catalog &catalog);
+
+/// One device object of devices.json (also a plan's cluster.custom_devices[i]): every figure checked.
+void readDevice(JsonReader &reader, DeviceSpec &device);
+QJsonObject deviceToJson(const DeviceSpec &device);
+/// A starting point for a user-defined device: the A100's efficiencies and links, no id or name.
+DeviceSpec customDeviceTemplate();
 
 /// The catalog compiled into the program. Its files are tested, so a problem here is a build defect.
 const Catalog &builtinCatalog();

@@ -16,6 +16,7 @@ QJsonObject stageToJson(const StageMemory &s)
     const StageActivations &a = s.activations;
     return QJsonObject{
         {"stage", double(s.stage)},
+        {"capacity_bytes", s.capacityBytes},
         {"layers", double(a.layers)},
         {"parameters", s.parameterCount},
         {"parameters_bytes", s.parametersBytes},
@@ -155,6 +156,35 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceS
     };
 }
 
+QJsonObject landingToJson(const GroupLanding &l)
+{
+    return QJsonObject{
+        {"size", double(l.size)},
+        {"groups", double(l.groups)},
+        {"nodes_spanned", double(l.nodesSpanned)},
+        {"crosses_nodes", l.crossesNodes},
+        {"link", QString::fromStdString(l.link)},
+        {"bandwidth", l.bandwidthBytesPerSecond},
+        {"latency", l.latencySeconds},
+    };
+}
+
+QJsonObject placementToJson(const PlacementReport &p)
+{
+    QJsonArray flags;
+    for (const Problem &f : p.flags)
+        flags.append(QJsonObject{{"key", QString::fromStdString(f.key)}, {"message", QString::fromStdString(f.message)}});
+    return QJsonObject{
+        {"tensor", landingToJson(p.tensor)},
+        {"data", landingToJson(p.data)},
+        {"pipeline", landingToJson(p.pipeline)},
+        {"pipeline_boundaries_across_nodes", double(p.pipelineBoundariesAcrossNodes)},
+        {"stages_misaligned", p.stagesMisaligned},
+        {"tensor_across_nodes_seconds", p.tensorAcrossNodesSeconds},
+        {"flags", flags},
+    };
+}
+
 } // namespace
 
 QJsonArray problemsToJson(const Problems &problems, Severity severity)
@@ -209,6 +239,20 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     if (timeline)
         root["pipeline"] = pipelineToJson(plan, e.step, true);
     root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
+    root["placement"] = placementToJson(e.placement);
+    QJsonArray groups;
+    for (const NodeGroupEstimate &g : e.nodeGroups)
+        groups.append(QJsonObject{
+            {"device", QString::fromStdString(g.device)},
+            {"device_name", QString::fromStdString(g.deviceName)},
+            {"intra_node_link", QString::fromStdString(g.intraNodeLink)},
+            {"first_node", double(g.firstNode)},
+            {"nodes", double(g.nodes)},
+            {"step_seconds", g.stepSeconds},
+            {"paces", g.paces},
+            {"fits", g.fits},
+        });
+    root["node_groups"] = groups;
     return root;
 }
 

@@ -1,5 +1,6 @@
 #include "JsonReader.h"
 
+#include <QJsonArray>
 #include <QJsonValue>
 
 #include <cmath>
@@ -148,6 +149,29 @@ JsonReader JsonReader::object(const char *key)
     if (!v.isUndefined() && !v.isObject())
         error(key, std::string("must be an object (got ") + typeName(v) + ")");
     return JsonReader(v.toObject(), keyPath(key), *m_problems);
+}
+
+std::vector<JsonReader> JsonReader::objects(const char *key)
+{
+    std::vector<JsonReader> readers;
+    const QJsonValue v = take(key);
+    if (v.isUndefined())
+        return readers;
+    if (!v.isArray()) {
+        error(key, std::string("must be an array of objects (got ") + typeName(v) + ")");
+        return readers;
+    }
+    const QJsonArray array = v.toArray();
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString path = QStringLiteral("%1[%2]").arg(keyPath(key)).arg(i);
+        if (!array.at(i).isObject()) {
+            m_problems->push_back({Severity::Error, path.toStdString(),
+                                   std::string("must be an object (got ") + typeName(array.at(i)) + ")"});
+            continue;
+        }
+        readers.emplace_back(array.at(i).toObject(), path, *m_problems);
+    }
+    return readers;
 }
 
 void JsonReader::reportUnknownKeys()

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/Problem.h"
 
@@ -48,6 +49,9 @@ public:
 
     /// A nested object; an empty one (and an error) when the key holds something else.
     JsonReader object(const char *key);
+    /// The objects of an array of objects, as readers keyed "key[i]"; an error for a non-array value or a
+    /// non-object element (that element is skipped). Empty when the key is missing.
+    std::vector<JsonReader> objects(const char *key);
 
     void error(const char *key, const std::string &message);
     void requireKey(const char *key);

@@ -1,12 +1,14 @@
 #include "PlanJson.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QJsonParseError>
 
 #include <cmath>
 
+#include "CatalogJson.h"
 #include "JsonDuplicates.h"
 #include "JsonReader.h"
 #include "plan/PlanValidation.h"
@@ -104,15 +106,51 @@ bool readParallel(JsonReader r, ParallelConfig &p)
 
 void readCluster(JsonReader r, ClusterConfig &c)
 {
-    r.requireKey("device");
-    r.readString("device", c.device);
-    r.readInteger("gpus_per_node", c.gpusPerNode);
-    r.readInteger("nodes", c.nodes);
+    if (!r.has("node_groups"))
+        r.requireKey("device");
+    const bool deviceGiven = r.readString("device", c.device);
+    const bool perNodeGiven = r.readInteger("gpus_per_node", c.gpusPerNode);
+    const bool nodesGiven = r.readInteger("nodes", c.nodes);
+    r.readString("intra_node_link", c.intraNodeLink);
+    r.readString("network", c.network);
     r.readNumber("intra_node_bandwidth", c.overrides.intraNodeBandwidthBytesPerSecond);
     r.readNumber("intra_node_latency", c.overrides.intraNodeLatencySeconds);
     r.readNumber("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
     r.readNumber("network_latency", c.overrides.networkLatencySeconds);
     r.readNumber("runtime_context_bytes", c.overrides.runtimeContextBytes);
+    for (JsonReader &d : r.objects("custom_devices")) {
+        DeviceSpec device;
+        readDevice(d, device);
+        d.reportUnknownKeys();
+        c.customDevices.push_back(std::move(device));
+    }
+    std::vector<NodeGroup> groups;
+    for (JsonReader &g : r.objects("node_groups")) {
+        NodeGroup group;
+        g.requireKey("device");
+        g.requireKey("nodes");
+        g.readString("template", group.templateName);
+        g.readString("device", group.device);
+        g.readInteger("gpus_per_node", group.gpusPerNode);
+        g.readInteger("nodes", group.nodes);
+        g.readString("intra_node_link", group.intraNodeLink);
+        g.reportUnknownKeys();
+        groups.push_back(std::move(group));
+    }
+    if (!groups.empty()) {
+        // The summary keys are optional with node groups; when given they must agree (validation says so).
+        ClusterConfig derived = c;
+        derived.setGroups(groups);
+        if (!deviceGiven)
+            c.device = derived.device;
+        if (!perNodeGiven)
+            c.gpusPerNode = derived.gpusPerNode;
+        if (!nodesGiven)
+            c.nodes = derived.nodes;
+        if (!r.has("intra_node_link"))
+            c.intraNodeLink = derived.intraNodeLink;
+        c.nodeGroups = std::move(groups);
+    }
     r.reportUnknownKeys();
 }
 
@@ -283,6 +321,30 @@ QByteArray writePlan(const Plan &plan, const Catalog &catalog)
     putOptional("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
     putOptional("network_latency", c.overrides.networkLatencySeconds);
     putOptional("runtime_context_bytes", c.overrides.runtimeContextBytes);
+    if (!c.intraNodeLink.empty())
+        cluster["intra_node_link"] = QString::fromStdString(c.intraNodeLink);
+    if (!c.network.empty())
+        cluster["network"] = QString::fromStdString(c.network);
+    if (!c.nodeGroups.empty()) {
+        QJsonArray groups;
+        for (const NodeGroup &g : c.nodeGroups) {
+            QJsonObject o{{"device", QString::fromStdString(g.device)},
+                          {"gpus_per_node", double(g.gpusPerNode)},
+                          {"nodes", double(g.nodes)}};
+            if (!g.templateName.empty())
+                o["template"] = QString::fromStdString(g.templateName);
+            if (!g.intraNodeLink.empty())
+                o["intra_node_link"] = QString::fromStdString(g.intraNodeLink);
+            groups.append(o);
+        }
+        cluster["node_groups"] = groups;
+    }
+    if (!c.customDevices.empty()) {
+        QJsonArray devices;
+        for (const DeviceSpec &d : c.customDevices)
+            devices.append(deviceToJson(d));
+        cluster["custom_devices"] = devices;
+    }
     root["cluster"] = cluster;
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

@@ -1,6 +1,11 @@
 #pragma once
 // The Estimate: everything the views draw and the CLI prints, computed once per plan change.
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/Placement.h"
 #include "common/Problem.h"
 #include "hardware/Catalog.h"
 #include "memory/MemoryModel.h"
@@ -18,15 +23,33 @@ struct ModelSummary
     std::int64_t gpus = 0;
 };
 
+/// One node group of a mixed cluster, estimated as if the whole job ran on its devices and links.
+struct NodeGroupEstimate
+{
+    std::string device;     ///< device id
+    std::string deviceName;
+    std::string intraNodeLink; ///< link name
+    std::int64_t firstNode = 0;
+    std::int64_t nodes = 0;
+    double stepSeconds = 0;
+    bool paces = false;        ///< the slowest group: it sets the step time
+    bool fits = true;          ///< every stage it hosts fits its memory
+};
+
 struct Estimate
 {
     bool valid = false;  ///< false when the plan has errors: only `problems` is meaningful then
-    Problems problems;   ///< validation errors and warnings
-    const DeviceSpec *device = nullptr; ///< points into the catalog the estimate was made with
+    Problems problems;   ///< validation errors, warnings and the placement flags
+    /// The device that sets the pace, with the plan's links applied (the slowest device of a mixed cluster).
+    std::optional<DeviceSpec> device;
     ModelSummary model;
     MemoryEstimate memory;
     StepEstimate step;
     ScalingCurves scaling; ///< empty unless EstimateOptions::scaling
+    PlacementReport placement;
+    /// Mixed clusters only (more than one device or intra-node link): each node group's estimate. The
+    /// slowest group sets the step time; each stage's memory is checked on the devices that hold it.
+    std::vector<NodeGroupEstimate> nodeGroups;
 };
 
 struct EstimateOptions

@@ -2,6 +2,7 @@
 // An accelerator as the estimators see it. Values come from resources/devices.json, each with its source.
 
 #include <array>
+#include <cstdint>
 #include <string>
 
 #include "plan/Precision.h"
@@ -21,6 +22,8 @@ struct EfficiencyCurve
     double at(double size) const { return size > 0 ? max * size / (size + halfSize) : 0.0; }
     /// Seconds for `size` units of work at `peakRate` units per second.
     double seconds(double size, double peakRate) const { return size > 0 ? (size + halfSize) / (peakRate * max) : 0.0; }
+
+    friend bool operator==(const EfficiencyCurve &, const EfficiencyCurve &) = default;
 };
 
 struct DeviceSpec
@@ -53,6 +56,34 @@ struct DeviceSpec
 
     double peakFlops(Precision p) const { return peakFlopsPerSecond[std::size_t(p)]; }
     bool supports(Precision p) const { return peakFlops(p) > 0; }
+
+    friend bool operator==(const DeviceSpec &, const DeviceSpec &) = default;
+};
+
+/// A link type of the cluster catalog: an intra-node (scale-up) link or a network tier (scale-out).
+/// Bandwidth is per GPU and direction; the device's calibrated link efficiency still applies.
+struct LinkSpec
+{
+    std::string id;   ///< e.g. "nvlink4-nvswitch", "ib-ndr"
+    std::string name; ///< "NVLink 4 + NVSwitch"
+    std::string source;
+    double bandwidthBytesPerSecond = 0;
+    double latencySeconds = 0;
+
+    friend bool operator==(const LinkSpec &, const LinkSpec &) = default;
+};
+
+/// A node as users buy it: a device, how many per node and the link between them (DGX H100, ...).
+struct NodeTemplate
+{
+    std::string id;
+    std::string name;
+    std::string device;        ///< catalog device id
+    std::int64_t gpusPerNode = 8;
+    std::string intraNodeLink; ///< LinkSpec id
+    std::string source;
+
+    friend bool operator==(const NodeTemplate &, const NodeTemplate &) = default;
 };
 
 } // namespace trainplan

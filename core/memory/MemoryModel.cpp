@@ -75,6 +75,7 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
     for (std::int64_t s = 0; s < p; ++s) {
         StageMemory st;
         st.stage = s;
+        st.capacityBytes = device.memoryBytes;
         st.parameterCount = stageParameterCount(plan, s);
         const ModelStateBytes state = shardedModelState(st.parameterCount, perParam, d, zero);
         st.parametersBytes = state.parameters;

@@ -9,6 +9,7 @@
 // A stage's peak is the larger phase, not the sum of everything ever allocated. Components reported for
 // a stage describe that peak moment, so parameters + gradients + optimizer + activations + other = peak.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -45,6 +46,7 @@ struct StageMemory
     std::array<double, kOtherTermCount> other{}; ///< transient terms at the peak phase
     double otherBytes = 0;
     double peakBytes = 0;
+    double capacityBytes = 0; ///< memory of the device holding this stage (the smallest, in a mixed cluster)
     MemoryPhase peakPhase = MemoryPhase::ForwardBackward;
 
     StageActivations activations;  ///< stored activations in the forward/backward phase, itemised
@@ -63,7 +65,16 @@ struct MemoryEstimate
     bool fits = false;
     std::vector<StageMemory> stages;
 
-    double headroomBytes() const { return capacityBytes - peakBytes; }
+    /// Least free memory over stages (each against its own device's capacity).
+    double headroomBytes() const
+    {
+        if (stages.empty())
+            return capacityBytes - peakBytes;
+        double least = stages.front().capacityBytes - stages.front().peakBytes;
+        for (const StageMemory &s : stages)
+            least = std::min(least, s.capacityBytes - s.peakBytes);
+        return least;
+    }
 };
 
 /// Pure function of a validated plan and its device. Never throws.

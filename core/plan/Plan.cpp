@@ -61,6 +61,46 @@ bool isSixteenBitStorage(Precision p)
     return p == Precision::FP16 || p == Precision::BF16 || p == Precision::FP8;
 }
 
+std::int64_t ClusterConfig::gpus() const
+{
+    if (nodeGroups.empty())
+        return gpusPerNode * nodes;
+    std::int64_t total = 0;
+    for (const NodeGroup &g : nodeGroups)
+        total += g.gpusPerNode * g.nodes;
+    return total;
+}
+
+std::vector<NodeGroup> ClusterConfig::groups() const
+{
+    if (!nodeGroups.empty())
+        return nodeGroups;
+    return {NodeGroup{std::string(), device, gpusPerNode, nodes, intraNodeLink}};
+}
+
+void ClusterConfig::setGroups(std::vector<NodeGroup> groups)
+{
+    if (groups.empty())
+        return; // a cluster has at least one node group; callers refuse to remove the last
+    device = groups.front().device;
+    gpusPerNode = groups.front().gpusPerNode;
+    intraNodeLink = groups.front().intraNodeLink;
+    nodes = 0;
+    for (const NodeGroup &g : groups)
+        nodes += g.nodes;
+    if (groups.size() == 1 && groups.front().templateName.empty())
+        groups.clear();
+    nodeGroups = std::move(groups);
+}
+
+bool ClusterConfig::isMixed() const
+{
+    for (const NodeGroup &g : nodeGroups)
+        if (g.device != device || g.intraNodeLink != intraNodeLink || g.gpusPerNode != gpusPerNode)
+            return true;
+    return false;
+}
+
 void deriveDataParallel(Plan &plan)
 {
     // In doubles: the sizes may be anything up to 2^53 before validation.

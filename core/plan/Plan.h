@@ -6,7 +6,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "hardware/DeviceSpec.h"
 #include "model/ModelSpec.h"
 #include "plan/Precision.h"
 
@@ -69,14 +71,40 @@ struct ClusterOverrides
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };
 
-struct ClusterConfig
+/// Nodes of one kind in the cluster: `nodes` x (`gpusPerNode` x `device` joined by `intraNodeLink`).
+struct NodeGroup
 {
-    std::string device; ///< catalog id
+    std::string templateName; ///< the node template it came from ("DGX H100"); display only, may be empty
+    std::string device;       ///< device id (catalog or the plan's custom devices)
     std::int64_t gpusPerNode = 8;
     std::int64_t nodes = 1;
-    ClusterOverrides overrides;
+    std::string intraNodeLink; ///< link id from the cluster catalog; empty: the device's own figures
 
-    std::int64_t gpus() const { return gpusPerNode * nodes; }
+    friend bool operator==(const NodeGroup &, const NodeGroup &) = default;
+};
+
+struct ClusterConfig
+{
+    std::string device; ///< catalog id (the first node group's device)
+    std::int64_t gpusPerNode = 8;
+    std::int64_t nodes = 1;   ///< all nodes of the cluster
+    std::string intraNodeLink; ///< link id; empty: the device's own figures (the first node group's link)
+    std::string network;       ///< network tier id; empty: the device's own figures
+    ClusterOverrides overrides;
+    /// Node groups in rank order. Empty: one group made of device / gpusPerNode / nodes / intraNodeLink.
+    /// When set, setGroups() keeps device, gpusPerNode, nodes and intraNodeLink equal to the summary.
+    std::vector<NodeGroup> nodeGroups;
+    /// User-defined devices this plan uses, saved with it so the file works on any machine.
+    std::vector<DeviceSpec> customDevices;
+
+    std::int64_t gpus() const;
+    /// The node groups in rank order (one group for a homogeneous cluster).
+    std::vector<NodeGroup> groups() const;
+    /// Replaces the groups and updates the summary keys (device, gpus_per_node, nodes, intra_node_link).
+    /// A single group is stored in the summary keys alone unless it names a template.
+    void setGroups(std::vector<NodeGroup> groups);
+    /// Whether more than one device or intra-node link is in use.
+    bool isMixed() const;
 
     friend bool operator==(const ClusterConfig &, const ClusterConfig &) = default;
 };

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "cluster/Topology.h"
+
 namespace trainplan {
 
 namespace {
@@ -128,11 +130,50 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     // Cluster.
     const bool perNodeOk = check.positive("cluster.gpus_per_node", cl.gpusPerNode);
     const bool nodesOk = check.positive("cluster.nodes", cl.nodes);
-    const DeviceSpec *device = catalog.device(cl.device);
-    if (!device)
-        check.error("cluster.device", "unknown device \"" + cl.device + "\" (not in the device catalog)");
-    else if (!device->supports(tr.precision))
-        check.error("training.precision", std::string(toString(tr.precision)) + " is not supported by " + device->name);
+    bool groupsOk = true;
+    const auto checkDevice = [&](const std::string &key, const std::string &id) {
+        const DeviceSpec *device = findDevice(cl, catalog, id);
+        if (!device)
+            check.error(key, "unknown device \"" + id + "\" (not in the device catalog or the plan's custom_devices)");
+        else if (!device->supports(tr.precision))
+            check.error("training.precision", std::string(toString(tr.precision)) + " is not supported by " + device->name);
+    };
+    const auto checkLink = [&](const std::string &key, const std::string &id) {
+        if (!id.empty() && !catalog.intraNodeLink(id))
+            check.error(key, "unknown intra-node link \"" + id + "\" (see the cluster catalog)");
+    };
+    if (cl.nodeGroups.empty()) {
+        checkDevice("cluster.device", cl.device);
+        checkLink("cluster.intra_node_link", cl.intraNodeLink);
+    }
+    double groupNodes = 0;
+    for (std::size_t i = 0; i < cl.nodeGroups.size(); ++i) {
+        const NodeGroup &g = cl.nodeGroups[i];
+        const std::string key = "cluster.node_groups[" + std::to_string(i) + "]";
+        checkDevice(key + ".device", g.device);
+        checkLink(key + ".intra_node_link", g.intraNodeLink);
+        groupsOk = check.positive(key + ".gpus_per_node", g.gpusPerNode) && groupsOk;
+        groupsOk = check.positive(key + ".nodes", g.nodes) && groupsOk;
+        if (g.gpusPerNode != cl.nodeGroups.front().gpusPerNode) {
+            groupsOk = false;
+            check.error(key + ".gpus_per_node",
+                        "every node group must have the same GPUs per node as the first (" + std::to_string(g.gpusPerNode)
+                            + " vs " + std::to_string(cl.nodeGroups.front().gpusPerNode)
+                            + "): the rank order places groups by whole nodes");
+        }
+        groupNodes += double(g.nodes);
+    }
+    if (!cl.nodeGroups.empty() && groupsOk && perNodeOk && nodesOk
+        && (groupNodes != double(cl.nodes) || cl.gpusPerNode != cl.nodeGroups.front().gpusPerNode
+            || cl.device != cl.nodeGroups.front().device))
+        check.error("cluster.nodes", "must equal the sum of node_groups[].nodes (" + std::to_string(std::int64_t(groupNodes))
+                                         + "), with gpus_per_node and device those of node_groups[0]");
+    if (!cl.network.empty() && !catalog.network(cl.network))
+        check.error("cluster.network", "unknown network tier \"" + cl.network + "\" (see the cluster catalog)");
+    for (std::size_t i = 0; i < cl.customDevices.size(); ++i)
+        if (catalog.device(cl.customDevices[i].id))
+            check.error("cluster.custom_devices[" + std::to_string(i) + "].id",
+                        "\"" + cl.customDevices[i].id + "\" is a built-in device id; give the custom device its own id");
     if (dataOk && tensorOk && pipeOk && perNodeOk && nodesOk) {
         const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
         const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
@@ -142,9 +183,6 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
                             + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
                             + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
     }
-    if (tensorOk && perNodeOk && par.tensor > cl.gpusPerNode)
-        check.warning("parallel.tensor", "tensor-parallel group of " + std::to_string(par.tensor)
-                                             + " spans nodes: its all-reduces cross the network");
 
     const auto checkOverride = [&](const char *key, const std::optional<double> &v, bool zeroAllowed) {
         if (v && !(zeroAllowed ? *v >= 0.0 : *v > 0.0))

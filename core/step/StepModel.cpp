@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cluster/Topology.h"
 #include "common/Units.h"
 #include "compute/LayerOps.h"
 #include "memory/ActivationMemory.h"
@@ -100,14 +101,14 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     if (plan.cluster.gpusPerNode <= 1) // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
 
-    // Megatron-LM's rank order: tensor ranks adjacent, then data, then pipeline (outermost).
+    // Megatron-LM's rank order: tensor ranks adjacent, then data, then pipeline (outermost); the worst
+    // group of each kind sets the pace (core/cluster/Topology).
     const std::int64_t G = plan.cluster.gpusPerNode;
-    const std::int64_t t = plan.parallel.tensor;
-    const std::int64_t d = plan.parallel.data;
-    links.tensorGroup = {t, std::min(t, G), links.intraNode, links.network};
-    const std::int64_t dataPerNode = t >= G ? 1 : std::clamp<std::int64_t>(G / t, 1, d);
-    links.dataGroup = {d, dataPerNode, links.intraNode, links.network};
-    links.pipelineLink = t * d < G ? links.intraNode : links.network;
+    const GroupSpan tensor = tensorGroupSpan(plan.parallel, G);
+    const GroupSpan data = dataGroupSpan(plan.parallel, G);
+    links.tensorGroup = {tensor.size, tensor.crossesNodes() ? tensor.minPerNode : tensor.size, links.intraNode, links.network};
+    links.dataGroup = {data.size, data.crossesNodes() ? data.minPerNode : data.size, links.intraNode, links.network};
+    links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
 }
 
@@ -122,7 +123,8 @@ PipelineSchedule pipelineScheduleOf(Schedule schedule)
     return PipelineSchedule::OneFOneB;
 }
 
-StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline)
+StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
+                          bool tensorWithinNode)
 {
     const ModelSpec &m = plan.model;
     const TrainingConfig &tr = plan.training;
@@ -132,7 +134,9 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double v = double(par.virtualStages);
     const double microbatches = double(plan.microbatches());
     const double layersPerStage = double(plan.layersPerStage());
-    const ClusterLinks links = clusterLinks(plan, device);
+    ClusterLinks links = clusterLinks(plan, device);
+    if (tensorWithinNode)
+        links.tensorGroup.perNode = links.tensorGroup.size;
 
     StepEstimate est;
     appendMicrobatchOps(plan, est.ops);

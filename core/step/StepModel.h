@@ -94,8 +94,9 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 /// Pure function of a validated plan, its device and its memory estimate. With `simulatePipeline` the
 /// pipeline part of the step is the makespan of the simulated schedule (core/pipeline); without it, the
 /// analytic bubble (p - 1)/v of the slowest stage's micro-batch time (ZB-H1: without its W part).
+/// `tensorWithinNode` is a what-if for the placement report: every tensor group on the scale-up link.
 StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
-                          bool simulatePipeline = true);
+                          bool simulatePipeline = true, bool tensorWithinNode = false);
 
 /// The plan's schedule as the simulator names it.
 PipelineSchedule pipelineScheduleOf(Schedule schedule);

@@ -1,0 +1,143 @@
+#include "cluster/Topology.h"
+
+#include <algorithm>
+
+namespace trainplan {
+
+const DeviceSpec *findDevice(const ClusterConfig &cluster, const Catalog &catalog, std::string_view id)
+{
+    for (const DeviceSpec &d : cluster.customDevices)
+        if (d.id == id)
+            return &d;
+    return catalog.device(id);
+}
+
+std::optional<DeviceSpec> resolvedDevice(const ClusterConfig &cluster, const Catalog &catalog, const NodeGroup &group)
+{
+    const DeviceSpec *base = findDevice(cluster, catalog, group.device);
+    if (!base)
+        return std::nullopt;
+    DeviceSpec d = *base;
+    if (const LinkSpec *link = catalog.intraNodeLink(group.intraNodeLink)) {
+        d.intraNodeBandwidthBytesPerSecond = link->bandwidthBytesPerSecond;
+        d.intraNodeLatencySeconds = link->latencySeconds;
+    }
+    if (const LinkSpec *net = catalog.network(cluster.network)) {
+        d.networkBandwidthBytesPerSecond = net->bandwidthBytesPerSecond;
+        d.networkLatencySeconds = net->latencySeconds;
+    }
+    return d;
+}
+
+std::string intraNodeLinkName(const Catalog &catalog, const NodeGroup &group, const DeviceSpec &device)
+{
+    if (const LinkSpec *link = catalog.intraNodeLink(group.intraNodeLink))
+        return link->name;
+    return device.name + " scale-up link";
+}
+
+std::string networkName(const ClusterConfig &cluster, const Catalog &catalog, const DeviceSpec &device)
+{
+    if (const LinkSpec *net = catalog.network(cluster.network))
+        return net->name;
+    return device.name + " network";
+}
+
+RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    return {rank % t, (rank / t) % d, rank / (t * d)};
+}
+
+namespace {
+
+std::int64_t nodeOf(std::int64_t rank, std::int64_t gpusPerNode) { return rank / gpusPerNode; }
+
+/// Nodes touched by the ranks first, first + stride, ..., first + (count - 1) stride, and the fewest of
+/// them in one touched node.
+GroupSpan spanOf(std::int64_t first, std::int64_t stride, std::int64_t count, std::int64_t gpusPerNode)
+{
+    GroupSpan span;
+    span.size = count;
+    const std::int64_t firstNode = nodeOf(first, gpusPerNode);
+    const std::int64_t lastNode = nodeOf(first + (count - 1) * stride, gpusPerNode);
+    if (firstNode == lastNode) {
+        span.nodesSpanned = 1;
+        span.minPerNode = count;
+        return span;
+    }
+    if (stride >= gpusPerNode) { // every rank on its own node
+        span.nodesSpanned = count;
+        span.minPerNode = 1;
+        return span;
+    }
+    span.nodesSpanned = lastNode - firstNode + 1;
+    // Ranks in the first and the last node: the partial ends.
+    const std::int64_t firstNodeEnd = (firstNode + 1) * gpusPerNode; // exclusive
+    const std::int64_t inFirst = (firstNodeEnd - first + stride - 1) / stride;
+    const std::int64_t inLast = count - (lastNode * gpusPerNode - first + stride - 1) / stride;
+    const std::int64_t inMiddle = span.nodesSpanned > 2 ? gpusPerNode / stride : count;
+    span.minPerNode = std::max<std::int64_t>(1, std::min({inFirst, inLast, inMiddle}));
+    return span;
+}
+
+/// Worst span of groups [first(k), ...] for k in [0, groups): the layout repeats with period
+/// gpusPerNode, so at most that many groups are looked at.
+template<typename First>
+GroupSpan worstSpan(std::int64_t groups, First first, std::int64_t stride, std::int64_t count, std::int64_t gpusPerNode)
+{
+    GroupSpan worst;
+    worst.size = count;
+    worst.minPerNode = count;
+    const std::int64_t limit = std::min(groups, std::max<std::int64_t>(1, gpusPerNode) + 1);
+    for (std::int64_t k = 0; k < limit; ++k) {
+        const GroupSpan s = spanOf(first(k), stride, count, gpusPerNode);
+        if (s.nodesSpanned > worst.nodesSpanned || (s.nodesSpanned == worst.nodesSpanned && s.minPerNode < worst.minPerNode))
+            worst = s;
+    }
+    return worst;
+}
+
+} // namespace
+
+GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {t, t, 1};
+    return worstSpan(groups, [t](std::int64_t k) { return k * t; }, 1, t, gpusPerNode);
+}
+
+GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t groups = t * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {d, d, 1};
+    // Group k: tensor index k % t of stage k / t.
+    return worstSpan(groups, [t, d](std::int64_t k) { return (k / t) * t * d + k % t; }, t, d, gpusPerNode);
+}
+
+PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    PipelineSpan span;
+    const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t stage = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data);
+    span.boundaries = p - 1;
+    if (gpusPerNode < 1)
+        return span;
+    // Boundary s -> s + 1: rank i of stage s and rank i of stage s + 1 (every i); count the boundaries
+    // where any such pair sits on different nodes.
+    for (std::int64_t s = 0; s + 1 < p; ++s) {
+        const std::int64_t first = s * stage;
+        const bool across = stage >= gpusPerNode || nodeOf(first, gpusPerNode) != nodeOf(first + 2 * stage - 1, gpusPerNode);
+        span.boundariesAcrossNodes += across ? 1 : 0;
+    }
+    span.stagesMisaligned = p > 1 && stage % gpusPerNode != 0 && gpusPerNode % stage != 0;
+    return span;
+}
+
+} // namespace trainplan

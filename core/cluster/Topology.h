@@ -1,0 +1,60 @@
+#pragma once
+// Where ranks land in the cluster: devices and links of each node group, Megatron-LM's rank order
+// (tensor innermost, then data, then pipeline; Narayanan et al. 2021 Sec. 3) and how many nodes each
+// kind of parallel group spans.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "hardware/Catalog.h"
+#include "plan/Plan.h"
+
+namespace trainplan {
+
+/// The device with this id: the plan's custom devices first, then the catalog. nullptr when unknown.
+const DeviceSpec *findDevice(const ClusterConfig &cluster, const Catalog &catalog, std::string_view id);
+
+/// The device a node group runs, with the group's intra-node link and the cluster's network tier in
+/// place of the device's own link figures (plan overrides still win later, in clusterLinks()).
+/// Empty when the device is unknown.
+std::optional<DeviceSpec> resolvedDevice(const ClusterConfig &cluster, const Catalog &catalog, const NodeGroup &group);
+
+/// Display names of the links: the catalog's name, or "<device> scale-up link" / "<device> network"
+/// for a device's own figures.
+std::string intraNodeLinkName(const Catalog &catalog, const NodeGroup &group, const DeviceSpec &device);
+std::string networkName(const ClusterConfig &cluster, const Catalog &catalog, const DeviceSpec &device);
+
+/// A rank's position in the three parallel dimensions.
+struct RankCoordinates
+{
+    std::int64_t tensor = 0;
+    std::int64_t data = 0;
+    std::int64_t stage = 0;
+};
+RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank);
+
+/// How the groups of one kind sit on nodes of `gpusPerNode`: the worst group decides.
+struct GroupSpan
+{
+    std::int64_t size = 1;          ///< ranks per group
+    std::int64_t nodesSpanned = 1;  ///< most nodes one group touches
+    std::int64_t minPerNode = 1;    ///< fewest of a group's ranks in one node (the worst group)
+    bool crossesNodes() const { return nodesSpanned > 1; }
+};
+GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+
+/// Pipeline neighbours: how many of the p - 1 stage boundaries put the two stages' ranks on different
+/// nodes, and whether some stage starts or ends inside a node it shares with another stage in a way that
+/// makes its groups straddle nodes.
+struct PipelineSpan
+{
+    std::int64_t boundaries = 0;        ///< p - 1
+    std::int64_t boundariesAcrossNodes = 0;
+    bool stagesMisaligned = false;       ///< a stage's GPUs neither fill whole nodes nor tile one node
+};
+PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+
+} // namespace trainplan

@@ -1,0 +1,272 @@
+// Cluster topology: where Megatron-LM's rank order (tensor, data, pipeline) puts each kind of group on
+// nodes, which link each group's collectives use, the placement flags with their cost, node groups and
+// mixed devices, and the plan file's cluster keys. Expected spans are worked out by hand from the rank
+// order: rank r = tensor + t (data + d stage), node = r / gpus_per_node.
+
+#include <QTest>
+
+#include "CatalogJson.h"
+#include "PlanJson.h"
+#include "TestSupport.h"
+#include "cluster/Topology.h"
+#include "estimate/Estimate.h"
+#include "plan/PlanValidation.h"
+
+using namespace trainplan;
+using trainplan::test::presetPlan;
+
+class TestCluster : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rankCoordinates()
+    {
+        ParallelConfig p;
+        p.tensor = 2;
+        p.data = 4;
+        p.pipeline = 3;
+        // rank 13 = 1 + 2 x (2 + 4 x 1)
+        const RankCoordinates c = coordinatesOf(p, 13);
+        QCOMPARE(c.tensor, 1);
+        QCOMPARE(c.data, 2);
+        QCOMPARE(c.stage, 1);
+        const RankCoordinates last = coordinatesOf(p, 23);
+        QCOMPARE(last.tensor, 1);
+        QCOMPARE(last.data, 3);
+        QCOMPARE(last.stage, 2);
+    }
+
+    void groupSpans_data()
+    {
+        QTest::addColumn<int>("t");
+        QTest::addColumn<int>("d");
+        QTest::addColumn<int>("p");
+        QTest::addColumn<int>("G");
+        QTest::addColumn<int>("tensorNodes");
+        QTest::addColumn<int>("tensorMinPerNode");
+        QTest::addColumn<int>("dataNodes");
+        QTest::addColumn<int>("dataMinPerNode");
+        QTest::addColumn<int>("boundariesAcross");
+        QTest::addColumn<bool>("misaligned");
+        // t8 d8 p8 on DGX nodes: a tensor group is one node; data ranks are 8 apart: 8 nodes, 1 each;
+        // every stage is 8 whole nodes, so all 7 boundaries cross.
+        QTest::newRow("t8 d8 p8 / 8") << 8 << 8 << 8 << 8 << 1 << 8 << 8 << 1 << 7 << false;
+        // t16 on 8-GPU nodes: 2 nodes of 8.
+        QTest::newRow("t16 d2 p1 / 8") << 16 << 2 << 1 << 8 << 2 << 8 << 2 << 1 << 0 << false;
+        // t2 d4 p4 / 8: a stage (8 GPUs) is exactly one node; data ranks 0,2,4,6 in one node.
+        QTest::newRow("t2 d4 p4 / 8") << 2 << 4 << 4 << 8 << 1 << 2 << 1 << 4 << 3 << false;
+        // t2 d2 p4 / 8: stages of 4, two per node: boundaries 0|1 and 2|3 inside a node, 1|2 across.
+        QTest::newRow("t2 d2 p4 / 8") << 2 << 2 << 4 << 8 << 1 << 2 << 1 << 2 << 1 << false;
+        // t2 d8 p1 / 8: data ranks 0,2,...,14 over 2 nodes, 4 in each.
+        QTest::newRow("t2 d8 p1 / 8") << 2 << 8 << 1 << 8 << 1 << 2 << 2 << 4 << 0 << false;
+        // t3 on 8-GPU nodes: group 2 is ranks 6,7 | 8: 2 nodes, 1 rank on the second.
+        QTest::newRow("t3 d8 p1 / 8") << 3 << 8 << 1 << 8 << 2 << 1 << 3 << 2 << 0 << false;
+        // t4 d3 p2 / 8: stages of 12 GPUs neither fill nodes nor tile one: misaligned.
+        QTest::newRow("t4 d3 p2 / 8") << 4 << 3 << 2 << 8 << 1 << 4 << 2 << 1 << 1 << true;
+        // t1 d64 p1 / 8: 8 nodes of 8.
+        QTest::newRow("t1 d64 p1 / 8") << 1 << 64 << 1 << 8 << 1 << 1 << 8 << 8 << 0 << false;
+    }
+
+    void groupSpans()
+    {
+        QFETCH(int, t);
+        QFETCH(int, d);
+        QFETCH(int, p);
+        QFETCH(int, G);
+        ParallelConfig par;
+        par.tensor = t;
+        par.data = d;
+        par.pipeline = p;
+        const GroupSpan tensor = tensorGroupSpan(par, G);
+        const GroupSpan data = dataGroupSpan(par, G);
+        const PipelineSpan pipe = pipelineSpan(par, G);
+        QTEST(int(tensor.nodesSpanned), "tensorNodes");
+        QTEST(int(tensor.minPerNode), "tensorMinPerNode");
+        QTEST(int(data.nodesSpanned), "dataNodes");
+        QTEST(int(data.minPerNode), "dataMinPerNode");
+        QTEST(int(pipe.boundariesAcrossNodes), "boundariesAcross");
+        QTEST(pipe.stagesMisaligned, "misaligned");
+        QCOMPARE(pipe.boundaries, p - 1);
+    }
+
+    // The link tier each collective uses, with the device's calibrated efficiency applied.
+    void linkTierPerCollective()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = presetPlan("gpt3-175b", 8, 8, 8, 1, 512);
+        plan.cluster.network = "ib-ndr";
+        plan.cluster.intraNodeLink = "nvlink3-nvswitch";
+        const Estimate e = estimate(plan, catalog);
+        QVERIFY(e.valid);
+        const DeviceSpec &a100 = *catalog.device("a100-sxm4-80gb");
+        QCOMPARE(e.placement.tensor.link, std::string("NVLink 3 + NVSwitch (A100)"));
+        QVERIFY(!e.placement.tensor.crossesNodes);
+        QCOMPARE(e.placement.tensor.bandwidthBytesPerSecond, 300e9 * a100.intraNodeEfficiency);
+        QCOMPARE(e.placement.data.link, std::string("InfiniBand NDR (400 Gb/s per GPU)"));
+        QVERIFY(e.placement.data.crossesNodes);
+        QCOMPARE(e.placement.data.bandwidthBytesPerSecond, 50e9 * a100.networkEfficiency);
+        QCOMPARE(e.placement.pipeline.link, std::string("InfiniBand NDR (400 Gb/s per GPU)"));
+        QCOMPARE(e.placement.pipelineBoundariesAcrossNodes, 7);
+        QVERIFY(e.placement.flags.empty());
+
+        // A slower network tier: data-parallel traffic slows, the tensor groups on NVLink do not.
+        plan.cluster.network = "ethernet-100-node";
+        const Estimate slow = estimate(plan, catalog);
+        QVERIFY(slow.step.category(TimeCategory::DataComm) > e.step.category(TimeCategory::DataComm));
+        QCOMPARE(slow.step.category(TimeCategory::TensorComm), e.step.category(TimeCategory::TensorComm));
+        // PCIe inside the node: tensor traffic slows by the bandwidth ratio (bandwidth-bound 25 MB messages).
+        plan.cluster.network = "ib-ndr";
+        plan.cluster.intraNodeLink = "pcie4-x16";
+        const Estimate pcie = estimate(plan, catalog);
+        QVERIFY(pcie.step.category(TimeCategory::TensorComm) > 5.0 * e.step.category(TimeCategory::TensorComm));
+    }
+
+    // A tensor group across nodes is flagged with its cost: the step minus the same plan with the
+    // tensor groups on NVLink.
+    void tensorAcrossNodesIsFlaggedWithCost()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = presetPlan("gpt3-175b", 16, 4, 8, 1, 512);
+        QCOMPARE(plan.cluster.gpus(), 512);
+        const Estimate e = estimate(plan, catalog);
+        QVERIFY(e.valid);
+        QVERIFY(e.placement.tensor.crossesNodes);
+        QCOMPARE(e.placement.tensor.nodesSpanned, 2);
+        const StepEstimate within = estimateStep(plan, *e.device, e.memory, true, true);
+        QVERIFY(within.stepSeconds < e.step.stepSeconds);
+        QCOMPARE(e.placement.tensorAcrossNodesSeconds, e.step.stepSeconds - within.stepSeconds);
+        bool flagged = false;
+        for (const Problem &p : e.problems)
+            if (p.key == "parallel.tensor" && p.severity == Severity::Warning
+                && p.message.find("span 2 nodes") != std::string::npos && p.message.find(" ms per step") != std::string::npos)
+                flagged = true;
+        QVERIFY(flagged);
+        // The cost is the exposed extra tensor traffic: at most the whole tensor-parallel time.
+        QVERIFY(e.placement.tensorAcrossNodesSeconds <= e.step.category(TimeCategory::TensorComm));
+    }
+
+    void misalignedStagesAreFlagged()
+    {
+        Plan plan = presetPlan("gpt2-small", 4, 2, 3, 1, 48);
+        plan.cluster.gpusPerNode = 8;
+        plan.cluster.nodes = 3;
+        const Estimate e = estimate(plan, io::builtinCatalog());
+        QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+        QVERIFY(e.placement.stagesMisaligned);
+        bool flagged = false;
+        for (const Problem &p : e.problems)
+            flagged = flagged || (p.key == "parallel.pipeline" && p.message.find("do not line up") != std::string::npos);
+        QVERIFY(flagged);
+    }
+
+    // Mixed devices: the slowest sets the pace; each stage's memory is checked on the devices holding it.
+    void mixedClusterSlowestSetsThePace()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = presetPlan("gpt3-175b", 8, 8, 2, 1, 64);
+        plan.cluster.setGroups({{"DGX H100", "h100-sxm5-80gb", 8, 8, "nvlink4-nvswitch"},
+                                {"DGX A100", "a100-sxm4-40gb", 8, 8, "nvlink3-nvswitch"}});
+        QCOMPARE(plan.cluster.nodes, 16);
+        QCOMPARE(plan.cluster.device, std::string("h100-sxm5-80gb"));
+        const Estimate mixed = estimate(plan, catalog);
+        QVERIFY(mixed.valid);
+        QCOMPARE(int(mixed.nodeGroups.size()), 2);
+
+        Plan allA100 = plan;
+        allA100.cluster.setGroups({{"", "a100-sxm4-40gb", 8, 16, "nvlink3-nvswitch"}});
+        Plan allH100 = plan;
+        allH100.cluster.setGroups({{"", "h100-sxm5-80gb", 8, 16, "nvlink4-nvswitch"}});
+        const Estimate a = estimate(allA100, catalog);
+        const Estimate h = estimate(allH100, catalog);
+        QVERIFY(h.step.stepSeconds < a.step.stepSeconds);
+        QCOMPARE(mixed.step.stepSeconds, a.step.stepSeconds);
+        QVERIFY(mixed.nodeGroups[1].paces);
+        QVERIFY(!mixed.nodeGroups[0].paces);
+        QCOMPARE(mixed.nodeGroups[1].firstNode, 8);
+        // Stages 0-3 (nodes 0-7) are on H100 80GB, stages 4-7 on A100 40GB.
+        QCOMPARE(mixed.memory.stages[0].capacityBytes, catalog.device("h100-sxm5-80gb")->memoryBytes);
+        QCOMPARE(mixed.memory.stages[7].capacityBytes, catalog.device("a100-sxm4-40gb")->memoryBytes);
+        QCOMPARE(mixed.memory.stages[7].peakBytes, a.memory.stages[7].peakBytes);
+        QCOMPARE(mixed.memory.fits, a.memory.stages[7].peakBytes <= 40.0 * (1 << 30) && h.memory.stages[0].peakBytes <= 80.0 * (1 << 30));
+        bool explained = false;
+        for (const Problem &p : mixed.problems)
+            explained = explained || (p.key == "cluster.node_groups" && p.message.find("sets the step time") != std::string::npos);
+        QVERIFY(explained);
+    }
+
+    void nodeGroupRules()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = presetPlan("gpt2-small", 1, 1, 12, 1, 48);
+        plan.cluster.setGroups({{"", "a100-sxm4-80gb", 8, 1, ""}, {"", "mi300x", 4, 1, ""}});
+        const Problems problems = validatePlan(plan, catalog);
+        bool named = false;
+        for (const Problem &p : problems)
+            named = named || (p.key == "cluster.node_groups[1].gpus_per_node" && p.isError());
+        QVERIFY(named);
+
+        plan.cluster.setGroups({{"", "a100-sxm4-80gb", 8, 1, "warp-drive"}});
+        plan.parallel.data = 8;
+        bool unknownLink = false;
+        for (const Problem &p : validatePlan(plan, catalog))
+            unknownLink = unknownLink || p.key == "cluster.intra_node_link";
+        QVERIFY(unknownLink);
+    }
+
+    void builtinClusterCatalog()
+    {
+        const Catalog &c = io::builtinCatalog();
+        QCOMPARE(int(c.intraNodeLinks().size()), 7);
+        QCOMPARE(int(c.networks().size()), 7);
+        QVERIFY(c.nodeTemplates().size() >= 8);
+        const NodeTemplate *dgx = c.nodeTemplate("dgx-h100");
+        QVERIFY(dgx);
+        QCOMPARE(dgx->gpusPerNode, 8);
+        QCOMPARE(c.intraNodeLink(dgx->intraNodeLink)->bandwidthBytesPerSecond, 450e9);
+        // The device figures and their matching link entries agree, so a template gives the calibrated result.
+        QCOMPARE(c.device("a100-sxm4-80gb")->intraNodeBandwidthBytesPerSecond, c.intraNodeLink("nvlink3-nvswitch")->bandwidthBytesPerSecond);
+        QCOMPARE(c.device("a100-sxm4-80gb")->networkBandwidthBytesPerSecond, c.network("ib-hdr")->bandwidthBytesPerSecond);
+        QCOMPARE(c.device("h100-sxm5-80gb")->networkBandwidthBytesPerSecond, c.network("ib-ndr")->bandwidthBytesPerSecond);
+    }
+
+    // node_groups, network and custom_devices survive save -> load byte for byte.
+    void planFileRoundTrip()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = presetPlan("gpt3-175b", 8, 8, 2, 1, 64);
+        DeviceSpec custom = io::customDeviceTemplate();
+        custom.id = "my-accelerator";
+        custom.name = "My accelerator";
+        custom.memoryBytes = 96e9;
+        custom.peakFlopsPerSecond[std::size_t(Precision::BF16)] = 500e12;
+        plan.cluster.customDevices.push_back(custom);
+        plan.cluster.network = "roce-400";
+        plan.cluster.setGroups({{"DGX H100", "h100-sxm5-80gb", 8, 8, "nvlink4-nvswitch"}, {"Mine", "my-accelerator", 8, 8, ""}});
+        const QByteArray bytes = io::writePlan(plan, catalog);
+        const io::PlanReadResult read = io::readPlan(bytes, catalog);
+        QVERIFY2(read.plan, read.problems.empty() ? "" : toString(read.problems.front()).c_str());
+        QCOMPARE(read.plan->cluster, plan.cluster);
+        QCOMPARE(io::writePlan(*read.plan, catalog), bytes);
+        const Estimate e = estimate(*read.plan, catalog);
+        QVERIFY(e.valid);
+        QCOMPARE(int(e.nodeGroups.size()), 2);
+        QCOMPARE(e.nodeGroups[1].deviceName, std::string("My accelerator"));
+    }
+
+    void customDeviceMayNotShadowBuiltin()
+    {
+        Plan plan = presetPlan("gpt2-small", 1, 1, 8, 1, 32);
+        DeviceSpec custom = io::customDeviceTemplate();
+        custom.id = "a100-sxm4-80gb";
+        custom.name = "fake";
+        plan.cluster.customDevices.push_back(custom);
+        bool refused = false;
+        for (const Problem &p : validatePlan(plan, io::builtinCatalog()))
+            refused = refused || (p.key == "cluster.custom_devices[0].id" && p.isError());
+        QVERIFY(refused);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCluster)
+#include "tst_cluster.moc"
