@@ -18,6 +18,7 @@
 #include "document/Autosave.h"
 #include "EstimateView.h"
 #include "SummaryStrip.h"
+#include "cluster/ClusterView.h"
 #include "charts/MemoryChartView.h"
 #include "charts/PipelineGanttView.h"
 #include "charts/RooflineView.h"
@@ -96,7 +97,8 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
 
     m_editorDock = new QDockWidget(tr("Plan"), this);
     m_editorDock->setObjectName(QStringLiteral("planDock"));
-    m_editorDock->setWidget(new PlanEditor(document));
+    auto *editor = new PlanEditor(document);
+    m_editorDock->setWidget(editor);
     m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
     m_detailsDock = new QDockWidget(tr("Details"), this);
@@ -104,6 +106,20 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
     m_detailsDock->setWidget(new EstimateView(document));
     addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
     m_detailsDock->hide();
+    m_clusterView = new ClusterView(document);
+    m_clusterDock = new QDockWidget(tr("Cluster"), this);
+    m_clusterDock->setObjectName(QStringLiteral("clusterDock"));
+    m_clusterDock->setWidget(m_clusterView);
+    addDockWidget(Qt::BottomDockWidgetArea, m_clusterDock);
+    tabifyDockWidget(m_detailsDock, m_clusterDock);
+    m_clusterDock->hide();
+    connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] {
+        m_clusterDock->show();
+        m_clusterDock->raise();
+    });
+    connect(m_clusterView, &ClusterView::statusMessage, this, [this](const QString &message) {
+        statusBar()->showMessage(message, 6000);
+    });
 
     m_autosave = new Autosave(document, QString(), this);
     createMenus();
@@ -141,6 +157,10 @@ void MainWindow::createMenus()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_editorDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
+    QAction *cluster = m_clusterDock->toggleViewAction();
+    cluster->setText(tr("&Cluster Builder"));
+    cluster->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    view->addAction(cluster);
     view->addSeparator();
     QSettings settings;
     QAction *zero = view->addAction(tr("Memory: &ZeRO Comparison (Figure 16.2)"));

@@ -9,6 +9,7 @@ class QAction;
 namespace trainplan {
 
 class Autosave;
+class ClusterView;
 class DocumentActions;
 class MemoryChartView;
 class PipelineGanttView;
@@ -30,6 +31,8 @@ public:
     ScalingView *scaling() const { return m_scaling; }
     PipelineGanttView *pipeline() const { return m_pipeline; }
     SummaryStrip *summary() const { return m_summary; }
+    ClusterView *clusterView() const { return m_clusterView; }
+    QDockWidget *clusterDock() const { return m_clusterDock; }
     Autosave *autosave() const { return m_autosave; }
     /// Offers what a crashed session left in the recovery file; true if it was restored.
     bool offerRecovery();
@@ -50,6 +53,8 @@ private:
     PipelineGanttView *m_pipeline;
     QDockWidget *m_editorDock;
     QDockWidget *m_detailsDock;
+    QDockWidget *m_clusterDock;
+    ClusterView *m_clusterView;
     Autosave *m_autosave;
 };
 

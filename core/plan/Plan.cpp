@@ -1,5 +1,7 @@
 #include "plan/Plan.h"
 
+#include <algorithm>
+
 #include <array>
 #include <cmath>
 #include <utility>
@@ -99,6 +101,32 @@ bool ClusterConfig::isMixed() const
         if (g.device != device || g.intraNodeLink != intraNodeLink || g.gpusPerNode != gpusPerNode)
             return true;
     return false;
+}
+
+void ClusterConfig::setDevice(const std::string &id)
+{
+    device = id;
+    for (NodeGroup &g : nodeGroups)
+        g.device = id;
+}
+
+void ClusterConfig::setGpusPerNode(std::int64_t gpus)
+{
+    gpusPerNode = gpus;
+    for (NodeGroup &g : nodeGroups)
+        g.gpusPerNode = gpus;
+}
+
+void ClusterConfig::setNodes(std::int64_t count)
+{
+    if (nodeGroups.empty()) {
+        nodes = count;
+        return;
+    }
+    std::vector<NodeGroup> groups = nodeGroups;
+    const std::int64_t others = nodes - groups.back().nodes;
+    groups.back().nodes = std::max<std::int64_t>(1, count - others);
+    setGroups(std::move(groups));
 }
 
 void deriveDataParallel(Plan &plan)

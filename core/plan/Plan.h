@@ -106,6 +106,12 @@ struct ClusterConfig
     /// Whether more than one device or intra-node link is in use.
     bool isMixed() const;
 
+    /// Edits through the summary keys (the plan editor), keeping node groups consistent: the device and
+    /// the GPUs per node apply to every group; a new node count resizes the last group (at least 1 node).
+    void setDevice(const std::string &id);
+    void setGpusPerNode(std::int64_t gpus);
+    void setNodes(std::int64_t count);
+
     friend bool operator==(const ClusterConfig &, const ClusterConfig &) = default;
 };
 

@@ -39,7 +39,7 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     : QChartView(parent), m_document(document)
 {
     setRenderHint(QPainter::Antialiasing);
-    setMinimumSize(320, 240);
+    setMinimumSize(320, 200);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setTheme(QChart::ChartThemeBlueIcy); // any theme but the two refresh() picks: it sets fonts once
     chart()->setMargins(QMargins(4, 4, 4, 4));

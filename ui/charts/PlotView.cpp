@@ -16,7 +16,7 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(320, 240);
+    setMinimumSize(320, 200);
     m_plot->plotLayout()->insertRow(0);
     QFont titleFont = font();
     titleFont.setPointSizeF(titleFont.pointSizeF() + 1);

@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
@@ -124,10 +125,15 @@ PlanEditor::PlanEditor(PlanDocument *document, QWidget *parent)
     addDeviceChoice(form);
     addInteger(form, PlanField::GpusPerNode, tr("GPUs per node"), tr("Accelerators sharing the scale-up link"),
                {"cluster.gpus_per_node"}, [](const Plan &p) { return p.cluster.gpusPerNode; },
-               [](Plan &p, std::int64_t v) { p.cluster.gpusPerNode = v; rebalanceData(p); }, 1, 1024);
+               [](Plan &p, std::int64_t v) { p.cluster.setGpusPerNode(v); rebalanceData(p); }, 1, 1024);
     addInteger(form, PlanField::Nodes, tr("Nodes"), tr("Nodes in the cluster"), {"cluster.nodes"},
-               [](const Plan &p) { return p.cluster.nodes; }, [](Plan &p, std::int64_t v) { p.cluster.nodes = v; rebalanceData(p); },
+               [](const Plan &p) { return p.cluster.nodes; }, [](Plan &p, std::int64_t v) { p.cluster.setNodes(v); rebalanceData(p); },
                1, 1 << 20);
+    auto *builder = new QPushButton(tr("Cluster Builder…"));
+    builder->setObjectName(QStringLiteral("openClusterBuilder"));
+    builder->setToolTip(tr("Drag nodes, accelerators and networks together; see where each parallel group lands (Ctrl+B)"));
+    connect(builder, &QPushButton::clicked, this, &PlanEditor::clusterBuilderRequested);
+    form->addRow(builder);
     column->addStretch(1);
 
     connect(m_document, &PlanDocument::planChanged, this, &PlanEditor::refresh);
@@ -244,8 +250,14 @@ void PlanEditor::addDeviceChoice(QFormLayout *form)
     auto *combo = new QComboBox;
     combo->setObjectName(QStringLiteral("device"));
     combo->setToolTip(tr("Accelerator from the device catalog (resources/devices.json)"));
-    for (const DeviceSpec &d : m_document->catalog().devices())
-        combo->addItem(QString::fromStdString(d.name), QString::fromStdString(d.id));
+    const auto fill = [this, combo] {
+        combo->clear();
+        for (const DeviceSpec &d : m_document->catalog().devices())
+            combo->addItem(QString::fromStdString(d.name), QString::fromStdString(d.id));
+        for (const DeviceSpec &d : m_document->plan().cluster.customDevices)
+            combo->addItem(tr("%1 (custom)").arg(QString::fromStdString(d.name)), QString::fromStdString(d.id));
+    };
+    fill();
     form->addRow(tr("Device"), combo);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo](int index) {
         if (m_updating || index < 0)
@@ -255,9 +267,15 @@ void PlanEditor::addDeviceChoice(QFormLayout *form)
         if (id == old)
             return;
         m_document->undoStack()->push(new ChangePlanValue<std::string>(m_document, PlanField::Device, old, id,
-                                                                       [](Plan &p, const std::string &v) { p.cluster.device = v; }));
+                                                                       [](Plan &p, const std::string &v) { p.cluster.setDevice(v); }));
     });
-    m_bindings.push_back({{"cluster.device"}, addProblemLabel(form), [this, combo] {
+    m_bindings.push_back({{"cluster.device"}, addProblemLabel(form), [this, combo, fill] {
+                              if (combo->count() != int(m_document->catalog().devices().size()
+                                                        + m_document->plan().cluster.customDevices.size()))
+                                  fill();
+                              combo->setToolTip(m_document->plan().cluster.isMixed()
+                                                    ? tr("Mixed cluster: choosing a device here makes every node group use it")
+                                                    : tr("Accelerator from the device catalog (resources/devices.json)"));
                               combo->setCurrentIndex(combo->findData(QString::fromStdString(m_document->plan().cluster.device)));
                           }});
 }

@@ -27,6 +27,9 @@ class PlanEditor : public QWidget
 public:
     explicit PlanEditor(PlanDocument *document, QWidget *parent = nullptr);
 
+signals:
+    void clusterBuilderRequested();
+
 private:
     struct Binding
     {

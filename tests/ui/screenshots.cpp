@@ -1,0 +1,68 @@
+// Renders the planner window offscreen to PNGs for review (not a test): the cluster builder with a small
+// and a large cluster at 1280x800 and 1920x1080. Usage: trainplan_screenshots OUTDIR
+// (QT_QPA_PLATFORM=offscreen).
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QStandardPaths>
+
+#include "CatalogJson.h"
+#include "MainWindow.h"
+#include "PlanJson.h"
+#include "TestSupport.h"
+#include "cluster/ClusterCanvas.h"
+#include "cluster/ClusterInspector.h"
+#include "cluster/ClusterView.h"
+#include "document/PlanDocument.h"
+
+using namespace trainplan;
+
+namespace {
+
+void shoot(const Plan &plan, const QString &name, const QString &dir, int overlay, bool dark)
+{
+    applyPalette(dark);
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        if (!document.loadFromBytes(io::writePlan(plan, io::builtinCatalog()), QString(), &error))
+            qFatal("%s", qPrintable(error));
+        MainWindow window(&document);
+        window.resize(size);
+        window.show();
+        window.clusterDock()->show();
+        window.clusterDock()->raise();
+        QApplication::processEvents();
+        window.resizeDocks({window.clusterDock()}, {size.height() * 40 / 100}, Qt::Vertical);
+        window.clusterView()->inspector()->overlayCombo()->setCurrentIndex(overlay);
+        QApplication::processEvents();
+        const QString file = QStringLiteral("%1/%2-%3x%4.png").arg(dir, name).arg(size.width()).arg(size.height());
+        window.grab().save(file);
+        qInfo("%s", qPrintable(file));
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
+    QDir().mkpath(dir);
+
+    Plan small = test::presetPlan("llama2-7b", 8, 1, 2, 1, 48, "h100-sxm5-80gb");
+    small.cluster.setGroups({{"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 2, "nvlink4-nvswitch"}});
+    small.cluster.network = "ib-ndr";
+    shoot(small, QStringLiteral("cluster-small"), dir, 1, false);
+
+    Plan large = test::presetPlan("gpt3-175b", 8, 16, 64, 1, 1536);
+    large.cluster.setGroups({{"DGX A100 (8 x A100 80GB, NVSwitch)", "a100-sxm4-80gb", 8, 768, "nvlink3-nvswitch"},
+                             {"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 256, "nvlink4-nvswitch"}});
+    large.cluster.network = "ib-hdr";
+    shoot(large, QStringLiteral("cluster-large"), dir, 2, false);
+    shoot(large, QStringLiteral("cluster-large-dark"), dir, 2, true);
+    return 0;
+}

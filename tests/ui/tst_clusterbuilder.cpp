@@ -1,0 +1,275 @@
+// The cluster builder offscreen, driven with real mouse events on the canvas viewport and real drop
+// events: dropping a node adds GPUs and changes the estimate, undo removes it; a device or network
+// dropped on the cluster changes its links; save -> load restores the same cluster; a tensor group
+// spanning nodes is flagged with its cost; 1024 nodes draw as one aggregated item per group.
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDropEvent>
+#include <QLabel>
+#include <QMimeData>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include "CatalogJson.h"
+#include "MainWindow.h"
+#include "PlanJson.h"
+#include "TestSupport.h"
+#include "cluster/ClusterCanvas.h"
+#include "cluster/ClusterInspector.h"
+#include "cluster/ClusterPalette.h"
+#include "cluster/ClusterView.h"
+#include "cluster/CustomCatalog.h"
+#include "cluster/CustomEntryDialogs.h"
+#include "commands/ChangePlanValue.h"
+#include "document/PlanDocument.h"
+
+using namespace trainplan;
+
+namespace {
+
+/// Llama-2-7B, tensor 8 on two DGX H100 nodes: data parallel 2, global batch 48 (divisible by 2, 3, 4).
+Plan twoNodePlan()
+{
+    Plan plan = test::presetPlan("llama2-7b", 8, 1, 2, 1, 48, "h100-sxm5-80gb");
+    plan.cluster.setGroups({{"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 2, "nvlink4-nvswitch"}});
+    plan.cluster.network = "ib-ndr";
+    return plan;
+}
+
+struct Fixture
+{
+    PlanDocument document{io::builtinCatalog()};
+    MainWindow window{&document};
+    explicit Fixture(const Plan &plan)
+    {
+        QString error;
+        if (!document.loadFromBytes(io::writePlan(plan, io::builtinCatalog()), QString(), &error))
+            qFatal("plan: %s", qPrintable(error));
+        window.resize(1280, 800);
+        window.show();
+        window.clusterDock()->show();
+        window.clusterDock()->raise();
+        QApplication::processEvents();
+    }
+    ClusterCanvas *canvas() const { return window.clusterView()->canvas(); }
+    QWidget *viewport() const { return canvas()->viewport(); }
+};
+
+void clickOn(QWidget *viewport, const QPoint &at)
+{
+    QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, at);
+    QTest::mouseMove(viewport, at);
+    QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, at);
+}
+
+/// A drag from the palette as Qt delivers it to the canvas: enter, move, drop with the entry's mime data.
+bool dropOn(QWidget *viewport, const PaletteEntry &entry, const QPoint &at)
+{
+    QMimeData mime;
+    mime.setData(QLatin1String(kPaletteMimeType), entry.toString().toUtf8());
+    QDragEnterEvent enter(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &enter);
+    if (!enter.isAccepted())
+        return false;
+    QDragMoveEvent move(at, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &move);
+    QDropEvent drop(QPointF(at), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &drop);
+    return drop.isAccepted();
+}
+
+bool problemsMention(const Estimate &e, const std::string &key, const std::string &text)
+{
+    for (const Problem &p : e.problems)
+        if (p.key == key && p.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestClusterBuilder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("trainplan-tests"));
+    }
+
+    // Pick a node template in the palette, click on the empty canvas: a third DGX H100 node joins the
+    // group, data parallelism follows (2 -> 3), throughput rises; undo restores the plan exactly.
+    void placingANodeAddsGpusAndUndoRemovesIt()
+    {
+        Fixture f(twoNodePlan());
+        const Plan before = f.document.plan();
+        const double tokensBefore = f.document.estimate().step.tokensPerSecond;
+        QVERIFY(f.document.estimate().valid);
+        QCOMPARE(f.document.plan().cluster.gpus(), 16);
+
+        QVERIFY(f.window.clusterView()->palette()->selectEntry({PaletteEntry::Kind::NodeTemplate, "dgx-h100"}));
+        QVERIFY(f.canvas()->isPlacing());
+        clickOn(f.viewport(), f.canvas()->viewportPointOfEmptySpace());
+
+        QVERIFY(!f.canvas()->isPlacing());
+        QCOMPARE(f.document.plan().cluster.gpus(), 24);
+        QCOMPARE(f.document.plan().cluster.nodes, 3);
+        QCOMPARE(f.document.plan().parallel.data, 3);
+        QVERIFY(f.document.estimate().valid);
+        QVERIFY(f.document.estimate().step.tokensPerSecond > 1.3 * tokensBefore);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Add DGX H100 (8 x H100 SXM, NVSwitch) node"));
+
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan(), before);
+        QCOMPARE(f.document.estimate().step.tokensPerSecond, tokensBefore);
+    }
+
+    // Real drop events: a different node template on empty space starts a second group (a mixed
+    // cluster, paced by the slower A100); a network on the bar changes the tier; a device on a group
+    // changes that group's accelerator.
+    void droppingEntriesEditsTheCluster()
+    {
+        Fixture f(twoNodePlan());
+        QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "dgx-a100-80gb"}, f.canvas()->viewportPointOfEmptySpace()));
+        QCOMPARE(int(f.document.plan().cluster.nodeGroups.size()), 2);
+        QCOMPARE(f.document.plan().cluster.gpus(), 24);
+        QCOMPARE(int(f.document.estimate().nodeGroups.size()), 2);
+        QVERIFY(f.document.estimate().nodeGroups[1].paces);
+        QCOMPARE(f.document.estimate().device->id, std::string("a100-sxm4-80gb"));
+
+        const double dataCommNdr = f.document.estimate().step.category(TimeCategory::DataComm);
+        QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::Network, "ethernet-100-node"}, QPoint(40, 20)));
+        QCOMPARE(f.document.plan().cluster.network, std::string("ethernet-100-node"));
+        QVERIFY(f.document.estimate().step.category(TimeCategory::DataComm) > dataCommNdr);
+
+        QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::Device, "h100-sxm5-80gb"}, f.canvas()->viewportPointOfGroup(1)));
+        QCOMPARE(f.document.plan().cluster.nodeGroups[1].device, std::string("h100-sxm5-80gb"));
+        QCOMPARE(f.document.undoStack()->count(), 3);
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan().cluster.nodeGroups[1].device, std::string("a100-sxm4-80gb"));
+    }
+
+    void saveLoadRestoresTheCluster()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cluster.json"));
+        ClusterConfig saved;
+        {
+            Fixture f(twoNodePlan());
+            QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "dgx-a100-80gb"}, f.canvas()->viewportPointOfEmptySpace()));
+            QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::IntraNodeLink, "pcie4-x16"}, f.canvas()->viewportPointOfGroup(1)));
+            QString error;
+            QVERIFY2(f.document.save(path, &error), qPrintable(error));
+            saved = f.document.plan().cluster;
+        }
+        QCOMPARE(int(saved.nodeGroups.size()), 2);
+        QCOMPARE(saved.nodeGroups[1].intraNodeLink, std::string("pcie4-x16"));
+        PlanDocument loaded(io::builtinCatalog());
+        QString error;
+        QVERIFY2(loaded.load(path, &error), qPrintable(error));
+        QCOMPARE(loaded.plan().cluster, saved);
+        MainWindow window(&loaded);
+        QVERIFY(window.clusterView()->canvas()->viewportPointOfGroup(1) != QPoint());
+    }
+
+    // Tensor 16 on 8-GPU nodes: the estimate flags it with its cost; the inspector shows it.
+    void tensorGroupAcrossNodesIsFlagged()
+    {
+        Plan plan = twoNodePlan();
+        Fixture f(plan);
+        f.document.undoStack()->push(new ChangePlanValue<std::int64_t>(&f.document, PlanField::Tensor, 8, 16, [](Plan &p, std::int64_t v) {
+            p.parallel.tensor = v;
+            deriveDataParallel(p);
+        }));
+        QVERIFY(f.document.estimate().valid);
+        QCOMPARE(f.document.plan().parallel.data, 1);
+        QVERIFY(f.document.estimate().placement.tensor.crossesNodes);
+        QVERIFY(f.document.estimate().placement.tensorAcrossNodesSeconds > 0);
+        QVERIFY(problemsMention(f.document.estimate(), "parallel.tensor", "span 2 nodes"));
+        const QString shown = f.window.clusterView()->inspector()->placementLabel()->text();
+        QVERIFY2(shown.contains(QStringLiteral("span 2 nodes")) && shown.contains(QStringLiteral(" ms per step")), qPrintable(shown));
+        QVERIFY(shown.contains(QStringLiteral("across 2 nodes")));
+    }
+
+    // A held-down spin box is one undo step; the node count follows.
+    void nodeCountEditsMerge()
+    {
+        Fixture f(twoNodePlan());
+        QSpinBox *nodes = f.window.clusterView()->inspector()->nodesSpin();
+        QCOMPARE(nodes->value(), 2);
+        nodes->setValue(3);
+        nodes->setValue(4);
+        QCOMPARE(f.document.plan().cluster.nodes, 4);
+        QCOMPARE(f.document.plan().parallel.data, 4);
+        QCOMPARE(f.document.undoStack()->count(), 1);
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan().cluster.nodes, 2);
+        QCOMPARE(nodes->value(), 2);
+    }
+
+    // 1024 nodes: one item per node group plus the network bar, expanded or not.
+    void largeClusterIsAggregated()
+    {
+        Plan plan = test::presetPlan("gpt3-175b", 8, 16, 64, 1, 1536);
+        plan.cluster.setGroups({{"DGX A100 (8 x A100 80GB, NVSwitch)", "a100-sxm4-80gb", 8, 1024, "nvlink3-nvswitch"}});
+        Fixture f(plan);
+        QVERIFY(f.document.estimate().valid);
+        QCOMPARE(f.canvas()->scene()->items().size(), 2);
+        const qreal collapsed = f.canvas()->sceneRect().height();
+        clickOn(f.viewport(), f.canvas()->viewportPointOfExpander(0));
+        QVERIFY(f.canvas()->isExpanded(0));
+        QCOMPARE(f.canvas()->scene()->items().size(), 2);
+        // Expanded: 512 of the 1024 nodes drawn (six 8-GPU nodes per row: 86 rows), then a count.
+        QVERIFY(f.canvas()->sceneRect().height() > collapsed + 85 * 17);
+        QVERIFY(f.canvas()->sceneRect().height() < 5000);
+        // Selection by click, removal refused for the only group.
+        clickOn(f.viewport(), f.canvas()->viewportPointOfGroup(0));
+        QCOMPARE(f.canvas()->selectedGroup(), 0);
+        QVERIFY(!f.canvas()->removeGroup(0));
+    }
+
+    // A custom device from settings, dropped on a group, travels with the plan file.
+    void customDeviceTravelsWithThePlan()
+    {
+        Fixture f(twoNodePlan());
+        DeviceSpec custom = io::customDeviceTemplate();
+        custom.name = "Lab accelerator";
+        custom.id = customId(QString::fromStdString(custom.name));
+        QCOMPARE(custom.id, std::string("custom-lab-accelerator"));
+        custom.memoryBytes = 40.0 * (1 << 30);
+        f.window.clusterView()->customCatalog()->addDevice(custom);
+        QVERIFY(f.window.clusterView()->palette()->selectEntry({PaletteEntry::Kind::Device, "custom-lab-accelerator"}));
+        clickOn(f.viewport(), f.canvas()->viewportPointOfGroup(0));
+        QCOMPARE(f.document.plan().cluster.device, std::string("custom-lab-accelerator"));
+        QCOMPARE(int(f.document.plan().cluster.customDevices.size()), 1);
+        QVERIFY(f.document.estimate().valid);
+        QCOMPARE(f.document.estimate().memory.capacityBytes, 40.0 * (1 << 30));
+        const io::PlanReadResult reread = io::readPlan(io::writePlan(f.document.plan(), io::builtinCatalog()), io::builtinCatalog());
+        QVERIFY(reread.plan);
+        QCOMPARE(reread.plan->cluster.customDevices.front(), custom);
+        // Settings keep it for the next session.
+        CustomCatalog nextSession;
+        QVERIFY(!nextSession.devices().empty());
+        QCOMPARE(nextSession.devices().back().name, std::string("Lab accelerator"));
+    }
+
+    // Mixed GPUs per node are refused with the rule, never silently averaged.
+    void mixedNodeSizesAreRefusedWithTheRule()
+    {
+        Fixture f(twoNodePlan());
+        QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "mi300x-4"}, f.canvas()->viewportPointOfEmptySpace()));
+        QVERIFY(!f.document.estimate().valid);
+        QVERIFY(problemsMention(f.document.estimate(), "cluster.node_groups[1].gpus_per_node", "same GPUs per node"));
+        QVERIFY(f.window.clusterView()->inspector()->placementLabel()->text().contains(QStringLiteral("same GPUs per node")));
+    }
+};
+
+QTEST_MAIN(TestClusterBuilder)
+#include "tst_clusterbuilder.moc"

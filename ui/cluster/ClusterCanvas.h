@@ -1,0 +1,98 @@
+#pragma once
+// The cluster canvas: a view of the document's cluster (network tier on top, node groups below, each
+// drawn as its nodes of GPU cells). A group of thousands of nodes is one item drawn aggregated (a few
+// nodes, an ellipsis, the last node) and expands on request, never 10,000 items. Items hold only a
+// node-group index; tools handle the mouse (select, or place the palette entry at the next click);
+// every edit goes through an undo command; the canvas redraws from the document on planChanged().
+
+#include <QGraphicsView>
+
+#include <memory>
+#include <optional>
+#include <set>
+
+#include "cluster/ClusterEdits.h"
+
+namespace trainplan {
+
+class PlanDocument;
+class CanvasTool;
+class NodeGroupItem;
+
+class ClusterCanvas : public QGraphicsView
+{
+    Q_OBJECT
+
+public:
+    /// What the GPU cells' colours show.
+    enum class Overlay { Devices, TensorGroups, PipelineStages, DataReplicas };
+
+    ClusterCanvas(PlanDocument *document, const PaletteCatalog *palette, QWidget *parent = nullptr);
+    ~ClusterCanvas() override;
+
+    Overlay overlay() const { return m_overlay; }
+    void setOverlay(Overlay overlay);
+
+    /// Arms the placement tool with `entry` (nullopt: back to the select tool).
+    void setPlacementEntry(const std::optional<PaletteEntry> &entry);
+    bool isPlacing() const;
+
+    int selectedGroup() const { return m_selected; }
+    void selectGroup(int index);
+    bool isExpanded(int group) const { return m_expanded.count(group) > 0; }
+    void setExpanded(int group, bool expanded);
+
+    /// Node group under a viewport point, or -1.
+    int groupAt(const QPoint &viewportPoint) const;
+    /// Viewport points for tests and keyboard actions: a group's first node, and empty space below.
+    QPoint viewportPointOfGroup(int index) const;
+    QPoint viewportPointOfEmptySpace() const;
+    QPoint viewportPointOfExpander(int index) const;
+
+    /// Applies a palette entry at a node group (-1: empty canvas) as one undo step; false (and a status
+    /// message) when it changes nothing.
+    bool apply(const PaletteEntry &entry, int target);
+    bool removeGroup(int index);
+
+    /// The document, the overlay and the expansion state, as the items draw them.
+    PlanDocument *document() const { return m_document; }
+    int dropTarget() const { return m_dropTarget; }
+    qreal sceneWidth() const { return m_sceneWidth; }
+
+signals:
+    void groupSelected(int index);
+    void statusMessage(const QString &message);
+    /// The placement tool placed its entry (or was cancelled): the palette clears its selection.
+    void placementFinished();
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    friend class SelectTool;
+    friend class PlaceTool;
+    void rebuild();
+    void setDropTarget(int index);
+    NodeGroupItem *groupItem(int index) const;
+
+    PlanDocument *m_document;
+    const PaletteCatalog *m_palette;
+    Overlay m_overlay = Overlay::Devices;
+    int m_selected = -1;
+    int m_dropTarget = -2; ///< -2: no drag; -1: empty canvas; >= 0: a node group
+    qreal m_sceneWidth = 660;
+    std::set<int> m_expanded;
+    std::vector<NodeGroupItem *> m_groups;
+    std::unique_ptr<CanvasTool> m_tool;
+};
+
+} // namespace trainplan

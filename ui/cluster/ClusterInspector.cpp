@@ -1,0 +1,243 @@
+#include "cluster/ClusterInspector.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+#include "cluster/ClusterCanvas.h"
+#include "cluster/ClusterEdits.h"
+#include "commands/EditCluster.h"
+#include "common/Units.h"
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+namespace {
+
+QString text(const std::string &s) { return QString::fromStdString(s); }
+
+enum GroupField { DeviceField, GpusField, NodesField, LinkField };
+constexpr int kMergeNodesBase = 100; // EditCluster merge keys: field x 100 + group index
+
+QString landingLine(const QString &what, const GroupLanding &l)
+{
+    if (l.size <= 1)
+        return QString();
+    const QString where = l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node");
+    return QObject::tr("<b>%1</b> (%2 × %3 GPUs): %4, over %5 (%6 GB/s per GPU)<br>")
+        .arg(what)
+        .arg(l.groups)
+        .arg(l.size)
+        .arg(where, text(l.link).toHtmlEscaped(), text(units::formatNumber(l.bandwidthBytesPerSecond / 1e9, 0)));
+}
+
+} // namespace
+
+ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette, QWidget *parent)
+    : QWidget(parent), m_document(document), m_canvas(canvas), m_palette(palette)
+{
+    // The form scrolls, so the dock can be short on a 1280x800 screen.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *content = new QWidget;
+    scroll->setWidget(content);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+    auto *column = new QVBoxLayout(content);
+    column->setContentsMargins(4, 0, 4, 0);
+
+    auto *clusterBox = new QGroupBox(tr("Cluster"));
+    auto *clusterForm = new QFormLayout(clusterBox);
+    m_network = new QComboBox;
+    m_network->setObjectName(QStringLiteral("network"));
+    m_network->addItem(tr("Device default"), QString());
+    for (const LinkSpec &l : document->catalog().networks())
+        m_network->addItem(text(l.name), text(l.id));
+    clusterForm->addRow(tr("Network"), m_network);
+    m_overlay = new QComboBox;
+    m_overlay->setObjectName(QStringLiteral("overlay"));
+    m_overlay->addItem(tr("Accelerator"), int(ClusterCanvas::Overlay::Devices));
+    m_overlay->addItem(tr("Tensor-parallel group"), int(ClusterCanvas::Overlay::TensorGroups));
+    m_overlay->addItem(tr("Pipeline stage"), int(ClusterCanvas::Overlay::PipelineStages));
+    m_overlay->addItem(tr("Data-parallel replica"), int(ClusterCanvas::Overlay::DataReplicas));
+    clusterForm->addRow(tr("Colour by"), m_overlay);
+    column->addWidget(clusterBox);
+
+    auto *groupBox = new QGroupBox(tr("Node group"));
+    auto *groupForm = new QFormLayout(groupBox);
+    m_groupTitle = new QLabel;
+    m_groupTitle->setWordWrap(true);
+    groupForm->addRow(m_groupTitle);
+    m_device = new QComboBox;
+    m_device->setObjectName(QStringLiteral("groupDevice"));
+    groupForm->addRow(tr("Accelerator"), m_device);
+    m_gpus = new QSpinBox;
+    m_gpus->setObjectName(QStringLiteral("groupGpus"));
+    m_gpus->setRange(1, 1024);
+    groupForm->addRow(tr("GPUs per node"), m_gpus);
+    m_nodes = new QSpinBox;
+    m_nodes->setObjectName(QStringLiteral("groupNodes"));
+    m_nodes->setRange(1, 1 << 20);
+    m_nodes->setAccelerated(true);
+    groupForm->addRow(tr("Nodes"), m_nodes);
+    m_link = new QComboBox;
+    m_link->setObjectName(QStringLiteral("groupLink"));
+    m_link->addItem(tr("Device's own"), QString());
+    for (const LinkSpec &l : document->catalog().intraNodeLinks())
+        m_link->addItem(text(l.name), text(l.id));
+    groupForm->addRow(tr("Intra-node link"), m_link);
+    m_remove = new QPushButton(tr("Remove Node Group"));
+    groupForm->addRow(m_remove);
+    column->addWidget(groupBox);
+
+    auto *placementBox = new QGroupBox(tr("Placement"));
+    auto *placementColumn = new QVBoxLayout(placementBox);
+    m_placement = new QLabel;
+    m_placement->setObjectName(QStringLiteral("placement"));
+    m_placement->setWordWrap(true);
+    m_placement->setTextFormat(Qt::RichText);
+    m_placement->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_placement->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    placementColumn->addWidget(m_placement);
+    column->addWidget(placementBox, 1);
+
+    for (QComboBox *combo : {m_network, m_overlay, m_device, m_link}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    }
+    connect(m_network, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_updating || index < 0)
+            return;
+        Plan plan = m_document->plan();
+        plan.cluster.network = m_network->itemData(index).toString().toStdString();
+        if (plan == m_document->plan())
+            return;
+        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
+    });
+    connect(m_overlay, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(DeviceField); });
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(GpusField); });
+    connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodesField); });
+    connect(m_link, &QComboBox::currentIndexChanged, this, [this] { editGroup(LinkField); });
+    connect(m_remove, &QPushButton::clicked, this, [this] { m_canvas->removeGroup(m_canvas->selectedGroup()); });
+    connect(m_canvas, &ClusterCanvas::groupSelected, this, &ClusterInspector::refresh);
+    connect(m_document, &PlanDocument::planChanged, this, &ClusterInspector::refresh);
+    refresh();
+}
+
+void ClusterInspector::editGroup(int field)
+{
+    if (m_updating)
+        return;
+    const std::vector<NodeGroup> groups = m_document->plan().cluster.groups();
+    const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);
+    NodeGroup g = groups[std::size_t(index)];
+    QString what;
+    switch (field) {
+    case DeviceField:
+        g.device = m_device->currentData().toString().toStdString();
+        g.templateName.clear();
+        what = tr("accelerator");
+        break;
+    case GpusField:
+        g.gpusPerNode = m_gpus->value();
+        g.templateName.clear();
+        what = tr("GPUs per node");
+        break;
+    case NodesField:
+        g.nodes = m_nodes->value();
+        what = tr("node count");
+        break;
+    case LinkField:
+        g.intraNodeLink = m_link->currentData().toString().toStdString();
+        g.templateName.clear();
+        what = tr("intra-node link");
+        break;
+    }
+    Plan plan = m_document->plan();
+    // A custom device chosen here travels with the plan.
+    if (field == DeviceField && !m_document->catalog().device(g.device)) {
+        bool carried = false;
+        for (const DeviceSpec &d : plan.cluster.customDevices)
+            carried = carried || d.id == g.device;
+        for (const DeviceSpec &d : m_palette->customDevices)
+            if (!carried && d.id == g.device) {
+                plan.cluster.customDevices.push_back(d);
+                carried = true;
+            }
+    }
+    plan = withGroup(plan, index, g);
+    if (plan == m_document->plan())
+        return;
+    m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),
+                                                  kMergeNodesBase * (field + 1) + index));
+}
+
+void ClusterInspector::refresh()
+{
+    m_updating = true;
+    const Plan &plan = m_document->plan();
+    const Catalog &catalog = m_document->catalog();
+    m_network->setCurrentIndex(std::max(0, m_network->findData(text(plan.cluster.network))));
+
+    const std::vector<NodeGroup> groups = plan.cluster.groups();
+    const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);
+    const NodeGroup &g = groups[std::size_t(index)];
+    m_groupTitle->setText(tr("<b>Group %1 of %2</b>%3")
+                              .arg(index + 1)
+                              .arg(groups.size())
+                              .arg(g.templateName.empty() ? QString() : QStringLiteral(" · ") + text(g.templateName).toHtmlEscaped()));
+    m_device->clear();
+    for (const DeviceSpec &d : catalog.devices())
+        m_device->addItem(text(d.name), text(d.id));
+    std::vector<std::string> custom;
+    for (const DeviceSpec &d : plan.cluster.customDevices)
+        custom.push_back(d.id), m_device->addItem(tr("%1 (custom)").arg(text(d.name)), text(d.id));
+    for (const DeviceSpec &d : m_palette->customDevices)
+        if (std::find(custom.begin(), custom.end(), d.id) == custom.end())
+            m_device->addItem(tr("%1 (custom)").arg(text(d.name)), text(d.id));
+    m_device->setCurrentIndex(m_device->findData(text(g.device)));
+    m_gpus->setValue(int(std::clamp<std::int64_t>(g.gpusPerNode, 1, 1024)));
+    m_nodes->setValue(int(std::clamp<std::int64_t>(g.nodes, 1, 1 << 20)));
+    m_link->setCurrentIndex(std::max(0, m_link->findData(text(g.intraNodeLink))));
+    m_remove->setEnabled(groups.size() > 1);
+
+    // The placement report.
+    const Estimate &e = m_document->estimate();
+    QString html;
+    if (!e.valid) {
+        html = tr("<i>No placement: the plan has errors.</i><br>");
+        for (const Problem &p : e.problems)
+            if (p.isError() && (p.key.rfind("cluster", 0) == 0 || p.key.rfind("parallel", 0) == 0))
+                html += QStringLiteral("• <b>%1</b>: %2<br>").arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
+    } else {
+        const PlacementReport &r = e.placement;
+        html += landingLine(tr("Tensor groups"), r.tensor);
+        html += landingLine(tr("Data-parallel groups"), r.data);
+        if (plan.parallel.pipeline > 1)
+            html += tr("<b>Pipeline</b> (%1 stages): %2 of %3 stage boundaries cross nodes, over %4<br>")
+                        .arg(plan.parallel.pipeline)
+                        .arg(r.pipelineBoundariesAcrossNodes)
+                        .arg(plan.parallel.pipeline - 1)
+                        .arg(text(r.pipeline.link).toHtmlEscaped());
+        if (html.isEmpty())
+            html = tr("One GPU per replica: no collectives.<br>");
+        for (const Problem &p : e.problems)
+            if (p.severity == Severity::Warning && (p.key.rfind("parallel", 0) == 0 || p.key.rfind("cluster", 0) == 0))
+                html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>").arg(text(p.message).toHtmlEscaped());
+    }
+    m_placement->setText(html);
+    m_updating = false;
+}
+
+} // namespace trainplan

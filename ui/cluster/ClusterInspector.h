@@ -1,0 +1,50 @@
+#pragma once
+// The cluster builder's inspector: the network tier, the selected node group's accelerator, GPUs per
+// node, node count and intra-node link, the colour overlay, and the placement report (which link each
+// kind of group uses; flags with their cost in step time). Widgets push undo commands; they refresh
+// from the document under a guard.
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace trainplan {
+
+class ClusterCanvas;
+class PlanDocument;
+struct PaletteCatalog;
+
+class ClusterInspector : public QWidget
+{
+    Q_OBJECT
+
+public:
+    ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette, QWidget *parent = nullptr);
+
+    QLabel *placementLabel() const { return m_placement; }
+    QSpinBox *nodesSpin() const { return m_nodes; }
+    QComboBox *overlayCombo() const { return m_overlay; }
+
+private:
+    void refresh();
+    void editGroup(int field);
+
+    PlanDocument *m_document;
+    ClusterCanvas *m_canvas;
+    const PaletteCatalog *m_palette;
+    QComboBox *m_network;
+    QComboBox *m_overlay;
+    QLabel *m_groupTitle;
+    QComboBox *m_device;
+    QSpinBox *m_gpus;
+    QSpinBox *m_nodes;
+    QComboBox *m_link;
+    QPushButton *m_remove;
+    QLabel *m_placement;
+    bool m_updating = false;
+};
+
+} // namespace trainplan

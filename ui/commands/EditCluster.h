@@ -1,0 +1,45 @@
+#pragma once
+// One undo step for a cluster edit from the cluster builder (add nodes, change a node group's device or
+// link, the network tier). It stores the whole plan before and after, because a new GPU count also
+// re-derives parallel.data. Edits with the same merge key (one spin box held down) merge into one step.
+
+#include <QUndoCommand>
+
+#include <utility>
+
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+class EditCluster : public QUndoCommand
+{
+public:
+    /// `mergeKey` < 0: never merges.
+    EditCluster(PlanDocument *document, Plan after, const QString &text, int mergeKey = -1)
+        : m_document(document), m_before(document->plan()), m_after(std::move(after)), m_mergeKey(mergeKey)
+    {
+        setText(text);
+    }
+
+    void redo() override { m_document->setPlan(m_after); }
+    void undo() override { m_document->setPlan(m_before); }
+    int id() const override { return m_mergeKey < 0 ? -1 : kIdBase + m_mergeKey; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *next = dynamic_cast<const EditCluster *>(other);
+        if (!next || next->m_mergeKey != m_mergeKey || next->m_document != m_document)
+            return false;
+        m_after = next->m_after;
+        setObsolete(m_after == m_before);
+        return true;
+    }
+
+private:
+    static constexpr int kIdBase = 1000; // above every PlanField id
+    PlanDocument *m_document;
+    Plan m_before;
+    Plan m_after;
+    int m_mergeKey;
+};
+
+} // namespace trainplan
