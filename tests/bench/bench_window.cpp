@@ -3,6 +3,10 @@
 // event loop's work until the window is repainted (the charts' queued replots and the dirty regions).
 // The goal is one frame (16 ms).
 
+#include <QApplication>
+#include <QDockWidget>
+#include <QDragMoveEvent>
+#include <QMimeData>
 #include <QStandardPaths>
 #include <QTest>
 #include <QUndoStack>
@@ -10,6 +14,8 @@
 #include "CatalogJson.h"
 #include "MainWindow.h"
 #include "TestSupport.h"
+#include "cluster/ClusterCanvas.h"
+#include "cluster/ClusterView.h"
 #include "commands/ChangePlanValue.h"
 #include "document/PlanDocument.h"
 
@@ -22,6 +28,8 @@ class BenchWindow : public QObject
 private slots:
     void editAndRedraw_data();
     void editAndRedraw();
+    void dragOverLargeCluster();
+    void dropNodeOnLargeCluster();
 };
 
 void BenchWindow::editAndRedraw_data()
@@ -52,6 +60,62 @@ void BenchWindow::editAndRedraw()
         QCoreApplication::processEvents(); // queued replots, layout and the repaint of what changed
     }
     QVERIFY(document.estimate().valid);
+}
+
+namespace {
+
+/// Megatron 1T on 384 DGX A100 nodes (3072 GPUs), with the cluster builder open at 1920x1080.
+struct LargeCluster
+{
+    PlanDocument document{io::builtinCatalog()};
+    MainWindow window{&document};
+    LargeCluster()
+    {
+        Plan plan = test::presetPlan("megatron-1t", 8, 64, 6, 1, 3072);
+        plan.cluster.setGroups({{"DGX A100 (8 x A100 80GB, NVSwitch)", "a100-sxm4-80gb", 8, 384, "nvlink3-nvswitch"}});
+        document.setPlan(plan);
+        window.resize(1920, 1080);
+        window.show();
+        window.clusterDock()->show();
+        QTest::qWaitForWindowExposed(&window);
+    }
+    ClusterCanvas *canvas() { return window.clusterView()->canvas(); }
+};
+
+} // namespace
+
+// A palette entry dragged across the canvas: each move hit-tests the groups and repaints the target.
+void BenchWindow::dragOverLargeCluster()
+{
+    LargeCluster f;
+    QMimeData mime;
+    mime.setData(QLatin1String(kPaletteMimeType), QByteArrayLiteral("template:dgx-a100-80gb"));
+    QWidget *viewport = f.canvas()->viewport();
+    const QPoint a = f.canvas()->viewportPointOfGroup(0);
+    const QPoint b = f.canvas()->viewportPointOfEmptySpace();
+    QDragEnterEvent enter(b, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(viewport, &enter);
+    bool flip = false;
+    QBENCHMARK {
+        QDragMoveEvent move(flip ? a : b, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &move);
+        flip = !flip;
+        QCoreApplication::processEvents();
+    }
+    QVERIFY(f.canvas()->dropTarget() >= -1);
+}
+
+// Dropping one more node: the undo command, the estimate of the 3080-GPU plan, every chart and the canvas.
+void BenchWindow::dropNodeOnLargeCluster()
+{
+    LargeCluster f;
+    QBENCHMARK {
+        f.canvas()->apply({PaletteEntry::Kind::NodeTemplate, QStringLiteral("dgx-a100-80gb")}, 0);
+        QCoreApplication::processEvents();
+        f.document.undoStack()->undo();
+        QCoreApplication::processEvents();
+    }
+    QCOMPARE(f.document.plan().cluster.nodes, 384);
 }
 
 QTEST_MAIN(BenchWindow)
