@@ -78,6 +78,31 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
                .arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
     out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), QString::fromStdString(st.bottleneckEvidence));
+    out << QString();
+    out << QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)");
+    const auto landing = [&](const char *what, const GroupLanding &l) {
+        if (l.size > 1)
+            out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 GB/s per GPU)")
+                       .arg(QString::fromLatin1(what).leftJustified(10))
+                       .arg(l.groups).arg(l.size)
+                       .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
+                       .arg(QString::fromStdString(l.link))
+                       .arg(QString::fromStdString(units::formatNumber(l.bandwidthBytesPerSecond / 1e9, 0)));
+    };
+    landing("tensor", e.placement.tensor);
+    landing("data", e.placement.data);
+    if (par.pipeline > 1)
+        out << QStringLiteral("  %1 %2 of %3 stage boundaries cross nodes, over %4")
+                   .arg(QStringLiteral("pipeline").leftJustified(10))
+                   .arg(e.placement.pipelineBoundariesAcrossNodes).arg(par.pipeline - 1)
+                   .arg(QString::fromStdString(e.placement.pipeline.link));
+    for (const NodeGroupEstimate &g : e.nodeGroups)
+        out << QStringLiteral("  nodes %1-%2: %3, %4: step %5 s%6%7")
+                   .arg(g.firstNode).arg(g.firstNode + g.nodes - 1)
+                   .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink),
+                        QString::fromStdString(units::formatNumber(g.stepSeconds, 3)),
+                        g.paces ? QStringLiteral(" (sets the pace)") : QString(),
+                        g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
     for (const Problem &p : e.problems)
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
     return out.join('\n') + '\n';

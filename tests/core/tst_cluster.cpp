@@ -139,7 +139,7 @@ private slots:
         bool flagged = false;
         for (const Problem &p : e.problems)
             if (p.key == "parallel.tensor" && p.severity == Severity::Warning
-                && p.message.find("span 2 nodes") != std::string::npos && p.message.find(" ms per step") != std::string::npos)
+                && p.message.find("span 2 nodes") != std::string::npos && p.message.find(" per step (") != std::string::npos)
                 flagged = true;
         QVERIFY(flagged);
         // The cost is the exposed extra tensor traffic: at most the whole tensor-parallel time.
