@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDockWidget>
 #include <QDropEvent>
 #include <QLabel>
@@ -212,6 +213,22 @@ private slots:
         f.document.undoStack()->undo();
         QCOMPARE(f.document.plan().cluster.nodes, 2);
         QCOMPARE(nodes->value(), 2);
+    }
+
+    // The network's bandwidth per GPU is editable: it becomes the plan's override and slows the data-parallel
+    // all-reduce in proportion; choosing a tier again clears it.
+    void networkBandwidthOverride()
+    {
+        Fixture f(twoNodePlan());
+        QDoubleSpinBox *bandwidth = f.window.clusterView()->inspector()->networkBandwidthSpin();
+        QCOMPARE(bandwidth->value(), 50.0); // InfiniBand NDR, 400 Gb/s per GPU
+        const double before = f.document.estimate().placement.data.bandwidthBytesPerSecond;
+        bandwidth->setValue(12.5);
+        QCOMPARE(*f.document.plan().cluster.overrides.networkBandwidthBytesPerSecond, 12.5e9);
+        QCOMPARE(f.document.estimate().placement.data.bandwidthBytesPerSecond, before / 4);
+        f.document.undoStack()->undo();
+        QVERIFY(!f.document.plan().cluster.overrides.networkBandwidthBytesPerSecond);
+        QCOMPARE(bandwidth->value(), 50.0);
     }
 
     // 1024 nodes: one item per node group plus the network bar, expanded or not.

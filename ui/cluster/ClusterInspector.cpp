@@ -1,6 +1,7 @@
 #include "cluster/ClusterInspector.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -12,6 +13,7 @@
 
 #include "cluster/ClusterCanvas.h"
 #include "cluster/ClusterEdits.h"
+#include "cluster/Topology.h"
 #include "commands/EditCluster.h"
 #include "common/Units.h"
 #include "document/PlanDocument.h"
@@ -63,6 +65,21 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     for (const LinkSpec &l : document->catalog().networks())
         m_network->addItem(text(l.name), text(l.id));
     clusterForm->addRow(tr("Network"), m_network);
+    m_networkBandwidth = new QDoubleSpinBox;
+    m_networkBandwidth->setObjectName(QStringLiteral("networkBandwidth"));
+    m_networkBandwidth->setRange(0.01, 10000);
+    m_networkBandwidth->setDecimals(2);
+    m_networkBandwidth->setSuffix(tr(" GB/s"));
+    m_networkBandwidth->setToolTip(tr("Network bandwidth per GPU and direction (cluster.network_bandwidth); "
+                                      "choosing a network tier resets it"));
+    clusterForm->addRow(tr("  per GPU"), m_networkBandwidth);
+    m_networkLatency = new QDoubleSpinBox;
+    m_networkLatency->setObjectName(QStringLiteral("networkLatency"));
+    m_networkLatency->setRange(0, 10000);
+    m_networkLatency->setDecimals(1);
+    m_networkLatency->setSuffix(tr(" µs"));
+    m_networkLatency->setToolTip(tr("Latency per message step (cluster.network_latency)"));
+    clusterForm->addRow(tr("  latency"), m_networkLatency);
     m_overlay = new QComboBox;
     m_overlay->setObjectName(QStringLiteral("overlay"));
     m_overlay->addItem(tr("Accelerator"), int(ClusterCanvas::Overlay::Devices));
@@ -119,9 +136,25 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
             return;
         Plan plan = m_document->plan();
         plan.cluster.network = m_network->itemData(index).toString().toStdString();
+        plan.cluster.overrides.networkBandwidthBytesPerSecond.reset();
+        plan.cluster.overrides.networkLatencySeconds.reset();
         if (plan == m_document->plan())
             return;
         m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
+    });
+    connect(m_networkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double gbs) {
+        if (m_updating)
+            return;
+        Plan plan = m_document->plan();
+        plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * 1e9;
+        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network bandwidth"), 1));
+    });
+    connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
+        if (m_updating)
+            return;
+        Plan plan = m_document->plan();
+        plan.cluster.overrides.networkLatencySeconds = us * 1e-6;
+        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network latency"), 2));
     });
     connect(m_overlay, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
@@ -189,6 +222,17 @@ void ClusterInspector::refresh()
     const Plan &plan = m_document->plan();
     const Catalog &catalog = m_document->catalog();
     m_network->setCurrentIndex(std::max(0, m_network->findData(text(plan.cluster.network))));
+    // The network figures in force: override, else the tier, else the first group's device.
+    double bandwidth = 0, latency = 0;
+    if (const LinkSpec *net = catalog.network(plan.cluster.network)) {
+        bandwidth = net->bandwidthBytesPerSecond;
+        latency = net->latencySeconds;
+    } else if (const DeviceSpec *d = findDevice(plan.cluster, catalog, plan.cluster.device)) {
+        bandwidth = d->networkBandwidthBytesPerSecond;
+        latency = d->networkLatencySeconds;
+    }
+    m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) / 1e9);
+    m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) * 1e6);
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();
     const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);

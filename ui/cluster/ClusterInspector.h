@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -27,6 +28,7 @@ public:
     QLabel *placementLabel() const { return m_placement; }
     QSpinBox *nodesSpin() const { return m_nodes; }
     QComboBox *overlayCombo() const { return m_overlay; }
+    QDoubleSpinBox *networkBandwidthSpin() const { return m_networkBandwidth; }
 
 private:
     void refresh();
@@ -36,6 +38,8 @@ private:
     ClusterCanvas *m_canvas;
     const PaletteCatalog *m_palette;
     QComboBox *m_network;
+    QDoubleSpinBox *m_networkBandwidth;
+    QDoubleSpinBox *m_networkLatency;
     QComboBox *m_overlay;
     QLabel *m_groupTitle;
     QComboBox *m_device;
