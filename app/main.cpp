@@ -2,9 +2,12 @@
 //   trainplan [--palette dark|light] [PLAN.json]
 //                                          open the planner (the built-in example when no file is given)
 //   trainplan estimate PLAN.json [...]    print the estimate as JSON or a table
+//   trainplan report PLAN.json -o R.pdf    the efficiency audit (offscreen when there is no display)
 
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QIcon>
 #include <QSettings>
 #include <QTextStream>
@@ -12,9 +15,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "CatalogJson.h"
 #include "DocumentActions.h"
 #include "EstimateCommand.h"
+#include "ReportCommand.h"
 #include "MainWindow.h"
 #include "document/PlanDocument.h"
 
@@ -37,10 +43,31 @@ int runHeadless(int argc, char **argv)
     return trainplan::cli::runEstimate(arguments, out, err);
 }
 
+/// Charts and PDFs need a QApplication; with no display it runs on the offscreen platform.
+int runRender(int argc, char **argv)
+{
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) { // what Qt would pick, without its warning
+        const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/runtime-" + QByteArray::number(qulonglong(getuid()));
+        QDir().mkpath(QString::fromLocal8Bit(dir));
+        QFile::setPermissions(QString::fromLocal8Bit(dir), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        qputenv("XDG_RUNTIME_DIR", dir);
+    }
+    QApplication app(argc, argv);
+    setApplicationInfo();
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    return trainplan::cli::runReport(app.arguments().mid(2), out, err);
+}
+
 void printUsage()
 {
     std::fputs("usage: trainplan [--palette dark|light] [PLAN.json]\n"
                "       trainplan estimate PLAN.json [--format json|table]\n"
+               "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
+               "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -51,6 +78,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 2 && std::strcmp(argv[1], "estimate") == 0)
         return runHeadless(argc, argv);
+    if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
+        return runRender(argc, argv);
     if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
         printUsage();
         return 0;

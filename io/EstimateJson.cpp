@@ -1,5 +1,7 @@
 #include "EstimateJson.h"
 
+#include "precision/PrecisionPolicy.h"
+
 #include "compute/Roofline.h"
 #include "memory/MemoryTerms.h"
 
@@ -253,6 +255,36 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
             {"fits", g.fits},
         });
     root["node_groups"] = groups;
+    const RunEstimate &run = e.run;
+    root["run"] = QJsonObject{
+        {"token_budget", plan.run.tokenBudget},
+        {"steps", run.steps},
+        {"training_seconds", run.trainingSeconds},
+        {"days", run.days},
+        {"gpu_hours", run.gpuHours},
+        {"cost", run.cost},
+        {"price_per_gpu_hour", plan.run.pricePerGpuHour},
+        {"busy_fraction", run.busyFraction},
+        {"energy_kwh", run.energyJoules / 3.6e6},
+        {"checkpoint_bytes", run.checkpointBytes},
+        {"checkpoint_bytes_per_gpu", run.checkpointBytesPerGpu},
+        {"checkpoint_write_seconds", run.checkpointWriteSeconds},
+        {"cluster_mtbf_seconds", run.clusterMtbfSeconds},
+        {"checkpoint_interval_seconds", run.checkpointIntervalSeconds},
+        {"young_interval_seconds", run.youngIntervalSeconds},
+        {"overhead_fraction", run.overheadFraction},
+        {"expected_failures", run.expectedFailures},
+        {"days_with_failures", run.daysWithFailures},
+    };
+    const PrecisionPolicy policy = precisionPolicy(plan);
+    QJsonArray precisionRows;
+    for (const PrecisionRow &row : policy.rows)
+        precisionRows.append(QJsonObject{{"tensor", QString::fromStdString(row.tensor)},
+                                         {"held", QString::fromStdString(row.held)},
+                                         {"computed", QString::fromStdString(row.computed)},
+                                         {"communicated", QString::fromStdString(row.communicated)},
+                                         {"note", QString::fromStdString(row.note)}});
+    root["precision_policy"] = QJsonObject{{"tensors", precisionRows}, {"loss_scaling", QString::fromStdString(policy.lossScaling)}};
     return root;
 }
 

@@ -198,6 +198,16 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
     readTraining(root.object("training"), plan.training);
     const bool dataGiven = readParallel(root.object("parallel"), plan.parallel);
     readCluster(root.object("cluster"), plan.cluster);
+    {
+        JsonReader run = root.object("run");
+        run.readNumber("token_budget", plan.run.tokenBudget);
+        run.readNumber("price_per_gpu_hour", plan.run.pricePerGpuHour);
+        run.readNumber("checkpoint_bandwidth", plan.run.checkpointBandwidth);
+        run.readBool("sharded_checkpoint", plan.run.shardedCheckpoint);
+        run.readNumber("gpu_mtbf_hours", plan.run.gpuMtbfHours);
+        run.readNumber("restart_seconds", plan.run.restartSeconds);
+        run.reportUnknownKeys();
+    }
     root.reportUnknownKeys();
 
     // parallel.data defaults to the GPUs left after tensor and pipeline, when they divide evenly.
@@ -346,6 +356,15 @@ QByteArray writePlan(const Plan &plan, const Catalog &catalog)
         cluster["custom_devices"] = devices;
     }
     root["cluster"] = cluster;
+    const RunConfig &run = plan.run;
+    root["run"] = QJsonObject{
+        {"token_budget", run.tokenBudget},
+        {"price_per_gpu_hour", run.pricePerGpuHour},
+        {"checkpoint_bandwidth", run.checkpointBandwidth},
+        {"sharded_checkpoint", run.shardedCheckpoint},
+        {"gpu_mtbf_hours", run.gpuMtbfHours},
+        {"restart_seconds", run.restartSeconds},
+    };
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

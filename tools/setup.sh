@@ -21,10 +21,10 @@ jobs=${TRAINPLAN_JOBS:-2}
 # libqt6opengl6-dev is needed by Qt Charts' CMake package but not pulled in by qt6-charts-dev.
 packages=(
   cmake g++ make
-  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev
   libqcustomplot-dev libeigen3-dev
   fonts-dejavu-core
-  locales
+  locales poppler-utils
   clang-14 libclang-rt-14-dev llvm-14
 )
 

@@ -1,6 +1,10 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -19,6 +23,7 @@
 #include "EstimateView.h"
 #include "SummaryStrip.h"
 #include "cluster/ClusterView.h"
+#include "report/Report.h"
 #include "charts/MemoryChartView.h"
 #include "charts/PipelineGanttView.h"
 #include "charts/RooflineView.h"
@@ -144,6 +149,24 @@ void MainWindow::createMenus()
     file->addAction(m_actions->saveAction());
     file->addAction(m_actions->saveAsAction());
     file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    QAction *report = exportMenu->addAction(tr("&Report (PDF)…"));
+    report->setObjectName(QStringLiteral("exportReport"));
+    report->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(report, &QAction::triggered, this, &MainWindow::exportReport);
+    QAction *charts = exportMenu->addAction(tr("All &Charts (PNG)…"));
+    connect(charts, &QAction::triggered, this, &MainWindow::exportCharts);
+    exportMenu->addSeparator();
+    QMenu *pageSize = exportMenu->addMenu(tr("Report &Page Size"));
+    auto *pageSizes = new QActionGroup(pageSize);
+    for (const auto &[label, id] : {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("US Letter"), QPageSize::Letter}}) {
+        QAction *a = pageSize->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(reportPageSizeFromSettings() == id);
+        pageSizes->addAction(a);
+        connect(a, &QAction::triggered, this, [id] { setReportPageSizeInSettings(id); });
+    }
+    file->addSeparator();
     file->addAction(m_actions->quitAction());
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
@@ -188,6 +211,52 @@ void MainWindow::createMenus()
                               "and what should change?</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::exportReport()
+{
+    if (!m_document->estimate().valid) {
+        QMessageBox::warning(this, tr("Export Report"), tr("The plan has errors; fix them (they are shown under their fields) "
+                                                           "before exporting a report."));
+        return;
+    }
+    QSettings settings;
+    const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
+    const QString stem = QFileInfo(m_document->displayName()).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), dir + QLatin1Char('/') + stem + QStringLiteral("-audit.pdf"),
+                                                      tr("PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    ReportOptions options;
+    options.pageSize = reportPageSizeFromSettings();
+    QString error;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const bool ok = writeReportFile(m_document, path, options, &error);
+    QApplication::restoreOverrideCursor();
+    if (!ok) {
+        QMessageBox::warning(this, tr("Export Report"), error);
+        return;
+    }
+    settings.setValue(QStringLiteral("export/dir"), QFileInfo(path).absolutePath());
+    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 6000);
+}
+
+void MainWindow::exportCharts()
+{
+    QSettings settings;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export All Charts"),
+                                                          settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString());
+    if (dir.isEmpty())
+        return;
+    QStringList written;
+    QString error;
+    if (!writeChartPngs(m_document, dir, QSize(settings.value(QStringLiteral("export/width"), 1600).toInt(),
+                                                settings.value(QStringLiteral("export/height"), 1000).toInt()),
+                        settings.value(QStringLiteral("export/dpi"), 192).toInt(), &written, &error)) {
+        QMessageBox::warning(this, tr("Export All Charts"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Wrote %1 charts to %2").arg(written.size()).arg(QDir::toNativeSeparators(dir)), 6000);
 }
 
 bool MainWindow::offerRecovery()

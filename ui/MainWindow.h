@@ -42,6 +42,8 @@ protected:
 
 private:
     void createMenus();
+    void exportReport();
+    void exportCharts();
     void updateTitle();
 
     PlanDocument *m_document;

@@ -217,6 +217,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.placement = placementReport(paced.plan, catalog, paced.device, paced.group, paced.memory, paced.step,
                                   options.simulatePipeline);
     e.problems.insert(e.problems.end(), e.placement.flags.begin(), e.placement.flags.end());
+    e.run = estimateRun(plan, paced.device, e.memory, e.step);
     if (options.scaling)
         e.scaling = scalingCurves(paced.plan, paced.device);
     return e;

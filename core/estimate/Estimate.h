@@ -9,6 +9,7 @@
 #include "common/Problem.h"
 #include "hardware/Catalog.h"
 #include "memory/MemoryModel.h"
+#include "run/RunCost.h"
 #include "plan/Plan.h"
 #include "step/Scaling.h"
 #include "step/StepModel.h"
@@ -47,6 +48,7 @@ struct Estimate
     StepEstimate step;
     ScalingCurves scaling; ///< empty unless EstimateOptions::scaling
     PlacementReport placement;
+    RunEstimate run; ///< time, energy and cost to train the token budget; checkpoint cost
     /// Mixed clusters only (more than one device or intra-node link): each node group's estimate. The
     /// slowest group sets the step time; each stage's memory is checked on the devices that hold it.
     std::vector<NodeGroupEstimate> nodeGroups;

@@ -115,6 +115,20 @@ struct ClusterConfig
     friend bool operator==(const ClusterConfig &, const ClusterConfig &) = default;
 };
 
+/// What a run costs beyond one step: the token budget, the price of a GPU-hour, checkpoint storage and
+/// the failure rate (reference text: an audit reports checkpoint cost, failures, energy or device-hours).
+struct RunConfig
+{
+    double tokenBudget = 300e9;        ///< tokens to train on (GPT-3 trained on 300 B tokens, Brown et al. 2020)
+    double pricePerGpuHour = 2.0;      ///< currency units per GPU-hour; an assumption the user sets
+    double checkpointBandwidth = 20e9; ///< bytes/s the storage system writes, all writers together
+    bool shardedCheckpoint = true;     ///< every rank writes its shard; false: gathered to one writer
+    double gpuMtbfHours = 50000;       ///< mean time between failures of one GPU (with its share of the host)
+    double restartSeconds = 600;       ///< to detect a failure, restart and reload the last checkpoint
+
+    friend bool operator==(const RunConfig &, const RunConfig &) = default;
+};
+
 struct Plan
 {
     std::string name;
@@ -122,6 +136,7 @@ struct Plan
     TrainingConfig training;
     ParallelConfig parallel;
     ClusterConfig cluster;
+    RunConfig run;
 
     /// Micro-batches per pipeline per step: global / (micro x data). Meaningful once validated.
     std::int64_t microbatches() const;

@@ -1,5 +1,6 @@
 #include "plan/PlanValidation.h"
 
+#include <cmath>
 #include <string>
 
 #include "cluster/Topology.h"
@@ -183,6 +184,18 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
                             + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
                             + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
     }
+
+    const RunConfig &run = plan.run;
+    if (!(run.tokenBudget > 0 && run.tokenBudget < 1e18))
+        check.error("run.token_budget", "must be positive (and below 10^18 tokens)");
+    if (!(run.pricePerGpuHour >= 0 && run.pricePerGpuHour < 1e9))
+        check.error("run.price_per_gpu_hour", "must not be negative");
+    if (!(run.checkpointBandwidth > 0 && std::isfinite(run.checkpointBandwidth)))
+        check.error("run.checkpoint_bandwidth", "must be positive (bytes/s)");
+    if (!(run.gpuMtbfHours > 0 && std::isfinite(run.gpuMtbfHours)))
+        check.error("run.gpu_mtbf_hours", "must be positive");
+    if (!(run.restartSeconds >= 0 && std::isfinite(run.restartSeconds)))
+        check.error("run.restart_seconds", "must not be negative");
 
     const auto checkOverride = [&](const char *key, const std::optional<double> &v, bool zeroAllowed) {
         if (v && !(zeroAllowed ? *v >= 0.0 : *v > 0.0))

@@ -3,16 +3,22 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QCoreApplication>
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
+#include <qcustomplot.h>
+
 #include <cmath>
 
 #include "charts/ChartStyle.h"
 #include "common/Units.h"
+#include "ChartCsv.h"
+#include "charts/ChartExport.h"
 #include "document/PlanDocument.h"
 #include "memory/MemoryTerms.h"
 #include "memory/ModelState.h"
@@ -45,6 +51,7 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     chart()->setMargins(QMargins(4, 4, 4, 4));
     connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
     refresh();
+    installChartExportActions(this, this);
 }
 
 void MemoryChartView::setZeroComparison(bool on)
@@ -288,6 +295,34 @@ void MemoryChartView::drawZeroComparison()
                     .arg(plan.parallel.data));
     setToolTip(tr("M_state = P (q_p + q_g + q_o); ZeRO stage 1 divides the optimizer term by W, stage 2 also the "
                   "gradients, stage 3 also the parameters (Rajbhandari et al. 2020)"));
+}
+
+QString MemoryChartView::exportCsv() const
+{
+    return io::memoryCsv(m_document->estimate());
+}
+
+void MemoryChartView::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    // Lay the chart out at the export size, draw it, then give it back to the view.
+    QChart *c = chart();
+    const QSizeF oldSize = c->size();
+    const QRectF oldScene = scene()->sceneRect();
+    const QRectF logical(QPointF(0, 0), logicalSize);
+    c->resize(logicalSize);
+    scene()->setSceneRect(logical);
+    if (c->layout())
+        c->layout()->activate();
+    QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->fillRect(target, c->backgroundBrush());
+    scene()->render(painter, target, logical, Qt::IgnoreAspectRatio);
+    painter->restore();
+    c->resize(oldSize);
+    scene()->setSceneRect(oldScene);
+    if (c->layout())
+        c->layout()->activate();
 }
 
 } // namespace trainplan

@@ -6,6 +6,8 @@
 
 #include <QChartView>
 
+#include "charts/ExportableChart.h"
+
 class QBarCategoryAxis;
 class QBarSet;
 class QLineSeries;
@@ -16,7 +18,7 @@ namespace trainplan {
 
 class PlanDocument;
 
-class MemoryChartView : public QChartView
+class MemoryChartView : public QChartView, public ExportableChart
 {
     Q_OBJECT
 
@@ -27,6 +29,11 @@ public:
     bool zeroComparison() const { return m_zeroComparison; }
     /// Stacked values currently drawn, per bar set: for tests and CSV export.
     QList<QList<qreal>> seriesValues() const;
+
+    QString exportName() const override { return QStringLiteral("memory"); }
+    QString exportCsv() const override;
+    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    QWidget *chartWidget() override { return this; }
 
 protected:
     void changeEvent(QEvent *event) override;

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include "charts/ChartStyle.h"
+#include "ChartCsv.h"
 #include "document/PlanDocument.h"
 
 namespace trainplan {
@@ -194,6 +195,11 @@ void PipelineGanttView::draw()
         m_plot->yAxis->setRange(-0.6, double(stages) - 0.4);
         m_plot->xAxis->setRange(0, tl.makespan * 1.01);
     }
+}
+
+QString PipelineGanttView::exportCsv() const
+{
+    return io::pipelineCsv(m_document->estimate());
 }
 
 } // namespace trainplan

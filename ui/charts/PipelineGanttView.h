@@ -16,6 +16,9 @@ class PipelineGanttView : public PlotView
 
 public:
     explicit PipelineGanttView(PlanDocument *document, QWidget *parent = nullptr);
+
+    QString exportName() const override { return QStringLiteral("pipeline"); }
+    QString exportCsv() const override;
     /// Number of ops drawn (0 without a pipeline).
     std::size_t opCount() const;
 

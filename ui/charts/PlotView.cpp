@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include "charts/ChartExport.h"
 #include "charts/ChartStyle.h"
 #include "document/PlanDocument.h"
 
@@ -25,6 +26,19 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
     m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->legend->setFont(smallFont());
     m_plot->legend->setRowSpacing(-2);
+    installChartExportActions(this, m_plot);
+}
+
+void PlotView::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    const int width = std::max(16, int(logicalSize.width()));
+    const int height = std::max(16, int(logicalSize.height()));
+    painter->save();
+    painter->translate(target.topLeft());
+    painter->scale(target.width() / width, target.height() / height);
+    painter->setClipRect(QRectF(0, 0, width, height));
+    m_plot->toPainter(painter, width, height);
+    painter->restore();
 }
 
 void PlotView::startFollowingDocument()

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include "charts/ExportableChart.h"
+
 class QCPTextElement;
 class QCustomPlot;
 
@@ -12,12 +14,15 @@ namespace trainplan {
 
 class PlanDocument;
 
-class PlotView : public QWidget
+class PlotView : public QWidget, public ExportableChart
 {
     Q_OBJECT
 
 public:
     QCustomPlot *plot() const { return m_plot; }
+
+    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    QWidget *chartWidget() override { return this; }
 
 protected:
     PlotView(PlanDocument *document, QWidget *parent);

@@ -9,6 +9,7 @@
 #include "charts/ChartStyle.h"
 #include "common/Units.h"
 #include "compute/Roofline.h"
+#include "ChartCsv.h"
 #include "document/PlanDocument.h"
 
 namespace trainplan {
@@ -156,6 +157,11 @@ void RooflineView::draw()
     m_plot->xAxis->setRange(kMinIntensity, kMaxIntensity);
     m_plot->yAxis->setRange(std::max(1e-4, std::min(lowest, highest) / 3.0), highest * 3.0);
     setTitle(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
+}
+
+QString RooflineView::exportCsv() const
+{
+    return io::rooflineCsv(m_document->estimate());
 }
 
 } // namespace trainplan

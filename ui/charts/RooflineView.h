@@ -15,6 +15,9 @@ class RooflineView : public PlotView
 public:
     explicit RooflineView(PlanDocument *document, QWidget *parent = nullptr);
 
+    QString exportName() const override { return QStringLiteral("roofline"); }
+    QString exportCsv() const override;
+
     /// The op nearest to a widget position (within a few pixels), as tooltip text; empty if none.
     QString describeOpAt(const QPoint &position) const;
 

@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include "charts/ChartStyle.h"
+#include "ChartCsv.h"
 #include "document/PlanDocument.h"
 
 namespace trainplan {
@@ -75,6 +76,11 @@ void ScalingView::draw()
     m_plot->yAxis2->setRange(0, 1.05);
     const ScalingPoint &last = e.scaling.strong.back();
     setTitle(tr("Scaling: %1% efficiency at %2 replicas (strong)").arg(100.0 * last.efficiency, 0, 'f', 0).arg(last.workers));
+}
+
+QString ScalingView::exportCsv() const
+{
+    return io::scalingCsv(m_document->estimate());
 }
 
 } // namespace trainplan

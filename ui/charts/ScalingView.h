@@ -14,6 +14,9 @@ class ScalingView : public PlotView
 public:
     explicit ScalingView(PlanDocument *document, QWidget *parent = nullptr);
 
+    QString exportName() const override { return QStringLiteral("scaling"); }
+    QString exportCsv() const override;
+
 protected:
     void draw() override;
 };

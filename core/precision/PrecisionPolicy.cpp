@@ -1,0 +1,59 @@
+#include "precision/PrecisionPolicy.h"
+
+namespace trainplan {
+
+PrecisionPolicy precisionPolicy(const Plan &plan)
+{
+    const TrainingConfig &tr = plan.training;
+    const Precision p = tr.precision;
+    const bool mixed = isSixteenBitStorage(p);
+    // 16-bit storage format: FP8 training keeps BF16 weights and activations (Transformer Engine).
+    const std::string half = p == Precision::FP16 ? "FP16" : "BF16";
+    const std::string storage = mixed ? half : (p == Precision::TF32 ? "FP32" : "FP32");
+    const std::string matmulIn = p == Precision::FP8 ? "FP8 (E4M3 forward, E5M2 gradients)"
+                                 : p == Precision::TF32 ? "TF32" : mixed ? half : "FP32";
+    const std::string grads = mixed ? (tr.fp32Gradients ? "FP32" : half) : "FP32";
+    const bool sharded = plan.parallel.zeroStage >= 1;
+
+    PrecisionPolicy policy;
+    auto &rows = policy.rows;
+    rows.push_back({"Parameters (working copy)", storage, matmulIn, plan.parallel.zeroStage >= 3 ? storage : "",
+                    plan.parallel.zeroStage >= 3 ? "gathered per layer (ZeRO-3)" : ""});
+    if (mixed)
+        rows.push_back({"Master weights", "FP32", "FP32", sharded ? "FP32 shards (all-gather of " + half + " copies after the step)" : "",
+                        "updated by the optimizer, copied to the working format"});
+    rows.push_back({"Gradients", grads, "FP32 accumulation in the matmul", plan.parallel.data > 1 ? grads : "",
+                    plan.parallel.data > 1 ? (sharded ? "reduce-scattered" : "all-reduced") : ""});
+    if (tr.optimizer == Optimizer::Adam)
+        rows.push_back({"Adam moments (m, v)", "FP32", "FP32", "", plan.parallel.offloadOptimizer ? "in host memory (offload)" : ""});
+    else
+        rows.push_back({"SGD momentum", "FP32", "FP32", "", ""});
+    rows.push_back({"Activations", storage, matmulIn, plan.parallel.tensor > 1 || plan.parallel.pipeline > 1 ? storage : "",
+                    tr.recompute == Recompute::Full ? "recomputed in backward" : tr.recompute == Recompute::Selective ? "attention core recomputed" : ""});
+    rows.push_back({"Matmul accumulators", "", "FP32", "", "tensor-core accumulate"});
+    rows.push_back({"Softmax, layer norm statistics", "", "FP32", "",
+                    tr.fusedKernels ? "inside fused kernels" : "unfused: upcast to FP32 tensors"});
+    rows.push_back({"Loss and logits", "", "FP32", plan.parallel.tensor > 1 ? "FP32 (vocab-parallel cross-entropy)" : "", ""});
+    if (p == Precision::FP8)
+        rows.push_back({"FP8 scaling factors", "FP32", "FP32", "", "per tensor, from an amax history (delayed scaling)"});
+
+    switch (p) {
+    case Precision::FP16:
+        policy.lossScaling = "dynamic loss scaling: FP16 gradients underflow below 6.1e-5 (2^-14); the scale backs off on "
+                             "overflow and skipped steps are counted (Micikevicius et al. 2018)";
+        break;
+    case Precision::BF16:
+        policy.lossScaling = "none: BF16 has FP32's exponent range";
+        break;
+    case Precision::FP8:
+        policy.lossScaling = "per-tensor scaling factors for FP8 (Micikevicius et al. 2022); BF16 elsewhere needs none";
+        break;
+    case Precision::FP32:
+    case Precision::TF32:
+        policy.lossScaling = "none: FP32 storage";
+        break;
+    }
+    return policy;
+}
+
+} // namespace trainplan

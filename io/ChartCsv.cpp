@@ -1,0 +1,71 @@
+#include "ChartCsv.h"
+
+#include <QStringList>
+
+namespace trainplan::io {
+
+namespace {
+
+QString n(double v) { return QString::number(v, 'g', 17); }
+
+QString field(const QString &text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) && !text.contains(QLatin1Char('\n')))
+        return text;
+    QString quoted = text;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+QString join(const QStringList &rows) { return rows.join(QLatin1Char('\n')) + QLatin1Char('\n'); }
+
+} // namespace
+
+QString memoryCsv(const Estimate &e)
+{
+    QStringList rows{QStringLiteral("stage,parameters_bytes,gradients_bytes,optimizer_bytes,activations_bytes,other_bytes,"
+                                    "peak_bytes,capacity_bytes,fits")};
+    for (const StageMemory &s : e.memory.stages)
+        rows << QStringList{QString::number(s.stage), n(s.parametersBytes), n(s.gradientsBytes), n(s.optimizerBytes),
+                            n(s.activationsBytes), n(s.otherBytes), n(s.peakBytes), n(s.capacityBytes),
+                            s.peakBytes <= s.capacityBytes ? QStringLiteral("true") : QStringLiteral("false")}
+                    .join(QLatin1Char(','));
+    return join(rows);
+}
+
+QString rooflineCsv(const Estimate &e)
+{
+    QStringList rows{QStringLiteral("op,pass,kind,flops,bytes,intensity_flop_per_byte,seconds,achieved_flops_per_second,bound")};
+    for (const Op &op : e.step.ops)
+        rows << QStringList{field(QString::fromLatin1(op.name)), QLatin1String(toString(op.pass)), QLatin1String(toString(op.kind)),
+                            n(op.flops), n(op.bytes), n(op.intensity()), n(op.seconds),
+                            n(op.seconds > 0 ? op.flops / op.seconds : 0.0),
+                            op.memoryBound ? QStringLiteral("memory") : QStringLiteral("compute")}
+                    .join(QLatin1Char(','));
+    return join(rows);
+}
+
+QString scalingCsv(const Estimate &e)
+{
+    QStringList rows{QStringLiteral("curve,replicas,step_seconds,speedup,efficiency")};
+    const auto add = [&](const char *curve, const std::vector<ScalingPoint> &points) {
+        for (const ScalingPoint &p : points)
+            rows << QStringList{QLatin1String(curve), QString::number(p.workers), n(p.stepSeconds), n(p.speedup), n(p.efficiency)}
+                        .join(QLatin1Char(','));
+    };
+    add("strong", e.scaling.strong);
+    add("weak", e.scaling.weak);
+    return join(rows);
+}
+
+QString pipelineCsv(const Estimate &e)
+{
+    QStringList rows{QStringLiteral("stage,kind,microbatch,chunk,start_seconds,end_seconds")};
+    for (const PipelineOp &op : e.step.pipeline.ops)
+        rows << QStringList{QString::number(op.stage), QLatin1String(toString(op.kind)), QString::number(op.microbatch),
+                            QString::number(op.chunk), n(op.start), n(op.end)}
+                    .join(QLatin1Char(','));
+    return join(rows);
+}
+
+} // namespace trainplan::io

@@ -1,0 +1,270 @@
+#include "charts/ChartExport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QBuffer>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPdfWriter>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QSvgGenerator>
+
+#include <qcustomplot.h>
+
+#include "charts/ExportableChart.h"
+
+namespace trainplan {
+
+namespace {
+
+bool writeAtomically(const QString &path, const QByteArray &bytes, QString *error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
+        if (error)
+            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool validSize(QSize size, QString *error)
+{
+    if (size.width() < 16 || size.height() < 16 || size.width() > 20000 || size.height() > 20000) {
+        if (error)
+            *error = QObject::tr("size: width and height must be between 16 and 20000 pixels (got %1 x %2)")
+                         .arg(size.width()).arg(size.height());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi)
+{
+    dpi = std::clamp(dpi, 48, 1200);
+    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+    image.fill(chart.chartWidget()->palette().color(QPalette::Base));
+    image.setDotsPerMeterX(int(dpi / 0.0254 + 0.5));
+    image.setDotsPerMeterY(int(dpi / 0.0254 + 0.5));
+    const double scale = dpi / 96.0;
+    QCPPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    const QSizeF logical(pixels.width() / scale, pixels.height() / scale);
+    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(pixels)), logical);
+    painter.end();
+    return image;
+}
+
+bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error)
+{
+    if (!validSize(pixels, error))
+        return false;
+    if (dpi < 48 || dpi > 1200) {
+        if (error)
+            *error = QObject::tr("dpi: must be between 48 and 1200 (got %1)").arg(dpi);
+        return false;
+    }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!renderChartImage(chart, pixels, dpi).save(&buffer, "PNG")) {
+        if (error)
+            *error = QObject::tr("cannot encode the PNG");
+        return false;
+    }
+    return writeAtomically(path, bytes, error);
+}
+
+bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, QString *error)
+{
+    if (!validSize(size, error))
+        return false;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setResolution(96);
+    svg.setTitle(chart.exportName());
+    svg.setDescription(QStringLiteral("Trainplan chart"));
+    QCPPainter painter(&svg);
+    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
+    painter.end();
+    return writeAtomically(path, bytes, error);
+}
+
+bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QString *error)
+{
+    if (!validSize(size, error))
+        return false;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(96);
+        pdf.setCreator(QStringLiteral("Trainplan"));
+        pdf.setTitle(chart.exportName());
+        pdf.setPageSize(QPageSize(QSizeF(size.width() * 0.75, size.height() * 0.75), QPageSize::Point, QString(),
+                                  QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter(&pdf);
+        chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
+        painter.end();
+    }
+    return writeAtomically(path, bytes, error);
+}
+
+bool saveChart(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return saveChartPng(chart, path, size, dpi, error);
+    if (suffix == QLatin1String("svg"))
+        return saveChartSvg(chart, path, size, error);
+    if (suffix == QLatin1String("pdf"))
+        return saveChartPdf(chart, path, size, error);
+    if (error)
+        *error = QObject::tr("%1: the file name must end in .png, .svg or .pdf").arg(path);
+    return false;
+}
+
+bool saveChartCsv(ExportableChart &chart, const QString &path, QString *error)
+{
+    return writeAtomically(path, chart.exportCsv().toUtf8(), error);
+}
+
+void copyChartToClipboard(ExportableChart &chart, QSize logicalSize)
+{
+    const QImage image = renderChartImage(chart, logicalSize * 2, 192);
+    auto *mime = new QMimeData;
+    mime->setImageData(image);
+    mime->setText(chart.exportCsv()); // pasting into a spreadsheet gets the numbers
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+namespace {
+
+/// Path, format, size and DPI of a chart export; remembers the last choices.
+class ExportChartDialog : public QDialog
+{
+public:
+    ExportChartDialog(const QString &name, QWidget *parent) : QDialog(parent)
+    {
+        setWindowTitle(tr("Export Chart"));
+        QSettings settings;
+        const QString dir = settings.value(QStringLiteral("export/dir"),
+                                           QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+        const QString format = settings.value(QStringLiteral("export/format"), QStringLiteral("png")).toString();
+        m_path = new QLineEdit(dir + QLatin1Char('/') + name + QLatin1Char('.') + format);
+        auto *browse = new QPushButton(tr("Browse…"));
+        auto *pathRow = new QHBoxLayout;
+        pathRow->addWidget(m_path, 1);
+        pathRow->addWidget(browse);
+        m_width = new QSpinBox;
+        m_width->setRange(16, 20000);
+        m_width->setValue(settings.value(QStringLiteral("export/width"), 1600).toInt());
+        m_height = new QSpinBox;
+        m_height->setRange(16, 20000);
+        m_height->setValue(settings.value(QStringLiteral("export/height"), 1000).toInt());
+        m_dpi = new QSpinBox;
+        m_dpi->setRange(48, 1200);
+        m_dpi->setValue(settings.value(QStringLiteral("export/dpi"), 192).toInt());
+        m_dpi->setToolTip(tr("PNG only: 192 dpi draws the chart at twice the on-screen scale"));
+        auto *form = new QFormLayout;
+        form->addRow(tr("File"), pathRow);
+        form->addRow(tr("Width (px)"), m_width);
+        form->addRow(tr("Height (px)"), m_height);
+        form->addRow(tr("Resolution (dpi)"), m_dpi);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+        connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+        connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+        auto *column = new QVBoxLayout(this);
+        column->addLayout(form);
+        column->addWidget(buttons);
+        connect(browse, &QPushButton::clicked, this, [this] {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), m_path->text(),
+                                                              tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+            if (!path.isEmpty())
+                m_path->setText(path);
+        });
+        const auto updateDpi = [this] { m_dpi->setEnabled(QFileInfo(m_path->text()).suffix().toLower() == QLatin1String("png")); };
+        connect(m_path, &QLineEdit::textChanged, this, updateDpi);
+        updateDpi();
+    }
+    QString path() const { return m_path->text(); }
+    QSize size() const { return {m_width->value(), m_height->value()}; }
+    int dpi() const { return m_dpi->value(); }
+    void remember() const
+    {
+        QSettings settings;
+        const QFileInfo info(path());
+        settings.setValue(QStringLiteral("export/dir"), info.absolutePath());
+        settings.setValue(QStringLiteral("export/format"), info.suffix().toLower());
+        settings.setValue(QStringLiteral("export/width"), m_width->value());
+        settings.setValue(QStringLiteral("export/height"), m_height->value());
+        settings.setValue(QStringLiteral("export/dpi"), m_dpi->value());
+    }
+
+private:
+    QLineEdit *m_path;
+    QSpinBox *m_width;
+    QSpinBox *m_height;
+    QSpinBox *m_dpi;
+};
+
+} // namespace
+
+void installChartExportActions(ExportableChart *chart, QWidget *target)
+{
+    target->setContextMenuPolicy(Qt::ActionsContextMenu);
+    auto *copy = new QAction(QObject::tr("Copy Chart"), target);
+    QObject::connect(copy, &QAction::triggered, target, [chart] {
+        copyChartToClipboard(*chart, chart->chartWidget()->size().expandedTo(QSize(640, 400)));
+    });
+    auto *exportImage = new QAction(QObject::tr("Export Chart…"), target);
+    QObject::connect(exportImage, &QAction::triggered, target, [chart, target] {
+        ExportChartDialog dialog(chart->exportName(), target->window());
+        if (dialog.exec() != QDialog::Accepted)
+            return;
+        QString error;
+        if (saveChart(*chart, dialog.path(), dialog.size(), dialog.dpi(), &error))
+            dialog.remember();
+        else
+            QMessageBox::warning(target->window(), QObject::tr("Export Chart"), error);
+    });
+    auto *exportData = new QAction(QObject::tr("Export Data (CSV)…"), target);
+    QObject::connect(exportData, &QAction::triggered, target, [chart, target] {
+        const QString dir = QSettings().value(QStringLiteral("export/dir"),
+                                              QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+        const QString path = QFileDialog::getSaveFileName(target->window(), QObject::tr("Export Chart Data"),
+                                                          dir + QLatin1Char('/') + chart->exportName() + QStringLiteral(".csv"),
+                                                          QObject::tr("CSV (*.csv)"));
+        QString error;
+        if (!path.isEmpty() && !saveChartCsv(*chart, path, &error))
+            QMessageBox::warning(target->window(), QObject::tr("Export Chart Data"), error);
+    });
+    target->addAction(copy);
+    target->addAction(exportImage);
+    target->addAction(exportData);
+}
+
+} // namespace trainplan

@@ -1,0 +1,33 @@
+#pragma once
+// Chart exports: PNG at a chosen pixel size and DPI, SVG and PDF (vector), the clipboard, CSV. Every file
+// is written through QSaveFile: an error leaves no half-written file. Plus the charts' context-menu
+// actions (Copy, Export Chart..., Export Data...).
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+class QWidget;
+
+namespace trainplan {
+
+class ExportableChart;
+
+/// Pixels of the PNG; DPI sets the scale (192 dpi draws the chart at 2x the 96-dpi layout) and the
+/// file's resolution metadata.
+QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi);
+bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error);
+/// `size` in logical pixels (96 dpi); the SVG's width/height and view box.
+bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, QString *error);
+/// One page of `size` logical pixels (at 72 points per 96 pixels).
+bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QString *error);
+/// By the path's suffix: .png, .svg or .pdf (anything else is an error naming the suffixes).
+bool saveChart(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error);
+bool saveChartCsv(ExportableChart &chart, const QString &path, QString *error);
+/// PNG data at 2x for high-DPI paste targets.
+void copyChartToClipboard(ExportableChart &chart, QSize logicalSize);
+
+/// Adds Copy / Export Chart... / Export Data (CSV)... to `target`'s context menu.
+void installChartExportActions(ExportableChart *chart, QWidget *target);
+
+} // namespace trainplan

@@ -1,0 +1,42 @@
+#pragma once
+// The efficiency audit as a multi-page PDF (the sections the reference text asks an audit to report,
+// the four charts as vector graphics, the plan JSON in an appendix), and the charts as PNG files. Used by
+// File > Export and by `trainplan report` (offscreen). Output goes through QSaveFile: a failure leaves no
+// half-written file.
+
+#include <QDateTime>
+#include <QPageSize>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+#include "plan/Plan.h"
+
+class QIODevice;
+
+namespace trainplan {
+
+class PlanDocument;
+
+struct ReportOptions
+{
+    QPageSize::PageSizeId pageSize = QPageSize::A4;
+    QDateTime date = QDateTime::currentDateTime();
+    /// The best plan the search found, compared in "Time and cost to train" (none: that row is left out).
+    std::optional<Plan> alternative;
+};
+
+/// A4 or Letter, from QSettings ("report/pageSize": "a4" | "letter").
+QPageSize::PageSizeId reportPageSizeFromSettings();
+void setReportPageSizeInSettings(QPageSize::PageSizeId size);
+
+/// Writes the report; returns the number of pages, or 0 with `error` set (an invalid plan, say).
+int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &options, QString *error);
+bool writeReportFile(PlanDocument *document, const QString &path, const ReportOptions &options, QString *error);
+
+/// memory.png, roofline.png, scaling.png, pipeline.png in `dir` (created if needed) at `pixels` and `dpi`.
+bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, QStringList *written, QString *error);
+
+} // namespace trainplan
