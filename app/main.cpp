@@ -2,6 +2,7 @@
 //   trainplan [--palette dark|light] [PLAN.json]
 //                                          open the planner (the built-in example when no file is given)
 //   trainplan estimate PLAN.json [...]    print the estimate as JSON or a table
+//   trainplan search PLAN.json [...]      every plan, fastest first, as JSON
 //   trainplan report PLAN.json -o R.pdf    the efficiency audit (offscreen when there is no display)
 
 #include <QApplication>
@@ -21,6 +22,7 @@
 #include "DocumentActions.h"
 #include "EstimateCommand.h"
 #include "ReportCommand.h"
+#include "SearchCommand.h"
 #include "MainWindow.h"
 #include "document/PlanDocument.h"
 
@@ -40,6 +42,8 @@ int runHeadless(int argc, char **argv)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QStringList arguments = app.arguments().mid(2);
+    if (std::strcmp(argv[1], "search") == 0)
+        return trainplan::cli::runSearch(arguments, out, err);
     return trainplan::cli::runEstimate(arguments, out, err);
 }
 
@@ -66,6 +70,7 @@ void printUsage()
 {
     std::fputs("usage: trainplan [--palette dark|light] [PLAN.json]\n"
                "       trainplan estimate PLAN.json [--format json|table]\n"
+               "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--fix KEY=VALUE,...]\n"
                "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan --version\n",
@@ -76,7 +81,7 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && std::strcmp(argv[1], "estimate") == 0)
+    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -1,0 +1,439 @@
+#include "search/Search.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <thread>
+#include <tuple>
+
+#include "common/Units.h"
+#include "plan/PlanValidation.h"
+
+namespace trainplan {
+
+const char *toString(RejectCause cause)
+{
+    switch (cause) {
+    case RejectCause::Invalid: return "invalid";
+    case RejectCause::DoesNotFit: return "does_not_fit";
+    case RejectCause::Headroom: return "headroom";
+    case RejectCause::TensorAcrossNodes: return "tensor_across_nodes";
+    }
+    return "";
+}
+
+Plan applyConfig(const Plan &base, const SearchConfig &c)
+{
+    Plan plan = base;
+    if (plan.cluster.nodeGroups.size() <= 1)
+        plan.cluster.setNodes(c.nodes);
+    plan.parallel.data = c.data;
+    plan.parallel.tensor = c.tensor;
+    plan.parallel.pipeline = c.pipeline;
+    plan.parallel.virtualStages = c.virtualStages;
+    plan.parallel.schedule = c.schedule;
+    plan.parallel.zeroStage = c.zeroStage;
+    plan.parallel.offloadOptimizer = c.offload;
+    plan.training.microBatch = c.microBatch;
+    plan.training.recompute = c.recompute;
+    plan.training.sequenceParallel = c.sequenceParallel;
+    return plan;
+}
+
+namespace {
+
+std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t k = 1; k <= n && k <= limit; ++k)
+        if (n % k == 0)
+            out.push_back(k);
+    return out;
+}
+
+/// Node counts to try: every count in the range when there are few, else the 3-smooth ones (2^a 3^b,
+/// which factor into the usual parallel sizes) and both ends.
+std::vector<std::int64_t> nodeCounts(const Plan &base, const SearchConstraints &c)
+{
+    if (c.minNodes <= 0 && c.maxNodes <= 0)
+        return {base.cluster.nodes};
+    if (base.cluster.nodeGroups.size() > 1) // a mixed cluster is searched as it is
+        return {base.cluster.nodes};
+    const std::int64_t lo = std::max<std::int64_t>(1, c.minNodes > 0 ? c.minNodes : base.cluster.nodes);
+    const std::int64_t hi = std::max(lo, c.maxNodes > 0 ? c.maxNodes : base.cluster.nodes);
+    std::vector<std::int64_t> out;
+    if (hi - lo < 16) {
+        for (std::int64_t n = lo; n <= hi; ++n)
+            out.push_back(n);
+        return out;
+    }
+    out.push_back(lo);
+    for (std::int64_t a = 1; a <= hi; a *= 2)
+        for (std::int64_t b = a; b <= hi; b *= 3)
+            if (b >= lo && b <= hi)
+                out.push_back(b);
+    out.push_back(hi);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+template<typename T>
+bool allowed(const std::optional<T> &fixed, const T &value)
+{
+    return !fixed || *fixed == value;
+}
+
+std::string gib(double bytes) { return units::formatNumber(bytes / units::GiB, 1) + " GiB"; }
+std::string pct(double f) { return units::formatNumber(100.0 * f, 0) + "%"; }
+
+std::string describe(const SearchConfig &c)
+{
+    std::string s = "data " + std::to_string(c.data) + " x tensor " + std::to_string(c.tensor) + " x pipeline "
+                    + std::to_string(c.pipeline);
+    if (c.virtualStages > 1)
+        s += " (v " + std::to_string(c.virtualStages) + ")";
+    s += ", micro-batch " + std::to_string(c.microBatch) + ", " + toString(c.schedule) + ", ZeRO " + std::to_string(c.zeroStage)
+         + ", recompute " + toString(c.recompute);
+    if (c.sequenceParallel)
+        s += ", SP";
+    if (c.offload)
+        s += ", offload";
+    return s;
+}
+
+SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config)
+{
+    EstimateOptions fast;
+    fast.scaling = false;
+    fast.simulatePipeline = false;
+    const Plan plan = applyConfig(base, config);
+    const Estimate e = estimate(plan, catalog, fast);
+    SearchScore s;
+    s.config = config;
+    s.gpus = plan.cluster.gpus();
+    if (!e.valid) {
+        s.cause = RejectCause::Invalid;
+        for (const Problem &p : e.problems)
+            if (p.isError()) {
+                s.problemKey = p.key;
+                s.problemMessage = p.message;
+                break;
+            }
+        return s;
+    }
+    s.tokensPerSecond = e.step.tokensPerSecond;
+    s.stepSeconds = e.step.stepSeconds;
+    s.peakBytes = e.memory.peakBytes;
+    s.capacityBytes = e.memory.capacityBytes;
+    s.headroomBytes = e.memory.headroomBytes();
+    s.mfu = e.step.mfu;
+    s.bottleneck = e.step.bottleneck;
+    s.tensorCommShare = e.step.stepSeconds > 0 ? e.step.category(TimeCategory::TensorComm) / e.step.stepSeconds : 0.0;
+    if (!e.memory.fits) {
+        s.cause = RejectCause::DoesNotFit;
+        const StageMemory &worst = e.memory.stages[std::size_t(e.memory.peakStage)];
+        const std::pair<const char *, double> parts[] = {{"activations", worst.activationsBytes},
+                                                         {"optimizer state", worst.optimizerBytes},
+                                                         {"parameters", worst.parametersBytes},
+                                                         {"gradients", worst.gradientsBytes},
+                                                         {"transient buffers", worst.otherBytes}};
+        const auto *top = std::max_element(std::begin(parts), std::end(parts),
+                                           [](const auto &a, const auto &b) { return a.second < b.second; });
+        s.problemKey = top->first;
+        s.componentBytes = top->second;
+        return s;
+    }
+    if (e.placement.tensor.crossesNodes && !constraints.allowTensorAcrossNodes) {
+        s.cause = RejectCause::TensorAcrossNodes;
+        return s;
+    }
+    if (s.headroomBytes < constraints.minHeadroomBytes) {
+        s.cause = RejectCause::Headroom;
+        return s;
+    }
+    s.feasible = true;
+    return s;
+}
+
+/// Total order for ranking: faster first, then fewer GPUs, more headroom, then the configuration.
+bool ranksBefore(const SearchScore &a, const SearchScore &b)
+{
+    if (a.tokensPerSecond != b.tokensPerSecond)
+        return a.tokensPerSecond > b.tokensPerSecond;
+    if (a.gpus != b.gpus)
+        return a.gpus < b.gpus;
+    if (a.headroomBytes != b.headroomBytes)
+        return a.headroomBytes > b.headroomBytes;
+    const auto key = [](const SearchConfig &c) {
+        return std::make_tuple(c.nodes, c.data, c.tensor, c.pipeline, c.virtualStages, c.microBatch, int(c.schedule), c.zeroStage,
+                               int(c.recompute), c.sequenceParallel, c.offload);
+    };
+    return key(a.config) < key(b.config);
+}
+
+bool dominates(const SearchScore &a, const SearchScore &b)
+{
+    const bool noWorse = a.tokensPerSecond >= b.tokensPerSecond && a.headroomBytes >= b.headroomBytes && a.gpus <= b.gpus;
+    const bool better = a.tokensPerSecond > b.tokensPerSecond || a.headroomBytes > b.headroomBytes || a.gpus < b.gpus;
+    return noWorse && better;
+}
+
+std::vector<SearchScore> paretoFront(const std::vector<SearchScore> &feasible)
+{
+    // A point of the 3-D front is on the 2-D (throughput, headroom) front of its own GPU count: take
+    // those staircases, then drop what another GPU count dominates.
+    std::map<std::int64_t, std::vector<const SearchScore *>> byGpus;
+    for (const SearchScore &s : feasible) // already sorted by tokens/s, descending
+        byGpus[s.gpus].push_back(&s);
+    std::vector<const SearchScore *> candidates;
+    for (auto &[gpus, points] : byGpus) {
+        double bestHeadroom = -1e300;
+        for (const SearchScore *p : points)
+            if (p->headroomBytes > bestHeadroom) {
+                candidates.push_back(p);
+                bestHeadroom = p->headroomBytes;
+            }
+    }
+    std::vector<SearchScore> front;
+    for (const SearchScore *c : candidates) {
+        bool dominated = false;
+        for (const SearchScore *o : candidates)
+            if (o != c && dominates(*o, *c)) {
+                dominated = true;
+                break;
+            }
+        if (!dominated)
+            front.push_back(*c);
+    }
+    std::sort(front.begin(), front.end(), ranksBefore);
+    return front;
+}
+
+std::vector<RejectionGroup> explainRejections(const std::vector<SearchScore> &scores, const SearchScore *best,
+                                              const SearchConstraints &constraints)
+{
+    std::map<std::pair<int, std::string>, RejectionGroup> groups;
+    std::map<std::pair<int, std::string>, const SearchScore *> examples;
+    for (const SearchScore &s : scores) {
+        if (s.feasible)
+            continue;
+        std::string key;
+        switch (s.cause) {
+        case RejectCause::Invalid: key = s.problemKey; break;
+        case RejectCause::DoesNotFit: key = "pipeline " + std::to_string(s.config.pipeline) + " / " + s.problemKey; break;
+        case RejectCause::TensorAcrossNodes: key = "tensor " + std::to_string(s.config.tensor); break;
+        case RejectCause::Headroom: key = "headroom"; break;
+        }
+        const auto id = std::make_pair(int(s.cause), key);
+        RejectionGroup &g = groups[id];
+        g.cause = s.cause;
+        g.key = key;
+        ++g.count;
+        const SearchScore *&ex = examples[id];
+        // The most informative example: the nearest miss (smallest overshoot), or the fastest.
+        const auto better = [&](const SearchScore &a, const SearchScore &b) {
+            switch (s.cause) {
+            case RejectCause::DoesNotFit: return a.peakBytes / a.capacityBytes < b.peakBytes / b.capacityBytes;
+            case RejectCause::Headroom: return a.headroomBytes > b.headroomBytes;
+            case RejectCause::TensorAcrossNodes: return a.tokensPerSecond > b.tokensPerSecond;
+            case RejectCause::Invalid: return false;
+            }
+            return false;
+        };
+        if (!ex || better(s, *ex))
+            ex = &s;
+    }
+    std::vector<RejectionGroup> out;
+    for (auto &[id, g] : groups) {
+        const SearchScore &ex = *examples[id];
+        g.example = ex.config;
+        const std::string count = std::to_string(g.count) + (g.count == 1 ? " plan" : " plans");
+        switch (g.cause) {
+        case RejectCause::Invalid:
+            g.resource = "validity";
+            g.message = g.key + ": " + count + " break a rule, e.g. " + describe(ex.config) + ": " + ex.problemMessage;
+            break;
+        case RejectCause::DoesNotFit:
+            g.resource = "capacity";
+            g.message = "pipeline " + std::to_string(ex.config.pipeline) + ": " + count + " do not fit; the leanest needs "
+                        + units::formatNumber(ex.peakBytes / units::GiB, 2) + " GiB of " + units::formatNumber(ex.capacityBytes / units::GiB, 2)
+                        + " GiB, " + ex.problemKey + " " + gib(ex.componentBytes) + " of it (" + describe(ex.config) + ")";
+            break;
+        case RejectCause::TensorAcrossNodes:
+            g.resource = "communication";
+            g.message = "tensor " + std::to_string(ex.config.tensor) + " crosses nodes: " + pct(ex.tensorCommShare)
+                        + " of the step is tensor-parallel communication in the fastest of them ("
+                        + units::formatNumber(ex.tokensPerSecond, 0) + " tokens/s"
+                        + (best ? ", " + pct(1.0 - ex.tokensPerSecond / best->tokensPerSecond) + " below the best plan" : std::string())
+                        + "); " + count;
+            break;
+        case RejectCause::Headroom:
+            g.resource = "capacity";
+            g.message = count + " fit but leave less than " + gib(constraints.minHeadroomBytes) + " free; the most leaves "
+                        + gib(ex.headroomBytes) + " (" + describe(ex.config) + ")";
+            break;
+        }
+        out.push_back(std::move(g));
+    }
+    std::sort(out.begin(), out.end(), [](const RejectionGroup &a, const RejectionGroup &b) {
+        return a.count != b.count ? a.count > b.count : a.key < b.key;
+    });
+    return out;
+}
+
+} // namespace
+
+std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstraints &c)
+{
+    std::vector<SearchConfig> out;
+    const std::int64_t G = base.cluster.gpusPerNode;
+    const std::int64_t layers = base.model.layers;
+    const std::int64_t global = base.training.globalBatch;
+    if (G < 1 || layers < 1 || global < 1)
+        return out;
+    // Tensor groups larger than a node are enumerated to explain them, up to 8 nodes' worth.
+    const std::int64_t maxTensor = c.allowTensorAcrossNodes ? 1 << 20 : 8 * G;
+    for (const std::int64_t nodes : nodeCounts(base, c)) {
+        const std::int64_t gpus = nodes * G;
+        for (const std::int64_t t : divisors(gpus, std::min(maxTensor, base.model.heads))) {
+            if (!allowed(c.tensor, t) || base.model.heads % t != 0)
+                continue;
+            for (const std::int64_t p : divisors(gpus / t, layers)) {
+                if (!allowed(c.pipeline, p) || layers % p != 0)
+                    continue;
+                const std::int64_t d = gpus / (t * p);
+                if (!allowed(c.data, d))
+                    continue;
+                for (const std::int64_t mb : c.microBatches) {
+                    if (!allowed(c.microBatch, mb) || global % (mb * d) != 0)
+                        continue;
+                    const std::int64_t m = global / (mb * d);
+                    // Schedules and virtual stages.
+                    std::vector<std::pair<Schedule, std::int64_t>> schedules;
+                    if (p == 1) {
+                        schedules.push_back({Schedule::OneFOneB, 1});
+                    } else {
+                        for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
+                            schedules.push_back({s, 1});
+                        for (const std::int64_t v : divisors(layers / p, 16))
+                            if (v > 1 && m % p == 0)
+                                schedules.push_back({Schedule::Interleaved, v});
+                    }
+                    for (const auto &[schedule, v] : schedules) {
+                        if (!allowed(c.schedule, schedule) || !allowed(c.virtualStages, v))
+                            continue;
+                        for (int zero = 0; zero <= (d > 1 ? 3 : 0); ++zero) { // with one replica every ZeRO stage is ZeRO-0
+                            if (!allowed(c.zeroStage, zero))
+                                continue;
+                            for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                                if (!allowed(c.recompute, r))
+                                    continue;
+                                for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
+                                    if (!allowed(c.sequenceParallel, bool(sp)))
+                                        continue;
+                                    for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off)
+                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off)});
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return out;
+}
+
+SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchProgress &progress)
+{
+    const auto start = std::chrono::steady_clock::now();
+    SearchOutcome outcome;
+    // The base plan's model, training and cluster must be sound; its parallel layout is what we change.
+    {
+        Plan probe = base;
+        probe.parallel = ParallelConfig{};
+        probe.parallel.pipeline = 1;
+        probe.parallel.tensor = 1;
+        probe.training.microBatch = 1;
+        deriveDataParallel(probe);
+        // Layout-dependent rules are the search's business; anything else (the model, the device) is not.
+        const auto layoutRule = [](const std::string &key) {
+            return key.rfind("parallel", 0) == 0 || key == "training.global_batch" || key == "training.micro_batch";
+        };
+        for (const Problem &p : validatePlan(probe, catalog))
+            if (p.isError() && !layoutRule(p.key)) {
+                outcome.error = toString(p);
+                return outcome;
+            }
+    }
+    outcome.valid = true;
+    const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
+    const std::int64_t total = std::int64_t(configs.size());
+    std::vector<SearchScore> scores(configs.size());
+
+    unsigned threads = constraints.threads > 0 ? unsigned(constraints.threads) : std::max(1u, std::thread::hardware_concurrency());
+    threads = std::min<unsigned>(threads, std::max<std::int64_t>(1, total / 64));
+    outcome.threads = int(std::max(1u, threads));
+    std::atomic<std::int64_t> next{0};
+    std::atomic<std::int64_t> done{0};
+    constexpr std::int64_t kChunk = 64;
+    const auto work = [&] {
+        for (;;) {
+            if (progress.cancel && progress.cancel->load(std::memory_order_relaxed))
+                return;
+            const std::int64_t begin = next.fetch_add(kChunk);
+            if (begin >= total)
+                return;
+            const std::int64_t end = std::min(total, begin + kChunk);
+            for (std::int64_t i = begin; i < end; ++i)
+                scores[std::size_t(i)] = score(base, catalog, constraints, configs[std::size_t(i)]);
+            const std::int64_t finished = done.fetch_add(end - begin) + (end - begin);
+            if (progress.onProgress)
+                progress.onProgress(finished, total);
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned k = 1; k < threads; ++k)
+        pool.emplace_back(work);
+    work();
+    for (std::thread &t : pool)
+        t.join();
+    if (progress.cancel && progress.cancel->load()) {
+        outcome.cancelled = true;
+        scores.resize(std::size_t(std::min<std::int64_t>(done.load(), total)));
+    }
+
+    outcome.evaluated = done.load();
+    for (const SearchScore &s : scores)
+        if (s.feasible)
+            outcome.feasiblePoints.push_back(s);
+    std::sort(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(), ranksBefore);
+    outcome.feasible = std::int64_t(outcome.feasiblePoints.size());
+    const SearchScore *best = outcome.feasiblePoints.empty() ? nullptr : &outcome.feasiblePoints.front();
+    for (std::size_t i = 0; i < outcome.feasiblePoints.size() && i < constraints.top; ++i)
+        outcome.top.push_back({int(i + 1), outcome.feasiblePoints[i], applyConfig(base, outcome.feasiblePoints[i].config)});
+    for (const SearchScore &s : paretoFront(outcome.feasiblePoints)) {
+        const auto it = std::find_if(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(),
+                                     [&](const SearchScore &f) { return f.config == s.config; });
+        outcome.pareto.push_back({int(it - outcome.feasiblePoints.begin()) + 1, s, applyConfig(base, s.config)});
+    }
+    outcome.rejected = explainRejections(scores, best, constraints);
+    if (outcome.feasible == 0) {
+        if (configs.empty()) {
+            outcome.noFeasibleReason = "no layout of " + std::to_string(base.cluster.gpus()) + " GPUs splits the global batch of "
+                                       + std::to_string(base.training.globalBatch) + " sequences and the model's "
+                                       + std::to_string(base.model.layers) + " layers and " + std::to_string(base.model.heads)
+                                       + " heads within the constraints";
+        } else {
+            outcome.noFeasibleReason = "no plan is feasible. ";
+            for (std::size_t i = 0; i < outcome.rejected.size() && i < 3; ++i)
+                outcome.noFeasibleReason += (i ? " " : "") + outcome.rejected[i].message + ".";
+        }
+    }
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return outcome;
+}
+
+} // namespace trainplan

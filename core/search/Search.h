@@ -1,0 +1,128 @@
+#pragma once
+// The auto-planner: every plan for a model, a global batch and a cluster (factorizations of the GPU count
+// into data x tensor x pipeline, virtual stages, micro-batch, ZeRO stage, recomputation, sequence
+// parallelism, schedule, optimizer offload; optionally a range of node counts), estimated with the
+// analytic pipeline, ranked by throughput among the plans that fit, with the Pareto front (throughput vs
+// memory headroom vs GPUs) and the rejected plans explained by cause and limiting resource.
+//
+// Evaluation is split over threads by index; results do not depend on the thread count.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "estimate/Estimate.h"
+
+namespace trainplan {
+
+struct SearchConstraints
+{
+    std::int64_t minNodes = 0; ///< 0: the plan's node count (both bounds)
+    std::int64_t maxNodes = 0;
+    double minHeadroomBytes = 0;        ///< a plan must leave at least this much memory free on every stage
+    bool allowTensorAcrossNodes = false; ///< otherwise tensor groups larger than a node are rejected (and explained)
+    bool allowOffload = true;
+    std::optional<std::int64_t> tensor, pipeline, data, microBatch, virtualStages;
+    std::optional<int> zeroStage;
+    std::optional<Recompute> recompute;
+    std::optional<Schedule> schedule;
+    std::optional<bool> sequenceParallel;
+    std::vector<std::int64_t> microBatches{1, 2, 4, 8, 16};
+    std::size_t top = 10;
+    int threads = 0; ///< 0: every hardware thread
+};
+
+/// One point of the search space (applied to the base plan by applyConfig()).
+struct SearchConfig
+{
+    std::int64_t nodes = 1;
+    std::int64_t data = 1;
+    std::int64_t tensor = 1;
+    std::int64_t pipeline = 1;
+    std::int64_t virtualStages = 1;
+    std::int64_t microBatch = 1;
+    Schedule schedule = Schedule::OneFOneB;
+    int zeroStage = 0;
+    Recompute recompute = Recompute::None;
+    bool sequenceParallel = false;
+    bool offload = false;
+
+    friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
+};
+Plan applyConfig(const Plan &base, const SearchConfig &config);
+
+enum class RejectCause { Invalid, DoesNotFit, Headroom, TensorAcrossNodes };
+const char *toString(RejectCause cause); ///< "invalid", "does_not_fit", "headroom", "tensor_across_nodes"
+
+/// What one evaluated plan scored.
+struct SearchScore
+{
+    SearchConfig config;
+    bool feasible = false;
+    RejectCause cause = RejectCause::Invalid; ///< when not feasible
+    double tokensPerSecond = 0;
+    double stepSeconds = 0;
+    double peakBytes = 0;
+    double capacityBytes = 0;
+    double headroomBytes = 0;
+    double mfu = 0;
+    std::int64_t gpus = 0;
+    Bottleneck bottleneck = Bottleneck::Arithmetic;
+    double tensorCommShare = 0; ///< tensor-parallel communication / step
+    std::string problemKey;     ///< invalid: the first error's key; does not fit: the dominant component
+    std::string problemMessage; ///< invalid: the first error's rule
+    double componentBytes = 0;  ///< does not fit: the dominant component's bytes on the peak stage
+};
+
+struct RankedPlan
+{
+    int rank = 0; ///< 1 = fastest
+    SearchScore score;
+    Plan plan;
+};
+
+/// Rejected plans of one cause and key, with their count and the most informative example (the nearest
+/// miss), in words with numbers.
+struct RejectionGroup
+{
+    RejectCause cause = RejectCause::Invalid;
+    std::string resource; ///< limiting resource: "capacity", "communication", "validity"
+    std::string key;      ///< "pipeline 2 / activations", "parallel.virtual_stages", "tensor 16"
+    std::int64_t count = 0;
+    std::string message;
+    SearchConfig example;
+};
+
+struct SearchOutcome
+{
+    bool valid = false;          ///< the base plan's model and cluster could be searched
+    std::string error;           ///< why not
+    bool cancelled = false;
+    std::int64_t evaluated = 0;  ///< plans estimated
+    std::int64_t feasible = 0;
+    double seconds = 0;
+    int threads = 1;
+    std::vector<RankedPlan> top;
+    std::vector<RankedPlan> pareto; ///< non-dominated in (tokens/s max, headroom max, GPUs min), by tokens/s
+    std::vector<SearchScore> feasiblePoints; ///< every feasible plan (for the Pareto chart), by tokens/s
+    std::vector<RejectionGroup> rejected;    ///< by count, largest first
+    std::string noFeasibleReason;            ///< when feasible == 0: the nearest misses in one paragraph
+};
+
+struct SearchProgress
+{
+    /// Called from worker threads with (done, total); keep it cheap and thread-safe.
+    std::function<void(std::int64_t, std::int64_t)> onProgress;
+    const std::atomic<bool> *cancel = nullptr;
+};
+
+/// The configurations the search will evaluate for this base plan (for tests and the progress total).
+std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstraints &constraints);
+
+SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                          const SearchProgress &progress = {});
+
+} // namespace trainplan

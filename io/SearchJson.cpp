@@ -1,0 +1,87 @@
+#include "SearchJson.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include "PlanJson.h"
+
+namespace trainplan::io {
+
+namespace {
+
+QJsonObject configToJson(const SearchConfig &c)
+{
+    return QJsonObject{
+        {"nodes", double(c.nodes)},
+        {"data", double(c.data)},
+        {"tensor", double(c.tensor)},
+        {"pipeline", double(c.pipeline)},
+        {"virtual_stages", double(c.virtualStages)},
+        {"micro_batch", double(c.microBatch)},
+        {"schedule", QLatin1String(toString(c.schedule))},
+        {"zero_stage", c.zeroStage},
+        {"recompute", QLatin1String(toString(c.recompute))},
+        {"sequence_parallel", c.sequenceParallel},
+        {"offload_optimizer", c.offload},
+    };
+}
+
+QJsonObject rankedToJson(const RankedPlan &r, const Catalog &catalog)
+{
+    QJsonObject o = scoreToJson(r.score);
+    o["rank"] = r.rank;
+    o["plan"] = QJsonDocument::fromJson(writePlan(r.plan, catalog)).object();
+    return o;
+}
+
+} // namespace
+
+QJsonObject scoreToJson(const SearchScore &s)
+{
+    return QJsonObject{
+        {"config", configToJson(s.config)},
+        {"gpus", double(s.gpus)},
+        {"tokens_per_second", s.tokensPerSecond},
+        {"step_seconds", s.stepSeconds},
+        {"peak_bytes", s.peakBytes},
+        {"capacity_bytes", s.capacityBytes},
+        {"headroom_bytes", s.headroomBytes},
+        {"mfu", s.mfu},
+        {"bottleneck", QLatin1String(toString(s.bottleneck))},
+    };
+}
+
+QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &constraints, const Catalog &catalog)
+{
+    QJsonArray top, pareto, rejected;
+    for (const RankedPlan &r : outcome.top)
+        top.append(rankedToJson(r, catalog));
+    for (const RankedPlan &r : outcome.pareto)
+        pareto.append(rankedToJson(r, catalog));
+    for (const RejectionGroup &g : outcome.rejected)
+        rejected.append(QJsonObject{{"cause", QLatin1String(toString(g.cause))},
+                                    {"resource", QString::fromStdString(g.resource)},
+                                    {"key", QString::fromStdString(g.key)},
+                                    {"count", double(g.count)},
+                                    {"message", QString::fromStdString(g.message)},
+                                    {"example", configToJson(g.example)}});
+    QJsonObject root{
+        {"format", "trainplan-search"},
+        {"version", 1},
+        {"evaluated", double(outcome.evaluated)},
+        {"feasible", double(outcome.feasible)},
+        {"seconds", outcome.seconds},
+        {"configs_per_second", outcome.seconds > 0 ? double(outcome.evaluated) / outcome.seconds : 0.0},
+        {"threads", outcome.threads},
+        {"cancelled", outcome.cancelled},
+        {"min_headroom_bytes", constraints.minHeadroomBytes},
+        {"top", top},
+        {"pareto", pareto},
+        {"rejected", rejected},
+    };
+    if (!outcome.noFeasibleReason.empty())
+        root["no_feasible_reason"] = QString::fromStdString(outcome.noFeasibleReason);
+    return root;
+}
+
+} // namespace trainplan::io

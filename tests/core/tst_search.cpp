@@ -1,0 +1,250 @@
+// The auto-planner: the same results on one thread and two; no returned plan breaks a rule or runs out of
+// memory; the best plan for every Narayanan et al. 2021 Table 1 run is predicted at least as fast as the
+// published configuration; constraints are honoured; the Pareto front is non-dominated; rejections are
+// explained with numbers, and a search with no feasible plan says why.
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <atomic>
+#include <set>
+
+#include "CatalogJson.h"
+#include "PlanJson.h"
+#include "SearchCommand.h"
+#include "TestSupport.h"
+#include "ValidationRows.h"
+#include "common/Units.h"
+#include "plan/PlanValidation.h"
+#include "search/Search.h"
+
+using namespace trainplan;
+using trainplan::test::presetPlan;
+
+namespace {
+
+bool sameScores(const std::vector<RankedPlan> &a, const std::vector<RankedPlan> &b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i].score.config == b[i].score.config) || a[i].score.tokensPerSecond != b[i].score.tokensPerSecond
+            || a[i].rank != b[i].rank)
+            return false;
+    return true;
+}
+
+double analyticTokensPerSecond(const Plan &plan)
+{
+    EstimateOptions fast;
+    fast.scaling = false;
+    fast.simulatePipeline = false;
+    return estimate(plan, io::builtinCatalog(), fast).step.tokensPerSecond;
+}
+
+} // namespace
+
+class TestSearch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void singleAndMultiThreadedAgree()
+    {
+        const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        SearchConstraints one;
+        one.threads = 1;
+        one.top = 50;
+        SearchConstraints two = one;
+        two.threads = 2;
+        const SearchOutcome a = searchPlans(base, io::builtinCatalog(), one);
+        const SearchOutcome b = searchPlans(base, io::builtinCatalog(), two);
+        QCOMPARE(a.threads, 1);
+        QCOMPARE(b.threads, 2);
+        QCOMPARE(a.evaluated, b.evaluated);
+        QCOMPARE(a.feasible, b.feasible);
+        QVERIFY(sameScores(a.top, b.top));
+        QVERIFY(sameScores(a.pareto, b.pareto));
+        QCOMPARE(a.rejected.size(), b.rejected.size());
+        for (std::size_t i = 0; i < a.rejected.size(); ++i) {
+            QCOMPARE(a.rejected[i].count, b.rejected[i].count);
+            QCOMPARE(a.rejected[i].message, b.rejected[i].message);
+        }
+        QCOMPARE(a.evaluated, std::int64_t(enumerateConfigs(base, one).size()));
+    }
+
+    // Every plan returned is valid, fits with the headroom asked for, keeps tensor groups in a node and
+    // matches the full estimate's throughput (the search uses the analytic pipeline).
+    void returnedPlansAreFeasible()
+    {
+        const Plan base = presetPlan("megatron-1t", 8, 64, 6, 1, 3072);
+        SearchConstraints c;
+        c.top = 25;
+        c.minHeadroomBytes = 4.0 * units::GiB;
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(o.feasible > 100);
+        QCOMPARE(int(o.top.size()), 25);
+        std::vector<RankedPlan> all = o.top;
+        all.insert(all.end(), o.pareto.begin(), o.pareto.end());
+        for (const RankedPlan &r : all) {
+            QVERIFY(!hasErrors(validatePlan(r.plan, io::builtinCatalog())));
+            const Estimate e = estimate(r.plan, io::builtinCatalog());
+            QVERIFY(e.memory.fits);
+            QVERIFY(e.memory.headroomBytes() >= 4.0 * units::GiB);
+            QVERIFY(r.plan.parallel.tensor <= r.plan.cluster.gpusPerNode);
+            QCOMPARE(r.plan.parallel.data * r.plan.parallel.tensor * r.plan.parallel.pipeline, r.plan.cluster.gpus());
+            QCOMPARE(r.plan.training.globalBatch % (r.plan.training.microBatch * r.plan.parallel.data), 0);
+            QCOMPARE(r.score.tokensPerSecond, analyticTokensPerSecond(r.plan));
+        }
+        for (std::size_t i = 1; i < o.top.size(); ++i)
+            QVERIFY(o.top[i - 1].score.tokensPerSecond >= o.top[i].score.tokensPerSecond);
+    }
+
+    // Narayanan et al. 2021, Table 1 and the GPT-3 runs: the search finds a plan at least as fast as the
+    // one they published, under the same model of the machine.
+    void beatsOrMatchesPublishedConfigurations()
+    {
+        int rows = 0;
+        for (const validation::Row &row : validation::loadRows()) {
+            if (row.source != QLatin1String("narayanan2021"))
+                continue;
+            ++rows;
+            const double published = analyticTokensPerSecond(row.plan);
+            SearchConstraints c;
+            c.top = 1;
+            c.microBatches = {1, 2, 4, 8};
+            const SearchOutcome o = searchPlans(row.plan, io::builtinCatalog(), c);
+            QVERIFY2(!o.top.empty(), qPrintable(row.id));
+            QVERIFY2(o.top.front().score.tokensPerSecond >= published * (1.0 - 1e-12),
+                     qPrintable(QStringLiteral("%1: best %2 < published %3").arg(row.id).arg(o.top.front().score.tokensPerSecond).arg(published)));
+        }
+        QCOMPARE(rows, 15);
+    }
+
+    void constraintsAreHonoured()
+    {
+        const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        SearchConstraints c;
+        c.tensor = 8;
+        c.recompute = Recompute::Selective;
+        c.allowOffload = false;
+        c.minNodes = 32;
+        c.maxNodes = 64;
+        c.top = 200;
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(o.feasible > 0);
+        std::set<std::int64_t> gpuCounts;
+        for (const SearchScore &s : o.feasiblePoints) {
+            QCOMPARE(s.config.tensor, 8);
+            QCOMPARE(s.config.recompute, Recompute::Selective);
+            QVERIFY(!s.config.offload);
+            QVERIFY(s.config.nodes >= 32 && s.config.nodes <= 64);
+            gpuCounts.insert(s.gpus);
+        }
+        QVERIFY(gpuCounts.size() >= 3);
+        // The Pareto front: nothing feasible dominates a front point; the fastest plan is on it.
+        QVERIFY(!o.pareto.empty());
+        QCOMPARE(o.pareto.front().score.config, o.top.front().score.config);
+        for (const RankedPlan &f : o.pareto)
+            for (const SearchScore &s : o.feasiblePoints) {
+                const bool noWorse = s.tokensPerSecond >= f.score.tokensPerSecond && s.headroomBytes >= f.score.headroomBytes
+                                     && s.gpus <= f.score.gpus;
+                const bool better = s.tokensPerSecond > f.score.tokensPerSecond || s.headroomBytes > f.score.headroomBytes
+                                    || s.gpus < f.score.gpus;
+                QVERIFY(!(noWorse && better));
+            }
+    }
+
+    void rejectionsAreExplainedWithNumbers()
+    {
+        const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), {});
+        bool tensor = false, capacity = false;
+        for (const RejectionGroup &g : o.rejected) {
+            QVERIFY(g.count > 0);
+            if (g.cause == RejectCause::TensorAcrossNodes && g.key == "tensor 16") {
+                tensor = true;
+                QVERIFY(g.message.find("tensor 16 crosses nodes: ") == 0);
+                QVERIFY(g.message.find("% of the step is tensor-parallel communication") != std::string::npos);
+                QCOMPARE(g.resource, std::string("communication"));
+            }
+            if (g.cause == RejectCause::DoesNotFit && g.key == "pipeline 2 / activations") {
+                capacity = true;
+                QVERIFY(g.message.find("GiB of 80.00 GiB") != std::string::npos);
+                const Estimate e = estimate(applyConfig(base, g.example), io::builtinCatalog());
+                QVERIFY(!e.memory.fits);
+            }
+        }
+        QVERIFY(tensor);
+        QVERIFY(capacity);
+    }
+
+    void noFeasiblePlanSaysWhy()
+    {
+        // One DGX node for a trillion parameters: nothing fits.
+        Plan base = presetPlan("megatron-1t", 8, 1, 1, 1, 64);
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), {});
+        QVERIFY(o.valid);
+        QCOMPARE(o.feasible, 0);
+        QVERIFY(o.top.empty());
+        QVERIFY2(o.noFeasibleReason.find("do not fit; the leanest needs") != std::string::npos, o.noFeasibleReason.c_str());
+        // A headroom nobody can leave.
+        SearchConstraints c;
+        c.minHeadroomBytes = 80.0 * units::GiB; // the runtime context alone takes some
+        const SearchOutcome h = searchPlans(presetPlan("gpt2-small", 1, 1, 8, 4, 64), io::builtinCatalog(), c);
+        QCOMPARE(h.feasible, 0);
+        QVERIFY2(h.noFeasibleReason.find("leave less than 80.0 GiB free") != std::string::npos, h.noFeasibleReason.c_str());
+    }
+
+    void cancelStopsEarly()
+    {
+        const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        std::atomic<bool> cancel{false};
+        SearchProgress progress;
+        std::atomic<std::int64_t> calls{0};
+        progress.onProgress = [&](std::int64_t, std::int64_t) {
+            if (++calls == 3)
+                cancel = true;
+        };
+        progress.cancel = &cancel;
+        SearchConstraints c;
+        c.threads = 1;
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c, progress);
+        QVERIFY(o.cancelled);
+        QVERIFY(o.evaluated < std::int64_t(enumerateConfigs(base, c).size()));
+        QCOMPARE(o.evaluated, 3 * 64);
+    }
+
+    // `trainplan search PLAN --top 10` prints the contract; each top plan reads back as the same plan.
+    void cliJson()
+    {
+        const QString path = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+        QString out, err;
+        QTextStream outStream(&out), errStream(&err);
+        QCOMPARE(cli::runSearch({path, QStringLiteral("--top"), QStringLiteral("10"), QStringLiteral("--fix"), QStringLiteral("pipeline=8")},
+                                outStream, errStream),
+                 0);
+        outStream.flush();
+        const QJsonObject json = QJsonDocument::fromJson(out.toUtf8()).object();
+        QCOMPARE(json["format"].toString(), QStringLiteral("trainplan-search"));
+        for (const char *key : {"evaluated", "feasible", "seconds", "configs_per_second", "top", "pareto", "rejected"})
+            QVERIFY2(json.contains(QLatin1String(key)), key);
+        const QJsonArray top = json["top"].toArray();
+        QCOMPARE(top.size(), 10);
+        for (const QJsonValue &v : top) {
+            const QJsonObject r = v.toObject();
+            QCOMPARE(r["config"].toObject()["pipeline"].toInt(), 8);
+            const io::PlanReadResult read = io::readPlan(QJsonDocument(r["plan"].toObject()).toJson(), io::builtinCatalog());
+            QVERIFY(read.plan);
+            QCOMPARE(analyticTokensPerSecond(*read.plan), r["tokens_per_second"].toDouble());
+        }
+        QCOMPARE(cli::runSearch({path, QStringLiteral("--fix"), QStringLiteral("tensor=banana")}, outStream, errStream), 2);
+        errStream.flush();
+        QVERIFY(err.contains(QStringLiteral("--fix: 'tensor=banana'")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSearch)
+#include "tst_search.moc"
