@@ -24,6 +24,7 @@
 #include "SummaryStrip.h"
 #include "cluster/ClusterView.h"
 #include "report/Report.h"
+#include "search/SearchPanel.h"
 #include "charts/MemoryChartView.h"
 #include "charts/PipelineGanttView.h"
 #include "charts/RooflineView.h"
@@ -118,6 +119,13 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_clusterDock);
     tabifyDockWidget(m_detailsDock, m_clusterDock);
     m_clusterDock->hide();
+    m_searchPanel = new SearchPanel(document);
+    m_searchDock = new QDockWidget(tr("Search"), this);
+    m_searchDock->setObjectName(QStringLiteral("searchDock"));
+    m_searchDock->setWidget(m_searchPanel);
+    addDockWidget(Qt::BottomDockWidgetArea, m_searchDock);
+    tabifyDockWidget(m_clusterDock, m_searchDock);
+    m_searchDock->hide();
     connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] {
         m_clusterDock->show();
         m_clusterDock->raise();
@@ -184,6 +192,10 @@ void MainWindow::createMenus()
     cluster->setText(tr("&Cluster Builder"));
     cluster->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     view->addAction(cluster);
+    QAction *search = m_searchDock->toggleViewAction();
+    search->setText(tr("&Search Plans"));
+    search->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    view->addAction(search);
     view->addSeparator();
     QSettings settings;
     QAction *zero = view->addAction(tr("Memory: &ZeRO Comparison (Figure 16.2)"));
@@ -229,6 +241,7 @@ void MainWindow::exportReport()
         return;
     ReportOptions options;
     options.pageSize = reportPageSizeFromSettings();
+    options.alternative = m_searchPanel->bestForCurrentPlan();
     QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const bool ok = writeReportFile(m_document, path, options, &error);

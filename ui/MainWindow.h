@@ -10,6 +10,7 @@ namespace trainplan {
 
 class Autosave;
 class ClusterView;
+class SearchPanel;
 class DocumentActions;
 class MemoryChartView;
 class PipelineGanttView;
@@ -33,6 +34,8 @@ public:
     SummaryStrip *summary() const { return m_summary; }
     ClusterView *clusterView() const { return m_clusterView; }
     QDockWidget *clusterDock() const { return m_clusterDock; }
+    SearchPanel *searchPanel() const { return m_searchPanel; }
+    QDockWidget *searchDock() const { return m_searchDock; }
     Autosave *autosave() const { return m_autosave; }
     /// Offers what a crashed session left in the recovery file; true if it was restored.
     bool offerRecovery();
@@ -57,6 +60,8 @@ private:
     QDockWidget *m_detailsDock;
     QDockWidget *m_clusterDock;
     ClusterView *m_clusterView;
+    QDockWidget *m_searchDock;
+    SearchPanel *m_searchPanel;
     Autosave *m_autosave;
 };
 

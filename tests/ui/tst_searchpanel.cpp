@@ -1,0 +1,166 @@
+// The Search panel offscreen: a click runs the search on worker threads; the results table is ranked and
+// sortable; double-clicking a row loads that plan as one undo step; the Pareto chart and the rejected
+// list are filled; a search with no feasible plan says why; the report compares the best plan found.
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+
+#include <qcustomplot.h>
+
+#include "CatalogJson.h"
+#include "MainWindow.h"
+#include "PlanJson.h"
+#include "TestSupport.h"
+#include "document/PlanDocument.h"
+#include "report/Report.h"
+#include "search/SearchPanel.h"
+
+using namespace trainplan;
+
+namespace {
+
+struct Fixture
+{
+    PlanDocument document{io::builtinCatalog()};
+    MainWindow window{&document};
+    explicit Fixture(const QByteArray &plan = io::builtinExamplePlan())
+    {
+        QString error;
+        if (!document.loadFromBytes(plan, QString(), &error))
+            qFatal("%s", qPrintable(error));
+        window.resize(1280, 800);
+        window.show();
+        window.searchDock()->show();
+        window.searchDock()->raise();
+        QApplication::processEvents();
+    }
+    SearchPanel *panel() const { return window.searchPanel(); }
+    bool search()
+    {
+        QTest::mouseClick(panel()->searchButton(), Qt::LeftButton);
+        return QTest::qWaitFor([this] { return !panel()->isRunning() && panel()->searchButton()->isEnabled(); }, 30000);
+    }
+};
+
+double cellNumber(QTableView *table, int row, int column)
+{
+    return table->model()->index(row, column).data(Qt::UserRole).toDouble();
+}
+
+} // namespace
+
+class TestSearchPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void searchRanksSortsAndLoads()
+    {
+        Fixture f;
+        QVERIFY(f.search());
+        const SearchOutcome &o = f.panel()->outcome();
+        QVERIFY(o.feasible > 1000);
+        QTableView *table = f.panel()->table();
+        QCOMPARE(table->model()->rowCount(), 200);
+        QCOMPARE(cellNumber(table, 0, 1), o.top.front().score.tokensPerSecond);
+        QVERIFY(f.panel()->summary()->text().contains(QStringLiteral("feasible")));
+
+        // A click on the tokens/s header sorts by that column.
+        const int x = table->horizontalHeader()->sectionViewportPosition(1) + 5;
+        QTest::mouseClick(table->horizontalHeader()->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(x, 5));
+        const double first = cellNumber(table, 0, 1), last = cellNumber(table, 199, 1);
+        QVERIFY(first != last);
+        QVERIFY(table->horizontalHeader()->sortIndicatorSection() == 1);
+        for (int r = 1; r < 200; ++r)
+            QVERIFY((cellNumber(table, r - 1, 1) <= cellNumber(table, r, 1)) == (first <= last));
+
+        // Double-click the fastest plan: one undo step loads it.
+        const int fastestRow = first > last ? 0 : 199;
+        const Plan before = f.document.plan();
+        const int steps = f.document.undoStack()->count();
+        const QRect cell = table->visualRect(table->model()->index(fastestRow, 1));
+        table->scrollTo(table->model()->index(fastestRow, 1));
+        const QRect visible = table->visualRect(table->model()->index(fastestRow, 1));
+        QVERIFY(visible.isValid() || cell.isValid());
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, visible.center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, visible.center());
+        QCOMPARE(f.document.undoStack()->count(), steps + 1);
+        QCOMPARE(f.document.plan(), o.top.front().plan);
+        QVERIFY(f.document.estimate().valid && f.document.estimate().memory.fits);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Load search result #1"));
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan(), before);
+
+        // The Pareto chart holds every feasible plan plus the front; the rejected list explains the rest.
+        QCustomPlot *plot = f.panel()->paretoPlot();
+        QVERIFY(plot->graphCount() >= 2);
+        QCOMPARE(plot->graph(0)->dataCount(), int(o.feasiblePoints.size()));
+        int front = 0;
+        for (int g = 1; g < plot->graphCount(); ++g)
+            front += plot->graph(g)->dataCount();
+        QCOMPARE(front, int(o.pareto.size()));
+        QTreeWidget *rejected = f.panel()->rejectedTree();
+        QCOMPARE(rejected->topLevelItemCount(), int(o.rejected.size()));
+        QVERIFY(rejected->topLevelItem(0)->text(2).contains(QStringLiteral("GiB")) || rejected->topLevelItem(0)->text(2).contains(QStringLiteral("%")));
+    }
+
+    void noFeasiblePlanIsExplained()
+    {
+        Plan plan = test::presetPlan("megatron-1t", 8, 1, 1, 1, 64);
+        Fixture f(io::writePlan(plan, io::builtinCatalog()));
+        QVERIFY(f.search());
+        QCOMPARE(f.panel()->outcome().feasible, 0);
+        QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("no plan is feasible")), qPrintable(f.panel()->summary()->text()));
+        QCOMPARE(f.panel()->table()->model()->rowCount(), 0);
+    }
+
+    // The report's cost table compares the best plan the search found.
+    void reportComparesTheBestPlan()
+    {
+        Fixture f;
+        QVERIFY(f.search());
+        const std::optional<Plan> best = f.panel()->bestForCurrentPlan();
+        QVERIFY(best);
+        QTemporaryDir dir;
+        ReportOptions options;
+        options.alternative = best;
+        const QString path = dir.filePath(QStringLiteral("r.pdf"));
+        QVERIFY(writeReportFile(&f.document, path, options, nullptr));
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC);
+        QVERIFY(text.contains(QStringLiteral("Best plan found by the search")));
+        // Changing the plan makes the results stale: no alternative for the new plan.
+        f.document.undoStack()->push(new EditPlaceholder(&f.document));
+        QVERIFY(!f.panel()->bestForCurrentPlan());
+    }
+
+private:
+    /// A trivial edit of the plan (its name) through the undo stack.
+    class EditPlaceholder : public QUndoCommand
+    {
+    public:
+        explicit EditPlaceholder(PlanDocument *d) : m_d(d), m_old(d->plan()) {}
+        void redo() override { Plan p = m_old; p.name += " (edited)"; m_d->setPlan(p); }
+        void undo() override { m_d->setPlan(m_old); }
+    private:
+        PlanDocument *m_d;
+        Plan m_old;
+    };
+};
+
+QTEST_MAIN(TestSearchPanel)
+#include "tst_searchpanel.moc"

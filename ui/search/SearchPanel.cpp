@@ -1,0 +1,435 @@
+#include "search/SearchPanel.h"
+
+#include <QAbstractTableModel>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <qcustomplot.h>
+
+#include "charts/ChartStyle.h"
+#include "commands/ChangePlanValue.h"
+#include "common/Units.h"
+#include "document/PlanDocument.h"
+
+namespace trainplan {
+
+namespace {
+
+QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
+
+enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Virtual, MicroBatch,
+              ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
+
+} // namespace
+
+/// The ranked results; Qt::UserRole gives numbers for sorting.
+class SearchResultsModel : public QAbstractTableModel
+{
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setResults(std::vector<RankedPlan> results)
+    {
+        beginResetModel();
+        m_results = std::move(results);
+        endResetModel();
+    }
+    const RankedPlan &result(int row) const { return m_results[std::size_t(row)]; }
+
+    int rowCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : int(m_results.size()); }
+    int columnCount(const QModelIndex &parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+            return {};
+        static const char *names[] = {"#", "Tokens/s", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
+                                      "Pipeline", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
+                                      "Limited by"};
+        return QCoreApplication::translate("SearchPanel", names[section]);
+    }
+
+    QVariant data(const QModelIndex &index, int role) const override
+    {
+        if (!index.isValid())
+            return {};
+        const RankedPlan &r = m_results[std::size_t(index.row())];
+        const SearchScore &s = r.score;
+        const SearchConfig &c = s.config;
+        if (role == Qt::TextAlignmentRole)
+            return index.column() >= ScheduleColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        if (role == Qt::UserRole) { // sort key
+            switch (index.column()) {
+            case Rank: return r.rank;
+            case TokensPerSecond: return s.tokensPerSecond;
+            case StepSeconds: return s.stepSeconds;
+            case Mfu: return s.mfu;
+            case PeakGiB: return s.peakBytes;
+            case HeadroomGiB: return s.headroomBytes;
+            case Gpus: return qlonglong(s.gpus);
+            case Data: return qlonglong(c.data);
+            case Tensor: return qlonglong(c.tensor);
+            case Pipeline: return qlonglong(c.pipeline);
+            case Virtual: return qlonglong(c.virtualStages);
+            case MicroBatch: return qlonglong(c.microBatch);
+            case Zero: return c.zeroStage;
+            default: break;
+            }
+        }
+        if (role != Qt::DisplayRole && role != Qt::UserRole)
+            return {};
+        switch (index.column()) {
+        case Rank: return r.rank;
+        case TokensPerSecond: return num(s.tokensPerSecond, 0);
+        case StepSeconds: return num(s.stepSeconds, 3);
+        case Mfu: return num(100 * s.mfu, 1) + QStringLiteral("%");
+        case PeakGiB: return num(s.peakBytes / units::GiB, 1);
+        case HeadroomGiB: return num(s.headroomBytes / units::GiB, 1);
+        case Gpus: return qlonglong(s.gpus);
+        case Data: return qlonglong(c.data);
+        case Tensor: return qlonglong(c.tensor);
+        case Pipeline: return qlonglong(c.pipeline);
+        case Virtual: return qlonglong(c.virtualStages);
+        case MicroBatch: return qlonglong(c.microBatch);
+        case ScheduleColumn: return QString::fromLatin1(toString(c.schedule));
+        case Zero: return c.zeroStage;
+        case RecomputeColumn: return QString::fromLatin1(toString(c.recompute));
+        case SequenceParallel: return c.sequenceParallel ? QStringLiteral("yes") : QStringLiteral("no");
+        case Offload: return c.offload ? QStringLiteral("yes") : QStringLiteral("no");
+        case Limit: return QString::fromLatin1(toString(s.bottleneck)).replace(QLatin1Char('_'), QLatin1Char(' '));
+        }
+        return {};
+    }
+
+private:
+    std::vector<RankedPlan> m_results;
+};
+
+SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
+    : QWidget(parent), m_document(document), m_watcher(new QFutureWatcher<SearchOutcome>(this)), m_poll(new QTimer(this))
+{
+    // Constraints.
+    auto *form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_minNodes = new QSpinBox;
+    m_minNodes->setRange(1, 1 << 20);
+    m_maxNodes = new QSpinBox;
+    m_maxNodes->setRange(1, 1 << 20);
+    auto *nodes = new QHBoxLayout;
+    nodes->addWidget(m_minNodes);
+    nodes->addWidget(new QLabel(tr("to")));
+    nodes->addWidget(m_maxNodes);
+    form->addRow(tr("Nodes"), nodes);
+    m_headroom = new QDoubleSpinBox;
+    m_headroom->setRange(0, 10000);
+    m_headroom->setDecimals(1);
+    m_headroom->setSuffix(tr(" GiB"));
+    m_headroom->setToolTip(tr("Every stage must leave at least this much device memory free"));
+    form->addRow(tr("Min. free memory"), m_headroom);
+    m_fixTensor = new QCheckBox;
+    m_fixPipeline = new QCheckBox;
+    m_fixMicroBatch = new QCheckBox;
+    auto *fixed = new QHBoxLayout;
+    fixed->addWidget(m_fixTensor);
+    fixed->addWidget(m_fixPipeline);
+    fixed->addWidget(m_fixMicroBatch);
+    fixed->addStretch(1);
+    form->addRow(tr("Keep"), fixed);
+    m_acrossNodes = new QCheckBox(tr("Allow tensor groups across nodes"));
+    m_offload = new QCheckBox(tr("Allow optimizer offload"));
+    m_offload->setChecked(true);
+    form->addRow(m_acrossNodes);
+    form->addRow(m_offload);
+
+    m_searchButton = new QPushButton(tr("Search"));
+    m_searchButton->setObjectName(QStringLiteral("search"));
+    m_searchButton->setDefault(true);
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_searchButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_progress, 1);
+
+    m_summary = new QLabel(tr("Search every plan for this model, global batch and cluster, fastest first."));
+    m_summary->setObjectName(QStringLiteral("searchSummary"));
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *left = new QWidget;
+    auto *leftColumn = new QVBoxLayout(left);
+    leftColumn->setContentsMargins(0, 0, 0, 0);
+    leftColumn->addLayout(form);
+    leftColumn->addLayout(buttons);
+    leftColumn->addWidget(m_summary);
+    leftColumn->addStretch(1);
+
+    // Results.
+    m_model = new SearchResultsModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(Qt::UserRole);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("searchResults"));
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(Rank, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setToolTip(tr("Double-click a plan to load it (Edit > Undo goes back)"));
+    m_pareto = new QCustomPlot;
+    m_pareto->setObjectName(QStringLiteral("pareto"));
+    m_rejected = new QTreeWidget;
+    m_rejected->setObjectName(QStringLiteral("rejected"));
+    m_rejected->setColumnCount(3);
+    m_rejected->setHeaderLabels({tr("Plans"), tr("Limited by"), tr("Why")});
+    m_rejected->setRootIsDecorated(false);
+    m_rejected->setWordWrap(true);
+    m_rejected->header()->setSectionResizeMode(2, QHeaderView::Stretch);
+    m_tabs = new QTabWidget;
+    m_tabs->addTab(m_table, tr("Results"));
+    m_tabs->addTab(m_pareto, tr("Pareto Front"));
+    m_tabs->addTab(m_rejected, tr("Rejected"));
+
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({300, 900});
+    splitter->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::startSearch);
+    connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) { loadResult(index.row()); });
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        const std::int64_t total = m_total.load();
+        m_progress->setValue(total > 0 ? int(1000 * m_done.load() / total) : 0);
+    });
+    connect(m_watcher, &QFutureWatcher<SearchOutcome>::finished, this, [this] {
+        m_poll->stop();
+        m_outcome = m_watcher->result();
+        m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
+        m_searchButton->setEnabled(true);
+        m_cancelButton->setEnabled(false);
+        m_stale = !(m_document->plan() == m_searchedPlan);
+        showOutcome();
+        emit finished();
+    });
+    connect(m_document, &PlanDocument::planChanged, this, [this] {
+        syncConstraintDefaults();
+        markStale();
+    });
+    syncConstraintDefaults();
+    chartstyle::apply(m_pareto, palette());
+}
+
+SearchPanel::~SearchPanel()
+{
+    cancelSearch();
+    m_watcher->waitForFinished();
+}
+
+void SearchPanel::syncConstraintDefaults()
+{
+    const Plan &plan = m_document->plan();
+    if (!isRunning() && m_outcome.evaluated == 0) { // until the user searched, follow the plan
+        m_minNodes->setValue(int(std::min<std::int64_t>(plan.cluster.nodes, 1 << 20)));
+        m_maxNodes->setValue(int(std::min<std::int64_t>(plan.cluster.nodes, 1 << 20)));
+    }
+    m_fixTensor->setText(tr("tensor %1").arg(plan.parallel.tensor));
+    m_fixPipeline->setText(tr("pipeline %1").arg(plan.parallel.pipeline));
+    m_fixMicroBatch->setText(tr("micro-batch %1").arg(plan.training.microBatch));
+}
+
+void SearchPanel::markStale()
+{
+    if (m_outcome.evaluated == 0 || isRunning())
+        return;
+    const bool stale = !(m_document->plan() == m_searchedPlan);
+    if (stale != m_stale) {
+        m_stale = stale;
+        showOutcome();
+    }
+}
+
+SearchConstraints SearchPanel::constraints() const
+{
+    const Plan &plan = m_document->plan();
+    SearchConstraints c;
+    c.minNodes = std::min(m_minNodes->value(), m_maxNodes->value());
+    c.maxNodes = std::max(m_minNodes->value(), m_maxNodes->value());
+    c.minHeadroomBytes = m_headroom->value() * units::GiB;
+    if (m_fixTensor->isChecked())
+        c.tensor = plan.parallel.tensor;
+    if (m_fixPipeline->isChecked())
+        c.pipeline = plan.parallel.pipeline;
+    if (m_fixMicroBatch->isChecked()) {
+        c.microBatch = plan.training.microBatch;
+        c.microBatches = {plan.training.microBatch};
+    }
+    c.allowTensorAcrossNodes = m_acrossNodes->isChecked();
+    c.allowOffload = m_offload->isChecked();
+    c.top = 200;
+    return c;
+}
+
+bool SearchPanel::isRunning() const { return m_watcher->isRunning(); }
+
+void SearchPanel::startSearch()
+{
+    if (isRunning())
+        return;
+    m_searchedPlan = m_document->plan();
+    const SearchConstraints c = constraints();
+    m_cancel = false;
+    m_done = 0;
+    m_total = std::int64_t(enumerateConfigs(m_searchedPlan, c).size());
+    m_progress->setValue(0);
+    m_searchButton->setEnabled(false);
+    m_cancelButton->setEnabled(true);
+    m_summary->setText(tr("Searching %1 plans…").arg(m_total.load()));
+    const Catalog *catalog = &m_document->catalog();
+    const Plan base = m_searchedPlan;
+    m_watcher->setFuture(QtConcurrent::run([this, catalog, base, c] {
+        SearchProgress progress;
+        progress.cancel = &m_cancel;
+        progress.onProgress = [this](std::int64_t done, std::int64_t) { m_done = done; };
+        return searchPlans(base, *catalog, c, progress);
+    }));
+    m_poll->start(50);
+}
+
+void SearchPanel::cancelSearch()
+{
+    m_cancel = true;
+}
+
+void SearchPanel::showOutcome()
+{
+    const SearchOutcome &o = m_outcome;
+    QString text;
+    if (!o.valid) {
+        text = tr("The plan cannot be searched: %1").arg(QString::fromStdString(o.error));
+    } else {
+        text = tr("%1 plans in %2 s (%3 plans/s on %4 threads)%5: %6 feasible.")
+                   .arg(o.evaluated)
+                   .arg(num(o.seconds, 2), num(o.seconds > 0 ? double(o.evaluated) / o.seconds : 0, 0))
+                   .arg(o.threads)
+                   .arg(o.cancelled ? tr(", cancelled") : QString())
+                   .arg(o.feasible);
+        if (!o.top.empty()) {
+            const double current = [&] {
+                EstimateOptions fast;
+                fast.scaling = false;
+                fast.simulatePipeline = false;
+                const Estimate e = estimate(m_searchedPlan, m_document->catalog(), fast);
+                return e.valid && e.memory.fits ? e.step.tokensPerSecond : 0.0;
+            }();
+            text += tr(" Best: %1 tokens/s").arg(num(o.top.front().score.tokensPerSecond, 0));
+            if (current > 0)
+                text += tr(" (%1× the searched plan)").arg(num(o.top.front().score.tokensPerSecond / current, 2));
+            text += QLatin1Char('.');
+        } else if (!o.noFeasibleReason.empty()) {
+            text += QLatin1Char(' ') + QString::fromStdString(o.noFeasibleReason);
+        }
+        if (m_stale)
+            text += tr("\nThe plan has changed since: these results are for the plan as it was.");
+    }
+    m_summary->setText(text);
+    m_model->setResults(o.top);
+    m_rejected->clear();
+    for (const RejectionGroup &g : o.rejected) {
+        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(g.count), QString::fromStdString(g.resource),
+                                                      QString::fromStdString(g.message)});
+        item->setToolTip(2, QString::fromStdString(g.message));
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    drawPareto();
+}
+
+void SearchPanel::drawPareto()
+{
+    QCustomPlot *plot = m_pareto;
+    plot->clearGraphs();
+    plot->clearPlottables();
+    chartstyle::apply(plot, palette());
+    const SearchOutcome &o = m_outcome;
+    plot->xAxis->setLabel(tr("Free memory on the fullest stage (GiB)"));
+    plot->yAxis->setLabel(tr("Tokens/s"));
+    // Every feasible plan in grey, the front coloured by GPU count.
+    QCPGraph *all = plot->addGraph();
+    all->setName(tr("feasible plans"));
+    all->setLineStyle(QCPGraph::lsNone);
+    all->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette().color(QPalette::Mid), 3));
+    QVector<double> x, y;
+    for (const SearchScore &s : o.feasiblePoints) {
+        x << s.headroomBytes / units::GiB;
+        y << s.tokensPerSecond;
+    }
+    all->setData(x, y);
+    std::map<std::int64_t, QCPGraph *> byGpus;
+    for (const RankedPlan &r : o.pareto) {
+        QCPGraph *&g = byGpus[r.score.gpus];
+        if (!g) {
+            g = plot->addGraph();
+            g->setName(tr("front, %1 GPUs").arg(r.score.gpus));
+            g->setLineStyle(QCPGraph::lsNone);
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, chartstyle::series(int(byGpus.size()) - 1, palette()),
+                                               chartstyle::series(int(byGpus.size()) - 1, palette()), 9));
+        }
+        g->addData(r.score.headroomBytes / units::GiB, r.score.tokensPerSecond);
+    }
+    plot->legend->setVisible(!o.feasiblePoints.empty());
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
+    plot->rescaleAxes();
+    plot->xAxis->scaleRange(1.08, plot->xAxis->range().center());
+    plot->yAxis->scaleRange(1.08, plot->yAxis->range().center());
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::optional<Plan> SearchPanel::bestForCurrentPlan() const
+{
+    if (m_stale || m_outcome.top.empty() || isRunning())
+        return std::nullopt;
+    return m_outcome.top.front().plan;
+}
+
+void SearchPanel::loadResult(int row)
+{
+    if (row < 0 || row >= m_proxy->rowCount())
+        return;
+    const RankedPlan &r = m_model->result(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
+    if (r.plan == m_document->plan())
+        return;
+    m_document->undoStack()->push(new SetPlan(m_document, r.plan, tr("Load search result #%1").arg(r.rank)));
+}
+
+} // namespace trainplan
