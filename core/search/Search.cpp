@@ -257,8 +257,10 @@ std::vector<RejectionGroup> explainRejections(const std::vector<SearchScore> &sc
             break;
         case RejectCause::DoesNotFit:
             g.resource = "capacity";
+            // Three decimals when two would print the same number twice.
             g.message = "pipeline " + std::to_string(ex.config.pipeline) + ": " + count + " do not fit; the leanest needs "
-                        + units::formatNumber(ex.peakBytes / units::GiB, 2) + " GiB of " + units::formatNumber(ex.capacityBytes / units::GiB, 2)
+                        + units::formatNumber(ex.peakBytes / units::GiB, (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2)
+                        + " GiB of " + units::formatNumber(ex.capacityBytes / units::GiB, 2)
                         + " GiB, " + ex.problemKey + " " + gib(ex.componentBytes) + " of it (" + describe(ex.config) + ")";
             break;
         case RejectCause::TensorAcrossNodes:

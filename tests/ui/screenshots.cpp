@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QStandardPaths>
+#include <QTabWidget>
 
 #include "CatalogJson.h"
 #include "MainWindow.h"
@@ -15,6 +16,7 @@
 #include "cluster/ClusterCanvas.h"
 #include "cluster/ClusterInspector.h"
 #include "cluster/ClusterView.h"
+#include "search/SearchPanel.h"
 #include "document/PlanDocument.h"
 
 using namespace trainplan;
@@ -64,5 +66,31 @@ int main(int argc, char **argv)
     large.cluster.network = "ib-hdr";
     shoot(large, QStringLiteral("cluster-large"), dir, 2, false);
     shoot(large, QStringLiteral("cluster-large-dark"), dir, 2, true);
+
+    // The Search panel after a search of the built-in example.
+    applyPalette(false);
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        window.resize(size);
+        window.show();
+        window.searchDock()->show();
+        window.searchDock()->raise();
+        QApplication::processEvents();
+        window.resizeDocks({window.searchDock()}, {size.height() * 42 / 100}, Qt::Vertical);
+        window.searchPanel()->startSearch();
+        while (window.searchPanel()->isRunning())
+            QApplication::processEvents(QEventLoop::AllEvents, 20);
+        QApplication::processEvents();
+        for (int tab = 0; tab < 3; ++tab) {
+            window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(tab);
+            QApplication::processEvents();
+            const QString file = QStringLiteral("%1/search-%2-%3x%4.png").arg(dir).arg(tab).arg(size.width()).arg(size.height());
+            window.grab().save(file);
+            qInfo("%s", qPrintable(file));
+        }
+    }
     return 0;
 }
