@@ -1,0 +1,42 @@
+#pragma once
+// The reference text's 22 exercises. Numeric ones are computed here with the working shown step by step;
+// the others carry a short answer and name the live demonstration that shows it.
+
+#include <string>
+#include <vector>
+
+namespace trainplan {
+
+struct ExerciseInput
+{
+    std::string label;
+    double value = 0; ///< default, from the exercise text
+    std::string unit;
+};
+
+/// The live demonstration an exercise points to (the Learn view opens it).
+enum class Demo { None, DiagnosticMap, PersistentState, NumberFormats, Roofline, Scaling, Parallelism, PrecisionAudit,
+                  StageTimes, Search, StepBreakdown, RunCost, MemoryTerms, Fusion };
+
+struct Exercise
+{
+    int number = 0;
+    std::string prompt; ///< as the reference text words it
+    bool numeric = false;
+    std::vector<ExerciseInput> inputs;
+    Demo demo = Demo::None;
+};
+
+struct ExerciseAnswer
+{
+    std::string answer;               ///< one line with the result and its unit
+    double value = 0;                 ///< the main number (numeric exercises)
+    std::vector<std::string> working; ///< each step, in words with numbers
+    std::string explanation;
+};
+
+const std::vector<Exercise> &exercises();
+/// Solves exercise `number` for `inputs` (the exercise's own defaults when empty or short).
+ExerciseAnswer solveExercise(int number, std::vector<double> inputs = {});
+
+} // namespace trainplan
