@@ -23,6 +23,7 @@
 #include "EstimateView.h"
 #include "SummaryStrip.h"
 #include "cluster/ClusterView.h"
+#include "learn/LearnWindow.h"
 #include "report/Report.h"
 #include "search/SearchPanel.h"
 #include "charts/MemoryChartView.h"
@@ -215,6 +216,11 @@ void MainWindow::createMenus()
     });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *learn = help->addAction(tr("&Learn: Figures and Exercises"));
+    learn->setObjectName(QStringLiteral("openLearn"));
+    learn->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(learn, &QAction::triggered, this, [this] { learnWindow()->show(); learnWindow()->raise(); learnWindow()->activateWindow(); });
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About Trainplan"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, [this] {
@@ -223,6 +229,15 @@ void MainWindow::createMenus()
                               "and what should change?</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+LearnWindow *MainWindow::learnWindow()
+{
+    if (!m_learn) {
+        m_learn = new LearnWindow(m_document, this);
+        m_learn->setWindowFlag(Qt::Window);
+    }
+    return m_learn;
 }
 
 void MainWindow::exportReport()

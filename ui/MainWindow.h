@@ -11,6 +11,7 @@ namespace trainplan {
 class Autosave;
 class ClusterView;
 class SearchPanel;
+class LearnWindow;
 class DocumentActions;
 class MemoryChartView;
 class PipelineGanttView;
@@ -36,6 +37,8 @@ public:
     QDockWidget *clusterDock() const { return m_clusterDock; }
     SearchPanel *searchPanel() const { return m_searchPanel; }
     QDockWidget *searchDock() const { return m_searchDock; }
+    /// The Learn view (created on first use).
+    LearnWindow *learnWindow();
     Autosave *autosave() const { return m_autosave; }
     /// Offers what a crashed session left in the recovery file; true if it was restored.
     bool offerRecovery();
@@ -62,6 +65,7 @@ private:
     ClusterView *m_clusterView;
     QDockWidget *m_searchDock;
     SearchPanel *m_searchPanel;
+    LearnWindow *m_learn = nullptr;
     Autosave *m_autosave;
 };
 

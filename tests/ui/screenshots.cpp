@@ -16,6 +16,7 @@
 #include "cluster/ClusterCanvas.h"
 #include "cluster/ClusterInspector.h"
 #include "cluster/ClusterView.h"
+#include "learn/LearnWindow.h"
 #include "search/SearchPanel.h"
 #include "document/PlanDocument.h"
 
@@ -89,6 +90,34 @@ int main(int argc, char **argv)
             QApplication::processEvents();
             const QString file = QStringLiteral("%1/search-%2-%3x%4.png").arg(dir).arg(tab).arg(size.width()).arg(size.height());
             window.grab().save(file);
+            qInfo("%s", qPrintable(file));
+        }
+    }
+    // The Learn view: every figure page and two exercises, normal and in presentation colours.
+    {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        LearnWindow *learn = window.learnWindow();
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            learn->resize(size);
+            learn->show();
+            for (int page : {0, 1, 2, 3, 4, 5, 6, 7 + 13, 7 + 9}) {
+                learn->showPage(page);
+                QApplication::processEvents();
+                const QString file = QStringLiteral("%1/learn-%2-%3x%4.png").arg(dir).arg(page).arg(size.width()).arg(size.height());
+                learn->grab().save(file);
+                qInfo("%s", qPrintable(file));
+            }
+        }
+        learn->setPresenting(true);
+        learn->resize(1920, 1080);
+        for (int page : {0, 3}) {
+            learn->showPage(page);
+            QApplication::processEvents();
+            const QString file = QStringLiteral("%1/learn-present-%2.png").arg(dir).arg(page);
+            learn->grab().save(file);
             qInfo("%s", qPrintable(file));
         }
     }

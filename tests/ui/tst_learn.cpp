@@ -1,0 +1,206 @@
+// The Learn view offscreen: every figure and exercise page opens and navigates with the keyboard; the
+// exercise pages show the hand-derived answers; the number-format probe shows FP16 overflowing where BF16
+// does not; the roofline's roof drags; the scaling figure's overlap toggle changes the curve; the
+// parallelism figure follows the plan; presentation mode enlarges fonts and raises contrast; figures
+// export at the requested size; exercise 16's search picks pure data parallelism.
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QImage>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <qcustomplot.h>
+
+#include "CatalogJson.h"
+#include "MainWindow.h"
+#include "charts/ChartExport.h"
+#include "charts/ExportableChart.h"
+#include "document/PlanDocument.h"
+#include "learn/LearnPages.h"
+#include "learn/LearnWindow.h"
+
+using namespace trainplan;
+
+namespace {
+
+struct Fixture
+{
+    PlanDocument document{io::builtinCatalog()};
+    MainWindow window{&document};
+    LearnWindow *learn = nullptr;
+    Fixture()
+    {
+        QString error;
+        if (!document.loadFromBytes(io::builtinExamplePlan(), QString(), &error))
+            qFatal("%s", qPrintable(error));
+        learn = window.learnWindow();
+        learn->resize(1280, 800);
+        learn->show();
+        QApplication::processEvents();
+    }
+    QString pageText(int index) const
+    {
+        QString all;
+        for (QLabel *l : learn->page(index)->findChildren<QLabel *>())
+            all += l->text() + QLatin1Char('\n');
+        return all;
+    }
+};
+
+} // namespace
+
+class TestLearnView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void keyboardVisitsEveryPage()
+    {
+        Fixture f;
+        QCOMPARE(f.learn->pageCount(), 7 + 22);
+        QCOMPARE(f.learn->currentPage(), 0);
+        for (int i = 1; i < f.learn->pageCount(); ++i) {
+            QTest::keyClick(f.learn, Qt::Key_Right);
+            QCOMPARE(f.learn->currentPage(), i);
+        }
+        QTest::keyClick(f.learn, Qt::Key_Right); // stays on the last page
+        QCOMPARE(f.learn->currentPage(), f.learn->pageCount() - 1);
+        QTest::keyClick(f.learn, Qt::Key_Home);
+        QCOMPARE(f.learn->currentPage(), 0);
+        QTest::keyClick(f.learn, Qt::Key_PageDown);
+        QCOMPARE(f.learn->currentPage(), 1);
+        QTest::keyClick(f.learn, Qt::Key_Left);
+        QCOMPARE(f.learn->currentPage(), 0);
+    }
+
+    void exercisesShowTheirAnswers()
+    {
+        Fixture f;
+        const int first = 7;
+        f.learn->showPage(first + 13); // exercise 14
+        QVERIFY2(f.pageText(first + 13).contains(QStringLiteral("82.1%")), qPrintable(f.pageText(first + 13)));
+        f.learn->showPage(first + 5); // exercise 6
+        QVERIFY(f.pageText(first + 5).contains(QStringLiteral("100 FLOP/byte")));
+        // Changing an input recomputes: 300 TFLOP/s over 2 TB/s -> 150.
+        f.learn->page(first + 5)->findChildren<QDoubleSpinBox *>().front()->setValue(300);
+        QVERIFY(f.pageText(first + 5).contains(QStringLiteral("150 FLOP/byte")));
+        f.learn->showPage(first + 1); // exercise 2
+        QVERIFY(f.pageText(first + 1).contains(QStringLiteral("ZeRO-1 3.50 GB, ZeRO-2 2.75 GB, ZeRO-3 2.00 GB")));
+        // Exercise 15 shows this plan's stage times; exercise 3 its transient memory terms.
+        f.learn->showPage(first + 14);
+        QVERIFY(f.pageText(first + 14).contains(QStringLiteral("slowest")));
+        f.learn->showPage(first + 2);
+        QVERIFY(f.pageText(first + 2).contains(QStringLiteral("Runtime context")) || f.pageText(first + 2).contains(QStringLiteral("runtime")));
+    }
+
+    // Exercise 16: the search for a model that fits on one device picks data parallelism only.
+    void exerciseSixteenRunsTheSearch()
+    {
+        Fixture f;
+        f.learn->showPage(7 + 15);
+        QPushButton *run = f.learn->page(7 + 15)->findChild<QPushButton *>(QStringLiteral("runDemo"));
+        QVERIFY(run);
+        QTest::mouseClick(run, Qt::LeftButton);
+        const QString text = f.pageText(7 + 15);
+        QVERIFY2(text.contains(QStringLiteral("#1: data 8 × tensor 1 × pipeline 1")), qPrintable(text));
+    }
+
+    void numberFormatProbe()
+    {
+        Fixture f;
+        f.learn->showPage(2);
+        QLineEdit *value = f.learn->page(2)->findChild<QLineEdit *>(QStringLiteral("probeValue"));
+        value->setText(QStringLiteral("1e8"));
+        QTableWidget *probe = f.learn->page(2)->findChild<QTableWidget *>(QStringLiteral("probe"));
+        QCOMPARE(probe->rowCount(), 6);
+        const auto row = [&](const QString &name) {
+            for (int r = 0; r < probe->rowCount(); ++r)
+                if (probe->item(r, 0)->text() == name)
+                    return r;
+            return -1;
+        };
+        QCOMPARE(probe->item(row(QStringLiteral("FP16")), 2)->text(), QStringLiteral("overflow"));
+        QCOMPARE(probe->item(row(QStringLiteral("BF16")), 1)->text(), QStringLiteral("100139008"));
+        // Loss scaling column: the 1e-8 gradient underflows in FP16 and survives scaled.
+        QVERIFY(probe->item(row(QStringLiteral("FP16")), 4)->text().contains(QStringLiteral("underflow")));
+        const double recovered = probe->item(row(QStringLiteral("FP16")), 5)->text().section(QLatin1Char(' '), 0, 0).toDouble();
+        QVERIFY2(std::abs(recovered / 1e-8 - 1) < std::ldexp(1.0, -11), qPrintable(probe->item(row(QStringLiteral("FP16")), 5)->text()));
+        QTableWidget *formats = f.learn->page(2)->findChild<QTableWidget *>(QStringLiteral("formats"));
+        QCOMPARE(formats->item(4, 2)->text(), QStringLiteral("448")); // FP8 E4M3
+    }
+
+    // Dragging the flat roof changes the peak; dragging on the slope changes the bandwidth.
+    void rooflineDrags()
+    {
+        Fixture f;
+        f.learn->showPage(3);
+        QDoubleSpinBox *peak = f.learn->page(3)->findChild<QDoubleSpinBox *>(QStringLiteral("peak"));
+        QDoubleSpinBox *bandwidth = f.learn->page(3)->findChild<QDoubleSpinBox *>(QStringLiteral("bandwidth"));
+        QCustomPlot *plot = f.learn->page(3)->findChild<QCustomPlot *>();
+        QVERIFY(plot && peak && bandwidth);
+        const QPoint roof(int(plot->xAxis->coordToPixel(3000)), int(plot->yAxis->coordToPixel(300)));
+        const QPoint lower(roof.x(), int(plot->yAxis->coordToPixel(100)));
+        QTest::mousePress(plot, Qt::LeftButton, Qt::NoModifier, roof);
+        QTest::mouseMove(plot, lower);
+        QTest::mouseRelease(plot, Qt::LeftButton, Qt::NoModifier, lower);
+        QVERIFY2(std::abs(peak->value() - 100) < 5, qPrintable(QString::number(peak->value())));
+        // Slope through (I = 1, 5 TFLOP/s): bandwidth 5 TB/s.
+        const QPoint slope(int(plot->xAxis->coordToPixel(1)), int(plot->yAxis->coordToPixel(1.5)));
+        const QPoint target(int(plot->xAxis->coordToPixel(1)), int(plot->yAxis->coordToPixel(5)));
+        QTest::mousePress(plot, Qt::LeftButton, Qt::NoModifier, slope);
+        QTest::mouseMove(plot, target);
+        QTest::mouseRelease(plot, Qt::LeftButton, Qt::NoModifier, target);
+        QVERIFY2(std::abs(bandwidth->value() - 5) < 0.3, qPrintable(QString::number(bandwidth->value())));
+    }
+
+    void scalingOverlapToggle()
+    {
+        Fixture f;
+        f.learn->showPage(4);
+        QCustomPlot *plot = f.learn->page(4)->findChild<QCustomPlot *>();
+        const double without = (plot->graph(1)->data()->constEnd() - 1)->value;
+        QCOMPARE(without, 1.0 / 0.1934125); // the text's model at 128 workers, no overlap
+        f.learn->page(4)->findChild<QCheckBox *>(QStringLiteral("overlap"))->setChecked(true);
+        const double with = (plot->graph(1)->data()->constEnd() - 1)->value;
+        QCOMPARE(with, 1.0 / 0.1856);
+    }
+
+    void presentationModeAndExport()
+    {
+        Fixture f;
+        const double normal = f.learn->font().pointSizeF();
+        f.learn->setPresenting(true);
+        QVERIFY(f.learn->isPresenting());
+        QVERIFY(f.learn->font().pointSizeF() >= 1.5 * normal);
+        QCOMPARE(f.learn->palette().color(QPalette::Window), QColor(Qt::black));
+        QTest::keyClick(f.learn, Qt::Key_Escape);
+        QVERIFY(!f.learn->isPresenting());
+        QCOMPARE(f.learn->font().pointSizeF(), normal);
+
+        QTemporaryDir dir;
+        for (int page : {0, 1, 2, 3, 4, 5}) {
+            f.learn->showPage(page);
+            ExportableChart *figure = f.learn->page(page)->figure();
+            QVERIFY(figure);
+            const QString path = dir.filePath(figure->exportName() + QStringLiteral(".png"));
+            QString error;
+            QVERIFY2(saveChart(*figure, path, QSize(1000, 600), 96, &error), qPrintable(error));
+            QCOMPARE(QImage(path).size(), QSize(1000, 600));
+            QVERIFY(!figure->exportCsv().isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(TestLearnView)
+#include "tst_learn.moc"

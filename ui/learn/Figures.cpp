@@ -1,0 +1,73 @@
+#include "learn/Figures.h"
+
+#include <QEvent>
+#include <QPainter>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "charts/ChartExport.h"
+
+namespace trainplan {
+
+PaintedFigure::PaintedFigure(QString name, QWidget *parent) : QWidget(parent), m_name(std::move(name))
+{
+    setMinimumSize(400, 240);
+    installChartExportActions(this, this);
+}
+
+void PaintedFigure::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    painter->save();
+    painter->translate(target.topLeft());
+    painter->scale(target.width() / logicalSize.width(), target.height() / logicalSize.height());
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->fillRect(QRectF(QPointF(0, 0), logicalSize), palette().color(QPalette::Base));
+    paintFigure(*painter, logicalSize);
+    painter->restore();
+}
+
+void PaintedFigure::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.fillRect(rect(), palette().color(QPalette::Base));
+    paintFigure(painter, size());
+}
+
+PlotFigure::PlotFigure(QString name, std::function<QString()> csv, QWidget *parent)
+    : QWidget(parent), m_name(std::move(name)), m_csv(std::move(csv)), m_plot(new QCustomPlot(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(400, 260);
+    installChartExportActions(this, m_plot);
+}
+
+void PlotFigure::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::FontChange)
+        return;
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    for (QCPAxis *axis : m_plot->axisRect()->axes()) {
+        axis->setTickLabelFont(small);
+        axis->setLabelFont(font());
+    }
+    m_plot->legend->setFont(small);
+    m_plot->replot();
+}
+
+void PlotFigure::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    const int w = std::max(16, int(logicalSize.width())), h = std::max(16, int(logicalSize.height()));
+    painter->save();
+    painter->translate(target.topLeft());
+    painter->scale(target.width() / w, target.height() / h);
+    m_plot->toPainter(painter, w, h);
+    painter->restore();
+}
+
+} // namespace trainplan
