@@ -144,10 +144,14 @@ ExerciseAnswer solveExercise(int number, std::vector<double> in)
         const double bf16 = accumulate(*numberFormat("BF16"), in[0], in[1], count);
         const double fp32 = accumulate(*numberFormat("FP32"), in[0], in[1], count);
         a.value = bf16;
-        a.working = {"BF16 spacing just above 1: 2^-7 = 0.0078125; half of it, 0.0039, exceeds the increment " + n(in[1], 4),
-                     "so every BF16 partial sum rounds back: BF16 accumulator ends at " + n(bf16, 4),
-                     "FP32 spacing near 1-2: 2^-23; the FP32 accumulator ends at " + n(fp32, 4) + " (exact: "
-                         + n(in[0] + in[1] * count, 4) + ")"};
+        const double spacing = roundTo(*numberFormat("BF16"), in[0]).spacing;
+        const bool stalls = std::abs(in[1]) < 0.5 * spacing;
+        a.working = {"BF16 spacing at " + n(in[0], 4) + ": 2^" + std::to_string(std::ilogb(spacing)) + " = " + n(spacing, 7) + "; half of it, "
+                         + n(0.5 * spacing, 7) + (stalls ? ", exceeds" : ", does not exceed") + " the increment " + n(in[1], 6),
+                     std::string(stalls ? "so every BF16 partial sum rounds back" : "so BF16 partial sums grow, rounded at every step")
+                         + ": the BF16 accumulator ends at " + n(bf16, 4),
+                     "FP32 spacing there: 2^" + std::to_string(std::ilogb(roundTo(*numberFormat("FP32"), in[0]).spacing))
+                         + "; the FP32 accumulator ends at " + n(fp32, 4) + " (exact: " + n(in[0] + in[1] * count, 4) + ")"};
         a.answer = "BF16 accumulation: " + n(bf16, 4) + "; FP32 accumulation: " + n(fp32, 4);
         a.explanation = "Products of BF16 inputs are exact in FP32; summing them in FP32 keeps small contributions that a BF16 "
                         "accumulator rounds away. Tensor cores therefore accumulate in FP32.";

@@ -34,6 +34,8 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
     }
     m_list->setObjectName(QStringLiteral("learnPages"));
     m_list->setMaximumWidth(280);
+    m_list->setTextElideMode(Qt::ElideRight);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_list);
     splitter->addWidget(m_stack);
