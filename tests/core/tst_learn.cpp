@@ -154,6 +154,10 @@ private slots:
         // Exercise 10's FP32 accumulator: 1000 additions of fl32(0.001) within 1000 half-spacings of 2.
         const double fp32 = accumulate(*numberFormat("FP32"), 1.0, 0.001, 1000);
         QVERIFY(std::abs(fp32 - 2.0) < 1000 * std::ldexp(1.0, -24) + 1e-6);
+        // Exercise 10 with an increment above half the BF16 spacing at 1 (2^-8): every addition of
+        // bf16(0.01) = 0.010009765625 lands one spacing (2^-7) higher, so 100 of them give 1 + 100/128.
+        QCOMPARE(solveExercise(10, {1.0, 0.01, 100}).value, 1.78125);
+        QVERIFY(solveExercise(10, {1.0, 0.01, 100}).working.front().find("does not exceed") != std::string::npos);
         // Exercise 2's stages 1 and 2 on four workers: 3.50 and 2.75 GB.
         QVERIFY(solveExercise(2).answer.find("ZeRO-1 3.50 GB, ZeRO-2 2.75 GB") == 0);
     }
