@@ -148,7 +148,11 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
         checkLink("cluster.intra_node_link", cl.intraNodeLink);
     }
     double groupNodes = 0;
-    for (std::size_t i = 0; i < cl.nodeGroups.size(); ++i) {
+    constexpr std::size_t kMaxNodeGroups = 256; // kinds of node, not nodes: a group has any node count
+    if (cl.nodeGroups.size() > kMaxNodeGroups)
+        check.error("cluster.node_groups", "at most " + std::to_string(kMaxNodeGroups) + " node groups (got "
+                                               + std::to_string(cl.nodeGroups.size()) + "); merge groups of the same kind");
+    for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i) {
         const NodeGroup &g = cl.nodeGroups[i];
         const std::string key = "cluster.node_groups[" + std::to_string(i) + "]";
         checkDevice(key + ".device", g.device);

@@ -206,6 +206,13 @@ private slots:
             named = named || (p.key == "cluster.node_groups[1].gpus_per_node" && p.isError());
         QVERIFY(named);
 
+        std::vector<NodeGroup> many(257, NodeGroup{"", "a100-sxm4-80gb", 8, 1, ""});
+        plan.cluster.setGroups(many);
+        bool tooMany = false;
+        for (const Problem &p : validatePlan(plan, catalog))
+            tooMany = tooMany || (p.key == "cluster.node_groups" && p.message.find("at most 256") == 0);
+        QVERIFY(tooMany);
+
         plan.cluster.setGroups({{"", "a100-sxm4-80gb", 8, 1, "warp-drive"}});
         plan.parallel.data = 8;
         bool unknownLink = false;
