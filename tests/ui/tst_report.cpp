@@ -120,6 +120,8 @@ private slots:
         // NFKC folds the font's ligatures (ﬃ, ﬂ) back to letters, as a PDF viewer's search does.
         const QString text = run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), path, QStringLiteral("-")})
                                  .normalized(QString::NormalizationForm_KC);
+        QVERIFY(text.contains(QStringLiteral("page 1 of %1").arg(pages)));
+        QVERIFY(text.contains(QStringLiteral("page %1 of %1").arg(pages)));
         for (const char *section : {"Efficiency audit", "1. Model and input shapes", "2. Precision policy",
                                     "3. Parallelism, device and interconnect", "4. Memory peaks per stage and component",
                                     "5. Throughput and step-time decomposition", "6. Scaling baseline", "7. Time and cost to train",

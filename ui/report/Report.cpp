@@ -82,7 +82,9 @@ struct ReportCharts
 class PageFlow
 {
 public:
-    PageFlow(QPdfWriter &pdf, const QString &footer) : m_pdf(pdf), m_painter(&pdf), m_footer(footer)
+    /// `totalPages` > 0 prints "page k of N" (known from a first pass).
+    PageFlow(QPdfWriter &pdf, const QString &footer, int totalPages = 0)
+        : m_pdf(pdf), m_painter(&pdf), m_footer(footer), m_totalPages(totalPages)
     {
         m_painter.setRenderHint(QPainter::Antialiasing);
         m_painter.setRenderHint(QPainter::TextAntialiasing);
@@ -191,7 +193,8 @@ private:
         m_painter.setPen(QColor(120, 120, 120));
         const QRectF band(m_content.left(), m_content.bottom() + 20, m_content.width(), 16);
         m_painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, m_footer);
-        m_painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, QObject::tr("page %1").arg(m_page));
+        m_painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter,
+                           m_totalPages > 0 ? QObject::tr("page %1 of %2").arg(m_page).arg(m_totalPages) : QObject::tr("page %1").arg(m_page));
         m_painter.setPen(QColor(210, 210, 210));
         m_painter.drawLine(QPointF(m_content.left(), band.top() - 4), QPointF(m_content.right(), band.top() - 4));
         m_painter.restore();
@@ -200,6 +203,7 @@ private:
     QPdfWriter &m_pdf;
     QCPPainter m_painter;
     QString m_footer;
+    int m_totalPages = 0;
     QRectF m_content;
     QFont m_base;
     QString m_pendingHeading;
@@ -552,20 +556,27 @@ int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &
         return 0;
     }
     ReportCharts charts(document);
-    QPdfWriter pdf(device);
-    pdf.setResolution(96);
-    pdf.setCreator(QStringLiteral("Trainplan %1").arg(QCoreApplication::applicationVersion()));
-    pdf.setTitle(QObject::tr("Efficiency audit: %1").arg(QString::fromStdString(document->plan().name)));
-    pdf.setPageSize(QPageSize(options.pageSize));
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    PageFlow flow(pdf, QObject::tr("Trainplan efficiency audit · %1").arg(QString::fromStdString(document->plan().name)));
-    if (!flow.isActive()) {
-        if (error)
-            *error = QObject::tr("cannot start the PDF");
-        return 0;
+    // Two passes: the first counts the pages for the "page k of N" footers.
+    int pages = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        QBuffer scratch;
+        scratch.open(QIODevice::WriteOnly);
+        QPdfWriter pdf(pass == 0 ? static_cast<QIODevice *>(&scratch) : device);
+        pdf.setResolution(96);
+        pdf.setCreator(QStringLiteral("Trainplan %1").arg(QCoreApplication::applicationVersion()));
+        pdf.setTitle(QObject::tr("Efficiency audit: %1").arg(QString::fromStdString(document->plan().name)));
+        pdf.setPageSize(QPageSize(options.pageSize));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        PageFlow flow(pdf, QObject::tr("Trainplan efficiency audit · %1").arg(QString::fromStdString(document->plan().name)), pages);
+        if (!flow.isActive()) {
+            if (error)
+                *error = QObject::tr("cannot start the PDF");
+            return 0;
+        }
+        writeSections(flow, document, charts, options);
+        pages = flow.pages();
     }
-    writeSections(flow, document, charts, options);
-    return flow.pages();
+    return pages;
 }
 
 bool writeReportFile(PlanDocument *document, const QString &path, const ReportOptions &options, QString *error)
