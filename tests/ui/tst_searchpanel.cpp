@@ -9,6 +9,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -111,6 +112,17 @@ private slots:
         for (int g = 1; g < plot->graphCount(); ++g)
             front += plot->graph(g)->dataCount();
         QCOMPARE(front, int(o.pareto.size()));
+        // Double-clicking a front point on the chart loads that plan.
+        f.window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(1);
+        QApplication::processEvents();
+        plot->replot();
+        const int slowestFront = int(o.pareto.size()) - 1;
+        const QPoint at = f.panel()->paretoPixel(slowestFront);
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, at);
+        QTest::mouseDClick(plot, Qt::LeftButton, Qt::NoModifier, at);
+        QCOMPARE(f.document.plan(), o.pareto[std::size_t(slowestFront)].plan);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Load plan from the Pareto chart"));
+        f.document.undoStack()->undo();
         QTreeWidget *rejected = f.panel()->rejectedTree();
         QCOMPARE(rejected->topLevelItemCount(), int(o.rejected.size()));
         QVERIFY(rejected->topLevelItem(0)->text(2).contains(QStringLiteral("GiB")) || rejected->topLevelItem(0)->text(2).contains(QStringLiteral("%")));

@@ -19,6 +19,8 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
+#include <type_traits>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <qcustomplot.h>
@@ -229,6 +231,21 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::startSearch);
     connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) { loadResult(index.row()); });
+    // The Pareto chart: hover names a plan, double-click loads it (one undo step).
+    m_pareto->setMouseTracking(true);
+    connect(m_pareto, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
+        const SearchScore *s = scoreAt(event->position().toPoint());
+        m_pareto->setToolTip(s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\ndata %4 × tensor %5 × pipeline %6, micro-batch %7, %8, ZeRO %9\n"
+                                    "Double-click to load")
+                                     .arg(num(s->tokensPerSecond, 0), num(s->headroomBytes / units::GiB, 1)).arg(s->gpus)
+                                     .arg(s->config.data).arg(s->config.tensor).arg(s->config.pipeline).arg(s->config.microBatch)
+                                     .arg(QString::fromLatin1(toString(s->config.schedule))).arg(s->config.zeroStage)
+                               : QString());
+    });
+    connect(m_pareto, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *event) {
+        if (const SearchScore *s = scoreAt(event->position().toPoint()))
+            loadPlan(applyConfig(m_searchedPlan, s->config), tr("Load plan from the Pareto chart"));
+    });
     connect(m_poll, &QTimer::timeout, this, [this] {
         const std::int64_t total = m_total.load();
         m_progress->setValue(total > 0 ? int(1000 * m_done.load() / total) : 0);
@@ -415,6 +432,47 @@ void SearchPanel::drawPareto()
     plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+const SearchScore *SearchPanel::scoreAt(const QPoint &position) const
+{
+    // The nearest plan within 8 pixels, front points first (they are what the chart is for).
+    const auto nearest = [&](const auto &scores) -> const SearchScore * {
+        const SearchScore *best = nullptr;
+        double bestDistance = 64.0;
+        for (const auto &item : scores) {
+            const SearchScore &s = [&]() -> const SearchScore & {
+                if constexpr (std::is_same_v<std::decay_t<decltype(item)>, RankedPlan>)
+                    return item.score;
+                else
+                    return item;
+            }();
+            const double dx = m_pareto->xAxis->coordToPixel(s.headroomBytes / units::GiB) - position.x();
+            const double dy = m_pareto->yAxis->coordToPixel(s.tokensPerSecond) - position.y();
+            if (dx * dx + dy * dy <= bestDistance) {
+                bestDistance = dx * dx + dy * dy;
+                best = &s;
+            }
+        }
+        return best;
+    };
+    if (const SearchScore *front = nearest(m_outcome.pareto))
+        return front;
+    return nearest(m_outcome.feasiblePoints);
+}
+
+QPoint SearchPanel::paretoPixel(int index) const
+{
+    const SearchScore &s = m_outcome.pareto[std::size_t(index)].score;
+    return QPoint(int(std::lround(m_pareto->xAxis->coordToPixel(s.headroomBytes / units::GiB))),
+                  int(std::lround(m_pareto->yAxis->coordToPixel(s.tokensPerSecond))));
+}
+
+void SearchPanel::loadPlan(const Plan &plan, const QString &text)
+{
+    if (plan == m_document->plan())
+        return;
+    m_document->undoStack()->push(new SetPlan(m_document, plan, text));
+}
+
 std::optional<Plan> SearchPanel::bestForCurrentPlan() const
 {
     if (m_stale || m_outcome.top.empty() || isRunning())
@@ -427,9 +485,7 @@ void SearchPanel::loadResult(int row)
     if (row < 0 || row >= m_proxy->rowCount())
         return;
     const RankedPlan &r = m_model->result(m_proxy->mapToSource(m_proxy->index(row, 0)).row());
-    if (r.plan == m_document->plan())
-        return;
-    m_document->undoStack()->push(new SetPlan(m_document, r.plan, tr("Load search result #%1").arg(r.rank)));
+    loadPlan(r.plan, tr("Load search result #%1").arg(r.rank));
 }
 
 } // namespace trainplan

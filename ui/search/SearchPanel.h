@@ -54,6 +54,8 @@ public:
     QTreeWidget *rejectedTree() const { return m_rejected; }
     QCustomPlot *paretoPlot() const { return m_pareto; }
     QPushButton *searchButton() const { return m_searchButton; }
+    /// Widget position of Pareto point `index` on the chart (for tests and keyboard users).
+    QPoint paretoPixel(int index) const;
 
 signals:
     void finished();
@@ -64,6 +66,8 @@ private:
     void drawPareto();
     void syncConstraintDefaults();
     void markStale();
+    const SearchScore *scoreAt(const QPoint &position) const;
+    void loadPlan(const Plan &plan, const QString &text);
 
     PlanDocument *m_document;
     Plan m_searchedPlan;
