@@ -33,14 +33,14 @@ const std::vector<Exercise> &exercises()
         {9, "Compare FP16 and BF16 for an activation whose magnitude can reach 10^8.", true, {{"Magnitude", 1e8, ""}},
          Demo::NumberFormats},
         {10, "Explain why FP32 accumulation can be useful when inputs use BF16.", true,
-         {{"Start", 1, ""}, {"Increment", 0.001, ""}, {"Additions", 1000, ""}}, Demo::NumberFormats},
+         {{"Start", 1, ""}, {"Increment", 0.001, ""}, {"Additions", 1000, "", 1, 1e6}}, Demo::NumberFormats},
         {11, "Given step times at one and eight workers, calculate speedup and efficiency.", true,
          {{"T(1)", 8, "s"}, {"T(8)", 1.25, "s"}}, Demo::Scaling},
         {12, "Modify the scaling simulation so communication cannot overlap and interpret the result.", true,
-         {{"log2 term a", 0.012, ""}, {"linear term b", 0.0008, ""}, {"Workers W", 128, ""}}, Demo::Scaling},
+         {{"log2 term a", 0.012, "", 0.0}, {"linear term b", 0.0008, "", 0.0}, {"Workers W", 128, "", 1, 1 << 20}}, Demo::Scaling},
         {13, "Describe the collective needed after a row-parallel matrix multiplication.", false, {}, Demo::Parallelism},
         {14, "Calculate the forward pipeline utilisation bound for eight stages and 32 micro-batches.", true,
-         {{"Stages p", 8, ""}, {"Micro-batches m", 32, ""}}, Demo::None},
+         {{"Stages p", 8, "", 1, 1e6}, {"Micro-batches m", 32, "", 1, 1e9}}, Demo::None},
         {15, "Explain why equal layer counts can produce imbalanced pipeline stages.", false, {}, Demo::StageTimes},
         {16, "Select a parallelism strategy for a model that fits on one device but needs higher data throughput.", false, {},
          Demo::Search},
@@ -48,7 +48,7 @@ const std::vector<Exercise> &exercises()
          Demo::PersistentState},
         {18, "Design a profile that separates input wait, computation, and exposed communication.", false, {}, Demo::StepBreakdown},
         {19, "Define a useful-token throughput metric for variable-length sequences.", true,
-         {{"Tokens/s (incl. padding)", 100000, ""}, {"Padding fraction", 0.25, ""}}, Demo::None},
+         {{"Tokens/s (incl. padding)", 100000, ""}, {"Padding fraction", 0.25, "", 0.0, 0.999999}}, Demo::None},
         {20, "Design a precision audit comparing BF16 training with an FP32 reference.", false, {}, Demo::PrecisionAudit},
         {21, "Specify a distributed-checkpoint test that changes the worker count on restart.", false, {}, Demo::RunCost},
         {22, "Design an end-to-end efficiency comparison that includes validation quality and device-hours.", false, {}, Demo::RunCost},
@@ -65,6 +65,14 @@ ExerciseAnswer solveExercise(int number, std::vector<double> in)
     const Exercise &ex = list[std::size_t(number - 1)];
     for (std::size_t i = in.size(); i < ex.inputs.size(); ++i)
         in.push_back(ex.inputs[i].value);
+    for (std::size_t i = 0; i < ex.inputs.size(); ++i) {
+        const ExerciseInput &input = ex.inputs[i];
+        if (!(in[i] >= input.min && in[i] <= input.max)) { // NaN fails too
+            a.answer = input.label + ": must be " + (input.min > 0 && input.min < 1e-6 ? std::string("positive") : "at least " + n(input.min, 6))
+                       + " and at most " + n(input.max, 6);
+            return a;
+        }
+    }
     switch (number) {
     case 1: {
         const double bytes = in[0] * in[1];

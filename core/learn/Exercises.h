@@ -12,6 +12,8 @@ struct ExerciseInput
     std::string label;
     double value = 0; ///< default, from the exercise text
     std::string unit;
+    double min = 1e-12; ///< inputs are positive unless stated
+    double max = 1e15;
 };
 
 /// The live demonstration an exercise points to (the Learn view opens it).
@@ -36,7 +38,8 @@ struct ExerciseAnswer
 };
 
 const std::vector<Exercise> &exercises();
-/// Solves exercise `number` for `inputs` (the exercise's own defaults when empty or short).
+/// Solves exercise `number` for `inputs` (the exercise's own defaults when empty or short). An input
+/// outside its range gives no result: the answer names the input and its range.
 ExerciseAnswer solveExercise(int number, std::vector<double> inputs = {});
 
 } // namespace trainplan

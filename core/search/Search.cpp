@@ -335,8 +335,11 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                                 for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
                                     if (!allowed(c.sequenceParallel, bool(sp)))
                                         continue;
-                                    for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off)
+                                    for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
+                                        if (out.size() > kMaxSearchConfigs)
+                                            return out;
                                         out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off)});
+                                    }
                                 }
                             }
                         }
@@ -370,8 +373,13 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
                 return outcome;
             }
     }
-    outcome.valid = true;
     const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
+    if (configs.size() > kMaxSearchConfigs) {
+        outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
+                        + " plans; narrow the node range or fix tensor, pipeline or micro-batch";
+        return outcome;
+    }
+    outcome.valid = true;
     const std::int64_t total = std::int64_t(configs.size());
     std::vector<SearchScore> scores(configs.size());
 

@@ -119,7 +119,11 @@ struct SearchProgress
     const std::atomic<bool> *cancel = nullptr;
 };
 
-/// The configurations the search will evaluate for this base plan (for tests and the progress total).
+/// Larger spaces are refused with a message (a node range of a million, say): memory and time stay bounded.
+inline constexpr std::size_t kMaxSearchConfigs = 2'000'000;
+
+/// The configurations the search will evaluate for this base plan (for tests and the progress total);
+/// stops after kMaxSearchConfigs + 1.
 std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstraints &constraints);
 
 SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,

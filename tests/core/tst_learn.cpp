@@ -158,6 +158,11 @@ private slots:
         // bf16(0.01) = 0.010009765625 lands one spacing (2^-7) higher, so 100 of them give 1 + 100/128.
         QCOMPARE(solveExercise(10, {1.0, 0.01, 100}).value, 1.78125);
         QVERIFY(solveExercise(10, {1.0, 0.01, 100}).working.front().find("does not exceed") != std::string::npos);
+        // Out-of-range inputs name the input and give no number (no inf or NaN on screen).
+        const ExerciseAnswer zero = solveExercise(11, {8.0, 0.0});
+        QVERIFY2(zero.answer.find("T(8): must be positive") == 0, zero.answer.c_str());
+        QVERIFY(zero.working.empty());
+        QVERIFY(solveExercise(19, {1000, 1.0}).answer.find("Padding fraction: must be at least 0") == 0);
         // Exercise 2's stages 1 and 2 on four workers: 3.50 and 2.75 GB.
         QVERIFY(solveExercise(2).answer.find("ZeRO-1 3.50 GB, ZeRO-2 2.75 GB") == 0);
     }

@@ -198,6 +198,16 @@ private slots:
         QVERIFY2(h.noFeasibleReason.find("leave less than 80.0 GiB free") != std::string::npos, h.noFeasibleReason.c_str());
     }
 
+    void hugeSpacesAreRefused()
+    {
+        SearchConstraints c;
+        c.minNodes = 1;
+        c.maxNodes = 1 << 20;
+        const SearchOutcome o = searchPlans(presetPlan("gpt3-175b", 8, 8, 8, 1, 1536), io::builtinCatalog(), c);
+        QVERIFY(!o.valid);
+        QVERIFY2(o.error.find("more than 2000000 plans; narrow the node range") != std::string::npos, o.error.c_str());
+    }
+
     void cancelStopsEarly()
     {
         const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);

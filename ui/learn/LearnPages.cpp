@@ -797,7 +797,7 @@ public:
         for (const ExerciseInput &input : ex.inputs) {
             const double magnitude = std::abs(input.value);
             const int decimals = input.value == std::floor(input.value) ? 0 : magnitude < 0.01 ? 6 : 4;
-            auto *s = spin(0, 1e15, input.value, decimals,
+            auto *s = spin(input.min < 1e-6 ? 0.0 : input.min, input.max, input.value, decimals,
                            input.unit.empty() ? QString() : QLatin1Char(' ') + qs(input.unit));
             m_inputs.push_back(s);
             form->addRow(qs(input.label), s);
