@@ -11,6 +11,14 @@
 
 namespace trainplan::cli {
 
+std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err)
+{
+    io::PlanReadResult read = io::readPlanFile(path, io::builtinCatalog());
+    for (const Problem &p : read.problems)
+        err << path << ": " << QString::fromStdString(toString(p)) << "\n";
+    return std::move(read.plan);
+}
+
 int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     QCommandLineParser parser;
@@ -47,17 +55,15 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
 
     const QString path = parser.positionalArguments().constFirst();
     const Catalog &catalog = io::builtinCatalog();
-    const io::PlanReadResult read = io::readPlanFile(path, catalog);
-    for (const Problem &p : read.problems)
-        err << path << ": " << QString::fromStdString(toString(p)) << "\n";
-    if (!read.plan)
+    const std::optional<Plan> plan = readPlanForCommand(path, err);
+    if (!plan)
         return InvalidInput;
 
-    const Estimate estimate = trainplan::estimate(*read.plan, catalog);
+    const Estimate estimate = trainplan::estimate(*plan, catalog);
     if (formatName == QLatin1String("table"))
-        out << io::estimateToTable(*read.plan, estimate);
+        out << io::estimateToTable(*plan, estimate);
     else
-        out << QJsonDocument(io::estimateToJson(*read.plan, estimate, parser.isSet(timeline))).toJson(QJsonDocument::Indented);
+        out << QJsonDocument(io::estimateToJson(*plan, estimate, parser.isSet(timeline))).toJson(QJsonDocument::Indented);
     return Ok;
 }
 

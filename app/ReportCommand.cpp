@@ -66,21 +66,11 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return UsageError;
     }
 
-    const Catalog &catalog = io::builtinCatalog();
-    const io::PlanReadResult read = io::readPlanFile(planPath, catalog);
-    for (const Problem &p : read.problems)
-        if (p.isError())
-            err << planPath << ": " << QString::fromStdString(toString(p)) << '\n';
-    if (!read.plan)
+    const std::optional<Plan> plan = readPlanForCommand(planPath, err);
+    if (!plan)
         return InvalidInput;
-    PlanDocument document(catalog);
-    document.setPlan(*read.plan);
-    if (!document.estimate().valid) {
-        for (const Problem &p : document.estimate().problems)
-            if (p.isError())
-                err << planPath << ": " << QString::fromStdString(toString(p)) << '\n';
-        return InvalidInput;
-    }
+    PlanDocument document(io::builtinCatalog());
+    document.setPlan(*plan); // a plan that read without errors estimates
 
     if (!pdfPath.isEmpty()) {
         ReportOptions options;

@@ -104,13 +104,10 @@ int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return UsageError;
     }
     const Catalog &catalog = io::builtinCatalog();
-    const io::PlanReadResult read = io::readPlanFile(planPath, catalog);
-    for (const Problem &p : read.problems)
-        if (p.isError())
-            err << planPath << ": " << QString::fromStdString(toString(p)) << '\n';
-    if (!read.plan)
+    const std::optional<Plan> plan = readPlanForCommand(planPath, err);
+    if (!plan)
         return InvalidInput;
-    const SearchOutcome outcome = searchPlans(*read.plan, catalog, constraints);
+    const SearchOutcome outcome = searchPlans(*plan, catalog, constraints);
     if (!outcome.valid) {
         err << planPath << ": " << QString::fromStdString(outcome.error) << '\n';
         return InvalidInput;

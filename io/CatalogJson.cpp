@@ -5,6 +5,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <optional>
+
 #include "JsonDuplicates.h"
 #include "JsonReader.h"
 #include "plan/Plan.h"
@@ -13,24 +15,29 @@ namespace trainplan::io {
 
 namespace {
 
-/// Parses `json`, checks its format tag and calls `readEntry` for each element of `arrayKey`.
-template<typename ReadEntry>
-Problems readCatalogDocument(const QByteArray &json, const char *format, const char *arrayKey, ReadEntry readEntry)
+/// Parses `json` and checks its format tag; nullopt (and the problem) when it is not a JSON object.
+std::optional<QJsonObject> parseCatalogDocument(const QByteArray &json, const char *format, Problems &problems)
 {
-    Problems problems;
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
         problems.push_back({Severity::Error, "", "malformed JSON: " + parseError.errorString().toStdString()});
-        return problems;
+        return std::nullopt;
     }
     if (const auto duplicate = findDuplicateKey(json)) {
         problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
-        return problems;
+        return std::nullopt;
     }
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != QLatin1String(format))
         problems.push_back({Severity::Error, "format", std::string("must be \"") + format + "\""});
+    return root;
+}
+
+/// Calls `readEntry` for each element of `arrayKey`.
+template<typename ReadEntry>
+void readEntries(const QJsonObject &root, const char *arrayKey, Problems &problems, ReadEntry readEntry)
+{
     const QJsonArray entries = root.value(QLatin1String(arrayKey)).toArray();
     for (qsizetype i = 0; i < entries.size(); ++i) {
         const QString path = QStringLiteral("%1[%2]").arg(QLatin1String(arrayKey)).arg(i);
@@ -46,6 +53,15 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
         readEntry(r, entryValid);
         r.reportUnknownKeys();
     }
+}
+
+/// A document with one array of entries (devices.json, models.json).
+template<typename ReadEntry>
+Problems readCatalogDocument(const QByteArray &json, const char *format, const char *arrayKey, ReadEntry readEntry)
+{
+    Problems problems;
+    if (const std::optional<QJsonObject> root = parseCatalogDocument(json, format, problems))
+        readEntries(*root, arrayKey, problems, readEntry);
     return problems;
 }
 
@@ -171,8 +187,11 @@ Problems readDevices(const QByteArray &json, Catalog &catalog)
 Problems readClusterCatalog(const QByteArray &json, Catalog &catalog)
 {
     Problems problems;
+    const std::optional<QJsonObject> root = parseCatalogDocument(json, "trainplan-cluster", problems);
+    if (!root)
+        return problems;
     const auto readLinks = [&](const char *arrayKey, bool network) {
-        const Problems p = readCatalogDocument(json, "trainplan-cluster", arrayKey, [&](JsonReader &r, const auto &entryValid) {
+        readEntries(*root, arrayKey, problems, [&](JsonReader &r, const auto &entryValid) {
             LinkSpec l;
             for (const char *key : {"id", "name", "bandwidth", "latency"})
                 r.requireKey(key);
@@ -188,11 +207,10 @@ Problems readClusterCatalog(const QByteArray &json, Catalog &catalog)
             if (!l.id.empty() && entryValid())
                 network ? catalog.addNetwork(std::move(l)) : catalog.addIntraNodeLink(std::move(l));
         });
-        problems.insert(problems.end(), p.begin(), p.end());
     };
     readLinks("intra_node_links", false);
     readLinks("networks", true);
-    const Problems p = readCatalogDocument(json, "trainplan-cluster", "node_templates", [&](JsonReader &r, const auto &entryValid) {
+    readEntries(*root, "node_templates", problems, [&](JsonReader &r, const auto &entryValid) {
         NodeTemplate n;
         for (const char *key : {"id", "name", "device", "gpus_per_node"})
             r.requireKey(key);
@@ -211,14 +229,6 @@ Problems readClusterCatalog(const QByteArray &json, Catalog &catalog)
         if (!n.id.empty() && entryValid())
             catalog.addNodeTemplate(std::move(n));
     });
-    // The three passes each check the format tag: report that once.
-    bool formatReported = false;
-    for (const Problem &q : p)
-        if (q.key == "format")
-            formatReported = true;
-    if (formatReported)
-        std::erase_if(problems, [](const Problem &q) { return q.key == "format"; });
-    problems.insert(problems.end(), p.begin(), p.end());
     return problems;
 }
 

@@ -48,9 +48,7 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 
 std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog &catalog)
 {
-    EstimateOptions fast;
-    fast.scaling = false;
-    fast.simulatePipeline = false;
+    const EstimateOptions fast = EstimateOptions::analytic();
     const Estimate current = estimate(plan, catalog, fast);
 
     std::vector<Intervention> out;

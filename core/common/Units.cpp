@@ -55,4 +55,17 @@ std::string formatCount(double count, int decimals)
     return formatNumber(count, 0);
 }
 
+std::string formatDuration(double seconds)
+{
+    if (seconds < 1.0)
+        return formatNumber(seconds * 1e3, 1) + " ms";
+    if (seconds < 120.0)
+        return formatNumber(seconds, 2) + " s";
+    if (seconds < 7200.0)
+        return formatNumber(seconds / 60.0, 1) + " min";
+    if (seconds < 3 * 86400.0)
+        return formatNumber(seconds / 3600.0, 1) + " h";
+    return formatNumber(seconds / 86400.0, 1) + " days";
+}
+
 } // namespace trainplan::units

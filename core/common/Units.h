@@ -22,4 +22,7 @@ std::string formatCount(double count, int decimals = 2);
 /// print as "n/a") and never "-0".
 std::string formatNumber(double value, int decimals = 2);
 
+/// A duration read at a glance: "12.3 ms", "4.56 s", "3.5 min", "2.1 h", "45.7 days".
+std::string formatDuration(double seconds);
+
 } // namespace trainplan::units

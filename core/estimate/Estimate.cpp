@@ -11,11 +11,6 @@ namespace trainplan {
 namespace {
 
 std::string percent(double fraction) { return units::formatNumber(100.0 * fraction, 0) + "%"; }
-/// "12.3 ms" below a second, "4.56 s" above.
-std::string duration(double seconds)
-{
-    return seconds < 1.0 ? units::formatNumber(seconds * 1e3, 1) + " ms" : units::formatNumber(seconds, 2) + " s";
-}
 
 GroupLanding landing(const GroupSpan &span, std::int64_t groups, const GroupPlacement &placement,
                      const std::string &intraName, const std::string &networkName)
@@ -72,7 +67,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
         r.flags.push_back({Severity::Warning, "parallel.tensor",
                            where + ": their collectives run over " + netName + " (" + percent(share)
                                + " of the step is tensor-parallel communication); that costs "
-                               + duration(r.tensorAcrossNodesSeconds) + " per step ("
+                               + units::formatDuration(r.tensorAcrossNodesSeconds) + " per step ("
                                + percent(step.stepSeconds > 0 ? r.tensorAcrossNodesSeconds / step.stepSeconds : 0.0)
                                + ") against keeping each group inside a node on " + intraName});
     }
@@ -187,10 +182,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
             mem.peakBytes = std::max(mem.peakBytes, st.peakBytes);
         if (!mem.fits && paced.memory.fits) { // capacity now limits: recompute the evidence on the paced run
             e.step.bottleneck = Bottleneck::Capacity;
-            const StageMemory &worst = mem.stages[std::size_t(mem.peakStage)];
-            e.step.bottleneckEvidence = "stage " + std::to_string(worst.stage) + " needs "
-                                        + units::formatNumber(worst.peakBytes / units::GiB, 1) + " GiB of "
-                                        + units::formatNumber(worst.capacityBytes / units::GiB, 1) + " GiB device memory";
+            e.step.bottleneckEvidence = capacityEvidence(mem.stages[std::size_t(mem.peakStage)]);
         }
         std::string names;
         for (std::size_t gi = 0; gi < groups.size(); ++gi) {
@@ -207,7 +199,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
             e.nodeGroups.push_back(g);
         }
         for (std::size_t i = 0; i < runs.size(); ++i)
-            names += (i ? ", " : "") + runs[i].device.name + " (" + duration(runs[i].step.stepSeconds) + ")";
+            names += (i ? ", " : "") + runs[i].device.name + " (" + units::formatDuration(runs[i].step.stepSeconds) + ")";
         e.problems.push_back({Severity::Warning, "cluster.node_groups",
                               "mixed cluster: " + names + ". Every rank waits for the slowest at each synchronisation, so "
                                   + paced.device.name + " sets the step time; memory is checked per stage on the devices "

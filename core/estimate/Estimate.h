@@ -60,6 +60,10 @@ struct EstimateOptions
     bool scaling = true;
     /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
     bool simulatePipeline = true;
+
+    /// No scaling curves and the analytic bubble: the cheap estimate the search and the advice make by
+    /// the thousand.
+    static EstimateOptions analytic() { return {false, false}; }
 };
 
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.

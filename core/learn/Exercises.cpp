@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/Units.h"
+#include "compute/LayerOps.h"
 #include "learn/NumberFormat.h"
 #include "learn/Teaching.h"
 
@@ -54,6 +55,37 @@ const std::vector<Exercise> &exercises()
         {22, "Design an end-to-end efficiency comparison that includes validation quality and device-hours.", false, {}, Demo::RunCost},
     };
     return list;
+}
+
+FusionTraffic fusionTraffic(const Plan &plan)
+{
+    const auto elementwiseBytes = [&](bool fused) {
+        Plan p = plan;
+        p.training.fusedKernels = fused;
+        std::vector<Op> ops;
+        appendMicrobatchOps(p, ops);
+        double bytes = 0;
+        for (const Op &op : ops)
+            if (op.kind == OpKind::Elementwise)
+                bytes += op.bytes;
+        return bytes;
+    };
+    return {elementwiseBytes(false), elementwiseBytes(true)};
+}
+
+Plan exerciseSixteenPlan(const Catalog &catalog)
+{
+    Plan plan;
+    if (const ModelSpec *model = catalog.model("gpt2-small"))
+        plan.model = *model;
+    plan.name = "GPT-2 small on 8 A100";
+    plan.training.globalBatch = 512;
+    plan.training.microBatch = 8;
+    plan.cluster.device = "a100-sxm4-80gb";
+    plan.cluster.gpusPerNode = 8;
+    plan.cluster.nodes = 1;
+    deriveDataParallel(plan);
+    return plan;
 }
 
 ExerciseAnswer solveExercise(int number, std::vector<double> in)

@@ -5,6 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "hardware/Catalog.h"
+#include "plan/Plan.h"
+
 namespace trainplan {
 
 struct ExerciseInput
@@ -38,6 +41,19 @@ struct ExerciseAnswer
 };
 
 const std::vector<Exercise> &exercises();
+
+/// Exercise 8's demonstration: bytes the element-wise kernels of one micro-batch move (one layer's ops
+/// once, plus embedding and output) with the plan's chains unfused and fused.
+struct FusionTraffic
+{
+    double unfusedBytes = 0;
+    double fusedBytes = 0;
+};
+FusionTraffic fusionTraffic(const Plan &plan);
+
+/// Exercise 16's demonstration: GPT-2 small (fits on one A100) on one node of eight A100s, global batch
+/// 512, micro-batch 8; searching it shows that pure data parallelism wins.
+Plan exerciseSixteenPlan(const Catalog &catalog);
 /// Solves exercise `number` for `inputs` (the exercise's own defaults when empty or short). An input
 /// outside its range gives no result: the answer names the input and its range.
 ExerciseAnswer solveExercise(int number, std::vector<double> inputs = {});

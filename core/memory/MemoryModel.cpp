@@ -1,5 +1,7 @@
 #include "memory/MemoryModel.h"
 
+#include "common/Units.h"
+
 #include <algorithm>
 
 #include "memory/ActivationMemory.h"
@@ -46,6 +48,12 @@ double largestGatherUnit(const Plan &plan, std::int64_t stage)
 }
 
 } // namespace
+
+std::string capacityEvidence(const StageMemory &stage)
+{
+    return "stage " + std::to_string(stage.stage) + " needs " + units::formatNumber(stage.peakBytes / units::GiB, 1) + " GiB of "
+           + units::formatNumber(stage.capacityBytes / units::GiB, 1) + " GiB device memory";
+}
 
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
 {

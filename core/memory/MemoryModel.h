@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -76,6 +77,9 @@ struct MemoryEstimate
         return least;
     }
 };
+
+/// "stage 3 needs 91.2 GiB of 80.0 GiB device memory": the evidence when capacity limits a plan.
+std::string capacityEvidence(const StageMemory &stage);
 
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);

@@ -105,9 +105,7 @@ std::string describe(const SearchConfig &c)
 
 SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config)
 {
-    EstimateOptions fast;
-    fast.scaling = false;
-    fast.simulatePipeline = false;
+    const EstimateOptions fast = EstimateOptions::analytic();
     const Plan plan = applyConfig(base, config);
     const Estimate e = estimate(plan, catalog, fast);
     SearchScore s;

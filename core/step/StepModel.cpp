@@ -312,9 +312,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     if (!memory.fits) {
         const StageMemory &worst = memory.stages[std::size_t(memory.peakStage)];
         est.bottleneck = Bottleneck::Capacity;
-        est.bottleneckEvidence = "stage " + std::to_string(worst.stage) + " needs "
-                                 + units::formatNumber(worst.peakBytes / units::GiB, 1) + " GiB of "
-                                 + units::formatNumber(memory.capacityBytes / units::GiB, 1) + " GiB device memory";
+        est.bottleneckEvidence = capacityEvidence(worst);
         return est;
     }
     // Kernel time split by what bounds each kernel, scaled to the step's compute + recompute time.

@@ -58,9 +58,7 @@ private slots:
     {
         const Plan base = problem(QStringLiteral("megatron-1t/3072"));
         const std::vector<SearchConfig> configs = enumerateConfigs(base, {});
-        EstimateOptions fast;
-        fast.scaling = false;
-        fast.simulatePipeline = false;
+        const EstimateOptions fast = EstimateOptions::analytic();
         std::size_t i = 0;
         QBENCHMARK {
             const Estimate e = estimate(applyConfig(base, configs[i]), io::builtinCatalog(), fast);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "CatalogJson.h"
 #include "learn/Exercises.h"
 #include "learn/NumberFormat.h"
 #include "learn/Teaching.h"
@@ -163,6 +164,13 @@ private slots:
         QVERIFY2(zero.answer.find("T(8): must be positive") == 0, zero.answer.c_str());
         QVERIFY(zero.working.empty());
         QVERIFY(solveExercise(19, {1000, 1.0}).answer.find("Padding fraction: must be at least 0") == 0);
+        // Exercise 8's demonstration: unfused chains write and read their intermediates, so they move more.
+        Plan gpt;
+        gpt.model = *io::builtinCatalog().model("gpt3-175b");
+        gpt.training.globalBatch = 8;
+        const FusionTraffic t = fusionTraffic(gpt);
+        QVERIFY(t.fusedBytes > 0 && t.unfusedBytes > t.fusedBytes);
+        QCOMPARE(exerciseSixteenPlan(io::builtinCatalog()).parallel.data, 8);
         // Exercise 2's stages 1 and 2 on four workers: 3.50 and 2.75 GB.
         QVERIFY(solveExercise(2).answer.find("ZeRO-1 3.50 GB, ZeRO-2 2.75 GB") == 0);
     }

@@ -38,9 +38,7 @@ bool sameScores(const std::vector<RankedPlan> &a, const std::vector<RankedPlan> 
 
 double analyticTokensPerSecond(const Plan &plan)
 {
-    EstimateOptions fast;
-    fast.scaling = false;
-    fast.simulatePipeline = false;
+    const EstimateOptions fast = EstimateOptions::analytic();
     return estimate(plan, io::builtinCatalog(), fast).step.tokensPerSecond;
 }
 

@@ -54,6 +54,18 @@ bool validSize(QSize size, QString *error)
 
 } // namespace
 
+void renderPlot(QCustomPlot *plot, QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    const int width = std::max(16, int(logicalSize.width()));
+    const int height = std::max(16, int(logicalSize.height()));
+    painter->save();
+    painter->translate(target.topLeft());
+    painter->scale(target.width() / width, target.height() / height);
+    painter->setClipRect(QRectF(0, 0, width, height));
+    plot->toPainter(painter, width, height);
+    painter->restore();
+}
+
 QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi)
 {
     dpi = std::clamp(dpi, 48, 1200);
@@ -233,6 +245,18 @@ private:
 
 } // namespace
 
+void exportChartInteractively(ExportableChart *chart, QWidget *parent)
+{
+    ExportChartDialog dialog(chart->exportName(), parent->window());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QString error;
+    if (saveChart(*chart, dialog.path(), dialog.size(), dialog.dpi(), &error))
+        dialog.remember();
+    else
+        QMessageBox::warning(parent->window(), QObject::tr("Export Chart"), error);
+}
+
 void installChartExportActions(ExportableChart *chart, QWidget *target)
 {
     target->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -241,16 +265,7 @@ void installChartExportActions(ExportableChart *chart, QWidget *target)
         copyChartToClipboard(*chart, chart->chartWidget()->size().expandedTo(QSize(640, 400)));
     });
     auto *exportImage = new QAction(QObject::tr("Export Chart…"), target);
-    QObject::connect(exportImage, &QAction::triggered, target, [chart, target] {
-        ExportChartDialog dialog(chart->exportName(), target->window());
-        if (dialog.exec() != QDialog::Accepted)
-            return;
-        QString error;
-        if (saveChart(*chart, dialog.path(), dialog.size(), dialog.dpi(), &error))
-            dialog.remember();
-        else
-            QMessageBox::warning(target->window(), QObject::tr("Export Chart"), error);
-    });
+    QObject::connect(exportImage, &QAction::triggered, target, [chart, target] { exportChartInteractively(chart, target); });
     auto *exportData = new QAction(QObject::tr("Export Data (CSV)…"), target);
     QObject::connect(exportData, &QAction::triggered, target, [chart, target] {
         const QString dir = QSettings().value(QStringLiteral("export/dir"),

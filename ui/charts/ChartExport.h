@@ -7,11 +7,19 @@
 #include <QSize>
 #include <QString>
 
+class QCPPainter;
+class QCustomPlot;
+class QRectF;
+class QSizeF;
 class QWidget;
 
 namespace trainplan {
 
 class ExportableChart;
+
+/// Lays `plot` out at `logicalSize` and draws it scaled into `target` (vector on vector devices): the
+/// renderChart() of every QCustomPlot chart.
+void renderPlot(QCustomPlot *plot, QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize);
 
 /// Pixels of the PNG; DPI sets the scale (192 dpi draws the chart at 2x the 96-dpi layout) and the
 /// file's resolution metadata.
@@ -26,6 +34,9 @@ bool saveChart(ExportableChart &chart, const QString &path, QSize size, int dpi,
 bool saveChartCsv(ExportableChart &chart, const QString &path, QString *error);
 /// PNG data at 2x for high-DPI paste targets.
 void copyChartToClipboard(ExportableChart &chart, QSize logicalSize);
+
+/// Asks for a path, size and DPI and exports the chart (the Export Chart... action).
+void exportChartInteractively(ExportableChart *chart, QWidget *parent);
 
 /// Adds Copy / Export Chart... / Export Data (CSV)... to `target`'s context menu.
 void installChartExportActions(ExportableChart *chart, QWidget *target);

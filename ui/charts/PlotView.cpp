@@ -31,14 +31,7 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
 
 void PlotView::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
-    const int width = std::max(16, int(logicalSize.width()));
-    const int height = std::max(16, int(logicalSize.height()));
-    painter->save();
-    painter->translate(target.topLeft());
-    painter->scale(target.width() / width, target.height() / height);
-    painter->setClipRect(QRectF(0, 0, width, height));
-    m_plot->toPainter(painter, width, height);
-    painter->restore();
+    renderPlot(m_plot, painter, target, logicalSize);
 }
 
 void PlotView::startFollowingDocument()

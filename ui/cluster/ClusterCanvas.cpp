@@ -38,11 +38,13 @@ QString text(const std::string &s) { return QString::fromStdString(s); }
 
 } // namespace
 
-/// One node group, drawn in full in paint(): a header and its nodes of GPU cells.
+/// One node group, drawn in full in paint(): a header and its nodes of GPU cells. The canvas rebuilds its
+/// items on every plan change, so the group, its first node and its colour are fixed for an item's life.
 class NodeGroupItem : public QGraphicsItem
 {
 public:
-    NodeGroupItem(ClusterCanvas *canvas, int index, qreal y) : m_canvas(canvas), m_index(index)
+    NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode, int deviceColour, qreal y)
+        : m_canvas(canvas), m_index(index), m_group(std::move(group)), m_firstNode(firstNode), m_deviceColour(deviceColour)
     {
         setPos(kMargin, y);
         setAcceptHoverEvents(true);
@@ -60,7 +62,7 @@ public:
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *widget) override
     {
         const QPalette palette = widget ? widget->palette() : QPalette();
-        const NodeGroup g = group();
+        const NodeGroup &g = group();
         const Plan &plan = m_canvas->document()->plan();
         const Estimate &e = m_canvas->document()->estimate();
         const bool selected = m_canvas->selectedGroup() == m_index;
@@ -142,7 +144,7 @@ public:
     /// Group-relative node index and GPU under a point of the item, for tool tips.
     QString describe(const QPointF &p) const
     {
-        const NodeGroup g = group();
+        const NodeGroup &g = group();
         const bool ellipsis = !m_canvas->isExpanded(m_index) && g.nodes > m_perRow;
         const int shown = shownNodes();
         for (int slot = 0; slot < shown; ++slot) {
@@ -168,19 +170,8 @@ protected:
     void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override { setToolTip(describe(event->pos())); }
 
 private:
-    NodeGroup group() const
-    {
-        const std::vector<NodeGroup> groups = m_canvas->document()->plan().cluster.groups();
-        return m_index < int(groups.size()) ? groups[std::size_t(m_index)] : NodeGroup{};
-    }
-    std::int64_t firstNode() const
-    {
-        const std::vector<NodeGroup> groups = m_canvas->document()->plan().cluster.groups();
-        std::int64_t first = 0;
-        for (int i = 0; i < m_index && i < int(groups.size()); ++i)
-            first += groups[std::size_t(i)].nodes;
-        return first;
-    }
+    const NodeGroup &group() const { return m_group; }
+    std::int64_t firstNode() const { return m_firstNode; }
     int shownNodes() const
     {
         const std::int64_t nodes = std::max<std::int64_t>(0, group().nodes);
@@ -213,7 +204,7 @@ private:
 
     void paintNode(QPainter *painter, const QPalette &palette, std::int64_t node, const QRectF &r) const
     {
-        const NodeGroup g = group();
+        const NodeGroup &g = group();
         const Plan &plan = m_canvas->document()->plan();
         const ParallelConfig &par = plan.parallel;
         const std::int64_t G = g.gpusPerNode;
@@ -232,16 +223,9 @@ private:
         painter->setBrush(palette.color(QPalette::AlternateBase));
         painter->drawRoundedRect(r, 3, 3);
         painter->setPen(Qt::NoPen);
-        const std::vector<NodeGroup> groups = plan.cluster.groups();
-        int deviceIndex = 0;
-        for (const NodeGroup &other : groups) {
-            if (other.device == g.device)
-                break;
-            ++deviceIndex;
-        }
         for (std::int64_t i = 0; i < G; ++i) {
             const std::int64_t rank = firstRank + i;
-            int colour = deviceIndex;
+            int colour = m_deviceColour;
             if (overlay != ClusterCanvas::Overlay::Devices) {
                 const RankCoordinates c = coordinatesOf(par, rank);
                 colour = overlay == ClusterCanvas::Overlay::TensorGroups ? int((rank / std::max<std::int64_t>(1, par.tensor)) % 8)
@@ -258,6 +242,9 @@ private:
 
     ClusterCanvas *m_canvas;
     int m_index;
+    NodeGroup m_group;
+    std::int64_t m_firstNode = 0;
+    int m_deviceColour = 0; ///< the first group with this device's index: one colour per device
     int m_perRow = 2;
     qreal m_height = kHeader;
 };
@@ -388,8 +375,12 @@ void ClusterCanvas::rebuild()
     std::erase_if(m_expanded, [&](int i) { return i >= int(groups.size()); });
     m_sceneWidth = std::max<qreal>(420, viewport()->width() - 2);
     qreal y = kMargin + kNetworkHeight + kConnector;
+    std::int64_t firstNode = 0;
     for (int i = 0; i < int(groups.size()); ++i) {
-        auto *item = new NodeGroupItem(this, i, y);
+        const auto sameDevice = std::find_if(groups.begin(), groups.end(),
+                                             [&](const NodeGroup &g) { return g.device == groups[std::size_t(i)].device; });
+        auto *item = new NodeGroupItem(this, i, groups[std::size_t(i)], firstNode, int(sameDevice - groups.begin()), y);
+        firstNode += groups[std::size_t(i)].nodes;
         scene()->addItem(item);
         m_groups.push_back(item);
         y += item->height() + kConnector;

@@ -184,13 +184,15 @@ std::optional<ClusterEdit> removeNodeGroup(const Plan &plan, int index, QString 
     return finish(plan, std::move(groups), tr("Remove node group %1").arg(index + 1));
 }
 
-Plan withGroup(const Plan &plan, int index, const NodeGroup &group)
+Plan withGroup(const Plan &plan, int index, const NodeGroup &group, const PaletteCatalog &catalog)
 {
     std::vector<NodeGroup> groups = plan.cluster.groups();
     if (index < 0 || index >= int(groups.size()))
         return plan;
     groups[std::size_t(index)] = group;
-    return finish(plan, std::move(groups), QString()).plan;
+    Plan next = plan;
+    carryCustomDevice(next, catalog, group.device);
+    return finish(std::move(next), std::move(groups), QString()).plan;
 }
 
 } // namespace trainplan

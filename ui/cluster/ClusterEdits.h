@@ -50,7 +50,8 @@ std::optional<ClusterEdit> applyPaletteEntry(const Plan &plan, const PaletteEntr
 /// Removes node group `index`; refuses the last one.
 std::optional<ClusterEdit> removeNodeGroup(const Plan &plan, int index, QString *why = nullptr);
 
-/// Sets one node group's node count / device / link / GPUs per node (the inspector's fields).
-Plan withGroup(const Plan &plan, int index, const NodeGroup &group);
+/// Sets one node group's node count / device / link / GPUs per node (the inspector's fields); a custom
+/// device the group now uses is carried into the plan.
+Plan withGroup(const Plan &plan, int index, const NodeGroup &group, const PaletteCatalog &catalog);
 
 } // namespace trainplan

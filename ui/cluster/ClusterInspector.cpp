@@ -197,19 +197,7 @@ void ClusterInspector::editGroup(int field)
         what = tr("intra-node link");
         break;
     }
-    Plan plan = m_document->plan();
-    // A custom device chosen here travels with the plan.
-    if (field == DeviceField && !m_document->catalog().device(g.device)) {
-        bool carried = false;
-        for (const DeviceSpec &d : plan.cluster.customDevices)
-            carried = carried || d.id == g.device;
-        for (const DeviceSpec &d : m_palette->customDevices)
-            if (!carried && d.id == g.device) {
-                plan.cluster.customDevices.push_back(d);
-                carried = true;
-            }
-    }
-    plan = withGroup(plan, index, g);
+    const Plan plan = withGroup(m_document->plan(), index, g, *m_palette);
     if (plan == m_document->plan())
         return;
     m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),

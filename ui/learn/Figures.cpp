@@ -62,12 +62,7 @@ void PlotFigure::changeEvent(QEvent *event)
 
 void PlotFigure::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
-    const int w = std::max(16, int(logicalSize.width())), h = std::max(16, int(logicalSize.height()));
-    painter->save();
-    painter->translate(target.topLeft());
-    painter->scale(target.width() / w, target.height() / h);
-    m_plot->toPainter(painter, w, h);
-    painter->restore();
+    renderPlot(m_plot, painter, target, logicalSize);
 }
 
 } // namespace trainplan

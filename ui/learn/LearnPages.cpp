@@ -843,16 +843,8 @@ public:
     /// Exercise 16: GPT-2 small (fits on one A100) on eight A100s: the search's best plan.
     void runSearchDemo()
     {
-        Plan plan;
         const Catalog &catalog = m_document->catalog();
-        plan.model = *catalog.model("gpt2-small");
-        plan.name = "GPT-2 small on 8 A100";
-        plan.training.globalBatch = 512;
-        plan.training.microBatch = 8;
-        plan.cluster.device = "a100-sxm4-80gb";
-        plan.cluster.gpusPerNode = 8;
-        plan.cluster.nodes = 1;
-        deriveDataParallel(plan);
+        const Plan plan = exerciseSixteenPlan(catalog);
         SearchConstraints c;
         c.top = 3;
         const SearchOutcome o = searchPlans(plan, catalog, c);
@@ -932,20 +924,8 @@ private:
             break;
         }
         case Demo::Fusion: {
-            Plan fused = m_document->plan(), unfused = fused;
-            fused.training.fusedKernels = true;
-            unfused.training.fusedKernels = false;
-            EstimateOptions fast;
-            fast.scaling = false;
-            fast.simulatePipeline = false;
-            const auto bytes = [&](const Plan &p) {
-                double b = 0;
-                for (const Op &op : estimate(p, m_document->catalog(), fast).step.ops)
-                    if (op.kind == OpKind::Elementwise)
-                        b += op.bytes;
-                return b;
-            };
-            const double f = bytes(fused), u = bytes(unfused);
+            const FusionTraffic t = fusionTraffic(m_document->plan());
+            const double f = t.fusedBytes, u = t.unfusedBytes;
             html = tr("<b>This plan, one micro-batch on one GPU:</b> element-wise kernels move %1 GB unfused and %2 GB fused (%3% less).")
                        .arg(num(u / 1e9, 2), num(f / 1e9, 2), num(u > 0 ? 100 * (1 - f / u) : 0, 0));
             break;

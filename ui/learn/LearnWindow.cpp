@@ -57,14 +57,7 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
             QMessageBox::information(this, tr("Export Figure"), tr("This page has no figure to export."));
             return;
         }
-        // The figure's own context-menu action, so the dialog and its remembered choices are the same.
-        for (QAction *a : figure->chartWidget()->findChild<QWidget *>() ? figure->chartWidget()->findChild<QWidget *>()->actions()
-                                                                         : figure->chartWidget()->actions())
-            if (a->text().startsWith(tr("Export Chart")))
-                return a->trigger();
-        for (QAction *a : figure->chartWidget()->actions())
-            if (a->text().startsWith(tr("Export Chart")))
-                return a->trigger();
+        exportChartInteractively(figure, this);
     });
     QAction *present = bar->addAction(tr("Present"));
     present->setShortcut(QKeySequence(Qt::Key_F5));

@@ -42,19 +42,7 @@ QString gib(double bytes) { return num(bytes / units::GiB, 2) + QStringLiteral("
 QString pct(double fraction) { return num(100.0 * fraction, 1) + QStringLiteral("%"); }
 QString count(double v) { return QString::fromStdString(units::formatCount(v)); }
 
-/// "1.23 s", "12.3 ms", "2.5 h", "3.1 days": durations read at a glance.
-QString duration(double seconds)
-{
-    if (seconds < 1.0)
-        return num(seconds * 1e3, 1) + QStringLiteral(" ms");
-    if (seconds < 120.0)
-        return num(seconds, 2) + QStringLiteral(" s");
-    if (seconds < 7200.0)
-        return num(seconds / 60.0, 1) + QStringLiteral(" min");
-    if (seconds < 3 * 86400.0)
-        return num(seconds / 3600.0, 1) + QStringLiteral(" h");
-    return num(seconds / 86400.0, 1) + QStringLiteral(" days");
-}
+QString duration(double seconds) { return QString::fromStdString(units::formatDuration(seconds)); }
 
 /// Charts made for the report: hidden, light palette whatever the window uses, bound to the document.
 struct ReportCharts

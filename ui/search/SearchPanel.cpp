@@ -19,8 +19,6 @@
 #include <QTreeWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
-
-#include <type_traits>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <qcustomplot.h>
@@ -364,9 +362,7 @@ void SearchPanel::showOutcome()
                    .arg(o.feasible);
         if (!o.top.empty()) {
             const double current = [&] {
-                EstimateOptions fast;
-                fast.scaling = false;
-                fast.simulatePipeline = false;
+                const EstimateOptions fast = EstimateOptions::analytic();
                 const Estimate e = estimate(m_searchedPlan, m_document->catalog(), fast);
                 return e.valid && e.memory.fits ? e.step.tokensPerSecond : 0.0;
             }();
@@ -435,28 +431,23 @@ void SearchPanel::drawPareto()
 const SearchScore *SearchPanel::scoreAt(const QPoint &position) const
 {
     // The nearest plan within 8 pixels, front points first (they are what the chart is for).
-    const auto nearest = [&](const auto &scores) -> const SearchScore * {
-        const SearchScore *best = nullptr;
-        double bestDistance = 64.0;
-        for (const auto &item : scores) {
-            const SearchScore &s = [&]() -> const SearchScore & {
-                if constexpr (std::is_same_v<std::decay_t<decltype(item)>, RankedPlan>)
-                    return item.score;
-                else
-                    return item;
-            }();
-            const double dx = m_pareto->xAxis->coordToPixel(s.headroomBytes / units::GiB) - position.x();
-            const double dy = m_pareto->yAxis->coordToPixel(s.tokensPerSecond) - position.y();
-            if (dx * dx + dy * dy <= bestDistance) {
-                bestDistance = dx * dx + dy * dy;
-                best = &s;
-            }
+    const SearchScore *front = nullptr, *any = nullptr;
+    double frontDistance = 64.0, anyDistance = 64.0;
+    const auto consider = [&](const SearchScore &s, const SearchScore *&best, double &bestDistance) {
+        const double dx = m_pareto->xAxis->coordToPixel(s.headroomBytes / units::GiB) - position.x();
+        const double dy = m_pareto->yAxis->coordToPixel(s.tokensPerSecond) - position.y();
+        if (dx * dx + dy * dy <= bestDistance) {
+            bestDistance = dx * dx + dy * dy;
+            best = &s;
         }
-        return best;
     };
-    if (const SearchScore *front = nearest(m_outcome.pareto))
+    for (const RankedPlan &r : m_outcome.pareto)
+        consider(r.score, front, frontDistance);
+    if (front)
         return front;
-    return nearest(m_outcome.feasiblePoints);
+    for (const SearchScore &s : m_outcome.feasiblePoints)
+        consider(s, any, anyDistance);
+    return any;
 }
 
 QPoint SearchPanel::paretoPixel(int index) const
