@@ -1,13 +1,13 @@
-#include "EstimateCommand.h"
+#include "app/EstimateCommand.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>
 
-#include "CatalogJson.h"
-#include "EstimateJson.h"
-#include "EstimateTable.h"
-#include "PlanJson.h"
-#include "estimate/Estimate.h"
+#include "io/CatalogJson.h"
+#include "io/EstimateJson.h"
+#include "io/EstimateTable.h"
+#include "io/PlanJson.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan::cli {
 

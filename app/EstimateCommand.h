@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan::cli {
 

@@ -1,13 +1,13 @@
-#include "ReportCommand.h"
+#include "app/ReportCommand.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
 
-#include "CatalogJson.h"
-#include "EstimateCommand.h"
-#include "PlanJson.h"
-#include "document/PlanDocument.h"
-#include "report/Report.h"
+#include "io/CatalogJson.h"
+#include "app/EstimateCommand.h"
+#include "io/PlanJson.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/report/Report.h"
 
 namespace trainplan::cli {
 

@@ -1,13 +1,13 @@
-#include "SearchCommand.h"
+#include "app/SearchCommand.h"
 
 #include <QJsonDocument>
 #include <QRegularExpression>
 
-#include "CatalogJson.h"
-#include "EstimateCommand.h"
-#include "PlanJson.h"
-#include "SearchJson.h"
-#include "common/Units.h"
+#include "io/CatalogJson.h"
+#include "app/EstimateCommand.h"
+#include "io/PlanJson.h"
+#include "io/SearchJson.h"
+#include "core/common/Units.h"
 
 namespace trainplan::cli {
 

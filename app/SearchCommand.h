@@ -5,7 +5,7 @@
 #include <QStringList>
 #include <QTextStream>
 
-#include "search/Search.h"
+#include "core/search/Search.h"
 
 namespace trainplan::cli {
 

@@ -18,13 +18,13 @@
 
 #include <unistd.h>
 
-#include "CatalogJson.h"
-#include "DocumentActions.h"
-#include "EstimateCommand.h"
-#include "ReportCommand.h"
-#include "SearchCommand.h"
-#include "MainWindow.h"
-#include "document/PlanDocument.h"
+#include "io/CatalogJson.h"
+#include "ui/DocumentActions.h"
+#include "app/EstimateCommand.h"
+#include "app/ReportCommand.h"
+#include "app/SearchCommand.h"
+#include "ui/MainWindow.h"
+#include "ui/document/PlanDocument.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "CatalogJson.h"
+#include "io/CatalogJson.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -7,9 +7,9 @@
 
 #include <optional>
 
-#include "JsonDuplicates.h"
-#include "JsonReader.h"
-#include "plan/Plan.h"
+#include "io/JsonDuplicates.h"
+#include "io/JsonReader.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan::io {
 

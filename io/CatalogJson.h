@@ -5,9 +5,9 @@
 #include <QByteArray>
 #include <QJsonObject>
 
-#include "JsonReader.h"
-#include "common/Problem.h"
-#include "hardware/Catalog.h"
+#include "io/JsonReader.h"
+#include "core/common/Problem.h"
+#include "core/hardware/Catalog.h"
 
 namespace trainplan::io {
 

@@ -1,4 +1,4 @@
-#include "ChartCsv.h"
+#include "io/ChartCsv.h"
 
 #include <QStringList>
 

@@ -4,7 +4,7 @@
 
 #include <QString>
 
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan::io {
 

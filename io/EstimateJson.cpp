@@ -1,9 +1,9 @@
-#include "EstimateJson.h"
+#include "io/EstimateJson.h"
 
-#include "precision/PrecisionPolicy.h"
+#include "core/precision/PrecisionPolicy.h"
 
-#include "compute/Roofline.h"
-#include "memory/MemoryTerms.h"
+#include "core/compute/Roofline.h"
+#include "core/memory/MemoryTerms.h"
 
 namespace trainplan::io {
 

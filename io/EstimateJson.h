@@ -6,8 +6,8 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-#include "common/Problem.h"
-#include "estimate/Estimate.h"
+#include "core/common/Problem.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan::io {
 

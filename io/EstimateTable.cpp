@@ -1,9 +1,9 @@
-#include "EstimateTable.h"
+#include "io/EstimateTable.h"
 
 #include <QStringList>
 
-#include "common/Units.h"
-#include "memory/MemoryTerms.h"
+#include "core/common/Units.h"
+#include "core/memory/MemoryTerms.h"
 
 namespace trainplan::io {
 

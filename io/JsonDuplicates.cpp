@@ -1,4 +1,4 @@
-#include "JsonDuplicates.h"
+#include "io/JsonDuplicates.h"
 
 #include <QSet>
 

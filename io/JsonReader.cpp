@@ -1,4 +1,4 @@
-#include "JsonReader.h"
+#include "io/JsonReader.h"
 
 #include <QJsonArray>
 #include <QJsonValue>

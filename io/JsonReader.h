@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "common/Problem.h"
+#include "core/common/Problem.h"
 
 namespace trainplan::io {
 

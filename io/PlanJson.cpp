@@ -1,4 +1,4 @@
-#include "PlanJson.h"
+#include "io/PlanJson.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -8,10 +8,10 @@
 
 #include <cmath>
 
-#include "CatalogJson.h"
-#include "JsonDuplicates.h"
-#include "JsonReader.h"
-#include "plan/PlanValidation.h"
+#include "io/CatalogJson.h"
+#include "io/JsonDuplicates.h"
+#include "io/JsonReader.h"
+#include "core/plan/PlanValidation.h"
 
 namespace trainplan::io {
 

@@ -8,9 +8,9 @@
 
 #include <optional>
 
-#include "common/Problem.h"
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/common/Problem.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan::io {
 

@@ -1,9 +1,9 @@
-#include "SearchJson.h"
+#include "io/SearchJson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include "PlanJson.h"
+#include "io/PlanJson.h"
 
 namespace trainplan::io {
 

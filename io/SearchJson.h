@@ -3,7 +3,7 @@
 
 #include <QJsonObject>
 
-#include "search/Search.h"
+#include "core/search/Search.h"
 
 namespace trainplan::io {
 

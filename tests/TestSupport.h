@@ -9,8 +9,8 @@
 
 #include <vector>
 
-#include "CatalogJson.h"
-#include "plan/Plan.h"
+#include "io/CatalogJson.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan::test {
 

@@ -1,4 +1,4 @@
-#include "DocumentActions.h"
+#include "ui/DocumentActions.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -8,8 +8,8 @@
 #include <QMessageBox>
 #include <QWidget>
 
-#include "CatalogJson.h"
-#include "document/PlanDocument.h"
+#include "io/CatalogJson.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,9 +1,9 @@
-#include "EstimateView.h"
+#include "ui/EstimateView.h"
 
 #include <QFontDatabase>
 
-#include "EstimateTable.h"
-#include "document/PlanDocument.h"
+#include "io/EstimateTable.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "MainWindow.h"
+#include "ui/MainWindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -18,20 +18,20 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "DocumentActions.h"
-#include "document/Autosave.h"
-#include "EstimateView.h"
-#include "SummaryStrip.h"
-#include "cluster/ClusterView.h"
-#include "learn/LearnWindow.h"
-#include "report/Report.h"
-#include "search/SearchPanel.h"
-#include "charts/MemoryChartView.h"
-#include "charts/PipelineGanttView.h"
-#include "charts/RooflineView.h"
-#include "charts/ScalingView.h"
-#include "document/PlanDocument.h"
-#include "editors/PlanEditor.h"
+#include "ui/DocumentActions.h"
+#include "ui/document/Autosave.h"
+#include "ui/EstimateView.h"
+#include "ui/SummaryStrip.h"
+#include "ui/cluster/ClusterView.h"
+#include "ui/learn/LearnWindow.h"
+#include "ui/report/Report.h"
+#include "ui/search/SearchPanel.h"
+#include "ui/charts/MemoryChartView.h"
+#include "ui/charts/PipelineGanttView.h"
+#include "ui/charts/RooflineView.h"
+#include "ui/charts/ScalingView.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/editors/PlanEditor.h"
 
 namespace trainplan {
 

@@ -1,12 +1,12 @@
-#include "SummaryStrip.h"
+#include "ui/SummaryStrip.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 
-#include "charts/ChartStyle.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,8 +1,8 @@
-#include "advice/Interventions.h"
+#include "core/advice/Interventions.h"
 
 #include <functional>
 
-#include "common/Units.h"
+#include "core/common/Units.h"
 
 namespace trainplan {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "common/Problem.h"
+#include "core/common/Problem.h"
 
 namespace trainplan {
 

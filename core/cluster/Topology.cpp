@@ -1,4 +1,4 @@
-#include "cluster/Topology.h"
+#include "core/cluster/Topology.h"
 
 #include <algorithm>
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

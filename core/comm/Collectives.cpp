@@ -1,4 +1,4 @@
-#include "comm/Collectives.h"
+#include "core/comm/Collectives.h"
 
 #include <algorithm>
 #include <cmath>

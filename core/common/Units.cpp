@@ -1,4 +1,4 @@
-#include "common/Units.h"
+#include "core/common/Units.h"
 
 #include <charconv>
 #include <cmath>

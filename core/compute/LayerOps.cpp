@@ -1,6 +1,6 @@
-#include "compute/LayerOps.h"
+#include "core/compute/LayerOps.h"
 
-#include "memory/ActivationMemory.h"
+#include "core/memory/ActivationMemory.h"
 
 namespace trainplan {
 

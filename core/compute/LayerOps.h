@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "compute/Op.h"
-#include "plan/Plan.h"
+#include "core/compute/Op.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

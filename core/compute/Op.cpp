@@ -1,4 +1,4 @@
-#include "compute/Op.h"
+#include "core/compute/Op.h"
 
 namespace trainplan {
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "hardware/DeviceSpec.h"
-#include "plan/Precision.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/common/Precision.h"
 
 namespace trainplan {
 

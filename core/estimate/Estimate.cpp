@@ -1,10 +1,10 @@
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 #include <algorithm>
 
-#include "cluster/Topology.h"
-#include "common/Units.h"
-#include "plan/PlanValidation.h"
+#include "core/cluster/Topology.h"
+#include "core/common/Units.h"
+#include "core/plan/PlanValidation.h"
 
 namespace trainplan {
 

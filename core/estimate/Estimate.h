@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "cluster/Placement.h"
-#include "common/Problem.h"
-#include "hardware/Catalog.h"
-#include "memory/MemoryModel.h"
-#include "run/RunCost.h"
-#include "plan/Plan.h"
-#include "step/Scaling.h"
-#include "step/StepModel.h"
+#include "core/cluster/Placement.h"
+#include "core/common/Problem.h"
+#include "core/hardware/Catalog.h"
+#include "core/memory/MemoryModel.h"
+#include "core/run/RunCost.h"
+#include "core/plan/Plan.h"
+#include "core/step/Scaling.h"
+#include "core/step/StepModel.h"
 
 namespace trainplan {
 

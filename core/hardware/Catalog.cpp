@@ -1,4 +1,4 @@
-#include "hardware/Catalog.h"
+#include "core/hardware/Catalog.h"
 
 #include <algorithm>
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "hardware/DeviceSpec.h"
-#include "model/ModelSpec.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/model/ModelSpec.h"
 
 namespace trainplan {
 

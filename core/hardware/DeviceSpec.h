@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "plan/Precision.h"
+#include "core/common/Precision.h"
 
 namespace trainplan {
 

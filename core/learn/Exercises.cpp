@@ -1,11 +1,11 @@
-#include "learn/Exercises.h"
+#include "core/learn/Exercises.h"
 
 #include <cmath>
 
-#include "common/Units.h"
-#include "compute/LayerOps.h"
-#include "learn/NumberFormat.h"
-#include "learn/Teaching.h"
+#include "core/common/Units.h"
+#include "core/compute/LayerOps.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
 
 namespace trainplan {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

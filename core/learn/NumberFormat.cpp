@@ -1,4 +1,4 @@
-#include "learn/NumberFormat.h"
+#include "core/learn/NumberFormat.h"
 
 #include <cfenv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "learn/Teaching.h"
+#include "core/learn/Teaching.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "memory/ActivationMemory.h"
+#include "core/memory/ActivationMemory.h"
 
 #include <algorithm>
 

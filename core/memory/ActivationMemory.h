@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "model/ModelSpec.h"
-#include "plan/Plan.h"
+#include "core/model/ModelSpec.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -1,12 +1,12 @@
-#include "memory/MemoryModel.h"
+#include "core/memory/MemoryModel.h"
 
-#include "common/Units.h"
+#include "core/common/Units.h"
 
 #include <algorithm>
 
-#include "memory/ActivationMemory.h"
-#include "memory/ModelState.h"
-#include "model/ModelSpec.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/memory/ModelState.h"
+#include "core/model/ModelSpec.h"
 
 namespace trainplan {
 

@@ -15,9 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "hardware/DeviceSpec.h"
-#include "memory/MemoryTerms.h"
-#include "plan/Plan.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "memory/MemoryTerms.h"
+#include "core/memory/MemoryTerms.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "memory/ModelState.h"
+#include "core/memory/ModelState.h"
 
 namespace trainplan {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "model/ModelSpec.h"
+#include "core/model/ModelSpec.h"
 
 namespace trainplan {
 

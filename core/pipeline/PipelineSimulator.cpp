@@ -1,4 +1,4 @@
-#include "pipeline/PipelineSimulator.h"
+#include "core/pipeline/PipelineSimulator.h"
 
 #include <algorithm>
 

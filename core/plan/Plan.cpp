@@ -1,4 +1,4 @@
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 #include <algorithm>
 

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "hardware/DeviceSpec.h"
-#include "model/ModelSpec.h"
-#include "plan/Precision.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/model/ModelSpec.h"
+#include "core/common/Precision.h"
 
 namespace trainplan {
 

@@ -1,9 +1,9 @@
-#include "plan/PlanValidation.h"
+#include "core/plan/PlanValidation.h"
 
 #include <cmath>
 #include <string>
 
-#include "cluster/Topology.h"
+#include "core/cluster/Topology.h"
 
 namespace trainplan {
 

@@ -2,9 +2,9 @@
 // Every rule a plan must satisfy before an estimator may run on it. Returns all problems, each naming
 // the plan key and the rule; an empty list (or warnings only) means the estimators will not fail.
 
-#include "common/Problem.h"
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/common/Problem.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

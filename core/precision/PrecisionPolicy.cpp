@@ -1,4 +1,4 @@
-#include "precision/PrecisionPolicy.h"
+#include "core/precision/PrecisionPolicy.h"
 
 namespace trainplan {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

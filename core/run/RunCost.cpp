@@ -1,10 +1,10 @@
-#include "run/RunCost.h"
+#include "core/run/RunCost.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "memory/ModelState.h"
-#include "model/ModelSpec.h"
+#include "core/memory/ModelState.h"
+#include "core/model/ModelSpec.h"
 
 namespace trainplan {
 

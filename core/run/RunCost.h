@@ -3,9 +3,9 @@
 // the optimal checkpoint interval (Young 1974; Daly 2006) for the cluster's failure rate, and the
 // expected failures over the run.
 
-#include "memory/MemoryModel.h"
-#include "plan/Plan.h"
-#include "step/StepModel.h"
+#include "core/memory/MemoryModel.h"
+#include "core/plan/Plan.h"
+#include "core/step/StepModel.h"
 
 namespace trainplan {
 

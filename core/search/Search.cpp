@@ -1,4 +1,4 @@
-#include "search/Search.h"
+#include "core/search/Search.h"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <thread>
 #include <tuple>
 
-#include "common/Units.h"
-#include "plan/PlanValidation.h"
+#include "core/common/Units.h"
+#include "core/plan/PlanValidation.h"
 
 namespace trainplan {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan {
 

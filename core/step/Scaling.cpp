@@ -1,7 +1,7 @@
-#include "step/Scaling.h"
+#include "core/step/Scaling.h"
 
-#include "memory/MemoryModel.h"
-#include "step/StepModel.h"
+#include "core/memory/MemoryModel.h"
+#include "core/step/StepModel.h"
 
 namespace trainplan {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "hardware/DeviceSpec.h"
-#include "plan/Plan.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -1,13 +1,13 @@
-#include "step/StepModel.h"
+#include "core/step/StepModel.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "cluster/Topology.h"
-#include "common/Units.h"
-#include "compute/LayerOps.h"
-#include "memory/ActivationMemory.h"
-#include "memory/ModelState.h"
+#include "core/cluster/Topology.h"
+#include "core/common/Units.h"
+#include "core/compute/LayerOps.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/memory/ModelState.h"
 
 namespace trainplan {
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "comm/Collectives.h"
-#include "compute/Op.h"
-#include "hardware/DeviceSpec.h"
-#include "memory/MemoryModel.h"
-#include "pipeline/PipelineSimulator.h"
-#include "plan/Plan.h"
+#include "core/comm/Collectives.h"
+#include "core/compute/Op.h"
+#include "core/hardware/DeviceSpec.h"
+#include "core/memory/MemoryModel.h"
+#include "core/pipeline/PipelineSimulator.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -6,7 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "EstimateCommand.h"
+#include "app/EstimateCommand.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

@@ -5,8 +5,8 @@
 #include <QTest>
 
 #include "TestSupport.h"
-#include "estimate/Estimate.h"
-#include "pipeline/PipelineSimulator.h"
+#include "core/estimate/Estimate.h"
+#include "core/pipeline/PipelineSimulator.h"
 
 using namespace trainplan;
 

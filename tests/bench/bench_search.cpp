@@ -6,9 +6,9 @@
 
 #include <chrono>
 
-#include "CatalogJson.h"
+#include "io/CatalogJson.h"
 #include "TestSupport.h"
-#include "search/Search.h"
+#include "core/search/Search.h"
 
 using namespace trainplan;
 

@@ -11,13 +11,13 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
 #include "TestSupport.h"
-#include "cluster/ClusterCanvas.h"
-#include "cluster/ClusterView.h"
-#include "commands/ChangePlanValue.h"
-#include "document/PlanDocument.h"
+#include "ui/cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterView.h"
+#include "ui/commands/ChangePlanValue.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

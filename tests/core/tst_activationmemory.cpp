@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "hardware/Catalog.h"
-#include "memory/ActivationMemory.h"
-#include "memory/MemoryModel.h"
+#include "core/hardware/Catalog.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/memory/MemoryModel.h"
 
 using namespace trainplan;
 

@@ -5,12 +5,12 @@
 
 #include <QTest>
 
-#include "CatalogJson.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "cluster/Topology.h"
-#include "estimate/Estimate.h"
-#include "plan/PlanValidation.h"
+#include "core/cluster/Topology.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanValidation.h"
 
 using namespace trainplan;
 using trainplan::test::presetPlan;

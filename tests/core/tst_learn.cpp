@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
-#include "CatalogJson.h"
-#include "learn/Exercises.h"
-#include "learn/NumberFormat.h"
-#include "learn/Teaching.h"
+#include "io/CatalogJson.h"
+#include "core/learn/Exercises.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
 
 using namespace trainplan;
 

@@ -14,12 +14,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "EstimateJson.h"
-#include "EstimateTable.h"
-#include "PlanJson.h"
+#include "io/EstimateJson.h"
+#include "io/EstimateTable.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "common/Units.h"
-#include "estimate/Estimate.h"
+#include "core/common/Units.h"
+#include "core/estimate/Estimate.h"
 
 using namespace trainplan;
 

@@ -5,8 +5,8 @@
 #include <QTest>
 
 #include "TestSupport.h"
-#include "estimate/Estimate.h"
-#include "memory/ActivationMemory.h"
+#include "core/estimate/Estimate.h"
+#include "core/memory/ActivationMemory.h"
 
 using namespace trainplan;
 

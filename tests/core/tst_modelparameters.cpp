@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "model/ModelSpec.h"
+#include "core/model/ModelSpec.h"
 
 using namespace trainplan;
 

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "memory/ModelState.h"
+#include "core/memory/ModelState.h"
 
 using namespace trainplan;
 

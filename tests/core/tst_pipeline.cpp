@@ -9,8 +9,8 @@
 #include <map>
 #include <tuple>
 
-#include "memory/ActivationMemory.h"
-#include "pipeline/PipelineSimulator.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/pipeline/PipelineSimulator.h"
 
 using namespace trainplan;
 

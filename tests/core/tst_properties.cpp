@@ -9,9 +9,9 @@
 
 #include <cmath>
 
-#include "EstimateJson.h"
+#include "io/EstimateJson.h"
 #include "TestSupport.h"
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 using namespace trainplan;
 

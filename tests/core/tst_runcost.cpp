@@ -5,13 +5,13 @@
 
 #include <cmath>
 
-#include "CatalogJson.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "advice/Interventions.h"
-#include "estimate/Estimate.h"
-#include "plan/PlanValidation.h"
-#include "precision/PrecisionPolicy.h"
+#include "core/advice/Interventions.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanValidation.h"
+#include "core/precision/PrecisionPolicy.h"
 
 using namespace trainplan;
 using trainplan::test::presetPlan;

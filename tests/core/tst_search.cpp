@@ -11,14 +11,14 @@
 #include <atomic>
 #include <set>
 
-#include "CatalogJson.h"
-#include "PlanJson.h"
-#include "SearchCommand.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "app/SearchCommand.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
-#include "common/Units.h"
-#include "plan/PlanValidation.h"
-#include "search/Search.h"
+#include "core/common/Units.h"
+#include "core/plan/PlanValidation.h"
+#include "core/search/Search.h"
 
 using namespace trainplan;
 using trainplan::test::presetPlan;

@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "TestSupport.h"
-#include "comm/Collectives.h"
-#include "compute/LayerOps.h"
-#include "compute/Roofline.h"
-#include "estimate/Estimate.h"
+#include "core/comm/Collectives.h"
+#include "core/compute/LayerOps.h"
+#include "core/compute/Roofline.h"
+#include "core/estimate/Estimate.h"
 
 using namespace trainplan;
 

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "CatalogJson.h"
-#include "PlanJson.h"
-#include "estimate/Estimate.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "core/estimate/Estimate.h"
 
 namespace trainplan::fuzz {
 

@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include "PlanJson.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

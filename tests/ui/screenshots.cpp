@@ -9,16 +9,16 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "cluster/ClusterCanvas.h"
-#include "cluster/ClusterInspector.h"
-#include "cluster/ClusterView.h"
-#include "learn/LearnWindow.h"
-#include "search/SearchPanel.h"
-#include "document/PlanDocument.h"
+#include "ui/cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterInspector.h"
+#include "ui/cluster/ClusterView.h"
+#include "ui/learn/LearnWindow.h"
+#include "ui/search/SearchPanel.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

@@ -16,18 +16,18 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "cluster/ClusterCanvas.h"
-#include "cluster/ClusterInspector.h"
-#include "cluster/ClusterPalette.h"
-#include "cluster/ClusterView.h"
-#include "cluster/CustomCatalog.h"
-#include "cluster/CustomEntryDialogs.h"
-#include "commands/ChangePlanValue.h"
-#include "document/PlanDocument.h"
+#include "ui/cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterInspector.h"
+#include "ui/cluster/ClusterPalette.h"
+#include "ui/cluster/ClusterView.h"
+#include "ui/cluster/CustomCatalog.h"
+#include "ui/cluster/CustomEntryDialogs.h"
+#include "ui/commands/ChangePlanValue.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

@@ -20,13 +20,13 @@
 
 #include <qcustomplot.h>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
-#include "charts/ChartExport.h"
-#include "charts/ExportableChart.h"
-#include "document/PlanDocument.h"
-#include "learn/LearnPages.h"
-#include "learn/LearnWindow.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/ExportableChart.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/LearnPages.h"
+#include "ui/learn/LearnWindow.h"
 
 using namespace trainplan;
 

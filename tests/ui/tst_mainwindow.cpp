@@ -9,10 +9,10 @@
 #include <QTest>
 #include <QUndoCommand>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
 #include "TestSupport.h"
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

@@ -12,13 +12,13 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include "CatalogJson.h"
-#include "DocumentActions.h"
-#include "MainWindow.h"
+#include "io/CatalogJson.h"
+#include "ui/DocumentActions.h"
+#include "ui/MainWindow.h"
 #include "TestSupport.h"
-#include "commands/ChangePlanValue.h"
-#include "document/Autosave.h"
-#include "document/PlanDocument.h"
+#include "ui/commands/ChangePlanValue.h"
+#include "ui/document/Autosave.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

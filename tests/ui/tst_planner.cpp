@@ -15,17 +15,17 @@
 
 #include <qcustomplot.h>
 
-#include "CatalogJson.h"
-#include "DocumentActions.h"
-#include "MainWindow.h"
-#include "PlanJson.h"
-#include "SummaryStrip.h"
+#include "io/CatalogJson.h"
+#include "ui/DocumentActions.h"
+#include "ui/MainWindow.h"
+#include "io/PlanJson.h"
+#include "ui/SummaryStrip.h"
 #include "TestSupport.h"
-#include "charts/MemoryChartView.h"
-#include "charts/PipelineGanttView.h"
-#include "charts/RooflineView.h"
-#include "charts/ScalingView.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/MemoryChartView.h"
+#include "ui/charts/PipelineGanttView.h"
+#include "ui/charts/RooflineView.h"
+#include "ui/charts/ScalingView.h"
+#include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 

@@ -18,18 +18,18 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "CatalogJson.h"
-#include "EstimateJson.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "io/EstimateJson.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "charts/ChartExport.h"
-#include "charts/MemoryChartView.h"
-#include "charts/PipelineGanttView.h"
-#include "charts/RooflineView.h"
-#include "charts/ScalingView.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
-#include "report/Report.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/MemoryChartView.h"
+#include "ui/charts/PipelineGanttView.h"
+#include "ui/charts/RooflineView.h"
+#include "ui/charts/ScalingView.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/report/Report.h"
 
 using namespace trainplan;
 

@@ -18,13 +18,13 @@
 
 #include <qcustomplot.h>
 
-#include "CatalogJson.h"
-#include "MainWindow.h"
-#include "PlanJson.h"
+#include "io/CatalogJson.h"
+#include "ui/MainWindow.h"
+#include "io/PlanJson.h"
 #include "TestSupport.h"
-#include "document/PlanDocument.h"
-#include "report/Report.h"
-#include "search/SearchPanel.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/report/Report.h"
+#include "ui/search/SearchPanel.h"
 
 using namespace trainplan;
 

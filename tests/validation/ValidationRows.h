@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan::validation {
 

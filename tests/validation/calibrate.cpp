@@ -12,9 +12,9 @@
 #include <cmath>
 #include <map>
 
-#include "CatalogJson.h"
+#include "io/CatalogJson.h"
 #include "ValidationRows.h"
-#include "estimate/Estimate.h"
+#include "core/estimate/Estimate.h"
 
 using namespace trainplan;
 

@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "CatalogJson.h"
+#include "io/CatalogJson.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
-#include "estimate/Estimate.h"
-#include "pipeline/PipelineSimulator.h"
+#include "core/estimate/Estimate.h"
+#include "core/pipeline/PipelineSimulator.h"
 
 #include <map>
 

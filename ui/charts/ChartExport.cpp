@@ -1,4 +1,4 @@
-#include "charts/ChartExport.h"
+#include "ui/charts/ChartExport.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPdfWriter>
+#include <QPicture>
 #include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
@@ -24,7 +25,7 @@
 
 #include <qcustomplot.h>
 
-#include "charts/ExportableChart.h"
+#include "ui/charts/ExportableChart.h"
 
 namespace trainplan {
 
@@ -54,15 +55,25 @@ bool validSize(QSize size, QString *error)
 
 } // namespace
 
-void renderPlot(QCustomPlot *plot, QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+void renderPlot(QCustomPlot *plot, QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
+    // QCustomPlot draws through its own QCPPainter; recording into a QPicture keeps the drawing vector
+    // and lets any QPainter (image, SVG, PDF, the report's page) replay it.
     const int width = std::max(16, int(logicalSize.width()));
     const int height = std::max(16, int(logicalSize.height()));
+    QPicture picture;
+    {
+        QCPPainter recorder(&picture);
+        recorder.setMode(QCPPainter::pmVectorized);
+        recorder.setMode(QCPPainter::pmNoCaching);
+        recorder.setRenderHint(QPainter::Antialiasing, painter->testRenderHint(QPainter::Antialiasing));
+        plot->toPainter(&recorder, width, height);
+    }
     painter->save();
     painter->translate(target.topLeft());
     painter->scale(target.width() / width, target.height() / height);
     painter->setClipRect(QRectF(0, 0, width, height));
-    plot->toPainter(painter, width, height);
+    painter->drawPicture(0, 0, picture);
     painter->restore();
 }
 
@@ -74,7 +85,7 @@ QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi)
     image.setDotsPerMeterX(int(dpi / 0.0254 + 0.5));
     image.setDotsPerMeterY(int(dpi / 0.0254 + 0.5));
     const double scale = dpi / 96.0;
-    QCPPainter painter(&image);
+    QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     const QSizeF logical(pixels.width() / scale, pixels.height() / scale);
@@ -117,7 +128,7 @@ bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, QStri
     svg.setResolution(96);
     svg.setTitle(chart.exportName());
     svg.setDescription(QStringLiteral("Trainplan chart"));
-    QCPPainter painter(&svg);
+    QPainter painter(&svg);
     chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
     painter.end();
     return writeAtomically(path, bytes, error);
@@ -138,7 +149,7 @@ bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QStri
         pdf.setPageSize(QPageSize(QSizeF(size.width() * 0.75, size.height() * 0.75), QPageSize::Point, QString(),
                                   QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QCPPainter painter(&pdf);
+        QPainter painter(&pdf);
         chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
         painter.end();
     }

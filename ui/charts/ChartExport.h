@@ -7,7 +7,7 @@
 #include <QSize>
 #include <QString>
 
-class QCPPainter;
+class QPainter;
 class QCustomPlot;
 class QRectF;
 class QSizeF;
@@ -19,7 +19,7 @@ class ExportableChart;
 
 /// Lays `plot` out at `logicalSize` and draws it scaled into `target` (vector on vector devices): the
 /// renderChart() of every QCustomPlot chart.
-void renderPlot(QCustomPlot *plot, QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize);
+void renderPlot(QCustomPlot *plot, QPainter *painter, const QRectF &target, const QSizeF &logicalSize);
 
 /// Pixels of the PNG; DPI sets the scale (192 dpi draws the chart at 2x the 96-dpi layout) and the
 /// file's resolution metadata.

@@ -1,4 +1,4 @@
-#include "charts/ChartStyle.h"
+#include "ui/charts/ChartStyle.h"
 
 #include <qcustomplot.h>
 

@@ -7,7 +7,7 @@
 #include <QSizeF>
 #include <QString>
 
-class QCPPainter;
+class QPainter;
 class QWidget;
 
 namespace trainplan {
@@ -22,7 +22,7 @@ public:
     /// The data the chart draws, as CSV (io/ChartCsv).
     virtual QString exportCsv() const = 0;
     /// Lays the chart out at `logicalSize` (pixels at 96 dpi) and draws it scaled into `target`.
-    virtual void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) = 0;
+    virtual void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) = 0;
     virtual QWidget *chartWidget() = 0;
 };
 

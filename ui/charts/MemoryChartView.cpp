@@ -1,4 +1,4 @@
-#include "charts/MemoryChartView.h"
+#include "ui/charts/MemoryChartView.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -15,13 +15,13 @@
 
 #include <cmath>
 
-#include "charts/ChartStyle.h"
-#include "common/Units.h"
-#include "ChartCsv.h"
-#include "charts/ChartExport.h"
-#include "document/PlanDocument.h"
-#include "memory/MemoryTerms.h"
-#include "memory/ModelState.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "io/ChartCsv.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/document/PlanDocument.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/memory/ModelState.h"
 
 namespace trainplan {
 
@@ -302,7 +302,7 @@ QString MemoryChartView::exportCsv() const
     return io::memoryCsv(m_document->estimate());
 }
 
-void MemoryChartView::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+void MemoryChartView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
     // Lay the chart out at the export size, draw it, then give it back to the view.
     QChart *c = chart();

@@ -6,7 +6,7 @@
 
 #include <QChartView>
 
-#include "charts/ExportableChart.h"
+#include "ui/charts/ExportableChart.h"
 
 class QBarCategoryAxis;
 class QBarSet;
@@ -32,7 +32,7 @@ public:
 
     QString exportName() const override { return QStringLiteral("memory"); }
     QString exportCsv() const override;
-    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
     QWidget *chartWidget() override { return this; }
 
 protected:

@@ -1,10 +1,10 @@
-#include "charts/PipelineGanttView.h"
+#include "ui/charts/PipelineGanttView.h"
 
 #include <qcustomplot.h>
 
-#include "charts/ChartStyle.h"
-#include "ChartCsv.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartStyle.h"
+#include "io/ChartCsv.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -4,7 +4,7 @@
 // is the empty space. Draws the Estimate's timeline without knowing the schedule. QCustomPlot, with a
 // plottable that merges ops narrower than a pixel, so 10^5 ops draw within a frame.
 
-#include "charts/PlotView.h"
+#include "ui/charts/PlotView.h"
 
 namespace trainplan {
 

@@ -1,13 +1,13 @@
-#include "charts/PlotView.h"
+#include "ui/charts/PlotView.h"
 
 #include <QEvent>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
 
-#include "charts/ChartExport.h"
-#include "charts/ChartStyle.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 
@@ -29,7 +29,7 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
     installChartExportActions(this, m_plot);
 }
 
-void PlotView::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+void PlotView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
     renderPlot(m_plot, painter, target, logicalSize);
 }

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "charts/ExportableChart.h"
+#include "ui/charts/ExportableChart.h"
 
 class QCPTextElement;
 class QCustomPlot;
@@ -21,7 +21,7 @@ class PlotView : public QWidget, public ExportableChart
 public:
     QCustomPlot *plot() const { return m_plot; }
 
-    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
     QWidget *chartWidget() override { return this; }
 
 protected:

@@ -1,4 +1,4 @@
-#include "charts/RooflineView.h"
+#include "ui/charts/RooflineView.h"
 
 #include <QToolTip>
 
@@ -6,11 +6,11 @@
 
 #include <cmath>
 
-#include "charts/ChartStyle.h"
-#include "common/Units.h"
-#include "compute/Roofline.h"
-#include "ChartCsv.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "io/ChartCsv.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -4,7 +4,7 @@
 // throughput. Hovering an op shows its name, pass, FLOPs, bytes and time. QCustomPlot; reads only the
 // Estimate.
 
-#include "charts/PlotView.h"
+#include "ui/charts/PlotView.h"
 
 namespace trainplan {
 

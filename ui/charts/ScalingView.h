@@ -3,7 +3,7 @@
 // axes, with the ideal line; strong scaling (fixed global batch) and weak scaling (fixed per-replica
 // batch). QCustomPlot; reads only the Estimate's scaling curves.
 
-#include "charts/PlotView.h"
+#include "ui/charts/PlotView.h"
 
 namespace trainplan {
 

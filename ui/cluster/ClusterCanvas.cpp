@@ -1,4 +1,4 @@
-#include "cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterCanvas.h"
 
 #include <QContextMenuEvent>
 #include <QGraphicsItem>
@@ -12,11 +12,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "charts/ChartStyle.h"
-#include "cluster/Topology.h"
-#include "commands/EditCluster.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/cluster/Topology.h"
+#include "ui/commands/EditCluster.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <set>
 
-#include "cluster/ClusterEdits.h"
+#include "ui/cluster/ClusterEdits.h"
 
 namespace trainplan {
 

@@ -1,9 +1,9 @@
-#include "cluster/ClusterEdits.h"
+#include "ui/cluster/ClusterEdits.h"
 
 #include <QCoreApplication>
 #include <QStringList>
 
-#include "cluster/Topology.h"
+#include "core/cluster/Topology.h"
 
 namespace trainplan {
 

@@ -6,8 +6,8 @@
 
 #include <optional>
 
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

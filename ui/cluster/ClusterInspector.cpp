@@ -1,4 +1,4 @@
-#include "cluster/ClusterInspector.h"
+#include "ui/cluster/ClusterInspector.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -11,12 +11,12 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
-#include "cluster/ClusterCanvas.h"
-#include "cluster/ClusterEdits.h"
-#include "cluster/Topology.h"
-#include "commands/EditCluster.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
+#include "ui/cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterEdits.h"
+#include "core/cluster/Topology.h"
+#include "ui/commands/EditCluster.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "cluster/ClusterPalette.h"
+#include "ui/cluster/ClusterPalette.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -7,9 +7,9 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "cluster/CustomCatalog.h"
-#include "cluster/CustomEntryDialogs.h"
-#include "common/Units.h"
+#include "ui/cluster/CustomCatalog.h"
+#include "ui/cluster/CustomEntryDialogs.h"
+#include "core/common/Units.h"
 
 namespace trainplan {
 

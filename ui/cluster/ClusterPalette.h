@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "cluster/ClusterEdits.h"
+#include "ui/cluster/ClusterEdits.h"
 
 class QTreeWidget;
 class QTreeWidgetItem;

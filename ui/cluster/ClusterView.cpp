@@ -1,13 +1,13 @@
-#include "cluster/ClusterView.h"
+#include "ui/cluster/ClusterView.h"
 
 #include <QHBoxLayout>
 #include <QSplitter>
 
-#include "cluster/ClusterCanvas.h"
-#include "cluster/ClusterInspector.h"
-#include "cluster/ClusterPalette.h"
-#include "cluster/CustomCatalog.h"
-#include "document/PlanDocument.h"
+#include "ui/cluster/ClusterCanvas.h"
+#include "ui/cluster/ClusterInspector.h"
+#include "ui/cluster/ClusterPalette.h"
+#include "ui/cluster/CustomCatalog.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

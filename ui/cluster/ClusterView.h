@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "cluster/ClusterEdits.h"
+#include "ui/cluster/ClusterEdits.h"
 
 namespace trainplan {
 

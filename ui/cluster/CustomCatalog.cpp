@@ -1,12 +1,12 @@
-#include "cluster/CustomCatalog.h"
+#include "ui/cluster/CustomCatalog.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSettings>
 
-#include "CatalogJson.h"
-#include "JsonReader.h"
+#include "io/CatalogJson.h"
+#include "io/JsonReader.h"
 
 namespace trainplan {
 

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "hardware/DeviceSpec.h"
+#include "core/hardware/DeviceSpec.h"
 
 namespace trainplan {
 

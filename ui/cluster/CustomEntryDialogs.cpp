@@ -1,4 +1,4 @@
-#include "cluster/CustomEntryDialogs.h"
+#include "ui/cluster/CustomEntryDialogs.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -11,7 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "CatalogJson.h"
+#include "io/CatalogJson.h"
 
 namespace trainplan {
 

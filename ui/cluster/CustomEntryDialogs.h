@@ -5,7 +5,7 @@
 
 #include <QDialog>
 
-#include "hardware/Catalog.h"
+#include "core/hardware/Catalog.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -8,8 +8,8 @@
 #include <functional>
 #include <utility>
 
-#include "document/PlanDocument.h"
-#include "document/PlanField.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/document/PlanField.h"
 
 namespace trainplan {
 

@@ -7,7 +7,7 @@
 
 #include <utility>
 
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "document/Autosave.h"
+#include "ui/document/Autosave.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,8 +8,8 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 
-#include "PlanJson.h"
-#include "document/PlanDocument.h"
+#include "io/PlanJson.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

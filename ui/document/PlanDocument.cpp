@@ -1,10 +1,10 @@
-#include "document/PlanDocument.h"
+#include "ui/document/PlanDocument.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
-#include "PlanJson.h"
+#include "io/PlanJson.h"
 
 namespace trainplan {
 

@@ -7,9 +7,9 @@
 #include <QString>
 #include <QUndoStack>
 
-#include "estimate/Estimate.h"
-#include "hardware/Catalog.h"
-#include "plan/Plan.h"
+#include "core/estimate/Estimate.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "document/PlanField.h"
+#include "ui/document/PlanField.h"
 
 namespace trainplan {
 

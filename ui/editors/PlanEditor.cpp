@@ -1,4 +1,4 @@
-#include "editors/PlanEditor.h"
+#include "ui/editors/PlanEditor.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -11,8 +11,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "commands/ChangePlanValue.h"
-#include "document/PlanDocument.h"
+#include "ui/commands/ChangePlanValue.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "learn/Figures.h"
+#include "ui/learn/Figures.h"
 
 #include <QEvent>
 #include <QPainter>
@@ -6,7 +6,7 @@
 
 #include <qcustomplot.h>
 
-#include "charts/ChartExport.h"
+#include "ui/charts/ChartExport.h"
 
 namespace trainplan {
 
@@ -16,7 +16,7 @@ PaintedFigure::PaintedFigure(QString name, QWidget *parent) : QWidget(parent), m
     installChartExportActions(this, this);
 }
 
-void PaintedFigure::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+void PaintedFigure::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
     painter->save();
     painter->translate(target.topLeft());
@@ -60,7 +60,7 @@ void PlotFigure::changeEvent(QEvent *event)
     m_plot->replot();
 }
 
-void PlotFigure::renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+void PlotFigure::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
     renderPlot(m_plot, painter, target, logicalSize);
 }

@@ -6,7 +6,7 @@
 
 #include <functional>
 
-#include "charts/ExportableChart.h"
+#include "ui/charts/ExportableChart.h"
 
 class QCustomPlot;
 
@@ -21,7 +21,7 @@ public:
     PaintedFigure(QString name, QWidget *parent = nullptr);
 
     QString exportName() const override { return m_name; }
-    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
     QWidget *chartWidget() override { return this; }
 
 protected:
@@ -44,7 +44,7 @@ public:
     QCustomPlot *plot() const { return m_plot; }
     QString exportName() const override { return m_name; }
     QString exportCsv() const override { return m_csv ? m_csv() : QString(); }
-    void renderChart(QCPPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
+    void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
     QWidget *chartWidget() override { return this; }
 
 protected:

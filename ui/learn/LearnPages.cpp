@@ -1,4 +1,4 @@
-#include "learn/LearnPages.h"
+#include "ui/learn/LearnPages.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -19,18 +19,18 @@
 
 #include <qcustomplot.h>
 
-#include "ChartCsv.h"
-#include "advice/Interventions.h"
-#include "charts/ChartStyle.h"
-#include "common/Units.h"
-#include "compute/Roofline.h"
-#include "document/PlanDocument.h"
-#include "learn/Figures.h"
-#include "learn/NumberFormat.h"
-#include "learn/Teaching.h"
-#include "memory/MemoryTerms.h"
-#include "precision/PrecisionPolicy.h"
-#include "search/Search.h"
+#include "io/ChartCsv.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/Figures.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/precision/PrecisionPolicy.h"
+#include "core/search/Search.h"
 
 namespace trainplan {
 

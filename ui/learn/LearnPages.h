@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "learn/Exercises.h"
+#include "core/learn/Exercises.h"
 
 class QLabel;
 class QVBoxLayout;

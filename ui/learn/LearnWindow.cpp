@@ -1,4 +1,4 @@
-#include "learn/LearnWindow.h"
+#include "ui/learn/LearnWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -9,10 +9,10 @@
 #include <QStackedWidget>
 #include <QToolBar>
 
-#include "charts/ChartExport.h"
-#include "charts/ExportableChart.h"
-#include "document/PlanDocument.h"
-#include "learn/LearnPages.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/ExportableChart.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/LearnPages.h"
 
 namespace trainplan {
 

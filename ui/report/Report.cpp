@@ -1,4 +1,4 @@
-#include "report/Report.h"
+#include "ui/report/Report.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -15,20 +15,20 @@
 
 #include <qcustomplot.h>
 
-#include "CatalogJson.h"
-#include "PlanJson.h"
-#include "advice/Interventions.h"
-#include "charts/ChartExport.h"
-#include "charts/MemoryChartView.h"
-#include "charts/PipelineGanttView.h"
-#include "charts/RooflineView.h"
-#include "charts/ScalingView.h"
-#include "cluster/Topology.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
-#include "memory/MemoryTerms.h"
-#include "memory/ModelState.h"
-#include "precision/PrecisionPolicy.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartExport.h"
+#include "ui/charts/MemoryChartView.h"
+#include "ui/charts/PipelineGanttView.h"
+#include "ui/charts/RooflineView.h"
+#include "ui/charts/ScalingView.h"
+#include "core/cluster/Topology.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/memory/ModelState.h"
+#include "core/precision/PrecisionPolicy.h"
 
 namespace trainplan {
 
@@ -86,7 +86,7 @@ public:
     ~PageFlow() { m_painter.end(); }
 
     bool isActive() const { return m_painter.isActive(); }
-    QCPPainter &painter() { return m_painter; }
+    QPainter &painter() { return m_painter; }
     int pages() const { return m_page; }
     double width() const { return m_content.width(); }
     double remaining() const { return m_content.bottom() - m_y; }
@@ -189,7 +189,7 @@ private:
     }
 
     QPdfWriter &m_pdf;
-    QCPPainter m_painter;
+    QPainter m_painter;
     QString m_footer;
     int m_totalPages = 0;
     QRectF m_content;

@@ -12,7 +12,7 @@
 
 #include <optional>
 
-#include "plan/Plan.h"
+#include "core/plan/Plan.h"
 
 class QIODevice;
 

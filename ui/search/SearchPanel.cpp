@@ -1,4 +1,4 @@
-#include "search/SearchPanel.h"
+#include "ui/search/SearchPanel.h"
 
 #include <QAbstractTableModel>
 #include <QCheckBox>
@@ -23,10 +23,10 @@
 
 #include <qcustomplot.h>
 
-#include "charts/ChartStyle.h"
-#include "commands/ChangePlanValue.h"
-#include "common/Units.h"
-#include "document/PlanDocument.h"
+#include "ui/charts/ChartStyle.h"
+#include "ui/commands/ChangePlanValue.h"
+#include "core/common/Units.h"
+#include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "search/Search.h"
+#include "core/search/Search.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
