@@ -1,11 +1,9 @@
 #include "app/ReportCommand.h"
 
-#include <QFileInfo>
 #include <QRegularExpression>
 
+#include "app/CommandLine.h"
 #include "io/CatalogJson.h"
-#include "app/EstimateCommand.h"
-#include "io/PlanJson.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/Report.h"
 
@@ -13,81 +11,83 @@ namespace trainplan::cli {
 
 namespace {
 
-constexpr int kOutputError = 3;
-
 const char *kUsage = "usage: trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                      "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n";
+
+struct ReportArguments
+{
+    QString pdfPath, pngDir;
+    QPageSize::PageSizeId page = QPageSize::A4;
+    QSize size{1600, 1000};
+    int dpi = 192;
+};
 
 } // namespace
 
 int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    QString planPath, pdfPath, pngDir;
-    QPageSize::PageSizeId page = QPageSize::A4;
-    QSize size(1600, 1000);
-    int dpi = 192;
-    for (qsizetype i = 0; i < arguments.size(); ++i) {
-        const QString &a = arguments[i];
-        const bool hasValue = i + 1 < arguments.size();
-        if ((a == QLatin1String("-o") || a == QLatin1String("--output")) && hasValue) {
-            pdfPath = arguments[++i];
-        } else if (a == QLatin1String("--png") && hasValue) {
-            pngDir = arguments[++i];
-        } else if (a == QLatin1String("--page") && hasValue) {
-            const QString p = arguments[++i].toLower();
-            if (p != QLatin1String("a4") && p != QLatin1String("letter")) {
-                err << "trainplan report: --page must be a4 or letter (got " << p << ")\n" << kUsage;
-                return UsageError;
-            }
-            page = p == QLatin1String("letter") ? QPageSize::Letter : QPageSize::A4;
-        } else if (a == QLatin1String("--size") && hasValue) {
-            const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(arguments[++i]);
-            if (!m.hasMatch()) {
-                err << "trainplan report: --size must be WIDTHxHEIGHT in pixels, e.g. 1600x1000\n";
-                return UsageError;
-            }
-            size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-        } else if (a == QLatin1String("--dpi") && hasValue) {
-            bool ok = false;
-            dpi = arguments[++i].toInt(&ok);
-            if (!ok || dpi < 48 || dpi > 1200) {
-                err << "trainplan report: --dpi must be a whole number from 48 to 1200\n";
-                return UsageError;
-            }
-        } else if (!a.startsWith(QLatin1Char('-')) && planPath.isEmpty()) {
-            planPath = a;
-        } else {
-            err << "trainplan report: unknown or incomplete argument '" << a << "'\n" << kUsage;
-            return UsageError;
-        }
-    }
-    if (planPath.isEmpty() || (pdfPath.isEmpty() && pngDir.isEmpty())) {
-        err << kUsage;
-        return UsageError;
-    }
+    CommandLine line(QStringLiteral("report"),
+                     QStringLiteral("Write the efficiency audit (PDF) or the plan's charts (PNG); no display needed.\n")
+                         + exitCodesHelp(true) + QStringLiteral(" A failed write leaves no partial file."),
+                     QString::fromLatin1(kUsage));
+    const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("The report PDF to write."), QStringLiteral("file"));
+    const QCommandLineOption png(QStringLiteral("png"), QStringLiteral("Write every chart as a PNG into this directory."),
+                                 QStringLiteral("dir"));
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page size: a4 (default) or letter."), QStringLiteral("size"));
+    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("PNG size in pixels, e.g. 1600x1000 (the default)."),
+                                  QStringLiteral("WIDTHxHEIGHT"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("PNG resolution, 48-1200 (default 192)."), QStringLiteral("N"));
+    for (const QCommandLineOption *o : {&output, &png, &page, &size, &dpi})
+        line.addOption(*o);
+    if (const std::optional<int> done = line.parse(arguments, out, err))
+        return *done;
 
-    const std::optional<Plan> plan = readPlanForCommand(planPath, err);
+    ReportArguments a;
+    a.pdfPath = line.value(output);
+    a.pngDir = line.value(png);
+    if (line.isSet(page)) {
+        const QString p = line.value(page).toLower();
+        if (p != QLatin1String("a4") && p != QLatin1String("letter"))
+            return line.usageError(err, QStringLiteral("--page must be a4 or letter (got %1)").arg(p));
+        a.page = p == QLatin1String("letter") ? QPageSize::Letter : QPageSize::A4;
+    }
+    if (line.isSet(size)) {
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(line.value(size));
+        if (!m.hasMatch())
+            return line.usageError(err, QStringLiteral("--size must be WIDTHxHEIGHT in pixels, e.g. 1600x1000"));
+        a.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    if (line.isSet(dpi)) {
+        bool ok = false;
+        a.dpi = line.value(dpi).toInt(&ok);
+        if (!ok || a.dpi < 48 || a.dpi > 1200)
+            return line.usageError(err, QStringLiteral("--dpi must be a whole number from 48 to 1200"));
+    }
+    if (a.pdfPath.isEmpty() && a.pngDir.isEmpty())
+        return line.usageError(err, QStringLiteral("say what to write: -o REPORT.pdf or --png DIR"));
+
+    const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
     if (!plan)
         return InvalidInput;
     PlanDocument document(io::builtinCatalog());
     document.setPlan(*plan); // a plan that read without errors estimates
 
-    if (!pdfPath.isEmpty()) {
+    QString error;
+    if (!a.pdfPath.isEmpty()) {
         ReportOptions options;
-        options.pageSize = page;
-        QString error;
-        if (!writeReportFile(&document, pdfPath, options, &error)) {
+        options.pageSize = a.page;
+        if (!writeReportFile(&document, a.pdfPath, options, &error)) {
             err << "trainplan report: " << error << '\n';
-            return kOutputError;
+            return OutputError;
         }
-        out << "wrote " << pdfPath << '\n';
+        out << "wrote " << a.pdfPath << '\n';
     }
-    if (!pngDir.isEmpty()) {
+    if (!a.pngDir.isEmpty()) {
         QStringList written;
-        QString error;
-        if (!writeChartPngs(&document, pngDir, size, dpi, &written, &error)) {
+        if (!writeChartPngs(&document, a.pngDir, a.size, a.dpi, &written, &error)) {
             err << "trainplan report: " << error << '\n';
-            return kOutputError;
+            return OutputError;
         }
         for (const QString &path : written)
             out << "wrote " << path << '\n';

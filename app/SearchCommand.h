@@ -9,8 +9,9 @@
 
 namespace trainplan::cli {
 
-/// Parses the search options into `constraints`; false with a message naming the option and the rule.
-bool parseSearchOptions(const QStringList &arguments, QString *planPath, SearchConstraints &constraints, QString *error);
+/// Applies `--fix` items ("tensor=8", "parallel.schedule=1f1b") to the constraints: each key must be a
+/// search dimension of the plan table and its value valid for it; false with the reason otherwise.
+bool applyFixes(const QStringList &items, SearchConstraints &constraints, QString *error);
 
 /// Exit codes: 0 (even when no plan is feasible: the JSON says why), 1 invalid plan, 2 usage.
 int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err);

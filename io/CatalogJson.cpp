@@ -9,6 +9,7 @@
 
 #include "io/JsonDuplicates.h"
 #include "io/JsonReader.h"
+#include "io/PlanJson.h"
 #include "core/plan/Plan.h"
 
 namespace trainplan::io {
@@ -238,21 +239,11 @@ Problems readModels(const QByteArray &json, Catalog &catalog)
         ModelSpec m;
         for (const char *key : {"id", "name", "layers", "hidden", "heads", "vocab", "seq_len", "mlp", "source"})
             r.requireKey(key);
-        r.readString("id", m.presetId);
-        r.readString("name", m.name);
+        std::string id;
+        r.readString("id", id);
         r.readString("source", m.source);
-        r.readInteger("layers", m.layers);
-        r.readInteger("hidden", m.hidden);
-        r.readInteger("heads", m.heads);
-        m.kvHeads = m.heads;
-        r.readInteger("kv_heads", m.kvHeads);
-        m.ffnHidden = 4 * m.hidden;
-        r.readInteger("ffn_hidden", m.ffnHidden);
-        r.readInteger("vocab", m.vocab);
-        r.readInteger("seq_len", m.seqLen);
-        r.readEnum("mlp", m.mlp, mlpFromString, "\"gelu\", \"swiglu\"");
-        applyArchitectureDefaults(m);
-        r.readBool("tied_embeddings", m.tiedEmbeddings);
+        readModelKeys(r, m); // a preset is written like a custom model of a plan file
+        m.presetId = id;
         double published = 0;
         r.readNumber("published_parameters", published); // documentation for tests and tooltips
         if (!m.presetId.empty() && entryValid())

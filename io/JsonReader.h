@@ -32,21 +32,6 @@ public:
     bool readBool(const char *key, bool &out);
     bool readString(const char *key, std::string &out);
 
-    /// Reads a string and maps it through `parse`; an unknown spelling is an error listing `allowed`.
-    template<typename Enum, typename Parse>
-    bool readEnum(const char *key, Enum &out, Parse parse, const char *allowed)
-    {
-        std::string text;
-        if (!readString(key, text))
-            return false;
-        if (auto value = parse(text)) {
-            out = *value;
-            return true;
-        }
-        error(key, "unknown value \"" + text + "\" (expected one of " + allowed + ")");
-        return false;
-    }
-
     /// A nested object; an empty one (and an error) when the key holds something else.
     JsonReader object(const char *key);
     /// The objects of an array of objects, as readers keyed "key[i]"; an error for a non-array value or a

@@ -6,8 +6,10 @@
 #include <QJsonObject>
 #include <QJsonParseError>
 
+#include <algorithm>
 #include <cmath>
 
+#include "core/plan/PlanKeys.h"
 #include "io/CatalogJson.h"
 #include "io/JsonDuplicates.h"
 #include "io/JsonReader.h"
@@ -17,14 +19,6 @@ namespace trainplan::io {
 
 namespace {
 
-constexpr const char *kPrecisions = "\"fp32\", \"tf32\", \"fp16\", \"bf16\", \"fp8\"";
-constexpr const char *kOptimizers = "\"adam\", \"sgd\"";
-constexpr const char *kRecomputes = "\"none\", \"selective\", \"full\"";
-constexpr const char *kSchedules = "\"gpipe\", \"1f1b\", \"interleaved\", \"zb-h1\"";
-constexpr const char *kMlps = "\"gelu\", \"swiglu\"";
-constexpr const char *kNorms = "\"layernorm\", \"rmsnorm\"";
-constexpr const char *kPositions = "\"learned\", \"rotary\"";
-
 std::string presetList(const Catalog &catalog)
 {
     std::string list;
@@ -32,6 +26,107 @@ std::string presetList(const Catalog &catalog)
         list += (list.empty() ? "" : ", ") + m.presetId;
     return list;
 }
+
+/// Keys of the table a section of the file gave.
+class GivenKeys
+{
+public:
+    void add(const PlanKey &key) { m_keys.push_back(&key); }
+    bool has(std::string_view path) const
+    {
+        for (const PlanKey *k : m_keys)
+            if (path == k->path)
+                return true;
+        return false;
+    }
+
+private:
+    std::vector<const PlanKey *> m_keys;
+};
+
+/// Reads one key of the table from its section's reader into the plan; returns whether the file gave a
+/// valid value. Ranges are validatePlan()'s (it sees every plan, not only files); types and choices are
+/// checked here.
+bool readKey(JsonReader &r, const PlanKey &key, Plan &plan)
+{
+    const std::string name(key.name());
+    KeyValue value;
+    switch (key.type) {
+    case KeyType::Integer: {
+        std::int64_t v = 0;
+        if (!r.readInteger(name.c_str(), v))
+            return false;
+        value = v;
+        break;
+    }
+    case KeyType::Number: {
+        double v = 0;
+        if (!r.readNumber(name.c_str(), v))
+            return false;
+        value = v;
+        break;
+    }
+    case KeyType::Bool: {
+        bool v = false;
+        if (!r.readBool(name.c_str(), v))
+            return false;
+        value = v;
+        break;
+    }
+    case KeyType::Enum:
+    case KeyType::String: {
+        std::string v;
+        if (!r.readString(name.c_str(), v))
+            return false;
+        value = v;
+        break;
+    }
+    case KeyType::Array:
+        return false;
+    }
+    if (key.type == KeyType::Enum)
+        if (const auto problem = checkValue(key, value)) {
+            r.error(name.c_str(), *problem);
+            return false;
+        }
+    key.set(plan, value);
+    return true;
+}
+
+/// Reads every key of `section` the table can read, except those in `skip`.
+GivenKeys readSection(JsonReader &r, std::string_view section, Plan &plan, std::initializer_list<std::string_view> skip = {})
+{
+    GivenKeys given;
+    for (const PlanKey &key : planKeys()) {
+        if (key.section() != section || !key.accessible() || std::find(skip.begin(), skip.end(), key.path) != skip.end())
+            continue;
+        if (readKey(r, key, plan))
+            given.add(key);
+    }
+    return given;
+}
+
+} // namespace
+
+void readModelKeys(JsonReader &r, ModelSpec &model)
+{
+    Plan plan;
+    plan.model = model;
+    const bool fromPreset = !model.presetId.empty();
+    const MlpKind mlpBefore = model.mlp;
+    const bool mlpRead = readKey(r, *findPlanKey("model.mlp"), plan);
+    // The architecture details follow the MLP kind unless the file says otherwise.
+    if (!fromPreset || (mlpRead && plan.model.mlp != mlpBefore))
+        applyArchitectureDefaults(plan.model);
+    const GivenKeys given = readSection(r, "model", plan, {"model.mlp"});
+    if (!fromPreset && !given.has("model.kv_heads"))
+        plan.model.kvHeads = plan.model.heads;
+    if (!fromPreset && !given.has("model.ffn_hidden"))
+        plan.model.ffnHidden = 4 * plan.model.hidden;
+    model = std::move(plan.model);
+}
+
+namespace {
 
 void readModel(JsonReader r, const Catalog &catalog, ModelSpec &model)
 {
@@ -47,83 +142,12 @@ void readModel(JsonReader r, const Catalog &catalog, ModelSpec &model)
             r.requireKey(key);
         model.name = "custom";
     }
-    const bool fromPreset = !model.presetId.empty();
-
-    r.readString("name", model.name);
-    r.readInteger("layers", model.layers);
-    r.readInteger("hidden", model.hidden);
-    r.readInteger("heads", model.heads);
-    if (!r.readInteger("kv_heads", model.kvHeads) && !fromPreset)
-        model.kvHeads = model.heads;
-    if (!r.readInteger("ffn_hidden", model.ffnHidden) && !fromPreset)
-        model.ffnHidden = 4 * model.hidden;
-    r.readInteger("vocab", model.vocab);
-    r.readInteger("seq_len", model.seqLen);
-    const MlpKind mlpBefore = model.mlp;
-    const bool mlpRead = r.readEnum("mlp", model.mlp, mlpFromString, kMlps);
-    if (!fromPreset || (mlpRead && model.mlp != mlpBefore))
-        applyArchitectureDefaults(model);
-    r.readBool("tied_embeddings", model.tiedEmbeddings);
-    r.readEnum("norm", model.norm, normFromString, kNorms);
-    r.readBool("linear_bias", model.linearBias);
-    r.readEnum("position_embedding", model.position, positionFromString, kPositions);
-    r.readBool("dropout", model.dropout);
+    readModelKeys(r, model);
     r.reportUnknownKeys();
 }
 
-void readTraining(JsonReader r, TrainingConfig &t)
+void readNodeGroups(JsonReader &r, ClusterConfig &c, const GivenKeys &given)
 {
-    r.requireKey("global_batch");
-    r.readInteger("global_batch", t.globalBatch);
-    r.readInteger("micro_batch", t.microBatch);
-    r.readEnum("precision", t.precision, precisionFromString, kPrecisions);
-    r.readEnum("optimizer", t.optimizer, optimizerFromString, kOptimizers);
-    r.readEnum("recompute", t.recompute, recomputeFromString, kRecomputes);
-    r.readBool("sequence_parallel", t.sequenceParallel);
-    r.readBool("flash_attention", t.flashAttention);
-    r.readBool("fp32_gradients", t.fp32Gradients);
-    r.readNumber("allocator_reserve_fraction", t.allocatorReserveFraction);
-    r.readBool("fused_kernels", t.fusedKernels);
-    r.readNumber("padding_fraction", t.paddingFraction);
-    r.reportUnknownKeys();
-}
-
-/// Returns whether `data` was given explicitly (otherwise it is derived from the GPU count).
-bool readParallel(JsonReader r, ParallelConfig &p)
-{
-    const bool dataGiven = r.readInteger("data", p.data);
-    r.readInteger("tensor", p.tensor);
-    r.readInteger("pipeline", p.pipeline);
-    r.readInteger("virtual_stages", p.virtualStages);
-    r.readEnum("schedule", p.schedule, scheduleFromString, kSchedules);
-    r.readInteger("zero_stage", p.zeroStage);
-    r.readBool("offload_optimizer", p.offloadOptimizer);
-    r.readNumber("bucket_bytes", p.bucketBytes);
-    r.readBool("overlap_grad_reduce", p.overlapGradReduce);
-    r.reportUnknownKeys();
-    return dataGiven;
-}
-
-void readCluster(JsonReader r, ClusterConfig &c)
-{
-    if (!r.has("node_groups"))
-        r.requireKey("device");
-    const bool deviceGiven = r.readString("device", c.device);
-    const bool perNodeGiven = r.readInteger("gpus_per_node", c.gpusPerNode);
-    const bool nodesGiven = r.readInteger("nodes", c.nodes);
-    r.readString("intra_node_link", c.intraNodeLink);
-    r.readString("network", c.network);
-    r.readNumber("intra_node_bandwidth", c.overrides.intraNodeBandwidthBytesPerSecond);
-    r.readNumber("intra_node_latency", c.overrides.intraNodeLatencySeconds);
-    r.readNumber("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
-    r.readNumber("network_latency", c.overrides.networkLatencySeconds);
-    r.readNumber("runtime_context_bytes", c.overrides.runtimeContextBytes);
-    for (JsonReader &d : r.objects("custom_devices")) {
-        DeviceSpec device;
-        readDevice(d, device);
-        d.reportUnknownKeys();
-        c.customDevices.push_back(std::move(device));
-    }
     std::vector<NodeGroup> groups;
     for (JsonReader &g : r.objects("node_groups")) {
         NodeGroup group;
@@ -137,47 +161,50 @@ void readCluster(JsonReader r, ClusterConfig &c)
         g.reportUnknownKeys();
         groups.push_back(std::move(group));
     }
-    if (!groups.empty()) {
-        // The summary keys are optional with node groups; when given they must agree (validation says so).
-        ClusterConfig derived = c;
-        derived.setGroups(groups);
-        if (!deviceGiven)
-            c.device = derived.device;
-        if (!perNodeGiven)
-            c.gpusPerNode = derived.gpusPerNode;
-        if (!nodesGiven)
-            c.nodes = derived.nodes;
-        if (!r.has("intra_node_link"))
-            c.intraNodeLink = derived.intraNodeLink;
-        c.nodeGroups = std::move(groups);
+    if (groups.empty())
+        return;
+    // The summary keys are optional with node groups; when given they must agree (validation says so).
+    ClusterConfig derived = c;
+    derived.setGroups(groups);
+    if (!given.has("cluster.device"))
+        c.device = derived.device;
+    if (!given.has("cluster.gpus_per_node"))
+        c.gpusPerNode = derived.gpusPerNode;
+    if (!given.has("cluster.nodes"))
+        c.nodes = derived.nodes;
+    if (!r.has("intra_node_link"))
+        c.intraNodeLink = derived.intraNodeLink;
+    c.nodeGroups = std::move(groups);
+}
+
+void readCluster(JsonReader r, Plan &plan)
+{
+    if (!r.has("node_groups"))
+        r.requireKey("device");
+    const GivenKeys given = readSection(r, "cluster", plan);
+    for (JsonReader &d : r.objects("custom_devices")) {
+        DeviceSpec device;
+        readDevice(d, device);
+        d.reportUnknownKeys();
+        plan.cluster.customDevices.push_back(std::move(device));
     }
+    readNodeGroups(r, plan.cluster, given);
     r.reportUnknownKeys();
 }
 
-} // namespace
-
-PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
+/// A section that is keys of the table only.
+GivenKeys readObject(JsonReader &root, const char *section, Plan &plan)
 {
-    PlanReadResult result;
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    if (parseError.error != QJsonParseError::NoError) {
-        result.problems.push_back({Severity::Error, "",
-                                   "malformed JSON at byte " + std::to_string(parseError.offset) + ": "
-                                       + parseError.errorString().toStdString()});
-        return result;
-    }
-    if (!doc.isObject()) {
-        result.problems.push_back({Severity::Error, "", "a plan must be a JSON object"});
-        return result;
-    }
-    if (const auto duplicate = findDuplicateKey(json)) {
-        result.problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
-        return result;
-    }
+    JsonReader r = root.object(section);
+    if (std::string_view(section) == "training")
+        r.requireKey("global_batch");
+    GivenKeys given = readSection(r, section, plan);
+    r.reportUnknownKeys();
+    return given;
+}
 
-    Problems &problems = result.problems;
-    JsonReader root(doc.object(), QString(), problems);
+void readHeader(JsonReader &root)
+{
     std::string format;
     root.requireKey("format");
     if (root.readString("format", format) && format != kPlanFormat)
@@ -189,27 +216,52 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
                                   ? "file written by a newer Trainplan (version " + std::to_string(version)
                                         + "); this build reads version 1"
                                   : "must be 1 (got " + std::to_string(version) + ")");
+}
 
+/// The parsed document's plan, before validation; false when the JSON is not a plan object.
+bool parseDocument(const QByteArray &json, Problems &problems, QJsonObject &object)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        problems.push_back({Severity::Error, "",
+                            "malformed JSON at byte " + std::to_string(parseError.offset) + ": "
+                                + parseError.errorString().toStdString()});
+        return false;
+    }
+    if (!doc.isObject()) {
+        problems.push_back({Severity::Error, "", "a plan must be a JSON object"});
+        return false;
+    }
+    if (const auto duplicate = findDuplicateKey(json)) {
+        problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
+        return false;
+    }
+    object = doc.object();
+    return true;
+}
+
+} // namespace
+
+PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
+{
+    PlanReadResult result;
+    QJsonObject object;
+    if (!parseDocument(json, result.problems, object))
+        return result;
+    Problems &problems = result.problems;
+    JsonReader root(object, QString(), problems);
+    readHeader(root);
     Plan plan;
-    root.readString("name", plan.name);
+    readSection(root, "", plan);
     for (const char *key : {"model", "training", "parallel", "cluster"})
         root.requireKey(key);
     readModel(root.object("model"), catalog, plan.model);
-    readTraining(root.object("training"), plan.training);
-    const bool dataGiven = readParallel(root.object("parallel"), plan.parallel);
-    readCluster(root.object("cluster"), plan.cluster);
-    {
-        JsonReader run = root.object("run");
-        run.readNumber("token_budget", plan.run.tokenBudget);
-        run.readNumber("price_per_gpu_hour", plan.run.pricePerGpuHour);
-        run.readNumber("checkpoint_bandwidth", plan.run.checkpointBandwidth);
-        run.readBool("sharded_checkpoint", plan.run.shardedCheckpoint);
-        run.readNumber("gpu_mtbf_hours", plan.run.gpuMtbfHours);
-        run.readNumber("restart_seconds", plan.run.restartSeconds);
-        run.reportUnknownKeys();
-    }
+    readObject(root, "training", plan);
+    const bool dataGiven = readObject(root, "parallel", plan).has("parallel.data");
+    readCluster(root.object("cluster"), plan);
+    readObject(root, "run", plan);
     root.reportUnknownKeys();
-
     // parallel.data defaults to the GPUs left after tensor and pipeline, when they divide evenly.
     if (!dataGiven)
         deriveDataParallel(plan);
@@ -251,90 +303,56 @@ PlanReadResult readPlanFile(const QString &path, const Catalog &catalog)
 
 namespace {
 
-QJsonObject modelToJson(const ModelSpec &m, const Catalog &catalog)
+QJsonValue toJson(const KeyValue &value)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        return double(*i);
+    if (const auto *d = std::get_if<double>(&value))
+        return *d;
+    if (const auto *b = std::get_if<bool>(&value))
+        return *b;
+    if (const auto *s = std::get_if<std::string>(&value))
+        return QString::fromStdString(*s);
+    return QJsonValue(QJsonValue::Undefined);
+}
+
+/// The section's keys; `written(key, value)` decides which go in (absent optional keys never do).
+template<typename Filter>
+QJsonObject writeSection(const Plan &plan, std::string_view section, Filter written)
 {
     QJsonObject o;
-    const ModelSpec *preset = m.presetId.empty() ? nullptr : catalog.model(m.presetId);
-    if (preset)
-        o["preset"] = QString::fromStdString(m.presetId);
-    const auto put = [&](const char *key, auto mine, auto theirs, QJsonValue value) {
-        if (!preset || mine != theirs)
-            o[QLatin1String(key)] = value;
-    };
-    const ModelSpec empty;
-    const ModelSpec &base = preset ? *preset : empty;
-    put("name", m.name, base.name, QString::fromStdString(m.name));
-    put("layers", m.layers, base.layers, double(m.layers));
-    put("hidden", m.hidden, base.hidden, double(m.hidden));
-    put("heads", m.heads, base.heads, double(m.heads));
-    put("kv_heads", m.kvHeads, base.kvHeads, double(m.kvHeads));
-    put("ffn_hidden", m.ffnHidden, base.ffnHidden, double(m.ffnHidden));
-    put("vocab", m.vocab, base.vocab, double(m.vocab));
-    put("seq_len", m.seqLen, base.seqLen, double(m.seqLen));
-    put("mlp", m.mlp, base.mlp, QLatin1String(toString(m.mlp)));
-    put("tied_embeddings", m.tiedEmbeddings, base.tiedEmbeddings, m.tiedEmbeddings);
-    put("norm", m.norm, base.norm, QLatin1String(toString(m.norm)));
-    put("linear_bias", m.linearBias, base.linearBias, m.linearBias);
-    put("position_embedding", m.position, base.position, QLatin1String(toString(m.position)));
-    put("dropout", m.dropout, base.dropout, m.dropout);
+    for (const PlanKey &key : planKeys()) {
+        if (key.section() != section || !key.accessible())
+            continue;
+        const KeyValue value = key.get(plan);
+        const std::string *text = std::get_if<std::string>(&value);
+        if (std::holds_alternative<std::monostate>(value) || (key.optional && text && text->empty()) || !written(key, value))
+            continue;
+        o[QString::fromUtf8(key.name().data(), qsizetype(key.name().size()))] = toJson(value);
+    }
     return o;
 }
 
-} // namespace
-
-QByteArray writePlan(const Plan &plan, const Catalog &catalog)
+/// A preset-based model is the preset plus the keys that differ from it.
+QJsonObject modelToJson(const Plan &plan, const Catalog &catalog)
 {
-    QJsonObject root;
-    root["format"] = QLatin1String(kPlanFormat);
-    root["version"] = kPlanVersion;
-    root["name"] = QString::fromStdString(plan.name);
-    root["model"] = modelToJson(plan.model, catalog);
+    const ModelSpec &m = plan.model;
+    const ModelSpec *preset = m.presetId.empty() ? nullptr : catalog.model(m.presetId);
+    Plan base;
+    if (preset)
+        base.model = *preset;
+    QJsonObject o = writeSection(plan, "model", [&](const PlanKey &key, const KeyValue &value) {
+        return !preset || value != key.get(base);
+    });
+    if (preset)
+        o["preset"] = QString::fromStdString(m.presetId);
+    return o;
+}
 
-    const TrainingConfig &t = plan.training;
-    root["training"] = QJsonObject{
-        {"global_batch", double(t.globalBatch)},
-        {"micro_batch", double(t.microBatch)},
-        {"precision", QLatin1String(toString(t.precision))},
-        {"optimizer", QLatin1String(toString(t.optimizer))},
-        {"recompute", QLatin1String(toString(t.recompute))},
-        {"sequence_parallel", t.sequenceParallel},
-        {"flash_attention", t.flashAttention},
-        {"fp32_gradients", t.fp32Gradients},
-        {"allocator_reserve_fraction", t.allocatorReserveFraction},
-        {"fused_kernels", t.fusedKernels},
-        {"padding_fraction", t.paddingFraction},
-    };
-    const ParallelConfig &p = plan.parallel;
-    root["parallel"] = QJsonObject{
-        {"data", double(p.data)},
-        {"tensor", double(p.tensor)},
-        {"pipeline", double(p.pipeline)},
-        {"virtual_stages", double(p.virtualStages)},
-        {"schedule", QLatin1String(toString(p.schedule))},
-        {"zero_stage", p.zeroStage},
-        {"offload_optimizer", p.offloadOptimizer},
-        {"bucket_bytes", p.bucketBytes},
-        {"overlap_grad_reduce", p.overlapGradReduce},
-    };
+QJsonObject clusterToJson(const Plan &plan)
+{
     const ClusterConfig &c = plan.cluster;
-    QJsonObject cluster{
-        {"device", QString::fromStdString(c.device)},
-        {"gpus_per_node", double(c.gpusPerNode)},
-        {"nodes", double(c.nodes)},
-    };
-    const auto putOptional = [&](const char *key, const std::optional<double> &v) {
-        if (v)
-            cluster[QLatin1String(key)] = *v;
-    };
-    putOptional("intra_node_bandwidth", c.overrides.intraNodeBandwidthBytesPerSecond);
-    putOptional("intra_node_latency", c.overrides.intraNodeLatencySeconds);
-    putOptional("network_bandwidth", c.overrides.networkBandwidthBytesPerSecond);
-    putOptional("network_latency", c.overrides.networkLatencySeconds);
-    putOptional("runtime_context_bytes", c.overrides.runtimeContextBytes);
-    if (!c.intraNodeLink.empty())
-        cluster["intra_node_link"] = QString::fromStdString(c.intraNodeLink);
-    if (!c.network.empty())
-        cluster["network"] = QString::fromStdString(c.network);
+    QJsonObject cluster = writeSection(plan, "cluster", [](const PlanKey &, const KeyValue &) { return true; });
     if (!c.nodeGroups.empty()) {
         QJsonArray groups;
         for (const NodeGroup &g : c.nodeGroups) {
@@ -355,16 +373,21 @@ QByteArray writePlan(const Plan &plan, const Catalog &catalog)
             devices.append(deviceToJson(d));
         cluster["custom_devices"] = devices;
     }
-    root["cluster"] = cluster;
-    const RunConfig &run = plan.run;
-    root["run"] = QJsonObject{
-        {"token_budget", run.tokenBudget},
-        {"price_per_gpu_hour", run.pricePerGpuHour},
-        {"checkpoint_bandwidth", run.checkpointBandwidth},
-        {"sharded_checkpoint", run.shardedCheckpoint},
-        {"gpu_mtbf_hours", run.gpuMtbfHours},
-        {"restart_seconds", run.restartSeconds},
-    };
+    return cluster;
+}
+
+} // namespace
+
+QByteArray writePlan(const Plan &plan, const Catalog &catalog)
+{
+    const auto all = [](const PlanKey &, const KeyValue &) { return true; };
+    QJsonObject root = writeSection(plan, "", all);
+    root["format"] = QLatin1String(kPlanFormat);
+    root["version"] = kPlanVersion;
+    root["model"] = modelToJson(plan, catalog);
+    for (const char *section : {"training", "parallel", "run"})
+        root[QLatin1String(section)] = writeSection(plan, section, all);
+    root["cluster"] = clusterToJson(plan);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

@@ -36,6 +36,12 @@ std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems)
 /// Reads a file (or standard input for "-").
 PlanReadResult readPlanFile(const QString &path, const Catalog &catalog);
 
+class JsonReader;
+/// Reads the model keys of the plan table (the shape and architecture keys of "model", without "preset")
+/// into `model`; a model that came from a preset keeps what the reader does not override. Plan files and
+/// the preset catalog (resources/models.json) share it.
+void readModelKeys(JsonReader &reader, ModelSpec &model);
+
 /// Serialises a plan. A model taken from a preset is written as {"preset": id} plus the keys that differ
 /// from the preset, so save -> load -> save gives the same bytes.
 QByteArray writePlan(const Plan &plan, const Catalog &catalog);

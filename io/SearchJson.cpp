@@ -19,7 +19,7 @@ QJsonObject configToJson(const SearchConfig &c)
         {"virtual_stages", double(c.virtualStages)},
         {"micro_batch", double(c.microBatch)},
         {"schedule", QLatin1String(toString(c.schedule))},
-        {"zero_stage", c.zeroStage},
+        {"zero_stage", double(c.zeroStage)},
         {"recompute", QLatin1String(toString(c.recompute))},
         {"sequence_parallel", c.sequenceParallel},
         {"offload_optimizer", c.offload},

@@ -6,40 +6,6 @@
 
 namespace trainplan {
 
-const char *toString(Resource r)
-{
-    switch (r) {
-    case Resource::Capacity: return "capacity";
-    case Resource::MemoryMovement: return "memory_movement";
-    case Resource::Arithmetic: return "arithmetic";
-    case Resource::Communication: return "communication";
-    }
-    return "";
-}
-
-const char *labelOf(Resource r)
-{
-    switch (r) {
-    case Resource::Capacity: return "Memory capacity";
-    case Resource::MemoryMovement: return "Memory movement";
-    case Resource::Arithmetic: return "Arithmetic";
-    case Resource::Communication: return "Communication";
-    }
-    return "";
-}
-
-Resource resourceOf(Bottleneck b)
-{
-    switch (b) {
-    case Bottleneck::Capacity: return Resource::Capacity;
-    case Bottleneck::MemoryMovement: return Resource::MemoryMovement;
-    case Bottleneck::Arithmetic: return Resource::Arithmetic;
-    case Bottleneck::Communication:
-    case Bottleneck::PipelineIdle: return Resource::Communication;
-    }
-    return Resource::Arithmetic;
-}
-
 namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
@@ -52,7 +18,7 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
     const Estimate current = estimate(plan, catalog, fast);
 
     std::vector<Intervention> out;
-    const auto add = [&](Resource resource, std::string label, std::string change, const std::function<void(Plan &)> &apply) {
+    const auto add = [&](Bottleneck resource, std::string label, std::string change, const std::function<void(Plan &)> &apply) {
         Intervention in;
         in.resource = resource;
         in.label = std::move(label);
@@ -86,55 +52,55 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
     const ParallelConfig &par = plan.parallel;
 
     // Capacity: recompute, shard the state, split the model further, smaller micro-batches, offload.
-    add(Resource::Capacity, "Selective recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> selective",
+    add(Bottleneck::Capacity, "Selective recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> selective",
         [](Plan &p) { if (p.training.recompute == Recompute::None) p.training.recompute = Recompute::Selective; });
-    add(Resource::Capacity, "Full recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> full",
+    add(Bottleneck::Capacity, "Full recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> full",
         [](Plan &p) { p.training.recompute = Recompute::Full; });
-    add(Resource::Capacity, "Shard optimizer state (ZeRO-1)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 1",
+    add(Bottleneck::Capacity, "Shard optimizer state (ZeRO-1)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 1",
         [](Plan &p) { if (p.parallel.zeroStage < 1 && p.parallel.data > 1) p.parallel.zeroStage = 1; });
-    add(Resource::Capacity, "Shard gradients too (ZeRO-2)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 2",
+    add(Bottleneck::Capacity, "Shard gradients too (ZeRO-2)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 2",
         [](Plan &p) { if (p.parallel.zeroStage < 2 && p.parallel.data > 1) p.parallel.zeroStage = 2; });
-    add(Resource::Capacity, "Double pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline * 2),
+    add(Bottleneck::Capacity, "Double pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline * 2),
         [](Plan &p) { p.parallel.pipeline *= 2; });
-    add(Resource::Capacity, "Halve the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch / 2),
+    add(Bottleneck::Capacity, "Halve the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch / 2),
         [](Plan &p) { if (p.training.microBatch > 1) p.training.microBatch /= 2; });
-    add(Resource::Capacity, "Offload optimizer state", "parallel.offload_optimizer: false -> true",
+    add(Bottleneck::Capacity, "Offload optimizer state", "parallel.offload_optimizer: false -> true",
         [](Plan &p) { p.parallel.offloadOptimizer = true; });
 
     // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
-    add(Resource::MemoryMovement, "Fuse element-wise kernels", "training.fused_kernels: false -> true",
+    add(Bottleneck::MemoryMovement, "Fuse element-wise kernels", "training.fused_kernels: false -> true",
         [](Plan &p) { p.training.fusedKernels = true; });
-    add(Resource::MemoryMovement, "Flash attention", "training.flash_attention: false -> true",
+    add(Bottleneck::MemoryMovement, "Flash attention", "training.flash_attention: false -> true",
         [](Plan &p) { p.training.flashAttention = true; });
-    add(Resource::MemoryMovement, "Double the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch * 2),
+    add(Bottleneck::MemoryMovement, "Double the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch * 2),
         [](Plan &p) { p.training.microBatch *= 2; });
 
     // Arithmetic: a faster number format; fewer replayed FLOPs.
-    add(Resource::Arithmetic, "FP8 matrix multiplies", std::string("training.precision: ") + toString(tr.precision) + " -> fp8",
+    add(Bottleneck::Arithmetic, "FP8 matrix multiplies", std::string("training.precision: ") + toString(tr.precision) + " -> fp8",
         [](Plan &p) { if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16) p.training.precision = Precision::FP8; });
-    add(Resource::Arithmetic, "No recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> none",
+    add(Bottleneck::Arithmetic, "No recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> none",
         [](Plan &p) { p.training.recompute = Recompute::None; });
-    add(Resource::Arithmetic, "BF16 mixed precision", std::string("training.precision: ") + toString(tr.precision) + " -> bf16",
+    add(Bottleneck::Arithmetic, "BF16 mixed precision", std::string("training.precision: ") + toString(tr.precision) + " -> bf16",
         [](Plan &p) { if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32) p.training.precision = Precision::BF16; });
 
     // Communication and coordination: overlap, sequence parallelism, smaller tensor groups, fewer
     // bubbles (more micro-batches, interleaving, zero-bubble schedule).
-    add(Resource::Communication, "Overlap gradient reduction", "parallel.overlap_grad_reduce: false -> true",
+    add(Bottleneck::Communication, "Overlap gradient reduction", "parallel.overlap_grad_reduce: false -> true",
         [](Plan &p) { p.parallel.overlapGradReduce = true; });
-    add(Resource::Communication, "Sequence parallelism", "training.sequence_parallel: false -> true",
+    add(Bottleneck::Communication, "Sequence parallelism", "training.sequence_parallel: false -> true",
         [](Plan &p) { if (p.parallel.tensor > 1) p.training.sequenceParallel = true; });
-    add(Resource::Communication, "Halve tensor parallelism", "parallel.tensor: " + num(par.tensor) + " -> " + num(par.tensor / 2),
+    add(Bottleneck::Communication, "Halve tensor parallelism", "parallel.tensor: " + num(par.tensor) + " -> " + num(par.tensor / 2),
         [](Plan &p) { if (p.parallel.tensor > 1) p.parallel.tensor /= 2; });
-    add(Resource::Communication, "Interleave the pipeline (v = 2)", "parallel.schedule: interleaved, virtual_stages: 2",
+    add(Bottleneck::Communication, "Interleave the pipeline (v = 2)", "parallel.schedule: interleaved, virtual_stages: 2",
         [](Plan &p) {
             if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) {
                 p.parallel.schedule = Schedule::Interleaved;
                 p.parallel.virtualStages = 2;
             }
         });
-    add(Resource::Communication, "Zero-bubble schedule (ZB-H1)", std::string("parallel.schedule: ") + toString(par.schedule) + " -> zb-h1",
+    add(Bottleneck::Communication, "Zero-bubble schedule (ZB-H1)", std::string("parallel.schedule: ") + toString(par.schedule) + " -> zb-h1",
         [](Plan &p) { if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) p.parallel.schedule = Schedule::ZeroBubbleH1; });
-    add(Resource::Communication, "Halve pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline / 2),
+    add(Bottleneck::Communication, "Halve pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline / 2),
         [](Plan &p) { if (p.parallel.pipeline > 1) p.parallel.pipeline /= 2; });
     return out;
 }

@@ -10,16 +10,10 @@
 
 namespace trainplan {
 
-enum class Resource { Capacity, MemoryMovement, Arithmetic, Communication };
-inline constexpr std::size_t kResourceCount = 4;
-const char *toString(Resource r);  ///< "capacity", "memory_movement", "arithmetic", "communication"
-const char *labelOf(Resource r);   ///< "Memory capacity", ...
-/// The resource a bottleneck belongs to (pipeline idle is a communication/coordination symptom).
-Resource resourceOf(Bottleneck b);
 
 struct Intervention
 {
-    Resource resource = Resource::Capacity;
+    Bottleneck resource = Bottleneck::Capacity; ///< its column of the diagnostic map
     std::string label;  ///< "Selective recomputation", "Interleave the pipeline (v = 2)"
     std::string change; ///< "training.recompute: none -> selective"
     Plan plan;          ///< the plan with the change applied

@@ -4,17 +4,9 @@
 
 namespace trainplan {
 
-const DeviceSpec *findDevice(const ClusterConfig &cluster, const Catalog &catalog, std::string_view id)
-{
-    for (const DeviceSpec &d : cluster.customDevices)
-        if (d.id == id)
-            return &d;
-    return catalog.device(id);
-}
-
 std::optional<DeviceSpec> resolvedDevice(const ClusterConfig &cluster, const Catalog &catalog, const NodeGroup &group)
 {
-    const DeviceSpec *base = findDevice(cluster, catalog, group.device);
+    const DeviceSpec *base = catalog.device(group.device, cluster.customDevices);
     if (!base)
         return std::nullopt;
     DeviceSpec d = *base;

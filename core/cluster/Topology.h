@@ -13,9 +13,6 @@
 
 namespace trainplan {
 
-/// The device with this id: the plan's custom devices first, then the catalog. nullptr when unknown.
-const DeviceSpec *findDevice(const ClusterConfig &cluster, const Catalog &catalog, std::string_view id);
-
 /// The device a node group runs, with the group's intra-node link and the cluster's network tier in
 /// place of the device's own link figures (plan overrides still win later, in clusterLinks()).
 /// Empty when the device is unknown.

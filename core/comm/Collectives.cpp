@@ -110,26 +110,4 @@ CollectiveCost bestCollective(Collective c, double bytes, const GroupPlacement &
     return best;
 }
 
-const char *toString(Collective c)
-{
-    switch (c) {
-    case Collective::AllReduce: return "all-reduce";
-    case Collective::AllGather: return "all-gather";
-    case Collective::ReduceScatter: return "reduce-scatter";
-    case Collective::Broadcast: return "broadcast";
-    case Collective::PointToPoint: return "point-to-point";
-    }
-    return "?";
-}
-
-const char *toString(CollectiveAlgorithm a)
-{
-    switch (a) {
-    case CollectiveAlgorithm::Ring: return "ring";
-    case CollectiveAlgorithm::Tree: return "tree";
-    case CollectiveAlgorithm::Hierarchical: return "hierarchical";
-    }
-    return "?";
-}
-
 } // namespace trainplan

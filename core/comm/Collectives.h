@@ -3,12 +3,30 @@
 // variants): T = alpha x steps + bytes on the slowest link / bandwidth. The reference text's
 // T ~ alpha f(W) + (n/b) g(W).
 
+#include <array>
 #include <cstdint>
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, PointToPoint };
+constexpr auto enumNames(Collective)
+{
+    using N = EnumName<Collective>;
+    return std::array{N{Collective::AllReduce, "all-reduce", "All-reduce"}, N{Collective::AllGather, "all-gather", "All-gather"},
+                      N{Collective::ReduceScatter, "reduce-scatter", "Reduce-scatter"},
+                      N{Collective::Broadcast, "broadcast", "Broadcast"},
+                      N{Collective::PointToPoint, "point-to-point", "Point-to-point"}};
+}
+inline const char *toString(Collective v) { return spellingOf(v); }
 enum class CollectiveAlgorithm { Ring, Tree, Hierarchical };
+constexpr auto enumNames(CollectiveAlgorithm)
+{
+    using N = EnumName<CollectiveAlgorithm>;
+    return std::array{N{CollectiveAlgorithm::Ring, "ring", "Ring"}, N{CollectiveAlgorithm::Tree, "tree", "Tree"},
+                      N{CollectiveAlgorithm::Hierarchical, "hierarchical", "Hierarchical"}};
+}
+inline const char *toString(CollectiveAlgorithm v) { return spellingOf(v); }
 
 struct LinkTier
 {
@@ -42,7 +60,5 @@ double collectiveSeconds(Collective collective, CollectiveAlgorithm algorithm, d
 /// single-rank groups have one cost.
 CollectiveCost bestCollective(Collective collective, double bytes, const GroupPlacement &group);
 
-const char *toString(Collective collective);
-const char *toString(CollectiveAlgorithm algorithm);
 
 } // namespace trainplan

@@ -16,28 +16,4 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision)
     op.seconds = op.memoryBound ? memory : compute;
 }
 
-const char *toString(OpKind kind)
-{
-    switch (kind) {
-    case OpKind::Matmul: return "matmul";
-    case OpKind::Attention: return "attention";
-    case OpKind::Elementwise: return "elementwise";
-    case OpKind::Norm: return "norm";
-    case OpKind::Embedding: return "embedding";
-    case OpKind::Loss: return "loss";
-    case OpKind::Optimizer: return "optimizer";
-    }
-    return "?";
-}
-
-const char *toString(OpPass pass)
-{
-    switch (pass) {
-    case OpPass::Forward: return "forward";
-    case OpPass::Backward: return "backward";
-    case OpPass::Recompute: return "recompute";
-    }
-    return "?";
-}
-
 } // namespace trainplan

@@ -2,7 +2,10 @@
 // One kernel of a training step with its real shape after the tensor/sequence split: FLOPs and bytes
 // moved to and from HBM, and its time on a device.
 
+#include <array>
 #include <cstdint>
+
+#include "core/common/EnumNames.h"
 
 #include "core/hardware/DeviceSpec.h"
 #include "core/common/Precision.h"
@@ -10,7 +13,23 @@
 namespace trainplan {
 
 enum class OpKind { Matmul, Attention, Elementwise, Norm, Embedding, Loss, Optimizer };
+constexpr auto enumNames(OpKind)
+{
+    using N = EnumName<OpKind>;
+    return std::array{N{OpKind::Matmul, "matmul", "Matmul"}, N{OpKind::Attention, "attention", "Attention"},
+                      N{OpKind::Elementwise, "elementwise", "Element-wise"}, N{OpKind::Norm, "norm", "Norm"},
+                      N{OpKind::Embedding, "embedding", "Embedding"}, N{OpKind::Loss, "loss", "Loss"},
+                      N{OpKind::Optimizer, "optimizer", "Optimizer"}};
+}
+inline const char *toString(OpKind v) { return spellingOf(v); }
 enum class OpPass { Forward, Backward, Recompute };
+constexpr auto enumNames(OpPass)
+{
+    using N = EnumName<OpPass>;
+    return std::array{N{OpPass::Forward, "forward", "Forward"}, N{OpPass::Backward, "backward", "Backward"},
+                      N{OpPass::Recompute, "recompute", "Recompute"}};
+}
+inline const char *toString(OpPass v) { return spellingOf(v); }
 /// Which part of the model an op belongs to; multiplies it by the layers of a stage or places it on
 /// the first/last stage.
 enum class OpScope { Layer, Embedding, Output, Step };
@@ -32,8 +51,5 @@ struct Op
 /// Time of one op: the larger of FLOPs / (peak x matmul efficiency) and bytes / (HBM bandwidth x memory
 /// efficiency), each efficiency depending on the op's size (DeviceSpec::EfficiencyCurve).
 void timeOp(Op &op, const DeviceSpec &device, Precision precision);
-
-const char *toString(OpKind kind);
-const char *toString(OpPass pass);
 
 } // namespace trainplan

@@ -55,6 +55,14 @@ const LinkSpec *Catalog::intraNodeLink(std::string_view id) const { return findB
 const LinkSpec *Catalog::network(std::string_view id) const { return findById(m_networks, id, idOf); }
 const NodeTemplate *Catalog::nodeTemplate(std::string_view id) const { return findById(m_nodeTemplates, id, idOfTemplate); }
 
+const DeviceSpec *Catalog::device(std::string_view id, const std::vector<DeviceSpec> &custom) const
+{
+    for (const DeviceSpec &d : custom)
+        if (d.id == id)
+            return &d;
+    return device(id);
+}
+
 const DeviceSpec *Catalog::device(std::string_view id) const
 {
     auto it = std::find_if(m_devices.begin(), m_devices.end(), [&](const DeviceSpec &d) { return d.id == id; });

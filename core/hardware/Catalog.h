@@ -21,6 +21,8 @@ public:
 
     /// nullptr when the id is unknown.
     const DeviceSpec *device(std::string_view id) const;
+    /// The device with this id among `custom` (a plan's own devices) first, then the catalog.
+    const DeviceSpec *device(std::string_view id, const std::vector<DeviceSpec> &custom) const;
     const ModelSpec *model(std::string_view presetId) const;
     const LinkSpec *intraNodeLink(std::string_view id) const;
     const LinkSpec *network(std::string_view id) const;

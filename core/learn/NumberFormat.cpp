@@ -45,19 +45,6 @@ FormatProperties properties(const NumberFormat &f)
     return p;
 }
 
-const char *toString(RoundingOutcome outcome)
-{
-    switch (outcome) {
-    case RoundingOutcome::Exact: return "exact";
-    case RoundingOutcome::Rounded: return "rounded";
-    case RoundingOutcome::Subnormal: return "subnormal";
-    case RoundingOutcome::Underflow: return "underflow";
-    case RoundingOutcome::Overflow: return "overflow";
-    case RoundingOutcome::NotANumber: return "nan";
-    }
-    return "";
-}
-
 Rounded roundTo(const NumberFormat &f, double x)
 {
     Rounded r;

@@ -6,8 +6,10 @@
 // follow the same rules with other widths); the OCP 8-bit floating point specification (2023) for E4M3
 // (no infinities; only S.1111.111 is NaN, so the largest exponent holds normal numbers) and E5M2 (IEEE-like).
 
+#include <array>
 #include <string>
 #include <vector>
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
@@ -38,7 +40,14 @@ const NumberFormat *numberFormat(const std::string &name);
 FormatProperties properties(const NumberFormat &format);
 
 enum class RoundingOutcome { Exact, Rounded, Subnormal, Underflow, Overflow, NotANumber };
-const char *toString(RoundingOutcome outcome); ///< "exact", "rounded", ...
+constexpr auto enumNames(RoundingOutcome)
+{
+    using N = EnumName<RoundingOutcome>;
+    return std::array{N{RoundingOutcome::Exact, "exact", "Exact"}, N{RoundingOutcome::Rounded, "rounded", "Rounded"},
+                      N{RoundingOutcome::Subnormal, "subnormal", "Subnormal"}, N{RoundingOutcome::Underflow, "underflow", "Underflow"},
+                      N{RoundingOutcome::Overflow, "overflow", "Overflow"}, N{RoundingOutcome::NotANumber, "nan", "Not a number"}};
+}
+inline const char *toString(RoundingOutcome v) { return spellingOf(v); }
 
 struct Rounded
 {

@@ -10,11 +10,6 @@
 
 namespace trainplan {
 
-const char *toString(MemoryPhase phase)
-{
-    return phase == MemoryPhase::OptimizerStep ? "optimizer_step" : "forward_backward";
-}
-
 double stageParameterCount(const Plan &plan, std::int64_t stage)
 {
     const ModelSpec &m = plan.model;

@@ -18,11 +18,17 @@
 #include "core/hardware/DeviceSpec.h"
 #include "core/memory/MemoryTerms.h"
 #include "core/plan/Plan.h"
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
 enum class MemoryPhase { ForwardBackward, OptimizerStep };
-const char *toString(MemoryPhase phase);
+constexpr auto enumNames(MemoryPhase)
+{
+    return std::array{EnumName<MemoryPhase>{MemoryPhase::ForwardBackward, "forward_backward", "Forward/backward"},
+                      EnumName<MemoryPhase>{MemoryPhase::OptimizerStep, "optimizer_step", "Optimizer step"}};
+}
+inline const char *toString(MemoryPhase v) { return spellingOf(v); }
 
 struct StageActivations
 {

@@ -58,19 +58,4 @@ double totalParameters(const ModelSpec &m)
            + outputParameters(m).total();
 }
 
-const char *toString(MlpKind kind)
-{
-    return kind == MlpKind::SwiGlu ? "swiglu" : "gelu";
-}
-
-const char *toString(NormKind kind)
-{
-    return kind == NormKind::RmsNorm ? "rmsnorm" : "layernorm";
-}
-
-const char *toString(PositionEmbedding kind)
-{
-    return kind == PositionEmbedding::Rotary ? "rotary" : "learned";
-}
-
 } // namespace trainplan

@@ -3,14 +3,34 @@
 // (Shoeybi et al. 2019) splits them: column- and row-parallel weights are divided by the tensor size,
 // norms and row-parallel biases are replicated, the word embedding is vocabulary-parallel.
 
+#include <array>
 #include <cstdint>
 #include <string>
+
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
 enum class MlpKind { Gelu, SwiGlu };
+constexpr auto enumNames(MlpKind)
+{
+    return std::array{EnumName<MlpKind>{MlpKind::Gelu, "gelu", "GELU"}, EnumName<MlpKind>{MlpKind::SwiGlu, "swiglu", "SwiGLU"}};
+}
+inline const char *toString(MlpKind v) { return spellingOf(v); }
 enum class NormKind { LayerNorm, RmsNorm };
+constexpr auto enumNames(NormKind)
+{
+    return std::array{EnumName<NormKind>{NormKind::LayerNorm, "layernorm", "LayerNorm"},
+                      EnumName<NormKind>{NormKind::RmsNorm, "rmsnorm", "RMSNorm"}};
+}
+inline const char *toString(NormKind v) { return spellingOf(v); }
 enum class PositionEmbedding { Learned, Rotary };
+constexpr auto enumNames(PositionEmbedding)
+{
+    return std::array{EnumName<PositionEmbedding>{PositionEmbedding::Learned, "learned", "Learned"},
+                      EnumName<PositionEmbedding>{PositionEmbedding::Rotary, "rotary", "Rotary"}};
+}
+inline const char *toString(PositionEmbedding v) { return spellingOf(v); }
 
 struct ModelSpec
 {
@@ -65,9 +85,5 @@ LayerParameters outputParameters(const ModelSpec &model);
 
 /// Total trainable parameters of the model, counted once.
 double totalParameters(const ModelSpec &model);
-
-const char *toString(MlpKind kind);
-const char *toString(NormKind kind);
-const char *toString(PositionEmbedding kind);
 
 } // namespace trainplan

@@ -121,16 +121,16 @@ void interleaved(std::int32_t p, std::int32_t m, std::int32_t v, std::int32_t s,
 }
 
 /// Ops per stage for a schedule: forward and backward (and W) per micro-batch and chunk.
-std::size_t opsPerStage(PipelineSchedule schedule, std::int32_t m, std::int32_t v, bool forwardOnly)
+std::size_t opsPerStage(Schedule schedule, std::int32_t m, std::int32_t v, bool forwardOnly)
 {
-    const std::size_t kinds = forwardOnly ? 1 : schedule == PipelineSchedule::ZeroBubbleH1 ? 3 : 2;
+    const std::size_t kinds = forwardOnly ? 1 : schedule == Schedule::ZeroBubbleH1 ? 3 : 2;
     return std::size_t(m) * std::size_t(v) * kinds;
 }
 
 /// Every stage's ops in execution order, untimed; stageBegin[s] is where stage s starts. Fills the
 /// index (2 x m x p v entries: forwards, then input gradients) when given, and returns each stage's
 /// peak in-flight micro-batches.
-std::vector<double> buildOrders(PipelineSchedule schedule, std::int32_t p, std::int32_t m, std::int32_t v, bool forwardOnly,
+std::vector<double> buildOrders(Schedule schedule, std::int32_t p, std::int32_t m, std::int32_t v, bool forwardOnly,
                                 std::vector<PipelineOp> &ops, std::vector<std::size_t> &stageBegin,
                                 std::vector<std::int32_t> *index = nullptr)
 {
@@ -144,11 +144,11 @@ std::vector<double> buildOrders(PipelineSchedule schedule, std::int32_t p, std::
     for (std::int32_t s = 0; s < p; ++s) {
         stageBegin[std::size_t(s)] = std::size_t(s) * perStage;
         Order order{ops.data(), std::size_t(s) * perStage, s, p, stride, forwardIndex, backwardIndex};
-        if (forwardOnly || schedule == PipelineSchedule::GPipe)
+        if (forwardOnly || schedule == Schedule::GPipe)
             gpipe(m, forwardOnly, order);
-        else if (schedule == PipelineSchedule::OneFOneB || (schedule == PipelineSchedule::Interleaved && v == 1))
+        else if (schedule == Schedule::OneFOneB || (schedule == Schedule::Interleaved && v == 1))
             oneFOneB(p, m, s, order);
-        else if (schedule == PipelineSchedule::Interleaved)
+        else if (schedule == Schedule::Interleaved)
             interleaved(p, m, v, s, order);
         else
             zeroBubbleH1(p, m, s, order);
@@ -162,9 +162,9 @@ std::string checkInput(const PipelineInput &in)
 {
     if (in.stages < 1 || in.microbatches < 1 || in.chunks < 1)
         return "stages, micro-batches and chunks must be at least 1";
-    if (in.chunks > 1 && in.schedule != PipelineSchedule::Interleaved)
+    if (in.chunks > 1 && in.schedule != Schedule::Interleaved)
         return "more than one chunk per stage needs the interleaved schedule";
-    if (in.schedule == PipelineSchedule::Interleaved && in.chunks > 1 && in.microbatches % in.stages != 0)
+    if (in.schedule == Schedule::Interleaved && in.chunks > 1 && in.microbatches % in.stages != 0)
         return "the interleaved schedule needs micro-batches to be a multiple of the stage count";
     // 4096 stages x 2^20 micro-batch-chunks would be 10^10 ops: refuse rather than hang.
     const double ops = double(in.stages) * double(in.microbatches) * double(in.chunks) * 3.0;
@@ -186,29 +186,7 @@ std::string checkInput(const PipelineInput &in)
 
 } // namespace
 
-const char *toString(PipelineSchedule schedule)
-{
-    switch (schedule) {
-    case PipelineSchedule::GPipe: return "gpipe";
-    case PipelineSchedule::OneFOneB: return "1f1b";
-    case PipelineSchedule::Interleaved: return "interleaved";
-    case PipelineSchedule::ZeroBubbleH1: return "zb-h1";
-    }
-    return "?";
-}
-
-const char *toString(PipelineOpKind kind)
-{
-    switch (kind) {
-    case PipelineOpKind::Forward: return "F";
-    case PipelineOpKind::Backward: return "B";
-    case PipelineOpKind::BackwardInput: return "B";
-    case PipelineOpKind::BackwardWeight: return "W";
-    }
-    return "?";
-}
-
-std::vector<double> scheduledPeakInFlight(PipelineSchedule schedule, std::int32_t stages, std::int32_t microbatches,
+std::vector<double> scheduledPeakInFlight(Schedule schedule, std::int32_t stages, std::int32_t microbatches,
                                           std::int32_t chunks)
 {
     std::vector<PipelineOp> ops;

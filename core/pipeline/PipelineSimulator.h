@@ -13,17 +13,24 @@
 // (Qi et al. 2024: backward split into B and W, W deferred to fill the drain, same peak activations as
 // 1F1B).
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "core/plan/PlanEnums.h"
+
 namespace trainplan {
 
-enum class PipelineSchedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
 enum class PipelineOpKind : std::uint8_t { Forward, Backward, BackwardInput, BackwardWeight };
-
-const char *toString(PipelineSchedule schedule);
-const char *toString(PipelineOpKind kind); ///< "F", "B", "B" (input gradient), "W"
+constexpr auto enumNames(PipelineOpKind)
+{
+    using N = EnumName<PipelineOpKind>;
+    return std::array{N{PipelineOpKind::Forward, "F", "Forward"}, N{PipelineOpKind::Backward, "B", "Backward"},
+                      N{PipelineOpKind::BackwardInput, "B", "Input gradient"},
+                      N{PipelineOpKind::BackwardWeight, "W", "Weight gradient"}};
+}
+inline const char *toString(PipelineOpKind v) { return spellingOf(v); }
 
 struct PipelineOp
 {
@@ -37,7 +44,7 @@ struct PipelineOp
 
 struct PipelineInput
 {
-    PipelineSchedule schedule = PipelineSchedule::OneFOneB;
+    Schedule schedule = Schedule::OneFOneB;
     std::int32_t stages = 1;
     std::int32_t microbatches = 1;
     std::int32_t chunks = 1; ///< model chunks per stage (interleaved)
@@ -70,7 +77,7 @@ struct PipelineTimeline
 PipelineTimeline simulatePipeline(const PipelineInput &input);
 
 /// Peak in-flight micro-batches per stage from the schedule's order alone (it does not depend on times).
-std::vector<double> scheduledPeakInFlight(PipelineSchedule schedule, std::int32_t stages, std::int32_t microbatches,
+std::vector<double> scheduledPeakInFlight(Schedule schedule, std::int32_t stages, std::int32_t microbatches,
                                           std::int32_t chunks);
 
 } // namespace trainplan

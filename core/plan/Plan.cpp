@@ -1,62 +1,10 @@
 #include "core/plan/Plan.h"
 
 #include <algorithm>
-
-#include <array>
 #include <cmath>
 #include <utility>
 
 namespace trainplan {
-
-namespace {
-
-template<typename Enum, std::size_t N>
-std::optional<Enum> lookup(const std::array<std::pair<const char *, Enum>, N> &table, std::string_view text)
-{
-    for (const auto &[name, value] : table)
-        if (text == name)
-            return value;
-    return std::nullopt;
-}
-
-template<typename Enum, std::size_t N>
-const char *nameOf(const std::array<std::pair<const char *, Enum>, N> &table, Enum value)
-{
-    for (const auto &[name, v] : table)
-        if (v == value)
-            return name;
-    return "?";
-}
-
-constexpr std::array<std::pair<const char *, Precision>, 5> kPrecisions{{
-    {"fp32", Precision::FP32}, {"tf32", Precision::TF32}, {"fp16", Precision::FP16},
-    {"bf16", Precision::BF16}, {"fp8", Precision::FP8}}};
-constexpr std::array<std::pair<const char *, Optimizer>, 2> kOptimizers{{{"adam", Optimizer::Adam}, {"sgd", Optimizer::Sgd}}};
-constexpr std::array<std::pair<const char *, Recompute>, 3> kRecompute{{
-    {"none", Recompute::None}, {"selective", Recompute::Selective}, {"full", Recompute::Full}}};
-constexpr std::array<std::pair<const char *, Schedule>, 4> kSchedules{{
-    {"gpipe", Schedule::GPipe}, {"1f1b", Schedule::OneFOneB}, {"interleaved", Schedule::Interleaved},
-    {"zb-h1", Schedule::ZeroBubbleH1}}};
-constexpr std::array<std::pair<const char *, MlpKind>, 2> kMlps{{{"gelu", MlpKind::Gelu}, {"swiglu", MlpKind::SwiGlu}}};
-constexpr std::array<std::pair<const char *, NormKind>, 2> kNorms{{
-    {"layernorm", NormKind::LayerNorm}, {"rmsnorm", NormKind::RmsNorm}}};
-constexpr std::array<std::pair<const char *, PositionEmbedding>, 2> kPositions{{
-    {"learned", PositionEmbedding::Learned}, {"rotary", PositionEmbedding::Rotary}}};
-
-} // namespace
-
-const char *toString(Precision p) { return nameOf(kPrecisions, p); }
-const char *toString(Optimizer o) { return nameOf(kOptimizers, o); }
-const char *toString(Recompute r) { return nameOf(kRecompute, r); }
-const char *toString(Schedule s) { return nameOf(kSchedules, s); }
-
-std::optional<Precision> precisionFromString(std::string_view t) { return lookup(kPrecisions, t); }
-std::optional<Optimizer> optimizerFromString(std::string_view t) { return lookup(kOptimizers, t); }
-std::optional<Recompute> recomputeFromString(std::string_view t) { return lookup(kRecompute, t); }
-std::optional<Schedule> scheduleFromString(std::string_view t) { return lookup(kSchedules, t); }
-std::optional<MlpKind> mlpFromString(std::string_view t) { return lookup(kMlps, t); }
-std::optional<NormKind> normFromString(std::string_view t) { return lookup(kNorms, t); }
-std::optional<PositionEmbedding> positionFromString(std::string_view t) { return lookup(kPositions, t); }
 
 bool isSixteenBitStorage(Precision p)
 {

@@ -11,12 +11,16 @@
 #include "core/hardware/DeviceSpec.h"
 #include "core/model/ModelSpec.h"
 #include "core/common/Precision.h"
+#include "core/plan/PlanEnums.h"
 
 namespace trainplan {
 
-enum class Optimizer { Adam, Sgd };
-enum class Recompute { None, Selective, Full };
-enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
+/// Sizes (layers, batches, parallel degrees, nodes) are whole numbers up to 2^40.
+inline constexpr std::int64_t kMaxPlanSize = std::int64_t(1) << 40;
+/// The simulator's and the memory model's bound on pipeline stages.
+inline constexpr std::int64_t kMaxPipelineStages = 4096;
+/// Kinds of node in one cluster (not nodes: a group has any node count).
+inline constexpr std::size_t kMaxNodeGroups = 256;
 
 struct TrainingConfig
 {
@@ -49,7 +53,7 @@ struct ParallelConfig
     std::int64_t pipeline = 1;
     std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (interleaved schedule)
     Schedule schedule = Schedule::OneFOneB;
-    int zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
+    std::int64_t zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
     bool offloadOptimizer = false;
     double bucketBytes = 25e6; ///< data-parallel gradient bucket (PyTorch DDP default 25 MB, Li et al. 2020)
     /// Start each bucket's all-reduce as soon as its gradients are ready, during the last backward
@@ -121,7 +125,7 @@ struct RunConfig
 {
     double tokenBudget = 300e9;        ///< tokens to train on (GPT-3 trained on 300 B tokens, Brown et al. 2020)
     double pricePerGpuHour = 2.0;      ///< currency units per GPU-hour; an assumption the user sets
-    double checkpointBandwidth = 20e9; ///< bytes/s the storage system writes, all writers together
+    double checkpointBandwidthBytesPerSecond = 20e9; ///< what the storage system writes, all writers together
     bool shardedCheckpoint = true;     ///< every rank writes its shard; false: gathered to one writer
     double gpuMtbfHours = 50000;       ///< mean time between failures of one GPU (with its share of the host)
     double restartSeconds = 600;       ///< to detect a failure, restart and reload the last checkpoint
@@ -149,17 +153,5 @@ struct Plan
 /// Sets parallel.data to GPUs / (tensor x pipeline) when that is a whole number (sizes in range);
 /// otherwise leaves it, for validation to explain. Used for a plan file without "data" and by the editor.
 void deriveDataParallel(Plan &plan);
-
-const char *toString(Optimizer o);
-const char *toString(Recompute r);
-const char *toString(Schedule s);
-
-std::optional<Precision> precisionFromString(std::string_view text);
-std::optional<Optimizer> optimizerFromString(std::string_view text);
-std::optional<Recompute> recomputeFromString(std::string_view text);
-std::optional<Schedule> scheduleFromString(std::string_view text);
-std::optional<MlpKind> mlpFromString(std::string_view text);
-std::optional<NormKind> normFromString(std::string_view text);
-std::optional<PositionEmbedding> positionFromString(std::string_view text);
 
 } // namespace trainplan

@@ -1,9 +1,8 @@
 #include "core/plan/PlanValidation.h"
 
-#include <cmath>
 #include <string>
 
-#include "core/cluster/Topology.h"
+#include "core/plan/PlanKeys.h"
 
 namespace trainplan {
 
@@ -12,7 +11,7 @@ namespace {
 class Checker
 {
 public:
-    explicit Checker(Problems &problems) : m_problems(problems) {}
+    Checker(const Plan &plan, Problems &problems) : m_plan(plan), m_problems(problems) {}
 
     void error(std::string key, std::string message)
     {
@@ -23,17 +22,25 @@ public:
         m_problems.push_back({Severity::Warning, std::move(key), std::move(message)});
     }
 
-    /// Checks 1 <= value <= kMaxPlanInteger; returns whether it holds.
-    bool positive(const std::string &key, std::int64_t value)
+    /// Range and choice of every key in the table; remembers which keys hold a valid value.
+    void checkRanges()
     {
-        if (value < 1) {
-            error(key, "must be a positive integer (got " + std::to_string(value) + ")");
-            return false;
+        for (const PlanKey &key : planKeys()) {
+            if (!key.accessible())
+                continue;
+            if (const auto problem = checkValue(key, key.get(m_plan))) {
+                error(key.path, *problem);
+                m_bad.push_back(key.path);
+            }
         }
-        if (value > kMaxPlanInteger) {
-            error(key, "must be at most 2^40 (got " + std::to_string(value) + ")");
-            return false;
-        }
+    }
+    /// Whether every named key holds a value in its range (a cross-key rule needs them sound).
+    bool ok(std::initializer_list<std::string_view> keys) const
+    {
+        for (std::string_view k : keys)
+            for (std::string_view bad : m_bad)
+                if (k == bad)
+                    return false;
         return true;
     }
 
@@ -46,98 +53,76 @@ public:
                            + (why.empty() ? "" : "; " + why));
     }
 
+    const Plan &plan() const { return m_plan; }
+
 private:
+    const Plan &m_plan;
     Problems &m_problems;
+    std::vector<std::string_view> m_bad;
 };
 
-} // namespace
-
-Problems validatePlan(const Plan &plan, const Catalog &catalog)
+void checkModelShape(Checker &check)
 {
-    Problems problems;
-    Checker check(problems);
-    const ModelSpec &m = plan.model;
-    const TrainingConfig &tr = plan.training;
-    const ParallelConfig &par = plan.parallel;
-    const ClusterConfig &cl = plan.cluster;
-
-    // Model shape.
-    const bool layersOk = check.positive("model.layers", m.layers);
-    const bool hiddenOk = check.positive("model.hidden", m.hidden);
-    const bool headsOk = check.positive("model.heads", m.heads);
-    const bool kvOk = check.positive("model.kv_heads", m.kvHeads);
-    const bool ffnOk = check.positive("model.ffn_hidden", m.ffnHidden);
-    check.positive("model.vocab", m.vocab);
-    check.positive("model.seq_len", m.seqLen);
-    if (hiddenOk && headsOk)
+    const ModelSpec &m = check.plan().model;
+    if (check.ok({"model.hidden", "model.heads"}))
         check.divides("model.heads", m.heads, "model.hidden", m.hidden, "the head dimension must be an integer");
-    if (headsOk && kvOk)
+    if (check.ok({"model.heads", "model.kv_heads"}))
         check.divides("model.kv_heads", m.kvHeads, "model.heads", m.heads, "query heads are grouped evenly over key/value heads");
+}
 
-    // Training.
-    const bool globalOk = check.positive("training.global_batch", tr.globalBatch);
-    const bool microOk = check.positive("training.micro_batch", tr.microBatch);
-    if (!(tr.allocatorReserveFraction >= 0.0 && tr.allocatorReserveFraction < 1.0))
-        check.error("training.allocator_reserve_fraction", "must be in [0, 1) (got " + std::to_string(tr.allocatorReserveFraction) + ")");
-
-    if (!(tr.paddingFraction >= 0.0 && tr.paddingFraction < 1.0))
-        check.error("training.padding_fraction", "must be in [0, 1) (got " + std::to_string(tr.paddingFraction) + ")");
-
-    // Parallel layout.
-    const bool dataOk = check.positive("parallel.data", par.data);
-    const bool tensorOk = check.positive("parallel.tensor", par.tensor);
-    const bool pipeOk = check.positive("parallel.pipeline", par.pipeline);
-    const bool virtOk = check.positive("parallel.virtual_stages", par.virtualStages);
-    if (par.zeroStage < 0 || par.zeroStage > 3)
-        check.error("parallel.zero_stage", "must be 0, 1, 2 or 3 (got " + std::to_string(par.zeroStage) + ")");
-    if (!(par.bucketBytes > 0.0 && par.bucketBytes <= 1e12))
-        check.error("parallel.bucket_bytes", "must be a positive number of bytes, at most 1e12");
-    if (pipeOk && par.pipeline > kMaxPipelineStages)
-        check.error("parallel.pipeline", "must be at most " + std::to_string(kMaxPipelineStages) + " stages");
-
-    if (tensorOk && headsOk)
+void checkLayout(Checker &check)
+{
+    const ModelSpec &m = check.plan().model;
+    const ParallelConfig &par = check.plan().parallel;
+    if (check.ok({"parallel.tensor", "model.heads"}))
         check.divides("parallel.tensor", par.tensor, "model.heads", m.heads, "each tensor rank holds whole attention heads");
-    if (tensorOk && kvOk)
+    if (check.ok({"parallel.tensor", "model.kv_heads"}))
         check.divides("parallel.tensor", par.tensor, "model.kv_heads", m.kvHeads,
                       "each tensor rank holds whole key/value head groups (Megatron-LM's rule)");
-    if (tensorOk && ffnOk)
+    if (check.ok({"parallel.tensor", "model.ffn_hidden"}))
         check.divides("parallel.tensor", par.tensor, "model.ffn_hidden", m.ffnHidden, "the MLP is split by columns");
-    if (pipeOk && virtOk && layersOk) {
+    if (check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers"})) {
         const double chunks = double(par.pipeline) * double(par.virtualStages);
         if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0)
             check.error("parallel.pipeline",
                         "model.layers (" + std::to_string(m.layers) + ") must divide evenly into pipeline x virtual_stages = "
                             + std::to_string(par.pipeline) + " x " + std::to_string(par.virtualStages) + " chunks");
     }
-    if (virtOk && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
+    if (check.ok({"parallel.virtual_stages"}) && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
         check.error("parallel.virtual_stages", "more than one model chunk per stage needs \"schedule\": \"interleaved\"");
-    if (par.schedule == Schedule::Interleaved && pipeOk && par.pipeline == 1)
+    if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
         check.warning("parallel.schedule", "interleaved schedule with a single pipeline stage behaves like no pipeline");
+}
 
-    // Batch arithmetic.
-    if (globalOk && microOk && dataOk) {
-        const double perStep = double(tr.microBatch) * double(par.data);
-        if (perStep > double(tr.globalBatch) || tr.globalBatch % (tr.microBatch * par.data) != 0)
-            check.error("training.global_batch",
-                        "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(tr.microBatch) + " x "
-                            + std::to_string(par.data) + " (got " + std::to_string(tr.globalBatch) + ")");
-        else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && pipeOk
-                 && plan.microbatches() % par.pipeline != 0)
-            check.error("training.global_batch",
-                        "the interleaved schedule needs the micro-batch count (" + std::to_string(plan.microbatches())
-                            + ") to be a multiple of parallel.pipeline (" + std::to_string(par.pipeline) + ")");
-    }
+void checkBatch(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &tr = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    if (!check.ok({"training.global_batch", "training.micro_batch", "parallel.data"}))
+        return;
+    const double perStep = double(tr.microBatch) * double(par.data);
+    if (perStep > double(tr.globalBatch) || tr.globalBatch % (tr.microBatch * par.data) != 0)
+        check.error("training.global_batch",
+                    "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(tr.microBatch) + " x "
+                        + std::to_string(par.data) + " (got " + std::to_string(tr.globalBatch) + ")");
+    else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
+             && plan.microbatches() % par.pipeline != 0)
+        check.error("training.global_batch",
+                    "the interleaved schedule needs the micro-batch count (" + std::to_string(plan.microbatches())
+                        + ") to be a multiple of parallel.pipeline (" + std::to_string(par.pipeline) + ")");
+}
 
-    // Cluster.
-    const bool perNodeOk = check.positive("cluster.gpus_per_node", cl.gpusPerNode);
-    const bool nodesOk = check.positive("cluster.nodes", cl.nodes);
-    bool groupsOk = true;
+void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
+{
+    const ClusterConfig &cl = check.plan().cluster;
+    const Precision precision = check.plan().training.precision;
     const auto checkDevice = [&](const std::string &key, const std::string &id) {
-        const DeviceSpec *device = findDevice(cl, catalog, id);
+        const DeviceSpec *device = catalog.device(id, cl.customDevices);
         if (!device)
             check.error(key, "unknown device \"" + id + "\" (not in the device catalog or the plan's custom_devices)");
-        else if (!device->supports(tr.precision))
-            check.error("training.precision", std::string(toString(tr.precision)) + " is not supported by " + device->name);
+        else if (!device->supports(precision))
+            check.error("training.precision", std::string(toString(precision)) + " is not supported by " + device->name);
     };
     const auto checkLink = [&](const std::string &key, const std::string &id) {
         if (!id.empty() && !catalog.intraNodeLink(id))
@@ -147,18 +132,42 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
         checkDevice("cluster.device", cl.device);
         checkLink("cluster.intra_node_link", cl.intraNodeLink);
     }
-    double groupNodes = 0;
-    constexpr std::size_t kMaxNodeGroups = 256; // kinds of node, not nodes: a group has any node count
+    for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i) {
+        const std::string key = "cluster.node_groups[" + std::to_string(i) + "]";
+        checkDevice(key + ".device", cl.nodeGroups[i].device);
+        checkLink(key + ".intra_node_link", cl.nodeGroups[i].intraNodeLink);
+    }
+    if (!cl.network.empty() && !catalog.network(cl.network))
+        check.error("cluster.network", "unknown network tier \"" + cl.network + "\" (see the cluster catalog)");
+    for (std::size_t i = 0; i < cl.customDevices.size(); ++i)
+        if (catalog.device(cl.customDevices[i].id))
+            check.error("cluster.custom_devices[" + std::to_string(i) + "].id",
+                        "\"" + cl.customDevices[i].id + "\" is a built-in device id; give the custom device its own id");
+}
+
+/// Node groups: sizes, one node size for all, and the summary keys agreeing with them. Returns whether
+/// the groups are sound.
+bool checkNodeGroups(Checker &check)
+{
+    const ClusterConfig &cl = check.plan().cluster;
     if (cl.nodeGroups.size() > kMaxNodeGroups)
         check.error("cluster.node_groups", "at most " + std::to_string(kMaxNodeGroups) + " node groups (got "
                                                + std::to_string(cl.nodeGroups.size()) + "); merge groups of the same kind");
+    bool groupsOk = true;
+    double groupNodes = 0;
+    const auto positive = [&](const std::string &key, std::int64_t value) {
+        const PlanKey &rule = *findPlanKey(key.substr(key.rfind('.')) == ".nodes" ? "cluster.nodes" : "cluster.gpus_per_node");
+        if (const auto problem = checkValue(rule, value)) {
+            check.error(key, *problem);
+            return false;
+        }
+        return true;
+    };
     for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i) {
         const NodeGroup &g = cl.nodeGroups[i];
         const std::string key = "cluster.node_groups[" + std::to_string(i) + "]";
-        checkDevice(key + ".device", g.device);
-        checkLink(key + ".intra_node_link", g.intraNodeLink);
-        groupsOk = check.positive(key + ".gpus_per_node", g.gpusPerNode) && groupsOk;
-        groupsOk = check.positive(key + ".nodes", g.nodes) && groupsOk;
+        groupsOk = positive(key + ".gpus_per_node", g.gpusPerNode) && groupsOk;
+        groupsOk = positive(key + ".nodes", g.nodes) && groupsOk;
         if (g.gpusPerNode != cl.nodeGroups.front().gpusPerNode) {
             groupsOk = false;
             check.error(key + ".gpus_per_node",
@@ -168,49 +177,41 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
         }
         groupNodes += double(g.nodes);
     }
-    if (!cl.nodeGroups.empty() && groupsOk && perNodeOk && nodesOk
+    if (!cl.nodeGroups.empty() && groupsOk && check.ok({"cluster.gpus_per_node", "cluster.nodes"})
         && (groupNodes != double(cl.nodes) || cl.gpusPerNode != cl.nodeGroups.front().gpusPerNode
             || cl.device != cl.nodeGroups.front().device))
         check.error("cluster.nodes", "must equal the sum of node_groups[].nodes (" + std::to_string(std::int64_t(groupNodes))
                                          + "), with gpus_per_node and device those of node_groups[0]");
-    if (!cl.network.empty() && !catalog.network(cl.network))
-        check.error("cluster.network", "unknown network tier \"" + cl.network + "\" (see the cluster catalog)");
-    for (std::size_t i = 0; i < cl.customDevices.size(); ++i)
-        if (catalog.device(cl.customDevices[i].id))
-            check.error("cluster.custom_devices[" + std::to_string(i) + "].id",
-                        "\"" + cl.customDevices[i].id + "\" is a built-in device id; give the custom device its own id");
-    if (dataOk && tensorOk && pipeOk && perNodeOk && nodesOk) {
-        const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
-        const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
-        if (workers != gpus)
-            check.error("parallel",
-                        "data x tensor x pipeline = " + std::to_string(par.data) + " x " + std::to_string(par.tensor) + " x "
-                            + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
-                            + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
-    }
+    return groupsOk;
+}
 
-    const RunConfig &run = plan.run;
-    if (!(run.tokenBudget > 0 && run.tokenBudget < 1e18))
-        check.error("run.token_budget", "must be positive (and below 10^18 tokens)");
-    if (!(run.pricePerGpuHour >= 0 && run.pricePerGpuHour < 1e9))
-        check.error("run.price_per_gpu_hour", "must not be negative");
-    if (!(run.checkpointBandwidth > 0 && std::isfinite(run.checkpointBandwidth)))
-        check.error("run.checkpoint_bandwidth", "must be positive (bytes/s)");
-    if (!(run.gpuMtbfHours > 0 && std::isfinite(run.gpuMtbfHours)))
-        check.error("run.gpu_mtbf_hours", "must be positive");
-    if (!(run.restartSeconds >= 0 && std::isfinite(run.restartSeconds)))
-        check.error("run.restart_seconds", "must not be negative");
+void checkGpuCount(Checker &check)
+{
+    const ParallelConfig &par = check.plan().parallel;
+    const ClusterConfig &cl = check.plan().cluster;
+    if (!check.ok({"parallel.data", "parallel.tensor", "parallel.pipeline", "cluster.gpus_per_node", "cluster.nodes"}))
+        return;
+    const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
+    const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
+    if (workers != gpus)
+        check.error("parallel", "data x tensor x pipeline = " + std::to_string(par.data) + " x " + std::to_string(par.tensor)
+                                    + " x " + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
+                                    + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
+}
 
-    const auto checkOverride = [&](const char *key, const std::optional<double> &v, bool zeroAllowed) {
-        if (v && !(zeroAllowed ? *v >= 0.0 : *v > 0.0))
-            check.error(key, zeroAllowed ? "must not be negative" : "must be positive");
-    };
-    checkOverride("cluster.intra_node_bandwidth", cl.overrides.intraNodeBandwidthBytesPerSecond, false);
-    checkOverride("cluster.intra_node_latency", cl.overrides.intraNodeLatencySeconds, true);
-    checkOverride("cluster.network_bandwidth", cl.overrides.networkBandwidthBytesPerSecond, false);
-    checkOverride("cluster.network_latency", cl.overrides.networkLatencySeconds, true);
-    checkOverride("cluster.runtime_context_bytes", cl.overrides.runtimeContextBytes, true);
+} // namespace
 
+Problems validatePlan(const Plan &plan, const Catalog &catalog)
+{
+    Problems problems;
+    Checker check(plan, problems);
+    check.checkRanges();
+    checkModelShape(check);
+    checkLayout(check);
+    checkBatch(check);
+    checkDevicesAndLinks(check, catalog);
+    checkNodeGroups(check);
+    checkGpuCount(check);
     return problems;
 }
 

@@ -50,11 +50,11 @@ RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const Memory
     r.checkpointBytesPerGpu = largestStage * (perParam.parameters + perParam.optimizer) / writersPerStage;
     if (run.shardedCheckpoint) {
         // All shard writers share the storage system's bandwidth.
-        r.checkpointWriteSeconds = run.checkpointBandwidth > 0 ? r.checkpointBytes / run.checkpointBandwidth : 0.0;
+        r.checkpointWriteSeconds = run.checkpointBandwidthBytesPerSecond > 0 ? r.checkpointBytes / run.checkpointBandwidthBytesPerSecond : 0.0;
     } else {
         // Gathered to one writer (a consolidated file from rank 0): everything passes one rank's network
         // share on its way to storage.
-        const double rate = std::min(run.checkpointBandwidth, device.networkBandwidthBytesPerSecond);
+        const double rate = std::min(run.checkpointBandwidthBytesPerSecond, device.networkBandwidthBytesPerSecond);
         r.checkpointWriteSeconds = rate > 0 ? r.checkpointBytes / rate : 0.0;
     }
 

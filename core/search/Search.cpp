@@ -12,17 +12,6 @@
 
 namespace trainplan {
 
-const char *toString(RejectCause cause)
-{
-    switch (cause) {
-    case RejectCause::Invalid: return "invalid";
-    case RejectCause::DoesNotFit: return "does_not_fit";
-    case RejectCause::Headroom: return "headroom";
-    case RejectCause::TensorAcrossNodes: return "tensor_across_nodes";
-    }
-    return "";
-}
-
 Plan applyConfig(const Plan &base, const SearchConfig &c)
 {
     Plan plan = base;
@@ -79,11 +68,22 @@ std::vector<std::int64_t> nodeCounts(const Plan &base, const SearchConstraints &
     return out;
 }
 
-template<typename T>
-bool allowed(const std::optional<T> &fixed, const T &value)
+/// A dimension's fixed value, resolved once per search (the enumeration's inner loops compare it).
+class Fixed
 {
-    return !fixed || *fixed == value;
-}
+public:
+    Fixed(const SearchConstraints &c, std::string_view path) : m_value(c.fixedValue(path)) {}
+    bool allows(std::int64_t v) const { return !m_value || *m_value == KeyValue(v); }
+    bool allows(bool v) const { return !m_value || *m_value == KeyValue(v); }
+    template<NamedEnum E>
+    bool allows(E v) const
+    {
+        return !m_value || *m_value == KeyValue(std::string(toString(v)));
+    }
+
+private:
+    std::optional<KeyValue> m_value;
+};
 
 std::string gib(double bytes) { return units::formatNumber(bytes / units::GiB, 1) + " GiB"; }
 std::string pct(double f) { return units::formatNumber(100.0 * f, 0) + "%"; }
@@ -285,8 +285,33 @@ std::vector<RejectionGroup> explainRejections(const std::vector<SearchScore> &sc
 
 } // namespace
 
+void SearchConstraints::fix(std::string_view path, KeyValue value)
+{
+    if (path == "training.micro_batch")
+        if (const auto *b = std::get_if<std::int64_t>(&value))
+            microBatches = {*b};
+    for (auto &[key, v] : fixed)
+        if (key == path) {
+            v = std::move(value);
+            return;
+        }
+    fixed.emplace_back(std::string(path), std::move(value));
+}
+
+std::optional<KeyValue> SearchConstraints::fixedValue(std::string_view path) const
+{
+    for (const auto &[key, v] : fixed)
+        if (key == path)
+            return v;
+    return std::nullopt;
+}
+
 std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstraints &c)
 {
+    const Fixed fixedTensor(c, "parallel.tensor"), fixedPipeline(c, "parallel.pipeline"), fixedData(c, "parallel.data"),
+        fixedMicroBatch(c, "training.micro_batch"), fixedVirtual(c, "parallel.virtual_stages"),
+        fixedSchedule(c, "parallel.schedule"), fixedZero(c, "parallel.zero_stage"), fixedRecompute(c, "training.recompute"),
+        fixedSequenceParallel(c, "training.sequence_parallel");
     std::vector<SearchConfig> out;
     const std::int64_t G = base.cluster.gpusPerNode;
     const std::int64_t layers = base.model.layers;
@@ -298,16 +323,16 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
     for (const std::int64_t nodes : nodeCounts(base, c)) {
         const std::int64_t gpus = nodes * G;
         for (const std::int64_t t : divisors(gpus, std::min(maxTensor, base.model.heads))) {
-            if (!allowed(c.tensor, t) || base.model.heads % t != 0)
+            if (!fixedTensor.allows(t) || base.model.heads % t != 0)
                 continue;
             for (const std::int64_t p : divisors(gpus / t, layers)) {
-                if (!allowed(c.pipeline, p) || layers % p != 0)
+                if (!fixedPipeline.allows(p) || layers % p != 0)
                     continue;
                 const std::int64_t d = gpus / (t * p);
-                if (!allowed(c.data, d))
+                if (!fixedData.allows(d))
                     continue;
                 for (const std::int64_t mb : c.microBatches) {
-                    if (!allowed(c.microBatch, mb) || global % (mb * d) != 0)
+                    if (!fixedMicroBatch.allows(mb) || global % (mb * d) != 0)
                         continue;
                     const std::int64_t m = global / (mb * d);
                     // Schedules and virtual stages.
@@ -322,16 +347,16 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                                 schedules.push_back({Schedule::Interleaved, v});
                     }
                     for (const auto &[schedule, v] : schedules) {
-                        if (!allowed(c.schedule, schedule) || !allowed(c.virtualStages, v))
+                        if (!fixedSchedule.allows(schedule) || !fixedVirtual.allows(v))
                             continue;
-                        for (int zero = 0; zero <= (d > 1 ? 3 : 0); ++zero) { // with one replica every ZeRO stage is ZeRO-0
-                            if (!allowed(c.zeroStage, zero))
+                        for (std::int64_t zero = 0; zero <= (d > 1 ? 3 : 0); ++zero) { // with one replica every ZeRO stage is ZeRO-0
+                            if (!fixedZero.allows(zero))
                                 continue;
                             for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                if (!allowed(c.recompute, r))
+                                if (!fixedRecompute.allows(r))
                                     continue;
                                 for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
-                                    if (!allowed(c.sequenceParallel, bool(sp)))
+                                    if (!fixedSequenceParallel.allows(bool(sp)))
                                         continue;
                                     for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                                         if (out.size() > kMaxSearchConfigs)

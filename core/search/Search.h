@@ -7,6 +7,7 @@
 //
 // Evaluation is split over threads by index; results do not depend on the thread count.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "core/estimate/Estimate.h"
+#include "core/plan/PlanKeys.h"
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
@@ -25,12 +28,16 @@ struct SearchConstraints
     double minHeadroomBytes = 0;        ///< a plan must leave at least this much memory free on every stage
     bool allowTensorAcrossNodes = false; ///< otherwise tensor groups larger than a node are rejected (and explained)
     bool allowOffload = true;
-    std::optional<std::int64_t> tensor, pipeline, data, microBatch, virtualStages;
-    std::optional<int> zeroStage;
-    std::optional<Recompute> recompute;
-    std::optional<Schedule> schedule;
-    std::optional<bool> sequenceParallel;
+    /// Search dimensions held at a value, by plan key ("parallel.tensor": 8); keys of the plan table marked
+    /// as search dimensions (core/plan/PlanKeys).
+    std::vector<std::pair<std::string, KeyValue>> fixed;
     std::vector<std::int64_t> microBatches{1, 2, 4, 8, 16};
+
+    /// Holds a search dimension at a value (replacing an earlier one for the same key). Fixing the
+    /// micro-batch also narrows the micro-batch list to it.
+    void fix(std::string_view path, KeyValue value);
+    /// The value a dimension is held at, if any.
+    std::optional<KeyValue> fixedValue(std::string_view path) const;
     std::size_t top = 10;
     int threads = 0; ///< 0: every hardware thread
 };
@@ -45,7 +52,7 @@ struct SearchConfig
     std::int64_t virtualStages = 1;
     std::int64_t microBatch = 1;
     Schedule schedule = Schedule::OneFOneB;
-    int zeroStage = 0;
+    std::int64_t zeroStage = 0;
     Recompute recompute = Recompute::None;
     bool sequenceParallel = false;
     bool offload = false;
@@ -55,7 +62,14 @@ struct SearchConfig
 Plan applyConfig(const Plan &base, const SearchConfig &config);
 
 enum class RejectCause { Invalid, DoesNotFit, Headroom, TensorAcrossNodes };
-const char *toString(RejectCause cause); ///< "invalid", "does_not_fit", "headroom", "tensor_across_nodes"
+constexpr auto enumNames(RejectCause)
+{
+    using N = EnumName<RejectCause>;
+    return std::array{N{RejectCause::Invalid, "invalid", "Invalid"}, N{RejectCause::DoesNotFit, "does_not_fit", "Does not fit"},
+                      N{RejectCause::Headroom, "headroom", "Too little headroom"},
+                      N{RejectCause::TensorAcrossNodes, "tensor_across_nodes", "Tensor group across nodes"}};
+}
+inline const char *toString(RejectCause v) { return spellingOf(v); }
 
 /// What one evaluated plan scored.
 struct SearchScore

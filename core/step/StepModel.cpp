@@ -46,48 +46,6 @@ std::string percent(double part, double whole)
 
 } // namespace
 
-const char *toString(TimeCategory c)
-{
-    switch (c) {
-    case TimeCategory::Compute: return "compute";
-    case TimeCategory::Recompute: return "recompute";
-    case TimeCategory::TensorComm: return "tensor_comm";
-    case TimeCategory::PipelineComm: return "pipeline_comm";
-    case TimeCategory::PipelineBubble: return "pipeline_bubble";
-    case TimeCategory::DataComm: return "data_comm";
-    case TimeCategory::Optimizer: return "optimizer";
-    case TimeCategory::Other: return "other";
-    }
-    return "?";
-}
-
-const char *labelOf(TimeCategory c)
-{
-    switch (c) {
-    case TimeCategory::Compute: return "Compute";
-    case TimeCategory::Recompute: return "Recompute";
-    case TimeCategory::TensorComm: return "Tensor-parallel communication";
-    case TimeCategory::PipelineComm: return "Pipeline communication";
-    case TimeCategory::PipelineBubble: return "Pipeline bubble";
-    case TimeCategory::DataComm: return "Data-parallel communication (exposed)";
-    case TimeCategory::Optimizer: return "Optimizer";
-    case TimeCategory::Other: return "Other";
-    }
-    return "?";
-}
-
-const char *toString(Bottleneck b)
-{
-    switch (b) {
-    case Bottleneck::Capacity: return "capacity";
-    case Bottleneck::MemoryMovement: return "memory_movement";
-    case Bottleneck::Arithmetic: return "arithmetic";
-    case Bottleneck::Communication: return "communication";
-    case Bottleneck::PipelineIdle: return "pipeline_idle";
-    }
-    return "?";
-}
-
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
 {
     const ClusterOverrides &o = plan.cluster.overrides;
@@ -110,17 +68,6 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = {data.size, data.crossesNodes() ? data.minPerNode : data.size, links.intraNode, links.network};
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
-}
-
-PipelineSchedule pipelineScheduleOf(Schedule schedule)
-{
-    switch (schedule) {
-    case Schedule::GPipe: return PipelineSchedule::GPipe;
-    case Schedule::OneFOneB: return PipelineSchedule::OneFOneB;
-    case Schedule::Interleaved: return PipelineSchedule::Interleaved;
-    case Schedule::ZeroBubbleH1: return PipelineSchedule::ZeroBubbleH1;
-    }
-    return PipelineSchedule::OneFOneB;
 }
 
 StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
@@ -208,7 +155,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         bool simulated = false;
         if (simulatePipeline && plan.microbatches() <= (std::int64_t(1) << 24)) {
             PipelineInput in;
-            in.schedule = pipelineScheduleOf(par.schedule);
+            in.schedule = par.schedule;
             in.stages = std::int32_t(p);
             in.microbatches = std::int32_t(plan.microbatches());
             in.chunks = std::int32_t(par.virtualStages);

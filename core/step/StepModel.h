@@ -14,6 +14,7 @@
 #include "core/memory/MemoryModel.h"
 #include "core/pipeline/PipelineSimulator.h"
 #include "core/plan/Plan.h"
+#include "core/common/EnumNames.h"
 
 namespace trainplan {
 
@@ -29,12 +30,36 @@ enum class TimeCategory {
     Optimizer,        ///< optimizer update (and host transfers with offload)
     Other,
 };
-inline constexpr std::size_t kTimeCategoryCount = 8;
-const char *toString(TimeCategory category); ///< JSON key, e.g. "tensor_comm"
-const char *labelOf(TimeCategory category);  ///< "Tensor-parallel communication"
+constexpr auto enumNames(TimeCategory)
+{
+    using N = EnumName<TimeCategory>;
+    return std::array{N{TimeCategory::Compute, "compute", "Compute"}, N{TimeCategory::Recompute, "recompute", "Recompute"},
+                      N{TimeCategory::TensorComm, "tensor_comm", "Tensor-parallel communication"},
+                      N{TimeCategory::PipelineComm, "pipeline_comm", "Pipeline communication"},
+                      N{TimeCategory::PipelineBubble, "pipeline_bubble", "Pipeline bubble"},
+                      N{TimeCategory::DataComm, "data_comm", "Data-parallel communication (exposed)"},
+                      N{TimeCategory::Optimizer, "optimizer", "Optimizer"}, N{TimeCategory::Other, "other", "Other"}};
+}
+inline const char *toString(TimeCategory v) { return spellingOf(v); }
+inline constexpr std::size_t kTimeCategoryCount = enumCount<TimeCategory>();
 
+/// The limiting resource. The first four are the columns of the reference text's diagnostic map
+/// (Figure 16.1); pipeline idle is a coordination symptom that the map files under communication.
 enum class Bottleneck { Capacity, MemoryMovement, Arithmetic, Communication, PipelineIdle };
-const char *toString(Bottleneck bottleneck); ///< "capacity", "memory_movement", ...
+constexpr auto enumNames(Bottleneck)
+{
+    using N = EnumName<Bottleneck>;
+    return std::array{N{Bottleneck::Capacity, "capacity", "Memory capacity"},
+                      N{Bottleneck::MemoryMovement, "memory_movement", "Memory movement"},
+                      N{Bottleneck::Arithmetic, "arithmetic", "Arithmetic"},
+                      N{Bottleneck::Communication, "communication", "Communication"},
+                      N{Bottleneck::PipelineIdle, "pipeline_idle", "Pipeline idle"}};
+}
+inline const char *toString(Bottleneck v) { return spellingOf(v); }
+/// The diagnostic map's columns: every resource but pipeline idle.
+inline constexpr std::size_t kDiagnosticColumnCount = 4;
+/// The column a bottleneck belongs to (pipeline idle: communication).
+constexpr Bottleneck diagnosticColumn(Bottleneck b) { return b == Bottleneck::PipelineIdle ? Bottleneck::Communication : b; }
 
 struct StageTime
 {
@@ -97,8 +122,5 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 /// `tensorWithinNode` is a what-if for the placement report: every tensor group on the scale-up link.
 StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
                           bool simulatePipeline = true, bool tensorWithinNode = false);
-
-/// The plan's schedule as the simulator names it.
-PipelineSchedule pipelineScheduleOf(Schedule schedule);
 
 } // namespace trainplan

@@ -6,6 +6,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "app/CommandLine.h"
 #include "app/EstimateCommand.h"
 #include "TestSupport.h"
 

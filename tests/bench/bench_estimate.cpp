@@ -67,10 +67,10 @@ void BenchEstimate::simulate_data()
     QTest::addColumn<int>("microbatches");
     QTest::addColumn<int>("chunks");
     // The reference size: p = 64, m = 512, v = 4 (262,144 ops).
-    QTest::newRow("interleaved p64 m512 v4") << int(PipelineSchedule::Interleaved) << 64 << 512 << 4;
-    QTest::newRow("1f1b p64 m512") << int(PipelineSchedule::OneFOneB) << 64 << 512 << 1;
-    QTest::newRow("zb-h1 p64 m512") << int(PipelineSchedule::ZeroBubbleH1) << 64 << 512 << 1;
-    QTest::newRow("1f1b p8 m192") << int(PipelineSchedule::OneFOneB) << 8 << 192 << 1;
+    QTest::newRow("interleaved p64 m512 v4") << int(Schedule::Interleaved) << 64 << 512 << 4;
+    QTest::newRow("1f1b p64 m512") << int(Schedule::OneFOneB) << 64 << 512 << 1;
+    QTest::newRow("zb-h1 p64 m512") << int(Schedule::ZeroBubbleH1) << 64 << 512 << 1;
+    QTest::newRow("1f1b p8 m192") << int(Schedule::OneFOneB) << 8 << 192 << 1;
 }
 
 void BenchEstimate::simulate()
@@ -80,7 +80,7 @@ void BenchEstimate::simulate()
     QFETCH(int, microbatches);
     QFETCH(int, chunks);
     PipelineInput in;
-    in.schedule = PipelineSchedule(schedule);
+    in.schedule = Schedule(schedule);
     in.stages = stages;
     in.microbatches = microbatches;
     in.chunks = chunks;

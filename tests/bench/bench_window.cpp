@@ -54,8 +54,7 @@ void BenchWindow::editAndRedraw()
     std::int64_t seq = 2048;
     QBENCHMARK {
         const std::int64_t next = seq == 2048 ? 1024 : 2048;
-        document.undoStack()->push(new ChangePlanValue<std::int64_t>(&document, PlanField::SeqLen, seq, next,
-                                                                     [](Plan &p, std::int64_t v) { p.model.seqLen = v; }));
+        document.undoStack()->push(new ChangePlanValue(&document, *findPlanKey("model.seq_len"), next));
         seq = next;
         QCoreApplication::processEvents(); // queued replots, layout and the repaint of what changed
     }

@@ -16,7 +16,7 @@ using namespace trainplan;
 
 namespace {
 
-PipelineInput equalStages(PipelineSchedule schedule, int p, int m, int v = 1, double f = 1.0, double b = 2.0)
+PipelineInput equalStages(Schedule schedule, int p, int m, int v = 1, double f = 1.0, double b = 2.0)
 {
     PipelineInput in;
     in.schedule = schedule;
@@ -32,7 +32,7 @@ PipelineInput equalStages(PipelineSchedule schedule, int p, int m, int v = 1, do
 QString validate(const PipelineInput &in, const PipelineTimeline &tl)
 {
     const int p = in.stages, q = in.stages * in.chunks;
-    const bool split = in.schedule == PipelineSchedule::ZeroBubbleH1;
+    const bool split = in.schedule == Schedule::ZeroBubbleH1;
     std::map<std::tuple<int, int, int>, const PipelineOp *> byKey; // (kind, micro-batch, model chunk)
     for (const PipelineOp &op : tl.ops) {
         const auto k = std::make_tuple(int(op.kind), op.microbatch, op.chunk * p + op.stage);
@@ -110,7 +110,7 @@ void TestPipeline::forwardUtilisationTable()
     QFETCH(int, stages);
     QFETCH(int, microbatches);
     QFETCH(double, utilisationPercent);
-    PipelineInput in = equalStages(PipelineSchedule::GPipe, stages, microbatches);
+    PipelineInput in = equalStages(Schedule::GPipe, stages, microbatches);
     in.forwardOnly = true;
     const PipelineTimeline tl = simulatePipeline(in);
     QVERIFY2(tl.valid, tl.error.c_str());
@@ -133,7 +133,7 @@ void TestPipeline::oneFOneBBubble()
     // 2021 Sec. 2.2), for 1F1B and GPipe alike.
     QFETCH(int, stages);
     QFETCH(int, microbatches);
-    for (PipelineSchedule schedule : {PipelineSchedule::OneFOneB, PipelineSchedule::GPipe}) {
+    for (Schedule schedule : {Schedule::OneFOneB, Schedule::GPipe}) {
         const PipelineInput in = equalStages(schedule, stages, microbatches);
         const PipelineTimeline tl = simulatePipeline(in);
         QVERIFY(tl.valid);
@@ -161,7 +161,7 @@ void TestPipeline::interleavedBubble()
     QFETCH(int, stages);
     QFETCH(int, microbatches);
     QFETCH(int, chunks);
-    const PipelineInput in = equalStages(PipelineSchedule::Interleaved, stages, microbatches, chunks);
+    const PipelineInput in = equalStages(Schedule::Interleaved, stages, microbatches, chunks);
     const PipelineTimeline tl = simulatePipeline(in);
     QVERIFY2(tl.valid, tl.error.c_str());
     QCOMPARE(validate(in, tl), QString());
@@ -187,9 +187,9 @@ void TestPipeline::zeroBubbleBeatsOneFOneBAtEqualMemory()
     QFETCH(int, stages);
     QFETCH(int, microbatches);
     QFETCH(double, weightShare);
-    const PipelineInput base = equalStages(PipelineSchedule::OneFOneB, stages, microbatches, 1, 1.0, 2.0);
+    const PipelineInput base = equalStages(Schedule::OneFOneB, stages, microbatches, 1, 1.0, 2.0);
     PipelineInput zb = base;
-    zb.schedule = PipelineSchedule::ZeroBubbleH1;
+    zb.schedule = Schedule::ZeroBubbleH1;
     zb.weightGradientSeconds.assign(std::size_t(stages), 2.0 * weightShare);
     zb.transferSeconds = 0.0;
     const PipelineTimeline a = simulatePipeline(base), z = simulatePipeline(zb);
@@ -205,7 +205,7 @@ void TestPipeline::slowestStageSetsThroughput()
     // Exercise 15: one stage twice as slow; as m grows the time per micro-batch tends to that stage's
     // F + B, never below it, whatever m is.
     for (int m : {8, 64, 512}) {
-        PipelineInput in = equalStages(PipelineSchedule::OneFOneB, 4, m);
+        PipelineInput in = equalStages(Schedule::OneFOneB, 4, m);
         in.forwardSeconds[2] = 2.0;
         in.backwardSeconds[2] = 4.0;
         const PipelineTimeline tl = simulatePipeline(in);
@@ -221,8 +221,8 @@ void TestPipeline::slowestStageSetsThroughput()
 void TestPipeline::peakInFlight()
 {
     const int p = 4, m = 16;
-    const auto gpipe = scheduledPeakInFlight(PipelineSchedule::GPipe, p, m, 1);
-    const auto ofob = scheduledPeakInFlight(PipelineSchedule::OneFOneB, p, m, 1);
+    const auto gpipe = scheduledPeakInFlight(Schedule::GPipe, p, m, 1);
+    const auto ofob = scheduledPeakInFlight(Schedule::OneFOneB, p, m, 1);
     for (int s = 0; s < p; ++s) {
         QCOMPARE(gpipe[std::size_t(s)], double(m));
         QCOMPARE(ofob[std::size_t(s)], double(p - s));
@@ -236,7 +236,7 @@ void TestPipeline::closedFormsMatchSchedules()
     for (int p : {2, 3, 4, 8, 16})
         for (int m : {p, 2 * p, 4 * p, 8 * p})
             for (int v : {1, 2, 3, 4}) {
-                const PipelineSchedule sim = v > 1 ? PipelineSchedule::Interleaved : PipelineSchedule::OneFOneB;
+                const Schedule sim = v > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
                 const Schedule plan = v > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
                 const auto peaks = scheduledPeakInFlight(sim, p, m, v);
                 for (int s = 0; s < p; ++s)
@@ -247,15 +247,15 @@ void TestPipeline::closedFormsMatchSchedules()
 void TestPipeline::randomTimelinesAreValid()
 {
     QRandomGenerator rng(4242);
-    const PipelineSchedule schedules[] = {PipelineSchedule::GPipe, PipelineSchedule::OneFOneB, PipelineSchedule::Interleaved,
-                                          PipelineSchedule::ZeroBubbleH1};
+    const Schedule schedules[] = {Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved,
+                                          Schedule::ZeroBubbleH1};
     for (int trial = 0; trial < 300; ++trial) {
         PipelineInput in;
         in.schedule = schedules[rng.bounded(4)];
         in.stages = 1 + rng.bounded(12);
-        in.chunks = in.schedule == PipelineSchedule::Interleaved ? 1 + rng.bounded(4) : 1;
+        in.chunks = in.schedule == Schedule::Interleaved ? 1 + rng.bounded(4) : 1;
         in.microbatches = in.stages * (1 + rng.bounded(6));
-        if (in.schedule != PipelineSchedule::Interleaved)
+        if (in.schedule != Schedule::Interleaved)
             in.microbatches = 1 + rng.bounded(40);
         for (int s = 0; s < in.stages; ++s) {
             in.forwardSeconds.push_back(0.1 + rng.generateDouble());
@@ -278,15 +278,15 @@ void TestPipeline::randomTimelinesAreValid()
 
 void TestPipeline::rejectsBadInput()
 {
-    PipelineInput in = equalStages(PipelineSchedule::Interleaved, 4, 6, 2); // 6 is not a multiple of 4
+    PipelineInput in = equalStages(Schedule::Interleaved, 4, 6, 2); // 6 is not a multiple of 4
     QVERIFY(!simulatePipeline(in).valid);
-    in = equalStages(PipelineSchedule::OneFOneB, 4, 8);
+    in = equalStages(Schedule::OneFOneB, 4, 8);
     in.forwardSeconds.pop_back();
     QVERIFY(!simulatePipeline(in).valid);
-    in = equalStages(PipelineSchedule::OneFOneB, 4, 8);
+    in = equalStages(Schedule::OneFOneB, 4, 8);
     in.backwardSeconds[1] = -1;
     QVERIFY(!simulatePipeline(in).valid);
-    in = equalStages(PipelineSchedule::OneFOneB, 4096, 1 << 20);
+    in = equalStages(Schedule::OneFOneB, 4096, 1 << 20);
     const PipelineTimeline huge = simulatePipeline(in);
     QVERIFY(!huge.valid);
     QVERIFY(!huge.error.empty());

@@ -264,7 +264,7 @@ void TestProperties::extremes()
     QCOMPARE(e.valid, expectValid);
     if (!expectValid) {
         QVERIFY(hasErrors(e.problems));
-        QVERIFY(QString::fromStdString(e.problems.front().message).contains("at most 2^40"));
+        QVERIFY(QString::fromStdString(e.problems.front().message).contains("from 1 to 2^40"));
         return;
     }
     const QString problem = checkFinite(e);

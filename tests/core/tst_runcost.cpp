@@ -37,7 +37,7 @@ private slots:
         plan.training.sequenceParallel = true;
         plan.run.tokenBudget = 300e9;
         plan.run.pricePerGpuHour = 2.5;
-        plan.run.checkpointBandwidth = 50e9;
+        plan.run.checkpointBandwidthBytesPerSecond = 50e9;
         plan.run.gpuMtbfHours = 50000;
         const Estimate e = estimate(plan, io::builtinCatalog());
         QVERIFY(e.valid);
@@ -79,7 +79,7 @@ private slots:
         QVERIFY(read.plan);
         QCOMPARE(read.plan->run, plan.run);
         plan.run.gpuMtbfHours = 0;
-        plan.run.checkpointBandwidth = -1;
+        plan.run.checkpointBandwidthBytesPerSecond = -1;
         QStringList keys;
         for (const Problem &p : validatePlan(plan, io::builtinCatalog()))
             keys << QString::fromStdString(p.key);
@@ -99,7 +99,7 @@ private slots:
         const Intervention *s = suggestedChange(interventions, e);
         QVERIFY(s);
         QVERIFY(s->fits);
-        QCOMPARE(s->resource, Resource::Capacity);
+        QCOMPARE(s->resource, Bottleneck::Capacity);
         const Estimate after = estimate(s->plan, io::builtinCatalog());
         QVERIFY(after.memory.fits);
         QCOMPARE(after.step.tokensPerSecond, s->tokensPerSecond == 0 ? 0.0 : after.step.tokensPerSecond);

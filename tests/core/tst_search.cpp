@@ -125,8 +125,8 @@ private slots:
     {
         const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
         SearchConstraints c;
-        c.tensor = 8;
-        c.recompute = Recompute::Selective;
+        c.fix("parallel.tensor", std::int64_t(8));
+        c.fix("training.recompute", std::string("selective"));
         c.allowOffload = false;
         c.minNodes = 32;
         c.maxNodes = 64;

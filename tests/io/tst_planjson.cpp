@@ -189,19 +189,19 @@ void TestPlanJson::invalid_data()
     QTest::addColumn<QString>("expectedMessage");
 
     // Non-positive and non-integer sizes.
-    QTest::newRow("layers 0") << "model.layers" << QJsonValue(0) << "model.layers" << "positive integer";
-    QTest::newRow("hidden negative") << "model.hidden" << QJsonValue(-1024) << "model.hidden" << "positive integer";
-    QTest::newRow("heads 0") << "model.heads" << QJsonValue(0) << "model.heads" << "positive integer";
-    QTest::newRow("vocab 0") << "model.vocab" << QJsonValue(0) << "model.vocab" << "positive integer";
-    QTest::newRow("seq_len negative") << "model.seq_len" << QJsonValue(-1) << "model.seq_len" << "positive integer";
-    QTest::newRow("micro_batch 0") << "training.micro_batch" << QJsonValue(0) << "training.micro_batch" << "positive integer";
-    QTest::newRow("global_batch 0") << "training.global_batch" << QJsonValue(0) << "training.global_batch" << "positive integer";
-    QTest::newRow("data 0") << "parallel.data" << QJsonValue(0) << "parallel.data" << "positive integer";
-    QTest::newRow("nodes 0") << "cluster.nodes" << QJsonValue(0) << "cluster.nodes" << "positive integer";
+    QTest::newRow("layers 0") << "model.layers" << QJsonValue(0) << "model.layers" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("hidden negative") << "model.hidden" << QJsonValue(-1024) << "model.hidden" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("heads 0") << "model.heads" << QJsonValue(0) << "model.heads" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("vocab 0") << "model.vocab" << QJsonValue(0) << "model.vocab" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("seq_len negative") << "model.seq_len" << QJsonValue(-1) << "model.seq_len" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("micro_batch 0") << "training.micro_batch" << QJsonValue(0) << "training.micro_batch" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("global_batch 0") << "training.global_batch" << QJsonValue(0) << "training.global_batch" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("data 0") << "parallel.data" << QJsonValue(0) << "parallel.data" << "a whole number from 1 to 2^40 (got";
+    QTest::newRow("nodes 0") << "cluster.nodes" << QJsonValue(0) << "cluster.nodes" << "a whole number from 1 to 2^40 (got";
     QTest::newRow("layers fractional") << "model.layers" << QJsonValue(7.5) << "model.layers" << "must be an integer";
     QTest::newRow("layers as string") << "model.layers" << QJsonValue("8") << "model.layers" << "must be an integer (got a string)";
     QTest::newRow("layers huge") << "model.layers" << QJsonValue(1e300) << "model.layers" << "must be an integer";
-    QTest::newRow("layers beyond 2^40") << "model.layers" << QJsonValue(2e12) << "model.layers" << "at most 2^40";
+    QTest::newRow("layers beyond 2^40") << "model.layers" << QJsonValue(2e12) << "model.layers" << "from 1 to 2^40 (got 2000000000000)";
     // Divisibility rules.
     QTest::newRow("tensor does not divide heads") << "parallel.tensor" << QJsonValue(3) << "parallel.tensor"
                                                   << "3 does not divide model.heads (16)";
@@ -219,11 +219,11 @@ void TestPlanJson::invalid_data()
     QTest::newRow("unknown precision") << "training.precision" << QJsonValue("fp12") << "training.precision"
                                        << "unknown value \"fp12\"";
     QTest::newRow("unknown schedule") << "parallel.schedule" << QJsonValue("zigzag") << "parallel.schedule" << "expected one of";
-    QTest::newRow("zero stage 4") << "parallel.zero_stage" << QJsonValue(4) << "parallel.zero_stage" << "must be 0, 1, 2 or 3";
+    QTest::newRow("zero stage 4") << "parallel.zero_stage" << QJsonValue(4) << "parallel.zero_stage" << "a whole number from 0 to 3 (got 4)";
     QTest::newRow("bf16 on V100") << "cluster.device" << QJsonValue("v100-sxm2-32gb") << "training.precision"
                                   << "bf16 is not supported by NVIDIA V100";
     QTest::newRow("negative bandwidth") << "cluster.network_bandwidth" << QJsonValue(-1) << "cluster.network_bandwidth"
-                                        << "must be positive";
+                                        << "must be greater than 0 bytes/s (got -1)";
     QTest::newRow("reserve fraction") << "training.allocator_reserve_fraction" << QJsonValue(1.5)
                                       << "training.allocator_reserve_fraction" << "[0, 1)";
     QTest::newRow("bool as number") << "training.sequence_parallel" << QJsonValue(1) << "training.sequence_parallel"
@@ -285,7 +285,7 @@ void TestPlanJson::hostileInput_data()
     QTest::addColumn<QString>("expectedMessage");
     const QByteArray base = QJsonDocument(basePlan()).toJson(QJsonDocument::Compact);
     QTest::newRow("1e400") << QByteArray(base).replace("\"layers\":8", "\"layers\":1e400") << "" << "malformed JSON";
-    QTest::newRow("-0 layers") << QByteArray(base).replace("\"layers\":8", "\"layers\":-0") << "model.layers" << "positive integer";
+    QTest::newRow("-0 layers") << QByteArray(base).replace("\"layers\":8", "\"layers\":-0") << "model.layers" << "a whole number from 1 to 2^40 (got";
     QTest::newRow("1e-400") << QByteArray(base).replace("\"micro_batch\":2", "\"micro_batch\":2,\"allocator_reserve_fraction\":1e-400")
                             << "" << "malformed JSON";
     QTest::newRow("-0.0 fraction is zero") << QByteArray(base).replace("\"micro_batch\":2", "\"micro_batch\":2,\"allocator_reserve_fraction\":-0.0")

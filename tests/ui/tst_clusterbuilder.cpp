@@ -185,10 +185,7 @@ private slots:
     {
         Plan plan = twoNodePlan();
         Fixture f(plan);
-        f.document.undoStack()->push(new ChangePlanValue<std::int64_t>(&f.document, PlanField::Tensor, 8, 16, [](Plan &p, std::int64_t v) {
-            p.parallel.tensor = v;
-            deriveDataParallel(p);
-        }));
+        f.document.undoStack()->push(new ChangePlanValue(&f.document, *findPlanKey("parallel.tensor"), std::int64_t(16)));
         QVERIFY(f.document.estimate().valid);
         QCOMPARE(f.document.plan().parallel.data, 1);
         QVERIFY(f.document.estimate().placement.tensor.crossesNodes);

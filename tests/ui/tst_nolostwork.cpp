@@ -16,8 +16,9 @@
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
 #include "TestSupport.h"
-#include "ui/commands/ChangePlanValue.h"
+#include "ui/commands/ReplacePlan.h"
 #include "ui/document/Autosave.h"
+#include "ui/commands/ReplacePlan.h"
 #include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
@@ -63,7 +64,7 @@ void TestNoLostWork::autosaveWritesAndRecovers()
         autosave.setInterval(20);
         Plan plan = document.plan();
         plan.training.microBatch = 2;
-        document.undoStack()->push(new SetPlan(&document, plan, "edit"));
+        document.undoStack()->push(new ReplacePlan(&document, plan, "edit"));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(autosave.recoveryPath()), 2000);
         edited = document.plan();
         // The process "crashes" here: nothing removes the recovery file.
@@ -89,7 +90,7 @@ void TestNoLostWork::savingRemovesRecovery()
     Autosave autosave(&document, dir.path());
     Plan plan = document.plan();
     plan.model.seqLen = 4096;
-    document.undoStack()->push(new SetPlan(&document, plan, "edit"));
+    document.undoStack()->push(new ReplacePlan(&document, plan, "edit"));
     QVERIFY(autosave.writeNow());
     QVERIFY(QFile::exists(autosave.recoveryPath()));
     QVERIFY(document.save(dir.filePath("saved.json"), &error));
@@ -126,7 +127,7 @@ void TestNoLostWork::openingAnotherFileAsks()
     MainWindow window(&document);
     QString error;
     QVERIFY(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
-    window.findChild<QSpinBox *>(QStringLiteral("layers"))->setValue(48);
+    window.findChild<QSpinBox *>(QStringLiteral("model.layers"))->setValue(48);
     const Plan edited = document.plan();
     QString asked;
     answerNextMessageBox(QMessageBox::Cancel, &asked);
@@ -149,7 +150,7 @@ void TestNoLostWork::closingAsks()
     QVERIFY(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.findChild<QSpinBox *>(QStringLiteral("layers"))->setValue(48);
+    window.findChild<QSpinBox *>(QStringLiteral("model.layers"))->setValue(48);
     QString asked;
     answerNextMessageBox(QMessageBox::Cancel, &asked);
     QVERIFY(!window.close());

@@ -79,7 +79,7 @@ void TestPlanner::editingChangesChartsAndUndoRestoresThem()
     const auto scalingBefore = graphValues(f.window.scaling()->plot(), 1);
     const QString fitBefore = f.window.summary()->fitText();
 
-    auto *seq = f.window.findChild<QSpinBox *>(QStringLiteral("sequence length"));
+    auto *seq = f.window.findChild<QSpinBox *>(QStringLiteral("model.seq_len"));
     QVERIFY(seq);
     seq->setValue(4096);
     QCOMPARE(f.document.plan().model.seqLen, 4096);
@@ -102,7 +102,7 @@ void TestPlanner::editingChangesChartsAndUndoRestoresThem()
 void TestPlanner::sliderDragIsOneUndoStep()
 {
     Fixture f;
-    auto *slider = f.window.findChild<QSlider *>(QStringLiteral("micro-batch"));
+    auto *slider = f.window.findChild<QSlider *>(QStringLiteral("training.micro_batch"));
     QVERIFY(slider);
     const int commands = f.document.undoStack()->count();
     slider->setSliderDown(true);
@@ -124,7 +124,7 @@ void TestPlanner::sliderDragIsOneUndoStep()
 void TestPlanner::saveLoadSaveIsByteIdentical()
 {
     Fixture f;
-    f.window.findChild<QSpinBox *>(QStringLiteral("tensor parallelism"))->setValue(4); // data follows: 16
+    f.window.findChild<QSpinBox *>(QStringLiteral("parallel.tensor"))->setValue(4); // data follows: 16
     QCOMPARE(f.document.plan().parallel.data, 16);
     QTemporaryDir dir;
     QString error;
@@ -142,8 +142,8 @@ void TestPlanner::doUndoRedoRestoresState()
 {
     Fixture f;
     const Plan start = f.document.plan();
-    f.window.findChild<QSpinBox *>(QStringLiteral("pipeline stages"))->setValue(4);
-    f.window.findChild<QSpinBox *>(QStringLiteral("nodes"))->setValue(32);
+    f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(4);
+    f.window.findChild<QSpinBox *>(QStringLiteral("cluster.nodes"))->setValue(32);
     const Plan edited = f.document.plan();
     QCOMPARE(edited.parallel.data, 8); // 256 GPUs / (8 x 4)
     QVERIFY(!(edited == start));
@@ -174,7 +174,7 @@ void TestPlanner::invalidFilesShowProblemsAndKeepDocument()
     QFETCH(QByteArray, json);
     QFETCH(QString, expected);
     Fixture f;
-    f.window.findChild<QSpinBox *>(QStringLiteral("layers"))->setValue(48);
+    f.window.findChild<QSpinBox *>(QStringLiteral("model.layers"))->setValue(48);
     const Plan before = f.document.plan();
     QTemporaryDir dir;
     const QString path = dir.filePath("bad.json");
@@ -198,7 +198,7 @@ void TestPlanner::invalidFilesShowProblemsAndKeepDocument()
 void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
 {
     Fixture f;
-    f.window.findChild<QSpinBox *>(QStringLiteral("attention heads"))->setValue(100); // 8 does not divide 100
+    f.window.findChild<QSpinBox *>(QStringLiteral("model.heads"))->setValue(100); // 8 does not divide 100
     QVERIFY(!f.document.estimate().valid);
     bool shown = false;
     for (QLabel *label : f.window.findChildren<QLabel *>())
@@ -233,7 +233,7 @@ void TestPlanner::ganttDrawsEveryOp()
     Fixture f;
     // 8 stages x 192 micro-batches x (forward + backward).
     QCOMPARE(f.window.pipeline()->opCount(), std::size_t(8 * 192 * 2));
-    f.window.findChild<QSpinBox *>(QStringLiteral("pipeline stages"))->setValue(1);
+    f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(1);
     QCOMPARE(f.window.pipeline()->opCount(), std::size_t(0));
 }
 

@@ -150,7 +150,7 @@ void TestValidation::gpipeThroughputAcrossPartitions()
     // does 1/K of it, and the simulated GPipe schedule sets the step time.
     const auto throughput = [](int k) {
         PipelineInput in;
-        in.schedule = PipelineSchedule::GPipe;
+        in.schedule = Schedule::GPipe;
         in.stages = k;
         in.microbatches = 32;
         in.forwardSeconds.assign(std::size_t(k), 1.0 / k);

@@ -14,7 +14,7 @@
 
 #include "ui/charts/ChartStyle.h"
 #include "core/cluster/Topology.h"
-#include "ui/commands/EditCluster.h"
+#include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
 
@@ -80,7 +80,7 @@ public:
         painter->drawRoundedRect(frame, 6, 6);
 
         // Header: template / device / link, and the count.
-        const DeviceSpec *device = findDevice(plan.cluster, m_canvas->document()->catalog(), g.device);
+        const DeviceSpec *device = m_canvas->document()->catalog().device(g.device, plan.cluster.customDevices);
         const QString deviceName = device ? text(device->name) : QObject::tr("unknown device \"%1\"").arg(text(g.device));
         QString link = QObject::tr("device's own scale-up link");
         if (const LinkSpec *l = m_canvas->document()->catalog().intraNodeLink(g.intraNodeLink))
@@ -270,7 +270,7 @@ public:
             name = text(net->name);
             bandwidth = net->bandwidthBytesPerSecond;
             latency = net->latencySeconds;
-        } else if (const DeviceSpec *d = findDevice(plan.cluster, catalog, plan.cluster.device)) {
+        } else if (const DeviceSpec *d = catalog.device(plan.cluster.device, plan.cluster.customDevices)) {
             name = QObject::tr("%1 default network").arg(text(d->name));
             bandwidth = d->networkBandwidthBytesPerSecond;
             latency = d->networkLatencySeconds;
@@ -464,7 +464,7 @@ bool ClusterCanvas::apply(const PaletteEntry &entry, int target)
         emit statusMessage(why);
         return false;
     }
-    m_document->undoStack()->push(new EditCluster(m_document, edit->plan, edit->text));
+    m_document->undoStack()->push(new ReplacePlan(m_document, edit->plan, edit->text));
     return true;
 }
 
@@ -477,7 +477,7 @@ bool ClusterCanvas::removeGroup(int index)
             emit statusMessage(why);
         return false;
     }
-    m_document->undoStack()->push(new EditCluster(m_document, edit->plan, edit->text));
+    m_document->undoStack()->push(new ReplacePlan(m_document, edit->plan, edit->text));
     return true;
 }
 

@@ -68,7 +68,7 @@ std::optional<PaletteEntry> PaletteEntry::fromString(const QString &text)
 
 const DeviceSpec *PaletteCatalog::device(const std::string &id, const Plan &plan) const
 {
-    if (const DeviceSpec *d = findDevice(plan.cluster, *catalog, id))
+    if (const DeviceSpec *d = catalog->device(id, plan.cluster.customDevices))
         return d;
     for (const DeviceSpec &d : customDevices)
         if (d.id == id)

@@ -14,7 +14,7 @@
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterEdits.h"
 #include "core/cluster/Topology.h"
-#include "ui/commands/EditCluster.h"
+#include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
 
@@ -25,7 +25,7 @@ namespace {
 QString text(const std::string &s) { return QString::fromStdString(s); }
 
 enum GroupField { DeviceField, GpusField, NodesField, LinkField };
-constexpr int kMergeNodesBase = 100; // EditCluster merge keys: field x 100 + group index
+constexpr int kMergeNodesBase = 100; // ReplacePlan merge keys: field x 100 + group index
 
 QString landingLine(const QString &what, const GroupLanding &l)
 {
@@ -140,21 +140,21 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         plan.cluster.overrides.networkLatencySeconds.reset();
         if (plan == m_document->plan())
             return;
-        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
     });
     connect(m_networkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double gbs) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * 1e9;
-        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network bandwidth"), 1));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"), 1));
     });
     connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkLatencySeconds = us * 1e-6;
-        m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change network latency"), 2));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), 2));
     });
     connect(m_overlay, &QComboBox::currentIndexChanged, this,
             [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
@@ -200,7 +200,7 @@ void ClusterInspector::editGroup(int field)
     const Plan plan = withGroup(m_document->plan(), index, g, *m_palette);
     if (plan == m_document->plan())
         return;
-    m_document->undoStack()->push(new EditCluster(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),
+    m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),
                                                   kMergeNodesBase * (field + 1) + index));
 }
 
@@ -215,7 +215,7 @@ void ClusterInspector::refresh()
     if (const LinkSpec *net = catalog.network(plan.cluster.network)) {
         bandwidth = net->bandwidthBytesPerSecond;
         latency = net->latencySeconds;
-    } else if (const DeviceSpec *d = findDevice(plan.cluster, catalog, plan.cluster.device)) {
+    } else if (const DeviceSpec *d = catalog.device(plan.cluster.device, plan.cluster.customDevices)) {
         bandwidth = d->networkBandwidthBytesPerSecond;
         latency = d->networkLatencySeconds;
     }

@@ -1,24 +1,24 @@
 #pragma once
-// The plan editor: every field of the plan, grouped (model, training, parallelism, cluster). Two slot
-// groups as in LabPlot's docks: widget -> document pushes one undo command per edit (consecutive edits
-// of a field merge), document -> widget refreshes every field under a re-entrancy guard. A problem the
-// estimator reports for a field is shown in words right under it.
+// The plan editor: a field for every key of the plan table (core/plan/PlanKeys) that the window edits,
+// grouped by section, with the table's label, tooltip and range. Two slot groups as in LabPlot's docks:
+// widget -> document pushes one ChangePlanValue per edit (consecutive edits of a key merge), document ->
+// widget refreshes every field under a re-entrancy guard. A problem the estimator reports for a key is
+// shown in words right under its field.
 
 #include <QWidget>
 
 #include <functional>
 #include <vector>
 
+#include "core/plan/PlanKeys.h"
+
 class QFormLayout;
 class QLabel;
-class QComboBox;
-class QSlider;
+class QVBoxLayout;
 
 namespace trainplan {
 
 class PlanDocument;
-enum class PlanField;
-struct Plan;
 
 class PlanEditor : public QWidget
 {
@@ -38,20 +38,20 @@ private:
         std::function<void()> refresh; ///< document -> widget
     };
 
-    // Widget factories: each binds one plan field both ways and returns the editing widget.
-    void addInteger(QFormLayout *form, PlanField field, const QString &label, const QString &tip, QStringList keys,
-                    std::function<std::int64_t(const Plan &)> get, std::function<void(Plan &, std::int64_t)> set,
-                    int minimum, int maximum);
-    void addFlag(QFormLayout *form, PlanField field, const QString &label, const QString &tip, QStringList keys,
-                 std::function<bool(const Plan &)> get, std::function<void(Plan &, bool)> set);
-    template<typename Enum>
-    void addChoice(QFormLayout *form, PlanField field, const QString &label, const QString &tip, QStringList keys,
-                   const std::vector<std::pair<QString, Enum>> &choices, std::function<Enum(const Plan &)> get,
-                   std::function<void(Plan &, Enum)> set);
-    void addPresetChoice(QFormLayout *form);
-    void addDeviceChoice(QFormLayout *form);
-    void addMicroBatchSlider(QFormLayout *form);
+    void addSection(QVBoxLayout *column, const QString &title, std::string_view section);
+    void addField(QFormLayout *form, const PlanKey &key);
+    // Widget factories: each binds one key both ways.
+    void addSpin(QFormLayout *form, const PlanKey &key);
+    void addCheck(QFormLayout *form, const PlanKey &key);
+    void addChoice(QFormLayout *form, const PlanKey &key);
+    void addPowerOfTwoSlider(QFormLayout *form, const PlanKey &key);
+    void addPresetChoice(QFormLayout *form, const PlanKey &key);
+    void addDeviceChoice(QFormLayout *form, const PlanKey &key);
+    void addDataLabel(QFormLayout *form);
+    void bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh);
     QLabel *addProblemLabel(QFormLayout *form);
+    /// Pushes the edit of one key (nothing when the value is the plan's already or the editor is refreshing).
+    void pushValue(const PlanKey &key, const KeyValue &value);
 
     void refresh();
 

@@ -114,7 +114,7 @@ protected:
         static const char *responses[] = {"shard, recompute, offload", "fuse, reuse, increase intensity",
                                           "lower precision, better kernels", "overlap, reduce, place topology-aware"};
         const Estimate &e = m_document->estimate();
-        const int limiting = e.valid ? int(resourceOf(e.step.bottleneck)) : -1;
+        const int limiting = e.valid ? int(diagnosticColumn(e.step.bottleneck)) : -1;
         const double gap = 10, colW = (size.width() - 5 * gap) / 4;
         QFont base = font();
         for (int j = 0; j < 4; ++j) {
@@ -132,7 +132,7 @@ protected:
                 p.setPen(textOn(c));
                 p.drawText(QRectF(x + 6, y, colW - 12, h), Qt::AlignCenter | Qt::TextWordWrap, text);
             };
-            box(gap, 44, QString::fromLatin1(labelOf(Resource(j))) + (hot ? tr("  ◀ limits this plan") : QString()), 1.0, true);
+            box(gap, 44, QString::fromLatin1(labelOf(Bottleneck(j))) + (hot ? tr("  ◀ limits this plan") : QString()), 1.0, true);
             box(gap + 58, 44, tr(symptoms[j]), 0.8, false);
             box(gap + 116, 44, tr(responses[j]), 0.6, false);
             // The plan's interventions for this resource, with predicted effects.

@@ -267,7 +267,7 @@ void writeSections(PageFlow &flow, PlanDocument *document, ReportCharts &charts,
     const std::vector<NodeGroup> groups = plan.cluster.groups();
     QString cluster;
     for (const NodeGroup &g : groups) {
-        const DeviceSpec *d = findDevice(plan.cluster, catalog, g.device);
+        const DeviceSpec *d = catalog.device(g.device, plan.cluster.customDevices);
         cluster += (cluster.isEmpty() ? QString() : QStringLiteral("; "))
                    + QObject::tr("%1 nodes × %2 %3").arg(g.nodes).arg(g.gpusPerNode).arg(d ? text(d->name) : text(g.device));
     }
@@ -445,7 +445,7 @@ void writeSections(PageFlow &flow, PlanDocument *document, ReportCharts &charts,
     flow.html(facts({
         {QObject::tr("Checkpoint size"), QObject::tr("%1 (parameters and optimizer state; gradients are not saved); largest shard %2 per GPU")
                                              .arg(gib(run.checkpointBytes), gib(run.checkpointBytesPerGpu))},
-        {QObject::tr("Write time"), QObject::tr("%1 at %2 GB/s, %3").arg(duration(run.checkpointWriteSeconds), num(plan.run.checkpointBandwidth / 1e9, 1),
+        {QObject::tr("Write time"), QObject::tr("%1 at %2 GB/s, %3").arg(duration(run.checkpointWriteSeconds), num(plan.run.checkpointBandwidthBytesPerSecond / 1e9, 1),
                                                                      plan.run.shardedCheckpoint ? QObject::tr("sharded (every rank writes its shard)")
                                                                                                 : QObject::tr("gathered to one writer"))},
         {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)").arg(duration(run.clusterMtbfSeconds), num(plan.run.gpuMtbfHours, 0)).arg(e.model.gpus)},
@@ -505,7 +505,7 @@ void writeSections(PageFlow &flow, PlanDocument *document, ReportCharts &charts,
     sourceRows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
                               QObject::tr("Daly 2006; Young 1974")};
     sourceRows << QStringList{QObject::tr("Price, storage, restart"),
-                              QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(num(plan.run.pricePerGpuHour, 2), num(plan.run.checkpointBandwidth / 1e9, 1),
+                              QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(num(plan.run.pricePerGpuHour, 2), num(plan.run.checkpointBandwidthBytesPerSecond / 1e9, 1),
                                                                                num(plan.run.restartSeconds, 0)),
                               QObject::tr("user assumptions (plan keys run.*)")};
     chunkedTable(flow, {QObject::tr("Assumption"), QObject::tr("Value or formula"), QObject::tr("Source")}, sourceRows, 12);

@@ -24,7 +24,7 @@
 #include <qcustomplot.h>
 
 #include "ui/charts/ChartStyle.h"
-#include "ui/commands/ChangePlanValue.h"
+#include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
 
@@ -89,7 +89,7 @@ public:
             case Pipeline: return qlonglong(c.pipeline);
             case Virtual: return qlonglong(c.virtualStages);
             case MicroBatch: return qlonglong(c.microBatch);
-            case Zero: return c.zeroStage;
+            case Zero: return qlonglong(c.zeroStage);
             default: break;
             }
         }
@@ -109,7 +109,7 @@ public:
         case Virtual: return qlonglong(c.virtualStages);
         case MicroBatch: return qlonglong(c.microBatch);
         case ScheduleColumn: return QString::fromLatin1(toString(c.schedule));
-        case Zero: return c.zeroStage;
+        case Zero: return qlonglong(c.zeroStage);
         case RecomputeColumn: return QString::fromLatin1(toString(c.recompute));
         case SequenceParallel: return c.sequenceParallel ? QStringLiteral("yes") : QStringLiteral("no");
         case Offload: return c.offload ? QStringLiteral("yes") : QStringLiteral("no");
@@ -302,14 +302,10 @@ SearchConstraints SearchPanel::constraints() const
     c.minNodes = std::min(m_minNodes->value(), m_maxNodes->value());
     c.maxNodes = std::max(m_minNodes->value(), m_maxNodes->value());
     c.minHeadroomBytes = m_headroom->value() * units::GiB;
-    if (m_fixTensor->isChecked())
-        c.tensor = plan.parallel.tensor;
-    if (m_fixPipeline->isChecked())
-        c.pipeline = plan.parallel.pipeline;
-    if (m_fixMicroBatch->isChecked()) {
-        c.microBatch = plan.training.microBatch;
-        c.microBatches = {plan.training.microBatch};
-    }
+    for (const auto &[box, path] : {std::pair{m_fixTensor, "parallel.tensor"}, std::pair{m_fixPipeline, "parallel.pipeline"},
+                                    std::pair{m_fixMicroBatch, "training.micro_batch"}})
+        if (box->isChecked())
+            c.fix(path, findPlanKey(path)->get(plan));
     c.allowTensorAcrossNodes = m_acrossNodes->isChecked();
     c.allowOffload = m_offload->isChecked();
     c.top = 200;
@@ -461,7 +457,7 @@ void SearchPanel::loadPlan(const Plan &plan, const QString &text)
 {
     if (plan == m_document->plan())
         return;
-    m_document->undoStack()->push(new SetPlan(m_document, plan, text));
+    m_document->undoStack()->push(new ReplacePlan(m_document, plan, text));
 }
 
 std::optional<Plan> SearchPanel::bestForCurrentPlan() const

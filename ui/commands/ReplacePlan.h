@@ -1,7 +1,7 @@
 #pragma once
-// One undo step for a cluster edit from the cluster builder (add nodes, change a node group's device or
-// link, the network tier). It stores the whole plan before and after, because a new GPU count also
-// re-derives parallel.data. Edits with the same merge key (one spin box held down) merge into one step.
+// Replaces the whole plan in one undo step: a preset, a search result, a cluster-builder edit (adding
+// nodes also re-derives parallel.data, so the whole plan is kept before and after). Edits with the same
+// merge key (one spin box held down) merge into one step; a merge back to the start is obsolete.
 
 #include <QUndoCommand>
 
@@ -11,11 +11,11 @@
 
 namespace trainplan {
 
-class EditCluster : public QUndoCommand
+class ReplacePlan : public QUndoCommand
 {
 public:
     /// `mergeKey` < 0: never merges.
-    EditCluster(PlanDocument *document, Plan after, const QString &text, int mergeKey = -1)
+    ReplacePlan(PlanDocument *document, Plan after, const QString &text, int mergeKey = -1)
         : m_document(document), m_before(document->plan()), m_after(std::move(after)), m_mergeKey(mergeKey)
     {
         setText(text);
@@ -26,7 +26,7 @@ public:
     int id() const override { return m_mergeKey < 0 ? -1 : kIdBase + m_mergeKey; }
     bool mergeWith(const QUndoCommand *other) override
     {
-        const auto *next = dynamic_cast<const EditCluster *>(other);
+        const auto *next = dynamic_cast<const ReplacePlan *>(other);
         if (!next || next->m_mergeKey != m_mergeKey || next->m_document != m_document)
             return false;
         m_after = next->m_after;
@@ -35,7 +35,7 @@ public:
     }
 
 private:
-    static constexpr int kIdBase = 1000; // above every PlanField id
+    static constexpr int kIdBase = 100000; // above ChangePlanValue's ids (one per plan key)
     PlanDocument *m_document;
     Plan m_before;
     Plan m_after;

@@ -1,0 +1,52 @@
+#include "app/CommandLine.h"
+
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+
+namespace trainplan::cli {
+
+CommandLine::CommandLine(QString command, const QString &description, QString usage)
+    : m_command(std::move(command)), m_usage(std::move(usage)),
+      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."))
+{
+    m_parser.setApplicationDescription(description);
+    m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
+    m_parser.addOption(m_help);
+}
+
+std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    if (!m_parser.parse(QStringList{QStringLiteral("trainplan ") + m_command} + arguments))
+        return usageError(err, m_parser.errorText());
+    if (m_parser.isSet(m_help)) {
+        out << m_parser.helpText();
+        return Ok;
+    }
+    if (m_parser.positionalArguments().size() != 1)
+        return usageError(err, m_parser.positionalArguments().isEmpty() ? QStringLiteral("a plan file is required")
+                                                                         : QStringLiteral("expected exactly one plan file"));
+    return std::nullopt;
+}
+
+int CommandLine::usageError(QTextStream &err, const QString &message) const
+{
+    err << "trainplan " << m_command << ": " << message << '\n' << m_usage;
+    return UsageError;
+}
+
+std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err)
+{
+    io::PlanReadResult read = io::readPlanFile(path, io::builtinCatalog());
+    for (const Problem &p : read.problems)
+        err << path << ": " << QString::fromStdString(toString(p)) << "\n";
+    return std::move(read.plan);
+}
+
+QString exitCodesHelp(bool outputErrors)
+{
+    return QStringLiteral("Exit codes: 0 done; 1 the plan is unreadable or invalid (one \"file: key: rule\" line per "
+                          "problem on stderr); 2 usage error")
+           + (outputErrors ? QStringLiteral("; 3 the output cannot be written.") : QStringLiteral("."));
+}
+
+} // namespace trainplan::cli

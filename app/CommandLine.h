@@ -1,0 +1,59 @@
+#pragma once
+// What every subcommand shares: its command line (QCommandLineParser with --help and one plan argument,
+// a file or - for standard input), the exit codes, and reading the plan with every problem reported.
+
+#include <QCommandLineParser>
+#include <QStringList>
+#include <QTextStream>
+
+#include <optional>
+
+#include "core/plan/Plan.h"
+
+namespace trainplan::cli {
+
+/// Exit codes of every subcommand (README and `trainplan SUBCOMMAND --help` list them).
+enum ExitCode {
+    Ok = 0,           ///< done (for estimate and search also when the plan does not fit or nothing is feasible)
+    InvalidInput = 1, ///< the plan is unreadable or invalid: one "file: key: rule" line per problem on stderr
+    UsageError = 2,   ///< the command line is wrong
+    OutputError = 3,  ///< the output cannot be written
+};
+
+/// One subcommand's command line.
+class CommandLine
+{
+public:
+    /// `command` as typed ("estimate"), its one-line description and its usage lines.
+    CommandLine(QString command, const QString &description, QString usage);
+
+    void addOption(const QCommandLineOption &option) { m_parser.addOption(option); }
+
+    /// Parses `arguments` (those after the subcommand's name). Returns the exit code when the command is
+    /// done already: Ok after --help, UsageError after a problem (said on `err` with the usage).
+    std::optional<int> parse(const QStringList &arguments, QTextStream &out, QTextStream &err);
+
+    bool isSet(const QCommandLineOption &option) const { return m_parser.isSet(option); }
+    QString value(const QCommandLineOption &option) const { return m_parser.value(option); }
+    QStringList values(const QCommandLineOption &option) const { return m_parser.values(option); }
+    /// The plan file ("-" for standard input).
+    QString planPath() const { return m_parser.positionalArguments().value(0); }
+
+    /// "trainplan COMMAND: MESSAGE" and the usage on `err`; returns UsageError.
+    int usageError(QTextStream &err, const QString &message) const;
+
+private:
+    QString m_command;
+    QString m_usage;
+    QCommandLineParser m_parser;
+    QCommandLineOption m_help;
+};
+
+/// Reads a plan file (or standard input for "-") for a subcommand: every problem goes to `err` as
+/// "path: key: rule"; empty when the plan has errors (exit with InvalidInput).
+std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err);
+
+/// The exit codes as the help texts list them.
+QString exitCodesHelp(bool outputErrors);
+
+} // namespace trainplan::cli

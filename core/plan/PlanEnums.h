@@ -1,0 +1,39 @@
+#pragma once
+// The plan's own choices that are not shapes or sizes, each with its names (core/common/EnumNames.h).
+
+#include <array>
+
+#include "core/common/EnumNames.h"
+
+namespace trainplan {
+
+enum class Optimizer { Adam, Sgd };
+constexpr auto enumNames(Optimizer)
+{
+    using N = EnumName<Optimizer>;
+    return std::array{N{Optimizer::Adam, "adam", "Adam"}, N{Optimizer::Sgd, "sgd", "SGD (momentum)"}};
+}
+inline const char *toString(Optimizer v) { return spellingOf(v); }
+
+enum class Recompute { None, Selective, Full };
+constexpr auto enumNames(Recompute)
+{
+    using N = EnumName<Recompute>;
+    return std::array{N{Recompute::None, "none", "None"}, N{Recompute::Selective, "selective", "Selective (attention)"},
+                      N{Recompute::Full, "full", "Full"}};
+}
+inline const char *toString(Recompute v) { return spellingOf(v); }
+
+/// Pipeline schedules: GPipe (Huang et al. 2019), 1F1B (Narayanan et al. 2019), interleaved 1F1B
+/// (Narayanan et al. 2021), ZB-H1 (Qi et al. 2024).
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
+constexpr auto enumNames(Schedule)
+{
+    using N = EnumName<Schedule>;
+    return std::array{N{Schedule::GPipe, "gpipe", "GPipe"}, N{Schedule::OneFOneB, "1f1b", "1F1B"},
+                      N{Schedule::Interleaved, "interleaved", "Interleaved 1F1B"},
+                      N{Schedule::ZeroBubbleH1, "zb-h1", "Zero bubble (ZB-H1)"}};
+}
+inline const char *toString(Schedule v) { return spellingOf(v); }
+
+} // namespace trainplan

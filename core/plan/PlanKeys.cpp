@@ -1,0 +1,458 @@
+#include "core/plan/PlanKeys.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "core/common/Units.h"
+#include "core/plan/Plan.h"
+
+namespace trainplan {
+
+namespace {
+
+// Values <-> fields.
+KeyValue toValue(std::int64_t v) { return v; }
+KeyValue toValue(double v) { return v; }
+KeyValue toValue(bool v) { return v; }
+KeyValue toValue(const std::string &v) { return v; }
+KeyValue toValue(const std::optional<double> &v) { return v ? KeyValue(*v) : KeyValue(); }
+template<NamedEnum E>
+KeyValue toValue(E v)
+{
+    return std::string(toString(v));
+}
+
+void fromValue(const KeyValue &v, std::int64_t &out)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&v))
+        out = *i;
+}
+void fromValue(const KeyValue &v, double &out)
+{
+    if (const auto *d = std::get_if<double>(&v))
+        out = *d;
+    else if (const auto *i = std::get_if<std::int64_t>(&v))
+        out = double(*i);
+}
+void fromValue(const KeyValue &v, bool &out)
+{
+    if (const auto *b = std::get_if<bool>(&v))
+        out = *b;
+}
+void fromValue(const KeyValue &v, std::string &out)
+{
+    if (const auto *s = std::get_if<std::string>(&v))
+        out = *s;
+}
+void fromValue(const KeyValue &v, std::optional<double> &out)
+{
+    if (std::holds_alternative<std::monostate>(v)) {
+        out.reset();
+        return;
+    }
+    double d = 0;
+    fromValue(v, d);
+    out = d;
+}
+template<NamedEnum E>
+void fromValue(const KeyValue &v, E &out)
+{
+    if (const auto *s = std::get_if<std::string>(&v))
+        if (const auto e = fromString<E>(*s))
+            out = *e;
+}
+
+/// A field two levels down: plan.*Section.*Member.
+template<auto Section, auto Member>
+constexpr KeyAccess field()
+{
+    return {[](const Plan &p) { return toValue((p.*Section).*Member); },
+            [](Plan &p, const KeyValue &v) { fromValue(v, (p.*Section).*Member); }};
+}
+
+/// A cluster override: plan.cluster.overrides.*Member.
+template<auto Member>
+constexpr KeyAccess overrideField()
+{
+    return {[](const Plan &p) { return toValue(p.cluster.overrides.*Member); },
+            [](Plan &p, const KeyValue &v) { fromValue(v, p.cluster.overrides.*Member); }};
+}
+
+const std::vector<KeyChoice> &zeroStages()
+{
+    static const std::vector<KeyChoice> choices{
+        {"0", "0: replicated"}, {"1", "1: optimizer"}, {"2", "2: + gradients"}, {"3", "3: + parameters"}};
+    return choices;
+}
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kMaxSize = double(kMaxPlanSize);
+constexpr KeyRange kSize{1, kMaxSize};
+constexpr KeyRange kFraction{0, 1, false, true};
+constexpr KeyRange kPositive{0, kInfinity, true, false};
+constexpr KeyRange kNonNegative{0, kInfinity};
+
+using M = ModelSpec;
+using T = TrainingConfig;
+using P = ParallelConfig;
+using C = ClusterConfig;
+using R = RunConfig;
+
+// clang-format off
+const std::array kKeys{
+    // Root.
+    PlanKey{.path = "format", .type = KeyType::String, .tooltip = "\"trainplan-plan\"", .defaultText = "required"},
+    PlanKey{.path = "version", .type = KeyType::Integer, .tooltip = "1", .defaultText = "required"},
+    PlanKey{.path = "name", .type = KeyType::String, .label = "Name", .noun = "plan name",
+            .tooltip = "shown in titles and reports", .defaultText = "model name",
+            .access = {[](const Plan &p) { return KeyValue(p.name); }, [](Plan &p, const KeyValue &v) { fromValue(v, p.name); }}},
+
+    // Model.
+    PlanKey{.path = "model.preset", .type = KeyType::String, .label = "Preset", .noun = "model",
+            .tooltip = "a published model shape (resources/models.json); any key below overrides it",
+            .defaultText = "none (custom shape)", .editor = KeyEditor::Preset},
+    PlanKey{.path = "model.name", .type = KeyType::String, .label = "Model name", .noun = "model name",
+            .defaultText = "preset name or \"custom\"", .access = field<&Plan::model, &M::name>()},
+    PlanKey{.path = "model.layers", .type = KeyType::Integer, .label = "Layers", .noun = "layers",
+            .tooltip = "transformer layers", .defaultText = "required (custom)",
+            .rule = "divisible by pipeline x virtual_stages", .range = kSize, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::layers>()},
+    PlanKey{.path = "model.hidden", .type = KeyType::Integer, .label = "Hidden size", .noun = "hidden size",
+            .tooltip = "model width h", .defaultText = "required (custom)", .rule = "divisible by heads",
+            .range = kSize, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::hidden>()},
+    PlanKey{.path = "model.heads", .type = KeyType::Integer, .label = "Attention heads", .noun = "attention heads",
+            .tooltip = "query heads a; must divide h and be divisible by t", .defaultText = "required (custom)",
+            .rule = "divisible by tensor", .range = kSize, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::heads>()},
+    PlanKey{.path = "model.kv_heads", .type = KeyType::Integer, .label = "Key/value heads", .noun = "key/value heads",
+            .tooltip = "grouped-query attention: key/value heads", .defaultText = "heads",
+            .rule = "divides heads; divisible by tensor", .range = kSize, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::kvHeads>()},
+    PlanKey{.path = "model.ffn_hidden", .type = KeyType::Integer, .label = "MLP width", .noun = "MLP width",
+            .tooltip = "inner width of the MLP", .defaultText = "4 x hidden", .rule = "divisible by tensor",
+            .range = kSize, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::ffnHidden>()},
+    PlanKey{.path = "model.vocab", .type = KeyType::Integer, .label = "Vocabulary", .noun = "vocabulary",
+            .tooltip = "vocabulary size V", .defaultText = "required (custom)", .range = kSize,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::vocab>()},
+    PlanKey{.path = "model.seq_len", .type = KeyType::Integer, .label = "Sequence length", .noun = "sequence length",
+            .tooltip = "tokens per sequence s", .defaultText = "required (custom)", .range = kSize,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::seqLen>()},
+    PlanKey{.path = "model.mlp", .type = KeyType::Enum, .label = "MLP kind", .noun = "MLP kind",
+            .tooltip = "sets the defaults of norm, linear_bias, position_embedding and dropout", .defaultText = "\"gelu\"",
+            .choices = choicesOf<MlpKind>, .access = field<&Plan::model, &M::mlp>()},
+    PlanKey{.path = "model.tied_embeddings", .type = KeyType::Bool, .label = "Tied embeddings", .noun = "tied embeddings",
+            .tooltip = "output projection shares the word embedding", .defaultText = "false",
+            .access = field<&Plan::model, &M::tiedEmbeddings>()},
+    PlanKey{.path = "model.norm", .type = KeyType::Enum, .label = "Norm", .noun = "norm",
+            .defaultText = "gelu: layernorm; swiglu: rmsnorm", .choices = choicesOf<NormKind>,
+            .access = field<&Plan::model, &M::norm>()},
+    PlanKey{.path = "model.linear_bias", .type = KeyType::Bool, .label = "Linear biases", .noun = "linear biases",
+            .defaultText = "gelu: true; swiglu: false", .access = field<&Plan::model, &M::linearBias>()},
+    PlanKey{.path = "model.position_embedding", .type = KeyType::Enum, .label = "Positions", .noun = "position embedding",
+            .tooltip = "learned adds seq_len x hidden parameters", .defaultText = "gelu: learned; swiglu: rotary",
+            .choices = choicesOf<PositionEmbedding>, .access = field<&Plan::model, &M::position>()},
+    PlanKey{.path = "model.dropout", .type = KeyType::Bool, .label = "Dropout", .noun = "dropout",
+            .tooltip = "dropout masks are stored activations", .defaultText = "gelu: true; swiglu: false",
+            .access = field<&Plan::model, &M::dropout>()},
+
+    // Training.
+    PlanKey{.path = "training.global_batch", .type = KeyType::Integer, .label = "Global batch", .noun = "global batch",
+            .tooltip = "sequences per optimizer step", .defaultText = "required",
+            .rule = "multiple of micro_batch x data", .range = kSize, .editor = KeyEditor::Spin,
+            .access = field<&Plan::training, &T::globalBatch>()},
+    PlanKey{.path = "training.micro_batch", .type = KeyType::Integer, .label = "Micro-batch", .noun = "micro-batch",
+            .tooltip = "sequences per GPU per micro-batch", .defaultText = "1", .range = kSize, .searchDimension = true,
+            .editor = KeyEditor::PowerOfTwoSlider, .access = field<&Plan::training, &T::microBatch>()},
+    PlanKey{.path = "training.precision", .type = KeyType::Enum, .label = "Precision", .noun = "precision",
+            .tooltip = "storage and arithmetic format", .defaultText = "\"bf16\"", .rule = "must be supported by the device",
+            .editor = KeyEditor::Choice, .choices = choicesOf<Precision>, .access = field<&Plan::training, &T::precision>()},
+    PlanKey{.path = "training.optimizer", .type = KeyType::Enum, .label = "Optimizer", .noun = "optimizer",
+            .tooltip = "Adam keeps two moments; SGD one", .defaultText = "\"adam\"", .editor = KeyEditor::Choice,
+            .choices = choicesOf<Optimizer>, .access = field<&Plan::training, &T::optimizer>()},
+    PlanKey{.path = "training.recompute", .type = KeyType::Enum, .label = "Recomputation", .noun = "recomputation",
+            .tooltip = "activation recomputation (Korthikanti et al. 2022)", .defaultText = "\"none\"",
+            .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Recompute>,
+            .access = field<&Plan::training, &T::recompute>()},
+    PlanKey{.path = "training.sequence_parallel", .type = KeyType::Bool, .label = "Sequence parallel",
+            .noun = "sequence parallelism", .tooltip = "shard norms and dropout over the tensor group",
+            .defaultText = "false", .searchDimension = true, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::sequenceParallel>()},
+    PlanKey{.path = "training.flash_attention", .type = KeyType::Bool, .label = "Flash attention", .noun = "flash attention",
+            .tooltip = "fused attention: no s x s score tensor is stored", .defaultText = "false",
+            .editor = KeyEditor::Check, .access = field<&Plan::training, &T::flashAttention>()},
+    PlanKey{.path = "training.fp32_gradients", .type = KeyType::Bool, .label = "FP32 gradients", .noun = "FP32 gradients",
+            .tooltip = "4-byte gradients with 16-bit parameters (Megatron-LM main_grad)", .defaultText = "false",
+            .access = field<&Plan::training, &T::fp32Gradients>()},
+    PlanKey{.path = "training.allocator_reserve_fraction", .type = KeyType::Number, .label = "Allocator reserve",
+            .noun = "allocator reserve", .tooltip = "fragmentation reserve on dynamic memory", .defaultText = "0.05",
+            .range = kFraction, .access = field<&Plan::training, &T::allocatorReserveFraction>()},
+    PlanKey{.path = "training.fused_kernels", .type = KeyType::Bool, .label = "Fused kernels", .noun = "kernel fusion",
+            .tooltip = "fused element-wise chains read and write once", .defaultText = "true",
+            .editor = KeyEditor::Check, .access = field<&Plan::training, &T::fusedKernels>()},
+    PlanKey{.path = "training.padding_fraction", .type = KeyType::Number, .label = "Padding", .noun = "padding fraction",
+            .tooltip = "share of padding tokens; valid tokens/s = tokens/s x (1 - it)", .defaultText = "0",
+            .range = kFraction, .access = field<&Plan::training, &T::paddingFraction>()},
+
+    // Parallel layout.
+    PlanKey{.path = "parallel.data", .type = KeyType::Integer, .label = "Data parallel", .noun = "data parallelism",
+            .tooltip = "data-parallel replicas", .defaultText = "GPUs / (tensor x pipeline)",
+            .rule = "data x tensor x pipeline = gpus_per_node x nodes", .range = kSize, .searchDimension = true,
+            .access = field<&Plan::parallel, &P::data>()},
+    PlanKey{.path = "parallel.tensor", .type = KeyType::Integer, .label = "Tensor parallel", .noun = "tensor parallelism",
+            .tooltip = "tensor-parallel group size t", .defaultText = "1",
+            .rule = "divides model.heads, model.kv_heads and model.ffn_hidden", .range = kSize, .searchDimension = true,
+            .editor = KeyEditor::Spin, .rebalancesData = true, .access = field<&Plan::parallel, &P::tensor>()},
+    PlanKey{.path = "parallel.pipeline", .type = KeyType::Integer, .label = "Pipeline stages", .noun = "pipeline stages",
+            .tooltip = "pipeline-parallel stages p", .defaultText = "1", .range = {1, double(kMaxPipelineStages)},
+            .searchDimension = true, .editor = KeyEditor::Spin, .rebalancesData = true,
+            .access = field<&Plan::parallel, &P::pipeline>()},
+    PlanKey{.path = "parallel.virtual_stages", .type = KeyType::Integer, .label = "Virtual stages", .noun = "virtual stages",
+            .tooltip = "model chunks per stage (interleaved schedule)", .defaultText = "1",
+            .rule = "> 1 needs \"schedule\": \"interleaved\" and micro-batches divisible by pipeline", .range = kSize,
+            .searchDimension = true, .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::virtualStages>()},
+    PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
+            .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",
+            .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Schedule>,
+            .access = field<&Plan::parallel, &P::schedule>()},
+    PlanKey{.path = "parallel.zero_stage", .type = KeyType::Integer, .label = "ZeRO stage", .noun = "ZeRO stage",
+            .tooltip = "shard optimizer (1), + gradients (2), + parameters (3)", .defaultText = "0", .range = {0, 3},
+            .searchDimension = true, .editor = KeyEditor::Choice, .choices = zeroStages,
+            .access = field<&Plan::parallel, &P::zeroStage>()},
+    PlanKey{.path = "parallel.offload_optimizer", .type = KeyType::Bool, .label = "Offload optimizer",
+            .noun = "optimizer offload", .tooltip = "optimizer state in host memory (ZeRO-Offload)", .defaultText = "false",
+            .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::offloadOptimizer>()},
+    PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .label = "Gradient bucket", .noun = "gradient bucket",
+            .tooltip = "data-parallel gradient bucket", .unit = "bytes", .defaultText = "25e6", .range = {0, 1e12, true},
+            .access = field<&Plan::parallel, &P::bucketBytes>()},
+    PlanKey{.path = "parallel.overlap_grad_reduce", .type = KeyType::Bool, .label = "Overlap gradient reduction",
+            .noun = "gradient-reduction overlap", .tooltip = "bucketed gradient reduction overlaps the last backward",
+            .defaultText = "true", .access = field<&Plan::parallel, &P::overlapGradReduce>()},
+
+    // Cluster.
+    PlanKey{.path = "cluster.device", .type = KeyType::String, .label = "Device", .noun = "device",
+            .tooltip = "a device id from resources/devices.json or custom_devices", .defaultText = "required (unless node_groups)",
+            .editor = KeyEditor::Device,
+            .access = {[](const Plan &p) { return KeyValue(p.cluster.device); },
+                       [](Plan &p, const KeyValue &v) { std::string id; fromValue(v, id); p.cluster.setDevice(id); }}},
+    PlanKey{.path = "cluster.gpus_per_node", .type = KeyType::Integer, .label = "GPUs per node", .noun = "GPUs per node",
+            .tooltip = "accelerators sharing the scale-up link", .defaultText = "8", .range = kSize,
+            .editor = KeyEditor::Spin, .rebalancesData = true,
+            .access = {[](const Plan &p) { return KeyValue(p.cluster.gpusPerNode); },
+                       [](Plan &p, const KeyValue &v) { std::int64_t n = 1; fromValue(v, n); p.cluster.setGpusPerNode(n); }}},
+    PlanKey{.path = "cluster.nodes", .type = KeyType::Integer, .label = "Nodes", .noun = "nodes",
+            .tooltip = "all nodes of the cluster", .defaultText = "1", .range = kSize, .editor = KeyEditor::Spin,
+            .rebalancesData = true,
+            .access = {[](const Plan &p) { return KeyValue(p.cluster.nodes); },
+                       [](Plan &p, const KeyValue &v) { std::int64_t n = 1; fromValue(v, n); p.cluster.setNodes(n); }}},
+    PlanKey{.path = "cluster.intra_node_link", .type = KeyType::String, .label = "Intra-node link", .noun = "intra-node link",
+            .tooltip = "a link id from resources/cluster.json (nvlink3-nvswitch, pcie4-x16, ...)", .defaultText = "device's own",
+            .access = field<&Plan::cluster, &C::intraNodeLink>()},
+    PlanKey{.path = "cluster.network", .type = KeyType::String, .label = "Network", .noun = "network",
+            .tooltip = "a network tier id from resources/cluster.json (ib-ndr, ib-hdr, roce-400, ...)",
+            .defaultText = "device's own", .access = field<&Plan::cluster, &C::network>()},
+    PlanKey{.path = "cluster.node_groups", .type = KeyType::Array, .label = "Node groups", .noun = "node groups",
+            .tooltip = "node groups in rank order: {\"template\", \"device\", \"gpus_per_node\", \"nodes\", "
+                       "\"intra_node_link\"}, at most 256; see below",
+            .defaultText = "one group"},
+    PlanKey{.path = "cluster.custom_devices", .type = KeyType::Array, .label = "Custom devices", .noun = "custom devices",
+            .tooltip = "user-defined devices this plan uses, each in the devices.json schema; ids may not shadow a "
+                       "built-in one",
+            .defaultText = "none"},
+    PlanKey{.path = "cluster.intra_node_bandwidth", .type = KeyType::Number, .label = "Intra-node bandwidth",
+            .noun = "intra-node bandwidth", .tooltip = "per GPU, one direction", .unit = "bytes/s", .defaultText = "device",
+            .range = kPositive, .optional = true,
+            .access = overrideField<&ClusterOverrides::intraNodeBandwidthBytesPerSecond>()},
+    PlanKey{.path = "cluster.intra_node_latency", .type = KeyType::Number, .label = "Intra-node latency",
+            .noun = "intra-node latency", .unit = "s", .defaultText = "device", .range = kNonNegative, .optional = true,
+            .access = overrideField<&ClusterOverrides::intraNodeLatencySeconds>()},
+    PlanKey{.path = "cluster.network_bandwidth", .type = KeyType::Number, .label = "Network bandwidth",
+            .noun = "network bandwidth", .tooltip = "per GPU, one direction", .unit = "bytes/s", .defaultText = "device",
+            .range = kPositive, .optional = true, .access = overrideField<&ClusterOverrides::networkBandwidthBytesPerSecond>()},
+    PlanKey{.path = "cluster.network_latency", .type = KeyType::Number, .label = "Network latency",
+            .noun = "network latency", .unit = "s", .defaultText = "device", .range = kNonNegative, .optional = true,
+            .access = overrideField<&ClusterOverrides::networkLatencySeconds>()},
+    PlanKey{.path = "cluster.runtime_context_bytes", .type = KeyType::Number, .label = "Runtime context",
+            .noun = "runtime context", .tooltip = "CUDA/HIP context and library workspaces", .unit = "bytes",
+            .defaultText = "device", .range = kNonNegative, .optional = true,
+            .access = overrideField<&ClusterOverrides::runtimeContextBytes>()},
+
+    // Run.
+    PlanKey{.path = "run.token_budget", .type = KeyType::Number, .label = "Token budget", .noun = "token budget",
+            .tooltip = "tokens to train on", .unit = "tokens", .defaultText = "300e9", .range = {0, 1e18, true, true},
+            .access = field<&Plan::run, &R::tokenBudget>()},
+    PlanKey{.path = "run.price_per_gpu_hour", .type = KeyType::Number, .label = "Price per GPU-hour",
+            .noun = "price per GPU-hour", .tooltip = "currency units per GPU-hour", .defaultText = "2.0",
+            .range = {0, 1e9, false, true}, .access = field<&Plan::run, &R::pricePerGpuHour>()},
+    PlanKey{.path = "run.checkpoint_bandwidth", .type = KeyType::Number, .label = "Checkpoint bandwidth",
+            .noun = "checkpoint bandwidth", .tooltip = "what the storage system writes, all writers together",
+            .unit = "bytes/s", .defaultText = "20e9", .range = kPositive,
+            .access = field<&Plan::run, &R::checkpointBandwidthBytesPerSecond>()},
+    PlanKey{.path = "run.sharded_checkpoint", .type = KeyType::Bool, .label = "Sharded checkpoint",
+            .noun = "sharded checkpoint", .tooltip = "every rank writes its shard; false: gathered to one writer",
+            .defaultText = "true", .access = field<&Plan::run, &R::shardedCheckpoint>()},
+    PlanKey{.path = "run.gpu_mtbf_hours", .type = KeyType::Number, .label = "GPU MTBF", .noun = "GPU MTBF",
+            .tooltip = "mean time between failures of one GPU (Llama 3: ~50,700 GPU-hours)", .unit = "hours",
+            .defaultText = "50000", .range = kPositive, .access = field<&Plan::run, &R::gpuMtbfHours>()},
+    PlanKey{.path = "run.restart_seconds", .type = KeyType::Number, .label = "Restart time", .noun = "restart time",
+            .tooltip = "to detect a failure, restart and reload", .unit = "s", .defaultText = "600", .range = kNonNegative,
+            .access = field<&Plan::run, &R::restartSeconds>()},
+};
+// clang-format on
+
+/// "2^40" for large powers of two, otherwise the number as the plan file writes it.
+std::string boundText(double v)
+{
+    if (v >= 1048576.0 && std::floor(std::log2(v)) == std::log2(v))
+        return "2^" + std::to_string(int(std::log2(v)));
+    if (std::floor(v) == v && std::fabs(v) < 1e6)
+        return std::to_string(std::int64_t(v));
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::scientific);
+    std::string text(buffer, result.ptr);
+    if (const auto plus = text.find("e+"); plus != std::string::npos)
+        text.erase(plus + 1, 1); // "1e12", not "1e+12"
+    return text;
+}
+
+} // namespace
+
+std::string_view PlanKey::section() const
+{
+    const std::string_view p(path);
+    const auto dot = p.find('.');
+    return dot == std::string_view::npos ? std::string_view() : p.substr(0, dot);
+}
+
+std::string_view PlanKey::name() const
+{
+    const std::string_view p(path);
+    const auto dot = p.find('.');
+    return dot == std::string_view::npos ? p : p.substr(dot + 1);
+}
+
+std::span<const PlanKey> planKeys()
+{
+    return kKeys;
+}
+
+const PlanKey *findPlanKey(std::string_view path)
+{
+    for (const PlanKey &k : kKeys)
+        if (path == k.path)
+            return &k;
+    return nullptr;
+}
+
+int indexOf(const PlanKey &key)
+{
+    return int(&key - kKeys.data());
+}
+
+std::string formatValue(const KeyValue &value)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        return std::to_string(*i);
+    if (const auto *b = std::get_if<bool>(&value))
+        return *b ? "true" : "false";
+    if (const auto *s = std::get_if<std::string>(&value))
+        return *s;
+    if (const auto *d = std::get_if<double>(&value)) {
+        if (!std::isfinite(*d))
+            return "n/a";
+        char buffer[64];
+        const auto result = std::to_chars(buffer, buffer + sizeof buffer, *d); // shortest round-trip form
+        return std::string(buffer, result.ptr);
+    }
+    return "";
+}
+
+std::string rangeText(const PlanKey &key)
+{
+    const KeyRange &r = key.range;
+    if (!r.bounded() || (key.type != KeyType::Integer && key.type != KeyType::Number))
+        return {};
+    const std::string lo = boundText(r.minimum), hi = boundText(r.maximum);
+    if (std::isinf(r.maximum))
+        return (r.minimumExclusive ? "greater than " : "at least ") + lo;
+    if (key.type == KeyType::Integer)
+        return "a whole number from " + lo + " to " + hi;
+    return "in " + std::string(r.minimumExclusive ? "(" : "[") + lo + ", " + hi + (r.maximumExclusive ? ")" : "]");
+}
+
+std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value)
+{
+    if (std::holds_alternative<std::monostate>(value))
+        return std::nullopt;
+    if (key.choices && key.type == KeyType::Enum) {
+        const std::string *s = std::get_if<std::string>(&value);
+        for (const KeyChoice &c : key.choices())
+            if (s && *s == c.spelling)
+                return std::nullopt;
+        std::string list;
+        for (const KeyChoice &c : key.choices())
+            list += (list.empty() ? "\"" : ", \"") + c.spelling + "\"";
+        return "unknown value \"" + (s ? *s : formatValue(value)) + "\" (expected one of " + list + ")";
+    }
+    if (!key.range.bounded())
+        return std::nullopt;
+    double v = 0;
+    if (const auto *i = std::get_if<std::int64_t>(&value))
+        v = double(*i);
+    else if (const auto *d = std::get_if<double>(&value))
+        v = *d;
+    else
+        return std::nullopt;
+    const KeyRange &r = key.range;
+    const bool low = r.minimumExclusive ? !(v > r.minimum) : !(v >= r.minimum);
+    const bool high = r.maximumExclusive ? !(v < r.maximum) : !(v <= r.maximum);
+    if (!low && !high)
+        return std::nullopt;
+    const std::string unit = *key.unit ? std::string(" ") + key.unit : "";
+    return "must be " + rangeText(key) + unit + " (got " + formatValue(value) + ")";
+}
+
+std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, std::string *error)
+{
+    const auto fail = [&](const std::string &why) -> std::optional<KeyValue> {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    };
+    KeyValue value;
+    switch (key.type) {
+    case KeyType::Integer: {
+        std::int64_t i = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), i);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size())
+            return fail("must be a whole number");
+        value = i;
+        break;
+    }
+    case KeyType::Number: {
+        double d = 0;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
+        if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(d))
+            return fail("must be a finite number");
+        value = d;
+        break;
+    }
+    case KeyType::Bool:
+        if (text != "true" && text != "false")
+            return fail("must be true or false");
+        value = text == "true";
+        break;
+    case KeyType::Enum:
+    case KeyType::String:
+        value = std::string(text);
+        break;
+    case KeyType::Array:
+        return fail("is an array");
+    }
+    if (auto problem = checkValue(key, value))
+        return fail(*problem);
+    return value;
+}
+
+} // namespace trainplan

@@ -1,0 +1,123 @@
+#pragma once
+// The plan's keys, described once. Each row names a key of the plan file ("parallel.tensor"), its type,
+// default, rule (range, enum spellings, the cross-key rules in words), unit, label and tooltip, whether
+// the search may vary it and how the window edits it, and how to read and write it in a Plan. The JSON
+// reader and writer (io/PlanJson), validation (core/plan/PlanValidation), the editor (ui/editors), the
+// search's --fix option and the key tables of docs/PLAN_FORMAT.md all work from this table, so a new key
+// is one row here plus its field in Plan.h.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/common/EnumNames.h"
+
+namespace trainplan {
+
+struct Plan;
+
+enum class KeyType { Integer, Number, Bool, Enum, String, Array };
+
+/// One key's value as the plan file holds it: enums by their spelling; monostate for an absent optional key.
+using KeyValue = std::variant<std::monostate, std::int64_t, double, bool, std::string>;
+
+/// How the planner window edits a key.
+enum class KeyEditor {
+    None,   ///< file only (for now)
+    Spin,   ///< a whole number
+    Check,  ///< a flag
+    Choice, ///< one of the key's choices
+    PowerOfTwoSlider,
+    Preset, ///< model.preset: the catalog's presets
+    Device, ///< cluster.device: the catalog's and the plan's devices
+};
+
+/// The valid range of a number key. Integers are whole numbers in [minimum, maximum].
+struct KeyRange
+{
+    double minimum = 0;
+    double maximum = 0;
+    bool minimumExclusive = false;
+    bool maximumExclusive = false;
+    bool bounded() const { return minimum < maximum; }
+};
+
+/// One allowed value of a choice key: its spelling in files and its words in the window.
+struct KeyChoice
+{
+    std::string spelling;
+    std::string label;
+};
+
+/// How a key is read from and written to a Plan.
+struct KeyAccess
+{
+    KeyValue (*get)(const Plan &) = nullptr; ///< nullptr for keys the io layer reads itself (arrays, preset)
+    void (*set)(Plan &, const KeyValue &) = nullptr;
+};
+
+struct PlanKey
+{
+    const char *path = "";    ///< "parallel.tensor"
+    KeyType type = KeyType::Integer;
+    const char *label = "";   ///< the editor's label: "Tensor parallel"
+    const char *noun = "";    ///< for "Change tensor parallelism" in the Undo menu
+    const char *tooltip = ""; ///< what it means, for tooltips and the docs
+    const char *unit = "";    ///< "bytes", "bytes/s", "s", "hours", ... ("" for counts and choices)
+    const char *defaultText = ""; ///< the default as the docs say it: "1", "GPUs / (tensor x pipeline)", "required"
+    const char *rule = "";    ///< rules that involve other keys, in words ("divides model.heads and model.ffn_hidden")
+    KeyRange range{};         ///< Integer and Number keys
+    bool optional = false;    ///< may be absent (an override): get() gives monostate then
+    bool searchDimension = false; ///< `trainplan search --fix` and the search panel may fix it
+    KeyEditor editor = KeyEditor::None;
+    bool rebalancesData = false;  ///< an edit keeps parallel.data = GPUs / (tensor x pipeline)
+    const std::vector<KeyChoice> &(*choices)() = nullptr; ///< Enum keys (and integer keys edited as a choice)
+    KeyAccess access{};
+
+    bool accessible() const { return access.get && access.set; }
+    KeyValue get(const Plan &plan) const { return access.get(plan); }
+    void set(Plan &plan, const KeyValue &value) const { access.set(plan, value); }
+    std::string_view section() const; ///< "parallel" ("" for a root key)
+    std::string_view name() const;    ///< "tensor"
+};
+
+/// Every key, in the order the docs and the editor list them (root keys, model, training, parallel,
+/// cluster, run).
+std::span<const PlanKey> planKeys();
+/// nullptr when no key has this path.
+const PlanKey *findPlanKey(std::string_view path);
+/// The key's position in planKeys() (stable within a build: undo commands merge by it).
+int indexOf(const PlanKey &key);
+
+/// The choices of an enum, in its table's order.
+template<NamedEnum E>
+const std::vector<KeyChoice> &choicesOf()
+{
+    static const std::vector<KeyChoice> choices = [] {
+        std::vector<KeyChoice> out;
+        for (const EnumName<E> &n : enumNames(E{}))
+            out.push_back({n.spelling, n.label});
+        return out;
+    }();
+    return choices;
+}
+
+/// The rule a value breaks, in words ("must be between 1 and 4096 (got 5000)"); nullopt when it keeps
+/// the key's range and choices. Cross-key rules are validatePlan()'s.
+std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value);
+
+/// The key's range in words ("1 to 2^40", "> 0", "in [0, 1)"); empty when unbounded.
+std::string rangeText(const PlanKey &key);
+
+/// Parses `text` as a value of the key (a number, true/false, or one of the choices); nullopt with the
+/// reason when it is not one.
+std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, std::string *error);
+
+/// A value in the plan file's spelling: "8", "0.05", "true", "1f1b".
+std::string formatValue(const KeyValue &value);
+
+} // namespace trainplan
