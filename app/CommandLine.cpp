@@ -19,7 +19,10 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
     if (!m_parser.parse(QStringList{QStringLiteral("trainplan ") + m_command} + arguments))
         return usageError(err, m_parser.errorText());
     if (m_parser.isSet(m_help)) {
-        out << m_parser.helpText();
+        // The parser names the executable's path; the user typed "trainplan COMMAND".
+        QString help = m_parser.helpText();
+        help.replace(0, help.indexOf(QLatin1Char('\n')), QStringLiteral("Usage: trainplan %1 [options] plan").arg(m_command));
+        out << help;
         return Ok;
     }
     if (m_parser.positionalArguments().size() != 1)

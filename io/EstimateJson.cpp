@@ -1,8 +1,11 @@
 #include "io/EstimateJson.h"
 
+#include "io/Evidence.h"
+
+#include "core/common/Units.h"
+
 #include "core/precision/PrecisionPolicy.h"
 
-#include "core/compute/Roofline.h"
 #include "core/memory/MemoryTerms.h"
 
 namespace trainplan::io {
@@ -111,7 +114,7 @@ QJsonObject pipelineToJson(const Plan &plan, const StepEstimate &step, bool time
     return o;
 }
 
-QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceSpec &device)
+QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const RooflineSummary &roofline)
 {
     QJsonObject breakdown;
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
@@ -134,7 +137,6 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceS
                                {"seconds", op.seconds},
                                {"intensity", op.intensity()},
                                {"memory_bound", op.memoryBound}});
-    const double peak = device.peakFlops(plan.training.precision);
     return QJsonObject{
         {"time", QJsonObject{{"step_seconds", step.stepSeconds},
                              {"breakdown", breakdown},
@@ -142,18 +144,18 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const DeviceS
                              {"slowest_stage", double(step.slowestStage)}}},
         {"throughput", QJsonObject{{"tokens_per_second", step.tokensPerSecond},
                                    {"valid_tokens_per_second", step.validTokensPerSecond},
-                                   {"model_tflops_per_gpu", step.modelFlopsPerGpu / 1e12},
-                                   {"hardware_tflops_per_gpu", step.hardwareFlopsPerGpu / 1e12},
+                                   {"model_tflops_per_gpu", step.modelFlopsPerGpu / units::Tera},
+                                   {"hardware_tflops_per_gpu", step.hardwareFlopsPerGpu / units::Tera},
                                    {"mfu", step.mfu},
                                    {"hfu", step.hfu},
                                    {"model_flops_per_step", step.modelFlopsPerStep},
                                    {"hardware_flops_per_step", step.hardwareFlopsPerStep}}},
         {"pipeline", pipelineToJson(plan, step, false)},
         {"bottleneck", QLatin1String(toString(step.bottleneck))},
-        {"bottleneck_evidence", QString::fromStdString(step.bottleneckEvidence)},
-        {"roofline", QJsonObject{{"peak_flops", peak},
-                                 {"memory_bandwidth", device.memoryBandwidthBytesPerSecond},
-                                 {"ridge_point", ridgePoint(peak, device.memoryBandwidthBytesPerSecond)},
+        {"bottleneck_evidence", bottleneckEvidence(step.bottleneck, step.evidence)},
+        {"roofline", QJsonObject{{"peak_flops", roofline.plan.peakFlops},
+                                 {"memory_bandwidth", roofline.bandwidthBytesPerSecond},
+                                 {"ridge_point", roofline.plan.ridgePoint},
                                  {"ops", ops}}},
     };
 }
@@ -174,8 +176,8 @@ QJsonObject landingToJson(const GroupLanding &l)
 QJsonObject placementToJson(const PlacementReport &p)
 {
     QJsonArray flags;
-    for (const Problem &f : p.flags)
-        flags.append(QJsonObject{{"key", QString::fromStdString(f.key)}, {"message", QString::fromStdString(f.message)}});
+    for (const PlacementFlag &f : p.flags)
+        flags.append(QJsonObject{{"key", QString::fromStdString(f.key)}, {"message", placementFlagText(f)}});
     return QJsonObject{
         {"tensor", landingToJson(p.tensor)},
         {"data", landingToJson(p.data)},
@@ -204,8 +206,9 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     root["format"] = QLatin1String(kEstimateFormat);
     root["version"] = 1;
     root["valid"] = e.valid;
-    root["errors"] = problemsToJson(e.problems, Severity::Error);
-    root["warnings"] = problemsToJson(e.problems, Severity::Warning);
+    const Problems problems = estimateProblems(e);
+    root["errors"] = problemsToJson(problems, Severity::Error);
+    root["warnings"] = problemsToJson(problems, Severity::Warning);
     root["plan"] = QJsonObject{
         {"name", QString::fromStdString(plan.name)},
         {"model", QString::fromStdString(plan.model.name)},
@@ -235,7 +238,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         {"stages", stages},
         {"terms", termsToJson()},
     };
-    const QJsonObject step = stepToJson(plan, e.step, *e.device);
+    const QJsonObject step = stepToJson(plan, e.step, e.roofline);
     for (auto it = step.begin(); it != step.end(); ++it)
         root[it.key()] = it.value();
     if (timeline)
@@ -265,7 +268,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         {"cost", run.cost},
         {"price_per_gpu_hour", plan.run.pricePerGpuHour},
         {"busy_fraction", run.busyFraction},
-        {"energy_kwh", run.energyJoules / 3.6e6},
+        {"energy_kwh", run.energyJoules / units::JoulesPerKilowattHour},
         {"checkpoint_bytes", run.checkpointBytes},
         {"checkpoint_bytes_per_gpu", run.checkpointBytesPerGpu},
         {"checkpoint_write_seconds", run.checkpointWriteSeconds},
@@ -276,7 +279,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         {"expected_failures", run.expectedFailures},
         {"days_with_failures", run.daysWithFailures},
     };
-    const PrecisionPolicy policy = precisionPolicy(plan);
+    const PrecisionPolicy &policy = e.precision;
     QJsonArray precisionRows;
     for (const PrecisionRow &row : policy.rows)
         precisionRows.append(QJsonObject{{"tensor", QString::fromStdString(row.tensor)},

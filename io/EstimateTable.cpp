@@ -1,5 +1,7 @@
 #include "io/EstimateTable.h"
 
+#include "io/Evidence.h"
+
 #include <QStringList>
 
 #include "core/common/Units.h"
@@ -27,7 +29,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QStringLiteral("Plan:    %1").arg(QString::fromStdString(plan.name));
     if (!e.valid) {
         out << QStringLiteral("Invalid plan:");
-        for (const Problem &p : e.problems)
+        for (const Problem &p : estimateProblems(e))
             out << QStringLiteral("  %1").arg(QString::fromStdString(toString(p)));
         return out.join('\n') + '\n';
     }
@@ -77,7 +79,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                         pad(QString::fromStdString(units::formatNumber(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1)), 5));
     out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
                .arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
-    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), QString::fromStdString(st.bottleneckEvidence));
+    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
     out << QString();
     out << QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)");
     const auto landing = [&](const char *what, const GroupLanding &l) {
@@ -103,7 +105,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                         QString::fromStdString(units::formatNumber(g.stepSeconds, 3)),
                         g.paces ? QStringLiteral(" (sets the pace)") : QString(),
                         g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
-    for (const Problem &p : e.problems)
+    for (const Problem &p : estimateProblems(e))
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
     return out.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include "io/Evidence.h"
 #include "io/PlanJson.h"
 
 namespace trainplan::io {
@@ -60,11 +61,11 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         pareto.append(rankedToJson(r, catalog));
     for (const RejectionGroup &g : outcome.rejected)
         rejected.append(QJsonObject{{"cause", QLatin1String(toString(g.cause))},
-                                    {"resource", QString::fromStdString(g.resource)},
+                                    {"resource", rejectionResource(g.cause)},
                                     {"key", QString::fromStdString(g.key)},
                                     {"count", double(g.count)},
-                                    {"message", QString::fromStdString(g.message)},
-                                    {"example", configToJson(g.example)}});
+                                    {"message", rejectionMessage(g, outcome)},
+                                    {"example", configToJson(g.example.config)}});
     QJsonObject root{
         {"format", "trainplan-search"},
         {"version", 1},
@@ -79,8 +80,8 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"pareto", pareto},
         {"rejected", rejected},
     };
-    if (!outcome.noFeasibleReason.empty())
-        root["no_feasible_reason"] = QString::fromStdString(outcome.noFeasibleReason);
+    if (const QString reason = noFeasibleReason(outcome); !reason.isEmpty())
+        root["no_feasible_reason"] = reason;
     return root;
 }
 

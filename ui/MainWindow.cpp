@@ -256,7 +256,6 @@ void MainWindow::exportReport()
         return;
     ReportOptions options;
     options.pageSize = reportPageSizeFromSettings();
-    options.alternative = m_searchPanel->bestForCurrentPlan();
     QString error;
     QApplication::setOverrideCursor(Qt::WaitCursor);
     const bool ok = writeReportFile(m_document, path, options, &error);

@@ -1,11 +1,13 @@
 #include "ui/SummaryStrip.h"
 
+#include "io/Evidence.h"
+#include "ui/Format.h"
+
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 
 #include "ui/charts/ChartStyle.h"
-#include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -31,11 +33,6 @@ void setWarning(QLabel *label, bool on)
     QPalette p = label->palette();
     p.setColor(QPalette::WindowText, on ? trainplan::chartstyle::warning(p) : QApplication::palette().color(QPalette::WindowText));
     label->setPalette(p);
-}
-
-QString number(double value, int decimals)
-{
-    return QString::fromStdString(units::formatNumber(value, decimals));
 }
 
 QString bottleneckWords(Bottleneck b)
@@ -98,7 +95,7 @@ void SummaryStrip::refresh()
     const Estimate &e = m_document->estimate();
     if (!e.valid) {
         QStringList problems;
-        for (const Problem &p : e.problems)
+        for (const Problem &p : m_document->problems())
             if (p.isError())
                 problems << QString::fromStdString(toString(p));
         m_fit->setText(tr("Invalid plan"));
@@ -111,28 +108,24 @@ void SummaryStrip::refresh()
     }
     const MemoryEstimate &m = e.memory;
     const StepEstimate &s = e.step;
-    const QString gib = QStringLiteral("%1 GiB");
     setWarning(m_fit, !m.fits);
     if (m.fits)
         m_fit->setText(tr("Fits: peak %1 of %2 (%3 free)")
-                           .arg(gib.arg(number(m.peakBytes / units::GiB, 1)), gib.arg(number(m.capacityBytes / units::GiB, 0)),
-                                gib.arg(number(m.headroomBytes() / units::GiB, 1))));
+                           .arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0), fmt::gib(m.headroomBytes(), 1)));
     else
         m_fit->setText(tr("Does not fit: stage %1 needs %2 of %3")
                            .arg(m.peakStage)
-                           .arg(gib.arg(number(m.peakBytes / units::GiB, 1)), gib.arg(number(m.capacityBytes / units::GiB, 0))));
+                           .arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)));
     m_fit->setToolTip(tr("Peak over the step of the most loaded stage: parameters + gradients + optimizer + stored "
                          "activations + transient buffers, per GPU"));
-    m_step->setText(tr("Step %1 s").arg(number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)));
+    m_step->setText(tr("Step %1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)));
     m_step->setToolTip(tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
-    m_tokens->setText(tr("%1 tokens/s").arg(QString::fromStdString(units::formatCount(s.tokensPerSecond, 1))));
+    m_tokens->setText(tr("%1 tokens/s").arg(fmt::count(s.tokensPerSecond, 1)));
     m_tokens->setToolTip(tr("global batch x sequence length / step time"));
-    m_mfu->setText(tr("MFU %1%").arg(number(100 * s.mfu, 1)));
-    m_mfu->setToolTip(tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 of %2 TFLOP/s; HFU %3%")
-                          .arg(number(s.modelFlopsPerGpu / 1e12, 1))
-                          .arg(number(e.device->peakFlops(m_document->plan().training.precision) / 1e12, 0))
-                          .arg(number(100 * s.hfu, 1)));
-    m_bottleneck->setText(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), QString::fromStdString(s.bottleneckEvidence)));
+    m_mfu->setText(tr("MFU %1").arg(fmt::percent(s.mfu, 1)));
+    m_mfu->setToolTip(tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 of %2; HFU %3")
+                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1)));
+    m_bottleneck->setText(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), io::bottleneckEvidence(s.bottleneck, s.evidence)));
     m_bottleneck->setToolTip(tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
                                 "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
                                 "capacity when the plan does not fit"));

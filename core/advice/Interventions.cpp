@@ -105,20 +105,32 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
     return out;
 }
 
-const Intervention *suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current)
+std::optional<std::size_t> suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current)
 {
     if (!current.valid)
-        return nullptr;
-    const Intervention *best = nullptr;
-    for (const Intervention &in : interventions) {
+        return std::nullopt;
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < interventions.size(); ++i) {
+        const Intervention &in = interventions[i];
         if (!in.valid || !in.fits)
             continue;
         if (current.memory.fits && in.tokensPerSecond <= current.step.tokensPerSecond * 1.005)
             continue; // must help by more than half a percent
-        if (!best || in.tokensPerSecond > best->tokensPerSecond)
-            best = &in;
+        if (!best || in.tokensPerSecond > interventions[*best].tokensPerSecond)
+            best = i;
     }
     return best;
+}
+
+Estimate estimateWithAdvice(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
+{
+    Estimate e = estimate(plan, catalog, options);
+    if (!e.valid)
+        return e;
+    e.advice.evaluated = true;
+    e.advice.interventions = evaluateInterventions(plan, catalog);
+    e.advice.suggested = suggestedChange(e.advice.interventions, e);
+    return e;
 }
 
 } // namespace trainplan

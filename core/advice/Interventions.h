@@ -6,26 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "core/advice/Intervention.h"
 #include "core/estimate/Estimate.h"
 
 namespace trainplan {
 
-
-struct Intervention
-{
-    Bottleneck resource = Bottleneck::Capacity; ///< its column of the diagnostic map
-    std::string label;  ///< "Selective recomputation", "Interleave the pipeline (v = 2)"
-    std::string change; ///< "training.recompute: none -> selective"
-    Plan plan;          ///< the plan with the change applied
-    bool valid = false; ///< the changed plan passes validation
-    std::string invalidReason;
-    bool fits = false;
-    double tokensPerSecond = 0;
-    double peakBytes = 0;
-    double stepSeconds = 0;
-    double speedup = 0;          ///< tokens/s relative to the current plan (0 when the current plan does not run)
-    double memoryChange = 0;     ///< peak bytes relative to the current plan, minus 1
-};
 
 /// Every applicable intervention, estimated (no scaling curves, analytic pipeline). Interventions that
 /// do not change the plan (already on) are left out.
@@ -33,7 +18,11 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
 
 /// The suggested change for the plan's limiting resource: a plan that does not fit gets the fitting
 /// intervention with the best throughput; one that fits, the fastest intervention that still fits and
-/// beats it. nullptr when none helps.
-const Intervention *suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current);
+/// beats it. Empty when none helps.
+std::optional<std::size_t> suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current);
+
+/// estimate() with the diagnostic map's interventions and the suggested change in Estimate::advice: what
+/// the window and the report show.
+Estimate estimateWithAdvice(const Plan &plan, const Catalog &catalog, const EstimateOptions &options = {});
 
 } // namespace trainplan

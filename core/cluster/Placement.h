@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/common/Problem.h"
 
@@ -22,6 +23,29 @@ struct GroupLanding
     double latencySeconds = 0;
 };
 
+/// Something about the placement a user should change, with the numbers (io/Evidence words it).
+struct PlacementFlag
+{
+    enum class Kind { TensorAcrossNodes, StagesMisaligned };
+    Kind kind = Kind::TensorAcrossNodes;
+    std::string key; ///< the plan key to change: "parallel.tensor", "parallel.pipeline"
+    std::int64_t tensor = 0;
+    std::int64_t gpusPerNode = 0;
+    std::int64_t nodesSpanned = 0;
+    /// TensorAcrossNodes: tensor-parallel communication's share of the step, what spanning nodes costs per
+    /// step (and as a share of it), and the links.
+    double commShare = 0;
+    double costSeconds = 0;
+    double costShare = 0;
+    std::string network;
+    std::string intraNodeLink;
+    /// StagesMisaligned: GPUs per stage (tensor x data), the node stage 0 ends in, whether data-parallel
+    /// groups straddle nodes.
+    std::int64_t stageGpus = 0;
+    std::int64_t firstStageEndNode = 0;
+    bool dataCrossesNodes = false;
+};
+
 struct PlacementReport
 {
     GroupLanding tensor;
@@ -32,7 +56,7 @@ struct PlacementReport
     /// Step time lost because tensor-parallel groups span nodes: this step minus the same plan with every
     /// tensor group inside one node's scale-up link. 0 when no tensor group spans nodes.
     double tensorAcrossNodesSeconds = 0;
-    Problems flags; ///< warnings, keyed by the plan field to change
+    std::vector<PlacementFlag> flags; ///< warnings, keyed by the plan field to change
 };
 
 } // namespace trainplan

@@ -17,6 +17,10 @@ constexpr auto enumNames(Precision)
 inline const char *toString(Precision v) { return spellingOf(v); }
 inline constexpr std::size_t kPrecisionCount = enumCount<Precision>();
 
+/// Bytes of one element in FP32 and in a 16-bit format.
+inline constexpr double kFp32Bytes = 4.0;
+inline constexpr double kHalfBytes = 2.0;
+
 /// True when parameters and activations are held in a 16-bit format (mixed precision, Micikevicius et
 /// al. 2018). FP8 training keeps 16-bit weights and activations and casts to FP8 per matrix multiply
 /// (NVIDIA Transformer Engine), so its storage is 16-bit too.

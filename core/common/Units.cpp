@@ -68,4 +68,54 @@ std::string formatDuration(double seconds)
     return formatNumber(seconds / 86400.0, 1) + " days";
 }
 
+std::string formatFlops(double flopsPerSecond, int decimals)
+{
+    if (!std::isfinite(flopsPerSecond))
+        return "n/a";
+    const double magnitude = std::fabs(flopsPerSecond);
+    if (magnitude >= Peta)
+        return formatNumber(flopsPerSecond / Peta, decimals + 1) + " PFLOP/s";
+    if (magnitude >= Tera)
+        return formatNumber(flopsPerSecond / Tera, decimals) + " TFLOP/s";
+    return formatNumber(flopsPerSecond / Giga, decimals) + " GFLOP/s";
+}
+
+std::string formatBandwidth(double bytesPerSecond, int decimals)
+{
+    if (!std::isfinite(bytesPerSecond))
+        return "n/a";
+    if (std::fabs(bytesPerSecond) >= TB)
+        return formatNumber(bytesPerSecond / TB, decimals + 1) + " TB/s";
+    if (std::fabs(bytesPerSecond) >= GB || bytesPerSecond == 0)
+        return formatNumber(bytesPerSecond / GB, decimals) + " GB/s";
+    return formatNumber(bytesPerSecond / Mega, decimals) + " MB/s";
+}
+
+std::string formatPercent(double fraction, int decimals)
+{
+    return std::isfinite(fraction) ? formatNumber(100.0 * fraction, decimals) + "%" : "n/a";
+}
+
+std::string formatGrouped(double value, int decimals)
+{
+    std::string text = formatNumber(value, decimals);
+    if (text == "n/a")
+        return text;
+    const std::size_t begin = text[0] == '-' ? 1 : 0;
+    std::size_t end = text.find('.');
+    if (end == std::string::npos)
+        end = text.size();
+    for (std::size_t i = end; i > begin + 3; i -= 3)
+        text.insert(i - 3, ",");
+    return text;
+}
+
+std::string formatCurrency(double amount, const std::string &currency)
+{
+    const std::string digits = formatGrouped(amount, std::fabs(amount) < 100 ? 2 : 0);
+    if (digits == "n/a" || digits[0] != '-')
+        return currency + digits;
+    return "-" + currency + digits.substr(1);
+}
+
 } // namespace trainplan::units

@@ -12,6 +12,17 @@ inline constexpr double GiB = 1024.0 * MiB;
 inline constexpr double GB = 1e9;
 inline constexpr double TB = 1e12;
 
+/// SI prefixes, for FLOP/s, bytes/s and counts.
+inline constexpr double Kilo = 1e3;
+inline constexpr double Mega = 1e6;
+inline constexpr double Giga = 1e9;
+inline constexpr double Tera = 1e12;
+inline constexpr double Peta = 1e15;
+
+inline constexpr double SecondsPerHour = 3600.0;
+inline constexpr double SecondsPerDay = 86400.0;
+inline constexpr double JoulesPerKilowattHour = 3.6e6;
+
 enum class ByteUnit { Auto, GB, GiB };
 
 /// "12.34 GiB", "512.0 MiB" ... With Auto, binary units are chosen by magnitude.
@@ -24,5 +35,16 @@ std::string formatNumber(double value, int decimals = 2);
 
 /// A duration read at a glance: "12.3 ms", "4.56 s", "3.5 min", "2.1 h", "45.7 days".
 std::string formatDuration(double seconds);
+
+/// Arithmetic throughput: "312 TFLOP/s", "1.98 PFLOP/s", "45.2 GFLOP/s".
+std::string formatFlops(double flopsPerSecond, int decimals = 1);
+/// Bandwidth in decimal units, as links and memories are sold: "600.0 GB/s", "3.35 TB/s", "12.5 GB/s".
+std::string formatBandwidth(double bytesPerSecond, int decimals = 1);
+/// A fraction as a percentage: 0.957 -> "95.7%".
+std::string formatPercent(double fraction, int decimals = 1);
+/// Digits in groups of three: 1061321.4 -> "1,061,321"; never "nan" (prints "n/a").
+std::string formatGrouped(double value, int decimals = 0);
+/// An amount of money with its currency sign or code in front and grouped digits: "$1,061,321".
+std::string formatCurrency(double amount, const std::string &currency = "$");
 
 } // namespace trainplan::units

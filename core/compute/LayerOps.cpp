@@ -1,6 +1,7 @@
 #include "core/compute/LayerOps.h"
 
 #include "core/memory/ActivationMemory.h"
+#include "core/memory/ModelState.h"
 
 namespace trainplan {
 
@@ -87,7 +88,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         // (r+w), masked fill (r+w and the byte mask), and with 16-bit inputs the softmax runs in FP32
         // (Megatron turns softmax_in_fp32 on with query-key layer scaling): upcast (r q, w 4), softmax
         // (r 4, w 4), downcast (r 4, w q).
-        const double unfusedPerScore = 4.0 * x.q + 1.0 + (x.q < 4.0 ? x.q + 4.0 + 8.0 + 4.0 + x.q : 2.0 * x.q);
+        const double unfusedPerScore = 4.0 * x.q + 1.0 + (x.q < kFp32Bytes ? x.q + 4.0 + 8.0 + 4.0 + x.q : 2.0 * x.q);
         ops.push_back(make("scale, mask, softmax", OpKind::Elementwise, pass, L, 5.0 * scores,
                            (fused ? 2.0 * x.q : unfusedPerScore) * scores));
         if (x.mask > 0)
@@ -154,7 +155,7 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     ops.push_back(make("final norm", OpKind::Norm, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes / x.rowT));
     ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
     ops.push_back(make("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.V / x.t,
-                       (x.q + 3.0 * 4.0) * x.M * x.V / x.t));
+                       (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
 
     const std::size_t forwardEnd = ops.size();
     for (std::size_t i = first; i < forwardEnd; ++i)
@@ -177,15 +178,15 @@ Op optimizerOp(const Plan &plan, double localParameters)
 {
     // Adam with 16-bit parameters reads the gradient, FP32 master weights and two moments and writes the
     // master, the moments and the 16-bit copy; SGD keeps one moment. FP32 training has no separate copy.
+    // Bytes: the gradient read, the optimizer state (master and moments) read and written, the working
+    // copy written (and read too when there is no master copy). FLOPs per parameter: Adam's update takes
+    // about 12, SGD with momentum 4.
     const TrainingConfig &tr = plan.training;
-    const bool sixteen = isSixteenBitStorage(tr.precision);
-    const double grad = tr.fp32Gradients || !sixteen ? 4.0 : 2.0;
-    const double states = tr.optimizer == Optimizer::Adam ? 2.0 : 1.0;
-    const double master = sixteen ? 4.0 : 0.0;
-    const double param = sixteen ? 2.0 : 4.0;
-    const double bytesPerParameter = grad + 2.0 * (master + 4.0 * states) + param + (sixteen ? 0.0 : param);
-    return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step,
-                (tr.optimizer == Optimizer::Adam ? 12.0 : 4.0) * localParameters, bytesPerParameter * localParameters);
+    const StateBytesPerParameter b = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    const double bytesPerParameter = b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
+    const double flopsPerParameter = tr.optimizer == Optimizer::Adam ? 12.0 : 4.0;
+    return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step, flopsPerParameter * localParameters,
+                bytesPerParameter * localParameters);
 }
 
 double modelForwardFlopsPerSequence(const ModelSpec &m)

@@ -1,6 +1,10 @@
 #pragma once
 // The roofline model (Williams et al. 2009): P <= min(P_peak, B_memory x I), with I = FLOPs / bytes.
 
+#include <vector>
+
+#include "core/hardware/DeviceSpec.h"
+
 namespace trainplan {
 
 /// Arithmetic intensity (FLOP/byte) where the bandwidth slope meets the compute ceiling.
@@ -15,5 +19,23 @@ inline double attainableFlops(double intensity, double peakFlopsPerSecond, doubl
     const double bandwidthBound = bandwidthBytesPerSecond * intensity;
     return bandwidthBound < peakFlopsPerSecond ? bandwidthBound : peakFlopsPerSecond;
 }
+
+/// One roof of a device: a number format's peak and where the bandwidth slope meets it.
+struct Roof
+{
+    Precision precision = Precision::BF16;
+    double peakFlops = 0;
+    double ridgePoint = 0; ///< FLOP/byte
+};
+
+/// The roofline the plan's kernels run under: the plan's format first, then every other format the device
+/// has, highest peak first.
+struct RooflineSummary
+{
+    double bandwidthBytesPerSecond = 0;
+    Roof plan;              ///< the plan's precision
+    std::vector<Roof> roofs; ///< every format with a peak, the plan's included, by peak (highest first)
+};
+RooflineSummary rooflineOf(const DeviceSpec &device, Precision precision);
 
 } // namespace trainplan

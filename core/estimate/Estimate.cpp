@@ -10,8 +10,6 @@ namespace trainplan {
 
 namespace {
 
-std::string percent(double fraction) { return units::formatNumber(100.0 * fraction, 0) + "%"; }
-
 GroupLanding landing(const GroupSpan &span, std::int64_t groups, const GroupPlacement &placement,
                      const std::string &intraName, const std::string &networkName)
 {
@@ -57,28 +55,28 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     if (tensor.crossesNodes() && par.tensor > 1) {
         const StepEstimate within = estimateStep(plan, device, memory, simulatePipeline, true);
         r.tensorAcrossNodesSeconds = std::max(0.0, step.stepSeconds - within.stepSeconds);
-        const double share = step.stepSeconds > 0 ? step.category(TimeCategory::TensorComm) / step.stepSeconds : 0.0;
-        const std::string where = par.tensor > G ? "tensor-parallel groups of " + std::to_string(par.tensor) + " span "
-                                                       + std::to_string(tensor.nodesSpanned) + " nodes of " + std::to_string(G)
-                                                       + " GPUs"
-                                                 : "tensor " + std::to_string(par.tensor) + " does not divide the "
-                                                       + std::to_string(G) + " GPUs of a node, so some tensor-parallel "
-                                                         "groups straddle two nodes";
-        r.flags.push_back({Severity::Warning, "parallel.tensor",
-                           where + ": their collectives run over " + netName + " (" + percent(share)
-                               + " of the step is tensor-parallel communication); that costs "
-                               + units::formatDuration(r.tensorAcrossNodesSeconds) + " per step ("
-                               + percent(step.stepSeconds > 0 ? r.tensorAcrossNodesSeconds / step.stepSeconds : 0.0)
-                               + ") against keeping each group inside a node on " + intraName});
+        PlacementFlag f;
+        f.kind = PlacementFlag::Kind::TensorAcrossNodes;
+        f.key = "parallel.tensor";
+        f.tensor = par.tensor;
+        f.gpusPerNode = G;
+        f.nodesSpanned = tensor.nodesSpanned;
+        f.commShare = step.stepSeconds > 0 ? step.category(TimeCategory::TensorComm) / step.stepSeconds : 0.0;
+        f.costSeconds = r.tensorAcrossNodesSeconds;
+        f.costShare = step.stepSeconds > 0 ? r.tensorAcrossNodesSeconds / step.stepSeconds : 0.0;
+        f.network = netName;
+        f.intraNodeLink = intraName;
+        r.flags.push_back(f);
     }
     if (pipe.stagesMisaligned) {
-        const std::int64_t stageGpus = par.tensor * par.data;
-        r.flags.push_back({Severity::Warning, "parallel.pipeline",
-                           "pipeline stages of " + std::to_string(stageGpus) + " GPUs (tensor x data) do not line up with "
-                               + std::to_string(G) + "-GPU nodes: stage 0 ends inside node "
-                               + std::to_string((stageGpus - 1) / G) + ", so stages share nodes and "
-                               + (data.crossesNodes() ? "data-parallel groups straddle nodes" : "stage boundaries fall inside nodes")
-                               + "; choose a pipeline size that gives each stage whole nodes or a divisor of a node"});
+        PlacementFlag f;
+        f.kind = PlacementFlag::Kind::StagesMisaligned;
+        f.key = "parallel.pipeline";
+        f.gpusPerNode = G;
+        f.stageGpus = par.tensor * par.data;
+        f.firstStageEndNode = (f.stageGpus - 1) / G;
+        f.dataCrossesNodes = data.crossesNodes();
+        r.flags.push_back(f);
     }
     return r;
 }
@@ -100,6 +98,91 @@ struct GroupRun
     Plan plan; ///< the plan as if the whole cluster were this group's kind of node
 };
 
+/// One run per distinct (device, intra-node link) of the node groups, and the run of each group.
+struct Runs
+{
+    std::vector<NodeGroup> groups;
+    std::vector<GroupRun> runs;
+    std::vector<std::size_t> runOfGroup;
+    std::size_t pace = 0; ///< the slowest run: it sets the step time
+};
+
+Runs estimateRuns(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
+{
+    Runs r;
+    r.groups = plan.cluster.groups();
+    for (const NodeGroup &g : r.groups) {
+        auto it = std::find_if(r.runs.begin(), r.runs.end(), [&](const GroupRun &run) {
+            return run.group.device == g.device && run.group.intraNodeLink == g.intraNodeLink;
+        });
+        if (it == r.runs.end()) {
+            GroupRun run{g, *resolvedDevice(plan.cluster, catalog, g), {}, {}, plan};
+            run.plan.cluster.device = g.device;
+            run.plan.cluster.intraNodeLink = g.intraNodeLink;
+            run.plan.cluster.nodeGroups.clear();
+            run.memory = estimateMemory(run.plan, run.device);
+            run.step = estimateStep(run.plan, run.device, run.memory, options.simulatePipeline);
+            r.runs.push_back(std::move(run));
+            it = r.runs.end() - 1;
+        }
+        r.runOfGroup.push_back(std::size_t(it - r.runs.begin()));
+    }
+    for (std::size_t i = 1; i < r.runs.size(); ++i)
+        if (r.runs[i].step.stepSeconds > r.runs[r.pace].step.stepSeconds)
+            r.pace = i;
+    return r;
+}
+
+/// A mixed cluster: each stage's memory on the node group holding it with the least headroom; where each
+/// group starts and whether it fits the stages it hosts.
+void checkMixedMemory(const Plan &plan, const Runs &r, Estimate &e)
+{
+    const std::vector<NodeGroup> &groups = r.groups;
+    std::vector<std::int64_t> firstNode(groups.size(), 0);
+    for (std::size_t i = 1; i < groups.size(); ++i)
+        firstNode[i] = firstNode[i - 1] + groups[i - 1].nodes;
+    std::vector<bool> groupFits(groups.size(), true);
+    MemoryEstimate &mem = e.memory;
+    mem.capacityBytes = r.runs[r.pace].device.memoryBytes;
+    mem.fits = true;
+    double worstHeadroom = 0;
+    for (std::size_t s = 0; s < mem.stages.size(); ++s) {
+        const auto [lo, hi] = stageNodes(plan, std::int64_t(s));
+        bool first = true;
+        for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+            if (firstNode[gi] > hi || firstNode[gi] + groups[gi].nodes - 1 < lo)
+                continue;
+            const StageMemory &candidate = r.runs[r.runOfGroup[gi]].memory.stages[s];
+            const bool fitsHere = candidate.peakBytes <= candidate.capacityBytes;
+            groupFits[gi] = groupFits[gi] && fitsHere;
+            const StageMemory &current = mem.stages[s];
+            if (first || candidate.capacityBytes - candidate.peakBytes < current.capacityBytes - current.peakBytes)
+                mem.stages[s] = candidate;
+            first = false;
+        }
+        const StageMemory &st = mem.stages[s];
+        mem.capacityBytes = std::min(mem.capacityBytes, st.capacityBytes);
+        mem.fits = mem.fits && st.peakBytes <= st.capacityBytes;
+        const double headroom = st.capacityBytes - st.peakBytes;
+        if (s == 0 || headroom < worstHeadroom) {
+            worstHeadroom = headroom;
+            mem.peakStage = std::int64_t(s);
+        }
+    }
+    mem.peakBytes = 0;
+    for (const StageMemory &st : mem.stages)
+        mem.peakBytes = std::max(mem.peakBytes, st.peakBytes);
+    if (!mem.fits && r.runs[r.pace].memory.fits) { // capacity now limits: the evidence on the paced run
+        e.step.bottleneck = Bottleneck::Capacity;
+        e.step.evidence = capacityEvidence(mem.stages[std::size_t(mem.peakStage)]);
+    }
+    e.nodeGroups.resize(groups.size());
+    for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+        e.nodeGroups[gi].firstNode = firstNode[gi];
+        e.nodeGroups[gi].fits = groupFits[gi];
+    }
+}
+
 } // namespace
 
 Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
@@ -114,102 +197,36 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();
 
-    // One run per distinct (device, intra-node link) of the node groups.
-    const std::vector<NodeGroup> groups = plan.cluster.groups();
-    std::vector<GroupRun> runs;
-    std::vector<std::size_t> runOfGroup;
-    for (const NodeGroup &g : groups) {
-        auto it = std::find_if(runs.begin(), runs.end(), [&](const GroupRun &r) {
-            return r.group.device == g.device && r.group.intraNodeLink == g.intraNodeLink;
-        });
-        if (it == runs.end()) {
-            GroupRun run{g, *resolvedDevice(plan.cluster, catalog, g), {}, {}, plan};
-            run.plan.cluster.device = g.device;
-            run.plan.cluster.intraNodeLink = g.intraNodeLink;
-            run.plan.cluster.nodeGroups.clear();
-            run.memory = estimateMemory(run.plan, run.device);
-            run.step = estimateStep(run.plan, run.device, run.memory, options.simulatePipeline);
-            runs.push_back(std::move(run));
-            it = runs.end() - 1;
-        }
-        runOfGroup.push_back(std::size_t(it - runs.begin()));
-    }
-
-    std::size_t pace = 0;
-    for (std::size_t i = 1; i < runs.size(); ++i)
-        if (runs[i].step.stepSeconds > runs[pace].step.stepSeconds)
-            pace = i;
-    GroupRun &paced = runs[pace];
+    const Runs r = estimateRuns(plan, catalog, options);
+    const GroupRun &paced = r.runs[r.pace];
     e.device = paced.device;
     e.memory = paced.memory;
     e.step = paced.step;
-
-    if (runs.size() > 1) {
-        // Each stage's memory on the node group holding it with the least headroom.
-        std::vector<std::int64_t> firstNode(groups.size(), 0);
-        for (std::size_t i = 1; i < groups.size(); ++i)
-            firstNode[i] = firstNode[i - 1] + groups[i - 1].nodes;
-        std::vector<bool> groupFits(groups.size(), true);
-        MemoryEstimate &mem = e.memory;
-        mem.capacityBytes = paced.device.memoryBytes;
-        mem.fits = true;
-        double worstHeadroom = 0;
-        for (std::size_t s = 0; s < mem.stages.size(); ++s) {
-            const auto [lo, hi] = stageNodes(plan, std::int64_t(s));
-            bool first = true;
-            for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-                if (firstNode[gi] > hi || firstNode[gi] + groups[gi].nodes - 1 < lo)
-                    continue;
-                const StageMemory &candidate = runs[runOfGroup[gi]].memory.stages[s];
-                const bool fitsHere = candidate.peakBytes <= candidate.capacityBytes;
-                groupFits[gi] = groupFits[gi] && fitsHere;
-                const StageMemory &current = mem.stages[s];
-                if (first || candidate.capacityBytes - candidate.peakBytes < current.capacityBytes - current.peakBytes)
-                    mem.stages[s] = candidate;
-                first = false;
-            }
-            const StageMemory &st = mem.stages[s];
-            mem.capacityBytes = std::min(mem.capacityBytes, st.capacityBytes);
-            mem.fits = mem.fits && st.peakBytes <= st.capacityBytes;
-            const double headroom = st.capacityBytes - st.peakBytes;
-            if (s == 0 || headroom < worstHeadroom) {
-                worstHeadroom = headroom;
-                mem.peakStage = std::int64_t(s);
-            }
-        }
-        mem.peakBytes = 0;
-        for (const StageMemory &st : mem.stages)
-            mem.peakBytes = std::max(mem.peakBytes, st.peakBytes);
-        if (!mem.fits && paced.memory.fits) { // capacity now limits: recompute the evidence on the paced run
-            e.step.bottleneck = Bottleneck::Capacity;
-            e.step.bottleneckEvidence = capacityEvidence(mem.stages[std::size_t(mem.peakStage)]);
-        }
-        std::string names;
-        for (std::size_t gi = 0; gi < groups.size(); ++gi) {
-            const GroupRun &run = runs[runOfGroup[gi]];
-            NodeGroupEstimate g;
+    if (r.runs.size() > 1) {
+        checkMixedMemory(plan, r, e);
+        for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+            const GroupRun &run = r.runs[r.runOfGroup[gi]];
+            NodeGroupEstimate &g = e.nodeGroups[gi];
+            g.kind = r.runOfGroup[gi];
             g.device = run.device.id;
             g.deviceName = run.device.name;
-            g.intraNodeLink = intraNodeLinkName(catalog, groups[gi], run.device);
-            g.firstNode = firstNode[gi];
-            g.nodes = groups[gi].nodes;
+            g.intraNodeLink = intraNodeLinkName(catalog, r.groups[gi], run.device);
+            g.nodes = r.groups[gi].nodes;
             g.stepSeconds = run.step.stepSeconds;
-            g.paces = runOfGroup[gi] == pace;
-            g.fits = groupFits[gi];
-            e.nodeGroups.push_back(g);
+            g.paces = r.runOfGroup[gi] == r.pace;
         }
-        for (std::size_t i = 0; i < runs.size(); ++i)
-            names += (i ? ", " : "") + runs[i].device.name + " (" + units::formatDuration(runs[i].step.stepSeconds) + ")";
-        e.problems.push_back({Severity::Warning, "cluster.node_groups",
-                              "mixed cluster: " + names + ". Every rank waits for the slowest at each synchronisation, so "
-                                  + paced.device.name + " sets the step time; memory is checked per stage on the devices "
-                                                        "that hold it (not averaged)"});
     }
 
     e.placement = placementReport(paced.plan, catalog, paced.device, paced.group, paced.memory, paced.step,
                                   options.simulatePipeline);
-    e.problems.insert(e.problems.end(), e.placement.flags.begin(), e.placement.flags.end());
     e.run = estimateRun(plan, paced.device, e.memory, e.step);
+    if (options.details) {
+        e.precision = precisionPolicy(plan);
+        e.roofline = rooflineOf(paced.device, plan.training.precision);
+        const TrainingConfig &tr = plan.training;
+        e.zeroComparison = zeroStageComparison(
+            e.model.parameters, stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients), double(plan.parallel.data));
+    }
     if (options.scaling)
         e.scaling = scalingCurves(paced.plan, paced.device);
     return e;

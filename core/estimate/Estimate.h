@@ -5,10 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "core/advice/Intervention.h"
 #include "core/cluster/Placement.h"
 #include "core/common/Problem.h"
 #include "core/hardware/Catalog.h"
+#include "core/compute/Roofline.h"
 #include "core/memory/MemoryModel.h"
+#include "core/memory/ModelState.h"
+#include "core/precision/PrecisionPolicy.h"
 #include "core/run/RunCost.h"
 #include "core/plan/Plan.h"
 #include "core/step/Scaling.h"
@@ -27,6 +31,7 @@ struct ModelSummary
 /// One node group of a mixed cluster, estimated as if the whole job ran on its devices and links.
 struct NodeGroupEstimate
 {
+    std::size_t kind = 0;   ///< groups of one kind (device and intra-node link) share a number, in order of appearance
     std::string device;     ///< device id
     std::string deviceName;
     std::string intraNodeLink; ///< link name
@@ -52,6 +57,15 @@ struct Estimate
     /// Mixed clusters only (more than one device or intra-node link): each node group's estimate. The
     /// slowest group sets the step time; each stage's memory is checked on the devices that hold it.
     std::vector<NodeGroupEstimate> nodeGroups;
+    /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
+    PrecisionPolicy precision;
+    /// The pacing device's roofs: the plan's format and every other it has, with their ridge points.
+    RooflineSummary roofline;
+    /// Figure 16.2 for this plan: the whole model's persistent state per data-parallel worker, replicated
+    /// and with ZeRO stages 1-3.
+    std::array<ModelStateBytes, 4> zeroComparison{};
+    /// The diagnostic map's interventions and the suggested change (filled by estimateWithAdvice()).
+    Advice advice;
 };
 
 struct EstimateOptions
@@ -60,10 +74,12 @@ struct EstimateOptions
     bool scaling = true;
     /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
     bool simulatePipeline = true;
+    /// What only the views read: the precision policy, the roofs and the Figure 16.2 comparison.
+    bool details = true;
 
-    /// No scaling curves and the analytic bubble: the cheap estimate the search and the advice make by
-    /// the thousand.
-    static EstimateOptions analytic() { return {false, false}; }
+    /// No scaling curves, the analytic bubble and no view details: the cheap estimate the search and the
+    /// advice make by the thousand.
+    static EstimateOptions analytic() { return {false, false, false}; }
 };
 
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.

@@ -1,5 +1,7 @@
 #include "core/learn/Exercises.h"
 
+#include "core/memory/ModelState.h"
+
 #include <cmath>
 
 #include "core/common/Units.h"
@@ -116,14 +118,17 @@ ExerciseAnswer solveExercise(int number, std::vector<double> in)
     }
     case 2: {
         const double P = in[0], W = in[1];
-        a.working.push_back("Stage 0 (replicated): P x (2 + 2 + 12) = " + n(persistentStatePerWorker(P, W, 0) / 1e9, 2) + " GB");
+        const auto perWorker = [&](int stage) {
+            return shardedModelState(P, StateBytesPerParameter::mixedPrecisionAdam(), W, stage).total();
+        };
+        a.working.push_back("Stage 0 (replicated): P x (2 + 2 + 12) = " + n(perWorker(0) / 1e9, 2) + " GB");
         a.working.push_back("Stage 1 shards the 12 optimizer bytes: P x (2 + 2 + 12/" + n(W, 0) + ") = "
-                            + n(persistentStatePerWorker(P, W, 1) / 1e9, 2) + " GB");
+                            + n(perWorker(1) / 1e9, 2) + " GB");
         a.working.push_back("Stage 2 also shards gradients: P x (2 + 2/" + n(W, 0) + " + 12/" + n(W, 0) + ") = "
-                            + n(persistentStatePerWorker(P, W, 2) / 1e9, 2) + " GB");
-        a.working.push_back("Stage 3 also shards parameters: P x 16/" + n(W, 0) + " = " + n(persistentStatePerWorker(P, W, 3) / 1e9, 2) + " GB");
-        a.value = persistentStatePerWorker(P, W, 3) / 1e9;
-        a.answer = "ZeRO-1 " + n(persistentStatePerWorker(P, W, 1) / 1e9, 2) + " GB, ZeRO-2 " + n(persistentStatePerWorker(P, W, 2) / 1e9, 2)
+                            + n(perWorker(2) / 1e9, 2) + " GB");
+        a.working.push_back("Stage 3 also shards parameters: P x 16/" + n(W, 0) + " = " + n(perWorker(3) / 1e9, 2) + " GB");
+        a.value = perWorker(3) / 1e9;
+        a.answer = "ZeRO-1 " + n(perWorker(1) / 1e9, 2) + " GB, ZeRO-2 " + n(perWorker(2) / 1e9, 2)
                    + " GB, ZeRO-3 " + n(a.value, 2) + " GB per worker";
         break;
     }

@@ -5,14 +5,6 @@
 
 namespace trainplan {
 
-double persistentStatePerWorker(double parameters, double workers, int stage, double parameterBytes, double gradientBytes,
-                                double masterBytes, double momentBytes)
-{
-    const double w = std::max(1.0, workers);
-    return parameters * (parameterBytes / (stage >= 3 ? w : 1.0) + gradientBytes / (stage >= 2 ? w : 1.0)
-                         + (masterBytes + momentBytes) / (stage >= 1 ? w : 1.0));
-}
-
 ScalingCurve illustrativeScaling(double logTerm, double linearTerm, bool overlap, int maxWorkers)
 {
     ScalingCurve c;

@@ -6,11 +6,6 @@
 
 namespace trainplan {
 
-/// Figure 16.2 / Level 3: persistent state per worker (bytes) for `parameters` over `workers` at ZeRO
-/// `stage` with the given bytes per parameter (defaults: the text's 2 + 2 + 4 + 8 = 16 bytes).
-double persistentStatePerWorker(double parameters, double workers, int stage, double parameterBytes = 2,
-                                double gradientBytes = 2, double masterBytes = 4, double momentBytes = 8);
-
 /// Figure 16.5: compute 1/W plus communication a log2 W + b (W - 1), added (no overlap) or hidden behind
 /// compute where it can be (overlap: step = max(compute, communication)).
 struct ScalingCurve

@@ -42,7 +42,7 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
 
 double activationElementBytes(Precision precision)
 {
-    return isSixteenBitStorage(precision) ? 2.0 : 4.0;
+    return isSixteenBitStorage(precision) ? kHalfBytes : kFp32Bytes;
 }
 
 LayerActivationBytes fullLayerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)

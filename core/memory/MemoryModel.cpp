@@ -44,12 +44,6 @@ double largestGatherUnit(const Plan &plan, std::int64_t stage)
 
 } // namespace
 
-std::string capacityEvidence(const StageMemory &stage)
-{
-    return "stage " + std::to_string(stage.stage) + " needs " + units::formatNumber(stage.peakBytes / units::GiB, 1) + " GiB of "
-           + units::formatNumber(stage.capacityBytes / units::GiB, 1) + " GiB device memory";
-}
-
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
 {
     const ModelSpec &m = plan.model;
@@ -123,9 +117,9 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
         std::array<double, kOtherTermCount> opt{};
         opt[std::size_t(OtherTerm::RuntimeContext)] = runtimeContext;
         opt[std::size_t(OtherTerm::DataParallelBuckets)] = fb[std::size_t(OtherTerm::DataParallelBuckets)];
-        if (!par.offloadOptimizer && perParam.gradients < 4.0) {
+        if (!par.offloadOptimizer && perParam.gradients < kFp32Bytes) {
             const double shardParams = st.parameterCount / (zero >= 1 ? double(d) : 1.0);
-            opt[std::size_t(OtherTerm::OptimizerWorkspace)] = 4.0 * shardParams;
+            opt[std::size_t(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
         }
         const double optDynamic = opt[std::size_t(OtherTerm::DataParallelBuckets)]
                                   + opt[std::size_t(OtherTerm::OptimizerWorkspace)];

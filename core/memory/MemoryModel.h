@@ -84,9 +84,6 @@ struct MemoryEstimate
     }
 };
 
-/// "stage 3 needs 91.2 GiB of 80.0 GiB device memory": the evidence when capacity limits a plan.
-std::string capacityEvidence(const StageMemory &stage);
-
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 

@@ -5,6 +5,7 @@
 //   ZeRO stage 1 divides the optimizer term by W, stage 2 also the gradient term, stage 3 also the
 //   parameter term (Rajbhandari et al. 2020, Table 1).
 
+#include <array>
 #include <cstdint>
 
 #include "core/plan/Plan.h"
@@ -16,8 +17,11 @@ struct StateBytesPerParameter
     double parameters = 0; ///< q_p
     double gradients = 0;  ///< q_g
     double optimizer = 0;  ///< q_o: moments (+ FP32 master copy when parameters are 16-bit)
+    double master = 0;     ///< the FP32 master copy's share of q_o (0 with 32-bit storage)
 
     double total() const { return parameters + gradients + optimizer; }
+    /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.
+    static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4}; }
 };
 
 /// Bytes per parameter for a precision and optimizer.
@@ -31,13 +35,18 @@ struct ModelStateBytes
     double parameters = 0;
     double gradients = 0;
     double optimizer = 0;
+    double master = 0; ///< the FP32 master copy's part of `optimizer`
 
+    double moments() const { return optimizer - master; }
     double total() const { return parameters + gradients + optimizer; }
 };
 
 /// Per-worker model state of `parameterCount` parameters replicated over `workers` data-parallel ranks
 /// with the given ZeRO stage.
-ModelStateBytes shardedModelState(double parameterCount, const StateBytesPerParameter &bytes, std::int64_t workers,
-                                  int zeroStage);
+ModelStateBytes shardedModelState(double parameterCount, const StateBytesPerParameter &bytes, double workers,
+                                  std::int64_t zeroStage);
+
+/// Figure 16.2: the per-worker state replicated (ZeRO-0) and with ZeRO stages 1, 2 and 3.
+std::array<ModelStateBytes, 4> zeroStageComparison(double parameterCount, const StateBytesPerParameter &bytes, double workers);
 
 } // namespace trainplan

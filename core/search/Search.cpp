@@ -85,24 +85,6 @@ private:
     std::optional<KeyValue> m_value;
 };
 
-std::string gib(double bytes) { return units::formatNumber(bytes / units::GiB, 1) + " GiB"; }
-std::string pct(double f) { return units::formatNumber(100.0 * f, 0) + "%"; }
-
-std::string describe(const SearchConfig &c)
-{
-    std::string s = "data " + std::to_string(c.data) + " x tensor " + std::to_string(c.tensor) + " x pipeline "
-                    + std::to_string(c.pipeline);
-    if (c.virtualStages > 1)
-        s += " (v " + std::to_string(c.virtualStages) + ")";
-    s += ", micro-batch " + std::to_string(c.microBatch) + ", " + toString(c.schedule) + ", ZeRO " + std::to_string(c.zeroStage)
-         + ", recompute " + toString(c.recompute);
-    if (c.sequenceParallel)
-        s += ", SP";
-    if (c.offload)
-        s += ", offload";
-    return s;
-}
-
 SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config)
 {
     const EstimateOptions fast = EstimateOptions::analytic();
@@ -209,74 +191,46 @@ std::vector<SearchScore> paretoFront(const std::vector<SearchScore> &feasible)
     return front;
 }
 
-std::vector<RejectionGroup> explainRejections(const std::vector<SearchScore> &scores, const SearchScore *best,
-                                              const SearchConstraints &constraints)
+/// The most informative example of a group: the nearest miss (smallest overshoot), or the fastest.
+bool moreInformative(const SearchScore &a, const SearchScore &b)
+{
+    switch (a.cause) {
+    case RejectCause::DoesNotFit: return a.peakBytes / a.capacityBytes < b.peakBytes / b.capacityBytes;
+    case RejectCause::Headroom: return a.headroomBytes > b.headroomBytes;
+    case RejectCause::TensorAcrossNodes: return a.tokensPerSecond > b.tokensPerSecond;
+    case RejectCause::Invalid: return false;
+    }
+    return false;
+}
+
+std::string rejectionKey(const SearchScore &s)
+{
+    switch (s.cause) {
+    case RejectCause::Invalid: return s.problemKey;
+    case RejectCause::DoesNotFit: return "pipeline " + std::to_string(s.config.pipeline) + " / " + s.problemKey;
+    case RejectCause::TensorAcrossNodes: return "tensor " + std::to_string(s.config.tensor);
+    case RejectCause::Headroom: return "headroom";
+    }
+    return {};
+}
+
+std::vector<RejectionGroup> groupRejections(const std::vector<SearchScore> &scores)
 {
     std::map<std::pair<int, std::string>, RejectionGroup> groups;
-    std::map<std::pair<int, std::string>, const SearchScore *> examples;
     for (const SearchScore &s : scores) {
         if (s.feasible)
             continue;
-        std::string key;
-        switch (s.cause) {
-        case RejectCause::Invalid: key = s.problemKey; break;
-        case RejectCause::DoesNotFit: key = "pipeline " + std::to_string(s.config.pipeline) + " / " + s.problemKey; break;
-        case RejectCause::TensorAcrossNodes: key = "tensor " + std::to_string(s.config.tensor); break;
-        case RejectCause::Headroom: key = "headroom"; break;
-        }
-        const auto id = std::make_pair(int(s.cause), key);
-        RejectionGroup &g = groups[id];
+        const std::string key = rejectionKey(s);
+        RejectionGroup &g = groups[std::make_pair(int(s.cause), key)];
+        if (g.count == 0 || moreInformative(s, g.example))
+            g.example = s;
         g.cause = s.cause;
         g.key = key;
         ++g.count;
-        const SearchScore *&ex = examples[id];
-        // The most informative example: the nearest miss (smallest overshoot), or the fastest.
-        const auto better = [&](const SearchScore &a, const SearchScore &b) {
-            switch (s.cause) {
-            case RejectCause::DoesNotFit: return a.peakBytes / a.capacityBytes < b.peakBytes / b.capacityBytes;
-            case RejectCause::Headroom: return a.headroomBytes > b.headroomBytes;
-            case RejectCause::TensorAcrossNodes: return a.tokensPerSecond > b.tokensPerSecond;
-            case RejectCause::Invalid: return false;
-            }
-            return false;
-        };
-        if (!ex || better(s, *ex))
-            ex = &s;
     }
     std::vector<RejectionGroup> out;
-    for (auto &[id, g] : groups) {
-        const SearchScore &ex = *examples[id];
-        g.example = ex.config;
-        const std::string count = std::to_string(g.count) + (g.count == 1 ? " plan" : " plans");
-        switch (g.cause) {
-        case RejectCause::Invalid:
-            g.resource = "validity";
-            g.message = g.key + ": " + count + " break a rule, e.g. " + describe(ex.config) + ": " + ex.problemMessage;
-            break;
-        case RejectCause::DoesNotFit:
-            g.resource = "capacity";
-            // Three decimals when two would print the same number twice.
-            g.message = "pipeline " + std::to_string(ex.config.pipeline) + ": " + count + " do not fit; the leanest needs "
-                        + units::formatNumber(ex.peakBytes / units::GiB, (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2)
-                        + " GiB of " + units::formatNumber(ex.capacityBytes / units::GiB, 2)
-                        + " GiB, " + ex.problemKey + " " + gib(ex.componentBytes) + " of it (" + describe(ex.config) + ")";
-            break;
-        case RejectCause::TensorAcrossNodes:
-            g.resource = "communication";
-            g.message = "tensor " + std::to_string(ex.config.tensor) + " crosses nodes: " + pct(ex.tensorCommShare)
-                        + " of the step is tensor-parallel communication in the fastest of them ("
-                        + units::formatNumber(ex.tokensPerSecond, 0) + " tokens/s"
-                        + (best ? ", " + pct(1.0 - ex.tokensPerSecond / best->tokensPerSecond) + " below the best plan" : std::string())
-                        + "); " + count;
-            break;
-        case RejectCause::Headroom:
-            g.resource = "capacity";
-            g.message = count + " fit but leave less than " + gib(constraints.minHeadroomBytes) + " free; the most leaves "
-                        + gib(ex.headroomBytes) + " (" + describe(ex.config) + ")";
-            break;
-        }
+    for (auto &[id, g] : groups)
         out.push_back(std::move(g));
-    }
     std::sort(out.begin(), out.end(), [](const RejectionGroup &a, const RejectionGroup &b) {
         return a.count != b.count ? a.count > b.count : a.key < b.key;
     });
@@ -374,38 +328,34 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
     return out;
 }
 
-SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchProgress &progress)
+namespace {
+
+/// The base plan's model, training and cluster must be sound; its parallel layout is what the search
+/// changes. Returns the first error that is not about the layout.
+std::optional<Problem> baseProblem(const Plan &base, const Catalog &catalog)
 {
-    const auto start = std::chrono::steady_clock::now();
-    SearchOutcome outcome;
-    // The base plan's model, training and cluster must be sound; its parallel layout is what we change.
-    {
-        Plan probe = base;
-        probe.parallel = ParallelConfig{};
-        probe.parallel.pipeline = 1;
-        probe.parallel.tensor = 1;
-        probe.training.microBatch = 1;
-        deriveDataParallel(probe);
-        // Layout-dependent rules are the search's business; anything else (the model, the device) is not.
-        const auto layoutRule = [](const std::string &key) {
-            return key.rfind("parallel", 0) == 0 || key == "training.global_batch" || key == "training.micro_batch";
-        };
-        for (const Problem &p : validatePlan(probe, catalog))
-            if (p.isError() && !layoutRule(p.key)) {
-                outcome.error = toString(p);
-                return outcome;
-            }
-    }
-    const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
-    if (configs.size() > kMaxSearchConfigs) {
-        outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
-                        + " plans; narrow the node range or fix tensor, pipeline or micro-batch";
-        return outcome;
-    }
-    outcome.valid = true;
+    Plan probe = base;
+    probe.parallel = ParallelConfig{};
+    probe.parallel.pipeline = 1;
+    probe.parallel.tensor = 1;
+    probe.training.microBatch = 1;
+    deriveDataParallel(probe);
+    const auto layoutRule = [](const std::string &key) {
+        return key.rfind("parallel", 0) == 0 || key == "training.global_batch" || key == "training.micro_batch";
+    };
+    for (const Problem &p : validatePlan(probe, catalog))
+        if (p.isError() && !layoutRule(p.key))
+            return p;
+    return std::nullopt;
+}
+
+/// Scores every configuration on worker threads, by index (results do not depend on the thread count).
+/// Returns the scores of the configurations evaluated (all of them unless cancelled).
+std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                                  const std::vector<SearchConfig> &configs, const SearchProgress &progress, SearchOutcome &outcome)
+{
     const std::int64_t total = std::int64_t(configs.size());
     std::vector<SearchScore> scores(configs.size());
-
     unsigned threads = constraints.threads > 0 ? unsigned(constraints.threads) : std::max(1u, std::thread::hardware_concurrency());
     threads = std::min<unsigned>(threads, std::max<std::int64_t>(1, total / 64));
     outcome.threads = int(std::max(1u, threads));
@@ -437,14 +387,20 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
         outcome.cancelled = true;
         scores.resize(std::size_t(std::min<std::int64_t>(done.load(), total)));
     }
-
     outcome.evaluated = done.load();
+    return scores;
+}
+
+/// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
+void rank(const Plan &base, const SearchConstraints &constraints, const std::vector<SearchScore> &scores, SearchOutcome &outcome)
+{
     for (const SearchScore &s : scores)
         if (s.feasible)
             outcome.feasiblePoints.push_back(s);
     std::sort(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(), ranksBefore);
     outcome.feasible = std::int64_t(outcome.feasiblePoints.size());
-    const SearchScore *best = outcome.feasiblePoints.empty() ? nullptr : &outcome.feasiblePoints.front();
+    if (!outcome.feasiblePoints.empty())
+        outcome.bestTokensPerSecond = outcome.feasiblePoints.front().tokensPerSecond;
     for (std::size_t i = 0; i < outcome.feasiblePoints.size() && i < constraints.top; ++i)
         outcome.top.push_back({int(i + 1), outcome.feasiblePoints[i], applyConfig(base, outcome.feasiblePoints[i].config)});
     for (const SearchScore &s : paretoFront(outcome.feasiblePoints)) {
@@ -452,19 +408,36 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
                                      [&](const SearchScore &f) { return f.config == s.config; });
         outcome.pareto.push_back({int(it - outcome.feasiblePoints.begin()) + 1, s, applyConfig(base, s.config)});
     }
-    outcome.rejected = explainRejections(scores, best, constraints);
-    if (outcome.feasible == 0) {
-        if (configs.empty()) {
-            outcome.noFeasibleReason = "no layout of " + std::to_string(base.cluster.gpus()) + " GPUs splits the global batch of "
-                                       + std::to_string(base.training.globalBatch) + " sequences and the model's "
-                                       + std::to_string(base.model.layers) + " layers and " + std::to_string(base.model.heads)
-                                       + " heads within the constraints";
-        } else {
-            outcome.noFeasibleReason = "no plan is feasible. ";
-            for (std::size_t i = 0; i < outcome.rejected.size() && i < 3; ++i)
-                outcome.noFeasibleReason += (i ? " " : "") + outcome.rejected[i].message + ".";
-        }
+    outcome.rejected = groupRejections(scores);
+    outcome.minHeadroomBytes = constraints.minHeadroomBytes;
+}
+
+} // namespace
+
+SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchProgress &progress)
+{
+    const auto start = std::chrono::steady_clock::now();
+    SearchOutcome outcome;
+    if (const std::optional<Problem> problem = baseProblem(base, catalog)) {
+        outcome.error = toString(*problem);
+        return outcome;
     }
+    const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
+    if (configs.size() > kMaxSearchConfigs) {
+        outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
+                        + " plans; narrow the node range or fix tensor, pipeline or micro-batch";
+        return outcome;
+    }
+    outcome.valid = true;
+    if (const Estimate e = estimate(base, catalog, EstimateOptions::analytic()); e.valid && e.memory.fits)
+        outcome.baseTokensPerSecond = e.step.tokensPerSecond;
+    const std::vector<SearchScore> scores = scoreAll(base, catalog, constraints, configs, progress, outcome);
+    rank(base, constraints, scores, outcome);
+    outcome.noLayout = configs.empty();
+    outcome.gpus = base.cluster.gpus();
+    outcome.globalBatch = base.training.globalBatch;
+    outcome.layers = base.model.layers;
+    outcome.heads = base.model.heads;
     outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return outcome;
 }

@@ -99,15 +99,13 @@ struct RankedPlan
 };
 
 /// Rejected plans of one cause and key, with their count and the most informative example (the nearest
-/// miss), in words with numbers.
+/// miss); io/Evidence words it.
 struct RejectionGroup
 {
     RejectCause cause = RejectCause::Invalid;
-    std::string resource; ///< limiting resource: "capacity", "communication", "validity"
-    std::string key;      ///< "pipeline 2 / activations", "parallel.virtual_stages", "tensor 16"
+    std::string key; ///< "pipeline 2 / activations", "parallel.virtual_stages", "tensor 16", "headroom"
     std::int64_t count = 0;
-    std::string message;
-    SearchConfig example;
+    SearchScore example; ///< the nearest miss (the smallest overshoot), or the fastest
 };
 
 struct SearchOutcome
@@ -117,13 +115,18 @@ struct SearchOutcome
     bool cancelled = false;
     std::int64_t evaluated = 0;  ///< plans estimated
     std::int64_t feasible = 0;
+    double baseTokensPerSecond = 0; ///< the searched plan itself, analytic pipeline (0 when it does not fit)
     double seconds = 0;
     int threads = 1;
     std::vector<RankedPlan> top;
     std::vector<RankedPlan> pareto; ///< non-dominated in (tokens/s max, headroom max, GPUs min), by tokens/s
     std::vector<SearchScore> feasiblePoints; ///< every feasible plan (for the Pareto chart), by tokens/s
     std::vector<RejectionGroup> rejected;    ///< by count, largest first
-    std::string noFeasibleReason;            ///< when feasible == 0: the nearest misses in one paragraph
+    double bestTokensPerSecond = 0;          ///< the fastest feasible plan (0 when none)
+    double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
+    /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).
+    bool noLayout = false;
+    std::int64_t gpus = 0, globalBatch = 0, layers = 0, heads = 0;
 };
 
 struct SearchProgress

@@ -39,11 +39,6 @@ void accumulate(Sums &s, const Op &op, double count)
     (op.memoryBound ? s.memoryBound : s.computeBound) += t;
 }
 
-std::string percent(double part, double whole)
-{
-    return units::formatNumber(whole > 0 ? 100.0 * part / whole : 0.0, 0) + "%";
-}
-
 } // namespace
 
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
@@ -70,74 +65,67 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     return links;
 }
 
-StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
-                          bool tensorWithinNode)
+namespace {
+
+/// The ops of one micro-batch, timed and summed by scope and pass.
+struct MicrobatchSums
 {
-    const ModelSpec &m = plan.model;
-    const TrainingConfig &tr = plan.training;
-    const ParallelConfig &par = plan.parallel;
-    const std::int64_t p = par.pipeline;
-    const std::int64_t d = par.data;
-    const double v = double(par.virtualStages);
-    const double microbatches = double(plan.microbatches());
-    const double layersPerStage = double(plan.layersPerStage());
-    ClusterLinks links = clusterLinks(plan, device);
-    if (tensorWithinNode)
-        links.tensorGroup.perNode = links.tensorGroup.size;
-
-    StepEstimate est;
-    appendMicrobatchOps(plan, est.ops);
     Sums layer, embedding, output;
-    double layerWeightGradient = 0, outputWeightGradient = 0; // half of each backward matmul (Qi et al. 2024)
-    for (Op &op : est.ops) {
-        timeOp(op, device, tr.precision);
-        accumulate(op.scope == OpScope::Layer ? layer : op.scope == OpScope::Embedding ? embedding : output, op, 1.0);
+    double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
+};
+
+MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std::vector<Op> &ops)
+{
+    appendMicrobatchOps(plan, ops);
+    MicrobatchSums m;
+    for (Op &op : ops) {
+        timeOp(op, device, plan.training.precision);
+        accumulate(op.scope == OpScope::Layer ? m.layer : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0);
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul)
-            (op.scope == OpScope::Layer ? layerWeightGradient : outputWeightGradient) += 0.5 * op.seconds;
+            (op.scope == OpScope::Layer ? m.layerWeightGradient : m.outputWeightGradient) += 0.5 * op.seconds;
     }
+    return m;
+}
 
-    // Tensor-parallel collectives per layer and micro-batch (Shoeybi et al. 2019; Korthikanti et al.
-    // 2022): two all-reduces of the s b h activation forward and two backward; with sequence parallelism
-    // each becomes an all-gather plus a reduce-scatter of the same tensor. Full recompute replays the
-    // forward ones. The embedding and the output layer add one each.
-    const double activation = activationElementBytes(tr.precision) * double(m.seqLen) * double(tr.microBatch) * double(m.hidden);
-    double tpPerPass = 0;
-    if (par.tensor > 1) {
-        tpPerPass = tr.sequenceParallel
-                        ? 2.0 * (bestCollective(Collective::AllGather, activation, links.tensorGroup).seconds
-                                 + bestCollective(Collective::ReduceScatter, activation, links.tensorGroup).seconds)
-                        : 2.0 * bestCollective(Collective::AllReduce, activation, links.tensorGroup).seconds;
-    }
-    const double tpLayer = 2.0 * tpPerPass + (tr.recompute == Recompute::Full ? tpPerPass : 0.0);
+/// Tensor-parallel collectives of one layer's forward pass (Shoeybi et al. 2019; Korthikanti et al.
+/// 2022): two all-reduces of the s b h activation; with sequence parallelism each becomes an all-gather
+/// plus a reduce-scatter of the same tensor.
+double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double activationBytes)
+{
+    if (plan.parallel.tensor <= 1)
+        return 0.0;
+    return plan.training.sequenceParallel
+               ? 2.0 * (bestCollective(Collective::AllGather, activationBytes, links.tensorGroup).seconds
+                        + bestCollective(Collective::ReduceScatter, activationBytes, links.tensorGroup).seconds)
+               : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
+}
+
+/// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
+/// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
+/// embedding and the output layer add one each) and the point-to-point transfers.
+void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, double p2p, StepEstimate &est)
+{
+    const std::int64_t p = plan.parallel.pipeline;
+    const double layersPerStage = double(plan.layersPerStage());
+    const double tpLayer = 2.0 * tpPerPass + (plan.training.recompute == Recompute::Full ? tpPerPass : 0.0);
     const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
-
-    // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
-    // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
-    // send/receive occupies the stage.
-    const double boundaryBytes = activation / double(par.tensor);
-    const double p2pOneWay = p > 1 ? v * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
-                                                           {2, 1, links.pipelineLink, links.pipelineLink})
-                                   : 0.0;
-    const double p2p = 2.0 * p2pOneWay;
-
-    // Per-stage micro-batch times; the slowest stage sets the pace.
     est.stages.resize(std::size_t(p));
     double slowest = -1;
     for (std::int64_t s = 0; s < p; ++s) {
         StageTime &st = est.stages[std::size_t(s)];
-        st.forwardSeconds = layersPerStage * layer.forward;
-        st.backwardSeconds = layersPerStage * layer.backward;
-        st.recomputeSeconds = layersPerStage * layer.recompute;
+        st.forwardSeconds = layersPerStage * m.layer.forward;
+        st.backwardSeconds = layersPerStage * m.layer.backward;
+        st.recomputeSeconds = layersPerStage * m.layer.recompute;
         st.tensorCommSeconds = layersPerStage * tpLayer;
         st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
-        st.weightGradientSeconds = layersPerStage * layerWeightGradient + (s == p - 1 ? outputWeightGradient : 0.0);
+        st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + (s == p - 1 ? m.outputWeightGradient : 0.0);
         if (s == 0) {
-            st.forwardSeconds += embedding.forward;
-            st.backwardSeconds += embedding.backward;
+            st.forwardSeconds += m.embedding.forward;
+            st.backwardSeconds += m.embedding.backward;
         }
         if (s == p - 1) {
-            st.forwardSeconds += output.forward;
-            st.backwardSeconds += output.backward;
+            st.forwardSeconds += m.output.forward;
+            st.backwardSeconds += m.output.backward;
         }
         if (s == 0 || s == p - 1)
             st.tensorCommSeconds += (s == 0 ? tpEnds : 0.0) + (s == p - 1 ? tpEnds : 0.0);
@@ -147,86 +135,198 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
             est.slowestStage = s;
         }
     }
+}
+
+/// The pipeline part of the step beyond m micro-batch times: the simulated schedule's makespan, or the
+/// analytic bubble (p - 1)/v of the slowest stage (Narayanan et al. 2021; ZB-H1 drains without waiting
+/// for the weight gradients). Sets the bubble fraction and, when simulated, the timeline.
+double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEstimate &est)
+{
+    const ParallelConfig &par = plan.parallel;
+    const std::int64_t p = par.pipeline;
+    if (p <= 1)
+        return 0.0;
+    const double microbatches = double(plan.microbatches());
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
-
-    // The pipeline part of the step: the simulated schedule's makespan, or the analytic bubble.
-    double bubble = 0;
-    if (p > 1) {
-        bool simulated = false;
-        if (simulatePipeline && plan.microbatches() <= (std::int64_t(1) << 24)) {
-            PipelineInput in;
-            in.schedule = par.schedule;
-            in.stages = std::int32_t(p);
-            in.microbatches = std::int32_t(plan.microbatches());
-            in.chunks = std::int32_t(par.virtualStages);
-            for (const StageTime &st : est.stages) {
-                in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + p2pOneWay);
-                in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
-                                             - st.tensorCommForwardSeconds + p2pOneWay);
-                in.weightGradientSeconds.push_back(st.weightGradientSeconds);
-            }
-            est.pipeline = trainplan::simulatePipeline(in);
-            if (est.pipeline.valid) {
-                bubble = std::max(0.0, est.pipeline.makespan - microbatches * pace.microbatchSeconds());
-                est.bubbleFraction = est.pipeline.bubbleFraction;
-                simulated = true;
-            }
+    if (simulate && plan.microbatches() <= (std::int64_t(1) << 24)) {
+        PipelineInput in;
+        in.schedule = par.schedule;
+        in.stages = std::int32_t(p);
+        in.microbatches = std::int32_t(plan.microbatches());
+        in.chunks = std::int32_t(par.virtualStages);
+        for (const StageTime &st : est.stages) {
+            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + p2pOneWay);
+            in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
+                                         - st.tensorCommForwardSeconds + p2pOneWay);
+            in.weightGradientSeconds.push_back(st.weightGradientSeconds);
         }
-        if (!simulated) {
-            // Analytic: (p - 1)/v micro-batch times of the slowest stage (Narayanan et al. 2021); ZB-H1
-            // drains without waiting for the weight gradients.
-            const double perMicrobatch = pace.microbatchSeconds()
-                                         - (par.schedule == Schedule::ZeroBubbleH1 ? pace.weightGradientSeconds : 0.0);
-            bubble = double(p - 1) / v * perMicrobatch;
-            est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
+        est.pipeline = trainplan::simulatePipeline(in);
+        if (est.pipeline.valid) {
+            est.bubbleFraction = est.pipeline.bubbleFraction;
+            return std::max(0.0, est.pipeline.makespan - microbatches * pace.microbatchSeconds());
         }
     }
+    const double perMicrobatch = pace.microbatchSeconds()
+                                 - (par.schedule == Schedule::ZeroBubbleH1 ? pace.weightGradientSeconds : 0.0);
+    const double bubble = double(p - 1) / double(par.virtualStages) * perMicrobatch;
+    est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
+    return bubble;
+}
 
-    // Data-parallel synchronisation of the stage's gradients, in buckets.
-    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
-    const StageMemory &stageMemory = memory.stages[std::size_t(est.slowestStage)];
-    const double localParameters = stageMemory.parameterCount;
+/// Exposed data-parallel synchronisation of the slowest stage's gradients.
+double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &perParam,
+                           double localParameters, const StageTime &pace)
+{
+    const ParallelConfig &par = plan.parallel;
+    if (par.data <= 1)
+        return 0.0;
+    const double microbatches = double(plan.microbatches());
     const double gradientBytes = localParameters * perParam.gradients;
-    double dataExposed = 0;
-    if (d > 1) {
+    if (par.zeroStage >= 3) {
+        // ZeRO-3: gather the parameters for forward and again for backward, reduce-scatter the gradients,
+        // every micro-batch: 1.5x the data-parallel volume, overlapped with compute by prefetching; the
+        // first unit's gather is never hidden.
         const double computePerMicrobatch = pace.forwardSeconds + pace.backwardSeconds + pace.recomputeSeconds;
-        if (par.zeroStage >= 3) {
-            // ZeRO-3: gather the parameters for forward and again for backward, reduce-scatter the
-            // gradients, every micro-batch: 1.5x the data-parallel volume, overlapped with compute by
-            // prefetching; the first unit's gather is never hidden.
-            const double paramBytes = localParameters * perParam.parameters;
-            const double gather = bestCollective(Collective::AllGather, paramBytes, links.dataGroup).seconds;
-            const double scatter = bestCollective(Collective::ReduceScatter, gradientBytes, links.dataGroup).seconds;
-            const double perMicrobatch = 2.0 * gather + scatter;
-            const double firstUnit = gather / std::max(1.0, layersPerStage);
-            dataExposed = microbatches * std::max(0.0, perMicrobatch - computePerMicrobatch) + firstUnit;
-        } else {
-            // Buckets of bucket_bytes: all-reduce (ZeRO 0) or reduce-scatter (ZeRO 1/2) as each fills
-            // during the last backward; the last bucket never overlaps. ZeRO 1/2 then all-gather the
-            // updated parameters after the optimizer step.
-            const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
-            const double bucket = std::min(par.bucketBytes, gradientBytes);
-            const double buckets = std::ceil(gradientBytes / bucket);
-            const double perBucket = bestCollective(reduce, bucket, links.dataGroup).seconds;
-            const double total = buckets * perBucket;
-            const double window = pace.backwardSeconds + pace.recomputeSeconds;
-            dataExposed = par.overlapGradReduce ? std::max(perBucket, total - window) : total;
-            if (par.zeroStage >= 1)
-                dataExposed += bestCollective(Collective::AllGather, localParameters * perParam.parameters, links.dataGroup).seconds;
-        }
+        const double paramBytes = localParameters * perParam.parameters;
+        const double gather = bestCollective(Collective::AllGather, paramBytes, links.dataGroup).seconds;
+        const double scatter = bestCollective(Collective::ReduceScatter, gradientBytes, links.dataGroup).seconds;
+        const double perMicrobatch = 2.0 * gather + scatter;
+        const double firstUnit = gather / std::max(1.0, double(plan.layersPerStage()));
+        return microbatches * std::max(0.0, perMicrobatch - computePerMicrobatch) + firstUnit;
     }
+    // Buckets of bucket_bytes: all-reduce (ZeRO 0) or reduce-scatter (ZeRO 1/2) as each fills during the
+    // last backward; the last bucket never overlaps. ZeRO 1/2 then all-gather the updated parameters
+    // after the optimizer step.
+    const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
+    const double bucket = std::min(par.bucketBytes, gradientBytes);
+    const double buckets = std::ceil(gradientBytes / bucket);
+    const double perBucket = bestCollective(reduce, bucket, links.dataGroup).seconds;
+    const double total = buckets * perBucket;
+    const double window = pace.backwardSeconds + pace.recomputeSeconds;
+    double exposed = par.overlapGradReduce ? std::max(perBucket, total - window) : total;
+    if (par.zeroStage >= 1)
+        exposed += bestCollective(Collective::AllGather, localParameters * perParam.parameters, links.dataGroup).seconds;
+    return exposed;
+}
 
-    // Optimizer update on this GPU's shard; with offload, gradients go to the host and parameters come
-    // back over PCIe, and the CPU does the update.
-    const double shard = localParameters / (par.zeroStage >= 1 ? double(d) : 1.0);
+/// Optimizer update on this GPU's shard; with offload, gradients go to the host and parameters come back
+/// over PCIe, and the CPU does the update.
+double optimizerSeconds(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
+                        double localParameters, std::vector<Op> &ops)
+{
+    const ParallelConfig &par = plan.parallel;
+    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data) : 1.0);
     Op update = optimizerOp(plan, shard);
-    timeOp(update, device, tr.precision);
-    double optimizerSeconds = update.seconds;
+    timeOp(update, device, plan.training.precision);
+    double seconds = update.seconds;
     if (par.offloadOptimizer && device.hostLinkBandwidthBytesPerSecond > 0)
-        optimizerSeconds = shard * (perParam.gradients + perParam.parameters) / device.hostLinkBandwidthBytesPerSecond
-                           + update.bytes / kHostUpdateBytesPerSecondPerGpu;
-    est.ops.push_back(update);
+        seconds = shard * (perParam.gradients + perParam.parameters) / device.hostLinkBandwidthBytesPerSecond
+                  + update.bytes / kHostUpdateBytesPerSecondPerGpu;
+    ops.push_back(update);
+    return seconds;
+}
 
+/// Throughput and FLOP accounting: tokens/s, model and hardware FLOPs, MFU and HFU.
+void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, StepEstimate &est)
+{
+    const ModelSpec &model = plan.model;
+    const TrainingConfig &tr = plan.training;
+    const double gpus = double(plan.cluster.gpus());
+    const double sequences = double(tr.globalBatch);
+    est.tokensPerSecond = sequences * double(model.seqLen) / est.stepSeconds;
+    est.validTokensPerSecond = est.tokensPerSecond * (1.0 - tr.paddingFraction);
+    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model) * sequences;
+    const double microbatchesInJob = sequences / double(tr.microBatch);
+    est.hardwareFlopsPerStep = est.modelFlopsPerStep
+                               + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * microbatchesInJob;
+    est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
+    est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
+    const double peak = device.peakFlops(tr.precision);
+    est.mfu = peak > 0 ? est.modelFlopsPerGpu / peak : 0.0;
+    est.hfu = peak > 0 ? est.hardwareFlopsPerGpu / peak : 0.0;
+}
+
+double share(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+
+/// The limiting resource, with its evidence. Kernel time is split by what bounds each kernel, scaled to
+/// the step's compute + recompute time.
+void limitingResource(const Plan &plan, const MemoryEstimate &memory, const MicrobatchSums &m, double optimizer,
+                      StepEstimate &est)
+{
+    if (!memory.fits) {
+        est.bottleneck = Bottleneck::Capacity;
+        est.evidence = capacityEvidence(memory.stages[std::size_t(memory.peakStage)]);
+        return;
+    }
+    const double layersPerStage = double(plan.layersPerStage());
+    const auto &b = est.breakdown;
+    const double computeBound = layersPerStage * m.layer.computeBound + m.embedding.computeBound + m.output.computeBound;
+    const double memoryBound = layersPerStage * m.layer.memoryBound + m.embedding.memoryBound + m.output.memoryBound;
+    const double kernels = b[std::size_t(TimeCategory::Compute)] + b[std::size_t(TimeCategory::Recompute)];
+    const double kernelTotal = computeBound + memoryBound;
+    const double arithmetic = kernelTotal > 0 ? kernels * computeBound / kernelTotal : 0.0;
+    const double movement = kernels - arithmetic + optimizer;
+    const double communication = b[std::size_t(TimeCategory::TensorComm)] + b[std::size_t(TimeCategory::PipelineComm)]
+                                 + b[std::size_t(TimeCategory::DataComm)];
+    const double bubble = b[std::size_t(TimeCategory::PipelineBubble)];
+    const std::array<std::pair<Bottleneck, double>, 4> candidates{{{Bottleneck::Arithmetic, arithmetic},
+                                                                  {Bottleneck::MemoryMovement, movement},
+                                                                  {Bottleneck::Communication, communication},
+                                                                  {Bottleneck::PipelineIdle, bubble}}};
+    const auto worst = *std::max_element(candidates.begin(), candidates.end(),
+                                         [](const auto &x, const auto &y) { return x.second < y.second; });
+    const double step = est.stepSeconds;
+    est.bottleneck = worst.first;
+    est.evidence = {};
+    est.evidence.share = share(worst.second, step);
+    est.evidence.mfu = est.mfu;
+    est.evidence.tensorShare = share(b[std::size_t(TimeCategory::TensorComm)], step);
+    est.evidence.pipelineShare = share(b[std::size_t(TimeCategory::PipelineComm)], step);
+    est.evidence.dataShare = share(b[std::size_t(TimeCategory::DataComm)], step);
+}
+
+} // namespace
+
+BottleneckEvidence capacityEvidence(const StageMemory &stage)
+{
+    BottleneckEvidence e;
+    e.stage = stage.stage;
+    e.peakBytes = stage.peakBytes;
+    e.capacityBytes = stage.capacityBytes;
+    return e;
+}
+
+StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
+                          bool tensorWithinNode)
+{
+    const TrainingConfig &tr = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    ClusterLinks links = clusterLinks(plan, device);
+    if (tensorWithinNode)
+        links.tensorGroup.perNode = links.tensorGroup.size;
+
+    StepEstimate est;
+    const MicrobatchSums sums = timeMicrobatchOps(plan, device, est.ops);
+    const double activation = activationElementBytes(tr.precision) * double(plan.model.seqLen) * double(tr.microBatch)
+                              * double(plan.model.hidden);
+    // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
+    // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
+    // send/receive occupies the stage.
+    const double boundaryBytes = activation / double(par.tensor);
+    const double p2pOneWay = par.pipeline > 1 ? double(par.virtualStages)
+                                                    * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
+                                                                        {2, 1, links.pipelineLink, links.pipelineLink})
+                                              : 0.0;
+    stageTimes(plan, sums, tensorSecondsPerPass(plan, links, activation), 2.0 * p2pOneWay, est);
+    const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
+    const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
+
+    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    const double localParameters = memory.stages[std::size_t(est.slowestStage)].parameterCount;
+    const double dataExposed = dataParallelExposed(plan, links, perParam, localParameters, pace);
+    const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);
+
+    const double microbatches = double(plan.microbatches());
     auto &b = est.breakdown;
     b[std::size_t(TimeCategory::Compute)] = microbatches * (pace.forwardSeconds + pace.backwardSeconds);
     b[std::size_t(TimeCategory::Recompute)] = microbatches * pace.recomputeSeconds;
@@ -234,70 +334,12 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     b[std::size_t(TimeCategory::PipelineComm)] = microbatches * pace.pipelineCommSeconds;
     b[std::size_t(TimeCategory::PipelineBubble)] = bubble;
     b[std::size_t(TimeCategory::DataComm)] = dataExposed;
-    b[std::size_t(TimeCategory::Optimizer)] = optimizerSeconds;
+    b[std::size_t(TimeCategory::Optimizer)] = optimizer;
     b[std::size_t(TimeCategory::Other)] = 0.0;
     for (double seconds : b)
         est.stepSeconds += seconds;
-
-    // Throughput and FLOP accounting.
-    const double gpus = double(plan.cluster.gpus());
-    const double sequences = double(tr.globalBatch);
-    est.tokensPerSecond = sequences * double(m.seqLen) / est.stepSeconds;
-    est.validTokensPerSecond = est.tokensPerSecond * (1.0 - tr.paddingFraction);
-    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(m) * sequences;
-    const double microbatchesInJob = sequences / double(tr.microBatch);
-    est.hardwareFlopsPerStep = est.modelFlopsPerStep
-                               + layer.recomputeFlops * double(m.layers) * double(par.tensor) * microbatchesInJob;
-    est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
-    est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
-    const double peak = device.peakFlops(tr.precision);
-    est.mfu = peak > 0 ? est.modelFlopsPerGpu / peak : 0.0;
-    est.hfu = peak > 0 ? est.hardwareFlopsPerGpu / peak : 0.0;
-
-    // The limiting resource, with evidence.
-    const double step = est.stepSeconds;
-    if (!memory.fits) {
-        const StageMemory &worst = memory.stages[std::size_t(memory.peakStage)];
-        est.bottleneck = Bottleneck::Capacity;
-        est.bottleneckEvidence = capacityEvidence(worst);
-        return est;
-    }
-    // Kernel time split by what bounds each kernel, scaled to the step's compute + recompute time.
-    Sums all = layer;
-    all.computeBound = layersPerStage * layer.computeBound + embedding.computeBound + output.computeBound;
-    all.memoryBound = layersPerStage * layer.memoryBound + embedding.memoryBound + output.memoryBound;
-    const double kernels = b[std::size_t(TimeCategory::Compute)] + b[std::size_t(TimeCategory::Recompute)];
-    const double kernelTotal = all.computeBound + all.memoryBound;
-    const double arithmetic = kernelTotal > 0 ? kernels * all.computeBound / kernelTotal : 0.0;
-    const double movement = kernels - arithmetic + optimizerSeconds;
-    const double communication = b[std::size_t(TimeCategory::TensorComm)] + b[std::size_t(TimeCategory::PipelineComm)]
-                                 + b[std::size_t(TimeCategory::DataComm)];
-    const std::array<std::pair<Bottleneck, double>, 4> candidates{{{Bottleneck::Arithmetic, arithmetic},
-                                                                  {Bottleneck::MemoryMovement, movement},
-                                                                  {Bottleneck::Communication, communication},
-                                                                  {Bottleneck::PipelineIdle, bubble}}};
-    const auto worst = *std::max_element(candidates.begin(), candidates.end(),
-                                         [](const auto &x, const auto &y) { return x.second < y.second; });
-    est.bottleneck = worst.first;
-    switch (worst.first) {
-    case Bottleneck::Arithmetic:
-        est.bottleneckEvidence = percent(arithmetic, step) + " of the step is compute-bound kernels; MFU " + percent(est.mfu, 1.0);
-        break;
-    case Bottleneck::MemoryMovement:
-        est.bottleneckEvidence = percent(movement, step) + " of the step is bandwidth-bound kernels and the optimizer update";
-        break;
-    case Bottleneck::Communication:
-        est.bottleneckEvidence = percent(communication, step) + " of the step is exposed communication (tensor "
-                                 + percent(b[std::size_t(TimeCategory::TensorComm)], step) + ", pipeline "
-                                 + percent(b[std::size_t(TimeCategory::PipelineComm)], step) + ", data "
-                                 + percent(b[std::size_t(TimeCategory::DataComm)], step) + ")";
-        break;
-    case Bottleneck::PipelineIdle:
-        est.bottleneckEvidence = percent(bubble, step) + " of the step is pipeline bubble";
-        break;
-    case Bottleneck::Capacity:
-        break;
-    }
+    throughput(plan, device, sums, est);
+    limitingResource(plan, memory, sums, optimizer, est);
     return est;
 }
 

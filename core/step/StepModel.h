@@ -61,6 +61,18 @@ inline constexpr std::size_t kDiagnosticColumnCount = 4;
 /// The column a bottleneck belongs to (pipeline idle: communication).
 constexpr Bottleneck diagnosticColumn(Bottleneck b) { return b == Bottleneck::PipelineIdle ? Bottleneck::Communication : b; }
 
+/// The numbers behind the limiting resource (io/Evidence words them).
+struct BottleneckEvidence
+{
+    double share = 0; ///< of the step: what the limiting resource takes (compute-bound kernels, bandwidth-bound
+                      ///< kernels and the optimizer, exposed communication, or the bubble)
+    double mfu = 0;
+    double tensorShare = 0, pipelineShare = 0, dataShare = 0; ///< exposed communication by kind, of the step
+    std::int64_t stage = 0;   ///< capacity: the stage with the least headroom
+    double peakBytes = 0;     ///< capacity: its peak
+    double capacityBytes = 0; ///< capacity: its device's memory
+};
+
 struct StageTime
 {
     double forwardSeconds = 0;   ///< one micro-batch, kernels only
@@ -97,13 +109,16 @@ struct StepEstimate
     PipelineTimeline pipeline;
 
     Bottleneck bottleneck = Bottleneck::Arithmetic;
-    std::string bottleneckEvidence;
+    BottleneckEvidence evidence;
 
     /// The ops of one micro-batch on the slowest stage's rank (layer ops once), timed: the roofline view.
     std::vector<Op> ops;
 
     double category(TimeCategory c) const { return breakdown[std::size_t(c)]; }
 };
+
+/// The evidence when capacity limits a plan: the stage's peak against its device's memory.
+BottleneckEvidence capacityEvidence(const StageMemory &stage);
 
 /// Link tiers the plan's groups use (device figures, plan overrides, link efficiency applied).
 struct ClusterLinks

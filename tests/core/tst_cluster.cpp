@@ -5,6 +5,7 @@
 
 #include <QTest>
 
+#include "io/Evidence.h"
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 #include "TestSupport.h"
@@ -137,7 +138,7 @@ private slots:
         QVERIFY(within.stepSeconds < e.step.stepSeconds);
         QCOMPARE(e.placement.tensorAcrossNodesSeconds, e.step.stepSeconds - within.stepSeconds);
         bool flagged = false;
-        for (const Problem &p : e.problems)
+        for (const Problem &p : io::estimateProblems(e))
             if (p.key == "parallel.tensor" && p.severity == Severity::Warning
                 && p.message.find("span 2 nodes") != std::string::npos && p.message.find(" per step (") != std::string::npos)
                 flagged = true;
@@ -155,7 +156,7 @@ private slots:
         QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
         QVERIFY(e.placement.stagesMisaligned);
         bool flagged = false;
-        for (const Problem &p : e.problems)
+        for (const Problem &p : io::estimateProblems(e))
             flagged = flagged || (p.key == "parallel.pipeline" && p.message.find("do not line up") != std::string::npos);
         QVERIFY(flagged);
     }
@@ -190,7 +191,7 @@ private slots:
         QCOMPARE(mixed.memory.stages[7].peakBytes, a.memory.stages[7].peakBytes);
         QCOMPARE(mixed.memory.fits, a.memory.stages[7].peakBytes <= 40.0 * (1 << 30) && h.memory.stages[0].peakBytes <= 80.0 * (1 << 30));
         bool explained = false;
-        for (const Problem &p : mixed.problems)
+        for (const Problem &p : io::estimateProblems(mixed))
             explained = explained || (p.key == "cluster.node_groups" && p.message.find("sets the step time") != std::string::npos);
         QVERIFY(explained);
     }

@@ -11,6 +11,7 @@
 #include "core/learn/Exercises.h"
 #include "core/learn/NumberFormat.h"
 #include "core/learn/Teaching.h"
+#include "core/memory/ModelState.h"
 
 using namespace trainplan;
 
@@ -102,7 +103,7 @@ private slots:
     {
         // The text's Level 3 output: 16.00, 5.50, 3.75, 2.00 GB per worker for 1e9 parameters on 8 workers.
         for (const auto &[stage, gb] : {std::pair{0, 16.0}, {1, 5.5}, {2, 3.75}, {3, 2.0}})
-            QCOMPARE(persistentStatePerWorker(1e9, 8, stage) / 1e9, gb);
+            QCOMPARE(shardedModelState(1e9, StateBytesPerParameter::mixedPrecisionAdam(), 8, stage).total() / 1e9, gb);
         const ScalingCurve c = illustrativeScaling();
         QCOMPARE(int(c.workers.size()), 8); // 1, 2, ..., 128
         QCOMPARE(c.speedup.front(), 1.0);

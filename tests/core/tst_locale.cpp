@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "io/Evidence.h"
 #include "io/EstimateJson.h"
 #include "io/EstimateTable.h"
 #include "io/PlanJson.h"
@@ -69,8 +70,9 @@ void TestLocale::formattingIgnoresTheLocale()
     const QByteArray json = QJsonDocument(io::estimateToJson(*read.plan, e)).toJson();
     const QJsonObject memory = QJsonDocument::fromJson(json).object().value("memory").toObject();
     QVERIFY(memory.value("peak_bytes").toDouble() > 1e9);
-    QVERIFY(!e.step.bottleneckEvidence.empty());
-    QVERIFY(QString::fromStdString(e.step.bottleneckEvidence).contains(QRegularExpression("^\\d+%")));
+    const QString evidence = io::bottleneckEvidence(e.step.bottleneck, e.step.evidence);
+    QVERIFY(!evidence.isEmpty());
+    QVERIFY(evidence.contains(QRegularExpression("^\\d+%")));
 }
 
 void TestLocale::planFilesReadAndWriteTheSame()

@@ -96,8 +96,9 @@ private slots:
         QVERIFY(!e.memory.fits);
         const std::vector<Intervention> interventions = evaluateInterventions(plan, io::builtinCatalog());
         QVERIFY(interventions.size() >= 12);
-        const Intervention *s = suggestedChange(interventions, e);
-        QVERIFY(s);
+        const std::optional<std::size_t> suggested = suggestedChange(interventions, e);
+        QVERIFY(suggested);
+        const Intervention *s = &interventions[*suggested];
         QVERIFY(s->fits);
         QCOMPARE(s->resource, Bottleneck::Capacity);
         const Estimate after = estimate(s->plan, io::builtinCatalog());

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <set>
 
+#include "io/Evidence.h"
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 #include "app/SearchCommand.h"
@@ -68,7 +69,7 @@ private slots:
         QCOMPARE(a.rejected.size(), b.rejected.size());
         for (std::size_t i = 0; i < a.rejected.size(); ++i) {
             QCOMPARE(a.rejected[i].count, b.rejected[i].count);
-            QCOMPARE(a.rejected[i].message, b.rejected[i].message);
+            QCOMPARE(io::rejectionMessage(a.rejected[i], a), io::rejectionMessage(b.rejected[i], b));
         }
         QCOMPARE(a.evaluated, std::int64_t(enumerateConfigs(base, one).size()));
     }
@@ -164,14 +165,15 @@ private slots:
             QVERIFY(g.count > 0);
             if (g.cause == RejectCause::TensorAcrossNodes && g.key == "tensor 16") {
                 tensor = true;
-                QVERIFY(g.message.find("tensor 16 crosses nodes: ") == 0);
-                QVERIFY(g.message.find("% of the step is tensor-parallel communication") != std::string::npos);
-                QCOMPARE(g.resource, std::string("communication"));
+                const QString message = io::rejectionMessage(g, o);
+                QVERIFY(message.startsWith(QStringLiteral("tensor 16 crosses nodes: ")));
+                QVERIFY(message.contains(QStringLiteral("% of the step is tensor-parallel communication")));
+                QCOMPARE(io::rejectionResource(g.cause), QStringLiteral("communication"));
             }
             if (g.cause == RejectCause::DoesNotFit && g.key == "pipeline 2 / activations") {
                 capacity = true;
-                QVERIFY(g.message.find("GiB of 80.00 GiB") != std::string::npos);
-                const Estimate e = estimate(applyConfig(base, g.example), io::builtinCatalog());
+                QVERIFY(io::rejectionMessage(g, o).contains(QStringLiteral("GiB of 80.00 GiB")));
+                const Estimate e = estimate(applyConfig(base, g.example.config), io::builtinCatalog());
                 QVERIFY(!e.memory.fits);
             }
         }
@@ -187,13 +189,13 @@ private slots:
         QVERIFY(o.valid);
         QCOMPARE(o.feasible, 0);
         QVERIFY(o.top.empty());
-        QVERIFY2(o.noFeasibleReason.find("do not fit; the leanest needs") != std::string::npos, o.noFeasibleReason.c_str());
+        QVERIFY2(io::noFeasibleReason(o).contains(QStringLiteral("do not fit; the leanest needs")), qPrintable(io::noFeasibleReason(o)));
         // A headroom nobody can leave.
         SearchConstraints c;
         c.minHeadroomBytes = 80.0 * units::GiB; // the runtime context alone takes some
         const SearchOutcome h = searchPlans(presetPlan("gpt2-small", 1, 1, 8, 4, 64), io::builtinCatalog(), c);
         QCOMPARE(h.feasible, 0);
-        QVERIFY2(h.noFeasibleReason.find("leave less than 80.0 GiB free") != std::string::npos, h.noFeasibleReason.c_str());
+        QVERIFY2(io::noFeasibleReason(h).contains(QStringLiteral("leave less than 80.0 GiB free")), qPrintable(io::noFeasibleReason(h)));
     }
 
     void hugeSpacesAreRefused()

@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "io/Evidence.h"
 #include "TestSupport.h"
 #include "core/comm/Collectives.h"
 #include "core/compute/LayerOps.h"
@@ -175,7 +176,9 @@ void TestStepModel::breakdownSumsToStep()
         QVERIFY(e.step.mfu > 0 && e.step.mfu <= e.step.hfu && e.step.hfu < 1.0);
         QCOMPARE(e.step.tokensPerSecond, double(plan.training.globalBatch * plan.model.seqLen) / e.step.stepSeconds);
         QVERIFY(e.step.bubbleFraction >= 0 && e.step.bubbleFraction < 1);
-        QVERIFY(!e.step.bottleneckEvidence.empty());
+        QVERIFY(!io::bottleneckEvidence(e.step.bottleneck, e.step.evidence).isEmpty());
+        QVERIFY(e.step.bottleneck == Bottleneck::Capacity ? e.step.evidence.peakBytes > e.step.evidence.capacityBytes
+                                                          : e.step.evidence.share > 0 && e.step.evidence.share <= 1);
     }
     QVERIFY(checked > 100);
 }

@@ -16,6 +16,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "io/Evidence.h"
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "io/PlanJson.h"
@@ -86,7 +87,7 @@ bool dropOn(QWidget *viewport, const PaletteEntry &entry, const QPoint &at)
 
 bool problemsMention(const Estimate &e, const std::string &key, const std::string &text)
 {
-    for (const Problem &p : e.problems)
+    for (const Problem &p : io::estimateProblems(e))
         if (p.key == key && p.message.find(text) != std::string::npos)
             return true;
     return false;

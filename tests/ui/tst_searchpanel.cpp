@@ -143,11 +143,11 @@ private slots:
     {
         Fixture f;
         QVERIFY(f.search());
-        const std::optional<Plan> best = f.panel()->bestForCurrentPlan();
+        const PlanDocument::SearchBest *best = f.document.searchBest();
         QVERIFY(best);
+        QCOMPARE(best->plan, f.panel()->outcome().top.front().plan);
         QTemporaryDir dir;
         ReportOptions options;
-        options.alternative = best;
         const QString path = dir.filePath(QStringLiteral("r.pdf"));
         QVERIFY(writeReportFile(&f.document, path, options, nullptr));
         QProcess p;
@@ -157,7 +157,7 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("Best plan found by the search")));
         // Changing the plan makes the results stale: no alternative for the new plan.
         f.document.undoStack()->push(new EditPlaceholder(&f.document));
-        QVERIFY(!f.panel()->bestForCurrentPlan());
+        QVERIFY(!f.document.searchBest());
     }
 
 private:

@@ -249,7 +249,7 @@ void ClusterInspector::refresh()
     QString html;
     if (!e.valid) {
         html = tr("<i>No placement: the plan has errors.</i><br>");
-        for (const Problem &p : e.problems)
+        for (const Problem &p : m_document->problems())
             if (p.isError() && (p.key.rfind("cluster", 0) == 0 || p.key.rfind("parallel", 0) == 0))
                 html += QStringLiteral("• <b>%1</b>: %2<br>").arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
     } else {
@@ -264,7 +264,7 @@ void ClusterInspector::refresh()
                         .arg(text(r.pipeline.link).toHtmlEscaped());
         if (html.isEmpty())
             html = tr("One GPU per replica: no collectives.<br>");
-        for (const Problem &p : e.problems)
+        for (const Problem &p : m_document->problems())
             if (p.severity == Severity::Warning && (p.key.rfind("parallel", 0) == 0 || p.key.rfind("cluster", 0) == 0))
                 html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>").arg(text(p.message).toHtmlEscaped());
     }

@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include "io/Evidence.h"
 #include "io/PlanJson.h"
 
 namespace trainplan {
@@ -11,7 +12,8 @@ namespace trainplan {
 PlanDocument::PlanDocument(const Catalog &catalog, QObject *parent)
     : QObject(parent), m_catalog(catalog)
 {
-    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    m_problems = io::estimateProblems(m_estimate);
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
 
@@ -85,8 +87,21 @@ bool PlanDocument::save(const QString &filePath, QString *error)
 void PlanDocument::setPlan(const Plan &plan)
 {
     m_plan = plan;
-    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    m_problems = io::estimateProblems(m_estimate);
     emit planChanged();
+}
+
+void PlanDocument::setSearchBest(const Plan &searched, const std::optional<Plan> &best)
+{
+    m_searchBest.reset();
+    if (best)
+        m_searchBest = SearchBest{searched, *best, trainplan::estimate(*best, m_catalog)};
+}
+
+const PlanDocument::SearchBest *PlanDocument::searchBest() const
+{
+    return m_searchBest && m_searchBest->searched == m_plan && m_searchBest->estimate.valid ? &*m_searchBest : nullptr;
 }
 
 void PlanDocument::setFilePath(const QString &filePath)

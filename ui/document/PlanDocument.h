@@ -7,6 +7,9 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <optional>
+
+#include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
 #include "core/hardware/Catalog.h"
 #include "core/plan/Plan.h"
@@ -23,6 +26,9 @@ public:
     const Catalog &catalog() const { return m_catalog; }
     const Plan &plan() const { return m_plan; }
     const Estimate &estimate() const { return m_estimate; }
+    /// The estimate's problems in words (validation, the mixed-cluster note, placement flags), made once per
+    /// change for every view.
+    const Problems &problems() const { return m_problems; }
     QUndoStack *undoStack() { return &m_undoStack; }
 
     QString filePath() const { return m_filePath; }
@@ -42,6 +48,18 @@ public:
     /// The single mutation entry point; undo commands call it.
     void setPlan(const Plan &plan);
 
+    /// The best plan the last search found for a plan, with its estimate (the report compares it).
+    struct SearchBest
+    {
+        Plan searched; ///< the plan that was searched
+        Plan plan;
+        Estimate estimate;
+    };
+    /// Records the search's best plan for `searched` (none: forget it).
+    void setSearchBest(const Plan &searched, const std::optional<Plan> &best);
+    /// The last search's best plan while the document's plan is the one searched; nullptr otherwise.
+    const SearchBest *searchBest() const;
+
 signals:
     void planChanged();
     void filePathChanged(const QString &filePath);
@@ -53,6 +71,8 @@ private:
     const Catalog &m_catalog;
     Plan m_plan;
     Estimate m_estimate;
+    Problems m_problems;
+    std::optional<SearchBest> m_searchBest;
     QString m_filePath;
     QUndoStack m_undoStack;
 };

@@ -278,7 +278,7 @@ void PlanEditor::refresh()
         if (b.refresh)
             b.refresh();
         QStringList messages;
-        for (const Problem &p : estimate.problems)
+        for (const Problem &p : m_document->problems())
             if (b.problemKeys.contains(QString::fromStdString(p.key)))
                 messages << QString::fromStdString(p.message);
         b.problem->setText(messages.join('\n'));

@@ -1,5 +1,7 @@
 #include "ui/learn/LearnPages.h"
 
+#include "io/Evidence.h"
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -171,7 +173,7 @@ protected:
             p.setFont(base);
             p.setPen(palette().color(QPalette::Text));
             p.drawText(QRectF(gap, size.height() - 30, size.width() - 2 * gap, 26), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                       tr("Evidence: %1").arg(qs(e.step.bottleneckEvidence)));
+                       tr("Evidence: %1").arg(io::bottleneckEvidence(e.step.bottleneck, e.step.evidence)));
         }
     }
 
@@ -239,10 +241,10 @@ public:
     }
     ExportableChart *figure() override { return m_figure; }
     void refresh() override {}
-    double perWorker(int stage) const
+    ModelStateBytes perWorker(int stage) const
     {
-        return persistentStatePerWorker(m_params->value() * 1e9, m_workers->value(), stage, m_qp->value(), m_qg->value(), m_qm->value(),
-                                        m_qo->value());
+        const StateBytesPerParameter bytes{m_qp->value(), m_qg->value(), m_qm->value() + m_qo->value(), m_qm->value()};
+        return shardedModelState(m_params->value() * units::Giga, bytes, m_workers->value(), stage);
     }
 
 private:
@@ -250,7 +252,7 @@ private:
     {
         QString out = QStringLiteral("case,bytes_per_worker\n");
         for (int s = 0; s < 4; ++s)
-            out += QStringLiteral("zero_stage_%1,%2\n").arg(s).arg(perWorker(s), 0, 'g', 17);
+            out += QStringLiteral("zero_stage_%1,%2\n").arg(s).arg(perWorker(s).total(), 0, 'g', 17);
         return out;
     }
     void draw()
@@ -258,12 +260,10 @@ private:
         QCustomPlot *plot = m_figure->plot();
         plot->clearPlottables();
         chartstyle::apply(plot, palette());
-        const double P = m_params->value() * 1e9, W = std::max(1.0, m_workers->value());
-        const double parts[4][4] = {
-            {m_qp->value(), m_qp->value(), m_qp->value(), m_qp->value() / W},
-            {m_qg->value(), m_qg->value(), m_qg->value() / W, m_qg->value() / W},
-            {m_qm->value(), m_qm->value() / W, m_qm->value() / W, m_qm->value() / W},
-            {m_qo->value(), m_qo->value() / W, m_qo->value() / W, m_qo->value() / W},
+        const std::array<ModelStateBytes, 4> stages{perWorker(0), perWorker(1), perWorker(2), perWorker(3)};
+        const auto part = [&](int k, int stage) {
+            const ModelStateBytes &s = stages[std::size_t(stage)];
+            return k == 0 ? s.parameters : k == 1 ? s.gradients : k == 2 ? s.master : s.moments();
         };
         static const char *names[] = {"parameters", "gradients", "master weights", "optimizer moments"};
         QCPBars *below = nullptr;
@@ -274,7 +274,7 @@ private:
             bars->setPen(Qt::NoPen);
             bars->setWidth(0.6);
             for (int c = 0; c < 4; ++c)
-                bars->addData(c, P * parts[k][c] / 1e9);
+                bars->addData(c, part(k, c) / units::GB);
             if (below)
                 bars->moveAbove(below);
             below = bars;
@@ -287,11 +287,11 @@ private:
         plot->xAxis->setTicker(ticker);
         plot->xAxis->setRange(-0.6, 3.6);
         plot->yAxis->setLabel(tr("Persistent state per worker (GB)"));
-        plot->yAxis->setRange(0, perWorker(0) / 1e9 * 1.15);
+        plot->yAxis->setRange(0, perWorker(0).total() / units::GB * 1.15);
         plot->legend->setVisible(true);
         QString totals;
         for (int s = 0; s < 4; ++s)
-            totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(num(perWorker(s) / 1e9, 2));
+            totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(num(perWorker(s).total() / units::GB, 2));
         m_formula->setText(tr("M = P (q_p/w_p + q_g/w_g + (q_master + q_moments)/w_o), w = W for the sharded terms: %1 per worker.").arg(totals));
         plot->replot();
     }

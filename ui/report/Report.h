@@ -2,17 +2,14 @@
 // The efficiency audit as a multi-page PDF (the sections the reference text asks an audit to report,
 // the four charts as vector graphics, the plan JSON in an appendix), and the charts as PNG files. Used by
 // File > Export and by `trainplan report` (offscreen). Output goes through QSaveFile: a failure leaves no
-// half-written file.
+// half-written file. The page flow is ui/report/PageFlow, the sections ui/report/ReportSections; the
+// best plan of the last search comes from the document (PlanDocument::searchBest()).
 
 #include <QDateTime>
 #include <QPageSize>
 #include <QSize>
 #include <QString>
 #include <QStringList>
-
-#include <optional>
-
-#include "core/plan/Plan.h"
 
 class QIODevice;
 
@@ -24,8 +21,6 @@ struct ReportOptions
 {
     QPageSize::PageSizeId pageSize = QPageSize::A4;
     QDateTime date = QDateTime::currentDateTime();
-    /// The best plan the search found, compared in "Time and cost to train" (none: that row is left out).
-    std::optional<Plan> alternative;
 };
 
 /// A4 or Letter, from QSettings ("report/pageSize": "a4" | "letter").

@@ -1,5 +1,7 @@
 #include "ui/search/SearchPanel.h"
 
+#include "io/Evidence.h"
+
 #include <QAbstractTableModel>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -255,6 +257,8 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
         m_searchButton->setEnabled(true);
         m_cancelButton->setEnabled(false);
         m_stale = !(m_document->plan() == m_searchedPlan);
+        m_document->setSearchBest(m_searchedPlan, m_outcome.top.empty() ? std::nullopt
+                                                                        : std::optional<Plan>(m_outcome.top.front().plan));
         showOutcome();
         emit finished();
     });
@@ -357,17 +361,13 @@ void SearchPanel::showOutcome()
                    .arg(o.cancelled ? tr(", cancelled") : QString())
                    .arg(o.feasible);
         if (!o.top.empty()) {
-            const double current = [&] {
-                const EstimateOptions fast = EstimateOptions::analytic();
-                const Estimate e = estimate(m_searchedPlan, m_document->catalog(), fast);
-                return e.valid && e.memory.fits ? e.step.tokensPerSecond : 0.0;
-            }();
+            const double current = o.baseTokensPerSecond;
             text += tr(" Best: %1 tokens/s").arg(num(o.top.front().score.tokensPerSecond, 0));
             if (current > 0)
                 text += tr(" (%1× the searched plan)").arg(num(o.top.front().score.tokensPerSecond / current, 2));
             text += QLatin1Char('.');
-        } else if (!o.noFeasibleReason.empty()) {
-            text += QLatin1Char(' ') + QString::fromStdString(o.noFeasibleReason);
+        } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
+            text += QLatin1Char(' ') + reason;
         }
         if (m_stale)
             text += tr("\nThe plan has changed since: these results are for the plan as it was.");
@@ -376,9 +376,9 @@ void SearchPanel::showOutcome()
     m_model->setResults(o.top);
     m_rejected->clear();
     for (const RejectionGroup &g : o.rejected) {
-        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(g.count), QString::fromStdString(g.resource),
-                                                      QString::fromStdString(g.message)});
-        item->setToolTip(2, QString::fromStdString(g.message));
+        const QString message = io::rejectionMessage(g, o);
+        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(g.count), io::rejectionResource(g.cause), message});
+        item->setToolTip(2, message);
         item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
     }
     drawPareto();
@@ -458,13 +458,6 @@ void SearchPanel::loadPlan(const Plan &plan, const QString &text)
     if (plan == m_document->plan())
         return;
     m_document->undoStack()->push(new ReplacePlan(m_document, plan, text));
-}
-
-std::optional<Plan> SearchPanel::bestForCurrentPlan() const
-{
-    if (m_stale || m_outcome.top.empty() || isRunning())
-        return std::nullopt;
-    return m_outcome.top.front().plan;
 }
 
 void SearchPanel::loadResult(int row)

@@ -46,8 +46,6 @@ public:
     void loadResult(int row);
 
     const SearchOutcome &outcome() const { return m_outcome; }
-    /// The best plan of the last search, if it was made for the document's current plan.
-    std::optional<Plan> bestForCurrentPlan() const;
 
     QTableView *table() const { return m_table; }
     QLabel *summary() const { return m_summary; }

@@ -1,0 +1,166 @@
+#include "io/Evidence.h"
+
+#include <QCoreApplication>
+#include <QStringList>
+
+#include "core/common/Units.h"
+
+namespace trainplan::io {
+
+namespace {
+
+QString words(const char *sourceText) { return QCoreApplication::translate("Evidence", sourceText); }
+QString pct(double fraction) { return QString::fromStdString(units::formatPercent(fraction, 0)); }
+QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
+QString gib(double bytes, int decimals = 1) { return num(bytes / units::GiB, decimals) + QStringLiteral(" GiB"); }
+QString duration(double seconds) { return QString::fromStdString(units::formatDuration(seconds)); }
+QString text(const std::string &s) { return QString::fromStdString(s); }
+
+QString plans(std::int64_t count)
+{
+    return count == 1 ? words("%1 plan").arg(count) : words("%1 plans").arg(count);
+}
+
+} // namespace
+
+QString bottleneckEvidence(Bottleneck bottleneck, const BottleneckEvidence &e)
+{
+    switch (bottleneck) {
+    case Bottleneck::Capacity:
+        return words("stage %1 needs %2 of %3 device memory").arg(e.stage).arg(gib(e.peakBytes), gib(e.capacityBytes));
+    case Bottleneck::Arithmetic:
+        return words("%1 of the step is compute-bound kernels; MFU %2").arg(pct(e.share), pct(e.mfu));
+    case Bottleneck::MemoryMovement:
+        return words("%1 of the step is bandwidth-bound kernels and the optimizer update").arg(pct(e.share));
+    case Bottleneck::Communication:
+        return words("%1 of the step is exposed communication (tensor %2, pipeline %3, data %4)")
+            .arg(pct(e.share), pct(e.tensorShare), pct(e.pipelineShare), pct(e.dataShare));
+    case Bottleneck::PipelineIdle:
+        return words("%1 of the step is pipeline bubble").arg(pct(e.share));
+    }
+    return {};
+}
+
+QString placementFlagText(const PlacementFlag &f)
+{
+    if (f.kind == PlacementFlag::Kind::StagesMisaligned)
+        return words("pipeline stages of %1 GPUs (tensor x data) do not line up with %2-GPU nodes: stage 0 ends inside node "
+                     "%3, so stages share nodes and %4; choose a pipeline size that gives each stage whole nodes or a "
+                     "divisor of a node")
+            .arg(f.stageGpus)
+            .arg(f.gpusPerNode)
+            .arg(f.firstStageEndNode)
+            .arg(f.dataCrossesNodes ? words("data-parallel groups straddle nodes") : words("stage boundaries fall inside nodes"));
+    const QString where = f.tensor > f.gpusPerNode
+                              ? words("tensor-parallel groups of %1 span %2 nodes of %3 GPUs").arg(f.tensor).arg(f.nodesSpanned).arg(f.gpusPerNode)
+                              : words("tensor %1 does not divide the %2 GPUs of a node, so some tensor-parallel groups "
+                                      "straddle two nodes")
+                                    .arg(f.tensor)
+                                    .arg(f.gpusPerNode);
+    return words("%1: their collectives run over %2 (%3 of the step is tensor-parallel communication); that costs %4 per "
+                 "step (%5) against keeping each group inside a node on %6")
+        .arg(where, text(f.network), pct(f.commShare), duration(f.costSeconds), pct(f.costShare), text(f.intraNodeLink));
+}
+
+QString mixedClusterNote(const Estimate &e)
+{
+    if (e.nodeGroups.empty() || !e.device)
+        return {};
+    QStringList kinds;
+    std::size_t next = 0;
+    for (const NodeGroupEstimate &g : e.nodeGroups)
+        if (g.kind == next) { // each kind once, in order of appearance
+            kinds << QStringLiteral("%1 (%2)").arg(text(g.deviceName), duration(g.stepSeconds));
+            ++next;
+        }
+    return words("mixed cluster: %1. Every rank waits for the slowest at each synchronisation, so %2 sets the step time; "
+                 "memory is checked per stage on the devices that hold it (not averaged)")
+        .arg(kinds.join(QStringLiteral(", ")), text(e.device->name));
+}
+
+Problems estimateProblems(const Estimate &e)
+{
+    Problems out = e.problems;
+    if (const QString note = mixedClusterNote(e); !note.isEmpty())
+        out.push_back({Severity::Warning, "cluster.node_groups", note.toStdString()});
+    for (const PlacementFlag &f : e.placement.flags)
+        out.push_back({Severity::Warning, f.key, placementFlagText(f).toStdString()});
+    return out;
+}
+
+QString describeConfig(const SearchConfig &c)
+{
+    QString s = words("data %1 x tensor %2 x pipeline %3").arg(c.data).arg(c.tensor).arg(c.pipeline);
+    if (c.virtualStages > 1)
+        s += words(" (v %1)").arg(c.virtualStages);
+    s += words(", micro-batch %1, %2, ZeRO %3, recompute %4")
+             .arg(c.microBatch)
+             .arg(QLatin1String(toString(c.schedule)))
+             .arg(c.zeroStage)
+             .arg(QLatin1String(toString(c.recompute)));
+    if (c.sequenceParallel)
+        s += words(", SP");
+    if (c.offload)
+        s += words(", offload");
+    return s;
+}
+
+QString rejectionResource(RejectCause cause)
+{
+    switch (cause) {
+    case RejectCause::Invalid: return QStringLiteral("validity");
+    case RejectCause::DoesNotFit:
+    case RejectCause::Headroom: return QStringLiteral("capacity");
+    case RejectCause::TensorAcrossNodes: return QStringLiteral("communication");
+    }
+    return {};
+}
+
+QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
+{
+    const SearchScore &ex = g.example;
+    switch (g.cause) {
+    case RejectCause::Invalid:
+        return words("%1: %2 break a rule, e.g. %3: %4").arg(text(g.key), plans(g.count), describeConfig(ex.config), text(ex.problemMessage));
+    case RejectCause::DoesNotFit: {
+        // Three decimals when two would print the same number twice.
+        const int decimals = (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2;
+        return words("pipeline %1: %2 do not fit; the leanest needs %3 of %4, %5 %6 of it (%7)")
+            .arg(ex.config.pipeline)
+            .arg(plans(g.count), gib(ex.peakBytes, decimals), gib(ex.capacityBytes, 2), text(ex.problemKey), gib(ex.componentBytes),
+                 describeConfig(ex.config));
+    }
+    case RejectCause::TensorAcrossNodes: {
+        const QString behind = o.bestTokensPerSecond > 0
+                                   ? words(", %1 below the best plan").arg(pct(1.0 - ex.tokensPerSecond / o.bestTokensPerSecond))
+                                   : QString();
+        return words("tensor %1 crosses nodes: %2 of the step is tensor-parallel communication in the fastest of them (%3 "
+                     "tokens/s%4); %5")
+            .arg(ex.config.tensor)
+            .arg(pct(ex.tensorCommShare), num(ex.tokensPerSecond, 0), behind, plans(g.count));
+    }
+    case RejectCause::Headroom:
+        return words("%1 fit but leave less than %2 free; the most leaves %3 (%4)")
+            .arg(plans(g.count), gib(o.minHeadroomBytes), gib(ex.headroomBytes), describeConfig(ex.config));
+    }
+    return {};
+}
+
+QString noFeasibleReason(const SearchOutcome &o)
+{
+    if (o.feasible > 0 || !o.valid)
+        return {};
+    if (o.noLayout)
+        return words("no layout of %1 GPUs splits the global batch of %2 sequences and the model's %3 layers and %4 heads "
+                     "within the constraints")
+            .arg(o.gpus)
+            .arg(o.globalBatch)
+            .arg(o.layers)
+            .arg(o.heads);
+    QString reason = words("no plan is feasible. ");
+    for (std::size_t i = 0; i < o.rejected.size() && i < 3; ++i)
+        reason += (i ? QStringLiteral(" ") : QString()) + rejectionMessage(o.rejected[i], o) + QLatin1Char('.');
+    return reason;
+}
+
+} // namespace trainplan::io

@@ -1,0 +1,33 @@
+#pragma once
+// The one place the estimators' evidence becomes words: the limiting resource, the placement flags, the
+// mixed-cluster note, the search's rejected plans. Core returns ids and numbers; these sentences go
+// through QCoreApplication::translate ("Evidence"), so the window can show them translated and the CLI
+// prints the English source.
+
+#include <QString>
+
+#include "core/estimate/Estimate.h"
+#include "core/search/Search.h"
+
+namespace trainplan::io {
+
+/// "45% of the step is compute-bound kernels; MFU 46%", "stage 3 needs 91.2 GiB of 80.0 GiB device memory".
+QString bottleneckEvidence(Bottleneck bottleneck, const BottleneckEvidence &evidence);
+/// A placement flag in words, with what to change.
+QString placementFlagText(const PlacementFlag &flag);
+/// "mixed cluster: A100 (1.2 s), H100 (0.8 s). Every rank waits ..."; empty for a homogeneous cluster.
+QString mixedClusterNote(const Estimate &estimate);
+/// Every problem of an estimate in words: validation's, then the mixed-cluster note (on
+/// cluster.node_groups), then the placement flags (warnings on the key to change).
+Problems estimateProblems(const Estimate &estimate);
+
+/// "data 8 x tensor 8 x pipeline 8, micro-batch 1, 1f1b, ZeRO 1, recompute selective, SP".
+QString describeConfig(const SearchConfig &config);
+/// The limiting resource of a group of rejected plans: "validity", "capacity", "communication".
+QString rejectionResource(RejectCause cause);
+/// A group of rejected plans with its nearest miss, in words with numbers.
+QString rejectionMessage(const RejectionGroup &group, const SearchOutcome &outcome);
+/// Why no plan is feasible, in one paragraph; empty when some plan is.
+QString noFeasibleReason(const SearchOutcome &outcome);
+
+} // namespace trainplan::io

@@ -1,0 +1,53 @@
+// docs/PLAN_FORMAT.md's key tables are the plan key table (core/plan/PlanKeys): a key added, renamed or
+// changed there fails this test until the doc is regenerated (build/tests/trainplan_plandoc).
+
+#include <QFile>
+#include <QTest>
+
+#include "core/plan/PlanKeys.h"
+#include "io/PlanKeyDoc.h"
+
+using namespace trainplan;
+
+class TestPlanDoc : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void docTablesAreTheKeyTable()
+    {
+        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/docs/PLAN_FORMAT.md"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString doc = QString::fromUtf8(file.readAll());
+        QCOMPARE(doc.count(QStringLiteral("<!-- plan-keys:")), 6); // root, model, training, parallel, cluster, run
+        const QString generated = io::withGeneratedKeyTables(doc);
+        if (generated != doc)
+            qWarning("docs/PLAN_FORMAT.md is stale; run build/tests/trainplan_plandoc docs/PLAN_FORMAT.md");
+        QCOMPARE(doc, generated);
+    }
+
+    // Every key of the table is in the doc, and the doc names no key the table lacks.
+    void everyKeyIsDocumented()
+    {
+        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/docs/PLAN_FORMAT.md"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString doc = QString::fromUtf8(file.readAll());
+        for (const PlanKey &key : planKeys()) {
+            const QString row = QStringLiteral("| `%1` |").arg(QLatin1String(key.name().data(), qsizetype(key.name().size())));
+            QVERIFY2(doc.contains(row), key.path);
+        }
+    }
+
+    void generatedRowSaysTypeDefaultAndRule()
+    {
+        const QString parallel = io::planKeyTable("parallel");
+        QVERIFY(parallel.contains(QStringLiteral("| `zero_stage` | integer | `0` | a whole number from 0 to 3;")));
+        QVERIFY(parallel.contains(
+            QStringLiteral("| `schedule` | `\"gpipe\"` \\| `\"1f1b\"` \\| `\"interleaved\"` \\| `\"zb-h1\"` | `\"1f1b\"` |")));
+        const QString cluster = io::planKeyTable("cluster");
+        QVERIFY(cluster.contains(QStringLiteral("| `network_bandwidth` | number | device | bytes/s; greater than 0;")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlanDoc)
+#include "tst_plandoc.moc"

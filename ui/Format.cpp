@@ -1,0 +1,22 @@
+#include "ui/Format.h"
+
+#include "core/common/Units.h"
+
+namespace trainplan::fmt {
+
+QString text(const std::string &s) { return QString::fromStdString(s); }
+QString number(double value, int decimals) { return text(units::formatNumber(value, decimals)); }
+QString gib(double bytes, int decimals) { return text(units::formatBytes(bytes, units::ByteUnit::GiB, decimals)); }
+QString bytes(double bytes, int decimals) { return text(units::formatBytes(bytes, units::ByteUnit::Auto, decimals)); }
+QString flops(double flopsPerSecond, int decimals) { return text(units::formatFlops(flopsPerSecond, decimals)); }
+QString teraflops(double flopsPerSecond, int decimals) { return number(flopsPerSecond / units::Tera, decimals); }
+QString bandwidth(double bytesPerSecond, int decimals) { return text(units::formatBandwidth(bytesPerSecond, decimals)); }
+QString gigabytesPerSecond(double bytesPerSecond, int decimals) { return number(bytesPerSecond / units::GB, decimals); }
+QString percent(double fraction, int decimals) { return text(units::formatPercent(fraction, decimals)); }
+QString duration(double seconds) { return text(units::formatDuration(seconds)); }
+QString count(double value, int decimals) { return text(units::formatCount(value, decimals)); }
+QString grouped(double value, int decimals) { return text(units::formatGrouped(value, decimals)); }
+QString currency(double amount) { return text(units::formatCurrency(amount)); }
+QString kilowattHours(double joules) { return grouped(joules / units::JoulesPerKilowattHour) + QStringLiteral(" kWh"); }
+
+} // namespace trainplan::fmt

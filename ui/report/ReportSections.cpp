@@ -1,0 +1,367 @@
+#include "ui/report/ReportSections.h"
+
+#include "core/cluster/Topology.h"
+#include "core/common/Units.h"
+#include "core/memory/MemoryTerms.h"
+#include "io/Evidence.h"
+#include "io/PlanJson.h"
+#include "ui/Format.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/report/PageFlow.h"
+#include "ui/report/ReportCharts.h"
+
+namespace trainplan {
+
+namespace {
+
+QString text(const std::string &s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString num(double v, int decimals) { return fmt::number(v, decimals); }
+QString gib(double bytes) { return fmt::gib(bytes, 2); }
+QString pct(double fraction) { return fmt::percent(fraction, 1); }
+QString count(double v) { return fmt::count(v); }
+QString duration(double seconds) { return fmt::duration(seconds); }
+QString evidence(const StepEstimate &st) { return io::bottleneckEvidence(st.bottleneck, st.evidence).toHtmlEscaped(); }
+
+/// What every section reads.
+struct Context
+{
+    const PlanDocument &document;
+    const Plan &plan;
+    const Estimate &e;
+    const Catalog &catalog;
+    const DeviceSpec &device;
+    ReportCharts &charts;
+};
+
+QString clusterSummary(const Context &c)
+{
+    QString cluster;
+    for (const NodeGroup &g : c.plan.cluster.groups()) {
+        const DeviceSpec *d = c.catalog.device(g.device, c.plan.cluster.customDevices);
+        cluster += (cluster.isEmpty() ? QString() : QStringLiteral("; "))
+                   + QObject::tr("%1 nodes × %2 %3").arg(g.nodes).arg(g.gpusPerNode).arg(d ? text(d->name) : text(g.device));
+    }
+    return cluster;
+}
+
+void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
+{
+    const Estimate &e = c.e;
+    const StepEstimate &st = e.step;
+    const ParallelConfig &par = c.plan.parallel;
+    const Intervention *suggestion = e.advice.suggestion();
+    flow.space(120);
+    flow.html(QStringLiteral("<p style=\"font-size:26pt; font-weight:bold; color:#1f3a5f\">%1</p>"
+                             "<p style=\"font-size:16pt\">%2</p>")
+                  .arg(QObject::tr("Efficiency audit"), text(c.plan.name)));
+    flow.space(20);
+    flow.html(htmlFacts({{QObject::tr("Date"), date.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
+                         {QObject::tr("Model"), QObject::tr("%1, %2 parameters").arg(text(c.plan.model.name), count(e.model.parameters))},
+                         {QObject::tr("Device"), text(c.device.name)},
+                         {QObject::tr("GPUs"), QObject::tr("%1 (%2)").arg(e.model.gpus).arg(clusterSummary(c))},
+                         {QObject::tr("Layout"), QObject::tr("data %1 × tensor %2 × pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline)}}));
+    flow.space(16);
+    flow.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary")));
+    const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
+    flow.html(htmlFacts({
+        {QObject::tr("Fits in memory"), e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
+        {QObject::tr("Step time"), num(st.stepSeconds, 3) + QStringLiteral(" s")},
+        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(num(st.tokensPerSecond, 0))},
+        {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
+        {QObject::tr("Limiting resource"), QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
+        {QObject::tr("Suggested change"), suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
+                                                           .arg(text(suggestion->label), text(suggestion->change),
+                                                                num(suggestion->tokensPerSecond, 0), num(suggestion->speedup, 2))
+                                                     : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
+        {QObject::tr("Time to train"), QObject::tr("%1 days for %2 tokens").arg(num(e.run.days, 1), count(c.plan.run.tokenBudget))},
+    }));
+    flow.newPage();
+}
+
+void modelSection(PageFlow &flow, const Context &c)
+{
+    const ModelSpec &m = c.plan.model;
+    const TrainingConfig &tr = c.plan.training;
+    const Estimate &e = c.e;
+    flow.heading(QObject::tr("1. Model and input shapes"));
+    flow.html(htmlFacts({
+        {QObject::tr("Layers, hidden, heads"), QObject::tr("%1 layers, hidden %2, %3 heads (%4 key/value), MLP %5 (%6)")
+                                                   .arg(m.layers).arg(m.hidden).arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)
+                                                   .arg(QString::fromLatin1(toString(m.mlp)))},
+        {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
+        {QObject::tr("Parameters"), QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
+        {QObject::tr("Micro-batch"), QObject::tr("%1 sequences per GPU").arg(tr.microBatch)},
+        {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(tr.globalBatch).arg(count(double(tr.globalBatch) * double(m.seqLen)))},
+        {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
+        {QObject::tr("Valid-token fraction"), pct(1.0 - tr.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(tr.paddingFraction))},
+        {QObject::tr("Recomputation"), QString::fromLatin1(toString(tr.recompute))
+                                            + (tr.flashAttention ? QObject::tr(", flash attention") : QString())
+                                            + (tr.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
+    }));
+}
+
+void precisionSection(PageFlow &flow, const Context &c)
+{
+    const TrainingConfig &tr = c.plan.training;
+    const ParallelConfig &par = c.plan.parallel;
+    flow.heading(QObject::tr("2. Precision policy"));
+    QList<QStringList> rows;
+    for (const PrecisionRow &r : c.e.precision.rows)
+        rows << QStringList{text(r.tensor), text(r.held), text(r.computed), text(r.communicated), text(r.note)};
+    flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"), QObject::tr("Communicated"), QObject::tr("Note")},
+                        rows));
+    flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.e.precision.lossScaling)));
+    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    flow.html(QObject::tr("<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
+                          "%3 for the optimizer (%4)%5.</p>")
+                  .arg(num(perParam.parameters, 0), num(perParam.gradients, 0), num(perParam.optimizer, 0),
+                       tr.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
+                                                       : QObject::tr("FP32 master weights and momentum"),
+                       par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data).arg(par.zeroStage)
+                                         : QObject::tr(", replicated on every data-parallel rank")));
+}
+
+QList<QStringList> placementRows(const PlacementReport &placement)
+{
+    QList<QStringList> rows;
+    const auto landingRow = [&](const QString &what, const GroupLanding &l) {
+        if (l.size > 1)
+            rows << QStringList{what, QString::number(l.groups), QString::number(l.size),
+                                l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"),
+                                text(l.link), fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0)};
+    };
+    landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
+    landingRow(QObject::tr("Data-parallel"), placement.data);
+    landingRow(QObject::tr("Pipeline neighbours"), placement.pipeline);
+    return rows;
+}
+
+void parallelismSection(PageFlow &flow, const Context &c)
+{
+    const ParallelConfig &par = c.plan.parallel;
+    const Precision precision = c.plan.training.precision;
+    const DeviceSpec &device = c.device;
+    flow.heading(QObject::tr("3. Parallelism, device and interconnect"));
+    const QString linkName = text(intraNodeLinkName(c.catalog, c.plan.cluster.groups().front(), device));
+    flow.html(htmlFacts({
+        {QObject::tr("Dimensions"), QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
+        {QObject::tr("Schedule"), QObject::tr("%1, %2 virtual stage(s) per rank%3").arg(QString::fromLatin1(toString(par.schedule))).arg(par.virtualStages)
+                                      .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
+        {QObject::tr("State sharding"), QObject::tr("ZeRO stage %1%2").arg(par.zeroStage).arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
+        {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
+                                    .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
+                                         QString::fromLatin1(toString(precision)).toUpper(), gib(device.memoryBytes),
+                                         num(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
+        {QObject::tr("Nodes"), QObject::tr("%1 nodes of %2 GPUs; intra-node %3").arg(c.plan.cluster.nodes).arg(c.plan.cluster.gpusPerNode).arg(linkName)},
+        {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
+    }));
+    const QList<QStringList> rows = placementRows(c.e.placement);
+    if (!rows.isEmpty())
+        flow.html(htmlTable({QObject::tr("Group"), QObject::tr("Groups#"), QObject::tr("GPUs each#"), QObject::tr("Placement"),
+                             QObject::tr("Link"), QObject::tr("GB/s per GPU#")},
+                            rows));
+    for (const Problem &p : c.document.problems())
+        if (p.severity == Severity::Warning)
+            flow.html(QStringLiteral("<p class=\"note\">⚠ %1</p>").arg(text(toString(p))));
+}
+
+void memorySection(PageFlow &flow, const Context &c)
+{
+    const MemoryEstimate &memory = c.e.memory;
+    flow.heading(QObject::tr("4. Memory peaks per stage and component"));
+    QList<QStringList> rows;
+    const auto g = [](double bytes) { return num(bytes / units::GiB, 2); };
+    for (const StageMemory &s : memory.stages)
+        rows << QStringList{QString::number(s.stage), g(s.parametersBytes), g(s.gradientsBytes), g(s.optimizerBytes), g(s.activationsBytes),
+                            g(s.otherBytes), QStringLiteral("<b>%1</b>").arg(g(s.peakBytes)), num(s.capacityBytes / units::GiB, 1),
+                            QString::fromLatin1(toString(s.peakPhase))};
+    chunkedTable(flow, {QObject::tr("Stage#"), QObject::tr("Params#"), QObject::tr("Grads#"), QObject::tr("Optimizer#"),
+                        QObject::tr("Activations#"), QObject::tr("Other#"), QObject::tr("Peak GiB#"), QObject::tr("Capacity#"), QObject::tr("Peak phase")},
+                 rows);
+    flow.html(QObject::tr("<p>Peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
+                  .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
+                  .arg(memory.fits ? QObject::tr("fits") : QObject::tr("<b>does not fit</b>"), gib(memory.headroomBytes())));
+    flow.chart(c.charts.memory, 300, QObject::tr("Figure 1. Memory per GPU by pipeline stage, stacked by component, against the device capacity."));
+}
+
+void throughputSection(PageFlow &flow, const Context &c)
+{
+    const StepEstimate &st = c.e.step;
+    flow.heading(QObject::tr("5. Throughput and step-time decomposition"));
+    flow.html(htmlFacts({
+        {QObject::tr("Step time"), num(st.stepSeconds, 3) + QStringLiteral(" s")},
+        {QObject::tr("Tokens/s"), num(st.tokensPerSecond, 0)},
+        {QObject::tr("Valid tokens/s"), num(st.validTokensPerSecond, 0)},
+        {QObject::tr("Model TFLOP/s per GPU"), fmt::teraflops(st.modelFlopsPerGpu, 1)},
+        {QObject::tr("Hardware TFLOP/s per GPU"), fmt::teraflops(st.hardwareFlopsPerGpu, 1)},
+        {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
+    }));
+    QList<QStringList> rows;
+    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
+        rows << QStringList{QString::fromLatin1(labelOf(TimeCategory(i))), num(st.breakdown[i], 4),
+                            pct(st.stepSeconds > 0 ? st.breakdown[i] / st.stepSeconds : 0.0)};
+    flow.html(htmlTable({QObject::tr("Category"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
+    const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
+    flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s, pipeline %4 s, data-parallel %5 s. "
+                          "<b>Pipeline idle:</b> %6 of all stage-time.</p>")
+                  .arg(num(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), num(st.category(TimeCategory::TensorComm), 3),
+                       num(st.category(TimeCategory::PipelineComm), 3), num(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction)));
+    flow.chart(c.charts.roofline, 300, QObject::tr("Figure 2. Roofline of one micro-batch's kernels on the slowest stage."));
+    flow.chart(c.charts.pipeline, 280, QObject::tr("Figure 3. The simulated pipeline schedule of one step."));
+}
+
+void scalingSection(PageFlow &flow, const Context &c)
+{
+    const ParallelConfig &par = c.plan.parallel;
+    flow.heading(QObject::tr("6. Scaling baseline"));
+    const auto at = [&](const std::vector<ScalingPoint> &curve) -> const ScalingPoint * {
+        for (const ScalingPoint &p : curve)
+            if (p.workers == par.data)
+                return &p;
+        return nullptr;
+    };
+    const ScalingPoint *strong = at(c.e.scaling.strong);
+    const ScalingPoint *weak = at(c.e.scaling.weak);
+    flow.html(QObject::tr("<p>Baseline: one replica of tensor %1 × pipeline %2 = %3 GPUs; speedup S(W) = T(1)/T(W) over W data-parallel "
+                          "replicas. At this plan's %4 replicas: strong scaling %5, weak scaling %6.</p>")
+                  .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline).arg(par.data)
+                  .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(num(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
+                       weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
+              284); // with its chart
+    flow.chart(c.charts.scaling, 280, QObject::tr("Figure 4. Strong and weak scaling against the one-replica baseline."));
+}
+
+void costSection(PageFlow &flow, const Context &c)
+{
+    const RunEstimate &run = c.e.run;
+    const TrainingConfig &tr = c.plan.training;
+    flow.heading(QObject::tr("7. Time and cost to train"));
+    QList<QStringList> rows;
+    const auto costRow = [&](const QString &name, const RunEstimate &r, std::int64_t gpus) {
+        rows << QStringList{name, QString::number(gpus), num(r.days, 1), num(r.gpuHours, 0), num(r.energyJoules / units::JoulesPerKilowattHour, 0),
+                            num(r.cost, 0), num(r.daysWithFailures, 1)};
+    };
+    costRow(QObject::tr("This plan"), run, c.e.model.gpus);
+    if (const PlanDocument::SearchBest *best = c.document.searchBest())
+        costRow(QObject::tr("Best plan found by the search"), best->estimate.run, best->estimate.model.gpus);
+    flow.html(htmlTable({QObject::tr("Plan"), QObject::tr("GPUs#"), QObject::tr("Days#"), QObject::tr("GPU-hours#"), QObject::tr("Energy kWh#"),
+                         QObject::tr("Cost#"), QObject::tr("Days with failures#")},
+                        rows));
+    flow.html(QObject::tr("<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
+                          "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
+                  .arg(count(c.plan.run.tokenBudget), num(run.steps, 0), count(double(tr.globalBatch) * double(c.plan.model.seqLen)),
+                       num(c.plan.run.pricePerGpuHour, 2), num(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
+}
+
+void checkpointSection(PageFlow &flow, const Context &c)
+{
+    const RunEstimate &run = c.e.run;
+    const RunConfig &r = c.plan.run;
+    flow.heading(QObject::tr("8. Checkpoint cost and failures"));
+    flow.html(htmlFacts({
+        {QObject::tr("Checkpoint size"), QObject::tr("%1 (parameters and optimizer state; gradients are not saved); largest shard %2 per GPU")
+                                             .arg(gib(run.checkpointBytes), gib(run.checkpointBytesPerGpu))},
+        {QObject::tr("Write time"), QObject::tr("%1 at %2 GB/s, %3").arg(duration(run.checkpointWriteSeconds), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
+                                                                     r.shardedCheckpoint ? QObject::tr("sharded (every rank writes its shard)")
+                                                                                         : QObject::tr("gathered to one writer"))},
+        {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)").arg(duration(run.clusterMtbfSeconds), num(r.gpuMtbfHours, 0)).arg(c.e.model.gpus)},
+        {QObject::tr("Checkpoint interval"), QObject::tr("%1 (Daly 2006; Young 1974: %2)").arg(duration(run.checkpointIntervalSeconds), duration(run.youngIntervalSeconds))},
+        {QObject::tr("Overhead"), QObject::tr("%1 of useful time (writes, lost work, restarts of %2)").arg(pct(run.overheadFraction), duration(r.restartSeconds))},
+        {QObject::tr("Expected failures"), QObject::tr("%1 over %2 days").arg(num(run.expectedFailures, 1), num(run.daysWithFailures, 1))},
+    }));
+}
+
+void adviceSection(PageFlow &flow, const Context &c)
+{
+    const StepEstimate &st = c.e.step;
+    flow.heading(QObject::tr("9. Limiting resource and what to change"));
+    flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
+    if (const Intervention *s = c.e.advice.suggestion())
+        flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
+                      .arg(text(s->label), text(s->change), num(s->tokensPerSecond, 0), num(s->speedup, 2), gib(s->peakBytes)));
+    QList<QStringList> rows;
+    QStringList notApplicable;
+    for (const Intervention &in : c.e.advice.interventions) {
+        if (!in.valid) {
+            notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), text(in.invalidReason));
+            continue;
+        }
+        rows << QStringList{QString::fromLatin1(labelOf(in.resource)), text(in.label), in.fits ? QObject::tr("fits") : QObject::tr("too big"),
+                            num(in.tokensPerSecond, 0), in.speedup > 0 ? num(in.speedup, 2) + QStringLiteral("×") : QString(), gib(in.peakBytes)};
+    }
+    flow.html(QObject::tr("<p>Each intervention of the diagnostic map (Figure 16.1) applied alone to this plan and estimated:</p>"));
+    chunkedTable(flow, {QObject::tr("Resource"), QObject::tr("Intervention"), QObject::tr("Memory"), QObject::tr("Tokens/s#"),
+                        QObject::tr("Speedup#"), QObject::tr("Peak#")},
+                 rows, 24);
+    if (!notApplicable.isEmpty())
+        flow.html(QObject::tr("<p class=\"note\">Not applicable here: %1.</p>").arg(notApplicable.join(QStringLiteral("; "))));
+}
+
+QList<QStringList> sourceRows(const Context &c)
+{
+    QList<QStringList> rows;
+    rows << QStringList{QObject::tr("Device figures"), text(c.device.name), text(c.device.source)};
+    rows << QStringList{QObject::tr("Kernel and link efficiency"), QObject::tr("efficiency(size) = max × size / (size + half)"),
+                        QObject::tr("calibrated on published runs (docs/CALIBRATION.md)")};
+    const auto term = [&](const TermInfo &t) {
+        rows << QStringList{QString::fromLatin1(t.label), QString::fromLatin1(t.formula).toHtmlEscaped(), QString::fromLatin1(t.source).toHtmlEscaped()};
+    };
+    for (std::size_t i = 0; i < kStateTermCount; ++i)
+        term(termInfo(StateTerm(i)));
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        term(termInfo(OtherTerm(i)));
+    for (const NodeGroup &g : c.plan.cluster.groups())
+        if (const LinkSpec *l = c.catalog.intraNodeLink(g.intraNodeLink))
+            rows << QStringList{QObject::tr("Intra-node link"), text(l->name), text(l->source)};
+    if (const LinkSpec *net = c.catalog.network(c.plan.cluster.network))
+        rows << QStringList{QObject::tr("Network"), text(net->name), text(net->source)};
+    return rows;
+}
+
+void sourcesSection(PageFlow &flow, const Context &c)
+{
+    const RunConfig &r = c.plan.run;
+    flow.heading(QObject::tr("10. Assumptions and sources"));
+    QList<QStringList> rows = sourceRows(c);
+    rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
+                        QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
+    rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(num(r.gpuMtbfHours, 0)),
+                        QObject::tr("Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
+    rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
+                        QObject::tr("Daly 2006; Young 1974")};
+    rows << QStringList{QObject::tr("Price, storage, restart"),
+                        QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(num(r.pricePerGpuHour, 2), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
+                                                                         num(r.restartSeconds, 0)),
+                        QObject::tr("user assumptions (plan keys run.*)")};
+    chunkedTable(flow, {QObject::tr("Assumption"), QObject::tr("Value or formula"), QObject::tr("Source")}, rows, 12);
+}
+
+void planAppendix(PageFlow &flow, const Context &c)
+{
+    flow.newPage();
+    flow.heading(QObject::tr("Appendix: the plan file"));
+    const QStringList lines = QString::fromUtf8(io::writePlan(c.plan, c.catalog)).split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < lines.size(); i += 60)
+        flow.html(QStringLiteral("<pre>%1</pre>").arg(lines.mid(i, 60).join(QLatin1Char('\n')).toHtmlEscaped()));
+}
+
+} // namespace
+
+void writeReportSections(PageFlow &flow, const PlanDocument &document, ReportCharts &charts, const QDateTime &date)
+{
+    const Context c{document, document.plan(), document.estimate(), document.catalog(), *document.estimate().device, charts};
+    titlePage(flow, c, date);
+    modelSection(flow, c);
+    precisionSection(flow, c);
+    parallelismSection(flow, c);
+    memorySection(flow, c);
+    throughputSection(flow, c);
+    scalingSection(flow, c);
+    costSection(flow, c);
+    checkpointSection(flow, c);
+    adviceSection(flow, c);
+    sourcesSection(flow, c);
+    planAppendix(flow, c);
+}
+
+} // namespace trainplan
