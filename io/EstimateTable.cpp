@@ -68,9 +68,9 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QStringLiteral("Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
                .arg(QString::fromStdString(units::formatNumber(st.stepSeconds, 3)))
                .arg(QString::fromStdString(units::formatNumber(st.tokensPerSecond, 0)))
-               .arg(QString::fromStdString(units::formatNumber(st.modelFlopsPerGpu / 1e12, 1)))
+               .arg(QString::fromStdString(units::formatNumber(st.modelFlopsPerGpu / units::Tera, 1)))
                .arg(QString::fromStdString(units::formatNumber(100 * st.mfu, 1)))
-               .arg(QString::fromStdString(units::formatNumber(st.hardwareFlopsPerGpu / 1e12, 1)))
+               .arg(QString::fromStdString(units::formatNumber(st.hardwareFlopsPerGpu / units::Tera, 1)))
                .arg(QString::fromStdString(units::formatNumber(100 * st.hfu, 1)));
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         out << QStringLiteral("  %1 %2 s  %3%")
@@ -89,7 +89,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                        .arg(l.groups).arg(l.size)
                        .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
                        .arg(QString::fromStdString(l.link))
-                       .arg(QString::fromStdString(units::formatNumber(l.bandwidthBytesPerSecond / 1e9, 0)));
+                       .arg(QString::fromStdString(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0)));
     };
     landing("tensor", e.placement.tensor);
     landing("data", e.placement.data);

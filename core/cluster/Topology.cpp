@@ -102,6 +102,15 @@ GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNo
     return worstSpan(groups, [t](std::int64_t k) { return k * t; }, 1, t, gpusPerNode);
 }
 
+bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t node)
+{
+    // Tensor ranks are adjacent (Megatron's order): a group crosses a node boundary when the node's first
+    // or one-past-last rank is not a multiple of the tensor size.
+    const std::int64_t t = parallel.tensor;
+    const std::int64_t firstRank = node * gpusPerNode;
+    return t > 1 && ((firstRank % t) != 0 || ((firstRank + gpusPerNode) % t) != 0);
+}
+
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);

@@ -41,6 +41,8 @@ struct GroupSpan
     bool crossesNodes() const { return nodesSpanned > 1; }
 };
 GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// Whether node `node` (of `gpusPerNode` GPUs) hosts part of a tensor-parallel group that spans nodes.
+bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t node);
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 
 /// Pipeline neighbours: how many of the p - 1 stage boundaries put the two stages' ranks on different

@@ -12,7 +12,9 @@ inline constexpr double GiB = 1024.0 * MiB;
 inline constexpr double GB = 1e9;
 inline constexpr double TB = 1e12;
 
-/// SI prefixes, for FLOP/s, bytes/s and counts.
+/// SI prefixes, for FLOP/s, bytes/s, counts and durations.
+inline constexpr double Micro = 1e-6;
+inline constexpr double Milli = 1e-3;
 inline constexpr double Kilo = 1e3;
 inline constexpr double Mega = 1e6;
 inline constexpr double Giga = 1e9;

@@ -1,7 +1,5 @@
 #include "core/compute/Roofline.h"
 
-#include <algorithm>
-
 namespace trainplan {
 
 RooflineSummary rooflineOf(const DeviceSpec &device, Precision precision)
@@ -15,7 +13,6 @@ RooflineSummary rooflineOf(const DeviceSpec &device, Precision precision)
     for (const EnumName<Precision> &n : enumNames(Precision{}))
         if (device.supports(n.value))
             r.roofs.push_back(roof(n.value));
-    std::stable_sort(r.roofs.begin(), r.roofs.end(), [](const Roof &a, const Roof &b) { return a.peakFlops > b.peakFlops; });
     return r;
 }
 

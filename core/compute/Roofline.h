@@ -28,13 +28,12 @@ struct Roof
     double ridgePoint = 0; ///< FLOP/byte
 };
 
-/// The roofline the plan's kernels run under: the plan's format first, then every other format the device
-/// has, highest peak first.
+/// The roofline the plan's kernels run under: the plan's format, and every format the device has.
 struct RooflineSummary
 {
     double bandwidthBytesPerSecond = 0;
     Roof plan;              ///< the plan's precision
-    std::vector<Roof> roofs; ///< every format with a peak, the plan's included, by peak (highest first)
+    std::vector<Roof> roofs; ///< every format with a peak, the plan's included, in the Precision enum's order
 };
 RooflineSummary rooflineOf(const DeviceSpec &device, Precision precision);
 

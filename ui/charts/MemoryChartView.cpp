@@ -21,7 +21,6 @@
 #include "ui/charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "core/memory/MemoryTerms.h"
-#include "core/memory/ModelState.h"
 
 namespace trainplan {
 
@@ -252,9 +251,8 @@ void MemoryChartView::drawZeroComparison()
     // Reference text Figure 16.2: persistent model state per worker for P parameters over W data-parallel
     // workers, replicated and with ZeRO stages 1-3 (16-bit parameters and gradients, FP32 master and moments).
     const Plan &plan = m_document->plan();
-    const double P = m_document->estimate().model.parameters;
-    const StateBytesPerParameter b = stateBytesPerParameter(plan.training.precision, plan.training.optimizer, plan.training.fp32Gradients);
-    const double master = isSixteenBitStorage(plan.training.precision) ? 4.0 : 0.0;
+    const Estimate &e = m_document->estimate();
+    const double P = e.model.parameters;
     const QStringList labels{tr("Params"), tr("Grads"), tr("FP32 master"), tr("Moments")};
     QList<QBarSet *> sets;
     for (int i = 0; i < 4; ++i) {
@@ -264,15 +262,11 @@ void MemoryChartView::drawZeroComparison()
         sets << set;
     }
     double highest = 0;
-    for (int stage = 0; stage <= 3; ++stage) {
-        // The core's ZeRO sharding; the optimizer term split into its FP32 master copy and the moments.
-        const ModelStateBytes state = shardedModelState(P, b, plan.parallel.data, stage);
-        const double masterShare = b.optimizer > 0 ? master / b.optimizer : 0.0;
-        const double parts[] = {state.parameters, state.gradients, state.optimizer * masterShare,
-                                state.optimizer * (1.0 - masterShare)};
+    for (const ModelStateBytes &state : e.zeroComparison) {
+        const double parts[] = {state.parameters, state.gradients, state.master, state.moments()};
         for (int i = 0; i < 4; ++i)
-            *sets[i] << parts[i] / 1e9;
-        highest = std::max(highest, state.total() / 1e9);
+            *sets[i] << parts[i] / units::GB;
+        highest = std::max(highest, state.total() / units::GB);
     }
     auto *series = new QStackedBarSeries;
     for (QBarSet *set : sets)

@@ -9,6 +9,7 @@
 #include "ui/charts/ChartStyle.h"
 #include "core/common/Units.h"
 #include "core/compute/Roofline.h"
+#include "ui/Format.h"
 #include "io/ChartCsv.h"
 #include "ui/document/PlanDocument.h"
 
@@ -24,10 +25,10 @@ QString opText(const Op &op)
     const double attained = op.seconds > 0 ? op.flops / op.seconds : 0.0;
     return QObject::tr("<b>%1</b> (%2, %3)<br>FLOPs %4, bytes %5<br>intensity %6 FLOP/B, %7 TFLOP/s<br>time %8 ms, %9")
         .arg(QLatin1String(op.name), QLatin1String(toString(op.pass)), QLatin1String(toString(op.kind)))
-        .arg(QString::fromStdString(units::formatCount(op.flops)), QString::fromStdString(units::formatBytes(op.bytes)))
-        .arg(QString::fromStdString(units::formatNumber(op.intensity(), 1)))
-        .arg(QString::fromStdString(units::formatNumber(attained / 1e12, 1)))
-        .arg(QString::fromStdString(units::formatNumber(op.seconds * 1e3, 3)))
+        .arg(fmt::count(op.flops), fmt::bytes(op.bytes))
+        .arg(fmt::number(op.intensity(), 1))
+        .arg(fmt::teraflops(attained, 1))
+        .arg(fmt::number(op.seconds / units::Milli, 3))
         .arg(op.memoryBound ? QObject::tr("bandwidth-bound") : QObject::tr("compute-bound"));
 }
 } // namespace
@@ -73,7 +74,7 @@ QString RooflineView::describeOpAt(const QPoint &position) const
                 // The point's key and value identify the op: find it among the ops of that pass.
                 for (const Op &op : e.step.ops)
                     if (op.seconds > 0 && std::abs(op.intensity() - it->key) <= 1e-9 * it->key
-                        && std::abs(op.flops / op.seconds / 1e12 - it->value) <= 1e-9 * it->value)
+                        && std::abs(op.flops / op.seconds / units::Tera - it->value) <= 1e-9 * it->value)
                         nearest = &op;
             }
         }
@@ -91,8 +92,8 @@ void RooflineView::draw()
         return;
     }
     const DeviceSpec &d = *e.device;
-    const Precision precision = m_document->plan().training.precision;
-    const double bandwidth = d.memoryBandwidthBytesPerSecond;
+    const Precision precision = e.roofline.plan.precision;
+    const double bandwidth = e.roofline.bandwidthBytesPerSecond;
 
     // The plan's ops: forward, backward, recompute.
     const OpPass passes[] = {OpPass::Forward, OpPass::Backward, OpPass::Recompute};
@@ -108,7 +109,7 @@ void RooflineView::draw()
         for (const Op &op : e.step.ops) {
             if (op.pass != passes[i] || op.seconds <= 0 || op.flops <= 0 || op.bytes <= 0)
                 continue;
-            const double attained = op.flops / op.seconds / 1e12;
+            const double attained = op.flops / op.seconds / units::Tera;
             x << std::clamp(op.intensity(), kMinIntensity, kMaxIntensity);
             y << attained;
             lowest = std::min(lowest, attained);
@@ -121,18 +122,16 @@ void RooflineView::draw()
 
     // Ceilings: min(peak, bandwidth x I) for every precision the device has; the plan's precision bold.
     int colour = 3;
-    for (std::size_t p = 0; p < kPrecisionCount; ++p) {
-        const Precision prec = Precision(p);
-        if (!d.supports(prec))
-            continue;
-        const double peak = d.peakFlops(prec);
+    for (const Roof &roof : e.roofline.roofs) {
+        const Precision prec = roof.precision;
+        const double peak = roof.peakFlops;
         QCPGraph *g = m_plot->addGraph();
-        g->setName(tr("%1 %2 TFLOP/s").arg(QString::fromLatin1(toString(prec)).toUpper()).arg(peak / 1e12, 0, 'f', 0));
+        g->setName(tr("%1 %2 TFLOP/s").arg(QString::fromLatin1(toString(prec)).toUpper(), fmt::teraflops(peak, 0)));
         QVector<double> x, y;
-        const double ridge = ridgePoint(peak, bandwidth);
+        const double ridge = roof.ridgePoint;
         for (double i : {kMinIntensity, ridge, kMaxIntensity}) {
             x << i;
-            y << attainableFlops(i, peak, bandwidth) / 1e12;
+            y << attainableFlops(i, peak, bandwidth) / units::Tera;
         }
         g->setData(x, y, true);
         const bool mine = prec == precision;
@@ -141,14 +140,14 @@ void RooflineView::draw()
         other.setAlpha(170);
         QPen pen(mine ? palette().color(QPalette::WindowText) : other, mine ? 2.5 : 1.2);
         g->setPen(pen);
-        highest = std::max(highest, peak / 1e12);
+        highest = std::max(highest, peak / units::Tera);
         if (mine) {
             auto *line = new QCPItemStraightLine(m_plot);
             line->point1->setCoords(ridge, 1e-6);
             line->point2->setCoords(ridge, 1e9);
             line->setPen(QPen(palette().color(QPalette::WindowText), 1, Qt::DotLine));
             auto *label = new QCPItemText(m_plot);
-            label->position->setCoords(ridge, peak / 1e12);
+            label->position->setCoords(ridge, peak / units::Tera);
             label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
             label->setColor(palette().color(QPalette::WindowText));
             label->setText(tr("ridge %1 FLOP/B ").arg(ridge, 0, 'f', 0));

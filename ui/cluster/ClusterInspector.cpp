@@ -36,7 +36,7 @@ QString landingLine(const QString &what, const GroupLanding &l)
         .arg(what)
         .arg(l.groups)
         .arg(l.size)
-        .arg(where, text(l.link).toHtmlEscaped(), text(units::formatNumber(l.bandwidthBytesPerSecond / 1e9, 0)));
+        .arg(where, text(l.link).toHtmlEscaped(), text(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0)));
 }
 
 } // namespace
@@ -146,14 +146,14 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         if (m_updating)
             return;
         Plan plan = m_document->plan();
-        plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * 1e9;
+        plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * units::Giga;
         m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"), 1));
     });
     connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
-        plan.cluster.overrides.networkLatencySeconds = us * 1e-6;
+        plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
         m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), 2));
     });
     connect(m_overlay, &QComboBox::currentIndexChanged, this,
@@ -219,8 +219,8 @@ void ClusterInspector::refresh()
         bandwidth = d->networkBandwidthBytesPerSecond;
         latency = d->networkLatencySeconds;
     }
-    m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) / 1e9);
-    m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) * 1e6);
+    m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) / units::Giga);
+    m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) / units::Micro);
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();
     const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);

@@ -36,7 +36,7 @@ protected:
     }
 };
 
-QString gb(double bytesPerSecond) { return QString::fromStdString(units::formatNumber(bytesPerSecond / 1e9, 1)) + QStringLiteral(" GB/s"); }
+QString gb(double bytesPerSecond) { return QString::fromStdString(units::formatNumber(bytesPerSecond / units::Giga, 1)) + QStringLiteral(" GB/s"); }
 
 } // namespace
 
@@ -117,7 +117,7 @@ void ClusterPalette::rebuild()
               tr("%1\n%2 GiB HBM, %3 TB/s\nDrop on a node group to change its accelerator, or on empty space for a new node")
                   .arg(QString::fromStdString(d.name))
                   .arg(QString::fromStdString(units::formatNumber(d.memoryBytes / units::GiB, 0)))
-                  .arg(QString::fromStdString(units::formatNumber(d.memoryBandwidthBytesPerSecond / 1e12, 2))));
+                  .arg(QString::fromStdString(units::formatNumber(d.memoryBandwidthBytesPerSecond / units::Tera, 2))));
     };
     for (const DeviceSpec &d : m_catalog.devices())
         addDevice(d, false);
@@ -128,12 +128,12 @@ void ClusterPalette::rebuild()
     for (const LinkSpec &l : m_catalog.intraNodeLinks())
         entry(links, QString::fromStdString(l.name), {Kind::IntraNodeLink, QString::fromStdString(l.id)},
               tr("%1 per GPU and direction, %2 µs\nDrop on a node group").arg(gb(l.bandwidthBytesPerSecond))
-                  .arg(QString::fromStdString(units::formatNumber(l.latencySeconds * 1e6, 1))));
+                  .arg(QString::fromStdString(units::formatNumber(l.latencySeconds / units::Micro, 1))));
     QTreeWidgetItem *networks = section(tr("Networks"));
     for (const LinkSpec &l : m_catalog.networks())
         entry(networks, QString::fromStdString(l.name), {Kind::Network, QString::fromStdString(l.id)},
               tr("%1 per GPU and direction, %2 µs\nDrop anywhere on the cluster").arg(gb(l.bandwidthBytesPerSecond))
-                  .arg(QString::fromStdString(units::formatNumber(l.latencySeconds * 1e6, 1))));
+                  .arg(QString::fromStdString(units::formatNumber(l.latencySeconds / units::Micro, 1))));
 }
 
 std::optional<PaletteEntry> ClusterPalette::currentEntry() const

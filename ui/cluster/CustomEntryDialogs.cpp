@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "core/common/Units.h"
 #include "io/CatalogJson.h"
 
 namespace trainplan {
@@ -55,15 +56,15 @@ CustomDeviceDialog::CustomDeviceDialog(const Catalog &catalog, QWidget *parent) 
     form->addRow(tr("HBM bandwidth"), m_bandwidthTBs);
     for (std::size_t i = 0; i < kPrecisionCount; ++i) {
         const QString name = QString::fromLatin1(toString(Precision(i))).toUpper();
-        m_peakTflops[i] = spin(0, 1e6, base.peakFlopsPerSecond[i] / 1e12, 1, tr(" TFLOP/s"));
+        m_peakTflops[i] = spin(0, 1e6, base.peakFlopsPerSecond[i] / units::Tera, 1, tr(" TFLOP/s"));
         m_peakTflops[i]->setObjectName(QStringLiteral("peak-") + name.toLower());
         m_peakTflops[i]->setToolTip(tr("Dense peak in %1; 0 if the device has no %1 path").arg(name));
         form->addRow(tr("Peak %1").arg(name), m_peakTflops[i]);
     }
-    m_scaleUpGBs = spin(0.1, 1e5, base.intraNodeBandwidthBytesPerSecond / 1e9, 1, tr(" GB/s"));
+    m_scaleUpGBs = spin(0.1, 1e5, base.intraNodeBandwidthBytesPerSecond / units::Giga, 1, tr(" GB/s"));
     m_scaleUpGBs->setToolTip(tr("Scale-up link per GPU and direction; a node template's link replaces it"));
     form->addRow(tr("Scale-up link"), m_scaleUpGBs);
-    m_networkGBs = spin(0.01, 1e4, base.networkBandwidthBytesPerSecond / 1e9, 2, tr(" GB/s"));
+    m_networkGBs = spin(0.01, 1e4, base.networkBandwidthBytesPerSecond / units::Giga, 2, tr(" GB/s"));
     m_networkGBs->setToolTip(tr("Network share per GPU and direction; the cluster's network tier replaces it"));
     form->addRow(tr("Network per GPU"), m_networkGBs);
     m_powerW = spin(0, 1e5, base.boardPowerWatts, 0, tr(" W"));
@@ -96,11 +97,11 @@ DeviceSpec CustomDeviceDialog::device() const
     d.name = m_name->text().trimmed().toStdString();
     d.id = customId(m_name->text());
     d.memoryBytes = m_memoryGiB->value() * 1073741824.0;
-    d.memoryBandwidthBytesPerSecond = m_bandwidthTBs->value() * 1e12;
+    d.memoryBandwidthBytesPerSecond = m_bandwidthTBs->value() * units::Tera;
     for (std::size_t i = 0; i < kPrecisionCount; ++i)
-        d.peakFlopsPerSecond[i] = m_peakTflops[i]->value() * 1e12;
-    d.intraNodeBandwidthBytesPerSecond = m_scaleUpGBs->value() * 1e9;
-    d.networkBandwidthBytesPerSecond = m_networkGBs->value() * 1e9;
+        d.peakFlopsPerSecond[i] = m_peakTflops[i]->value() * units::Tera;
+    d.intraNodeBandwidthBytesPerSecond = m_scaleUpGBs->value() * units::Giga;
+    d.networkBandwidthBytesPerSecond = m_networkGBs->value() * units::Giga;
     d.boardPowerWatts = m_powerW->value();
     return d;
 }

@@ -1,0 +1,55 @@
+#pragma once
+// One node group on the cluster canvas, drawn in full in paint(): a header (template, device, link, node
+// count, the group's step time in a mixed cluster) and its nodes of GPU cells, coloured by the canvas's
+// overlay. A group of thousands of nodes is drawn aggregated (a row of nodes, an ellipsis, the last node)
+// until expanded. The canvas rebuilds its items on a plan change, so the group, its first node and its
+// colour are fixed for an item's life.
+
+#include <QGraphicsItem>
+#include <QPalette>
+
+#include "core/plan/Plan.h"
+
+namespace trainplan {
+
+class ClusterCanvas;
+
+class NodeGroupItem : public QGraphicsItem
+{
+public:
+    NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode, int deviceColour, qreal y);
+
+    int index() const { return m_index; }
+    QRectF boundingRect() const override;
+    qreal height() const { return m_height; }
+    QRectF expanderRect() const { return {boundingRect().width() - 92, 22, 86, 16}; }
+    bool hasExpander() const { return m_group.nodes > m_perRow; }
+    /// Scene rectangle of the first drawn node.
+    QRectF firstNodeRect() const { return nodeRect(0).translated(pos()); }
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *widget) override;
+    /// Group-relative node index and GPU under a point of the item, for tool tips.
+    QString describe(const QPointF &p) const;
+
+protected:
+    void hoverMoveEvent(QGraphicsSceneHoverEvent *event) override;
+
+private:
+    void paintHeader(QPainter *painter, const QPalette &palette, const QRectF &frame) const;
+    void paintNodes(QPainter *painter, const QPalette &palette, const QRectF &frame) const;
+    void paintNode(QPainter *painter, const QPalette &palette, std::int64_t node, const QRectF &r) const;
+    int shownNodes() const;
+    QSizeF nodeSize() const;
+    QRectF nodeRect(int slot) const;
+    void layout();
+
+    ClusterCanvas *m_canvas;
+    int m_index;
+    NodeGroup m_group;
+    std::int64_t m_firstNode = 0;
+    int m_deviceColour = 0; ///< the first group with this device's index: one colour per device
+    int m_perRow = 2;
+    qreal m_height = 0;
+};
+
+} // namespace trainplan

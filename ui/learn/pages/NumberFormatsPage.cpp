@@ -1,0 +1,177 @@
+#include "ui/learn/pages/Pages.h"
+
+#include "io/Evidence.h"
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+#include "io/ChartCsv.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/Figures.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/precision/PrecisionPolicy.h"
+#include "core/search/Search.h"
+#include "ui/learn/pages/PageWidgets.h"
+
+namespace trainplan {
+
+namespace {
+
+using namespace learn;
+
+// --- Figure 16.3: number formats --------------------------------------------------------------------
+
+class NumberFormatsPage : public LearnPage
+{
+public:
+    explicit NumberFormatsPage(PlanDocument *d) : LearnPage(d, tr("16.3 Number formats"))
+    {
+        auto *column = new QVBoxLayout(this);
+        addHeading(column, tr("Range and resolution follow from the bit layout (sign, exponent, significand): computed here, not typed "
+                              "in. Probe a value to see how it rounds, overflows or underflows in each format, and what loss scaling "
+                              "does to a small gradient."));
+        m_table = makeTable({tr("Format"), tr("Bits (S/E/M)"), tr("Largest finite"), tr("Smallest normal"), tr("Smallest subnormal"),
+                             tr("Spacing at 1"), tr("Decimal digits"), tr("Range (decades)")});
+        m_table->setObjectName(QStringLiteral("formats"));
+        int row = 0;
+        for (const NumberFormat &f : numberFormats()) {
+            const FormatProperties p = properties(f);
+            setRow(m_table, row++, {qs(f.name), QStringLiteral("1/%1/%2").arg(f.exponentBits).arg(f.mantissaBits),
+                                    QString::number(p.maxFinite, 'g', 5), QString::number(p.minNormal, 'g', 5),
+                                    QString::number(p.minSubnormal, 'g', 5), QString::number(p.epsilon, 'g', 5), num(p.decimalDigits, 2),
+                                    num(p.dynamicRangeDecades, 1)});
+        }
+        m_table->setMaximumHeight(m_table->verticalHeader()->length() + m_table->horizontalHeader()->height() + 4);
+        column->addWidget(m_table);
+        m_figure = new PlotFigure(QStringLiteral("figure-16-3-number-formats"), [] {
+            QString csv = QStringLiteral("format,exponent_bits,mantissa_bits,max_finite,min_normal,min_subnormal,decimal_digits\n");
+            for (const NumberFormat &f : numberFormats()) {
+                const FormatProperties p = properties(f);
+                csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7\n").arg(qs(f.name)).arg(f.exponentBits).arg(f.mantissaBits)
+                           .arg(p.maxFinite, 0, 'g', 17).arg(p.minNormal, 0, 'g', 17).arg(p.minSubnormal, 0, 'g', 17).arg(p.decimalDigits, 0, 'g', 17);
+            }
+            return csv;
+        });
+        m_figure->setMinimumHeight(200);
+        drawFigure();
+        column->addWidget(m_figure, 1);
+        auto *probeRow = new QHBoxLayout;
+        m_value = new QLineEdit(QStringLiteral("1e8"));
+        m_value->setObjectName(QStringLiteral("probeValue"));
+        m_gradient = new QLineEdit(QStringLiteral("1e-8"));
+        m_scale = new QLineEdit(QStringLiteral("65536"));
+        probeRow->addWidget(new QLabel(tr("Value")));
+        probeRow->addWidget(m_value);
+        probeRow->addWidget(new QLabel(tr("Gradient")));
+        probeRow->addWidget(m_gradient);
+        probeRow->addWidget(new QLabel(tr("Loss scale")));
+        probeRow->addWidget(m_scale);
+        column->addLayout(probeRow);
+        m_probe = makeTable({tr("Format"), tr("Stored value"), tr("Outcome"), tr("Relative error"), tr("Gradient"), tr("Gradient × scale → FP32")});
+        m_probe->setObjectName(QStringLiteral("probe"));
+        m_probe->setMinimumHeight(150);
+        column->addWidget(m_probe, 1);
+        m_problem = new QLabel;
+        column->addWidget(m_problem);
+        for (QLineEdit *e : {m_value, m_gradient, m_scale})
+            connect(e, &QLineEdit::textChanged, this, [this] { probe(); });
+        probe();
+    }
+    void refresh() override { drawFigure(); }
+    ExportableChart *figure() override { return m_figure; }
+    QTableWidget *probeTable() const { return m_probe; }
+
+private:
+    /// The text's two panels in one: log10 of the largest finite value and the decimal digits, per format.
+    void drawFigure()
+    {
+        QCustomPlot *plot = m_figure->plot();
+        plot->clearPlottables();
+        chartstyle::apply(plot, palette());
+        auto *range = new QCPBars(plot->xAxis, plot->yAxis);
+        range->setName(tr("log10(largest finite value) (left axis)"));
+        range->setBrush(chartstyle::series(0, palette()));
+        range->setPen(Qt::NoPen);
+        range->setWidth(0.38);
+        auto *digits = new QCPBars(plot->xAxis, plot->yAxis2);
+        digits->setName(tr("decimal digits (right axis)"));
+        digits->setBrush(chartstyle::series(1, palette()));
+        digits->setPen(Qt::NoPen);
+        digits->setWidth(0.38);
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        int i = 0;
+        for (const NumberFormat &f : numberFormats()) {
+            const FormatProperties p = properties(f);
+            range->addData(i - 0.2, std::log10(p.maxFinite));
+            digits->addData(i + 0.2, p.decimalDigits);
+            ticker->addTick(i, qs(f.name));
+            ++i;
+        }
+        plot->xAxis->setTicker(ticker);
+        plot->xAxis->setRange(-0.6, i - 0.4);
+        plot->yAxis->setRange(0, 42);
+        plot->yAxis->setLabel(tr("log10(max finite)"));
+        plot->yAxis2->setVisible(true);
+        plot->yAxis2->setRange(0, 8.4);
+        plot->yAxis2->setLabel(tr("decimal digits"));
+        plot->legend->setVisible(true);
+        plot->replot();
+    }
+
+    void probe()
+    {
+        bool ok1 = false, ok2 = false, ok3 = false;
+        const double x = m_value->text().toDouble(&ok1), g = m_gradient->text().toDouble(&ok2), s = m_scale->text().toDouble(&ok3);
+        if (!ok1 || !ok2 || !ok3 || !std::isfinite(x) || !std::isfinite(g) || !(s > 0) || !std::isfinite(s)) {
+            m_problem->setText(tr("Value, gradient: finite numbers (e.g. 1e8, 1e-8); loss scale: a positive number."));
+            return;
+        }
+        m_problem->clear();
+        int row = 0;
+        for (const NumberFormat &f : numberFormats()) {
+            const Rounded r = roundTo(f, x);
+            const LossScalingDemo l = lossScaling(f, g, s);
+            const auto show = [](const Rounded &v) { return std::isnan(v.value) ? QStringLiteral("NaN") : QString::number(v.value, 'g', 9); };
+            setRow(m_probe, row++, {qs(f.name), show(r), QString::fromLatin1(toString(r.outcome)),
+                                    std::isfinite(r.relativeError) ? num(100 * r.relativeError, 4) + QStringLiteral("%") : QStringLiteral("∞"),
+                                    show(l.unscaled) + QStringLiteral(" (") + QString::fromLatin1(toString(l.unscaled.outcome)) + QLatin1Char(')'),
+                                    l.scaled.outcome == RoundingOutcome::Overflow || l.scaled.outcome == RoundingOutcome::NotANumber
+                                        ? tr("overflow: the scale is too large")
+                                        : QString::number(l.recovered, 'g', 6) + QStringLiteral(" (") + num(100 * l.recoveredRelativeError, 3)
+                                              + QStringLiteral("% off)")});
+        }
+    }
+
+    QTableWidget *m_table;
+    PlotFigure *m_figure;
+    QLineEdit *m_value, *m_gradient, *m_scale;
+    QTableWidget *m_probe;
+    QLabel *m_problem;
+};
+
+} // namespace
+
+LearnPage *makeNumberFormatsPage(PlanDocument *document)
+{
+    return new NumberFormatsPage(document);
+}
+
+} // namespace trainplan

@@ -1,0 +1,142 @@
+#include "ui/learn/pages/Pages.h"
+
+#include "io/Evidence.h"
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+#include "io/ChartCsv.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/Figures.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/precision/PrecisionPolicy.h"
+#include "core/search/Search.h"
+#include "ui/learn/pages/PageWidgets.h"
+
+namespace trainplan {
+
+namespace {
+
+using namespace learn;
+
+// --- Figure 16.6: the four parallelisms from the plan -----------------------------------------------
+
+class ParallelismFigure : public PaintedFigure
+{
+public:
+    explicit ParallelismFigure(PlanDocument *d) : PaintedFigure(QStringLiteral("figure-16-6-parallelism")), m_document(d)
+    {
+        setMinimumHeight(380);
+    }
+    QString exportCsv() const override
+    {
+        const ParallelConfig &p = m_document->plan().parallel;
+        return QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n").arg(p.data).arg(p.tensor).arg(p.pipeline).arg(p.zeroStage);
+    }
+
+protected:
+    void paintFigure(QPainter &p, const QSizeF &size) override
+    {
+        const Plan &plan = m_document->plan();
+        const ParallelConfig &par = plan.parallel;
+        const double rowH = size.height() / 4;
+        const auto row = [&](int r, const QString &title, const QString &caption, std::int64_t count, const std::function<QString(std::int64_t)> &label,
+                             int colour) {
+            const double y = r * rowH;
+            QFont bold = font();
+            bold.setBold(true);
+            p.setFont(bold);
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QRectF(8, y + 2, size.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter, title);
+            p.setFont(font());
+            p.setPen(palette().color(QPalette::PlaceholderText));
+            p.drawText(QRectF(8, y + rowH - 22, size.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter, caption);
+            const int shown = int(std::min<std::int64_t>(count, 8));
+            const bool more = count > 8;
+            const double slotCount = shown + (more ? 1 : 0);
+            const double w = (size.width() - 16 - (slotCount - 1) * 6) / slotCount;
+            for (int i = 0; i < shown; ++i) {
+                const std::int64_t index = more && i == shown - 1 ? count - 1 : i;
+                const double x = 8 + (i + (more && i == shown - 1 ? 1 : 0)) * (w + 6);
+                QColor c = chartstyle::series((colour + int(index)) % 8, palette());
+                p.setPen(Qt::NoPen);
+                p.setBrush(c);
+                const QRectF box(x, y + 22, w, rowH - 50);
+                p.drawRoundedRect(box, 4, 4);
+                p.setPen(textOn(c));
+                p.drawText(box.adjusted(3, 0, -3, 0), Qt::AlignCenter | Qt::TextWordWrap, label(index));
+            }
+            if (more) {
+                p.setPen(palette().color(QPalette::Text));
+                p.drawText(QRectF(8 + (shown - 1) * (w + 6), y + 22, w, rowH - 50), Qt::AlignCenter, QStringLiteral("… %1 …").arg(count - shown));
+            }
+        };
+        const std::int64_t perReplica = plan.training.globalBatch / std::max<std::int64_t>(1, par.data);
+        row(0, tr("Data parallel: %1 replicas").arg(par.data),
+            tr("each replica holds the whole (tensor x pipeline) model and %1 of the %2 sequences; gradients are all-reduced")
+                .arg(perReplica).arg(plan.training.globalBatch),
+            par.data, [&](std::int64_t i) { return tr("replica %1\n%2 seq.").arg(i).arg(perReplica); }, 0);
+        row(1, tr("Tensor parallel: %1 shards of every layer").arg(par.tensor),
+            tr("column-parallel then row-parallel matrices: one all-reduce%1 per block, inside a node")
+                .arg(plan.training.sequenceParallel ? tr(" (reduce-scatter + all-gather with SP)") : QString()),
+            par.tensor, [&](std::int64_t i) { return tr("columns %1/%2").arg(i + 1).arg(par.tensor); }, 2);
+        const std::int64_t perStage = plan.model.layers / std::max<std::int64_t>(1, par.pipeline);
+        row(2, tr("Pipeline parallel: %1 stages (%2 micro-batches, %3)").arg(par.pipeline).arg(plan.microbatches()).arg(QString::fromLatin1(toString(par.schedule))),
+            tr("activations go forward and gradients back between neighbouring stages; fill and drain leave bubbles"),
+            par.pipeline, [&](std::int64_t i) { return tr("layers %1-%2").arg(i * perStage + 1).arg((i + 1) * perStage); }, 4);
+        const bool sharded = par.zeroStage > 0 && par.data > 1;
+        row(3, sharded ? tr("State sharding: ZeRO-%1 over %2 replicas").arg(par.zeroStage).arg(par.data) : tr("State sharding: off (replicated state)"),
+            sharded ? tr("computation replicated, %1 partitioned; reduce-scatter and all-gather replace the all-reduce")
+                          .arg(par.zeroStage == 1 ? tr("optimizer state") : par.zeroStage == 2 ? tr("optimizer state and gradients") : tr("all model state"))
+                    : tr("every replica keeps the full optimizer state"),
+            sharded ? par.data : 1, [&](std::int64_t i) { return sharded ? tr("state shard %1").arg(i) : tr("full state"); }, 6);
+    }
+
+private:
+    PlanDocument *m_document;
+};
+
+class ParallelismPage : public LearnPage
+{
+public:
+    explicit ParallelismPage(PlanDocument *d) : LearnPage(d, tr("16.6 Four ways to divide the work"))
+    {
+        auto *column = new QVBoxLayout(this);
+        addHeading(column, tr("Data, tensor, pipeline and state-sharded parallelism divide different objects, drawn with the current "
+                              "plan's group sizes."));
+        m_figure = new ParallelismFigure(d);
+        column->addWidget(m_figure, 1);
+    }
+    ExportableChart *figure() override { return m_figure; }
+    void refresh() override { m_figure->update(); }
+
+private:
+    ParallelismFigure *m_figure;
+};
+
+} // namespace
+
+LearnPage *makeParallelismPage(PlanDocument *document)
+{
+    return new ParallelismPage(document);
+}
+
+} // namespace trainplan

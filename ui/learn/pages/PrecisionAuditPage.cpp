@@ -1,0 +1,79 @@
+#include "ui/learn/pages/Pages.h"
+
+#include "io/Evidence.h"
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+#include "io/ChartCsv.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/Figures.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/precision/PrecisionPolicy.h"
+#include "core/search/Search.h"
+#include "ui/learn/pages/PageWidgets.h"
+
+namespace trainplan {
+
+namespace {
+
+using namespace learn;
+
+// --- Precision audit --------------------------------------------------------------------------------
+
+class PrecisionAuditPage : public LearnPage
+{
+public:
+    explicit PrecisionAuditPage(PlanDocument *d) : LearnPage(d, tr("Precision audit of the plan"))
+    {
+        auto *column = new QVBoxLayout(this);
+        addHeading(column, tr("Which tensors the current plan holds, computes and communicates in which format (reference text: "
+                              "precision is an end-to-end contract)."));
+        m_table = makeTable({tr("Tensor"), tr("Held"), tr("Computed"), tr("Communicated"), tr("Note")});
+        m_table->setObjectName(QStringLiteral("precisionAudit"));
+        column->addWidget(m_table, 1);
+        m_scaling = new QLabel;
+        m_scaling->setWordWrap(true);
+        column->addWidget(m_scaling);
+    }
+    void refresh() override
+    {
+        const PrecisionPolicy &policy = m_document->estimate().precision;
+        m_table->setRowCount(0);
+        int row = 0;
+        for (const PrecisionRow &r : policy.rows)
+            setRow(m_table, row++, {qs(r.tensor), qs(r.held), qs(r.computed), qs(r.communicated), qs(r.note)});
+        m_scaling->setText(tr("Loss scaling: %1.").arg(qs(policy.lossScaling)));
+    }
+
+private:
+    QTableWidget *m_table;
+    QLabel *m_scaling;
+};
+
+} // namespace
+
+LearnPage *makePrecisionAuditPage(PlanDocument *document)
+{
+    return new PrecisionAuditPage(document);
+}
+
+} // namespace trainplan

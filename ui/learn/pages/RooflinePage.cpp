@@ -1,0 +1,182 @@
+#include "ui/learn/pages/Pages.h"
+
+#include "io/Evidence.h"
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <qcustomplot.h>
+#include "io/ChartCsv.h"
+#include "core/advice/Interventions.h"
+#include "ui/charts/ChartStyle.h"
+#include "core/common/Units.h"
+#include "core/compute/Roofline.h"
+#include "ui/document/PlanDocument.h"
+#include "ui/learn/Figures.h"
+#include "core/learn/NumberFormat.h"
+#include "core/learn/Teaching.h"
+#include "core/memory/MemoryTerms.h"
+#include "core/precision/PrecisionPolicy.h"
+#include "core/search/Search.h"
+#include "ui/learn/pages/PageWidgets.h"
+
+namespace trainplan {
+
+namespace {
+
+using namespace learn;
+
+// --- Figure 16.4: roofline with draggable ceilings --------------------------------------------------
+
+class RooflinePage : public LearnPage
+{
+public:
+    explicit RooflinePage(PlanDocument *d) : LearnPage(d, tr("16.4 The roofline"))
+    {
+        auto *column = new QVBoxLayout(this);
+        addHeading(column, tr("P ≤ min(P_peak, B × I). Drag the flat roof up or down to change the peak, the slope left or right to "
+                              "change the bandwidth; the points are the current plan's kernels and the text's three examples."));
+        auto *controls = new QHBoxLayout;
+        m_peak = spin(1, 100000, 300, 0, tr(" TFLOP/s"));
+        m_peak->setObjectName(QStringLiteral("peak"));
+        m_bandwidth = spin(0.01, 1000, 1.5, 2, tr(" TB/s"));
+        m_bandwidth->setObjectName(QStringLiteral("bandwidth"));
+        auto *fromDevice = new QPushButton(tr("From the Plan's Device"));
+        controls->addWidget(new QLabel(tr("Peak")));
+        controls->addWidget(m_peak);
+        controls->addWidget(new QLabel(tr("Bandwidth")));
+        controls->addWidget(m_bandwidth);
+        controls->addWidget(fromDevice);
+        m_ridge = new QLabel;
+        controls->addWidget(m_ridge, 1);
+        column->addLayout(controls);
+        m_figure = new PlotFigure(QStringLiteral("figure-16-4-roofline"), [this] { return io::rooflineCsv(m_document->estimate()); });
+        column->addWidget(m_figure, 1);
+        QCustomPlot *plot = m_figure->plot();
+        plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        plot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        plot->installEventFilter(this);
+        connect(m_peak, &QDoubleSpinBox::valueChanged, this, [this] { draw(); });
+        connect(m_bandwidth, &QDoubleSpinBox::valueChanged, this, [this] { draw(); });
+        connect(fromDevice, &QPushButton::clicked, this, [this] {
+            const Estimate &e = m_document->estimate();
+            if (!e.valid)
+                return;
+            m_peak->setValue(e.roofline.plan.peakFlops / units::Tera);
+            m_bandwidth->setValue(e.roofline.bandwidthBytesPerSecond / units::Tera);
+        });
+        draw();
+    }
+    ExportableChart *figure() override { return m_figure; }
+    void refresh() override { draw(); }
+    QDoubleSpinBox *peakSpin() const { return m_peak; }
+    QDoubleSpinBox *bandwidthSpin() const { return m_bandwidth; }
+    QCustomPlot *plot() const { return m_figure->plot(); }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        QCustomPlot *plot = m_figure->plot();
+        if (watched != plot)
+            return false;
+        if (event->type() == QEvent::MouseButtonPress) {
+            const auto *me = static_cast<QMouseEvent *>(event);
+            const double x = plot->xAxis->pixelToCoord(me->position().x());
+            m_drag = x >= ridge() ? Drag::Peak : Drag::Bandwidth; // right of the ridge: the flat roof
+            return true;
+        }
+        if (event->type() == QEvent::MouseMove && m_drag != Drag::None) {
+            const auto *me = static_cast<QMouseEvent *>(event);
+            const double x = plot->xAxis->pixelToCoord(me->position().x());
+            const double y = plot->yAxis->pixelToCoord(me->position().y());
+            if (m_drag == Drag::Peak && y > 0)
+                m_peak->setValue(y);
+            else if (m_drag == Drag::Bandwidth && x > 0 && y > 0)
+                m_bandwidth->setValue(y / x); // the slope through the pointer: B = P / I
+            return true;
+        }
+        if (event->type() == QEvent::MouseButtonRelease) {
+            m_drag = Drag::None;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    enum class Drag { None, Peak, Bandwidth };
+    double ridge() const { return m_peak->value() / m_bandwidth->value(); }
+
+    void draw()
+    {
+        QCustomPlot *plot = m_figure->plot();
+        plot->clearGraphs();
+        chartstyle::apply(plot, palette());
+        const double peak = m_peak->value(), bw = m_bandwidth->value();
+        m_ridge->setText(tr("ridge point %1 FLOP/byte").arg(num(peak / bw, 0)));
+        QVector<double> x, y;
+        for (double i = -2; i <= 5.0001; i += 0.05) {
+            const double intensity = std::pow(10.0, i);
+            x << intensity;
+            y << std::min(peak, bw * intensity);
+        }
+        QCPGraph *roof = plot->addGraph();
+        roof->setName(tr("ceiling"));
+        roof->setData(x, y);
+        roof->setPen(QPen(palette().color(QPalette::Text), 2.5));
+        QCPGraph *examples = plot->addGraph();
+        examples->setName(tr("text's examples (element-wise, normalisation, matmul)"));
+        examples->setLineStyle(QCPGraph::lsNone);
+        examples->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, chartstyle::series(1, palette()), 8));
+        examples->setData({1, 5, 420}, {0.9, 5.2, 220});
+        const Estimate &e = m_document->estimate();
+        if (e.valid) {
+            QCPGraph *ops = plot->addGraph();
+            ops->setName(tr("this plan's kernels (at the set ceilings)"));
+            ops->setLineStyle(QCPGraph::lsNone);
+            ops->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, chartstyle::series(0, palette()), 6));
+            // Each kernel at the fraction of its own device's roof it reaches, under the ceilings set here.
+            const double devicePeak = e.roofline.plan.peakFlops;
+            const double deviceBandwidth = e.roofline.bandwidthBytesPerSecond;
+            for (const Op &op : e.step.ops) {
+                if (op.flops <= 0 || op.bytes <= 0 || op.seconds <= 0)
+                    continue;
+                const double fraction = std::min(1.0, op.flops / op.seconds / attainableFlops(op.intensity(), devicePeak, deviceBandwidth));
+                ops->addData(op.intensity(), fraction * std::min(peak, bw * op.intensity()));
+            }
+        }
+        plot->xAxis->setRange(0.01, 1e5);
+        plot->yAxis->setRange(0.1, peak * 3);
+        plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
+        plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
+        plot->legend->setVisible(true);
+        plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+        plot->replot();
+    }
+
+    QDoubleSpinBox *m_peak, *m_bandwidth;
+    QLabel *m_ridge;
+    PlotFigure *m_figure;
+    Drag m_drag = Drag::None;
+};
+
+} // namespace
+
+LearnPage *makeRooflinePage(PlanDocument *document)
+{
+    return new RooflinePage(document);
+}
+
+} // namespace trainplan
