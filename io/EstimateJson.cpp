@@ -189,6 +189,75 @@ QJsonObject placementToJson(const PlacementReport &p)
     };
 }
 
+QJsonObject memoryToJson(const MemoryEstimate &memory)
+{
+    QJsonArray stages;
+    for (const StageMemory &s : memory.stages)
+        stages.append(stageToJson(s));
+    return QJsonObject{
+        {"capacity_bytes", memory.capacityBytes},
+        {"peak_bytes", memory.peakBytes},
+        {"peak_stage", double(memory.peakStage)},
+        {"headroom_bytes", memory.headroomBytes()},
+        {"fits", memory.fits},
+        {"stages", stages},
+        {"terms", termsToJson()},
+    };
+}
+
+QJsonArray nodeGroupsToJson(const std::vector<NodeGroupEstimate> &nodeGroups)
+{
+    QJsonArray groups;
+    for (const NodeGroupEstimate &g : nodeGroups)
+        groups.append(QJsonObject{
+            {"device", QString::fromStdString(g.device)},
+            {"device_name", QString::fromStdString(g.deviceName)},
+            {"intra_node_link", QString::fromStdString(g.intraNodeLink)},
+            {"first_node", double(g.firstNode)},
+            {"nodes", double(g.nodes)},
+            {"step_seconds", g.stepSeconds},
+            {"paces", g.paces},
+            {"fits", g.fits},
+        });
+    return groups;
+}
+
+QJsonObject runToJson(const RunConfig &config, const RunEstimate &run)
+{
+    return QJsonObject{
+        {"token_budget", config.tokenBudget},
+        {"steps", run.steps},
+        {"training_seconds", run.trainingSeconds},
+        {"days", run.days},
+        {"gpu_hours", run.gpuHours},
+        {"cost", run.cost},
+        {"price_per_gpu_hour", config.pricePerGpuHour},
+        {"busy_fraction", run.busyFraction},
+        {"energy_kwh", run.energyJoules / units::JoulesPerKilowattHour},
+        {"checkpoint_bytes", run.checkpointBytes},
+        {"checkpoint_bytes_per_gpu", run.checkpointBytesPerGpu},
+        {"checkpoint_write_seconds", run.checkpointWriteSeconds},
+        {"cluster_mtbf_seconds", run.clusterMtbfSeconds},
+        {"checkpoint_interval_seconds", run.checkpointIntervalSeconds},
+        {"young_interval_seconds", run.youngIntervalSeconds},
+        {"overhead_fraction", run.overheadFraction},
+        {"expected_failures", run.expectedFailures},
+        {"days_with_failures", run.daysWithFailures},
+    };
+}
+
+QJsonObject precisionToJson(const PrecisionPolicy &policy)
+{
+    QJsonArray rows;
+    for (const PrecisionRow &row : policy.rows)
+        rows.append(QJsonObject{{"tensor", QString::fromStdString(row.tensor)},
+                                {"held", QString::fromStdString(row.held)},
+                                {"computed", QString::fromStdString(row.computed)},
+                                {"communicated", QString::fromStdString(row.communicated)},
+                                {"note", QString::fromStdString(row.note)}});
+    return QJsonObject{{"tensors", rows}, {"loss_scaling", QString::fromStdString(policy.lossScaling)}};
+}
+
 } // namespace
 
 QJsonArray problemsToJson(const Problems &problems, Severity severity)
@@ -220,24 +289,12 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     };
     if (!e.valid)
         return root;
-
     root["model"] = QJsonObject{
         {"parameters", e.model.parameters},
         {"parameters_per_layer", e.model.parametersPerLayer},
         {"microbatches", double(e.model.microbatches)},
     };
-    QJsonArray stages;
-    for (const StageMemory &s : e.memory.stages)
-        stages.append(stageToJson(s));
-    root["memory"] = QJsonObject{
-        {"capacity_bytes", e.memory.capacityBytes},
-        {"peak_bytes", e.memory.peakBytes},
-        {"peak_stage", double(e.memory.peakStage)},
-        {"headroom_bytes", e.memory.headroomBytes()},
-        {"fits", e.memory.fits},
-        {"stages", stages},
-        {"terms", termsToJson()},
-    };
+    root["memory"] = memoryToJson(e.memory);
     const QJsonObject step = stepToJson(plan, e.step, e.roofline);
     for (auto it = step.begin(); it != step.end(); ++it)
         root[it.key()] = it.value();
@@ -245,49 +302,9 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         root["pipeline"] = pipelineToJson(plan, e.step, true);
     root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
     root["placement"] = placementToJson(e.placement);
-    QJsonArray groups;
-    for (const NodeGroupEstimate &g : e.nodeGroups)
-        groups.append(QJsonObject{
-            {"device", QString::fromStdString(g.device)},
-            {"device_name", QString::fromStdString(g.deviceName)},
-            {"intra_node_link", QString::fromStdString(g.intraNodeLink)},
-            {"first_node", double(g.firstNode)},
-            {"nodes", double(g.nodes)},
-            {"step_seconds", g.stepSeconds},
-            {"paces", g.paces},
-            {"fits", g.fits},
-        });
-    root["node_groups"] = groups;
-    const RunEstimate &run = e.run;
-    root["run"] = QJsonObject{
-        {"token_budget", plan.run.tokenBudget},
-        {"steps", run.steps},
-        {"training_seconds", run.trainingSeconds},
-        {"days", run.days},
-        {"gpu_hours", run.gpuHours},
-        {"cost", run.cost},
-        {"price_per_gpu_hour", plan.run.pricePerGpuHour},
-        {"busy_fraction", run.busyFraction},
-        {"energy_kwh", run.energyJoules / units::JoulesPerKilowattHour},
-        {"checkpoint_bytes", run.checkpointBytes},
-        {"checkpoint_bytes_per_gpu", run.checkpointBytesPerGpu},
-        {"checkpoint_write_seconds", run.checkpointWriteSeconds},
-        {"cluster_mtbf_seconds", run.clusterMtbfSeconds},
-        {"checkpoint_interval_seconds", run.checkpointIntervalSeconds},
-        {"young_interval_seconds", run.youngIntervalSeconds},
-        {"overhead_fraction", run.overheadFraction},
-        {"expected_failures", run.expectedFailures},
-        {"days_with_failures", run.daysWithFailures},
-    };
-    const PrecisionPolicy &policy = e.precision;
-    QJsonArray precisionRows;
-    for (const PrecisionRow &row : policy.rows)
-        precisionRows.append(QJsonObject{{"tensor", QString::fromStdString(row.tensor)},
-                                         {"held", QString::fromStdString(row.held)},
-                                         {"computed", QString::fromStdString(row.computed)},
-                                         {"communicated", QString::fromStdString(row.communicated)},
-                                         {"note", QString::fromStdString(row.note)}});
-    root["precision_policy"] = QJsonObject{{"tensors", precisionRows}, {"loss_scaling", QString::fromStdString(policy.lossScaling)}};
+    root["node_groups"] = nodeGroupsToJson(e.nodeGroups);
+    root["run"] = runToJson(plan.run, e.run);
+    root["precision_policy"] = precisionToJson(e.precision);
     return root;
 }
 

@@ -21,6 +21,71 @@ QString pad(const QString &text, int width)
     return text.rightJustified(width);
 }
 
+QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
+
+void memoryLines(QStringList &out, const MemoryEstimate &memory)
+{
+    out << QStringLiteral("Memory per GPU (GiB)");
+    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other       peak  phase");
+    for (const StageMemory &s : memory.stages)
+        out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9  %10")
+                   .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
+                        pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
+                        pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
+                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.peakBytes), 10))
+                   .arg(QLatin1String(toString(s.peakPhase)));
+    const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
+    out << QString();
+    out << QStringLiteral("Other terms of stage %1 (GiB):").arg(peak.stage);
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        out << QStringLiteral("  %1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22), pad(gib(peak.other[i]), 8));
+    out << QString();
+    out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
+               .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
+               .arg(memory.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"))
+               .arg(gib(memory.headroomBytes()));
+}
+
+void stepLines(QStringList &out, const StepEstimate &st)
+{
+    out << QStringLiteral("Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
+               .arg(num(st.stepSeconds, 3), num(st.tokensPerSecond, 0), num(st.modelFlopsPerGpu / units::Tera, 1), num(100 * st.mfu, 1),
+                    num(st.hardwareFlopsPerGpu / units::Tera, 1), num(100 * st.hfu, 1));
+    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
+        out << QStringLiteral("  %1 %2 s  %3%")
+                   .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40), pad(num(st.breakdown[i], 4), 9),
+                        pad(num(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1), 5));
+    out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)").arg(num(100 * st.bubbleFraction, 1));
+    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
+}
+
+void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
+{
+    out << QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)");
+    const auto landing = [&](const char *what, const GroupLanding &l) {
+        if (l.size > 1)
+            out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 GB/s per GPU)")
+                       .arg(QString::fromLatin1(what).leftJustified(10))
+                       .arg(l.groups).arg(l.size)
+                       .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
+                       .arg(QString::fromStdString(l.link))
+                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0));
+    };
+    landing("tensor", e.placement.tensor);
+    landing("data", e.placement.data);
+    const std::int64_t p = plan.parallel.pipeline;
+    if (p > 1)
+        out << QStringLiteral("  %1 %2 of %3 stage boundaries cross nodes, over %4")
+                   .arg(QStringLiteral("pipeline").leftJustified(10))
+                   .arg(e.placement.pipelineBoundariesAcrossNodes).arg(p - 1)
+                   .arg(QString::fromStdString(e.placement.pipeline.link));
+    for (const NodeGroupEstimate &g : e.nodeGroups)
+        out << QStringLiteral("  nodes %1-%2: %3, %4: step %5 s%6%7")
+                   .arg(g.firstNode).arg(g.firstNode + g.nodes - 1)
+                   .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink), num(g.stepSeconds, 3),
+                        g.paces ? QStringLiteral(" (sets the pace)") : QString(), g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
+}
+
 } // namespace
 
 QString estimateToTable(const Plan &plan, const Estimate &e)
@@ -44,67 +109,11 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                .arg(QLatin1String(toString(par.schedule))).arg(par.zeroStage)
                .arg(QLatin1String(toString(plan.training.recompute)));
     out << QString();
-    out << QStringLiteral("Memory per GPU (GiB)");
-    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other       peak  phase");
-    for (const StageMemory &s : e.memory.stages)
-        out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9  %10")
-                   .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
-                        pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
-                        pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
-                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.peakBytes), 10))
-                   .arg(QLatin1String(toString(s.peakPhase)));
-    const StageMemory &peak = e.memory.stages[std::size_t(e.memory.peakStage)];
+    memoryLines(out, e.memory);
     out << QString();
-    out << QStringLiteral("Other terms of stage %1 (GiB):").arg(peak.stage);
-    for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        out << QStringLiteral("  %1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22), pad(gib(peak.other[i]), 8));
+    stepLines(out, e.step);
     out << QString();
-    out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
-               .arg(gib(e.memory.peakBytes)).arg(e.memory.peakStage).arg(gib(e.memory.capacityBytes))
-               .arg(e.memory.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"))
-               .arg(gib(e.memory.headroomBytes()));
-    const StepEstimate &st = e.step;
-    out << QString();
-    out << QStringLiteral("Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
-               .arg(QString::fromStdString(units::formatNumber(st.stepSeconds, 3)))
-               .arg(QString::fromStdString(units::formatNumber(st.tokensPerSecond, 0)))
-               .arg(QString::fromStdString(units::formatNumber(st.modelFlopsPerGpu / units::Tera, 1)))
-               .arg(QString::fromStdString(units::formatNumber(100 * st.mfu, 1)))
-               .arg(QString::fromStdString(units::formatNumber(st.hardwareFlopsPerGpu / units::Tera, 1)))
-               .arg(QString::fromStdString(units::formatNumber(100 * st.hfu, 1)));
-    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
-        out << QStringLiteral("  %1 %2 s  %3%")
-                   .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40),
-                        pad(QString::fromStdString(units::formatNumber(st.breakdown[i], 4)), 9),
-                        pad(QString::fromStdString(units::formatNumber(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1)), 5));
-    out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
-               .arg(QString::fromStdString(units::formatNumber(100 * st.bubbleFraction, 1)));
-    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
-    out << QString();
-    out << QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)");
-    const auto landing = [&](const char *what, const GroupLanding &l) {
-        if (l.size > 1)
-            out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 GB/s per GPU)")
-                       .arg(QString::fromLatin1(what).leftJustified(10))
-                       .arg(l.groups).arg(l.size)
-                       .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
-                       .arg(QString::fromStdString(l.link))
-                       .arg(QString::fromStdString(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0)));
-    };
-    landing("tensor", e.placement.tensor);
-    landing("data", e.placement.data);
-    if (par.pipeline > 1)
-        out << QStringLiteral("  %1 %2 of %3 stage boundaries cross nodes, over %4")
-                   .arg(QStringLiteral("pipeline").leftJustified(10))
-                   .arg(e.placement.pipelineBoundariesAcrossNodes).arg(par.pipeline - 1)
-                   .arg(QString::fromStdString(e.placement.pipeline.link));
-    for (const NodeGroupEstimate &g : e.nodeGroups)
-        out << QStringLiteral("  nodes %1-%2: %3, %4: step %5 s%6%7")
-                   .arg(g.firstNode).arg(g.firstNode + g.nodes - 1)
-                   .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink),
-                        QString::fromStdString(units::formatNumber(g.stepSeconds, 3)),
-                        g.paces ? QStringLiteral(" (sets the pace)") : QString(),
-                        g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
+    placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
     return out.join('\n') + '\n';

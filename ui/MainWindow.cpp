@@ -150,6 +150,21 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
 
 void MainWindow::createMenus()
 {
+    createFileMenu();
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    createViewMenu();
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_actions->newAction());
     file->addAction(m_actions->openAction());
@@ -178,14 +193,10 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_actions->quitAction());
 
-    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
+}
 
+void MainWindow::createViewMenu()
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_editorDock->toggleViewAction());
     view->addAction(m_detailsDock->toggleViewAction());
@@ -215,6 +226,10 @@ void MainWindow::createMenus()
         QSettings().setValue(kDarkPaletteKey, on);
     });
 
+}
+
+void MainWindow::createHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *learn = help->addAction(tr("&Learn: Figures and Exercises"));
     learn->setObjectName(QStringLiteral("openLearn"));

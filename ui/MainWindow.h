@@ -48,6 +48,9 @@ protected:
 
 private:
     void createMenus();
+    void createFileMenu();
+    void createViewMenu();
+    void createHelpMenu();
     void exportReport();
     void exportCharts();
     void updateTitle();

@@ -1,107 +1,129 @@
 #include "core/advice/Interventions.h"
 
-#include <functional>
-
-#include "core/common/Units.h"
+#include <optional>
 
 namespace trainplan {
 
 namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
+std::string from(const char *key, const std::string &value) { return std::string(key) + ": " + value + " -> "; }
+
+/// One intervention of the diagnostic map: its column, its name, the change in the plan's keys, and how it
+/// applies (a rule that does not apply leaves the plan as it is, and the intervention is left out).
+struct Rule
+{
+    Bottleneck resource;
+    const char *label;
+    std::string (*change)(const Plan &);
+    void (*apply)(Plan &);
+};
+
+const Rule kRules[] = {
+    // Capacity: recompute, shard the state, split the model further, smaller micro-batches, offload.
+    {Bottleneck::Capacity, "Selective recomputation",
+     [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "selective"; },
+     [](Plan &p) { if (p.training.recompute == Recompute::None) p.training.recompute = Recompute::Selective; }},
+    {Bottleneck::Capacity, "Full recomputation",
+     [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "full"; },
+     [](Plan &p) { p.training.recompute = Recompute::Full; }},
+    {Bottleneck::Capacity, "Shard optimizer state (ZeRO-1)",
+     [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "1"; },
+     [](Plan &p) { if (p.parallel.zeroStage < 1 && p.parallel.data > 1) p.parallel.zeroStage = 1; }},
+    {Bottleneck::Capacity, "Shard gradients too (ZeRO-2)",
+     [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "2"; },
+     [](Plan &p) { if (p.parallel.zeroStage < 2 && p.parallel.data > 1) p.parallel.zeroStage = 2; }},
+    {Bottleneck::Capacity, "Double pipeline stages",
+     [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline * 2); },
+     [](Plan &p) { p.parallel.pipeline *= 2; }},
+    {Bottleneck::Capacity, "Halve the micro-batch",
+     [](const Plan &p) { return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch / 2); },
+     [](Plan &p) { if (p.training.microBatch > 1) p.training.microBatch /= 2; }},
+    {Bottleneck::Capacity, "Offload optimizer state", [](const Plan &) { return std::string("parallel.offload_optimizer: false -> true"); },
+     [](Plan &p) { p.parallel.offloadOptimizer = true; }},
+    // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
+    {Bottleneck::MemoryMovement, "Fuse element-wise kernels", [](const Plan &) { return std::string("training.fused_kernels: false -> true"); },
+     [](Plan &p) { p.training.fusedKernels = true; }},
+    {Bottleneck::MemoryMovement, "Flash attention", [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
+     [](Plan &p) { p.training.flashAttention = true; }},
+    {Bottleneck::MemoryMovement, "Double the micro-batch",
+     [](const Plan &p) { return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch * 2); },
+     [](Plan &p) { p.training.microBatch *= 2; }},
+    // Arithmetic: a faster number format; fewer replayed FLOPs.
+    {Bottleneck::Arithmetic, "FP8 matrix multiplies",
+     [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "fp8"; },
+     [](Plan &p) { if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16) p.training.precision = Precision::FP8; }},
+    {Bottleneck::Arithmetic, "No recomputation",
+     [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "none"; },
+     [](Plan &p) { p.training.recompute = Recompute::None; }},
+    {Bottleneck::Arithmetic, "BF16 mixed precision",
+     [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "bf16"; },
+     [](Plan &p) { if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32) p.training.precision = Precision::BF16; }},
+    // Communication and coordination: overlap, sequence parallelism, smaller tensor groups, fewer bubbles
+    // (more micro-batches, interleaving, zero-bubble schedule).
+    {Bottleneck::Communication, "Overlap gradient reduction",
+     [](const Plan &) { return std::string("parallel.overlap_grad_reduce: false -> true"); },
+     [](Plan &p) { p.parallel.overlapGradReduce = true; }},
+    {Bottleneck::Communication, "Sequence parallelism", [](const Plan &) { return std::string("training.sequence_parallel: false -> true"); },
+     [](Plan &p) { if (p.parallel.tensor > 1) p.training.sequenceParallel = true; }},
+    {Bottleneck::Communication, "Halve tensor parallelism",
+     [](const Plan &p) { return from("parallel.tensor", num(p.parallel.tensor)) + num(p.parallel.tensor / 2); },
+     [](Plan &p) { if (p.parallel.tensor > 1) p.parallel.tensor /= 2; }},
+    {Bottleneck::Communication, "Interleave the pipeline (v = 2)",
+     [](const Plan &) { return std::string("parallel.schedule: interleaved, virtual_stages: 2"); },
+     [](Plan &p) {
+         if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) {
+             p.parallel.schedule = Schedule::Interleaved;
+             p.parallel.virtualStages = 2;
+         }
+     }},
+    {Bottleneck::Communication, "Zero-bubble schedule (ZB-H1)",
+     [](const Plan &p) { return from("parallel.schedule", toString(p.parallel.schedule)) + "zb-h1"; },
+     [](Plan &p) { if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) p.parallel.schedule = Schedule::ZeroBubbleH1; }},
+    {Bottleneck::Communication, "Halve pipeline stages",
+     [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline / 2); },
+     [](Plan &p) { if (p.parallel.pipeline > 1) p.parallel.pipeline /= 2; }},
+};
+
+/// The rule applied to the plan and estimated; nullopt when it changes nothing.
+std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const Estimate &current, const Catalog &catalog)
+{
+    Intervention in;
+    in.resource = rule.resource;
+    in.label = rule.label;
+    in.change = rule.change(plan);
+    in.plan = plan;
+    rule.apply(in.plan);
+    if (in.plan == plan)
+        return std::nullopt;
+    deriveDataParallel(in.plan);
+    const Estimate e = estimate(in.plan, catalog, EstimateOptions::analytic());
+    in.valid = e.valid;
+    if (!e.valid) {
+        if (const Problem *p = firstError(e.problems))
+            in.invalidReason = toString(*p);
+        return in;
+    }
+    in.fits = e.memory.fits;
+    in.tokensPerSecond = e.step.tokensPerSecond;
+    in.peakBytes = e.memory.peakBytes;
+    in.stepSeconds = e.step.stepSeconds;
+    if (current.valid && current.step.tokensPerSecond > 0)
+        in.speedup = e.step.tokensPerSecond / current.step.tokensPerSecond;
+    if (current.valid && current.memory.peakBytes > 0)
+        in.memoryChange = e.memory.peakBytes / current.memory.peakBytes - 1.0;
+    return in;
+}
 
 } // namespace
 
 std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog &catalog)
 {
-    const EstimateOptions fast = EstimateOptions::analytic();
-    const Estimate current = estimate(plan, catalog, fast);
-
+    const Estimate current = estimate(plan, catalog, EstimateOptions::analytic());
     std::vector<Intervention> out;
-    const auto add = [&](Bottleneck resource, std::string label, std::string change, const std::function<void(Plan &)> &apply) {
-        Intervention in;
-        in.resource = resource;
-        in.label = std::move(label);
-        in.change = std::move(change);
-        in.plan = plan;
-        apply(in.plan);
-        if (in.plan == plan)
-            return;
-        deriveDataParallel(in.plan);
-        const Estimate e = estimate(in.plan, catalog, fast);
-        in.valid = e.valid;
-        if (!e.valid) {
-            for (const Problem &p : e.problems)
-                if (p.isError()) {
-                    in.invalidReason = toString(p);
-                    break;
-                }
-        } else {
-            in.fits = e.memory.fits;
-            in.tokensPerSecond = e.step.tokensPerSecond;
-            in.peakBytes = e.memory.peakBytes;
-            in.stepSeconds = e.step.stepSeconds;
-            if (current.valid && current.step.tokensPerSecond > 0)
-                in.speedup = e.step.tokensPerSecond / current.step.tokensPerSecond;
-            if (current.valid && current.memory.peakBytes > 0)
-                in.memoryChange = e.memory.peakBytes / current.memory.peakBytes - 1.0;
-        }
-        out.push_back(std::move(in));
-    };
-    const TrainingConfig &tr = plan.training;
-    const ParallelConfig &par = plan.parallel;
-
-    // Capacity: recompute, shard the state, split the model further, smaller micro-batches, offload.
-    add(Bottleneck::Capacity, "Selective recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> selective",
-        [](Plan &p) { if (p.training.recompute == Recompute::None) p.training.recompute = Recompute::Selective; });
-    add(Bottleneck::Capacity, "Full recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> full",
-        [](Plan &p) { p.training.recompute = Recompute::Full; });
-    add(Bottleneck::Capacity, "Shard optimizer state (ZeRO-1)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 1",
-        [](Plan &p) { if (p.parallel.zeroStage < 1 && p.parallel.data > 1) p.parallel.zeroStage = 1; });
-    add(Bottleneck::Capacity, "Shard gradients too (ZeRO-2)", "parallel.zero_stage: " + num(par.zeroStage) + " -> 2",
-        [](Plan &p) { if (p.parallel.zeroStage < 2 && p.parallel.data > 1) p.parallel.zeroStage = 2; });
-    add(Bottleneck::Capacity, "Double pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline * 2),
-        [](Plan &p) { p.parallel.pipeline *= 2; });
-    add(Bottleneck::Capacity, "Halve the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch / 2),
-        [](Plan &p) { if (p.training.microBatch > 1) p.training.microBatch /= 2; });
-    add(Bottleneck::Capacity, "Offload optimizer state", "parallel.offload_optimizer: false -> true",
-        [](Plan &p) { p.parallel.offloadOptimizer = true; });
-
-    // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
-    add(Bottleneck::MemoryMovement, "Fuse element-wise kernels", "training.fused_kernels: false -> true",
-        [](Plan &p) { p.training.fusedKernels = true; });
-    add(Bottleneck::MemoryMovement, "Flash attention", "training.flash_attention: false -> true",
-        [](Plan &p) { p.training.flashAttention = true; });
-    add(Bottleneck::MemoryMovement, "Double the micro-batch", "training.micro_batch: " + num(tr.microBatch) + " -> " + num(tr.microBatch * 2),
-        [](Plan &p) { p.training.microBatch *= 2; });
-
-    // Arithmetic: a faster number format; fewer replayed FLOPs.
-    add(Bottleneck::Arithmetic, "FP8 matrix multiplies", std::string("training.precision: ") + toString(tr.precision) + " -> fp8",
-        [](Plan &p) { if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16) p.training.precision = Precision::FP8; });
-    add(Bottleneck::Arithmetic, "No recomputation", std::string("training.recompute: ") + toString(tr.recompute) + " -> none",
-        [](Plan &p) { p.training.recompute = Recompute::None; });
-    add(Bottleneck::Arithmetic, "BF16 mixed precision", std::string("training.precision: ") + toString(tr.precision) + " -> bf16",
-        [](Plan &p) { if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32) p.training.precision = Precision::BF16; });
-
-    // Communication and coordination: overlap, sequence parallelism, smaller tensor groups, fewer
-    // bubbles (more micro-batches, interleaving, zero-bubble schedule).
-    add(Bottleneck::Communication, "Overlap gradient reduction", "parallel.overlap_grad_reduce: false -> true",
-        [](Plan &p) { p.parallel.overlapGradReduce = true; });
-    add(Bottleneck::Communication, "Sequence parallelism", "training.sequence_parallel: false -> true",
-        [](Plan &p) { if (p.parallel.tensor > 1) p.training.sequenceParallel = true; });
-    add(Bottleneck::Communication, "Halve tensor parallelism", "parallel.tensor: " + num(par.tensor) + " -> " + num(par.tensor / 2),
-        [](Plan &p) { if (p.parallel.tensor > 1) p.parallel.tensor /= 2; });
-    add(Bottleneck::Communication, "Interleave the pipeline (v = 2)", "parallel.schedule: interleaved, virtual_stages: 2",
-        [](Plan &p) {
-            if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) {
-                p.parallel.schedule = Schedule::Interleaved;
-                p.parallel.virtualStages = 2;
-            }
-        });
-    add(Bottleneck::Communication, "Zero-bubble schedule (ZB-H1)", std::string("parallel.schedule: ") + toString(par.schedule) + " -> zb-h1",
-        [](Plan &p) { if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) p.parallel.schedule = Schedule::ZeroBubbleH1; });
-    add(Bottleneck::Communication, "Halve pipeline stages", "parallel.pipeline: " + num(par.pipeline) + " -> " + num(par.pipeline / 2),
-        [](Plan &p) { if (p.parallel.pipeline > 1) p.parallel.pipeline /= 2; });
+    for (const Rule &rule : kRules)
+        if (std::optional<Intervention> in = evaluate(rule, plan, current, catalog))
+            out.push_back(std::move(*in));
     return out;
 }
 

@@ -28,6 +28,15 @@ inline bool hasErrors(const Problems &problems)
     return false;
 }
 
+/// The first error, or nullptr.
+inline const Problem *firstError(const Problems &problems)
+{
+    for (const Problem &p : problems)
+        if (p.isError())
+            return &p;
+    return nullptr;
+}
+
 /// "key: message" (or just the message when the key is empty).
 inline std::string toString(const Problem &p)
 {

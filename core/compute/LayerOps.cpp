@@ -23,10 +23,10 @@ struct Shapes
 Shapes shapesOf(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
-    const TrainingConfig &tr = plan.training;
+    const TrainingConfig &training = plan.training;
     Shapes x;
     x.s = double(m.seqLen);
-    x.b = double(tr.microBatch);
+    x.b = double(training.microBatch);
     x.M = x.s * x.b;
     x.h = double(m.hidden);
     x.f = double(m.ffnHidden);
@@ -35,8 +35,8 @@ Shapes shapesOf(const Plan &plan)
     x.t = double(plan.parallel.tensor);
     x.heads = double(m.heads) / x.t;
     x.hd = double(m.headDim());
-    x.q = activationElementBytes(tr.precision);
-    x.rowT = tr.sequenceParallel ? x.t : 1.0;
+    x.q = activationElementBytes(training.precision);
+    x.rowT = training.sequenceParallel ? x.t : 1.0;
     x.upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * x.f : x.f;
     x.mask = m.dropout ? 1.0 : 0.0;
     return x;
@@ -181,10 +181,10 @@ Op optimizerOp(const Plan &plan, double localParameters)
     // Bytes: the gradient read, the optimizer state (master and moments) read and written, the working
     // copy written (and read too when there is no master copy). FLOPs per parameter: Adam's update takes
     // about 12, SGD with momentum 4.
-    const TrainingConfig &tr = plan.training;
-    const StateBytesPerParameter b = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    const TrainingConfig &training = plan.training;
+    const StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
     const double bytesPerParameter = b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
-    const double flopsPerParameter = tr.optimizer == Optimizer::Adam ? 12.0 : 4.0;
+    const double flopsPerParameter = training.optimizer == Optimizer::Adam ? 12.0 : 4.0;
     return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step, flopsPerParameter * localParameters,
                 bytesPerParameter * localParameters);
 }

@@ -223,9 +223,9 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     if (options.details) {
         e.precision = precisionPolicy(plan);
         e.roofline = rooflineOf(paced.device, plan.training.precision);
-        const TrainingConfig &tr = plan.training;
+        const TrainingConfig &training = plan.training;
         e.zeroComparison = zeroStageComparison(
-            e.model.parameters, stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients), double(plan.parallel.data));
+            e.model.parameters, stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients), double(plan.parallel.data));
     }
     if (options.scaling)
         e.scaling = scalingCurves(paced.plan, paced.device);

@@ -9,11 +9,11 @@ namespace {
 constexpr double kMaskBytes = 1.0; // dropout masks are stored as bytes
 constexpr double kLogitBytes = 4.0; // logits are upcast to FP32 for the cross-entropy
 
-LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor,
+LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                       bool keepScores)
 {
-    const double q = activationElementBytes(tr.precision);
-    const double sb = double(m.seqLen) * double(tr.microBatch);
+    const double q = activationElementBytes(training.precision);
+    const double sb = double(m.seqLen) * double(training.microBatch);
     const double h = double(m.hidden);
     const double kv = double(m.kvDim());
     const double f = double(m.ffnHidden);
@@ -23,7 +23,7 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     LayerActivationBytes a;
     // Two norm inputs, the QKV input and the MLP input (q each), two dropout masks (1 byte each).
     a.sequenceShardable = sb * h * (4.0 * q + 2.0 * d * kMaskBytes);
-    if (tr.sequenceParallel)
+    if (training.sequenceParallel)
         a.sequenceShardable /= t;
     // Q and K for the scores, V for the context, the context itself (output-projection input).
     double sharded = q * sb * (h + kv) + q * sb * kv + q * sb * h;
@@ -45,23 +45,23 @@ double activationElementBytes(Precision precision)
     return isSixteenBitStorage(precision) ? kHalfBytes : kFp32Bytes;
 }
 
-LayerActivationBytes fullLayerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+LayerActivationBytes fullLayerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
 {
-    return layerActivations(m, tr, tensor, !tr.flashAttention);
+    return layerActivations(m, training, tensor, !training.flashAttention);
 }
 
-LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
 {
-    switch (tr.recompute) {
+    switch (training.recompute) {
     case Recompute::None:
-        return fullLayerActivations(m, tr, tensor);
+        return fullLayerActivations(m, training, tensor);
     case Recompute::Selective:
-        return layerActivations(m, tr, tensor, false);
+        return layerActivations(m, training, tensor, false);
     case Recompute::Full: {
         LayerActivationBytes a;
-        const double q = activationElementBytes(tr.precision);
-        a.sequenceShardable = q * double(m.seqLen) * double(tr.microBatch) * double(m.hidden);
-        if (tr.sequenceParallel)
+        const double q = activationElementBytes(training.precision);
+        a.sequenceShardable = q * double(m.seqLen) * double(training.microBatch) * double(m.hidden);
+        if (training.sequenceParallel)
             a.sequenceShardable /= double(tensor);
         return a;
     }
@@ -69,33 +69,33 @@ LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingCo
     return {};
 }
 
-double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
 {
-    switch (tr.recompute) {
+    switch (training.recompute) {
     case Recompute::None:
         return 0.0;
     case Recompute::Selective:
-        return fullLayerActivations(m, tr, tensor).attentionScores;
+        return fullLayerActivations(m, training, tensor).attentionScores;
     case Recompute::Full:
-        return fullLayerActivations(m, tr, tensor).total();
+        return fullLayerActivations(m, training, tensor).total();
     }
     return 0.0;
 }
 
-double embeddingActivationBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+double embeddingActivationBytes(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
 {
     if (!m.dropout)
         return 0.0;
-    const double mask = kMaskBytes * double(m.seqLen) * double(tr.microBatch) * double(m.hidden);
-    return tr.sequenceParallel ? mask / double(tensor) : mask;
+    const double mask = kMaskBytes * double(m.seqLen) * double(training.microBatch) * double(m.hidden);
+    return training.sequenceParallel ? mask / double(tensor) : mask;
 }
 
-double outputActivationBytes(const ModelSpec &m, const TrainingConfig &tr, std::int64_t tensor)
+double outputActivationBytes(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
 {
-    const double q = activationElementBytes(tr.precision);
-    const double sb = double(m.seqLen) * double(tr.microBatch);
+    const double q = activationElementBytes(training.precision);
+    const double sb = double(m.seqLen) * double(training.microBatch);
     double inputs = 2.0 * q * sb * double(m.hidden); // final-norm input and output-projection input
-    if (tr.sequenceParallel)
+    if (training.sequenceParallel)
         inputs /= double(tensor);
     const double logits = kLogitBytes * sb * double(m.vocab) / double(tensor);
     return inputs + logits;

@@ -1,7 +1,5 @@
 #include "core/memory/MemoryModel.h"
 
-#include "core/common/Units.h"
-
 #include <algorithm>
 
 #include "core/memory/ActivationMemory.h"
@@ -9,6 +7,14 @@
 #include "core/model/ModelSpec.h"
 
 namespace trainplan {
+
+double lastStageEmbeddingCopy(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    if (!m.tiedEmbeddings || plan.parallel.pipeline <= 1)
+        return 0.0;
+    return double(m.vocab) * double(m.hidden) / double(plan.parallel.tensor);
+}
 
 double stageParameterCount(const Plan &plan, std::int64_t stage)
 {
@@ -20,8 +26,7 @@ double stageParameterCount(const Plan &plan, std::int64_t stage)
         count += embeddingParameters(m).perTensorRank(t);
     if (stage == p - 1) {
         count += outputParameters(m).perTensorRank(t);
-        if (m.tiedEmbeddings && p > 1)
-            count += double(m.vocab) * double(m.hidden) / double(t);
+        count += lastStageEmbeddingCopy(plan);
     }
     return count;
 }
@@ -37,122 +42,155 @@ double largestGatherUnit(const Plan &plan, std::int64_t stage)
     if (stage == 0)
         unit = std::max(unit, embeddingParameters(m).perTensorRank(t));
     if (stage == plan.parallel.pipeline - 1)
-        unit = std::max(unit, outputParameters(m).perTensorRank(t)
-                                  + (m.tiedEmbeddings && plan.parallel.pipeline > 1 ? double(m.vocab) * double(m.hidden) / double(t) : 0.0));
+        unit = std::max(unit, outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan));
     return unit;
+}
+
+using Terms = std::array<double, kOtherTermCount>;
+
+/// What every stage of a plan shares.
+struct StageInputs
+{
+    StateBytesPerParameter perParam;
+    double perLayer = 0;               ///< stored activations of one layer, one micro-batch
+    double embeddingPerMicrobatch = 0;
+    double outputPerMicrobatch = 0;
+    double recomputeWorkspace = 0;
+    double runtimeContext = 0;
+    double boundaryTensor = 0;         ///< one pipeline send or receive buffer
+    bool zeroGathers = false;          ///< ZeRO-3 gathers parameters (more than one replica)
+};
+
+StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const std::int64_t t = plan.parallel.tensor;
+    StageInputs in;
+    in.perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    in.perLayer = storedLayerActivations(m, training, t).total();
+    in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t);
+    in.outputPerMicrobatch = outputActivationBytes(m, training, t);
+    in.recomputeWorkspace = recomputeWorkspaceBytes(m, training, t);
+    in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
+    in.boundaryTensor = activationElementBytes(training.precision) * double(m.seqLen) * double(training.microBatch) * double(m.hidden)
+                        / (training.sequenceParallel ? double(t) : 1.0);
+    in.zeroGathers = plan.parallel.zeroStage >= 3 && plan.parallel.data > 1;
+    return in;
+}
+
+/// Stored activations of the micro-batches the stage holds at its peak.
+StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::int64_t s)
+{
+    const ParallelConfig &par = plan.parallel;
+    const std::int64_t p = par.pipeline;
+    StageActivations a;
+    a.layers = plan.layersPerStage();
+    a.perLayerBytes = in.perLayer;
+    a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
+    a.layerBytes = double(a.layers) * in.perLayer * a.microbatchesInFlight;
+    if (s == 0)
+        a.embeddingBytes = in.embeddingPerMicrobatch * a.microbatchesInFlight;
+    if (s == p - 1) {
+        // The last rank finishes each micro-batch's forward and starts its backward at once, so it holds the
+        // logits of one micro-batch (all m under GPipe, where backward waits for every forward).
+        const double logitsInFlight = par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatches()) : 1.0;
+        a.outputBytes = in.outputPerMicrobatch * logitsInFlight;
+    }
+    return a;
+}
+
+/// Transient terms of the forward/backward phase.
+Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageMemory &st)
+{
+    const ParallelConfig &par = plan.parallel;
+    Terms fb{};
+    fb[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
+    if (par.data > 1 && !in.zeroGathers)
+        fb[std::size_t(OtherTerm::DataParallelBuckets)] = std::min(2.0 * par.bucketBytes, st.gradientsBytes);
+    if (par.pipeline > 1)
+        fb[std::size_t(OtherTerm::PipelineBuffers)] = 2.0 * in.boundaryTensor;
+    if (in.zeroGathers)
+        fb[std::size_t(OtherTerm::ZeroGatheredParameters)] =
+            (2.0 * in.perParam.parameters + in.perParam.gradients) * largestGatherUnit(plan, st.stage);
+    fb[std::size_t(OtherTerm::RecomputeWorkspace)] = in.recomputeWorkspace;
+    double dynamic = st.activations.storedBytes();
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        if (i != std::size_t(OtherTerm::RuntimeContext))
+            dynamic += fb[i];
+    fb[std::size_t(OtherTerm::AllocatorReserve)] = plan.training.allocatorReserveFraction * dynamic;
+    return fb;
+}
+
+/// Transient terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast for
+/// the FP32 update.
+Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, const Terms &fb)
+{
+    const ParallelConfig &par = plan.parallel;
+    Terms opt{};
+    opt[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
+    opt[std::size_t(OtherTerm::DataParallelBuckets)] = fb[std::size_t(OtherTerm::DataParallelBuckets)];
+    if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes) {
+        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? double(par.data) : 1.0);
+        opt[std::size_t(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
+    }
+    const double dynamic = opt[std::size_t(OtherTerm::DataParallelBuckets)] + opt[std::size_t(OtherTerm::OptimizerWorkspace)];
+    opt[std::size_t(OtherTerm::AllocatorReserve)] = plan.training.allocatorReserveFraction * dynamic;
+    return opt;
+}
+
+double sum(const Terms &terms)
+{
+    double total = 0;
+    for (double v : terms)
+        total += v;
+    return total;
+}
+
+StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageInputs &in, std::int64_t s)
+{
+    const ParallelConfig &par = plan.parallel;
+    StageMemory st;
+    st.stage = s;
+    st.capacityBytes = device.memoryBytes;
+    st.parameterCount = stageParameterCount(plan, s);
+    const ModelStateBytes state = shardedModelState(st.parameterCount, in.perParam, double(par.data), par.zeroStage);
+    st.parametersBytes = state.parameters;
+    st.gradientsBytes = state.gradients;
+    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer;
+    st.activations = stageActivations(plan, in, s);
+
+    const Terms fb = forwardBackwardTerms(plan, in, st);
+    const Terms opt = optimizerStepTerms(plan, in, st, fb);
+    const double persistent = st.parametersBytes + st.gradientsBytes + st.optimizerBytes;
+    const double fbOther = sum(fb), optOther = sum(opt);
+    st.forwardBackwardBytes = persistent + st.activations.storedBytes() + fbOther;
+    st.optimizerStepBytes = persistent + optOther;
+    // The stage's peak is the larger phase; its components describe that moment.
+    const bool optimizerPeak = st.optimizerStepBytes > st.forwardBackwardBytes;
+    st.peakPhase = optimizerPeak ? MemoryPhase::OptimizerStep : MemoryPhase::ForwardBackward;
+    st.other = optimizerPeak ? opt : fb;
+    st.otherBytes = optimizerPeak ? optOther : fbOther;
+    st.activationsBytes = optimizerPeak ? 0.0 : st.activations.storedBytes();
+    st.peakBytes = optimizerPeak ? st.optimizerStepBytes : st.forwardBackwardBytes;
+    return st;
 }
 
 } // namespace
 
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
 {
-    const ModelSpec &m = plan.model;
-    const TrainingConfig &tr = plan.training;
-    const ParallelConfig &par = plan.parallel;
-    const std::int64_t t = par.tensor;
-    const std::int64_t p = par.pipeline;
-    const std::int64_t d = par.data;
-    const int zero = par.zeroStage;
-
-    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
-    const double q = activationElementBytes(tr.precision);
-    const double perLayer = storedLayerActivations(m, tr, t).total();
-    const double embeddingPerMicrobatch = embeddingActivationBytes(m, tr, t);
-    const double outputPerMicrobatch = outputActivationBytes(m, tr, t);
-    const double recomputeWorkspace = recomputeWorkspaceBytes(m, tr, t);
-    const double runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
-    const double boundaryTensor = q * double(m.seqLen) * double(tr.microBatch) * double(m.hidden)
-                                  / (tr.sequenceParallel ? double(t) : 1.0);
-    const bool zeroGathers = zero >= 3 && d > 1;
-
+    const StageInputs in = stageInputs(plan, device);
     MemoryEstimate est;
     est.capacityBytes = device.memoryBytes;
-    est.stages.reserve(std::size_t(p));
-
-    for (std::int64_t s = 0; s < p; ++s) {
-        StageMemory st;
-        st.stage = s;
-        st.capacityBytes = device.memoryBytes;
-        st.parameterCount = stageParameterCount(plan, s);
-        const ModelStateBytes state = shardedModelState(st.parameterCount, perParam, d, zero);
-        st.parametersBytes = state.parameters;
-        st.gradientsBytes = state.gradients;
-        if (par.offloadOptimizer)
-            st.hostOptimizerBytes = state.optimizer;
-        else
-            st.optimizerBytes = state.optimizer;
-
-        StageActivations &a = st.activations;
-        a.layers = plan.layersPerStage();
-        a.perLayerBytes = perLayer;
-        a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
-        a.layerBytes = double(a.layers) * perLayer * a.microbatchesInFlight;
-        if (s == 0)
-            a.embeddingBytes = embeddingPerMicrobatch * a.microbatchesInFlight;
-        if (s == p - 1) {
-            // The last rank finishes each micro-batch's forward and starts its backward at once, so it
-            // holds the logits of one micro-batch (all m under GPipe, where backward waits for every forward).
-            const double logitsInFlight = par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatches()) : 1.0;
-            a.outputBytes = outputPerMicrobatch * logitsInFlight;
-        }
-
-        // Forward/backward phase.
-        std::array<double, kOtherTermCount> fb{};
-        fb[std::size_t(OtherTerm::RuntimeContext)] = runtimeContext;
-        if (d > 1 && !zeroGathers)
-            fb[std::size_t(OtherTerm::DataParallelBuckets)] = std::min(2.0 * par.bucketBytes, st.gradientsBytes);
-        if (p > 1)
-            fb[std::size_t(OtherTerm::PipelineBuffers)] = 2.0 * boundaryTensor;
-        if (zeroGathers)
-            fb[std::size_t(OtherTerm::ZeroGatheredParameters)] =
-                (2.0 * perParam.parameters + perParam.gradients) * largestGatherUnit(plan, s);
-        fb[std::size_t(OtherTerm::RecomputeWorkspace)] = recomputeWorkspace;
-        double fbDynamic = a.storedBytes();
-        for (std::size_t i = 0; i < kOtherTermCount; ++i)
-            if (i != std::size_t(OtherTerm::RuntimeContext))
-                fbDynamic += fb[i];
-        fb[std::size_t(OtherTerm::AllocatorReserve)] = tr.allocatorReserveFraction * fbDynamic;
-
-        // Optimizer-step phase: activations are freed; 16-bit gradients are upcast for the FP32 update.
-        std::array<double, kOtherTermCount> opt{};
-        opt[std::size_t(OtherTerm::RuntimeContext)] = runtimeContext;
-        opt[std::size_t(OtherTerm::DataParallelBuckets)] = fb[std::size_t(OtherTerm::DataParallelBuckets)];
-        if (!par.offloadOptimizer && perParam.gradients < kFp32Bytes) {
-            const double shardParams = st.parameterCount / (zero >= 1 ? double(d) : 1.0);
-            opt[std::size_t(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
-        }
-        const double optDynamic = opt[std::size_t(OtherTerm::DataParallelBuckets)]
-                                  + opt[std::size_t(OtherTerm::OptimizerWorkspace)];
-        opt[std::size_t(OtherTerm::AllocatorReserve)] = tr.allocatorReserveFraction * optDynamic;
-
-        const double persistent = st.parametersBytes + st.gradientsBytes + st.optimizerBytes;
-        double fbOther = 0, optOther = 0;
-        for (std::size_t i = 0; i < kOtherTermCount; ++i) {
-            fbOther += fb[i];
-            optOther += opt[i];
-        }
-        st.forwardBackwardBytes = persistent + a.storedBytes() + fbOther;
-        st.optimizerStepBytes = persistent + optOther;
-
-        if (st.optimizerStepBytes > st.forwardBackwardBytes) {
-            st.peakPhase = MemoryPhase::OptimizerStep;
-            st.other = opt;
-            st.otherBytes = optOther;
-            st.activationsBytes = 0;
-            st.peakBytes = st.optimizerStepBytes;
-        } else {
-            st.peakPhase = MemoryPhase::ForwardBackward;
-            st.other = fb;
-            st.otherBytes = fbOther;
-            st.activationsBytes = a.storedBytes();
-            st.peakBytes = st.forwardBackwardBytes;
-        }
-
+    est.stages.reserve(std::size_t(plan.parallel.pipeline));
+    for (std::int64_t s = 0; s < plan.parallel.pipeline; ++s) {
+        est.stages.push_back(stageMemory(plan, device, in, s));
+        const StageMemory &st = est.stages.back();
         if (s == 0 || st.peakBytes > est.peakBytes) {
             est.peakBytes = st.peakBytes;
             est.peakStage = s;
         }
-        est.stages.push_back(st);
     }
     est.fits = est.peakBytes <= est.capacityBytes;
     return est;

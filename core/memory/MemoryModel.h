@@ -92,4 +92,8 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 /// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
 double stageParameterCount(const Plan &plan, std::int64_t stage);
 
+/// With tied embeddings and more than one stage, the last rank keeps its own copy of the word embedding
+/// for the output projection (Megatron-LM): vocab x hidden / tensor parameters; 0 otherwise.
+double lastStageEmbeddingCopy(const Plan &plan);
+
 } // namespace trainplan

@@ -194,6 +194,102 @@ std::vector<double> scheduledPeakInFlight(Schedule schedule, std::int32_t stages
     return buildOrders(schedule, stages, microbatches, chunks, false, ops, stageBegin);
 }
 
+namespace {
+
+/// Times the ops of a schedule: each op waits for its stage predecessor and one dependency (F for the
+/// previous chunk's F, B for the next chunk's B, the last chunk's B for its own F, W for its B); a transfer
+/// separates chunks on different stages.
+class ScheduleTimer
+{
+public:
+    ScheduleTimer(const PipelineInput &in, PipelineTimeline &tl, const std::vector<std::int32_t> &index)
+        : m_in(in), m_tl(tl), m_q(in.stages * in.chunks), m_forwardIndex(index.data()),
+          m_backwardIndex(index.data() + std::size_t(in.microbatches) * std::size_t(m_q)),
+          m_next(tl.stageBegin.begin(), tl.stageBegin.end() - 1), m_stageFree(std::size_t(in.stages), 0.0),
+          m_transfer(in.stages > 1 ? in.transferSeconds : 0.0)
+    {
+        m_tl.stageBusySeconds.assign(std::size_t(in.stages), 0.0);
+    }
+
+    /// Runs stage `s`'s order as far as its dependencies are timed; returns how many ops it timed.
+    std::size_t advance(std::int32_t s)
+    {
+        const std::int32_t v = m_in.chunks;
+        const std::size_t end = m_tl.stageBegin[std::size_t(s) + 1];
+        const double forward = m_in.forwardSeconds[std::size_t(s)] / v;
+        const double backward = m_in.forwardOnly ? 0.0 : m_in.backwardSeconds[std::size_t(s)] / v;
+        const double weight = m_in.weightGradientSeconds.empty() ? 0.0 : std::min(m_in.weightGradientSeconds[std::size_t(s)] / v, backward);
+        const std::size_t first = m_next[std::size_t(s)];
+        std::size_t i = first;
+        double free = m_stageFree[std::size_t(s)], busy = 0;
+        for (; i < end; ++i) {
+            PipelineOp &op = m_tl.ops[i];
+            const auto [dep, gap] = dependency(op, s);
+            const double duration = op.kind == PipelineOpKind::Forward          ? forward
+                                    : op.kind == PipelineOpKind::BackwardWeight ? weight
+                                    : op.kind == PipelineOpKind::Backward       ? backward
+                                                                                : backward - weight;
+            double start = free;
+            if (dep >= 0) {
+                const double inputEnd = m_tl.ops[std::size_t(dep)].end;
+                if (inputEnd < 0)
+                    break; // not timed yet
+                start = std::max(start, inputEnd + gap);
+            }
+            op.start = start;
+            op.end = free = start + duration;
+            busy += duration;
+        }
+        m_next[std::size_t(s)] = i;
+        m_stageFree[std::size_t(s)] = free;
+        m_tl.stageBusySeconds[std::size_t(s)] += busy;
+        return i - first;
+    }
+
+    const std::vector<double> &stageFree() const { return m_stageFree; }
+
+private:
+    /// The op this one waits for (-1: none) and the transfer between them.
+    std::pair<std::int32_t, double> dependency(const PipelineOp &op, std::int32_t s) const
+    {
+        const std::size_t row = std::size_t(op.microbatch) * std::size_t(m_q);
+        const std::int32_t c = op.chunk * m_in.stages + s;
+        if (op.kind == PipelineOpKind::Forward)
+            return c > 0 ? std::pair{m_forwardIndex[row + std::size_t(c - 1)], m_transfer} : std::pair{-1, 0.0};
+        if (op.kind == PipelineOpKind::BackwardWeight)
+            return {m_backwardIndex[row + std::size_t(c)], 0.0};
+        if (c == m_q - 1)
+            return {m_forwardIndex[row + std::size_t(c)], 0.0};
+        return {m_backwardIndex[row + std::size_t(c + 1)], m_transfer};
+    }
+
+    const PipelineInput &m_in;
+    PipelineTimeline &m_tl;
+    const std::int32_t m_q;
+    const std::int32_t *m_forwardIndex;
+    const std::int32_t *m_backwardIndex;
+    std::vector<std::size_t> m_next;
+    std::vector<double> m_stageFree;
+    const double m_transfer;
+};
+
+/// Makespan, idle time and bubble fractions of a timed schedule.
+void summarise(PipelineTimeline &tl, const std::vector<double> &stageFree)
+{
+    // The first op of stage 0 starts at 0; each stage's last op is its latest.
+    tl.makespan = *std::max_element(stageFree.begin(), stageFree.end());
+    double idle = 0;
+    for (std::size_t s = 0; s < stageFree.size(); ++s) {
+        const double stageIdle = tl.makespan - tl.stageBusySeconds[s];
+        tl.stageIdleSeconds.push_back(stageIdle);
+        tl.stageBubbleFraction.push_back(tl.makespan > 0 ? stageIdle / tl.makespan : 0.0);
+        idle += stageIdle;
+    }
+    tl.bubbleFraction = tl.makespan > 0 ? idle / (double(stageFree.size()) * tl.makespan) : 0.0;
+}
+
+} // namespace
+
 PipelineTimeline simulatePipeline(const PipelineInput &in)
 {
     PipelineTimeline tl;
@@ -203,96 +299,28 @@ PipelineTimeline simulatePipeline(const PipelineInput &in)
     const std::int32_t p = in.stages, m = in.microbatches, v = in.chunks;
     // Forwards and input gradients indexed by (micro-batch, model chunk); model chunk q = chunk x p +
     // stage runs layers in model order. B and the input-gradient B never coexist, so they share a slot.
-    const std::int32_t q = p * v;
-    std::vector<std::int32_t> index(std::size_t(2) * std::size_t(m) * std::size_t(q), -1);
+    std::vector<std::int32_t> index(std::size_t(2) * std::size_t(m) * std::size_t(p * v), -1);
     tl.peakInFlight = buildOrders(in.schedule, p, m, v, in.forwardOnly, tl.ops, tl.stageBegin, &index);
-    const std::int32_t *forwardIndex = index.data();
-    const std::int32_t *backwardIndex = index.data() + std::size_t(m) * std::size_t(q);
-    const std::size_t n = tl.ops.size();
 
-    // Each op waits for its stage predecessor and one dependency: F for the previous chunk's F, B for
-    // the next chunk's B (the last chunk's B for its own F), W for its B. A transfer separates chunks on
-    // different stages. The stages are timed in sweeps, each stage running its order as far as its
-    // dependencies are timed; sweeping up then down lets forwards flow down and backwards up in few
-    // passes (about the number of micro-batch units, not the op count).
-    std::vector<std::size_t> next(tl.stageBegin.begin(), tl.stageBegin.end() - 1);
-    std::vector<double> stageFree(std::size_t(p), 0.0);
-    const double transfer = p > 1 ? in.transferSeconds : 0.0;
-    tl.stageBusySeconds.assign(std::size_t(p), 0.0);
-    std::size_t remaining = n;
+    // The stages are timed in sweeps, each stage running its order as far as its dependencies are timed;
+    // sweeping up then down lets forwards flow down and backwards up in few passes (about the number of
+    // micro-batch units, not the op count).
+    ScheduleTimer timer(in, tl, index);
+    std::size_t remaining = tl.ops.size();
     bool upward = true;
     while (remaining > 0) {
-        bool progress = false;
-        for (std::int32_t k = 0; k < p; ++k) {
-            const std::int32_t s = upward ? k : p - 1 - k;
-            const std::size_t end = tl.stageBegin[std::size_t(s) + 1];
-            const double forward = in.forwardSeconds[std::size_t(s)] / v;
-            const double backward = in.forwardOnly ? 0.0 : in.backwardSeconds[std::size_t(s)] / v;
-            const double weight = in.weightGradientSeconds.empty()
-                                      ? 0.0
-                                      : std::min(in.weightGradientSeconds[std::size_t(s)] / v, backward);
-            std::size_t i = next[std::size_t(s)];
-            double free = stageFree[std::size_t(s)], busy = 0;
-            for (; i < end; ++i) {
-                PipelineOp &op = tl.ops[i];
-                const std::size_t row = std::size_t(op.microbatch) * std::size_t(q);
-                const std::int32_t c = op.chunk * p + s;
-                std::int32_t dep = -1;
-                double duration = forward, gap = 0; // gap: the transfer when the input comes from another stage
-                if (op.kind == PipelineOpKind::Forward) {
-                    if (c > 0) {
-                        dep = forwardIndex[row + std::size_t(c - 1)];
-                        gap = transfer;
-                    }
-                } else if (op.kind == PipelineOpKind::BackwardWeight) {
-                    dep = backwardIndex[row + std::size_t(c)];
-                    duration = weight;
-                } else {
-                    if (c == q - 1) {
-                        dep = forwardIndex[row + std::size_t(c)];
-                    } else {
-                        dep = backwardIndex[row + std::size_t(c + 1)];
-                        gap = transfer;
-                    }
-                    duration = op.kind == PipelineOpKind::Backward ? backward : backward - weight;
-                }
-                double start = free;
-                if (dep >= 0) {
-                    const double inputEnd = tl.ops[std::size_t(dep)].end;
-                    if (inputEnd < 0)
-                        break; // not timed yet
-                    start = std::max(start, inputEnd + gap);
-                }
-                op.start = start;
-                op.end = free = start + duration;
-                busy += duration;
-            }
-            if (i != next[std::size_t(s)]) {
-                remaining -= i - next[std::size_t(s)];
-                next[std::size_t(s)] = i;
-                stageFree[std::size_t(s)] = free;
-                tl.stageBusySeconds[std::size_t(s)] += busy;
-                progress = true;
-            }
-        }
-        if (!progress) {
+        std::size_t timed = 0;
+        for (std::int32_t k = 0; k < p; ++k)
+            timed += timer.advance(upward ? k : p - 1 - k);
+        if (timed == 0) {
             tl.error = "the schedule deadlocks: an op waits for one that runs after it on the same stage";
             tl.ops.clear();
             return tl;
         }
+        remaining -= timed;
         upward = !upward;
     }
-
-    // The first op of stage 0 starts at 0; each stage's last op is its latest.
-    tl.makespan = *std::max_element(stageFree.begin(), stageFree.end());
-    double idle = 0;
-    for (std::int32_t s = 0; s < p; ++s) {
-        const double stageIdle = tl.makespan - tl.stageBusySeconds[std::size_t(s)];
-        tl.stageIdleSeconds.push_back(stageIdle);
-        tl.stageBubbleFraction.push_back(tl.makespan > 0 ? stageIdle / tl.makespan : 0.0);
-        idle += stageIdle;
-    }
-    tl.bubbleFraction = tl.makespan > 0 ? idle / (double(p) * tl.makespan) : 0.0;
+    summarise(tl, timer.stageFree());
     tl.valid = true;
     return tl;
 }

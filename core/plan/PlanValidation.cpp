@@ -97,15 +97,15 @@ void checkLayout(Checker &check)
 void checkBatch(Checker &check)
 {
     const Plan &plan = check.plan();
-    const TrainingConfig &tr = plan.training;
+    const TrainingConfig &training = plan.training;
     const ParallelConfig &par = plan.parallel;
     if (!check.ok({"training.global_batch", "training.micro_batch", "parallel.data"}))
         return;
-    const double perStep = double(tr.microBatch) * double(par.data);
-    if (perStep > double(tr.globalBatch) || tr.globalBatch % (tr.microBatch * par.data) != 0)
+    const double perStep = double(training.microBatch) * double(par.data);
+    if (perStep > double(training.globalBatch) || training.globalBatch % (training.microBatch * par.data) != 0)
         check.error("training.global_batch",
-                    "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(tr.microBatch) + " x "
-                        + std::to_string(par.data) + " (got " + std::to_string(tr.globalBatch) + ")");
+                    "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(training.microBatch) + " x "
+                        + std::to_string(par.data) + " (got " + std::to_string(training.globalBatch) + ")");
     else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
              && plan.microbatches() % par.pipeline != 0)
         check.error("training.global_batch",

@@ -4,15 +4,15 @@ namespace trainplan {
 
 PrecisionPolicy precisionPolicy(const Plan &plan)
 {
-    const TrainingConfig &tr = plan.training;
-    const Precision p = tr.precision;
+    const TrainingConfig &training = plan.training;
+    const Precision p = training.precision;
     const bool mixed = isSixteenBitStorage(p);
     // 16-bit storage format: FP8 training keeps BF16 weights and activations (Transformer Engine).
     const std::string half = p == Precision::FP16 ? "FP16" : "BF16";
     const std::string storage = mixed ? half : (p == Precision::TF32 ? "FP32" : "FP32");
     const std::string matmulIn = p == Precision::FP8 ? "FP8 (E4M3 forward, E5M2 gradients)"
                                  : p == Precision::TF32 ? "TF32" : mixed ? half : "FP32";
-    const std::string grads = mixed ? (tr.fp32Gradients ? "FP32" : half) : "FP32";
+    const std::string grads = mixed ? (training.fp32Gradients ? "FP32" : half) : "FP32";
     const bool sharded = plan.parallel.zeroStage >= 1;
 
     PrecisionPolicy policy;
@@ -24,15 +24,15 @@ PrecisionPolicy precisionPolicy(const Plan &plan)
                         "updated by the optimizer, copied to the working format"});
     rows.push_back({"Gradients", grads, "FP32 accumulation in the matmul", plan.parallel.data > 1 ? grads : "",
                     plan.parallel.data > 1 ? (sharded ? "reduce-scattered" : "all-reduced") : ""});
-    if (tr.optimizer == Optimizer::Adam)
+    if (training.optimizer == Optimizer::Adam)
         rows.push_back({"Adam moments (m, v)", "FP32", "FP32", "", plan.parallel.offloadOptimizer ? "in host memory (offload)" : ""});
     else
         rows.push_back({"SGD momentum", "FP32", "FP32", "", ""});
     rows.push_back({"Activations", storage, matmulIn, plan.parallel.tensor > 1 || plan.parallel.pipeline > 1 ? storage : "",
-                    tr.recompute == Recompute::Full ? "recomputed in backward" : tr.recompute == Recompute::Selective ? "attention core recomputed" : ""});
+                    training.recompute == Recompute::Full ? "recomputed in backward" : training.recompute == Recompute::Selective ? "attention core recomputed" : ""});
     rows.push_back({"Matmul accumulators", "", "FP32", "", "tensor-core accumulate"});
     rows.push_back({"Softmax, layer norm statistics", "", "FP32", "",
-                    tr.fusedKernels ? "inside fused kernels" : "unfused: upcast to FP32 tensors"});
+                    training.fusedKernels ? "inside fused kernels" : "unfused: upcast to FP32 tensors"});
     rows.push_back({"Loss and logits", "", "FP32", plan.parallel.tensor > 1 ? "FP32 (vocab-parallel cross-entropy)" : "", ""});
     if (p == Precision::FP8)
         rows.push_back({"FP8 scaling factors", "FP32", "FP32", "", "per tensor, from an amax history (delayed scaling)"});

@@ -95,12 +95,10 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
     s.gpus = plan.cluster.gpus();
     if (!e.valid) {
         s.cause = RejectCause::Invalid;
-        for (const Problem &p : e.problems)
-            if (p.isError()) {
-                s.problemKey = p.key;
-                s.problemMessage = p.message;
-                break;
-            }
+        if (const Problem *p = firstError(e.problems)) {
+            s.problemKey = p->key;
+            s.problemMessage = p->message;
+        }
         return s;
     }
     s.tokensPerSecond = e.step.tokensPerSecond;

@@ -230,18 +230,18 @@ double optimizerSeconds(const Plan &plan, const DeviceSpec &device, const StateB
 void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, StepEstimate &est)
 {
     const ModelSpec &model = plan.model;
-    const TrainingConfig &tr = plan.training;
+    const TrainingConfig &training = plan.training;
     const double gpus = double(plan.cluster.gpus());
-    const double sequences = double(tr.globalBatch);
+    const double sequences = double(training.globalBatch);
     est.tokensPerSecond = sequences * double(model.seqLen) / est.stepSeconds;
-    est.validTokensPerSecond = est.tokensPerSecond * (1.0 - tr.paddingFraction);
+    est.validTokensPerSecond = est.tokensPerSecond * (1.0 - training.paddingFraction);
     est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model) * sequences;
-    const double microbatchesInJob = sequences / double(tr.microBatch);
+    const double microbatchesInJob = sequences / double(training.microBatch);
     est.hardwareFlopsPerStep = est.modelFlopsPerStep
                                + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * microbatchesInJob;
     est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
     est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
-    const double peak = device.peakFlops(tr.precision);
+    const double peak = device.peakFlops(training.precision);
     est.mfu = peak > 0 ? est.modelFlopsPerGpu / peak : 0.0;
     est.hfu = peak > 0 ? est.hardwareFlopsPerGpu / peak : 0.0;
 }
@@ -299,7 +299,7 @@ BottleneckEvidence capacityEvidence(const StageMemory &stage)
 StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
                           bool tensorWithinNode)
 {
-    const TrainingConfig &tr = plan.training;
+    const TrainingConfig &training = plan.training;
     const ParallelConfig &par = plan.parallel;
     ClusterLinks links = clusterLinks(plan, device);
     if (tensorWithinNode)
@@ -307,7 +307,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
 
     StepEstimate est;
     const MicrobatchSums sums = timeMicrobatchOps(plan, device, est.ops);
-    const double activation = activationElementBytes(tr.precision) * double(plan.model.seqLen) * double(tr.microBatch)
+    const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) * double(training.microBatch)
                               * double(plan.model.hidden);
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
     // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
@@ -321,7 +321,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
-    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    const StateBytesPerParameter perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
     const double localParameters = memory.stages[std::size_t(est.slowestStage)].parameterCount;
     const double dataExposed = dataParallelExposed(plan, links, perParam, localParameters, pace);
     const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);

@@ -1,5 +1,7 @@
 #include "ui/cluster/ClusterEdits.h"
 
+#include <functional>
+
 #include <QCoreApplication>
 #include <QStringList>
 
@@ -86,86 +88,109 @@ const NodeTemplate *PaletteCatalog::nodeTemplate(const std::string &id) const
     return nullptr;
 }
 
+namespace {
+
+using Edit = std::optional<ClusterEdit>;
+
+/// A node template: a node like the target (or, on empty canvas, like any group) joins that group;
+/// otherwise a new group of one node after the target.
+Edit addTemplateNode(const Plan &plan, std::vector<NodeGroup> groups, const std::string &id, int target, bool onGroup,
+                     const PaletteCatalog &catalog, const std::function<Edit(const QString &)> &fail)
+{
+    const NodeTemplate *t = catalog.nodeTemplate(id);
+    if (!t)
+        return fail(tr("unknown node template \"%1\"").arg(QString::fromStdString(id)));
+    Plan next = plan;
+    carryCustomDevice(next, catalog, t->device);
+    const NodeGroup added{t->name, t->device, t->gpusPerNode, 1, t->intraNodeLink};
+    const auto sameKind = [&](const NodeGroup &g) {
+        return g.device == added.device && g.gpusPerNode == added.gpusPerNode && g.intraNodeLink == added.intraNodeLink;
+    };
+    // A node like the target (or, on empty canvas, like any group) joins that group.
+    int join = -1;
+    if (onGroup && sameKind(groups[std::size_t(target)]))
+        join = target;
+    for (int i = 0; join < 0 && !onGroup && i < int(groups.size()); ++i)
+        if (sameKind(groups[std::size_t(i)]))
+            join = i;
+    if (join >= 0) {
+        groups[std::size_t(join)].nodes += 1;
+        if (groups[std::size_t(join)].templateName.empty())
+            groups[std::size_t(join)].templateName = t->name;
+    } else {
+        groups.insert(onGroup ? groups.begin() + target + 1 : groups.end(), added);
+    }
+    return finish(std::move(next), std::move(groups), tr("Add %1 node").arg(QString::fromStdString(t->name)));
+}
+
+/// A device: on a node group, that group's device; on empty canvas, a node of it with its own links.
+Edit useDevice(const Plan &plan, std::vector<NodeGroup> groups, const std::string &id, int target, bool onGroup,
+               const PaletteCatalog &catalog, const std::function<Edit(const QString &)> &fail)
+{
+    const DeviceSpec *d = catalog.device(id, plan);
+    if (!d)
+        return fail(tr("unknown device \"%1\"").arg(QString::fromStdString(id)));
+    Plan next = plan;
+    carryCustomDevice(next, catalog, id);
+    const QString name = QString::fromStdString(d->name);
+    if (onGroup) {
+        NodeGroup &g = groups[std::size_t(target)];
+        if (g.device == id)
+            return fail(tr("this node group already uses %1").arg(name));
+        g.device = id;
+        g.templateName.clear();
+        return finish(std::move(next), std::move(groups), tr("Use %1 in node group %2").arg(name).arg(target + 1));
+    }
+    // A device on empty canvas: one node of it, as many per node as the cluster has, its own links.
+    groups.push_back({std::string(), id, plan.cluster.gpusPerNode, 1, std::string()});
+    return finish(std::move(next), std::move(groups), tr("Add a node of %1").arg(name));
+}
+
+Edit useIntraNodeLink(const Plan &plan, std::vector<NodeGroup> groups, const std::string &id, int target, bool onGroup,
+                      const PaletteCatalog &catalog, const std::function<Edit(const QString &)> &fail)
+{
+    const LinkSpec *link = catalog.catalog->intraNodeLink(id);
+    if (!link)
+        return fail(tr("unknown intra-node link \"%1\"").arg(QString::fromStdString(id)));
+    if (!onGroup)
+        return fail(tr("drop an intra-node link on a node group"));
+    NodeGroup &g = groups[std::size_t(target)];
+    if (g.intraNodeLink == id)
+        return fail(tr("this node group already uses %1").arg(QString::fromStdString(link->name)));
+    g.intraNodeLink = id;
+    return finish(plan, std::move(groups), tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)));
+}
+
+Edit useNetwork(const Plan &plan, const std::string &id, const PaletteCatalog &catalog, const std::function<Edit(const QString &)> &fail)
+{
+    const LinkSpec *network = catalog.catalog->network(id);
+    if (!network)
+        return fail(tr("unknown network \"%1\"").arg(QString::fromStdString(id)));
+    if (plan.cluster.network == id)
+        return fail(tr("the cluster already uses %1").arg(QString::fromStdString(network->name)));
+    Plan next = plan;
+    next.cluster.network = id;
+    return ClusterEdit{std::move(next), tr("Connect nodes with %1").arg(QString::fromStdString(network->name))};
+}
+
+} // namespace
+
 std::optional<ClusterEdit> applyPaletteEntry(const Plan &plan, const PaletteEntry &entry, int target,
                                              const PaletteCatalog &catalog, QString *why)
 {
     std::vector<NodeGroup> groups = plan.cluster.groups();
     const bool onGroup = target >= 0 && target < int(groups.size());
     const std::string id = entry.id.toStdString();
-    const auto fail = [why](const QString &message) -> std::optional<ClusterEdit> {
+    const std::function<Edit(const QString &)> fail = [why](const QString &message) -> Edit {
         if (why)
             *why = message;
         return std::nullopt;
     };
-
     switch (entry.kind) {
-    case PaletteEntry::Kind::NodeTemplate: {
-        const NodeTemplate *t = catalog.nodeTemplate(id);
-        if (!t)
-            return fail(tr("unknown node template \"%1\"").arg(entry.id));
-        Plan next = plan;
-        carryCustomDevice(next, catalog, t->device);
-        const NodeGroup added{t->name, t->device, t->gpusPerNode, 1, t->intraNodeLink};
-        const auto sameKind = [&](const NodeGroup &g) {
-            return g.device == added.device && g.gpusPerNode == added.gpusPerNode && g.intraNodeLink == added.intraNodeLink;
-        };
-        // A node like the target (or, on empty canvas, like any group) joins that group.
-        int join = -1;
-        if (onGroup && sameKind(groups[std::size_t(target)]))
-            join = target;
-        for (int i = 0; join < 0 && !onGroup && i < int(groups.size()); ++i)
-            if (sameKind(groups[std::size_t(i)]))
-                join = i;
-        if (join >= 0) {
-            groups[std::size_t(join)].nodes += 1;
-            if (groups[std::size_t(join)].templateName.empty())
-                groups[std::size_t(join)].templateName = t->name;
-        } else {
-            groups.insert(onGroup ? groups.begin() + target + 1 : groups.end(), added);
-        }
-        return finish(std::move(next), std::move(groups), tr("Add %1 node").arg(QString::fromStdString(t->name)));
-    }
-    case PaletteEntry::Kind::Device: {
-        const DeviceSpec *d = catalog.device(id, plan);
-        if (!d)
-            return fail(tr("unknown device \"%1\"").arg(entry.id));
-        Plan next = plan;
-        carryCustomDevice(next, catalog, id);
-        const QString name = QString::fromStdString(d->name);
-        if (onGroup) {
-            NodeGroup &g = groups[std::size_t(target)];
-            if (g.device == id)
-                return fail(tr("this node group already uses %1").arg(name));
-            g.device = id;
-            g.templateName.clear();
-            return finish(std::move(next), std::move(groups), tr("Use %1 in node group %2").arg(name).arg(target + 1));
-        }
-        // A device on empty canvas: one node of it, as many per node as the cluster has, its own links.
-        groups.push_back({std::string(), id, plan.cluster.gpusPerNode, 1, std::string()});
-        return finish(std::move(next), std::move(groups), tr("Add a node of %1").arg(name));
-    }
-    case PaletteEntry::Kind::IntraNodeLink: {
-        const LinkSpec *link = catalog.catalog->intraNodeLink(id);
-        if (!link)
-            return fail(tr("unknown intra-node link \"%1\"").arg(entry.id));
-        if (!onGroup)
-            return fail(tr("drop an intra-node link on a node group"));
-        NodeGroup &g = groups[std::size_t(target)];
-        if (g.intraNodeLink == id)
-            return fail(tr("this node group already uses %1").arg(QString::fromStdString(link->name)));
-        g.intraNodeLink = id;
-        return finish(plan, std::move(groups), tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)));
-    }
-    case PaletteEntry::Kind::Network: {
-        const LinkSpec *network = catalog.catalog->network(id);
-        if (!network)
-            return fail(tr("unknown network \"%1\"").arg(entry.id));
-        if (plan.cluster.network == id)
-            return fail(tr("the cluster already uses %1").arg(QString::fromStdString(network->name)));
-        Plan next = plan;
-        next.cluster.network = id;
-        return ClusterEdit{std::move(next), tr("Connect nodes with %1").arg(QString::fromStdString(network->name))};
-    }
+    case PaletteEntry::Kind::NodeTemplate: return addTemplateNode(plan, std::move(groups), id, target, onGroup, catalog, fail);
+    case PaletteEntry::Kind::Device: return useDevice(plan, std::move(groups), id, target, onGroup, catalog, fail);
+    case PaletteEntry::Kind::IntraNodeLink: return useIntraNodeLink(plan, std::move(groups), id, target, onGroup, catalog, fail);
+    case PaletteEntry::Kind::Network: return useNetwork(plan, id, catalog, fail);
     }
     return std::nullopt;
 }

@@ -57,12 +57,35 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     auto *column = new QVBoxLayout(content);
     column->setContentsMargins(4, 0, 4, 0);
 
+    column->addWidget(createClusterBox());
+    column->addWidget(createGroupBox());
+    column->addWidget(createPlacementBox(), 1);
+
+    for (QComboBox *combo : {m_network, m_overlay, m_device, m_link}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(10);
+    }
+    connectNetworkEdits();
+    connect(m_overlay, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(DeviceField); });
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(GpusField); });
+    connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodesField); });
+    connect(m_link, &QComboBox::currentIndexChanged, this, [this] { editGroup(LinkField); });
+    connect(m_remove, &QPushButton::clicked, this, [this] { m_canvas->removeGroup(m_canvas->selectedGroup()); });
+    connect(m_canvas, &ClusterCanvas::groupSelected, this, &ClusterInspector::refresh);
+    connect(m_document, &PlanDocument::planChanged, this, &ClusterInspector::refresh);
+    refresh();
+}
+
+QGroupBox *ClusterInspector::createClusterBox()
+{
     auto *clusterBox = new QGroupBox(tr("Cluster"));
     auto *clusterForm = new QFormLayout(clusterBox);
     m_network = new QComboBox;
     m_network->setObjectName(QStringLiteral("network"));
     m_network->addItem(tr("Device default"), QString());
-    for (const LinkSpec &l : document->catalog().networks())
+    for (const LinkSpec &l : m_document->catalog().networks())
         m_network->addItem(text(l.name), text(l.id));
     clusterForm->addRow(tr("Network"), m_network);
     m_networkBandwidth = new QDoubleSpinBox;
@@ -87,8 +110,12 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     m_overlay->addItem(tr("Pipeline stage"), int(ClusterCanvas::Overlay::PipelineStages));
     m_overlay->addItem(tr("Data-parallel replica"), int(ClusterCanvas::Overlay::DataReplicas));
     clusterForm->addRow(tr("Colour by"), m_overlay);
-    column->addWidget(clusterBox);
 
+    return clusterBox;
+}
+
+QGroupBox *ClusterInspector::createGroupBox()
+{
     auto *groupBox = new QGroupBox(tr("Node group"));
     auto *groupForm = new QFormLayout(groupBox);
     m_groupTitle = new QLabel;
@@ -109,13 +136,17 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     m_link = new QComboBox;
     m_link->setObjectName(QStringLiteral("groupLink"));
     m_link->addItem(tr("Device's own"), QString());
-    for (const LinkSpec &l : document->catalog().intraNodeLinks())
+    for (const LinkSpec &l : m_document->catalog().intraNodeLinks())
         m_link->addItem(text(l.name), text(l.id));
     groupForm->addRow(tr("Intra-node link"), m_link);
     m_remove = new QPushButton(tr("Remove Node Group"));
     groupForm->addRow(m_remove);
-    column->addWidget(groupBox);
 
+    return groupBox;
+}
+
+QGroupBox *ClusterInspector::createPlacementBox()
+{
     auto *placementBox = new QGroupBox(tr("Placement"));
     auto *placementColumn = new QVBoxLayout(placementBox);
     m_placement = new QLabel;
@@ -125,12 +156,13 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     m_placement->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_placement->setTextInteractionFlags(Qt::TextSelectableByMouse);
     placementColumn->addWidget(m_placement);
-    column->addWidget(placementBox, 1);
 
-    for (QComboBox *combo : {m_network, m_overlay, m_device, m_link}) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(10);
-    }
+    return placementBox;
+}
+
+/// The network tier and its bandwidth and latency overrides, each edit one undo step (spin boxes merge).
+void ClusterInspector::connectNetworkEdits()
+{
     connect(m_network, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (m_updating || index < 0)
             return;
@@ -156,16 +188,6 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
         m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), 2));
     });
-    connect(m_overlay, &QComboBox::currentIndexChanged, this,
-            [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(DeviceField); });
-    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(GpusField); });
-    connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodesField); });
-    connect(m_link, &QComboBox::currentIndexChanged, this, [this] { editGroup(LinkField); });
-    connect(m_remove, &QPushButton::clicked, this, [this] { m_canvas->removeGroup(m_canvas->selectedGroup()); });
-    connect(m_canvas, &ClusterCanvas::groupSelected, this, &ClusterInspector::refresh);
-    connect(m_document, &PlanDocument::planChanged, this, &ClusterInspector::refresh);
-    refresh();
 }
 
 void ClusterInspector::editGroup(int field)

@@ -12,6 +12,8 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 
+class QGroupBox;
+
 namespace trainplan {
 
 class ClusterCanvas;
@@ -32,6 +34,10 @@ public:
 
 private:
     void refresh();
+    QGroupBox *createClusterBox();
+    QGroupBox *createGroupBox();
+    QGroupBox *createPlacementBox();
+    void connectNetworkEdits();
     void editGroup(int field);
 
     PlanDocument *m_document;

@@ -1,5 +1,7 @@
 #include "ui/cluster/CustomEntryDialogs.h"
 
+#include "ui/FormWidgets.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -24,20 +26,6 @@ std::string customId(const QString &name)
     return ("custom-" + slug).toStdString();
 }
 
-namespace {
-
-QDoubleSpinBox *spin(double min, double max, double value, int decimals, const QString &suffix)
-{
-    auto *s = new QDoubleSpinBox;
-    s->setRange(min, max);
-    s->setDecimals(decimals);
-    s->setValue(value);
-    s->setSuffix(suffix);
-    s->setAccelerated(true);
-    return s;
-}
-
-} // namespace
 
 CustomDeviceDialog::CustomDeviceDialog(const Catalog &catalog, QWidget *parent) : QDialog(parent), m_catalog(catalog)
 {
@@ -48,26 +36,26 @@ CustomDeviceDialog::CustomDeviceDialog(const Catalog &catalog, QWidget *parent) 
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setPlaceholderText(tr("e.g. My accelerator 96GB"));
     form->addRow(tr("Name"), m_name);
-    m_memoryGiB = spin(0, 1e5, 96, 1, tr(" GiB"));
+    m_memoryGiB = numberSpinBox(0, 1e5, 96, 1, tr(" GiB"));
     m_memoryGiB->setObjectName(QStringLiteral("memory"));
     form->addRow(tr("HBM capacity"), m_memoryGiB);
-    m_bandwidthTBs = spin(0, 1e3, 3.0, 2, tr(" TB/s"));
+    m_bandwidthTBs = numberSpinBox(0, 1e3, 3.0, 2, tr(" TB/s"));
     m_bandwidthTBs->setObjectName(QStringLiteral("bandwidth"));
     form->addRow(tr("HBM bandwidth"), m_bandwidthTBs);
     for (std::size_t i = 0; i < kPrecisionCount; ++i) {
         const QString name = QString::fromLatin1(toString(Precision(i))).toUpper();
-        m_peakTflops[i] = spin(0, 1e6, base.peakFlopsPerSecond[i] / units::Tera, 1, tr(" TFLOP/s"));
+        m_peakTflops[i] = numberSpinBox(0, 1e6, base.peakFlopsPerSecond[i] / units::Tera, 1, tr(" TFLOP/s"));
         m_peakTflops[i]->setObjectName(QStringLiteral("peak-") + name.toLower());
         m_peakTflops[i]->setToolTip(tr("Dense peak in %1; 0 if the device has no %1 path").arg(name));
         form->addRow(tr("Peak %1").arg(name), m_peakTflops[i]);
     }
-    m_scaleUpGBs = spin(0.1, 1e5, base.intraNodeBandwidthBytesPerSecond / units::Giga, 1, tr(" GB/s"));
+    m_scaleUpGBs = numberSpinBox(0.1, 1e5, base.intraNodeBandwidthBytesPerSecond / units::Giga, 1, tr(" GB/s"));
     m_scaleUpGBs->setToolTip(tr("Scale-up link per GPU and direction; a node template's link replaces it"));
     form->addRow(tr("Scale-up link"), m_scaleUpGBs);
-    m_networkGBs = spin(0.01, 1e4, base.networkBandwidthBytesPerSecond / units::Giga, 2, tr(" GB/s"));
+    m_networkGBs = numberSpinBox(0.01, 1e4, base.networkBandwidthBytesPerSecond / units::Giga, 2, tr(" GB/s"));
     m_networkGBs->setToolTip(tr("Network share per GPU and direction; the cluster's network tier replaces it"));
     form->addRow(tr("Network per GPU"), m_networkGBs);
-    m_powerW = spin(0, 1e5, base.boardPowerWatts, 0, tr(" W"));
+    m_powerW = numberSpinBox(0, 1e5, base.boardPowerWatts, 0, tr(" W"));
     form->addRow(tr("Board power"), m_powerW);
 
     auto *note = new QLabel(tr("Kernel and link efficiencies are the A100's calibrated figures (docs/CALIBRATION.md)."));

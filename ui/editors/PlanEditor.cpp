@@ -268,7 +268,6 @@ void PlanEditor::refresh()
 {
     m_updating = true;
     const Plan &plan = m_document->plan();
-    const Estimate &estimate = m_document->estimate();
     m_dataLabel->setText(tr("%1 (GPUs %2 = %1 x %3 x %4)")
                              .arg(plan.parallel.data)
                              .arg(plan.cluster.gpus())

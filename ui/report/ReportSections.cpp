@@ -81,7 +81,7 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
 void modelSection(PageFlow &flow, const Context &c)
 {
     const ModelSpec &m = c.plan.model;
-    const TrainingConfig &tr = c.plan.training;
+    const TrainingConfig &training = c.plan.training;
     const Estimate &e = c.e;
     flow.heading(QObject::tr("1. Model and input shapes"));
     flow.html(htmlFacts({
@@ -90,19 +90,19 @@ void modelSection(PageFlow &flow, const Context &c)
                                                    .arg(QString::fromLatin1(toString(m.mlp)))},
         {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
         {QObject::tr("Parameters"), QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
-        {QObject::tr("Micro-batch"), QObject::tr("%1 sequences per GPU").arg(tr.microBatch)},
-        {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(tr.globalBatch).arg(count(double(tr.globalBatch) * double(m.seqLen)))},
+        {QObject::tr("Micro-batch"), QObject::tr("%1 sequences per GPU").arg(training.microBatch)},
+        {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(training.globalBatch).arg(count(double(training.globalBatch) * double(m.seqLen)))},
         {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
-        {QObject::tr("Valid-token fraction"), pct(1.0 - tr.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(tr.paddingFraction))},
-        {QObject::tr("Recomputation"), QString::fromLatin1(toString(tr.recompute))
-                                            + (tr.flashAttention ? QObject::tr(", flash attention") : QString())
-                                            + (tr.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
+        {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))},
+        {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
+                                            + (training.flashAttention ? QObject::tr(", flash attention") : QString())
+                                            + (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     }));
 }
 
 void precisionSection(PageFlow &flow, const Context &c)
 {
-    const TrainingConfig &tr = c.plan.training;
+    const TrainingConfig &training = c.plan.training;
     const ParallelConfig &par = c.plan.parallel;
     flow.heading(QObject::tr("2. Precision policy"));
     QList<QStringList> rows;
@@ -111,11 +111,11 @@ void precisionSection(PageFlow &flow, const Context &c)
     flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"), QObject::tr("Communicated"), QObject::tr("Note")},
                         rows));
     flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.e.precision.lossScaling)));
-    const StateBytesPerParameter perParam = stateBytesPerParameter(tr.precision, tr.optimizer, tr.fp32Gradients);
+    const StateBytesPerParameter perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
     flow.html(QObject::tr("<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
                           "%3 for the optimizer (%4)%5.</p>")
                   .arg(num(perParam.parameters, 0), num(perParam.gradients, 0), num(perParam.optimizer, 0),
-                       tr.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
+                       training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
                                                        : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data).arg(par.zeroStage)
                                          : QObject::tr(", replicated on every data-parallel rank")));
@@ -234,7 +234,7 @@ void scalingSection(PageFlow &flow, const Context &c)
 void costSection(PageFlow &flow, const Context &c)
 {
     const RunEstimate &run = c.e.run;
-    const TrainingConfig &tr = c.plan.training;
+    const TrainingConfig &training = c.plan.training;
     flow.heading(QObject::tr("7. Time and cost to train"));
     QList<QStringList> rows;
     const auto costRow = [&](const QString &name, const RunEstimate &r, std::int64_t gpus) {
@@ -249,7 +249,7 @@ void costSection(PageFlow &flow, const Context &c)
                         rows));
     flow.html(QObject::tr("<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
                           "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
-                  .arg(count(c.plan.run.tokenBudget), num(run.steps, 0), count(double(tr.globalBatch) * double(c.plan.model.seqLen)),
+                  .arg(count(c.plan.run.tokenBudget), num(run.steps, 0), count(double(training.globalBatch) * double(c.plan.model.seqLen)),
                        num(c.plan.run.pricePerGpuHour, 2), num(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
 }
 

@@ -77,21 +77,13 @@ public:
         const SearchConfig &c = s.config;
         if (role == Qt::TextAlignmentRole)
             return index.column() >= ScheduleColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        if (role == Qt::UserRole) { // sort key
+        if (role == Qt::UserRole) { // sort key: the number where the display rounds it; else the display
             switch (index.column()) {
-            case Rank: return r.rank;
             case TokensPerSecond: return s.tokensPerSecond;
             case StepSeconds: return s.stepSeconds;
             case Mfu: return s.mfu;
             case PeakGiB: return s.peakBytes;
             case HeadroomGiB: return s.headroomBytes;
-            case Gpus: return qlonglong(s.gpus);
-            case Data: return qlonglong(c.data);
-            case Tensor: return qlonglong(c.tensor);
-            case Pipeline: return qlonglong(c.pipeline);
-            case Virtual: return qlonglong(c.virtualStages);
-            case MicroBatch: return qlonglong(c.microBatch);
-            case Zero: return qlonglong(c.zeroStage);
             default: break;
             }
         }
@@ -127,7 +119,54 @@ private:
 SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     : QWidget(parent), m_document(document), m_watcher(new QFutureWatcher<SearchOutcome>(this)), m_poll(new QTimer(this))
 {
-    // Constraints.
+    auto *left = new QWidget;
+    auto *leftColumn = new QVBoxLayout(left);
+    leftColumn->setContentsMargins(0, 0, 0, 0);
+    leftColumn->addLayout(createConstraints());
+    leftColumn->addLayout(createControls());
+    leftColumn->addWidget(m_summary);
+    leftColumn->addStretch(1);
+    createResults();
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(left);
+    splitter->addWidget(m_tabs);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({300, 900});
+    splitter->setChildrenCollapsible(false);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+
+    connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::startSearch);
+    connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) { loadResult(index.row()); });
+    connect(m_poll, &QTimer::timeout, this, [this] {
+        const std::int64_t total = m_total.load();
+        m_progress->setValue(total > 0 ? int(1000 * m_done.load() / total) : 0);
+    });
+    connect(m_watcher, &QFutureWatcher<SearchOutcome>::finished, this, [this] {
+        m_poll->stop();
+        m_outcome = m_watcher->result();
+        m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
+        m_searchButton->setEnabled(true);
+        m_cancelButton->setEnabled(false);
+        m_stale = !(m_document->plan() == m_searchedPlan);
+        m_document->setSearchBest(m_searchedPlan, m_outcome.top.empty() ? std::nullopt
+                                                                        : std::optional<Plan>(m_outcome.top.front().plan));
+        showOutcome();
+        emit finished();
+    });
+    connect(m_document, &PlanDocument::planChanged, this, [this] {
+        syncConstraintDefaults();
+        markStale();
+    });
+    connectPareto();
+    syncConstraintDefaults();
+    chartstyle::apply(m_pareto, palette());
+}
+
+QFormLayout *SearchPanel::createConstraints()
+{
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
     m_minNodes = new QSpinBox;
@@ -160,6 +199,11 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     form->addRow(m_acrossNodes);
     form->addRow(m_offload);
 
+    return form;
+}
+
+QHBoxLayout *SearchPanel::createControls()
+{
     m_searchButton = new QPushButton(tr("Search"));
     m_searchButton->setObjectName(QStringLiteral("search"));
     m_searchButton->setDefault(true);
@@ -179,15 +223,12 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *left = new QWidget;
-    auto *leftColumn = new QVBoxLayout(left);
-    leftColumn->setContentsMargins(0, 0, 0, 0);
-    leftColumn->addLayout(form);
-    leftColumn->addLayout(buttons);
-    leftColumn->addWidget(m_summary);
-    leftColumn->addStretch(1);
 
-    // Results.
+    return buttons;
+}
+
+void SearchPanel::createResults()
+{
     m_model = new SearchResultsModel(this);
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
@@ -218,20 +259,11 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     m_tabs->addTab(m_pareto, tr("Pareto Front"));
     m_tabs->addTab(m_rejected, tr("Rejected"));
 
-    auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(left);
-    splitter->addWidget(m_tabs);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({300, 900});
-    splitter->setChildrenCollapsible(false);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(splitter);
+}
 
-    connect(m_searchButton, &QPushButton::clicked, this, &SearchPanel::startSearch);
-    connect(m_cancelButton, &QPushButton::clicked, this, &SearchPanel::cancelSearch);
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex &index) { loadResult(index.row()); });
-    // The Pareto chart: hover names a plan, double-click loads it (one undo step).
+/// The Pareto chart: hover names a plan, double-click loads it (one undo step).
+void SearchPanel::connectPareto()
+{
     m_pareto->setMouseTracking(true);
     connect(m_pareto, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const SearchScore *s = scoreAt(event->position().toPoint());
@@ -246,28 +278,6 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
         if (const SearchScore *s = scoreAt(event->position().toPoint()))
             loadPlan(applyConfig(m_searchedPlan, s->config), tr("Load plan from the Pareto chart"));
     });
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        const std::int64_t total = m_total.load();
-        m_progress->setValue(total > 0 ? int(1000 * m_done.load() / total) : 0);
-    });
-    connect(m_watcher, &QFutureWatcher<SearchOutcome>::finished, this, [this] {
-        m_poll->stop();
-        m_outcome = m_watcher->result();
-        m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
-        m_searchButton->setEnabled(true);
-        m_cancelButton->setEnabled(false);
-        m_stale = !(m_document->plan() == m_searchedPlan);
-        m_document->setSearchBest(m_searchedPlan, m_outcome.top.empty() ? std::nullopt
-                                                                        : std::optional<Plan>(m_outcome.top.front().plan));
-        showOutcome();
-        emit finished();
-    });
-    connect(m_document, &PlanDocument::planChanged, this, [this] {
-        syncConstraintDefaults();
-        markStale();
-    });
-    syncConstraintDefaults();
-    chartstyle::apply(m_pareto, palette());
 }
 
 SearchPanel::~SearchPanel()

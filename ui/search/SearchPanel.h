@@ -26,6 +26,9 @@ class QTreeWidget;
 class QCustomPlot;
 template<typename T> class QFutureWatcher;
 
+class QFormLayout;
+class QHBoxLayout;
+
 namespace trainplan {
 
 class PlanDocument;
@@ -60,6 +63,10 @@ signals:
 
 private:
     SearchConstraints constraints() const;
+    QFormLayout *createConstraints();
+    QHBoxLayout *createControls();
+    void createResults();
+    void connectPareto();
     void showOutcome();
     void drawPareto();
     void syncConstraintDefaults();

@@ -1,34 +1,20 @@
 #include "ui/learn/pages/Pages.h"
 
-#include "io/Evidence.h"
-#include <QCheckBox>
-#include <QDoubleSpinBox>
-#include <QFormLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMouseEvent>
-#include <QPainter>
-#include <QPushButton>
-#include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
 #include <cmath>
+
 #include <qcustomplot.h>
-#include "io/ChartCsv.h"
-#include "core/advice/Interventions.h"
+
+#include "core/learn/NumberFormat.h"
 #include "ui/charts/ChartStyle.h"
-#include "core/common/Units.h"
-#include "core/compute/Roofline.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
-#include "core/learn/NumberFormat.h"
-#include "core/learn/Teaching.h"
-#include "core/memory/MemoryTerms.h"
-#include "core/precision/PrecisionPolicy.h"
-#include "core/search/Search.h"
 #include "ui/learn/pages/PageWidgets.h"
 
 namespace trainplan {

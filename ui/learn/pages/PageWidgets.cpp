@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/common/Units.h"
+#include "ui/FormWidgets.h"
 
 namespace trainplan::learn {
 
@@ -15,13 +16,7 @@ QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 QDoubleSpinBox *spin(double min, double max, double value, int decimals, const QString &suffix)
 {
-    auto *s = new QDoubleSpinBox;
-    s->setRange(min, max);
-    s->setDecimals(decimals);
-    s->setValue(value);
-    s->setSuffix(suffix);
-    s->setAccelerated(true);
-    return s;
+    return numberSpinBox(min, max, value, decimals, suffix);
 }
 
 QTableWidget *makeTable(const QStringList &header)
