@@ -24,7 +24,7 @@
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
 #include "ui/MainWindow.h"
-#include "ui/document/PlanDocument.h"
+#include "ui/Planner.h"
 
 namespace {
 
@@ -125,15 +125,9 @@ int main(int argc, char **argv)
     if (!paletteChoice.isEmpty())
         QSettings().setValue("view/darkPalette", dark);
     trainplan::applyPalette(dark);
-    trainplan::PlanDocument document(trainplan::io::builtinCatalog());
-    trainplan::MainWindow window(&document);
-    QString error;
-    if (!document.loadFromBytes(trainplan::io::builtinExamplePlan(), QString(), &error))
-        qWarning("built-in example plan: %s", qPrintable(error));
-    if (!planFile.isEmpty())
-        window.documentActions()->openFile(planFile);
-    else
-        window.offerRecovery();
-    window.show();
+    // Every start offers what a crash left behind, whether or not a file was named (the desktop entry
+    // starts `trainplan %f`).
+    trainplan::Planner planner(trainplan::io::builtinCatalog());
+    planner.start(planFile);
     return app.exec();
 }

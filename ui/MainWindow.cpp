@@ -71,7 +71,7 @@ void applyPalette(bool dark)
     QApplication::setPalette(p);
 }
 
-MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
+MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory, QWidget *parent)
     : QMainWindow(parent), m_document(document), m_actions(new DocumentActions(document, this))
 {
     auto *central = new QWidget(this);
@@ -135,7 +135,7 @@ MainWindow::MainWindow(PlanDocument *document, QWidget *parent)
         statusBar()->showMessage(message, 6000);
     });
 
-    m_autosave = new Autosave(document, QString(), this);
+    m_autosave = new Autosave(document, recoveryDirectory, this);
     createMenus();
     connect(document, &PlanDocument::planChanged, this, &MainWindow::updateTitle);
     connect(document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
@@ -299,29 +299,6 @@ void MainWindow::exportCharts()
         return;
     }
     statusBar()->showMessage(tr("Wrote %1 charts to %2").arg(written.size()).arg(QDir::toNativeSeparators(dir)), 6000);
-}
-
-bool MainWindow::offerRecovery()
-{
-    const std::optional<Autosave::Recovery> recovery = m_autosave->pendingRecovery();
-    if (!recovery)
-        return false;
-    const QString what = recovery->filePath.isEmpty() ? tr("an unsaved plan") : recovery->filePath;
-    const auto answer = QMessageBox::question(
-        this, tr("Recover unsaved changes"),
-        tr("Trainplan did not close normally. Recover the changes to %1 autosaved at %2?")
-            .arg(what, QLocale().toString(recovery->written.toLocalTime(), QLocale::ShortFormat)),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-    if (answer != QMessageBox::Yes) {
-        m_autosave->discard();
-        return false;
-    }
-    QString error;
-    if (!m_document->recover(recovery->plan, recovery->filePath, &error)) {
-        QMessageBox::warning(this, tr("Recover unsaved changes"), tr("The recovery file is not a valid plan:\n\n%1").arg(error));
-        return false;
-    }
-    return true;
 }
 
 void MainWindow::updateTitle()

@@ -25,7 +25,10 @@ class MainWindow : public QMainWindow
     Q_OBJECT
 
 public:
-    explicit MainWindow(PlanDocument *document, QWidget *parent = nullptr);
+    /// `recoveryDirectory`: where the autosave keeps its recovery file (empty: Autosave::defaultDirectory()).
+    explicit MainWindow(PlanDocument *document, const QString &recoveryDirectory = {}, QWidget *parent = nullptr);
+
+    PlanDocument *document() const { return m_document; }
 
     DocumentActions *documentActions() const { return m_actions; }
     MemoryChartView *memoryChart() const { return m_memory; }
@@ -40,8 +43,6 @@ public:
     /// The Learn view (created on first use).
     LearnWindow *learnWindow();
     Autosave *autosave() const { return m_autosave; }
-    /// Offers what a crashed session left in the recovery file; true if it was restored.
-    bool offerRecovery();
 
 protected:
     void closeEvent(QCloseEvent *event) override;

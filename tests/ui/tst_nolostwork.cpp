@@ -2,6 +2,8 @@
 // leaves the old file intact; opening another file or closing with unsaved changes always asks.
 
 #include <QAbstractButton>
+#include <QListWidget>
+#include <QPushButton>
 #include <QApplication>
 #include <QMessageBox>
 #include <QProcess>
@@ -15,15 +17,47 @@
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
+#include "ui/Planner.h"
 #include "TestSupport.h"
 #include "ui/commands/ReplacePlan.h"
 #include "ui/document/Autosave.h"
-#include "ui/commands/ReplacePlan.h"
 #include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
 
 namespace {
+
+/// Runs the recovery helper (a real process that edits, autosaves and aborts) and checks it crashed.
+void crashAfterEditing(const QStringList &arguments)
+{
+    QProcess helper;
+    helper.start(QStringLiteral(RECOVERYCRASH_PATH), arguments);
+    QVERIFY(helper.waitForFinished(30000));
+    QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+}
+
+/// Answers the next recovery dialog with the button `name` ("recover", "discard", "later") and records how
+/// many recoveries it listed.
+void answerRecoveryDialog(const QString &name, int *listed)
+{
+    QTimer::singleShot(0, [name, listed] {
+        QWidget *dialog = QApplication::activeModalWidget();
+        if (!dialog || dialog->objectName() != QLatin1String("recoveryDialog"))
+            return;
+        if (listed)
+            *listed = dialog->findChild<QListWidget *>(QStringLiteral("recoveries"))->count();
+        dialog->findChild<QPushButton *>(name)->click();
+    });
+}
+
+QString writeExamplePlan(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("plan.json"));
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(io::builtinExamplePlan());
+    return path;
+}
 
 /// Answers the next message box with `button` and records its text.
 void answerNextMessageBox(QMessageBox::StandardButton button, QString *text)
@@ -50,6 +84,9 @@ private slots:
     void killedSaveKeepsOldFile();
     void openingAnotherFileAsks();
     void closingAsks();
+    void recoveryIsOfferedWhenAFileIsOpened();
+    void eachWindowHasItsOwnRecoveryFile();
+    void aRecoveryFileNotOfferedIsNeverOverwritten();
 };
 
 void TestNoLostWork::autosaveWritesAndRecovers()
@@ -70,9 +107,9 @@ void TestNoLostWork::autosaveWritesAndRecovers()
         // The process "crashes" here: nothing removes the recovery file.
     }
     PlanDocument next(io::builtinCatalog());
-    Autosave autosave(&next, dir.path());
-    const auto recovery = autosave.pendingRecovery();
-    QVERIFY(recovery);
+    const std::vector<Autosave::Recovery> orphans = Autosave::orphans(dir.path());
+    QCOMPARE(int(orphans.size()), 1);
+    const Autosave::Recovery *recovery = &orphans.front();
     QCOMPARE(recovery->filePath, dir.filePath("plan.json"));
     QString error;
     QVERIFY2(next.recover(recovery->plan, recovery->filePath, &error), qPrintable(error));
@@ -158,6 +195,83 @@ void TestNoLostWork::closingAsks()
     QVERIFY(window.isVisible());
     answerNextMessageBox(QMessageBox::Discard, nullptr);
     QVERIFY(window.close());
+}
+
+// The desktop entry starts `trainplan %f`: after a crash, opening a file still offers the recovery, and the
+// recovered plan opens in a window of its own next to the file's.
+void TestNoLostWork::recoveryIsOfferedWhenAFileIsOpened()
+{
+    QTemporaryDir dir;
+    const QString plan = writeExamplePlan(dir);
+    const QString recovery = dir.filePath(QStringLiteral("recovery"));
+    crashAfterEditing({QStringLiteral("one"), plan, recovery});
+    QCOMPARE(int(Autosave::orphans(recovery).size()), 1);
+
+    Planner planner(io::builtinCatalog(), recovery);
+    int listed = 0;
+    answerRecoveryDialog(QStringLiteral("recover"), &listed);
+    MainWindow *first = planner.start(plan);
+    QCOMPARE(listed, 1);
+    const std::vector<MainWindow *> windows = planner.windows();
+    QCOMPARE(int(windows.size()), 2);
+    QCOMPARE(first->document()->filePath(), plan);
+    QVERIFY(!first->document()->isModified());
+    PlanDocument *recovered = windows[1]->document();
+    QVERIFY(recovered->isModified());
+    QCOMPARE(recovered->plan().training.microBatch, 4);
+    QCOMPARE(recovered->filePath(), plan);
+    // The recovered window keeps that file: nothing is left to offer while it runs.
+    QVERIFY(Autosave::orphans(recovery).empty());
+    for (MainWindow *w : windows)
+        w->document()->undoStack()->setClean();
+    for (MainWindow *w : windows)
+        w->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // before the directory goes
+}
+
+// Window B saving its own plan keeps window A's recovery file; after the crash A's edit is offered.
+void TestNoLostWork::eachWindowHasItsOwnRecoveryFile()
+{
+    QTemporaryDir dir;
+    const QString plan = writeExamplePlan(dir);
+    const QString recovery = dir.filePath(QStringLiteral("recovery"));
+    crashAfterEditing({QStringLiteral("two"), plan, recovery, dir.filePath(QStringLiteral("saved.json"))});
+    const std::vector<Autosave::Recovery> orphans = Autosave::orphans(recovery);
+    QCOMPARE(int(orphans.size()), 1);
+    PlanDocument document(io::builtinCatalog());
+    QString error;
+    QVERIFY2(document.recover(orphans.front().plan, orphans.front().filePath, &error), qPrintable(error));
+    QCOMPARE(document.plan().training.microBatch, 4); // A's edit (B had set 2 and saved)
+}
+
+// "Not Now" leaves the recovery for the next start: this session's autosaves go to its own file.
+void TestNoLostWork::aRecoveryFileNotOfferedIsNeverOverwritten()
+{
+    QTemporaryDir dir;
+    const QString plan = writeExamplePlan(dir);
+    const QString recovery = dir.filePath(QStringLiteral("recovery"));
+    crashAfterEditing({QStringLiteral("one"), plan, recovery});
+    const Autosave::Recovery left = Autosave::orphans(recovery).front();
+    QFile leftFile(left.recoveryPath);
+    QVERIFY(leftFile.open(QIODevice::ReadOnly));
+    const QByteArray before = leftFile.readAll();
+    leftFile.close();
+
+    Planner planner(io::builtinCatalog(), recovery);
+    answerRecoveryDialog(QStringLiteral("later"), nullptr);
+    MainWindow *window = planner.start(plan);
+    window->findChild<QSpinBox *>(QStringLiteral("model.layers"))->setValue(48);
+    QVERIFY(window->autosave()->writeNow());
+    QVERIFY(window->autosave()->recoveryPath() != left.recoveryPath);
+    QVERIFY(leftFile.open(QIODevice::ReadOnly));
+    QCOMPARE(leftFile.readAll(), before);
+    leftFile.close();
+    const std::vector<Autosave::Recovery> still = Autosave::orphans(recovery);
+    QCOMPARE(int(still.size()), 1); // this window's own file is held; the crashed one is still offered
+    QCOMPARE(still.front().recoveryPath, left.recoveryPath);
+    window->document()->undoStack()->setClean();
+    window->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // before the directory goes
 }
 
 QTEST_MAIN(TestNoLostWork)
