@@ -1,5 +1,9 @@
 #include "app/CommandLine.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 
@@ -28,6 +32,8 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
     if (m_parser.positionalArguments().size() != 1)
         return usageError(err, m_parser.positionalArguments().isEmpty() ? QStringLiteral("a plan file is required")
                                                                          : QStringLiteral("expected exactly one plan file"));
+    if (planPath().isEmpty())
+        return usageError(err, QStringLiteral("the plan path is empty (give a file, or - for standard input)"));
     return std::nullopt;
 }
 
@@ -45,11 +51,22 @@ std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err)
     return std::move(read.plan);
 }
 
+int finishOutput(QTextStream &out, QTextStream &err, int status)
+{
+    out.flush();
+    const bool failed = out.status() != QTextStream::Ok || std::fflush(stdout) != 0 || std::ferror(stdout);
+    if (!failed)
+        return status;
+    err << "trainplan: cannot write to standard output: " << std::strerror(errno) << '\n';
+    err.flush();
+    return OutputError;
+}
+
 QString exitCodesHelp(bool outputErrors)
 {
     return QStringLiteral("Exit codes: 0 done; 1 the plan is unreadable or invalid (one \"file: key: rule\" line per "
-                          "problem on stderr); 2 usage error")
-           + (outputErrors ? QStringLiteral("; 3 the output cannot be written.") : QStringLiteral("."));
+                          "problem on stderr); 2 usage error; 3 the output cannot be written%1.")
+        .arg(outputErrors ? QString() : QStringLiteral(" (standard output)"));
 }
 
 } // namespace trainplan::cli

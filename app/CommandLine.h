@@ -53,7 +53,11 @@ private:
 /// "path: key: rule"; empty when the plan has errors (exit with InvalidInput).
 std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err);
 
-/// The exit codes as the help texts list them.
+/// Flushes what a subcommand wrote to standard output: OutputError (with the reason on `err`) when it could
+/// not be written (a full disk, a closed pipe), else `status`.
+int finishOutput(QTextStream &out, QTextStream &err, int status);
+
+/// The exit codes as the help texts list them (`outputErrors`: the command writes files, not only stdout).
 QString exitCodesHelp(bool outputErrors);
 
 } // namespace trainplan::cli

@@ -1,5 +1,6 @@
 #include "app/ReportCommand.h"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include "app/CommandLine.h"
@@ -67,6 +68,12 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (a.pdfPath.isEmpty() && a.pngDir.isEmpty())
         return line.usageError(err, QStringLiteral("say what to write: -o REPORT.pdf or --png DIR"));
 
+    // The report never replaces its own plan file.
+    const QFileInfo input(line.planPath()), target(a.pdfPath);
+    if (!a.pdfPath.isEmpty() && input.exists() && target.exists() && input.canonicalFilePath() == target.canonicalFilePath()) {
+        err << "trainplan report: " << a.pdfPath << " is the plan file itself; write the report elsewhere\n";
+        return OutputError;
+    }
     const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
     if (!plan)
         return InvalidInput;

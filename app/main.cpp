@@ -20,6 +20,7 @@
 
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
+#include "app/CommandLine.h"
 #include "app/EstimateCommand.h"
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
@@ -42,9 +43,9 @@ int runHeadless(int argc, char **argv)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QStringList arguments = app.arguments().mid(2);
-    if (std::strcmp(argv[1], "search") == 0)
-        return trainplan::cli::runSearch(arguments, out, err);
-    return trainplan::cli::runEstimate(arguments, out, err);
+    const int status = std::strcmp(argv[1], "search") == 0 ? trainplan::cli::runSearch(arguments, out, err)
+                                                           : trainplan::cli::runEstimate(arguments, out, err);
+    return trainplan::cli::finishOutput(out, err, status);
 }
 
 /// Charts and PDFs need a QApplication; with no display it runs on the offscreen platform.
@@ -63,7 +64,7 @@ int runRender(int argc, char **argv)
     setApplicationInfo();
     QTextStream out(stdout);
     QTextStream err(stderr);
-    return trainplan::cli::runReport(app.arguments().mid(2), out, err);
+    return trainplan::cli::finishOutput(out, err, trainplan::cli::runReport(app.arguments().mid(2), out, err));
 }
 
 void printUsage()

@@ -68,6 +68,56 @@ Problems readCatalogDocument(const QByteArray &json, const char *format, const c
 
 } // namespace
 
+namespace {
+
+/// Every figure the estimators divide by or add up is checked: no device can make a step time negative or
+/// infinite (a fuzzed catalog with a negative latency did).
+void checkDevice(JsonReader &r, const DeviceSpec &d)
+{
+    const auto positive = [&](const char *key, double value) {
+        if (!(value > 0))
+            r.error(key, "must be positive");
+    };
+    const auto nonNegative = [&](const char *key, double value) {
+        if (!(value >= 0))
+            r.error(key, "must not be negative");
+    };
+    positive("memory_bytes", d.memoryBytes);
+    positive("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
+    positive("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
+    positive("network_bandwidth", d.networkBandwidthBytesPerSecond);
+    nonNegative("runtime_context_bytes", d.runtimeContextBytes);
+    nonNegative("board_power_watts", d.boardPowerWatts);
+    nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
+    nonNegative("network_latency", d.networkLatencySeconds);
+    nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    // Physical ranges (as the plan's keys have): no device, however odd, makes an estimate infinite.
+    const auto within = [&](const char *key, double value, double low, double high, const char *unit) {
+        if (value > 0 && value < low)
+            r.error(key, "must be at least " + QString::number(low, 'g', 6).toStdString() + " " + unit);
+        if (value > high)
+            r.error(key, "must be at most " + QString::number(high, 'g', 6).toStdString() + " " + unit);
+    };
+    within("memory_bytes", d.memoryBytes, 1e6, 1e13, "bytes");
+    within("memory_bandwidth", d.memoryBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("network_bandwidth", d.networkBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("runtime_context_bytes", d.runtimeContextBytes, 0, 1e12, "bytes");
+    within("board_power_watts", d.boardPowerWatts, 0, 1e5, "W");
+    within("intra_node_latency", d.intraNodeLatencySeconds, 0, 0.999, "s");
+    within("network_latency", d.networkLatencySeconds, 0, 0.999, "s");
+    for (std::size_t i = 0; i < kPrecisionCount; ++i)
+        if (d.peakFlopsPerSecond[i] > 1e18)
+            r.error("peak_flops", std::string(toString(Precision(i))) + " must be at most 1e18 FLOP/s");
+    if (d.matmulEfficiency.halfSize > 1e18 || d.memoryEfficiency.halfSize > 1e18)
+        r.error("matmul_efficiency", "half sizes must be at most 1e18");
+    if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
+        r.error("attention_efficiency", "must be in (0, 1]");
+}
+
+} // namespace
+
 void readDevice(JsonReader &r, DeviceSpec &d)
 {
     for (const char *key : {"id", "name", "peak_flops", "memory_bytes", "memory_bandwidth"})
@@ -113,27 +163,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
         r.error("intra_node_efficiency", "must be in (0, 1]");
     if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
         r.error("network_efficiency", "must be in (0, 1]");
-    // Every figure the estimators divide by or add up is checked here, so no device can make a step
-    // time negative or infinite (a fuzzed catalog with a negative latency did).
-    const auto positive = [&](const char *key, double value) {
-        if (!(value > 0))
-            r.error(key, "must be positive");
-    };
-    const auto nonNegative = [&](const char *key, double value) {
-        if (!(value >= 0))
-            r.error(key, "must not be negative");
-    };
-    positive("memory_bytes", d.memoryBytes);
-    positive("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
-    positive("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);
-    positive("network_bandwidth", d.networkBandwidthBytesPerSecond);
-    nonNegative("runtime_context_bytes", d.runtimeContextBytes);
-    nonNegative("board_power_watts", d.boardPowerWatts);
-    nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
-    nonNegative("network_latency", d.networkLatencySeconds);
-    nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
-    if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
-        r.error("attention_efficiency", "must be in (0, 1]");
+    checkDevice(r, d);
 }
 
 QJsonObject deviceToJson(const DeviceSpec &d)

@@ -1,6 +1,7 @@
 #include "io/PlanJson.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -218,13 +219,50 @@ void readHeader(JsonReader &root)
                                   : "must be 1 (got " + std::to_string(version) + ")");
 }
 
+/// Keys longer than this and strings longer than kMaxTextLength are refused before anything reads them:
+/// no message, output or search result can then grow with a pathological string.
+constexpr qsizetype kMaxKeyLength = 100;
+
+/// The first over-long key or string in the tree, as an error naming where it is.
+bool checkSizes(const QJsonValue &value, const QString &path, Problems &problems)
+{
+    const auto fail = [&](const QString &where, const std::string &rule) {
+        problems.push_back({Severity::Error, where.left(200).toStdString(), rule});
+        return false;
+    };
+    if (value.isString() && value.toString().size() > qsizetype(kMaxTextLength))
+        return fail(path, "the string is " + std::to_string(value.toString().size()) + " characters long; at most "
+                              + std::to_string(kMaxTextLength) + " are allowed in a plan file");
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            if (!checkSizes(array.at(i), QStringLiteral("%1[%2]").arg(path).arg(i), problems))
+                return false;
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it) {
+            const QString key = path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+            if (it.key().size() > kMaxKeyLength)
+                return fail(key.left(kMaxKeyLength) + QStringLiteral("…"),
+                            "a key of " + std::to_string(it.key().size()) + " characters; no plan key is longer than "
+                                + std::to_string(kMaxKeyLength));
+            if (!checkSizes(it.value(), key, problems))
+                return false;
+        }
+    }
+    return true;
+}
+
 /// The parsed document's plan, before validation; false when the JSON is not a plan object.
 bool parseDocument(const QByteArray &json, Problems &problems, QJsonObject &object)
 {
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        problems.push_back({Severity::Error, "",
+        // Name the key whose value the parser stopped in ("1e400" is an illegal number, say), where it can.
+        const std::optional<QString> key = keyPathAt(json, parseError.offset);
+        problems.push_back({Severity::Error, key ? key->left(200).toStdString() : std::string(),
                             "malformed JSON at byte " + std::to_string(parseError.offset) + ": "
                                 + parseError.errorString().toStdString()});
         return false;
@@ -234,11 +272,11 @@ bool parseDocument(const QByteArray &json, Problems &problems, QJsonObject &obje
         return false;
     }
     if (const auto duplicate = findDuplicateKey(json)) {
-        problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
+        problems.push_back({Severity::Error, duplicate->left(200).toStdString(), "appears twice in the same object"});
         return false;
     }
     object = doc.object();
-    return true;
+    return checkSizes(object, QString(), problems);
 }
 
 } // namespace
@@ -279,6 +317,18 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
 
 std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems)
 {
+    if (path.isEmpty()) {
+        problems.push_back({Severity::Error, "", "no plan file given (an empty path)"});
+        return std::nullopt;
+    }
+    // Only regular files: reading a FIFO or a device would wait or read forever.
+    const QFileInfo info(path);
+    if (path != QLatin1String("-") && info.exists() && !info.isFile()) {
+        const char *what = info.isDir() ? "a directory" : "a named pipe, socket or device";
+        problems.push_back({Severity::Error, "", std::string("not a regular file (") + what
+                                                     + "): plans are read from files or from standard input (-)"});
+        return std::nullopt;
+    }
     QFile file(path);
     const bool ok = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
     if (!ok) {

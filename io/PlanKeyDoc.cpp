@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 #include <QStringList>
 
+#include "core/plan/Plan.h"
 #include "core/plan/PlanKeys.h"
 
 namespace trainplan::io {
@@ -34,6 +35,8 @@ QString ruleText(const PlanKey &key)
         parts << QString::fromLatin1(key.unit);
     if (const std::string range = rangeText(key); !range.empty())
         parts << QString::fromStdString(range);
+    if (key.type == KeyType::String)
+        parts << QStringLiteral("at most %1 characters").arg(key.maxLength > 0 ? key.maxLength : kMaxIdLength);
     if (*key.rule)
         parts << QString::fromLatin1(key.rule);
     if (*key.tooltip)

@@ -27,11 +27,23 @@ QJsonObject configToJson(const SearchConfig &c)
     };
 }
 
+/// A result's plan, complete but without the searched plan's free text repeated per result: its name is
+/// the result's rank and layout (the searched plan's name is the root's plan_name), and its custom devices
+/// keep their figures but not their source notes.
+QJsonObject resultPlanToJson(const RankedPlan &r, const Catalog &catalog)
+{
+    Plan plan = r.plan;
+    plan.name = "search #" + std::to_string(r.rank) + ": " + describeConfig(r.score.config).toStdString();
+    for (DeviceSpec &d : plan.cluster.customDevices)
+        d.source.clear();
+    return QJsonDocument::fromJson(writePlan(plan, catalog)).object();
+}
+
 QJsonObject rankedToJson(const RankedPlan &r, const Catalog &catalog)
 {
     QJsonObject o = scoreToJson(r.score);
     o["rank"] = r.rank;
-    o["plan"] = QJsonDocument::fromJson(writePlan(r.plan, catalog)).object();
+    o["plan"] = resultPlanToJson(r, catalog);
     return o;
 }
 
@@ -76,6 +88,7 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"threads", outcome.threads},
         {"cancelled", outcome.cancelled},
         {"min_headroom_bytes", constraints.minHeadroomBytes},
+        {"plan_name", QString::fromStdString(outcome.planName)},
         {"top", top},
         {"pareto", pareto},
         {"rejected", rejected},

@@ -19,6 +19,15 @@ namespace trainplan {
 inline constexpr std::int64_t kMaxPlanSize = std::int64_t(1) << 40;
 /// The simulator's and the memory model's bound on pipeline stages.
 inline constexpr std::int64_t kMaxPipelineStages = 4096;
+/// GPUs one node may have: the largest scale-up domains today join 72 GPUs (GB200 NVL72); 576 leaves room
+/// for NVL576-class systems and bounds the placement model's per-node loops.
+inline constexpr std::int64_t kMaxGpusPerNode = 576;
+/// Longest strings a plan may hold, in characters: names and labels, ids, free text (a device's source).
+inline constexpr std::size_t kMaxNameLength = 200;
+inline constexpr std::size_t kMaxIdLength = 64;
+inline constexpr std::size_t kMaxTextLength = 2000;
+/// Custom devices one plan may carry.
+inline constexpr std::size_t kMaxCustomDevices = 64;
 /// Kinds of node in one cluster (not nodes: a group has any node count).
 inline constexpr std::size_t kMaxNodeGroups = 256;
 

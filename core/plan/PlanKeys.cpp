@@ -3,7 +3,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <limits>
 
 #include "core/common/Units.h"
 #include "core/plan/Plan.h"
@@ -87,12 +86,12 @@ const std::vector<KeyChoice> &zeroStages()
     return choices;
 }
 
-constexpr double kInfinity = std::numeric_limits<double>::infinity();
-constexpr double kMaxSize = double(kMaxPlanSize);
-constexpr KeyRange kSize{1, kMaxSize};
+// Physical ranges: wide enough for any machine that exists or is announced, narrow enough that no product
+// of them overflows and every estimate stays finite.
+constexpr double kTwoTo(int k) { return double(std::int64_t(1) << k); }
 constexpr KeyRange kFraction{0, 1, false, true};
-constexpr KeyRange kPositive{0, kInfinity, true, false};
-constexpr KeyRange kNonNegative{0, kInfinity};
+constexpr KeyRange kBandwidth{1e6, 1e14};      ///< 1 MB/s to 100 TB/s
+constexpr KeyRange kLatency{0, 1, false, true}; ///< under a second per message step
 
 using M = ModelSpec;
 using T = TrainingConfig;
@@ -106,7 +105,7 @@ const std::array kKeys{
     PlanKey{.path = "format", .type = KeyType::String, .tooltip = "\"trainplan-plan\"", .defaultText = "required"},
     PlanKey{.path = "version", .type = KeyType::Integer, .tooltip = "1", .defaultText = "required"},
     PlanKey{.path = "name", .type = KeyType::String, .label = "Name", .noun = "plan name",
-            .tooltip = "shown in titles and reports", .defaultText = "model name",
+            .tooltip = "shown in titles and reports", .defaultText = "model name", .maxLength = kMaxNameLength,
             .access = {[](const Plan &p) { return KeyValue(p.name); }, [](Plan &p, const KeyValue &v) { fromValue(v, p.name); }}},
 
     // Model.
@@ -114,30 +113,30 @@ const std::array kKeys{
             .tooltip = "a published model shape (resources/models.json); any key below overrides it",
             .defaultText = "none (custom shape)", .editor = KeyEditor::Preset},
     PlanKey{.path = "model.name", .type = KeyType::String, .label = "Model name", .noun = "model name",
-            .defaultText = "preset name or \"custom\"", .access = field<&Plan::model, &M::name>()},
+            .defaultText = "preset name or \"custom\"", .maxLength = kMaxNameLength, .access = field<&Plan::model, &M::name>()},
     PlanKey{.path = "model.layers", .type = KeyType::Integer, .label = "Layers", .noun = "layers",
             .tooltip = "transformer layers", .defaultText = "required (custom)",
-            .rule = "divisible by pipeline x virtual_stages", .range = kSize, .editor = KeyEditor::Spin,
+            .rule = "divisible by pipeline x virtual_stages", .range = {1, 100000}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::layers>()},
     PlanKey{.path = "model.hidden", .type = KeyType::Integer, .label = "Hidden size", .noun = "hidden size",
             .tooltip = "model width h", .defaultText = "required (custom)", .rule = "divisible by heads",
-            .range = kSize, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::hidden>()},
+            .range = {1, kTwoTo(20)}, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::hidden>()},
     PlanKey{.path = "model.heads", .type = KeyType::Integer, .label = "Attention heads", .noun = "attention heads",
             .tooltip = "query heads a; must divide h and be divisible by t", .defaultText = "required (custom)",
-            .rule = "divisible by tensor", .range = kSize, .editor = KeyEditor::Spin,
+            .rule = "divisible by tensor", .range = {1, 65536}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::heads>()},
     PlanKey{.path = "model.kv_heads", .type = KeyType::Integer, .label = "Key/value heads", .noun = "key/value heads",
             .tooltip = "grouped-query attention: key/value heads", .defaultText = "heads",
-            .rule = "divides heads; divisible by tensor", .range = kSize, .editor = KeyEditor::Spin,
+            .rule = "divides heads; divisible by tensor", .range = {1, 65536}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::kvHeads>()},
     PlanKey{.path = "model.ffn_hidden", .type = KeyType::Integer, .label = "MLP width", .noun = "MLP width",
             .tooltip = "inner width of the MLP", .defaultText = "4 x hidden", .rule = "divisible by tensor",
-            .range = kSize, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::ffnHidden>()},
+            .range = {1, kTwoTo(22)}, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::ffnHidden>()},
     PlanKey{.path = "model.vocab", .type = KeyType::Integer, .label = "Vocabulary", .noun = "vocabulary",
-            .tooltip = "vocabulary size V", .defaultText = "required (custom)", .range = kSize,
+            .tooltip = "vocabulary size V", .defaultText = "required (custom)", .range = {1, kTwoTo(24)},
             .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::vocab>()},
     PlanKey{.path = "model.seq_len", .type = KeyType::Integer, .label = "Sequence length", .noun = "sequence length",
-            .tooltip = "tokens per sequence s", .defaultText = "required (custom)", .range = kSize,
+            .tooltip = "tokens per sequence s", .defaultText = "required (custom)", .range = {1, kTwoTo(24)},
             .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::seqLen>()},
     PlanKey{.path = "model.mlp", .type = KeyType::Enum, .label = "MLP kind", .noun = "MLP kind",
             .tooltip = "sets the defaults of norm, linear_bias, position_embedding and dropout", .defaultText = "\"gelu\"",
@@ -160,10 +159,10 @@ const std::array kKeys{
     // Training.
     PlanKey{.path = "training.global_batch", .type = KeyType::Integer, .label = "Global batch", .noun = "global batch",
             .tooltip = "sequences per optimizer step", .defaultText = "required",
-            .rule = "multiple of micro_batch x data", .range = kSize, .editor = KeyEditor::Spin,
+            .rule = "multiple of micro_batch x data", .range = {1, kTwoTo(30)}, .editor = KeyEditor::Spin,
             .access = field<&Plan::training, &T::globalBatch>()},
     PlanKey{.path = "training.micro_batch", .type = KeyType::Integer, .label = "Micro-batch", .noun = "micro-batch",
-            .tooltip = "sequences per GPU per micro-batch", .defaultText = "1", .range = kSize, .searchDimension = true,
+            .tooltip = "sequences per GPU per micro-batch", .defaultText = "1", .range = {1, kTwoTo(20)}, .searchDimension = true,
             .editor = KeyEditor::PowerOfTwoSlider, .access = field<&Plan::training, &T::microBatch>()},
     PlanKey{.path = "training.precision", .type = KeyType::Enum, .label = "Precision", .noun = "precision",
             .tooltip = "storage and arithmetic format", .defaultText = "\"bf16\"", .rule = "must be supported by the device",
@@ -198,11 +197,11 @@ const std::array kKeys{
     // Parallel layout.
     PlanKey{.path = "parallel.data", .type = KeyType::Integer, .label = "Data parallel", .noun = "data parallelism",
             .tooltip = "data-parallel replicas", .defaultText = "GPUs / (tensor x pipeline)",
-            .rule = "data x tensor x pipeline = gpus_per_node x nodes", .range = kSize, .searchDimension = true,
+            .rule = "data x tensor x pipeline = gpus_per_node x nodes", .range = {1, kTwoTo(24)}, .searchDimension = true,
             .access = field<&Plan::parallel, &P::data>()},
     PlanKey{.path = "parallel.tensor", .type = KeyType::Integer, .label = "Tensor parallel", .noun = "tensor parallelism",
             .tooltip = "tensor-parallel group size t", .defaultText = "1",
-            .rule = "divides model.heads, model.kv_heads and model.ffn_hidden", .range = kSize, .searchDimension = true,
+            .rule = "divides model.heads, model.kv_heads and model.ffn_hidden", .range = {1, 65536}, .searchDimension = true,
             .editor = KeyEditor::Spin, .rebalancesData = true, .access = field<&Plan::parallel, &P::tensor>()},
     PlanKey{.path = "parallel.pipeline", .type = KeyType::Integer, .label = "Pipeline stages", .noun = "pipeline stages",
             .tooltip = "pipeline-parallel stages p", .defaultText = "1", .range = {1, double(kMaxPipelineStages)},
@@ -210,7 +209,7 @@ const std::array kKeys{
             .access = field<&Plan::parallel, &P::pipeline>()},
     PlanKey{.path = "parallel.virtual_stages", .type = KeyType::Integer, .label = "Virtual stages", .noun = "virtual stages",
             .tooltip = "model chunks per stage (interleaved schedule)", .defaultText = "1",
-            .rule = "> 1 needs \"schedule\": \"interleaved\" and micro-batches divisible by pipeline", .range = kSize,
+            .rule = "> 1 needs \"schedule\": \"interleaved\" and micro-batches divisible by pipeline", .range = {1, 1024},
             .searchDimension = true, .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::virtualStages>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
             .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",
@@ -224,7 +223,7 @@ const std::array kKeys{
             .noun = "optimizer offload", .tooltip = "optimizer state in host memory (ZeRO-Offload)", .defaultText = "false",
             .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::offloadOptimizer>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .label = "Gradient bucket", .noun = "gradient bucket",
-            .tooltip = "data-parallel gradient bucket", .unit = "bytes", .defaultText = "25e6", .range = {0, 1e12, true},
+            .tooltip = "data-parallel gradient bucket", .unit = "bytes", .defaultText = "25e6", .range = {1e3, 1e11},
             .access = field<&Plan::parallel, &P::bucketBytes>()},
     PlanKey{.path = "parallel.overlap_grad_reduce", .type = KeyType::Bool, .label = "Overlap gradient reduction",
             .noun = "gradient-reduction overlap", .tooltip = "bucketed gradient reduction overlaps the last backward",
@@ -237,12 +236,12 @@ const std::array kKeys{
             .access = {[](const Plan &p) { return KeyValue(p.cluster.device); },
                        [](Plan &p, const KeyValue &v) { std::string id; fromValue(v, id); p.cluster.setDevice(id); }}},
     PlanKey{.path = "cluster.gpus_per_node", .type = KeyType::Integer, .label = "GPUs per node", .noun = "GPUs per node",
-            .tooltip = "accelerators sharing the scale-up link", .defaultText = "8", .range = kSize,
+            .tooltip = "accelerators sharing the scale-up link", .defaultText = "8", .range = {1, double(kMaxGpusPerNode)},
             .editor = KeyEditor::Spin, .rebalancesData = true,
             .access = {[](const Plan &p) { return KeyValue(p.cluster.gpusPerNode); },
                        [](Plan &p, const KeyValue &v) { std::int64_t n = 1; fromValue(v, n); p.cluster.setGpusPerNode(n); }}},
     PlanKey{.path = "cluster.nodes", .type = KeyType::Integer, .label = "Nodes", .noun = "nodes",
-            .tooltip = "all nodes of the cluster", .defaultText = "1", .range = kSize, .editor = KeyEditor::Spin,
+            .tooltip = "all nodes of the cluster", .defaultText = "1", .range = {1, kTwoTo(20)}, .editor = KeyEditor::Spin,
             .rebalancesData = true,
             .access = {[](const Plan &p) { return KeyValue(p.cluster.nodes); },
                        [](Plan &p, const KeyValue &v) { std::int64_t n = 1; fromValue(v, n); p.cluster.setNodes(n); }}},
@@ -262,41 +261,41 @@ const std::array kKeys{
             .defaultText = "none"},
     PlanKey{.path = "cluster.intra_node_bandwidth", .type = KeyType::Number, .label = "Intra-node bandwidth",
             .noun = "intra-node bandwidth", .tooltip = "per GPU, one direction", .unit = "bytes/s", .defaultText = "device",
-            .range = kPositive, .optional = true,
+            .range = kBandwidth, .optional = true,
             .access = overrideField<&ClusterOverrides::intraNodeBandwidthBytesPerSecond>()},
     PlanKey{.path = "cluster.intra_node_latency", .type = KeyType::Number, .label = "Intra-node latency",
-            .noun = "intra-node latency", .unit = "s", .defaultText = "device", .range = kNonNegative, .optional = true,
+            .noun = "intra-node latency", .unit = "s", .defaultText = "device", .range = kLatency, .optional = true,
             .access = overrideField<&ClusterOverrides::intraNodeLatencySeconds>()},
     PlanKey{.path = "cluster.network_bandwidth", .type = KeyType::Number, .label = "Network bandwidth",
             .noun = "network bandwidth", .tooltip = "per GPU, one direction", .unit = "bytes/s", .defaultText = "device",
-            .range = kPositive, .optional = true, .access = overrideField<&ClusterOverrides::networkBandwidthBytesPerSecond>()},
+            .range = kBandwidth, .optional = true, .access = overrideField<&ClusterOverrides::networkBandwidthBytesPerSecond>()},
     PlanKey{.path = "cluster.network_latency", .type = KeyType::Number, .label = "Network latency",
-            .noun = "network latency", .unit = "s", .defaultText = "device", .range = kNonNegative, .optional = true,
+            .noun = "network latency", .unit = "s", .defaultText = "device", .range = kLatency, .optional = true,
             .access = overrideField<&ClusterOverrides::networkLatencySeconds>()},
     PlanKey{.path = "cluster.runtime_context_bytes", .type = KeyType::Number, .label = "Runtime context",
             .noun = "runtime context", .tooltip = "CUDA/HIP context and library workspaces", .unit = "bytes",
-            .defaultText = "device", .range = kNonNegative, .optional = true,
+            .defaultText = "device", .range = {0, 1e12}, .optional = true,
             .access = overrideField<&ClusterOverrides::runtimeContextBytes>()},
 
     // Run.
     PlanKey{.path = "run.token_budget", .type = KeyType::Number, .label = "Token budget", .noun = "token budget",
-            .tooltip = "tokens to train on", .unit = "tokens", .defaultText = "300e9", .range = {0, 1e18, true, true},
+            .tooltip = "tokens to train on", .unit = "tokens", .defaultText = "300e9", .range = {1, 1e18, false, true},
             .access = field<&Plan::run, &R::tokenBudget>()},
     PlanKey{.path = "run.price_per_gpu_hour", .type = KeyType::Number, .label = "Price per GPU-hour",
             .noun = "price per GPU-hour", .tooltip = "currency units per GPU-hour", .defaultText = "2.0",
-            .range = {0, 1e9, false, true}, .access = field<&Plan::run, &R::pricePerGpuHour>()},
+            .range = {0, 1e6, false, true}, .access = field<&Plan::run, &R::pricePerGpuHour>()},
     PlanKey{.path = "run.checkpoint_bandwidth", .type = KeyType::Number, .label = "Checkpoint bandwidth",
             .noun = "checkpoint bandwidth", .tooltip = "what the storage system writes, all writers together",
-            .unit = "bytes/s", .defaultText = "20e9", .range = kPositive,
+            .unit = "bytes/s", .defaultText = "20e9", .range = kBandwidth,
             .access = field<&Plan::run, &R::checkpointBandwidthBytesPerSecond>()},
     PlanKey{.path = "run.sharded_checkpoint", .type = KeyType::Bool, .label = "Sharded checkpoint",
             .noun = "sharded checkpoint", .tooltip = "every rank writes its shard; false: gathered to one writer",
             .defaultText = "true", .access = field<&Plan::run, &R::shardedCheckpoint>()},
     PlanKey{.path = "run.gpu_mtbf_hours", .type = KeyType::Number, .label = "GPU MTBF", .noun = "GPU MTBF",
             .tooltip = "mean time between failures of one GPU (Llama 3: ~50,700 GPU-hours)", .unit = "hours",
-            .defaultText = "50000", .range = kPositive, .access = field<&Plan::run, &R::gpuMtbfHours>()},
+            .defaultText = "50000", .range = {1, 1e7}, .access = field<&Plan::run, &R::gpuMtbfHours>()},
     PlanKey{.path = "run.restart_seconds", .type = KeyType::Number, .label = "Restart time", .noun = "restart time",
-            .tooltip = "to detect a failure, restart and reload", .unit = "s", .defaultText = "600", .range = kNonNegative,
+            .tooltip = "to detect a failure, restart and reload", .unit = "s", .defaultText = "600", .range = {0, 1e6},
             .access = field<&Plan::run, &R::restartSeconds>()},
 };
 // clang-format on
@@ -311,9 +310,12 @@ std::string boundText(double v)
     char buffer[64];
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::scientific);
     std::string text(buffer, result.ptr);
-    if (const auto plus = text.find("e+"); plus != std::string::npos)
-        text.erase(plus + 1, 1); // "1e12", not "1e+12"
-    return text;
+    // "1e12", not "1e+12"; "1e6", not "1e+06".
+    const auto e = text.find('e');
+    std::size_t digits = e + 1;
+    while (digits < text.size() && (text[digits] == '+' || (text[digits] == '0' && digits + 1 < text.size())))
+        ++digits;
+    return text.substr(0, e + 1) + text.substr(digits);
 }
 
 } // namespace
@@ -381,10 +383,29 @@ std::string rangeText(const PlanKey &key)
     return "in " + std::string(r.minimumExclusive ? "(" : "[") + lo + ", " + hi + (r.maximumExclusive ? ")" : "]");
 }
 
+std::size_t characters(std::string_view utf8)
+{
+    std::size_t n = 0;
+    for (const char c : utf8)
+        n += (static_cast<unsigned char>(c) & 0xC0) != 0x80; // continuation bytes do not start a character
+    return n;
+}
+
+std::optional<std::string> checkLength(std::string_view text, std::size_t maximum)
+{
+    const std::size_t n = characters(text);
+    if (n <= maximum)
+        return std::nullopt;
+    return "must be at most " + std::to_string(maximum) + " characters long (got " + std::to_string(n) + ")";
+}
+
 std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value)
 {
     if (std::holds_alternative<std::monostate>(value))
         return std::nullopt;
+    if (key.type == KeyType::String)
+        if (const auto *s = std::get_if<std::string>(&value))
+            return checkLength(*s, key.maxLength > 0 ? key.maxLength : kMaxIdLength);
     if (key.choices && key.type == KeyType::Enum) {
         const std::string *s = std::get_if<std::string>(&value);
         for (const KeyChoice &c : key.choices())

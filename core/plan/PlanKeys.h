@@ -71,6 +71,7 @@ struct PlanKey
     const char *defaultText = ""; ///< the default as the docs say it: "1", "GPUs / (tensor x pipeline)", "required"
     const char *rule = "";    ///< rules that involve other keys, in words ("divides model.heads and model.ffn_hidden")
     KeyRange range{};         ///< Integer and Number keys
+    std::size_t maxLength = 0; ///< String keys: most characters (0: an id, kMaxIdLength)
     bool optional = false;    ///< may be absent (an override): get() gives monostate then
     bool searchDimension = false; ///< `trainplan search --fix` and the search panel may fix it
     KeyEditor editor = KeyEditor::None;
@@ -109,6 +110,9 @@ const std::vector<KeyChoice> &choicesOf()
 /// The rule a value breaks, in words ("must be between 1 and 4096 (got 5000)"); nullopt when it keeps
 /// the key's range and choices. Cross-key rules are validatePlan()'s.
 std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value);
+
+/// "must be at most 200 characters long (got 5000)" when `text` (UTF-8) has more than `maximum` characters.
+std::optional<std::string> checkLength(std::string_view text, std::size_t maximum);
 
 /// The key's range in words ("1 to 2^40", "> 0", "in [0, 1)"); empty when unbounded.
 std::string rangeText(const PlanKey &key);

@@ -1,6 +1,7 @@
 #include "core/plan/PlanValidation.h"
 
 #include <string>
+#include <tuple>
 
 #include "core/plan/PlanKeys.h"
 
@@ -139,10 +140,25 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
     }
     if (!cl.network.empty() && !catalog.network(cl.network))
         check.error("cluster.network", "unknown network tier \"" + cl.network + "\" (see the cluster catalog)");
-    for (std::size_t i = 0; i < cl.customDevices.size(); ++i)
-        if (catalog.device(cl.customDevices[i].id))
-            check.error("cluster.custom_devices[" + std::to_string(i) + "].id",
-                        "\"" + cl.customDevices[i].id + "\" is a built-in device id; give the custom device its own id");
+}
+
+/// The plan's own devices: how many, their texts' lengths, and ids that do not shadow built-in ones.
+void checkCustomDevices(Checker &check, const Catalog &catalog)
+{
+    const std::vector<DeviceSpec> &devices = check.plan().cluster.customDevices;
+    if (devices.size() > kMaxCustomDevices)
+        check.error("cluster.custom_devices", "at most " + std::to_string(kMaxCustomDevices) + " custom devices (got "
+                                                  + std::to_string(devices.size()) + ")");
+    for (std::size_t i = 0; i < devices.size() && i < kMaxCustomDevices; ++i) {
+        const DeviceSpec &d = devices[i];
+        const std::string key = "cluster.custom_devices[" + std::to_string(i) + "]";
+        for (const auto &[field, text, maximum] : {std::tuple{".id", &d.id, kMaxIdLength}, std::tuple{".name", &d.name, kMaxNameLength},
+                                                   std::tuple{".source", &d.source, kMaxTextLength}})
+            if (const auto problem = checkLength(*text, maximum))
+                check.error(key + field, *problem);
+        if (catalog.device(d.id))
+            check.error(key + ".id", "\"" + d.id + "\" is a built-in device id; give the custom device its own id");
+    }
 }
 
 /// Node groups: sizes, one node size for all, and the summary keys agreeing with them. Returns whether
@@ -166,6 +182,11 @@ bool checkNodeGroups(Checker &check)
     for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i) {
         const NodeGroup &g = cl.nodeGroups[i];
         const std::string key = "cluster.node_groups[" + std::to_string(i) + "]";
+        for (const auto &[field, text, maximum] : {std::tuple{".template", &g.templateName, kMaxNameLength},
+                                                   std::tuple{".device", &g.device, kMaxIdLength},
+                                                   std::tuple{".intra_node_link", &g.intraNodeLink, kMaxIdLength}})
+            if (const auto problem = checkLength(*text, maximum))
+                check.error(key + field, *problem);
         groupsOk = positive(key + ".gpus_per_node", g.gpusPerNode) && groupsOk;
         groupsOk = positive(key + ".nodes", g.nodes) && groupsOk;
         if (g.gpusPerNode != cl.nodeGroups.front().gpusPerNode) {
@@ -210,6 +231,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkLayout(check);
     checkBatch(check);
     checkDevicesAndLinks(check, catalog);
+    checkCustomDevices(check, catalog);
     checkNodeGroups(check);
     checkGpuCount(check);
     return problems;

@@ -412,6 +412,17 @@ void rank(const Plan &base, const SearchConstraints &constraints, const std::vec
 
 } // namespace
 
+double estimatedSearchSeconds(const std::vector<SearchConfig> &configs, std::int64_t gpusPerNode)
+{
+    const double g = double(gpusPerNode);
+    double micros = 0;
+    for (const SearchConfig &c : configs) {
+        const double p = double(c.pipeline);
+        micros += 2.5 + 0.05 * p + 0.013 * g + 0.0002 * p * g;
+    }
+    return micros * 1e-6;
+}
+
 SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchProgress &progress)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -426,12 +437,19 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
                         + " plans; narrow the node range or fix tensor, pipeline or micro-batch";
         return outcome;
     }
+    if (const double work = estimatedSearchSeconds(configs, base.cluster.gpusPerNode); work > kMaxSearchSeconds) {
+        outcome.error = "the search space of " + std::to_string(configs.size()) + " plans would take about "
+                        + std::to_string(int(work)) + " s on one core (at most " + std::to_string(int(kMaxSearchSeconds))
+                        + " s); narrow the node range or fix tensor, pipeline or micro-batch";
+        return outcome;
+    }
     outcome.valid = true;
     if (const Estimate e = estimate(base, catalog, EstimateOptions::analytic()); e.valid && e.memory.fits)
         outcome.baseTokensPerSecond = e.step.tokensPerSecond;
     const std::vector<SearchScore> scores = scoreAll(base, catalog, constraints, configs, progress, outcome);
     rank(base, constraints, scores, outcome);
     outcome.noLayout = configs.empty();
+    outcome.planName = base.name;
     outcome.gpus = base.cluster.gpus();
     outcome.globalBatch = base.training.globalBatch;
     outcome.layers = base.model.layers;

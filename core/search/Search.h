@@ -126,6 +126,7 @@ struct SearchOutcome
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
     /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).
     bool noLayout = false;
+    std::string planName; ///< the searched plan's name
     std::int64_t gpus = 0, globalBatch = 0, layers = 0, heads = 0;
 };
 
@@ -138,6 +139,13 @@ struct SearchProgress
 
 /// Larger spaces are refused with a message (a node range of a million, say): memory and time stay bounded.
 inline constexpr std::size_t kMaxSearchConfigs = 2'000'000;
+/// So are spaces whose estimated work exceeds this, in seconds on one core (a few seconds on two cores).
+inline constexpr double kMaxSearchSeconds = 8.0;
+
+/// The search's work for these configurations, in seconds on one core: one analytic estimate costs about
+/// 2.5 us + 0.05 us per pipeline stage + 0.013 us per GPU of a node + 0.0002 us per stage and GPU
+/// (bench_estimate searchCost, on the CI machine's kind of core).
+double estimatedSearchSeconds(const std::vector<SearchConfig> &configs, std::int64_t gpusPerNode);
 
 /// The configurations the search will evaluate for this base plan (for tests and the progress total);
 /// stops after kMaxSearchConfigs + 1.

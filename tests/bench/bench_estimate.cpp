@@ -19,6 +19,8 @@ private slots:
     void estimatePlan();
     void simulate_data();
     void simulate();
+    void searchCost_data();
+    void searchCost();
 };
 
 void BenchEstimate::estimatePlan_data()
@@ -93,6 +95,35 @@ void BenchEstimate::simulate()
     double sink = 0;
     QBENCHMARK {
         sink += simulatePipeline(in).makespan;
+    }
+    QVERIFY(sink > 0);
+}
+
+// What one of the search's estimates costs as pipeline stages and GPUs per node grow: the figures behind
+// the search's cost bound (core/search, estimatedSearchSeconds).
+void BenchEstimate::searchCost_data()
+{
+    QTest::addColumn<qint64>("pipeline");
+    QTest::addColumn<qint64>("gpusPerNode");
+    for (const qint64 p : {1, 8, 32, 96})
+        for (const qint64 g : {8, 72, 576})
+            QTest::newRow(qPrintable(QStringLiteral("p %1, %2 GPUs per node").arg(p).arg(g))) << p << g;
+}
+
+void BenchEstimate::searchCost()
+{
+    QFETCH(qint64, pipeline);
+    QFETCH(qint64, gpusPerNode);
+    Plan plan = test::presetPlan("gpt3-175b", 8, pipeline, 1, 1, 1536);
+    plan.cluster.gpusPerNode = gpusPerNode;
+    plan.cluster.nodes = 96 * 8 * 9 / gpusPerNode; // 6912 GPUs: a whole number of nodes for every row
+    deriveDataParallel(plan);
+    plan.training.globalBatch = plan.parallel.data * 16;
+    const Catalog &catalog = io::builtinCatalog();
+    QVERIFY(estimate(plan, catalog, EstimateOptions::analytic()).valid);
+    double sink = 0;
+    QBENCHMARK {
+        sink += estimate(plan, catalog, EstimateOptions::analytic()).step.stepSeconds;
     }
     QVERIFY(sink > 0);
 }

@@ -12,6 +12,7 @@
 #include "io/EstimateJson.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
+#include "core/plan/PlanKeys.h"
 
 using namespace trainplan;
 
@@ -118,6 +119,7 @@ class TestProperties : public QObject
 private slots:
     void randomPlansAreFiniteAndNonNegative();
     void memoryGrowsWithMicroBatchAndSequence();
+    void everyNumberKeyAtItsBoundsGivesFiniteResults();
     void slowerLinksNeverSpeedUpTheStep();
     void higherZeroStageNeverNeedsMoreState();
     void extremes_data();
@@ -264,7 +266,7 @@ void TestProperties::extremes()
     QCOMPARE(e.valid, expectValid);
     if (!expectValid) {
         QVERIFY(hasErrors(e.problems));
-        QVERIFY(QString::fromStdString(e.problems.front().message).contains("from 1 to 2^40"));
+        QVERIFY(QString::fromStdString(e.problems.front().message).contains("must be a whole number from 1 to"));
         return;
     }
     const QString problem = checkFinite(e);
@@ -272,6 +274,46 @@ void TestProperties::extremes()
     QVERIFY(jsonFinite(io::estimateToJson(plan, e, false)));
     if (name == "1t-one-gpu")
         QVERIFY(!e.memory.fits && e.step.bottleneck == Bottleneck::Capacity);
+}
+
+// Every number key of the plan table at the ends of its physical range (one at a time, then the run keys
+// together): a plan that validates gives an estimate whose every number is finite (the JSON has no null).
+void TestProperties::everyNumberKeyAtItsBoundsGivesFiniteResults()
+{
+    const Plan base = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+    int valid = 0, checked = 0;
+    const auto check = [&](const Plan &plan, const QString &what) {
+        const Estimate e = run(plan, true);
+        ++checked;
+        if (!e.valid)
+            return true;
+        ++valid;
+        const QJsonObject json = io::estimateToJson(plan, e, true);
+        if (!jsonFinite(json) || !checkFinite(e).isEmpty()) {
+            qWarning("%s: %s", qPrintable(what), qPrintable(checkFinite(e)));
+            return false;
+        }
+        return true;
+    };
+    Plan runExtremes = base;
+    for (const PlanKey &key : planKeys()) {
+        if (!key.accessible() || !key.range.bounded() || (key.type != KeyType::Number && key.type != KeyType::Integer))
+            continue;
+        for (const bool upper : {false, true}) {
+            const double bound = upper ? key.range.maximum : key.range.minimum;
+            const bool exclusive = upper ? key.range.maximumExclusive : key.range.minimumExclusive;
+            const double value = exclusive ? std::nextafter(bound, upper ? -1e300 : 1e300) : bound;
+            Plan plan = base;
+            key.set(plan, key.type == KeyType::Integer ? KeyValue(std::int64_t(value)) : KeyValue(value));
+            QVERIFY2(!checkValue(key, key.get(plan)), key.path);
+            QVERIFY2(check(plan, QStringLiteral("%1 = %2").arg(QLatin1String(key.path)).arg(value, 0, 'g', 17)), key.path);
+            if (upper && (key.section() == "run" || key.path == std::string_view("parallel.bucket_bytes")))
+                key.set(runExtremes, key.type == KeyType::Integer ? KeyValue(std::int64_t(value)) : KeyValue(value));
+        }
+    }
+    QVERIFY(check(runExtremes, QStringLiteral("run keys at their upper ends")));
+    QVERIFY(checked > 40);
+    QVERIFY(valid > 20);
 }
 
 QTEST_APPLESS_MAIN(TestProperties)

@@ -25,22 +25,15 @@
 
 #include <qcustomplot.h>
 
+#include "io/SafeWrite.h"
 #include "ui/charts/ExportableChart.h"
 
 namespace trainplan {
 
-namespace {
+using io::isWritableTarget;
+using io::writeAtomically;
 
-bool writeAtomically(const QString &path, const QByteArray &bytes, QString *error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
-}
+namespace {
 
 bool validSize(QSize size, QString *error)
 {

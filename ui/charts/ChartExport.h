@@ -15,6 +15,7 @@ class QWidget;
 
 namespace trainplan {
 
+
 class ExportableChart;
 
 /// Lays `plot` out at `logicalSize` and draws it scaled into `target` (vector on vector devices): the

@@ -5,13 +5,13 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <QStandardPaths>
 #include <QUuid>
 
 #include <algorithm>
 
 #include "io/PlanJson.h"
+#include "io/SafeWrite.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -108,11 +108,7 @@ bool Autosave::writeNow()
                                {"file", m_document->filePath()},
                                {"written", QDateTime::currentDateTimeUtc().toString(Qt::ISODate)},
                                {"plan", plan}};
-    QSaveFile file(m_path);
-    if (!file.open(QIODevice::WriteOnly))
-        return false;
-    file.write(QJsonDocument(recovery).toJson());
-    return file.commit();
+    return io::writeAtomically(m_path, QJsonDocument(recovery).toJson(), nullptr);
 }
 
 void Autosave::discard()

@@ -6,6 +6,7 @@
 
 #include "io/Evidence.h"
 #include "io/PlanJson.h"
+#include "io/SafeWrite.h"
 
 namespace trainplan {
 
@@ -67,16 +68,10 @@ bool PlanDocument::recover(const QByteArray &json, const QString &filePath, QStr
 
 bool PlanDocument::save(const QString &filePath, QString *error)
 {
-    QSaveFile file(filePath);
-    if (!file.open(QIODevice::WriteOnly)) {
+    QString why;
+    if (!io::writeAtomically(filePath, io::writePlan(m_plan, m_catalog), &why)) {
         if (error)
-            *error = tr("Cannot write %1: %2").arg(filePath, file.errorString());
-        return false;
-    }
-    file.write(io::writePlan(m_plan, m_catalog));
-    if (file.error() != QFileDevice::NoError || !file.commit()) {
-        if (error)
-            *error = tr("Cannot write %1: %2").arg(filePath, file.errorString());
+            *error = tr("Cannot save: %1").arg(why);
         return false;
     }
     setFilePath(filePath);

@@ -3,11 +3,13 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QDir>
+#include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStyle>
 
+#include "io/SafeWrite.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
@@ -82,19 +84,15 @@ int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &
 
 bool writeReportFile(PlanDocument *document, const QString &path, const ReportOptions &options, QString *error)
 {
+    if (!io::isWritableTarget(path, error))
+        return false; // before the work: a device or a pipe is never replaced by the report
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     if (writeReport(document, &buffer, options, error) == 0)
         return false;
     buffer.close();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QObject::tr("cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return io::writeAtomically(path, bytes, error);
 }
 
 bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, QStringList *written, QString *error)
@@ -104,6 +102,11 @@ bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, in
         writeReport(document, nullptr, {}, &reason);
         if (error)
             *error = reason;
+        return false;
+    }
+    if (QFileInfo(dir).exists() && !QFileInfo(dir).isDir()) {
+        if (error)
+            *error = QObject::tr("%1 exists and is not a directory; nothing was written").arg(dir);
         return false;
     }
     if (!QDir().mkpath(dir)) {
