@@ -1,10 +1,13 @@
 #include "ui/MainWindow.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QActionGroup>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -136,6 +139,7 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     });
 
     m_autosave = new Autosave(document, recoveryDirectory, this);
+    qApp->installEventFilter(this); // Undo and Redo wherever the focus is (eventFilter)
     createMenus();
     connect(document, &PlanDocument::planChanged, this, &MainWindow::updateTitle);
     connect(document, &PlanDocument::filePathChanged, this, &MainWindow::updateTitle);
@@ -153,9 +157,9 @@ void MainWindow::createMenus()
     createFileMenu();
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
+    undo->setShortcuts(QKeySequence::Undo);
     QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    redo->setShortcuts(QKeySequence::Redo);
     edit->addAction(undo);
     edit->addAction(redo);
 
@@ -299,6 +303,23 @@ void MainWindow::exportCharts()
         return;
     }
     statusBar()->showMessage(tr("Wrote %1 charts to %2").arg(written.size()).arg(QDir::toNativeSeparators(dir)), 6000);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    // Undo and Redo work wherever the focus is once a value is committed: a spin box or a combo box would
+    // otherwise take Ctrl+Z for its own text; a line edit keeps it while it holds uncommitted typing.
+    if (event->type() != QEvent::ShortcutOverride)
+        return QMainWindow::eventFilter(watched, event);
+    auto *widget = qobject_cast<QWidget *>(watched);
+    auto *key = static_cast<QKeyEvent *>(event);
+    if (!widget || widget->window() != this || !(key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)))
+        return false;
+    if (auto *line = qobject_cast<QLineEdit *>(widget); line && line->isModified()
+                                                         && !qobject_cast<QAbstractSpinBox *>(line->parentWidget()))
+        return false;
+    event->ignore();
+    return true;
 }
 
 void MainWindow::updateTitle()

@@ -1,5 +1,7 @@
 #include "core/step/Scaling.h"
 
+#include <algorithm>
+
 #include "core/memory/MemoryModel.h"
 #include "core/step/StepModel.h"
 
@@ -41,13 +43,27 @@ double stepSeconds(const Plan &plan, const DeviceSpec &device)
 
 } // namespace
 
+const ScalingPoint *ScalingCurves::at(const std::vector<ScalingPoint> &curve, std::int64_t workers)
+{
+    for (const ScalingPoint &p : curve)
+        if (p.workers == workers)
+            return &p;
+    return nullptr;
+}
+
 ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int64_t maxWorkers)
 {
     ScalingCurves curves;
+    curves.planWorkers = plan.parallel.data;
     const std::int64_t perReplicaBatch = plan.training.globalBatch / plan.parallel.data;
-    Plan one;
+    // Powers of two, and the plan's own replica count (144 for a 405B plan, say) so its point is on both.
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t w = 1; w <= maxWorkers; w *= 2)
+        sizes.push_back(w);
+    if (plan.parallel.data <= maxWorkers && std::find(sizes.begin(), sizes.end(), plan.parallel.data) == sizes.end())
+        sizes.insert(std::upper_bound(sizes.begin(), sizes.end(), plan.parallel.data), plan.parallel.data);
     double strongBase = 0, weakBase = 0;
-    for (std::int64_t w = 1; w <= maxWorkers; w *= 2) {
+    for (const std::int64_t w : sizes) {
         Plan scaled;
         if (replicate(plan, w, plan.training.globalBatch, scaled)) {
             const double t = stepSeconds(scaled, device);

@@ -37,9 +37,15 @@ struct ScalingCurves
 {
     std::vector<ScalingPoint> strong; ///< stops where the global batch no longer splits over the replicas
     std::vector<ScalingPoint> weak;
+    std::int64_t planWorkers = 0;     ///< the plan's own replicas: a point of both curves where they reach it
+
+    /// The point of `curve` at `workers` replicas, or nullptr.
+    static const ScalingPoint *at(const std::vector<ScalingPoint> &curve, std::int64_t workers);
+    const ScalingPoint *planStrong() const { return at(strong, planWorkers); }
+    const ScalingPoint *planWeak() const { return at(weak, planWorkers); }
 };
 
-/// Powers of two from 1 to `maxWorkers` replicas.
+/// Powers of two from 1 to `maxWorkers` replicas, and the plan's own replica count.
 ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int64_t maxWorkers = 4096);
 
 } // namespace trainplan

@@ -200,6 +200,41 @@ private slots:
             QVERIFY(!figure->exportCsv().isEmpty());
         }
     }
+
+    // Presentation mode: the navigation keys turn pages even when an input has the focus; an input takes
+    // the keyboard only after a click on it.
+    void presentationKeysNeverEditInputs()
+    {
+        Fixture f;
+        f.learn->setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(f.learn));
+        for (const int key : {int(Qt::Key_Right), int(Qt::Key_PageDown), int(Qt::Key_Space), int(Qt::Key_Up)}) {
+            f.learn->showPage(1); // 16.2: inputs for parameters, workers and bytes
+            QDoubleSpinBox *params = f.learn->page(1)->findChildren<QDoubleSpinBox *>().front();
+            const double before = params->value();
+            params->setFocus();
+            QTest::keyClick(params, Qt::Key(key));
+            QCOMPARE(params->value(), before);
+            QCOMPARE(f.learn->currentPage(), key == Qt::Key_Up ? 0 : 2);
+        }
+        f.learn->showPage(2); // 16.3: the arrows move the page, not a table cell
+        QTableWidget *formats = f.learn->page(2)->findChild<QTableWidget *>(QStringLiteral("formats"));
+        formats->setFocus();
+        formats->setCurrentCell(0, 0);
+        QTest::keyClick(formats, Qt::Key_Right);
+        QCOMPARE(f.learn->currentPage(), 3);
+        QCOMPARE(formats->currentColumn(), 0);
+        // After a click the input takes the keyboard.
+        f.learn->showPage(1);
+        QDoubleSpinBox *params = f.learn->page(1)->findChildren<QDoubleSpinBox *>().front();
+        const double before = params->value();
+        QTest::mouseClick(params->findChild<QLineEdit *>(), Qt::LeftButton);
+        params->setFocus();
+        QTest::keyClick(params, Qt::Key_Up);
+        QCOMPARE(f.learn->currentPage(), 1);
+        QVERIFY(params->value() > before);
+        f.learn->setPresenting(false);
+    }
 };
 
 QTEST_MAIN(TestLearnView)

@@ -15,6 +15,7 @@
 
 #include <qcustomplot.h>
 
+#include "core/common/Units.h"
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
@@ -69,7 +70,57 @@ private slots:
     void rooflineHoverDescribesOp();
     void ganttDrawsEveryOp();
     void zeroComparisonMatchesFigure16_2();
+    void undoWorksWhileTheEditedFieldHasFocus();
+    void scalingTitleSpeaksOfThePlan();
 };
+
+// Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
+void TestPlanner::undoWorksWhileTheEditedFieldHasFocus()
+{
+    Fixture f;
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&f.window));
+    auto *tensor = f.window.findChild<QSpinBox *>(QStringLiteral("parallel.tensor"));
+    tensor->setFocus();
+    tensor->selectAll();
+    QTest::keyClicks(tensor, QStringLiteral("4"));
+    QTest::keyClick(tensor, Qt::Key_Return);
+    QCOMPARE(tensor->text(), QStringLiteral("4"));
+    QCOMPARE(f.document.plan().parallel.tensor, 4);
+    QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change tensor parallelism"));
+    QVERIFY(tensor->hasFocus());
+    QTest::keyClick(tensor, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(f.document.plan().parallel.tensor, 8);
+    QCOMPARE(tensor->value(), 8);
+    QTest::keyClick(tensor, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QCOMPARE(f.document.plan().parallel.tensor, 4);
+}
+
+// The title gives the plan's own efficiency, and its point is marked on both curves, also for a replica
+// count that is not a power of two.
+void TestPlanner::scalingTitleSpeaksOfThePlan()
+{
+    Fixture f;
+    const ScalingPoint *strong = f.document.estimate().scaling.planStrong();
+    QVERIFY(strong);
+    QCOMPARE(strong->workers, 8);
+    QCustomPlot *plot = f.window.scaling()->plot();
+    const QString title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0))->text();
+    QVERIFY2(title.contains(QStringLiteral("8 replicas at %1 efficiency").arg(QString::fromStdString(units::formatPercent(strong->efficiency, 1)))),
+             qPrintable(title));
+    QVERIFY(!title.contains(QStringLiteral("4096")));
+    // 144 replicas (as Llama 3.1 405B's published layout has): its point is computed and ringed.
+    Plan plan = test::presetPlan("llama3.1-405b", 8, 9, 144, 1, 144 * 16);
+    plan.training.recompute = Recompute::Full;
+    f.document.setPlan(plan);
+    QVERIFY(f.document.estimate().valid);
+    QVERIFY(f.document.estimate().scaling.planStrong() || f.document.estimate().scaling.planWeak());
+    bool ringed = false;
+    for (int g = 0; g < plot->graphCount(); ++g)
+        if (plot->graph(g)->name().startsWith(QStringLiteral("this plan (144 replicas)")))
+            ringed = plot->graph(g)->data()->size() >= 1;
+    QVERIFY(ringed);
+}
 
 void TestPlanner::editingChangesChartsAndUndoRestoresThem()
 {

@@ -70,20 +70,32 @@ void renderPlot(QCustomPlot *plot, QPainter *painter, const QRectF &target, cons
     painter->restore();
 }
 
+QSizeF logicalExportSize(QSize pixels, int dpi)
+{
+    const double scale = std::clamp(dpi, 48, 1200) / 96.0;
+    return {pixels.width() / scale, pixels.height() / scale};
+}
+
+void paintChart(ExportableChart &chart, QPainter &painter, QSize pixels, int dpi)
+{
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(pixels)), logicalExportSize(pixels, dpi));
+}
+
 QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi)
 {
     dpi = std::clamp(dpi, 48, 1200);
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     image.fill(chart.chartWidget()->palette().color(QPalette::Base));
+    {
+        // Painted at 96 dpi: the painter's scale alone makes text, lines and margins grow with the DPI.
+        // Saying the DPI first would make every point-size font grow twice and overflow its layout.
+        QPainter painter(&image);
+        paintChart(chart, painter, pixels, dpi);
+    }
     image.setDotsPerMeterX(int(dpi / 0.0254 + 0.5));
     image.setDotsPerMeterY(int(dpi / 0.0254 + 0.5));
-    const double scale = dpi / 96.0;
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    const QSizeF logical(pixels.width() / scale, pixels.height() / scale);
-    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(pixels)), logical);
-    painter.end();
     return image;
 }
 
@@ -107,30 +119,35 @@ bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int
     return writeAtomically(path, bytes, error);
 }
 
-bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, QString *error)
+bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error)
 {
     if (!validSize(size, error))
         return false;
+    const QSize logical = logicalExportSize(size, dpi).toSize();
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setSize(logical);
+    svg.setViewBox(QRect(QPoint(0, 0), logical));
     svg.setResolution(96);
     svg.setTitle(chart.exportName());
     svg.setDescription(QStringLiteral("Trainplan chart"));
     QPainter painter(&svg);
-    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
+    painter.setRenderHint(QPainter::Antialiasing);
+    chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(logical)), QSizeF(logical));
     painter.end();
     return writeAtomically(path, bytes, error);
 }
 
-bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QString *error)
+bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error)
 {
     if (!validSize(size, error))
         return false;
+    // The page is the chart as the window lays it out at this size and DPI: 1600 x 1000 pixels at 192 dpi
+    // is an 800 x 500 layout on a 600 x 375 pt page, its text as large next to the plot as on screen.
+    const QSizeF logical = logicalExportSize(size, dpi);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -139,11 +156,12 @@ bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QStri
         pdf.setResolution(96);
         pdf.setCreator(QStringLiteral("Trainplan"));
         pdf.setTitle(chart.exportName());
-        pdf.setPageSize(QPageSize(QSizeF(size.width() * 0.75, size.height() * 0.75), QPageSize::Point, QString(),
+        pdf.setPageSize(QPageSize(QSizeF(logical.width() * 0.75, logical.height() * 0.75), QPageSize::Point, QString(),
                                   QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         QPainter painter(&pdf);
-        chart.renderChart(&painter, QRectF(QPointF(0, 0), QSizeF(size)), QSizeF(size));
+        painter.setRenderHint(QPainter::Antialiasing);
+        chart.renderChart(&painter, QRectF(QPointF(0, 0), logical), logical);
         painter.end();
     }
     return writeAtomically(path, bytes, error);
@@ -155,9 +173,9 @@ bool saveChart(ExportableChart &chart, const QString &path, QSize size, int dpi,
     if (suffix == QLatin1String("png"))
         return saveChartPng(chart, path, size, dpi, error);
     if (suffix == QLatin1String("svg"))
-        return saveChartSvg(chart, path, size, error);
+        return saveChartSvg(chart, path, size, dpi, error);
     if (suffix == QLatin1String("pdf"))
-        return saveChartPdf(chart, path, size, error);
+        return saveChartPdf(chart, path, size, dpi, error);
     if (error)
         *error = QObject::tr("%1: the file name must end in .png, .svg or .pdf").arg(path);
     return false;

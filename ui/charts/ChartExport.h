@@ -24,12 +24,17 @@ void renderPlot(QCustomPlot *plot, QPainter *painter, const QRectF &target, cons
 
 /// Pixels of the PNG; DPI sets the scale (192 dpi draws the chart at 2x the 96-dpi layout) and the
 /// file's resolution metadata.
+/// Every export lays the chart out at `pixels` x 96 / `dpi` (what the window would show at that size) and
+/// scales it up: fonts, margins and lines grow with the DPI, so a chart looks the same at any size and DPI.
+QSizeF logicalExportSize(QSize pixels, int dpi);
+/// Draws the chart filling `pixels` of a 96-dpi paint device at `dpi` (the PNG export and its tests).
+void paintChart(ExportableChart &chart, QPainter &painter, QSize pixels, int dpi);
 QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi);
 bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error);
-/// `size` in logical pixels (96 dpi); the SVG's width/height and view box.
-bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, QString *error);
-/// One page of `size` logical pixels (at 72 points per 96 pixels).
-bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, QString *error);
+/// The SVG's size and view box are the logical size.
+bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error);
+/// One page of the logical size (at 72 points per 96 pixels).
+bool saveChartPdf(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error);
 /// By the path's suffix: .png, .svg or .pdf (anything else is an error naming the suffixes).
 bool saveChart(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error);
 bool saveChartCsv(ExportableChart &chart, const QString &path, QString *error);

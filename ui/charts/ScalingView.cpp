@@ -2,6 +2,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
 #include "io/ChartCsv.h"
 #include "ui/document/PlanDocument.h"
@@ -71,11 +72,47 @@ void ScalingView::draw()
     };
     addCurve(e.scaling.strong, tr("strong"), 0);
     addCurve(e.scaling.weak, tr("weak"), 1);
+    markPlan(e.scaling);
     m_plot->xAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis2->setRange(0, 1.05);
-    const ScalingPoint &last = e.scaling.strong.back();
-    setTitle(tr("Scaling: %1% efficiency at %2 replicas (strong)").arg(100.0 * last.efficiency, 0, 'f', 0).arg(last.workers));
+    // The title speaks of the plan itself, not of the end of the sweep.
+    const ScalingPoint *strong = e.scaling.planStrong();
+    const ScalingPoint *weak = e.scaling.planWeak();
+    if (strong && weak)
+        setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (strong), %3 (weak)")
+                     .arg(e.scaling.planWorkers).arg(fmt::percent(strong->efficiency, 1), fmt::percent(weak->efficiency, 1)));
+    else if (strong || weak)
+        setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (%3)")
+                     .arg(e.scaling.planWorkers)
+                     .arg(fmt::percent((strong ? strong : weak)->efficiency, 1), strong ? tr("strong") : tr("weak")));
+    else
+        setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(e.scaling.planWorkers));
+}
+
+void ScalingView::markPlan(const ScalingCurves &scaling)
+{
+    // The plan's own point: a ring on each speedup and efficiency curve.
+    const QColor ink = palette().color(QPalette::WindowText);
+    QVector<double> w, s, eff;
+    for (const ScalingPoint *p : {scaling.planStrong(), scaling.planWeak()})
+        if (p) {
+            w << double(p->workers);
+            s << p->speedup;
+            eff << p->efficiency;
+        }
+    if (w.isEmpty())
+        return;
+    QCPGraph *speedups = m_plot->addGraph();
+    speedups->setName(tr("this plan (%1 replicas)").arg(scaling.planWorkers));
+    speedups->setLineStyle(QCPGraph::lsNone);
+    speedups->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(ink, 2), Qt::NoBrush, 13));
+    speedups->setData(w, s);
+    QCPGraph *efficiencies = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    efficiencies->setLineStyle(QCPGraph::lsNone);
+    efficiencies->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(ink, 2), Qt::NoBrush, 13));
+    efficiencies->setData(w, eff);
+    efficiencies->removeFromLegend();
 }
 
 QString ScalingView::exportCsv() const

@@ -1,8 +1,10 @@
 #pragma once
 // Speedup S(W) = T(1)/T(W) and parallel efficiency E(W) = S(W)/W over data-parallel workers on log2
 // axes, with the ideal line; strong scaling (fixed global batch) and weak scaling (fixed per-replica
-// batch). QCustomPlot; reads only the Estimate's scaling curves.
+// batch); the plan's own point ringed on both, its efficiency in the title. QCustomPlot; reads only the
+// Estimate's scaling curves.
 
+#include "core/step/Scaling.h"
 #include "ui/charts/PlotView.h"
 
 namespace trainplan {
@@ -19,6 +21,9 @@ public:
 
 protected:
     void draw() override;
+
+private:
+    void markPlan(const ScalingCurves &scaling);
 };
 
 } // namespace trainplan

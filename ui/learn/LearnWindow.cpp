@@ -88,6 +88,10 @@ void LearnWindow::showPage(int index)
     if (m_list->currentRow() != index)
         m_list->setCurrentRow(index);
     refreshCurrent();
+    if (m_presenting) { // a new page: its inputs wait for a click
+        m_keyboardOwner = nullptr;
+        setFocus();
+    }
 }
 
 void LearnWindow::refreshCurrent()
@@ -138,9 +142,86 @@ void LearnWindow::setPresenting(bool on)
     }
     m_dirty.assign(m_pages.size(), true);
     refreshCurrent();
+    m_keyboardOwner = nullptr;
+    if (on) {
+        qApp->installEventFilter(this);
+        setFocus(); // no input has the keyboard until it is clicked
+    } else {
+        qApp->removeEventFilter(this);
+    }
     for (QAction *a : findChildren<QAction *>())
         if (a->isCheckable() && a->shortcut() == QKeySequence(Qt::Key_F5) && a->isChecked() != on)
             a->setChecked(on);
+}
+
+bool LearnWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    auto *widget = qobject_cast<QWidget *>(watched);
+    if (!m_presenting || !widget || widget->window() != this)
+        return QMainWindow::eventFilter(watched, event);
+    // In presentation mode an input takes the keyboard only after a click on it; until then the
+    // navigation keys turn pages, whatever has the focus.
+    if (event->type() == QEvent::MouseButtonPress) {
+        m_keyboardOwner = widget;
+        return false;
+    }
+    if (event->type() != QEvent::KeyPress && event->type() != QEvent::ShortcutOverride)
+        return false;
+    auto *key = static_cast<QKeyEvent *>(event);
+    const QWidget *focus = QApplication::focusWidget();
+    const bool owned = m_keyboardOwner && focus && (focus == m_keyboardOwner || m_keyboardOwner->isAncestorOf(focus)
+                                                    || focus->isAncestorOf(m_keyboardOwner));
+    if (owned || !isNavigationKey(key->key()))
+        return false;
+    if (event->type() == QEvent::ShortcutOverride) {
+        event->accept(); // the key comes to us as a key press, not to a shortcut of the input
+        return true;
+    }
+    navigate(key->key());
+    return true;
+}
+
+bool LearnWindow::isNavigationKey(int key)
+{
+    switch (key) {
+    case Qt::Key_Right:
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_PageDown:
+    case Qt::Key_PageUp:
+    case Qt::Key_Space:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void LearnWindow::navigate(int key)
+{
+    switch (key) {
+    case Qt::Key_Right:
+    case Qt::Key_Down:
+    case Qt::Key_PageDown:
+    case Qt::Key_Space:
+        next();
+        break;
+    case Qt::Key_Left:
+    case Qt::Key_Up:
+    case Qt::Key_PageUp:
+        previous();
+        break;
+    case Qt::Key_Home:
+        showPage(0);
+        break;
+    case Qt::Key_End:
+        showPage(pageCount() - 1);
+        break;
+    default:
+        break;
+    }
 }
 
 void LearnWindow::keyPressEvent(QKeyEvent *event)

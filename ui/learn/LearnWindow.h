@@ -4,6 +4,7 @@
 // mode (F5: full screen, large fonts, high-contrast colours; Esc leaves it).
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <vector>
 
@@ -34,8 +35,11 @@ public:
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
+    static bool isNavigationKey(int key);
+    void navigate(int key);
     void refreshCurrent();
 
     PlanDocument *m_document;
@@ -44,6 +48,7 @@ private:
     std::vector<LearnPage *> m_pages;
     std::vector<bool> m_dirty; ///< pages to refresh when next shown
     bool m_presenting = false;
+    QPointer<QWidget> m_keyboardOwner; ///< presentation mode: the input clicked last (it takes the keyboard)
     QFont m_normalFont;
     QPalette m_normalPalette;
 };
