@@ -60,10 +60,21 @@ QString scalingCsv(const Estimate &e)
 
 QString pipelineCsv(const Estimate &e)
 {
-    QStringList rows{QStringLiteral("stage,kind,microbatch,chunk,start_seconds,end_seconds")};
-    for (const PipelineOp &op : e.step.pipeline.ops)
-        rows << QStringList{QString::number(op.stage), QLatin1String(toString(op.kind)), QString::number(op.microbatch),
-                            QString::number(op.chunk), n(op.start), n(op.end)}
+    // The whole step's timeline; schedule ops keep the schedule's letters (F, B, W), the end of the step is
+    // data_comm and optimizer; `microbatches` > 1 where a long one-stage run groups micro-batches.
+    const auto kind = [](SegmentKind k) -> QLatin1String {
+        switch (k) {
+        case SegmentKind::Forward: return QLatin1String("F");
+        case SegmentKind::Backward:
+        case SegmentKind::InputGradient: return QLatin1String("B");
+        case SegmentKind::WeightGradient: return QLatin1String("W");
+        default: return QLatin1String(toString(k));
+        }
+    };
+    QStringList rows{QStringLiteral("stage,kind,microbatch,chunk,start_seconds,end_seconds,microbatches")};
+    for (const StepSegment &s : e.timeline.segments)
+        rows << QStringList{QString::number(s.row), kind(s.kind), QString::number(s.microbatch), QString::number(s.chunk),
+                            n(s.start), n(s.end), QString::number(s.microbatches)}
                     .join(QLatin1Char(','));
     return join(rows);
 }

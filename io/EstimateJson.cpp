@@ -119,6 +119,10 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
     QJsonObject breakdown;
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         breakdown[QLatin1String(toString(TimeCategory(i)))] = step.breakdown[i];
+    QJsonObject parts;
+    const auto stepPartSeconds = stepParts(plan, step);
+    for (std::size_t i = 0; i < kStepPartCount; ++i)
+        parts[QLatin1String(toString(StepPart(i)))] = stepPartSeconds[i];
     QJsonArray stages;
     for (const StageTime &s : step.stages)
         stages.append(QJsonObject{{"forward_seconds", s.forwardSeconds},
@@ -140,6 +144,7 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
     return QJsonObject{
         {"time", QJsonObject{{"step_seconds", step.stepSeconds},
                              {"breakdown", breakdown},
+                             {"parts", parts},
                              {"stages", stages},
                              {"slowest_stage", double(step.slowestStage)}}},
         {"throughput", QJsonObject{{"tokens_per_second", step.tokensPerSecond},
@@ -218,6 +223,9 @@ QJsonArray nodeGroupsToJson(const std::vector<NodeGroupEstimate> &nodeGroups)
             {"step_seconds", g.stepSeconds},
             {"paces", g.paces},
             {"fits", g.fits},
+            {"gpus", double(g.gpus)},
+            {"peak_flops", g.peakFlops},
+            {"idle_share", g.idleShare},
         });
     return groups;
 }
@@ -303,6 +311,9 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
     root["placement"] = placementToJson(e.placement);
     root["node_groups"] = nodeGroupsToJson(e.nodeGroups);
+    QJsonObject throughput = root["throughput"].toObject();
+    throughput["idle_share"] = e.idleShare;
+    root["throughput"] = throughput;
     root["run"] = runToJson(plan.run, e.run);
     root["precision_policy"] = precisionToJson(e.precision);
     return root;

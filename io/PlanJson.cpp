@@ -431,7 +431,12 @@ QJsonObject clusterToJson(const Plan &plan)
 QByteArray writePlan(const Plan &plan, const Catalog &catalog)
 {
     const auto all = [](const PlanKey &, const KeyValue &) { return true; };
-    QJsonObject root = writeSection(plan, "", all);
+    // An empty name (automatic) or description is left out.
+    const auto given = [](const PlanKey &, const KeyValue &v) {
+        const auto *text = std::get_if<std::string>(&v);
+        return !text || !text->empty();
+    };
+    QJsonObject root = writeSection(plan, "", given);
     root["format"] = QLatin1String(kPlanFormat);
     root["version"] = kPlanVersion;
     root["model"] = modelToJson(plan, catalog);

@@ -16,7 +16,7 @@ QString percent(double fraction, int decimals) { return text(units::formatPercen
 QString duration(double seconds) { return text(units::formatDuration(seconds)); }
 QString count(double value, int decimals) { return text(units::formatCount(value, decimals)); }
 QString grouped(double value, int decimals) { return text(units::formatGrouped(value, decimals)); }
-QString currency(double amount) { return text(units::formatCurrency(amount)); }
+QString currency(double amount, const std::string &code) { return text(units::formatCurrency(amount, code)); }
 QString kilowattHours(double joules) { return grouped(joules / units::JoulesPerKilowattHour) + QStringLiteral(" kWh"); }
 
 } // namespace trainplan::fmt

@@ -30,8 +30,8 @@ QString duration(double seconds);
 QString count(double value, int decimals = 2);
 /// Digits in groups of three: "1,061,321".
 QString grouped(double value, int decimals = 0);
-/// Money: "$1,061,321".
-QString currency(double amount);
+/// Money in the plan's currency: "$1,061,321", "1,061,321 CHF".
+QString currency(double amount, const std::string &code);
 /// Energy in kWh, grouped: "123,456 kWh".
 QString kilowattHours(double joules);
 

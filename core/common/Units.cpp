@@ -112,10 +112,15 @@ std::string formatGrouped(double value, int decimals)
 
 std::string formatCurrency(double amount, const std::string &currency)
 {
+    static const std::pair<const char *, const char *> signs[] = {
+        {"USD", "$"}, {"EUR", "\u20ac"}, {"GBP", "\u00a3"}, {"JPY", "\u00a5"}, {"CNY", "\u00a5"}};
     const std::string digits = formatGrouped(amount, std::fabs(amount) < 100 ? 2 : 0);
-    if (digits == "n/a" || digits[0] != '-')
-        return currency + digits;
-    return "-" + currency + digits.substr(1);
+    if (digits == "n/a")
+        return digits;
+    for (const auto &[code, sign] : signs)
+        if (currency == code)
+            return digits[0] == '-' ? "-" + std::string(sign) + digits.substr(1) : sign + digits;
+    return currency.empty() ? digits : digits + " " + currency;
 }
 
 } // namespace trainplan::units

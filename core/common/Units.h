@@ -46,7 +46,8 @@ std::string formatBandwidth(double bytesPerSecond, int decimals = 1);
 std::string formatPercent(double fraction, int decimals = 1);
 /// Digits in groups of three: 1061321.4 -> "1,061,321"; never "nan" (prints "n/a").
 std::string formatGrouped(double value, int decimals = 0);
-/// An amount of money with its currency sign or code in front and grouped digits: "$1,061,321".
-std::string formatCurrency(double amount, const std::string &currency = "$");
+/// Money with grouped digits: the sign in front for USD, EUR, GBP, JPY and CNY ("$1,061,321"), any other
+/// currency word after ("1,061,321 CHF").
+std::string formatCurrency(double amount, const std::string &currency = "USD");
 
 } // namespace trainplan::units

@@ -183,6 +183,31 @@ void checkMixedMemory(const Plan &plan, const Runs &r, Estimate &e)
     }
 }
 
+/// A mixed cluster's MFU and HFU count the peak of every GPU, not only the pacing one; the faster groups
+/// wait for the slowest one for the rest of each step (their idle share).
+void mixedUtilisation(const Plan &plan, const Runs &r, Estimate &e)
+{
+    const Precision precision = plan.training.precision;
+    double peakSum = 0, idleGpuSeconds = 0;
+    for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
+        const GroupRun &run = r.runs[r.runOfGroup[gi]];
+        const double gpus = double(r.groups[gi].nodes * plan.cluster.gpusPerNode);
+        NodeGroupEstimate &g = e.nodeGroups[gi];
+        g.gpus = std::int64_t(gpus);
+        g.peakFlops = run.device.peakFlops(precision);
+        g.idleShare = e.step.stepSeconds > 0 ? std::max(0.0, 1.0 - run.step.stepSeconds / e.step.stepSeconds) : 0.0;
+        peakSum += gpus * g.peakFlops;
+        idleGpuSeconds += gpus * g.idleShare;
+    }
+    const double gpus = double(plan.cluster.gpus());
+    if (peakSum > 0 && e.step.stepSeconds > 0) {
+        e.step.mfu = e.step.modelFlopsPerStep / (e.step.stepSeconds * peakSum);
+        e.step.hfu = e.step.hardwareFlopsPerStep / (e.step.stepSeconds * peakSum);
+        e.step.evidence.mfu = e.step.mfu;
+    }
+    e.idleShare = gpus > 0 ? idleGpuSeconds / gpus : 0.0;
+}
+
 } // namespace
 
 Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
@@ -215,6 +240,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
             g.stepSeconds = run.step.stepSeconds;
             g.paces = r.runOfGroup[gi] == r.pace;
         }
+        mixedUtilisation(plan, r, e);
     }
 
     e.placement = placementReport(paced.plan, catalog, paced.device, paced.group, paced.memory, paced.step,
@@ -226,6 +252,8 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
         const TrainingConfig &training = plan.training;
         e.zeroComparison = zeroStageComparison(
             e.model.parameters, stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients), double(plan.parallel.data));
+        e.parts = stepParts(plan, e.step);
+        e.timeline = stepTimeline(plan, e.step);
     }
     if (options.scaling)
         e.scaling = scalingCurves(paced.plan, paced.device);

@@ -17,6 +17,7 @@
 #include "core/plan/Plan.h"
 #include "core/step/Scaling.h"
 #include "core/step/StepModel.h"
+#include "core/step/StepTimeline.h"
 
 namespace trainplan {
 
@@ -40,6 +41,9 @@ struct NodeGroupEstimate
     double stepSeconds = 0;
     bool paces = false;        ///< the slowest group: it sets the step time
     bool fits = true;          ///< every stage it hosts fits its memory
+    std::int64_t gpus = 0;
+    double peakFlops = 0;      ///< dense peak of its device in the plan's format
+    double idleShare = 0;      ///< of each step, the time its GPUs wait for the pacing group
 };
 
 struct Estimate
@@ -57,6 +61,9 @@ struct Estimate
     /// Mixed clusters only (more than one device or intra-node link): each node group's estimate. The
     /// slowest group sets the step time; each stage's memory is checked on the devices that hold it.
     std::vector<NodeGroupEstimate> nodeGroups;
+    /// Mixed clusters: the share of all GPU-time spent waiting for the pacing group (0 otherwise). MFU and
+    /// HFU then count the peak of every GPU.
+    double idleShare = 0;
     /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
     PrecisionPolicy precision;
     /// The pacing device's roofs: the plan's format and every other it has, with their ridge points.
@@ -64,6 +71,9 @@ struct Estimate
     /// Figure 16.2 for this plan: the whole model's persistent state per data-parallel worker, replicated
     /// and with ZeRO stages 1-3.
     std::array<ModelStateBytes, 4> zeroComparison{};
+    /// Where the step goes (the stacked step-time chart) and the whole step's timeline per stage.
+    std::array<double, kStepPartCount> parts{};
+    StepTimeline timeline;
     /// The diagnostic map's interventions and the suggested change (filled by estimateWithAdvice()).
     Advice advice;
 };

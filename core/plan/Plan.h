@@ -138,6 +138,7 @@ struct RunConfig
     bool shardedCheckpoint = true;     ///< every rank writes its shard; false: gathered to one writer
     double gpuMtbfHours = 50000;       ///< mean time between failures of one GPU (with its share of the host)
     double restartSeconds = 600;       ///< to detect a failure, restart and reload the last checkpoint
+    std::string currency = "USD";      ///< of the price and the cost
 
     friend bool operator==(const RunConfig &, const RunConfig &) = default;
 };
@@ -145,6 +146,7 @@ struct RunConfig
 struct Plan
 {
     std::string name;
+    std::string description;
     ModelSpec model;
     TrainingConfig training;
     ParallelConfig parallel;

@@ -34,6 +34,8 @@ enum class KeyEditor {
     PowerOfTwoSlider,
     Preset, ///< model.preset: the catalog's presets
     Device, ///< cluster.device: the catalog's and the plan's devices
+    Text,   ///< a line of text, committed when editing finishes
+    Number, ///< a real number shown in displayUnit (value / displayScale)
 };
 
 /// The valid range of a number key. Integers are whole numbers in [minimum, maximum].
@@ -76,6 +78,9 @@ struct PlanKey
     bool searchDimension = false; ///< `trainplan search --fix` and the search panel may fix it
     KeyEditor editor = KeyEditor::None;
     bool rebalancesData = false;  ///< an edit keeps parallel.data = GPUs / (tensor x pipeline)
+    double displayScale = 1;      ///< Number editor: shows value / displayScale ...
+    const char *displayUnit = ""; ///< ... with this suffix ("B tokens", "GB/s"); "" for the unit itself
+    int displayDecimals = 2;      ///< Number editor: decimals shown
     const std::vector<KeyChoice> &(*choices)() = nullptr; ///< Enum keys (and integer keys edited as a choice)
     KeyAccess access{};
 

@@ -1,5 +1,6 @@
 #include "core/plan/PlanValidation.h"
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 
@@ -45,13 +46,9 @@ public:
         return true;
     }
 
-    /// Checks that divisor divides value; both already known positive.
-    void divides(const std::string &key, std::int64_t divisor, const std::string &what, std::int64_t value,
-                 const std::string &why = {})
+    bool hasError(std::string_view key) const
     {
-        if (value % divisor != 0)
-            error(key, std::to_string(divisor) + " does not divide " + what + " (" + std::to_string(value) + ")"
-                           + (why.empty() ? "" : "; " + why));
+        return std::any_of(m_problems.begin(), m_problems.end(), [&](const Problem &p) { return p.isError() && p.key == key; });
     }
 
     const Plan &plan() const { return m_plan; }
@@ -62,37 +59,117 @@ private:
     std::vector<std::string_view> m_bad;
 };
 
+/// Up to three values nearest to `current` in [1, maximum] that keep `valid`, in increasing order, in
+/// words: "4, 6 or 8" ("" when there is none).
+template<typename Valid>
+std::string nearestValid(std::int64_t current, std::int64_t maximum, Valid valid)
+{
+    std::vector<std::int64_t> found;
+    // Walk outwards from the current value; the rules here are divisibility, so a valid value is never
+    // far in a range of at most ~2^24 (the walk is bounded all the same).
+    for (std::int64_t d = 1; found.size() < 3 && d <= (std::int64_t(1) << 22); ++d) {
+        const bool belowIn = current - d >= 1, aboveIn = current + d <= maximum;
+        if (!belowIn && !aboveIn)
+            break;
+        if (belowIn && valid(current - d))
+            found.push_back(current - d);
+        if (aboveIn && found.size() < 3 && valid(current + d))
+            found.push_back(current + d);
+    }
+    std::sort(found.begin(), found.end());
+    std::string out;
+    for (std::size_t i = 0; i < found.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + std::to_string(found[i]);
+    return out;
+}
+
+std::string suggestion(const std::string &what, const std::string &values)
+{
+    return values.empty() ? std::string() : "; valid " + what + " nearby: " + values;
+}
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
 void checkModelShape(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
-    if (check.ok({"model.hidden", "model.heads"}))
-        check.divides("model.heads", m.heads, "model.hidden", m.hidden, "the head dimension must be an integer");
-    if (check.ok({"model.heads", "model.kv_heads"}))
-        check.divides("model.kv_heads", m.kvHeads, "model.heads", m.heads, "query heads are grouped evenly over key/value heads");
+    if (check.ok({"model.hidden", "model.heads"}) && m.hidden % m.heads != 0)
+        check.error("model.heads", "Attention heads (" + num(m.heads) + ") must divide the hidden size (" + num(m.hidden)
+                                       + ") so every head has a whole dimension"
+                                       + suggestion("head counts", nearestValid(m.heads, m.hidden, [&](std::int64_t h) {
+                                                        return m.hidden % h == 0;
+                                                    })));
+    if (check.ok({"model.heads", "model.kv_heads"}) && m.heads % m.kvHeads != 0)
+        check.error("model.kv_heads", "Key/value heads (" + num(m.kvHeads) + ") must divide the attention heads (" + num(m.heads)
+                                          + ") so query heads group evenly"
+                                          + suggestion("key/value heads", nearestValid(m.kvHeads, m.heads, [&](std::int64_t k) {
+                                                           return m.heads % k == 0;
+                                                       })));
 }
 
-void checkLayout(Checker &check)
+/// Whether tensor parallel `t` keeps the model's rules (Megatron-LM: whole heads and key/value head
+/// groups per rank, the MLP split by columns).
+bool tensorKeepsModel(const ModelSpec &m, std::int64_t t)
+{
+    return m.heads % t == 0 && m.kvHeads % t == 0 && m.ffnHidden % t == 0;
+}
+
+void checkTensor(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    const std::int64_t t = plan.parallel.tensor;
+    if (!check.ok({"parallel.tensor", "model.heads", "model.kv_heads", "model.ffn_hidden"}) || tensorKeepsModel(m, t))
+        return;
+    std::vector<std::string> parts;
+    for (const auto &[value, what] : {std::pair{m.heads, num(m.heads) + " attention heads"},
+                                      std::pair{m.kvHeads, num(m.kvHeads) + " key/value heads"},
+                                      std::pair{m.ffnHidden, "the MLP width " + num(m.ffnHidden)}})
+        if (value % t != 0)
+            parts.push_back(what);
+    std::string broken = "the " + parts.front();
+    for (std::size_t i = 1; i < parts.size(); ++i)
+        broken += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    const std::int64_t gpus = plan.cluster.gpusPerNode * plan.cluster.nodes;
+    const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.pipeline"});
+    check.error("parallel.tensor",
+                "Tensor parallel (" + num(t) + ") must divide " + broken + ": each rank holds whole heads and MLP columns"
+                    + suggestion("values", nearestValid(t, std::min<std::int64_t>(m.heads, 65536), [&](std::int64_t c) {
+                                     return tensorKeepsModel(m, c) && (!gpusOk || gpus % (c * plan.parallel.pipeline) == 0);
+                                 })));
+}
+
+void checkPipeline(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
     const ParallelConfig &par = check.plan().parallel;
-    if (check.ok({"parallel.tensor", "model.heads"}))
-        check.divides("parallel.tensor", par.tensor, "model.heads", m.heads, "each tensor rank holds whole attention heads");
-    if (check.ok({"parallel.tensor", "model.kv_heads"}))
-        check.divides("parallel.tensor", par.tensor, "model.kv_heads", m.kvHeads,
-                      "each tensor rank holds whole key/value head groups (Megatron-LM's rule)");
-    if (check.ok({"parallel.tensor", "model.ffn_hidden"}))
-        check.divides("parallel.tensor", par.tensor, "model.ffn_hidden", m.ffnHidden, "the MLP is split by columns");
     if (check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers"})) {
         const double chunks = double(par.pipeline) * double(par.virtualStages);
-        if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0)
+        if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0) {
+            const std::int64_t v = par.virtualStages;
+            const std::string per = v > 1 ? " x " + num(v) + " virtual stages" : "";
+            const ClusterConfig &cl = check.plan().cluster;
+            const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.tensor"});
+            const std::int64_t gpus = cl.gpusPerNode * cl.nodes;
             check.error("parallel.pipeline",
-                        "model.layers (" + std::to_string(m.layers) + ") must divide evenly into pipeline x virtual_stages = "
-                            + std::to_string(par.pipeline) + " x " + std::to_string(par.virtualStages) + " chunks");
+                        "Pipeline stages" + per + " (" + num(par.pipeline) + per + ") must divide the " + num(m.layers)
+                            + " layers evenly" + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+                                                                return m.layers % (p * v) == 0 && (!gpusOk || gpus % (p * par.tensor) == 0);
+                                                            })));
+        }
     }
     if (check.ok({"parallel.virtual_stages"}) && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
-        check.error("parallel.virtual_stages", "more than one model chunk per stage needs \"schedule\": \"interleaved\"");
+        check.error("parallel.virtual_stages", "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)");
     if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
-        check.warning("parallel.schedule", "interleaved schedule with a single pipeline stage behaves like no pipeline");
+        check.warning("parallel.schedule", "the interleaved schedule with a single pipeline stage behaves like no pipeline");
+    // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism, and Megatron-LM's
+    // distributed optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every
+    // stage, partitioned parameters would be gathered again for each of them. Not modelled: refused.
+    if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 3 && par.pipeline > 1)
+        check.error("parallel.zero_stage",
+                    "ZeRO stage 3 cannot be combined with pipeline stages (" + num(par.pipeline)
+                        + "): each stage would gather its parameters again for every micro-batch in flight; DeepSpeed and "
+                          "Megatron-LM refuse it. Use ZeRO stage 1 with pipeline parallelism, or pipeline stages 1");
 }
 
 void checkBatch(Checker &check)
@@ -103,15 +180,22 @@ void checkBatch(Checker &check)
     if (!check.ok({"training.global_batch", "training.micro_batch", "parallel.data"}))
         return;
     const double perStep = double(training.microBatch) * double(par.data);
-    if (perStep > double(training.globalBatch) || training.globalBatch % (training.microBatch * par.data) != 0)
+    if (perStep > double(training.globalBatch) || training.globalBatch % (training.microBatch * par.data) != 0) {
+        const std::int64_t unit = training.microBatch * par.data;
+        std::string near;
+        if (unit > 0 && unit <= (std::int64_t(1) << 40)) {
+            const std::int64_t below = training.globalBatch / unit * unit;
+            near = below > 0 ? num(below) + " or " + num(below + unit) : num(unit);
+        }
+        check.error("training.global_batch", "Global batch (" + num(training.globalBatch) + ") must be a multiple of micro-batch x data-parallel replicas = "
+                                                 + num(training.microBatch) + " x " + num(par.data) + " = " + num(unit)
+                                                 + suggestion("global batches", near));
+    } else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
+               && plan.microbatches() % par.pipeline != 0) {
         check.error("training.global_batch",
-                    "must be a multiple of training.micro_batch x parallel.data = " + std::to_string(training.microBatch) + " x "
-                        + std::to_string(par.data) + " (got " + std::to_string(training.globalBatch) + ")");
-    else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
-             && plan.microbatches() % par.pipeline != 0)
-        check.error("training.global_batch",
-                    "the interleaved schedule needs the micro-batch count (" + std::to_string(plan.microbatches())
-                        + ") to be a multiple of parallel.pipeline (" + std::to_string(par.pipeline) + ")");
+                    "the interleaved schedule needs the micro-batch count (" + num(plan.microbatches()) + " = global batch / (micro-batch x data parallel)) "
+                        "to be a multiple of the pipeline stages (" + num(par.pipeline) + ")");
+    }
 }
 
 void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
@@ -206,18 +290,41 @@ bool checkNodeGroups(Checker &check)
     return groupsOk;
 }
 
+/// tensor x pipeline must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x pipeline)).
+/// The window derives the replicas, so a broken split is reported on the key that breaks it.
 void checkGpuCount(Checker &check)
 {
     const ParallelConfig &par = check.plan().parallel;
     const ClusterConfig &cl = check.plan().cluster;
+    const ModelSpec &m = check.plan().model;
     if (!check.ok({"parallel.data", "parallel.tensor", "parallel.pipeline", "cluster.gpus_per_node", "cluster.nodes"}))
         return;
     const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
     const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
-    if (workers != gpus)
-        check.error("parallel", "data x tensor x pipeline = " + std::to_string(par.data) + " x " + std::to_string(par.tensor)
-                                    + " x " + std::to_string(par.pipeline) + " = " + std::to_string(std::int64_t(workers))
-                                    + " must equal the GPU count gpus_per_node x nodes = " + std::to_string(std::int64_t(gpus)));
+    if (workers == gpus)
+        return;
+    const auto g = std::int64_t(gpus);
+    const std::string cluster = num(g) + " GPUs (" + num(cl.nodes) + " nodes x " + num(cl.gpusPerNode) + ")";
+    if (g % (par.tensor * par.pipeline) == 0) {
+        check.error("parallel.data", "Data parallel must be GPUs / (tensor x pipeline) = " + num(g) + " / (" + num(par.tensor) + " x "
+                                         + num(par.pipeline) + ") = " + num(g / (par.tensor * par.pipeline)) + " (got "
+                                         + num(par.data) + ")");
+    } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor")) {
+        return; // already reported on the key, with values that keep this rule too
+    } else if (g % par.tensor == 0 && par.pipeline > 1) {
+        check.error("parallel.pipeline", "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline)
+                                             + ") must divide the " + cluster + " into whole data-parallel replicas"
+                                             + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+                                                              return g % (par.tensor * p) == 0 && m.layers > 0
+                                                                     && m.layers % (p * par.virtualStages) == 0;
+                                                          })));
+    } else {
+        check.error("parallel.tensor", "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline)
+                                           + ") must divide the " + cluster + " into whole data-parallel replicas"
+                                           + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
+                                                            return g % (t * par.pipeline) == 0 && tensorKeepsModel(m, t);
+                                                        })));
+    }
 }
 
 } // namespace
@@ -228,7 +335,8 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     Checker check(plan, problems);
     check.checkRanges();
     checkModelShape(check);
-    checkLayout(check);
+    checkTensor(check);
+    checkPipeline(check);
     checkBatch(check);
     checkDevicesAndLinks(check, catalog);
     checkCustomDevices(check, catalog);

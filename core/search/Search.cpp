@@ -301,7 +301,9 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                     for (const auto &[schedule, v] : schedules) {
                         if (!fixedSchedule.allows(schedule) || !fixedVirtual.allows(v))
                             continue;
-                        for (std::int64_t zero = 0; zero <= (d > 1 ? 3 : 0); ++zero) { // with one replica every ZeRO stage is ZeRO-0
+                        // With one replica every ZeRO stage is ZeRO-0; ZeRO-3 does not combine with pipeline
+                        // stages (core/plan/PlanValidation).
+                        for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 2 : 3) : 0); ++zero) {
                             if (!fixedZero.allows(zero))
                                 continue;
                             for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {

@@ -194,6 +194,18 @@ private slots:
         for (const Problem &p : io::estimateProblems(mixed))
             explained = explained || (p.key == "cluster.node_groups" && p.message.find("sets the step time") != std::string::npos);
         QVERIFY(explained);
+
+        // MFU counts the peak of every GPU: half the GPUs are H100s (989 TFLOP/s dense BF16, NVIDIA's H100
+        // datasheet) and half A100s (312 TFLOP/s): the A100-paced step delivers the all-A100 plan's model
+        // FLOPs on a cluster with (312 + 989) / 2 TFLOP/s of peak per GPU.
+        QCOMPARE(catalog.device("a100-sxm4-40gb")->peakFlops(Precision::BF16), 312e12);
+        QCOMPARE(catalog.device("h100-sxm5-80gb")->peakFlops(Precision::BF16), 989e12);
+        QCOMPARE(mixed.step.mfu, a.step.mfu * 312.0 / ((312.0 + 989.0) / 2.0));
+        // The H100s wait for the A100s for the rest of each step; the A100s never wait.
+        QCOMPARE(mixed.nodeGroups[0].idleShare, 1.0 - h.step.stepSeconds / a.step.stepSeconds);
+        QCOMPARE(mixed.nodeGroups[1].idleShare, 0.0);
+        QCOMPARE(mixed.idleShare, 0.5 * mixed.nodeGroups[0].idleShare);
+        QCOMPARE(a.idleShare, 0.0);
     }
 
     void nodeGroupRules()

@@ -43,6 +43,8 @@ private slots:
     void zeroBubbleFasterThanOneFOneBAtEqualMemory_data();
     void zeroBubbleFasterThanOneFOneBAtEqualMemory();
     void flopCounterMatchesNvidiaReference();
+    void wholeStepTimelineAndParts();
+    void oneStageTimeline();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -319,3 +321,62 @@ void TestStepModel::flopCounterMatchesNvidiaReference()
 
 QTEST_APPLESS_MAIN(TestStepModel)
 #include "tst_stepmodel.moc"
+
+// The step-time chart's parts add up to the step; the timeline draws the whole step on every stage: the
+// simulated 1F1B schedule, then the exposed data-parallel communication and the optimizer.
+void TestStepModel::wholeStepTimelineAndParts()
+{
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536); // the built-in example: 192 micro-batches
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    double sum = 0;
+    for (double seconds : e.parts)
+        sum += seconds;
+    QCOMPARE(sum, e.step.stepSeconds);
+    const StageTime &pace = e.step.stages[std::size_t(e.step.slowestStage)];
+    QCOMPARE(e.parts[std::size_t(StepPart::Forward)], 192.0 * pace.forwardSeconds);
+    QCOMPARE(e.parts[std::size_t(StepPart::Backward)], 192.0 * pace.backwardSeconds);
+    const StepTimeline &t = e.timeline;
+    QVERIFY(t.valid && t.simulated);
+    QCOMPARE(t.rows, 8);
+    QCOMPARE(t.stepSeconds, e.step.stepSeconds);
+    QCOMPARE(t.scheduleSeconds, e.step.pipeline.makespan);
+    QVERIFY(t.present[std::size_t(SegmentKind::Forward)] && t.present[std::size_t(SegmentKind::Backward)]);
+    QVERIFY(!t.present[std::size_t(SegmentKind::WeightGradient)]); // 1F1B has no separate W
+    for (std::int32_t row = 0; row < t.rows; ++row) {
+        // 192 forwards, 192 backwards, then the data-parallel sync and the optimizer update.
+        QCOMPARE(t.rowBegin[std::size_t(row) + 1] - t.rowBegin[std::size_t(row)], std::size_t(2 * 192 + 2));
+        const StepSegment &optimizer = t.segments[t.rowBegin[std::size_t(row) + 1] - 1];
+        const StepSegment &data = t.segments[t.rowBegin[std::size_t(row) + 1] - 2];
+        QCOMPARE(optimizer.kind, SegmentKind::Optimizer);
+        QCOMPARE(data.kind, SegmentKind::DataComm);
+        QCOMPARE(optimizer.end, e.step.stepSeconds);
+        QCOMPARE(data.end - data.start, e.step.category(TimeCategory::DataComm));
+    }
+}
+
+// One stage: its micro-batches one after the other (forward, then backward with recompute and tensor
+// communication), then the data-parallel sync and the optimizer; long runs group micro-batches.
+void TestStepModel::oneStageTimeline()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 48); // 6 micro-batches per replica
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    const StepTimeline &t = e.timeline;
+    QVERIFY(t.valid && !t.simulated);
+    QCOMPARE(t.rows, 1);
+    QCOMPARE(t.segments.size(), std::size_t(2 * 6 + 2));
+    QCOMPARE(t.segments[0].kind, SegmentKind::Forward);
+    QCOMPARE(t.segments[1].kind, SegmentKind::Backward);
+    QCOMPARE(t.segments[11].microbatch, 5);
+    QCOMPARE(t.segments[11].end, t.scheduleSeconds);
+    QCOMPARE(t.scheduleSeconds, 6.0 * e.step.stages[0].microbatchSeconds());
+    QCOMPARE(t.segments.back().end, e.step.stepSeconds);
+
+    plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 4096 segments
+    const Estimate many = run(plan);
+    // 2 x 10000 / 4096 -> groups of 5 micro-batches: 2000 forward and 2000 backward segments.
+    QCOMPARE(many.timeline.segments.size(), std::size_t(4000 + 2));
+    QCOMPARE(many.timeline.segments[0].microbatches, 5);
+    QCOMPARE(many.timeline.segments[many.timeline.segments.size() - 3].end, many.timeline.scheduleSeconds);
+}

@@ -204,14 +204,16 @@ void TestPlanJson::invalid_data()
     QTest::newRow("layers beyond the range") << "model.layers" << QJsonValue(2e12) << "model.layers" << "from 1 to 100000 (got 2000000000000)";
     // Divisibility rules.
     QTest::newRow("tensor does not divide heads") << "parallel.tensor" << QJsonValue(3) << "parallel.tensor"
-                                                  << "3 does not divide model.heads (16)";
+                                                  << "Tensor parallel (3) must divide the 16 attention heads";
     QTest::newRow("heads do not divide hidden") << "model.heads" << QJsonValue(24) << "model.heads"
-                                                << "24 does not divide model.hidden (1024)";
-    QTest::newRow("kv_heads do not divide heads") << "model.kv_heads" << QJsonValue(5) << "model.kv_heads" << "does not divide model.heads";
-    QTest::newRow("gpu count") << "parallel.data" << QJsonValue(4) << "parallel" << "must equal the GPU count";
+                                                << "Attention heads (24) must divide the hidden size (1024)";
+    QTest::newRow("kv_heads do not divide heads") << "model.kv_heads" << QJsonValue(5) << "model.kv_heads" << "Key/value heads (5) must divide the attention heads (16)";
+    QTest::newRow("gpu count") << "parallel.data" << QJsonValue(4) << "parallel.data" << "Data parallel must be GPUs / (tensor x pipeline) = 8 / (2 x 2) = 2 (got 4)";
     QTest::newRow("global batch") << "training.global_batch" << QJsonValue(66) << "training.global_batch"
-                                  << "multiple of training.micro_batch x parallel.data = 2 x 2";
-    QTest::newRow("layers across stages") << "model.layers" << QJsonValue(9) << "parallel.pipeline" << "must divide evenly";
+                                  << "must be a multiple of micro-batch x data-parallel replicas = 2 x 2 = 4; valid global batches nearby: 64 or 68";
+    QTest::newRow("zero 3 with pipeline") << "parallel.zero_stage" << QJsonValue(3) << "parallel.zero_stage"
+                                          << "ZeRO stage 3 cannot be combined with pipeline stages (2)";
+    QTest::newRow("layers across stages") << "model.layers" << QJsonValue(9) << "parallel.pipeline" << "Pipeline stages (2) must divide the 9 layers evenly; valid stage counts nearby: 1";
     QTest::newRow("virtual stages without interleaving") << "parallel.virtual_stages" << QJsonValue(2)
                                                          << "parallel.virtual_stages" << "interleaved";
     // Catalog look-ups and enumerations.

@@ -9,6 +9,7 @@
 #include <QStandardPaths>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QComboBox>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
@@ -105,7 +106,7 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
     QVERIFY(strong);
     QCOMPARE(strong->workers, 8);
     QCustomPlot *plot = f.window.scaling()->plot();
-    const QString title = qobject_cast<QCPTextElement *>(plot->plotLayout()->element(0, 0))->text();
+    const QString title = f.window.scaling()->title();
     QVERIFY2(title.contains(QStringLiteral("8 replicas at %1 efficiency").arg(QString::fromStdString(units::formatPercent(strong->efficiency, 1)))),
              qPrintable(title));
     QVERIFY(!title.contains(QStringLiteral("4096")));
@@ -214,9 +215,9 @@ void TestPlanner::invalidFilesShowProblemsAndKeepDocument_data()
     const QByteArray valid = io::builtinExamplePlan();
     QTest::newRow("malformed") << QByteArray("{\"format\": ") << "malformed JSON";
     QTest::newRow("tensor does not divide heads") << QByteArray(valid).replace("\"tensor\": 8", "\"tensor\": 7")
-                                                  << "parallel.tensor: 7 does not divide model.heads (96)";
+                                                  << "parallel.tensor: Tensor parallel (7) must divide the 96 attention heads";
     QTest::newRow("unknown device") << QByteArray(valid).replace("a100-sxm4-80gb", "tpu-v9") << "cluster.device: unknown device";
-    QTest::newRow("gpu count") << QByteArray(valid).replace("\"nodes\": 64", "\"nodes\": 63") << "must equal the GPU count";
+    QTest::newRow("gpu count") << QByteArray(valid).replace("\"nodes\": 64", "\"nodes\": 63") << "parallel.pipeline: Tensor parallel x pipeline stages (8 x 8) must divide the 504 GPUs (63 nodes x 8) into whole data-parallel replicas; valid stage counts nearby: 1 or 3";
     QTest::newRow("newer version") << QByteArray(valid).replace("\"version\": 1", "\"version\": 7") << "newer Trainplan";
 }
 
@@ -253,7 +254,7 @@ void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
     QVERIFY(!f.document.estimate().valid);
     bool shown = false;
     for (QLabel *label : f.window.findChildren<QLabel *>())
-        shown |= label->isVisibleTo(&f.window) && label->text().contains(QStringLiteral("8 does not divide model.heads (100)"));
+        shown |= label->isVisibleTo(&f.window) && label->text().contains(QStringLiteral("Attention heads (100) must divide the hidden size (12288)"));
     QVERIFY(shown);
     QVERIFY(f.window.summary()->fitText().contains(QStringLiteral("Invalid plan")));
     for (QLabel *label : f.window.summary()->findChildren<QLabel *>())
@@ -282,10 +283,29 @@ void TestPlanner::rooflineHoverDescribesOp()
 void TestPlanner::ganttDrawsEveryOp()
 {
     Fixture f;
-    // 8 stages x 192 micro-batches x (forward + backward).
-    QCOMPARE(f.window.pipeline()->opCount(), std::size_t(8 * 192 * 2));
+    PipelineGanttView *gantt = f.window.pipeline();
+    // 8 stages x 192 micro-batches x (forward + backward), then each stage's data-parallel sync and optimizer.
+    QCOMPARE(gantt->opCount(), std::size_t(8 * 192 * 2 + 8 * 2));
+    // The legend lists the kinds present: 1F1B has no separate weight-gradient op.
+    QCOMPARE(gantt->legendNames(), (QStringList{"forward", "backward", "data-parallel / ZeRO communication", "optimizer"}));
+    // The time axis covers the whole step, not only the schedule.
+    QVERIFY(gantt->plot()->xAxis->range().upper >= f.document.estimate().step.stepSeconds);
+    // Hover names the op under the pointer: the first op of stage 0 is the forward of micro-batch 0.
+    gantt->resize(1200, 600);
+    gantt->plot()->replot();
+    QCOMPARE(gantt->describeAt(gantt->segmentCentre(0)).section(QLatin1Char('\n'), 0, 0),
+             QStringLiteral("Stage 0: forward of micro-batch 0"));
+    const std::size_t last = gantt->opCount() - 1;
+    QVERIFY(gantt->describeAt(gantt->segmentCentre(last)).startsWith(QStringLiteral("Stage 7: optimizer")));
+
+    f.window.findChild<QComboBox *>(QStringLiteral("parallel.schedule"))->setCurrentIndex(int(Schedule::ZeroBubbleH1));
+    QVERIFY(gantt->legendNames().contains(QStringLiteral("weight gradient (W)")));
+    QVERIFY(!gantt->legendNames().contains(QStringLiteral("backward")));
+
+    // One stage: 512 GPUs / tensor 8 = 64 replicas, 1536 / 64 = 24 micro-batches one after the other.
     f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(1);
-    QCOMPARE(f.window.pipeline()->opCount(), std::size_t(0));
+    QCOMPARE(gantt->opCount(), std::size_t(24 * 2 + 2));
+    QVERIFY(gantt->plot()->yAxis->visible());
 }
 
 void TestPlanner::zeroComparisonMatchesFigure16_2()

@@ -222,10 +222,11 @@ private slots:
         QCOMPARE(scaling.size(), e.scaling.strong.size() + e.scaling.weak.size() + 1);
         QCOMPARE(scaling[1][3].toDouble(), e.scaling.strong.front().speedup);
         const std::vector<QStringList> pipeline = parseCsv(c.pipeline.exportCsv());
-        QCOMPARE(pipeline.size(), e.step.pipeline.ops.size() + 1);
-        const PipelineOp &last = e.step.pipeline.ops.back();
-        QCOMPARE(pipeline.back()[0].toInt(), last.stage);
-        QCOMPARE(pipeline.back()[5].toDouble(), last.end);
+        // The whole step: every schedule op, then each stage's data-parallel sync and optimizer update.
+        QCOMPARE(pipeline.size(), e.step.pipeline.ops.size() + 2 * std::size_t(e.step.stages.size()) + 1);
+        QCOMPARE(pipeline.back()[0].toInt(), int(e.step.stages.size()) - 1);
+        QCOMPARE(pipeline.back()[1], QStringLiteral("optimizer"));
+        QCOMPARE(pipeline.back()[5].toDouble(), e.step.stepSeconds);
     }
 
     void copyPutsImageAndDataOnTheClipboard()

@@ -1,38 +1,102 @@
 #include "ui/charts/PipelineGanttView.h"
 
+#include <QHelpEvent>
+#include <QToolTip>
+
 #include <qcustomplot.h>
 
-#include "ui/charts/ChartStyle.h"
+#include <algorithm>
+
+#include "core/common/EnumNames.h"
 #include "io/ChartCsv.h"
+#include "ui/Format.h"
+#include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
 
-/// Draws a PipelineTimeline: one row per stage (key axis = time, value axis = stage).
+QColor segmentColour(SegmentKind kind, const QPalette &palette)
+{
+    switch (kind) {
+    case SegmentKind::Forward: return chartstyle::series(0, palette);
+    case SegmentKind::Backward:
+    case SegmentKind::InputGradient: return chartstyle::series(1, palette);
+    case SegmentKind::WeightGradient: return chartstyle::series(2, palette);
+    case SegmentKind::DataComm: return chartstyle::series(3, palette);
+    case SegmentKind::Optimizer: return chartstyle::series(7, palette);
+    }
+    return chartstyle::series(7, palette);
+}
+
+namespace {
+
+QString kindWords(SegmentKind kind)
+{
+    switch (kind) {
+    case SegmentKind::Forward: return PipelineGanttView::tr("forward");
+    case SegmentKind::Backward: return PipelineGanttView::tr("backward");
+    case SegmentKind::InputGradient: return PipelineGanttView::tr("input gradient (B)");
+    case SegmentKind::WeightGradient: return PipelineGanttView::tr("weight gradient (W)");
+    case SegmentKind::DataComm: return PipelineGanttView::tr("data-parallel / ZeRO communication");
+    case SegmentKind::Optimizer: return PipelineGanttView::tr("optimizer");
+    }
+    return {};
+}
+
+} // namespace
+
+/// Draws a StepTimeline: one row per stage (key axis = time, value axis = stage). `band` places the bars in
+/// the row: the plan fills most of it; a baseline a thin strip at its bottom.
 class GanttPlottable : public QCPAbstractPlottable
 {
 public:
-    GanttPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis) : QCPAbstractPlottable(keyAxis, valueAxis) {}
+    GanttPlottable(QCPAxis *keyAxis, QCPAxis *valueAxis, double top, double bottom, bool ghost)
+        : QCPAbstractPlottable(keyAxis, valueAxis), m_top(top), m_bottom(bottom), m_ghost(ghost)
+    {
+    }
 
-    void setTimeline(const PipelineTimeline &timeline, const QColor colours[3], const QColor &text)
+    void setTimeline(const StepTimeline &timeline, const QPalette &palette)
     {
         m_timeline = timeline;
-        for (int i = 0; i < 3; ++i)
-            m_colours[i] = colours[i];
-        m_text = text;
+        for (std::size_t k = 0; k < kSegmentKindCount; ++k) {
+            QColor c = segmentColour(SegmentKind(k), palette);
+            if (m_ghost)
+                c.setAlphaF(0.55f);
+            m_colours[k] = c;
+            m_shaded[k] = chartstyle::isDark(palette) ? c.darker(125) : c.lighter(125);
+        }
+        m_text = QColor(Qt::white);
     }
-    std::size_t opCount() const { return m_timeline.ops.size(); }
+    const StepTimeline &timeline() const { return m_timeline; }
 
     double selectTest(const QPointF &, bool, QVariant * = nullptr) const override { return -1; }
     QCPRange getKeyRange(bool &found, QCP::SignDomain = QCP::sdBoth) const override
     {
-        found = m_timeline.valid && !m_timeline.ops.empty();
-        return QCPRange(0, found ? m_timeline.makespan : 1);
+        found = m_timeline.valid;
+        return QCPRange(0, found ? m_timeline.stepSeconds : 1);
     }
     QCPRange getValueRange(bool &found, QCP::SignDomain = QCP::sdBoth, const QCPRange & = QCPRange()) const override
     {
         found = m_timeline.valid;
-        return QCPRange(-0.5, double(m_timeline.stageBegin.empty() ? 1 : m_timeline.stageBegin.size() - 1) - 0.5);
+        return QCPRange(-0.5, double(std::max(1, m_timeline.rows)) - 0.5);
+    }
+    /// The segment under a plot coordinate, or nullptr.
+    const StepSegment *segmentAt(double time, double value) const
+    {
+        if (!m_timeline.valid)
+            return nullptr;
+        const double row = std::round(value);
+        const double within = value - row;
+        if (row < 0 || row >= m_timeline.rows || within < m_top || within > m_bottom)
+            return nullptr;
+        const auto begin = m_timeline.segments.begin() + std::ptrdiff_t(m_timeline.rowBegin[std::size_t(row)]);
+        const auto end = m_timeline.segments.begin() + std::ptrdiff_t(m_timeline.rowBegin[std::size_t(row) + 1]);
+        // Segments of a row are in time order: the last one starting at or before `time`.
+        auto it = std::upper_bound(begin, end, time, [](double t, const StepSegment &s) { return t < s.start; });
+        if (it == begin)
+            return nullptr;
+        --it;
+        return time <= it->end ? &*it : nullptr;
     }
 
 protected:
@@ -45,156 +109,244 @@ protected:
         QCPAxis *keyAxis = mKeyAxis.data();
         const double x0 = keyAxis->coordToPixel(visible.lower), x1 = keyAxis->coordToPixel(visible.upper);
         const double scale = visible.size() > 0 ? (x1 - x0) / visible.size() : 0.0;
-        const auto pixel = [&](double t) { return x0 + (t - visible.lower) * scale; };
-        const bool labels = m_timeline.ops.size() <= 4000;
+        m_pixel = [=](double t) { return x0 + (t - visible.lower) * scale; };
+        m_labels = !m_ghost && m_timeline.segments.size() <= 4000;
         QFont small = painter->font();
         small.setPointSizeF(std::max(6.0, small.pointSizeF() - 2));
         painter->setFont(small);
         painter->setPen(Qt::NoPen);
-        for (std::size_t s = 0; s + 1 < m_timeline.stageBegin.size(); ++s) {
-            QCPAxis *valueAxis = mValueAxis.data();
-            const double top = valueAxis->coordToPixel(double(s) - 0.38);
-            const double bottom = valueAxis->coordToPixel(double(s) + 0.38);
-            // Ops narrower than a few pixels merge into one rectangle per busy stretch, coloured by the
-            // time share of each kind in it: 10^5 ops draw as a few hundred rectangles.
-            bool inRun = false;
-            double runLeft = 0, runRight = 0, runShare[3] = {0, 0, 0};
-            const auto flush = [&] {
-                if (!inRun)
-                    return;
-                const double total = runShare[0] + runShare[1] + runShare[2];
-                double rgb[3] = {0, 0, 0};
-                for (int k = 0; k < 3; ++k) {
-                    const double w = total > 0 ? runShare[k] / total : 1.0 / 3.0;
-                    rgb[0] += w * m_colours[k].redF();
-                    rgb[1] += w * m_colours[k].greenF();
-                    rgb[2] += w * m_colours[k].blueF();
-                }
-                painter->fillRect(QRectF(QPointF(runLeft, top), QPointF(std::max(runRight, runLeft + 1.0), bottom)),
-                                  QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2])));
-                inRun = false;
-                runShare[0] = runShare[1] = runShare[2] = 0;
-            };
-            for (std::size_t i = m_timeline.stageBegin[s]; i < m_timeline.stageBegin[s + 1]; ++i) {
-                const PipelineOp &op = m_timeline.ops[i];
-                if (op.end < visible.lower || op.start > visible.upper)
-                    continue;
-                const int kind = op.kind == PipelineOpKind::Forward ? 0 : op.kind == PipelineOpKind::BackwardWeight ? 2 : 1;
-                const double left = pixel(op.start);
-                const double right = pixel(op.end);
-                if (inRun && left - runRight < 1.0 && right - left < 3.0) {
-                    runRight = right;
-                    runShare[kind] += op.end - op.start;
-                    continue;
-                }
-                flush();
-                if (right - left >= 3.0) {
-                    // Wide enough to see: its own block with a thin gap, and the micro-batch number if it fits.
-                    const QRectF rect(QPointF(left, top), QPointF(right - 0.5, bottom));
-                    painter->fillRect(rect, m_colours[kind]);
-                    if (labels && rect.width() > 16) {
-                        painter->setPen(m_text);
-                        painter->drawText(rect, Qt::AlignCenter, QString::number(op.microbatch));
-                        painter->setPen(Qt::NoPen);
-                    }
-                } else {
-                    inRun = true;
-                    runLeft = left;
-                    runRight = right;
-                    runShare[kind] = op.end - op.start;
-                }
+        for (std::int32_t row = 0; row < m_timeline.rows; ++row)
+            drawRow(painter, row, visible);
+    }
+
+    void drawLegendIcon(QCPPainter *, const QRectF &) const override {}
+
+private:
+    /// A stretch of segments each narrower than a few pixels, drawn as one rectangle split into bands.
+    struct Run
+    {
+        bool open = false;
+        double left = 0, right = 0;
+        std::array<double, kSegmentKindCount> seconds{};
+    };
+
+    void drawRow(QCPPainter *painter, std::int32_t row, const QCPRange &visible)
+    {
+        QCPAxis *valueAxis = mValueAxis.data();
+        const double top = valueAxis->coordToPixel(double(row) + m_top);
+        const double bottom = valueAxis->coordToPixel(double(row) + m_bottom);
+        const double y0 = std::min(top, bottom), y1 = std::max(top, bottom);
+        Run run;
+        for (std::size_t i = m_timeline.rowBegin[std::size_t(row)]; i < m_timeline.rowBegin[std::size_t(row) + 1]; ++i) {
+            const StepSegment &s = m_timeline.segments[i];
+            if (s.end < visible.lower || s.start > visible.upper)
+                continue;
+            const double left = m_pixel(s.start), right = m_pixel(s.end);
+            const std::size_t kind = std::size_t(s.kind);
+            if (right - left < 3.0) {
+                if (run.open && left - run.right > 1.0)
+                    flush(painter, run, y0, y1);
+                if (!run.open)
+                    run = Run{true, left, right, {}};
+                run.right = right;
+                run.seconds[kind] += s.end - s.start;
+                continue;
             }
-            flush();
+            flush(painter, run, y0, y1);
+            // Wide enough to see: its own block with a thin gap; neighbouring micro-batches alternate in shade.
+            const QRectF rect(QPointF(left, y0), QPointF(right - 0.5, y1));
+            painter->fillRect(rect, (s.microbatch >= 0 && (s.microbatch / std::max(1, s.microbatches)) % 2 == 1) ? m_shaded[kind] : m_colours[kind]);
+            if (m_labels && s.microbatch >= 0 && rect.width() > 16 && rect.height() > 9) {
+                painter->setPen(m_text);
+                painter->drawText(rect, Qt::AlignCenter, QString::number(s.microbatch));
+                painter->setPen(Qt::NoPen);
+            }
+        }
+        flush(painter, run, y0, y1);
+    }
+
+    /// A merged run: one band per kind, as tall as the kind's share of the run's time, in the legend's
+    /// colours (never a blend that the legend does not show).
+    void flush(QCPPainter *painter, Run &run, double y0, double y1)
+    {
+        if (!run.open)
+            return;
+        run.open = false;
+        double total = 0;
+        for (double s : run.seconds)
+            total += s;
+        const double right = std::max(run.right, run.left + 1.0);
+        double y = y0;
+        for (std::size_t k = 0; k < kSegmentKindCount; ++k) {
+            if (!(run.seconds[k] > 0) || !(total > 0))
+                continue;
+            const double h = (y1 - y0) * run.seconds[k] / total;
+            painter->fillRect(QRectF(QPointF(run.left, y), QPointF(right, y + h)), m_colours[k]);
+            y += h;
         }
     }
 
-    void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override
-    {
-        const double third = rect.width() / 3.0;
-        for (int i = 0; i < 3; ++i)
-            painter->fillRect(QRectF(rect.left() + i * third, rect.top(), third, rect.height()), m_colours[i]);
-    }
-
-private:
-    PipelineTimeline m_timeline;
-    QColor m_colours[3];
+    StepTimeline m_timeline;
+    double m_top, m_bottom;
+    bool m_ghost;
+    std::array<QColor, kSegmentKindCount> m_colours;
+    std::array<QColor, kSegmentKindCount> m_shaded;
     QColor m_text;
+    std::function<double(double)> m_pixel;
+    bool m_labels = true;
 };
 
 PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
     : PlotView(document, parent)
 {
-    m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis);
-    m_gantt->setName(tr("forward / backward / weight gradient"));
+    m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis, -0.4, 0.26, false);
+    m_baseline = new GanttPlottable(m_plot->xAxis, m_plot->yAxis, 0.29, 0.42, true);
+    m_gantt->removeFromLegend();
+    m_baseline->removeFromLegend();
     m_plot->xAxis->setLabel(tr("Time in the step (s)"));
     m_plot->yAxis->setLabel(tr("Pipeline stage"));
     m_plot->yAxis->setRangeReversed(true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
-    // Legend: one swatch per op kind (graphs without data).
-    const QString kinds[] = {tr("forward"), tr("backward"), tr("weight gradient")};
-    for (int i = 0; i < 3; ++i) {
+    // Legend: one swatch per kind present (graphs without data), in its own row under the title so it
+    // never covers a stage.
+    for (std::size_t k = 0; k < kSegmentKindCount; ++k) {
         QCPGraph *swatch = m_plot->addGraph();
-        swatch->setName(kinds[i]);
+        swatch->setName(kindWords(SegmentKind(k)));
         swatch->setLineStyle(QCPGraph::lsNone);
         swatch->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 9));
     }
-    m_gantt->removeFromLegend();
     m_plot->legend->setVisible(true);
     m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     m_plot->legend->setWrap(3);
-    // The legend gets its own row under the title, so it never covers a stage.
     m_plot->plotLayout()->insertRow(1);
     m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
     m_plot->legend->setMargins(QMargins(4, 0, 4, 0));
     m_plot->legend->setBorderPen(Qt::NoPen);
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+    connect(m_document, &PlanDocument::baselineChanged, this, [this] {
+        draw();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
     startFollowingDocument();
 }
 
 std::size_t PipelineGanttView::opCount() const
 {
-    return m_gantt->opCount();
+    return m_gantt->timeline().segments.size();
+}
+
+QStringList PipelineGanttView::legendNames() const
+{
+    QStringList names;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(m_plot->legend->item(i)))
+            names << item->plottable()->name();
+    return names;
+}
+
+QString PipelineGanttView::describeAt(const QPointF &position) const
+{
+    const double time = m_plot->xAxis->pixelToCoord(position.x());
+    const double value = m_plot->yAxis->pixelToCoord(position.y());
+    const GanttPlottable *sources[] = {m_gantt, m_baseline};
+    for (const GanttPlottable *source : sources) {
+        const StepSegment *s = source->segmentAt(time, value);
+        if (!s)
+            continue;
+        QString what = kindWords(s->kind);
+        if (s->microbatch >= 0)
+            what = s->microbatches > 1 ? tr("%1 of micro-batches %2-%3").arg(what).arg(s->microbatch).arg(s->microbatch + s->microbatches - 1)
+                                       : tr("%1 of micro-batch %2").arg(what).arg(s->microbatch);
+        if (s->chunk > 0 || m_document->plan().parallel.virtualStages > 1)
+            what += tr(", model chunk %1").arg(s->chunk);
+        const QString whose = source == m_baseline ? tr("Baseline, stage %1").arg(s->row) : tr("Stage %1").arg(s->row);
+        return tr("%1: %2\n%3 to %4 s (%5)")
+            .arg(whose, what, fmt::number(s->start, 3), fmt::number(s->end, 3), fmt::duration(s->end - s->start));
+    }
+    return {};
+}
+
+QPointF PipelineGanttView::segmentCentre(std::size_t index) const
+{
+    const StepSegment &s = m_gantt->timeline().segments.at(index);
+    return {m_plot->xAxis->coordToPixel(0.5 * (s.start + s.end)), m_plot->yAxis->coordToPixel(double(s.row) - 0.07)};
+}
+
+bool PipelineGanttView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const QString text = describeAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, m_plot);
+        return true;
+    }
+    return PlotView::eventFilter(watched, event);
 }
 
 void PipelineGanttView::draw()
 {
     const Estimate &e = m_document->estimate();
-    const QColor colours[3] = {chartstyle::series(0, palette()), chartstyle::series(1, palette()), chartstyle::series(2, palette())};
-    m_gantt->setTimeline(e.valid ? e.step.pipeline : PipelineTimeline{}, colours, QColor(Qt::white));
-    for (int i = 0; i < 3 && i < m_plot->graphCount(); ++i) {
-        QCPScatterStyle style = m_plot->graph(i)->scatterStyle();
-        style.setPen(QPen(colours[i]));
-        style.setBrush(colours[i]);
-        m_plot->graph(i)->setScatterStyle(style);
+    const StepTimeline empty;
+    m_gantt->setTimeline(e.valid ? e.timeline : empty, palette());
+    const bool baseline = e.valid && m_document->hasBaseline() && m_document->baselineEstimate().valid;
+    m_baseline->setTimeline(baseline ? m_document->baselineEstimate().timeline : empty, palette());
+    m_plot->legend->clearItems();
+    for (std::size_t k = 0; k < kSegmentKindCount && int(k) < m_plot->graphCount(); ++k) {
+        QCPGraph *swatch = m_plot->graph(int(k));
+        const QColor colour = segmentColour(SegmentKind(k), palette());
+        QCPScatterStyle style = swatch->scatterStyle();
+        style.setPen(QPen(colour));
+        style.setBrush(colour);
+        swatch->setScatterStyle(style);
+        if (e.valid && e.timeline.present[k])
+            swatch->addToLegend();
     }
+    m_plot->legend->setVisible(e.valid);
     if (!e.valid) {
-        setTitle(tr("Pipeline: the plan has errors"));
-    } else if (!e.step.pipeline.valid) {
-        setTitle(tr("Pipeline: one stage, no schedule to draw (set pipeline stages above 1)"));
-    } else {
-        const Plan &plan = m_document->plan();
-        const PipelineTimeline &tl = e.step.pipeline;
-        setTitle(tr("Pipeline %1: %2 x %3 micro-batches, idle %4%")
-                           .arg(QString::fromLatin1(toString(plan.parallel.schedule)).toUpper())
-                           .arg(plan.parallel.pipeline)
-                           .arg(plan.microbatches())
-                           .arg(100.0 * tl.bubbleFraction, 0, 'f', 1));
-        const std::size_t stages = tl.stageBegin.size() - 1;
-        if (stages <= 16) {
-            QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-            ticker->setTickStep(1.0);
-            ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-            m_plot->yAxis->setTicker(ticker);
-        } else {
-            m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        }
-        m_plot->yAxis->setNumberFormat(QStringLiteral("f"));
-        m_plot->yAxis->setNumberPrecision(0);
-        m_plot->yAxis->setRange(-0.6, double(stages) - 0.4);
-        m_plot->xAxis->setRange(0, tl.makespan * 1.01);
+        setTitle(tr("Step timeline: fix the plan's errors to see it"));
+        m_plot->xAxis->setVisible(false);
+        m_plot->yAxis->setVisible(false);
+        return;
     }
+    m_plot->xAxis->setVisible(true);
+    m_plot->yAxis->setVisible(true);
+    const Plan &plan = m_document->plan();
+    const StepTimeline &t = e.timeline;
+    const QString tail = tr("then data-parallel sync %1 and optimizer %2")
+                             .arg(fmt::duration(e.step.category(TimeCategory::DataComm)),
+                                  fmt::duration(e.step.category(TimeCategory::Optimizer)));
+    if (plan.parallel.pipeline > 1) {
+        setTitle(tr("Step: %1, %2 stages x %3 micro-batches, pipeline idle %4; %5")
+                     .arg(QString::fromLatin1(labelOf(plan.parallel.schedule)))
+                     .arg(plan.parallel.pipeline)
+                     .arg(plan.microbatches())
+                     .arg(fmt::percent(e.step.bubbleFraction, 1), tail));
+        m_plot->yAxis->setLabel(tr("Pipeline stage"));
+    } else {
+        setTitle(tr("Step: one stage, %1 micro-batches, %2").arg(plan.microbatches()).arg(tail));
+        m_plot->yAxis->setLabel(tr("Stage"));
+    }
+    const int rows = std::max(1, t.rows);
+    if (rows <= 16) {
+        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+        m_plot->yAxis->setTicker(ticker);
+    } else {
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    m_plot->yAxis->setNumberFormat(QStringLiteral("f"));
+    m_plot->yAxis->setNumberPrecision(0);
+    m_plot->yAxis->setRange(-0.6, double(rows) - 0.4);
+    const double end = std::max(t.stepSeconds, baseline ? m_document->baselineEstimate().timeline.stepSeconds : 0.0);
+    m_plot->xAxis->setRange(0, end * 1.01);
 }
 
 QString PipelineGanttView::exportCsv() const

@@ -1,10 +1,16 @@
 #pragma once
-// Gantt chart of the simulated pipeline schedule: stages down, time across; forward, backward (input
-// gradient) and weight-gradient ops in distinct colours with micro-batch numbers where they fit; idle time
-// is the empty space. Draws the Estimate's timeline without knowing the schedule. QCustomPlot, with a
-// plottable that merges ops narrower than a pixel, so 10^5 ops draw within a frame.
+// The step timeline: stages down, time across, the whole step on one axis. The pipeline schedule (or, with
+// one stage, its micro-batches one after the other), then the exposed data-parallel / ZeRO communication
+// and the optimizer update; idle time is the empty space. Forward, backward, weight-gradient,
+// communication and optimizer in the legend's colours; blocks too narrow to see merge into runs drawn as
+// bands, one per kind, as tall as the kind's share of the run, so the colours stay those of the legend at
+// any zoom; neighbouring micro-batches alternate in shade. Hover names the op. Draws the Estimate's
+// StepTimeline (core/step) without knowing the schedule; with a pinned baseline its timeline is drawn in
+// a thin strip under each stage. QCustomPlot.
 
 #include "ui/charts/PlotView.h"
+
+#include "core/step/StepTimeline.h"
 
 namespace trainplan {
 
@@ -19,14 +25,25 @@ public:
 
     QString exportName() const override { return QStringLiteral("pipeline"); }
     QString exportCsv() const override;
-    /// Number of ops drawn (0 without a pipeline).
+    /// Number of segments drawn (pipeline ops, or grouped micro-batches, plus the end of the step).
     std::size_t opCount() const;
+    /// Legend entries shown (one per kind of segment present).
+    QStringList legendNames() const;
+    /// What the tooltip says at a widget position ("" over empty space).
+    QString describeAt(const QPointF &position) const;
+    /// The widget position of the middle of a segment (for tests).
+    QPointF segmentCentre(std::size_t index) const;
 
 protected:
     void draw() override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     GanttPlottable *m_gantt;
+    GanttPlottable *m_baseline;
 };
+
+/// The colour of each kind of segment (the legend's).
+QColor segmentColour(SegmentKind kind, const QPalette &palette);
 
 } // namespace trainplan

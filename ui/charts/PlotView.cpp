@@ -31,7 +31,43 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
 
 void PlotView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
+    fitTitle(logicalSize.width());
     renderPlot(m_plot, painter, target, logicalSize);
+    fitTitle(m_plot->width());
+}
+
+void PlotView::fitTitle(double width)
+{
+    // Word-wrapped to the chart's width (at most three lines): a title never leaves the chart.
+    const QFontMetricsF metrics(m_title->font());
+    const double room = std::max(40.0, width - 12.0);
+    QStringList lines;
+    QString line;
+    for (const QString &word : m_fullTitle.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > room) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    if (lines.size() > 3) {
+        const QString rest = lines.mid(2).join(QLatin1Char(' '));
+        lines = lines.mid(0, 2);
+        lines << metrics.elidedText(rest, Qt::ElideRight, room);
+    }
+    const QString text = lines.join(QLatin1Char('\n'));
+    if (text != m_title->text())
+        m_title->setText(text);
+}
+
+void PlotView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitTitle(width());
 }
 
 void PlotView::startFollowingDocument()
@@ -42,7 +78,13 @@ void PlotView::startFollowingDocument()
 
 void PlotView::setTitle(const QString &text)
 {
-    m_title->setText(text);
+    m_fullTitle = text;
+    fitTitle(width());
+}
+
+QString PlotView::title() const
+{
+    return m_fullTitle;
 }
 
 QFont PlotView::smallFont() const

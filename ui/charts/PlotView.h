@@ -20,6 +20,8 @@ class PlotView : public QWidget, public ExportableChart
 
 public:
     QCustomPlot *plot() const { return m_plot; }
+    /// The whole title (unwrapped).
+    QString title() const;
 
     void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
     QWidget *chartWidget() override { return this; }
@@ -32,7 +34,9 @@ protected:
     /// Draws the chart from the document's Estimate; the base has reset the style and the title colour.
     virtual void draw() = 0;
 
+    /// The title, wrapped to the chart's width wherever it is drawn (window or export).
     void setTitle(const QString &text);
+    void resizeEvent(QResizeEvent *event) override;
     QFont smallFont() const;
     void changeEvent(QEvent *event) override;
 
@@ -42,7 +46,10 @@ protected:
 private:
     void refresh();
 
+    void fitTitle(double width);
+
     QCPTextElement *m_title;
+    QString m_fullTitle;
 };
 
 } // namespace trainplan

@@ -7,6 +7,7 @@
 #include "io/Evidence.h"
 #include "io/PlanJson.h"
 #include "io/SafeWrite.h"
+#include "core/plan/PlanName.h"
 
 namespace trainplan {
 
@@ -22,7 +23,12 @@ QString PlanDocument::displayName() const
 {
     if (!m_filePath.isEmpty())
         return QFileInfo(m_filePath).fileName();
-    return m_plan.name.empty() ? tr("Untitled plan") : QString::fromStdString(m_plan.name);
+    return planName();
+}
+
+QString PlanDocument::planName() const
+{
+    return QString::fromStdString(planDisplayName(m_plan, m_catalog));
 }
 
 bool PlanDocument::loadFromBytes(const QByteArray &json, const QString &filePath, QString *error)
@@ -81,10 +87,32 @@ bool PlanDocument::save(const QString &filePath, QString *error)
 
 void PlanDocument::setPlan(const Plan &plan)
 {
+    const bool follow = plan.name == m_plan.name && !plan.name.empty() && hasAutomaticName(m_plan, m_catalog);
     m_plan = plan;
+    if (follow)
+        m_plan.name = automaticPlanName(m_plan, m_catalog);
     m_estimate = estimateWithAdvice(m_plan, m_catalog);
     m_problems = io::estimateProblems(m_estimate);
     emit planChanged();
+}
+
+void PlanDocument::pinBaseline()
+{
+    setBaseline(m_plan, planName());
+}
+
+void PlanDocument::setBaseline(const Plan &plan, const QString &label)
+{
+    m_baseline = Baseline{plan, estimateWithAdvice(plan, m_catalog), label};
+    emit baselineChanged();
+}
+
+void PlanDocument::clearBaseline()
+{
+    if (!m_baseline)
+        return;
+    m_baseline.reset();
+    emit baselineChanged();
 }
 
 void PlanDocument::setSearchBest(const Plan &searched, const std::optional<Plan> &best)

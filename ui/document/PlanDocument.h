@@ -34,6 +34,8 @@ public:
     QString filePath() const { return m_filePath; }
     /// File name, or the plan's name for a document never saved.
     QString displayName() const;
+    /// The plan's name, or its automatic name (model, GPUs, layout) when it has none.
+    QString planName() const;
     bool isModified() const { return !m_undoStack.isClean(); }
 
     /// Replaces the whole document (a new file): clears undo history, marks it clean.
@@ -45,8 +47,21 @@ public:
     /// Atomic save through QSaveFile; on success the document is clean and takes `filePath`.
     bool save(const QString &filePath, QString *error);
 
-    /// The single mutation entry point; undo commands call it.
+    /// The single mutation entry point; undo commands call it. A plan whose name is automatic (empty or
+    /// the automatic name of the plan before the change) gets the automatic name of the new plan, unless
+    /// the change sets the name itself.
     void setPlan(const Plan &plan);
+
+    /// Compare plans: a baseline pinned beside the plan. Charts overlay it, the summary shows deltas.
+    /// Not part of the plan (no undo, not saved).
+    void pinBaseline();
+    void setBaseline(const Plan &plan, const QString &label);
+    void clearBaseline();
+    bool hasBaseline() const { return m_baseline.has_value(); }
+    /// Only while hasBaseline().
+    const Plan &baselinePlan() const { return m_baseline->plan; }
+    const Estimate &baselineEstimate() const { return m_baseline->estimate; }
+    QString baselineName() const { return m_baseline ? m_baseline->label : QString(); }
 
     /// The best plan the last search found for a plan, with its estimate (the report compares it).
     struct SearchBest
@@ -62,6 +77,8 @@ public:
 
 signals:
     void planChanged();
+    /// A baseline was pinned, replaced or cleared (views redraw their overlays).
+    void baselineChanged();
     void filePathChanged(const QString &filePath);
     void modifiedChanged(bool modified);
 
@@ -73,6 +90,13 @@ private:
     Estimate m_estimate;
     Problems m_problems;
     std::optional<SearchBest> m_searchBest;
+    struct Baseline
+    {
+        Plan plan;
+        Estimate estimate;
+        QString label;
+    };
+    std::optional<Baseline> m_baseline;
     QString m_filePath;
     QUndoStack m_undoStack;
 };

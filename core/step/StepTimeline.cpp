@@ -1,0 +1,112 @@
+#include "core/step/StepTimeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace trainplan {
+
+std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimate &step)
+{
+    std::array<double, kStepPartCount> parts{};
+    if (step.stages.empty())
+        return parts;
+    const StageTime &pace = step.stages[std::size_t(step.slowestStage)];
+    const double m = double(plan.microbatches());
+    const auto part = [&](StepPart p) -> double & { return parts[std::size_t(p)]; };
+    part(StepPart::Forward) = m * pace.forwardSeconds;
+    part(StepPart::Backward) = m * pace.backwardSeconds;
+    part(StepPart::Recompute) = step.category(TimeCategory::Recompute);
+    part(StepPart::TensorComm) = step.category(TimeCategory::TensorComm);
+    part(StepPart::PipelineIdle) = step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
+    part(StepPart::DataComm) = step.category(TimeCategory::DataComm);
+    part(StepPart::Optimizer) = step.category(TimeCategory::Optimizer);
+    part(StepPart::Other) = step.category(TimeCategory::Other);
+    return parts;
+}
+
+namespace {
+
+SegmentKind segmentKind(PipelineOpKind kind)
+{
+    switch (kind) {
+    case PipelineOpKind::Forward: return SegmentKind::Forward;
+    case PipelineOpKind::Backward: return SegmentKind::Backward;
+    case PipelineOpKind::BackwardInput: return SegmentKind::InputGradient;
+    case PipelineOpKind::BackwardWeight: return SegmentKind::WeightGradient;
+    }
+    return SegmentKind::Forward;
+}
+
+/// Forward and backward time of one micro-batch on a stage, as the schedule runs them: the forward with
+/// its tensor-parallel collectives, the backward with the recompute and the rest of the collectives, each
+/// with one transfer.
+std::pair<double, double> microbatchPasses(const StageTime &st)
+{
+    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + 0.5 * st.pipelineCommSeconds;
+    return {forward, st.microbatchSeconds() - forward};
+}
+
+void addSegment(StepTimeline &t, StepSegment segment)
+{
+    if (!(segment.end > segment.start))
+        return;
+    t.present[std::size_t(segment.kind)] = true;
+    t.segments.push_back(segment);
+}
+
+/// The micro-batch part of one row without a schedule: forward and backward blocks, micro-batches grouped
+/// so that the row holds at most kMaxOneStageSegments segments.
+void layOutSequence(StepTimeline &t, std::int32_t row, const StageTime &st, std::int64_t microbatches)
+{
+    const auto [forward, backward] = microbatchPasses(st);
+    const std::int64_t group = std::max<std::int64_t>(1, (2 * microbatches + kMaxOneStageSegments - 1) / kMaxOneStageSegments);
+    double clock = 0;
+    for (std::int64_t first = 0; first < microbatches; first += group) {
+        const std::int64_t count = std::min(group, microbatches - first);
+        const auto mb = std::int32_t(std::min<std::int64_t>(first, INT32_MAX));
+        const auto n = std::int32_t(std::min<std::int64_t>(count, INT32_MAX));
+        addSegment(t, {row, mb, n, 0, SegmentKind::Forward, clock, clock + double(count) * forward});
+        clock += double(count) * forward;
+        addSegment(t, {row, mb, n, 0, SegmentKind::Backward, clock, clock + double(count) * backward});
+        clock += double(count) * backward;
+    }
+}
+
+} // namespace
+
+StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
+{
+    StepTimeline t;
+    if (step.stages.empty() || !(step.stepSeconds > 0))
+        return t;
+    const std::int64_t microbatches = plan.microbatches();
+    t.rows = std::int32_t(step.stages.size());
+    t.stepSeconds = step.stepSeconds;
+    const double tail = step.category(TimeCategory::DataComm) + step.category(TimeCategory::Optimizer)
+                        + step.category(TimeCategory::Other);
+    t.scheduleSeconds = std::max(0.0, step.stepSeconds - tail);
+    t.simulated = step.pipeline.valid && std::size_t(t.rows) + 1 == step.pipeline.stageBegin.size();
+    t.rowBegin.reserve(std::size_t(t.rows) + 1);
+    for (std::int32_t row = 0; row < t.rows; ++row) {
+        t.rowBegin.push_back(t.segments.size());
+        if (t.simulated) {
+            const PipelineTimeline &p = step.pipeline;
+            for (std::size_t i = p.stageBegin[std::size_t(row)]; i < p.stageBegin[std::size_t(row) + 1]; ++i) {
+                const PipelineOp &op = p.ops[i];
+                addSegment(t, {row, op.microbatch, 1, op.chunk, segmentKind(op.kind), op.start, op.end});
+            }
+        } else {
+            layOutSequence(t, row, step.stages[std::size_t(row)], microbatches);
+        }
+        double clock = t.scheduleSeconds;
+        const double data = step.category(TimeCategory::DataComm);
+        addSegment(t, {row, -1, 0, 0, SegmentKind::DataComm, clock, clock + data});
+        clock += data;
+        addSegment(t, {row, -1, 0, 0, SegmentKind::Optimizer, clock, clock + step.category(TimeCategory::Optimizer)});
+    }
+    t.rowBegin.push_back(t.segments.size());
+    t.valid = true;
+    return t;
+}
+
+} // namespace trainplan
