@@ -9,12 +9,17 @@
 
 namespace trainplan::cli {
 
-CommandLine::CommandLine(QString command, const QString &description, QString usage)
+CommandLine::CommandLine(QString command, const QString &description, QString usage, int plans)
     : m_command(std::move(command)), m_usage(std::move(usage)),
-      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."))
+      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")), m_plans(plans)
 {
     m_parser.setApplicationDescription(description);
-    m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
+    if (plans == 1) {
+        m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
+    } else {
+        m_parser.addPositionalArgument(QStringLiteral("baseline"), QStringLiteral("The plan compared against (JSON), or - for standard input."));
+        m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("The plan compared (JSON)."));
+    }
     m_parser.addOption(m_help);
 }
 
@@ -25,15 +30,23 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
     if (m_parser.isSet(m_help)) {
         // The parser names the executable's path; the user typed "trainplan COMMAND".
         QString help = m_parser.helpText();
-        help.replace(0, help.indexOf(QLatin1Char('\n')), QStringLiteral("Usage: trainplan %1 [options] plan").arg(m_command));
+        help.replace(0, help.indexOf(QLatin1Char('\n')),
+                     QStringLiteral("Usage: trainplan %1 [options] %2").arg(m_command, m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
         out << help;
         return Ok;
     }
-    if (m_parser.positionalArguments().size() != 1)
-        return usageError(err, m_parser.positionalArguments().isEmpty() ? QStringLiteral("a plan file is required")
-                                                                         : QStringLiteral("expected exactly one plan file"));
-    if (planPath().isEmpty())
-        return usageError(err, QStringLiteral("the plan path is empty (give a file, or - for standard input)"));
+    const QStringList paths = m_parser.positionalArguments();
+    if (paths.size() != m_plans) {
+        if (m_plans == 1)
+            return usageError(err, paths.isEmpty() ? QStringLiteral("a plan file is required") : QStringLiteral("expected exactly one plan file"));
+        return usageError(err, QStringLiteral("expected two plan files, the baseline and the plan (got %1)").arg(paths.size()));
+    }
+    for (const QString &path : paths)
+        if (path.isEmpty())
+            return usageError(err, QStringLiteral("%1 plan path is empty (give a file, or - for standard input)")
+                                       .arg(m_plans == 1 ? QStringLiteral("the") : QStringLiteral("a")));
+    if (paths.count(QStringLiteral("-")) > 1)
+        return usageError(err, QStringLiteral("only one plan can come from standard input"));
     return std::nullopt;
 }
 

@@ -24,8 +24,9 @@ enum ExitCode {
 class CommandLine
 {
 public:
-    /// `command` as typed ("estimate"), its one-line description and its usage lines.
-    CommandLine(QString command, const QString &description, QString usage);
+    /// `command` as typed ("estimate"), its one-line description and its usage lines; `plans`: how many plan
+    /// files it takes (compare takes two).
+    CommandLine(QString command, const QString &description, QString usage, int plans = 1);
 
     void addOption(const QCommandLineOption &option) { m_parser.addOption(option); }
 
@@ -38,6 +39,7 @@ public:
     QStringList values(const QCommandLineOption &option) const { return m_parser.values(option); }
     /// The plan file ("-" for standard input).
     QString planPath() const { return m_parser.positionalArguments().value(0); }
+    QStringList planPaths() const { return m_parser.positionalArguments(); }
 
     /// "trainplan COMMAND: MESSAGE" and the usage on `err`; returns UsageError.
     int usageError(QTextStream &err, const QString &message) const;
@@ -47,6 +49,7 @@ private:
     QString m_usage;
     QCommandLineParser m_parser;
     QCommandLineOption m_help;
+    int m_plans;
 };
 
 /// Reads a plan file (or standard input for "-") for a subcommand: every problem goes to `err` as

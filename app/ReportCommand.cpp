@@ -12,7 +12,7 @@ namespace trainplan::cli {
 
 namespace {
 
-const char *kUsage = "usage: trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
+const char *kUsage = "usage: trainplan report PLAN.json -o REPORT.pdf [--page a4|letter] [--baseline OTHER.json]\n"
                      "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n";
 
 struct ReportArguments
@@ -22,6 +22,31 @@ struct ReportArguments
     QSize size{1600, 1000};
     int dpi = 192;
 };
+
+/// The PDF and the PNGs the arguments ask for; OutputError on the first that fails.
+int writeOutputs(PlanDocument &document, const ReportArguments &a, QTextStream &out, QTextStream &err)
+{
+    QString error;
+    if (!a.pdfPath.isEmpty()) {
+        ReportOptions options;
+        options.pageSize = a.page;
+        if (!writeReportFile(&document, a.pdfPath, options, &error)) {
+            err << "trainplan report: " << error << '\n';
+            return OutputError;
+        }
+        out << "wrote " << a.pdfPath << '\n';
+    }
+    if (!a.pngDir.isEmpty()) {
+        QStringList written;
+        if (!writeChartPngs(&document, a.pngDir, a.size, a.dpi, &written, &error)) {
+            err << "trainplan report: " << error << '\n';
+            return OutputError;
+        }
+        for (const QString &path : written)
+            out << "wrote " << path << '\n';
+    }
+    return Ok;
+}
 
 } // namespace
 
@@ -39,7 +64,11 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("PNG size in pixels, e.g. 1600x1000 (the default)."),
                                   QStringLiteral("WIDTHxHEIGHT"));
     const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("PNG resolution, 48-1200 (default 192)."), QStringLiteral("N"));
-    for (const QCommandLineOption *o : {&output, &png, &page, &size, &dpi})
+    const QCommandLineOption baseline(QStringLiteral("baseline"),
+                                      QStringLiteral("Compare against this plan: a comparison section in the PDF, the "
+                                                     "baseline drawn in the charts."),
+                                      QStringLiteral("file"));
+    for (const QCommandLineOption *o : {&output, &png, &page, &size, &dpi, &baseline})
         line.addOption(*o);
     if (const std::optional<int> done = line.parse(arguments, out, err))
         return *done;
@@ -79,27 +108,14 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return InvalidInput;
     PlanDocument document(io::builtinCatalog());
     document.setPlan(*plan); // a plan that read without errors estimates
+    if (line.isSet(baseline)) {
+        const std::optional<Plan> other = readPlanForCommand(line.value(baseline), err);
+        if (!other)
+            return InvalidInput;
+        document.setBaseline(*other, QFileInfo(line.value(baseline)).fileName());
+    }
 
-    QString error;
-    if (!a.pdfPath.isEmpty()) {
-        ReportOptions options;
-        options.pageSize = a.page;
-        if (!writeReportFile(&document, a.pdfPath, options, &error)) {
-            err << "trainplan report: " << error << '\n';
-            return OutputError;
-        }
-        out << "wrote " << a.pdfPath << '\n';
-    }
-    if (!a.pngDir.isEmpty()) {
-        QStringList written;
-        if (!writeChartPngs(&document, a.pngDir, a.size, a.dpi, &written, &error)) {
-            err << "trainplan report: " << error << '\n';
-            return OutputError;
-        }
-        for (const QString &path : written)
-            out << "wrote " << path << '\n';
-    }
-    return Ok;
+    return writeOutputs(document, a, out, err);
 }
 
 } // namespace trainplan::cli

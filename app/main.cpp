@@ -4,6 +4,7 @@
 //   trainplan estimate PLAN.json [...]    print the estimate as JSON or a table
 //   trainplan search PLAN.json [...]      every plan, fastest first, as JSON
 //   trainplan report PLAN.json -o R.pdf    the efficiency audit (offscreen when there is no display)
+//   trainplan compare BASE.json PLAN.json  two plans side by side
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -21,6 +22,7 @@
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "app/CommandLine.h"
+#include "app/CompareCommand.h"
 #include "app/EstimateCommand.h"
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
@@ -43,8 +45,9 @@ int runHeadless(int argc, char **argv)
     QTextStream out(stdout);
     QTextStream err(stderr);
     QStringList arguments = app.arguments().mid(2);
-    const int status = std::strcmp(argv[1], "search") == 0 ? trainplan::cli::runSearch(arguments, out, err)
-                                                           : trainplan::cli::runEstimate(arguments, out, err);
+    const int status = std::strcmp(argv[1], "search") == 0    ? trainplan::cli::runSearch(arguments, out, err)
+                       : std::strcmp(argv[1], "compare") == 0 ? trainplan::cli::runCompare(arguments, out, err)
+                                                              : trainplan::cli::runEstimate(arguments, out, err);
     return trainplan::cli::finishOutput(out, err, status);
 }
 
@@ -74,6 +77,7 @@ void printUsage()
                "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--fix KEY=VALUE,...]\n"
                "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
+               "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -82,7 +86,7 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0))
+    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

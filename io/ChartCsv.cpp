@@ -33,6 +33,18 @@ QString memoryCsv(const Estimate &e)
     return join(rows);
 }
 
+QString stepPartsCsv(const Estimate &e, const Estimate *baseline)
+{
+    QStringList rows{QStringLiteral("part,seconds,share,baseline_seconds")};
+    for (std::size_t k = 0; k < kStepPartCount; ++k) {
+        const double seconds = e.parts[k];
+        rows << QStringList{QLatin1String(toString(StepPart(k))), n(seconds), n(e.step.stepSeconds > 0 ? seconds / e.step.stepSeconds : 0.0),
+                            baseline && baseline->valid ? n(baseline->parts[k]) : QString()}
+                    .join(QLatin1Char(','));
+    }
+    return join(rows);
+}
+
 QString rooflineCsv(const Estimate &e)
 {
     QStringList rows{QStringLiteral("op,pass,kind,flops,bytes,intensity_flop_per_byte,seconds,achieved_flops_per_second,bound")};

@@ -15,7 +15,10 @@ QString memoryCsv(const Estimate &e);
 QString rooflineCsv(const Estimate &e);
 /// curve, replicas, step_seconds, speedup, efficiency
 QString scalingCsv(const Estimate &e);
-/// stage, kind, microbatch, chunk, start_seconds, end_seconds
+/// The whole step's timeline: stage, kind (F, B, W, data_comm, optimizer), microbatch, chunk, start_seconds,
+/// end_seconds, microbatches
 QString pipelineCsv(const Estimate &e);
+/// part, seconds, share, baseline_seconds (empty without a baseline)
+QString stepPartsCsv(const Estimate &e, const Estimate *baseline = nullptr);
 
 } // namespace trainplan::io

@@ -303,8 +303,7 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
     // parallel.data defaults to the GPUs left after tensor and pipeline, when they divide evenly.
     if (!dataGiven)
         deriveDataParallel(plan);
-    if (plan.name.empty())
-        plan.name = plan.model.name;
+    // An absent name stays empty: the plan's automatic name (core/plan/PlanName) follows its edits.
 
     if (hasErrors(problems))
         return result;

@@ -9,6 +9,8 @@
 #include <QWidget>
 
 #include "io/CatalogJson.h"
+#include "io/Examples.h"
+#include "ui/ExampleGallery.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -81,9 +83,23 @@ void DocumentActions::newFromExample()
 {
     if (!maybeSave())
         return;
-    QString error;
-    if (!m_document->loadFromBytes(io::builtinExamplePlan(), QString(), &error))
+    ExampleGallery gallery(m_dialogParent);
+    if (gallery.exec() == QDialog::Accepted)
+        loadExample(gallery.chosenId());
+}
+
+bool DocumentActions::loadExample(const QString &id)
+{
+    for (const io::ExamplePlan &e : io::builtinExamples()) {
+        if (e.id != id)
+            continue;
+        QString error;
+        if (m_document->loadFromBytes(e.bytes, QString(), &error))
+            return true;
         QMessageBox::critical(m_dialogParent, tr("Built-in example"), error);
+        return false;
+    }
+    return false;
 }
 
 void DocumentActions::open()

@@ -35,6 +35,8 @@ public:
 
 public slots:
     void newFromExample();
+    /// Loads the built-in example `id` (io/Examples) as a new, unsaved document.
+    bool loadExample(const QString &id);
     void open();
     bool save();
     bool saveAs();

@@ -18,6 +18,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QTabWidget>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -33,6 +34,9 @@
 #include "ui/charts/PipelineGanttView.h"
 #include "ui/charts/RooflineView.h"
 #include "ui/charts/ScalingView.h"
+#include "ui/charts/StepBreakdownView.h"
+#include "ui/compare/ComparisonView.h"
+#include "io/PlanJson.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
 
@@ -74,35 +78,64 @@ void applyPalette(bool dark)
     QApplication::setPalette(p);
 }
 
+/// A chart in a card: every chart has the same frame, whatever draws it.
+static QWidget *card(QWidget *chart)
+{
+    auto *frame = new QFrame;
+    frame->setFrameShape(QFrame::StyledPanel);
+    frame->setObjectName(QStringLiteral("chartCard"));
+    auto *layout = new QVBoxLayout(frame);
+    layout->setContentsMargins(1, 1, 1, 1);
+    layout->addWidget(chart);
+    return frame;
+}
+
+static QSplitter *splitter(Qt::Orientation orientation, std::initializer_list<QWidget *> widgets, QList<int> sizes)
+{
+    auto *s = new QSplitter(orientation);
+    for (QWidget *w : widgets)
+        s->addWidget(w);
+    s->setChildrenCollapsible(false);
+    s->setSizes(sizes);
+    for (int i = 0; i < s->count(); ++i)
+        s->setStretchFactor(i, sizes.value(i));
+    return s;
+}
+
 MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory, QWidget *parent)
     : QMainWindow(parent), m_document(document), m_actions(new DocumentActions(document, this))
 {
     auto *central = new QWidget(this);
     auto *column = new QVBoxLayout(central);
     column->setContentsMargins(6, 6, 6, 6);
+    column->setSpacing(4);
     m_summary = new SummaryStrip(document, central);
     column->addWidget(m_summary);
 
+    // The charts page: where the step goes across the top, memory and roofline, then scaling and the step
+    // timeline; each in a card, splitters between them.
+    m_step = new StepBreakdownView(document);
     m_memory = new MemoryChartView(document);
     m_roofline = new RooflineView(document);
     m_scaling = new ScalingView(document);
     m_pipeline = new PipelineGanttView(document);
-    auto *top = new QSplitter(Qt::Horizontal);
-    top->addWidget(m_memory);
-    top->addWidget(m_roofline);
-    auto *bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(m_scaling);
-    bottom->addWidget(m_pipeline);
-    auto *rows = new QSplitter(Qt::Vertical);
-    rows->addWidget(top);
-    rows->addWidget(bottom);
-    for (QSplitter *s : {top, bottom, rows}) {
-        s->setChildrenCollapsible(false);
-        s->setStretchFactor(0, 1);
-        s->setStretchFactor(1, 1);
-        s->setSizes({1000, 1000}); // equal halves, whatever the charts' size hints
-    }
-    column->addWidget(rows, 1);
+    auto *top = splitter(Qt::Horizontal, {card(m_memory), card(m_roofline)}, {1000, 1000});
+    auto *bottom = splitter(Qt::Horizontal, {card(m_scaling), card(m_pipeline)}, {1000, 1000});
+    auto *charts = splitter(Qt::Vertical, {card(m_step), top, bottom}, {180, 1000, 1000});
+
+    // Pages that would crush the charts in a dock are tabs beside them; the summary stays in sight.
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("pages"));
+    m_pages->setDocumentMode(true);
+    m_clusterView = new ClusterView(document);
+    m_searchPanel = new SearchPanel(document);
+    m_comparison = new ComparisonView(document);
+    m_pages->addTab(charts, tr("Charts"));
+    m_pages->addTab(m_clusterView, tr("Cluster Builder"));
+    m_pages->addTab(m_searchPanel, tr("Search"));
+    m_pages->addTab(m_comparison, tr("Compare"));
+    m_pages->addTab(new EstimateView(document), tr("Details"));
+    column->addWidget(m_pages, 1);
     setCentralWidget(central);
 
     m_editorDock = new QDockWidget(tr("Plan"), this);
@@ -111,32 +144,12 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     m_editorDock->setWidget(editor);
     m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
-    m_detailsDock = new QDockWidget(tr("Details"), this);
-    m_detailsDock->setObjectName(QStringLiteral("detailsDock"));
-    m_detailsDock->setWidget(new EstimateView(document));
-    addDockWidget(Qt::BottomDockWidgetArea, m_detailsDock);
-    m_detailsDock->hide();
-    m_clusterView = new ClusterView(document);
-    m_clusterDock = new QDockWidget(tr("Cluster"), this);
-    m_clusterDock->setObjectName(QStringLiteral("clusterDock"));
-    m_clusterDock->setWidget(m_clusterView);
-    addDockWidget(Qt::BottomDockWidgetArea, m_clusterDock);
-    tabifyDockWidget(m_detailsDock, m_clusterDock);
-    m_clusterDock->hide();
-    m_searchPanel = new SearchPanel(document);
-    m_searchDock = new QDockWidget(tr("Search"), this);
-    m_searchDock->setObjectName(QStringLiteral("searchDock"));
-    m_searchDock->setWidget(m_searchPanel);
-    addDockWidget(Qt::BottomDockWidgetArea, m_searchDock);
-    tabifyDockWidget(m_clusterDock, m_searchDock);
-    m_searchDock->hide();
-    connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] {
-        m_clusterDock->show();
-        m_clusterDock->raise();
-    });
+    connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] { showPage(Page::Cluster); });
     connect(m_clusterView, &ClusterView::statusMessage, this, [this](const QString &message) {
         statusBar()->showMessage(message, 6000);
     });
+    connect(m_comparison, &ComparisonView::pinRequested, m_document, &PlanDocument::pinBaseline);
+    connect(m_comparison, &ComparisonView::openBaselineRequested, this, &MainWindow::openBaseline);
 
     m_autosave = new Autosave(document, recoveryDirectory, this);
     qApp->installEventFilter(this); // Undo and Redo wherever the focus is (eventFilter)
@@ -147,9 +160,52 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     updateTitle();
 
     resize(1280, 800);
+    resizeDocks({m_editorDock}, {340}, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::showPage(Page page)
+{
+    m_pages->setCurrentIndex(int(page));
+}
+
+MainWindow::Page MainWindow::currentPage() const
+{
+    return Page(m_pages->currentIndex());
+}
+
+void MainWindow::openBaseline()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Baseline"), QString(), tr("Trainplan plans (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!loadBaseline(path, &error))
+        QMessageBox::warning(this, tr("Open Baseline"), tr("%1 is not a valid plan:\n\n%2").arg(path, error));
+}
+
+bool MainWindow::loadBaseline(const QString &path, QString *error)
+{
+    Problems problems;
+    const std::optional<QByteArray> bytes = io::readPlanBytes(path, problems);
+    if (!bytes) {
+        *error = QString::fromStdString(toString(problems.front()));
+        return false;
+    }
+    const io::PlanReadResult read = io::readPlan(*bytes, m_document->catalog());
+    if (!read.plan) {
+        QStringList lines;
+        for (const Problem &p : read.problems)
+            if (p.isError())
+                lines << QString::fromStdString(toString(p));
+        *error = lines.join(QLatin1Char('\n'));
+        return false;
+    }
+    m_document->setBaseline(*read.plan, QFileInfo(path).fileName());
+    showPage(Page::Compare);
+    return true;
 }
 
 void MainWindow::createMenus()
@@ -164,6 +220,7 @@ void MainWindow::createMenus()
     edit->addAction(redo);
 
     createViewMenu();
+    createCompareMenu();
     createHelpMenu();
 }
 
@@ -203,15 +260,19 @@ void MainWindow::createViewMenu()
 {
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_editorDock->toggleViewAction());
-    view->addAction(m_detailsDock->toggleViewAction());
-    QAction *cluster = m_clusterDock->toggleViewAction();
-    cluster->setText(tr("&Cluster Builder"));
-    cluster->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
-    view->addAction(cluster);
-    QAction *search = m_searchDock->toggleViewAction();
-    search->setText(tr("&Search Plans"));
-    search->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
-    view->addAction(search);
+    view->addSeparator();
+    const std::tuple<Page, QString, QKeySequence, const char *> pages[] = {
+        {Page::Charts, tr("C&harts"), QKeySequence(Qt::CTRL | Qt::Key_1), "showCharts"},
+        {Page::Cluster, tr("&Cluster Builder"), QKeySequence(Qt::CTRL | Qt::Key_B), "showClusterBuilder"},
+        {Page::Search, tr("&Search Plans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), "showSearch"},
+        {Page::Compare, tr("Co&mpare with Baseline"), QKeySequence(Qt::CTRL | Qt::Key_4), "showCompare"},
+        {Page::Details, tr("&Details (the estimate as a table)"), QKeySequence(Qt::CTRL | Qt::Key_5), "showDetails"}};
+    for (const auto &[page, text, keys, name] : pages) {
+        QAction *a = view->addAction(text);
+        a->setObjectName(QLatin1String(name));
+        a->setShortcut(keys);
+        connect(a, &QAction::triggered, this, [this, page = page] { showPage(page); });
+    }
     view->addSeparator();
     QSettings settings;
     QAction *zero = view->addAction(tr("Memory: &ZeRO Comparison (Figure 16.2)"));
@@ -230,6 +291,27 @@ void MainWindow::createViewMenu()
         QSettings().setValue(kDarkPaletteKey, on);
     });
 
+}
+
+void MainWindow::createCompareMenu()
+{
+    QMenu *compare = menuBar()->addMenu(tr("&Compare"));
+    QAction *pin = compare->addAction(tr("&Pin Current Plan as Baseline"));
+    pin->setObjectName(QStringLiteral("pinBaselineAction"));
+    pin->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    connect(pin, &QAction::triggered, this, [this] {
+        m_document->pinBaseline();
+        statusBar()->showMessage(tr("Pinned \"%1\" as the baseline: edit the plan and every chart overlays it").arg(m_document->baselineName()), 6000);
+    });
+    QAction *open = compare->addAction(tr("&Open a Plan File as Baseline…"));
+    connect(open, &QAction::triggered, this, &MainWindow::openBaseline);
+    QAction *clear = compare->addAction(tr("&Clear Baseline"));
+    clear->setEnabled(false);
+    connect(clear, &QAction::triggered, m_document, &PlanDocument::clearBaseline);
+    connect(m_document, &PlanDocument::baselineChanged, clear, [this, clear] { clear->setEnabled(m_document->hasBaseline()); });
+    compare->addSeparator();
+    QAction *show = compare->addAction(tr("Show the &Comparison"));
+    connect(show, &QAction::triggered, this, [this] { showPage(Page::Compare); });
 }
 
 void MainWindow::createHelpMenu()

@@ -1,15 +1,19 @@
 #pragma once
-// The planner window. Wiring only: the document, the action handler, the plan editor, the summary strip
-// and the four charts.
+// The planner window. Wiring only: the document, the action handler, the plan editor (a dock), the summary
+// strip, and the pages: the five charts, the cluster builder, the search, the comparison with a pinned
+// baseline and the estimate as a table (tabs, so no page crushes the charts).
 
 #include <QMainWindow>
 
 class QAction;
+class QTabWidget;
 
 namespace trainplan {
 
 class Autosave;
 class ClusterView;
+class ComparisonView;
+class StepBreakdownView;
 class SearchPanel;
 class LearnWindow;
 class DocumentActions;
@@ -30,16 +34,22 @@ public:
 
     PlanDocument *document() const { return m_document; }
 
+    enum class Page { Charts, Cluster, Search, Compare, Details };
+    void showPage(Page page);
+    Page currentPage() const;
+    /// Reads a plan file as the pinned baseline; false with the reason when it is not a valid plan.
+    bool loadBaseline(const QString &path, QString *error);
+
     DocumentActions *documentActions() const { return m_actions; }
+    StepBreakdownView *stepChart() const { return m_step; }
+    ComparisonView *comparison() const { return m_comparison; }
     MemoryChartView *memoryChart() const { return m_memory; }
     RooflineView *roofline() const { return m_roofline; }
     ScalingView *scaling() const { return m_scaling; }
     PipelineGanttView *pipeline() const { return m_pipeline; }
     SummaryStrip *summary() const { return m_summary; }
     ClusterView *clusterView() const { return m_clusterView; }
-    QDockWidget *clusterDock() const { return m_clusterDock; }
     SearchPanel *searchPanel() const { return m_searchPanel; }
-    QDockWidget *searchDock() const { return m_searchDock; }
     /// The Learn view (created on first use).
     LearnWindow *learnWindow();
     Autosave *autosave() const { return m_autosave; }
@@ -52,7 +62,9 @@ private:
     void createMenus();
     void createFileMenu();
     void createViewMenu();
+    void createCompareMenu();
     void createHelpMenu();
+    void openBaseline();
     void exportReport();
     void exportCharts();
     void updateTitle();
@@ -64,12 +76,12 @@ private:
     RooflineView *m_roofline;
     ScalingView *m_scaling;
     PipelineGanttView *m_pipeline;
+    StepBreakdownView *m_step;
     QDockWidget *m_editorDock;
-    QDockWidget *m_detailsDock;
-    QDockWidget *m_clusterDock;
+    QTabWidget *m_pages;
     ClusterView *m_clusterView;
-    QDockWidget *m_searchDock;
     SearchPanel *m_searchPanel;
+    ComparisonView *m_comparison;
     LearnWindow *m_learn = nullptr;
     Autosave *m_autosave;
 };

@@ -1,37 +1,38 @@
 #include "ui/SummaryStrip.h"
 
+#include <QEvent>
+
 #include "io/Evidence.h"
 #include "ui/Format.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QVBoxLayout>
+
+#include <cmath>
 
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
+#include "core/common/Units.h"
 
 namespace trainplan {
 
 namespace {
 
-QLabel *tile(QHBoxLayout *layout, int stretch = 0)
+QLabel *plainLabel(QWidget *parent)
 {
     // Plain text: rich-text labels re-lay out a QTextDocument on every edit, the largest cost of a
     // redraw on big plans.
-    auto *label = new QLabel;
+    auto *label = new QLabel(parent);
     label->setTextFormat(Qt::PlainText);
-    label->setFrameShape(QFrame::StyledPanel);
-    label->setMargin(6);
-    label->setWordWrap(stretch > 0);
-    layout->addWidget(label, stretch);
     return label;
 }
 
-/// Bold text, in the warning colour when `on`.
-void setWarning(QLabel *label, bool on)
+void setColour(QLabel *label, const QColor &colour)
 {
     QPalette p = label->palette();
-    p.setColor(QPalette::WindowText, on ? trainplan::chartstyle::warning(p) : QApplication::palette().color(QPalette::WindowText));
+    p.setColor(QPalette::WindowText, colour);
     label->setPalette(p);
 }
 
@@ -47,88 +48,248 @@ QString bottleneckWords(Bottleneck b)
     return {};
 }
 
+/// "-12.3%" of a relative change; "" when either side is not a finite positive number.
+QString relative(double now, double before)
+{
+    if (!(before > 0) || !std::isfinite(now) || !std::isfinite(before))
+        return {};
+    const double change = now / before - 1.0;
+    if (std::fabs(change) < 0.0005)
+        return QObject::tr("same as baseline");
+    return QObject::tr("%1%2 vs baseline").arg(change > 0 ? QStringLiteral("+") : QString(), fmt::percent(change, 1));
+}
+
 } // namespace
+
+SummaryTile::SummaryTile(QWidget *parent)
+    : QFrame(parent), m_value(plainLabel(this)), m_caption(plainLabel(this)), m_delta(plainLabel(this))
+{
+    setFrameShape(QFrame::StyledPanel);
+    auto *column = new QVBoxLayout(this);
+    column->setContentsMargins(8, 4, 8, 4);
+    column->setSpacing(0);
+    QFont bold = font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() + 1);
+    m_value->setFont(bold);
+    QFont small = font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() - 1));
+    m_caption->setFont(small);
+    m_delta->setFont(small);
+    for (QLabel *l : {m_value, m_caption, m_delta})
+        column->addWidget(l);
+    column->addStretch(1);
+    m_delta->setVisible(false);
+}
+
+void SummaryTile::set(const QString &value, const QString &caption, const QString &tooltip)
+{
+    m_value->setText(value);
+    m_caption->setText(caption);
+    setToolTip(tooltip);
+}
+
+void SummaryTile::setDelta(const QString &text, std::optional<bool> better)
+{
+    m_delta->setText(text);
+    m_delta->setVisible(!text.isEmpty());
+    const QPalette &p = QApplication::palette();
+    const QColor good = chartstyle::isDark(p) ? QColor(120, 200, 140) : QColor(30, 130, 60);
+    setColour(m_delta, !better ? p.color(QPalette::WindowText) : *better ? good : chartstyle::warning(p));
+}
+
+void SummaryTile::setWarning(bool on)
+{
+    setColour(m_value, on ? chartstyle::warning(QApplication::palette()) : QApplication::palette().color(QPalette::WindowText));
+}
+
+QString SummaryTile::value() const { return m_value->text(); }
+QString SummaryTile::caption() const { return m_caption->text(); }
+QString SummaryTile::delta() const { return m_delta->isVisibleTo(this) ? m_delta->text() : QString(); }
 
 SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     : QWidget(parent), m_document(document)
 {
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    m_fit = tile(layout);
-    m_step = tile(layout);
-    m_tokens = tile(layout);
-    m_mfu = tile(layout);
-    m_bottleneck = tile(layout, 1);
+    layout->setSpacing(4);
+    m_fit = new SummaryTile;
+    m_step = new SummaryTile;
+    m_tokens = new SummaryTile;
+    m_mfu = new SummaryTile;
+    m_run = new SummaryTile;
+    m_fit->setObjectName(QStringLiteral("summaryFit"));
+    m_run->setObjectName(QStringLiteral("summaryRun"));
+    // Minimum widths that do not follow the text, so an edit never changes the window's minimum size; the
+    // widest numbers the tiles show fit in them.
+    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
+    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 10}, {m_run, 22}};
+    for (const auto &[tile, width] : tiles) {
+        tile->setMinimumWidth(width * digit);
+        tile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
+        layout->addWidget(tile);
+    }
+    m_bottleneck = plainLabel(this);
+    m_bottleneck->setFrameShape(QFrame::StyledPanel);
+    m_bottleneck->setMargin(6);
+    m_bottleneck->setWordWrap(true);
+    m_bottleneck->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_bottleneck->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
+    m_bottleneck->setMinimumWidth(18 * digit);
+    layout->addWidget(m_bottleneck, 1);
+    m_bottleneck->installEventFilter(this);
+    // A fixed height (value, caption, delta): new numbers must not re-lay out the window.
     QFont bold = font();
     bold.setBold(true);
-    for (QLabel *label : {m_fit, m_step, m_tokens, m_mfu})
-        label->setFont(bold);
-    // A fixed height (three lines of the bold font): new numbers must not re-lay out the window.
-    QFont boldFont = font();
-    boldFont.setBold(true);
-    setFixedHeight(3 * QFontMetrics(boldFont).lineSpacing() + 2 * 6 + 6);
-    // Minimum widths that do not follow the text, so an edit never changes the window's minimum size.
-    const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[] = {40, 13, 18, 12, 30};
-    QLabel *labels[] = {m_fit, m_step, m_tokens, m_mfu, m_bottleneck};
-    for (int i = 0; i < 5; ++i) {
-        labels[i]->setSizePolicy(i == 4 ? QSizePolicy::Ignored : QSizePolicy::Preferred, QSizePolicy::Expanding);
-        labels[i]->setMinimumWidth(widths[i] * digit);
-        labels[i]->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    }
+    bold.setPointSizeF(bold.pointSizeF() + 1);
+    setFixedHeight(QFontMetrics(bold).lineSpacing() + 2 * fontMetrics().lineSpacing() + 14);
     connect(m_document, &PlanDocument::planChanged, this, &SummaryStrip::refresh);
+    connect(m_document, &PlanDocument::baselineChanged, this, &SummaryStrip::refreshDeltas);
     refresh();
 }
 
 QString SummaryStrip::fitText() const
 {
-    return m_fit->text();
+    return m_fit->value() + QStringLiteral(": ") + m_fit->caption();
 }
 
 QString SummaryStrip::bottleneckText() const
 {
-    return m_bottleneck->text();
+    return m_bottleneckText;
+}
+
+void SummaryStrip::setBottleneck(const QString &text, const QString &tip)
+{
+    m_bottleneckText = text;
+    m_bottleneck->setToolTip(text + QStringLiteral("\n\n") + tip);
+    fitBottleneck();
+}
+
+void SummaryStrip::fitBottleneck()
+{
+    // Word wrap loses some of every line at its last word: budget 85% of the lines' width.
+    const QFontMetrics metrics(m_bottleneck->font());
+    const int inner = m_bottleneck->contentsRect().height() - 2 * m_bottleneck->margin();
+    const int lines = std::max(1, inner / std::max(1, metrics.lineSpacing()));
+    const int budget = int(0.85 * lines * std::max(1, m_bottleneck->contentsRect().width() - 2 * m_bottleneck->margin()));
+    m_bottleneck->setText(metrics.elidedText(m_bottleneckText, Qt::ElideRight, budget));
+}
+
+bool SummaryStrip::eventFilter(QObject *watched, QEvent *event)
+{
+    // The tile narrows when the others grow (a delta line appears), not only when the strip resizes.
+    if (watched == m_bottleneck && event->type() == QEvent::Resize)
+        fitBottleneck();
+    return QWidget::eventFilter(watched, event);
+}
+
+QString SummaryStrip::runText() const
+{
+    return m_run->value() + QStringLiteral(", ") + m_run->caption();
+}
+
+QStringList SummaryStrip::deltas() const
+{
+    return {m_fit->delta(), m_step->delta(), m_tokens->delta(), m_mfu->delta(), m_run->delta()};
+}
+
+void SummaryStrip::showInvalid()
+{
+    QStringList problems;
+    for (const Problem &p : m_document->problems())
+        if (p.isError())
+            problems << QString::fromStdString(p.message);
+    m_fit->set(tr("Invalid plan"), tr("%n problem(s) to fix", nullptr, int(problems.size())), problems.join(QLatin1Char('\n')));
+    m_fit->setWarning(true);
+    for (SummaryTile *t : {m_step, m_tokens, m_mfu, m_run}) {
+        t->set(QStringLiteral("\u2013"), QString(), QString());
+        t->setWarning(false);
+    }
+    setBottleneck(tr("Fix the plan in the editor: %1").arg(problems.value(0)), problems.join(QLatin1Char('\n')));
 }
 
 void SummaryStrip::refresh()
 {
     const Estimate &e = m_document->estimate();
     if (!e.valid) {
-        QStringList problems;
-        for (const Problem &p : m_document->problems())
-            if (p.isError())
-                problems << QString::fromStdString(toString(p));
-        m_fit->setText(tr("Invalid plan"));
-        setWarning(m_fit, true);
-        m_fit->setToolTip(problems.join(QLatin1Char('\n')));
-        for (QLabel *l : {m_step, m_tokens, m_mfu})
-            l->setText(QStringLiteral("\u2013"));
-        m_bottleneck->setText(tr("%n problem(s) to fix in the plan editor: %1", nullptr, int(problems.size())).arg(problems.value(0)));
+        showInvalid();
+        refreshDeltas();
         return;
     }
     const MemoryEstimate &m = e.memory;
     const StepEstimate &s = e.step;
-    setWarning(m_fit, !m.fits);
+    const QString memoryTip = tr("Peak over the step of the most loaded stage: parameters + gradients + optimizer + stored "
+                                 "activations + transient buffers, per GPU");
+    m_fit->setWarning(!m.fits);
     if (m.fits)
-        m_fit->setText(tr("Fits: peak %1 of %2 (%3 free)")
-                           .arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0), fmt::gib(m.headroomBytes(), 1)));
+        m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+                   memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else
-        m_fit->setText(tr("Does not fit: stage %1 needs %2 of %3")
-                           .arg(m.peakStage)
-                           .arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)));
-    m_fit->setToolTip(tr("Peak over the step of the most loaded stage: parameters + gradients + optimizer + stored "
-                         "activations + transient buffers, per GPU"));
-    m_step->setText(tr("Step %1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)));
-    m_step->setToolTip(tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
-    m_tokens->setText(tr("%1 tokens/s").arg(fmt::count(s.tokensPerSecond, 1)));
-    m_tokens->setToolTip(tr("global batch x sequence length / step time"));
-    m_mfu->setText(tr("MFU %1").arg(fmt::percent(s.mfu, 1)));
-    m_mfu->setToolTip(tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 of %2; HFU %3")
-                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1)));
-    m_bottleneck->setText(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), io::bottleneckEvidence(s.bottleneck, s.evidence)));
-    m_bottleneck->setToolTip(tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
+        m_fit->set(tr("Does not fit"), tr("stage %1 needs %2 of %3").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+                   memoryTip);
+    m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step"),
+                tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
+    m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s"), tr("global batch x sequence length / step time"));
+    QString mfuTip = tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
+                         .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));
+    QString mfuCaption = tr("MFU");
+    if (!e.nodeGroups.empty()) {
+        mfuCaption = tr("MFU, %1 of GPU-time idle").arg(fmt::percent(e.idleShare, 0));
+        mfuTip += tr("\nMixed cluster: the peak of every GPU counts; the faster node groups wait for the slowest for %1 "
+                     "of all GPU-time").arg(fmt::percent(e.idleShare, 1));
+    }
+    m_mfu->set(fmt::percent(s.mfu, 1), mfuCaption, mfuTip);
+    const RunEstimate &run = e.run;
+    const RunConfig &rc = m_document->plan().run;
+    m_run->setWarning(!m.fits);
+    if (!m.fits)
+        m_run->set(tr("Does not fit"), tr("no time or cost to train"), tr("A plan that does not fit the GPUs' memory cannot run"));
+    else
+        m_run->set(tr("%1 days").arg(fmt::number(run.days, run.days < 10 ? 1 : 0)),
+                   tr("%1 for %2 tokens").arg(fmt::currency(run.cost, rc.currency), fmt::count(rc.tokenBudget, 0)),
+                   tr("Token budget %1 / (global batch x sequence length) = %2 steps x %3 s = %4 days without failures (%5 "
+                      "with checkpoints, failures and restarts); cost = %6 GPU-hours x %7 per GPU-hour")
+                       .arg(fmt::count(rc.tokenBudget, 1), fmt::grouped(run.steps), fmt::number(s.stepSeconds, 3),
+                            fmt::number(run.days, 1), fmt::number(run.daysWithFailures, 1), fmt::grouped(run.gpuHours),
+                            fmt::currency(rc.pricePerGpuHour, rc.currency)));
+    setBottleneck(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), io::bottleneckEvidence(s.bottleneck, s.evidence)),
+                  tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
                                 "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
                                 "capacity when the plan does not fit"));
+    refreshDeltas();
+}
+
+void SummaryStrip::refreshDeltas()
+{
+    const Estimate &e = m_document->estimate();
+    const bool on = e.valid && m_document->hasBaseline() && m_document->baselineEstimate().valid;
+    if (!on) {
+        for (SummaryTile *t : {m_fit, m_step, m_tokens, m_mfu, m_run})
+            t->setDelta(QString(), std::nullopt);
+        return;
+    }
+    const Estimate &b = m_document->baselineEstimate();
+    const auto signedGib = [](double bytes) {
+        return (bytes >= 0 ? QStringLiteral("+") : QString()) + fmt::gib(bytes, 1);
+    };
+    const double memory = e.memory.peakBytes - b.memory.peakBytes;
+    m_fit->setDelta(std::fabs(memory) < 0.05 * units::GiB ? tr("same as baseline") : tr("%1 vs baseline").arg(signedGib(memory)),
+                    std::fabs(memory) < 0.05 * units::GiB ? std::nullopt : std::optional<bool>(memory < 0));
+    const auto compare = [](SummaryTile *tile, double now, double before, bool lowerIsBetter) {
+        const QString text = relative(now, before);
+        const bool same = !(before > 0) || std::fabs(now / before - 1.0) < 0.0005;
+        tile->setDelta(text, same ? std::nullopt : std::optional<bool>((now < before) == lowerIsBetter));
+    };
+    compare(m_step, e.step.stepSeconds, b.step.stepSeconds, true);
+    compare(m_tokens, e.step.tokensPerSecond, b.step.tokensPerSecond, false);
+    const double points = 100.0 * (e.step.mfu - b.step.mfu);
+    m_mfu->setDelta(std::fabs(points) < 0.05 ? tr("same as baseline")
+                                             : tr("%1%2 points vs baseline").arg(points > 0 ? QStringLiteral("+") : QString(), fmt::number(points, 1)),
+                    std::fabs(points) < 0.05 ? std::nullopt : std::optional<bool>(points > 0));
+    if (e.memory.fits && b.memory.fits)
+        compare(m_run, e.run.cost, b.run.cost, true);
+    else
+        m_run->setDelta(b.memory.fits ? tr("baseline fits") : tr("baseline does not fit"), std::nullopt);
 }
 
 } // namespace trainplan

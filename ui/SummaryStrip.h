@@ -1,14 +1,39 @@
 #pragma once
-// The answers at a glance: does the plan fit (and by how much), step time, tokens/s, MFU, and what limits
-// the step, in words. Each number's tooltip gives its formula and inputs.
+// The answers at a glance, one tile each: does the plan fit (and by how much), step time, tokens/s, MFU,
+// days and cost to train the token budget, and what limits the step, in words. Each tile is a value, a
+// caption and, with a pinned baseline, the change against it. Each number's tooltip gives its formula and
+// inputs.
 
-#include <QWidget>
+#include <QFrame>
+
+#include <optional>
 
 class QLabel;
 
 namespace trainplan {
 
 class PlanDocument;
+
+/// One tile: a bold value, a caption under it, and a delta line shown while a baseline is pinned.
+class SummaryTile : public QFrame
+{
+    Q_OBJECT
+
+public:
+    explicit SummaryTile(QWidget *parent = nullptr);
+    void set(const QString &value, const QString &caption, const QString &tooltip);
+    /// "" hides the delta line; `better` colours it (true: better, false: worse, no value: neutral).
+    void setDelta(const QString &text, std::optional<bool> better);
+    void setWarning(bool on);
+    QString value() const;
+    QString caption() const;
+    QString delta() const;
+
+private:
+    QLabel *m_value;
+    QLabel *m_caption;
+    QLabel *m_delta;
+};
 
 class SummaryStrip : public QWidget
 {
@@ -17,18 +42,33 @@ class SummaryStrip : public QWidget
 public:
     explicit SummaryStrip(PlanDocument *document, QWidget *parent = nullptr);
 
+    /// The fit tile's words ("Fits: peak 23.5 of 80 GiB"), for tests and the status bar.
     QString fitText() const;
     QString bottleneckText() const;
+    /// Days and cost ("34.2 days", "$1,061,321 for 300 B tokens"), or "Does not fit".
+    QString runText() const;
+    /// Each tile's delta line while a baseline is pinned (empty otherwise): fit, step, tokens/s, MFU, run.
+    QStringList deltas() const;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void refresh();
+    void refreshDeltas();
+    void showInvalid();
+    /// Shows `text` in the bottleneck tile, elided to the lines the tile has (the whole text in its tooltip).
+    void setBottleneck(const QString &text, const QString &tip);
+    void fitBottleneck();
 
     PlanDocument *m_document;
-    QLabel *m_fit;
-    QLabel *m_step;
-    QLabel *m_tokens;
-    QLabel *m_mfu;
+    SummaryTile *m_fit;
+    SummaryTile *m_step;
+    SummaryTile *m_tokens;
+    SummaryTile *m_mfu;
+    SummaryTile *m_run;
     QLabel *m_bottleneck;
+    QString m_bottleneckText;
 };
 
 } // namespace trainplan

@@ -54,11 +54,24 @@ Op make(const char *name, OpKind kind, OpPass pass, OpScope scope, double flops,
     return op;
 }
 
+/// An element-wise op over `elements` values (its shape for the roofline's tooltip).
+Op elementwise(const char *name, OpKind kind, OpPass pass, OpScope scope, double elements, double flops, double bytes)
+{
+    Op op = make(name, kind, pass, scope, flops, bytes);
+    op.rows = elements;
+    return op;
+}
+
 /// A matmul [rows x inner] x [inner x cols] reading both operands and writing the result.
 Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inner, double cols, double q, double batch = 1.0)
 {
-    return make(name, OpKind::Matmul, pass, scope, 2.0 * batch * rows * inner * cols,
-                q * batch * (rows * inner + inner * cols + rows * cols));
+    Op op = make(name, OpKind::Matmul, pass, scope, 2.0 * batch * rows * inner * cols,
+                 q * batch * (rows * inner + inner * cols + rows * cols));
+    op.batch = batch;
+    op.rows = rows;
+    op.inner = inner;
+    op.cols = cols;
+    return op;
 }
 
 /// The forward ops of one layer; `attentionCoreOnly` keeps the ops selective recomputation replays.
@@ -70,7 +83,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     const double rowBytes = x.q * x.M * x.h / x.rowT; // one h-wide activation on this rank
 
     if (!attentionCoreOnly) {
-        ops.push_back(make("input norm", OpKind::Norm, pass, L, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+        ops.push_back(elementwise("input norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
         ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.h + 2.0 * x.kv) / x.t, x.q));
     }
     const double scores = x.b * x.heads * x.s * x.s; // elements of the score tensor on this rank
@@ -80,6 +93,10 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
             // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023).
             Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.s * x.s * x.hd,
                          x.q * x.M * (2.0 * x.h + 2.0 * x.kv) / x.t);
+            op.batch = x.b * x.heads; // QK^T: [s x hd] x [hd x s] per head (and PV alike)
+            op.rows = x.s;
+            op.inner = x.hd;
+            op.cols = x.s;
             ops.push_back(op);
         }
     } else {
@@ -89,10 +106,10 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         // (Megatron turns softmax_in_fp32 on with query-key layer scaling): upcast (r q, w 4), softmax
         // (r 4, w 4), downcast (r 4, w q).
         const double unfusedPerScore = 4.0 * x.q + 1.0 + (x.q < kFp32Bytes ? x.q + 4.0 + 8.0 + 4.0 + x.q : 2.0 * x.q);
-        ops.push_back(make("scale, mask, softmax", OpKind::Elementwise, pass, L, 5.0 * scores,
-                           (fused ? 2.0 * x.q : unfusedPerScore) * scores));
+        ops.push_back(elementwise("scale, mask, softmax", OpKind::Elementwise, pass, L, scores, 5.0 * scores,
+                                  (fused ? 2.0 * x.q : unfusedPerScore) * scores));
         if (x.mask > 0)
-            ops.push_back(make("attention dropout", OpKind::Elementwise, pass, L, scores, (2.0 * x.q + 1.0) * scores));
+            ops.push_back(elementwise("attention dropout", OpKind::Elementwise, pass, L, scores, scores, (2.0 * x.q + 1.0) * scores));
         ops.push_back(matmul("attention context PV", pass, L, x.s, x.s, x.hd, x.q, x.b * x.heads));
     }
     if (attentionCoreOnly)
@@ -101,8 +118,8 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
-    ops.push_back(make("bias, dropout, residual", OpKind::Elementwise, pass, L, 3.0 * x.M * x.h / x.rowT, residualBytes));
-    ops.push_back(make("post-attention norm", OpKind::Norm, pass, L, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(elementwise("post-attention norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
     ops.push_back(matmul("MLP up", pass, L, x.M, x.h, x.upWidth / x.t, x.q));
     // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
     // activation; unfused, the bias add and the activation (and the gate product) each read and write.
@@ -111,9 +128,10 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     // Unfused GELU: bias add (r+w) then GELU (r+w); unfused SwiGLU: SiLU on the gate (r+w) then the
     // product with the up half (2r+w).
     const double activationBytes = fused ? upBytes + actBytes : (x.upWidth > x.f ? 5.0 * actBytes : 4.0 * actBytes);
-    ops.push_back(make(x.upWidth > x.f ? "SwiGLU" : "bias, GELU", OpKind::Elementwise, pass, L, 8.0 * x.M * x.f / x.t, activationBytes));
+    ops.push_back(elementwise(x.upWidth > x.f ? "SwiGLU" : "bias, GELU", OpKind::Elementwise, pass, L, x.M * x.f / x.t,
+                              8.0 * x.M * x.f / x.t, activationBytes));
     ops.push_back(matmul("MLP down", pass, L, x.M, x.f / x.t, x.h, x.q));
-    ops.push_back(make("bias, dropout, residual", OpKind::Elementwise, pass, L, 3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
 }
 
 /// Backward of a forward op: matmuls compute the input and weight gradients (2x FLOPs and bytes);
@@ -150,12 +168,13 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
 
     // Embedding: gather the token rows (vocabulary-parallel, then reduced over t), add positions.
     const double rowBytes = x.q * x.M * x.h;
-    ops.push_back(make("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h, 3.0 * rowBytes));
+    ops.push_back(elementwise("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h, x.M * x.h, 3.0 * rowBytes));
     // Output: final norm, logits projection, softmax cross-entropy in FP32 over V / t.
-    ops.push_back(make("final norm", OpKind::Norm, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes / x.rowT));
+    ops.push_back(elementwise("final norm", OpKind::Norm, OpPass::Forward, OpScope::Output, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT,
+                              2.0 * rowBytes / x.rowT));
     ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
-    ops.push_back(make("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, 5.0 * x.M * x.V / x.t,
-                       (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
+    ops.push_back(elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, x.M * x.V / x.t, 5.0 * x.M * x.V / x.t,
+                              (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
 
     const std::size_t forwardEnd = ops.size();
     for (std::size_t i = first; i < forwardEnd; ++i)

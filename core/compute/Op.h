@@ -44,6 +44,9 @@ struct Op
     double bytes = 0;
     double seconds = 0; ///< filled by timeOp()
     bool memoryBound = false;
+    /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
+    /// not a matmul); other ops touch `rows` elements.
+    double batch = 0, rows = 0, inner = 0, cols = 0;
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };

@@ -111,7 +111,7 @@ const std::array kKeys{
 
     PlanKey{.path = "description", .type = KeyType::String, .label = "Description", .noun = "description",
             .tooltip = "one line on what the plan is for (the examples gallery shows it)", .defaultText = "none",
-            .maxLength = kMaxTextLength,
+            .maxLength = kMaxTextLength, .editor = KeyEditor::Text,
             .access = {[](const Plan &p) { return KeyValue(p.description); },
                        [](Plan &p, const KeyValue &v) { fromValue(v, p.description); }}},
 

@@ -75,7 +75,7 @@ struct LargeCluster
         document.setPlan(plan);
         window.resize(1920, 1080);
         window.show();
-        window.clusterDock()->show();
+        window.showPage(MainWindow::Page::Cluster);
         QTest::qWaitForWindowExposed(&window);
     }
     ClusterCanvas *canvas() { return window.clusterView()->canvas(); }

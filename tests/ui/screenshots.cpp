@@ -3,6 +3,9 @@
 // (QT_QPA_PLATFORM=offscreen).
 
 #include <QApplication>
+#include <QChartView>
+#include <QLegend>
+#include <QGraphicsScene>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -10,6 +13,7 @@
 #include <QTabWidget>
 
 #include "io/CatalogJson.h"
+#include "io/Examples.h"
 #include "ui/MainWindow.h"
 #include "io/PlanJson.h"
 #include "TestSupport.h"
@@ -24,6 +28,18 @@ using namespace trainplan;
 
 namespace {
 
+/// Lets every deferred layout (Qt Charts lays out on posted events, in rounds) finish, as a user's
+/// window does between frames.
+void settle()
+{
+    // deleteLater() only runs from an event loop; outside exec() it needs asking for (Qt Charts deletes
+    // the graphics of a removed axis that way).
+    for (int i = 0; i < 4; ++i) {
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
+        QApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    }
+}
+
 void shoot(const Plan &plan, const QString &name, const QString &dir, int overlay, bool dark)
 {
     applyPalette(dark);
@@ -35,15 +51,60 @@ void shoot(const Plan &plan, const QString &name, const QString &dir, int overla
         MainWindow window(&document);
         window.resize(size);
         window.show();
-        window.clusterDock()->show();
-        window.clusterDock()->raise();
-        QApplication::processEvents();
-        window.resizeDocks({window.clusterDock()}, {size.height() * 40 / 100}, Qt::Vertical);
+        window.showPage(MainWindow::Page::Cluster);
+        settle();
         window.clusterView()->inspector()->overlayCombo()->setCurrentIndex(overlay);
-        QApplication::processEvents();
+        settle();
         const QString file = QStringLiteral("%1/%2-%3x%4.png").arg(dir, name).arg(size.width()).arg(size.height());
         window.grab().save(file);
         qInfo("%s", qPrintable(file));
+    }
+}
+
+/// The charts page of every gallery example, at both sizes, light and dark; then the example with a pinned
+/// baseline (compare mode) and the Compare page.
+void shootWindows(const QString &dir)
+{
+    for (const bool dark : {false, true}) {
+        applyPalette(dark);
+        for (const io::ExamplePlan &example : io::builtinExamples())
+            for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                PlanDocument document(io::builtinCatalog());
+                QString error;
+                if (!document.loadFromBytes(example.bytes, QString(), &error))
+                    qFatal("%s", qPrintable(error));
+                MainWindow window(&document);
+                window.resize(size);
+                window.show();
+                settle();
+                const QString file = QStringLiteral("%1/window-%2-%3x%4%5.png")
+                                         .arg(dir, example.id)
+                                         .arg(size.width())
+                                         .arg(size.height())
+                                         .arg(dark ? QStringLiteral("-dark") : QString());
+                window.grab().save(file);
+                qInfo("%s", qPrintable(file));
+            }
+    }
+    applyPalette(false);
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        window.resize(size);
+        window.show();
+        document.pinBaseline();
+        Plan plan = document.plan();
+        plan.parallel.schedule = Schedule::Interleaved;
+        plan.parallel.virtualStages = 2;
+        plan.parallel.zeroStage = 1;
+        document.setPlan(plan);
+        settle();
+        window.grab().save(QStringLiteral("%1/compare-charts-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
+        window.showPage(MainWindow::Page::Compare);
+        settle();
+        window.grab().save(QStringLiteral("%1/compare-page-%2x%3.png").arg(dir).arg(size.width()).arg(size.height()));
     }
 }
 
@@ -55,6 +116,8 @@ int main(int argc, char **argv)
     QStandardPaths::setTestModeEnabled(true);
     const QString dir = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
     QDir().mkpath(dir);
+
+    shootWindows(dir);
 
     Plan small = test::presetPlan("llama2-7b", 8, 1, 2, 1, 48, "h100-sxm5-80gb");
     small.cluster.setGroups({{"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 2, "nvlink4-nvswitch"}});
@@ -77,17 +140,15 @@ int main(int argc, char **argv)
         MainWindow window(&document);
         window.resize(size);
         window.show();
-        window.searchDock()->show();
-        window.searchDock()->raise();
-        QApplication::processEvents();
-        window.resizeDocks({window.searchDock()}, {size.height() * 42 / 100}, Qt::Vertical);
+        window.showPage(MainWindow::Page::Search);
+        settle();
         window.searchPanel()->startSearch();
         while (window.searchPanel()->isRunning())
             QApplication::processEvents(QEventLoop::AllEvents, 20);
-        QApplication::processEvents();
+        settle();
         for (int tab = 0; tab < 3; ++tab) {
             window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(tab);
-            QApplication::processEvents();
+            settle();
             const QString file = QStringLiteral("%1/search-%2-%3x%4.png").arg(dir).arg(tab).arg(size.width()).arg(size.height());
             window.grab().save(file);
             qInfo("%s", qPrintable(file));
@@ -105,7 +166,7 @@ int main(int argc, char **argv)
             learn->show();
             for (int page : {0, 1, 2, 3, 4, 5, 6, 7 + 13, 7 + 9}) {
                 learn->showPage(page);
-                QApplication::processEvents();
+                settle();
                 const QString file = QStringLiteral("%1/learn-%2-%3x%4.png").arg(dir).arg(page).arg(size.width()).arg(size.height());
                 learn->grab().save(file);
                 qInfo("%s", qPrintable(file));
@@ -115,7 +176,7 @@ int main(int argc, char **argv)
         learn->resize(1920, 1080);
         for (int page : {0, 3}) {
             learn->showPage(page);
-            QApplication::processEvents();
+            settle();
             const QString file = QStringLiteral("%1/learn-present-%2.png").arg(dir).arg(page);
             learn->grab().save(file);
             qInfo("%s", qPrintable(file));

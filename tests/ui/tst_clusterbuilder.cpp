@@ -54,8 +54,7 @@ struct Fixture
             qFatal("plan: %s", qPrintable(error));
         window.resize(1280, 800);
         window.show();
-        window.clusterDock()->show();
-        window.clusterDock()->raise();
+        window.showPage(MainWindow::Page::Cluster);
         QApplication::processEvents();
     }
     ClusterCanvas *canvas() const { return window.clusterView()->canvas(); }

@@ -11,6 +11,14 @@
 
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
+#include "ui/ExampleGallery.h"
+#include "ui/DocumentActions.h"
+#include "io/Examples.h"
+#include "io/PlanJson.h"
+#include "core/estimate/Estimate.h"
+#include <QListWidget>
+#include <QRegularExpression>
+#include <QSet>
 #include "TestSupport.h"
 #include "ui/document/PlanDocument.h"
 
@@ -40,6 +48,7 @@ class TestMainWindow : public QObject
 
 private slots:
     void menuSkeleton();
+    void examplesGallery();
     void showsExampleEstimate();
     void saveLoadRoundTripAndModifiedFlag();
 };
@@ -51,7 +60,51 @@ void TestMainWindow::menuSkeleton()
     QStringList menus;
     for (QAction *a : window.menuBar()->actions())
         menus << a->text().remove('&');
-    QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Help"}));
+    QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Compare", "Help"}));
+}
+
+// New from Example offers a gallery: at least 8 plans, each with a one-line description, covering every
+// model family and device family of the catalog, one that does not fit and a small one for class.
+void TestMainWindow::examplesGallery()
+{
+    const QList<io::ExamplePlan> &examples = io::builtinExamples();
+    QVERIFY(examples.size() >= 8);
+    QCOMPARE(examples.front().id, QStringLiteral("gpt3-175b-tp8-pp8")); // the default first
+    const Catalog &catalog = io::builtinCatalog();
+    QSet<QString> models, devices;
+    bool oneDoesNotFit = false, smallForClass = false;
+    for (const io::ExamplePlan &e : examples) {
+        QVERIFY2(!e.description.isEmpty() && !e.description.contains(QLatin1Char('\n')), qPrintable(e.id));
+        const io::PlanReadResult read = io::readPlan(e.bytes, catalog);
+        QVERIFY2(read.plan, qPrintable(e.id));
+        const Estimate estimate = trainplan::estimate(*read.plan, catalog);
+        QVERIFY2(estimate.valid, qPrintable(e.id));
+        oneDoesNotFit = oneDoesNotFit || !estimate.memory.fits;
+        smallForClass = smallForClass || (read.plan->model.presetId == "gpt2-small" && read.plan->cluster.nodes == 1);
+        models << QString::fromStdString(read.plan->model.presetId).section(QLatin1Char('-'), 0, 0).remove(QRegularExpression("[0-9.]+$"));
+        for (const NodeGroup &g : read.plan->cluster.groups())
+            devices << QString::fromStdString(g.device).section(QLatin1Char('-'), 0, 0).remove(QRegularExpression("[0-9]+$"));
+    }
+    QVERIFY(oneDoesNotFit);
+    QVERIFY(smallForClass);
+    // Model families (gpt, megatron, llama) and device families (v, a, h, b, mi) of the catalog.
+    QSet<QString> catalogModels, catalogDevices;
+    for (const ModelSpec &m : catalog.models())
+        catalogModels << QString::fromStdString(m.presetId).section(QLatin1Char('-'), 0, 0).remove(QRegularExpression("[0-9.]+$"));
+    for (const DeviceSpec &d : catalog.devices())
+        catalogDevices << QString::fromStdString(d.id).section(QLatin1Char('-'), 0, 0).remove(QRegularExpression("[0-9]+$"));
+    QCOMPARE(models, catalogModels);
+    QCOMPARE(devices, catalogDevices);
+
+    // The dialog lists them with their descriptions; loading one replaces the document, unmodified.
+    PlanDocument document(io::builtinCatalog());
+    MainWindow window(&document);
+    ExampleGallery gallery(&window);
+    QCOMPARE(gallery.list()->count(), int(examples.size()));
+    QVERIFY(gallery.list()->item(1)->text().contains(examples[1].description));
+    QVERIFY(window.documentActions()->loadExample(QStringLiteral("gpt2-small-classroom")));
+    QCOMPARE(document.plan().model.presetId, std::string("gpt2-small"));
+    QVERIFY(!document.isModified());
 }
 
 void TestMainWindow::showsExampleEstimate()
@@ -62,9 +115,7 @@ void TestMainWindow::showsExampleEstimate()
     QVERIFY2(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error), qPrintable(error));
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto *details = window.findChild<QDockWidget *>(QStringLiteral("detailsDock"));
-    QVERIFY(details);
-    details->show(); // the Details dock writes its table when shown
+    window.showPage(MainWindow::Page::Details); // the Details page writes its table when shown
     auto *view = window.findChild<QPlainTextEdit *>();
     QVERIFY(view);
     QVERIFY(view->toPlainText().contains("174.62 B parameters"));

@@ -17,6 +17,8 @@
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
+#include "ui/ExampleGallery.h"
+#include <QListWidget>
 #include "ui/Planner.h"
 #include "TestSupport.h"
 #include "ui/commands/ReplacePlan.h"
@@ -69,6 +71,25 @@ void answerNextMessageBox(QMessageBox::StandardButton button, QString *text)
             box->button(button)->click();
         }
     });
+}
+
+/// Chooses `id` in the examples gallery as soon as it is shown (polling, as the gallery opens after the
+/// message box that asks to save).
+void chooseExampleWhenShown(const QString &id)
+{
+    auto *timer = new QTimer;
+    timer->setInterval(10);
+    QObject::connect(timer, &QTimer::timeout, [timer, id] {
+        auto *gallery = qobject_cast<ExampleGallery *>(QApplication::activeModalWidget());
+        if (!gallery)
+            return;
+        for (int row = 0; row < gallery->list()->count(); ++row)
+            if (gallery->list()->item(row)->data(Qt::UserRole).toString() == id)
+                gallery->list()->setCurrentRow(row);
+        gallery->accept();
+        timer->deleteLater();
+    });
+    timer->start();
 }
 
 } // namespace
@@ -174,6 +195,7 @@ void TestNoLostWork::openingAnotherFileAsks()
     QVERIFY(document.isModified());
     // Discarding replaces the document.
     answerNextMessageBox(QMessageBox::Discard, nullptr);
+    chooseExampleWhenShown(QStringLiteral("gpt3-175b-tp8-pp8"));
     window.documentActions()->newFromExample();
     QVERIFY(!document.isModified());
     QCOMPARE(document.plan().model.layers, 96);

@@ -287,7 +287,7 @@ void TestPlanner::ganttDrawsEveryOp()
     // 8 stages x 192 micro-batches x (forward + backward), then each stage's data-parallel sync and optimizer.
     QCOMPARE(gantt->opCount(), std::size_t(8 * 192 * 2 + 8 * 2));
     // The legend lists the kinds present: 1F1B has no separate weight-gradient op.
-    QCOMPARE(gantt->legendNames(), (QStringList{"forward", "backward", "data-parallel / ZeRO communication", "optimizer"}));
+    QCOMPARE(gantt->legendNames(), (QStringList{"forward", "backward", "data-parallel comm.", "optimizer"}));
     // The time axis covers the whole step, not only the schedule.
     QVERIFY(gantt->plot()->xAxis->range().upper >= f.document.estimate().step.stepSeconds);
     // Hover names the op under the pointer: the first op of stage 0 is the forward of micro-batch 0.
@@ -316,7 +316,8 @@ void TestPlanner::zeroComparisonMatchesFigure16_2()
     f.window.memoryChart()->setZeroComparison(true);
     const auto sets = f.window.memoryChart()->seriesValues();
     QCOMPARE(sets.size(), 4);
-    const double P = f.document.estimate().model.parameters / 1e9, W = double(f.document.plan().parallel.data);
+    // Drawn in GiB, as every memory figure of the window.
+    const double P = f.document.estimate().model.parameters / units::GiB, W = double(f.document.plan().parallel.data);
     const double expected[] = {16 * P, P * (2 + 2 + 12 / W), P * (2 + (2 + 12) / W), P * 16 / W};
     for (int stage = 0; stage < 4; ++stage) {
         double total = 0;

@@ -126,7 +126,7 @@ private slots:
                                     "3. Parallelism, device and interconnect", "4. Memory peaks per stage and component",
                                     "5. Throughput and step-time decomposition", "6. Scaling baseline", "7. Time and cost to train",
                                     "8. Checkpoint cost and failures", "9. Limiting resource and what to change",
-                                    "10. Assumptions and sources", "Appendix: the plan file", "Figure 1.", "Figure 4."})
+                                    "10. Assumptions and sources", "Appendix: the plan file", "Figure 1.", "Figure 2.", "Figure 5."})
             QVERIFY2(text.contains(QLatin1String(section)), section);
 
         const QJsonObject json = cliJson(c.document.plan());
@@ -267,8 +267,19 @@ private slots:
         QCOMPARE(runBinary({QStringLiteral("report"), examplePath(), QStringLiteral("--png"), dir.filePath(QStringLiteral("png")),
                             QStringLiteral("--size"), QStringLiteral("640x400"), QStringLiteral("--dpi"), QStringLiteral("96")}),
                  0);
-        for (const char *name : {"memory", "roofline", "scaling", "pipeline"})
+        for (const char *name : {"step", "memory", "roofline", "scaling", "pipeline"})
             QCOMPARE(QImage(dir.filePath(QStringLiteral("png/%1.png").arg(QLatin1String(name)))).size(), QSize(640, 400));
+
+        // Against a baseline: the comparison section lists the keys that differ and the change in step time.
+        const QString compared = dir.filePath(QStringLiteral("compared.pdf"));
+        const QString other = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama2-7b-one-dgx-h100.json");
+        QCOMPARE(runBinary({QStringLiteral("report"), examplePath(), QStringLiteral("-o"), compared, QStringLiteral("--baseline"), other}, &err), 0);
+        const QString comparedText = run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), compared, QStringLiteral("-")});
+        QVERIFY(comparedText.contains(QStringLiteral("Against the baseline")));
+        QVERIFY(comparedText.contains(QStringLiteral("Baseline: llama2-7b-one-dgx-h100.json")));
+        QVERIFY(comparedText.contains(QStringLiteral("model.layers")));
+        QCOMPARE(runBinary({QStringLiteral("report"), examplePath(), QStringLiteral("-o"), compared, QStringLiteral("--baseline"),
+                            dir.filePath(QStringLiteral("missing.json"))}, &err), 1);
 
         // An invalid plan: exit 1, the error names the key, an existing report is left as it was.
         const QByteArray before = [&] { QFile f(pdf); f.open(QIODevice::ReadOnly); return f.readAll(); }();
@@ -285,7 +296,7 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("cannot write")), qPrintable(err));
         QVERIFY(!QFile::exists(unwritable));
         // Leftover temporary files of QSaveFile: none.
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{QStringLiteral("r.pdf")});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), (QStringList{QStringLiteral("compared.pdf"), QStringLiteral("r.pdf")}));
 
         QCOMPARE(runBinary({QStringLiteral("report"), examplePath()}, &err), 2);
         QVERIFY(err.contains(QStringLiteral("usage")));

@@ -41,8 +41,7 @@ struct Fixture
             qFatal("%s", qPrintable(error));
         window.resize(1280, 800);
         window.show();
-        window.searchDock()->show();
-        window.searchDock()->raise();
+        window.showPage(MainWindow::Page::Search);
         QApplication::processEvents();
     }
     SearchPanel *panel() const { return window.searchPanel(); }

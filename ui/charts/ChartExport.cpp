@@ -1,6 +1,13 @@
 #include "ui/charts/ChartExport.h"
 
 #include <QAction>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QCoreApplication>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
 #include <QApplication>
 #include <QBuffer>
 #include <QClipboard>
@@ -68,6 +75,49 @@ void renderPlot(QCustomPlot *plot, QPainter *painter, const QRectF &target, cons
     painter->setClipRect(QRectF(0, 0, width, height));
     painter->drawPicture(0, 0, picture);
     painter->restore();
+}
+
+void renderChartView(QChartView *view, QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
+{
+    // Lay the chart out at the export size, draw it, then give it back to the view.
+    QChart *c = view->chart();
+    QGraphicsScene *scene = view->scene();
+    const QSizeF oldSize = c->size();
+    const QRectF oldScene = scene->sceneRect();
+    const QRectF logical(QPointF(0, 0), logicalSize);
+    fitChartLegend(c, logicalSize.width());
+    c->resize(logicalSize);
+    scene->setSceneRect(logical);
+    if (c->layout())
+        c->layout()->activate();
+    QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
+    // A removed axis's graphics go by deleteLater(); headless (report --png) no event loop runs to
+    // delete them and they would be drawn over the new axes.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->fillRect(target, c->backgroundBrush());
+    scene->render(painter, target, logical, Qt::IgnoreAspectRatio);
+    painter->restore();
+    fitChartLegend(c, oldSize.width());
+    c->resize(oldSize);
+    scene->setSceneRect(oldScene);
+    if (c->layout())
+        c->layout()->activate();
+}
+
+void fitChartLegend(QChart *chart, double width)
+{
+    QLegend *legend = chart->legend();
+    const QFontMetricsF metrics(legend->font());
+    // A marker is a square of about one line height plus spacing on each side of its label.
+    const double perEntry = 2.5 * metrics.height() + 8;
+    double needed = 0;
+    for (QLegendMarker *marker : legend->markers())
+        needed += metrics.horizontalAdvance(marker->label()) + perEntry;
+    const Qt::Alignment side = needed <= width - 24 ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != side)
+        legend->setAlignment(side);
 }
 
 QSizeF logicalExportSize(QSize pixels, int dpi)

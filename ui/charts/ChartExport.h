@@ -12,9 +12,10 @@ class QCustomPlot;
 class QRectF;
 class QSizeF;
 class QWidget;
+class QChart;
+class QChartView;
 
 namespace trainplan {
-
 
 class ExportableChart;
 
@@ -46,5 +47,13 @@ void exportChartInteractively(ExportableChart *chart, QWidget *parent);
 
 /// Adds Copy / Export Chart... / Export Data (CSV)... to `target`'s context menu.
 void installChartExportActions(ExportableChart *chart, QWidget *target);
+
+/// Draws a Qt Charts view laid out at `logicalSize` into `target` (vector on SVG and PDF devices), then
+/// lays it out at its widget size again.
+void renderChartView(QChartView *view, QPainter *painter, const QRectF &target, const QSizeF &logicalSize);
+
+/// Puts a Qt Charts legend under the plot when every entry fits on one row of `width` pixels, and
+/// to the right of it (one entry a line) otherwise, so no legend text is ever elided.
+void fitChartLegend(QChart *chart, double width);
 
 } // namespace trainplan

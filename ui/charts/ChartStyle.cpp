@@ -22,6 +22,39 @@ QColor warning(const QPalette &palette)
     return isDark(palette) ? QColor(255, 99, 88) : QColor(192, 57, 43);
 }
 
+QFont titleFont(const QFont &base)
+{
+    QFont f = base;
+    f.setPointSizeF(f.pointSizeF() + 1);
+    f.setBold(true);
+    return f;
+}
+
+QStringList wrapTitle(const QString &text, const QFont &font, double width)
+{
+    const QFontMetricsF metrics(font);
+    const double room = std::max(40.0, width - 12.0);
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > room) {
+            lines << line;
+            line = word;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    if (lines.size() > 3) {
+        const QString rest = lines.mid(2).join(QLatin1Char(' '));
+        lines = lines.mid(0, 2);
+        lines << metrics.elidedText(rest, Qt::ElideRight, room);
+    }
+    return lines;
+}
+
 void apply(QCustomPlot *plot, const QPalette &palette)
 {
     const QColor text = palette.color(QPalette::WindowText);

@@ -3,7 +3,9 @@
 // palettes both read well. One place, so a fifth chart looks like the other four.
 
 #include <QColor>
+#include <QFont>
 #include <QPalette>
+#include <QStringList>
 
 class QCustomPlot;
 
@@ -13,6 +15,10 @@ namespace trainplan::chartstyle {
 QColor series(int index, const QPalette &palette);
 QColor warning(const QPalette &palette);
 bool isDark(const QPalette &palette);
+/// The title font of every chart: the widget's font, bold, one point larger.
+QFont titleFont(const QFont &base);
+/// `text` word-wrapped to `width` pixels in `font` (at most three lines, the last elided): the lines.
+QStringList wrapTitle(const QString &text, const QFont &font, double width);
 /// Axis, grid, tick and background colours of a QCustomPlot from the palette.
 void apply(QCustomPlot *plot, const QPalette &palette);
 

@@ -5,6 +5,8 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QEvent>
+#include <QGraphicsItem>
+#include <QPainter>
 #include <QGraphicsLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -16,6 +18,7 @@
 #include <cmath>
 
 #include "ui/charts/ChartStyle.h"
+#include "ui/Format.h"
 #include "core/common/Units.h"
 #include "io/ChartCsv.h"
 #include "ui/charts/ChartExport.h"
@@ -26,19 +29,75 @@ namespace trainplan {
 
 namespace {
 
-/// A tidy upper bound for a GiB axis: 1, 2 or 5 x 10^k above the largest value.
-double niceCeiling(double value)
+/// A tick interval of 1, 2, 2.5 or 5 x 10^k giving four to six intervals up to `top`.
+double niceTickInterval(double top)
 {
-    if (!(value > 0) || !std::isfinite(value))
+    if (!(top > 0) || !std::isfinite(top))
         return 1.0;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(value)));
-    for (double step : {1.0, 2.0, 2.5, 5.0, 10.0})
-        if (step * magnitude >= value)
-            return step * magnitude;
+    const double raw = top / 5.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (m * magnitude >= raw)
+            return m * magnitude;
     return 10.0 * magnitude;
 }
 
 } // namespace
+
+/// Drawn over the bars, in chart coordinates: the part of each stage above capacity (hatched, outlined in
+/// the warning colour, the component colours visible through it) and the baseline's stage peaks (dashed
+/// outlines). A scene item, so exports draw it too.
+class MemoryOverlay : public QGraphicsItem
+{
+public:
+    explicit MemoryOverlay(QChart *chart) : QGraphicsItem(chart), m_chart(chart) { setZValue(100); }
+
+    QList<QVector<double>> over;   ///< {stage, capacity GiB, peak GiB}
+    QList<double> baseline;        ///< baseline peak per stage, GiB
+    double barWidth = 0.7;
+    QColor warning, outline;
+    QAbstractSeries *series = nullptr;
+
+    QRectF boundingRect() const override { return m_area; }
+    /// Follows the plot area; the scene must hear of a changed bounding rectangle before it changes.
+    void setArea(const QRectF &area)
+    {
+        prepareGeometryChange();
+        m_area = area;
+        update();
+    }
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
+    {
+        if (!series)
+            return;
+        painter->save();
+        painter->setClipRect(m_chart->plotArea());
+        const auto rect = [&](double stage, double low, double high, double width) {
+            const QPointF a = m_chart->mapToPosition(QPointF(stage - width / 2, high), series);
+            const QPointF b = m_chart->mapToPosition(QPointF(stage + width / 2, low), series);
+            return QRectF(a, b).normalized();
+        };
+        for (const QVector<double> &o : over) {
+            const QRectF r = rect(o[0], o[1], o[2], barWidth);
+            QColor hatch = warning;
+            painter->setPen(Qt::NoPen);
+            painter->setBrush(QBrush(hatch, Qt::BDiagPattern));
+            painter->drawRect(r);
+            painter->setBrush(Qt::NoBrush);
+            painter->setPen(QPen(warning, 2));
+            painter->drawRect(r);
+        }
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(outline, 1.5, Qt::DashLine));
+        for (int s = 0; s < baseline.size(); ++s)
+            painter->drawRect(rect(s, 0, baseline[s], std::min(0.95, barWidth + 0.12)));
+        painter->restore();
+    }
+
+private:
+    QChart *m_chart;
+    QRectF m_area;
+};
 
 MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     : QChartView(parent), m_document(document)
@@ -47,8 +106,15 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     setMinimumSize(320, 200);
     chart()->legend()->setAlignment(Qt::AlignBottom);
     chart()->setTheme(QChart::ChartThemeBlueIcy); // any theme but the two refresh() picks: it sets fonts once
-    chart()->setMargins(QMargins(4, 4, 4, 4));
+    chart()->setMargins(QMargins(4, 2, 4, 2));
+    chart()->setBackgroundRoundness(0);
+    m_overlay = new MemoryOverlay(chart());
+    connect(chart(), &QChart::plotAreaChanged, this, [this](const QRectF &area) { m_overlay->setArea(area); });
     connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
+    connect(m_document, &PlanDocument::baselineChanged, this, [this] {
+        m_stageSeries = nullptr; // the axis range may change: rebuild
+        refresh();
+    });
     refresh();
     installChartExportActions(this, this);
 }
@@ -59,6 +125,70 @@ void MemoryChartView::setZeroComparison(bool on)
         return;
     m_zeroComparison = on;
     refresh();
+}
+
+void MemoryChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event);
+    fitChartLegend(chart(), width());
+    setTitleFitted(m_title, width());
+}
+
+void MemoryChartView::setTitleFitted(const QString &title, double width)
+{
+    m_title = title;
+    chart()->setTitle(chartstyle::wrapTitle(title, chart()->titleFont(), width).join(QStringLiteral("<br>")));
+}
+
+QList<QVector<double>> MemoryChartView::overCapacityRegions() const
+{
+    return m_overlay->series ? m_overlay->over : QList<QVector<double>>();
+}
+
+QList<double> MemoryChartView::baselinePeaks() const
+{
+    return m_overlay->series ? m_overlay->baseline : QList<double>();
+}
+
+double MemoryChartView::tickInterval() const
+{
+    for (QAbstractAxis *axis : chart()->axes(Qt::Vertical))
+        if (auto *value = qobject_cast<QValueAxis *>(axis))
+            return value->tickInterval();
+    return 0;
+}
+
+void MemoryChartView::setStageAxis(double highestGib)
+{
+    const double interval = niceTickInterval(highestGib * 1.05);
+    m_stageAxisY->setTickType(QValueAxis::TicksDynamic);
+    m_stageAxisY->setTickAnchor(0);
+    m_stageAxisY->setTickInterval(interval);
+    m_stageAxisY->setRange(0, std::ceil(highestGib * 1.05 / interval) * interval);
+    m_stageAxisY->setLabelFormat(interval == std::floor(interval) ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
+}
+
+void MemoryChartView::updateOverlay()
+{
+    const Estimate &e = m_document->estimate();
+    m_overlay->over.clear();
+    m_overlay->baseline.clear();
+    m_overlay->series = m_stageSeries;
+    if (!m_stageSeries || !e.valid) {
+        m_overlay->update();
+        return;
+    }
+    constexpr double GiB = units::GiB;
+    for (const StageMemory &s : e.memory.stages)
+        if (s.peakBytes > s.capacityBytes)
+            m_overlay->over << QVector<double>{double(s.stage), s.capacityBytes / GiB, s.peakBytes / GiB};
+    if (m_document->hasBaseline() && m_document->baselineEstimate().valid)
+        for (const StageMemory &s : m_document->baselineEstimate().memory.stages)
+            m_overlay->baseline << s.peakBytes / GiB;
+    m_overlay->barWidth = m_stageSeries->barWidth();
+    m_overlay->warning = chartstyle::warning(palette());
+    m_overlay->outline = palette().color(QPalette::WindowText);
+    m_overlay->update();
 }
 
 void MemoryChartView::changeEvent(QEvent *event)
@@ -93,6 +223,7 @@ void MemoryChartView::refresh()
     m_stageSets.clear();
     m_capacity = nullptr;
     m_stageAxisY = nullptr;
+    m_overlay->series = nullptr;
     c->removeAllSeries();
     for (QAbstractAxis *axis : c->axes()) {
         c->removeAxis(axis); // hands ownership back: delete it (LeakSanitizer found this)
@@ -106,29 +237,38 @@ void MemoryChartView::refresh()
         c->legend()->setFont(legendFont);
         c->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     }
+    c->setBackgroundRoundness(0);
+    c->setTitleFont(chartstyle::titleFont(font()));
     c->setBackgroundBrush(palette().color(QPalette::Base));
     c->setTitleBrush(palette().color(QPalette::WindowText));
     if (!m_document->estimate().valid) {
-        c->setTitle(tr("Memory: the plan has errors (see the editor)"));
+        setTitleFitted(tr("Memory: fix the plan's errors to see it"), width());
+        c->legend()->setVisible(false);
+        updateOverlay();
         return;
     }
-    if (m_zeroComparison)
+    c->legend()->setVisible(true);
+    if (m_zeroComparison) {
         drawZeroComparison();
-    else
+        updateOverlay();
+    } else {
         drawStages();
+    }
     c->legend()->setLabelColor(palette().color(QPalette::WindowText));
+    fitChartLegend(c, width());
 }
 
 bool MemoryChartView::updateStagesInPlace()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
+    const int legendEntries = 2 + (memory.fits ? 0 : 1) + (m_document->hasBaseline() ? 1 : 0);
     if (!m_stageSeries || m_stageSets.size() != 5 || m_stageDark != chartstyle::isDark(palette())
-        || m_stageSets.front()->count() != int(memory.stages.size()))
+        || m_stageSets.front()->count() != int(memory.stages.size()) || m_document->hasBaseline()
+        || chart()->series().size() != legendEntries)
         return false;
     constexpr double GiB = units::GiB;
     double highest = memory.capacityBytes;
     QList<qreal> values[5];
-    QList<int> over;
     for (const StageMemory &s : memory.stages) {
         values[0] << s.parametersBytes / GiB;
         values[1] << s.gradientsBytes / GiB;
@@ -136,22 +276,19 @@ bool MemoryChartView::updateStagesInPlace()
         values[3] << s.activationsBytes / GiB;
         values[4] << s.otherBytes / GiB;
         highest = std::max(highest, s.peakBytes);
-        if (s.peakBytes > memory.capacityBytes)
-            over << int(s.stage);
     }
     // Whole-set updates: one change signal per set instead of one per bar.
     for (int k = 0; k < 5; ++k) {
         QBarSet *set = m_stageSets[k];
         set->remove(0, set->count());
         set->append(values[k]);
-        set->deselectAllBars();
-        set->selectBars(over);
     }
-    m_stageAxisY->setRange(0, niceCeiling(highest / GiB * 1.05));
+    setStageAxis(highest / GiB);
     m_capacity->replace(0, -0.5, memory.capacityBytes / GiB);
     m_capacity->replace(1, double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
     m_capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
     setStageTitle();
+    updateOverlay();
     return true;
 }
 
@@ -159,12 +296,15 @@ void MemoryChartView::setStageTitle()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
-    chart()->setTitle(memory.fits ? tr("Memory per GPU: peak %1 (stage %2)")
-                                        .arg(QString::fromStdString(units::formatBytes(peak.peakBytes, units::ByteUnit::GiB, 1)))
-                                        .arg(peak.stage)
-                                  : tr("Memory per GPU: stage %1 is %2 over")
-                                        .arg(peak.stage)
-                                        .arg(QString::fromStdString(units::formatBytes(-memory.headroomBytes(), units::ByteUnit::GiB, 1))));
+    QString title = memory.fits ? tr("Memory per GPU: peak %1 of %2 (stage %3)")
+                                      .arg(fmt::gib(peak.peakBytes, 1), fmt::gib(memory.capacityBytes, 0))
+                                      .arg(peak.stage)
+                                : tr("Memory per GPU: stage %1 is %2 over its %3 (hatched)")
+                                      .arg(peak.stage)
+                                      .arg(fmt::gib(-memory.headroomBytes(), 1), fmt::gib(memory.capacityBytes, 0));
+    if (m_document->hasBaseline() && m_document->baselineEstimate().valid)
+        title += tr("; baseline peak %1 (dashed)").arg(fmt::gib(m_document->baselineEstimate().memory.peakBytes, 1));
+    setTitleFitted(title, width());
 }
 
 void MemoryChartView::drawStages()
@@ -193,13 +333,14 @@ void MemoryChartView::drawStages()
         *sets[2] << s.optimizerBytes / GiB;
         *sets[3] << s.activationsBytes / GiB;
         *sets[4] << s.otherBytes / GiB;
-        const bool over = s.peakBytes > memory.capacityBytes; // drawn in the warning colour
         highest = std::max(highest, s.peakBytes);
-        if (over)
-            for (QBarSet *set : sets) {
-                set->setSelectedColor(chartstyle::warning(palette()));
-                set->selectBar(int(s.stage));
-            }
+    }
+    const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;
+    double stages = double(memory.stages.size());
+    if (baseline) {
+        for (const StageMemory &s : m_document->baselineEstimate().memory.stages)
+            highest = std::max(highest, s.peakBytes);
+        stages = std::max(stages, double(m_document->baselineEstimate().memory.stages.size()));
     }
     for (QBarSet *set : sets)
         series->append(set);
@@ -209,7 +350,7 @@ void MemoryChartView::drawStages()
     // A value axis with a few ticks, not a category axis: Qt Charts re-lays out every category label
     // (as rich text) on each change, which cost most of an edit's redraw on 64-stage plans.
     auto *x = new QValueAxis;
-    const double n = double(memory.stages.size());
+    const double n = stages;
     x->setRange(-0.5, n - 0.5);
     x->setTickType(QValueAxis::TicksDynamic);
     x->setTickAnchor(0);
@@ -219,8 +360,6 @@ void MemoryChartView::drawStages()
     x->setGridLineVisible(false);
     x->setTitleText(tr("Pipeline stage"));
     auto *y = new QValueAxis;
-    y->setRange(0, niceCeiling(highest / GiB * 1.05));
-    y->setLabelFormat(QStringLiteral("%.0f"));
     y->setTitleText(tr("GiB per GPU"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
@@ -241,9 +380,37 @@ void MemoryChartView::drawStages()
     m_capacity = capacity;
     m_stageAxisY = y;
     m_stageDark = chartstyle::isDark(palette());
+    setStageAxis(highest / GiB);
+    addOverlayLegend(x, y, memory.fits, baseline);
     setStageTitle();
+    updateOverlay();
     setToolTip(tr("Stacked per component at each stage's peak; the formulas: %1; %2")
                    .arg(QLatin1String(termInfo(StateTerm::Activations).formula), QLatin1String(termInfo(StateTerm::Optimizer).formula)));
+}
+
+void MemoryChartView::addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, bool baseline)
+{
+    QChart *c = chart();
+    // Legend entries for the overlay: the hatch only when a stage is over capacity, the outline only with
+    // a baseline.
+    if (!fits) {
+        auto *hatch = new QLineSeries;
+        hatch->setName(tr("Over capacity"));
+        hatch->setPen(QPen(chartstyle::warning(palette()), 2));
+        c->addSeries(hatch);
+        hatch->attachAxis(x);
+        hatch->attachAxis(y);
+        if (QLegendMarker *marker = c->legend()->markers(hatch).value(0))
+            marker->setBrush(QBrush(chartstyle::warning(palette()), Qt::BDiagPattern));
+    }
+    if (baseline) {
+        auto *outline = new QLineSeries;
+        outline->setName(tr("Baseline peak"));
+        outline->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
+        c->addSeries(outline);
+        outline->attachAxis(x);
+        outline->attachAxis(y);
+    }
 }
 
 void MemoryChartView::drawZeroComparison()
@@ -265,8 +432,8 @@ void MemoryChartView::drawZeroComparison()
     for (const ModelStateBytes &state : e.zeroComparison) {
         const double parts[] = {state.parameters, state.gradients, state.master, state.moments()};
         for (int i = 0; i < 4; ++i)
-            *sets[i] << parts[i] / units::GB;
-        highest = std::max(highest, state.total() / units::GB);
+            *sets[i] << parts[i] / units::GiB;
+        highest = std::max(highest, state.total() / units::GiB);
     }
     auto *series = new QStackedBarSeries;
     for (QBarSet *set : sets)
@@ -277,16 +444,18 @@ void MemoryChartView::drawZeroComparison()
     auto *x = new QBarCategoryAxis;
     x->append({tr("replicated"), tr("ZeRO-1"), tr("ZeRO-2"), tr("ZeRO-3")});
     auto *y = new QValueAxis;
-    y->setRange(0, niceCeiling(highest * 1.1));
-    y->setTitleText(tr("GB per worker"));
-    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->setTitleText(tr("GiB per worker"));
     c->addAxis(x, Qt::AlignBottom);
     c->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
     series->attachAxis(y);
-    c->setTitle(tr("Model state per worker: %1 parameters, %2 workers (Fig. 16.2)")
-                    .arg(QString::fromStdString(units::formatCount(P, 1)))
-                    .arg(plan.parallel.data));
+    m_stageAxisY = y;
+    setStageAxis(highest);
+    m_stageAxisY = nullptr;
+    setTitleFitted(tr("Model state per worker: %1 parameters, %2 workers (Fig. 16.2)")
+                       .arg(QString::fromStdString(units::formatCount(P, 1)))
+                       .arg(plan.parallel.data),
+                   width());
     setToolTip(tr("M_state = P (q_p + q_g + q_o); ZeRO stage 1 divides the optimizer term by W, stage 2 also the "
                   "gradients, stage 3 also the parameters (Rajbhandari et al. 2020)"));
 }
@@ -298,25 +467,9 @@ QString MemoryChartView::exportCsv() const
 
 void MemoryChartView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
-    // Lay the chart out at the export size, draw it, then give it back to the view.
-    QChart *c = chart();
-    const QSizeF oldSize = c->size();
-    const QRectF oldScene = scene()->sceneRect();
-    const QRectF logical(QPointF(0, 0), logicalSize);
-    c->resize(logicalSize);
-    scene()->setSceneRect(logical);
-    if (c->layout())
-        c->layout()->activate();
-    QCoreApplication::sendPostedEvents(c, QEvent::LayoutRequest);
-    painter->save();
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->fillRect(target, c->backgroundBrush());
-    scene()->render(painter, target, logical, Qt::IgnoreAspectRatio);
-    painter->restore();
-    c->resize(oldSize);
-    scene()->setSceneRect(oldScene);
-    if (c->layout())
-        c->layout()->activate();
+    setTitleFitted(m_title, logicalSize.width());
+    renderChartView(this, painter, target, logicalSize);
+    setTitleFitted(m_title, width());
 }
 
 } // namespace trainplan

@@ -1,6 +1,8 @@
 #pragma once
 // Memory per GPU by pipeline stage, stacked by component (parameters, gradients, optimizer, activations,
-// other), against the device capacity; stages over capacity in red. A toggle switches to the reference
+// other), against the device capacity; the part of a stage above capacity keeps its component colours and
+// is hatched and outlined in the warning colour; a pinned baseline's stage peaks are dashed outlines. Axis
+// ticks at 1, 2, 2.5 or 5 x 10^k GiB. A toggle switches to the reference
 // text's Figure 16.2 view: replicated state vs ZeRO stages 1-3 for the current model and data-parallel
 // worker count. Qt Charts; reads only the Estimate.
 
@@ -17,6 +19,7 @@ class QValueAxis;
 namespace trainplan {
 
 class PlanDocument;
+class MemoryOverlay;
 
 class MemoryChartView : public QChartView, public ExportableChart
 {
@@ -29,6 +32,14 @@ public:
     bool zeroComparison() const { return m_zeroComparison; }
     /// Stacked values currently drawn, per bar set: for tests and CSV export.
     QList<QList<qreal>> seriesValues() const;
+    /// The whole title (unwrapped).
+    QString title() const { return m_title; }
+    /// Over-capacity regions drawn, per stage over capacity: {stage, capacity GiB, peak GiB}.
+    QList<QVector<double>> overCapacityRegions() const;
+    /// Baseline stage peaks drawn as outlines (GiB; empty without a baseline).
+    QList<double> baselinePeaks() const;
+    /// The value axis's tick interval (GiB).
+    double tickInterval() const;
 
     QString exportName() const override { return QStringLiteral("memory"); }
     QString exportCsv() const override;
@@ -37,6 +48,7 @@ public:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void refresh();
@@ -47,6 +59,11 @@ private:
     /// rebuilding Qt Charts series costs several milliseconds on a 64-stage plan.
     bool updateStagesInPlace();
     void setStageTitle();
+    void setStageAxis(double highestGib);
+    void updateOverlay();
+    /// Legend entries for what the overlay draws (empty series with its pen or brush).
+    void addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, bool baseline);
+    void setTitleFitted(const QString &title, double width);
 
     PlanDocument *m_document;
     bool m_zeroComparison = false;
@@ -56,6 +73,8 @@ private:
     QLineSeries *m_capacity = nullptr;
     QValueAxis *m_stageAxisY = nullptr;
     bool m_stageDark = false;
+    MemoryOverlay *m_overlay = nullptr;
+    QString m_title;
 };
 
 } // namespace trainplan

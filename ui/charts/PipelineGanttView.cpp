@@ -37,7 +37,7 @@ QString kindWords(SegmentKind kind)
     case SegmentKind::Backward: return PipelineGanttView::tr("backward");
     case SegmentKind::InputGradient: return PipelineGanttView::tr("input gradient (B)");
     case SegmentKind::WeightGradient: return PipelineGanttView::tr("weight gradient (W)");
-    case SegmentKind::DataComm: return PipelineGanttView::tr("data-parallel / ZeRO communication");
+    case SegmentKind::DataComm: return PipelineGanttView::tr("data-parallel comm.");
     case SegmentKind::Optimizer: return PipelineGanttView::tr("optimizer");
     }
     return {};
@@ -217,20 +217,9 @@ PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
         swatch->setLineStyle(QCPGraph::lsNone);
         swatch->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 9));
     }
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_plot->legend->setWrap(3);
-    m_plot->plotLayout()->insertRow(1);
-    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
-    m_plot->legend->setMargins(QMargins(4, 0, 4, 0));
-    m_plot->legend->setBorderPen(Qt::NoPen);
-    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    placeLegendUnderTitle(3);
     m_plot->setMouseTracking(true);
     m_plot->installEventFilter(this);
-    connect(m_document, &PlanDocument::baselineChanged, this, [this] {
-        draw();
-        m_plot->replot(QCustomPlot::rpQueuedReplot);
-    });
     startFollowingDocument();
 }
 

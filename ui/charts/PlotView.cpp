@@ -19,10 +19,7 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
     layout->addWidget(m_plot);
     setMinimumSize(320, 200);
     m_plot->plotLayout()->insertRow(0);
-    QFont titleFont = font();
-    titleFont.setPointSizeF(titleFont.pointSizeF() + 1);
-    titleFont.setBold(true);
-    m_title = new QCPTextElement(m_plot, QString(), titleFont);
+    m_title = new QCPTextElement(m_plot, QString(), chartstyle::titleFont(font()));
     m_plot->plotLayout()->addElement(0, 0, m_title);
     m_plot->legend->setFont(smallFont());
     m_plot->legend->setRowSpacing(-2);
@@ -32,34 +29,16 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
 void PlotView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
     fitTitle(logicalSize.width());
+    fitLegend(logicalSize.width());
     renderPlot(m_plot, painter, target, logicalSize);
     fitTitle(m_plot->width());
+    fitLegend(m_plot->width());
 }
 
 void PlotView::fitTitle(double width)
 {
-    // Word-wrapped to the chart's width (at most three lines): a title never leaves the chart.
-    const QFontMetricsF metrics(m_title->font());
-    const double room = std::max(40.0, width - 12.0);
-    QStringList lines;
-    QString line;
-    for (const QString &word : m_fullTitle.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > room) {
-            lines << line;
-            line = word;
-        } else {
-            line = candidate;
-        }
-    }
-    if (!line.isEmpty())
-        lines << line;
-    if (lines.size() > 3) {
-        const QString rest = lines.mid(2).join(QLatin1Char(' '));
-        lines = lines.mid(0, 2);
-        lines << metrics.elidedText(rest, Qt::ElideRight, room);
-    }
-    const QString text = lines.join(QLatin1Char('\n'));
+    // Word-wrapped to the chart's width: a title never leaves the chart.
+    const QString text = chartstyle::wrapTitle(m_fullTitle, m_title->font(), width).join(QLatin1Char('\n'));
     if (text != m_title->text())
         m_title->setText(text);
 }
@@ -68,12 +47,48 @@ void PlotView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
     fitTitle(width());
+    fitLegend(width());
 }
 
 void PlotView::startFollowingDocument()
 {
     connect(m_document, &PlanDocument::planChanged, this, &PlotView::refresh);
+    connect(m_document, &PlanDocument::baselineChanged, this, &PlotView::refresh);
     refresh();
+}
+
+void PlotView::fitLegend(double width)
+{
+    // As many columns as the widest entry allows at this width: no entry is ever clipped.
+    if (!m_legendUnderTitle || !m_plot->legend->visible())
+        return;
+    const QFontMetricsF metrics(m_plot->legend->font());
+    double widest = 0;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(m_plot->legend->item(i)))
+            widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
+    const QSize icon = m_plot->legend->iconSize();
+    const double column = widest + icon.width() + m_plot->legend->iconTextPadding() + 16;
+    const int columns = std::clamp(int((width - 16) / std::max(1.0, column)), 1, m_legendColumns);
+    if (m_plot->legend->wrap() != columns) {
+        m_plot->legend->setWrap(columns);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+}
+
+void PlotView::placeLegendUnderTitle(int columns)
+{
+    m_legendUnderTitle = true;
+    m_legendColumns = columns;
+    // In its own row under the title: it never covers data, and wraps instead of clipping.
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(columns);
+    m_plot->plotLayout()->insertRow(1);
+    m_plot->plotLayout()->addElement(1, 0, m_plot->legend);
+    m_plot->legend->setMargins(QMargins(4, 0, 4, 0));
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
 }
 
 void PlotView::setTitle(const QString &text)
@@ -106,6 +121,7 @@ void PlotView::refresh()
     chartstyle::apply(m_plot, palette());
     m_title->setTextColor(palette().color(QPalette::WindowText));
     draw();
+    fitLegend(width());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -36,6 +36,8 @@ protected:
 
     /// The title, wrapped to the chart's width wherever it is drawn (window or export).
     void setTitle(const QString &text);
+    /// Moves the legend into a row of its own under the title, `columns` entries per line.
+    void placeLegendUnderTitle(int columns);
     void resizeEvent(QResizeEvent *event) override;
     QFont smallFont() const;
     void changeEvent(QEvent *event) override;
@@ -47,9 +49,12 @@ private:
     void refresh();
 
     void fitTitle(double width);
+    void fitLegend(double width);
 
     QCPTextElement *m_title;
     QString m_fullTitle;
+    bool m_legendUnderTitle = false;
+    int m_legendColumns = 3;
 };
 
 } // namespace trainplan

@@ -20,11 +20,27 @@ constexpr double kMinIntensity = 0.01;
 constexpr double kMaxIntensity = 1e5;
 constexpr int kFirstOpGraph = 0; // op graphs come first: forward, backward, recompute
 
+/// The op's shape on this rank: "[8192 x 12288] x [12288 x 4608]" (x 96 when batched), or its elements.
+QString shapeText(const Op &op)
+{
+    const auto n = [](double v) { return fmt::grouped(v); };
+    if (op.batch > 0)
+        return QObject::tr("[%1 × %2] × [%2 × %3]%4")
+            .arg(n(op.rows), n(op.inner), n(op.cols), op.batch > 1 ? QObject::tr(", %1 times").arg(n(op.batch)) : QString());
+    if (op.rows > 0)
+        return QObject::tr("%1 elements").arg(n(op.rows));
+    return {};
+}
+
 QString opText(const Op &op)
 {
+    // One table row per line; no line wraps (white-space: nowrap), so "TFLOP/s" stays whole.
     const double attained = op.seconds > 0 ? op.flops / op.seconds : 0.0;
-    return QObject::tr("<b>%1</b> (%2, %3)<br>FLOPs %4, bytes %5<br>intensity %6 FLOP/B, %7 TFLOP/s<br>time %8 ms, %9")
-        .arg(QLatin1String(op.name), QLatin1String(toString(op.pass)), QLatin1String(toString(op.kind)))
+    const QString shape = shapeText(op);
+    return QObject::tr("<p style='white-space:nowrap'><b>%1</b> (%2, %3)%4<br>FLOPs %5, bytes %6<br>"
+                       "intensity %7 FLOP/B, %8&nbsp;TFLOP/s<br>time %9 ms, %10</p>")
+        .arg(QLatin1String(op.name), QString::fromLatin1(labelOf(op.pass)).toLower(), QString::fromLatin1(labelOf(op.kind)).toLower(),
+             shape.isEmpty() ? QString() : QStringLiteral("<br>") + shape)
         .arg(fmt::count(op.flops), fmt::bytes(op.bytes))
         .arg(fmt::number(op.intensity(), 1))
         .arg(fmt::teraflops(attained, 1))
@@ -45,8 +61,7 @@ RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
     }
     m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
     m_plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    placeLegendUnderTitle(4);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const QString text = describeOpAt(event->pos());
         if (text.isEmpty())
@@ -82,23 +97,11 @@ QString RooflineView::describeOpAt(const QPoint &position) const
     return nearest ? opText(*nearest) : QString();
 }
 
-void RooflineView::draw()
+void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
 {
-    m_plot->clearGraphs();
-    m_plot->clearItems();
-    const Estimate &e = m_document->estimate();
-    if (!e.valid) {
-        setTitle(tr("Roofline: the plan has errors"));
-        return;
-    }
-    const DeviceSpec &d = *e.device;
-    const Precision precision = e.roofline.plan.precision;
-    const double bandwidth = e.roofline.bandwidthBytesPerSecond;
-
     // The plan's ops: forward, backward, recompute.
     const OpPass passes[] = {OpPass::Forward, OpPass::Backward, OpPass::Recompute};
     const QString names[] = {tr("forward ops"), tr("backward ops"), tr("recomputed ops")};
-    double lowest = 1e30, highest = 0;
     for (int i = 0; i < 3; ++i) {
         QCPGraph *g = m_plot->addGraph();
         g->setName(names[i]);
@@ -120,26 +123,45 @@ void RooflineView::draw()
             g->removeFromLegend();
     }
 
+}
+
+void RooflineView::drawRoofs(const Estimate &e, double &highest)
+{
+    const Precision precision = e.roofline.plan.precision;
+    const double bandwidth = e.roofline.bandwidthBytesPerSecond;
     // Ceilings: min(peak, bandwidth x I) for every precision the device has; the plan's precision bold.
+    // Formats with the same peak share one line and one legend entry ("FP16 = BF16 312 TFLOP/s"), so no
+    // roof hides under another.
     int colour = 3;
+    std::vector<std::pair<double, QStringList>> peaks;
+    std::vector<bool> mineOf;
     for (const Roof &roof : e.roofline.roofs) {
-        const Precision prec = roof.precision;
-        const double peak = roof.peakFlops;
+        auto it = std::find_if(peaks.begin(), peaks.end(), [&](const auto &p) { return p.first == roof.peakFlops; });
+        if (it == peaks.end()) {
+            peaks.push_back({roof.peakFlops, {}});
+            mineOf.push_back(false);
+            it = peaks.end() - 1;
+        }
+        it->second << QString::fromLatin1(toString(roof.precision)).toUpper();
+        if (roof.precision == precision)
+            mineOf[std::size_t(it - peaks.begin())] = true;
+    }
+    for (std::size_t r = 0; r < peaks.size(); ++r) {
+        const double peak = peaks[r].first;
+        const bool mine = mineOf[r];
         QCPGraph *g = m_plot->addGraph();
-        g->setName(tr("%1 %2 TFLOP/s").arg(QString::fromLatin1(toString(prec)).toUpper(), fmt::teraflops(peak, 0)));
+        g->setName(tr("%1 %2 TFLOP/s").arg(peaks[r].second.join(QStringLiteral(" = ")), fmt::teraflops(peak, 0)));
         QVector<double> x, y;
-        const double ridge = roof.ridgePoint;
+        const double ridge = ridgePoint(peak, bandwidth);
         for (double i : {kMinIntensity, ridge, kMaxIntensity}) {
             x << i;
             y << attainableFlops(i, peak, bandwidth) / units::Tera;
         }
         g->setData(x, y, true);
-        const bool mine = prec == precision;
         // Solid strokes: dashed ones cost several milliseconds per redraw in the raster engine.
         QColor other = chartstyle::series(colour++, palette());
         other.setAlpha(170);
-        QPen pen(mine ? palette().color(QPalette::WindowText) : other, mine ? 2.5 : 1.2);
-        g->setPen(pen);
+        g->setPen(QPen(mine ? palette().color(QPalette::WindowText) : other, mine ? 2.5 : 1.2));
         highest = std::max(highest, peak / units::Tera);
         if (mine) {
             auto *line = new QCPItemStraightLine(m_plot);
@@ -153,6 +175,21 @@ void RooflineView::draw()
             label->setText(tr("ridge %1 FLOP/B ").arg(ridge, 0, 'f', 0));
         }
     }
+}
+
+void RooflineView::draw()
+{
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    const Estimate &e = m_document->estimate();
+    if (!e.valid) {
+        setTitle(tr("Roofline: the plan has errors"));
+        return;
+    }
+    const DeviceSpec &d = *e.device;
+    double lowest = 1e30, highest = 0;
+    drawOps(e, lowest, highest);
+    drawRoofs(e, highest);
     m_plot->xAxis->setRange(kMinIntensity, kMaxIntensity);
     m_plot->yAxis->setRange(std::max(1e-4, std::min(lowest, highest) / 3.0), highest * 3.0);
     setTitle(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));

@@ -8,6 +8,8 @@
 
 namespace trainplan {
 
+struct Estimate;
+
 class RooflineView : public PlotView
 {
     Q_OBJECT
@@ -23,6 +25,8 @@ public:
 
 protected:
     void draw() override;
+    void drawOps(const Estimate &e, double &lowest, double &highest);
+    void drawRoofs(const Estimate &e, double &highest);
 };
 
 } // namespace trainplan

@@ -22,12 +22,11 @@ ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
         axis->setNumberPrecision(0);
     }
     m_plot->xAxis->setLabel(tr("Data-parallel replicas W"));
-    m_plot->yAxis->setLabel(tr("Speedup S(W) = T(1)/T(W)"));
+    m_plot->yAxis->setLabel(tr("Speedup S(W)"));
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setRange(0, 1.05);
-    m_plot->yAxis2->setLabel(tr("Parallel efficiency E(W) = S/W"));
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    m_plot->yAxis2->setLabel(tr("Efficiency E(W) = S/W"));
+    placeLegendUnderTitle(3);
     startFollowingDocument();
 }
 

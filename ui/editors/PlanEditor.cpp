@@ -1,6 +1,8 @@
 #include "ui/editors/PlanEditor.h"
 
 #include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFormLayout>
@@ -17,6 +19,7 @@
 #include "ui/commands/ChangePlanValue.h"
 #include "ui/commands/ReplacePlan.h"
 #include "ui/document/PlanDocument.h"
+#include "core/plan/PlanName.h"
 
 namespace trainplan {
 
@@ -45,6 +48,8 @@ PlanEditor::PlanEditor(PlanDocument *document, QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    // Fields shrink to the dock's width (long choices elide) instead of scrolling sideways.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *content = new QWidget;
     auto *column = new QVBoxLayout(content);
     scroll->setWidget(content);
@@ -52,10 +57,12 @@ PlanEditor::PlanEditor(PlanDocument *document, QWidget *parent)
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(scroll);
 
+    addSection(column, tr("Plan"), "");
     addSection(column, tr("Model"), "model");
     addSection(column, tr("Training"), "training");
     addSection(column, tr("Parallelism"), "parallel");
     addSection(column, tr("Cluster"), "cluster");
+    addSection(column, tr("Run: time, cost and failures"), "run");
     column->addStretch(1);
 
     connect(m_document, &PlanDocument::planChanged, this, &PlanEditor::refresh);
@@ -92,6 +99,8 @@ void PlanEditor::addField(QFormLayout *form, const PlanKey &key)
     case KeyEditor::PowerOfTwoSlider: addPowerOfTwoSlider(form, key); break;
     case KeyEditor::Preset: addPresetChoice(form, key); break;
     case KeyEditor::Device: addDeviceChoice(form, key); break;
+    case KeyEditor::Text: addText(form, key); break;
+    case KeyEditor::Number: addNumber(form, key); break;
     case KeyEditor::None: break;
     }
 }
@@ -130,6 +139,7 @@ void PlanEditor::addSpin(QFormLayout *form, const PlanKey &key)
 {
     auto *spin = new QSpinBox;
     spin->setRange(clampToInt(key.range.minimum), clampToInt(key.range.maximum));
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 30); // not the width of 2^30
     spin->setToolTip(tooltipOf(key));
     spin->setAccelerated(true);
     spin->setObjectName(QLatin1String(key.path));
@@ -139,6 +149,63 @@ void PlanEditor::addSpin(QFormLayout *form, const PlanKey &key)
         const KeyValue value = key.get(m_document->plan());
         const auto *v = std::get_if<std::int64_t>(&value);
         spin->setValue(v ? clampToInt(double(*v)) : spin->minimum());
+    });
+}
+
+void PlanEditor::addText(QFormLayout *form, const PlanKey &key)
+{
+    auto *line = new QLineEdit;
+    line->setObjectName(QLatin1String(key.path));
+    line->setMinimumWidth(80);
+    line->setToolTip(tooltipOf(key));
+    line->setMaxLength(int(key.maxLength > 0 ? key.maxLength : kMaxIdLength));
+    line->setClearButtonEnabled(true);
+    form->addRow(keyText(key.label), line);
+    // One undo step per finished edit (Enter or leaving the field), not per keystroke.
+    connect(line, &QLineEdit::editingFinished, this, [this, line, &key] {
+        line->setModified(false);
+        pushValue(key, line->text().trimmed().toStdString());
+    });
+    const bool isName = std::string_view(key.path) == "name";
+    bind(form, key, [this, line, &key, isName] {
+        const Plan &plan = m_document->plan();
+        const KeyValue value = key.get(plan);
+        const auto *text = std::get_if<std::string>(&value);
+        const QString shown = text ? QString::fromStdString(*text) : QString();
+        if (line->text() != shown && !line->isModified()) {
+            line->setText(shown);
+            line->setCursorPosition(0); // a long description reads from its start
+            line->setToolTip(shown.isEmpty() ? tooltipOf(key) : shown + QStringLiteral("\n\n") + tooltipOf(key));
+        }
+        // The automatic name is the placeholder of an empty name field.
+        if (isName)
+            line->setPlaceholderText(QString::fromStdString(automaticPlanName(plan, m_document->catalog())));
+    });
+}
+
+void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
+{
+    // A real number in the key's display unit: the token budget in billions, bandwidth in GB/s, the price
+    // in the plan's currency.
+    auto *spin = new QDoubleSpinBox;
+    spin->setObjectName(QLatin1String(key.path));
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 30);
+    spin->setToolTip(tooltipOf(key));
+    spin->setDecimals(key.displayDecimals);
+    spin->setRange(key.range.minimum / key.displayScale, key.range.maximum / key.displayScale);
+    spin->setKeyboardTracking(false);
+    spin->setGroupSeparatorShown(true);
+    const bool price = std::string_view(key.path) == "run.price_per_gpu_hour";
+    if (*key.displayUnit)
+        spin->setSuffix(QLatin1Char(' ') + keyText(key.displayUnit));
+    form->addRow(keyText(key.label), spin);
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, &key](double shown) { pushValue(key, shown * key.displayScale); });
+    bind(form, key, [this, spin, &key, price] {
+        const KeyValue value = key.get(m_document->plan());
+        const auto *v = std::get_if<double>(&value);
+        if (price)
+            spin->setSuffix(QLatin1Char(' ') + QString::fromStdString(m_document->plan().run.currency));
+        spin->setValue(v ? *v / key.displayScale : spin->minimum());
     });
 }
 
@@ -152,9 +219,19 @@ void PlanEditor::addCheck(QFormLayout *form, const PlanKey &key)
     bind(form, key, [this, box, &key] { box->setChecked(key.get(m_document->plan()) == KeyValue(true)); });
 }
 
-void PlanEditor::addChoice(QFormLayout *form, const PlanKey &key)
+namespace {
+QComboBox *narrowCombo()
 {
     auto *combo = new QComboBox;
+    combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo->setMinimumContentsLength(8);
+    return combo;
+}
+} // namespace
+
+void PlanEditor::addChoice(QFormLayout *form, const PlanKey &key)
+{
+    auto *combo = narrowCombo();
     combo->setToolTip(tooltipOf(key));
     combo->setObjectName(QLatin1String(key.path));
     // An enum key's value is its spelling; an integer key edited as a choice (ZeRO stage) its number.
@@ -214,7 +291,7 @@ void PlanEditor::addPowerOfTwoSlider(QFormLayout *form, const PlanKey &key)
 
 void PlanEditor::addPresetChoice(QFormLayout *form, const PlanKey &key)
 {
-    auto *combo = new QComboBox;
+    auto *combo = narrowCombo();
     combo->setObjectName(QLatin1String(key.path));
     combo->setToolTip(tooltipOf(key));
     for (const ModelSpec &m : m_document->catalog().models())
@@ -239,7 +316,7 @@ void PlanEditor::addPresetChoice(QFormLayout *form, const PlanKey &key)
 
 void PlanEditor::addDeviceChoice(QFormLayout *form, const PlanKey &key)
 {
-    auto *combo = new QComboBox;
+    auto *combo = narrowCombo();
     combo->setObjectName(QLatin1String(key.path));
     const QString tip = tooltipOf(key);
     const auto fill = [this, combo] {

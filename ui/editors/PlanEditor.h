@@ -47,6 +47,8 @@ private:
     void addPowerOfTwoSlider(QFormLayout *form, const PlanKey &key);
     void addPresetChoice(QFormLayout *form, const PlanKey &key);
     void addDeviceChoice(QFormLayout *form, const PlanKey &key);
+    void addText(QFormLayout *form, const PlanKey &key);
+    void addNumber(QFormLayout *form, const PlanKey &key);
     void addDataLabel(QFormLayout *form);
     void bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh);
     QLabel *addProblemLabel(QFormLayout *form);

@@ -24,11 +24,12 @@ constexpr const char *kPageSizeKey = "report/pageSize";
 
 } // namespace
 
-ReportCharts::ReportCharts(PlanDocument *document) : memory(document), roofline(document), scaling(document), pipeline(document)
+ReportCharts::ReportCharts(PlanDocument *document)
+    : memory(document), roofline(document), scaling(document), pipeline(document), step(document)
 {
     const QPalette light = QApplication::style()->standardPalette();
     for (QWidget *w : {static_cast<QWidget *>(&memory), static_cast<QWidget *>(&roofline), static_cast<QWidget *>(&scaling),
-                       static_cast<QWidget *>(&pipeline)}) {
+                       static_cast<QWidget *>(&pipeline), static_cast<QWidget *>(&step)}) {
         w->setAttribute(Qt::WA_DontShowOnScreen);
         w->setPalette(light);
         w->resize(1000, 600);
@@ -67,10 +68,10 @@ int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &
         QPdfWriter pdf(pass == 0 ? static_cast<QIODevice *>(&scratch) : device);
         pdf.setResolution(96);
         pdf.setCreator(QStringLiteral("Trainplan %1").arg(QCoreApplication::applicationVersion()));
-        pdf.setTitle(QObject::tr("Efficiency audit: %1").arg(QString::fromStdString(document->plan().name)));
+        pdf.setTitle(QObject::tr("Efficiency audit: %1").arg(document->planName()));
         pdf.setPageSize(QPageSize(options.pageSize));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        PageFlow flow(pdf, QObject::tr("Trainplan efficiency audit · %1").arg(QString::fromStdString(document->plan().name)), pages);
+        PageFlow flow(pdf, QObject::tr("Trainplan efficiency audit · %1").arg(document->planName()), pages);
         if (!flow.isActive()) {
             if (error)
                 *error = QObject::tr("cannot start the PDF");

@@ -3,6 +3,8 @@
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
 #include "core/memory/MemoryTerms.h"
+#include "core/estimate/Comparison.h"
+#include "io/ComparisonJson.h"
 #include "io/Evidence.h"
 #include "io/PlanJson.h"
 #include "ui/Format.h"
@@ -33,6 +35,12 @@ struct Context
     ReportCharts &charts;
 };
 
+/// An amount in the plan's currency ("$1,061,321", "1,061,321 CHF"; cents under 100).
+QString money(const Context &c, double amount)
+{
+    return fmt::currency(amount, c.plan.run.currency);
+}
+
 QString clusterSummary(const Context &c)
 {
     QString cluster;
@@ -53,7 +61,9 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     flow.space(120);
     flow.html(QStringLiteral("<p style=\"font-size:26pt; font-weight:bold; color:#1f3a5f\">%1</p>"
                              "<p style=\"font-size:16pt\">%2</p>")
-                  .arg(QObject::tr("Efficiency audit"), text(c.plan.name)));
+                  .arg(QObject::tr("Efficiency audit"), c.document.planName().toHtmlEscaped()));
+    if (!c.plan.description.empty())
+        flow.html(QStringLiteral("<p>%1</p>").arg(text(c.plan.description)));
     flow.space(20);
     flow.html(htmlFacts({{QObject::tr("Date"), date.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
                          {QObject::tr("Model"), QObject::tr("%1, %2 parameters").arg(text(c.plan.model.name), count(e.model.parameters))},
@@ -73,7 +83,9 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
                                                            .arg(text(suggestion->label), text(suggestion->change),
                                                                 num(suggestion->tokensPerSecond, 0), num(suggestion->speedup, 2))
                                                      : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
-        {QObject::tr("Time to train"), QObject::tr("%1 days for %2 tokens").arg(num(e.run.days, 1), count(c.plan.run.tokenBudget))},
+        {QObject::tr("Time to train"), e.memory.fits ? QObject::tr("%1 days for %2 tokens, %3")
+                                                              .arg(num(e.run.days, 1), count(c.plan.run.tokenBudget), money(c, e.run.cost))
+                                                        : QObject::tr("<b>does not fit</b>: the plan cannot run, so it has no time or cost")},
     }));
     flow.newPage();
 }
@@ -197,17 +209,21 @@ void throughputSection(PageFlow &flow, const Context &c)
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
     }));
     QList<QStringList> rows;
-    for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
-        rows << QStringList{QString::fromLatin1(labelOf(TimeCategory(i))), num(st.breakdown[i], 4),
-                            pct(st.stepSeconds > 0 ? st.breakdown[i] / st.stepSeconds : 0.0)};
-    flow.html(htmlTable({QObject::tr("Category"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
+    // The step's parts end to end (they sum to the step time): what Figure 2 draws.
+    for (std::size_t i = 0; i < kStepPartCount; ++i)
+        rows << QStringList{QString::fromLatin1(labelOf(StepPart(i))), num(c.e.parts[i], 4),
+                            pct(st.stepSeconds > 0 ? c.e.parts[i] / st.stepSeconds : 0.0)};
+    rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(num(st.stepSeconds, 4)), pct(1.0)};
+    flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
     const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
     flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s, pipeline %4 s, data-parallel %5 s. "
                           "<b>Pipeline idle:</b> %6 of all stage-time.</p>")
                   .arg(num(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), num(st.category(TimeCategory::TensorComm), 3),
                        num(st.category(TimeCategory::PipelineComm), 3), num(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction)));
-    flow.chart(c.charts.roofline, 300, QObject::tr("Figure 2. Roofline of one micro-batch's kernels on the slowest stage."));
-    flow.chart(c.charts.pipeline, 280, QObject::tr("Figure 3. The simulated pipeline schedule of one step."));
+    flow.chart(c.charts.step, 170, QObject::tr("Figure 2. Where the step goes: its parts end to end, as the table above sums them."));
+    flow.chart(c.charts.roofline, 300, QObject::tr("Figure 3. Roofline of one micro-batch's kernels on the slowest stage."));
+    flow.chart(c.charts.pipeline, 280, QObject::tr("Figure 4. The whole step on one time axis: the pipeline schedule, then the exposed "
+                                                   "data-parallel communication and the optimizer."));
 }
 
 void scalingSection(PageFlow &flow, const Context &c)
@@ -228,7 +244,7 @@ void scalingSection(PageFlow &flow, const Context &c)
                   .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(num(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
                        weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
               284); // with its chart
-    flow.chart(c.charts.scaling, 280, QObject::tr("Figure 4. Strong and weak scaling against the one-replica baseline."));
+    flow.chart(c.charts.scaling, 280, QObject::tr("Figure 5. Strong and weak scaling against the one-replica baseline."));
 }
 
 void costSection(PageFlow &flow, const Context &c)
@@ -236,10 +252,16 @@ void costSection(PageFlow &flow, const Context &c)
     const RunEstimate &run = c.e.run;
     const TrainingConfig &training = c.plan.training;
     flow.heading(QObject::tr("7. Time and cost to train"));
+    if (!c.e.memory.fits) {
+        flow.html(QObject::tr("<p><b>The plan does not fit</b> the GPUs' memory (stage %1 needs %2 of %3), so it cannot run: it "
+                              "has no time or cost to train. Sections 4 and 9 show what to change.</p>")
+                      .arg(c.e.memory.peakStage).arg(gib(c.e.memory.peakBytes), gib(c.e.memory.capacityBytes)));
+        return;
+    }
     QList<QStringList> rows;
     const auto costRow = [&](const QString &name, const RunEstimate &r, std::int64_t gpus) {
         rows << QStringList{name, QString::number(gpus), num(r.days, 1), num(r.gpuHours, 0), num(r.energyJoules / units::JoulesPerKilowattHour, 0),
-                            num(r.cost, 0), num(r.daysWithFailures, 1)};
+                            money(c, r.cost), num(r.daysWithFailures, 1)};
     };
     costRow(QObject::tr("This plan"), run, c.e.model.gpus);
     if (const PlanDocument::SearchBest *best = c.document.searchBest())
@@ -250,7 +272,7 @@ void costSection(PageFlow &flow, const Context &c)
     flow.html(QObject::tr("<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
                           "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
                   .arg(count(c.plan.run.tokenBudget), num(run.steps, 0), count(double(training.globalBatch) * double(c.plan.model.seqLen)),
-                       num(c.plan.run.pricePerGpuHour, 2), num(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
+                       money(c, c.plan.run.pricePerGpuHour), num(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
 }
 
 void checkpointSection(PageFlow &flow, const Context &c)
@@ -330,10 +352,34 @@ void sourcesSection(PageFlow &flow, const Context &c)
     rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
                         QObject::tr("Daly 2006; Young 1974")};
     rows << QStringList{QObject::tr("Price, storage, restart"),
-                        QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(num(r.pricePerGpuHour, 2), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
+                        QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(money(c, r.pricePerGpuHour), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
                                                                          num(r.restartSeconds, 0)),
                         QObject::tr("user assumptions (plan keys run.*)")};
     chunkedTable(flow, {QObject::tr("Assumption"), QObject::tr("Value or formula"), QObject::tr("Source")}, rows, 12);
+}
+
+void comparisonSection(PageFlow &flow, const Context &c)
+{
+    // Only with a pinned baseline (the window's compare mode): the headline numbers side by side and the
+    // keys that differ, as the Compare page shows them.
+    if (!c.document.hasBaseline())
+        return;
+    const Plan &before = c.document.baselinePlan();
+    const PlanComparison cmp = comparePlans(before, c.document.baselineEstimate(), c.plan, c.e);
+    flow.heading(QObject::tr("Against the baseline"));
+    flow.html(QObject::tr("<p>Baseline: %1. This plan: %2.</p>").arg(c.document.baselineName().toHtmlEscaped(), c.document.planName().toHtmlEscaped()));
+    QList<QStringList> rows;
+    for (const MetricComparison &m : cmp.metrics)
+        rows << QStringList{QString::fromLatin1(labelOf(m.metric)), io::metricText(m.metric, m.before, before.run.currency).toHtmlEscaped(),
+                            io::metricText(m.metric, m.after, c.plan.run.currency).toHtmlEscaped(), io::changeText(m).toHtmlEscaped()};
+    flow.html(htmlTable({QObject::tr("Metric"), QObject::tr("Baseline#"), QObject::tr("This plan#"), QObject::tr("Change#")}, rows));
+    QList<QStringList> keys;
+    for (const KeyDifference &d : cmp.differences)
+        keys << QStringList{text(d.path), text(d.before), text(d.after)};
+    if (keys.isEmpty())
+        flow.html(QObject::tr("<p>The two plans have the same keys.</p>"));
+    else
+        chunkedTable(flow, {QObject::tr("Key that differs"), QObject::tr("Baseline"), QObject::tr("This plan")}, keys, 24);
 }
 
 void planAppendix(PageFlow &flow, const Context &c)
@@ -351,6 +397,7 @@ void writeReportSections(PageFlow &flow, const PlanDocument &document, ReportCha
 {
     const Context c{document, document.plan(), document.estimate(), document.catalog(), *document.estimate().device, charts};
     titlePage(flow, c, date);
+    comparisonSection(flow, c);
     modelSection(flow, c);
     precisionSection(flow, c);
     parallelismSection(flow, c);
