@@ -19,6 +19,7 @@
 
 #include <unistd.h>
 
+#include "core/common/Allocator.h"
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "app/CommandLine.h"
@@ -86,6 +87,7 @@ void printUsage()
 
 int main(int argc, char **argv)
 {
+    trainplan::keepFreedMemoryForReuse();
     if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)

@@ -110,6 +110,7 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     column->setContentsMargins(6, 6, 6, 6);
     column->setSpacing(4);
     m_summary = new SummaryStrip(document, central);
+    connect(m_summary, &SummaryStrip::searchRequested, this, [this] { showPage(Page::Search); });
     column->addWidget(m_summary);
 
     // The charts page: where the step goes across the top, memory and roofline, then scaling and the step

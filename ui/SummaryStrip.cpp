@@ -1,6 +1,10 @@
 #include "ui/SummaryStrip.h"
 
+#include "ui/commands/ReplacePlan.h"
+
 #include <QEvent>
+#include <QPushButton>
+#include <QUndoStack>
 
 #include "io/Evidence.h"
 #include "ui/Format.h"
@@ -123,7 +127,7 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     // Minimum widths that do not follow the text, so an edit never changes the window's minimum size; the
     // widest numbers the tiles show fit in them.
     const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 10}, {m_run, 22}};
+    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 13}, {m_run, 22}};
     for (const auto &[tile, width] : tiles) {
         tile->setMinimumWidth(width * digit);
         tile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
@@ -138,6 +142,13 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_bottleneck->setMinimumWidth(18 * digit);
     layout->addWidget(m_bottleneck, 1);
     m_bottleneck->installEventFilter(this);
+    m_next = new QPushButton(this);
+    m_next->setObjectName(QStringLiteral("nextStep"));
+    // A fixed width: the suggestion's words elide to it (whole in the tooltip) and never widen the window.
+    m_next->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
+    m_next->setFixedWidth(20 * digit);
+    connect(m_next, &QPushButton::clicked, this, &SummaryStrip::takeNextStep);
+    layout->addWidget(m_next);
     // A fixed height (value, caption, delta): new numbers must not re-lay out the window.
     QFont bold = font();
     bold.setBold(true);
@@ -167,12 +178,26 @@ void SummaryStrip::setBottleneck(const QString &text, const QString &tip)
 
 void SummaryStrip::fitBottleneck()
 {
-    // Word wrap loses some of every line at its last word: budget 85% of the lines' width.
+    // The longest prefix (ending in "…") that word-wraps into the tile's height.
     const QFontMetrics metrics(m_bottleneck->font());
-    const int inner = m_bottleneck->contentsRect().height() - 2 * m_bottleneck->margin();
-    const int lines = std::max(1, inner / std::max(1, metrics.lineSpacing()));
-    const int budget = int(0.85 * lines * std::max(1, m_bottleneck->contentsRect().width() - 2 * m_bottleneck->margin()));
-    m_bottleneck->setText(metrics.elidedText(m_bottleneckText, Qt::ElideRight, budget));
+    const QRect inner = m_bottleneck->contentsRect().adjusted(m_bottleneck->margin(), m_bottleneck->margin(), -m_bottleneck->margin(),
+                                                              -m_bottleneck->margin());
+    const auto fits = [&](const QString &text) {
+        return metrics.boundingRect(QRect(0, 0, std::max(1, inner.width()), 100000), Qt::TextWordWrap, text).height() <= inner.height();
+    };
+    QString shown = m_bottleneckText;
+    if (!fits(shown)) {
+        qsizetype low = 0, high = m_bottleneckText.size();
+        while (low < high) { // the largest length whose prefix fits
+            const qsizetype mid = (low + high + 1) / 2;
+            if (fits(m_bottleneckText.left(mid) + QStringLiteral("…")))
+                low = mid;
+            else
+                high = mid - 1;
+        }
+        shown = m_bottleneckText.left(low).trimmed() + QStringLiteral("…");
+    }
+    m_bottleneck->setText(shown);
 }
 
 bool SummaryStrip::eventFilter(QObject *watched, QEvent *event)
@@ -210,6 +235,7 @@ void SummaryStrip::showInvalid()
 
 void SummaryStrip::refresh()
 {
+    refreshNextStep();
     const Estimate &e = m_document->estimate();
     if (!e.valid) {
         showInvalid();
@@ -225,8 +251,9 @@ void SummaryStrip::refresh()
         m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else
-        m_fit->set(tr("Does not fit"), tr("stage %1 needs %2 of %3").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
-                   memoryTip);
+        m_fit->set(tr("Does not fit"), tr("needs %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+                   tr("Stage %1 needs %2 of %3 (%4 over). ").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0),
+                                                               fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
     m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step"),
                 tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
     m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s"), tr("global batch x sequence length / step time"));
@@ -234,7 +261,7 @@ void SummaryStrip::refresh()
                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));
     QString mfuCaption = tr("MFU");
     if (!e.nodeGroups.empty()) {
-        mfuCaption = tr("MFU, %1 of GPU-time idle").arg(fmt::percent(e.idleShare, 0));
+        mfuCaption = tr("MFU; %1 idle").arg(fmt::percent(e.idleShare, 0));
         mfuTip += tr("\nMixed cluster: the peak of every GPU counts; the faster node groups wait for the slowest for %1 "
                      "of all GPU-time").arg(fmt::percent(e.idleShare, 1));
     }
@@ -257,6 +284,33 @@ void SummaryStrip::refresh()
                                 "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
                                 "capacity when the plan does not fit"));
     refreshDeltas();
+}
+
+void SummaryStrip::refreshNextStep()
+{
+    const Estimate &e = m_document->estimate();
+    const Intervention *s = e.valid ? e.advice.suggestion() : nullptr;
+    if (s) {
+        const QString effect = e.memory.fits ? tr("%1x tokens/s").arg(fmt::number(s->speedup, 2)) : tr("fits: peak %1").arg(fmt::gib(s->peakBytes, 1));
+        const QString what = QString::fromStdString(s->label);
+        const QFontMetrics metrics(m_next->font());
+        m_next->setText(tr("Try: %1\n(%2)").arg(metrics.elidedText(what, Qt::ElideRight, m_next->width() - 16 - metrics.horizontalAdvance(tr("Try: "))), effect));
+        m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)").arg(what, QString::fromStdString(s->change)));
+    } else if (e.valid && !e.memory.fits) {
+        m_next->setText(tr("Search for a Plan\nThat Fits…"));
+        m_next->setToolTip(tr("No single change of the diagnostic map makes this plan fit; the search tries every layout, "
+                              "micro-batch, ZeRO stage and recomputation together"));
+    }
+    m_next->setVisible(s || (e.valid && !e.memory.fits));
+}
+
+void SummaryStrip::takeNextStep()
+{
+    const Estimate &e = m_document->estimate();
+    if (const Intervention *s = e.valid ? e.advice.suggestion() : nullptr)
+        m_document->undoStack()->push(new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(QString::fromStdString(s->label))));
+    else
+        emit searchRequested();
 }
 
 void SummaryStrip::refreshDeltas()

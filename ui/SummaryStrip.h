@@ -9,6 +9,7 @@
 #include <optional>
 
 class QLabel;
+class QPushButton;
 
 namespace trainplan {
 
@@ -49,6 +50,13 @@ public:
     QString runText() const;
     /// Each tile's delta line while a baseline is pinned (empty otherwise): fit, step, tokens/s, MFU, run.
     QStringList deltas() const;
+    /// The next step it offers: the suggested intervention ("Try: Selective recomputation"), or the search
+    /// when the plan does not fit and no single intervention rescues it; hidden otherwise.
+    QPushButton *nextStepButton() const { return m_next; }
+
+signals:
+    /// The user asked for the search (a plan that does not fit, no single change rescues it).
+    void searchRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -60,6 +68,8 @@ private:
     /// Shows `text` in the bottleneck tile, elided to the lines the tile has (the whole text in its tooltip).
     void setBottleneck(const QString &text, const QString &tip);
     void fitBottleneck();
+    void refreshNextStep();
+    void takeNextStep();
 
     PlanDocument *m_document;
     SummaryTile *m_fit;
@@ -69,6 +79,7 @@ private:
     SummaryTile *m_run;
     QLabel *m_bottleneck;
     QString m_bottleneckText;
+    QPushButton *m_next;
 };
 
 } // namespace trainplan

@@ -55,11 +55,12 @@ void addSegment(StepTimeline &t, StepSegment segment)
 }
 
 /// The micro-batch part of one row without a schedule: forward and backward blocks, micro-batches grouped
-/// so that the row holds at most kMaxOneStageSegments segments.
-void layOutSequence(StepTimeline &t, std::int32_t row, const StageTime &st, std::int64_t microbatches)
+/// so that all `rows` rows together hold at most kMaxOneStageSegments segments.
+void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const StageTime &st, std::int64_t microbatches)
 {
     const auto [forward, backward] = microbatchPasses(st);
-    const std::int64_t group = std::max<std::int64_t>(1, (2 * microbatches + kMaxOneStageSegments - 1) / kMaxOneStageSegments);
+    const std::int64_t perRow = std::max<std::int64_t>(2, kMaxOneStageSegments / std::max<std::int32_t>(1, rows));
+    const std::int64_t group = std::max<std::int64_t>(1, (2 * microbatches + perRow - 1) / perRow);
     double clock = 0;
     for (std::int64_t first = 0; first < microbatches; first += group) {
         const std::int64_t count = std::min(group, microbatches - first);
@@ -87,6 +88,7 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
     t.scheduleSeconds = std::max(0.0, step.stepSeconds - tail);
     t.simulated = step.pipeline.valid && std::size_t(t.rows) + 1 == step.pipeline.stageBegin.size();
     t.rowBegin.reserve(std::size_t(t.rows) + 1);
+    t.segments.reserve((t.simulated ? step.pipeline.ops.size() : std::size_t(kMaxOneStageSegments)) + 2 * std::size_t(t.rows));
     for (std::int32_t row = 0; row < t.rows; ++row) {
         t.rowBegin.push_back(t.segments.size());
         if (t.simulated) {
@@ -96,7 +98,7 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
                 addSegment(t, {row, op.microbatch, 1, op.chunk, segmentKind(op.kind), op.start, op.end});
             }
         } else {
-            layOutSequence(t, row, step.stages[std::size_t(row)], microbatches);
+            layOutSequence(t, row, t.rows, step.stages[std::size_t(row)], microbatches);
         }
         double clock = t.scheduleSeconds;
         const double data = step.category(TimeCategory::DataComm);

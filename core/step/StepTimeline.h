@@ -83,8 +83,8 @@ struct StepTimeline
     bool simulated = false;                 ///< the micro-batch part is the simulated pipeline schedule
 };
 
-/// At most this many segments stand for one stage's micro-batches when the one-stage sequence is drawn
-/// (longer runs group consecutive micro-batches).
+/// At most this many segments stand for all stages' micro-batches when the sequence is laid out without a
+/// simulated schedule (longer runs group consecutive micro-batches).
 inline constexpr std::int64_t kMaxOneStageSegments = 4096;
 
 /// The step's timeline. With a simulated pipeline it copies the schedule; with one stage it lays out the

@@ -4,10 +4,14 @@
 
 #include <QTest>
 
+#include "core/common/Allocator.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/pipeline/PipelineSimulator.h"
 
+
+// As the application does (app/main.cpp): freed memory is kept for the next estimate.
+static const bool kAllocatorTuned = (trainplan::keepFreedMemoryForReuse(), true);
 using namespace trainplan;
 
 class BenchEstimate : public QObject

@@ -6,10 +6,14 @@
 
 #include <chrono>
 
+#include "core/common/Allocator.h"
 #include "io/CatalogJson.h"
 #include "TestSupport.h"
 #include "core/search/Search.h"
 
+
+// As the application does (app/main.cpp): freed memory is kept for the next estimate.
+static const bool kAllocatorTuned = (trainplan::keepFreedMemoryForReuse(), true);
 using namespace trainplan;
 
 namespace {

@@ -11,6 +11,7 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "core/common/Allocator.h"
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "TestSupport.h"
@@ -19,6 +20,9 @@
 #include "ui/commands/ChangePlanValue.h"
 #include "ui/document/PlanDocument.h"
 
+
+// As the application does (app/main.cpp): freed memory is kept for the next estimate.
+static const bool kAllocatorTuned = (trainplan::keepFreedMemoryForReuse(), true);
 using namespace trainplan;
 
 class BenchWindow : public QObject
@@ -35,13 +39,17 @@ private slots:
 void BenchWindow::editAndRedraw_data()
 {
     QTest::addColumn<QSize>("size");
-    QTest::newRow("1280x800") << QSize(1280, 800);
-    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::addColumn<bool>("baseline");
+    QTest::newRow("1280x800") << QSize(1280, 800) << false;
+    QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+    // Compare mode: every chart also draws the pinned baseline, the summary its deltas.
+    QTest::newRow("1920x1080 baseline pinned") << QSize(1920, 1080) << true;
 }
 
 void BenchWindow::editAndRedraw()
 {
     QFETCH(QSize, size);
+    QFETCH(bool, baseline);
     QStandardPaths::setTestModeEnabled(true);
     PlanDocument document(io::builtinCatalog());
     Plan plan = test::presetPlan("megatron-1t", 8, 64, 6, 1, 3072);
@@ -51,6 +59,8 @@ void BenchWindow::editAndRedraw()
     window.resize(size);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
+    if (baseline)
+        document.pinBaseline();
     std::int64_t seq = 2048;
     QBENCHMARK {
         const std::int64_t next = seq == 2048 ? 1024 : 2048;

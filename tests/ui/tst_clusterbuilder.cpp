@@ -5,6 +5,8 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QSet>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QDockWidget>
 #include <QDropEvent>
@@ -194,6 +196,43 @@ private slots:
         const QString shown = f.window.clusterView()->inspector()->placementLabel()->text();
         QVERIFY2(shown.contains(QStringLiteral("span 2 nodes")) && shown.contains(QStringLiteral(" per step (")), qPrintable(shown));
         QVERIFY(shown.contains(QStringLiteral("across 2 nodes")));
+    }
+
+    // GPT-3's 8 x 8 x 8 on 64 nodes of 8: every colouring partitions the GPUs differently, so no two
+    // colourings draw the same picture, and the legend counts the groups.
+    void colouringsTellTheirGroupsApart()
+    {
+        Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        Fixture f(plan);
+        const ParallelConfig &par = f.document.plan().parallel;
+        const auto picture = [&](ClusterCanvas::Overlay overlay) {
+            QStringList colours;
+            for (std::int64_t rank = 0; rank < 512; ++rank)
+                colours << overlayColour(overlayGroup(overlay, par, rank), f.window.palette()).name();
+            return colours;
+        };
+        using O = ClusterCanvas::Overlay;
+        const O overlays[] = {O::TensorGroups, O::PipelineStages, O::DataReplicas, O::GradientGroups};
+        for (O a : overlays)
+            for (O b : overlays)
+                if (a != b)
+                    QVERIFY2(picture(a) != picture(b), qPrintable(QStringLiteral("%1 vs %2").arg(int(a)).arg(int(b))));
+        // Ranks are tensor-fastest (Megatron's order): a tensor group is one node, a gradient group takes one
+        // GPU of each of eight nodes; the eight GPUs of a node are eight gradient groups.
+        QCOMPARE(overlayGroup(O::TensorGroups, par, 0), overlayGroup(O::TensorGroups, par, 7));
+        QVERIFY(overlayGroup(O::TensorGroups, par, 7) != overlayGroup(O::TensorGroups, par, 8));
+        QSet<int> inNode;
+        for (int rank = 0; rank < 8; ++rank)
+            inNode << overlayGroup(O::GradientGroups, par, rank);
+        QCOMPARE(inNode.size(), 8);
+        QCOMPARE(overlayGroup(O::GradientGroups, par, 3), overlayGroup(O::GradientGroups, par, 3 + 8)); // next replica
+        // The legend names the groups.
+        QComboBox *overlay = f.window.clusterView()->inspector()->overlayCombo();
+        overlay->setCurrentIndex(overlay->findData(int(O::TensorGroups)));
+        QVERIFY2(f.window.clusterView()->inspector()->overlayLegendLabel()->text().contains(QStringLiteral("64 tensor-parallel groups of 8 GPUs")),
+                 qPrintable(f.window.clusterView()->inspector()->overlayLegendLabel()->text()));
+        overlay->setCurrentIndex(overlay->findData(int(O::DataReplicas)));
+        QVERIFY(f.window.clusterView()->inspector()->overlayLegendLabel()->text().contains(QStringLiteral("8 data-parallel replicas of 64 GPUs")));
     }
 
     // A held-down spin box is one undo step; the node count follows.

@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QLegend>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
@@ -203,7 +204,24 @@ void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
 
     Fixture g(QStringLiteral("gpt3-175b-does-not-fit"));
     QCOMPARE(g.window.summary()->runText(), QStringLiteral("Does not fit, no time or cost to train"));
-    QVERIFY(g.window.summary()->fitText().startsWith(QStringLiteral("Does not fit: stage 0 needs")));
+    QVERIFY(g.window.summary()->fitText().startsWith(QStringLiteral("Does not fit: needs 412.0 GiB of 40 GiB")));
+    // No single intervention makes GPT-3 175B fit on 64 A100-40GB with tensor 8 and no pipeline: the strip
+    // offers the search, which opens the Search page.
+    QPushButton *next = g.window.summary()->nextStepButton();
+    QVERIFY(!next->isHidden());
+    QVERIFY2(next->text().startsWith(QStringLiteral("Search for a Plan")), qPrintable(next->text()));
+    QTest::mouseClick(next, Qt::LeftButton);
+    QCOMPARE(g.window.currentPage(), MainWindow::Page::Search);
+    // A plan that fits with a suggested change offers it, and applying it is one undo step.
+    QVERIFY(f.document.estimate().advice.suggestion());
+    QPushButton *tryIt = f.window.summary()->nextStepButton();
+    QVERIFY(tryIt->text().startsWith(QStringLiteral("Try: ")));
+    QVERIFY(tryIt->toolTip().contains(QString::fromStdString(f.document.estimate().advice.suggestion()->label)));
+    const Plan suggested = f.document.estimate().advice.suggestion()->plan;
+    const int steps = f.document.undoStack()->count();
+    QTest::mouseClick(tryIt, Qt::LeftButton);
+    QCOMPARE(f.document.undoStack()->count(), steps + 1);
+    QVERIFY(f.document.plan() == suggested);
 }
 
 void TestCompare::legendNeverElides()

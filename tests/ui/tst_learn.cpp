@@ -114,6 +114,50 @@ private slots:
         QTest::mouseClick(run, Qt::LeftButton);
         const QString text = f.pageText(7 + 15);
         QVERIFY2(text.contains(QStringLiteral("#1: data 8 × tensor 1 × pipeline 1")), qPrintable(text));
+        // Three results, three different lines: every dimension that tells them apart is named.
+        QStringList lines;
+        for (const QString &line : text.split(QStringLiteral("<br>")))
+            if (line.startsWith(QLatin1Char('#')))
+                lines << line.section(QStringLiteral(": "), 1, 1);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(QSet<QString>(lines.begin(), lines.end()).size(), 3);
+    }
+
+    // Each exercise's answer shows in the window and hides in presentation mode until Reveal.
+    void exerciseRevealInPresentation()
+    {
+        Fixture f;
+        const int page = 7 + 5; // exercise 6: the ridge point
+        f.learn->showPage(page);
+        QPushButton *reveal = f.learn->page(page)->findChild<QPushButton *>(QStringLiteral("reveal"));
+        QLabel *answer = f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"));
+        QVERIFY(reveal && answer);
+        QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+        f.learn->setPresenting(true);
+        QVERIFY(!answer->isVisibleTo(f.learn->page(page)));
+        QTest::mouseClick(reveal, Qt::LeftButton);
+        QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+        QVERIFY(answer->text().contains(QStringLiteral("100"))); // 200 TFLOP/s / 2 TB/s = 100 FLOP/byte
+        f.learn->setPresenting(false);
+        QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+    }
+
+    // 16.6 with an interleaved plan: each stage's chunks, not a contiguous range.
+    void parallelismLabelsInterleavedChunks()
+    {
+        Fixture f;
+        Plan plan = f.document.plan(); // GPT-3 175B: 96 layers, pipeline 8
+        plan.parallel.schedule = Schedule::Interleaved;
+        plan.parallel.virtualStages = 3;
+        f.document.setPlan(plan);
+        f.learn->showPage(5);
+        f.learn->page(5)->refresh();
+        QImage image(800, 600, QImage::Format_ARGB32);
+        QPainter painter(&image);
+        f.learn->page(5)->figure()->renderChart(&painter, QRectF(0, 0, 800, 600), QSizeF(800, 600));
+        // 96 / (8 x 3) = 4 layers a chunk; stage 0 holds chunks 0, 8, 16: layers 1-4, 33-36, 65-68.
+        const QString csv = f.learn->page(5)->figure()->exportCsv();
+        QVERIFY2(csv.contains(QStringLiteral("1-4, 33-36")), qPrintable(csv.left(600)));
     }
 
     void numberFormatProbe()
@@ -162,6 +206,18 @@ private slots:
         QTest::mouseMove(plot, target);
         QTest::mouseRelease(plot, Qt::LeftButton, Qt::NoModifier, target);
         QVERIFY2(std::abs(bandwidth->value() - 5) < 0.3, qPrintable(QString::number(bandwidth->value())));
+        // The text's three examples never sit above the dragged ceilings, and stay on the chart.
+        QCPGraph *examples = plot->graph(1);
+        QCOMPARE(examples->dataCount(), 3);
+        for (auto it = examples->data()->constBegin(); it != examples->data()->constEnd(); ++it) {
+            const double roofAt = std::min(peak->value(), bandwidth->value() * it->key);
+            QVERIFY2(it->value <= roofAt * (1 + 1e-9), qPrintable(QStringLiteral("%1 at I = %2").arg(it->value).arg(it->key)));
+            QVERIFY(it->value >= plot->yAxis->range().lower && it->value <= plot->yAxis->range().upper);
+        }
+        // At the text's ceilings (300 TFLOP/s, 1.5 TB/s) they are the text's points.
+        peak->setValue(300);
+        bandwidth->setValue(1.5);
+        QCOMPARE(plot->graph(1)->data()->at(2)->value, 220.0);
     }
 
     void scalingOverlapToggle()

@@ -127,6 +127,13 @@ void MemoryChartView::setZeroComparison(bool on)
     refresh();
 }
 
+void MemoryChartView::showEvent(QShowEvent *event)
+{
+    QChartView::showEvent(event);
+    if (m_stale)
+        redraw();
+}
+
 void MemoryChartView::resizeEvent(QResizeEvent *event)
 {
     QChartView::resizeEvent(event);
@@ -216,6 +223,17 @@ QList<QList<qreal>> MemoryChartView::seriesValues() const
 
 void MemoryChartView::refresh()
 {
+    // As PlotView: a chart on a page the window does not show redraws when it is next shown.
+    if (window()->isVisible() && !isVisible()) {
+        m_stale = true;
+        return;
+    }
+    redraw();
+}
+
+void MemoryChartView::redraw()
+{
+    m_stale = false;
     if (!m_zeroComparison && m_document->estimate().valid && updateStagesInPlace())
         return;
     QChart *c = chart();
@@ -261,10 +279,12 @@ void MemoryChartView::refresh()
 bool MemoryChartView::updateStagesInPlace()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
-    const int legendEntries = 2 + (memory.fits ? 0 : 1) + (m_document->hasBaseline() ? 1 : 0);
+    // The baseline only changes the overlay and the axis, unless its stages reach past the plan's.
+    const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;
+    const int legendEntries = 2 + (memory.fits ? 0 : 1) + (baseline ? 1 : 0);
     if (!m_stageSeries || m_stageSets.size() != 5 || m_stageDark != chartstyle::isDark(palette())
-        || m_stageSets.front()->count() != int(memory.stages.size()) || m_document->hasBaseline()
-        || chart()->series().size() != legendEntries)
+        || m_stageSets.front()->count() != int(memory.stages.size()) || chart()->series().size() != legendEntries
+        || (baseline && m_document->baselineEstimate().memory.stages.size() > memory.stages.size()))
         return false;
     constexpr double GiB = units::GiB;
     double highest = memory.capacityBytes;
@@ -277,6 +297,8 @@ bool MemoryChartView::updateStagesInPlace()
         values[4] << s.otherBytes / GiB;
         highest = std::max(highest, s.peakBytes);
     }
+    if (baseline)
+        highest = std::max(highest, m_document->baselineEstimate().memory.peakBytes);
     // Whole-set updates: one change signal per set instead of one per bar.
     for (int k = 0; k < 5; ++k) {
         QBarSet *set = m_stageSets[k];
@@ -467,6 +489,8 @@ QString MemoryChartView::exportCsv() const
 
 void MemoryChartView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
+    if (m_stale)
+        redraw();
     setTitleFitted(m_title, logicalSize.width());
     renderChartView(this, painter, target, logicalSize);
     setTitleFitted(m_title, width());

@@ -49,9 +49,11 @@ public:
 protected:
     void changeEvent(QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     void refresh();
+    void redraw();
     void drawStages();
     void drawZeroComparison();
 
@@ -73,6 +75,7 @@ private:
     QLineSeries *m_capacity = nullptr;
     QValueAxis *m_stageAxisY = nullptr;
     bool m_stageDark = false;
+    bool m_stale = false; ///< a plan change arrived while the chart was on a hidden page
     MemoryOverlay *m_overlay = nullptr;
     QString m_title;
 };

@@ -28,6 +28,8 @@ PlotView::PlotView(PlanDocument *document, QWidget *parent)
 
 void PlotView::renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize)
 {
+    if (m_stale)
+        redraw();
     fitTitle(logicalSize.width());
     fitLegend(logicalSize.width());
     renderPlot(m_plot, painter, target, logicalSize);
@@ -118,6 +120,25 @@ void PlotView::changeEvent(QEvent *event)
 
 void PlotView::refresh()
 {
+    // A chart on a page the window does not show waits: an edit on the cluster page pays for the canvas,
+    // not for five charts nobody sees. Hidden windows (reports, tests) draw at once.
+    if (window()->isVisible() && !isVisible()) {
+        m_stale = true;
+        return;
+    }
+    redraw();
+}
+
+void PlotView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        redraw();
+}
+
+void PlotView::redraw()
+{
+    m_stale = false;
     chartstyle::apply(m_plot, palette());
     m_title->setTextColor(palette().color(QPalette::WindowText));
     draw();

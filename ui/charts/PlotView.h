@@ -39,6 +39,7 @@ protected:
     /// Moves the legend into a row of its own under the title, `columns` entries per line.
     void placeLegendUnderTitle(int columns);
     void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
     QFont smallFont() const;
     void changeEvent(QEvent *event) override;
 
@@ -46,7 +47,9 @@ protected:
     QCustomPlot *m_plot;
 
 private:
+    /// Redraws now, or, while the window shows another page, when the chart is next shown.
     void refresh();
+    void redraw();
 
     void fitTitle(double width);
     void fitLegend(double width);
@@ -55,6 +58,7 @@ private:
     QString m_fullTitle;
     bool m_legendUnderTitle = false;
     int m_legendColumns = 3;
+    bool m_stale = false;
 };
 
 } // namespace trainplan

@@ -1,5 +1,8 @@
 #include "ui/cluster/ClusterCanvas.h"
 
+#include "core/cluster/Topology.h"
+#include "ui/charts/ChartStyle.h"
+
 #include <QContextMenuEvent>
 #include <QKeyEvent>
 #include <QMenu>
@@ -64,6 +67,52 @@ void ClusterCanvas::rebuild()
 NodeGroupItem *ClusterCanvas::groupItem(int index) const
 {
     return index >= 0 && index < int(m_groups.size()) ? m_groups[std::size_t(index)] : nullptr;
+}
+
+int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank)
+{
+    const RankCoordinates c = coordinatesOf(parallel, rank);
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    switch (overlay) {
+    case ClusterCanvas::Overlay::TensorGroups: return int(c.data + c.stage * std::max<std::int64_t>(1, parallel.data));
+    case ClusterCanvas::Overlay::PipelineStages: return int(c.stage);
+    case ClusterCanvas::Overlay::DataReplicas: return int(c.data);
+    case ClusterCanvas::Overlay::GradientGroups: return int(c.tensor + c.stage * t);
+    case ClusterCanvas::Overlay::Devices: break;
+    }
+    return 0;
+}
+
+QColor overlayColour(int group, const QPalette &palette)
+{
+    // Eight hues, then the same hues lighter and darker: 24 groups in a row tell apart, so a colouring with
+    // 64 groups (tensor groups) never aliases one with 8 (replicas).
+    const QColor base = chartstyle::series(group % kOverlayColours, palette);
+    switch ((group / kOverlayColours) % 3) {
+    case 1: return base.lighter(150);
+    case 2: return base.darker(160);
+    default: return base;
+    }
+}
+
+QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel)
+{
+    const std::int64_t gpus = parallel.data * parallel.tensor * parallel.pipeline;
+    switch (overlay) {
+    case ClusterCanvas::Overlay::TensorGroups:
+        return QObject::tr("%1 tensor-parallel groups of %2 GPUs (they all-reduce activations every layer); a red outline marks a "
+                           "node holding part of a group that crosses nodes").arg(gpus / std::max<std::int64_t>(1, parallel.tensor)).arg(parallel.tensor);
+    case ClusterCanvas::Overlay::PipelineStages:
+        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(parallel.pipeline).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
+    case ClusterCanvas::Overlay::DataReplicas:
+        return QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
+            .arg(parallel.data).arg(parallel.tensor * parallel.pipeline);
+    case ClusterCanvas::Overlay::GradientGroups:
+        return QObject::tr("%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica: they reduce "
+                           "gradients together)").arg(parallel.tensor * parallel.pipeline).arg(parallel.data);
+    case ClusterCanvas::Overlay::Devices: break;
+    }
+    return QObject::tr("Each GPU in its accelerator's colour");
 }
 
 void ClusterCanvas::setOverlay(Overlay overlay)

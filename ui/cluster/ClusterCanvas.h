@@ -25,7 +25,7 @@ class ClusterCanvas : public QGraphicsView
 
 public:
     /// What the GPU cells' colours show.
-    enum class Overlay { Devices, TensorGroups, PipelineStages, DataReplicas };
+    enum class Overlay { Devices, TensorGroups, PipelineStages, DataReplicas, GradientGroups };
 
     ClusterCanvas(PlanDocument *document, const PaletteCatalog *palette, QWidget *parent = nullptr);
     ~ClusterCanvas() override;
@@ -94,5 +94,14 @@ private:
     std::vector<NodeGroupItem *> m_groups;
     std::unique_ptr<CanvasTool> m_tool;
 };
+
+/// Hues an overlay cycles through (with three shades each: 24 distinct colours).
+inline constexpr int kOverlayColours = 8;
+/// The group of `rank` in an overlay (tensor group, stage, replica, gradient all-reduce group).
+int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank);
+/// The colour of overlay group `group`: eight hues in three shades.
+QColor overlayColour(int group, const QPalette &palette);
+/// The overlay's legend sentence: how many groups of how many GPUs, and what they do together.
+QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel);
 
 } // namespace trainplan

@@ -66,8 +66,10 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         combo->setMinimumContentsLength(10);
     }
     connectNetworkEdits();
-    connect(m_overlay, &QComboBox::currentIndexChanged, this,
-            [this](int index) { m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt())); });
+    connect(m_overlay, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt()));
+        refreshLegend();
+    });
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(DeviceField); });
     connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(GpusField); });
     connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodesField); });
@@ -109,7 +111,13 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_overlay->addItem(tr("Tensor-parallel group"), int(ClusterCanvas::Overlay::TensorGroups));
     m_overlay->addItem(tr("Pipeline stage"), int(ClusterCanvas::Overlay::PipelineStages));
     m_overlay->addItem(tr("Data-parallel replica"), int(ClusterCanvas::Overlay::DataReplicas));
+    m_overlay->addItem(tr("Gradient all-reduce group"), int(ClusterCanvas::Overlay::GradientGroups));
     clusterForm->addRow(tr("Colour by"), m_overlay);
+    m_legend = new QLabel;
+    m_legend->setObjectName(QStringLiteral("overlayLegend"));
+    m_legend->setWordWrap(true);
+    m_legend->setTextFormat(Qt::RichText);
+    clusterForm->addRow(m_legend);
 
     return clusterBox;
 }
@@ -226,8 +234,30 @@ void ClusterInspector::editGroup(int field)
                                                   kMergeNodesBase * (field + 1) + index));
 }
 
+void ClusterInspector::refreshLegend()
+{
+    // Swatches of the first groups in their colours, then what a group is.
+    const auto overlay = ClusterCanvas::Overlay(m_overlay->currentData().toInt());
+    const ParallelConfig &par = m_document->plan().parallel;
+    QString html;
+    if (overlay != ClusterCanvas::Overlay::Devices) {
+        const std::int64_t gpus = par.data * par.tensor * par.pipeline;
+        int groups = 0;
+        for (std::int64_t rank = 0; rank < gpus; ++rank)
+            groups = std::max(groups, overlayGroup(overlay, par, rank) + 1);
+        const int shown = std::min(groups, 3 * kOverlayColours);
+        for (int g = 0; g < shown; ++g)
+            html += QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2 ").arg(overlayColour(g, palette()).name()).arg(g);
+        if (groups > shown)
+            html += tr("… (colours repeat every %1 groups)").arg(shown);
+        html += QStringLiteral("<br>");
+    }
+    m_legend->setText(html + overlayLegend(overlay, par).toHtmlEscaped());
+}
+
 void ClusterInspector::refresh()
 {
+    refreshLegend();
     m_updating = true;
     const Plan &plan = m_document->plan();
     const Catalog &catalog = m_document->catalog();

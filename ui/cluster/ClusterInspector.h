@@ -30,10 +30,12 @@ public:
     QLabel *placementLabel() const { return m_placement; }
     QSpinBox *nodesSpin() const { return m_nodes; }
     QComboBox *overlayCombo() const { return m_overlay; }
+    QLabel *overlayLegendLabel() const { return m_legend; }
     QDoubleSpinBox *networkBandwidthSpin() const { return m_networkBandwidth; }
 
 private:
     void refresh();
+    void refreshLegend();
     QGroupBox *createClusterBox();
     QGroupBox *createGroupBox();
     QGroupBox *createPlacementBox();
@@ -47,6 +49,7 @@ private:
     QDoubleSpinBox *m_networkBandwidth;
     QDoubleSpinBox *m_networkLatency;
     QComboBox *m_overlay;
+    QLabel *m_legend;
     QLabel *m_groupTitle;
     QComboBox *m_device;
     QSpinBox *m_gpus;

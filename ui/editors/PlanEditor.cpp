@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -67,6 +68,8 @@ PlanEditor::PlanEditor(PlanDocument *document, QWidget *parent)
 
     connect(m_document, &PlanDocument::planChanged, this, &PlanEditor::refresh);
     refresh();
+    // The dock never gets narrower than its fields: another page's minimum width cannot clip them.
+    setMinimumWidth(content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2);
 }
 
 void PlanEditor::addSection(QVBoxLayout *column, const QString &title, std::string_view section)
@@ -131,6 +134,7 @@ void PlanEditor::addDataLabel(QFormLayout *form)
 {
     m_dataLabel = new QLabel;
     m_dataLabel->setToolTip(tr("Data-parallel replicas = GPUs / (tensor x pipeline), kept in step as you edit"));
+    m_dataLabel->setWordWrap(true); // "64 (GPUs 8192 = 64 x 8 x 16)" wraps rather than widening the dock
     form->addRow(tr("Data parallel"), m_dataLabel);
     m_bindings.push_back({{QStringLiteral("parallel"), QStringLiteral("parallel.data")}, addProblemLabel(form), {}});
 }

@@ -29,6 +29,8 @@ public:
     virtual ExportableChart *figure() { return nullptr; }
     /// Redraws from the document's plan and estimate.
     virtual void refresh() = 0;
+    /// Presentation mode turned on or off (an exercise hides its answer until revealed when on).
+    virtual void setPresenting(bool) {}
 
 signals:
     /// The page asks the view to show another page (an exercise's demonstration).

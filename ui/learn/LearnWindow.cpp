@@ -140,6 +140,8 @@ void LearnWindow::setPresenting(bool on)
         m_list->show();
         showNormal();
     }
+    for (LearnPage *page : m_pages)
+        page->setPresenting(on);
     m_dirty.assign(m_pages.size(), true);
     refreshCurrent();
     m_keyboardOwner = nullptr;

@@ -190,14 +190,8 @@ void NodeGroupItem::paintNode(QPainter *painter, const QPalette &palette, std::i
     const std::int64_t firstRank = (m_firstNode + node) * G;
     for (std::int64_t i = 0; i < G; ++i) {
         const std::int64_t rank = firstRank + i;
-        int colour = m_deviceColour;
-        if (overlay != ClusterCanvas::Overlay::Devices) {
-            const RankCoordinates c = coordinatesOf(par, rank);
-            colour = overlay == ClusterCanvas::Overlay::TensorGroups ? int((rank / std::max<std::int64_t>(1, par.tensor)) % 8)
-                     : overlay == ClusterCanvas::Overlay::PipelineStages ? int(c.stage % 8)
-                                                                         : int(c.data % 8);
-        }
-        painter->setBrush(chartstyle::series(colour, palette));
+        painter->setBrush(overlay == ClusterCanvas::Overlay::Devices ? chartstyle::series(m_deviceColour, palette)
+                                                                      : overlayColour(overlayGroup(overlay, par, rank), palette));
         const int row = int(i / kCellsPerRow);
         const int col = int(i % kCellsPerRow);
         painter->drawRect(QRectF(r.left() + kNodePad + col * (kCell + kCellGap), r.top() + kNodePad + row * (kCell + kCellGap), kCell, kCell));

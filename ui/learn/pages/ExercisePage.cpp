@@ -40,6 +40,13 @@ public:
             connect(s, &QDoubleSpinBox::valueChanged, this, [this] { solve(); });
         }
         column->addLayout(form);
+        // Reveal: a lecturer asks the room first; the answer is hidden in presentation mode until revealed.
+        m_reveal = new QPushButton;
+        m_reveal->setObjectName(QStringLiteral("reveal"));
+        m_reveal->setCheckable(true);
+        m_reveal->setChecked(true);
+        connect(m_reveal, &QPushButton::toggled, this, [this](bool shown) { showAnswer(shown); });
+        column->addWidget(m_reveal, 0, Qt::AlignLeft);
         m_answer = new QLabel;
         m_answer->setObjectName(QStringLiteral("answer"));
         m_answer->setWordWrap(true);
@@ -63,8 +70,12 @@ public:
         }
         column->addStretch(1);
         solve();
+        showAnswer(true);
     }
     void refresh() override { showInlineDemo(); }
+    void setPresenting(bool on) override { m_reveal->setChecked(!on); }
+    bool answerShown() const { return m_answer->isVisibleTo(this); }
+    QPushButton *revealButton() const { return m_reveal; }
     QString listLabel() const override
     {
         QString prompt = qs(m_exercise.prompt);
@@ -86,10 +97,15 @@ public:
         const SearchOutcome o = searchPlans(plan, catalog, c);
         QString html = tr("<b>Search:</b> GPT-2 small (124 M parameters, fits on one A100) on 8 A100s, global batch 512: %1 plans, %2 feasible. ")
                            .arg(o.evaluated).arg(o.feasible);
-        for (const RankedPlan &r : o.top)
-            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5: %6 tokens/s")
-                        .arg(r.rank).arg(r.score.config.data).arg(r.score.config.tensor).arg(r.score.config.pipeline)
-                        .arg(r.score.config.microBatch).arg(num(r.score.tokensPerSecond, 0));
+        // Every dimension the search varies, so no two lines read alike.
+        for (const RankedPlan &r : o.top) {
+            const SearchConfig &k = r.score.config;
+            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5, ZeRO-%6, recompute %7%8%9: %10 tokens/s")
+                        .arg(r.rank).arg(k.data).arg(k.tensor).arg(k.pipeline).arg(k.microBatch).arg(k.zeroStage)
+                        .arg(QString::fromLatin1(toString(k.recompute)),
+                             k.sequenceParallel ? tr(", sequence parallel") : QString(),
+                             k.offload ? tr(", optimizer offloaded") : QString(), num(r.score.tokensPerSecond, 0));
+        }
         m_demo->setText(html);
         m_searchDemo = o;
     }
@@ -175,6 +191,13 @@ private:
 
     Exercise m_exercise;
     std::vector<QDoubleSpinBox *> m_inputs;
+    void showAnswer(bool shown)
+    {
+        m_answer->setVisible(shown);
+        m_reveal->setText(shown ? tr("Hide the Answer") : tr("Reveal the Answer"));
+    }
+
+    QPushButton *m_reveal;
     QLabel *m_answer;
     QLabel *m_demo;
     SearchOutcome m_searchDemo;

@@ -14,6 +14,32 @@ namespace trainplan {
 
 namespace {
 
+/// The layer ranges pipeline stage `stage` holds: one, or with an interleaved schedule v chunks of
+/// L / (p v) layers, chunk j being model chunk j p + stage (Narayanan et al. 2021, Section 2.2).
+QStringList stageRanges(const Plan &plan, std::int64_t stage)
+{
+    const ParallelConfig &par = plan.parallel;
+    const std::int64_t p = std::max<std::int64_t>(1, par.pipeline);
+    const std::int64_t v = par.schedule == Schedule::Interleaved ? std::max<std::int64_t>(1, par.virtualStages) : 1;
+    const std::int64_t chunk = std::max<std::int64_t>(1, plan.model.layers / (p * v));
+    QStringList ranges;
+    for (std::int64_t j = 0; j < v; ++j) {
+        const std::int64_t first = (j * p + stage) * chunk + 1;
+        ranges << QStringLiteral("%1-%2").arg(first).arg(first + chunk - 1);
+    }
+    return ranges;
+}
+
+/// The figure's label for a stage: "layers 1-12", or "3 chunks of 4" over "1-4, 33-36, …".
+QString stageLayers(const Plan &plan, std::int64_t stage)
+{
+    const QStringList ranges = stageRanges(plan, stage);
+    if (ranges.size() == 1)
+        return QObject::tr("layers %1").arg(ranges.front());
+    const std::int64_t chunk = plan.model.layers / std::max<std::int64_t>(1, plan.parallel.pipeline * ranges.size());
+    return QObject::tr("%1 chunks of %2\n%3, %4%5").arg(ranges.size()).arg(chunk).arg(ranges[0], ranges[1], ranges.size() > 2 ? QStringLiteral(", …") : QString());
+}
+
 using namespace learn;
 
 // --- Figure 16.6: the four parallelisms from the plan -----------------------------------------------
@@ -27,8 +53,13 @@ public:
     }
     QString exportCsv() const override
     {
-        const ParallelConfig &p = m_document->plan().parallel;
-        return QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n").arg(p.data).arg(p.tensor).arg(p.pipeline).arg(p.zeroStage);
+        const Plan &plan = m_document->plan();
+        const ParallelConfig &p = plan.parallel;
+        QString csv = QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n").arg(p.data).arg(p.tensor).arg(p.pipeline).arg(p.zeroStage);
+        csv += QStringLiteral("\nstage,layers\n");
+        for (std::int64_t i = 0; i < p.pipeline; ++i)
+            csv += QStringLiteral("%1,\"%2\"\n").arg(i).arg(stageRanges(plan, i).join(QStringLiteral(", ")));
+        return csv;
     }
 
 protected:
@@ -77,10 +108,9 @@ protected:
             tr("column-parallel then row-parallel matrices: one all-reduce%1 per block, inside a node")
                 .arg(plan.training.sequenceParallel ? tr(" (reduce-scatter + all-gather with SP)") : QString()),
             par.tensor, [&](std::int64_t i) { return tr("columns %1/%2").arg(i + 1).arg(par.tensor); }, 2);
-        const std::int64_t perStage = plan.model.layers / std::max<std::int64_t>(1, par.pipeline);
-        row(2, tr("Pipeline parallel: %1 stages (%2 micro-batches, %3)").arg(par.pipeline).arg(plan.microbatches()).arg(QString::fromLatin1(toString(par.schedule))),
+        row(2, tr("Pipeline parallel: %1 stages (%2 micro-batches, %3)").arg(par.pipeline).arg(plan.microbatches()).arg(QString::fromLatin1(labelOf(par.schedule))),
             tr("activations go forward and gradients back between neighbouring stages; fill and drain leave bubbles"),
-            par.pipeline, [&](std::int64_t i) { return tr("layers %1-%2").arg(i * perStage + 1).arg((i + 1) * perStage); }, 4);
+            par.pipeline, [&](std::int64_t i) { return stageLayers(plan, i); }, 4);
         const bool sharded = par.zeroStage > 0 && par.data > 1;
         row(3, sharded ? tr("State sharding: ZeRO-%1 over %2 replicas").arg(par.zeroStage).arg(par.data) : tr("State sharding: off (replicated state)"),
             sharded ? tr("computation replicated, %1 partitioned; reduce-scatter and all-gather replace the all-reduce")

@@ -106,7 +106,7 @@ private:
         ticker->addTick(3, tr("ZeRO-3: + parameters"));
         plot->xAxis->setTicker(ticker);
         plot->xAxis->setRange(-0.6, 3.6);
-        plot->yAxis->setLabel(tr("Persistent state per worker (GB)"));
+        plot->yAxis->setLabel(tr("Persistent state per worker (GB = 10⁹ bytes, as the text)"));
         plot->yAxis->setRange(0, perWorker(0).total() / units::GB * 1.15);
         plot->legend->setVisible(true);
         QString totals;

@@ -28,6 +28,8 @@ using namespace learn;
 
 // --- Figure 16.4: roofline with draggable ceilings --------------------------------------------------
 
+constexpr double kTextPeak = 300, kTextBandwidth = 1.5; ///< the ceilings of the text's Figure 16.4
+
 class RooflinePage : public LearnPage
 {
 public:
@@ -37,9 +39,9 @@ public:
         addHeading(column, tr("P ≤ min(P_peak, B × I). Drag the flat roof up or down to change the peak, the slope left or right to "
                               "change the bandwidth; the points are the current plan's kernels and the text's three examples."));
         auto *controls = new QHBoxLayout;
-        m_peak = spin(1, 100000, 300, 0, tr(" TFLOP/s"));
+        m_peak = spin(1, 100000, kTextPeak, 0, tr(" TFLOP/s"));
         m_peak->setObjectName(QStringLiteral("peak"));
-        m_bandwidth = spin(0.01, 1000, 1.5, 2, tr(" TB/s"));
+        m_bandwidth = spin(0.01, 1000, kTextBandwidth, 2, tr(" TB/s"));
         m_bandwidth->setObjectName(QStringLiteral("bandwidth"));
         auto *fromDevice = new QPushButton(tr("From the Plan's Device"));
         controls->addWidget(new QLabel(tr("Peak")));
@@ -129,7 +131,13 @@ private:
         examples->setName(tr("text's examples (element-wise, normalisation, matmul)"));
         examples->setLineStyle(QCPGraph::lsNone);
         examples->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, chartstyle::series(1, palette()), 8));
-        examples->setData({1, 5, 420}, {0.9, 5.2, 220});
+        // The text's points (Figure 16.4: element-wise (1, 0.9), normalisation (5, 5.2), matmul (420, 220) under
+        // 300 TFLOP/s and 1.5 TB/s) keep the share of their ceiling they reach there, so a dragged roof moves
+        // them with it and none ever sits above it.
+        for (const auto &[intensity, attained] : {std::pair{1.0, 0.9}, std::pair{5.0, 5.2}, std::pair{420.0, 220.0}}) {
+            const double share = attained / std::min(kTextPeak, kTextBandwidth * intensity);
+            examples->addData(intensity, share * std::min(peak, bw * intensity));
+        }
         const Estimate &e = m_document->estimate();
         if (e.valid) {
             QCPGraph *ops = plot->addGraph();
@@ -147,7 +155,8 @@ private:
             }
         }
         plot->xAxis->setRange(0.01, 1e5);
-        plot->yAxis->setRange(0.1, peak * 3);
+        // Down to the lowest point under a low roof, up past the peak.
+        plot->yAxis->setRange(std::min(0.1, 0.3 * std::min(peak, bw)), peak * 3);
         plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
         plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
         plot->legend->setVisible(true);
