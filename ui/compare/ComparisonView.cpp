@@ -102,8 +102,18 @@ ComparisonView::ComparisonView(PlanDocument *document, QWidget *parent)
     refresh();
 }
 
+void ComparisonView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
 void ComparisonView::refresh()
 {
+    m_stale = window()->isVisible() && !isVisible();
+    if (m_stale)
+        return;
     if (!m_document->hasBaseline()) {
         m_pages->setCurrentIndex(0);
         return;

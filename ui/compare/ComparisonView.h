@@ -28,8 +28,13 @@ signals:
     void pinRequested();
     void openBaselineRequested();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    /// Refills the tables now, or when the page is next shown if the window shows another page.
     void refresh();
+    bool m_stale = false;
 
     PlanDocument *m_document;
     QStackedWidget *m_pages;
