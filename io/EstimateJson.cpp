@@ -82,6 +82,11 @@ QJsonObject pipelineToJson(const Plan &plan, const StepEstimate &step, bool time
                   {"microbatches", double(plan.microbatches())},
                   {"bubble_fraction", step.bubbleFraction},
                   {"simulated", step.pipeline.valid}};
+    // Layers on each stage (all its chunks): even, or the uneven split of first/last_stage_layers.
+    QJsonArray layers;
+    for (std::int64_t s = 0; s < plan.parallel.pipeline; ++s)
+        layers.append(double(plan.layersOnStage(s)));
+    o["stage_layers"] = layers;
     const PipelineTimeline &tl = step.pipeline;
     if (!tl.valid)
         return o;

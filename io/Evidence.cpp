@@ -93,6 +93,8 @@ QString describeConfig(const SearchConfig &c)
     QString s = words("data %1 x tensor %2 x pipeline %3").arg(c.data).arg(c.tensor).arg(c.pipeline);
     if (c.virtualStages > 1)
         s += words(" (v %1)").arg(c.virtualStages);
+    if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
+        s += words(" (first %1, last %2 layers)").arg(c.firstStageLayers).arg(c.lastStageLayers);
     s += words(", micro-batch %1, %2, ZeRO %3, recompute %4")
              .arg(c.microBatch)
              .arg(QLatin1String(toString(c.schedule)))

@@ -429,7 +429,11 @@ QJsonObject clusterToJson(const Plan &plan)
 
 QByteArray writePlan(const Plan &plan, const Catalog &catalog)
 {
-    const auto all = [](const PlanKey &, const KeyValue &) { return true; };
+    // Every key, but one whose 0 means "not set" (an even pipeline split) only when set.
+    const auto all = [](const PlanKey &key, const KeyValue &v) {
+        const auto *number = std::get_if<std::int64_t>(&v);
+        return !(key.zeroMeansUnset && number && *number == 0);
+    };
     // An empty name (automatic) or description is left out.
     const auto given = [](const PlanKey &, const KeyValue &v) {
         const auto *text = std::get_if<std::string>(&v);

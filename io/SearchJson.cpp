@@ -18,6 +18,8 @@ QJsonObject configToJson(const SearchConfig &c)
         {"tensor", double(c.tensor)},
         {"pipeline", double(c.pipeline)},
         {"virtual_stages", double(c.virtualStages)},
+        {"first_stage_layers", double(c.firstStageLayers)},
+        {"last_stage_layers", double(c.lastStageLayers)},
         {"micro_batch", double(c.microBatch)},
         {"schedule", QLatin1String(toString(c.schedule))},
         {"zero_stage", double(c.zeroStage)},

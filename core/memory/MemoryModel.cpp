@@ -21,7 +21,7 @@ double stageParameterCount(const Plan &plan, std::int64_t stage)
     const ModelSpec &m = plan.model;
     const std::int64_t t = plan.parallel.tensor;
     const std::int64_t p = plan.parallel.pipeline;
-    double count = double(plan.layersPerStage()) * layerParameters(m).perTensorRank(t);
+    double count = double(plan.layersOnStage(stage)) * layerParameters(m).perTensorRank(t);
     if (stage == 0)
         count += embeddingParameters(m).perTensorRank(t);
     if (stage == p - 1) {
@@ -85,7 +85,7 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     const ParallelConfig &par = plan.parallel;
     const std::int64_t p = par.pipeline;
     StageActivations a;
-    a.layers = plan.layersPerStage();
+    a.layers = plan.layersOnStage(s);
     a.perLayerBytes = in.perLayer;
     a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
     a.layerBytes = double(a.layers) * in.perLayer * a.microbatchesInFlight;

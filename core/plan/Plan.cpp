@@ -93,9 +93,35 @@ std::int64_t Plan::microbatches() const
     return perStep > 0 ? training.globalBatch / perStep : 0;
 }
 
+bool Plan::unevenStages() const
+{
+    return parallel.pipeline > 1 && (parallel.firstStageLayers > 0 || parallel.lastStageLayers > 0);
+}
+
+std::int64_t Plan::layersOnStage(std::int64_t stage) const
+{
+    const std::int64_t p = parallel.pipeline;
+    if (p <= 0)
+        return 0;
+    if (!unevenStages())
+        return model.layers / p;
+    const std::int64_t first = parallel.firstStageLayers, last = parallel.lastStageLayers;
+    if (stage == 0 && first > 0)
+        return first;
+    if (stage == p - 1 && last > 0)
+        return last;
+    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+    return middle > 0 ? std::max<std::int64_t>(0, model.layers - first - last) / middle : 0;
+}
+
 std::int64_t Plan::layersPerStage() const
 {
-    return parallel.pipeline > 0 ? model.layers / parallel.pipeline : 0;
+    if (!unevenStages())
+        return parallel.pipeline > 0 ? model.layers / parallel.pipeline : 0;
+    std::int64_t most = 0;
+    for (const std::int64_t s : {std::int64_t(0), std::int64_t(1), parallel.pipeline - 1})
+        most = std::max(most, layersOnStage(s));
+    return most;
 }
 
 } // namespace trainplan

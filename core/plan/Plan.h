@@ -68,6 +68,11 @@ struct ParallelConfig
     /// Start each bucket's all-reduce as soon as its gradients are ready, during the last backward
     /// (PyTorch DDP, FSDP, Megatron-LM --overlap-grad-reduce). Off: all of it runs after the backward.
     bool overlapGradReduce = true;
+    /// An uneven pipeline split, as Megatron-Core's --decoder-first/last-pipeline-num-layers: layers on
+    /// the first and the last stage (0: an even share); the other stages share the rest evenly. Llama 3
+    /// 405B: 126 layers on 16 stages as 7 + 14 x 8 + 7 (Llama Team 2024, Section 3.3.2).
+    std::int64_t firstStageLayers = 0;
+    std::int64_t lastStageLayers = 0;
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };
@@ -155,8 +160,13 @@ struct Plan
 
     /// Micro-batches per pipeline per step: global / (micro x data). Meaningful once validated.
     std::int64_t microbatches() const;
-    /// Transformer layers held by one pipeline rank (all its chunks).
+    /// Transformer layers held by the most loaded pipeline rank (all its chunks).
     std::int64_t layersPerStage() const;
+    /// Transformer layers held by pipeline rank `stage` (all its chunks): an even share, or the uneven
+    /// split of parallel.first_stage_layers / last_stage_layers.
+    std::int64_t layersOnStage(std::int64_t stage) const;
+    /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
+    bool unevenStages() const;
 
     friend bool operator==(const Plan &, const Plan &) = default;
 };

@@ -75,6 +75,7 @@ struct PlanKey
     KeyRange range{};         ///< Integer and Number keys
     std::size_t maxLength = 0; ///< String keys: most characters (0: an id, kMaxIdLength)
     bool optional = false;    ///< may be absent (an override): get() gives monostate then
+    bool zeroMeansUnset = false; ///< an Integer key whose 0 means "not set": written plans leave it out then
     bool searchDimension = false; ///< `trainplan search --fix` and the search panel may fix it
     KeyEditor editor = KeyEditor::None;
     bool rebalancesData = false;  ///< an edit keeps parallel.data = GPUs / (tensor x pipeline)

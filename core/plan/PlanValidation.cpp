@@ -139,11 +139,58 @@ void checkTensor(Checker &check)
                                  })));
 }
 
+/// Megatron-Core's uneven split: the first and/or last stage hold the given layers, the others share the
+/// rest evenly (each at least one layer); not combined with interleaving.
+bool unevenSplitValid(std::int64_t layers, std::int64_t p, std::int64_t first, std::int64_t last)
+{
+    if (p < 2 || first < 0 || last < 0 || first + last > layers)
+        return false;
+    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+    const std::int64_t rest = layers - first - last;
+    return middle == 0 ? rest == 0 : rest >= middle && rest % middle == 0;
+}
+
+void checkUnevenStages(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    const ParallelConfig &par = plan.parallel;
+    const char *key = par.firstStageLayers > 0 ? "parallel.first_stage_layers" : "parallel.last_stage_layers";
+    if (!check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers", "parallel.first_stage_layers",
+                   "parallel.last_stage_layers"}))
+        return;
+    if (par.pipeline < 2) {
+        check.error(key, "First and last stage layers split a pipeline: they need pipeline stages of 2 or more (got "
+                             + num(par.pipeline) + "); set them to 0");
+        return;
+    }
+    if (par.virtualStages > 1) {
+        check.error(key, "An uneven split (first/last stage layers) needs virtual stages 1: the interleaved schedule's "
+                         "chunks are equal (got " + num(par.virtualStages) + " virtual stages)");
+        return;
+    }
+    if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers))
+        return;
+    const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
+    const std::string values = par.firstStageLayers > 0
+                                   ? nearestValid(par.firstStageLayers, m.layers, [&](std::int64_t f) {
+                                         return unevenSplitValid(m.layers, par.pipeline, f, par.lastStageLayers);
+                                     })
+                                   : nearestValid(par.lastStageLayers, m.layers, [&](std::int64_t l) {
+                                         return unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, l);
+                                     });
+    check.error(key, "First stage layers (" + num(par.firstStageLayers) + ") and last stage layers (" + num(par.lastStageLayers)
+                         + ") must leave the " + num(m.layers) + " layers' rest to the other " + num(middle)
+                         + " stages in equal whole shares of at least one layer" + suggestion("values", values));
+}
+
 void checkPipeline(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
     const ParallelConfig &par = check.plan().parallel;
-    if (check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers"})) {
+    if (check.plan().unevenStages() || par.firstStageLayers > 0 || par.lastStageLayers > 0) {
+        checkUnevenStages(check);
+    } else if (check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers"})) {
         const double chunks = double(par.pipeline) * double(par.virtualStages);
         if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0) {
             const std::int64_t v = par.virtualStages;
@@ -155,7 +202,8 @@ void checkPipeline(Checker &check)
                         "Pipeline stages" + per + " (" + num(par.pipeline) + per + ") must divide the " + num(m.layers)
                             + " layers evenly" + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
                                                                 return m.layers % (p * v) == 0 && (!gpusOk || gpus % (p * par.tensor) == 0);
-                                                            })));
+                                                            }))
+                            + (v == 1 && par.pipeline > 2 ? "; or split them unevenly with First/Last stage layers" : ""));
         }
     }
     if (check.ok({"parallel.virtual_stages"}) && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)

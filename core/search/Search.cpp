@@ -27,10 +27,27 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.training.microBatch = c.microBatch;
     plan.training.recompute = c.recompute;
     plan.training.sequenceParallel = c.sequenceParallel;
+    plan.parallel.firstStageLayers = c.firstStageLayers;
+    plan.parallel.lastStageLayers = c.lastStageLayers;
     return plan;
 }
 
 namespace {
+
+/// The uneven split the search tries when `layers` do not divide by `p` stages: the p - 2 middle stages
+/// take ceil(layers / p) each and the first and last share the rest (each at least one layer, none above
+/// the middle); {0, 0} when there is none.
+std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p)
+{
+    if (p < 3)
+        return {0, 0};
+    const std::int64_t middle = (layers + p - 1) / p;
+    const std::int64_t rest = layers - (p - 2) * middle;
+    const std::int64_t first = rest / 2, last = rest - rest / 2;
+    if (first < 1 || last > middle)
+        return {0, 0};
+    return {first, last};
+}
 
 std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
 {
@@ -278,7 +295,12 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
             if (!fixedTensor.allows(t) || base.model.heads % t != 0)
                 continue;
             for (const std::int64_t p : divisors(gpus / t, layers)) {
-                if (!fixedPipeline.allows(p) || layers % p != 0)
+                if (!fixedPipeline.allows(p))
+                    continue;
+                // Layers that do not divide by the stages: Megatron-Core's uneven split, the middle stages
+                // at the rounded-up share and the first and last (embedding, loss) lighter.
+                const auto [first, last] = layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
+                if (layers % p != 0 && first == 0)
                     continue;
                 const std::int64_t d = gpus / (t * p);
                 if (!fixedData.allows(d))
@@ -295,7 +317,7 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                         for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
                             schedules.push_back({s, 1});
                         for (const std::int64_t v : divisors(layers / p, 16))
-                            if (v > 1 && m % p == 0)
+                            if (v > 1 && m % p == 0 && first == 0) // interleaving needs equal chunks
                                 schedules.push_back({Schedule::Interleaved, v});
                     }
                     for (const auto &[schedule, v] : schedules) {
@@ -315,7 +337,7 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                                     for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                                         if (out.size() > kMaxSearchConfigs)
                                             return out;
-                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off)});
+                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), first, last});
                                     }
                                 }
                             }

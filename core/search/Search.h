@@ -56,6 +56,9 @@ struct SearchConfig
     Recompute recompute = Recompute::None;
     bool sequenceParallel = false;
     bool offload = false;
+    /// An uneven split when the layers do not divide by the stages (0: even): see ParallelConfig.
+    std::int64_t firstStageLayers = 0;
+    std::int64_t lastStageLayers = 0;
 
     friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
 };

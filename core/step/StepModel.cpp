@@ -106,13 +106,13 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
 void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, double p2p, StepEstimate &est)
 {
     const std::int64_t p = plan.parallel.pipeline;
-    const double layersPerStage = double(plan.layersPerStage());
     const double tpLayer = 2.0 * tpPerPass + (plan.training.recompute == Recompute::Full ? tpPerPass : 0.0);
     const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
     est.stages.resize(std::size_t(p));
     double slowest = -1;
     for (std::int64_t s = 0; s < p; ++s) {
         StageTime &st = est.stages[std::size_t(s)];
+        const double layersPerStage = double(plan.layersOnStage(s)); // uneven splits: this stage's own
         st.forwardSeconds = layersPerStage * m.layer.forward;
         st.backwardSeconds = layersPerStage * m.layer.backward;
         st.recomputeSeconds = layersPerStage * m.layer.recompute;

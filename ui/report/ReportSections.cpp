@@ -157,8 +157,13 @@ void parallelismSection(PageFlow &flow, const Context &c)
     const QString linkName = text(intraNodeLinkName(c.catalog, c.plan.cluster.groups().front(), device));
     flow.html(htmlFacts({
         {QObject::tr("Dimensions"), QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
-        {QObject::tr("Schedule"), QObject::tr("%1, %2 virtual stage(s) per rank%3").arg(QString::fromLatin1(toString(par.schedule))).arg(par.virtualStages)
+        {QObject::tr("Schedule"), QObject::tr("%1, %2 virtual stage(s) per rank%3").arg(QString::fromLatin1(labelOf(par.schedule))).arg(par.virtualStages)
                                       .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
+        {QObject::tr("Layers per stage"), c.plan.unevenStages()
+                                              ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
+                                                    .arg(c.plan.layersOnStage(0)).arg(c.plan.layersOnStage(par.pipeline - 1))
+                                                    .arg(c.plan.layersOnStage(1))
+                                              : QObject::tr("%1 on each of the %2 stages").arg(c.plan.layersOnStage(0)).arg(par.pipeline)},
         {QObject::tr("State sharding"), QObject::tr("ZeRO stage %1%2").arg(par.zeroStage).arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),

@@ -23,6 +23,12 @@ QStringList stageRanges(const Plan &plan, std::int64_t stage)
     const std::int64_t v = par.schedule == Schedule::Interleaved ? std::max<std::int64_t>(1, par.virtualStages) : 1;
     const std::int64_t chunk = std::max<std::int64_t>(1, plan.model.layers / (p * v));
     QStringList ranges;
+    if (plan.unevenStages()) { // one contiguous range of this stage's own size
+        std::int64_t first = 1;
+        for (std::int64_t i = 0; i < stage; ++i)
+            first += plan.layersOnStage(i);
+        return {QStringLiteral("%1-%2").arg(first).arg(first + plan.layersOnStage(stage) - 1)};
+    }
     for (std::int64_t j = 0; j < v; ++j) {
         const std::int64_t first = (j * p + stage) * chunk + 1;
         ranges << QStringLiteral("%1-%2").arg(first).arg(first + chunk - 1);

@@ -1,0 +1,154 @@
+// Uneven pipeline stages (parallel.first_stage_layers / last_stage_layers, Megatron-Core's
+// --decoder-first/last-pipeline-num-layers): Llama 3.1 405B's published 126 layers on 16 stages as
+// 7 + 14 x 8 + 7 (Llama Team 2024, Section 3.3.2) is valid and each stage's memory and time follow its own
+// layers; splits that do not share evenly are refused with valid values; the plan file round-trips; the
+// search finds the uneven split when the layers do not divide by the stages.
+
+#include <QTest>
+
+#include "core/estimate/Estimate.h"
+#include "core/search/Search.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "TestSupport.h"
+
+using namespace trainplan;
+
+namespace {
+
+/// Llama 3.1 405B on 16,384 H100s as Meta ran it (Llama Team 2024, Table 4): tensor 8, pipeline 16,
+/// data 128, 2,048 sequences of 8,192 tokens.
+Plan llama405(std::int64_t first, std::int64_t last)
+{
+    Plan plan = test::presetPlan("llama3.1-405b", 8, 16, 128, 1, 2048, "h100-sxm5-80gb");
+    plan.training.recompute = Recompute::Selective;
+    plan.training.sequenceParallel = true;
+    plan.training.flashAttention = true;
+    plan.parallel.zeroStage = 1;
+    plan.parallel.firstStageLayers = first;
+    plan.parallel.lastStageLayers = last;
+    return plan;
+}
+
+bool hasError(const Estimate &e, const std::string &key, const std::string &words)
+{
+    for (const Problem &p : e.problems)
+        if (p.isError() && p.key == key && p.message.find(words) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestUnevenStages : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void llama405PublishedSplit();
+    void stagesFollowTheirOwnLayers();
+    void refusedSplitsNameValidValues();
+    void planFileRoundTrip();
+    void searchFindsTheUnevenSplit();
+};
+
+void TestUnevenStages::llama405PublishedSplit()
+{
+    const Plan plan = llama405(7, 7);
+    QCOMPARE(plan.model.layers, 126);
+    QVERIFY(plan.unevenStages());
+    std::int64_t total = 0;
+    for (std::int64_t s = 0; s < 16; ++s) {
+        total += plan.layersOnStage(s);
+        QCOMPARE(plan.layersOnStage(s), s == 0 || s == 15 ? 7 : 8);
+    }
+    QCOMPARE(total, 126);
+    QCOMPARE(plan.layersPerStage(), 8);
+    // 126 does not divide by 16: without the split the plan is refused, with it valid.
+    QVERIFY(!estimate(llama405(0, 0), io::builtinCatalog()).valid);
+    const Estimate e = estimate(plan, io::builtinCatalog());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : e.problems.front().message.c_str());
+}
+
+void TestUnevenStages::stagesFollowTheirOwnLayers()
+{
+    const Estimate e = estimate(llama405(7, 7), io::builtinCatalog());
+    QVERIFY(e.valid);
+    // Stage 1 holds 8 layers, stage 2 too: equal parameters. Stage 0 holds 7 layers and the embedding:
+    // the difference to stage 1 is one layer minus the embedding (per tensor rank).
+    const auto &st = e.memory.stages;
+    QCOMPARE(st[1].parameterCount, st[2].parameterCount);
+    const double layer = st[2].parameterCount / 8.0;
+    const double embedding = 128256.0 * 16384.0 / 8.0; // vocab x hidden / tensor (Llama 3.1 405B)
+    QVERIFY(qAbs(st[0].parameterCount - (7 * layer + embedding)) < 1e-6 * st[0].parameterCount);
+    // Stored activations: stage 0 holds 7 layers' worth per micro-batch in flight, stage 1 eight.
+    QCOMPARE(e.memory.stages[0].activations.layers, 7);
+    QCOMPARE(e.memory.stages[1].activations.layers, 8);
+    // Time: a middle stage's forward is 8/7 of the layers part of the first stage's (which adds the
+    // embedding), and the last stage's layers part is 7 layers.
+    const StageTime &s1 = e.step.stages[1], &s2 = e.step.stages[2];
+    QCOMPARE(s1.forwardSeconds, s2.forwardSeconds);
+    QVERIFY(e.step.stages[0].forwardSeconds < s1.forwardSeconds); // 7 layers + embedding lookup < 8 layers
+}
+
+void TestUnevenStages::refusedSplitsNameValidValues()
+{
+    // 126 - 6 - 7 = 113 does not split over 14 stages; 7 (or 21, 35) would.
+    Estimate e = estimate(llama405(6, 7), io::builtinCatalog());
+    QVERIFY(!e.valid);
+    QVERIFY(hasError(e, "parallel.first_stage_layers", "must leave the 126 layers' rest to the other 14 stages"));
+    QVERIFY(hasError(e, "parallel.first_stage_layers", "valid values nearby: 7"));
+    // With the interleaved schedule the chunks are equal: refused with the reason.
+    Plan interleaved = llama405(7, 7);
+    interleaved.parallel.schedule = Schedule::Interleaved;
+    interleaved.parallel.virtualStages = 2;
+    e = estimate(interleaved, io::builtinCatalog());
+    QVERIFY(hasError(e, "parallel.first_stage_layers", "needs virtual stages 1"));
+    // Without pipeline stages there is nothing to split.
+    Plan one = test::presetPlan("llama2-7b", 8, 1, 1, 1, 8, "h100-sxm5-80gb");
+    one.parallel.firstStageLayers = 4;
+    e = estimate(one, io::builtinCatalog());
+    QVERIFY(hasError(e, "parallel.first_stage_layers", "pipeline stages of 2 or more"));
+    // Only the last stage set: the other 15 share 126 - 6 = 120 evenly (8 each).
+    const Plan lastOnly = llama405(0, 6);
+    QVERIFY(estimate(lastOnly, io::builtinCatalog()).valid);
+    QCOMPARE(lastOnly.layersOnStage(0), 8);
+    QCOMPARE(lastOnly.layersOnStage(15), 6);
+}
+
+void TestUnevenStages::planFileRoundTrip()
+{
+    const Plan plan = llama405(7, 7);
+    const QByteArray bytes = io::writePlan(plan, io::builtinCatalog());
+    QVERIFY(bytes.contains("\"first_stage_layers\": 7"));
+    QVERIFY(bytes.contains("\"last_stage_layers\": 7"));
+    const io::PlanReadResult read = io::readPlan(bytes, io::builtinCatalog());
+    QVERIFY(read.plan);
+    QCOMPARE(read.plan->parallel.firstStageLayers, 7);
+    QCOMPARE(read.plan->parallel.lastStageLayers, 7);
+    // An even plan writes neither key (their default, 0).
+    QVERIFY(!io::writePlan(test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536), io::builtinCatalog()).contains("stage_layers"));
+}
+
+void TestUnevenStages::searchFindsTheUnevenSplit()
+{
+    // Llama 3.1 405B on 2,048 nodes with tensor 8 and pipeline 16 fixed: 126 layers do not divide by 16, so
+    // the search's only layouts are the uneven split 7 + 14 x 8 + 7.
+    Plan base = llama405(0, 0);
+    SearchConstraints c;
+    c.fix("parallel.tensor", std::int64_t(8));
+    c.fix("parallel.pipeline", std::int64_t(16));
+    c.fix("training.micro_batch", std::int64_t(1));
+    c.top = 5;
+    const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
+    QVERIFY(o.feasible > 0);
+    for (const RankedPlan &r : o.top) {
+        QCOMPARE(r.score.config.pipeline, 16);
+        QCOMPARE(r.score.config.firstStageLayers, 7);
+        QCOMPARE(r.score.config.lastStageLayers, 7);
+        QCOMPARE(r.score.config.virtualStages, 1);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestUnevenStages)
+#include "tst_unevenstages.moc"
