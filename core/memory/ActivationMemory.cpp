@@ -27,7 +27,8 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
         a.sequenceShardable /= t;
     // Q and K for the scores, V for the context, the context itself (output-projection input).
     double sharded = q * sb * (h + kv) + q * sb * kv + q * sb * h;
-    // MLP: GELU keeps the activation input and output; SwiGLU keeps gate and up outputs and their product.
+    // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
+    // and their product.
     sharded += m.mlp == MlpKind::SwiGlu ? q * sb * 3.0 * f : q * sb * 2.0 * f;
     a.tensorSharded = sharded / t;
     if (keepScores) {

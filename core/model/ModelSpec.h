@@ -11,10 +11,13 @@
 
 namespace trainplan {
 
-enum class MlpKind { Gelu, SwiGlu };
+/// The MLP: GELU (GPT), SwiGLU (gated, Llama; Shazeer 2020) or squared ReLU (Nemotron-4; So et al. 2021,
+/// "Primer"): GELU and squared ReLU have one up-projection, SwiGLU two.
+enum class MlpKind { Gelu, SwiGlu, SquaredRelu };
 constexpr auto enumNames(MlpKind)
 {
-    return std::array{EnumName<MlpKind>{MlpKind::Gelu, "gelu", "GELU"}, EnumName<MlpKind>{MlpKind::SwiGlu, "swiglu", "SwiGLU"}};
+    return std::array{EnumName<MlpKind>{MlpKind::Gelu, "gelu", "GELU"}, EnumName<MlpKind>{MlpKind::SwiGlu, "swiglu", "SwiGLU"},
+                      EnumName<MlpKind>{MlpKind::SquaredRelu, "relu2", "Squared ReLU"}};
 }
 inline const char *toString(MlpKind v) { return spellingOf(v); }
 enum class NormKind { LayerNorm, RmsNorm };

@@ -35,6 +35,16 @@ void TestModelParameters::presets_data()
     QTest::newRow("llama3-8b") << "llama3-8b" << 8030261248.0 << 0.0;
     QTest::newRow("llama3-70b") << "llama3-70b" << 70553706496.0 << 0.0;
     QTest::newRow("llama3.1-405b") << "llama3.1-405b" << 405853388800.0 << 0.0;
+    // Llama-2-13b-hf 13,015,864,320 and Llama-2-70b-hf 68,976,648,192; Llama-3.1-8B and -70B share Llama 3's
+    // shapes (Hugging Face model cards).
+    QTest::newRow("llama2-13b") << "llama2-13b" << 13015864320.0 << 0.0;
+    QTest::newRow("llama2-70b") << "llama2-70b" << 68976648192.0 << 0.0;
+    QTest::newRow("llama3.1-8b") << "llama3.1-8b" << 8030261248.0 << 0.0;
+    QTest::newRow("llama3.1-70b") << "llama3.1-70b" << 70553706496.0 << 0.0;
+    // Nemotron-4: the reports' embedding + non-embedding splits, 3.2 + 12.5 B (15B, Parmar et al. 2024) and
+    // 9.4 + 331.6 B (340B, NVIDIA 2024), to the one decimal they give.
+    QTest::newRow("nemotron4-15b") << "nemotron4-15b" << 15.7e9 << 0.005;
+    QTest::newRow("nemotron4-340b") << "nemotron4-340b" << 341.0e9 << 0.001;
     // Stated sizes: GPT-3 "175B" (Brown et al. 2020; 51,200-token padded vocabulary); Megatron 1T
     // "1,008B" (Narayanan et al. 2021 Table 1).
     QTest::newRow("gpt3-175b") << "gpt3-175b" << 175e9 << 0.005;

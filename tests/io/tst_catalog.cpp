@@ -29,7 +29,8 @@ void TestCatalog::requiredIds()
         QVERIFY(d->memoryBytes > 0 && d->memoryBandwidthBytesPerSecond > 0);
         QVERIFY(d->intraNodeBandwidthBytesPerSecond > 0 && d->networkBandwidthBytesPerSecond > 0);
     }
-    for (const char *id : {"gpt2-small", "gpt3-175b", "megatron-1t", "llama2-7b", "llama3-8b", "llama3-70b", "llama3.1-405b"}) {
+    for (const char *id : {"gpt2-small", "gpt3-175b", "megatron-1t", "llama2-7b", "llama2-13b", "llama2-70b", "llama3-8b", "llama3-70b",
+                           "llama3.1-8b", "llama3.1-70b", "llama3.1-405b", "nemotron4-15b", "nemotron4-340b"}) {
         const ModelSpec *m = c.model(id);
         QVERIFY2(m, id);
         QVERIFY2(!m->source.empty(), id);
