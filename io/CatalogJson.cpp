@@ -250,9 +250,12 @@ Problems readClusterCatalog(const QByteArray &json, Catalog &catalog)
         r.readString("device", n.device);
         r.readInteger("gpus_per_node", n.gpusPerNode);
         r.readString("intra_node_link", n.intraNodeLink);
+        r.readInteger("scale_up_domain", n.scaleUpDomain);
         r.readString("source", n.source);
         if (n.gpusPerNode < 1 || n.gpusPerNode > 1024)
             r.error("gpus_per_node", "must be in 1..1024");
+        if (n.scaleUpDomain < 0 || n.scaleUpDomain > 576 || (n.gpusPerNode > 0 && n.scaleUpDomain % n.gpusPerNode != 0))
+            r.error("scale_up_domain", "must be 0 or whole nodes, at most 576 GPUs");
         if (!catalog.device(n.device))
             r.error("device", "unknown device \"" + n.device + "\"");
         if (!n.intraNodeLink.empty() && !catalog.intraNodeLink(n.intraNodeLink))

@@ -401,7 +401,10 @@ QJsonObject modelToJson(const Plan &plan, const Catalog &catalog)
 QJsonObject clusterToJson(const Plan &plan)
 {
     const ClusterConfig &c = plan.cluster;
-    QJsonObject cluster = writeSection(plan, "cluster", [](const PlanKey &, const KeyValue &) { return true; });
+    QJsonObject cluster = writeSection(plan, "cluster", [](const PlanKey &key, const KeyValue &v) {
+        const auto *number = std::get_if<std::int64_t>(&v);
+        return !(key.zeroMeansUnset && number && *number == 0); // an unset scale-up domain is one node
+    });
     if (!c.nodeGroups.empty()) {
         QJsonArray groups;
         for (const NodeGroup &g : c.nodeGroups) {

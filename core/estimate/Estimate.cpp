@@ -31,7 +31,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
                                 bool simulatePipeline)
 {
     const ParallelConfig &par = plan.parallel;
-    const std::int64_t G = plan.cluster.gpusPerNode;
+    const std::int64_t G = plan.cluster.fabricGpus(); // a node, or a scale-up domain of several
     const ClusterLinks links = clusterLinks(plan, device);
     const std::string intraName = G > 1 ? intraNodeLinkName(catalog, group, device) : networkName(plan.cluster, catalog, device);
     const std::string netName = networkName(plan.cluster, catalog, device);

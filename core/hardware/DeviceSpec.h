@@ -81,6 +81,9 @@ struct NodeTemplate
     std::string device;        ///< catalog device id
     std::int64_t gpusPerNode = 8;
     std::string intraNodeLink; ///< LinkSpec id
+    /// GPUs one scale-up (NVLink) domain joins across nodes: 72 for an NVL72 rack of 18 four-GPU trays; 0: a
+    /// node. A template with a domain is placed a whole domain at a time.
+    std::int64_t scaleUpDomain = 0;
     std::string source;
 
     friend bool operator==(const NodeTemplate &, const NodeTemplate &) = default;

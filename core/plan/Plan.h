@@ -114,8 +114,13 @@ struct ClusterConfig
     std::vector<NodeGroup> nodeGroups;
     /// User-defined devices this plan uses, saved with it so the file works on any machine.
     std::vector<DeviceSpec> customDevices;
+    /// GPUs joined by the scale-up fabric (NVLink): 0 means one node (gpusPerNode). A GB200 NVL72 rack
+    /// joins 18 trays of 4 GPUs into one 72-GPU NVLink domain, so groups inside it use NVLink across trays.
+    std::int64_t scaleUpDomain = 0;
 
     std::int64_t gpus() const;
+    /// The GPUs one scale-up link joins: scaleUpDomain, or one node's GPUs when it is not set.
+    std::int64_t fabricGpus() const { return scaleUpDomain > 0 ? scaleUpDomain : gpusPerNode; }
     /// The node groups in rank order (one group for a homogeneous cluster).
     std::vector<NodeGroup> groups() const;
     /// Replaces the groups and updates the summary keys (device, gpus_per_node, nodes, intra_node_link).

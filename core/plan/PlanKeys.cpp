@@ -267,6 +267,11 @@ const std::array kKeys{
             .rebalancesData = true,
             .access = {[](const Plan &p) { return KeyValue(p.cluster.nodes); },
                        [](Plan &p, const KeyValue &v) { std::int64_t n = 1; fromValue(v, n); p.cluster.setNodes(n); }}},
+    PlanKey{.path = "cluster.scale_up_domain", .type = KeyType::Integer, .label = "Scale-up domain", .noun = "scale-up domain",
+            .tooltip = "GPUs joined by the scale-up fabric (NVLink): tensor and data groups inside one domain use its "
+                       "bandwidth even across nodes; 72 for a GB200/GB300 NVL72 rack of 4-GPU trays; 0: one node",
+            .defaultText = "0 (gpus_per_node)", .rule = "0 or a multiple of gpus_per_node", .range = {0, 576},
+            .zeroMeansUnset = true, .editor = KeyEditor::Spin, .access = field<&Plan::cluster, &C::scaleUpDomain>()},
     PlanKey{.path = "cluster.intra_node_link", .type = KeyType::String, .label = "Intra-node link", .noun = "intra-node link",
             .tooltip = "a link id from resources/cluster.json (nvlink3-nvswitch, pcie4-x16, ...)", .defaultText = "device's own",
             .access = field<&Plan::cluster, &C::intraNodeLink>()},

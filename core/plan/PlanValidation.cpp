@@ -220,6 +220,20 @@ void checkPipeline(Checker &check)
                           "Megatron-LM refuse it. Use ZeRO stage 1 with pipeline parallelism, or pipeline stages 1");
 }
 
+/// A scale-up domain (an NVL72 rack) is made of whole nodes (its trays).
+void checkScaleUpDomain(Checker &check)
+{
+    const ClusterConfig &cl = check.plan().cluster;
+    if (cl.scaleUpDomain == 0 || !check.ok({"cluster.scale_up_domain", "cluster.gpus_per_node"}))
+        return;
+    if (cl.scaleUpDomain % cl.gpusPerNode != 0)
+        check.error("cluster.scale_up_domain",
+                    "Scale-up domain (" + num(cl.scaleUpDomain) + " GPUs) must be whole nodes of " + num(cl.gpusPerNode)
+                        + " GPUs" + suggestion("values", nearestValid(cl.scaleUpDomain, 576, [&](std::int64_t g) {
+                                                   return g % cl.gpusPerNode == 0;
+                                               })));
+}
+
 void checkBatch(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -386,6 +400,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkTensor(check);
     checkPipeline(check);
     checkBatch(check);
+    checkScaleUpDomain(check);
     checkDevicesAndLinks(check, catalog);
     checkCustomDevices(check, catalog);
     checkNodeGroups(check);

@@ -51,12 +51,13 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.network.bandwidthBytesPerSecond =
         o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond) * device.networkEfficiency;
     links.network.latencySeconds = o.networkLatencySeconds.value_or(device.networkLatencySeconds);
-    if (plan.cluster.gpusPerNode <= 1) // a "node" of one GPU has no scale-up link
+    if (plan.cluster.fabricGpus() <= 1) // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
 
     // Megatron-LM's rank order: tensor ranks adjacent, then data, then pipeline (outermost); the worst
-    // group of each kind sets the pace (core/cluster/Topology).
-    const std::int64_t G = plan.cluster.gpusPerNode;
+    // group of each kind sets the pace (core/cluster/Topology). The unit is the scale-up domain: a node,
+    // or an NVL72 rack whose NVLink joins the GPUs of 18 trays.
+    const std::int64_t G = plan.cluster.fabricGpus();
     const GroupSpan tensor = tensorGroupSpan(plan.parallel, G);
     const GroupSpan data = dataGroupSpan(plan.parallel, G);
     links.tensorGroup = {tensor.size, tensor.crossesNodes() ? tensor.minPerNode : tensor.size, links.intraNode, links.network};

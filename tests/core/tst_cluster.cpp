@@ -21,6 +21,55 @@ class TestCluster : public QObject
     Q_OBJECT
 
 private slots:
+    // A GB200 NVL72 rack: 18 trays of 4 GPUs joined by NVLink. Tensor 8 spans two trays: inside the
+    // 72-GPU domain it runs over NVLink (no flag), without the domain over the network (flagged, slower).
+    void scaleUpDomainKeepsGroupsOnNvlink()
+    {
+        Plan plan = presetPlan("llama3.1-70b", 8, 1, 9, 1, 144, "gb200");
+        plan.cluster.gpusPerNode = 4;
+        plan.cluster.nodes = 18;
+        plan.training.recompute = Recompute::Selective;
+        plan.training.sequenceParallel = true;
+        plan.training.flashAttention = true;
+        plan.cluster.scaleUpDomain = 72;
+        const Catalog &catalog = io::builtinCatalog();
+        const DeviceSpec *gb200 = catalog.device("gb200");
+        QVERIFY(gb200);
+        const Estimate rack = estimate(plan, catalog);
+        QVERIFY(rack.valid);
+        QVERIFY(!rack.placement.tensor.crossesNodes);
+        QCOMPARE(rack.placement.tensor.bandwidthBytesPerSecond, gb200->intraNodeBandwidthBytesPerSecond * gb200->intraNodeEfficiency);
+        // The data-parallel groups (9 replicas, 8 ranks apart) stay inside the rack too.
+        QVERIFY(!rack.placement.data.crossesNodes);
+        plan.cluster.scaleUpDomain = 0;
+        const Estimate trays = estimate(plan, catalog);
+        QVERIFY(trays.valid);
+        QVERIFY(trays.placement.tensor.crossesNodes);
+        QCOMPARE(trays.placement.tensor.bandwidthBytesPerSecond, gb200->networkBandwidthBytesPerSecond * gb200->networkEfficiency);
+        QVERIFY(trays.step.stepSeconds > 1.5 * rack.step.stepSeconds); // 2 x 400 Gb/s vs NVLink 5 for every layer
+        // Memory does not depend on the fabric.
+        QCOMPARE(trays.memory.peakBytes, rack.memory.peakBytes);
+    }
+
+    void scaleUpDomainIsWholeNodes()
+    {
+        Plan plan = presetPlan("llama3.1-70b", 8, 1, 9, 1, 144, "gb200");
+        plan.cluster.gpusPerNode = 4;
+        plan.cluster.nodes = 18;
+        plan.cluster.scaleUpDomain = 70;
+        const std::vector<Problem> problems = validatePlan(plan, io::builtinCatalog());
+        const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem &p) { return p.key == "cluster.scale_up_domain"; });
+        QVERIFY(it != problems.end());
+        QVERIFY2(it->message.find("must be whole nodes of 4 GPUs; valid values nearby: 64, 68 or 72") != std::string::npos, it->message.c_str());
+        // Written only when set; read back.
+        plan.cluster.scaleUpDomain = 72;
+        const QByteArray bytes = io::writePlan(plan, io::builtinCatalog());
+        QVERIFY(bytes.contains("\"scale_up_domain\": 72"));
+        QCOMPARE(io::readPlan(bytes, io::builtinCatalog()).plan->cluster.scaleUpDomain, 72);
+        plan.cluster.scaleUpDomain = 0;
+        QVERIFY(!io::writePlan(plan, io::builtinCatalog()).contains("scale_up_domain"));
+    }
+
     void rankCoordinates()
     {
         ParallelConfig p;

@@ -22,7 +22,8 @@ private slots:
 void TestCatalog::requiredIds()
 {
     const Catalog &c = io::builtinCatalog();
-    for (const char *id : {"v100-sxm2-32gb", "a100-sxm4-40gb", "a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb", "b200", "mi300x"}) {
+    for (const char *id : {"v100-sxm2-32gb", "a100-sxm4-40gb", "a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb", "b200", "b300",
+                           "gb200", "gb300", "mi300x"}) {
         const DeviceSpec *d = c.device(id);
         QVERIFY2(d, id);
         QVERIFY2(!d->source.empty(), id);

@@ -235,6 +235,26 @@ private slots:
         QVERIFY(f.window.clusterView()->inspector()->overlayLegendLabel()->text().contains(QStringLiteral("8 data-parallel replicas of 64 GPUs")));
     }
 
+    // A rack-scale template comes a whole NVLink domain at a time: dropping GB200 NVL72 adds its 18 trays of
+    // 4 GPUs and sets the plan's scale-up domain to 72; undo takes both back.
+    void nvl72TemplateAddsARack()
+    {
+        Plan plan = twoNodePlan();
+        Fixture f(plan);
+        const std::int64_t before = f.document.plan().cluster.gpus();
+        f.canvas()->apply({PaletteEntry::Kind::NodeTemplate, QStringLiteral("gb200-nvl72")}, -1);
+        const ClusterConfig &c = f.document.plan().cluster;
+        QCOMPARE(c.gpus(), before + 72);
+        QCOMPARE(c.scaleUpDomain, 72);
+        const std::vector<NodeGroup> groups = c.groups();
+        QCOMPARE(groups.back().device, std::string("gb200"));
+        QCOMPARE(groups.back().gpusPerNode, 4);
+        QCOMPARE(groups.back().nodes, 18);
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan().cluster.gpus(), before);
+        QCOMPARE(f.document.plan().cluster.scaleUpDomain, 0);
+    }
+
     // A held-down spin box is one undo step; the node count follows.
     void nodeCountEditsMerge()
     {

@@ -102,7 +102,11 @@ Edit addTemplateNode(const Plan &plan, std::vector<NodeGroup> groups, const std:
         return fail(tr("unknown node template \"%1\"").arg(QString::fromStdString(id)));
     Plan next = plan;
     carryCustomDevice(next, catalog, t->device);
-    const NodeGroup added{t->name, t->device, t->gpusPerNode, 1, t->intraNodeLink};
+    // A rack-scale template (NVL72) comes a whole scale-up domain at a time and sets the plan's domain.
+    const std::int64_t perDrop = t->scaleUpDomain > 0 ? std::max<std::int64_t>(1, t->scaleUpDomain / t->gpusPerNode) : 1;
+    if (t->scaleUpDomain > 0)
+        next.cluster.scaleUpDomain = t->scaleUpDomain;
+    const NodeGroup added{t->name, t->device, t->gpusPerNode, perDrop, t->intraNodeLink};
     const auto sameKind = [&](const NodeGroup &g) {
         return g.device == added.device && g.gpusPerNode == added.gpusPerNode && g.intraNodeLink == added.intraNodeLink;
     };
@@ -114,13 +118,15 @@ Edit addTemplateNode(const Plan &plan, std::vector<NodeGroup> groups, const std:
         if (sameKind(groups[std::size_t(i)]))
             join = i;
     if (join >= 0) {
-        groups[std::size_t(join)].nodes += 1;
+        groups[std::size_t(join)].nodes += perDrop;
         if (groups[std::size_t(join)].templateName.empty())
             groups[std::size_t(join)].templateName = t->name;
     } else {
         groups.insert(onGroup ? groups.begin() + target + 1 : groups.end(), added);
     }
-    return finish(std::move(next), std::move(groups), tr("Add %1 node").arg(QString::fromStdString(t->name)));
+    return finish(std::move(next), std::move(groups),
+                  perDrop > 1 ? tr("Add %1 rack (%2 nodes)").arg(QString::fromStdString(t->name)).arg(perDrop)
+                              : tr("Add %1 node").arg(QString::fromStdString(t->name)));
 }
 
 /// A device: on a node group, that group's device; on empty canvas, a node of it with its own links.

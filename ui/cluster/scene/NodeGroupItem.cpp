@@ -180,9 +180,12 @@ void NodeGroupItem::paintNode(QPainter *painter, const QPalette &palette, std::i
     const ParallelConfig &par = m_canvas->document()->plan().parallel;
     const bool valid = m_canvas->document()->estimate().valid;
     const ClusterCanvas::Overlay overlay = valid ? m_canvas->overlay() : ClusterCanvas::Overlay::Devices;
-    // A node hosting part of a tensor group that spans nodes gets the warning outline (core/cluster/Topology).
+    // A node hosting part of a tensor group that leaves its scale-up domain (a node, or an NVL72 rack of
+    // trays) gets the warning outline (core/cluster/Topology).
+    const std::int64_t domain = m_canvas->document()->plan().cluster.fabricGpus();
+    const std::int64_t nodesPerDomain = std::max<std::int64_t>(1, domain / std::max<std::int64_t>(1, G));
     const bool crossing = valid && overlay == ClusterCanvas::Overlay::TensorGroups
-                          && nodeHostsTensorGroupAcrossNodes(par, G, m_firstNode + node);
+                          && nodeHostsTensorGroupAcrossNodes(par, domain, (m_firstNode + node) / nodesPerDomain);
     painter->setPen(QPen(crossing ? chartstyle::warning(palette) : palette.color(QPalette::Mid), crossing ? 2 : 1));
     painter->setBrush(palette.color(QPalette::AlternateBase));
     painter->drawRoundedRect(r, 3, 3);
