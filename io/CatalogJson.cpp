@@ -135,6 +135,10 @@ void readDevice(JsonReader &r, DeviceSpec &d)
             peaks.error(name, "must not be negative");
     }
     peaks.reportUnknownKeys();
+    // Blockwise-scaled FP8 runs on the FP8 tensor cores: their peak unless the file gives another.
+    double &blockwise = d.peakFlopsPerSecond[std::size_t(Precision::FP8Blockwise)];
+    if (blockwise == 0)
+        blockwise = d.peakFlopsPerSecond[std::size_t(Precision::FP8)];
     r.readNumber("memory_bytes", d.memoryBytes);
     r.readNumber("memory_bandwidth", d.memoryBandwidthBytesPerSecond);
     r.readNumber("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond);

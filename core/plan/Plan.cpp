@@ -8,7 +8,7 @@ namespace trainplan {
 
 bool isSixteenBitStorage(Precision p)
 {
-    return p == Precision::FP16 || p == Precision::BF16 || p == Precision::FP8;
+    return p == Precision::FP16 || p == Precision::BF16 || isLowPrecisionMatmul(p);
 }
 
 std::int64_t ClusterConfig::gpus() const

@@ -268,8 +268,15 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
         const DeviceSpec *device = catalog.device(id, cl.customDevices);
         if (!device)
             check.error(key, "unknown device \"" + id + "\" (not in the device catalog or the plan's custom_devices)");
-        else if (!device->supports(precision))
-            check.error("training.precision", std::string(toString(precision)) + " is not supported by " + device->name);
+        else if (!device->supports(precision)) {
+            // Name the formats the device does run (FP8 needs Hopper or later; MXFP8 and NVFP4 Blackwell).
+            std::string supported;
+            for (std::size_t i = 0; i < kPrecisionCount; ++i)
+                if (device->supports(Precision(i)))
+                    supported += (supported.empty() ? "" : ", ") + std::string(toString(Precision(i)));
+            check.error("training.precision", std::string(toString(precision)) + " is not supported by " + device->name
+                                                  + ": it has no " + labelOf(precision) + " tensor cores; it runs " + supported);
+        }
     };
     const auto checkLink = [&](const std::string &key, const std::string &id) {
         if (!id.empty() && !catalog.intraNodeLink(id))

@@ -10,8 +10,13 @@ PrecisionPolicy precisionPolicy(const Plan &plan)
     // 16-bit storage format: FP8 training keeps BF16 weights and activations (Transformer Engine).
     const std::string half = p == Precision::FP16 ? "FP16" : "BF16";
     const std::string storage = mixed ? half : (p == Precision::TF32 ? "FP32" : "FP32");
-    const std::string matmulIn = p == Precision::FP8 ? "FP8 (E4M3 forward, E5M2 gradients)"
-                                 : p == Precision::TF32 ? "TF32" : mixed ? half : "FP32";
+    const std::string matmulIn = p == Precision::FP8            ? "FP8 (E4M3 forward, E5M2 gradients), per-tensor scales"
+                                 : p == Precision::FP8Blockwise ? "FP8 E4M3, scales per 1x128 activation and 128x128 weight block"
+                                 : p == Precision::MXFP8        ? "MXFP8 (E4M3, one E8M0 scale per 32 elements)"
+                                 : p == Precision::NVFP4        ? "NVFP4 (E2M1, one E4M3 scale per 16 elements + FP32 per tensor)"
+                                 : p == Precision::TF32         ? "TF32"
+                                 : mixed                        ? half
+                                                                : "FP32";
     const std::string grads = mixed ? (training.fp32Gradients ? "FP32" : half) : "FP32";
     const bool sharded = plan.parallel.zeroStage >= 1;
 
@@ -36,6 +41,12 @@ PrecisionPolicy precisionPolicy(const Plan &plan)
     rows.push_back({"Loss and logits", "", "FP32", plan.parallel.tensor > 1 ? "FP32 (vocab-parallel cross-entropy)" : "", ""});
     if (p == Precision::FP8)
         rows.push_back({"FP8 scaling factors", "FP32", "FP32", "", "per tensor, from an amax history (delayed scaling)"});
+    else if (p == Precision::FP8Blockwise)
+        rows.push_back({"FP8 block scales", "FP32", "FP32", "", "one per 1x128 activation tile and 128x128 weight block"});
+    else if (p == Precision::MXFP8)
+        rows.push_back({"MX block scales", "E8M0", "", "", "one power of two per 32 elements, computed when quantizing"});
+    else if (p == Precision::NVFP4)
+        rows.push_back({"NVFP4 block scales", "E4M3 + FP32", "", "", "one per 16 elements and one per tensor"});
 
     switch (p) {
     case Precision::FP16:
@@ -46,7 +57,14 @@ PrecisionPolicy precisionPolicy(const Plan &plan)
         policy.lossScaling = "none: BF16 has FP32's exponent range";
         break;
     case Precision::FP8:
-        policy.lossScaling = "per-tensor scaling factors for FP8 (Micikevicius et al. 2022); BF16 elsewhere needs none";
+    case Precision::FP8Blockwise:
+    case Precision::MXFP8:
+        policy.lossScaling = "scaling factors for FP8 (Micikevicius et al. 2022; finer blocks for the blockwise and MX "
+                             "recipes); BF16 elsewhere needs none";
+        break;
+    case Precision::NVFP4:
+        policy.lossScaling = "two-level block scaling for FP4 (E4M3 per 16 elements, FP32 per tensor); BF16 elsewhere "
+                             "needs none";
         break;
     case Precision::FP32:
     case Precision::TF32:

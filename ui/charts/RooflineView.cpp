@@ -142,7 +142,7 @@ void RooflineView::drawRoofs(const Estimate &e, double &highest)
             mineOf.push_back(false);
             it = peaks.end() - 1;
         }
-        it->second << QString::fromLatin1(toString(roof.precision)).toUpper();
+        it->second << QString::fromLatin1(labelOf(roof.precision));
         if (roof.precision == precision)
             mineOf[std::size_t(it - peaks.begin())] = true;
     }

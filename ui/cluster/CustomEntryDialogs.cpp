@@ -43,7 +43,7 @@ CustomDeviceDialog::CustomDeviceDialog(const Catalog &catalog, QWidget *parent) 
     m_bandwidthTBs->setObjectName(QStringLiteral("bandwidth"));
     form->addRow(tr("HBM bandwidth"), m_bandwidthTBs);
     for (std::size_t i = 0; i < kPrecisionCount; ++i) {
-        const QString name = QString::fromLatin1(toString(Precision(i))).toUpper();
+        const QString name = QString::fromLatin1(labelOf(Precision(i)));
         m_peakTflops[i] = numberSpinBox(0, 1e6, base.peakFlopsPerSecond[i] / units::Tera, 1, tr(" TFLOP/s"));
         m_peakTflops[i]->setObjectName(QStringLiteral("peak-") + name.toLower());
         m_peakTflops[i]->setToolTip(tr("Dense peak in %1; 0 if the device has no %1 path").arg(name));

@@ -167,7 +167,7 @@ void parallelismSection(PageFlow &flow, const Context &c)
         {QObject::tr("State sharding"), QObject::tr("ZeRO stage %1%2").arg(par.zeroStage).arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
-                                         QString::fromLatin1(toString(precision)).toUpper(), gib(device.memoryBytes),
+                                         QString::fromLatin1(labelOf(precision)), gib(device.memoryBytes),
                                          num(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
         {QObject::tr("Nodes"), QObject::tr("%1 nodes of %2 GPUs; intra-node %3").arg(c.plan.cluster.nodes).arg(c.plan.cluster.gpusPerNode).arg(linkName)},
         {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
