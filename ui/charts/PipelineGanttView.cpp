@@ -218,8 +218,7 @@ PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
         swatch->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 9));
     }
     placeLegendUnderTitle(3);
-    m_plot->setMouseTracking(true);
-    m_plot->installEventFilter(this);
+    showHoverText();
     startFollowingDocument();
 }
 
@@ -265,19 +264,6 @@ QPointF PipelineGanttView::segmentCentre(std::size_t index) const
     return {m_plot->xAxis->coordToPixel(0.5 * (s.start + s.end)), m_plot->yAxis->coordToPixel(double(s.row) - 0.07)};
 }
 
-bool PipelineGanttView::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, m_plot);
-        return true;
-    }
-    return PlotView::eventFilter(watched, event);
-}
 
 void PipelineGanttView::draw()
 {

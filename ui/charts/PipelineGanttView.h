@@ -36,7 +36,7 @@ public:
 
 protected:
     void draw() override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    QString hoverText(const QPointF &position) const override { return describeAt(position); }
 
 private:
     GanttPlottable *m_gantt;

@@ -1,6 +1,8 @@
 #include "ui/charts/PlotView.h"
 
 #include <QEvent>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -76,6 +78,26 @@ void PlotView::fitLegend(double width)
         m_plot->legend->setWrap(columns);
         m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
     }
+}
+
+void PlotView::showHoverText()
+{
+    m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this);
+}
+
+bool PlotView::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        const QString text = hoverText(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, m_plot);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void PlotView::placeLegendUnderTitle(int columns)

@@ -38,6 +38,11 @@ protected:
     void setTitle(const QString &text);
     /// Moves the legend into a row of its own under the title, `columns` entries per line.
     void placeLegendUnderTitle(int columns);
+    /// Shows hoverText() as the plot's tooltip wherever the pointer rests.
+    void showHoverText();
+    /// What the tooltip says at a plot position ("" over empty space).
+    virtual QString hoverText(const QPointF &) const { return {}; }
+    bool eventFilter(QObject *watched, QEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void showEvent(QShowEvent *event) override;
     QFont smallFont() const;

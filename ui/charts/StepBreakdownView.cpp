@@ -62,8 +62,7 @@ StepBreakdownView::StepBreakdownView(PlanDocument *document, QWidget *parent)
     placeLegendUnderTitle(4);
     // Title, two legend rows, a bar and the time axis: below this the plot's layout would squeeze the title.
     setMinimumHeight(fontMetrics().height() * 11);
-    m_plot->setMouseTracking(true);
-    m_plot->installEventFilter(this);
+    showHoverText();
     startFollowingDocument();
 }
 
@@ -184,19 +183,6 @@ QString StepBreakdownView::describeAt(const QPointF &position) const
     return {};
 }
 
-bool StepBreakdownView::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_plot && event->type() == QEvent::ToolTip) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const QString text = describeAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, m_plot);
-        return true;
-    }
-    return PlotView::eventFilter(watched, event);
-}
 
 QString StepBreakdownView::exportCsv() const
 {

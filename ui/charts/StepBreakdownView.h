@@ -35,7 +35,7 @@ public:
 
 protected:
     void draw() override;
-    bool eventFilter(QObject *watched, QEvent *event) override;
+    QString hoverText(const QPointF &position) const override { return describeAt(position); }
 
 private:
     std::array<QCPBars *, kStepPartCount> m_bars{};
