@@ -213,6 +213,13 @@ private slots:
         };
         using O = ClusterCanvas::Overlay;
         const O overlays[] = {O::TensorGroups, O::PipelineStages, O::DataReplicas, O::GradientGroups};
+        // The legend's group count, from the sizes alone, is the number of distinct groups over the ranks.
+        for (O o : overlays) {
+            QSet<int> groups;
+            for (std::int64_t rank = 0; rank < 512; ++rank)
+                groups << overlayGroup(o, par, rank);
+            QCOMPARE(overlayGroupCount(o, par), std::int64_t(groups.size()));
+        }
         for (O a : overlays)
             for (O b : overlays)
                 if (a != b)

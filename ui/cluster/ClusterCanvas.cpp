@@ -83,6 +83,18 @@ int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel,
     return 0;
 }
 
+std::int64_t overlayGroupCount(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel)
+{
+    switch (overlay) {
+    case ClusterCanvas::Overlay::TensorGroups: return parallel.data * parallel.pipeline;
+    case ClusterCanvas::Overlay::PipelineStages: return parallel.pipeline;
+    case ClusterCanvas::Overlay::DataReplicas: return parallel.data;
+    case ClusterCanvas::Overlay::GradientGroups: return parallel.tensor * parallel.pipeline;
+    case ClusterCanvas::Overlay::Devices: break;
+    }
+    return 1;
+}
+
 QColor overlayColour(int group, const QPalette &palette)
 {
     // Eight hues, then the same hues lighter and darker: 24 groups in a row tell apart, so a colouring with
@@ -101,15 +113,15 @@ QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &para
     switch (overlay) {
     case ClusterCanvas::Overlay::TensorGroups:
         return QObject::tr("%1 tensor-parallel groups of %2 GPUs (they all-reduce activations every layer); a red outline marks a "
-                           "node holding part of a group that crosses nodes").arg(gpus / std::max<std::int64_t>(1, parallel.tensor)).arg(parallel.tensor);
+                           "node holding part of a group that crosses nodes").arg(overlayGroupCount(overlay, parallel)).arg(parallel.tensor);
     case ClusterCanvas::Overlay::PipelineStages:
-        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(parallel.pipeline).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
+        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(overlayGroupCount(overlay, parallel)).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
     case ClusterCanvas::Overlay::DataReplicas:
         return QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
-            .arg(parallel.data).arg(parallel.tensor * parallel.pipeline);
+            .arg(overlayGroupCount(overlay, parallel)).arg(parallel.tensor * parallel.pipeline);
     case ClusterCanvas::Overlay::GradientGroups:
         return QObject::tr("%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica: they reduce "
-                           "gradients together)").arg(parallel.tensor * parallel.pipeline).arg(parallel.data);
+                           "gradients together)").arg(overlayGroupCount(overlay, parallel)).arg(parallel.data);
     case ClusterCanvas::Overlay::Devices: break;
     }
     return QObject::tr("Each GPU in its accelerator's colour");

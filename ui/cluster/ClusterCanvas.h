@@ -99,6 +99,8 @@ private:
 inline constexpr int kOverlayColours = 8;
 /// The group of `rank` in an overlay (tensor group, stage, replica, gradient all-reduce group).
 int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank);
+/// How many groups an overlay has (from the parallel sizes, without walking the ranks).
+std::int64_t overlayGroupCount(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel);
 /// The colour of overlay group `group`: eight hues in three shades.
 QColor overlayColour(int group, const QPalette &palette);
 /// The overlay's legend sentence: how many groups of how many GPUs, and what they do together.

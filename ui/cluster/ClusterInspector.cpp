@@ -241,11 +241,8 @@ void ClusterInspector::refreshLegend()
     const ParallelConfig &par = m_document->plan().parallel;
     QString html;
     if (overlay != ClusterCanvas::Overlay::Devices) {
-        const std::int64_t gpus = par.data * par.tensor * par.pipeline;
-        int groups = 0;
-        for (std::int64_t rank = 0; rank < gpus; ++rank)
-            groups = std::max(groups, overlayGroup(overlay, par, rank) + 1);
-        const int shown = std::min(groups, 3 * kOverlayColours);
+        const std::int64_t groups = overlayGroupCount(overlay, par);
+        const int shown = int(std::min<std::int64_t>(groups, 3 * kOverlayColours));
         for (int g = 0; g < shown; ++g)
             html += QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2 ").arg(overlayColour(g, palette()).name()).arg(g);
         if (groups > shown)
