@@ -191,6 +191,7 @@ QJsonObject placementToJson(const PlacementReport &p)
     return QJsonObject{
         {"tensor", landingToJson(p.tensor)},
         {"data", landingToJson(p.data)},
+        {"context", landingToJson(p.context)},
         {"pipeline", landingToJson(p.pipeline)},
         {"pipeline_boundaries_across_nodes", double(p.pipelineBoundariesAcrossNodes)},
         {"stages_misaligned", p.stagesMisaligned},
@@ -299,6 +300,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         {"data", double(plan.parallel.data)},
         {"tensor", double(plan.parallel.tensor)},
         {"pipeline", double(plan.parallel.pipeline)},
+        {"context", double(plan.parallel.context)},
     };
     if (!e.valid)
         return root;

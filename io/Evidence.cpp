@@ -91,6 +91,8 @@ Problems estimateProblems(const Estimate &e)
 QString describeConfig(const SearchConfig &c)
 {
     QString s = words("data %1 x tensor %2 x pipeline %3").arg(c.data).arg(c.tensor).arg(c.pipeline);
+    if (c.context > 1)
+        s += words(" x context %1").arg(c.context);
     if (c.virtualStages > 1)
         s += words(" (v %1)").arg(c.virtualStages);
     if (c.firstStageLayers > 0 || c.lastStageLayers > 0)

@@ -17,6 +17,7 @@ QJsonObject configToJson(const SearchConfig &c)
         {"data", double(c.data)},
         {"tensor", double(c.tensor)},
         {"pipeline", double(c.pipeline)},
+        {"context", double(c.context)},
         {"virtual_stages", double(c.virtualStages)},
         {"first_stage_layers", double(c.firstStageLayers)},
         {"last_stage_layers", double(c.lastStageLayers)},

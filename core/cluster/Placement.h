@@ -39,7 +39,7 @@ struct PlacementFlag
     double costShare = 0;
     std::string network;
     std::string intraNodeLink;
-    /// StagesMisaligned: GPUs per stage (tensor x data), the node stage 0 ends in, whether data-parallel
+    /// StagesMisaligned: GPUs per stage (tensor x data x context), the node stage 0 ends in, whether data-parallel
     /// groups straddle nodes.
     std::int64_t stageGpus = 0;
     std::int64_t firstStageEndNode = 0;
@@ -49,7 +49,8 @@ struct PlacementFlag
 struct PlacementReport
 {
     GroupLanding tensor;
-    GroupLanding data;
+    GroupLanding data;    ///< the gradient-reduction group: data x context ranks
+    GroupLanding context; ///< context-parallel groups (size 1 without context parallelism)
     GroupLanding pipeline;
     std::int64_t pipelineBoundariesAcrossNodes = 0; ///< of the p - 1 stage boundaries
     bool stagesMisaligned = false;

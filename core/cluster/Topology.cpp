@@ -38,8 +38,9 @@ std::string networkName(const ClusterConfig &cluster, const Catalog &catalog, co
 RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t c = std::max<std::int64_t>(1, parallel.context);
     const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
-    return {rank % t, (rank / t) % d, rank / (t * d)};
+    return {rank % t, (rank / (t * c)) % d, rank / (t * c * d), (rank / t) % c};
 }
 
 namespace {
@@ -96,7 +97,8 @@ GroupSpan worstSpan(std::int64_t groups, First first, std::int64_t stride, std::
 GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline)
+                                * std::max<std::int64_t>(1, parallel.context);
     if (gpusPerNode < 1)
         return {t, t, 1};
     return worstSpan(groups, [t](std::int64_t k) { return k * t; }, 1, t, gpusPerNode);
@@ -111,10 +113,23 @@ bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_
     return t > 1 && ((firstRank % t) != 0 || ((firstRank + gpusPerNode) % t) != 0);
 }
 
+GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t c = std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t groups = t * std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {c, c, 1};
+    // Group k: tensor index k % t of the (data, stage) block k / t; its ranks are t apart.
+    return worstSpan(groups, [t, c](std::int64_t k) { return (k / t) * t * c + k % t; }, t, c, gpusPerNode);
+}
+
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    // Context sits inside data in the rank order, so the data x context ranks of one tensor index are t
+    // apart, like a data group of d x c replicas.
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
     const std::int64_t groups = t * std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
         return {d, d, 1};
@@ -126,7 +141,8 @@ PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNo
 {
     PipelineSpan span;
     const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
-    const std::int64_t stage = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t stage = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)
+                               * std::max<std::int64_t>(1, parallel.context);
     span.boundaries = p - 1;
     if (gpusPerNode < 1)
         return span;

@@ -1,7 +1,8 @@
 #pragma once
-// Where ranks land in the cluster: devices and links of each node group, Megatron-LM's rank order
-// (tensor innermost, then data, then pipeline; Narayanan et al. 2021 Sec. 3) and how many nodes each
-// kind of parallel group spans.
+// Where ranks land in the cluster: devices and links of each node group, Megatron-Core's rank order
+// (tensor innermost, then context, then data, then pipeline; Narayanan et al. 2021 Sec. 3 and
+// Megatron-Core's parallel_state "tp-cp-ep-dp-pp" order) and how many nodes each kind of parallel group
+// spans.
 
 #include <cstdint>
 #include <optional>
@@ -23,12 +24,13 @@ std::optional<DeviceSpec> resolvedDevice(const ClusterConfig &cluster, const Cat
 std::string intraNodeLinkName(const Catalog &catalog, const NodeGroup &group, const DeviceSpec &device);
 std::string networkName(const ClusterConfig &cluster, const Catalog &catalog, const DeviceSpec &device);
 
-/// A rank's position in the three parallel dimensions.
+/// A rank's position in the four parallel dimensions.
 struct RankCoordinates
 {
     std::int64_t tensor = 0;
     std::int64_t data = 0;
     std::int64_t stage = 0;
+    std::int64_t context = 0;
 };
 RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank);
 
@@ -43,7 +45,11 @@ struct GroupSpan
 GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// Whether node `node` (of `gpusPerNode` GPUs) hosts part of a tensor-parallel group that spans nodes.
 bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t node);
+/// The gradient-reduction group: data x context ranks of one tensor index and stage (Megatron-Core
+/// reduces gradients and shards the distributed optimizer over data and context together).
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// The context-parallel group: `context` ranks of one tensor index, `tensor` apart.
+GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 
 /// Pipeline neighbours: how many of the p - 1 stage boundaries put the two stages' ranks on different
 /// nodes, and whether some stage starts or ends inside a node it shares with another stage in a way that

@@ -33,8 +33,23 @@ double ringSeconds(Collective c, double bytes, double n, const LinkTier &link)
         return (n - 1.0) * link.latencySeconds + bytes / link.bandwidthBytesPerSecond;
     case Collective::PointToPoint:
         return link.latencySeconds + bytes / link.bandwidthBytesPerSecond;
+    case Collective::AllToAll:
+        return (n - 1.0) * link.latencySeconds + share * bytes / link.bandwidthBytesPerSecond;
     }
     return 0.0;
+}
+
+/// All-to-all: pairwise exchanges run concurrently; a rank's bytes for the other ranks of its node move
+/// over the scale-up link while those for other nodes leave through its NIC share (Jacobs et al. 2023).
+double allToAllSeconds(double bytes, const GroupPlacement &g)
+{
+    const double n = double(g.size);
+    if (!g.spansNodes())
+        return ringSeconds(Collective::AllToAll, bytes, n, g.intraNode);
+    const double local = double(std::max<std::int64_t>(1, g.perNode));
+    const double inside = (local - 1.0) / n * bytes / g.intraNode.bandwidthBytesPerSecond;
+    const double outside = (n - local) / n * bytes / g.network.bandwidthBytesPerSecond;
+    return g.network.latencySeconds * std::ceil(std::log2(n)) + std::max(inside, outside);
 }
 
 double treeSeconds(Collective c, double bytes, double n, const LinkTier &link)
@@ -70,6 +85,8 @@ double hierarchicalSeconds(Collective c, double bytes, const GroupPlacement &g)
         return ringSeconds(c, bytes, nodes, g.network) + ringSeconds(c, bytes, local, g.intraNode);
     case Collective::PointToPoint:
         return ringSeconds(c, bytes, 2.0, g.network);
+    case Collective::AllToAll:
+        return allToAllSeconds(bytes, g);
     }
     return 0.0;
 }
@@ -84,6 +101,8 @@ double collectiveSeconds(Collective c, CollectiveAlgorithm algorithm, double byt
         return ringSeconds(c, bytes, 2.0, flatLink(g));
     if (g.size <= 1)
         return 0.0;
+    if (c == Collective::AllToAll)
+        return allToAllSeconds(bytes, g);
     const double n = double(g.size);
     switch (algorithm) {
     case CollectiveAlgorithm::Ring:
@@ -99,7 +118,7 @@ double collectiveSeconds(Collective c, CollectiveAlgorithm algorithm, double byt
 CollectiveCost bestCollective(Collective c, double bytes, const GroupPlacement &g)
 {
     CollectiveCost best{collectiveSeconds(c, CollectiveAlgorithm::Ring, bytes, g), CollectiveAlgorithm::Ring};
-    if (c == Collective::PointToPoint || g.size <= 1)
+    if (c == Collective::PointToPoint || c == Collective::AllToAll || g.size <= 1)
         return best;
     // NCCL chooses between its ring and tree algorithms; the two-level hierarchical scheme is what
     // frameworks build on top (Megatron-LM's and DeepSpeed's hierarchical options), so it is costed on

@@ -1,5 +1,7 @@
 #include "core/compute/LayerOps.h"
 
+#include <algorithm>
+
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
 
@@ -9,8 +11,9 @@ namespace {
 
 struct Shapes
 {
-    double M;   ///< tokens per micro-batch: s x b
+    double M;   ///< tokens per micro-batch on this rank: s x b / context
     double h, f, kv, V, s, b;
+    double sq;  ///< query tokens per sequence on this rank: s / context (keys and values span all s)
     double heads;  ///< query heads on this tensor rank
     double hd;     ///< head dimension
     double t;
@@ -27,7 +30,10 @@ Shapes shapesOf(const Plan &plan)
     Shapes x;
     x.s = double(m.seqLen);
     x.b = double(training.microBatch);
-    x.M = x.s * x.b;
+    // Context parallelism: every rank holds s / c tokens of each sequence; its queries attend to keys of
+    // the whole sequence, balanced so each rank does 1/c of the causal work (Megatron-Core).
+    x.sq = x.s / double(std::max<std::int64_t>(1, plan.parallel.context));
+    x.M = x.sq * x.b;
     x.h = double(m.hidden);
     x.f = double(m.ffnHidden);
     x.kv = double(m.kvDim());
@@ -86,21 +92,24 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         ops.push_back(elementwise("input norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
         ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.h + 2.0 * x.kv) / x.t, x.q));
     }
-    const double scores = x.b * x.heads * x.s * x.s; // elements of the score tensor on this rank
+    const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
+    const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.kv / x.t; // other context ranks' K and V, read once
     if (flash) {
         if (!attentionCoreOnly) {
             // One kernel: QK^T and PV in on-chip memory; reads Q, K, V, writes the context. With the causal
             // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023).
-            Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.s * x.s * x.hd,
-                         x.q * x.M * (2.0 * x.h + 2.0 * x.kv) / x.t);
+            Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.sq * x.s * x.hd,
+                         x.q * x.M * (2.0 * x.h + 2.0 * x.kv) / x.t + remoteKv);
             op.batch = x.b * x.heads; // QK^T: [s x hd] x [hd x s] per head (and PV alike)
-            op.rows = x.s;
+            op.rows = x.sq;
             op.inner = x.hd;
             op.cols = x.s;
+            op.attentionCore = true;
             ops.push_back(op);
         }
     } else {
-        ops.push_back(matmul("attention scores QK^T", pass, L, x.s, x.hd, x.s, x.q, x.b * x.heads));
+        const std::size_t coreBegin = ops.size();
+        ops.push_back(matmul("attention scores QK^T", pass, L, x.sq, x.hd, x.s, x.q, x.b * x.heads));
         // scale + mask + softmax fused: one read and one write. Unfused (Megatron-LM's torch path): scale
         // (r+w), masked fill (r+w and the byte mask), and with 16-bit inputs the softmax runs in FP32
         // (Megatron turns softmax_in_fp32 on with query-key layer scaling): upcast (r q, w 4), softmax
@@ -110,7 +119,9 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
                                   (fused ? 2.0 * x.q : unfusedPerScore) * scores));
         if (x.mask > 0)
             ops.push_back(elementwise("attention dropout", OpKind::Elementwise, pass, L, scores, scores, (2.0 * x.q + 1.0) * scores));
-        ops.push_back(matmul("attention context PV", pass, L, x.s, x.s, x.hd, x.q, x.b * x.heads));
+        ops.push_back(matmul("attention context PV", pass, L, x.sq, x.s, x.hd, x.q, x.b * x.heads));
+        for (std::size_t i = coreBegin; i < ops.size(); ++i)
+            ops[i].attentionCore = true;
     }
     if (attentionCoreOnly)
         return;
@@ -158,6 +169,22 @@ Op backwardOf(const Op &forward)
     return op;
 }
 
+/// FP8/FP4 family: quantize kernels that are not fused into a norm or an activation (Transformer Engine's
+/// LayerNormLinear and fused activations write FP8 directly). Forward: the attention output is cast
+/// before the output projection (read 2, write 1 byte, amax on the way), and every linear input also gets
+/// its column-wise copy for the weight gradient (1 byte written). Backward: the output gradient of each of
+/// the four linear layers is cast both ways (read 2, write 1 + 1 bytes). Memory-bound.
+void appendQuantizeOps(const Shapes &x, std::vector<Op> &ops)
+{
+    const double attnOut = x.M * x.h / x.t;
+    const double inputs = 2.0 * x.M * x.h / x.rowT + attnOut + x.M * x.f / x.t;
+    ops.push_back(elementwise("quantize (cast, amax)", OpKind::Elementwise, OpPass::Forward, OpScope::Layer, attnOut + inputs,
+                              2.0 * attnOut, 3.0 * x.q / 2.0 * attnOut + inputs));
+    const double gradients = x.M * (x.h + 2.0 * x.kv) / x.t + 2.0 * x.M * x.h / x.rowT + x.M * x.upWidth / x.t;
+    ops.push_back(elementwise("quantize gradients (cast, transpose)", OpKind::Elementwise, OpPass::Backward, OpScope::Layer,
+                              gradients, 2.0 * gradients, (x.q + 2.0) * gradients));
+}
+
 } // namespace
 
 void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
@@ -179,6 +206,8 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     const std::size_t forwardEnd = ops.size();
     for (std::size_t i = first; i < forwardEnd; ++i)
         ops.push_back(backwardOf(ops[i]));
+    if (isLowPrecisionMatmul(plan.training.precision))
+        appendQuantizeOps(x, ops);
 
     switch (plan.training.recompute) {
     case Recompute::None:
@@ -201,11 +230,18 @@ Op optimizerOp(const Plan &plan, double localParameters)
     // copy written (and read too when there is no master copy). FLOPs per parameter: Adam's update takes
     // about 12, SGD with momentum 4.
     const TrainingConfig &training = plan.training;
-    const StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    const StateBytesPerParameter b = stateBytesPerParameter(training);
     const double bytesPerParameter = b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
     const double flopsPerParameter = training.optimizer == Optimizer::Adam ? 12.0 : 4.0;
     return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step, flopsPerParameter * localParameters,
                 bytesPerParameter * localParameters);
+}
+
+Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam)
+{
+    const double source = plan.training.fp8ParamGather ? kFp32Bytes : kHalfBytes;
+    return make("quantize weights", OpKind::Elementwise, OpPass::Forward, OpScope::Step, 2.0 * localParameters,
+                (source + perParam.lowPrecisionCopies) * localParameters);
 }
 
 double modelForwardFlopsPerSequence(const ModelSpec &m)

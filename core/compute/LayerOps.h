@@ -17,6 +17,10 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops);
 /// The optimizer update of `localParameters` parameters (one GPU's shard), memory-bound.
 Op optimizerOp(const Plan &plan, double localParameters);
 
+struct StateBytesPerParameter;
+/// FP8/FP4 family: refreshing the quantized weight copies of `localParameters` once per step.
+Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam);
+
 /// Forward matmul FLOPs of the whole model for one sequence, attention scores counted in full (s^2, not
 /// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU.
 double modelForwardFlopsPerSequence(const ModelSpec &model);

@@ -44,6 +44,7 @@ struct Op
     double bytes = 0;
     double seconds = 0; ///< filled by timeOp()
     bool memoryBound = false;
+    bool attentionCore = false; ///< QK^T, softmax, PV or the fused kernel: what a context-parallel ring overlaps
     /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
     /// not a matmul); other ops touch `rows` elements.
     double batch = 0, rows = 0, inner = 0, cols = 0;

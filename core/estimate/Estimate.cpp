@@ -40,8 +40,9 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     const GroupSpan tensor = tensorGroupSpan(par, G);
     const GroupSpan data = dataGroupSpan(par, G);
     const PipelineSpan pipe = pipelineSpan(par, G);
-    r.tensor = landing(tensor, par.data * par.pipeline, links.tensorGroup, intraName, netName);
+    r.tensor = landing(tensor, par.data * par.pipeline * par.context, links.tensorGroup, intraName, netName);
     r.data = landing(data, par.tensor * par.pipeline, links.dataGroup, intraName, netName);
+    r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName, netName);
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;
     r.pipeline.groups = par.pipeline - 1;
     r.pipeline.crossesNodes = pipe.boundariesAcrossNodes > 0;
@@ -73,7 +74,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
         f.kind = PlacementFlag::Kind::StagesMisaligned;
         f.key = "parallel.pipeline";
         f.gpusPerNode = G;
-        f.stageGpus = par.tensor * par.data;
+        f.stageGpus = par.tensor * par.data * par.context;
         f.firstStageEndNode = (f.stageGpus - 1) / G;
         f.dataCrossesNodes = data.crossesNodes();
         r.flags.push_back(f);
@@ -84,7 +85,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
 /// Node indices [first, last] the ranks of pipeline stage `s` occupy.
 std::pair<std::int64_t, std::int64_t> stageNodes(const Plan &plan, std::int64_t s)
 {
-    const std::int64_t stageGpus = plan.parallel.tensor * plan.parallel.data;
+    const std::int64_t stageGpus = plan.parallel.tensor * plan.parallel.data * plan.parallel.context;
     const std::int64_t G = plan.cluster.gpusPerNode;
     return {s * stageGpus / G, ((s + 1) * stageGpus - 1) / G};
 }
@@ -251,7 +252,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
         e.roofline = rooflineOf(paced.device, plan.training.precision);
         const TrainingConfig &training = plan.training;
         e.zeroComparison = zeroStageComparison(
-            e.model.parameters, stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients), double(plan.parallel.data));
+            e.model.parameters, stateBytesPerParameter(training), double(plan.parallel.data));
         e.parts = stepParts(plan, e.step);
         e.timeline = stepTimeline(plan, e.step);
     }

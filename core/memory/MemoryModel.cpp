@@ -31,6 +31,31 @@ double stageParameterCount(const Plan &plan, std::int64_t stage)
     return count;
 }
 
+double contextKvBufferBytes(const Plan &plan)
+{
+    const ParallelConfig &par = plan.parallel;
+    if (par.context <= 1)
+        return 0.0;
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const double q = activationElementBytes(training.precision);
+    const double t = double(par.tensor);
+    const double kvChunk = q * double(m.seqLen) / double(par.context) * double(training.microBatch) * 2.0 * double(m.kvDim()) / t;
+    switch (par.contextComm) {
+    case ContextComm::Ring:
+        // Backward passes K, V and their gradients: a block in hand and one arriving, each 2x a KV chunk.
+        return 4.0 * kvChunk;
+    case ContextComm::AllGather:
+        // The whole sequence's K and V (and, in backward, their gradients before the reduce-scatter).
+        return 2.0 * kvChunk * double(par.context);
+    case ContextComm::AllToAll:
+        // Q, K, V and the context in both layouts while they are exchanged.
+        return 2.0 * q * double(m.seqLen) / double(par.context) * double(training.microBatch)
+               * (2.0 * double(m.hidden) + 2.0 * double(m.kvDim())) / t;
+    }
+    return 0.0;
+}
+
 namespace {
 
 /// Largest unit ZeRO-3 gathers at once on this stage: a transformer layer, or the embedding/output matrix.
@@ -58,6 +83,8 @@ struct StageInputs
     double recomputeWorkspace = 0;
     double runtimeContext = 0;
     double boundaryTensor = 0;         ///< one pipeline send or receive buffer
+    double contextKvBuffers = 0;       ///< K and V blocks of other context ranks in flight (one layer)
+    double replicas = 1;               ///< ranks sharing the gradient reduction and ZeRO: data x context
     bool zeroGathers = false;          ///< ZeRO-3 gathers parameters (more than one replica)
 };
 
@@ -67,15 +94,22 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     const TrainingConfig &training = plan.training;
     const std::int64_t t = plan.parallel.tensor;
     StageInputs in;
-    in.perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
-    in.perLayer = storedLayerActivations(m, training, t).total();
-    in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t);
-    in.outputPerMicrobatch = outputActivationBytes(m, training, t);
-    in.recomputeWorkspace = recomputeWorkspaceBytes(m, training, t);
+    in.perParam = stateBytesPerParameter(training);
+    // Context parallelism: each rank keeps the activations of its s / c tokens of every sequence
+    // (Megatron-Core context parallelism divides every per-token activation by c; the score tensor, when
+    // stored, is (s / c) x s per head, also 1/c).
+    const double c = double(plan.parallel.context);
+    in.perLayer = storedLayerActivations(m, training, t).total() / c;
+    in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
+    in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
+    in.recomputeWorkspace = recomputeWorkspaceBytes(m, training, t) / c;
     in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
-    in.boundaryTensor = activationElementBytes(training.precision) * double(m.seqLen) * double(training.microBatch) * double(m.hidden)
+    const double q = activationElementBytes(training.precision);
+    in.boundaryTensor = q * double(m.seqLen) / c * double(training.microBatch) * double(m.hidden)
                         / (training.sequenceParallel ? double(t) : 1.0);
-    in.zeroGathers = plan.parallel.zeroStage >= 3 && plan.parallel.data > 1;
+    in.contextKvBuffers = contextKvBufferBytes(plan);
+    in.replicas = double(plan.parallel.data) * c;
+    in.zeroGathers = plan.parallel.zeroStage >= 3 && in.replicas > 1;
     return in;
 }
 
@@ -106,14 +140,15 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
     const ParallelConfig &par = plan.parallel;
     Terms fb{};
     fb[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
-    if (par.data > 1 && !in.zeroGathers)
+    if (in.replicas > 1 && !in.zeroGathers)
         fb[std::size_t(OtherTerm::DataParallelBuckets)] = std::min(2.0 * par.bucketBytes, st.gradientsBytes);
     if (par.pipeline > 1)
         fb[std::size_t(OtherTerm::PipelineBuffers)] = 2.0 * in.boundaryTensor;
     if (in.zeroGathers)
         fb[std::size_t(OtherTerm::ZeroGatheredParameters)] =
-            (2.0 * in.perParam.parameters + in.perParam.gradients) * largestGatherUnit(plan, st.stage);
+            (2.0 * in.perParam.gathered + in.perParam.gradients) * largestGatherUnit(plan, st.stage);
     fb[std::size_t(OtherTerm::RecomputeWorkspace)] = in.recomputeWorkspace;
+    fb[std::size_t(OtherTerm::ContextKvBuffers)] = in.contextKvBuffers;
     double dynamic = st.activations.storedBytes();
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
         if (i != std::size_t(OtherTerm::RuntimeContext))
@@ -131,7 +166,7 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     opt[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
     opt[std::size_t(OtherTerm::DataParallelBuckets)] = fb[std::size_t(OtherTerm::DataParallelBuckets)];
     if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes) {
-        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? double(par.data) : 1.0);
+        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.replicas : 1.0);
         opt[std::size_t(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
     }
     const double dynamic = opt[std::size_t(OtherTerm::DataParallelBuckets)] + opt[std::size_t(OtherTerm::OptimizerWorkspace)];
@@ -154,7 +189,7 @@ StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageI
     st.stage = s;
     st.capacityBytes = device.memoryBytes;
     st.parameterCount = stageParameterCount(plan, s);
-    const ModelStateBytes state = shardedModelState(st.parameterCount, in.perParam, double(par.data), par.zeroStage);
+    const ModelStateBytes state = shardedModelState(st.parameterCount, in.perParam, in.replicas, par.zeroStage);
     st.parametersBytes = state.parameters;
     st.gradientsBytes = state.gradients;
     (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer;

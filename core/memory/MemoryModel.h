@@ -92,6 +92,11 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 /// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
 double stageParameterCount(const Plan &plan, std::int64_t stage);
 
+/// Context parallelism's transient KV buffers on one rank for the layer being computed (0 without it):
+/// ring: a block in hand and one in flight, each K, V and (backward) their gradients of s / c tokens;
+/// all-gather: K and V of the whole sequence; all-to-all: Q, K, V and the context in both layouts.
+double contextKvBufferBytes(const Plan &plan);
+
 /// With tied embeddings and more than one stage, the last rank keeps its own copy of the word embedding
 /// for the output projection (Megatron-LM): vocab x hidden / tensor parameters; 0 otherwise.
 double lastStageEmbeddingCopy(const Plan &plan);

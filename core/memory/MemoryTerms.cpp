@@ -9,7 +9,7 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "device runtime_context_bytes (CUDA/HIP context, cuBLAS and NCCL workspaces), or the plan's cluster override",
      "assumption per device in resources/devices.json"},
     {"data_parallel_buckets_bytes", "Gradient buckets",
-     "2 x bucket_bytes when data > 1 and zero_stage < 3: one bucket being all-reduced, one being filled",
+     "2 x bucket_bytes when data x context > 1 and zero_stage < 3: one bucket being all-reduced, one being filled",
      "PyTorch DDP gradient bucketing (Li et al. 2020)"},
     {"pipeline_buffers_bytes", "Pipeline buffers",
      "2 x q s b h (/ t with sequence parallelism) when pipeline > 1: one activation received, one sent",
@@ -21,6 +21,10 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
     {"recompute_workspace_bytes", "Recompute workspace",
      "full: one layer's un-recomputed activations for one micro-batch; selective: that layer's attention scores",
      "activation recomputation (Chen et al. 2016; Korthikanti et al. 2022)"},
+    {"context_kv_buffers_bytes", "Context KV buffers",
+     "context > 1: ring 4 x q (s/c) b 2 kv / t (a K, V block and its gradients in hand and one in flight); "
+     "all-gather 2 x q s b 2 kv / t (the gathered K, V and their gradients); all-to-all 2 x q (s/c) b (2h + 2kv) / t",
+     "context parallelism (Liu et al. 2023; Llama Team 2024 Sec. 3.3.2; Jacobs et al. 2023)"},
     {"optimizer_workspace_bytes", "Optimizer workspace",
      "4 bytes x local optimizer-shard parameters during the step, when 16-bit gradients are upcast for the FP32 "
      "master update (0 with fp32 gradients or offload)",
@@ -32,18 +36,18 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
 
 constexpr std::array<TermInfo, kStateTermCount> kState{{
     {"parameters_bytes", "Parameters",
-     "stage parameters per tensor rank x q_p, / data when zero_stage = 3",
+     "stage parameters per tensor rank x q_p, / (data x context) when zero_stage = 3",
      "reference text Level 3; Rajbhandari et al. 2020"},
     {"gradients_bytes", "Gradients",
-     "stage parameters per tensor rank x q_g, / data when zero_stage >= 2",
+     "stage parameters per tensor rank x q_g, / (data x context) when zero_stage >= 2",
      "reference text Level 3; Rajbhandari et al. 2020"},
     {"optimizer_bytes", "Optimizer state",
-     "stage parameters per tensor rank x q_o (Adam: 12 with 16-bit parameters, 8 in fp32), / data when "
+     "stage parameters per tensor rank x q_o (Adam: 12 with 16-bit parameters, 8 in fp32), / (data x context) when "
      "zero_stage >= 1; 0 on the GPU when offloaded",
      "reference text Level 3; Rajbhandari et al. 2020"},
     {"activations_bytes", "Activations",
      "layers per stage x per-layer activations x micro-batches in flight, + embedding (first stage) "
-     "+ logits and output inputs (last stage)",
+     "+ logits and output inputs (last stage); / context (each rank holds s / c tokens)",
      "Korthikanti et al. 2022, Table 2, Eq. 5 and Sec. 4.3"},
 }};
 

@@ -14,10 +14,11 @@ enum class OtherTerm {
     PipelineBuffers,
     ZeroGatheredParameters,
     RecomputeWorkspace,
+    ContextKvBuffers,
     OptimizerWorkspace,
     AllocatorReserve,
 };
-inline constexpr std::size_t kOtherTermCount = 7;
+inline constexpr std::size_t kOtherTermCount = 8;
 
 struct TermInfo
 {

@@ -15,6 +15,33 @@ StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer opt
         b.gradients = kFp32Bytes;
         b.optimizer = (optimizer == Optimizer::Adam ? 2 : 1) * kFp32Bytes;
     }
+    b.gathered = b.parameters;
+    return b;
+}
+
+StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
+{
+    StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    switch (training.precision) {
+    case Precision::FP8:
+    case Precision::FP8Blockwise: // 128 x 128 weight blocks: one FP32 scale per 16384 weights, negligible
+        b.lowPrecisionCopies = 2.0;
+        break;
+    case Precision::MXFP8:
+        b.lowPrecisionCopies = 2.0 * (1.0 + 1.0 / 32.0);
+        break;
+    case Precision::NVFP4:
+        b.lowPrecisionCopies = 2.0 * (0.5 + 1.0 / 16.0);
+        break;
+    default:
+        return b;
+    }
+    if (training.fp8ParamGather) {
+        b.parameters = b.lowPrecisionCopies;
+        b.gathered = training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;
+    } else {
+        b.parameters += b.lowPrecisionCopies;
+    }
     return b;
 }
 

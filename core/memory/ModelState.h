@@ -18,10 +18,14 @@ struct StateBytesPerParameter
     double gradients = 0;  ///< q_g
     double optimizer = 0;  ///< q_o: moments (+ FP32 master copy when parameters are 16-bit)
     double master = 0;     ///< the FP32 master copy's share of q_o (0 with 32-bit storage)
+    /// The low-precision weight copies' share of q_p: the FP8/FP4 family keeps each weight quantized for the
+    /// forward (row-wise) and the backward (column-wise or transposed) matmuls, with their block scales.
+    double lowPrecisionCopies = 0;
+    double gathered = 0;   ///< bytes per parameter in a parameter all-gather (ZeRO, distributed optimizer)
 
     double total() const { return parameters + gradients + optimizer; }
     /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.
-    static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4}; }
+    static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2}; }
 };
 
 /// Bytes per parameter for a precision and optimizer.
@@ -29,6 +33,12 @@ struct StateBytesPerParameter
 ///    master) + 8 (two FP32 moments) = 12; SGD q_o = 4 (master) + 4 (momentum) = 8.
 ///  - 32-bit storage (fp32, tf32): q_p = q_g = 4; Adam q_o = 8; SGD q_o = 4 (no separate master copy).
 StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer optimizer, bool fp32Gradients = false);
+/// The plan's training choices, with the FP8/FP4 family's weight copies: per-tensor and blockwise FP8 and
+/// MXFP8 keep a row-wise and a column-wise 1-byte copy of every weight (Transformer Engine's Float8Tensor
+/// and its transpose; MX adds one E8M0 scale per 32 elements each), NVFP4 two half-byte copies with an
+/// E4M3 scale per 16 elements; with fp8_param_gather the BF16 working copy is dropped and parameters are
+/// all-gathered in FP8 (Megatron-Core --fp8-param-gather).
+StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training);
 
 struct ModelStateBytes
 {

@@ -81,7 +81,7 @@ void deriveDataParallel(Plan &plan)
 {
     // In doubles: the sizes may be anything up to 2^53 before validation.
     const double gpus = double(plan.cluster.gpusPerNode) * double(plan.cluster.nodes);
-    const double split = double(plan.parallel.tensor) * double(plan.parallel.pipeline);
+    const double split = double(plan.parallel.tensor) * double(plan.parallel.pipeline) * double(plan.parallel.context);
     if (plan.cluster.gpusPerNode > 0 && plan.cluster.nodes > 0 && split > 0 && gpus <= double(std::int64_t(1) << 40)
         && std::fmod(gpus, split) == 0.0)
         plan.parallel.data = std::int64_t(gpus / split);

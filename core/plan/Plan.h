@@ -49,6 +49,12 @@ struct TrainingConfig
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;
+    /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
+    /// (Megatron-Core --fp8-param-gather).
+    bool fp8ParamGather = false;
+    /// FP8/FP4 family: attention's QK^T and PV in FP8 too (Transformer Engine's FP8 dot-product attention);
+    /// off, attention runs in BF16, as Megatron-Core and NeMo recipes run by default.
+    bool fp8Attention = false;
     /// Fraction of tokens that are padding: valid tokens/s = tokens/s x (1 - padding_fraction).
     double paddingFraction = 0.0;
 
@@ -60,6 +66,10 @@ struct ParallelConfig
     std::int64_t data = 1;
     std::int64_t tensor = 1;
     std::int64_t pipeline = 1;
+    /// Context-parallel size: each rank holds seq_len / context tokens of every sequence (Megatron-Core's
+    /// context parallelism; causal load balancing gives each rank two of 2 x context chunks).
+    std::int64_t context = 1;
+    ContextComm contextComm = ContextComm::Ring;
     std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (interleaved schedule)
     Schedule schedule = Schedule::OneFOneB;
     std::int64_t zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
@@ -176,7 +186,7 @@ struct Plan
     friend bool operator==(const Plan &, const Plan &) = default;
 };
 
-/// Sets parallel.data to GPUs / (tensor x pipeline) when that is a whole number (sizes in range);
+/// Sets parallel.data to GPUs / (tensor x pipeline x context) when that is a whole number (sizes in range);
 /// otherwise leaves it, for validation to explain. Used for a plan file without "data" and by the editor.
 void deriveDataParallel(Plan &plan);
 

@@ -36,4 +36,18 @@ constexpr auto enumNames(Schedule)
 }
 inline const char *toString(Schedule v) { return spellingOf(v); }
 
+/// How context-parallel ranks share keys and values (parallel.context_comm): ring attention passes KV
+/// blocks around the group, overlapped with the attention blocks (Liu et al. 2023; Megatron-Core's
+/// default "p2p"); all-gather collects the whole KV before attention (Llama Team 2024, Sec. 3.3.2);
+/// all-to-all exchanges sequence shards for head shards (DeepSpeed-Ulysses, Jacobs et al. 2023).
+enum class ContextComm { Ring, AllGather, AllToAll };
+constexpr auto enumNames(ContextComm)
+{
+    using N = EnumName<ContextComm>;
+    return std::array{N{ContextComm::Ring, "ring", "Ring (KV blocks passed, overlapped)"},
+                      N{ContextComm::AllGather, "all-gather", "All-gather KV"},
+                      N{ContextComm::AllToAll, "all-to-all", "All-to-all (heads exchanged)"}};
+}
+inline const char *toString(ContextComm v) { return spellingOf(v); }
+
 } // namespace trainplan

@@ -174,6 +174,17 @@ const std::array kKeys{
     PlanKey{.path = "training.precision", .type = KeyType::Enum, .label = "Precision", .noun = "precision",
             .tooltip = "storage and arithmetic format", .defaultText = "\"bf16\"", .rule = "must be supported by the device",
             .editor = KeyEditor::Choice, .choices = choicesOf<Precision>, .access = field<&Plan::training, &T::precision>()},
+    PlanKey{.path = "training.fp8_param_gather", .type = KeyType::Bool, .label = "FP8 parameter gather",
+            .noun = "FP8 parameter gather",
+            .tooltip = "keep parameters in the low format only and all-gather them in it (Megatron-Core "
+                       "--fp8-param-gather): no BF16 working copy, half the gather volume",
+            .defaultText = "false", .rule = "needs precision fp8, fp8-blockwise, mxfp8 or nvfp4", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::fp8ParamGather>()},
+    PlanKey{.path = "training.fp8_attention", .type = KeyType::Bool, .label = "FP8 attention", .noun = "FP8 attention",
+            .tooltip = "attention's QK^T and PV in the low format too (Transformer Engine FP8 dot-product attention); "
+                       "off, attention runs in BF16 while the linear layers use the low format",
+            .defaultText = "false", .rule = "needs precision fp8, fp8-blockwise, mxfp8 or nvfp4", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::fp8Attention>()},
     PlanKey{.path = "training.optimizer", .type = KeyType::Enum, .label = "Optimizer", .noun = "optimizer",
             .tooltip = "Adam keeps two moments; SGD one", .defaultText = "\"adam\"", .editor = KeyEditor::Choice,
             .choices = choicesOf<Optimizer>, .access = field<&Plan::training, &T::optimizer>()},
@@ -203,8 +214,8 @@ const std::array kKeys{
 
     // Parallel layout.
     PlanKey{.path = "parallel.data", .type = KeyType::Integer, .label = "Data parallel", .noun = "data parallelism",
-            .tooltip = "data-parallel replicas", .defaultText = "GPUs / (tensor x pipeline)",
-            .rule = "data x tensor x pipeline = gpus_per_node x nodes", .range = {1, kTwoTo(24)}, .searchDimension = true,
+            .tooltip = "data-parallel replicas", .defaultText = "GPUs / (tensor x pipeline x context)",
+            .rule = "data x tensor x pipeline x context = gpus_per_node x nodes", .range = {1, kTwoTo(24)}, .searchDimension = true,
             .access = field<&Plan::parallel, &P::data>()},
     PlanKey{.path = "parallel.tensor", .type = KeyType::Integer, .label = "Tensor parallel", .noun = "tensor parallelism",
             .tooltip = "tensor-parallel group size t", .defaultText = "1",
@@ -214,6 +225,17 @@ const std::array kKeys{
             .tooltip = "pipeline-parallel stages p", .defaultText = "1", .range = {1, double(kMaxPipelineStages)},
             .searchDimension = true, .editor = KeyEditor::Spin, .rebalancesData = true,
             .access = field<&Plan::parallel, &P::pipeline>()},
+    PlanKey{.path = "parallel.context", .type = KeyType::Integer, .label = "Context parallel", .noun = "context parallelism",
+            .tooltip = "context-parallel size: each rank holds seq_len / context tokens of every sequence; groups sit "
+                       "between tensor and data in the rank order (Megatron-Core)",
+            .defaultText = "1", .rule = "model.seq_len divisible by 2 x context (causal load balancing)",
+            .range = {1, 65536}, .searchDimension = true, .editor = KeyEditor::Spin, .rebalancesData = true,
+            .access = field<&Plan::parallel, &P::context>()},
+    PlanKey{.path = "parallel.context_comm", .type = KeyType::Enum, .label = "Context exchange", .noun = "context exchange",
+            .tooltip = "ring: KV blocks passed around the group, overlapped with attention; all-gather: the whole KV "
+                       "gathered first (Llama 3); all-to-all: sequence shards exchanged for head shards (Ulysses)",
+            .defaultText = "\"ring\"", .rule = "all-to-all: model.heads and model.kv_heads divisible by tensor x context",
+            .editor = KeyEditor::Choice, .choices = choicesOf<ContextComm>, .access = field<&Plan::parallel, &P::contextComm>()},
     PlanKey{.path = "parallel.virtual_stages", .type = KeyType::Integer, .label = "Virtual stages", .noun = "virtual stages",
             .tooltip = "model chunks per stage (interleaved schedule)", .defaultText = "1",
             .rule = "> 1 needs \"schedule\": \"interleaved\" and micro-batches divisible by pipeline", .range = {1, 1024},

@@ -278,6 +278,11 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
                                                   + ": it has no " + labelOf(precision) + " tensor cores; it runs " + supported);
         }
     };
+    for (const auto &[key, on] : {std::pair{"training.fp8_param_gather", check.plan().training.fp8ParamGather},
+                                  std::pair{"training.fp8_attention", check.plan().training.fp8Attention}})
+        if (on && !isLowPrecisionMatmul(precision))
+            check.error(key, std::string(key).substr(9) + " needs a low-precision format (training.precision fp8, fp8-blockwise, "
+                                 "mxfp8 or nvfp4); the plan trains in " + toString(precision));
     const auto checkLink = [&](const std::string &key, const std::string &id) {
         if (!id.empty() && !catalog.intraNodeLink(id))
             check.error(key, "unknown intra-node link \"" + id + "\" (see the cluster catalog)");
@@ -359,40 +364,77 @@ bool checkNodeGroups(Checker &check)
     return groupsOk;
 }
 
-/// tensor x pipeline must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x pipeline)).
-/// The window derives the replicas, so a broken split is reported on the key that breaks it.
+/// Context parallelism (Megatron-Core): each rank holds two of 2 x context chunks of every sequence
+/// (causal load balancing), so seq_len must split into 2 x context equal chunks; the all-to-all exchange
+/// gives each rank whole query and key/value heads, so both head counts split over tensor x context.
+void checkContext(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    const std::int64_t c = plan.parallel.context;
+    if (!check.ok({"parallel.context", "model.seq_len"}) || c <= 1)
+        return;
+    if (m.seqLen % (2 * c) != 0) {
+        check.error("parallel.context", "Context parallel (" + num(c) + ") needs model.seq_len (" + num(m.seqLen)
+                                            + ") divisible by 2 x context = " + num(2 * c)
+                                            + ": causal load balancing gives each rank two of 2 x context equal chunks"
+                                            + suggestion("values", nearestValid(c, std::min<std::int64_t>(m.seqLen / 2, 65536), [&](std::int64_t v) {
+                                                             return m.seqLen % (2 * v) == 0;
+                                                         })));
+        return;
+    }
+    if (plan.parallel.contextComm == ContextComm::AllToAll && check.ok({"parallel.tensor", "model.heads", "model.kv_heads"})) {
+        const std::int64_t split = plan.parallel.tensor * c;
+        if (m.heads % split != 0 || m.kvHeads % split != 0)
+            check.error("parallel.context_comm",
+                        "The all-to-all exchange needs model.heads (" + num(m.heads) + ") and model.kv_heads (" + num(m.kvHeads)
+                            + ") divisible by tensor x context = " + num(split)
+                            + ": each rank computes whole heads over the full sequence; use \"ring\" or \"all-gather\"");
+    }
+}
+
+/// tensor x pipeline x context must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x
+/// pipeline x context)). The window derives the replicas, so a broken split is reported on the key that
+/// breaks it.
 void checkGpuCount(Checker &check)
 {
     const ParallelConfig &par = check.plan().parallel;
     const ClusterConfig &cl = check.plan().cluster;
     const ModelSpec &m = check.plan().model;
-    if (!check.ok({"parallel.data", "parallel.tensor", "parallel.pipeline", "cluster.gpus_per_node", "cluster.nodes"}))
+    if (!check.ok({"parallel.data", "parallel.tensor", "parallel.pipeline", "parallel.context", "cluster.gpus_per_node",
+                   "cluster.nodes"}))
         return;
-    const double workers = double(par.data) * double(par.tensor) * double(par.pipeline);
+    const std::int64_t c = par.context;
+    const double workers = double(par.data) * double(par.tensor) * double(par.pipeline) * double(c);
     const double gpus = double(cl.gpusPerNode) * double(cl.nodes);
     if (workers == gpus)
         return;
     const auto g = std::int64_t(gpus);
     const std::string cluster = num(g) + " GPUs (" + num(cl.nodes) + " nodes x " + num(cl.gpusPerNode) + ")";
-    if (g % (par.tensor * par.pipeline) == 0) {
-        check.error("parallel.data", "Data parallel must be GPUs / (tensor x pipeline) = " + num(g) + " / (" + num(par.tensor) + " x "
-                                         + num(par.pipeline) + ") = " + num(g / (par.tensor * par.pipeline)) + " (got "
-                                         + num(par.data) + ")");
-    } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor")) {
+    const std::string split = c > 1 ? "Tensor parallel x pipeline stages x context parallel (" + num(par.tensor) + " x "
+                                          + num(par.pipeline) + " x " + num(c) + ")"
+                                    : "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline) + ")";
+    const std::string rule = split + " must divide the " + cluster + " into whole data-parallel replicas";
+    if (g % (par.tensor * par.pipeline * c) == 0) {
+        check.error("parallel.data", std::string("Data parallel must be GPUs / (tensor x pipeline") + (c > 1 ? " x context" : "")
+                                         + ") = " + num(g) + " / (" + num(par.tensor) + " x " + num(par.pipeline)
+                                         + (c > 1 ? " x " + num(c) : "") + ") = " + num(g / (par.tensor * par.pipeline * c))
+                                         + " (got " + num(par.data) + ")");
+    } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor") || check.hasError("parallel.context")) {
         return; // already reported on the key, with values that keep this rule too
-    } else if (g % par.tensor == 0 && par.pipeline > 1) {
-        check.error("parallel.pipeline", "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline)
-                                             + ") must divide the " + cluster + " into whole data-parallel replicas"
-                                             + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
-                                                              return g % (par.tensor * p) == 0 && m.layers > 0
-                                                                     && m.layers % (p * par.virtualStages) == 0;
+    } else if (c > 1 && g % (par.tensor * par.pipeline) == 0) {
+        check.error("parallel.context", rule + suggestion("values", nearestValid(c, std::min<std::int64_t>(g, 65536), [&](std::int64_t v) {
+                                                              return g % (par.tensor * par.pipeline * v) == 0 && m.seqLen % (2 * v) == 0;
                                                           })));
+    } else if (g % (par.tensor * c) == 0 && par.pipeline > 1) {
+        check.error("parallel.pipeline", rule + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+                                                               return g % (par.tensor * c * p) == 0 && m.layers > 0
+                                                                      && m.layers % (p * par.virtualStages) == 0;
+                                                           })));
     } else {
-        check.error("parallel.tensor", "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline)
-                                           + ") must divide the " + cluster + " into whole data-parallel replicas"
-                                           + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
-                                                            return g % (t * par.pipeline) == 0 && tensorKeepsModel(m, t);
-                                                        })));
+        check.error("parallel.tensor", rule + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
+                                                             return g % (t * par.pipeline * c) == 0 && tensorKeepsModel(m, t);
+                                                         })));
     }
 }
 
@@ -405,6 +447,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     check.checkRanges();
     checkModelShape(check);
     checkTensor(check);
+    checkContext(check);
     checkPipeline(check);
     checkBatch(check);
     checkScaleUpDomain(check);

@@ -40,14 +40,14 @@ RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const Memory
     // gradients. Every rank of a stage holds 1/(t d) of it with ZeRO >= 1, else data-parallel copies are
     // identical and one replica writes (Megatron-LM's distributed checkpoint: one writer per shard).
     const StateBytesPerParameter perParam =
-        stateBytesPerParameter(plan.training.precision, plan.training.optimizer, plan.training.fp32Gradients);
+        stateBytesPerParameter(plan.training);
     const double parameters = totalParameters(plan.model);
-    r.checkpointBytes = parameters * (perParam.parameters + perParam.optimizer);
+    r.checkpointBytes = parameters * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer); // no FP8 copies
     double largestStage = 0;
     for (const StageMemory &s : memory.stages)
         largestStage = std::max(largestStage, s.parameterCount);
-    const double writersPerStage = plan.parallel.zeroStage >= 1 ? double(plan.parallel.data) : 1.0;
-    r.checkpointBytesPerGpu = largestStage * (perParam.parameters + perParam.optimizer) / writersPerStage;
+    const double writersPerStage = plan.parallel.zeroStage >= 1 ? double(plan.parallel.data * plan.parallel.context) : 1.0;
+    r.checkpointBytesPerGpu = largestStage * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer) / writersPerStage;
     if (run.shardedCheckpoint) {
         // All shard writers share the storage system's bandwidth.
         r.checkpointWriteSeconds = run.checkpointBandwidthBytesPerSecond > 0 ? r.checkpointBytes / run.checkpointBandwidthBytesPerSecond : 0.0;

@@ -29,6 +29,7 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;
+    plan.parallel.context = c.context;
     return plan;
 }
 
@@ -55,6 +56,20 @@ std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
     for (std::int64_t k = 1; k <= n && k <= limit; ++k)
         if (n % k == 0)
             out.push_back(k);
+    return out;
+}
+
+/// Context-parallel sizes to try with `ranks` GPUs left per pipeline stage and tensor rank: those that
+/// divide them, split the sequence into 2 x c chunks (causal balancing) and leave each rank at least
+/// kMinContextTokens tokens, below which the ring's transfers outweigh its attention blocks (Megatron-Core
+/// recipes start context parallelism at 8K-token sequences with c = 2). Short sequences try 1 alone.
+constexpr std::int64_t kMinContextTokens = 2048;
+std::vector<std::int64_t> contextSizes(const Plan &base, std::int64_t ranks)
+{
+    std::vector<std::int64_t> out;
+    for (const std::int64_t c : divisors(ranks, std::max<std::int64_t>(1, base.model.seqLen / kMinContextTokens)))
+        if (c == 1 || base.model.seqLen % (2 * c) == 0)
+            out.push_back(c);
     return out;
 }
 
@@ -280,7 +295,7 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
     const Fixed fixedTensor(c, "parallel.tensor"), fixedPipeline(c, "parallel.pipeline"), fixedData(c, "parallel.data"),
         fixedMicroBatch(c, "training.micro_batch"), fixedVirtual(c, "parallel.virtual_stages"),
         fixedSchedule(c, "parallel.schedule"), fixedZero(c, "parallel.zero_stage"), fixedRecompute(c, "training.recompute"),
-        fixedSequenceParallel(c, "training.sequence_parallel");
+        fixedSequenceParallel(c, "training.sequence_parallel"), fixedContext(c, "parallel.context");
     std::vector<SearchConfig> out;
     const std::int64_t G = base.cluster.gpusPerNode;
     const std::int64_t layers = base.model.layers;
@@ -302,7 +317,10 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                 const auto [first, last] = layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
                 if (layers % p != 0 && first == 0)
                     continue;
-                const std::int64_t d = gpus / (t * p);
+                for (const std::int64_t cp : contextSizes(base, gpus / (t * p))) {
+                if (!fixedContext.allows(cp))
+                    continue;
+                const std::int64_t d = gpus / (t * p * cp);
                 if (!fixedData.allows(d))
                     continue;
                 for (const std::int64_t mb : c.microBatches) {
@@ -337,12 +355,13 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                                     for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                                         if (out.size() > kMaxSearchConfigs)
                                             return out;
-                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), first, last});
+                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), first, last, cp});
                                     }
                                 }
                             }
                         }
                     }
+                }
                 }
             }
         }

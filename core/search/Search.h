@@ -1,6 +1,6 @@
 #pragma once
 // The auto-planner: every plan for a model, a global batch and a cluster (factorizations of the GPU count
-// into data x tensor x pipeline, virtual stages, micro-batch, ZeRO stage, recomputation, sequence
+// into data x tensor x pipeline x context, virtual stages, micro-batch, ZeRO stage, recomputation, sequence
 // parallelism, schedule, optimizer offload; optionally a range of node counts), estimated with the
 // analytic pipeline, ranked by throughput among the plans that fit, with the Pareto front (throughput vs
 // memory headroom vs GPUs) and the rejected plans explained by cause and limiting resource.
@@ -59,6 +59,7 @@ struct SearchConfig
     /// An uneven split when the layers do not divide by the stages (0: even): see ParallelConfig.
     std::int64_t firstStageLayers = 0;
     std::int64_t lastStageLayers = 0;
+    std::int64_t context = 1; ///< context-parallel size
 
     friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
 };

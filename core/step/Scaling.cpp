@@ -21,7 +21,7 @@ bool replicate(const Plan &plan, std::int64_t workers, std::int64_t globalBatch,
         return false;
     if (plan.parallel.virtualStages > 1 && out.microbatches() % plan.parallel.pipeline != 0)
         return false;
-    const std::int64_t gpus = workers * plan.parallel.tensor * plan.parallel.pipeline;
+    const std::int64_t gpus = workers * plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context;
     const std::int64_t perNode = plan.cluster.gpusPerNode;
     if (gpus <= perNode) {
         out.cluster.gpusPerNode = gpus;

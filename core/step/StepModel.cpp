@@ -17,6 +17,18 @@ namespace {
 /// memory bandwidth. An explicit assumption, shown in the Optimizer category.
 constexpr double kHostUpdateBytesPerSecondPerGpu = 25e9;
 
+/// The format a kernel runs in: the plan's, except that the FP8/FP4 family keeps attention (unless
+/// fp8_attention) and the output projection in BF16, as Transformer Engine recipes in Megatron-Core do
+/// (only the transformer layers' linear layers are FP8 modules).
+Precision opPrecision(const TrainingConfig &training, const Op &op)
+{
+    if (!isLowPrecisionMatmul(training.precision))
+        return training.precision;
+    if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul))
+        return Precision::BF16;
+    return training.precision;
+}
+
 struct Sums
 {
     double forward = 0, backward = 0, recompute = 0;
@@ -54,7 +66,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     if (plan.cluster.fabricGpus() <= 1) // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
 
-    // Megatron-LM's rank order: tensor ranks adjacent, then data, then pipeline (outermost); the worst
+    // Megatron-Core's rank order: tensor ranks adjacent, then context, then data, then pipeline (outermost); the worst
     // group of each kind sets the pace (core/cluster/Topology). The unit is the scale-up domain: a node,
     // or an NVL72 rack whose NVLink joins the GPUs of 18 trays.
     const std::int64_t G = plan.cluster.fabricGpus();
@@ -62,6 +74,8 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     const GroupSpan data = dataGroupSpan(plan.parallel, G);
     links.tensorGroup = {tensor.size, tensor.crossesNodes() ? tensor.minPerNode : tensor.size, links.intraNode, links.network};
     links.dataGroup = {data.size, data.crossesNodes() ? data.minPerNode : data.size, links.intraNode, links.network};
+    const GroupSpan context = contextGroupSpan(plan.parallel, G);
+    links.contextGroup = {context.size, context.crossesNodes() ? context.minPerNode : context.size, links.intraNode, links.network};
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
 }
@@ -73,6 +87,7 @@ struct MicrobatchSums
 {
     Sums layer, embedding, output;
     double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
+    double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
 };
 
 MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std::vector<Op> &ops)
@@ -80,12 +95,68 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
     appendMicrobatchOps(plan, ops);
     MicrobatchSums m;
     for (Op &op : ops) {
-        timeOp(op, device, plan.training.precision);
+        timeOp(op, device, opPrecision(plan.training, op));
         accumulate(op.scope == OpScope::Layer ? m.layer : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0);
-        if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul)
+        if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? m.layerWeightGradient : m.outputWeightGradient) += 0.5 * op.seconds;
+        if (op.attentionCore && op.pass != OpPass::Recompute)
+            (op.pass == OpPass::Forward ? m.attentionForward : m.attentionBackward) += op.seconds;
     }
     return m;
+}
+
+/// Exposed context-parallel communication of one layer and one micro-batch, forward and backward.
+struct ContextExchange
+{
+    double forward = 0, backward = 0;
+};
+
+/// Ring (Megatron-Core's p2p): c - 1 steps, each passing one rank's K and V (s/c tokens) to the next
+/// rank while the attention of the block in hand runs; a step is exposed by what its transfer takes
+/// beyond the block's compute. Backward passes K, V and their gradients (twice the bytes) around the
+/// ring beside the backward blocks (Liu et al. 2023, Ring Attention; Megatron-Core context_parallel).
+/// All-gather (Llama 3): K and V of the whole sequence gathered before attention, gathered again and
+/// their gradients reduce-scattered in backward, not overlapped. All-to-all (Ulysses): Q, K, V swapped
+/// from sequence to head shards before attention and the context back after, in both passes.
+ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, const MicrobatchSums &m)
+{
+    const std::int64_t c = plan.parallel.context;
+    if (c <= 1)
+        return {};
+    const ModelSpec &model = plan.model;
+    const double q = activationElementBytes(plan.training.precision);
+    const double t = double(plan.parallel.tensor);
+    const double localTokens = double(model.seqLen) / double(c) * double(plan.training.microBatch);
+    const double kvChunk = q * localTokens * 2.0 * double(model.kvDim()) / t; // one rank's K and V
+    const GroupPlacement &group = links.contextGroup;
+    ContextExchange x;
+    switch (plan.parallel.contextComm) {
+    case ContextComm::Ring: {
+        const LinkTier &link = group.spansNodes() ? group.network : group.intraNode;
+        const GroupPlacement pair{2, 1, link, link};
+        const double send = collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, kvChunk, pair);
+        const double sendBack = collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, 2.0 * kvChunk, pair);
+        const double steps = double(c - 1);
+        x.forward = steps * std::max(0.0, send - m.attentionForward / double(c));
+        x.backward = steps * std::max(0.0, sendBack - m.attentionBackward / double(c));
+        break;
+    }
+    case ContextComm::AllGather: {
+        const double gathered = kvChunk * double(c);
+        const double gather = bestCollective(Collective::AllGather, gathered, group).seconds;
+        x.forward = gather;
+        x.backward = gather + bestCollective(Collective::ReduceScatter, gathered, group).seconds;
+        break;
+    }
+    case ContextComm::AllToAll: {
+        const double qkv = q * localTokens * (double(model.hidden) + 2.0 * double(model.kvDim())) / t;
+        const double context = q * localTokens * double(model.hidden) / t;
+        x.forward = bestCollective(Collective::AllToAll, qkv, group).seconds + bestCollective(Collective::AllToAll, context, group).seconds;
+        x.backward = x.forward;
+        break;
+    }
+    }
+    return x;
 }
 
 /// Tensor-parallel collectives of one layer's forward pass (Shoeybi et al. 2019; Korthikanti et al.
@@ -104,7 +175,8 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
 /// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
 /// embedding and the output layer add one each) and the point-to-point transfers.
-void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, double p2p, StepEstimate &est)
+void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, const ContextExchange &cx, double p2p,
+                StepEstimate &est)
 {
     const std::int64_t p = plan.parallel.pipeline;
     const double tpLayer = 2.0 * tpPerPass + (plan.training.recompute == Recompute::Full ? tpPerPass : 0.0);
@@ -119,6 +191,10 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, dou
         st.recomputeSeconds = layersPerStage * m.layer.recompute;
         st.tensorCommSeconds = layersPerStage * tpLayer;
         st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
+        // Full recompute replays the forward exchange too.
+        const double cxRecompute = plan.training.recompute == Recompute::Full ? cx.forward : 0.0;
+        st.contextCommSeconds = layersPerStage * (cx.forward + cx.backward + cxRecompute);
+        st.contextCommForwardSeconds = layersPerStage * cx.forward;
         st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + (s == p - 1 ? m.outputWeightGradient : 0.0);
         if (s == 0) {
             st.forwardSeconds += m.embedding.forward;
@@ -156,9 +232,10 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
         in.microbatches = std::int32_t(plan.microbatches());
         in.chunks = std::int32_t(par.virtualStages);
         for (const StageTime &st : est.stages) {
-            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + p2pOneWay);
+            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + p2pOneWay);
             in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
-                                         - st.tensorCommForwardSeconds + p2pOneWay);
+                                         - st.tensorCommForwardSeconds + st.contextCommSeconds - st.contextCommForwardSeconds
+                                         + p2pOneWay);
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
         }
         est.pipeline = trainplan::simulatePipeline(in);
@@ -179,7 +256,7 @@ double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const St
                            double localParameters, const StageTime &pace)
 {
     const ParallelConfig &par = plan.parallel;
-    if (par.data <= 1)
+    if (par.data * par.context <= 1) // gradients are reduced over data x context (Megatron-Core)
         return 0.0;
     const double microbatches = double(plan.microbatches());
     const double gradientBytes = localParameters * perParam.gradients;
@@ -188,7 +265,7 @@ double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const St
         // every micro-batch: 1.5x the data-parallel volume, overlapped with compute by prefetching; the
         // first unit's gather is never hidden.
         const double computePerMicrobatch = pace.forwardSeconds + pace.backwardSeconds + pace.recomputeSeconds;
-        const double paramBytes = localParameters * perParam.parameters;
+        const double paramBytes = localParameters * perParam.gathered;
         const double gather = bestCollective(Collective::AllGather, paramBytes, links.dataGroup).seconds;
         const double scatter = bestCollective(Collective::ReduceScatter, gradientBytes, links.dataGroup).seconds;
         const double perMicrobatch = 2.0 * gather + scatter;
@@ -206,7 +283,7 @@ double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const St
     const double window = pace.backwardSeconds + pace.recomputeSeconds;
     double exposed = par.overlapGradReduce ? std::max(perBucket, total - window) : total;
     if (par.zeroStage >= 1)
-        exposed += bestCollective(Collective::AllGather, localParameters * perParam.parameters, links.dataGroup).seconds;
+        exposed += bestCollective(Collective::AllGather, localParameters * perParam.gathered, links.dataGroup).seconds;
     return exposed;
 }
 
@@ -216,12 +293,20 @@ double optimizerSeconds(const Plan &plan, const DeviceSpec &device, const StateB
                         double localParameters, std::vector<Op> &ops)
 {
     const ParallelConfig &par = plan.parallel;
-    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data) : 1.0);
+    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data * par.context) : 1.0);
     Op update = optimizerOp(plan, shard);
     timeOp(update, device, plan.training.precision);
     double seconds = update.seconds;
+    if (isLowPrecisionMatmul(plan.training.precision)) {
+        // The FP8/FP4 weight copies are refreshed once per step from the updated weights: read the
+        // 16-bit (or, with fp8_param_gather, the FP32 master) weights, write both quantized copies.
+        Op cast = weightCastOp(plan, localParameters, perParam);
+        timeOp(cast, device, plan.training.precision);
+        seconds += cast.seconds;
+        ops.push_back(cast);
+    }
     if (par.offloadOptimizer && device.hostLinkBandwidthBytesPerSecond > 0)
-        seconds = shard * (perParam.gradients + perParam.parameters) / device.hostLinkBandwidthBytesPerSecond
+        seconds = shard * (perParam.gradients + perParam.parameters - perParam.lowPrecisionCopies) / device.hostLinkBandwidthBytesPerSecond
                   + update.bytes / kHostUpdateBytesPerSecondPerGpu;
     ops.push_back(update);
     return seconds;
@@ -239,7 +324,8 @@ void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums
     est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model) * sequences;
     const double microbatchesInJob = sequences / double(training.microBatch);
     est.hardwareFlopsPerStep = est.modelFlopsPerStep
-                               + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * microbatchesInJob;
+                               + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * double(plan.parallel.context)
+                                     * microbatchesInJob;
     est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
     est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
     const double peak = device.peakFlops(training.precision);
@@ -267,8 +353,8 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     const double kernelTotal = computeBound + memoryBound;
     const double arithmetic = kernelTotal > 0 ? kernels * computeBound / kernelTotal : 0.0;
     const double movement = kernels - arithmetic + optimizer;
-    const double communication = b[std::size_t(TimeCategory::TensorComm)] + b[std::size_t(TimeCategory::PipelineComm)]
-                                 + b[std::size_t(TimeCategory::DataComm)];
+    const double communication = b[std::size_t(TimeCategory::TensorComm)] + b[std::size_t(TimeCategory::ContextComm)]
+                                 + b[std::size_t(TimeCategory::PipelineComm)] + b[std::size_t(TimeCategory::DataComm)];
     const double bubble = b[std::size_t(TimeCategory::PipelineBubble)];
     const std::array<std::pair<Bottleneck, double>, 4> candidates{{{Bottleneck::Arithmetic, arithmetic},
                                                                   {Bottleneck::MemoryMovement, movement},
@@ -284,6 +370,7 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     est.evidence.tensorShare = share(b[std::size_t(TimeCategory::TensorComm)], step);
     est.evidence.pipelineShare = share(b[std::size_t(TimeCategory::PipelineComm)], step);
     est.evidence.dataShare = share(b[std::size_t(TimeCategory::DataComm)], step);
+    est.evidence.contextShare = share(b[std::size_t(TimeCategory::ContextComm)], step);
 }
 
 } // namespace
@@ -308,8 +395,9 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
 
     StepEstimate est;
     const MicrobatchSums sums = timeMicrobatchOps(plan, device, est.ops);
-    const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) * double(training.microBatch)
-                              * double(plan.model.hidden);
+    // One h-wide activation of this rank's tokens (s / context of each sequence).
+    const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) / double(par.context)
+                              * double(training.microBatch) * double(plan.model.hidden);
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
     // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
     // send/receive occupies the stage.
@@ -318,11 +406,11 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
                                                     * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
                                                                         {2, 1, links.pipelineLink, links.pipelineLink})
                                               : 0.0;
-    stageTimes(plan, sums, tensorSecondsPerPass(plan, links, activation), 2.0 * p2pOneWay, est);
+    stageTimes(plan, sums, tensorSecondsPerPass(plan, links, activation), contextExchange(plan, links, sums), 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
-    const StateBytesPerParameter perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     const double localParameters = memory.stages[std::size_t(est.slowestStage)].parameterCount;
     const double dataExposed = dataParallelExposed(plan, links, perParam, localParameters, pace);
     const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);
@@ -332,6 +420,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     b[std::size_t(TimeCategory::Compute)] = microbatches * (pace.forwardSeconds + pace.backwardSeconds);
     b[std::size_t(TimeCategory::Recompute)] = microbatches * pace.recomputeSeconds;
     b[std::size_t(TimeCategory::TensorComm)] = microbatches * pace.tensorCommSeconds;
+    b[std::size_t(TimeCategory::ContextComm)] = microbatches * pace.contextCommSeconds;
     b[std::size_t(TimeCategory::PipelineComm)] = microbatches * pace.pipelineCommSeconds;
     b[std::size_t(TimeCategory::PipelineBubble)] = bubble;
     b[std::size_t(TimeCategory::DataComm)] = dataExposed;

@@ -24,6 +24,7 @@ enum class TimeCategory {
     Compute,          ///< forward and backward kernels (arithmetic and memory movement)
     Recompute,        ///< forward kernels replayed by activation recomputation
     TensorComm,       ///< tensor-parallel collectives (not overlapped)
+    ContextComm,      ///< context-parallel KV exchange not hidden behind attention
     PipelineComm,     ///< activations and gradients between stages
     PipelineBubble,   ///< fill and drain of the pipeline
     DataComm,         ///< exposed data-parallel / ZeRO communication
@@ -35,6 +36,7 @@ constexpr auto enumNames(TimeCategory)
     using N = EnumName<TimeCategory>;
     return std::array{N{TimeCategory::Compute, "compute", "Compute"}, N{TimeCategory::Recompute, "recompute", "Recompute"},
                       N{TimeCategory::TensorComm, "tensor_comm", "Tensor-parallel communication"},
+                      N{TimeCategory::ContextComm, "context_comm", "Context-parallel communication (exposed)"},
                       N{TimeCategory::PipelineComm, "pipeline_comm", "Pipeline communication"},
                       N{TimeCategory::PipelineBubble, "pipeline_bubble", "Pipeline bubble"},
                       N{TimeCategory::DataComm, "data_comm", "Data-parallel communication (exposed)"},
@@ -68,6 +70,7 @@ struct BottleneckEvidence
                       ///< kernels and the optimizer, exposed communication, or the bubble)
     double mfu = 0;
     double tensorShare = 0, pipelineShare = 0, dataShare = 0; ///< exposed communication by kind, of the step
+    double contextShare = 0;
     std::int64_t stage = 0;   ///< capacity: the stage with the least headroom
     double peakBytes = 0;     ///< capacity: its peak
     double capacityBytes = 0; ///< capacity: its device's memory
@@ -81,10 +84,12 @@ struct StageTime
     double tensorCommSeconds = 0;
     double tensorCommForwardSeconds = 0; ///< the forward part of tensorCommSeconds
     double pipelineCommSeconds = 0;
+    double contextCommSeconds = 0;        ///< context-parallel KV exchange left exposed, forward and backward
+    double contextCommForwardSeconds = 0; ///< the forward part of contextCommSeconds
     double weightGradientSeconds = 0; ///< the weight-gradient matmuls inside backwardSeconds (ZB-H1's W)
     double microbatchSeconds() const
     {
-        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + pipelineCommSeconds;
+        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds + pipelineCommSeconds;
     }
 };
 
@@ -126,7 +131,8 @@ struct ClusterLinks
     LinkTier intraNode;
     LinkTier network;
     GroupPlacement tensorGroup;
-    GroupPlacement dataGroup;
+    GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
+    GroupPlacement contextGroup; ///< KV exchange of context parallelism
     LinkTier pipelineLink;
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);

@@ -17,6 +17,7 @@ std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimat
     part(StepPart::Backward) = m * pace.backwardSeconds;
     part(StepPart::Recompute) = step.category(TimeCategory::Recompute);
     part(StepPart::TensorComm) = step.category(TimeCategory::TensorComm);
+    part(StepPart::ContextComm) = step.category(TimeCategory::ContextComm);
     part(StepPart::PipelineIdle) = step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
     part(StepPart::DataComm) = step.category(TimeCategory::DataComm);
     part(StepPart::Optimizer) = step.category(TimeCategory::Optimizer);
@@ -42,7 +43,7 @@ SegmentKind segmentKind(PipelineOpKind kind)
 /// with one transfer.
 std::pair<double, double> microbatchPasses(const StageTime &st)
 {
-    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + 0.5 * st.pipelineCommSeconds;
+    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + 0.5 * st.pipelineCommSeconds;
     return {forward, st.microbatchSeconds() - forward};
 }
 

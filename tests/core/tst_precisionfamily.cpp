@@ -80,9 +80,27 @@ void TestPrecisionFamily::lowerFormatsAreFasterOnBlackwell()
     const double fp4 = estimate(llama8b(Precision::NVFP4, "b200"), io::builtinCatalog()).step.stepSeconds;
     QVERIFY(fp8 < bf16 && fp8 > 0.5 * bf16);
     QVERIFY(fp4 < fp8 && fp4 > 0.5 * fp8);
-    // Storage stays BF16: the same memory whatever the matmul format.
-    QCOMPARE(estimate(llama8b(Precision::NVFP4, "b200"), io::builtinCatalog()).memory.peakBytes,
-             estimate(llama8b(Precision::BF16, "b200"), io::builtinCatalog()).memory.peakBytes);
+    // Storage stays BF16, and the low formats add their quantized weight copies (a row-wise and a
+    // column-wise one): NVFP4 2 x (4 bits + one E4M3 scale byte per 16 weights) = 1.125 bytes per weight,
+    // FP8 2 x 1 byte. With fp8_param_gather the two FP8 copies replace the 2-byte BF16 working copy.
+    const Estimate bf16e = estimate(llama8b(Precision::BF16, "b200"), io::builtinCatalog());
+    const double params = bf16e.model.parameters;
+    QVERIFY(qAbs(estimate(llama8b(Precision::NVFP4, "b200"), io::builtinCatalog()).memory.peakBytes - bf16e.memory.peakBytes
+                 - 1.125 * params) < 1e3);
+    QVERIFY(qAbs(estimate(llama8b(Precision::FP8, "b200"), io::builtinCatalog()).memory.peakBytes - bf16e.memory.peakBytes
+                 - 2.0 * params) < 1e3);
+    Plan gather = llama8b(Precision::FP8, "b200");
+    gather.training.fp8ParamGather = true;
+    QVERIFY(qAbs(estimate(gather, io::builtinCatalog()).memory.peakBytes - bf16e.memory.peakBytes) < 1e3);
+    // Attention stays in BF16 unless the plan asks for FP8 attention, which is then faster.
+    Plan attention = llama8b(Precision::FP8, "b200");
+    attention.training.fp8Attention = true;
+    QVERIFY(estimate(attention, io::builtinCatalog()).step.stepSeconds < fp8);
+    // The options need a low-precision format.
+    Plan refused = llama8b(Precision::BF16, "b200");
+    refused.training.fp8ParamGather = true;
+    QVERIFY(firstError(estimate(refused, io::builtinCatalog()), "training.fp8_param_gather").find("needs a low-precision format")
+            != std::string::npos);
 }
 
 void TestPrecisionFamily::refusedWhereTheDeviceHasNoCores()
@@ -111,8 +129,9 @@ void TestPrecisionFamily::auditListsTheScales()
     QCOMPARE(row(Precision::NVFP4, "NVFP4 block scales").held, std::string("E4M3 + FP32"));
     QCOMPARE(row(Precision::MXFP8, "MX block scales").held, std::string("E8M0"));
     QCOMPARE(row(Precision::FP8Blockwise, "FP8 block scales").held, std::string("FP32"));
-    QVERIFY(row(Precision::NVFP4, "Parameters (working copy)").computed.find("E2M1") != std::string::npos);
+    QVERIFY(row(Precision::NVFP4, "Weights, quantized copies").computed.find("E2M1") != std::string::npos);
     QCOMPARE(row(Precision::NVFP4, "Parameters (working copy)").held, std::string("BF16"));
+    QCOMPARE(row(Precision::MXFP8, "Attention (QK^T, PV)").computed, std::string("BF16"));
 }
 
 QTEST_GUILESS_MAIN(TestPrecisionFamily)

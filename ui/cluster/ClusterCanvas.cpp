@@ -71,13 +71,17 @@ NodeGroupItem *ClusterCanvas::groupItem(int index) const
 
 int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank)
 {
+    // Megatron-Core's rank order: tensor fastest, then context, data, pipeline (core/cluster/Topology).
     const RankCoordinates c = coordinatesOf(parallel, rank);
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t cp = std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
     switch (overlay) {
-    case ClusterCanvas::Overlay::TensorGroups: return int(c.data + c.stage * std::max<std::int64_t>(1, parallel.data));
+    case ClusterCanvas::Overlay::TensorGroups: return int(c.context + cp * (c.data + c.stage * d));
     case ClusterCanvas::Overlay::PipelineStages: return int(c.stage);
     case ClusterCanvas::Overlay::DataReplicas: return int(c.data);
     case ClusterCanvas::Overlay::GradientGroups: return int(c.tensor + c.stage * t);
+    case ClusterCanvas::Overlay::ContextGroups: return int(c.tensor + t * (c.data + c.stage * d));
     case ClusterCanvas::Overlay::Devices: break;
     }
     return 0;
@@ -86,10 +90,11 @@ int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel,
 std::int64_t overlayGroupCount(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel)
 {
     switch (overlay) {
-    case ClusterCanvas::Overlay::TensorGroups: return parallel.data * parallel.pipeline;
+    case ClusterCanvas::Overlay::TensorGroups: return parallel.data * parallel.pipeline * parallel.context;
     case ClusterCanvas::Overlay::PipelineStages: return parallel.pipeline;
     case ClusterCanvas::Overlay::DataReplicas: return parallel.data;
     case ClusterCanvas::Overlay::GradientGroups: return parallel.tensor * parallel.pipeline;
+    case ClusterCanvas::Overlay::ContextGroups: return parallel.tensor * parallel.data * parallel.pipeline;
     case ClusterCanvas::Overlay::Devices: break;
     }
     return 1;
@@ -109,19 +114,28 @@ QColor overlayColour(int group, const QPalette &palette)
 
 QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel)
 {
-    const std::int64_t gpus = parallel.data * parallel.tensor * parallel.pipeline;
+    const std::int64_t gpus = parallel.data * parallel.tensor * parallel.pipeline * parallel.context;
+    const std::int64_t count = overlayGroupCount(overlay, parallel);
     switch (overlay) {
     case ClusterCanvas::Overlay::TensorGroups:
         return QObject::tr("%1 tensor-parallel groups of %2 GPUs (they all-reduce activations every layer); a red outline marks a "
-                           "node holding part of a group that crosses nodes").arg(overlayGroupCount(overlay, parallel)).arg(parallel.tensor);
+                           "node holding part of a group that crosses nodes").arg(count).arg(parallel.tensor);
     case ClusterCanvas::Overlay::PipelineStages:
-        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(overlayGroupCount(overlay, parallel)).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
+        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(count).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
     case ClusterCanvas::Overlay::DataReplicas:
-        return QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
-            .arg(overlayGroupCount(overlay, parallel)).arg(parallel.tensor * parallel.pipeline);
+        return parallel.context > 1
+                   ? QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline x context)")
+                         .arg(count).arg(parallel.tensor * parallel.pipeline * parallel.context)
+                   : QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
+                         .arg(count).arg(parallel.tensor * parallel.pipeline);
     case ClusterCanvas::Overlay::GradientGroups:
-        return QObject::tr("%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica: they reduce "
-                           "gradients together)").arg(overlayGroupCount(overlay, parallel)).arg(parallel.data);
+        return QObject::tr("%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica and context "
+                           "rank: they reduce gradients together)").arg(count).arg(parallel.data * parallel.context);
+    case ClusterCanvas::Overlay::ContextGroups:
+        return parallel.context > 1
+                   ? QObject::tr("%1 context-parallel groups of %2 GPUs (each holds 1/%2 of every sequence; they pass keys and "
+                                 "values every layer)").arg(count).arg(parallel.context)
+                   : QObject::tr("No context parallelism: every GPU holds whole sequences (set Context parallel above 1)");
     case ClusterCanvas::Overlay::Devices: break;
     }
     return QObject::tr("Each GPU in its accelerator's colour");

@@ -112,6 +112,7 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_overlay->addItem(tr("Pipeline stage"), int(ClusterCanvas::Overlay::PipelineStages));
     m_overlay->addItem(tr("Data-parallel replica"), int(ClusterCanvas::Overlay::DataReplicas));
     m_overlay->addItem(tr("Gradient all-reduce group"), int(ClusterCanvas::Overlay::GradientGroups));
+    m_overlay->addItem(tr("Context-parallel group"), int(ClusterCanvas::Overlay::ContextGroups));
     clusterForm->addRow(tr("Colour by"), m_overlay);
     m_legend = new QLabel;
     m_legend->setObjectName(QStringLiteral("overlayLegend"));
@@ -304,7 +305,9 @@ void ClusterInspector::refresh()
     } else {
         const PlacementReport &r = e.placement;
         html += landingLine(tr("Tensor groups"), r.tensor);
-        html += landingLine(tr("Data-parallel groups"), r.data);
+        if (plan.parallel.context > 1)
+            html += landingLine(tr("Context groups"), r.context);
+        html += landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"), r.data);
         if (plan.parallel.pipeline > 1)
             html += tr("<b>Pipeline</b> (%1 stages): %2 of %3 stage boundaries cross nodes, over %4<br>")
                         .arg(plan.parallel.pipeline)

@@ -69,7 +69,10 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
                          {QObject::tr("Model"), QObject::tr("%1, %2 parameters").arg(text(c.plan.model.name), count(e.model.parameters))},
                          {QObject::tr("Device"), text(c.device.name)},
                          {QObject::tr("GPUs"), QObject::tr("%1 (%2)").arg(e.model.gpus).arg(clusterSummary(c))},
-                         {QObject::tr("Layout"), QObject::tr("data %1 × tensor %2 × pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline)}}));
+                         {QObject::tr("Layout"), par.context > 1 ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 (%5)")
+                                                                         .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context)
+                                                                         .arg(QString::fromLatin1(labelOf(par.contextComm)))
+                                                                   : QObject::tr("data %1 × tensor %2 × pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline)}}));
     flow.space(16);
     flow.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary")));
     const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
@@ -123,7 +126,7 @@ void precisionSection(PageFlow &flow, const Context &c)
     flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"), QObject::tr("Communicated"), QObject::tr("Note")},
                         rows));
     flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.e.precision.lossScaling)));
-    const StateBytesPerParameter perParam = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     flow.html(QObject::tr("<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
                           "%3 for the optimizer (%4)%5.</p>")
                   .arg(num(perParam.parameters, 0), num(perParam.gradients, 0), num(perParam.optimizer, 0),
@@ -220,11 +223,19 @@ void throughputSection(PageFlow &flow, const Context &c)
                             pct(st.stepSeconds > 0 ? c.e.parts[i] / st.stepSeconds : 0.0)};
     rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(num(st.stepSeconds, 4)), pct(1.0)};
     flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
-    const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
-    flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s, pipeline %4 s, data-parallel %5 s. "
+    const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::ContextComm)
+                           + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
+    const QString context = c.plan.parallel.context > 1
+                                ? QObject::tr(", context-parallel %1 s (%2 exchange over %3 GPUs)")
+                                      .arg(num(st.category(TimeCategory::ContextComm), 3),
+                                           QString::fromLatin1(labelOf(c.plan.parallel.contextComm)))
+                                      .arg(c.plan.parallel.context)
+                                : QString();
+    flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s%7, pipeline %4 s, data-parallel %5 s. "
                           "<b>Pipeline idle:</b> %6 of all stage-time.</p>")
                   .arg(num(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), num(st.category(TimeCategory::TensorComm), 3),
-                       num(st.category(TimeCategory::PipelineComm), 3), num(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction)));
+                       num(st.category(TimeCategory::PipelineComm), 3), num(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction),
+                       context));
     flow.chart(c.charts.step, 170, QObject::tr("Figure 2. Where the step goes: its parts end to end, as the table above sums them."));
     flow.chart(c.charts.roofline, 300, QObject::tr("Figure 3. Roofline of one micro-batch's kernels on the slowest stage."));
     flow.chart(c.charts.pipeline, 280, QObject::tr("Figure 4. The whole step on one time axis: the pipeline schedule, then the exposed "
@@ -243,9 +254,13 @@ void scalingSection(PageFlow &flow, const Context &c)
     };
     const ScalingPoint *strong = at(c.e.scaling.strong);
     const ScalingPoint *weak = at(c.e.scaling.weak);
-    flow.html(QObject::tr("<p>Baseline: one replica of tensor %1 × pipeline %2 = %3 GPUs; speedup S(W) = T(1)/T(W) over W data-parallel "
-                          "replicas. At this plan's %4 replicas: strong scaling %5, weak scaling %6.</p>")
-                  .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline).arg(par.data)
+    const QString replica = par.context > 1 ? QObject::tr("tensor %1 × pipeline %2 × context %3 = %4 GPUs")
+                                                  .arg(par.tensor).arg(par.pipeline).arg(par.context).arg(par.tensor * par.pipeline * par.context)
+                                            : QObject::tr("tensor %1 × pipeline %2 = %3 GPUs")
+                                                  .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline);
+    flow.html(QObject::tr("<p>Baseline: one replica of %1; speedup S(W) = T(1)/T(W) over W data-parallel "
+                          "replicas. At this plan's %2 replicas: strong scaling %3, weak scaling %4.</p>")
+                  .arg(replica).arg(par.data)
                   .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(num(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
                        weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
               284); // with its chart

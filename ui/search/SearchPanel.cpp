@@ -36,7 +36,7 @@ namespace {
 
 QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
 
-enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Virtual, MicroBatch,
+enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Virtual, MicroBatch,
               ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
 
 } // namespace
@@ -63,7 +63,7 @@ public:
         if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
             return {};
         static const char *names[] = {"#", "Tokens/s", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
-                                      "Pipeline", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
+                                      "Pipeline", "Context", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
                                       "Limited by"};
         return QCoreApplication::translate("SearchPanel", names[section]);
     }
@@ -100,6 +100,7 @@ public:
         case Data: return qlonglong(c.data);
         case Tensor: return qlonglong(c.tensor);
         case Pipeline: return qlonglong(c.pipeline);
+        case Context: return qlonglong(c.context);
         case Virtual: return qlonglong(c.virtualStages);
         case MicroBatch: return qlonglong(c.microBatch);
         case ScheduleColumn: return QString::fromLatin1(toString(c.schedule));
@@ -272,6 +273,7 @@ void SearchPanel::connectPareto()
                                      .arg(num(s->tokensPerSecond, 0), num(s->headroomBytes / units::GiB, 1)).arg(s->gpus)
                                      .arg(s->config.data).arg(s->config.tensor).arg(s->config.pipeline).arg(s->config.microBatch)
                                      .arg(QString::fromLatin1(toString(s->config.schedule))).arg(s->config.zeroStage)
+                                     .arg(s->config.context)
                                : QString());
     });
     connect(m_pareto, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *event) {

@@ -130,6 +130,9 @@ QString NodeGroupItem::describe(const QPointF &p) const
         const std::int64_t gpu = std::clamp<std::int64_t>(row * kCellsPerRow + col, 0, g.gpusPerNode - 1);
         const std::int64_t rank = (m_firstNode + node) * g.gpusPerNode + gpu;
         const RankCoordinates c = coordinatesOf(m_canvas->document()->plan().parallel, rank);
+        if (m_canvas->document()->plan().parallel.context > 1)
+            return QObject::tr("Node %1, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
+                .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context);
         return QObject::tr("Node %1, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
             .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage);
     }
