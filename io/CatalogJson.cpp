@@ -114,6 +114,8 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
         r.error("matmul_efficiency", "half sizes must be at most 1e18");
     if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
         r.error("attention_efficiency", "must be in (0, 1]");
+    if (!(d.lowPrecisionEfficiency > 0 && d.lowPrecisionEfficiency <= 1))
+        r.error("low_precision_efficiency", "must be in (0, 1]");
 }
 
 } // namespace
@@ -158,6 +160,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     readCurve("matmul_efficiency", "half_flops", d.matmulEfficiency);
     readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
     r.readNumber("attention_efficiency", d.attentionEfficiency);
+    r.readNumber("low_precision_efficiency", d.lowPrecisionEfficiency);
     r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
     r.readNumber("network_latency", d.networkLatencySeconds);
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
@@ -189,6 +192,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"matmul_efficiency", QJsonObject{{"max", d.matmulEfficiency.max}, {"half_flops", d.matmulEfficiency.halfSize}}},
         {"memory_efficiency", QJsonObject{{"max", d.memoryEfficiency.max}, {"half_bytes", d.memoryEfficiency.halfSize}}},
         {"attention_efficiency", d.attentionEfficiency},
+        {"low_precision_efficiency", d.lowPrecisionEfficiency},
         {"intra_node_latency", d.intraNodeLatencySeconds},
         {"network_latency", d.networkLatencySeconds},
         {"intra_node_efficiency", d.intraNodeEfficiency},

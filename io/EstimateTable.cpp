@@ -61,7 +61,8 @@ void stepLines(QStringList &out, const StepEstimate &st)
 
 void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
 {
-    out << QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)");
+    out << (plan.parallel.context > 1 ? QStringLiteral("Placement (Megatron-Core rank order: tensor, context, data, pipeline)")
+                                      : QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)"));
     const auto landing = [&](const char *what, const GroupLanding &l) {
         if (l.size > 1)
             out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 GB/s per GPU)")
@@ -72,7 +73,8 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
                        .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0));
     };
     landing("tensor", e.placement.tensor);
-    landing("data", e.placement.data);
+    landing("context", e.placement.context);
+    landing(plan.parallel.context > 1 ? "gradient" : "data", e.placement.data);
     const std::int64_t p = plan.parallel.pipeline;
     if (p > 1)
         out << QStringLiteral("  %1 %2 of %3 stage boundaries cross nodes, over %4")
@@ -102,10 +104,13 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QStringLiteral("Model:   %1, %2 parameters (%3 layers, hidden %4, %5 heads)")
                .arg(QString::fromStdString(plan.model.name), QString::fromStdString(units::formatCount(e.model.parameters)))
                .arg(plan.model.layers).arg(plan.model.hidden).arg(plan.model.heads);
-    out << QStringLiteral("Layout:  %1 GPUs of %2 = data %3 x tensor %4 x pipeline %5; %6 micro-batches of %7, "
-                          "%8, ZeRO %9, recompute %10")
-               .arg(e.model.gpus).arg(QString::fromStdString(e.device->name))
-               .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(e.model.microbatches).arg(plan.training.microBatch)
+    const QString layout = par.context > 1 ? QStringLiteral("data %1 x tensor %2 x pipeline %3 x context %4 (%5)")
+                                                 .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context)
+                                                 .arg(QLatin1String(toString(par.contextComm)))
+                                           : QStringLiteral("data %1 x tensor %2 x pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline);
+    out << QStringLiteral("Layout:  %1 GPUs of %2 = %3; %4 micro-batches of %5, %6, ZeRO %7, recompute %8")
+               .arg(e.model.gpus).arg(QString::fromStdString(e.device->name), layout)
+               .arg(e.model.microbatches).arg(plan.training.microBatch)
                .arg(QLatin1String(toString(par.schedule))).arg(par.zeroStage)
                .arg(QLatin1String(toString(plan.training.recompute)));
     out << QString();

@@ -48,6 +48,9 @@ struct DeviceSpec
     /// Fused attention kernels (flash attention) reach this fraction of the matmul efficiency: their
     /// softmax and rescaling run on the vector units between the two matmuls.
     double attentionEfficiency = 1.0;
+    /// FP8/FP4 matmuls reach this fraction of the efficiency BF16 ones do at the same size: the ratio of the
+    /// measured maximum achievable FP8 and BF16 throughputs, each over its peak (MAMF, gpu_specs.csv).
+    double lowPrecisionEfficiency = 1.0;
     double intraNodeLatencySeconds = 0;  ///< per message step on the scale-up link
     double networkLatencySeconds = 0;    ///< per message step on the scale-out network
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)

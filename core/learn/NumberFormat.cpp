@@ -15,6 +15,9 @@ const std::vector<NumberFormat> &numberFormats()
         {"BF16", 8, 7, true, "bfloat16: FP32's exponent, 7 significand bits"},
         {"FP8 E4M3", 4, 3, false, "OCP 8-bit Floating Point Specification (OFP8) 2023, E4M3"},
         {"FP8 E5M2", 5, 2, true, "OCP 8-bit Floating Point Specification (OFP8) 2023, E5M2"},
+        {"MXFP8 (E4M3)", 4, 3, false, "OCP Microscaling Formats (MX) Specification v1.0, 2023: E4M3 elements", true, 32, "E8M0"},
+        {"NVFP4 (E2M1)", 2, 1, false, "OCP MX v1.0 E2M1 elements; NVIDIA Blackwell NVFP4 scaling (E4M3 per 16, FP32 per tensor)",
+         false, 16, "E4M3 + FP32"},
     };
     return formats;
 }
@@ -32,10 +35,11 @@ FormatProperties properties(const NumberFormat &f)
     FormatProperties p;
     p.bias = (1 << (f.exponentBits - 1)) - 1;
     const int allOnes = (1 << f.exponentBits) - 1;
-    // With infinities the all-ones exponent is reserved; E4M3 keeps it for normals except its top code.
+    // With infinities the all-ones exponent is reserved; E4M3 keeps it for normals except its top code (NaN);
+    // E2M1 has neither, so its top code is finite.
     p.maxExponent = (f.hasInfinity ? allOnes - 1 : allOnes) - p.bias;
     const double ulpAtOne = std::ldexp(1.0, -f.mantissaBits);
-    const double maxSignificand = f.hasInfinity ? 2.0 - ulpAtOne : 2.0 - 2.0 * ulpAtOne; // E4M3: mantissa 111 is NaN
+    const double maxSignificand = f.hasInfinity || !f.hasNaN ? 2.0 - ulpAtOne : 2.0 - 2.0 * ulpAtOne; // E4M3: mantissa 111 is NaN
     p.maxFinite = std::ldexp(maxSignificand, p.maxExponent);
     p.minNormal = std::ldexp(1.0, 1 - p.bias);
     p.minSubnormal = std::ldexp(1.0, 1 - p.bias - f.mantissaBits);
@@ -62,9 +66,13 @@ Rounded roundTo(const NumberFormat &f, double x)
         return r;
     }
     const auto overflow = [&] {
-        r.value = f.hasInfinity ? sign * std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+        // IEEE formats overflow to infinity, E4M3 to NaN; E2M1 has neither and saturates at its largest value.
+        r.value = f.hasInfinity ? sign * std::numeric_limits<double>::infinity()
+                  : f.hasNaN    ? std::numeric_limits<double>::quiet_NaN()
+                                : sign * p.maxFinite;
         r.outcome = RoundingOutcome::Overflow;
-        r.relativeError = std::numeric_limits<double>::infinity();
+        r.relativeError = f.hasInfinity || f.hasNaN || std::isinf(magnitude) ? std::numeric_limits<double>::infinity()
+                                                                               : (magnitude - p.maxFinite) / magnitude;
         return r;
     };
     if (std::isinf(magnitude))

@@ -4,7 +4,10 @@
 // in; and a probe that rounds a value to a format (round to nearest, ties to even) and says whether it was
 // exact, rounded, subnormal, flushed to zero or overflowed. IEEE 754-2019 for FP32/FP16 (BF16 and TF32
 // follow the same rules with other widths); the OCP 8-bit floating point specification (2023) for E4M3
-// (no infinities; only S.1111.111 is NaN, so the largest exponent holds normal numbers) and E5M2 (IEEE-like).
+// (no infinities; only S.1111.111 is NaN, so the largest exponent holds normal numbers) and E5M2 (IEEE-like);
+// the OCP Microscaling specification (2023) for MXFP8 (E4M3 elements, one E8M0 power-of-two scale per 32)
+// and E2M1 (FP4: no infinity or NaN, largest value 6.0), which NVIDIA's NVFP4 scales per 16 elements with
+// an E4M3 factor and per tensor with an FP32 one.
 
 #include <array>
 #include <string>
@@ -20,6 +23,12 @@ struct NumberFormat
     int mantissaBits = 23;  ///< stored significand bits (the leading 1 is implicit)
     bool hasInfinity = true; ///< false for E4M3: the all-ones exponent holds normal numbers
     std::string source;
+    /// false for E2M1 (FP4): no code is NaN or infinite, so the top code is the largest finite value.
+    bool hasNaN = true;
+    /// Block-scaled formats (OCP MX 2023; NVIDIA NVFP4): elements of this layout share one scale per
+    /// `blockSize` elements, stored in `scaleFormat`; 0 for plain formats.
+    int blockSize = 0;
+    std::string scaleFormat;
 };
 
 struct FormatProperties
@@ -34,7 +43,8 @@ struct FormatProperties
     double dynamicRangeDecades = 0; ///< log10(maxFinite / minSubnormal)
 };
 
-/// FP32, TF32, FP16, BF16, FP8 E4M3, FP8 E5M2.
+/// FP32, TF32, FP16, BF16, FP8 E4M3, FP8 E5M2, and the block-scaled MXFP8 (E4M3 elements) and NVFP4
+/// (E2M1 elements).
 const std::vector<NumberFormat> &numberFormats();
 const NumberFormat *numberFormat(const std::string &name);
 FormatProperties properties(const NumberFormat &format);

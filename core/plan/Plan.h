@@ -78,6 +78,15 @@ struct ParallelConfig
     /// Start each bucket's all-reduce as soon as its gradients are ready, during the last backward
     /// (PyTorch DDP, FSDP, Megatron-LM --overlap-grad-reduce). Off: all of it runs after the backward.
     bool overlapGradReduce = true;
+    /// Distributed optimizer / ZeRO 1-2: all-gather the updated parameters bucket by bucket during the next
+    /// forward pass instead of after the optimizer step (Megatron-Core --overlap-param-gather).
+    bool overlapParamGather = false;
+    /// Tensor-parallel all-gathers and reduce-scatters split into chunks and overlapped with the GEMMs they
+    /// feed (Transformer Engine userbuffers, NeMo tp_comm_overlap); needs sequence parallelism.
+    bool tensorCommOverlap = false;
+    /// Pipeline sends and receives of one chunk overlapped with the next chunk's compute (Megatron-Core
+    /// --overlap-p2p-communication); off, the blocking transfer occupies the stage.
+    bool overlapP2pComm = false;
     /// An uneven pipeline split, as Megatron-Core's --decoder-first/last-pipeline-num-layers: layers on
     /// the first and the last stage (0: an even share); the other stages share the rest evenly. Llama 3
     /// 405B: 126 layers on 16 stages as 7 + 14 x 8 + 7 (Llama Team 2024, Section 3.3.2).

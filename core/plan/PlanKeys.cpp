@@ -245,14 +245,14 @@ const std::array kKeys{
             .tooltip = "layers on the first pipeline stage, which also holds the embedding (Megatron-Core "
                        "--decoder-first-pipeline-num-layers); 0 gives it an even share",
             .defaultText = "0 (an even share)",
-            .rule = "the other stages share the remaining layers evenly; with virtual_stages 1", .range = {0, 100000},
+            .rule = "the other stages share the remaining layers evenly; with virtual_stages v, the middle stages' share divides by v", .range = {0, 100000},
             .zeroMeansUnset = true, .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::firstStageLayers>()},
     PlanKey{.path = "parallel.last_stage_layers", .type = KeyType::Integer, .label = "Last stage layers",
             .noun = "layers on the last stage",
             .tooltip = "layers on the last pipeline stage, which also holds the output layer and the loss "
                        "(Megatron-Core --decoder-last-pipeline-num-layers); 0 gives it an even share",
             .defaultText = "0 (an even share)",
-            .rule = "the other stages share the remaining layers evenly; with virtual_stages 1", .range = {0, 100000},
+            .rule = "the other stages share the remaining layers evenly; with virtual_stages v, the middle stages' share divides by v", .range = {0, 100000},
             .zeroMeansUnset = true, .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::lastStageLayers>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
             .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",
@@ -272,6 +272,24 @@ const std::array kKeys{
     PlanKey{.path = "parallel.overlap_grad_reduce", .type = KeyType::Bool, .label = "Overlap gradient reduction",
             .noun = "gradient-reduction overlap", .tooltip = "bucketed gradient reduction overlaps the last backward",
             .defaultText = "true", .access = field<&Plan::parallel, &P::overlapGradReduce>()},
+
+    PlanKey{.path = "parallel.overlap_param_gather", .type = KeyType::Bool, .label = "Overlap parameter gather",
+            .noun = "parameter-gather overlap",
+            .tooltip = "ZeRO 1-2 / distributed optimizer: gather the updated parameters during the next forward "
+                       "(Megatron-Core --overlap-param-gather) instead of after the optimizer step",
+            .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::overlapParamGather>()},
+    PlanKey{.path = "parallel.tensor_comm_overlap", .type = KeyType::Bool, .label = "Overlap tensor-parallel comm.",
+            .noun = "tensor-parallel overlap",
+            .tooltip = "tensor-parallel all-gathers and reduce-scatters overlapped with the GEMMs they feed "
+                       "(Transformer Engine userbuffers, NeMo tp_comm_overlap)",
+            .defaultText = "false", .rule = "needs training.sequence_parallel", .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::tensorCommOverlap>()},
+
+    PlanKey{.path = "parallel.overlap_p2p_comm", .type = KeyType::Bool, .label = "Overlap pipeline transfers",
+            .noun = "pipeline-transfer overlap",
+            .tooltip = "pipeline sends and receives run beside the next chunk's compute (Megatron-Core "
+                       "--overlap-p2p-communication); off, each blocking transfer occupies the stage",
+            .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::overlapP2pComm>()},
 
     // Cluster.
     PlanKey{.path = "cluster.device", .type = KeyType::String, .label = "Device", .noun = "device",

@@ -164,13 +164,21 @@ void checkUnevenStages(Checker &check)
                              + num(par.pipeline) + "); set them to 0");
         return;
     }
-    if (par.virtualStages > 1) {
-        check.error(key, "An uneven split (first/last stage layers) needs virtual stages 1: the interleaved schedule's "
-                         "chunks are equal (got " + num(par.virtualStages) + " virtual stages)");
+    const std::int64_t v = par.virtualStages;
+    if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) {
+        // Interleaved: every middle stage splits into v equal chunks, and the first and last stages fill
+        // all their chunks but the one the embedding or the loss takes (Megatron-Core's
+        // --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split).
+        const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
+        const std::int64_t share = middle > 0 ? (m.layers - par.firstStageLayers - par.lastStageLayers) / middle : 0;
+        const bool endsFill = (par.firstStageLayers == 0 || par.firstStageLayers >= v - 1)
+                              && (par.lastStageLayers == 0 || par.lastStageLayers >= v - 1);
+        if (v > 1 && (share % v != 0 || !endsFill))
+            check.error(key, "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers (" + num(share)
+                                 + ") divisible by " + num(v) + " and the first and last stages at least " + num(v - 1)
+                                 + " layers each (one chunk may give its slot to the embedding or the loss)");
         return;
     }
-    if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers))
-        return;
     const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
     const std::string values = par.firstStageLayers > 0
                                    ? nearestValid(par.firstStageLayers, m.layers, [&](std::int64_t f) {
@@ -393,6 +401,16 @@ void checkContext(Checker &check)
     }
 }
 
+/// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
+void checkOverlap(Checker &check)
+{
+    const Plan &plan = check.plan();
+    if (plan.parallel.tensorCommOverlap && plan.parallel.tensor > 1 && !plan.training.sequenceParallel)
+        check.error("parallel.tensor_comm_overlap", "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the "
+                                                    "all-gathers and reduce-scatters that sequence parallelism turns the "
+                                                    "all-reduces into");
+}
+
 /// tensor x pipeline x context must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x
 /// pipeline x context)). The window derives the replicas, so a broken split is reported on the key that
 /// breaks it.
@@ -448,6 +466,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkModelShape(check);
     checkTensor(check);
     checkContext(check);
+    checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);
     checkScaleUpDomain(check);

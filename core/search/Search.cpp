@@ -50,6 +50,15 @@ std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int6
     return {first, last};
 }
 
+/// Whether v chunks per stage fit the split: equal chunks, or the middle stages' share divides by v and the
+/// first and last stages fill all their chunks but one (core/plan/PlanValidation).
+bool interleavable(std::int64_t layers, std::int64_t p, std::int64_t v, std::int64_t first, std::int64_t last)
+{
+    if (first == 0 && last == 0)
+        return layers % (p * v) == 0;
+    return p > 2 && ((layers - first - last) / (p - 2)) % v == 0 && first >= v - 1 && last >= v - 1;
+}
+
 std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
 {
     std::vector<std::int64_t> out;
@@ -334,8 +343,8 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                     } else {
                         for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
                             schedules.push_back({s, 1});
-                        for (const std::int64_t v : divisors(layers / p, 16))
-                            if (v > 1 && m % p == 0 && first == 0) // interleaving needs equal chunks
+                        for (const std::int64_t v : divisors(first > 0 ? (layers - first - last) / (p - 2) : layers / p, 16))
+                            if (v > 1 && m % p == 0 && interleavable(layers, p, v, first, last))
                                 schedules.push_back({Schedule::Interleaved, v});
                     }
                     for (const auto &[schedule, v] : schedules) {

@@ -88,6 +88,7 @@ struct MicrobatchSums
     Sums layer, embedding, output;
     double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
     double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
+    double linearForward = 0, linearBackward = 0;             ///< one layer's linear-layer GEMMs, each pass
 };
 
 MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std::vector<Op> &ops)
@@ -101,6 +102,8 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
             (op.scope == OpScope::Layer ? m.layerWeightGradient : m.outputWeightGradient) += 0.5 * op.seconds;
         if (op.attentionCore && op.pass != OpPass::Recompute)
             (op.pass == OpPass::Forward ? m.attentionForward : m.attentionBackward) += op.seconds;
+        if (op.scope == OpScope::Layer && op.kind == OpKind::Matmul && !op.attentionCore && op.pass != OpPass::Recompute)
+            (op.pass == OpPass::Forward ? m.linearForward : m.linearBackward) += op.seconds;
     }
     return m;
 }
@@ -172,14 +175,41 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
                : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
 }
 
+/// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the
+/// communication kernels take streaming multiprocessors and memory bandwidth from them (Transformer
+/// Engine's userbuffers run the exchange on a few SMs and split each GEMM into tensor-size chunks). An
+/// explicit assumption (Wang et al. 2023, "Overlap communication with dependent computation", report
+/// 10-20% of the hidden time recovered as slowdown); fitted range [0.05, 0.3].
+constexpr double kOverlapInterference = 0.15;
+
+/// What a collective of `comm` seconds costs when overlapped with `compute` seconds of kernels.
+double overlappedCost(double comm, double compute)
+{
+    return std::max(0.0, comm - compute) + kOverlapInterference * std::min(comm, compute);
+}
+
+/// Tensor-parallel time one layer adds per pass: all of it, or with tensor_comm_overlap what the linear
+/// layers' GEMMs of that pass do not hide.
+struct TensorComm
+{
+    double forward = 0, backward = 0;
+};
+TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
+{
+    if (!plan.parallel.tensorCommOverlap || plan.parallel.tensor <= 1)
+        return {perPass, perPass};
+    return {overlappedCost(perPass, m.linearForward), overlappedCost(perPass, m.linearBackward)};
+}
+
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
 /// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
 /// embedding and the output layer add one each) and the point-to-point transfers.
-void stageTimes(const Plan &plan, const MicrobatchSums &m, double tpPerPass, const ContextExchange &cx, double p2p,
+void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp, const ContextExchange &cx, double p2p,
                 StepEstimate &est)
 {
     const std::int64_t p = plan.parallel.pipeline;
-    const double tpLayer = 2.0 * tpPerPass + (plan.training.recompute == Recompute::Full ? tpPerPass : 0.0);
+    const double tpPerPass = tp.forward;
+    const double tpLayer = tp.forward + tp.backward + (plan.training.recompute == Recompute::Full ? tp.forward : 0.0);
     const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
     est.stages.resize(std::size_t(p));
     double slowest = -1;
@@ -282,8 +312,12 @@ double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const St
     const double total = buckets * perBucket;
     const double window = pace.backwardSeconds + pace.recomputeSeconds;
     double exposed = par.overlapGradReduce ? std::max(perBucket, total - window) : total;
-    if (par.zeroStage >= 1)
-        exposed += bestCollective(Collective::AllGather, localParameters * perParam.gathered, links.dataGroup).seconds;
+    if (par.zeroStage >= 1) {
+        // The updated parameters come back after the optimizer step; with overlap_param_gather bucket by
+        // bucket during the next step's first forward, the first bucket always exposed.
+        const double gather = bestCollective(Collective::AllGather, localParameters * perParam.gathered, links.dataGroup).seconds;
+        exposed += par.overlapParamGather ? std::max(gather / buckets, overlappedCost(gather, pace.forwardSeconds)) : gather;
+    }
     return exposed;
 }
 
@@ -401,12 +435,16 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
     // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
     // send/receive occupies the stage.
+    // With overlap_p2p_comm the transfer of one chunk runs beside the next chunk's compute (Megatron-Core
+    // --overlap-p2p-communication, interleaved schedule).
     const double boundaryBytes = activation / double(par.tensor);
-    const double p2pOneWay = par.pipeline > 1 ? double(par.virtualStages)
-                                                    * collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
-                                                                        {2, 1, links.pipelineLink, links.pipelineLink})
-                                              : 0.0;
-    stageTimes(plan, sums, tensorSecondsPerPass(plan, links, activation), contextExchange(plan, links, sums), 2.0 * p2pOneWay, est);
+    const double perChunk = par.pipeline > 1 ? collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
+                                                                 {2, 1, links.pipelineLink, links.pipelineLink})
+                                             : 0.0;
+    const double chunkForward = double(plan.layersPerStage()) * sums.layer.forward / double(par.virtualStages);
+    const double p2pOneWay = double(par.virtualStages) * (par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk);
+    stageTimes(plan, sums, tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
+               2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 

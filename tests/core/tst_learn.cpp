@@ -40,6 +40,10 @@ private slots:
         QTest::newRow("FP8 E4M3") << "FP8 E4M3" << 448.0 << 0.015625 << 0.001953125 << 0.125;
         // OCP OFP8 E5M2: max 57344, min normal 2^-14, min subnormal 2^-16, epsilon 2^-2.
         QTest::newRow("FP8 E5M2") << "FP8 E5M2" << 57344.0 << 6.103515625e-05 << 1.52587890625e-05 << 0.25;
+        // OCP MX v1.0: MXFP8's elements are E4M3 (max 448); FP4 E2M1 has no NaN or infinity, so its top code
+        // 0.11.1 = 1.5 x 2^2 = 6 is finite; min normal 2^0 = 1, min subnormal 0.5, epsilon 2^-1.
+        QTest::newRow("MXFP8") << "MXFP8 (E4M3)" << 448.0 << 0.015625 << 0.001953125 << 0.125;
+        QTest::newRow("NVFP4") << "NVFP4 (E2M1)" << 6.0 << 1.0 << 0.5 << 0.5;
     }
 
     void formatProperties()
@@ -60,6 +64,24 @@ private slots:
         QVERIFY(std::abs(properties(*numberFormat("FP32")).decimalDigits - 7.2247) < 1e-3);
         QVERIFY(std::abs(properties(*numberFormat("FP16")).decimalDigits - 3.3113) < 1e-3);
         QVERIFY(std::abs(properties(*numberFormat("BF16")).decimalDigits - 2.4082) < 1e-3);
+    }
+
+    // Block scales: MXFP8 shares one E8M0 scale per 32 elements, NVFP4 one E4M3 scale per 16; FP4 saturates
+    // at 6 instead of overflowing to a NaN it does not have, and its grid is 0, 0.5, 1, 1.5, 2, 3, 4, 6.
+    void blockScaledFormats()
+    {
+        const NumberFormat &mx = *numberFormat("MXFP8 (E4M3)");
+        const NumberFormat &fp4 = *numberFormat("NVFP4 (E2M1)");
+        QCOMPARE(mx.blockSize, 32);
+        QCOMPARE(mx.scaleFormat, std::string("E8M0"));
+        QCOMPARE(fp4.blockSize, 16);
+        const Rounded big = roundTo(fp4, 7.0);
+        QCOMPARE(big.outcome, RoundingOutcome::Overflow);
+        QCOMPARE(big.value, 6.0);
+        QCOMPARE(roundTo(fp4, 2.6).value, 3.0);
+        QCOMPARE(roundTo(fp4, 2.4).value, 2.0);
+        QCOMPARE(roundTo(fp4, 0.3).value, 0.5);
+        QCOMPARE(roundTo(fp4, 0.25).value, 0.0); // a tie between 0 and 0.5 goes to even (0)
     }
 
     void rounding()

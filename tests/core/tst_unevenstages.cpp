@@ -98,12 +98,24 @@ void TestUnevenStages::refusedSplitsNameValidValues()
     QVERIFY(!e.valid);
     QVERIFY(hasError(e, "parallel.first_stage_layers", "must leave the 126 layers' rest to the other 14 stages"));
     QVERIFY(hasError(e, "parallel.first_stage_layers", "valid values nearby: 7"));
-    // With the interleaved schedule the chunks are equal: refused with the reason.
+    // Interleaved: the middle stages' 8 layers split into 2 chunks of 4, and the first and last stages fill
+    // every chunk but the one the embedding or the loss takes; 16 chunks of half a layer do not exist.
     Plan interleaved = llama405(7, 7);
     interleaved.parallel.schedule = Schedule::Interleaved;
     interleaved.parallel.virtualStages = 2;
+    QVERIFY(estimate(interleaved, io::builtinCatalog()).valid);
+    interleaved.parallel.virtualStages = 16;
     e = estimate(interleaved, io::builtinCatalog());
-    QVERIFY(hasError(e, "parallel.first_stage_layers", "needs virtual stages 1"));
+    QVERIFY(hasError(e, "parallel.first_stage_layers", "middle stages' layers (8) divisible by 16"));
+    // NeMo's Llama 3.1 405B on 8 stages x 8 chunks counts the embedding and the loss as a layer each:
+    // 126 + 2 = 128 = 8 x 8 x 2, so the first and last stages hold 15 layers and the others 16.
+    Plan nemo = test::presetPlan("llama3.1-405b", 8, 8, 256, 1, 2048, "h100-sxm5-80gb");
+    nemo.parallel.schedule = Schedule::Interleaved;
+    nemo.parallel.virtualStages = 8;
+    nemo.parallel.firstStageLayers = nemo.parallel.lastStageLayers = 15;
+    QVERIFY(estimate(nemo, io::builtinCatalog()).valid);
+    QCOMPARE(nemo.layersOnStage(0), 15);
+    QCOMPARE(nemo.layersOnStage(3), 16);
     // Without pipeline stages there is nothing to split.
     Plan one = test::presetPlan("llama2-7b", 8, 1, 1, 1, 8, "h100-sxm5-80gb");
     one.parallel.firstStageLayers = 4;
@@ -133,7 +145,7 @@ void TestUnevenStages::planFileRoundTrip()
 void TestUnevenStages::searchFindsTheUnevenSplit()
 {
     // Llama 3.1 405B on 2,048 nodes with tensor 8 and pipeline 16 fixed: 126 layers do not divide by 16, so
-    // the search's only layouts are the uneven split 7 + 14 x 8 + 7.
+    // the search's only layouts are the uneven split 7 + 14 x 8 + 7, with 1, 2, 4 or 8 chunks per stage.
     Plan base = llama405(0, 0);
     SearchConstraints c;
     c.fix("parallel.tensor", std::int64_t(8));
@@ -146,8 +158,10 @@ void TestUnevenStages::searchFindsTheUnevenSplit()
         QCOMPARE(r.score.config.pipeline, 16);
         QCOMPARE(r.score.config.firstStageLayers, 7);
         QCOMPARE(r.score.config.lastStageLayers, 7);
-        QCOMPARE(r.score.config.virtualStages, 1);
+        QVERIFY(8 % r.score.config.virtualStages == 0); // interleaving splits the middle stages' 8 layers
     }
+    // The interleaved uneven layouts are searched: one of them beats every 1F1B layout of the split.
+    QVERIFY(o.top.front().score.config.virtualStages > 1);
 }
 
 QTEST_GUILESS_MAIN(TestUnevenStages)

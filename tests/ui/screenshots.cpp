@@ -131,6 +131,16 @@ int main(int argc, char **argv)
     shoot(large, QStringLiteral("cluster-large"), dir, 2, false);
     shoot(large, QStringLiteral("cluster-large-dark"), dir, 2, true);
 
+    // Context-parallel groups: tensor 2 x context 4 x data 4 on 4 nodes, coloured by context group.
+    Plan context = test::presetPlan("llama3.1-8b", 2, 1, 4, 1, 16, "h100-sxm5-80gb");
+    context.model.seqLen = 65536;
+    context.parallel.context = 4;
+    context.cluster.nodes = 4;
+    context.training.flashAttention = true;
+    context.training.sequenceParallel = true;
+    context.parallel.zeroStage = 1;
+    shoot(context, QStringLiteral("cluster-context"), dir, 5, false);
+
     // The Search panel after a search of the built-in example.
     applyPalette(false);
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {

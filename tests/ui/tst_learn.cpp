@@ -167,7 +167,7 @@ private slots:
         QLineEdit *value = f.learn->page(2)->findChild<QLineEdit *>(QStringLiteral("probeValue"));
         value->setText(QStringLiteral("1e8"));
         QTableWidget *probe = f.learn->page(2)->findChild<QTableWidget *>(QStringLiteral("probe"));
-        QCOMPARE(probe->rowCount(), 6);
+        QCOMPARE(probe->rowCount(), 8); // FP32 ... FP8 E5M2, MXFP8, NVFP4
         const auto row = [&](const QString &name) {
             for (int r = 0; r < probe->rowCount(); ++r)
                 if (probe->item(r, 0)->text() == name)

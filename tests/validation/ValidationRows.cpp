@@ -3,6 +3,9 @@
 #include <QRegularExpression>
 
 #include "TestSupport.h"
+#include "core/compute/LayerOps.h"
+#include "core/plan/PlanValidation.h"
+#include "io/CatalogJson.h"
 
 namespace trainplan::validation {
 
@@ -214,6 +217,160 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
     }
 }
 
+/// NeMo / Megatron-Core as the DGX Cloud recipes and the NeMo performance tables run it (validation
+/// README): BF16 or FP8 (Transformer Engine, per-tensor scaling), flash attention (cuDNN), fused kernels,
+/// sequence parallelism with tensor parallelism, the distributed optimizer (ZeRO-1 over data x context)
+/// with FP32 main gradients, overlapped gradient reduction and parameter gather, tensor-parallel
+/// communication overlapped with the GEMMs when TP > 1 (the performance recipes' MegatronCommOverlapCallback
+/// and DistributedDataParallelConfig in NeMo 2.0's llm/recipes), interleaved pipeline when VP > 1 with its
+/// transfers overlapped (overlap_p2p_comm, which NeMo sets with virtual stages), no
+/// recomputation. One assumption for the whole source, never per row.
+void nemoTraining(Plan &plan, const QString &precision)
+{
+    plan.training.precision = precision.startsWith(QLatin1String("FP8")) ? Precision::FP8 : Precision::BF16;
+    plan.training.flashAttention = true;
+    plan.training.fusedKernels = true;
+    plan.training.recompute = Recompute::None;
+    plan.training.sequenceParallel = plan.parallel.tensor > 1;
+    plan.training.fp32Gradients = true;
+    plan.parallel.zeroStage = 1;
+    plan.parallel.overlapGradReduce = true;
+    plan.parallel.overlapParamGather = true;
+    plan.parallel.tensorCommOverlap = plan.parallel.tensor > 1;
+    plan.parallel.overlapP2pComm = plan.parallel.virtualStages > 1;
+    // Megatron-Core's DDP bucket: max(40M, 1M x data-parallel size) parameters of FP32 main gradients
+    // (megatron/core/distributed/distributed_data_parallel.py).
+    plan.parallel.bucketBytes = 4.0 * std::max(40e6, 1e6 * double(plan.parallel.data * plan.parallel.context));
+    plan.parallel.schedule = plan.parallel.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
+}
+
+/// The preset a dgxc/NeMo model name stands for (Llama 3 and 3.1 share their shapes at 8B and 70B).
+const char *nemoPreset(const QString &model)
+{
+    static const std::pair<const char *, const char *> presets[] = {
+        {"GPT-3 175B", "gpt3-175b"},         {"Llama 3.1 8B", "llama3.1-8b"},     {"Llama 3.1 70B", "llama3.1-70b"},
+        {"Llama 3.1 405B", "llama3.1-405b"}, {"Nemotron-4 15B", "nemotron4-15b"}, {"Nemotron-4 340B", "nemotron4-340b"},
+        {"Llama 3 8B", "llama3-8b"},         {"Llama 3 70B", "llama3-70b"},       {"LLAMA3-8B", "llama3-8b"},
+        {"LLAMA2-7B", "llama2-7b"},          {"Llama 2 70B", "llama2-70b"}};
+    for (const auto &[name, id] : presets)
+        if (model.startsWith(QLatin1String(name)))
+            return id;
+    return nullptr;
+}
+
+/// A layout count: "NA", "n/a" and empty mean 1.
+std::int64_t layoutCount(const Table &t, std::size_t r, const char *column)
+{
+    const double v = t.number(r, column);
+    return v >= 1 ? std::int64_t(v) : 1;
+}
+
+/// NVIDIA DGX Cloud benchmarking recipes, dense NeMo / Megatron-Core rows. DP, where printed, is not
+/// trusted: it is GPUs / (TP x PP x CP) (several rows print the per-node or a missing DP); JAX rows
+/// (MaxText, Paxml) run another execution engine and are reported, not modelled; Nemotron-H is a hybrid
+/// Mamba model and mixture-of-experts rows belong to the next issue: skipped.
+void dgxc(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("nvidia_dgxc_benchmarking_recipes.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString model = t.at(r, "model"), framework = t.at(r, "framework"), gpu = t.at(r, "gpu");
+        const QString id = QString::number(r) + ' ' + model + ' ' + t.at(r, "precision") + ' ' + gpu + " x" + t.at(r, "num_gpus")
+                           + ' ' + t.at(r, "first_tag");
+        const char *preset = nemoPreset(model);
+        if (t.at(r, "task") == QLatin1String("LORA")) {
+            if (skipped)
+                *skipped << "dgxc " + id + ": LoRA fine-tuning (frozen weights: no weight gradients or optimizer state)";
+            continue;
+        }
+        if (model.contains(QLatin1String("MoE")) || !preset) {
+            if (skipped)
+                *skipped << "dgxc " + id
+                                + (model.contains(QLatin1String("MoE"))            ? ": mixture of experts (issue 18)"
+                                   : model.startsWith(QLatin1String("Nemotron-H")) ? ": hybrid Mamba-Transformer (not expressible)"
+                                                                                   : ": no preset with this model's shapes");
+            continue;
+        }
+        // A pipelined layout printed with VP "NA" (Nemotron-4 340B in v25.04 and v25.04.01, where the same
+        // recipe prints VP 12 in v24.11.1 and v25.05 and its MFU is out of reach without interleaving): the
+        // schedule is not stated.
+        if (layoutCount(t, r, "pp") > 1 && t.at(r, "vp").compare(QLatin1String("NA"), Qt::CaseInsensitive) == 0) {
+            if (skipped)
+                *skipped << "dgxc " + id + ": pipelined, but virtual stages printed as NA (schedule not stated)";
+            continue;
+        }
+        const double measured = t.number(r, "step_time_s");
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        Plan plan = test::presetPlan(preset, layoutCount(t, r, "tp"), layoutCount(t, r, "pp"), 1, layoutCount(t, r, "mbs"),
+                                     std::int64_t(t.number(r, "gbs")), gpu == QLatin1String("GB200") ? "gb200" : "h100-sxm5-80gb");
+        plan.name = id.toStdString();
+        if (t.number(r, "layers") >= 1)
+            plan.model.layers = std::int64_t(t.number(r, "layers")); // PROXY rows run fewer layers
+        plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
+        plan.parallel.context = layoutCount(t, r, "cp");
+        plan.parallel.virtualStages = layoutCount(t, r, "vp");
+        plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context);
+        nemoTraining(plan, t.at(r, "precision"));
+        // Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on 8 x 8): NeMo counts
+        // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,
+        // account_for_loss_in_pipeline_split), so the first and last stages hold one layer fewer.
+        const std::int64_t chunks = plan.parallel.pipeline * plan.parallel.virtualStages;
+        if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
+            plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = (plan.model.layers + 2) / plan.parallel.pipeline - 1;
+        if (gpu == QLatin1String("GB200")) {
+            // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
+            // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
+            // spares): one NVLink domain per 64 GPUs.
+            setCluster(plan, "gb200", gpus, 4);
+            plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);
+        } else {
+            setCluster(plan, "h100-sxm5-80gb", gpus, 8);
+        }
+        const bool jax = !framework.startsWith(QLatin1String("NeMo"));
+        if (measured <= 0 || plan.parallel.data < 1) {
+            if (skipped)
+                *skipped << "dgxc " + id + ": no step time or no whole data-parallel size";
+            continue;
+        }
+        // Proxy layer counts that do not split over the stages and chunks (30 layers on 4 x 8) ran with a
+        // layout the source does not print.
+        const Problems problems = validatePlan(plan, io::builtinCatalog());
+        if (const Problem *p = firstError(problems)) {
+            if (skipped)
+                *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + p->message);
+            continue;
+        }
+        rows.push_back({"dgxc", id, plan, measured, !jax});
+    }
+}
+
+/// NeMo long-context table: model TFLOP/s per GPU with context parallelism at the given layout (Llama 3 8B
+/// FP8 on B200, Llama 2 7B FP8 on H100), one sequence per micro-batch. The layout is read as printed
+/// (TP x PP x DP x CP GPUs): on the H100 rows it equals the GPU column; on the B200 rows it is a quarter of
+/// it, and only the printed DP divides the global batch (GPUs / (TP x PP x CP) would not at 512K and 1M),
+/// so the GPU column is taken to be the error. TFLOP/s per GPU does not depend on which it is except
+/// through the data-parallel reduction. Step time = model FLOPs per step (NVIDIA's formula: the s^2 term
+/// in full) / (GPUs x TFLOP/s).
+void nemoLongContext(std::vector<Row> &rows)
+{
+    const Table t(QStringLiteral("nemo_long_sequence_context_parallel.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString name = t.at(r, "model_precision_system");
+        const bool b200 = name.contains(QLatin1String("B200"));
+        const QString id = t.at(r, "row_id") + ' ' + name + ' ' + t.at(r, "seq_len_k") + "K";
+        Plan plan = test::presetPlan(nemoPreset(name), layoutCount(t, r, "tp"), layoutCount(t, r, "pp"), 1, 1,
+                                     std::int64_t(t.number(r, "global_batch_size")), b200 ? "b200" : "h100-sxm5-80gb");
+        plan.name = id.toStdString();
+        plan.model.seqLen = std::int64_t(t.number(r, "seq_len_k")) * 1024;
+        plan.parallel.context = layoutCount(t, r, "cp");
+        plan.parallel.data = layoutCount(t, r, "dp");
+        const std::int64_t gpus = plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context * plan.parallel.data;
+        nemoTraining(plan, QStringLiteral("FP8"));
+        setCluster(plan, b200 ? "b200" : "h100-sxm5-80gb", gpus, 8);
+        const double modelFlops = 3.0 * modelForwardFlopsPerSequence(plan.model) * double(plan.training.globalBatch);
+        rows.push_back({"nemo-long-context", id, plan, modelFlops / (double(gpus) * t.number(r, "tflops_per_gpu_with_cp") * 1e12)});
+    }
+}
+
 } // namespace
 
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq)
@@ -228,6 +385,8 @@ std::vector<Row> loadRows(QStringList *skipped)
     megatron2020(rows);
     dlperf(rows);
     llmFoundry(rows, skipped);
+    dgxc(rows, skipped);
+    nemoLongContext(rows);
     return rows;
 }
 

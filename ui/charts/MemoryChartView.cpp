@@ -329,6 +329,23 @@ void MemoryChartView::setStageTitle()
     setTitleFitted(title, width());
 }
 
+namespace {
+
+/// The stage axis says what is behind the bars: what each GPU holds of a sequence under context
+/// parallelism, and that the parameters include the FP8/FP4 weight copies.
+QString stageAxisTitle(const Plan &plan)
+{
+    QStringList notes;
+    if (plan.parallel.context > 1)
+        notes << MemoryChartView::tr("context %1: 1/%1 of each sequence per GPU").arg(plan.parallel.context);
+    if (isLowPrecisionMatmul(plan.training.precision))
+        notes << MemoryChartView::tr("params include the %1 weight copies").arg(QString::fromLatin1(labelOf(plan.training.precision)));
+    return notes.isEmpty() ? MemoryChartView::tr("Pipeline stage")
+                           : MemoryChartView::tr("Pipeline stage (%1)").arg(notes.join(QStringLiteral("; ")));
+}
+
+} // namespace
+
 void MemoryChartView::drawStages()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
@@ -380,7 +397,7 @@ void MemoryChartView::drawStages()
     x->setLabelFormat(QStringLiteral("%.0f"));
     x->setMinorTickCount(0);
     x->setGridLineVisible(false);
-    x->setTitleText(tr("Pipeline stage"));
+    x->setTitleText(stageAxisTitle(m_document->plan()));
     auto *y = new QValueAxis;
     y->setTitleText(tr("GiB per GPU"));
     c->addAxis(x, Qt::AlignBottom);

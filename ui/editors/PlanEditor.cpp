@@ -349,11 +349,17 @@ void PlanEditor::refresh()
 {
     m_updating = true;
     const Plan &plan = m_document->plan();
-    m_dataLabel->setText(tr("%1 (GPUs %2 = %1 x %3 x %4)")
-                             .arg(plan.parallel.data)
-                             .arg(plan.cluster.gpus())
-                             .arg(plan.parallel.tensor)
-                             .arg(plan.parallel.pipeline));
+    m_dataLabel->setText(plan.parallel.context > 1 ? tr("%1 (GPUs %2 = %1 x %3 x %4 x %5)")
+                                                         .arg(plan.parallel.data)
+                                                         .arg(plan.cluster.gpus())
+                                                         .arg(plan.parallel.tensor)
+                                                         .arg(plan.parallel.pipeline)
+                                                         .arg(plan.parallel.context)
+                                                   : tr("%1 (GPUs %2 = %1 x %3 x %4)")
+                                                         .arg(plan.parallel.data)
+                                                         .arg(plan.cluster.gpus())
+                                                         .arg(plan.parallel.tensor)
+                                                         .arg(plan.parallel.pipeline));
     for (Binding &b : m_bindings) {
         if (b.refresh)
             b.refresh();

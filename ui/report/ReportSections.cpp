@@ -132,7 +132,7 @@ void precisionSection(PageFlow &flow, const Context &c)
                   .arg(num(perParam.parameters, 0), num(perParam.gradients, 0), num(perParam.optimizer, 0),
                        training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
                                                        : QObject::tr("FP32 master weights and momentum"),
-                       par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data).arg(par.zeroStage)
+                       par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data * par.context).arg(par.zeroStage)
                                          : QObject::tr(", replicated on every data-parallel rank")));
 }
 
@@ -146,7 +146,8 @@ QList<QStringList> placementRows(const PlacementReport &placement)
                                 text(l.link), fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0)};
     };
     landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
-    landingRow(QObject::tr("Data-parallel"), placement.data);
+    landingRow(QObject::tr("Context-parallel"), placement.context);
+    landingRow(placement.context.size > 1 ? QObject::tr("Gradient (data × context)") : QObject::tr("Data-parallel"), placement.data);
     landingRow(QObject::tr("Pipeline neighbours"), placement.pipeline);
     return rows;
 }
@@ -159,7 +160,10 @@ void parallelismSection(PageFlow &flow, const Context &c)
     flow.heading(QObject::tr("3. Parallelism, device and interconnect"));
     const QString linkName = text(intraNodeLinkName(c.catalog, c.plan.cluster.groups().front(), device));
     flow.html(htmlFacts({
-        {QObject::tr("Dimensions"), QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
+        {QObject::tr("Dimensions"), par.context > 1 ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 = %5 GPUs; %6")
+                                                          .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context).arg(c.e.model.gpus)
+                                                          .arg(QString::fromLatin1(labelOf(par.contextComm)))
+                                                    : QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
         {QObject::tr("Schedule"), QObject::tr("%1, %2 virtual stage(s) per rank%3").arg(QString::fromLatin1(labelOf(par.schedule))).arg(par.virtualStages)
                                       .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
         {QObject::tr("Layers per stage"), c.plan.unevenStages()

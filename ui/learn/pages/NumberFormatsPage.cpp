@@ -33,9 +33,10 @@ public:
         auto *column = new QVBoxLayout(this);
         addHeading(column, tr("Range and resolution follow from the bit layout (sign, exponent, significand): computed here, not typed "
                               "in. Probe a value to see how it rounds, overflows or underflows in each format, and what loss scaling "
-                              "does to a small gradient."));
+                              "does to a small gradient. MXFP8 and NVFP4 store narrow elements with a shared scale per block: the "
+                              "scale moves each block's range, so the element's own range only has to cover one block."));
         m_table = makeTable({tr("Format"), tr("Bits (S/E/M)"), tr("Largest finite"), tr("Smallest normal"), tr("Smallest subnormal"),
-                             tr("Spacing at 1"), tr("Decimal digits"), tr("Range (decades)")});
+                             tr("Spacing at 1"), tr("Decimal digits"), tr("Range (decades)"), tr("Block scale")});
         m_table->setObjectName(QStringLiteral("formats"));
         int row = 0;
         for (const NumberFormat &f : numberFormats()) {
@@ -43,7 +44,8 @@ public:
             setRow(m_table, row++, {qs(f.name), QStringLiteral("1/%1/%2").arg(f.exponentBits).arg(f.mantissaBits),
                                     QString::number(p.maxFinite, 'g', 5), QString::number(p.minNormal, 'g', 5),
                                     QString::number(p.minSubnormal, 'g', 5), QString::number(p.epsilon, 'g', 5), num(p.decimalDigits, 2),
-                                    num(p.dynamicRangeDecades, 1)});
+                                    num(p.dynamicRangeDecades, 1),
+                                    f.blockSize > 0 ? tr("one %1 per %2 elements").arg(qs(f.scaleFormat)).arg(f.blockSize) : tr("none")});
         }
         m_table->setMaximumHeight(m_table->verticalHeader()->length() + m_table->horizontalHeader()->height() + 4);
         column->addWidget(m_table);

@@ -1,0 +1,192 @@
+// Context parallelism (parallel.context, parallel.context_comm; Megatron-Core's context parallelism):
+// the GPU rule data x tensor x pipeline x context, sequences split into 2 x context chunks, each rank's
+// activations and FLOPs a 1/context share, the ring's KV transfers hidden behind attention blocks until a
+// block computes faster than its transfer moves, gradients reduced over data x context, and the rank order
+// tensor, context, data, pipeline. Expected values follow from the shapes, not from the program.
+
+#include <QTest>
+
+#include "core/cluster/Topology.h"
+#include "core/estimate/Estimate.h"
+#include "core/search/Search.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "TestSupport.h"
+
+using namespace trainplan;
+
+namespace {
+
+/// Llama 3.1 8B with `seq` tokens per sequence on 16 H100s: tensor 1, pipeline 1, `context` ranks per
+/// sequence, the rest data parallel; flash attention and the distributed optimizer (ZeRO-1), as every
+/// long-context recipe runs them.
+Plan llama8b(std::int64_t seq, std::int64_t context, ContextComm comm = ContextComm::Ring)
+{
+    Plan plan = test::presetPlan("llama3.1-8b", 1, 1, 16 / context, 1, 16, "h100-sxm5-80gb");
+    plan.model.seqLen = seq;
+    plan.parallel.context = context;
+    plan.parallel.contextComm = comm;
+    plan.training.flashAttention = true;
+    plan.training.recompute = Recompute::Selective;
+    plan.parallel.zeroStage = 1;
+    plan.cluster.gpusPerNode = 8;
+    plan.cluster.nodes = 2;
+    return plan;
+}
+
+const Problem *errorOn(const Estimate &e, const std::string &key)
+{
+    for (const Problem &p : e.problems)
+        if (p.isError() && p.key == key)
+            return &p;
+    return nullptr;
+}
+
+} // namespace
+
+class TestContextParallel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void gpuRuleAndSequenceSplit()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        QVERIFY(estimate(llama8b(65536, 4), catalog).valid);
+        // 4 x 4 = 16 GPUs; data 8 would need 32.
+        Plan wrong = llama8b(65536, 4);
+        wrong.parallel.data = 8;
+        const Estimate e = estimate(wrong, catalog);
+        QVERIFY(errorOn(e, "parallel.data"));
+        QCOMPARE(QString::fromStdString(errorOn(e, "parallel.data")->message),
+                 QStringLiteral("Data parallel must be GPUs / (tensor x pipeline x context) = 16 / (1 x 1 x 4) = 4 (got 8)"));
+        // 2 x 4 = 8 chunks must divide the sequence.
+        Plan odd = llama8b(65536 + 4, 4);
+        const Estimate oddE = estimate(odd, catalog);
+        QVERIFY(errorOn(oddE, "parallel.context"));
+        QVERIFY(errorOn(oddE, "parallel.context")->message.find("divisible by 2 x context = 8") != std::string::npos);
+        // All-to-all needs whole heads per rank: Llama 3.1 8B has 8 key/value heads, so context 16 cannot.
+        Plan ulysses = llama8b(65536, 16, ContextComm::AllToAll);
+        QVERIFY(errorOn(estimate(ulysses, catalog), "parallel.context_comm"));
+        QVERIFY(estimate(llama8b(65536, 8, ContextComm::AllToAll), catalog).valid);
+    }
+
+    void rankOrderPutsContextBetweenTensorAndData()
+    {
+        // Megatron-Core's order tp-cp-dp-pp: with tensor 2, context 2, data 2, pipeline 2 on 16 ranks, rank 2
+        // is tensor rank 0 of context rank 1; rank 4 starts the next data replica; rank 8 the next stage.
+        ParallelConfig par;
+        par.tensor = 2;
+        par.context = 2;
+        par.data = 2;
+        par.pipeline = 2;
+        const RankCoordinates r2 = coordinatesOf(par, 2), r4 = coordinatesOf(par, 4), r8 = coordinatesOf(par, 8);
+        QCOMPARE(r2.tensor, 0);
+        QCOMPARE(r2.context, 1);
+        QCOMPARE(r2.data, 0);
+        QCOMPARE(r4.context, 0);
+        QCOMPARE(r4.data, 1);
+        QCOMPARE(r8.stage, 1);
+        // On nodes of 8: a context group (ranks t apart) stays in a node; the gradient group joins data x
+        // context = 4 ranks; on nodes of 2 the context group crosses nodes.
+        QCOMPARE(contextGroupSpan(par, 8).size, 2);
+        QVERIFY(!contextGroupSpan(par, 8).crossesNodes());
+        QCOMPARE(dataGroupSpan(par, 8).size, 4);
+        QVERIFY(contextGroupSpan(par, 2).crossesNodes());
+    }
+
+    void activationsAndWorkSplitByContext()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        const Estimate one = estimate(llama8b(32768, 1), catalog);
+        const Estimate four = estimate(llama8b(32768, 4), catalog);
+        QVERIFY(one.valid && four.valid);
+        // Each rank holds 1/4 of every sequence: the layers' stored activations are a quarter.
+        QCOMPARE(four.memory.stages[0].activations.layerBytes, one.memory.stages[0].activations.layerBytes / 4.0);
+        // The model's FLOPs per step do not depend on the layout.
+        QCOMPARE(four.step.modelFlopsPerStep, one.step.modelFlopsPerStep);
+        // The ring's KV buffers: 4 x 2 bytes x 8192 tokens x 1 x 2 x 1024 (8 KV heads x 128) = 256 MiB.
+        QCOMPARE(four.memory.stages[0].other[std::size_t(OtherTerm::ContextKvBuffers)], 4.0 * 2.0 * 8192.0 * 2.0 * 1024.0);
+        QCOMPARE(one.memory.stages[0].other[std::size_t(OtherTerm::ContextKvBuffers)], 0.0);
+        // The QKV projection on one rank multiplies s/c tokens: a quarter of the FLOPs.
+        const auto flopsOf = [](const Estimate &e, const char *name) {
+            for (const Op &op : e.step.ops)
+                if (std::string(op.name) == name && op.pass == OpPass::Forward)
+                    return op.flops;
+            return 0.0;
+        };
+        QCOMPARE(flopsOf(four, "QKV projection"), flopsOf(one, "QKV projection") / 4.0);
+        QCOMPARE(flopsOf(four, "flash attention"), flopsOf(one, "flash attention") / 4.0);
+    }
+
+    void ringHidesTransfersBehindAttentionUntilBlocksGetSmall()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        // 128K tokens on NVLink: an attention block of 32K queries x 32K keys takes far longer than moving
+        // 32K tokens' K and V (2 x 2 bytes x 32768 x 1024 = 128 MiB at hundreds of GB/s): nothing exposed.
+        const Estimate hidden = estimate(llama8b(131072, 4), catalog);
+        QVERIFY(hidden.valid);
+        QCOMPARE(hidden.step.category(TimeCategory::ContextComm), 0.0);
+        // The same ring over a 1 GB/s link: each 128 MiB transfer outlasts its block, and the rest shows.
+        Plan slow = llama8b(131072, 4);
+        slow.cluster.overrides.intraNodeBandwidthBytesPerSecond = 1e9;
+        const Estimate exposed = estimate(slow, catalog);
+        QVERIFY(exposed.step.category(TimeCategory::ContextComm) > 0.0);
+        // All-gather is never overlapped: its time is always exposed.
+        const Estimate gathered = estimate(llama8b(131072, 4, ContextComm::AllGather), catalog);
+        QVERIFY(gathered.step.category(TimeCategory::ContextComm) > 0.0);
+        // The breakdown still adds up to the step.
+        double sum = 0;
+        for (double s : exposed.step.breakdown)
+            sum += s;
+        QVERIFY(qAbs(sum - exposed.step.stepSeconds) < 1e-9 * exposed.step.stepSeconds);
+    }
+
+    void contextBeatsDataParallelOnLongSequences()
+    {
+        // 128K tokens do not fit one H100 with data parallelism alone, even with full recomputation: the
+        // layer inputs alone are 32 x 2 x 131072 x 4096 x 2 bytes = 69 GB beside 38 GB of model state;
+        // context 8 keeps 16K tokens per rank and fits.
+        const Catalog &catalog = io::builtinCatalog();
+        Plan one = llama8b(131072, 1), eight = llama8b(131072, 8);
+        one.training.recompute = eight.training.recompute = Recompute::Full;
+        QVERIFY(!estimate(one, catalog).memory.fits);
+        QVERIFY(estimate(eight, catalog).memory.fits);
+    }
+
+    void planFileRoundTrips()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = llama8b(65536, 4, ContextComm::AllGather);
+        const QByteArray json = io::writePlan(plan, catalog);
+        QVERIFY(json.contains("\"context\": 4"));
+        QVERIFY(json.contains("\"context_comm\": \"all-gather\""));
+        const io::PlanReadResult back = io::readPlan(json, catalog);
+        QVERIFY(back.plan.has_value());
+        QCOMPARE(back.plan->parallel.context, 4);
+        QVERIFY(back.plan->parallel.contextComm == ContextComm::AllGather);
+        QCOMPARE(io::writePlan(*back.plan, catalog), json);
+        // An unknown exchange is refused with the choices.
+        QByteArray bad = json;
+        bad.replace("\"all-gather\"", "\"ring-attention\"");
+        const io::PlanReadResult refused = io::readPlan(bad, catalog);
+        QVERIFY(!refused.plan.has_value());
+    }
+
+    void searchTriesContextOnLongSequences()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        SearchConstraints c;
+        c.threads = 1;
+        const SearchOutcome longSeq = searchPlans(llama8b(131072, 1), catalog, c);
+        QVERIFY(longSeq.valid);
+        QVERIFY(!longSeq.top.empty());
+        QVERIFY(longSeq.top.front().score.config.context > 1); // nothing fits without it
+        // Short sequences are not split: 2K tokens try context 1 alone.
+        for (const SearchConfig &config : enumerateConfigs(test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536), c))
+            QCOMPARE(config.context, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContextParallel)
+#include "tst_contextparallel.moc"
