@@ -141,6 +141,14 @@ int main(int argc, char **argv)
     context.parallel.zeroStage = 1;
     shoot(context, QStringLiteral("cluster-context"), dir, 5, false);
 
+    // A GB200 NVL72 rack: 18 trays of 4 GPUs in one NVLink domain, drawn as a rack.
+    Plan rack = test::presetPlan("llama3.1-70b", 8, 1, 9, 1, 72, "gb200");
+    rack.cluster.setGroups({{"GB200 NVL72 (18 trays x 4 GB200)", "gb200", 4, 36, ""}});
+    rack.cluster.scaleUpDomain = 72;
+    rack.parallel.data = 18;
+    rack.training.globalBatch = 144;
+    shoot(rack, QStringLiteral("cluster-nvl72"), dir, 1, false);
+
     // The Search panel after a search of the built-in example.
     applyPalette(false);
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {

@@ -27,11 +27,14 @@ QString text(const std::string &s) { return QString::fromStdString(s); }
 enum GroupField { DeviceField, GpusField, NodesField, LinkField };
 constexpr int kMergeNodesBase = 100; // ReplacePlan merge keys: field x 100 + group index
 
-QString landingLine(const QString &what, const GroupLanding &l)
+QString landingLine(const QString &what, const GroupLanding &l, bool racks)
 {
     if (l.size <= 1)
         return QString();
-    const QString where = l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node");
+    // The unit is the scale-up domain: a node, or a rack of trays (NVL72) when the plan sets one.
+    const QString where = racks ? (l.crossesNodes ? QObject::tr("across %1 NVLink domains").arg(l.nodesSpanned)
+                                                  : QObject::tr("inside one NVLink domain"))
+                                : (l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"));
     return QObject::tr("<b>%1</b> (%2 × %3 GPUs): %4, over %5 (%6 GB/s per GPU)<br>")
         .arg(what)
         .arg(l.groups)
@@ -304,10 +307,11 @@ void ClusterInspector::refresh()
                 html += QStringLiteral("• <b>%1</b>: %2<br>").arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
     } else {
         const PlacementReport &r = e.placement;
-        html += landingLine(tr("Tensor groups"), r.tensor);
+        const bool racks = plan.cluster.fabricGpus() > plan.cluster.gpusPerNode;
+        html += landingLine(tr("Tensor groups"), r.tensor, racks);
         if (plan.parallel.context > 1)
-            html += landingLine(tr("Context groups"), r.context);
-        html += landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"), r.data);
+            html += landingLine(tr("Context groups"), r.context, racks);
+        html += landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"), r.data, racks);
         if (plan.parallel.pipeline > 1)
             html += tr("<b>Pipeline</b> (%1 stages): %2 of %3 stage boundaries cross nodes, over %4<br>")
                         .arg(plan.parallel.pipeline)

@@ -78,6 +78,10 @@ void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, cons
     painter->setFont(small);
     painter->setPen(palette.color(QPalette::PlaceholderText));
     QString detail = QObject::tr("%1 per node · %2").arg(g.gpusPerNode).arg(link);
+    if (nodesPerRack() > 1)
+        detail += QObject::tr(" · racks of %1 trays (dashed): one NVLink domain of %2 GPUs")
+                      .arg(nodesPerRack())
+                      .arg(nodesPerRack() * g.gpusPerNode);
     for (const NodeGroupEstimate &ge : document->estimate().nodeGroups)
         if (ge.firstNode == m_firstNode)
             detail += QObject::tr(" · step %1 s%2").arg(fmt::number(ge.stepSeconds, 2)).arg(ge.paces ? QObject::tr(" (sets the pace)") : QString());
@@ -90,11 +94,49 @@ void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, cons
     }
 }
 
+std::int64_t NodeGroupItem::nodesPerRack() const
+{
+    const std::int64_t domain = m_canvas->document()->plan().cluster.fabricGpus();
+    return std::max<std::int64_t>(1, domain / std::max<std::int64_t>(1, m_group.gpusPerNode));
+}
+
+void NodeGroupItem::paintRacks(QPainter *painter, const QPalette &palette) const
+{
+    const std::int64_t perRack = nodesPerRack();
+    if (perRack <= 1)
+        return;
+    // One outline per rack and row of the drawing: consecutive slots of the same rack on one row.
+    const bool ellipsis = !m_canvas->isExpanded(m_index) && m_group.nodes > m_perRow;
+    const int shown = shownNodes();
+    const auto nodeAt = [&](int slot) -> std::int64_t {
+        if (ellipsis && slot == shown - 2)
+            return -1;
+        return (ellipsis && slot == shown - 1) ? m_group.nodes - 1 : slot;
+    };
+    painter->setPen(QPen(palette.color(QPalette::Mid), 1.5, Qt::DashLine));
+    painter->setBrush(Qt::NoBrush);
+    const qreal pad = kNodeGap / 2 - 0.5;
+    for (int slot = 0; slot < shown;) {
+        const std::int64_t node = nodeAt(slot);
+        if (node < 0) {
+            ++slot;
+            continue;
+        }
+        const std::int64_t rack = (m_firstNode + node) / perRack;
+        int end = slot + 1;
+        while (end < shown && end / m_perRow == slot / m_perRow && nodeAt(end) >= 0 && (m_firstNode + nodeAt(end)) / perRack == rack)
+            ++end;
+        painter->drawRoundedRect(nodeRect(slot).united(nodeRect(end - 1)).adjusted(-pad, -pad, pad, pad), 4, 4);
+        slot = end;
+    }
+}
+
 void NodeGroupItem::paintNodes(QPainter *painter, const QPalette &palette, const QRectF &frame) const
 {
     const NodeGroup &g = m_group;
     const int shown = shownNodes();
     const bool ellipsis = !m_canvas->isExpanded(m_index) && g.nodes > m_perRow;
+    paintRacks(painter, palette);
     for (int slot = 0; slot < shown; ++slot) {
         std::int64_t node = slot;
         if (ellipsis && slot == shown - 2) {
@@ -130,11 +172,15 @@ QString NodeGroupItem::describe(const QPointF &p) const
         const std::int64_t gpu = std::clamp<std::int64_t>(row * kCellsPerRow + col, 0, g.gpusPerNode - 1);
         const std::int64_t rank = (m_firstNode + node) * g.gpusPerNode + gpu;
         const RankCoordinates c = coordinatesOf(m_canvas->document()->plan().parallel, rank);
+        const QString where = nodesPerRack() > 1 ? QObject::tr(" (rack %1, tray %2)")
+                                                      .arg((m_firstNode + node) / nodesPerRack())
+                                                      .arg((m_firstNode + node) % nodesPerRack())
+                                                : QString();
         if (m_canvas->document()->plan().parallel.context > 1)
-            return QObject::tr("Node %1, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
-                .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context);
-        return QObject::tr("Node %1, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
-            .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage);
+            return QObject::tr("Node %1%8, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
+                .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context).arg(where);
+        return QObject::tr("Node %1%7, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
+            .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(where);
     }
     return QString();
 }

@@ -37,6 +37,9 @@ protected:
 private:
     void paintHeader(QPainter *painter, const QPalette &palette, const QRectF &frame) const;
     void paintNodes(QPainter *painter, const QPalette &palette, const QRectF &frame) const;
+    /// A scale-up domain of several nodes (an NVL72 rack of trays) drawn as one outline around its trays.
+    void paintRacks(QPainter *painter, const QPalette &palette) const;
+    std::int64_t nodesPerRack() const;
     void paintNode(QPainter *painter, const QPalette &palette, std::int64_t node, const QRectF &r) const;
     int shownNodes() const;
     QSizeF nodeSize() const;
