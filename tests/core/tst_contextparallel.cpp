@@ -173,6 +173,28 @@ private slots:
         QVERIFY(!refused.plan.has_value());
     }
 
+    // Megatron-Core's overlap options: with tensor_comm_overlap the tensor-parallel collectives hide behind
+    // the GEMMs they feed, leaving the documented 15% interference when the GEMMs are the longer; it needs
+    // sequence parallelism. overlap_param_gather moves the parameter all-gather into the next forward.
+    void overlapOptionsHideCommunication()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = test::presetPlan("nemotron4-15b", 4, 1, 16, 4, 256, "h100-sxm5-80gb");
+        plan.training.sequenceParallel = true;
+        plan.training.flashAttention = true;
+        plan.parallel.zeroStage = 1;
+        const Estimate plain = estimate(plan, catalog);
+        plan.parallel.tensorCommOverlap = true;
+        const Estimate overlapped = estimate(plan, catalog);
+        QVERIFY(plain.step.category(TimeCategory::TensorComm) > 0);
+        QVERIFY(qAbs(overlapped.step.category(TimeCategory::TensorComm) - 0.15 * plain.step.category(TimeCategory::TensorComm))
+                < 1e-9 * plain.step.stepSeconds);
+        plan.parallel.overlapParamGather = true;
+        QVERIFY(estimate(plan, catalog).step.category(TimeCategory::DataComm) < overlapped.step.category(TimeCategory::DataComm));
+        plan.training.sequenceParallel = false;
+        QVERIFY(errorOn(estimate(plan, catalog), "parallel.tensor_comm_overlap"));
+    }
+
     void searchTriesContextOnLongSequences()
     {
         const Catalog &catalog = io::builtinCatalog();
