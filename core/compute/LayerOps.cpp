@@ -13,6 +13,7 @@ struct Shapes
 {
     double M;   ///< tokens per micro-batch on this rank: s x b / context
     double h, f, kv, V, s, b;
+    double qd; ///< Q and attention-output width: heads x head size
     double sq;  ///< query tokens per sequence on this rank: s / context (keys and values span all s)
     double heads;  ///< query heads on this tensor rank
     double hd;     ///< head dimension
@@ -37,6 +38,7 @@ Shapes shapesOf(const Plan &plan)
     x.h = double(m.hidden);
     x.f = double(m.ffnHidden);
     x.kv = double(m.kvDim());
+    x.qd = double(m.qDim());
     x.V = double(m.vocab);
     x.t = double(plan.parallel.tensor);
     x.heads = double(m.heads) / x.t;
@@ -90,7 +92,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
 
     if (!attentionCoreOnly) {
         ops.push_back(elementwise("input norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
-        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.h + 2.0 * x.kv) / x.t, x.q));
+        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q));
     }
     const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
     const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.kv / x.t; // other context ranks' K and V, read once
@@ -99,7 +101,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
             // One kernel: QK^T and PV in on-chip memory; reads Q, K, V, writes the context. With the causal
             // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023).
             Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.sq * x.s * x.hd,
-                         x.q * x.M * (2.0 * x.h + 2.0 * x.kv) / x.t + remoteKv);
+                         x.q * x.M * (2.0 * x.qd + 2.0 * x.kv) / x.t + remoteKv);
             op.batch = x.b * x.heads; // QK^T: [s x hd] x [hd x s] per head (and PV alike)
             op.rows = x.sq;
             op.inner = x.hd;
@@ -125,7 +127,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     }
     if (attentionCoreOnly)
         return;
-    ops.push_back(matmul("output projection", pass, L, x.M, x.h / x.t, x.h, x.q));
+    ops.push_back(matmul("output projection", pass, L, x.M, x.qd / x.t, x.h, x.q));
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
@@ -176,11 +178,11 @@ Op backwardOf(const Op &forward)
 /// the four linear layers is cast both ways (read 2, write 1 + 1 bytes). Memory-bound.
 void appendQuantizeOps(const Shapes &x, std::vector<Op> &ops)
 {
-    const double attnOut = x.M * x.h / x.t;
+    const double attnOut = x.M * x.qd / x.t;
     const double inputs = 2.0 * x.M * x.h / x.rowT + attnOut + x.M * x.f / x.t;
     ops.push_back(elementwise("quantize (cast, amax)", OpKind::Elementwise, OpPass::Forward, OpScope::Layer, attnOut + inputs,
                               2.0 * attnOut, 3.0 * x.q / 2.0 * attnOut + inputs));
-    const double gradients = x.M * (x.h + 2.0 * x.kv) / x.t + 2.0 * x.M * x.h / x.rowT + x.M * x.upWidth / x.t;
+    const double gradients = x.M * (x.qd + 2.0 * x.kv) / x.t + 2.0 * x.M * x.h / x.rowT + x.M * x.upWidth / x.t;
     ops.push_back(elementwise("quantize gradients (cast, transpose)", OpKind::Elementwise, OpPass::Backward, OpScope::Layer,
                               gradients, 2.0 * gradients, (x.q + 2.0) * gradients));
 }
@@ -247,10 +249,11 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
 double modelForwardFlopsPerSequence(const ModelSpec &m)
 {
     const double s = double(m.seqLen), h = double(m.hidden), f = double(m.ffnHidden), kv = double(m.kvDim());
+    const double qd = double(m.qDim()); // h unless head_dim says otherwise
     const double up = m.mlp == MlpKind::SwiGlu ? 2.0 * f : f;
-    const double perLayer = 2.0 * s * h * (h + 2.0 * kv) // QKV
-                            + 4.0 * s * s * h             // scores and context, full s^2
-                            + 2.0 * s * h * h             // output projection
+    const double perLayer = 2.0 * s * h * (qd + 2.0 * kv) // QKV
+                            + 4.0 * s * s * qd            // scores and context, full s^2
+                            + 2.0 * s * qd * h            // output projection
                             + 2.0 * s * h * up + 2.0 * s * f * h; // MLP
     return double(m.layers) * perLayer + 2.0 * s * h * double(m.vocab);
 }

@@ -16,6 +16,7 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     const double sb = double(m.seqLen) * double(training.microBatch);
     const double h = double(m.hidden);
     const double kv = double(m.kvDim());
+    const double qd = double(m.qDim()); // h unless head_dim says otherwise
     const double f = double(m.ffnHidden);
     const double t = double(tensor);
     const double d = m.dropout ? 1.0 : 0.0;
@@ -26,7 +27,7 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     if (training.sequenceParallel)
         a.sequenceShardable /= t;
     // Q and K for the scores, V for the context, the context itself (output-projection input).
-    double sharded = q * sb * (h + kv) + q * sb * kv + q * sb * h;
+    double sharded = q * sb * (qd + kv) + q * sb * kv + q * sb * qd;
     // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
     // and their product.
     sharded += m.mlp == MlpKind::SwiGlu ? q * sb * 3.0 * f : q * sb * 2.0 * f;

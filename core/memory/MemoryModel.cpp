@@ -51,7 +51,7 @@ double contextKvBufferBytes(const Plan &plan)
     case ContextComm::AllToAll:
         // Q, K, V and the context in both layouts while they are exchanged.
         return 2.0 * q * double(m.seqLen) / double(par.context) * double(training.microBatch)
-               * (2.0 * double(m.hidden) + 2.0 * double(m.kvDim())) / t;
+               * (2.0 * double(m.qDim()) + 2.0 * double(m.kvDim())) / t;
     }
     return 0.0;
 }

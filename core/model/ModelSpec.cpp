@@ -16,13 +16,15 @@ LayerParameters layerParameters(const ModelSpec &m)
     const double h = double(m.hidden);
     const double f = double(m.ffnHidden);
     const double kv = double(m.kvDim());
+    const double qd = double(m.qDim());
     const double bias = m.linearBias ? 1.0 : 0.0;
     const double normWidth = m.norm == NormKind::LayerNorm ? 2.0 * h : h; // weight (+ bias)
 
     LayerParameters p;
-    // Attention: Q (h x h), K and V (h x kv each), output projection (h x h).
-    p.sharded += h * h + 2.0 * h * kv + h * h;
-    p.sharded += bias * (h + 2.0 * kv); // QKV bias, column-parallel
+    // Attention: Q (h x heads hd), K and V (h x kv each), output projection (heads hd x h); heads hd = h
+    // unless head_dim says otherwise.
+    p.sharded += h * qd + 2.0 * h * kv + qd * h;
+    p.sharded += bias * (qd + 2.0 * kv); // QKV bias, column-parallel
     p.replicated += bias * h;           // output-projection bias, row-parallel
     // MLP: gelu has up (h x f) and down (f x h); swiglu has gate and up (2 x h x f) and down.
     const double upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * f : f;

@@ -59,7 +59,13 @@ struct ModelSpec
     PositionEmbedding position = PositionEmbedding::Learned;
     bool dropout = true;
 
-    std::int64_t headDim() const { return heads > 0 ? hidden / heads : 0; }
+    /// Size of one attention head when it is not hidden / heads (Gemma, Qwen3, DeepSeek-V3, GPT-OSS set
+    /// head_dim in their configs); 0: hidden / heads.
+    std::int64_t headDimension = 0;
+
+    std::int64_t headDim() const { return headDimension > 0 ? headDimension : heads > 0 ? hidden / heads : 0; }
+    /// Width of Q and of the attention output: heads x head size (hidden unless head_dim says otherwise).
+    std::int64_t qDim() const { return heads * headDim(); }
     std::int64_t kvDim() const { return kvHeads * headDim(); }
 
     friend bool operator==(const ModelSpec &, const ModelSpec &) = default;

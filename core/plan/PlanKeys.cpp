@@ -136,6 +136,11 @@ const std::array kKeys{
             .tooltip = "grouped-query attention: key/value heads", .defaultText = "heads",
             .rule = "divides heads; divisible by tensor", .range = {1, 65536}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::kvHeads>()},
+    PlanKey{.path = "model.head_dim", .type = KeyType::Integer, .label = "Head size", .noun = "head size",
+            .tooltip = "size of one attention head when it is not hidden / heads (Gemma, Qwen3, GPT-OSS set head_dim); "
+                       "Q and the attention output are heads x head size wide; 0: hidden / heads",
+            .defaultText = "0 (hidden / heads)", .range = {0, 65536}, .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::headDimension>()},
     PlanKey{.path = "model.ffn_hidden", .type = KeyType::Integer, .label = "MLP width", .noun = "MLP width",
             .tooltip = "inner width of the MLP", .defaultText = "4 x hidden", .rule = "divisible by tensor",
             .range = {1, kTwoTo(22)}, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::ffnHidden>()},

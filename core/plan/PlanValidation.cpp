@@ -93,9 +93,9 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 void checkModelShape(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
-    if (check.ok({"model.hidden", "model.heads"}) && m.hidden % m.heads != 0)
+    if (check.ok({"model.hidden", "model.heads"}) && m.headDimension == 0 && m.hidden % m.heads != 0)
         check.error("model.heads", "Attention heads (" + num(m.heads) + ") must divide the hidden size (" + num(m.hidden)
-                                       + ") so every head has a whole dimension"
+                                       + ") so every head has a whole dimension, or set model.head_dim"
                                        + suggestion("head counts", nearestValid(m.heads, m.hidden, [&](std::int64_t h) {
                                                         return m.hidden % h == 0;
                                                     })));

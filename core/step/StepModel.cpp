@@ -152,8 +152,8 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
         break;
     }
     case ContextComm::AllToAll: {
-        const double qkv = q * localTokens * (double(model.hidden) + 2.0 * double(model.kvDim())) / t;
-        const double context = q * localTokens * double(model.hidden) / t;
+        const double qkv = q * localTokens * (double(model.qDim()) + 2.0 * double(model.kvDim())) / t;
+        const double context = q * localTokens * double(model.qDim()) / t;
         x.forward = bestCollective(Collective::AllToAll, qkv, group).seconds + bestCollective(Collective::AllToAll, context, group).seconds;
         x.backward = x.forward;
         break;

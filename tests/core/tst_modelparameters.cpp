@@ -20,7 +20,37 @@ private slots:
     void narayananTable1_data();
     void narayananTable1();
     void tensorParallelSplit();
+    void headSizeNotHiddenOverHeads();
 };
+
+// model.head_dim: Qwen3-32B has hidden 5120 and 64 query heads of 128 (8 key/value heads), so Q and the
+// attention output are 8,192 wide, not 5,120 (Qwen3 config.json: hidden_size 5120, num_attention_heads 64,
+// num_key_value_heads 8, head_dim 128, intermediate_size 25600, 64 layers, vocab 151936, untied). Qwen3
+// Technical Report (2025), Table 1: 32.8 B parameters.
+void TestModelParameters::headSizeNotHiddenOverHeads()
+{
+    ModelSpec m;
+    m.layers = 64;
+    m.hidden = 5120;
+    m.heads = 64;
+    m.kvHeads = 8;
+    m.ffnHidden = 25600;
+    m.vocab = 151936;
+    m.seqLen = 4096;
+    m.mlp = MlpKind::SwiGlu;
+    applyArchitectureDefaults(m);
+    m.headDimension = 128;
+    QCOMPARE(m.qDim(), 8192);
+    QCOMPARE(m.kvDim(), 1024);
+    QVERIFY2(std::abs(totalParameters(m) / 32.8e9 - 1.0) < 0.005, qPrintable(QString::number(totalParameters(m))));
+    // Per layer: Q 5120 x 8192, K and V 5120 x 1024 each, output 8192 x 5120, MLP 3 x 5120 x 25600, two norms.
+    QCOMPARE(layerParameters(m).total(), 5120.0 * 8192 * 2 + 2 * 5120.0 * 1024 + 3 * 5120.0 * 25600 + 2 * 5120.0);
+    // Without it the head would be 5120 / 64 = 80: Q and output 2 x 5120 x (8192 - 5120) and K, V
+    // 2 x 5120 x (1024 - 640) fewer per layer, 2,264,924,160 over 64 layers.
+    const double with = totalParameters(m);
+    m.headDimension = 0;
+    QCOMPARE(with - totalParameters(m), 64.0 * (2 * 5120.0 * (8192 - 5120) + 2 * 5120.0 * (1024 - 640)));
+}
 
 void TestModelParameters::presets_data()
 {
