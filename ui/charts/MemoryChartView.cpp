@@ -337,9 +337,9 @@ QString stageAxisTitle(const Plan &plan)
 {
     QStringList notes;
     if (plan.parallel.context > 1)
-        notes << MemoryChartView::tr("context %1: 1/%1 of each sequence per GPU").arg(plan.parallel.context);
+        notes << MemoryChartView::tr("context %1: 1/%1 of each sequence").arg(plan.parallel.context);
     if (isLowPrecisionMatmul(plan.training.precision))
-        notes << MemoryChartView::tr("params include the %1 weight copies").arg(QString::fromLatin1(labelOf(plan.training.precision)));
+        notes << MemoryChartView::tr("params incl. %1 copies").arg(QString::fromLatin1(labelOf(plan.training.precision)));
     return notes.isEmpty() ? MemoryChartView::tr("Pipeline stage")
                            : MemoryChartView::tr("Pipeline stage (%1)").arg(notes.join(QStringLiteral("; ")));
 }
