@@ -48,6 +48,8 @@ std::string automaticPlanName(const Plan &plan, const Catalog &catalog)
         layout += " x tensor " + std::to_string(par.tensor);
     if (par.pipeline > 1)
         layout += " x pipeline " + std::to_string(par.pipeline);
+    if (par.context > 1)
+        layout += " x context " + std::to_string(par.context);
     const std::string model = plan.model.name.empty() ? std::string("Custom model") : plan.model.name;
     return model + " on " + gpusText(plan, catalog) + ", " + layout;
 }
