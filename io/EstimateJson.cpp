@@ -134,6 +134,7 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
                                   {"backward_seconds", s.backwardSeconds},
                                   {"recompute_seconds", s.recomputeSeconds},
                                   {"tensor_comm_seconds", s.tensorCommSeconds},
+                                  {"context_comm_seconds", s.contextCommSeconds},
                                   {"pipeline_comm_seconds", s.pipelineCommSeconds},
                                   {"microbatch_seconds", s.microbatchSeconds()}});
     QJsonArray ops;
