@@ -31,6 +31,13 @@ double stageParameterCount(const Plan &plan, std::int64_t stage)
     return count;
 }
 
+double contextKvChunkBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    return activationElementBytes(plan.training.precision) * double(m.seqLen) / double(plan.parallel.context)
+           * double(plan.training.microBatch) * 2.0 * double(m.kvDim()) / double(plan.parallel.tensor);
+}
+
 double contextKvBufferBytes(const Plan &plan)
 {
     const ParallelConfig &par = plan.parallel;
@@ -40,7 +47,7 @@ double contextKvBufferBytes(const Plan &plan)
     const TrainingConfig &training = plan.training;
     const double q = activationElementBytes(training.precision);
     const double t = double(par.tensor);
-    const double kvChunk = q * double(m.seqLen) / double(par.context) * double(training.microBatch) * 2.0 * double(m.kvDim()) / t;
+    const double kvChunk = contextKvChunkBytes(plan);
     switch (par.contextComm) {
     case ContextComm::Ring:
         // Backward passes K, V and their gradients: a block in hand and one arriving, each 2x a KV chunk.

@@ -92,6 +92,10 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 /// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
 double stageParameterCount(const Plan &plan, std::int64_t stage);
 
+/// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
+/// activation format (what a ring step passes on).
+double contextKvChunkBytes(const Plan &plan);
+
 /// Context parallelism's transient KV buffers on one rank for the layer being computed (0 without it):
 /// ring: a block in hand and one in flight, each K, V and (backward) their gradients of s / c tokens;
 /// all-gather: K and V of the whole sequence; all-to-all: Q, K, V and the context in both layouts.

@@ -98,6 +98,21 @@ bool Plan::unevenStages() const
     return parallel.pipeline > 1 && (parallel.firstStageLayers > 0 || parallel.lastStageLayers > 0);
 }
 
+std::int64_t middleStageLayers(std::int64_t layers, std::int64_t p, std::int64_t first, std::int64_t last)
+{
+    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
+    return middle > 0 ? std::max<std::int64_t>(0, layers - first - last) / middle : 0;
+}
+
+bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, std::int64_t first, std::int64_t last)
+{
+    if (v <= 1)
+        return true;
+    if (first == 0 && last == 0)
+        return p > 0 && layers % (p * v) == 0;
+    return middleStageLayers(layers, p, first, last) % v == 0 && (first == 0 || first >= v - 1) && (last == 0 || last >= v - 1);
+}
+
 std::int64_t Plan::layersOnStage(std::int64_t stage) const
 {
     const std::int64_t p = parallel.pipeline;
@@ -110,8 +125,7 @@ std::int64_t Plan::layersOnStage(std::int64_t stage) const
         return first;
     if (stage == p - 1 && last > 0)
         return last;
-    const std::int64_t middle = p - (first > 0 ? 1 : 0) - (last > 0 ? 1 : 0);
-    return middle > 0 ? std::max<std::int64_t>(0, model.layers - first - last) / middle : 0;
+    return middleStageLayers(model.layers, p, first, last);
 }
 
 std::int64_t Plan::layersPerStage() const

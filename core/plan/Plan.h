@@ -195,6 +195,15 @@ struct Plan
     friend bool operator==(const Plan &, const Plan &) = default;
 };
 
+/// Layers each middle stage holds when the first and last of `p` stages hold `first` and `last` (0: an even
+/// share, Megatron-Core's --decoder-first/last-pipeline-num-layers); 0 when no stage is in the middle.
+std::int64_t middleStageLayers(std::int64_t layers, std::int64_t p, std::int64_t first, std::int64_t last);
+
+/// Whether `v` chunks per stage fit the split: equal chunks of an even split; with an uneven one, the
+/// middle stages' share divides by v and the first and last stages fill every chunk but the one the
+/// embedding or the loss takes (Megatron-Core's --account-for-embedding/loss-in-pipeline-split).
+bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, std::int64_t first, std::int64_t last);
+
 /// Sets parallel.data to GPUs / (tensor x pipeline x context) when that is a whole number (sizes in range);
 /// otherwise leaves it, for validation to explain. Used for a plan file without "data" and by the editor.
 void deriveDataParallel(Plan &plan);

@@ -166,15 +166,9 @@ void checkUnevenStages(Checker &check)
     }
     const std::int64_t v = par.virtualStages;
     if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) {
-        // Interleaved: every middle stage splits into v equal chunks, and the first and last stages fill
-        // all their chunks but the one the embedding or the loss takes (Megatron-Core's
-        // --account-for-embedding-in-pipeline-split / --account-for-loss-in-pipeline-split).
-        const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
-        const std::int64_t share = middle > 0 ? (m.layers - par.firstStageLayers - par.lastStageLayers) / middle : 0;
-        const bool endsFill = (par.firstStageLayers == 0 || par.firstStageLayers >= v - 1)
-                              && (par.lastStageLayers == 0 || par.lastStageLayers >= v - 1);
-        if (v > 1 && (share % v != 0 || !endsFill))
-            check.error(key, "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers (" + num(share)
+        if (!interleavedChunksFit(m.layers, par.pipeline, v, par.firstStageLayers, par.lastStageLayers))
+            check.error(key, "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers ("
+                                 + num(middleStageLayers(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers))
                                  + ") divisible by " + num(v) + " and the first and last stages at least " + num(v - 1)
                                  + " layers each (one chunk may give its slot to the embedding or the loss)");
         return;

@@ -50,15 +50,6 @@ std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int6
     return {first, last};
 }
 
-/// Whether v chunks per stage fit the split: equal chunks, or the middle stages' share divides by v and the
-/// first and last stages fill all their chunks but one (core/plan/PlanValidation).
-bool interleavable(std::int64_t layers, std::int64_t p, std::int64_t v, std::int64_t first, std::int64_t last)
-{
-    if (first == 0 && last == 0)
-        return layers % (p * v) == 0;
-    return p > 2 && ((layers - first - last) / (p - 2)) % v == 0 && first >= v - 1 && last >= v - 1;
-}
-
 std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
 {
     std::vector<std::int64_t> out;
@@ -299,27 +290,94 @@ std::optional<KeyValue> SearchConstraints::fixedValue(std::string_view path) con
     return std::nullopt;
 }
 
+namespace {
+
+/// The search dimensions held at a value, resolved once per search.
+struct FixedDimensions
+{
+    explicit FixedDimensions(const SearchConstraints &c)
+        : tensor(c, "parallel.tensor"), pipeline(c, "parallel.pipeline"), data(c, "parallel.data"), context(c, "parallel.context"),
+          microBatch(c, "training.micro_batch"), virtualStages(c, "parallel.virtual_stages"), schedule(c, "parallel.schedule"),
+          zero(c, "parallel.zero_stage"), recompute(c, "training.recompute"), sequenceParallel(c, "training.sequence_parallel")
+    {
+    }
+    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel;
+};
+
+/// One placement of the model on the GPUs: the sizes and the pipeline split.
+struct Layout
+{
+    std::int64_t nodes, data, tensor, pipeline, context, first, last;
+};
+
+/// Appends every micro-batch, schedule, ZeRO stage, recomputation, sequence parallelism and offload choice
+/// of one layout; false once the space's bound is reached.
+bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDimensions &fixed, const Layout &l,
+                   std::vector<SearchConfig> &out)
+{
+    const std::int64_t layers = base.model.layers, global = base.training.globalBatch;
+    const std::int64_t d = l.data, t = l.tensor, p = l.pipeline;
+    for (const std::int64_t mb : c.microBatches) {
+        if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
+            continue;
+        const std::int64_t m = global / (mb * d);
+        // Schedules and virtual stages.
+        std::vector<std::pair<Schedule, std::int64_t>> schedules;
+        if (p == 1) {
+            schedules.push_back({Schedule::OneFOneB, 1});
+        } else {
+            for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
+                schedules.push_back({s, 1});
+            for (const std::int64_t v : divisors(middleStageLayers(layers, p, l.first, l.last), 16))
+                if (v > 1 && m % p == 0 && interleavedChunksFit(layers, p, v, l.first, l.last))
+                    schedules.push_back({Schedule::Interleaved, v});
+        }
+        for (const auto &[schedule, v] : schedules) {
+            if (!fixed.schedule.allows(schedule) || !fixed.virtualStages.allows(v))
+                continue;
+            // With one replica every ZeRO stage is ZeRO-0; ZeRO-3 does not combine with pipeline stages
+            // (core/plan/PlanValidation).
+            for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 2 : 3) : 0); ++zero) {
+                if (!fixed.zero.allows(zero))
+                    continue;
+                for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                    if (!fixed.recompute.allows(r))
+                        continue;
+                    for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
+                        if (!fixed.sequenceParallel.allows(bool(sp)))
+                            continue;
+                        for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
+                            if (out.size() > kMaxSearchConfigs)
+                                return false;
+                            out.push_back({l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context});
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstraints &c)
 {
-    const Fixed fixedTensor(c, "parallel.tensor"), fixedPipeline(c, "parallel.pipeline"), fixedData(c, "parallel.data"),
-        fixedMicroBatch(c, "training.micro_batch"), fixedVirtual(c, "parallel.virtual_stages"),
-        fixedSchedule(c, "parallel.schedule"), fixedZero(c, "parallel.zero_stage"), fixedRecompute(c, "training.recompute"),
-        fixedSequenceParallel(c, "training.sequence_parallel"), fixedContext(c, "parallel.context");
+    const FixedDimensions fixed(c);
     std::vector<SearchConfig> out;
     const std::int64_t G = base.cluster.gpusPerNode;
     const std::int64_t layers = base.model.layers;
-    const std::int64_t global = base.training.globalBatch;
-    if (G < 1 || layers < 1 || global < 1)
+    if (G < 1 || layers < 1 || base.training.globalBatch < 1)
         return out;
     // Tensor groups larger than a node are enumerated to explain them, up to 8 nodes' worth.
     const std::int64_t maxTensor = c.allowTensorAcrossNodes ? 1 << 20 : 8 * G;
     for (const std::int64_t nodes : nodeCounts(base, c)) {
         const std::int64_t gpus = nodes * G;
         for (const std::int64_t t : divisors(gpus, std::min(maxTensor, base.model.heads))) {
-            if (!fixedTensor.allows(t) || base.model.heads % t != 0)
+            if (!fixed.tensor.allows(t) || base.model.heads % t != 0)
                 continue;
             for (const std::int64_t p : divisors(gpus / t, layers)) {
-                if (!fixedPipeline.allows(p))
+                if (!fixed.pipeline.allows(p))
                     continue;
                 // Layers that do not divide by the stages: Megatron-Core's uneven split, the middle stages
                 // at the rounded-up share and the first and last (embedding, loss) lighter.
@@ -327,50 +385,11 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                 if (layers % p != 0 && first == 0)
                     continue;
                 for (const std::int64_t cp : contextSizes(base, gpus / (t * p))) {
-                if (!fixedContext.allows(cp))
-                    continue;
-                const std::int64_t d = gpus / (t * p * cp);
-                if (!fixedData.allows(d))
-                    continue;
-                for (const std::int64_t mb : c.microBatches) {
-                    if (!fixedMicroBatch.allows(mb) || global % (mb * d) != 0)
+                    const std::int64_t d = gpus / (t * p * cp);
+                    if (!fixed.context.allows(cp) || !fixed.data.allows(d))
                         continue;
-                    const std::int64_t m = global / (mb * d);
-                    // Schedules and virtual stages.
-                    std::vector<std::pair<Schedule, std::int64_t>> schedules;
-                    if (p == 1) {
-                        schedules.push_back({Schedule::OneFOneB, 1});
-                    } else {
-                        for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
-                            schedules.push_back({s, 1});
-                        for (const std::int64_t v : divisors(first > 0 ? (layers - first - last) / (p - 2) : layers / p, 16))
-                            if (v > 1 && m % p == 0 && interleavable(layers, p, v, first, last))
-                                schedules.push_back({Schedule::Interleaved, v});
-                    }
-                    for (const auto &[schedule, v] : schedules) {
-                        if (!fixedSchedule.allows(schedule) || !fixedVirtual.allows(v))
-                            continue;
-                        // With one replica every ZeRO stage is ZeRO-0; ZeRO-3 does not combine with pipeline
-                        // stages (core/plan/PlanValidation).
-                        for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 2 : 3) : 0); ++zero) {
-                            if (!fixedZero.allows(zero))
-                                continue;
-                            for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-                                if (!fixedRecompute.allows(r))
-                                    continue;
-                                for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
-                                    if (!fixedSequenceParallel.allows(bool(sp)))
-                                        continue;
-                                    for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
-                                        if (out.size() > kMaxSearchConfigs)
-                                            return out;
-                                        out.push_back({nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), first, last, cp});
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                    if (!appendChoices(base, c, fixed, {nodes, d, t, p, cp, first, last}, out))
+                        return out;
                 }
             }
         }

@@ -70,12 +70,12 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     // group of each kind sets the pace (core/cluster/Topology). The unit is the scale-up domain: a node,
     // or an NVL72 rack whose NVLink joins the GPUs of 18 trays.
     const std::int64_t G = plan.cluster.fabricGpus();
-    const GroupSpan tensor = tensorGroupSpan(plan.parallel, G);
-    const GroupSpan data = dataGroupSpan(plan.parallel, G);
-    links.tensorGroup = {tensor.size, tensor.crossesNodes() ? tensor.minPerNode : tensor.size, links.intraNode, links.network};
-    links.dataGroup = {data.size, data.crossesNodes() ? data.minPerNode : data.size, links.intraNode, links.network};
-    const GroupSpan context = contextGroupSpan(plan.parallel, G);
-    links.contextGroup = {context.size, context.crossesNodes() ? context.minPerNode : context.size, links.intraNode, links.network};
+    const auto placed = [&links](const GroupSpan &span) {
+        return GroupPlacement{span.size, span.crossesNodes() ? span.minPerNode : span.size, links.intraNode, links.network};
+    };
+    links.tensorGroup = placed(tensorGroupSpan(plan.parallel, G));
+    links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
+    links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
 }
@@ -130,7 +130,7 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
     const double q = activationElementBytes(plan.training.precision);
     const double t = double(plan.parallel.tensor);
     const double localTokens = double(model.seqLen) / double(c) * double(plan.training.microBatch);
-    const double kvChunk = q * localTokens * 2.0 * double(model.kvDim()) / t; // one rank's K and V
+    const double kvChunk = contextKvChunkBytes(plan); // one rank's K and V
     const GroupPlacement &group = links.contextGroup;
     ContextExchange x;
     switch (plan.parallel.contextComm) {

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "io/CatalogJson.h"
@@ -83,18 +84,24 @@ const std::map<std::string, std::pair<double, double>> kRanges{
     {"memory_max", {0.5, 0.95}},        {"memory_overhead_s", {1e-6, 5e-5}}, {"attention_eff", {0.3, 1.0}},
     {"intra_eff", {0.6, 0.9}}, {"network_eff", {0.5, 0.95}},           {"network_latency_s", {3e-6, 3e-5}}, {"intra_latency_s", {1e-6, 8e-6}}};
 
-Params descend(const std::vector<validation::Row> &rows, Params p, double &best)
+using Values = std::map<std::string, double>;
+using Ranges = std::map<std::string, std::pair<double, double>>;
+
+/// Coordinate descent in multiplicative steps, each value kept inside its range; returns the objective
+/// reached and leaves the values there.
+double coordinateDescent(Values &values, const Ranges &ranges, std::initializer_list<double> steps,
+                         const std::function<double(const Values &)> &objective)
 {
-    best = score(rows, apply(p)).objective;
-    for (double step : {0.3, 0.1, 0.03, 0.01}) {
+    double best = objective(values);
+    for (double step : steps) {
         for (int sweep = 0; sweep < 8; ++sweep) {
             bool improved = false;
-            for (auto &[name, value] : p.values) {
-                const auto [low, high] = kRanges.at(name);
+            for (auto &[name, value] : values) {
+                const auto [low, high] = ranges.at(name);
                 for (double factor : {1.0 + step, 1.0 / (1.0 + step)}) {
                     const double old = value;
                     value = std::clamp(old * factor, low, high);
-                    const double s = score(rows, apply(p)).objective;
+                    const double s = objective(values);
                     if (s < best - 1e-9) {
                         best = s;
                         improved = true;
@@ -107,6 +114,14 @@ Params descend(const std::vector<validation::Row> &rows, Params p, double &best)
                 break;
         }
     }
+    return best;
+}
+
+Params descend(const std::vector<validation::Row> &rows, Params p, double &best)
+{
+    best = coordinateDescent(p.values, kRanges, {0.3, 0.1, 0.03, 0.01}, [&](const Values &v) {
+        return score(rows, apply(Params{v})).objective;
+    });
     return p;
 }
 
@@ -187,28 +202,8 @@ double robustObjective(const std::vector<validation::Row> &rows, const Catalog &
 
 std::map<std::string, double> descendModern(const std::vector<validation::Row> &rows, std::map<std::string, double> p, double &best)
 {
-    best = robustObjective(rows, applyModern(p));
-    for (double step : {0.2, 0.06, 0.02, 0.007}) {
-        for (int sweep = 0; sweep < 8; ++sweep) {
-            bool improved = false;
-            for (auto &[name, value] : p) {
-                const auto [low, high] = kModernRanges.at(name);
-                for (double factor : {1.0 + step, 1.0 / (1.0 + step)}) {
-                    const double old = value;
-                    value = std::clamp(old * factor, low, high);
-                    const double s = robustObjective(rows, applyModern(p));
-                    if (s < best - 1e-9) {
-                        best = s;
-                        improved = true;
-                    } else {
-                        value = old;
-                    }
-                }
-            }
-            if (!improved)
-                break;
-        }
-    }
+    best = coordinateDescent(p, kModernRanges, {0.2, 0.06, 0.02, 0.007},
+                             [&](const Values &v) { return robustObjective(rows, applyModern(v)); });
     return p;
 }
 
