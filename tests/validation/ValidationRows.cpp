@@ -220,7 +220,11 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
 /// NeMo / Megatron-Core as the DGX Cloud recipes and the NeMo performance tables run it (validation
 /// README): BF16 or FP8 (Transformer Engine, per-tensor scaling), flash attention (cuDNN), fused kernels,
 /// sequence parallelism with tensor parallelism, the distributed optimizer (ZeRO-1 over data x context)
-/// with FP32 main gradients, overlapped gradient reduction and parameter gather, tensor-parallel
+/// with gradients reduced in BF16 (the recipes' grad_sync_dtype: bf16 in NeMo 1.0's hydra configs,
+/// grad_reduce_in_fp32 = False in NeMo 2.0's performance recipes; dgxc-benchmarking
+/// nemo_megatron/gpt3_175b_hydra.yaml and nemotron/nemotron4-340b-synth.yaml), FP8 parameters all-gathered in
+/// FP8 under FP8 (fp8_params: true there and in NeMo 2.0's bf16_with_fp8_mixed), overlapped gradient
+/// reduction and parameter gather, tensor-parallel
 /// communication overlapped with the GEMMs when TP > 1 (the performance recipes' MegatronCommOverlapCallback
 /// and DistributedDataParallelConfig in NeMo 2.0's llm/recipes), interleaved pipeline when VP > 1 with its
 /// transfers overlapped (overlap_p2p_comm, which NeMo sets with virtual stages), no
@@ -232,7 +236,8 @@ void nemoTraining(Plan &plan, const QString &precision)
     plan.training.fusedKernels = true;
     plan.training.recompute = Recompute::None;
     plan.training.sequenceParallel = plan.parallel.tensor > 1;
-    plan.training.fp32Gradients = true;
+    plan.training.fp32Gradients = false;
+    plan.training.fp8ParamGather = plan.training.precision == Precision::FP8;
     plan.parallel.zeroStage = 1;
     plan.parallel.overlapGradReduce = true;
     plan.parallel.overlapParamGather = true;
