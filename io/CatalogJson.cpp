@@ -287,6 +287,9 @@ Problems readModels(const QByteArray &json, Catalog &catalog)
         m.presetId = id;
         double published = 0;
         r.readNumber("published_parameters", published); // documentation for tests and tooltips
+        r.readNumber("published_active_parameters", published);
+        bool countsEmbedding = false;
+        r.readBool("active_counts_embedding", countsEmbedding);
         if (!m.presetId.empty() && entryValid())
             catalog.addModel(std::move(m));
     });

@@ -25,6 +25,7 @@ QJsonObject stageToJson(const StageMemory &s)
         {"layers", double(a.layers)},
         {"parameters", s.parameterCount},
         {"parameters_bytes", s.parametersBytes},
+        {"expert_parameters_bytes", s.expertParametersBytes},
         {"gradients_bytes", s.gradientsBytes},
         {"optimizer_bytes", s.optimizerBytes},
         {"activations_bytes", s.activationsBytes},
@@ -308,6 +309,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     root["model"] = QJsonObject{
         {"parameters", e.model.parameters},
         {"parameters_per_layer", e.model.parametersPerLayer},
+        {"active_parameters", e.model.activeParameters},
         {"microbatches", double(e.model.microbatches)},
     };
     root["memory"] = memoryToJson(e.memory);

@@ -124,6 +124,17 @@ GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
     return worstSpan(groups, [t, c](std::int64_t k) { return (k / t) * t * c + k % t; }, t, c, gpusPerNode);
 }
 
+GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
+    const std::int64_t e = std::max<std::int64_t>(1, parallel.expert);
+    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data * parallel.context * parallel.tensor * parallel.pipeline / e);
+    if (gpusPerNode < 1)
+        return {e, e, 1};
+    // Group k: expert-tensor index k % et of the block k / et; its ranks are et apart.
+    return worstSpan(groups, [et, e](std::int64_t k) { return (k / et) * et * e + k % et; }, et, e, gpusPerNode);
+}
+
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);

@@ -50,6 +50,9 @@ bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// The context-parallel group: `context` ranks of one tensor index, `tensor` apart.
 GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// The expert-parallel group (the all-to-all's): `expert` ranks of one expert-tensor index, expert_tensor
+/// apart (Megatron-Core's expert rank order: expert tensor, expert, expert data, pipeline).
+GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 
 /// Pipeline neighbours: how many of the p - 1 stage boundaries put the two stages' ranks on different
 /// nodes, and whether some stage starts or ends inside a node it shares with another stage in a way that

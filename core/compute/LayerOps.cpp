@@ -22,6 +22,7 @@ struct Shapes
     double rowT;   ///< divisor of h-wide element-wise tensors: t with sequence parallelism, else 1
     double upWidth; ///< MLP up-projection width (2f for SwiGLU)
     double mask;   ///< 1 byte per element when dropout is on, else 0
+    double od;     ///< attention output width (heads x value head size)
 };
 
 Shapes shapesOf(const Plan &plan)
@@ -47,6 +48,7 @@ Shapes shapesOf(const Plan &plan)
     x.rowT = training.sequenceParallel ? x.t : 1.0;
     x.upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * x.f : x.f;
     x.mask = m.dropout ? 1.0 : 0.0;
+    x.od = double(m.attentionOutDim());
     return x;
 }
 
@@ -82,6 +84,101 @@ Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inne
     return op;
 }
 
+/// Q, K and V from the layer input. MHA/GQA: one column-parallel GEMM. MLA (DeepSeek-V2 section 2.1):
+/// the down projections to the query latent and to the key/value latent (+ the shared rotary key) run on
+/// every tensor rank; the up projections split by heads.
+void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    const OpScope L = OpScope::Layer;
+    if (!m.isMla()) {
+        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q));
+        return;
+    }
+    const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
+    if (m.qLoraRank > 0) {
+        ops.push_back(matmul("MLA query down", pass, L, x.M, x.h, qLora, x.q));
+        ops.push_back(matmul("MLA query up", pass, L, x.M, qLora, x.qd / x.t, x.q));
+    } else {
+        ops.push_back(matmul("MLA query", pass, L, x.M, x.h, x.qd / x.t, x.q));
+    }
+    ops.push_back(matmul("MLA key/value down", pass, L, x.M, x.h, kvLora + double(m.qkRopeHeadDim), x.q));
+    ops.push_back(matmul("MLA key/value up", pass, L, x.M, kvLora, double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q));
+}
+
+/// One MLP of `rows` tokens, `width` wide per rank, `batch` of them (grouped experts): up, activation, down.
+void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, double rows, double width, double batch,
+               const char *const names[3], std::vector<Op> &ops)
+{
+    const bool fused = plan.training.fusedKernels;
+    const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    const double up = gated ? 2.0 * width : width;
+    Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
+    upOp.part = part;
+    ops.push_back(upOp);
+    // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
+    // activation; unfused, the bias add and the activation (and the gate product) each read and write.
+    const double upBytes = x.q * batch * rows * up;
+    const double actBytes = x.q * batch * rows * width;
+    const double activationBytes = fused ? upBytes + actBytes : (gated ? 5.0 * actBytes : 4.0 * actBytes);
+    Op act = elementwise(names[1], OpKind::Elementwise, pass, OpScope::Layer, batch * rows * width, 8.0 * batch * rows * width, activationBytes);
+    act.part = part;
+    ops.push_back(act);
+    Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
+    down.part = part;
+    ops.push_back(down);
+}
+
+/// A mixture-of-experts MLP on this rank (Megatron-Core's MoE layer with the all-to-all dispatcher): the
+/// router GEMM over the experts, permuting the k copies of each token into expert order, the grouped GEMMs
+/// of the local experts, unpermuting and the weighted sum; shared experts as a dense MLP. The busiest
+/// expert sets the pace: rows per local expert = tokens x k x expert x expert_tensor / (tensor x experts)
+/// x imbalance (capped by the capacity factor when tokens are dropped).
+void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    const ModelSpec &m = plan.model;
+    const ParallelConfig &par = plan.parallel;
+    const double experts = double(m.experts), k = double(m.expertsPerToken);
+    double load = plan.training.expertImbalance;
+    if (plan.training.capacityFactor)
+        load = std::min(load, *plan.training.capacityFactor);
+    const double routed = x.M * k / x.t;                                             // token copies per rank (mean)
+    const double rowsPerExpert = routed * double(par.expertShards()) / experts * load; // busiest local expert
+    const double localExperts = experts / double(par.expert);
+    const auto tag = [](Op op) {
+        op.part = LayerPart::MoeMlp;
+        return op;
+    };
+    ops.push_back(tag(matmul("router", pass, OpScope::Layer, x.M / x.rowT, x.h, experts, x.q)));
+    ops.push_back(tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
+                                  routed * load * x.h, 2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts)));
+    static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
+    appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()), localExperts,
+              expertNames, ops);
+    ops.push_back(tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
+                                  2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h)));
+    if (m.sharedExperts > 0) {
+        static const char *const sharedNames[3] = {"shared expert up", "shared expert activation", "shared expert down"};
+        appendMlp(plan, x, pass, LayerPart::MoeMlp, x.M, double(m.sharedExperts) * double(m.expertWidth()) / x.t, 1.0, sharedNames, ops);
+    }
+}
+
+/// The MLP half of a layer after the post-attention norm: dense, or (mixture of experts) the dense MLP of
+/// the dense layers and the MoE of the others, each tagged with its layer part; then the residual.
+void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
+{
+    const ModelSpec &m = plan.model;
+    const bool moe = m.isMoe() && m.moeLayers() > 0;
+    static const char *const denseNames[3] = {"MLP up", "bias, GELU", "MLP down"};
+    static const char *const gatedNames[3] = {"MLP up", "SwiGLU", "MLP down"};
+    if (!moe || m.moeLayers() < m.layers)
+        appendMlp(plan, x, pass, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M, x.f / x.t, 1.0,
+                  m.mlp == MlpKind::SwiGlu ? gatedNames : denseNames, ops);
+    if (moe)
+        appendMoe(plan, x, pass, ops);
+    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer, x.M * x.h / x.rowT,
+                              3.0 * x.M * x.h / x.rowT, residualBytes));
+}
+
 /// The forward ops of one layer; `attentionCoreOnly` keeps the ops selective recomputation replays.
 void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attentionCoreOnly, std::vector<Op> &ops)
 {
@@ -92,7 +189,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
 
     if (!attentionCoreOnly) {
         ops.push_back(elementwise("input norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
-        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q));
+        appendProjections(plan.model, x, pass, ops);
     }
     const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
     const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.kv / x.t; // other context ranks' K and V, read once
@@ -127,24 +224,13 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     }
     if (attentionCoreOnly)
         return;
-    ops.push_back(matmul("output projection", pass, L, x.M, x.qd / x.t, x.h, x.q));
+    ops.push_back(matmul("output projection", pass, L, x.M, x.od / x.t, x.h, x.q));
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
     ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
     ops.push_back(elementwise("post-attention norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
-    ops.push_back(matmul("MLP up", pass, L, x.M, x.h, x.upWidth / x.t, x.q));
-    // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
-    // activation; unfused, the bias add and the activation (and the gate product) each read and write.
-    const double upBytes = x.q * x.M * x.upWidth / x.t;
-    const double actBytes = x.q * x.M * x.f / x.t;
-    // Unfused GELU: bias add (r+w) then GELU (r+w); unfused SwiGLU: SiLU on the gate (r+w) then the
-    // product with the up half (2r+w).
-    const double activationBytes = fused ? upBytes + actBytes : (x.upWidth > x.f ? 5.0 * actBytes : 4.0 * actBytes);
-    ops.push_back(elementwise(x.upWidth > x.f ? "SwiGLU" : "bias, GELU", OpKind::Elementwise, pass, L, x.M * x.f / x.t,
-                              8.0 * x.M * x.f / x.t, activationBytes));
-    ops.push_back(matmul("MLP down", pass, L, x.M, x.f / x.t, x.h, x.q));
-    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
+    appendMlpAndResidual(plan, x, pass, residualBytes, ops);
 }
 
 /// Backward of a forward op: matmuls compute the input and weight gradients (2x FLOPs and bytes);
@@ -246,16 +332,30 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
                 (source + perParam.lowPrecisionCopies) * localParameters);
 }
 
-double modelForwardFlopsPerSequence(const ModelSpec &m)
+double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved)
 {
     const double s = double(m.seqLen), h = double(m.hidden), f = double(m.ffnHidden), kv = double(m.kvDim());
     const double qd = double(m.qDim()); // h unless head_dim says otherwise
-    const double up = m.mlp == MlpKind::SwiGlu ? 2.0 * f : f;
-    const double perLayer = 2.0 * s * h * (qd + 2.0 * kv) // QKV
-                            + 4.0 * s * s * qd            // scores and context, full s^2
-                            + 2.0 * s * qd * h            // output projection
-                            + 2.0 * s * h * up + 2.0 * s * f * h; // MLP
-    return double(m.layers) * perLayer + 2.0 * s * h * double(m.vocab);
+    const double gated = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    double projections = 2.0 * s * h * (qd + 2.0 * kv); // QKV
+    if (m.isMla()) {
+        const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank), heads = double(m.heads);
+        projections = 2.0 * s * (m.qLoraRank > 0 ? h * qLora + qLora * qd : h * qd)
+                      + 2.0 * s * (h * (kvLora + double(m.qkRopeHeadDim)) + kvLora * heads * double(m.qkNopeHeadDim + m.vHeadDim));
+    }
+    const double scores = (causalHalved ? 2.0 : 4.0) * s * s * double(m.heads) * double(m.headDim()); // QK^T and PV
+    const double attention = projections + scores + 2.0 * s * double(m.attentionOutDim()) * h;
+    const double denseMlp = 2.0 * gated * s * h * f;
+    // A MoE layer: the router, top-k routed experts and the shared ones (what NVIDIA's MoE formulas count).
+    const double expertMlp = 2.0 * gated * s * h * double(m.expertWidth());
+    const double moeMlp = 2.0 * s * h * double(m.experts) + double(m.expertsPerToken + m.sharedExperts) * expertMlp;
+    const double moeLayers = double(m.moeLayers()), denseLayers = double(m.layers) - moeLayers;
+    double total = double(m.layers) * attention + denseLayers * denseMlp + moeLayers * moeMlp + 2.0 * s * h * double(m.vocab);
+    // Multi-token prediction: each module is a layer of the last kind, a 2h -> h projection and its own logits.
+    if (m.mtpLayers > 0)
+        total += double(m.mtpLayers) * (attention + (m.isMoeLayer(m.layers - 1) ? moeMlp : denseMlp) + 2.0 * s * 2.0 * h * h
+                                         + 2.0 * s * h * double(m.vocab));
+    return total;
 }
 
 } // namespace trainplan

@@ -22,7 +22,9 @@ struct StateBytesPerParameter;
 Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam);
 
 /// Forward matmul FLOPs of the whole model for one sequence, attention scores counted in full (s^2, not
-/// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU.
-double modelForwardFlopsPerSequence(const ModelSpec &model);
+/// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU; with
+/// `causalHalved`, the score term halved as NVIDIA's newer recipes count it. A mixture of experts counts
+/// the router, the top-k routed and the shared experts (active parameters), and its MTP modules.
+double modelForwardFlopsPerSequence(const ModelSpec &model, bool causalHalved = false);
 
 } // namespace trainplan

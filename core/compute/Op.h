@@ -33,6 +33,9 @@ inline const char *toString(OpPass v) { return spellingOf(v); }
 /// Which part of the model an op belongs to; multiplies it by the layers of a stage or places it on
 /// the first/last stage.
 enum class OpScope { Layer, Embedding, Output, Step };
+/// Which layers a Layer op belongs to: all of them, or (in a mixture of experts) only the dense-MLP layers
+/// or only the MoE layers; the step model multiplies each by its count on the stage.
+enum class LayerPart { Common, DenseMlp, MoeMlp };
 
 struct Op
 {
@@ -45,6 +48,7 @@ struct Op
     double seconds = 0; ///< filled by timeOp()
     bool memoryBound = false;
     bool attentionCore = false; ///< QK^T, softmax, PV or the fused kernel: what a context-parallel ring overlaps
+    LayerPart part = LayerPart::Common;
     /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
     /// not a matmul); other ops touch `rows` elements.
     double batch = 0, rows = 0, inner = 0, cols = 0;

@@ -220,6 +220,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.valid = true;
     e.model.parameters = totalParameters(plan.model);
     e.model.parametersPerLayer = layerParameters(plan.model).total();
+    e.model.activeParameters = activeParameters(plan.model);
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();
 

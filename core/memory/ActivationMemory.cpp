@@ -42,6 +42,29 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
 
 } // namespace
 
+double moeLayerExtraActivationBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    if (!m.isMoe() || training.recompute == Recompute::Full)
+        return 0.0;
+    const double q = activationElementBytes(training.precision);
+    const double t = double(plan.parallel.tensor);
+    const double sb = double(m.seqLen) * double(training.microBatch);
+    const double act = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    double load = training.expertImbalance;
+    if (training.capacityFactor)
+        load = std::min(load, *training.capacityFactor);
+    const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
+    // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
+    // outputs before the weighted combine; shared experts like a dense MLP of their width.
+    const double moe = kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
+                       + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
+                       + q * sb * act * double(m.sharedExperts) * double(m.expertWidth()) / t;
+    const double dense = q * sb * act * double(m.ffnHidden) / t;
+    return moe - dense;
+}
+
 double activationElementBytes(Precision precision)
 {
     return isSixteenBitStorage(precision) ? kHalfBytes : kFp32Bytes;

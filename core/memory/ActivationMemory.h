@@ -28,6 +28,12 @@ inline double activationTensorBytes(double batch, double seq, double hidden, dou
 /// 16-bit activations between FP8 matrix multiplies), 4 for fp32/tf32.
 double activationElementBytes(Precision precision);
 
+/// What one MoE layer stores beyond a dense layer of ffn_hidden (one micro-batch, one rank, before the
+/// context split): router probabilities, permuted token copies (top-k x imbalance, capped by the capacity
+/// factor), expert up and activation outputs, outputs before the combine, shared experts; minus the dense
+/// MLP's. 0 for dense models and under full recomputation.
+double moeLayerExtraActivationBytes(const Plan &plan);
+
 /// Stored activation bytes of one transformer layer for one micro-batch on one tensor rank.
 struct LayerActivationBytes
 {

@@ -21,13 +21,26 @@ double stageParameterCount(const Plan &plan, std::int64_t stage)
     const ModelSpec &m = plan.model;
     const std::int64_t t = plan.parallel.tensor;
     const std::int64_t p = plan.parallel.pipeline;
-    double count = double(plan.layersOnStage(stage)) * layerParameters(m).perTensorRank(t);
+    double count = layersParameters(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage)).perTensorRank(t);
     if (stage == 0)
         count += embeddingParameters(m).perTensorRank(t);
     if (stage == p - 1) {
         count += outputParameters(m).perTensorRank(t);
         count += lastStageEmbeddingCopy(plan);
+        count += mtpParameters(m).perTensorRank(t);
     }
+    return count + stageExpertParameterCount(plan, stage);
+}
+
+double stageExpertParameterCount(const Plan &plan, std::int64_t stage)
+{
+    const ModelSpec &m = plan.model;
+    if (!m.isMoe())
+        return 0.0;
+    const std::int64_t shards = plan.parallel.expertShards();
+    double count = layersParameters(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage)).expertPerRank(shards);
+    if (stage == plan.parallel.pipeline - 1)
+        count += mtpParameters(m).expertPerRank(shards);
     return count;
 }
 
@@ -85,6 +98,7 @@ struct StageInputs
 {
     StateBytesPerParameter perParam;
     double perLayer = 0;               ///< stored activations of one layer, one micro-batch
+    double moeExtra = 0;               ///< what a MoE layer stores beyond that
     double embeddingPerMicrobatch = 0;
     double outputPerMicrobatch = 0;
     double recomputeWorkspace = 0;
@@ -107,6 +121,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     // stored, is (s / c) x s per head, also 1/c).
     const double c = double(plan.parallel.context);
     in.perLayer = storedLayerActivations(m, training, t).total() / c;
+    in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
     in.recomputeWorkspace = recomputeWorkspaceBytes(m, training, t) / c;
@@ -129,7 +144,7 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     a.layers = plan.layersOnStage(s);
     a.perLayerBytes = in.perLayer;
     a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
-    a.layerBytes = double(a.layers) * in.perLayer * a.microbatchesInFlight;
+    a.layerBytes = (double(a.layers) * in.perLayer + double(plan.moeLayersOnStage(s)) * in.moeExtra) * a.microbatchesInFlight;
     if (s == 0)
         a.embeddingBytes = in.embeddingPerMicrobatch * a.microbatchesInFlight;
     if (s == p - 1) {
@@ -196,10 +211,15 @@ StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageI
     st.stage = s;
     st.capacityBytes = device.memoryBytes;
     st.parameterCount = stageParameterCount(plan, s);
-    const ModelStateBytes state = shardedModelState(st.parameterCount, in.perParam, in.replicas, par.zeroStage);
-    st.parametersBytes = state.parameters;
-    st.gradientsBytes = state.gradients;
-    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer;
+    st.expertParameterCount = stageExpertParameterCount(plan, s);
+    // Dense parameters are reduced and sharded over data x context; expert parameters over their own
+    // expert-data group, data x context x tensor / (expert x expert_tensor) (Megatron-Core).
+    const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.replicas, par.zeroStage);
+    const ModelStateBytes experts = shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
+    st.parametersBytes = state.parameters + experts.parameters;
+    st.expertParametersBytes = experts.parameters;
+    st.gradientsBytes = state.gradients + experts.gradients;
+    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer + experts.optimizer;
     st.activations = stageActivations(plan, in, s);
 
     const Terms fb = forwardBackwardTerms(plan, in, st);

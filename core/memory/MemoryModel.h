@@ -45,6 +45,8 @@ struct StageMemory
 {
     std::int64_t stage = 0;
     double parameterCount = 0; ///< parameters of this stage on one tensor rank (before ZeRO sharding)
+    double expertParameterCount = 0; ///< of which routed-expert parameters (this rank's expert shard)
+    double expertParametersBytes = 0; ///< their share of parametersBytes
 
     double parametersBytes = 0;
     double gradientsBytes = 0;
@@ -91,6 +93,10 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 /// rank and final norm / output projection on the last; with tied embeddings and more than one stage the
 /// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
 double stageParameterCount(const Plan &plan, std::int64_t stage);
+
+/// Routed-expert parameters of pipeline rank `stage` on one rank: the stage's experts / (expert x
+/// expert_tensor), with the MTP modules' on the last stage.
+double stageExpertParameterCount(const Plan &plan, std::int64_t stage);
 
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
 /// activation format (what a ring step passes on).

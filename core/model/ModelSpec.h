@@ -3,6 +3,7 @@
 // (Shoeybi et al. 2019) splits them: column- and row-parallel weights are divided by the tensor size,
 // norms and row-parallel biases are replicated, the word embedding is vocabulary-parallel.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -34,6 +35,16 @@ constexpr auto enumNames(PositionEmbedding)
                       EnumName<PositionEmbedding>{PositionEmbedding::Rotary, "rotary", "Rotary"}};
 }
 inline const char *toString(PositionEmbedding v) { return spellingOf(v); }
+/// Attention: multi-head (grouped-query through kv_heads) or DeepSeek's multi-head latent attention
+/// (DeepSeek-AI 2024, "DeepSeek-V2", section 2.1): queries and keys/values projected down to low-rank
+/// latents and up again per head, with a shared rotary key part.
+enum class AttentionKind { Mha, Mla };
+constexpr auto enumNames(AttentionKind)
+{
+    return std::array{EnumName<AttentionKind>{AttentionKind::Mha, "mha", "Multi-head (GQA)"},
+                      EnumName<AttentionKind>{AttentionKind::Mla, "mla", "Multi-head latent (MLA)"}};
+}
+inline const char *toString(AttentionKind v) { return spellingOf(v); }
 
 struct ModelSpec
 {
@@ -63,10 +74,49 @@ struct ModelSpec
     /// head_dim in their configs); 0: hidden / heads.
     std::int64_t headDimension = 0;
 
-    std::int64_t headDim() const { return headDimension > 0 ? headDimension : heads > 0 ? hidden / heads : 0; }
-    /// Width of Q and of the attention output: heads x head size (hidden unless head_dim says otherwise).
-    std::int64_t qDim() const { return heads * headDim(); }
-    std::int64_t kvDim() const { return kvHeads * headDim(); }
+    // Mixture of experts (0 experts: dense). Layer i (from 0) is a MoE layer when i >= denseLayers and
+    // (i - denseLayers + 1) is a multiple of moeLayerInterval (interval 2: every second layer, as Llama 4's
+    // interleave_moe_layer_step); the others have a dense MLP of ffnHidden.
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 0;  ///< top-k routed experts per token
+    std::int64_t sharedExperts = 0;    ///< always-active experts of expertFfnHidden each
+    std::int64_t expertFfnHidden = 0;  ///< width of one expert's MLP; 0: ffnHidden
+    std::int64_t denseLayers = 0;      ///< the first layers keep a dense MLP
+    std::int64_t moeLayerInterval = 1;
+    std::int64_t mtpLayers = 0;        ///< multi-token-prediction modules (DeepSeek-V3), on the last stage
+
+    AttentionKind attention = AttentionKind::Mha;
+    std::int64_t qLoraRank = 0;      ///< MLA query latent (0: queries projected directly)
+    std::int64_t kvLoraRank = 0;     ///< MLA key/value latent
+    std::int64_t qkNopeHeadDim = 0;  ///< MLA per-head query/key part without rotary embedding
+    std::int64_t qkRopeHeadDim = 0;  ///< MLA rotary part (the key's is shared by all heads)
+    std::int64_t vHeadDim = 0;       ///< MLA value head size
+
+    bool isMoe() const { return experts > 0; }
+    bool isMla() const { return attention == AttentionKind::Mla; }
+    bool isMoeLayer(std::int64_t layer) const
+    {
+        return isMoe() && layer >= denseLayers && (layer - denseLayers + 1) % std::max<std::int64_t>(1, moeLayerInterval) == 0;
+    }
+    /// MoE layers among layers [first, first + count).
+    std::int64_t moeLayersIn(std::int64_t first, std::int64_t count) const;
+    std::int64_t moeLayers() const { return moeLayersIn(0, layers); }
+    std::int64_t expertWidth() const { return expertFfnHidden > 0 ? expertFfnHidden : ffnHidden; }
+
+    /// Head size for the attention kernel: QK^T and PV each use theirs; under MLA their mean, so that
+    /// 2 x heads x headDim() is the per-token width both products touch.
+    std::int64_t headDim() const
+    {
+        if (isMla())
+            return (qkNopeHeadDim + qkRopeHeadDim + vHeadDim) / 2;
+        return headDimension > 0 ? headDimension : heads > 0 ? hidden / heads : 0;
+    }
+    /// Width of Q: heads x head size (hidden unless head_dim says otherwise; MLA: heads x (nope + rope)).
+    std::int64_t qDim() const { return isMla() ? heads * (qkNopeHeadDim + qkRopeHeadDim) : heads * headDim(); }
+    /// Width of the attention output (the output projection's input): heads x value head size.
+    std::int64_t attentionOutDim() const { return isMla() ? heads * vHeadDim : qDim(); }
+    /// Width of K and of V (MLA: their mean, heads x (nope + rope + v) / 2, after the up-projection).
+    std::int64_t kvDim() const { return isMla() ? heads * headDim() : kvHeads * headDim(); }
 
     friend bool operator==(const ModelSpec &, const ModelSpec &) = default;
 };
@@ -79,12 +129,39 @@ struct LayerParameters
 {
     double sharded = 0;    ///< column/row-parallel weights and column-parallel biases: divided by tensor size
     double replicated = 0; ///< norms and row-parallel biases: full copy on every tensor rank
+    double expert = 0;     ///< routed experts' weights: divided by expert x expert_tensor
 
-    double total() const { return sharded + replicated; }
+    double total() const { return sharded + replicated + expert; }
+    /// Dense (non-expert) parameters on one tensor rank.
     double perTensorRank(std::int64_t tensor) const { return sharded / double(tensor) + replicated; }
+    /// Routed-expert parameters on one rank of `expertShards` (expert x expert_tensor).
+    double expertPerRank(std::int64_t expertShards) const { return expert / double(std::max<std::int64_t>(1, expertShards)); }
+    LayerParameters &operator+=(const LayerParameters &o)
+    {
+        sharded += o.sharded;
+        replicated += o.replicated;
+        expert += o.expert;
+        return *this;
+    }
 };
 
+/// One dense layer (attention + MLP of ffn_hidden), the same for every layer of a dense model.
 LayerParameters layerParameters(const ModelSpec &model);
+
+/// Layer `layer` (from 0): dense, or attention + router + routed and shared experts.
+LayerParameters layerParameters(const ModelSpec &model, std::int64_t layer);
+
+/// Layers [first, first + count) together.
+LayerParameters layersParameters(const ModelSpec &model, std::int64_t first, std::int64_t count);
+
+/// Multi-token-prediction modules: each a MoE-or-dense layer of the last kind, an h x 2h projection and
+/// two norms (DeepSeek-V3 section 2.2; its 14 B beyond the 671 B main model).
+LayerParameters mtpParameters(const ModelSpec &model);
+
+/// Parameters one token computes with: every layer's attention and dense MLP, router, top-k routed and
+/// shared experts, the output layer; the input embedding is a lookup and is not counted (DeepSeek-V3's
+/// "37 B activated"; Mistral, Qwen and Meta add the embedding matrix to theirs).
+double activeParameters(const ModelSpec &model);
 
 /// Input side: word embedding (vocabulary-parallel) and learned positions (replicated).
 LayerParameters embeddingParameters(const ModelSpec &model);
@@ -92,7 +169,8 @@ LayerParameters embeddingParameters(const ModelSpec &model);
 /// Output side: final norm (replicated) and, when untied, the output projection (vocabulary-parallel).
 LayerParameters outputParameters(const ModelSpec &model);
 
-/// Total trainable parameters of the model, counted once.
+/// Total trainable parameters of the main model, counted once (MTP modules not included, as published
+/// totals count them).
 double totalParameters(const ModelSpec &model);
 
 } // namespace trainplan

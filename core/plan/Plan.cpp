@@ -113,6 +113,14 @@ bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, s
     return middleStageLayers(layers, p, first, last) % v == 0 && (first == 0 || first >= v - 1) && (last == 0 || last >= v - 1);
 }
 
+std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const
+{
+    std::int64_t first = 0;
+    for (std::int64_t i = 0; i < stage; ++i)
+        first += layersOnStage(i);
+    return first;
+}
+
 std::int64_t Plan::layersOnStage(std::int64_t stage) const
 {
     const std::int64_t p = parallel.pipeline;

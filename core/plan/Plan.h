@@ -46,6 +46,12 @@ struct TrainingConfig
     /// Caching-allocator fragmentation reserve, as a fraction of the step's dynamic (non-persistent)
     /// memory. An explicit assumption shown in every estimate, not a hidden fudge factor.
     double allocatorReserveFraction = 0.05;
+    /// Mixture of experts: tokens an expert takes at most, as a multiple of the balanced share (absent:
+    /// dropless, every routed token is computed).
+    std::optional<double> capacityFactor;
+    /// Tokens of the busiest expert over the mean (>= 1): it sets the pace of the grouped GEMMs and of the
+    /// all-to-all (1: perfectly balanced routing).
+    double expertImbalance = 1.0;
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;
@@ -92,6 +98,16 @@ struct ParallelConfig
     /// 405B: 126 layers on 16 stages as 7 + 14 x 8 + 7 (Llama Team 2024, Section 3.3.2).
     std::int64_t firstStageLayers = 0;
     std::int64_t lastStageLayers = 0;
+    /// Expert parallelism: routed experts split over `expert` ranks, each expert's MLP over `expertTensor`
+    /// (0: the tensor size, Megatron-Core's default). expert x expertTensor divides data x context x
+    /// tensor; the ranks left over reduce the experts' gradients (the expert-data-parallel group).
+    std::int64_t expert = 1;
+    std::int64_t expertTensor = 0;
+
+    std::int64_t expertTensorSize() const { return expertTensor > 0 ? expertTensor : tensor; }
+    std::int64_t expertShards() const { return expert * expertTensorSize(); }
+    /// Ranks holding the same expert shard: data x context x tensor / (expert x expert_tensor).
+    std::int64_t expertDataSize() const { return std::max<std::int64_t>(1, data * context * tensor / std::max<std::int64_t>(1, expertShards())); }
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };
@@ -189,6 +205,11 @@ struct Plan
     /// Transformer layers held by pipeline rank `stage` (all its chunks): an even share, or the uneven
     /// split of parallel.first_stage_layers / last_stage_layers.
     std::int64_t layersOnStage(std::int64_t stage) const;
+    /// The first layer of `stage` (stages taken as consecutive layers; interleaved chunks are counted as
+    /// if contiguous for the dense/MoE mix, exact when the pattern repeats within a chunk).
+    std::int64_t firstLayerOfStage(std::int64_t stage) const;
+    /// Mixture-of-experts layers on `stage`.
+    std::int64_t moeLayersOnStage(std::int64_t stage) const { return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage)); }
     /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
     bool unevenStages() const;
 

@@ -395,6 +395,71 @@ void checkContext(Checker &check)
     }
 }
 
+/// Mixture of experts: top-k within the experts, dense first layers below the layer count.
+void checkExperts(Checker &check)
+{
+    const ModelSpec &m = check.plan().model;
+    if (!check.ok({"model.experts", "model.experts_per_token", "model.dense_layers", "model.layers"}) || m.experts == 0)
+        return;
+    if (m.expertsPerToken < 1 || m.expertsPerToken > m.experts)
+        check.error("model.experts_per_token", "Experts per token (" + num(m.expertsPerToken) + ") must be 1 to the number of experts ("
+                                                   + num(m.experts) + "): each token goes to top-k of them");
+    if (m.denseLayers >= m.layers)
+        check.error("model.dense_layers", "Dense first layers (" + num(m.denseLayers) + ") must be fewer than the layers ("
+                                              + num(m.layers) + ") of a mixture-of-experts model");
+}
+
+/// Expert parallelism: whole experts per rank, expert groups that tile the data x context x tensor ranks.
+void checkExpertParallel(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    const ParallelConfig &par = plan.parallel;
+    if (!check.ok({"parallel.expert", "parallel.expert_tensor", "parallel.tensor", "parallel.context", "model.experts"}))
+        return;
+    if (m.experts == 0) {
+        if (par.expert > 1)
+            check.error("parallel.expert", "Expert parallel (" + num(par.expert) + ") needs a mixture-of-experts model: model.experts is 0");
+        return;
+    }
+    if (m.experts % par.expert != 0) {
+        check.error("parallel.expert", "Expert parallel (" + num(par.expert) + ") must divide model.experts (" + num(m.experts)
+                                           + "): each rank holds whole experts"
+                                           + suggestion("values", nearestValid(par.expert, m.experts, [&](std::int64_t e) {
+                                                            return m.experts % e == 0;
+                                                        })));
+        return;
+    }
+    const std::int64_t et = par.expertTensorSize();
+    if (check.ok({"model.expert_ffn_hidden", "model.ffn_hidden"}) && m.expertWidth() % et != 0) {
+        check.error("parallel.expert_tensor", "Expert tensor parallel (" + num(et) + ") must divide the expert MLP width ("
+                                                  + num(m.expertWidth()) + ")");
+        return;
+    }
+    if (!check.ok({"parallel.data"}))
+        return;
+    const std::int64_t ranks = par.data * par.context * par.tensor;
+    if (ranks % (par.expert * et) != 0)
+        check.error("parallel.expert", "Expert parallel x expert tensor parallel (" + num(par.expert) + " x " + num(et)
+                                           + ") must divide data x context x tensor (" + num(ranks)
+                                           + "): the expert groups tile the ranks of one pipeline stage"
+                                           + suggestion("values", nearestValid(par.expert, std::min<std::int64_t>(m.experts, 65536), [&](std::int64_t e) {
+                                                            return m.experts % e == 0 && ranks % (e * et) == 0;
+                                                        })));
+}
+
+/// Multi-head latent attention needs its latent and head sizes.
+void checkLatentAttention(Checker &check)
+{
+    const ModelSpec &m = check.plan().model;
+    if (!m.isMla())
+        return;
+    for (const auto &[key, value] : {std::pair{"model.kv_lora_rank", m.kvLoraRank}, std::pair{"model.qk_nope_head_dim", m.qkNopeHeadDim},
+                                     std::pair{"model.qk_rope_head_dim", m.qkRopeHeadDim}, std::pair{"model.v_head_dim", m.vHeadDim}})
+        if (value <= 0 && check.ok({key}))
+            check.error(key, std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
+}
+
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
 void checkOverlap(Checker &check)
 {
@@ -460,6 +525,9 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkModelShape(check);
     checkTensor(check);
     checkContext(check);
+    checkExperts(check);
+    checkExpertParallel(check);
+    checkLatentAttention(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

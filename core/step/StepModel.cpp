@@ -76,6 +76,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.tensorGroup = placed(tensorGroupSpan(plan.parallel, G));
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
+    links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
 }
@@ -86,7 +87,9 @@ namespace {
 struct MicrobatchSums
 {
     Sums layer, embedding, output;
+    Sums denseMlp, moeMlp; ///< mixture of experts: the MLP of one dense layer, of one MoE layer
     double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
+    double denseMlpWeightGradient = 0, moeMlpWeightGradient = 0;
     double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
     double linearForward = 0, linearBackward = 0;             ///< one layer's linear-layer GEMMs, each pass
 };
@@ -97,9 +100,12 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
     MicrobatchSums m;
     for (Op &op : ops) {
         timeOp(op, device, opPrecision(plan.training, op));
-        accumulate(op.scope == OpScope::Layer ? m.layer : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0);
+        const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
+        Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
+        accumulate(op.scope == OpScope::Layer ? layerSums : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0);
+        double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
-            (op.scope == OpScope::Layer ? m.layerWeightGradient : m.outputWeightGradient) += 0.5 * op.seconds;
+            (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
         if (op.attentionCore && op.pass != OpPass::Recompute)
             (op.pass == OpPass::Forward ? m.attentionForward : m.attentionBackward) += op.seconds;
         if (op.scope == OpScope::Layer && op.kind == OpKind::Matmul && !op.attentionCore && op.pass != OpPass::Recompute)
@@ -204,8 +210,28 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
 /// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
 /// embedding and the output layer add one each) and the point-to-point transfers.
+/// Expert-parallel all-to-all of one MoE layer and micro-batch (Megatron-Core's all-to-all token
+/// dispatcher): the k copies of each token sent to their experts' ranks (dispatch) and the results back
+/// (combine) in the forward pass, the gradients both ways in backward; the busiest rank's volume
+/// (imbalance) sets the time. Not overlapped with compute (Megatron-Core overlaps it only in its
+/// combined 1F1B A2A schedule, which this model does not plan).
+double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
+{
+    const ModelSpec &model = plan.model;
+    if (!model.isMoe() || plan.parallel.expert <= 1)
+        return 0.0;
+    const double tokens = double(model.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch)
+                          / double(plan.parallel.tensor);
+    double load = plan.training.expertImbalance;
+    if (plan.training.capacityFactor)
+        load = std::min(load, *plan.training.capacityFactor);
+    const double bytes = activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken)
+                         * double(model.hidden) * load;
+    return 2.0 * bestCollective(Collective::AllToAll, bytes, links.expertGroup).seconds;
+}
+
 void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp, const ContextExchange &cx, double p2p,
-                StepEstimate &est)
+                double expertA2A, StepEstimate &est)
 {
     const std::int64_t p = plan.parallel.pipeline;
     const double tpPerPass = tp.forward;
@@ -216,16 +242,22 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp,
     for (std::int64_t s = 0; s < p; ++s) {
         StageTime &st = est.stages[std::size_t(s)];
         const double layersPerStage = double(plan.layersOnStage(s)); // uneven splits: this stage's own
-        st.forwardSeconds = layersPerStage * m.layer.forward;
-        st.backwardSeconds = layersPerStage * m.layer.backward;
-        st.recomputeSeconds = layersPerStage * m.layer.recompute;
+        const double moeLayers = double(plan.moeLayersOnStage(s));
+        const double denseLayers = plan.model.isMoe() ? layersPerStage - moeLayers : 0.0;
+        st.forwardSeconds = layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
+        st.backwardSeconds = layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
+        st.recomputeSeconds = layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute;
+        const double a2aRecompute = plan.training.recompute == Recompute::Full ? expertA2A : 0.0;
+        st.expertCommSeconds = moeLayers * (2.0 * expertA2A + a2aRecompute);
+        st.expertCommForwardSeconds = moeLayers * expertA2A;
         st.tensorCommSeconds = layersPerStage * tpLayer;
         st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
         // Full recompute replays the forward exchange too.
         const double cxRecompute = plan.training.recompute == Recompute::Full ? cx.forward : 0.0;
         st.contextCommSeconds = layersPerStage * (cx.forward + cx.backward + cxRecompute);
         st.contextCommForwardSeconds = layersPerStage * cx.forward;
-        st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + (s == p - 1 ? m.outputWeightGradient : 0.0);
+        st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + denseLayers * m.denseMlpWeightGradient
+                                   + moeLayers * m.moeMlpWeightGradient + (s == p - 1 ? m.outputWeightGradient : 0.0);
         if (s == 0) {
             st.forwardSeconds += m.embedding.forward;
             st.backwardSeconds += m.embedding.backward;
@@ -262,10 +294,11 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
         in.microbatches = std::int32_t(plan.microbatches());
         in.chunks = std::int32_t(par.virtualStages);
         for (const StageTime &st : est.stages) {
-            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + p2pOneWay);
+            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds
+                                        + st.expertCommForwardSeconds + p2pOneWay);
             in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
                                          - st.tensorCommForwardSeconds + st.contextCommSeconds - st.contextCommForwardSeconds
-                                         + p2pOneWay);
+                                         + st.expertCommSeconds - st.expertCommForwardSeconds + p2pOneWay);
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
         }
         est.pipeline = trainplan::simulatePipeline(in);
@@ -388,6 +421,7 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     const double arithmetic = kernelTotal > 0 ? kernels * computeBound / kernelTotal : 0.0;
     const double movement = kernels - arithmetic + optimizer;
     const double communication = b[std::size_t(TimeCategory::TensorComm)] + b[std::size_t(TimeCategory::ContextComm)]
+                                 + b[std::size_t(TimeCategory::ExpertComm)]
                                  + b[std::size_t(TimeCategory::PipelineComm)] + b[std::size_t(TimeCategory::DataComm)];
     const double bubble = b[std::size_t(TimeCategory::PipelineBubble)];
     const std::array<std::pair<Bottleneck, double>, 4> candidates{{{Bottleneck::Arithmetic, arithmetic},
@@ -405,6 +439,7 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     est.evidence.pipelineShare = share(b[std::size_t(TimeCategory::PipelineComm)], step);
     est.evidence.dataShare = share(b[std::size_t(TimeCategory::DataComm)], step);
     est.evidence.contextShare = share(b[std::size_t(TimeCategory::ContextComm)], step);
+    est.evidence.expertShare = share(b[std::size_t(TimeCategory::ExpertComm)], step);
 }
 
 } // namespace
@@ -444,13 +479,22 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double chunkForward = double(plan.layersPerStage()) * sums.layer.forward / double(par.virtualStages);
     const double p2pOneWay = double(par.virtualStages) * (par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk);
     stageTimes(plan, sums, tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
-               2.0 * p2pOneWay, est);
+               2.0 * p2pOneWay, expertAllToAllPerPass(plan, links), est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     const double localParameters = memory.stages[std::size_t(est.slowestStage)].parameterCount;
-    const double dataExposed = dataParallelExposed(plan, links, perParam, localParameters, pace);
+    // Expert gradients reduce over their own expert-data group (data x context x tensor / (expert x
+    // expert_tensor) ranks, on the data group's links); the dense ones over data x context.
+    const double expertParameters = memory.stages[std::size_t(est.slowestStage)].expertParameterCount;
+    double dataExposed = dataParallelExposed(plan, links, perParam, localParameters - expertParameters, pace);
+    if (expertParameters > 0 && par.expertDataSize() > 1) {
+        ClusterLinks expertLinks = links;
+        expertLinks.dataGroup.size = par.expertDataSize();
+        expertLinks.dataGroup.perNode = std::min(links.dataGroup.perNode, par.expertDataSize());
+        dataExposed += dataParallelExposed(plan, expertLinks, perParam, expertParameters, pace);
+    }
     const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);
 
     const double microbatches = double(plan.microbatches());
@@ -459,6 +503,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     b[std::size_t(TimeCategory::Recompute)] = microbatches * pace.recomputeSeconds;
     b[std::size_t(TimeCategory::TensorComm)] = microbatches * pace.tensorCommSeconds;
     b[std::size_t(TimeCategory::ContextComm)] = microbatches * pace.contextCommSeconds;
+    b[std::size_t(TimeCategory::ExpertComm)] = microbatches * pace.expertCommSeconds;
     b[std::size_t(TimeCategory::PipelineComm)] = microbatches * pace.pipelineCommSeconds;
     b[std::size_t(TimeCategory::PipelineBubble)] = bubble;
     b[std::size_t(TimeCategory::DataComm)] = dataExposed;

@@ -25,6 +25,7 @@ enum class TimeCategory {
     Recompute,        ///< forward kernels replayed by activation recomputation
     TensorComm,       ///< tensor-parallel collectives (not overlapped)
     ContextComm,      ///< context-parallel KV exchange not hidden behind attention
+    ExpertComm,       ///< expert-parallel all-to-all (token dispatch and combine)
     PipelineComm,     ///< activations and gradients between stages
     PipelineBubble,   ///< fill and drain of the pipeline
     DataComm,         ///< exposed data-parallel / ZeRO communication
@@ -37,6 +38,7 @@ constexpr auto enumNames(TimeCategory)
     return std::array{N{TimeCategory::Compute, "compute", "Compute"}, N{TimeCategory::Recompute, "recompute", "Recompute"},
                       N{TimeCategory::TensorComm, "tensor_comm", "Tensor-parallel communication"},
                       N{TimeCategory::ContextComm, "context_comm", "Context-parallel communication (exposed)"},
+                      N{TimeCategory::ExpertComm, "expert_comm", "Expert all-to-all (exposed)"},
                       N{TimeCategory::PipelineComm, "pipeline_comm", "Pipeline communication"},
                       N{TimeCategory::PipelineBubble, "pipeline_bubble", "Pipeline bubble"},
                       N{TimeCategory::DataComm, "data_comm", "Data-parallel communication (exposed)"},
@@ -71,6 +73,7 @@ struct BottleneckEvidence
     double mfu = 0;
     double tensorShare = 0, pipelineShare = 0, dataShare = 0; ///< exposed communication by kind, of the step
     double contextShare = 0;
+    double expertShare = 0;
     std::int64_t stage = 0;   ///< capacity: the stage with the least headroom
     double peakBytes = 0;     ///< capacity: its peak
     double capacityBytes = 0; ///< capacity: its device's memory
@@ -86,10 +89,13 @@ struct StageTime
     double pipelineCommSeconds = 0;
     double contextCommSeconds = 0;        ///< context-parallel KV exchange left exposed, forward and backward
     double contextCommForwardSeconds = 0; ///< the forward part of contextCommSeconds
+    double expertCommSeconds = 0;         ///< expert-parallel dispatch and combine, forward and backward
+    double expertCommForwardSeconds = 0;  ///< the forward part of expertCommSeconds
     double weightGradientSeconds = 0; ///< the weight-gradient matmuls inside backwardSeconds (ZB-H1's W)
     double microbatchSeconds() const
     {
-        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds + pipelineCommSeconds;
+        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds + expertCommSeconds
+               + pipelineCommSeconds;
     }
 };
 
@@ -133,6 +139,7 @@ struct ClusterLinks
     GroupPlacement tensorGroup;
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
+    GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism
     LinkTier pipelineLink;
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);

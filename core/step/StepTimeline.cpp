@@ -18,6 +18,7 @@ std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimat
     part(StepPart::Recompute) = step.category(TimeCategory::Recompute);
     part(StepPart::TensorComm) = step.category(TimeCategory::TensorComm);
     part(StepPart::ContextComm) = step.category(TimeCategory::ContextComm);
+    part(StepPart::ExpertComm) = step.category(TimeCategory::ExpertComm);
     part(StepPart::PipelineIdle) = step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
     part(StepPart::DataComm) = step.category(TimeCategory::DataComm);
     part(StepPart::Optimizer) = step.category(TimeCategory::Optimizer);

@@ -20,6 +20,7 @@ QString stepPartWords(StepPart part)
     case StepPart::Recompute: return StepBreakdownView::tr("recompute");
     case StepPart::TensorComm: return StepBreakdownView::tr("tensor-parallel comm.");
     case StepPart::ContextComm: return StepBreakdownView::tr("context-parallel KV exchange");
+    case StepPart::ExpertComm: return StepBreakdownView::tr("expert dispatch and combine");
     case StepPart::PipelineIdle: return StepBreakdownView::tr("pipeline bubble + transfers");
     case StepPart::DataComm: return StepBreakdownView::tr("data-parallel / ZeRO comm.");
     case StepPart::Optimizer: return StepBreakdownView::tr("optimizer");
@@ -31,7 +32,8 @@ QString stepPartWords(StepPart part)
 QColor stepPartColour(StepPart part, const QPalette &palette)
 {
     // Forward, backward and data-parallel communication as in the step timeline.
-    const int index[] = {0, 1, 5, 4, 8, 6, 3, 7, 2};
+    const int index[] = {0, 1, 5, 4, 8, 9, 6, 3, 7, 2};
+    static_assert(std::size(index) == kStepPartCount);
     return chartstyle::series(index[std::size_t(part)], palette);
 }
 
