@@ -1,5 +1,6 @@
 #include "core/plan/PlanKeys.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -532,6 +533,21 @@ std::size_t characters(std::string_view utf8)
     for (const char c : utf8)
         n += (static_cast<unsigned char>(c) & 0xC0) != 0x80; // continuation bytes do not start a character
     return n;
+}
+
+bool keyApplies(const PlanKey &key, const Plan &plan)
+{
+    static constexpr std::string_view moeKeys[] = {"model.experts_per_token", "model.shared_experts", "model.expert_ffn_hidden",
+                                                   "model.dense_layers", "model.moe_layer_interval", "training.capacity_factor",
+                                                   "training.expert_imbalance", "parallel.expert", "parallel.expert_tensor"};
+    static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
+                                                   "model.qk_rope_head_dim", "model.v_head_dim"};
+    const std::string_view path = key.path;
+    if (std::find(std::begin(moeKeys), std::end(moeKeys), path) != std::end(moeKeys))
+        return plan.model.isMoe();
+    if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))
+        return plan.model.isMla();
+    return true;
 }
 
 std::optional<std::string> checkLength(std::string_view text, std::size_t maximum)

@@ -92,6 +92,10 @@ struct PlanKey
     std::string_view name() const;    ///< "tensor"
 };
 
+/// Whether a key means something for this plan: the mixture-of-experts keys only when model.experts > 0,
+/// the latent-attention sizes only with model.attention "mla" (the editor shows the others only then).
+bool keyApplies(const PlanKey &key, const Plan &plan);
+
 /// Every key, in the order the docs and the editor list them (root keys, model, training, parallel,
 /// cluster, run).
 std::span<const PlanKey> planKeys();

@@ -120,7 +120,9 @@ QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
 
 void PlanEditor::bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh)
 {
-    m_bindings.push_back({{QLatin1String(key.path)}, addProblemLabel(form), std::move(refresh)});
+    // The field is the last row added before the problem label.
+    QWidget *field = form->rowCount() > 0 ? form->itemAt(form->rowCount() - 1, QFormLayout::FieldRole)->widget() : nullptr;
+    m_bindings.push_back({{QLatin1String(key.path)}, addProblemLabel(form), std::move(refresh), form, field, &key});
 }
 
 void PlanEditor::pushValue(const PlanKey &key, const KeyValue &value)
@@ -368,7 +370,12 @@ void PlanEditor::refresh()
             if (b.problemKeys.contains(QString::fromStdString(p.key)))
                 messages << QString::fromStdString(p.message);
         b.problem->setText(messages.join('\n'));
-        b.problem->setVisible(!messages.isEmpty());
+        // Keys that do not apply (expert keys of a dense model, MLA sizes under MHA) hide their row, unless
+        // they carry a problem to fix.
+        const bool applies = !b.key || keyApplies(*b.key, plan) || !messages.isEmpty();
+        if (b.form && b.field)
+            b.form->setRowVisible(b.field, applies);
+        b.problem->setVisible(applies && !messages.isEmpty());
     }
     m_updating = false;
 }

@@ -36,6 +36,9 @@ private:
         QStringList problemKeys; ///< plan keys whose problems show under this field
         QLabel *problem = nullptr;
         std::function<void()> refresh; ///< document -> widget
+        QFormLayout *form = nullptr;   ///< the field's form, to hide its row ...
+        QWidget *field = nullptr;      ///< ... when its key does not apply to the plan
+        const PlanKey *key = nullptr;
     };
 
     void addSection(QVBoxLayout *column, const QString &title, std::string_view section);
