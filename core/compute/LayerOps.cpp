@@ -138,9 +138,7 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     const ModelSpec &m = plan.model;
     const ParallelConfig &par = plan.parallel;
     const double experts = double(m.experts), k = double(m.expertsPerToken);
-    double load = plan.training.expertImbalance;
-    if (plan.training.capacityFactor)
-        load = std::min(load, *plan.training.capacityFactor);
+    const double load = plan.training.busiestExpertLoad();
     const double routed = x.M * k / x.t;                                             // token copies per rank (mean)
     const double rowsPerExpert = routed * double(par.expertShards()) / experts * load; // busiest local expert
     const double localExperts = experts / double(par.expert);

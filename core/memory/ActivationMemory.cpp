@@ -52,9 +52,7 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     const double t = double(plan.parallel.tensor);
     const double sb = double(m.seqLen) * double(training.microBatch);
     const double act = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    double load = training.expertImbalance;
-    if (training.capacityFactor)
-        load = std::min(load, *training.capacityFactor);
+    const double load = training.busiestExpertLoad();
     const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
     // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
     // outputs before the weighted combine; shared experts like a dense MLP of their width.

@@ -119,8 +119,9 @@ LayerParameters mtpParameters(const ModelSpec &m)
 double activeParameters(const ModelSpec &m)
 {
     const LayerParameters all = layersParameters(m, 0, m.layers);
-    const double routedPerLayer = double(m.experts) > 0 ? all.expert / double(std::max<std::int64_t>(1, m.moeLayers())) / double(m.experts) : 0.0;
-    const double active = all.sharded + all.replicated + double(m.moeLayers()) * double(m.expertsPerToken) * routedPerLayer;
+    // Each MoE layer: top-k of its experts, each expert's share of the layer's routed weights.
+    const double routedPerExpert = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1).expert / double(m.experts) : 0.0;
+    const double active = all.sharded + all.replicated + double(m.moeLayers()) * double(m.expertsPerToken) * routedPerExpert;
     // The input embedding is a row lookup, not a matmul: not counted (as DeepSeek, Moonshot and OpenAI
     // count active parameters); a tied matrix still computes the logits.
     return active + outputParameters(m).total() + (m.tiedEmbeddings ? double(m.vocab) * double(m.hidden) : 0.0);

@@ -2,6 +2,7 @@
 // Plan = model + training + parallel + cluster: everything a user chooses. A value type; the io layer
 // reads and writes it, the estimators are pure functions of (Plan, Catalog).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,6 +53,9 @@ struct TrainingConfig
     /// Tokens of the busiest expert over the mean (>= 1): it sets the pace of the grouped GEMMs and of the
     /// all-to-all (1: perfectly balanced routing).
     double expertImbalance = 1.0;
+    /// Tokens of the busiest expert over the mean as computed: the imbalance, capped by the capacity factor
+    /// when tokens beyond it are dropped.
+    double busiestExpertLoad() const { return capacityFactor ? std::min(expertImbalance, *capacityFactor) : expertImbalance; }
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;

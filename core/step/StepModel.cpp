@@ -222,9 +222,7 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
         return 0.0;
     const double tokens = double(model.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch)
                           / double(plan.parallel.tensor);
-    double load = plan.training.expertImbalance;
-    if (plan.training.capacityFactor)
-        load = std::min(load, *plan.training.capacityFactor);
+    const double load = plan.training.busiestExpertLoad();
     const double bytes = activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken)
                          * double(model.hidden) * load;
     return 2.0 * bestCollective(Collective::AllToAll, bytes, links.expertGroup).seconds;
