@@ -194,6 +194,7 @@ QJsonObject placementToJson(const PlacementReport &p)
         {"tensor", landingToJson(p.tensor)},
         {"data", landingToJson(p.data)},
         {"context", landingToJson(p.context)},
+        {"expert", landingToJson(p.expert)},
         {"pipeline", landingToJson(p.pipeline)},
         {"pipeline_boundaries_across_nodes", double(p.pipelineBoundariesAcrossNodes)},
         {"stages_misaligned", p.stagesMisaligned},

@@ -74,6 +74,7 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
     };
     landing("tensor", e.placement.tensor);
     landing("context", e.placement.context);
+    landing("expert", e.placement.expert);
     landing(plan.parallel.context > 1 ? "gradient" : "data", e.placement.data);
     const std::int64_t p = plan.parallel.pipeline;
     if (p > 1)

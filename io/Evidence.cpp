@@ -95,6 +95,8 @@ QString describeConfig(const SearchConfig &c)
         s += words(" x context %1").arg(c.context);
     if (c.virtualStages > 1)
         s += words(" (v %1)").arg(c.virtualStages);
+    if (c.expert > 1 || c.expertTensor > 0)
+        s += c.expertTensor > 0 ? words(", expert %1 x expert tensor %2").arg(c.expert).arg(c.expertTensor) : words(", expert %1").arg(c.expert);
     if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
         s += words(" (first %1, last %2 layers)").arg(c.firstStageLayers).arg(c.lastStageLayers);
     s += words(", micro-batch %1, %2, ZeRO %3, recompute %4")
@@ -148,6 +150,26 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
             .arg(plans(g.count), gib(o.minHeadroomBytes), gib(ex.headroomBytes), describeConfig(ex.config));
     }
     return {};
+}
+
+QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
+{
+    const QString name = l.expertTensor > 0 ? words("expert %1 x expert tensor %2").arg(l.expert).arg(l.expertTensor)
+                                            : words("expert %1").arg(l.expert);
+    if (l.feasible == 0)
+        return words("%1: none of its %2 plans is feasible").arg(name).arg(l.evaluated);
+    const SearchScore &b = l.best;
+    const SearchScore &best = o.expertLayouts.front().best;
+    const QString a2a = words("exposed dispatch/combine all-to-all %1 s of a %2 s step").arg(num(b.expertCommSeconds, 2), num(b.stepSeconds, 2));
+    if (&l == &o.expertLayouts.front() || b.tokensPerSecond >= best.tokensPerSecond)
+        return words("%1: the fastest expert layout, %2 tokens/s; %3").arg(name, num(b.tokensPerSecond, 0), a2a);
+    const QString behind = words("%1: its fastest plan is %2 below the best (%3 tokens/s)")
+                               .arg(name, pct(1.0 - b.tokensPerSecond / best.tokensPerSecond), num(b.tokensPerSecond, 0));
+    // The all-to-all rules the layout out when its extra exposed time is most of the extra step time.
+    const double extraStep = b.stepSeconds - best.stepSeconds, extraA2a = b.expertCommSeconds - best.expertCommSeconds;
+    if (extraStep > 0 && extraA2a >= 0.5 * extraStep)
+        return words("%1; its %2 (%3 s more than the best's) is what rules it out").arg(behind, a2a, num(extraA2a, 2));
+    return words("%1; %2").arg(behind, a2a);
 }
 
 QString noFeasibleReason(const SearchOutcome &o)

@@ -27,6 +27,10 @@ QString describeConfig(const SearchConfig &config);
 QString rejectionResource(RejectCause cause);
 /// A group of rejected plans with its nearest miss, in words with numbers.
 QString rejectionMessage(const RejectionGroup &group, const SearchOutcome &outcome);
+/// Mixture of experts: one expert layout's fastest plan against the best, naming the exposed all-to-all when
+/// it accounts for most of the difference ("expert 64: 12% below the best plan; its exposed dispatch/combine
+/// all-to-all, 33.7 s of a 52.0 s step, is what rules it out").
+QString expertLayoutMessage(const ExpertLayoutResult &layout, const SearchOutcome &outcome);
 /// Why no plan is feasible, in one paragraph; empty when some plan is.
 QString noFeasibleReason(const SearchOutcome &outcome);
 

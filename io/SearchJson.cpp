@@ -27,6 +27,8 @@ QJsonObject configToJson(const SearchConfig &c)
         {"recompute", QLatin1String(toString(c.recompute))},
         {"sequence_parallel", c.sequenceParallel},
         {"offload_optimizer", c.offload},
+        {"expert", double(c.expert)},
+        {"expert_tensor", double(c.expertTensor)},
     };
 }
 
@@ -64,12 +66,20 @@ QJsonObject scoreToJson(const SearchScore &s)
         {"headroom_bytes", s.headroomBytes},
         {"mfu", s.mfu},
         {"bottleneck", QLatin1String(toString(s.bottleneck))},
+        {"expert_comm_seconds", s.expertCommSeconds},
     };
 }
 
 QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &constraints, const Catalog &catalog)
 {
-    QJsonArray top, pareto, rejected;
+    QJsonArray top, pareto, rejected, expertLayouts;
+    for (const ExpertLayoutResult &l : outcome.expertLayouts)
+        expertLayouts.append(QJsonObject{{"expert", double(l.expert)},
+                                         {"expert_tensor", double(l.expertTensor)},
+                                         {"evaluated", double(l.evaluated)},
+                                         {"feasible", double(l.feasible)},
+                                         {"best", l.feasible > 0 ? QJsonValue(scoreToJson(l.best)) : QJsonValue()},
+                                         {"message", expertLayoutMessage(l, outcome)}});
     for (const RankedPlan &r : outcome.top)
         top.append(rankedToJson(r, catalog));
     for (const RankedPlan &r : outcome.pareto)
@@ -95,6 +105,7 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"top", top},
         {"pareto", pareto},
         {"rejected", rejected},
+        {"expert_layouts", expertLayouts},
     };
     if (const QString reason = noFeasibleReason(outcome); !reason.isEmpty())
         root["no_feasible_reason"] = reason;

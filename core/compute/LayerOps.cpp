@@ -256,19 +256,52 @@ Op backwardOf(const Op &forward)
 }
 
 /// FP8/FP4 family: quantize kernels that are not fused into a norm or an activation (Transformer Engine's
-/// LayerNormLinear and fused activations write FP8 directly). Forward: the attention output is cast
-/// before the output projection (read 2, write 1 byte, amax on the way), and every linear input also gets
-/// its column-wise copy for the weight gradient (1 byte written). Backward: the output gradient of each of
-/// the four linear layers is cast both ways (read 2, write 1 + 1 bytes). Memory-bound.
-void appendQuantizeOps(const Shapes &x, std::vector<Op> &ops)
+/// LayerNormLinear and fused activations write FP8 directly), per part of the layer. Forward: the attention
+/// output is cast before the output projection (read 2, write 1 byte, amax on the way), and every linear
+/// input also gets its column-wise copy for the weight gradient (1 byte written). Backward: the output
+/// gradient of each linear layer is cast both ways (read 2, write 1 + 1 bytes). Memory-bound.
+Op quantizeOp(bool backward, LayerPart part, double elements, double bytes)
 {
-    const double attnOut = x.M * x.qd / x.t;
-    const double inputs = 2.0 * x.M * x.h / x.rowT + attnOut + x.M * x.f / x.t;
-    ops.push_back(elementwise("quantize (cast, amax)", OpKind::Elementwise, OpPass::Forward, OpScope::Layer, attnOut + inputs,
-                              2.0 * attnOut, 3.0 * x.q / 2.0 * attnOut + inputs));
-    const double gradients = x.M * (x.qd + 2.0 * x.kv) / x.t + 2.0 * x.M * x.h / x.rowT + x.M * x.upWidth / x.t;
-    ops.push_back(elementwise("quantize gradients (cast, transpose)", OpKind::Elementwise, OpPass::Backward, OpScope::Layer,
-                              gradients, 2.0 * gradients, (x.q + 2.0) * gradients));
+    Op op = elementwise(backward ? "quantize gradients (cast, transpose)" : "quantize (cast, amax)", OpKind::Elementwise,
+                        backward ? OpPass::Backward : OpPass::Forward, OpScope::Layer, elements, 2.0 * elements, bytes);
+    op.part = part;
+    return op;
+}
+
+/// The casts of an MLP whose up projection reads `rows` h-wide inputs per rank (`castInput`: not written in
+/// FP8 by a fused norm, so cast here) and whose down projection reads `rows` x `width`.
+void appendMlpQuantize(const Shapes &x, LayerPart part, double rows, double width, double upWidth, bool castInput, std::vector<Op> &ops)
+{
+    const double in = rows * x.h, down = rows * width;
+    ops.push_back(quantizeOp(false, part, in + down, (castInput ? (x.q + 2.0) : 1.0) * in + down));
+    const double gradients = in + rows * upWidth;
+    ops.push_back(quantizeOp(true, part, gradients, (x.q + 2.0) * gradients));
+}
+
+void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
+{
+    const ModelSpec &m = plan.model;
+    const double attnOut = x.M * x.qd / x.t, qkvIn = x.M * x.h / x.rowT;
+    ops.push_back(quantizeOp(false, LayerPart::Common, 2.0 * attnOut + qkvIn, 3.0 * x.q / 2.0 * attnOut + qkvIn + attnOut));
+    const double attnGradients = x.M * (x.qd + 2.0 * x.kv) / x.t + x.M * x.h / x.rowT;
+    ops.push_back(quantizeOp(true, LayerPart::Common, attnGradients, (x.q + 2.0) * attnGradients));
+    const bool moe = m.isMoe() && m.moeLayers() > 0;
+    const double gate = m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
+    if (!moe || m.moeLayers() < m.layers)
+        appendMlpQuantize(x, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M / x.rowT, x.f / x.t * x.rowT, gate * x.f / x.t * x.rowT,
+                          false, ops);
+    if (!moe)
+        return;
+    // Routed tokens arrive permuted (no norm writes them in FP8): each copy is cast; rows per rank as the
+    // grouped GEMMs see them (all local experts, the busiest's load).
+    const double etp = double(plan.parallel.expertTensorSize());
+    const double rows = x.M * double(m.expertsPerToken) / x.t * etp * plan.training.busiestExpertLoad();
+    const double width = double(m.expertWidth()) / etp;
+    appendMlpQuantize(x, LayerPart::MoeMlp, rows, width, gate * width, true, ops);
+    if (m.sharedExperts > 0) {
+        const double shared = double(m.sharedExperts) * double(m.expertWidth()) / x.t;
+        appendMlpQuantize(x, LayerPart::MoeMlp, x.M, shared, gate * shared, false, ops);
+    }
 }
 
 } // namespace
@@ -293,7 +326,7 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     for (std::size_t i = first; i < forwardEnd; ++i)
         ops.push_back(backwardOf(ops[i]));
     if (isLowPrecisionMatmul(plan.training.precision))
-        appendQuantizeOps(x, ops);
+        appendQuantizeOps(plan, x, ops);
 
     switch (plan.training.recompute) {
     case Recompute::None:

@@ -43,6 +43,9 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     r.tensor = landing(tensor, par.data * par.pipeline * par.context, links.tensorGroup, intraName, netName);
     r.data = landing(data, par.tensor * par.pipeline, links.dataGroup, intraName, netName);
     r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName, netName);
+    if (plan.model.isMoe())
+        r.expert = landing(expertGroupSpan(par, G), par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
+                           links.expertGroup, intraName, netName);
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;
     r.pipeline.groups = par.pipeline - 1;
     r.pipeline.crossesNodes = pipe.boundariesAcrossNodes > 0;

@@ -146,4 +146,16 @@ std::int64_t Plan::layersPerStage() const
     return most;
 }
 
+std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p)
+{
+    if (p < 3)
+        return {0, 0};
+    const std::int64_t middle = (layers + p - 1) / p;
+    const std::int64_t rest = layers - (p - 2) * middle;
+    const std::int64_t first = rest / 2, last = rest - rest / 2;
+    if (first < 1 || last > middle)
+        return {0, 0};
+    return {first, last};
+}
+
 } // namespace trainplan

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/hardware/DeviceSpec.h"
@@ -223,6 +224,11 @@ struct Plan
 /// Layers each middle stage holds when the first and last of `p` stages hold `first` and `last` (0: an even
 /// share, Megatron-Core's --decoder-first/last-pipeline-num-layers); 0 when no stage is in the middle.
 std::int64_t middleStageLayers(std::int64_t layers, std::int64_t p, std::int64_t first, std::int64_t last);
+
+/// The uneven split for `layers` that do not divide by `p` stages: the p - 2 middle stages take
+/// ceil(layers / p) each and the first and last share the rest (the last the larger half, each at least one
+/// layer, none above the middle); {0, 0} when there is none (fewer than 3 stages).
+std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p);
 
 /// Whether `v` chunks per stage fit the split: equal chunks of an even split; with an uneven one, the
 /// middle stages' share divides by v and the first and last stages fill every chunk but the one the

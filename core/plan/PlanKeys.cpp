@@ -258,7 +258,8 @@ const std::array kKeys{
     PlanKey{.path = "training.capacity_factor", .type = KeyType::Number, .label = "Capacity factor", .noun = "capacity factor",
             .tooltip = "mixture of experts: tokens an expert takes at most, as a multiple of its balanced share; "
                        "tokens beyond it are dropped; absent: dropless", .defaultText = "absent (dropless)",
-            .range = {0.01, 1000}, .optional = true, .access = field<&Plan::training, &T::capacityFactor>()},
+            .range = {0.01, 1000}, .optional = true, .editor = KeyEditor::Number, .displayDecimals = 2,
+            .access = field<&Plan::training, &T::capacityFactor>()},
     PlanKey{.path = "training.expert_imbalance", .type = KeyType::Number, .label = "Expert imbalance", .noun = "expert imbalance",
             .tooltip = "mixture of experts: tokens of the busiest expert over the mean; it sets the pace of the expert "
                        "GEMMs and the all-to-all (1: balanced routing)", .defaultText = "1",
@@ -320,7 +321,8 @@ const std::array kKeys{
     PlanKey{.path = "parallel.expert_tensor", .type = KeyType::Integer, .label = "Expert tensor parallel",
             .noun = "expert tensor parallelism", .tooltip = "each expert's MLP split over this many ranks (Megatron-Core "
             "--expert-tensor-parallel-size); 0: the tensor size", .defaultText = "tensor",
-            .rule = "divides model.expert_ffn_hidden", .range = {0, 65536}, .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .rule = "divides model.expert_ffn_hidden", .range = {0, 65536}, .zeroMeansUnset = true, .searchDimension = true,
+            .editor = KeyEditor::Spin,
             .access = field<&Plan::parallel, &P::expertTensor>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
             .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",

@@ -30,25 +30,12 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;
     plan.parallel.context = c.context;
+    plan.parallel.expert = c.expert;
+    plan.parallel.expertTensor = c.expertTensor;
     return plan;
 }
 
 namespace {
-
-/// The uneven split the search tries when `layers` do not divide by `p` stages: the p - 2 middle stages
-/// take ceil(layers / p) each and the first and last share the rest (each at least one layer, none above
-/// the middle); {0, 0} when there is none.
-std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p)
-{
-    if (p < 3)
-        return {0, 0};
-    const std::int64_t middle = (layers + p - 1) / p;
-    const std::int64_t rest = layers - (p - 2) * middle;
-    const std::int64_t first = rest / 2, last = rest - rest / 2;
-    if (first < 1 || last > middle)
-        return {0, 0};
-    return {first, last};
-}
 
 std::vector<std::int64_t> divisors(std::int64_t n, std::int64_t limit)
 {
@@ -141,6 +128,7 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
     s.mfu = e.step.mfu;
     s.bottleneck = e.step.bottleneck;
     s.tensorCommShare = e.step.stepSeconds > 0 ? e.step.category(TimeCategory::TensorComm) / e.step.stepSeconds : 0.0;
+    s.expertCommSeconds = e.step.category(TimeCategory::ExpertComm);
     if (!e.memory.fits) {
         s.cause = RejectCause::DoesNotFit;
         const StageMemory &worst = e.memory.stages[std::size_t(e.memory.peakStage)];
@@ -178,7 +166,7 @@ bool ranksBefore(const SearchScore &a, const SearchScore &b)
         return a.headroomBytes > b.headroomBytes;
     const auto key = [](const SearchConfig &c) {
         return std::make_tuple(c.nodes, c.data, c.tensor, c.pipeline, c.virtualStages, c.microBatch, int(c.schedule), c.zeroStage,
-                               int(c.recompute), c.sequenceParallel, c.offload);
+                               int(c.recompute), c.sequenceParallel, c.offload, c.context, c.expert, c.expertTensor);
     };
     return key(a.config) < key(b.config);
 }
@@ -298,17 +286,38 @@ struct FixedDimensions
     explicit FixedDimensions(const SearchConstraints &c)
         : tensor(c, "parallel.tensor"), pipeline(c, "parallel.pipeline"), data(c, "parallel.data"), context(c, "parallel.context"),
           microBatch(c, "training.micro_batch"), virtualStages(c, "parallel.virtual_stages"), schedule(c, "parallel.schedule"),
-          zero(c, "parallel.zero_stage"), recompute(c, "training.recompute"), sequenceParallel(c, "training.sequence_parallel")
+          zero(c, "parallel.zero_stage"), recompute(c, "training.recompute"), sequenceParallel(c, "training.sequence_parallel"),
+          expert(c, "parallel.expert"), expertTensor(c, "parallel.expert_tensor")
     {
     }
-    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel;
+    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel, expert, expertTensor;
 };
 
 /// One placement of the model on the GPUs: the sizes and the pipeline split.
 struct Layout
 {
-    std::int64_t nodes, data, tensor, pipeline, context, first, last;
+    std::int64_t nodes, data, tensor, pipeline, context, first, last, expert = 1, expertTensor = 0;
 };
+
+/// Expert layouts of a mixture-of-experts model for a data x context x tensor grid (dense: {1, 0}): expert
+/// sizes that divide the experts, each MLP over the tensor ranks (Megatron-Core's default, 0) or whole
+/// (expert_tensor 1), the expert shards dividing the grid (the rule core/plan/PlanValidation checks).
+std::vector<std::pair<std::int64_t, std::int64_t>> expertLayouts(const Plan &base, const FixedDimensions &fixed, std::int64_t grid,
+                                                                 std::int64_t t)
+{
+    const ModelSpec &m = base.model;
+    if (!m.isMoe())
+        return {{1, 0}};
+    std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    for (const std::int64_t etp : t > 1 ? std::vector<std::int64_t>{t, 1} : std::vector<std::int64_t>{1}) {
+        if (m.expertWidth() % etp != 0 || !(fixed.expertTensor.allows(etp) || (etp == t && fixed.expertTensor.allows(std::int64_t(0)))))
+            continue;
+        for (const std::int64_t e : divisors(m.experts, m.experts))
+            if (fixed.expert.allows(e) && grid % (e * etp) == 0)
+                out.push_back({e, etp == t ? 0 : etp});
+    }
+    return out;
+}
 
 /// Appends every micro-batch, schedule, ZeRO stage, recomputation, sequence parallelism and offload choice
 /// of one layout; false once the space's bound is reached.
@@ -349,7 +358,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
                         for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                             if (out.size() > kMaxSearchConfigs)
                                 return false;
-                            out.push_back({l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context});
+                            out.push_back({l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context,
+                                           l.expert, l.expertTensor});
                         }
                     }
                 }
@@ -388,8 +398,9 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                     const std::int64_t d = gpus / (t * p * cp);
                     if (!fixed.context.allows(cp) || !fixed.data.allows(d))
                         continue;
-                    if (!appendChoices(base, c, fixed, {nodes, d, t, p, cp, first, last}, out))
-                        return out;
+                    for (const auto &[e, etp] : expertLayouts(base, fixed, d * cp * t, t))
+                        if (!appendChoices(base, c, fixed, {nodes, d, t, p, cp, first, last, e, etp}, out))
+                            return out;
                 }
             }
         }
@@ -460,6 +471,33 @@ std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, cons
     return scores;
 }
 
+/// Per expert layout: how many plans, how many feasible, the fastest; layouts with a feasible plan first
+/// (fastest first), then the others by size.
+std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScore> &scores)
+{
+    std::map<std::pair<std::int64_t, std::int64_t>, ExpertLayoutResult> byLayout;
+    for (const SearchScore &s : scores) {
+        ExpertLayoutResult &r = byLayout[{s.config.expert, s.config.expertTensor}];
+        r.expert = s.config.expert;
+        r.expertTensor = s.config.expertTensor;
+        ++r.evaluated;
+        if (!s.feasible)
+            continue;
+        if (r.feasible == 0 || ranksBefore(s, r.best))
+            r.best = s;
+        ++r.feasible;
+    }
+    std::vector<ExpertLayoutResult> out;
+    for (auto &[key, r] : byLayout)
+        out.push_back(r);
+    std::stable_sort(out.begin(), out.end(), [](const ExpertLayoutResult &a, const ExpertLayoutResult &b) {
+        if ((a.feasible > 0) != (b.feasible > 0))
+            return a.feasible > 0;
+        return a.feasible > 0 && ranksBefore(a.best, b.best);
+    });
+    return out;
+}
+
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
 void rank(const Plan &base, const SearchConstraints &constraints, const std::vector<SearchScore> &scores, SearchOutcome &outcome)
 {
@@ -479,6 +517,8 @@ void rank(const Plan &base, const SearchConstraints &constraints, const std::vec
     }
     outcome.rejected = groupRejections(scores);
     outcome.minHeadroomBytes = constraints.minHeadroomBytes;
+    if (base.model.isMoe())
+        outcome.expertLayouts = expertLayoutResults(scores);
 }
 
 } // namespace

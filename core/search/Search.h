@@ -60,6 +60,8 @@ struct SearchConfig
     std::int64_t firstStageLayers = 0;
     std::int64_t lastStageLayers = 0;
     std::int64_t context = 1; ///< context-parallel size
+    std::int64_t expert = 1;       ///< expert-parallel size (mixture of experts)
+    std::int64_t expertTensor = 0; ///< expert tensor-parallel size (0: the tensor size)
 
     friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
 };
@@ -90,6 +92,7 @@ struct SearchScore
     std::int64_t gpus = 0;
     Bottleneck bottleneck = Bottleneck::Arithmetic;
     double tensorCommShare = 0; ///< tensor-parallel communication / step
+    double expertCommSeconds = 0; ///< exposed dispatch/combine all-to-all per step (mixture of experts)
     std::string problemKey;     ///< invalid: the first error's key; does not fit: the dominant component
     std::string problemMessage; ///< invalid: the first error's rule
     double componentBytes = 0;  ///< does not fit: the dominant component's bytes on the peak stage
@@ -112,6 +115,17 @@ struct RejectionGroup
     SearchScore example; ///< the nearest miss (the smallest overshoot), or the fastest
 };
 
+/// Mixture of experts: the fastest feasible plan of one expert layout, so that the report can say why the
+/// other expert sizes lost (io/Evidence names the all-to-all when it is what costs the difference).
+struct ExpertLayoutResult
+{
+    std::int64_t expert = 1;
+    std::int64_t expertTensor = 0; ///< 0: the tensor size
+    std::int64_t evaluated = 0;
+    std::int64_t feasible = 0;
+    SearchScore best; ///< meaningful when feasible > 0
+};
+
 struct SearchOutcome
 {
     bool valid = false;          ///< the base plan's model and cluster could be searched
@@ -126,6 +140,7 @@ struct SearchOutcome
     std::vector<RankedPlan> pareto; ///< non-dominated in (tokens/s max, headroom max, GPUs min), by tokens/s
     std::vector<SearchScore> feasiblePoints; ///< every feasible plan (for the Pareto chart), by tokens/s
     std::vector<RejectionGroup> rejected;    ///< by count, largest first
+    std::vector<ExpertLayoutResult> expertLayouts; ///< mixture of experts: per expert layout, fastest first
     double bestTokensPerSecond = 0;          ///< the fastest feasible plan (0 when none)
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
     /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).

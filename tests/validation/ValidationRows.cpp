@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include <tuple>
+
 #include "TestSupport.h"
 #include "core/compute/LayerOps.h"
 #include "core/plan/PlanValidation.h"
@@ -256,7 +258,8 @@ const char *nemoPreset(const QString &model)
         {"GPT-3 175B", "gpt3-175b"},         {"Llama 3.1 8B", "llama3.1-8b"},     {"Llama 3.1 70B", "llama3.1-70b"},
         {"Llama 3.1 405B", "llama3.1-405b"}, {"Nemotron-4 15B", "nemotron4-15b"}, {"Nemotron-4 340B", "nemotron4-340b"},
         {"Llama 3 8B", "llama3-8b"},         {"Llama 3 70B", "llama3-70b"},       {"LLAMA3-8B", "llama3-8b"},
-        {"LLAMA2-7B", "llama2-7b"},          {"Llama 2 70B", "llama2-70b"}};
+        {"LLAMA2-7B", "llama2-7b"},          {"Llama 2 70B", "llama2-70b"},       {"DeepSeek-V3", "deepseek-v3"},
+        {"Grok-1", "grok-1"},                {"Llama 4 Maverick", "llama4-maverick"}};
     for (const auto &[name, id] : presets)
         if (model.startsWith(QLatin1String(name)))
             return id;
@@ -270,10 +273,13 @@ std::int64_t layoutCount(const Table &t, std::size_t r, const char *column)
     return v >= 1 ? std::int64_t(v) : 1;
 }
 
-/// NVIDIA DGX Cloud benchmarking recipes, dense NeMo / Megatron-Core rows. DP, where printed, is not
-/// trusted: it is GPUs / (TP x PP x CP) (several rows print the per-node or a missing DP); JAX rows
-/// (MaxText, Paxml) run another execution engine and are reported, not modelled; Nemotron-H is a hybrid
-/// Mamba model and mixture-of-experts rows belong to the next issue: skipped.
+/// NVIDIA DGX Cloud benchmarking recipes, NeMo / Megatron-Core rows. DP, where printed, is not trusted: it
+/// is GPUs / (TP x PP x CP) (several rows print the per-node or a missing DP). Mixture-of-experts rows: the
+/// v24.11.1-v25.02 Grok-1 rows print DP = that data-parallel size / EP (TP x PP x CP x DP x EP is their GPU
+/// count, and GBS / (MBS x GA) their data-parallel size), the v25.05 rows print it whole; both read as
+/// GPUs / (TP x PP x CP), experts split over EP ranks and each over ETP (unprinted: TP, Megatron-Core's
+/// default). JAX rows (MaxText, Paxml) run another execution engine and are reported, not modelled;
+/// Nemotron-H is a hybrid Mamba model: skipped.
 void dgxc(std::vector<Row> &rows, QStringList *skipped)
 {
     const Table t(QStringLiteral("nvidia_dgxc_benchmarking_recipes.csv"));
@@ -287,12 +293,11 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                 *skipped << "dgxc " + id + ": LoRA fine-tuning (frozen weights: no weight gradients or optimizer state)";
             continue;
         }
-        if (model.contains(QLatin1String("MoE")) || !preset) {
+        if (!preset) {
             if (skipped)
                 *skipped << "dgxc " + id
-                                + (model.contains(QLatin1String("MoE"))            ? ": mixture of experts (issue 18)"
-                                   : model.startsWith(QLatin1String("Nemotron-H")) ? ": hybrid Mamba-Transformer (not expressible)"
-                                                                                   : ": no preset with this model's shapes");
+                                + (model.startsWith(QLatin1String("Nemotron-H")) ? ": hybrid Mamba-Transformer (not expressible)"
+                                                                                 : ": no preset with this model's shapes");
             continue;
         }
         // A pipelined layout printed with VP "NA" (Nemotron-4 340B in v25.04 and v25.04.01, where the same
@@ -314,13 +319,19 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         plan.parallel.context = layoutCount(t, r, "cp");
         plan.parallel.virtualStages = layoutCount(t, r, "vp");
         plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context);
+        plan.parallel.expert = layoutCount(t, r, "ep");
+        plan.parallel.expertTensor = t.number(r, "etp") >= 1 ? std::int64_t(t.number(r, "etp")) : 0;
         nemoTraining(plan, t.at(r, "precision"));
         // Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on 8 x 8): NeMo counts
         // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,
         // account_for_loss_in_pipeline_split), so the first and last stages hold one layer fewer.
         const std::int64_t chunks = plan.parallel.pipeline * plan.parallel.virtualStages;
+        // Otherwise (DeepSeek-V3's 61 layers on 4, 8 or 16 stages) Megatron-Core's uneven split as the search
+        // makes it: the middle stages a rounded-up share, the first and last the rest.
         if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
             plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = (plan.model.layers + 2) / plan.parallel.pipeline - 1;
+        else if (plan.model.layers % chunks != 0)
+            std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = unevenSplit(plan.model.layers, plan.parallel.pipeline);
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
             // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
@@ -344,7 +355,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                 *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + p->message);
             continue;
         }
-        rows.push_back({"dgxc", id, plan, measured, !jax});
+        rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax});
     }
 }
 

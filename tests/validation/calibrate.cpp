@@ -158,7 +158,8 @@ Params fit(const std::vector<validation::Row> &rows, const Params &start)
 const std::map<std::string, std::pair<double, double>> kModernRanges{
     {"h100_matmul_max", {0.55, 0.87}},  {"h100_attention_eff", {0.3, 1.0}}, {"h100_memory_max", {0.5, 0.95}},
     {"h100_intra_eff", {0.6, 0.95}},    {"h100_network_eff", {0.5, 0.95}},  {"b200_matmul_max", {0.5, 0.87}},
-    {"b200_attention_eff", {0.3, 1.0}}, {"gb200_matmul_max", {0.4, 0.87}},  {"gb200_attention_eff", {0.2, 1.0}}};
+    {"b200_attention_eff", {0.3, 1.0}}, {"gb200_matmul_max", {0.4, 0.87}},  {"gb200_attention_eff", {0.2, 1.0}},
+    {"h100_low_precision_eff", {0.6, 1.0}}, {"blackwell_low_precision_eff", {0.6, 1.0}}};
 
 bool hopper(const std::string &id) { return id.rfind("h100", 0) == 0 || id.rfind("h200", 0) == 0; }
 bool blackwell(const std::string &id) { return id == "b200" || id == "gb200" || id == "b300" || id == "gb300"; }
@@ -175,6 +176,9 @@ Catalog applyModern(const std::map<std::string, double> &p)
         d.matmulEfficiency.max = p.at(family(d.id) + "_matmul_max");
         d.matmulEfficiency.halfSize = overheadSeconds * d.peakFlops(Precision::BF16) * d.matmulEfficiency.max;
         d.attentionEfficiency = p.at(family(d.id) + "_attention_eff");
+        // One FP8/FP4 share for the Blackwell chips: the B200 rows are all FP8 (the long-context table), so
+        // its own share and its matmul maximum could not be told apart.
+        d.lowPrecisionEfficiency = p.at(hopper(d.id) ? "h100_low_precision_eff" : "blackwell_low_precision_eff");
         const double memoryOverhead = d.memoryEfficiency.halfSize / (d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max);
         d.memoryEfficiency.max = p.at("h100_memory_max");
         d.memoryEfficiency.halfSize = memoryOverhead * d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max;
@@ -217,13 +221,15 @@ std::map<std::string, double> modernStart()
             {"h100_memory_max", h.memoryEfficiency.max}, {"h100_intra_eff", h.intraNodeEfficiency},
             {"h100_network_eff", h.networkEfficiency},   {"b200_matmul_max", b.matmulEfficiency.max},
             {"b200_attention_eff", b.attentionEfficiency}, {"gb200_matmul_max", g.matmulEfficiency.max},
-            {"gb200_attention_eff", g.attentionEfficiency}};
+            {"gb200_attention_eff", g.attentionEfficiency}, {"h100_low_precision_eff", h.lowPrecisionEfficiency},
+            {"blackwell_low_precision_eff", g.lowPrecisionEfficiency}};
 }
 
 int calibrateModern(std::vector<validation::Row> rows, QTextStream &out)
 {
     rows.erase(std::remove_if(rows.begin(), rows.end(), [](const auto &r) {
-                   return r.source != QLatin1String("dgxc") && r.source != QLatin1String("nemo-long-context");
+                   return r.source != QLatin1String("dgxc") && r.source != QLatin1String("dgxc-moe")
+                          && r.source != QLatin1String("nemo-long-context");
                }), rows.end());
     double best = 0;
     const auto start = modernStart();

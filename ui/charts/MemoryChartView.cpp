@@ -276,31 +276,61 @@ void MemoryChartView::redraw()
     fitChartLegend(c, width());
 }
 
+namespace {
+
+/// The stacked components of a stage: parameters (a mixture of experts: dense, then expert), gradients,
+/// optimizer state, activations, other.
+QList<qreal> stageComponents(const StageMemory &s, bool moe)
+{
+    if (moe)
+        return {s.parametersBytes - s.expertParametersBytes, s.expertParametersBytes, s.gradientsBytes, s.optimizerBytes,
+                s.activationsBytes, s.otherBytes};
+    return {s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.otherBytes};
+}
+
+/// Their legend names and colour indices (expert parameters in the experts' colour, as the all-to-all).
+QList<std::pair<QString, int>> stageComponentNames(bool moe)
+{
+    QList<std::pair<QString, int>> out{{MemoryChartView::tr("Params"), 0},
+                                       {MemoryChartView::tr("Grads"), 1},
+                                       {MemoryChartView::tr("Optimizer"), 2},
+                                       {MemoryChartView::tr("Activations"), 3},
+                                       {MemoryChartView::tr("Other"), 7}};
+    if (moe) {
+        out[0].first = MemoryChartView::tr("Dense params");
+        out.insert(1, {MemoryChartView::tr("Expert params"), 10});
+    }
+    return out;
+}
+
+qsizetype stageComponentCount(bool moe) { return moe ? 6 : 5; }
+
+} // namespace
+
 bool MemoryChartView::updateStagesInPlace()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
     // The baseline only changes the overlay and the axis, unless its stages reach past the plan's.
     const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;
     const int legendEntries = 2 + (memory.fits ? 0 : 1) + (baseline ? 1 : 0);
-    if (!m_stageSeries || m_stageSets.size() != 5 || m_stageDark != chartstyle::isDark(palette())
+    const bool moe = m_document->plan().model.isMoe();
+    if (!m_stageSeries || m_stageSets.size() != stageComponentCount(moe) || m_stageDark != chartstyle::isDark(palette())
         || m_stageSets.front()->count() != int(memory.stages.size()) || chart()->series().size() != legendEntries
         || (baseline && m_document->baselineEstimate().memory.stages.size() > memory.stages.size()))
         return false;
     constexpr double GiB = units::GiB;
     double highest = memory.capacityBytes;
-    QList<qreal> values[5];
+    QList<QList<qreal>> values(m_stageSets.size());
     for (const StageMemory &s : memory.stages) {
-        values[0] << s.parametersBytes / GiB;
-        values[1] << s.gradientsBytes / GiB;
-        values[2] << s.optimizerBytes / GiB;
-        values[3] << s.activationsBytes / GiB;
-        values[4] << s.otherBytes / GiB;
+        const QList<qreal> parts = stageComponents(s, moe);
+        for (qsizetype k = 0; k < parts.size(); ++k)
+            values[k] << parts[k] / GiB;
         highest = std::max(highest, s.peakBytes);
     }
     if (baseline)
         highest = std::max(highest, m_document->baselineEstimate().memory.peakBytes);
     // Whole-set updates: one change signal per set instead of one per bar.
-    for (int k = 0; k < 5; ++k) {
+    for (qsizetype k = 0; k < m_stageSets.size(); ++k) {
         QBarSet *set = m_stageSets[k];
         set->remove(0, set->count());
         set->append(values[k]);
@@ -346,32 +376,28 @@ QString stageAxisTitle(const Plan &plan)
 
 } // namespace
 
+
 void MemoryChartView::drawStages()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
     QChart *c = chart();
     auto *series = new QStackedBarSeries;
-    const QString names[] = {tr("Params"), tr("Grads"), tr("Optimizer"), tr("Activations")};
+    const bool moe = m_document->plan().model.isMoe();
     QList<QBarSet *> sets;
-    for (int i = 0; i < 4; ++i) {
-        auto *set = new QBarSet(names[i]);
-        set->setColor(chartstyle::series(i, palette()));
+    const QList<std::pair<QString, int>> components = stageComponentNames(moe);
+    for (const auto &[name, colour] : components) {
+        auto *set = new QBarSet(name);
+        set->setColor(chartstyle::series(colour, palette()));
         set->setBorderColor(Qt::transparent);
         sets << set;
     }
-    auto *other = new QBarSet(tr("Other"));
-    other->setColor(chartstyle::series(7, palette()));
-    other->setBorderColor(Qt::transparent);
-    sets << other;
 
     double highest = memory.capacityBytes;
     constexpr double GiB = units::GiB;
     for (const StageMemory &s : memory.stages) {
-        *sets[0] << s.parametersBytes / GiB;
-        *sets[1] << s.gradientsBytes / GiB;
-        *sets[2] << s.optimizerBytes / GiB;
-        *sets[3] << s.activationsBytes / GiB;
-        *sets[4] << s.otherBytes / GiB;
+        const QList<qreal> parts = stageComponents(s, moe);
+        for (qsizetype k = 0; k < parts.size(); ++k)
+            *sets[k] << parts[k] / GiB;
         highest = std::max(highest, s.peakBytes);
     }
     const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;

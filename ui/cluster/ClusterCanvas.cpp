@@ -82,6 +82,13 @@ int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel,
     case ClusterCanvas::Overlay::DataReplicas: return int(c.data);
     case ClusterCanvas::Overlay::GradientGroups: return int(c.tensor + c.stage * t);
     case ClusterCanvas::Overlay::ContextGroups: return int(c.tensor + t * (c.data + c.stage * d));
+    case ClusterCanvas::Overlay::ExpertGroups: {
+        // The all-to-all group: ranks of one expert-tensor index, expert_tensor apart, in blocks of expert x
+        // expert_tensor (Megatron-Core's expert rank order; core/cluster/Topology expertGroupSpan).
+        const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
+        const std::int64_t e = std::max<std::int64_t>(1, parallel.expert);
+        return int((rank / (et * e)) * et + rank % et);
+    }
     case ClusterCanvas::Overlay::Devices: break;
     }
     return 0;
@@ -95,6 +102,8 @@ std::int64_t overlayGroupCount(ClusterCanvas::Overlay overlay, const ParallelCon
     case ClusterCanvas::Overlay::DataReplicas: return parallel.data;
     case ClusterCanvas::Overlay::GradientGroups: return parallel.tensor * parallel.pipeline;
     case ClusterCanvas::Overlay::ContextGroups: return parallel.tensor * parallel.data * parallel.pipeline;
+    case ClusterCanvas::Overlay::ExpertGroups:
+        return parallel.data * parallel.tensor * parallel.pipeline * parallel.context / std::max<std::int64_t>(1, parallel.expert);
     case ClusterCanvas::Overlay::Devices: break;
     }
     return 1;
@@ -136,6 +145,13 @@ QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &para
                    ? QObject::tr("%1 context-parallel groups of %2 GPUs (each holds 1/%2 of every sequence; they pass keys and "
                                  "values every layer)").arg(count).arg(parallel.context)
                    : QObject::tr("No context parallelism: every GPU holds whole sequences (set Context parallel above 1)");
+    case ClusterCanvas::Overlay::ExpertGroups:
+        return parallel.expert > 1
+                   ? QObject::tr("%1 expert-parallel groups of %2 GPUs (each holds 1/%2 of the routed experts; they exchange "
+                                 "tokens by all-to-all in every mixture-of-experts layer, dispatch and combine)")
+                         .arg(count).arg(parallel.expert)
+                   : QObject::tr("No expert parallelism: every GPU holds all routed experts (a mixture-of-experts model with "
+                                 "Expert parallel above 1 splits them)");
     case ClusterCanvas::Overlay::Devices: break;
     }
     return QObject::tr("Each GPU in its accelerator's colour");

@@ -116,6 +116,7 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_overlay->addItem(tr("Data-parallel replica"), int(ClusterCanvas::Overlay::DataReplicas));
     m_overlay->addItem(tr("Gradient all-reduce group"), int(ClusterCanvas::Overlay::GradientGroups));
     m_overlay->addItem(tr("Context-parallel group"), int(ClusterCanvas::Overlay::ContextGroups));
+    m_overlay->addItem(tr("Expert-parallel group"), int(ClusterCanvas::Overlay::ExpertGroups));
     clusterForm->addRow(tr("Colour by"), m_overlay);
     m_legend = new QLabel;
     m_legend->setObjectName(QStringLiteral("overlayLegend"));

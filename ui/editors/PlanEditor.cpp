@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <climits>
+#include <cmath>
 
 #include "ui/commands/ChangePlanValue.h"
 #include "ui/commands/ReplacePlan.h"
@@ -27,6 +28,17 @@ namespace trainplan {
 namespace {
 
 QString keyText(const char *text) { return QCoreApplication::translate("PlanKey", text); }
+
+/// What an unset key shows: the words in its default's parentheses ("0 (an even share)", "absent
+/// (dropless)"), or the key it follows ("= ffn_hidden").
+QString unsetText(const PlanKey &key)
+{
+    const QString text = keyText(key.defaultText);
+    const qsizetype open = text.indexOf(QLatin1Char('(')), close = text.lastIndexOf(QLatin1Char(')'));
+    if (open >= 0 && close > open)
+        return text.mid(open + 1, close - open - 1);
+    return text == QLatin1String("device") ? QCoreApplication::translate("PlanEditor", "from the device") : QStringLiteral("= ") + text;
+}
 
 /// The tooltip: what the key means, with its rule.
 QString tooltipOf(const PlanKey &key)
@@ -149,6 +161,9 @@ void PlanEditor::addSpin(QFormLayout *form, const PlanKey &key)
     spin->setToolTip(tooltipOf(key));
     spin->setAccelerated(true);
     spin->setObjectName(QLatin1String(key.path));
+    // A 0 that means "not set" reads as what applies instead ("= ffn_hidden", "an even share"), not 0.
+    if (key.zeroMeansUnset && key.range.minimum <= 0)
+        spin->setSpecialValueText(unsetText(key));
     form->addRow(keyText(key.label), spin);
     connect(spin, &QSpinBox::valueChanged, this, [this, &key](int value) { pushValue(key, std::int64_t(value)); });
     bind(form, key, [this, spin, &key] {
@@ -199,13 +214,22 @@ void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
     spin->setToolTip(tooltipOf(key));
     spin->setDecimals(key.displayDecimals);
     spin->setRange(key.range.minimum / key.displayScale, key.range.maximum / key.displayScale);
+    // An optional key (absent: its default applies) gets one step below its range that means absent,
+    // shown as its default ("absent (dropless)").
+    const double absent = key.optional ? key.range.minimum / key.displayScale - std::pow(10.0, -key.displayDecimals) : 0.0;
+    if (key.optional) {
+        spin->setMinimum(absent);
+        spin->setSpecialValueText(unsetText(key));
+    }
     spin->setKeyboardTracking(false);
     spin->setGroupSeparatorShown(true);
     const bool price = std::string_view(key.path) == "run.price_per_gpu_hour";
     if (*key.displayUnit)
         spin->setSuffix(QLatin1Char(' ') + keyText(key.displayUnit));
     form->addRow(keyText(key.label), spin);
-    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, &key](double shown) { pushValue(key, shown * key.displayScale); });
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, spin, &key](double shown) {
+        pushValue(key, key.optional && shown <= spin->minimum() ? KeyValue() : KeyValue(shown * key.displayScale));
+    });
     bind(form, key, [this, spin, &key, price] {
         const KeyValue value = key.get(m_document->plan());
         const auto *v = std::get_if<double>(&value);

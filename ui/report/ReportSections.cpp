@@ -93,13 +93,52 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     flow.newPage();
 }
 
+/// Mixture of experts: the experts, total and active parameters, which layers route.
+QList<std::pair<QString, QString>> mixtureOfExpertsFacts(const Context &c)
+{
+    const ModelSpec &m = c.plan.model;
+    const QString shared = m.sharedExperts > 0 ? QObject::tr(" + %1 shared").arg(m.sharedExperts) : QString();
+    QString layers = QObject::tr("%1 of %2 layers route tokens").arg(m.moeLayers()).arg(m.layers);
+    if (m.denseLayers > 0)
+        layers += QObject::tr(" (the first %1 dense)").arg(m.denseLayers);
+    if (m.moeLayerInterval > 1)
+        layers += QObject::tr(", every %1th after them").arg(m.moeLayerInterval);
+    return {{QObject::tr("Mixture of experts"), QObject::tr("%1 routed experts%2, top-%3 per token, each %4 wide; %5%6")
+                                                    .arg(m.experts).arg(shared).arg(m.expertsPerToken).arg(m.expertWidth()).arg(layers)
+                                                    .arg(m.mtpLayers > 0 ? QObject::tr("; %1 multi-token-prediction layer(s)").arg(m.mtpLayers) : QString())},
+            {QObject::tr("Total / active parameters"), QObject::tr("%1 total (every expert's weights are stored and trained); %2 active per "
+                                                                   "token (what one token passes through; model FLOPs count these)")
+                                                           .arg(count(c.e.model.parameters), count(c.e.model.activeParameters))}};
+}
+
+/// The expert layout and the routing assumptions behind the expert GEMMs and the all-to-all.
+QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
+{
+    const ModelSpec &m = c.plan.model;
+    const ParallelConfig &par = c.plan.parallel;
+    const TrainingConfig &training = c.plan.training;
+    const double a2a = c.e.step.category(TimeCategory::ExpertComm);
+    const QString routing = training.capacityFactor
+                                ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
+                                      .arg(num(*training.capacityFactor, 2))
+                                : QObject::tr("dropless (no capacity factor)");
+    return {{QObject::tr("Expert layout"), QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
+                                                       "optimizer state reduced and sharded over %4 expert-data ranks")
+                                               .arg(par.expert).arg(par.expertTensorSize()).arg(m.experts / std::max<std::int64_t>(1, par.expert))
+                                               .arg(par.expertDataSize())},
+            {QObject::tr("Routing assumptions"), QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
+                                                            "of the grouped GEMMs and the all-to-all; dispatch and combine not overlapped "
+                                                            "with compute: %3 s exposed per step")
+                                                     .arg(routing, num(training.busiestExpertLoad(), 2), num(a2a, 2))}};
+}
+
 void modelSection(PageFlow &flow, const Context &c)
 {
     const ModelSpec &m = c.plan.model;
     const TrainingConfig &training = c.plan.training;
     const Estimate &e = c.e;
     flow.heading(QObject::tr("1. Model and input shapes"));
-    flow.html(htmlFacts({
+    QList<std::pair<QString, QString>> facts{
         {QObject::tr("Layers, hidden, heads"), QObject::tr("%1 layers, hidden %2, %3 heads (%4 key/value), MLP %5 (%6)")
                                                    .arg(m.layers).arg(m.hidden).arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)
                                                    .arg(QString::fromLatin1(toString(m.mlp)))},
@@ -112,7 +151,17 @@ void modelSection(PageFlow &flow, const Context &c)
         {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
                                             + (training.flashAttention ? QObject::tr(", flash attention") : QString())
                                             + (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
-    }));
+    };
+    if (m.isMoe()) {
+        const QList<std::pair<QString, QString>> moe = mixtureOfExpertsFacts(c);
+        for (qsizetype i = 0; i < moe.size(); ++i)
+            facts.insert(3 + i, moe[i]);
+    }
+    if (m.isMla())
+        facts.insert(1, {QObject::tr("Attention"), QObject::tr("multi-head latent attention: query rank %1, key/value rank %2, head sizes %3 + %4 "
+                                                               "(rotary) for queries and keys, %5 for values")
+                                                       .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim)});
+    flow.html(htmlFacts(facts));
 }
 
 void precisionSection(PageFlow &flow, const Context &c)
@@ -147,6 +196,7 @@ QList<QStringList> placementRows(const PlacementReport &placement)
     };
     landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
     landingRow(QObject::tr("Context-parallel"), placement.context);
+    landingRow(QObject::tr("Expert-parallel (all-to-all)"), placement.expert);
     landingRow(placement.context.size > 1 ? QObject::tr("Gradient (data × context)") : QObject::tr("Data-parallel"), placement.data);
     landingRow(QObject::tr("Pipeline neighbours"), placement.pipeline);
     return rows;
@@ -159,7 +209,7 @@ void parallelismSection(PageFlow &flow, const Context &c)
     const DeviceSpec &device = c.device;
     flow.heading(QObject::tr("3. Parallelism, device and interconnect"));
     const QString linkName = text(intraNodeLinkName(c.catalog, c.plan.cluster.groups().front(), device));
-    flow.html(htmlFacts({
+    QList<std::pair<QString, QString>> facts{
         {QObject::tr("Dimensions"), par.context > 1 ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 = %5 GPUs; %6")
                                                           .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context).arg(c.e.model.gpus)
                                                           .arg(QString::fromLatin1(labelOf(par.contextComm)))
@@ -178,7 +228,10 @@ void parallelismSection(PageFlow &flow, const Context &c)
                                          num(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
         {QObject::tr("Nodes"), QObject::tr("%1 nodes of %2 GPUs; intra-node %3").arg(c.plan.cluster.nodes).arg(c.plan.cluster.gpusPerNode).arg(linkName)},
         {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
-    }));
+    };
+    if (c.plan.model.isMoe())
+        facts += expertLayoutFacts(c);
+    flow.html(htmlFacts(facts));
     const QList<QStringList> rows = placementRows(c.e.placement);
     if (!rows.isEmpty())
         flow.html(htmlTable({QObject::tr("Group"), QObject::tr("Groups#"), QObject::tr("GPUs each#"), QObject::tr("Placement"),

@@ -36,8 +36,8 @@ namespace {
 
 QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
 
-enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Virtual, MicroBatch,
-              ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
+enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert, ExpertTensor,
+              Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
 
 } // namespace
 
@@ -63,7 +63,7 @@ public:
         if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
             return {};
         static const char *names[] = {"#", "Tokens/s", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
-                                      "Pipeline", "Context", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
+                                      "Pipeline", "Context", "Expert", "Expert TP", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
                                       "Limited by"};
         return QCoreApplication::translate("SearchPanel", names[section]);
     }
@@ -101,6 +101,8 @@ public:
         case Tensor: return qlonglong(c.tensor);
         case Pipeline: return qlonglong(c.pipeline);
         case Context: return qlonglong(c.context);
+        case Expert: return qlonglong(c.expert);
+        case ExpertTensor: return qlonglong(c.expertTensor > 0 ? c.expertTensor : c.tensor);
         case Virtual: return qlonglong(c.virtualStages);
         case MicroBatch: return qlonglong(c.microBatch);
         case ScheduleColumn: return QString::fromLatin1(toString(c.schedule));
@@ -268,12 +270,10 @@ void SearchPanel::connectPareto()
     m_pareto->setMouseTracking(true);
     connect(m_pareto, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const SearchScore *s = scoreAt(event->position().toPoint());
-        m_pareto->setToolTip(s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\ndata %4 × tensor %5 × pipeline %6, micro-batch %7, %8, ZeRO %9\n"
-                                    "Double-click to load")
-                                     .arg(num(s->tokensPerSecond, 0), num(s->headroomBytes / units::GiB, 1)).arg(s->gpus)
-                                     .arg(s->config.data).arg(s->config.tensor).arg(s->config.pipeline).arg(s->config.microBatch)
-                                     .arg(QString::fromLatin1(toString(s->config.schedule))).arg(s->config.zeroStage)
-                                     .arg(s->config.context)
+        m_pareto->setToolTip(s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\n%4\nDouble-click to load")
+                                     .arg(num(s->tokensPerSecond, 0), num(s->headroomBytes / units::GiB, 1))
+                                     .arg(s->gpus)
+                                     .arg(io::describeConfig(s->config))
                                : QString());
     });
     connect(m_pareto, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *event) {
@@ -386,10 +386,21 @@ void SearchPanel::showOutcome()
     }
     m_summary->setText(text);
     m_model->setResults(o.top);
+    // The expert columns only for a mixture of experts.
+    for (const int column : {Expert, ExpertTensor})
+        m_table->setColumnHidden(column, !m_searchedPlan.model.isMoe());
     m_rejected->clear();
     for (const RejectionGroup &g : o.rejected) {
         const QString message = io::rejectionMessage(g, o);
         auto *item = new QTreeWidgetItem(m_rejected, {QString::number(g.count), io::rejectionResource(g.cause), message});
+        item->setToolTip(2, message);
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+    }
+    // Mixture of experts: why the other expert sizes lost (the all-to-all, when it is the reason).
+    for (std::size_t i = 1; i < o.expertLayouts.size(); ++i) {
+        const ExpertLayoutResult &l = o.expertLayouts[i];
+        const QString message = io::expertLayoutMessage(l, o);
+        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(l.evaluated), tr("expert layout"), message});
         item->setToolTip(2, message);
         item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
     }

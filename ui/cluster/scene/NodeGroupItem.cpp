@@ -176,11 +176,21 @@ QString NodeGroupItem::describe(const QPointF &p) const
                                                       .arg((m_firstNode + node) / nodesPerRack())
                                                       .arg((m_firstNode + node) % nodesPerRack())
                                                 : QString();
-        if (m_canvas->document()->plan().parallel.context > 1)
-            return QObject::tr("Node %1%8, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
-                .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context).arg(where);
-        return QObject::tr("Node %1%7, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
-            .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(where);
+        const Plan &plan = m_canvas->document()->plan();
+        QString text = plan.parallel.context > 1
+                           ? QObject::tr("Node %1%8, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
+                                 .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context).arg(where)
+                           : QObject::tr("Node %1%7, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
+                                 .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(where);
+        if (plan.model.isMoe() && plan.parallel.expert > 1) {
+            // Megatron-Core's expert rank order: expert-tensor fastest, then expert (core/cluster/Topology).
+            const std::int64_t et = std::max<std::int64_t>(1, plan.parallel.expertTensorSize());
+            const std::int64_t expertRank = (rank / et) % plan.parallel.expert;
+            const std::int64_t local = plan.model.experts / plan.parallel.expert;
+            text += QObject::tr("\nexpert rank %1 of %2: routed experts %3-%4")
+                        .arg(expertRank).arg(plan.parallel.expert).arg(expertRank * local).arg(expertRank * local + local - 1);
+        }
+        return text;
     }
     return QString();
 }
