@@ -32,9 +32,15 @@ QString bottleneckEvidence(Bottleneck bottleneck, const BottleneckEvidence &e)
         return words("%1 of the step is compute-bound kernels; MFU %2").arg(pct(e.share), pct(e.mfu));
     case Bottleneck::MemoryMovement:
         return words("%1 of the step is bandwidth-bound kernels and the optimizer update").arg(pct(e.share));
-    case Bottleneck::Communication:
-        return words("%1 of the step is exposed communication (tensor %2, pipeline %3, data %4)")
-            .arg(pct(e.share), pct(e.tensorShare), pct(e.pipelineShare), pct(e.dataShare));
+    case Bottleneck::Communication: {
+        // The kinds that take a share: tensor, pipeline and data always; context and expert when present.
+        QString kinds = words("tensor %1, pipeline %2, data %3").arg(pct(e.tensorShare), pct(e.pipelineShare), pct(e.dataShare));
+        if (e.contextShare > 0)
+            kinds += words(", context %1").arg(pct(e.contextShare));
+        if (e.expertShare > 0)
+            kinds = words("expert all-to-all %1, ").arg(pct(e.expertShare)) + kinds;
+        return words("%1 of the step is exposed communication (%2)").arg(pct(e.share), kinds);
+    }
     case Bottleneck::PipelineIdle:
         return words("%1 of the step is pipeline bubble").arg(pct(e.share));
     }

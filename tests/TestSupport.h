@@ -108,6 +108,22 @@ inline Plan presetPlan(const char *preset, std::int64_t tensor, std::int64_t pip
     return plan;
 }
 
+/// DeepSeek-V3 on 1,024 H100s in NVIDIA's DGX Cloud recipe layout (dgxc-benchmarking v25.05
+/// deepseek_v3/pretraining): tensor 2 x pipeline 16 x data 32, expert 64 x expert tensor 1, 8,192 sequences of
+/// 4,096 tokens; 61 layers on 16 stages split 2 + 14 x 4 + 3 (Megatron-Core's uneven split).
+inline Plan deepseekV3On1024H100()
+{
+    Plan plan = presetPlan("deepseek-v3", 2, 16, 32, 1, 8192, "h100-sxm5-80gb");
+    plan.parallel.expert = 64;
+    plan.parallel.expertTensor = 1;
+    plan.parallel.firstStageLayers = 2;
+    plan.parallel.lastStageLayers = 3;
+    plan.parallel.zeroStage = 1;
+    plan.training.flashAttention = true;
+    plan.training.sequenceParallel = true;
+    return plan;
+}
+
 /// |actual - expected| <= relative * |expected|, with a readable failure message.
 #define TP_COMPARE_REL(actual, expected, relative)                                                                   \
     do {                                                                                                              \

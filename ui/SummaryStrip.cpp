@@ -127,7 +127,7 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     // Minimum widths that do not follow the text, so an edit never changes the window's minimum size; the
     // widest numbers the tiles show fit in them.
     const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 13}, {m_run, 22}};
+    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 13}, {m_run, 19}};
     for (const auto &[tile, width] : tiles) {
         tile->setMinimumWidth(width * digit);
         tile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
@@ -139,14 +139,14 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_bottleneck->setWordWrap(true);
     m_bottleneck->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_bottleneck->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
-    m_bottleneck->setMinimumWidth(18 * digit);
+    m_bottleneck->setMinimumWidth(12 * digit); // wraps; with the plan dock, the window fits 1280 pixels
     layout->addWidget(m_bottleneck, 1);
     m_bottleneck->installEventFilter(this);
     m_next = new QPushButton(this);
     m_next->setObjectName(QStringLiteral("nextStep"));
     // A fixed width: the suggestion's words elide to it (whole in the tooltip) and never widen the window.
     m_next->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
-    m_next->setFixedWidth(20 * digit);
+    m_next->setFixedWidth(16 * digit);
     connect(m_next, &QPushButton::clicked, this, &SummaryStrip::takeNextStep);
     layout->addWidget(m_next);
     // A fixed height (value, caption, delta): new numbers must not re-lay out the window.

@@ -109,6 +109,7 @@ struct Runs
     std::vector<GroupRun> runs;
     std::vector<std::size_t> runOfGroup;
     std::size_t pace = 0; ///< the slowest run: it sets the step time
+    bool memoryOnly = false; ///< EstimateOptions::memoryOnlyWhenOverCapacity took its shortcut
 };
 
 Runs estimateRuns(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
@@ -125,6 +126,12 @@ Runs estimateRuns(const Plan &plan, const Catalog &catalog, const EstimateOption
             run.plan.cluster.intraNodeLink = g.intraNodeLink;
             run.plan.cluster.nodeGroups.clear();
             run.memory = estimateMemory(run.plan, run.device);
+            if (options.memoryOnlyWhenOverCapacity && r.groups.size() == 1 && !run.memory.fits) {
+                r.runs.push_back(std::move(run));
+                r.runOfGroup.push_back(0);
+                r.memoryOnly = true;
+                return r;
+            }
             run.step = estimateStep(run.plan, run.device, run.memory, options.simulatePipeline);
             r.runs.push_back(std::move(run));
             it = r.runs.end() - 1;
@@ -231,6 +238,8 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     const GroupRun &paced = r.runs[r.pace];
     e.device = paced.device;
     e.memory = paced.memory;
+    if (r.memoryOnly)
+        return e;
     e.step = paced.step;
     if (r.runs.size() > 1) {
         checkMixedMemory(plan, r, e);

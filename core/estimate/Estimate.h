@@ -87,6 +87,9 @@ struct EstimateOptions
     bool simulatePipeline = true;
     /// What only the views read: the precision policy, the roofs and the Figure 16.2 comparison.
     bool details = true;
+    /// The search's shortcut: a plan on one kind of node whose memory does not fit gets its memory estimate
+    /// only (no step time, placement or run cost); most of a large search space does not fit.
+    bool memoryOnlyWhenOverCapacity = false;
 
     /// No scaling curves, the analytic bubble and no view details: the cheap estimate the search and the
     /// advice make by the thousand.

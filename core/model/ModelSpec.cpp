@@ -63,10 +63,11 @@ std::int64_t ModelSpec::moeLayersIn(std::int64_t first, std::int64_t count) cons
 {
     if (!isMoe())
         return 0;
-    std::int64_t n = 0;
-    for (std::int64_t i = first; i < first + count; ++i)
-        n += isMoeLayer(i) ? 1 : 0;
-    return n;
+    // MoE layers among the first n: layer i routes when j = i - dense + 1 (1..n - dense) is a multiple of
+    // the interval, floor((n - dense) / interval) of them.
+    const std::int64_t interval = std::max<std::int64_t>(1, moeLayerInterval);
+    const auto below = [&](std::int64_t n) { return n <= denseLayers ? 0 : (n - denseLayers) / interval; };
+    return below(first + count) - below(first);
 }
 
 LayerParameters layerParameters(const ModelSpec &m)

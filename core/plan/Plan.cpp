@@ -115,10 +115,11 @@ bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, s
 
 std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const
 {
-    std::int64_t first = 0;
-    for (std::int64_t i = 0; i < stage; ++i)
-        first += layersOnStage(i);
-    return first;
+    if (stage <= 0)
+        return 0;
+    // Stage 0 holds its own share, the stages between it and `stage` (middle stages: stage >= 2 means at
+    // least 3 stages) the middle share each.
+    return layersOnStage(0) + (stage - 1) * layersOnStage(1);
 }
 
 std::int64_t Plan::layersOnStage(std::int64_t stage) const

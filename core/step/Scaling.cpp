@@ -10,12 +10,16 @@ namespace trainplan {
 namespace {
 
 /// The plan with `workers` data-parallel replicas and `globalBatch`, on as many nodes as it needs;
-/// false when the batch does not split into whole micro-batches.
+/// false when the batch does not split into whole micro-batches, or (a mixture of experts) the plan's
+/// expert groups do not fit in the data x context x tensor ranks there are: the curves keep the expert
+/// layout, since a smaller one changes the expert GEMMs' shapes and the all-to-all, not only the width.
 bool replicate(const Plan &plan, std::int64_t workers, std::int64_t globalBatch, Plan &out)
 {
     out = plan;
     out.parallel.data = workers;
     out.training.globalBatch = globalBatch;
+    if (plan.model.isMoe() && (workers * plan.parallel.context * plan.parallel.tensor) % plan.parallel.expertShards() != 0)
+        return false;
     const std::int64_t perStep = plan.training.microBatch * workers;
     if (globalBatch < perStep || globalBatch % perStep != 0)
         return false;
@@ -62,24 +66,30 @@ ScalingCurves scalingCurves(const Plan &plan, const DeviceSpec &device, std::int
         sizes.push_back(w);
     if (plan.parallel.data <= maxWorkers && std::find(sizes.begin(), sizes.end(), plan.parallel.data) == sizes.end())
         sizes.insert(std::upper_bound(sizes.begin(), sizes.end(), plan.parallel.data), plan.parallel.data);
+    // The first size the plan can run at is the base (1 replica, or the fewest that hold a mixture of
+    // experts' expert groups): speedups are relative to it, taken as linear up to it.
     double strongBase = 0, weakBase = 0;
+    std::int64_t strongBaseWorkers = 0;
     for (const std::int64_t w : sizes) {
         Plan scaled;
         if (replicate(plan, w, plan.training.globalBatch, scaled)) {
             const double t = stepSeconds(scaled, device);
-            if (w == 1)
+            if (strongBase <= 0 && t > 0) {
                 strongBase = t;
+                strongBaseWorkers = w;
+            }
             if (strongBase > 0) {
-                const double s = speedup(strongBase, t);
+                const double s = double(strongBaseWorkers) * speedup(strongBase, t);
                 curves.strong.push_back({w, t, s, parallelEfficiency(s, double(w))});
             }
         }
         if (replicate(plan, w, perReplicaBatch * w, scaled)) {
             const double t = stepSeconds(scaled, device);
-            if (w == 1)
+            if (weakBase <= 0 && t > 0)
                 weakBase = t;
             if (weakBase > 0) {
-                // Weak scaling does W times the work: the speedup is the throughput ratio.
+                // Weak scaling does W times the work: the speedup is the throughput ratio (W x t_base / t,
+                // the base's replicas counted as linear).
                 const double s = double(w) * speedup(weakBase, t);
                 curves.weak.push_back({w, t, s, parallelEfficiency(s, double(w))});
             }

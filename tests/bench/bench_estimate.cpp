@@ -44,6 +44,9 @@ void BenchEstimate::estimatePlan_data()
                                                                         << qint64(3072) << true << true;
     QTest::newRow("gpt3-175b 512 GPUs, analytic bubble") << "gpt3-175b" << qint64(8) << qint64(8) << qint64(8) << qint64(1536)
                                                          << false << false;
+    // Issue 18's goal: one analytic estimate of DeepSeek-V3 on 1,024 H100s under 50 us.
+    QTest::newRow("deepseek-v3 1024 H100s, analytic bubble (issue 18)") << "deepseek-v3" << qint64(0) << qint64(0) << qint64(0)
+                                                                       << qint64(0) << false << false;
 }
 
 void BenchEstimate::estimatePlan()
@@ -55,8 +58,10 @@ void BenchEstimate::estimatePlan()
     QFETCH(qint64, globalBatch);
     QFETCH(bool, scaling);
     QFETCH(bool, simulate);
-    Plan plan = test::presetPlan(preset.toLatin1().constData(), tensor, pipeline, data, 1, globalBatch);
-    plan.training.recompute = Recompute::Full;
+    Plan plan = preset == QLatin1String("deepseek-v3") ? test::deepseekV3On1024H100()
+                                                       : test::presetPlan(preset.toLatin1().constData(), tensor, pipeline, data, 1, globalBatch);
+    if (preset != QLatin1String("deepseek-v3"))
+        plan.training.recompute = Recompute::Full;
     const Catalog &catalog = io::builtinCatalog();
     QVERIFY(estimate(plan, catalog).valid);
     double sink = 0;

@@ -10,7 +10,10 @@
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
+#include "core/search/Search.h"
+#include "core/step/Scaling.h"
 #include "io/CatalogJson.h"
+#include "io/Evidence.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -156,6 +159,65 @@ private slots:
         QVERIFY(estimate(skewed, catalog).step.stepSeconds > e.step.stepSeconds);
         // The active count drives the model FLOPs: 6 x 12.9 B per token is far below 6 x 46.7 B.
         QVERIFY(e.model.activeParameters < 0.3 * e.model.parameters);
+    }
+
+    void searchTriesExpertLayouts()
+    {
+        // Qwen3-30B-A3B (128 experts) on 4 nodes of 8 H100s, tensor 1 and pipeline 1 held: the expert sizes
+        // 1..32 (dividing the 128 experts and the 32 data ranks) are all tried, each layout valid.
+        Plan base = test::presetPlan("qwen3-30b-a3b", 1, 1, 32, 1, 256, "h100-sxm5-80gb");
+        base.training.flashAttention = true;
+        SearchConstraints c;
+        c.fix("parallel.tensor", std::int64_t(1));
+        c.fix("parallel.pipeline", std::int64_t(1));
+        c.fix("training.micro_batch", std::int64_t(1));
+        c.threads = 1;
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(o.valid);
+        QVERIFY(o.feasible > 0);
+        std::vector<std::int64_t> sizes;
+        for (const ExpertLayoutResult &l : o.expertLayouts)
+            sizes.push_back(l.expert);
+        std::sort(sizes.begin(), sizes.end());
+        QCOMPARE(sizes, (std::vector<std::int64_t>{1, 2, 4, 8, 16, 32}));
+        // Expert groups of 16 and 32 ranks leave the node (rank order: expert fastest over the data ranks):
+        // their all-to-all runs over the network and costs more than the in-node groups of 8.
+        const auto layout = [&](std::int64_t e) {
+            return *std::find_if(o.expertLayouts.begin(), o.expertLayouts.end(), [e](const auto &l) { return l.expert == e; });
+        };
+        QVERIFY(layout(32).feasible > 0 && layout(8).feasible > 0);
+        QVERIFY(layout(32).best.expertCommSeconds > 2.0 * layout(8).best.expertCommSeconds);
+        // Where the extra exposed all-to-all is most of a layout's extra step time, its verdict names it.
+        for (const ExpertLayoutResult &l : o.expertLayouts) {
+            if (&l == &o.expertLayouts.front() || l.feasible == 0)
+                continue;
+            const ExpertLayoutResult &best = o.expertLayouts.front();
+            const double extraStep = l.best.stepSeconds - best.best.stepSeconds;
+            const double extraA2a = l.best.expertCommSeconds - best.best.expertCommSeconds;
+            const QString message = io::expertLayoutMessage(l, o);
+            QCOMPARE(message.contains(QLatin1String("is what rules it out")), extraStep > 0 && extraA2a >= 0.5 * extraStep);
+            QVERIFY2(message.contains(QLatin1String("all-to-all")), qPrintable(message));
+        }
+        // Every ranked plan is a valid expert layout: expert x expert_tensor divides data x context x tensor.
+        for (const RankedPlan &r : o.top)
+            QCOMPARE((r.plan.parallel.data * r.plan.parallel.context * r.plan.parallel.tensor) % r.plan.parallel.expertShards(), 0);
+    }
+
+    void scalingKeepsTheExpertLayout()
+    {
+        // Mixtral 8x7B, tensor 2 with expert 8 x expert tensor 1: fewer than 4 replicas cannot hold the 8
+        // expert ranks, so both curves start at 4 (efficiency 1 there) and strong scaling never exceeds it.
+        Plan plan = test::presetPlan("mixtral-8x7b", 2, 1, 32, 1, 256, "h100-sxm5-80gb");
+        plan.training.sequenceParallel = true;
+        plan.parallel.expert = 8;
+        plan.parallel.expertTensor = 1;
+        const ScalingCurves curves = scalingCurves(plan, *io::builtinCatalog().device("h100-sxm5-80gb", {}));
+        QVERIFY(!curves.strong.empty() && !curves.weak.empty());
+        QCOMPARE(curves.strong.front().workers, std::int64_t(4));
+        QCOMPARE(curves.weak.front().workers, std::int64_t(4));
+        QCOMPARE(curves.strong.front().efficiency, 1.0);
+        for (const ScalingPoint &p : curves.strong)
+            QVERIFY2(p.efficiency <= 1.0 + 1e-9, qPrintable(QString::number(p.efficiency)));
     }
 
     void badLayoutsAreNamed()

@@ -141,6 +141,15 @@ int main(int argc, char **argv)
     context.parallel.zeroStage = 1;
     shoot(context, QStringLiteral("cluster-context"), dir, 5, false);
 
+    // Expert-parallel groups: Mixtral 8x7B, tensor 2 x data 8 on 2 nodes, expert 8 x expert tensor 1.
+    Plan experts = test::presetPlan("mixtral-8x7b", 2, 1, 8, 1, 64, "h100-sxm5-80gb");
+    experts.parallel.expert = 8;
+    experts.parallel.expertTensor = 1;
+    experts.training.flashAttention = true;
+    experts.training.sequenceParallel = true;
+    experts.parallel.zeroStage = 1;
+    shoot(experts, QStringLiteral("cluster-expert"), dir, 6, false);
+
     // A GB200 NVL72 rack: 18 trays of 4 GPUs in one NVLink domain, drawn as a rack.
     Plan rack = test::presetPlan("llama3.1-70b", 8, 1, 9, 1, 72, "gb200");
     rack.cluster.setGroups({{"GB200 NVL72 (18 trays x 4 GB200)", "gb200", 4, 36, ""}});
@@ -149,27 +158,34 @@ int main(int argc, char **argv)
     rack.training.globalBatch = 144;
     shoot(rack, QStringLiteral("cluster-nvl72"), dir, 1, false);
 
-    // The Search panel after a search of the built-in example.
+    // The Search panel after a search of the built-in example, and of a mixture of experts (Qwen3-30B-A3B on
+    // 32 H100s, tensor and pipeline held at 1: the expert sizes and their verdicts).
     applyPalette(false);
-    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
-        PlanDocument document(io::builtinCatalog());
-        QString error;
-        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
-        MainWindow window(&document);
-        window.resize(size);
-        window.show();
-        window.showPage(MainWindow::Page::Search);
-        settle();
-        window.searchPanel()->startSearch();
-        while (window.searchPanel()->isRunning())
-            QApplication::processEvents(QEventLoop::AllEvents, 20);
-        settle();
-        for (int tab = 0; tab < 3; ++tab) {
-            window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(tab);
+    Plan moe = test::presetPlan("qwen3-30b-a3b", 1, 1, 32, 1, 256, "h100-sxm5-80gb");
+    moe.training.flashAttention = true;
+    for (const QString &name : {QStringLiteral("search"), QStringLiteral("search-moe")}) {
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            PlanDocument document(io::builtinCatalog());
+            QString error;
+            document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+            if (name == QLatin1String("search-moe"))
+                document.setPlan(moe);
+            MainWindow window(&document);
+            window.resize(size);
+            window.show();
+            window.showPage(MainWindow::Page::Search);
             settle();
-            const QString file = QStringLiteral("%1/search-%2-%3x%4.png").arg(dir).arg(tab).arg(size.width()).arg(size.height());
-            window.grab().save(file);
-            qInfo("%s", qPrintable(file));
+            window.searchPanel()->startSearch();
+            while (window.searchPanel()->isRunning())
+                QApplication::processEvents(QEventLoop::AllEvents, 20);
+            settle();
+            for (int tab = 0; tab < 3; ++tab) {
+                window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(tab);
+                settle();
+                const QString file = QStringLiteral("%1/%2-%3-%4x%5.png").arg(dir, name).arg(tab).arg(size.width()).arg(size.height());
+                window.grab().save(file);
+                qInfo("%s", qPrintable(file));
+            }
         }
     }
     // The Learn view: every figure page and two exercises, normal and in presentation colours.

@@ -288,7 +288,7 @@ QList<qreal> stageComponents(const StageMemory &s, bool moe)
     return {s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.otherBytes};
 }
 
-/// Their legend names and colour indices (expert parameters in the experts' colour, as the all-to-all).
+/// Their legend names and colour indices (expert parameters in the colour of the step chart's all-to-all).
 QList<std::pair<QString, int>> stageComponentNames(bool moe)
 {
     QList<std::pair<QString, int>> out{{MemoryChartView::tr("Params"), 0},
@@ -298,7 +298,7 @@ QList<std::pair<QString, int>> stageComponentNames(bool moe)
                                        {MemoryChartView::tr("Other"), 7}};
     if (moe) {
         out[0].first = MemoryChartView::tr("Dense params");
-        out.insert(1, {MemoryChartView::tr("Expert params"), 10});
+        out.insert(1, {MemoryChartView::tr("Expert params"), 9}); // the step chart's expert colour
     }
     return out;
 }
