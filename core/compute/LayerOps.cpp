@@ -1,6 +1,7 @@
 #include "core/compute/LayerOps.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
@@ -331,10 +332,23 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     switch (plan.training.recompute) {
     case Recompute::None:
         break;
-    case Recompute::Selective:
+    case Recompute::Selective: {
         if (!plan.training.flashAttention) // flash attention already recomputes its scores in backward
             layerForward(plan, x, OpPass::Recompute, true, ops);
+        // Recompute modules: MLA's up projections (Q, K, V from the latents) and the experts' activation
+        // function replay their forward ops in backward.
+        const bool upProjections = plan.model.isMla() && plan.training.recomputeMlaUpProjection;
+        const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
+        for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation); ++i) {
+            const std::string_view name = ops[i].name;
+            if ((upProjections && (name == "MLA query up" || name == "MLA key/value up")) || (expertActivation && name == "expert activation")) {
+                Op replay = ops[i];
+                replay.pass = OpPass::Recompute;
+                ops.push_back(replay);
+            }
+        }
         break;
+    }
     case Recompute::Full:
         layerForward(plan, x, OpPass::Recompute, false, ops);
         break;

@@ -26,8 +26,14 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     a.sequenceShardable = sb * h * (4.0 * q + 2.0 * d * kMaskBytes);
     if (training.sequenceParallel)
         a.sequenceShardable /= t;
-    // Q and K for the scores, V for the context, the context itself (output-projection input).
-    double sharded = q * sb * (qd + kv) + q * sb * kv + q * sb * qd;
+    // Q and K for the scores, V for the context, the context itself (output-projection input). Multi-head
+    // latent attention also keeps the latents its up projections read (query and key/value, with the
+    // shared rotary key), on every tensor rank; recomputing the up projections (mla_up_proj) keeps only
+    // those and rebuilds Q, K and V in backward.
+    const bool rebuildQkv = m.isMla() && training.recompute == Recompute::Selective && training.recomputeMlaUpProjection;
+    double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + q * sb * qd;
+    if (m.isMla())
+        a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
     // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
     // and their product.
     sharded += m.mlp == MlpKind::SwiGlu ? q * sb * 3.0 * f : q * sb * 2.0 * f;
@@ -51,15 +57,19 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     const double q = activationElementBytes(training.precision);
     const double t = double(plan.parallel.tensor);
     const double sb = double(m.seqLen) * double(training.microBatch);
-    const double act = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    // Kept per expert row: SwiGLU's gate and up outputs and their product (GELU: input and output); the
+    // product (output) is rebuilt in backward under moe_act recomputation.
+    const bool rebuildAct = training.recompute == Recompute::Selective && training.recomputeExpertActivation;
+    const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    const double act = denseAct - (rebuildAct ? 1.0 : 0.0);
     const double load = training.busiestExpertLoad();
     const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
     // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
     // outputs before the weighted combine; shared experts like a dense MLP of their width.
     const double moe = kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
                        + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
-                       + q * sb * act * double(m.sharedExperts) * double(m.expertWidth()) / t;
-    const double dense = q * sb * act * double(m.ffnHidden) / t;
+                       + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
+    const double dense = q * sb * denseAct * double(m.ffnHidden) / t;
     return moe - dense;
 }
 

@@ -40,6 +40,11 @@ struct TrainingConfig
     Precision precision = Precision::BF16;
     Optimizer optimizer = Optimizer::Adam;
     Recompute recompute = Recompute::None;
+    /// Selective recomputation of more than the attention core (Megatron-Core --recompute-modules):
+    /// MLA's up projections (mla_up_proj: Q, K and V rebuilt from the latents in backward) and the experts'
+    /// activation function (moe_act). Both need recompute "selective".
+    bool recomputeMlaUpProjection = false;
+    bool recomputeExpertActivation = false;
     bool sequenceParallel = false;
     bool flashAttention = false;
     /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).

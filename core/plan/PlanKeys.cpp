@@ -242,6 +242,18 @@ const std::array kKeys{
             .tooltip = "activation recomputation (Korthikanti et al. 2022)", .defaultText = "\"none\"",
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Recompute>,
             .access = field<&Plan::training, &T::recompute>()},
+    PlanKey{.path = "training.recompute_mla_up_proj", .type = KeyType::Bool, .label = "Recompute MLA up-proj.",
+            .noun = "MLA up-projection recomputation",
+            .tooltip = "multi-head latent attention: keep only the latents and rebuild Q, K and V by their up projections "
+                       "in backward (Megatron-Core --recompute-modules mla_up_proj)",
+            .defaultText = "false", .rule = "needs recompute \"selective\" and model.attention \"mla\"", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::recomputeMlaUpProjection>()},
+    PlanKey{.path = "training.recompute_moe_act", .type = KeyType::Bool, .label = "Recompute expert act.",
+            .noun = "expert activation recomputation",
+            .tooltip = "mixture of experts: do not keep the experts' activation-function output; recompute it in backward "
+                       "(Megatron-Core --recompute-modules moe_act)",
+            .defaultText = "false", .rule = "needs recompute \"selective\" and model.experts > 0", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::recomputeExpertActivation>()},
     PlanKey{.path = "training.sequence_parallel", .type = KeyType::Bool, .label = "Sequence parallel",
             .noun = "sequence parallelism", .tooltip = "shard norms and dropout over the tensor group",
             .defaultText = "false", .searchDimension = true, .editor = KeyEditor::Check,
@@ -541,9 +553,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
 {
     static constexpr std::string_view moeKeys[] = {"model.experts_per_token", "model.shared_experts", "model.expert_ffn_hidden",
                                                    "model.dense_layers", "model.moe_layer_interval", "training.capacity_factor",
-                                                   "training.expert_imbalance", "parallel.expert", "parallel.expert_tensor"};
+                                                   "training.expert_imbalance", "parallel.expert", "parallel.expert_tensor",
+                                                   "training.recompute_moe_act"};
     static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
-                                                   "model.qk_rope_head_dim", "model.v_head_dim"};
+                                                   "model.qk_rope_head_dim", "model.v_head_dim", "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
     if (std::find(std::begin(moeKeys), std::end(moeKeys), path) != std::end(moeKeys))
         return plan.model.isMoe();

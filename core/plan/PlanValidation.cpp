@@ -460,6 +460,25 @@ void checkLatentAttention(Checker &check)
             check.error(key, std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
 }
 
+/// Recomputation modules (Megatron-Core --recompute-modules) belong to selective recomputation and to the
+/// part of the model they name.
+void checkRecomputeModules(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    const auto rule = [&](bool on, const char *key, bool applies, const char *needs) {
+        if (!on)
+            return;
+        if (t.recompute != Recompute::Selective)
+            check.error(key, std::string(key) + " needs training.recompute \"selective\" (it names a module of selective "
+                                                "recomputation; \"full\" already recomputes the whole layer)");
+        else if (!applies)
+            check.error(key, std::string(key) + " needs " + needs);
+    };
+    rule(t.recomputeMlaUpProjection, "training.recompute_mla_up_proj", plan.model.isMla(), "multi-head latent attention (model.attention \"mla\")");
+    rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
+}
+
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
 void checkOverlap(Checker &check)
 {
@@ -528,6 +547,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkExperts(check);
     checkExpertParallel(check);
     checkLatentAttention(check);
+    checkRecomputeModules(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "core/compute/LayerOps.h"
+#include "core/memory/ActivationMemory.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
 #include "core/search/Search.h"
@@ -218,6 +219,38 @@ private slots:
         QCOMPARE(curves.strong.front().efficiency, 1.0);
         for (const ScalingPoint &p : curves.strong)
             QVERIFY2(p.efficiency <= 1.0 + 1e-9, qPrintable(QString::number(p.efficiency)));
+    }
+
+    void recomputeModules()
+    {
+        // Megatron-Core's --recompute-modules mla_up_proj: Q, K and V (2 bytes x s x (q_dim + 2 kv_dim) / t
+        // per layer) are rebuilt from the latents in backward, at the cost of the up-projection GEMMs.
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = test::deepseekV3On1024H100();
+        plan.training.recompute = Recompute::Selective;
+        Plan up = plan;
+        up.training.recomputeMlaUpProjection = true;
+        const ModelSpec &m = plan.model;
+        const double saved = storedLayerActivations(m, plan.training, 2).total() - storedLayerActivations(m, up.training, 2).total();
+        QCOMPARE(saved, 2.0 * 4096 * double(m.qDim() + 2 * m.kvDim()) / 2.0);
+        const Estimate a = estimate(plan, catalog), b = estimate(up, catalog);
+        QVERIFY(a.valid && b.valid);
+        QVERIFY(b.memory.peakBytes < a.memory.peakBytes);
+        QCOMPARE(a.step.category(TimeCategory::Recompute), 0.0); // flash attention: selective replays nothing
+        QVERIFY(b.step.category(TimeCategory::Recompute) > 0.0);
+        // moe_act: the experts' activation output (one expert-width row per routed copy) is not kept.
+        Plan act = plan;
+        act.training.recomputeExpertActivation = true;
+        const double perLayer = moeLayerExtraActivationBytes(plan) - moeLayerExtraActivationBytes(act);
+        QCOMPARE(perLayer, 2.0 * 4096 * 8 / 2.0 * double(m.expertWidth()));
+        // Both name their rule when it is broken.
+        Plan full = up;
+        full.training.recompute = Recompute::Full;
+        QVERIFY(errorOn(estimate(full, catalog), "training.recompute_mla_up_proj"));
+        Plan dense = test::presetPlan("llama3-8b", 1, 1, 8, 1, 8, "h100-sxm5-80gb");
+        dense.training.recompute = Recompute::Selective;
+        dense.training.recomputeExpertActivation = true;
+        QVERIFY(errorOn(estimate(dense, catalog), "training.recompute_moe_act"));
     }
 
     void badLayoutsAreNamed()

@@ -149,6 +149,8 @@ void modelSection(PageFlow &flow, const Context &c)
         {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
         {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))},
         {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
+                                            + (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString())
+                                            + (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString())
                                             + (training.flashAttention ? QObject::tr(", flash attention") : QString())
                                             + (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     };
