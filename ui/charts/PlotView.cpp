@@ -7,6 +7,9 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -63,17 +66,30 @@ void PlotView::startFollowingDocument()
 
 void PlotView::fitLegend(double width)
 {
-    // As many columns as the widest entry allows at this width: no entry is ever clipped.
+    // As many columns as fit at this width, each as wide as its own widest entry (entries fill columns
+    // first: entry i in column i % columns): no entry is ever clipped, and one long entry ("FP8 = FP8
+    // blockwise 1979 TFLOP/s") does not force every column to its width.
     if (!m_legendUnderTitle || !m_plot->legend->visible())
         return;
     const QFontMetricsF metrics(m_plot->legend->font());
-    double widest = 0;
+    std::vector<double> widths;
     for (int i = 0; i < m_plot->legend->itemCount(); ++i)
         if (auto *item = qobject_cast<QCPPlottableLegendItem *>(m_plot->legend->item(i)))
-            widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
-    const QSize icon = m_plot->legend->iconSize();
-    const double column = widest + icon.width() + m_plot->legend->iconTextPadding() + 16;
-    const int columns = std::clamp(int((width - 16) / std::max(1.0, column)), 1, m_legendColumns);
+            widths.push_back(metrics.horizontalAdvance(item->plottable()->name()));
+    const double entryExtra = m_plot->legend->iconSize().width() + m_plot->legend->iconTextPadding() + 16;
+    int columns = 1;
+    for (int c = std::max(1, m_legendColumns); c > 1; --c) {
+        std::vector<double> column(std::size_t(c), 0.0);
+        for (std::size_t i = 0; i < widths.size(); ++i)
+            column[i % std::size_t(c)] = std::max(column[i % std::size_t(c)], widths[i] + entryExtra);
+        double total = 0;
+        for (const double w : column)
+            total += w;
+        if (total <= width - 16) {
+            columns = c;
+            break;
+        }
+    }
     if (m_plot->legend->wrap() != columns) {
         m_plot->legend->setWrap(columns);
         m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);

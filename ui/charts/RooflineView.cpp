@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <string_view>
+
 #include <cmath>
 
 #include "ui/charts/ChartStyle.h"
@@ -122,7 +124,25 @@ void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
         if (x.isEmpty())
             g->removeFromLegend();
     }
-
+    // A mixture of experts: its grouped expert GEMMs ringed on top of their passes' points (their shapes
+    // follow the tokens each local expert gets, so they sit below the dense GEMMs when the experts are
+    // many and small).
+    QVector<double> x, y;
+    for (const Op &op : e.step.ops)
+        if (op.part == LayerPart::MoeMlp && op.kind == OpKind::Matmul && std::string_view(op.name).find("(grouped)") != std::string_view::npos
+            && op.seconds > 0 && op.flops > 0 && op.bytes > 0) {
+            x << std::clamp(op.intensity(), kMinIntensity, kMaxIntensity);
+            y << op.flops / op.seconds / units::Tera;
+        }
+    if (!x.isEmpty()) {
+        QCPGraph *g = m_plot->addGraph();
+        g->setName(tr("grouped expert GEMMs"));
+        g->setLineStyle(QCPGraph::lsNone);
+        QCPScatterStyle ring(QCPScatterStyle::ssSquare, 12);
+        ring.setPen(QPen(chartstyle::series(9, palette()), 1.6));
+        g->setScatterStyle(ring);
+        g->setData(x, y);
+    }
 }
 
 void RooflineView::drawRoofs(const Estimate &e, double &highest)
