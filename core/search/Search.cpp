@@ -93,6 +93,12 @@ class Fixed
 public:
     Fixed(const SearchConstraints &c, std::string_view path) : m_value(c.fixedValue(path)) {}
     bool allows(std::int64_t v) const { return !m_value || *m_value == KeyValue(v); }
+    /// The integer it is held at, if any.
+    std::optional<std::int64_t> integer() const
+    {
+        const auto *v = m_value ? std::get_if<std::int64_t>(&*m_value) : nullptr;
+        return v ? std::optional<std::int64_t>(*v) : std::nullopt;
+    }
     bool allows(bool v) const { return !m_value || *m_value == KeyValue(v); }
     template<NamedEnum E>
     bool allows(E v) const
@@ -310,12 +316,16 @@ std::vector<std::pair<std::int64_t, std::int64_t>> expertLayouts(const Plan &bas
     if (!m.isMoe())
         return {{1, 0}};
     std::vector<std::pair<std::int64_t, std::int64_t>> out;
+    // expert_tensor as written: held at a value, that value (0 meaning the tensor size); otherwise 0 for
+    // the tensor size when it splits experts, the size itself for 1.
+    const std::optional<std::int64_t> held = fixed.expertTensor.integer();
     for (const std::int64_t etp : t > 1 ? std::vector<std::int64_t>{t, 1} : std::vector<std::int64_t>{1}) {
-        if (m.expertWidth() % etp != 0 || !(fixed.expertTensor.allows(etp) || (etp == t && fixed.expertTensor.allows(std::int64_t(0)))))
+        if (m.expertWidth() % etp != 0 || (held && (*held == 0 ? etp != t : etp != *held)))
             continue;
+        const std::int64_t written = held ? *held : (etp == t && t > 1 ? 0 : etp);
         for (const std::int64_t e : divisors(m.experts, m.experts))
             if (fixed.expert.allows(e) && grid % (e * etp) == 0)
-                out.push_back({e, etp == t ? 0 : etp});
+                out.push_back({e, written});
     }
     return out;
 }
@@ -547,15 +557,16 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
         return outcome;
     }
     const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
+    const std::string fixable = base.model.isMoe() ? "tensor, pipeline, micro-batch or expert" : "tensor, pipeline or micro-batch";
     if (configs.size() > kMaxSearchConfigs) {
         outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
-                        + " plans; narrow the node range or fix tensor, pipeline or micro-batch";
+                        + " plans; narrow the node range or fix " + fixable;
         return outcome;
     }
     if (const double work = estimatedSearchSeconds(configs, base.cluster.gpusPerNode); work > kMaxSearchSeconds) {
         outcome.error = "the search space of " + std::to_string(configs.size()) + " plans would take about "
                         + std::to_string(int(work)) + " s on one core (at most " + std::to_string(int(kMaxSearchSeconds))
-                        + " s); narrow the node range or fix tensor, pipeline or micro-batch";
+                        + " s); narrow the node range or fix " + fixable;
         return outcome;
     }
     outcome.valid = true;

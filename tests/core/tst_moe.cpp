@@ -202,6 +202,20 @@ private slots:
         // Every ranked plan is a valid expert layout: expert x expert_tensor divides data x context x tensor.
         for (const RankedPlan &r : o.top)
             QCOMPARE((r.plan.parallel.data * r.plan.parallel.context * r.plan.parallel.tensor) % r.plan.parallel.expertShards(), 0);
+        // Held dimensions hold, and expert_tensor reads back as it was held.
+        SearchConstraints held;
+        held.fix("parallel.expert", std::int64_t(8));
+        held.fix("parallel.expert_tensor", std::int64_t(1));
+        held.fix("parallel.pipeline", std::int64_t(1));
+        held.fix("training.micro_batch", std::int64_t(1));
+        held.threads = 1;
+        const SearchOutcome h = searchPlans(base, io::builtinCatalog(), held);
+        QVERIFY(h.feasible > 0);
+        QCOMPARE(h.expertLayouts.size(), std::size_t(1));
+        for (const RankedPlan &r : h.top) {
+            QCOMPARE(r.plan.parallel.expert, std::int64_t(8));
+            QCOMPARE(r.plan.parallel.expertTensor, std::int64_t(1));
+        }
     }
 
     void scalingKeepsTheExpertLayout()
