@@ -87,10 +87,12 @@ void ScalingView::draw()
                      .arg(fmt::percent((strong ? strong : weak)->efficiency, 1), strong ? tr("strong") : tr("weak")));
     else
         setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(e.scaling.planWorkers));
-    // A mixture of experts' curves start at the fewest replicas that hold its expert groups: say so.
+    // Curves that start above one replica (a mixture of experts needs enough ranks for its expert groups;
+    // a batch may not split into one replica's micro-batches) are relative to their first point: say so.
     const std::int64_t base = e.scaling.strong.empty() ? 1 : e.scaling.strong.front().workers;
     if (base > 1)
-        setTitle(title() + tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base));
+        setTitle(title() + (m_document->plan().model.isMoe() ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)
+                                                             : tr(", relative to %1 replicas").arg(base)));
 }
 
 void ScalingView::markPlan(const ScalingCurves &scaling)

@@ -317,13 +317,21 @@ void scalingSection(PageFlow &flow, const Context &c)
                                                   .arg(par.tensor).arg(par.pipeline).arg(par.context).arg(par.tensor * par.pipeline * par.context)
                                             : QObject::tr("tensor %1 × pipeline %2 = %3 GPUs")
                                                   .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline);
-    flow.html(QObject::tr("<p>Baseline: one replica of %1; speedup S(W) = T(1)/T(W) over W data-parallel "
-                          "replicas. At this plan's %2 replicas: strong scaling %3, weak scaling %4.</p>")
-                  .arg(replica).arg(par.data)
+    // The curves start at their first runnable size: one replica, or (a mixture of experts) the fewest that
+    // hold the expert groups, counted as linear up to it.
+    const std::int64_t base = c.e.scaling.strong.empty() ? 1 : c.e.scaling.strong.front().workers;
+    const QString baseline = base > 1 ? QObject::tr("%1 replicas of %2 (the fewest that can run the plan%3), counted as linear up to "
+                                                    "there; speedup S(W) = %1 × T(%1)/T(W)")
+                                            .arg(base).arg(replica, c.plan.model.isMoe() ? QObject::tr(": its expert groups need them") : QString())
+                                      : QObject::tr("one replica of %1; speedup S(W) = T(1)/T(W)").arg(replica);
+    flow.html(QObject::tr("<p>Baseline: %1 over W data-parallel replicas. At this plan's %2 replicas: strong scaling %3, "
+                          "weak scaling %4.</p>")
+                  .arg(baseline).arg(par.data)
                   .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(num(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
                        weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
               284); // with its chart
-    flow.chart(c.charts.scaling, 280, QObject::tr("Figure 5. Strong and weak scaling against the one-replica baseline."));
+    flow.chart(c.charts.scaling, 280, base > 1 ? QObject::tr("Figure 5. Strong and weak scaling against the %1-replica baseline.").arg(base)
+                                                    : QObject::tr("Figure 5. Strong and weak scaling against the one-replica baseline."));
 }
 
 void costSection(PageFlow &flow, const Context &c)
