@@ -5,6 +5,7 @@
 #include "app/CommandLine.h"
 #include "core/estimate/Estimate.h"
 #include "io/CatalogJson.h"
+#include "core/plan/PlanName.h"
 #include "io/EstimateJson.h"
 #include "io/EstimateTable.h"
 
@@ -32,8 +33,13 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
     if (!plan)
         return InvalidInput;
     const Estimate estimate = trainplan::estimate(*plan, io::builtinCatalog());
-    if (formatName == QLatin1String("table"))
-        out << io::estimateToTable(*plan, estimate);
+    if (formatName == QLatin1String("table")) {
+        // The table names the plan as the window does (its automatic name when the file gives none); the
+        // JSON keeps plan.name as written.
+        Plan named = *plan;
+        named.name = planDisplayName(*plan, io::builtinCatalog());
+        out << io::estimateToTable(named, estimate);
+    }
     else
         out << QJsonDocument(io::estimateToJson(*plan, estimate, line.isSet(timeline))).toJson(QJsonDocument::Indented);
     return Ok;

@@ -30,8 +30,11 @@ void EstimateView::refresh()
 {
     // A hidden dock costs nothing per edit: the table is written when it is shown.
     m_stale = !isVisible();
-    if (!m_stale)
-        setPlainText(io::estimateToTable(m_document->plan(), m_document->estimate()));
+    if (m_stale)
+        return;
+    Plan named = m_document->plan(); // named as the window names it
+    named.name = m_document->planName().toStdString();
+    setPlainText(io::estimateToTable(named, m_document->estimate()));
 }
 
 } // namespace trainplan

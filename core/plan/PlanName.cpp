@@ -50,6 +50,8 @@ std::string automaticPlanName(const Plan &plan, const Catalog &catalog)
         layout += " x pipeline " + std::to_string(par.pipeline);
     if (par.context > 1)
         layout += " x context " + std::to_string(par.context);
+    if (plan.model.isMoe() && par.expert > 1) // experts split over the data x context x tensor ranks
+        layout += ", expert " + std::to_string(par.expert);
     const std::string model = plan.model.name.empty() ? std::string("Custom model") : plan.model.name;
     return model + " on " + gpusText(plan, catalog) + ", " + layout;
 }

@@ -11,6 +11,7 @@
 #include "core/memory/ActivationMemory.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
+#include "core/plan/PlanName.h"
 #include "core/search/Search.h"
 #include "core/step/Scaling.h"
 #include "io/CatalogJson.h"
@@ -147,6 +148,8 @@ private slots:
         QCOMPARE(st.expertParameterCount, 32.0 * 8 * 3 * 4096 * 14336 / 8);
         QCOMPARE(st.expertParametersBytes, 2.0 * st.expertParameterCount);
         QVERIFY(e.step.category(TimeCategory::ExpertComm) > 0.0);
+        // The automatic name says how the experts are split.
+        QCOMPARE(automaticPlanName(plan, catalog), std::string("Mixtral 8x7B on 64 H100 SXM5 80GB, data 32 x tensor 2, expert 8"));
         // Without expert parallelism every rank holds all 8 experts and nothing is exchanged.
         Plan whole = plan;
         whole.parallel.expert = 1;
