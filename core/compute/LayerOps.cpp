@@ -24,6 +24,7 @@ struct Shapes
     double upWidth; ///< MLP up-projection width (2f for SwiGLU)
     double mask;   ///< 1 byte per element when dropout is on, else 0
     double od;     ///< attention output width (heads x value head size)
+    double span;   ///< keys a query's document spans: s, or the packed document length with flash attention
 };
 
 Shapes shapesOf(const Plan &plan)
@@ -50,6 +51,9 @@ Shapes shapesOf(const Plan &plan)
     x.upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * x.f : x.f;
     x.mask = m.dropout ? 1.0 : 0.0;
     x.od = double(m.attentionOutDim());
+    // Packed sequences: flash attention's variable-length masks keep each query within its document.
+    const std::int64_t document = training.documentLength;
+    x.span = training.flashAttention && document > 0 && document < m.seqLen ? double(document) : x.s;
     return x;
 }
 
@@ -195,13 +199,14 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     if (flash) {
         if (!attentionCoreOnly) {
             // One kernel: QK^T and PV in on-chip memory; reads Q, K, V, writes the context. With the causal
-            // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023).
-            Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.sq * x.s * x.hd,
+            // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023); with packed
+            // documents of L tokens, half of s x L.
+            Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.sq * x.span * x.hd,
                          x.q * x.M * (2.0 * x.qd + 2.0 * x.kv) / x.t + remoteKv);
             op.batch = x.b * x.heads; // QK^T: [s x hd] x [hd x s] per head (and PV alike)
             op.rows = x.sq;
             op.inner = x.hd;
-            op.cols = x.s;
+            op.cols = x.span;
             op.attentionCore = true;
             ops.push_back(op);
         }

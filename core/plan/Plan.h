@@ -73,6 +73,10 @@ struct TrainingConfig
     bool fp8Attention = false;
     /// Fraction of tokens that are padding: valid tokens/s = tokens/s x (1 - padding_fraction).
     double paddingFraction = 0.0;
+    /// Packed sequences: the mean length of the documents packed into each sequence, attention kept
+    /// within a document (flash attention's variable-length masks, as NeMo's packed fine-tuning and
+    /// Llama 3's document masks); 0: one document per sequence.
+    std::int64_t documentLength = 0;
 
     friend bool operator==(const TrainingConfig &, const TrainingConfig &) = default;
 };

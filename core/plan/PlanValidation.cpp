@@ -460,6 +460,22 @@ void checkLatentAttention(Checker &check)
             check.error(key, std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
 }
 
+/// Packed sequences: documents no longer than the sequence; without flash attention the masked scores are
+/// still computed for the whole sequence, so the length changes nothing (said, not refused).
+void checkDocumentLength(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const std::int64_t length = plan.training.documentLength;
+    if (length <= 0 || !check.ok({"training.document_length", "model.seq_len"}))
+        return;
+    if (length > plan.model.seqLen)
+        check.error("training.document_length", "training.document_length (" + std::to_string(length)
+                                                    + ") must be at most model.seq_len (" + std::to_string(plan.model.seqLen) + ")");
+    else if (!plan.training.flashAttention)
+        check.warning("training.document_length", "packed documents shorten attention only with training.flash_attention (variable-length "
+                                                   "masks); without it the masked scores of the whole sequence are still computed");
+}
+
 /// Recomputation modules (Megatron-Core --recompute-modules) belong to selective recomputation and to the
 /// part of the model they name.
 void checkRecomputeModules(Checker &check)
@@ -548,6 +564,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkExpertParallel(check);
     checkLatentAttention(check);
     checkRecomputeModules(check);
+    checkDocumentLength(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 #include "core/cluster/Topology.h"
 #include "core/estimate/Estimate.h"
 #include "core/search/Search.h"
@@ -207,6 +209,42 @@ private slots:
         // Short sequences are not split: 2K tokens try context 1 alone.
         for (const SearchConfig &config : enumerateConfigs(test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536), c))
             QCOMPARE(config.context, 1);
+    }
+
+    void packedDocumentsShortenAttention()
+    {
+        // Packed sequences of 8,192 tokens holding documents of 512: each query attends within its
+        // document, so flash attention does s x L / 2 of the causal work instead of s^2 / 2 (1/16 of it);
+        // the projections and MLP are unchanged.
+        const Catalog &catalog = io::builtinCatalog();
+        const Plan whole = llama8b(8192, 1);
+        Plan packed = whole;
+        packed.training.documentLength = 512;
+        const Estimate a = estimate(whole, catalog), b = estimate(packed, catalog);
+        QVERIFY(a.valid && b.valid);
+        const auto flopsOf = [](const Estimate &e, const char *name) {
+            for (const Op &op : e.step.ops)
+                if (std::string(op.name) == name && op.pass == OpPass::Forward)
+                    return op.flops;
+            return 0.0;
+        };
+        QCOMPARE(flopsOf(b, "flash attention"), flopsOf(a, "flash attention") / 16.0);
+        QCOMPARE(flopsOf(b, "QKV projection"), flopsOf(a, "QKV projection"));
+        QVERIFY(b.step.stepSeconds < a.step.stepSeconds);
+        // Longer than the sequence: an error naming both; without flash attention: a warning, no change.
+        Plan tooLong = whole;
+        tooLong.training.documentLength = 8193;
+        const Problem *p = errorOn(estimate(tooLong, catalog), "training.document_length");
+        QVERIFY(p);
+        QVERIFY2(p->message.find("at most model.seq_len (8192)") != std::string::npos, p->message.c_str());
+        Plan unfused = packed;
+        unfused.training.flashAttention = false;
+        Plan unfusedWhole = whole;
+        unfusedWhole.training.flashAttention = false;
+        const Estimate c = estimate(unfused, catalog);
+        QVERIFY(c.valid);
+        QCOMPARE(c.step.stepSeconds, estimate(unfusedWhole, catalog).step.stepSeconds);
+        QVERIFY(std::any_of(c.problems.begin(), c.problems.end(), [](const Problem &q) { return q.key == "training.document_length"; }));
     }
 };
 

@@ -322,6 +322,12 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         plan.parallel.expert = layoutCount(t, r, "ep");
         plan.parallel.expertTensor = t.number(r, "etp") >= 1 ? std::int64_t(t.number(r, "etp")) : 0;
         nemoTraining(plan, t.at(r, "precision"));
+        // DeepSeek-V3's recipe recomputes MLA's up projections on H100 and the attention core on GB200
+        // (RM='mla_up_proj' / 'core_attn' in dgxc-benchmarking v25.05 deepseek_v3/pretraining/launch.sh).
+        if (plan.model.isMla()) {
+            plan.training.recompute = Recompute::Selective;
+            plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
+        }
         // Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on 8 x 8): NeMo counts
         // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,
         // account_for_loss_in_pipeline_split), so the first and last stages hold one layer fewer.

@@ -147,7 +147,10 @@ void modelSection(PageFlow &flow, const Context &c)
         {QObject::tr("Micro-batch"), QObject::tr("%1 sequences per GPU").arg(training.microBatch)},
         {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(training.globalBatch).arg(count(double(training.globalBatch) * double(m.seqLen)))},
         {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
-        {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))},
+        {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))
+                                                   + (training.documentLength > 0 ? QObject::tr("; packed documents of %1 tokens, attention "
+                                                                                                "within each").arg(training.documentLength)
+                                                                                  : QString())},
         {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
                                             + (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString())
                                             + (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString())
