@@ -1,7 +1,7 @@
 #include "core/compute/LayerOps.h"
 
 #include <algorithm>
-#include <string_view>
+#include <utility>
 
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
@@ -100,14 +100,18 @@ void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::ve
         return;
     }
     const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
+    const auto up = [](Op op) {
+        op.role = OpRole::MlaUpProjection;
+        return op;
+    };
     if (m.qLoraRank > 0) {
         ops.push_back(matmul("MLA query down", pass, L, x.M, x.h, qLora, x.q));
-        ops.push_back(matmul("MLA query up", pass, L, x.M, qLora, x.qd / x.t, x.q));
+        ops.push_back(up(matmul("MLA query up", pass, L, x.M, qLora, x.qd / x.t, x.q)));
     } else {
         ops.push_back(matmul("MLA query", pass, L, x.M, x.h, x.qd / x.t, x.q));
     }
     ops.push_back(matmul("MLA key/value down", pass, L, x.M, x.h, kvLora + double(m.qkRopeHeadDim), x.q));
-    ops.push_back(matmul("MLA key/value up", pass, L, x.M, kvLora, double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q));
+    ops.push_back(up(matmul("MLA key/value up", pass, L, x.M, kvLora, double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q)));
 }
 
 /// One MLP of `rows` tokens, `width` wide per rank, `batch` of them (grouped experts): up, activation, down.
@@ -157,6 +161,8 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
     appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()), localExperts,
               expertNames, ops);
+    for (const auto &[back, role] : {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
+        ops[ops.size() - std::size_t(back)].role = role;
     ops.push_back(tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
                                   2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h)));
     if (m.sharedExperts > 0) {
@@ -345,8 +351,8 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         const bool upProjections = plan.model.isMla() && plan.training.recomputeMlaUpProjection;
         const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
         for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation); ++i) {
-            const std::string_view name = ops[i].name;
-            if ((upProjections && (name == "MLA query up" || name == "MLA key/value up")) || (expertActivation && name == "expert activation")) {
+            const OpRole role = ops[i].role;
+            if ((upProjections && role == OpRole::MlaUpProjection) || (expertActivation && role == OpRole::ExpertActivation)) {
                 Op replay = ops[i];
                 replay.pass = OpPass::Recompute;
                 ops.push_back(replay);

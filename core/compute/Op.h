@@ -36,6 +36,9 @@ enum class OpScope { Layer, Embedding, Output, Step };
 /// Which layers a Layer op belongs to: all of them, or (in a mixture of experts) only the dense-MLP layers
 /// or only the MoE layers; the step model multiplies each by its count on the stage.
 enum class LayerPart { Common, DenseMlp, MoeMlp };
+/// What selective recomputation's modules and the views single out, beside an op's kind and part: MLA's up
+/// projections (mla_up_proj), the routed experts' grouped GEMMs and their activation function (moe_act).
+enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation };
 
 struct Op
 {
@@ -49,6 +52,7 @@ struct Op
     bool memoryBound = false;
     bool attentionCore = false; ///< QK^T, softmax, PV or the fused kernel: what a context-parallel ring overlaps
     LayerPart part = LayerPart::Common;
+    OpRole role = OpRole::None;
     /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
     /// not a matmul); other ops touch `rows` elements.
     double batch = 0, rows = 0, inner = 0, cols = 0;

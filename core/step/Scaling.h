@@ -3,7 +3,8 @@
 //   S(W) = T(1) / T(W),  E(W) = S(W) / W
 // strong scaling holds the global batch fixed; weak scaling holds the per-replica batch fixed, so its
 // speedup is the throughput ratio W T(1) / T(W). T(1) is one replica of the plan's tensor x pipeline
-// group: a well-utilised baseline, not a degraded single GPU.
+// group: a well-utilised baseline, not a degraded single GPU. A mixture of experts starts at the fewest
+// replicas that hold its expert groups, B (ScalingCurves::baseWorkers): S(W) = B T(B) / T(W).
 
 #include <cstdint>
 #include <vector>
@@ -43,6 +44,9 @@ struct ScalingCurves
     static const ScalingPoint *at(const std::vector<ScalingPoint> &curve, std::int64_t workers);
     const ScalingPoint *planStrong() const { return at(strong, planWorkers); }
     const ScalingPoint *planWeak() const { return at(weak, planWorkers); }
+    /// The replicas the curves start at, their baseline: 1, or (a mixture of experts) the fewest that hold
+    /// the plan's expert groups; speedups count as linear up to it.
+    std::int64_t baseWorkers() const { return strong.empty() ? 1 : strong.front().workers; }
 };
 
 /// Powers of two from 1 to `maxWorkers` replicas, and the plan's own replica count.

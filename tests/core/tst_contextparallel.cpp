@@ -36,6 +36,15 @@ Plan llama8b(std::int64_t seq, std::int64_t context, ContextComm comm = ContextC
     return plan;
 }
 
+/// FLOPs of the forward op of that name.
+double flopsOf(const Estimate &e, const char *name)
+{
+    for (const Op &op : e.step.ops)
+        if (std::string(op.name) == name && op.pass == OpPass::Forward)
+            return op.flops;
+    return 0.0;
+}
+
 const Problem *errorOn(const Estimate &e, const std::string &key)
 {
     for (const Problem &p : e.problems)
@@ -111,12 +120,6 @@ private slots:
         QCOMPARE(four.memory.stages[0].other[std::size_t(OtherTerm::ContextKvBuffers)], 4.0 * 2.0 * 8192.0 * 2.0 * 1024.0);
         QCOMPARE(one.memory.stages[0].other[std::size_t(OtherTerm::ContextKvBuffers)], 0.0);
         // The QKV projection on one rank multiplies s/c tokens: a quarter of the FLOPs.
-        const auto flopsOf = [](const Estimate &e, const char *name) {
-            for (const Op &op : e.step.ops)
-                if (std::string(op.name) == name && op.pass == OpPass::Forward)
-                    return op.flops;
-            return 0.0;
-        };
         QCOMPARE(flopsOf(four, "QKV projection"), flopsOf(one, "QKV projection") / 4.0);
         QCOMPARE(flopsOf(four, "flash attention"), flopsOf(one, "flash attention") / 4.0);
     }
@@ -222,12 +225,6 @@ private slots:
         packed.training.documentLength = 512;
         const Estimate a = estimate(whole, catalog), b = estimate(packed, catalog);
         QVERIFY(a.valid && b.valid);
-        const auto flopsOf = [](const Estimate &e, const char *name) {
-            for (const Op &op : e.step.ops)
-                if (std::string(op.name) == name && op.pass == OpPass::Forward)
-                    return op.flops;
-            return 0.0;
-        };
         QCOMPARE(flopsOf(b, "flash attention"), flopsOf(a, "flash attention") / 16.0);
         QCOMPARE(flopsOf(b, "QKV projection"), flopsOf(a, "QKV projection"));
         QVERIFY(b.step.stepSeconds < a.step.stepSeconds);

@@ -303,8 +303,6 @@ QList<std::pair<QString, int>> stageComponentNames(bool moe)
     return out;
 }
 
-qsizetype stageComponentCount(bool moe) { return moe ? 6 : 5; }
-
 } // namespace
 
 bool MemoryChartView::updateStagesInPlace()
@@ -314,7 +312,7 @@ bool MemoryChartView::updateStagesInPlace()
     const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;
     const int legendEntries = 2 + (memory.fits ? 0 : 1) + (baseline ? 1 : 0);
     const bool moe = m_document->plan().model.isMoe();
-    if (!m_stageSeries || m_stageSets.size() != stageComponentCount(moe) || m_stageDark != chartstyle::isDark(palette())
+    if (!m_stageSeries || m_stageSets.size() != stageComponentNames(moe).size() || m_stageDark != chartstyle::isDark(palette())
         || m_stageSets.front()->count() != int(memory.stages.size()) || chart()->series().size() != legendEntries
         || (baseline && m_document->baselineEstimate().memory.stages.size() > memory.stages.size()))
         return false;

@@ -4,8 +4,6 @@
 
 #include <qcustomplot.h>
 
-#include <string_view>
-
 #include <cmath>
 
 #include "ui/charts/ChartStyle.h"
@@ -129,8 +127,7 @@ void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
     // many and small).
     QVector<double> x, y;
     for (const Op &op : e.step.ops)
-        if (op.part == LayerPart::MoeMlp && op.kind == OpKind::Matmul && std::string_view(op.name).find("(grouped)") != std::string_view::npos
-            && op.seconds > 0 && op.flops > 0 && op.bytes > 0) {
+        if (op.role == OpRole::ExpertGemm && op.seconds > 0 && op.flops > 0 && op.bytes > 0) {
             x << std::clamp(op.intensity(), kMinIntensity, kMaxIntensity);
             y << op.flops / op.seconds / units::Tera;
         }

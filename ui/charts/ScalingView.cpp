@@ -89,7 +89,7 @@ void ScalingView::draw()
         setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(e.scaling.planWorkers));
     // Curves that start above one replica (a mixture of experts needs enough ranks for its expert groups;
     // a batch may not split into one replica's micro-batches) are relative to their first point: say so.
-    const std::int64_t base = e.scaling.strong.empty() ? 1 : e.scaling.strong.front().workers;
+    const std::int64_t base = e.scaling.baseWorkers();
     if (base > 1)
         setTitle(title() + (m_document->plan().model.isMoe() ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)
                                                              : tr(", relative to %1 replicas").arg(base)));

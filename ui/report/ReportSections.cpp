@@ -320,9 +320,7 @@ void scalingSection(PageFlow &flow, const Context &c)
                                                   .arg(par.tensor).arg(par.pipeline).arg(par.context).arg(par.tensor * par.pipeline * par.context)
                                             : QObject::tr("tensor %1 × pipeline %2 = %3 GPUs")
                                                   .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline);
-    // The curves start at their first runnable size: one replica, or (a mixture of experts) the fewest that
-    // hold the expert groups, counted as linear up to it.
-    const std::int64_t base = c.e.scaling.strong.empty() ? 1 : c.e.scaling.strong.front().workers;
+    const std::int64_t base = c.e.scaling.baseWorkers();
     const QString baseline = base > 1 ? QObject::tr("%1 replicas of %2 (the fewest that can run the plan%3), counted as linear up to "
                                                     "there; speedup S(W) = %1 × T(%1)/T(W)")
                                             .arg(base).arg(replica, c.plan.model.isMoe() ? QObject::tr(": its expert groups need them") : QString())
