@@ -32,6 +32,12 @@ QJsonObject stageToJson(const StageMemory &s)
         {"other_bytes", s.otherBytes},
         {"other", other},
         {"peak_bytes", s.peakBytes},
+        {"allocated_bytes", s.allocatedBytes},
+        {"reserved_bytes", s.reservedBytes},
+        {"device_bytes", s.deviceBytes},
+        {"allocator", QJsonObject{{"rounding_bytes", s.allocator.roundingBytes},
+                                  {"fragmentation_bytes", s.allocator.fragmentationBytes},
+                                  {"fraction_override", s.allocator.fractionOverride}}},
         {"peak_phase", QLatin1String(toString(s.peakPhase))},
         {"host_optimizer_bytes", s.hostOptimizerBytes},
         {"activations", QJsonObject{
@@ -203,6 +209,32 @@ QJsonObject placementToJson(const PlacementReport &p)
     };
 }
 
+/// What each kind of peak is published as, and which terms it adds.
+QJsonObject peakKindsToJson()
+{
+    QJsonObject kinds;
+    for (const MemoryKind kind : {MemoryKind::Allocated, MemoryKind::Reserved, MemoryKind::Device}) {
+        QJsonArray terms;
+        for (std::size_t i = 0; i < kOtherTermCount; ++i)
+            if (kindOf(OtherTerm(i)) == kind)
+                terms.append(QLatin1String(termInfo(OtherTerm(i)).key));
+        const char *key = kind == MemoryKind::Allocated ? "allocated" : kind == MemoryKind::Reserved ? "reserved" : "device";
+        kinds[QLatin1String(key)] = QJsonObject{{"published_as", QLatin1String(publishedAs(kind))}, {"adds_terms", terms}};
+    }
+    return kinds;
+}
+
+/// The largest components of the peak stage when the plan is tight (what to shrink), else empty.
+QJsonArray tightComponents(const MemoryEstimate &memory)
+{
+    QJsonArray out;
+    if (!memory.tight || memory.stages.empty())
+        return out;
+    for (const auto &[label, bytes] : largestComponents(memory.stages[std::size_t(memory.peakStage)], 3))
+        out.append(QJsonObject{{"label", QLatin1String(label)}, {"bytes", bytes}});
+    return out;
+}
+
 QJsonObject memoryToJson(const MemoryEstimate &memory)
 {
     QJsonArray stages;
@@ -214,6 +246,13 @@ QJsonObject memoryToJson(const MemoryEstimate &memory)
         {"peak_stage", double(memory.peakStage)},
         {"headroom_bytes", memory.headroomBytes()},
         {"fits", memory.fits},
+        {"allocated_bytes", memory.allocatedBytes},
+        {"reserved_bytes", memory.reservedBytes},
+        {"device_bytes", memory.deviceBytes},
+        {"margin_bytes", memory.marginBytes},
+        {"tight", memory.tight},
+        {"tight_components", tightComponents(memory)},
+        {"peak_kinds", peakKindsToJson()},
         {"stages", stages},
         {"terms", termsToJson()},
     };

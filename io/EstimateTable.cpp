@@ -25,25 +25,38 @@ QString num(double v, int decimals) { return QString::fromStdString(units::forma
 
 void memoryLines(QStringList &out, const MemoryEstimate &memory)
 {
-    out << QStringLiteral("Memory per GPU (GiB)");
-    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other       peak  phase");
+    out << QStringLiteral("Memory per GPU (GiB): allocated (tensors) <= reserved (+ allocator) <= device (+ context, NCCL, libraries)");
+    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other  allocated   reserved     device  phase");
     for (const StageMemory &s : memory.stages)
-        out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9  %10")
+        out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9 %10 %11  %12")
                    .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
                         pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
                         pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
-                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.peakBytes), 10))
-                   .arg(QLatin1String(toString(s.peakPhase)));
+                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.allocatedBytes), 10))
+                   .arg(pad(gib(s.reservedBytes), 10), pad(gib(s.deviceBytes), 10), QLatin1String(toString(s.peakPhase)));
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
     out << QString();
     out << QStringLiteral("Other terms of stage %1 (GiB):").arg(peak.stage);
-    for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        out << QStringLiteral("  %1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22), pad(gib(peak.other[i]), 8));
+    for (const MemoryKind kind : {MemoryKind::Allocated, MemoryKind::Reserved, MemoryKind::Device})
+        for (std::size_t i = 0; i < kOtherTermCount; ++i)
+            if (kindOf(OtherTerm(i)) == kind)
+                out << QStringLiteral("  %1 %2  %3").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22),
+                                                         pad(gib(peak.other[i]), 8), QString::fromLatin1(labelOf(kind)).toLower());
     out << QString();
+    out << QStringLiteral("Peaks: allocated %1, reserved %2, device %3 GiB (stage maxima)")
+               .arg(gib(memory.allocatedBytes), gib(memory.reservedBytes), gib(memory.deviceBytes));
     out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
                .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
-               .arg(memory.fits ? QStringLiteral("fits") : QStringLiteral("DOES NOT FIT"))
+               .arg(memory.fits ? (memory.tight ? QStringLiteral("fits, TIGHT (within the %1 GiB margin)").arg(gib(memory.marginBytes))
+                                                : QStringLiteral("fits"))
+                                : QStringLiteral("DOES NOT FIT"))
                .arg(gib(memory.headroomBytes()));
+    if (memory.tight) {
+        QStringList parts;
+        for (const auto &[label, bytes] : largestComponents(peak, 3))
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(label), gib(bytes));
+        out << QStringLiteral("Largest terms: %1").arg(parts.join(QStringLiteral(", ")));
+    }
 }
 
 void stepLines(QStringList &out, const StepEstimate &st)

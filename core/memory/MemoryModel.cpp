@@ -1,6 +1,7 @@
 #include "core/memory/MemoryModel.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
@@ -107,7 +108,66 @@ struct StageInputs
     double contextKvBuffers = 0;       ///< K and V blocks of other context ranks in flight (one layer)
     double replicas = 1;               ///< ranks sharing the gradient reduction and ZeRO: data x context
     bool zeroGathers = false;          ///< ZeRO-3 gathers parameters (more than one replica)
+    double backwardWorkspace = 0;      ///< gradients one layer's backward holds at once
+    double roundingPerLayer = 0;       ///< allocator rounding of one layer's stored tensors, one micro-batch
+    double ncclBuffers = 0;            ///< NCCL buffers of every communicator but the pipeline's
+    double ncclPerPipelinePeer = 0;    ///< NCCL buffers per neighbouring pipeline stage
+    double libraryWorkspaces = 0;
 };
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+/// Allocator rounding of one layer's stored tensors for one micro-batch: each part counted in tensors of
+/// its unit (an h-wide activation, sharded as the part is; a head's score matrix), each rounded as the
+/// caching allocator rounds it.
+double layerRoundingBytes(const Plan &plan, const LayerActivationBytes &layer)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const double t = double(plan.parallel.tensor);
+    const double q = activationElementBytes(training.precision);
+    const double tokens = double(m.seqLen) / double(plan.parallel.context) * double(training.microBatch);
+    const double units[] = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0),
+                            q * tokens * double(m.hidden) / t,
+                            q * tokens * double(m.seqLen) * double(m.heads) / t};
+    const double parts[] = {layer.sequenceShardable, layer.tensorSharded, layer.attentionScores};
+    double waste = 0;
+    for (int k = 0; k < 3; ++k)
+        if (units[k] > 0 && parts[k] > 0)
+            waste += parts[k] / units[k] * (allocatorBlockBytes(units[k]) - units[k]);
+    return waste;
+}
+
+/// NCCL's buffers for one communicator: per channel one receive connection of each protocol (NCCL
+/// defaults: Simple NCCL_BUFFSIZE 4 MiB; LL128 120 x 640 x 8 x 8 B; LL 8 x 512 x 8 x 16 B).
+double ncclCommunicatorBytes(bool crossesDomains)
+{
+    constexpr double kConnection = 4.0 * kMiB + 120.0 * 640 * 8 * 8 + 8.0 * 512 * 8 * 16;
+    return (crossesDomains ? 8.0 : 16.0) * kConnection;
+}
+
+/// Every communicator one rank uses, in Megatron-Core's rank order (tensor, context, data, pipeline): a
+/// group crosses scale-up domains when its span of consecutive ranks exceeds one domain.
+double ncclBytes(const Plan &plan)
+{
+    const ParallelConfig &par = plan.parallel;
+    const double domain = double(plan.cluster.fabricGpus());
+    const double t = double(par.tensor), c = double(par.context), d = double(par.data);
+    double bytes = 0;
+    const auto add = [&](double size, double span) {
+        if (size > 1)
+            bytes += ncclCommunicatorBytes(span > domain);
+    };
+    add(t, t);
+    add(c, t * c);
+    add(d * c, t * c * d);
+    if (plan.model.isMoe()) {
+        add(double(par.expert), double(par.expertShards()));
+        add(double(par.expertDataSize()), t * c * d);
+    }
+    return bytes;
+}
+
 
 StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
 {
@@ -132,6 +192,13 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.contextKvBuffers = contextKvBufferBytes(plan);
     in.replicas = double(plan.parallel.data) * c;
     in.zeroGathers = plan.parallel.zeroStage >= 3 && in.replicas > 1;
+    const LayerActivationBytes stored = storedLayerActivations(m, training, t);
+    const double scores = stored.attentionScores > 0 ? double(m.heads) * double(m.seqLen) : 0.0;
+    in.backwardWorkspace = 2.0 * q * double(training.microBatch) * double(m.seqLen) / c * (scores + double(m.ffnHidden)) / double(t);
+    in.roundingPerLayer = layerRoundingBytes(plan, stored);
+    in.ncclBuffers = ncclBytes(plan);
+    in.ncclPerPipelinePeer = 2.0 * 4.0 * kMiB; // p2p: 2 channels x the Simple buffer per neighbour
+    in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * kMiB;
     return in;
 }
 
@@ -156,43 +223,108 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     return a;
 }
 
-/// Transient terms of the forward/backward phase.
-Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageMemory &st)
+/// DeepSpeed's default reduce and all-gather bucket sizes (reduce_bucket_size, allgather_bucket_size: 5e8
+/// elements each).
+constexpr double kDeepSpeedBucketElements = 5e8;
+
+std::size_t at(OtherTerm t)
+{
+    return std::size_t(t);
+}
+
+/// Parameters all-gathered at once under ZeRO-3: DeepSpeed and Megatron hold the unit in use, the
+/// prefetched unit and its full gradient before the reduce-scatter; FSDP2 the same while resharding after
+/// forward, and otherwise every block of the stage from its forward until its backward.
+double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
+{
+    const double unit = largestGatherUnit(plan, st.stage);
+    const double perUnit = (2.0 * in.perParam.gathered + in.perParam.gradients) * unit;
+    if (plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward)
+        return perUnit;
+    const double blocks = layerParameters(plan.model).perTensorRank(plan.parallel.tensor) * double(st.activations.layers);
+    return in.perParam.gathered * blocks + (in.perParam.gathered + in.perParam.gradients) * unit;
+}
+
+/// The device's extras outside the caching allocator: the same in both phases.
+void addDeviceExtras(const Plan &plan, const StageInputs &in, std::int64_t stage, Terms &terms)
+{
+    const std::int64_t p = plan.parallel.pipeline;
+    const double neighbours = double((stage > 0 ? 1 : 0) + (stage + 1 < p ? 1 : 0));
+    terms[at(OtherTerm::RuntimeContext)] = in.runtimeContext;
+    terms[at(OtherTerm::NcclBuffers)] = in.ncclBuffers + neighbours * in.ncclPerPipelinePeer;
+    terms[at(OtherTerm::LibraryWorkspaces)] = in.libraryWorkspaces;
+}
+
+double sumOfKind(const Terms &terms, MemoryKind kind)
+{
+    double total = 0;
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        if (kindOf(OtherTerm(i)) == kind)
+            total += terms[i];
+    return total;
+}
+
+/// The caching allocator's overhead over `dynamic` allocated bytes of a phase: the plan's fraction when
+/// set; otherwise block rounding of the stored activation tensors and the free space pinned by
+/// micro-batches held while later ones allocate and free around them (none when every free follows every
+/// allocation, as GPipe's backward, or with expandable segments, which remap freed pages).
+StageMemory::AllocatorDetail allocatorOverhead(const Plan &plan, const StageInputs &in, const StageActivations &a,
+                                               double dynamic)
+{
+    StageMemory::AllocatorDetail detail;
+    if (plan.training.allocatorReserveFraction) {
+        detail.fractionOverride = true;
+        detail.roundingBytes = *plan.training.allocatorReserveFraction * dynamic;
+        return detail;
+    }
+    const double inFlight = a.microbatchesInFlight;
+    detail.roundingBytes = in.roundingPerLayer * double(a.layers) * inFlight;
+    const bool interleavedLifetimes = plan.parallel.schedule != Schedule::GPipe && !plan.training.expandableSegments;
+    if (interleavedLifetimes && inFlight > 1)
+        detail.fragmentationBytes = kAllocatorPinnedShare * a.storedBytes() / inFlight * (inFlight - 1.0);
+    return detail;
+}
+
+/// Terms of the forward/backward phase (the allocator overhead in `detail`).
+Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, StageMemory::AllocatorDetail &detail)
 {
     const ParallelConfig &par = plan.parallel;
     Terms fb{};
-    fb[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
-    if (in.replicas > 1 && !in.zeroGathers)
-        fb[std::size_t(OtherTerm::DataParallelBuckets)] = std::min(2.0 * par.bucketBytes, st.gradientsBytes);
+    addDeviceExtras(plan, in, st.stage, fb);
+    if (in.replicas > 1 && !in.zeroGathers && plan.training.framework == Framework::DeepSpeed)
+        fb[at(OtherTerm::DataParallelBuckets)] = std::min(2.0 * kDeepSpeedBucketElements * in.perParam.gradients, st.gradientsBytes);
     if (par.pipeline > 1)
-        fb[std::size_t(OtherTerm::PipelineBuffers)] = 2.0 * in.boundaryTensor;
+        fb[at(OtherTerm::PipelineBuffers)] = 2.0 * in.boundaryTensor;
     if (in.zeroGathers)
-        fb[std::size_t(OtherTerm::ZeroGatheredParameters)] =
-            (2.0 * in.perParam.gathered + in.perParam.gradients) * largestGatherUnit(plan, st.stage);
-    fb[std::size_t(OtherTerm::RecomputeWorkspace)] = in.recomputeWorkspace;
-    fb[std::size_t(OtherTerm::ContextKvBuffers)] = in.contextKvBuffers;
-    double dynamic = st.activations.storedBytes();
-    for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        if (i != std::size_t(OtherTerm::RuntimeContext))
-            dynamic += fb[i];
-    fb[std::size_t(OtherTerm::AllocatorReserve)] = plan.training.allocatorReserveFraction * dynamic;
+        fb[at(OtherTerm::ZeroGatheredParameters)] = gatheredParameterBytes(plan, in, st);
+    fb[at(OtherTerm::RecomputeWorkspace)] = in.recomputeWorkspace;
+    fb[at(OtherTerm::ContextKvBuffers)] = in.contextKvBuffers;
+    if (st.activations.layers > 0)
+        fb[at(OtherTerm::BackwardWorkspace)] = in.backwardWorkspace;
+    detail = allocatorOverhead(plan, in, st.activations, st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated));
+    fb[at(OtherTerm::AllocatorReserve)] = detail.roundingBytes + detail.fragmentationBytes;
     return fb;
 }
 
-/// Transient terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast for
-/// the FP32 update.
-Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, const Terms &fb)
+/// Terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast for the FP32
+/// update; DeepSpeed's ZeRO-1/2 gathers the updated parameters bucket by bucket.
+Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, StageMemory::AllocatorDetail &detail)
 {
     const ParallelConfig &par = plan.parallel;
     Terms opt{};
-    opt[std::size_t(OtherTerm::RuntimeContext)] = in.runtimeContext;
-    opt[std::size_t(OtherTerm::DataParallelBuckets)] = fb[std::size_t(OtherTerm::DataParallelBuckets)];
+    addDeviceExtras(plan, in, st.stage, opt);
     if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes) {
         const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.replicas : 1.0);
-        opt[std::size_t(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
+        opt[at(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
     }
-    const double dynamic = opt[std::size_t(OtherTerm::DataParallelBuckets)] + opt[std::size_t(OtherTerm::OptimizerWorkspace)];
-    opt[std::size_t(OtherTerm::AllocatorReserve)] = plan.training.allocatorReserveFraction * dynamic;
+    if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
+        opt[at(OtherTerm::FrameworkBuffers)] = std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);
+    detail = {};
+    if (plan.training.allocatorReserveFraction) {
+        detail.fractionOverride = true;
+        detail.roundingBytes = *plan.training.allocatorReserveFraction * sumOfKind(opt, MemoryKind::Allocated);
+    }
+    opt[at(OtherTerm::AllocatorReserve)] = detail.roundingBytes;
     return opt;
 }
 
@@ -204,37 +336,52 @@ double sum(const Terms &terms)
     return total;
 }
 
-StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageInputs &in, std::int64_t s)
+/// Parameters, gradients and optimizer state of a stage (dense over data x context, experts over their
+/// own expert-data group, Megatron-Core) and its stored activations.
+void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
 {
     const ParallelConfig &par = plan.parallel;
-    StageMemory st;
-    st.stage = s;
-    st.capacityBytes = device.memoryBytes;
-    st.parameterCount = stageParameterCount(plan, s);
-    st.expertParameterCount = stageExpertParameterCount(plan, s);
-    // Dense parameters are reduced and sharded over data x context; expert parameters over their own
-    // expert-data group, data x context x tensor / (expert x expert_tensor) (Megatron-Core).
+    st.parameterCount = stageParameterCount(plan, st.stage);
+    st.expertParameterCount = stageExpertParameterCount(plan, st.stage);
     const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.replicas, par.zeroStage);
     const ModelStateBytes experts = shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
     st.parametersBytes = state.parameters + experts.parameters;
     st.expertParametersBytes = experts.parameters;
     st.gradientsBytes = state.gradients + experts.gradients;
     (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer + experts.optimizer;
-    st.activations = stageActivations(plan, in, s);
+    st.activations = stageActivations(plan, in, st.stage);
+}
 
-    const Terms fb = forwardBackwardTerms(plan, in, st);
-    const Terms opt = optimizerStepTerms(plan, in, st, fb);
+StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageInputs &in, std::int64_t s)
+{
+    StageMemory st;
+    st.stage = s;
+    st.capacityBytes = device.memoryBytes;
+    stageState(plan, in, st);
+
+    StageMemory::AllocatorDetail fbDetail, optDetail;
+    const Terms fb = forwardBackwardTerms(plan, in, st, fbDetail);
+    const Terms opt = optimizerStepTerms(plan, in, st, optDetail);
     const double persistent = st.parametersBytes + st.gradientsBytes + st.optimizerBytes;
-    const double fbOther = sum(fb), optOther = sum(opt);
-    st.forwardBackwardBytes = persistent + st.activations.storedBytes() + fbOther;
-    st.optimizerStepBytes = persistent + optOther;
+    const double allocatedFb = persistent + st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated);
+    const double allocatedOpt = persistent + sumOfKind(opt, MemoryKind::Allocated);
+    const double reservedFb = allocatedFb + fb[at(OtherTerm::AllocatorReserve)];
+    const double reservedOpt = allocatedOpt + opt[at(OtherTerm::AllocatorReserve)];
+    const double extras = sumOfKind(fb, MemoryKind::Device);
+    st.forwardBackwardBytes = reservedFb + extras;
+    st.optimizerStepBytes = reservedOpt + extras;
+    // Segments are never returned: the reserved peak is the larger phase's, and the allocated peak too.
+    st.allocatedBytes = std::max(allocatedFb, allocatedOpt);
+    st.reservedBytes = std::max(reservedFb, reservedOpt);
+    st.deviceBytes = st.reservedBytes + extras;
     // The stage's peak is the larger phase; its components describe that moment.
-    const bool optimizerPeak = st.optimizerStepBytes > st.forwardBackwardBytes;
+    const bool optimizerPeak = reservedOpt > reservedFb;
     st.peakPhase = optimizerPeak ? MemoryPhase::OptimizerStep : MemoryPhase::ForwardBackward;
     st.other = optimizerPeak ? opt : fb;
-    st.otherBytes = optimizerPeak ? optOther : fbOther;
+    st.otherBytes = sum(st.other);
+    st.allocator = optimizerPeak ? optDetail : fbDetail;
     st.activationsBytes = optimizerPeak ? 0.0 : st.activations.storedBytes();
-    st.peakBytes = optimizerPeak ? st.optimizerStepBytes : st.forwardBackwardBytes;
+    st.peakBytes = st.deviceBytes;
     return st;
 }
 
@@ -254,8 +401,49 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
             est.peakStage = s;
         }
     }
+    for (const StageMemory &st : est.stages) {
+        est.allocatedBytes = std::max(est.allocatedBytes, st.allocatedBytes);
+        est.reservedBytes = std::max(est.reservedBytes, st.reservedBytes);
+    }
+    est.deviceBytes = est.peakBytes;
     est.fits = est.peakBytes <= est.capacityBytes;
+    est.marginBytes = plan.training.memoryMargin * est.capacityBytes;
+    est.tight = est.fits && est.headroomBytes() < est.marginBytes;
     return est;
+}
+
+double StageMemory::otherOfKind(MemoryKind kind) const
+{
+    return sumOfKind(other, kind);
+}
+
+double allocatorBlockBytes(double size)
+{
+    // PyTorch c10/cuda/CUDACachingAllocator.cpp: kMinBlockSize 512 B, kSmallSize 1 MiB, kMinLargeAlloc
+    // 10 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB.
+    constexpr double kMinBlock = 512.0, kSmallSize = kMiB, kMinLargeAlloc = 10.0 * kMiB, kLargeBuffer = 20.0 * kMiB,
+                     kRoundLarge = 2.0 * kMiB;
+    if (!(size > 0))
+        return 0.0;
+    const double rounded = std::ceil(size / kMinBlock) * kMinBlock;
+    if (rounded <= kSmallSize)
+        return rounded;
+    if (rounded < kMinLargeAlloc)
+        return kLargeBuffer / std::floor(kLargeBuffer / rounded);
+    return std::ceil(rounded / kRoundLarge) * kRoundLarge;
+}
+
+std::vector<std::pair<const char *, double>> largestComponents(const StageMemory &st, std::size_t n)
+{
+    std::vector<std::pair<const char *, double>> parts{{termInfo(StateTerm::Parameters).label, st.parametersBytes},
+                                                       {termInfo(StateTerm::Gradients).label, st.gradientsBytes},
+                                                       {termInfo(StateTerm::Optimizer).label, st.optimizerBytes},
+                                                       {termInfo(StateTerm::Activations).label, st.activationsBytes}};
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        parts.emplace_back(termInfo(OtherTerm(i)).label, st.other[i]);
+    std::stable_sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+    parts.resize(std::min(n, parts.size()));
+    return parts;
 }
 
 } // namespace trainplan

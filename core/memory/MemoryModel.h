@@ -8,11 +8,17 @@
 //   optimizer step:   model state + runtime context + gradient buckets + optimizer workspace + reserve.
 // A stage's peak is the larger phase, not the sum of everything ever allocated. Components reported for
 // a stage describe that peak moment, so parameters + gradients + optimizer + activations + other = peak.
+//
+// Three peaks, as GPUs are reported (MemoryTerms.h, MemoryKind): allocated (the tensors), reserved (+ the
+// caching allocator's rounding and fragmentation; segments are never returned, so the reserved peak keeps
+// what the forward/backward phase reserved when the optimizer step's requests do not fit in it) and device
+// (+ CUDA context, NCCL buffers, library workspaces). peakBytes is the device peak; fits compares it.
 
 #include <algorithm>
 #include <array>
 #include <string>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/hardware/DeviceSpec.h"
@@ -63,15 +69,41 @@ struct StageMemory
     double optimizerStepBytes = 0;
     double hostOptimizerBytes = 0; ///< optimizer state moved to host memory by offload
 
+    /// The three peaks of this stage over the step (each phase's maximum; reserved never decreases).
+    double allocatedBytes = 0;
+    double reservedBytes = 0;
+    double deviceBytes = 0; ///< = peakBytes
+    /// The allocator overhead of the peak phase, itemised (their sum is the AllocatorReserve term).
+    struct AllocatorDetail
+    {
+        double roundingBytes = 0;      ///< live blocks rounded up to the allocator's sizes
+        double fragmentationBytes = 0; ///< free space pinned inside segments by interleaved lifetimes
+        double keptSegmentsBytes = 0;  ///< optimizer step: forward/backward segments its requests do not fit
+        bool fractionOverride = false; ///< allocator_reserve_fraction replaced the model
+    } allocator;
+
     double otherTerm(OtherTerm t) const { return other[std::size_t(t)]; }
+    /// Sum of the peak phase's terms of one kind (persistent state and activations are allocated).
+    double otherOfKind(MemoryKind kind) const;
 };
+
+/// Share of a held micro-batch's activation blocks pinned by the blocks later micro-batches allocate and
+/// free around them (fitted on the zero-bubble pipeline runs' reserved peaks; docs/CALIBRATION.md).
+inline constexpr double kAllocatorPinnedShare = 0.10;
 
 struct MemoryEstimate
 {
     double capacityBytes = 0;
-    double peakBytes = 0; ///< maximum over stages
+    double peakBytes = 0; ///< maximum over stages of the device-used peak
     std::int64_t peakStage = 0;
     bool fits = false;
+    /// Maxima over stages of each kind of peak (deviceBytes = peakBytes).
+    double allocatedBytes = 0;
+    double reservedBytes = 0;
+    double deviceBytes = 0;
+    /// The plan's training.memory_margin as bytes of capacity; tight: fits, but within the margin.
+    double marginBytes = 0;
+    bool tight = false;
     std::vector<StageMemory> stages;
 
     /// Least free memory over stages (each against its own device's capacity).
@@ -85,6 +117,15 @@ struct MemoryEstimate
         return least;
     }
 };
+
+/// The `n` largest components of a stage at its peak (parameters, gradients, optimizer, activations and
+/// each other term), largest first, with their labels: what a tight plan should shrink.
+std::vector<std::pair<const char *, double>> largestComponents(const StageMemory &stage, std::size_t n);
+
+/// PyTorch's caching allocator's bytes for a request of `size` (CUDACachingAllocator: 512-byte blocks;
+/// requests under 1 MiB from 2 MiB small segments; 1-10 MiB requests carved from shared 20 MiB segments,
+/// the segment's unusable tail shared among them; larger ones rounded up to 2 MiB).
+double allocatorBlockBytes(double size);
 
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);

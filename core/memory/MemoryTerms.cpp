@@ -5,12 +5,15 @@ namespace trainplan {
 namespace {
 
 constexpr std::array<TermInfo, kOtherTermCount> kOther{{
-    {"runtime_context_bytes", "Runtime context",
-     "device runtime_context_bytes (CUDA/HIP context, cuBLAS and NCCL workspaces), or the plan's cluster override",
+    {"runtime_context_bytes", "CUDA context",
+     "device runtime_context_bytes (the CUDA/HIP context and its loaded kernel modules), or the plan's cluster override; "
+     "outside the caching allocator",
      "assumption per device in resources/devices.json"},
     {"data_parallel_buckets_bytes", "Gradient buckets",
-     "2 x bucket_bytes when data x context > 1 and zero_stage < 3: one bucket being all-reduced, one being filled",
-     "PyTorch DDP gradient bucketing (Li et al. 2020)"},
+     "deepspeed: 2 x reduce bucket (5e8 elements x q_g, capped by the gradients) when data x context > 1 and zero_stage < 3, "
+     "one being reduced and one filled (overlap_comm); megatron: 0, its buckets are views of the contiguous gradient "
+     "buffer; fsdp: in the gathered term",
+     "DeepSpeed ZeRO reduce_bucket_size default; Megatron-Core DistributedDataParallel param_and_grad_buffer"},
     {"pipeline_buffers_bytes", "Pipeline buffers",
      "2 x q s b h (/ t with sequence parallelism) when pipeline > 1: one activation received, one sent",
      "point-to-point boundary tensors (Narayanan et al. 2021)"},
@@ -29,10 +32,37 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "4 bytes x local optimizer-shard parameters during the step, when 16-bit gradients are upcast for the FP32 "
      "master update (0 with fp32 gradients or offload)",
      "mixed-precision master-weight update (Micikevicius et al. 2018)"},
-    {"allocator_reserve_bytes", "Allocator reserve",
-     "allocator_reserve_fraction x the phase's dynamic memory (activations and transient buffers)",
-     "caching-allocator fragmentation; explicit plan assumption, default 5%"},
+    {"allocator_reserve_bytes", "Allocator overhead",
+     "reserved - allocated: block rounding of every live activation tensor (512 B; 1-10 MiB requests share 20 MiB "
+     "segments; larger ones round to 2 MiB) + fragmentation: each micro-batch held while later ones allocate and free "
+     "pins a share of its blocks (share x stored activations of one micro-batch x (in flight - 1); none under GPipe, "
+     "whose frees follow every allocation; page rounding only with expandable_segments) + at the optimizer step the "
+     "freed activation segments kept when its requests do not fit them; or allocator_reserve_fraction x dynamic memory",
+     "PyTorch CUDACachingAllocator (kMinBlockSize, kSmallBuffer, kLargeBuffer, kRoundLarge); pinned share fitted on "
+     "the zero-bubble pipeline runs (Qi et al. 2024, docs/CALIBRATION.md)"},
+    {"backward_workspace_bytes", "Backward workspace",
+     "the gradients one layer's backward holds at once: 2 q b (s/c) (a s / t when the scores are stored + ffn / t)",
+     "autograd's transient activation gradients (the softmax and MLP-intermediate gradients dominate)"},
+    {"framework_buffers_bytes", "Framework buffers",
+     "deepspeed: the ZeRO-1/2 all-gather bucket of updated parameters (5e8 elements x q_p, capped) at the optimizer "
+     "step; megatron and fsdp: 0 (gathers land in their parameter buffers)",
+     "DeepSpeed ZeRO allgather_bucket_size default"},
+    {"nccl_buffers_bytes", "NCCL buffers",
+     "per communicator this rank uses (tensor, context, data x context, expert, expert-data): channels x (4 MiB "
+     "Simple + 4.7 MiB LL128 + 0.5 MiB LL), 16 channels inside the scale-up domain, 8 across it; pipeline: 2 channels "
+     "x 4 MiB per neighbour stage",
+     "NCCL defaults (NCCL_BUFFSIZE, LL128 and LL buffer sizes; typical channel counts); outside the caching allocator"},
+    {"library_workspaces_bytes", "Library workspaces",
+     "cuBLAS/cuBLASLt and Transformer Engine workspaces: 3 x 32 MiB on FP8-capable GPUs (Hopper, Blackwell), "
+     "3 x 4 MiB before",
+     "PyTorch's default CUBLAS_WORKSPACE_CONFIG per compute capability"},
 }};
+
+constexpr std::array<MemoryKind, kOtherTermCount> kKinds{
+    MemoryKind::Device,    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Allocated,
+    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Reserved,
+    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Device,    MemoryKind::Device,
+};
 
 constexpr std::array<TermInfo, kStateTermCount> kState{{
     {"parameters_bytes", "Parameters",
@@ -61,6 +91,37 @@ const TermInfo &termInfo(OtherTerm term)
 const TermInfo &termInfo(StateTerm term)
 {
     return kState[std::size_t(term)];
+}
+
+MemoryKind kindOf(OtherTerm term)
+{
+    return kKinds[std::size_t(term)];
+}
+
+const char *publishedAs(MemoryKind kind)
+{
+    switch (kind) {
+    case MemoryKind::Allocated:
+        return "torch.cuda.max_memory_allocated (the tensors)";
+    case MemoryKind::Reserved:
+        return "torch.cuda.max_memory_reserved (the caching allocator's segments)";
+    case MemoryKind::Device:
+        return "nvidia-smi / DCGM (everything on the device)";
+    }
+    return "";
+}
+
+const char *labelOf(MemoryKind kind)
+{
+    switch (kind) {
+    case MemoryKind::Allocated:
+        return "Allocated";
+    case MemoryKind::Reserved:
+        return "Reserved";
+    case MemoryKind::Device:
+        return "Device used";
+    }
+    return "";
 }
 
 } // namespace trainplan

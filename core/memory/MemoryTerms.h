@@ -7,7 +7,8 @@
 
 namespace trainplan {
 
-/// Transient terms, itemised under "other" in every estimate.
+/// Transient terms, itemised under "other" in every estimate (new terms are appended: the order is the
+/// JSON's and the tables').
 enum class OtherTerm {
     RuntimeContext,
     DataParallelBuckets,
@@ -17,8 +18,26 @@ enum class OtherTerm {
     ContextKvBuffers,
     OptimizerWorkspace,
     AllocatorReserve,
+    BackwardWorkspace,
+    FrameworkBuffers,
+    NcclBuffers,
+    LibraryWorkspaces,
 };
-inline constexpr std::size_t kOtherTermCount = 8;
+inline constexpr std::size_t kOtherTermCount = 12;
+
+/// The three kinds of peak a GPU's memory is published as, each including the one before:
+///   allocated: the tensors (torch.cuda.max_memory_allocated);
+///   reserved:  + the caching allocator's rounding and fragmentation (torch.cuda.max_memory_reserved);
+///   device:    + what lives outside the allocator: CUDA context, NCCL buffers, library workspaces
+///              (nvidia-smi, DCGM).
+enum class MemoryKind { Allocated, Reserved, Device };
+inline constexpr std::size_t kMemoryKindCount = 3;
+
+/// Which of the three a term belongs to (persistent state and activations are allocated).
+MemoryKind kindOf(OtherTerm term);
+/// The kind's name as published ("max_memory_allocated", ...) and a short label.
+const char *publishedAs(MemoryKind kind);
+const char *labelOf(MemoryKind kind);
 
 struct TermInfo
 {

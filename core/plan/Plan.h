@@ -50,9 +50,16 @@ struct TrainingConfig
     /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).
     /// Off by default: the reference text's 16-bytes-per-parameter accounting keeps 16-bit gradients.
     bool fp32Gradients = false;
-    /// Caching-allocator fragmentation reserve, as a fraction of the step's dynamic (non-persistent)
-    /// memory. An explicit assumption shown in every estimate, not a hidden fudge factor.
-    double allocatorReserveFraction = 0.05;
+    /// Caching-allocator overhead as a fraction of the phase's dynamic (non-persistent) memory, replacing
+    /// the allocator model (block rounding, fragmentation) when set; absent: the model.
+    std::optional<double> allocatorReserveFraction;
+    /// Whose buffers surround the tensors (contiguous gradient buffers, ZeRO buckets, FSDP all-gathers).
+    Framework framework = Framework::Megatron;
+    /// PyTorch's PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow by mapping pages, so freed
+    /// blocks of one segment are reusable by any later request and fragmentation is left to page rounding.
+    bool expandableSegments = false;
+    /// A plan whose device-used peak comes within this fraction of capacity is "tight".
+    double memoryMargin = 0.05;
     /// Mixture of experts: tokens an expert takes at most, as a multiple of the balanced share (absent:
     /// dropless, every routed token is computed).
     std::optional<double> capacityFactor;
@@ -117,6 +124,9 @@ struct ParallelConfig
     /// tensor; the ranks left over reduce the experts' gradients (the expert-data-parallel group).
     std::int64_t expert = 1;
     std::int64_t expertTensor = 0;
+    /// FSDP2 (training.framework "fsdp"): free each block's gathered parameters after its forward and
+    /// gather them again for backward (true, torchtitan's default), or keep them until backward.
+    bool reshardAfterForward = true;
 
     std::int64_t expertTensorSize() const { return expertTensor > 0 ? expertTensor : tensor; }
     std::int64_t expertShards() const { return expert * expertTensorSize(); }

@@ -50,4 +50,17 @@ constexpr auto enumNames(ContextComm)
 }
 inline const char *toString(ContextComm v) { return spellingOf(v); }
 
+/// The training framework whose buffers the memory model lays out (training.framework). It changes the
+/// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and
+/// parameter buffers with views as buckets; DeepSpeed ZeRO's reduce and all-gather buckets; PyTorch
+/// FSDP2's per-block all-gathers (as torchtitan uses it).
+enum class Framework { Megatron, DeepSpeed, Fsdp };
+constexpr auto enumNames(Framework)
+{
+    using N = EnumName<Framework>;
+    return std::array{N{Framework::Megatron, "megatron", "Megatron-Core"}, N{Framework::DeepSpeed, "deepspeed", "DeepSpeed"},
+                      N{Framework::Fsdp, "fsdp", "PyTorch FSDP2"}};
+}
+inline const char *toString(Framework v) { return spellingOf(v); }
+
 } // namespace trainplan

@@ -264,9 +264,24 @@ const std::array kKeys{
     PlanKey{.path = "training.fp32_gradients", .type = KeyType::Bool, .label = "FP32 gradients", .noun = "FP32 gradients",
             .tooltip = "4-byte gradients with 16-bit parameters (Megatron-LM main_grad)", .defaultText = "false",
             .access = field<&Plan::training, &T::fp32Gradients>()},
+    PlanKey{.path = "training.framework", .type = KeyType::Enum, .label = "Framework", .noun = "training framework",
+            .tooltip = "whose buffers surround the tensors: Megatron-Core's contiguous gradient buffers, DeepSpeed's "
+                       "ZeRO buckets or FSDP2's per-block all-gathers (memory only)", .defaultText = "\"megatron\"",
+            .rule = "\"fsdp\" needs parallel.zero_stage 3", .editor = KeyEditor::Choice, .choices = choicesOf<Framework>,
+            .access = field<&Plan::training, &T::framework>()},
+    PlanKey{.path = "training.expandable_segments", .type = KeyType::Bool, .label = "Expandable segments",
+            .noun = "expandable segments", .tooltip = "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow by "
+            "pages, so fragmentation is left to page rounding", .defaultText = "false", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::expandableSegments>()},
     PlanKey{.path = "training.allocator_reserve_fraction", .type = KeyType::Number, .label = "Allocator reserve",
-            .noun = "allocator reserve", .tooltip = "fragmentation reserve on dynamic memory", .defaultText = "0.05",
-            .range = kFraction, .access = field<&Plan::training, &T::allocatorReserveFraction>()},
+            .noun = "allocator reserve", .tooltip = "override: the caching allocator's overhead as a fraction of the phase's "
+            "dynamic memory, instead of the allocator model (block rounding and fragmentation)",
+            .defaultText = "absent (the allocator model)", .range = kFraction, .optional = true, .editor = KeyEditor::Number,
+            .displayDecimals = 3, .access = field<&Plan::training, &T::allocatorReserveFraction>()},
+    PlanKey{.path = "training.memory_margin", .type = KeyType::Number, .label = "Memory margin", .noun = "memory margin",
+            .tooltip = "a plan whose device-used peak comes within this fraction of capacity is reported tight",
+            .defaultText = "0.05", .range = {0, 0.5}, .editor = KeyEditor::Number, .displayDecimals = 3,
+            .access = field<&Plan::training, &T::memoryMargin>()},
     PlanKey{.path = "training.capacity_factor", .type = KeyType::Number, .label = "Capacity factor", .noun = "capacity factor",
             .tooltip = "mixture of experts: tokens an expert takes at most, as a multiple of its balanced share; "
                        "tokens beyond it are dropped; absent: dropless", .defaultText = "absent (dropless)",
@@ -342,6 +357,11 @@ const std::array kKeys{
             .rule = "divides model.expert_ffn_hidden", .range = {0, 65536}, .zeroMeansUnset = true, .searchDimension = true,
             .editor = KeyEditor::Spin,
             .access = field<&Plan::parallel, &P::expertTensor>()},
+    PlanKey{.path = "parallel.reshard_after_forward", .type = KeyType::Bool, .label = "Reshard after forward",
+            .noun = "resharding after forward", .tooltip = "FSDP2: free each block's gathered parameters after its forward "
+            "and gather them again for backward; off: keep them until backward", .defaultText = "true",
+            .rule = "used with training.framework \"fsdp\"", .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::reshardAfterForward>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
             .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Schedule>,
@@ -568,6 +588,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMoe();
     if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))
         return plan.model.isMla();
+    if (path == "parallel.reshard_after_forward")
+        return plan.training.framework == Framework::Fsdp;
     return true;
 }
 

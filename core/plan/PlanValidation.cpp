@@ -496,6 +496,16 @@ void checkRecomputeModules(Checker &check)
 }
 
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
+/// FSDP shards parameters, gradients and optimizer state (ZeRO-3); resharding is FSDP's switch.
+void checkFramework(Checker &check)
+{
+    const Plan &plan = check.plan();
+    if (plan.training.framework == Framework::Fsdp && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage != 3)
+        check.error("training.framework", "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs "
+                                          "ZeRO stage 3 (got " + num(plan.parallel.zeroStage) + "); set ZeRO stage to 3, or choose "
+                                          "\"megatron\" or \"deepspeed\"");
+}
+
 void checkOverlap(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -565,6 +575,7 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);
+    checkFramework(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

@@ -82,7 +82,7 @@ void TestLocale::planFilesReadAndWriteTheSame()
     json.replace(QByteArray("\"micro_batch\": 1,"), QByteArray("\"micro_batch\": 1, \"allocator_reserve_fraction\": 0.125, \"padding_fraction\": 0.25,"));
     const io::PlanReadResult read = io::readPlan(json, catalog);
     QVERIFY(read.plan);
-    QCOMPARE(read.plan->training.allocatorReserveFraction, 0.125);
+    QCOMPARE(read.plan->training.allocatorReserveFraction, std::optional<double>(0.125));
     QCOMPARE(read.plan->training.paddingFraction, 0.25);
     const QByteArray written = io::writePlan(*read.plan, catalog);
     QVERIFY(written.contains("0.125"));

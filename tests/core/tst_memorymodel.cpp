@@ -63,18 +63,40 @@ void TestMemoryModel::gpt3TensorEightPipelineEightByHand()
     QCOMPARE(s0.activationsBytes, 8 * (12 * 34 * sbh / t + sbh / t));
 
     const double context = 0.75 * GiB;
-    const double buckets = 2 * 25e6;
+    // Megatron-Core's gradient buckets are views of its contiguous gradient buffer: nothing extra.
+    const double buckets = 0;
     const double pipelineBuffers = 2 * 2 * sbh / t;
     const double scoresWorkspace = 5 * a * s * s / t;
+    // Selective recompute stores no scores: one layer's backward holds the MLP-intermediate gradients,
+    // 2 q b s ffn / t.
+    const double backwardWorkspace = 2 * 2 * s * 4 * h / t;
     QCOMPARE(s0.otherTerm(OtherTerm::RuntimeContext), context);
     QCOMPARE(s0.otherTerm(OtherTerm::DataParallelBuckets), buckets);
     QCOMPARE(s0.otherTerm(OtherTerm::PipelineBuffers), pipelineBuffers);
     QCOMPARE(s0.otherTerm(OtherTerm::RecomputeWorkspace), scoresWorkspace);
     QCOMPARE(s0.otherTerm(OtherTerm::ZeroGatheredParameters), 0.0);
-    const double reserve = 0.05 * (s0.activationsBytes + buckets + pipelineBuffers + scoresWorkspace);
-    QCOMPARE(s0.otherTerm(OtherTerm::AllocatorReserve), reserve);
-    QCOMPARE(s0.peakBytes, 2 * stage0Params + 2 * stage0Params + 12 * stage0Params / d + s0.activationsBytes + context
-                               + buckets + pipelineBuffers + scoresWorkspace + reserve);
+    QCOMPARE(s0.otherTerm(OtherTerm::BackwardWorkspace), backwardWorkspace);
+    // The allocator: each stored tensor is 2 sbh / t = 6 MiB (sequence parallel), carved three to a
+    // 20 MiB segment (6.67 MiB each): 17 of them per layer (34 sbh / t), 12 layers, 8 micro-batches; and
+    // 7 of the 8 micro-batches held while later ones allocate and free pin 10% of their blocks.
+    const double tensor = 2 * sbh / t;
+    QCOMPARE(tensor, 6.0 * 1024 * 1024);
+    const double rounding = 17 * 12 * 8 * (20.0 / 3.0 * 1024 * 1024 - tensor);
+    QCOMPARE(s0.allocator.roundingBytes, rounding);
+    const double fragmentation = 0.10 * s0.activationsBytes / 8 * 7;
+    QCOMPARE(s0.allocator.fragmentationBytes, fragmentation);
+    QCOMPARE(s0.otherTerm(OtherTerm::AllocatorReserve), rounding + fragmentation);
+    // NCCL: the tensor group inside the node (16 channels), the data group across nodes (8), one pipeline
+    // neighbour (2 channels x 4 MiB); each channel one receive connection of 4 MiB + 4.69 MiB + 0.5 MiB.
+    const double connection = 4 * 1024 * 1024 + 120 * 640 * 8 * 8 + 8 * 512 * 8 * 16;
+    QCOMPARE(s0.otherTerm(OtherTerm::NcclBuffers), 16 * connection + 8 * connection + 8.0 * 1024 * 1024);
+    QCOMPARE(s0.otherTerm(OtherTerm::LibraryWorkspaces), 12.0 * 1024 * 1024); // A100: 3 x 4 MiB
+    const double allocated = 2 * stage0Params + 2 * stage0Params + 12 * stage0Params / d + s0.activationsBytes + buckets
+                             + pipelineBuffers + scoresWorkspace + backwardWorkspace;
+    QCOMPARE(s0.allocatedBytes, allocated);
+    QCOMPARE(s0.reservedBytes, allocated + rounding + fragmentation);
+    QCOMPARE(s0.peakBytes, s0.reservedBytes + context + s0.otherTerm(OtherTerm::NcclBuffers) + 12.0 * 1024 * 1024);
+    QCOMPARE(s0.deviceBytes, s0.peakBytes);
 
     // The last stage holds one micro-batch, plus the output side: 4sbh/t + 4sbV/t, and (tied embeddings)
     // its own copy of the word embedding.

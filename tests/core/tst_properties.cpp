@@ -158,18 +158,21 @@ void TestProperties::memoryGrowsWithMicroBatchAndSequence()
         const Estimate base = run(plan);
         if (!base.valid)
             continue;
+        // The tensors grow; the reserved and device peaks need not: half as many micro-batches in flight
+        // of twice the size can round to the caching allocator's blocks with less waste (a 7 MiB tensor
+        // takes 10 MiB of a 20 MiB segment, a 14 MiB one 14 MiB), as PyTorch's allocator does.
         Plan larger = plan;
         larger.training.microBatch *= 2;
         const Estimate e1 = run(larger);
         if (e1.valid) {
-            QVERIFY2(e1.memory.peakBytes >= base.memory.peakBytes * (1 - 1e-12), qPrintable(QString::number(i)));
+            QVERIFY2(e1.memory.allocatedBytes >= base.memory.allocatedBytes * (1 - 1e-12), qPrintable(QString::number(i)));
             ++checked;
         }
         Plan longer = plan;
         longer.model.seqLen *= 2;
         const Estimate e2 = run(longer);
         if (e2.valid) {
-            QVERIFY2(e2.memory.peakBytes >= base.memory.peakBytes * (1 - 1e-12), qPrintable(QString::number(i)));
+            QVERIFY2(e2.memory.allocatedBytes >= base.memory.allocatedBytes * (1 - 1e-12), qPrintable(QString::number(i)));
             ++checked;
         }
     }

@@ -86,9 +86,10 @@ void TestPlanJson::readsEveryKey()
                   "linear_bias": true, "position_embedding": "learned", "dropout": true},
         "training": {"global_batch": 512, "micro_batch": 4, "precision": "fp16", "optimizer": "sgd",
                      "recompute": "full", "sequence_parallel": true, "flash_attention": true, "fp32_gradients": true,
-                     "allocator_reserve_fraction": 0.1},
+                     "allocator_reserve_fraction": 0.1, "framework": "deepspeed", "expandable_segments": true,
+                     "memory_margin": 0.1},
         "parallel": {"data": 4, "tensor": 4, "pipeline": 2, "virtual_stages": 3, "schedule": "interleaved",
-                     "zero_stage": 2, "offload_optimizer": true, "bucket_bytes": 5e7},
+                     "zero_stage": 2, "offload_optimizer": true, "bucket_bytes": 5e7, "reshard_after_forward": false},
         "cluster": {"device": "h100-sxm5-80gb", "gpus_per_node": 8, "nodes": 4, "intra_node_bandwidth": 4e11,
                     "intra_node_latency": 2e-6, "network_bandwidth": 4e10, "network_latency": 5e-6,
                     "runtime_context_bytes": 1e9}
@@ -108,7 +109,10 @@ void TestPlanJson::readsEveryKey()
     QCOMPARE(p.training.optimizer, Optimizer::Sgd);
     QCOMPARE(p.training.recompute, Recompute::Full);
     QVERIFY(p.training.sequenceParallel && p.training.flashAttention && p.training.fp32Gradients);
-    QCOMPARE(p.training.allocatorReserveFraction, 0.1);
+    QCOMPARE(p.training.allocatorReserveFraction, std::optional<double>(0.1));
+    QCOMPARE(p.training.framework, Framework::DeepSpeed);
+    QVERIFY(p.training.expandableSegments && !p.parallel.reshardAfterForward);
+    QCOMPARE(p.training.memoryMargin, 0.1);
     QCOMPARE(p.parallel.virtualStages, 3);
     QCOMPARE(p.parallel.schedule, Schedule::Interleaved);
     QCOMPARE(p.parallel.zeroStage, 2);
@@ -137,7 +141,11 @@ void TestPlanJson::defaults()
     QCOMPARE(p.training.precision, Precision::BF16);
     QCOMPARE(p.training.optimizer, Optimizer::Adam);
     QCOMPARE(p.training.recompute, Recompute::None);
-    QCOMPARE(p.training.allocatorReserveFraction, 0.05);
+    QVERIFY(!p.training.allocatorReserveFraction); // absent: the allocator model
+    QCOMPARE(p.training.framework, Framework::Megatron);
+    QCOMPARE(p.training.memoryMargin, 0.05);
+    QVERIFY(!p.training.expandableSegments);
+    QVERIFY(p.parallel.reshardAfterForward);
     QCOMPARE(p.parallel.data, 2); // 8 GPUs / (tensor 2 x pipeline 2)
     QCOMPARE(p.parallel.virtualStages, 1);
     QCOMPARE(p.parallel.schedule, Schedule::OneFOneB);
@@ -310,7 +318,7 @@ void TestPlanJson::hostileInput()
     const io::PlanReadResult r = io::readPlan(bytes, io::builtinCatalog());
     if (expectedMessage.isEmpty()) { // accepted: a value that rounds to a valid one
         QVERIFY2(r.plan, qPrintable(problemsText(r.problems)));
-        QCOMPARE(r.plan->training.allocatorReserveFraction, 0.0);
+        QCOMPARE(r.plan->training.allocatorReserveFraction, std::optional<double>(0.0));
         return;
     }
     QVERIFY(!r.plan);

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "TestSupport.h"
+#include "core/common/Units.h"
 #include "core/compute/LayerOps.h"
 #include "core/plan/PlanValidation.h"
 #include "io/CatalogJson.h"
@@ -393,7 +394,71 @@ void nemoLongContext(std::vector<Row> &rows)
     }
 }
 
+/// Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Tables 3-5, on Megatron-LM (their fork): FP16,
+/// no flash attention (the peaks are those of stored score matrices), no recomputation, t = d = 1, the
+/// first and last stage one layer short; vocabulary 32000 (the fork's sentencepiece tokenizer).
+/// 1F1B-I runs one layer per model chunk; ZB-1p keeps at most p micro-batches in flight, as 1F1B and
+/// ZB-H1 do (its memory limit, Sec. 3.1), so it is planned as zb-h1; ZB-2p holds 2p and is skipped.
+/// The printed "GB" is GiB, as the fork's own memory report divides by 1024^3
+/// (megatron/core/pipeline_parallel/schedules.py), and reserved; docs/CALIBRATION.md says why.
+void zeroBubbleMemory(std::vector<MemoryRow> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("zero_bubble_pipeline_A100.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString schedule = t.at(r, "schedule");
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "model") + ' ' + schedule + " m=" + t.at(r, "num_microbatches");
+        if (t.at(r, "measured_peak_memory_gb").isEmpty())
+            continue;
+        if (schedule == QLatin1String("ZB-2p")) {
+            if (skipped)
+                *skipped << QStringLiteral("zero_bubble %1: ZB-2p keeps up to 2p micro-batches in flight, not a schedule Trainplan has").arg(id);
+            continue;
+        }
+        Plan plan;
+        plan.name = id.toStdString();
+        const auto layers = std::int64_t(t.number(r, "num_layers")), p = std::int64_t(t.number(r, "pipeline_parallel"));
+        plan.model = megatronGpt(layers, std::int64_t(t.number(r, "hidden_size")), std::int64_t(t.number(r, "attention_heads")),
+                                 32000, std::int64_t(t.number(r, "seq_len")));
+        plan.training.precision = Precision::FP16;
+        plan.training.microBatch = std::int64_t(t.number(r, "microbatch_size"));
+        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+        plan.parallel.pipeline = p;
+        const std::int64_t perStage = (layers + 2) / p;
+        plan.parallel.firstStageLayers = perStage - 1;
+        plan.parallel.lastStageLayers = perStage - 1;
+        plan.parallel.schedule = schedule == QLatin1String("1F1B-I")  ? Schedule::Interleaved
+                                 : schedule == QLatin1String("ZB-1p") ? Schedule::ZeroBubbleH1
+                                                                      : Schedule::OneFOneB;
+        if (plan.parallel.schedule == Schedule::Interleaved)
+            plan.parallel.virtualStages = perStage;
+        setCluster(plan, "a100-sxm4-80gb", p, 8);
+        rows.push_back({"zero_bubble", id, plan, t.number(r, "measured_peak_memory_gb") * units::GiB, MemoryKind::Reserved});
+    }
+}
+
+/// DLPerf's OneFlow GPT rows print nvidia-smi's MiB (the validation README): device-used, of OneFlow's own
+/// allocator, so reported beside the others.
+void dlperfMemory(std::vector<MemoryRow> &rows)
+{
+    std::vector<Row> steps;
+    dlperf(steps);
+    const Table t(QStringLiteral("dlperf_gpt_V100_megatron_oneflow.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const double mib = t.number(r, "gpu_memory_mib");
+        if (mib > 0)
+            rows.push_back({"dlperf", steps[r - 1].id, steps[r - 1].plan, mib * 1024.0 * 1024.0, MemoryKind::Device, false});
+    }
+}
+
 } // namespace
+
+std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
+{
+    std::vector<MemoryRow> rows;
+    zeroBubbleMemory(rows, skipped);
+    dlperfMemory(rows);
+    return rows;
+}
 
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq)
 {

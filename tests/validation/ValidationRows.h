@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "core/memory/MemoryTerms.h"
 #include "core/plan/Plan.h"
 
 namespace trainplan::validation {
@@ -31,6 +32,23 @@ struct Row
 
 /// Every usable row; `skipped` receives "source row: reason" for the rows that cannot be planned.
 std::vector<Row> loadRows(QStringList *skipped = nullptr);
+
+/// A published per-GPU memory peak, with the kind of peak the source prints (MemoryTerms.h, MemoryKind).
+struct MemoryRow
+{
+    QString source;
+    QString id;
+    Plan plan;
+    double measuredBytes = 0;
+    MemoryKind kind = MemoryKind::Reserved;
+    /// False for a framework whose allocator Trainplan does not model (OneFlow): reported, not held to
+    /// the bound.
+    bool modelled = true;
+};
+
+/// The memory rows: the zero-bubble pipeline runs (Qi et al. 2024; reserved peak, GiB printed as "GB")
+/// and DLPerf's OneFlow nvidia-smi readings (device-used, MiB). `skipped` as above.
+std::vector<MemoryRow> loadMemoryRows(QStringList *skipped = nullptr);
 
 /// A Megatron-style GPT shape (GELU, tied embeddings, learned positions, dropout, biases).
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq);
