@@ -152,6 +152,10 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
             .arg(pct(ex.tensorCommShare), num(ex.tokensPerSecond, 0), behind, plans(g.count));
     }
     case RejectCause::Headroom:
+        if (o.keepMemoryMargin)
+            return words("%1 fit but leave less than %2 or their memory margin (training.memory_margin of capacity) free: "
+                         "tight; the most leaves %3 (%4)")
+                .arg(plans(g.count), gib(o.minHeadroomBytes), gib(ex.headroomBytes), describeConfig(ex.config));
         return words("%1 fit but leave less than %2 free; the most leaves %3 (%4)")
             .arg(plans(g.count), gib(o.minHeadroomBytes), gib(ex.headroomBytes), describeConfig(ex.config));
     }

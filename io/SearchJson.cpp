@@ -101,6 +101,7 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"threads", outcome.threads},
         {"cancelled", outcome.cancelled},
         {"min_headroom_bytes", constraints.minHeadroomBytes},
+        {"keep_memory_margin", constraints.keepMemoryMargin},
         {"plan_name", QString::fromStdString(outcome.planName)},
         {"top", top},
         {"pareto", pareto},

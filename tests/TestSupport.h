@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "io/CatalogJson.h"
+#include "io/PlanJson.h"
 #include "core/plan/Plan.h"
 
 namespace trainplan::test {
@@ -136,5 +137,24 @@ inline Plan deepseekV3On1024H100()
                                  .arg(tpExpected, 0, 'g', 10)                                                         \
                                  .arg(double(relative))));                                                            \
     } while (false)
+
+/// A built-in example plan (resources/examples/NAME.json), read as the window reads it.
+inline Plan examplePlan(const char *name)
+{
+    const io::PlanReadResult r =
+        io::readPlanFile(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/%1.json").arg(QLatin1String(name)), io::builtinCatalog());
+    if (!r.plan)
+        qFatal("example %s does not read", name);
+    return *r.plan;
+}
+
+/// Whether a problem names `key` and says `text`.
+inline bool hasProblem(const std::vector<Problem> &problems, const char *key, const char *text)
+{
+    for (const Problem &p : problems)
+        if (p.key == key && p.message.find(text) != std::string::npos)
+            return true;
+    return false;
+}
 
 } // namespace trainplan::test

@@ -244,10 +244,19 @@ void SummaryStrip::refresh()
     }
     const MemoryEstimate &m = e.memory;
     const StepEstimate &s = e.step;
-    const QString memoryTip = tr("Peak over the step of the most loaded stage: parameters + gradients + optimizer + stored "
-                                 "activations + transient buffers, per GPU");
-    m_fit->setWarning(!m.fits);
-    if (m.fits)
+    const QString memoryTip = tr("Device-used peak over the step of the most loaded stage, as nvidia-smi shows it: the tensors "
+                                 "(allocated %1), the caching allocator's overhead (reserved %2), then CUDA context, NCCL "
+                                 "buffers and library workspaces")
+                                  .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1));
+    m_fit->setWarning(!m.fits || m.tight);
+    if (m.fits && m.tight) {
+        QStringList largest;
+        for (const auto &[label, bytes] : largestComponents(m.stages[std::size_t(m.peakStage)], 3))
+            largest << tr("%1 %2").arg(QLatin1String(label), fmt::gib(bytes, 1));
+        m_fit->set(tr("Fits, tight"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+                   memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3")
+                                   .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", "))));
+    } else if (m.fits)
         m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else

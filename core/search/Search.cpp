@@ -154,7 +154,7 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
         s.cause = RejectCause::TensorAcrossNodes;
         return s;
     }
-    if (s.headroomBytes < constraints.minHeadroomBytes) {
+    if (s.headroomBytes < constraints.minHeadroomBytes || (constraints.keepMemoryMargin && e.memory.tight)) {
         s.cause = RejectCause::Headroom;
         return s;
     }
@@ -531,6 +531,7 @@ void rank(const Plan &base, const SearchConstraints &constraints, const std::vec
     }
     outcome.rejected = groupRejections(scores);
     outcome.minHeadroomBytes = constraints.minHeadroomBytes;
+    outcome.keepMemoryMargin = constraints.keepMemoryMargin;
     if (base.model.isMoe())
         outcome.expertLayouts = expertLayoutResults(scores);
 }

@@ -26,6 +26,8 @@ struct SearchConstraints
     std::int64_t minNodes = 0; ///< 0: the plan's node count (both bounds)
     std::int64_t maxNodes = 0;
     double minHeadroomBytes = 0;        ///< a plan must leave at least this much memory free on every stage
+    /// Reject tight plans too: each must leave its plan's training.memory_margin of capacity free.
+    bool keepMemoryMargin = false;
     bool allowTensorAcrossNodes = false; ///< otherwise tensor groups larger than a node are rejected (and explained)
     bool allowOffload = true;
     /// Search dimensions held at a value, by plan key ("parallel.tensor": 8); keys of the plan table marked
@@ -143,6 +145,7 @@ struct SearchOutcome
     std::vector<ExpertLayoutResult> expertLayouts; ///< mixture of experts: per expert layout, fastest first
     double bestTokensPerSecond = 0;          ///< the fastest feasible plan (0 when none)
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
+    bool keepMemoryMargin = false;           ///< ... together with the plans' memory margin
     /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).
     bool noLayout = false;
     std::string planName; ///< the searched plan's name

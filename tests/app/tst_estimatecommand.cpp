@@ -77,6 +77,23 @@ void TestEstimateCommand::jsonContract()
         largest = std::max(largest, sum);
     }
     QCOMPARE(memory["peak_bytes"].toDouble(), largest);
+    // Issue 19: the three peaks (worst stage, and per stage); peak_bytes is the device-used one.
+    QCOMPARE(memory["device_bytes"].toDouble(), largest);
+    QVERIFY(memory["allocated_bytes"].toDouble() > 0);
+    QVERIFY(memory["allocated_bytes"].toDouble() <= memory["reserved_bytes"].toDouble());
+    QVERIFY(memory["reserved_bytes"].toDouble() < memory["device_bytes"].toDouble());
+    QCOMPARE(memory["margin_bytes"].toDouble(), 0.05 * 80.0 * 1024 * 1024 * 1024);
+    QVERIFY(memory["tight"].isBool() && !memory["tight"].toBool());
+    QVERIFY(memory["peak_kinds"]["reserved"]["published_as"].toString().contains("max_memory_reserved"));
+    for (const QJsonValue &v : stages) {
+        const QJsonObject s = v.toObject();
+        QCOMPARE(s["device_bytes"].toDouble(), s["peak_bytes"].toDouble());
+        QCOMPARE(s["reserved_bytes"].toDouble() - s["allocated_bytes"].toDouble(),
+                 s["allocator"]["rounding_bytes"].toDouble() + s["allocator"]["fragmentation_bytes"].toDouble());
+        QCOMPARE(s["device_bytes"].toDouble() - s["reserved_bytes"].toDouble(),
+                 s["other"]["runtime_context_bytes"].toDouble() + s["other"]["nccl_buffers_bytes"].toDouble()
+                     + s["other"]["library_workspaces_bytes"].toDouble());
+    }
     // Stage 0 holds 8 micro-batches under 1F1B, the last stage one.
     QCOMPARE(stages.first()["activations"]["microbatches_in_flight"].toDouble(), 8.0);
     QCOMPARE(stages.last()["activations"]["microbatches_in_flight"].toDouble(), 1.0);

@@ -4,6 +4,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
+
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
@@ -33,7 +35,135 @@ private slots:
     void tiedEmbeddingsCopiedToLastStage();
     void fitsAgainstCapacity();
     void invalidPlanIsReportedNotEstimated();
+    void allocatorBlocksFollowPyTorch();
+    void threePeaksAreOrderedAndItemised();
+    void fragmentationFollowsTheSchedule();
+    void reserveFractionOverridesTheModel();
+    void frameworksLayOutTheirBuffers();
+    void tightWithinTheMargin();
 };
+
+void TestMemoryModel::allocatorBlocksFollowPyTorch()
+{
+    // c10/cuda/CUDACachingAllocator.cpp: 512-byte blocks; up to 1 MiB from the small pool; 1-10 MiB carved
+    // from 20 MiB segments (the tail shared); from 10 MiB rounded up to 2 MiB.
+    constexpr double MiB = 1024.0 * 1024.0;
+    QCOMPARE(allocatorBlockBytes(0), 0.0);
+    QCOMPARE(allocatorBlockBytes(100), 512.0);
+    QCOMPARE(allocatorBlockBytes(513), 1024.0);
+    QCOMPARE(allocatorBlockBytes(MiB), MiB);
+    QCOMPARE(allocatorBlockBytes(3 * MiB), 20.0 / 6.0 * MiB);  // six to a segment
+    QCOMPARE(allocatorBlockBytes(7 * MiB), 10 * MiB);          // two to a segment, 6 MiB left over
+    QCOMPARE(allocatorBlockBytes(10 * MiB), 10 * MiB);
+    QCOMPARE(allocatorBlockBytes(11 * MiB), 12 * MiB);
+    QCOMPARE(allocatorBlockBytes(64 * MiB + 1), 66 * MiB);
+}
+
+void TestMemoryModel::threePeaksAreOrderedAndItemised()
+{
+    for (const char *example : {"gpt3-175b-tp8-pp8", "deepseek-v3-1024-h100", "llama3-70b-fsdp-256-h200", "llama2-7b-deepspeed-zero2-8-a100"}) {
+        const Estimate e = run(test::examplePlan(example));
+        QVERIFY2(e.valid, example);
+        for (const StageMemory &s : e.memory.stages) {
+            const double persistent = s.parametersBytes + s.gradientsBytes + s.optimizerBytes;
+            QCOMPARE(s.allocatedBytes >= persistent + s.activationsBytes + s.otherOfKind(MemoryKind::Allocated) - 1.0, true);
+            QVERIFY(s.allocatedBytes <= s.reservedBytes && s.reservedBytes < s.deviceBytes);
+            QCOMPARE(s.deviceBytes, s.peakBytes);
+            QCOMPARE(s.deviceBytes - s.reservedBytes, s.otherOfKind(MemoryKind::Device));
+            // The peak phase's components sum to the device peak.
+            QCOMPARE(persistent + s.activationsBytes + s.otherBytes, s.deviceBytes);
+        }
+        QCOMPARE(e.memory.deviceBytes, e.memory.peakBytes);
+        QVERIFY(e.memory.allocatedBytes <= e.memory.reservedBytes && e.memory.reservedBytes < e.memory.deviceBytes);
+    }
+}
+
+void TestMemoryModel::fragmentationFollowsTheSchedule()
+{
+    // GPT-3 175B, p = 8: under 1F1B stage 0 holds 8 micro-batches while later ones allocate and free, and
+    // 7 of them pin 10% of their blocks; GPipe's backward frees after every allocation, so nothing is
+    // pinned; expandable segments remap freed pages.
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+    plan.training.recompute = Recompute::Selective;
+    const StageMemory oneF = run(plan).memory.stages[0];
+    QCOMPARE(oneF.allocator.fragmentationBytes, kAllocatorPinnedShare * oneF.activationsBytes / 8 * 7);
+    plan.parallel.schedule = Schedule::GPipe;
+    const StageMemory gpipe = run(plan).memory.stages[0];
+    QVERIFY(gpipe.activationsBytes > oneF.activationsBytes); // all 192 micro-batches in flight
+    QCOMPARE(gpipe.allocator.fragmentationBytes, 0.0);
+    plan.parallel.schedule = Schedule::OneFOneB;
+    plan.training.expandableSegments = true;
+    const StageMemory expandable = run(plan).memory.stages[0];
+    QCOMPARE(expandable.allocator.fragmentationBytes, 0.0);
+    QCOMPARE(expandable.allocator.roundingBytes, oneF.allocator.roundingBytes);
+    QCOMPARE(expandable.allocatedBytes, oneF.allocatedBytes); // the tensors do not change
+    QVERIFY(expandable.reservedBytes < oneF.reservedBytes);
+}
+
+void TestMemoryModel::reserveFractionOverridesTheModel()
+{
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+    plan.training.allocatorReserveFraction = 0.05;
+    const StageMemory s = run(plan).memory.stages[0];
+    QVERIFY(s.allocator.fractionOverride);
+    const double persistent = s.parametersBytes + s.gradientsBytes + s.optimizerBytes;
+    QCOMPARE(s.otherTerm(OtherTerm::AllocatorReserve), 0.05 * (s.allocatedBytes - persistent));
+    QCOMPARE(s.reservedBytes, s.allocatedBytes * 1.0 + 0.05 * (s.allocatedBytes - persistent));
+}
+
+void TestMemoryModel::frameworksLayOutTheirBuffers()
+{
+    // Llama 2 7B, data 8, ZeRO-2: Megatron-Core's buckets are views of its gradient buffer; DeepSpeed holds
+    // two reduce buckets of 5e8 elements (capped by the gradient shard) and, at the optimizer step, an
+    // all-gather bucket of 5e8 parameters.
+    Plan plan = test::examplePlan("llama2-7b-deepspeed-zero2-8-a100");
+    const StageMemory ds = run(plan).memory.stages[0];
+    QCOMPARE(ds.otherTerm(OtherTerm::DataParallelBuckets), std::min(2 * 5e8 * 2, ds.gradientsBytes));
+    plan.training.framework = Framework::Megatron;
+    const StageMemory mg = run(plan).memory.stages[0];
+    QCOMPARE(mg.otherTerm(OtherTerm::DataParallelBuckets), 0.0);
+    QCOMPARE(ds.allocatedBytes - mg.allocatedBytes, ds.otherTerm(OtherTerm::DataParallelBuckets));
+    plan.training.framework = Framework::DeepSpeed;
+    plan.training.microBatch = 1;
+    plan.training.globalBatch = 8;
+    plan.training.optimizer = Optimizer::Sgd;
+    plan.model.seqLen = 128; // activations small: the optimizer step is the peak
+    const StageMemory step = run(plan).memory.stages[0];
+    QCOMPARE(step.peakPhase, MemoryPhase::OptimizerStep);
+    QCOMPARE(step.otherTerm(OtherTerm::FrameworkBuffers), 5e8 * 2);
+
+    // FSDP2 (ZeRO-3): resharding after forward gathers one block and prefetches the next; keeping the
+    // gathered blocks until backward holds all 80 of Llama 3 70B's (in place of the unit in use and the
+    // prefetched one: here the 128,256 x 8,192 output projection with the final norm, the largest unit).
+    Plan fsdp = test::examplePlan("llama3-70b-fsdp-256-h200");
+    const StageMemory reshard = run(fsdp).memory.stages[0];
+    fsdp.parallel.reshardAfterForward = false;
+    const StageMemory keep = run(fsdp).memory.stages[0];
+    const double block = layerParameters(fsdp.model).perTensorRank(1);
+    const double unit = std::max(block, 128256.0 * 8192.0 + 8192.0); // the output matrix and the final norm
+    QCOMPARE(keep.otherTerm(OtherTerm::ZeroGatheredParameters) - reshard.otherTerm(OtherTerm::ZeroGatheredParameters), 2 * (80 * block - unit));
+    fsdp.parallel.zeroStage = 1;
+    const Estimate refused = run(fsdp);
+    QVERIFY(!refused.valid);
+    QVERIFY(test::hasProblem(refused.problems, "training.framework", "ZeRO stage 3"));
+}
+
+void TestMemoryModel::tightWithinTheMargin()
+{
+    // Llama 3.1 405B as Meta ran it fits its 80 GiB within 5% of capacity: tight.
+    Plan plan = test::examplePlan("llama3.1-405b-16384-h100");
+    const MemoryEstimate m = run(plan).memory;
+    QVERIFY(m.fits);
+    QVERIFY(m.tight);
+    QCOMPARE(m.marginBytes, 0.05 * m.capacityBytes);
+    QVERIFY(m.headroomBytes() < m.marginBytes);
+    const auto largest = largestComponents(m.stages[std::size_t(m.peakStage)], 3);
+    QCOMPARE(largest.size(), std::size_t(3));
+    QVERIFY(largest[0].second >= largest[1].second && largest[1].second >= largest[2].second);
+    plan.training.memoryMargin = 0.01;
+    const MemoryEstimate loose = run(plan).memory;
+    QCOMPARE(loose.tight, loose.headroomBytes() < 0.01 * loose.capacityBytes);
+}
 
 void TestMemoryModel::gpt3TensorEightPipelineEightByHand()
 {

@@ -68,6 +68,9 @@ QString checkFinite(const Estimate &e)
         for (double v : s.other)
             if (!finiteNonNegative(v))
                 return QStringLiteral("other memory of stage %1").arg(s.stage);
+        // Each kind of peak includes the one before: allocated <= reserved <= device = peak.
+        if (!(s.allocatedBytes > 0 && s.allocatedBytes <= s.reservedBytes && s.reservedBytes <= s.deviceBytes && s.deviceBytes == s.peakBytes))
+            return QStringLiteral("the three peaks of stage %1 are out of order").arg(s.stage);
     }
     const StepEstimate &st = e.step;
     for (double v : st.breakdown)

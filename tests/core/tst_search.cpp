@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 
@@ -154,6 +155,28 @@ private slots:
                                     || s.gpus < f.score.gpus;
                 QVERIFY(!(noWorse && better));
             }
+    }
+
+    void memoryMarginIsAConstraintOption()
+    {
+        // A 50% margin: without the option tight plans are listed; with it every plan keeps half of each
+        // GPU free, and the tight ones are rejected under "headroom" with the margin in the message.
+        Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        base.training.memoryMargin = 0.5;
+        SearchConstraints c;
+        c.fix("parallel.tensor", std::int64_t(8));
+        c.top = 50;
+        const SearchOutcome loose = searchPlans(base, io::builtinCatalog(), c);
+        const auto tight = [](const SearchScore &s) { return s.headroomBytes < 0.5 * s.capacityBytes; };
+        QVERIFY(std::any_of(loose.feasiblePoints.begin(), loose.feasiblePoints.end(), tight));
+        c.keepMemoryMargin = true;
+        const SearchOutcome kept = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(kept.feasible > 0 && kept.feasible < loose.feasible);
+        QVERIFY(std::none_of(kept.feasiblePoints.begin(), kept.feasiblePoints.end(), tight));
+        const auto headroom = std::find_if(kept.rejected.begin(), kept.rejected.end(),
+                                           [](const RejectionGroup &g) { return g.cause == RejectCause::Headroom; });
+        QVERIFY(headroom != kept.rejected.end());
+        QVERIFY(io::rejectionMessage(*headroom, kept).contains(QStringLiteral("memory margin")));
     }
 
     void rejectionsAreExplainedWithNumbers()

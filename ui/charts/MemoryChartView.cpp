@@ -11,6 +11,8 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QStackedBarSeries>
+#include <QToolTip>
+#include <QCursor>
 #include <QValueAxis>
 
 #include <qcustomplot.h>
@@ -278,24 +280,31 @@ void MemoryChartView::redraw()
 
 namespace {
 
-/// The stacked components of a stage: parameters (a mixture of experts: dense, then expert), gradients,
-/// optimizer state, activations, other.
+/// The stacked components of a stage, as the GPU reports it: what is allocated (parameters, a mixture of
+/// experts' dense then expert ones; gradients; optimizer state; activations; buffers), then the caching
+/// allocator's overhead up to the reserved peak, then the device's extras up to the device-used peak.
 QList<qreal> stageComponents(const StageMemory &s, bool moe)
 {
-    if (moe)
-        return {s.parametersBytes - s.expertParametersBytes, s.expertParametersBytes, s.gradientsBytes, s.optimizerBytes,
-                s.activationsBytes, s.otherBytes};
-    return {s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes, s.otherBytes};
+    QList<qreal> out{s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes,
+                     s.otherOfKind(MemoryKind::Allocated), s.otherOfKind(MemoryKind::Reserved), s.otherOfKind(MemoryKind::Device)};
+    if (moe) {
+        out[0] = s.parametersBytes - s.expertParametersBytes;
+        out.insert(1, s.expertParametersBytes);
+    }
+    return out;
 }
 
-/// Their legend names and colour indices (expert parameters in the colour of the step chart's all-to-all).
+/// Their legend names and colour indices (expert parameters in the colour of the step chart's all-to-all);
+/// the device extras are hatched (drawStages()).
 QList<std::pair<QString, int>> stageComponentNames(bool moe)
 {
     QList<std::pair<QString, int>> out{{MemoryChartView::tr("Params"), 0},
                                        {MemoryChartView::tr("Grads"), 1},
                                        {MemoryChartView::tr("Optimizer"), 2},
                                        {MemoryChartView::tr("Activations"), 3},
-                                       {MemoryChartView::tr("Other"), 7}};
+                                       {MemoryChartView::tr("Buffers"), 7},
+                                       {MemoryChartView::tr("Allocator"), 8},
+                                       {MemoryChartView::tr("Device extras"), 7}};
     if (moe) {
         out[0].first = MemoryChartView::tr("Dense params");
         out.insert(1, {MemoryChartView::tr("Expert params"), 9}); // the step chart's expert colour
@@ -346,9 +355,11 @@ void MemoryChartView::setStageTitle()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
-    QString title = memory.fits ? tr("Memory per GPU: peak %1 of %2 (stage %3)")
+    QString title = memory.fits ? tr("Memory per GPU: peak %1 of %2 (stage %3%4; allocated %5, reserved %6)")
                                       .arg(fmt::gib(peak.peakBytes, 1), fmt::gib(memory.capacityBytes, 0))
                                       .arg(peak.stage)
+                                      .arg(memory.tight ? tr(", tight") : QString(),
+                                           fmt::gib(peak.allocatedBytes, 1), fmt::gib(peak.reservedBytes, 1))
                                 : tr("Memory per GPU: stage %1 is %2 over its %3 (hatched)")
                                       .arg(peak.stage)
                                       .arg(fmt::gib(-memory.headroomBytes(), 1), fmt::gib(memory.capacityBytes, 0));
@@ -389,6 +400,9 @@ void MemoryChartView::drawStages()
         set->setBorderColor(Qt::transparent);
         sets << set;
     }
+    // Device extras (context, NCCL, libraries) live outside the allocator: hatched over a light fill.
+    sets.back()->setBrush(QBrush(chartstyle::series(7, palette()), Qt::BDiagPattern));
+    sets.back()->setBorderColor(chartstyle::series(7, palette()));
 
     double highest = memory.capacityBytes;
     constexpr double GiB = units::GiB;
@@ -438,6 +452,7 @@ void MemoryChartView::drawStages()
     capacity->attachAxis(x);
     capacity->attachAxis(y);
 
+    connectStageHover(series);
     m_stageSeries = series;
     m_stageSets = sets;
     m_capacity = capacity;
@@ -447,8 +462,49 @@ void MemoryChartView::drawStages()
     addOverlayLegend(x, y, memory.fits, baseline);
     setStageTitle();
     updateOverlay();
-    setToolTip(tr("Stacked per component at each stage's peak; the formulas: %1; %2")
-                   .arg(QLatin1String(termInfo(StateTerm::Activations).formula), QLatin1String(termInfo(StateTerm::Optimizer).formula)));
+    setToolTip(QString());
+}
+
+void MemoryChartView::connectStageHover(QStackedBarSeries *series)
+{
+    connect(series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet *) {
+        if (on)
+            QToolTip::showText(QCursor::pos(), stageTooltip(index), this);
+        else
+            QToolTip::hideText();
+    });
+}
+
+QString MemoryChartView::stageTooltip(int index) const
+{
+    const MemoryEstimate &memory = m_document->estimate().memory;
+    if (index < 0 || std::size_t(index) >= memory.stages.size())
+        return {};
+    const StageMemory &s = memory.stages[std::size_t(index)];
+    QString html = tr("<b>Stage %1</b> at its %2 peak<table>").arg(s.stage).arg(QString::fromLatin1(labelOf(s.peakPhase)).toLower());
+    const auto row = [&](const QString &label, double bytes, bool bold = false) {
+        if (bytes <= 0 && !bold)
+            return;
+        const QString value = fmt::gib(bytes, 2);
+        html += bold ? QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>%2</b></td></tr>").arg(label.toHtmlEscaped(), value)
+                     : QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>%2</td></tr>").arg(label.toHtmlEscaped(), value);
+    };
+    for (const StateTerm t : {StateTerm::Parameters, StateTerm::Gradients, StateTerm::Optimizer, StateTerm::Activations})
+        row(QLatin1String(termInfo(t).label),
+            t == StateTerm::Parameters ? s.parametersBytes : t == StateTerm::Gradients ? s.gradientsBytes
+                                                         : t == StateTerm::Optimizer   ? s.optimizerBytes
+                                                                                       : s.activationsBytes);
+    const double peaks[] = {s.allocatedBytes, s.reservedBytes, s.deviceBytes};
+    for (const MemoryKind kind : {MemoryKind::Allocated, MemoryKind::Reserved, MemoryKind::Device}) {
+        for (std::size_t i = 0; i < kOtherTermCount; ++i)
+            if (kindOf(OtherTerm(i)) == kind)
+                row(QLatin1String(termInfo(OtherTerm(i)).label), s.other[i]);
+        row(tr("%1 peak").arg(QLatin1String(labelOf(kind))), peaks[int(kind)], true);
+    }
+    html += QStringLiteral("</table>");
+    html += tr("of %1 capacity. Allocated is what torch.cuda.max_memory_allocated reports, reserved "
+               "max_memory_reserved, device used nvidia-smi.").arg(fmt::gib(s.capacityBytes, 0));
+    return html;
 }
 
 void MemoryChartView::addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, bool baseline)

@@ -32,6 +32,8 @@ public:
     bool zeroComparison() const { return m_zeroComparison; }
     /// Stacked values currently drawn, per bar set: for tests and CSV export.
     QList<QList<qreal>> seriesValues() const;
+    /// The hover text of a stage's bar: every component with its value, and the three peaks.
+    QString stageTooltip(int stage) const;
     /// The whole title (unwrapped).
     QString title() const { return m_title; }
     /// Over-capacity regions drawn, per stage over capacity: {stage, capacity GiB, peak GiB}.
@@ -55,6 +57,7 @@ private:
     void refresh();
     void redraw();
     void drawStages();
+    void connectStageHover(QStackedBarSeries *series);
     void drawZeroComparison();
 
     /// Updates the stage bars in place when only values changed (the common case while editing):

@@ -247,6 +247,39 @@ void parallelismSection(PageFlow &flow, const Context &c)
             flow.html(QStringLiteral("<p class=\"note\">⚠ %1</p>").arg(text(toString(p))));
 }
 
+/// The three peaks of the peak stage, each with what it adds and the published figure it matches.
+void memoryPeaksTable(PageFlow &flow, const Context &c)
+{
+    const MemoryEstimate &memory = c.e.memory;
+    const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
+    const double peaks[] = {peak.allocatedBytes, peak.reservedBytes, peak.deviceBytes};
+    QList<QStringList> rows;
+    for (const MemoryKind kind : {MemoryKind::Allocated, MemoryKind::Reserved, MemoryKind::Device}) {
+        QStringList adds;
+        if (kind == MemoryKind::Allocated)
+            adds << QObject::tr("parameters, gradients, optimizer state, activations");
+        for (std::size_t i = 0; i < kOtherTermCount; ++i)
+            if (kindOf(OtherTerm(i)) == kind && peak.other[i] > 0)
+                adds << QStringLiteral("%1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label), gib(peak.other[i]));
+        rows << QStringList{QString::fromLatin1(labelOf(kind)), QStringLiteral("<b>%1</b>").arg(gib(peaks[int(kind)])), adds.join(QStringLiteral("; ")),
+                            QString::fromLatin1(publishedAs(kind)).toHtmlEscaped()};
+    }
+    flow.html(htmlTable({QObject::tr("Peak"), QObject::tr("GiB#"), QObject::tr("Adds"), QObject::tr("Published as")}, rows));
+    const StageMemory::AllocatorDetail &a = peak.allocator;
+    flow.html(a.fractionOverride
+                  ? QObject::tr("<p class=\"note\">Allocator overhead: the plan's allocator_reserve_fraction (%1) of the phase's "
+                                "dynamic memory, instead of the allocator model.</p>")
+                        .arg(pct(c.plan.training.allocatorReserveFraction.value_or(0.0)))
+                  : QObject::tr("<p class=\"note\">Allocator overhead of stage %1: block rounding %2, fragmentation %3 (%4%5). "
+                                "Framework: %6.</p>")
+                        .arg(peak.stage)
+                        .arg(gib(a.roundingBytes), gib(a.fragmentationBytes),
+                             c.plan.training.expandableSegments ? QObject::tr("expandable segments: page rounding only")
+                                                                : QObject::tr("micro-batches held while later ones allocate and free pin a share of their blocks"),
+                             c.plan.parallel.schedule == Schedule::GPipe ? QObject::tr("; none under GPipe") : QString(),
+                             QString::fromLatin1(labelOf(c.plan.training.framework))));
+}
+
 void memorySection(PageFlow &flow, const Context &c)
 {
     const MemoryEstimate &memory = c.e.memory;
@@ -255,15 +288,22 @@ void memorySection(PageFlow &flow, const Context &c)
     const auto g = [](double bytes) { return num(bytes / units::GiB, 2); };
     for (const StageMemory &s : memory.stages)
         rows << QStringList{QString::number(s.stage), g(s.parametersBytes), g(s.gradientsBytes), g(s.optimizerBytes), g(s.activationsBytes),
-                            g(s.otherBytes), QStringLiteral("<b>%1</b>").arg(g(s.peakBytes)), num(s.capacityBytes / units::GiB, 1),
-                            QString::fromLatin1(toString(s.peakPhase))};
-    chunkedTable(flow, {QObject::tr("Stage#"), QObject::tr("Params#"), QObject::tr("Grads#"), QObject::tr("Optimizer#"),
-                        QObject::tr("Activations#"), QObject::tr("Other#"), QObject::tr("Peak GiB#"), QObject::tr("Capacity#"), QObject::tr("Peak phase")},
+                            g(s.otherBytes), g(s.allocatedBytes), g(s.reservedBytes), QStringLiteral("<b>%1</b>").arg(g(s.deviceBytes)),
+                            s.peakPhase == MemoryPhase::OptimizerStep ? QObject::tr("optimizer") : QObject::tr("fwd/bwd")};
+    // GiB; the capacity is in the sentence below (in a mixed cluster, per stage in the node-group table).
+    chunkedTable(flow, {QObject::tr("Stage#"), QObject::tr("Params#"), QObject::tr("Grads#"), QObject::tr("Optim.#"),
+                        QObject::tr("Activ.#"), QObject::tr("Other#"), QObject::tr("Alloc.#"), QObject::tr("Reserved#"),
+                        QObject::tr("Device#"), QObject::tr("Phase")},
                  rows);
-    flow.html(QObject::tr("<p>Peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
+    const QString verdict = !memory.fits ? QObject::tr("<b>does not fit</b>")
+                            : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin").arg(gib(memory.marginBytes))
+                                           : QObject::tr("fits");
+    flow.html(QObject::tr("<p>Device-used peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
                   .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
-                  .arg(memory.fits ? QObject::tr("fits") : QObject::tr("<b>does not fit</b>"), gib(memory.headroomBytes())));
-    flow.chart(c.charts.memory, 300, QObject::tr("Figure 1. Memory per GPU by pipeline stage, stacked by component, against the device capacity."));
+                  .arg(verdict, gib(memory.headroomBytes())));
+    memoryPeaksTable(flow, c);
+    flow.chart(c.charts.memory, 300, QObject::tr("Figure 1. Memory per GPU by pipeline stage: allocated components, the caching "
+                                                 "allocator's overhead, then the device's extras (hatched), against the device capacity."));
 }
 
 void throughputSection(PageFlow &flow, const Context &c)

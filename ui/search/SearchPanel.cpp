@@ -186,7 +186,15 @@ QFormLayout *SearchPanel::createConstraints()
     m_headroom->setDecimals(1);
     m_headroom->setSuffix(tr(" GiB"));
     m_headroom->setToolTip(tr("Every stage must leave at least this much device memory free"));
-    form->addRow(tr("Min. free memory"), m_headroom);
+    m_keepMargin = new QCheckBox(tr("Reject tight plans"));
+    m_keepMargin->setObjectName(QStringLiteral("search.keep_margin"));
+    m_keepMargin->setToolTip(tr("Every plan must also keep its memory margin (Training > Memory margin, a share of "
+                                "capacity) free: plans that fit only within it are rejected as tight"));
+    auto *free = new QHBoxLayout;
+    free->addWidget(m_headroom);
+    free->addWidget(m_keepMargin);
+    free->addStretch(1);
+    form->addRow(tr("Min. free memory"), free);
     m_fixTensor = new QCheckBox;
     m_fixPipeline = new QCheckBox;
     m_fixMicroBatch = new QCheckBox;
@@ -322,6 +330,7 @@ SearchConstraints SearchPanel::constraints() const
                                     std::pair{m_fixMicroBatch, "training.micro_batch"}})
         if (box->isChecked())
             c.fix(path, findPlanKey(path)->get(plan));
+    c.keepMemoryMargin = m_keepMargin->isChecked();
     c.allowTensorAcrossNodes = m_acrossNodes->isChecked();
     c.allowOffload = m_offload->isChecked();
     c.top = 200;

@@ -91,6 +91,7 @@ private:
     QCheckBox *m_fixPipeline;
     QCheckBox *m_fixMicroBatch;
     QCheckBox *m_acrossNodes;
+    QCheckBox *m_keepMargin;
     QCheckBox *m_offload;
     QPushButton *m_searchButton;
     QPushButton *m_cancelButton;
