@@ -180,7 +180,8 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     // (Megatron-Core context parallelism divides every per-token activation by c; the score tensor, when
     // stored, is (s / c) x s per head, also 1/c).
     const double c = double(plan.parallel.context);
-    in.perLayer = storedLayerActivations(m, training, t).total() / c;
+    const LayerActivationBytes stored = storedLayerActivations(m, training, t);
+    in.perLayer = stored.total() / c;
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
@@ -192,7 +193,6 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.contextKvBuffers = contextKvBufferBytes(plan);
     in.replicas = double(plan.parallel.data) * c;
     in.zeroGathers = plan.parallel.zeroStage >= 3 && in.replicas > 1;
-    const LayerActivationBytes stored = storedLayerActivations(m, training, t);
     const double scores = stored.attentionScores > 0 ? double(m.heads) * double(m.seqLen) : 0.0;
     in.backwardWorkspace = 2.0 * q * double(training.microBatch) * double(m.seqLen) / c * (scores + double(m.ffnHidden)) / double(t);
     in.roundingPerLayer = layerRoundingBytes(plan, stored);
@@ -257,12 +257,21 @@ void addDeviceExtras(const Plan &plan, const StageInputs &in, std::int64_t stage
 
 double sumOfKind(const Terms &terms, MemoryKind kind)
 {
+    const double device = terms[at(OtherTerm::RuntimeContext)] + terms[at(OtherTerm::NcclBuffers)] + terms[at(OtherTerm::LibraryWorkspaces)];
+    const double reserved = terms[at(OtherTerm::AllocatorReserve)];
+    if (kind == MemoryKind::Device)
+        return device;
+    if (kind == MemoryKind::Reserved)
+        return reserved;
     double total = 0;
-    for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        if (kindOf(OtherTerm(i)) == kind)
-            total += terms[i];
-    return total;
+    for (double v : terms)
+        total += v;
+    return total - device - reserved;
 }
+static_assert(kindOf(OtherTerm::RuntimeContext) == MemoryKind::Device && kindOf(OtherTerm::NcclBuffers) == MemoryKind::Device
+                  && kindOf(OtherTerm::LibraryWorkspaces) == MemoryKind::Device
+                  && kindOf(OtherTerm::AllocatorReserve) == MemoryKind::Reserved,
+              "sumOfKind() adds the device and reserved terms by name");
 
 /// The caching allocator's overhead over `dynamic` allocated bytes of a phase: the plan's fraction when
 /// set; otherwise block rounding of the stored activation tensors and the free space pinned by
@@ -352,9 +361,9 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     st.activations = stageActivations(plan, in, st.stage);
 }
 
-StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageInputs &in, std::int64_t s)
+/// Fills `st` (built in place in the estimate's vector: the search estimates millions of plans).
+void stageMemory(const Plan &plan, const DeviceSpec &device, const StageInputs &in, std::int64_t s, StageMemory &st)
 {
-    StageMemory st;
     st.stage = s;
     st.capacityBytes = device.memoryBytes;
     stageState(plan, in, st);
@@ -382,7 +391,6 @@ StageMemory stageMemory(const Plan &plan, const DeviceSpec &device, const StageI
     st.allocator = optimizerPeak ? optDetail : fbDetail;
     st.activationsBytes = optimizerPeak ? 0.0 : st.activations.storedBytes();
     st.peakBytes = st.deviceBytes;
-    return st;
 }
 
 } // namespace
@@ -394,7 +402,7 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
     est.capacityBytes = device.memoryBytes;
     est.stages.reserve(std::size_t(plan.parallel.pipeline));
     for (std::int64_t s = 0; s < plan.parallel.pipeline; ++s) {
-        est.stages.push_back(stageMemory(plan, device, in, s));
+        stageMemory(plan, device, in, s, est.stages.emplace_back());
         const StageMemory &st = est.stages.back();
         if (s == 0 || st.peakBytes > est.peakBytes) {
             est.peakBytes = st.peakBytes;

@@ -58,11 +58,6 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "PyTorch's default CUBLAS_WORKSPACE_CONFIG per compute capability"},
 }};
 
-constexpr std::array<MemoryKind, kOtherTermCount> kKinds{
-    MemoryKind::Device,    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Allocated,
-    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Reserved,
-    MemoryKind::Allocated, MemoryKind::Allocated, MemoryKind::Device,    MemoryKind::Device,
-};
 
 constexpr std::array<TermInfo, kStateTermCount> kState{{
     {"parameters_bytes", "Parameters",
@@ -93,10 +88,6 @@ const TermInfo &termInfo(StateTerm term)
     return kState[std::size_t(term)];
 }
 
-MemoryKind kindOf(OtherTerm term)
-{
-    return kKinds[std::size_t(term)];
-}
 
 const char *publishedAs(MemoryKind kind)
 {

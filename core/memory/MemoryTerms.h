@@ -33,8 +33,22 @@ inline constexpr std::size_t kOtherTermCount = 12;
 enum class MemoryKind { Allocated, Reserved, Device };
 inline constexpr std::size_t kMemoryKindCount = 3;
 
-/// Which of the three a term belongs to (persistent state and activations are allocated).
-MemoryKind kindOf(OtherTerm term);
+/// Which of the three a term belongs to (persistent state and activations are allocated): the CUDA
+/// context, NCCL buffers and library workspaces are outside the caching allocator; its overhead is
+/// reserved; the rest are tensors.
+constexpr MemoryKind kindOf(OtherTerm term)
+{
+    switch (term) {
+    case OtherTerm::RuntimeContext:
+    case OtherTerm::NcclBuffers:
+    case OtherTerm::LibraryWorkspaces:
+        return MemoryKind::Device;
+    case OtherTerm::AllocatorReserve:
+        return MemoryKind::Reserved;
+    default:
+        return MemoryKind::Allocated;
+    }
+}
 /// The kind's name as published ("max_memory_allocated", ...) and a short label.
 const char *publishedAs(MemoryKind kind);
 const char *labelOf(MemoryKind kind);
