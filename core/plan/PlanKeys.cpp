@@ -448,7 +448,7 @@ const std::array kKeys{
             .noun = "network latency", .unit = "s", .defaultText = "device", .range = kLatency, .optional = true,
             .access = overrideField<&ClusterOverrides::networkLatencySeconds>()},
     PlanKey{.path = "cluster.runtime_context_bytes", .type = KeyType::Number, .label = "Runtime context",
-            .noun = "runtime context", .tooltip = "CUDA/HIP context and library workspaces", .unit = "bytes",
+            .noun = "runtime context", .tooltip = "CUDA/HIP context and its loaded kernel modules (device-used peak)", .unit = "bytes",
             .defaultText = "device", .range = {0, 1e12}, .optional = true,
             .access = overrideField<&ClusterOverrides::runtimeContextBytes>()},
 
