@@ -21,7 +21,7 @@ struct ExerciseInput
 
 /// The live demonstration an exercise points to (the Learn view opens it).
 enum class Demo { None, DiagnosticMap, PersistentState, NumberFormats, Roofline, Scaling, Parallelism, PrecisionAudit,
-                  StageTimes, Search, StepBreakdown, RunCost, MemoryTerms, Fusion };
+                  StageTimes, Search, StepBreakdown, RunCost, MemoryTerms, Fusion, AllocatorSegments };
 
 struct Exercise
 {

@@ -9,6 +9,7 @@
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
+#include "core/memory/CachingAllocator.h"
 
 using namespace trainplan;
 
@@ -41,7 +42,49 @@ private slots:
     void reserveFractionOverridesTheModel();
     void frameworksLayOutTheirBuffers();
     void tightWithinTheMargin();
+    void cachingAllocatorSimulation();
 };
+
+void TestMemoryModel::cachingAllocatorSimulation()
+{
+    constexpr double MiB = 1024.0 * 1024.0;
+    CachingAllocatorSim a;
+    // Two 7 MiB tensors share a 20 MiB segment; the 6 MiB left cannot take a third.
+    const int x = a.allocate(7 * MiB, 0);
+    a.allocate(7 * MiB, 0);
+    QCOMPARE(a.reservedBytes(), 20 * MiB);
+    a.allocate(7 * MiB, 0);
+    QCOMPARE(a.reservedBytes(), 40 * MiB);
+    QCOMPARE(a.allocatedBytes(), 21 * MiB);
+    // A freed block is reused best-fit; segments are never returned.
+    a.free(x);
+    QCOMPARE(a.allocatedBytes(), 14 * MiB);
+    a.allocate(5 * MiB, 1);
+    QCOMPARE(a.reservedBytes(), 40 * MiB);
+    // Small tensors come from 2 MiB segments.
+    a.allocate(100, 2);
+    QCOMPARE(a.reservedBytes(), 42 * MiB);
+    // 11 MiB fits the 13 MiB left in the second segment; 12 MiB more gets a segment of its own.
+    a.allocate(11 * MiB, 2);
+    QCOMPARE(a.reservedBytes(), 42 * MiB);
+    a.allocate(12 * MiB + 1, 2);
+    QCOMPARE(a.reservedBytes(), 56 * MiB);
+    QCOMPARE(a.segments().size(), std::size_t(4)); // two of 20 MiB, one of 2 MiB, one of 14 MiB
+
+    // One layer of GPT-3 175B at t = 8 with sequence parallelism: 6 MiB tensors, three to a 20 MiB
+    // segment. The simulation's segments hold what the closed form's blocks say, within the last
+    // segment's unfilled tail.
+    Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+    plan.training.recompute = Recompute::Selective;
+    plan.training.sequenceParallel = true;
+    const LayerSegments one = simulateLayerSegments(plan, 4);
+    QCOMPARE(one.tensorsPerMicrobatch, 17);
+    const double stored = 4 * 17 * 6 * MiB;
+    QCOMPARE(one.modelBlockBytes, 4 * 17 * 20.0 / 3.0 * MiB);
+    QVERIFY(one.allocator.allocatedBytes() >= stored);
+    const double storedSegments = one.allocator.reservedBytes() - 2 * 2 * 2048.0 * 4 * 12288 / 8; // minus the two workspace blocks
+    QVERIFY2(std::abs(storedSegments - one.modelBlockBytes) <= 20 * MiB, qPrintable(QString::number(storedSegments / MiB)));
+}
 
 void TestMemoryModel::allocatorBlocksFollowPyTorch()
 {

@@ -198,7 +198,7 @@ int main(int argc, char **argv)
         for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
             learn->resize(size);
             learn->show();
-            for (int page : {0, 1, 2, 3, 4, 5, 6, 7 + 13, 7 + 9}) {
+            for (int page : {0, 1, 2, 3, 4, 5, 6, 7, 8 + 13, 8 + 9}) {
                 learn->showPage(page);
                 settle();
                 const QString file = QStringLiteral("%1/learn-%2-%3x%4.png").arg(dir).arg(page).arg(size.width()).arg(size.height());

@@ -15,6 +15,7 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
 
@@ -68,7 +69,7 @@ private slots:
     void keyboardVisitsEveryPage()
     {
         Fixture f;
-        QCOMPARE(f.learn->pageCount(), 7 + 22);
+        QCOMPARE(f.learn->pageCount(), 8 + 22);
         QCOMPARE(f.learn->currentPage(), 0);
         for (int i = 1; i < f.learn->pageCount(); ++i) {
             QTest::keyClick(f.learn, Qt::Key_Right);
@@ -87,7 +88,7 @@ private slots:
     void exercisesShowTheirAnswers()
     {
         Fixture f;
-        const int first = 7;
+        const int first = 8;
         f.learn->showPage(first + 13); // exercise 14
         QVERIFY2(f.pageText(first + 13).contains(QStringLiteral("82.1%")), qPrintable(f.pageText(first + 13)));
         f.learn->showPage(first + 5); // exercise 6
@@ -108,11 +109,11 @@ private slots:
     void exerciseSixteenRunsTheSearch()
     {
         Fixture f;
-        f.learn->showPage(7 + 15);
-        QPushButton *run = f.learn->page(7 + 15)->findChild<QPushButton *>(QStringLiteral("runDemo"));
+        f.learn->showPage(8 + 15);
+        QPushButton *run = f.learn->page(8 + 15)->findChild<QPushButton *>(QStringLiteral("runDemo"));
         QVERIFY(run);
         QTest::mouseClick(run, Qt::LeftButton);
-        const QString text = f.pageText(7 + 15);
+        const QString text = f.pageText(8 + 15);
         QVERIFY2(text.contains(QStringLiteral("#1: data 8 × tensor 1 × pipeline 1")), qPrintable(text));
         // Three results, three different lines: every dimension that tells them apart is named.
         QStringList lines;
@@ -127,7 +128,7 @@ private slots:
     void exerciseRevealInPresentation()
     {
         Fixture f;
-        const int page = 7 + 5; // exercise 6: the ridge point
+        const int page = 8 + 5; // exercise 6: the ridge point
         f.learn->showPage(page);
         QPushButton *reveal = f.learn->page(page)->findChild<QPushButton *>(QStringLiteral("reveal"));
         QLabel *answer = f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"));
@@ -140,6 +141,23 @@ private slots:
         QVERIFY(answer->text().contains(QStringLiteral("100"))); // 200 TFLOP/s / 2 TB/s = 100 FLOP/byte
         f.learn->setPresenting(false);
         QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+    }
+
+    // The allocator's segments for one layer of the built-in example (GPT-3 175B, t = 8, sequence parallel):
+    // 17 tensors of 6 MiB per micro-batch, three to a 20 MiB segment, and the count follows the spin box.
+    void allocatorSegmentsOfOneLayer()
+    {
+        Fixture f;
+        f.learn->showPage(7);
+        auto *spin = f.learn->page(7)->findChild<QSpinBox *>(QStringLiteral("allocatorMicrobatches"));
+        QVERIFY(spin);
+        spin->setValue(3);
+        const QString text = f.pageText(7);
+        QVERIFY2(text.contains(QStringLiteral("17 tensors per micro-batch")) && text.contains(QStringLiteral("x 3")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("max_memory_reserved")));
+        const QString csv = f.learn->page(7)->figure()->exportCsv();
+        QCOMPARE(csv.count(QStringLiteral(",20971520,")) >= 17, true); // 20 MiB segments
+        QVERIFY(csv.contains(QStringLiteral("free")));
     }
 
     // 16.6 with an interleaved plan: each stage's chunks, not a contiguous range.

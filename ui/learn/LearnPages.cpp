@@ -28,7 +28,7 @@ std::vector<LearnPage *> createLearnPages(PlanDocument *document)
     std::vector<LearnPage *> pages{makeDiagnosticMapPage(document), makePersistentStatePage(document),
                                    makeNumberFormatsPage(document),   makeRooflinePage(document),
                                    makeScalingPage(document),         makeParallelismPage(document),
-                                   makePrecisionAuditPage(document)};
+                                   makePrecisionAuditPage(document),  makeAllocatorSegmentsPage(document)};
     for (const Exercise &ex : exercises())
         pages.push_back(makeExercisePage(document, ex));
     return pages;
@@ -44,6 +44,7 @@ int pageIndexOf(Demo demo)
     case Demo::Scaling: return 4;
     case Demo::Parallelism: return 5;
     case Demo::PrecisionAudit: return 6;
+    case Demo::AllocatorSegments: return 7;
     default: return -1;
     }
 }

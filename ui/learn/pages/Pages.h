@@ -17,6 +17,7 @@ LearnPage *makeRooflinePage(PlanDocument *document);
 LearnPage *makeScalingPage(PlanDocument *document);
 LearnPage *makeParallelismPage(PlanDocument *document);
 LearnPage *makePrecisionAuditPage(PlanDocument *document);
+LearnPage *makeAllocatorSegmentsPage(PlanDocument *document);
 LearnPage *makeExercisePage(PlanDocument *document, const Exercise &exercise);
 
 } // namespace trainplan
