@@ -14,7 +14,9 @@ CommandLine::CommandLine(QString command, const QString &description, QString us
       m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")), m_plans(plans)
 {
     m_parser.setApplicationDescription(description);
-    if (plans == 1) {
+    if (plans == 0) {
+        m_parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Configuration files, one or more."), QStringLiteral("FILE..."));
+    } else if (plans == 1) {
         m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
     } else {
         m_parser.addPositionalArgument(QStringLiteral("baseline"), QStringLiteral("The plan compared against (JSON), or - for standard input."));
@@ -31,11 +33,17 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
         // The parser names the executable's path; the user typed "trainplan COMMAND".
         QString help = m_parser.helpText();
         help.replace(0, help.indexOf(QLatin1Char('\n')),
-                     QStringLiteral("Usage: trainplan %1 [options] %2").arg(m_command, m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
+                     QStringLiteral("Usage: trainplan %1 [options] %2")
+                         .arg(m_command, m_plans == 0 ? QStringLiteral("FILE...") : m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
         out << help;
         return Ok;
     }
     const QStringList paths = m_parser.positionalArguments();
+    if (m_plans == 0) {
+        if (paths.isEmpty())
+            return usageError(err, QStringLiteral("give at least one configuration file"));
+        return std::nullopt;
+    }
     if (paths.size() != m_plans) {
         if (m_plans == 1)
             return usageError(err, paths.isEmpty() ? QStringLiteral("a plan file is required") : QStringLiteral("expected exactly one plan file"));

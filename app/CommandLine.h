@@ -25,7 +25,7 @@ class CommandLine
 {
 public:
     /// `command` as typed ("estimate"), its one-line description and its usage lines; `plans`: how many plan
-    /// files it takes (compare takes two).
+    /// files it takes (compare takes two; 0: one or more configuration files, for import).
     CommandLine(QString command, const QString &description, QString usage, int plans = 1);
 
     void addOption(const QCommandLineOption &option) { m_parser.addOption(option); }

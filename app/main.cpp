@@ -5,6 +5,7 @@
 //   trainplan search PLAN.json [...]      every plan, fastest first, as JSON
 //   trainplan report PLAN.json -o R.pdf    the efficiency audit (offscreen when there is no display)
 //   trainplan compare BASE.json PLAN.json  two plans side by side
+//   trainplan import FILE... [-o PLAN]     a plan from HF / Megatron / NeMo / torchtitan / DeepSpeed files
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -25,6 +26,7 @@
 #include "app/CommandLine.h"
 #include "app/CompareCommand.h"
 #include "app/EstimateCommand.h"
+#include "app/ImportCommand.h"
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
 #include "ui/MainWindow.h"
@@ -48,6 +50,7 @@ int runHeadless(int argc, char **argv)
     QStringList arguments = app.arguments().mid(2);
     const int status = std::strcmp(argv[1], "search") == 0    ? trainplan::cli::runSearch(arguments, out, err)
                        : std::strcmp(argv[1], "compare") == 0 ? trainplan::cli::runCompare(arguments, out, err)
+                       : std::strcmp(argv[1], "import") == 0  ? trainplan::cli::runImport(arguments, out, err)
                                                               : trainplan::cli::runEstimate(arguments, out, err);
     return trainplan::cli::finishOutput(out, err, status);
 }
@@ -79,6 +82,7 @@ void printUsage()
                "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"
+               "       trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -88,7 +92,8 @@ void printUsage()
 int main(int argc, char **argv)
 {
     trainplan::keepFreedMemoryForReuse();
-    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0))
+    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0
+                      || std::strcmp(argv[1], "import") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -17,13 +17,14 @@ build_dir=${TRAINPLAN_BUILD_DIR:-"$root/build"}
 jobs=${TRAINPLAN_JOBS:-2}
 
 # Debian packages: toolchain, Qt 6 (Widgets, Charts, Test, platform plugins), QCustomPlot, Eigen; for
+# imports yaml-cpp and toml++ (NeMo recipes, torchtitan job files); for
 # the tests a comma-decimal locale's sources (locales), clang with libFuzzer (the short fuzz runs) and
 # universal-ctags (the function-length check).
 # libqt6opengl6-dev is needed by Qt Charts' CMake package but not pulled in by qt6-charts-dev.
 packages=(
   cmake g++ make
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-qpa-plugins qt6-svg-dev
-  libqcustomplot-dev libeigen3-dev
+  libqcustomplot-dev libeigen3-dev libyaml-cpp-dev libtomlplusplus-dev
   fonts-dejavu-core
   locales poppler-utils universal-ctags
   clang-14 libclang-rt-14-dev llvm-14

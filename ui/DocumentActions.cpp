@@ -1,5 +1,9 @@
 #include "ui/DocumentActions.h"
 
+#include "ui/commands/ReplacePlan.h"
+
+#include "io/Import.h"
+
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,6 +42,18 @@ DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
 
     connect(m_new, &QAction::triggered, this, &DocumentActions::newFromExample);
     connect(m_open, &QAction::triggered, this, &DocumentActions::open);
+    m_import = new QAction(tr("&Import Configuration…"), this);
+    m_import->setObjectName(QStringLiteral("importConfiguration"));
+    m_import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_import->setStatusTip(tr("A plan from a Hugging Face config.json, a Megatron-LM script, a NeMo recipe, a torchtitan job file or "
+                              "a DeepSpeed config (several at once: the model from one, the launch from another)"));
+    connect(m_import, &QAction::triggered, this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(
+            m_dialogParent, tr("Import Configuration"), QString(),
+            tr("Configurations (*.json *.sh *.txt *.args *.yaml *.yml *.toml);;All files (*)"));
+        if (!paths.isEmpty())
+            importFiles(paths);
+    });
     connect(m_save, &QAction::triggered, this, &DocumentActions::save);
     connect(m_saveAs, &QAction::triggered, this, &DocumentActions::saveAs);
     connect(m_quit, &QAction::triggered, m_dialogParent, &QWidget::close);
@@ -120,6 +136,46 @@ bool DocumentActions::openFile(const QString &path)
     }
     QMessageBox::critical(m_dialogParent, tr("Cannot open plan"), tr("%1 is not a valid plan:\n\n%2").arg(path, error));
     return false;
+}
+
+bool DocumentActions::importFiles(const QStringList &paths)
+{
+    const io::ImportResult result = io::importFiles(paths, {}, m_document->catalog());
+    const QString report = io::importReport(result);
+    QStringList names;
+    for (const QString &p : paths)
+        names << QFileInfo(p).fileName();
+    // Window-modal and not blocking: the report stays readable beside the plan it made.
+    auto *box = new QMessageBox(m_dialogParent);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setObjectName(QStringLiteral("importReport"));
+    box->setWindowTitle(tr("Import"));
+    box->setDetailedText(report);
+    if (!result.ok()) {
+        box->setIcon(QMessageBox::Warning);
+        box->setText(tr("%1 do not make a valid plan; the plan is unchanged.").arg(names.join(QStringLiteral(", "))));
+        box->setInformativeText(result.errors.empty() ? QString() : result.errors.front().where() + QStringLiteral(": ") + result.errors.front().text);
+        box->open();
+        return false;
+    }
+    m_document->undoStack()->push(new ReplacePlan(m_document, *result.plan, tr("Import %1").arg(names.join(QStringLiteral(", ")))));
+    box->setIcon(QMessageBox::Information);
+    box->setText(tr("Imported %n key(s) from %1.", nullptr, int(result.read.size())).arg(names.join(QStringLiteral(", "))));
+    box->setInformativeText(tr("%n assumption(s) (the example plan's values for what no file gives), %1 warning(s). Undo restores the plan "
+                               "before the import.", nullptr, int(result.assumptions.size()))
+                                .arg(result.warnings.size()));
+    box->open();
+    return true;
+}
+
+bool DocumentActions::openOrImport(const QStringList &paths)
+{
+    if (paths.size() == 1 && paths.front().endsWith(QLatin1String(".json"), Qt::CaseInsensitive)) {
+        QFile f(paths.front());
+        if (f.open(QIODevice::ReadOnly) && f.read(4096).contains("\"trainplan-plan\""))
+            return maybeSave() && openFile(paths.front());
+    }
+    return importFiles(paths);
 }
 
 bool DocumentActions::save()

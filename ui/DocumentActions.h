@@ -22,6 +22,7 @@ public:
 
     QAction *newAction() const { return m_new; }
     QAction *openAction() const { return m_open; }
+    QAction *importAction() const { return m_import; }
     QAction *saveAction() const { return m_save; }
     QAction *saveAsAction() const { return m_saveAs; }
     QAction *quitAction() const { return m_quit; }
@@ -30,6 +31,11 @@ public:
 
     /// Opens `path` into the document, reporting failures in a message box; false leaves the document as is.
     bool openFile(const QString &path);
+    /// Imports configuration files (io/Import.h) into the document as one undo step, and says what was
+    /// read, assumed and not understood; false (the plan unchanged) when they do not make a valid plan.
+    bool importFiles(const QStringList &paths);
+    /// Plan files open; other files import (dropped on the window).
+    bool openOrImport(const QStringList &paths);
     /// Asks to save unsaved changes; false when the user cancels (or the save failed).
     bool maybeSave();
 
@@ -50,6 +56,7 @@ private:
     QWidget *m_dialogParent;
     QAction *m_new;
     QAction *m_open;
+    QAction *m_import;
     QAction *m_save;
     QAction *m_saveAs;
     QAction *m_quit;

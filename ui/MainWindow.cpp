@@ -1,4 +1,8 @@
 #include "ui/MainWindow.h"
+#include <QUrl>
+#include <QMimeData>
+#include <QDropEvent>
+#include <QDragEnterEvent>
 
 #include <QAbstractSpinBox>
 #include <QAction>
@@ -138,6 +142,7 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     m_pages->addTab(new EstimateView(document), tr("Details"));
     column->addWidget(m_pages, 1);
     setCentralWidget(central);
+    setAcceptDrops(true);
 
     m_editorDock = new QDockWidget(tr("Plan"), this);
     m_editorDock->setObjectName(QStringLiteral("planDock"));
@@ -175,6 +180,24 @@ void MainWindow::showPage(Page page)
 MainWindow::Page MainWindow::currentPage() const
 {
     return Page(m_pages->currentIndex());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    m_actions->openOrImport(paths);
 }
 
 void MainWindow::openBaseline()
@@ -230,6 +253,7 @@ void MainWindow::createFileMenu()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_actions->newAction());
     file->addAction(m_actions->openAction());
+    file->addAction(m_actions->importAction());
     file->addMenu(m_actions->recentMenu());
     file->addSeparator();
     file->addAction(m_actions->saveAction());

@@ -56,6 +56,9 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    /// Files dropped on the window: a plan file opens, configuration files import (File > Import).
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
@@ -51,6 +52,7 @@ private slots:
     void examplesGallery();
     void showsExampleEstimate();
     void saveLoadRoundTripAndModifiedFlag();
+    void importIsOneUndoStepAndDropsImport();
 };
 
 void TestMainWindow::menuSkeleton()
@@ -121,6 +123,38 @@ void TestMainWindow::showsExampleEstimate()
     QVERIFY(view->toPlainText().contains("174.62 B parameters"));
     QVERIFY(window.windowTitle().contains("GPT-3 175B"));
     QVERIFY(!window.isWindowModified());
+}
+
+void TestMainWindow::importIsOneUndoStepAndDropsImport()
+{
+    PlanDocument document(io::builtinCatalog());
+    MainWindow window(&document);
+    QString error;
+    QVERIFY2(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error), qPrintable(error));
+    // File > Import is in the menu with its shortcut.
+    QAction *action = window.findChild<QAction *>(QStringLiteral("importConfiguration"));
+    QVERIFY(action);
+    QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
+    const Plan before = document.plan();
+    const QString config = test::dataPath(QStringLiteral("import/llama3-8b-config.json"));
+    const QString script = test::dataPath(QStringLiteral("import/pretrain_llama3_8b.sh"));
+    QVERIFY(window.documentActions()->importFiles({config, script}));
+    QCOMPARE(document.plan().parallel.tensor, 2);
+    QCOMPARE(document.plan().model.layers, 32);
+    auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
+    QVERIFY(report);
+    QVERIFY(report->detailedText().contains(QStringLiteral("pretrain_llama3_8b.sh:20")));
+    report->close();
+    // One undo step restores the plan before the import.
+    document.undoStack()->undo();
+    QVERIFY(document.plan() == before);
+    // Files that do not make a valid plan leave the plan as it is, and say why.
+    QVERIFY(!window.documentActions()->importFiles({test::dataPath(QStringLiteral("import/nemo_llama3_8b.yaml"))}));
+    QVERIFY(document.plan() == before);
+    // Dropped configuration files import; a dropped plan file opens.
+    QVERIFY(window.documentActions()->openOrImport({config}));
+    QCOMPARE(document.plan().model.vocab, 128256);
+    QVERIFY(window.acceptDrops());
 }
 
 void TestMainWindow::saveLoadRoundTripAndModifiedFlag()

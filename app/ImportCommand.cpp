@@ -1,0 +1,51 @@
+#include "app/ImportCommand.h"
+
+#include <QJsonDocument>
+
+#include "app/CommandLine.h"
+#include "io/CatalogJson.h"
+#include "io/Import.h"
+#include "io/PlanJson.h"
+#include "io/SafeWrite.h"
+
+namespace trainplan::cli {
+
+int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine line(QStringLiteral("import"),
+                     QStringLiteral("A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
+                                    "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml), a DeepSpeed "
+                                    "config (.json). What no file gives comes from the built-in example and is listed.\n")
+                         + exitCodesHelp(false),
+                     QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"), 0);
+    const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."), QStringLiteral("KEY=VALUE"));
+    const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("Write the plan here instead of standard output."), QStringLiteral("PLAN.json"));
+    line.addOption(set);
+    line.addOption(output);
+    if (const std::optional<int> done = line.parse(arguments, out, err))
+        return *done;
+    QStringList sets;
+    for (const QString &value : line.values(set))
+        sets << value.split(',', Qt::SkipEmptyParts);
+    const io::ImportResult result = io::importFiles(line.planPaths(), sets, io::builtinCatalog());
+    err << io::importReport(result);
+    if (!result.ok()) {
+        err << QStringLiteral("trainplan import: no plan written (%1 error(s))\n").arg(result.errors.size());
+        return InvalidInput;
+    }
+    const QByteArray plan = io::writePlan(*result.plan, io::builtinCatalog());
+    if (line.isSet(output)) {
+        QString error;
+        if (!io::writeAtomically(line.value(output), plan, &error)) {
+            err << QStringLiteral("trainplan import: %1: %2\n").arg(line.value(output), error);
+            return InvalidInput;
+        }
+        err << QStringLiteral("wrote %1\n").arg(line.value(output));
+    } else {
+        out << QString::fromUtf8(plan);
+    }
+    return Ok;
+}
+
+} // namespace trainplan::cli

@@ -1,0 +1,259 @@
+#include "io/Import.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <map>
+
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+
+namespace trainplan::io {
+
+const char *formatName(ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::HuggingFace: return "Hugging Face config.json";
+    case ImportFormat::Megatron: return "Megatron-LM arguments";
+    case ImportFormat::NeMo: return "NeMo / Megatron-Bridge recipe";
+    case ImportFormat::Torchtitan: return "torchtitan job file";
+    case ImportFormat::DeepSpeed: return "DeepSpeed config";
+    case ImportFormat::Unknown: break;
+    }
+    return "unknown";
+}
+
+ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml"))
+        return ImportFormat::NeMo;
+    if (suffix == QLatin1String("toml"))
+        return ImportFormat::Torchtitan;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+    if (doc.isObject()) {
+        const QJsonObject o = doc.object();
+        if (o.contains(QLatin1String("zero_optimization")) || o.contains(QLatin1String("train_micro_batch_size_per_gpu"))
+            || o.contains(QLatin1String("train_batch_size")))
+            return ImportFormat::DeepSpeed;
+        if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures"))
+            || o.contains(QLatin1String("num_hidden_layers")) || o.contains(QLatin1String("n_layer")))
+            return ImportFormat::HuggingFace;
+        return ImportFormat::Unknown;
+    }
+    if (bytes.contains("--num-layers") || bytes.contains("--hidden-size") || bytes.contains("--tensor-model-parallel-size")
+        || bytes.contains("--micro-batch-size") || bytes.contains("--seq-length"))
+        return ImportFormat::Megatron;
+    return ImportFormat::Unknown;
+}
+
+namespace {
+
+QString valueText(const QJsonValue &v)
+{
+    if (v.isString())
+        return QStringLiteral("\"%1\"").arg(v.toString());
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.toVariant().toString();
+}
+
+void setPath(QJsonObject &doc, const QString &path, const QJsonValue &value)
+{
+    const QString section = path.section('.', 0, 0), key = path.section('.', 1);
+    QJsonObject s = doc.value(section).toObject();
+    s[key] = value;
+    doc[section] = s;
+}
+
+/// Keys two files give: the first file's value wins only if they agree; otherwise an error naming both.
+std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, ImportResult &result)
+{
+    std::map<QString, ImportedKey> keys;
+    for (const FileImport &f : files)
+        for (const ImportedKey &k : f.keys) {
+            result.read.push_back(k);
+            const auto [it, added] = keys.emplace(k.path, k);
+            // An FP8-family recipe also says bf16 (its parameters and the rest): the low format wins.
+            if (!added && k.path == QLatin1String("training.precision")) {
+                const auto lowPrecision = [](const QJsonValue &v) { return v.toString().startsWith(QLatin1String("fp8")) || v.toString().startsWith(QLatin1String("mx")) || v.toString().startsWith(QLatin1String("nv")); };
+                if (lowPrecision(k.value) && it->second.value == QJsonValue(QStringLiteral("bf16")))
+                    it->second = k;
+                if (lowPrecision(k.value) != lowPrecision(it->second.value) || lowPrecision(k.value))
+                    continue;
+            }
+            if (!added && it->second.value != k.value)
+                result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 here (%3) but %4 in %5 (%6)")
+                                                             .arg(k.path, valueText(k.value), k.source, valueText(it->second.value),
+                                                                  ImportMessage{it->second.file, it->second.line, {}}.where(), it->second.source)});
+        }
+    return keys;
+}
+
+/// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
+void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &base, ImportResult &result)
+{
+    const auto number = [&](const char *path, double fallback) {
+        const auto it = keys.find(QLatin1String(path));
+        return it != keys.end() ? it->second.value.toDouble() : fallback;
+    };
+    if (const auto it = keys.find(QStringLiteral("derived.layers_per_virtual_stage")); it != keys.end()) {
+        const double layers = number("model.layers", 0), p = number("parallel.pipeline", 1), n = it->second.value.toDouble();
+        if (layers > 0 && n > 0 && std::fmod(layers, p * n) == 0) {
+            keys[QStringLiteral("parallel.virtual_stages")] = {QStringLiteral("parallel.virtual_stages"), layers / (p * n), it->second.file,
+                                                               it->second.line, it->second.source};
+            keys[QStringLiteral("parallel.schedule")] = {QStringLiteral("parallel.schedule"), QStringLiteral("interleaved"), it->second.file,
+                                                         it->second.line, it->second.source};
+        } else {
+            result.warnings.push_back({it->second.file, it->second.line,
+                                       QStringLiteral("%1 %2: needs the layer count and the pipeline size that divide by it").arg(it->second.source).arg(n)});
+        }
+        keys.erase(it);
+    }
+    if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
+        keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,
+                                                 it->second.line, it->second.source};
+        keys.erase(it);
+    }
+    if (const auto it = keys.find(QStringLiteral("derived.gradient_accumulation")); it != keys.end()) {
+        if (!keys.count(QStringLiteral("training.global_batch"))) {
+            const double gpus = number("cluster.nodes", base["cluster"]["nodes"].toDouble()) * number("cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble());
+            const double data = gpus / (number("parallel.tensor", 1) * number("parallel.pipeline", 1) * number("parallel.context", 1));
+            const double global = number("training.micro_batch", base["training"]["micro_batch"].toDouble()) * it->second.value.toDouble() * data;
+            keys[QStringLiteral("training.global_batch")] = {QStringLiteral("training.global_batch"), global, it->second.file, it->second.line,
+                                                             it->second.source + QStringLiteral(" x micro-batch x data-parallel size")};
+        }
+        keys.erase(it);
+    }
+}
+
+/// The example plan, less what the imported keys replace: a model given by the files replaces the
+/// example's whole model (its sequence length stays unless given), and then the example's layout, made
+/// for its own model, gives way to the plan format's defaults (data parallel over every GPU) for what the
+/// files do not say.
+QJsonObject baseDocument(const std::map<QString, ImportedKey> &keys)
+{
+    QJsonObject base = QJsonDocument::fromJson(builtinExamplePlan()).object();
+    base.remove(QStringLiteral("description"));
+    base.remove(QStringLiteral("name"));
+    const auto any = [&](const char *prefix) {
+        for (const auto &[path, k] : keys)
+            if (path.startsWith(QLatin1String(prefix)))
+                return true;
+        return false;
+    };
+    if (any("model.")) {
+        // The example's sequence length stays (an assumption) unless the files give one.
+        const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
+        base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), double(example.plan ? example.plan->model.seqLen : 2048)}};
+    }
+    if (any("model.") || any("parallel.") || any("cluster."))
+        base[QStringLiteral("parallel")] = QJsonObject{};
+    return base;
+}
+
+void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey> &keys, const QStringList &setPaths, ImportResult &result)
+{
+    for (auto section = doc.begin(); section != doc.end(); ++section) {
+        if (!section.value().isObject())
+            continue;
+        const QJsonObject o = section.value().toObject();
+        for (auto it = o.begin(); it != o.end(); ++it) {
+            const QString path = section.key() + '.' + it.key();
+            if (!keys.count(path) && !setPaths.contains(path))
+                result.assumptions << QStringLiteral("%1 = %2 (the example plan)").arg(path, valueText(it.value()));
+        }
+    }
+}
+
+/// "key=value" overrides (numbers, true/false, otherwise text): they replace what the files say, and
+/// derived keys (a global batch from accumulation steps) follow them.
+bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, QStringList &paths, ImportResult &result)
+{
+    for (const QString &set : sets) {
+        const qsizetype eq = set.indexOf('=');
+        const QString path = set.left(eq).trimmed(), text = set.mid(eq + 1).trimmed();
+        if (eq <= 0 || !path.contains('.')) {
+            result.errors.push_back({QStringLiteral("--set"), 0, QStringLiteral("%1: write KEY=VALUE with a plan key such as parallel.tensor=8").arg(set)});
+            return false;
+        }
+        bool ok = false;
+        const double number = text.toDouble(&ok);
+        const QJsonValue value = ok ? QJsonValue(number) : text == QLatin1String("true") ? QJsonValue(true)
+                                                          : text == QLatin1String("false") ? QJsonValue(false) : QJsonValue(text);
+        keys[path] = {path, value, QStringLiteral("--set"), 0, set};
+        paths << path;
+    }
+    return true;
+}
+
+} // namespace
+
+ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets, const Catalog &catalog)
+{
+    ImportResult result;
+    std::vector<FileImport> imports;
+    for (const auto &[name, bytes] : files) {
+        imports.push_back(importFile(name, bytes, detectFormat(name, bytes)));
+        for (const ImportMessage &m : imports.back().warnings)
+            result.warnings.push_back(m);
+        for (const ImportMessage &m : imports.back().errors)
+            result.errors.push_back(m);
+    }
+    std::map<QString, ImportedKey> keys = combine(imports, result);
+    QStringList setPaths;
+    if (!applySets(keys, sets, setPaths, result) || !result.errors.empty())
+        return result;
+    QJsonObject doc = baseDocument(keys);
+    resolveDerived(keys, doc, result);
+    for (const auto &[path, k] : keys)
+        setPath(doc, path, k.value);
+    listAssumptions(doc, keys, setPaths, result);
+    doc[QStringLiteral("format")] = QStringLiteral("trainplan-plan");
+    doc[QStringLiteral("version")] = 1;
+    result.document = doc;
+    PlanReadResult read = readPlan(QJsonDocument(doc).toJson(), catalog);
+    for (const Problem &p : read.problems)
+        (p.isError() ? result.errors : result.warnings)
+            .push_back({QStringLiteral("plan"), 0, QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.message))});
+    if (read.plan && result.errors.empty())
+        result.plan = std::move(read.plan);
+    return result;
+}
+
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog)
+{
+    std::vector<std::pair<QString, QByteArray>> files;
+    ImportResult unreadable;
+    for (const QString &path : paths) {
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly) || f.size() > 16 * 1024 * 1024) {
+            unreadable.errors.push_back({path, 0, f.isOpen() ? QStringLiteral("larger than 16 MiB: not a configuration file")
+                                                             : QStringLiteral("cannot be read: %1").arg(f.errorString())});
+            continue;
+        }
+        files.emplace_back(path, f.readAll());
+    }
+    if (!unreadable.errors.empty())
+        return unreadable;
+    return importContents(files, sets, catalog);
+}
+
+QString importReport(const ImportResult &r)
+{
+    QString out;
+    out += QStringLiteral("Read %1 keys:\n").arg(r.read.size());
+    for (const ImportedKey &k : r.read)
+        out += QStringLiteral("  %1 = %2  (%3, %4)\n").arg(k.path, valueText(k.value), ImportMessage{k.file, k.line, {}}.where(), k.source);
+    if (!r.assumptions.isEmpty())
+        out += QStringLiteral("Assumed, no file gives them:\n  ") + r.assumptions.join(QStringLiteral("\n  ")) + '\n';
+    for (const ImportMessage &m : r.warnings)
+        out += QStringLiteral("warning: %1: %2\n").arg(m.where(), m.text);
+    for (const ImportMessage &m : r.errors)
+        out += QStringLiteral("error: %1: %2\n").arg(m.where(), m.text);
+    return out;
+}
+
+} // namespace trainplan::io

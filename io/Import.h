@@ -1,0 +1,80 @@
+#pragma once
+// Plans from the files users already have: a Hugging Face config.json (the model), a Megatron-LM launch
+// script or argument file, a NeMo / Megatron-Bridge recipe (YAML), a torchtitan job file (TOML) and a
+// DeepSpeed config (JSON), combined into one plan. Every key read is reported with its file and line;
+// keys not understood are warnings with file and line; two files that disagree on a key are an error that
+// names both; what no file gives comes from the built-in example plan and is listed as an assumption.
+// Exports go the other way (io/Export.h).
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <vector>
+
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
+
+namespace trainplan::io {
+
+enum class ImportFormat { HuggingFace, Megatron, NeMo, Torchtitan, DeepSpeed, Unknown };
+const char *formatName(ImportFormat format);
+
+/// The format of a file, from its name and content (JSON by its keys).
+ImportFormat detectFormat(const QString &path, const QByteArray &bytes);
+
+/// One plan key a file gave: the plan path ("parallel.tensor"), its value in the plan format, where it
+/// was read and what the file called it.
+struct ImportedKey
+{
+    QString path;
+    QJsonValue value;
+    QString file;
+    int line = 0;
+    QString source; ///< the file's own name for it: "--tensor-model-parallel-size", "num_hidden_layers"
+};
+
+struct ImportMessage
+{
+    QString file;
+    int line = 0;
+    QString text;
+    QString where() const { return line > 0 ? QStringLiteral("%1:%2").arg(file).arg(line) : file; }
+};
+
+/// One file read: its keys, and what it said that no plan key holds.
+struct FileImport
+{
+    ImportFormat format = ImportFormat::Unknown;
+    std::vector<ImportedKey> keys;
+    std::vector<ImportMessage> warnings;
+    std::vector<ImportMessage> errors;
+};
+
+/// Reads one file of a known format (`name` is how messages name it).
+FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format);
+
+struct ImportResult
+{
+    std::optional<Plan> plan;              ///< the combined plan, when it reads and validates
+    QJsonObject document;                  ///< the combined plan document (as a plan file)
+    std::vector<ImportedKey> read;         ///< every key read, in file order
+    std::vector<ImportMessage> warnings;   ///< not understood, approximated, or the plan's own warnings
+    std::vector<ImportMessage> errors;     ///< unreadable files, conflicts, an invalid plan
+    QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)"
+    bool ok() const { return plan.has_value() && errors.empty(); }
+};
+
+/// Combines the files (paths read from disk) and `sets` ("key=value" overrides, applied last) into a plan.
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog);
+/// The same from contents already read: (name, bytes) pairs.
+ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
+                            const Catalog &catalog);
+
+/// A human-readable account: keys read, assumptions, warnings, errors.
+QString importReport(const ImportResult &result);
+
+} // namespace trainplan::io

@@ -1,0 +1,648 @@
+// The five readers of io/Import.h: each turns a file into leaves (its own dotted names, values, lines),
+// then maps the leaves it understands to plan keys through its table.
+
+#include "io/Import.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <yaml-cpp/yaml.h>
+
+#include <toml++/toml.h>
+
+#include <functional>
+#include <map>
+
+namespace trainplan::io {
+
+namespace {
+
+/// A value as the file wrote it, with its line (1-based; 0 when unknown).
+struct Leaf
+{
+    QString name;
+    QJsonValue value;
+    int line = 0;
+};
+
+/// Converts a leaf's value to a plan key's value; Undefined: nothing to set (e.g. "bf16": false).
+using Convert = std::function<QJsonValue(const QJsonValue &)>;
+
+struct Rule
+{
+    const char *path;
+    Convert convert;
+};
+
+QJsonValue asInteger(const QJsonValue &v)
+{
+    bool ok = false;
+    const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
+    return ok && d == std::floor(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+}
+
+QJsonValue asNumber(const QJsonValue &v)
+{
+    bool ok = false;
+    const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
+    return ok ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+}
+
+bool truthy(const QJsonValue &v)
+{
+    if (v.isBool())
+        return v.toBool();
+    if (v.isDouble())
+        return v.toDouble() != 0;
+    const QString s = v.toString().trimmed().toLower();
+    return s == QLatin1String("true") || s == QLatin1String("1") || s == QLatin1String("yes");
+}
+
+QJsonValue asBool(const QJsonValue &v)
+{
+    return truthy(v);
+}
+
+QJsonValue asNotBool(const QJsonValue &v)
+{
+    return !truthy(v);
+}
+
+/// A flag that, when set, gives a fixed value.
+Convert whenTrue(QJsonValue value)
+{
+    return [value](const QJsonValue &v) { return truthy(v) ? value : QJsonValue(QJsonValue::Undefined); };
+}
+
+/// One of a few spellings (case-insensitive) to a plan spelling.
+Convert oneOf(std::vector<std::pair<const char *, const char *>> map)
+{
+    return [map](const QJsonValue &v) {
+        const QString s = v.toVariant().toString().trimmed().toLower();
+        for (const auto &[from, to] : map)
+            if (s == QLatin1String(from)) {
+                const QLatin1String target(to); // "true" and "false" are the flags' values
+                return target == QLatin1String("true") ? QJsonValue(true) : target == QLatin1String("false") ? QJsonValue(false) : QJsonValue(target);
+            }
+        return QJsonValue(QJsonValue::Undefined);
+    };
+}
+
+/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields).
+const std::map<QString, Rule> &megatronRules()
+{
+    static const std::map<QString, Rule> rules{
+        {"num_layers", {"model.layers", asInteger}},
+        {"hidden_size", {"model.hidden", asInteger}},
+        {"ffn_hidden_size", {"model.ffn_hidden", asInteger}},
+        {"num_attention_heads", {"model.heads", asInteger}},
+        {"num_query_groups", {"model.kv_heads", asInteger}},
+        {"kv_channels", {"model.head_dim", asInteger}},
+        {"seq_length", {"model.seq_len", asInteger}},
+        {"padded_vocab_size", {"model.vocab", asInteger}},
+        {"vocab_size", {"model.vocab", asInteger}},
+        {"swiglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
+        {"gated_linear_unit", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
+        {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
+        {"position_embedding_type", {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
+        {"untie_embeddings_and_output_weights", {"model.tied_embeddings", asNotBool}},
+        {"share_embeddings_and_output_weights", {"model.tied_embeddings", asBool}},
+        {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
+        {"add_bias_linear", {"model.linear_bias", asBool}},
+        {"num_experts", {"model.experts", asInteger}},
+        {"num_moe_experts", {"model.experts", asInteger}},
+        {"moe_router_topk", {"model.experts_per_token", asInteger}},
+        {"moe_ffn_hidden_size", {"model.expert_ffn_hidden", asInteger}},
+        {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
+        {"mtp_num_layers", {"model.mtp_layers", asInteger}},
+        {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
+        {"q_lora_rank", {"model.q_lora_rank", asInteger}},
+        {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
+        {"qk_head_dim", {"model.qk_nope_head_dim", asInteger}},
+        {"qk_pos_emb_head_dim", {"model.qk_rope_head_dim", asInteger}},
+        {"v_head_dim", {"model.v_head_dim", asInteger}},
+        {"micro_batch_size", {"training.micro_batch", asInteger}},
+        {"global_batch_size", {"training.global_batch", asInteger}},
+        {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+        {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+        {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
+        {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
+        {"fp8_recipe", {"training.precision", oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
+        {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
+        {"sequence_parallel", {"training.sequence_parallel", asBool}},
+        {"use_flash_attn", {"training.flash_attention", asBool}},
+        {"attention_backend", {"training.flash_attention", oneOf({{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
+        {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}})}},
+        {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
+        {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
+        {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
+        {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
+        {"context_parallel_size", {"parallel.context", asInteger}},
+        {"expert_model_parallel_size", {"parallel.expert", asInteger}},
+        {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
+        {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
+        {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
+        {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
+        {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
+        {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
+        {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+        {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
+        {"nnodes", {"cluster.nodes", asInteger}},
+        {"num_nodes", {"cluster.nodes", asInteger}},
+        {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
+    };
+    return rules;
+}
+
+// Pseudo-keys resolved when the files are combined (io/Import.cpp): they need other keys' values.
+constexpr const char *kLayersPerVirtualStage = "derived.layers_per_virtual_stage";
+constexpr const char *kAccumulation = "derived.gradient_accumulation";
+constexpr const char *kDropout = "derived.dropout";
+
+/// Names read and deliberately not planned: hyperparameters, data, logging, checkpoints, I/O.
+bool ignoredName(const QString &name)
+{
+    static const QRegularExpression ignored(QStringLiteral(
+        "^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|eval.*|save.*|load|data.*|"
+        "tokenizer.*|vocab_file|merge_file|split|train_iters|train_samples|seed|exit.*|profile.*|timing.*|max_position_embeddings|"
+        "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_workers|group_query_attention|"
+        "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|moe_router_.*|moe_aux_.*|"
+        "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_allreduce_grads_in_fp32|"
+        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|use_torch_fsdp2|mock_data|"
+        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu)$"));
+    return ignored.match(name).hasMatch();
+}
+
+/// Maps leaves through a table; dropouts and virtual stages become pseudo-keys; the rest are warnings.
+void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
+               const std::function<QString(const QString &)> &keyOf, FileImport &out)
+{
+    for (const Leaf &leaf : leaves) {
+        const QString key = keyOf(leaf.name);
+        if (const auto it = rules.find(key); it != rules.end()) {
+            const QJsonValue v = it->second.convert(leaf.value);
+            if (v.isUndefined() && !leaf.value.isBool())
+                out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leaf.value.toVariant().toString())});
+            else if (!v.isUndefined())
+                out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("num_layers_per_virtual_pipeline_stage")) {
+            out.keys.push_back({QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("attention_dropout") || key == QLatin1String("hidden_dropout")) {
+            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (!ignoredName(key)) {
+            out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
+                                                         .arg(leaf.name, leaf.value.toVariant().toString())});
+        }
+    }
+}
+
+// --- Megatron-LM arguments -----------------------------------------------------------------------------
+
+struct Word
+{
+    QString text;
+    int line = 0;
+};
+
+/// Shell words with their lines: quotes kept together, comments dropped, continuations joined.
+std::vector<Word> shellWords(const QString &text)
+{
+    std::vector<Word> words;
+    QString word;
+    int line = 1, wordLine = 1;
+    QChar quote;
+    bool comment = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        if (c == '\n')
+            ++line;
+        if (comment) {
+            comment = c != '\n';
+            continue;
+        }
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else
+                word += c;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            quote = c;
+            if (word.isEmpty())
+                wordLine = line;
+        } else if (c == '#' && word.isEmpty()) {
+            comment = true;
+        } else if (c == '\\' && i + 1 < text.size() && text.at(i + 1) == '\n') {
+            ++i, ++line;
+        } else if (c.isSpace() || c == ';' || c == '(' || c == ')') {
+            if (!word.isEmpty())
+                words.push_back({word, wordLine});
+            word.clear();
+        } else {
+            if (word.isEmpty())
+                wordLine = line;
+            word += c;
+        }
+    }
+    if (!word.isEmpty())
+        words.push_back({word, wordLine});
+    return words;
+}
+
+QString expand(QString value, const std::map<QString, QString> &vars, bool &unresolved)
+{
+    static const QRegularExpression ref(QStringLiteral("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\\}?"));
+    for (int pass = 0; pass < 4 && value.contains('$'); ++pass) {
+        const auto m = ref.match(value);
+        if (!m.hasMatch())
+            break;
+        const auto it = vars.find(m.captured(1));
+        const QString replacement = it != vars.end() ? it->second : m.captured(2);
+        if (it == vars.end() && !m.hasCaptured(2))
+            unresolved = true;
+        value.replace(m.capturedStart(), m.capturedLength(), replacement);
+    }
+    return value;
+}
+
+/// VAR=value assignments of a script, each expanded by those before it (the last wins; ${VAR:-default}
+/// gives its default when VAR is not set before).
+std::map<QString, QString> shellVariables(const std::vector<Word> &words)
+{
+    static const QRegularExpression assignment(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"));
+    std::map<QString, QString> vars;
+    for (const Word &w : words)
+        if (const auto m = assignment.match(w.text); m.hasMatch()) {
+            bool unresolved = false;
+            vars[m.captured(1)] = expand(m.captured(2), vars, unresolved);
+        }
+    return vars;
+}
+
+FileImport readMegatron(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::Megatron;
+    const std::vector<Word> words = shellWords(QString::fromUtf8(bytes));
+    const std::map<QString, QString> vars = shellVariables(words);
+    std::vector<Leaf> leaves;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (!words[i].text.startsWith(QLatin1String("--")) || words[i].text.size() < 3)
+            continue;
+        QString name = words[i].text.mid(2), value;
+        bool hasValue = false;
+        if (const qsizetype eq = name.indexOf('='); eq > 0) {
+            value = name.mid(eq + 1), name = name.left(eq), hasValue = true;
+        } else if (i + 1 < words.size() && !words[i + 1].text.startsWith(QLatin1String("--")) && !words[i + 1].text.endsWith(QLatin1String(".py"))) {
+            value = words[++i].text, hasValue = true;
+        }
+        bool unresolved = false;
+        value = expand(value, vars, unresolved);
+        name.replace('-', '_');
+        if (unresolved)
+            out.warnings.push_back({file, words[i].line, QStringLiteral("--%1 %2: a variable the script does not set").arg(name, value)});
+        else
+            leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), words[i].line});
+    }
+    mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
+    return out;
+}
+
+// --- JSON files: line numbers by the key's first appearance -----------------------------------------------
+
+int lineOfKey(const QByteArray &bytes, const QString &key, qsizetype from = 0)
+{
+    const qsizetype at = bytes.indexOf(QByteArray("\"") + key.toUtf8() + "\"", from);
+    return at < 0 ? 0 : int(bytes.left(at).count('\n')) + 1;
+}
+
+void jsonLeaves(const QJsonObject &object, const QString &prefix, const QByteArray &bytes, std::vector<Leaf> &leaves)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString name = prefix.isEmpty() ? it.key() : prefix + '.' + it.key();
+        if (it.value().isObject())
+            jsonLeaves(it.value().toObject(), name, bytes, leaves);
+        else
+            leaves.push_back({name, it.value(), lineOfKey(bytes, it.key())});
+    }
+}
+
+// --- Hugging Face config.json ----------------------------------------------------------------------------
+
+const std::map<QString, Rule> &huggingFaceRules()
+{
+    static const std::map<QString, Rule> rules{
+        {"hidden_size", {"model.hidden", asInteger}},          {"n_embd", {"model.hidden", asInteger}},
+        {"num_hidden_layers", {"model.layers", asInteger}},    {"n_layer", {"model.layers", asInteger}},
+        {"num_attention_heads", {"model.heads", asInteger}},   {"n_head", {"model.heads", asInteger}},
+        {"num_key_value_heads", {"model.kv_heads", asInteger}}, {"head_dim", {"model.head_dim", asInteger}},
+        {"intermediate_size", {"model.ffn_hidden", asInteger}}, {"n_inner", {"model.ffn_hidden", asInteger}},
+        {"vocab_size", {"model.vocab", asInteger}},
+        {"tie_word_embeddings", {"model.tied_embeddings", asBool}},
+        {"hidden_act", {"model.mlp", oneOf({{"silu", "swiglu"}, {"swish", "swiglu"}, {"gelu", "gelu"}, {"gelu_new", "gelu"},
+                                            {"gelu_pytorch_tanh", "swiglu"}, {"relu2", "relu2"}})}},
+        {"hidden_activation", {"model.mlp", oneOf({{"gelu_pytorch_tanh", "swiglu"}, {"silu", "swiglu"}})}},
+        {"activation_function", {"model.mlp", oneOf({{"gelu_new", "gelu"}, {"gelu", "gelu"}})}},
+        {"rms_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rmsnorm")); }}},
+        {"layer_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
+        {"layer_norm_epsilon", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
+        {"rope_theta", {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
+        {"n_positions", {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
+        {"attention_bias", {"model.linear_bias", asBool}},
+        {"mlp_bias", {"model.linear_bias", asBool}},
+        {"num_local_experts", {"model.experts", asInteger}},   {"num_experts", {"model.experts", asInteger}},
+        {"n_routed_experts", {"model.experts", asInteger}},
+        {"num_experts_per_tok", {"model.experts_per_token", asInteger}},
+        {"experts_per_token", {"model.experts_per_token", asInteger}},
+        {"moe_intermediate_size", {"model.expert_ffn_hidden", asInteger}},
+        {"n_shared_experts", {"model.shared_experts", asInteger}},
+        {"first_k_dense_replace", {"model.dense_layers", asInteger}},
+        {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
+        {"decoder_sparse_step", {"model.moe_layer_interval", asInteger}},
+        {"num_nextn_predict_layers", {"model.mtp_layers", asInteger}},
+        {"q_lora_rank", {"model.q_lora_rank", asInteger}},
+        {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
+        {"qk_nope_head_dim", {"model.qk_nope_head_dim", asInteger}},
+        {"qk_rope_head_dim", {"model.qk_rope_head_dim", asInteger}},
+        {"v_head_dim", {"model.v_head_dim", asInteger}},
+    };
+    return rules;
+}
+
+/// Keys of a config.json read and deliberately not planned (tokens, initialisation, inference settings).
+bool ignoredHuggingFace(const QString &name)
+{
+    static const QRegularExpression ignored(QStringLiteral(
+        "^(architectures|model_type|torch_dtype|dtype|transformers_version|bos_token_id|eos_token_id|pad_token_id|"
+        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_sliding_window|"
+        "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_coef|"
+        "output_router_logits|norm_topk_prob|scoring_func|topk_method|topk_group|n_group|routed_scaling_factor|ep_size|"
+        "aux_loss_alpha|seq_aux|query_pre_attn_scalar|final_logit_softcapping|attn_logit_softcapping|cache_implementation|"
+        "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_weights|"
+        "original_max_position_embeddings|bias|swiglu_limit|initial_context_length|router_jitter_noise|qkv_bias|"
+        "mlp_only_layers|rope_type|tie_encoder_decoder|is_encoder_decoder)$"));
+    return ignored.match(name).hasMatch();
+}
+
+FileImport readHuggingFace(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::HuggingFace;
+    const QJsonObject root = QJsonDocument::fromJson(bytes).object();
+    std::vector<Leaf> leaves;
+    jsonLeaves(root, QString(), bytes, leaves);
+    std::vector<Leaf> planned;
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
+            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (leaf.name == QLatin1String("q_lora_rank") || leaf.name == QLatin1String("kv_lora_rank")) {
+            if (!leaf.value.isNull()) {
+                planned.push_back(leaf);
+                out.keys.push_back({QStringLiteral("model.attention"), QStringLiteral("mla"), file, leaf.line, leaf.name});
+            } else {
+                planned.push_back({leaf.name, 0, leaf.line});
+            }
+        } else if (huggingFaceRules().count(leaf.name) || !ignoredHuggingFace(leaf.name)) {
+            planned.push_back(leaf);
+        }
+    }
+    mapLeaves(file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
+    const QString arch = root.value(QStringLiteral("architectures")).toArray().first().toString();
+    const QString name = root.value(QStringLiteral("_name_or_path")).toString();
+    out.keys.push_back({QStringLiteral("model.name"), name.isEmpty() ? (arch.isEmpty() ? root.value(QStringLiteral("model_type")).toString() : arch) : name,
+                        file, lineOfKey(bytes, name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")),
+                        name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
+    if (out.keys.back().value.toString().isEmpty())
+        out.keys.pop_back();
+    static const QStringList known{"llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "deepseek_v3",
+                                   "gpt_oss", "gemma2", "gemma3", "gemma3_text", "phi3", "gpt2"};
+    const QString type = root.value(QStringLiteral("model_type")).toString();
+    if (!known.contains(type))
+        out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
+                                QStringLiteral("model_type \"%1\" is read by the common keys only").arg(type)});
+    if (type.startsWith(QLatin1String("gemma")))
+        out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
+                                QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+    return out;
+}
+
+// --- DeepSpeed config ------------------------------------------------------------------------------------
+
+FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::DeepSpeed;
+    std::vector<Leaf> leaves;
+    jsonLeaves(QJsonDocument::fromJson(bytes).object(), QString(), bytes, leaves);
+    static const std::map<QString, Rule> rules{
+        {"train_batch_size", {"training.global_batch", asInteger}},
+        {"train_micro_batch_size_per_gpu", {"training.micro_batch", asInteger}},
+        {"zero_optimization.stage", {"parallel.zero_stage", asInteger}},
+        {"zero_optimization.offload_optimizer.device", {"parallel.offload_optimizer", oneOf({{"cpu", "true"}, {"nvme", "true"}, {"none", "false"}})}},
+        {"zero_optimization.overlap_comm", {"parallel.overlap_grad_reduce", asBool}},
+        {"zero_optimization.reduce_bucket_size", {"parallel.bucket_bytes", [](const QJsonValue &v) {
+             const QJsonValue n = asNumber(v);
+             return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
+         }}},
+        {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+        {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+        {"optimizer.type", {"training.optimizer", oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+    };
+    static const QRegularExpression ignored(QStringLiteral(
+        "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
+        "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_robin_gradients|"
+        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\..*)|fp16\\.(loss_scale.*|initial_scale_power|"
+        "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
+        "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)$"));
+    std::vector<Leaf> planned;
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("gradient_accumulation_steps"))
+            out.keys.push_back({QString::fromLatin1(kAccumulation), asInteger(leaf.value), file, leaf.line, leaf.name});
+        else if (rules.count(leaf.name) || !ignored.match(leaf.name).hasMatch())
+            planned.push_back(leaf);
+    }
+    mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
+    out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0, QStringLiteral("(a DeepSpeed config)")});
+    return out;
+}
+
+// --- NeMo / Megatron-Bridge recipe (YAML) ----------------------------------------------------------------
+
+void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf> &leaves)
+{
+    if (node.IsMap()) {
+        for (const auto &entry : node)
+            yamlLeaves(entry.second, prefix.isEmpty() ? QString::fromStdString(entry.first.as<std::string>())
+                                                       : prefix + '.' + QString::fromStdString(entry.first.as<std::string>()),
+                       leaves);
+    } else if (node.IsScalar()) {
+        const QString text = QString::fromStdString(node.Scalar());
+        QJsonValue value(text);
+        if (text == QLatin1String("true") || text == QLatin1String("True"))
+            value = true;
+        else if (text == QLatin1String("false") || text == QLatin1String("False"))
+            value = false;
+        else if (bool ok = false; text.toDouble(&ok), ok)
+            value = text.toDouble();
+        leaves.push_back({prefix, value, node.Mark().line + 1});
+    }
+}
+
+FileImport readNemo(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::NeMo;
+    YAML::Node root;
+    try {
+        root = YAML::Load(bytes.toStdString());
+    } catch (const YAML::Exception &e) {
+        out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+        return out;
+    }
+    std::vector<Leaf> leaves;
+    yamlLeaves(root, QString(), leaves);
+    std::map<QString, Rule> rules = megatronRules();
+    rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
+    rules.emplace("precision", Rule{"training.precision", oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
+    static const QRegularExpression ignored(QStringLiteral("^(_target_|_partial_|name|max_steps|val_check_interval|limit_.*|log_.*|"
+                                                           "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"
+                                                           "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
+                                                           "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
+                                                           "seed|num_workers|pin_memory|tokenizer.*|path.*|paths)$"));
+    mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out);
+    // Unknown-key warnings for a recipe dump are kept, but its bookkeeping keys are not reported.
+    std::erase_if(out.warnings, [](const ImportMessage &m) { return ignored.match(m.text.section(' ', 0, 0).section('.', -1)).hasMatch(); });
+    return out;
+}
+
+// --- torchtitan job file (TOML) --------------------------------------------------------------------------
+
+void tomlLeaves(const toml::table &table, const QString &prefix, std::vector<Leaf> &leaves)
+{
+    for (const auto &[key, node] : table) {
+        const QString name = prefix.isEmpty() ? QString::fromStdString(std::string(key.str())) : prefix + '.' + QString::fromStdString(std::string(key.str()));
+        const int line = int(node.source().begin.line);
+        if (const toml::table *t = node.as_table())
+            tomlLeaves(*t, name, leaves);
+        else if (node.is_boolean())
+            leaves.push_back({name, node.value_exact<bool>().value_or(false), line});
+        else if (node.is_integer())
+            leaves.push_back({name, double(node.value_exact<std::int64_t>().value_or(0)), line});
+        else if (node.is_floating_point())
+            leaves.push_back({name, node.value_exact<double>().value_or(0.0), line});
+        else if (node.is_string())
+            leaves.push_back({name, QString::fromStdString(node.value_exact<std::string>().value_or(std::string())), line});
+        else if (const toml::array *a = node.as_array()) {
+            QStringList items;
+            for (const auto &item : *a)
+                if (const auto s = item.value<std::string>())
+                    items << QString::fromStdString(*s);
+            leaves.push_back({name, items.join(','), line});
+        }
+    }
+}
+
+const std::map<QString, Rule> &torchtitanRules()
+{
+    static const std::map<QString, Rule> rules{
+        {"training.local_batch_size", {"training.micro_batch", asInteger}},
+        {"training.batch_size", {"training.micro_batch", asInteger}},
+        {"training.global_batch_size", {"training.global_batch", asInteger}},
+        {"training.seq_len", {"model.seq_len", asInteger}},
+        {"training.mixed_precision_param", {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}})}},
+        {"parallelism.tensor_parallel_degree", {"parallel.tensor", asInteger}},
+        {"parallelism.pipeline_parallel_degree", {"parallel.pipeline", asInteger}},
+        {"parallelism.context_parallel_degree", {"parallel.context", asInteger}},
+        {"parallelism.expert_parallel_degree", {"parallel.expert", asInteger}},
+        {"parallelism.expert_tensor_parallel_degree", {"parallel.expert_tensor", asInteger}},
+        {"parallelism.pipeline_parallel_schedule", {"parallel.schedule", oneOf({{"1f1b", "1f1b"}, {"gpipe", "gpipe"},
+                                                    {"interleaved1f1b", "interleaved"}, {"looped_bfs", "interleaved"},
+                                                    {"interleavedzerobubble", "zb-h1"}, {"zbvzerobubble", "zb-h1"}})}},
+        {"parallelism.enable_async_tensor_parallel", {"parallel.tensor_comm_overlap", asBool}},
+        {"parallelism.fsdp_reshard_after_forward", {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
+        {"activation_checkpoint.mode", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"none", "none"}})}},
+        {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
+        {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
+    };
+    return rules;
+}
+
+/// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
+QString torchtitanPreset(const QString &name, const QString &flavor)
+{
+    const QString f = flavor.toLower();
+    if (name == QLatin1String("llama3") || name == QLatin1String("llama3_1"))
+        return f == QLatin1String("405b") ? QStringLiteral("llama3.1-405b") : QStringLiteral("llama3-") + f;
+    if (name == QLatin1String("llama2"))
+        return QStringLiteral("llama2-") + f;
+    if (name == QLatin1String("deepseek_v3") && f == QLatin1String("671b"))
+        return QStringLiteral("deepseek-v3");
+    return {};
+}
+
+FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::Torchtitan;
+    toml::table parsed;
+    try {
+        parsed = toml::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    } catch (const toml::parse_error &e) {
+        out.errors.push_back({file, int(e.source().begin.line),
+                              QStringLiteral("not a TOML document: %1").arg(QString::fromStdString(std::string(e.description())))});
+        return out;
+    }
+    std::vector<Leaf> leaves;
+    tomlLeaves(parsed, QString(), leaves);
+    QString name, flavor;
+    int modelLine = 0;
+    std::vector<Leaf> planned;
+    static const QRegularExpression ignored(QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
+                                                           "memory_estimation|experimental|fault_tolerance)\\..*|"
+                                                           "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
+                                                           "mixed_precision_reduce|gc_freq|compile)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                                                           "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
+                                                           "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
+                                                           "^activation_checkpoint\\.selective_ac_option$|^compile\\..*|^float8\\..*$"));
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("model.name"))
+            name = leaf.value.toString(), modelLine = leaf.line;
+        else if (leaf.name == QLatin1String("model.flavor"))
+            flavor = leaf.value.toString();
+        else if (leaf.name == QLatin1String("parallelism.data_parallel_shard_degree") && leaf.value.toDouble() != 1) {
+            out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("fsdp"), file, leaf.line, leaf.name});
+            out.keys.push_back({QStringLiteral("parallel.zero_stage"), 3, file, leaf.line, leaf.name});
+        }
+        if (torchtitanRules().count(leaf.name) || !ignored.match(leaf.name).hasMatch())
+            if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor"))
+                planned.push_back(leaf);
+    }
+    mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
+    if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
+        out.keys.push_back({QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
+    else if (!name.isEmpty())
+        out.warnings.push_back({file, modelLine, QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+    return out;
+}
+
+} // namespace
+
+FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::HuggingFace: return readHuggingFace(name, bytes);
+    case ImportFormat::Megatron: return readMegatron(name, bytes);
+    case ImportFormat::NeMo: return readNemo(name, bytes);
+    case ImportFormat::Torchtitan: return readTorchtitan(name, bytes);
+    case ImportFormat::DeepSpeed: return readDeepSpeed(name, bytes);
+    case ImportFormat::Unknown: break;
+    }
+    FileImport out;
+    out.errors.push_back({name, 0, QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
+                                                  "argument file, a NeMo recipe .yaml, a torchtitan .toml or a DeepSpeed .json)")});
+    return out;
+}
+
+} // namespace trainplan::io

@@ -1,0 +1,205 @@
+// Imports (issue 20): published model configs read to the catalog's presets exactly; a Megatron-LM
+// launch script and a config.json combined, every key reported with its file and line; keys not
+// understood are warnings with their line; two files that disagree are an error naming both; NeMo,
+// torchtitan and DeepSpeed files; the CLI's output and exit codes.
+
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "app/ImportCommand.h"
+#include "core/estimate/Estimate.h"
+#include "core/model/ModelSpec.h"
+#include "io/Import.h"
+
+using namespace trainplan;
+
+namespace {
+
+QString data(const char *name)
+{
+    return test::dataPath(QStringLiteral("import/%1").arg(QLatin1String(name)));
+}
+
+const io::ImportedKey *readKey(const io::ImportResult &r, const char *path, const char *fileEnd = "")
+{
+    for (const io::ImportedKey &k : r.read)
+        if (k.path == QLatin1String(path) && k.file.endsWith(QLatin1String(fileEnd)))
+            return &k;
+    return nullptr;
+}
+
+bool warned(const io::ImportResult &r, const char *text, int line)
+{
+    for (const io::ImportMessage &m : r.warnings)
+        if (m.text.contains(QLatin1String(text)) && m.line == line)
+            return true;
+    return false;
+}
+
+double parameters(const Plan &plan)
+{
+    return totalParameters(plan.model);
+}
+
+} // namespace
+
+class TestImport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void huggingFaceConfigsMatchThePresets_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("preset");
+        QTest::newRow("DeepSeek-V3 (MLA, shared experts, dense first layers, MTP)") << data("deepseek-v3-config.json") << "deepseek-v3";
+        QTest::newRow("Llama 3 8B (GQA)") << data("llama3-8b-config.json") << "llama3-8b";
+        QTest::newRow("Mixtral 8x7B (experts)") << data("mixtral-8x7b-config.json") << "mixtral-8x7b";
+    }
+    void huggingFaceConfigsMatchThePresets()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, preset);
+        const io::ImportResult r = io::importFiles({file}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        const ModelSpec *catalog = io::builtinCatalog().model(preset.toStdString());
+        QVERIFY(catalog);
+        Plan reference = *r.plan;
+        reference.model = *catalog;
+        // The same parameters as the catalog's preset, which cites the same published config.
+        QCOMPARE(parameters(*r.plan), parameters(reference));
+        QCOMPARE(r.plan->model.experts, catalog->experts);
+        QCOMPARE(r.plan->model.kvHeads, catalog->kvHeads);
+        QCOMPARE(r.plan->model.attention, catalog->attention);
+        // What no file gives is listed: the cluster and the batch come from the example plan.
+        QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("cluster.device")));
+        QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));
+    }
+
+    void scriptAndConfigCombine()
+    {
+        const io::ImportResult r = io::importFiles({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh")}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        const Plan &p = *r.plan;
+        QCOMPARE(p.parallel.tensor, 2);
+        QCOMPARE(p.parallel.pipeline, 2);
+        QCOMPARE(p.parallel.schedule, Schedule::Interleaved);
+        QCOMPARE(p.parallel.virtualStages, 4); // 32 layers / (2 stages x 4 layers per virtual stage)
+        QCOMPARE(p.cluster.nodes, 4);          // NNODES=${NNODES:-4}
+        QCOMPARE(p.cluster.gpusPerNode, 8);
+        QCOMPARE(p.parallel.data, 8);
+        QCOMPARE(p.training.globalBatch, 128);
+        QCOMPARE(p.training.precision, Precision::BF16);
+        QCOMPARE(p.parallel.zeroStage, 1); // --use-distributed-optimizer
+        QVERIFY(p.training.sequenceParallel && p.training.flashAttention && !p.model.dropout && !p.model.tiedEmbeddings);
+        QCOMPARE(p.model.seqLen, 8192);
+        // Every key with its file and line: --tensor-model-parallel-size is on line 20 of the script.
+        const io::ImportedKey *tensor = readKey(r, "parallel.tensor", ".sh");
+        QVERIFY(tensor);
+        QCOMPARE(tensor->line, 20);
+        QCOMPARE(readKey(r, "model.hidden", "config.json")->line, 10);
+        // Hyperparameters are read silently; a flag with no plan key is a warning on its line.
+        QVERIFY(warned(r, "use_fancy_kernels", 42));
+        for (const io::ImportMessage &m : r.warnings)
+            QVERIFY2(!m.text.contains(QLatin1String("lr")), qPrintable(m.text));
+    }
+
+    void conflictsNameBothFiles()
+    {
+        const QByteArray script = "--hidden-size 5120 --num-layers 32\n";
+        QFile config(data("llama3-8b-config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        const io::ImportResult r = io::importContents({{QStringLiteral("config.json"), config.readAll()}, {QStringLiteral("run.sh"), script}}, {},
+                                                      io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.errors.size(), std::size_t(1));
+        const QString text = r.errors.front().where() + ' ' + r.errors.front().text;
+        QVERIFY2(text.contains(QStringLiteral("model.hidden")) && text.contains(QStringLiteral("run.sh:1")) && text.contains(QStringLiteral("5120"))
+                     && text.contains(QStringLiteral("config.json:10")) && text.contains(QStringLiteral("4096")),
+                 qPrintable(text));
+    }
+
+    void deepSpeedConfig()
+    {
+        const io::ImportResult r = io::importFiles({data("mixtral-8x7b-config.json"), data("ds_zero2.json")},
+                                                   {QStringLiteral("cluster.nodes=2"), QStringLiteral("model.seq_len=4096")}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
+        QCOMPARE(r.plan->parallel.zeroStage, 2);
+        QCOMPARE(r.plan->training.microBatch, 2);
+        // No train_batch_size: micro-batch 2 x 4 accumulation steps x 16 data-parallel ranks.
+        QCOMPARE(r.plan->training.globalBatch, 2 * 4 * 16);
+        QCOMPARE(r.plan->parallel.bucketBytes, 2 * 5e8);
+        QVERIFY(!r.plan->parallel.offloadOptimizer);
+        QCOMPARE(r.plan->model.seqLen, 4096); // --set wins and is not listed as assumed
+        QVERIFY(!r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));
+    }
+
+    void nemoRecipe()
+    {
+        const io::ImportResult r = io::importFiles({data("nemo_llama3_8b.yaml")}, {QStringLiteral("cluster.device=h100-sxm5-80gb")}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.context, 2);
+        QCOMPARE(r.plan->cluster.nodes * r.plan->cluster.gpusPerNode, 64);
+        QCOMPARE(r.plan->training.precision, Precision::FP8); // fp8: hybrid beside bf16-mixed
+        QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu);
+        QCOMPARE(readKey(r, "parallel.context")->line, 11);
+        QVERIFY(warned(r, "cp_comm_type", 35));
+        // On the example's A100 the FP8 recipe is refused, naming the rule.
+        const io::ImportResult a100 = io::importFiles({data("nemo_llama3_8b.yaml")}, {}, io::builtinCatalog());
+        QVERIFY(!a100.ok());
+        QVERIFY(a100.errors.front().text.contains(QStringLiteral("training.precision")));
+    }
+
+    void torchtitanJob()
+    {
+        const io::ImportResult r = io::importFiles({data("torchtitan_llama3_8b.toml")}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.name, std::string("Llama 3 8B"));
+        QCOMPARE(r.plan->training.framework, Framework::Fsdp); // data_parallel_shard_degree = -1
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QCOMPARE(r.plan->training.recompute, Recompute::Selective);
+        QCOMPARE(r.plan->model.seqLen, 8192);
+        QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
+    }
+
+    void unreadableAndUnknownFiles()
+    {
+        io::ImportResult r = io::importFiles({QStringLiteral("/nonexistent/config.json")}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("cannot be read")));
+        r = io::importContents({{QStringLiteral("notes.txt"), QByteArray("hello")}}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("not a format")));
+        r = io::importContents({{QStringLiteral("bad.yaml"), QByteArray("a: [1, 2\n")}}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("YAML")));
+        r = io::importContents({{QStringLiteral("bad.toml"), QByteArray("[x\n")}}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("TOML")));
+        r = io::importFiles({data("llama3-8b-config.json")}, {QStringLiteral("nonsense")}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("KEY=VALUE")));
+    }
+
+    void commandLine()
+    {
+        QTemporaryDir dir;
+        const QString plan = dir.filePath(QStringLiteral("plan.json"));
+        QString out, err;
+        QTextStream o(&out), e(&err);
+        const int code = cli::runImport({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh"), QStringLiteral("-o"), plan}, o, e);
+        o.flush(), e.flush();
+        QCOMPARE(code, 0);
+        QVERIFY(err.contains(QStringLiteral("pretrain_llama3_8b.sh:20")));
+        const io::PlanReadResult back = io::readPlanFile(plan, io::builtinCatalog());
+        QVERIFY(back.plan);
+        QCOMPARE(back.plan->parallel.tensor, 2);
+        const Estimate estimate = trainplan::estimate(*back.plan, io::builtinCatalog());
+        QVERIFY(estimate.valid);
+        QString out2, err2;
+        QTextStream o2(&out2), e2(&err2);
+        QCOMPARE(cli::runImport({}, o2, e2), 2);
+        QCOMPARE(cli::runImport({QStringLiteral("/nonexistent.sh")}, o2, e2), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestImport)
+#include "tst_import.moc"
