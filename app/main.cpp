@@ -6,6 +6,7 @@
 //   trainplan report PLAN.json -o R.pdf    the efficiency audit (offscreen when there is no display)
 //   trainplan compare BASE.json PLAN.json  two plans side by side
 //   trainplan import FILE... [-o PLAN]     a plan from HF / Megatron / NeMo / torchtitan / DeepSpeed files
+//   trainplan export PLAN --to TARGET      a launch configuration for the plan
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -26,6 +27,7 @@
 #include "app/CommandLine.h"
 #include "app/CompareCommand.h"
 #include "app/EstimateCommand.h"
+#include "app/ExportCommand.h"
 #include "app/ImportCommand.h"
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
@@ -51,6 +53,7 @@ int runHeadless(int argc, char **argv)
     const int status = std::strcmp(argv[1], "search") == 0    ? trainplan::cli::runSearch(arguments, out, err)
                        : std::strcmp(argv[1], "compare") == 0 ? trainplan::cli::runCompare(arguments, out, err)
                        : std::strcmp(argv[1], "import") == 0  ? trainplan::cli::runImport(arguments, out, err)
+                       : std::strcmp(argv[1], "export") == 0  ? trainplan::cli::runExport(arguments, out, err)
                                                               : trainplan::cli::runEstimate(arguments, out, err);
     return trainplan::cli::finishOutput(out, err, status);
 }
@@ -83,6 +86,7 @@ void printUsage()
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"
                "       trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"
+               "       trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -93,7 +97,7 @@ int main(int argc, char **argv)
 {
     trainplan::keepFreedMemoryForReuse();
     if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0
-                      || std::strcmp(argv[1], "import") == 0))
+                      || std::strcmp(argv[1], "import") == 0 || std::strcmp(argv[1], "export") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -79,11 +79,19 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
             // An FP8-family recipe also says bf16 (its parameters and the rest): the low format wins.
             if (!added && k.path == QLatin1String("training.precision")) {
                 const auto lowPrecision = [](const QJsonValue &v) { return v.toString().startsWith(QLatin1String("fp8")) || v.toString().startsWith(QLatin1String("mx")) || v.toString().startsWith(QLatin1String("nv")); };
-                if (lowPrecision(k.value) && it->second.value == QJsonValue(QStringLiteral("bf16")))
+                // ... and a recipe (blockwise, mxfp8) is more specific than the format (fp8).
+                if ((lowPrecision(k.value) && it->second.value == QJsonValue(QStringLiteral("bf16")))
+                    || (lowPrecision(k.value) && k.value != QJsonValue(QStringLiteral("fp8")) && it->second.value == QJsonValue(QStringLiteral("fp8"))))
                     it->second = k;
                 if (lowPrecision(k.value) != lowPrecision(it->second.value) || lowPrecision(k.value))
                     continue;
             }
+            // A format's default (what a script that says nothing trains) gives way to a file that says.
+            const auto isDefault = [](const ImportedKey &key) { return key.line == 0 && key.source.startsWith(QLatin1String("(Megatron")); };
+            if (!added && isDefault(it->second) && !isDefault(k))
+                it->second = k;
+            if (!added && (isDefault(k) || isDefault(it->second)))
+                continue;
             if (!added && it->second.value != k.value)
                 result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 here (%3) but %4 in %5 (%6)")
                                                              .arg(k.path, valueText(k.value), k.source, valueText(it->second.value),
@@ -112,6 +120,10 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
         }
         keys.erase(it);
     }
+    if (const auto v = keys.find(QStringLiteral("parallel.virtual_stages"));
+        v != keys.end() && v->second.value.toDouble() > 1 && !keys.count(QStringLiteral("parallel.schedule")))
+        keys[QStringLiteral("parallel.schedule")] = {QStringLiteral("parallel.schedule"), QStringLiteral("interleaved"), v->second.file,
+                                                     v->second.line, v->second.source};
     if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
         keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,
                                                  it->second.line, it->second.source};

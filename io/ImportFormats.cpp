@@ -133,7 +133,7 @@ const std::map<QString, Rule> &megatronRules()
         {"sequence_parallel", {"training.sequence_parallel", asBool}},
         {"use_flash_attn", {"training.flash_attention", asBool}},
         {"attention_backend", {"training.flash_attention", oneOf({{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
-        {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}})}},
+        {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
         {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
         {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
         {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
@@ -151,6 +151,12 @@ const std::map<QString, Rule> &megatronRules()
         {"nnodes", {"cluster.nodes", asInteger}},
         {"num_nodes", {"cluster.nodes", asInteger}},
         {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
+        {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
+        {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
+        {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+        {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
+        {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
+        {"cp_comm_type", {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
     };
     return rules;
 }
@@ -170,7 +176,8 @@ bool ignoredName(const QString &name)
         "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|moe_router_.*|moe_aux_.*|"
         "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_allreduce_grads_in_fp32|"
         "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|use_torch_fsdp2|mock_data|"
-        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu)$"));
+        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu|recompute_method|"
+        "recompute_num_layers)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -281,6 +288,37 @@ std::map<QString, QString> shellVariables(const std::vector<Word> &words)
     return vars;
 }
 
+/// A script that gives the model's shape trains Megatron-LM's defaults where it says nothing: tied
+/// embeddings, biases, LayerNorm, GELU, learned positions, dropout 0.1, FP32, no recomputation, no
+/// sequence parallelism, flash attention or distributed optimizer, no overlapped gradient reduction.
+/// They are weak: a file that says otherwise wins without a conflict.
+void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto has = [&](const char *names) {
+        const QStringList any = QString::fromLatin1(names).split('|');
+        return std::any_of(leaves.begin(), leaves.end(), [&](const Leaf &l) { return any.contains(l.name); });
+    };
+    if (!has("num_layers"))
+        return;
+    const QString source = QStringLiteral("(Megatron-LM's default)");
+    const std::pair<const char *, std::pair<const char *, QJsonValue>> defaults[] = {
+        {"untie_embeddings_and_output_weights", {"model.tied_embeddings", true}},
+        {"disable_bias_linear", {"model.linear_bias", true}},
+        {"normalization", {"model.norm", QStringLiteral("layernorm")}},
+        {"swiglu|squared_relu", {"model.mlp", QStringLiteral("gelu")}},
+        {"position_embedding_type", {"model.position_embedding", QStringLiteral("learned")}},
+        {"hidden_dropout|attention_dropout", {"model.dropout", true}},
+        {"bf16|fp16|fp8_format", {"training.precision", QStringLiteral("fp32")}},
+        {"recompute_granularity|recompute_activations", {"training.recompute", QStringLiteral("none")}},
+        {"sequence_parallel", {"training.sequence_parallel", false}},
+        {"use_flash_attn|attention_backend", {"training.flash_attention", false}},
+        {"use_distributed_optimizer", {"parallel.zero_stage", 0}},
+        {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
+    for (const auto &[flags, key] : defaults)
+        if (!has(flags))
+            out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source});
+}
+
 FileImport readMegatron(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -307,6 +345,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
             leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), words[i].line});
     }
     mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
+    addMegatronDefaults(file, leaves, out);
     return out;
 }
 
@@ -477,6 +516,8 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
             yamlLeaves(entry.second, prefix.isEmpty() ? QString::fromStdString(entry.first.as<std::string>())
                                                        : prefix + '.' + QString::fromStdString(entry.first.as<std::string>()),
                        leaves);
+    } else if (node.IsNull()) {
+        leaves.push_back({prefix, QStringLiteral("null"), node.Mark().line + 1});
     } else if (node.IsScalar()) {
         const QString text = QString::fromStdString(node.Scalar());
         QJsonValue value(text);

@@ -3,6 +3,8 @@
 #include "ui/commands/ReplacePlan.h"
 
 #include "io/Import.h"
+#include "io/SafeWrite.h"
+#include "io/Export.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -164,6 +166,36 @@ bool DocumentActions::importFiles(const QStringList &paths)
     box->setInformativeText(tr("%n assumption(s) (the example plan's values for what no file gives), %1 warning(s). Undo restores the plan "
                                "before the import.", nullptr, int(result.assumptions.size()))
                                 .arg(result.warnings.size()));
+    box->open();
+    return true;
+}
+
+bool DocumentActions::exportLaunch(int target, QString path)
+{
+    const auto t = io::ExportTarget(target);
+    static const char *names[] = {QT_TR_NOOP("Megatron-LM launch script"), QT_TR_NOOP("NeMo recipe"), QT_TR_NOOP("torchtitan job file"),
+                                  QT_TR_NOOP("DeepSpeed config")};
+    const QString name = tr(names[target]);
+    if (path.isEmpty()) {
+        const QString suffix = QLatin1String(io::fileSuffixOf(t));
+        path = QFileDialog::getSaveFileName(m_dialogParent, tr("Export %1").arg(name), QStringLiteral("launch.") + suffix,
+                                            tr("%1 (*.%2);;All files (*)").arg(name, suffix));
+        if (path.isEmpty())
+            return false;
+    }
+    const io::ExportResult result = io::exportPlan(m_document->plan(), t, m_document->catalog());
+    QString error;
+    if (!io::writeAtomically(path, result.text, &error)) {
+        QMessageBox::critical(m_dialogParent, tr("Export %1").arg(name), tr("%1 could not be written:\n\n%2").arg(path, error));
+        return false;
+    }
+    auto *box = new QMessageBox(QMessageBox::Information, tr("Export %1").arg(name), tr("Wrote %1.").arg(QFileInfo(path).fileName()),
+                                QMessageBox::Ok, m_dialogParent);
+    box->setObjectName(QStringLiteral("exportLaunchReport"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setInformativeText(result.notExpressed.isEmpty() ? tr("Every key of the plan is in it.")
+                                                          : tr("%n key(s) it cannot express (see the details).", nullptr, int(result.notExpressed.size())));
+    box->setDetailedText(result.notExpressed.join('\n'));
     box->open();
     return true;
 }

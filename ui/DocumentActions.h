@@ -34,6 +34,9 @@ public:
     /// Imports configuration files (io/Import.h) into the document as one undo step, and says what was
     /// read, assumed and not understood; false (the plan unchanged) when they do not make a valid plan.
     bool importFiles(const QStringList &paths);
+    /// Writes the plan's launch configuration for `target` (io/Export.h: 0 megatron, 1 nemo, 2 torchtitan,
+    /// 3 deepspeed) to `path` (asked for when empty) and lists what the target cannot express.
+    bool exportLaunch(int target, QString path = QString());
     /// Plan files open; other files import (dropped on the window).
     bool openOrImport(const QStringList &paths);
     /// Asks to save unsaved changes; false when the user cancels (or the save failed).

@@ -266,6 +266,11 @@ void MainWindow::createFileMenu()
     connect(report, &QAction::triggered, this, &MainWindow::exportReport);
     QAction *charts = exportMenu->addAction(tr("All &Charts (PNG)…"));
     connect(charts, &QAction::triggered, this, &MainWindow::exportCharts);
+    QMenu *launch = exportMenu->addMenu(tr("&Launch Configuration"));
+    launch->setObjectName(QStringLiteral("exportLaunch"));
+    const QString targets[] = {tr("&Megatron-LM Script…"), tr("&NeMo Recipe…"), tr("&torchtitan Job File…"), tr("&DeepSpeed Config…")};
+    for (int t = 0; t < 4; ++t)
+        connect(launch->addAction(targets[t]), &QAction::triggered, this, [this, t] { m_actions->exportLaunch(t); });
     exportMenu->addSeparator();
     QMenu *pageSize = exportMenu->addMenu(tr("Report &Page Size"));
     auto *pageSizes = new QActionGroup(pageSize);

@@ -146,7 +146,8 @@ private slots:
         QCOMPARE(r.plan->training.precision, Precision::FP8); // fp8: hybrid beside bf16-mixed
         QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu);
         QCOMPARE(readKey(r, "parallel.context")->line, 11);
-        QVERIFY(warned(r, "cp_comm_type", 35));
+        QCOMPARE(readKey(r, "parallel.context_comm")->line, 35); // cp_comm_type: p2p is the ring
+        QCOMPARE(r.plan->parallel.contextComm, ContextComm::Ring);
         // On the example's A100 the FP8 recipe is refused, naming the rule.
         const io::ImportResult a100 = io::importFiles({data("nemo_llama3_8b.yaml")}, {}, io::builtinCatalog());
         QVERIFY(!a100.ok());

@@ -137,8 +137,8 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QCOMPARE(action->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_I));
     const Plan before = document.plan();
     const QString config = test::dataPath(QStringLiteral("import/llama3-8b-config.json"));
-    const QString script = test::dataPath(QStringLiteral("import/pretrain_llama3_8b.sh"));
-    QVERIFY(window.documentActions()->importFiles({config, script}));
+    const QString launch = test::dataPath(QStringLiteral("import/pretrain_llama3_8b.sh"));
+    QVERIFY(window.documentActions()->importFiles({config, launch}));
     QCOMPARE(document.plan().parallel.tensor, 2);
     QCOMPARE(document.plan().model.layers, 32);
     auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
@@ -155,6 +155,18 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QVERIFY(window.documentActions()->openOrImport({config}));
     QCOMPARE(document.plan().model.vocab, 128256);
     QVERIFY(window.acceptDrops());
+
+    // File > Export > Launch Configuration writes the plan for Megatron-LM, and importing it gives it back.
+    QVERIFY(window.findChild<QMenu *>(QStringLiteral("exportLaunch")));
+    QTemporaryDir dir;
+    const QString script = dir.filePath(QStringLiteral("launch.sh"));
+    QVERIFY(window.documentActions()->exportLaunch(0, script));
+    auto *exported = window.findChild<QMessageBox *>(QStringLiteral("exportLaunchReport"));
+    QVERIFY(exported && exported->detailedText().contains(QStringLiteral("cluster.device")));
+    const Plan imported = document.plan();
+    QVERIFY(window.documentActions()->importFiles({script}));
+    QCOMPARE(document.plan().parallel.tensor, imported.parallel.tensor);
+    QCOMPARE(document.plan().model.layers, imported.model.layers);
 }
 
 void TestMainWindow::saveLoadRoundTripAndModifiedFlag()

@@ -1,0 +1,46 @@
+#include "app/ExportCommand.h"
+
+#include "app/CommandLine.h"
+#include "io/CatalogJson.h"
+#include "io/Export.h"
+#include "io/SafeWrite.h"
+
+namespace trainplan::cli {
+
+int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine line(QStringLiteral("export"),
+                     QStringLiteral("A launch configuration for the plan: a Megatron-LM script, a NeMo recipe (YAML), a torchtitan "
+                                    "job file (TOML) or a DeepSpeed config (JSON). What the target cannot express is listed.\n")
+                         + exitCodesHelp(false),
+                     QStringLiteral("usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"));
+    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("megatron, nemo, torchtitan or deepspeed."), QStringLiteral("target"));
+    const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("Write here instead of standard output."), QStringLiteral("FILE"));
+    line.addOption(to);
+    line.addOption(output);
+    if (const std::optional<int> done = line.parse(arguments, out, err))
+        return *done;
+    const std::optional<io::ExportTarget> target = io::exportTargetFrom(line.value(to));
+    if (!target)
+        return line.usageError(err, QStringLiteral("--to must be megatron, nemo, torchtitan or deepspeed (got \"%1\")").arg(line.value(to)));
+    const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
+    if (!plan)
+        return InvalidInput;
+    const io::ExportResult result = io::exportPlan(*plan, *target, io::builtinCatalog());
+    for (const QString &note : result.notExpressed)
+        err << QStringLiteral("not expressed: %1\n").arg(note);
+    if (line.isSet(output)) {
+        QString error;
+        if (!io::writeAtomically(line.value(output), result.text, &error)) {
+            err << QStringLiteral("trainplan export: %1: %2\n").arg(line.value(output), error);
+            return InvalidInput;
+        }
+        err << QStringLiteral("wrote %1\n").arg(line.value(output));
+    } else {
+        out << QString::fromUtf8(result.text);
+    }
+    return Ok;
+}
+
+} // namespace trainplan::cli

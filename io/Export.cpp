@@ -1,0 +1,353 @@
+#include "io/Export.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "core/plan/PlanKeys.h"
+
+namespace trainplan::io {
+
+const char *spellingOf(ExportTarget target)
+{
+    switch (target) {
+    case ExportTarget::Megatron: return "megatron";
+    case ExportTarget::NeMo: return "nemo";
+    case ExportTarget::Torchtitan: return "torchtitan";
+    case ExportTarget::DeepSpeed: return "deepspeed";
+    }
+    return "";
+}
+
+std::optional<ExportTarget> exportTargetFrom(const QString &spelling)
+{
+    for (ExportTarget t : {ExportTarget::Megatron, ExportTarget::NeMo, ExportTarget::Torchtitan, ExportTarget::DeepSpeed})
+        if (spelling == QLatin1String(spellingOf(t)))
+            return t;
+    return std::nullopt;
+}
+
+const char *fileSuffixOf(ExportTarget target)
+{
+    switch (target) {
+    case ExportTarget::Megatron: return "sh";
+    case ExportTarget::NeMo: return "yaml";
+    case ExportTarget::Torchtitan: return "toml";
+    case ExportTarget::DeepSpeed: return "json";
+    }
+    return "";
+}
+
+namespace {
+
+const QStringList kMegatronKeys{
+    "model.layers", "model.hidden", "model.ffn_hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.seq_len",
+    "model.vocab", "model.mlp", "model.tied_embeddings", "model.norm", "model.linear_bias", "model.position_embedding",
+    "model.dropout", "model.experts", "model.experts_per_token", "model.expert_ffn_hidden", "model.moe_layer_interval",
+    "model.mtp_layers", "model.attention", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
+    "model.qk_rope_head_dim", "model.v_head_dim", "training.global_batch", "training.micro_batch", "training.precision",
+    "training.fp8_param_gather", "training.recompute", "training.sequence_parallel", "training.flash_attention",
+    "training.optimizer", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
+    "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
+    "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
+    "cluster.nodes", "cluster.gpus_per_node"};
+
+QString num(std::int64_t v)
+{
+    return QString::number(v);
+}
+
+/// The keys of one target that the plan sets away from their defaults but the target cannot write.
+void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStringList &alsoHandled, ExportResult &out)
+{
+    static const Plan defaults;
+    for (const PlanKey &key : planKeys()) {
+        const QString path = QLatin1String(key.path);
+        if (!key.access.get || !path.contains('.') || expressed.contains(path) || alsoHandled.contains(path) || path.startsWith(QLatin1String("run.")))
+            continue;
+        if (path == QLatin1String("parallel.data") || path == QLatin1String("model.name") || path == QLatin1String("model.preset"))
+            continue; // derived from the GPUs; names
+        const KeyValue v = key.get(plan);
+        if (!(v == key.get(defaults)) && !std::holds_alternative<std::monostate>(v))
+            out.notExpressed << QStringLiteral("%1: no %2 setting; set it in Trainplan").arg(path, QString::fromLatin1(key.label).toLower());
+    }
+}
+
+QStringList megatronFlags(const Plan &plan, ExportResult &out)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    QStringList f{"--num-layers " + num(m.layers), "--hidden-size " + num(m.hidden), "--ffn-hidden-size " + num(m.ffnHidden),
+                  "--num-attention-heads " + num(m.heads), "--seq-length " + num(m.seqLen), "--max-position-embeddings " + num(m.seqLen),
+                  "--vocab-size " + num(m.vocab)};
+    if (m.kvHeads != m.heads)
+        f << "--group-query-attention" << "--num-query-groups " + num(m.kvHeads);
+    if (m.headDimension > 0)
+        f << "--kv-channels " + num(m.headDimension);
+    f << (m.mlp == MlpKind::SwiGlu ? QStringLiteral("--swiglu") : m.mlp == MlpKind::SquaredRelu ? QStringLiteral("--squared-relu") : QString());
+    f << (m.norm == NormKind::RmsNorm ? QStringLiteral("--normalization RMSNorm") : QStringLiteral("--normalization LayerNorm"));
+    f << (m.position == PositionEmbedding::Rotary ? QStringLiteral("--position-embedding-type rope")
+                                                  : QStringLiteral("--position-embedding-type learned_absolute"));
+    if (!m.tiedEmbeddings)
+        f << "--untie-embeddings-and-output-weights";
+    if (!m.linearBias)
+        f << "--disable-bias-linear";
+    f << (m.dropout ? QStringLiteral("--attention-dropout 0.1 --hidden-dropout 0.1") : QStringLiteral("--attention-dropout 0.0 --hidden-dropout 0.0"));
+    if (m.isMoe()) {
+        f << "--num-experts " + num(m.experts) << "--moe-router-topk " + num(m.expertsPerToken);
+        if (m.expertFfnHidden > 0)
+            f << "--moe-ffn-hidden-size " + num(m.expertFfnHidden);
+        if (m.moeLayerInterval != 1)
+            f << "--moe-layer-freq " + num(m.moeLayerInterval);
+        if (m.sharedExperts > 0 || m.denseLayers > 0)
+            out.notExpressed << QStringLiteral("model.shared_experts / model.dense_layers: write --moe-shared-expert-intermediate-size and "
+                                               "--moe-layer-freq as a list by hand");
+    }
+    if (m.mtpLayers > 0)
+        f << "--mtp-num-layers " + num(m.mtpLayers);
+    if (m.isMla())
+        f << "--multi-latent-attention" << "--q-lora-rank " + num(m.qLoraRank) << "--kv-lora-rank " + num(m.kvLoraRank)
+          << "--qk-head-dim " + num(m.qkNopeHeadDim) << "--qk-pos-emb-head-dim " + num(m.qkRopeHeadDim) << "--v-head-dim " + num(m.vHeadDim);
+    f << "--micro-batch-size " + num(t.microBatch) << "--global-batch-size " + num(t.globalBatch);
+    switch (t.precision) {
+    case Precision::BF16: f << "--bf16"; break;
+    case Precision::FP16: f << "--fp16"; break;
+    case Precision::FP8: f << "--bf16" << "--fp8-format hybrid"; break;
+    case Precision::FP8Blockwise: f << "--bf16" << "--fp8-format e4m3" << "--fp8-recipe blockwise"; break;
+    case Precision::MXFP8: f << "--bf16" << "--fp8-format e4m3" << "--fp8-recipe mxfp8"; break;
+    case Precision::NVFP4: out.notExpressed << QStringLiteral("training.precision = nvfp4: no Megatron-LM argument in the releases read"); break;
+    default: break;
+    }
+    if (t.fp8ParamGather)
+        f << "--fp8-param-gather";
+    if (t.recompute == Recompute::Full)
+        f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
+    else if (t.recompute == Recompute::Selective)
+        f << "--recompute-granularity selective";
+    if (t.sequenceParallel)
+        f << "--sequence-parallel";
+    if (t.flashAttention)
+        f << "--use-flash-attn";
+    f << (t.optimizer == Optimizer::Sgd ? QStringLiteral("--optimizer sgd") : QStringLiteral("--optimizer adam"));
+    return f;
+}
+
+QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
+{
+    const ParallelConfig &p = plan.parallel;
+    QStringList f{"--tensor-model-parallel-size " + num(p.tensor), "--pipeline-model-parallel-size " + num(p.pipeline),
+                  "--context-parallel-size " + num(p.context)};
+    if (plan.model.isMoe())
+        f << "--expert-model-parallel-size " + num(p.expert);
+    if (p.expertTensor > 0)
+        f << "--expert-tensor-parallel-size " + num(p.expertTensor);
+    if (p.context > 1)
+        f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather ? "all_gather" : p.contextComm == ContextComm::AllToAll ? "a2a" : "p2p");
+    if (p.virtualStages > 1)
+        f << "--num-virtual-stages-per-pipeline-rank " + num(p.virtualStages);
+    if (p.firstStageLayers > 0)
+        f << "--decoder-first-pipeline-num-layers " + num(p.firstStageLayers);
+    if (p.lastStageLayers > 0)
+        f << "--decoder-last-pipeline-num-layers " + num(p.lastStageLayers);
+    if (p.zeroStage == 1)
+        f << "--use-distributed-optimizer";
+    else if (p.zeroStage > 1)
+        out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Megatron-LM's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+    for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"}, std::pair{p.overlapParamGather, "--overlap-param-gather"},
+                                   std::pair{p.tensorCommOverlap, "--tp-comm-overlap"}, std::pair{p.overlapP2pComm, "--overlap-p2p-communication"}})
+        if (on)
+            f << QLatin1String(flag);
+    if (p.schedule == Schedule::GPipe || p.schedule == Schedule::ZeroBubbleH1)
+        out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B").arg(QLatin1String(toString(p.schedule)));
+    return f;
+}
+
+QByteArray megatronScript(const Plan &plan, ExportResult &out)
+{
+    QStringList flags = megatronFlags(plan, out);
+    flags << megatronParallelFlags(plan, out);
+    flags.removeAll(QString());
+    if (plan.training.framework != Framework::Megatron)
+        out.notExpressed << QStringLiteral("training.framework = %1: this is a Megatron-LM launch").arg(QLatin1String(toString(plan.training.framework)));
+    QString s = QStringLiteral("#!/bin/bash\n# Megatron-LM launch for: %1\n# Written by trainplan export; hardware: %2 x %3 GPUs of %4.\n"
+                               "# Add your data, tokenizer, learning-rate and checkpoint arguments.\n\n"
+                               "torchrun --nnodes %2 --nproc_per_node %3 pretrain_gpt.py \\\n")
+                    .arg(QString::fromStdString(plan.name.empty() ? plan.model.name : plan.name))
+                    .arg(plan.cluster.nodes)
+                    .arg(plan.cluster.gpusPerNode)
+                    .arg(QString::fromStdString(plan.cluster.device));
+    for (qsizetype i = 0; i < flags.size(); ++i)
+        s += QStringLiteral("    ") + flags[i] + (i + 1 < flags.size() ? QStringLiteral(" \\\n") : QStringLiteral("\n"));
+    return s.toUtf8();
+}
+
+QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
+{
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    QJsonObject zero{{"stage", double(p.zeroStage)}, {"overlap_comm", p.overlapGradReduce}, {"contiguous_gradients", true},
+                     {"reduce_bucket_size", p.bucketBytes / 2.0},
+                     {"offload_optimizer", QJsonObject{{"device", p.offloadOptimizer ? "cpu" : "none"}}}};
+    QJsonObject o{{"train_batch_size", double(t.globalBatch)},
+                  {"train_micro_batch_size_per_gpu", double(t.microBatch)},
+                  {"gradient_accumulation_steps", double(plan.microbatches())},
+                  {"bf16", QJsonObject{{"enabled", t.precision == Precision::BF16}}},
+                  {"fp16", QJsonObject{{"enabled", t.precision == Precision::FP16}}},
+                  {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW"}}},
+                  {"zero_optimization", zero}};
+    if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
+        out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16").arg(QLatin1String(toString(t.precision)));
+    out.notExpressed << QStringLiteral("the model (model.*): a DeepSpeed config has none; give its config.json with the import");
+    if (p.tensor > 1 || p.pipeline > 1 || p.context > 1)
+        out.notExpressed << QStringLiteral("parallel.tensor / pipeline / context: set in the model code or launcher, not the DeepSpeed config");
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
+}
+
+QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    const auto b = [](bool v) { return v ? QStringLiteral("true") : QStringLiteral("false"); };
+    QString s = QStringLiteral("# NeMo / Megatron-Bridge recipe fields for: %1 (written by trainplan export)\n").arg(QString::fromStdString(plan.name));
+    s += QStringLiteral("trainer:\n  num_nodes: %1\n  devices: %2\n  strategy:\n    tensor_model_parallel_size: %3\n"
+                        "    pipeline_model_parallel_size: %4\n    context_parallel_size: %5\n    sequence_parallel: %6\n")
+             .arg(plan.cluster.nodes).arg(plan.cluster.gpusPerNode).arg(p.tensor).arg(p.pipeline).arg(p.context).arg(b(t.sequenceParallel));
+    if (p.virtualStages > 1)
+        s += QStringLiteral("    virtual_pipeline_model_parallel_size: %1\n").arg(p.virtualStages);
+    if (m.isMoe())
+        s += QStringLiteral("    expert_model_parallel_size: %1\n").arg(p.expert);
+    if (p.expertTensor > 0)
+        s += QStringLiteral("    expert_tensor_parallel_size: %1\n").arg(p.expertTensor);
+    const QString precision = t.precision == Precision::FP16 ? QStringLiteral("16-mixed") : t.precision == Precision::FP32 ? QStringLiteral("32")
+                                                                                                                          : QStringLiteral("bf16-mixed");
+    s += QStringLiteral("  plugins:\n    precision: %1\n").arg(precision);
+    s += QStringLiteral("data:\n  seq_length: %1\n  micro_batch_size: %2\n  global_batch_size: %3\n").arg(m.seqLen).arg(t.microBatch).arg(t.globalBatch);
+    s += QStringLiteral("model:\n  config:\n    num_layers: %1\n    hidden_size: %2\n    ffn_hidden_size: %3\n    num_attention_heads: %4\n"
+                        "    num_query_groups: %5\n    vocab_size: %6\n    normalization: %7\n    gated_linear_unit: %8\n"
+                        "    position_embedding_type: %9\n")
+             .arg(m.layers).arg(m.hidden).arg(m.ffnHidden).arg(m.heads).arg(m.kvHeads).arg(m.vocab)
+             .arg(m.norm == NormKind::RmsNorm ? QStringLiteral("RMSNorm") : QStringLiteral("LayerNorm"), b(m.mlp == MlpKind::SwiGlu),
+                  m.position == PositionEmbedding::Rotary ? QStringLiteral("rope") : QStringLiteral("learned_absolute"));
+    s += QStringLiteral("    share_embeddings_and_output_weights: %1\n    add_bias_linear: %2\n    attention_dropout: %3\n    hidden_dropout: %3\n"
+                        "    attention_backend: %4\n    use_distributed_optimizer: %5\n")
+             .arg(b(m.tiedEmbeddings), b(m.linearBias), m.dropout ? QStringLiteral("0.1") : QStringLiteral("0.0"),
+                  t.flashAttention ? QStringLiteral("flash") : QStringLiteral("unfused"), b(p.zeroStage == 1));
+    if (m.headDimension > 0)
+        s += QStringLiteral("    kv_channels: %1\n").arg(m.headDimension);
+    if (m.mlp == MlpKind::SquaredRelu)
+        s += QStringLiteral("    activation_func: squared_relu\n");
+    s += QStringLiteral("    recompute_granularity: %1\n").arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
+    if (isLowPrecisionMatmul(t.precision))
+        s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
+                                           : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n").arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
+    if (m.isMoe())
+        s += QStringLiteral("    num_moe_experts: %1\n    moe_router_topk: %2\n").arg(m.experts).arg(m.expertsPerToken);
+    if (m.isMoe() && m.expertFfnHidden > 0)
+        s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
+    if (m.isMla())
+        s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
+                            "    v_head_dim: %5\n")
+                 .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim);
+    if (p.zeroStage > 1)
+        out.notExpressed << QStringLiteral("parallel.zero_stage = %1: NeMo's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+    return s.toUtf8();
+}
+
+/// torchtitan's model flavors of the catalog's presets.
+std::pair<QString, QString> torchtitanModel(const ModelSpec &m)
+{
+    if (m.presetId == "llama3-8b" || m.presetId == "llama3.1-8b")
+        return {QStringLiteral("llama3"), QStringLiteral("8B")};
+    if (m.presetId == "llama3-70b" || m.presetId == "llama3.1-70b")
+        return {QStringLiteral("llama3"), QStringLiteral("70B")};
+    if (m.presetId == "llama3.1-405b")
+        return {QStringLiteral("llama3"), QStringLiteral("405B")};
+    if (m.presetId == "deepseek-v3")
+        return {QStringLiteral("deepseek_v3"), QStringLiteral("671B")};
+    return {};
+}
+
+QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
+{
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    const auto [name, flavor] = torchtitanModel(plan.model);
+    QString s = QStringLiteral("# torchtitan job for: %1 (written by trainplan export)\n# Launch with torchrun --nnodes %2 --nproc_per_node %3.\n\n")
+                    .arg(QString::fromStdString(plan.name)).arg(plan.cluster.nodes).arg(plan.cluster.gpusPerNode);
+    if (name.isEmpty())
+        out.notExpressed << QStringLiteral("the model (model.*): torchtitan names models by flavor (Llama 3 8B/70B/405B, DeepSeek-V3)");
+    else
+        s += QStringLiteral("[model]\nname = \"%1\"\nflavor = \"%2\"\n\n").arg(name, flavor);
+    s += QStringLiteral("[training]\nlocal_batch_size = %1\nglobal_batch_size = %2\nseq_len = %3\nmixed_precision_param = \"%4\"\n\n")
+             .arg(t.microBatch).arg(t.globalBatch).arg(plan.model.seqLen).arg(t.precision == Precision::FP32 ? "float32" : "bfloat16");
+    const bool fsdp = t.framework == Framework::Fsdp;
+    s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = %2\ntensor_parallel_degree = %3\n"
+                        "pipeline_parallel_degree = %4\ncontext_parallel_degree = %5\n")
+             .arg(fsdp ? 1 : p.data).arg(fsdp ? p.data : 1).arg(p.tensor).arg(p.pipeline).arg(p.context);
+    if (plan.model.isMoe())
+        s += QStringLiteral("expert_parallel_degree = %1\n").arg(p.expert);
+    if (p.pipeline > 1)
+        s += QStringLiteral("pipeline_parallel_schedule = \"%1\"\n")
+                 .arg(p.schedule == Schedule::Interleaved ? "Interleaved1F1B" : p.schedule == Schedule::GPipe ? "GPipe"
+                      : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble" : "1F1B");
+    if (fsdp)
+        s += QStringLiteral("fsdp_reshard_after_forward = \"%1\"\n").arg(p.reshardAfterForward ? "default" : "never");
+    s += QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
+    if (t.precision == Precision::FP8 || t.precision == Precision::MXFP8)
+        out.notExpressed << QStringLiteral("training.precision = %1: add converters = [\"%2\"] under [model]")
+                                .arg(QLatin1String(toString(t.precision)), t.precision == Precision::FP8 ? "float8" : "mx");
+    return s.toUtf8();
+}
+
+} // namespace
+
+const QStringList &expressedKeys(ExportTarget target)
+{
+    static const QStringList nemo = [] {
+        QStringList k = kMegatronKeys;
+        for (const char *drop : {"model.moe_layer_interval", "model.mtp_layers", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
+                                 "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
+                                 "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
+            k.removeAll(QLatin1String(drop));
+        return k;
+    }();
+    static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
+                                        "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward"};
+    static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",
+                                       "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
+    switch (target) {
+    case ExportTarget::Megatron: return kMegatronKeys;
+    case ExportTarget::NeMo: return nemo;
+    case ExportTarget::Torchtitan: return torchtitan;
+    case ExportTarget::DeepSpeed: return deepspeed;
+    }
+    return kMegatronKeys;
+}
+
+ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &)
+{
+    ExportResult out;
+    switch (target) {
+    case ExportTarget::Megatron: out.text = megatronScript(plan, out); break;
+    case ExportTarget::NeMo: out.text = nemoRecipe(plan, out); break;
+    case ExportTarget::Torchtitan: out.text = torchtitanJob(plan, out); break;
+    case ExportTarget::DeepSpeed: out.text = deepSpeedConfig(plan, out); break;
+    }
+    static const QStringList hardware{"cluster.device", "cluster.intra_node_link", "cluster.network", "cluster.scale_up_domain",
+                                      "cluster.nodes", "cluster.gpus_per_node"};
+    QStringList handled = hardware;
+    handled << QStringLiteral("training.precision") << QStringLiteral("parallel.zero_stage") << QStringLiteral("parallel.schedule")
+            << QStringLiteral("training.framework");
+    if (target != ExportTarget::Megatron && target != ExportTarget::NeMo)
+        for (const PlanKey &k : planKeys())
+            if (QLatin1String(k.path).startsWith(QLatin1String("model.")))
+                handled << QLatin1String(k.path);
+    listNotExpressed(plan, expressedKeys(target), handled, out);
+    if (!plan.cluster.device.empty())
+        out.notExpressed << QStringLiteral("cluster.device = %1 and the links: the hardware is where you launch it, not in the file")
+                                .arg(QString::fromStdString(plan.cluster.device));
+    return out;
+}
+
+} // namespace trainplan::io

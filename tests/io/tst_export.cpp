@@ -1,0 +1,159 @@
+// Exports (issue 20): for every built-in example and 50 random plans, each target's file imported back
+// gives every key the target expresses (the rest supplied with --set, as a user supplies the hardware);
+// what a target cannot express is listed; the CLI's output and exit codes.
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include "TestSupport.h"
+#include "app/ExportCommand.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanKeys.h"
+#include "io/Examples.h"
+#include "io/Export.h"
+#include "io/Import.h"
+
+using namespace trainplan;
+
+namespace {
+
+constexpr io::ExportTarget kTargets[] = {io::ExportTarget::Megatron, io::ExportTarget::NeMo, io::ExportTarget::Torchtitan,
+                                         io::ExportTarget::DeepSpeed};
+
+QString text(const KeyValue &v)
+{
+    if (const auto *i = std::get_if<std::int64_t>(&v))
+        return QString::number(*i);
+    if (const auto *d = std::get_if<double>(&v))
+        return QString::number(*d, 'g', 17);
+    if (const auto *b = std::get_if<bool>(&v))
+        return *b ? QStringLiteral("true") : QStringLiteral("false");
+    if (const auto *s = std::get_if<std::string>(&v))
+        return QString::fromStdString(*s);
+    return {};
+}
+
+/// What the target does not write, given as --set (the hardware, and the rest it has no setting for).
+QStringList setsFor(const Plan &plan, io::ExportTarget target)
+{
+    QStringList sets;
+    for (const PlanKey &key : planKeys()) {
+        const QString path = QLatin1String(key.path);
+        if (!key.access.get || !path.contains('.') || io::expressedKeys(target).contains(path) || path == QLatin1String("model.preset"))
+            continue;
+        const KeyValue v = key.get(plan);
+        if (!std::holds_alternative<std::monostate>(v) && !(key.zeroMeansUnset && text(v) == QLatin1String("0")))
+            sets << path + '=' + text(v);
+    }
+    return sets;
+}
+
+/// Exports, imports back and compares every expressed key; "" when the round trip holds.
+QString roundTrip(const Plan &plan, io::ExportTarget target)
+{
+    const io::ExportResult exported = io::exportPlan(plan, target, io::builtinCatalog());
+    const QString name = QStringLiteral("launch.") + QLatin1String(io::fileSuffixOf(target));
+    const io::ImportResult back = io::importContents({{name, exported.text}}, setsFor(plan, target), io::builtinCatalog());
+    if (!back.ok())
+        return QStringLiteral("%1: does not import back: %2\n%3").arg(QLatin1String(io::spellingOf(target)), io::importReport(back),
+                                                                     QString::fromUtf8(exported.text));
+    for (const QString &path : io::expressedKeys(target)) {
+        if (std::any_of(exported.notExpressed.begin(), exported.notExpressed.end(), [&](const QString &n) { return n.startsWith(path); }))
+            continue;
+        const PlanKey *key = findPlanKey(path.toStdString());
+        if (!(key->get(plan) == key->get(*back.plan)))
+            return QStringLiteral("%1: %2 was %3, came back %4").arg(QLatin1String(io::spellingOf(target)), path, text(key->get(plan)),
+                                                                      text(key->get(*back.plan)));
+    }
+    return {};
+}
+
+/// A variation of an example: the keys every target has a word for, picked at random.
+Plan vary(Plan plan, QRandomGenerator &rng)
+{
+    plan.training.microBatch = std::int64_t(1) << rng.bounded(3);
+    plan.training.globalBatch = plan.training.microBatch * plan.parallel.data * (std::int64_t(1) << rng.bounded(2, 6)) * plan.parallel.pipeline;
+    plan.training.recompute = Recompute(rng.bounded(3));
+    plan.training.flashAttention = rng.bounded(2) == 1;
+    plan.training.sequenceParallel = plan.parallel.tensor > 1 && rng.bounded(2) == 1;
+    plan.parallel.overlapGradReduce = rng.bounded(2) == 1;
+    if (plan.parallel.pipeline == 1)
+        plan.parallel.zeroStage = rng.bounded(3);
+    return plan;
+}
+
+} // namespace
+
+class TestExport : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyExampleRoundTrips()
+    {
+        int checked = 0;
+        for (const io::ExamplePlan &example : io::builtinExamples()) {
+            const Plan plan = test::examplePlan(example.id.toLatin1().constData());
+            if (!plan.cluster.nodeGroups.empty())
+                continue; // a mixed cluster: no launch file holds two kinds of node
+            for (io::ExportTarget target : kTargets) {
+                const QString problem = roundTrip(plan, target);
+                QVERIFY2(problem.isEmpty(), qPrintable(example.id + ": " + problem));
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 4 * 18);
+    }
+
+    void fiftyRandomPlansRoundTrip()
+    {
+        QRandomGenerator rng(20);
+        const QList<io::ExamplePlan> &examples = io::builtinExamples();
+        int valid = 0;
+        for (int i = 0; valid < 50 && i < 1000; ++i) {
+            const io::ExamplePlan &example = examples[rng.bounded(int(examples.size()))];
+            const Plan base = test::examplePlan(example.id.toLatin1().constData());
+            if (!base.cluster.nodeGroups.empty())
+                continue;
+            const Plan plan = vary(base, rng);
+            if (!estimate(plan, io::builtinCatalog(), EstimateOptions::analytic()).valid)
+                continue;
+            ++valid;
+            for (io::ExportTarget target : kTargets) {
+                const QString problem = roundTrip(plan, target);
+                QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("random plan %1 from %2: ").arg(i).arg(example.id) + problem));
+            }
+        }
+        QCOMPARE(valid, 50);
+    }
+
+    void whatATargetCannotSayIsListed()
+    {
+        const Plan deepseek = test::examplePlan("deepseek-v3-1024-h100");
+        const io::ExportResult ds = io::exportPlan(deepseek, io::ExportTarget::DeepSpeed, io::builtinCatalog());
+        QVERIFY(ds.notExpressed.join('\n').contains(QStringLiteral("the model")));
+        QVERIFY(ds.notExpressed.join('\n').contains(QStringLiteral("parallel.tensor")));
+        const io::ExportResult mg = io::exportPlan(deepseek, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY(mg.notExpressed.join('\n').contains(QStringLiteral("model.shared_experts")));
+        QVERIFY(mg.notExpressed.join('\n').contains(QStringLiteral("cluster.device")));
+        QVERIFY(mg.text.contains("--multi-latent-attention") && mg.text.contains("--num-experts 256"));
+    }
+
+    void commandLine()
+    {
+        QString out, err;
+        QTextStream o(&out), e(&err);
+        const QString plan = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3-70b-512-h100.json");
+        QCOMPARE(cli::runExport({plan, QStringLiteral("--to"), QStringLiteral("megatron")}, o, e), 0);
+        o.flush(), e.flush();
+        QVERIFY(out.contains(QStringLiteral("--tensor-model-parallel-size 8")) && out.contains(QStringLiteral("--pipeline-model-parallel-size 4")));
+        QVERIFY(err.contains(QStringLiteral("not expressed: cluster.device")));
+        QString out2, err2;
+        QTextStream o2(&out2), e2(&err2);
+        QCOMPARE(cli::runExport({plan, QStringLiteral("--to"), QStringLiteral("jax")}, o2, e2), 2);
+        QCOMPARE(cli::runExport({QStringLiteral("/nonexistent.json"), QStringLiteral("--to"), QStringLiteral("nemo")}, o2, e2), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExport)
+#include "tst_export.moc"
