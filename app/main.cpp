@@ -27,6 +27,7 @@
 #include "app/CommandLine.h"
 #include "app/CompareCommand.h"
 #include "app/EstimateCommand.h"
+#include "app/CalibrateCommand.h"
 #include "app/ExportCommand.h"
 #include "app/ImportCommand.h"
 #include "app/ReportCommand.h"
@@ -54,6 +55,7 @@ int runHeadless(int argc, char **argv)
                        : std::strcmp(argv[1], "compare") == 0 ? trainplan::cli::runCompare(arguments, out, err)
                        : std::strcmp(argv[1], "import") == 0  ? trainplan::cli::runImport(arguments, out, err)
                        : std::strcmp(argv[1], "export") == 0  ? trainplan::cli::runExport(arguments, out, err)
+                       : std::strcmp(argv[1], "calibrate") == 0 ? trainplan::cli::runCalibrate(arguments, out, err)
                                                               : trainplan::cli::runEstimate(arguments, out, err);
     return trainplan::cli::finishOutput(out, err, status);
 }
@@ -87,6 +89,7 @@ void printUsage()
                "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"
                "       trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"
                "       trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"
+               "       trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -97,7 +100,8 @@ int main(int argc, char **argv)
 {
     trainplan::keepFreedMemoryForReuse();
     if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0
-                      || std::strcmp(argv[1], "import") == 0 || std::strcmp(argv[1], "export") == 0))
+                      || std::strcmp(argv[1], "import") == 0 || std::strcmp(argv[1], "export") == 0
+                      || std::strcmp(argv[1], "calibrate") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -1,0 +1,134 @@
+#include "app/CalibrateCommand.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "app/CommandLine.h"
+#include "core/calibrate/DeviceFit.h"
+#include "io/CatalogJson.h"
+#include "io/PlanJson.h"
+#include "io/SafeWrite.h"
+
+namespace trainplan::cli {
+
+namespace {
+
+/// The measured rows of the CSV; problems go to `err` with the line.
+std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QTextStream &err)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        err << QStringLiteral("%1: cannot be read: %2\n").arg(path, file.errorString());
+        return std::nullopt;
+    }
+    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
+    const QStringList header = lines.value(0).trimmed().split(',');
+    const qsizetype planColumn = header.indexOf(QStringLiteral("plan"));
+    if (planColumn < 0) {
+        err << QStringLiteral("%1:1: the header needs a column \"plan\" (and any of step_seconds, tokens_per_second, peak_bytes)\n").arg(path);
+        return std::nullopt;
+    }
+    std::vector<Measurement> rows;
+    bool ok = true;
+    for (qsizetype n = 1; n < lines.size(); ++n) {
+        const QStringList cells = lines[n].trimmed().split(',');
+        if (lines[n].trimmed().isEmpty())
+            continue;
+        const QString planPath = QFileInfo(path).dir().filePath(cells.value(planColumn).trimmed());
+        const io::PlanReadResult read = io::readPlanFile(planPath, io::builtinCatalog());
+        if (!read.plan) {
+            err << QStringLiteral("%1:%2: %3 is not a valid plan\n").arg(path).arg(n + 1).arg(planPath);
+            ok = false;
+            continue;
+        }
+        Measurement m{cells.value(planColumn).trimmed().toStdString(), *read.plan, {}, {}, {}};
+        for (const auto &[column, target] : {std::pair{"step_seconds", &m.stepSeconds}, std::pair{"tokens_per_second", &m.tokensPerSecond},
+                                             std::pair{"peak_bytes", &m.peakBytes}}) {
+            const QString cell = cells.value(header.indexOf(QLatin1String(column))).trimmed();
+            bool number = false;
+            const double value = cell.toDouble(&number);
+            if (!cell.isEmpty() && (!number || !(value > 0))) {
+                err << QStringLiteral("%1:%2: %3 must be a positive number (got \"%4\")\n").arg(path).arg(n + 1).arg(QLatin1String(column), cell);
+                ok = false;
+            } else if (number) {
+                *target = value;
+            }
+        }
+        rows.push_back(std::move(m));
+    }
+    if (!ok)
+        return std::nullopt;
+    return rows;
+}
+
+void printFit(const DeviceFit &f, QTextStream &out)
+{
+    out << QStringLiteral("Fitted %1 (cost %2 -> %3, %4 iterations)\n").arg(QString::fromStdString(f.device.id))
+               .arg(f.fit.startCost, 0, 'g', 4).arg(f.fit.cost, 0, 'g', 4).arg(f.fit.iterations);
+    for (std::size_t i = 0; i < f.parameters.size(); ++i) {
+        const BoundedParameter &p = f.parameters[i];
+        const double v = f.fit.values[i], margin = 0.005 * (p.upper - p.lower);
+        const QString note = f.fit.held[i]                ? QStringLiteral("held: the measurements do not identify it")
+                             : v - p.lower < margin || p.upper - v < margin
+                                 ? QStringLiteral("at its %1 bound: the measurements push it out of the physical range (start %2)")
+                                       .arg(v - p.lower < margin ? QStringLiteral("lower") : QStringLiteral("upper"))
+                                       .arg(p.value, 0, 'g', 4)
+                                 : QStringLiteral("+/- %1 (start %2)").arg(f.fit.standardErrors[i], 0, 'g', 3).arg(p.value, 0, 'g', 4);
+        out << QStringLiteral("  %1 %2 %3\n").arg(QString::fromStdString(p.name).leftJustified(26)).arg(v, 10, 'g', 4).arg(note);
+    }
+    out << QStringLiteral("Rows (error before -> after%1):\n").arg(f.leaveOneOut.empty() ? QString() : QStringLiteral(", left out"));
+    for (std::size_t k = 0; k < f.residualLabels.size(); ++k)
+        out << QStringLiteral("  %1 %2% -> %3%%4\n")
+                   .arg(QString::fromStdString(f.residualLabels[k]).leftJustified(40))
+                   .arg(100 * f.errorsBefore[k], 7, 'f', 1)
+                   .arg(100 * f.errorsAfter[k], 7, 'f', 1)
+                   .arg(k < f.leaveOneOut.size() ? QStringLiteral(", %1%").arg(100 * f.leaveOneOut[k], 0, 'f', 1) : QString());
+}
+
+} // namespace
+
+int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine line(QStringLiteral("calibrate"),
+                     QStringLiteral("Fit a device to your measured runs: bounded Levenberg-Marquardt on log errors. The CSV has a header "
+                                    "row with a column plan (plan files, relative to the CSV) and any of step_seconds, "
+                                    "tokens_per_second, peak_bytes.\n")
+                         + exitCodesHelp(false),
+                     QStringLiteral("usage: trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"));
+    const QCommandLineOption base(QStringLiteral("base"), QStringLiteral("The catalog device the runs used."), QStringLiteral("DEVICE"));
+    const QCommandLineOption id(QStringLiteral("id"), QStringLiteral("The calibrated device's id (default: DEVICE-calibrated)."), QStringLiteral("NAME"));
+    const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("Write the device (devices.json schema) here."), QStringLiteral("DEVICE.json"));
+    for (const QCommandLineOption *o : {&base, &id, &output})
+        line.addOption(*o);
+    if (const std::optional<int> done = line.parse(arguments, out, err))
+        return *done;
+    if (!line.isSet(base) || !io::builtinCatalog().device(line.value(base).toStdString()))
+        return line.usageError(err, QStringLiteral("--base must name a catalog device (got \"%1\")").arg(line.value(base)));
+    const std::optional<std::vector<Measurement>> rows = readMeasurements(line.planPath(), err);
+    if (!rows)
+        return InvalidInput;
+    if (rows->empty()) {
+        err << QStringLiteral("%1: no measured rows\n").arg(line.planPath());
+        return InvalidInput;
+    }
+    const std::string newId = line.isSet(id) ? line.value(id).toStdString() : line.value(base).toStdString() + "-calibrated";
+    const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId);
+    printFit(fit, out);
+    if (line.isSet(output)) {
+        const QJsonObject doc{{"format", "trainplan-devices"}, {"devices", QJsonArray{io::deviceToJson(fit.device)}}};
+        QString error;
+        if (!io::writeAtomically(line.value(output), QJsonDocument(doc).toJson(QJsonDocument::Indented), &error)) {
+            err << QStringLiteral("trainplan calibrate: %1: %2\n").arg(line.value(output), error);
+            return InvalidInput;
+        }
+        err << QStringLiteral("wrote %1\n").arg(line.value(output));
+    }
+    return Ok;
+}
+
+} // namespace trainplan::cli

@@ -1,0 +1,119 @@
+#include "core/calibrate/DeviceFit.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/estimate/Estimate.h"
+
+namespace trainplan {
+
+namespace {
+
+constexpr double kMicro = 1e-6, kGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// The parameters and their physical ranges, starting from the base device.
+std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
+{
+    const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);
+    const double overhead = d.matmulEfficiency.halfSize / (peak * d.matmulEfficiency.max);
+    const auto inside = [](double v, double lo, double hi) { return std::clamp(v, lo + 1e-3 * (hi - lo), hi - 1e-3 * (hi - lo)); };
+    return {{"matmul_max", inside(d.matmulEfficiency.max, 0.2, 1.0), 0.2, 1.0},
+            {"matmul_overhead_us", inside(overhead / kMicro, 0.3, 30), 0.3, 30},
+            {"memory_max", inside(d.memoryEfficiency.max, 0.2, 1.0), 0.2, 1.0},
+            {"attention_efficiency", inside(d.attentionEfficiency, 0.2, 1.5), 0.2, 1.5},
+            {"low_precision_efficiency", inside(d.lowPrecisionEfficiency, 0.3, 1.3), 0.3, 1.3},
+            {"intra_node_efficiency", inside(d.intraNodeEfficiency, 0.1, 1.0), 0.1, 1.0},
+            {"intra_node_latency_us", inside(d.intraNodeLatencySeconds / kMicro, 0.2, 50), 0.2, 50},
+            {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
+            {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
+            {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0}};
+}
+
+DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
+{
+    const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);
+    const double memoryOverhead = d.memoryEfficiency.halfSize / (d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max);
+    d.matmulEfficiency.max = v[0];
+    d.matmulEfficiency.halfSize = v[1] * kMicro * peak * v[0];
+    d.memoryEfficiency.max = v[2];
+    d.memoryEfficiency.halfSize = memoryOverhead * d.memoryBandwidthBytesPerSecond * v[2];
+    d.attentionEfficiency = v[3];
+    d.lowPrecisionEfficiency = v[4];
+    d.intraNodeEfficiency = v[5];
+    d.intraNodeLatencySeconds = v[6] * kMicro;
+    d.networkEfficiency = v[7];
+    d.networkLatencySeconds = v[8] * kMicro;
+    d.runtimeContextBytes = v[9] * kGiB;
+    return d;
+}
+
+/// log(predicted / measured) for every measured quantity of the included rows.
+Eigen::VectorXd logErrors(const std::vector<Measurement> &rows, const std::vector<bool> &include, const Catalog &base, const DeviceSpec &device)
+{
+    Catalog catalog = base;
+    catalog.addDevice(device);
+    std::vector<double> out;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!include[i])
+            continue;
+        const Measurement &m = rows[i];
+        const Estimate e = estimate(m.plan, catalog, EstimateOptions::analytic());
+        const auto add = [&](const std::optional<double> &measured, double predicted) {
+            if (measured)
+                out.push_back(e.valid && predicted > 0 ? std::log(predicted / *measured) : 5.0);
+        };
+        add(m.stepSeconds, e.step.stepSeconds);
+        add(m.tokensPerSecond, e.step.tokensPerSecond);
+        add(m.peakBytes, e.memory.peakBytes);
+    }
+    return Eigen::Map<Eigen::VectorXd>(out.data(), Eigen::Index(out.size()));
+}
+
+} // namespace
+
+DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &catalog, const std::string &baseId, const std::string &newId,
+                          bool leaveOneOut)
+{
+    DeviceFit out;
+    const DeviceSpec *base = catalog.device(baseId);
+    if (!base)
+        return out;
+    out.parameters = deviceParameters(*base);
+    const std::vector<bool> all(rows.size(), true);
+    const auto residuals = [&](const std::vector<bool> &include) {
+        return [&, include](const std::vector<double> &v) { return logErrors(rows, include, catalog, applyParameters(*base, v)); };
+    };
+    out.fit = fitLeastSquares(out.parameters, residuals(all));
+    out.device = applyParameters(*base, out.fit.values);
+    out.device.id = newId;
+    out.device.name = base->name + " (calibrated)";
+    out.device.source = "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
+    const Eigen::VectorXd before = logErrors(rows, all, catalog, *base);
+    for (const Measurement &m : rows)
+        for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
+                                        std::pair{m.peakBytes.has_value(), "peak_bytes"}})
+            if (has)
+                out.residualLabels.push_back(m.label + " " + what);
+    for (Eigen::Index k = 0; k < before.size(); ++k) {
+        out.errorsBefore.push_back(std::expm1(before[k]));
+        out.errorsAfter.push_back(std::expm1(out.fit.residuals[k]));
+    }
+    if (!leaveOneOut || rows.size() < 3)
+        return out;
+    std::vector<BoundedParameter> start = out.parameters;
+    for (std::size_t p = 0; p < start.size(); ++p)
+        start[p].value = out.fit.values[p];
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::vector<bool> others = all;
+        others[i] = false;
+        const LeastSquaresFit held = fitLeastSquares(start, residuals(others), 20);
+        std::vector<bool> only(rows.size(), false);
+        only[i] = true;
+        const Eigen::VectorXd r = logErrors(rows, only, catalog, applyParameters(*base, held.values));
+        for (Eigen::Index k = 0; k < r.size(); ++k)
+            out.leaveOneOut.push_back(std::expm1(r[k]));
+    }
+    return out;
+}
+
+} // namespace trainplan

@@ -1,0 +1,41 @@
+#pragma once
+// Calibrating a device to measured runs (trainplan calibrate, the window's Tools > Calibrate): the
+// device's physical parameters fitted by bounded least squares on the log errors of the measured step
+// times, throughputs and memory peaks (core/calibrate/LeastSquares).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/calibrate/LeastSquares.h"
+#include "core/hardware/Catalog.h"
+#include "core/plan/Plan.h"
+
+namespace trainplan {
+
+struct Measurement
+{
+    std::string label; ///< the row as the user named it (its plan file)
+    Plan plan;
+    std::optional<double> stepSeconds;
+    std::optional<double> tokensPerSecond;
+    std::optional<double> peakBytes; ///< compared with the device-used peak (nvidia-smi)
+};
+
+struct DeviceFit
+{
+    DeviceSpec device;                        ///< the calibrated device, with its new id
+    std::vector<BoundedParameter> parameters; ///< the fitted parameters with their start values and bounds
+    LeastSquaresFit fit;
+    std::vector<std::string> residualLabels;  ///< "plan.json step_seconds"
+    std::vector<double> errorsBefore;         ///< predicted / measured - 1, per residual, with the base device
+    std::vector<double> errorsAfter;
+    std::vector<double> leaveOneOut;          ///< per residual: fitted without its row
+};
+
+/// Fits `baseId`'s parameters to the measurements (each plan runs on that device); the result is named
+/// `newId`. Measurements whose plan is invalid are skipped by the caller (it reads them).
+DeviceFit calibrateDevice(const std::vector<Measurement> &measurements, const Catalog &catalog, const std::string &baseId,
+                          const std::string &newId, bool leaveOneOut = true);
+
+} // namespace trainplan
