@@ -9,6 +9,7 @@
 
 #include "app/CommandLine.h"
 #include "core/calibrate/DeviceFit.h"
+#include "io/CalibrationReport.h"
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 #include "io/SafeWrite.h"
@@ -65,30 +66,6 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
     return rows;
 }
 
-void printFit(const DeviceFit &f, QTextStream &out)
-{
-    out << QStringLiteral("Fitted %1 (cost %2 -> %3, %4 iterations)\n").arg(QString::fromStdString(f.device.id))
-               .arg(f.fit.startCost, 0, 'g', 4).arg(f.fit.cost, 0, 'g', 4).arg(f.fit.iterations);
-    for (std::size_t i = 0; i < f.parameters.size(); ++i) {
-        const BoundedParameter &p = f.parameters[i];
-        const double v = f.fit.values[i], margin = 0.005 * (p.upper - p.lower);
-        const QString note = f.fit.held[i]                ? QStringLiteral("held: the measurements do not identify it")
-                             : v - p.lower < margin || p.upper - v < margin
-                                 ? QStringLiteral("at its %1 bound: the measurements push it out of the physical range (start %2)")
-                                       .arg(v - p.lower < margin ? QStringLiteral("lower") : QStringLiteral("upper"))
-                                       .arg(p.value, 0, 'g', 4)
-                                 : QStringLiteral("+/- %1 (start %2)").arg(f.fit.standardErrors[i], 0, 'g', 3).arg(p.value, 0, 'g', 4);
-        out << QStringLiteral("  %1 %2 %3\n").arg(QString::fromStdString(p.name).leftJustified(26)).arg(v, 10, 'g', 4).arg(note);
-    }
-    out << QStringLiteral("Rows (error before -> after%1):\n").arg(f.leaveOneOut.empty() ? QString() : QStringLiteral(", left out"));
-    for (std::size_t k = 0; k < f.residualLabels.size(); ++k)
-        out << QStringLiteral("  %1 %2% -> %3%%4\n")
-                   .arg(QString::fromStdString(f.residualLabels[k]).leftJustified(40))
-                   .arg(100 * f.errorsBefore[k], 7, 'f', 1)
-                   .arg(100 * f.errorsAfter[k], 7, 'f', 1)
-                   .arg(k < f.leaveOneOut.size() ? QStringLiteral(", %1%").arg(100 * f.leaveOneOut[k], 0, 'f', 1) : QString());
-}
-
 } // namespace
 
 int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -118,7 +95,7 @@ int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &er
     }
     const std::string newId = line.isSet(id) ? line.value(id).toStdString() : line.value(base).toStdString() + "-calibrated";
     const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId);
-    printFit(fit, out);
+    out << io::calibrationReport(fit);
     if (line.isSet(output)) {
         const QJsonObject doc{{"format", "trainplan-devices"}, {"devices", QJsonArray{io::deviceToJson(fit.device)}}};
         QString error;

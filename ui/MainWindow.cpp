@@ -30,6 +30,7 @@
 #include "ui/document/Autosave.h"
 #include "ui/EstimateView.h"
 #include "ui/SummaryStrip.h"
+#include "ui/calibrate/CalibrateDialog.h"
 #include "ui/cluster/ClusterView.h"
 #include "ui/learn/LearnWindow.h"
 #include "ui/report/Report.h"
@@ -245,6 +246,7 @@ void MainWindow::createMenus()
 
     createViewMenu();
     createCompareMenu();
+    createToolsMenu();
     createHelpMenu();
 }
 
@@ -321,6 +323,18 @@ void MainWindow::createViewMenu()
         QSettings().setValue(kDarkPaletteKey, on);
     });
 
+}
+
+void MainWindow::createToolsMenu()
+{
+    QMenu *tools = menuBar()->addMenu(tr("&Tools"));
+    QAction *calibrate = tools->addAction(tr("&Calibrate a Device to Measured Runs…"));
+    calibrate->setObjectName(QStringLiteral("calibrateAction"));
+    connect(calibrate, &QAction::triggered, this, [this] {
+        auto *dialog = new CalibrateDialog(m_document, m_clusterView->customCatalog(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
 }
 
 void MainWindow::createCompareMenu()

@@ -66,6 +66,7 @@ private:
     void createFileMenu();
     void createViewMenu();
     void createCompareMenu();
+    void createToolsMenu();
     void createHelpMenu();
     void openBaseline();
     void exportReport();

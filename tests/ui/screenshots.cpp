@@ -15,6 +15,8 @@
 #include "io/CatalogJson.h"
 #include "io/Examples.h"
 #include "ui/MainWindow.h"
+#include "ui/calibrate/CalibrateDialog.h"
+#include "core/estimate/Estimate.h"
 #include "io/PlanJson.h"
 #include "TestSupport.h"
 #include "ui/cluster/ClusterCanvas.h"
@@ -215,6 +217,25 @@ int main(int argc, char **argv)
             learn->grab().save(file);
             qInfo("%s", qPrintable(file));
         }
+    }
+    // Tools > Calibrate on the zero-bubble paper's A100 runs (1F1B, throughput).
+    {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        CalibrateDialog dialog(&document, window.clusterView()->customCatalog(), &window);
+        const Plan plan = document.plan();
+        const QString planFile = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+        const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        dialog.addMeasurement(planFile, 1.08 * e.step.stepSeconds, 0, 0);
+        dialog.addMeasurement(planFile, 0, e.step.tokensPerSecond / 1.05, 0);
+        dialog.addMeasurement(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/megatron-1t-3072-a100.json"), 0, 0, 52.0);
+        dialog.resize(1100, 700);
+        dialog.show();
+        dialog.fit();
+        settle();
+        dialog.grab().save(dir + QStringLiteral("/calibrate-dialog.png"));
     }
     return 0;
 }

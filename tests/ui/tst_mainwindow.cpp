@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QMenuBar>
+#include <QStandardPaths>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
@@ -12,6 +13,9 @@
 
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
+#include "ui/calibrate/CalibrateDialog.h"
+#include "ui/cluster/ClusterView.h"
+#include "ui/cluster/CustomCatalog.h"
 #include "ui/ExampleGallery.h"
 #include "ui/DocumentActions.h"
 #include "io/Examples.h"
@@ -53,6 +57,7 @@ private slots:
     void showsExampleEstimate();
     void saveLoadRoundTripAndModifiedFlag();
     void importIsOneUndoStepAndDropsImport();
+    void calibrateDialogKeepsTheDevice();
 };
 
 void TestMainWindow::menuSkeleton()
@@ -62,7 +67,7 @@ void TestMainWindow::menuSkeleton()
     QStringList menus;
     for (QAction *a : window.menuBar()->actions())
         menus << a->text().remove('&');
-    QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Compare", "Help"}));
+    QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Compare", "Tools", "Help"}));
 }
 
 // New from Example offers a gallery: at least 8 plans, each with a one-line description, covering every
@@ -167,6 +172,33 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QVERIFY(window.documentActions()->importFiles({script}));
     QCOMPARE(document.plan().parallel.tensor, imported.parallel.tensor);
     QCOMPARE(document.plan().model.layers, imported.model.layers);
+}
+
+void TestMainWindow::calibrateDialogKeepsTheDevice()
+{
+    QStandardPaths::setTestModeEnabled(true); // the kept device goes to the test settings
+    PlanDocument document(io::builtinCatalog());
+    MainWindow window(&document);
+    QString error;
+    QVERIFY(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
+    QAction *tools = window.findChild<QAction *>(QStringLiteral("calibrateAction"));
+    QVERIFY(tools);
+    tools->trigger();
+    auto *dialog = window.findChild<CalibrateDialog *>();
+    QVERIFY(dialog);
+    // Two runs of the example on its A100s, "measured" 10% slower than the catalog's A100 predicts.
+    const QString plan = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+    const Estimate e = estimate(document.plan(), io::builtinCatalog(), EstimateOptions::analytic());
+    dialog->addMeasurement(plan, 1.1 * e.step.stepSeconds, 0, 0);
+    dialog->addMeasurement(plan, 0, e.step.tokensPerSecond / 1.1, 0);
+    QVERIFY(dialog->fit());
+    QVERIFY(dialog->result().has_value());
+    for (double after : dialog->result()->errorsAfter)
+        QVERIFY2(std::abs(after) < 0.01, qPrintable(QString::number(after)));
+    dialog->keepDevice();
+    const auto &mine = window.clusterView()->customCatalog()->devices();
+    QVERIFY(std::any_of(mine.begin(), mine.end(), [](const DeviceSpec &d) { return d.id == "a100-sxm4-80gb-calibrated"; }));
+    dialog->close();
 }
 
 void TestMainWindow::saveLoadRoundTripAndModifiedFlag()
