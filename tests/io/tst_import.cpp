@@ -57,6 +57,8 @@ private slots:
         QTest::newRow("DeepSeek-V3 (MLA, shared experts, dense first layers, MTP)") << data("deepseek-v3-config.json") << "deepseek-v3";
         QTest::newRow("Llama 3 8B (GQA)") << data("llama3-8b-config.json") << "llama3-8b";
         QTest::newRow("Mixtral 8x7B (experts)") << data("mixtral-8x7b-config.json") << "mixtral-8x7b";
+        QTest::newRow("Qwen3-30B-A3B (head_dim, 128 experts)") << data("qwen3-30b-a3b-config.json") << "qwen3-30b-a3b";
+        QTest::newRow("gpt-oss-120b (biases, experts_per_token)") << data("gpt-oss-120b-config.json") << "gpt-oss-120b";
     }
     void huggingFaceConfigsMatchThePresets()
     {
