@@ -213,6 +213,8 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
             result.warnings.push_back(m);
         for (const ImportMessage &m : imports.back().errors)
             result.errors.push_back(m);
+        if (!imports.back().notPlanned.isEmpty())
+            result.notPlanned << QStringLiteral("%1: %2").arg(name, imports.back().notPlanned.join(QStringLiteral(", ")));
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
     QStringList setPaths;
@@ -259,6 +261,8 @@ QString importReport(const ImportResult &r)
     out += QStringLiteral("Read %1 keys:\n").arg(r.read.size());
     for (const ImportedKey &k : r.read)
         out += QStringLiteral("  %1 = %2  (%3, %4)\n").arg(k.path, valueText(k.value), ImportMessage{k.file, k.line, {}}.where(), k.source);
+    if (!r.notPlanned.isEmpty())
+        out += QStringLiteral("Read, not planned (hyperparameters, data, logging, I/O):\n  ") + r.notPlanned.join(QStringLiteral("\n  ")) + '\n';
     if (!r.assumptions.isEmpty())
         out += QStringLiteral("Assumed, no file gives them:\n  ") + r.assumptions.join(QStringLiteral("\n  ")) + '\n';
     for (const ImportMessage &m : r.warnings)

@@ -52,6 +52,7 @@ struct FileImport
     std::vector<ImportedKey> keys;
     std::vector<ImportMessage> warnings;
     std::vector<ImportMessage> errors;
+    QStringList notPlanned; ///< names read and deliberately not planned: hyperparameters, data, logging
 };
 
 /// Reads one file of a known format (`name` is how messages name it).
@@ -65,6 +66,7 @@ struct ImportResult
     std::vector<ImportMessage> warnings;   ///< not understood, approximated, or the plan's own warnings
     std::vector<ImportMessage> errors;     ///< unreadable files, conflicts, an invalid plan
     QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)"
+    QStringList notPlanned;                ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
     bool ok() const { return plan.has_value() && errors.empty(); }
 };
 

@@ -200,6 +200,8 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
         } else if (!ignoredName(key)) {
             out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
                                                          .arg(leaf.name, leaf.value.toVariant().toString())});
+        } else {
+            out.notPlanned << leaf.name;
         }
     }
 }

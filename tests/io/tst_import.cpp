@@ -106,6 +106,7 @@ private slots:
         QVERIFY(warned(r, "use_fancy_kernels", 42));
         for (const io::ImportMessage &m : r.warnings)
             QVERIFY2(!m.text.contains(QLatin1String("lr")), qPrintable(m.text));
+        QVERIFY(r.notPlanned.join(' ').contains(QStringLiteral("min_lr")));
     }
 
     void conflictsNameBothFiles()
