@@ -1,8 +1,5 @@
 #include "app/CalibrateCommand.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -11,6 +8,7 @@
 #include "core/calibrate/DeviceFit.h"
 #include "io/CalibrationReport.h"
 #include "io/CatalogJson.h"
+#include "io/MeasurementsCsv.h"
 #include "io/PlanJson.h"
 #include "io/SafeWrite.h"
 
@@ -18,48 +16,22 @@ namespace trainplan::cli {
 
 namespace {
 
-/// The measured rows of the CSV; problems go to `err` with the line.
+/// The measured rows of the CSV with their plans read; problems go to `err` with the line.
 std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QTextStream &err)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        err << QStringLiteral("%1: cannot be read: %2\n").arg(path, file.errorString());
-        return std::nullopt;
-    }
-    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
-    const QStringList header = lines.value(0).trimmed().split(',');
-    const qsizetype planColumn = header.indexOf(QStringLiteral("plan"));
-    if (planColumn < 0) {
-        err << QStringLiteral("%1:1: the header needs a column \"plan\" (and any of step_seconds, tokens_per_second, peak_bytes)\n").arg(path);
-        return std::nullopt;
-    }
+    const io::MeasuredRuns csv = io::readMeasuredRuns(path);
+    bool ok = csv.errors.isEmpty();
+    for (const QString &e : csv.errors)
+        err << e << '\n';
     std::vector<Measurement> rows;
-    bool ok = true;
-    for (qsizetype n = 1; n < lines.size(); ++n) {
-        const QStringList cells = lines[n].trimmed().split(',');
-        if (lines[n].trimmed().isEmpty())
-            continue;
-        const QString planPath = QFileInfo(path).dir().filePath(cells.value(planColumn).trimmed());
-        const io::PlanReadResult read = io::readPlanFile(planPath, io::builtinCatalog());
+    for (const io::MeasuredRun &run : csv.runs) {
+        const io::PlanReadResult read = io::readPlanFile(run.planPath, io::builtinCatalog());
         if (!read.plan) {
-            err << QStringLiteral("%1:%2: %3 is not a valid plan\n").arg(path).arg(n + 1).arg(planPath);
+            err << QStringLiteral("%1:%2: %3 is not a valid plan\n").arg(path).arg(run.line).arg(run.planPath);
             ok = false;
             continue;
         }
-        Measurement m{cells.value(planColumn).trimmed().toStdString(), *read.plan, {}, {}, {}};
-        for (const auto &[column, target] : {std::pair{"step_seconds", &m.stepSeconds}, std::pair{"tokens_per_second", &m.tokensPerSecond},
-                                             std::pair{"peak_bytes", &m.peakBytes}}) {
-            const QString cell = cells.value(header.indexOf(QLatin1String(column))).trimmed();
-            bool number = false;
-            const double value = cell.toDouble(&number);
-            if (!cell.isEmpty() && (!number || !(value > 0))) {
-                err << QStringLiteral("%1:%2: %3 must be a positive number (got \"%4\")\n").arg(path).arg(n + 1).arg(QLatin1String(column), cell);
-                ok = false;
-            } else if (number) {
-                *target = value;
-            }
-        }
-        rows.push_back(std::move(m));
+        rows.push_back({run.planName.toStdString(), *read.plan, run.stepSeconds, run.tokensPerSecond, run.peakBytes});
     }
     if (!ok)
         return std::nullopt;

@@ -87,10 +87,9 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
                     continue;
             }
             // A format's default (what a script that says nothing trains) gives way to a file that says.
-            const auto isDefault = [](const ImportedKey &key) { return key.line == 0 && key.source.startsWith(QLatin1String("(Megatron")); };
-            if (!added && isDefault(it->second) && !isDefault(k))
+            if (!added && it->second.weak && !k.weak)
                 it->second = k;
-            if (!added && (isDefault(k) || isDefault(it->second)))
+            if (!added && (k.weak || it->second.weak))
                 continue;
             if (!added && it->second.value != k.value)
                 result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 here (%3) but %4 in %5 (%6)")

@@ -35,6 +35,9 @@ struct ImportedKey
     QString file;
     int line = 0;
     QString source; ///< the file's own name for it: "--tensor-model-parallel-size", "num_hidden_layers"
+    /// A format's default for what the file leaves out (a Megatron-LM script trains tied embeddings unless
+    /// it says --untie...): another file that says otherwise wins without a conflict.
+    bool weak = false;
 };
 
 struct ImportMessage

@@ -183,7 +183,8 @@ bool ignoredName(const QString &name)
 
 /// Maps leaves through a table; dropouts and virtual stages become pseudo-keys; the rest are warnings.
 void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
-               const std::function<QString(const QString &)> &keyOf, FileImport &out)
+               const std::function<QString(const QString &)> &keyOf, FileImport &out,
+               const std::function<bool(const QString &)> &notPlanned = ignoredName)
 {
     for (const Leaf &leaf : leaves) {
         const QString key = keyOf(leaf.name);
@@ -197,7 +198,7 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
             out.keys.push_back({QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (key == QLatin1String("attention_dropout") || key == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
-        } else if (!ignoredName(key)) {
+        } else if (!notPlanned(key)) {
             out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
                                                          .arg(leaf.name, leaf.value.toVariant().toString())});
         } else {
@@ -318,7 +319,7 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
     for (const auto &[flags, key] : defaults)
         if (!has(flags))
-            out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source});
+            out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
 }
 
 FileImport readMegatron(const QString &file, const QByteArray &bytes)
@@ -554,9 +555,9 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
                                                            "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
                                                            "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
                                                            "seed|num_workers|pin_memory|tokenizer.*|path.*|paths)$"));
-    mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out);
-    // Unknown-key warnings for a recipe dump are kept, but its bookkeeping keys are not reported.
-    std::erase_if(out.warnings, [](const ImportMessage &m) { return ignored.match(m.text.section(' ', 0, 0).section('.', -1)).hasMatch(); });
+    // A recipe dump's bookkeeping fields are read and not planned, as Megatron's hyperparameters are.
+    mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out,
+              [](const QString &key) { return ignoredName(key) || ignored.match(key).hasMatch(); });
     return out;
 }
 

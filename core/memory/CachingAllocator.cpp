@@ -3,7 +3,6 @@
 #include <cmath>
 #include <limits>
 
-#include "core/memory/ActivationMemory.h"
 #include "core/memory/MemoryModel.h"
 
 namespace trainplan {
@@ -95,38 +94,27 @@ void CachingAllocatorSim::free(int tensor)
 
 LayerSegments simulateLayerSegments(const Plan &plan, int microbatches)
 {
-    const ModelSpec &m = plan.model;
-    const TrainingConfig &training = plan.training;
-    const double t = double(plan.parallel.tensor);
-    const double q = activationElementBytes(training.precision);
-    const double tokens = double(m.seqLen) / double(plan.parallel.context) * double(training.microBatch);
-    const LayerActivationBytes layer = storedLayerActivations(m, training, plan.parallel.tensor);
-    // The same units as the memory model's rounding: an h-wide activation sharded as its part is, and one
-    // score matrix per head group on this rank.
-    const double units[] = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0), q * tokens * double(m.hidden) / t,
-                            q * tokens * double(m.seqLen) * double(m.heads) / t};
-    const double parts[] = {layer.sequenceShardable, layer.tensorSharded, layer.attentionScores};
+    const LayerStoredTensors layer = layerStoredTensors(plan);
     LayerSegments out;
     out.microbatches = std::max(1, microbatches);
-    out.storedBytesPerMicrobatch = layer.total() / double(plan.parallel.context);
+    for (double part : layer.partBytes)
+        out.storedBytesPerMicrobatch += part;
     for (int mb = 0; mb < out.microbatches; ++mb)
-        for (int k = 0; k < 3; ++k) {
-            if (!(units[k] > 0) || !(parts[k] > 0))
+        for (std::size_t k = 0; k < layer.partBytes.size(); ++k) {
+            const double unit = layer.unitBytes[k];
+            if (!(unit > 0) || !(layer.partBytes[k] > 0))
                 continue;
-            double left = parts[k] / double(plan.parallel.context);
-            for (; left > 0.5 * units[k]; left -= units[k]) {
-                out.allocator.allocate(std::min(units[k], left), k);
-                out.modelBlockBytes += allocatorBlockBytes(std::min(units[k], left));
+            for (double left = layer.partBytes[k]; left > 0.5 * unit; left -= unit) {
+                out.allocator.allocate(std::min(unit, left), int(k));
+                out.modelBlockBytes += allocatorBlockBytes(std::min(unit, left));
                 if (mb == 0)
                     ++out.tensorsPerMicrobatch;
             }
         }
-    // The backward's transient gradients of this layer: the largest tensors' gradients, two at a time.
-    const double scores = layer.attentionScores > 0 ? double(m.heads) * double(m.seqLen) : 0.0;
-    const double workspace = q * tokens * (scores + double(m.ffnHidden)) / t;
-    if (workspace > 0) {
-        out.allocator.allocate(workspace, int(LayerTensorKind::BackwardWorkspace));
-        out.allocator.allocate(workspace, int(LayerTensorKind::BackwardWorkspace));
+    // The backward's transient gradients of this layer: two at a time, as the memory model counts them.
+    if (const double gradient = layerBackwardGradientBytes(plan); gradient > 0) {
+        out.allocator.allocate(gradient, int(LayerTensorKind::BackwardWorkspace));
+        out.allocator.allocate(gradient, int(LayerTensorKind::BackwardWorkspace));
     }
     return out;
 }

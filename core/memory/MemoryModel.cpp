@@ -117,24 +117,14 @@ struct StageInputs
 
 constexpr double kMiB = 1024.0 * 1024.0;
 
-/// Allocator rounding of one layer's stored tensors for one micro-batch: each part counted in tensors of
-/// its unit (an h-wide activation, sharded as the part is; a head's score matrix), each rounded as the
-/// caching allocator rounds it.
-double layerRoundingBytes(const Plan &plan, const LayerActivationBytes &layer)
+/// Allocator rounding of one layer's stored tensors for one micro-batch, each rounded as the caching
+/// allocator rounds it.
+double layerRoundingBytes(const LayerStoredTensors &layer)
 {
-    const ModelSpec &m = plan.model;
-    const TrainingConfig &training = plan.training;
-    const double t = double(plan.parallel.tensor);
-    const double q = activationElementBytes(training.precision);
-    const double tokens = double(m.seqLen) / double(plan.parallel.context) * double(training.microBatch);
-    const double units[] = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0),
-                            q * tokens * double(m.hidden) / t,
-                            q * tokens * double(m.seqLen) * double(m.heads) / t};
-    const double parts[] = {layer.sequenceShardable, layer.tensorSharded, layer.attentionScores};
     double waste = 0;
-    for (int k = 0; k < 3; ++k)
-        if (units[k] > 0 && parts[k] > 0)
-            waste += parts[k] / units[k] * (allocatorBlockBytes(units[k]) - units[k]);
+    for (std::size_t k = 0; k < layer.partBytes.size(); ++k)
+        if (layer.unitBytes[k] > 0 && layer.partBytes[k] > 0)
+            waste += layer.partBytes[k] / layer.unitBytes[k] * (allocatorBlockBytes(layer.unitBytes[k]) - layer.unitBytes[k]);
     return waste;
 }
 
@@ -180,8 +170,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     // (Megatron-Core context parallelism divides every per-token activation by c; the score tensor, when
     // stored, is (s / c) x s per head, also 1/c).
     const double c = double(plan.parallel.context);
-    const LayerActivationBytes stored = storedLayerActivations(m, training, t);
-    in.perLayer = stored.total() / c;
+    in.perLayer = storedLayerActivations(m, training, t).total() / c;
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
@@ -193,9 +182,8 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.contextKvBuffers = contextKvBufferBytes(plan);
     in.replicas = double(plan.parallel.data) * c;
     in.zeroGathers = plan.parallel.zeroStage >= 3 && in.replicas > 1;
-    const double scores = stored.attentionScores > 0 ? double(m.heads) * double(m.seqLen) : 0.0;
-    in.backwardWorkspace = 2.0 * q * double(training.microBatch) * double(m.seqLen) / c * (scores + double(m.ffnHidden)) / double(t);
-    in.roundingPerLayer = layerRoundingBytes(plan, stored);
+    in.backwardWorkspace = 2.0 * layerBackwardGradientBytes(plan);
+    in.roundingPerLayer = layerRoundingBytes(layerStoredTensors(plan));
     in.ncclBuffers = ncclBytes(plan);
     in.ncclPerPipelinePeer = 2.0 * 4.0 * kMiB; // p2p: 2 channels x the Simple buffer per neighbour
     in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * kMiB;
@@ -423,6 +411,31 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device)
 double StageMemory::otherOfKind(MemoryKind kind) const
 {
     return sumOfKind(other, kind);
+}
+
+LayerStoredTensors layerStoredTensors(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const double t = double(plan.parallel.tensor), c = double(plan.parallel.context);
+    const double q = activationElementBytes(training.precision);
+    const double tokens = double(m.seqLen) / c * double(training.microBatch);
+    const LayerActivationBytes layer = storedLayerActivations(m, training, plan.parallel.tensor);
+    LayerStoredTensors out;
+    out.partBytes = {layer.sequenceShardable / c, layer.tensorSharded / c, layer.attentionScores / c};
+    out.unitBytes = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0), q * tokens * double(m.hidden) / t,
+                     q * tokens * double(m.seqLen) * double(m.heads) / t};
+    return out;
+}
+
+double layerBackwardGradientBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const bool scoresStored = storedLayerActivations(m, training, plan.parallel.tensor).attentionScores > 0;
+    const double scores = scoresStored ? double(m.heads) * double(m.seqLen) : 0.0;
+    return activationElementBytes(training.precision) * double(training.microBatch) * double(m.seqLen) / double(plan.parallel.context)
+           * (scores + double(m.ffnHidden)) / double(plan.parallel.tensor);
 }
 
 double allocatorBlockBytes(double size)

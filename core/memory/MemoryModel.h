@@ -122,6 +122,20 @@ struct MemoryEstimate
 /// each other term), largest first, with their labels: what a tight plan should shrink.
 std::vector<std::pair<const char *, double>> largestComponents(const StageMemory &stage, std::size_t n);
 
+/// One layer's stored activations on one rank for one micro-batch, as the allocator sees them: per part
+/// (sequence-shardable, tensor-sharded, attention scores) its bytes and the size of one of its tensors
+/// (an h-wide activation sharded as the part is; one rank's score matrices).
+struct LayerStoredTensors
+{
+    std::array<double, 3> partBytes{};
+    std::array<double, 3> unitBytes{};
+};
+LayerStoredTensors layerStoredTensors(const Plan &plan);
+
+/// One of the gradients one layer's backward holds at once (two are live): q b (s/c) (a s / t when the
+/// scores are stored + ffn / t).
+double layerBackwardGradientBytes(const Plan &plan);
+
 /// PyTorch's caching allocator's bytes for a request of `size` (CUDACachingAllocator: 512-byte blocks;
 /// requests under 1 MiB from 2 MiB small segments; 1-10 MiB requests carved from shared 20 MiB segments,
 /// the segment's unusable tail shared among them; larger ones rounded up to 2 MiB).

@@ -3,8 +3,6 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -21,6 +19,7 @@
 
 #include "core/common/Units.h"
 #include "io/CalibrationReport.h"
+#include "io/MeasurementsCsv.h"
 #include "io/PlanJson.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/cluster/CustomCatalog.h"
@@ -105,26 +104,13 @@ void CalibrateDialog::addMeasurement(const QString &planPath, double stepSeconds
 
 bool CalibrateDialog::loadCsv(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("%1 cannot be read: %2").arg(path, file.errorString());
+    const io::MeasuredRuns csv = io::readMeasuredRuns(path);
+    if (!csv.errors.isEmpty()) {
+        *error = csv.errors.join('\n');
         return false;
     }
-    const QStringList lines = QString::fromUtf8(file.readAll()).split('\n');
-    const QStringList header = lines.value(0).trimmed().split(',');
-    const qsizetype plan = header.indexOf(QStringLiteral("plan"));
-    if (plan < 0) {
-        *error = tr("%1:1: the header needs a column \"plan\"").arg(path);
-        return false;
-    }
-    for (qsizetype n = 1; n < lines.size(); ++n) {
-        const QStringList cells = lines[n].trimmed().split(',');
-        if (lines[n].trimmed().isEmpty())
-            continue;
-        const auto value = [&](const char *column) { return cells.value(header.indexOf(QLatin1String(column))).trimmed().toDouble(); };
-        addMeasurement(QFileInfo(path).dir().filePath(cells.value(plan).trimmed()), value("step_seconds"), value("tokens_per_second"),
-                       value("peak_bytes") / units::GiB);
-    }
+    for (const io::MeasuredRun &run : csv.runs)
+        addMeasurement(run.planPath, run.stepSeconds.value_or(0), run.tokensPerSecond.value_or(0), run.peakBytes.value_or(0) / units::GiB);
     return true;
 }
 
