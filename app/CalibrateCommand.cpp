@@ -31,7 +31,10 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
             ok = false;
             continue;
         }
-        rows.push_back({run.planName.toStdString(), *read.plan, run.stepSeconds, run.tokensPerSecond, run.peakBytes});
+        Measurement m{run.planName.toStdString(), *read.plan, run.stepSeconds, run.tokensPerSecond, run.peakBytes};
+        m.kernelSeconds = run.kernelSeconds;
+        m.stage = run.stage;
+        rows.push_back(std::move(m));
     }
     if (!ok)
         return std::nullopt;

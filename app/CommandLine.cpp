@@ -25,6 +25,18 @@ CommandLine::CommandLine(QString command, const QString &description, QString us
     m_parser.addOption(m_help);
 }
 
+CommandLine::CommandLine(QString command, const QString &description, QString usage, const std::vector<std::pair<QString, QString>> &files)
+    : m_command(std::move(command)), m_usage(std::move(usage)),
+      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")), m_plans(int(files.size()))
+{
+    m_parser.setApplicationDescription(description);
+    for (const auto &[name, what] : files) {
+        m_parser.addPositionalArgument(name, what);
+        m_fileNames << name;
+    }
+    m_parser.addOption(m_help);
+}
+
 std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
     if (!m_parser.parse(QStringList{QStringLiteral("trainplan ") + m_command} + arguments))
@@ -34,7 +46,8 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
         QString help = m_parser.helpText();
         help.replace(0, help.indexOf(QLatin1Char('\n')),
                      QStringLiteral("Usage: trainplan %1 [options] %2")
-                         .arg(m_command, m_plans == 0 ? QStringLiteral("FILE...") : m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
+                         .arg(m_command, !m_fileNames.isEmpty() ? m_fileNames.join(' ')
+                                         : m_plans == 0 ? QStringLiteral("FILE...") : m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
         out << help;
         return Ok;
     }
@@ -44,6 +57,8 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
             return usageError(err, QStringLiteral("give at least one configuration file"));
         return std::nullopt;
     }
+    if (!m_fileNames.isEmpty() && paths.size() != m_plans)
+        return usageError(err, QStringLiteral("expected %1 (got %2 files)").arg(m_fileNames.join(QStringLiteral(" and "))).arg(paths.size()));
     if (paths.size() != m_plans) {
         if (m_plans == 1)
             return usageError(err, paths.isEmpty() ? QStringLiteral("a plan file is required") : QStringLiteral("expected exactly one plan file"));

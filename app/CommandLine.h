@@ -7,6 +7,8 @@
 #include <QTextStream>
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "core/plan/Plan.h"
 
@@ -27,6 +29,8 @@ public:
     /// `command` as typed ("estimate"), its one-line description and its usage lines; `plans`: how many plan
     /// files it takes (compare takes two; 0: one or more configuration files, for import).
     CommandLine(QString command, const QString &description, QString usage, int plans = 1);
+    /// A command whose positional files are not plans: each (name as the usage spells it, description).
+    CommandLine(QString command, const QString &description, QString usage, const std::vector<std::pair<QString, QString>> &files);
 
     void addOption(const QCommandLineOption &option) { m_parser.addOption(option); }
 
@@ -50,6 +54,7 @@ private:
     QCommandLineParser m_parser;
     QCommandLineOption m_help;
     int m_plans;
+    QStringList m_fileNames; ///< the second constructor's names ("TRACE", "PLAN")
 };
 
 /// Reads a plan file (or standard input for "-") for a subcommand: every problem goes to `err` as

@@ -7,6 +7,9 @@
 //   trainplan compare BASE.json PLAN.json  two plans side by side
 //   trainplan import FILE... [-o PLAN]     a plan from HF / Megatron / NeMo / torchtitan / DeepSpeed files
 //   trainplan export PLAN --to TARGET      a launch configuration for the plan
+//   trainplan calibrate MEASURED.csv --base DEVICE
+//                                          a device fitted to measured runs
+//   trainplan profile TRACE.json PLAN.json a profiler trace beside the estimate
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -30,6 +33,7 @@
 #include "app/CalibrateCommand.h"
 #include "app/ExportCommand.h"
 #include "app/ImportCommand.h"
+#include "app/ProfileCommand.h"
 #include "app/ReportCommand.h"
 #include "app/SearchCommand.h"
 #include "ui/MainWindow.h"
@@ -56,6 +60,7 @@ int runHeadless(int argc, char **argv)
                        : std::strcmp(argv[1], "import") == 0  ? trainplan::cli::runImport(arguments, out, err)
                        : std::strcmp(argv[1], "export") == 0  ? trainplan::cli::runExport(arguments, out, err)
                        : std::strcmp(argv[1], "calibrate") == 0 ? trainplan::cli::runCalibrate(arguments, out, err)
+                       : std::strcmp(argv[1], "profile") == 0 ? trainplan::cli::runProfile(arguments, out, err)
                                                               : trainplan::cli::runEstimate(arguments, out, err);
     return trainplan::cli::finishOutput(out, err, status);
 }
@@ -90,6 +95,7 @@ void printUsage()
                "       trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"
                "       trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"
                "       trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"
+               "       trainplan profile TRACE.json PLAN.json [--stage N] [--steps N] [--format table|json] [--measurements CSV]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -101,7 +107,7 @@ int main(int argc, char **argv)
     trainplan::keepFreedMemoryForReuse();
     if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0
                       || std::strcmp(argv[1], "import") == 0 || std::strcmp(argv[1], "export") == 0
-                      || std::strcmp(argv[1], "calibrate") == 0))
+                      || std::strcmp(argv[1], "calibrate") == 0 || std::strcmp(argv[1], "profile") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -12,6 +12,13 @@
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 #include "core/plan/Plan.h"
+#include "core/profile/ProfileComparison.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <array>
 
 namespace trainplan::test {
 
@@ -155,6 +162,39 @@ inline bool hasProblem(const std::vector<Problem> &problems, const char *key, co
         if (p.key == key && p.message.find(text) != std::string::npos)
             return true;
     return false;
+}
+
+/// A Kineto trace of `steps` steps holding the estimate's own kernels on `stage`: one kernel per class
+/// (named as real traces name them), the exposed communication as a reduce-scatter, then idle until the
+/// step ends; each part's time scaled by `scale` (GEMM, attention, element-wise, optimizer,
+/// communication, idle), which makes a "measured" run that differs from the estimate in known ways.
+inline QByteArray traceFromEstimate(const Plan &plan, const Estimate &e, std::int64_t stage, int steps,
+                                    std::array<double, 6> scale = {1, 1, 1, 1, 1, 1})
+{
+    const EstimatedProfile p = estimatedProfile(plan, e, stage);
+    const std::pair<KernelClass, const char *> names[] = {
+        {KernelClass::Gemm, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_cublas"},
+        {KernelClass::Attention, "flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel"},
+        {KernelClass::Elementwise, "void transformer_engine::rmsnorm_fwd_tuned_kernel<bf16>"},
+        {KernelClass::Optimizer, "void multi_tensor_apply_kernel<AdamFunctor<float>>"}};
+    QJsonArray events;
+    const auto event = [&](const char *cat, const QString &name, double start, double seconds) {
+        events.append(QJsonObject{{"ph", "X"}, {"cat", cat}, {"name", name}, {"pid", 0}, {"tid", 7}, {"ts", start * 1e6},
+                                  {"dur", seconds * 1e6}, {"args", QJsonObject{{"device", 0}}}});
+    };
+    double kernels = scale[4] * p.exposedCommunicationSeconds + scale[5] * p.idleSeconds;
+    for (std::size_t k = 0; k < 4; ++k)
+        kernels += scale[k] * p.busy(names[k].first);
+    for (int s = 0; s < steps; ++s) {
+        double t = 1.0 + s * kernels;
+        event("user_annotation", QStringLiteral("ProfilerStep#%1").arg(s), t, kernels);
+        for (std::size_t k = 0; k < 4; ++k) {
+            event("kernel", QString::fromLatin1(names[k].second), t, scale[k] * p.busy(names[k].first));
+            t += scale[k] * p.busy(names[k].first);
+        }
+        event("kernel", QStringLiteral("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL"), t, scale[4] * p.exposedCommunicationSeconds);
+    }
+    return QJsonDocument(QJsonObject{{"traceEvents", events}}).toJson();
 }
 
 } // namespace trainplan::test

@@ -13,17 +13,27 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DBUILD_TESTING=OFF -DTRAINPLAN_FUZZ=ON >/dev/null
 fi
-cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}" --target fuzz_plan fuzz_devices fuzz_models >/dev/null
+targets=(plan devices models trace import_hf import_megatron import_nemo import_torchtitan import_deepspeed)
+cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 status=0
-for target in plan devices models; do
+# Seeds: the loaders' own corpus; the importers start from the real-shaped configurations of the import
+# tests, the trace reader from the hand-made traces.
+seeds_of() {
+  case "$1" in
+    import_*) echo "$root/tests/data/import" ;;
+    trace) echo "$root/tests/data/traces" ;;
+    *) echo "$root/tests/fuzz/corpus/$1" ;;
+  esac
+}
+for target in "${targets[@]}"; do
   corpus="$build_dir/corpus/$target"
   findings="$build_dir/findings/$target"
   mkdir -p "$corpus" "$findings"
   if [[ "$limit" == runs:* ]]; then bound="-runs=${limit#runs:}"; else bound="-max_total_time=$limit"; fi
   echo "== fuzz_$target ($bound)"
   if ! "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$root/tests/fuzz/corpus/$target" 2>"$build_dir/fuzz_$target.log"; then
+       -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$(seeds_of "$target")" 2>"$build_dir/fuzz_$target.log"; then
     status=1
     tail -30 "$build_dir/fuzz_$target.log" >&2
   fi

@@ -31,6 +31,7 @@
 #include "ui/EstimateView.h"
 #include "ui/SummaryStrip.h"
 #include "ui/calibrate/CalibrateDialog.h"
+#include "ui/profile/ProfileDialog.h"
 #include "ui/cluster/ClusterView.h"
 #include "ui/learn/LearnWindow.h"
 #include "ui/report/Report.h"
@@ -332,6 +333,13 @@ void MainWindow::createToolsMenu()
     calibrate->setObjectName(QStringLiteral("calibrateAction"));
     connect(calibrate, &QAction::triggered, this, [this] {
         auto *dialog = new CalibrateDialog(m_document, m_clusterView->customCatalog(), this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    QAction *profile = tools->addAction(tr("Compare with a &Profiler Trace…"));
+    profile->setObjectName(QStringLiteral("profileAction"));
+    connect(profile, &QAction::triggered, this, [this] {
+        auto *dialog = new ProfileDialog(m_document, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->show();
     });

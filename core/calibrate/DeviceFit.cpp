@@ -65,6 +65,11 @@ Eigen::VectorXd logErrors(const std::vector<Measurement> &rows, const std::vecto
         add(m.stepSeconds, e.step.stepSeconds);
         add(m.tokensPerSecond, e.step.tokensPerSecond);
         add(m.peakBytes, e.memory.peakBytes);
+        if (std::none_of(m.kernelSeconds.begin(), m.kernelSeconds.end(), [](const auto &k) { return k.has_value(); }))
+            continue;
+        const EstimatedProfile profile = estimatedProfile(m.plan, e, m.stage);
+        for (std::size_t k = 0; k < kCalibratedKernelClasses.size(); ++k)
+            add(m.kernelSeconds[k], profile.busy(kCalibratedKernelClasses[k]));
     }
     return Eigen::Map<Eigen::VectorXd>(out.data(), Eigen::Index(out.size()));
 }
@@ -89,11 +94,15 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     out.device.name = base->name + " (calibrated)";
     out.device.source = "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
     const Eigen::VectorXd before = logErrors(rows, all, catalog, *base);
-    for (const Measurement &m : rows)
+    for (const Measurement &m : rows) {
         for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
                                         std::pair{m.peakBytes.has_value(), "peak_bytes"}})
             if (has)
                 out.residualLabels.push_back(m.label + " " + what);
+        for (std::size_t k = 0; k < kCalibratedKernelClasses.size(); ++k)
+            if (m.kernelSeconds[k])
+                out.residualLabels.push_back(m.label + " " + spellingOf(kCalibratedKernelClasses[k]) + "_seconds");
+    }
     for (Eigen::Index k = 0; k < before.size(); ++k) {
         out.errorsBefore.push_back(std::expm1(before[k]));
         out.errorsAfter.push_back(std::expm1(out.fit.residuals[k]));

@@ -10,6 +10,7 @@
 #include "core/calibrate/LeastSquares.h"
 #include "core/hardware/Catalog.h"
 #include "core/plan/Plan.h"
+#include "core/profile/ProfileComparison.h"
 
 namespace trainplan {
 
@@ -20,6 +21,10 @@ struct Measurement
     std::optional<double> stepSeconds;
     std::optional<double> tokensPerSecond;
     std::optional<double> peakBytes; ///< compared with the device-used peak (nvidia-smi)
+    /// Kernel time per step of kCalibratedKernelClasses on `stage`'s rank, from a profiler trace
+    /// (trainplan profile --measurements): compared with the estimate's ops of those classes.
+    std::array<std::optional<double>, kCalibratedKernelClasses.size()> kernelSeconds{};
+    std::int64_t stage = 0;
 };
 
 struct DeviceFit
@@ -27,7 +32,7 @@ struct DeviceFit
     DeviceSpec device;                        ///< the calibrated device, with its new id
     std::vector<BoundedParameter> parameters; ///< the fitted parameters with their start values and bounds
     LeastSquaresFit fit;
-    std::vector<std::string> residualLabels;  ///< "plan.json step_seconds"
+    std::vector<std::string> residualLabels;  ///< "plan.json step_seconds", "plan.json gemm_seconds"
     std::vector<double> errorsBefore;         ///< predicted / measured - 1, per residual, with the base device
     std::vector<double> errorsAfter;
     std::vector<double> leaveOneOut;          ///< per residual: fitted without its row

@@ -16,6 +16,8 @@
 #include "io/Examples.h"
 #include "ui/MainWindow.h"
 #include "ui/calibrate/CalibrateDialog.h"
+#include "ui/profile/ProfileDialog.h"
+#include <QTemporaryDir>
 #include "core/estimate/Estimate.h"
 #include "io/PlanJson.h"
 #include "TestSupport.h"
@@ -236,6 +238,27 @@ int main(int argc, char **argv)
         dialog.fit();
         settle();
         dialog.grab().save(dir + QStringLiteral("/calibrate-dialog.png"));
+    }
+    // Tools > Compare with a Profiler Trace: a trace of the example's first stage with slower GEMMs and
+    // more exposed communication than estimated.
+    {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        QTemporaryDir tmp;
+        QFile trace(tmp.filePath(QStringLiteral("rank0.pt.trace.json")));
+        trace.open(QIODevice::WriteOnly);
+        trace.write(test::traceFromEstimate(document.plan(), document.estimate(), 0, 3, {1.15, 0.9, 1.3, 1, 1.8, 1.1}));
+        trace.close();
+        for (const QSize size : {QSize(860, 680), QSize(1200, 800)}) {
+            ProfileDialog dialog(&document, &window);
+            dialog.loadTrace(trace.fileName(), &error);
+            dialog.resize(size);
+            dialog.show();
+            settle();
+            dialog.grab().save(dir + QStringLiteral("/profile-dialog-%1.png").arg(size.width()));
+        }
     }
     return 0;
 }

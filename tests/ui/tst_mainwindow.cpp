@@ -9,11 +9,14 @@
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTableWidget>
 #include <QUndoCommand>
 
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "ui/calibrate/CalibrateDialog.h"
+#include "ui/profile/ProfileDialog.h"
+#include "io/MeasurementsCsv.h"
 #include "ui/cluster/ClusterView.h"
 #include "ui/cluster/CustomCatalog.h"
 #include "ui/ExampleGallery.h"
@@ -58,6 +61,7 @@ private slots:
     void saveLoadRoundTripAndModifiedFlag();
     void importIsOneUndoStepAndDropsImport();
     void calibrateDialogKeepsTheDevice();
+    void profileDialogFollowsThePlan();
 };
 
 void TestMainWindow::menuSkeleton()
@@ -198,6 +202,53 @@ void TestMainWindow::calibrateDialogKeepsTheDevice()
     dialog->keepDevice();
     const auto &mine = window.clusterView()->customCatalog()->devices();
     QVERIFY(std::any_of(mine.begin(), mine.end(), [](const DeviceSpec &d) { return d.id == "a100-sxm4-80gb-calibrated"; }));
+    dialog->close();
+}
+
+void TestMainWindow::profileDialogFollowsThePlan()
+{
+    // Tools > Compare with a Profiler Trace on the GPT-3 example: a trace of its first stage whose GEMMs ran
+    // 20% slower than estimated and whose exposed communication took twice as long.
+    QTemporaryDir dir;
+    const QString planPath = dir.filePath(QStringLiteral("gpt3.json")), tracePath = dir.filePath(QStringLiteral("rank0.json"));
+    QVERIFY(QFile::copy(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json"), planPath));
+    PlanDocument document(io::builtinCatalog());
+    QString error;
+    QVERIFY(document.load(planPath, &error));
+    MainWindow window(&document);
+    QFile trace(tracePath);
+    QVERIFY(trace.open(QIODevice::WriteOnly));
+    trace.write(test::traceFromEstimate(document.plan(), document.estimate(), 0, 2, {1.2, 1, 1, 1, 2, 1}));
+    trace.close();
+    QAction *action = window.findChild<QAction *>(QStringLiteral("profileAction"));
+    QVERIFY(action);
+    action->trigger();
+    auto *dialog = window.findChild<ProfileDialog *>();
+    QVERIFY(dialog);
+    QVERIFY(!dialog->comparison());
+    QVERIFY(!dialog->loadTrace(dir.filePath(QStringLiteral("missing.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("missing.json: cannot be read")));
+    QVERIFY(dialog->loadTrace(tracePath, &error));
+    QVERIFY(dialog->comparison());
+    const auto errorOf = [dialog](const char *key) {
+        for (const ProfileRow &r : dialog->comparison()->rows)
+            if (r.key == key)
+                return r.error().value_or(99.0);
+        return 99.0;
+    };
+    QVERIFY2(std::abs(errorOf("gemm") - (1 / 1.2 - 1)) < 1e-6, qPrintable(QString::number(errorOf("gemm"))));
+    QVERIFY(std::abs(errorOf("communication_exposed") + 0.5) < 1e-6);
+    QVERIFY(std::abs(errorOf("attention")) < 1e-6);
+    // The largest disagreement heads the table: the step, which holds both.
+    auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("profileRows"));
+    QVERIFY(table && table->rowCount() >= 7);
+    QCOMPARE(table->item(0, 0)->text(), QStringLiteral("Step"));
+    // Editing the plan re-estimates the comparison: two micro-batches' GEMMs per step are more work.
+    const double before = dialog->comparison()->rows.front().estimatedSeconds.value();
+    document.undoStack()->push(new SetMicroBatch(&document, 2));
+    QVERIFY(dialog->comparison()->rows.front().estimatedSeconds.value() != before);
+    document.undoStack()->undo();
+    QCOMPARE(dialog->comparison()->rows.front().estimatedSeconds.value(), before);
     dialog->close();
 }
 

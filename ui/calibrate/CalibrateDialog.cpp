@@ -85,21 +85,36 @@ CalibrateDialog::CalibrateDialog(PlanDocument *document, CustomCatalog *custom, 
 
 void CalibrateDialog::buildTable()
 {
-    m_table = new QTableWidget(0, 4);
+    m_table = new QTableWidget(0, kColumns);
     m_table->setObjectName(QStringLiteral("calibrateRows"));
-    m_table->setHorizontalHeaderLabels({tr("Plan file"), tr("Step (s)"), tr("Tokens/s"), tr("Peak (GiB, nvidia-smi)")});
+    m_table->setHorizontalHeaderLabels({tr("Plan file"), tr("Step (s)"), tr("Tokens/s"), tr("Peak (GiB, nvidia-smi)"), tr("Stage"),
+                                        tr("GEMM (s)"), tr("Attention (s)"), tr("Element-wise (s)")});
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_table->setToolTip(tr("One measured run per row: its plan file and any of the step time, the throughput and the device memory peak"));
+    m_table->setToolTip(tr("One measured run per row: its plan file and any of the step time, the throughput, the device memory peak, "
+                           "and a profiler trace's kernel time per step by class on its pipeline stage (trainplan profile --measurements)"));
 }
 
 void CalibrateDialog::addMeasurement(const QString &planPath, double stepSeconds, double tokensPerSecond, double peakGib)
 {
+    io::MeasuredRun run;
+    run.planPath = planPath;
+    const auto positive = [](double v) { return v > 0 ? std::optional<double>(v) : std::nullopt; };
+    run.stepSeconds = positive(stepSeconds);
+    run.tokensPerSecond = positive(tokensPerSecond);
+    run.peakBytes = positive(peakGib * units::GiB);
+    addRun(run);
+}
+
+void CalibrateDialog::addRun(const io::MeasuredRun &run)
+{
     const int row = m_table->rowCount();
     m_table->insertRow(row);
-    m_table->setItem(row, 0, new QTableWidgetItem(planPath));
-    const double values[] = {stepSeconds, tokensPerSecond, peakGib};
-    for (int c = 0; c < 3; ++c)
-        m_table->setItem(row, c + 1, new QTableWidgetItem(values[c] > 0 ? QString::number(values[c], 'g', 8) : QString()));
+    m_table->setItem(row, 0, new QTableWidgetItem(run.planPath));
+    const std::optional<double> peakGib = run.peakBytes ? std::optional<double>(*run.peakBytes / units::GiB) : std::nullopt;
+    const std::optional<double> values[] = {run.stepSeconds, run.tokensPerSecond, peakGib, double(run.stage),
+                                            run.kernelSeconds[0], run.kernelSeconds[1], run.kernelSeconds[2]};
+    for (int c = 0; c < kColumns - 1; ++c)
+        m_table->setItem(row, c + 1, new QTableWidgetItem(values[c] && (*values[c] > 0 || c == 3) ? QString::number(*values[c], 'g', 8) : QString()));
 }
 
 bool CalibrateDialog::loadCsv(const QString &path, QString *error)
@@ -110,7 +125,7 @@ bool CalibrateDialog::loadCsv(const QString &path, QString *error)
         return false;
     }
     for (const io::MeasuredRun &run : csv.runs)
-        addMeasurement(run.planPath, run.stepSeconds.value_or(0), run.tokensPerSecond.value_or(0), run.peakBytes.value_or(0) / units::GiB);
+        addRun(run);
     return true;
 }
 
@@ -132,11 +147,15 @@ bool CalibrateDialog::fit()
         std::optional<double> peak = number(3);
         if (peak)
             *peak *= units::GiB;
-        if (!number(1) && !number(2) && !peak) {
+        Measurement m{QFileInfo(path).fileName().toStdString(), *read.plan, number(1), number(2), peak};
+        for (std::size_t k = 0; k < m.kernelSeconds.size(); ++k)
+            m.kernelSeconds[k] = number(5 + int(k));
+        m.stage = m_table->item(r, 4) ? m_table->item(r, 4)->text().toLongLong() : 0;
+        if (!m.stepSeconds && !m.tokensPerSecond && !m.peakBytes && !m.kernelSeconds[0] && !m.kernelSeconds[1] && !m.kernelSeconds[2]) {
             problems << tr("row %1: nothing measured").arg(r + 1);
             continue;
         }
-        rows.push_back({QFileInfo(path).fileName().toStdString(), *read.plan, number(1), number(2), peak});
+        rows.push_back(std::move(m));
     }
     if (rows.empty()) {
         m_report->setPlainText(tr("No usable rows.\n") + problems.join('\n'));

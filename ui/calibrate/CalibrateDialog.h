@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/calibrate/DeviceFit.h"
+#include "io/MeasurementsCsv.h"
 
 class QComboBox;
 class QCustomPlot;
@@ -31,6 +32,8 @@ public:
 
     /// One measured run; empty values (0) are not measured.
     void addMeasurement(const QString &planPath, double stepSeconds, double tokensPerSecond, double peakGib);
+    /// A row as the CSV gives it, with a profiler trace's stage and kernel classes.
+    void addRun(const io::MeasuredRun &run);
     /// Reads a measurements CSV (as `trainplan calibrate` does); false with a message when it cannot.
     bool loadCsv(const QString &path, QString *error);
     /// Fits the chosen device; false (with the reason shown) when no row is usable.
@@ -40,6 +43,7 @@ public:
     const std::optional<DeviceFit> &result() const { return m_fit; }
 
 private:
+    static constexpr int kColumns = 8; ///< plan, step, tokens/s, peak, stage, and the three kernel classes
     void buildTable();
     void drawResiduals();
 

@@ -1,0 +1,24 @@
+// libFuzzer target: profiler traces (io::parseKinetoTrace, plain or gzipped), measured per class and set
+// beside the example plan's estimate; every number of the comparison must be finite.
+#include "FuzzSupport.h"
+
+#include "io/KinetoTrace.h"
+#include "io/ProfileReport.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    using namespace trainplan;
+    if (size > 256 * 1024)
+        return 0;
+    const io::TraceReadResult read = io::parseKinetoTrace(fuzz::bytes(data, size), QStringLiteral("trace.json"));
+    if (!read.trace)
+        return 0;
+    static const std::optional<Plan> plan = io::readPlan(io::builtinExamplePlan(), io::builtinCatalog()).plan;
+    static const Estimate estimate = trainplan::estimate(*plan, io::builtinCatalog(), EstimateOptions::analytic());
+    const MeasuredProfile measured = measureProfile(*read.trace);
+    const ProfileComparison comparison = compareProfile(measured, *plan, estimate, 0);
+    if (!fuzz::allFinite(io::profileToJson(measured, comparison)))
+        __builtin_trap();
+    (void)io::profileTable(measured, comparison, QStringLiteral("trace.json"), QStringLiteral("plan.json"), plan->parallel.pipeline);
+    return 0;
+}
