@@ -10,7 +10,8 @@ build_dir=${TRAINPLAN_FUZZ_DIR:-"$root/build-fuzz"}
 clang=$(command -v clang++-14 || command -v clang++ || true)
 [ -n "$clang" ] || { echo "tools/fuzz.sh: clang++ not found (tools/setup.sh installs clang-14)" >&2; exit 1; }
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  # -O1 with line tables only: what AddressSanitizer recommends, symbolized stacks, and a quick build.
+  cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only" \
     -DBUILD_TESTING=OFF -DTRAINPLAN_FUZZ=ON >/dev/null
 fi
 targets=(plan devices models trace import_hf import_megatron import_nemo import_torchtitan import_deepspeed)

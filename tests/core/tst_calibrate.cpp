@@ -14,6 +14,9 @@
 #include "core/calibrate/DeviceFit.h"
 #include "core/calibrate/LeastSquares.h"
 #include "core/estimate/Estimate.h"
+#include "ValidationRows.h"
+
+#include <map>
 
 using namespace trainplan;
 
@@ -87,6 +90,46 @@ private slots:
         // Step times say nothing of the runtime context (a memory term): held at the catalog's.
         QVERIFY(fit.fit.held[9]);
         QCOMPARE(fit.device.runtimeContextBytes, catalog.device("h100-sxm5-80gb")->runtimeContextBytes);
+    }
+
+    void heldOutHalfOfAPublishedSource()
+    {
+        // The zero-bubble paper's 1F1B and 1F1B-I throughputs (Qi et al. 2024, A100 over RoCE): fitted on the odd
+        // rows, the even rows are predicted at least as well as by the built-in A100, and better in the median.
+        std::map<QString, double> samplesPerGpu;
+        const std::vector<QStringList> csv = test::readCsv(test::dataPath(QStringLiteral("validation/zero_bubble_pipeline_A100.csv")));
+        for (std::size_t r = 1; r < csv.size(); ++r)
+            samplesPerGpu[csv[r].value(0)] = csv[r].value(15).toDouble();
+        std::vector<Measurement> fit, held;
+        for (const validation::MemoryRow &row : validation::loadMemoryRows()) {
+            if (row.source != QLatin1String("zero_bubble") || row.id.contains(QLatin1String("ZB-")))
+                continue;
+            const double tokensPerSecond = samplesPerGpu.at(row.id.section(' ', 0, 0)) * double(row.plan.cluster.gpus())
+                                           * double(row.plan.model.seqLen);
+            (fit.size() > held.size() ? held : fit).push_back({row.id.toStdString(), row.plan, std::nullopt, tokensPerSecond, std::nullopt});
+        }
+        QCOMPARE(fit.size() + held.size(), std::size_t(24));
+        const Catalog &catalog = io::builtinCatalog();
+        const DeviceFit fitted = calibrateDevice(fit, catalog, "a100-sxm4-80gb", "roce-a100", false);
+        Catalog withFit = catalog;
+        withFit.addDevice(fitted.device);
+        const auto errors = [&](const Catalog &c, const char *device) {
+            std::vector<double> out;
+            for (Measurement m : held) {
+                m.plan.cluster.setDevice(device);
+                const Estimate e = estimate(m.plan, c, EstimateOptions::analytic());
+                out.push_back(std::abs(e.step.tokensPerSecond / *m.tokensPerSecond - 1));
+            }
+            std::sort(out.begin(), out.end());
+            return out;
+        };
+        const std::vector<double> builtin = errors(catalog, "a100-sxm4-80gb"), calibrated = errors(withFit, "roce-a100");
+        const double builtinMedian = builtin[builtin.size() / 2], calibratedMedian = calibrated[calibrated.size() / 2];
+        QVERIFY2(calibratedMedian < builtinMedian && calibrated.back() <= builtin.back(),
+                 qPrintable(QStringLiteral("held out: median %1% -> %2%, worst %3% -> %4%")
+                                .arg(100 * builtinMedian).arg(100 * calibratedMedian).arg(100 * builtin.back()).arg(100 * calibrated.back())));
+        qInfo("held-out half: median %.1f%% -> %.1f%%, worst %.1f%% -> %.1f%%", 100 * builtinMedian, 100 * calibratedMedian,
+              100 * builtin.back(), 100 * calibrated.back());
     }
 
     void commandLine()

@@ -121,6 +121,15 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
         if (plot->graph(g)->name().startsWith(QStringLiteral("this plan (144 replicas)")))
             ringed = plot->graph(g)->data()->size() >= 1;
     QVERIFY(ringed);
+    // ZeRO-2 under DeepSpeed: the weak curve rises above 100% (each replica's optimizer shard shrinks), the
+    // title says why and the efficiency axis shows the whole curve.
+    f.document.setPlan(test::examplePlan("llama2-7b-deepspeed-zero2-8-a100"));
+    double most = 0;
+    for (const ScalingPoint &p : f.document.estimate().scaling.weak)
+        most = std::max(most, p.efficiency);
+    QVERIFY2(most > 1.0 && most < 1.02, qPrintable(QString::number(most)));
+    QVERIFY(f.window.scaling()->title().contains(QStringLiteral("over 100%: ZeRO shards the optimizer step")));
+    QVERIFY(plot->yAxis2->range().upper >= most);
 }
 
 void TestPlanner::editingChangesChartsAndUndoRestoresThem()

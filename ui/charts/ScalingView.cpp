@@ -25,7 +25,7 @@ ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
     m_plot->yAxis->setLabel(tr("Speedup S(W)"));
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setRange(0, 1.05);
-    m_plot->yAxis2->setLabel(tr("Efficiency E(W) = S/W"));
+    m_plot->yAxis2->setLabel(tr("Efficiency S/W"));
     placeLegendUnderTitle(3);
     startFollowingDocument();
 }
@@ -38,10 +38,12 @@ void ScalingView::draw()
         setTitle(tr("Scaling: the plan has errors"));
         return;
     }
-    double maxWorkers = 1;
+    double maxWorkers = 1, maxEfficiency = 1;
     for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
-        for (const ScalingPoint &p : *curve)
+        for (const ScalingPoint &p : *curve) {
             maxWorkers = std::max(maxWorkers, double(p.workers));
+            maxEfficiency = std::max(maxEfficiency, p.efficiency);
+        }
 
     QCPGraph *ideal = m_plot->addGraph();
     ideal->setName(tr("ideal"));
@@ -74,7 +76,7 @@ void ScalingView::draw()
     markPlan(e.scaling);
     m_plot->xAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis->setRange(0.8, maxWorkers * 1.25);
-    m_plot->yAxis2->setRange(0, 1.05);
+    m_plot->yAxis2->setRange(0, 1.05 * maxEfficiency);
     // The title speaks of the plan itself, not of the end of the sweep.
     const ScalingPoint *strong = e.scaling.planStrong();
     const ScalingPoint *weak = e.scaling.planWeak();
@@ -89,6 +91,9 @@ void ScalingView::draw()
         setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(e.scaling.planWorkers));
     // Curves that start above one replica (a mixture of experts needs enough ranks for its expert groups;
     // a batch may not split into one replica's micro-batches) are relative to their first point: say so.
+    // Above 100%: each replica's share of the sharded optimizer update shrinks as replicas are added.
+    if (maxEfficiency > 1.0005 && m_document->plan().parallel.zeroStage >= 1)
+        setTitle(title() + tr("; over 100%: ZeRO shards the optimizer step"));
     const std::int64_t base = e.scaling.baseWorkers();
     if (base > 1)
         setTitle(title() + (m_document->plan().model.isMoe() ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)
