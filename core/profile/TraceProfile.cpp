@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
-#include <set>
+#include <unordered_map>
 
 namespace trainplan {
 
@@ -145,11 +145,15 @@ MeasuredProfile measureProfile(const TraceInput &trace, std::optional<int> steps
     std::vector<Interval> all, comm, other;
     std::map<std::string, double> unknown;
     std::array<double, kKernelClassCount> totals{};
+    std::unordered_map<std::string, KernelClass> classes; // a trace repeats a few hundred names millions of times
     double first = INFINITY, last = -INFINITY, kernelSeconds = 0;
     for (const TraceKernel &k : trace.kernels) {
         if (k.device != out.device || !(k.duration >= 0) || !std::isfinite(k.start))
             continue;
-        const KernelClass c = classifyKernel(k.name, k.copy);
+        auto known = classes.find(k.name);
+        if (known == classes.end())
+            known = classes.emplace(k.name, classifyKernel(k.name, false)).first;
+        const KernelClass c = k.copy ? KernelClass::Memcpy : known->second;
         totals[std::size_t(c)] += k.duration;
         kernelSeconds += k.duration;
         if (c == KernelClass::Unknown)

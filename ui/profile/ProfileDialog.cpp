@@ -4,6 +4,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -102,12 +104,7 @@ ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(
     column->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_addToCsv, &QPushButton::clicked, this, &ProfileDialog::addToCsv);
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open Profiler Trace"), QString(), tr("Chrome traces (*.json *.json.gz);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !loadTrace(path, &error))
-            QMessageBox::warning(this, windowTitle(), error);
-    });
+    connect(open, &QPushButton::clicked, this, [this, open] { chooseTrace(open); });
     connect(m_stage, &QSpinBox::valueChanged, this, &ProfileDialog::compare);
     connect(m_steps, &QSpinBox::valueChanged, this, &ProfileDialog::compare);
     connect(m_document, &PlanDocument::planChanged, this, &ProfileDialog::compare);
@@ -115,9 +112,34 @@ ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(
     resize(860, 680);
 }
 
+void ProfileDialog::chooseTrace(QPushButton *open)
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profiler Trace"), QString(), tr("Chrome traces (*.json *.json.gz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    // A trace of many steps holds millions of kernels (about 10 s per million): read it off the GUI thread.
+    open->setEnabled(false);
+    m_traceLabel->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    auto *watcher = new QFutureWatcher<io::TraceReadResult>(this);
+    connect(watcher, &QFutureWatcher<io::TraceReadResult>::finished, this, [this, watcher, open, path] {
+        watcher->deleteLater();
+        open->setEnabled(true);
+        QString error;
+        if (!takeTrace(watcher->result(), path, &error)) {
+            m_traceLabel->setText(tr("No trace."));
+            QMessageBox::warning(this, windowTitle(), error);
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([path] { return io::readKinetoTrace(path); }));
+}
+
 bool ProfileDialog::loadTrace(const QString &path, QString *error)
 {
-    io::TraceReadResult read = io::readKinetoTrace(path);
+    return takeTrace(io::readKinetoTrace(path), path, error);
+}
+
+bool ProfileDialog::takeTrace(io::TraceReadResult read, const QString &path, QString *error)
+{
     if (!read.trace) {
         *error = read.error;
         return false;

@@ -10,6 +10,7 @@
 
 #include "core/profile/ProfileComparison.h"
 #include "core/profile/TraceProfile.h"
+#include "io/KinetoTrace.h"
 
 class QCustomPlot;
 class QLabel;
@@ -34,6 +35,9 @@ public:
     const std::optional<MeasuredProfile> &measured() const { return m_measured; }
 
 private:
+    /// The file dialog, then the trace read on a worker thread (`open` is disabled meanwhile).
+    void chooseTrace(QPushButton *open);
+    bool takeTrace(io::TraceReadResult read, const QString &path, QString *error);
     void compare();
     void drawChart();
     void fillTable();
