@@ -43,6 +43,7 @@ const QStringList kMegatronKeys{
     "model.layers", "model.hidden", "model.ffn_hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.seq_len",
     "model.vocab", "model.mlp", "model.tied_embeddings", "model.norm", "model.linear_bias", "model.position_embedding",
     "model.dropout", "model.experts", "model.experts_per_token", "model.expert_ffn_hidden", "model.moe_layer_interval",
+    "model.shared_experts", "model.dense_layers",
     "model.mtp_layers", "model.attention", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
     "model.qk_rope_head_dim", "model.v_head_dim", "training.global_batch", "training.micro_batch", "training.precision",
     "training.fp8_param_gather", "training.recompute", "training.sequence_parallel", "training.flash_attention",
@@ -72,6 +73,21 @@ void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStr
     }
 }
 
+/// Megatron-Core's per-layer pattern as the Python list expression it evaluates: the dense first layers,
+/// then every n-th layer routed ("([0]*3+[1]*58)" for DeepSeek-V3).
+QString moeLayerPattern(const ModelSpec &m)
+{
+    const std::int64_t n = std::max<std::int64_t>(1, m.moeLayerInterval), rest = std::max<std::int64_t>(0, m.layers - m.denseLayers);
+    QStringList terms;
+    if (m.denseLayers > 0)
+        terms << QStringLiteral("[0]*%1").arg(m.denseLayers);
+    if (rest / n > 0)
+        terms << (n == 1 ? QStringLiteral("[1]*%1").arg(rest) : QStringLiteral("([0]*%1+[1])*%2").arg(n - 1).arg(rest / n));
+    if (rest % n > 0)
+        terms << QStringLiteral("[0]*%1").arg(rest % n);
+    return QStringLiteral("\"(%1)\"").arg(terms.join(QLatin1Char('+')));
+}
+
 QStringList megatronFlags(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
@@ -97,11 +113,10 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << "--num-experts " + num(m.experts) << "--moe-router-topk " + num(m.expertsPerToken);
         if (m.expertFfnHidden > 0)
             f << "--moe-ffn-hidden-size " + num(m.expertFfnHidden);
-        if (m.moeLayerInterval != 1)
-            f << "--moe-layer-freq " + num(m.moeLayerInterval);
-        if (m.sharedExperts > 0 || m.denseLayers > 0)
-            out.notExpressed << QStringLiteral("model.shared_experts / model.dense_layers: write --moe-shared-expert-intermediate-size and "
-                                               "--moe-layer-freq as a list by hand");
+        if (m.sharedExperts > 0)
+            f << "--moe-shared-expert-intermediate-size " + num(m.sharedExperts * m.expertWidth());
+        if (m.moeLayerInterval != 1 || m.denseLayers > 0)
+            f << "--moe-layer-freq " + moeLayerPattern(m);
     }
     if (m.mtpLayers > 0)
         f << "--mtp-num-layers " + num(m.mtpLayers);
@@ -306,7 +321,7 @@ const QStringList &expressedKeys(ExportTarget target)
 {
     static const QStringList nemo = [] {
         QStringList k = kMegatronKeys;
-        for (const char *drop : {"model.moe_layer_interval", "model.mtp_layers", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
+        for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
                                  "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
                                  "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
             k.removeAll(QLatin1String(drop));

@@ -123,6 +123,18 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
         v != keys.end() && v->second.value.toDouble() > 1 && !keys.count(QStringLiteral("parallel.schedule")))
         keys[QStringLiteral("parallel.schedule")] = {QStringLiteral("parallel.schedule"), QStringLiteral("interleaved"), v->second.file,
                                                      v->second.line, v->second.source};
+    // Megatron-Core's moe_shared_expert_intermediate_size is the shared experts' total width: shared
+    // experts x one expert's width.
+    if (const auto it = keys.find(QStringLiteral("derived.shared_expert_width")); it != keys.end()) {
+        const double width = number("model.expert_ffn_hidden", number("model.ffn_hidden", 0)), total = it->second.value.toDouble();
+        if (width > 0 && total > 0 && std::fmod(total, width) == 0)
+            keys[QStringLiteral("model.shared_experts")] = {QStringLiteral("model.shared_experts"), total / width, it->second.file, it->second.line,
+                                                            it->second.source + QStringLiteral(" / expert width")};
+        else
+            result.warnings.push_back({it->second.file, it->second.line,
+                                       QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) that divides it").arg(it->second.source).arg(total)});
+        keys.erase(it);
+    }
     if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
         keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,
                                                  it->second.line, it->second.source};

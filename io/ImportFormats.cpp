@@ -165,6 +165,7 @@ const std::map<QString, Rule> &megatronRules()
 constexpr const char *kLayersPerVirtualStage = "derived.layers_per_virtual_stage";
 constexpr const char *kAccumulation = "derived.gradient_accumulation";
 constexpr const char *kDropout = "derived.dropout";
+constexpr const char *kSharedExpertWidth = "derived.shared_expert_width";
 
 /// Names read and deliberately not planned: hyperparameters, data, logging, checkpoints, I/O.
 bool ignoredName(const QString &name)
@@ -181,6 +182,130 @@ bool ignoredName(const QString &name)
     return ignored.match(name).hasMatch();
 }
 
+/// A leaf's value as a message quotes it (a list as JSON, "[0,0,1]").
+QString leafText(const QJsonValue &v)
+{
+    return v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toVariant().toString();
+}
+
+/// Megatron-Core's per-layer MoE pattern (--moe-layer-freq as a Python list expression, "([0]*3+[1]*58)",
+/// or a YAML list): 1 where a layer routes. Terms joined by '+', each a bracketed list of 0/1 or a
+/// parenthesised expression, optionally repeated "*N". Empty when the text is not of that form.
+class LayerPatternParser
+{
+public:
+    explicit LayerPatternParser(QString text) : m_text(std::move(text).remove(QLatin1Char(' '))) {}
+    std::optional<std::vector<int>> parse()
+    {
+        std::optional<std::vector<int>> v = sum();
+        return v && m_at == m_text.size() && !v->empty() && v->size() <= 100000 ? v : std::nullopt;
+    }
+
+private:
+    std::optional<std::vector<int>> sum()
+    {
+        std::optional<std::vector<int>> out = term();
+        while (out && peek('+')) {
+            ++m_at;
+            const std::optional<std::vector<int>> next = term();
+            if (!next)
+                return std::nullopt;
+            out->insert(out->end(), next->begin(), next->end());
+        }
+        return out;
+    }
+    std::optional<std::vector<int>> term()
+    {
+        std::optional<std::vector<int>> v = peek('(') ? group() : peek('[') ? list() : std::nullopt;
+        while (v && peek('*')) {
+            ++m_at;
+            qsizetype end = m_at;
+            while (end < m_text.size() && m_text[end].isDigit())
+                ++end;
+            const int times = m_text.mid(m_at, end - m_at).toInt();
+            if (end == m_at || end - m_at > 6)
+                return std::nullopt; // "*" without a count, or an absurd one
+            m_at = end;
+            if (times < 0 || double(v->size()) * times > 100000)
+                return std::nullopt;
+            std::vector<int> repeated;
+            for (int i = 0; i < times; ++i)
+                repeated.insert(repeated.end(), v->begin(), v->end());
+            v = std::move(repeated);
+        }
+        return v;
+    }
+    std::optional<std::vector<int>> group()
+    {
+        ++m_at;
+        std::optional<std::vector<int>> v = sum();
+        if (!v || !peek(')'))
+            return std::nullopt;
+        ++m_at;
+        return v;
+    }
+    std::optional<std::vector<int>> list()
+    {
+        const qsizetype end = m_text.indexOf(QLatin1Char(']'), m_at);
+        if (end < 0)
+            return std::nullopt;
+        std::vector<int> v;
+        for (const QString &item : m_text.mid(m_at + 1, end - m_at - 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (item != QLatin1String("0") && item != QLatin1String("1"))
+                return std::nullopt;
+            v.push_back(item.toInt());
+        }
+        m_at = end + 1;
+        return v;
+    }
+    bool peek(char c) const { return m_at < m_text.size() && m_text[m_at] == QLatin1Char(c); }
+
+    QString m_text;
+    qsizetype m_at = 0;
+};
+
+/// The plan's dense_layers and moe_layer_interval that give exactly this pattern (layer i routes when
+/// i >= dense and (i - dense + 1) is a multiple of the interval), if any.
+std::optional<std::pair<int, int>> denseAndInterval(const std::vector<int> &pattern)
+{
+    const int layers = int(pattern.size());
+    const auto first = std::find(pattern.begin(), pattern.end(), 1);
+    if (first == pattern.end())
+        return std::nullopt;
+    const int leading = int(first - pattern.begin());
+    for (int interval = 1; interval <= leading + 1; ++interval) {
+        const int dense = leading - (interval - 1);
+        bool same = true;
+        for (int i = 0; i < layers && same; ++i)
+            same = pattern[std::size_t(i)] == ((i >= dense && (i - dense + 1) % interval == 0) ? 1 : 0);
+        if (same)
+            return std::pair{dense, interval};
+    }
+    return std::nullopt;
+}
+
+/// A --moe-layer-freq given as a pattern: the plan keys it means, or a warning that none can say it.
+void mapLayerPattern(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    QString text = leaf.value.toString();
+    if (leaf.value.isArray()) {
+        QStringList items;
+        for (const QJsonValue v : leaf.value.toArray())
+            items << QString::number(v.toInt(-1));
+        text = QLatin1Char('[') + items.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    const std::optional<std::vector<int>> pattern = LayerPatternParser(text).parse();
+    const std::optional<std::pair<int, int>> plan = pattern ? denseAndInterval(*pattern) : std::nullopt;
+    if (!plan) {
+        out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not a pattern of dense first layers then every n-th layer routed, "
+                                                                "which is what the plan can say (model.dense_layers, model.moe_layer_interval)")
+                                                     .arg(leaf.name, text.left(80))});
+        return;
+    }
+    out.keys.push_back({QStringLiteral("model.dense_layers"), plan->first, file, leaf.line, leaf.name});
+    out.keys.push_back({QStringLiteral("model.moe_layer_interval"), plan->second, file, leaf.line, leaf.name});
+}
+
 /// Maps leaves through a table; dropouts and virtual stages become pseudo-keys; the rest are warnings.
 void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
                const std::function<QString(const QString &)> &keyOf, FileImport &out,
@@ -188,10 +313,14 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
 {
     for (const Leaf &leaf : leaves) {
         const QString key = keyOf(leaf.name);
-        if (const auto it = rules.find(key); it != rules.end()) {
+        if (key == QLatin1String("moe_layer_freq") && (leaf.value.isArray() || leaf.value.toString().contains(QLatin1Char('[')))) {
+            mapLayerPattern(file, leaf, out);
+        } else if (key == QLatin1String("moe_shared_expert_intermediate_size")) {
+            out.keys.push_back({QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+        } else if (const auto it = rules.find(key); it != rules.end()) {
             const QJsonValue v = it->second.convert(leaf.value);
             if (v.isUndefined() && !leaf.value.isBool())
-                out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leaf.value.toVariant().toString())});
+                out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
             else if (!v.isUndefined())
                 out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
         } else if (key == QLatin1String("num_layers_per_virtual_pipeline_stage")) {
@@ -200,7 +329,7 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
         } else if (!notPlanned(key)) {
             out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
-                                                         .arg(leaf.name, leaf.value.toVariant().toString())});
+                                                         .arg(leaf.name, leafText(leaf.value))});
         } else {
             out.notPlanned << leaf.name;
         }
@@ -531,6 +660,28 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
         else if (bool ok = false; text.toDouble(&ok), ok)
             value = text.toDouble();
         leaves.push_back({prefix, value, node.Mark().line + 1});
+    } else if (node.IsSequence()) {
+        // A list of scalars is one value (moe_layer_freq: [0, 0, 1, ...]); a list of maps (callbacks, ...)
+        // is read element by element.
+        QJsonArray items;
+        bool scalars = true;
+        for (const auto &item : node) {
+            if (!item.IsScalar()) {
+                scalars = false;
+                break;
+            }
+            const QString text = QString::fromStdString(item.Scalar());
+            bool number = false;
+            const double v = text.toDouble(&number);
+            items.append(number ? QJsonValue(v) : QJsonValue(text));
+        }
+        if (scalars) {
+            leaves.push_back({prefix, items, node.Mark().line + 1});
+            return;
+        }
+        int index = 0;
+        for (const auto &item : node)
+            yamlLeaves(item, QStringLiteral("%1[%2]").arg(prefix).arg(index++), leaves);
     }
 }
 

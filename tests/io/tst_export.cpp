@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <map>
+
 #include "TestSupport.h"
 #include "app/ExportCommand.h"
 #include "core/estimate/Estimate.h"
@@ -134,9 +136,50 @@ private slots:
         QVERIFY(ds.notExpressed.join('\n').contains(QStringLiteral("the model")));
         QVERIFY(ds.notExpressed.join('\n').contains(QStringLiteral("parallel.tensor")));
         const io::ExportResult mg = io::exportPlan(deepseek, io::ExportTarget::Megatron, io::builtinCatalog());
-        QVERIFY(mg.notExpressed.join('\n').contains(QStringLiteral("model.shared_experts")));
         QVERIFY(mg.notExpressed.join('\n').contains(QStringLiteral("cluster.device")));
         QVERIFY(mg.text.contains("--multi-latent-attention") && mg.text.contains("--num-experts 256"));
+        // DeepSeek-V3's dense first three layers and its shared expert as Megatron-LM's DeepSeek-V3 scripts write
+        // them (the per-layer pattern, and the shared experts' total width), and nothing left unsaid about them.
+        QVERIFY2(mg.text.contains("--moe-layer-freq \"([0]*3+[1]*58)\"") && mg.text.contains("--moe-shared-expert-intermediate-size 2048"),
+                 qPrintable(mg.text));
+        QVERIFY(!mg.notExpressed.join('\n').contains(QStringLiteral("model.shared_experts")));
+        const io::ImportResult back = io::importContents({{QStringLiteral("pretrain_deepseek.sh"), mg.text}}, {}, io::builtinCatalog());
+        QVERIFY(back.plan);
+        QCOMPARE(back.plan->model.denseLayers, 3);
+        QCOMPARE(back.plan->model.sharedExperts, 1);
+        QCOMPARE(back.plan->model.moeLayerInterval, 1);
+    }
+
+    void moeLayerPatterns_data()
+    {
+        QTest::addColumn<QByteArray>("argument");
+        QTest::addColumn<int>("dense");    // -1: not expressible, a warning
+        QTest::addColumn<int>("interval");
+        QTest::newRow("deepseek-v3") << QByteArray("\"([0]*3+[1]*58)\"") << 3 << 1;
+        QTest::newRow("every other layer (Llama 4 Maverick)") << QByteArray("\"([0,1]*24)\"") << 0 << 2;
+        QTest::newRow("dense, then every other") << QByteArray("'[0]*2+([0]*1+[1])*3'") << 2 << 2;
+        QTest::newRow("explicit list") << QByteArray("[0,0,1,1,1,1]") << 2 << 1;
+        QTest::newRow("a dense layer in the middle") << QByteArray("[1,0,1,1]") << -1 << 0;
+        QTest::newRow("not a pattern") << QByteArray("\"[0]*x\"") << -1 << 0;
+    }
+    void moeLayerPatterns()
+    {
+        QFETCH(QByteArray, argument);
+        QFETCH(int, dense);
+        QFETCH(int, interval);
+        const io::FileImport file = io::importFile(QStringLiteral("run.sh"), "torchrun pretrain_gpt.py --num-experts 8 --moe-layer-freq " + argument + "\n",
+                                                   io::ImportFormat::Megatron);
+        std::map<QString, int> keys;
+        for (const io::ImportedKey &k : file.keys)
+            keys[k.path] = k.value.toInt();
+        if (dense < 0) {
+            QVERIFY(!keys.count(QStringLiteral("model.dense_layers")));
+            QVERIFY(std::any_of(file.warnings.begin(), file.warnings.end(),
+                                [](const io::ImportMessage &w) { return w.text.contains(QStringLiteral("model.dense_layers")) && w.line == 1; }));
+            return;
+        }
+        QCOMPARE(keys[QStringLiteral("model.dense_layers")], dense);
+        QCOMPARE(keys[QStringLiteral("model.moe_layer_interval")], interval);
     }
 
     void commandLine()
