@@ -27,14 +27,25 @@ seeds_of() {
     *) echo "$root/tests/fuzz/corpus/$1" ;;
   esac
 }
-for target in "${targets[@]}"; do
-  corpus="$build_dir/corpus/$target"
-  findings="$build_dir/findings/$target"
+# One target's run; its report goes to its log, its exit status says whether it found something.
+run_target() {
+  local target=$1 corpus="$build_dir/corpus/$1" findings="$build_dir/findings/$1" bound
   mkdir -p "$corpus" "$findings"
   if [[ "$limit" == runs:* ]]; then bound="-runs=${limit#runs:}"; else bound="-max_total_time=$limit"; fi
-  echo "== fuzz_$target ($bound)"
-  if ! "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-       -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$(seeds_of "$target")" 2>"$build_dir/fuzz_$target.log"; then
+  "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$(seeds_of "$target")" 2>"$build_dir/fuzz_$target.log"
+}
+# The targets run TRAINPLAN_JOBS at a time (each is single-threaded).
+jobs=${TRAINPLAN_JOBS:-2}
+declare -A pids=()
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  run_target "$target" &
+  pids[$target]=$!
+done
+for target in "${targets[@]}"; do
+  echo "== fuzz_$target"
+  if ! wait "${pids[$target]}"; then
     status=1
     tail -30 "$build_dir/fuzz_$target.log" >&2
   fi

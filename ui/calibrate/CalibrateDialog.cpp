@@ -87,9 +87,15 @@ void CalibrateDialog::buildTable()
 {
     m_table = new QTableWidget(0, kColumns);
     m_table->setObjectName(QStringLiteral("calibrateRows"));
-    m_table->setHorizontalHeaderLabels({tr("Plan file"), tr("Step (s)"), tr("Tokens/s"), tr("Peak (GiB, nvidia-smi)"), tr("Stage"),
+    m_table->setHorizontalHeaderLabels({tr("Plan file"), tr("Step (s)"), tr("Tokens/s"), tr("Peak (GiB)"), tr("Stage"),
                                         tr("GEMM (s)"), tr("Attention (s)"), tr("Element-wise (s)")});
+    m_table->horizontalHeaderItem(3)->setToolTip(tr("Device memory in use, as nvidia-smi reports it"));
+    for (int c = 4; c < kColumns; ++c)
+        m_table->horizontalHeaderItem(c)->setToolTip(tr("From a profiler trace (trainplan profile --measurements): the traced rank's "
+                                                        "pipeline stage and its kernel time per step by class"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < kColumns; ++c)
+        m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     m_table->setToolTip(tr("One measured run per row: its plan file and any of the step time, the throughput, the device memory peak, "
                            "and a profiler trace's kernel time per step by class on its pipeline stage (trainplan profile --measurements)"));
 }

@@ -50,6 +50,23 @@ const Segment kSegments[] = {
     {"Idle (bubble, waits)", 7, [](const MeasuredProfile &m) { return m.idleSeconds; }, [](const EstimatedProfile &e) { return e.idleSeconds; }},
 };
 
+/// How each row is measured and estimated (the table's tooltips).
+QString rowExplanation(const std::string &key)
+{
+    if (key == "step")
+        return ProfileDialog::tr("Measured: the mean ProfilerStep span (else the kernels' span over the steps). Estimated: the plan's step time.");
+    if (key == "communication_exposed")
+        return ProfileDialog::tr("Measured: time when a collective runs and no other kernel does. Estimated: the stage's tensor, context, "
+                                 "expert and pipeline exchanges not hidden, and the exposed data-parallel synchronisation.");
+    if (key == "idle")
+        return ProfileDialog::tr("Measured: time with no kernel at all. Estimated: the step less the stage's kernels and exposed "
+                                 "communication (pipeline bubble, waits for slower stages).");
+    if (key == "gemm" || key == "attention" || key == "elementwise" || key == "optimizer")
+        return ProfileDialog::tr("Measured: the kernels of this class by name, summed per step. Estimated: the plan's ops of this class, "
+                                 "each counted as often as this pipeline stage runs it.");
+    return ProfileDialog::tr("Busy time per step, overlapped or not; the estimate has no separate term for it.");
+}
+
 } // namespace
 
 ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(parent), m_document(document)
@@ -190,6 +207,7 @@ void ProfileDialog::fillTable()
         for (int c = 0; c < 4; ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
+            item->setToolTip(rowExplanation(row.key));
             m_table->setItem(r, c, item);
         }
     }
