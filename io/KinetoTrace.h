@@ -4,6 +4,7 @@
 // complete events ("ph": "X") of category "kernel", copies "gpu_memcpy" / "gpu_memset", on the device
 // args.device (else the pid); steps are the "ProfilerStep#N" spans. Times are microseconds in the file and
 // seconds in the result. Events with missing or malformed fields are skipped and counted in a warning.
+// The JSON is read as a stream (no document is built), as leniently as Qt's parser reads it.
 
 #include <QByteArray>
 #include <QString>

@@ -141,6 +141,29 @@ private slots:
                           R"({"ph": "X", "cat": "kernel", "ts": 1, "dur": 2}, {"ph": "X", "cat": "Kernel", "name": "gemm", "ts": 1e300, "dur": 1e300}]})")
             << QString();
         QTest::newRow("bare array, no kernels") << QByteArray("[]") << QString();
+        QTest::newRow("nested too deeply") << ("{\"traceEvents\": [" + QByteArray(2100, '[') + QByteArray(2100, ']') + "]}") << QStringLiteral("nested too deeply");
+        QTest::newRow("content after the document") << QByteArray("{\"traceEvents\": []} x") << QStringLiteral("content after the document");
+        QTest::newRow("raw control character, read as Qt reads it") << QByteArray("{\"traceEvents\": [{\"name\": \"a\tb\"}]}") << QString();
+    }
+
+    void escapesAndNestingInEvents()
+    {
+        // JSON escapes in names (\u005f is '_', a surrogate pair is one code point), args nested inside args,
+        // numbers with exponents and a numeric-string device: what a streaming reader must get right.
+        const QByteArray json = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "H100"}], "traceEvents": [
+            {"ph": "X", "cat": "kernel", "name": "flash\u005ffwd_kernel \ud83d\ude80", "ts": 1.5e3, "dur": 2E2,
+             "args": {"grid": [1, 2, {"x": [true, false, null]}], "device": "1", "stream": 7}},
+            {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm", "ts": 2000, "dur": 100, "pid": 1, "args": {"device": 1}},
+            {"ph": "i", "cat": "kernel", "name": "instant", "ts": 1}], "traceName": "rank0"})";
+        const io::TraceReadResult read = io::parseKinetoTrace(json, QStringLiteral("t.json"));
+        QVERIFY2(read.trace, qPrintable(read.error));
+        QCOMPARE(read.trace->kernels.size(), std::size_t(2));
+        QCOMPARE(read.trace->kernels[0].name, std::string("flash_fwd_kernel \xF0\x9F\x9A\x80"));
+        QCOMPARE(read.trace->kernels[0].device, 1);
+        QCOMPARE(read.trace->kernels[0].duration, 200e-6);
+        const MeasuredProfile m = measureProfile(*read.trace, 1);
+        QCOMPARE(m.busy(KernelClass::Attention), 200e-6);
+        QCOMPARE(m.busy(KernelClass::Gemm), 100e-6);
     }
     void brokenTracesAreNamedNeverCrash()
     {

@@ -134,7 +134,7 @@ void ProfileDialog::chooseTrace(QPushButton *open)
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Profiler Trace"), QString(), tr("Chrome traces (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty())
         return;
-    // A trace of many steps holds millions of kernels (about 10 s per million): read it off the GUI thread.
+    // A trace of many steps holds millions of kernels (about 2 s per million): read it off the GUI thread.
     open->setEnabled(false);
     m_traceLabel->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
     auto *watcher = new QFutureWatcher<io::TraceReadResult>(this);
