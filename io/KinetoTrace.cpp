@@ -216,31 +216,18 @@ private:
         if (peek() != '[')
             return fail("\"traceEvents\" is not an array");
         ++m_at;
-        ws();
-        if (peek() == ']') {
-            ++m_at;
-            return true;
-        }
-        for (;;) {
-            ws();
-            if (peek() == '{') {
-                ++m_at;
-                RawEvent e;
-                if (!members([&](const std::string &key) { return field(key, e); }))
-                    return false;
-                out.add(e);
-            } else {
+        return elements([&] {
+            if (peek() != '{') {
                 ++out.skipped.notObject;
-                if (!skip())
-                    return false;
+                return skip();
             }
-            ws();
-            if (peek() == ',') {
-                ++m_at;
-                continue;
-            }
-            return expect(']');
-        }
+            ++m_at;
+            RawEvent e;
+            if (!members([&](const std::string &key) { return field(key, e); }))
+                return false;
+            out.add(e);
+            return true;
+        });
     }
 
     bool field(const std::string &key, RawEvent &e)
@@ -415,7 +402,7 @@ private:
             break;
         case '[':
             ++m_at;
-            ok = elements();
+            ok = elements([this] { return skip(); });
             break;
         case 't': ok = literal("true"); break;
         case 'f': ok = literal("false"); break;
@@ -426,7 +413,9 @@ private:
         return ok;
     }
 
-    bool elements()
+    /// An array's elements after its '[': `element()` reads each.
+    template<typename F>
+    bool elements(F &&element)
     {
         ws();
         if (peek() == ']') {
@@ -434,7 +423,8 @@ private:
             return true;
         }
         for (;;) {
-            if (!skip())
+            ws();
+            if (!element())
                 return false;
             ws();
             if (peek() == ',') {
