@@ -63,6 +63,8 @@ int runProfile(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return line.usageError(err, QStringLiteral("--format must be table or json (got %1)").arg(line.value(format)));
 
     const QString tracePath = line.planPaths().value(0), planPath = line.planPaths().value(1);
+    if (line.isSet(measurements) && planPath == QLatin1String("-"))
+        return line.usageError(err, QStringLiteral("--measurements needs the plan as a file, not standard input: the row names its plan file"));
     const io::TraceReadResult trace = io::readKinetoTrace(tracePath);
     if (!trace.trace) {
         err << trace.error << '\n';

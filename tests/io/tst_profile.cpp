@@ -269,9 +269,11 @@ private slots:
         QCOMPARE(cli::runProfile({kSmallTrace, plan, QStringLiteral("--stage"), QStringLiteral("3")}, o, b), 2);
         QCOMPARE(cli::runProfile({kSmallTrace, plan, QStringLiteral("--steps"), QStringLiteral("0")}, o, b), 2);
         QCOMPARE(cli::runProfile({plan + QStringLiteral(".missing"), plan}, o, b), 1);
+        QCOMPARE(cli::runProfile({kSmallTrace, QStringLiteral("-"), QStringLiteral("--measurements"), csv}, o, b), 2);
         b.flush();
         QVERIFY2(bad.contains(QStringLiteral("expected TRACE and PLAN")) && bad.contains(QStringLiteral("--stage must be below the plan's 1"))
-                     && bad.contains(QStringLiteral("--steps must be an integer, 1 or more")) && bad.contains(QStringLiteral("cannot be read")),
+                     && bad.contains(QStringLiteral("--steps must be an integer, 1 or more")) && bad.contains(QStringLiteral("cannot be read"))
+                     && bad.contains(QStringLiteral("--measurements needs the plan as a file")),
                  qPrintable(bad));
     }
 
