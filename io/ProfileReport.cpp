@@ -23,13 +23,13 @@ QStringList measurementColumns()
     return columns;
 }
 
-QString errorText(const std::optional<double> &error)
+} // namespace
+
+QString profileErrorText(const std::optional<double> &error)
 {
     return error ? QStringLiteral("%1%2%").arg(*error >= 0 ? QStringLiteral("+") : QString()).arg(100.0 * *error, 0, 'f', 1)
                  : QStringLiteral("-");
 }
-
-} // namespace
 
 QString stepTimeText(double seconds)
 {
@@ -58,7 +58,7 @@ QString profileTable(const MeasuredProfile &m, const ProfileComparison &c, const
                    .arg(QString::fromStdString(row.label), -44)
                    .arg(stepTimeText(row.measuredSeconds), 12)
                    .arg(row.estimatedSeconds ? stepTimeText(*row.estimatedSeconds) : QStringLiteral("-"), 12)
-                   .arg(errorText(row.error()), 11);
+                   .arg(profileErrorText(row.error()), 11);
     }
     for (std::size_t i = 0; i < std::min<std::size_t>(m.unknownKernels.size(), 5); ++i)
         out << QStringLiteral("  unclassified: %1 %2\n").arg(QString::fromStdString(m.unknownKernels[i].first).left(70))

@@ -12,6 +12,8 @@ namespace trainplan::io {
 
 /// A time per step for the table and the window: "0.512 ms", "812.3 ms", "41.42 s".
 QString stepTimeText(double seconds);
+/// A row's estimated / measured - 1 as a signed percentage ("+12.3%"), "-" without one.
+QString profileErrorText(const std::optional<double> &error);
 
 QString profileTable(const MeasuredProfile &measured, const ProfileComparison &comparison, const QString &traceName,
                      const QString &planName, std::int64_t stages);

@@ -74,7 +74,8 @@ ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &pl
 {
     ProfileComparison out;
     out.stage = std::clamp<std::int64_t>(stage, 0, std::max<std::int64_t>(0, plan.parallel.pipeline - 1));
-    const EstimatedProfile e = estimatedProfile(plan, estimate, out.stage);
+    out.estimated = estimatedProfile(plan, estimate, out.stage);
+    const EstimatedProfile &e = out.estimated;
     std::vector<ProfileRow> both{{"step", "Step", measured.stepSeconds, e.stepSeconds},
                                  {"communication_exposed", "Communication (exposed)", measured.exposedCommunicationSeconds,
                                   e.exposedCommunicationSeconds},

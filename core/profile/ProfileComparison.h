@@ -47,6 +47,7 @@ struct ProfileRow
 struct ProfileComparison
 {
     std::int64_t stage = 0;
+    EstimatedProfile estimated; ///< the estimate's side on that stage, whole (the window stacks it)
     std::vector<ProfileRow> rows; ///< rows with both sides first, the largest |estimated - measured| first
 };
 

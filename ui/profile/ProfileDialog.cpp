@@ -199,11 +199,9 @@ void ProfileDialog::fillTable()
     for (const ProfileRow &row : m_comparison->rows) {
         const int r = m_table->rowCount();
         m_table->insertRow(r);
-        const std::optional<double> error = row.error();
         const QString cells[] = {QString::fromStdString(row.label), io::stepTimeText(row.measuredSeconds),
                                  row.estimatedSeconds ? io::stepTimeText(*row.estimatedSeconds) : tr("not separate"),
-                                 error ? QStringLiteral("%1%2%").arg(*error >= 0 ? QStringLiteral("+") : QString()).arg(100 * *error, 0, 'f', 1)
-                                       : QStringLiteral("–")};
+                                 io::profileErrorText(row.error())};
         for (int c = 0; c < 4; ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             item->setTextAlignment(c == 0 ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
@@ -222,7 +220,7 @@ void ProfileDialog::drawChart()
         m_plot->replot();
         return;
     }
-    const EstimatedProfile estimated = estimatedProfile(m_document->plan(), m_document->estimate(), m_comparison->stage);
+    const EstimatedProfile &estimated = m_comparison->estimated;
     const bool seconds = std::max(m_measured->stepSeconds, estimated.stepSeconds) >= 10.0;
     const double unit = seconds ? 1.0 : 1e3;
     QCPBars *below = nullptr;
