@@ -388,7 +388,7 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
                 (source + perParam.lowPrecisionCopies) * localParameters);
 }
 
-double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved)
+double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::int64_t documentLength)
 {
     const double s = double(m.seqLen), h = double(m.hidden), f = double(m.ffnHidden), kv = double(m.kvDim());
     const double qd = double(m.qDim()); // h unless head_dim says otherwise
@@ -399,7 +399,8 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved)
         projections = 2.0 * s * (m.qLoraRank > 0 ? h * qLora + qLora * qd : h * qd)
                       + 2.0 * s * (h * (kvLora + double(m.qkRopeHeadDim)) + kvLora * heads * double(m.qkNopeHeadDim + m.vHeadDim));
     }
-    const double scores = (causalHalved ? 2.0 : 4.0) * s * s * double(m.heads) * double(m.headDim()); // QK^T and PV
+    const double span = documentLength > 0 && documentLength < m.seqLen ? double(documentLength) : s;
+    const double scores = (causalHalved ? 2.0 : 4.0) * s * span * double(m.heads) * double(m.headDim()); // QK^T and PV
     const double attention = projections + scores + 2.0 * s * double(m.attentionOutDim()) * h;
     const double denseMlp = 2.0 * gated * s * h * f;
     // A MoE layer: the router, top-k routed experts and the shared ones (what NVIDIA's MoE formulas count).

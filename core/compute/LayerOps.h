@@ -25,6 +25,9 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
 /// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU; with
 /// `causalHalved`, the score term halved as NVIDIA's newer recipes count it. A mixture of experts counts
 /// the router, the top-k routed and the shared experts (active parameters), and its MTP modules.
-double modelForwardFlopsPerSequence(const ModelSpec &model, bool causalHalved = false);
+/// `documentLength` > 0 (packed sequences, attention within documents): the score term is s x
+/// documentLength instead of s^2, the work the model does (NVIDIA's FLOP count for its packed
+/// fine-tuning recipes has no full-sequence attention term either).
+double modelForwardFlopsPerSequence(const ModelSpec &model, bool causalHalved = false, std::int64_t documentLength = 0);
 
 } // namespace trainplan

@@ -386,7 +386,10 @@ void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums
     const double sequences = double(training.globalBatch);
     est.tokensPerSecond = sequences * double(model.seqLen) / est.stepSeconds;
     est.validTokensPerSecond = est.tokensPerSecond * (1.0 - training.paddingFraction);
-    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model) * sequences;
+    // Packed documents shorten the attention the model does only where flash attention's variable-length
+    // masks keep it within each document (the span LayerOps times).
+    const std::int64_t document = training.flashAttention ? training.documentLength : 0;
+    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model, false, document) * sequences;
     const double microbatchesInJob = sequences / double(training.microBatch);
     est.hardwareFlopsPerStep = est.modelFlopsPerStep
                                + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * double(plan.parallel.context)
