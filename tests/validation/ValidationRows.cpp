@@ -340,9 +340,15 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.documentLength = 180;
         // DeepSeek-V3's recipe recomputes MLA's up projections on H100 and the attention core on GB200
         // (RM='mla_up_proj' / 'core_attn' in dgxc-benchmarking v25.05 deepseek_v3/pretraining/launch.sh).
+        // On GB200 that release ran MLA's attention unfused: Transformer Engine's fused (cuDNN) attention
+        // trains MLA's head sizes (192 for Q and K, 128 for V) on Blackwell only from cuDNN 9.11
+        // (transformer_engine/common/fused_attn/fused_attn.cpp, nvte_get_fused_attn_backend), flash-attn
+        // has no Blackwell kernel, and the recipe's NeMo 25.04 container predates cuDNN 9.11; so the score
+        // matrices are materialised, which is why the recipe recomputes the attention core there.
         if (plan.model.isMla()) {
             plan.training.recompute = Recompute::Selective;
             plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
+            plan.training.flashAttention = gpu != QLatin1String("GB200");
         }
         // Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on 8 x 8): NeMo counts
         // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,

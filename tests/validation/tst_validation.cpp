@@ -36,12 +36,12 @@ constexpr double kDgxcMedian = 0.05, kDgxcWorst = 0.220;
 constexpr double kLongContextMedian = 0.10, kLongContextWorst = 0.10;
 // The dgxc mixture-of-experts rows (DeepSeek-V3, Grok-1, Llama 4 Maverick on H100 and GB200) meet issue 18's
 // median target (10%). Its worst target (25%) holds for 56 of the 59 rows (the worst of them 22%); the
-// three DeepSeek-V3 GB200 rows of v25.05 run 2.7x slower than the model says: 10% MFU, where the same
-// release's H100 run of the same recipe is predicted within 7% and GB200 runs of Grok-1 and Llama 4 within
-// 12%. Nothing in the published configuration (TP 2, PP 4, EP 32-64, core_attn recomputation, no
-// offload) explains it, so the bound on the worst row is what is achieved; the 90th percentile is held to
-// what the other rows reach.
-constexpr double kMoeMedian = 0.10, kMoeWorst = 0.68, kMoePercentile90 = 0.17;
+// three DeepSeek-V3 GB200 rows of v25.05 run 1.85x slower than the model says (10% MFU) even with their
+// attention read as unfused (ValidationRows.cpp says why), which took them from 2.7x; the same release's
+// H100 run of the same recipe is predicted within 7-12% and GB200 runs of Grok-1 and Llama 4 within 12%.
+// Nothing else in the published configuration (TP 2, PP 4, EP 32-64, no offload) explains it, so the bound
+// on the worst row is what is achieved; the 90th percentile is held to what the other rows reach.
+constexpr double kMoeMedian = 0.10, kMoeWorst = 0.47, kMoePercentile90 = 0.17;
 // The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row as achieved.
 constexpr double kZeroBubbleWorst = 0.15;
 
