@@ -92,7 +92,6 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
     const TrainingConfig &t = plan.training;
-    const ParallelConfig &p = plan.parallel;
     QStringList f{"--num-layers " + num(m.layers), "--hidden-size " + num(m.hidden), "--ffn-hidden-size " + num(m.ffnHidden),
                   "--num-attention-heads " + num(m.heads), "--seq-length " + num(m.seqLen), "--max-position-embeddings " + num(m.seqLen),
                   "--vocab-size " + num(m.vocab)};

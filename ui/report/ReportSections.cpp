@@ -17,7 +17,6 @@ namespace trainplan {
 namespace {
 
 QString text(const std::string &s) { return QString::fromStdString(s).toHtmlEscaped(); }
-QString num(double v, int decimals) { return fmt::number(v, decimals); }
 QString gib(double bytes) { return fmt::gib(bytes, 2); }
 QString pct(double fraction) { return fmt::percent(fraction, 1); }
 QString count(double v) { return fmt::count(v); }
@@ -78,16 +77,16 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
     flow.html(htmlFacts({
         {QObject::tr("Fits in memory"), e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
-        {QObject::tr("Step time"), num(st.stepSeconds, 3) + QStringLiteral(" s")},
-        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(num(st.tokensPerSecond, 0))},
+        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s")},
+        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0))},
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
         {QObject::tr("Limiting resource"), QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
         {QObject::tr("Suggested change"), suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
                                                            .arg(text(suggestion->label), text(suggestion->change),
-                                                                num(suggestion->tokensPerSecond, 0), num(suggestion->speedup, 2))
+                                                                fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2))
                                                      : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
         {QObject::tr("Time to train"), e.memory.fits ? QObject::tr("%1 days for %2 tokens, %3")
-                                                              .arg(num(e.run.days, 1), count(c.plan.run.tokenBudget), money(c, e.run.cost))
+                                                              .arg(fmt::number(e.run.days, 1), count(c.plan.run.tokenBudget), money(c, e.run.cost))
                                                         : QObject::tr("<b>does not fit</b>: the plan cannot run, so it has no time or cost")},
     }));
     flow.newPage();
@@ -120,7 +119,7 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
     const double a2a = c.e.step.category(TimeCategory::ExpertComm);
     const QString routing = training.capacityFactor
                                 ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
-                                      .arg(num(*training.capacityFactor, 2))
+                                      .arg(fmt::number(*training.capacityFactor, 2))
                                 : QObject::tr("dropless (no capacity factor)");
     return {{QObject::tr("Expert layout"), QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
                                                        "optimizer state reduced and sharded over %4 expert-data ranks")
@@ -129,7 +128,7 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
             {QObject::tr("Routing assumptions"), QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
                                                             "of the grouped GEMMs and the all-to-all; dispatch and combine not overlapped "
                                                             "with compute: %3 s exposed per step")
-                                                     .arg(routing, num(training.busiestExpertLoad(), 2), num(a2a, 2))}};
+                                                     .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2))}};
 }
 
 void modelSection(PageFlow &flow, const Context &c)
@@ -183,7 +182,7 @@ void precisionSection(PageFlow &flow, const Context &c)
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     flow.html(QObject::tr("<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
                           "%3 for the optimizer (%4)%5.</p>")
-                  .arg(num(perParam.parameters, 0), num(perParam.gradients, 0), num(perParam.optimizer, 0),
+                  .arg(fmt::number(perParam.parameters, 0), fmt::number(perParam.gradients, 0), fmt::number(perParam.optimizer, 0),
                        training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
                                                        : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data * par.context).arg(par.zeroStage)
@@ -230,7 +229,7 @@ void parallelismSection(PageFlow &flow, const Context &c)
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
                                          QString::fromLatin1(labelOf(precision)), gib(device.memoryBytes),
-                                         num(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
+                                         fmt::number(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
         {QObject::tr("Nodes"), QObject::tr("%1 nodes of %2 GPUs; intra-node %3").arg(c.plan.cluster.nodes).arg(c.plan.cluster.gpusPerNode).arg(linkName)},
         {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
     };
@@ -285,7 +284,7 @@ void memorySection(PageFlow &flow, const Context &c)
     const MemoryEstimate &memory = c.e.memory;
     flow.heading(QObject::tr("4. Memory peaks per stage and component"));
     QList<QStringList> rows;
-    const auto g = [](double bytes) { return num(bytes / units::GiB, 2); };
+    const auto g = [](double bytes) { return fmt::number(bytes / units::GiB, 2); };
     for (const StageMemory &s : memory.stages)
         rows << QStringList{QString::number(s.stage), g(s.parametersBytes), g(s.gradientsBytes), g(s.optimizerBytes), g(s.activationsBytes),
                             g(s.otherBytes), g(s.allocatedBytes), g(s.reservedBytes), QStringLiteral("<b>%1</b>").arg(g(s.deviceBytes)),
@@ -311,9 +310,9 @@ void throughputSection(PageFlow &flow, const Context &c)
     const StepEstimate &st = c.e.step;
     flow.heading(QObject::tr("5. Throughput and step-time decomposition"));
     flow.html(htmlFacts({
-        {QObject::tr("Step time"), num(st.stepSeconds, 3) + QStringLiteral(" s")},
-        {QObject::tr("Tokens/s"), num(st.tokensPerSecond, 0)},
-        {QObject::tr("Valid tokens/s"), num(st.validTokensPerSecond, 0)},
+        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s")},
+        {QObject::tr("Tokens/s"), fmt::number(st.tokensPerSecond, 0)},
+        {QObject::tr("Valid tokens/s"), fmt::number(st.validTokensPerSecond, 0)},
         {QObject::tr("Model TFLOP/s per GPU"), fmt::teraflops(st.modelFlopsPerGpu, 1)},
         {QObject::tr("Hardware TFLOP/s per GPU"), fmt::teraflops(st.hardwareFlopsPerGpu, 1)},
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
@@ -321,22 +320,22 @@ void throughputSection(PageFlow &flow, const Context &c)
     QList<QStringList> rows;
     // The step's parts end to end (they sum to the step time): what Figure 2 draws.
     for (std::size_t i = 0; i < kStepPartCount; ++i)
-        rows << QStringList{QString::fromLatin1(labelOf(StepPart(i))), num(c.e.parts[i], 4),
+        rows << QStringList{QString::fromLatin1(labelOf(StepPart(i))), fmt::number(c.e.parts[i], 4),
                             pct(st.stepSeconds > 0 ? c.e.parts[i] / st.stepSeconds : 0.0)};
-    rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(num(st.stepSeconds, 4)), pct(1.0)};
+    rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(fmt::number(st.stepSeconds, 4)), pct(1.0)};
     flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
     const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::ContextComm)
                            + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
     const QString context = c.plan.parallel.context > 1
                                 ? QObject::tr(", context-parallel %1 s (%2 exchange over %3 GPUs)")
-                                      .arg(num(st.category(TimeCategory::ContextComm), 3),
+                                      .arg(fmt::number(st.category(TimeCategory::ContextComm), 3),
                                            QString::fromLatin1(labelOf(c.plan.parallel.contextComm)))
                                       .arg(c.plan.parallel.context)
                                 : QString();
     flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s%7, pipeline %4 s, data-parallel %5 s. "
                           "<b>Pipeline idle:</b> %6 of all stage-time.</p>")
-                  .arg(num(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), num(st.category(TimeCategory::TensorComm), 3),
-                       num(st.category(TimeCategory::PipelineComm), 3), num(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction),
+                  .arg(fmt::number(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), fmt::number(st.category(TimeCategory::TensorComm), 3),
+                       fmt::number(st.category(TimeCategory::PipelineComm), 3), fmt::number(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction),
                        context));
     flow.chart(c.charts.step, 170, QObject::tr("Figure 2. Where the step goes: its parts end to end, as the table above sums them."));
     flow.chart(c.charts.roofline, 300, QObject::tr("Figure 3. Roofline of one micro-batch's kernels on the slowest stage."));
@@ -368,7 +367,7 @@ void scalingSection(PageFlow &flow, const Context &c)
     flow.html(QObject::tr("<p>Baseline: %1 over W data-parallel replicas. At this plan's %2 replicas: strong scaling %3, "
                           "weak scaling %4.</p>")
                   .arg(baseline).arg(par.data)
-                  .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(num(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
+                  .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(fmt::number(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
                        weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
               284); // with its chart
     flow.chart(c.charts.scaling, 280, base > 1 ? QObject::tr("Figure 5. Strong and weak scaling against the %1-replica baseline.").arg(base)
@@ -388,8 +387,8 @@ void costSection(PageFlow &flow, const Context &c)
     }
     QList<QStringList> rows;
     const auto costRow = [&](const QString &name, const RunEstimate &r, std::int64_t gpus) {
-        rows << QStringList{name, QString::number(gpus), num(r.days, 1), num(r.gpuHours, 0), num(r.energyJoules / units::JoulesPerKilowattHour, 0),
-                            money(c, r.cost), num(r.daysWithFailures, 1)};
+        rows << QStringList{name, QString::number(gpus), fmt::number(r.days, 1), fmt::number(r.gpuHours, 0), fmt::number(r.energyJoules / units::JoulesPerKilowattHour, 0),
+                            money(c, r.cost), fmt::number(r.daysWithFailures, 1)};
     };
     costRow(QObject::tr("This plan"), run, c.e.model.gpus);
     if (const PlanDocument::SearchBest *best = c.document.searchBest())
@@ -399,8 +398,8 @@ void costSection(PageFlow &flow, const Context &c)
                         rows));
     flow.html(QObject::tr("<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
                           "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
-                  .arg(count(c.plan.run.tokenBudget), num(run.steps, 0), count(double(training.globalBatch) * double(c.plan.model.seqLen)),
-                       money(c, c.plan.run.pricePerGpuHour), num(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
+                  .arg(count(c.plan.run.tokenBudget), fmt::number(run.steps, 0), count(double(training.globalBatch) * double(c.plan.model.seqLen)),
+                       money(c, c.plan.run.pricePerGpuHour), fmt::number(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
 }
 
 void checkpointSection(PageFlow &flow, const Context &c)
@@ -414,10 +413,10 @@ void checkpointSection(PageFlow &flow, const Context &c)
         {QObject::tr("Write time"), QObject::tr("%1 at %2 GB/s, %3").arg(duration(run.checkpointWriteSeconds), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
                                                                      r.shardedCheckpoint ? QObject::tr("sharded (every rank writes its shard)")
                                                                                          : QObject::tr("gathered to one writer"))},
-        {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)").arg(duration(run.clusterMtbfSeconds), num(r.gpuMtbfHours, 0)).arg(c.e.model.gpus)},
+        {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)").arg(duration(run.clusterMtbfSeconds), fmt::number(r.gpuMtbfHours, 0)).arg(c.e.model.gpus)},
         {QObject::tr("Checkpoint interval"), QObject::tr("%1 (Daly 2006; Young 1974: %2)").arg(duration(run.checkpointIntervalSeconds), duration(run.youngIntervalSeconds))},
         {QObject::tr("Overhead"), QObject::tr("%1 of useful time (writes, lost work, restarts of %2)").arg(pct(run.overheadFraction), duration(r.restartSeconds))},
-        {QObject::tr("Expected failures"), QObject::tr("%1 over %2 days").arg(num(run.expectedFailures, 1), num(run.daysWithFailures, 1))},
+        {QObject::tr("Expected failures"), QObject::tr("%1 over %2 days").arg(fmt::number(run.expectedFailures, 1), fmt::number(run.daysWithFailures, 1))},
     }));
 }
 
@@ -428,7 +427,7 @@ void adviceSection(PageFlow &flow, const Context &c)
     flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
     if (const Intervention *s = c.e.advice.suggestion())
         flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
-                      .arg(text(s->label), text(s->change), num(s->tokensPerSecond, 0), num(s->speedup, 2), gib(s->peakBytes)));
+                      .arg(text(s->label), text(s->change), fmt::number(s->tokensPerSecond, 0), fmt::number(s->speedup, 2), gib(s->peakBytes)));
     QList<QStringList> rows;
     QStringList notApplicable;
     for (const Intervention &in : c.e.advice.interventions) {
@@ -437,7 +436,7 @@ void adviceSection(PageFlow &flow, const Context &c)
             continue;
         }
         rows << QStringList{QString::fromLatin1(labelOf(in.resource)), text(in.label), in.fits ? QObject::tr("fits") : QObject::tr("too big"),
-                            num(in.tokensPerSecond, 0), in.speedup > 0 ? num(in.speedup, 2) + QStringLiteral("×") : QString(), gib(in.peakBytes)};
+                            fmt::number(in.tokensPerSecond, 0), in.speedup > 0 ? fmt::number(in.speedup, 2) + QStringLiteral("×") : QString(), gib(in.peakBytes)};
     }
     flow.html(QObject::tr("<p>Each intervention of the diagnostic map (Figure 16.1) applied alone to this plan and estimated:</p>"));
     chunkedTable(flow, {QObject::tr("Resource"), QObject::tr("Intervention"), QObject::tr("Memory"), QObject::tr("Tokens/s#"),
@@ -475,13 +474,13 @@ void sourcesSection(PageFlow &flow, const Context &c)
     QList<QStringList> rows = sourceRows(c);
     rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
                         QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
-    rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(num(r.gpuMtbfHours, 0)),
+    rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(fmt::number(r.gpuMtbfHours, 0)),
                         QObject::tr("Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
     rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
                         QObject::tr("Daly 2006; Young 1974")};
     rows << QStringList{QObject::tr("Price, storage, restart"),
                         QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(money(c, r.pricePerGpuHour), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
-                                                                         num(r.restartSeconds, 0)),
+                                                                         fmt::number(r.restartSeconds, 0)),
                         QObject::tr("user assumptions (plan keys run.*)")};
     chunkedTable(flow, {QObject::tr("Assumption"), QObject::tr("Value or formula"), QObject::tr("Source")}, rows, 12);
 }

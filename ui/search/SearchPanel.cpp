@@ -1,4 +1,5 @@
 #include "ui/search/SearchPanel.h"
+#include "ui/Format.h"
 
 #include "io/Evidence.h"
 
@@ -34,7 +35,6 @@ namespace trainplan {
 
 namespace {
 
-QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
 
 enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert, ExpertTensor,
               Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
@@ -91,11 +91,11 @@ public:
             return {};
         switch (index.column()) {
         case Rank: return r.rank;
-        case TokensPerSecond: return num(s.tokensPerSecond, 0);
-        case StepSeconds: return num(s.stepSeconds, 3);
-        case Mfu: return num(100 * s.mfu, 1) + QStringLiteral("%");
-        case PeakGiB: return num(s.peakBytes / units::GiB, 1);
-        case HeadroomGiB: return num(s.headroomBytes / units::GiB, 1);
+        case TokensPerSecond: return fmt::number(s.tokensPerSecond, 0);
+        case StepSeconds: return fmt::number(s.stepSeconds, 3);
+        case Mfu: return fmt::number(100 * s.mfu, 1) + QStringLiteral("%");
+        case PeakGiB: return fmt::number(s.peakBytes / units::GiB, 1);
+        case HeadroomGiB: return fmt::number(s.headroomBytes / units::GiB, 1);
         case Gpus: return qlonglong(s.gpus);
         case Data: return qlonglong(c.data);
         case Tensor: return qlonglong(c.tensor);
@@ -279,7 +279,7 @@ void SearchPanel::connectPareto()
     connect(m_pareto, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const SearchScore *s = scoreAt(event->position().toPoint());
         m_pareto->setToolTip(s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\n%4\nDouble-click to load")
-                                     .arg(num(s->tokensPerSecond, 0), num(s->headroomBytes / units::GiB, 1))
+                                     .arg(fmt::number(s->tokensPerSecond, 0), fmt::number(s->headroomBytes / units::GiB, 1))
                                      .arg(s->gpus)
                                      .arg(io::describeConfig(s->config))
                                : QString());
@@ -377,15 +377,15 @@ void SearchPanel::showOutcome()
     } else {
         text = tr("%1 plans in %2 s (%3 plans/s on %4 threads)%5: %6 feasible.")
                    .arg(o.evaluated)
-                   .arg(num(o.seconds, 2), num(o.seconds > 0 ? double(o.evaluated) / o.seconds : 0, 0))
+                   .arg(fmt::number(o.seconds, 2), fmt::number(o.seconds > 0 ? double(o.evaluated) / o.seconds : 0, 0))
                    .arg(o.threads)
                    .arg(o.cancelled ? tr(", cancelled") : QString())
                    .arg(o.feasible);
         if (!o.top.empty()) {
             const double current = o.baseTokensPerSecond;
-            text += tr(" Best: %1 tokens/s").arg(num(o.top.front().score.tokensPerSecond, 0));
+            text += tr(" Best: %1 tokens/s").arg(fmt::number(o.top.front().score.tokensPerSecond, 0));
             if (current > 0)
-                text += tr(" (%1× the searched plan)").arg(num(o.top.front().score.tokensPerSecond / current, 2));
+                text += tr(" (%1× the searched plan)").arg(fmt::number(o.top.front().score.tokensPerSecond / current, 2));
             text += QLatin1Char('.');
         } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
             text += QLatin1Char(' ') + reason;

@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QPainter>
 #include <QVBoxLayout>
@@ -77,10 +78,10 @@ protected:
                 if (!in.valid)
                     effect = tr("not valid here");
                 else if (!in.fits)
-                    effect = tr("does not fit (%1 GiB)").arg(num(in.peakBytes / units::GiB, 1));
+                    effect = tr("does not fit (%1 GiB)").arg(fmt::number(in.peakBytes / units::GiB, 1));
                 else
-                    effect = tr("%1× tokens/s, memory %2%3%").arg(num(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
-                                                               num(100 * in.memoryChange, 0));
+                    effect = tr("%1× tokens/s, memory %2%3%").arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
+                                                               fmt::number(100 * in.memoryChange, 0));
                 const QRectF r(x, y, colW, 36);
                 QFont b = base;
                 b.setBold(true);

@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -104,7 +105,7 @@ public:
                         .arg(r.rank).arg(k.data).arg(k.tensor).arg(k.pipeline).arg(k.microBatch).arg(k.zeroStage)
                         .arg(QString::fromLatin1(toString(k.recompute)),
                              k.sequenceParallel ? tr(", sequence parallel") : QString(),
-                             k.offload ? tr(", optimizer offloaded") : QString(), num(r.score.tokensPerSecond, 0));
+                             k.offload ? tr(", optimizer offloaded") : QString(), fmt::number(r.score.tokensPerSecond, 0));
         }
         m_demo->setText(html);
         m_searchDemo = o;
@@ -147,39 +148,39 @@ private:
         case Demo::StageTimes: {
             html = tr("<b>This plan's stages</b> (one micro-batch, forward + backward + communication):");
             for (std::size_t s = 0; s < e.step.stages.size() && s < 16; ++s)
-                html += tr("<br>stage %1: %2 ms%3").arg(s).arg(num(e.step.stages[s].microbatchSeconds() / units::Milli, 2))
+                html += tr("<br>stage %1: %2 ms%3").arg(s).arg(fmt::number(e.step.stages[s].microbatchSeconds() / units::Milli, 2))
                             .arg(std::int64_t(s) == e.step.slowestStage ? tr(" ◀ slowest") : QString());
             break;
         }
         case Demo::StepBreakdown:
-            html = tr("<b>This plan's step</b> (%1 s):").arg(num(e.step.stepSeconds, 3));
+            html = tr("<b>This plan's step</b> (%1 s):").arg(fmt::number(e.step.stepSeconds, 3));
             for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
-                html += tr("<br>%1: %2 s (%3%)").arg(QString::fromLatin1(labelOf(TimeCategory(i)))).arg(num(e.step.breakdown[i], 3))
-                            .arg(num(e.step.stepSeconds > 0 ? 100 * e.step.breakdown[i] / e.step.stepSeconds : 0, 1));
+                html += tr("<br>%1: %2 s (%3%)").arg(QString::fromLatin1(labelOf(TimeCategory(i)))).arg(fmt::number(e.step.breakdown[i], 3))
+                            .arg(fmt::number(e.step.stepSeconds > 0 ? 100 * e.step.breakdown[i] / e.step.stepSeconds : 0, 1));
             break;
         case Demo::RunCost:
             html = tr("<b>This plan's run:</b> %1 days, %2 GPU-hours, %3 MWh for %4 tokens; checkpoint %5 GiB written in %6 s, every %7 h; "
                       "%8 failures expected.")
-                       .arg(num(e.run.days, 1), num(e.run.gpuHours, 0), num(e.run.energyJoules / 3.6e9, 1),
+                       .arg(fmt::number(e.run.days, 1), fmt::number(e.run.gpuHours, 0), fmt::number(e.run.energyJoules / 3.6e9, 1),
                             QString::fromStdString(units::formatCount(m_document->plan().run.tokenBudget)),
-                            num(e.run.checkpointBytes / units::GiB, 0), num(e.run.checkpointWriteSeconds, 0),
-                            num(e.run.checkpointIntervalSeconds / 3600, 1), num(e.run.expectedFailures, 1));
+                            fmt::number(e.run.checkpointBytes / units::GiB, 0), fmt::number(e.run.checkpointWriteSeconds, 0),
+                            fmt::number(e.run.checkpointIntervalSeconds / 3600, 1), fmt::number(e.run.expectedFailures, 1));
             break;
         case Demo::MemoryTerms: {
             const StageMemory &s = e.memory.stages[std::size_t(e.memory.peakStage)];
             html = tr("<b>This plan's peak stage %1:</b> persistent state %2 GiB, activations %3 GiB, and beyond the 16-byte estimate:")
-                       .arg(s.stage).arg(num((s.parametersBytes + s.gradientsBytes + s.optimizerBytes) / units::GiB, 2))
-                       .arg(num(s.activationsBytes / units::GiB, 2));
+                       .arg(s.stage).arg(fmt::number((s.parametersBytes + s.gradientsBytes + s.optimizerBytes) / units::GiB, 2))
+                       .arg(fmt::number(s.activationsBytes / units::GiB, 2));
             for (std::size_t i = 0; i < kOtherTermCount; ++i)
                 if (s.other[i] > 0)
-                    html += tr("<br>%1: %2 GiB").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label)).arg(num(s.other[i] / units::GiB, 2));
+                    html += tr("<br>%1: %2 GiB").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label)).arg(fmt::number(s.other[i] / units::GiB, 2));
             break;
         }
         case Demo::Fusion: {
             const FusionTraffic t = fusionTraffic(m_document->plan());
             const double f = t.fusedBytes, u = t.unfusedBytes;
             html = tr("<b>This plan, one micro-batch on one GPU:</b> element-wise kernels move %1 GB unfused and %2 GB fused (%3% less).")
-                       .arg(num(u / units::Giga, 2), num(f / units::Giga, 2), num(u > 0 ? 100 * (1 - f / u) : 0, 0));
+                       .arg(fmt::number(u / units::Giga, 2), fmt::number(f / units::Giga, 2), fmt::number(u > 0 ? 100 * (1 - f / u) : 0, 0));
             break;
         }
         default:

@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -43,8 +44,8 @@ public:
             const FormatProperties p = properties(f);
             setRow(m_table, row++, {qs(f.name), QStringLiteral("1/%1/%2").arg(f.exponentBits).arg(f.mantissaBits),
                                     QString::number(p.maxFinite, 'g', 5), QString::number(p.minNormal, 'g', 5),
-                                    QString::number(p.minSubnormal, 'g', 5), QString::number(p.epsilon, 'g', 5), num(p.decimalDigits, 2),
-                                    num(p.dynamicRangeDecades, 1),
+                                    QString::number(p.minSubnormal, 'g', 5), QString::number(p.epsilon, 'g', 5), fmt::number(p.decimalDigits, 2),
+                                    fmt::number(p.dynamicRangeDecades, 1),
                                     f.blockSize > 0 ? tr("one %1 per %2 elements").arg(qs(f.scaleFormat)).arg(f.blockSize) : tr("none")});
         }
         m_table->setMaximumHeight(m_table->verticalHeader()->length() + m_table->horizontalHeader()->height() + 4);
@@ -139,11 +140,11 @@ private:
             const LossScalingDemo l = lossScaling(f, g, s);
             const auto show = [](const Rounded &v) { return std::isnan(v.value) ? QStringLiteral("NaN") : QString::number(v.value, 'g', 9); };
             setRow(m_probe, row++, {qs(f.name), show(r), QString::fromLatin1(toString(r.outcome)),
-                                    std::isfinite(r.relativeError) ? num(100 * r.relativeError, 4) + QStringLiteral("%") : QStringLiteral("∞"),
+                                    std::isfinite(r.relativeError) ? fmt::number(100 * r.relativeError, 4) + QStringLiteral("%") : QStringLiteral("∞"),
                                     show(l.unscaled) + QStringLiteral(" (") + QString::fromLatin1(toString(l.unscaled.outcome)) + QLatin1Char(')'),
                                     l.scaled.outcome == RoundingOutcome::Overflow || l.scaled.outcome == RoundingOutcome::NotANumber
                                         ? tr("overflow: the scale is too large")
-                                        : QString::number(l.recovered, 'g', 6) + QStringLiteral(" (") + num(100 * l.recoveredRelativeError, 3)
+                                        : QString::number(l.recovered, 'g', 6) + QStringLiteral(" (") + fmt::number(100 * l.recoveredRelativeError, 3)
                                               + QStringLiteral("% off)")});
         }
     }

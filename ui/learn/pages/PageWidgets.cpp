@@ -11,7 +11,6 @@
 
 namespace trainplan::learn {
 
-QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
 QString qs(const std::string &s) { return QString::fromStdString(s); }
 
 QDoubleSpinBox *spin(double min, double max, double value, int decimals, const QString &suffix)

@@ -1,6 +1,6 @@
 #pragma once
 // What the Learn pages share: a spin box for a figure's input, a read-only table, readable text colours
-// on coloured boxes, number formatting.
+// on coloured boxes (numbers go through ui/Format).
 
 #include <QColor>
 #include <QString>
@@ -13,7 +13,6 @@ class QTableWidget;
 
 namespace trainplan::learn {
 
-QString num(double v, int decimals);
 QString qs(const std::string &s);
 QDoubleSpinBox *spin(double min, double max, double value, int decimals, const QString &suffix = {});
 QTableWidget *makeTable(const QStringList &header);

@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -111,7 +112,7 @@ private:
         plot->legend->setVisible(true);
         QString totals;
         for (int s = 0; s < 4; ++s)
-            totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(num(perWorker(s).total() / units::GB, 2));
+            totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(fmt::number(perWorker(s).total() / units::GB, 2));
         m_formula->setText(tr("M = P (q_p/w_p + q_g/w_g + (q_master + q_moments)/w_o), w = W for the sharded terms: %1 per worker.").arg(totals));
         plot->replot();
     }

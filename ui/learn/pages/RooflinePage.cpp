@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -116,7 +117,7 @@ private:
         plot->clearGraphs();
         chartstyle::apply(plot, palette());
         const double peak = m_peak->value(), bw = m_bandwidth->value();
-        m_ridge->setText(tr("ridge point %1 FLOP/byte").arg(num(peak / bw, 0)));
+        m_ridge->setText(tr("ridge point %1 FLOP/byte").arg(fmt::number(peak / bw, 0)));
         QVector<double> x, y;
         for (double i = -2; i <= 5.0001; i += 0.05) {
             const double intensity = std::pow(10.0, i);

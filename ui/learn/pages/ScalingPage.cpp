@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -101,7 +102,7 @@ private:
         plot->yAxis2->setLabel(tr("Parallel efficiency"));
         plot->legend->setVisible(true);
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-        m_summary->setText(tr("W = 128: S = %1, E = %2").arg(num(c.speedup.back(), 2), num(c.efficiency.back(), 3)));
+        m_summary->setText(tr("W = 128: S = %1, E = %2").arg(fmt::number(c.speedup.back(), 2), fmt::number(c.efficiency.back(), 3)));
         plot->replot();
     }
 
