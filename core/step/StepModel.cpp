@@ -312,6 +312,28 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
     return bubble;
 }
 
+/// FP8 with per-tensor (delayed) scaling: Transformer Engine all-reduces the amax of every FP8 tensor
+/// across the amax-reduction group, the data x context x tensor ranks of a stage (Megatron-Core's
+/// get_amax_reduction_group), when a forward fp8_autocast region closes and once in its backward
+/// (transformer_engine/pytorch/fp8.py, FP8GlobalStateManager.reduce_and_update_fp8_tensors). Megatron-Core
+/// opens one region per model chunk's forward (TransformerBlock), so a stage pays two small blocking
+/// all-reduces per chunk and micro-batch: latency-bound, and more of it the more nodes the group spans.
+/// Block-scaled formats (FP8 blockwise, MXFP8, NVFP4) compute their scales locally: none.
+double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
+{
+    const ParallelConfig &par = plan.parallel;
+    if (plan.training.precision != Precision::FP8)
+        return 0.0;
+    GroupPlacement group = links.dataGroup; // data x context ranks; the tensor ranks sit beside them
+    group.size *= par.tensor;
+    group.perNode = std::min({group.size, group.perNode * par.tensor, std::max<std::int64_t>(1, plan.cluster.gpusPerNode)});
+    // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers.
+    const double layersPerChunk = double(plan.layersPerStage()) / double(par.virtualStages);
+    const double amaxBytes = 4.0 * 3.0 * 4.0 * std::max(1.0, layersPerChunk);
+    const double perRegion = bestCollective(Collective::AllReduce, amaxBytes, group).seconds;
+    return double(plan.microbatches()) * 2.0 * double(par.virtualStages) * perRegion;
+}
+
 /// Exposed data-parallel synchronisation of the slowest stage's gradients.
 double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &perParam,
                            double localParameters, const StageTime &pace)
@@ -496,6 +518,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         expertLinks.dataGroup.perNode = std::min(links.dataGroup.perNode, par.expertDataSize());
         dataExposed += dataParallelExposed(plan, expertLinks, perParam, expertParameters, pace);
     }
+    dataExposed += fp8AmaxSyncSeconds(plan, links);
     const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);
 
     const double microbatches = double(plan.microbatches());

@@ -45,6 +45,7 @@ private slots:
     void lowerFormatsAreFasterOnBlackwell();
     void refusedWhereTheDeviceHasNoCores();
     void auditListsTheScales();
+    void perTensorScalesSynchroniseTheirAmax();
 };
 
 void TestPrecisionFamily::peaksPerFormat_data()
@@ -132,6 +133,41 @@ void TestPrecisionFamily::auditListsTheScales()
     QVERIFY(row(Precision::NVFP4, "Weights, quantized copies").computed.find("E2M1") != std::string::npos);
     QCOMPARE(row(Precision::NVFP4, "Parameters (working copy)").held, std::string("BF16"));
     QCOMPARE(row(Precision::MXFP8, "Attention (QK^T, PV)").computed, std::string("BF16"));
+}
+
+// Per-tensor (delayed) scaling all-reduces each FP8 tensor's amax over the stage's data x tensor ranks,
+// twice per model chunk and micro-batch (Transformer Engine on Megatron-Core); block scales need no such
+// sync. GPT-3 175B in NVIDIA's layout (TP 4, PP 8, VP 12): the difference between the two is that sync
+// alone, a few-kilobyte all-reduce that costs its latency (tens of microseconds on H100's network, not
+// the milliseconds of a bandwidth-bound one), and it grows as the group spans more nodes.
+void TestPrecisionFamily::perTensorScalesSynchroniseTheirAmax()
+{
+    const auto dataComm = [](Precision precision, std::int64_t data) {
+        Plan plan = test::presetPlan("gpt3-175b", 4, 8, data, 1, 2 * 32 * data, "h100-sxm5-80gb");
+        plan.training.precision = precision;
+        plan.training.flashAttention = true;
+        plan.training.sequenceParallel = true;
+        plan.parallel.schedule = Schedule::Interleaved;
+        plan.parallel.virtualStages = 12;
+        plan.parallel.zeroStage = 1;
+        plan.parallel.overlapGradReduce = plan.parallel.overlapParamGather = true;
+        const Estimate e = estimate(plan, io::builtinCatalog());
+        if (!e.valid)
+            qFatal("invalid plan");
+        return std::pair{e.step.category(TimeCategory::DataComm), double(plan.microbatches() * 2 * 12)};
+    };
+    const auto [perTensor4, syncs4] = dataComm(Precision::FP8, 4);
+    const auto [blockwise4, syncs4b] = dataComm(Precision::FP8Blockwise, 4);
+    const auto [perTensor32, syncs32] = dataComm(Precision::FP8, 32);
+    const auto [blockwise32, syncs32b] = dataComm(Precision::FP8Blockwise, 32);
+    QCOMPARE(syncs4, syncs4b);
+    QCOMPARE(syncs32, syncs32b);
+    const double each4 = (perTensor4 - blockwise4) / syncs4, each32 = (perTensor32 - blockwise32) / syncs32;
+    qInfo("amax all-reduce: %.1f us over 4-way data, %.1f us over 32-way", 1e6 * each4, 1e6 * each32);
+    QVERIFY2(each4 > 5e-6 && each4 < 2e-4, qPrintable(QString::number(each4)));
+    QVERIFY2(each32 > each4 && each32 < 4e-4, qPrintable(QStringLiteral("%1 vs %2").arg(each32).arg(each4)));
+    // BF16 has no scales to agree on.
+    QVERIFY(dataComm(Precision::BF16, 32).first < perTensor32);
 }
 
 QTEST_GUILESS_MAIN(TestPrecisionFamily)
