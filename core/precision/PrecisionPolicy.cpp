@@ -8,9 +8,9 @@ namespace {
 void appendScaleRow(Precision p, std::vector<PrecisionRow> &rows)
 {
     if (p == Precision::FP8)
-        rows.push_back({"FP8 scaling factors", "FP32", "FP32", "",
-                        "per tensor, from an amax history (delayed scaling); the amaxes are all-reduced over the "
-                        "stage's data x tensor ranks twice per model chunk and micro-batch"});
+        rows.push_back({"FP8 scaling factors", "FP32", "FP32", "amax all-reduced over the stage's data x tensor ranks",
+                        "per tensor, from an amax history (delayed scaling); synchronised twice per model chunk and "
+                        "micro-batch"});
     else if (p == Precision::FP8Blockwise)
         rows.push_back({"FP8 block scales", "FP32", "FP32", "", "one per 1x128 activation tile and 128x128 weight block"});
     else if (p == Precision::MXFP8)
