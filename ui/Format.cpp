@@ -15,6 +15,7 @@ QString gigabytesPerSecond(double bytesPerSecond, int decimals) { return number(
 QString percent(double fraction, int decimals) { return text(units::formatPercent(fraction, decimals)); }
 QString duration(double seconds) { return text(units::formatDuration(seconds)); }
 QString count(double value, int decimals) { return text(units::formatCount(value, decimals)); }
+QString counted(long long n, const QString &one, const QString &many) { return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many); }
 QString grouped(double value, int decimals) { return text(units::formatGrouped(value, decimals)); }
 QString currency(double amount, const std::string &code) { return text(units::formatCurrency(amount, code)); }
 QString kilowattHours(double joules) { return grouped(joules / units::JoulesPerKilowattHour) + QStringLiteral(" kWh"); }

@@ -28,6 +28,8 @@ QString percent(double fraction, int decimals = 1);
 QString duration(double seconds);
 /// Parameter and token counts: "174.6 B", "6.74 B".
 QString count(double value, int decimals = 2);
+/// A whole count with its noun in the right number: "1 node", "8 nodes".
+QString counted(long long n, const QString &one, const QString &many);
 /// Digits in groups of three: "1,061,321".
 QString grouped(double value, int decimals = 0);
 /// Money in the plan's currency: "$1,061,321", "1,061,321 CHF".

@@ -278,6 +278,17 @@ private slots:
         QVERIFY(comparedText.contains(QStringLiteral("Against the baseline")));
         QVERIFY(comparedText.contains(QStringLiteral("Baseline: llama2-7b-one-dgx-h100.json")));
         QVERIFY(comparedText.contains(QStringLiteral("model.layers")));
+
+        // One node, one stage, one sequence per micro-batch: counts read as words, not "1 nodes"; packed
+        // fine-tuning says how attention runs; per-tensor FP8 says where its scales are synchronised.
+        const QString single = dir.filePath(QStringLiteral("single.pdf"));
+        QCOMPARE(runBinary({QStringLiteral("report"), QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3-8b-sft-packed-8-h100.json"),
+                            QStringLiteral("-o"), single}, &err), 0);
+        const QString singleText = run(QStringLiteral("pdftotext"), {single, QStringLiteral("-")}).simplified();
+        for (const char *phrase : {"1 node of 8 GPUs", "1 sequence per GPU", "1 virtual stage per rank", "32, one stage",
+                                   "packed documents of 180 tokens", "amax all-reduced over the stage's data x tensor ranks"})
+            QVERIFY2(singleText.contains(QLatin1String(phrase)), phrase);
+        QVERIFY(!singleText.contains(QStringLiteral("1 nodes")));
         QCOMPARE(runBinary({QStringLiteral("report"), examplePath(), QStringLiteral("-o"), compared, QStringLiteral("--baseline"),
                             dir.filePath(QStringLiteral("missing.json"))}, &err), 1);
 
@@ -296,7 +307,8 @@ private slots:
         QVERIFY2(err.contains(QStringLiteral("cannot write")), qPrintable(err));
         QVERIFY(!QFile::exists(unwritable));
         // Leftover temporary files of QSaveFile: none.
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), (QStringList{QStringLiteral("compared.pdf"), QStringLiteral("r.pdf")}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files),
+                 (QStringList{QStringLiteral("compared.pdf"), QStringLiteral("r.pdf"), QStringLiteral("single.pdf")}));
 
         QCOMPARE(runBinary({QStringLiteral("report"), examplePath()}, &err), 2);
         QVERIFY(err.contains(QStringLiteral("usage")));

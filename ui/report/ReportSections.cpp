@@ -46,7 +46,7 @@ QString clusterSummary(const Context &c)
     for (const NodeGroup &g : c.plan.cluster.groups()) {
         const DeviceSpec *d = c.catalog.device(g.device, c.plan.cluster.customDevices);
         cluster += (cluster.isEmpty() ? QString() : QStringLiteral("; "))
-                   + QObject::tr("%1 nodes × %2 %3").arg(g.nodes).arg(g.gpusPerNode).arg(d ? text(d->name) : text(g.device));
+                   + QObject::tr("%1 × %2 %3").arg(fmt::counted(g.nodes, QObject::tr("node"), QObject::tr("nodes"))).arg(g.gpusPerNode).arg(d ? text(d->name) : text(g.device));
     }
     return cluster;
 }
@@ -143,7 +143,7 @@ void modelSection(PageFlow &flow, const Context &c)
                                                    .arg(QString::fromLatin1(toString(m.mlp)))},
         {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
         {QObject::tr("Parameters"), QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
-        {QObject::tr("Micro-batch"), QObject::tr("%1 sequences per GPU").arg(training.microBatch)},
+        {QObject::tr("Micro-batch"), fmt::counted(training.microBatch, QObject::tr("sequence"), QObject::tr("sequences")) + QObject::tr(" per GPU")},
         {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(training.globalBatch).arg(count(double(training.globalBatch) * double(m.seqLen)))},
         {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
         {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))
@@ -218,19 +218,23 @@ void parallelismSection(PageFlow &flow, const Context &c)
                                                           .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context).arg(c.e.model.gpus)
                                                           .arg(QString::fromLatin1(labelOf(par.contextComm)))
                                                     : QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
-        {QObject::tr("Schedule"), QObject::tr("%1, %2 virtual stage(s) per rank%3").arg(QString::fromLatin1(labelOf(par.schedule))).arg(par.virtualStages)
+        {QObject::tr("Schedule"), QObject::tr("%1, %2 per rank%3").arg(QString::fromLatin1(labelOf(par.schedule)))
+                                      .arg(fmt::counted(par.virtualStages, QObject::tr("virtual stage"), QObject::tr("virtual stages")))
                                       .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
         {QObject::tr("Layers per stage"), c.plan.unevenStages()
                                               ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
                                                     .arg(c.plan.layersOnStage(0)).arg(c.plan.layersOnStage(par.pipeline - 1))
                                                     .arg(c.plan.layersOnStage(1))
-                                              : QObject::tr("%1 on each of the %2 stages").arg(c.plan.layersOnStage(0)).arg(par.pipeline)},
+                                          : par.pipeline == 1 ? QObject::tr("%1, one stage").arg(c.plan.layersOnStage(0))
+                                                              : QObject::tr("%1 on each of the %2 stages").arg(c.plan.layersOnStage(0)).arg(par.pipeline)},
         {QObject::tr("State sharding"), QObject::tr("ZeRO stage %1%2").arg(par.zeroStage).arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
                                          QString::fromLatin1(labelOf(precision)), gib(device.memoryBytes),
                                          fmt::number(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
-        {QObject::tr("Nodes"), QObject::tr("%1 nodes of %2 GPUs; intra-node %3").arg(c.plan.cluster.nodes).arg(c.plan.cluster.gpusPerNode).arg(linkName)},
+        {QObject::tr("Nodes"), QObject::tr("%1 of %2 GPUs; intra-node %3")
+                                   .arg(fmt::counted(c.plan.cluster.nodes, QObject::tr("node"), QObject::tr("nodes")))
+                                   .arg(c.plan.cluster.gpusPerNode).arg(linkName)},
         {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
     };
     if (c.plan.model.isMoe())
