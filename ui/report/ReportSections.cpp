@@ -144,8 +144,11 @@ void modelSection(PageFlow &flow, const Context &c)
         {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
         {QObject::tr("Parameters"), QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
         {QObject::tr("Micro-batch"), fmt::counted(training.microBatch, QObject::tr("sequence"), QObject::tr("sequences")) + QObject::tr(" per GPU")},
-        {QObject::tr("Global batch"), QObject::tr("%1 sequences = %2 tokens per step").arg(training.globalBatch).arg(count(double(training.globalBatch) * double(m.seqLen)))},
-        {QObject::tr("Accumulation"), QObject::tr("%1 micro-batches per pipeline per step (global / (micro × data))").arg(e.model.microbatches)},
+        {QObject::tr("Global batch"), QObject::tr("%1 = %2 tokens per step")
+                                          .arg(fmt::counted(training.globalBatch, QObject::tr("sequence"), QObject::tr("sequences")))
+                                          .arg(count(double(training.globalBatch) * double(m.seqLen)))},
+        {QObject::tr("Accumulation"), QObject::tr("%1 per pipeline per step (global / (micro × data))")
+                                           .arg(fmt::counted(e.model.microbatches, QObject::tr("micro-batch"), QObject::tr("micro-batches")))},
         {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))
                                                    + (training.documentLength > 0 ? QObject::tr("; packed documents of %1 tokens, attention "
                                                                                                 "within each").arg(training.documentLength)

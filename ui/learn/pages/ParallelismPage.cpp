@@ -1,4 +1,5 @@
 #include "ui/learn/pages/Pages.h"
+#include "ui/Format.h"
 
 #include <QPainter>
 #include <QVBoxLayout>
@@ -106,15 +107,17 @@ protected:
             }
         };
         const std::int64_t perReplica = plan.training.globalBatch / std::max<std::int64_t>(1, par.data);
-        row(0, tr("Data parallel: %1 replicas").arg(par.data),
-            tr("each replica holds the whole (tensor x pipeline) model and %1 of the %2 sequences; gradients are all-reduced")
-                .arg(perReplica).arg(plan.training.globalBatch),
+        row(0, tr("Data parallel: %1").arg(fmt::counted(par.data, tr("replica"), tr("replicas"))),
+            tr("each replica holds the whole (tensor x pipeline) model and %1 of the step's %2; gradients are all-reduced")
+                .arg(perReplica).arg(fmt::counted(plan.training.globalBatch, tr("sequence"), tr("sequences"))),
             par.data, [&](std::int64_t i) { return tr("replica %1\n%2 seq.").arg(i).arg(perReplica); }, 0);
-        row(1, tr("Tensor parallel: %1 shards of every layer").arg(par.tensor),
+        row(1, tr("Tensor parallel: %1 of every layer").arg(fmt::counted(par.tensor, tr("shard"), tr("shards"))),
             tr("column-parallel then row-parallel matrices: one all-reduce%1 per block, inside a node")
                 .arg(plan.training.sequenceParallel ? tr(" (reduce-scatter + all-gather with SP)") : QString()),
             par.tensor, [&](std::int64_t i) { return tr("columns %1/%2").arg(i + 1).arg(par.tensor); }, 2);
-        row(2, tr("Pipeline parallel: %1 stages (%2 micro-batches, %3)").arg(par.pipeline).arg(plan.microbatches()).arg(QString::fromLatin1(labelOf(par.schedule))),
+        row(2, tr("Pipeline parallel: %1 (%2, %3)")
+                   .arg(fmt::counted(par.pipeline, tr("stage"), tr("stages")),
+                        fmt::counted(plan.microbatches(), tr("micro-batch"), tr("micro-batches")), QString::fromLatin1(labelOf(par.schedule))),
             tr("activations go forward and gradients back between neighbouring stages; fill and drain leave bubbles"),
             par.pipeline, [&](std::int64_t i) { return stageLayers(plan, i); }, 4);
         const bool sharded = par.zeroStage > 0 && par.data > 1;
