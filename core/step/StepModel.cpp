@@ -326,7 +326,7 @@ double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
         return 0.0;
     GroupPlacement group = links.dataGroup; // data x context ranks; the tensor ranks sit beside them
     group.size *= par.tensor;
-    group.perNode = std::min({group.size, group.perNode * par.tensor, std::max<std::int64_t>(1, plan.cluster.gpusPerNode)});
+    group.perNode = std::min({group.size, group.perNode * par.tensor, std::max<std::int64_t>(1, plan.cluster.fabricGpus())});
     // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers.
     const double layersPerChunk = double(plan.layersPerStage()) / double(par.virtualStages);
     const double amaxBytes = 4.0 * 3.0 * 4.0 * std::max(1.0, layersPerChunk);
