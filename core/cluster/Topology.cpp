@@ -148,6 +148,15 @@ GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode
     return worstSpan(groups, [t, d](std::int64_t k) { return (k / t) * t * d + k % t; }, t, d, gpusPerNode);
 }
 
+GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t n = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)
+                           * std::max<std::int64_t>(1, parallel.context);
+    if (gpusPerNode < 1)
+        return {n, n, 1};
+    return worstSpan(std::max<std::int64_t>(1, parallel.pipeline), [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
+}
+
 PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     PipelineSpan span;

@@ -48,6 +48,9 @@ bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_
 /// The gradient-reduction group: data x context ranks of one tensor index and stage (Megatron-Core
 /// reduces gradients and shards the distributed optimizer over data and context together).
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// All tensor x context x data ranks of one pipeline stage, adjacent in the rank order (Transformer Engine's
+/// FP8 amax-reduction group in Megatron-Core).
+GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// The context-parallel group: `context` ranks of one tensor index, `tensor` apart.
 GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// The expert-parallel group (the all-to-all's): `expert` ranks of one expert-tensor index, expert_tensor

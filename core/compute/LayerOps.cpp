@@ -51,9 +51,7 @@ Shapes shapesOf(const Plan &plan)
     x.upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * x.f : x.f;
     x.mask = m.dropout ? 1.0 : 0.0;
     x.od = double(m.attentionOutDim());
-    // Packed sequences: flash attention's variable-length masks keep each query within its document.
-    const std::int64_t document = training.documentLength;
-    x.span = training.flashAttention && document > 0 && document < m.seqLen ? double(document) : x.s;
+    x.span = double(attentionSpan(m, training));
     return x;
 }
 
@@ -388,7 +386,13 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
                 (source + perParam.lowPrecisionCopies) * localParameters);
 }
 
-double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::int64_t documentLength)
+std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training)
+{
+    const std::int64_t document = training.documentLength;
+    return training.flashAttention && document > 0 && document < model.seqLen ? document : model.seqLen;
+}
+
+double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::int64_t span)
 {
     const double s = double(m.seqLen), h = double(m.hidden), f = double(m.ffnHidden), kv = double(m.kvDim());
     const double qd = double(m.qDim()); // h unless head_dim says otherwise
@@ -399,8 +403,8 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
         projections = 2.0 * s * (m.qLoraRank > 0 ? h * qLora + qLora * qd : h * qd)
                       + 2.0 * s * (h * (kvLora + double(m.qkRopeHeadDim)) + kvLora * heads * double(m.qkNopeHeadDim + m.vHeadDim));
     }
-    const double span = documentLength > 0 && documentLength < m.seqLen ? double(documentLength) : s;
-    const double scores = (causalHalved ? 2.0 : 4.0) * s * span * double(m.heads) * double(m.headDim()); // QK^T and PV
+    const double keys = span > 0 && span < m.seqLen ? double(span) : s;
+    const double scores = (causalHalved ? 2.0 : 4.0) * s * keys * double(m.heads) * double(m.headDim()); // QK^T and PV
     const double attention = projections + scores + 2.0 * s * double(m.attentionOutDim()) * h;
     const double denseMlp = 2.0 * gated * s * h * f;
     // A MoE layer: the router, top-k routed experts and the shared ones (what NVIDIA's MoE formulas count).

@@ -21,13 +21,17 @@ struct StateBytesPerParameter;
 /// FP8/FP4 family: refreshing the quantized weight copies of `localParameters` once per step.
 Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam);
 
+/// Keys one query attends to: the sequence, or with packed documents the document length, where flash
+/// attention's variable-length masks keep each query within its document.
+std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training);
+
 /// Forward matmul FLOPs of the whole model for one sequence, attention scores counted in full (s^2, not
 /// halved for the causal mask): the convention of Narayanan et al. 2021 and llm-foundry's MFU; with
 /// `causalHalved`, the score term halved as NVIDIA's newer recipes count it. A mixture of experts counts
 /// the router, the top-k routed and the shared experts (active parameters), and its MTP modules.
-/// `documentLength` > 0 (packed sequences, attention within documents): the score term is s x
-/// documentLength instead of s^2, the work the model does (NVIDIA's FLOP count for its packed
+/// `span` (attentionSpan; 0 = the sequence) is the keys each query attends to: with packed documents the
+/// score term is s x span instead of s^2, the work the model does (NVIDIA's FLOP count for its packed
 /// fine-tuning recipes has no full-sequence attention term either).
-double modelForwardFlopsPerSequence(const ModelSpec &model, bool causalHalved = false, std::int64_t documentLength = 0);
+double modelForwardFlopsPerSequence(const ModelSpec &model, bool causalHalved = false, std::int64_t span = 0);
 
 } // namespace trainplan

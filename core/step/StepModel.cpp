@@ -77,6 +77,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
+    links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
 }
@@ -324,13 +325,10 @@ double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
     const ParallelConfig &par = plan.parallel;
     if (plan.training.precision != Precision::FP8)
         return 0.0;
-    GroupPlacement group = links.dataGroup; // data x context ranks; the tensor ranks sit beside them
-    group.size *= par.tensor;
-    group.perNode = std::min({group.size, group.perNode * par.tensor, std::max<std::int64_t>(1, plan.cluster.fabricGpus())});
     // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers.
     const double layersPerChunk = double(plan.layersPerStage()) / double(par.virtualStages);
     const double amaxBytes = 4.0 * 3.0 * 4.0 * std::max(1.0, layersPerChunk);
-    const double perRegion = bestCollective(Collective::AllReduce, amaxBytes, group).seconds;
+    const double perRegion = bestCollective(Collective::AllReduce, amaxBytes, links.stageGroup).seconds;
     return double(plan.microbatches()) * 2.0 * double(par.virtualStages) * perRegion;
 }
 
@@ -408,10 +406,8 @@ void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums
     const double sequences = double(training.globalBatch);
     est.tokensPerSecond = sequences * double(model.seqLen) / est.stepSeconds;
     est.validTokensPerSecond = est.tokensPerSecond * (1.0 - training.paddingFraction);
-    // Packed documents shorten the attention the model does only where flash attention's variable-length
-    // masks keep it within each document (the span LayerOps times).
-    const std::int64_t document = training.flashAttention ? training.documentLength : 0;
-    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model, false, document) * sequences;
+    // Packed documents: the attention the ops do (LayerOps' span), not a whole sequence's.
+    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model, false, attentionSpan(model, training)) * sequences;
     const double microbatchesInJob = sequences / double(training.microBatch);
     est.hardwareFlopsPerStep = est.modelFlopsPerStep
                                + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * double(plan.parallel.context)

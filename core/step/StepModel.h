@@ -140,6 +140,7 @@ struct ClusterLinks
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
     GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism
+    GroupPlacement stageGroup;   ///< all tensor x context x data ranks of a stage (FP8 amax reduction)
     LinkTier pipelineLink;
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);

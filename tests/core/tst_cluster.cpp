@@ -141,6 +141,27 @@ private slots:
         QTEST(int(pipe.boundariesAcrossNodes), "boundariesAcross");
         QTEST(pipe.stagesMisaligned, "misaligned");
         QCOMPARE(pipe.boundaries, p - 1);
+        // The stage group (all t x d ranks of a stage) is contiguous: stage s holds ranks [s t d, (s + 1) t d),
+        // and the worst stage touches the most nodes.
+        const GroupSpan stage = stageGroupSpan(par, G);
+        QCOMPARE(int(stage.size), t * d);
+        int worstNodes = 0;
+        for (int s = 0; s < p; ++s)
+            worstNodes = std::max(worstNodes, ((s + 1) * t * d - 1) / G - s * t * d / G + 1);
+        QCOMPARE(int(stage.nodesSpanned), worstNodes);
+    }
+
+    // GPT-3 175B as NVIDIA runs it (TP 4, DP 32, PP 8): a stage's 128 ranks fill 16 DGX nodes, or two
+    // 64-GPU NVLink domains of a GB200 rack.
+    void stageGroupOfALargeLayout()
+    {
+        ParallelConfig par;
+        par.tensor = 4;
+        par.data = 32;
+        par.pipeline = 8;
+        QCOMPARE(int(stageGroupSpan(par, 8).nodesSpanned), 16);
+        QCOMPARE(int(stageGroupSpan(par, 8).minPerNode), 8);
+        QCOMPARE(int(stageGroupSpan(par, 64).nodesSpanned), 2);
     }
 
     // The link tier each collective uses, with the device's calibrated efficiency applied.
