@@ -43,12 +43,13 @@ const QStringList kMegatronKeys{
     "model.layers", "model.hidden", "model.ffn_hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.seq_len",
     "model.vocab", "model.mlp", "model.tied_embeddings", "model.norm", "model.linear_bias", "model.position_embedding",
     "model.dropout", "model.experts", "model.experts_per_token", "model.expert_ffn_hidden", "model.moe_layer_interval",
-    "model.shared_experts", "model.dense_layers",
+    "model.shared_experts", "model.dense_layers", "model.router_groups", "model.router_group_topk",
     "model.mtp_layers", "model.attention", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
     "model.qk_rope_head_dim", "model.v_head_dim", "training.global_batch", "training.micro_batch", "training.precision",
-    "training.fp8_param_gather", "training.recompute", "training.sequence_parallel", "training.flash_attention",
+    "training.fp8_param_gather", "training.recompute", "training.recompute_mla_up_proj", "training.recompute_moe_act",
+    "training.recompute_moe", "training.sequence_parallel", "training.flash_attention",
     "training.optimizer", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
-    "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
+    "parallel.expert_dispatcher", "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
     "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
     "cluster.nodes", "cluster.gpus_per_node"};
 
@@ -88,6 +89,38 @@ QString moeLayerPattern(const ModelSpec &m)
     return QStringLiteral("\"(%1)\"").arg(terms.join(QLatin1Char('+')));
 }
 
+
+/// Mixture-of-experts arguments: experts, top-k, widths, layer pattern, group-limited routing, dispatcher.
+QStringList megatronMoeFlags(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    QStringList f{"--num-experts " + num(m.experts), "--moe-router-topk " + num(m.expertsPerToken)};
+    if (m.expertFfnHidden > 0)
+        f << "--moe-ffn-hidden-size " + num(m.expertFfnHidden);
+    if (m.sharedExperts > 0)
+        f << "--moe-shared-expert-intermediate-size " + num(m.sharedExperts * m.expertWidth());
+    if (m.moeLayerInterval != 1 || m.denseLayers > 0)
+        f << "--moe-layer-freq " + moeLayerPattern(m);
+    if (m.routerGroups > 0)
+        f << "--moe-router-num-groups " + num(m.routerGroups) << "--moe-router-group-topk " + num(m.routerGroupTopk);
+    f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
+                                                                     : QStringLiteral("--moe-token-dispatcher-type alltoall"));
+    return f;
+}
+
+/// Selective recomputation's modules: the attention core (Megatron-Core's default) and the plan's others.
+QString recomputeModulesFlag(const TrainingConfig &t)
+{
+    QString modules = QStringLiteral("--recompute-modules core_attn");
+    if (t.recomputeMlaUpProjection)
+        modules += QStringLiteral(" mla_up_proj");
+    if (t.recomputeMoe)
+        modules += QStringLiteral(" moe");
+    else if (t.recomputeExpertActivation)
+        modules += QStringLiteral(" moe_act");
+    return modules;
+}
+
 QStringList megatronFlags(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
@@ -108,15 +141,8 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     if (!m.linearBias)
         f << "--disable-bias-linear";
     f << (m.dropout ? QStringLiteral("--attention-dropout 0.1 --hidden-dropout 0.1") : QStringLiteral("--attention-dropout 0.0 --hidden-dropout 0.0"));
-    if (m.isMoe()) {
-        f << "--num-experts " + num(m.experts) << "--moe-router-topk " + num(m.expertsPerToken);
-        if (m.expertFfnHidden > 0)
-            f << "--moe-ffn-hidden-size " + num(m.expertFfnHidden);
-        if (m.sharedExperts > 0)
-            f << "--moe-shared-expert-intermediate-size " + num(m.sharedExperts * m.expertWidth());
-        if (m.moeLayerInterval != 1 || m.denseLayers > 0)
-            f << "--moe-layer-freq " + moeLayerPattern(m);
-    }
+    if (m.isMoe())
+        f << megatronMoeFlags(plan);
     if (m.mtpLayers > 0)
         f << "--mtp-num-layers " + num(m.mtpLayers);
     if (m.isMla())
@@ -137,7 +163,7 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     if (t.recompute == Recompute::Full)
         f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
     else if (t.recompute == Recompute::Selective)
-        f << "--recompute-granularity selective";
+        f << "--recompute-granularity selective" << recomputeModulesFlag(t);
     if (t.sequenceParallel)
         f << "--sequence-parallel";
     if (t.flashAttention)
@@ -320,7 +346,9 @@ const QStringList &expressedKeys(ExportTarget target)
 {
     static const QStringList nemo = [] {
         QStringList k = kMegatronKeys;
-        for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
+        for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
+                                 "model.router_groups", "model.router_group_topk", "parallel.expert_dispatcher",
+                                 "training.recompute_mla_up_proj", "training.recompute_moe_act", "training.recompute_moe", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
                                  "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
                                  "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
             k.removeAll(QLatin1String(drop));

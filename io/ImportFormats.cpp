@@ -116,6 +116,9 @@ const std::map<QString, Rule> &megatronRules()
         {"moe_ffn_hidden_size", {"model.expert_ffn_hidden", asInteger}},
         {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
         {"mtp_num_layers", {"model.mtp_layers", asInteger}},
+        {"moe_router_num_groups", {"model.router_groups", asInteger}},
+        {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
+        {"moe_router_group_topk", {"model.router_group_topk", asInteger}},
         {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
         {"q_lora_rank", {"model.q_lora_rank", asInteger}},
         {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
@@ -306,6 +309,34 @@ void mapLayerPattern(const QString &file, const Leaf &leaf, FileImport &out)
     out.keys.push_back({QStringLiteral("model.moe_layer_interval"), plan->second, file, leaf.line, leaf.name});
 }
 
+/// Megatron-Core's selective recompute modules (a list: "core_attn mla_up_proj moe" or [mla_up_proj, moe_act]):
+/// the ones a plan key holds become true; core_attn is what "selective" already means; the others are said.
+void mapRecomputeModules(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    QStringList modules;
+    if (leaf.value.isArray()) {
+        for (const QJsonValue &v : leaf.value.toArray())
+            modules << v.toString();
+    } else {
+        static const QRegularExpression separators(QStringLiteral("[\\s,\\[\\]'\"]+"));
+        modules = leaf.value.toString().split(separators, Qt::SkipEmptyParts);
+    }
+    static const std::pair<const char *, const char *> keys[] = {
+        {"mla_up_proj", "training.recompute_mla_up_proj"}, {"moe_act", "training.recompute_moe_act"}, {"moe", "training.recompute_moe"}};
+    QStringList unplanned;
+    for (const QString &module : modules) {
+        const auto it = std::find_if(std::begin(keys), std::end(keys), [&](const auto &k) { return module == QLatin1String(k.first); });
+        if (it != std::end(keys))
+            out.keys.push_back({QString::fromLatin1(it->second), true, file, leaf.line, leaf.name});
+        else if (module != QLatin1String("core_attn"))
+            unplanned << module;
+    }
+    if (!unplanned.isEmpty())
+        out.warnings.push_back({file, leaf.line, QStringLiteral("%1: module(s) %2 not planned (the plan recomputes the attention core, "
+                                                                "MLA's up projections, expert activations or whole MoE layers)")
+                                                     .arg(leaf.name, unplanned.join(QStringLiteral(", ")))});
+}
+
 /// Maps leaves through a table; dropouts and virtual stages become pseudo-keys; the rest are warnings.
 void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
                const std::function<QString(const QString &)> &keyOf, FileImport &out,
@@ -315,6 +346,8 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
         const QString key = keyOf(leaf.name);
         if (key == QLatin1String("moe_layer_freq") && (leaf.value.isArray() || leaf.value.toString().contains(QLatin1Char('[')))) {
             mapLayerPattern(file, leaf, out);
+        } else if (key == QLatin1String("recompute_modules")) {
+            mapRecomputeModules(file, leaf, out);
         } else if (key == QLatin1String("moe_shared_expert_intermediate_size")) {
             out.keys.push_back({QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (const auto it = rules.find(key); it != rules.end()) {
@@ -467,6 +500,10 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
             value = name.mid(eq + 1), name = name.left(eq), hasValue = true;
         } else if (i + 1 < words.size() && !words[i + 1].text.startsWith(QLatin1String("--")) && !words[i + 1].text.endsWith(QLatin1String(".py"))) {
             value = words[++i].text, hasValue = true;
+            // A list-valued argument (--recompute-modules core_attn mla_up_proj moe): every word up to the next flag.
+            while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !words[i + 1].text.startsWith(QLatin1String("--"))
+                   && !words[i + 1].text.contains(QLatin1Char('=')))
+                value += QLatin1Char(' ') + words[++i].text;
         }
         bool unresolved = false;
         value = expand(value, vars, unresolved);
@@ -533,6 +570,8 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
         {"decoder_sparse_step", {"model.moe_layer_interval", asInteger}},
         {"num_nextn_predict_layers", {"model.mtp_layers", asInteger}},
+        {"n_group", {"model.router_groups", asInteger}},
+        {"topk_group", {"model.router_group_topk", asInteger}},
         {"q_lora_rank", {"model.q_lora_rank", asInteger}},
         {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
         {"qk_nope_head_dim", {"model.qk_nope_head_dim", asInteger}},
@@ -549,7 +588,7 @@ bool ignoredHuggingFace(const QString &name)
         "^(architectures|model_type|torch_dtype|dtype|transformers_version|bos_token_id|eos_token_id|pad_token_id|"
         "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_sliding_window|"
         "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_coef|"
-        "output_router_logits|norm_topk_prob|scoring_func|topk_method|topk_group|n_group|routed_scaling_factor|ep_size|"
+        "output_router_logits|norm_topk_prob|scoring_func|topk_method|routed_scaling_factor|ep_size|"
         "aux_loss_alpha|seq_aux|query_pre_attn_scalar|final_logit_softcapping|attn_logit_softcapping|cache_implementation|"
         "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_weights|"
         "original_max_position_embeddings|bias|swiglu_limit|initial_context_length|router_jitter_noise|qkv_bias|"

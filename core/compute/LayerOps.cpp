@@ -348,9 +348,11 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         // function replay their forward ops in backward.
         const bool upProjections = plan.model.isMla() && plan.training.recomputeMlaUpProjection;
         const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
-        for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation); ++i) {
+        const bool moeLayer = plan.model.isMoe() && plan.training.recomputeMoe; // the whole MoE MLP
+        for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation || moeLayer); ++i) {
             const OpRole role = ops[i].role;
-            if ((upProjections && role == OpRole::MlaUpProjection) || (expertActivation && role == OpRole::ExpertActivation)) {
+            if ((upProjections && role == OpRole::MlaUpProjection) || (moeLayer && ops[i].part == LayerPart::MoeMlp)
+                || (expertActivation && role == OpRole::ExpertActivation)) {
                 Op replay = ops[i];
                 replay.pass = OpPass::Recompute;
                 ops.push_back(replay);

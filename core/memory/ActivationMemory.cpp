@@ -70,7 +70,20 @@ double moeLayerExtraActivationBytes(const Plan &plan)
                        + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
                        + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
     const double dense = q * sb * denseAct * double(m.ffnHidden) / t;
+    // Megatron-Core's "moe" recompute module checkpoints the whole layer: only its input, which the
+    // attention block's output already holds, stays; the rest is rebuilt in backward (the workspace).
+    if (training.recompute == Recompute::Selective && training.recomputeMoe)
+        return -dense;
     return moe - dense;
+}
+
+double moeLayerRecomputeWorkspaceBytes(const Plan &plan)
+{
+    if (!plan.model.isMoe() || plan.training.recompute != Recompute::Selective || !plan.training.recomputeMoe)
+        return 0.0;
+    Plan kept = plan;
+    kept.training.recomputeMoe = false;
+    return moeLayerExtraActivationBytes(kept) - moeLayerExtraActivationBytes(plan);
 }
 
 double activationElementBytes(Precision precision)

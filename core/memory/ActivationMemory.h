@@ -33,6 +33,9 @@ double activationElementBytes(Precision precision);
 /// factor), expert up and activation outputs, outputs before the combine, shared experts; minus the dense
 /// MLP's. 0 for dense models and under full recomputation.
 double moeLayerExtraActivationBytes(const Plan &plan);
+/// Under the "moe" recompute module (training.recompute_moe): the MoE layer's activations rebuilt during its
+/// backward, held for one layer at a time.
+double moeLayerRecomputeWorkspaceBytes(const Plan &plan);
 
 /// Stored activation bytes of one transformer layer for one micro-batch on one tensor rank.
 struct LayerActivationBytes

@@ -174,7 +174,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
-    in.recomputeWorkspace = recomputeWorkspaceBytes(m, training, t) / c;
+    in.recomputeWorkspace = std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) / c;
     in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
     const double q = activationElementBytes(training.precision);
     in.boundaryTensor = q * double(m.seqLen) / c * double(training.microBatch) * double(m.hidden)

@@ -84,6 +84,11 @@ struct ModelSpec
     std::int64_t denseLayers = 0;      ///< the first layers keep a dense MLP
     std::int64_t moeLayerInterval = 1;
     std::int64_t mtpLayers = 0;        ///< multi-token-prediction modules (DeepSeek-V3), on the last stage
+    /// Group-limited routing (DeepSeek-V3's node-limited routing, Sec. 2.1.2 of its report; HF n_group and
+    /// topk_group, Megatron-Core --moe-router-num-groups / --moe-router-group-topk): the experts form
+    /// routerGroups contiguous groups and a token picks its experts from routerGroupTopk of them. 0: ungrouped.
+    std::int64_t routerGroups = 0;
+    std::int64_t routerGroupTopk = 0;
 
     AttentionKind attention = AttentionKind::Mha;
     std::int64_t qLoraRank = 0;      ///< MLA query latent (0: queries projected directly)

@@ -42,9 +42,11 @@ struct TrainingConfig
     Recompute recompute = Recompute::None;
     /// Selective recomputation of more than the attention core (Megatron-Core --recompute-modules):
     /// MLA's up projections (mla_up_proj: Q, K and V rebuilt from the latents in backward) and the experts'
-    /// activation function (moe_act). Both need recompute "selective".
+    /// activation function (moe_act), or the whole mixture-of-experts layer (moe: router, dispatch, experts
+    /// and combine replayed from the layer's input). All need recompute "selective".
     bool recomputeMlaUpProjection = false;
     bool recomputeExpertActivation = false;
+    bool recomputeMoe = false;
     bool sequenceParallel = false;
     bool flashAttention = false;
     /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).
@@ -124,6 +126,7 @@ struct ParallelConfig
     /// tensor; the ranks left over reduce the experts' gradients (the expert-data-parallel group).
     std::int64_t expert = 1;
     std::int64_t expertTensor = 0;
+    ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
     /// FSDP2 (training.framework "fsdp"): free each block's gathered parameters after its forward and
     /// gather them again for backward (true, torchtitan's default), or keep them until backward.
     bool reshardAfterForward = true;

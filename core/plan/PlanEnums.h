@@ -50,6 +50,20 @@ constexpr auto enumNames(ContextComm)
 }
 inline const char *toString(ContextComm v) { return spellingOf(v); }
 
+/// How routed tokens reach their experts' ranks (parallel.expert_dispatcher). "alltoall": Megatron-Core's
+/// all-to-all token dispatcher sends each of a token's k copies to its expert's rank through NCCL's
+/// all-to-all. "deepep": the flex dispatcher with DeepEP's kernels (DeepSeek-AI, github.com/deepseek-ai/DeepEP,
+/// docs/legacy.md) sends a token across the network once per destination node and fans it out over the
+/// scale-up link there, at the NIC's rate (43-58 GB/s measured per 400 Gb/s port at EP 16-64).
+enum class ExpertDispatcher { AllToAll, DeepEp };
+constexpr auto enumNames(ExpertDispatcher)
+{
+    using N = EnumName<ExpertDispatcher>;
+    return std::array{N{ExpertDispatcher::AllToAll, "alltoall", "All-to-all (a copy per expert)"},
+                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP (a copy per node)"}};
+}
+inline const char *toString(ExpertDispatcher v) { return spellingOf(v); }
+
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and
 /// parameter buffers with views as buckets; DeepSpeed ZeRO's reduce and all-gather buckets; PyTorch

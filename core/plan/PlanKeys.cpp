@@ -192,6 +192,17 @@ const std::array kKeys{
     PlanKey{.path = "model.mtp_layers", .type = KeyType::Integer, .label = "MTP layers", .noun = "multi-token-prediction layers",
             .tooltip = "multi-token-prediction modules after the last layer (DeepSeek-V3: 1), on the last stage",
             .defaultText = "0", .range = {0, 64}, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::mtpLayers>()},
+    PlanKey{.path = "model.router_groups", .type = KeyType::Integer, .label = "Router groups", .noun = "router groups",
+            .tooltip = "group-limited routing: the experts form this many contiguous groups (DeepSeek-V3: 8, one per node "
+                       "at expert 64 on 8-GPU nodes; HF n_group, Megatron-Core --moe-router-num-groups); 0: ungrouped",
+            .defaultText = "0 (ungrouped)", .rule = "divides experts; set with router_group_topk", .range = {0, 65536},
+            .zeroMeansUnset = true, .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::routerGroups>()},
+    PlanKey{.path = "model.router_group_topk", .type = KeyType::Integer, .label = "Groups per token", .noun = "router groups per token",
+            .tooltip = "group-limited routing: a token's experts come from at most this many groups (DeepSeek-V3: 4; HF "
+                       "topk_group, Megatron-Core --moe-router-group-topk), so its copies reach at most that many nodes",
+            .defaultText = "0 (ungrouped)", .rule = "1..router_groups, with at least experts_per_token experts in that many groups",
+            .range = {0, 65536}, .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::routerGroupTopk>()},
     PlanKey{.path = "model.attention", .type = KeyType::Enum, .label = "Attention", .noun = "attention kind",
             .tooltip = "mha: multi-head, grouped-query through kv_heads; mla: multi-head latent attention (DeepSeek-V2/V3) "
                        "with the q_lora_rank, kv_lora_rank and head-size keys",
@@ -254,6 +265,12 @@ const std::array kKeys{
                        "(Megatron-Core --recompute-modules moe_act)",
             .defaultText = "false", .rule = "needs recompute \"selective\" and model.experts > 0", .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::recomputeExpertActivation>()},
+    PlanKey{.path = "training.recompute_moe", .type = KeyType::Bool, .label = "Recompute MoE layers",
+            .noun = "MoE layer recomputation",
+            .tooltip = "mixture of experts: keep only each MoE layer's input and replay the whole layer in backward: "
+                       "router, dispatch all-to-all, experts and combine (Megatron-Core --recompute-modules moe)",
+            .defaultText = "false", .rule = "needs recompute \"selective\" and model.experts > 0", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::recomputeMoe>()},
     PlanKey{.path = "training.sequence_parallel", .type = KeyType::Bool, .label = "Sequence parallel",
             .noun = "sequence parallelism", .tooltip = "shard norms and dropout over the tensor group",
             .defaultText = "false", .searchDimension = true, .editor = KeyEditor::Check,
@@ -357,6 +374,14 @@ const std::array kKeys{
             .rule = "divides model.expert_ffn_hidden", .range = {0, 65536}, .zeroMeansUnset = true, .searchDimension = true,
             .editor = KeyEditor::Spin,
             .access = field<&Plan::parallel, &P::expertTensor>()},
+    PlanKey{.path = "parallel.expert_dispatcher", .type = KeyType::Enum, .label = "Expert dispatcher",
+            .noun = "expert dispatcher",
+            .tooltip = "alltoall: Megatron-Core's all-to-all token dispatcher, one copy per routed expert through NCCL; "
+                       "deepep: the flex dispatcher with DeepEP, one copy per destination node across the network "
+                       "(fanned out over NVLink there) at the NIC's rate (Megatron-Core --moe-token-dispatcher-type flex "
+                       "--moe-enable-deepep)",
+            .defaultText = "\"alltoall\"", .editor = KeyEditor::Choice, .choices = choicesOf<ExpertDispatcher>,
+            .access = field<&Plan::parallel, &P::expertDispatcher>()},
     PlanKey{.path = "parallel.reshard_after_forward", .type = KeyType::Bool, .label = "Reshard after forward",
             .noun = "resharding after forward", .tooltip = "FSDP2: free each block's gathered parameters after its forward "
             "and gather them again for backward; off: keep them until backward", .defaultText = "true",
@@ -580,7 +605,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     static constexpr std::string_view moeKeys[] = {"model.experts_per_token", "model.shared_experts", "model.expert_ffn_hidden",
                                                    "model.dense_layers", "model.moe_layer_interval", "training.capacity_factor",
                                                    "training.expert_imbalance", "parallel.expert", "parallel.expert_tensor",
-                                                   "training.recompute_moe_act"};
+                                                   "training.recompute_moe_act", "training.recompute_moe", "model.router_groups", "model.router_group_topk",
+                                                   "parallel.expert_dispatcher"};
     static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
                                                    "model.qk_rope_head_dim", "model.v_head_dim", "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;

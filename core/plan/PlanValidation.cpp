@@ -395,6 +395,30 @@ void checkContext(Checker &check)
     }
 }
 
+/// Group-limited routing: groups that split the experts evenly, a per-token group limit within them that
+/// still holds top-k experts.
+void checkRouterGroups(Checker &check)
+{
+    const ModelSpec &m = check.plan().model;
+    if (!check.ok({"model.router_groups", "model.router_group_topk"}) || (m.routerGroups == 0 && m.routerGroupTopk == 0))
+        return;
+    if (m.routerGroups == 0 || m.routerGroupTopk == 0) {
+        check.error(m.routerGroups == 0 ? "model.router_groups" : "model.router_group_topk",
+                    "Router groups (" + num(m.routerGroups) + ") and groups per token (" + num(m.routerGroupTopk)
+                        + ") are set together: group-limited routing needs both");
+        return;
+    }
+    if (m.experts % m.routerGroups != 0) {
+        check.error("model.router_groups", "Router groups (" + num(m.routerGroups) + ") must divide model.experts ("
+                                               + num(m.experts) + "): the groups are contiguous and equal");
+        return;
+    }
+    if (m.routerGroupTopk > m.routerGroups || m.routerGroupTopk * (m.experts / m.routerGroups) < m.expertsPerToken)
+        check.error("model.router_group_topk", "Groups per token (" + num(m.routerGroupTopk) + ") must be at most the router groups ("
+                                                   + num(m.routerGroups) + ") and hold the " + num(m.expertsPerToken)
+                                                   + " experts per token (" + num(m.experts / m.routerGroups) + " per group)");
+}
+
 /// Mixture of experts: top-k within the experts, dense first layers below the layer count.
 void checkExperts(Checker &check)
 {
@@ -407,6 +431,7 @@ void checkExperts(Checker &check)
     if (m.denseLayers >= m.layers)
         check.error("model.dense_layers", "Dense first layers (" + num(m.denseLayers) + ") must be fewer than the layers ("
                                               + num(m.layers) + ") of a mixture-of-experts model");
+    checkRouterGroups(check);
 }
 
 /// Expert parallelism: whole experts per rank, expert groups that tile the data x context x tensor ranks.
@@ -493,6 +518,7 @@ void checkRecomputeModules(Checker &check)
     };
     rule(t.recomputeMlaUpProjection, "training.recompute_mla_up_proj", plan.model.isMla(), "multi-head latent attention (model.attention \"mla\")");
     rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
+    rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
 }
 
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.

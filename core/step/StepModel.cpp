@@ -63,6 +63,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.network.bandwidthBytesPerSecond =
         o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond) * device.networkEfficiency;
     links.network.latencySeconds = o.networkLatencySeconds.value_or(device.networkLatencySeconds);
+    links.nicNetwork = {o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond), links.network.latencySeconds};
     if (plan.cluster.fabricGpus() <= 1) // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
 
@@ -211,11 +212,41 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
 /// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
 /// embedding and the output layer add one each) and the point-to-point transfers.
-/// Expert-parallel all-to-all of one MoE layer and micro-batch (Megatron-Core's all-to-all token
-/// dispatcher): the k copies of each token sent to their experts' ranks (dispatch) and the results back
-/// (combine) in the forward pass, the gradients both ways in backward; the busiest rank's volume
-/// (imbalance) sets the time. Not overlapped with compute (Megatron-Core overlaps it only in its
-/// combined 1F1B A2A schedule, which this model does not plan).
+/// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
+/// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
+/// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous
+/// expert groups, and so to that many groups' nodes.
+double distinctDestinationNodes(const ModelSpec &model, double nodes)
+{
+    double reachable = nodes;
+    if (model.routerGroups > 0 && model.routerGroupTopk > 0 && model.routerGroupTopk < model.routerGroups)
+        reachable = std::min(nodes, double(model.routerGroupTopk) * std::max(1.0, std::ceil(nodes / double(model.routerGroups))));
+    const double k = double(model.expertsPerToken);
+    return reachable * (1.0 - std::pow(1.0 - 1.0 / reachable, k));
+}
+
+/// One dispatch (or combine) of DeepEP's normal kernels: a token crosses the network once per remote
+/// destination node, at the NIC's nominal rate, and fans out to its experts' GPUs over the scale-up link
+/// (every copy but the one for this GPU crosses it once); the two paths run concurrently.
+double deepEpSeconds(const ModelSpec &model, double tokenBytes, const GroupPlacement &g, const LinkTier &nic)
+{
+    const double n = double(g.size);
+    const double k = double(model.expertsPerToken);
+    const double inside = tokenBytes * k * (n - 1.0) / n / g.intraNode.bandwidthBytesPerSecond;
+    if (!g.spansNodes())
+        return g.intraNode.latencySeconds + inside;
+    const double nodes = double(g.nodes());
+    const double remoteCopies = distinctDestinationNodes(model, nodes) * (nodes - 1.0) / nodes;
+    const double outside = tokenBytes * remoteCopies / nic.bandwidthBytesPerSecond;
+    return nic.latencySeconds * std::ceil(std::log2(nodes)) + std::max(inside, outside);
+}
+
+/// Expert-parallel all-to-all of one MoE layer and micro-batch: the tokens sent to their experts' ranks
+/// (dispatch) and the results back (combine) in the forward pass, the gradients both ways in backward; the
+/// busiest rank's volume (imbalance) sets the time. Megatron-Core's all-to-all dispatcher sends each of
+/// the k copies of a token separately; DeepEP (parallel.expert_dispatcher "deepep") one per node. Not
+/// overlapped with compute (Megatron-Core overlaps it only in its combined 1F1B A2A schedule, which this
+/// model does not plan).
 double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
 {
     const ModelSpec &model = plan.model;
@@ -224,9 +255,10 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const double tokens = double(model.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch)
                           / double(plan.parallel.tensor);
     const double load = plan.training.busiestExpertLoad();
-    const double bytes = activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken)
-                         * double(model.hidden) * load;
-    return 2.0 * bestCollective(Collective::AllToAll, bytes, links.expertGroup).seconds;
+    const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
+    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp)
+        return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup, links.nicNetwork);
+    return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
 
 void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp, const ContextExchange &cx, double p2p,
@@ -246,7 +278,10 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp,
         st.forwardSeconds = layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
         st.backwardSeconds = layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
         st.recomputeSeconds = layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute;
-        const double a2aRecompute = plan.training.recompute == Recompute::Full ? expertA2A : 0.0;
+        // Full recompute and the "moe" module replay the forward dispatch and combine.
+        const bool replayA2A = plan.training.recompute == Recompute::Full
+                               || (plan.training.recompute == Recompute::Selective && plan.training.recomputeMoe);
+        const double a2aRecompute = replayA2A ? expertA2A : 0.0;
         st.expertCommSeconds = moeLayers * (2.0 * expertA2A + a2aRecompute);
         st.expertCommForwardSeconds = moeLayers * expertA2A;
         st.tensorCommSeconds = layersPerStage * tpLayer;

@@ -14,6 +14,7 @@
 #include "core/plan/PlanName.h"
 #include "core/search/Search.h"
 #include "core/step/Scaling.h"
+#include "core/step/StepModel.h"
 #include "io/CatalogJson.h"
 #include "io/Evidence.h"
 #include "TestSupport.h"
@@ -268,6 +269,102 @@ private slots:
         dense.training.recompute = Recompute::Selective;
         dense.training.recomputeExpertActivation = true;
         QVERIFY(errorOn(estimate(dense, catalog), "training.recompute_moe_act"));
+    }
+
+    /// DeepSeek-V3 as dgxc-benchmarking v25.08 runs it on 1,024 H100s: tensor 1 x pipeline 8 (7 + 6 x 8 + 6
+    /// layers, 2 virtual stages) x data 128, expert 64 over 8 nodes, Megatron-Core's flex dispatcher with DeepEP.
+    static Plan deepSeekV3WithDeepEp()
+    {
+        Plan plan = test::presetPlan("deepseek-v3", 1, 8, 128, 1, 8192, "h100-sxm5-80gb");
+        plan.parallel.expert = 64;
+        plan.parallel.expertTensor = 1;
+        plan.parallel.virtualStages = 2;
+        plan.parallel.schedule = Schedule::Interleaved;
+        plan.parallel.firstStageLayers = 7;
+        plan.parallel.lastStageLayers = 6;
+        plan.parallel.zeroStage = 1;
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        plan.training.flashAttention = true;
+        plan.training.recompute = Recompute::Selective;
+        plan.training.recomputeMlaUpProjection = true;
+        return plan;
+    }
+
+    void deepEpSendsOneCopyPerNode()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        const Plan deepEp = deepSeekV3WithDeepEp();
+        Plan allToAll = deepEp;
+        allToAll.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+        const Estimate d = estimate(deepEp, catalog), a = estimate(allToAll, catalog);
+        QVERIFY(d.valid && a.valid);
+        const ClusterLinks links = clusterLinks(deepEp, *catalog.device("h100-sxm5-80gb"));
+        QCOMPARE(links.nicNetwork.bandwidthBytesPerSecond, 50e9); // NDR InfiniBand, 400 Gb/s per GPU
+        QCOMPARE(links.expertGroup.size, std::int64_t(64));
+        QCOMPARE(links.expertGroup.perNode, std::int64_t(8));
+        // One token's hidden state, BF16: 2 x 4,096 x 7,168 bytes per micro-batch and rank.
+        const double token = 2.0 * 4096 * 7168;
+        // Node-limited routing: 8 experts drawn from 4 of the 8 groups, here one group per node. Expected
+        // distinct nodes 4 (1 - (3/4)^8) = 3.5995, of which 7/8 are remote: 3.1496 copies cross the network
+        // (DeepSeek-V3 report Sec. 2.1.2: "at most M = 4 nodes"), against 8 x 56/64 = 7 for the all-to-all.
+        const double remote = 4.0 * (1.0 - std::pow(0.75, 8)) * 7.0 / 8.0;
+        QVERIFY(std::abs(remote - 3.1496) < 1e-4);
+        const LinkTier &nvlink = links.intraNode, &net = links.network;
+        const double deepEpPass = 3 * net.latencySeconds + std::max(token * 8 * 63 / 64 / nvlink.bandwidthBytesPerSecond,
+                                                                     token * remote / links.nicNetwork.bandwidthBytesPerSecond);
+        const double allToAllPass = 6 * net.latencySeconds + std::max(token * 8 * 7 / 64 / nvlink.bandwidthBytesPerSecond,
+                                                                       token * 8 * 56 / 64 / net.bandwidthBytesPerSecond);
+        const double ratio = d.step.category(TimeCategory::ExpertComm) / a.step.category(TimeCategory::ExpertComm);
+        QVERIFY2(std::abs(ratio - deepEpPass / allToAllPass) < 1e-9, qPrintable(QString::number(ratio)));
+        QVERIFY(ratio < 0.25); // half the copies at twice the rate
+        // Without the group limit a token's 8 copies reach 8 (1 - (7/8)^8) = 5.25 distinct nodes.
+        Plan ungrouped = deepEp;
+        ungrouped.model.routerGroups = ungrouped.model.routerGroupTopk = 0;
+        const double ungroupedRatio = estimate(ungrouped, catalog).step.category(TimeCategory::ExpertComm)
+                                      / d.step.category(TimeCategory::ExpertComm);
+        const double ungroupedPass = 3 * net.latencySeconds
+                                     + token * 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / links.nicNetwork.bandwidthBytesPerSecond;
+        QVERIFY2(std::abs(ungroupedRatio - ungroupedPass / deepEpPass) < 1e-9, qPrintable(QString::number(ungroupedRatio)));
+    }
+
+    void recomputingWholeMoeLayersFitsTheRecipe()
+    {
+        // NVIDIA ran this layout on 80 GB H100s with recompute modules mla_up_proj, mlp and moe (v25.08
+        // deepseek_v3/pretrain/launch.sh): the whole MoE layer must be rebuilt for it to fit; rebuilding only
+        // the experts' activation does not.
+        const Catalog &catalog = io::builtinCatalog();
+        Plan act = deepSeekV3WithDeepEp();
+        act.training.recomputeExpertActivation = true;
+        Plan whole = deepSeekV3WithDeepEp();
+        whole.training.recomputeMoe = true;
+        const Estimate a = estimate(act, catalog), w = estimate(whole, catalog);
+        QVERIFY(a.valid && w.valid);
+        QVERIFY2(!a.memory.fits, qPrintable(QString::number(a.memory.peakBytes / double(1ull << 30))));
+        QVERIFY2(w.memory.fits, qPrintable(QString::number(w.memory.peakBytes / double(1ull << 30))));
+        // The replayed forward dispatches and combines: 3 exchanges per layer instead of 2.
+        const Estimate none = estimate(deepSeekV3WithDeepEp(), catalog);
+        QCOMPARE(w.step.category(TimeCategory::ExpertComm) / none.step.category(TimeCategory::ExpertComm), 1.5);
+        QVERIFY(w.step.category(TimeCategory::Recompute) > none.step.category(TimeCategory::Recompute));
+        // Its rule: a mixture of experts under selective recomputation.
+        Plan dense = test::presetPlan("llama3-8b", 1, 1, 8, 1, 8, "h100-sxm5-80gb");
+        dense.training.recompute = Recompute::Selective;
+        dense.training.recomputeMoe = true;
+        QVERIFY(errorOn(estimate(dense, catalog), "training.recompute_moe"));
+    }
+
+    void routerGroupsAreChecked()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = deepSeekV3WithDeepEp();
+        plan.model.routerGroups = 7; // 256 experts do not split into 7 groups
+        QVERIFY(errorOn(estimate(plan, catalog), "model.router_groups"));
+        plan.model.routerGroups = 64;
+        plan.model.routerGroupTopk = 1; // one group of 4 experts cannot hold top-8
+        QVERIFY(errorOn(estimate(plan, catalog), "model.router_group_topk"));
+        plan.model.routerGroupTopk = 0; // groups without a per-token limit
+        QVERIFY(errorOn(estimate(plan, catalog), "model.router_group_topk"));
+        plan.model.routerGroupTopk = 2;
+        QVERIFY(estimate(plan, catalog).valid);
     }
 
     void badLayoutsAreNamed()

@@ -75,6 +75,8 @@ private slots:
         QCOMPARE(r.plan->model.experts, catalog->experts);
         QCOMPARE(r.plan->model.kvHeads, catalog->kvHeads);
         QCOMPARE(r.plan->model.attention, catalog->attention);
+        QCOMPARE(r.plan->model.routerGroups, catalog->routerGroups); // DeepSeek-V3: n_group 8, topk_group 4
+        QCOMPARE(r.plan->model.routerGroupTopk, catalog->routerGroupTopk);
         // What no file gives is listed: the cluster and the batch come from the example plan.
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("cluster.device")));
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));
@@ -107,6 +109,31 @@ private slots:
         for (const io::ImportMessage &m : r.warnings)
             QVERIFY2(!m.text.contains(QLatin1String("lr")), qPrintable(m.text));
         QVERIFY(r.notPlanned.join(' ').contains(QStringLiteral("min_lr")));
+    }
+
+    void megatronMoeFlags()
+    {
+        // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.
+        const QByteArray script("torchrun pretrain_gpt.py --num-layers 61 --hidden-size 7168 --num-attention-heads 128 \\\n"
+                                "  --num-experts 256 --moe-router-topk 8 --moe-router-num-groups 8 --moe-router-group-topk 4 \\\n"
+                                "  --moe-token-dispatcher-type flex --moe-enable-deepep \\\n"
+                                "  --recompute-granularity selective --recompute-modules core_attn mla_up_proj moe layernorm \\\n"
+                                "  --micro-batch-size 1 --global-batch-size 8192\n");
+        const io::ImportResult r = io::importContents({{QStringLiteral("run.sh"), script}}, {}, io::builtinCatalog());
+        const auto value = [&](const char *key) {
+            const io::ImportedKey *k = readKey(r, key, ".sh");
+            return k ? k->value : QJsonValue();
+        };
+        QCOMPARE(value("model.router_groups").toInt(), 8);
+        QCOMPARE(value("model.router_group_topk").toInt(), 4);
+        QCOMPARE(value("parallel.expert_dispatcher").toString(), QStringLiteral("deepep"));
+        QCOMPARE(value("training.recompute_mla_up_proj").toBool(), true);
+        QCOMPARE(value("training.recompute_moe").toBool(), true);
+        QVERIFY(readKey(r, "training.recompute_moe_act", ".sh") == nullptr);
+        // layernorm has no plan key: said on the line, not dropped silently.
+        QVERIFY(warned(r, "layernorm", 4));
+        // The flags after the list are still read.
+        QCOMPARE(value("training.micro_batch").toInt(), 1);
     }
 
     void conflictsNameBothFiles()

@@ -274,6 +274,14 @@ std::int64_t layoutCount(const Table &t, std::size_t r, const char *column)
     return v >= 1 ? std::int64_t(v) : 1;
 }
 
+/// NeMo's DeepSeek-V3 pipeline split (61 layers): 64 / p on the middle stages, one fewer on the first, two
+/// fewer on the last.
+std::pair<std::int64_t, std::int64_t> deepSeekNemoSplit(std::int64_t pipeline)
+{
+    const std::int64_t middle = 64 / pipeline;
+    return {middle - 1, middle - 2};
+}
+
 /// NVIDIA DGX Cloud benchmarking recipes, NeMo / Megatron-Core rows. DP, where printed, is not trusted: it
 /// is GPUs / (TP x PP x CP) (several rows print the per-node or a missing DP). Mixture-of-experts rows: the
 /// v24.11.1-v25.02 Grok-1 rows print DP = that data-parallel size / EP (TP x PP x CP x DP x EP is their GPU
@@ -354,9 +362,12 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,
         // account_for_loss_in_pipeline_split), so the first and last stages hold one layer fewer.
         const std::int64_t chunks = plan.parallel.pipeline * plan.parallel.virtualStages;
-        // Otherwise (DeepSeek-V3's 61 layers on 4, 8 or 16 stages) Megatron-Core's uneven split as the search
-        // makes it: the middle stages a rounded-up share, the first and last the rest.
-        if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
+        // DeepSeek-V3's 61 layers: NeMo's performance script gives the middle stages 64 / p layers, the first one
+        // fewer and the last (loss and MTP) two fewer (scripts/performance/llm/pretrain_deepseek_v3.py, NeMo
+        // v2.3.1). Otherwise Megatron-Core's uneven split as the search makes it.
+        if (plan.model.isMla() && plan.model.layers == 61 && plan.parallel.pipeline > 2 && 64 % plan.parallel.pipeline == 0)
+            std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = deepSeekNemoSplit(plan.parallel.pipeline);
+        else if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
             plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = (plan.model.layers + 2) / plan.parallel.pipeline - 1;
         else if (plan.model.layers % chunks != 0)
             std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = unevenSplit(plan.model.layers, plan.parallel.pipeline);
@@ -389,6 +400,42 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             continue;
         }
         rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax});
+    }
+}
+
+/// Held out: DeepSeek-V3 runs that later dgxc-benchmarking releases print (not in shared/validation; never
+/// calibrated on). Each row's layout is its release's launch.sh and README table; the framework settings are
+/// NeMo's of that container.
+///  - v25.08 (NeMo 25.07.01 = v2.4.0), 1,024 H100: TP 1, PP 8, VP 2, EP 64, GBS 8,192; recompute modules
+///    mla_up_proj, mlp and moe; DeepEP (DeepEPCallback turns on the flex dispatcher on SM80/SM90); token drop
+///    at capacity 1 (balanced). "training step time = 36.189 s" (deepseek_v3/pretrain/README.md).
+///  - v25.10 (25.09.00), 256 GB200: TP 1, PP 4, VP 4, EP 64, GBS 2,048; recompute mla_up_proj (Megatron-Bridge's
+///    GB200 BF16 base config). Its README prints 769.50 TFLOP/s per GPU and 757,641 tokens/s for this run:
+///    4,096 x 2,048 / 757,641 = 11.072 s.
+/// Dense-MLP recomputation ("mlp", the first three layers) is not a plan key; it is small beside the rest.
+void dgxcHeldOut(std::vector<Row> &rows)
+{
+    struct Run { const char *id, *device; std::int64_t gpus, tensor, pipeline, virtualStages, expert, globalBatch; double seconds; };
+    static const Run runs[] = {{"DeepSeek-V3 BF16 H100 x1024 v25.08", "h100-sxm5-80gb", 1024, 1, 8, 2, 64, 8192, 36.189},
+                               {"DeepSeek-V3 BF16 GB200 x256 v25.10", "gb200", 256, 1, 4, 4, 64, 2048, 4096.0 * 2048.0 / 757641.0}};
+    for (const Run &run : runs) {
+        const bool gb200 = QLatin1String(run.device) == QLatin1String("gb200");
+        Plan plan = test::presetPlan("deepseek-v3", run.tensor, run.pipeline, 1, 1, run.globalBatch, run.device);
+        plan.name = run.id;
+        plan.parallel.virtualStages = run.virtualStages;
+        plan.parallel.data = run.gpus / (run.tensor * run.pipeline);
+        plan.parallel.expert = run.expert;
+        plan.parallel.expertTensor = 1;
+        nemoTraining(plan, QStringLiteral("BF16"));
+        plan.training.recompute = Recompute::Selective;
+        plan.training.recomputeMlaUpProjection = true;
+        plan.training.recomputeMoe = !gb200;
+        plan.parallel.expertDispatcher = gb200 ? ExpertDispatcher::AllToAll : ExpertDispatcher::DeepEp;
+        std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = deepSeekNemoSplit(run.pipeline);
+        setCluster(plan, run.device, run.gpus, gb200 ? 4 : 8);
+        if (gb200)
+            plan.cluster.scaleUpDomain = 64;
+        rows.push_back({"dgxc-heldout", run.id, plan, run.seconds, true});
     }
 }
 
@@ -499,6 +546,7 @@ std::vector<Row> loadRows(QStringList *skipped)
     dlperf(rows);
     llmFoundry(rows, skipped);
     dgxc(rows, skipped);
+    dgxcHeldOut(rows);
     nemoLongContext(rows);
     return rows;
 }

@@ -42,6 +42,7 @@ constexpr double kLongContextMedian = 0.10, kLongContextWorst = 0.10;
 // Nothing else in the published configuration (TP 2, PP 4, EP 32-64, no offload) explains it, so the bound
 // on the worst row is what is achieved; the 90th percentile is held to what the other rows reach.
 constexpr double kMoeMedian = 0.10, kMoeWorst = 0.47, kMoePercentile90 = 0.17;
+constexpr double kHeldOutWorst = 0.10;
 // The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row as achieved.
 constexpr double kZeroBubbleWorst = 0.15;
 
@@ -139,6 +140,9 @@ void TestValidation::stepTimes()
     check(QStringLiteral("dgxc mixture of experts"), moe, kMoeMedian, kMoeWorst);
     std::sort(moe.begin(), moe.end());
     const double p90 = moe[std::size_t(0.9 * double(moe.size() - 1))];
+    // Runs of later releases, never calibrated on (DeepSeek-V3 with DeepEP and whole-layer recomputation on
+    // H100, with interleaving on GB200).
+    check(QStringLiteral("dgxc held out"), bySource[QStringLiteral("dgxc-heldout")], kHeldOutWorst, kHeldOutWorst);
     QVERIFY2(p90 <= kMoePercentile90, qPrintable(QStringLiteral("dgxc mixture of experts: 90th percentile %1%").arg(100 * p90)));
     QVERIFY2(med <= 0.10, qPrintable(QStringLiteral("median error %1% > 10%").arg(100 * med)));
 }

@@ -117,18 +117,23 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
     const ParallelConfig &par = c.plan.parallel;
     const TrainingConfig &training = c.plan.training;
     const double a2a = c.e.step.category(TimeCategory::ExpertComm);
-    const QString routing = training.capacityFactor
-                                ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
-                                      .arg(fmt::number(*training.capacityFactor, 2))
-                                : QObject::tr("dropless (no capacity factor)");
+    QString routing = training.capacityFactor
+                          ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
+                                .arg(fmt::number(*training.capacityFactor, 2))
+                          : QObject::tr("dropless (no capacity factor)");
+    if (m.routerGroups > 0 && m.routerGroupTopk < m.routerGroups)
+        routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups").arg(m.routerGroupTopk).arg(m.routerGroups);
+    const QString dispatcher = par.expertDispatcher == ExpertDispatcher::DeepEp
+                                   ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate")
+                                   : QObject::tr("all-to-all: one copy per routed expert through NCCL");
     return {{QObject::tr("Expert layout"), QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
                                                        "optimizer state reduced and sharded over %4 expert-data ranks")
                                                .arg(par.expert).arg(par.expertTensorSize()).arg(m.experts / std::max<std::int64_t>(1, par.expert))
                                                .arg(par.expertDataSize())},
             {QObject::tr("Routing assumptions"), QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
-                                                            "of the grouped GEMMs and the all-to-all; dispatch and combine not overlapped "
-                                                            "with compute: %3 s exposed per step")
-                                                     .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2))}};
+                                                            "of the grouped GEMMs and the all-to-all; dispatch and combine by %4, not "
+                                                            "overlapped with compute: %3 s exposed per step")
+                                                     .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2), dispatcher)}};
 }
 
 void modelSection(PageFlow &flow, const Context &c)
@@ -156,6 +161,7 @@ void modelSection(PageFlow &flow, const Context &c)
         {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
                                             + (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString())
                                             + (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString())
+                                            + (training.recomputeMoe ? QObject::tr(" + whole MoE layers (dispatch replayed)") : QString())
                                             + (training.flashAttention ? QObject::tr(", flash attention") : QString())
                                             + (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     };
