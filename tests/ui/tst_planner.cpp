@@ -9,7 +9,9 @@
 #include <QStandardPaths>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
 #include <QTest>
 #include <QTimer>
 #include <QUndoStack>
@@ -73,6 +75,7 @@ private slots:
     void zeroComparisonMatchesFigure16_2();
     void undoWorksWhileTheEditedFieldHasFocus();
     void scalingTitleSpeaksOfThePlan();
+    void expertDispatchIsEditedInTheWindow();
 };
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
@@ -335,6 +338,39 @@ void TestPlanner::zeroComparisonMatchesFigure16_2()
         TP_COMPARE_REL(total, expected[stage], 1e-12);
     }
     QCOMPARE(sets[2][0], 4 * P); // the FP32 master copy, replicated
+}
+
+void TestPlanner::expertDispatchIsEditedInTheWindow()
+{
+    // The DeepEP gallery plan: its dispatcher, router groups and whole-layer recomputation are fields of the
+    // editor; switching to the all-to-all dispatcher sends 8 copies per token instead of ~3.6 nodes' worth
+    // and lengthens the step; undo restores it. A dense plan hides the fields.
+    Fixture f;
+    QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/deepseek-v3-1024-h100-deepep.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QString error;
+    QVERIFY2(f.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
+    f.window.resize(1280, 800);
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    auto *dispatcher = f.window.findChild<QComboBox *>(QStringLiteral("parallel.expert_dispatcher"));
+    auto *groups = f.window.findChild<QSpinBox *>(QStringLiteral("model.router_groups"));
+    auto *recomputeMoe = f.window.findChild<QCheckBox *>(QStringLiteral("training.recompute_moe"));
+    QVERIFY(dispatcher && groups && recomputeMoe);
+    QVERIFY(dispatcher->isVisibleTo(&f.window) && groups->isVisibleTo(&f.window) && recomputeMoe->isVisibleTo(&f.window));
+    QCOMPARE(groups->value(), 8);
+    QVERIFY(recomputeMoe->isChecked());
+    const double deepEp = f.document.estimate().step.stepSeconds;
+    const double deepEpComm = f.document.estimate().step.category(TimeCategory::ExpertComm);
+    dispatcher->setCurrentIndex(0); // the choices in the enum's order: alltoall, deepep
+    QCOMPARE(f.document.plan().parallel.expertDispatcher, ExpertDispatcher::AllToAll);
+    QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 4.0 * deepEpComm);
+    QVERIFY(f.document.estimate().step.stepSeconds > deepEp);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().parallel.expertDispatcher, ExpertDispatcher::DeepEp);
+    QCOMPARE(f.document.estimate().step.stepSeconds, deepEp);
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
+    QVERIFY(!dispatcher->isVisibleTo(&f.window) && !groups->isVisibleTo(&f.window));
 }
 
 QTEST_MAIN(TestPlanner)

@@ -487,6 +487,17 @@ void sourcesSection(PageFlow &flow, const Context &c)
     QList<QStringList> rows = sourceRows(c);
     rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
                         QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
+    if (c.plan.model.isMoe() && c.plan.parallel.expert > 1)
+        rows << (c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
+                     ? QStringList{QObject::tr("Expert dispatch (DeepEP)"),
+                                   QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ NVLink, q·s·h·D·(N−1)/N ÷ NIC)], "
+                                               "D = R(1 − (1 − 1/R)ᵏ) nodes reached of the R a token may use"),
+                                   QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64); DeepSeek-V3 report "
+                                               "Sec. 2.1.2 (node-limited routing)")}
+                     : QStringList{QObject::tr("Expert dispatch (all-to-all)"),
+                                   QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, k·q·s·h·(n−m)/n ÷ network)], "
+                                               "m ranks of the group per node"),
+                                   QObject::tr("Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
     rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(fmt::number(r.gpuMtbfHours, 0)),
                         QObject::tr("Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
     rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
