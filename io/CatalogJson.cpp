@@ -91,6 +91,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
     nonNegative("network_latency", d.networkLatencySeconds);
     nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    nonNegative("schedule_step_overhead", d.scheduleStepSeconds);
     // Physical ranges (as the plan's keys have): no device, however odd, makes an estimate infinite.
     const auto within = [&](const char *key, double value, double low, double high, const char *unit) {
         if (value > 0 && value < low)
@@ -107,6 +108,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     within("board_power_watts", d.boardPowerWatts, 0, 1e5, "W");
     within("intra_node_latency", d.intraNodeLatencySeconds, 0, 0.999, "s");
     within("network_latency", d.networkLatencySeconds, 0, 0.999, "s");
+    within("schedule_step_overhead", d.scheduleStepSeconds, 0, 0.1, "s");
     for (std::size_t i = 0; i < kPrecisionCount; ++i)
         if (d.peakFlopsPerSecond[i] > 1e18)
             r.error("peak_flops", std::string(toString(Precision(i))) + " must be at most 1e18 FLOP/s");
@@ -166,6 +168,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
     r.readNumber("network_efficiency", d.networkEfficiency);
     r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    r.readNumber("schedule_step_overhead", d.scheduleStepSeconds);
     if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
         r.error("intra_node_efficiency", "must be in (0, 1]");
     if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
@@ -198,6 +201,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"intra_node_efficiency", d.intraNodeEfficiency},
         {"network_efficiency", d.networkEfficiency},
         {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
+        {"schedule_step_overhead", d.scheduleStepSeconds},
     };
 }
 

@@ -26,7 +26,8 @@ std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
             {"intra_node_latency_us", inside(d.intraNodeLatencySeconds / kMicro, 0.2, 50), 0.2, 50},
             {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
             {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
-            {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0}};
+            {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0},
+            {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000}};
 }
 
 DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
@@ -44,6 +45,7 @@ DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
     d.networkEfficiency = v[7];
     d.networkLatencySeconds = v[8] * kMicro;
     d.runtimeContextBytes = v[9] * kGiB;
+    d.scheduleStepSeconds = v[10] * kMicro;
     return d;
 }
 

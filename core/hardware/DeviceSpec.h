@@ -56,6 +56,9 @@ struct DeviceSpec
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
     double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
     double hostLinkBandwidthBytesPerSecond = 0; ///< PCIe to host memory, one direction (offload)
+    /// Host time exposed at every model-chunk pass of a pipelined schedule: the stage waits on the chunk's
+    /// point-to-point receive, and only then launches its first kernels (framework and launch latency).
+    double scheduleStepSeconds = 0;
 
     double peakFlops(Precision p) const { return peakFlopsPerSecond[std::size_t(p)]; }
     bool supports(Precision p) const { return peakFlops(p) > 0; }

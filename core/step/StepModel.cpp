@@ -531,7 +531,10 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
                                                                  {2, 1, links.pipelineLink, links.pipelineLink})
                                              : 0.0;
     const double chunkForward = double(plan.layersPerStage()) * sums.layer.forward / double(par.virtualStages);
-    const double p2pOneWay = double(par.virtualStages) * (par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk);
+    // Each model chunk's pass of a pipelined schedule waits on its receive, then the host launches the chunk:
+    // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
+    const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
+    const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
     stageTimes(plan, sums, tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
                2.0 * p2pOneWay, expertAllToAllPerPass(plan, links), est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];

@@ -46,6 +46,7 @@ private slots:
     void packedDocumentsCountTheirAttention();
     void wholeStepTimelineAndParts();
     void oneStageTimeline();
+    void scheduleStepsCostEachChunkPass();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -413,4 +414,33 @@ void TestStepModel::oneStageTimeline()
     QCOMPARE(many.timeline.segments.size(), std::size_t(4000 + 2));
     QCOMPARE(many.timeline.segments[0].microbatches, 5);
     QCOMPARE(many.timeline.segments[many.timeline.segments.size() - 3].end, many.timeline.scheduleSeconds);
+}
+
+void TestStepModel::scheduleStepsCostEachChunkPass()
+{
+    // GPT-3 175B as NVIDIA's recipe runs it on 128 H100s: 96 layers on 8 stages x 12 virtual (one layer per
+    // chunk), 64 micro-batches of 2,048 tokens per pipeline. Every chunk's forward and backward pays the
+    // host's schedule step once: 2 x 12 x 64 = 1,536 steps on a stage, which the analytic pipeline charges
+    // to pipeline communication.
+    Plan plan = test::presetPlan("gpt3-175b", 4, 8, 4, 1, 256, "h100-sxm5-80gb");
+    plan.parallel.virtualStages = 12;
+    plan.parallel.schedule = Schedule::Interleaved;
+    plan.parallel.overlapP2pComm = true;
+    plan.training.flashAttention = true;
+    plan.training.sequenceParallel = true;
+    const Catalog &catalog = io::builtinCatalog();
+    QCOMPARE(catalog.device("h100-sxm5-80gb")->scheduleStepSeconds, 300e-6); // devices.json, docs/CALIBRATION.md
+    DeviceSpec none = *catalog.device("h100-sxm5-80gb");
+    none.scheduleStepSeconds = 0;
+    Catalog without = catalog;
+    without.addDevice(none);
+    const Estimate with = estimate(plan, catalog, EstimateOptions::analytic());
+    const Estimate bare = estimate(plan, without, EstimateOptions::analytic());
+    QVERIFY(with.valid && bare.valid);
+    const double extra = with.step.category(TimeCategory::PipelineComm) - bare.step.category(TimeCategory::PipelineComm);
+    QVERIFY2(std::abs(extra - 1536 * 300e-6) < 1e-9, qPrintable(QString::number(extra)));
+    // Without a pipeline there is no receive to wait on: nothing is charged.
+    Plan flat = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    flat.training.flashAttention = true;
+    QCOMPARE(estimate(flat, catalog).step.stepSeconds, estimate(flat, without).step.stepSeconds);
 }

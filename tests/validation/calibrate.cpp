@@ -177,7 +177,9 @@ Family modernFamily()
                     {"gb200_matmul_max", g.matmulEfficiency.max, 0.4, 0.87},  {"gb200_attention_eff", g.attentionEfficiency, 0.2, 1.0},
                     {"h100_memory_max", h.memoryEfficiency.max, 0.5, 0.95},   {"h100_intra_eff", h.intraNodeEfficiency, 0.6, 0.95},
                     {"h100_network_eff", h.networkEfficiency, 0.5, 0.95},     {"h100_low_precision_eff", h.lowPrecisionEfficiency, 0.6, 1.0},
-                    {"blackwell_low_precision_eff", g.lowPrecisionEfficiency, 0.6, 1.0}};
+                    {"blackwell_low_precision_eff", g.lowPrecisionEfficiency, 0.6, 1.0},
+                    {"schedule_step_us", qEnvironmentVariableIsSet("CALIBRATE_STEP_US") ? qEnvironmentVariable("CALIBRATE_STEP_US").toDouble()
+                                                                                      : h.scheduleStepSeconds / kMicro, 0, 1000}};
     f.apply = [](const std::vector<double> &p) {
         Catalog c = io::builtinCatalog();
         for (DeviceSpec d : c.devices()) {
@@ -196,6 +198,7 @@ Family modernFamily()
             d.memoryEfficiency.halfSize = memoryOverhead * d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max;
             d.intraNodeEfficiency = p[7];
             d.networkEfficiency = p[8];
+            d.scheduleStepSeconds = p[11] * kMicro; // host and framework: one value for every modern device
             c.addDevice(d);
         }
         return c;

@@ -25,14 +25,15 @@ using namespace trainplan::validation;
 
 namespace {
 // Bounds per group (docs/CALIBRATION.md). The A100/V100 rows are held where the Levenberg-Marquardt refit
-// put them (median 3.5%, worst 22.8%; 3.8% and 23.0% before), with rounding room only. The dgxc dense rows meet issue 17's
-// median target (5%); their worst rows miss its 15% target: GPT-3 175B FP8 in v24.11.1, one layout at constant
-// work per GPU whose published times go 5.92, 5.96, 6.44, 6.72, 6.24 s from 128 to 2,048 GPUs (5.63-5.96 s in
-// v25.02), a 13.5% spread inside one release that no per-GPU model follows. The worst (20.6%) sets the
-// bound, which is what is achieved, not the target. The Llama 3 8B fine-tuning rows run on packed SQuAD
-// examples (ValidationRows.cpp says how their length is read). The long-context table meets its 10% median.
+// put them (median 3.5%, worst 22.8%; 3.6% with the schedule-step overhead fitted on the modern rows), with
+// rounding room only. The dgxc dense rows meet issue 17's targets: median 5%, worst 15%. The worst rows are
+// on both sides of one release-to-release gap: Llama 3.1 70B FP8 in v25.04 (+12% to +15%, the release ran it
+// faster than its neighbours) and GPT-3 175B FP8 in v24.11.1 (-14%; one layout at constant work per GPU
+// published as 5.92, 5.96, 6.44, 6.72, 6.24 s from 128 to 2,048 GPUs, a 13.5% spread inside one release).
+// The Llama 3 8B fine-tuning rows run on packed SQuAD examples (ValidationRows.cpp says how their length is
+// read). The long-context table meets its 10% median.
 constexpr double kClassicMedian = 0.037, kClassicWorst = 0.230;
-constexpr double kDgxcMedian = 0.05, kDgxcWorst = 0.215;
+constexpr double kDgxcMedian = 0.05, kDgxcWorst = 0.15;
 constexpr double kLongContextMedian = 0.10, kLongContextWorst = 0.10;
 // The dgxc mixture-of-experts rows (DeepSeek-V3, Grok-1, Llama 4 Maverick on H100 and GB200) meet issue 18's
 // median target (10%). Its worst target (25%) holds for 56 of the 59 rows (the worst of them 22%); the

@@ -487,6 +487,12 @@ void sourcesSection(PageFlow &flow, const Context &c)
     QList<QStringList> rows = sourceRows(c);
     rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
                         QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
+    if (c.plan.parallel.pipeline > 1 && c.device.scheduleStepSeconds > 0)
+        rows << QStringList{QObject::tr("Schedule step"),
+                            QObject::tr("%1 µs of host time exposed at each model-chunk pass (2 × %2 per micro-batch on a stage)")
+                                .arg(fmt::number(c.device.scheduleStepSeconds * 1e6, 0))
+                                .arg(c.plan.parallel.virtualStages),
+                            QObject::tr("fitted on NVIDIA's DGX Cloud recipe runs: 302 ± 94 µs (docs/CALIBRATION.md)")};
     if (c.plan.model.isMoe() && c.plan.parallel.expert > 1)
         rows << (c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
                      ? QStringList{QObject::tr("Expert dispatch (DeepEP)"),
