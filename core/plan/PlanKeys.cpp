@@ -318,7 +318,7 @@ const std::array kKeys{
     PlanKey{.path = "training.document_length", .type = KeyType::Integer, .label = "Packed documents", .noun = "document length",
             .tooltip = "packed sequences: mean tokens per document; attention stays within a document, so with flash attention "
                        "its work per sequence is seq_len x document_length / 2 instead of seq_len^2 / 2",
-            .unit = "tokens", .defaultText = "0 (one document per sequence)", .rule = "at most model.seq_len; shortens attention only with flash_attention",
+            .unit = "tokens", .defaultText = "0 (whole sequence)", .rule = "at most model.seq_len; shortens attention only with flash_attention",
             .range = {0, kTwoTo(30)}, .zeroMeansUnset = true, .editor = KeyEditor::Spin,
             .access = field<&Plan::training, &T::documentLength>()},
 

@@ -408,11 +408,11 @@ void TestStepModel::oneStageTimeline()
     QCOMPARE(t.scheduleSeconds, 6.0 * e.step.stages[0].microbatchSeconds());
     QCOMPARE(t.segments.back().end, e.step.stepSeconds);
 
-    plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 4096 segments
+    plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 1024 segments
     const Estimate many = run(plan);
-    // 2 x 10000 / 4096 -> groups of 5 micro-batches: 2000 forward and 2000 backward segments.
-    QCOMPARE(many.timeline.segments.size(), std::size_t(4000 + 2));
-    QCOMPARE(many.timeline.segments[0].microbatches, 5);
+    // 2 x 10000 / 1024 -> groups of 20 micro-batches: 500 forward and 500 backward segments.
+    QCOMPARE(many.timeline.segments.size(), std::size_t(1000 + 2));
+    QCOMPARE(many.timeline.segments[0].microbatches, 20);
     QCOMPARE(many.timeline.segments[many.timeline.segments.size() - 3].end, many.timeline.scheduleSeconds);
 }
 
