@@ -136,6 +136,25 @@ double ncclCommunicatorBytes(bool crossesDomains)
     return (crossesDomains ? 8.0 : 16.0) * kConnection;
 }
 
+/// DeepEP's normal-mode buffers for an expert group of `ranks` (parallel.expert_dispatcher "deepep"), allocated
+/// outside the caching allocator: per channel (half of Megatron-Core's moe_deepep_num_sms, 20) and per NVLink
+/// peer, the chunked receive tokens with their top-k indices, weights and scales (128 x 8 + 128 x 4 + 128 x 4
+/// bytes); across nodes the same again per RDMA peer, twice (DeepEP csrc/config.hpp get_nvl_buffer_size_hint
+/// and get_rdma_buffer_size_hint; receive depths 256 / 288 / 560 NVLink and 128 RDMA tokens from
+/// Buffer.get_dispatch_config at <= 8, 16-64 and >= 128 ranks). DeepSeek-V3 at expert 64: 0.66 GiB.
+double deepEpBufferBytes(const Plan &plan)
+{
+    const double ranks = double(plan.parallel.expert);
+    if (plan.parallel.expertDispatcher != ExpertDispatcher::DeepEp || ranks <= 1)
+        return 0.0;
+    constexpr double kChannels = 10.0, kNvlPeers = 8.0, kRdmaRecvTokens = 128.0;
+    const double token = activationElementBytes(plan.training.precision) * double(plan.model.hidden) + 128.0 * (8.0 + 4.0 + 4.0);
+    const double nvlRecvTokens = ranks <= kNvlPeers ? 256.0 : ranks < 128 ? 288.0 : 560.0;
+    const double nvl = kChannels * std::min(ranks, kNvlPeers) * nvlRecvTokens * token;
+    const double rdma = ranks > kNvlPeers ? kChannels * (ranks / kNvlPeers) * kRdmaRecvTokens * 2.0 * token : 0.0;
+    return nvl + rdma;
+}
+
 /// Every communicator one rank uses, in Megatron-Core's rank order (tensor, context, data, pipeline): a
 /// group crosses scale-up domains when its span of consecutive ranks exceeds one domain.
 double ncclBytes(const Plan &plan)
@@ -154,6 +173,7 @@ double ncclBytes(const Plan &plan)
     if (plan.model.isMoe()) {
         add(double(par.expert), double(par.expertShards()));
         add(double(par.expertDataSize()), t * c * d);
+        bytes += deepEpBufferBytes(plan);
     }
     return bytes;
 }

@@ -50,8 +50,10 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
     {"nccl_buffers_bytes", "NCCL buffers",
      "per communicator this rank uses (tensor, context, data x context, expert, expert-data): channels x (4 MiB "
      "Simple + 4.7 MiB LL128 + 0.5 MiB LL), 16 channels inside the scale-up domain, 8 across it; pipeline: 2 channels "
-     "x 4 MiB per neighbour stage",
-     "NCCL defaults (NCCL_BUFFSIZE, LL128 and LL buffer sizes; typical channel counts); outside the caching allocator"},
+     "x 4 MiB per neighbour stage; with the DeepEP dispatcher its NVLink and RDMA buffers (10 channels x peers x "
+     "chunked receive tokens x (hidden + top-k metadata))",
+     "NCCL defaults (NCCL_BUFFSIZE, LL128 and LL buffer sizes; typical channel counts); DeepEP csrc/config.hpp buffer "
+     "size hints; outside the caching allocator"},
     {"library_workspaces_bytes", "Library workspaces",
      "cuBLAS/cuBLASLt and Transformer Engine workspaces: 3 x 32 MiB on FP8-capable GPUs (Hopper, Blackwell), "
      "3 x 4 MiB before",

@@ -317,6 +317,14 @@ private slots:
         const double ratio = d.step.category(TimeCategory::ExpertComm) / a.step.category(TimeCategory::ExpertComm);
         QVERIFY2(std::abs(ratio - deepEpPass / allToAllPass) < 1e-9, qPrintable(QString::number(ratio)));
         QVERIFY(ratio < 0.25); // half the copies at twice the rate
+        // DeepEP's own buffers, outside the caching allocator: at expert 64 (8 NVLink x 8 RDMA peers) and
+        // Megatron-Core's 20 SMs (10 channels), 288 NVLink and 128 x 2 RDMA receive tokens per channel and
+        // peer, each 2 x 7,168 bytes of hidden state + 128 x (8 + 4 + 4) bytes of top-k metadata and scales.
+        const double slot = 2.0 * 7168 + 128.0 * 16;
+        const double deepEpBuffers = 10.0 * 8 * 288 * slot + 10.0 * 8 * 128 * 2 * slot;
+        const auto nccl = [](const Estimate &e) { return e.memory.stages.front().other[std::size_t(OtherTerm::NcclBuffers)]; };
+        QCOMPARE(nccl(d) - nccl(a), deepEpBuffers);
+        QVERIFY(std::abs(deepEpBuffers / double(1ull << 30) - 0.66) < 0.01);
         // Without the group limit a token's 8 copies reach 8 (1 - (7/8)^8) = 5.25 distinct nodes.
         Plan ungrouped = deepEp;
         ungrouped.model.routerGroups = ungrouped.model.routerGroupTopk = 0;
