@@ -59,8 +59,8 @@ enum class ExpertDispatcher { AllToAll, DeepEp };
 constexpr auto enumNames(ExpertDispatcher)
 {
     using N = EnumName<ExpertDispatcher>;
-    return std::array{N{ExpertDispatcher::AllToAll, "alltoall", "All-to-all (a copy per expert)"},
-                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP (a copy per node)"}};
+    return std::array{N{ExpertDispatcher::AllToAll, "alltoall", "All-to-all (NCCL)"},
+                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP"}};
 }
 inline const char *toString(ExpertDispatcher v) { return spellingOf(v); }
 

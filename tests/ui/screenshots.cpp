@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QStandardPaths>
+#include <QScrollArea>
 #include <QTabWidget>
 
 #include "io/CatalogJson.h"
@@ -88,6 +89,17 @@ void shootWindows(const QString &dir)
                                          .arg(dark ? QStringLiteral("-dark") : QString());
                 window.grab().save(file);
                 qInfo("%s", qPrintable(file));
+                // A mixture of experts: the editor scrolled to its expert-parallel fields as well.
+                if (QWidget *dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.expert_dispatcher"));
+                    dispatcher && dispatcher->isVisibleTo(&window)) {
+                    for (QScrollArea *area : window.findChildren<QScrollArea *>())
+                        if (area->isAncestorOf(dispatcher))
+                            area->ensureWidgetVisible(dispatcher);
+                    settle();
+                    const QString editor = QString(file).replace(QStringLiteral("/window-"), QStringLiteral("/editor-"));
+                    window.grab().save(editor);
+                    qInfo("%s", qPrintable(editor));
+                }
             }
     }
     applyPalette(false);
