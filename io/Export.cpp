@@ -243,6 +243,36 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
+/// NeMo's model-config fields for a mixture of experts (experts, routing, dispatcher) and for selective
+/// recomputation's modules.
+QString nemoMoeAndRecomputeFields(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    QString s;
+    if (m.isMoe()) {
+        s += QStringLiteral("    num_moe_experts: %1\n    moe_router_topk: %2\n").arg(m.experts).arg(m.expertsPerToken);
+        if (m.expertFfnHidden > 0)
+            s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
+        if (m.routerGroups > 0)
+            s += QStringLiteral("    moe_router_num_groups: %1\n    moe_router_group_topk: %2\n").arg(m.routerGroups).arg(m.routerGroupTopk);
+        s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
+                 ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
+                 : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
+    }
+    if (t.recompute == Recompute::Selective) {
+        QStringList modules{QStringLiteral("core_attn")};
+        if (t.recomputeMlaUpProjection)
+            modules << QStringLiteral("mla_up_proj");
+        if (t.recomputeMoe)
+            modules << QStringLiteral("moe");
+        else if (t.recomputeExpertActivation)
+            modules << QStringLiteral("moe_act");
+        s += QStringLiteral("    recompute_modules: [%1]\n").arg(modules.join(QStringLiteral(", ")));
+    }
+    return s;
+}
+
 QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
@@ -281,10 +311,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
     if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n").arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
-    if (m.isMoe())
-        s += QStringLiteral("    num_moe_experts: %1\n    moe_router_topk: %2\n").arg(m.experts).arg(m.expertsPerToken);
-    if (m.isMoe() && m.expertFfnHidden > 0)
-        s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
+    s += nemoMoeAndRecomputeFields(plan);
     if (m.isMla())
         s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
                             "    v_head_dim: %5\n")
@@ -347,8 +374,7 @@ const QStringList &expressedKeys(ExportTarget target)
     static const QStringList nemo = [] {
         QStringList k = kMegatronKeys;
         for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
-                                 "model.router_groups", "model.router_group_topk", "parallel.expert_dispatcher",
-                                 "training.recompute_mla_up_proj", "training.recompute_moe_act", "training.recompute_moe", "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
+ "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
                                  "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
                                  "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
             k.removeAll(QLatin1String(drop));
