@@ -39,6 +39,12 @@ const Rule kRules[] = {
     {Bottleneck::Capacity, "Halve the micro-batch",
      [](const Plan &p) { return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch / 2); },
      [](Plan &p) { if (p.training.microBatch > 1) p.training.microBatch /= 2; }},
+    {Bottleneck::Capacity, "Recompute whole MoE layers",
+     [](const Plan &) { return std::string("training.recompute_moe: false -> true"); },
+     [](Plan &p) {
+         if (p.model.isMoe() && p.training.recompute == Recompute::Selective)
+             p.training.recomputeMoe = true;
+     }},
     {Bottleneck::Capacity, "Offload optimizer state", [](const Plan &) { return std::string("parallel.offload_optimizer: false -> true"); },
      [](Plan &p) { p.parallel.offloadOptimizer = true; }},
     // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
@@ -64,6 +70,12 @@ const Rule kRules[] = {
     {Bottleneck::Communication, "Overlap gradient reduction",
      [](const Plan &) { return std::string("parallel.overlap_grad_reduce: false -> true"); },
      [](Plan &p) { p.parallel.overlapGradReduce = true; }},
+    {Bottleneck::Communication, "DeepEP expert dispatcher",
+     [](const Plan &) { return std::string("parallel.expert_dispatcher: alltoall -> deepep"); },
+     [](Plan &p) {
+         if (p.model.isMoe() && p.parallel.expert > 1)
+             p.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+     }},
     {Bottleneck::Communication, "Sequence parallelism", [](const Plan &) { return std::string("training.sequence_parallel: false -> true"); },
      [](Plan &p) { if (p.parallel.tensor > 1) p.training.sequenceParallel = true; }},
     {Bottleneck::Communication, "Halve tensor parallelism",

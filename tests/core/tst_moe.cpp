@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "core/advice/Interventions.h"
 #include "core/compute/LayerOps.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/estimate/Estimate.h"
@@ -358,6 +359,25 @@ private slots:
         dense.training.recompute = Recompute::Selective;
         dense.training.recomputeMoe = true;
         QVERIFY(errorOn(estimate(dense, catalog), "training.recompute_moe"));
+    }
+
+    void adviceNamesTheDeepEpDispatcher()
+    {
+        // NVIDIA's v25.05 DeepSeek-V3 recipe on 1,024 H100s sends every token's 8 copies across 8 nodes through
+        // the all-to-all dispatcher: the exposed exchange is most of its step, and the diagnostic map's
+        // suggested change is the dispatcher their next release switched to (DeepEP, NeMo 2.4's DeepEPCallback).
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = test::deepseekV3On1024H100();
+        plan.training.recompute = Recompute::Selective;
+        plan.training.recomputeMlaUpProjection = true;
+        const Estimate e = estimateWithAdvice(plan, catalog, EstimateOptions::analytic());
+        QVERIFY(e.valid);
+        QCOMPARE(e.step.bottleneck, Bottleneck::Communication);
+        QVERIFY(e.advice.suggested.has_value());
+        const Intervention &best = e.advice.interventions[*e.advice.suggested];
+        QCOMPARE(best.label, std::string("DeepEP expert dispatcher"));
+        QCOMPARE(best.plan.parallel.expertDispatcher, ExpertDispatcher::DeepEp);
+        QVERIFY2(best.speedup > 1.5, qPrintable(QString::number(best.speedup)));
     }
 
     void routerGroupsAreChecked()
