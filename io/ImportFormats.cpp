@@ -680,13 +680,22 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
 
 // --- NeMo / Megatron-Bridge recipe (YAML) ----------------------------------------------------------------
 
+/// A map key as text: a scalar's own text; a list or map used as a key ("? [a, b]") as YAML writes it, which
+/// no rule matches, so it is reported as not understood rather than throwing.
+QString yamlKey(const YAML::Node &key)
+{
+    if (key.IsScalar())
+        return QString::fromStdString(key.Scalar());
+    YAML::Emitter out;
+    out << YAML::Flow << key;
+    return QString::fromUtf8(out.c_str());
+}
+
 void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf> &leaves)
 {
     if (node.IsMap()) {
         for (const auto &entry : node)
-            yamlLeaves(entry.second, prefix.isEmpty() ? QString::fromStdString(entry.first.as<std::string>())
-                                                       : prefix + '.' + QString::fromStdString(entry.first.as<std::string>()),
-                       leaves);
+            yamlLeaves(entry.second, prefix.isEmpty() ? yamlKey(entry.first) : prefix + '.' + yamlKey(entry.first), leaves);
     } else if (node.IsNull()) {
         leaves.push_back({prefix, QStringLiteral("null"), node.Mark().line + 1});
     } else if (node.IsScalar()) {
@@ -736,7 +745,12 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         return out;
     }
     std::vector<Leaf> leaves;
-    yamlLeaves(root, QString(), leaves);
+    try {
+        yamlLeaves(root, QString(), leaves);
+    } catch (const YAML::Exception &e) { // a node yaml-cpp cannot read back (bad input never ends the import)
+        out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
+        return out;
+    }
     std::map<QString, Rule> rules = megatronRules();
     rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
     rules.emplace("precision", Rule{"training.precision", oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});

@@ -206,6 +206,10 @@ private slots:
         QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("YAML")));
         r = io::importContents({{QStringLiteral("bad.toml"), QByteArray("[x\n")}}, {}, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("TOML")));
+        // A YAML map whose key is itself a list (found by fuzz_import_nemo): read, reported, no exception.
+        r = io::importContents({{QStringLiteral("odd.yaml"), QByteArray("trainer:\n  ? [a, b]\n  : 1\n  devices: 8\n")}}, {},
+                               io::builtinCatalog());
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("[a, b]")); }));
         r = io::importFiles({data("llama3-8b-config.json")}, {QStringLiteral("nonsense")}, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("KEY=VALUE")));
     }
