@@ -108,16 +108,17 @@ QStringList megatronMoeFlags(const Plan &plan)
     return f;
 }
 
-/// Selective recomputation's modules: the attention core (Megatron-Core's default) and the plan's others.
-QString recomputeModulesFlag(const TrainingConfig &t)
+/// Selective recomputation's modules (Megatron-Core's --recompute-modules names): the attention core, its
+/// default, and the plan's others.
+QStringList recomputeModules(const TrainingConfig &t)
 {
-    QString modules = QStringLiteral("--recompute-modules core_attn");
+    QStringList modules{QStringLiteral("core_attn")};
     if (t.recomputeMlaUpProjection)
-        modules += QStringLiteral(" mla_up_proj");
+        modules << QStringLiteral("mla_up_proj");
     if (t.recomputeMoe)
-        modules += QStringLiteral(" moe");
+        modules << QStringLiteral("moe");
     else if (t.recomputeExpertActivation)
-        modules += QStringLiteral(" moe_act");
+        modules << QStringLiteral("moe_act");
     return modules;
 }
 
@@ -163,7 +164,7 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     if (t.recompute == Recompute::Full)
         f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
     else if (t.recompute == Recompute::Selective)
-        f << "--recompute-granularity selective" << recomputeModulesFlag(t);
+        f << "--recompute-granularity selective" << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
     if (t.sequenceParallel)
         f << "--sequence-parallel";
     if (t.flashAttention)
@@ -260,16 +261,8 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
                  : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
     }
-    if (t.recompute == Recompute::Selective) {
-        QStringList modules{QStringLiteral("core_attn")};
-        if (t.recomputeMlaUpProjection)
-            modules << QStringLiteral("mla_up_proj");
-        if (t.recomputeMoe)
-            modules << QStringLiteral("moe");
-        else if (t.recomputeExpertActivation)
-            modules << QStringLiteral("moe_act");
-        s += QStringLiteral("    recompute_modules: [%1]\n").arg(modules.join(QStringLiteral(", ")));
-    }
+    if (t.recompute == Recompute::Selective)
+        s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
     return s;
 }
 

@@ -348,7 +348,7 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         // function replay their forward ops in backward.
         const bool upProjections = plan.model.isMla() && plan.training.recomputeMlaUpProjection;
         const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
-        const bool moeLayer = plan.model.isMoe() && plan.training.recomputeMoe; // the whole MoE MLP
+        const bool moeLayer = plan.model.isMoe() && plan.training.recomputesMoeLayers(); // the whole MoE MLP
         for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation || moeLayer); ++i) {
             const OpRole role = ops[i].role;
             if ((upProjections && role == OpRole::MlaUpProjection) || (moeLayer && ops[i].part == LayerPart::MoeMlp)

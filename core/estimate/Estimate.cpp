@@ -46,11 +46,8 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     if (plan.model.isMoe())
         r.expert = landing(expertGroupSpan(par, G), par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
                            links.expertGroup, intraName, netName);
-    if (plan.model.isMoe() && par.expertDispatcher == ExpertDispatcher::DeepEp && r.expert.crossesNodes) {
-        // DeepEP's RDMA kernels run at the NIC's nominal rate (core/step/StepModel: deepEpSeconds).
-        r.expert.link += " via DeepEP";
-        r.expert.bandwidthBytesPerSecond = links.nicNetwork.bandwidthBytesPerSecond;
-    }
+    if (plan.model.isMoe() && par.expertDispatcher == ExpertDispatcher::DeepEp && r.expert.crossesNodes)
+        r.expert.link += " via DeepEP"; // its rate is the expert group's link (clusterLinks)
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;
     r.pipeline.groups = par.pipeline - 1;
     r.pipeline.crossesNodes = pipe.boundariesAcrossNodes > 0;

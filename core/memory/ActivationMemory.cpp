@@ -46,14 +46,11 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     return a;
 }
 
-} // namespace
-
-double moeLayerExtraActivationBytes(const Plan &plan)
+/// What one MoE layer's MLP stores for one micro-batch on one rank (its own tensors, not the dense MLP's).
+double moeMlpActivationBytes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
     const TrainingConfig &training = plan.training;
-    if (!m.isMoe() || training.recompute == Recompute::Full)
-        return 0.0;
     const double q = activationElementBytes(training.precision);
     const double t = double(plan.parallel.tensor);
     const double sb = double(m.seqLen) * double(training.microBatch);
@@ -66,24 +63,30 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
     // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
     // outputs before the weighted combine; shared experts like a dense MLP of their width.
-    const double moe = kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
-                       + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
-                       + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
-    const double dense = q * sb * denseAct * double(m.ffnHidden) / t;
-    // Megatron-Core's "moe" recompute module checkpoints the whole layer: only its input, which the
-    // attention block's output already holds, stays; the rest is rebuilt in backward (the workspace).
-    if (training.recompute == Recompute::Selective && training.recomputeMoe)
-        return -dense;
-    return moe - dense;
+    return kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
+           + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
+           + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
+}
+
+} // namespace
+
+double moeLayerExtraActivationBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    if (!m.isMoe() || training.recompute == Recompute::Full)
+        return 0.0;
+    const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
+    const double dense = activationElementBytes(training.precision) * double(m.seqLen) * double(training.microBatch) * denseAct
+                         * double(m.ffnHidden) / double(plan.parallel.tensor);
+    // Megatron-Core's "moe" recompute module keeps only the layer's input, which the attention block's output
+    // already holds; the rest is rebuilt in backward (the workspace below).
+    return (training.recomputesMoeLayers() ? 0.0 : moeMlpActivationBytes(plan)) - dense;
 }
 
 double moeLayerRecomputeWorkspaceBytes(const Plan &plan)
 {
-    if (!plan.model.isMoe() || plan.training.recompute != Recompute::Selective || !plan.training.recomputeMoe)
-        return 0.0;
-    Plan kept = plan;
-    kept.training.recomputeMoe = false;
-    return moeLayerExtraActivationBytes(kept) - moeLayerExtraActivationBytes(plan);
+    return plan.model.isMoe() && plan.training.recomputesMoeLayers() ? moeMlpActivationBytes(plan) : 0.0;
 }
 
 double activationElementBytes(Precision precision)

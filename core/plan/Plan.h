@@ -71,6 +71,9 @@ struct TrainingConfig
     /// Tokens of the busiest expert over the mean as computed: the imbalance, capped by the capacity factor
     /// when tokens beyond it are dropped.
     double busiestExpertLoad() const { return capacityFactor ? std::min(expertImbalance, *capacityFactor) : expertImbalance; }
+    /// The "moe" recompute module in force: selective recomputation rebuilding whole MoE layers (their
+    /// dispatch and combine included) from each layer's input.
+    bool recomputesMoeLayers() const { return recompute == Recompute::Selective && recomputeMoe; }
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;

@@ -63,7 +63,6 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.network.bandwidthBytesPerSecond =
         o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond) * device.networkEfficiency;
     links.network.latencySeconds = o.networkLatencySeconds.value_or(device.networkLatencySeconds);
-    links.nicNetwork = {o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond), links.network.latencySeconds};
     if (plan.cluster.fabricGpus() <= 1) // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
 
@@ -78,6 +77,10 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
+    // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
+    // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
+    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > 1)
+        links.expertGroup.network.bandwidthBytesPerSecond = o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
@@ -226,9 +229,10 @@ double distinctDestinationNodes(const ModelSpec &model, double nodes)
 }
 
 /// One dispatch (or combine) of DeepEP's normal kernels: a token crosses the network once per remote
-/// destination node, at the NIC's nominal rate, and fans out to its experts' GPUs over the scale-up link
-/// (every copy but the one for this GPU crosses it once); the two paths run concurrently.
-double deepEpSeconds(const ModelSpec &model, double tokenBytes, const GroupPlacement &g, const LinkTier &nic)
+/// destination node (at the NIC's nominal rate, which clusterLinks gives the expert group) and fans out to its
+/// experts' GPUs over the scale-up link (every copy but the one for this GPU crosses it once); the two paths
+/// run concurrently.
+double deepEpSeconds(const ModelSpec &model, double tokenBytes, const GroupPlacement &g)
 {
     const double n = double(g.size);
     const double k = double(model.expertsPerToken);
@@ -237,8 +241,8 @@ double deepEpSeconds(const ModelSpec &model, double tokenBytes, const GroupPlace
         return g.intraNode.latencySeconds + inside;
     const double nodes = double(g.nodes());
     const double remoteCopies = distinctDestinationNodes(model, nodes) * (nodes - 1.0) / nodes;
-    const double outside = tokenBytes * remoteCopies / nic.bandwidthBytesPerSecond;
-    return nic.latencySeconds * std::ceil(std::log2(nodes)) + std::max(inside, outside);
+    const double outside = tokenBytes * remoteCopies / g.network.bandwidthBytesPerSecond;
+    return g.network.latencySeconds * std::ceil(std::log2(nodes)) + std::max(inside, outside);
 }
 
 /// Expert-parallel all-to-all of one MoE layer and micro-batch: the tokens sent to their experts' ranks
@@ -257,7 +261,7 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const double load = plan.training.busiestExpertLoad();
     const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
     if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp)
-        return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup, links.nicNetwork);
+        return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup);
     return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
 
@@ -279,8 +283,7 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp,
         st.backwardSeconds = layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
         st.recomputeSeconds = layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute;
         // Full recompute and the "moe" module replay the forward dispatch and combine.
-        const bool replayA2A = plan.training.recompute == Recompute::Full
-                               || (plan.training.recompute == Recompute::Selective && plan.training.recomputeMoe);
+        const bool replayA2A = plan.training.recompute == Recompute::Full || plan.training.recomputesMoeLayers();
         const double a2aRecompute = replayA2A ? expertA2A : 0.0;
         st.expertCommSeconds = moeLayers * (2.0 * expertA2A + a2aRecompute);
         st.expertCommForwardSeconds = moeLayers * expertA2A;

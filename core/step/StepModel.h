@@ -136,14 +136,10 @@ struct ClusterLinks
 {
     LinkTier intraNode;
     LinkTier network;
-    /// The network at its nominal rate per GPU: DeepEP's RDMA kernels reach it (43-58 GB/s per 400 Gb/s
-    /// port at expert 16-64, DeepEP docs/legacy.md), where NCCL's collectives are held to the calibrated
-    /// efficiency of `network`.
-    LinkTier nicNetwork;
     GroupPlacement tensorGroup;
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
-    GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism
+    GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism (DeepEP: the network at its nominal rate)
     GroupPlacement stageGroup;   ///< all tensor x context x data ranks of a stage (FP8 amax reduction)
     LinkTier pipelineLink;
 };

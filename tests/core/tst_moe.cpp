@@ -300,7 +300,7 @@ private slots:
         const Estimate d = estimate(deepEp, catalog), a = estimate(allToAll, catalog);
         QVERIFY(d.valid && a.valid);
         const ClusterLinks links = clusterLinks(deepEp, *catalog.device("h100-sxm5-80gb"));
-        QCOMPARE(links.nicNetwork.bandwidthBytesPerSecond, 50e9); // NDR InfiniBand, 400 Gb/s per GPU
+        QCOMPARE(links.expertGroup.network.bandwidthBytesPerSecond, 50e9); // NDR InfiniBand, 400 Gb/s per GPU, nominal
         QCOMPARE(links.expertGroup.size, std::int64_t(64));
         QCOMPARE(links.expertGroup.perNode, std::int64_t(8));
         // One token's hidden state, BF16: 2 x 4,096 x 7,168 bytes per micro-batch and rank.
@@ -312,7 +312,7 @@ private slots:
         QVERIFY(std::abs(remote - 3.1496) < 1e-4);
         const LinkTier &nvlink = links.intraNode, &net = links.network;
         const double deepEpPass = 3 * net.latencySeconds + std::max(token * 8 * 63 / 64 / nvlink.bandwidthBytesPerSecond,
-                                                                     token * remote / links.nicNetwork.bandwidthBytesPerSecond);
+                                                                     token * remote / links.expertGroup.network.bandwidthBytesPerSecond);
         const double allToAllPass = 6 * net.latencySeconds + std::max(token * 8 * 7 / 64 / nvlink.bandwidthBytesPerSecond,
                                                                        token * 8 * 56 / 64 / net.bandwidthBytesPerSecond);
         const double ratio = d.step.category(TimeCategory::ExpertComm) / a.step.category(TimeCategory::ExpertComm);
@@ -332,7 +332,7 @@ private slots:
         const double ungroupedRatio = estimate(ungrouped, catalog).step.category(TimeCategory::ExpertComm)
                                       / d.step.category(TimeCategory::ExpertComm);
         const double ungroupedPass = 3 * net.latencySeconds
-                                     + token * 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / links.nicNetwork.bandwidthBytesPerSecond;
+                                     + token * 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / links.expertGroup.network.bandwidthBytesPerSecond;
         QVERIFY2(std::abs(ungroupedRatio - ungroupedPass / deepEpPass) < 1e-9, qPrintable(QString::number(ungroupedRatio)));
     }
 

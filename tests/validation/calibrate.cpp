@@ -178,8 +178,7 @@ Family modernFamily()
                     {"h100_memory_max", h.memoryEfficiency.max, 0.5, 0.95},   {"h100_intra_eff", h.intraNodeEfficiency, 0.6, 0.95},
                     {"h100_network_eff", h.networkEfficiency, 0.5, 0.95},     {"h100_low_precision_eff", h.lowPrecisionEfficiency, 0.6, 1.0},
                     {"blackwell_low_precision_eff", g.lowPrecisionEfficiency, 0.6, 1.0},
-                    {"schedule_step_us", qEnvironmentVariableIsSet("CALIBRATE_STEP_US") ? qEnvironmentVariable("CALIBRATE_STEP_US").toDouble()
-                                                                                      : h.scheduleStepSeconds / kMicro, 0, 1000}};
+                    {"schedule_step_us", h.scheduleStepSeconds / kMicro, 0, 1000}};
     f.apply = [](const std::vector<double> &p) {
         Catalog c = io::builtinCatalog();
         for (DeviceSpec d : c.devices()) {
