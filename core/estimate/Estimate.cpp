@@ -87,6 +87,27 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     return r;
 }
 
+/// The placement the search reads: each group's size and whether it crosses a node (or scale-up domain).
+PlacementReport placementSpans(const Plan &plan)
+{
+    const ParallelConfig &par = plan.parallel;
+    const std::int64_t G = plan.cluster.fabricGpus();
+    const auto span = [](const GroupSpan &g) {
+        GroupLanding l;
+        l.size = g.size;
+        l.nodesSpanned = g.nodesSpanned;
+        l.crossesNodes = g.crossesNodes();
+        return l;
+    };
+    PlacementReport r;
+    r.tensor = span(tensorGroupSpan(par, G));
+    r.data = span(dataGroupSpan(par, G));
+    r.context = span(contextGroupSpan(par, G));
+    if (plan.model.isMoe())
+        r.expert = span(expertGroupSpan(par, G));
+    return r;
+}
+
 /// Node indices [first, last] the ranks of pipeline stage `s` occupy.
 std::pair<std::int64_t, std::int64_t> stageNodes(const Plan &plan, std::int64_t s)
 {
@@ -101,7 +122,8 @@ struct GroupRun
     DeviceSpec device;
     MemoryEstimate memory;
     StepEstimate step;
-    Plan plan; ///< the plan as if the whole cluster were this group's kind of node
+    std::optional<Plan> own; ///< a mixed cluster's plan as if the whole cluster were this group's kind of node
+    const Plan *plan = nullptr; ///< that plan, or the estimated plan itself on one kind of node
 };
 
 /// One run per distinct (device, intra-node link) of the node groups, and the run of each group.
@@ -118,24 +140,30 @@ Runs estimateRuns(const Plan &plan, const Catalog &catalog, const EstimateOption
 {
     Runs r;
     r.groups = plan.cluster.groups();
+    r.runs.reserve(r.groups.size()); // GroupRun holds a Plan: no reallocation moves them
     for (const NodeGroup &g : r.groups) {
         auto it = std::find_if(r.runs.begin(), r.runs.end(), [&](const GroupRun &run) {
             return run.group.device == g.device && run.group.intraNodeLink == g.intraNodeLink;
         });
         if (it == r.runs.end()) {
-            GroupRun run{g, *resolvedDevice(plan.cluster, catalog, g), {}, {}, plan};
-            run.plan.cluster.device = g.device;
-            run.plan.cluster.intraNodeLink = g.intraNodeLink;
-            run.plan.cluster.nodeGroups.clear();
-            run.memory = estimateMemory(run.plan, run.device);
+            GroupRun &run = r.runs.emplace_back();
+            run.group = g;
+            run.device = *resolvedDevice(plan.cluster, catalog, g);
+            run.plan = &plan;
+            if (!plan.cluster.nodeGroups.empty()) { // no copy on one kind of node: the search estimates by the million
+                Plan &own = run.own.emplace(plan);
+                own.cluster.device = g.device;
+                own.cluster.intraNodeLink = g.intraNodeLink;
+                own.cluster.nodeGroups.clear();
+                run.plan = &own;
+            }
+            run.memory = estimateMemory(*run.plan, run.device);
             if (options.memoryOnlyWhenOverCapacity && r.groups.size() == 1 && !run.memory.fits) {
-                r.runs.push_back(std::move(run));
                 r.runOfGroup.push_back(0);
                 r.memoryOnly = true;
                 return r;
             }
-            run.step = estimateStep(run.plan, run.device, run.memory, options.simulatePipeline);
-            r.runs.push_back(std::move(run));
+            run.step = estimateStep(*run.plan, run.device, run.memory, options.simulatePipeline);
             it = r.runs.end() - 1;
         }
         r.runOfGroup.push_back(std::size_t(it - r.runs.begin()));
@@ -226,7 +254,7 @@ void mixedUtilisation(const Plan &plan, const Runs &r, Estimate &e)
 Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
 {
     Estimate e;
-    e.problems = validatePlan(plan, catalog);
+    e.problems = options.layoutOfValidatedPlan ? validateLayout(plan, catalog) : validatePlan(plan, catalog);
     if (hasErrors(e.problems))
         return e;
     e.valid = true;
@@ -236,13 +264,16 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();
 
-    const Runs r = estimateRuns(plan, catalog, options);
-    const GroupRun &paced = r.runs[r.pace];
-    e.device = paced.device;
-    e.memory = paced.memory;
+    Runs r = estimateRuns(plan, catalog, options);
+    GroupRun &paced = r.runs[r.pace];
+    // One kind of node: the run's results move into the Estimate (a mixed cluster reads them on); e.device
+    // is the paced run's device either way.
+    const bool single = r.runs.size() == 1;
+    e.device = single ? std::move(paced.device) : paced.device;
+    e.memory = single ? std::move(paced.memory) : paced.memory;
     if (r.memoryOnly)
         return e;
-    e.step = paced.step;
+    e.step = single ? std::move(paced.step) : paced.step;
     if (r.runs.size() > 1) {
         checkMixedMemory(plan, r, e);
         for (std::size_t gi = 0; gi < r.groups.size(); ++gi) {
@@ -259,12 +290,15 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
         mixedUtilisation(plan, r, e);
     }
 
-    e.placement = placementReport(paced.plan, catalog, paced.device, paced.group, paced.memory, paced.step,
-                                  options.simulatePipeline);
-    e.run = estimateRun(plan, paced.device, e.memory, e.step);
+    if (options.placementReport) // the paced run's own estimates (moved into e on one kind of node)
+        e.placement = placementReport(*paced.plan, catalog, *e.device, paced.group, single ? e.memory : paced.memory,
+                                      single ? e.step : paced.step, options.simulatePipeline);
+    else
+        e.placement = placementSpans(*paced.plan);
+    e.run = estimateRun(plan, *e.device, e.memory, e.step);
     if (options.details) {
         e.precision = precisionPolicy(plan);
-        e.roofline = rooflineOf(paced.device, plan.training.precision);
+        e.roofline = rooflineOf(*e.device, plan.training.precision);
         const TrainingConfig &training = plan.training;
         e.zeroComparison = zeroStageComparison(
             e.model.parameters, stateBytesPerParameter(training), double(plan.parallel.data));
@@ -272,7 +306,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
         e.timeline = stepTimeline(plan, e.step);
     }
     if (options.scaling)
-        e.scaling = scalingCurves(paced.plan, paced.device);
+        e.scaling = scalingCurves(*paced.plan, *e.device);
     return e;
 }
 

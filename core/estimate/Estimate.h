@@ -90,6 +90,12 @@ struct EstimateOptions
     /// The search's shortcut: a plan on one kind of node whose memory does not fit gets its memory estimate
     /// only (no step time, placement or run cost); most of a large search space does not fit.
     bool memoryOnlyWhenOverCapacity = false;
+    /// The placement report in full: link names and bandwidths, and what a tensor group across nodes
+    /// costs (a second step estimate). Off (the search): each group's size and whether it crosses nodes.
+    bool placementReport = true;
+    /// The plan differs from an already validated one only in its layout (the search's configurations):
+    /// validateLayout() instead of validatePlan().
+    bool layoutOfValidatedPlan = false;
 
     /// No scaling curves, the analytic bubble and no view details: the cheap estimate the search and the
     /// advice make by the thousand.

@@ -17,32 +17,62 @@ double lastStageEmbeddingCopy(const Plan &plan)
     return double(m.vocab) * double(m.hidden) / double(plan.parallel.tensor);
 }
 
-double stageParameterCount(const Plan &plan, std::int64_t stage)
+namespace {
+
+/// The parameter counts every stage's are sums of: computed once per estimate rather than once per stage
+/// (the search estimates hundreds of thousands of plans of up to a hundred stages).
+struct ParameterShapes
+{
+    LayerParameters dense, moe, mtp;
+    double embedding = 0; ///< on one tensor rank of the first stage
+    double output = 0;    ///< on one tensor rank of the last stage: output layer, tied copy and MTP modules
+};
+
+ParameterShapes parameterShapes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
     const std::int64_t t = plan.parallel.tensor;
+    ParameterShapes s;
+    s.dense = layerParameters(m);
+    s.moe = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1) : s.dense;
+    s.mtp = mtpParameters(m);
+    s.embedding = embeddingParameters(m).perTensorRank(t);
+    s.output = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.perTensorRank(t);
+    return s;
+}
+
+struct StageParameters
+{
+    double all = 0;     ///< every parameter on one rank of the stage
+    double experts = 0; ///< the routed experts' share of them
+};
+
+StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes, std::int64_t stage)
+{
+    const ModelSpec &m = plan.model;
     const std::int64_t p = plan.parallel.pipeline;
-    double count = layersParameters(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage)).perTensorRank(t);
-    if (stage == 0)
-        count += embeddingParameters(m).perTensorRank(t);
-    if (stage == p - 1) {
-        count += outputParameters(m).perTensorRank(t);
-        count += lastStageEmbeddingCopy(plan);
-        count += mtpParameters(m).perTensorRank(t);
-    }
-    return count + stageExpertParameterCount(plan, stage);
+    const std::int64_t count = plan.layersOnStage(stage);
+    const double moe = double(m.moeLayersIn(plan.firstLayerOfStage(stage), count));
+    const double dense = double(count) - moe;
+    const std::int64_t t = plan.parallel.tensor;
+    const std::int64_t shards = plan.parallel.expertShards();
+    StageParameters out;
+    out.experts = m.isMoe() ? moe * shapes.moe.expertPerRank(shards) + (stage == p - 1 ? shapes.mtp.expertPerRank(shards) : 0.0) : 0.0;
+    out.all = dense * shapes.dense.perTensorRank(t) + moe * shapes.moe.perTensorRank(t) + (stage == 0 ? shapes.embedding : 0.0)
+              + (stage == p - 1 ? shapes.output : 0.0) + out.experts;
+    return out;
+}
+
+} // namespace
+
+double stageParameterCount(const Plan &plan, std::int64_t stage)
+{
+    return stageParameters(plan, parameterShapes(plan), stage).all;
 }
 
 double stageExpertParameterCount(const Plan &plan, std::int64_t stage)
 {
-    const ModelSpec &m = plan.model;
-    if (!m.isMoe())
-        return 0.0;
-    const std::int64_t shards = plan.parallel.expertShards();
-    double count = layersParameters(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage)).expertPerRank(shards);
-    if (stage == plan.parallel.pipeline - 1)
-        count += mtpParameters(m).expertPerRank(shards);
-    return count;
+    return stageParameters(plan, parameterShapes(plan), stage).experts;
 }
 
 double contextKvChunkBytes(const Plan &plan)
@@ -113,6 +143,7 @@ struct StageInputs
     double ncclBuffers = 0;            ///< NCCL buffers of every communicator but the pipeline's
     double ncclPerPipelinePeer = 0;    ///< NCCL buffers per neighbouring pipeline stage
     double libraryWorkspaces = 0;
+    ParameterShapes parameters;        ///< what each stage's parameter count is made of
 };
 
 constexpr double kMiB = 1024.0 * 1024.0;
@@ -207,6 +238,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.ncclBuffers = ncclBytes(plan);
     in.ncclPerPipelinePeer = 2.0 * 4.0 * kMiB; // p2p: 2 channels x the Simple buffer per neighbour
     in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * kMiB;
+    in.parameters = parameterShapes(plan);
     return in;
 }
 
@@ -358,8 +390,9 @@ double sum(const Terms &terms)
 void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
 {
     const ParallelConfig &par = plan.parallel;
-    st.parameterCount = stageParameterCount(plan, st.stage);
-    st.expertParameterCount = stageExpertParameterCount(plan, st.stage);
+    const StageParameters counts = stageParameters(plan, in.parameters, st.stage);
+    st.parameterCount = counts.all;
+    st.expertParameterCount = counts.experts;
     const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.replicas, par.zeroStage);
     const ModelStateBytes experts = shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
     st.parametersBytes = state.parameters + experts.parameters;

@@ -24,11 +24,20 @@ public:
         m_problems.push_back({Severity::Warning, std::move(key), std::move(message)});
     }
 
-    /// Range and choice of every key in the table; remembers which keys hold a valid value.
-    void checkRanges()
+    /// Range and choice of every key in the table (or only the layout's); remembers which keys hold a valid
+    /// value.
+    void checkRanges(bool layoutOnly = false)
     {
-        for (const PlanKey &key : planKeys()) {
-            if (!key.accessible())
+        static const std::vector<bool> layout = [] {
+            std::vector<bool> out;
+            for (const PlanKey &key : planKeys())
+                out.push_back(isLayoutKey(key));
+            return out;
+        }();
+        const std::span<const PlanKey> keys = planKeys();
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const PlanKey &key = keys[i];
+            if (!key.accessible() || (layoutOnly && !layout[i]))
                 continue;
             if (const auto problem = checkValue(key, key.get(m_plan))) {
                 error(key.path, *problem);
@@ -39,6 +48,8 @@ public:
     /// Whether every named key holds a value in its range (a cross-key rule needs them sound).
     bool ok(std::initializer_list<std::string_view> keys) const
     {
+        if (m_bad.empty())
+            return true;
         for (std::string_view k : keys)
             for (std::string_view bad : m_bad)
                 if (k == bad)
@@ -54,6 +65,18 @@ public:
     const Plan &plan() const { return m_plan; }
 
 private:
+    /// The numeric keys a search configuration sets (core/search/Search.cpp, applyConfig), and the global
+    /// batch (the search's base check leaves it to the layout rules). Its enums and switches are typed
+    /// fields: always one of their choices.
+    static bool isLayoutKey(const PlanKey &key)
+    {
+        if (key.type != KeyType::Integer && key.type != KeyType::Number)
+            return false;
+        const std::string_view path = key.path;
+        return key.section() == "parallel" || path == "training.micro_batch" || path == "training.global_batch" || path == "training.recompute"
+               || path == "training.sequence_parallel" || path == "cluster.nodes";
+    }
+
     const Plan &m_plan;
     Problems &m_problems;
     std::vector<std::string_view> m_bad;
@@ -588,11 +611,13 @@ void checkGpuCount(Checker &check)
 
 } // namespace
 
-Problems validatePlan(const Plan &plan, const Catalog &catalog)
+namespace {
+
+Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
 {
     Problems problems;
     Checker check(plan, problems);
-    check.checkRanges();
+    check.checkRanges(layoutOnly);
     checkModelShape(check);
     checkTensor(check);
     checkContext(check);
@@ -611,6 +636,18 @@ Problems validatePlan(const Plan &plan, const Catalog &catalog)
     checkNodeGroups(check);
     checkGpuCount(check);
     return problems;
+}
+
+} // namespace
+
+Problems validatePlan(const Plan &plan, const Catalog &catalog)
+{
+    return validate(plan, catalog, false);
+}
+
+Problems validateLayout(const Plan &plan, const Catalog &catalog)
+{
+    return validate(plan, catalog, true);
 }
 
 } // namespace trainplan

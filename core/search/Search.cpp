@@ -26,6 +26,11 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.offloadOptimizer = c.offload;
     plan.training.microBatch = c.microBatch;
     plan.training.recompute = c.recompute;
+    if (c.recompute != Recompute::Selective) { // the modules name parts of selective recomputation only
+        plan.training.recomputeMlaUpProjection = false;
+        plan.training.recomputeExpertActivation = false;
+        plan.training.recomputeMoe = false;
+    }
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;
@@ -114,6 +119,8 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
 {
     EstimateOptions fast = EstimateOptions::analytic();
     fast.memoryOnlyWhenOverCapacity = true; // a plan that does not fit is explained by its memory alone
+    fast.placementReport = false;            // only whether the tensor group crosses nodes is read
+    fast.layoutOfValidatedPlan = true;       // searchPlans checked the base plan's other keys (baseProblem)
     const Plan plan = applyConfig(base, config);
     const Estimate e = estimate(plan, catalog, fast);
     SearchScore s;

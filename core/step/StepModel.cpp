@@ -99,6 +99,10 @@ struct MicrobatchSums
     double linearForward = 0, linearBackward = 0;             ///< one layer's linear-layer GEMMs, each pass
 };
 
+/// Room for one micro-batch's ops (a mixture of experts with FP8 and recomputation lists about a hundred):
+/// the vector is filled once, without growing.
+constexpr std::size_t kOpsPerMicrobatchHint = 160;
+
 MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std::vector<Op> &ops)
 {
     appendMicrobatchOps(plan, ops);
@@ -520,6 +524,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         links.tensorGroup.perNode = links.tensorGroup.size;
 
     StepEstimate est;
+    est.ops.reserve(kOpsPerMicrobatchHint);
     const MicrobatchSums sums = timeMicrobatchOps(plan, device, est.ops);
     // One h-wide activation of this rank's tokens (s / context of each sequence).
     const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) / double(par.context)

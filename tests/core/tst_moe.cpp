@@ -223,6 +223,33 @@ private slots:
         }
     }
 
+    void searchDropsRecomputeModulesWithoutSelective()
+    {
+        // The gallery's DeepSeek-V3 plan recomputes MLA's up projections (a selective module). The search's
+        // "none" and "full" configurations leave the modules out instead of breaking their rule: no
+        // configuration is rejected for training.recompute_mla_up_proj, every recomputation is ranked, and
+        // a selective plan keeps the module.
+        const Plan base = test::examplePlan("deepseek-v3-1024-h100");
+        QVERIFY(base.training.recomputeMlaUpProjection);
+        SearchConstraints c;
+        c.fix("training.micro_batch", std::int64_t(1));
+        c.fix("parallel.zero_stage", std::int64_t(1));
+        c.fix("parallel.tensor", std::int64_t(2));
+        c.threads = 1;
+        const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(o.valid);
+        for (const RejectionGroup &g : o.rejected)
+            QVERIFY2(g.key != "training.recompute_mla_up_proj", qPrintable(QString::number(g.count)));
+        bool none = false, selective = false;
+        for (const SearchScore &s : o.feasiblePoints) {
+            const Plan plan = applyConfig(base, s.config);
+            QCOMPARE(plan.training.recomputeMlaUpProjection, s.config.recompute == Recompute::Selective);
+            none = none || s.config.recompute == Recompute::None;
+            selective = selective || s.config.recompute == Recompute::Selective;
+        }
+        QVERIFY(none && selective);
+    }
+
     void scalingKeepsTheExpertLayout()
     {
         // Mixtral 8x7B, tensor 2 with expert 8 x expert tensor 1: fewer than 4 replicas cannot hold the 8

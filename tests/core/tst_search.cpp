@@ -75,6 +75,34 @@ private slots:
         QCOMPARE(a.evaluated, std::int64_t(enumerateConfigs(base, one).size()));
     }
 
+    // The search validates each configuration with validateLayout() (ranges of the layout's keys only): on
+    // every configuration of a dense, a mixture-of-experts and a mixed-cluster search it finds exactly
+    // the problems validatePlan() finds, invalid ones included (checked on every 7th configuration).
+    void layoutValidationMatchesFullValidation()
+    {
+        Plan dense = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
+        dense.parallel.tensorCommOverlap = true; // invalid without sequence parallelism
+        const Plan plans[] = {dense, test::deepseekV3On1024H100(), test::examplePlan("gpt3-175b-mixed-a100-h100")};
+        std::int64_t invalid = 0, compared = 0;
+        for (const Plan &base : plans) {
+            const std::vector<SearchConfig> configs = enumerateConfigs(base, {});
+            QVERIFY(!configs.empty());
+            for (std::size_t i = 0; i < configs.size(); i += 7) {
+                const Plan plan = applyConfig(base, configs[i]);
+                const Problems full = validatePlan(plan, io::builtinCatalog());
+                const Problems layout = validateLayout(plan, io::builtinCatalog());
+                QCOMPARE(layout.size(), full.size());
+                for (std::size_t k = 0; k < full.size(); ++k) {
+                    QCOMPARE(layout[k].key, full[k].key);
+                    QCOMPARE(layout[k].message, full[k].message);
+                }
+                invalid += hasErrors(full) ? 1 : 0;
+                ++compared;
+            }
+        }
+        QVERIFY(invalid > 0 && invalid < compared); // both kinds were compared
+    }
+
     // Every plan returned is valid, fits with the headroom asked for, keeps tensor groups in a node and
     // matches the full estimate's throughput (the search uses the analytic pipeline).
     void returnedPlansAreFeasible()
