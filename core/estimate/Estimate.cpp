@@ -140,7 +140,7 @@ Runs estimateRuns(const Plan &plan, const Catalog &catalog, const EstimateOption
 {
     Runs r;
     r.groups = plan.cluster.groups();
-    r.runs.reserve(r.groups.size()); // GroupRun holds a Plan: no reallocation moves them
+    r.runs.reserve(r.groups.size()); // a run's plan may point into the run itself: the runs never move
     for (const NodeGroup &g : r.groups) {
         auto it = std::find_if(r.runs.begin(), r.runs.end(), [&](const GroupRun &run) {
             return run.group.device == g.device && run.group.intraNodeLink == g.intraNodeLink;

@@ -41,6 +41,10 @@ ParameterShapes parameterShapes(const Plan &plan)
     return s;
 }
 
+/// Parameters held by one rank of pipeline stage `stage`: its layers (dense ones over the tensor ranks,
+/// routed experts over expert x expert_tensor), the embedding on the first stage, and the final norm and
+/// output projection on the last (with tied embeddings and more than one stage the last rank keeps its own
+/// copy of the word embedding, as Megatron-LM does) with the MTP modules.
 struct StageParameters
 {
     double all = 0;     ///< every parameter on one rank of the stage
@@ -64,16 +68,6 @@ StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes,
 }
 
 } // namespace
-
-double stageParameterCount(const Plan &plan, std::int64_t stage)
-{
-    return stageParameters(plan, parameterShapes(plan), stage).all;
-}
-
-double stageExpertParameterCount(const Plan &plan, std::int64_t stage)
-{
-    return stageParameters(plan, parameterShapes(plan), stage).experts;
-}
 
 double contextKvChunkBytes(const Plan &plan)
 {

@@ -144,15 +144,6 @@ double allocatorBlockBytes(double size);
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 
-/// Parameters held by one tensor rank of pipeline rank `stage` (layers, plus embedding on the first
-/// rank and final norm / output projection on the last; with tied embeddings and more than one stage the
-/// last rank keeps its own copy of the word embedding for the output projection, as Megatron-LM does).
-double stageParameterCount(const Plan &plan, std::int64_t stage);
-
-/// Routed-expert parameters of pipeline rank `stage` on one rank: the stage's experts / (expert x
-/// expert_tensor), with the MTP modules' on the last stage.
-double stageExpertParameterCount(const Plan &plan, std::int64_t stage);
-
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
 /// activation format (what a ring step passes on).
 double contextKvChunkBytes(const Plan &plan);

@@ -66,15 +66,14 @@ public:
 
 private:
     /// The numeric keys a search configuration sets (core/search/Search.cpp, applyConfig), and the global
-    /// batch (the search's base check leaves it to the layout rules). Its enums and switches are typed
-    /// fields: always one of their choices.
+    /// batch (the search's base check leaves it to the layout rules). The enums and switches it sets are
+    /// typed fields: always one of their choices.
     static bool isLayoutKey(const PlanKey &key)
     {
         if (key.type != KeyType::Integer && key.type != KeyType::Number)
             return false;
         const std::string_view path = key.path;
-        return key.section() == "parallel" || path == "training.micro_batch" || path == "training.global_batch" || path == "training.recompute"
-               || path == "training.sequence_parallel" || path == "cluster.nodes";
+        return key.section() == "parallel" || path == "training.micro_batch" || path == "training.global_batch" || path == "cluster.nodes";
     }
 
     const Plan &m_plan;

@@ -12,9 +12,9 @@ namespace trainplan {
 Problems validatePlan(const Plan &plan, const Catalog &catalog);
 
 /// validatePlan() for a plan that differs from an already validated one only in its layout (what a search
-/// configuration changes: the parallel.* keys, training.micro_batch, training.recompute,
-/// training.sequence_parallel and cluster.nodes; and training.global_batch). Only those keys' ranges are checked again; every
-/// cross-key rule runs as in validatePlan().
+/// configuration changes). Ranges are checked again only for its numeric keys (parallel.*,
+/// training.micro_batch, cluster.nodes) and training.global_batch; every cross-key rule runs as in
+/// validatePlan().
 Problems validateLayout(const Plan &plan, const Catalog &catalog);
 
 } // namespace trainplan

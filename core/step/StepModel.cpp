@@ -216,9 +216,6 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
     return {overlappedCost(perPass, m.linearForward), overlappedCost(perPass, m.linearBackward)};
 }
 
-/// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
-/// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
-/// embedding and the output layer add one each) and the point-to-point transfers.
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
 /// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
 /// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous
@@ -269,6 +266,9 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
 
+/// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
+/// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
+/// embedding and the output layer add one each) and the point-to-point transfers.
 void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp, const ContextExchange &cx, double p2p,
                 double expertA2A, StepEstimate &est)
 {
