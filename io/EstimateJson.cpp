@@ -187,6 +187,7 @@ QJsonObject landingToJson(const GroupLanding &l)
         {"crosses_nodes", l.crossesNodes},
         {"link", QString::fromStdString(l.link)},
         {"bandwidth", l.bandwidthBytesPerSecond},
+        {"nominal_bandwidth", l.nominalBandwidthBytesPerSecond},
         {"latency", l.latencySeconds},
     };
 }

@@ -78,12 +78,12 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
                                       : QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)"));
     const auto landing = [&](const char *what, const GroupLanding &l) {
         if (l.size > 1)
-            out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 GB/s per GPU)")
+            out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 of %7 GB/s per GPU achieved)")
                        .arg(QString::fromLatin1(what).leftJustified(10))
                        .arg(l.groups).arg(l.size)
                        .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
                        .arg(QString::fromStdString(l.link))
-                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0));
+                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0), num(l.nominalBandwidthBytesPerSecond / units::Giga, 0));
     };
     landing("tensor", e.placement.tensor);
     landing("context", e.placement.context);

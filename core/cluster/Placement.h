@@ -20,6 +20,7 @@ struct GroupLanding
     bool crossesNodes = false;
     std::string link;              ///< name of the slowest link the group's traffic uses
     double bandwidthBytesPerSecond = 0; ///< of that link, per GPU and direction, efficiency applied
+    double nominalBandwidthBytesPerSecond = 0; ///< the link's figure (catalogue or plan override), before efficiency
     double latencySeconds = 0;
 };
 

@@ -180,9 +180,20 @@ private slots:
         QCOMPARE(e.placement.data.link, std::string("InfiniBand NDR (400 Gb/s per GPU)"));
         QVERIFY(e.placement.data.crossesNodes);
         QCOMPARE(e.placement.data.bandwidthBytesPerSecond, 50e9 * a100.networkEfficiency);
+        // The link figures themselves (what the cluster fields show): NVLink 3's 300 GB/s, NDR's 400 Gb/s.
+        QCOMPARE(e.placement.tensor.nominalBandwidthBytesPerSecond, 300e9);
+        QCOMPARE(e.placement.data.nominalBandwidthBytesPerSecond, 50e9);
+        QCOMPARE(e.placement.pipeline.nominalBandwidthBytesPerSecond, 50e9);
         QCOMPARE(e.placement.pipeline.link, std::string("InfiniBand NDR (400 Gb/s per GPU)"));
         QCOMPARE(e.placement.pipelineBoundariesAcrossNodes, 7);
         QVERIFY(e.placement.flags.empty());
+
+        // A plan override of the network's figure is the nominal figure the placement reports.
+        Plan overridden = plan;
+        overridden.cluster.overrides.networkBandwidthBytesPerSecond = 12.5e9;
+        const Estimate o = estimate(overridden, catalog);
+        QCOMPARE(o.placement.data.nominalBandwidthBytesPerSecond, 12.5e9);
+        QCOMPARE(o.placement.data.bandwidthBytesPerSecond, 12.5e9 * a100.networkEfficiency);
 
         // A slower network tier: data-parallel traffic slows, the tensor groups on NVLink do not.
         plan.cluster.network = "ethernet-100-node";

@@ -286,9 +286,21 @@ private slots:
         QDoubleSpinBox *bandwidth = f.window.clusterView()->inspector()->networkBandwidthSpin();
         QCOMPARE(bandwidth->value(), 50.0); // InfiniBand NDR, 400 Gb/s per GPU
         const double before = f.document.estimate().placement.data.bandwidthBytesPerSecond;
+        // The placement says what the collectives achieve of the figure in the field, not a second figure
+        // that contradicts it.
+        QLabel *placement = f.window.clusterView()->inspector()->placementLabel();
+        const auto achieves = [](double achieved, double nominal) {
+            return QStringLiteral("achieves %1 of %2 GB/s per GPU").arg(qRound(achieved / 1e9)).arg(qRound(nominal / 1e9));
+        };
+        QVERIFY2(placement->text().contains(achieves(before, 50e9)), qPrintable(placement->text()));
+        bandwidth->setValue(20.0);
+        QCOMPARE(*f.document.plan().cluster.overrides.networkBandwidthBytesPerSecond, 20e9);
+        QCOMPARE(f.document.estimate().placement.data.bandwidthBytesPerSecond, before * 20.0 / 50.0);
+        QVERIFY2(placement->text().contains(achieves(before * 20.0 / 50.0, 20e9)), qPrintable(placement->text()));
         bandwidth->setValue(12.5);
         QCOMPARE(*f.document.plan().cluster.overrides.networkBandwidthBytesPerSecond, 12.5e9);
         QCOMPARE(f.document.estimate().placement.data.bandwidthBytesPerSecond, before / 4);
+        f.document.undoStack()->undo();
         f.document.undoStack()->undo();
         QVERIFY(!f.document.plan().cluster.overrides.networkBandwidthBytesPerSecond);
         QCOMPARE(bandwidth->value(), 50.0);

@@ -260,21 +260,30 @@ int calibrate(const std::vector<validation::Row> &rows, const Family &family, co
     for (const auto &row : rows)
         groups[group(row)].push_back(row);
     std::vector<double> pooled; // every row's error when its own group was held out
+    std::map<QString, std::vector<double>> pooledBySource; // the same, by the rows' table (dense, MoE, long context)
     for (const auto &[name, held] : groups) {
         std::vector<validation::Row> train;
         for (const auto &row : rows)
             if (group(row) != name)
                 train.push_back(row);
         const Catalog heldCatalog = family.apply(fitRows(train, family, fit.values, 30).values);
-        for (const auto &row : held)
+        for (const auto &row : held) {
             pooled.push_back(std::abs(predicted(row, heldCatalog) - row.measuredSeconds) / row.measuredSeconds);
+            pooledBySource[row.source].push_back(pooled.back());
+        }
         const Score s = score(held, heldCatalog);
         out << "held out " << name << " (" << held.size() << " rows): median " << 100 * s.median << "%, worst " << 100 * s.worst << "%\n";
         out.flush();
     }
-    std::sort(pooled.begin(), pooled.end());
-    out << "leave-one-group-out, all " << pooled.size() << " rows: median " << 100 * pooled[pooled.size() / 2] << "%, worst "
-        << 100 * pooled.back() << "%\n";
+    const auto summary = [&out](const QString &what, std::vector<double> errors) {
+        std::sort(errors.begin(), errors.end());
+        const std::size_t n = errors.size();
+        const double median = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+        out << "leave-one-group-out, " << what << ' ' << n << " rows: median " << 100 * median << "%, worst " << 100 * errors.back() << "%\n";
+    };
+    for (const auto &[source, errors] : pooledBySource)
+        summary(source, errors);
+    summary(QStringLiteral("all"), pooled);
     return 0;
 }
 

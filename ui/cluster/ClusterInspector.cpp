@@ -35,11 +35,16 @@ QString landingLine(const QString &what, const GroupLanding &l, bool racks)
     const QString where = racks ? (l.crossesNodes ? QObject::tr("across %1 NVLink domains").arg(l.nodesSpanned)
                                                   : QObject::tr("inside one NVLink domain"))
                                 : (l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"));
-    return QObject::tr("<b>%1</b> (%2 × %3 GPUs): %4, over %5 (%6 GB/s per GPU)<br>")
+    // The link's figure is what the fields above set; collectives achieve the calibrated share of it.
+    const QString achieved = text(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0));
+    const QString rate = l.nominalBandwidthBytesPerSecond > l.bandwidthBytesPerSecond * 1.005
+        ? QObject::tr("achieves %1 of %2 GB/s per GPU").arg(achieved, text(units::formatNumber(l.nominalBandwidthBytesPerSecond / units::Giga, 0)))
+        : QObject::tr("%1 GB/s per GPU").arg(achieved);
+    return QObject::tr("<b>%1</b> (%2 × %3 GPUs): %4, over %5 (%6)<br>")
         .arg(what)
         .arg(l.groups)
         .arg(l.size)
-        .arg(where, text(l.link).toHtmlEscaped(), text(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0)));
+        .arg(where, text(l.link).toHtmlEscaped(), rate);
 }
 
 } // namespace

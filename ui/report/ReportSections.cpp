@@ -205,7 +205,8 @@ QList<QStringList> placementRows(const PlacementReport &placement)
         if (l.size > 1)
             rows << QStringList{what, QString::number(l.groups), QString::number(l.size),
                                 l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"),
-                                text(l.link), fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0)};
+                                text(l.link), fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0),
+                                fmt::gigabytesPerSecond(l.nominalBandwidthBytesPerSecond, 0)};
     };
     landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
     landingRow(QObject::tr("Context-parallel"), placement.context);
@@ -250,10 +251,14 @@ void parallelismSection(PageFlow &flow, const Context &c)
         facts += expertLayoutFacts(c);
     flow.html(htmlFacts(facts));
     const QList<QStringList> rows = placementRows(c.e.placement);
-    if (!rows.isEmpty())
+    if (!rows.isEmpty()) {
         flow.html(htmlTable({QObject::tr("Group"), QObject::tr("Groups#"), QObject::tr("GPUs each#"), QObject::tr("Placement"),
-                             QObject::tr("Link"), QObject::tr("GB/s per GPU#")},
+                             QObject::tr("Link"), QObject::tr("Achieved GB/s#"), QObject::tr("Link GB/s#")},
                             rows));
+        flow.html(QStringLiteral("<p class=\"note\">%1</p>")
+                      .arg(QObject::tr("Per GPU and direction. The link's figure is the catalogue's (or the plan's override); "
+                                       "collectives achieve its calibrated share (docs/CALIBRATION.md).")));
+    }
     for (const Problem &p : c.document.problems())
         if (p.severity == Severity::Warning)
             flow.html(QStringLiteral("<p class=\"note\">⚠ %1</p>").arg(text(toString(p))));
