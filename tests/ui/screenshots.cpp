@@ -171,7 +171,11 @@ int main(int argc, char **argv)
     rack.cluster.setGroups({{"GB200 NVL72 (18 trays x 4 GB200)", "gb200", 4, 36, ""}});
     rack.cluster.scaleUpDomain = 72;
     rack.parallel.data = 18;
+    rack.parallel.zeroStage = 1;
     rack.training.globalBatch = 144;
+    rack.training.flashAttention = true;
+    rack.training.sequenceParallel = true;
+    rack.training.recompute = Recompute::Selective;
     shoot(rack, QStringLiteral("cluster-nvl72"), dir, 1, false);
 
     // The Search panel after a search of the built-in example, and of a mixture of experts (Qwen3-30B-A3B on
