@@ -185,6 +185,49 @@ private slots:
             }
     }
 
+    // With flash attention selective recomputation replays nothing unless a module is named: the same plan
+    // as none in memory and time, so the search tries it only when it does replay something or is held.
+    void selectiveThatReplaysNothingIsNotListedTwice()
+    {
+        Plan base = presetPlan("llama3.1-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        base.training.flashAttention = true;
+        const auto count = [](const Plan &plan, const SearchConstraints &c) {
+            const std::vector<SearchConfig> configs = enumerateConfigs(plan, c);
+            return std::pair{std::count_if(configs.begin(), configs.end(), [](const SearchConfig &x) { return x.recompute == Recompute::Selective; }),
+                             std::ptrdiff_t(configs.size())};
+        };
+        QCOMPARE(count(base, {}).first, 0);
+        // The premise: the estimates are identical.
+        Plan none = base, selective = base;
+        selective.training.recompute = Recompute::Selective;
+        const Estimate a = estimate(none, io::builtinCatalog()), b = estimate(selective, io::builtinCatalog());
+        QCOMPARE(a.step.stepSeconds, b.step.stepSeconds);
+        QCOMPARE(a.memory.peakBytes, b.memory.peakBytes);
+        // Held by the user: tried.
+        SearchConstraints held;
+        held.fix("training.recompute", std::string("selective"));
+        const auto [heldSelective, heldAll] = count(base, held);
+        QVERIFY(heldSelective > 0);
+        QCOMPARE(heldSelective, heldAll);
+        // Without flash attention it stores and replays the scores: tried, a third of the space.
+        Plan unfused = base;
+        unfused.training.flashAttention = false;
+        const auto [unfusedSelective, unfusedAll] = count(unfused, {});
+        QCOMPARE(unfusedSelective * 3, unfusedAll);
+        // A module to replay (DeepSeek-V3's MLA up projections): tried.
+        Plan mla = presetPlan("deepseek-v3", 2, 16, 32, 1, 8192, "h100-sxm5-80gb");
+        mla.training.flashAttention = true;
+        mla.parallel.expert = 64;
+        mla.parallel.expertTensor = 1;
+        mla.training.recompute = Recompute::Selective;
+        mla.training.recomputeMlaUpProjection = true;
+        SearchConstraints narrow;
+        narrow.fix("parallel.tensor", std::int64_t(2));
+        narrow.fix("parallel.pipeline", std::int64_t(16));
+        narrow.fix("training.micro_batch", std::int64_t(1));
+        QVERIFY(count(mla, narrow).first > 0);
+    }
+
     void memoryMarginIsAConstraintOption()
     {
         // A 50% margin: without the option tight plans are listed; with it every plan keeps half of each
