@@ -75,6 +75,13 @@ private slots:
         QTableView *table = f.panel()->table();
         QCOMPARE(table->model()->rowCount(), 200);
         QCOMPARE(cellNumber(table, 0, 1), o.top.front().score.tokensPerSecond);
+        // The layout column tells the plan from its neighbours without scrolling: its sizes and micro-batch.
+        QCOMPARE(table->model()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Layout"));
+        const SearchConfig &best = o.top.front().score.config;
+        const QString layout = table->model()->index(0, 2).data().toString();
+        QVERIFY2(layout.startsWith(QStringLiteral("d%1 t%2 p%3").arg(best.data).arg(best.tensor).arg(best.pipeline)), qPrintable(layout));
+        QVERIFY2(layout.contains(QStringLiteral("mb %1").arg(best.microBatch)), qPrintable(layout));
+        QCOMPARE(layout.contains(QStringLiteral("ZeRO-")), best.zeroStage > 0);
         QVERIFY(f.panel()->summary()->text().contains(QStringLiteral("feasible")));
 
         // A click on the tokens/s header sorts by that column.

@@ -36,8 +36,36 @@ namespace trainplan {
 namespace {
 
 
-enum Column { Rank, TokensPerSecond, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert, ExpertTensor,
-              Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
+enum Column { Rank, TokensPerSecond, LayoutColumn, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert,
+              ExpertTensor, Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
+
+/// One line that tells a result from its neighbours on a 1280-pixel screen, where the columns of each
+/// dimension sit past the right edge: the sizes, then the choices that are not the defaults.
+QString layoutSummary(const SearchConfig &c)
+{
+    QStringList sizes{QStringLiteral("d%1").arg(c.data), QStringLiteral("t%1").arg(c.tensor), QStringLiteral("p%1").arg(c.pipeline)};
+    if (c.context > 1)
+        sizes << QStringLiteral("c%1").arg(c.context);
+    if (c.expert > 1)
+        sizes << QStringLiteral("e%1").arg(c.expert);
+    if (c.expertTensor > 0 && c.expertTensor != c.tensor)
+        sizes << QStringLiteral("et%1").arg(c.expertTensor);
+    QStringList parts{sizes.join(QLatin1Char(' '))};
+    if (c.schedule == Schedule::Interleaved)
+        parts << QCoreApplication::translate("SearchPanel", "%1 chunks").arg(c.virtualStages);
+    else if (c.pipeline > 1 && c.schedule != Schedule::OneFOneB)
+        parts << QString::fromLatin1(toString(c.schedule));
+    parts << QCoreApplication::translate("SearchPanel", "mb %1").arg(c.microBatch);
+    if (c.zeroStage > 0)
+        parts << QStringLiteral("ZeRO-%1").arg(c.zeroStage);
+    if (c.recompute != Recompute::None)
+        parts << QString::fromLatin1(toString(c.recompute));
+    if (c.sequenceParallel)
+        parts << QStringLiteral("SP");
+    if (c.offload)
+        parts << QCoreApplication::translate("SearchPanel", "offload");
+    return parts.join(QStringLiteral(" · "));
+}
 
 } // namespace
 
@@ -60,9 +88,15 @@ public:
 
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override
     {
-        if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        if (orientation != Qt::Horizontal)
             return {};
-        static const char *names[] = {"#", "Tokens/s", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
+        if (role == Qt::ToolTipRole && section == LayoutColumn)
+            return QCoreApplication::translate("SearchPanel", "d data, t tensor, p pipeline, c context, e expert, et expert tensor "
+                                                              "parallel sizes; mb micro-batch; SP sequence parallel. Each has its "
+                                                              "own column further right.");
+        if (role != Qt::DisplayRole)
+            return {};
+        static const char *names[] = {"#", "Tokens/s", "Layout", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
                                       "Pipeline", "Context", "Expert", "Expert TP", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
                                       "Limited by"};
         return QCoreApplication::translate("SearchPanel", names[section]);
@@ -76,7 +110,8 @@ public:
         const SearchScore &s = r.score;
         const SearchConfig &c = s.config;
         if (role == Qt::TextAlignmentRole)
-            return index.column() >= ScheduleColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            return index.column() >= ScheduleColumn || index.column() == LayoutColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::UserRole) { // sort key: the number where the display rounds it; else the display
             switch (index.column()) {
             case TokensPerSecond: return s.tokensPerSecond;
@@ -92,6 +127,7 @@ public:
         switch (index.column()) {
         case Rank: return r.rank;
         case TokensPerSecond: return fmt::number(s.tokensPerSecond, 0);
+        case LayoutColumn: return layoutSummary(c);
         case StepSeconds: return fmt::number(s.stepSeconds, 3);
         case Mfu: return fmt::number(100 * s.mfu, 1) + QStringLiteral("%");
         case PeakGiB: return fmt::number(s.peakBytes / units::GiB, 1);
