@@ -117,6 +117,34 @@ QString describeConfig(const SearchConfig &c)
     return s;
 }
 
+QString describeConfigBriefly(const SearchConfig &c)
+{
+    QStringList sizes{QStringLiteral("d%1").arg(c.data), QStringLiteral("t%1").arg(c.tensor), QStringLiteral("p%1").arg(c.pipeline)};
+    if (c.context > 1)
+        sizes << QStringLiteral("c%1").arg(c.context);
+    if (c.expert > 1)
+        sizes << QStringLiteral("e%1").arg(c.expert);
+    if (c.expertTensor > 0 && c.expertTensor != c.tensor)
+        sizes << QStringLiteral("et%1").arg(c.expertTensor);
+    QStringList parts{sizes.join(QLatin1Char(' '))};
+    if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
+        parts << words("%1+…+%2 layers").arg(c.firstStageLayers).arg(c.lastStageLayers);
+    if (c.schedule == Schedule::Interleaved)
+        parts << words("%1 chunks").arg(c.virtualStages);
+    else if (c.pipeline > 1 && c.schedule != Schedule::OneFOneB)
+        parts << QLatin1String(toString(c.schedule));
+    parts << words("mb %1").arg(c.microBatch);
+    if (c.zeroStage > 0)
+        parts << QStringLiteral("ZeRO-%1").arg(c.zeroStage);
+    if (c.recompute != Recompute::None)
+        parts << QLatin1String(toString(c.recompute));
+    if (c.sequenceParallel)
+        parts << words("SP");
+    if (c.offload)
+        parts << words("offload");
+    return parts.join(QStringLiteral(" · "));
+}
+
 QString rejectionResource(RejectCause cause)
 {
     switch (cause) {

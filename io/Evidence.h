@@ -23,6 +23,9 @@ Problems estimateProblems(const Estimate &estimate);
 
 /// "data 8 x tensor 8 x pipeline 8, micro-batch 1, 1f1b, ZeRO 1, recompute selective, SP".
 QString describeConfig(const SearchConfig &config);
+/// The same in a table cell's width: "d8 t8 p8 · 2 chunks · mb 1 · ZeRO-1 · selective · SP" (c context,
+/// e expert, et expert tensor; first/last stage layers as "7+…+7 layers").
+QString describeConfigBriefly(const SearchConfig &config);
 /// The limiting resource of a group of rejected plans: "validity", "capacity", "communication".
 QString rejectionResource(RejectCause cause);
 /// A group of rejected plans with its nearest miss, in words with numbers.

@@ -10,15 +10,8 @@ namespace trainplan {
 
 namespace {
 
-/// The nominal per-GPU figures of the scale-up link and the network (the plan's overrides, else the device's).
-struct NominalLinks
-{
-    double intraNode = 0, network = 0;
-    double of(bool crossesNodes) const { return crossesNodes ? network : intraNode; }
-};
-
 GroupLanding landing(const GroupSpan &span, std::int64_t groups, const GroupPlacement &placement,
-                     const std::string &intraName, const std::string &networkName, const NominalLinks &nominal)
+                     const std::string &intraName, const std::string &networkName, const ClusterLinks &links)
 {
     GroupLanding l;
     l.size = span.size;
@@ -28,7 +21,7 @@ GroupLanding landing(const GroupSpan &span, std::int64_t groups, const GroupPlac
     const LinkTier &tier = l.crossesNodes ? placement.network : placement.intraNode;
     l.link = l.crossesNodes ? networkName : intraName;
     l.bandwidthBytesPerSecond = tier.bandwidthBytesPerSecond;
-    l.nominalBandwidthBytesPerSecond = nominal.of(l.crossesNodes);
+    l.nominalBandwidthBytesPerSecond = links.nominalBytesPerSecond(l.crossesNodes);
     l.latencySeconds = tier.latencySeconds;
     return l;
 }
@@ -44,21 +37,16 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     const std::string intraName = G > 1 ? intraNodeLinkName(catalog, group, device) : networkName(plan.cluster, catalog, device);
     const std::string netName = networkName(plan.cluster, catalog, device);
 
-    const ClusterOverrides &o = plan.cluster.overrides;
-    NominalLinks nominal;
-    nominal.network = o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
-    nominal.intraNode = G > 1 ? o.intraNodeBandwidthBytesPerSecond.value_or(device.intraNodeBandwidthBytesPerSecond) : nominal.network;
-
     PlacementReport r;
     const GroupSpan tensor = tensorGroupSpan(par, G);
     const GroupSpan data = dataGroupSpan(par, G);
     const PipelineSpan pipe = pipelineSpan(par, G);
-    r.tensor = landing(tensor, par.data * par.pipeline * par.context, links.tensorGroup, intraName, netName, nominal);
-    r.data = landing(data, par.tensor * par.pipeline, links.dataGroup, intraName, netName, nominal);
-    r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName, netName, nominal);
+    r.tensor = landing(tensor, par.data * par.pipeline * par.context, links.tensorGroup, intraName, netName, links);
+    r.data = landing(data, par.tensor * par.pipeline, links.dataGroup, intraName, netName, links);
+    r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName, netName, links);
     if (plan.model.isMoe())
         r.expert = landing(expertGroupSpan(par, G), par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
-                           links.expertGroup, intraName, netName, nominal);
+                           links.expertGroup, intraName, netName, links);
     if (plan.model.isMoe() && par.expertDispatcher == ExpertDispatcher::DeepEp && r.expert.crossesNodes)
         r.expert.link += " via DeepEP"; // its rate is the expert group's link (clusterLinks)
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;
@@ -67,7 +55,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     r.pipeline.nodesSpanned = r.pipeline.crossesNodes ? 2 : 1;
     r.pipeline.link = r.pipeline.crossesNodes ? netName : intraName;
     r.pipeline.bandwidthBytesPerSecond = links.pipelineLink.bandwidthBytesPerSecond;
-    r.pipeline.nominalBandwidthBytesPerSecond = nominal.of(r.pipeline.crossesNodes);
+    r.pipeline.nominalBandwidthBytesPerSecond = links.nominalBytesPerSecond(r.pipeline.crossesNodes);
     r.pipeline.latencySeconds = links.pipelineLink.latencySeconds;
     r.pipelineBoundariesAcrossNodes = pipe.boundariesAcrossNodes;
     r.stagesMisaligned = pipe.stagesMisaligned;

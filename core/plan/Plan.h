@@ -74,6 +74,14 @@ struct TrainingConfig
     /// The "moe" recompute module in force: selective recomputation rebuilding whole MoE layers (their
     /// dispatch and combine included) from each layer's input.
     bool recomputesMoeLayers() const { return recompute == Recompute::Selective && recomputeMoe; }
+    /// Whether selective recomputation replays anything: the attention core's score ops (flash attention
+    /// stores no scores and recomputes them in its own backward, so there is nothing to replay) or a module
+    /// (validation allows each only on its kind of model). Otherwise "selective" is the same plan as "none",
+    /// in memory and in time (core/compute/LayerOps, core/memory/ActivationMemory).
+    bool selectiveRecomputationReplays() const
+    {
+        return !flashAttention || recomputeMlaUpProjection || recomputeExpertActivation || recomputeMoe;
+    }
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;

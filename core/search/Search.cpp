@@ -338,17 +338,6 @@ std::vector<std::pair<std::int64_t, std::int64_t>> expertLayouts(const Plan &bas
     return out;
 }
 
-/// Whether selective recomputation replays anything: the attention core's score ops (flash attention
-/// recomputes its scores in its own backward and stores none, so there is nothing to replay) or a module
-/// the plan names. Otherwise it is the same plan as no recomputation, in memory and in time
-/// (core/compute/LayerOps, core/memory/ActivationMemory), and the search would list every plan twice.
-bool selectiveReplaysSomething(const Plan &base)
-{
-    const TrainingConfig &t = base.training;
-    return !t.flashAttention || (base.model.isMla() && t.recomputeMlaUpProjection)
-        || (base.model.isMoe() && (t.recomputeExpertActivation || t.recomputeMoe));
-}
-
 /// Appends every micro-batch, schedule, ZeRO stage, recomputation, sequence parallelism and offload choice
 /// of one layout; false once the space's bound is reached.
 bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDimensions &fixed, const Layout &l,
@@ -356,8 +345,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
 {
     const std::int64_t layers = base.model.layers, global = base.training.globalBatch;
     const std::int64_t d = l.data, t = l.tensor, p = l.pipeline;
-    // Selective recomputation that replays nothing is tried only when the user holds it.
-    const bool trySelective = selectiveReplaysSomething(base) || fixed.recompute.held();
+    // Selective recomputation that replays nothing is the same plan as none: tried only when the user holds it.
+    const bool trySelective = base.training.selectiveRecomputationReplays() || fixed.recompute.held();
     for (const std::int64_t mb : c.microBatches) {
         if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
             continue;

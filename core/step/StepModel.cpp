@@ -57,14 +57,16 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
 {
     const ClusterOverrides &o = plan.cluster.overrides;
     ClusterLinks links;
-    links.intraNode.bandwidthBytesPerSecond =
-        o.intraNodeBandwidthBytesPerSecond.value_or(device.intraNodeBandwidthBytesPerSecond) * device.intraNodeEfficiency;
+    links.intraNodeNominalBytesPerSecond = o.intraNodeBandwidthBytesPerSecond.value_or(device.intraNodeBandwidthBytesPerSecond);
+    links.networkNominalBytesPerSecond = o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
+    links.intraNode.bandwidthBytesPerSecond = links.intraNodeNominalBytesPerSecond * device.intraNodeEfficiency;
     links.intraNode.latencySeconds = o.intraNodeLatencySeconds.value_or(device.intraNodeLatencySeconds);
-    links.network.bandwidthBytesPerSecond =
-        o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond) * device.networkEfficiency;
+    links.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond * device.networkEfficiency;
     links.network.latencySeconds = o.networkLatencySeconds.value_or(device.networkLatencySeconds);
-    if (plan.cluster.fabricGpus() <= 1) // a "node" of one GPU has no scale-up link
+    if (plan.cluster.fabricGpus() <= 1) { // a "node" of one GPU has no scale-up link
         links.intraNode = links.network;
+        links.intraNodeNominalBytesPerSecond = links.networkNominalBytesPerSecond;
+    }
 
     // Megatron-Core's rank order: tensor ranks adjacent, then context, then data, then pipeline (outermost); the worst
     // group of each kind sets the pace (core/cluster/Topology). The unit is the scale-up domain: a node,
@@ -80,7 +82,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
     if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > 1)
-        links.expertGroup.network.bandwidthBytesPerSecond = o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
+        links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;

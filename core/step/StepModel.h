@@ -136,6 +136,14 @@ struct ClusterLinks
 {
     LinkTier intraNode;
     LinkTier network;
+    /// The links' own per-GPU figures (the plan's overrides, else the device's) before the calibrated
+    /// efficiency: what the cluster fields show, and DeepEP's rate.
+    double intraNodeNominalBytesPerSecond = 0;
+    double networkNominalBytesPerSecond = 0;
+    double nominalBytesPerSecond(bool crossesNodes) const
+    {
+        return crossesNodes ? networkNominalBytesPerSecond : intraNodeNominalBytesPerSecond;
+    }
     GroupPlacement tensorGroup;
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement contextGroup; ///< KV exchange of context parallelism

@@ -39,34 +39,6 @@ namespace {
 enum Column { Rank, TokensPerSecond, LayoutColumn, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert,
               ExpertTensor, Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
 
-/// One line that tells a result from its neighbours on a 1280-pixel screen, where the columns of each
-/// dimension sit past the right edge: the sizes, then the choices that are not the defaults.
-QString layoutSummary(const SearchConfig &c)
-{
-    QStringList sizes{QStringLiteral("d%1").arg(c.data), QStringLiteral("t%1").arg(c.tensor), QStringLiteral("p%1").arg(c.pipeline)};
-    if (c.context > 1)
-        sizes << QStringLiteral("c%1").arg(c.context);
-    if (c.expert > 1)
-        sizes << QStringLiteral("e%1").arg(c.expert);
-    if (c.expertTensor > 0 && c.expertTensor != c.tensor)
-        sizes << QStringLiteral("et%1").arg(c.expertTensor);
-    QStringList parts{sizes.join(QLatin1Char(' '))};
-    if (c.schedule == Schedule::Interleaved)
-        parts << QCoreApplication::translate("SearchPanel", "%1 chunks").arg(c.virtualStages);
-    else if (c.pipeline > 1 && c.schedule != Schedule::OneFOneB)
-        parts << QString::fromLatin1(toString(c.schedule));
-    parts << QCoreApplication::translate("SearchPanel", "mb %1").arg(c.microBatch);
-    if (c.zeroStage > 0)
-        parts << QStringLiteral("ZeRO-%1").arg(c.zeroStage);
-    if (c.recompute != Recompute::None)
-        parts << QString::fromLatin1(toString(c.recompute));
-    if (c.sequenceParallel)
-        parts << QStringLiteral("SP");
-    if (c.offload)
-        parts << QCoreApplication::translate("SearchPanel", "offload");
-    return parts.join(QStringLiteral(" · "));
-}
-
 } // namespace
 
 /// The ranked results; Qt::UserRole gives numbers for sorting.
@@ -122,12 +94,14 @@ public:
             default: break;
             }
         }
+        if (role == Qt::ToolTipRole && index.column() == LayoutColumn)
+            return io::describeConfig(c);
         if (role != Qt::DisplayRole && role != Qt::UserRole)
             return {};
         switch (index.column()) {
         case Rank: return r.rank;
         case TokensPerSecond: return fmt::number(s.tokensPerSecond, 0);
-        case LayoutColumn: return layoutSummary(c);
+        case LayoutColumn: return io::describeConfigBriefly(c);
         case StepSeconds: return fmt::number(s.stepSeconds, 3);
         case Mfu: return fmt::number(100 * s.mfu, 1) + QStringLiteral("%");
         case PeakGiB: return fmt::number(s.peakBytes / units::GiB, 1);
