@@ -56,13 +56,24 @@ double predicted(const validation::Row &row, const Catalog &catalog)
     return e.valid && e.step.stepSeconds > 0 ? e.step.stepSeconds : 1e9;
 }
 
+double relativeError(const validation::Row &row, const Catalog &catalog)
+{
+    return std::abs(predicted(row, catalog) - row.measuredSeconds) / row.measuredSeconds;
+}
+
+/// Median (the upper one of an even count) and worst of some rows' |relative errors|.
+Score summarise(std::vector<double> errors)
+{
+    std::sort(errors.begin(), errors.end());
+    return {errors[errors.size() / 2], errors.back()};
+}
+
 Score score(const std::vector<validation::Row> &rows, const Catalog &catalog)
 {
-    std::vector<double> abs;
+    std::vector<double> errors;
     for (const auto &row : rows)
-        abs.push_back(std::abs(predicted(row, catalog) - row.measuredSeconds) / row.measuredSeconds);
-    std::sort(abs.begin(), abs.end());
-    return {abs[abs.size() / 2], abs.back()};
+        errors.push_back(relativeError(row, catalog));
+    return summarise(std::move(errors));
 }
 
 /// The residuals whose squares sum to the family's objective.
@@ -267,19 +278,20 @@ int calibrate(const std::vector<validation::Row> &rows, const Family &family, co
             if (group(row) != name)
                 train.push_back(row);
         const Catalog heldCatalog = family.apply(fitRows(train, family, fit.values, 30).values);
+        std::vector<double> errors;
         for (const auto &row : held) {
-            pooled.push_back(std::abs(predicted(row, heldCatalog) - row.measuredSeconds) / row.measuredSeconds);
-            pooledBySource[row.source].push_back(pooled.back());
+            errors.push_back(relativeError(row, heldCatalog));
+            pooled.push_back(errors.back());
+            pooledBySource[row.source].push_back(errors.back());
         }
-        const Score s = score(held, heldCatalog);
+        const Score s = summarise(std::move(errors));
         out << "held out " << name << " (" << held.size() << " rows): median " << 100 * s.median << "%, worst " << 100 * s.worst << "%\n";
         out.flush();
     }
-    const auto summary = [&out](const QString &what, std::vector<double> errors) {
-        std::sort(errors.begin(), errors.end());
-        const std::size_t n = errors.size();
-        const double median = n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
-        out << "leave-one-group-out, " << what << ' ' << n << " rows: median " << 100 * median << "%, worst " << 100 * errors.back() << "%\n";
+    const auto summary = [&out](const QString &what, const std::vector<double> &errors) {
+        const Score s = summarise(errors);
+        out << "leave-one-group-out, " << what << ' ' << errors.size() << " rows: median " << 100 * s.median << "%, worst " << 100 * s.worst
+            << "%\n";
     };
     for (const auto &[source, errors] : pooledBySource)
         summary(source, errors);
