@@ -12,7 +12,7 @@ namespace trainplan::cli {
 
 namespace {
 
-const char *kUsage = "usage: trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--keep-margin]\n"
+const char *kUsage = "usage: trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight]\n"
                      "                        [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload] [--threads N]\n";
 
 bool positiveInt(const QString &text, std::int64_t &out, std::int64_t maximum)
@@ -96,11 +96,14 @@ int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                  QStringLiteral("Hold dimensions at a value, KEY=VALUE[,...]; keys: %1.").arg(dimensionList()),
                                  QStringLiteral("KEY=VALUE"));
     const QCommandLineOption margin(QStringLiteral("keep-margin"),
-                                    QStringLiteral("Reject tight plans: each must keep the plan's training.memory_margin of capacity free."));
+                                    QStringLiteral("Reject tight plans: each must keep the plan's training.memory_margin of capacity free "
+                                                   "(the default)."));
+    const QCommandLineOption noMargin(QStringLiteral("allow-tight"),
+                                      QStringLiteral("List tight plans too: those that fit only within the plan's memory margin."));
     const QCommandLineOption across(QStringLiteral("allow-tensor-across-nodes"), QStringLiteral("Allow tensor groups larger than a node."));
     const QCommandLineOption noOffload(QStringLiteral("no-offload"), QStringLiteral("Never offload the optimizer state."));
     const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Worker threads (1-256; default: all)."), QStringLiteral("N"));
-    for (const QCommandLineOption *o : {&top, &nodes, &headroom, &margin, &fix, &across, &noOffload, &threads})
+    for (const QCommandLineOption *o : {&top, &nodes, &headroom, &margin, &noMargin, &fix, &across, &noOffload, &threads})
         line.addOption(*o);
     if (const std::optional<int> done = line.parse(arguments, out, err))
         return *done;
@@ -126,7 +129,9 @@ int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
             return line.usageError(err, QStringLiteral("--min-headroom: must be a number of GiB >= 0"));
         constraints.minHeadroomBytes = gib * units::GiB;
     }
-    constraints.keepMemoryMargin = line.isSet(margin);
+    if (line.isSet(margin) && line.isSet(noMargin))
+        return line.usageError(err, QStringLiteral("--keep-margin and --allow-tight contradict each other"));
+    constraints.keepMemoryMargin = !line.isSet(noMargin);
     constraints.allowTensorAcrossNodes = line.isSet(across);
     constraints.allowOffload = !line.isSet(noOffload);
     QString error;

@@ -88,7 +88,7 @@ void printUsage()
 {
     std::fputs("usage: trainplan [--palette dark|light] [PLAN.json]\n"
                "       trainplan estimate PLAN.json [--format json|table]\n"
-               "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--keep-margin] [--fix KEY=VALUE,...]\n"
+               "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight] [--fix KEY=VALUE,...]\n"
                "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"

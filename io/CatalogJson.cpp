@@ -91,6 +91,8 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     nonNegative("intra_node_latency", d.intraNodeLatencySeconds);
     nonNegative("network_latency", d.networkLatencySeconds);
     nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    nonNegative("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
+    nonNegative("multiprocessors", d.multiprocessors);
     nonNegative("schedule_step_overhead", d.scheduleStepSeconds);
     // Physical ranges (as the plan's keys have): no device, however odd, makes an estimate infinite.
     const auto within = [&](const char *key, double value, double low, double high, const char *unit) {
@@ -104,6 +106,8 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     within("intra_node_bandwidth", d.intraNodeBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
     within("network_bandwidth", d.networkBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
     within("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
+    within("multiprocessors", d.multiprocessors, 1, 4096, "multiprocessors");
     within("runtime_context_bytes", d.runtimeContextBytes, 0, 1e12, "bytes");
     within("board_power_watts", d.boardPowerWatts, 0, 1e5, "W");
     within("intra_node_latency", d.intraNodeLatencySeconds, 0, 0.999, "s");
@@ -168,6 +172,8 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
     r.readNumber("network_efficiency", d.networkEfficiency);
     r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
+    r.readNumber("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
+    r.readNumber("multiprocessors", d.multiprocessors);
     r.readNumber("schedule_step_overhead", d.scheduleStepSeconds);
     if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
         r.error("intra_node_efficiency", "must be in (0, 1]");
@@ -201,6 +207,8 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"intra_node_efficiency", d.intraNodeEfficiency},
         {"network_efficiency", d.networkEfficiency},
         {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
+        {"host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond},
+        {"multiprocessors", d.multiprocessors},
         {"schedule_step_overhead", d.scheduleStepSeconds},
     };
 }

@@ -126,6 +126,27 @@ QJsonObject pipelineToJson(const Plan &plan, const StepEstimate &step, bool time
     return o;
 }
 
+/// The step's traffic floor (core/step/TrafficFloor): the seconds, the dominant kind, each kind's bytes per GPU.
+QJsonObject floorToJson(const StepEstimate &step)
+{
+    const TrafficFloor &f = step.floor;
+    QJsonObject kinds;
+    for (std::size_t k = 0; k < kFloorKindCount; ++k) {
+        const FloorBytes &b = f.bytes[k];
+        if (b.network > 0 || b.received > 0)
+            kinds[QLatin1String(toString(FloorKind(k)))] =
+                QJsonObject{{"network_bytes", b.network}, {"received_bytes", b.received}, {"seconds", f.secondsOf(FloorKind(k))}};
+    }
+    return QJsonObject{{"seconds", f.seconds},
+                       {"dominant", QLatin1String(toString(f.dominant))},
+                       {"network_bandwidth", f.networkBytesPerSecond},
+                       {"scale_up_bandwidth", f.scaleUpBytesPerSecond},
+                       {"sharded_phases_seconds", f.shardedPhasesSeconds},
+                       {"links_seconds", f.linksSeconds},
+                       {"kinds", kinds},
+                       {"message", trafficFloorSummary(step)}};
+}
+
 QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const RooflineSummary &roofline)
 {
     QJsonObject breakdown;
@@ -158,6 +179,10 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
         {"time", QJsonObject{{"step_seconds", step.stepSeconds},
                              {"breakdown", breakdown},
                              {"parts", parts},
+                             {"floor", floorToJson(step)},
+                             {"data_parallel_hidden_seconds", step.dataParallelHiddenSeconds},
+                             {"data_parallel_slowdown_seconds", step.dataParallelSlowdownSeconds},
+                             {"host_update_seconds", step.hostUpdateSeconds},
                              {"stages", stages},
                              {"slowest_stage", double(step.slowestStage)}}},
         {"throughput", QJsonObject{{"tokens_per_second", step.tokensPerSecond},
@@ -202,6 +227,7 @@ QJsonObject placementToJson(const PlacementReport &p)
         {"data", landingToJson(p.data)},
         {"context", landingToJson(p.context)},
         {"expert", landingToJson(p.expert)},
+        {"expert_data", landingToJson(p.expertData)},
         {"pipeline", landingToJson(p.pipeline)},
         {"pipeline_boundaries_across_nodes", double(p.pipelineBoundariesAcrossNodes)},
         {"stages_misaligned", p.stagesMisaligned},

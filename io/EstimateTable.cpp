@@ -70,6 +70,7 @@ void stepLines(QStringList &out, const StepEstimate &st)
                         pad(num(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1), 5));
     out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)").arg(num(100 * st.bubbleFraction, 1));
     out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
+    out << QStringLiteral("Traffic floor: %1").arg(trafficFloorSummary(st));
 }
 
 void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
@@ -79,7 +80,7 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
     const auto landing = [&](const char *what, const GroupLanding &l) {
         if (l.size > 1)
             out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 of %7 GB/s per GPU achieved)")
-                       .arg(QString::fromLatin1(what).leftJustified(10))
+                       .arg(QString::fromLatin1(what).leftJustified(11))
                        .arg(l.groups).arg(l.size)
                        .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
                        .arg(QString::fromStdString(l.link))
@@ -88,11 +89,12 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
     landing("tensor", e.placement.tensor);
     landing("context", e.placement.context);
     landing("expert", e.placement.expert);
+    landing("expert data", e.placement.expertData);
     landing(plan.parallel.context > 1 ? "gradient" : "data", e.placement.data);
     const std::int64_t p = plan.parallel.pipeline;
     if (p > 1)
         out << QStringLiteral("  %1 %2 of %3 stage boundaries cross nodes, over %4")
-                   .arg(QStringLiteral("pipeline").leftJustified(10))
+                   .arg(QStringLiteral("pipeline").leftJustified(11))
                    .arg(e.placement.pipelineBoundariesAcrossNodes).arg(p - 1)
                    .arg(QString::fromStdString(e.placement.pipeline.link));
     for (const NodeGroupEstimate &g : e.nodeGroups)

@@ -1,6 +1,8 @@
 #include "io/Evidence.h"
 
 #include <QCoreApplication>
+
+#include <algorithm>
 #include <QStringList>
 
 #include "core/common/Units.h"
@@ -180,6 +182,10 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
             .arg(pct(ex.tensorCommShare), num(ex.tokensPerSecond, 0), behind, plans(g.count));
     }
     case RejectCause::Headroom:
+        if (o.keepMemoryMargin && o.minHeadroomBytes <= 0)
+            return words("%1 fit only within their memory margin (training.memory_margin of capacity): tight, so not "
+                         "recommended; the most leaves %2 (%3)")
+                .arg(plans(g.count), gib(ex.headroomBytes), describeConfig(ex.config));
         if (o.keepMemoryMargin)
             return words("%1 fit but leave less than %2 or their memory margin (training.memory_margin of capacity) free: "
                          "tight; the most leaves %3 (%4)")
@@ -190,24 +196,108 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
     return {};
 }
 
+namespace {
+
+/// An expert layout's name, unambiguous whatever the tensor size: with expert_tensor 0 the experts' MLPs are
+/// split over the tensor ranks, otherwise over expert_tensor of them.
+QString expertLayoutName(std::int64_t expert, std::int64_t expertTensor)
+{
+    return expertTensor > 0 ? words("expert %1 x expert tensor %2").arg(expert).arg(expertTensor)
+                            : words("expert %1 with the experts split over the tensor ranks").arg(expert);
+}
+
+QString tokensPerSecond(double v)
+{
+    return words("%1 tokens/s").arg(QString::fromStdString(units::formatGrouped(v)));
+}
+
+} // namespace
+
 QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
 {
-    const QString name = l.expertTensor > 0 ? words("expert %1 x expert tensor %2").arg(l.expert).arg(l.expertTensor)
-                                            : words("expert %1").arg(l.expert);
+    const QString name = expertLayoutName(l.expert, l.expertTensor);
     if (l.feasible == 0)
         return words("%1: none of its %2 plans is feasible").arg(name).arg(l.evaluated);
     const SearchScore &b = l.best;
-    const SearchScore &best = o.expertLayouts.front().best;
+    const ExpertLayoutResult &first = o.expertLayouts.front();
+    const SearchScore &best = first.best;
     const QString a2a = words("exposed dispatch/combine all-to-all %1 s of a %2 s step").arg(num(b.expertCommSeconds, 2), num(b.stepSeconds, 2));
-    if (&l == &o.expertLayouts.front() || b.tokensPerSecond >= best.tokensPerSecond)
-        return words("%1: the fastest expert layout, %2 tokens/s; %3").arg(name, num(b.tokensPerSecond, 0), a2a);
-    const QString behind = words("%1: its fastest plan is %2 below the best (%3 tokens/s)")
-                               .arg(name, pct(1.0 - b.tokensPerSecond / best.tokensPerSecond), num(b.tokensPerSecond, 0));
+    if (&l == &first || b.tokensPerSecond >= best.tokensPerSecond)
+        return words("%1: the fastest expert layout, %2; %3").arg(name, tokensPerSecond(b.tokensPerSecond), a2a);
+    const QString behind = words("%1: its fastest plan is %2 below the best, %3 (%4)")
+                               .arg(name, pct(1.0 - b.tokensPerSecond / best.tokensPerSecond),
+                                    expertLayoutName(first.expert, first.expertTensor), tokensPerSecond(best.tokensPerSecond));
     // The all-to-all rules the layout out when its extra exposed time is most of the extra step time.
     const double extraStep = b.stepSeconds - best.stepSeconds, extraA2a = b.expertCommSeconds - best.expertCommSeconds;
     if (extraStep > 0 && extraA2a >= 0.5 * extraStep)
         return words("%1; its %2 (%3 s more than the best's) is what rules it out").arg(behind, a2a, num(extraA2a, 2));
     return words("%1; %2").arg(behind, a2a);
+}
+
+QString trafficFloorText(const SearchScore &s, double parameters)
+{
+    const SearchConfig &c = s.config;
+    const std::int64_t ranks = c.data * c.context;
+    const QString what = c.zeroStage >= 3 ? words("gathered for each micro-batch and their gradients reduce-scattered")
+                         : c.zeroStage == 2 ? words("reduced after each micro-batch's backward and gathered after the step")
+                         : c.zeroStage == 1 ? words("reduced and gathered once per step")
+                                            : words("all-reduced once per step");
+    const QString count = QString::fromStdString(units::formatCount(s.rankParameters, 1));
+    const QString held = s.rankParameters < 0.999 * parameters
+                             ? words("the %1 parameters each GPU holds (of the model's %2)").arg(count, QString::fromStdString(units::formatCount(parameters, 0)))
+                             : words("the model's %1 parameters").arg(QString::fromStdString(units::formatCount(parameters, 0)));
+    return words("over %1 data-parallel ranks %2 are %3: %4 per GPU through its %5 network share, at least %6 s; %7 s of the "
+                 "%8 s step is exposed data-parallel time")
+        .arg(ranks)
+        .arg(held, what, QString::fromStdString(units::formatBytes(s.dataFloorNetworkBytes, units::ByteUnit::Auto, 2)),
+             QString::fromStdString(units::formatBandwidth(s.networkBytesPerSecond, 0)), num(s.dataFloorSeconds, 2),
+             num(s.dataCommSeconds, 2), num(s.stepSeconds, 2));
+}
+
+QString zeroStageMessage(const ZeroStageResult &z, const SearchOutcome &o)
+{
+    const QString name = QStringLiteral("ZeRO-%1").arg(z.zeroStage);
+    if (z.feasible == 0)
+        return words("%1: none of its %2 plans is feasible").arg(name).arg(z.evaluated);
+    const SearchScore &b = z.best;
+    const SearchScore &best = o.zeroStages.front().best;
+    const QString floor = trafficFloorText(b, o.parameters);
+    if (&z == &o.zeroStages.front() || b.tokensPerSecond >= best.tokensPerSecond)
+        return words("%1: the fastest ZeRO stage, %2 (%3); %4").arg(name, tokensPerSecond(b.tokensPerSecond), describeConfigBriefly(b.config), floor);
+    const QString behind = words("%1: its fastest plan (%2) is %3 below the best, ZeRO-%4 (%5)")
+                               .arg(name, describeConfigBriefly(b.config), pct(1.0 - b.tokensPerSecond / best.tokensPerSecond))
+                               .arg(o.zeroStages.front().zeroStage)
+                               .arg(tokensPerSecond(best.tokensPerSecond));
+    // The parameter traffic rules the stage out when its exposed time or its floor beyond the best's step is
+    // most of the extra step time.
+    const double extraStep = b.stepSeconds - best.stepSeconds, extraData = b.dataCommSeconds - best.dataCommSeconds;
+    if (extraStep > 0 && (extraData >= 0.5 * extraStep || b.dataFloorSeconds >= best.stepSeconds))
+        return words("%1; %2: that is what rules it out").arg(behind, floor);
+    return words("%1; %2").arg(behind, floor);
+}
+
+QString trafficFloorSummary(const StepEstimate &st)
+{
+    const TrafficFloor &f = st.floor;
+    if (!(f.seconds > 0))
+        return words("no communication: the step has no traffic floor");
+    const FloorBytes &b = f.bytes[std::size_t(f.dominant)];
+    const QString network = b.network > 0 ? words("%1 per GPU through the network share")
+                                                .arg(QString::fromStdString(units::formatBytes(b.network, units::ByteUnit::Auto, 2)))
+                                          : words("none of it through the network");
+    QString text = words("the step cannot be shorter than %1 s (it is %2 s)").arg(num(f.seconds, 2), num(st.stepSeconds, 2));
+    if (f.shardedPhasesSeconds >= f.seconds)
+        text += words(": ZeRO-3's forward and backward passes each take their gathers' floor or their compute, whichever is longer");
+    text += words(". Its collectives alone need %1 s over the links' nominal figures (%2 GB/s network share, %3 GB/s scale-up per "
+                  "GPU), most of it %4: %5 s, %6 and %7 received in all")
+                .arg(num(f.linksSeconds, 2),
+                     num(f.networkBytesPerSecond / units::Giga, 0), num(f.scaleUpBytesPerSecond / units::Giga, 0),
+                     QString::fromLatin1(labelOf(f.dominant)).toLower(), num(f.secondsOf(f.dominant), 2), network,
+                     QString::fromStdString(units::formatBytes(b.received, units::ByteUnit::Auto, 2)));
+    if (st.dataParallelSlowdownSeconds > 0)
+        text += words("; the %1 s of data-parallel collectives hidden behind compute slow it by %2 s (NCCL's SMs and HBM)")
+                    .arg(num(st.dataParallelHiddenSeconds, 2), num(st.dataParallelSlowdownSeconds, 2));
+    return text;
 }
 
 QString noFeasibleReason(const SearchOutcome &o)

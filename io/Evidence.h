@@ -34,6 +34,16 @@ QString rejectionMessage(const RejectionGroup &group, const SearchOutcome &outco
 /// it accounts for most of the difference ("expert 64: 12% below the best plan; its exposed dispatch/combine
 /// all-to-all, 33.7 s of a 52.0 s step, is what rules it out").
 QString expertLayoutMessage(const ExpertLayoutResult &layout, const SearchOutcome &outcome);
+/// A plan's data-parallel traffic and its floor: "over 1024 data-parallel ranks its 671 B parameters are gathered
+/// for each micro-batch and their gradients reduce-scattered: 507.9 GiB per GPU through its 50 GB/s network
+/// share, at least 10.2 s of the 33.6 s step (6.9 s of it exposed)".
+QString trafficFloorText(const SearchScore &score, double parameters);
+/// One ZeRO stage's fastest plan against the best, naming the parameter traffic's floor when it is what
+/// rules the stage out.
+QString zeroStageMessage(const ZeroStageResult &stage, const SearchOutcome &outcome);
+/// The step's traffic floor in words: "at least 10.2 s of the 33.6 s step is what its collectives must move
+/// over the links' nominal figures (...); most of it parameter gathers: ...".
+QString trafficFloorSummary(const StepEstimate &step);
 /// Why no plan is feasible, in one paragraph; empty when some plan is.
 QString noFeasibleReason(const SearchOutcome &outcome);
 

@@ -67,12 +67,23 @@ QJsonObject scoreToJson(const SearchScore &s)
         {"mfu", s.mfu},
         {"bottleneck", QLatin1String(toString(s.bottleneck))},
         {"expert_comm_seconds", s.expertCommSeconds},
+        {"data_comm_seconds", s.dataCommSeconds},
+        {"floor_seconds", s.floorSeconds},
+        {"floor_kind", QLatin1String(toString(s.floorKind))},
+        {"data_floor_seconds", s.dataFloorSeconds},
+        {"data_floor_network_bytes", s.dataFloorNetworkBytes},
     };
 }
 
 QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &constraints, const Catalog &catalog)
 {
-    QJsonArray top, pareto, rejected, expertLayouts;
+    QJsonArray top, pareto, rejected, expertLayouts, zeroStages;
+    for (const ZeroStageResult &z : outcome.zeroStages)
+        zeroStages.append(QJsonObject{{"zero_stage", double(z.zeroStage)},
+                                      {"evaluated", double(z.evaluated)},
+                                      {"feasible", double(z.feasible)},
+                                      {"best", z.feasible > 0 ? QJsonValue(scoreToJson(z.best)) : QJsonValue()},
+                                      {"message", zeroStageMessage(z, outcome)}});
     for (const ExpertLayoutResult &l : outcome.expertLayouts)
         expertLayouts.append(QJsonObject{{"expert", double(l.expert)},
                                          {"expert_tensor", double(l.expertTensor)},
@@ -107,6 +118,7 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"pareto", pareto},
         {"rejected", rejected},
         {"expert_layouts", expertLayouts},
+        {"zero_stages", zeroStages},
     };
     if (const QString reason = noFeasibleReason(outcome); !reason.isEmpty())
         root["no_feasible_reason"] = reason;

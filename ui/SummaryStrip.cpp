@@ -264,7 +264,8 @@ void SummaryStrip::refresh()
                    tr("Stage %1 needs %2 of %3 (%4 over). ").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0),
                                                                fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
     m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step"),
-                tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer"));
+                tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer.\nTraffic "
+                   "floor: %1").arg(io::trafficFloorSummary(s)));
     m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s"), tr("global batch x sequence length / step time"));
     QString mfuTip = tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));

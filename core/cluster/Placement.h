@@ -53,6 +53,7 @@ struct PlacementReport
     GroupLanding data;    ///< the gradient-reduction group: data x context ranks
     GroupLanding context; ///< context-parallel groups (size 1 without context parallelism)
     GroupLanding expert;  ///< expert-parallel (all-to-all) groups (size 1 without expert parallelism)
+    GroupLanding expertData; ///< the routed experts' gradient reduction (size 1 without a mixture of experts)
     GroupLanding pipeline;
     std::int64_t pipelineBoundariesAcrossNodes = 0; ///< of the p - 1 stage boundaries
     bool stagesMisaligned = false;

@@ -135,6 +135,19 @@ GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNo
     return worstSpan(groups, [et, e](std::int64_t k) { return (k / et) * et * e + k % et; }, et, e, gpusPerNode);
 }
 
+GroupSpan expertDataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t shards = std::max<std::int64_t>(1, parallel.expertShards());
+    const std::int64_t n = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)
+                           * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t size = parallel.expertDataSize();
+    const std::int64_t groups = shards * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {size, size, 1};
+    // Group k: shard k % shards of stage k / shards; its ranks are `shards` apart.
+    return worstSpan(groups, [shards, n](std::int64_t k) { return (k / shards) * n + k % shards; }, shards, size, gpusPerNode);
+}
+
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);

@@ -56,6 +56,10 @@ GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 /// The expert-parallel group (the all-to-all's): `expert` ranks of one expert-tensor index, expert_tensor
 /// apart (Megatron-Core's expert rank order: expert tensor, expert, expert data, pipeline).
 GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// The expert-data-parallel group (the routed experts' gradient reduction and ZeRO sharding): the ranks of a
+/// stage holding the same expert shard, expert x expert_tensor apart, so that with expert groups of a node or
+/// more each node holds one rank of it.
+GroupSpan expertDataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 
 /// Pipeline neighbours: how many of the p - 1 stage boundaries put the two stages' ranks on different
 /// nodes, and whether some stage starts or ends inside a node it shares with another stage in a way that

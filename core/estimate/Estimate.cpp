@@ -47,6 +47,8 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     if (plan.model.isMoe())
         r.expert = landing(expertGroupSpan(par, G), par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
                            links.expertGroup, intraName, netName, links);
+    if (plan.model.isMoe() && par.expertDataSize() > 1)
+        r.expertData = landing(expertDataGroupSpan(par, G), par.expertShards() * par.pipeline, links.expertDataGroup, intraName, netName, links);
     if (plan.model.isMoe() && par.expertDispatcher == ExpertDispatcher::DeepEp && r.expert.crossesNodes)
         r.expert.link += " via DeepEP"; // its rate is the expert group's link (clusterLinks)
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;

@@ -55,7 +55,13 @@ struct DeviceSpec
     double networkLatencySeconds = 0;    ///< per message step on the scale-out network
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
     double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
-    double hostLinkBandwidthBytesPerSecond = 0; ///< PCIe to host memory, one direction (offload)
+    double hostLinkBandwidthBytesPerSecond = 0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)
+    /// The host's memory bandwidth per node (all its CPU sockets' DRAM channels, peak): an offloaded
+    /// optimizer step streams every GPU's shard of the node through it. 0: unknown (offload then costs its
+    /// transfers only, and says so).
+    double hostMemoryBandwidthBytesPerSecond = 0;
+    /// Streaming multiprocessors (compute units): the share NCCL's kernels take from overlapped compute.
+    double multiprocessors = 0;
     /// Host time exposed at every model-chunk pass of a pipelined schedule: the stage waits on the chunk's
     /// point-to-point receive, and only then launches its first kernels (framework and launch latency).
     double scheduleStepSeconds = 0;

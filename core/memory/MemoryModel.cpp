@@ -69,6 +69,20 @@ StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes,
 
 } // namespace
 
+UnitParameters unitParameters(const Plan &plan)
+{
+    const ParameterShapes shapes = parameterShapes(plan);
+    const std::int64_t t = plan.parallel.tensor, shards = plan.parallel.expertShards();
+    UnitParameters u;
+    u.denseLayer = shapes.dense.perTensorRank(t);
+    u.moeLayer = shapes.moe.perTensorRank(t);
+    u.moeLayerExperts = plan.model.isMoe() ? shapes.moe.expertPerRank(shards) : 0.0;
+    u.embedding = shapes.embedding;
+    u.outputExperts = plan.model.isMoe() ? shapes.mtp.expertPerRank(shards) : 0.0;
+    u.output = shapes.output;
+    return u;
+}
+
 double contextKvChunkBytes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
@@ -103,12 +117,18 @@ double contextKvBufferBytes(const Plan &plan)
 
 namespace {
 
-/// Largest unit ZeRO-3 gathers at once on this stage: a transformer layer, or the embedding/output matrix.
+/// Largest unit ZeRO-3 gathers at once on this stage: a transformer layer (a mixture-of-experts layer with
+/// this rank's share of its routed experts, which ZeRO-3 gathers over the expert-data group), or the
+/// embedding/output matrix.
 double largestGatherUnit(const Plan &plan, std::int64_t stage)
 {
     const ModelSpec &m = plan.model;
     const std::int64_t t = plan.parallel.tensor;
-    double unit = layerParameters(m).perTensorRank(t);
+    double unit = plan.layersOnStage(stage) > plan.moeLayersOnStage(stage) ? layerParameters(m).perTensorRank(t) : 0.0;
+    if (plan.moeLayersOnStage(stage) > 0) {
+        const LayerParameters moe = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
+        unit = std::max(unit, moe.perTensorRank(t) + moe.expertPerRank(plan.parallel.expertShards()));
+    }
     if (stage == 0)
         unit = std::max(unit, embeddingParameters(m).perTensorRank(t));
     if (stage == plan.parallel.pipeline - 1)
@@ -275,7 +295,10 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     const double perUnit = (2.0 * in.perParam.gathered + in.perParam.gradients) * unit;
     if (plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward)
         return perUnit;
-    const double blocks = layerParameters(plan.model).perTensorRank(plan.parallel.tensor) * double(st.activations.layers);
+    // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
+    const UnitParameters u = unitParameters(plan);
+    const double blocks = st.parameterCount - (st.stage == 0 ? u.embedding : 0.0)
+                          - (st.stage == plan.parallel.pipeline - 1 ? u.output + u.outputExperts : 0.0);
     return in.perParam.gathered * blocks + (in.perParam.gathered + in.perParam.gradients) * unit;
 }
 

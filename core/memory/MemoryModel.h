@@ -157,4 +157,15 @@ double contextKvBufferBytes(const Plan &plan);
 /// for the output projection (Megatron-LM): vocab x hidden / tensor parameters; 0 otherwise.
 double lastStageEmbeddingCopy(const Plan &plan);
 
+/// One rank's parameters of each kind of unit ZeRO-3 gathers (the tensor and expert splits applied, before
+/// ZeRO's sharding): a dense layer; a mixture-of-experts layer's dense part (attention, router, shared
+/// experts) and its share of the routed experts, which ZeRO-3 gathers over the expert-data group; the
+/// embedding (first stage) and the output side (last stage: final norm, output layer, the tied copy and
+/// the MTP modules, whose routed experts are `outputExperts`).
+struct UnitParameters
+{
+    double denseLayer = 0, moeLayer = 0, moeLayerExperts = 0, embedding = 0, output = 0, outputExperts = 0;
+};
+UnitParameters unitParameters(const Plan &plan);
+
 } // namespace trainplan

@@ -158,6 +158,10 @@ struct ClusterOverrides
     std::optional<double> networkBandwidthBytesPerSecond;
     std::optional<double> networkLatencySeconds;
     std::optional<double> runtimeContextBytes;
+    /// The host side of an offloaded optimizer: the GPU's link to host memory (PCIe, NVLink-C2C) and the
+    /// node's host memory bandwidth.
+    std::optional<double> hostLinkBandwidthBytesPerSecond;
+    std::optional<double> hostMemoryBandwidthBytesPerSecond;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };

@@ -392,12 +392,15 @@ const std::array kKeys{
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Schedule>,
             .access = field<&Plan::parallel, &P::schedule>()},
     PlanKey{.path = "parallel.zero_stage", .type = KeyType::Integer, .label = "ZeRO stage", .noun = "ZeRO stage",
-            .tooltip = "shard optimizer (1), + gradients (2), + parameters (3)", .defaultText = "0",
-            .rule = "3 only with parallel.pipeline 1", .range = {0, 3},
+            .tooltip = "shard optimizer (1), + gradients, reduce-scattered after every micro-batch (2), + parameters, gathered "
+                       "per layer for each pass (3)",
+            .defaultText = "0", .rule = "2 and 3 only with parallel.pipeline 1", .range = {0, 3},
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = zeroStages,
             .access = field<&Plan::parallel, &P::zeroStage>()},
     PlanKey{.path = "parallel.offload_optimizer", .type = KeyType::Bool, .label = "Offload optimizer",
-            .noun = "optimizer offload", .tooltip = "optimizer state in host memory (ZeRO-Offload)", .defaultText = "false",
+            .noun = "optimizer offload",
+            .tooltip = "optimizer state in host memory and its update on the host (ZeRO-Offload): gradients over the host "
+                       "link behind the backward, the update through the host's memory, parameters back", .defaultText = "false",
             .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::offloadOptimizer>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .label = "Gradient bucket", .noun = "gradient bucket",
             .tooltip = "data-parallel gradient bucket", .unit = "bytes", .defaultText = "25e6", .range = {1e3, 1e11},
@@ -409,7 +412,8 @@ const std::array kKeys{
     PlanKey{.path = "parallel.overlap_param_gather", .type = KeyType::Bool, .label = "Overlap parameter gather",
             .noun = "parameter-gather overlap",
             .tooltip = "ZeRO 1-2 / distributed optimizer: gather the updated parameters during the next forward "
-                       "(Megatron-Core --overlap-param-gather) instead of after the optimizer step",
+                       "(Megatron-Core --overlap-param-gather) instead of after the optimizer step; ZeRO-3 under "
+                       "Megatron-FSDP: prefetch each layer's gather behind the layer before (FSDP2 and DeepSpeed always do)",
             .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::overlapParamGather>()},
     PlanKey{.path = "parallel.tensor_comm_overlap", .type = KeyType::Bool, .label = "Overlap tensor-parallel comm.",
             .noun = "tensor-parallel overlap",
@@ -476,6 +480,18 @@ const std::array kKeys{
             .noun = "runtime context", .tooltip = "CUDA/HIP context and its loaded kernel modules (device-used peak)", .unit = "bytes",
             .defaultText = "device", .range = {0, 1e12}, .optional = true,
             .access = overrideField<&ClusterOverrides::runtimeContextBytes>()},
+    PlanKey{.path = "cluster.host_link_bandwidth", .type = KeyType::Number, .label = "Host link bandwidth",
+            .noun = "host link bandwidth",
+            .tooltip = "each GPU's link to host memory (PCIe, NVLink-C2C), one direction: an offloaded optimizer's gradients "
+                       "go to the host and its parameters come back over it",
+            .unit = "bytes/s", .defaultText = "device", .range = kBandwidth, .optional = true,
+            .access = overrideField<&ClusterOverrides::hostLinkBandwidthBytesPerSecond>()},
+    PlanKey{.path = "cluster.host_memory_bandwidth", .type = KeyType::Number, .label = "Host memory bandwidth",
+            .noun = "host memory bandwidth",
+            .tooltip = "one node's host DRAM bandwidth (all sockets, peak): an offloaded optimizer step streams every GPU's "
+                       "shard of the node through it",
+            .unit = "bytes/s", .defaultText = "device", .range = kBandwidth, .optional = true,
+            .access = overrideField<&ClusterOverrides::hostMemoryBandwidthBytesPerSecond>()},
 
     // Run.
     PlanKey{.path = "run.token_budget", .type = KeyType::Number, .label = "Token budget", .noun = "token budget",

@@ -234,14 +234,22 @@ void checkPipeline(Checker &check)
         check.error("parallel.virtual_stages", "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)");
     if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
         check.warning("parallel.schedule", "the interleaved schedule with a single pipeline stage behaves like no pipeline");
-    // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism, and Megatron-LM's
-    // distributed optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every
-    // stage, partitioned parameters would be gathered again for each of them. Not modelled: refused.
-    if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 3 && par.pipeline > 1)
+    // Megatron-Core and DeepSpeed ship no zero-bubble schedule (Qi et al.'s is a fork of Megatron-LM); PyTorch's
+    // pipelining runs one (torch.distributed.pipelining ScheduleInterleavedZeroBubble).
+    if (par.schedule == Schedule::ZeroBubbleH1 && par.pipeline > 1 && check.plan().training.framework != Framework::Fsdp)
+        check.warning("parallel.schedule", std::string("the zero-bubble schedule (zb-h1) is not part of ") + labelOf(check.plan().training.framework)
+                                               + ": it needs Qi et al.'s Megatron-LM fork, or PyTorch's pipelining (framework \"fsdp\")");
+    // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism (deepspeed/runtime/pipe/
+    // engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"), and Megatron-LM's distributed
+    // optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every stage,
+    // sharded gradients would be reduce-scattered and partitioned parameters gathered again for each of them.
+    // Refused (torchtitan's FSDP2 with pipeline stages is not modelled yet).
+    if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 2 && par.pipeline > 1)
         check.error("parallel.zero_stage",
-                    "ZeRO stage 3 cannot be combined with pipeline stages (" + num(par.pipeline)
-                        + "): each stage would gather its parameters again for every micro-batch in flight; DeepSpeed and "
-                          "Megatron-LM refuse it. Use ZeRO stage 1 with pipeline parallelism, or pipeline stages 1");
+                    "ZeRO stage " + num(par.zeroStage) + " cannot be combined with pipeline stages (" + num(par.pipeline)
+                        + "): each stage would " + (par.zeroStage >= 3 ? "gather its parameters" : "reduce-scatter its gradients")
+                        + " again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use ZeRO stage 1 with "
+                          "pipeline parallelism, or pipeline stages 1");
 }
 
 /// A scale-up domain (an NVL72 rack) is made of whole nodes (its trays).

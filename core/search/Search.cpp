@@ -116,9 +116,29 @@ private:
     std::optional<KeyValue> m_value;
 };
 
-SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config)
+/// The step's traffic floor and its data-parallel part, as the search's explanations word them.
+void fillFloor(const StepEstimate &step, SearchScore &s)
+{
+    const TrafficFloor &f = step.floor;
+    s.dataCommSeconds = step.category(TimeCategory::DataComm);
+    s.floorSeconds = f.seconds;
+    s.floorKind = f.dominant;
+    const FloorBytes data = f.bytes[std::size_t(FloorKind::ParameterGather)] + f.bytes[std::size_t(FloorKind::GradientReduce)];
+    TrafficFloor only = f;
+    only.bytes = {};
+    only.bytes[std::size_t(FloorKind::GradientReduce)] = data;
+    s.dataFloorSeconds = only.secondsOf(FloorKind::GradientReduce);
+    s.dataFloorNetworkBytes = data.network;
+    s.networkBytesPerSecond = f.networkBytesPerSecond;
+}
+
+/// One configuration's score: with the analytic pipeline (the whole space), or with the simulated schedule
+/// the window shows once the plan is loaded (the listed plans: `simulate`).
+SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config,
+                  bool simulate = false)
 {
     EstimateOptions fast = EstimateOptions::analytic();
+    fast.simulatePipeline = simulate;
     fast.memoryOnlyWhenOverCapacity = true; // a plan that does not fit is explained by its memory alone
     fast.placementReport = false;            // only whether the tensor group crosses nodes is read
     fast.layoutOfValidatedPlan = true;       // searchPlans checked the base plan's other keys (baseProblem)
@@ -144,6 +164,9 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
     s.bottleneck = e.step.bottleneck;
     s.tensorCommShare = e.step.stepSeconds > 0 ? e.step.category(TimeCategory::TensorComm) / e.step.stepSeconds : 0.0;
     s.expertCommSeconds = e.step.category(TimeCategory::ExpertComm);
+    fillFloor(e.step, s);
+    if (!e.memory.stages.empty())
+        s.rankParameters = e.memory.stages[std::size_t(e.step.slowestStage)].parameterCount;
     if (!e.memory.fits) {
         s.cause = RejectCause::DoesNotFit;
         const StageMemory &worst = e.memory.stages[std::size_t(e.memory.peakStage)];
@@ -347,6 +370,10 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
     const std::int64_t d = l.data, t = l.tensor, p = l.pipeline;
     // Selective recomputation that replays nothing is the same plan as none: tried only when the user holds it.
     const bool trySelective = base.training.selectiveRecomputationReplays() || fixed.recompute.held();
+    // The zero-bubble schedule where the plan's framework runs it (PyTorch's pipelining; Megatron-Core and
+    // DeepSpeed have none), or when the user holds it or plans with it.
+    const bool tryZeroBubble = base.training.framework == Framework::Fsdp || base.parallel.schedule == Schedule::ZeroBubbleH1
+                               || fixed.schedule.held();
     for (const std::int64_t mb : c.microBatches) {
         if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
             continue;
@@ -357,7 +384,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
             schedules.push_back({Schedule::OneFOneB, 1});
         } else {
             for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
-                schedules.push_back({s, 1});
+                if (s != Schedule::ZeroBubbleH1 || tryZeroBubble)
+                    schedules.push_back({s, 1});
             for (const std::int64_t v : divisors(middleStageLayers(layers, p, l.first, l.last), 16))
                 if (v > 1 && m % p == 0 && interleavedChunksFit(layers, p, v, l.first, l.last))
                     schedules.push_back({Schedule::Interleaved, v});
@@ -365,9 +393,9 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
         for (const auto &[schedule, v] : schedules) {
             if (!fixed.schedule.allows(schedule) || !fixed.virtualStages.allows(v))
                 continue;
-            // With one replica every ZeRO stage is ZeRO-0; ZeRO-3 does not combine with pipeline stages
+            // With one replica every ZeRO stage is ZeRO-0; ZeRO-2 and 3 do not combine with pipeline stages
             // (core/plan/PlanValidation).
-            for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 2 : 3) : 0); ++zero) {
+            for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 1 : 3) : 0); ++zero) {
                 if (!fixed.zero.allows(zero))
                     continue;
                 for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
@@ -495,15 +523,15 @@ std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, cons
     return scores;
 }
 
-/// Per expert layout: how many plans, how many feasible, the fastest; layouts with a feasible plan first
-/// (fastest first), then the others by size.
-std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScore> &scores)
+/// The plans grouped by `keyOf` (a result made by `make`): how many, how many feasible, the fastest; groups
+/// with a feasible plan first (fastest first), then the others in key order.
+template<typename Result, typename Key>
+std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*keyOf)(const SearchConfig &), Result (*make)(const SearchConfig &))
 {
-    std::map<std::pair<std::int64_t, std::int64_t>, ExpertLayoutResult> byLayout;
+    std::map<Key, Result> groups;
     for (const SearchScore &s : scores) {
-        ExpertLayoutResult &r = byLayout[{s.config.expert, s.config.expertTensor}];
-        r.expert = s.config.expert;
-        r.expertTensor = s.config.expertTensor;
+        auto [it, added] = groups.try_emplace(keyOf(s.config), make(s.config));
+        Result &r = it->second;
         ++r.evaluated;
         if (!s.feasible)
             continue;
@@ -511,10 +539,10 @@ std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScor
             r.best = s;
         ++r.feasible;
     }
-    std::vector<ExpertLayoutResult> out;
-    for (auto &[key, r] : byLayout)
+    std::vector<Result> out;
+    for (auto &[key, r] : groups)
         out.push_back(r);
-    std::stable_sort(out.begin(), out.end(), [](const ExpertLayoutResult &a, const ExpertLayoutResult &b) {
+    std::stable_sort(out.begin(), out.end(), [](const Result &a, const Result &b) {
         if ((a.feasible > 0) != (b.feasible > 0))
             return a.feasible > 0;
         return a.feasible > 0 && ranksBefore(a.best, b.best);
@@ -522,8 +550,47 @@ std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScor
     return out;
 }
 
+/// Per expert layout (expert, expert_tensor as written).
+std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScore> &scores)
+{
+    return bestPerGroup<ExpertLayoutResult, std::pair<std::int64_t, std::int64_t>>(
+        scores, [](const SearchConfig &c) { return std::pair{c.expert, c.expertTensor}; },
+        [](const SearchConfig &c) { return ExpertLayoutResult{c.expert, c.expertTensor}; });
+}
+
+/// Per ZeRO stage tried.
+std::vector<ZeroStageResult> zeroStageResults(const std::vector<SearchScore> &scores)
+{
+    return bestPerGroup<ZeroStageResult, std::int64_t>(
+        scores, [](const SearchConfig &c) { return c.zeroStage; }, [](const SearchConfig &c) { return ZeroStageResult{c.zeroStage}; });
+}
+
+/// The listed plans scored again with the simulated schedule, as the window shows them once loaded, and
+/// ranked by it (the analytic bubble chose them).
+void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, SearchOutcome &outcome)
+{
+    for (RankedPlan &r : outcome.top)
+        if (r.plan.parallel.pipeline > 1)
+            r.score = score(base, catalog, constraints, r.score.config, true);
+    std::stable_sort(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &a, const RankedPlan &b) { return ranksBefore(a.score, b.score); });
+    for (std::size_t i = 0; i < outcome.top.size(); ++i)
+        outcome.top[i].rank = int(i + 1);
+    for (RankedPlan &p : outcome.pareto) {
+        const auto listed = std::find_if(outcome.top.begin(), outcome.top.end(), [&](const RankedPlan &t) { return t.score.config == p.score.config; });
+        if (listed != outcome.top.end()) {
+            p.rank = listed->rank;
+            p.score = listed->score;
+        } else if (p.plan.parallel.pipeline > 1) {
+            p.score = score(base, catalog, constraints, p.score.config, true);
+        }
+    }
+    if (!outcome.top.empty())
+        outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
+}
+
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
-void rank(const Plan &base, const SearchConstraints &constraints, const std::vector<SearchScore> &scores, SearchOutcome &outcome)
+void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const std::vector<SearchScore> &scores,
+          SearchOutcome &outcome)
 {
     for (const SearchScore &s : scores)
         if (s.feasible)
@@ -539,11 +606,13 @@ void rank(const Plan &base, const SearchConstraints &constraints, const std::vec
                                      [&](const SearchScore &f) { return f.config == s.config; });
         outcome.pareto.push_back({int(it - outcome.feasiblePoints.begin()) + 1, s, applyConfig(base, s.config)});
     }
+    rescoreListed(base, catalog, constraints, outcome);
     outcome.rejected = groupRejections(scores);
     outcome.minHeadroomBytes = constraints.minHeadroomBytes;
     outcome.keepMemoryMargin = constraints.keepMemoryMargin;
     if (base.model.isMoe())
         outcome.expertLayouts = expertLayoutResults(scores);
+    outcome.zeroStages = zeroStageResults(scores);
 }
 
 } // namespace
@@ -581,10 +650,13 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
         return outcome;
     }
     outcome.valid = true;
-    if (const Estimate e = estimate(base, catalog, EstimateOptions::analytic()); e.valid && e.memory.fits)
+    EstimateOptions asShown = EstimateOptions::analytic();
+    asShown.simulatePipeline = true;
+    if (const Estimate e = estimate(base, catalog, asShown); e.valid && e.memory.fits)
         outcome.baseTokensPerSecond = e.step.tokensPerSecond;
     const std::vector<SearchScore> scores = scoreAll(base, catalog, constraints, configs, progress, outcome);
-    rank(base, constraints, scores, outcome);
+    rank(base, catalog, constraints, scores, outcome);
+    outcome.parameters = totalParameters(base.model);
     outcome.noLayout = configs.empty();
     outcome.planName = base.name;
     outcome.gpus = base.cluster.gpus();

@@ -26,8 +26,9 @@ struct SearchConstraints
     std::int64_t minNodes = 0; ///< 0: the plan's node count (both bounds)
     std::int64_t maxNodes = 0;
     double minHeadroomBytes = 0;        ///< a plan must leave at least this much memory free on every stage
-    /// Reject tight plans too: each must leave its plan's training.memory_margin of capacity free.
-    bool keepMemoryMargin = false;
+    /// Reject tight plans too: each must leave its plan's training.memory_margin of capacity free (a plan that
+    /// fits only within the model's own error is not a plan to recommend).
+    bool keepMemoryMargin = true;
     bool allowTensorAcrossNodes = false; ///< otherwise tensor groups larger than a node are rejected (and explained)
     bool allowOffload = true;
     /// Search dimensions held at a value, by plan key ("parallel.tensor": 8); keys of the plan table marked
@@ -95,6 +96,16 @@ struct SearchScore
     Bottleneck bottleneck = Bottleneck::Arithmetic;
     double tensorCommShare = 0; ///< tensor-parallel communication / step
     double expertCommSeconds = 0; ///< exposed dispatch/combine all-to-all per step (mixture of experts)
+    double dataCommSeconds = 0;   ///< exposed data-parallel / ZeRO communication per step (the slowdown included)
+    /// The traffic floor (core/step/TrafficFloor): the least the step's communication takes on the links'
+    /// nominal figures, its dominant kind, and the data-parallel part (parameter gathers and gradient
+    /// reduction): its bytes per GPU through the network share and that share's nominal rate.
+    double floorSeconds = 0;
+    FloorKind floorKind = FloorKind::GradientReduce;
+    double dataFloorSeconds = 0;
+    double dataFloorNetworkBytes = 0;
+    double networkBytesPerSecond = 0;
+    double rankParameters = 0; ///< the parameters one GPU of the pace stage holds (before ZeRO's sharding)
     std::string problemKey;     ///< invalid: the first error's key; does not fit: the dominant component
     std::string problemMessage; ///< invalid: the first error's rule
     double componentBytes = 0;  ///< does not fit: the dominant component's bytes on the peak stage
@@ -128,6 +139,16 @@ struct ExpertLayoutResult
     SearchScore best; ///< meaningful when feasible > 0
 };
 
+/// The fastest feasible plan of one ZeRO stage, so that the report can say why the others lost (io/Evidence
+/// names the parameter traffic's floor when it is what costs the difference).
+struct ZeroStageResult
+{
+    std::int64_t zeroStage = 0;
+    std::int64_t evaluated = 0;
+    std::int64_t feasible = 0;
+    SearchScore best; ///< meaningful when feasible > 0
+};
+
 struct SearchOutcome
 {
     bool valid = false;          ///< the base plan's model and cluster could be searched
@@ -135,14 +156,17 @@ struct SearchOutcome
     bool cancelled = false;
     std::int64_t evaluated = 0;  ///< plans estimated
     std::int64_t feasible = 0;
-    double baseTokensPerSecond = 0; ///< the searched plan itself, analytic pipeline (0 when it does not fit)
+    double baseTokensPerSecond = 0; ///< the searched plan itself, as the listed plans are scored (0 when it does not fit)
     double seconds = 0;
     int threads = 1;
+    /// The fastest plans, scored with the simulated schedule (the step the window shows for each once loaded)
+    /// and ranked by it; the space was ranked with the analytic bubble.
     std::vector<RankedPlan> top;
     std::vector<RankedPlan> pareto; ///< non-dominated in (tokens/s max, headroom max, GPUs min), by tokens/s
     std::vector<SearchScore> feasiblePoints; ///< every feasible plan (for the Pareto chart), by tokens/s
     std::vector<RejectionGroup> rejected;    ///< by count, largest first
     std::vector<ExpertLayoutResult> expertLayouts; ///< mixture of experts: per expert layout, fastest first
+    std::vector<ZeroStageResult> zeroStages;       ///< per ZeRO stage tried, fastest first
     double bestTokensPerSecond = 0;          ///< the fastest feasible plan (0 when none)
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
     bool keepMemoryMargin = false;           ///< ... together with the plans' memory margin
@@ -150,6 +174,7 @@ struct SearchOutcome
     bool noLayout = false;
     std::string planName; ///< the searched plan's name
     std::int64_t gpus = 0, globalBatch = 0, layers = 0, heads = 0;
+    double parameters = 0; ///< the model's parameters (for the words of the traffic floors)
 };
 
 struct SearchProgress

@@ -8,14 +8,11 @@
 #include "core/compute/LayerOps.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
+#include "core/step/DataParallel.h"
 
 namespace trainplan {
 
 namespace {
-
-/// Host-side rate of a CPU optimizer step per GPU (ZeRO-Offload's CPU Adam): a share of the host's
-/// memory bandwidth. An explicit assumption, shown in the Optimizer category.
-constexpr double kHostUpdateBytesPerSecondPerGpu = 25e9;
 
 /// The format a kernel runs in: the plan's, except that the FP8/FP4 family keeps attention (unless
 /// fp8_attention) and the output projection in BF16, as Transformer Engine recipes in Megatron-Core do
@@ -79,6 +76,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
+    links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
     if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > 1)
@@ -218,10 +216,8 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
     return {overlappedCost(perPass, m.linearForward), overlappedCost(perPass, m.linearBackward)};
 }
 
-/// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
-/// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
-/// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous
-/// expert groups, and so to that many groups' nodes.
+} // namespace
+
 double distinctDestinationNodes(const ModelSpec &model, double nodes)
 {
     double reachable = nodes;
@@ -230,6 +226,8 @@ double distinctDestinationNodes(const ModelSpec &model, double nodes)
     const double k = double(model.expertsPerToken);
     return reachable * (1.0 - std::pow(1.0 - 1.0 / reachable, k));
 }
+
+namespace {
 
 /// One dispatch (or combine) of DeepEP's normal kernels: a token crosses the network once per remote
 /// destination node (at the NIC's nominal rate, which clusterLinks gives the expert group) and fans out to its
@@ -266,6 +264,39 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp)
         return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup);
     return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
+}
+
+/// One layer's blocking collectives per micro-batch: tensor-parallel (each pass), context-parallel and the
+/// expert all-to-all (one pass).
+struct LayerComm
+{
+    TensorComm tensor;
+    ContextExchange context;
+    double expert = 0;
+};
+
+/// The pace stage's compute per micro-batch, as the data-parallel model reads it: each kind of unit ZeRO-3
+/// gathers (with its blocking collectives; full recompute replays the forward ones in backward, as does
+/// the "moe" module the dispatch) and the kernels' memory-bound share.
+StageCompute stageCompute(const Plan &plan, const MicrobatchSums &m, const LayerComm &c, const StageTime &pace)
+{
+    const bool full = plan.training.recompute == Recompute::Full;
+    const bool replayA2A = full || plan.training.recomputesMoeLayers();
+    const double commonForward = m.layer.forward + c.tensor.forward + c.context.forward;
+    const double commonBackward = m.layer.backward + m.layer.recompute + c.tensor.backward + c.context.backward
+                                  + (full ? c.tensor.forward + c.context.forward : 0.0);
+    StageCompute s;
+    s.denseLayer = {commonForward + m.denseMlp.forward, commonBackward + m.denseMlp.backward + m.denseMlp.recompute};
+    s.moeLayer = {commonForward + m.moeMlp.forward + c.expert,
+                  commonBackward + m.moeMlp.backward + m.moeMlp.recompute + c.expert * (replayA2A ? 2.0 : 1.0)};
+    s.embedding = {m.embedding.forward, m.embedding.backward};
+    s.output = {m.output.forward, m.output.backward};
+    s.forward = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds;
+    s.backward = pace.microbatchSeconds() - s.forward - pace.pipelineCommSeconds;
+    const double kernels = m.layer.computeBound + m.layer.memoryBound + m.denseMlp.computeBound + m.denseMlp.memoryBound
+                           + m.moeMlp.computeBound + m.moeMlp.memoryBound;
+    s.memoryBoundShare = kernels > 0 ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound) / kernels : 0.0;
+    return s;
 }
 
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
@@ -376,71 +407,6 @@ double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
     return double(plan.microbatches()) * 2.0 * double(par.virtualStages) * perRegion;
 }
 
-/// Exposed data-parallel synchronisation of the slowest stage's gradients.
-double dataParallelExposed(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &perParam,
-                           double localParameters, const StageTime &pace)
-{
-    const ParallelConfig &par = plan.parallel;
-    if (par.data * par.context <= 1) // gradients are reduced over data x context (Megatron-Core)
-        return 0.0;
-    const double microbatches = double(plan.microbatches());
-    const double gradientBytes = localParameters * perParam.gradients;
-    if (par.zeroStage >= 3) {
-        // ZeRO-3: gather the parameters for forward and again for backward, reduce-scatter the gradients,
-        // every micro-batch: 1.5x the data-parallel volume, overlapped with compute by prefetching; the
-        // first unit's gather is never hidden.
-        const double computePerMicrobatch = pace.forwardSeconds + pace.backwardSeconds + pace.recomputeSeconds;
-        const double paramBytes = localParameters * perParam.gathered;
-        const double gather = bestCollective(Collective::AllGather, paramBytes, links.dataGroup).seconds;
-        const double scatter = bestCollective(Collective::ReduceScatter, gradientBytes, links.dataGroup).seconds;
-        const double perMicrobatch = 2.0 * gather + scatter;
-        const double firstUnit = gather / std::max(1.0, double(plan.layersPerStage()));
-        return microbatches * std::max(0.0, perMicrobatch - computePerMicrobatch) + firstUnit;
-    }
-    // Buckets of bucket_bytes: all-reduce (ZeRO 0) or reduce-scatter (ZeRO 1/2) as each fills during the
-    // last backward; the last bucket never overlaps. ZeRO 1/2 then all-gather the updated parameters
-    // after the optimizer step.
-    const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
-    const double bucket = std::min(par.bucketBytes, gradientBytes);
-    const double buckets = std::ceil(gradientBytes / bucket);
-    const double perBucket = bestCollective(reduce, bucket, links.dataGroup).seconds;
-    const double total = buckets * perBucket;
-    const double window = pace.backwardSeconds + pace.recomputeSeconds;
-    double exposed = par.overlapGradReduce ? std::max(perBucket, total - window) : total;
-    if (par.zeroStage >= 1) {
-        // The updated parameters come back after the optimizer step; with overlap_param_gather bucket by
-        // bucket during the next step's first forward, the first bucket always exposed.
-        const double gather = bestCollective(Collective::AllGather, localParameters * perParam.gathered, links.dataGroup).seconds;
-        exposed += par.overlapParamGather ? std::max(gather / buckets, overlappedCost(gather, pace.forwardSeconds)) : gather;
-    }
-    return exposed;
-}
-
-/// Optimizer update on this GPU's shard; with offload, gradients go to the host and parameters come back
-/// over PCIe, and the CPU does the update.
-double optimizerSeconds(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
-                        double localParameters, std::vector<Op> &ops)
-{
-    const ParallelConfig &par = plan.parallel;
-    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data * par.context) : 1.0);
-    Op update = optimizerOp(plan, shard);
-    timeOp(update, device, plan.training.precision);
-    double seconds = update.seconds;
-    if (isLowPrecisionMatmul(plan.training.precision)) {
-        // The FP8/FP4 weight copies are refreshed once per step from the updated weights: read the
-        // 16-bit (or, with fp8_param_gather, the FP32 master) weights, write both quantized copies.
-        Op cast = weightCastOp(plan, localParameters, perParam);
-        timeOp(cast, device, plan.training.precision);
-        seconds += cast.seconds;
-        ops.push_back(cast);
-    }
-    if (par.offloadOptimizer && device.hostLinkBandwidthBytesPerSecond > 0)
-        seconds = shard * (perParam.gradients + perParam.parameters - perParam.lowPrecisionCopies) / device.hostLinkBandwidthBytesPerSecond
-                  + update.bytes / kHostUpdateBytesPerSecondPerGpu;
-    ops.push_back(update);
-    return seconds;
-}
-
 /// Throughput and FLOP accounting: tokens/s, model and hardware FLOPs, MFU and HFU.
 void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, StepEstimate &est)
 {
@@ -545,25 +511,19 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
     const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    stageTimes(plan, sums, tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
-               2.0 * p2pOneWay, expertAllToAllPerPass(plan, links), est);
+    const LayerComm perLayer{tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
+                             expertAllToAllPerPass(plan, links)};
+    stageTimes(plan, sums, perLayer.tensor, perLayer.context, 2.0 * p2pOneWay, perLayer.expert, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
-    const double localParameters = memory.stages[std::size_t(est.slowestStage)].parameterCount;
-    // Expert gradients reduce over their own expert-data group (data x context x tensor / (expert x
-    // expert_tensor) ranks, on the data group's links); the dense ones over data x context.
-    const double expertParameters = memory.stages[std::size_t(est.slowestStage)].expertParameterCount;
-    double dataExposed = dataParallelExposed(plan, links, perParam, localParameters - expertParameters, pace);
-    if (expertParameters > 0 && par.expertDataSize() > 1) {
-        ClusterLinks expertLinks = links;
-        expertLinks.dataGroup.size = par.expertDataSize();
-        expertLinks.dataGroup.perNode = std::min(links.dataGroup.perNode, par.expertDataSize());
-        dataExposed += dataParallelExposed(plan, expertLinks, perParam, expertParameters, pace);
-    }
-    dataExposed += fp8AmaxSyncSeconds(plan, links);
-    const double optimizer = optimizerSeconds(plan, device, perParam, localParameters, est.ops);
+    const StageMemory &paceMemory = memory.stages[std::size_t(est.slowestStage)];
+    const DataParallelTime dp = dataParallelTime(plan, device, links, perParam, paceMemory, stageCompute(plan, sums, perLayer, pace));
+    const double dataExposed = dp.exposedSeconds + fp8AmaxSyncSeconds(plan, links);
+    const OptimizerTime optimizerStep = optimizerTime(plan, device, perParam, paceMemory.parameterCount,
+                                                      pace.backwardSeconds + pace.recomputeSeconds, est.ops);
+    const double optimizer = optimizerStep.seconds;
 
     const double microbatches = double(plan.microbatches());
     auto &b = est.breakdown;
@@ -579,6 +539,10 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     b[std::size_t(TimeCategory::Other)] = 0.0;
     for (double seconds : b)
         est.stepSeconds += seconds;
+    est.dataParallelHiddenSeconds = dp.hiddenSeconds;
+    est.dataParallelSlowdownSeconds = dp.slowdownSeconds;
+    est.hostUpdateSeconds = optimizerStep.hostUpdateSeconds;
+    est.floor = trafficFloor(plan, device, links, memory, est);
     throughput(plan, device, sums, est);
     limitingResource(plan, memory, sums, optimizer, est);
     return est;

@@ -15,6 +15,7 @@
 #include "core/pipeline/PipelineSimulator.h"
 #include "core/plan/Plan.h"
 #include "core/common/EnumNames.h"
+#include "core/step/TrafficFloor.h"
 
 namespace trainplan {
 
@@ -125,6 +126,13 @@ struct StepEstimate
     /// The ops of one micro-batch on the slowest stage's rank (layer ops once), timed: the roofline view.
     std::vector<Op> ops;
 
+    /// The least time the step's communication can take on the links' nominal figures (stepSeconds is
+    /// never below floor.seconds), and what the data-parallel part of it costs as modelled.
+    TrafficFloor floor;
+    double dataParallelHiddenSeconds = 0;   ///< data-parallel collectives that ran beside compute
+    double dataParallelSlowdownSeconds = 0; ///< what they cost that compute (in the data_comm category)
+    double hostUpdateSeconds = 0;           ///< offload: the host's optimizer update (in the optimizer category)
+
     double category(TimeCategory c) const { return breakdown[std::size_t(c)]; }
 };
 
@@ -148,10 +156,17 @@ struct ClusterLinks
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
     GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism (DeepEP: the network at its nominal rate)
+    GroupPlacement expertDataGroup; ///< the routed experts' gradient reduction and ZeRO sharding
     GroupPlacement stageGroup;   ///< all tensor x context x data ranks of a stage (FP8 amax reduction)
     LinkTier pipelineLink;
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
+
+/// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
+/// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
+/// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous
+/// expert groups, and so to that many groups' nodes.
+double distinctDestinationNodes(const ModelSpec &model, double nodes);
 
 /// Pure function of a validated plan, its device and its memory estimate. With `simulatePipeline` the
 /// pipeline part of the step is the makespan of the simulated schedule (core/pipeline); without it, the

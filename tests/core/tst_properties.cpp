@@ -230,7 +230,7 @@ void TestProperties::higherZeroStageNeverNeedsMoreState()
         }
     }
     qInfo("%d ZeRO stage comparisons", checked);
-    QVERIFY(checked > 2000);
+    QVERIFY(checked > 1800); // ZeRO stages 2 and 3 need one pipeline stage: pipelined plans compare 0 and 1 only
 }
 
 void TestProperties::extremes_data()

@@ -89,10 +89,10 @@ void TestPlanJson::readsEveryKey()
                      "allocator_reserve_fraction": 0.1, "framework": "deepspeed", "expandable_segments": true,
                      "memory_margin": 0.1},
         "parallel": {"data": 4, "tensor": 4, "pipeline": 2, "virtual_stages": 3, "schedule": "interleaved",
-                     "zero_stage": 2, "offload_optimizer": true, "bucket_bytes": 5e7, "reshard_after_forward": false},
+                     "zero_stage": 1, "offload_optimizer": true, "bucket_bytes": 5e7, "reshard_after_forward": false},
         "cluster": {"device": "h100-sxm5-80gb", "gpus_per_node": 8, "nodes": 4, "intra_node_bandwidth": 4e11,
                     "intra_node_latency": 2e-6, "network_bandwidth": 4e10, "network_latency": 5e-6,
-                    "runtime_context_bytes": 1e9}
+                    "runtime_context_bytes": 1e9, "host_link_bandwidth": 6.4e10, "host_memory_bandwidth": 3e11}
     })";
     const io::PlanReadResult r = io::readPlan(json, io::builtinCatalog());
     QVERIFY2(r.plan, qPrintable(problemsText(r.problems)));
@@ -115,13 +115,15 @@ void TestPlanJson::readsEveryKey()
     QCOMPARE(p.training.memoryMargin, 0.1);
     QCOMPARE(p.parallel.virtualStages, 3);
     QCOMPARE(p.parallel.schedule, Schedule::Interleaved);
-    QCOMPARE(p.parallel.zeroStage, 2);
+    QCOMPARE(p.parallel.zeroStage, 1);
     QVERIFY(p.parallel.offloadOptimizer);
     QCOMPARE(p.parallel.bucketBytes, 5e7);
     QCOMPARE(p.cluster.device, std::string("h100-sxm5-80gb"));
     QCOMPARE(*p.cluster.overrides.intraNodeBandwidthBytesPerSecond, 4e11);
     QCOMPARE(*p.cluster.overrides.networkLatencySeconds, 5e-6);
     QCOMPARE(*p.cluster.overrides.runtimeContextBytes, 1e9);
+    QCOMPARE(*p.cluster.overrides.hostLinkBandwidthBytesPerSecond, 6.4e10);
+    QCOMPARE(*p.cluster.overrides.hostMemoryBandwidthBytesPerSecond, 3e11);
 }
 
 void TestPlanJson::defaults()
@@ -221,6 +223,8 @@ void TestPlanJson::invalid_data()
                                   << "must be a multiple of micro-batch x data-parallel replicas = 2 x 2 = 4; valid global batches nearby: 64 or 68";
     QTest::newRow("zero 3 with pipeline") << "parallel.zero_stage" << QJsonValue(3) << "parallel.zero_stage"
                                           << "ZeRO stage 3 cannot be combined with pipeline stages (2)";
+    QTest::newRow("zero 2 with pipeline") << "parallel.zero_stage" << QJsonValue(2) << "parallel.zero_stage"
+                                          << "ZeRO stage 2 cannot be combined with pipeline stages (2): each stage would reduce-scatter its gradients";
     QTest::newRow("layers across stages") << "model.layers" << QJsonValue(9) << "parallel.pipeline" << "Pipeline stages (2) must divide the 9 layers evenly; valid stage counts nearby: 1";
     QTest::newRow("virtual stages without interleaving") << "parallel.virtual_stages" << QJsonValue(2)
                                                          << "parallel.virtual_stages" << "interleaved";

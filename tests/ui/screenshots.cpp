@@ -183,13 +183,17 @@ int main(int argc, char **argv)
     applyPalette(false);
     Plan moe = test::presetPlan("qwen3-30b-a3b", 1, 1, 32, 1, 256, "h100-sxm5-80gb");
     moe.training.flashAttention = true;
-    for (const QString &name : {QStringLiteral("search"), QStringLiteral("search-moe")}) {
+    // And DeepSeek-V3 on the gallery's 1,024 H100s: the ZeRO stages and their traffic floors in the Rejected tab.
+    const Plan deepseek = test::examplePlan("deepseek-v3-1024-h100");
+    for (const QString &name : {QStringLiteral("search"), QStringLiteral("search-moe"), QStringLiteral("search-deepseek")}) {
         for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
             PlanDocument document(io::builtinCatalog());
             QString error;
             document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
             if (name == QLatin1String("search-moe"))
                 document.setPlan(moe);
+            if (name == QLatin1String("search-deepseek"))
+                document.setPlan(deepseek);
             MainWindow window(&document);
             window.resize(size);
             window.show();

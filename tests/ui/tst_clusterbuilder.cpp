@@ -306,6 +306,34 @@ private slots:
         QCOMPARE(bandwidth->value(), 50.0);
     }
 
+    // The host figures an offloaded optimizer pays (issue 33): the fields show the device's DGX H100 figures,
+    // an edit sets the plan's override and moves the host's update by the ratio, undo returns to the device's.
+    void hostFiguresForOffload()
+    {
+        Plan plan = twoNodePlan();
+        plan.parallel.offloadOptimizer = true;
+        Fixture f(plan);
+        ClusterInspector *inspector = f.window.clusterView()->inspector();
+        auto *link = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("hostLinkBandwidth"));
+        auto *memory = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("hostMemoryBandwidth"));
+        QVERIFY(link && memory);
+        QCOMPARE(link->value(), 50.0);    // PCIe Gen5 x16 per GPU
+        QCOMPARE(memory->value(), 614.4); // two Xeon 8480C, 8 DDR5-4800 channels each
+        const double before = f.document.estimate().step.hostUpdateSeconds;
+        QVERIFY(before > 0);
+        memory->setValue(307.2);
+        QCOMPARE(*f.document.plan().cluster.overrides.hostMemoryBandwidthBytesPerSecond, 307.2e9);
+        TP_COMPARE_REL(f.document.estimate().step.hostUpdateSeconds, 2.0 * before, 1e-9);
+        link->setValue(25.0);
+        QCOMPARE(*f.document.plan().cluster.overrides.hostLinkBandwidthBytesPerSecond, 25e9);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change host link bandwidth"));
+        f.document.undoStack()->undo();
+        f.document.undoStack()->undo();
+        QVERIFY(!f.document.plan().cluster.overrides.hostMemoryBandwidthBytesPerSecond);
+        QVERIFY(!f.document.plan().cluster.overrides.hostLinkBandwidthBytesPerSecond);
+        QCOMPARE(memory->value(), 614.4);
+    }
+
     // 1024 nodes: one item per node group plus the network bar, expanded or not.
     void largeClusterIsAggregated()
     {

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -130,8 +131,38 @@ private slots:
         QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Load plan from the Pareto chart"));
         f.document.undoStack()->undo();
         QTreeWidget *rejected = f.panel()->rejectedTree();
-        QCOMPARE(rejected->topLevelItemCount(), int(o.rejected.size()));
+        // The rejected groups, then why each other expert layout and ZeRO stage lost.
+        const int layouts = o.expertLayouts.empty() ? 0 : int(o.expertLayouts.size()) - 1;
+        QVERIFY(o.zeroStages.size() >= 2);
+        QCOMPARE(rejected->topLevelItemCount(), int(o.rejected.size()) + layouts + int(o.zeroStages.size()) - 1);
         QVERIFY(rejected->topLevelItem(0)->text(2).contains(QStringLiteral("GiB")) || rejected->topLevelItem(0)->text(2).contains(QStringLiteral("%")));
+        const QTreeWidgetItem *zero = rejected->topLevelItem(rejected->topLevelItemCount() - 1);
+        QCOMPARE(zero->text(1), QStringLiteral("ZeRO stage"));
+        QVERIFY2(zero->text(2).contains(QStringLiteral("network share, at least")), qPrintable(zero->text(2)));
+    }
+
+    // Issue 33's defects: loading another plan resets the node range to its node count (the next search
+    // once used the old plan's 128 nodes) and drops the old results; the summary says "1 thread" and no
+    // rate for a search too quick to time.
+    void anotherPlanResetsTheSearch()
+    {
+        Fixture f;
+        QVERIFY(f.search());
+        QVERIFY(!f.panel()->outcome().top.empty());
+        const Plan small = test::examplePlan("gpt2-small-classroom");
+        QString error;
+        QVERIFY(f.document.loadFromBytes(io::writePlan(small, io::builtinCatalog()), QString(), &error));
+        QApplication::processEvents();
+        QCOMPARE(f.panel()->outcome().evaluated, std::int64_t(0));
+        QCOMPARE(f.panel()->table()->model()->rowCount(), 0);
+        QVERIFY(f.search());
+        const SearchOutcome &o = f.panel()->outcome();
+        QCOMPARE(o.gpus, small.cluster.gpus());
+        QVERIFY(!o.top.empty());
+        for (const RankedPlan &r : o.top)
+            QCOMPARE(r.plan.cluster.nodes, small.cluster.nodes);
+        const QString summary = f.panel()->summary()->text();
+        QVERIFY2(!summary.contains(QStringLiteral(" 0 plans/s")) && !summary.contains(QStringLiteral("1 threads")), qPrintable(summary));
     }
 
     void noFeasiblePlanIsExplained()

@@ -211,7 +211,8 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
         plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
         const auto gpus = std::int64_t(t.number(r, "num_gpus"));
         plan.parallel.data = gpus;
-        plan.parallel.zeroStage = 3; // FSDP FULL_SHARD
+        plan.parallel.zeroStage = 3; // FSDP FULL_SHARD: PyTorch FSDP, parameters freed after each unit's forward
+        plan.training.framework = Framework::Fsdp;
         setCluster(plan, "a100-sxm4-80gb", gpus, 8);
         // 1600 Gb/s RoCE per 8-GPU node (the section title).
         plan.cluster.overrides.networkBandwidthBytesPerSecond = 1600e9 / 8.0 / 8.0;
@@ -280,6 +281,24 @@ std::pair<std::int64_t, std::int64_t> deepSeekNemoSplit(std::int64_t pipeline)
 {
     const std::int64_t middle = 64 / pipeline;
     return {middle - 1, middle - 2};
+}
+
+/// NeMo's pipeline split. Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on
+/// 8 x 8): NeMo counts the embedding and the loss as a layer each in the split
+/// (account_for_embedding_in_pipeline_split, account_for_loss_in_pipeline_split), so the first and last
+/// stages hold one layer fewer. DeepSeek-V3's 61 layers: NeMo's performance script gives the middle stages
+/// 64 / p layers, the first one fewer and the last (loss and MTP) two fewer
+/// (scripts/performance/llm/pretrain_deepseek_v3.py, NeMo v2.3.1). Otherwise Megatron-Core's uneven split as
+/// the search makes it.
+void nemoStageSplit(Plan &plan)
+{
+    const std::int64_t chunks = plan.parallel.pipeline * plan.parallel.virtualStages;
+    if (plan.model.isMla() && plan.model.layers == 61 && plan.parallel.pipeline > 2 && 64 % plan.parallel.pipeline == 0)
+        std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = deepSeekNemoSplit(plan.parallel.pipeline);
+    else if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
+        plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = (plan.model.layers + 2) / plan.parallel.pipeline - 1;
+    else if (plan.model.layers % chunks != 0)
+        std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = unevenSplit(plan.model.layers, plan.parallel.pipeline);
 }
 
 /// NVIDIA DGX Cloud benchmarking recipes, NeMo / Megatron-Core rows. DP, where printed, is not trusted: it
@@ -358,19 +377,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
             plan.training.flashAttention = gpu != QLatin1String("GB200");
         }
-        // Layers that do not split into pipeline x virtual chunks (Llama 3.1 405B's 126 on 8 x 8): NeMo counts
-        // the embedding and the loss as a layer each in the split (account_for_embedding_in_pipeline_split,
-        // account_for_loss_in_pipeline_split), so the first and last stages hold one layer fewer.
-        const std::int64_t chunks = plan.parallel.pipeline * plan.parallel.virtualStages;
-        // DeepSeek-V3's 61 layers: NeMo's performance script gives the middle stages 64 / p layers, the first one
-        // fewer and the last (loss and MTP) two fewer (scripts/performance/llm/pretrain_deepseek_v3.py, NeMo
-        // v2.3.1). Otherwise Megatron-Core's uneven split as the search makes it.
-        if (plan.model.isMla() && plan.model.layers == 61 && plan.parallel.pipeline > 2 && 64 % plan.parallel.pipeline == 0)
-            std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = deepSeekNemoSplit(plan.parallel.pipeline);
-        else if (plan.parallel.pipeline > 2 && plan.model.layers % chunks != 0 && (plan.model.layers + 2) % chunks == 0)
-            plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = (plan.model.layers + 2) / plan.parallel.pipeline - 1;
-        else if (plan.model.layers % chunks != 0)
-            std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = unevenSplit(plan.model.layers, plan.parallel.pipeline);
+        nemoStageSplit(plan);
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
             // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
@@ -436,6 +443,102 @@ void dgxcHeldOut(std::vector<Row> &rows)
         if (gb200)
             plan.cluster.scaleUpDomain = 64;
         rows.push_back({"dgxc-heldout", run.id, plan, run.seconds, true});
+    }
+}
+
+/// The precision a Megatron-Bridge row names. "FP8" and "FP8-CS" are per-tensor scaling (delayed and current
+/// scaling share the model's per-tensor FP8), "MXFP8"/"FP8-MX" the 32-element block scales, NVFP4 its own;
+/// release 25.09 prints no precision: "FP8 family" is read as per-tensor FP8 and the "alternate block-scaled
+/// granularity" variant as the page note says (H100: 128 x 128 weight and 1 x 128 activation blocks, FP8
+/// blockwise; Blackwell: 32-element blocks, MXFP8).
+Precision bridgePrecision(const QString &text, bool hopper)
+{
+    if (text == QLatin1String("BF16"))
+        return Precision::BF16;
+    if (text == QLatin1String("NVFP4"))
+        return Precision::NVFP4;
+    if (text == QLatin1String("MXFP8") || text == QLatin1String("FP8-MX"))
+        return Precision::MXFP8;
+    if (text.contains(QLatin1String("block-scaled")))
+        return hopper ? Precision::FP8Blockwise : Precision::MXFP8;
+    return Precision::FP8;
+}
+
+/// The preset a Megatron-Bridge model name stands for (its own spellings); null for models without one
+/// (Nemotron 3 is a hybrid Mamba-Transformer, DeepSeek-V4 Flash has no published shape here).
+const char *bridgePreset(const QString &model)
+{
+    static const std::pair<const char *, const char *> presets[] = {
+        {"LLAMA3_8B", "llama3-8b"},     {"LLAMA3_70B", "llama3-70b"},         {"LLAMA3.1_405B", "llama3.1-405b"},
+        {"DeepSeekV3", "deepseek-v3"},  {"Qwen3_235B_a22B", "qwen3-235b-a22b"}, {"Qwen3_30B_a3B", "qwen3-30b-a3b"},
+        {"GPT OSS 120B", "gpt-oss-120b"}, {"Kimi_K2", "kimi-k2"}};
+    for (const auto &[name, id] : presets)
+        if (model.startsWith(QLatin1String(name)))
+            return id;
+    return nullptr;
+}
+
+/// NVIDIA Megatron-Bridge performance summary (releases 25.09-26.08): tokens/s per GPU of NVIDIA's
+/// performance recipes, read with the recipes' common settings (nemoTraining: Megatron-Core, flash
+/// attention, overlapped communication, the distributed optimizer); `fsdp` set is Megatron-FSDP over the
+/// data-parallel ranks (ZeRO-3). Experts are not split over tensor ranks (expert_tensor_parallel_size 1 in
+/// the MoE recipes). GB200 and GB300 jobs run in NVL72 racks, read as 64-GPU NVLink domains as in the
+/// dgxc rows. "(tokendrop)" is capacity factor 1, "(w/o MTP)" no multi-token prediction. Step time = tokens
+/// per step / (tokens/s per GPU x GPUs). Release-specific software (CUDA graphs, dispatchers, recomputed
+/// modules) is not read here yet: these rows serve the search comparison, not the calibration.
+void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("nemo_megatron_bridge_performance.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString model = t.at(r, "model"), system = t.at(r, "system"), release = t.at(r, "release");
+        const QString id = t.at(r, "row_id") + ' ' + model + ' ' + t.at(r, "precision").left(12) + ' ' + system + " x"
+                           + t.at(r, "num_gpus") + " v" + release;
+        const char *preset = bridgePreset(model);
+        if (t.at(r, "task") != QLatin1String("Pre-Training") || !preset) {
+            if (skipped)
+                *skipped << "bridge " + id + (preset ? ": fine-tuning" : ": no preset with this model's shapes");
+            continue;
+        }
+        const bool hopper = system == QLatin1String("DGX-H100");
+        const bool rack = system == QLatin1String("DGX-GB200") || system == QLatin1String("DGX-GB300");
+        const char *device = hopper ? "h100-sxm5-80gb"
+                             : system == QLatin1String("DGX-B200") ? "b200"
+                             : system == QLatin1String("DGX-B300") ? "b300"
+                             : system == QLatin1String("DGX-GB200") ? "gb200" : "gb300";
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        Plan plan = test::presetPlan(preset, layoutCount(t, r, "tp"), layoutCount(t, r, "pp"), 1, layoutCount(t, r, "mbs"),
+                                     std::int64_t(t.number(r, "gbs")), device);
+        plan.name = id.toStdString();
+        plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
+        if (model.contains(QLatin1String("w/o MTP")))
+            plan.model.mtpLayers = 0;
+        plan.parallel.context = layoutCount(t, r, "cp");
+        plan.parallel.virtualStages = layoutCount(t, r, "vp");
+        plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context);
+        if (plan.model.isMoe()) {
+            plan.parallel.expert = layoutCount(t, r, "ep");
+            plan.parallel.expertTensor = 1;
+        }
+        nemoTraining(plan, QStringLiteral("BF16"));
+        plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
+        plan.training.fp8ParamGather = plan.training.precision != Precision::BF16;
+        if (model.contains(QLatin1String("tokendrop")))
+            plan.training.capacityFactor = 1.0;
+        if (t.number(r, "fsdp") > 1)
+            plan.parallel.zeroStage = 3;
+        nemoStageSplit(plan);
+        setCluster(plan, device, gpus, rack ? 4 : 8);
+        if (rack)
+            plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);
+        const double tokensPerSecond = t.number(r, "tokens_per_s_per_gpu") * double(gpus);
+        const Problems problems = validatePlan(plan, io::builtinCatalog());
+        if (const Problem *p = firstError(problems); p || tokensPerSecond <= 0 || plan.parallel.data < 1) {
+            if (skipped)
+                *skipped << "bridge " + id + ": " + (p ? QString::fromStdString(p->key + ": " + p->message) : QStringLiteral("no layout"));
+            continue;
+        }
+        rows.push_back({plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
+                        double(plan.training.globalBatch) * double(plan.model.seqLen) / tokensPerSecond, true});
     }
 }
 
@@ -549,6 +652,40 @@ std::vector<Row> loadRows(QStringList *skipped)
     dgxcHeldOut(rows);
     nemoLongContext(rows);
     return rows;
+}
+
+std::vector<Row> loadBridgeRows(QStringList *skipped)
+{
+    std::vector<Row> rows;
+    megatronBridge(rows, skipped);
+    return rows;
+}
+
+std::vector<RecipeConfig> recipeConfigs(QStringList *skipped)
+{
+    std::vector<Row> rows;
+    dgxc(rows, skipped);
+    dgxcHeldOut(rows);
+    megatronBridge(rows, skipped);
+    std::vector<RecipeConfig> out;
+    for (const Row &row : rows) {
+        if (!row.modelled)
+            continue;
+        Plan key = row.plan;
+        key.name.clear();
+        const auto same = [&key](const RecipeConfig &c) {
+            Plan other = c.plan;
+            other.name.clear();
+            return other == key;
+        };
+        if (auto it = std::find_if(out.begin(), out.end(), same); it != out.end()) {
+            ++it->rows;
+            it->measuredSeconds = std::min(it->measuredSeconds, row.measuredSeconds);
+            continue;
+        }
+        out.push_back({row.source, row.id, row.plan, 1, row.measuredSeconds});
+    }
+    return out;
 }
 
 } // namespace trainplan::validation

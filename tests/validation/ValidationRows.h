@@ -50,6 +50,22 @@ struct MemoryRow
 /// and DLPerf's OneFlow nvidia-smi readings (device-used, MiB). `skipped` as above.
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped = nullptr);
 
+/// NVIDIA's Megatron-Bridge performance summary as plans (tests/data/validation): not in loadRows(), since
+/// the release-specific software is not read yet.
+std::vector<Row> loadBridgeRows(QStringList *skipped = nullptr);
+
+/// One configuration NVIDIA's performance teams tuned (a dgxc or Megatron-Bridge recipe: model, system,
+/// GPUs, batch, precision and layout), however many releases ran it.
+struct RecipeConfig
+{
+    QString source; ///< dgxc, dgxc-moe, dgxc-heldout, bridge, bridge-moe
+    QString id;     ///< the first row's id
+    Plan plan;
+    int rows = 1;   ///< rows with this configuration
+    double measuredSeconds = 0; ///< the fastest measured step of those rows
+};
+std::vector<RecipeConfig> recipeConfigs(QStringList *skipped = nullptr);
+
 /// A Megatron-style GPT shape (GELU, tied embeddings, learned positions, dropout, biases).
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq);
 

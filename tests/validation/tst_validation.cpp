@@ -31,9 +31,13 @@ namespace {
 // faster than its neighbours) and GPT-3 175B FP8 in v24.11.1 (-14%; one layout at constant work per GPU
 // published as 5.92, 5.96, 6.44, 6.72, 6.24 s from 128 to 2,048 GPUs, a 13.5% spread inside one release).
 // The Llama 3 8B fine-tuning rows run on packed SQuAD examples (ValidationRows.cpp says how their length is
-// read). The long-context table meets its 10% median.
-constexpr double kClassicMedian = 0.037, kClassicWorst = 0.230;
-constexpr double kDgxcMedian = 0.05, kDgxcWorst = 0.15;
+// read). The long-context table meets its 10% median. Issue 33 (the physical floors) holds the recipes'
+// own predictions no worse than dgxc dense median 3% and mixtures of experts 7.5%; its per-unit ZeRO-3
+// overlap and the slowdown hidden collectives cost the compute beside them (unfitted: NCCL's SMs and the HBM
+// its bytes cross) take llm-foundry's single-node FSDP rows, already predicted slow, 0.4-1.4 points further
+// (A100/V100 pooled 3.6% -> 3.8%; a refit moves no parameter it identifies: docs/CALIBRATION.md).
+constexpr double kClassicMedian = 0.039, kClassicWorst = 0.230;
+constexpr double kDgxcMedian = 0.03, kDgxcWorst = 0.15;
 constexpr double kLongContextMedian = 0.10, kLongContextWorst = 0.10;
 // The dgxc mixture-of-experts rows (DeepSeek-V3, Grok-1, Llama 4 Maverick on H100 and GB200) meet issue 18's
 // median target (10%). Its worst target (25%) holds for 56 of the 59 rows (the worst of them 22%); the
@@ -42,7 +46,7 @@ constexpr double kLongContextMedian = 0.10, kLongContextWorst = 0.10;
 // H100 run of the same recipe is predicted within 7-12% and GB200 runs of Grok-1 and Llama 4 within 12%.
 // Nothing else in the published configuration (TP 2, PP 4, EP 32-64, no offload) explains it, so the bound
 // on the worst row is what is achieved; the 90th percentile is held to what the other rows reach.
-constexpr double kMoeMedian = 0.10, kMoeWorst = 0.47, kMoePercentile90 = 0.17;
+constexpr double kMoeMedian = 0.075, kMoeWorst = 0.47, kMoePercentile90 = 0.17;
 constexpr double kHeldOutWorst = 0.10;
 // The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row as achieved.
 constexpr double kZeroBubbleWorst = 0.15;

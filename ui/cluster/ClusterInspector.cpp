@@ -1,5 +1,7 @@
 #include "ui/cluster/ClusterInspector.h"
 
+#include <tuple>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -45,6 +47,18 @@ QString landingLine(const QString &what, const GroupLanding &l, bool racks)
         .arg(l.groups)
         .arg(l.size)
         .arg(where, text(l.link).toHtmlEscaped(), rate);
+}
+
+/// A spin box for a bandwidth in GB/s, named for tests.
+QDoubleSpinBox *bandwidthBox(const QString &name, double minimum, double maximum, int decimals, const QString &tooltip)
+{
+    auto *box = new QDoubleSpinBox;
+    box->setObjectName(name);
+    box->setRange(minimum, maximum);
+    box->setDecimals(decimals);
+    box->setSuffix(QObject::tr(" GB/s"));
+    box->setToolTip(tooltip);
+    return box;
 }
 
 } // namespace
@@ -98,13 +112,9 @@ QGroupBox *ClusterInspector::createClusterBox()
     for (const LinkSpec &l : m_document->catalog().networks())
         m_network->addItem(text(l.name), text(l.id));
     clusterForm->addRow(tr("Network"), m_network);
-    m_networkBandwidth = new QDoubleSpinBox;
-    m_networkBandwidth->setObjectName(QStringLiteral("networkBandwidth"));
-    m_networkBandwidth->setRange(0.01, 10000);
-    m_networkBandwidth->setDecimals(2);
-    m_networkBandwidth->setSuffix(tr(" GB/s"));
-    m_networkBandwidth->setToolTip(tr("Network bandwidth per GPU and direction (cluster.network_bandwidth); "
-                                      "choosing a network tier resets it"));
+    m_networkBandwidth = bandwidthBox(QStringLiteral("networkBandwidth"), 0.01, 10000, 2,
+                                      tr("Network bandwidth per GPU and direction (cluster.network_bandwidth); "
+                                         "choosing a network tier resets it"));
     clusterForm->addRow(tr("  per GPU"), m_networkBandwidth);
     m_networkLatency = new QDoubleSpinBox;
     m_networkLatency->setObjectName(QStringLiteral("networkLatency"));
@@ -113,6 +123,14 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_networkLatency->setSuffix(tr(" µs"));
     m_networkLatency->setToolTip(tr("Latency per message step (cluster.network_latency)"));
     clusterForm->addRow(tr("  latency"), m_networkLatency);
+    m_hostLink = bandwidthBox(QStringLiteral("hostLinkBandwidth"), 0.1, 10000, 1,
+                              tr("Each GPU's link to host memory (PCIe, NVLink-C2C), one direction (cluster.host_link_bandwidth): "
+                                 "an offloaded optimizer's gradients go to the host and its parameters come back over it"));
+    clusterForm->addRow(tr("Host link per GPU"), m_hostLink);
+    m_hostMemory = bandwidthBox(QStringLiteral("hostMemoryBandwidth"), 0.1, 100000, 1,
+                                tr("One node's host DRAM bandwidth, all sockets (cluster.host_memory_bandwidth): an offloaded "
+                                   "optimizer step streams every GPU's shard of the node through it"));
+    clusterForm->addRow(tr("Host memory per node"), m_hostMemory);
     m_overlay = new QComboBox;
     m_overlay->setObjectName(QStringLiteral("overlay"));
     m_overlay->addItem(tr("Accelerator"), int(ClusterCanvas::Overlay::Devices));
@@ -206,6 +224,17 @@ void ClusterInspector::connectNetworkEdits()
         plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
         m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), 2));
     });
+    // The host's figures, each edit one undo step (spin boxes merge).
+    for (const auto &[box, field, text, key] :
+         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"), 3},
+          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond, tr("Change host memory bandwidth"), 4}})
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this, field = field, text = text, key = key](double gbs) {
+            if (m_updating)
+                return;
+            Plan plan = m_document->plan();
+            plan.cluster.overrides.*field = gbs * units::Giga;
+            m_document->undoStack()->push(new ReplacePlan(m_document, plan, text, key));
+        });
 }
 
 void ClusterInspector::editGroup(int field)
@@ -280,6 +309,12 @@ void ClusterInspector::refresh()
     }
     m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) / units::Giga);
     m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) / units::Micro);
+    // The host figures in force: override, else the first group's device.
+    if (const DeviceSpec *d = catalog.device(plan.cluster.device, plan.cluster.customDevices)) {
+        m_hostLink->setValue(plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(d->hostLinkBandwidthBytesPerSecond) / units::Giga);
+        m_hostMemory->setValue(plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond)
+                               / units::Giga);
+    }
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();
     const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);
@@ -318,6 +353,8 @@ void ClusterInspector::refresh()
         if (plan.parallel.context > 1)
             html += landingLine(tr("Context groups"), r.context, racks);
         html += landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"), r.data, racks);
+        html += landingLine(tr("Expert groups (all-to-all)"), r.expert, racks);
+        html += landingLine(tr("Expert-data groups (expert gradients)"), r.expertData, racks);
         if (plan.parallel.pipeline > 1)
             html += tr("<b>Pipeline</b> (%1 stages): %2 of %3 stage boundaries cross nodes, over %4<br>")
                         .arg(plan.parallel.pipeline)

@@ -48,6 +48,8 @@ private:
     QComboBox *m_network;
     QDoubleSpinBox *m_networkBandwidth;
     QDoubleSpinBox *m_networkLatency;
+    QDoubleSpinBox *m_hostLink;
+    QDoubleSpinBox *m_hostMemory;
     QComboBox *m_overlay;
     QLabel *m_legend;
     QLabel *m_groupTitle;

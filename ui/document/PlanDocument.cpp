@@ -48,6 +48,7 @@ bool PlanDocument::loadFromBytes(const QByteArray &json, const QString &filePath
     setPlan(*result.plan);
     setFilePath(filePath);
     m_undoStack.setClean();
+    emit loaded();
     return true;
 }
 

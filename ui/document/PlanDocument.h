@@ -77,6 +77,9 @@ public:
 
 signals:
     void planChanged();
+    /// A whole new plan was loaded (a file, an example, a recovered document): views drop what belonged to
+    /// the previous one (a search's results, its constraints).
+    void loaded();
     /// A baseline was pinned, replaced or cleared (views redraw their overlays).
     void baselineChanged();
     void filePathChanged(const QString &filePath);

@@ -211,6 +211,7 @@ QList<QStringList> placementRows(const PlacementReport &placement)
     landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
     landingRow(QObject::tr("Context-parallel"), placement.context);
     landingRow(QObject::tr("Expert-parallel (all-to-all)"), placement.expert);
+    landingRow(QObject::tr("Expert data (expert gradients)"), placement.expertData);
     landingRow(placement.context.size > 1 ? QObject::tr("Gradient (data × context)") : QObject::tr("Data-parallel"), placement.data);
     landingRow(QObject::tr("Pipeline neighbours"), placement.pipeline);
     return rows;
@@ -509,6 +510,35 @@ void sourcesSection(PageFlow &flow, const Context &c)
                                    QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, k·q·s·h·(n−m)/n ÷ network)], "
                                                "m ranks of the group per node"),
                                    QObject::tr("Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
+    rows << QStringList{QObject::tr("Traffic floor"), io::trafficFloorSummary(c.e.step).toHtmlEscaped(),
+                        QObject::tr("bytes each rank must move at the links' nominal figures (NCCL rings enter each node once per "
+                                    "channel; in-network reduction saves at most half an all-reduce)")};
+    if (c.plan.parallel.zeroStage >= 3 && c.plan.parallel.data * c.plan.parallel.context > 1)
+        rows << QStringList{QObject::tr("ZeRO-3 overlap"),
+                            QObject::tr("per unit and pass: the next unit's gather behind this unit's compute; the first gather of "
+                                        "each pass and the last reduce-scatter exposed; gathered again for backward unless kept "
+                                        "(reshard_after_forward)"),
+                            QObject::tr("Rajbhandari et al. 2020 (ZeRO, Sec. 7); Zhao et al. 2023 (PyTorch FSDP, Sec. 3.3)")};
+    rows << QStringList{QObject::tr("Overlapped collectives"),
+                        QObject::tr("the compute beside a hidden collective loses NCCL's SMs (%1 of %2 across nodes, %3 inside one "
+                                    "NVLink domain) and, in its memory-bound kernels, the HBM the collective's bytes cross: %4 s this "
+                                    "step")
+                            .arg(16)
+                            .arg(fmt::number(c.device.multiprocessors, 0))
+                            .arg(5)
+                            .arg(fmt::number(c.e.step.dataParallelSlowdownSeconds, 2)),
+                        QObject::tr("Megatron-Core, megatron_fsdp DistributedDataParallelConfig.nccl_ub (SMs per all-gather and "
+                                    "reduce-scatter with NCCL user buffers)")};
+    if (c.plan.parallel.offloadOptimizer)
+        rows << QStringList{QObject::tr("Optimizer offload"),
+                            QObject::tr("gradients to the host behind the last backward, the host's update of the node's shards through "
+                                        "0.7 of its %1 memory bandwidth, parameters back: %2 s of host update this step")
+                                .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(
+                                                                 c.device.hostMemoryBandwidthBytesPerSecond),
+                                                             0))
+                                .arg(fmt::number(c.e.step.hostUpdateSeconds, 2)),
+                            QObject::tr("Ren et al. 2021 (ZeRO-Offload, Sec. 4: gradients offloaded during backward); STREAM Triad "
+                                        "on two-socket servers (McCalpin)")};
     rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(fmt::number(r.gpuMtbfHours, 0)),
                         QObject::tr("Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
     rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),

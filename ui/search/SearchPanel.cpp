@@ -159,10 +159,14 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
     });
     connect(m_watcher, &QFutureWatcher<SearchOutcome>::finished, this, [this] {
         m_poll->stop();
-        m_outcome = m_watcher->result();
-        m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
         m_searchButton->setEnabled(true);
         m_cancelButton->setEnabled(false);
+        if (m_searchGeneration != m_generation) { // another document was loaded meanwhile
+            m_progress->setValue(0);
+            return;
+        }
+        m_outcome = m_watcher->result();
+        m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
         m_stale = !(m_document->plan() == m_searchedPlan);
         m_document->setSearchBest(m_searchedPlan, m_outcome.top.empty() ? std::nullopt
                                                                         : std::optional<Plan>(m_outcome.top.front().plan));
@@ -173,6 +177,12 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
         syncConstraintDefaults();
         markStale();
     });
+    connect(m_document, &PlanDocument::loaded, this, &SearchPanel::resetForNewDocument);
+    for (QSpinBox *box : {m_minNodes, m_maxNodes})
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            if (!m_syncing)
+                m_rangeEdited = true;
+        });
     connectPareto();
     syncConstraintDefaults();
     chartstyle::apply(m_pareto, palette());
@@ -198,6 +208,7 @@ QFormLayout *SearchPanel::createConstraints()
     m_headroom->setToolTip(tr("Every stage must leave at least this much device memory free"));
     m_keepMargin = new QCheckBox(tr("Reject tight plans"));
     m_keepMargin->setObjectName(QStringLiteral("search.keep_margin"));
+    m_keepMargin->setChecked(true);
     m_keepMargin->setToolTip(tr("Every plan must also keep its memory margin (Training > Memory margin, a share of "
                                 "capacity) free: plans that fit only within it are rejected as tight"));
     auto *free = new QHBoxLayout;
@@ -309,13 +320,32 @@ SearchPanel::~SearchPanel()
 void SearchPanel::syncConstraintDefaults()
 {
     const Plan &plan = m_document->plan();
-    if (!isRunning() && m_outcome.evaluated == 0) { // until the user searched, follow the plan
+    if (!isRunning() && !m_rangeEdited) { // until the user sets a range, it is the plan's node count
+        m_syncing = true;
         m_minNodes->setValue(int(std::min<std::int64_t>(plan.cluster.nodes, 1 << 20)));
         m_maxNodes->setValue(int(std::min<std::int64_t>(plan.cluster.nodes, 1 << 20)));
+        m_syncing = false;
     }
     m_fixTensor->setText(tr("tensor %1").arg(plan.parallel.tensor));
     m_fixPipeline->setText(tr("pipeline %1").arg(plan.parallel.pipeline));
     m_fixMicroBatch->setText(tr("micro-batch %1").arg(plan.training.microBatch));
+}
+
+/// Another plan was loaded: the last search's results and node range belonged to the one before.
+void SearchPanel::resetForNewDocument()
+{
+    if (isRunning())
+        cancelSearch();
+    ++m_generation;
+    m_rangeEdited = false;
+    m_outcome = SearchOutcome{};
+    m_stale = false;
+    syncConstraintDefaults();
+    m_model->setResults({});
+    m_rejected->clear();
+    m_progress->setValue(0);
+    m_summary->setText(tr("Search every plan for this model, global batch and cluster, fastest first."));
+    drawPareto();
 }
 
 void SearchPanel::markStale()
@@ -354,6 +384,7 @@ void SearchPanel::startSearch()
     if (isRunning())
         return;
     m_searchedPlan = m_document->plan();
+    m_searchGeneration = m_generation;
     const SearchConstraints c = constraints();
     m_cancel = false;
     m_done = 0;
@@ -385,10 +416,12 @@ void SearchPanel::showOutcome()
     if (!o.valid) {
         text = tr("The plan cannot be searched: %1").arg(QString::fromStdString(o.error));
     } else {
-        text = tr("%1 plans in %2 s (%3 plans/s on %4 threads)%5: %6 feasible.")
+        // The rate only when the search took long enough to time it (a few plans in microseconds read "0 plans/s").
+        const QString rate = o.seconds >= 0.01 ? tr("%1 plans/s").arg(fmt::number(double(o.evaluated) / o.seconds, 0)) : QString();
+        const QString threads = o.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(o.threads);
+        text = tr("%1 plans in %2 s (%3)%4: %5 feasible.")
                    .arg(o.evaluated)
-                   .arg(fmt::number(o.seconds, 2), fmt::number(o.seconds > 0 ? double(o.evaluated) / o.seconds : 0, 0))
-                   .arg(o.threads)
+                   .arg(fmt::number(o.seconds, 2), rate.isEmpty() ? tr("on %1").arg(threads) : tr("%1 on %2").arg(rate, threads))
                    .arg(o.cancelled ? tr(", cancelled") : QString())
                    .arg(o.feasible);
         if (!o.top.empty()) {
@@ -409,20 +442,19 @@ void SearchPanel::showOutcome()
     for (const int column : {Expert, ExpertTensor})
         m_table->setColumnHidden(column, !m_searchedPlan.model.isMoe());
     m_rejected->clear();
-    for (const RejectionGroup &g : o.rejected) {
-        const QString message = io::rejectionMessage(g, o);
-        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(g.count), io::rejectionResource(g.cause), message});
+    const auto add = [this](std::int64_t count, const QString &resource, const QString &message) {
+        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(count), resource, message});
         item->setToolTip(2, message);
         item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
-    }
+    };
+    for (const RejectionGroup &g : o.rejected)
+        add(g.count, io::rejectionResource(g.cause), io::rejectionMessage(g, o));
     // Mixture of experts: why the other expert sizes lost (the all-to-all, when it is the reason).
-    for (std::size_t i = 1; i < o.expertLayouts.size(); ++i) {
-        const ExpertLayoutResult &l = o.expertLayouts[i];
-        const QString message = io::expertLayoutMessage(l, o);
-        auto *item = new QTreeWidgetItem(m_rejected, {QString::number(l.evaluated), tr("expert layout"), message});
-        item->setToolTip(2, message);
-        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
-    }
+    for (std::size_t i = 1; i < o.expertLayouts.size(); ++i)
+        add(o.expertLayouts[i].evaluated, tr("expert layout"), io::expertLayoutMessage(o.expertLayouts[i], o));
+    // Why the other ZeRO stages lost (the parameter traffic's floor, when it is the reason).
+    for (std::size_t i = 1; i < o.zeroStages.size(); ++i)
+        add(o.zeroStages[i].evaluated, tr("ZeRO stage"), io::zeroStageMessage(o.zeroStages[i], o));
     drawPareto();
 }
 

@@ -71,6 +71,7 @@ private:
     void drawPareto();
     void syncConstraintDefaults();
     void markStale();
+    void resetForNewDocument();
     const SearchScore *scoreAt(const QPoint &position) const;
     void loadPlan(const Plan &plan, const QString &text);
 
@@ -78,6 +79,10 @@ private:
     Plan m_searchedPlan;
     SearchOutcome m_outcome;
     bool m_stale = false;
+    bool m_rangeEdited = false; ///< the user set the node range: it no longer follows the plan's node count
+    bool m_syncing = false;
+    int m_generation = 0;       ///< documents loaded so far: a search started for an earlier one is dropped
+    int m_searchGeneration = 0;
     std::atomic<bool> m_cancel{false};
     std::atomic<std::int64_t> m_done{0};
     std::atomic<std::int64_t> m_total{0};

@@ -1,0 +1,220 @@
+#include "core/step/DataParallel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/compute/LayerOps.h"
+#include "core/step/Overlap.h"
+
+namespace trainplan {
+
+namespace {
+
+/// A streaming kernel on the host (an offloaded Adam step: about 30 bytes moved per parameter for a dozen
+/// FLOPs, far under a server CPU's ridge point) reaches this share of the DRAM channels' peak: STREAM
+/// Triad on two-socket Xeon and EPYC servers reaches 70-80% (McCalpin's STREAM results). An explicit
+/// assumption, shown with the optimizer step.
+constexpr double kHostStreamShare = 0.7;
+
+double seconds(Collective c, double bytes, const GroupPlacement &g)
+{
+    return g.size > 1 && bytes > 0 ? bestCollective(c, bytes, g).seconds : 0.0;
+}
+
+/// Bytes one rank's collective moves through its HBM: what arrives is written, what leaves is read.
+double hbmBytes(double bytes, const GroupPlacement &g)
+{
+    return g.size > 1 ? 2.0 * bytes * double(g.size - 1) / double(g.size) : 0.0;
+}
+
+/// A collective over both groups at once: the dense part over data x context, the experts' over their
+/// expert-data group, one after the other on the rank's links.
+struct Split
+{
+    double dense = 0, experts = 0; ///< buffer bytes
+};
+
+struct Accounting
+{
+    const ReductionGroups &groups;
+    double hbmRate = 0;
+    double hbm = 0; ///< bytes the collectives costed so far moved through HBM (per micro-batch or step)
+
+    double cost(Collective c, const Split &b)
+    {
+        hbm += hbmBytes(b.dense, groups.dense) + hbmBytes(b.experts, groups.experts);
+        return seconds(c, b.dense, groups.dense) + seconds(c, b.experts, groups.experts);
+    }
+    double hbmSeconds() const { return hbmRate > 0 ? hbm / hbmRate : 0.0; }
+};
+
+/// The group the slowdown is read from: the one spanning more of the cluster.
+const GroupPlacement &widerGroup(const ReductionGroups &g)
+{
+    return g.experts.size > 1 && g.experts.spansNodes() && !g.dense.spansNodes() ? g.experts : g.dense;
+}
+
+/// ZeRO-3: the pace stage's units in forward order, each gathered and reduce-scattered on its own.
+std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParameter &perParam, const StageMemory &stage,
+                                      const StageCompute &compute, Accounting &acc)
+{
+    const UnitParameters u = unitParameters(plan);
+    std::vector<ShardedUnit> units;
+    const auto add = [&](const UnitTime &time, Split params) {
+        ShardedUnit unit;
+        unit.forwardSeconds = time.forward;
+        unit.backwardSeconds = time.backward;
+        unit.gatherSeconds = acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        unit.reduceSeconds = acc.cost(Collective::ReduceScatter, {params.dense * perParam.gradients, params.experts * perParam.gradients});
+        units.push_back(unit);
+    };
+    const std::int64_t s = stage.stage, p = plan.parallel.pipeline;
+    if (s == 0)
+        add(compute.embedding, {u.embedding, 0.0});
+    const std::int64_t first = plan.firstLayerOfStage(s), count = plan.layersOnStage(s);
+    units.reserve(std::size_t(count) + 2);
+    for (std::int64_t l = first; l < first + count; ++l) {
+        if (plan.model.isMoeLayer(l))
+            add(compute.moeLayer, {u.moeLayer, u.moeLayerExperts});
+        else
+            add(compute.denseLayer, {u.denseLayer, 0.0});
+    }
+    if (s == p - 1)
+        add(compute.output, {u.output, u.outputExperts});
+    return units;
+}
+
+/// ZeRO-3 / FSDP: every micro-batch gathers each unit for its forward (and, when the forward freed them,
+/// again for its backward) and reduce-scatters its gradients. The gathers prefetch one unit ahead under
+/// FSDP2 and DeepSpeed by default, under Megatron-FSDP with overlap_param_gather.
+DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const ReductionGroups &groups,
+                             const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+{
+    Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
+    const std::vector<ShardedUnit> units = shardedUnits(plan, perParam, stage, compute, acc);
+    const Framework framework = plan.training.framework;
+    const bool prefetch = framework != Framework::Megatron || plan.parallel.overlapParamGather;
+    const bool regather = framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
+    const ShardedExposure x = shardedExposure(units, regather, prefetch);
+    double once = 0; // one gather and one reduce-scatter of every unit: what `acc` counted the HBM bytes of
+    for (const ShardedUnit &unit : units)
+        once += unit.gatherSeconds + unit.reduceSeconds;
+    const double m = double(plan.microbatches());
+    DataParallelTime t;
+    t.commSeconds = m * x.commSeconds;
+    t.hiddenSeconds = m * x.hiddenSeconds;
+    const double hbmHidden = once > 0 ? acc.hbmSeconds() / once * x.hiddenSeconds : 0.0;
+    t.slowdownSeconds = m * overlapSlowdown(x.hiddenSeconds, widerGroup(groups), device.multiprocessors, hbmHidden,
+                                            compute.memoryBoundShare);
+    t.exposedSeconds = m * (x.forward + x.backward) + t.slowdownSeconds;
+    return t;
+}
+
+/// ZeRO 0-2: gradient buckets reduced as they fill during a backward (the last one never hidden); ZeRO-2
+/// holds only its gradient shard and so reduce-scatters after every micro-batch's backward (DeepSpeed
+/// stage 2), ZeRO 0 and 1 after the last one only. ZeRO 1-2 then gather the updated parameters, bucket by
+/// bucket behind the next forward with overlap_param_gather.
+DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const ReductionGroups &groups,
+                              const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+{
+    const ParallelConfig &par = plan.parallel;
+    Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
+    const Split params{stage.parameterCount - stage.expertParameterCount, stage.expertParameterCount};
+    const Split gradients{params.dense * perParam.gradients, params.experts * perParam.gradients};
+    const double gradientBytes = gradients.dense + gradients.experts;
+    if (gradientBytes <= 0)
+        return {};
+    const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
+    // Each group's gradients in buckets of bucket_bytes, each bucket its own collective.
+    double buckets = 0, lastBucket = 0;
+    const auto bucketed = [&](double bytes, const GroupPlacement &group) {
+        if (bytes <= 0 || group.size <= 1)
+            return 0.0;
+        const double bucket = std::min(par.bucketBytes, bytes), count = std::ceil(bytes / bucket);
+        const double each = seconds(reduce, bucket, group);
+        buckets += count;
+        lastBucket = std::max(lastBucket, each);
+        acc.hbm += hbmBytes(bytes, group);
+        return count * each;
+    };
+    const double total = bucketed(gradients.dense, groups.dense) + bucketed(gradients.experts, groups.experts);
+    if (buckets <= 0)
+        return {};
+    const double window = compute.backward;
+    const double reductions = par.zeroStage >= 2 ? double(plan.microbatches()) : 1.0;
+    const double exposedEach = par.overlapGradReduce ? std::max(lastBucket, total - window) : total;
+    DataParallelTime t;
+    t.commSeconds = reductions * total;
+    double hidden = reductions * std::max(0.0, total - exposedEach);
+    double hbm = reductions * acc.hbmSeconds() * (total > 0 ? std::max(0.0, total - exposedEach) / total : 0.0);
+    t.exposedSeconds = reductions * exposedEach;
+    if (par.zeroStage >= 1) {
+        Accounting gatherAcc{groups, acc.hbmRate};
+        const double gather = gatherAcc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        const double exposed = par.overlapParamGather ? std::max(gather / buckets, gather - compute.forward) : gather;
+        t.commSeconds += gather;
+        t.exposedSeconds += exposed;
+        hidden += gather - exposed;
+        hbm += gather > 0 ? gatherAcc.hbmSeconds() * (gather - exposed) / gather : 0.0;
+    }
+    t.hiddenSeconds = hidden;
+    t.slowdownSeconds = overlapSlowdown(hidden, widerGroup(groups), device.multiprocessors, hbm, compute.memoryBoundShare);
+    t.exposedSeconds += t.slowdownSeconds;
+    return t;
+}
+
+} // namespace
+
+ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
+{
+    ReductionGroups g{links.dataGroup, links.expertDataGroup};
+    if (!plan.model.isMoe())
+        g.experts.size = g.experts.perNode = 1;
+    return g;
+}
+
+DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
+                                  const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+{
+    const ReductionGroups groups = reductionGroups(plan, links);
+    if (groups.dense.size <= 1 && groups.experts.size <= 1)
+        return {};
+    if (plan.parallel.zeroStage >= 3)
+        return shardedTime(plan, device, groups, perParam, stage, compute);
+    return bucketedTime(plan, device, groups, perParam, stage, compute);
+}
+
+OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
+                            double localParameters, double backwardWindow, std::vector<Op> &ops)
+{
+    const ParallelConfig &par = plan.parallel;
+    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data * par.context) : 1.0);
+    Op update = optimizerOp(plan, shard);
+    timeOp(update, device, plan.training.precision);
+    OptimizerTime t;
+    t.seconds = update.seconds;
+    if (isLowPrecisionMatmul(plan.training.precision)) {
+        // The FP8/FP4 weight copies are refreshed once per step from the updated weights: read the
+        // 16-bit (or, with fp8_param_gather, the FP32 master) weights, write both quantized copies.
+        Op cast = weightCastOp(plan, localParameters, perParam);
+        timeOp(cast, device, plan.training.precision);
+        t.seconds += cast.seconds;
+        ops.push_back(cast);
+    }
+    const ClusterOverrides &o = plan.cluster.overrides;
+    const double hostLink = o.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    if (par.offloadOptimizer && hostLink > 0) {
+        const double toHost = shard * perParam.gradients / hostLink;
+        const double back = shard * (perParam.parameters - perParam.lowPrecisionCopies) / hostLink;
+        t.transferSeconds = std::max(0.0, toHost - backwardWindow) + back;
+        // Every GPU of the node updates its shard on the same host.
+        const double hostMemory = o.hostMemoryBandwidthBytesPerSecond.value_or(device.hostMemoryBandwidthBytesPerSecond);
+        const double perGpuRate = hostMemory * kHostStreamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
+        t.hostUpdateSeconds = perGpuRate > 0 ? update.bytes / perGpuRate : 0.0;
+        t.seconds = t.transferSeconds + t.hostUpdateSeconds;
+    }
+    ops.push_back(update);
+    return t;
+}
+
+} // namespace trainplan

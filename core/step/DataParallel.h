@@ -1,0 +1,67 @@
+#pragma once
+// Data-parallel synchronisation of one step on the pace stage, as it runs beside the compute (core/step/
+// Overlap): ZeRO-3's per-unit gathers and reduce-scatters, the gradient buckets of ZeRO 0-2 behind each
+// backward that reduces, the distributed optimizer's parameter gather behind the next forward; the
+// slowdown the hidden part costs the compute beside it; the optimizer step on the GPU or, offloaded, its
+// transfers and the host's update. Dense parameters reduce over data x context, the routed experts over
+// their own expert-data group (Megatron-Core); both share the rank's links.
+
+#include "core/hardware/DeviceSpec.h"
+#include "core/memory/MemoryModel.h"
+#include "core/memory/ModelState.h"
+#include "core/plan/Plan.h"
+#include "core/step/StepModel.h"
+
+namespace trainplan {
+
+/// One micro-batch's time on the compute stream of one unit ZeRO-3 gathers, the stage's blocking
+/// collectives included (backward with any recompute).
+struct UnitTime
+{
+    double forward = 0, backward = 0;
+};
+
+/// What the data-parallel model needs of the pace stage's compute, per micro-batch.
+struct StageCompute
+{
+    UnitTime denseLayer, moeLayer, embedding, output;
+    double forward = 0, backward = 0; ///< the whole stage (kernels and blocking collectives)
+    double memoryBoundShare = 0;      ///< of its kernel time: what HBM traffic beside it slows
+};
+
+struct DataParallelTime
+{
+    double exposedSeconds = 0;  ///< the step's exposed data-parallel time, the slowdown included
+    double slowdownSeconds = 0; ///< of which: what the hidden collectives cost the compute beside them
+    double hiddenSeconds = 0;   ///< collectives that ran beside compute
+    double commSeconds = 0;     ///< every data-parallel collective of the step, at the collective model's rates
+};
+
+/// Exposed data-parallel synchronisation of the pace stage (`stage`: its memory, for the parameter
+/// counts) for the whole step.
+DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
+                                  const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute);
+
+/// The two groups a stage's parameters synchronise over: dense ones over data x context, the routed
+/// experts over their expert-data group (on the data group's links).
+struct ReductionGroups
+{
+    GroupPlacement dense, experts;
+};
+ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links);
+
+/// The optimizer step's time: on the GPU, the update of this rank's shard (and the FP8/FP4 weight casts);
+/// offloaded (parallel.offload_optimizer), the gradients to the host behind the last backward (DeepSpeed's
+/// ZeRO-Offload and Megatron-Core's CPU optimizer stream them as they are produced), the host's update of
+/// every GPU's shard of the node through the host's memory, and the parameters back, both exposed. Appends
+/// the update (and cast) ops.
+struct OptimizerTime
+{
+    double seconds = 0;
+    double hostUpdateSeconds = 0; ///< offload: the host's part
+    double transferSeconds = 0;   ///< offload: the transfers' exposed part
+};
+OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
+                            double localParameters, double backwardWindow, std::vector<Op> &ops);
+
+} // namespace trainplan

@@ -1,0 +1,213 @@
+#include "core/step/TrafficFloor.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/compute/LayerOps.h"
+#include "core/memory/MemoryModel.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/memory/ModelState.h"
+#include "core/step/DataParallel.h"
+#include "core/step/StepModel.h"
+#include "core/cluster/Topology.h"
+
+namespace trainplan {
+
+FloorBytes collectiveFloorBytes(Collective c, double bytes, const GroupPlacement &g)
+{
+    if (bytes <= 0)
+        return {};
+    if (c == Collective::PointToPoint)
+        return {g.spansNodes() ? bytes : 0.0, bytes};
+    if (g.size <= 1)
+        return {};
+    const double n = double(g.size);
+    const double perDomain = double(std::max<std::int64_t>(1, g.spansNodes() ? g.perNode : g.size));
+    const double domains = std::ceil(n / perDomain);
+    const double received = bytes * (n - 1.0) / n;
+    switch (c) {
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllReduce: // in-network reduction saves at most half of its two passes
+    case Collective::Broadcast:
+        return {g.spansNodes() ? bytes * (domains - 1.0) / domains / perDomain : 0.0, received};
+    case Collective::AllToAll:
+        return {g.spansNodes() ? bytes * (n - perDomain) / n : 0.0, received};
+    case Collective::PointToPoint: break;
+    }
+    return {};
+}
+
+namespace {
+
+struct Counter
+{
+    TrafficFloor &floor;
+    void add(FloorKind kind, Collective c, double bytes, const GroupPlacement &g, double times)
+    {
+        if (times > 0)
+            floor.bytes[std::size_t(kind)] += collectiveFloorBytes(c, bytes, g) * times;
+    }
+};
+
+double floorSeconds(const FloorBytes &b, const TrafficFloor &f)
+{
+    const double both = f.networkBytesPerSecond + f.scaleUpBytesPerSecond;
+    return std::max(f.networkBytesPerSecond > 0 ? b.network / f.networkBytesPerSecond : 0.0, both > 0 ? b.received / both : 0.0);
+}
+
+/// The data-parallel collectives of the pace stage; for ZeRO-3 also each pass's floor against its compute.
+void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &q, const StageMemory &stage,
+                       const StageTime &pace, Counter &count)
+{
+    const ParallelConfig &par = plan.parallel;
+    const ReductionGroups g = reductionGroups(plan, links);
+    const double dense = stage.parameterCount - stage.expertParameterCount, experts = stage.expertParameterCount;
+    const double m = double(plan.microbatches());
+    if (par.zeroStage >= 3) {
+        const bool regather = plan.training.framework != Framework::Fsdp || par.reshardAfterForward;
+        TrafficFloor forward = count.floor, backward = count.floor; // the rates; bytes start at zero
+        forward.bytes = backward.bytes = {};
+        Counter f{forward}, b{backward};
+        for (Counter *c : {&f, &b}) {
+            if (c == &b && !regather)
+                continue;
+            c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
+            c->add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
+        }
+        b.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
+        b.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
+        FloorBytes fb, bb;
+        for (std::size_t k = 0; k < kFloorKindCount; ++k) {
+            fb += forward.bytes[k];
+            bb += backward.bytes[k];
+            count.floor.bytes[k] += (forward.bytes[k] + backward.bytes[k]) * m;
+        }
+        const double fwdCompute = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds;
+        const double bwdCompute = pace.microbatchSeconds() - fwdCompute - pace.pipelineCommSeconds;
+        count.floor.shardedPhasesSeconds = m * (std::max(fwdCompute, floorSeconds(fb, count.floor)) + std::max(bwdCompute, floorSeconds(bb, count.floor)));
+        return;
+    }
+    const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
+    const double reductions = par.zeroStage >= 2 ? m : 1.0;
+    count.add(FloorKind::GradientReduce, reduce, dense * q.gradients, g.dense, reductions);
+    count.add(FloorKind::GradientReduce, reduce, experts * q.gradients, g.experts, reductions);
+    if (par.zeroStage >= 1) {
+        count.add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
+        count.add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
+    }
+}
+
+/// The per-layer collectives of the pace stage: tensor, context and expert parallelism, and the pipeline.
+void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage, Counter &count)
+{
+    const ModelSpec &model = plan.model;
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    const double m = double(plan.microbatches());
+    const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
+    const bool full = t.recompute == Recompute::Full;
+    const double passes = 2.0 + (full ? 1.0 : 0.0); // forward, backward, the replayed forward
+    const double q = activationElementBytes(t.precision);
+    const double activation = q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
+    if (par.tensor > 1) {
+        const double perLayer = passes * 2.0 * layers * m;
+        if (t.sequenceParallel) {
+            count.add(FloorKind::Tensor, Collective::AllGather, activation, links.tensorGroup, perLayer);
+            count.add(FloorKind::Tensor, Collective::ReduceScatter, activation, links.tensorGroup, perLayer);
+        } else {
+            count.add(FloorKind::Tensor, Collective::AllReduce, activation, links.tensorGroup, perLayer);
+        }
+    }
+    if (par.context > 1) {
+        const double kv = contextKvChunkBytes(plan), c = double(par.context);
+        const double perLayer = layers * m;
+        switch (par.contextComm) {
+        case ContextComm::Ring: // c - 1 steps forward (and replayed), K, V and their gradients backward
+            count.add(FloorKind::Context, Collective::PointToPoint, kv, links.contextGroup, (c - 1.0) * (passes - 1.0 + 2.0) * perLayer);
+            break;
+        case ContextComm::AllGather:
+            count.add(FloorKind::Context, Collective::AllGather, kv * c, links.contextGroup, passes * perLayer);
+            count.add(FloorKind::Context, Collective::ReduceScatter, kv * c, links.contextGroup, perLayer);
+            break;
+        case ContextComm::AllToAll: {
+            const double tokens = double(model.seqLen) / c * double(t.microBatch);
+            const double qkv = q * tokens * (double(model.qDim()) + 2.0 * double(model.kvDim())) / double(par.tensor);
+            const double ctx = q * tokens * double(model.qDim()) / double(par.tensor);
+            count.add(FloorKind::Context, Collective::AllToAll, qkv + ctx, links.contextGroup, passes * perLayer);
+            break;
+        }
+        }
+    }
+    if (model.isMoe() && par.expert > 1 && moeLayers > 0) {
+        const double tokens = double(model.seqLen) / double(par.context) * double(t.microBatch) / double(par.tensor);
+        const double tokenBytes = q * tokens * double(model.hidden) * t.busiestExpertLoad();
+        const double replay = full || t.recomputesMoeLayers() ? 3.0 : 2.0;
+        const double times = 2.0 * replay * moeLayers * m; // dispatch and combine, each pass
+        if (par.expertDispatcher == ExpertDispatcher::DeepEp) {
+            // One copy per remote destination node crosses the network (DeepEP's deduplication).
+            const GroupPlacement &g = links.expertGroup;
+            const double nodes = double(g.nodes());
+            const double remote = g.spansNodes() ? distinctDestinationNodes(model, nodes) * (nodes - 1.0) / nodes : 0.0;
+            const double copies = tokenBytes * double(model.expertsPerToken) * double(g.size - 1) / double(g.size);
+            count.floor.bytes[std::size_t(FloorKind::Expert)] += FloorBytes{tokenBytes * remote, copies} * times;
+        } else {
+            count.add(FloorKind::Expert, Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup, times);
+        }
+    }
+    if (par.pipeline > 1) {
+        // An activation in per chunk and micro-batch, and a gradient (the first stage's first chunk receives
+        // no activation, the last stage's last chunk no gradient).
+        const double boundary = activation / double(par.tensor);
+        const double v = double(par.virtualStages);
+        const double transfers = (stage == 0 || stage == par.pipeline - 1 ? 2.0 * v - 1.0 : 2.0 * v) * m;
+        const bool crosses = pipelineSpan(par, plan.cluster.fabricGpus()).boundariesAcrossNodes > 0;
+        count.floor.bytes[std::size_t(FloorKind::Pipeline)] += FloorBytes{crosses ? boundary : 0.0, boundary} * transfers;
+    }
+}
+
+} // namespace
+
+double TrafficFloor::secondsOf(FloorKind k) const
+{
+    const FloorBytes &b = bytes[std::size_t(k)];
+    if (k == FloorKind::Offload)
+        return hostLinkBytesPerSecond > 0 ? b.received / hostLinkBytesPerSecond : 0.0;
+    return floorSeconds(b, *this);
+}
+
+TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, const MemoryEstimate &memory,
+                          const StepEstimate &step)
+{
+    TrafficFloor floor;
+    if (step.stages.empty() || memory.stages.empty())
+        return floor;
+    floor.networkBytesPerSecond = links.networkNominalBytesPerSecond;
+    floor.scaleUpBytesPerSecond = plan.cluster.fabricGpus() > 1 ? links.intraNodeNominalBytesPerSecond : 0.0;
+    floor.hostLinkBytesPerSecond = plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    const std::int64_t s = step.slowestStage;
+    const StageMemory &stage = memory.stages[std::size_t(s)];
+    const StateBytesPerParameter q = stateBytesPerParameter(plan.training);
+    Counter count{floor};
+    dataParallelFloor(plan, links, q, stage, step.stages[std::size_t(s)], count);
+    layerFloor(plan, links, s, count);
+    if (plan.parallel.offloadOptimizer) {
+        const double shard = stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.data * plan.parallel.context) : 1.0);
+        floor.bytes[std::size_t(FloorKind::Offload)].received += shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
+    }
+    FloorBytes all{};
+    for (std::size_t k = 0; k < kFloorKindCount; ++k)
+        if (FloorKind(k) != FloorKind::Offload)
+            all += floor.bytes[k];
+    floor.linksSeconds = std::max(floorSeconds(all, floor), floor.secondsOf(FloorKind::Offload));
+    floor.seconds = std::max(floor.linksSeconds, floor.shardedPhasesSeconds);
+    double most = -1;
+    for (std::size_t k = 0; k < kFloorKindCount; ++k)
+        if (floor.secondsOf(FloorKind(k)) > most) {
+            most = floor.secondsOf(FloorKind(k));
+            floor.dominant = FloorKind(k);
+        }
+    return floor;
+}
+
+} // namespace trainplan
