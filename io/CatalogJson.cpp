@@ -93,6 +93,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     nonNegative("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
     nonNegative("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
     nonNegative("multiprocessors", d.multiprocessors);
+    nonNegative("host_launch_overhead", d.hostLaunchSeconds);
     nonNegative("schedule_step_overhead", d.scheduleStepSeconds);
     // Physical ranges (as the plan's keys have): no device, however odd, makes an estimate infinite.
     const auto within = [&](const char *key, double value, double low, double high, const char *unit) {
@@ -108,6 +109,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     within("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
     within("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
     within("multiprocessors", d.multiprocessors, 1, 4096, "multiprocessors");
+    within("host_launch_overhead", d.hostLaunchSeconds, 0, 0.01, "s");
     within("runtime_context_bytes", d.runtimeContextBytes, 0, 1e12, "bytes");
     within("board_power_watts", d.boardPowerWatts, 0, 1e5, "W");
     within("intra_node_latency", d.intraNodeLatencySeconds, 0, 0.999, "s");
@@ -122,6 +124,8 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
         r.error("attention_efficiency", "must be in (0, 1]");
     if (!(d.lowPrecisionEfficiency > 0 && d.lowPrecisionEfficiency <= 1))
         r.error("low_precision_efficiency", "must be in (0, 1]");
+    if (!(d.fp4Efficiency >= 0 && d.fp4Efficiency <= 1))
+        r.error("fp4_efficiency", "must be in [0, 1] (0: the low-precision efficiency)");
 }
 
 } // namespace
@@ -167,6 +171,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
     r.readNumber("attention_efficiency", d.attentionEfficiency);
     r.readNumber("low_precision_efficiency", d.lowPrecisionEfficiency);
+    r.readNumber("fp4_efficiency", d.fp4Efficiency);
     r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
     r.readNumber("network_latency", d.networkLatencySeconds);
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
@@ -174,6 +179,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
     r.readNumber("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
     r.readNumber("multiprocessors", d.multiprocessors);
+    r.readNumber("host_launch_overhead", d.hostLaunchSeconds);
     r.readNumber("schedule_step_overhead", d.scheduleStepSeconds);
     if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
         r.error("intra_node_efficiency", "must be in (0, 1]");
@@ -202,6 +208,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"memory_efficiency", QJsonObject{{"max", d.memoryEfficiency.max}, {"half_bytes", d.memoryEfficiency.halfSize}}},
         {"attention_efficiency", d.attentionEfficiency},
         {"low_precision_efficiency", d.lowPrecisionEfficiency},
+        {"fp4_efficiency", d.fp4Efficiency},
         {"intra_node_latency", d.intraNodeLatencySeconds},
         {"network_latency", d.networkLatencySeconds},
         {"intra_node_efficiency", d.intraNodeEfficiency},
@@ -209,6 +216,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
         {"host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond},
         {"multiprocessors", d.multiprocessors},
+        {"host_launch_overhead", d.hostLaunchSeconds},
         {"schedule_step_overhead", d.scheduleStepSeconds},
     };
 }

@@ -116,6 +116,12 @@ QString describeConfig(const SearchConfig &c)
         s += words(", SP");
     if (c.offload)
         s += words(", offload");
+    if (c.expert > 1 && c.dispatcher != ExpertDispatcher::AllToAll)
+        s += words(", %1").arg(c.dispatcher == ExpertDispatcher::HybridEp ? words("HybridEP") : words("DeepEP"));
+    if (c.expert > 1 && c.expertCommOverlap)
+        s += words(", all-to-all overlapped");
+    if (c.cudaGraphs != CudaGraphs::None)
+        s += words(", CUDA graphs: %1").arg(QLatin1String(toString(c.cudaGraphs)));
     return s;
 }
 
@@ -144,6 +150,12 @@ QString describeConfigBriefly(const SearchConfig &c)
         parts << words("SP");
     if (c.offload)
         parts << words("offload");
+    if (c.expert > 1 && c.dispatcher != ExpertDispatcher::AllToAll)
+        parts << (c.dispatcher == ExpertDispatcher::HybridEp ? words("HybridEP") : words("DeepEP"));
+    if (c.expert > 1 && c.expertCommOverlap)
+        parts << words("a2a overlap");
+    if (c.cudaGraphs != CudaGraphs::None)
+        parts << words("graphs %1").arg(QLatin1String(toString(c.cudaGraphs)));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -47,7 +47,9 @@ const QStringList kMegatronKeys{
     "model.mtp_layers", "model.attention", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
     "model.qk_rope_head_dim", "model.v_head_dim", "training.global_batch", "training.micro_batch", "training.precision",
     "training.fp8_param_gather", "training.recompute", "training.recompute_mla_up_proj", "training.recompute_moe_act",
-    "training.recompute_moe", "training.sequence_parallel", "training.flash_attention",
+    "training.recompute_moe", "training.sequence_parallel", "training.flash_attention", "training.recompute_layers",
+    "training.activation_offload_layers", "training.fp8_attention", "training.cuda_graphs", "training.fused_expert_mlp",
+    "model.sliding_window", "model.full_attention_interval", "model.attention_sinks", "parallel.expert_comm_overlap",
     "training.optimizer", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
     "parallel.expert_dispatcher", "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
     "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
@@ -103,8 +105,9 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << "--moe-router-num-groups " + num(m.routerGroups) << "--moe-router-group-topk " + num(m.routerGroupTopk);
-    f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
-                                                                     : QStringLiteral("--moe-token-dispatcher-type alltoall"));
+    f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp     ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
+          : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp ? QStringLiteral("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep")
+                                                                         : QStringLiteral("--moe-token-dispatcher-type alltoall"));
     return f;
 }
 
@@ -161,14 +164,34 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     }
     if (t.fp8ParamGather)
         f << "--fp8-param-gather";
-    if (t.recompute == Recompute::Full)
+    if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
+        f << "--recompute-granularity full --recompute-method block --recompute-num-layers " + num(t.recomputeLayers);
+    else if (t.recompute == Recompute::Full)
         f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
     else if (t.recompute == Recompute::Selective)
         f << "--recompute-granularity selective" << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
+    if (t.activationOffloadLayers > 0)
+        f << "--cpu-offloading-num-layers " + num(t.activationOffloadLayers);
     if (t.sequenceParallel)
         f << "--sequence-parallel";
     if (t.flashAttention)
         f << "--use-flash-attn";
+    if (t.fp8Attention && isLowPrecisionMatmul(t.precision))
+        f << "--fp8-dot-product-attention";
+    // Megatron-Core's TransformerConfig: cuda_graph_impl local (per layer, cuda_graph_modules the default) or
+    // full_iteration; the router alone through Transformer Engine's scopes.
+    switch (t.cudaGraphs) {
+    case CudaGraphs::None: break;
+    case CudaGraphs::Router: f << "--cuda-graph-impl transformer_engine --cuda-graph-modules moe_router moe_preprocess"; break;
+    case CudaGraphs::Layers: f << "--cuda-graph-impl local"; break;
+    case CudaGraphs::Step: f << "--cuda-graph-impl full_iteration"; break;
+    }
+    if (m.slidingWindow > 0)
+        f << QStringLiteral("--window-size %1 0").arg(m.slidingWindow) << (m.fullAttentionInterval > 0 ? "--window-attn-skip-freq " + num(m.fullAttentionInterval) : QString());
+    if (m.attentionSinks)
+        f << "--softmax-type learnable";
+    if (m.isMoe() && t.fusedExpertMlp)
+        f << "--use-transformer-engine-op-fuser";
     f << (t.optimizer == Optimizer::Sgd ? QStringLiteral("--optimizer sgd") : QStringLiteral("--optimizer adam"));
     return f;
 }
@@ -194,6 +217,8 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
         f << "--use-distributed-optimizer";
     else if (p.zeroStage > 1)
         out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Megatron-LM's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+    if (plan.model.isMoe() && p.expertCommOverlap)
+        f << "--overlap-moe-expert-parallel-comm --delay-wgrad-compute";
     for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"}, std::pair{p.overlapParamGather, "--overlap-param-gather"},
                                    std::pair{p.tensorCommOverlap, "--tp-comm-overlap"}, std::pair{p.overlapP2pComm, "--overlap-p2p-communication"}})
         if (on)
@@ -257,9 +282,9 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
             s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
         if (m.routerGroups > 0)
             s += QStringLiteral("    moe_router_num_groups: %1\n    moe_router_group_topk: %2\n").arg(m.routerGroups).arg(m.routerGroupTopk);
-        s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
-                 ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
-                 : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
+        s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp     ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
+             : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_flex_dispatcher_backend: hybridep\n")
+                                                                            : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
     }
     if (t.recompute == Recompute::Selective)
         s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
@@ -301,6 +326,23 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
     if (m.mlp == MlpKind::SquaredRelu)
         s += QStringLiteral("    activation_func: squared_relu\n");
     s += QStringLiteral("    recompute_granularity: %1\n").arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
+    if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
+        s += QStringLiteral("    recompute_method: block\n    recompute_num_layers: %1\n").arg(t.recomputeLayers);
+    if (t.activationOffloadLayers > 0)
+        s += QStringLiteral("    cpu_offloading: true\n    cpu_offloading_weights: false\n    cpu_offloading_num_layers: %1\n").arg(t.activationOffloadLayers);
+    if (t.cudaGraphs != CudaGraphs::None)
+        s += t.cudaGraphs == CudaGraphs::Step     ? QStringLiteral("    cuda_graph_impl: full_iteration\n")
+             : t.cudaGraphs == CudaGraphs::Layers ? QStringLiteral("    cuda_graph_impl: local\n")
+                                                   : QStringLiteral("    cuda_graph_impl: transformer_engine\n    cuda_graph_scope: [moe_router, moe_preprocess]\n");
+    if (m.slidingWindow > 0)
+        s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow)
+             + (m.fullAttentionInterval > 0 ? QStringLiteral("    window_attn_skip_freq: %1\n").arg(m.fullAttentionInterval) : QString());
+    if (m.attentionSinks)
+        s += QStringLiteral("    softmax_type: learnable\n");
+    if (m.isMoe() && p.expertCommOverlap)
+        s += QStringLiteral("    overlap_moe_expert_parallel_comm: true\n    delay_wgrad_compute: true\n");
+    if (m.isMoe() && t.fusedExpertMlp)
+        s += QStringLiteral("    use_transformer_engine_op_fuser: true\n");
     if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n").arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
@@ -367,7 +409,7 @@ const QStringList &expressedKeys(ExportTarget target)
     static const QStringList nemo = [] {
         QStringList k = kMegatronKeys;
         for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
- "training.optimizer", "training.fp8_param_gather", "parallel.context_comm",
+                                 "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
                                  "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
                                  "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
             k.removeAll(QLatin1String(drop));

@@ -89,10 +89,10 @@ Convert oneOf(std::vector<std::pair<const char *, const char *>> map)
     };
 }
 
-/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields).
-const std::map<QString, Rule> &megatronRules()
+/// The model's shape: Megatron-Core's configuration names of it.
+std::map<QString, Rule> megatronModelRules()
 {
-    static const std::map<QString, Rule> rules{
+    return {
         {"num_layers", {"model.layers", asInteger}},
         {"hidden_size", {"model.hidden", asInteger}},
         {"ffn_hidden_size", {"model.ffn_hidden", asInteger}},
@@ -118,6 +118,15 @@ const std::map<QString, Rule> &megatronRules()
         {"mtp_num_layers", {"model.mtp_layers", asInteger}},
         {"moe_router_num_groups", {"model.router_groups", asInteger}},
         {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
+        {"moe_flex_dispatcher_backend", {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
+        {"cuda_graph_impl", {"training.cuda_graphs", oneOf({{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"},
+                                                             {"full_iteration", "step"}})}},
+        {"overlap_moe_expert_parallel_comm", {"parallel.expert_comm_overlap", asBool}},
+        {"use_transformer_engine_op_fuser", {"training.fused_expert_mlp", asBool}},
+        {"fp8_dot_product_attention", {"training.fp8_attention", asBool}},
+        {"cpu_offloading_num_layers", {"training.activation_offload_layers", asInteger}},
+        {"window_attn_skip_freq", {"model.full_attention_interval", asInteger}},
+        {"softmax_type", {"model.attention_sinks", oneOf({{"learnable", "true"}, {"vanilla", "false"}})}},
         {"moe_router_group_topk", {"model.router_group_topk", asInteger}},
         {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
         {"q_lora_rank", {"model.q_lora_rank", asInteger}},
@@ -125,42 +134,54 @@ const std::map<QString, Rule> &megatronRules()
         {"qk_head_dim", {"model.qk_nope_head_dim", asInteger}},
         {"qk_pos_emb_head_dim", {"model.qk_rope_head_dim", asInteger}},
         {"v_head_dim", {"model.v_head_dim", asInteger}},
-        {"micro_batch_size", {"training.micro_batch", asInteger}},
-        {"global_batch_size", {"training.global_batch", asInteger}},
-        {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
-        {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
-        {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
-        {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
-        {"fp8_recipe", {"training.precision", oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
-        {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
-        {"sequence_parallel", {"training.sequence_parallel", asBool}},
-        {"use_flash_attn", {"training.flash_attention", asBool}},
-        {"attention_backend", {"training.flash_attention", oneOf({{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
-        {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
-        {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
-        {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
-        {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
-        {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
-        {"context_parallel_size", {"parallel.context", asInteger}},
-        {"expert_model_parallel_size", {"parallel.expert", asInteger}},
-        {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
-        {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
-        {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
-        {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
-        {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
-        {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
-        {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
-        {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
-        {"nnodes", {"cluster.nodes", asInteger}},
-        {"num_nodes", {"cluster.nodes", asInteger}},
-        {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
-        {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
-        {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
-        {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
-        {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
-        {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
-        {"cp_comm_type", {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
     };
+}
+
+/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
+/// (megatronModelRules) and the training's, parallelism's and cluster's.
+const std::map<QString, Rule> &megatronRules()
+{
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r = megatronModelRules();
+        r.insert({
+                {"micro_batch_size", {"training.micro_batch", asInteger}},
+                {"global_batch_size", {"training.global_batch", asInteger}},
+                {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+                {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+                {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
+                {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
+                {"fp8_recipe", {"training.precision", oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
+                {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
+                {"sequence_parallel", {"training.sequence_parallel", asBool}},
+                {"use_flash_attn", {"training.flash_attention", asBool}},
+                {"attention_backend", {"training.flash_attention", oneOf({{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
+                {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
+                {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
+                {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
+                {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
+                {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
+                {"context_parallel_size", {"parallel.context", asInteger}},
+                {"expert_model_parallel_size", {"parallel.expert", asInteger}},
+                {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
+                {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
+                {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
+                {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
+                {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
+                {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
+                {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+                {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
+                {"nnodes", {"cluster.nodes", asInteger}},
+                {"num_nodes", {"cluster.nodes", asInteger}},
+                {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
+                {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
+                {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
+                {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+                {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
+                {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
+                {"cp_comm_type", {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
+        });
+        return r;
+    }();
     return rules;
 }
 
@@ -619,6 +640,33 @@ FileImport readHuggingFace(const QString &file, const QByteArray &bytes)
         }
     }
     mapLeaves(file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
+    // Sliding-window attention: sliding_window unless use_sliding_window is false (Qwen2/3 carry a window they
+    // do not use); layer_types (GPT-OSS, Gemma 3) gives which layers attend to the whole prefix, read as
+    // every n-th when they repeat with a period of n.
+    const QJsonValue window = root.value(QStringLiteral("sliding_window"));
+    if (window.isDouble() && window.toDouble() > 0 && root.value(QStringLiteral("use_sliding_window")).toBool(true)) {
+        out.keys.push_back({QStringLiteral("model.sliding_window"), QJsonValue(qint64(window.toDouble())), file,
+                            lineOfKey(bytes, QStringLiteral("sliding_window")), QStringLiteral("sliding_window")});
+        const QJsonArray types = root.value(QStringLiteral("layer_types")).toArray();
+        std::vector<int> full;
+        for (qsizetype i = 0; i < types.size(); ++i)
+            if (types[i].toString() == QLatin1String("full_attention"))
+                full.push_back(int(i));
+        // The period: the distance between full-attention layers, or a list of one period ending with one.
+        const int period = full.size() >= 2 ? full[1] - full[0] : full.size() == 1 ? full[0] + 1 : 0;
+        bool periodic = period > 0 && full.front() == period - 1 && types.size() % period == 0;
+        for (std::size_t k = 1; k < full.size(); ++k)
+            periodic = periodic && full[k] - full[k - 1] == period;
+        if (periodic && qsizetype(full.size()) == types.size() / period)
+            out.keys.push_back({QStringLiteral("model.full_attention_interval"), QJsonValue(period), file,
+                                lineOfKey(bytes, QStringLiteral("layer_types")), QStringLiteral("layer_types")});
+        else if (!full.empty())
+            out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("layer_types")),
+                                    QStringLiteral("layer_types: full-attention layers without a period are planned as every layer windowed")});
+    }
+    if (root.contains(QStringLiteral("sinks")) || root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
+        out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file, lineOfKey(bytes, QStringLiteral("model_type")),
+                            QStringLiteral("model_type")});
     const QString arch = root.value(QStringLiteral("architectures")).toArray().first().toString();
     const QString name = root.value(QStringLiteral("_name_or_path")).toString();
     out.keys.push_back({QStringLiteral("model.name"), name.isEmpty() ? (arch.isEmpty() ? root.value(QStringLiteral("model_type")).toString() : arch) : name,

@@ -29,6 +29,9 @@ QJsonObject configToJson(const SearchConfig &c)
         {"offload_optimizer", c.offload},
         {"expert", double(c.expert)},
         {"expert_tensor", double(c.expertTensor)},
+        {"expert_dispatcher", QLatin1String(toString(c.dispatcher))},
+        {"expert_comm_overlap", c.expertCommOverlap},
+        {"cuda_graphs", QLatin1String(toString(c.cudaGraphs))},
     };
 }
 

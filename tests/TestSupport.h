@@ -116,6 +116,19 @@ inline Plan presetPlan(const char *preset, std::int64_t tensor, std::int64_t pip
     return plan;
 }
 
+/// Qwen3-30B-A3B on one DGX B200, as Megatron-Bridge's 26.02 recipe ran it at micro-batch 1 (512 sequences,
+/// MXFP8, expert 8): eager, with Megatron-Core's all-to-all dispatcher.
+inline Plan qwen3On8B200()
+{
+    Plan plan = presetPlan("qwen3-30b-a3b", 1, 1, 8, 1, 512, "b200");
+    plan.training.precision = Precision::MXFP8;
+    plan.training.flashAttention = true;
+    plan.parallel.expert = 8;
+    plan.parallel.expertTensor = 1;
+    plan.parallel.zeroStage = 1;
+    return plan;
+}
+
 /// DeepSeek-V3 on 1,024 H100s in NVIDIA's DGX Cloud recipe layout (dgxc-benchmarking v25.05
 /// deepseek_v3/pretraining): tensor 2 x pipeline 16 x data 32, expert 64 x expert tensor 1, 8,192 sequences of
 /// 4,096 tokens; 61 layers on 16 stages split 2 + 14 x 4 + 3 (Megatron-Core's uneven split).

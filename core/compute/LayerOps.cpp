@@ -1,6 +1,7 @@
 #include "core/compute/LayerOps.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include "core/memory/ActivationMemory.h"
@@ -113,25 +114,34 @@ void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::ve
 }
 
 /// One MLP of `rows` tokens, `width` wide per rank, `batch` of them (grouped experts): up, activation, down.
+/// `groupedKernel`: the routed experts as one fused grouped kernel per projection (training.fused_expert_mlp):
+/// one launch each, the activation in the up projection's epilogue, which writes its output once in the
+/// low format (the activation op then only carries that write and launches nothing).
 void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, double rows, double width, double batch,
-               const char *const names[3], std::vector<Op> &ops)
+               const char *const names[3], std::vector<Op> &ops, bool groupedKernel = false)
 {
     const bool fused = plan.training.fusedKernels;
     const bool gated = plan.model.mlp == MlpKind::SwiGlu;
     const double up = gated ? 2.0 * width : width;
     Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
     upOp.part = part;
+    upOp.launches = groupedKernel ? 1.0 : batch; // Transformer Engine's GroupedLinear: one GEMM per local expert
     ops.push_back(upOp);
     // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
     // activation; unfused, the bias add and the activation (and the gate product) each read and write.
     const double upBytes = x.q * batch * rows * up;
     const double actBytes = x.q * batch * rows * width;
-    const double activationBytes = fused ? upBytes + actBytes : (gated ? 5.0 * actBytes : 4.0 * actBytes);
+    const double lowBytes = isLowPrecisionMatmul(plan.training.precision) ? 1.0 : x.q;
+    const double activationBytes = groupedKernel ? lowBytes / x.q * actBytes
+                                   : fused       ? upBytes + actBytes
+                                                 : (gated ? 5.0 * actBytes : 4.0 * actBytes);
     Op act = elementwise(names[1], OpKind::Elementwise, pass, OpScope::Layer, batch * rows * width, 8.0 * batch * rows * width, activationBytes);
     act.part = part;
+    act.launches = groupedKernel ? 0.0 : 1.0;
     ops.push_back(act);
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
     down.part = part;
+    down.launches = groupedKernel ? 1.0 : batch;
     ops.push_back(down);
 }
 
@@ -153,16 +163,27 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
         op.part = LayerPart::MoeMlp;
         return op;
     };
-    ops.push_back(tag(matmul("router", pass, OpScope::Layer, x.M / x.rowT, x.h, experts, x.q)));
-    ops.push_back(tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
-                                  routed * load * x.h, 2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts)));
+    Op router = tag(matmul("router", pass, OpScope::Layer, x.M / x.rowT, x.h, experts, x.q));
+    router.role = OpRole::Router;
+    ops.push_back(router);
+    // Routing and permutation are many small kernels in Megatron-Core, about 14 (TopKRouter: the score
+    // function, top-k, the probabilities' scatter, the load-balancing and z losses; the dispatcher's token
+    // counts; the permutation's sort and row gather); unpermuting and combining about 6 (the chunks' sort
+    // back, the row scatter, the weighted sum).
+    Op route = tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h, routed * load * x.h,
+                               2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts));
+    route.launches = 14;
+    route.role = OpRole::Router;
+    ops.push_back(route);
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
     appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()), localExperts,
-              expertNames, ops);
+              expertNames, ops, plan.training.fusedExpertMlp);
     for (const auto &[back, role] : {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
         ops[ops.size() - std::size_t(back)].role = role;
-    ops.push_back(tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
-                                  2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h)));
+    Op combine = tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
+                                 2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h));
+    combine.launches = 6;
+    ops.push_back(combine);
     if (m.sharedExperts > 0) {
         static const char *const sharedNames[3] = {"shared expert up", "shared expert activation", "shared expert down"};
         appendMlp(plan, x, pass, LayerPart::MoeMlp, x.M, double(m.sharedExperts) * double(m.expertWidth()) / x.t, 1.0, sharedNames, ops);
@@ -252,6 +273,7 @@ Op backwardOf(const Op &forward)
     case OpKind::Matmul:
         op.flops *= 2.0;
         op.bytes *= 2.0;
+        op.launches *= 2.0; // the input and the weight gradient
         break;
     case OpKind::Attention:
         op.flops *= 2.5;
@@ -308,6 +330,11 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
     const double rows = x.M * double(m.expertsPerToken) / x.t * etp * plan.training.busiestExpertLoad();
     const double width = double(m.expertWidth()) / etp;
     appendMlpQuantize(x, LayerPart::MoeMlp, rows, width, gate * width, true, ops);
+    // Transformer Engine's grouped linear layers quantize each local expert's slice with a kernel of its own,
+    // unless the fused grouped MLP quantizes in its GEMMs' epilogues.
+    const double localExperts = double(m.experts) / double(plan.parallel.expert);
+    for (std::size_t back : {std::size_t(1), std::size_t(2)})
+        ops[ops.size() - back].launches = plan.training.fusedExpertMlp ? 1.0 : localExperts;
     if (m.sharedExperts > 0) {
         const double shared = double(m.sharedExperts) * double(m.expertWidth()) / x.t;
         appendMlpQuantize(x, LayerPart::MoeMlp, x.M, shared, gate * shared, false, ops);
@@ -391,7 +418,16 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
 std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training)
 {
     const std::int64_t document = training.documentLength;
-    return training.flashAttention && document > 0 && document < model.seqLen ? document : model.seqLen;
+    const std::int64_t span = training.flashAttention && document > 0 && document < model.seqLen ? document : model.seqLen;
+    const double w = double(model.slidingWindow);
+    if (!training.flashAttention || !(w > 0) || w >= double(span))
+        return span;
+    // A windowed layer's query at position i sees min(i, w) keys: s w - w^2 / 2 pairs per sequence, the
+    // s x span / 2 of a causal prefix at span 2w - w^2 / s. Flash attention skips the tiles outside the
+    // band; the unfused path computes every score and masks them, so it keeps the whole span.
+    const double windowed = 2.0 * w - w * w / double(span);
+    const double full = model.fullAttentionShare();
+    return std::llround(full * double(span) + (1.0 - full) * windowed);
 }
 
 double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::int64_t span)

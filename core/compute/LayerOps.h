@@ -22,7 +22,8 @@ struct StateBytesPerParameter;
 Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam);
 
 /// Keys one query attends to: the sequence, or with packed documents the document length, where flash
-/// attention's variable-length masks keep each query within its document.
+/// attention's variable-length masks keep each query within its document; with a sliding window the
+/// layers' mean, a windowed layer counting as a causal prefix of 2w - w^2 / s (the same pairs).
 std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training);
 
 /// Forward matmul FLOPs of the whole model for one sequence, attention scores counted in full (s^2, not

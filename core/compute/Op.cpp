@@ -11,8 +11,8 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision)
     double compute = tensorCore ? device.matmulEfficiency.seconds(op.flops, device.peakFlops(precision)) : 0.0;
     if (op.kind == OpKind::Attention && device.attentionEfficiency > 0)
         compute /= device.attentionEfficiency;
-    if (tensorCore && isLowPrecisionMatmul(precision) && device.lowPrecisionEfficiency > 0)
-        compute /= device.lowPrecisionEfficiency;
+    if (tensorCore && isLowPrecisionMatmul(precision) && device.lowPrecisionShare(precision) > 0)
+        compute /= device.lowPrecisionShare(precision);
     const double memory = device.memoryEfficiency.seconds(op.bytes, device.memoryBandwidthBytesPerSecond);
     op.memoryBound = memory > compute;
     op.seconds = op.memoryBound ? memory : compute;

@@ -38,7 +38,7 @@ enum class OpScope { Layer, Embedding, Output, Step };
 enum class LayerPart { Common, DenseMlp, MoeMlp };
 /// What selective recomputation's modules and the views single out, beside an op's kind and part: MLA's up
 /// projections (mla_up_proj), the routed experts' grouped GEMMs and their activation function (moe_act).
-enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation };
+enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation, Router };
 
 struct Op
 {
@@ -56,6 +56,10 @@ struct Op
     /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
     /// not a matmul); other ops touch `rows` elements.
     double batch = 0, rows = 0, inner = 0, cols = 0;
+    /// Kernels the host launches for this op (a matmul's backward: the input and the weight gradient; a
+    /// grouped expert GEMM: one GEMM per local expert, as Transformer Engine's GroupedLinear launches them;
+    /// a mixture of experts' routing and permutation: their several kernels).
+    double launches = 1;
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };

@@ -49,8 +49,8 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
                            links.expertGroup, intraName, netName, links);
     if (plan.model.isMoe() && par.expertDataSize() > 1)
         r.expertData = landing(expertDataGroupSpan(par, G), par.expertShards() * par.pipeline, links.expertDataGroup, intraName, netName, links);
-    if (plan.model.isMoe() && par.expertDispatcher == ExpertDispatcher::DeepEp && r.expert.crossesNodes)
-        r.expert.link += " via DeepEP"; // its rate is the expert group's link (clusterLinks)
+    if (plan.model.isMoe() && isFlexDispatcher(par.expertDispatcher) && r.expert.crossesNodes) // its rate: clusterLinks
+        r.expert.link += par.expertDispatcher == ExpertDispatcher::DeepEp ? " via DeepEP" : " via HybridEP";
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;
     r.pipeline.groups = par.pipeline - 1;
     r.pipeline.crossesNodes = pipe.boundariesAcrossNodes > 0;

@@ -51,6 +51,15 @@ struct DeviceSpec
     /// FP8/FP4 matmuls reach this fraction of the efficiency BF16 ones do at the same size: the ratio of the
     /// measured maximum achievable FP8 and BF16 throughputs, each over its peak (MAMF, gpu_specs.csv).
     double lowPrecisionEfficiency = 1.0;
+    /// NVFP4 matmuls' fraction of the BF16 efficiency at the same size, where it differs from the FP8 one
+    /// (the FP4 recipe's 16-element block scales, Hadamard transforms and stochastic rounding around the
+    /// GEMMs); 0: lowPrecisionEfficiency. Fitted on the NVFP4 rows (docs/CALIBRATION.md).
+    double fp4Efficiency = 0.0;
+    /// The efficiency share of a low-precision format: FP4's own where set, else the FP8 family's.
+    double lowPrecisionShare(Precision p) const
+    {
+        return p == Precision::NVFP4 && fp4Efficiency > 0 ? fp4Efficiency : lowPrecisionEfficiency;
+    }
     double intraNodeLatencySeconds = 0;  ///< per message step on the scale-up link
     double networkLatencySeconds = 0;    ///< per message step on the scale-out network
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
@@ -62,6 +71,11 @@ struct DeviceSpec
     double hostMemoryBandwidthBytesPerSecond = 0;
     /// Streaming multiprocessors (compute units): the share NCCL's kernels take from overlapped compute.
     double multiprocessors = 0;
+    /// The host CPU's time to launch one kernel of an eager training step from the framework (PyTorch's
+    /// dispatch, Transformer Engine's and Megatron-Core's Python, the CUDA launch): a GPU whose kernels are
+    /// shorter than that waits for its host unless CUDA graphs replay them. A property of the node's CPU
+    /// (x86 or Grace), fitted on the runs without CUDA graphs (docs/CALIBRATION.md).
+    double hostLaunchSeconds = 0;
     /// Host time exposed at every model-chunk pass of a pipelined schedule: the stage waits on the chunk's
     /// point-to-point receive, and only then launches its first kernels (framework and launch latency).
     double scheduleStepSeconds = 0;

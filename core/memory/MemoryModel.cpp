@@ -144,6 +144,9 @@ struct StageInputs
     StateBytesPerParameter perParam;
     double perLayer = 0;               ///< stored activations of one layer, one micro-batch
     double moeExtra = 0;               ///< what a MoE layer stores beyond that
+    /// Full recomputation of only some layers (training.recompute_layers): what each of the other layers
+    /// stores, as without recomputation.
+    double perLayerKept = 0, moeExtraKept = 0;
     double embeddingPerMicrobatch = 0;
     double outputPerMicrobatch = 0;
     double recomputeWorkspace = 0;
@@ -190,7 +193,7 @@ double ncclCommunicatorBytes(bool crossesDomains)
 double deepEpBufferBytes(const Plan &plan)
 {
     const double ranks = double(plan.parallel.expert);
-    if (plan.parallel.expertDispatcher != ExpertDispatcher::DeepEp || ranks <= 1)
+    if (!isFlexDispatcher(plan.parallel.expertDispatcher) || ranks <= 1) // HybridEP's buffers taken as DeepEP's
         return 0.0;
     constexpr double kChannels = 10.0, kNvlPeers = 8.0, kRdmaRecvTokens = 128.0;
     const double token = activationElementBytes(plan.training.precision) * double(plan.model.hidden) + 128.0 * (8.0 + 4.0 + 4.0);
@@ -237,6 +240,10 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     const double c = double(plan.parallel.context);
     in.perLayer = storedLayerActivations(m, training, t).total() / c;
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
+    Plan kept = plan;
+    kept.training.recompute = Recompute::None;
+    in.perLayerKept = storedLayerActivations(m, kept.training, t).total() / c;
+    in.moeExtraKept = moeLayerExtraActivationBytes(kept) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
     in.recomputeWorkspace = std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) / c;
@@ -265,7 +272,34 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     a.layers = plan.layersOnStage(s);
     a.perLayerBytes = in.perLayer;
     a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
-    a.layerBytes = (double(a.layers) * in.perLayer + double(plan.moeLayersOnStage(s)) * in.moeExtra) * a.microbatchesInFlight;
+    // The expert all-to-all overlap (combined 1F1B) runs a model chunk's forward of the next micro-batch
+    // beside this one's backward of a chunk, layer by layer (model_chunk_schedule_plan.py): one more chunk's
+    // activations in flight than the schedule holds, 1/v of the stage's layers in an interleaved schedule.
+    if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatches() >= 2)
+        a.microbatchesInFlight = std::min(a.microbatchesInFlight + 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)),
+                                          double(plan.microbatches()));
+    const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
+    double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
+    double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
+    if (plan.training.recompute == Recompute::Full && plan.training.recomputeLayers > 0) {
+        // Megatron-Core's block method: the first recompute_layers layers of each chunk keep their input,
+        // the rest everything (the MoE layers among them in proportion).
+        a.recomputedLayers = plan.recomputedLayersOnStage(s);
+        const double keptLayers = layers - double(a.recomputedLayers);
+        perMicrobatch = double(a.recomputedLayers) * in.perLayer + keptLayers * in.perLayerKept
+                        + (layers > 0 ? moeLayers * keptLayers / layers : 0.0) * in.moeExtraKept;
+        perStoredLayer = keptLayers > 0 ? (perMicrobatch - double(a.recomputedLayers) * in.perLayer) / keptLayers : 0.0;
+    }
+    a.layerBytes = perMicrobatch * a.microbatchesInFlight;
+    // Activation offload (Megatron-Core cpu_offloading): the offloaded layers' stored tensors live in host
+    // memory; the device keeps two of them for one micro-batch, the one being sent and the one fetched
+    // back ahead of its backward.
+    a.offloadedLayers = plan.offloadedLayersOnStage(s);
+    if (a.offloadedLayers > 0) {
+        const double offloaded = std::min(double(a.offloadedLayers), layers - double(a.recomputedLayers));
+        a.offloadedBytes = offloaded * perStoredLayer * a.microbatchesInFlight;
+        a.layerBytes = std::max(0.0, a.layerBytes - a.offloadedBytes) + std::min(2.0, offloaded) * perStoredLayer;
+    }
     if (s == 0)
         a.embeddingBytes = in.embeddingPerMicrobatch * a.microbatchesInFlight;
     if (s == p - 1) {

@@ -41,7 +41,10 @@ struct StageActivations
     std::int64_t layers = 0;            ///< transformer layers on this rank (all chunks)
     double perLayerBytes = 0;           ///< one layer, one micro-batch, as stored for backward
     double microbatchesInFlight = 0;    ///< at the stage's peak, in units of all its layers
-    double layerBytes = 0;              ///< layers x perLayerBytes x microbatchesInFlight
+    double layerBytes = 0;              ///< layers x perLayerBytes x microbatchesInFlight (kept on the device)
+    std::int64_t recomputedLayers = 0;  ///< of the layers, those full recomputation replays (training.recompute_layers)
+    std::int64_t offloadedLayers = 0;   ///< of the layers, those whose activations go to host memory
+    double offloadedBytes = 0;          ///< their activations in host memory at the peak (not on the device)
     double embeddingBytes = 0;          ///< first stage: embedding dropout mask x in flight
     double outputBytes = 0;             ///< last stage: logits and output inputs x in flight
     double storedBytes() const { return layerBytes + embeddingBytes + outputBytes; }

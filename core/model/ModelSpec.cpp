@@ -42,6 +42,8 @@ LayerParameters attentionParameters(const ModelSpec &m)
     p.sharded += h * qd + 2.0 * h * kv + qd * h;
     p.sharded += bias * (qd + 2.0 * kv); // QKV bias, column-parallel
     p.replicated += bias * h;           // output-projection bias, row-parallel
+    if (m.attentionSinks)
+        p.sharded += heads; // one learned sink logit per head, split with the heads
     return p;
 }
 

@@ -73,6 +73,16 @@ struct ModelSpec
     /// Size of one attention head when it is not hidden / heads (Gemma, Qwen3, DeepSeek-V3, GPT-OSS set
     /// head_dim in their configs); 0: hidden / heads.
     std::int64_t headDimension = 0;
+    /// Sliding-window attention: a query attends to at most this many preceding tokens (GPT-OSS: 128, HF
+    /// sliding_window; Megatron-Core window_size); 0: the whole causal prefix. With fullAttentionInterval k,
+    /// every k-th layer attends to the whole prefix (GPT-OSS alternates: 2; Megatron-Core
+    /// window_attn_skip_freq); 0: every layer is windowed.
+    std::int64_t slidingWindow = 0;
+    std::int64_t fullAttentionInterval = 0;
+    /// Attention sinks: a learned logit per head added to every softmax's denominator (GPT-OSS; Megatron-Core
+    /// softmax_type "learnable"). One parameter per head and layer; fused kernels support them since
+    /// Transformer Engine 2.8, before which Megatron-Core falls back to its unfused attention.
+    bool attentionSinks = false;
 
     // Mixture of experts (0 experts: dense). Layer i (from 0) is a MoE layer when i >= denseLayers and
     // (i - denseLayers + 1) is a multiple of moeLayerInterval (interval 2: every second layer, as Llama 4's
@@ -98,6 +108,13 @@ struct ModelSpec
     std::int64_t vHeadDim = 0;       ///< MLA value head size
 
     bool isMoe() const { return experts > 0; }
+    /// Share of the layers that attend to their whole causal prefix (1 without a sliding window).
+    double fullAttentionShare() const
+    {
+        if (slidingWindow <= 0 || slidingWindow >= seqLen)
+            return 1.0;
+        return fullAttentionInterval > 0 ? 1.0 / double(fullAttentionInterval) : 0.0;
+    }
     bool isMla() const { return attention == AttentionKind::Mla; }
     bool isMoeLayer(std::int64_t layer) const
     {

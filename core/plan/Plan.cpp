@@ -137,6 +137,39 @@ std::int64_t Plan::layersOnStage(std::int64_t stage) const
     return middleStageLayers(model.layers, p, first, last);
 }
 
+std::int64_t Plan::recomputedLayersOnStage(std::int64_t stage) const
+{
+    if (training.recompute != Recompute::Full)
+        return 0;
+    const std::int64_t layers = layersOnStage(stage);
+    if (training.recomputeLayers <= 0)
+        return layers;
+    return std::min(layers, training.recomputeLayers * std::max<std::int64_t>(1, parallel.virtualStages));
+}
+
+double Plan::recomputedShare(std::int64_t stage) const
+{
+    const std::int64_t layers = layersOnStage(stage);
+    return layers > 0 ? double(recomputedLayersOnStage(stage)) / double(layers) : 0.0;
+}
+
+double Plan::recomputedShare() const
+{
+    if (training.recompute != Recompute::Full)
+        return 0.0;
+    std::int64_t recomputed = 0, layers = 0;
+    for (std::int64_t s = 0; s < std::max<std::int64_t>(1, parallel.pipeline); ++s) {
+        recomputed += recomputedLayersOnStage(s);
+        layers += layersOnStage(s);
+    }
+    return layers > 0 ? double(recomputed) / double(layers) : 0.0;
+}
+
+std::int64_t Plan::offloadedLayersOnStage(std::int64_t stage) const
+{
+    return std::min(layersOnStage(stage), std::max<std::int64_t>(0, training.activationOffloadLayers));
+}
+
 std::int64_t Plan::layersPerStage() const
 {
     if (!unevenStages())

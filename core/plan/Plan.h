@@ -82,6 +82,20 @@ struct TrainingConfig
     {
         return !flashAttention || recomputeMlaUpProjection || recomputeExpertActivation || recomputeMoe;
     }
+    /// Full recomputation of only this many layers of each model chunk (Megatron-Core --recompute-method
+    /// block --recompute-num-layers): those layers keep only their input, the others all of their
+    /// activations and replay nothing. 0: every layer (with recompute "full").
+    std::int64_t recomputeLayers = 0;
+    /// Activations of this many layers of each stage copied to host memory after their forward and back
+    /// before their backward (Megatron-Core --cpu-offloading-num-layers), over the host link beside the
+    /// compute. 0: none.
+    std::int64_t activationOffloadLayers = 0;
+    /// CUDA graphs: what of the step the host launches as captured graphs instead of kernel by kernel.
+    CudaGraphs cudaGraphs = CudaGraphs::None;
+    /// Mixture of experts: the routed experts' MLP as one fused grouped kernel per projection (Transformer
+    /// Engine's op fuser with CuTe DSL grouped GEMMs, Megatron-Bridge cutedsl_fused_grouped_mlp): one launch
+    /// for all local experts, the activation function and its quantization in the first GEMM's epilogue.
+    bool fusedExpertMlp = false;
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;
@@ -138,6 +152,9 @@ struct ParallelConfig
     std::int64_t expert = 1;
     std::int64_t expertTensor = 0;
     ExpertDispatcher expertDispatcher = ExpertDispatcher::AllToAll;
+    /// The expert all-to-all of one micro-batch overlapped with another micro-batch's compute
+    /// (Megatron-Core --overlap-moe-expert-parallel-comm --delay-wgrad-compute).
+    bool expertCommOverlap = false;
     /// FSDP2 (training.framework "fsdp"): free each block's gathered parameters after its forward and
     /// gather them again for backward (true, torchtitan's default), or keep them until backward.
     bool reshardAfterForward = true;
@@ -162,6 +179,9 @@ struct ClusterOverrides
     /// node's host memory bandwidth.
     std::optional<double> hostLinkBandwidthBytesPerSecond;
     std::optional<double> hostMemoryBandwidthBytesPerSecond;
+    /// The host's time to launch one kernel from the framework (Python dispatch, the library's setup, the
+    /// CUDA launch).
+    std::optional<double> hostLaunchSeconds;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };
@@ -254,6 +274,15 @@ struct Plan
     std::int64_t moeLayersOnStage(std::int64_t stage) const { return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage)); }
     /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
     bool unevenStages() const;
+    /// With recompute "full": the layers of `stage` that keep only their input and are replayed in
+    /// backward, all of them or training.recompute_layers per model chunk; 0 otherwise.
+    std::int64_t recomputedLayersOnStage(std::int64_t stage) const;
+    /// recomputedLayersOnStage over the stage's layers (0 without full recomputation).
+    double recomputedShare(std::int64_t stage) const;
+    /// The same over all layers of the model.
+    double recomputedShare() const;
+    /// Layers of `stage` whose activations training.activation_offload_layers sends to host memory.
+    std::int64_t offloadedLayersOnStage(std::int64_t stage) const;
 
     friend bool operator==(const Plan &, const Plan &) = default;
 };

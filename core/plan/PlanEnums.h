@@ -54,15 +54,38 @@ inline const char *toString(ContextComm v) { return spellingOf(v); }
 /// all-to-all token dispatcher sends each of a token's k copies to its expert's rank through NCCL's
 /// all-to-all. "deepep": the flex dispatcher with DeepEP's kernels (DeepSeek-AI, github.com/deepseek-ai/DeepEP,
 /// docs/legacy.md) sends a token across the network once per destination node and fans it out over the
-/// scale-up link there, at the NIC's rate (43-58 GB/s measured per 400 Gb/s port at EP 16-64).
-enum class ExpertDispatcher { AllToAll, DeepEp };
+/// scale-up link there, at the NIC's rate (43-58 GB/s measured per 400 Gb/s port at EP 16-64) and the
+/// NVLink's (153-158 GB/s of 160 intranode). "hybridep": the flex dispatcher with HybridEP, NVIDIA's
+/// NVLink-domain-aware kernels (Megatron-Core --moe-flex-dispatcher-backend hybridep): the same one copy per
+/// destination scale-up domain across the network, and inside an NVL72 rack the whole exchange over NVLink.
+enum class ExpertDispatcher { AllToAll, DeepEp, HybridEp };
 constexpr auto enumNames(ExpertDispatcher)
 {
     using N = EnumName<ExpertDispatcher>;
     return std::array{N{ExpertDispatcher::AllToAll, "alltoall", "All-to-all (NCCL)"},
-                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP"}};
+                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP"}, N{ExpertDispatcher::HybridEp, "hybridep", "HybridEP"}};
 }
 inline const char *toString(ExpertDispatcher v) { return spellingOf(v); }
+/// Whether the dispatcher is the flex dispatcher's (DeepEP or HybridEP): one copy per destination domain at the
+/// links' own rates.
+constexpr bool isFlexDispatcher(ExpertDispatcher d) { return d == ExpertDispatcher::DeepEp || d == ExpertDispatcher::HybridEp; }
+
+/// What CUDA graphs capture (training.cuda_graphs). Without them the host launches every kernel of the
+/// step from Python, and a GPU faster than its host waits for it. "router": a mixture of experts' router and
+/// the permutation's preprocessing replayed as graphs (Transformer Engine's moe_router and moe_preprocess
+/// scopes). "layers": each transformer layer's attention, norms, dense MLP and router (Megatron-Core's
+/// --cuda-graph-impl local, or transformer_engine with the attn / mlp / moe_router scopes); the routed experts'
+/// dispatch, permutation and grouped GEMMs stay eager, their sizes known only at run time. "step": the whole
+/// iteration captured (--cuda-graph-scope full_iteration; a mixture of experts pads its expert inputs to a
+/// fixed capacity for it).
+enum class CudaGraphs { None, Router, Layers, Step };
+constexpr auto enumNames(CudaGraphs)
+{
+    using N = EnumName<CudaGraphs>;
+    return std::array{N{CudaGraphs::None, "none", "None (eager)"}, N{CudaGraphs::Router, "router", "MoE router"},
+                      N{CudaGraphs::Layers, "layers", "Transformer layers"}, N{CudaGraphs::Step, "step", "Whole step"}};
+}
+inline const char *toString(CudaGraphs v) { return spellingOf(v); }
 
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and

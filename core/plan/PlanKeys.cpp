@@ -223,6 +223,23 @@ const std::array kKeys{
     PlanKey{.path = "model.v_head_dim", .type = KeyType::Integer, .label = "Value head size", .noun = "value head size",
             .tooltip = "MLA: per-head value size", .defaultText = "0", .range = {0, 65536}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::vHeadDim>()},
+    PlanKey{.path = "model.sliding_window", .type = KeyType::Integer, .label = "Sliding window", .noun = "sliding window",
+            .tooltip = "sliding-window attention: a query attends to at most this many preceding tokens (GPT-OSS: 128; HF "
+                       "sliding_window, Megatron-Core window_size), so a windowed layer's attention work per sequence is "
+                       "about seq_len x window instead of seq_len^2 / 2; 0: the whole causal prefix",
+            .unit = "tokens", .defaultText = "0 (none)", .range = {0, kTwoTo(30)}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::slidingWindow>()},
+    PlanKey{.path = "model.full_attention_interval", .type = KeyType::Integer, .label = "Full-attention interval",
+            .noun = "full-attention interval",
+            .tooltip = "with a sliding window, every n-th layer attends to the whole prefix (GPT-OSS alternates: 2; "
+                       "Megatron-Core window_attn_skip_freq); 0: every layer is windowed",
+            .defaultText = "0 (every layer windowed)", .rule = "applies with sliding_window", .range = {0, 1024}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::fullAttentionInterval>()},
+    PlanKey{.path = "model.attention_sinks", .type = KeyType::Bool, .label = "Attention sinks", .noun = "attention sinks",
+            .tooltip = "a learned logit per head in every softmax's denominator (GPT-OSS; Megatron-Core softmax_type "
+                       "\"learnable\"): one parameter per head and layer; fused attention kernels support it since "
+                       "Transformer Engine 2.8 (older software runs attention unfused: flash_attention false)",
+            .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::model, &M::attentionSinks>()},
 
     // Training.
     PlanKey{.path = "training.global_batch", .type = KeyType::Integer, .label = "Global batch", .noun = "global batch",
@@ -271,6 +288,19 @@ const std::array kKeys{
                        "router, dispatch all-to-all, experts and combine (Megatron-Core --recompute-modules moe)",
             .defaultText = "false", .rule = "needs recompute \"selective\" and model.experts > 0", .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::recomputeMoe>()},
+    PlanKey{.path = "training.recompute_layers", .type = KeyType::Integer, .label = "Recomputed layers", .noun = "recomputed layers",
+            .tooltip = "with recompute \"full\": only this many layers of each model chunk keep just their input and are "
+                       "replayed in backward; the others keep all their activations (Megatron-Core --recompute-method block "
+                       "--recompute-num-layers); 0: every layer",
+            .defaultText = "0 (every layer)", .rule = "applies with recompute \"full\"", .range = {0, 100000}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::recomputeLayers>()},
+    PlanKey{.path = "training.activation_offload_layers", .type = KeyType::Integer, .label = "Offloaded layers",
+            .noun = "activation offload",
+            .tooltip = "the stored activations of this many layers of each stage go to host memory after their forward and "
+                       "come back before their backward, over the host link beside the compute (Megatron-Core "
+                       "--cpu-offloading-num-layers): device memory for host-link traffic",
+            .defaultText = "0 (none)", .rule = "at most the layers of a stage", .range = {0, 100000}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::activationOffloadLayers>()},
     PlanKey{.path = "training.sequence_parallel", .type = KeyType::Bool, .label = "Sequence parallel",
             .noun = "sequence parallelism", .tooltip = "shard norms and dropout over the tensor group",
             .defaultText = "false", .searchDimension = true, .editor = KeyEditor::Check,
@@ -312,6 +342,20 @@ const std::array kKeys{
     PlanKey{.path = "training.fused_kernels", .type = KeyType::Bool, .label = "Fused kernels", .noun = "kernel fusion",
             .tooltip = "fused element-wise chains read and write once", .defaultText = "true",
             .editor = KeyEditor::Check, .access = field<&Plan::training, &T::fusedKernels>()},
+    PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .label = "CUDA graphs", .noun = "CUDA graphs",
+            .tooltip = "none: the host launches every kernel (a GPU faster than its host waits); router: a mixture of "
+                       "experts' router and permutation preprocessing replayed as graphs; layers: each transformer layer's "
+                       "attention, norms, dense MLP and router replayed as one graph, routed experts eager (Megatron-Core "
+                       "--cuda-graph-impl local or transformer_engine); step: the whole iteration captured "
+                       "(--cuda-graph-scope full_iteration)",
+            .defaultText = "\"none\"", .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<CudaGraphs>,
+            .access = field<&Plan::training, &T::cudaGraphs>()},
+    PlanKey{.path = "training.fused_expert_mlp", .type = KeyType::Bool, .label = "Fused expert MLP", .noun = "fused expert MLP",
+            .tooltip = "mixture of experts: each of the routed experts' projections is one grouped kernel for all local "
+                       "experts, the activation function and its quantization fused into the first one's epilogue "
+                       "(Transformer Engine's op fuser with CuTe DSL grouped GEMMs; Megatron-Bridge "
+                       "cutedsl_fused_grouped_mlp); off, one GEMM launch per local expert and a separate activation",
+            .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::training, &T::fusedExpertMlp>()},
     PlanKey{.path = "training.padding_fraction", .type = KeyType::Number, .label = "Padding", .noun = "padding fraction",
             .tooltip = "share of padding tokens; valid tokens/s = tokens/s x (1 - it)", .defaultText = "0",
             .range = kFraction, .access = field<&Plan::training, &T::paddingFraction>()},
@@ -378,10 +422,18 @@ const std::array kKeys{
             .noun = "expert dispatcher",
             .tooltip = "alltoall: Megatron-Core's all-to-all token dispatcher, one copy per routed expert through NCCL; "
                        "deepep: the flex dispatcher with DeepEP, one copy per destination node across the network "
-                       "(fanned out over NVLink there) at the NIC's rate (Megatron-Core --moe-token-dispatcher-type flex "
-                       "--moe-enable-deepep)",
-            .defaultText = "\"alltoall\"", .editor = KeyEditor::Choice, .choices = choicesOf<ExpertDispatcher>,
+                       "(fanned out over NVLink there) at the links' own rates (Megatron-Core --moe-token-dispatcher-type flex "
+                       "--moe-enable-deepep); hybridep: the flex dispatcher with HybridEP, the same per scale-up domain (an "
+                       "NVL72 rack's whole exchange over NVLink; --moe-flex-dispatcher-backend hybridep)",
+            .defaultText = "\"alltoall\"", .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<ExpertDispatcher>,
             .access = field<&Plan::parallel, &P::expertDispatcher>()},
+    PlanKey{.path = "parallel.expert_comm_overlap", .type = KeyType::Bool, .label = "Overlap expert all-to-all",
+            .noun = "expert all-to-all overlap",
+            .tooltip = "run one micro-batch's expert dispatch and combine beside another micro-batch's compute, layer by "
+                       "layer (Megatron-Core --overlap-moe-expert-parallel-comm with --delay-wgrad-compute); needs two "
+                       "micro-batches; the dispatcher's SMs slow the compute it hides behind",
+            .defaultText = "false", .searchDimension = true, .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::expertCommOverlap>()},
     PlanKey{.path = "parallel.reshard_after_forward", .type = KeyType::Bool, .label = "Reshard after forward",
             .noun = "resharding after forward", .tooltip = "FSDP2: free each block's gathered parameters after its forward "
             "and gather them again for backward; off: keep them until backward", .defaultText = "true",
@@ -486,6 +538,13 @@ const std::array kKeys{
                        "go to the host and its parameters come back over it",
             .unit = "bytes/s", .defaultText = "device", .range = kBandwidth, .optional = true,
             .access = overrideField<&ClusterOverrides::hostLinkBandwidthBytesPerSecond>()},
+    PlanKey{.path = "cluster.host_launch_overhead", .type = KeyType::Number, .label = "Host launch per kernel",
+            .noun = "host launch overhead",
+            .tooltip = "the host CPU's time to launch one kernel from the framework (PyTorch's dispatch, the libraries' "
+                       "Python, the CUDA launch): a GPU whose kernels are shorter waits for its host unless CUDA graphs "
+                       "replay them (training.cuda_graphs)",
+            .unit = "s", .defaultText = "device", .range = {0, 0.01}, .optional = true,
+            .access = overrideField<&ClusterOverrides::hostLaunchSeconds>()},
     PlanKey{.path = "cluster.host_memory_bandwidth", .type = KeyType::Number, .label = "Host memory bandwidth",
             .noun = "host memory bandwidth",
             .tooltip = "one node's host DRAM bandwidth (all sockets, peak): an offloaded optimizer step streams every GPU's "
@@ -622,7 +681,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.dense_layers", "model.moe_layer_interval", "training.capacity_factor",
                                                    "training.expert_imbalance", "parallel.expert", "parallel.expert_tensor",
                                                    "training.recompute_moe_act", "training.recompute_moe", "model.router_groups", "model.router_group_topk",
-                                                   "parallel.expert_dispatcher"};
+                                                   "parallel.expert_dispatcher", "parallel.expert_comm_overlap",
+                                                   "training.fused_expert_mlp"};
     static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
                                                    "model.qk_rope_head_dim", "model.v_head_dim", "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
@@ -632,6 +692,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMla();
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
+    if (path == "training.recompute_layers")
+        return plan.training.recompute == Recompute::Full;
+    if (path == "model.full_attention_interval")
+        return plan.model.slidingWindow > 0;
     return true;
 }
 

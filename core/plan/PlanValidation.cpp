@@ -531,6 +531,39 @@ void checkDocumentLength(Checker &check)
                                                    "masks); without it the masked scores of the whole sequence are still computed");
 }
 
+/// Sliding-window attention saves work only in a kernel that skips the tiles outside the band.
+void checkSlidingWindow(Checker &check)
+{
+    const Plan &plan = check.plan();
+    if (plan.model.slidingWindow > 0 && plan.model.slidingWindow < plan.model.seqLen && !plan.training.flashAttention)
+        check.warning("model.sliding_window", "a sliding window shortens attention only with training.flash_attention; unfused, "
+                                              "every score of the sequence is computed and then masked");
+    if (plan.model.fullAttentionInterval > 0 && plan.model.slidingWindow <= 0)
+        check.warning("model.full_attention_interval", "model.full_attention_interval has no effect without model.sliding_window");
+}
+
+/// The newer software settings: each says when it does nothing, none is refused.
+void checkSoftwareSettings(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    if (t.recomputeLayers > 0 && t.recompute != Recompute::Full)
+        check.warning("training.recompute_layers", "training.recompute_layers applies to full recomputation (training.recompute "
+                                                   "\"full\"); it is ignored otherwise");
+    if (t.activationOffloadLayers > 0 && check.ok({"parallel.pipeline", "model.layers"}) && t.activationOffloadLayers > plan.layersPerStage())
+        check.warning("training.activation_offload_layers", "more offloaded layers (" + num(t.activationOffloadLayers)
+                                                                + ") than a stage holds (" + num(plan.layersPerStage())
+                                                                + "): every layer of a stage is offloaded");
+    if (plan.model.isMoe() && plan.parallel.expertCommOverlap && check.ok({"training.global_batch", "training.micro_batch", "parallel.data"})
+        && plan.microbatches() < 2)
+        check.warning("parallel.expert_comm_overlap", "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
+                                                      "with one micro-batch per step it hides nothing");
+    if (plan.model.isMoe() && t.fusedExpertMlp && t.precision != Precision::MXFP8)
+        check.warning("training.fused_expert_mlp", std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
+                                                               "enables it with its MXFP8 recipes); with ") + toString(t.precision)
+                                                       + " its fusion is assumed all the same");
+}
+
 /// Recomputation modules (Megatron-Core --recompute-modules) belong to selective recomputation and to the
 /// part of the model they name.
 void checkRecomputeModules(Checker &check)
@@ -633,6 +666,8 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);
+    checkSlidingWindow(check);
+    checkSoftwareSettings(check);
     checkFramework(check);
     checkOverlap(check);
     checkPipeline(check);

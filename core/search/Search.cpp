@@ -37,7 +37,35 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.context = c.context;
     plan.parallel.expert = c.expert;
     plan.parallel.expertTensor = c.expertTensor;
+    plan.parallel.expertDispatcher = c.dispatcher;
+    plan.parallel.expertCommOverlap = c.expertCommOverlap;
+    plan.training.cudaGraphs = c.cudaGraphs;
     return plan;
+}
+
+SearchConfig configOf(const Plan &plan)
+{
+    SearchConfig c;
+    c.nodes = plan.cluster.nodes;
+    c.data = plan.parallel.data;
+    c.tensor = plan.parallel.tensor;
+    c.pipeline = plan.parallel.pipeline;
+    c.virtualStages = plan.parallel.virtualStages;
+    c.microBatch = plan.training.microBatch;
+    c.schedule = plan.parallel.schedule;
+    c.zeroStage = plan.parallel.zeroStage;
+    c.recompute = plan.training.recompute;
+    c.sequenceParallel = plan.training.sequenceParallel;
+    c.offload = plan.parallel.offloadOptimizer;
+    c.firstStageLayers = plan.parallel.firstStageLayers;
+    c.lastStageLayers = plan.parallel.lastStageLayers;
+    c.context = plan.parallel.context;
+    c.expert = plan.parallel.expert;
+    c.expertTensor = plan.parallel.expertTensor;
+    c.dispatcher = plan.parallel.expertDispatcher;
+    c.expertCommOverlap = plan.parallel.expertCommOverlap;
+    c.cudaGraphs = plan.training.cudaGraphs;
+    return c;
 }
 
 namespace {
@@ -106,6 +134,19 @@ public:
     }
     bool allows(bool v) const { return !m_value || *m_value == KeyValue(v); }
     bool held() const { return m_value.has_value(); }
+    /// The flag it is held at, if any.
+    std::optional<bool> boolean() const
+    {
+        const auto *v = m_value ? std::get_if<bool>(&*m_value) : nullptr;
+        return v ? std::optional<bool>(*v) : std::nullopt;
+    }
+    /// The enum value it is held at, if any.
+    template<NamedEnum E>
+    std::optional<E> enumValue() const
+    {
+        const auto *v = m_value ? std::get_if<std::string>(&*m_value) : nullptr;
+        return v ? fromString<E>(*v) : std::nullopt;
+    }
     template<NamedEnum E>
     bool allows(E v) const
     {
@@ -325,11 +366,22 @@ struct FixedDimensions
         : tensor(c, "parallel.tensor"), pipeline(c, "parallel.pipeline"), data(c, "parallel.data"), context(c, "parallel.context"),
           microBatch(c, "training.micro_batch"), virtualStages(c, "parallel.virtual_stages"), schedule(c, "parallel.schedule"),
           zero(c, "parallel.zero_stage"), recompute(c, "training.recompute"), sequenceParallel(c, "training.sequence_parallel"),
-          expert(c, "parallel.expert"), expertTensor(c, "parallel.expert_tensor")
+          expert(c, "parallel.expert"), expertTensor(c, "parallel.expert_tensor"), dispatcher(c, "parallel.expert_dispatcher"),
+          expertCommOverlap(c, "parallel.expert_comm_overlap"), cudaGraphs(c, "training.cuda_graphs")
     {
     }
-    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel, expert, expertTensor;
+    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel, expert, expertTensor,
+        dispatcher, expertCommOverlap, cudaGraphs;
 };
+
+/// The software choices every configuration starts from: held ones at their value, the others at the base
+/// plan's.
+void softwareChoices(const Plan &base, const FixedDimensions &fixed, SearchConfig &c)
+{
+    c.dispatcher = fixed.dispatcher.enumValue<ExpertDispatcher>().value_or(base.parallel.expertDispatcher);
+    c.expertCommOverlap = fixed.expertCommOverlap.boolean().value_or(base.parallel.expertCommOverlap);
+    c.cudaGraphs = fixed.cudaGraphs.enumValue<CudaGraphs>().value_or(base.training.cudaGraphs);
+}
 
 /// One placement of the model on the GPUs: the sizes and the pipeline split.
 struct Layout
@@ -407,8 +459,10 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
                         for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                             if (out.size() > kMaxSearchConfigs)
                                 return false;
-                            out.push_back({l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context,
-                                           l.expert, l.expertTensor});
+                            SearchConfig config{l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context,
+                                                l.expert, l.expertTensor};
+                            softwareChoices(base, fixed, config);
+                            out.push_back(config);
                         }
                     }
                 }
@@ -555,14 +609,20 @@ std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScor
 {
     return bestPerGroup<ExpertLayoutResult, std::pair<std::int64_t, std::int64_t>>(
         scores, [](const SearchConfig &c) { return std::pair{c.expert, c.expertTensor}; },
-        [](const SearchConfig &c) { return ExpertLayoutResult{c.expert, c.expertTensor}; });
+        [](const SearchConfig &c) { ExpertLayoutResult r;
+            r.expert = c.expert;
+            r.expertTensor = c.expertTensor;
+            return r; });
 }
 
 /// Per ZeRO stage tried.
 std::vector<ZeroStageResult> zeroStageResults(const std::vector<SearchScore> &scores)
 {
     return bestPerGroup<ZeroStageResult, std::int64_t>(
-        scores, [](const SearchConfig &c) { return c.zeroStage; }, [](const SearchConfig &c) { return ZeroStageResult{c.zeroStage}; });
+        scores, [](const SearchConfig &c) { return c.zeroStage; }, [](const SearchConfig &c) {
+            ZeroStageResult r;
+            r.zeroStage = c.zeroStage;
+            return r; });
 }
 
 /// The listed plans scored again with the simulated schedule, as the window shows them once loaded, and
@@ -586,6 +646,70 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
     }
     if (!outcome.top.empty())
         outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
+}
+
+/// The software choices the search tries on the fastest layouts, beyond the base plan's: CUDA graphs of the
+/// whole step (not beside host offload, whose copies a captured step cannot interleave), and for a mixture of
+/// experts split over ranks the flex dispatcher that suits the fabric (HybridEP in a multi-node NVLink
+/// domain, DeepEP otherwise) or Megatron-Core's all-to-all, with and without the all-to-all overlap. Held
+/// choices are not varied.
+std::vector<SearchConfig> softwareVariants(const Plan &base, const FixedDimensions &fixed, const SearchConfig &c)
+{
+    std::vector<CudaGraphs> graphs{c.cudaGraphs};
+    if (!fixed.cudaGraphs.held() && c.cudaGraphs != CudaGraphs::Step && !c.offload && base.training.activationOffloadLayers == 0)
+        graphs.push_back(CudaGraphs::Step);
+    std::vector<ExpertDispatcher> dispatchers{c.dispatcher};
+    std::vector<bool> overlaps{c.expertCommOverlap};
+    if (base.model.isMoe() && c.expert > 1) {
+        const ExpertDispatcher flex = base.cluster.fabricGpus() > base.cluster.gpusPerNode ? ExpertDispatcher::HybridEp : ExpertDispatcher::DeepEp;
+        if (!fixed.dispatcher.held())
+            for (const ExpertDispatcher d : {ExpertDispatcher::AllToAll, flex})
+                if (d != c.dispatcher)
+                    dispatchers.push_back(d);
+        if (!fixed.expertCommOverlap.held())
+            overlaps.push_back(!c.expertCommOverlap);
+    }
+    std::vector<SearchConfig> out;
+    for (const CudaGraphs g : graphs)
+        for (const ExpertDispatcher d : dispatchers)
+            for (const bool o : overlaps) {
+                SearchConfig v = c;
+                v.cudaGraphs = g;
+                v.dispatcher = d;
+                v.expertCommOverlap = o;
+                if (!(v == c))
+                    out.push_back(v);
+            }
+    return out;
+}
+
+/// The fastest layouts scored again with the other software choices (softwareVariants): a layout's best
+/// software is found without multiplying the whole space. A variant is kept only when it is faster than the
+/// layout as planned and fits (a choice that changes nothing is not listed twice). Returns the variants
+/// evaluated.
+std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, std::vector<SearchScore> &scores)
+{
+    std::vector<std::size_t> fastest;
+    for (std::size_t i = 0; i < scores.size(); ++i)
+        if (scores[i].feasible)
+            fastest.push_back(i);
+    const std::size_t keep = std::min(fastest.size(), std::max<std::size_t>(30, 3 * constraints.top));
+    std::partial_sort(fastest.begin(), fastest.begin() + std::ptrdiff_t(keep), fastest.end(),
+                      [&](std::size_t a, std::size_t b) { return ranksBefore(scores[a], scores[b]); });
+    const FixedDimensions fixed(constraints);
+    std::vector<SearchScore> better;
+    std::int64_t evaluated = 0;
+    for (std::size_t i = 0; i < keep; ++i) {
+        const SearchScore &planned = scores[fastest[i]];
+        for (const SearchConfig &v : softwareVariants(base, fixed, planned.config)) {
+            SearchScore s = score(base, catalog, constraints, v);
+            ++evaluated;
+            if (s.feasible && s.tokensPerSecond > planned.tokensPerSecond * (1.0 + 1e-9))
+                better.push_back(std::move(s));
+        }
+    }
+    scores.insert(scores.end(), better.begin(), better.end());
+    return evaluated;
 }
 
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
@@ -654,7 +778,9 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
     asShown.simulatePipeline = true;
     if (const Estimate e = estimate(base, catalog, asShown); e.valid && e.memory.fits)
         outcome.baseTokensPerSecond = e.step.tokensPerSecond;
-    const std::vector<SearchScore> scores = scoreAll(base, catalog, constraints, configs, progress, outcome);
+    std::vector<SearchScore> scores = scoreAll(base, catalog, constraints, configs, progress, outcome);
+    if (!outcome.cancelled)
+        outcome.evaluated += refineSoftware(base, catalog, constraints, scores);
     rank(base, catalog, constraints, scores, outcome);
     outcome.parameters = totalParameters(base.model);
     outcome.noLayout = configs.empty();

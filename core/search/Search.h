@@ -65,9 +65,16 @@ struct SearchConfig
     std::int64_t context = 1; ///< context-parallel size
     std::int64_t expert = 1;       ///< expert-parallel size (mixture of experts)
     std::int64_t expertTensor = 0; ///< expert tensor-parallel size (0: the tensor size)
+    /// Software choices (the base plan's unless the search tried another for the fastest layouts): the
+    /// mixture of experts' dispatcher and all-to-all overlap, and CUDA graphs.
+    ExpertDispatcher dispatcher = ExpertDispatcher::AllToAll;
+    bool expertCommOverlap = false;
+    CudaGraphs cudaGraphs = CudaGraphs::None;
 
     friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
 };
+/// The configuration a plan is: its layout and its software choices (the inverse of applyConfig for those).
+SearchConfig configOf(const Plan &plan);
 Plan applyConfig(const Plan &base, const SearchConfig &config);
 
 enum class RejectCause { Invalid, DoesNotFit, Headroom, TensorAcrossNodes };

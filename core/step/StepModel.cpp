@@ -23,6 +23,9 @@ Precision opPrecision(const TrainingConfig &training, const Op &op)
         return training.precision;
     if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul))
         return Precision::BF16;
+    // FP8 attention is E4M3 whatever the linear layers' format (cuDNN's FP8 fused attention).
+    if (op.attentionCore)
+        return Precision::FP8;
     return training.precision;
 }
 
@@ -31,10 +34,27 @@ struct Sums
     double forward = 0, backward = 0, recompute = 0;
     double computeBound = 0, memoryBound = 0; ///< kernel time by what limits it
     double recomputeFlops = 0;
+    double forwardLaunches = 0, backwardLaunches = 0; ///< kernels the host launches itself (not from a CUDA graph)
 };
 
-void accumulate(Sums &s, const Op &op, double count)
+/// Whether the host launches an op itself: every op without CUDA graphs; with per-layer graphs the ops
+/// outside the transformer layers and a mixture of experts' routed part after the router; none with the
+/// whole step captured; with the router graphed, all but the router and the permutation's preprocessing.
+bool launchedEagerly(const Op &op, CudaGraphs graphs)
 {
+    switch (graphs) {
+    case CudaGraphs::None: return true;
+    case CudaGraphs::Router: return op.role != OpRole::Router;
+    case CudaGraphs::Layers: return op.scope != OpScope::Layer || (op.part == LayerPart::MoeMlp && op.role != OpRole::Router);
+    case CudaGraphs::Step: return false;
+    }
+    return true;
+}
+
+void accumulate(Sums &s, const Op &op, double count, CudaGraphs graphs)
+{
+    if (launchedEagerly(op, graphs))
+        (op.pass == OpPass::Forward ? s.forwardLaunches : s.backwardLaunches) += op.launches * count;
     const double t = op.seconds * count;
     switch (op.pass) {
     case OpPass::Forward: s.forward += t; break;
@@ -79,8 +99,10 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
-    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > 1)
+    if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) { // DeepEP README: 153-158 of 160 GB/s NVLink on H800
         links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
+        links.expertGroup.intraNode.bandwidthBytesPerSecond = links.intraNodeNominalBytesPerSecond;
+    }
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
@@ -111,7 +133,8 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
         timeOp(op, device, opPrecision(plan.training, op));
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
-        accumulate(op.scope == OpScope::Layer ? layerSums : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0);
+        accumulate(op.scope == OpScope::Layer ? layerSums : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0,
+                   plan.training.cudaGraphs);
         double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
@@ -261,7 +284,7 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
                           / double(plan.parallel.tensor);
     const double load = plan.training.busiestExpertLoad();
     const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
-    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp)
+    if (isFlexDispatcher(plan.parallel.expertDispatcher))
         return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup);
     return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
@@ -275,39 +298,149 @@ struct LayerComm
     double expert = 0;
 };
 
-/// The pace stage's compute per micro-batch, as the data-parallel model reads it: each kind of unit ZeRO-3
-/// gathers (with its blocking collectives; full recompute replays the forward ones in backward, as does
-/// the "moe" module the dispatch) and the kernels' memory-bound share.
-StageCompute stageCompute(const Plan &plan, const MicrobatchSums &m, const LayerComm &c, const StageTime &pace)
+/// One micro-batch's time of each kind of unit on the compute stream, blocking collectives included (full
+/// recompute replays the forward ones in backward, as does the "moe" module the dispatch), and the
+/// kernels' memory-bound share: what the data-parallel model and the host's launches are set against.
+StageCompute unitCompute(const Plan &plan, const MicrobatchSums &m, const LayerComm &c)
 {
-    const bool full = plan.training.recompute == Recompute::Full;
-    const bool replayA2A = full || plan.training.recomputesMoeLayers();
+    // Full recomputation of some layers (training.recompute_layers): the layers' mean.
+    const double full = plan.recomputedShare();
+    const double replay = plan.training.recompute == Recompute::Full ? full : 1.0; // the recompute ops' share
+    const double replayA2A = plan.training.recomputesMoeLayers() ? 1.0 : full;
     const double commonForward = m.layer.forward + c.tensor.forward + c.context.forward;
-    const double commonBackward = m.layer.backward + m.layer.recompute + c.tensor.backward + c.context.backward
-                                  + (full ? c.tensor.forward + c.context.forward : 0.0);
+    const double commonBackward = m.layer.backward + replay * m.layer.recompute + c.tensor.backward + c.context.backward
+                                  + full * (c.tensor.forward + c.context.forward);
     StageCompute s;
-    s.denseLayer = {commonForward + m.denseMlp.forward, commonBackward + m.denseMlp.backward + m.denseMlp.recompute};
+    s.denseLayer = {commonForward + m.denseMlp.forward, commonBackward + m.denseMlp.backward + replay * m.denseMlp.recompute};
     s.moeLayer = {commonForward + m.moeMlp.forward + c.expert,
-                  commonBackward + m.moeMlp.backward + m.moeMlp.recompute + c.expert * (replayA2A ? 2.0 : 1.0)};
+                  commonBackward + m.moeMlp.backward + replay * m.moeMlp.recompute + c.expert * (1.0 + replayA2A)};
     s.embedding = {m.embedding.forward, m.embedding.backward};
     s.output = {m.output.forward, m.output.backward};
-    s.forward = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds;
-    s.backward = pace.microbatchSeconds() - s.forward - pace.pipelineCommSeconds;
     const double kernels = m.layer.computeBound + m.layer.memoryBound + m.denseMlp.computeBound + m.denseMlp.memoryBound
                            + m.moeMlp.computeBound + m.moeMlp.memoryBound;
     s.memoryBoundShare = kernels > 0 ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound) / kernels : 0.0;
     return s;
 }
 
+/// The pace stage's compute per micro-batch, as the data-parallel model reads it.
+StageCompute stageCompute(const Plan &plan, const MicrobatchSums &m, const LayerComm &c, const StageTime &pace)
+{
+    StageCompute s = unitCompute(plan, m, c);
+    s.forward = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds
+                + pace.hostForwardSeconds + pace.offloadForwardSeconds;
+    s.backward = pace.microbatchSeconds() - s.forward - pace.pipelineCommSeconds;
+    return s;
+}
+
+/// The host's launches of one micro-batch on a stage, against the GPU time they feed. The host runs ahead of
+/// the GPU while its kernels are longer than their launches; over a pass the GPU waits for the host by what
+/// the launches take beyond the kernels (Megatron-Core's step is launched from Python, kernel by kernel,
+/// unless CUDA graphs replay it). A dropless mixture of experts makes the host wait for each MoE layer's token
+/// counts (the dispatcher sizes its buffers from them), so each layer is a pass of its own there; a fixed
+/// capacity (token drop, or the padding a whole-step graph needs) removes the wait. Per-layer graphs cost one
+/// launch per layer and pass.
+struct HostTime
+{
+    double forward = 0, backward = 0;
+};
+HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u, std::int64_t stage)
+{
+    const double launch = plan.cluster.overrides.hostLaunchSeconds.value_or(device.hostLaunchSeconds);
+    if (!(launch > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
+        return {};
+    const double replay = plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
+    const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
+    const double denseLayers = layers - moeLayers;
+    const auto host = [&](const Sums &part, bool forward) { return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch; };
+    const auto layerHost = [&](const Sums &mlp, bool forward) {
+        return host(m.layer, forward) + (forward ? mlp.forwardLaunches : mlp.backwardLaunches) * launch;
+    };
+    const bool firstStage = stage == 0, lastStage = stage == plan.parallel.pipeline - 1;
+    const auto ends = [&](bool forward) {
+        const double hostEnds = (firstStage ? host(m.embedding, forward) - replay * launch : 0.0)
+                                + (lastStage ? host(m.output, forward) - replay * launch : 0.0);
+        const double gpuEnds = (firstStage ? (forward ? u.embedding.forward : u.embedding.backward) : 0.0)
+                               + (lastStage ? (forward ? u.output.forward : u.output.backward) : 0.0);
+        return std::pair{hostEnds, gpuEnds};
+    };
+    const bool waitsPerLayer = plan.model.isMoe() && moeLayers > 0 && !plan.training.capacityFactor;
+    HostTime t;
+    for (const bool forward : {true, false}) {
+        const double hDense = layerHost(plan.model.isMoe() ? m.denseMlp : Sums{}, forward);
+        const double hMoe = layerHost(m.moeMlp, forward);
+        const double gDense = forward ? u.denseLayer.forward : u.denseLayer.backward;
+        const double gMoe = forward ? u.moeLayer.forward : u.moeLayer.backward;
+        const auto [hEnds, gEnds] = ends(forward);
+        const double exposed = waitsPerLayer
+                                   ? denseLayers * std::max(0.0, hDense - gDense) + moeLayers * std::max(0.0, hMoe - gMoe) + std::max(0.0, hEnds - gEnds)
+                                   : std::max(0.0, denseLayers * hDense + moeLayers * hMoe + hEnds - denseLayers * gDense - moeLayers * gMoe - gEnds);
+        (forward ? t.forward : t.backward) = exposed;
+    }
+    return t;
+}
+
+/// What one MoE layer's dispatch and combine cost on the compute stream for one micro-batch: `a2a` is one
+/// pass's dispatch and combine, `replayed` what recomputation adds. Without overlap all of it. With
+/// parallel.expert_comm_overlap (Megatron-Core --overlap-moe-expert-parallel-comm with --delay-wgrad-compute)
+/// the combined 1F1B schedule runs one micro-batch's forward beside another's backward, layer by layer
+/// (megatron/core/models/common/model_chunk_schedule_plan.py): the backward combine beside the forward's
+/// attention block, the forward dispatch beside the experts' backward (input gradients), the backward dispatch
+/// beside the experts' weight gradients and forward, the forward combine beside the attention block's
+/// backward. Each collective is exposed by what it takes beyond the compute it runs beside, and the hidden
+/// part costs that compute the dispatcher's SMs (HybridEP 32, Megatron-Bridge's moe_hybridep_num_sms; DeepEP
+/// 20, Megatron-Core's moe_deepep_num_sms; NCCL's all-to-all 16) of the device's. It needs two micro-batches
+/// in flight; the replayed collectives stay exposed.
+double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, double a2a, double replayed)
+{
+    if (!plan.parallel.expertCommOverlap || plan.microbatches() < 2 || !(a2a > 0))
+        return 2.0 * a2a + replayed;
+    const double c = 0.5 * a2a; // one dispatch or one combine
+    const double attentionForward = m.layer.forward, attentionBackward = m.layer.backward + m.layer.recompute;
+    const double expertsInput = m.moeMlp.backward + m.moeMlp.recompute - m.moeMlpWeightGradient;
+    const double expertsRest = m.moeMlpWeightGradient + m.moeMlp.forward;
+    const ExpertDispatcher d = plan.parallel.expertDispatcher;
+    const double sms = d == ExpertDispatcher::HybridEp ? 32.0 : d == ExpertDispatcher::DeepEp ? 20.0 : 16.0;
+    const double share = device.multiprocessors > 0 ? std::min(0.5, sms / device.multiprocessors) : 0.0;
+    double cost = replayed;
+    for (const double window : {attentionForward, expertsInput, expertsRest, attentionBackward})
+        cost += std::max(0.0, c - window) + share * std::min(c, window);
+    return cost;
+}
+
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
 /// last, tensor-parallel collectives (forward and backward; full recompute replays the forward ones; the
 /// embedding and the output layer add one each) and the point-to-point transfers.
-void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp, const ContextExchange &cx, double p2p,
-                double expertA2A, StepEstimate &est)
+/// Activation offload (training.activation_offload_layers; Megatron-Core's cpu_offloading): each offloaded
+/// layer's stored tensors go to the host over the host link behind the next layer's forward and come back
+/// ahead of its backward behind the previous layer's backward, on the copy engines; what a copy takes
+/// beyond the layer it hides behind is exposed.
+struct OffloadTime
 {
+    double forward = 0, backward = 0;
+};
+OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const StageActivations &a, const StageCompute &u,
+                            std::int64_t stage)
+{
+    const double layers = double(a.offloadedLayers);
+    const double link = plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    if (!(layers > 0) || !(link > 0) || !(a.offloadedBytes > 0) || !(a.microbatchesInFlight > 0))
+        return {};
+    const double copy = a.offloadedBytes / (layers * a.microbatchesInFlight) / link; // one layer, one micro-batch
+    const double share = double(plan.moeLayersOnStage(stage)) / std::max(1.0, double(plan.layersOnStage(stage)));
+    const double forward = (1.0 - share) * u.denseLayer.forward + share * u.moeLayer.forward;
+    const double backward = (1.0 - share) * u.denseLayer.backward + share * u.moeLayer.backward;
+    return {layers * std::max(0.0, copy - forward), layers * std::max(0.0, copy - backward)};
+}
+
+void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const MicrobatchSums &m,
+                const LayerComm &comm, double p2p, StepEstimate &est)
+{
+    const TensorComm &tp = comm.tensor;
+    const ContextExchange &cx = comm.context;
+    const double expertA2A = comm.expert;
+    const StageCompute units = unitCompute(plan, m, comm);
     const std::int64_t p = plan.parallel.pipeline;
     const double tpPerPass = tp.forward;
-    const double tpLayer = tp.forward + tp.backward + (plan.training.recompute == Recompute::Full ? tp.forward : 0.0);
     const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
     est.stages.resize(std::size_t(p));
     double slowest = -1;
@@ -316,18 +449,25 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp,
         const double layersPerStage = double(plan.layersOnStage(s)); // uneven splits: this stage's own
         const double moeLayers = double(plan.moeLayersOnStage(s));
         const double denseLayers = plan.model.isMoe() ? layersPerStage - moeLayers : 0.0;
+        // Full recomputation replays the forward of its share of the layers (training.recompute_layers),
+        // selective recomputation its modules in every layer.
+        const double full = plan.recomputedShare(s);
+        const double replay = plan.training.recompute == Recompute::Full ? full : 1.0;
+        const double tpLayer = tp.forward + tp.backward + full * tp.forward;
         st.forwardSeconds = layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
         st.backwardSeconds = layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
-        st.recomputeSeconds = layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute;
+        st.recomputeSeconds
+            = replay * (layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute);
         // Full recompute and the "moe" module replay the forward dispatch and combine.
-        const bool replayA2A = plan.training.recompute == Recompute::Full || plan.training.recomputesMoeLayers();
-        const double a2aRecompute = replayA2A ? expertA2A : 0.0;
-        st.expertCommSeconds = moeLayers * (2.0 * expertA2A + a2aRecompute);
-        st.expertCommForwardSeconds = moeLayers * expertA2A;
+        const double a2aRecompute = (plan.training.recomputesMoeLayers() ? 1.0 : full) * expertA2A;
+        const double a2aLayer = 2.0 * expertA2A + a2aRecompute;
+        const double a2aExposed = expertOverlapCost(plan, device, m, expertA2A, a2aRecompute);
+        st.expertCommSeconds = moeLayers * a2aExposed;
+        st.expertCommForwardSeconds = a2aLayer > 0 ? moeLayers * expertA2A * a2aExposed / a2aLayer : 0.0;
         st.tensorCommSeconds = layersPerStage * tpLayer;
         st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
         // Full recompute replays the forward exchange too.
-        const double cxRecompute = plan.training.recompute == Recompute::Full ? cx.forward : 0.0;
+        const double cxRecompute = full * cx.forward;
         st.contextCommSeconds = layersPerStage * (cx.forward + cx.backward + cxRecompute);
         st.contextCommForwardSeconds = layersPerStage * cx.forward;
         st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + denseLayers * m.denseMlpWeightGradient
@@ -343,6 +483,14 @@ void stageTimes(const Plan &plan, const MicrobatchSums &m, const TensorComm &tp,
         if (s == 0 || s == p - 1)
             st.tensorCommSeconds += (s == 0 ? tpEnds : 0.0) + (s == p - 1 ? tpEnds : 0.0);
         st.pipelineCommSeconds = p2p;
+        const HostTime host = hostExposure(plan, device, m, units, s);
+        st.hostForwardSeconds = host.forward;
+        st.hostSeconds = host.forward + host.backward;
+        if (std::size_t(s) < memory.stages.size()) {
+            const OffloadTime offload = offloadExposure(plan, device, memory.stages[std::size_t(s)].activations, units, s);
+            st.offloadForwardSeconds = offload.forward;
+            st.offloadSeconds = offload.forward + offload.backward;
+        }
         if (st.microbatchSeconds() > slowest) {
             slowest = st.microbatchSeconds();
             est.slowestStage = s;
@@ -369,10 +517,11 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
         in.chunks = std::int32_t(par.virtualStages);
         for (const StageTime &st : est.stages) {
             in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds
-                                        + st.expertCommForwardSeconds + p2pOneWay);
+                                        + st.expertCommForwardSeconds + st.hostForwardSeconds + st.offloadForwardSeconds + p2pOneWay);
             in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
                                          - st.tensorCommForwardSeconds + st.contextCommSeconds - st.contextCommForwardSeconds
-                                         + st.expertCommSeconds - st.expertCommForwardSeconds + p2pOneWay);
+                                         + st.expertCommSeconds - st.expertCommForwardSeconds + st.hostSeconds - st.hostForwardSeconds
+                                         + st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay);
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
         }
         est.pipeline = trainplan::simulatePipeline(in);
@@ -513,7 +662,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
     const LayerComm perLayer{tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
                              expertAllToAllPerPass(plan, links)};
-    stageTimes(plan, sums, perLayer.tensor, perLayer.context, 2.0 * p2pOneWay, perLayer.expert, est);
+    stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
@@ -536,6 +685,8 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     b[std::size_t(TimeCategory::PipelineBubble)] = bubble;
     b[std::size_t(TimeCategory::DataComm)] = dataExposed;
     b[std::size_t(TimeCategory::Optimizer)] = optimizer;
+    b[std::size_t(TimeCategory::HostLaunch)] = microbatches * pace.hostSeconds;
+    b[std::size_t(TimeCategory::ActivationOffload)] = microbatches * pace.offloadSeconds;
     b[std::size_t(TimeCategory::Other)] = 0.0;
     for (double seconds : b)
         est.stepSeconds += seconds;

@@ -31,6 +31,8 @@ enum class TimeCategory {
     PipelineBubble,   ///< fill and drain of the pipeline
     DataComm,         ///< exposed data-parallel / ZeRO communication
     Optimizer,        ///< optimizer update (and host transfers with offload)
+    HostLaunch,       ///< the GPU waiting for its host to launch kernels (no or partial CUDA graphs)
+    ActivationOffload, ///< activation copies to and from host memory beyond the compute they hide behind
     Other,
 };
 constexpr auto enumNames(TimeCategory)
@@ -43,7 +45,10 @@ constexpr auto enumNames(TimeCategory)
                       N{TimeCategory::PipelineComm, "pipeline_comm", "Pipeline communication"},
                       N{TimeCategory::PipelineBubble, "pipeline_bubble", "Pipeline bubble"},
                       N{TimeCategory::DataComm, "data_comm", "Data-parallel communication (exposed)"},
-                      N{TimeCategory::Optimizer, "optimizer", "Optimizer"}, N{TimeCategory::Other, "other", "Other"}};
+                      N{TimeCategory::Optimizer, "optimizer", "Optimizer"},
+                      N{TimeCategory::HostLaunch, "host_launch", "Host launch (exposed)"},
+                      N{TimeCategory::ActivationOffload, "activation_offload", "Activation offload (exposed)"},
+                      N{TimeCategory::Other, "other", "Other"}};
 }
 inline const char *toString(TimeCategory v) { return spellingOf(v); }
 inline constexpr std::size_t kTimeCategoryCount = enumCount<TimeCategory>();
@@ -93,10 +98,14 @@ struct StageTime
     double expertCommSeconds = 0;         ///< expert-parallel dispatch and combine, forward and backward
     double expertCommForwardSeconds = 0;  ///< the forward part of expertCommSeconds
     double weightGradientSeconds = 0; ///< the weight-gradient matmuls inside backwardSeconds (ZB-H1's W)
+    double hostSeconds = 0;        ///< the GPU waiting for its host's kernel launches, forward and backward
+    double hostForwardSeconds = 0; ///< the forward part of hostSeconds
+    double offloadSeconds = 0;        ///< activation offload copies beyond the layers' compute, forward and backward
+    double offloadForwardSeconds = 0; ///< the forward part of offloadSeconds
     double microbatchSeconds() const
     {
         return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds + expertCommSeconds
-               + pipelineCommSeconds;
+               + pipelineCommSeconds + hostSeconds + offloadSeconds;
     }
 };
 

@@ -22,6 +22,8 @@ std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimat
     part(StepPart::PipelineIdle) = step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
     part(StepPart::DataComm) = step.category(TimeCategory::DataComm);
     part(StepPart::Optimizer) = step.category(TimeCategory::Optimizer);
+    part(StepPart::HostLaunch) = step.category(TimeCategory::HostLaunch);
+    part(StepPart::ActivationOffload) = step.category(TimeCategory::ActivationOffload);
     part(StepPart::Other) = step.category(TimeCategory::Other);
     return parts;
 }
@@ -44,7 +46,8 @@ SegmentKind segmentKind(PipelineOpKind kind)
 /// with one transfer.
 std::pair<double, double> microbatchPasses(const StageTime &st)
 {
-    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + 0.5 * st.pipelineCommSeconds;
+    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + st.expertCommForwardSeconds
+                           + st.hostForwardSeconds + st.offloadForwardSeconds + 0.5 * st.pipelineCommSeconds;
     return {forward, st.microbatchSeconds() - forward};
 }
 

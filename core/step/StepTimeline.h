@@ -26,6 +26,8 @@ enum class StepPart : std::uint8_t {
     PipelineIdle,
     DataComm,
     Optimizer,
+    HostLaunch,
+    ActivationOffload,
     Other,
 };
 constexpr auto enumNames(StepPart)
@@ -40,6 +42,8 @@ constexpr auto enumNames(StepPart)
                       N{StepPart::PipelineIdle, "pipeline_idle", "Pipeline bubble and transfers"},
                       N{StepPart::DataComm, "data_comm", "Data-parallel / ZeRO communication (exposed)"},
                       N{StepPart::Optimizer, "optimizer", "Optimizer"},
+                      N{StepPart::HostLaunch, "host_launch", "Host launch (exposed)"},
+                      N{StepPart::ActivationOffload, "activation_offload", "Activation offload (exposed)"},
                       N{StepPart::Other, "other", "Other"}};
 }
 inline const char *toString(StepPart v) { return spellingOf(v); }

@@ -106,8 +106,7 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const ParallelConfig &par = plan.parallel;
     const double m = double(plan.microbatches());
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
-    const bool full = t.recompute == Recompute::Full;
-    const double passes = 2.0 + (full ? 1.0 : 0.0); // forward, backward, the replayed forward
+    const double passes = 2.0 + plan.recomputedShare(stage); // forward, backward, the replayed forward
     const double q = activationElementBytes(t.precision);
     const double activation = q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
     if (par.tensor > 1) {
@@ -142,9 +141,9 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     if (model.isMoe() && par.expert > 1 && moeLayers > 0) {
         const double tokens = double(model.seqLen) / double(par.context) * double(t.microBatch) / double(par.tensor);
         const double tokenBytes = q * tokens * double(model.hidden) * t.busiestExpertLoad();
-        const double replay = full || t.recomputesMoeLayers() ? 3.0 : 2.0;
+        const double replay = t.recomputesMoeLayers() ? 3.0 : 2.0 + plan.recomputedShare(stage);
         const double times = 2.0 * replay * moeLayers * m; // dispatch and combine, each pass
-        if (par.expertDispatcher == ExpertDispatcher::DeepEp) {
+        if (isFlexDispatcher(par.expertDispatcher)) {
             // One copy per remote destination node crosses the network (DeepEP's deduplication).
             const GroupPlacement &g = links.expertGroup;
             const double nodes = double(g.nodes());

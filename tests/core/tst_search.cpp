@@ -24,6 +24,7 @@
 
 using namespace trainplan;
 using trainplan::test::presetPlan;
+using trainplan::test::qwen3On8B200;
 
 namespace {
 
@@ -57,6 +58,7 @@ private slots:
         SearchConstraints one;
         one.threads = 1;
         one.top = 50;
+        one.fix("training.cuda_graphs", std::string("none")); // no software variants: the enumerated space alone
         SearchConstraints two = one;
         two.threads = 2;
         const SearchOutcome a = searchPlans(base, io::builtinCatalog(), one);
@@ -73,6 +75,43 @@ private slots:
             QCOMPARE(io::rejectionMessage(a.rejected[i], a), io::rejectionMessage(b.rejected[i], b));
         }
         QCOMPARE(a.evaluated, std::int64_t(enumerateConfigs(base, one).size()));
+    }
+
+    // The software choices (CUDA graphs, the expert dispatcher and its all-to-all overlap) are tried on the
+    // fastest layouts: Qwen3-30B-A3B on one DGX B200 node, planned eager with Megatron-Core's all-to-all,
+    // has its best plan among the variants, each listed plan scores exactly what estimating it gives, and a
+    // held choice is never varied.
+    void softwareChoicesAreTriedOnTheFastestLayouts()
+    {
+        Plan base = qwen3On8B200();
+        SearchConstraints c;
+        c.threads = 1;
+        const SearchOutcome free = searchPlans(base, io::builtinCatalog(), c);
+        QVERIFY(free.valid && !free.top.empty());
+        const SearchConfig &best = free.top.front().score.config;
+        QVERIFY(best.cudaGraphs != CudaGraphs::None || best.dispatcher != ExpertDispatcher::AllToAll || best.expertCommOverlap);
+        QCOMPARE(free.top.front().plan.training.cudaGraphs, best.cudaGraphs);
+        QCOMPARE(free.top.front().plan.parallel.expertDispatcher, best.dispatcher);
+        EstimateOptions shown = EstimateOptions::analytic();
+        shown.simulatePipeline = true;
+        const Estimate direct = estimate(free.top.front().plan, io::builtinCatalog(), shown);
+        QVERIFY(direct.valid);
+        TP_COMPARE_REL(free.top.front().score.tokensPerSecond, direct.step.tokensPerSecond, 1e-12);
+        QVERIFY(free.evaluated > std::int64_t(enumerateConfigs(base, c).size()));
+
+        SearchConstraints held = c;
+        held.fix("training.cuda_graphs", std::string("none"));
+        held.fix("parallel.expert_dispatcher", std::string("alltoall"));
+        held.fix("parallel.expert_comm_overlap", false);
+        const SearchOutcome kept = searchPlans(base, io::builtinCatalog(), held);
+        QVERIFY(kept.valid && !kept.top.empty());
+        for (const RankedPlan &r : kept.top) {
+            QCOMPARE(r.score.config.cudaGraphs, CudaGraphs::None);
+            QCOMPARE(r.score.config.dispatcher, ExpertDispatcher::AllToAll);
+            QVERIFY(!r.score.config.expertCommOverlap);
+        }
+        QCOMPARE(kept.evaluated, std::int64_t(enumerateConfigs(base, held).size()));
+        QVERIFY(free.bestTokensPerSecond > kept.bestTokensPerSecond);
     }
 
     // The search validates each configuration with validateLayout() (ranges of the layout's keys only): on

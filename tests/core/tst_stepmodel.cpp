@@ -429,7 +429,9 @@ void TestStepModel::scheduleStepsCostEachChunkPass()
     plan.training.flashAttention = true;
     plan.training.sequenceParallel = true;
     const Catalog &catalog = io::builtinCatalog();
-    QCOMPARE(catalog.device("h100-sxm5-80gb")->scheduleStepSeconds, 300e-6); // devices.json, docs/CALIBRATION.md
+    // devices.json's fitted figure (docs/CALIBRATION.md): host time of a chunk pass, well under a millisecond.
+    const double stepSeconds = catalog.device("h100-sxm5-80gb")->scheduleStepSeconds;
+    QVERIFY(stepSeconds > 50e-6 && stepSeconds < 1e-3);
     DeviceSpec none = *catalog.device("h100-sxm5-80gb");
     none.scheduleStepSeconds = 0;
     Catalog without = catalog;
@@ -438,7 +440,7 @@ void TestStepModel::scheduleStepsCostEachChunkPass()
     const Estimate bare = estimate(plan, without, EstimateOptions::analytic());
     QVERIFY(with.valid && bare.valid);
     const double extra = with.step.category(TimeCategory::PipelineComm) - bare.step.category(TimeCategory::PipelineComm);
-    QVERIFY2(std::abs(extra - 1536 * 300e-6) < 1e-9, qPrintable(QString::number(extra)));
+    QVERIFY2(std::abs(extra - 1536 * stepSeconds) < 1e-9, qPrintable(QString::number(extra)));
     // Without a pipeline there is no receive to wait on: nothing is charged.
     Plan flat = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
     flat.training.flashAttention = true;

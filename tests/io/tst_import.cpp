@@ -77,6 +77,10 @@ private slots:
         QCOMPARE(r.plan->model.attention, catalog->attention);
         QCOMPARE(r.plan->model.routerGroups, catalog->routerGroups); // DeepSeek-V3: n_group 8, topk_group 4
         QCOMPARE(r.plan->model.routerGroupTopk, catalog->routerGroupTopk);
+        // gpt-oss: sliding_window 128 on alternating layer_types, attention sinks; Qwen3 carries a null window.
+        QCOMPARE(r.plan->model.slidingWindow, catalog->slidingWindow);
+        QCOMPARE(r.plan->model.fullAttentionInterval, catalog->fullAttentionInterval);
+        QCOMPARE(r.plan->model.attentionSinks, catalog->attentionSinks);
         // What no file gives is listed: the cluster and the batch come from the example plan.
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("cluster.device")));
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <set>
 
 #include "io/CatalogJson.h"
 #include "ValidationRows.h"
@@ -216,6 +217,65 @@ Family modernFamily()
     return f;
 }
 
+// Current software (CALIBRATE_BRIDGE=fit): the modern rows and the Megatron-Bridge rows of 25.09-26.08
+// together. Each device's own matmul maximum (H100, B200, B300, GB200, GB300: each on its own rows), attention
+// efficiency per generation (Hopper, Blackwell), NVFP4's share per generation (Blackwell, Blackwell Ultra),
+// the network efficiency and the schedule step shared, and the host's launch cost per CPU (x86 hosts of DGX
+// H100/B200/B300, Grace of GB200/GB300). The FP8 share of each device is not fitted: devices.json takes it
+// from the measured maximum achievable FP8 over BF16 matmul throughput (gpu_specs.csv).
+bool grace(const std::string &id) { return id.rfind("gb", 0) == 0; }
+bool ultra(const std::string &id) { return id == "b300" || id == "gb300"; }
+
+Family currentFamily()
+{
+    const Catalog &c = io::builtinCatalog();
+    const auto dev = [&](const char *id) { return *c.device(id, {}); };
+    const DeviceSpec h = dev("h100-sxm5-80gb"), b = dev("b200"), b3 = dev("b300"), g = dev("gb200"), g3 = dev("gb300");
+    Family f;
+    f.objective = qEnvironmentVariable("CALIBRATE_OBJECTIVE") == QLatin1String("huber") ? Objective::PseudoHuber : Objective::MeanAndP90;
+    // Each matmul maximum at most the device's measured maximum achievable matmul throughput over its peak
+    // (MAMF, shared/validation/gpu_specs.csv: H100 794.5 of 989, B200 1,745 of 2,250, GB200 1,822 of 2,500,
+    // B300 1,769 of 2,250 BF16 TFLOP/s; GB300, unmeasured, as B300): a training step's GEMMs do not beat the
+    // best benchmark shape.
+    f.parameters = {{"h100_matmul_max", h.matmulEfficiency.max, 0.5, 0.803},    {"b200_matmul_max", b.matmulEfficiency.max, 0.45, 0.776},
+                    {"b300_matmul_max", b3.matmulEfficiency.max, 0.45, 0.786},  {"gb200_matmul_max", g.matmulEfficiency.max, 0.45, 0.729},
+                    {"gb300_matmul_max", g3.matmulEfficiency.max, 0.45, 0.786}, {"hopper_attention_eff", h.attentionEfficiency, 0.3, 1.0},
+                    {"blackwell_attention_eff", b.attentionEfficiency, 0.3, 1.0},
+                    {"blackwell_fp4_share", b.fp4Efficiency > 0 ? b.fp4Efficiency : 0.6, 0.2, 1.0},
+                    {"ultra_fp4_share", g3.fp4Efficiency > 0 ? g3.fp4Efficiency : 0.6, 0.2, 1.0},
+                    {"network_eff", h.networkEfficiency, 0.4, 0.95},            {"schedule_step_us", h.scheduleStepSeconds / kMicro, 0, 1000},
+                    {"x86_launch_us", h.hostLaunchSeconds / kMicro, 2, 80},     {"grace_launch_us", g.hostLaunchSeconds / kMicro, 2, 80}};
+    f.apply = [](const std::vector<double> &p) {
+        Catalog c = io::builtinCatalog();
+        for (DeviceSpec d : c.devices()) {
+            if (!hopper(d.id) && !blackwell(d.id))
+                continue;
+            const std::size_t k = hopper(d.id) ? 0 : d.id == "b200" ? 1 : d.id == "b300" ? 2 : d.id == "gb200" ? 3 : 4;
+            const double overheadSeconds = d.matmulEfficiency.halfSize / (d.peakFlops(Precision::BF16) * d.matmulEfficiency.max);
+            d.matmulEfficiency.max = p[k];
+            d.matmulEfficiency.halfSize = overheadSeconds * d.peakFlops(Precision::BF16) * d.matmulEfficiency.max;
+            d.attentionEfficiency = hopper(d.id) ? p[5] : p[6];
+            d.fp4Efficiency = hopper(d.id) ? 0.0 : ultra(d.id) ? p[8] : p[7];
+            d.networkEfficiency = p[9];
+            d.scheduleStepSeconds = p[10] * kMicro;
+            d.hostLaunchSeconds = (grace(d.id) ? p[12] : p[11]) * kMicro;
+            c.addDevice(d);
+        }
+        return c;
+    };
+    return f;
+}
+
+/// A row's release for leaving one out: a Megatron-Bridge row's container release (26.04.01 is 26.04), the
+/// others by their source.
+QString releaseOf(const validation::Row &r)
+{
+    if (!r.source.startsWith(QLatin1String("bridge")))
+        return r.source;
+    const QString v = r.id.section(QLatin1Char(' '), -1).mid(1);
+    return QStringLiteral("bridge ") + v.section(QLatin1Char('.'), 0, 1);
+}
+
 void printFit(const Family &family, const LeastSquaresFit &fit, QTextStream &out)
 {
     for (std::size_t i = 0; i < family.parameters.size(); ++i) {
@@ -299,6 +359,105 @@ int calibrate(const std::vector<validation::Row> &rows, const Family &family, co
     return 0;
 }
 
+/// A family of some of another's parameters, the rest held at `held`.
+Family subFamily(const Family &all, const QStringList &names, const std::vector<double> &held)
+{
+    Family family = all;
+    std::vector<std::size_t> index; // the free parameters' places in the whole vector
+    family.parameters.clear();
+    for (std::size_t i = 0; i < all.parameters.size(); ++i)
+        if (names.contains(QString::fromStdString(all.parameters[i].name))) {
+            family.parameters.push_back(all.parameters[i]);
+            family.parameters.back().value = held[i];
+            index.push_back(i);
+        }
+    family.apply = [all, index, held](const std::vector<double> &v) {
+        std::vector<double> whole = held;
+        for (std::size_t k = 0; k < index.size(); ++k)
+            whole[index[k]] = v[k];
+        return all.apply(whole);
+    };
+    return family;
+}
+
+// The current-software fit in two stages (block coordinate descent, two rounds): the dense rows fit the GEMM,
+// attention, FP4, network and schedule-step parameters; the mixture-of-experts rows then fit what only they
+// identify, the hosts' launch cost and B300's matmul maximum (B300 has no dense rows). A joint fit over both
+// kinds lets the MoE rows' larger errors steer the dense parameters.
+const QStringList kDenseStage{"h100_matmul_max", "b200_matmul_max", "gb200_matmul_max", "gb300_matmul_max", "hopper_attention_eff",
+                              "blackwell_attention_eff", "blackwell_fp4_share", "ultra_fp4_share", "network_eff", "schedule_step_us"};
+const QStringList kMoeStage{"x86_launch_us", "grace_launch_us", "b300_matmul_max"};
+
+std::vector<double> stagedFit(const std::vector<validation::Row> &rows, const Family &all, std::vector<double> values, int rounds)
+{
+    std::vector<validation::Row> dense, moe;
+    for (const validation::Row &r : rows)
+        (r.plan.model.isMoe() ? moe : dense).push_back(r);
+    for (int round = 0; round < rounds; ++round)
+        for (const auto &[part, names] : {std::pair{&dense, &kDenseStage}, std::pair{&moe, &kMoeStage}}) {
+            const Family f = subFamily(all, *names, values);
+            const LeastSquaresFit fit = fitRows(*part, f, startValues(f), 40);
+            for (std::size_t k = 0, i = 0; i < all.parameters.size(); ++i)
+                if (names->contains(QString::fromStdString(all.parameters[i].name)))
+                    values[i] = fit.values[k++];
+        }
+    return values;
+}
+
+/// CALIBRATE_BRIDGE=fit: the staged fit on every modern row, its parameters (copy them into devices.json),
+/// the rows' errors by table, and each release left out: its rows predicted by a staged fit on the others.
+int calibrateStaged(const std::vector<validation::Row> &rows, QTextStream &out)
+{
+    const Family all = currentFamily();
+    const std::vector<double> start = startValues(all);
+    const Score before = score(rows, all.apply(start));
+    out << "devices.json on " << rows.size() << " rows: median " << 100 * before.median << "%, worst " << 100 * before.worst << "%\n";
+    const std::vector<double> fitted = stagedFit(rows, all, start, 2);
+    for (std::size_t i = 0; i < all.parameters.size(); ++i)
+        out << "  " << QString::fromStdString(all.parameters[i].name) << " = " << fitted[i] << "  (devices.json " << start[i] << ")\n";
+    const Catalog catalog = all.apply(fitted);
+    std::map<QString, std::vector<double>> bySource;
+    for (const validation::Row &r : rows)
+        bySource[r.source].push_back(relativeError(r, catalog));
+    for (const auto &[source, errors] : bySource) {
+        const Score s = summarise(errors);
+        out << "  " << source << " (" << errors.size() << " rows): median " << 100 * s.median << "%, worst " << 100 * s.worst << "%\n";
+    }
+    if (qEnvironmentVariableIsSet("CALIBRATE_NO_HOLDOUT"))
+        return 0;
+    std::map<QString, std::vector<double>> pooled;
+    std::set<QString> releases;
+    for (const validation::Row &r : rows)
+        releases.insert(releaseOf(r));
+    for (const QString &held : releases) {
+        std::vector<validation::Row> train, test;
+        for (const validation::Row &r : rows)
+            (releaseOf(r) == held ? test : train).push_back(r);
+        const Catalog heldCatalog = all.apply(stagedFit(train, all, fitted, 1));
+        std::vector<double> dense, moe;
+        for (const validation::Row &r : test) {
+            const double e = relativeError(r, heldCatalog);
+            (r.plan.model.isMoe() ? moe : dense).push_back(e);
+            pooled[r.plan.model.isMoe() ? QStringLiteral("moe") : QStringLiteral("dense")].push_back(e);
+            pooled[QStringLiteral("all")].push_back(e);
+        }
+        std::vector<double> both = dense;
+        both.insert(both.end(), moe.begin(), moe.end());
+        const Score s = summarise(both);
+        out << "held out " << held << " (" << test.size() << " rows): median " << 100 * s.median << "%, worst " << 100 * s.worst << "%";
+        if (!dense.empty() && !moe.empty())
+            out << "; dense " << 100 * summarise(dense).median << "%, MoE " << 100 * summarise(moe).median << "% median";
+        out << "\n";
+        out.flush();
+    }
+    for (const auto &[kind, errors] : pooled) {
+        const Score s = summarise(errors);
+        out << "leave-one-release-out, " << kind << ' ' << errors.size() << " rows: median " << 100 * s.median << "%, worst " << 100 * s.worst
+            << "%\n";
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -310,6 +469,37 @@ int main(int argc, char **argv)
     const auto modern = [](const validation::Row &r) {
         return r.source == QLatin1String("dgxc") || r.source == QLatin1String("dgxc-moe") || r.source == QLatin1String("nemo-long-context");
     };
+    if (qEnvironmentVariable("CALIBRATE_BRIDGE") == QLatin1String("dump")) {
+        printLargeRows(validation::loadBridgeRows(), io::builtinCatalog(), 0.0, out);
+        return 0;
+    }
+    if (qEnvironmentVariable("CALIBRATE_BRIDGE") == QLatin1String("ops")) { // one row's ops: CALIBRATE_ROW=<id part>
+        const QString pattern = qEnvironmentVariable("CALIBRATE_ROW");
+        for (const validation::Row &r : validation::loadBridgeRows()) {
+            if (!r.id.contains(pattern))
+                continue;
+            const Estimate e = estimate(r.plan, io::builtinCatalog(), {false});
+            out << r.id << ": measured " << r.measuredSeconds << " s, predicted " << e.step.stepSeconds << " s, " << r.plan.microbatches()
+                << " micro-batches\n";
+            for (const Op &op : e.step.ops)
+                out << "  " << toString(op.pass) << ' ' << int(op.scope) << ' ' << int(op.part) << ' ' << op.name << ": " << op.seconds * 1e6
+                    << " us, " << op.launches << " launches\n";
+            for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
+                out << "  " << toString(TimeCategory(i)) << ' ' << e.step.breakdown[i] << '\n';
+            break;
+        }
+        return 0;
+    }
+    if (qEnvironmentVariable("CALIBRATE_BRIDGE") == QLatin1String("fit")) {
+        const auto modernRow = [](const validation::Row &r) {
+            return r.source == QLatin1String("dgxc") || r.source == QLatin1String("dgxc-moe") || r.source == QLatin1String("nemo-long-context");
+        };
+        rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const auto &r) { return !modernRow(r); }), rows.end());
+        for (validation::Row &r : validation::loadBridgeRows())
+            if (r.modelled)
+                rows.push_back(std::move(r));
+        return calibrateStaged(rows, out);
+    }
     if (qEnvironmentVariableIsSet("CALIBRATE_MODERN")) {
         rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const auto &r) { return !modern(r); }), rows.end());
         // Leave one model family out (the dgxc rows' model names) and the long-context table; with

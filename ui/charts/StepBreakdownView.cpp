@@ -24,6 +24,8 @@ QString stepPartWords(StepPart part)
     case StepPart::PipelineIdle: return StepBreakdownView::tr("pipeline bubble + transfers");
     case StepPart::DataComm: return StepBreakdownView::tr("data-parallel / ZeRO comm.");
     case StepPart::Optimizer: return StepBreakdownView::tr("optimizer");
+    case StepPart::HostLaunch: return StepBreakdownView::tr("host launch");
+    case StepPart::ActivationOffload: return StepBreakdownView::tr("activation offload");
     case StepPart::Other: return StepBreakdownView::tr("other");
     }
     return {};
@@ -32,7 +34,7 @@ QString stepPartWords(StepPart part)
 QColor stepPartColour(StepPart part, const QPalette &palette)
 {
     // Forward, backward and data-parallel communication as in the step timeline.
-    const int index[] = {0, 1, 5, 4, 8, 9, 6, 3, 7, 2};
+    const int index[] = {0, 1, 5, 4, 8, 9, 6, 3, 7, 10, 11, 2};
     static_assert(std::size(index) == kStepPartCount);
     return chartstyle::series(index[std::size_t(part)], palette);
 }

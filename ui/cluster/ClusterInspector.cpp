@@ -131,6 +131,14 @@ QGroupBox *ClusterInspector::createClusterBox()
                                 tr("One node's host DRAM bandwidth, all sockets (cluster.host_memory_bandwidth): an offloaded "
                                    "optimizer step streams every GPU's shard of the node through it"));
     clusterForm->addRow(tr("Host memory per node"), m_hostMemory);
+    m_hostLaunch = new QDoubleSpinBox;
+    m_hostLaunch->setObjectName(QStringLiteral("hostLaunch"));
+    m_hostLaunch->setRange(0, 10000);
+    m_hostLaunch->setDecimals(1);
+    m_hostLaunch->setSuffix(tr(" µs"));
+    m_hostLaunch->setToolTip(tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
+                                "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
+    clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
     m_overlay = new QComboBox;
     m_overlay->setObjectName(QStringLiteral("overlay"));
     m_overlay->addItem(tr("Accelerator"), int(ClusterCanvas::Overlay::Devices));
@@ -235,6 +243,13 @@ void ClusterInspector::connectNetworkEdits()
             plan.cluster.overrides.*field = gbs * units::Giga;
             m_document->undoStack()->push(new ReplacePlan(m_document, plan, text, key));
         });
+    connect(m_hostLaunch, &QDoubleSpinBox::valueChanged, this, [this](double us) {
+        if (m_updating)
+            return;
+        Plan plan = m_document->plan();
+        plan.cluster.overrides.hostLaunchSeconds = us * units::Micro;
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"), 5));
+    });
 }
 
 void ClusterInspector::editGroup(int field)
@@ -314,6 +329,7 @@ void ClusterInspector::refresh()
         m_hostLink->setValue(plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(d->hostLinkBandwidthBytesPerSecond) / units::Giga);
         m_hostMemory->setValue(plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond)
                                / units::Giga);
+        m_hostLaunch->setValue(plan.cluster.overrides.hostLaunchSeconds.value_or(d->hostLaunchSeconds) / units::Micro);
     }
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();

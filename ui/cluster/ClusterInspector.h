@@ -50,6 +50,7 @@ private:
     QDoubleSpinBox *m_networkLatency;
     QDoubleSpinBox *m_hostLink;
     QDoubleSpinBox *m_hostMemory;
+    QDoubleSpinBox *m_hostLaunch;
     QComboBox *m_overlay;
     QLabel *m_legend;
     QLabel *m_groupTitle;

@@ -123,7 +123,9 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
                           : QObject::tr("dropless (no capacity factor)");
     if (m.routerGroups > 0 && m.routerGroupTopk < m.routerGroups)
         routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups").arg(m.routerGroupTopk).arg(m.routerGroups);
-    const QString dispatcher = par.expertDispatcher == ExpertDispatcher::DeepEp
+    const QString dispatcher = par.expertDispatcher == ExpertDispatcher::HybridEp
+                                   ? QObject::tr("HybridEP: a token crosses the network once per destination NVLink domain, at the links' rates")
+                               : par.expertDispatcher == ExpertDispatcher::DeepEp
                                    ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate")
                                    : QObject::tr("all-to-all: one copy per routed expert through NCCL");
     return {{QObject::tr("Expert layout"), QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
@@ -486,6 +488,58 @@ QList<QStringList> sourceRows(const Context &c)
     return rows;
 }
 
+/// The software the step runs with, where the plan sets it: CUDA graphs and the host's launches, the expert
+/// all-to-all overlap, activation offload, partial recomputation, sliding-window attention.
+QList<QStringList> softwareRows(const Context &c)
+{
+    QList<QStringList> rows;
+    const double launch = c.plan.cluster.overrides.hostLaunchSeconds.value_or(c.device.hostLaunchSeconds);
+    const CudaGraphs graphs = c.plan.training.cudaGraphs;
+    rows << QStringList{QObject::tr("Host launch"),
+                        graphs == CudaGraphs::Step
+                            ? QObject::tr("the whole step replayed as CUDA graphs: no kernel waits for the host")
+                            : QObject::tr("CUDA graphs: %1; %2 µs of host time per kernel launched eagerly; the GPU waits where a "
+                                          "pass's (a dropless MoE layer's) launches outlast its kernels: %3 s this step")
+                                  .arg(QLatin1String(toString(graphs)), fmt::number(launch * 1e6, 1),
+                                       fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
+                        QObject::tr("fitted per host CPU (x86, Grace) on the Megatron-Bridge rows that differ in CUDA graphs and "
+                                    "micro-batch (docs/CALIBRATION.md)")};
+    if (c.plan.model.isMoe() && c.plan.parallel.expert > 1 && c.plan.parallel.expertCommOverlap)
+        rows << QStringList{QObject::tr("Expert all-to-all overlap"),
+                            QObject::tr("combined 1F1B: the backward combine beside the forward attention, the forward dispatch beside "
+                                        "the experts' backward, the backward dispatch beside their weight gradients and forward, the "
+                                        "forward combine beside the attention's backward; each exposed beyond its window, the hidden "
+                                        "part costing the dispatcher's SMs"),
+                            QObject::tr("Megatron-Core models/common/model_chunk_schedule_plan.py (--overlap-moe-expert-parallel-comm)")};
+    if (c.plan.training.activationOffloadLayers > 0)
+        rows << QStringList{QObject::tr("Activation offload"),
+                            QObject::tr("%1 layers per stage copied to the host after their forward and back before their backward "
+                                        "over the host link (%2), beside the next layer's compute; two stay on the device: %3 s "
+                                        "exposed this step")
+                                .arg(c.plan.training.activationOffloadLayers)
+                                .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(
+                                                                 c.device.hostLinkBandwidthBytesPerSecond),
+                                                             0))
+                                .arg(fmt::number(c.e.step.category(TimeCategory::ActivationOffload), 2)),
+                            QObject::tr("Megatron-Core cpu_offloading (--cpu-offloading-num-layers)")};
+    if (c.plan.training.recompute == Recompute::Full && c.plan.training.recomputeLayers > 0)
+        rows << QStringList{QObject::tr("Partial recomputation"),
+                            QObject::tr("%1 layers of each model chunk keep only their input and are replayed; the others keep all "
+                                        "their activations")
+                                .arg(c.plan.training.recomputeLayers),
+                            QObject::tr("Megatron-Core --recompute-method block --recompute-num-layers")};
+    if (c.plan.model.slidingWindow > 0)
+        rows << QStringList{QObject::tr("Sliding-window attention"),
+                            QObject::tr("%1-token window, %2; a windowed layer's attention work is that of a causal prefix of 2w − w²/s")
+                                .arg(c.plan.model.slidingWindow)
+                                .arg(c.plan.model.fullAttentionInterval > 0
+                                         ? QObject::tr("one layer in %1 attends to the whole prefix").arg(c.plan.model.fullAttentionInterval)
+                                         : QObject::tr("every layer windowed")),
+                            QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
+                                        "banded attention)")};
+    return rows;
+}
+
 void sourcesSection(PageFlow &flow, const Context &c)
 {
     const RunConfig &r = c.plan.run;
@@ -498,10 +552,12 @@ void sourcesSection(PageFlow &flow, const Context &c)
                             QObject::tr("%1 µs of host time exposed at each model-chunk pass (2 × %2 per micro-batch on a stage)")
                                 .arg(fmt::number(c.device.scheduleStepSeconds * 1e6, 0))
                                 .arg(c.plan.parallel.virtualStages),
-                            QObject::tr("fitted on NVIDIA's DGX Cloud recipe runs: 302 ± 94 µs (docs/CALIBRATION.md)")};
+                            QObject::tr("fitted on NVIDIA's DGX Cloud and Megatron-Bridge recipe runs (docs/CALIBRATION.md)")};
+    rows << softwareRows(c);
     if (c.plan.model.isMoe() && c.plan.parallel.expert > 1)
-        rows << (c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
-                     ? QStringList{QObject::tr("Expert dispatch (DeepEP)"),
+        rows << (isFlexDispatcher(c.plan.parallel.expertDispatcher)
+                     ? QStringList{c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp ? QObject::tr("Expert dispatch (DeepEP)")
+                                                                                               : QObject::tr("Expert dispatch (HybridEP)"),
                                    QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ NVLink, q·s·h·D·(N−1)/N ÷ NIC)], "
                                                "D = R(1 − (1 − 1/R)ᵏ) nodes reached of the R a token may use"),
                                    QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64); DeepSeek-V3 report "

@@ -101,11 +101,13 @@ public:
         // Every dimension the search varies, so no two lines read alike.
         for (const RankedPlan &r : o.top) {
             const SearchConfig &k = r.score.config;
-            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5, ZeRO-%6, recompute %7%8%9: %10 tokens/s")
+            const QString graphs = k.cudaGraphs != CudaGraphs::None ? tr(", CUDA graphs: %1").arg(QString::fromLatin1(toString(k.cudaGraphs)))
+                                                                    : QString();
+            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5, ZeRO-%6, recompute %7%8%9%10: %11 tokens/s")
                         .arg(r.rank).arg(k.data).arg(k.tensor).arg(k.pipeline).arg(k.microBatch).arg(k.zeroStage)
                         .arg(QString::fromLatin1(toString(k.recompute)),
                              k.sequenceParallel ? tr(", sequence parallel") : QString(),
-                             k.offload ? tr(", optimizer offloaded") : QString(), fmt::number(r.score.tokensPerSecond, 0));
+                             k.offload ? tr(", optimizer offloaded") : QString(), graphs, fmt::number(r.score.tokensPerSecond, 0));
         }
         m_demo->setText(html);
         m_searchDemo = o;

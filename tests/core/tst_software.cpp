@@ -1,0 +1,240 @@
+// The software a step runs with (issue 34): CUDA graphs against the host's launches, full recomputation of
+// some layers, activation offload, sliding-window attention, the expert all-to-all overlapped with another
+// micro-batch, the fused grouped expert MLP and NVFP4's own efficiency. Each mechanism is checked against
+// the formula it implements, computed here from the estimate's own ops, and against the direction the
+// source states.
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+#include "TestSupport.h"
+#include "core/compute/LayerOps.h"
+#include "core/estimate/Estimate.h"
+
+using namespace trainplan;
+
+namespace {
+
+Estimate run(const Plan &plan)
+{
+    return estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+}
+
+/// Llama 3 8B on one H100, one stage: a dense step whose passes the host launches.
+Plan llamaOnH100()
+{
+    Plan plan = test::presetPlan("llama3-8b", 1, 1, 1, 1, 8, "h100-sxm5-80gb");
+    plan.training.flashAttention = true;
+    plan.model.seqLen = 1024;
+    return plan;
+}
+
+const Op *findOp(const Estimate &e, const char *name, OpPass pass)
+{
+    for (const Op &op : e.step.ops)
+        if (std::string_view(op.name) == name && op.pass == pass)
+            return &op;
+    return nullptr;
+}
+
+} // namespace
+
+class TestSoftware : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // A dense one-stage step: without CUDA graphs the GPU waits, in each pass, by what the host's launches
+    // take beyond the pass's kernels: launches x host_launch_overhead - kernel time, from the step's ops.
+    void hostLaunchExposesTheLaunchesBeyondTheKernels()
+    {
+        Plan plan = llamaOnH100();
+        plan.cluster.overrides.hostLaunchSeconds = 200e-6; // a slow host: the passes are host-bound
+        const Estimate e = run(plan);
+        QVERIFY(e.valid);
+        const double layers = double(plan.model.layers);
+        double hostForward = 0, hostBackward = 0, gpuForward = 0, gpuBackward = 0;
+        for (const Op &op : e.step.ops) {
+            if (op.scope == OpScope::Step)
+                continue;
+            const double n = op.scope == OpScope::Layer ? layers : 1.0;
+            const bool forward = op.pass == OpPass::Forward;
+            (forward ? hostForward : hostBackward) += n * op.launches * 200e-6;
+            (forward ? gpuForward : gpuBackward) += n * op.seconds;
+        }
+        const double expected = std::max(0.0, hostForward - gpuForward) + std::max(0.0, hostBackward - gpuBackward);
+        QVERIFY(expected > 0);
+        TP_COMPARE_REL(e.step.category(TimeCategory::HostLaunch), double(plan.microbatches()) * expected, 1e-9);
+        // The whole step captured: nothing waits for the host.
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        QCOMPARE(run(plan).step.category(TimeCategory::HostLaunch), 0.0);
+    }
+
+    // Megatron-Bridge's Qwen3-30B-A3B on B200 (release 26.02, micro-batch 1, eager): the dropless MoE layer
+    // waits for its token counts, so each layer's launches are exposed beyond its own kernels; graphs of
+    // the layers and of the whole step take the waits away in that order.
+    void cudaGraphsTakeTheHostOffTheCriticalPath()
+    {
+        Plan plan = test::qwen3On8B200();
+        const double eager = run(plan).step.category(TimeCategory::HostLaunch);
+        plan.training.cudaGraphs = CudaGraphs::Router;
+        const double router = run(plan).step.category(TimeCategory::HostLaunch);
+        plan.training.cudaGraphs = CudaGraphs::Layers;
+        const double layers = run(plan).step.category(TimeCategory::HostLaunch);
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        const double step = run(plan).step.category(TimeCategory::HostLaunch);
+        QVERIFY2(eager > 0, "the eager MoE step is host-bound at micro-batch 1");
+        QVERIFY(router < eager && layers < router);
+        QCOMPARE(step, 0.0);
+    }
+
+    // --recompute-method block --recompute-num-layers N: N layers of each chunk replay their forward and keep
+    // only their input; the rest keep everything and replay nothing.
+    void partialRecomputationReplaysItsShare()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 2, 4, 1, 64, "h100-sxm5-80gb");
+        plan.training.flashAttention = true;
+        plan.training.recompute = Recompute::Full;
+        const Estimate all = run(plan);
+        plan.training.recomputeLayers = 4; // of each stage's 16
+        const Estimate some = run(plan);
+        plan.training.recompute = Recompute::None;
+        plan.training.recomputeLayers = 0;
+        const Estimate none = run(plan);
+        QVERIFY(all.valid && some.valid && none.valid);
+        TP_COMPARE_REL(some.step.category(TimeCategory::Recompute), 0.25 * all.step.category(TimeCategory::Recompute), 1e-9);
+        const StageActivations &a = all.memory.stages[0].activations, &s = some.memory.stages[0].activations,
+                               &n = none.memory.stages[0].activations;
+        QCOMPARE(s.recomputedLayers, std::int64_t(4));
+        // 4 layers at the full-recompute store (their input), 12 as without recomputation.
+        TP_COMPARE_REL(s.layerBytes, (4.0 * a.perLayerBytes + 12.0 * n.perLayerBytes) * s.microbatchesInFlight, 1e-9);
+    }
+
+    // --cpu-offloading-num-layers N: N layers' stored activations live in host memory (two stay on the
+    // device); each copy crosses the host link beside a layer's compute, exposed by what it takes beyond it.
+    // PCIe (H100, 50 GB/s) exposes more than NVLink-C2C (GB200, 225 GB/s per GPU).
+    void activationOffloadTradesDeviceMemoryForHostLinkTime()
+    {
+        Plan plan = test::presetPlan("llama3-70b", 1, 1, 8, 2, 64, "h100-sxm5-80gb");
+        plan.training.flashAttention = true;
+        plan.parallel.zeroStage = 3;
+        const Estimate kept = run(plan);
+        plan.training.activationOffloadLayers = 40;
+        const Estimate offloaded = run(plan);
+        QVERIFY(kept.valid && offloaded.valid);
+        const StageActivations &k = kept.memory.stages[0].activations, &o = offloaded.memory.stages[0].activations;
+        QCOMPARE(o.offloadedLayers, std::int64_t(40));
+        TP_COMPARE_REL(o.offloadedBytes, 40.0 * k.perLayerBytes * k.microbatchesInFlight, 1e-9);
+        TP_COMPARE_REL(o.layerBytes, k.layerBytes - o.offloadedBytes + 2.0 * k.perLayerBytes, 1e-9);
+        const double pcie = offloaded.step.category(TimeCategory::ActivationOffload);
+        plan.cluster.overrides.hostLinkBandwidthBytesPerSecond = 225e9;
+        const double c2c = run(plan).step.category(TimeCategory::ActivationOffload);
+        QVERIFY(pcie > 0);
+        QVERIFY(c2c < pcie);
+    }
+
+    // GPT-OSS: a 128-token window on every other layer. A windowed layer's queries see min(i, w) keys, the
+    // work of a causal prefix of 2w - w^2/s, so flash attention's work is the layers' mean of that and s.
+    void slidingWindowShortensAttention()
+    {
+        Plan plan = test::presetPlan("gpt-oss-120b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.training.flashAttention = true;
+        plan.parallel.expert = 8;
+        QCOMPARE(plan.model.slidingWindow, std::int64_t(128));
+        QCOMPARE(plan.model.fullAttentionInterval, std::int64_t(2));
+        const Estimate withWindow = run(plan);
+        plan.model.slidingWindow = 0;
+        const Estimate without = run(plan);
+        const Op *windowed = findOp(withWindow, "flash attention", OpPass::Forward);
+        const Op *full = findOp(without, "flash attention", OpPass::Forward);
+        QVERIFY(windowed && full);
+        const double s = double(plan.model.seqLen), w = 128.0;
+        TP_COMPARE_REL(windowed->flops / full->flops, (0.5 * s + 0.5 * (2.0 * w - w * w / s)) / s, 1e-3);
+        // Unfused attention computes every score and masks the band: no saving, and a warning says so.
+        plan.model.slidingWindow = 128;
+        plan.training.flashAttention = false;
+        QCOMPARE(attentionSpan(plan.model, plan.training), plan.model.seqLen);
+    }
+
+    // --overlap-moe-expert-parallel-comm: each dispatch and combine runs beside the other micro-batch's
+    // compute; where the compute is the longer, what is left is the dispatcher's SMs' share of the hidden
+    // time (HybridEP's 32 of the B200's 148).
+    void expertOverlapLeavesTheDispatchersShare()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.training.microBatch = 4;
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        const double exposed = run(plan).step.category(TimeCategory::ExpertComm);
+        plan.parallel.expertCommOverlap = true;
+        const double overlapped = run(plan).step.category(TimeCategory::ExpertComm);
+        QVERIFY(exposed > 0);
+        TP_COMPARE_REL(overlapped, 32.0 / 148.0 * exposed, 1e-9);
+        // One micro-batch per step: nothing to overlap with.
+        plan.training.globalBatch = 32;
+        plan.training.microBatch = 4;
+        const double one = run(plan).step.category(TimeCategory::ExpertComm);
+        plan.parallel.expertCommOverlap = false;
+        QCOMPARE(one, run(plan).step.category(TimeCategory::ExpertComm));
+    }
+
+    // The combined 1F1B schedule runs one model chunk's forward of the next micro-batch beside a chunk's
+    // backward: one more chunk of activations in flight, a whole stage's without interleaving and 1/v of
+    // it with v chunks (DeepSeek-V3 on GB300, Megatron-Bridge 26.08: pipeline 2 x 8 chunks).
+    void expertOverlapHoldsOneMoreChunk()
+    {
+        Plan plan = test::qwen3On8B200();
+        const double plain = run(plan).memory.stages[0].activations.microbatchesInFlight;
+        plan.parallel.expertCommOverlap = true;
+        QCOMPARE(run(plan).memory.stages[0].activations.microbatchesInFlight, plain + 1.0);
+
+        Plan ds = test::presetPlan("deepseek-v3", 1, 2, 128, 1, 4096, "gb300");
+        ds.parallel.expert = 32;
+        ds.parallel.expertTensor = 1;
+        ds.parallel.schedule = Schedule::Interleaved;
+        ds.parallel.virtualStages = 8;
+        ds.parallel.firstStageLayers = 32; // the recipe's layout, Et*4|(t*4|)*14tmL
+        ds.parallel.lastStageLayers = 29;
+        ds.training.flashAttention = true;
+        ds.cluster.gpusPerNode = 4; // GB300 NVL72: four GPUs per tray, 64 trays
+        ds.cluster.nodes = 64;
+        const Estimate without = run(ds);
+        ds.parallel.expertCommOverlap = true;
+        const Estimate with = run(ds);
+        QVERIFY2(without.valid && with.valid, without.problems.empty() ? "" : (without.problems.front().key + ": " + without.problems.front().message).c_str());
+        QCOMPARE(with.memory.stages[0].activations.microbatchesInFlight,
+                 without.memory.stages[0].activations.microbatchesInFlight + 1.0 / 8.0);
+    }
+
+    // The CuTe DSL fused grouped MLP: one launch per projection for all local experts, the activation in
+    // the first GEMM's epilogue (written once, in MXFP8).
+    void fusedExpertMlpLaunchesOncePerProjection()
+    {
+        Plan plan = test::qwen3On8B200();
+        const Estimate eager = run(plan);
+        plan.training.fusedExpertMlp = true;
+        const Estimate fused = run(plan);
+        const Op *up = findOp(eager, "expert up (grouped)", OpPass::Forward), *upFused = findOp(fused, "expert up (grouped)", OpPass::Forward);
+        const Op *act = findOp(eager, "expert activation", OpPass::Forward),
+                 *actFused = findOp(fused, "expert activation", OpPass::Forward);
+        QVERIFY(up && upFused && act && actFused);
+        QCOMPARE(up->launches, 16.0); // 128 experts over 8 ranks
+        QCOMPARE(upFused->launches, 1.0);
+        QCOMPARE(actFused->launches, 0.0);
+        QVERIFY(actFused->bytes < act->bytes);
+    }
+
+    // NVFP4 carries its own share of the BF16 efficiency where the device gives one (fp4_efficiency).
+    void nvfp4UsesItsOwnShare()
+    {
+        const DeviceSpec *d = io::builtinCatalog().device("gb300", {});
+        QVERIFY(d && d->fp4Efficiency > 0);
+        QCOMPARE(d->lowPrecisionShare(Precision::NVFP4), d->fp4Efficiency);
+        QCOMPARE(d->lowPrecisionShare(Precision::MXFP8), d->lowPrecisionEfficiency);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSoftware)
+#include "tst_software.moc"
