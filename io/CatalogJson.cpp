@@ -120,6 +120,8 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
             r.error("peak_flops", std::string(toString(Precision(i))) + " must be at most 1e18 FLOP/s");
     if (d.matmulEfficiency.halfSize > 1e18 || d.memoryEfficiency.halfSize > 1e18)
         r.error("matmul_efficiency", "half sizes must be at most 1e18");
+    if (!(d.flash2AttentionShare > 0 && d.flash2AttentionShare <= 1))
+        r.error("flash2_attention_share", "must be in (0, 1]");
     if (!(d.attentionEfficiency > 0 && d.attentionEfficiency <= 1))
         r.error("attention_efficiency", "must be in (0, 1]");
     if (!(d.lowPrecisionEfficiency > 0 && d.lowPrecisionEfficiency <= 1))
@@ -170,6 +172,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     readCurve("matmul_efficiency", "half_flops", d.matmulEfficiency);
     readCurve("memory_efficiency", "half_bytes", d.memoryEfficiency);
     r.readNumber("attention_efficiency", d.attentionEfficiency);
+    r.readNumber("flash2_attention_share", d.flash2AttentionShare);
     r.readNumber("low_precision_efficiency", d.lowPrecisionEfficiency);
     r.readNumber("fp4_efficiency", d.fp4Efficiency);
     r.readNumber("intra_node_latency", d.intraNodeLatencySeconds);
@@ -207,6 +210,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"matmul_efficiency", QJsonObject{{"max", d.matmulEfficiency.max}, {"half_flops", d.matmulEfficiency.halfSize}}},
         {"memory_efficiency", QJsonObject{{"max", d.memoryEfficiency.max}, {"half_bytes", d.memoryEfficiency.halfSize}}},
         {"attention_efficiency", d.attentionEfficiency},
+        {"flash2_attention_share", d.flash2AttentionShare},
         {"low_precision_efficiency", d.lowPrecisionEfficiency},
         {"fp4_efficiency", d.fp4Efficiency},
         {"intra_node_latency", d.intraNodeLatencySeconds},

@@ -164,6 +164,12 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     }
     if (t.fp8ParamGather)
         f << "--fp8-param-gather";
+    if (t.recompute == Recompute::Ops)
+        out.notExpressed << QStringLiteral("training.recompute = ops: torchtitan's op-level selective checkpointing has no "
+                                           "Megatron-LM argument (its nearest is --recompute-granularity selective)");
+    if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
+        out.notExpressed << QStringLiteral("training.recompute_interval = %1: Megatron-LM recomputes blocks of layers, not every "
+                                           "k-th (--recompute-method block --recompute-num-layers is the nearest)").arg(t.recomputeInterval);
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         f << "--recompute-granularity full --recompute-method block --recompute-num-layers " + num(t.recomputeLayers);
     else if (t.recompute == Recompute::Full)
@@ -325,7 +331,15 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
         s += QStringLiteral("    kv_channels: %1\n").arg(m.headDimension);
     if (m.mlp == MlpKind::SquaredRelu)
         s += QStringLiteral("    activation_func: squared_relu\n");
-    s += QStringLiteral("    recompute_granularity: %1\n").arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
+    if (t.recompute == Recompute::Ops) {
+        s += QStringLiteral("    recompute_granularity: null\n");
+        out.notExpressed << QStringLiteral("training.recompute = ops: torchtitan's op-level selective checkpointing has no "
+                                           "Megatron-Core setting (its nearest is recompute_granularity: selective)");
+    } else
+        s += QStringLiteral("    recompute_granularity: %1\n").arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
+    if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
+        out.notExpressed << QStringLiteral("training.recompute_interval = %1: Megatron-Core recomputes blocks of layers, not every "
+                                           "k-th (recompute_method block with recompute_num_layers is the nearest)").arg(t.recomputeInterval);
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         s += QStringLiteral("    recompute_method: block\n    recompute_num_layers: %1\n").arg(t.recomputeLayers);
     if (t.activationOffloadLayers > 0)
@@ -395,7 +409,20 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
                       : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble" : "1F1B");
     if (fsdp)
         s += QStringLiteral("fsdp_reshard_after_forward = \"%1\"\n").arg(p.reshardAfterForward ? "default" : "never");
-    s += QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
+    // torchtitan's checkpointing: op-level selective ("ops"), every k-th layer (full with an interval), full,
+    // none; Megatron-Core's selective recomputation (attention core, modules) has no torchtitan word.
+    if (t.recompute == Recompute::Ops)
+        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"op\"\n");
+    else if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
+        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"%1\"\n").arg(t.recomputeInterval);
+    else if (t.recompute == Recompute::Selective) {
+        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"none\"\n");
+        out.notExpressed << QStringLiteral("training.recompute = selective: Megatron-Core's attention-core recomputation has no "
+                                           "torchtitan setting (its selective is \"op\" or a layer interval)");
+    } else
+        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
+    if (t.compile)
+        s += QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
     if (t.precision == Precision::FP8 || t.precision == Precision::MXFP8)
         out.notExpressed << QStringLiteral("training.precision = %1: add converters = [\"%2\"] under [model]")
                                 .arg(QLatin1String(toString(t.precision)), t.precision == Precision::FP8 ? "float8" : "mx");
@@ -416,6 +443,7 @@ const QStringList &expressedKeys(ExportTarget target)
         return k;
     }();
     static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
+                                        "training.recompute_interval", "training.compile",
                                         "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward"};
     static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};

@@ -858,11 +858,49 @@ const std::map<QString, Rule> &torchtitanRules()
                                                     {"interleavedzerobubble", "zb-h1"}, {"zbvzerobubble", "zb-h1"}})}},
         {"parallelism.enable_async_tensor_parallel", {"parallel.tensor_comm_overlap", asBool}},
         {"parallelism.fsdp_reshard_after_forward", {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
-        {"activation_checkpoint.mode", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"none", "none"}})}},
+        {"training.compile", {"training.compile", asBool}},
+        {"compile.enable", {"training.compile", asBool}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
         {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
     };
     return rules;
+}
+
+/// torchtitan's activation checkpointing: mode "full" or "none", or "selective" with selective_ac_option
+/// "op" (op-level: recompute "ops") or a number k (every k-th layer: recompute "full", recompute_interval
+/// k); torchtitan's default option was "2" (config_manager.py at 9dec370: "2 = checkpoint every other layer").
+void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto find = [&](const char *name) {
+        return std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) { return l.name == QLatin1String(name); });
+    };
+    const auto mode = find("activation_checkpoint.mode");
+    if (mode == leaves.end())
+        return;
+    const QString m = mode->value.toString().toLower();
+    if (m == QLatin1String("full") || m == QLatin1String("none")) {
+        out.keys.push_back({QStringLiteral("training.recompute"), m, file, mode->line, mode->name});
+        return;
+    }
+    if (m != QLatin1String("selective")) {
+        out.warnings.push_back({file, mode->line, QStringLiteral("activation_checkpoint.mode \"%1\": not one of full, selective, none; "
+                                                                 "recomputation left at its default").arg(mode->value.toString())});
+        return;
+    }
+    const auto option = find("activation_checkpoint.selective_ac_option");
+    const QString o = option != leaves.end() ? option->value.toString().trimmed() : QStringLiteral("2");
+    const int line = option != leaves.end() ? option->line : mode->line;
+    bool number = false;
+    const int every = o.toInt(&number);
+    if (o == QLatin1String("op")) {
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("ops"), file, line, QStringLiteral("activation_checkpoint")});
+    } else if (number && every >= 1) {
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("full"), file, line, QStringLiteral("activation_checkpoint")});
+        out.keys.push_back({QStringLiteral("training.recompute_interval"), every, file, line, QStringLiteral("activation_checkpoint")});
+    } else {
+        out.warnings.push_back({file, line, QStringLiteral("activation_checkpoint.selective_ac_option \"%1\": neither \"op\" nor a "
+                                                           "layer interval; recomputation left at its default").arg(o)});
+    }
 }
 
 /// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
@@ -898,10 +936,10 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     static const QRegularExpression ignored(QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
                                                            "memory_estimation|experimental|fault_tolerance)\\..*|"
                                                            "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
-                                                           "mixed_precision_reduce|gc_freq|compile)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                                                           "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                                                            "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                                                            "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
-                                                           "^activation_checkpoint\\.selective_ac_option$|^compile\\..*|^float8\\..*$"));
+                                                           "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
     for (const Leaf &leaf : leaves) {
         if (leaf.name == QLatin1String("model.name"))
             name = leaf.value.toString(), modelLine = leaf.line;
@@ -916,6 +954,7 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
                 planned.push_back(leaf);
     }
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
+    torchtitanCheckpointing(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
         out.keys.push_back({QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
     else if (!name.isEmpty())

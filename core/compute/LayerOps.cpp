@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <utility>
 
 #include "core/memory/ActivationMemory.h"
@@ -120,7 +121,7 @@ void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::ve
 void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, double rows, double width, double batch,
                const char *const names[3], std::vector<Op> &ops, bool groupedKernel = false)
 {
-    const bool fused = plan.training.fusedKernels;
+    const bool fused = plan.training.fusesElementwise();
     const bool gated = plan.model.mlp == MlpKind::SwiGlu;
     const double up = gated ? 2.0 * width : width;
     Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
@@ -207,17 +208,47 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
                               3.0 * x.M * x.h / x.rowT, residualBytes));
 }
 
+/// A norm over `elements` h-wide values: one kernel reading and writing them once (Megatron-Core's and
+/// Transformer Engine's fused norms, PyTorch's LayerNorm, or any norm torch.compile generates). An eager
+/// RMSNorm written in PyTorch ops (torchtitan's, Llama's reference code) runs six kernels in FP32: the upcast
+/// (read q, write 4), the square (4, 4), the mean (4), the scale by the reciprocal root (4, 4), the downcast
+/// (4, q) and the weight (q, q): 28 + 4q bytes per element.
+Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
+{
+    const bool eager = !plan.training.fusesElementwise() && plan.model.norm == NormKind::RmsNorm;
+    Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements, (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
+    op.launches = eager ? 6.0 : 1.0;
+    return op;
+}
+
+/// Eager rotary embedding (Llama's reference apply_rotary_emb, as torchtitan runs it without
+/// torch.compile): queries and keys upcast to FP32 (read q, write 4), multiplied as complex numbers by the
+/// frequencies (4, 4) and cast back (4, q): 2q + 16 bytes per element, in about four kernels for each of Q
+/// and K. A fused rotary kernel (Transformer Engine's, torch.compile's) is one read and one write inside
+/// the projections' epilogue and the calibrated layer time; it adds no op here.
+void appendEagerRotary(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    if (plan.training.fusesElementwise() || plan.model.position != PositionEmbedding::Rotary || plan.model.isMla())
+        return;
+    const double elements = x.M * (x.qd + x.kv) / x.t;
+    Op op = elementwise("rotary embedding (eager)", OpKind::Elementwise, pass, OpScope::Layer, elements, 6.0 * elements,
+                        (2.0 * x.q + 4.0 * kFp32Bytes) * elements);
+    op.launches = 8.0;
+    ops.push_back(op);
+}
+
 /// The forward ops of one layer; `attentionCoreOnly` keeps the ops selective recomputation replays.
 void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attentionCoreOnly, std::vector<Op> &ops)
 {
-    const bool fused = plan.training.fusedKernels;
+    const bool fused = plan.training.fusesElementwise();
     const bool flash = plan.training.flashAttention;
     const OpScope L = OpScope::Layer;
     const double rowBytes = x.q * x.M * x.h / x.rowT; // one h-wide activation on this rank
 
     if (!attentionCoreOnly) {
-        ops.push_back(elementwise("input norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+        ops.push_back(normOp(plan, "input norm", pass, L, x.M * x.h / x.rowT, x.q));
         appendProjections(plan.model, x, pass, ops);
+        appendEagerRotary(plan, x, pass, ops);
     }
     const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
     const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.kv / x.t; // other context ranks' K and V, read once
@@ -258,8 +289,44 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
     ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
-    ops.push_back(elementwise("post-attention norm", OpKind::Norm, pass, L, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT, 2.0 * rowBytes));
+    ops.push_back(normOp(plan, "post-attention norm", pass, L, x.M * x.h / x.rowT, x.q));
     appendMlpAndResidual(plan, x, pass, residualBytes, ops);
+}
+
+/// torchtitan's op-level selective checkpointing replays in backward what its policy does not save: of the
+/// layer's matmuls wq, wk, wv, wo, w1, w3, w2 every other one (wk, wo, w3: the key share of the fused QKV
+/// projection, the output projection, half of a gated MLP's up projection, or an ungated MLP's second), and
+/// every element-wise op; the attention kernel's output is saved (torchtitan parallelize_llama.py,
+/// _save_list: aten.mm and the scaled-dot-product attention kernels, saving only odd-numbered mm). Routed
+/// experts' grouped GEMMs are not aten.mm and are replayed whole.
+void appendOpReplay(const Plan &plan, const Shapes &x, std::vector<Op> &ops, std::size_t first, std::size_t forwardEnd)
+{
+    const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    for (std::size_t i = first; i < forwardEnd; ++i) {
+        const Op &op = ops[i];
+        if (op.scope != OpScope::Layer || op.kind == OpKind::Attention || op.attentionCore)
+            continue;
+        double share = 0.0;
+        if (op.kind != OpKind::Matmul)
+            share = 1.0;
+        else if (std::string_view(op.name) == "QKV projection")
+            share = x.kv / (x.qd + 2.0 * x.kv);
+        else if (std::string_view(op.name) == "output projection")
+            share = 1.0;
+        else if (std::string_view(op.name) == "MLP up" || std::string_view(op.name) == "shared expert up")
+            share = gated ? 0.5 : 0.0;
+        else if (std::string_view(op.name) == "MLP down")
+            share = gated ? 0.0 : 1.0;
+        else if (op.part == LayerPart::MoeMlp && op.role == OpRole::ExpertGemm)
+            share = 1.0;
+        if (share <= 0.0)
+            continue;
+        Op replay = op;
+        replay.pass = OpPass::Recompute;
+        replay.flops *= share;
+        replay.bytes *= share;
+        ops.push_back(replay);
+    }
 }
 
 /// Backward of a forward op: matmuls compute the input and weight gradients (2x FLOPs and bytes);
@@ -353,8 +420,7 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     const double rowBytes = x.q * x.M * x.h;
     ops.push_back(elementwise("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h, x.M * x.h, 3.0 * rowBytes));
     // Output: final norm, logits projection, softmax cross-entropy in FP32 over V / t.
-    ops.push_back(elementwise("final norm", OpKind::Norm, OpPass::Forward, OpScope::Output, x.M * x.h / x.rowT, 5.0 * x.M * x.h / x.rowT,
-                              2.0 * rowBytes / x.rowT));
+    ops.push_back(normOp(plan, "final norm", OpPass::Forward, OpScope::Output, x.M * x.h / x.rowT, x.q));
     ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
     ops.push_back(elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, x.M * x.V / x.t, 5.0 * x.M * x.V / x.t,
                               (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
@@ -387,6 +453,9 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         }
         break;
     }
+    case Recompute::Ops:
+        appendOpReplay(plan, x, ops, first, forwardEnd);
+        break;
     case Recompute::Full:
         layerForward(plan, x, OpPass::Recompute, false, ops);
         break;

@@ -2,7 +2,7 @@
 
 namespace trainplan {
 
-void timeOp(Op &op, const DeviceSpec &device, Precision precision)
+void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare)
 {
     // Element-wise, norm and embedding kernels do their few FLOPs on the vector units at the rate of the
     // storage format; counting their FLOPs against the tensor-core peak would only understate them, and
@@ -10,7 +10,7 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision)
     const bool tensorCore = op.kind == OpKind::Matmul || op.kind == OpKind::Attention;
     double compute = tensorCore ? device.matmulEfficiency.seconds(op.flops, device.peakFlops(precision)) : 0.0;
     if (op.kind == OpKind::Attention && device.attentionEfficiency > 0)
-        compute /= device.attentionEfficiency;
+        compute /= device.attentionEfficiency * (attentionShare > 0 ? attentionShare : 1.0);
     if (tensorCore && isLowPrecisionMatmul(precision) && device.lowPrecisionShare(precision) > 0)
         compute /= device.lowPrecisionShare(precision);
     const double memory = device.memoryEfficiency.seconds(op.bytes, device.memoryBandwidthBytesPerSecond);

@@ -66,6 +66,7 @@ struct Op
 
 /// Time of one op: the larger of FLOPs / (peak x matmul efficiency) and bytes / (HBM bandwidth x memory
 /// efficiency), each efficiency depending on the op's size (DeviceSpec::EfficiencyCurve).
-void timeOp(Op &op, const DeviceSpec &device, Precision precision);
+/// `attentionShare`: the attention kernel's speed over the device's fused one (DeviceSpec::flash2AttentionShare).
+void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0);
 
 } // namespace trainplan

@@ -68,6 +68,24 @@ double moeMlpActivationBytes(const Plan &plan)
            + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
 }
 
+/// torchtitan's op-level selective checkpointing (torchtitan parallelisms/parallelize_llama.py, _save_list
+/// and _custom_policy): a layer keeps its input, the attention kernel's output and every other matmul's
+/// output (wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2); the rest (wk, wo, w3, the norms, the rotary
+/// embedding, the activation) is replayed in backward.
+LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
+{
+    const double q = activationElementBytes(training.precision);
+    const double sb = double(m.seqLen) * double(training.microBatch);
+    const double t = double(tensor);
+    LayerActivationBytes a;
+    a.sequenceShardable = 2.0 * q * sb * double(m.hidden); // the layer's input and the MLP's output (w2)
+    if (training.sequenceParallel)
+        a.sequenceShardable /= t;
+    const double mlp = double(m.ffnHidden); // w1 (gate), or the first projection of an ungated MLP
+    a.tensorSharded = q * sb * (2.0 * double(m.qDim()) + double(m.kvDim()) + mlp) / t; // Q, the context, V, w1
+    return a;
+}
+
 } // namespace
 
 double moeLayerExtraActivationBytes(const Plan &plan)
@@ -106,6 +124,8 @@ LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingCo
         return fullLayerActivations(m, training, tensor);
     case Recompute::Selective:
         return layerActivations(m, training, tensor, false);
+    case Recompute::Ops:
+        return opCheckpointedActivations(m, training, tensor);
     case Recompute::Full: {
         LayerActivationBytes a;
         const double q = activationElementBytes(training.precision);
@@ -125,6 +145,8 @@ double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &trainin
         return 0.0;
     case Recompute::Selective:
         return fullLayerActivations(m, training, tensor).attentionScores;
+    case Recompute::Ops: // the replayed tensors of one layer, rebuilt for its backward
+        return std::max(0.0, fullLayerActivations(m, training, tensor).total() - opCheckpointedActivations(m, training, tensor).total());
     case Recompute::Full:
         return fullLayerActivations(m, training, tensor).total();
     }

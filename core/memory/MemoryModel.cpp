@@ -281,9 +281,10 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
-    if (plan.training.recompute == Recompute::Full && plan.training.recomputeLayers > 0) {
-        // Megatron-Core's block method: the first recompute_layers layers of each chunk keep their input,
-        // the rest everything (the MoE layers among them in proportion).
+    if (plan.training.recompute == Recompute::Full && plan.recomputedLayersOnStage(s) < a.layers) {
+        // Megatron-Core's block method (the first recompute_layers layers of each chunk) or torchtitan's
+        // every k-th layer: those keep their input, the rest everything (the MoE layers among them in
+        // proportion).
         a.recomputedLayers = plan.recomputedLayersOnStage(s);
         const double keptLayers = layers - double(a.recomputedLayers);
         perMicrobatch = double(a.recomputedLayers) * in.perLayer + keptLayers * in.perLayerKept
@@ -322,18 +323,26 @@ std::size_t at(OtherTerm t)
 
 /// Parameters all-gathered at once under ZeRO-3: DeepSpeed and Megatron hold the unit in use, the
 /// prefetched unit and its full gradient before the reduce-scatter; FSDP2 the same while resharding after
-/// forward, and otherwise every block of the stage from its forward until its backward.
+/// forward, and otherwise every block of the stage from its forward until its backward. Under PyTorch's
+/// pipelining FSDP2 reduces only on a step's last backward (torch/distributed/pipelining/stage.py,
+/// backward_maybe_with_nosync): until then each block's unsharded gradients accumulate, in the reduce dtype
+/// (FP32 by torchtitan's default mixed_precision_reduce).
 double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
 {
     const double unit = largestGatherUnit(plan, st.stage);
     const double perUnit = (2.0 * in.perParam.gathered + in.perParam.gradients) * unit;
-    if (plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward)
+    const bool fsdp = plan.training.framework == Framework::Fsdp;
+    const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
+    if (!fsdp || (plan.parallel.reshardAfterForward && !accumulates))
         return perUnit;
-    // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
     const UnitParameters u = unitParameters(plan);
     const double blocks = st.parameterCount - (st.stage == 0 ? u.embedding : 0.0)
                           - (st.stage == plan.parallel.pipeline - 1 ? u.output + u.outputExperts : 0.0);
-    return in.perParam.gathered * blocks + (in.perParam.gathered + in.perParam.gradients) * unit;
+    const double accumulated = accumulates ? kFp32Bytes * st.parameterCount : 0.0;
+    if (plan.parallel.reshardAfterForward)
+        return perUnit + accumulated;
+    // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
+    return in.perParam.gathered * blocks + (in.perParam.gathered + in.perParam.gradients) * unit + accumulated;
 }
 
 /// The device's extras outside the caching allocator: the same in both phases.

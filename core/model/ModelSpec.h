@@ -28,11 +28,14 @@ constexpr auto enumNames(NormKind)
                       EnumName<NormKind>{NormKind::RmsNorm, "rmsnorm", "RMSNorm"}};
 }
 inline const char *toString(NormKind v) { return spellingOf(v); }
-enum class PositionEmbedding { Learned, Rotary };
+/// Positions: a learned table (GPT), rotary embeddings applied to queries and keys (Su et al. 2021), or
+/// ALiBi's linear bias on the attention scores inside the attention kernel (Press et al. 2022; MPT).
+enum class PositionEmbedding { Learned, Rotary, Alibi };
 constexpr auto enumNames(PositionEmbedding)
 {
     return std::array{EnumName<PositionEmbedding>{PositionEmbedding::Learned, "learned", "Learned"},
-                      EnumName<PositionEmbedding>{PositionEmbedding::Rotary, "rotary", "Rotary"}};
+                      EnumName<PositionEmbedding>{PositionEmbedding::Rotary, "rotary", "Rotary"},
+                      EnumName<PositionEmbedding>{PositionEmbedding::Alibi, "alibi", "ALiBi"}};
 }
 inline const char *toString(PositionEmbedding v) { return spellingOf(v); }
 /// Attention: multi-head (grouped-query through kv_heads) or DeepSeek's multi-head latent attention

@@ -142,6 +142,8 @@ std::int64_t Plan::recomputedLayersOnStage(std::int64_t stage) const
     if (training.recompute != Recompute::Full)
         return 0;
     const std::int64_t layers = layersOnStage(stage);
+    if (training.recomputeInterval > 1) // torchtitan's every k-th layer of the rank's stage
+        return layers / training.recomputeInterval;
     if (training.recomputeLayers <= 0)
         return layers;
     return std::min(layers, training.recomputeLayers * std::max<std::int64_t>(1, parallel.virtualStages));

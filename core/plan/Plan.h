@@ -86,12 +86,19 @@ struct TrainingConfig
     /// block --recompute-num-layers): those layers keep only their input, the others all of their
     /// activations and replay nothing. 0: every layer (with recompute "full").
     std::int64_t recomputeLayers = 0;
+    /// Full recomputation of every k-th layer only (torchtitan's selective_ac_option = k, "checkpoint every
+    /// k-th layer"; Megatron-Core has no such method): the others keep all their activations. 0 or 1: every
+    /// layer (with recompute "full").
+    std::int64_t recomputeInterval = 0;
     /// Activations of this many layers of each stage copied to host memory after their forward and back
     /// before their backward (Megatron-Core --cpu-offloading-num-layers), over the host link beside the
     /// compute. 0: none.
     std::int64_t activationOffloadLayers = 0;
     /// CUDA graphs: what of the step the host launches as captured graphs instead of kernel by kernel.
     CudaGraphs cudaGraphs = CudaGraphs::None;
+    /// Which flash-attention kernel runs (with flash_attention): the platform's fastest fused one, or
+    /// FlashAttention-2 as PyTorch's SDPA and flash-attn 2 run it.
+    AttentionKernel attentionKernel = AttentionKernel::Fused;
     /// Mixture of experts: the routed experts' MLP as one fused grouped kernel per projection (Transformer
     /// Engine's op fuser with CuTe DSL grouped GEMMs, Megatron-Bridge cutedsl_fused_grouped_mlp): one launch
     /// for all local experts, the activation function and its quantization in the first GEMM's epilogue.
@@ -99,6 +106,16 @@ struct TrainingConfig
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;
+    /// torch.compile (TorchInductor): each element-wise chain (RMSNorm, rotary embedding, activation,
+    /// residual) becomes one generated kernel (Ansel et al. 2024, "PyTorch 2", Sec. 4.3); eager PyTorch runs
+    /// each op of a chain as its own kernel, RMSNorm and the rotary embedding in FP32.
+    bool compile = false;
+    /// The element-wise chains run fused: torch.compile's under FSDP (PyTorch's own modules have no fused
+    /// layer kernels), Megatron-Core's fused kernels, DeepSpeed's either.
+    bool fusesElementwise() const
+    {
+        return framework == Framework::Fsdp ? compile : framework == Framework::Megatron ? fusedKernels : fusedKernels || compile;
+    }
     /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
     /// (Megatron-Core --fp8-param-gather).
     bool fp8ParamGather = false;
@@ -275,7 +292,7 @@ struct Plan
     /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
     bool unevenStages() const;
     /// With recompute "full": the layers of `stage` that keep only their input and are replayed in
-    /// backward, all of them or training.recompute_layers per model chunk; 0 otherwise.
+    /// backward: all of them, training.recompute_layers per model chunk, or every recompute_interval-th; 0 otherwise.
     std::int64_t recomputedLayersOnStage(std::int64_t stage) const;
     /// recomputedLayersOnStage over the stage's layers (0 without full recomputation).
     double recomputedShare(std::int64_t stage) const;

@@ -15,12 +15,15 @@ constexpr auto enumNames(Optimizer)
 }
 inline const char *toString(Optimizer v) { return spellingOf(v); }
 
-enum class Recompute { None, Selective, Full };
+/// Recomputation: none; selective (Megatron-Core's: the attention core and the named modules); ops
+/// (torchtitan's op-level selective checkpointing: each layer keeps the attention's output and every other
+/// matmul's, and replays the rest in backward); full (each layer keeps its input only).
+enum class Recompute { None, Selective, Ops, Full };
 constexpr auto enumNames(Recompute)
 {
     using N = EnumName<Recompute>;
     return std::array{N{Recompute::None, "none", "None"}, N{Recompute::Selective, "selective", "Selective (attention)"},
-                      N{Recompute::Full, "full", "Full"}};
+                      N{Recompute::Ops, "ops", "Selective (ops, every other matmul)"}, N{Recompute::Full, "full", "Full"}};
 }
 inline const char *toString(Recompute v) { return spellingOf(v); }
 
@@ -86,6 +89,18 @@ constexpr auto enumNames(CudaGraphs)
                       N{CudaGraphs::Layers, "layers", "Transformer layers"}, N{CudaGraphs::Step, "step", "Whole step"}};
 }
 inline const char *toString(CudaGraphs v) { return spellingOf(v); }
+
+/// The attention kernel: the platform's fastest fused one (cuDNN's fused attention or FlashAttention-3 on
+/// Hopper and Blackwell, FlashAttention-2 on Ampere), as Megatron-Core and NeMo run it through Transformer
+/// Engine; or FlashAttention-2 (the flash-attn 2 package, PyTorch SDPA's flash backend), which on Hopper
+/// uses neither the asynchronous tensor cores (wgmma) nor TMA (Shah et al. 2024, FlashAttention-3).
+enum class AttentionKernel { Fused, Flash2 };
+constexpr auto enumNames(AttentionKernel)
+{
+    using N = EnumName<AttentionKernel>;
+    return std::array{N{AttentionKernel::Fused, "fused", "Fastest fused (cuDNN, FA3)"}, N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"}};
+}
+inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and

@@ -267,7 +267,10 @@ const std::array kKeys{
             .tooltip = "Adam keeps two moments; SGD one", .defaultText = "\"adam\"", .editor = KeyEditor::Choice,
             .choices = choicesOf<Optimizer>, .access = field<&Plan::training, &T::optimizer>()},
     PlanKey{.path = "training.recompute", .type = KeyType::Enum, .label = "Recomputation", .noun = "recomputation",
-            .tooltip = "activation recomputation (Korthikanti et al. 2022)", .defaultText = "\"none\"",
+            .tooltip = "activation recomputation (Korthikanti et al. 2022): none; selective (Megatron-Core's: the attention "
+                       "core and the named modules); ops (torchtitan's op-level selective checkpointing: each layer keeps the "
+                       "attention output and every other matmul's, and replays the rest); full (each layer keeps its input)",
+            .defaultText = "\"none\"",
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Recompute>,
             .access = field<&Plan::training, &T::recompute>()},
     PlanKey{.path = "training.recompute_mla_up_proj", .type = KeyType::Bool, .label = "Recompute MLA up-proj.",
@@ -294,6 +297,12 @@ const std::array kKeys{
                        "--recompute-num-layers); 0: every layer",
             .defaultText = "0 (every layer)", .rule = "applies with recompute \"full\"", .range = {0, 100000}, .zeroMeansUnset = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::recomputeLayers>()},
+    PlanKey{.path = "training.recompute_interval", .type = KeyType::Integer, .label = "Recompute every", .noun = "recompute interval",
+            .tooltip = "with recompute \"full\": only every k-th layer keeps just its input and is replayed in backward; "
+                       "the others keep all their activations (torchtitan activation_checkpoint.selective_ac_option = k); "
+                       "0 or 1: every layer",
+            .defaultText = "0 (every layer)", .rule = "applies with recompute \"full\"", .range = {0, 100000}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::recomputeInterval>()},
     PlanKey{.path = "training.activation_offload_layers", .type = KeyType::Integer, .label = "Offloaded layers",
             .noun = "activation offload",
             .tooltip = "the stored activations of this many layers of each stage go to host memory after their forward and "
@@ -342,6 +351,19 @@ const std::array kKeys{
     PlanKey{.path = "training.fused_kernels", .type = KeyType::Bool, .label = "Fused kernels", .noun = "kernel fusion",
             .tooltip = "fused element-wise chains read and write once", .defaultText = "true",
             .editor = KeyEditor::Check, .access = field<&Plan::training, &T::fusedKernels>()},
+    PlanKey{.path = "training.attention_kernel", .type = KeyType::Enum, .label = "Attention kernel", .noun = "attention kernel",
+            .tooltip = "with flash attention: fused is the platform's fastest fused kernel (cuDNN or FlashAttention-3 on "
+                       "Hopper and Blackwell, FlashAttention-2 on Ampere), as Megatron-Core runs it; flash2 is "
+                       "FlashAttention-2 (flash-attn 2, PyTorch SDPA's flash backend), 1.5-2x slower on Hopper "
+                       "(Shah et al. 2024)", .defaultText = "\"fused\"", .rule = "applies with flash attention",
+            .editor = KeyEditor::Choice, .choices = choicesOf<AttentionKernel>,
+            .access = field<&Plan::training, &T::attentionKernel>()},
+    PlanKey{.path = "training.compile", .type = KeyType::Bool, .label = "torch.compile", .noun = "torch.compile",
+            .tooltip = "PyTorch frameworks: torch.compile turns each element-wise chain (RMSNorm, rotary embedding, activation, "
+                       "residual) into one generated kernel (Ansel et al. 2024, PyTorch 2); eager, each op is its own kernel and "
+                       "RMSNorm and the rotary embedding run in FP32", .defaultText = "false",
+            .rule = "PyTorch frameworks (\"fsdp\", \"deepspeed\")", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::compile>()},
     PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .label = "CUDA graphs", .noun = "CUDA graphs",
             .tooltip = "none: the host launches every kernel (a GPU faster than its host waits); router: a mixture of "
                        "experts' router and permutation preprocessing replayed as graphs; layers: each transformer layer's "
@@ -692,8 +714,14 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMla();
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
-    if (path == "training.recompute_layers")
+    if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;
+    if (path == "training.compile")
+        return plan.training.framework != Framework::Megatron;
+    if (path == "training.attention_kernel")
+        return plan.training.flashAttention;
+    if (path == "training.fused_kernels")
+        return plan.training.framework != Framework::Fsdp;
     if (path == "model.full_attention_interval")
         return plan.model.slidingWindow > 0;
     return true;

@@ -243,13 +243,19 @@ void checkPipeline(Checker &check)
     // engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"), and Megatron-LM's distributed
     // optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every stage,
     // sharded gradients would be reduce-scattered and partitioned parameters gathered again for each of them.
-    // Refused (torchtitan's FSDP2 with pipeline stages is not modelled yet).
-    if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 2 && par.pipeline > 1)
+    // PyTorch's pipelining runs FSDP2 inside each stage (torchtitan's 3D and 4D layouts): its stage sets
+    // requires_gradient_sync only on a step's last backward (torch/distributed/pipelining/stage.py,
+    // backward_maybe_with_nosync), and torchtitan keeps the parameters gathered from forward to backward
+    // (reshard_after_forward false with pipeline parallelism, parallelize_llama.py apply_fsdp): allowed under
+    // framework "fsdp".
+    if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 2 && par.pipeline > 1
+        && check.plan().training.framework != Framework::Fsdp)
         check.error("parallel.zero_stage",
                     "ZeRO stage " + num(par.zeroStage) + " cannot be combined with pipeline stages (" + num(par.pipeline)
                         + "): each stage would " + (par.zeroStage >= 3 ? "gather its parameters" : "reduce-scatter its gradients")
                         + " again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use ZeRO stage 1 with "
-                          "pipeline parallelism, or pipeline stages 1");
+                          "pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's pipelining runs FSDP2 "
+                          "inside each stage, as torchtitan does)");
 }
 
 /// A scale-up domain (an NVL72 rack) is made of whole nodes (its trays).
@@ -558,6 +564,19 @@ void checkSoftwareSettings(Checker &check)
         && plan.microbatches() < 2)
         check.warning("parallel.expert_comm_overlap", "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
                                                       "with one micro-batch per step it hides nothing");
+    if (t.recomputeInterval > 1 && t.recompute != Recompute::Full)
+        check.warning("training.recompute_interval", "training.recompute_interval checkpoints every k-th layer with full "
+                                                     "recomputation (training.recompute \"full\"); it is ignored otherwise");
+    if (t.recomputeInterval > 1 && t.recomputeLayers > 0)
+        check.warning("training.recompute_interval", "training.recompute_interval and training.recompute_layers both choose the "
+                                                     "recomputed layers: the interval is used");
+    if (t.compile && t.framework == Framework::Megatron)
+        check.warning("training.compile", "Megatron-Core does not torch.compile its layers; its fused kernels are "
+                                          "training.fused_kernels");
+    if (t.recompute == Recompute::Ops && t.framework == Framework::Megatron)
+        check.warning("training.recompute", "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's "
+                                            "selective activation checkpointing); Megatron-Core's selective recomputation is "
+                                            "\"selective\"");
     if (plan.model.isMoe() && t.fusedExpertMlp && t.precision != Precision::MXFP8)
         check.warning("training.fused_expert_mlp", std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
                                                                "enables it with its MXFP8 recipes); with ") + toString(t.precision)

@@ -445,12 +445,17 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
         for (const auto &[schedule, v] : schedules) {
             if (!fixed.schedule.allows(schedule) || !fixed.virtualStages.allows(v))
                 continue;
-            // With one replica every ZeRO stage is ZeRO-0; ZeRO-2 and 3 do not combine with pipeline stages
-            // (core/plan/PlanValidation).
-            for (std::int64_t zero = 0; zero <= (d > 1 ? (p > 1 ? 1 : 3) : 0); ++zero) {
+            // With one replica every ZeRO stage is ZeRO-0; ZeRO-2 and 3 do not combine with Megatron-LM's or
+            // DeepSpeed's pipeline stages (core/plan/PlanValidation). FSDP is ZeRO-3 throughout, also inside
+            // PyTorch's pipeline stages, and checkpoints as torchtitan does (op-level selective, not
+            // Megatron-Core's attention-core recomputation).
+            const bool fsdp = base.training.framework == Framework::Fsdp;
+            const std::int64_t zeroFirst = fsdp ? 3 : 0, zeroLast = fsdp ? 3 : d > 1 ? (p > 1 ? 1 : 3) : 0;
+            const Recompute partial = fsdp ? Recompute::Ops : Recompute::Selective;
+            for (std::int64_t zero = zeroFirst; zero <= zeroLast; ++zero) {
                 if (!fixed.zero.allows(zero))
                     continue;
-                for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+                for (Recompute r : {Recompute::None, partial, Recompute::Full}) {
                     if (!fixed.recompute.allows(r) || (r == Recompute::Selective && !trySelective))
                         continue;
                     for (int sp = 0; sp <= (t > 1 ? 1 : 0); ++sp) { // SP needs tensor parallelism
@@ -522,6 +527,7 @@ std::optional<Problem> baseProblem(const Plan &base, const Catalog &catalog)
 {
     Plan probe = base;
     probe.parallel = ParallelConfig{};
+    probe.parallel.zeroStage = base.training.framework == Framework::Fsdp ? 3 : 0; // FSDP is ZeRO-3 in any layout
     probe.parallel.pipeline = 1;
     probe.parallel.tensor = 1;
     probe.training.microBatch = 1;

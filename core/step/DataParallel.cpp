@@ -100,13 +100,24 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
     for (const ShardedUnit &unit : units)
         once += unit.gatherSeconds + unit.reduceSeconds;
     const double m = double(plan.microbatches());
+    // PyTorch's pipelining syncs FSDP2's gradients on a step's last backward only (stage.py,
+    // backward_maybe_with_nosync): the other micro-batches gather and reduce nothing.
+    const bool syncLastOnly = framework == Framework::Fsdp && plan.parallel.pipeline > 1 && m > 1;
+    std::vector<ShardedUnit> gathersOnly = units;
+    for (ShardedUnit &unit : gathersOnly)
+        unit.reduceSeconds = 0.0;
+    const ShardedExposure y = syncLastOnly ? shardedExposure(gathersOnly, regather, prefetch) : x;
+    const double others = m - 1.0;
+    const double hbmPerSecond = once > 0 ? acc.hbmSeconds() / once : 0.0;
+    const auto slowdown = [&](const ShardedExposure &e) {
+        return overlapSlowdown(e.hiddenSeconds, widerGroup(groups), device.multiprocessors, hbmPerSecond * e.hiddenSeconds,
+                               compute.memoryBoundShare);
+    };
     DataParallelTime t;
-    t.commSeconds = m * x.commSeconds;
-    t.hiddenSeconds = m * x.hiddenSeconds;
-    const double hbmHidden = once > 0 ? acc.hbmSeconds() / once * x.hiddenSeconds : 0.0;
-    t.slowdownSeconds = m * overlapSlowdown(x.hiddenSeconds, widerGroup(groups), device.multiprocessors, hbmHidden,
-                                            compute.memoryBoundShare);
-    t.exposedSeconds = m * (x.forward + x.backward) + t.slowdownSeconds;
+    t.commSeconds = x.commSeconds + others * y.commSeconds;
+    t.hiddenSeconds = x.hiddenSeconds + others * y.hiddenSeconds;
+    t.slowdownSeconds = slowdown(x) + others * slowdown(y);
+    t.exposedSeconds = x.forward + x.backward + others * (y.forward + y.backward) + t.slowdownSeconds;
     return t;
 }
 

@@ -129,8 +129,9 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
 {
     appendMicrobatchOps(plan, ops);
     MicrobatchSums m;
+    const double attentionShare = plan.training.attentionKernel == AttentionKernel::Flash2 ? device.flash2AttentionShare : 1.0;
     for (Op &op : ops) {
-        timeOp(op, device, opPrecision(plan.training, op));
+        timeOp(op, device, opPrecision(plan.training, op), attentionShare);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
         accumulate(op.scope == OpScope::Layer ? layerSums : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0,

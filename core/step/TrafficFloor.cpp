@@ -75,17 +75,28 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
             c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
             c->add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
         }
-        b.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
-        b.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
-        FloorBytes fb, bb;
+        // Under PyTorch's pipelining FSDP2 reduce-scatters on the step's last backward only (DataParallel.cpp).
+        const bool syncLastOnly = plan.training.framework == Framework::Fsdp && par.pipeline > 1 && m > 1;
+        TrafficFloor reduce = count.floor;
+        reduce.bytes = {};
+        Counter r{reduce};
+        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
+        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
+        const double reductions = syncLastOnly ? 1.0 : m;
+        FloorBytes fb, bb, rb;
         for (std::size_t k = 0; k < kFloorKindCount; ++k) {
             fb += forward.bytes[k];
             bb += backward.bytes[k];
-            count.floor.bytes[k] += (forward.bytes[k] + backward.bytes[k]) * m;
+            rb += reduce.bytes[k];
+            count.floor.bytes[k] += (forward.bytes[k] + backward.bytes[k]) * m + reduce.bytes[k] * reductions;
         }
+        FloorBytes bbWithReduce = bb;
+        bbWithReduce += rb;
         const double fwdCompute = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds;
         const double bwdCompute = pace.microbatchSeconds() - fwdCompute - pace.pipelineCommSeconds;
-        count.floor.shardedPhasesSeconds = m * (std::max(fwdCompute, floorSeconds(fb, count.floor)) + std::max(bwdCompute, floorSeconds(bb, count.floor)));
+        const double fwdPhase = std::max(fwdCompute, floorSeconds(fb, count.floor));
+        count.floor.shardedPhasesSeconds = m * fwdPhase + reductions * std::max(bwdCompute, floorSeconds(bbWithReduce, count.floor))
+                                           + (m - reductions) * std::max(bwdCompute, floorSeconds(bb, count.floor));
         return;
     }
     const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;

@@ -208,6 +208,7 @@ private slots:
         QVERIFY(on.step.category(TimeCategory::DataComm) > 0.5); // the first gathers and the slowdown remain
         // FSDP2 prefetches by default, whatever Megatron's flag says.
         plan.training.framework = Framework::Fsdp;
+        plan.training.compile = true; // element-wise chains fused, as Megatron's fused kernels
         plan.parallel.overlapParamGather = false;
         TP_COMPARE_REL(full(plan).step.category(TimeCategory::DataComm), on.step.category(TimeCategory::DataComm), 0.05);
     }

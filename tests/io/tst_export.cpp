@@ -35,13 +35,15 @@ QString text(const KeyValue &v)
     return {};
 }
 
-/// What the target does not write, given as --set (the hardware, and the rest it has no setting for).
-QStringList setsFor(const Plan &plan, io::ExportTarget target)
+/// What the target does not write, given as --set (the hardware, the rest it has no setting for, and the
+/// values the export listed as not expressed).
+QStringList setsFor(const Plan &plan, io::ExportTarget target, const QStringList &notExpressed)
 {
     QStringList sets;
     for (const PlanKey &key : planKeys()) {
         const QString path = QLatin1String(key.path);
-        if (!key.access.get || !path.contains('.') || io::expressedKeys(target).contains(path) || path == QLatin1String("model.preset"))
+        const bool listed = std::any_of(notExpressed.begin(), notExpressed.end(), [&](const QString &n) { return n.startsWith(path + ' '); });
+        if (!key.access.get || !path.contains('.') || (io::expressedKeys(target).contains(path) && !listed) || path == QLatin1String("model.preset"))
             continue;
         const KeyValue v = key.get(plan);
         if (!std::holds_alternative<std::monostate>(v) && !(key.zeroMeansUnset && text(v) == QLatin1String("0")))
@@ -55,7 +57,7 @@ QString roundTrip(const Plan &plan, io::ExportTarget target)
 {
     const io::ExportResult exported = io::exportPlan(plan, target, io::builtinCatalog());
     const QString name = QStringLiteral("launch.") + QLatin1String(io::fileSuffixOf(target));
-    const io::ImportResult back = io::importContents({{name, exported.text}}, setsFor(plan, target), io::builtinCatalog());
+    const io::ImportResult back = io::importContents({{name, exported.text}}, setsFor(plan, target, exported.notExpressed), io::builtinCatalog());
     if (!back.ok())
         return QStringLiteral("%1: does not import back: %2\n%3").arg(QLatin1String(io::spellingOf(target)), io::importReport(back),
                                                                      QString::fromUtf8(exported.text));
@@ -75,7 +77,8 @@ Plan vary(Plan plan, QRandomGenerator &rng)
 {
     plan.training.microBatch = std::int64_t(1) << rng.bounded(3);
     plan.training.globalBatch = plan.training.microBatch * plan.parallel.data * (std::int64_t(1) << rng.bounded(2, 6)) * plan.parallel.pipeline;
-    plan.training.recompute = Recompute(rng.bounded(3));
+    constexpr Recompute kEveryTarget[] = {Recompute::None, Recompute::Selective, Recompute::Full};
+    plan.training.recompute = kEveryTarget[rng.bounded(3)];
     plan.training.flashAttention = rng.bounded(2) == 1;
     plan.training.sequenceParallel = plan.parallel.tensor > 1 && rng.bounded(2) == 1;
     plan.parallel.overlapGradReduce = rng.bounded(2) == 1;

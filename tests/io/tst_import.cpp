@@ -195,7 +195,8 @@ private slots:
         QCOMPARE(r.plan->model.name, std::string("Llama 3 8B"));
         QCOMPARE(r.plan->training.framework, Framework::Fsdp); // data_parallel_shard_degree = -1
         QCOMPARE(r.plan->parallel.zeroStage, 3);
-        QCOMPARE(r.plan->training.recompute, Recompute::Selective);
+        // mode "selective" with selective_ac_option "op": torchtitan's op-level checkpointing.
+        QCOMPARE(r.plan->training.recompute, Recompute::Ops);
         QCOMPARE(r.plan->model.seqLen, 8192);
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
     }

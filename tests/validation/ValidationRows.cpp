@@ -2,6 +2,7 @@
 
 #include <QRegularExpression>
 
+#include <map>
 #include <tuple>
 
 #include "TestSupport.h"
@@ -174,6 +175,41 @@ void dlperf(std::vector<Row> &rows)
     }
 }
 
+/// An llm-foundry MPT run as a plan (both benchmark tables share the columns): the yaml's shape, MPT's
+/// architecture (no biases, ALiBi, no dropout, tied embeddings), PyTorch FSDP as ZeRO-3 with eager
+/// element-wise ops and flash-attn 2 (the yamls' attn_impl: flash), BF16 unless `precision` says otherwise.
+Plan mptPlan(const Table &t, std::size_t r, const QString &id)
+{
+    Plan plan;
+    plan.name = id.toStdString();
+    ModelSpec m;
+    m.name = "MPT-" + t.at(r, "model").toStdString();
+    m.layers = std::int64_t(t.number(r, "n_layers_yaml"));
+    m.hidden = std::int64_t(t.number(r, "d_model_yaml"));
+    m.heads = m.kvHeads = std::int64_t(t.number(r, "n_heads_yaml"));
+    m.ffnHidden = std::int64_t(t.number(r, "ffn_expansion_yaml")) * m.hidden;
+    m.vocab = std::int64_t(t.number(r, "vocab_size_yaml"));
+    m.seqLen = std::int64_t(t.number(r, "seq_len"));
+    m.mlp = MlpKind::Gelu;
+    applyArchitectureDefaults(m);
+    m.linearBias = false;
+    m.position = PositionEmbedding::Alibi;
+    m.dropout = false;
+    m.tiedEmbeddings = true;
+    plan.model = m;
+    plan.training.precision = Precision::BF16;
+    plan.training.flashAttention = true;
+    plan.training.attentionKernel = AttentionKernel::Flash2;
+    plan.training.fusedKernels = false; // PyTorch eager element-wise ops (no bias, no dropout)
+    plan.training.recompute = t.at(r, "activation_checkpointing") == QLatin1String("True") ? Recompute::Full : Recompute::None;
+    plan.training.microBatch = std::int64_t(t.number(r, "micro_batch_size"));
+    plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
+    plan.parallel.data = std::int64_t(t.number(r, "num_gpus"));
+    plan.parallel.zeroStage = 3;
+    plan.training.framework = Framework::Fsdp;
+    return plan;
+}
+
 void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
 {
     const Table t(QStringLiteral("llmfoundry_mpt_fsdp_A100_80GB.csv"));
@@ -185,39 +221,140 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
                 *skipped << "llmfoundry " + id + ": no throughput";
             continue;
         }
-        Plan plan;
-        plan.name = id.toStdString();
-        ModelSpec m;
-        m.name = "MPT-" + t.at(r, "model").toStdString();
-        m.layers = std::int64_t(t.number(r, "n_layers_yaml"));
-        m.hidden = std::int64_t(t.number(r, "d_model_yaml"));
-        m.heads = m.kvHeads = std::int64_t(t.number(r, "n_heads_yaml"));
-        m.ffnHidden = std::int64_t(t.number(r, "ffn_expansion_yaml")) * m.hidden;
-        m.vocab = std::int64_t(t.number(r, "vocab_size_yaml"));
-        m.seqLen = std::int64_t(t.number(r, "seq_len"));
-        m.mlp = MlpKind::Gelu;
-        applyArchitectureDefaults(m);
-        // MPT: no biases, ALiBi (no position parameters), no dropout, tied embeddings.
-        m.linearBias = false;
-        m.position = PositionEmbedding::Rotary;
-        m.dropout = false;
-        m.tiedEmbeddings = true;
-        plan.model = m;
-        plan.training.precision = Precision::BF16;
-        plan.training.flashAttention = true;
-        plan.training.fusedKernels = false; // PyTorch eager element-wise ops (no bias, no dropout)
-        plan.training.recompute = t.at(r, "activation_checkpointing") == QLatin1String("True") ? Recompute::Full : Recompute::None;
-        plan.training.microBatch = std::int64_t(t.number(r, "micro_batch_size"));
-        plan.training.globalBatch = std::int64_t(t.number(r, "global_batch_size_seqs"));
-        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
-        plan.parallel.data = gpus;
-        plan.parallel.zeroStage = 3; // FSDP FULL_SHARD: PyTorch FSDP, parameters freed after each unit's forward
-        plan.training.framework = Framework::Fsdp;
-        setCluster(plan, "a100-sxm4-80gb", gpus, 8);
+        Plan plan = mptPlan(t, r, id);
+        setCluster(plan, "a100-sxm4-80gb", plan.parallel.data, 8);
         // 1600 Gb/s RoCE per 8-GPU node (the section title).
         plan.cluster.overrides.networkBandwidthBytesPerSecond = 1600e9 / 8.0 / 8.0;
-        const double tokens = double(plan.training.globalBatch) * double(m.seqLen);
+        const double tokens = double(plan.training.globalBatch) * double(plan.model.seqLen);
         rows.push_back({"llmfoundry", id, plan, tokens / tokensPerSecond});
+    }
+}
+
+/// torchtitan's published runs (torchtitan_llama_benchmarks.csv), each read from its benchmark page and the
+/// train_configs of the commit it names (docs/CALIBRATION.md, "PyTorch-native training"): FSDP2 over the
+/// data-parallel ranks (and the context ranks), TP with sequence parallelism (async TP where the row says),
+/// PyTorch's pipelining with as many micro-batches as stages (pipeline_parallel_microbatches' default,
+/// config_manager.py at 9dec370) and two stages per rank for the interleaved schedule
+/// (pipelining_utils.py), layers split as generate_split_points does; SDPA (flash) attention; float8 as
+/// torchao's tensorwise Float8Linear, all-gathered in float8 where the toml enables it; eager or compiled.
+void torchtitan(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("torchtitan_llama_benchmarks.csv"));
+    const std::map<QString, const char *> presets{{"Llama 3.1 8B", "llama3.1-8b"}, {"Llama 3.1 70B", "llama3.1-70b"},
+                                                  {"Llama 3.1 405B", "llama3.1-405b"}, {"Llama 3 8B", "llama3-8b"},
+                                                  {"Llama 3 70B", "llama3-70b"}, {"Llama 2 13B", "llama2-13b"},
+                                                  {"Llama 2 70B", "llama2-70b"}};
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString gpu = t.at(r, "gpu");
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "model") + ' ' + gpu.section(' ', 0, 0) + " x" + t.at(r, "num_gpus") + ' '
+                           + t.at(r, "table");
+        const auto preset = presets.find(t.at(r, "model"));
+        const double tokensPerGpu = t.number(r, "measured_tokens_per_s_per_gpu");
+        if (preset == presets.end() || tokensPerGpu <= 0) {
+            if (skipped)
+                *skipped << "torchtitan " + id + ": no preset or no throughput";
+            continue;
+        }
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        const auto tp = std::max<std::int64_t>(1, std::int64_t(t.number(r, "tp"))), pp = std::max<std::int64_t>(1, std::int64_t(t.number(r, "pp")));
+        const auto cp = std::max<std::int64_t>(1, std::int64_t(t.number(r, "cp")));
+        const std::int64_t dp = gpus / (tp * pp * cp);
+        // The H200 rows state no sequence length; the llama3_8b.toml of their commit (e7c0cae) sets 8192.
+        const auto seq = t.number(r, "seq_len") > 0 ? std::int64_t(t.number(r, "seq_len")) : std::int64_t(8192);
+        const auto local = std::int64_t(t.number(r, "local_batch_size"));
+        Plan plan = test::presetPlan(preset->second, tp, pp, dp, local, local * dp);
+        plan.name = id.toStdString();
+        plan.model.seqLen = seq;
+        plan.parallel.context = cp;
+        plan.training.framework = Framework::Fsdp;
+        plan.parallel.zeroStage = 3;
+        plan.training.flashAttention = true;
+        plan.training.attentionKernel = AttentionKernel::Flash2; // F.scaled_dot_product_attention's flash backend
+        plan.training.sequenceParallel = tp > 1;
+        plan.parallel.tensorCommOverlap = t.at(r, "async_tp") == QLatin1String("yes");
+        plan.training.compile = t.at(r, "torch_compile") == QLatin1String("yes");
+        plan.training.fusedKernels = false;
+        const QString precision = t.at(r, "precision");
+        plan.training.precision = precision.contains(QLatin1String("Float8")) ? Precision::FP8 : Precision::BF16;
+        // float8 all-gather: the 405B toml (enable_fsdp_float8_all_gather) and the H200 rows' command line.
+        plan.training.fp8ParamGather = plan.training.precision == Precision::FP8
+                                       && (preset->second == std::string("llama3.1-405b") || precision.contains(QLatin1String("all-gather")));
+        const QString ac = t.at(r, "activation_checkpointing");
+        if (ac == QLatin1String("full"))
+            plan.training.recompute = Recompute::Full;
+        else if (ac.contains(QLatin1String("op")))
+            plan.training.recompute = Recompute::Ops;
+        else if (ac.contains(QLatin1String("layer"))) { // selective_ac_option "2", the default of the time
+            plan.training.recompute = Recompute::Full;
+            plan.training.recomputeInterval = 2;
+        } else
+            plan.training.recompute = Recompute::None;
+        if (pp > 1) {
+            // As many micro-batches as stages, of local / pp sequences; two stages per rank when interleaved.
+            plan.training.microBatch = std::max<std::int64_t>(1, local / pp);
+            const bool interleaved = t.at(r, "pp_schedule").startsWith(QLatin1String("Interleaved"));
+            plan.parallel.schedule = interleaved ? Schedule::Interleaved : Schedule::OneFOneB;
+            plan.parallel.virtualStages = interleaved ? 2 : 1;
+            // generate_split_points: the first and last model chunk get layers / chunks, the middle ones one
+            // more while the remainder lasts; rank r runs chunks r, r + pp, ... (style "loop").
+            const std::int64_t v = plan.parallel.virtualStages, chunks = pp * v, base = plan.model.layers / chunks;
+            std::int64_t extra = plan.model.layers % chunks;
+            std::vector<std::int64_t> perRank(std::size_t(pp), 0);
+            for (std::int64_t c = 0; c < chunks; ++c) {
+                std::int64_t n = base;
+                if (c > 0 && c < chunks - 1 && extra > 0) {
+                    ++n;
+                    --extra;
+                }
+                perRank[std::size_t(c % pp)] += n;
+            }
+            if (perRank.front() != perRank[1] || perRank.back() != perRank[1]) {
+                plan.parallel.firstStageLayers = perRank.front();
+                plan.parallel.lastStageLayers = perRank.back();
+            }
+            plan.parallel.reshardAfterForward = false; // parallelize_llama.py apply_fsdp: not with pipeline parallelism
+        }
+        plan.cluster.device = gpu.startsWith(QLatin1String("H200")) ? "h200-sxm-141gb"
+                              : gpu.startsWith(QLatin1String("A100")) ? "a100-sxm4-80gb"
+                                                                       : "h100-sxm5-96gb-500w";
+        plan.cluster.gpusPerNode = std::min<std::int64_t>(8, gpus);
+        plan.cluster.nodes = std::max<std::int64_t>(1, gpus / 8);
+        const double tokens = double(plan.training.globalBatch) * double(seq);
+        rows.push_back({"torchtitan", id, plan, tokens / (tokensPerGpu * double(gpus))});
+    }
+}
+
+/// llm-foundry's benchmark table (llmfoundry_mpt_fsdp_benchmarks.csv): MPT with PyTorch FSDP (FULL_SHARD as
+/// ZeRO-3, SHARD_GRAD_OP as ZeRO-2), BF16 under amp or Transformer Engine's FP8 (amp_fp8), flash attention,
+/// ALiBi, on the H100 and A100-40GB sections; the A100-80GB section is the older table read by llmFoundry.
+void llmFoundryBenchmarks(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("llmfoundry_mpt_fsdp_benchmarks.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString gpu = t.at(r, "gpu");
+        if (gpu == QLatin1String("a100_80gb"))
+            continue;
+        const QString id = t.at(r, "row_id") + " MPT-" + t.at(r, "model") + ' ' + gpu + ' ' + t.at(r, "precision") + " seq "
+                           + t.at(r, "seq_len") + " x" + t.at(r, "num_gpus");
+        const double tokensPerSecond = t.number(r, "throughput_tok_per_s");
+        if (tokensPerSecond <= 0) {
+            if (skipped)
+                *skipped << "llmfoundry-bench " + id + ": no throughput";
+            continue;
+        }
+        Plan plan = mptPlan(t, r, id);
+        if (t.at(r, "precision") == QLatin1String("amp_fp8"))
+            plan.training.precision = Precision::FP8;
+        const auto gpus = plan.parallel.data;
+        // FULL_SHARD frees each unit after its forward; SHARD_GRAD_OP keeps it gathered until its backward
+        // (FSDP2's reshard_after_forward false).
+        plan.parallel.reshardAfterForward = t.at(r, "sharding_strategy") == QLatin1String("FULL_SHARD");
+        const bool h100 = gpu == QLatin1String("h100_80gb");
+        setCluster(plan, h100 ? "h100-sxm5-80gb" : "a100-sxm4-40gb", gpus, 8);
+        if (!h100) // 1600 Gb/s RoCE per 8-GPU node (the section title)
+            plan.cluster.overrides.networkBandwidthBytesPerSecond = 1600e9 / 8.0 / 8.0;
+        const double tokens = double(plan.training.globalBatch) * double(plan.model.seqLen);
+        rows.push_back({h100 ? "llmfoundry-h100" : "llmfoundry-a100-40", id, plan, tokens / tokensPerSecond});
     }
 }
 
@@ -730,6 +867,14 @@ std::vector<Row> loadRows(QStringList *skipped)
     dgxc(rows, skipped);
     dgxcHeldOut(rows);
     nemoLongContext(rows);
+    return rows;
+}
+
+std::vector<Row> loadPytorchRows(QStringList *skipped)
+{
+    std::vector<Row> rows;
+    torchtitan(rows, skipped);
+    llmFoundryBenchmarks(rows, skipped);
     return rows;
 }
 

@@ -54,6 +54,11 @@ std::vector<MemoryRow> loadMemoryRows(QStringList *skipped = nullptr);
 /// the release-specific software is not read yet.
 std::vector<Row> loadBridgeRows(QStringList *skipped = nullptr);
 
+/// PyTorch-native runs (issue 35): torchtitan's benchmarks (FSDP2, TP, pipelining, CP, float8, compile) and
+/// llm-foundry's benchmark table (H100 and A100-40GB sections): not in loadRows() while their frameworks'
+/// mechanisms are being added.
+std::vector<Row> loadPytorchRows(QStringList *skipped = nullptr);
+
 /// One configuration NVIDIA's performance teams tuned (a dgxc or Megatron-Bridge recipe: model, system,
 /// GPUs, batch, precision and layout), however many releases ran it.
 struct RecipeConfig

@@ -1,0 +1,225 @@
+// PyTorch-native training (issue 35): FSDP2 inside PyTorch's pipeline stages, torch.compile against eager
+// element-wise chains, torchtitan's op-level and every-k-th-layer checkpointing, FlashAttention-2 against
+// the fused attention kernels, and the 500 W Grand Teton H100. Each mechanism is checked against the
+// figure its source states, computed here from the estimate's own ops.
+
+#include <QTest>
+
+#include <string_view>
+
+#include "TestSupport.h"
+#include "core/estimate/Estimate.h"
+#include "core/plan/PlanValidation.h"
+#include "io/CatalogJson.h"
+#include "io/Import.h"
+
+using namespace trainplan;
+
+namespace {
+
+Estimate run(const Plan &plan)
+{
+    return estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+}
+
+double sumOf(const Estimate &e, OpPass pass, std::string_view name, bool flops)
+{
+    double total = 0;
+    for (const Op &op : e.step.ops)
+        if (op.pass == pass && op.scope == OpScope::Layer && (name.empty() || std::string_view(op.name) == name))
+            total += flops ? op.flops : op.bytes;
+    return total;
+}
+
+/// Llama 3.1 8B on 8 H100 with FSDP2, as torchtitan's Table 1 ran it (local batch 2, 8,192 tokens).
+Plan titan8b()
+{
+    Plan plan = test::presetPlan("llama3.1-8b", 1, 1, 8, 2, 16, "h100-sxm5-80gb");
+    plan.model.seqLen = 8192;
+    plan.training.framework = Framework::Fsdp;
+    plan.parallel.zeroStage = 3;
+    plan.training.flashAttention = true;
+    return plan;
+}
+
+/// Llama 3.1 405B with FSDP2 8 x TP 8 x PP 8 (torchtitan's Table 5 layout) on standard H100s.
+Plan titan405b()
+{
+    Plan plan = test::presetPlan("llama3.1-405b", 8, 8, 8, 4, 256, "h100-sxm5-80gb");
+    plan.model.seqLen = 8192;
+    plan.training.framework = Framework::Fsdp;
+    plan.training.compile = true;
+    plan.parallel.zeroStage = 3;
+    plan.parallel.reshardAfterForward = false;
+    plan.parallel.firstStageLayers = 15; // torchtitan's generate_split_points: 15 + 6 x 16 + 15
+    plan.parallel.lastStageLayers = 15;
+    plan.training.flashAttention = true;
+    plan.training.sequenceParallel = true;
+    plan.training.recompute = Recompute::Full;
+    return plan;
+}
+
+} // namespace
+
+class TestPytorch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    // ZeRO-3 with pipeline stages: refused for Megatron-LM and DeepSpeed with the reason, run under
+    // framework "fsdp" (torchtitan's 3D layout).
+    void fsdpRunsInsidePipelineStages()
+    {
+        Plan plan = titan405b();
+        QVERIFY(run(plan).valid);
+        plan.training.framework = Framework::DeepSpeed;
+        const Problems problems = validatePlan(plan, io::builtinCatalog());
+        const auto refused = std::find_if(problems.begin(), problems.end(), [](const Problem &p) {
+            return p.isError() && p.key == "parallel.zero_stage" && p.message.find("framework \"fsdp\"") != std::string::npos;
+        });
+        QVERIFY(refused != problems.end());
+    }
+
+    // PyTorch's pipelining syncs FSDP2's gradients on the last backward only: the step's reduce-scatter
+    // traffic is one stage's gradients, whatever the number of micro-batches; the gathers one per
+    // micro-batch (the parameters stay gathered from forward to backward).
+    void pipelinedFsdpReducesOncePerStep()
+    {
+        Plan plan = titan405b();
+        plan.training.microBatch = 4; // 8 micro-batches
+        const Estimate eight = run(plan);
+        plan.training.microBatch = 32; // 1 micro-batch
+        const Estimate one = run(plan);
+        QCOMPARE(plan.microbatches(), 1);
+        const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)].received; };
+        const auto gather = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::ParameterGather)].received; };
+        QVERIFY(reduce(one) > 0);
+        TP_COMPARE_REL(reduce(eight), reduce(one), 1e-9);
+        TP_COMPARE_REL(gather(eight), 8.0 * gather(one), 1e-9);
+        // Until the last backward the stage's unsharded gradients accumulate in FP32.
+        const StageMemory &s = eight.memory.stages[1];
+        QVERIFY(s.otherTerm(OtherTerm::ZeroGatheredParameters) >= 4.0 * s.parameterCount);
+    }
+
+    // Eager RMSNorm: six kernels in FP32, 28 + 4q bytes per element against a fused norm's 2q; the eager
+    // rotary embedding 2q + 16 bytes per query and key element; torch.compile fuses both.
+    void compileFusesTheElementwiseChains()
+    {
+        Plan plan = titan8b();
+        plan.training.compile = false;
+        const Estimate eager = run(plan);
+        plan.training.compile = true;
+        const Estimate compiled = run(plan);
+        const double eagerNorm = sumOf(eager, OpPass::Forward, "input norm", false);
+        const double fusedNorm = sumOf(compiled, OpPass::Forward, "input norm", false);
+        TP_COMPARE_REL(eagerNorm / fusedNorm, (28.0 + 4.0 * 2.0) / (2.0 * 2.0), 1e-9);
+        const double tokens = 2.0 * 8192.0, qk = 4096.0 + 1024.0;
+        TP_COMPARE_REL(sumOf(eager, OpPass::Forward, "rotary embedding (eager)", false), (2.0 * 2.0 + 16.0) * tokens * qk, 1e-9);
+        QCOMPARE(sumOf(compiled, OpPass::Forward, "rotary embedding (eager)", false), 0.0);
+        QVERIFY(compiled.step.stepSeconds < eager.step.stepSeconds);
+        // Megatron-Core's fused kernels are training.fused_kernels; compile does not apply there.
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        plan.training.fusedKernels = false;
+        QVERIFY(sumOf(run(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
+    }
+
+    // torchtitan's op-level checkpointing replays wk, wo and w3 of wq, wk, wv, wo, w1, w3, w2: for Llama
+    // 3.1 8B (h 4096, 1,024-wide keys and values, MLP 14,336) (1024 + 4096 + 14336) / (2 x 4096 + 2 x 1024
+    // + 3 x 14336) = 36.5% of the layer's forward matmul FLOPs, and keeps less than selective, more than full.
+    void opCheckpointingReplaysEveryOtherMatmul()
+    {
+        Plan plan = titan8b();
+        plan.training.recompute = Recompute::Ops;
+        const Estimate ops = run(plan);
+        double forward = 0, replayed = 0;
+        for (const Op &op : ops.step.ops) {
+            if (op.scope != OpScope::Layer || op.kind != OpKind::Matmul)
+                continue;
+            (op.pass == OpPass::Forward ? forward : op.pass == OpPass::Recompute ? replayed : forward) += op.pass == OpPass::Backward ? 0.0 : op.flops;
+        }
+        TP_COMPARE_REL(replayed / forward, 19456.0 / 53248.0, 1e-9);
+        plan.training.recompute = Recompute::Selective;
+        const double selective = run(plan).memory.stages[0].activations.perLayerBytes;
+        plan.training.recompute = Recompute::Full;
+        const double full = run(plan).memory.stages[0].activations.perLayerBytes;
+        const double kept = ops.memory.stages[0].activations.perLayerBytes;
+        QVERIFY(kept < selective && kept > full);
+        // Kept per token: the input and the MLP output (h each), Q and the context (4096 each), V (1024),
+        // w1's output (14336), in BF16.
+        TP_COMPARE_REL(kept, 2.0 * 2.0 * 8192.0 * (2.0 * 4096.0 + 2.0 * 4096.0 + 1024.0 + 14336.0), 1e-9);
+    }
+
+    // selective_ac_option = 2: every other layer checkpointed (16 of Llama 3.1 8B's 32).
+    void everyKthLayerIsRecomputed()
+    {
+        Plan plan = titan8b();
+        plan.training.recompute = Recompute::Full;
+        plan.training.recomputeInterval = 2;
+        QCOMPARE(plan.recomputedLayersOnStage(0), std::int64_t(16));
+        const Estimate half = run(plan);
+        QCOMPARE(half.memory.stages[0].activations.recomputedLayers, std::int64_t(16));
+        plan.training.recomputeInterval = 0;
+        const Estimate all = run(plan);
+        TP_COMPARE_REL(half.step.category(TimeCategory::Recompute), 0.5 * all.step.category(TimeCategory::Recompute), 1e-6);
+    }
+
+    // FlashAttention-3 is 1.5-2.0x FlashAttention-2 on H100 (Shah et al. 2024): the compute-bound attention
+    // kernel takes 1.75x as long with FA2; on A100 FA2 is the fused kernel.
+    void flashAttention2IsSlowerOnHopper()
+    {
+        Plan plan = titan8b();
+        const Estimate fused = run(plan);
+        plan.training.attentionKernel = AttentionKernel::Flash2;
+        const Estimate fa2 = run(plan);
+        const auto attention = [](const Estimate &e) {
+            for (const Op &op : e.step.ops)
+                if (op.kind == OpKind::Attention && op.pass == OpPass::Forward)
+                    return op;
+            return Op{};
+        };
+        QVERIFY(!attention(fused).memoryBound);
+        TP_COMPARE_REL(attention(fa2).seconds / attention(fused).seconds, 1.75, 1e-3);
+        plan.cluster.device = "a100-sxm4-80gb";
+        const double a100fa2 = attention(run(plan)).seconds;
+        plan.training.attentionKernel = AttentionKernel::Fused;
+        QCOMPARE(attention(run(plan)).seconds, a100fa2);
+    }
+
+    // Meta's Grand Teton H100: 96 GB HBM2e at 2.4 TB/s and a 500 W limit; its peak interpolated between
+    // H100 NVL (400 W, 835.5 TFLOP/s) and H100 SXM5 (700 W, 989.4): 886.8 TFLOP/s dense BF16.
+    void powerCappedH100()
+    {
+        const DeviceSpec *d = io::builtinCatalog().device("h100-sxm5-96gb-500w");
+        QVERIFY(d);
+        TP_COMPARE_REL(d->peakFlops(Precision::BF16), 886.4e12, 1e-3);
+        QCOMPARE(d->memoryBandwidthBytesPerSecond, 2.4e12);
+        QCOMPARE(d->boardPowerWatts, 500.0);
+        Plan plan = titan8b();
+        const double sxm = run(plan).step.stepSeconds;
+        plan.cluster.device = "h100-sxm5-96gb-500w";
+        QVERIFY(run(plan).step.stepSeconds > sxm * 1.08);
+    }
+
+    // torchtitan's job file: selective_ac_option "2" is full recomputation of every other layer, "op" the
+    // op-level policy; [compile] enable is torch.compile.
+    void torchtitanCheckpointingImports()
+    {
+        const QByteArray job = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\nglobal_batch_size = 1024\nseq_len = 8192\n"
+                               "[parallelism]\ndata_parallel_shard_degree = -1\n[activation_checkpoint]\nmode = \"selective\"\n"
+                               "selective_ac_option = \"2\"\n[compile]\nenable = true\n";
+        io::ImportResult r = io::importContents({{QStringLiteral("job.toml"), job}}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r).right(600)));
+        QCOMPARE(r.plan->training.recompute, Recompute::Full);
+        QCOMPARE(r.plan->training.recomputeInterval, std::int64_t(2));
+        QVERIFY(r.plan->training.compile);
+        QByteArray op = job;
+        op.replace("selective_ac_option = \"2\"", "selective_ac_option = \"op\"");
+        r = io::importContents({{QStringLiteral("job.toml"), op}}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.recompute, Recompute::Ops);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPytorch)
+#include "tst_pytorch.moc"
