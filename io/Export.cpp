@@ -400,7 +400,7 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     const bool fsdp = t.framework == Framework::Fsdp;
     s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = %2\ntensor_parallel_degree = %3\n"
                         "pipeline_parallel_degree = %4\ncontext_parallel_degree = %5\n")
-             .arg(fsdp ? 1 : p.data).arg(fsdp ? p.data : 1).arg(p.tensor).arg(p.pipeline).arg(p.context);
+             .arg(fsdp ? p.shardReplicas() : p.data).arg(fsdp ? p.data / p.shardReplicas() : 1).arg(p.tensor).arg(p.pipeline).arg(p.context);
     if (plan.model.isMoe())
         s += QStringLiteral("expert_parallel_degree = %1\n").arg(p.expert);
     if (p.pipeline > 1)
@@ -443,6 +443,7 @@ const QStringList &expressedKeys(ExportTarget target)
         return k;
     }();
     static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
+                                        "parallel.shard_group",
                                         "training.recompute_interval", "training.compile",
                                         "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward"};
     static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",

@@ -903,6 +903,31 @@ void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leave
     }
 }
 
+/// torchtitan's 2-D data-parallel mesh: a replicate degree above 1 with an explicit shard degree is hybrid
+/// sharding (HSDP) over shard-degree x context ranks (the context ranks join FSDP's shard dimension).
+void torchtitanHybridSharding(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto find = [&](const char *name) {
+        return std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) { return l.name == QLatin1String(name); });
+    };
+    const auto replicate = find("parallelism.data_parallel_replicate_degree"), shard = find("parallelism.data_parallel_shard_degree");
+    if (replicate == leaves.end() || replicate->value.toDouble() <= 1)
+        return;
+    if (shard != leaves.end() && shard->value.toDouble() == 1)
+        return; // replicated only (DDP): no sharding
+    if (shard == leaves.end() || shard->value.toDouble() < 1) {
+        out.warnings.push_back({file, replicate->line, QStringLiteral("data_parallel_replicate_degree %1 with an automatic shard degree: "
+                                                                      "set parallel.shard_group to the shard degree x context")
+                                                           .arg(replicate->value.toDouble())});
+        return;
+    }
+    const auto context = find("parallelism.context_parallel_degree");
+    const double c = context != leaves.end() && context->value.toDouble() >= 1 ? context->value.toDouble() : 1.0;
+    const int group = int(shard->value.toDouble() * c);
+    if (group > 1)
+        out.keys.push_back({QStringLiteral("parallel.shard_group"), group, file, shard->line, shard->name});
+}
+
 /// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
 QString torchtitanPreset(const QString &name, const QString &flavor)
 {
@@ -955,6 +980,7 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     }
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
+    torchtitanHybridSharding(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
         out.keys.push_back({QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
     else if (!name.isEmpty())

@@ -161,6 +161,30 @@ GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode
     return worstSpan(groups, [t, d](std::int64_t k) { return (k / t) * t * d + k % t; }, t, d, gpusPerNode);
 }
 
+GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t s = parallel.shardRanks(), r = parallel.shardReplicas();
+    const std::int64_t groups = t * r * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {s, s, 1};
+    // Group k: tensor index k % t, replica (k / t) % r of stage k / (t r): s consecutive data ranks, t apart.
+    return worstSpan(groups, [t, dc, s, r](std::int64_t k) { return (k / (t * r)) * t * dc + ((k / t) % r) * s * t + k % t; }, t, s, gpusPerNode);
+}
+
+GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t s = parallel.shardRanks(), r = parallel.shardReplicas();
+    const std::int64_t groups = t * s * std::max<std::int64_t>(1, parallel.pipeline);
+    if (gpusPerNode < 1)
+        return {r, r, 1};
+    // Group k: tensor index k % t, shard (k / t) % s of stage k / (t s): one rank of each shard group.
+    return worstSpan(groups, [t, dc, s](std::int64_t k) { return (k / (t * s)) * t * dc + ((k / t) % s) * t + k % t; }, t * s, r, gpusPerNode);
+}
+
 GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t n = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)

@@ -48,6 +48,10 @@ bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_
 /// The gradient-reduction group: data x context ranks of one tensor index and stage (Megatron-Core
 /// reduces gradients and shards the distributed optimizer over data and context together).
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// Hybrid sharding (parallel.shard_group): one shard group (consecutive data ranks of a tensor index and
+/// stage) and one replica group (a rank of each shard group); without it the data group and a single rank.
+GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// All tensor x context x data ranks of one pipeline stage, adjacent in the rank order (Transformer Engine's
 /// FP8 amax-reduction group in Megatron-Core).
 GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);

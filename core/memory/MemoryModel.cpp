@@ -154,6 +154,7 @@ struct StageInputs
     double boundaryTensor = 0;         ///< one pipeline send or receive buffer
     double contextKvBuffers = 0;       ///< K and V blocks of other context ranks in flight (one layer)
     double replicas = 1;               ///< ranks sharing the gradient reduction and ZeRO: data x context
+    double shards = 1;                 ///< ranks the ZeRO state is split over: replicas, or HSDP's shard group
     bool zeroGathers = false;          ///< ZeRO-3 gathers parameters (more than one replica)
     double backwardWorkspace = 0;      ///< gradients one layer's backward holds at once
     double roundingPerLayer = 0;       ///< allocator rounding of one layer's stored tensors, one micro-batch
@@ -253,7 +254,8 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
                         / (training.sequenceParallel ? double(t) : 1.0);
     in.contextKvBuffers = contextKvBufferBytes(plan);
     in.replicas = double(plan.parallel.data) * c;
-    in.zeroGathers = plan.parallel.zeroStage >= 3 && in.replicas > 1;
+    in.shards = double(plan.parallel.shardRanks()); // HSDP shards over its shard group only
+    in.zeroGathers = plan.parallel.zeroStage >= 3 && in.shards > 1;
     in.backwardWorkspace = 2.0 * layerBackwardGradientBytes(plan);
     in.roundingPerLayer = layerRoundingBytes(layerStoredTensors(plan));
     in.ncclBuffers = ncclBytes(plan);
@@ -423,7 +425,7 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     Terms opt{};
     addDeviceExtras(plan, in, st.stage, opt);
     if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes) {
-        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.replicas : 1.0);
+        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
         opt[at(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
     }
     if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
@@ -453,7 +455,7 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     const StageParameters counts = stageParameters(plan, in.parameters, st.stage);
     st.parameterCount = counts.all;
     st.expertParameterCount = counts.experts;
-    const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.replicas, par.zeroStage);
+    const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.shards, par.zeroStage);
     const ModelStateBytes experts = shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
     st.parametersBytes = state.parameters + experts.parameters;
     st.expertParametersBytes = experts.parameters;

@@ -175,8 +175,22 @@ struct ParallelConfig
     /// FSDP2 (training.framework "fsdp"): free each block's gathered parameters after its forward and
     /// gather them again for backward (true, torchtitan's default), or keep them until backward.
     bool reshardAfterForward = true;
+    /// Hybrid sharding (HSDP; FSDP2's 2-D mesh, torchtitan data_parallel_shard_degree with
+    /// data_parallel_replicate_degree): parameters, gradients and optimizer state sharded over this many of
+    /// the data x context ranks, replicated across the rest; each unit gathered and reduce-scattered inside
+    /// its shard group, the gradient shards then all-reduced across the replicas. 0: one shard group of
+    /// all of them (FSDP).
+    std::int64_t shardGroup = 0;
 
     std::int64_t expertTensorSize() const { return expertTensor > 0 ? expertTensor : tensor; }
+    /// Ranks the sharded state is split over: the shard group, or all data x context ranks.
+    std::int64_t shardRanks() const
+    {
+        const std::int64_t dc = std::max<std::int64_t>(1, data * context);
+        return shardGroup > 0 && shardGroup < dc && dc % shardGroup == 0 ? shardGroup : dc;
+    }
+    /// Replicas of each shard (HSDP's replicate degree; 1 without hybrid sharding).
+    std::int64_t shardReplicas() const { return std::max<std::int64_t>(1, data * context) / shardRanks(); }
     std::int64_t expertShards() const { return expert * expertTensorSize(); }
     /// Ranks holding the same expert shard: data x context x tensor / (expert x expert_tensor).
     std::int64_t expertDataSize() const { return std::max<std::int64_t>(1, data * context * tensor / std::max<std::int64_t>(1, expertShards())); }

@@ -461,6 +461,14 @@ const std::array kKeys{
             "and gather them again for backward; off: keep them until backward", .defaultText = "true",
             .rule = "used with training.framework \"fsdp\"", .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::reshardAfterForward>()},
+    PlanKey{.path = "parallel.shard_group", .type = KeyType::Integer, .label = "Shard group", .noun = "hybrid sharding",
+            .tooltip = "FSDP2 hybrid sharding (HSDP): shard parameters, gradients and optimizer state over this many data "
+                       "ranks and replicate across the rest; gathers and reduce-scatters stay inside the shard group, the "
+                       "gradient shards are all-reduced across replicas (torchtitan data_parallel_shard_degree with "
+                       "data_parallel_replicate_degree); 0: shard over all of them",
+            .defaultText = "0 (every data rank)", .rule = "with training.framework \"fsdp\": at least 2, dividing data x context",
+            .range = {0, 1 << 20}, .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::parallel, &P::shardGroup>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .label = "Schedule", .noun = "pipeline schedule",
             .tooltip = "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)", .defaultText = "\"1f1b\"",
             .searchDimension = true, .editor = KeyEditor::Choice, .choices = choicesOf<Schedule>,
@@ -712,7 +720,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMoe();
     if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))
         return plan.model.isMla();
-    if (path == "parallel.reshard_after_forward")
+    if (path == "parallel.reshard_after_forward" || path == "parallel.shard_group")
         return plan.training.framework == Framework::Fsdp;
     if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;

@@ -614,6 +614,24 @@ void checkFramework(Checker &check)
                                           "\"megatron\" or \"deepspeed\"");
 }
 
+/// Hybrid sharding is FSDP2's: a shard group of at least two ranks that divides the data x context ranks.
+void checkShardGroup(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ParallelConfig &par = plan.parallel;
+    if (par.shardGroup <= 0 || !check.ok({"parallel.data", "parallel.context"}))
+        return;
+    const std::int64_t dc = par.data * par.context;
+    if (plan.training.framework != Framework::Fsdp)
+        check.error("parallel.shard_group", "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to \"fsdp\", "
+                                            "or remove parallel.shard_group");
+    else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
+        check.error("parallel.shard_group", "Shard group (" + num(par.shardGroup) + ") must be at least 2 and divide the "
+                                                + num(dc) + " data x context ranks");
+    else if (par.shardGroup == dc)
+        check.warning("parallel.shard_group", "a shard group of all " + num(dc) + " data x context ranks is plain FSDP: nothing is replicated");
+}
+
 void checkOverlap(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -688,6 +706,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkSlidingWindow(check);
     checkSoftwareSettings(check);
     checkFramework(check);
+    checkShardGroup(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

@@ -66,6 +66,11 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
         unit.backwardSeconds = time.backward;
         unit.gatherSeconds = acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
         unit.reduceSeconds = acc.cost(Collective::ReduceScatter, {params.dense * perParam.gradients, params.experts * perParam.gradients});
+        if (acc.groups.replicas.size > 1) { // HSDP: the reduced shard all-reduced across the replicas
+            const double shard = params.dense * perParam.gradients / double(acc.groups.dense.size);
+            acc.hbm += 2.0 * hbmBytes(shard, acc.groups.replicas);
+            unit.reduceSeconds += seconds(Collective::AllReduce, shard, acc.groups.replicas);
+        }
         units.push_back(unit);
     };
     const std::int64_t s = stage.stage, p = plan.parallel.pipeline;
@@ -178,7 +183,8 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
 
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
 {
-    ReductionGroups g{links.dataGroup, links.expertDataGroup};
+    // ZeRO-3 gathers and reduce-scatters inside the shard group: the data group, or HSDP's shard group.
+    ReductionGroups g{plan.parallel.zeroStage >= 3 ? links.shardGroup : links.dataGroup, links.expertDataGroup, links.replicaGroup};
     if (!plan.model.isMoe())
         g.experts.size = g.experts.perNode = 1;
     return g;
@@ -199,7 +205,7 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
                             double localParameters, double backwardWindow, std::vector<Op> &ops)
 {
     const ParallelConfig &par = plan.parallel;
-    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.data * par.context) : 1.0);
+    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.shardRanks()) : 1.0);
     Op update = optimizerOp(plan, shard);
     timeOp(update, device, plan.training.precision);
     OptimizerTime t;

@@ -47,6 +47,7 @@ DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, co
 struct ReductionGroups
 {
     GroupPlacement dense, experts;
+    GroupPlacement replicas; ///< HSDP: the dense gradient shards' all-reduce across replicas (size 1 without it)
 };
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links);
 

@@ -94,6 +94,8 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     };
     links.tensorGroup = placed(tensorGroupSpan(plan.parallel, G));
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
+    links.shardGroup = placed(shardGroupSpan(plan.parallel, G));
+    links.replicaGroup = placed(replicaGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));

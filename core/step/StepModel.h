@@ -163,6 +163,8 @@ struct ClusterLinks
     }
     GroupPlacement tensorGroup;
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
+    GroupPlacement shardGroup;   ///< ZeRO-3's gathers and reduce-scatters: the data group, or HSDP's shard group
+    GroupPlacement replicaGroup; ///< HSDP: the gradient shards' all-reduce across replicas (size 1 without it)
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
     GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism (DeepEP: the network at its nominal rate)
     GroupPlacement expertDataGroup; ///< the routed experts' gradient reduction and ZeRO sharding

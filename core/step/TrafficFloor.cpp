@@ -82,6 +82,8 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         Counter r{reduce};
         r.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
         r.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
+        if (g.replicas.size > 1) // HSDP: the reduced shard all-reduced across the replicas
+            r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size), g.replicas, 1.0);
         const double reductions = syncLastOnly ? 1.0 : m;
         FloorBytes fb, bb, rb;
         for (std::size_t k = 0; k < kFloorKindCount; ++k) {
@@ -202,7 +204,7 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     dataParallelFloor(plan, links, q, stage, step.stages[std::size_t(s)], count);
     layerFloor(plan, links, s, count);
     if (plan.parallel.offloadOptimizer) {
-        const double shard = stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.data * plan.parallel.context) : 1.0);
+        const double shard = stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.shardRanks()) : 1.0);
         floor.bytes[std::size_t(FloorKind::Offload)].received += shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
     }
     FloorBytes all{};

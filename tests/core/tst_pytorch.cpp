@@ -201,6 +201,34 @@ private slots:
         QVERIFY(run(plan).step.stepSeconds > sxm * 1.08);
     }
 
+    // HSDP: the state sharded over the shard group only (8 of 256 ranks: 32x the optimizer state of FSDP
+    // over all 256), its gathers inside the group (one node: NVLink), and the gradient shards all-reduced
+    // across the 32 replicas (in the traffic floor: an all-reduce of 1/8 of the gradients).
+    void hybridShardingShardsInsideItsGroup()
+    {
+        Plan plan = test::presetPlan("llama3-70b", 1, 1, 256, 1, 512, "h100-sxm5-80gb");
+        plan.training.framework = Framework::Fsdp;
+        plan.training.compile = true;
+        plan.training.flashAttention = true;
+        plan.training.recompute = Recompute::Full;
+        plan.parallel.zeroStage = 3;
+        const Estimate fsdp = run(plan);
+        plan.parallel.shardGroup = 8;
+        QCOMPARE(plan.parallel.shardReplicas(), std::int64_t(32));
+        const Estimate hsdp = run(plan);
+        QVERIFY2(hsdp.valid, hsdp.problems.empty() ? "" : hsdp.problems.front().message.c_str());
+        TP_COMPARE_REL(hsdp.memory.stages[0].optimizerBytes, 32.0 * fsdp.memory.stages[0].optimizerBytes, 1e-9);
+        QVERIFY(hsdp.step.category(TimeCategory::DataComm) < fsdp.step.category(TimeCategory::DataComm));
+        const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)]; };
+        QVERIFY(reduce(hsdp).network > 0 && reduce(fsdp).network > 0);
+        // Refused outside FSDP, and where the group does not divide the data ranks.
+        plan.parallel.shardGroup = 3;
+        QVERIFY(!run(plan).valid);
+        plan.parallel.shardGroup = 8;
+        plan.training.framework = Framework::DeepSpeed;
+        QVERIFY(!run(plan).valid);
+    }
+
     // torchtitan's job file: selective_ac_option "2" is full recomputation of every other layer, "op" the
     // op-level policy; [compile] enable is torch.compile.
     void torchtitanCheckpointingImports()

@@ -490,6 +490,52 @@ QList<QStringList> sourceRows(const Context &c)
 
 /// The software the step runs with, where the plan sets it: CUDA graphs and the host's launches, the expert
 /// all-to-all overlap, activation offload, partial recomputation, sliding-window attention.
+/// The PyTorch-native settings (issue 35): element-wise fusion, the attention kernel, torchtitan's
+/// checkpointing, hybrid sharding and FSDP2 inside pipeline stages.
+QList<QStringList> pytorchRows(const Context &c)
+{
+    QList<QStringList> rows;
+    const TrainingConfig &t = c.plan.training;
+    if (t.framework != Framework::Megatron)
+        rows << QStringList{QObject::tr("Element-wise chains"),
+                            t.fusesElementwise()
+                                ? QObject::tr("fused: each norm, rotary embedding, activation and residual chain is one kernel")
+                                : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a fused "
+                                              "norm's 2q), the rotary embedding in FP32 (2q + 16 bytes per query and key element)"),
+                            QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
+                                        "(training.compile)")};
+    if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2)
+        rows << QStringList{QObject::tr("Attention kernel"),
+                            QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
+                                .arg(fmt::number(c.device.flash2AttentionShare, 2)),
+                            QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100)")};
+    if (t.recompute == Recompute::Ops)
+        rows << QStringList{QObject::tr("Op-level checkpointing"),
+                            QObject::tr("each layer keeps its input, Q, V, the attention output and the first MLP projection's "
+                                        "output; wk, wo, w3 and the element-wise ops are replayed in backward"),
+                            QObject::tr("torchtitan parallelize_llama.py (_save_list, every other aten.mm saved)")};
+    if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
+        rows << QStringList{QObject::tr("Checkpointing every k-th layer"),
+                            QObject::tr("one layer in %1 keeps only its input and is replayed; the others keep everything")
+                                .arg(t.recomputeInterval),
+                            QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
+    if (t.framework == Framework::Fsdp && c.plan.parallel.shardReplicas() > 1)
+        rows << QStringList{QObject::tr("Hybrid sharding (HSDP)"),
+                            QObject::tr("state sharded over %1 ranks and replicated %2 times: each unit gathered and "
+                                        "reduce-scattered inside its shard group, the gradient shards all-reduced across replicas")
+                                .arg(c.plan.parallel.shardRanks())
+                                .arg(c.plan.parallel.shardReplicas()),
+                            QObject::tr("PyTorch FSDP2 on a 2-D device mesh (fully_shard with (replicate, shard)); torchtitan "
+                                        "data_parallel_replicate_degree")};
+    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
+        rows << QStringList{QObject::tr("FSDP2 inside pipeline stages"),
+                            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
+                                        "unsharded gradients accumulate in FP32"),
+                            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
+                                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
+    return rows;
+}
+
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -528,36 +574,7 @@ QList<QStringList> softwareRows(const Context &c)
                                         "their activations")
                                 .arg(c.plan.training.recomputeLayers),
                             QObject::tr("Megatron-Core --recompute-method block --recompute-num-layers")};
-    const TrainingConfig &t = c.plan.training;
-    if (t.framework != Framework::Megatron)
-        rows << QStringList{QObject::tr("Element-wise chains"),
-                            t.fusesElementwise()
-                                ? QObject::tr("fused: each norm, rotary embedding, activation and residual chain is one kernel")
-                                : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a fused "
-                                              "norm's 2q), the rotary embedding in FP32 (2q + 16 bytes per query and key element)"),
-                            QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
-                                        "(training.compile)")};
-    if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2)
-        rows << QStringList{QObject::tr("Attention kernel"),
-                            QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
-                                .arg(fmt::number(c.device.flash2AttentionShare, 2)),
-                            QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100)")};
-    if (t.recompute == Recompute::Ops)
-        rows << QStringList{QObject::tr("Op-level checkpointing"),
-                            QObject::tr("each layer keeps its input, Q, V, the attention output and the first MLP projection's "
-                                        "output; wk, wo, w3 and the element-wise ops are replayed in backward"),
-                            QObject::tr("torchtitan parallelize_llama.py (_save_list, every other aten.mm saved)")};
-    if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
-        rows << QStringList{QObject::tr("Checkpointing every k-th layer"),
-                            QObject::tr("one layer in %1 keeps only its input and is replayed; the others keep everything")
-                                .arg(t.recomputeInterval),
-                            QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
-    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
-        rows << QStringList{QObject::tr("FSDP2 inside pipeline stages"),
-                            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
-                                        "unsharded gradients accumulate in FP32"),
-                            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
-                                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
+    rows << pytorchRows(c);
     if (c.plan.model.slidingWindow > 0)
         rows << QStringList{QObject::tr("Sliding-window attention"),
                             QObject::tr("%1-token window, %2; a windowed layer's attention work is that of a causal prefix of 2w − w²/s")
