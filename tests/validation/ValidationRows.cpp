@@ -237,7 +237,7 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
 /// config_manager.py at 9dec370) and two stages per rank for the interleaved schedule
 /// (pipelining_utils.py), layers split as generate_split_points does; SDPA (flash) attention; float8 as
 /// torchao's tensorwise Float8Linear, all-gathered in float8 where the toml enables it; eager or compiled.
-void torchtitan(std::vector<Row> &rows, QStringList *skipped)
+void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<MemoryRow> *memory = nullptr)
 {
     const Table t(QStringLiteral("torchtitan_llama_benchmarks.csv"));
     const std::map<QString, const char *> presets{{"Llama 3.1 8B", "llama3.1-8b"}, {"Llama 3.1 70B", "llama3.1-70b"},
@@ -279,7 +279,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped)
         // float8 all-gather: the 405B toml (enable_fsdp_float8_all_gather) and the H200 rows' command line.
         plan.training.fp8ParamGather = plan.training.precision == Precision::FP8
                                        && (preset->second == std::string("llama3.1-405b") || precision.contains(QLatin1String("all-gather")));
-        const QString ac = t.at(r, "activation_checkpointing");
+        // "toml default" (the H200 rows): their commit's llama3_8b.toml (e7c0cae) sets mode "selective",
+        // selective_ac_option "op".
+        const QString ac = t.at(r, "activation_checkpointing") == QLatin1String("toml default") ? QStringLiteral("selective (op)")
+                                                                                                 : t.at(r, "activation_checkpointing");
         if (ac == QLatin1String("full"))
             plan.training.recompute = Recompute::Full;
         else if (ac.contains(QLatin1String("op")))
@@ -321,6 +324,9 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped)
         plan.cluster.nodes = std::max<std::int64_t>(1, gpus / 8);
         const double tokens = double(plan.training.globalBatch) * double(seq);
         rows.push_back({"torchtitan", id, plan, tokens / (tokensPerGpu * double(gpus))});
+        // "Memory(GiB)": torchtitan's reported peak, reserved (the validation README), the maximum over GPUs.
+        if (memory && t.number(r, "measured_peak_memory_gib") > 0)
+            memory->push_back({"torchtitan", id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved, false});
     }
 }
 
@@ -849,6 +855,9 @@ std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
     std::vector<MemoryRow> rows;
     zeroBubbleMemory(rows, skipped);
     dlperfMemory(rows);
+    // torchtitan's reserved peaks: reported, not yet held to a bound (issue 36).
+    std::vector<Row> steps;
+    torchtitan(steps, nullptr, &rows);
     return rows;
 }
 
