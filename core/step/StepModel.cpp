@@ -216,6 +216,20 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
                : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
 }
 
+/// The forward pass's share: with torchao's float8 tensor parallelism (torchtitan's float8 linears under
+/// FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the
+/// sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element; the
+/// reduce-scatters and the backward pass stay in the activations' format.
+double tensorForwardSecondsPerPass(const Plan &plan, const ClusterLinks &links, double activationBytes)
+{
+    const TrainingConfig &t = plan.training;
+    if (plan.parallel.tensor <= 1 || !t.sequenceParallel || t.framework != Framework::Fsdp || !isLowPrecisionMatmul(t.precision))
+        return tensorSecondsPerPass(plan, links, activationBytes);
+    const double fp8Bytes = activationBytes / activationElementBytes(t.precision);
+    return 2.0 * (bestCollective(Collective::AllGather, fp8Bytes, links.tensorGroup).seconds
+                  + bestCollective(Collective::ReduceScatter, activationBytes, links.tensorGroup).seconds);
+}
+
 /// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the
 /// communication kernels take streaming multiprocessors and memory bandwidth from them (Transformer
 /// Engine's userbuffers run the exchange on a few SMs and split each GEMM into tensor-size chunks). An
@@ -235,11 +249,11 @@ struct TensorComm
 {
     double forward = 0, backward = 0;
 };
-TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double perPass)
+TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double forwardPerPass, double backwardPerPass)
 {
     if (!plan.parallel.tensorCommOverlap || plan.parallel.tensor <= 1)
-        return {perPass, perPass};
-    return {overlappedCost(perPass, m.linearForward), overlappedCost(perPass, m.linearBackward)};
+        return {forwardPerPass, backwardPerPass};
+    return {overlappedCost(forwardPerPass, m.linearForward), overlappedCost(backwardPerPass, m.linearBackward)};
 }
 
 } // namespace
@@ -663,7 +677,8 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
     const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    const LayerComm perLayer{tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation)), contextExchange(plan, links, sums),
+    const LayerComm perLayer{tensorComm(plan, sums, tensorForwardSecondsPerPass(plan, links, activation), tensorSecondsPerPass(plan, links, activation)),
+                             contextExchange(plan, links, sums),
                              expertAllToAllPerPass(plan, links)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];

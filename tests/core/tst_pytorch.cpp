@@ -229,6 +229,28 @@ private slots:
         QVERIFY(!run(plan).valid);
     }
 
+    // torchao's float8 tensor parallelism casts the sequence-parallel inputs to float8 before their
+    // all-gather: the forward all-gathers move half the bytes of Megatron's BF16 ones, the reduce-scatters and
+    // the backward pass the same (Llama 3.1 70B, TP 8 inside a node, float8).
+    void float8TensorParallelGathersInFloat8()
+    {
+        Plan plan = test::presetPlan("llama3.1-70b", 8, 1, 32, 16, 512, "h100-sxm5-80gb");
+        plan.model.seqLen = 8192;
+        plan.training.precision = Precision::FP8;
+        plan.training.sequenceParallel = true;
+        plan.training.flashAttention = true;
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        const double bf16Gathers = run(plan).step.category(TimeCategory::TensorComm);
+        plan.training.framework = Framework::Fsdp;
+        plan.training.compile = true;
+        plan.parallel.zeroStage = 3;
+        const double float8Gathers = run(plan).step.category(TimeCategory::TensorComm);
+        // Forward: AG halves; backward unchanged: between 3/4 and all of the BF16 figure, never below half.
+        QVERIFY(float8Gathers < bf16Gathers);
+        QVERIFY(float8Gathers > 0.75 * bf16Gathers);
+    }
+
     // torchtitan's job file: selective_ac_option "2" is full recomputation of every other layer, "op" the
     // op-level policy; [compile] enable is torch.compile.
     void torchtitanCheckpointingImports()

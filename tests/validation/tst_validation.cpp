@@ -261,8 +261,8 @@ void TestValidation::pytorchStepTimes()
     report += summaryOf(bySource, skipped);
     qInfo().noquote() << report;
     // Issue 35's targets are 6% median and 15% worst; llm-foundry's medians meet them, torchtitan's does not
-    // (7.5%) and neither do the worst rows (docs/CALIBRATION.md lists them), so those are held where they stand.
-    checkGroup(bySource, "torchtitan", 0.08, 0.37);
+    // (6.4%) and neither do the worst rows (docs/CALIBRATION.md lists them), so those are held where they stand.
+    checkGroup(bySource, "torchtitan", 0.07, 0.37);
     checkGroup(bySource, "llmfoundry-h100", 0.06, 0.25);
     checkGroup(bySource, "llmfoundry-a100-40", 0.05, 0.25);
 }
