@@ -866,14 +866,18 @@ const std::map<QString, Rule> &torchtitanRules()
     return rules;
 }
 
+/// The leaf of that dotted name, or leaves.end().
+std::vector<Leaf>::const_iterator findLeaf(const std::vector<Leaf> &leaves, const char *name)
+{
+    return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
+}
+
 /// torchtitan's activation checkpointing: mode "full" or "none", or "selective" with selective_ac_option
 /// "op" (op-level: recompute "ops") or a number k (every k-th layer: recompute "full", recompute_interval
 /// k); torchtitan's default option was "2" (config_manager.py at 9dec370: "2 = checkpoint every other layer").
 void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
-    const auto find = [&](const char *name) {
-        return std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) { return l.name == QLatin1String(name); });
-    };
+    const auto find = [&leaves](const char *name) { return findLeaf(leaves, name); };
     const auto mode = find("activation_checkpoint.mode");
     if (mode == leaves.end())
         return;
@@ -907,9 +911,7 @@ void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leave
 /// sharding (HSDP) over shard-degree x context ranks (the context ranks join FSDP's shard dimension).
 void torchtitanHybridSharding(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
-    const auto find = [&](const char *name) {
-        return std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) { return l.name == QLatin1String(name); });
-    };
+    const auto find = [&leaves](const char *name) { return findLeaf(leaves, name); };
     const auto replicate = find("parallelism.data_parallel_replicate_degree"), shard = find("parallelism.data_parallel_shard_degree");
     if (replicate == leaves.end() || replicate->value.toDouble() <= 1)
         return;

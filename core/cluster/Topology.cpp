@@ -148,41 +148,46 @@ GroupSpan expertDataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusP
     return worstSpan(groups, [shards, n](std::int64_t k) { return (k / shards) * n + k % shards; }, shards, size, gpusPerNode);
 }
 
-GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+namespace {
+
+/// Groups of `count` of a stage's data x context ranks for one tensor index, `step` data ranks apart: the
+/// whole data group (count d x c, step 1), HSDP's shard groups (consecutive ranks) or its replica groups (one
+/// rank of each shard group, step = the shard group's size). Context sits inside data in the rank order, so
+/// the data x context ranks of one tensor index are t apart.
+GroupSpan dataSubgroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t count, std::int64_t step)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    // Context sits inside data in the rank order, so the data x context ranks of one tensor index are t
-    // apart, like a data group of d x c replicas.
-    const std::int64_t d = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
-    const std::int64_t groups = t * std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t perStage = std::max<std::int64_t>(1, dc / count); // groups per tensor index and stage
+    const std::int64_t groups = t * perStage * std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
-        return {d, d, 1};
-    // Group k: tensor index k % t of stage k / t.
-    return worstSpan(groups, [t, d](std::int64_t k) { return (k / t) * t * d + k % t; }, t, d, gpusPerNode);
+        return {count, count, 1};
+    // Group k: tensor index k % t, group j = (k / t) % perStage of stage k / (t perStage); its first data rank
+    // is j x count when its ranks are consecutive, j when they are strided.
+    return worstSpan(
+        groups,
+        [t, dc, count, step, perStage](std::int64_t k) {
+            const std::int64_t j = (k / t) % perStage;
+            return (k / (t * perStage)) * t * dc + (step == 1 ? j * count : j) * t + k % t;
+        },
+        t * step, count, gpusPerNode);
+}
+
+} // namespace
+
+GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    return dataSubgroupSpan(parallel, gpusPerNode, std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context), 1);
 }
 
 GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
-    const std::int64_t s = parallel.shardRanks(), r = parallel.shardReplicas();
-    const std::int64_t groups = t * r * std::max<std::int64_t>(1, parallel.pipeline);
-    if (gpusPerNode < 1)
-        return {s, s, 1};
-    // Group k: tensor index k % t, replica (k / t) % r of stage k / (t r): s consecutive data ranks, t apart.
-    return worstSpan(groups, [t, dc, s, r](std::int64_t k) { return (k / (t * r)) * t * dc + ((k / t) % r) * s * t + k % t; }, t, s, gpusPerNode);
+    return dataSubgroupSpan(parallel, gpusPerNode, parallel.shardRanks(), 1);
 }
 
 GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
-    const std::int64_t s = parallel.shardRanks(), r = parallel.shardReplicas();
-    const std::int64_t groups = t * s * std::max<std::int64_t>(1, parallel.pipeline);
-    if (gpusPerNode < 1)
-        return {r, r, 1};
-    // Group k: tensor index k % t, shard (k / t) % s of stage k / (t s): one rank of each shard group.
-    return worstSpan(groups, [t, dc, s](std::int64_t k) { return (k / (t * s)) * t * dc + ((k / t) % s) * t + k % t; }, t * s, r, gpusPerNode);
+    return dataSubgroupSpan(parallel, gpusPerNode, parallel.shardReplicas(), parallel.shardRanks());
 }
 
 GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)

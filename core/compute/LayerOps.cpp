@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string_view>
 #include <utility>
 
 #include "core/memory/ActivationMemory.h"
@@ -96,7 +95,9 @@ void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::ve
 {
     const OpScope L = OpScope::Layer;
     if (!m.isMla()) {
-        ops.push_back(matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q));
+        Op qkv = matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q);
+        qkv.role = OpRole::QkvProjection;
+        ops.push_back(qkv);
         return;
     }
     const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
@@ -127,6 +128,7 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
     upOp.part = part;
     upOp.launches = groupedKernel ? 1.0 : batch; // Transformer Engine's GroupedLinear: one GEMM per local expert
+    upOp.role = OpRole::MlpUp;
     ops.push_back(upOp);
     // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
     // activation; unfused, the bias add and the activation (and the gate product) each read and write.
@@ -143,6 +145,7 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
     down.part = part;
     down.launches = groupedKernel ? 1.0 : batch;
+    down.role = OpRole::MlpDown;
     ops.push_back(down);
 }
 
@@ -284,7 +287,9 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     }
     if (attentionCoreOnly)
         return;
-    ops.push_back(matmul("output projection", pass, L, x.M, x.od / x.t, x.h, x.q));
+    Op output = matmul("output projection", pass, L, x.M, x.od / x.t, x.h, x.q);
+    output.role = OpRole::OutputProjection;
+    ops.push_back(output);
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
@@ -309,16 +314,15 @@ void appendOpReplay(const Plan &plan, const Shapes &x, std::vector<Op> &ops, std
         double share = 0.0;
         if (op.kind != OpKind::Matmul)
             share = 1.0;
-        else if (std::string_view(op.name) == "QKV projection")
-            share = x.kv / (x.qd + 2.0 * x.kv);
-        else if (std::string_view(op.name) == "output projection")
-            share = 1.0;
-        else if (std::string_view(op.name) == "MLP up" || std::string_view(op.name) == "shared expert up")
-            share = gated ? 0.5 : 0.0;
-        else if (std::string_view(op.name) == "MLP down")
-            share = gated ? 0.0 : 1.0;
-        else if (op.part == LayerPart::MoeMlp && op.role == OpRole::ExpertGemm)
-            share = 1.0;
+        else
+            switch (op.role) {
+            case OpRole::QkvProjection: share = x.kv / (x.qd + 2.0 * x.kv); break;
+            case OpRole::OutputProjection: share = 1.0; break;
+            case OpRole::MlpUp: share = gated ? 0.5 : 0.0; break;
+            case OpRole::MlpDown: share = gated ? 0.0 : 1.0; break;
+            case OpRole::ExpertGemm: share = 1.0; break;
+            default: break;
+            }
         if (share <= 0.0)
             continue;
         Op replay = op;

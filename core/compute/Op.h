@@ -38,7 +38,9 @@ enum class OpScope { Layer, Embedding, Output, Step };
 enum class LayerPart { Common, DenseMlp, MoeMlp };
 /// What selective recomputation's modules and the views single out, beside an op's kind and part: MLA's up
 /// projections (mla_up_proj), the routed experts' grouped GEMMs and their activation function (moe_act).
-enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation, Router };
+/// What a kernel is within its layer, where a rule needs more than its kind: recompute modules, the experts'
+/// grouped GEMMs, the router, and the projections op-level checkpointing saves or replays.
+enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation, Router, QkvProjection, OutputProjection, MlpUp, MlpDown };
 
 struct Op
 {

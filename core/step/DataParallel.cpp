@@ -108,10 +108,13 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
     // PyTorch's pipelining syncs FSDP2's gradients on a step's last backward only (stage.py,
     // backward_maybe_with_nosync): the other micro-batches gather and reduce nothing.
     const bool syncLastOnly = framework == Framework::Fsdp && plan.parallel.pipeline > 1 && m > 1;
-    std::vector<ShardedUnit> gathersOnly = units;
-    for (ShardedUnit &unit : gathersOnly)
-        unit.reduceSeconds = 0.0;
-    const ShardedExposure y = syncLastOnly ? shardedExposure(gathersOnly, regather, prefetch) : x;
+    ShardedExposure y = x; // a micro-batch that also reduces, or (syncLastOnly) one that only gathers
+    if (syncLastOnly) {
+        std::vector<ShardedUnit> gathersOnly = units;
+        for (ShardedUnit &unit : gathersOnly)
+            unit.reduceSeconds = 0.0;
+        y = shardedExposure(gathersOnly, regather, prefetch);
+    }
     const double others = m - 1.0;
     const double hbmPerSecond = once > 0 ? acc.hbmSeconds() / once : 0.0;
     const auto slowdown = [&](const ShardedExposure &e) {
@@ -219,7 +222,7 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
         ops.push_back(cast);
     }
     const ClusterOverrides &o = plan.cluster.overrides;
-    const double hostLink = o.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    const double hostLink = hostLinkBytesPerSecond(plan, device);
     if (par.offloadOptimizer && hostLink > 0) {
         const double toHost = shard * perParam.gradients / hostLink;
         const double back = shard * (perParam.parameters - perParam.lowPrecisionCopies) / hostLink;

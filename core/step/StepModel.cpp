@@ -70,6 +70,16 @@ void accumulate(Sums &s, const Op &op, double count, CudaGraphs graphs)
 
 } // namespace
 
+double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device)
+{
+    return plan.cluster.overrides.hostLaunchSeconds.value_or(device.hostLaunchSeconds);
+}
+
+double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device)
+{
+    return plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+}
+
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
 {
     const ClusterOverrides &o = plan.cluster.overrides;
@@ -203,31 +213,29 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
     return x;
 }
 
-/// Tensor-parallel collectives of one layer's forward pass (Shoeybi et al. 2019; Korthikanti et al.
-/// 2022): two all-reduces of the s b h activation; with sequence parallelism each becomes an all-gather
-/// plus a reduce-scatter of the same tensor.
-double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double activationBytes)
+/// Tensor-parallel collectives of one layer's pass (Shoeybi et al. 2019; Korthikanti et al. 2022): two
+/// all-reduces of the s b h activation; with sequence parallelism each becomes an all-gather plus a
+/// reduce-scatter of the same tensor. `gatherBytes`: what each all-gather moves, the activation unless the
+/// input is gathered in a narrower format.
+double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double activationBytes, double gatherBytes)
 {
     if (plan.parallel.tensor <= 1)
         return 0.0;
     return plan.training.sequenceParallel
-               ? 2.0 * (bestCollective(Collective::AllGather, activationBytes, links.tensorGroup).seconds
+               ? 2.0 * (bestCollective(Collective::AllGather, gatherBytes, links.tensorGroup).seconds
                         + bestCollective(Collective::ReduceScatter, activationBytes, links.tensorGroup).seconds)
                : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
 }
 
-/// The forward pass's share: with torchao's float8 tensor parallelism (torchtitan's float8 linears under
-/// FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the
-/// sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element; the
+/// What the forward pass's all-gathers move: with torchao's float8 tensor parallelism (torchtitan's float8
+/// linears under FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp)
+/// the sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element; the
 /// reduce-scatters and the backward pass stay in the activations' format.
-double tensorForwardSecondsPerPass(const Plan &plan, const ClusterLinks &links, double activationBytes)
+double forwardGatherBytes(const Plan &plan, double activationBytes)
 {
     const TrainingConfig &t = plan.training;
-    if (plan.parallel.tensor <= 1 || !t.sequenceParallel || t.framework != Framework::Fsdp || !isLowPrecisionMatmul(t.precision))
-        return tensorSecondsPerPass(plan, links, activationBytes);
-    const double fp8Bytes = activationBytes / activationElementBytes(t.precision);
-    return 2.0 * (bestCollective(Collective::AllGather, fp8Bytes, links.tensorGroup).seconds
-                  + bestCollective(Collective::ReduceScatter, activationBytes, links.tensorGroup).seconds);
+    return t.framework == Framework::Fsdp && isLowPrecisionMatmul(t.precision) ? activationBytes / activationElementBytes(t.precision)
+                                                                               : activationBytes;
 }
 
 /// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the
@@ -362,7 +370,7 @@ struct HostTime
 };
 HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u, std::int64_t stage)
 {
-    const double launch = plan.cluster.overrides.hostLaunchSeconds.value_or(device.hostLaunchSeconds);
+    const double launch = hostLaunchSeconds(plan, device);
     if (!(launch > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
         return {};
     const double replay = plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
@@ -439,7 +447,7 @@ OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const St
                             std::int64_t stage)
 {
     const double layers = double(a.offloadedLayers);
-    const double link = plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    const double link = hostLinkBytesPerSecond(plan, device);
     if (!(layers > 0) || !(link > 0) || !(a.offloadedBytes > 0) || !(a.microbatchesInFlight > 0))
         return {};
     const double copy = a.offloadedBytes / (layers * a.microbatchesInFlight) / link; // one layer, one micro-batch
@@ -677,7 +685,8 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
     const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    const LayerComm perLayer{tensorComm(plan, sums, tensorForwardSecondsPerPass(plan, links, activation), tensorSecondsPerPass(plan, links, activation)),
+    const LayerComm perLayer{tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation)),
+                                        tensorSecondsPerPass(plan, links, activation, activation)),
                              contextExchange(plan, links, sums),
                              expertAllToAllPerPass(plan, links)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);

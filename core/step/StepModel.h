@@ -173,6 +173,11 @@ struct ClusterLinks
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 
+/// The host figures the plan runs with: its override (cluster.host_launch_overhead,
+/// cluster.host_link_bandwidth), else the device's.
+double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device);
+double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
+
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
 /// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
 /// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous

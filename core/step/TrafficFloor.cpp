@@ -196,7 +196,7 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
         return floor;
     floor.networkBytesPerSecond = links.networkNominalBytesPerSecond;
     floor.scaleUpBytesPerSecond = plan.cluster.fabricGpus() > 1 ? links.intraNodeNominalBytesPerSecond : 0.0;
-    floor.hostLinkBytesPerSecond = plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
+    floor.hostLinkBytesPerSecond = hostLinkBytesPerSecond(plan, device);
     const std::int64_t s = step.slowestStage;
     const StageMemory &stage = memory.stages[std::size_t(s)];
     const StateBytesPerParameter q = stateBytesPerParameter(plan.training);

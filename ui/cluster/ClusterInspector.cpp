@@ -18,6 +18,7 @@
 #include "core/cluster/Topology.h"
 #include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
+#include "core/step/StepModel.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -326,10 +327,10 @@ void ClusterInspector::refresh()
     m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) / units::Micro);
     // The host figures in force: override, else the first group's device.
     if (const DeviceSpec *d = catalog.device(plan.cluster.device, plan.cluster.customDevices)) {
-        m_hostLink->setValue(plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(d->hostLinkBandwidthBytesPerSecond) / units::Giga);
+        m_hostLink->setValue(hostLinkBytesPerSecond(plan, *d) / units::Giga);
         m_hostMemory->setValue(plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond)
                                / units::Giga);
-        m_hostLaunch->setValue(plan.cluster.overrides.hostLaunchSeconds.value_or(d->hostLaunchSeconds) / units::Micro);
+        m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
     }
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();

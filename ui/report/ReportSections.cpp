@@ -4,6 +4,7 @@
 #include "core/common/Units.h"
 #include "core/memory/MemoryTerms.h"
 #include "core/estimate/Comparison.h"
+#include "core/step/StepModel.h"
 #include "io/ComparisonJson.h"
 #include "io/Evidence.h"
 #include "io/PlanJson.h"
@@ -539,7 +540,7 @@ QList<QStringList> pytorchRows(const Context &c)
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
-    const double launch = c.plan.cluster.overrides.hostLaunchSeconds.value_or(c.device.hostLaunchSeconds);
+    const double launch = hostLaunchSeconds(c.plan, c.device);
     const CudaGraphs graphs = c.plan.training.cudaGraphs;
     rows << QStringList{QObject::tr("Host launch"),
                         graphs == CudaGraphs::Step
@@ -563,9 +564,7 @@ QList<QStringList> softwareRows(const Context &c)
                                         "over the host link (%2), beside the next layer's compute; two stay on the device: %3 s "
                                         "exposed this step")
                                 .arg(c.plan.training.activationOffloadLayers)
-                                .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(
-                                                                 c.device.hostLinkBandwidthBytesPerSecond),
-                                                             0))
+                                .arg(fmt::gigabytesPerSecond(hostLinkBytesPerSecond(c.plan, c.device), 0))
                                 .arg(fmt::number(c.e.step.category(TimeCategory::ActivationOffload), 2)),
                             QObject::tr("Megatron-Core cpu_offloading (--cpu-offloading-num-layers)")};
     if (c.plan.training.recompute == Recompute::Full && c.plan.training.recomputeLayers > 0)
