@@ -265,6 +265,17 @@ QJsonArray tightComponents(const MemoryEstimate &memory)
     return out;
 }
 
+/// For a tight plan, the estimated term that would push it over and the growth that would (else empty, as
+/// tight_components is: JSON null is what a NaN would become).
+QJsonObject tightTerm(const MemoryEstimate &memory)
+{
+    const MemoryPressure p = memoryPressure(memory);
+    if (!memory.tight || !p.label)
+        return {};
+    return QJsonObject{{"label", QLatin1String(p.label)}, {"bytes", p.bytes}, {"headroom_bytes", p.headroomBytes},
+                       {"growth_to_overflow", p.growthToOverflow}};
+}
+
 QJsonObject memoryToJson(const MemoryEstimate &memory)
 {
     QJsonArray stages;
@@ -282,6 +293,7 @@ QJsonObject memoryToJson(const MemoryEstimate &memory)
         {"margin_bytes", memory.marginBytes},
         {"tight", memory.tight},
         {"tight_components", tightComponents(memory)},
+        {"tight_term", tightTerm(memory)},
         {"peak_kinds", peakKindsToJson()},
         {"stages", stages},
         {"terms", termsToJson()},

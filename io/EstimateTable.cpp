@@ -56,6 +56,10 @@ void memoryLines(QStringList &out, const MemoryEstimate &memory)
         for (const auto &[label, bytes] : largestComponents(peak, 3))
             parts << QStringLiteral("%1 %2").arg(QLatin1String(label), gib(bytes));
         out << QStringLiteral("Largest terms: %1").arg(parts.join(QStringLiteral(", ")));
+        const MemoryPressure p = memoryPressure(memory);
+        if (p.label)
+            out << QStringLiteral("Would not fit if %1 (%2 GiB) were %3% larger: %4 GiB free")
+                       .arg(QLatin1String(p.label), gib(p.bytes), QString::number(100 * p.growthToOverflow, 'f', 0), gib(p.headroomBytes));
     }
 }
 

@@ -422,7 +422,8 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     } else
         s += QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
     if (t.compile)
-        s += QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
+        s += t.lossKernelInEffect() == LossKernel::Eager ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
+                                                          : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
     if (t.precision == Precision::FP8 || t.precision == Precision::MXFP8)
         out.notExpressed << QStringLiteral("training.precision = %1: add converters = [\"%2\"] under [model]")
                                 .arg(QLatin1String(toString(t.precision)), t.precision == Precision::FP8 ? "float8" : "mx");
@@ -444,7 +445,7 @@ const QStringList &expressedKeys(ExportTarget target)
     }();
     static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
                                         "parallel.shard_group",
-                                        "training.recompute_interval", "training.compile",
+                                        "training.recompute_interval", "training.compile", "training.loss_kernel",
                                         "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward"};
     static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};

@@ -930,6 +930,23 @@ void torchtitanHybridSharding(const QString &file, const std::vector<Leaf> &leav
         out.keys.push_back({QStringLiteral("parallel.shard_group"), group, file, shard->line, shard->name});
 }
 
+/// The loss kernel: [compile] components without "loss" leave the loss eager while the model compiles
+/// (torchtitan components/loss.py compiles it only when "loss" is listed); the older training.compile
+/// compiled the loss too from 2025 but not at the end of 2024 (train.py at 9dec370), which the file cannot
+/// tell: a warning says so.
+void torchtitanLossKernel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto enable = findLeaf(leaves, "compile.enable"), components = findLeaf(leaves, "compile.components");
+    const auto legacy = findLeaf(leaves, "training.compile");
+    if (enable != leaves.end() && enable->value.toBool() && components != leaves.end()
+        && !components->value.toString().split(',').contains(QStringLiteral("loss")))
+        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("eager"), file, components->line, components->name});
+    else if (legacy != leaves.end() && legacy->value.toBool())
+        out.warnings.push_back({file, legacy->line, QStringLiteral("training.compile: torchtitan of 2025 on compiles the loss with the model "
+                                                                   "(planned so); before, its loss ran eagerly: set "
+                                                                   "training.loss_kernel to \"eager\" for such a run")});
+}
+
 /// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
 QString torchtitanPreset(const QString &name, const QString &flavor)
 {
@@ -983,6 +1000,7 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
+    torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
         out.keys.push_back({QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
     else if (!name.isEmpty())

@@ -254,8 +254,10 @@ void SummaryStrip::refresh()
         for (const auto &[label, bytes] : largestComponents(m.stages[std::size_t(m.peakStage)], 3))
             largest << tr("%1 %2").arg(QLatin1String(label), fmt::gib(bytes, 1));
         m_fit->set(tr("Fits, tight"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
-                   memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3")
-                                   .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", "))));
+                   memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3. "
+                                  "%4 %5% larger would not fit")
+                                   .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", ")),
+                                        QLatin1String(memoryPressure(m).label), fmt::number(100 * memoryPressure(m).growthToOverflow, 0)));
     } else if (m.fits)
         m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));

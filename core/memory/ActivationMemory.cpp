@@ -9,6 +9,18 @@ namespace {
 constexpr double kMaskBytes = 1.0; // dropout masks are stored as bytes
 constexpr double kLogitBytes = 4.0; // logits are upcast to FP32 for the cross-entropy
 
+/// PyTorch's tensor parallelism (DTensor, under framework fsdp) with sequence parallelism: a column-parallel
+/// linear's autograd saves the input it was given, the all-gathered whole sequence (torch ColwiseParallel
+/// after SequenceParallel; torchtitan apply_tp), where Megatron-Core saves the shard and all-gathers it again
+/// in backward (Korthikanti et al. 2022, Sec. 4.2.2). The bytes per element of such a gathered input:
+/// float8 under torchao's float8 tensor parallelism, else the activations' format; 0 when it does not apply.
+double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tensor, bool float8Gather)
+{
+    if (training.framework != Framework::Fsdp || !training.sequenceParallel || tensor <= 1)
+        return 0.0;
+    return float8Gather && isLowPrecisionMatmul(training.precision) ? 1.0 : activationElementBytes(training.precision);
+}
+
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                       bool keepScores)
 {
@@ -26,6 +38,9 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     a.sequenceShardable = sb * h * (4.0 * q + 2.0 * d * kMaskBytes);
     if (training.sequenceParallel)
         a.sequenceShardable /= t;
+    // DTensor's sequence parallelism keeps the QKV and MLP inputs whole, as gathered.
+    if (const double whole = wholeSequenceInputBytes(training, tensor, true); whole > 0)
+        a.sequenceShardable += 2.0 * sb * h * (whole - q / t);
     // Q and K for the scores, V for the context, the context itself (output-projection input). Multi-head
     // latent attention also keeps the latents its up projections read (query and key/value, with the
     // shared rotary key), on every tensor rank; recomputing the up projections (mla_up_proj) keeps only
@@ -168,6 +183,10 @@ double outputActivationBytes(const ModelSpec &m, const TrainingConfig &training,
     double inputs = 2.0 * q * sb * double(m.hidden); // final-norm input and output-projection input
     if (training.sequenceParallel)
         inputs /= double(tensor);
+    // DTensor's sequence parallelism keeps the output projection's input whole (torchtitan leaves the output
+    // layer out of float8).
+    if (const double whole = wholeSequenceInputBytes(training, tensor, false); whole > 0)
+        inputs += sb * double(m.hidden) * (whole - q / double(tensor));
     const double logits = kLogitBytes * sb * double(m.vocab) / double(tensor);
     return inputs + logits;
 }

@@ -83,6 +83,26 @@ UnitParameters unitParameters(const Plan &plan)
     return u;
 }
 
+double lossWorkspaceBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const double logits = double(m.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch) * double(m.vocab)
+                          / double(plan.parallel.tensor);
+    switch (plan.training.lossKernelInEffect()) {
+    case LossKernel::InPlace:
+        return 2.0 * logits; // the output layer's 16-bit logits beside the FP32 copy worked in place
+    case LossKernel::Eager:
+        // Split over the vocabulary, DTensor's loss parallel (torch/distributed/tensor/parallel/loss.py):
+        // its backward holds the saved log-softmax, a zeroed gradient, exp of the log-softmax, their sum and
+        // the product: 16 bytes. Whole, log-softmax's output, its gradient and the input's gradient: 12.
+        return (plan.parallel.tensor > 1 ? 12.0 : 8.0) * logits; // beyond the 4 the activations count
+    case LossKernel::Fused:
+    case LossKernel::Auto:
+        break;
+    }
+    return 0.0;
+}
+
 double contextKvChunkBytes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
@@ -161,6 +181,7 @@ struct StageInputs
     double ncclBuffers = 0;            ///< NCCL buffers of every communicator but the pipeline's
     double ncclPerPipelinePeer = 0;    ///< NCCL buffers per neighbouring pipeline stage
     double libraryWorkspaces = 0;
+    double lossWorkspace = 0;          ///< the cross-entropy's buffers beyond the stored FP32 logits (last stage)
     ParameterShapes parameters;        ///< what each stage's parameter count is made of
 };
 
@@ -262,6 +283,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.ncclPerPipelinePeer = 2.0 * 4.0 * kMiB; // p2p: 2 channels x the Simple buffer per neighbour
     in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * kMiB;
     in.parameters = parameterShapes(plan);
+    in.lossWorkspace = lossWorkspaceBytes(plan);
     return in;
 }
 
@@ -332,8 +354,12 @@ std::size_t at(OtherTerm t)
 double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
 {
     const double unit = largestGatherUnit(plan, st.stage);
-    const double perUnit = (2.0 * in.perParam.gathered + in.perParam.gradients) * unit;
     const bool fsdp = plan.training.framework == Framework::Fsdp;
+    // FSDP2 produces the unit's gradient in the parameters' dtype and copies it into a reduce-dtype buffer
+    // for the reduce-scatter (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_reduce:
+    // foreach_reduce_scatter_copy_in): both live at once.
+    const double gradient = fsdp ? in.perParam.gathered + in.perParam.gradients : in.perParam.gradients;
+    const double perUnit = (2.0 * in.perParam.gathered + gradient) * unit;
     const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
     if (!fsdp || (plan.parallel.reshardAfterForward && !accumulates))
         return perUnit;
@@ -344,7 +370,25 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     if (plan.parallel.reshardAfterForward)
         return perUnit + accumulated;
     // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
-    return in.perParam.gathered * blocks + (in.perParam.gathered + in.perParam.gradients) * unit + accumulated;
+    return in.perParam.gathered * blocks + (in.perParam.gathered + gradient) * unit + accumulated;
+}
+
+/// Pipeline send and receive buffers of a stage. Megatron-Core and DeepSpeed: one activation received and one
+/// sent. PyTorch's pipelining (framework fsdp): PipelineStage allocates a receive buffer per micro-batch and
+/// model chunk for the activations (_prepare_forward_infra) and for their gradients (_create_grad_recv_info),
+/// kept across steps, and holds each in-flight micro-batch's output in its fwd_cache until that backward
+/// (torch/distributed/pipelining/stage.py); the received activations of the micro-batches in flight are the
+/// first layer's inputs, which the activations already count.
+double pipelineBufferBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
+{
+    if (plan.training.framework != Framework::Fsdp)
+        return 2.0 * in.boundaryTensor;
+    const std::int64_t p = plan.parallel.pipeline;
+    const double v = double(std::max<std::int64_t>(1, plan.parallel.virtualStages));
+    const double m = double(plan.microbatches()) * v, inFlight = st.activations.microbatchesInFlight * v;
+    const bool receives = st.stage > 0 || v > 1, sends = st.stage < p - 1 || v > 1;
+    const double buffers = (receives ? m - inFlight : 0.0) + (sends ? m + inFlight : 0.0);
+    return std::max(buffers, 2.0) * in.boundaryTensor;
 }
 
 /// The device's extras outside the caching allocator: the same in both phases.
@@ -405,13 +449,15 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
     if (in.replicas > 1 && !in.zeroGathers && plan.training.framework == Framework::DeepSpeed)
         fb[at(OtherTerm::DataParallelBuckets)] = std::min(2.0 * kDeepSpeedBucketElements * in.perParam.gradients, st.gradientsBytes);
     if (par.pipeline > 1)
-        fb[at(OtherTerm::PipelineBuffers)] = 2.0 * in.boundaryTensor;
+        fb[at(OtherTerm::PipelineBuffers)] = pipelineBufferBytes(plan, in, st);
     if (in.zeroGathers)
         fb[at(OtherTerm::ZeroGatheredParameters)] = gatheredParameterBytes(plan, in, st);
     fb[at(OtherTerm::RecomputeWorkspace)] = in.recomputeWorkspace;
     fb[at(OtherTerm::ContextKvBuffers)] = in.contextKvBuffers;
     if (st.activations.layers > 0)
         fb[at(OtherTerm::BackwardWorkspace)] = in.backwardWorkspace;
+    if (st.stage == par.pipeline - 1)
+        fb[at(OtherTerm::LossWorkspace)] = in.lossWorkspace;
     detail = allocatorOverhead(plan, in, st.activations, st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated));
     fb[at(OtherTerm::AllocatorReserve)] = detail.roundingBytes + detail.fragmentationBytes;
     return fb;
@@ -424,10 +470,14 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     const ParallelConfig &par = plan.parallel;
     Terms opt{};
     addDeviceExtras(plan, in, st.stage, opt);
-    if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes) {
-        const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
+    const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
+    if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes)
         opt[at(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
-    }
+    // torch.optim.AdamW's foreach path (PyTorch's default on CUDA, FSDP2's optimizer) takes the square root of
+    // every second moment at once (_multi_tensor_adamw: torch._foreach_sqrt(exp_avg_sqs)): an FP32 copy of
+    // the shard's parameters until the update; Megatron's and DeepSpeed's fused Adam kernels need none.
+    if (!par.offloadOptimizer && plan.training.framework == Framework::Fsdp && plan.training.optimizer == Optimizer::Adam)
+        opt[at(OtherTerm::OptimizerWorkspace)] += kFp32Bytes * shardParams;
     if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
         opt[at(OtherTerm::FrameworkBuffers)] = std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);
     detail = {};
@@ -567,6 +617,24 @@ double allocatorBlockBytes(double size)
     if (rounded < kMinLargeAlloc)
         return kLargeBuffer / std::floor(kLargeBuffer / rounded);
     return std::ceil(rounded / kRoundLarge) * kRoundLarge;
+}
+
+MemoryPressure memoryPressure(const MemoryEstimate &memory)
+{
+    MemoryPressure out;
+    if (memory.stages.empty())
+        return out;
+    const StageMemory &st = memory.stages[std::size_t(memory.peakStage)];
+    out.label = termInfo(StateTerm::Activations).label;
+    out.bytes = st.activationsBytes;
+    for (std::size_t i = 0; i < kOtherTermCount; ++i)
+        if (st.other[i] > out.bytes) {
+            out.label = termInfo(OtherTerm(i)).label;
+            out.bytes = st.other[i];
+        }
+    out.headroomBytes = st.capacityBytes - st.peakBytes;
+    out.growthToOverflow = out.bytes > 0 ? out.headroomBytes / out.bytes : 0.0;
+    return out;
 }
 
 std::vector<std::pair<const char *, double>> largestComponents(const StageMemory &st, std::size_t n)

@@ -125,6 +125,18 @@ struct MemoryEstimate
 /// each other term), largest first, with their labels: what a tight plan should shrink.
 std::vector<std::pair<const char *, double>> largestComponents(const StageMemory &stage, std::size_t n);
 
+/// What would push a tight plan over: of the peak stage's estimated terms (stored activations and the
+/// transient buffers; the model state is exact arithmetic), the largest, and how much it may grow before the
+/// stage's peak reaches capacity. label is null for a plan without stages.
+struct MemoryPressure
+{
+    const char *label = nullptr;
+    double bytes = 0;
+    double headroomBytes = 0;    ///< the peak stage's free memory
+    double growthToOverflow = 0; ///< headroom / bytes: the fraction by which the term may grow
+};
+MemoryPressure memoryPressure(const MemoryEstimate &memory);
+
 /// One layer's stored activations on one rank for one micro-batch, as the allocator sees them: per part
 /// (sequence-shardable, tensor-sharded, attention scores) its bytes and the size of one of its tensors
 /// (an h-wide activation sharded as the part is; one rank's score matrices).
@@ -146,6 +158,11 @@ double allocatorBlockBytes(double size);
 
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
+
+/// What the cross-entropy holds at the loss beyond the FP32 logits the last stage's activations count, by
+/// training.loss_kernel (PlanEnums.h, LossKernel): 2 (inplace), 8 or 12 (eager) or 0 (fused) bytes per logit of
+/// one micro-batch on one rank ((s/c) b V / t).
+double lossWorkspaceBytes(const Plan &plan);
 
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
 /// activation format (what a ring step passes on).

@@ -15,11 +15,16 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "buffer; fsdp: in the gathered term",
      "DeepSpeed ZeRO reduce_bucket_size default; Megatron-Core DistributedDataParallel param_and_grad_buffer"},
     {"pipeline_buffers_bytes", "Pipeline buffers",
-     "2 x q s b h (/ t with sequence parallelism) when pipeline > 1: one activation received, one sent",
-     "point-to-point boundary tensors (Narayanan et al. 2021)"},
+     "2 x q s b h (/ t with sequence parallelism) when pipeline > 1: one activation received, one sent; fsdp (PyTorch's "
+     "pipelining): a receive buffer per micro-batch and chunk for the activations and for their gradients, and each "
+     "in-flight micro-batch's output until its backward",
+     "point-to-point boundary tensors (Narayanan et al. 2021); torch/distributed/pipelining/stage.py "
+     "(_prepare_forward_infra, _create_grad_recv_info, fwd_cache)"},
     {"zero3_gathered_parameters_bytes", "ZeRO-3 gathered",
      "(2 q_p + q_g) x largest unit's parameters per tensor rank when zero_stage = 3 and data > 1: the unit in use, "
-     "the prefetched unit, and its full gradient before reduce-scatter",
+     "the prefetched unit, and its full gradient before reduce-scatter (fsdp: + q_p, the gradient in the parameters' "
+     "dtype beside its reduce-dtype copy; without resharding every block of the stage stays gathered, and inside "
+     "pipeline stages the unsharded gradients accumulate in FP32)",
      "ZeRO-3 parameter gathering (Rajbhandari et al. 2020); FSDP per-block units"},
     {"recompute_workspace_bytes", "Recompute workspace",
      "full: one layer's un-recomputed activations for one micro-batch; selective: that layer's attention scores",
@@ -30,8 +35,9 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "context parallelism (Liu et al. 2023; Llama Team 2024 Sec. 3.3.2; Jacobs et al. 2023)"},
     {"optimizer_workspace_bytes", "Optimizer workspace",
      "4 bytes x local optimizer-shard parameters during the step, when 16-bit gradients are upcast for the FP32 "
-     "master update (0 with fp32 gradients or offload)",
-     "mixed-precision master-weight update (Micikevicius et al. 2018)"},
+     "master update (0 with fp32 gradients or offload); fsdp with Adam: + 4 bytes x those parameters, the square roots "
+     "of the second moments torch.optim.AdamW's foreach path makes at once",
+     "mixed-precision master-weight update (Micikevicius et al. 2018); PyTorch torch/optim/adamw.py (_multi_tensor_adamw)"},
     {"allocator_reserve_bytes", "Allocator overhead",
      "reserved - allocated: block rounding of every live activation tensor (512 B; 1-10 MiB requests share 20 MiB "
      "segments; larger ones round to 2 MiB) + fragmentation: each micro-batch held while later ones allocate and free "
@@ -58,6 +64,13 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "cuBLAS/cuBLASLt and Transformer Engine workspaces: 3 x 32 MiB on FP8-capable GPUs (Hopper, Blackwell), "
      "3 x 4 MiB before",
      "PyTorch's default CUBLAS_WORKSPACE_CONFIG per compute capability"},
+    {"loss_workspace_bytes", "Loss workspace",
+     "last stage, at the loss: what the cross-entropy holds beyond the FP32 logits the activations count, per logit "
+     "((s/c) b V / t of them): inplace 2 bytes (the 16-bit logits beside Megatron's in-place FP32 copy), eager 8 (log-"
+     "softmax's saved output, its gradient and the input's gradient live at once in its backward; 12 under DTensor's "
+     "loss parallel), fused 0",
+     "Megatron-Core tensor_parallel/cross_entropy.py (in-place softmax); PyTorch log_softmax backward "
+     "(_log_softmax_backward_data); torchtitan train.py at 9dec370 (eager loss_fn on pred.float())"},
 }};
 
 

@@ -22,8 +22,9 @@ enum class OtherTerm {
     FrameworkBuffers,
     NcclBuffers,
     LibraryWorkspaces,
+    LossWorkspace,
 };
-inline constexpr std::size_t kOtherTermCount = 12;
+inline constexpr std::size_t kOtherTermCount = 13;
 
 /// The three kinds of peak a GPU's memory is published as, each including the one before:
 ///   allocated: the tensors (torch.cuda.max_memory_allocated);

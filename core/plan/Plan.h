@@ -116,6 +116,18 @@ struct TrainingConfig
     {
         return framework == Framework::Fsdp ? compile : framework == Framework::Megatron ? fusedKernels : fusedKernels || compile;
     }
+    /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
+    LossKernel lossKernel = LossKernel::Auto;
+    /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager
+    /// without; Megatron's in-place cross-entropy otherwise).
+    LossKernel lossKernelInEffect() const
+    {
+        if (lossKernel != LossKernel::Auto)
+            return lossKernel;
+        if (framework == Framework::Fsdp)
+            return compile ? LossKernel::Fused : LossKernel::Eager;
+        return LossKernel::InPlace;
+    }
     /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
     /// (Megatron-Core --fp8-param-gather).
     bool fp8ParamGather = false;

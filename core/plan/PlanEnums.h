@@ -102,6 +102,29 @@ constexpr auto enumNames(AttentionKernel)
 }
 inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 
+/// How the cross-entropy over the vocabulary runs, which sets the memory its logits need at the loss's peak
+/// (training.loss_kernel), per element of the last stage's logits (s/c x b tokens x V / t):
+///   inplace:  Megatron-Core's vocab-parallel cross-entropy works in place on the FP32 copy of the logits
+///             (megatron/core/tensor_parallel/cross_entropy.py: the max subtracted, exp and the division in
+///             place, the softmax saved and turned into the gradient in place); the 16-bit logits the
+///             output layer produced stay alive beside it: 6 bytes;
+///   eager:    PyTorch's F.cross_entropy on pred.float() (torchtitan's loss_fn before it was compiled):
+///             log_softmax's FP32 output is saved, and its backward holds that output, the gradient from
+///             nll_loss and the input's gradient at once: 12 bytes (16 under DTensor's loss parallel);
+///   fused:    one kernel each way on the 16-bit logits, the FP32 values never stored: torch.compile of the
+///             loss (torchtitan's build_cross_entropy_loss), flash-attn's cross-entropy (llm-foundry's
+///             fused_crossentropy): the 4 bytes the logits already count.
+///   auto:     inplace under Megatron-Core and DeepSpeed (Megatron's cross-entropy); under FSDP fused with
+///             training.compile, eager without.
+enum class LossKernel { Auto, InPlace, Eager, Fused };
+constexpr auto enumNames(LossKernel)
+{
+    using N = EnumName<LossKernel>;
+    return std::array{N{LossKernel::Auto, "auto", "As the framework runs it"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
+                      N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"}};
+}
+inline const char *toString(LossKernel v) { return spellingOf(v); }
+
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and
 /// parameter buffers with views as buckets; DeepSpeed ZeRO's reduce and all-gather buckets; PyTorch

@@ -364,6 +364,14 @@ const std::array kKeys{
                        "RMSNorm and the rotary embedding run in FP32", .defaultText = "false",
             .rule = "PyTorch frameworks (\"fsdp\", \"deepspeed\")", .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::compile>()},
+    PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .label = "Loss kernel", .noun = "loss kernel",
+            .tooltip = "how the cross-entropy over the vocabulary runs, which sets what the logits hold at the loss: inplace "
+                       "(Megatron-Core's vocab-parallel cross-entropy, 6 bytes per logit), eager (PyTorch's F.cross_entropy "
+                       "on FP32 logits: its backward holds the log-softmax, its gradient and the input's gradient, 12 bytes, "
+                       "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes); "
+                       "auto: inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without",
+            .defaultText = "\"auto\"", .editor = KeyEditor::Choice, .choices = choicesOf<LossKernel>,
+            .access = field<&Plan::training, &T::lossKernel>()},
     PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .label = "CUDA graphs", .noun = "CUDA graphs",
             .tooltip = "none: the host launches every kernel (a GPU faster than its host waits); router: a mixture of "
                        "experts' router and permutation preprocessing replayed as graphs; layers: each transformer layer's "

@@ -203,6 +203,15 @@ void TestMemoryModel::tightWithinTheMargin()
     const auto largest = largestComponents(m.stages[std::size_t(m.peakStage)], 3);
     QCOMPARE(largest.size(), std::size_t(3));
     QVERIFY(largest[0].second >= largest[1].second && largest[1].second >= largest[2].second);
+    // The term that would push it over: the largest estimated one, and the growth that would.
+    const MemoryPressure pressure = memoryPressure(m);
+    QVERIFY(pressure.label);
+    QCOMPARE(pressure.headroomBytes, m.headroomBytes());
+    QCOMPARE(pressure.growthToOverflow, pressure.headroomBytes / pressure.bytes);
+    const StageMemory &peak = m.stages[std::size_t(m.peakStage)];
+    for (double other : peak.other)
+        QVERIFY(other <= pressure.bytes);
+    QVERIFY(peak.activationsBytes <= pressure.bytes);
     plan.training.memoryMargin = 0.01;
     const MemoryEstimate loose = run(plan).memory;
     QCOMPARE(loose.tight, loose.headroomBytes() < 0.01 * loose.capacityBytes);

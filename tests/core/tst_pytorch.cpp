@@ -9,6 +9,7 @@
 
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
+#include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
 #include "io/CatalogJson.h"
 #include "io/Import.h"
@@ -268,6 +269,80 @@ private slots:
         r = io::importContents({{QStringLiteral("job.toml"), op}}, {}, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.recompute, Recompute::Ops);
+        // [compile] components without "loss": the model compiled, the loss eager (components/loss.py).
+        QCOMPARE(r.plan->training.lossKernelInEffect(), LossKernel::Fused);
+        QByteArray eagerLoss = op;
+        eagerLoss.replace("[compile]\nenable = true\n", "[compile]\nenable = true\ncomponents = [\"model\"]\n");
+        r = io::importContents({{QStringLiteral("job.toml"), eagerLoss}}, {}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->training.compile);
+        QCOMPARE(r.plan->training.lossKernel, LossKernel::Eager);
+    }
+
+    // The cross-entropy's memory at the loss, per logit of the last stage, as each implementation allocates
+    // it: Megatron's in-place vocab-parallel cross-entropy holds the 16-bit logits beside its FP32 copy (6
+    // bytes); PyTorch's eager F.cross_entropy on pred.float() holds log_softmax's output, its gradient and
+    // the input's gradient in backward (12); DTensor's loss parallel adds the zeroed gradient and exp of the
+    // log-softmax (16); fused (compiled), only the 4 bytes the stored logits count. Llama 3.1 8B, 2 x 8192 tokens,
+    // vocabulary 128,256.
+    void lossKernelHoldsWhatItsSourceAllocates()
+    {
+        Plan plan = titan8b();
+        const double logits = 2.0 * 8192 * 128256;
+        const auto workspace = [](const Plan &p) {
+            const MemoryEstimate m = run(p).memory;
+            return m.stages.back().otherTerm(OtherTerm::LossWorkspace);
+        };
+        QCOMPARE(plan.training.lossKernelInEffect(), LossKernel::Eager); // fsdp without torch.compile
+        QCOMPARE(workspace(plan), 8.0 * logits);
+        plan.training.compile = true;
+        QCOMPARE(plan.training.lossKernelInEffect(), LossKernel::Fused);
+        QCOMPARE(workspace(plan), 0.0);
+        plan.training.lossKernel = LossKernel::InPlace;
+        QCOMPARE(workspace(plan), 2.0 * logits);
+        Plan megatron = plan;
+        megatron.training.framework = Framework::Megatron;
+        megatron.parallel.zeroStage = 1;
+        megatron.training.lossKernel = LossKernel::Auto;
+        QCOMPARE(megatron.training.lossKernelInEffect(), LossKernel::InPlace);
+        // Split over 8 tensor ranks, eager: DTensor's loss parallel, 16 bytes per local logit.
+        Plan tp = titan8b();
+        tp.parallel.tensor = 8;
+        tp.parallel.data = 1;
+        tp.training.sequenceParallel = true;
+        QCOMPARE(workspace(tp), 12.0 * logits / 8.0);
+        // Only the last stage computes the loss.
+        Plan staged = titan8b();
+        staged.parallel.pipeline = 2;
+        staged.parallel.data = 4;
+        const MemoryEstimate m = run(staged).memory;
+        QCOMPARE(m.stages.front().otherTerm(OtherTerm::LossWorkspace), 0.0);
+        QCOMPARE(m.stages.back().otherTerm(OtherTerm::LossWorkspace), 8.0 * logits);
+    }
+
+    // PyTorch's tensor parallelism with sequence parallelism saves what each column-parallel linear was given,
+    // the all-gathered sequence; Megatron-Core saves the shard (Korthikanti et al. 2022, Sec. 4.2.2). Per
+    // layer, the QKV and MLP inputs: 2 q s b h whole instead of 2 q s b h / t; the two norm inputs stay
+    // sharded.
+    void dtensorSequenceParallelKeepsGatheredInputs()
+    {
+        Plan plan = titan8b();
+        plan.parallel.tensor = 8;
+        plan.parallel.data = 1;
+        plan.training.sequenceParallel = true;
+        plan.training.recompute = Recompute::None;
+        const double sbh = 2.0 * 8192 * 4096, q = 2.0, t = 8.0;
+        const LayerActivationBytes fsdp = storedLayerActivations(plan.model, plan.training, 8);
+        QCOMPARE(fsdp.sequenceShardable, 2.0 * q * sbh / t + 2.0 * q * sbh);
+        Plan megatron = plan;
+        megatron.training.framework = Framework::Megatron;
+        QCOMPARE(storedLayerActivations(megatron.model, megatron.training, 8).sequenceShardable, 4.0 * q * sbh / t);
+        // torchao's float8 tensor parallelism gathers, and so saves, them in float8.
+        plan.training.precision = Precision::FP8;
+        QCOMPARE(storedLayerActivations(plan.model, plan.training, 8).sequenceShardable, 2.0 * q * sbh / t + 2.0 * 1.0 * sbh);
+        // Op-level checkpointing replays the all-gather: nothing whole is kept.
+        plan.training.recompute = Recompute::Ops;
+        QCOMPARE(storedLayerActivations(plan.model, plan.training, 8).sequenceShardable, 2.0 * q * sbh / t);
     }
 };
 

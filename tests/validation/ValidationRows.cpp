@@ -207,6 +207,9 @@ Plan mptPlan(const Table &t, std::size_t r, const QString &id)
     plan.parallel.data = std::int64_t(t.number(r, "num_gpus"));
     plan.parallel.zeroStage = 3;
     plan.training.framework = Framework::Fsdp;
+    // MPT's loss: ComposerMPTCausalLM's loss_fn defaults to "fused_crossentropy", flash-attn's fused
+    // cross-entropy on the 16-bit logits (llmfoundry/models/mpt/modeling_mpt.py).
+    plan.training.lossKernel = LossKernel::Fused;
     return plan;
 }
 
@@ -273,6 +276,12 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         plan.training.sequenceParallel = tp > 1;
         plan.parallel.tensorCommOverlap = t.at(r, "async_tp") == QLatin1String("yes");
         plan.training.compile = t.at(r, "torch_compile") == QLatin1String("yes");
+        // The H100 tables ran 9dec370, whose train.py computes the loss eagerly on pred.float() whatever
+        // training.compile says ("TODO: compiling loss function causes CUDA errors, turning off for now",
+        // train.py lines 131-138); the H200 rows' e7c0cae compiles it with the model
+        // (components/loss.py, build_cross_entropy_loss), as auto does.
+        if (t.at(r, "table").startsWith(QLatin1String("H100-2412")))
+            plan.training.lossKernel = LossKernel::Eager;
         plan.training.fusedKernels = false;
         const QString precision = t.at(r, "precision");
         plan.training.precision = precision.contains(QLatin1String("Float8")) ? Precision::FP8 : Precision::BF16;
@@ -326,7 +335,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         rows.push_back({"torchtitan", id, plan, tokens / (tokensPerGpu * double(gpus))});
         // "Memory(GiB)": torchtitan's reported peak, reserved (the validation README), the maximum over GPUs.
         if (memory && t.number(r, "measured_peak_memory_gib") > 0)
-            memory->push_back({"torchtitan", id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved, false});
+            memory->push_back({"torchtitan", id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved});
     }
 }
 
@@ -792,13 +801,19 @@ void nemoLongContext(std::vector<Row> &rows)
     }
 }
 
-/// Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Tables 3-5, on Megatron-LM (their fork): FP16,
-/// no flash attention (the peaks are those of stored score matrices), no recomputation, t = d = 1, the
-/// first and last stage one layer short; vocabulary 32000 (the fork's sentencepiece tokenizer).
+/// Qi et al. 2024 (Zero Bubble Pipeline Parallelism), Tables 3-5, on Megatron-LM (their fork) as the
+/// paper's launch script ran it: examples/pretrain_zero_bubble.sh on the fork's "arxiv" branch (commit
+/// f68d3879, "for arxiv paper", 2023-11-29): --fp16, --seq-length 1024, no --use-flash-attn (the peaks are
+/// those of stored score matrices), no --sequence-parallel, no distributed optimizer, no recomputation,
+/// t = d = 1, LAYERS = 4p - 2 with --allow-padding-num-layers (the first and last stage one layer short);
+/// vocabulary 32000 (the fork's sentencepiece tokenizer). The main branch's script of the same name, which
+/// passes --use-flash-attn, was added on 2024-08-19 (fa0c4399), after the history was squashed, for later runs
+/// (sequence 4096, grouped-query attention, t = 2).
 /// 1F1B-I runs one layer per model chunk; ZB-1p keeps at most p micro-batches in flight, as 1F1B and
 /// ZB-H1 do (its memory limit, Sec. 3.1), so it is planned as zb-h1; ZB-2p holds 2p and is skipped.
-/// The printed "GB" is GiB, as the fork's own memory report divides by 1024^3
-/// (megatron/core/pipeline_parallel/schedules.py), and reserved; docs/CALIBRATION.md says why.
+/// The printed "GB" is GiB: the arxiv branch's report_memory (megatron/utils.py) prints torch's allocated,
+/// max allocated, reserved and max reserved over 1024^2 ("MB"); read as the reserved peak,
+/// docs/CALIBRATION.md says why.
 void zeroBubbleMemory(std::vector<MemoryRow> &rows, QStringList *skipped)
 {
     const Table t(QStringLiteral("zero_bubble_pipeline_A100.csv"));
@@ -855,7 +870,7 @@ std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
     std::vector<MemoryRow> rows;
     zeroBubbleMemory(rows, skipped);
     dlperfMemory(rows);
-    // torchtitan's reserved peaks: reported, not yet held to a bound (issue 36).
+    // torchtitan's reserved peaks (metrics.py: reserved_bytes.all.peak, in GiB).
     std::vector<Row> steps;
     torchtitan(steps, nullptr, &rows);
     return rows;

@@ -2,6 +2,7 @@
 
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
+#include "core/memory/MemoryModel.h"
 #include "core/memory/MemoryTerms.h"
 #include "core/estimate/Comparison.h"
 #include "core/step/StepModel.h"
@@ -317,7 +318,10 @@ void memorySection(PageFlow &flow, const Context &c)
                         QObject::tr("Device#"), QObject::tr("Phase")},
                  rows);
     const QString verdict = !memory.fits ? QObject::tr("<b>does not fit</b>")
-                            : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin").arg(gib(memory.marginBytes))
+                            : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin; %2 (%3) %4% larger would not fit")
+                                                 .arg(gib(memory.marginBytes), QLatin1String(memoryPressure(memory).label),
+                                                      gib(memoryPressure(memory).bytes),
+                                                      fmt::number(100 * memoryPressure(memory).growthToOverflow, 0))
                                            : QObject::tr("fits");
     flow.html(QObject::tr("<p>Device-used peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
                   .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
@@ -493,6 +497,25 @@ QList<QStringList> sourceRows(const Context &c)
 /// all-to-all overlap, activation offload, partial recomputation, sliding-window attention.
 /// The PyTorch-native settings (issue 35): element-wise fusion, the attention kernel, torchtitan's
 /// checkpointing, hybrid sharding and FSDP2 inside pipeline stages.
+/// How the cross-entropy runs and what its logits hold on the last stage at the loss.
+QStringList lossRow(const Context &c)
+{
+    const LossKernel kernel = c.plan.training.lossKernelInEffect();
+    const QString how = kernel == LossKernel::Eager      ? QObject::tr("eager PyTorch cross-entropy on FP32 logits")
+                        : kernel == LossKernel::Fused ? QObject::tr("fused cross-entropy kernel (torch.compile, flash-attn)")
+                                                      : QObject::tr("in-place vocab-parallel cross-entropy (Megatron)");
+    const double workspace = lossWorkspaceBytes(c.plan);
+    const ModelSpec &m = c.plan.model;
+    const double logits = double(m.seqLen) / double(c.plan.parallel.context) * double(c.plan.training.microBatch) * double(m.vocab)
+                          / double(c.plan.parallel.tensor);
+    return {QObject::tr("Loss kernel"),
+            QObject::tr("%1: %2 bytes per logit at the loss, %3 on the last stage beside the activations")
+                .arg(how, fmt::number(4.0 + (logits > 0 ? workspace / logits : 0.0), 0), gib(4.0 * logits + workspace)),
+            QObject::tr("Megatron-Core tensor_parallel/cross_entropy.py; PyTorch log_softmax backward and DTensor loss "
+                        "parallel (torch/distributed/tensor/parallel/loss.py); torchtitan components/loss.py "
+                        "(training.loss_kernel)")};
+}
+
 QList<QStringList> pytorchRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -573,6 +596,7 @@ QList<QStringList> softwareRows(const Context &c)
                                         "their activations")
                                 .arg(c.plan.training.recomputeLayers),
                             QObject::tr("Megatron-Core --recompute-method block --recompute-num-layers")};
+    rows << lossRow(c);
     rows << pytorchRows(c);
     if (c.plan.model.slidingWindow > 0)
         rows << QStringList{QObject::tr("Sliding-window attention"),
