@@ -116,6 +116,7 @@ private slots:
     void gpipeThroughputAcrossPartitions_data();
     void gpipeThroughputAcrossPartitions();
     void memoryPeaks();
+    void publishedOutOfMemoryIsCalled();
 };
 
 void TestValidation::stepTimes()
@@ -397,6 +398,26 @@ void TestValidation::memoryPeaks()
     QVERIFY2(median(titan) <= 0.06, qPrintable(QStringLiteral("torchtitan reserved peaks: median error %1% > 6%").arg(100 * median(titan))));
     QVERIFY2(*std::max_element(titan.begin(), titan.end()) <= 0.26,
              qPrintable(QStringLiteral("torchtitan reserved peaks: worst error %1%").arg(100 * *std::max_element(titan.begin(), titan.end()))));
+}
+
+/// A published out-of-memory configuration: torchtitan's docs/performance.md (041336434916) ran Llama 2 70B on
+/// 64 A100 80GB with op-level checkpointing at local batch 1 and notes "local batch 2 OOMs with selective AC"
+/// (torchtitan_llama_benchmarks.csv, row 27). The run it published fits; the one it could not run does not.
+void TestValidation::publishedOutOfMemoryIsCalled()
+{
+    const std::vector<Row> rows = loadPytorchRows(nullptr);
+    const auto row = std::find_if(rows.begin(), rows.end(), [](const Row &r) { return r.id.startsWith(QLatin1String("27 Llama 2 70B")); });
+    QVERIFY2(row != rows.end(), "torchtitan row 27 (Llama 2 70B, 64 A100, op-level checkpointing) is loaded");
+    QCOMPARE(row->plan.training.recompute, Recompute::Ops);
+    const Estimate ran = estimate(row->plan, io::builtinCatalog(), {false});
+    QVERIFY2(ran.valid && ran.memory.fits, "the published local batch 1 fits");
+    Plan doubled = row->plan;
+    doubled.training.microBatch *= 2;
+    doubled.training.globalBatch *= 2;
+    const Estimate oom = estimate(doubled, io::builtinCatalog(), {false});
+    QVERIFY(oom.valid);
+    QVERIFY2(!oom.memory.fits, qPrintable(QStringLiteral("local batch 2 OOMs with selective AC, predicted %1 GiB of %2")
+                                              .arg(oom.memory.peakBytes / units::GiB).arg(oom.memory.capacityBytes / units::GiB)));
 }
 
 #include "tst_validation.moc"
