@@ -860,6 +860,7 @@ const std::map<QString, Rule> &torchtitanRules()
         {"parallelism.fsdp_reshard_after_forward", {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
         {"training.compile", {"training.compile", asBool}},
         {"compile.enable", {"training.compile", asBool}},
+        {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
         {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
     };

@@ -218,7 +218,7 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
 /// (4, q) and the weight (q, q): 28 + 4q bytes per element.
 Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
 {
-    const bool eager = !plan.training.fusesElementwise() && plan.model.norm == NormKind::RmsNorm;
+    const bool eager = !plan.training.fusesNorm() && plan.model.norm == NormKind::RmsNorm;
     Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements, (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
     op.launches = eager ? 6.0 : 1.0;
     return op;

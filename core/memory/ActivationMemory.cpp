@@ -21,6 +21,19 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
     return float8Gather && isLowPrecisionMatmul(training.precision) ? 1.0 : activationElementBytes(training.precision);
 }
 
+/// Bytes per element of what a linear keeps of its input for the weight-gradient GEMM. Transformer Engine's
+/// FP8 and FP4 recipes (Megatron-Core's linears) keep the quantized input they computed with, not the BF16
+/// one: te.Linear, LayerNormLinear and GroupedLinear save the quantized tensor (its columnwise copy) for
+/// backward (transformer_engine/pytorch/module/linear.py, _Linear.forward: ctx.save_for_backward of the
+/// quantized inputmat): 1 byte in FP8 (MX scales, 1/32, left out), 0.5 + 1/16 in NVFP4. Elsewhere, and in
+/// BF16, the activations' format.
+double savedLinearInputBytes(const TrainingConfig &training)
+{
+    if (training.framework != Framework::Megatron || !isLowPrecisionMatmul(training.precision))
+        return activationElementBytes(training.precision);
+    return training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;
+}
+
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                       bool keepScores)
 {
@@ -34,8 +47,10 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     const double d = m.dropout ? 1.0 : 0.0;
 
     LayerActivationBytes a;
-    // Two norm inputs, the QKV input and the MLP input (q each), two dropout masks (1 byte each).
-    a.sequenceShardable = sb * h * (4.0 * q + 2.0 * d * kMaskBytes);
+    const double lp = savedLinearInputBytes(training);
+    // Two norm inputs (q each), the QKV input and the MLP input (as the linears keep them), two dropout masks
+    // (1 byte each).
+    a.sequenceShardable = sb * h * (2.0 * q + 2.0 * lp + 2.0 * d * kMaskBytes);
     if (training.sequenceParallel)
         a.sequenceShardable /= t;
     // DTensor's sequence parallelism keeps the QKV and MLP inputs whole, as gathered.
@@ -46,13 +61,23 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     // shared rotary key), on every tensor rank; recomputing the up projections (mla_up_proj) keeps only
     // those and rebuilds Q, K and V in backward.
     const bool rebuildQkv = m.isMla() && training.recompute == Recompute::Selective && training.recomputeMlaUpProjection;
-    double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + q * sb * qd;
+    double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + lp * sb * qd;
     if (m.isMla())
         a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
     // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
     // and their product.
-    sharded += m.mlp == MlpKind::SwiGlu ? q * sb * 3.0 * f : q * sb * 2.0 * f;
+    // The last of them is the second projection's input, kept as the linears keep their inputs.
+    sharded += (m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f;
     a.tensorSharded = sharded / t;
+    // Eager element-wise chains as torchtitan writes them (no torch.compile): RMSNorm saves its FP32 upcast
+    // and its normalised output in place of the 16-bit input (+4 bytes per element for each of the two norms),
+    // the rotary embedding its FP32 queries and keys (+4 per element); torch.compile's kernels save only
+    // what the fused norm and rotary do (Llama's reference RMSNorm._norm(x.float()).type_as(x) and
+    // apply_rotary_emb; LayerOps.cpp normOp, appendEagerRotary).
+    if (!training.fusesNorm() && m.norm == NormKind::RmsNorm)
+        a.sequenceShardable += 2.0 * kFp32Bytes * sb * h / (training.sequenceParallel ? t : 1.0);
+    if (!training.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla())
+        a.tensorSharded += kFp32Bytes * sb * (qd + kv) / t;
     if (keepScores) {
         // Softmax output (q), plus dropout mask (1) and dropout output (q) when attention dropout is on.
         const double perScore = q + d * (kMaskBytes + q);
@@ -78,9 +103,12 @@ double moeMlpActivationBytes(const Plan &plan)
     const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
     // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
     // outputs before the weighted combine; shared experts like a dense MLP of their width.
+    // The permuted inputs and the activation output are the expert linears' inputs, kept as they keep them.
+    const double lp = savedLinearInputBytes(training);
+    const double kept = rebuildAct ? q * act : q * (act - 1.0) + lp;
     return kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
-           + q * copies * (2.0 * double(m.hidden) + act * double(m.expertWidth()))
-           + q * sb * denseAct * double(m.sharedExperts) * double(m.expertWidth()) / t;
+           + copies * ((lp + q) * double(m.hidden) + kept * double(m.expertWidth()))
+           + sb * (q * (denseAct - 1.0) + lp) * double(m.sharedExperts) * double(m.expertWidth()) / t;
 }
 
 /// torchtitan's op-level selective checkpointing (torchtitan parallelisms/parallelize_llama.py, _save_list
@@ -110,7 +138,8 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     if (!m.isMoe() || training.recompute == Recompute::Full)
         return 0.0;
     const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    const double dense = activationElementBytes(training.precision) * double(m.seqLen) * double(training.microBatch) * denseAct
+    const double q = activationElementBytes(training.precision);
+    const double dense = (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) * double(training.microBatch)
                          * double(m.ffnHidden) / double(plan.parallel.tensor);
     // Megatron-Core's "moe" recompute module keeps only the layer's input, which the attention block's output
     // already holds; the rest is rebuilt in backward (the workspace below).

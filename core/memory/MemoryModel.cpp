@@ -473,10 +473,11 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
     if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes)
         opt[at(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
-    // torch.optim.AdamW's foreach path (PyTorch's default on CUDA, FSDP2's optimizer) takes the square root of
-    // every second moment at once (_multi_tensor_adamw: torch._foreach_sqrt(exp_avg_sqs)): an FP32 copy of
-    // the shard's parameters until the update; Megatron's and DeepSpeed's fused Adam kernels need none.
-    if (!par.offloadOptimizer && plan.training.framework == Framework::Fsdp && plan.training.optimizer == Optimizer::Adam)
+    // torch.optim.AdamW's foreach path takes the square root of every second moment at once
+    // (_multi_tensor_adamw: torch._foreach_sqrt(exp_avg_sqs)): an FP32 copy of the shard's parameters until the
+    // update; fused multi-tensor kernels and per-parameter loops need none to speak of.
+    if (!par.offloadOptimizer && plan.training.optimizerKernelInEffect() == OptimizerKernel::Foreach
+        && plan.training.optimizer == Optimizer::Adam)
         opt[at(OtherTerm::OptimizerWorkspace)] += kFp32Bytes * shardParams;
     if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
         opt[at(OtherTerm::FrameworkBuffers)] = std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);

@@ -35,8 +35,8 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
      "context parallelism (Liu et al. 2023; Llama Team 2024 Sec. 3.3.2; Jacobs et al. 2023)"},
     {"optimizer_workspace_bytes", "Optimizer workspace",
      "4 bytes x local optimizer-shard parameters during the step, when 16-bit gradients are upcast for the FP32 "
-     "master update (0 with fp32 gradients or offload); fsdp with Adam: + 4 bytes x those parameters, the square roots "
-     "of the second moments torch.optim.AdamW's foreach path makes at once",
+     "master update (0 with fp32 gradients or offload); optimizer_kernel foreach with Adam: + 4 bytes x those "
+     "parameters, the square roots of the second moments torch.optim.AdamW's foreach path makes at once",
      "mixed-precision master-weight update (Micikevicius et al. 2018); PyTorch torch/optim/adamw.py (_multi_tensor_adamw)"},
     {"allocator_reserve_bytes", "Allocator overhead",
      "reserved - allocated: block rounding of every live activation tensor (512 B; 1-10 MiB requests share 20 MiB "

@@ -116,6 +116,14 @@ struct TrainingConfig
     {
         return framework == Framework::Fsdp ? compile : framework == Framework::Megatron ? fusedKernels : fusedKernels || compile;
     }
+    /// How the optimizer's update runs (PlanEnums.h, OptimizerKernel): its temporaries at the step.
+    OptimizerKernel optimizerKernel = OptimizerKernel::Auto;
+    OptimizerKernel optimizerKernelInEffect() const
+    {
+        if (optimizerKernel != OptimizerKernel::Auto)
+            return optimizerKernel;
+        return framework == Framework::Fsdp ? OptimizerKernel::Foreach : OptimizerKernel::Fused;
+    }
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
     LossKernel lossKernel = LossKernel::Auto;
     /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager
@@ -128,6 +136,11 @@ struct TrainingConfig
             return compile ? LossKernel::Fused : LossKernel::Eager;
         return LossKernel::InPlace;
     }
+    /// PyTorch frameworks without torch.compile: the RMSNorm runs as one fused kernel (torchtitan's
+    /// norm_type "fused_rmsnorm", a Triton kernel) while the other element-wise chains stay eager.
+    bool fusedNorm = false;
+    /// The norm is one kernel: with every element-wise chain fused, or on its own (fused_norm).
+    bool fusesNorm() const { return fusesElementwise() || fusedNorm; }
     /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
     /// (Megatron-Core --fp8-param-gather).
     bool fp8ParamGather = false;

@@ -125,6 +125,24 @@ constexpr auto enumNames(LossKernel)
 }
 inline const char *toString(LossKernel v) { return spellingOf(v); }
 
+/// How the optimizer's update runs, which sets its temporaries at the step (training.optimizer_kernel):
+///   fused:   one multi-tensor kernel updates every parameter in place (Megatron-Core's and DeepSpeed's fused
+///            Adam): no temporaries;
+///   foreach: torch.optim.AdamW's foreach path, PyTorch's default on CUDA and torchtitan's (foreach = not
+///            fused): the square roots of every second moment at once (_multi_tensor_adamw:
+///            torch._foreach_sqrt(exp_avg_sqs)), an FP32 copy of the optimizer shard;
+///   loop:    a Python loop over the parameters (Composer's DecoupledAdamW, llm-foundry's optimizer): one
+///            parameter's temporaries at a time, negligible;
+///   auto:    foreach under FSDP, fused otherwise.
+enum class OptimizerKernel { Auto, Fused, Foreach, Loop };
+constexpr auto enumNames(OptimizerKernel)
+{
+    using N = EnumName<OptimizerKernel>;
+    return std::array{N{OptimizerKernel::Auto, "auto", "As the framework runs it"}, N{OptimizerKernel::Fused, "fused", "Fused multi-tensor"},
+                      N{OptimizerKernel::Foreach, "foreach", "torch foreach"}, N{OptimizerKernel::Loop, "loop", "Per-parameter loop"}};
+}
+inline const char *toString(OptimizerKernel v) { return spellingOf(v); }
+
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and
 /// parameter buffers with views as buckets; DeepSpeed ZeRO's reduce and all-gather buckets; PyTorch

@@ -364,6 +364,19 @@ const std::array kKeys{
                        "RMSNorm and the rotary embedding run in FP32", .defaultText = "false",
             .rule = "PyTorch frameworks (\"fsdp\", \"deepspeed\")", .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::compile>()},
+    PlanKey{.path = "training.fused_norm", .type = KeyType::Bool, .label = "Fused norm", .noun = "fused norm",
+            .tooltip = "PyTorch frameworks without torch.compile: the RMSNorm is one fused kernel (torchtitan's norm_type "
+                       "\"fused_rmsnorm\") while the other element-wise chains stay eager; off, an eager RMSNorm runs six "
+                       "FP32 kernels and saves its FP32 upcast for backward", .defaultText = "false",
+            .rule = "PyTorch frameworks (\"fsdp\", \"deepspeed\")", .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::fusedNorm>()},
+    PlanKey{.path = "training.optimizer_kernel", .type = KeyType::Enum, .label = "Optimizer kernel", .noun = "optimizer kernel",
+            .tooltip = "how the optimizer's update runs, which sets its temporaries at the step: fused (Megatron-Core's and "
+                       "DeepSpeed's multi-tensor Adam, none), foreach (torch.optim.AdamW's default on CUDA: the square roots "
+                       "of every second moment at once, 4 bytes per optimizer-shard parameter), loop (a per-parameter loop "
+                       "such as Composer's DecoupledAdamW, negligible); auto: foreach under fsdp, fused otherwise",
+            .defaultText = "\"auto\"", .editor = KeyEditor::Choice, .choices = choicesOf<OptimizerKernel>,
+            .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .label = "Loss kernel", .noun = "loss kernel",
             .tooltip = "how the cross-entropy over the vocabulary runs, which sets what the logits hold at the loss: inplace "
                        "(Megatron-Core's vocab-parallel cross-entropy, 6 bytes per logit), eager (PyTorch's F.cross_entropy "
@@ -734,6 +747,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
+    if (path == "training.fused_norm")
+        return plan.training.framework != Framework::Megatron && !plan.training.fusesElementwise();
     if (path == "training.attention_kernel")
         return plan.training.flashAttention;
     if (path == "training.fused_kernels")

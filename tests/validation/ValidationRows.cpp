@@ -210,6 +210,9 @@ Plan mptPlan(const Table &t, std::size_t r, const QString &id)
     // MPT's loss: ComposerMPTCausalLM's loss_fn defaults to "fused_crossentropy", flash-attn's fused
     // cross-entropy on the 16-bit logits (llmfoundry/models/mpt/modeling_mpt.py).
     plan.training.lossKernel = LossKernel::Fused;
+    // The yamls' optimizer, decoupled_adamw, is Composer's DecoupledAdamW: a loop over the parameters
+    // (composer/optim/decoupled_weight_decay.py), not torch's foreach path.
+    plan.training.optimizerKernel = OptimizerKernel::Loop;
     return plan;
 }
 
@@ -283,6 +286,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         if (t.at(r, "table").startsWith(QLatin1String("H100-2412")))
             plan.training.lossKernel = LossKernel::Eager;
         plan.training.fusedKernels = false;
+        // The A100 rows' commit (0413364) sets norm_type "fused_rmsnorm" in llama3_8b.toml and llama2_13b.toml,
+        // "rmsnorm" in the 70B ones; 9dec370 and e7c0cae set "rmsnorm" throughout.
+        plan.training.fusedNorm = gpu.startsWith(QLatin1String("A100"))
+                                  && (preset->second == std::string("llama3-8b") || preset->second == std::string("llama2-13b"));
         const QString precision = t.at(r, "precision");
         plan.training.precision = precision.contains(QLatin1String("Float8")) ? Precision::FP8 : Precision::BF16;
         // float8 all-gather: the 405B toml (enable_fsdp_float8_all_gather) and the H200 rows' command line.

@@ -117,6 +117,7 @@ private slots:
     void gpipeThroughputAcrossPartitions();
     void memoryPeaks();
     void publishedOutOfMemoryIsCalled();
+    void everyPublishedRunFits();
 };
 
 void TestValidation::stepTimes()
@@ -418,6 +419,41 @@ void TestValidation::publishedOutOfMemoryIsCalled()
     QVERIFY(oom.valid);
     QVERIFY2(!oom.memory.fits, qPrintable(QStringLiteral("local batch 2 OOMs with selective AC, predicted %1 GiB of %2")
                                               .arg(oom.memory.peakBytes / units::GiB).arg(oom.memory.capacityBytes / units::GiB)));
+}
+
+/// Every published run ran, so none may be called out of memory: the other side of calling the published
+/// out-of-memory configurations (a model that over-counts memory turns runs into refusals and the search away
+/// from the layouts NVIDIA, Meta and MosaicML ran).
+void TestValidation::everyPublishedRunFits()
+{
+    std::vector<Row> rows = loadRows(nullptr);
+    for (std::vector<Row> more : {loadPytorchRows(nullptr), loadBridgeRows(nullptr)})
+        rows.insert(rows.end(), more.begin(), more.end());
+    QVERIFY(rows.size() > 500);
+    QStringList refused;
+    for (const Row &row : rows) {
+        if (!row.modelled)
+            continue;
+        const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
+        if (!e.valid || e.memory.fits)
+            continue;
+        QStringList terms;
+        for (const auto &[label, bytes] : largestComponents(e.memory.stages[std::size_t(e.memory.peakStage)], 6))
+            terms << QStringLiteral("%1 %2").arg(QLatin1String(label)).arg(bytes / units::GiB, 0, 'f', 1);
+        refused << QStringLiteral("%1 %2: %3 GiB of %4 (stage %5: %6)")
+                       .arg(row.source, row.id)
+                       .arg(e.memory.peakBytes / units::GiB, 0, 'f', 1)
+                       .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0)
+                       .arg(e.memory.peakStage)
+                       .arg(terms.join(QStringLiteral(", ")));
+    }
+    qInfo().noquote() << QStringLiteral("%1 of %2 published runs called out of memory").arg(refused.size()).arg(rows.size())
+                      << (refused.isEmpty() ? QString() : QStringLiteral(":\n") + refused.join('\n'));
+    // Open (docs/CALIBRATION.md, "Every published run fits"): 17 of 872, Nemotron-4 340B on 128 H100 (dgxc
+    // 24.11.1) 4% over, and Megatron-Bridge rows whose printed layout contradicts their recipe (LLAMA3_70B GB300
+    // 26.02.01, GPT-OSS 120B H100 25.11, LLAMA3_70B GB200 25.09) or whose MoE activations are over-counted
+    // (Qwen3-30B-A3B at micro-batch 8, GPT-OSS 120B and DeepSeek-V3 on GB200). Held there: no more may join.
+    QVERIFY2(refused.size() <= 17, qPrintable(QStringLiteral("published runs called out of memory:\n") + refused.join('\n')));
 }
 
 #include "tst_validation.moc"

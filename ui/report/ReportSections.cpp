@@ -524,8 +524,12 @@ QList<QStringList> pytorchRows(const Context &c)
         rows << QStringList{QObject::tr("Element-wise chains"),
                             t.fusesElementwise()
                                 ? QObject::tr("fused: each norm, rotary embedding, activation and residual chain is one kernel")
-                                : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a fused "
-                                              "norm's 2q), the rotary embedding in FP32 (2q + 16 bytes per query and key element)"),
+                            : t.fusedNorm ? QObject::tr("eager PyTorch with a fused RMSNorm kernel (torchtitan's fused_rmsnorm): the "
+                                                        "rotary embedding in FP32 (2q + 16 bytes per query and key element, its FP32 "
+                                                        "queries and keys kept for backward)")
+                                          : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a "
+                                                        "fused norm's 2q, its FP32 upcast kept for backward), the rotary embedding in "
+                                                        "FP32 (2q + 16 bytes per query and key element)"),
                             QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
                                         "(training.compile)")};
     if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2)
