@@ -296,12 +296,17 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     a.layers = plan.layersOnStage(s);
     a.perLayerBytes = in.perLayer;
     a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
-    // The expert all-to-all overlap (combined 1F1B) runs a model chunk's forward of the next micro-batch
-    // beside this one's backward of a chunk, layer by layer (model_chunk_schedule_plan.py): one more chunk's
-    // activations in flight than the schedule holds, 1/v of the stage's layers in an interleaved schedule.
-    if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatches() >= 2)
-        a.microbatchesInFlight = std::min(a.microbatchesInFlight + 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)),
-                                          double(plan.microbatches()));
+    // The expert all-to-all overlap (combined 1F1B) runs a micro-batch's forward beside another's backward,
+    // layer by layer: each step pairs the forward of the next layer up with the backward of the next layer
+    // down (model_chunk_schedule_plan.py, TransformerModelChunkSchedulePlan.run), so the forward stores a
+    // layer as the backward frees one. Without pipelining (combined_1f1b_schedule_for_no_pipelining) that
+    // holds one layer more than a micro-batch; with interleaving the schedule also runs one extra chunk's
+    // forward before its 1F1B steps (schedules.py, get_pp_rank_microbatches: "we schedule one extra
+    // micro-batch forward step"), one more chunk in flight, 1/v of the stage.
+    if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatches() >= 2 && a.layers > 0) {
+        const double extra = p > 1 ? 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)) : 1.0 / double(a.layers);
+        a.microbatchesInFlight = std::min(a.microbatchesInFlight + extra, double(plan.microbatches()));
+    }
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
