@@ -424,6 +424,10 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     if (t.compile)
         s += t.lossKernelInEffect() == LossKernel::Eager ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
                                                           : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
+    // torchtitan's loss is compiled with the model or eager: another kernel has no setting there.
+    if (const LossKernel loss = t.lossKernelInEffect(); loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
+        out.notExpressed << QStringLiteral("training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
+                                .arg(QLatin1String(toString(loss)));
     if (t.precision == Precision::FP8 || t.precision == Precision::MXFP8)
         out.notExpressed << QStringLiteral("training.precision = %1: add converters = [\"%2\"] under [model]")
                                 .arg(QLatin1String(toString(t.precision)), t.precision == Precision::FP8 ? "float8" : "mx");

@@ -250,6 +250,7 @@ void SummaryStrip::refresh()
                                   .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1));
     m_fit->setWarning(!m.fits || m.tight);
     if (m.fits && m.tight) {
+        const MemoryPressure pressure = memoryPressure(m);
         QStringList largest;
         for (const auto &[label, bytes] : largestComponents(m.stages[std::size_t(m.peakStage)], 3))
             largest << tr("%1 %2").arg(QLatin1String(label), fmt::gib(bytes, 1));
@@ -257,7 +258,7 @@ void SummaryStrip::refresh()
                    memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3. "
                                   "%4 %5% larger would not fit")
                                    .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", ")),
-                                        QLatin1String(memoryPressure(m).label), fmt::number(100 * memoryPressure(m).growthToOverflow, 0)));
+                                        QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0)));
     } else if (m.fits)
         m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));

@@ -218,7 +218,7 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
 /// (4, q) and the weight (q, q): 28 + 4q bytes per element.
 Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
 {
-    const bool eager = !plan.training.fusesNorm() && plan.model.norm == NormKind::RmsNorm;
+    const bool eager = runsEagerRmsNorm(plan.model, plan.training);
     Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements, (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
     op.launches = eager ? 6.0 : 1.0;
     return op;
@@ -231,7 +231,7 @@ Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double
 /// the projections' epilogue and the calibrated layer time; it adds no op here.
 void appendEagerRotary(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
 {
-    if (plan.training.fusesElementwise() || plan.model.position != PositionEmbedding::Rotary || plan.model.isMla())
+    if (!runsEagerRotary(plan.model, plan.training))
         return;
     const double elements = x.M * (x.qd + x.kv) / x.t;
     Op op = elementwise("rotary embedding (eager)", OpKind::Elementwise, pass, OpScope::Layer, elements, 6.0 * elements,

@@ -18,7 +18,7 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
 {
     if (training.framework != Framework::Fsdp || !training.sequenceParallel || tensor <= 1)
         return 0.0;
-    return float8Gather && isLowPrecisionMatmul(training.precision) ? 1.0 : activationElementBytes(training.precision);
+    return float8Gather && training.gathersActivationsInFloat8() ? 1.0 : activationElementBytes(training.precision);
 }
 
 /// Bytes per element of what a linear keeps of its input for the weight-gradient GEMM. Transformer Engine's
@@ -74,9 +74,9 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     // the rotary embedding its FP32 queries and keys (+4 per element); torch.compile's kernels save only
     // what the fused norm and rotary do (Llama's reference RMSNorm._norm(x.float()).type_as(x) and
     // apply_rotary_emb; LayerOps.cpp normOp, appendEagerRotary).
-    if (!training.fusesNorm() && m.norm == NormKind::RmsNorm)
+    if (runsEagerRmsNorm(m, training))
         a.sequenceShardable += 2.0 * kFp32Bytes * sb * h / (training.sequenceParallel ? t : 1.0);
-    if (!training.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla())
+    if (runsEagerRotary(m, training))
         a.tensorSharded += kFp32Bytes * sb * (qd + kv) / t;
     if (keepScores) {
         // Softmax output (q), plus dropout mask (1) and dropout output (q) when attention dropout is on.

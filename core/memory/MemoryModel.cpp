@@ -83,24 +83,34 @@ UnitParameters unitParameters(const Plan &plan)
     return u;
 }
 
-double lossWorkspaceBytes(const Plan &plan)
+double logitsPerMicrobatch(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
-    const double logits = double(m.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch) * double(m.vocab)
-                          / double(plan.parallel.tensor);
+    return double(m.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch) * double(m.vocab)
+           / double(plan.parallel.tensor);
+}
+
+double lossBytesPerLogit(const Plan &plan)
+{
     switch (plan.training.lossKernelInEffect()) {
     case LossKernel::InPlace:
-        return 2.0 * logits; // the output layer's 16-bit logits beside the FP32 copy worked in place
+        return 6.0; // the output layer's 16-bit logits beside the FP32 copy worked in place
     case LossKernel::Eager:
         // Split over the vocabulary, DTensor's loss parallel (torch/distributed/tensor/parallel/loss.py):
         // its backward holds the saved log-softmax, a zeroed gradient, exp of the log-softmax, their sum and
         // the product: 16 bytes. Whole, log-softmax's output, its gradient and the input's gradient: 12.
-        return (plan.parallel.tensor > 1 ? 12.0 : 8.0) * logits; // beyond the 4 the activations count
+        return plan.parallel.tensor > 1 ? 16.0 : 12.0;
     case LossKernel::Fused:
     case LossKernel::Auto:
         break;
     }
-    return 0.0;
+    return kFp32Bytes; // the FP32 logits themselves
+}
+
+double lossWorkspaceBytes(const Plan &plan)
+{
+    // Beyond the FP32 logits the last stage's activations count (outputActivationBytes).
+    return (lossBytesPerLogit(plan) - kFp32Bytes) * logitsPerMicrobatch(plan);
 }
 
 double contextKvChunkBytes(const Plan &plan)

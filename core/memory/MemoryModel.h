@@ -159,9 +159,13 @@ double allocatorBlockBytes(double size);
 /// Pure function of a validated plan and its device. Never throws.
 MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 
-/// What the cross-entropy holds at the loss beyond the FP32 logits the last stage's activations count, by
-/// training.loss_kernel (PlanEnums.h, LossKernel): 2 (inplace), 8 or 12 (eager) or 0 (fused) bytes per logit of
-/// one micro-batch on one rank ((s/c) b V / t).
+/// The logits of one micro-batch on one rank of the last stage: (s/c) b V / t.
+double logitsPerMicrobatch(const Plan &plan);
+/// What the cross-entropy holds per logit at the loss's peak, by training.loss_kernel (PlanEnums.h,
+/// LossKernel): inplace 6, eager 12 (16 split over tensor ranks), fused 4 bytes.
+double lossBytesPerLogit(const Plan &plan);
+/// Of that, what the stored FP32 logits (4 bytes, in the activations) do not already count, for one
+/// micro-batch: the loss-workspace term.
 double lossWorkspaceBytes(const Plan &plan);
 
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the

@@ -141,6 +141,10 @@ struct TrainingConfig
     bool fusedNorm = false;
     /// The norm is one kernel: with every element-wise chain fused, or on its own (fused_norm).
     bool fusesNorm() const { return fusesElementwise() || fusedNorm; }
+    /// torchao's float8 tensor parallelism (PyTorch frameworks with an FP8-family format: torchtitan's
+    /// Float8ColwiseParallel, PrepareFloat8ModuleInput): the sequence-parallel inputs are cast to float8
+    /// before they are all-gathered.
+    bool gathersActivationsInFloat8() const { return framework == Framework::Fsdp && isLowPrecisionMatmul(precision); }
     /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
     /// (Megatron-Core --fp8-param-gather).
     bool fp8ParamGather = false;
@@ -305,6 +309,14 @@ struct RunConfig
 
     friend bool operator==(const RunConfig &, const RunConfig &) = default;
 };
+
+/// Eager PyTorch RMSNorm (six FP32 kernels, its FP32 upcast kept for backward) and rotary embedding (FP32
+/// queries and keys): what the step's ops and the stored activations both follow.
+inline bool runsEagerRmsNorm(const ModelSpec &m, const TrainingConfig &t) { return !t.fusesNorm() && m.norm == NormKind::RmsNorm; }
+inline bool runsEagerRotary(const ModelSpec &m, const TrainingConfig &t)
+{
+    return !t.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla();
+}
 
 struct Plan
 {

@@ -234,8 +234,7 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
 double forwardGatherBytes(const Plan &plan, double activationBytes)
 {
     const TrainingConfig &t = plan.training;
-    return t.framework == Framework::Fsdp && isLowPrecisionMatmul(t.precision) ? activationBytes / activationElementBytes(t.precision)
-                                                                               : activationBytes;
+    return t.gathersActivationsInFloat8() ? activationBytes / activationElementBytes(t.precision) : activationBytes;
 }
 
 /// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the

@@ -288,7 +288,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         plan.training.fusedKernels = false;
         // The A100 rows' commit (0413364) sets norm_type "fused_rmsnorm" in llama3_8b.toml and llama2_13b.toml,
         // "rmsnorm" in the 70B ones; 9dec370 and e7c0cae set "rmsnorm" throughout.
-        plan.training.fusedNorm = gpu.startsWith(QLatin1String("A100"))
+        plan.training.fusedNorm = t.at(r, "table").startsWith(QLatin1String("A100 perf.md"))
                                   && (preset->second == std::string("llama3-8b") || preset->second == std::string("llama2-13b"));
         const QString precision = t.at(r, "precision");
         plan.training.precision = precision.contains(QLatin1String("Float8")) ? Precision::FP8 : Precision::BF16;

@@ -355,12 +355,12 @@ void MemoryChartView::setStageTitle()
 {
     const MemoryEstimate &memory = m_document->estimate().memory;
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
+    const MemoryPressure pressure = memoryPressure(memory);
     QString title = memory.fits ? tr("Memory per GPU: peak %1 of %2 (stage %3%4; allocated %5, reserved %6)")
                                       .arg(fmt::gib(peak.peakBytes, 1), fmt::gib(memory.capacityBytes, 0))
                                       .arg(peak.stage)
                                       .arg(memory.tight ? tr(", tight: %1 +%2% would not fit")
-                                                              .arg(QLatin1String(memoryPressure(memory).label),
-                                                                   fmt::number(100 * memoryPressure(memory).growthToOverflow, 0))
+                                                              .arg(QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0))
                                                         : QString(),
                                            fmt::gib(peak.allocatedBytes, 1), fmt::gib(peak.reservedBytes, 1))
                                 : tr("Memory per GPU: stage %1 is %2 over its %3 (hatched)")

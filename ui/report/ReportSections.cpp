@@ -317,11 +317,11 @@ void memorySection(PageFlow &flow, const Context &c)
                         QObject::tr("Activ.#"), QObject::tr("Other#"), QObject::tr("Alloc.#"), QObject::tr("Reserved#"),
                         QObject::tr("Device#"), QObject::tr("Phase")},
                  rows);
+    const MemoryPressure pressure = memoryPressure(memory);
     const QString verdict = !memory.fits ? QObject::tr("<b>does not fit</b>")
                             : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin; %2 (%3) %4% larger would not fit")
-                                                 .arg(gib(memory.marginBytes), QLatin1String(memoryPressure(memory).label),
-                                                      gib(memoryPressure(memory).bytes),
-                                                      fmt::number(100 * memoryPressure(memory).growthToOverflow, 0))
+                                                 .arg(gib(memory.marginBytes), QLatin1String(pressure.label), gib(pressure.bytes),
+                                                      fmt::number(100 * pressure.growthToOverflow, 0))
                                            : QObject::tr("fits");
     flow.html(QObject::tr("<p>Device-used peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
                   .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
@@ -504,13 +504,10 @@ QStringList lossRow(const Context &c)
     const QString how = kernel == LossKernel::Eager      ? QObject::tr("eager PyTorch cross-entropy on FP32 logits")
                         : kernel == LossKernel::Fused ? QObject::tr("fused cross-entropy kernel (torch.compile, flash-attn)")
                                                       : QObject::tr("in-place vocab-parallel cross-entropy (Megatron)");
-    const double workspace = lossWorkspaceBytes(c.plan);
-    const ModelSpec &m = c.plan.model;
-    const double logits = double(m.seqLen) / double(c.plan.parallel.context) * double(c.plan.training.microBatch) * double(m.vocab)
-                          / double(c.plan.parallel.tensor);
+    const double perLogit = lossBytesPerLogit(c.plan);
     return {QObject::tr("Loss kernel"),
             QObject::tr("%1: %2 bytes per logit at the loss, %3 on the last stage beside the activations")
-                .arg(how, fmt::number(4.0 + (logits > 0 ? workspace / logits : 0.0), 0), gib(4.0 * logits + workspace)),
+                .arg(how, fmt::number(perLogit, 0), gib(perLogit * logitsPerMicrobatch(c.plan))),
             QObject::tr("Megatron-Core tensor_parallel/cross_entropy.py; PyTorch log_softmax backward and DTensor loss "
                         "parallel (torch/distributed/tensor/parallel/loss.py); torchtitan components/loss.py "
                         "(training.loss_kernel)")};
