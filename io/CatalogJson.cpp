@@ -139,6 +139,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readString("id", d.id);
     r.readString("name", d.name);
     r.readString("source", d.source);
+    r.readString("generation", d.generation);
     std::string notes;
     r.readString("notes", notes);
     JsonReader peaks = r.object("peak_flops");
@@ -200,6 +201,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"id", QString::fromStdString(d.id)},
         {"name", QString::fromStdString(d.name)},
         {"source", QString::fromStdString(d.source)},
+        {"generation", QString::fromStdString(d.generation)},
         {"peak_flops", peaks},
         {"memory_bytes", d.memoryBytes},
         {"memory_bandwidth", d.memoryBandwidthBytesPerSecond},
@@ -233,6 +235,8 @@ DeviceSpec customDeviceTemplate()
         d = *a100;
     d.id.clear();
     d.name.clear();
+    // No published run was measured on a user's device: its plans are outside the validated runs (issue 37).
+    d.generation.clear();
     d.source = "user-defined";
     return d;
 }

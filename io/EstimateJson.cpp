@@ -358,6 +358,27 @@ QJsonObject precisionToJson(const PrecisionPolicy &policy)
 
 } // namespace
 
+/// The error band (issue 37's public keys; fractions of the estimate).
+QJsonObject accuracyToJson(const Accuracy &a)
+{
+    QJsonArray sources, outside;
+    for (const std::string &s : a.sources)
+        sources.append(QString::fromStdString(s));
+    for (AccuracyDimension d : a.outside)
+        outside.append(QLatin1String(toString(d)));
+    return QJsonObject{
+        {"expected_error", a.expectedError},
+        {"band_80", a.band80},
+        {"comparable_runs", a.comparableRuns},
+        {"sources", sources},
+        {"validated", a.validated},
+        {"outside", outside},
+        {"memory_band_80", a.memoryBand80},
+        {"memory_comparable_runs", a.memoryComparableRuns},
+        {"memory_validated", a.memoryValidated},
+    };
+}
+
 QJsonArray problemsToJson(const Problems &problems, Severity severity)
 {
     QJsonArray out;
@@ -408,6 +429,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     root["throughput"] = throughput;
     root["run"] = runToJson(plan.run, e.run);
     root["precision_policy"] = precisionToJson(e.precision);
+    root["accuracy"] = accuracyToJson(e.accuracy);
     return root;
 }
 

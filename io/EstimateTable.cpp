@@ -137,6 +137,13 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     memoryLines(out, e.memory);
     out << QString();
     stepLines(out, e.step);
+    if (e.accuracy.assessed)
+        out << QStringLiteral("Accuracy: step time and tokens/s \u00b1%1%: %2").arg(num(100 * e.accuracy.band80, 0), accuracySummary(e.accuracy));
+    if (e.accuracy.memoryComparableRuns > 0)
+        out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
+                   .arg(num(100 * e.accuracy.memoryBand80, 0))
+                   .arg(e.accuracy.memoryComparableRuns)
+                   .arg(e.accuracy.memoryValidated ? QString() : QStringLiteral(", not validated"));
     out << QString();
     placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))

@@ -288,6 +288,38 @@ QString zeroStageMessage(const ZeroStageResult &z, const SearchOutcome &o)
     return words("%1; %2").arg(behind, floor);
 }
 
+QString outsideDimensions(const Accuracy &a)
+{
+    QStringList names;
+    for (AccuracyDimension d : a.outside)
+        names << words(labelOf(d));
+    return names.join(QStringLiteral(", "));
+}
+
+QString accuracyBandText(const Accuracy &a)
+{
+    if (!a.assessed)
+        return words("no band");
+    const QString band = words("\u00b1%1%").arg(num(100 * a.band80, 0));
+    return a.validated ? band : words("%1 (not validated)").arg(band);
+}
+
+QString accuracySummary(const Accuracy &a)
+{
+    if (!a.assessed)
+        return words("no published run to compare with: the estimate has no error band");
+    const QString within = words("within %1% for 80% of %2 comparable published runs (%3 sources; median error %4%)")
+                               .arg(num(100 * a.band80, 0))
+                               .arg(a.comparableRuns)
+                               .arg(a.sources.size())
+                               .arg(num(100 * a.expectedError, 1));
+    if (a.validated)
+        return within;
+    if (a.outside.empty())
+        return words("not validated: only %1").arg(within);
+    return words("not validated: the published runs do not cover its %1; the nearest are %2").arg(outsideDimensions(a), within);
+}
+
 QString trafficFloorSummary(const StepEstimate &st)
 {
     const TrafficFloor &f = st.floor;

@@ -51,6 +51,7 @@ QJsonObject rankedToJson(const RankedPlan &r, const Catalog &catalog)
 {
     QJsonObject o = scoreToJson(r.score);
     o["rank"] = r.rank;
+    o["ties_best"] = r.tiesBest;
     o["plan"] = resultPlanToJson(r, catalog);
     return o;
 }
@@ -125,6 +126,10 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
     };
     if (const QString reason = noFeasibleReason(outcome); !reason.isEmpty())
         root["no_feasible_reason"] = reason;
+    const auto ties = std::count_if(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
+    root["accuracy"] = QJsonObject{{"band_80", outcome.bestAccuracy.band80},
+                                   {"validated", outcome.bestAccuracy.validated},
+                                   {"ties_best", double(ties)}};
     return root;
 }
 

@@ -266,10 +266,15 @@ void SummaryStrip::refresh()
         m_fit->set(tr("Does not fit"), tr("needs %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
                    tr("Stage %1 needs %2 of %3 (%4 over). ").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0),
                                                                fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
-    m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step"),
+    // The error band (issue 37) on the captions, a warning mark outside the validated runs (the tooltip says
+    // which dimensions): the tiles are narrow.
+    const QString band = !e.accuracy.assessed ? QString()
+                         : tr("\u00b1%1").arg(fmt::percent(e.accuracy.band80, 0)) + (e.accuracy.validated ? QString() : QStringLiteral(" \u26a0"));
+    const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(e.accuracy));
+    m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step %1").arg(band),
                 tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer.\nTraffic "
-                   "floor: %1").arg(io::trafficFloorSummary(s)));
-    m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s"), tr("global batch x sequence length / step time"));
+                   "floor: %1").arg(io::trafficFloorSummary(s)) + accuracy);
+    m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s %1").arg(band), tr("global batch x sequence length / step time") + accuracy);
     QString mfuTip = tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));
     QString mfuCaption = tr("MFU");

@@ -308,6 +308,7 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
             e.model.parameters, stateBytesPerParameter(training), double(plan.parallel.data));
         e.parts = stepParts(plan, e.step);
         e.timeline = stepTimeline(plan, e.step);
+        e.accuracy = assessAccuracy(accuracyCoordinates(plan, e), builtinHeldOutRuns());
     }
     if (options.scaling)
         e.scaling = scalingCurves(*paced.plan, *e.device);

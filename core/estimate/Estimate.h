@@ -7,6 +7,7 @@
 
 #include "core/advice/Intervention.h"
 #include "core/cluster/Placement.h"
+#include "core/estimate/Accuracy.h"
 #include "core/common/Problem.h"
 #include "core/hardware/Catalog.h"
 #include "core/compute/Roofline.h"
@@ -77,6 +78,9 @@ struct Estimate
     StepTimeline timeline;
     /// The diagnostic map's interventions and the suggested change (filled by estimateWithAdvice()).
     Advice advice;
+    /// How far off the step time and the memory peak may be: the band of the comparable published runs'
+    /// held-out errors, and where the plan lies outside them (filled with the details).
+    Accuracy accuracy;
 };
 
 struct EstimateOptions
@@ -85,7 +89,8 @@ struct EstimateOptions
     bool scaling = true;
     /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
     bool simulatePipeline = true;
-    /// What only the views read: the precision policy, the roofs and the Figure 16.2 comparison.
+    /// What only the views read: the precision policy, the roofs, the Figure 16.2 comparison and the
+    /// accuracy band.
     bool details = true;
     /// The search's shortcut: a plan on one kind of node whose memory does not fit gets its memory estimate
     /// only (no step time, placement or run cost); most of a large search space does not fit.

@@ -31,6 +31,9 @@ struct DeviceSpec
     std::string id;   ///< catalog id, e.g. "a100-sxm4-80gb"
     std::string name; ///< display name
     std::string source;
+    /// The chip generation ("ampere", "hopper", "blackwell"): the error bands compare a plan with the published
+    /// runs of its generation (core/estimate/Accuracy.h). Empty for a device no run was validated on.
+    std::string generation;
 
     /// Dense peak arithmetic throughput per precision in FLOP/s; 0 means the device has no such path.
     std::array<double, kPrecisionCount> peakFlopsPerSecond{};

@@ -650,8 +650,18 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
             p.score = score(base, catalog, constraints, p.score.config, true);
         }
     }
-    if (!outcome.top.empty())
-        outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
+    if (outcome.top.empty())
+        return;
+    outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
+    EstimateOptions bandOnly = EstimateOptions::analytic();
+    bandOnly.details = true;
+    outcome.bestAccuracy = estimate(outcome.top.front().plan, catalog, bandOnly).accuracy;
+    const auto ties = [&](RankedPlan &r) {
+        r.tiesBest = r.rank != 1 && outcome.bestTokensPerSecond > 0 && outcome.bestAccuracy.assessed
+                     && (outcome.bestTokensPerSecond - r.score.tokensPerSecond) / outcome.bestTokensPerSecond <= outcome.bestAccuracy.band80;
+    };
+    std::for_each(outcome.top.begin(), outcome.top.end(), ties);
+    std::for_each(outcome.pareto.begin(), outcome.pareto.end(), ties);
 }
 
 /// The software choices the search tries on the fastest layouts, beyond the base plan's: CUDA graphs of the

@@ -123,6 +123,8 @@ struct RankedPlan
     int rank = 0; ///< 1 = fastest
     SearchScore score;
     Plan plan;
+    /// Slower than the fastest by less than the fastest's error band (issue 37): the model cannot tell them apart.
+    bool tiesBest = false;
 };
 
 /// Rejected plans of one cause and key, with their count and the most informative example (the nearest
@@ -175,6 +177,8 @@ struct SearchOutcome
     std::vector<ExpertLayoutResult> expertLayouts; ///< mixture of experts: per expert layout, fastest first
     std::vector<ZeroStageResult> zeroStages;       ///< per ZeRO stage tried, fastest first
     double bestTokensPerSecond = 0;          ///< the fastest feasible plan (0 when none)
+    /// The fastest plan's error band (its accuracy.band_80): listed plans within it tie with it.
+    Accuracy bestAccuracy;
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
     bool keepMemoryMargin = false;           ///< ... together with the plans' memory margin
     /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).

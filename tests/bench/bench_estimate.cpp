@@ -6,6 +6,7 @@
 
 #include "core/common/Allocator.h"
 #include "TestSupport.h"
+#include "core/estimate/Accuracy.h"
 #include "core/estimate/Estimate.h"
 #include "core/pipeline/PipelineSimulator.h"
 #include "core/profile/TraceProfile.h"
@@ -27,6 +28,7 @@ private slots:
     void searchCost_data();
     void searchCost();
     void profileMillionKernels();
+    void accuracyBand();
 };
 
 void BenchEstimate::estimatePlan_data()
@@ -170,4 +172,17 @@ void BenchEstimate::profileMillionKernels()
 }
 
 QTEST_APPLESS_MAIN(BenchEstimate)
+// The error band an estimate with details carries (issue 37): the held-out runs compared with the plan.
+void BenchEstimate::accuracyBand()
+{
+    const Plan plan = test::deepseekV3On1024H100();
+    const Estimate e = estimate(plan, io::builtinCatalog());
+    const AccuracyCoordinates at = accuracyCoordinates(plan, e);
+    double sink = 0;
+    QBENCHMARK {
+        sink += assessAccuracy(at, builtinHeldOutRuns()).band80;
+    }
+    QVERIFY(sink > 0);
+}
+
 #include "bench_estimate.moc"

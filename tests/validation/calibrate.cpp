@@ -8,6 +8,8 @@
 // the model changes, then copy the parameters into resources/devices.json (docs/CALIBRATION.md).
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QFile>
 #include <QTextStream>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include "io/CatalogJson.h"
 #include "ValidationRows.h"
 #include "core/calibrate/LeastSquares.h"
+#include "core/estimate/Accuracy.h"
 #include "core/estimate/Estimate.h"
 
 using namespace trainplan;
@@ -458,12 +461,135 @@ int calibrateStaged(const std::vector<validation::Row> &rows, QTextStream &out)
     return 0;
 }
 
+// --- CALIBRATE_RESIDUALS=<file>: the held-out table of the error bands (core/estimate/Accuracy.h) ---
+
+/// The group of sources whose coverage is checked together (tst_validation heldOutBandsCover).
+std::string familyOf(const QString &source)
+{
+    if (source.startsWith(QLatin1String("bridge")))
+        return "bridge";
+    if (source.startsWith(QLatin1String("dgxc")) || source == QLatin1String("nemo-long-context"))
+        return "dgxc";
+    if (source == QLatin1String("torchtitan") || source.startsWith(QLatin1String("llmfoundry-")))
+        return "pytorch";
+    if (source == QLatin1String("zero_bubble"))
+        return "zero-bubble";
+    return "classic";
+}
+
+/// The published source a row comes from: a dgxc row's release README (its id ends in the release), a
+/// Megatron-Bridge release, or its table. The fit may hold out more at once (all of dgxc).
+QString publishedSource(const QString &held, const QString &table, const QString &id)
+{
+    if (table == QLatin1String("dgxc") || table == QLatin1String("dgxc-moe"))
+        return table + QLatin1Char(' ') + id.section(QLatin1Char(' '), -1);
+    return held;
+}
+
+HeldOutRun heldOutRun(const QString &held, const QString &table, const QString &id, const Plan &plan, AccuracyQuantity quantity, double error)
+{
+    const Estimate e = estimate(plan, io::builtinCatalog(), {false});
+    return {publishedSource(held, table, id).toStdString(), familyOf(table), id.toStdString(), quantity, accuracyCoordinates(plan, e), error};
+}
+
+double signedError(const validation::Row &row, const Catalog &catalog)
+{
+    return predicted(row, catalog) / row.measuredSeconds - 1.0;
+}
+
+/// The A100/V100 sources, each predicted by a fit on the others (the classic family, from devices.json).
+void classicHeldOut(const std::vector<validation::Row> &rows, std::vector<HeldOutRun> &out, QTextStream &log)
+{
+    const Family family = classicFamily();
+    std::set<QString> sources;
+    for (const validation::Row &r : rows)
+        sources.insert(r.source);
+    for (const QString &held : sources) {
+        std::vector<validation::Row> train;
+        for (const validation::Row &r : rows)
+            if (r.source != held)
+                train.push_back(r);
+        const Catalog catalog = family.apply(fitRows(train, family, startValues(family), 30).values);
+        for (const validation::Row &r : rows)
+            if (r.source == held)
+                out.push_back(heldOutRun(held, r.source, r.id, r.plan, AccuracyQuantity::StepTime, signedError(r, catalog)));
+        log << "  held out " << held << '\n';
+        log.flush();
+    }
+}
+
+/// The Hopper and Blackwell rows (dgxc, NeMo long context, Megatron-Bridge), each release predicted by the
+/// staged fit on the others, as calibrateStaged() scores them.
+void currentHeldOut(const std::vector<validation::Row> &rows, std::vector<HeldOutRun> &out, QTextStream &log)
+{
+    const Family all = currentFamily();
+    std::set<QString> releases;
+    for (const validation::Row &r : rows)
+        releases.insert(releaseOf(r));
+    for (const QString &held : releases) {
+        QElapsedTimer timer;
+        timer.start();
+        std::vector<validation::Row> train;
+        for (const validation::Row &r : rows)
+            if (releaseOf(r) != held)
+                train.push_back(r);
+        const Catalog catalog = all.apply(stagedFit(train, all, startValues(all), 1));
+        for (const validation::Row &r : rows)
+            if (releaseOf(r) == held)
+                out.push_back(heldOutRun(held, r.source, r.id, r.plan, AccuracyQuantity::StepTime, signedError(r, catalog)));
+        log << "  held out " << held << " (" << timer.elapsed() / 1000 << " s)\n";
+        log.flush();
+    }
+}
+
+int writeResiduals(const QString &path, QTextStream &log)
+{
+    std::vector<validation::Row> classic, current, unfitted;
+    for (validation::Row &r : validation::loadRows()) {
+        if (!r.modelled)
+            continue;
+        const bool modern = r.source == QLatin1String("dgxc") || r.source == QLatin1String("dgxc-moe")
+                            || r.source == QLatin1String("nemo-long-context");
+        (modern ? current : r.source == QLatin1String("dgxc-heldout") ? unfitted : classic).push_back(std::move(r));
+    }
+    for (validation::Row &r : validation::loadBridgeRows())
+        if (r.modelled)
+            current.push_back(std::move(r));
+    for (validation::Row &r : validation::loadPytorchRows())
+        if (r.modelled)
+            unfitted.push_back(std::move(r));
+    std::vector<HeldOutRun> out;
+    classicHeldOut(classic, out, log);
+    if (!qEnvironmentVariableIsSet("CALIBRATE_SKIP_CURRENT"))
+        currentHeldOut(current, out, log);
+    // Never fitted: their errors under devices.json are held-out errors.
+    for (const validation::Row &r : unfitted)
+        out.push_back(heldOutRun(r.source, r.source, r.id, r.plan, AccuracyQuantity::StepTime, signedError(r, io::builtinCatalog())));
+    for (const validation::MemoryRow &r : validation::loadMemoryRows()) {
+        if (!r.modelled)
+            continue;
+        const MemoryEstimate m = estimate(r.plan, io::builtinCatalog(), {false}).memory;
+        const double bytes = r.kind == MemoryKind::Allocated ? m.allocatedBytes : r.kind == MemoryKind::Reserved ? m.reservedBytes : m.deviceBytes;
+        out.push_back(heldOutRun(r.source, r.source, r.id, r.plan, AccuracyQuantity::Memory, bytes / r.measuredBytes - 1.0));
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        log << path << ": " << file.errorString() << '\n';
+        return 1;
+    }
+    file.write(QByteArray::fromStdString(heldOutRunsToCsv(out)));
+    log << "wrote " << out.size() << " held-out runs to " << path << '\n';
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
     QTextStream out(stdout);
+    if (qEnvironmentVariableIsSet("CALIBRATE_RESIDUALS"))
+        return writeResiduals(qEnvironmentVariable("CALIBRATE_RESIDUALS"), out);
     std::vector<validation::Row> rows = validation::loadRows();
     rows.erase(std::remove_if(rows.begin(), rows.end(), [](const auto &r) { return !r.modelled; }), rows.end());
     const auto modern = [](const validation::Row &r) {

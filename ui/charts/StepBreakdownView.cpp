@@ -41,6 +41,7 @@ QColor stepPartColour(StepPart part, const QPalette &palette)
 
 namespace {
 constexpr double kPlanKey = 1.0, kBaselineKey = 0.0; ///< the plan's bar on top, the baseline's under it
+constexpr double kBandOffset = 0.38;                ///< the band's whisker over the plan's bar (0.3 high)
 }
 
 StepBreakdownView::StepBreakdownView(PlanDocument *document, QWidget *parent)
@@ -59,6 +60,15 @@ StepBreakdownView::StepBreakdownView(PlanDocument *document, QWidget *parent)
         below = bars;
         m_bars[k] = bars;
     }
+    // The plan's error band (issue 37) as a whisker just above its bar: a point at the step time with value errors.
+    m_band = new QCPGraph(m_plot->yAxis, m_plot->xAxis);
+    m_band->setLineStyle(QCPGraph::lsNone);
+    m_band->setName(tr("80% error band"));
+    m_bandWhisker = new QCPErrorBars(m_plot->yAxis, m_plot->xAxis);
+    m_bandWhisker->setErrorType(QCPErrorBars::etValueError);
+    m_bandWhisker->setDataPlottable(m_band);
+    m_bandWhisker->setWhiskerWidth(8);
+    m_bandWhisker->setSymbolGap(0);
     m_plot->xAxis->setLabel(tr("Seconds per step"));
     QSharedPointer<QCPAxisTickerText> names(new QCPAxisTickerText);
     m_plot->yAxis->setTicker(names);
@@ -106,10 +116,13 @@ void StepBreakdownView::draw()
     m_plot->xAxis->setVisible(e.valid);
     m_plot->yAxis->setVisible(e.valid);
     if (!e.valid) {
+        drawBand(0, 0);
         setTitle(tr("Where the step goes: fix the plan's errors to see it"));
         return;
     }
-    double longest = e.step.stepSeconds;
+    const double band = e.accuracy.assessed ? e.accuracy.band80 : 0.0;
+    drawBand(e.step.stepSeconds, band);
+    double longest = e.step.stepSeconds * (1 + band);
     if (baseline)
         longest = std::max(longest, m_document->baselineEstimate().step.stepSeconds);
     m_plot->xAxis->setRange(0, longest * 1.02);
@@ -117,12 +130,30 @@ void StepBreakdownView::draw()
     for (std::size_t k = 1; k < kStepPartCount; ++k)
         if (e.parts[k] > e.parts[largest])
             largest = k;
-    QString title = tr("Where the %1 s step goes: %2 takes %3")
+    const QString bandWords = !e.accuracy.assessed ? QString()
+                              : e.accuracy.validated ? tr(" (\u00b1%1)").arg(fmt::percent(band, 0))
+                                                     : tr(" (\u00b1%1, not validated)").arg(fmt::percent(band, 0));
+    QString title = tr("Where the %1 s step goes%4: %2 takes %3")
                         .arg(fmt::number(e.step.stepSeconds, e.step.stepSeconds < 10 ? 3 : 1), stepPartWords(StepPart(largest)),
-                             fmt::percent(e.parts[largest] / e.step.stepSeconds, 0));
+                             fmt::percent(e.parts[largest] / e.step.stepSeconds, 0), bandWords);
     if (baseline)
         title += tr(" (baseline: %1 s)").arg(fmt::number(m_document->baselineEstimate().step.stepSeconds, 3));
     setTitle(title);
+}
+
+void StepBreakdownView::drawBand(double stepSeconds, double band)
+{
+    const QColor ink = palette().color(QPalette::WindowText);
+    m_bandWhisker->setPen(QPen(ink, 1.5));
+    m_band->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    if (stepSeconds <= 0 || band <= 0) {
+        m_band->data()->clear();
+        m_bandWhisker->data()->clear();
+        return;
+    }
+    m_band->setData({kPlanKey + kBandOffset}, {stepSeconds});
+    const double error = stepSeconds * band;
+    m_bandWhisker->setData({error}, {error});
 }
 
 std::vector<std::array<double, kStepPartCount>> StepBreakdownView::drawnSeconds() const

@@ -1,7 +1,7 @@
 #pragma once
 // Where the step goes: the step time as one stacked horizontal bar (forward, backward, recompute, exposed
 // tensor-parallel communication, pipeline bubble and transfers, exposed data-parallel / ZeRO communication,
-// optimizer, other), the pinned baseline's bar under it. Hover gives each part's seconds and share; the
+// optimizer, other), the pinned baseline's bar under it, and a whisker for the plan's 80% error band. Hover gives each part's seconds and share; the
 // legend lists the parts that take time. Reads the Estimate's step parts (core/step/StepTimeline).
 // QCustomPlot: its legend wraps in a row under the title, which a chart one bar tall needs.
 
@@ -11,6 +11,8 @@
 #include "ui/charts/PlotView.h"
 
 class QCPBars;
+class QCPErrorBars;
+class QCPGraph;
 
 namespace trainplan {
 
@@ -38,7 +40,12 @@ protected:
     QString hoverText(const QPointF &position) const override { return describeAt(position); }
 
 private:
+    /// The whisker of the plan's 80% error band around its step time (none for 0).
+    void drawBand(double stepSeconds, double band);
+
     std::array<QCPBars *, kStepPartCount> m_bars{};
+    QCPGraph *m_band = nullptr;
+    QCPErrorBars *m_bandWhisker = nullptr;
 };
 
 /// The words and colour of a part (the legend's).

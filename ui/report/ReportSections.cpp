@@ -79,8 +79,10 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
     flow.html(htmlFacts({
         {QObject::tr("Fits in memory"), e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
-        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s")},
-        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0))},
+        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
+        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0)) + QLatin1Char(' ')
+                                        + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
+        {QObject::tr("How far off"), io::accuracySummary(e.accuracy).toHtmlEscaped()},
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
         {QObject::tr("Limiting resource"), QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
         {QObject::tr("Suggested change"), suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
@@ -637,6 +639,9 @@ void sourcesSection(PageFlow &flow, const Context &c)
                                    QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, k·q·s·h·(n−m)/n ÷ network)], "
                                                "m ranks of the group per node"),
                                    QObject::tr("Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
+    rows << QStringList{QObject::tr("Error band"), io::accuracySummary(c.e.accuracy).toHtmlEscaped(),
+                        QObject::tr("held-out errors of the published runs (resources/accuracy/heldout_runs.csv; docs/CALIBRATION.md, "
+                                    "\"Error bands\")")};
     rows << QStringList{QObject::tr("Traffic floor"), io::trafficFloorSummary(c.e.step).toHtmlEscaped(),
                         QObject::tr("bytes each rank must move at the links' nominal figures (NCCL rings enter each node once per "
                                     "channel; in-network reduction saves at most half an all-reduce)")};

@@ -96,10 +96,13 @@ public:
         }
         if (role == Qt::ToolTipRole && index.column() == LayoutColumn)
             return io::describeConfig(c);
+        if (role == Qt::ToolTipRole && index.column() == Rank && r.tiesBest)
+            return QCoreApplication::translate("SearchPanel", "A tie with #1: slower by less than the fastest plan's error band, so the "
+                                                              "model cannot tell which of them is faster");
         if (role != Qt::DisplayRole && role != Qt::UserRole)
             return {};
         switch (index.column()) {
-        case Rank: return r.rank;
+        case Rank: return role == Qt::DisplayRole && r.tiesBest ? QVariant(QStringLiteral("%1 \u2248").arg(r.rank)) : QVariant(r.rank);
         case TokensPerSecond: return fmt::number(s.tokensPerSecond, 0);
         case LayoutColumn: return io::describeConfigBriefly(c);
         case StepSeconds: return fmt::number(s.stepSeconds, 3);
@@ -430,6 +433,13 @@ void SearchPanel::showOutcome()
             if (current > 0)
                 text += tr(" (%1× the searched plan)").arg(fmt::number(o.top.front().score.tokensPerSecond / current, 2));
             text += QLatin1Char('.');
+            const auto ties = std::count_if(o.top.begin(), o.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
+            if (ties > 0)
+                text += (ties == 1 ? tr(" One plan marked \u2248 ties with it: slower by less than its error band (%1), so the "
+                                        "ranking cannot tell them apart.")
+                                   : tr(" %1 plans marked \u2248 tie with it: slower by less than its error band (%2), so the "
+                                        "ranking cannot tell them apart.").arg(ties))
+                            .arg(io::accuracyBandText(o.bestAccuracy));
         } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
             text += QLatin1Char(' ') + reason;
         }

@@ -1,0 +1,273 @@
+// The error bands (issue 37): over the held-out table (resources/accuracy/heldout_runs.csv, each published
+// run predicted with its own source held out of the calibration), the stated 80% band of each run, built
+// from the other sources' runs, covers between 75% and 90% of the runs, overall and per source family; the
+// table is the one the current model and validation rows give; plans on devices with no published run say
+// so.
+
+#include <QTest>
+
+#include <cmath>
+#include <map>
+
+#include "TestSupport.h"
+#include "ValidationRows.h"
+#include "core/estimate/Accuracy.h"
+#include "core/estimate/Estimate.h"
+#include "core/search/Search.h"
+#include "io/Examples.h"
+#include "io/EstimateJson.h"
+
+using namespace trainplan;
+
+namespace {
+
+struct Coverage
+{
+    int covered = 0, runs = 0;
+    double share() const { return runs ? double(covered) / runs : 0; }
+};
+
+/// Per family (and "all"), how many of `quantity`'s runs lie within the band assessed without their source.
+std::map<std::string, Coverage> coverage(AccuracyQuantity quantity)
+{
+    const std::vector<HeldOutRun> &runs = builtinHeldOutRuns();
+    std::map<std::string, Coverage> out;
+    for (const HeldOutRun &r : runs) {
+        if (r.quantity != quantity)
+            continue;
+        const Accuracy a = assessAccuracy(r.at, runs, r.source);
+        const double band = quantity == AccuracyQuantity::Memory ? a.memoryBand80 : a.band80;
+        const bool covered = std::abs(r.error) <= band;
+        for (const std::string &key : {r.family, std::string("all")}) {
+            out[key].covered += covered;
+            ++out[key].runs;
+        }
+    }
+    return out;
+}
+
+Plan examplePlan(const QString &id)
+{
+    for (const io::ExamplePlan &e : io::builtinExamples())
+        if (e.id == id)
+            return *io::readPlan(e.bytes, io::builtinCatalog()).plan;
+    qFatal("no example %s", qPrintable(id));
+}
+
+Estimate detailed(const Plan &plan)
+{
+    EstimateOptions o = EstimateOptions::analytic();
+    o.details = true;
+    return estimate(plan, io::builtinCatalog(), o);
+}
+
+const HeldOutRun *findRun(const std::string &family, const QString &id, AccuracyQuantity quantity)
+{
+    for (const HeldOutRun &r : builtinHeldOutRuns())
+        if (r.family == family && r.quantity == quantity && r.id == id.toStdString())
+            return &r;
+    return nullptr;
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-5 * std::max(std::abs(a), std::abs(b)); }
+
+} // namespace
+
+class TestAccuracy : public QObject
+{
+    Q_OBJECT
+private slots:
+    void tableHasEveryFamily();
+    void stepTimeBandsCover();
+    void memoryBandsCover();
+    void outsideBandsCover_data();
+    void outsideBandsCover();
+    void tableMatchesTheModel();
+    void csvRoundTrips();
+    void deviceWithoutRunsIsNotValidated();
+    void megatronOnHopperIsValidated();
+    void estimateJsonCarriesTheBand();
+    void searchMarksTies();
+};
+
+void TestAccuracy::tableHasEveryFamily()
+{
+    std::map<std::string, int> families;
+    for (const HeldOutRun &r : builtinHeldOutRuns())
+        ++families[r.family];
+    // classic (A100/V100 papers and READMEs), dgxc (NVIDIA's recipes 24.11-25.05), bridge (Megatron-Bridge
+    // 25.09-26.08), pytorch (torchtitan, llm-foundry), zero-bubble (memory peaks).
+    for (const char *f : {"classic", "dgxc", "bridge", "pytorch", "zero-bubble"})
+        QVERIFY2(families[f] >= 30, f);
+    QVERIFY(builtinHeldOutRuns().size() >= 850);
+}
+
+void TestAccuracy::stepTimeBandsCover()
+{
+    const auto c = coverage(AccuracyQuantity::StepTime);
+    for (const auto &[family, cov] : c) {
+        qInfo("%s: %d of %d held-out step times inside their 80%% band (%.1f%%)", family.c_str(), cov.covered, cov.runs, 100 * cov.share());
+        QVERIFY2(cov.share() >= 0.75, family.c_str()); // too narrow: the band promises more than it keeps
+        QVERIFY2(cov.share() <= 0.90, family.c_str()); // too wide: as wrong, and it hides real differences
+    }
+    QCOMPARE(c.size(), std::size_t(5)); // all, bridge, classic, dgxc, pytorch
+}
+
+void TestAccuracy::memoryBandsCover()
+{
+    // Two sources only (zero bubble's A100 reserved peaks, torchtitan's H100 ones): each held out leaves the
+    // other, so only the overall share is held to the 80% band; per source it is reported.
+    const auto c = coverage(AccuracyQuantity::Memory);
+    for (const auto &[family, cov] : c)
+        qInfo("memory %s: %d of %d inside (%.1f%%)", family.c_str(), cov.covered, cov.runs, 100 * cov.share());
+    QVERIFY(c.at("all").runs >= 50);
+    QVERIFY(c.at("all").share() >= 0.75);
+    QVERIFY(c.at("all").share() <= 0.90);
+}
+
+void TestAccuracy::outsideBandsCover_data()
+{
+    QTest::addColumn<int>("dimension");
+    QTest::newRow("device") << int(AccuracyDimension::Device);
+    QTest::newRow("framework") << int(AccuracyDimension::Framework);
+    QTest::newRow("moe") << int(AccuracyDimension::Experts);
+    QTest::newRow("precision") << int(AccuracyDimension::Precision);
+}
+
+void TestAccuracy::outsideBandsCover()
+{
+    // A plan outside the validated runs in one dimension (an AMD GPU, a framework with no published run), played
+    // by each held-out run with every run that shares its generation (framework, ...) removed: the band of the
+    // runs that remain, widened for the dimension let go, still covers 75-90% of them.
+    QFETCH(int, dimension);
+    const auto d = AccuracyDimension(dimension);
+    const auto same = [d](const AccuracyCoordinates &a, const AccuracyCoordinates &b) {
+        switch (d) {
+        case AccuracyDimension::Device: return a.generation == b.generation;
+        case AccuracyDimension::Framework: return a.framework == b.framework;
+        case AccuracyDimension::Experts: return a.moe == b.moe;
+        default: return a.precision == b.precision;
+        }
+    };
+    Coverage c;
+    int outside = 0;
+    for (const HeldOutRun &r : builtinHeldOutRuns()) {
+        if (r.quantity != AccuracyQuantity::StepTime)
+            continue;
+        std::vector<HeldOutRun> others;
+        for (const HeldOutRun &o : builtinHeldOutRuns())
+            if (!same(r.at, o.at))
+                others.push_back(o);
+        const Accuracy a = assessAccuracy(r.at, others, r.source);
+        outside += std::find(a.outside.begin(), a.outside.end(), d) != a.outside.end();
+        c.covered += std::abs(r.error) <= a.band80;
+        ++c.runs;
+    }
+    qInfo("outside in %s: %d of %d inside (%.1f%%)", toString(d), c.covered, c.runs, 100 * c.share());
+    QCOMPARE(outside, c.runs); // each says so
+    QVERIFY(c.share() >= 0.75);
+    QVERIFY(c.share() <= 0.90);
+}
+
+void TestAccuracy::tableMatchesTheModel()
+{
+    // The runs never fitted (PyTorch-native, the memory peaks) carry today's error: a model change that moves
+    // them must regenerate the table (CALIBRATE_RESIDUALS, docs/CALIBRATION.md "Error bands").
+    int checked = 0;
+    for (const validation::Row &r : validation::loadPytorchRows()) {
+        if (!r.modelled)
+            continue;
+        const HeldOutRun *run = findRun("pytorch", r.id, AccuracyQuantity::StepTime);
+        QVERIFY2(run, qPrintable(r.id));
+        const Estimate e = estimate(r.plan, io::builtinCatalog(), {false});
+        QVERIFY2(std::abs((e.step.stepSeconds / r.measuredSeconds - 1.0) - run->error) < 0.005, qPrintable(r.id));
+        const AccuracyCoordinates at = accuracyCoordinates(r.plan, e);
+        QVERIFY2(at.device == run->at.device && at.framework == run->at.framework && at.precision == run->at.precision, qPrintable(r.id));
+        QVERIFY2(near(at.gpus, run->at.gpus) && near(at.workPerGpu, run->at.workPerGpu) && near(at.parameters, run->at.parameters), qPrintable(r.id));
+        ++checked;
+    }
+    for (const validation::MemoryRow &r : validation::loadMemoryRows()) {
+        if (!r.modelled)
+            continue;
+        const HeldOutRun *run = findRun("zero-bubble", r.id, AccuracyQuantity::Memory);
+        run = run ? run : findRun("pytorch", r.id, AccuracyQuantity::Memory);
+        QVERIFY2(run, qPrintable(r.id));
+        const MemoryEstimate m = estimate(r.plan, io::builtinCatalog(), {false}).memory;
+        const double bytes = r.kind == MemoryKind::Allocated ? m.allocatedBytes : r.kind == MemoryKind::Reserved ? m.reservedBytes : m.deviceBytes;
+        QVERIFY2(std::abs((bytes / r.measuredBytes - 1.0) - run->error) < 0.005, qPrintable(r.id));
+        ++checked;
+    }
+    QVERIFY(checked >= 150);
+}
+
+void TestAccuracy::csvRoundTrips()
+{
+    const std::vector<HeldOutRun> &runs = builtinHeldOutRuns();
+    const std::vector<HeldOutRun> again = parseHeldOutRuns(heldOutRunsToCsv(runs));
+    QCOMPARE(again.size(), runs.size());
+    QCOMPARE(again.front().source, runs.front().source);
+    QVERIFY(near(again.back().at.workPerGpu, runs.back().at.workPerGpu));
+    // A malformed line is skipped, not read as zeros.
+    QCOMPARE(parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,megatron,dense,16-bit,8,nan,1e9,0.1\n").size(), std::size_t(0));
+    QCOMPARE(parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,megatron,dense,16-bit,8,1e15,1e9,0.1\n").size(), std::size_t(1));
+}
+
+void TestAccuracy::deviceWithoutRunsIsNotValidated()
+{
+    // No published run on an AMD GPU: the MI300X plan is compared with runs of other devices and says so.
+    const Plan plan = examplePlan("llama2-7b-16-mi300x");
+    const Estimate e = detailed(plan);
+    QVERIFY(e.valid);
+    QVERIFY(e.accuracy.assessed);
+    QVERIFY(!e.accuracy.validated);
+    QVERIFY(std::find(e.accuracy.outside.begin(), e.accuracy.outside.end(), AccuracyDimension::Device) != e.accuracy.outside.end());
+    QVERIFY(e.accuracy.band80 > e.accuracy.expectedError);
+    // Nor on a device the user defines (New Accelerator), though its efficiencies are the A100's.
+    QVERIFY(io::customDeviceTemplate().generation.empty());
+}
+
+void TestAccuracy::megatronOnHopperIsValidated()
+{
+    // Llama 3 70B on 512 H100 with Megatron-Core: dgxc's H100 recipes are within a few per cent held out.
+    const Estimate e = detailed(examplePlan("llama3-70b-512-h100"));
+    QVERIFY(e.accuracy.validated);
+    QVERIFY(e.accuracy.outside.empty());
+    QCOMPARE(e.accuracy.comparableRuns, kNearestComparable);
+    QVERIFY(e.accuracy.band80 > 0.02 && e.accuracy.band80 < 0.15);
+    QVERIFY(e.accuracy.expectedError < e.accuracy.band80);
+    QVERIFY(e.accuracy.sources.size() >= 2);
+}
+
+void TestAccuracy::estimateJsonCarriesTheBand()
+{
+    const Plan plan = examplePlan("llama2-7b-16-mi300x");
+    const QJsonObject a = io::estimateToJson(plan, detailed(plan), false)["accuracy"].toObject();
+    for (const char *key : {"expected_error", "band_80", "comparable_runs", "sources", "validated", "outside", "memory_band_80"})
+        QVERIFY2(a.contains(QLatin1String(key)), key);
+    QCOMPARE(a["validated"].toBool(), false);
+    QVERIFY(a["outside"].toArray().contains(QStringLiteral("device")));
+    QVERIFY(a["band_80"].toDouble() > 0 && a["band_80"].toDouble() < 2);
+    QCOMPARE(a["comparable_runs"].toInt(), kNearestComparable);
+}
+
+void TestAccuracy::searchMarksTies()
+{
+    Plan base = examplePlan("llama2-7b-one-dgx-h100");
+    SearchConstraints c;
+    c.top = 10;
+    const SearchOutcome out = searchPlans(base, io::builtinCatalog(), c);
+    QVERIFY(out.top.size() >= 3);
+    QVERIFY(out.bestAccuracy.assessed && out.bestAccuracy.band80 > 0);
+    QVERIFY(!out.top.front().tiesBest);
+    int ties = 0;
+    for (const RankedPlan &r : out.top) {
+        const double behind = 1.0 - r.score.tokensPerSecond / out.bestTokensPerSecond;
+        if (r.rank > 1)
+            QCOMPARE(r.tiesBest, behind <= out.bestAccuracy.band80);
+        ties += r.tiesBest;
+    }
+    QVERIFY(ties >= 1); // eight H100s: several layouts within a few per cent of the best
+}
+
+QTEST_APPLESS_MAIN(TestAccuracy)
+#include "tst_accuracy.moc"
