@@ -15,20 +15,28 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     CommandLine line(QStringLiteral("import"),
                      QStringLiteral("A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
                                     "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml), a DeepSpeed "
-                                    "config (.json). What no file gives comes from the built-in example and is listed.\n")
+                                    "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
+                                    "length) is an error naming each key: give it with --set, or take the built-in example's "
+                                    "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n")
                          + exitCodesHelp(false),
-                     QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"), 0);
+                     QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--assume-example] [-o PLAN.json]\n"), 0);
     const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("Write the plan here instead of standard output."), QStringLiteral("PLAN.json"));
+    const QCommandLineOption assume(QStringLiteral("assume-example"),
+                                    QStringLiteral("Take what no file gives from the built-in example plan (GPT-3 175B on 512 A100) "
+                                                   "instead of failing; each value is listed."));
     line.addOption(set);
+    line.addOption(assume);
     line.addOption(output);
     if (const std::optional<int> done = line.parse(arguments, out, err))
         return *done;
     QStringList sets;
     for (const QString &value : line.values(set))
         sets << value.split(',', Qt::SkipEmptyParts);
-    const io::ImportResult result = io::importFiles(line.planPaths(), sets, io::builtinCatalog());
+    io::ImportOptions options;
+    options.assumeExample = line.isSet(assume);
+    const io::ImportResult result = io::importFiles(line.planPaths(), sets, io::builtinCatalog(), options);
     err << io::importReport(result);
     if (!result.ok()) {
         err << QStringLiteral("trainplan import: no plan written (%1 error(s))\n").arg(result.errors.size());

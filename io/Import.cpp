@@ -44,8 +44,9 @@ ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
         return ImportFormat::Unknown;
     }
     if (bytes.contains("--num-layers") || bytes.contains("--hidden-size") || bytes.contains("--tensor-model-parallel-size")
-        || bytes.contains("--micro-batch-size") || bytes.contains("--seq-length"))
-        return ImportFormat::Megatron;
+        || bytes.contains("--micro-batch-size") || bytes.contains("--seq-length") || bytes.contains("pretrain_gpt.py")
+        || bytes.contains("pretrain_mamba.py"))
+        return ImportFormat::Megatron; // a script running Megatron-LM's entry point, even with its flags elsewhere
     return ImportFormat::Unknown;
 }
 
@@ -141,10 +142,13 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
         keys.erase(it);
     }
     if (const auto it = keys.find(QStringLiteral("derived.gradient_accumulation")); it != keys.end()) {
-        if (!keys.count(QStringLiteral("training.global_batch"))) {
-            const double gpus = number("cluster.nodes", base["cluster"]["nodes"].toDouble()) * number("cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble());
+        // The plan format's defaults where the base (the example plan, if asked for) has none: 8 GPUs per
+        // node, micro-batch 1; without a node count the global batch stays unknown (a missing key).
+        const double nodes = number("cluster.nodes", base["cluster"]["nodes"].toDouble());
+        if (!keys.count(QStringLiteral("training.global_batch")) && nodes > 0) {
+            const double gpus = nodes * number("cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
             const double data = gpus / (number("parallel.tensor", 1) * number("parallel.pipeline", 1) * number("parallel.context", 1));
-            const double global = number("training.micro_batch", base["training"]["micro_batch"].toDouble()) * it->second.value.toDouble() * data;
+            const double global = number("training.micro_batch", base["training"]["micro_batch"].toDouble(1)) * it->second.value.toDouble() * data;
             keys[QStringLiteral("training.global_batch")] = {QStringLiteral("training.global_batch"), global, it->second.file, it->second.line,
                                                              it->second.source + QStringLiteral(" x micro-batch x data-parallel size")};
         }
@@ -152,32 +156,64 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
     }
 }
 
-/// The example plan, less what the imported keys replace: a model given by the files replaces the
-/// example's whole model (its sequence length stays unless given), and then the example's layout, made
-/// for its own model, gives way to the plan format's defaults (data parallel over every GPU) for what the
-/// files do not say.
-QJsonObject baseDocument(const std::map<QString, ImportedKey> &keys)
+bool anyUnder(const std::map<QString, ImportedKey> &keys, const char *prefix)
+{
+    for (const auto &[path, k] : keys)
+        if (path.startsWith(QLatin1String(prefix)))
+            return true;
+    return false;
+}
+
+/// The example plan, less what the imported keys replace (ImportOptions::assumeExample): a model given by
+/// the files replaces the example's whole model (its sequence length stays unless given), and then the
+/// example's layout, made for its own model, gives way to the plan format's defaults (data parallel over
+/// every GPU) for what the files do not say.
+QJsonObject exampleDocument(const std::map<QString, ImportedKey> &keys)
 {
     QJsonObject base = QJsonDocument::fromJson(builtinExamplePlan()).object();
     base.remove(QStringLiteral("description"));
     base.remove(QStringLiteral("name"));
-    const auto any = [&](const char *prefix) {
-        for (const auto &[path, k] : keys)
-            if (path.startsWith(QLatin1String(prefix)))
-                return true;
-        return false;
-    };
-    if (any("model.")) {
+    if (anyUnder(keys, "model.")) {
         // The example's sequence length stays (an assumption) unless the files give one.
         const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
         base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), double(example.plan ? example.plan->model.seqLen : 2048)}};
     }
-    if (any("model.") || any("parallel.") || any("cluster."))
+    if (anyUnder(keys, "model.") || anyUnder(keys, "parallel.") || anyUnder(keys, "cluster."))
         base[QStringLiteral("parallel")] = QJsonObject{};
     return base;
 }
 
-void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey> &keys, const QStringList &setPaths, ImportResult &result)
+/// What a plan needs that has no default worth planning on. The rest takes the plan format's documented
+/// defaults (docs/PLAN_FORMAT.md: no recomputation, micro-batch 1, Adam, 8 GPUs per node, ...).
+std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
+{
+    const QJsonObject example = QJsonDocument::fromJson(builtinExamplePlan()).object();
+    const auto exampleValue = [&](const QString &path) -> QJsonValue {
+        if (path == QLatin1String("model.seq_len")) { // the example's preset gives it
+            const PlanReadResult read = readPlan(builtinExamplePlan(), builtinCatalog());
+            return read.plan ? QJsonValue(double(read.plan->model.seqLen)) : QJsonValue();
+        }
+        return example[path.section('.', 0, 0)][path.section('.', 1)];
+    };
+    std::vector<MissingKey> needed;
+    const auto need = [&](const char *path, const char *meaning) {
+        if (!keys.count(QLatin1String(path)))
+            needed.push_back({QLatin1String(path), exampleValue(QLatin1String(path)), QLatin1String(meaning)});
+    };
+    if (!keys.count(QStringLiteral("cluster.node_groups"))) {
+        need("cluster.device", "the accelerator's device id");
+        need("cluster.nodes", "the number of nodes, of cluster.gpus_per_node GPUs each, 8 unless given");
+    }
+    if (!anyUnder(keys, "model."))
+        need("model.preset", "the model: a preset id, or import its Hugging Face config.json with the rest");
+    else if (!keys.count(QStringLiteral("model.preset")))
+        need("model.seq_len", "tokens per training sequence; a model's config gives its longest context, not this");
+    need("training.global_batch", "sequences per optimizer step");
+    return needed;
+}
+
+/// The assumptions (assumeExample): every key the example plan gives that no file and no --set gives.
+void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey> &keys, ImportResult &result)
 {
     for (auto section = doc.begin(); section != doc.end(); ++section) {
         if (!section.value().isObject())
@@ -185,10 +221,20 @@ void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey
         const QJsonObject o = section.value().toObject();
         for (auto it = o.begin(); it != o.end(); ++it) {
             const QString path = section.key() + '.' + it.key();
-            if (!keys.count(path) && !setPaths.contains(path))
+            if (!keys.count(path))
                 result.assumptions << QStringLiteral("%1 = %2 (the example plan)").arg(path, valueText(it.value()));
         }
     }
+}
+
+/// A file that gave no key at all: an import of nothing is an error, not the example plan.
+void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
+{
+    if (f.keys.empty() && f.errors.empty())
+        result.errors.push_back({name, 0, QStringLiteral("no setting Trainplan plans was read from it (read as %1%2); is it the run's "
+                                                          "configuration?")
+                                              .arg(QLatin1String(formatName(f.format)),
+                                                   f.notPlanned.isEmpty() ? QString() : QStringLiteral(", only ") + f.notPlanned.join(QStringLiteral(", ")))});
 }
 
 /// "key=value" overrides (numbers, true/false, otherwise text): they replace what the files say, and
@@ -214,7 +260,8 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, QS
 
 } // namespace
 
-ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets, const Catalog &catalog)
+ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets, const Catalog &catalog,
+                            const ImportOptions &options)
 {
     ImportResult result;
     std::vector<FileImport> imports;
@@ -226,16 +273,28 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
             result.errors.push_back(m);
         if (!imports.back().notPlanned.isEmpty())
             result.notPlanned << QStringLiteral("%1: %2").arg(name, imports.back().notPlanned.join(QStringLiteral(", ")));
+        refuseEmpty(name, imports.back(), result);
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
     QStringList setPaths;
     if (!applySets(keys, sets, setPaths, result) || !result.errors.empty())
         return result;
-    QJsonObject doc = baseDocument(keys);
+    // Without the example, the plan format's defaults: the layout's section empty is data parallel over every GPU.
+    QJsonObject doc = options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};
     resolveDerived(keys, doc, result);
+    result.missing = neededKeys(keys);
+    if (!options.assumeExample) {
+        for (const MissingKey &m : result.missing)
+            result.errors.push_back({m.path, 0, QStringLiteral("no file gives %1; give it with --set %2=VALUE, or take the example plan's "
+                                                               "%3 with --assume-example")
+                                                    .arg(m.meaning, m.path, valueText(m.example))});
+        if (!result.errors.empty())
+            return result;
+    }
     for (const auto &[path, k] : keys)
         setPath(doc, path, k.value);
-    listAssumptions(doc, keys, setPaths, result);
+    if (options.assumeExample)
+        listAssumptions(doc, keys, result);
     doc[QStringLiteral("format")] = QStringLiteral("trainplan-plan");
     doc[QStringLiteral("version")] = 1;
     result.document = doc;
@@ -248,7 +307,7 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     return result;
 }
 
-ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog)
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog, const ImportOptions &options)
 {
     std::vector<std::pair<QString, QByteArray>> files;
     ImportResult unreadable;
@@ -263,7 +322,7 @@ ImportResult importFiles(const QStringList &paths, const QStringList &sets, cons
     }
     if (!unreadable.errors.empty())
         return unreadable;
-    return importContents(files, sets, catalog);
+    return importContents(files, sets, catalog, options);
 }
 
 QString importReport(const ImportResult &r)

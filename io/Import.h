@@ -3,7 +3,10 @@
 // script or argument file, a NeMo / Megatron-Bridge recipe (YAML), a torchtitan job file (TOML) and a
 // DeepSpeed config (JSON), combined into one plan. Every key read is reported with its file and line;
 // keys not understood are warnings with file and line; two files that disagree on a key are an error that
-// names both; what no file gives comes from the built-in example plan and is listed as an assumption.
+// names both; a file that gives no key is an error. What the plan needs and no file gives (the device, the
+// node count, the global batch, the model, its sequence length) is an error naming each key unless the
+// built-in example plan's values are asked for (ImportOptions::assumeExample; then listed as assumptions);
+// everything else takes the plan format's documented defaults (docs/PLAN_FORMAT.md), not the example's.
 // Exports go the other way (io/Export.h).
 
 #include <QByteArray>
@@ -61,6 +64,22 @@ struct FileImport
 /// Reads one file of a known format (`name` is how messages name it).
 FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format);
 
+/// A key the plan needs that no file gave (nor --set): the import fails naming it unless the example plan's
+/// value is taken on purpose (ImportOptions::assumeExample, `trainplan import --assume-example`).
+struct MissingKey
+{
+    QString path;         ///< "cluster.device"
+    QJsonValue example;   ///< the built-in example plan's value, offered to the user
+    QString meaning;      ///< what it is: "the accelerator"
+};
+
+struct ImportOptions
+{
+    /// Take what no file gives from the built-in example plan (listed as assumptions); otherwise each such
+    /// key is an error naming it.
+    bool assumeExample = false;
+};
+
 struct ImportResult
 {
     std::optional<Plan> plan;              ///< the combined plan, when it reads and validates
@@ -68,16 +87,17 @@ struct ImportResult
     std::vector<ImportedKey> read;         ///< every key read, in file order
     std::vector<ImportMessage> warnings;   ///< not understood, approximated, or the plan's own warnings
     std::vector<ImportMessage> errors;     ///< unreadable files, conflicts, an invalid plan
-    QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)"
+    QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)" (assumeExample only)
+    std::vector<MissingKey> missing;       ///< needed, given by no file: errors unless assumeExample
     QStringList notPlanned;                ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
     bool ok() const { return plan.has_value() && errors.empty(); }
 };
 
 /// Combines the files (paths read from disk) and `sets` ("key=value" overrides, applied last) into a plan.
-ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog);
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog, const ImportOptions &options = {});
 /// The same from contents already read: (name, bytes) pairs.
 ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
-                            const Catalog &catalog);
+                            const Catalog &catalog, const ImportOptions &options = {});
 
 /// A human-readable account: keys read, assumptions, warnings, errors.
 QString importReport(const ImportResult &result);

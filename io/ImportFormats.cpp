@@ -961,6 +961,26 @@ QString torchtitanPreset(const QString &name, const QString &flavor)
     return {};
 }
 
+/// torchtitan's batch: training.local_batch_size per data-parallel rank (default 8), and global_batch_size -1
+/// (its default) meaning local_batch_size x the data-parallel degree, no accumulation (torchtitan
+/// torchtitan/config/job_config.py, Training.global_batch_size). Set, it is the global batch.
+void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto global = findLeaf(leaves, "training.global_batch_size");
+    if (global != leaves.end() && global->value.toDouble() > 0)
+        return;
+    out.keys.erase(std::remove_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
+                   out.keys.end());
+    const auto local = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name == QLatin1String("training.local_batch_size") || l.name == QLatin1String("training.batch_size");
+    });
+    if (local == leaves.end())
+        out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0, QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
+    const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
+    out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), 1, file, line,
+                        QStringLiteral("training.global_batch_size -1")});
+}
+
 FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -1000,6 +1020,7 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     }
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
+    torchtitanBatch(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())

@@ -1,5 +1,6 @@
 #include "ui/DocumentActions.h"
 
+#include "ui/ImportKeysDialog.h"
 #include "ui/commands/ReplacePlan.h"
 
 #include "io/Import.h"
@@ -140,13 +141,22 @@ bool DocumentActions::openFile(const QString &path)
     return false;
 }
 
-bool DocumentActions::importFiles(const QStringList &paths)
+bool DocumentActions::importFiles(const QStringList &paths, const QStringList &sets)
 {
-    const io::ImportResult result = io::importFiles(paths, {}, m_document->catalog());
-    const QString report = io::importReport(result);
+    const io::ImportResult result = io::importFiles(paths, sets, m_document->catalog());
     QStringList names;
     for (const QString &p : paths)
         names << QFileInfo(p).fileName();
+    // What the plan needs and no file says is asked for, prefilled with the example plan's values, never
+    // taken from it unseen (issue 38); the import runs again with the answers.
+    if (!result.missing.empty() && result.errors.size() == result.missing.size()) {
+        auto *ask = new ImportKeysDialog(result.missing, names, m_document->catalog(), m_dialogParent);
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        connect(ask, &QDialog::accepted, this, [this, paths, sets, ask] { importFiles(paths, sets + ask->sets()); });
+        ask->open();
+        return false;
+    }
+    const QString report = io::importReport(result);
     // Window-modal and not blocking: the report stays readable beside the plan it made.
     auto *box = new QMessageBox(m_dialogParent);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -163,9 +173,10 @@ bool DocumentActions::importFiles(const QStringList &paths)
     m_document->undoStack()->push(new ReplacePlan(m_document, *result.plan, tr("Import %1").arg(names.join(QStringLiteral(", ")))));
     box->setIcon(QMessageBox::Information);
     box->setText(tr("Imported %n key(s) from %1.", nullptr, int(result.read.size())).arg(names.join(QStringLiteral(", "))));
-    box->setInformativeText(tr("%n assumption(s) (the example plan's values for what no file gives), %1 warning(s). Undo restores the plan "
-                               "before the import.", nullptr, int(result.assumptions.size()))
-                                .arg(result.warnings.size()));
+    QString info = sets.isEmpty() ? QString() : tr("You gave %1 of its keys: %2. ").arg(sets.size()).arg(sets.join(QStringLiteral(", ")));
+    if (!result.warnings.empty())
+        info += tr("%1 warnings in the details. ").arg(result.warnings.size());
+    box->setInformativeText(info + tr("Undo restores the plan before the import."));
     box->open();
     return true;
 }

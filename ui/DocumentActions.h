@@ -31,9 +31,11 @@ public:
 
     /// Opens `path` into the document, reporting failures in a message box; false leaves the document as is.
     bool openFile(const QString &path);
-    /// Imports configuration files (io/Import.h) into the document as one undo step, and says what was
-    /// read, assumed and not understood; false (the plan unchanged) when they do not make a valid plan.
-    bool importFiles(const QStringList &paths);
+    /// Imports configuration files (io/Import.h) into the document as one undo step, with `sets` (plan
+    /// "key=value") applied last, and says what was read and not understood; false (the plan unchanged)
+    /// when they do not make a valid plan, or when keys the files do not give are being asked for (the
+    /// window-modal "importKeys" dialog, which imports again when accepted).
+    bool importFiles(const QStringList &paths, const QStringList &sets = {});
     /// Writes the plan's launch configuration for `target` (io/Export.h: 0 megatron, 1 nemo, 2 torchtitan,
     /// 3 deepspeed) to `path` (asked for when empty) and lists what the target cannot express.
     bool exportLaunch(int target, QString path = QString());

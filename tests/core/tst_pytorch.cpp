@@ -259,21 +259,22 @@ private slots:
         const QByteArray job = "[model]\nname = \"llama3\"\nflavor = \"8B\"\n[training]\nlocal_batch_size = 2\nglobal_batch_size = 1024\nseq_len = 8192\n"
                                "[parallelism]\ndata_parallel_shard_degree = -1\n[activation_checkpoint]\nmode = \"selective\"\n"
                                "selective_ac_option = \"2\"\n[compile]\nenable = true\n";
-        io::ImportResult r = io::importContents({{QStringLiteral("job.toml"), job}}, {}, io::builtinCatalog());
+        const QStringList onH100{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=16")};
+        io::ImportResult r = io::importContents({{QStringLiteral("job.toml"), job}}, onH100, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r).right(600)));
         QCOMPARE(r.plan->training.recompute, Recompute::Full);
         QCOMPARE(r.plan->training.recomputeInterval, std::int64_t(2));
         QVERIFY(r.plan->training.compile);
         QByteArray op = job;
         op.replace("selective_ac_option = \"2\"", "selective_ac_option = \"op\"");
-        r = io::importContents({{QStringLiteral("job.toml"), op}}, {}, io::builtinCatalog());
+        r = io::importContents({{QStringLiteral("job.toml"), op}}, onH100, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.recompute, Recompute::Ops);
         // [compile] components without "loss": the model compiled, the loss eager (components/loss.py).
         QCOMPARE(r.plan->training.lossKernelInEffect(), LossKernel::Fused);
         QByteArray eagerLoss = op;
         eagerLoss.replace("[compile]\nenable = true\n", "[compile]\nenable = true\ncomponents = [\"model\"]\n");
-        r = io::importContents({{QStringLiteral("job.toml"), eagerLoss}}, {}, io::builtinCatalog());
+        r = io::importContents({{QStringLiteral("job.toml"), eagerLoss}}, onH100, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->training.compile);
         QCOMPARE(r.plan->training.lossKernel, LossKernel::Eager);

@@ -146,7 +146,8 @@ private slots:
         QVERIFY2(mg.text.contains("--moe-layer-freq \"([0]*3+[1]*58)\"") && mg.text.contains("--moe-shared-expert-intermediate-size 2048"),
                  qPrintable(mg.text));
         QVERIFY(!mg.notExpressed.join('\n').contains(QStringLiteral("model.shared_experts")));
-        const io::ImportResult back = io::importContents({{QStringLiteral("pretrain_deepseek.sh"), mg.text}}, {}, io::builtinCatalog());
+        const io::ImportResult back = io::importContents({{QStringLiteral("pretrain_deepseek.sh"), mg.text}},
+                                                         {QStringLiteral("cluster.device=h100-sxm5-80gb")}, io::builtinCatalog());
         QVERIFY(back.plan);
         QCOMPARE(back.plan->model.denseLayers, 3);
         QCOMPARE(back.plan->model.sharedExperts, 1);

@@ -64,7 +64,28 @@ private slots:
     {
         QFETCH(QString, file);
         QFETCH(QString, preset);
-        const io::ImportResult r = io::importFiles({file}, {}, io::builtinCatalog());
+        // A model's config alone says nothing of the cluster, the batch or the training sequence: each is an
+        // error naming the key, never the example plan's value unseen (issue 38).
+        const io::ImportResult strict = io::importFiles({file}, {}, io::builtinCatalog());
+        QVERIFY(!strict.ok());
+        QStringList missing;
+        for (const io::MissingKey &m : strict.missing)
+            missing << m.path;
+        QCOMPARE(missing, QStringList({"cluster.device", "cluster.nodes", "model.seq_len", "training.global_batch"}));
+        QCOMPARE(strict.errors.size(), std::size_t(4));
+        QVERIFY(strict.errors.front().text.contains(QStringLiteral("--assume-example")));
+        // Given, the plan takes them and the plan format's defaults for the rest, not the example's (which
+        // recomputes selectively with sequence parallelism).
+        const io::ImportResult given = io::importFiles({file}, {"cluster.device=h100-sxm5-80gb", "cluster.nodes=4", "model.seq_len=4096", "training.global_batch=256"},
+                                                       io::builtinCatalog());
+        QVERIFY2(given.ok(), qPrintable(io::importReport(given)));
+        QVERIFY(given.assumptions.isEmpty() && given.missing.empty());
+        QCOMPARE(given.plan->cluster.nodes * given.plan->cluster.gpusPerNode, 32); // 8 GPUs per node, the format's default
+        QCOMPARE(given.plan->training.recompute, Recompute::None);
+        QVERIFY(!given.plan->training.sequenceParallel);
+        io::ImportOptions assume;
+        assume.assumeExample = true;
+        const io::ImportResult r = io::importFiles({file}, {}, io::builtinCatalog(), assume);
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         const ModelSpec *catalog = io::builtinCatalog().model(preset.toStdString());
         QVERIFY(catalog);
@@ -81,15 +102,17 @@ private slots:
         QCOMPARE(r.plan->model.slidingWindow, catalog->slidingWindow);
         QCOMPARE(r.plan->model.fullAttentionInterval, catalog->fullAttentionInterval);
         QCOMPARE(r.plan->model.attentionSinks, catalog->attentionSinks);
-        // What no file gives is listed: the cluster and the batch come from the example plan.
+        // Asked for, what no file gives comes from the example plan and is listed.
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("cluster.device")));
         QVERIFY(r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));
     }
 
     void scriptAndConfigCombine()
     {
-        const io::ImportResult r = io::importFiles({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh")}, {}, io::builtinCatalog());
+        const io::ImportResult r = io::importFiles({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh")},
+                                                   {QStringLiteral("cluster.device=h100-sxm5-80gb")}, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.assumptions.isEmpty()); // nothing from the example plan
         const Plan &p = *r.plan;
         QCOMPARE(p.parallel.tensor, 2);
         QCOMPARE(p.parallel.pipeline, 2);
@@ -158,7 +181,9 @@ private slots:
     void deepSpeedConfig()
     {
         const io::ImportResult r = io::importFiles({data("mixtral-8x7b-config.json"), data("ds_zero2.json")},
-                                                   {QStringLiteral("cluster.nodes=2"), QStringLiteral("model.seq_len=4096")}, io::builtinCatalog());
+                                                   {QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("cluster.nodes=2"),
+                                                    QStringLiteral("model.seq_len=4096")},
+                                                   io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
         QCOMPARE(r.plan->parallel.zeroStage, 2);
@@ -182,16 +207,22 @@ private slots:
         QCOMPARE(readKey(r, "parallel.context")->line, 11);
         QCOMPARE(readKey(r, "parallel.context_comm")->line, 35); // cp_comm_type: p2p is the ring
         QCOMPARE(r.plan->parallel.contextComm, ContextComm::Ring);
-        // On the example's A100 the FP8 recipe is refused, naming the rule.
-        const io::ImportResult a100 = io::importFiles({data("nemo_llama3_8b.yaml")}, {}, io::builtinCatalog());
+        // Without a device it is refused naming the key; on an A100 the FP8 recipe is refused, naming the rule.
+        const io::ImportResult none = io::importFiles({data("nemo_llama3_8b.yaml")}, {}, io::builtinCatalog());
+        QCOMPARE(none.errors.size(), std::size_t(1));
+        QCOMPARE(none.errors.front().file, QStringLiteral("cluster.device"));
+        const io::ImportResult a100 = io::importFiles({data("nemo_llama3_8b.yaml")}, {QStringLiteral("cluster.device=a100-sxm4-80gb")}, io::builtinCatalog());
         QVERIFY(!a100.ok());
         QVERIFY(a100.errors.front().text.contains(QStringLiteral("training.precision")));
     }
 
     void torchtitanJob()
     {
-        const io::ImportResult r = io::importFiles({data("torchtitan_llama3_8b.toml")}, {}, io::builtinCatalog());
+        const io::ImportResult r = io::importFiles({data("torchtitan_llama3_8b.toml")},
+                                                   {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=8")}, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        // No global_batch_size: torchtitan's -1, local_batch_size 1 x 64 data-parallel ranks (job_config.py).
+        QCOMPARE(r.plan->training.globalBatch, 64);
         QCOMPARE(r.plan->model.name, std::string("Llama 3 8B"));
         QCOMPARE(r.plan->training.framework, Framework::Fsdp); // data_parallel_shard_degree = -1
         QCOMPARE(r.plan->parallel.zeroStage, 3);
@@ -215,6 +246,12 @@ private slots:
         r = io::importContents({{QStringLiteral("odd.yaml"), QByteArray("trainer:\n  ? [a, b]\n  : 1\n  devices: 8\n")}}, {},
                                io::builtinCatalog());
         QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("[a, b]")); }));
+        // A file that gives no key (an empty recipe, a script whose flags are all elsewhere) is an error, not the
+        // example plan.
+        r = io::importContents({{QStringLiteral("empty.yaml"), QByteArray()}}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().file == QLatin1String("empty.yaml") && r.errors.front().text.contains(QStringLiteral("no setting")));
+        r = io::importContents({{QStringLiteral("run.sh"), QByteArray("torchrun pretrain_gpt.py --lr 3e-4 --train-iters 100\n")}}, {}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("no setting")));
         r = io::importFiles({data("llama3-8b-config.json")}, {QStringLiteral("nonsense")}, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("KEY=VALUE")));
     }
@@ -225,9 +262,18 @@ private slots:
         const QString plan = dir.filePath(QStringLiteral("plan.json"));
         QString out, err;
         QTextStream o(&out), e(&err);
-        const int code = cli::runImport({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh"), QStringLiteral("-o"), plan}, o, e);
+        // Without the device the script leaves out, exit 1 naming it and how to give it.
+        QCOMPARE(cli::runImport({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh"), QStringLiteral("-o"), plan}, o, e), 1);
+        o.flush(), e.flush();
+        QVERIFY2(err.contains(QStringLiteral("error: cluster.device: no file gives")), qPrintable(err));
+        QVERIFY(!QFile::exists(plan));
+        err.clear();
+        const int code = cli::runImport({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh"), QStringLiteral("--assume-example"),
+                                         QStringLiteral("-o"), plan},
+                                        o, e);
         o.flush(), e.flush();
         QCOMPARE(code, 0);
+        QVERIFY(err.contains(QStringLiteral("cluster.device = \"a100-sxm4-80gb\" (the example plan)")));
         QVERIFY(err.contains(QStringLiteral("pretrain_llama3_8b.sh:20")));
         const io::PlanReadResult back = io::readPlanFile(plan, io::builtinCatalog());
         QVERIFY(back.plan);

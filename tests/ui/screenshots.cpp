@@ -16,6 +16,7 @@
 #include "io/CatalogJson.h"
 #include "io/Examples.h"
 #include "ui/MainWindow.h"
+#include "ui/DocumentActions.h"
 #include "ui/calibrate/CalibrateDialog.h"
 #include "ui/profile/ProfileDialog.h"
 #include <QTemporaryDir>
@@ -258,6 +259,19 @@ int main(int argc, char **argv)
         dialog.fit();
         settle();
         dialog.grab().save(dir + QStringLiteral("/calibrate-dialog.png"));
+    }
+    // File > Import of a model's config alone: the keys no file gives, asked for (issue 38).
+    {
+        PlanDocument document(io::builtinCatalog());
+        QString error;
+        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+        MainWindow window(&document);
+        window.documentActions()->importFiles({QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/import/llama3-8b-config.json")});
+        if (auto *ask = window.findChild<QDialog *>(QStringLiteral("importKeys"))) {
+            ask->show();
+            settle();
+            ask->grab().save(dir + QStringLiteral("/import-keys-dialog.png"));
+        }
     }
     // Tools > Compare with a Profiler Trace: a trace of the example's first stage with slower GEMMs and
     // more exposed communication than estimated.

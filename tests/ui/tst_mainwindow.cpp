@@ -8,6 +8,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
+#include <QComboBox>
 #include <QTest>
 #include <QTableWidget>
 #include <QUndoCommand>
@@ -147,22 +148,52 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     const Plan before = document.plan();
     const QString config = test::dataPath(QStringLiteral("import/llama3-8b-config.json"));
     const QString launch = test::dataPath(QStringLiteral("import/pretrain_llama3_8b.sh"));
-    QVERIFY(window.documentActions()->importFiles({config, launch}));
+    // The script does not name the GPU: the window asks, prefilled with the example plan's and saying so,
+    // and imports when the user answers (issue 38: nothing from the example plan unseen).
+    QVERIFY(!window.documentActions()->importFiles({config, launch}));
+    QVERIFY(document.plan() == before);
+    const auto answer = [&window](const QStringList &expected, const QString &device) {
+        auto *ask = window.findChild<QDialog *>(QStringLiteral("importKeys"));
+        QVERIFY(ask);
+        QStringList asked;
+        for (auto *combo : ask->findChildren<QComboBox *>())
+            asked << combo->objectName();
+        QCOMPARE(asked, expected);
+        auto *deviceBox = ask->findChild<QComboBox *>(QStringLiteral("cluster.device"));
+        QCOMPARE(deviceBox->currentText(), QStringLiteral("a100-sxm4-80gb"));
+        QVERIFY(deviceBox->findText(QStringLiteral("h100-sxm5-80gb")) >= 0); // the catalog's devices to pick from
+        deviceBox->setCurrentText(device);
+        ask->accept();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    };
+    answer({QStringLiteral("cluster.device")}, QStringLiteral("h100-sxm5-80gb"));
     QCOMPARE(document.plan().parallel.tensor, 2);
     QCOMPARE(document.plan().model.layers, 32);
+    QCOMPARE(document.plan().cluster.device, std::string("h100-sxm5-80gb"));
     auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
     QVERIFY(report);
     QVERIFY(report->detailedText().contains(QStringLiteral("pretrain_llama3_8b.sh:20")));
+    QVERIFY(report->informativeText().contains(QStringLiteral("cluster.device=h100-sxm5-80gb")));
     report->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     // One undo step restores the plan before the import.
     document.undoStack()->undo();
     QVERIFY(document.plan() == before);
-    // Files that do not make a valid plan leave the plan as it is, and say why.
+    // Files that do not make a valid plan leave the plan as it is, and say why: FP8 on an A100.
     QVERIFY(!window.documentActions()->importFiles({test::dataPath(QStringLiteral("import/nemo_llama3_8b.yaml"))}));
+    answer({QStringLiteral("cluster.device")}, QStringLiteral("a100-sxm4-80gb"));
     QVERIFY(document.plan() == before);
-    // Dropped configuration files import; a dropped plan file opens.
-    QVERIFY(window.documentActions()->openOrImport({config}));
+    report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
+    QVERIFY(report && report->informativeText().contains(QStringLiteral("training.precision")));
+    report->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    // Dropped configuration files import (a model's config alone: the cluster, batch and sequence asked for);
+    // a dropped plan file opens.
+    QVERIFY(!window.documentActions()->openOrImport({config}));
+    answer({QStringLiteral("cluster.device"), QStringLiteral("cluster.nodes"), QStringLiteral("model.seq_len"), QStringLiteral("training.global_batch")},
+           QStringLiteral("h100-sxm5-80gb"));
     QCOMPARE(document.plan().model.vocab, 128256);
+    QCOMPARE(document.plan().training.globalBatch, 1536); // the example's, shown and accepted
     QVERIFY(window.acceptDrops());
 
     // File > Export > Launch Configuration writes the plan for Megatron-LM, and importing it gives it back.
@@ -173,7 +204,8 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     auto *exported = window.findChild<QMessageBox *>(QStringLiteral("exportLaunchReport"));
     QVERIFY(exported && exported->detailedText().contains(QStringLiteral("cluster.device")));
     const Plan imported = document.plan();
-    QVERIFY(window.documentActions()->importFiles({script}));
+    QVERIFY(!window.documentActions()->importFiles({script}));
+    answer({QStringLiteral("cluster.device")}, QStringLiteral("h100-sxm5-80gb"));
     QCOMPARE(document.plan().parallel.tensor, imported.parallel.tensor);
     QCOMPARE(document.plan().model.layers, imported.model.layers);
 }

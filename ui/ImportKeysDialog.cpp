@@ -1,0 +1,89 @@
+#include "ui/ImportKeysDialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include "core/hardware/Catalog.h"
+
+namespace trainplan {
+
+namespace {
+
+QString exampleText(const QJsonValue &v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return v.isDouble() ? QString::number(v.toDouble(), 'g', 12) : QString();
+}
+
+/// The catalog's ids where the key names one (device, model preset), else just the example's value.
+QStringList choicesFor(const QString &path, const Catalog &catalog)
+{
+    QStringList ids;
+    if (path == QLatin1String("cluster.device"))
+        for (const DeviceSpec &d : catalog.devices())
+            ids << QString::fromStdString(d.id);
+    else if (path == QLatin1String("model.preset"))
+        for (const ModelSpec &m : catalog.models())
+            ids << QString::fromStdString(m.presetId);
+    return ids;
+}
+
+} // namespace
+
+ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files, const Catalog &catalog, QWidget *parent)
+    : QDialog(parent), m_missing(missing)
+{
+    setObjectName(QStringLiteral("importKeys"));
+    setWindowTitle(tr("Import: what the files do not say"));
+    const QString given = files.size() == 1 ? tr("%1 does not give these keys, which the plan needs.").arg(files.front())
+                                            : tr("%1 do not give these keys, which the plan needs.").arg(files.join(QStringLiteral(", ")));
+    auto *intro = new QLabel(given + QLatin1Char(' ')
+                             + tr("Each is filled in with the built-in example plan's value (GPT-3 175B on 512 A100): change what does "
+                                  "not match your run."));
+    intro->setWordWrap(true);
+    auto *form = new QFormLayout;
+    for (const io::MissingKey &m : m_missing) {
+        auto *editor = new QComboBox;
+        editor->setEditable(true);
+        editor->setObjectName(m.path);
+        editor->addItems(choicesFor(m.path, catalog));
+        editor->setCurrentText(exampleText(m.example));
+        editor->setToolTip(tr("%1; the example plan has %2").arg(m.meaning, exampleText(m.example)));
+        editor->setMinimumContentsLength(18);
+        auto *label = new QLabel(QStringLiteral("<b>%1</b><br><small>%2</small>").arg(m.path.toHtmlEscaped(), m.meaning.toHtmlEscaped()));
+        label->setWordWrap(true);
+        label->setBuddy(editor);
+        form->addRow(label, editor);
+        m_editors.push_back(editor);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Import with These"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    setMinimumWidth(fontMetrics().averageCharWidth() * 80);
+    auto *column = new QVBoxLayout(this);
+    column->addWidget(intro);
+    column->addLayout(form);
+    column->addWidget(buttons);
+}
+
+QStringList ImportKeysDialog::sets() const
+{
+    QStringList out;
+    for (std::size_t i = 0; i < m_missing.size(); ++i) {
+        const QString value = m_editors[i]->currentText().trimmed();
+        if (!value.isEmpty())
+            out << m_missing[i].path + QLatin1Char('=') + value;
+    }
+    return out;
+}
+
+} // namespace trainplan
