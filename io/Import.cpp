@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cmath>
 #include <map>
 
 #include "io/CatalogJson.h"
@@ -135,6 +136,15 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
             result.warnings.push_back({it->second.file, it->second.line,
                                        QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) that divides it").arg(it->second.source).arg(total)});
         keys.erase(it);
+    }
+    if (const auto it = keys.find(QStringLiteral("derived.tokenizer_vocab")); it != keys.end()) {
+        const double multiple = number("derived.vocab_multiple", 128) * number("parallel.tensor", 1);
+        if (!keys.count(QStringLiteral("model.vocab")) && multiple > 0)
+            keys[QStringLiteral("model.vocab")] = {QStringLiteral("model.vocab"), std::ceil(it->second.value.toDouble() / multiple) * multiple,
+                                                   it->second.file, it->second.line,
+                                                   it->second.source + QStringLiteral(", padded to a multiple of %1").arg(multiple)};
+        keys.erase(it);
+        keys.erase(QStringLiteral("derived.vocab_multiple"));
     }
     if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
         keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,

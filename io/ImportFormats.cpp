@@ -2,6 +2,7 @@
 // then maps the leaves it understands to plan keys through its table.
 
 #include "io/Import.h"
+#include "io/ShellScript.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -392,86 +393,27 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
 
 // --- Megatron-LM arguments -----------------------------------------------------------------------------
 
-struct Word
+/// The words a script passes to Megatron-LM: the command that runs a Python entry point with the most flags
+/// (torchrun ... pretrain_gpt.py ..., its launcher's own flags with it), as bash would expand it
+/// (io/ShellScript.h); an argument file (no such command) is all its words.
+std::vector<shell::Field> megatronArguments(const QString &text)
 {
-    QString text;
-    int line = 0;
-};
-
-/// Shell words with their lines: quotes kept together, comments dropped, continuations joined.
-std::vector<Word> shellWords(const QString &text)
-{
-    std::vector<Word> words;
-    QString word;
-    int line = 1, wordLine = 1;
-    QChar quote;
-    bool comment = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text.at(i);
-        if (c == '\n')
-            ++line;
-        if (comment) {
-            comment = c != '\n';
-            continue;
-        }
-        if (!quote.isNull()) {
-            if (c == quote)
-                quote = QChar();
-            else
-                word += c;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            quote = c;
-            if (word.isEmpty())
-                wordLine = line;
-        } else if (c == '#' && word.isEmpty()) {
-            comment = true;
-        } else if (c == '\\' && i + 1 < text.size() && text.at(i + 1) == '\n') {
-            ++i, ++line;
-        } else if (c.isSpace() || c == ';' || c == '(' || c == ')') {
-            if (!word.isEmpty())
-                words.push_back({word, wordLine});
-            word.clear();
-        } else {
-            if (word.isEmpty())
-                wordLine = line;
-            word += c;
-        }
+    const std::vector<shell::Command> commands = shell::commands(text);
+    const auto flags = [](const shell::Command &c) {
+        return std::count_if(c.words.begin(), c.words.end(), [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
+    };
+    const shell::Command *best = nullptr;
+    for (const shell::Command &c : commands) {
+        const bool runsPython = std::any_of(c.words.begin(), c.words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String(".py")); });
+        if (runsPython && (!best || flags(c) > flags(*best)))
+            best = &c;
     }
-    if (!word.isEmpty())
-        words.push_back({word, wordLine});
-    return words;
-}
-
-QString expand(QString value, const std::map<QString, QString> &vars, bool &unresolved)
-{
-    static const QRegularExpression ref(QStringLiteral("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\\}?"));
-    for (int pass = 0; pass < 4 && value.contains('$'); ++pass) {
-        const auto m = ref.match(value);
-        if (!m.hasMatch())
-            break;
-        const auto it = vars.find(m.captured(1));
-        const QString replacement = it != vars.end() ? it->second : m.captured(2);
-        if (it == vars.end() && !m.hasCaptured(2))
-            unresolved = true;
-        value.replace(m.capturedStart(), m.capturedLength(), replacement);
-    }
-    return value;
-}
-
-/// VAR=value assignments of a script, each expanded by those before it (the last wins; ${VAR:-default}
-/// gives its default when VAR is not set before).
-std::map<QString, QString> shellVariables(const std::vector<Word> &words)
-{
-    static const QRegularExpression assignment(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"));
-    std::map<QString, QString> vars;
-    for (const Word &w : words)
-        if (const auto m = assignment.match(w.text); m.hasMatch()) {
-            bool unresolved = false;
-            vars[m.captured(1)] = expand(m.captured(2), vars, unresolved);
-        }
-    return vars;
+    if (best && flags(*best) > 0)
+        return best->words;
+    std::vector<shell::Field> all;
+    for (const shell::Command &c : commands)
+        all.insert(all.end(), c.words.begin(), c.words.end());
+    return all;
 }
 
 /// A script that gives the model's shape trains Megatron-LM's defaults where it says nothing: tied
@@ -505,37 +447,72 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
 }
 
+/// A script that names its tokenizer and not the vocabulary: the tokenizer's own size, which Megatron-LM pads
+/// to a multiple of --make-vocab-size-divisible-by (128) x the tensor-parallel size
+/// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,
+/// io/Import.cpp). GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000;
+/// pretrain_gpt.py without --tokenizer-type uses GPT-2's (its args_defaults, pretrain_gpt.py line 527 at
+/// Megatron-LM d98e8a6).
+void tokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, int gptScriptLine, FileImport &out)
+{
+    const auto find = [&](const char *name) {
+        return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
+    };
+    // Only for a script that gives the model (a tokenizer alone plans nothing).
+    if (find("vocab_size") != leaves.end() || find("padded_vocab_size") != leaves.end() || find("num_layers") == leaves.end())
+        return;
+    const auto type = find("tokenizer_type");
+    static const std::map<QString, int> sizes{{"GPT2BPETokenizer", 50257}, {"Llama2Tokenizer", 32000}};
+    const auto known = type != leaves.end() ? sizes.find(type->value.toString())
+                       : gptScriptLine > 0  ? sizes.find(QStringLiteral("GPT2BPETokenizer"))
+                                            : sizes.end();
+    if (known == sizes.end())
+        return;
+    const int line = type != leaves.end() ? type->line : gptScriptLine;
+    const auto multiple = find("make_vocab_size_divisible_by");
+    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(known->second)), file, line,
+                        (type != leaves.end() ? QStringLiteral("tokenizer_type ") : QStringLiteral("pretrain_gpt.py's default tokenizer_type "))
+                            + known->first});
+    const double by = multiple != leaves.end() ? multiple->value.toString().toDouble() : 128.0;
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"), QJsonValue(by), file, multiple != leaves.end() ? multiple->line : line,
+                        QStringLiteral("make_vocab_size_divisible_by")});
+}
+
 FileImport readMegatron(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
     out.format = ImportFormat::Megatron;
-    const std::vector<Word> words = shellWords(QString::fromUtf8(bytes));
-    const std::map<QString, QString> vars = shellVariables(words);
+    const std::vector<shell::Field> words = megatronArguments(QString::fromUtf8(bytes));
     std::vector<Leaf> leaves;
+    const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
     for (std::size_t i = 0; i < words.size(); ++i) {
-        if (!words[i].text.startsWith(QLatin1String("--")) || words[i].text.size() < 3)
+        if (!isFlag(words[i].text))
             continue;
+        const int line = words[i].line;
         QString name = words[i].text.mid(2), value;
         bool hasValue = false;
         if (const qsizetype eq = name.indexOf('='); eq > 0) {
             value = name.mid(eq + 1), name = name.left(eq), hasValue = true;
-        } else if (i + 1 < words.size() && !words[i + 1].text.startsWith(QLatin1String("--")) && !words[i + 1].text.endsWith(QLatin1String(".py"))) {
+        } else if (i + 1 < words.size() && !isFlag(words[i + 1].text) && !words[i + 1].text.endsWith(QLatin1String(".py"))) {
             value = words[++i].text, hasValue = true;
             // A list-valued argument (--recompute-modules core_attn mla_up_proj moe): every word up to the next flag.
-            while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !words[i + 1].text.startsWith(QLatin1String("--"))
+            while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !isFlag(words[i + 1].text)
                    && !words[i + 1].text.contains(QLatin1Char('=')))
                 value += QLatin1Char(' ') + words[++i].text;
         }
-        bool unresolved = false;
-        value = expand(value, vars, unresolved);
         name.replace('-', '_');
-        if (unresolved)
-            out.warnings.push_back({file, words[i].line, QStringLiteral("--%1 %2: a variable the script does not set").arg(name, value)});
+        if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
+            out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
+        else if (value.contains(QLatin1Char('$')))
+            out.warnings.push_back({file, line, QStringLiteral("--%1 %2: a value the script does not set (a variable, a positional "
+                                                               "parameter without a default, or a command's output)").arg(name, value)});
         else
-            leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), words[i].line});
+            leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
     }
     mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     addMegatronDefaults(file, leaves, out);
+    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String("pretrain_gpt.py")); });
+    tokenizerVocabulary(file, leaves, gpt != words.end() ? std::max(gpt->line, 1) : 0, out);
     return out;
 }
 

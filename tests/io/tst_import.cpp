@@ -138,6 +138,52 @@ private slots:
         QVERIFY(r.notPlanned.join(' ').contains(QStringLiteral("min_lr")));
     }
 
+    // Megatron-LM's own examples and Pai-Megatron-Patch's, unchanged (tests/data/import/real/SOURCES.md):
+    // each reads as bash runs it, or fails naming what it cannot know.
+    void realLaunchScripts()
+    {
+        const QStringList h100{QStringLiteral("cluster.device=h100-sxm5-80gb")};
+        // Llama 3 8B FP8: "--fp8-format hybrid" is one quoted array element, split when the array is expanded.
+        io::ImportResult r = io::importFiles({data("real/train_llama3_8b_h100_fp8.sh")}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::FP8);
+        QVERIFY(r.plan->training.fp8ParamGather);
+        QVERIFY(r.plan->parallel.overlapGradReduce && r.plan->parallel.overlapParamGather);
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        QCOMPARE(r.plan->model.vocab, 128256);
+        QCOMPARE(r.plan->model.seqLen, 8192);
+        QCOMPARE(r.plan->training.globalBatch, 128);
+        QCOMPARE(r.plan->cluster.nodes * r.plan->cluster.gpusPerNode, 8);
+        QCOMPARE(readKey(r, "training.fp8_param_gather")->line, 111);
+        QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01); // Llama 3 8B's model card: 8.03 B
+        // Mixtral 8x7B: the last switch of an array does not swallow the next line; Llama 2's tokenizer gives
+        // the vocabulary (32,000, a multiple of 128). Its layout needs 32 GPUs: one node is refused naming the rule.
+        r = io::importFiles({data("real/train_mixtral_8x7b_distributed.sh")}, h100, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("parallel.expert")));
+        r = io::importFiles({data("real/train_mixtral_8x7b_distributed.sh")}, h100 + QStringList{"cluster.nodes=4"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->parallel.overlapGradReduce && r.plan->parallel.overlapParamGather);
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        QCOMPARE(r.plan->model.vocab, 32000);
+        QCOMPARE(r.plan->model.experts, 8);
+        QCOMPARE(r.plan->parallel.expert, 8);
+        QVERIFY(std::abs(parameters(*r.plan) / 46.7e9 - 1) < 0.01); // Mixtral 8x7B: 46.7 B (Jiang et al. 2024)
+        // GPT-3 175B: pretrain_gpt.py's default GPT-2 tokenizer, 50,257 padded to a multiple of 128 x 8 = 51,200.
+        r = io::importFiles({data("real/train_gpt3_175b_distributed.sh")}, h100 + QStringList{"cluster.nodes=16"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.vocab, 51200);
+        QCOMPARE(r.plan->training.precision, Precision::FP16);
+        QCOMPARE(r.plan->parallel.tensor * r.plan->parallel.pipeline, 128);
+        QVERIFY(std::abs(parameters(*r.plan) / 175e9 - 1) < 0.01);
+        // Pai-Megatron-Patch: the shape and the layout are the script's positional arguments, gathered in a
+        // string and eval'ed. Without them nothing is guessed: each flag is named and the import fails.
+        r = io::importFiles({data("real/run_mcore_llama3_1.sh")}, h100, io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(warned(r, "--num_layers ${NUM_LAYERS}", 329));
+        QVERIFY(warned(r, "--tensor_model_parallel_size ${10}", 329));
+        QVERIFY(!readKey(r, "model.layers") && !readKey(r, "parallel.tensor"));
+    }
+
     void megatronMoeFlags()
     {
         // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.

@@ -1,0 +1,751 @@
+#include "io/ShellScript.h"
+
+#include <QRegularExpression>
+
+#include <map>
+#include <optional>
+
+namespace trainplan::io::shell {
+
+namespace {
+
+// --- words and operators --------------------------------------------------------------------------------
+
+/// A piece of a word as written: unquoted (expanded and split), in single quotes (literal) or in double
+/// quotes (expanded, not split).
+struct Segment
+{
+    enum Kind { Plain, Single, Double } kind = Plain;
+    QString text;
+};
+
+struct Token
+{
+    std::vector<Segment> segments; ///< empty for an operator
+    QString op;                    ///< "\n", ";", "&&", "||", "|", "&", "(", ")"
+    int line = 0;
+    bool opensArray = false;       ///< NAME=( or NAME+=( : the words up to ")" are its elements
+    bool isOp() const { return segments.empty(); }
+    /// The word as written, quotes dropped (keywords, assignment names).
+    QString raw() const
+    {
+        QString s;
+        for (const Segment &g : segments)
+            s += g.text;
+        return s;
+    }
+};
+
+/// The end (one past) of the $-expression at `i`: ${...}, $((...)), $(...), $NAME, $1, $@.
+qsizetype dollarEnd(const QString &t, qsizetype i)
+{
+    if (i + 1 >= t.size())
+        return i + 1;
+    const QChar n = t.at(i + 1);
+    if (n == '{' || n == '(') {
+        const QChar open = n, close = n == '{' ? QChar('}') : QChar(')');
+        int depth = 0;
+        for (qsizetype j = i + 1; j < t.size(); ++j) {
+            depth += t.at(j) == open ? 1 : t.at(j) == close ? -1 : 0;
+            if (depth == 0)
+                return j + 1;
+        }
+        return t.size();
+    }
+    if (!(n.isLetterOrNumber() || n == '_'))
+        return i + 2; // $@ $* $# $? $$
+    qsizetype j = i + 1;
+    if (n.isDigit())
+        return j + 1;
+    while (j < t.size() && (t.at(j).isLetterOrNumber() || t.at(j) == '_'))
+        ++j;
+    return j;
+}
+
+class Lexer
+{
+public:
+    explicit Lexer(const QString &text, int firstLine) : m_t(text), m_line(firstLine) {}
+
+    std::vector<Token> tokens()
+    {
+        while (m_i < m_t.size())
+            step();
+        endWord();
+        return std::move(m_out);
+    }
+
+private:
+    void step()
+    {
+        const QChar c = m_t.at(m_i);
+        if (c == '\\' && m_i + 1 < m_t.size()) {
+            if (m_t.at(m_i + 1) == '\n') // a continuation
+                ++m_line;
+            else
+                append(Segment::Single, QString(m_t.at(m_i + 1)));
+            m_i += 2;
+        } else if (c == '\'') {
+            const qsizetype end = m_t.indexOf('\'', m_i + 1);
+            quoted(Segment::Single, end < 0 ? m_t.size() : end);
+        } else if (c == '"') {
+            quoted(Segment::Double, closingQuote());
+        } else if (c == '$' || c == '`') {
+            const qsizetype end = c == '$' ? dollarEnd(m_t, m_i) : std::max(m_t.indexOf('`', m_i + 1) + 1, m_i + 1);
+            const QString text = c == '$' ? m_t.mid(m_i, end - m_i) : QStringLiteral("$(") + m_t.mid(m_i + 1, end - m_i - 2) + ')';
+            m_line += int(m_t.mid(m_i, end - m_i).count('\n'));
+            append(Segment::Plain, text);
+            m_i = end;
+        } else if (c == '#' && m_word.empty()) {
+            const qsizetype end = m_t.indexOf('\n', m_i);
+            m_i = end < 0 ? m_t.size() : end;
+        } else if (c == '\n' || c == ';' || c == '&' || c == '|' || c == '(' || c == ')') {
+            operatorAt(c);
+        } else if (c.isSpace()) {
+            endWord();
+            ++m_i;
+        } else {
+            append(Segment::Plain, QString(c));
+            ++m_i;
+        }
+    }
+
+    qsizetype closingQuote() const
+    {
+        for (qsizetype j = m_i + 1; j < m_t.size(); ++j) {
+            if (m_t.at(j) == '\\')
+                ++j;
+            else if (m_t.at(j) == '"')
+                return j;
+        }
+        return m_t.size();
+    }
+
+    void quoted(Segment::Kind kind, qsizetype end)
+    {
+        QString text = m_t.mid(m_i + 1, end - m_i - 1);
+        if (kind == Segment::Double)
+            text.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\n"), QString());
+        if (!m_hasWord)
+            m_start = m_line;
+        m_word.push_back({kind, text});
+        m_hasWord = true;
+        m_line += int(m_t.mid(m_i, end - m_i).count('\n'));
+        m_i = end + 1;
+    }
+
+    void append(Segment::Kind kind, const QString &text)
+    {
+        if (!m_hasWord)
+            m_start = m_line;
+        m_hasWord = true;
+        if (!m_word.empty() && m_word.back().kind == kind && kind == Segment::Plain)
+            m_word.back().text += text;
+        else
+            m_word.push_back({kind, text});
+    }
+
+    void operatorAt(QChar c)
+    {
+        const QString raw = m_hasWord ? Token{m_word, {}, 0, false}.raw() : QString();
+        if (c == '(' && m_hasWord && m_word.back().kind == Segment::Plain && raw.endsWith('=')) {
+            endWord(true);
+            ++m_i;
+            return;
+        }
+        endWord();
+        QString op(c);
+        if ((c == '&' || c == '|' || c == ';') && m_i + 1 < m_t.size() && m_t.at(m_i + 1) == c)
+            op += c;
+        m_out.push_back({{}, op, m_line, false});
+        if (c == '\n')
+            ++m_line;
+        m_i += op.size();
+    }
+
+    void endWord(bool opensArray = false)
+    {
+        if (m_hasWord)
+            m_out.push_back({m_word, {}, m_start, opensArray});
+        m_word.clear();
+        m_hasWord = false;
+        m_start = -1;
+    }
+
+    const QString &m_t;
+    qsizetype m_i = 0;
+    int m_line;
+    int m_start = -1;
+    bool m_hasWord = false;
+    std::vector<Segment> m_word;
+    std::vector<Token> m_out;
+};
+
+// --- variables and expansion ----------------------------------------------------------------------------
+
+struct Value
+{
+    std::vector<Field> elements; ///< a scalar has one
+};
+
+/// Whitespace-separated pieces of `text`, each with its line (`line` plus the newlines before it).
+std::vector<Field> splitFields(const QString &text, int line)
+{
+    std::vector<Field> out;
+    QString piece;
+    int at = line, pieceLine = line;
+    for (const QChar c : text) {
+        if (c.isSpace()) {
+            if (!piece.isEmpty())
+                out.push_back({piece, pieceLine});
+            piece.clear();
+            at += c == '\n';
+        } else {
+            if (piece.isEmpty())
+                pieceLine = at;
+            piece += c;
+        }
+    }
+    if (!piece.isEmpty())
+        out.push_back({piece, pieceLine});
+    return out;
+}
+
+/// What an expansion gives: its elements (several for "${A[@]}"), each with the line it was written on.
+struct Expansion
+{
+    std::vector<Field> parts;
+    bool many = false; ///< array elements: separate words even in double quotes
+};
+
+class Reader
+{
+public:
+    std::vector<Command> run(const QString &text, int firstLine, int depth)
+    {
+        const std::vector<Token> tokens = Lexer(text, firstLine).tokens();
+        std::size_t i = 0;
+        while (i < tokens.size())
+            i = statement(tokens, i, depth);
+        return std::move(m_commands);
+    }
+
+private:
+    // One simple command and the operator after it; returns the index after them.
+    std::size_t statement(const std::vector<Token> &t, std::size_t i, int depth)
+    {
+        std::vector<const Token *> words;
+        std::vector<std::pair<const Token *, std::vector<const Token *>>> arrays;
+        for (; i < t.size() && !t[i].isOp(); ++i) {
+            words.push_back(&t[i]);
+            if (t[i].opensArray) { // its elements, across lines and comments, up to ")"
+                const Token *owner = &t[i];
+                std::vector<const Token *> elements;
+                for (++i; i < t.size() && t[i].op != QLatin1String(")"); ++i)
+                    if (!t[i].isOp())
+                        elements.push_back(&t[i]);
+                arrays.emplace_back(owner, elements);
+                if (i >= t.size())
+                    break;
+            }
+        }
+        const QString op = i < t.size() ? t[i].op : QString();
+        if (!words.empty())
+            simple(words, arrays, op, depth);
+        return i + 1;
+    }
+
+    void simple(std::vector<const Token *> words, const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays,
+                const QString &op, int depth)
+    {
+        const QString first = words.front()->raw();
+        if (control(first, words, op))
+            return;
+        if (!active())
+            return;
+        std::size_t k = 0;
+        while (k < words.size() && assignment(*words[k], arrays))
+            ++k;
+        if (k < words.size() && QStringList{"export", "local", "declare", "readonly", "typeset"}.contains(words[k]->raw())) {
+            for (++k; k < words.size(); ++k)
+                if (!words[k]->raw().startsWith('-'))
+                    assignment(*words[k], arrays);
+            return;
+        }
+        Command c;
+        for (; k < words.size(); ++k)
+            for (Field &f : expandWord(*words[k]))
+                c.words.push_back(std::move(f));
+        if (c.words.empty())
+            return;
+        if (c.words.front().text == QLatin1String("eval") && depth < 4) {
+            QString joined;
+            for (std::size_t w = 1; w < c.words.size(); ++w)
+                joined += c.words[w].text + ' ';
+            Reader inner;
+            inner.m_vars = m_vars;
+            for (Command &e : inner.run(joined, c.words.front().line, depth + 1))
+                m_commands.push_back(std::move(e));
+            m_vars = inner.m_vars;
+            return;
+        }
+        m_commands.push_back(std::move(c));
+    }
+
+    // --- if / elif / else / fi: branches on tests of known values --------------------------------------
+
+    struct Frame
+    {
+        bool outerActive = true;
+        bool collecting = false;    ///< reading the condition (up to "then")
+        std::optional<bool> known;  ///< the condition so far (nullopt: unknown)
+        QString pendingOp;          ///< && or || before the next test
+        bool taken = false;         ///< a branch was surely taken
+        bool active = true;
+        bool chainUnknown = false;  ///< a condition of this if so far could not be known
+        bool uncertain = false;     ///< the branch being read may not be the one bash takes
+    };
+
+    bool active() const { return m_frames.empty() || (m_frames.back().active && !m_frames.back().collecting); }
+
+    bool control(const QString &first, std::vector<const Token *> &words, const QString &op)
+    {
+        if (first == QLatin1String("if") || first == QLatin1String("elif")) {
+            if (first == QLatin1String("if") || m_frames.empty()) // a stray elif opens one too
+                m_frames.push_back({active(), true, std::nullopt, {}, false, false, false, false});
+            else
+                m_frames.back().collecting = true, m_frames.back().known.reset(), m_frames.back().pendingOp.clear();
+            words.erase(words.begin());
+            condition(words, op, true);
+            return true;
+        }
+        if (!m_frames.empty() && m_frames.back().collecting && first != QLatin1String("then")) {
+            condition(words, op, false);
+            return true;
+        }
+        if (first == QLatin1String("then") || first == QLatin1String("else") || first == QLatin1String("fi")) {
+            branch(first);
+            words.erase(words.begin());
+            if (!words.empty() && active())
+                simple(words, {}, op, 0);
+            return true;
+        }
+        // Loop and case headers: their bodies are read once, in order.
+        if (QStringList{"for", "while", "until", "case", "esac", "{", "}", "function"}.contains(first))
+            return true;
+        if (first == QLatin1String("do") || first == QLatin1String("done")) {
+            words.erase(words.begin());
+            if (!words.empty() && active())
+                simple(words, {}, op, 0);
+            return true;
+        }
+        return false;
+    }
+
+    void condition(const std::vector<const Token *> &words, const QString &op, bool firstTest)
+    {
+        Frame &f = m_frames.back();
+        const std::optional<bool> value = evaluate(words);
+        if (firstTest || f.pendingOp.isEmpty())
+            f.known = value;
+        else if (f.pendingOp == QLatin1String("&&"))
+            f.known = (f.known == false || value == false) ? std::optional<bool>(false)
+                      : (f.known && value)                ? std::optional<bool>(true)
+                                                          : std::nullopt;
+        else
+            f.known = (f.known == true || value == true) ? std::optional<bool>(true)
+                      : (f.known && value)               ? std::optional<bool>(false)
+                                                         : std::nullopt;
+        f.pendingOp = op == QLatin1String("&&") || op == QLatin1String("||") ? op : QString();
+    }
+
+    void branch(const QString &word)
+    {
+        if (m_frames.empty())
+            return;
+        Frame &f = m_frames.back();
+        if (word == QLatin1String("fi")) {
+            m_frames.pop_back();
+            return;
+        }
+        // A branch is read unless a branch before it was surely taken or its own condition is surely false:
+        // with an unknown condition both it and the branches after it are read, in order.
+        if (word == QLatin1String("then")) {
+            f.collecting = false;
+            f.chainUnknown = f.chainUnknown || !f.known;
+            f.uncertain = f.chainUnknown;
+            f.active = f.outerActive && !f.taken && f.known.value_or(true);
+            f.taken = f.taken || f.known.value_or(false);
+            return;
+        }
+        f.uncertain = f.chainUnknown; // else
+        f.active = f.outerActive && !f.taken;
+    }
+
+    /// A test command ([ ], [[ ]], test) of known values; nullopt when a value is unknown or it is not one.
+    std::optional<bool> evaluate(const std::vector<const Token *> &words)
+    {
+        // As bash reads a test: a variable the script does not set is empty (an environment knob left out);
+        // a positional parameter without a default stays unknown (the user's input).
+        std::vector<QString> a;
+        m_unsetIsEmpty = true;
+        for (const Token *w : words)
+            for (const Field &f : expandWord(*w, true))
+                a.push_back(f.text);
+        m_unsetIsEmpty = false;
+        while (!a.empty() && (a.front() == QLatin1String("[") || a.front() == QLatin1String("[[") || a.front() == QLatin1String("test")))
+            a.erase(a.begin());
+        while (!a.empty() && (a.back() == QLatin1String("]") || a.back() == QLatin1String("]]")))
+            a.pop_back();
+        bool negate = false;
+        if (!a.empty() && a.front() == QLatin1String("!"))
+            negate = true, a.erase(a.begin());
+        for (const QString &s : a)
+            if (s.contains('$'))
+                return std::nullopt;
+        const std::optional<bool> r = test(a);
+        return r && negate ? std::optional<bool>(!*r) : r;
+    }
+
+    static std::optional<bool> test(const std::vector<QString> &a)
+    {
+        if (a.size() == 2 && (a[0] == QLatin1String("-z") || a[0] == QLatin1String("-n")))
+            return a[0] == QLatin1String("-z") ? a[1].isEmpty() : !a[1].isEmpty();
+        if (a.size() == 1)
+            return !a[0].isEmpty();
+        if (a.size() == 0)
+            return false;
+        if (a.size() != 3)
+            return std::nullopt;
+        if (a[1] == QLatin1String("=") || a[1] == QLatin1String("=="))
+            return a[0] == a[2];
+        if (a[1] == QLatin1String("!="))
+            return a[0] != a[2];
+        bool okA = false, okB = false;
+        const long long x = a[0].toLongLong(&okA), y = a[2].toLongLong(&okB);
+        if (!okA || !okB)
+            return std::nullopt;
+        static const std::map<QString, bool (*)(long long, long long)> ops{
+            {"-eq", [](long long p, long long q) { return p == q; }}, {"-ne", [](long long p, long long q) { return p != q; }},
+            {"-lt", [](long long p, long long q) { return p < q; }},  {"-le", [](long long p, long long q) { return p <= q; }},
+            {"-gt", [](long long p, long long q) { return p > q; }},  {"-ge", [](long long p, long long q) { return p >= q; }}};
+        const auto it = ops.find(a[1]);
+        return it == ops.end() ? std::nullopt : std::optional<bool>(it->second(x, y));
+    }
+
+    // --- assignments ------------------------------------------------------------------------------------
+
+    bool assignment(const Token &word, const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays)
+    {
+        static const QRegularExpression name(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)(\\+?)="));
+        if (word.segments.empty() || word.segments.front().kind != Segment::Plain)
+            return false;
+        const auto m = name.match(word.segments.front().text);
+        if (!m.hasMatch())
+            return false;
+        if (uncertain())
+            return uncertainAssignment(m.captured(1), word, arrays);
+        Value &v = m_vars[m.captured(1)];
+        const bool append = !m.captured(2).isEmpty();
+        if (word.opensArray) {
+            if (!append)
+                v.elements.clear();
+            for (const auto &[owner, elements] : arrays)
+                if (owner == &word)
+                    for (const Token *e : elements)
+                        for (Field &f : expandWord(*e))
+                            v.elements.push_back(std::move(f));
+            return true;
+        }
+        Token rest = word;
+        rest.segments.front().text.remove(0, m.capturedLength());
+        const Field value = joined(rest);
+        if (append && !v.elements.empty())
+            v.elements.front().text += value.text;
+        else
+            v.elements = {value};
+        return true;
+    }
+
+    bool uncertain() const
+    {
+        return std::any_of(m_frames.begin(), m_frames.end(), [](const Frame &f) { return f.uncertain; });
+    }
+
+    /// An assignment in a branch bash may not take: the variable keeps its value where the branch gives the
+    /// same, and is unknown otherwise (a flag that uses it is then reported, never read from a guess).
+    bool uncertainAssignment(const QString &name, const Token &word, const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays)
+    {
+        std::map<QString, Value> saved = m_vars;
+        std::vector<Frame> frames;
+        std::swap(frames, m_frames); // assign as if certain, then compare
+        assignment(word, arrays);
+        std::swap(frames, m_frames);
+        const Value now = m_vars[name];
+        m_vars = std::move(saved);
+        const auto before = m_vars.find(name);
+        const auto same = [&](const Value &a) {
+            return a.elements.size() == now.elements.size()
+                   && std::equal(a.elements.begin(), a.elements.end(), now.elements.begin(), [](const Field &x, const Field &y) { return x.text == y.text; });
+        };
+        if (before == m_vars.end() || !same(before->second))
+            m_vars[name].elements = {Field{QStringLiteral("${%1}").arg(name), word.line}};
+        return true;
+    }
+
+    /// A word expanded without splitting (an assignment's value).
+    Field joined(const Token &word)
+    {
+        Field f{QString(), word.line};
+        for (const Segment &s : word.segments) {
+            if (s.kind == Segment::Single) {
+                f.text += s.text;
+                continue;
+            }
+            for (const Field &part : expandText(s.text, word.line).parts)
+                f.text += part.text;
+        }
+        return f;
+    }
+
+    // --- expansion --------------------------------------------------------------------------------------
+
+    /// The fields a word becomes: unquoted expansions split on white space, quoted ones whole, "${A[@]}" one
+    /// field per element.
+    std::vector<Field> expandWord(const Token &word, bool keepEmpty = false)
+    {
+        std::vector<Field> out;
+        Field current{QString(), word.line};
+        bool have = false;
+        const auto flush = [&] {
+            if (have)
+                out.push_back(current);
+            current = {QString(), word.line};
+            have = false;
+        };
+        for (const Segment &s : word.segments) {
+            if (s.kind == Segment::Single) {
+                current.text += s.text, have = true;
+                continue;
+            }
+            for (qsizetype i = 0; i < s.text.size();) {
+                if (s.text.at(i) != '$') {
+                    const qsizetype next = std::min(s.text.indexOf('$', i) < 0 ? s.text.size() : s.text.indexOf('$', i), s.text.size());
+                    const QString literal = s.text.mid(i, next - i);
+                    if (s.kind == Segment::Double) {
+                        current.text += literal, have = true;
+                    } else {
+                        const std::vector<Field> pieces = splitFields(literal, word.line);
+                        if (!literal.isEmpty() && literal.front().isSpace())
+                            flush();
+                        for (std::size_t p = 0; p < pieces.size(); ++p) {
+                            if (p > 0)
+                                flush();
+                            current.text += pieces[p].text, have = true;
+                        }
+                        if (!literal.isEmpty() && literal.back().isSpace())
+                            flush();
+                    }
+                    i = next;
+                    continue;
+                }
+                const qsizetype end = dollarEnd(s.text, i);
+                const Expansion e = expression(s.text.mid(i, end - i), word.line);
+                i = end;
+                if (s.kind == Segment::Double) {
+                    for (std::size_t p = 0; p < e.parts.size(); ++p) {
+                        if (p > 0)
+                            flush();
+                        current.text += e.parts[p].text, have = true;
+                        current.line = e.parts[p].line;
+                    }
+                    have = have || !e.many;
+                    continue;
+                }
+                for (const Field &part : e.parts) {
+                    const std::vector<Field> pieces = splitFields(part.text, part.line);
+                    if (e.many || (!part.text.isEmpty() && part.text.front().isSpace()))
+                        flush();
+                    for (std::size_t p = 0; p < pieces.size(); ++p) {
+                        if (p > 0)
+                            flush();
+                        if (!have)
+                            current.line = pieces[p].line;
+                        current.text += pieces[p].text, have = true;
+                    }
+                    if (e.many || (!part.text.isEmpty() && part.text.back().isSpace()))
+                        flush();
+                }
+            }
+        }
+        if (keepEmpty && !have && out.empty())
+            have = true;
+        flush();
+        return out;
+    }
+
+    /// A double-quoted or assignment text expanded (no splitting).
+    Expansion expandText(const QString &text, int line)
+    {
+        Expansion out;
+        Field f{QString(), line};
+        for (qsizetype i = 0; i < text.size();) {
+            if (text.at(i) != '$') {
+                f.text += text.at(i++);
+                continue;
+            }
+            const qsizetype end = dollarEnd(text, i);
+            const Expansion e = expression(text.mid(i, end - i), line);
+            for (std::size_t p = 0; p < e.parts.size(); ++p)
+                f.text += (p > 0 ? QStringLiteral(" ") : QString()) + e.parts[p].text;
+            i = end;
+        }
+        out.parts.push_back(f);
+        return out;
+    }
+
+    /// One $-expression; unknown ones ($(...), an unset variable without a default) stay as written.
+    Expansion expression(const QString &e, int line)
+    {
+        if (e.startsWith(QLatin1String("$((")))
+            return arithmetic(e.mid(3, e.size() - 5), e, line);
+        if (e.startsWith(QLatin1String("$(")) || e.size() < 2)
+            return {{{e, line}}, false};
+        if (e == QLatin1String("$@") || e == QLatin1String("$*"))
+            return {{}, true};
+        if (e == QLatin1String("$#"))
+            return {{{QStringLiteral("0"), line}}, false};
+        const bool braced = e.startsWith(QLatin1String("${"));
+        const QString body = braced ? e.mid(2, e.size() - 3) : e.mid(1);
+        return parameter(body, e, line);
+    }
+
+    Expansion parameter(const QString &body, const QString &written, int line)
+    {
+        static const QRegularExpression form(QStringLiteral("^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:\\[([^\\]]*)\\])?(?:(:?[-=+?])(.*))?$"),
+                                             QRegularExpression::DotMatchesEverythingOption);
+        const auto m = form.match(body);
+        if (!m.hasMatch())
+            return {{{written, line}}, false};
+        const QString name = m.captured(2), index = m.captured(3), op = m.captured(4);
+        QString word = m.captured(5); // ${1:-"a default"}: the quotes are the word's
+        if (word.size() >= 2 && (word.front() == '"' || word.front() == '\'') && word.back() == word.front())
+            word = word.mid(1, word.size() - 2);
+        const auto it = m_vars.find(name);
+        const bool set = it != m_vars.end();
+        const bool empty = !set || it->second.elements.empty() || (it->second.elements.size() == 1 && it->second.elements.front().text.isEmpty());
+        if (!m.captured(1).isEmpty()) { // ${#NAME}: its length; ${#NAME[@]}: its element count
+            const qsizetype n = !set ? 0 : !index.isEmpty() ? qsizetype(it->second.elements.size())
+                                     : it->second.elements.empty() ? 0 : it->second.elements.front().text.size();
+            return {{{QString::number(n), line}}, false};
+        }
+        const bool useWord = op.startsWith(':') ? empty : !set;
+        if (!op.isEmpty() && op.back() == '+')
+            return useWord ? Expansion{} : expandText(word, line);
+        if (!op.isEmpty() && (op.back() == '-' || op.back() == '=') && useWord) {
+            Expansion d = expandText(word, line);
+            if (op.back() == '=')
+                m_vars[name].elements = {d.parts.front()};
+            return d;
+        }
+        if (!set)
+            return m_unsetIsEmpty && !name.front().isDigit() ? Expansion{{{QString(), line}}, false} : Expansion{{{written, line}}, false};
+        if (index == QLatin1String("@") || index == QLatin1String("*"))
+            return {it->second.elements, true};
+        const int at = index.isEmpty() ? 0 : index.toInt();
+        return {{at < int(it->second.elements.size()) ? it->second.elements[std::size_t(at)] : Field{QString(), line}}, false};
+    }
+
+    /// $((...)): integers with + - * / % and parentheses, variables by name or $NAME.
+    Expansion arithmetic(const QString &expr, const QString &written, int line)
+    {
+        static const QRegularExpression names(QStringLiteral("\\$?\\{?([A-Za-z_][A-Za-z0-9_]*)\\}?"));
+        QString text;
+        qsizetype from = 0;
+        for (auto it = names.globalMatch(expr); it.hasNext();) { // one pass: values are numbers, never names
+            const auto m = it.next();
+            const auto var = m_vars.find(m.captured(1));
+            bool number = false;
+            if (var != m_vars.end() && !var->second.elements.empty())
+                var->second.elements.front().text.trimmed().toLongLong(&number);
+            if (!number)
+                return {{{written, line}}, false};
+            text += expr.mid(from, m.capturedStart() - from) + QLatin1Char('(') + var->second.elements.front().text.trimmed() + QLatin1Char(')');
+            from = m.capturedEnd();
+        }
+        text += expr.mid(from);
+        qsizetype pos = 0;
+        const std::optional<long long> v = sum(text, pos);
+        if (!v || pos < text.size())
+            return {{{written, line}}, false};
+        return {{{QString::number(*v), line}}, false};
+    }
+
+    static void skip(const QString &t, qsizetype &p)
+    {
+        while (p < t.size() && t.at(p).isSpace())
+            ++p;
+    }
+
+    static std::optional<long long> atom(const QString &t, qsizetype &p)
+    {
+        skip(t, p);
+        if (p < t.size() && t.at(p) == '(') {
+            ++p;
+            const std::optional<long long> v = sum(t, p);
+            skip(t, p);
+            if (!v || p >= t.size() || t.at(p) != ')')
+                return std::nullopt;
+            ++p;
+            return v;
+        }
+        const bool minus = p < t.size() && t.at(p) == '-';
+        p += minus;
+        const qsizetype start = p;
+        while (p < t.size() && t.at(p).isDigit())
+            ++p;
+        bool ok = false;
+        const long long v = t.mid(start, p - start).toLongLong(&ok);
+        return ok ? std::optional<long long>(minus ? -v : v) : std::nullopt;
+    }
+
+    static std::optional<long long> product(const QString &t, qsizetype &p)
+    {
+        std::optional<long long> v = atom(t, p);
+        for (skip(t, p); v && p < t.size() && QStringLiteral("*/%").contains(t.at(p)); skip(t, p)) {
+            const QChar op = t.at(p++);
+            const std::optional<long long> r = atom(t, p);
+            if (!r || (op != '*' && *r == 0))
+                return std::nullopt;
+            v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+        }
+        return v;
+    }
+
+    static std::optional<long long> sum(const QString &t, qsizetype &p)
+    {
+        std::optional<long long> v = product(t, p);
+        for (skip(t, p); v && p < t.size() && (t.at(p) == '+' || t.at(p) == '-'); skip(t, p)) {
+            const QChar op = t.at(p++);
+            const std::optional<long long> r = product(t, p);
+            if (!r)
+                return std::nullopt;
+            v = op == '+' ? *v + *r : *v - *r;
+        }
+        return v;
+    }
+
+    std::map<QString, Value> m_vars;
+    std::vector<Frame> m_frames;
+    bool m_unsetIsEmpty = false; ///< while reading a test
+    std::vector<Command> m_commands;
+};
+
+} // namespace
+
+std::vector<Command> commands(const QString &script)
+{
+    return Reader().run(script, 1, 0);
+}
+
+} // namespace trainplan::io::shell

@@ -1,0 +1,34 @@
+#pragma once
+// What a launch script would run, read without running anything (issue 38): the commands of a bash script
+// with its variables and arrays expanded as bash expands them: VAR=value and VAR+=value, arrays VAR=(...)
+// and VAR+=(...) with quoted elements, ${VAR:-default} and the other default forms, positional parameters
+// with their defaults (${1:-x}), unquoted expansions split into words and quoted ones kept whole, "${A[@]}",
+// integer arithmetic $((...)), if/elif/else on tests of known values ([ ], [[ ]], -z, -n, =, ==, !=, -eq
+// ...), and eval of a string (Pai-Megatron-Patch's megatron_options="..." gathered and eval'ed). What cannot
+// be known without running (command substitution $(...), a positional parameter without a default, a test of
+// an unknown value) stays as written: a value with '$' in it, or both branches read, in order.
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace trainplan::io::shell {
+
+/// One word of a command after expansion, with the line its text was written on.
+struct Field
+{
+    QString text;
+    int line = 0;
+};
+
+/// A simple command as bash would run it (assignments before it applied).
+struct Command
+{
+    std::vector<Field> words;
+};
+
+/// The commands the script runs (eval'ed strings in place), in order.
+std::vector<Command> commands(const QString &script);
+
+} // namespace trainplan::io::shell

@@ -1,0 +1,93 @@
+// The launch-script reader (io/ShellScript.h): what bash would run, read without running anything.
+
+#include <QTest>
+
+#include "io/ShellScript.h"
+
+using namespace trainplan::io;
+
+namespace {
+
+/// The words of the command whose first word is `program`, joined by single spaces.
+QString commandOf(const QString &script, const QString &program)
+{
+    for (const shell::Command &c : shell::commands(script)) {
+        if (c.words.empty() || c.words.front().text != program)
+            continue;
+        QStringList words;
+        for (const shell::Field &f : c.words)
+            words << f.text;
+        return words.join(' ');
+    }
+    return QStringLiteral("<none>");
+}
+
+} // namespace
+
+class TestShellScript : public QObject
+{
+    Q_OBJECT
+private slots:
+    void arraysSplitAsBashSplitsThem()
+    {
+        // Megatron-LM's llama3 FP8 example: quoted elements of an array expanded unquoted are split into words;
+        // comments and continuation lines inside the array are not elements; += appends.
+        const QString script = QStringLiteral("A=(\n  --num-layers 32  # the depth\n  \"--fp8-format hybrid\"\n)\n"
+                                              "B=(--x)\nA+=(\"${B[@]}\")\nQ=(\"one word\")\n"
+                                              "torchrun ${A[@]} pretrain_gpt.py \"${Q[@]}\" \\\n  --last\n");
+        QCOMPARE(commandOf(script, "torchrun"), QStringLiteral("torchrun --num-layers 32 --fp8-format hybrid --x pretrain_gpt.py one word --last"));
+        const std::vector<shell::Command> c = shell::commands(script);
+        QCOMPARE(c.back().words.size(), std::size_t(9)); // "one word" stays one word in quotes
+        QCOMPARE(c.back().words[1].line, 2);             // --num-layers where it was written
+        QCOMPARE(c.back().words[3].line, 3);
+        QCOMPARE(c.back().words.back().line, 9); // after the continuation
+    }
+
+    void defaultsAndArithmetic()
+    {
+        const QString script = QStringLiteral("N=${NNODES:-4}\nG=8\nW=$(($G*$N))\nP=${1:-\"ckpt/x\"}\nT=$2\n"
+                                              "python run.py --world $W --path $P --tp $T --nodes ${N} --host $(hostname)\n");
+        QCOMPARE(commandOf(script, "python"), QStringLiteral("python run.py --world 32 --path ckpt/x --tp $2 --nodes 4 --host $(hostname)"));
+    }
+
+    void branchesOnKnownValues()
+    {
+        // A test of values the script sets picks its branch; a variable it never sets is empty in a test.
+        const QString script = QStringLiteral("PR=bf16\nif [ $PR = fp16 ]; then\n  O=--fp16\nelif [ $PR = bf16 ]; then\n  O=--bf16\nelse\n  O=--fp32\nfi\n"
+                                              "if [ -z ${MP_VP} ]; then V=\"\"; else V=\"--vp ${MP_VP}\"; fi\n"
+                                              "if [ 3 -gt 2 ] && [ $PR != fp8 ]; then X=yes; fi\n"
+                                              "python t.py $O $V --x $X\n");
+        QCOMPARE(commandOf(script, "python"), QStringLiteral("python t.py --bf16 --x yes"));
+    }
+
+    void unknownBranchesLeaveValuesUnknown()
+    {
+        // Pai-Megatron-Patch: the model size is the script's second argument; each branch sets the shape. With
+        // no argument the shape is unknown, never the last branch's.
+        const QString script = QStringLiteral("SIZE=$2\nL=1\nif [ $SIZE = 8B ]; then\n  H=4096\n  L=1\nelif [ $SIZE = 70B ]; then\n  H=8192\n  L=1\nfi\n"
+                                              "python t.py --hidden $H --l $L\n");
+        QCOMPARE(commandOf(script, "python"), QStringLiteral("python t.py --hidden ${H} --l 1"));
+    }
+
+    void evalOfGatheredStrings()
+    {
+        // megatron_options="..." and run_cmd="torchrun ... ${megatron_options}" run through eval.
+        const QString script = QStringLiteral("TP=4\nmegatron_options=\"  \\\n  --tensor-model-parallel-size ${TP} \\\n  --bf16\"\n"
+                                              "run_cmd=\"torchrun --nnodes 2 pretrain_llama.py ${megatron_options}\"\necho ${run_cmd}\neval ${run_cmd}\n");
+        QCOMPARE(commandOf(script, "torchrun"), QStringLiteral("torchrun --nnodes 2 pretrain_llama.py --tensor-model-parallel-size 4 --bf16"));
+    }
+
+    void nothingRunsAndNothingHangs()
+    {
+        // Self-reference, unbalanced quotes and brackets: read, not looped on.
+        const QString script = QStringLiteral("A=$A$A\nB=$(( $B + 1 ))\nC=\"unterminated\nD=${E\nF=(a b\n");
+        const std::vector<shell::Command> c = shell::commands(script);
+        QVERIFY(c.size() < 5);
+        QCOMPARE(commandOf(QStringLiteral("X=$((1/0))\nrun $X\n"), "run"), QStringLiteral("run $((1/0))"));
+        // Keywords out of place (found by fuzz_import_hf: an elif with no if before it).
+        QCOMPARE(commandOf(QStringLiteral("elif [ a = a ]; then\nfi\nfi\nelse\nthen\ndone\nrun --x\n"), "run"), QStringLiteral("run --x"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestShellScript)
+#include "tst_shellscript.moc"
