@@ -33,14 +33,14 @@ ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
         return ImportFormat::NeMo;
     if (suffix == QLatin1String("toml"))
         return ImportFormat::Torchtitan;
-    const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+    const QJsonDocument doc = QJsonDocument::fromJson(relaxedJson(bytes));
     if (doc.isObject()) {
         const QJsonObject o = doc.object();
         if (o.contains(QLatin1String("zero_optimization")) || o.contains(QLatin1String("train_micro_batch_size_per_gpu"))
             || o.contains(QLatin1String("train_batch_size")))
             return ImportFormat::DeepSpeed;
         if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures"))
-            || o.contains(QLatin1String("num_hidden_layers")) || o.contains(QLatin1String("n_layer")))
+            || o.contains(QLatin1String("num_hidden_layers")) || o.contains(QLatin1String("n_layer")) || o.contains(QLatin1String("text_config")))
             return ImportFormat::HuggingFace;
         return ImportFormat::Unknown;
     }

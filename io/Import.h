@@ -61,6 +61,9 @@ struct FileImport
     QStringList notPlanned; ///< names read and deliberately not planned: hyperparameters, data, logging
 };
 
+/// JSON as Python writes it, made readable: bare Infinity, -Infinity and NaN outside strings become null.
+QByteArray relaxedJson(const QByteArray &json);
+
 /// Reads one file of a known format (`name` is how messages name it).
 FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format);
 

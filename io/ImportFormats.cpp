@@ -2,6 +2,7 @@
 // then maps the leaves it understands to plan keys through its table.
 
 #include "io/Import.h"
+#include "io/JsonDuplicates.h"
 #include "io/ShellScript.h"
 
 #include <QJsonArray>
@@ -12,6 +13,7 @@
 
 #include <toml++/toml.h>
 
+#include <cstring>
 #include <functional>
 #include <map>
 
@@ -180,6 +182,17 @@ const std::map<QString, Rule> &megatronRules()
                 {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
                 {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
                 {"cp_comm_type", {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
+                // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated
+                // activations, fused ("fast-") or not, are the gated MLP's shape.
+                {"activation", {"model.mlp", oneOf({{"fast-swiglu", "swiglu"}, {"swiglu", "swiglu"}, {"fast-geglu", "swiglu"}, {"geglu", "swiglu"},
+                                                    {"fast-reglu", "swiglu"}, {"reglu", "swiglu"}, {"gelu", "gelu"}, {"squared-relu", "relu2"}})}},
+                {"activations_checkpoint_granularity", {"training.recompute", oneOf({{"null", "none"}, {"selective", "selective"}, {"full", "full"}})}},
+                {"use_flash_attention", {"training.flash_attention", asBool}},
+                {"overlap_grad_sync", {"parallel.overlap_grad_reduce", asBool}},
+                {"overlap_param_sync", {"parallel.overlap_param_gather", asBool}},
+                {"encoder_seq_length", {"model.seq_len", asInteger}}, // weak: the model's longest (readNemo)
+                {"ub_tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+                {"bias", {"model.linear_bias", asBool}},
         });
         return r;
     }();
@@ -374,7 +387,9 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
             out.keys.push_back({QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (const auto it = rules.find(key); it != rules.end()) {
             const QJsonValue v = it->second.convert(leaf.value);
-            if (v.isUndefined() && !leaf.value.isBool())
+            if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))
+                out.notPlanned << leaf.name; // a YAML null: the framework's default, which the plan's is
+            else if (v.isUndefined() && !leaf.value.isBool())
                 out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
             else if (!v.isUndefined())
                 out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
@@ -382,7 +397,7 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
             out.keys.push_back({QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (key == QLatin1String("attention_dropout") || key == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
-        } else if (!notPlanned(key)) {
+        } else if (!notPlanned(key) && leaf.value != QJsonValue(QStringLiteral("null"))) { // null: a default left as it is
             out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
                                                          .arg(leaf.name, leafText(leaf.value))});
         } else {
@@ -537,6 +552,42 @@ void jsonLeaves(const QJsonObject &object, const QString &prefix, const QByteArr
 
 // --- Hugging Face config.json ----------------------------------------------------------------------------
 
+} // namespace
+
+QByteArray relaxedJson(const QByteArray &json)
+{
+    // Python's json.dump writes float("inf") and NaN as bare Infinity / NaN (Nemotron-H's time_step_limit):
+    // outside strings they become null, which no plan key takes.
+    QByteArray out;
+    out.reserve(json.size());
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < json.size())
+                out += json.at(++i);
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        inString = c == '"';
+        qsizetype matched = 0;
+        for (const char *word : {"-Infinity", "Infinity", "NaN"})
+            if (matched == 0 && json.mid(i, qsizetype(std::strlen(word))) == word)
+                matched = qsizetype(std::strlen(word));
+        if (matched > 0) {
+            out += "null";
+            i += matched - 1;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+namespace {
+
 const std::map<QString, Rule> &huggingFaceRules()
 {
     static const std::map<QString, Rule> rules{
@@ -594,11 +645,51 @@ bool ignoredHuggingFace(const QString &name)
     return ignored.match(name).hasMatch();
 }
 
-FileImport readHuggingFace(const QString &file, const QByteArray &bytes)
+/// The model's own keys: a multimodal config (Llama 4, Gemma 3) nests the language model in text_config;
+/// the top level's architectures and names stay.
+QJsonObject languageModelConfig(const QJsonObject &top)
+{
+    if (top.contains(QLatin1String("num_hidden_layers")) || !top.value(QLatin1String("text_config")).isObject())
+        return top;
+    QJsonObject text = top.value(QLatin1String("text_config")).toObject();
+    for (const char *key : {"architectures", "_name_or_path", "tie_word_embeddings"})
+        if (top.contains(QLatin1String(key)) && !text.contains(QLatin1String(key)))
+            text.insert(QLatin1String(key), top.value(QLatin1String(key)));
+    return text;
+}
+
+/// What a config.json cannot say to this reader: a key written twice (the file means one of them), layers of
+/// different shapes (block_configs: Llama-3.3-Nemotron-Super's per-layer attention and MLP widths).
+bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
+{
+    if (const std::optional<QString> twice = findDuplicateKey(bytes)) {
+        out.errors.push_back({file, lineOfKey(bytes, twice->section('.', -1)),
+                              QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
+        return true;
+    }
+    if (root.value(QLatin1String("block_configs")).isArray()) {
+        out.errors.push_back({file, lineOfKey(bytes, QStringLiteral("block_configs")),
+                              QStringLiteral("block_configs: layers of different shapes (each its own attention and MLP width) are not "
+                                             "planned; a plan has one layer shape")});
+        return true;
+    }
+    return false;
+}
+
+FileImport readHuggingFace(const QString &file, const QByteArray &written)
 {
     FileImport out;
     out.format = ImportFormat::HuggingFace;
-    const QJsonObject root = QJsonDocument::fromJson(bytes).object();
+    const QByteArray bytes = relaxedJson(written);
+    const QJsonObject top = QJsonDocument::fromJson(bytes).object();
+    if (refuseHuggingFace(file, bytes, top, out))
+        return out;
+    const QJsonObject root = languageModelConfig(top);
+    // transformers writes a config's keys that differ from PretrainedConfig's defaults or the model class's
+    // (configuration_utils.py, PretrainedConfig.to_diff_dict): an omitted tie_word_embeddings is both
+    // defaults' True (Gemma 2 ties without saying so).
+    if (!root.contains(QLatin1String("tie_word_embeddings")))
+        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("tie_word_embeddings omitted: transformers' default"), true});
     std::vector<Leaf> leaves;
     jsonLeaves(root, QString(), bytes, leaves);
     std::vector<Leaf> planned;
@@ -758,6 +849,38 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
     }
 }
 
+/// NeMo 1's optimizer by name (model.optim.name: mcore_distributed_optim is Megatron-Core's distributed
+/// optimizer, ZeRO-1; fused_adam is not sharded) and its Hugging Face tokenizer by model name
+/// (model.tokenizer.type), whose vocabulary Megatron pads as it pads every tokenizer's (derived.tokenizer_vocab).
+/// Sizes from each model's config.json vocab_size: Llama 3 / 3.1 128,256; Llama 2, Mistral 7B v0.1 and Mixtral
+/// 8x7B 32,000; Mixtral 8x22B 32,768.
+void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto find = [&](const char *suffix) {
+        return std::find_if(leaves.begin(), leaves.end(), [suffix](const Leaf &l) { return l.name.endsWith(QLatin1String(suffix)); });
+    };
+    if (const auto optim = find("optim.name"); optim != leaves.end()) {
+        const QString name = optim->value.toString();
+        if (name == QLatin1String("mcore_distributed_optim") || name == QLatin1String("fused_adam"))
+            out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1, file, optim->line, optim->name});
+    }
+    const auto type = find("tokenizer.type");
+    if (type == leaves.end() || find("padded_vocab_size") != leaves.end() || find(".vocab_size") != leaves.end())
+        return;
+    static const std::vector<std::pair<QRegularExpression, int>> sizes{
+        {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256}, {QRegularExpression(QStringLiteral("Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
+        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768}};
+    for (const auto &[pattern, size] : sizes)
+        if (pattern.match(type->value.toString()).hasMatch()) {
+            const auto multiple = find("make_vocab_size_divisible_by");
+            out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, type->line,
+                                QStringLiteral("tokenizer.type ") + type->value.toString()});
+            out.keys.push_back({QStringLiteral("derived.vocab_multiple"), multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0),
+                                file, multiple != leaves.end() ? multiple->line : type->line, QStringLiteral("make_vocab_size_divisible_by")});
+            return;
+        }
+}
+
 FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -776,6 +899,16 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
         return out;
     }
+    // The launcher's run, logging and configuration-system sections hold nothing a plan holds.
+    static const QRegularExpression bookkeeping(QStringLiteral("^(run|exp_manager|hydra|defaults(\\[\\d+\\])?)\\.|^defaults\\[|"
+                                                               "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$"));
+    leaves.erase(std::remove_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
+                     const bool skip = bookkeeping.match(l.name).hasMatch();
+                     if (skip)
+                         out.notPlanned << l.name;
+                     return skip;
+                 }),
+                 leaves.end());
     std::map<QString, Rule> rules = megatronRules();
     rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
     rules.emplace("precision", Rule{"training.precision", oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
@@ -783,10 +916,20 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
                                                            "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"
                                                            "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
                                                            "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
-                                                           "seed|num_workers|pin_memory|tokenizer.*|path.*|paths)$"));
+                                                           "seed|num_workers|pin_memory|tokenizer.*|path.*|paths|mcore_gpt|use_scaled_init_method|"
+                                                           "rampup_batch_size|ub_tp_comm_overlap_cfg|transformer_block_type|"
+                                                           "attention_type|persist_layer_norm|library|type|use_fast|model|"
+                                                           "native_amp_.*|hysteresis|onnx_safe|apex_transformer_log_level|"
+                                                           "use_cpu_initialization|deterministic_mode|sync_batch_comm|pre_process|"
+                                                           "post_process|layernorm_epsilon|do_layer_norm_weight_decay)$"));
     // A recipe dump's bookkeeping fields are read and not planned, as Megatron's hyperparameters are.
     mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out,
               [](const QString &key) { return ignoredName(key) || ignored.match(key).hasMatch(); });
+    nemoOptimizerAndTokenizer(file, leaves, out);
+    // NeMo 1's encoder_seq_length is the model's longest sequence; model.data.seq_length, where given, is what
+    // it trains on (its GPT dataset's length).
+    for (ImportedKey &k : out.keys)
+        k.weak = k.weak || k.source.endsWith(QLatin1String("encoder_seq_length"));
     return out;
 }
 

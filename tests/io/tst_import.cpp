@@ -184,6 +184,78 @@ private slots:
         QVERIFY(!readKey(r, "model.layers") && !readKey(r, "parallel.tensor"));
     }
 
+    // NeMo-Framework-Launcher's NeMo 1 recipes, unchanged: the fused gated activation, flash attention, no
+    // recomputation, Megatron-Core's distributed optimizer with overlapped sync, and the tokenizer's vocabulary.
+    void realNemoLauncherRecipes()
+    {
+        const QStringList h100{QStringLiteral("cluster.device=h100-sxm5-80gb")};
+        io::ImportResult r = io::importFiles({data("real/nemo_launcher_llama3_8b.yaml")}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu); // activation: fast-swiglu
+        QVERIFY(r.plan->training.flashAttention);
+        QCOMPARE(r.plan->training.recompute, Recompute::None); // activations_checkpoint_granularity: null
+        QCOMPARE(r.plan->parallel.zeroStage, 1);               // optim.name: mcore_distributed_optim
+        QVERIFY(r.plan->parallel.overlapGradReduce && r.plan->parallel.overlapParamGather);
+        QVERIFY(!r.plan->model.linearBias);
+        QCOMPARE(r.plan->model.vocab, 128256); // tokenizer.type meta-llama/Meta-Llama-3-8B
+        QCOMPARE(r.plan->parallel.context, 2);
+        QCOMPARE(r.plan->cluster.nodes * r.plan->cluster.gpusPerNode, 128);
+        QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01);
+        r = io::importFiles({data("real/nemo_launcher_mixtral_8x7b.yaml")}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.experts, 8);
+        QCOMPARE(r.plan->model.vocab, 32000);
+        QVERIFY(std::abs(parameters(*r.plan) / 46.7e9 - 1) < 0.01);
+        // Mistral 7B's recipe trains 2,048-token sequences (model.data.seq_length) of a 4,096-token model
+        // (encoder_seq_length, the model's longest): the training length wins, with no conflict.
+        r = io::importFiles({data("real/nemo_launcher_mistral_7b.yaml")}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.seqLen, 2048);
+        QVERIFY(std::abs(parameters(*r.plan) / 7.24e9 - 1) < 0.01); // Mistral 7B: 7.24 B (config.json shape)
+        // Llama 2 70B names a SentencePiece file, not a model: the vocabulary is asked for, not guessed.
+        r = io::importFiles({data("real/nemo_launcher_llama2_70b.yaml")}, h100, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("model.vocab")));
+        r = io::importFiles({data("real/nemo_launcher_llama2_70b.yaml")}, h100 + QStringList{"model.vocab=32000"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->parallel.tensorCommOverlap); // ub_tp_comm_overlap: true
+        QVERIFY(std::abs(parameters(*r.plan) / 68.98e9 - 1) < 0.01); // Llama 2 70B: 68.98 B
+    }
+
+    // What transformers writes that a JSON reader does not expect (issue 38).
+    void huggingFaceEdgeCases()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1", "model.seq_len=4096", "training.global_batch=64"};
+        const QByteArray llama = R"({"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+            "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32, "num_key_value_heads": 8,
+            "hidden_act": "silu", "rms_norm_eps": 1e-05, "rope_theta": 500000.0, "vocab_size": 128256, %1})";
+        const auto config = [&](const char *extra) { return QString::fromUtf8(llama).arg(QLatin1String(extra)).toUtf8(); };
+        // Python's json.dump of float("inf") (Nemotron-H's time_step_limit): read, not "not a format".
+        io::ImportResult r = io::importContents({{"config.json", config(R"("time_step_limit": [0.0, Infinity], "tie_word_embeddings": false)")}}, sets,
+                                                io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(!r.plan->model.tiedEmbeddings);
+        // No tie_word_embeddings: transformers omits it when it is its default, True (Gemma 2's config).
+        r = io::importContents({{"config.json", config(R"("attention_bias": false)")}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->model.tiedEmbeddings);
+        // A key written twice is an error naming it, not whichever came last.
+        r = io::importContents({{"config.json", config(R"("num_hidden_layers": 40)")}}, sets, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QStringLiteral("num_hidden_layers: written twice")));
+        // Layers of different shapes (Llama-3.3-Nemotron-Super's block_configs) are refused naming the key.
+        r = io::importContents({{"config.json", config(R"("block_configs": [{"ffn": {"ffn_mult": 2.0}}])")}}, sets, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.startsWith(QStringLiteral("block_configs")));
+        // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
+        const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
+            "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
+            "num_hidden_layers": 34, "num_key_value_heads": 4, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+            "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "vocab_size": 262208}, "vision_config": {"hidden_size": 1152}})";
+        r = io::importContents({{"config.json", nested}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.layers, 34);
+        QCOMPARE(r.plan->model.vocab, 262208);
+        QVERIFY(r.plan->model.tiedEmbeddings);
+    }
+
     void megatronMoeFlags()
     {
         // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.
