@@ -313,6 +313,10 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
         s += QStringLiteral("    expert_model_parallel_size: %1\n").arg(p.expert);
     if (p.expertTensor > 0)
         s += QStringLiteral("    expert_tensor_parallel_size: %1\n").arg(p.expertTensor);
+    // MegatronStrategy's ddp (Megatron-Core DistributedDataParallelConfig) and the model-parallel overlaps
+    // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
+    s += QStringLiteral("    ddp:\n      overlap_grad_reduce: %1\n      overlap_param_gather: %2\n")
+             .arg(b(p.overlapGradReduce), b(p.overlapParamGather));
     const QString precision = t.precision == Precision::FP16 ? QStringLiteral("16-mixed") : t.precision == Precision::FP32 ? QStringLiteral("32")
                                                                                                                           : QStringLiteral("bf16-mixed");
     s += QStringLiteral("  plugins:\n    precision: %1\n").arg(precision);
@@ -353,6 +357,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
              + (m.fullAttentionInterval > 0 ? QStringLiteral("    window_attn_skip_freq: %1\n").arg(m.fullAttentionInterval) : QString());
     if (m.attentionSinks)
         s += QStringLiteral("    softmax_type: learnable\n");
+    s += QStringLiteral("    tp_comm_overlap: %1\n    overlap_p2p_comm: %2\n").arg(b(p.tensorCommOverlap), b(p.overlapP2pComm));
     if (m.isMoe() && p.expertCommOverlap)
         s += QStringLiteral("    overlap_moe_expert_parallel_comm: true\n    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
@@ -393,10 +398,18 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
                     .arg(QString::fromStdString(plan.name)).arg(plan.cluster.nodes).arg(plan.cluster.gpusPerNode);
     if (name.isEmpty())
         out.notExpressed << QStringLiteral("the model (model.*): torchtitan names models by flavor (Llama 3 8B/70B/405B, DeepSeek-V3)");
-    else
-        s += QStringLiteral("[model]\nname = \"%1\"\nflavor = \"%2\"\n\n").arg(name, flavor);
+    // torchtitan's low-precision matmuls are model converters (float8: tensorwise, or rowwise under [float8];
+    // mx: MXFP8), beside 16-bit parameters.
+    const bool float8 = t.precision == Precision::FP8 || t.precision == Precision::FP8Blockwise;
+    const QString converters = float8 ? QStringLiteral("converters = [\"float8\"]\n")
+                               : t.precision == Precision::MXFP8 ? QStringLiteral("converters = [\"mx\"]\n") : QString();
+    if (!name.isEmpty())
+        s += QStringLiteral("[model]\nname = \"%1\"\nflavor = \"%2\"\n%3\n").arg(name, flavor, converters);
+    const char *param = t.precision == Precision::FP32 ? "float32" : t.precision == Precision::FP16 ? "float16" : "bfloat16";
     s += QStringLiteral("[training]\nlocal_batch_size = %1\nglobal_batch_size = %2\nseq_len = %3\nmixed_precision_param = \"%4\"\n\n")
-             .arg(t.microBatch).arg(t.globalBatch).arg(plan.model.seqLen).arg(t.precision == Precision::FP32 ? "float32" : "bfloat16");
+             .arg(t.microBatch).arg(t.globalBatch).arg(plan.model.seqLen).arg(QLatin1String(param));
+    if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
+        out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here").arg(QLatin1String(toString(t.precision)));
     const bool fsdp = t.framework == Framework::Fsdp;
     s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = %2\ntensor_parallel_degree = %3\n"
                         "pipeline_parallel_degree = %4\ncontext_parallel_degree = %5\n")
@@ -409,6 +422,8 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
                       : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble" : "1F1B");
     if (fsdp)
         s += QStringLiteral("fsdp_reshard_after_forward = \"%1\"\n").arg(p.reshardAfterForward ? "default" : "never");
+    if (p.tensorCommOverlap)
+        s += QStringLiteral("enable_async_tensor_parallel = true\n");
     // torchtitan's checkpointing: op-level selective ("ops"), every k-th layer (full with an interval), full,
     // none; Megatron-Core's selective recomputation (attention core, modules) has no torchtitan word.
     if (t.recompute == Recompute::Ops)
@@ -428,9 +443,8 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     if (const LossKernel loss = t.lossKernelInEffect(); loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
         out.notExpressed << QStringLiteral("training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
                                 .arg(QLatin1String(toString(loss)));
-    if (t.precision == Precision::FP8 || t.precision == Precision::MXFP8)
-        out.notExpressed << QStringLiteral("training.precision = %1: add converters = [\"%2\"] under [model]")
-                                .arg(QLatin1String(toString(t.precision)), t.precision == Precision::FP8 ? "float8" : "mx");
+    if (t.precision == Precision::FP8Blockwise && !name.isEmpty())
+        s += QStringLiteral("\n[float8]\nrecipe_name = \"rowwise\"\n");
     return s.toUtf8();
 }
 
@@ -442,15 +456,15 @@ const QStringList &expressedKeys(ExportTarget target)
         QStringList k = kMegatronKeys;
         for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
                                  "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
-                                 "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
-                                 "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm"})
+                                 "parallel.first_stage_layers", "parallel.last_stage_layers"})
             k.removeAll(QLatin1String(drop));
         return k;
     }();
     static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
                                         "parallel.shard_group",
                                         "training.recompute_interval", "training.compile", "training.loss_kernel",
-                                        "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward"};
+                                        "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward",
+                                        "training.precision", "parallel.tensor_comm_overlap"};
     static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
     switch (target) {

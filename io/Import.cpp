@@ -146,6 +146,14 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
         keys.erase(it);
         keys.erase(QStringLiteral("derived.vocab_multiple"));
     }
+    if (const auto it = keys.find(QStringLiteral("derived.bucket_hidden_squared")); it != keys.end()) {
+        const double hidden = number("model.hidden", 0);
+        if (hidden > 0 && !keys.count(QStringLiteral("parallel.bucket_bytes")))
+            keys[QStringLiteral("parallel.bucket_bytes")] = {QStringLiteral("parallel.bucket_bytes"), it->second.value.toDouble() * hidden * hidden,
+                                                             it->second.file, it->second.line,
+                                                             it->second.source + QStringLiteral(": hidden_size^2 16-bit gradients")};
+        keys.erase(it);
+    }
     if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
         keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,
                                                  it->second.line, it->second.source};
@@ -155,7 +163,7 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
         // The plan format's defaults where the base (the example plan, if asked for) has none: 8 GPUs per
         // node, micro-batch 1; without a node count the global batch stays unknown (a missing key).
         const double nodes = number("cluster.nodes", base["cluster"]["nodes"].toDouble());
-        if (!keys.count(QStringLiteral("training.global_batch")) && nodes > 0) {
+        if (!keys.count(QStringLiteral("training.global_batch")) && nodes > 0 && it->second.value.toDouble() > 0) {
             const double gpus = nodes * number("cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
             const double data = gpus / (number("parallel.tensor", 1) * number("parallel.pipeline", 1) * number("parallel.context", 1));
             const double global = number("training.micro_batch", base["training"]["micro_batch"].toDouble(1)) * it->second.value.toDouble() * data;

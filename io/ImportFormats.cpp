@@ -756,6 +756,31 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
 
 // --- DeepSpeed config ------------------------------------------------------------------------------------
 
+/// "auto" in a DeepSpeed config: the Hugging Face Trainer's integration fills it from its own arguments
+/// (transformers integrations/deepspeed.py, HfTrainerDeepSpeedConfig.trainer_config_process): the batch from
+/// per_device_train_batch_size, gradient_accumulation_steps and the world size, the precision from --bf16/--fp16,
+/// which this file does not hold (a warning; the plan then needs them given); reduce_bucket_size from the
+/// model, hidden_size x hidden_size (trainer_config_finalize), resolved with the model's width.
+bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    if (leaf.value.toString() != QLatin1String("auto"))
+        return false;
+    if (leaf.name == QLatin1String("zero_optimization.reduce_bucket_size")) {
+        out.keys.push_back({QStringLiteral("derived.bucket_hidden_squared"), 2.0, file, leaf.line, leaf.name + QStringLiteral(" \"auto\"")});
+        return true;
+    }
+    static const QStringList fromTrainer{"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "bf16.enabled",
+                                         "fp16.enabled"};
+    if (fromTrainer.contains(leaf.name))
+        out.warnings.push_back({file, leaf.line, QStringLiteral("%1 \"auto\": the Hugging Face Trainer fills it from its own arguments "
+                                                                "(per_device_train_batch_size, gradient_accumulation_steps, --bf16/--fp16), "
+                                                                "which this file does not hold")
+                                                     .arg(leaf.name)});
+    else
+        out.notPlanned << leaf.name;
+    return true;
+}
+
 FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -775,6 +800,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
         {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
         {"optimizer.type", {"training.optimizer", oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+        {"tensor_parallel.autotp_size", {"parallel.tensor", asInteger}}, // DeepSpeed AutoTP training
     };
     static const QRegularExpression ignored(QStringLiteral(
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
@@ -784,12 +810,19 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)$"));
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
+        if (deepSpeedAuto(file, leaf, out))
+            continue;
         if (leaf.name == QLatin1String("gradient_accumulation_steps"))
             out.keys.push_back({QString::fromLatin1(kAccumulation), asInteger(leaf.value), file, leaf.line, leaf.name});
         else if (rules.count(leaf.name) || !ignored.match(leaf.name).hasMatch())
             planned.push_back(leaf);
     }
     mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
+    if (const auto param = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) { return l.name == QLatin1String("zero_optimization.offload_param.device"); });
+        param != leaves.end() && param->value.toString() != QLatin1String("none"))
+        out.warnings.push_back({file, param->line, QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
+                                                                  "are not planned; the plan keeps them on the GPUs (more memory, no host "
+                                                                  "transfers)").arg(param->value.toString())});
     out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0, QStringLiteral("(a DeepSpeed config)")});
     return out;
 }
@@ -967,7 +1000,7 @@ const std::map<QString, Rule> &torchtitanRules()
         {"training.batch_size", {"training.micro_batch", asInteger}},
         {"training.global_batch_size", {"training.global_batch", asInteger}},
         {"training.seq_len", {"model.seq_len", asInteger}},
-        {"training.mixed_precision_param", {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}})}},
+        {"training.mixed_precision_param", {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}, {"float16", "fp16"}})}},
         {"parallelism.tensor_parallel_degree", {"parallel.tensor", asInteger}},
         {"parallelism.pipeline_parallel_degree", {"parallel.pipeline", asInteger}},
         {"parallelism.context_parallel_degree", {"parallel.context", asInteger}},

@@ -256,6 +256,27 @@ private slots:
         QVERIFY(r.plan->model.tiedEmbeddings);
     }
 
+    // A DeepSpeed config as the Hugging Face Trainer takes it ("auto" everywhere; the shape of DeepSpeed's
+    // and transformers' ZeRO-3 offload examples): the batch is asked for, never 0; the bucket is the model's
+    // hidden_size^2; parameter offload is said not to be planned.
+    void deepSpeedAutoValues()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1", "model.seq_len=4096"};
+        io::ImportResult r = io::importFiles({data("llama3-8b-config.json"), data("ds_zero3_offload_auto.json")}, sets, io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QCOMPARE(r.errors.size(), std::size_t(1));
+        QCOMPARE(r.errors.front().file, QStringLiteral("training.global_batch"));
+        QVERIFY(warned(r, "train_batch_size \"auto\"", 6));
+        QVERIFY(warned(r, "offload_param.device cpu", 3));
+        r = io::importFiles({data("llama3-8b-config.json"), data("ds_zero3_offload_auto.json")}, sets + QStringList{"training.global_batch=64"},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(r.plan->parallel.offloadOptimizer);
+        QCOMPARE(r.plan->parallel.bucketBytes, 2.0 * 4096 * 4096); // reduce_bucket_size "auto": hidden_size^2 elements
+        QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
+    }
+
     void megatronMoeFlags()
     {
         // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.
