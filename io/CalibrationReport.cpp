@@ -13,13 +13,16 @@ QString calibrationReport(const DeviceFit &f)
     for (std::size_t i = 0; i < f.parameters.size(); ++i) {
         const BoundedParameter &p = f.parameters[i];
         const double v = f.fit.values[i], margin = 0.005 * (p.upper - p.lower);
-        const QString note = f.fit.held[i]                ? QStringLiteral("held: the measurements do not identify it")
+        const bool identified = i < f.identified.size() ? f.identified[i] : !f.fit.held[i];
+        const QString note = !identified ? QStringLiteral("held at the catalog's %1 +/- %2: the measurements do not identify it")
+                                               .arg(p.value, 0, 'g', 4)
+                                               .arg(i < f.priorSigma.size() ? f.priorSigma[i] : 0.0, 0, 'g', 2)
                              : v - p.lower < margin || p.upper - v < margin
                                  ? QStringLiteral("at its %1 bound: the measurements push it out of the physical range (start %2)")
                                        .arg(v - p.lower < margin ? QStringLiteral("lower") : QStringLiteral("upper"))
                                        .arg(p.value, 0, 'g', 4)
                              : f.fit.standardErrors[i] > 0
-                                 ? QStringLiteral("+/- %1 (start %2)").arg(f.fit.standardErrors[i], 0, 'g', 3).arg(p.value, 0, 'g', 4)
+                                 ? QStringLiteral("identified, +/- %1 (catalog %2)").arg(f.fit.standardErrors[i], 0, 'g', 3).arg(p.value, 0, 'g', 4)
                                  : QStringLiteral("(start %1; no error estimate: more measurements than fitted parameters needed)").arg(p.value, 0, 'g', 4);
         out << QStringLiteral("  %1 %2 %3\n").arg(QString::fromStdString(p.name).leftJustified(26)).arg(v, 10, 'g', 4).arg(note);
     }

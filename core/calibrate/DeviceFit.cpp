@@ -1,7 +1,9 @@
 #include "core/calibrate/DeviceFit.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 
 #include "core/estimate/Estimate.h"
 
@@ -11,7 +13,18 @@ namespace {
 
 constexpr double kMicro = 1e-6, kGiB = 1024.0 * 1024.0 * 1024.0;
 
-/// The parameters and their physical ranges, starting from the base device.
+/// The run-to-run spread of a measured step time, throughput or peak: the data residuals' scale against the
+/// priors (repeated runs of one job agree to about 1%).
+constexpr double kMeasurementSigma = 0.01;
+
+/// Each parameter's stated uncertainty about the catalog's value, relative (docs/CALIBRATION.md, "Your own
+/// cluster"): the sustained shares are known to about 10-15% (MAMF over peak differs by that between
+/// boards and software), a cluster's link efficiencies to 30% (its own network and NCCL settings), overheads
+/// and latencies to a factor of ~1.6, the runtime context to 30%. Order as deviceParameters().
+constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5};
+
+/// The parameters and their physical ranges, starting from the base device; the ranges are the device
+/// reader's (io/CatalogJson.cpp), so a fitted device is always one the reader accepts.
 std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
 {
     const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);
@@ -20,14 +33,21 @@ std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
     return {{"matmul_max", inside(d.matmulEfficiency.max, 0.2, 1.0), 0.2, 1.0},
             {"matmul_overhead_us", inside(overhead / kMicro, 0.3, 30), 0.3, 30},
             {"memory_max", inside(d.memoryEfficiency.max, 0.2, 1.0), 0.2, 1.0},
-            {"attention_efficiency", inside(d.attentionEfficiency, 0.2, 1.5), 0.2, 1.5},
-            {"low_precision_efficiency", inside(d.lowPrecisionEfficiency, 0.3, 1.3), 0.3, 1.3},
+            {"attention_efficiency", inside(d.attentionEfficiency, 0.2, 1.0), 0.2, 1.0},
+            {"low_precision_efficiency", inside(d.lowPrecisionEfficiency, 0.3, 1.0), 0.3, 1.0},
             {"intra_node_efficiency", inside(d.intraNodeEfficiency, 0.1, 1.0), 0.1, 1.0},
             {"intra_node_latency_us", inside(d.intraNodeLatencySeconds / kMicro, 0.2, 50), 0.2, 50},
             {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
             {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
             {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0},
             {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000}};
+}
+
+/// Parameter j's prior standard deviation in its own units (relative to the catalog's value; of the range's
+/// top for a value of 0).
+double priorScale(const BoundedParameter &p, std::size_t j)
+{
+    return kPriorSigma[j] * (p.value > 0 ? p.value : p.upper);
 }
 
 DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
@@ -76,6 +96,36 @@ Eigen::VectorXd logErrors(const std::vector<Measurement> &rows, const std::vecto
     return Eigen::Map<Eigen::VectorXd>(out.data(), Eigen::Index(out.size()));
 }
 
+/// The prior's residuals: each parameter's distance from the catalog's value in its stated uncertainty.
+Eigen::VectorXd priorResiduals(const std::vector<BoundedParameter> &start, const std::vector<double> &v)
+{
+    Eigen::VectorXd out(Eigen::Index(start.size()));
+    for (std::size_t j = 0; j < start.size(); ++j)
+        out[Eigen::Index(j)] = (v[j] - start[j].value) / priorScale(start[j], j);
+    return out;
+}
+
+/// Which parameters the measurements identify: those whose uncertainty they shrink below half the prior's
+/// (the posterior variance, in prior units, (J^T J + I)^-1 with J the scaled data residuals' Jacobian).
+std::vector<bool> identifiedParameters(const std::vector<BoundedParameter> &start, const std::vector<double> &at,
+                                       const std::function<Eigen::VectorXd(const std::vector<double> &)> &data)
+{
+    const Eigen::VectorXd r0 = data(at);
+    const Eigen::Index n = Eigen::Index(start.size());
+    Eigen::MatrixXd j(r0.size(), n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+        std::vector<double> v = at;
+        const double step = 1e-3 * priorScale(start[std::size_t(k)], std::size_t(k));
+        v[std::size_t(k)] += (v[std::size_t(k)] + step <= start[std::size_t(k)].upper ? step : -step);
+        j.col(k) = (data(v) - r0) / ((v[std::size_t(k)] - at[std::size_t(k)]) / priorScale(start[std::size_t(k)], std::size_t(k)));
+    }
+    const Eigen::MatrixXd posterior = (j.transpose() * j + Eigen::MatrixXd::Identity(n, n)).inverse();
+    std::vector<bool> out(start.size());
+    for (Eigen::Index k = 0; k < n; ++k)
+        out[std::size_t(k)] = posterior(k, k) < 0.25; // the standard deviation halved
+    return out;
+}
+
 } // namespace
 
 DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &catalog, const std::string &baseId, const std::string &newId,
@@ -86,16 +136,32 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     if (!base)
         return out;
     out.parameters = deviceParameters(*base);
+    for (std::size_t j = 0; j < out.parameters.size(); ++j)
+        out.priorSigma.push_back(priorScale(out.parameters[j], j));
     const std::vector<bool> all(rows.size(), true);
+    // A maximum a posteriori fit: the measurements' log errors in their spread, and each parameter's distance
+    // from the catalog in its stated uncertainty; a parameter moves only as far as the data require.
+    const auto data = [&](const std::vector<bool> &include) {
+        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
+            return logErrors(rows, include, catalog, applyParameters(*base, v)) / kMeasurementSigma;
+        };
+    };
     const auto residuals = [&](const std::vector<bool> &include) {
-        return [&, include](const std::vector<double> &v) { return logErrors(rows, include, catalog, applyParameters(*base, v)); };
+        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
+            const Eigen::VectorXd d = data(include)(v), prior = priorResiduals(out.parameters, v);
+            Eigen::VectorXd r(d.size() + prior.size());
+            r << d, prior;
+            return r;
+        };
     };
     out.fit = fitLeastSquares(out.parameters, residuals(all));
+    out.identified = identifiedParameters(out.parameters, out.fit.values, data(all));
     out.device = applyParameters(*base, out.fit.values);
     out.device.id = newId;
     out.device.name = base->name + " (calibrated)";
     out.device.source = "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
     const Eigen::VectorXd before = logErrors(rows, all, catalog, *base);
+    const Eigen::VectorXd after = logErrors(rows, all, catalog, applyParameters(*base, out.fit.values)); // under the base id the plans name
     for (const Measurement &m : rows) {
         for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
                                         std::pair{m.peakBytes.has_value(), "peak_bytes"}})
@@ -107,7 +173,7 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     }
     for (Eigen::Index k = 0; k < before.size(); ++k) {
         out.errorsBefore.push_back(std::expm1(before[k]));
-        out.errorsAfter.push_back(std::expm1(out.fit.residuals[k]));
+        out.errorsAfter.push_back(std::expm1(after[k]));
     }
     if (!leaveOneOut || rows.size() < 3)
         return out;

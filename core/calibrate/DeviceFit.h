@@ -1,7 +1,9 @@
 #pragma once
 // Calibrating a device to measured runs (trainplan calibrate, the window's Tools > Calibrate): the
 // device's physical parameters fitted by bounded least squares on the log errors of the measured step
-// times, throughputs and memory peaks (core/calibrate/LeastSquares).
+// times, throughputs and memory peaks (core/calibrate/LeastSquares), with a prior: each parameter starts at
+// the catalog's value with a stated uncertainty and moves only as far as the measurements require (a
+// maximum a posteriori fit); the bounds are the device reader's.
 
 #include <optional>
 #include <string>
@@ -31,6 +33,9 @@ struct DeviceFit
 {
     DeviceSpec device;                        ///< the calibrated device, with its new id
     std::vector<BoundedParameter> parameters; ///< the fitted parameters with their start values and bounds
+    std::vector<double> priorSigma;           ///< each one's stated uncertainty about the catalog's value, in its units
+    /// The measurements shrink its uncertainty below half the prior's; the others stay near the catalog's value.
+    std::vector<bool> identified;
     LeastSquaresFit fit;
     std::vector<std::string> residualLabels;  ///< "plan.json step_seconds", "plan.json gemm_seconds"
     std::vector<double> errorsBefore;         ///< predicted / measured - 1, per residual, with the base device

@@ -5,6 +5,9 @@
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <cmath>
@@ -12,6 +15,7 @@
 #include "TestSupport.h"
 #include "app/CalibrateCommand.h"
 #include "core/calibrate/DeviceFit.h"
+#include "io/CalibrationReport.h"
 #include "core/calibrate/LeastSquares.h"
 #include "core/estimate/Estimate.h"
 #include "ValidationRows.h"
@@ -80,16 +84,55 @@ private slots:
         const DeviceFit fit = calibrateDevice(rows, catalog, "h100-sxm5-80gb", "my-h100", false);
         QCOMPARE(fit.device.id, std::string("my-h100"));
         QVERIFY2(std::abs(fit.device.matmulEfficiency.max - 0.55) < 0.01, qPrintable(QString::number(fit.device.matmulEfficiency.max)));
-        QVERIFY2(std::abs(fit.device.memoryEfficiency.max - 0.45) < 0.03, qPrintable(QString::number(fit.device.memoryEfficiency.max)));
+        // The memory share, weakly identified by step times, moves from the catalog's 0.53 towards 0.45 only as
+        // far as the step times require within their 2% spread (the prior: +/- 10%).
+        QVERIFY2(fit.device.memoryEfficiency.max < 0.52 && fit.device.memoryEfficiency.max > 0.44,
+                 qPrintable(QString::number(fit.device.memoryEfficiency.max)));
         double before = 0, after = 0;
         for (std::size_t k = 0; k < fit.errorsAfter.size(); ++k) {
             before = std::max(before, std::abs(fit.errorsBefore[k]));
             after = std::max(after, std::abs(fit.errorsAfter[k]));
         }
-        QVERIFY2(before > 0.05 && after < 0.005, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+        qInfo("recovered matmul %.3f, memory %.3f; worst step-time error %.1f%% -> %.2f%%", fit.device.matmulEfficiency.max,
+              fit.device.memoryEfficiency.max, 100 * before, 100 * after);
+        QVERIFY2(before > 0.05 && after < 0.015, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
         // Step times say nothing of the runtime context (a memory term): held at the catalog's.
-        QVERIFY(fit.fit.held[9]);
+        QVERIFY(!fit.identified[9] && fit.identified[0]);
         QCOMPARE(fit.device.runtimeContextBytes, catalog.device("h100-sxm5-80gb")->runtimeContextBytes);
+    }
+
+    void priorMovesOnlyWhatTheDataIdentify()
+    {
+        // Issue 38: four step times measured on an H100 whose only change is its sustained matmul share x 0.8.
+        // The fit recovers it within 2%, leaves every other parameter within its stated uncertainty of the
+        // catalog's, and writes a device the reader accepts.
+        const Catalog &catalog = io::builtinCatalog();
+        const DeviceSpec &h100 = *catalog.device("h100-sxm5-80gb");
+        DeviceSpec truth = h100;
+        truth.matmulEfficiency.max *= 0.8;
+        truth.matmulEfficiency.halfSize *= 0.8; // the same per-kernel overhead time
+        Catalog measuredOn = catalog;
+        measuredOn.addDevice(truth);
+        std::vector<Measurement> rows;
+        for (const char *example : {"llama2-7b-one-dgx-h100", "nemotron4-15b-64-h100", "llama3-70b-512-h100", "mixtral-8x7b-64-h100"}) {
+            const Plan plan = test::examplePlan(example);
+            const Estimate e = estimate(plan, measuredOn, EstimateOptions::analytic());
+            QVERIFY(e.valid);
+            rows.push_back({example, plan, e.step.stepSeconds, std::nullopt, std::nullopt});
+        }
+        const DeviceFit fit = calibrateDevice(rows, catalog, "h100-sxm5-80gb", "my-h100", false);
+        const double recovered = fit.device.matmulEfficiency.max / truth.matmulEfficiency.max - 1;
+        QVERIFY2(std::abs(recovered) < 0.02, qPrintable(QString::number(recovered)));
+        QVERIFY(fit.identified[0]);
+        for (std::size_t j = 1; j < fit.parameters.size(); ++j)
+            QVERIFY2(std::abs(fit.fit.values[j] - fit.parameters[j].value) <= fit.priorSigma[j],
+                     qPrintable(QStringLiteral("%1: %2 from %3 (+/- %4)").arg(QString::fromStdString(fit.parameters[j].name)).arg(fit.fit.values[j])
+                                    .arg(fit.parameters[j].value).arg(fit.priorSigma[j])));
+        // The device reader takes the fitted device back.
+        Catalog written;
+        const QByteArray json = QJsonDocument(QJsonObject{{"format", "trainplan-devices"}, {"devices", QJsonArray{io::deviceToJson(fit.device)}}})
+                                    .toJson();
+        QVERIFY2(io::readDevices(json, written).empty(), json.constData());
     }
 
     void heldOutHalfOfAPublishedSource()
