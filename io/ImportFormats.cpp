@@ -886,7 +886,8 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
 /// optimizer, ZeRO-1; fused_adam is not sharded) and its Hugging Face tokenizer by model name
 /// (model.tokenizer.type), whose vocabulary Megatron pads as it pads every tokenizer's (derived.tokenizer_vocab).
 /// Sizes from each model's config.json vocab_size: Llama 3 / 3.1 128,256; Llama 2, Mistral 7B v0.1 and Mixtral
-/// 8x7B 32,000; Mixtral 8x22B 32,768.
+/// 8x7B 32,000; Mixtral 8x22B 32,768; StarCoder2 49,152; Mistral NeMo 131,072; Megatron's GPT2BPETokenizer
+/// GPT-2's 50,257.
 void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto find = [&](const char *suffix) {
@@ -902,7 +903,8 @@ void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &lea
         return;
     static const std::vector<std::pair<QRegularExpression, int>> sizes{
         {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256}, {QRegularExpression(QStringLiteral("Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
-        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768}};
+        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768}, {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
+        {QRegularExpression(QStringLiteral("starcoder2")), 49152}, {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072}};
     for (const auto &[pattern, size] : sizes)
         if (pattern.match(type->value.toString()).hasMatch()) {
             const auto multiple = find("make_vocab_size_divisible_by");
@@ -963,6 +965,14 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     // it trains on (its GPT dataset's length).
     for (ImportedKey &k : out.keys)
         k.weak = k.weak || k.source.endsWith(QLatin1String("encoder_seq_length"));
+    // A recipe that gives the model's shape and not whether the output layer shares the embedding: NeMo's
+    // default, shared (megatron_gpt_config.yaml share_embeddings_and_output_weights: True; Megatron-Core's
+    // GPT model the same).
+    const auto said = [&](const char *name) {
+        return std::any_of(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name.section('.', -1) == QLatin1String(name); });
+    };
+    if (said("num_layers") && !said("share_embeddings_and_output_weights"))
+        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("(NeMo's default)"), true});
     return out;
 }
 
