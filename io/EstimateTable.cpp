@@ -138,7 +138,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QString();
     stepLines(out, e.step);
     if (e.accuracy.assessed)
-        out << QStringLiteral("Accuracy: step time and tokens/s \u00b1%1%: %2").arg(num(100 * e.accuracy.band80, 0), accuracySummary(e.accuracy));
+        out << QStringLiteral("Accuracy: step time and tokens/s %1: %2").arg(accuracyBand(e.accuracy), accuracySummary(e.accuracy));
     if (e.accuracy.memoryComparableRuns > 0)
         out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
                    .arg(num(100 * e.accuracy.memoryBand80, 0))

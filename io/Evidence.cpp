@@ -296,12 +296,16 @@ QString outsideDimensions(const Accuracy &a)
     return names.join(QStringLiteral(", "));
 }
 
+QString accuracyBand(const Accuracy &a)
+{
+    return a.assessed ? words("\u00b1%1%").arg(num(100 * a.band80, 0)) : QString();
+}
+
 QString accuracyBandText(const Accuracy &a)
 {
     if (!a.assessed)
         return words("no band");
-    const QString band = words("\u00b1%1%").arg(num(100 * a.band80, 0));
-    return a.validated ? band : words("%1 (not validated)").arg(band);
+    return a.validated ? accuracyBand(a) : words("%1 (not validated)").arg(accuracyBand(a));
 }
 
 QString accuracySummary(const Accuracy &a)

@@ -45,10 +45,12 @@ QString zeroStageMessage(const ZeroStageResult &stage, const SearchOutcome &outc
 /// over the links' nominal figures (...); most of it parameter gathers: ...".
 QString trafficFloorSummary(const StepEstimate &step);
 /// The error band in words: "within 6% for 80% of 30 comparable published runs (4 sources)", or why the plan
-/// is not validated ("outside the published runs in device, framework").
+/// is not validated ("the published runs do not cover its device, framework").
 QString accuracySummary(const Accuracy &accuracy);
 /// "+-6%", with a mark when the plan is not validated ("+-25% (not validated)").
 QString accuracyBandText(const Accuracy &accuracy);
+/// The band alone, "±6%" ("" when the estimate has none): the CLI table and the window's captions and titles.
+QString accuracyBand(const Accuracy &accuracy);
 /// The dimensions the plan lies outside, in words: "device, framework".
 QString outsideDimensions(const Accuracy &accuracy);
 /// Why no plan is feasible, in one paragraph; empty when some plan is.

@@ -174,6 +174,13 @@ void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &bas
     }
 }
 
+/// The example plan's sequence length (its preset's).
+double exampleSeqLen()
+{
+    const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
+    return example.plan ? double(example.plan->model.seqLen) : 2048;
+}
+
 bool anyUnder(const std::map<QString, ImportedKey> &keys, const char *prefix)
 {
     for (const auto &[path, k] : keys)
@@ -191,11 +198,8 @@ QJsonObject exampleDocument(const std::map<QString, ImportedKey> &keys)
     QJsonObject base = QJsonDocument::fromJson(builtinExamplePlan()).object();
     base.remove(QStringLiteral("description"));
     base.remove(QStringLiteral("name"));
-    if (anyUnder(keys, "model.")) {
-        // The example's sequence length stays (an assumption) unless the files give one.
-        const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
-        base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), double(example.plan ? example.plan->model.seqLen : 2048)}};
-    }
+    if (anyUnder(keys, "model.")) // the example's sequence length stays (an assumption) unless the files give one
+        base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), exampleSeqLen()}};
     if (anyUnder(keys, "model.") || anyUnder(keys, "parallel.") || anyUnder(keys, "cluster."))
         base[QStringLiteral("parallel")] = QJsonObject{};
     return base;
@@ -207,11 +211,7 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
 {
     const QJsonObject example = QJsonDocument::fromJson(builtinExamplePlan()).object();
     const auto exampleValue = [&](const QString &path) -> QJsonValue {
-        if (path == QLatin1String("model.seq_len")) { // the example's preset gives it
-            const PlanReadResult read = readPlan(builtinExamplePlan(), builtinCatalog());
-            return read.plan ? QJsonValue(double(read.plan->model.seqLen)) : QJsonValue();
-        }
-        return example[path.section('.', 0, 0)][path.section('.', 1)];
+        return path == QLatin1String("model.seq_len") ? QJsonValue(exampleSeqLen()) : example[path.section('.', 0, 0)][path.section('.', 1)];
     };
     std::vector<MissingKey> needed;
     const auto need = [&](const char *path, const char *meaning) {
@@ -257,7 +257,7 @@ void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
 
 /// "key=value" overrides (numbers, true/false, otherwise text): they replace what the files say, and
 /// derived keys (a global batch from accumulation steps) follow them.
-bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, QStringList &paths, ImportResult &result)
+bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, ImportResult &result)
 {
     for (const QString &set : sets) {
         const qsizetype eq = set.indexOf('=');
@@ -271,7 +271,6 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, QS
         const QJsonValue value = ok ? QJsonValue(number) : text == QLatin1String("true") ? QJsonValue(true)
                                                           : text == QLatin1String("false") ? QJsonValue(false) : QJsonValue(text);
         keys[path] = {path, value, QStringLiteral("--set"), 0, set};
-        paths << path;
     }
     return true;
 }
@@ -294,8 +293,7 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
         refuseEmpty(name, imports.back(), result);
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
-    QStringList setPaths;
-    if (!applySets(keys, sets, setPaths, result) || !result.errors.empty())
+    if (!applySets(keys, sets, result) || !result.errors.empty())
         return result;
     // Without the example, the plan format's defaults: the layout's section empty is data parallel over every GPU.
     QJsonObject doc = options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};

@@ -29,6 +29,21 @@ struct Leaf
     int line = 0;
 };
 
+/// The leaf of that dotted name, or leaves.end().
+std::vector<Leaf>::const_iterator findLeaf(const std::vector<Leaf> &leaves, const char *name)
+{
+    return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
+}
+
+/// The leaf whose last dotted sections are `tail` (a recipe nests its keys: "model.tokenizer.type" for
+/// "tokenizer.type"), or leaves.end().
+std::vector<Leaf>::const_iterator findLeafEnding(const std::vector<Leaf> &leaves, const char *tail)
+{
+    const QString dotted = QLatin1Char('.') + QLatin1String(tail);
+    return std::find_if(leaves.begin(), leaves.end(),
+                        [&](const Leaf &l) { return l.name == QLatin1String(tail) || l.name.endsWith(dotted); });
+}
+
 /// Converts a leaf's value to a plan key's value; Undefined: nothing to set (e.g. "bf16": false).
 using Convert = std::function<QJsonValue(const QJsonValue &)>;
 
@@ -462,35 +477,54 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
 }
 
-/// A script that names its tokenizer and not the vocabulary: the tokenizer's own size, which Megatron-LM pads
-/// to a multiple of --make-vocab-size-divisible-by (128) x the tensor-parallel size
-/// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,
-/// io/Import.cpp). GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000;
-/// pretrain_gpt.py without --tokenizer-type uses GPT-2's (its args_defaults, pretrain_gpt.py line 527 at
-/// Megatron-LM d98e8a6).
-void tokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, int gptScriptLine, FileImport &out)
+/// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types and Hugging Face model names.
+/// GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000; the others are each
+/// model's config.json vocab_size: Llama 3 / 3.1 128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral
+/// 8x22B 32,768; StarCoder2 49,152; Mistral NeMo 131,072. 0: not known.
+int tokenizerVocabularySize(const QString &name)
 {
-    const auto find = [&](const char *name) {
-        return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
-    };
-    // Only for a script that gives the model (a tokenizer alone plans nothing).
-    if (find("vocab_size") != leaves.end() || find("padded_vocab_size") != leaves.end() || find("num_layers") == leaves.end())
+    static const std::vector<std::pair<QRegularExpression, int>> sizes{
+        {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
+        {QRegularExpression(QStringLiteral("^Llama2Tokenizer$|Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
+        {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256},
+        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768},
+        {QRegularExpression(QStringLiteral("starcoder2")), 49152},
+        {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072}};
+    for (const auto &[pattern, size] : sizes)
+        if (pattern.match(name).hasMatch())
+            return size;
+    return 0;
+}
+
+/// The vocabulary of the tokenizer a file names, when it gives no vocabulary size: the tokenizer's own, which
+/// Megatron-LM pads to a multiple of make_vocab_size_divisible_by (128) x the tensor-parallel size
+/// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,
+/// io/Import.cpp). Only for a file that gives the model (a tokenizer alone plans nothing).
+void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line, const QString &source,
+                            FileImport &out)
+{
+    const int size = tokenizerVocabularySize(tokenizer);
+    if (size == 0 || findLeafEnding(leaves, "num_layers") == leaves.end() || findLeafEnding(leaves, "vocab_size") != leaves.end()
+        || findLeafEnding(leaves, "padded_vocab_size") != leaves.end())
         return;
-    const auto type = find("tokenizer_type");
-    static const std::map<QString, int> sizes{{"GPT2BPETokenizer", 50257}, {"Llama2Tokenizer", 32000}};
-    const auto known = type != leaves.end() ? sizes.find(type->value.toString())
-                       : gptScriptLine > 0  ? sizes.find(QStringLiteral("GPT2BPETokenizer"))
-                                            : sizes.end();
-    if (known == sizes.end())
+    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
+    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, line, source});
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"), multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
+                        multiple != leaves.end() ? multiple->line : line, QStringLiteral("make_vocab_size_divisible_by")});
+}
+
+/// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
+/// pretrain_gpt.py line 527 at Megatron-LM d98e8a6).
+void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words, FileImport &out)
+{
+    if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line, QStringLiteral("tokenizer_type ") + type->value.toString(), out);
         return;
-    const int line = type != leaves.end() ? type->line : gptScriptLine;
-    const auto multiple = find("make_vocab_size_divisible_by");
-    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(known->second)), file, line,
-                        (type != leaves.end() ? QStringLiteral("tokenizer_type ") : QStringLiteral("pretrain_gpt.py's default tokenizer_type "))
-                            + known->first});
-    const double by = multiple != leaves.end() ? multiple->value.toString().toDouble() : 128.0;
-    out.keys.push_back({QStringLiteral("derived.vocab_multiple"), QJsonValue(by), file, multiple != leaves.end() ? multiple->line : line,
-                        QStringLiteral("make_vocab_size_divisible_by")});
+    }
+    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String("pretrain_gpt.py")); });
+    if (gpt != words.end())
+        addTokenizerVocabulary(file, leaves, QStringLiteral("GPT2BPETokenizer"), std::max(gpt->line, 1),
+                               QStringLiteral("pretrain_gpt.py's default tokenizer_type GPT2BPETokenizer"), out);
 }
 
 FileImport readMegatron(const QString &file, const QByteArray &bytes)
@@ -526,8 +560,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
     }
     mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     addMegatronDefaults(file, leaves, out);
-    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String("pretrain_gpt.py")); });
-    tokenizerVocabulary(file, leaves, gpt != words.end() ? std::max(gpt->line, 1) : 0, out);
+    megatronTokenizer(file, leaves, words, out);
     return out;
 }
 
@@ -786,7 +819,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
     FileImport out;
     out.format = ImportFormat::DeepSpeed;
     std::vector<Leaf> leaves;
-    jsonLeaves(QJsonDocument::fromJson(bytes).object(), QString(), bytes, leaves);
+    jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
     static const std::map<QString, Rule> rules{
         {"train_batch_size", {"training.global_batch", asInteger}},
         {"train_micro_batch_size_per_gpu", {"training.micro_batch", asInteger}},
@@ -818,8 +851,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
             planned.push_back(leaf);
     }
     mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
-    if (const auto param = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) { return l.name == QLatin1String("zero_optimization.offload_param.device"); });
-        param != leaves.end() && param->value.toString() != QLatin1String("none"))
+    if (const auto param = findLeaf(leaves, "zero_optimization.offload_param.device"); param != leaves.end() && param->value.toString() != QLatin1String("none"))
         out.warnings.push_back({file, param->line, QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
                                                                   "are not planned; the plan keeps them on the GPUs (more memory, no host "
                                                                   "transfers)").arg(param->value.toString())});
@@ -883,37 +915,16 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
 }
 
 /// NeMo 1's optimizer by name (model.optim.name: mcore_distributed_optim is Megatron-Core's distributed
-/// optimizer, ZeRO-1; fused_adam is not sharded) and its Hugging Face tokenizer by model name
-/// (model.tokenizer.type), whose vocabulary Megatron pads as it pads every tokenizer's (derived.tokenizer_vocab).
-/// Sizes from each model's config.json vocab_size: Llama 3 / 3.1 128,256; Llama 2, Mistral 7B v0.1 and Mixtral
-/// 8x7B 32,000; Mixtral 8x22B 32,768; StarCoder2 49,152; Mistral NeMo 131,072; Megatron's GPT2BPETokenizer
-/// GPT-2's 50,257.
+/// optimizer, ZeRO-1; fused_adam is not sharded) and its tokenizer by name (model.tokenizer.type).
 void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
-    const auto find = [&](const char *suffix) {
-        return std::find_if(leaves.begin(), leaves.end(), [suffix](const Leaf &l) { return l.name.endsWith(QLatin1String(suffix)); });
-    };
-    if (const auto optim = find("optim.name"); optim != leaves.end()) {
+    if (const auto optim = findLeafEnding(leaves, "optim.name"); optim != leaves.end()) {
         const QString name = optim->value.toString();
         if (name == QLatin1String("mcore_distributed_optim") || name == QLatin1String("fused_adam"))
             out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1, file, optim->line, optim->name});
     }
-    const auto type = find("tokenizer.type");
-    if (type == leaves.end() || find("padded_vocab_size") != leaves.end() || find(".vocab_size") != leaves.end())
-        return;
-    static const std::vector<std::pair<QRegularExpression, int>> sizes{
-        {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256}, {QRegularExpression(QStringLiteral("Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
-        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768}, {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
-        {QRegularExpression(QStringLiteral("starcoder2")), 49152}, {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072}};
-    for (const auto &[pattern, size] : sizes)
-        if (pattern.match(type->value.toString()).hasMatch()) {
-            const auto multiple = find("make_vocab_size_divisible_by");
-            out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, type->line,
-                                QStringLiteral("tokenizer.type ") + type->value.toString()});
-            out.keys.push_back({QStringLiteral("derived.vocab_multiple"), multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0),
-                                file, multiple != leaves.end() ? multiple->line : type->line, QStringLiteral("make_vocab_size_divisible_by")});
-            return;
-        }
+    if (const auto type = findLeafEnding(leaves, "tokenizer.type"); type != leaves.end())
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line, QStringLiteral("tokenizer.type ") + type->value.toString(), out);
 }
 
 FileImport readNemo(const QString &file, const QByteArray &bytes)
@@ -1028,12 +1039,6 @@ const std::map<QString, Rule> &torchtitanRules()
         {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
     };
     return rules;
-}
-
-/// The leaf of that dotted name, or leaves.end().
-std::vector<Leaf>::const_iterator findLeaf(const std::vector<Leaf> &leaves, const char *name)
-{
-    return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
 }
 
 /// torchtitan's activation checkpointing: mode "full" or "none", or "selective" with selective_ac_option

@@ -268,8 +268,7 @@ void SummaryStrip::refresh()
                                                                fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
     // The error band (issue 37) on the captions, a warning mark outside the validated runs (the tooltip says
     // which dimensions): the tiles are narrow.
-    const QString band = !e.accuracy.assessed ? QString()
-                         : tr("\u00b1%1").arg(fmt::percent(e.accuracy.band80, 0)) + (e.accuracy.validated ? QString() : QStringLiteral(" \u26a0"));
+    const QString band = io::accuracyBand(e.accuracy) + (e.accuracy.assessed && !e.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
     const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(e.accuracy));
     m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step %1").arg(band),
                 tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer.\nTraffic "

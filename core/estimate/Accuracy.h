@@ -4,8 +4,8 @@
 // resources/accuracy/heldout_runs.csv, written by trainplan_calibrate's CALIBRATE_RESIDUALS mode).
 //
 // A plan's comparable runs share its device generation, framework, dense-or-experts and precision family
-// where at least kMinComparable such runs exist; otherwise the fewest of those dimensions are let go (the
-// plan is then outside the validated territory in them). Of those, the nearest in scale (GPUs), work per GPU
+// where at least kMinComparable such runs exist; otherwise the fewest of those dimensions are let go, of as
+// many the set that keeps the most runs (the plan is then outside the validated territory in them). Of those, the nearest in scale (GPUs), work per GPU
 // and model size are taken. The band is a split-conformal quantile of their held-out absolute errors (the
 // ceil(0.8 (n + 1))-th smallest of n: at least 80% coverage for a run drawn like them, wider for fewer
 // runs), widened once more for each dimension the plan lies outside (docs/CALIBRATION.md, "Error bands").

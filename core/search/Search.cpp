@@ -1,5 +1,7 @@
 #include "core/search/Search.h"
 
+#include "core/estimate/Accuracy.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -653,9 +655,9 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
     if (outcome.top.empty())
         return;
     outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
-    EstimateOptions bandOnly = EstimateOptions::analytic();
-    bandOnly.details = true;
-    outcome.bestAccuracy = estimate(outcome.top.front().plan, catalog, bandOnly).accuracy;
+    // The band needs only where the plan sits (its device, framework, scale), not the views' details.
+    const Plan &best = outcome.top.front().plan;
+    outcome.bestAccuracy = assessAccuracy(accuracyCoordinates(best, estimate(best, catalog, EstimateOptions::analytic())), builtinHeldOutRuns());
     const auto ties = [&](RankedPlan &r) {
         r.tiesBest = r.rank != 1 && outcome.bestTokensPerSecond > 0 && outcome.bestAccuracy.assessed
                      && (outcome.bestTokensPerSecond - r.score.tokensPerSecond) / outcome.bestTokensPerSecond <= outcome.bestAccuracy.band80;

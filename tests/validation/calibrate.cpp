@@ -463,7 +463,7 @@ int calibrateStaged(const std::vector<validation::Row> &rows, QTextStream &out)
 
 // --- CALIBRATE_RESIDUALS=<file>: the held-out table of the error bands (core/estimate/Accuracy.h) ---
 
-/// The group of sources whose coverage is checked together (tst_validation heldOutBandsCover).
+/// The group of sources whose coverage is checked together (tst_accuracy stepTimeBandsCover).
 std::string familyOf(const QString &source)
 {
     if (source.startsWith(QLatin1String("bridge")))

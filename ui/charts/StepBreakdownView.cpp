@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 
 #include "io/ChartCsv.h"
+#include "io/Evidence.h"
 #include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -131,8 +132,8 @@ void StepBreakdownView::draw()
         if (e.parts[k] > e.parts[largest])
             largest = k;
     const QString bandWords = !e.accuracy.assessed ? QString()
-                              : e.accuracy.validated ? tr(" (\u00b1%1)").arg(fmt::percent(band, 0))
-                                                     : tr(" (\u00b1%1, not validated)").arg(fmt::percent(band, 0));
+                              : e.accuracy.validated ? tr(" (%1)").arg(io::accuracyBand(e.accuracy))
+                                                     : tr(" (%1, not validated)").arg(io::accuracyBand(e.accuracy));
     QString title = tr("Where the %1 s step goes%4: %2 takes %3")
                         .arg(fmt::number(e.step.stepSeconds, e.step.stepSeconds < 10 ? 3 : 1), stepPartWords(StepPart(largest)),
                              fmt::percent(e.parts[largest] / e.step.stepSeconds, 0), bandWords);
