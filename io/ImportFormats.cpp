@@ -977,8 +977,8 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     for (ImportedKey &k : out.keys)
         k.weak = k.weak || k.source.endsWith(QLatin1String("encoder_seq_length"));
     // A recipe that gives the model's shape and not whether the output layer shares the embedding: NeMo's
-    // default, shared (megatron_gpt_config.yaml share_embeddings_and_output_weights: True; Megatron-Core's
-    // GPT model the same).
+    // default, shared (MegatronGPTModel builds the model with cfg.get('share_embeddings_and_output_weights',
+    // True), nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py).
     const auto said = [&](const char *name) {
         return std::any_of(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name.section('.', -1) == QLatin1String(name); });
     };
