@@ -6,6 +6,7 @@
 
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
+#include "io/SafeFile.h"
 
 namespace trainplan::cli {
 
@@ -96,6 +97,17 @@ int finishOutput(QTextStream &out, QTextStream &err, int status)
     err << "trainplan: cannot write to standard output: " << std::strerror(errno) << '\n';
     err.flush();
     return OutputError;
+}
+
+int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command, QTextStream &err)
+{
+    QString error;
+    if (!io::isNotAnInput(path, inputs, &error) || !io::writeAtomically(path, bytes, &error)) {
+        err << QStringLiteral("trainplan %1: %2\n").arg(command, error);
+        return OutputError;
+    }
+    err << QStringLiteral("wrote %1\n").arg(path);
+    return Ok;
 }
 
 QString exitCodesHelp(bool outputErrors)

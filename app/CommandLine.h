@@ -65,6 +65,10 @@ std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err);
 /// not be written (a full disk, a closed pipe), else `status`.
 int finishOutput(QTextStream &out, QTextStream &err, int status);
 
+/// Writes a subcommand's -o file through io::writeAtomically, never over one of its `inputs`: "wrote PATH"
+/// on `err` and Ok, or the reason ("trainplan COMMAND: PATH: ...") and OutputError; the old file stays whole.
+int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command, QTextStream &err);
+
 /// The exit codes as the help texts list them (`outputErrors`: the command writes files, not only stdout).
 QString exitCodesHelp(bool outputErrors);
 

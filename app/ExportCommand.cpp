@@ -3,7 +3,6 @@
 #include "app/CommandLine.h"
 #include "io/CatalogJson.h"
 #include "io/Export.h"
-#include "io/SafeWrite.h"
 
 namespace trainplan::cli {
 
@@ -12,7 +11,7 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     CommandLine line(QStringLiteral("export"),
                      QStringLiteral("A launch configuration for the plan: a Megatron-LM script, a NeMo recipe (YAML), a torchtitan "
                                     "job file (TOML) or a DeepSpeed config (JSON). What the target cannot express is listed.\n")
-                         + exitCodesHelp(false),
+                         + exitCodesHelp(true),
                      QStringLiteral("usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"));
     const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("megatron, nemo, torchtitan or deepspeed."), QStringLiteral("target"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
@@ -30,16 +29,9 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const io::ExportResult result = io::exportPlan(*plan, *target, io::builtinCatalog());
     for (const QString &note : result.notExpressed)
         err << QStringLiteral("not expressed: %1\n").arg(note);
-    if (line.isSet(output)) {
-        QString error;
-        if (!io::writeAtomically(line.value(output), result.text, &error)) {
-            err << QStringLiteral("trainplan export: %1: %2\n").arg(line.value(output), error);
-            return InvalidInput;
-        }
-        err << QStringLiteral("wrote %1\n").arg(line.value(output));
-    } else {
-        out << QString::fromUtf8(result.text);
-    }
+    if (line.isSet(output))
+        return writeOutputFile(line.value(output), result.text, {line.planPath()}, QStringLiteral("export"), err);
+    out << QString::fromUtf8(result.text);
     return Ok;
 }
 

@@ -5,6 +5,7 @@
 
 #include "app/CommandLine.h"
 #include "io/CatalogJson.h"
+#include "io/SafeFile.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/Report.h"
 
@@ -24,7 +25,7 @@ struct ReportArguments
 };
 
 /// The PDF and the PNGs the arguments ask for; OutputError on the first that fails.
-int writeOutputs(PlanDocument &document, const ReportArguments &a, QTextStream &out, QTextStream &err)
+int writeOutputs(PlanDocument &document, const ReportArguments &a, const QStringList &inputs, QTextStream &out, QTextStream &err)
 {
     QString error;
     if (!a.pdfPath.isEmpty()) {
@@ -38,7 +39,7 @@ int writeOutputs(PlanDocument &document, const ReportArguments &a, QTextStream &
     }
     if (!a.pngDir.isEmpty()) {
         QStringList written;
-        if (!writeChartPngs(&document, a.pngDir, a.size, a.dpi, &written, &error)) {
+        if (!writeChartPngs(&document, a.pngDir, a.size, a.dpi, inputs, &written, &error)) {
             err << "trainplan report: " << error << '\n';
             return OutputError;
         }
@@ -97,10 +98,10 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (a.pdfPath.isEmpty() && a.pngDir.isEmpty())
         return line.usageError(err, QStringLiteral("say what to write: -o REPORT.pdf or --png DIR"));
 
-    // The report never replaces its own plan file.
-    const QFileInfo input(line.planPath()), target(a.pdfPath);
-    if (!a.pdfPath.isEmpty() && input.exists() && target.exists() && input.canonicalFilePath() == target.canonicalFilePath()) {
-        err << "trainplan report: " << a.pdfPath << " is the plan file itself; write the report elsewhere\n";
+    // The report never replaces its plan or its baseline.
+    const QStringList inputs{line.planPath(), line.value(baseline)};
+    if (QString error; !a.pdfPath.isEmpty() && !io::isNotAnInput(a.pdfPath, inputs, &error)) {
+        err << "trainplan report: " << error << '\n';
         return OutputError;
     }
     const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
@@ -115,7 +116,7 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         document.setBaseline(*other, QFileInfo(line.value(baseline)).fileName());
     }
 
-    return writeOutputs(document, a, out, err);
+    return writeOutputs(document, a, inputs, out, err);
 }
 
 } // namespace trainplan::cli

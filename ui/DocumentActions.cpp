@@ -4,7 +4,7 @@
 #include "ui/commands/ReplacePlan.h"
 
 #include "io/Import.h"
-#include "io/SafeWrite.h"
+#include "io/SafeFile.h"
 #include "io/Export.h"
 
 #include <QAction>

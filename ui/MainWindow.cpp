@@ -432,7 +432,7 @@ void MainWindow::exportCharts()
     QString error;
     if (!writeChartPngs(m_document, dir, QSize(settings.value(QStringLiteral("export/width"), 1600).toInt(),
                                                 settings.value(QStringLiteral("export/height"), 1000).toInt()),
-                        settings.value(QStringLiteral("export/dpi"), 192).toInt(), &written, &error)) {
+                        settings.value(QStringLiteral("export/dpi"), 192).toInt(), {m_document->filePath()}, &written, &error)) {
         QMessageBox::warning(this, tr("Export All Charts"), error);
         return;
     }

@@ -32,7 +32,7 @@
 
 #include <qcustomplot.h>
 
-#include "io/SafeWrite.h"
+#include "io/SafeFile.h"
 #include "ui/charts/ExportableChart.h"
 
 namespace trainplan {
@@ -149,14 +149,14 @@ QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi)
     return image;
 }
 
-bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error)
+std::optional<QByteArray> chartPngBytes(ExportableChart &chart, QSize pixels, int dpi, QString *error)
 {
     if (!validSize(pixels, error))
-        return false;
+        return std::nullopt;
     if (dpi < 48 || dpi > 1200) {
         if (error)
             *error = QObject::tr("dpi: must be between 48 and 1200 (got %1)").arg(dpi);
-        return false;
+        return std::nullopt;
     }
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -164,9 +164,15 @@ bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int
     if (!renderChartImage(chart, pixels, dpi).save(&buffer, "PNG")) {
         if (error)
             *error = QObject::tr("cannot encode the PNG");
-        return false;
+        return std::nullopt;
     }
-    return writeAtomically(path, bytes, error);
+    return bytes;
+}
+
+bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error)
+{
+    const std::optional<QByteArray> bytes = chartPngBytes(chart, pixels, dpi, error);
+    return bytes && writeAtomically(path, *bytes, error);
 }
 
 bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error)

@@ -3,9 +3,12 @@
 // is written through QSaveFile: an error leaves no half-written file. Plus the charts' context-menu
 // actions (Copy, Export Chart..., Export Data...).
 
+#include <QByteArray>
 #include <QImage>
 #include <QSize>
 #include <QString>
+
+#include <optional>
 
 class QPainter;
 class QCustomPlot;
@@ -31,6 +34,8 @@ QSizeF logicalExportSize(QSize pixels, int dpi);
 /// Draws the chart filling `pixels` of a 96-dpi paint device at `dpi` (the PNG export and its tests).
 void paintChart(ExportableChart &chart, QPainter &painter, QSize pixels, int dpi);
 QImage renderChartImage(ExportableChart &chart, QSize pixels, int dpi);
+/// The chart as PNG bytes at `pixels` and `dpi` (48-1200); empty with `error` set for a bad size.
+std::optional<QByteArray> chartPngBytes(ExportableChart &chart, QSize pixels, int dpi, QString *error);
 bool saveChartPng(ExportableChart &chart, const QString &path, QSize pixels, int dpi, QString *error);
 /// The SVG's size and view box are the logical size.
 bool saveChartSvg(ExportableChart &chart, const QString &path, QSize size, int dpi, QString *error);

@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "io/PlanJson.h"
-#include "io/SafeWrite.h"
+#include "io/SafeFile.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

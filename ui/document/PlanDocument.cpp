@@ -6,7 +6,7 @@
 
 #include "io/Evidence.h"
 #include "io/PlanJson.h"
-#include "io/SafeWrite.h"
+#include "io/SafeFile.h"
 #include "core/plan/PlanName.h"
 
 namespace trainplan {

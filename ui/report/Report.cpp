@@ -9,7 +9,7 @@
 #include <QSettings>
 #include <QStyle>
 
-#include "io/SafeWrite.h"
+#include "io/SafeFile.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
@@ -96,7 +96,8 @@ bool writeReportFile(PlanDocument *document, const QString &path, const ReportOp
     return io::writeAtomically(path, bytes, error);
 }
 
-bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, QStringList *written, QString *error)
+bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs, QStringList *written,
+                    QString *error)
 {
     if (!document->estimate().valid) {
         QString reason;
@@ -115,14 +116,24 @@ bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, in
             *error = QObject::tr("cannot create the directory %1").arg(dir);
         return false;
     }
+    // Every PNG encoded, then all written or none (a full disk leaves the folder as it was); a link planted in
+    // the folder under a chart's name is replaced, never followed to the file it points at.
     ReportCharts charts(document);
+    std::vector<std::pair<QString, QByteArray>> files;
     for (ExportableChart *chart : charts.all()) {
-        const QString path = QDir(dir).filePath(chart->exportName() + QStringLiteral(".png"));
-        if (!saveChartPng(*chart, path, pixels, dpi, error))
+        const std::optional<QByteArray> bytes = chartPngBytes(*chart, pixels, dpi, error);
+        if (!bytes)
             return false;
-        if (written)
-            *written << path;
+        files.emplace_back(QDir(dir).filePath(chart->exportName() + QStringLiteral(".png")), *bytes);
     }
+    for (const auto &[path, bytes] : files)
+        if (!io::isNotAnInput(path, inputs, error))
+            return false;
+    if (!io::writeAllAtomically(files, error, io::Links::Replace))
+        return false;
+    for (const auto &file : files)
+        if (written)
+            *written << file.first;
     return true;
 }
 

@@ -31,7 +31,9 @@ void setReportPageSizeInSettings(QPageSize::PageSizeId size);
 int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &options, QString *error);
 bool writeReportFile(PlanDocument *document, const QString &path, const ReportOptions &options, QString *error);
 
-/// memory.png, roofline.png, scaling.png, pipeline.png in `dir` (created if needed) at `pixels` and `dpi`.
-bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, QStringList *written, QString *error);
+/// memory.png, roofline.png, scaling.png, pipeline.png in `dir` (created if needed) at `pixels` and `dpi`:
+/// all or none (io::writeAllAtomically), a link in `dir` replaced rather than followed, none over one of `inputs`.
+bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs, QStringList *written,
+                    QString *error);
 
 } // namespace trainplan
