@@ -10,14 +10,15 @@
 #include "io/CatalogJson.h"
 #include "io/MeasurementsCsv.h"
 #include "io/PlanJson.h"
-#include "io/SafeWrite.h"
+#include "core/plan/PlanKeys.h"
+#include "io/SafeFile.h"
 
 namespace trainplan::cli {
 
 namespace {
 
 /// The measured rows of the CSV with their plans read; problems go to `err` with the line.
-std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QTextStream &err)
+std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QTextStream &err, QStringList &planPaths)
 {
     const io::MeasuredRuns csv = io::readMeasuredRuns(path);
     bool ok = csv.errors.isEmpty();
@@ -31,6 +32,12 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
             ok = false;
             continue;
         }
+        if (const std::optional<QString> problem = io::checkStage(run.stage, read.plan->parallel.pipeline)) {
+            err << QStringLiteral("%1:%2: %3\n").arg(path).arg(run.line).arg(*problem);
+            ok = false;
+            continue;
+        }
+        planPaths << run.planPath;
         Measurement m{run.planName.toStdString(), *read.plan, run.stepSeconds, run.tokensPerSecond, run.peakBytes};
         m.kernelSeconds = run.kernelSeconds;
         m.stage = run.stage;
@@ -41,6 +48,21 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
     return rows;
 }
 
+/// Why `id` cannot name the calibrated device (nullopt when it can): what a plan's custom device id must be.
+std::optional<QString> checkDeviceId(const QString &id)
+{
+    if (id.trimmed().isEmpty())
+        return QStringLiteral("--id must not be empty");
+    if (const std::optional<std::string> length = checkLength(id.toStdString(), kMaxIdLength))
+        return QStringLiteral("--id %1").arg(QString::fromStdString(*length));
+    if (std::any_of(id.begin(), id.end(), [](QChar c) { return c.category() == QChar::Other_Control; }))
+        return QStringLiteral("--id must not contain control characters");
+    if (io::builtinCatalog().device(id.toStdString()))
+        return QStringLiteral("--id \"%1\" is a built-in device id; give the calibrated device its own").arg(id);
+    return std::nullopt;
+}
+
+
 } // namespace
 
 int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &err)
@@ -49,8 +71,9 @@ int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &er
                      QStringLiteral("Fit a device to your measured runs: bounded Levenberg-Marquardt on log errors. The CSV has a header "
                                     "row with a column plan (plan files, relative to the CSV) and any of step_seconds, "
                                     "tokens_per_second, peak_bytes.\n")
-                         + exitCodesHelp(false),
-                     QStringLiteral("usage: trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"));
+                         + exitCodesHelp(true),
+                     QStringLiteral("usage: trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"),
+                     {{QStringLiteral("MEASURED.csv"), QStringLiteral("The measured runs (CSV): a header row, then one run per row.")}});
     const QCommandLineOption base(QStringLiteral("base"), QStringLiteral("The catalog device the runs used."), QStringLiteral("DEVICE"));
     const QCommandLineOption id(QStringLiteral("id"), QStringLiteral("The calibrated device's id (default: DEVICE-calibrated)."), QStringLiteral("NAME"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
@@ -61,26 +84,28 @@ int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &er
         return *done;
     if (!line.isSet(base) || !io::builtinCatalog().device(line.value(base).toStdString()))
         return line.usageError(err, QStringLiteral("--base must name a catalog device (got \"%1\")").arg(line.value(base)));
-    const std::optional<std::vector<Measurement>> rows = readMeasurements(line.planPath(), err);
+    const QString newId = line.isSet(id) ? line.value(id) : line.value(base) + QStringLiteral("-calibrated");
+    if (const std::optional<QString> problem = checkDeviceId(newId))
+        return line.usageError(err, *problem);
+    QStringList inputs{line.planPath()}; // the CSV and the plans it names: never the output
+    const std::optional<std::vector<Measurement>> rows = readMeasurements(line.planPath(), err, inputs);
     if (!rows)
         return InvalidInput;
     if (rows->empty()) {
         err << QStringLiteral("%1: no measured rows\n").arg(line.planPath());
         return InvalidInput;
     }
-    const std::string newId = line.isSet(id) ? line.value(id).toStdString() : line.value(base).toStdString() + "-calibrated";
-    const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId);
-    out << io::calibrationReport(fit);
-    if (line.isSet(output)) {
-        const QJsonObject doc{{"format", "trainplan-devices"}, {"devices", QJsonArray{io::deviceToJson(fit.device)}}};
-        QString error;
-        if (!io::writeAtomically(line.value(output), QJsonDocument(doc).toJson(QJsonDocument::Indented), &error)) {
-            err << QStringLiteral("trainplan calibrate: %1: %2\n").arg(line.value(output), error);
-            return InvalidInput;
-        }
-        err << QStringLiteral("wrote %1\n").arg(line.value(output));
+    QString error; // before the fit: an output that is an input or not a file is refused at once
+    if (line.isSet(output) && (!io::isNotAnInput(line.value(output), inputs, &error) || !io::isWritableTarget(line.value(output), &error))) {
+        err << QStringLiteral("trainplan calibrate: %1\n").arg(error);
+        return OutputError;
     }
-    return Ok;
+    const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId.toStdString());
+    out << io::calibrationReport(fit);
+    if (!line.isSet(output))
+        return Ok;
+    const QJsonObject doc{{"format", "trainplan-devices"}, {"devices", QJsonArray{io::deviceToJson(fit.device)}}};
+    return writeOutputFile(line.value(output), QJsonDocument(doc).toJson(QJsonDocument::Indented), inputs, QStringLiteral("calibrate"), err);
 }
 
 } // namespace trainplan::cli

@@ -1,6 +1,6 @@
 #include "io/KinetoTrace.h"
 
-#include <QFile>
+#include "io/SafeFile.h"
 
 #include <algorithm>
 #include <cctype>
@@ -37,11 +37,14 @@ QByteArray gunzip(const QByteArray &in, QString &error)
         status = inflate(&z, Z_NO_FLUSH);
         if (status != Z_OK && status != Z_STREAM_END)
             break;
-        out.append(buffer, qsizetype(sizeof buffer - z.avail_out));
-        if (out.size() > kMaxTraceBytes) {
+        const qsizetype produced = qsizetype(sizeof buffer - z.avail_out);
+        if (out.size() + produced > kMaxTraceBytes) { // checked before it grows: memory never passes the limit
             status = Z_MEM_ERROR;
             break;
         }
+        if (out.size() + produced > out.capacity()) // doubling, but never past the limit
+            out.reserve(std::min(kMaxTraceBytes, std::max<qsizetype>(2 * out.capacity(), 1 << 20)));
+        out.append(buffer, produced);
         if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0)
             status = Z_DATA_ERROR; // truncated: no more input, stream not ended
     }
@@ -489,10 +492,11 @@ TraceReadResult parseKinetoTrace(const QByteArray &raw, const QString &name)
 
 TraceReadResult readKinetoTrace(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {std::nullopt, QStringLiteral("%1: cannot be read: %2").arg(path, file.errorString())};
-    return parseKinetoTrace(file.readAll(), path);
+    QString error;
+    const std::optional<QByteArray> bytes = readRegularFile(path, kMaxTraceBytes, QStringLiteral("a trace"), &error);
+    if (!bytes)
+        return {std::nullopt, QStringLiteral("%1: %2").arg(path, error)};
+    return parseKinetoTrace(*bytes, path);
 }
 
 } // namespace trainplan::io

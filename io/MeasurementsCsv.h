@@ -34,6 +34,25 @@ struct MeasuredRuns
     QStringList errors; ///< "FILE:LINE: rule"; the file is unusable when there are any
 };
 
+/// The largest measurements CSV read (a calibration has tens to thousands of rows, a few hundred bytes each).
+inline constexpr qint64 kMaxMeasurementsBytes = 16 * 1024 * 1024;
+/// The most rows a calibration fits.
+inline constexpr int kMaxMeasuredRows = 10000;
+
+/// Every column a measurements CSV may have that holds a measured value, in the order it writes them.
+QStringList measuredColumns();
+
+/// Why `text` cannot be a value of the measured `column` (nullopt when it can): a finite number in the
+/// column's physical range (a step time from a microsecond to 10^6 s, a throughput from 10^-3 to 10^12 tokens/s,
+/// a memory peak from 1 MB to 10^15 bytes); `value` receives it.
+std::optional<QString> checkMeasuredValue(const QString &column, const QString &text, double *value);
+
+/// Why `stage` cannot be the pipeline stage of a row whose plan has `pipelineStages` (nullopt when it can).
+std::optional<QString> checkStage(std::int64_t stage, std::int64_t pipelineStages);
+
+/// Reads the CSV: a regular file of at most kMaxMeasurementsBytes and kMaxMeasuredRows rows, a header with
+/// a column plan, at least one measured column and no column twice, and in each row values checkMeasuredValue
+/// accepts and a whole-number stage 0 or more.
 MeasuredRuns readMeasuredRuns(const QString &csvPath);
 
 } // namespace trainplan::io

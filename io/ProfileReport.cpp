@@ -10,6 +10,9 @@
 
 #include <cmath>
 
+#include "io/MeasurementsCsv.h"
+#include "io/SafeFile.h"
+
 namespace trainplan::io {
 
 namespace {
@@ -93,28 +96,26 @@ QJsonObject profileToJson(const MeasuredProfile &m, const ProfileComparison &c)
 bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const MeasuredProfile &m, std::int64_t stage, QString *error)
 {
     QStringList header = measurementColumns();
-    QFile file(csvPath);
-    const bool exists = file.exists();
-    if (exists) { // the row follows the file's own column order
-        if (!file.open(QIODevice::ReadOnly)) {
-            *error = file.errorString();
+    QByteArray bytes;
+    if (QFileInfo(csvPath).exists()) { // the row follows the file's own column order
+        const std::optional<QByteArray> existing = readRegularFile(csvPath, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), error);
+        if (!existing)
             return false;
-        }
-        const QStringList existing = QString::fromUtf8(file.readLine()).trimmed().split(',');
-        file.close();
+        bytes = *existing;
+        const QStringList columns = QString::fromUtf8(bytes.left(bytes.indexOf('\n'))).trimmed().split(',');
         QStringList missing;
         for (const QString &column : header)
-            if (!existing.contains(column))
+            if (!columns.contains(column))
                 missing << column;
         if (!missing.isEmpty()) {
             *error = QStringLiteral("its header lacks %1 (write to a new file)").arg(missing.join(QStringLiteral(", ")));
             return false;
         }
-        header = existing;
-    }
-    if (!file.open(QIODevice::Append | QIODevice::Text)) {
-        *error = file.errorString();
-        return false;
+        header = columns;
+        if (!bytes.isEmpty() && !bytes.endsWith('\n'))
+            bytes += '\n'; // a last row without its newline keeps its own line
+    } else {
+        bytes = header.join(',').toUtf8() + '\n';
     }
     QMap<QString, QString> cells{{QStringLiteral("plan"), QFileInfo(csvPath).absoluteDir().relativeFilePath(QFileInfo(planPath).absoluteFilePath())},
                                  {QStringLiteral("stage"), QString::number(stage)},
@@ -123,18 +124,17 @@ bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const
         if (m.busy(c) > 0)
             cells.insert(QStringLiteral("%1_seconds").arg(QLatin1String(spellingOf(c))), QString::number(m.busy(c), 'g', 8));
     QStringList row;
-    for (const QString &column : header)
+    for (const QString &column : header) {
+        double value = 0;
+        if (column != QLatin1String("plan") && column != QLatin1String("stage") && !cells.value(column).isEmpty())
+            if (const std::optional<QString> problem = checkMeasuredValue(column, cells.value(column), &value)) {
+                *error = QStringLiteral("the trace's %1; no row written").arg(*problem);
+                return false;
+            }
         row << cells.value(column);
-    QTextStream out(&file);
-    if (!exists)
-        out << header.join(',') << '\n';
-    out << row.join(',') << '\n';
-    out.flush();
-    if (file.error() != QFileDevice::NoError) {
-        *error = file.errorString();
-        return false;
     }
-    return true;
+    // The whole file rewritten atomically: a full disk leaves it as it was, never a half row.
+    return writeAtomically(csvPath, bytes + row.join(',').toUtf8() + '\n', error);
 }
 
 } // namespace trainplan::io

@@ -205,7 +205,7 @@ private slots:
         bad.close();
         QCOMPARE(cli::runCalibrate({bad.fileName(), QStringLiteral("--base"), QStringLiteral("h100-sxm5-80gb")}, o2, e2), 1);
         e2.flush();
-        QVERIFY(err2.contains(QStringLiteral("bad.csv:2: step_seconds must be a positive number")));
+        QVERIFY(err2.contains(QStringLiteral("bad.csv:2: step_seconds must be a number from 1e-06 to 1e+06 s (got \"-3\")")));
     }
 };
 
