@@ -6,7 +6,6 @@
 #include "io/CatalogJson.h"
 #include "io/Import.h"
 #include "io/PlanJson.h"
-#include "io/SafeWrite.h"
 
 namespace trainplan::cli {
 
@@ -18,7 +17,7 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
                                     "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
                                     "length) is an error naming each key: give it with --set, or take the built-in example's "
                                     "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n")
-                         + exitCodesHelp(false),
+                         + exitCodesHelp(true),
                      QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--assume-example] [-o PLAN.json]\n"), 0);
     const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."), QStringLiteral("KEY=VALUE"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
@@ -43,16 +42,9 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return InvalidInput;
     }
     const QByteArray plan = io::writePlan(*result.plan, io::builtinCatalog());
-    if (line.isSet(output)) {
-        QString error;
-        if (!io::writeAtomically(line.value(output), plan, &error)) {
-            err << QStringLiteral("trainplan import: %1: %2\n").arg(line.value(output), error);
-            return InvalidInput;
-        }
-        err << QStringLiteral("wrote %1\n").arg(line.value(output));
-    } else {
-        out << QString::fromUtf8(plan);
-    }
+    if (line.isSet(output))
+        return writeOutputFile(line.value(output), plan, line.planPaths(), QStringLiteral("import"), err);
+    out << QString::fromUtf8(plan);
     return Ok;
 }
 

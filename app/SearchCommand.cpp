@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <map>
+
 #include "app/CommandLine.h"
 #include "core/common/Units.h"
 #include "io/CatalogJson.h"
@@ -62,6 +64,7 @@ bool parseNodes(const QString &text, SearchConstraints &c)
 
 bool applyFixes(const QStringList &items, SearchConstraints &constraints, QString *error)
 {
+    std::map<std::string, QString> fixed; // a dimension given twice is a mistake, never "the last wins"
     for (const QString &item : items) {
         const QString name = item.section(QLatin1Char('='), 0, 0).trimmed();
         const QString text = item.section(QLatin1Char('='), 1).trimmed();
@@ -74,6 +77,10 @@ bool applyFixes(const QStringList &items, SearchConstraints &constraints, QStrin
         const std::optional<KeyValue> value = parseValue(*key, text.toStdString(), &why);
         if (!value) {
             *error = QStringLiteral("--fix: '%1': %2 %3").arg(item, QLatin1String(key->path), QString::fromStdString(why));
+            return false;
+        }
+        if (const auto [it, first] = fixed.emplace(key->path, item); !first) {
+            *error = QStringLiteral("--fix: %1 is fixed twice ('%2' and '%3'): fix each dimension once").arg(QLatin1String(key->path), it->second, item);
             return false;
         }
         constraints.fix(key->path, *value);

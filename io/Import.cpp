@@ -1,6 +1,5 @@
 #include "io/Import.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,6 +9,7 @@
 
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
+#include "io/SafeFile.h"
 
 namespace trainplan::io {
 
@@ -259,6 +259,7 @@ void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
 /// derived keys (a global batch from accumulation steps) follow them.
 bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, ImportResult &result)
 {
+    std::map<QString, QString> given;
     for (const QString &set : sets) {
         const qsizetype eq = set.indexOf('=');
         const QString path = set.left(eq).trimmed(), text = set.mid(eq + 1).trimmed();
@@ -266,11 +267,17 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
             result.errors.push_back({QStringLiteral("--set"), 0, QStringLiteral("%1: write KEY=VALUE with a plan key such as parallel.tensor=8").arg(set)});
             return false;
         }
+        if (const auto [it, first] = given.emplace(path, text); !first) {
+            result.errors.push_back({QStringLiteral("--set"), 0, QStringLiteral("%1 is set twice (%2 and %3): give each key once")
+                                                                     .arg(path, it->second, text)});
+            return false;
+        }
         bool ok = false;
         const double number = text.toDouble(&ok);
         const QJsonValue value = ok ? QJsonValue(number) : text == QLatin1String("true") ? QJsonValue(true)
                                                           : text == QLatin1String("false") ? QJsonValue(false) : QJsonValue(text);
         keys[path] = {path, value, QStringLiteral("--set"), 0, set};
+        result.overrides << QStringLiteral("%1 = %2").arg(path, valueText(value));
     }
     return true;
 }
@@ -328,13 +335,11 @@ ImportResult importFiles(const QStringList &paths, const QStringList &sets, cons
     std::vector<std::pair<QString, QByteArray>> files;
     ImportResult unreadable;
     for (const QString &path : paths) {
-        QFile f(path);
-        if (!f.open(QIODevice::ReadOnly) || f.size() > 16 * 1024 * 1024) {
-            unreadable.errors.push_back({path, 0, f.isOpen() ? QStringLiteral("larger than 16 MiB: not a configuration file")
-                                                             : QStringLiteral("cannot be read: %1").arg(f.errorString())});
-            continue;
-        }
-        files.emplace_back(path, f.readAll());
+        QString error;
+        if (std::optional<QByteArray> bytes = readRegularFile(path, kMaxConfigurationBytes, QStringLiteral("a configuration file"), &error))
+            files.emplace_back(path, std::move(*bytes));
+        else
+            unreadable.errors.push_back({path, 0, error});
     }
     if (!unreadable.errors.empty())
         return unreadable;
@@ -349,6 +354,8 @@ QString importReport(const ImportResult &r)
         out += QStringLiteral("  %1 = %2  (%3, %4)\n").arg(k.path, valueText(k.value), ImportMessage{k.file, k.line, {}}.where(), k.source);
     if (!r.notPlanned.isEmpty())
         out += QStringLiteral("Read, not planned (hyperparameters, data, logging, I/O):\n  ") + r.notPlanned.join(QStringLiteral("\n  ")) + '\n';
+    if (!r.overrides.isEmpty())
+        out += QStringLiteral("Set with --set (over what the files say):\n  ") + r.overrides.join(QStringLiteral("\n  ")) + '\n';
     if (!r.assumptions.isEmpty())
         out += QStringLiteral("Assumed, no file gives them:\n  ") + r.assumptions.join(QStringLiteral("\n  ")) + '\n';
     for (const ImportMessage &m : r.warnings)

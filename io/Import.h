@@ -93,8 +93,12 @@ struct ImportResult
     QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)" (assumeExample only)
     std::vector<MissingKey> missing;       ///< needed, given by no file: errors unless assumeExample
     QStringList notPlanned;                ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
+    QStringList overrides;                 ///< "parallel.tensor = 8" for each --set, in the order given
     bool ok() const { return plan.has_value() && errors.empty(); }
 };
+
+/// The largest configuration file read (a launch script or a recipe is kilobytes).
+inline constexpr qint64 kMaxConfigurationBytes = 16 * 1024 * 1024;
 
 /// Combines the files (paths read from disk) and `sets` ("key=value" overrides, applied last) into a plan.
 ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog, const ImportOptions &options = {});

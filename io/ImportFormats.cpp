@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QRegularExpression>
 
 #include <yaml-cpp/yaml.h>
@@ -57,14 +58,23 @@ QJsonValue asInteger(const QJsonValue &v)
 {
     bool ok = false;
     const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
-    return ok && d == std::floor(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+    return ok && std::isfinite(d) && d == std::floor(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
 }
 
 QJsonValue asNumber(const QJsonValue &v)
 {
     bool ok = false;
     const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
-    return ok ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+    return ok && std::isfinite(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+}
+
+/// What a rule's numeric conversion expects, or nullptr for the others: a value it refuses ("nan", "0x20",
+/// "32.5" for a whole number, an empty value) is an error, never the plan's default taken in its place.
+const char *expectedNumber(const Convert &convert)
+{
+    using Function = QJsonValue (*)(const QJsonValue &);
+    const Function *f = convert.target<Function>();
+    return !f ? nullptr : *f == asInteger ? "a whole number" : *f == asNumber ? "a number" : nullptr;
 }
 
 bool truthy(const QJsonValue &v)
@@ -236,9 +246,15 @@ bool ignoredName(const QString &name)
 }
 
 /// A leaf's value as a message quotes it (a list as JSON, "[0,0,1]").
+/// A value as a message quotes it: at most 80 characters (a value of a megabyte never floods the terminal).
+QString shortText(const QString &text)
+{
+    return text.size() <= 80 ? text : text.left(77) + QStringLiteral("...");
+}
+
 QString leafText(const QJsonValue &v)
 {
-    return v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toVariant().toString();
+    return shortText(v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toVariant().toString());
 }
 
 /// Megatron-Core's per-layer MoE pattern (--moe-layer-freq as a Python list expression, "([0]*3+[1]*58)",
@@ -404,6 +420,11 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
             const QJsonValue v = it->second.convert(leaf.value);
             if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))
                 out.notPlanned << leaf.name; // a YAML null: the framework's default, which the plan's is
+            else if (v.isUndefined() && expectedNumber(it->second.convert) && !leaf.value.toString().contains(QLatin1String("${")))
+                out.errors.push_back({file, leaf.line, QStringLiteral("%1 must be %2 (got %3)")
+                                                           .arg(leaf.name, QLatin1String(expectedNumber(it->second.convert)),
+                                                                leaf.value.isBool() ? QStringLiteral("no number: true, false or a flag without a value")
+                                                                                    : leafText(leaf.value))});
             else if (v.isUndefined() && !leaf.value.isBool())
                 out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
             else if (!v.isUndefined())
@@ -426,9 +447,9 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
 /// The words a script passes to Megatron-LM: the command that runs a Python entry point with the most flags
 /// (torchrun ... pretrain_gpt.py ..., its launcher's own flags with it), as bash would expand it
 /// (io/ShellScript.h); an argument file (no such command) is all its words.
-std::vector<shell::Field> megatronArguments(const QString &text)
+std::vector<shell::Field> megatronArguments(const shell::Script &script)
 {
-    const std::vector<shell::Command> commands = shell::commands(text);
+    const std::vector<shell::Command> &commands = script.commands;
     const auto flags = [](const shell::Command &c) {
         return std::count_if(c.words.begin(), c.words.end(), [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
     };
@@ -531,7 +552,12 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
     out.format = ImportFormat::Megatron;
-    const std::vector<shell::Field> words = megatronArguments(QString::fromUtf8(bytes));
+    const shell::Script script = shell::read(QString::fromUtf8(bytes));
+    if (!script.error.isEmpty()) {
+        out.errors.push_back({file, script.errorLine, script.error});
+        return out;
+    }
+    const std::vector<shell::Field> words = megatronArguments(script);
     std::vector<Leaf> leaves;
     const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -554,7 +580,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
             out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
         else if (value.contains(QLatin1Char('$')))
             out.warnings.push_back({file, line, QStringLiteral("--%1 %2: a value the script does not set (a variable, a positional "
-                                                               "parameter without a default, or a command's output)").arg(name, value)});
+                                                               "parameter without a default, or a command's output)").arg(name, shortText(value))});
         else
             leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
     }
@@ -691,15 +717,23 @@ QJsonObject languageModelConfig(const QJsonObject &top)
     return text;
 }
 
+/// A JSON key written twice in one object: the file means one of the values, and QJsonDocument would keep
+/// whichever came last. True (with the error) when there is one.
+bool refuseDuplicateKey(const QString &file, const QByteArray &bytes, FileImport &out)
+{
+    const std::optional<QString> twice = findDuplicateKey(bytes);
+    if (twice)
+        out.errors.push_back({file, lineOfKey(bytes, twice->section('.', -1)),
+                              QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
+    return twice.has_value();
+}
+
 /// What a config.json cannot say to this reader: a key written twice (the file means one of them), layers of
 /// different shapes (block_configs: Llama-3.3-Nemotron-Super's per-layer attention and MLP widths).
 bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
 {
-    if (const std::optional<QString> twice = findDuplicateKey(bytes)) {
-        out.errors.push_back({file, lineOfKey(bytes, twice->section('.', -1)),
-                              QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
+    if (refuseDuplicateKey(file, bytes, out))
         return true;
-    }
     if (root.value(QLatin1String("block_configs")).isArray()) {
         out.errors.push_back({file, lineOfKey(bytes, QStringLiteral("block_configs")),
                               QStringLiteral("block_configs: layers of different shapes (each its own attention and MLP width) are not "
@@ -818,6 +852,8 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
     out.format = ImportFormat::DeepSpeed;
+    if (refuseDuplicateKey(file, relaxedJson(bytes), out))
+        return out;
     std::vector<Leaf> leaves;
     jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
     static const std::map<QString, Rule> rules{
@@ -861,41 +897,76 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
 
 // --- NeMo / Megatron-Bridge recipe (YAML) ----------------------------------------------------------------
 
-/// A map key as text: a scalar's own text; a list or map used as a key ("? [a, b]") as YAML writes it, which
-/// no rule matches, so it is reported as not understood rather than throwing.
+/// A map key as text: a scalar's own text; a list or map used as a key ("? [a, b]") is named as such, which
+/// no rule matches, so it is reported as not understood (never emitted: an alias may make it a cycle).
 QString yamlKey(const YAML::Node &key)
 {
-    if (key.IsScalar())
-        return QString::fromStdString(key.Scalar());
-    YAML::Emitter out;
-    out << YAML::Flow << key;
-    return QString::fromUtf8(out.c_str());
+    return key.IsScalar() ? QString::fromStdString(key.Scalar()) : QStringLiteral("(a list or map as a key)");
 }
 
-void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf> &leaves)
+/// The limits of a recipe's YAML walk: a recipe has hundreds of leaves a few levels deep, and an alias
+/// repeats what it names, so nine aliases of nine are a billion leaves (a "billion laughs") and an alias
+/// inside what it names is a cycle. Past a limit the walk stops with the line where it did.
+struct YamlWalk
 {
+    static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxNodes = 200000;
+    int nodes = 0;
+    QString error;
+    int errorLine = 0;
+
+    bool over(const YAML::Node &node, int depth)
+    {
+        if (!error.isEmpty())
+            return true;
+        if (++nodes <= kMaxNodes && depth <= kMaxDepth)
+            return false;
+        error = depth > kMaxDepth ? QStringLiteral("nested more than %1 levels deep (an alias inside what it names repeats it forever)").arg(kMaxDepth)
+                                  : QStringLiteral("more than %1 values (aliases that repeat aliases): not a recipe").arg(kMaxNodes);
+        errorLine = node.Mark().line + 1;
+        return true;
+    }
+};
+
+QJsonValue yamlScalar(const QString &text)
+{
+    if (text == QLatin1String("true") || text == QLatin1String("True"))
+        return true;
+    if (text == QLatin1String("false") || text == QLatin1String("False"))
+        return false;
+    bool number = false;
+    const double v = text.toDouble(&number);
+    return number ? QJsonValue(v) : QJsonValue(text);
+}
+
+void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf> &leaves, YamlWalk &walk, int depth = 0)
+{
+    if (walk.over(node, depth))
+        return;
     if (node.IsMap()) {
-        for (const auto &entry : node)
-            yamlLeaves(entry.second, prefix.isEmpty() ? yamlKey(entry.first) : prefix + '.' + yamlKey(entry.first), leaves);
+        QSet<QString> keys;
+        for (const auto &entry : node) {
+            const QString key = yamlKey(entry.first);
+            if (keys.contains(key) && entry.first.IsScalar()) { // the file means one of them
+                walk.error = QStringLiteral("%1: written twice in one map; the file means one of the values: remove the other")
+                                 .arg(prefix.isEmpty() ? key : prefix + '.' + key);
+                walk.errorLine = entry.first.Mark().line + 1;
+                return;
+            }
+            keys.insert(key);
+            yamlLeaves(entry.second, prefix.isEmpty() ? key : prefix + '.' + key, leaves, walk, depth + 1);
+        }
     } else if (node.IsNull()) {
         leaves.push_back({prefix, QStringLiteral("null"), node.Mark().line + 1});
     } else if (node.IsScalar()) {
-        const QString text = QString::fromStdString(node.Scalar());
-        QJsonValue value(text);
-        if (text == QLatin1String("true") || text == QLatin1String("True"))
-            value = true;
-        else if (text == QLatin1String("false") || text == QLatin1String("False"))
-            value = false;
-        else if (bool ok = false; text.toDouble(&ok), ok)
-            value = text.toDouble();
-        leaves.push_back({prefix, value, node.Mark().line + 1});
+        leaves.push_back({prefix, yamlScalar(QString::fromStdString(node.Scalar())), node.Mark().line + 1});
     } else if (node.IsSequence()) {
         // A list of scalars is one value (moe_layer_freq: [0, 0, 1, ...]); a list of maps (callbacks, ...)
         // is read element by element.
         QJsonArray items;
         bool scalars = true;
         for (const auto &item : node) {
-            if (!item.IsScalar()) {
+            if (!item.IsScalar() || walk.over(item, depth + 1)) {
                 scalars = false;
                 break;
             }
@@ -910,7 +981,8 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
         }
         int index = 0;
         for (const auto &item : node)
-            yamlLeaves(item, QStringLiteral("%1[%2]").arg(prefix).arg(index++), leaves);
+            if (walk.error.isEmpty())
+                yamlLeaves(item, QStringLiteral("%1[%2]").arg(prefix).arg(index++), leaves, walk, depth + 1);
     }
 }
 
@@ -939,10 +1011,15 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         return out;
     }
     std::vector<Leaf> leaves;
+    YamlWalk walk;
     try {
-        yamlLeaves(root, QString(), leaves);
+        yamlLeaves(root, QString(), leaves, walk);
     } catch (const YAML::Exception &e) { // a node yaml-cpp cannot read back (bad input never ends the import)
         out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
+        return out;
+    }
+    if (!walk.error.isEmpty()) {
+        out.errors.push_back({file, walk.errorLine, walk.error});
         return out;
     }
     // The launcher's run, logging and configuration-system sections hold nothing a plan holds.
@@ -1149,10 +1226,56 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
                         QStringLiteral("training.global_batch_size -1")});
 }
 
+/// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
+/// kMaxTomlKeyDepth parts, or 0: toml++ nests a table per part by recursion, and thirty thousand parts exhaust
+/// its stack. A job file's keys have two or three.
+constexpr int kMaxTomlKeyDepth = 64;
+
+int tooDeepTomlKey(const QByteArray &bytes)
+{
+    int line = 1, dots = 0;
+    bool header = false, lineStart = true;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if ((c == '"' || c == '\'') && bytes.mid(i, 3) == QByteArray(3, c)) { // a multi-line string: a value
+            const qsizetype close = bytes.indexOf(QByteArray(3, c), i + 3);
+            const qsizetype last = close < 0 ? bytes.size() : close + 2;
+            line += int(bytes.mid(i, last - i).count('\n'));
+            i = last;
+        } else if (c == '"' || c == '\'') { // a one-line string: a quoted key part or a value
+            for (++i; i < bytes.size() && bytes[i] != c && bytes[i] != '\n'; ++i)
+                i += c == '"' && bytes[i] == '\\';
+            if (i < bytes.size() && bytes[i] == '\n')
+                --i;
+        } else if (c == '#') {
+            while (i + 1 < bytes.size() && bytes[i + 1] != '\n')
+                ++i;
+        } else if (c == '\n') {
+            ++line, dots = 0, header = false, lineStart = true;
+            continue;
+        } else if (c == '.' && ++dots >= kMaxTomlKeyDepth && header) {
+            return line;
+        } else if (c == '[' && lineStart) {
+            header = true;
+        } else if (c == '=' && dots >= kMaxTomlKeyDepth) {
+            return line;
+        } else if (c == '=' || c == ',' || c == '{' || c == '[') {
+            dots = 0;
+        }
+        lineStart = lineStart && (c == ' ' || c == '\t');
+    }
+    return 0;
+}
+
 FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
     out.format = ImportFormat::Torchtitan;
+    if (const int line = tooDeepTomlKey(bytes)) {
+        out.errors.push_back({file, line, QStringLiteral("a key of more than %1 dotted parts: not a job file (a job file's keys have two or three)")
+                                              .arg(kMaxTomlKeyDepth)});
+        return out;
+    }
     toml::table parsed;
     try {
         parsed = toml::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())));

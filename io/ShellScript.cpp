@@ -2,7 +2,9 @@
 
 #include <QRegularExpression>
 
+#include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 
 namespace trainplan::io::shell {
@@ -225,9 +227,31 @@ public:
     {
         const std::vector<Token> tokens = Lexer(text, firstLine).tokens();
         std::size_t i = 0;
-        while (i < tokens.size())
+        while (i < tokens.size() && m_failure->error.isEmpty())
             i = statement(tokens, i, depth);
         return std::move(m_commands);
+    }
+
+    /// The first limit passed, shared with the readers of eval'ed strings.
+    struct Failure
+    {
+        QString error;
+        int line = 0;
+        qsizetype total = 0; ///< characters of every command so far
+    };
+    std::shared_ptr<Failure> failure() const { return m_failure; }
+
+    /// True (and the failure recorded once) when `size` characters pass `limit`.
+    bool over(qsizetype size, qsizetype limit, int line, const char *what)
+    {
+        if (size <= limit)
+            return false;
+        if (m_failure->error.isEmpty()) {
+            m_failure->error = QStringLiteral("%1 expands to more than %2 MiB: an expansion this large is not a launch script")
+                                   .arg(QLatin1String(what)).arg(limit >> 20);
+            m_failure->line = line;
+        }
+        return true;
     }
 
 private:
@@ -274,15 +298,18 @@ private:
         }
         Command c;
         for (; k < words.size(); ++k)
-            for (Field &f : expandWord(*words[k]))
+            for (Field &f : expandWord(*words[k])) {
+                m_failure->total += f.text.size();
                 c.words.push_back(std::move(f));
-        if (c.words.empty())
+            }
+        if (c.words.empty() || over(m_failure->total, kMaxTotalCharacters, c.words.front().line, "the script"))
             return;
         if (c.words.front().text == QLatin1String("eval") && depth < 4) {
             QString joined;
             for (std::size_t w = 1; w < c.words.size(); ++w)
                 joined += c.words[w].text + ' ';
             Reader inner;
+            inner.m_failure = m_failure;
             inner.m_vars = m_vars;
             for (Command &e : inner.run(joined, c.words.front().line, depth + 1))
                 m_commands.push_back(std::move(e));
@@ -453,8 +480,11 @@ private:
             for (const auto &[owner, elements] : arrays)
                 if (owner == &word)
                     for (const Token *e : elements)
-                        for (Field &f : expandWord(*e))
+                        for (Field &f : expandWord(*e)) {
+                            m_failure->total += f.text.size();
                             v.elements.push_back(std::move(f));
+                        }
+            over(m_failure->total, kMaxTotalCharacters, word.line, "the script");
             return true;
         }
         Token rest = word;
@@ -464,6 +494,7 @@ private:
             v.elements.front().text += value.text;
         else
             v.elements = {value};
+        over(v.elements.front().text.size(), kMaxWordCharacters, word.line, "a variable's value");
         return true;
     }
 
@@ -504,6 +535,8 @@ private:
             }
             for (const Field &part : expandText(s.text, word.line).parts)
                 f.text += part.text;
+            if (over(f.text.size(), kMaxWordCharacters, word.line, "a variable's value"))
+                break;
         }
         return f;
     }
@@ -549,6 +582,8 @@ private:
                     i = next;
                     continue;
                 }
+                if (over(current.text.size(), kMaxWordCharacters, word.line, "a word") || !m_failure->error.isEmpty())
+                    return {};
                 const qsizetype end = dollarEnd(s.text, i);
                 const Expansion e = expression(s.text.mid(i, end - i), word.line);
                 i = end;
@@ -581,6 +616,8 @@ private:
         if (keepEmpty && !have && out.empty())
             have = true;
         flush();
+        if (over(current.text.size(), kMaxWordCharacters, word.line, "a word"))
+            return {};
         return out;
     }
 
@@ -599,6 +636,8 @@ private:
             for (std::size_t p = 0; p < e.parts.size(); ++p)
                 f.text += (p > 0 ? QStringLiteral(" ") : QString()) + e.parts[p].text;
             i = end;
+            if (over(f.text.size(), kMaxWordCharacters, line, "a word") || !m_failure->error.isEmpty())
+                break;
         }
         out.parts.push_back(f);
         return out;
@@ -606,6 +645,21 @@ private:
 
     /// One $-expression; unknown ones ($(...), an unset variable without a default) stay as written.
     Expansion expression(const QString &e, int line)
+    {
+        if (!m_failure->error.isEmpty())
+            return {};
+        if (m_nesting >= kMaxNesting) {
+            m_failure->error = QStringLiteral("expansions nested more than %1 deep: not a launch script").arg(kMaxNesting);
+            m_failure->line = line;
+            return {};
+        }
+        ++m_nesting;
+        Expansion out = nested(e, line);
+        --m_nesting;
+        return out;
+    }
+
+    Expansion nested(const QString &e, int line)
     {
         if (e.startsWith(QLatin1String("$((")))
             return arithmetic(e.mid(3, e.size() - 5), e, line);
@@ -687,12 +741,14 @@ private:
             ++p;
     }
 
-    static std::optional<long long> atom(const QString &t, qsizetype &p)
+    // Integer arithmetic as bash's on 64 bits, except that what overflows, divides by zero or nests more than
+    // kMaxNesting parentheses deep stays unknown (as written) instead of wrapping or exhausting the stack.
+    static std::optional<long long> atom(const QString &t, qsizetype &p, int depth)
     {
         skip(t, p);
         if (p < t.size() && t.at(p) == '(') {
             ++p;
-            const std::optional<long long> v = sum(t, p);
+            const std::optional<long long> v = depth < kMaxNesting ? sum(t, p, depth + 1) : std::nullopt;
             skip(t, p);
             if (!v || p >= t.size() || t.at(p) != ')')
                 return std::nullopt;
@@ -709,28 +765,42 @@ private:
         return ok ? std::optional<long long>(minus ? -v : v) : std::nullopt;
     }
 
-    static std::optional<long long> product(const QString &t, qsizetype &p)
+    static std::optional<long long> apply(QChar op, long long a, long long b)
     {
-        std::optional<long long> v = atom(t, p);
+        long long r = 0;
+        switch (op.unicode()) {
+        case '+': return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+        case '-': return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+        case '*': return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+        default: break;
+        }
+        if (b == 0 || (a == std::numeric_limits<long long>::min() && b == -1))
+            return std::nullopt;
+        return op == '/' ? a / b : a % b;
+    }
+
+    static std::optional<long long> product(const QString &t, qsizetype &p, int depth)
+    {
+        std::optional<long long> v = atom(t, p, depth);
         for (skip(t, p); v && p < t.size() && QStringLiteral("*/%").contains(t.at(p)); skip(t, p)) {
             const QChar op = t.at(p++);
-            const std::optional<long long> r = atom(t, p);
-            if (!r || (op != '*' && *r == 0))
+            const std::optional<long long> r = atom(t, p, depth);
+            if (!r)
                 return std::nullopt;
-            v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+            v = apply(op, *v, *r);
         }
         return v;
     }
 
-    static std::optional<long long> sum(const QString &t, qsizetype &p)
+    static std::optional<long long> sum(const QString &t, qsizetype &p, int depth = 0)
     {
-        std::optional<long long> v = product(t, p);
+        std::optional<long long> v = product(t, p, depth);
         for (skip(t, p); v && p < t.size() && (t.at(p) == '+' || t.at(p) == '-'); skip(t, p)) {
             const QChar op = t.at(p++);
-            const std::optional<long long> r = product(t, p);
+            const std::optional<long long> r = product(t, p, depth);
             if (!r)
                 return std::nullopt;
-            v = op == '+' ? *v + *r : *v - *r;
+            v = apply(op, *v, *r);
         }
         return v;
     }
@@ -739,13 +809,22 @@ private:
     std::vector<Frame> m_frames;
     bool m_unsetIsEmpty = false; ///< while reading a test
     std::vector<Command> m_commands;
+    std::shared_ptr<Failure> m_failure = std::make_shared<Failure>();
+    int m_nesting = 0; ///< $-expressions being expanded inside one another
 };
 
 } // namespace
 
-std::vector<Command> commands(const QString &script)
+Script read(const QString &script)
 {
-    return Reader().run(script, 1, 0);
+    Reader reader;
+    Script out;
+    out.commands = reader.run(script, 1, 0);
+    out.error = reader.failure()->error;
+    out.errorLine = reader.failure()->line;
+    if (!out.error.isEmpty())
+        out.commands.clear();
+    return out;
 }
 
 } // namespace trainplan::io::shell

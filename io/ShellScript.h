@@ -28,7 +28,22 @@ struct Command
     std::vector<Field> words;
 };
 
+/// What a script gives: its commands, or why it cannot be read.
+struct Script
+{
+    std::vector<Command> commands;
+    /// Non-empty when an expansion passes a limit (a word or value of more than kMaxWordCharacters, more
+    /// than kMaxTotalCharacters in all, expansions nested more than kMaxNesting deep): an expansion bomb
+    /// or a script no launcher runs. `errorLine` is where.
+    QString error;
+    int errorLine = 0;
+};
+
+inline constexpr qsizetype kMaxWordCharacters = qsizetype(1) << 20;
+inline constexpr qsizetype kMaxTotalCharacters = qsizetype(16) << 20;
+inline constexpr int kMaxNesting = 64;
+
 /// The commands the script runs (eval'ed strings in place), in order.
-std::vector<Command> commands(const QString &script);
+Script read(const QString &script);
 
 } // namespace trainplan::io::shell

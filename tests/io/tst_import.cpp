@@ -421,7 +421,7 @@ private slots:
         // A YAML map whose key is itself a list (found by fuzz_import_nemo): read, reported, no exception.
         r = io::importContents({{QStringLiteral("odd.yaml"), QByteArray("trainer:\n  ? [a, b]\n  : 1\n  devices: 8\n")}}, {},
                                io::builtinCatalog());
-        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("[a, b]")); }));
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("a list or map as a key")); }));
         // A file that gives no key (an empty recipe, a script whose flags are all elsewhere) is an error, not the
         // example plan.
         r = io::importContents({{QStringLiteral("empty.yaml"), QByteArray()}}, {}, io::builtinCatalog());

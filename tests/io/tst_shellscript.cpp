@@ -11,7 +11,7 @@ namespace {
 /// The words of the command whose first word is `program`, joined by single spaces.
 QString commandOf(const QString &script, const QString &program)
 {
-    for (const shell::Command &c : shell::commands(script)) {
+    for (const shell::Command &c : shell::read(script).commands) {
         if (c.words.empty() || c.words.front().text != program)
             continue;
         QStringList words;
@@ -36,7 +36,7 @@ private slots:
                                               "B=(--x)\nA+=(\"${B[@]}\")\nQ=(\"one word\")\n"
                                               "torchrun ${A[@]} pretrain_gpt.py \"${Q[@]}\" \\\n  --last\n");
         QCOMPARE(commandOf(script, "torchrun"), QStringLiteral("torchrun --num-layers 32 --fp8-format hybrid --x pretrain_gpt.py one word --last"));
-        const std::vector<shell::Command> c = shell::commands(script);
+        const std::vector<shell::Command> c = shell::read(script).commands;
         QCOMPARE(c.back().words.size(), std::size_t(9)); // "one word" stays one word in quotes
         QCOMPARE(c.back().words[1].line, 2);             // --num-layers where it was written
         QCOMPARE(c.back().words[3].line, 3);
@@ -81,7 +81,7 @@ private slots:
     {
         // Self-reference, unbalanced quotes and brackets: read, not looped on.
         const QString script = QStringLiteral("A=$A$A\nB=$(( $B + 1 ))\nC=\"unterminated\nD=${E\nF=(a b\n");
-        const std::vector<shell::Command> c = shell::commands(script);
+        const std::vector<shell::Command> c = shell::read(script).commands;
         QVERIFY(c.size() < 5);
         QCOMPARE(commandOf(QStringLiteral("X=$((1/0))\nrun $X\n"), "run"), QStringLiteral("run $((1/0))"));
         // Keywords out of place (found by fuzz_import_hf: an elif with no if before it).
