@@ -1,5 +1,7 @@
 #include "app/CalibrateCommand.h"
 
+#include <unistd.h>
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -48,19 +50,6 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
     return rows;
 }
 
-/// Why `id` cannot name the calibrated device (nullopt when it can): what a plan's custom device id must be.
-std::optional<QString> checkDeviceId(const QString &id)
-{
-    if (id.trimmed().isEmpty())
-        return QStringLiteral("--id must not be empty");
-    if (const std::optional<std::string> length = checkLength(id.toStdString(), kMaxIdLength))
-        return QStringLiteral("--id %1").arg(QString::fromStdString(*length));
-    if (std::any_of(id.begin(), id.end(), [](QChar c) { return c.category() == QChar::Other_Control; }))
-        return QStringLiteral("--id must not contain control characters");
-    if (io::builtinCatalog().device(id.toStdString()))
-        return QStringLiteral("--id \"%1\" is a built-in device id; give the calibrated device its own").arg(id);
-    return std::nullopt;
-}
 
 
 } // namespace
@@ -85,8 +74,8 @@ int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &er
     if (!line.isSet(base) || !io::builtinCatalog().device(line.value(base).toStdString()))
         return line.usageError(err, QStringLiteral("--base must name a catalog device (got \"%1\")").arg(line.value(base)));
     const QString newId = line.isSet(id) ? line.value(id) : line.value(base) + QStringLiteral("-calibrated");
-    if (const std::optional<QString> problem = checkDeviceId(newId))
-        return line.usageError(err, *problem);
+    if (const std::optional<QString> problem = io::checkNewDeviceId(newId, io::builtinCatalog()))
+        return line.usageError(err, QStringLiteral("--id ") + *problem);
     QStringList inputs{line.planPath()}; // the CSV and the plans it names: never the output
     const std::optional<std::vector<Measurement>> rows = readMeasurements(line.planPath(), err, inputs);
     if (!rows)
@@ -100,7 +89,18 @@ int runCalibrate(const QStringList &arguments, QTextStream &out, QTextStream &er
         err << QStringLiteral("trainplan calibrate: %1\n").arg(error);
         return OutputError;
     }
-    const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId.toStdString());
+    int shown = -1; // on a terminal, each fit as it completes: a thousand rows take minutes
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    const DeviceFit fit = calibrateDevice(*rows, io::builtinCatalog(), line.value(base).toStdString(), newId.toStdString(), true,
+                                          [&](int done, int total) {
+                                              if (terminal && done != shown) {
+                                                  shown = done;
+                                                  err << QStringLiteral("\rcalibrate: %1 of %2 fits done").arg(done).arg(total)
+                                                      << (done == total ? "\n" : "");
+                                                  err.flush();
+                                              }
+                                              return true;
+                                          });
     out << io::calibrationReport(fit);
     if (!line.isSet(output))
         return Ok;

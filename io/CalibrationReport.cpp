@@ -26,7 +26,10 @@ QString calibrationReport(const DeviceFit &f)
                                  : QStringLiteral("(start %1; no error estimate: more measurements than fitted parameters needed)").arg(p.value, 0, 'g', 4);
         out << QStringLiteral("  %1 %2 %3\n").arg(QString::fromStdString(p.name).leftJustified(26)).arg(v, 10, 'g', 4).arg(note);
     }
-    out << QStringLiteral("Rows (error before -> after%1):\n").arg(f.leaveOneOut.empty() ? QString() : QStringLiteral(", left out"));
+    const QString heldOut = f.leaveOneOut.empty()                  ? QString()
+                            : f.heldOutFolds < kHeldOutFolds ? QStringLiteral(", left out")
+                                                             : QStringLiteral(", held out in %1 folds").arg(f.heldOutFolds);
+    out << QStringLiteral("Rows (error before -> after%1):\n").arg(heldOut);
     for (std::size_t k = 0; k < f.residualLabels.size(); ++k)
         out << QStringLiteral("  %1 %2% -> %3%%4\n")
                    .arg(QString::fromStdString(f.residualLabels[k]).leftJustified(40))

@@ -5,12 +5,14 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <optional>
 
 #include "io/JsonDuplicates.h"
 #include "io/JsonReader.h"
 #include "io/PlanJson.h"
 #include "core/plan/Plan.h"
+#include "core/plan/PlanKeys.h"
 
 namespace trainplan::io {
 
@@ -348,6 +350,19 @@ QByteArray builtinExamplePlan()
 {
     QFile file(QStringLiteral(":/trainplan/examples/gpt3-175b-tp8-pp8.json"));
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+std::optional<QString> checkNewDeviceId(const QString &id, const Catalog &catalog)
+{
+    if (id.trimmed().isEmpty())
+        return QStringLiteral("must not be empty");
+    if (const std::optional<std::string> length = checkLength(id.toStdString(), kMaxIdLength))
+        return QString::fromStdString(*length);
+    if (std::any_of(id.begin(), id.end(), [](QChar c) { return c.category() == QChar::Other_Control; }))
+        return QStringLiteral("must not contain control characters");
+    if (catalog.device(id.toStdString()))
+        return QStringLiteral("\"%1\" is a device of the catalog; give the new device its own id").arg(id);
+    return std::nullopt;
 }
 
 } // namespace trainplan::io

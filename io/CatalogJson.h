@@ -4,6 +4,9 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QString>
+
+#include <optional>
 
 #include "io/JsonReader.h"
 #include "core/common/Problem.h"
@@ -22,6 +25,9 @@ Problems readClusterCatalog(const QByteArray &json, Catalog &catalog);
 /// One device object of devices.json (also a plan's cluster.custom_devices[i]): every figure checked.
 void readDevice(JsonReader &reader, DeviceSpec &device);
 QJsonObject deviceToJson(const DeviceSpec &device);
+/// Why `id` cannot name a new device of the user's (nullopt when it can): what a plan's custom device id
+/// must be (not empty, at most kMaxIdLength bytes, no control characters) and not a device of `catalog`.
+std::optional<QString> checkNewDeviceId(const QString &id, const Catalog &catalog);
 /// A starting point for a user-defined device: the A100's efficiencies and links, no id or name.
 DeviceSpec customDeviceTemplate();
 

@@ -1,5 +1,7 @@
 #include "io/ComparisonJson.h"
 
+#include "io/EstimateTable.h"
+
 #include <QJsonArray>
 #include <QStringList>
 
@@ -107,7 +109,7 @@ QString comparisonToTable(const ComparedPlan &baseline, const ComparedPlan &plan
             lines << QStringLiteral("  %1: %2 -> %3").arg(QString::fromStdString(d.path), QString::fromStdString(d.before),
                                                           QString::fromStdString(d.after));
     }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    return terminalLines(lines);
 }
 
 } // namespace trainplan::io

@@ -110,6 +110,23 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
 
 } // namespace
 
+QString terminalLines(const QStringList &lines)
+{
+    QString text;
+    for (const QString &line : lines) {
+        for (const QChar c : line) {
+            const QChar::Category kind = c.category();
+            if (kind == QChar::Other_Control || kind == QChar::Other_Format || kind == QChar::Separator_Line
+                || kind == QChar::Separator_Paragraph)
+                text += QStringLiteral("\\u{%1}").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                text += c;
+        }
+        text += QLatin1Char('\n');
+    }
+    return text;
+}
+
 QString estimateToTable(const Plan &plan, const Estimate &e)
 {
     QStringList out;
@@ -118,7 +135,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
         out << QStringLiteral("Invalid plan:");
         for (const Problem &p : estimateProblems(e))
             out << QStringLiteral("  %1").arg(QString::fromStdString(toString(p)));
-        return out.join('\n') + '\n';
+        return terminalLines(out);
     }
     const ParallelConfig &par = plan.parallel;
     out << QStringLiteral("Model:   %1, %2 parameters (%3 layers, hidden %4, %5 heads)")
@@ -148,7 +165,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))
         out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
-    return out.join('\n') + '\n';
+    return terminalLines(out);
 }
 
 } // namespace trainplan::io

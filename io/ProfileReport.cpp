@@ -1,5 +1,7 @@
 #include "io/ProfileReport.h"
 
+#include "io/EstimateTable.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -69,7 +71,10 @@ QString profileTable(const MeasuredProfile &m, const ProfileComparison &c, const
     for (const std::string &w : m.warnings)
         out << QStringLiteral("warning: %1\n").arg(QString::fromStdString(w));
     out.flush();
-    return text;
+    QStringList lines = text.split(QLatin1Char('\n'));
+    if (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    return terminalLines(lines);
 }
 
 QJsonObject profileToJson(const MeasuredProfile &m, const ProfileComparison &c)

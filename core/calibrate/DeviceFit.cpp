@@ -126,10 +126,72 @@ std::vector<bool> identifiedParameters(const std::vector<BoundedParameter> &star
     return out;
 }
 
+/// Thrown from the residuals when the progress callback asks to stop: it leaves the least-squares loop at once.
+struct Cancelled
+{
+};
+
+/// The fits' progress: `done` of `total` fits, told before every evaluation of the rows.
+struct Work
+{
+    const CalibrateProgress &progress;
+    int done = 0, total = 1;
+    void check() const
+    {
+        if (progress && !progress(done, total))
+            throw Cancelled{};
+    }
+};
+
+/// The residual labels in logErrors' order: "plan.json step_seconds", "plan.json gemm_seconds".
+std::vector<std::string> residualLabels(const std::vector<Measurement> &rows)
+{
+    std::vector<std::string> out;
+    for (const Measurement &m : rows) {
+        for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
+                                        std::pair{m.peakBytes.has_value(), "peak_bytes"}})
+            if (has)
+                out.push_back(m.label + " " + what);
+        for (std::size_t k = 0; k < kCalibratedKernelClasses.size(); ++k)
+            if (m.kernelSeconds[k])
+                out.push_back(m.label + " " + spellingOf(kCalibratedKernelClasses[k]) + "_seconds");
+    }
+    return out;
+}
+
+using RowResiduals = std::function<Residuals(const std::vector<bool> &include)>;
+
+/// Each row's errors when fitted without its fold (row i in fold i mod folds), in row order, starting from
+/// the full fit's values; one fit per fold, so the cost is folds x the full fit's, linear in the rows.
+std::vector<double> heldOutErrors(const std::vector<Measurement> &rows, std::size_t folds, const std::vector<BoundedParameter> &start,
+                                  const RowResiduals &residuals, const std::function<Eigen::VectorXd(const std::vector<bool> &, const std::vector<double> &)> &errors,
+                                  Work &work)
+{
+    std::vector<std::vector<double>> perRow(rows.size());
+    for (std::size_t f = 0; f < folds; ++f) {
+        std::vector<bool> train(rows.size(), true);
+        for (std::size_t i = f; i < rows.size(); i += folds)
+            train[i] = false;
+        const LeastSquaresFit held = fitLeastSquares(start, residuals(train), 20);
+        for (std::size_t i = f; i < rows.size(); i += folds) {
+            std::vector<bool> only(rows.size(), false);
+            only[i] = true;
+            const Eigen::VectorXd r = errors(only, held.values);
+            for (Eigen::Index k = 0; k < r.size(); ++k)
+                perRow[i].push_back(std::expm1(r[k]));
+        }
+        ++work.done;
+    }
+    std::vector<double> out;
+    for (const std::vector<double> &r : perRow)
+        out.insert(out.end(), r.begin(), r.end());
+    return out;
+}
+
 } // namespace
 
 DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &catalog, const std::string &baseId, const std::string &newId,
-                          bool leaveOneOut)
+                          bool leaveOneOut, const CalibrateProgress &progress)
 {
     DeviceFit out;
     const DeviceSpec *base = catalog.device(baseId);
@@ -139,14 +201,18 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     for (std::size_t j = 0; j < out.parameters.size(); ++j)
         out.priorSigma.push_back(priorScale(out.parameters[j], j));
     const std::vector<bool> all(rows.size(), true);
+    const std::size_t folds = leaveOneOut && rows.size() >= 3 ? std::min(rows.size(), kHeldOutFolds) : 0;
+    Work work{progress, 0, 1 + int(folds)};
+    const auto errors = [&](const std::vector<bool> &include, const std::vector<double> &v) {
+        work.check();
+        return logErrors(rows, include, catalog, applyParameters(*base, v)); // under the base id the plans name
+    };
     // A maximum a posteriori fit: the measurements' log errors in their spread, and each parameter's distance
     // from the catalog in its stated uncertainty; a parameter moves only as far as the data require.
     const auto data = [&](const std::vector<bool> &include) {
-        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
-            return logErrors(rows, include, catalog, applyParameters(*base, v)) / kMeasurementSigma;
-        };
+        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd { return errors(include, v) / kMeasurementSigma; };
     };
-    const auto residuals = [&](const std::vector<bool> &include) {
+    const RowResiduals residuals = [&](const std::vector<bool> &include) -> Residuals {
         return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
             const Eigen::VectorXd d = data(include)(v), prior = priorResiduals(out.parameters, v);
             Eigen::VectorXd r(d.size() + prior.size());
@@ -154,42 +220,33 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
             return r;
         };
     };
-    out.fit = fitLeastSquares(out.parameters, residuals(all));
-    out.identified = identifiedParameters(out.parameters, out.fit.values, data(all));
-    out.device = applyParameters(*base, out.fit.values);
+    try {
+        out.fit = fitLeastSquares(out.parameters, residuals(all));
+        out.identified = identifiedParameters(out.parameters, out.fit.values, data(all));
+        ++work.done;
+        std::vector<double> start;
+        for (const BoundedParameter &p : out.parameters)
+            start.push_back(p.value);
+        for (const auto &[values, target] : {std::pair{&start, &out.errorsBefore}, std::pair{&out.fit.values, &out.errorsAfter}}) {
+            const Eigen::VectorXd r = errors(all, *values);
+            for (Eigen::Index k = 0; k < r.size(); ++k)
+                target->push_back(std::expm1(r[k]));
+        }
+        std::vector<BoundedParameter> fitted = out.parameters;
+        for (std::size_t p = 0; p < fitted.size(); ++p)
+            fitted[p].value = out.fit.values[p];
+        out.leaveOneOut = heldOutErrors(rows, folds, fitted, residuals, errors, work);
+        out.heldOutFolds = folds;
+    } catch (const Cancelled &) {
+        out.cancelled = true;
+    }
+    out.device = out.fit.values.empty() ? *base : applyParameters(*base, out.fit.values); // empty when cancelled during the fit
     out.device.id = newId;
     out.device.name = base->name + " (calibrated)";
     out.device.source = "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
-    const Eigen::VectorXd before = logErrors(rows, all, catalog, *base);
-    const Eigen::VectorXd after = logErrors(rows, all, catalog, applyParameters(*base, out.fit.values)); // under the base id the plans name
-    for (const Measurement &m : rows) {
-        for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
-                                        std::pair{m.peakBytes.has_value(), "peak_bytes"}})
-            if (has)
-                out.residualLabels.push_back(m.label + " " + what);
-        for (std::size_t k = 0; k < kCalibratedKernelClasses.size(); ++k)
-            if (m.kernelSeconds[k])
-                out.residualLabels.push_back(m.label + " " + spellingOf(kCalibratedKernelClasses[k]) + "_seconds");
-    }
-    for (Eigen::Index k = 0; k < before.size(); ++k) {
-        out.errorsBefore.push_back(std::expm1(before[k]));
-        out.errorsAfter.push_back(std::expm1(after[k]));
-    }
-    if (!leaveOneOut || rows.size() < 3)
-        return out;
-    std::vector<BoundedParameter> start = out.parameters;
-    for (std::size_t p = 0; p < start.size(); ++p)
-        start[p].value = out.fit.values[p];
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        std::vector<bool> others = all;
-        others[i] = false;
-        const LeastSquaresFit held = fitLeastSquares(start, residuals(others), 20);
-        std::vector<bool> only(rows.size(), false);
-        only[i] = true;
-        const Eigen::VectorXd r = logErrors(rows, only, catalog, applyParameters(*base, held.values));
-        for (Eigen::Index k = 0; k < r.size(); ++k)
-            out.leaveOneOut.push_back(std::expm1(r[k]));
-    }
+    out.residualLabels = residualLabels(rows);
+    if (progress && !out.cancelled)
+        progress(work.total, work.total);
     return out;
 }
 

@@ -5,6 +5,7 @@
 // the catalog's value with a stated uncertainty and moves only as far as the measurements require (a
 // maximum a posteriori fit); the bounds are the device reader's.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,12 +41,25 @@ struct DeviceFit
     std::vector<std::string> residualLabels;  ///< "plan.json step_seconds", "plan.json gemm_seconds"
     std::vector<double> errorsBefore;         ///< predicted / measured - 1, per residual, with the base device
     std::vector<double> errorsAfter;
-    std::vector<double> leaveOneOut;          ///< per residual: fitted without its row
+    /// Per residual: fitted without its row. Leave-one-out for up to kHeldOutFolds rows; beyond, the rows
+    /// are dealt into kHeldOutFolds folds (row i into fold i mod kHeldOutFolds) and each fold is fitted
+    /// without, so the cost grows with the rows, not with their square.
+    std::vector<double> leaveOneOut;
+    std::size_t heldOutFolds = 0;             ///< how many fits without a fold ran (the rows, up to kHeldOutFolds)
+    bool cancelled = false;                   ///< the progress callback asked to stop; the fit is incomplete
 };
+
+/// The held-out check's folds at most (10-fold cross-validation: each row predicted by a fit on 90% of them).
+inline constexpr std::size_t kHeldOutFolds = 10;
+
+/// Told the fits done and the fits in all (the full fit, then one per held-out fold) as the calibration
+/// runs, and before every evaluation of the rows; returns false to stop the calibration (DeviceFit::cancelled).
+/// May run on the calibrating thread: it must not touch a window.
+using CalibrateProgress = std::function<bool(int done, int total)>;
 
 /// Fits `baseId`'s parameters to the measurements (each plan runs on that device); the result is named
 /// `newId`. Measurements whose plan is invalid are skipped by the caller (it reads them).
 DeviceFit calibrateDevice(const std::vector<Measurement> &measurements, const Catalog &catalog, const std::string &baseId,
-                          const std::string &newId, bool leaveOneOut = true);
+                          const std::string &newId, bool leaveOneOut = true, const CalibrateProgress &progress = {});
 
 } // namespace trainplan

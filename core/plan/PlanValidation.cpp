@@ -354,6 +354,12 @@ void checkCustomDevices(Checker &check, const Catalog &catalog)
                 check.error(key + field, *problem);
         if (catalog.device(d.id))
             check.error(key + ".id", "\"" + d.id + "\" is a built-in device id; give the custom device its own id");
+        for (std::size_t j = 0; j < i; ++j)
+            if (devices[j].id == d.id) {
+                check.error(key + ".id", "\"" + d.id + "\" is also the id of cluster.custom_devices[" + std::to_string(j)
+                                             + "]; each custom device needs its own id");
+                break;
+            }
     }
 }
 

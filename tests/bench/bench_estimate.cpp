@@ -4,6 +4,7 @@
 
 #include <QTest>
 
+#include "core/calibrate/DeviceFit.h"
 #include "core/common/Allocator.h"
 #include "TestSupport.h"
 #include "core/estimate/Accuracy.h"
@@ -29,6 +30,8 @@ private slots:
     void searchCost();
     void profileMillionKernels();
     void accuracyBand();
+    void calibrateRows_data();
+    void calibrateRows();
 };
 
 void BenchEstimate::estimatePlan_data()
@@ -183,6 +186,36 @@ void BenchEstimate::accuracyBand()
         sink += assessAccuracy(at, builtinHeldOutRuns()).band80;
     }
     QVERIFY(sink > 0);
+}
+
+// Calibration's cost against its rows (issue 39): the full fit and ten held-out folds, linear in the rows
+// (leave-one-out, which this replaced for more than ten rows, grew with their square: 200 rows took 43 s).
+void BenchEstimate::calibrateRows_data()
+{
+    QTest::addColumn<int>("rows");
+    for (int n : {20, 100, 400})
+        QTest::addRow("%d rows", n) << n;
+}
+
+void BenchEstimate::calibrateRows()
+{
+    QFETCH(int, rows);
+    const Plan base = test::examplePlan("gpt3-175b-tp8-pp8");
+    std::vector<Measurement> measured;
+    for (int i = 0; i < rows; ++i) {
+        Plan p = base; // twenty distinct layouts of the example, each "measured" 10% slower than predicted
+        p.training.globalBatch = 512 * (1 + i % 5);
+        p.training.microBatch = 1 + (i / 5) % 2;
+        p.training.recompute = (i / 10) % 2 ? Recompute::Full : Recompute::Selective;
+        const Estimate e = estimate(p, io::builtinCatalog(), EstimateOptions::analytic());
+        measured.push_back(Measurement{"row " + std::to_string(i), p, 1.1 * e.step.stepSeconds, std::nullopt, std::nullopt});
+    }
+    DeviceFit fit;
+    QBENCHMARK_ONCE {
+        fit = calibrateDevice(measured, io::builtinCatalog(), base.cluster.device, "bench-calibrated");
+    }
+    QCOMPARE(fit.leaveOneOut.size(), std::size_t(rows));
+    QCOMPARE(fit.heldOutFolds, kHeldOutFolds);
 }
 
 #include "bench_estimate.moc"

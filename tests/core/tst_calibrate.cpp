@@ -20,6 +20,7 @@
 #include "core/estimate/Estimate.h"
 #include "ValidationRows.h"
 
+#include <algorithm>
 #include <map>
 
 using namespace trainplan;
@@ -27,6 +28,30 @@ using namespace trainplan;
 class TestCalibrate : public QObject
 {
     Q_OBJECT
+
+    /// Step times of six examples at micro-batch 1 and 2, "measured" on an H100 whose sustained matmul share
+    /// is `matmul` (the catalog says 0.64), the same per-kernel overhead time.
+    static std::vector<Measurement> measuredAt(double matmul)
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        DeviceSpec truth = *catalog.device("h100-sxm5-80gb");
+        truth.matmulEfficiency.halfSize *= matmul / truth.matmulEfficiency.max;
+        truth.matmulEfficiency.max = matmul;
+        Catalog measuredOn = catalog;
+        measuredOn.addDevice(truth);
+        std::vector<Measurement> rows;
+        for (const char *example : {"llama2-7b-one-dgx-h100", "nemotron4-15b-64-h100", "mixtral-8x7b-64-h100", "qwen3-30b-a3b-8-h100",
+                                    "llama3.1-8b-128k-context-h100", "llama3-70b-512-h100"}) {
+            Plan plan = test::examplePlan(example);
+            for (std::int64_t micro : {std::int64_t(1), std::int64_t(2)}) {
+                plan.training.microBatch = micro;
+                const Estimate e = estimate(plan, measuredOn, EstimateOptions::analytic());
+                if (e.valid)
+                    rows.push_back({example, plan, e.step.stepSeconds, std::nullopt, std::nullopt});
+            }
+        }
+        return rows;
+    }
 
 private slots:
     void levenbergMarquardtFitsAKnownCurve()
@@ -99,6 +124,54 @@ private slots:
         // Step times say nothing of the runtime context (a memory term): held at the catalog's.
         QVERIFY(!fit.identified[9] && fit.identified[0]);
         QCOMPARE(fit.device.runtimeContextBytes, catalog.device("h100-sxm5-80gb")->runtimeContextBytes);
+    }
+
+    void heldOutFoldsKeepTheCostLinear()
+    {
+        // Issue 39: beyond ten rows the held-out check deals the rows into ten folds (one fit each) instead of
+        // one fit per row. Twelve step times measured on an H100 whose sustained matmul share is 0.55: every
+        // row predicted by a fit on the other folds is as good as the full fit's (the runs agree), and far
+        // better than the catalog device's.
+        const std::vector<Measurement> rows = measuredAt(0.55);
+        QCOMPARE(rows.size(), std::size_t(12));
+        std::vector<std::pair<int, int>> told;
+        const DeviceFit fit = calibrateDevice(rows, io::builtinCatalog(), "h100-sxm5-80gb", "my-h100", true, [&](int done, int total) {
+            told.emplace_back(done, total);
+            return true;
+        });
+        QVERIFY(!fit.cancelled);
+        QCOMPARE(fit.heldOutFolds, kHeldOutFolds);
+        QCOMPARE(fit.leaveOneOut.size(), rows.size());
+        double before = 0, held = 0;
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            before = std::max(before, std::abs(fit.errorsBefore[k]));
+            held = std::max(held, std::abs(fit.leaveOneOut[k]));
+        }
+        qInfo("worst step-time error %.1f%% with the catalog's device, %.2f%% held out", 100 * before, 100 * held);
+        QVERIFY2(before > 0.1 && held < 0.02, qPrintable(QStringLiteral("%1, held out %2").arg(before).arg(held)));
+        // Progress: the full fit and ten folds, told in order, ending at 11 of 11.
+        QVERIFY(!told.empty());
+        QCOMPARE(told.back(), std::make_pair(11, 11));
+        QVERIFY(std::is_sorted(told.begin(), told.end()));
+        // Three rows: leave-one-out, one fold per row.
+        const DeviceFit three = calibrateDevice({rows.begin(), rows.begin() + 3}, io::builtinCatalog(), "h100-sxm5-80gb", "my-h100");
+        QCOMPARE(three.heldOutFolds, std::size_t(3));
+        QCOMPARE(three.leaveOneOut.size(), std::size_t(3));
+    }
+
+    void calibrationStopsWhenAsked()
+    {
+        // The window's Cancel: the progress callback returns false; the calibration stops at its next
+        // evaluation and says so, keeping the catalog's values, never a half-fitted device.
+        const std::vector<Measurement> rows = measuredAt(0.55);
+        int calls = 0;
+        const DeviceFit fit = calibrateDevice(rows, io::builtinCatalog(), "h100-sxm5-80gb", "my-h100", true, [&](int, int) {
+            return ++calls < 3;
+        });
+        QVERIFY(fit.cancelled);
+        QCOMPARE(calls, 3);
+        QVERIFY(fit.leaveOneOut.empty());
+        QCOMPARE(fit.device.matmulEfficiency.max, io::builtinCatalog().device("h100-sxm5-80gb")->matmulEfficiency.max);
     }
 
     void priorMovesOnlyWhatTheDataIdentify()

@@ -3,6 +3,8 @@
 // (QT_QPA_PLATFORM=offscreen).
 
 #include <QApplication>
+#include <QProgressBar>
+#include <QSignalSpy>
 #include <QChartView>
 #include <QLegend>
 #include <QGraphicsScene>
@@ -256,9 +258,18 @@ int main(int argc, char **argv)
         dialog.addMeasurement(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/megatron-1t-3072-a100.json"), 0, 0, 52.0);
         dialog.resize(1100, 700);
         dialog.show();
+        QSignalSpy fitted(&dialog, &CalibrateDialog::fitted);
         dialog.fit();
+        fitted.wait(120000);
         settle();
         dialog.grab().save(dir + QStringLiteral("/calibrate-dialog.png"));
+        for (int i = 0; i < 60; ++i) // a longer fit, caught running: its progress and the Cancel button
+            dialog.addMeasurement(planFile, (1.0 + 0.002 * i) * e.step.stepSeconds, 0, 0);
+        dialog.fit();
+        for (int i = 0; i < 100 && dialog.findChild<QProgressBar *>()->value() < 2; ++i)
+            QTest::qWait(50);
+        dialog.grab().save(dir + QStringLiteral("/calibrate-dialog-fitting.png"));
+        dialog.cancelFit();
     }
     // File > Import of a model's config alone: the keys no file gives, asked for (issue 38).
     {

@@ -7,6 +7,7 @@
 #include <QStandardPaths>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QComboBox>
 #include <QTest>
@@ -227,10 +228,27 @@ void TestMainWindow::calibrateDialogKeepsTheDevice()
     const Estimate e = estimate(document.plan(), io::builtinCatalog(), EstimateOptions::analytic());
     dialog->addMeasurement(plan, 1.1 * e.step.stepSeconds, 0, 0);
     dialog->addMeasurement(plan, 0, e.step.tokensPerSecond / 1.1, 0);
+    QSignalSpy fitted(dialog, &CalibrateDialog::fitted);
     QVERIFY(dialog->fit());
+    QVERIFY(dialog->isFitting());
+    QVERIFY(!dialog->fit()); // one fit at a time
+    QVERIFY(fitted.wait(60000));
+    QVERIFY(!dialog->isFitting());
     QVERIFY(dialog->result().has_value());
     for (double after : dialog->result()->errorsAfter)
         QVERIFY2(std::abs(after) < 0.01, qPrintable(QString::number(after)));
+    // A cell the CSV reader would refuse is refused here too, naming row and column; the last fit is kept.
+    dialog->addMeasurement(plan, 0, 0, 0);
+    auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("calibrateRows"));
+    QVERIFY(table);
+    table->item(2, 1)->setText(QStringLiteral("inf"));
+    QVERIFY(!dialog->fit());
+    const QString report = dialog->findChild<QPlainTextEdit *>()->toPlainText();
+    QVERIFY2(report.contains(QStringLiteral("row 3, Step (s): step_seconds must be a number from 1e-06 to 1e+06 s (got \"inf\")")),
+             qPrintable(report));
+    table->item(2, 1)->setText(QStringLiteral("5e-324"));
+    QVERIFY(!dialog->fit());
+    table->removeRow(2);
     dialog->keepDevice();
     const auto &mine = window.clusterView()->customCatalog()->devices();
     QVERIFY(std::any_of(mine.begin(), mine.end(), [](const DeviceSpec &d) { return d.id == "a100-sxm4-80gb-calibrated"; }));

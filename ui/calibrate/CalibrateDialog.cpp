@@ -1,6 +1,5 @@
 #include "ui/calibrate/CalibrateDialog.h"
 
-#include <QApplication>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
@@ -10,6 +9,9 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
@@ -19,6 +21,7 @@
 
 #include "core/common/Units.h"
 #include "io/CalibrationReport.h"
+#include "io/CatalogJson.h"
 #include "io/MeasurementsCsv.h"
 #include "io/PlanJson.h"
 #include "ui/charts/ChartStyle.h"
@@ -47,12 +50,17 @@ CalibrateDialog::CalibrateDialog(PlanDocument *document, CustomCatalog *custom, 
     auto *buttons = new QHBoxLayout;
     auto *addPlans = new QPushButton(tr("Add Plans…"));
     auto *loadCsv = new QPushButton(tr("Load Measurements CSV…"));
-    auto *fitButton = new QPushButton(tr("Fit"));
-    fitButton->setObjectName(QStringLiteral("calibrateFit"));
+    m_fitButton = new QPushButton(tr("Fit"));
+    m_fitButton->setObjectName(QStringLiteral("calibrateFit"));
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("calibrateProgress"));
+    m_progress->setFormat(tr("fit %v of %m"));
+    m_progress->setVisible(false);
     m_keep = new QPushButton(tr("Keep as My Device"));
     m_keep->setEnabled(false);
-    for (QPushButton *b : {addPlans, loadCsv, fitButton, m_keep})
+    for (QPushButton *b : {addPlans, loadCsv, m_fitButton, m_keep})
         buttons->addWidget(b);
+    buttons->addWidget(m_progress, 1);
     buttons->addStretch(1);
     column->addLayout(buttons);
     auto *split = new QSplitter(Qt::Horizontal);
@@ -78,7 +86,12 @@ CalibrateDialog::CalibrateDialog(PlanDocument *document, CustomCatalog *custom, 
         if (!path.isEmpty() && !this->loadCsv(path, &error))
             QMessageBox::warning(this, windowTitle(), error);
     });
-    connect(fitButton, &QPushButton::clicked, this, &CalibrateDialog::fit);
+    connect(m_fitButton, &QPushButton::clicked, this, [this] {
+        if (isFitting())
+            cancelFit();
+        else
+            fit();
+    });
     connect(m_keep, &QPushButton::clicked, this, &CalibrateDialog::keepDevice);
     resize(900, 640);
 }
@@ -135,45 +148,121 @@ bool CalibrateDialog::loadCsv(const QString &path, QString *error)
     return true;
 }
 
-bool CalibrateDialog::fit()
+CalibrateDialog::~CalibrateDialog()
+{
+    cancelFit(); // the worker holds copies only; it stops at its next evaluation
+}
+
+std::vector<Measurement> CalibrateDialog::measurements(QStringList &problems) const
 {
     std::vector<Measurement> rows;
-    QStringList problems;
+    const QStringList columns = io::measuredColumns(); // step, tokens/s, peak, then the kernel classes
     for (int r = 0; r < m_table->rowCount(); ++r) {
-        const QString path = m_table->item(r, 0)->text();
+        const QString path = m_table->item(r, 0) ? m_table->item(r, 0)->text() : QString();
         const io::PlanReadResult read = io::readPlanFile(path, m_document->catalog());
-        const auto number = [&](int c) -> std::optional<double> {
-            const double v = m_table->item(r, c) ? m_table->item(r, c)->text().toDouble() : 0.0;
-            return v > 0 ? std::optional<double>(v) : std::nullopt;
-        };
         if (!read.plan) {
             problems << tr("row %1: %2 is not a valid plan").arg(r + 1).arg(path);
             continue;
         }
-        std::optional<double> peak = number(3);
-        if (peak)
-            *peak *= units::GiB;
-        Measurement m{QFileInfo(path).fileName().toStdString(), *read.plan, number(1), number(2), peak};
+        const auto number = [&](int c, const QString &column) -> std::optional<double> {
+            const QString text = m_table->item(r, c) ? m_table->item(r, c)->text().trimmed() : QString();
+            if (text.isEmpty())
+                return std::nullopt;
+            bool gib = c == 3, ok = false; // the table shows the peak in GiB; the rule is the CSV's, in bytes
+            const double shown = text.toDouble(&ok);
+            double value = 0;
+            if (const auto problem = io::checkMeasuredValue(column, gib && ok ? QString::number(shown * units::GiB, 'g', 17) : text, &value)) {
+                problems << tr("row %1, %2: %3").arg(r + 1).arg(m_table->horizontalHeaderItem(c)->text(), *problem);
+                return std::nullopt;
+            }
+            return value;
+        };
+        Measurement m{QFileInfo(path).fileName().toStdString(), *read.plan, number(1, columns[0]), number(2, columns[1]), number(3, columns[2])};
         for (std::size_t k = 0; k < m.kernelSeconds.size(); ++k)
-            m.kernelSeconds[k] = number(5 + int(k));
-        m.stage = m_table->item(r, 4) ? m_table->item(r, 4)->text().toLongLong() : 0;
-        if (!m.stepSeconds && !m.tokensPerSecond && !m.peakBytes && !m.kernelSeconds[0] && !m.kernelSeconds[1] && !m.kernelSeconds[2]) {
-            problems << tr("row %1: nothing measured").arg(r + 1);
-            continue;
-        }
-        rows.push_back(std::move(m));
+            m.kernelSeconds[k] = number(5 + int(k), columns[3 + int(k)]);
+        bool whole = true;
+        const QString stage = m_table->item(r, 4) ? m_table->item(r, 4)->text().trimmed() : QString();
+        m.stage = stage.isEmpty() ? 0 : stage.toLongLong(&whole);
+        if (const auto problem = whole ? io::checkStage(m.stage, read.plan->parallel.pipeline) : std::optional<QString>(tr("stage must be a whole number")))
+            problems << tr("row %1, Stage: %2").arg(r + 1).arg(*problem);
+        else if (!m.stepSeconds && !m.tokensPerSecond && !m.peakBytes && !m.kernelSeconds[0] && !m.kernelSeconds[1] && !m.kernelSeconds[2])
+            problems << tr("row %1: nothing measured; give a step time, throughput, peak or kernel time").arg(r + 1);
+        else
+            rows.push_back(std::move(m));
     }
-    if (rows.empty()) {
-        m_report->setPlainText(tr("No usable rows.\n") + problems.join('\n'));
+    return rows;
+}
+
+bool CalibrateDialog::fit()
+{
+    if (isFitting())
+        return false;
+    QStringList problems;
+    std::vector<Measurement> rows = measurements(problems);
+    if (const std::optional<QString> problem = io::checkNewDeviceId(m_id->text().trimmed(), io::builtinCatalog()))
+        problems.prepend(tr("Calibrated device id: %1").arg(*problem));
+    if (rows.empty() || !problems.isEmpty()) {
+        m_report->setPlainText((rows.empty() ? tr("No usable rows.\n") : tr("Correct these cells to fit:\n")) + problems.join('\n'));
         return false;
     }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    m_fit = calibrateDevice(rows, m_document->catalog(), m_base->currentData().toString().toStdString(), m_id->text().trimmed().toStdString());
-    QApplication::restoreOverrideCursor();
-    m_report->setPlainText(io::calibrationReport(*m_fit) + (problems.isEmpty() ? QString() : QStringLiteral("\nSkipped:\n") + problems.join('\n')));
-    m_keep->setEnabled(!m_id->text().trimmed().isEmpty());
-    drawResiduals();
+    m_fit.reset();
+    m_keep->setEnabled(false);
+    m_plot->clearPlottables(); // the last fit's residuals belong to other rows
+    m_plot->legend->setVisible(false);
+    m_plot->replot();
+    m_report->setPlainText(tr("Fitting %n measured run(s)…", nullptr, int(rows.size())));
+    m_fitButton->setText(tr("Cancel Fit"));
+    m_progress->setRange(0, 0);
+    m_progress->setVisible(true);
+    m_watcher = new QFutureWatcher<DeviceFit>(this);
+    connect(m_watcher, &QFutureWatcher<DeviceFit>::progressRangeChanged, m_progress, &QProgressBar::setRange);
+    connect(m_watcher, &QFutureWatcher<DeviceFit>::progressValueChanged, m_progress, &QProgressBar::setValue);
+    connect(m_watcher, &QFutureWatcher<DeviceFit>::finished, this, [this] {
+        QFutureWatcher<DeviceFit> *watcher = std::exchange(m_watcher, nullptr);
+        watcher->deleteLater();
+        m_fitButton->setText(tr("Fit"));
+        m_progress->setVisible(false);
+        if (watcher->isCanceled() || watcher->future().resultCount() == 0) {
+            m_report->setPlainText(tr("Fit cancelled; nothing kept."));
+            return;
+        }
+        showFit(watcher->result());
+    });
+    // Everything the worker reads is its own copy: the dialog may close or the plan change meanwhile.
+    const Catalog catalog = m_document->catalog();
+    const std::string base = m_base->currentData().toString().toStdString(), id = m_id->text().trimmed().toStdString();
+    m_watcher->setFuture(QtConcurrent::run([rows = std::move(rows), catalog, base, id](QPromise<DeviceFit> &promise) {
+        DeviceFit fit = calibrateDevice(rows, catalog, base, id, true, [&promise](int done, int total) {
+            promise.setProgressRange(0, total);
+            promise.setProgressValue(done);
+            return !promise.isCanceled();
+        });
+        if (!fit.cancelled)
+            promise.addResult(std::move(fit));
+    }));
     return true;
+}
+
+bool CalibrateDialog::isFitting() const
+{
+    return m_watcher != nullptr;
+}
+
+void CalibrateDialog::cancelFit()
+{
+    if (!m_watcher)
+        return;
+    m_watcher->cancel();
+    m_watcher->waitForFinished(); // at most one evaluation of the rows
+}
+
+void CalibrateDialog::showFit(const DeviceFit &fit)
+{
+    m_fit = fit;
+    m_report->setPlainText(io::calibrationReport(*m_fit));
+    m_keep->setEnabled(!m_fit->device.id.empty());
+    drawResiduals();
+    emit fitted();
 }
 
 void CalibrateDialog::drawResiduals()

@@ -4,6 +4,7 @@
 // and the calibrated device kept among the user's devices (CustomCatalog, in the settings).
 
 #include <QDialog>
+#include <QFutureWatcher>
 
 #include <memory>
 #include <optional>
@@ -15,6 +16,7 @@ class QComboBox;
 class QCustomPlot;
 class QLineEdit;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QTableWidget;
 
@@ -36,16 +38,30 @@ public:
     void addRun(const io::MeasuredRun &run);
     /// Reads a measurements CSV (as `trainplan calibrate` does); false with a message when it cannot.
     bool loadCsv(const QString &path, QString *error);
-    /// Fits the chosen device; false (with the reason shown) when no row is usable.
+    ~CalibrateDialog() override;
+
+    /// Starts fitting the chosen device off the GUI thread (a thousand rows take minutes), with its progress
+    /// shown and the Fit button turned into Cancel; false (with the reasons shown, naming row and column)
+    /// when a row is unusable or a fit is already running. fitted() follows when it completes.
     bool fit();
+    bool isFitting() const;
+    /// Stops a running fit; nothing is kept from it.
+    void cancelFit();
     /// Keeps the calibrated device among the user's devices.
     void keepDevice();
     const std::optional<DeviceFit> &result() const { return m_fit; }
+
+signals:
+    void fitted();
 
 private:
     static constexpr int kColumns = 8; ///< plan, step, tokens/s, peak, stage, and the three kernel classes
     void buildTable();
     void drawResiduals();
+    /// The table's rows as measurements, each value checked as the CSV reader checks it; `problems` names
+    /// every cell that is not a value the row may hold.
+    std::vector<Measurement> measurements(QStringList &problems) const;
+    void showFit(const DeviceFit &fit);
 
     PlanDocument *m_document;
     CustomCatalog *m_custom;
@@ -55,6 +71,9 @@ private:
     QPlainTextEdit *m_report;
     QCustomPlot *m_plot;
     QPushButton *m_keep;
+    QPushButton *m_fitButton;
+    QProgressBar *m_progress;
+    QFutureWatcher<DeviceFit> *m_watcher = nullptr; ///< the running fit, if any
     std::optional<DeviceFit> m_fit;
 };
 
