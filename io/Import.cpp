@@ -10,6 +10,7 @@
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
 #include "io/SafeFile.h"
+#include "core/plan/PlanKeys.h"
 
 namespace trainplan::io {
 
@@ -99,6 +100,29 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
                                                                   ImportMessage{it->second.file, it->second.line, {}}.where(), it->second.source)});
         }
     return keys;
+}
+
+/// Each key's value in its plan key's range and choices, refused where the file wrote it ("tp.sh:2:
+/// tensor_model_parallel_size: parallel.tensor must be ..."). The plan reader would find it later, but only
+/// after what is derived from it (a vocabulary padded to a multiple of the tensor size) had gone wrong.
+void checkRanges(const std::map<QString, ImportedKey> &keys, ImportResult &result)
+{
+    for (const auto &[path, k] : keys) {
+        const PlanKey *key = findPlanKey(path.toStdString());
+        KeyValue value;
+        if (!key)
+            continue;
+        if (key->type == KeyType::Integer && k.value.isDouble() && std::abs(k.value.toDouble()) < 9e18)
+            value = std::int64_t(k.value.toDouble());
+        else if (key->type == KeyType::Number && k.value.isDouble())
+            value = k.value.toDouble();
+        else if ((key->type == KeyType::Enum || key->type == KeyType::String) && k.value.isString())
+            value = k.value.toString().toStdString();
+        else
+            continue; // a type the plan reader names
+        if (const std::optional<std::string> problem = checkValue(*key, value))
+            result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 %3").arg(k.source, path, QString::fromStdString(*problem))});
+    }
 }
 
 /// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
@@ -301,6 +325,9 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
     if (!applySets(keys, sets, result) || !result.errors.empty())
+        return result;
+    checkRanges(keys, result);
+    if (!result.errors.empty())
         return result;
     // Without the example, the plan format's defaults: the layout's section empty is data parallel over every GPU.
     QJsonObject doc = options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};

@@ -16,46 +16,6 @@ namespace trainplan::io {
 namespace {
 
 constexpr double kMicro = 1e-6;
-constexpr qsizetype kMaxTraceBytes = qsizetype(2) << 30; ///< what a gzipped trace may inflate to
-
-/// Inflates a gzip stream; empty with `error` set when it is corrupt or too large.
-QByteArray gunzip(const QByteArray &in, QString &error)
-{
-    z_stream z{};
-    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-        error = QStringLiteral("cannot start gzip decompression");
-        return {};
-    }
-    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.constData()));
-    z.avail_in = uInt(in.size());
-    QByteArray out;
-    char buffer[1 << 16];
-    int status = Z_OK;
-    while (status == Z_OK) {
-        z.next_out = reinterpret_cast<Bytef *>(buffer);
-        z.avail_out = sizeof buffer;
-        status = inflate(&z, Z_NO_FLUSH);
-        if (status != Z_OK && status != Z_STREAM_END)
-            break;
-        const qsizetype produced = qsizetype(sizeof buffer - z.avail_out);
-        if (out.size() + produced > kMaxTraceBytes) { // checked before it grows: memory never passes the limit
-            status = Z_MEM_ERROR;
-            break;
-        }
-        if (out.size() + produced > out.capacity()) // doubling, but never past the limit
-            out.reserve(std::min(kMaxTraceBytes, std::max<qsizetype>(2 * out.capacity(), 1 << 20)));
-        out.append(buffer, produced);
-        if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0)
-            status = Z_DATA_ERROR; // truncated: no more input, stream not ended
-    }
-    inflateEnd(&z);
-    if (status != Z_STREAM_END) {
-        error = status == Z_MEM_ERROR ? QStringLiteral("the gzipped trace inflates to more than 2 GiB")
-                                      : QStringLiteral("the gzip stream is corrupt or truncated");
-        return {};
-    }
-    return out;
-}
 
 void appendUtf8(std::string &out, unsigned code)
 {
@@ -459,11 +419,12 @@ TraceReadResult parseKinetoTrace(const QByteArray &raw, const QString &name)
     QByteArray bytes = raw;
     if (raw.startsWith("\x1f\x8b")) {
         QString error;
-        bytes = gunzip(raw, error);
-        if (!error.isEmpty()) {
+        std::optional<QByteArray> inflated = inflateGzip(raw, kMaxTraceBytes, &error);
+        if (!inflated) {
             out.error = QStringLiteral("%1: %2").arg(name, error);
             return out;
         }
+        bytes = std::move(*inflated);
     }
     Collector collected;
     TraceScanner scanner(bytes.constData(), bytes.constData() + bytes.size());
@@ -497,6 +458,44 @@ TraceReadResult readKinetoTrace(const QString &path)
     if (!bytes)
         return {std::nullopt, QStringLiteral("%1: %2").arg(path, error)};
     return parseKinetoTrace(*bytes, path);
+}
+
+std::optional<QByteArray> inflateGzip(const QByteArray &in, qsizetype maxBytes, QString *error)
+{
+    z_stream z{};
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        *error = QStringLiteral("cannot start gzip decompression");
+        return std::nullopt;
+    }
+    z.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(in.constData()));
+    z.avail_in = uInt(in.size());
+    QByteArray out;
+    char buffer[1 << 16];
+    int status = Z_OK;
+    while (status == Z_OK) {
+        z.next_out = reinterpret_cast<Bytef *>(buffer);
+        z.avail_out = sizeof buffer;
+        status = inflate(&z, Z_NO_FLUSH);
+        if (status != Z_OK && status != Z_STREAM_END)
+            break;
+        const qsizetype produced = qsizetype(sizeof buffer - z.avail_out);
+        if (out.size() + produced > maxBytes) { // checked before it grows: memory never passes the limit
+            status = Z_MEM_ERROR;
+            break;
+        }
+        if (out.size() + produced > out.capacity()) // doubling, but never past the limit
+            out.reserve(std::min(maxBytes, std::max<qsizetype>(2 * out.capacity(), 1 << 20)));
+        out.append(buffer, produced);
+        if (status == Z_OK && z.avail_in == 0 && z.avail_out != 0)
+            status = Z_DATA_ERROR; // truncated: no more input, stream not ended
+    }
+    inflateEnd(&z);
+    if (status != Z_STREAM_END) {
+        *error = status == Z_MEM_ERROR ? QStringLiteral("it inflates to more than %1 MiB").arg(double(maxBytes) / (1 << 20), 0, 'g', 6)
+                                       : QStringLiteral("the gzip stream is corrupt or truncated");
+        return std::nullopt;
+    }
+    return out;
 }
 
 } // namespace trainplan::io

@@ -21,7 +21,13 @@ struct TraceReadResult
     QString error; ///< when the file is unreadable or not a trace: "PATH: what"
 };
 
+/// What a gzipped trace may inflate to (a profile of a few steps is tens to hundreds of MB).
+inline constexpr qsizetype kMaxTraceBytes = qsizetype(2) << 30;
+
 TraceReadResult readKinetoTrace(const QString &path);
+/// A gzip stream inflated; nullopt with `error` set when it is corrupt, truncated or would inflate past
+/// `maxBytes`. Memory never passes `maxBytes` (plus one 64 KiB buffer): the size is checked before it grows.
+std::optional<QByteArray> inflateGzip(const QByteArray &in, qsizetype maxBytes, QString *error);
 /// The same from bytes already read (gzip recognised by its magic number); `name` names it in messages.
 TraceReadResult parseKinetoTrace(const QByteArray &bytes, const QString &name);
 

@@ -3,54 +3,28 @@
 // clusters and search spaces, an empty path and a number too large for JSON.
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
 
+#include "CliRun.h"
 #include "TestSupport.h"
 
 namespace {
 
 const QString kExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
 
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QString err;
-    qint64 milliseconds = 0;
-};
+using trainplan::test::Run;
 
 Run runTrainplan(const QStringList &arguments, const QString &stdoutFile = {})
 {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    p.setProcessEnvironment(env);
-    if (!stdoutFile.isEmpty())
-        p.setStandardOutputFile(stdoutFile);
-    QElapsedTimer timer;
-    timer.start();
-    p.start(QStringLiteral(TRAINPLAN_BINARY), arguments);
-    Run run;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return run; // exitCode -1: it hung
-    }
-    run.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    run.out = p.readAllStandardOutput();
-    run.err = QString::fromUtf8(p.readAllStandardError());
-    run.milliseconds = timer.elapsed();
-    return run;
+    return trainplan::test::runTrainplan(arguments, {stdoutFile});
 }
 
 QJsonObject example()

@@ -146,6 +146,25 @@ private slots:
         QTest::newRow("raw control character, read as Qt reads it") << QByteArray("{\"traceEvents\": [{\"name\": \"a\tb\"}]}") << QString();
     }
 
+    void gzipInflationStopsAtItsLimit()
+    {
+        // Issue 39: a gzipped trace was inflated whole (4.2 GB of memory) before its 2 GiB limit was checked.
+        // The size is checked before the buffer grows: the test trace (its .json is the gzip's content, but
+        // for the final newline) inflates under a limit of its size and is refused, with the limit named,
+        // under one byte less.
+        QFile gz(QStringLiteral(TRAINPLAN_TEST_DATA_DIR "/traces/small-two-steps.json.gz")), json(kSmallTrace);
+        QVERIFY(gz.open(QIODevice::ReadOnly) && json.open(QIODevice::ReadOnly));
+        const QByteArray compressed = gz.readAll(), plain = json.readAll();
+        QString error;
+        const std::optional<QByteArray> whole = io::inflateGzip(compressed, io::kMaxTraceBytes, &error);
+        QVERIFY2(whole, qPrintable(error));
+        QCOMPARE(whole->trimmed(), plain.trimmed());
+        QVERIFY(io::inflateGzip(compressed, whole->size(), &error));
+        QVERIFY(!io::inflateGzip(compressed, whole->size() - 1, &error));
+        QVERIFY2(error.startsWith(QStringLiteral("it inflates to more than ")), qPrintable(error));
+        QCOMPARE(io::kMaxTraceBytes, qsizetype(2) << 30);
+    }
+
     void escapesAndNestingInEvents()
     {
         // JSON escapes in names (\u005f is '_', a surrogate pair is one code point), args nested inside args,
