@@ -30,6 +30,18 @@ std::optional<ColumnRange> rangeOf(const QString &column)
     return std::nullopt;
 }
 
+constexpr qsizetype kShownErrors = 50; ///< enough to fix the file by
+
+/// At most kShownErrors errors, and a line saying there are more.
+MeasuredRuns capErrors(MeasuredRuns out, const QString &path)
+{
+    if (out.errors.size() > kShownErrors) {
+        out.errors.resize(kShownErrors);
+        out.errors << QStringLiteral("%1: more errors not shown").arg(path);
+    }
+    return out;
+}
+
 /// The header's problems: no plan column, no measured column, a column twice.
 QStringList headerProblems(const QString &path, const QStringList &header)
 {
@@ -109,20 +121,26 @@ std::optional<QString> checkStage(std::int64_t stage, std::int64_t pipelineStage
 
 MeasuredRuns readMeasuredRuns(const QString &path)
 {
-    MeasuredRuns out;
     QString error;
     const std::optional<QByteArray> bytes = readRegularFile(path, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), &error);
     if (!bytes) {
+        MeasuredRuns out;
         out.errors << QStringLiteral("%1: %2").arg(path, error);
         return out;
     }
-    const QStringList lines = QString::fromUtf8(*bytes).split('\n');
+    return parseMeasuredRuns(*bytes, path);
+}
+
+MeasuredRuns parseMeasuredRuns(const QByteArray &bytes, const QString &path)
+{
+    MeasuredRuns out;
+    const QStringList lines = QString::fromUtf8(bytes).split('\n');
     QStringList header = lines.value(0).trimmed().split(',');
     for (QString &column : header)
         column = column.trimmed();
     out.errors = headerProblems(path, header);
     if (!out.errors.isEmpty())
-        return out;
+        return capErrors(std::move(out), path);
     for (qsizetype n = 1; n < lines.size(); ++n) {
         if (lines[n].trimmed().isEmpty())
             continue;
@@ -131,12 +149,10 @@ MeasuredRuns readMeasuredRuns(const QString &path)
             break;
         }
         out.runs.push_back(readRow(path, header, lines[n], int(n + 1), out.errors));
-        if (out.errors.size() > 50) { // enough to fix the file by
-            out.errors << QStringLiteral("%1: more errors not shown").arg(path);
+        if (out.errors.size() > kShownErrors)
             break;
-        }
     }
-    return out;
+    return capErrors(std::move(out), path);
 }
 
 } // namespace trainplan::io

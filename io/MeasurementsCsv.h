@@ -4,6 +4,7 @@
 // tokens_per_second, peak_bytes, and the kernel classes of a profiler trace (gemm_seconds,
 // attention_seconds, elementwise_seconds, with the trace's pipeline `stage`); empty cells allowed.
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
@@ -54,5 +55,7 @@ std::optional<QString> checkStage(std::int64_t stage, std::int64_t pipelineStage
 /// a column plan, at least one measured column and no column twice, and in each row values checkMeasuredValue
 /// accepts and a whole-number stage 0 or more.
 MeasuredRuns readMeasuredRuns(const QString &csvPath);
+/// The same from bytes already read; `csvPath` names the file in messages and resolves the plan paths.
+MeasuredRuns parseMeasuredRuns(const QByteArray &bytes, const QString &csvPath);
 
 } // namespace trainplan::io

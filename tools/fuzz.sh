@@ -14,15 +14,16 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
   cmake -S "$root" -B "$build_dir" -DCMAKE_CXX_COMPILER="$clang" -DCMAKE_BUILD_TYPE=None "-DCMAKE_CXX_FLAGS=-O1 -gline-tables-only" \
     -DBUILD_TESTING=OFF -DTRAINPLAN_FUZZ=ON >/dev/null
 fi
-targets=(plan devices models trace import_hf import_megatron import_nemo import_torchtitan import_deepspeed)
+# TRAINPLAN_FUZZ_TARGETS="trace measurements" runs only those.
+read -r -a targets <<< "${TRAINPLAN_FUZZ_TARGETS:-plan devices models trace measurements import_hf import_megatron import_nemo import_torchtitan import_deepspeed}"
 cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 status=0
 # Seeds: the loaders' own corpus; the importers start from the real-shaped configurations of the import
-# tests, the trace reader from the hand-made traces.
+# tests and the expansion, alias and nesting bombs of issue 39, the trace reader from the hand-made traces.
 seeds_of() {
   case "$1" in
-    import_*) echo "$root/tests/data/import" ;;
+    import_*) echo "$root/tests/data/import $root/tests/fuzz/corpus/import-bombs" ;;
     trace) echo "$root/tests/data/traces" ;;
     *) echo "$root/tests/fuzz/corpus/$1" ;;
   esac
@@ -33,7 +34,7 @@ run_target() {
   mkdir -p "$corpus" "$findings"
   if [[ "$limit" == runs:* ]]; then bound="-runs=${limit#runs:}"; else bound="-max_total_time=$limit"; fi
   "$build_dir/tests/fuzz/fuzz_$target" "$bound" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" "$(seeds_of "$target")" 2>"$build_dir/fuzz_$target.log"
+    -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" $(seeds_of "$target") 2>"$build_dir/fuzz_$target.log"
 }
 # The targets run TRAINPLAN_JOBS at a time (each is single-threaded).
 jobs=${TRAINPLAN_JOBS:-2}

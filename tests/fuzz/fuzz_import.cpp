@@ -1,6 +1,8 @@
 // libFuzzer targets, one per import format (TRAINPLAN_IMPORT_FORMAT: a value of io::ImportFormat): the file
 // read alone (io::importFile), then combined into a plan (io::importContents); a plan that validates is
-// estimated on the analytic path and exported to every launch target.
+// estimated on the analytic path and exported to every launch target. The seeds include issue 39's bombs
+// (tests/fuzz/corpus/import-bombs): the run's -rss_limit_mb and -timeout hold the readers' expansion,
+// alias and nesting limits.
 #include "FuzzSupport.h"
 
 #include "io/Export.h"
@@ -16,9 +18,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     const QString name = QString::fromLatin1(names[int(format)]);
     const QByteArray bytes = fuzz::bytes(data, size);
     const io::FileImport file = io::importFile(name, bytes, format);
-    for (const io::ImportedKey &key : file.keys)
+    for (const io::ImportedKey &key : file.keys) {
         if (key.path.isEmpty())
             __builtin_trap(); // every key read names its plan key
+        if (key.value.isString() && key.value.toString().size() > (1 << 20))
+            __builtin_trap(); // the shell's expansion limit: no word grows past 1 MiB
+    }
+    // The readers' limits (expansion, aliases, nesting) refuse naming the file and what they met.
+    for (const io::ImportMessage &error : file.errors)
+        if (error.file != name || error.text.isEmpty())
+            __builtin_trap();
     const Catalog &catalog = io::builtinCatalog();
     const io::ImportResult result = io::importContents({{name, bytes}}, {}, catalog);
     (void)io::importReport(result);
