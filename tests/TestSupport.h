@@ -7,10 +7,12 @@
 #include <QStringList>
 #include <QTest>
 
+#include <optional>
 #include <vector>
 
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
+#include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
 #include "core/profile/ProfileComparison.h"
 
@@ -166,6 +168,16 @@ inline Plan examplePlan(const char *name)
     if (!r.plan)
         qFatal("example %s does not read", name);
     return *r.plan;
+}
+
+/// The error an estimate gives on `key`, copied: safe on a temporary estimate (a pointer into one dangled,
+/// found by AddressSanitizer); nullopt when there is none.
+inline std::optional<Problem> errorOn(const Estimate &e, const std::string &key)
+{
+    for (const Problem &p : e.problems)
+        if (p.isError() && p.key == key)
+            return p;
+    return std::nullopt;
 }
 
 /// Whether a problem names `key` and says `text`.

@@ -21,26 +21,41 @@ struct Run
     qint64 milliseconds = 0;
 };
 
+/// How the binary runs: RunOptions().in(dir).maxFileBytes(256).
 struct RunOptions
 {
-    QString stdoutFile;           ///< standard output to this file instead of the pipe
-    QString workingDirectory;
-    qint64 maxFileBytes = -1;     ///< RLIMIT_FSIZE: a write past it fails with EFBIG, as on a full disk
-    int timeoutMilliseconds = 60000;
+    QString stdoutPath;         ///< standard output to this file instead of the pipe
+    QString directory;          ///< the working directory
+    qint64 fileSizeLimit = -1;  ///< RLIMIT_FSIZE: a write past it fails with EFBIG, as on a full disk
+    int timeout = 60000;        ///< milliseconds
+
+    RunOptions stdoutTo(const QString &path) const { return with(&RunOptions::stdoutPath, path); }
+    RunOptions in(const QString &path) const { return with(&RunOptions::directory, path); }
+    RunOptions maxFileBytes(qint64 bytes) const { return with(&RunOptions::fileSizeLimit, bytes); }
+    RunOptions timeoutMilliseconds(int milliseconds) const { return with(&RunOptions::timeout, milliseconds); }
+
+private:
+    template<typename T, typename V>
+    RunOptions with(T RunOptions::*member, const V &value) const
+    {
+        RunOptions copy = *this;
+        copy.*member = value;
+        return copy;
+    }
 };
 
-inline Run runTrainplan(const QStringList &arguments, const RunOptions &options = {})
+inline Run runTrainplan(const QStringList &arguments, const RunOptions &options = RunOptions())
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     p.setProcessEnvironment(env);
-    if (!options.stdoutFile.isEmpty())
-        p.setStandardOutputFile(options.stdoutFile);
-    if (!options.workingDirectory.isEmpty())
-        p.setWorkingDirectory(options.workingDirectory);
-    if (options.maxFileBytes >= 0) {
-        const rlim_t limit = rlim_t(options.maxFileBytes);
+    if (!options.stdoutPath.isEmpty())
+        p.setStandardOutputFile(options.stdoutPath);
+    if (!options.directory.isEmpty())
+        p.setWorkingDirectory(options.directory);
+    if (options.fileSizeLimit >= 0) {
+        const rlim_t limit = rlim_t(options.fileSizeLimit);
         p.setChildProcessModifier([limit] {
             const rlimit size{limit, limit};
             ::setrlimit(RLIMIT_FSIZE, &size);
@@ -51,7 +66,7 @@ inline Run runTrainplan(const QStringList &arguments, const RunOptions &options 
     timer.start();
     p.start(QStringLiteral(TRAINPLAN_BINARY), arguments);
     Run run;
-    if (!p.waitForFinished(options.timeoutMilliseconds)) {
+    if (!p.waitForFinished(options.timeout)) {
         p.kill();
         p.waitForFinished();
         return run; // exitCode -1: it hung

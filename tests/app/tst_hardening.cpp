@@ -24,7 +24,7 @@ using trainplan::test::Run;
 
 Run runTrainplan(const QStringList &arguments, const QString &stdoutFile = {})
 {
-    return trainplan::test::runTrainplan(arguments, {stdoutFile});
+    return trainplan::test::runTrainplan(arguments, trainplan::test::RunOptions().stdoutTo(stdoutFile));
 }
 
 QJsonObject example()

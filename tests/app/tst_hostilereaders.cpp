@@ -139,7 +139,7 @@ void TestHostileReaders::expansionAndNestingBombsAreRefused()
     const QString path = write(dir, name, bytes);
     QVERIFY(QFileInfo::exists(path));
     const Run run = runTrainplan({QStringLiteral("import"), name, QStringLiteral("-o"), dir.filePath(QStringLiteral("out.json"))},
-                                 {{}, dir.path(), -1, 30000});
+                                 test::RunOptions().in(dir.path()).timeoutMilliseconds(30000));
     QVERIFY2(run.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(run.exitCode).arg(run.err)));
     QVERIFY2(run.err.contains(QStringLiteral("error: ") + error), qPrintable(run.err));
     QVERIFY2(run.milliseconds < 10000, qPrintable(QString::number(run.milliseconds)));
@@ -156,13 +156,13 @@ void TestHostileReaders::specialFilesAreNotRead()
     for (const QString &special : {QStringLiteral("/dev/zero"), QStringLiteral("/dev/urandom"), fifo}) {
         for (const QStringList &command : {QStringList{QStringLiteral("import"), special}, QStringList{QStringLiteral("profile"), special, kExample},
                                            QStringList{QStringLiteral("calibrate"), special, QStringLiteral("--base"), QStringLiteral("a100-sxm4-80gb")}}) {
-            const Run run = runTrainplan(command, {{}, {}, -1, 20000});
+            const Run run = runTrainplan(command, test::RunOptions().timeoutMilliseconds(20000));
             QVERIFY2(run.exitCode == 1, qPrintable(command.join(' ') + QStringLiteral(": exit %1").arg(run.exitCode)));
             QVERIFY2(run.err.contains(special + QStringLiteral(": not a regular file (a named pipe, socket or device)")), qPrintable(run.err));
         }
     }
     for (const QString &target : {QStringLiteral("/dev/full"), fifo}) {
-        const Run run = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), target}, {{}, {}, -1, 20000});
+        const Run run = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), target}, test::RunOptions().timeoutMilliseconds(20000));
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(QStringLiteral("not a regular file")), qPrintable(run.err));
     }
@@ -191,7 +191,7 @@ void TestHostileReaders::aFullDiskKeepsTheFileItWouldReplace()
     for (const Case &c : cases) {
         const QString target = dir.filePath(c.target);
         const QString kept = c.target == QLatin1String("pngs") ? dir.filePath(QStringLiteral("pngs/memory.png")) : write(dir, c.target, old);
-        const Run run = runTrainplan(c.arguments + QStringList{target}, {{}, dir.path(), 256});
+        const Run run = runTrainplan(c.arguments + QStringList{target}, test::RunOptions().in(dir.path()).maxFileBytes(256));
         QVERIFY2(run.exitCode == 3, qPrintable(c.arguments.first() + QStringLiteral(": exit %1: %2").arg(run.exitCode).arg(run.err)));
         QVERIFY2(run.err.contains(QStringLiteral("File too large")) && !run.err.contains(QStringLiteral("wrote ")), qPrintable(run.err));
         QCOMPARE(contents(kept), old);
@@ -202,7 +202,7 @@ void TestHostileReaders::aFullDiskKeepsTheFileItWouldReplace()
     QCOMPARE(runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), traced}).exitCode, 0);
     const QByteArray before = contents(traced);
     QVERIFY(before.size() > 64 && before.count('\n') == 2);
-    const Run profile = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), traced}, {{}, dir.path(), 64});
+    const Run profile = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), traced}, test::RunOptions().in(dir.path()).maxFileBytes(64));
     QCOMPARE(profile.exitCode, 3);
     QVERIFY2(profile.err.contains(QStringLiteral("File too large")), qPrintable(profile.err));
     QCOMPARE(contents(traced), before);
@@ -340,7 +340,7 @@ void TestHostileReaders::importValuesAreCheckedNotGuessed()
     QVERIFY(QFileInfo::exists(script));
     const Run run = runTrainplan({QStringLiteral("import"), QStringLiteral("tp.sh"), QStringLiteral("--assume-example"), QStringLiteral("-o"),
                                   dir.filePath(QStringLiteral("p.json"))},
-                                 {{}, dir.path()});
+                                 test::RunOptions().in(dir.path()));
     QVERIFY2(run.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(run.exitCode).arg(run.err)));
     QVERIFY2(run.err.contains(QStringLiteral("error: ") + error), qPrintable(run.err));
     QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("p.json"))));

@@ -45,13 +45,7 @@ double flopsOf(const Estimate &e, const char *name)
     return 0.0;
 }
 
-const Problem *errorOn(const Estimate &e, const std::string &key)
-{
-    for (const Problem &p : e.problems)
-        if (p.isError() && p.key == key)
-            return &p;
-    return nullptr;
-}
+using test::errorOn;
 
 } // namespace
 
@@ -231,7 +225,7 @@ private slots:
         // Longer than the sequence: an error naming both; without flash attention: a warning, no change.
         Plan tooLong = whole;
         tooLong.training.documentLength = 8193;
-        const Problem *p = errorOn(estimate(tooLong, catalog), "training.document_length");
+        std::optional<Problem> p = errorOn(estimate(tooLong, catalog), "training.document_length");
         QVERIFY(p);
         QVERIFY2(p->message.find("at most model.seq_len (8192)") != std::string::npos, p->message.c_str());
         Plan unfused = packed;

@@ -24,13 +24,7 @@ using namespace trainplan;
 
 namespace {
 
-const Problem *errorOn(const Estimate &e, const std::string &key)
-{
-    for (const Problem &p : e.problems)
-        if (p.isError() && p.key == key)
-            return &p;
-    return nullptr;
-}
+using test::errorOn;
 
 /// Agreement with a published figure to half a unit of its last printed digit, or 0.5%, whichever is
 /// looser ("1 T" is a rounding, "46.7 B" is not).
@@ -435,7 +429,7 @@ private slots:
 
         Plan indivisible = plan;
         indivisible.parallel.expert = 3;
-        const Problem *p = errorOn(estimate(indivisible, catalog), "parallel.expert");
+        std::optional<Problem> p = errorOn(estimate(indivisible, catalog), "parallel.expert");
         QVERIFY(p);
         QVERIFY2(p->message.find("must divide model.experts (8)") != std::string::npos, p->message.c_str());
 

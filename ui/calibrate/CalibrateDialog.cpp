@@ -232,9 +232,13 @@ bool CalibrateDialog::fit()
     const Catalog catalog = m_document->catalog();
     const std::string base = m_base->currentData().toString().toStdString(), id = m_id->text().trimmed().toStdString();
     m_watcher->setFuture(QtConcurrent::run([rows = std::move(rows), catalog, base, id](QPromise<DeviceFit> &promise) {
-        DeviceFit fit = calibrateDevice(rows, catalog, base, id, true, [&promise](int done, int total) {
-            promise.setProgressRange(0, total);
-            promise.setProgressValue(done);
+        int told = -1; // told before every evaluation of the rows: the watcher hears of each completed fit once
+        DeviceFit fit = calibrateDevice(rows, catalog, base, id, true, [&promise, &told](int done, int total) {
+            if (done != told) {
+                told = done;
+                promise.setProgressRange(0, total);
+                promise.setProgressValue(done);
+            }
             return !promise.isCanceled();
         });
         if (!fit.cancelled)
