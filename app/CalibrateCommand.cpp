@@ -12,7 +12,6 @@
 #include "io/CatalogJson.h"
 #include "io/MeasurementsCsv.h"
 #include "io/PlanJson.h"
-#include "core/plan/PlanKeys.h"
 #include "io/SafeFile.h"
 
 namespace trainplan::cli {
@@ -49,8 +48,6 @@ std::optional<std::vector<Measurement>> readMeasurements(const QString &path, QT
         return std::nullopt;
     return rows;
 }
-
-
 
 } // namespace
 

@@ -26,7 +26,7 @@ Problems readClusterCatalog(const QByteArray &json, Catalog &catalog);
 void readDevice(JsonReader &reader, DeviceSpec &device);
 QJsonObject deviceToJson(const DeviceSpec &device);
 /// Why `id` cannot name a new device of the user's (nullopt when it can): what a plan's custom device id
-/// must be (not empty, at most kMaxIdLength bytes, no control characters) and not a device of `catalog`.
+/// must be (not empty, at most kMaxIdLength characters, no control characters) and not a device of `catalog`.
 std::optional<QString> checkNewDeviceId(const QString &id, const Catalog &catalog);
 /// A starting point for a user-defined device: the A100's efficiencies and links, no id or name.
 DeviceSpec customDeviceTemplate();

@@ -224,13 +224,10 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
         out.fit = fitLeastSquares(out.parameters, residuals(all));
         out.identified = identifiedParameters(out.parameters, out.fit.values, data(all));
         ++work.done;
-        std::vector<double> start;
-        for (const BoundedParameter &p : out.parameters)
-            start.push_back(p.value);
-        for (const auto &[values, target] : {std::pair{&start, &out.errorsBefore}, std::pair{&out.fit.values, &out.errorsAfter}}) {
-            const Eigen::VectorXd r = errors(all, *values);
-            for (Eigen::Index k = 0; k < r.size(); ++k)
-                target->push_back(std::expm1(r[k]));
+        const Eigen::VectorXd before = logErrors(rows, all, catalog, *base), after = errors(all, out.fit.values);
+        for (Eigen::Index k = 0; k < before.size(); ++k) {
+            out.errorsBefore.push_back(std::expm1(before[k]));
+            out.errorsAfter.push_back(std::expm1(after[k]));
         }
         std::vector<BoundedParameter> fitted = out.parameters;
         for (std::size_t p = 0; p < fitted.size(); ++p)

@@ -30,13 +30,18 @@ class TestCalibrate : public QObject
     Q_OBJECT
 
     /// Step times of six examples at micro-batch 1 and 2, "measured" on an H100 whose sustained matmul share
-    /// is `matmul` (the catalog says 0.64), the same per-kernel overhead time.
-    static std::vector<Measurement> measuredAt(double matmul)
+    /// is `matmul` (the catalog says 0.64) and memory share `memory` (0.53; default the catalog's), each with
+    /// the same per-kernel overhead time.
+    static std::vector<Measurement> measuredAt(double matmul, std::optional<double> memory = std::nullopt)
     {
         const Catalog &catalog = io::builtinCatalog();
         DeviceSpec truth = *catalog.device("h100-sxm5-80gb");
         truth.matmulEfficiency.halfSize *= matmul / truth.matmulEfficiency.max;
         truth.matmulEfficiency.max = matmul;
+        if (memory) {
+            truth.memoryEfficiency.halfSize *= *memory / truth.memoryEfficiency.max;
+            truth.memoryEfficiency.max = *memory;
+        }
         Catalog measuredOn = catalog;
         measuredOn.addDevice(truth);
         std::vector<Measurement> rows;
@@ -85,26 +90,7 @@ private slots:
         // "Measured" on an H100 whose sustained matmul share is 0.55 and memory share 0.45 (the catalog
         // says 0.64 and 0.53): the fit from the catalog's values finds them.
         const Catalog &catalog = io::builtinCatalog();
-        DeviceSpec truth = *catalog.device("h100-sxm5-80gb");
-        const double overhead = truth.matmulEfficiency.halfSize / truth.matmulEfficiency.max;
-        truth.matmulEfficiency.max = 0.55;
-        truth.matmulEfficiency.halfSize = overhead * 0.55;
-        const double memoryOverhead = truth.memoryEfficiency.halfSize / truth.memoryEfficiency.max;
-        truth.memoryEfficiency.max = 0.45;
-        truth.memoryEfficiency.halfSize = memoryOverhead * 0.45;
-        Catalog measuredOn = catalog;
-        measuredOn.addDevice(truth);
-        std::vector<Measurement> rows;
-        for (const char *example : {"llama2-7b-one-dgx-h100", "nemotron4-15b-64-h100", "mixtral-8x7b-64-h100", "qwen3-30b-a3b-8-h100",
-                                    "llama3.1-8b-128k-context-h100", "llama3-70b-512-h100"}) {
-            Plan plan = test::examplePlan(example);
-            for (std::int64_t micro : {std::int64_t(1), std::int64_t(2)}) {
-                plan.training.microBatch = micro;
-                const Estimate e = estimate(plan, measuredOn, EstimateOptions::analytic());
-                if (e.valid)
-                    rows.push_back({example, plan, e.step.stepSeconds, std::nullopt, std::nullopt});
-            }
-        }
+        const std::vector<Measurement> rows = measuredAt(0.55, 0.45);
         QVERIFY(rows.size() >= 10);
         const DeviceFit fit = calibrateDevice(rows, catalog, "h100-sxm5-80gb", "my-h100", false);
         QCOMPARE(fit.device.id, std::string("my-h100"));
