@@ -1,7 +1,16 @@
 // trainplan_recipes: for every NVIDIA recipe configuration in the validation set (dgxc, Megatron-Bridge),
 // the search's best predicted throughput over the prediction for the recipe's own layout, on the recipe's
 // GPUs, batch and software settings. A layout the search rates far above a tuned recipe is a hole in the
-// model, not a discovery (issue 33). Not a test: tst_search holds the summary to its bound.
+// model, not a discovery (issue 33). Not a test: tst_recipes holds the summary to its bound.
+//
+// Beside each ratio it prints what NVIDIA measured for the same problem (model, system, GPUs, global batch,
+// sequence and precision) in any release and layout: the fastest measured throughput, and, where a release
+// ran the search's own winning layout, that run's measurement against the search's prediction. A winner that
+// NVIDIA itself ran at the predicted speed is a layout the recipe of another release missed, not a hole in
+// the model; a winner above every measurement of its problem is where to look for one.
+//   RECIPES_ONLY=text     only the configurations whose id contains text
+//   RECIPES_DUMP=1        writes /tmp/recipe-ID.json and /tmp/best-ID.json
+//   RECIPES_ALLOW_TIGHT=1, RECIPES_NO_OFFLOAD=1, RECIPES_FIX=key=value,...   search constraints
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -18,6 +27,29 @@
 
 using namespace trainplan;
 
+namespace {
+
+/// The problem a recipe solves: everything but the layout and the software.
+bool sameProblem(const Plan &a, const Plan &b)
+{
+    return a.model == b.model && a.cluster.device == b.cluster.device && a.cluster.gpus() == b.cluster.gpus()
+           && a.training.globalBatch == b.training.globalBatch && a.training.precision == b.training.precision;
+}
+
+/// The layout fields a release's recipe chooses (not the software settings the search holds).
+bool sameLayout(const SearchConfig &a, const SearchConfig &b)
+{
+    return a.data == b.data && a.tensor == b.tensor && a.pipeline == b.pipeline && a.context == b.context
+           && a.expert == b.expert && a.microBatch == b.microBatch && a.zeroStage == b.zeroStage && a.offload == b.offload;
+}
+
+double tokensPerStep(const Plan &plan)
+{
+    return double(plan.training.globalBatch) * double(plan.model.seqLen);
+}
+
+} // namespace
+
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
@@ -25,7 +57,7 @@ int main(int argc, char **argv)
     const Catalog &catalog = io::builtinCatalog();
     const QString only = qEnvironmentVariable("RECIPES_ONLY");
     std::vector<validation::RecipeConfig> configs = validation::recipeConfigs();
-    int within = 0, total = 0;
+    int within = 0, total = 0, withinMeasured = 0, ranByNvidia = 0;
     for (const validation::RecipeConfig &c : configs) {
         if (!only.isEmpty() && !c.id.contains(only))
             continue;
@@ -36,6 +68,20 @@ int main(int argc, char **argv)
         constraints.threads = 2;
         constraints.top = 3;
         constraints.keepMemoryMargin = !qEnvironmentVariableIsSet("RECIPES_ALLOW_TIGHT");
+        constraints.allowOffload = !qEnvironmentVariableIsSet("RECIPES_NO_OFFLOAD");
+        // As tst_recipes: the recipe's software held, the layouts compared.
+        constraints.fix("training.cuda_graphs", std::string(toString(c.plan.training.cudaGraphs)));
+        constraints.fix("parallel.expert_dispatcher", std::string(toString(c.plan.parallel.expertDispatcher)));
+        constraints.fix("parallel.expert_comm_overlap", c.plan.parallel.expertCommOverlap);
+        for (const QString &held : qEnvironmentVariable("RECIPES_FIX").split(u',', Qt::SkipEmptyParts)) {
+            const QString key = held.section(u'=', 0, 0), value = held.section(u'=', 1);
+            bool isNumber = false;
+            const qlonglong n = value.toLongLong(&isNumber);
+            if (isNumber)
+                constraints.fix(key.toStdString(), std::int64_t(n));
+            else
+                constraints.fix(key.toStdString(), value.toStdString());
+        }
         const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
         if (!o.valid) {
             out << c.id << ": search invalid: " << QString::fromStdString(o.error) << '\n';
@@ -53,7 +99,24 @@ int main(int argc, char **argv)
         const double ratio = base > 0 ? best / base : 0.0;
         ++total;
         within += ratio <= 1.15 ? 1 : 0;
-        out << QStringLiteral("%1  %2  measured %8 s  recipe %3 s%4  best %5 s  %6x  %7\n")
+        // What NVIDIA measured for this problem, in any release and layout.
+        double fastestMeasured = 0;
+        QString ranIt;
+        for (const validation::RecipeConfig &other : configs) {
+            if (!sameProblem(other.plan, c.plan))
+                continue;
+            const double measured = tokensPerStep(other.plan) / other.measuredSeconds;
+            fastestMeasured = std::max(fastestMeasured, measured);
+            if (!o.top.empty() && sameLayout(configOf(other.plan), o.top.front().score.config))
+                ranIt = QStringLiteral("; NVIDIA ran it (%1): measured %2 s, predicted %3 s")
+                            .arg(other.id.section(' ', 0, 0))
+                            .arg(other.measuredSeconds, 0, 'f', 3)
+                            .arg(o.top.front().score.stepSeconds, 0, 'f', 3);
+        }
+        const double overMeasured = fastestMeasured > 0 ? best / fastestMeasured : 0.0;
+        withinMeasured += overMeasured <= 1.15 ? 1 : 0;
+        ranByNvidia += ranIt.isEmpty() ? 0 : 1;
+        out << QStringLiteral("%1  %2  measured %8 s  recipe %3 s%4  best %5 s  %6x  %7  [best / fastest measured %9x%10]\n")
                    .arg(ratio <= 1.15 ? "  " : "!!")
                    .arg(c.id, -58)
                    .arg(recipe.step.stepSeconds, 0, 'f', 3)
@@ -61,9 +124,16 @@ int main(int argc, char **argv)
                    .arg(o.top.empty() ? 0.0 : o.top.front().score.stepSeconds, 0, 'f', 3)
                    .arg(ratio, 0, 'f', 2)
                    .arg(o.top.empty() ? QString() : io::describeConfigBriefly(o.top.front().score.config))
-                   .arg(c.measuredSeconds, 0, 'f', 3);
+                   .arg(c.measuredSeconds, 0, 'f', 3)
+                   .arg(overMeasured, 0, 'f', 2)
+                   .arg(ranIt);
         out.flush();
     }
     out << QStringLiteral("%1 of %2 configurations within 1.15x\n").arg(within).arg(total);
+    out << QStringLiteral("%1 of %2 best plans within 1.15x of the fastest measured run of their problem; %3 winners "
+                          "NVIDIA ran in some release\n")
+               .arg(withinMeasured)
+               .arg(total)
+               .arg(ranByNvidia);
     return 0;
 }
