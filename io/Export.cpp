@@ -50,7 +50,7 @@ const QStringList kMegatronKeys{
     "training.recompute_moe", "training.sequence_parallel", "training.flash_attention", "training.recompute_layers",
     "training.activation_offload_layers", "training.fp8_attention", "training.cuda_graphs", "training.fused_expert_mlp",
     "model.sliding_window", "model.full_attention_interval", "model.attention_sinks", "parallel.expert_comm_overlap",
-    "training.optimizer", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
+    "training.optimizer", "training.optimizer_moments", "training.master_weights", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
     "parallel.expert_dispatcher", "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
     "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
     "cluster.nodes", "cluster.gpus_per_node"};
@@ -202,6 +202,23 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     return f;
 }
 
+/// Megatron-Core's precision-aware optimizer for state kept below FP32 (megatron/training/arguments.py:
+/// --exp-avg-dtype and --exp-avg-sq-dtype fp32|fp16|bf16|fp8, --main-params-dtype fp32|fp16).
+QStringList precisionAwareOptimizerFlags(const TrainingConfig &t, ExportResult &out)
+{
+    if (t.optimizerMoments == MomentFormat::Fp32 && t.masterWeights == MasterFormat::Fp32)
+        return {};
+    QStringList f{QStringLiteral("--use-precision-aware-optimizer")};
+    if (t.optimizerMoments != MomentFormat::Fp32)
+        f << QStringLiteral("--exp-avg-dtype %1 --exp-avg-sq-dtype %1").arg(QLatin1String(toString(t.optimizerMoments)));
+    if (t.masterWeights == MasterFormat::Fp16)
+        f << QStringLiteral("--main-params-dtype fp16");
+    else if (t.masterWeights == MasterFormat::Bf16)
+        out.notExpressed << QStringLiteral("training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
+                                           "fp16 (Apex's DistributedFusedAdam with dtype bf16, NeMo 1's optim.dtype, keeps them in bf16)");
+    return f;
+}
+
 QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
 {
     const ParallelConfig &p = plan.parallel;
@@ -223,6 +240,7 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
         f << "--use-distributed-optimizer";
     else if (p.zeroStage > 1)
         out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Megatron-LM's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+    f << precisionAwareOptimizerFlags(plan.training, out);
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << "--overlap-moe-expert-parallel-comm --delay-wgrad-compute";
     for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"}, std::pair{p.overlapParamGather, "--overlap-param-gather"},
@@ -294,6 +312,23 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
     }
     if (t.recompute == Recompute::Selective)
         s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
+    return s;
+}
+
+/// Megatron-Bridge's OptimizerConfig for state kept below FP32 (Megatron-Core's precision-aware optimizer).
+QString nemoOptimizerFields(const TrainingConfig &t, ExportResult &out)
+{
+    QString s;
+    if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16) {
+        s += QStringLiteral("optimizer:\n  use_precision_aware_optimizer: true\n");
+        if (t.optimizerMoments != MomentFormat::Fp32)
+            s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n").arg(QLatin1String(toString(t.optimizerMoments)));
+        if (t.masterWeights == MasterFormat::Fp16)
+            s += QStringLiteral("  main_params_dtype: fp16\n");
+    }
+    if (t.masterWeights == MasterFormat::Bf16)
+        out.notExpressed << QStringLiteral("training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
+                                           "fp16 (NeMo 1's distributed_fused_adam with optim.dtype bf16 keeps them in bf16)");
     return s;
 }
 
@@ -372,6 +407,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
                  .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim);
     if (p.zeroStage > 1)
         out.notExpressed << QStringLiteral("parallel.zero_stage = %1: NeMo's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+    s += nemoOptimizerFields(t, out);
     return s.toUtf8();
 }
 

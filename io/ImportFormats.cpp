@@ -165,6 +165,14 @@ std::map<QString, Rule> megatronModelRules()
     };
 }
 
+/// A number format as Megatron-Core, Apex and NeMo spell an optimizer-state dtype ("bf16", "torch.bfloat16", "fp32").
+Convert stateFormat()
+{
+    return oneOf({{"fp32", "fp32"}, {"float32", "fp32"}, {"float", "fp32"}, {"torch.float32", "fp32"}, {"bf16", "bf16"},
+                  {"bfloat16", "bf16"}, {"torch.bfloat16", "bf16"}, {"fp16", "fp16"}, {"float16", "fp16"}, {"half", "fp16"},
+                  {"torch.float16", "fp16"}, {"fp8", "fp8"}, {"uint8", "fp8"}, {"torch.uint8", "fp8"}});
+}
+
 /// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
 /// (megatronModelRules) and the training's, parallelism's and cluster's.
 const std::map<QString, Rule> &megatronRules()
@@ -198,6 +206,11 @@ const std::map<QString, Rule> &megatronRules()
                 {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
                 {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
                 {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
+                // Megatron-Core's precision-aware optimizer (--exp-avg-dtype, --exp-avg-sq-dtype, --main-params-dtype;
+                // megatron/training/arguments.py), the same names in Megatron-Bridge's OptimizerConfig.
+                {"exp_avg_dtype", {"training.optimizer_moments", stateFormat()}},
+                {"exp_avg_sq_dtype", {"training.optimizer_moments", stateFormat()}},
+                {"main_params_dtype", {"training.master_weights", stateFormat()}},
                 {"nnodes", {"cluster.nodes", asInteger}},
                 {"num_nodes", {"cluster.nodes", asInteger}},
                 {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
@@ -241,7 +254,7 @@ bool ignoredName(const QString &name)
         "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_allreduce_grads_in_fp32|"
         "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|use_torch_fsdp2|mock_data|"
         "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu|recompute_method|"
-        "recompute_num_layers)$"));
+        "recompute_num_layers|use_precision_aware_optimizer)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -988,12 +1001,22 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
 
 /// NeMo 1's optimizer by name (model.optim.name: mcore_distributed_optim is Megatron-Core's distributed
 /// optimizer, ZeRO-1; fused_adam is not sharded) and its tokenizer by name (model.tokenizer.type).
+/// distributed_fused_adam is Apex's DistributedFusedAdam, whose optim.dtype is the format of all its state:
+/// the moments and the parameter shard it keeps (store_params; apex/contrib/optimizers/distributed_fused_adam.py,
+/// StateBucket: params_shard, exp_avg_shard and exp_avg_sq_shard allocated in dtype), and whose
+/// optim.grad_sync_dtype is its gradient buffers' (default: dtype).
 void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     if (const auto optim = findLeafEnding(leaves, "optim.name"); optim != leaves.end()) {
         const QString name = optim->value.toString();
         if (name == QLatin1String("mcore_distributed_optim") || name == QLatin1String("fused_adam"))
             out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1, file, optim->line, optim->name});
+        const auto dtype = findLeafEnding(leaves, "optim.dtype");
+        if (name == QLatin1String("distributed_fused_adam") && dtype != leaves.end()) {
+            const QJsonValue format = stateFormat()(dtype->value);
+            if (format.isString() && format.toString() != QLatin1String("fp8"))
+                out.keys.push_back({QStringLiteral("training.master_weights"), format.toString(), file, dtype->line, dtype->name});
+        }
     }
     if (const auto type = findLeafEnding(leaves, "tokenizer.type"); type != leaves.end())
         addTokenizerVocabulary(file, leaves, type->value.toString(), type->line, QStringLiteral("tokenizer.type ") + type->value.toString(), out);
@@ -1034,6 +1057,10 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
                  leaves.end());
     std::map<QString, Rule> rules = megatronRules();
     rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
+    // Apex's DistributedFusedAdam (NeMo 1's distributed_fused_adam): the state's and the gradient buffers' formats.
+    rules.emplace("dtype", Rule{"training.optimizer_moments", stateFormat()});
+    rules.emplace("grad_sync_dtype", Rule{"training.fp32_gradients", oneOf({{"fp32", "true"}, {"float32", "true"}, {"bf16", "false"},
+                                                                             {"bfloat16", "false"}, {"fp16", "false"}, {"float16", "false"}})});
     rules.emplace("precision", Rule{"training.precision", oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
     static const QRegularExpression ignored(QStringLiteral("^(_target_|_partial_|name|max_steps|val_check_interval|limit_.*|log_.*|"
                                                            "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"

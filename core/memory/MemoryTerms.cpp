@@ -82,9 +82,11 @@ constexpr std::array<TermInfo, kStateTermCount> kState{{
      "stage parameters per tensor rank x q_g, / (data x context) when zero_stage >= 2",
      "reference text Level 3; Rajbhandari et al. 2020"},
     {"optimizer_bytes", "Optimizer state",
-     "stage parameters per tensor rank x q_o (Adam: 12 with 16-bit parameters, 8 in fp32), / (data x context) when "
-     "zero_stage >= 1; 0 on the GPU when offloaded",
-     "reference text Level 3; Rajbhandari et al. 2020"},
+     "stage parameters per tensor rank x q_o (Adam: 12 with 16-bit parameters, 8 in fp32; the moments at 2 bytes each "
+     "in bf16 or fp16 and 1 in fp8, the master copy at 2 in bf16 or fp16: optimizer_moments, master_weights), / (data x "
+     "context) when zero_stage >= 1; 0 on the GPU when offloaded",
+     "reference text Level 3; Rajbhandari et al. 2020; Apex DistributedFusedAdam (dtype); Megatron-Core "
+     "precision-aware optimizer"},
     {"activations_bytes", "Activations",
      "layers per stage x per-layer activations x micro-batches in flight, + embedding (first stage) "
      "+ logits and output inputs (last stage); / context (each rank holds s / c tokens)",

@@ -19,9 +19,23 @@ StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer opt
     return b;
 }
 
+namespace {
+
+double momentBytes(MomentFormat f)
+{
+    return f == MomentFormat::Fp32 ? kFp32Bytes : f == MomentFormat::Fp8 ? 1.0 : kHalfBytes;
+}
+
+} // namespace
+
 StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
 {
     StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
+    // The optimizer's state in the formats the plan stores it in (the update itself computes in FP32).
+    const double moments = (training.optimizer == Optimizer::Adam ? 2.0 : 1.0) * momentBytes(training.optimizerMoments);
+    if (b.master > 0 && training.masterWeights != MasterFormat::Fp32)
+        b.master = kHalfBytes;
+    b.optimizer = b.master + moments;
     switch (training.precision) {
     case Precision::FP8:
     case Precision::FP8Blockwise: // 128 x 128 weight blocks: one FP32 scale per 16384 weights, negligible

@@ -124,6 +124,10 @@ struct TrainingConfig
             return optimizerKernel;
         return framework == Framework::Fsdp ? OptimizerKernel::Foreach : OptimizerKernel::Fused;
     }
+    /// The formats the optimizer keeps its state in (PlanEnums.h, MomentFormat and MasterFormat): the moments,
+    /// and the master copy of 16-bit parameters.
+    MomentFormat optimizerMoments = MomentFormat::Fp32;
+    MasterFormat masterWeights = MasterFormat::Fp32;
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
     LossKernel lossKernel = LossKernel::Auto;
     /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager

@@ -143,6 +143,34 @@ constexpr auto enumNames(OptimizerKernel)
 }
 inline const char *toString(OptimizerKernel v) { return spellingOf(v); }
 
+/// The number format the optimizer keeps its moments in (training.optimizer_moments). FP32 is PyTorch's and
+/// Megatron-Core's default; lower formats store the state only, the update computes in FP32:
+///   bf16, fp16: Apex's DistributedFusedAdam with dtype bf16 (NeMo 1's distributed_fused_adam with
+///               optim.dtype; apex/contrib/optimizers/distributed_fused_adam.py, exp_avg_shard and
+///               exp_avg_sq_shard allocated in the optimizer dtype), Megatron-Core's precision-aware optimizer
+///               (--use-precision-aware-optimizer --exp-avg-dtype/--exp-avg-sq-dtype), DeepSeek-V3's BF16
+///               moments (DeepSeek-AI 2024, Sec. 3.3.3);
+///   fp8:        Megatron-Core's precision-aware optimizer with fp8 moments (Transformer Engine FusedAdam).
+enum class MomentFormat { Fp32, Bf16, Fp16, Fp8 };
+constexpr auto enumNames(MomentFormat)
+{
+    using N = EnumName<MomentFormat>;
+    return std::array{N{MomentFormat::Fp32, "fp32", "FP32"}, N{MomentFormat::Bf16, "bf16", "BF16"}, N{MomentFormat::Fp16, "fp16", "FP16"},
+                      N{MomentFormat::Fp8, "fp8", "FP8"}};
+}
+inline const char *toString(MomentFormat v) { return spellingOf(v); }
+
+/// The number format of the optimizer's master copy of 16-bit parameters (training.master_weights): FP32 by
+/// default; bf16 as Apex's DistributedFusedAdam keeps its parameter shard in its dtype (store_params, NeMo 1's
+/// optim.dtype: bf16), fp16 as Megatron-Core's --main-params-dtype fp16.
+enum class MasterFormat { Fp32, Bf16, Fp16 };
+constexpr auto enumNames(MasterFormat)
+{
+    using N = EnumName<MasterFormat>;
+    return std::array{N{MasterFormat::Fp32, "fp32", "FP32"}, N{MasterFormat::Bf16, "bf16", "BF16"}, N{MasterFormat::Fp16, "fp16", "FP16"}};
+}
+inline const char *toString(MasterFormat v) { return spellingOf(v); }
+
 /// The training framework whose buffers the memory model lays out (training.framework). It changes the
 /// buffers around the tensors, never the activations' formulas: Megatron-Core's contiguous gradient and
 /// parameter buffers with views as buckets; DeepSpeed ZeRO's reduce and all-gather buckets; PyTorch

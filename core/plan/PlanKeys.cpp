@@ -377,6 +377,18 @@ const std::array kKeys{
                        "such as Composer's DecoupledAdamW, negligible); auto: foreach under fsdp, fused otherwise",
             .defaultText = "\"auto\"", .editor = KeyEditor::Choice, .choices = choicesOf<OptimizerKernel>,
             .access = field<&Plan::training, &T::optimizerKernel>()},
+    PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .label = "Optimizer moments", .noun = "optimizer moments",
+            .tooltip = "the format the optimizer stores its moments in (the update computes in FP32): fp32 by default; bf16 or "
+                       "fp16 as Apex's DistributedFusedAdam with dtype bf16 (NeMo's optim.dtype) or Megatron-Core's "
+                       "precision-aware optimizer (--exp-avg-dtype); fp8 with Transformer Engine's FusedAdam",
+            .defaultText = "\"fp32\"", .editor = KeyEditor::Choice, .choices = choicesOf<MomentFormat>,
+            .access = field<&Plan::training, &T::optimizerMoments>()},
+    PlanKey{.path = "training.master_weights", .type = KeyType::Enum, .label = "Master weights", .noun = "master weights",
+            .tooltip = "the format of the optimizer's master copy of 16-bit parameters: fp32 by default; bf16 as Apex's "
+                       "DistributedFusedAdam keeps its parameter shard in its dtype (NeMo's optim.dtype: bf16), fp16 as "
+                       "Megatron-Core's --main-params-dtype fp16", .defaultText = "\"fp32\"",
+            .rule = "16-bit parameters (precision other than fp32 and tf32)", .editor = KeyEditor::Choice,
+            .choices = choicesOf<MasterFormat>, .access = field<&Plan::training, &T::masterWeights>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .label = "Loss kernel", .noun = "loss kernel",
             .tooltip = "how the cross-entropy over the vocabulary runs, which sets what the logits hold at the loss: inplace "
                        "(Megatron-Core's vocab-parallel cross-entropy, 6 bytes per logit), eager (PyTorch's F.cross_entropy "

@@ -583,6 +583,10 @@ void checkSoftwareSettings(Checker &check)
         check.warning("training.recompute", "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's "
                                             "selective activation checkpointing); Megatron-Core's selective recomputation is "
                                             "\"selective\"");
+    if (t.masterWeights != MasterFormat::Fp32 && !isSixteenBitStorage(t.precision))
+        check.warning("training.master_weights", std::string("with ") + toString(t.precision)
+                                                     + " the parameters are stored in 32 bits and are their own master copy: "
+                                                       "training.master_weights is ignored");
     if (plan.model.isMoe() && t.fusedExpertMlp && t.precision != Precision::MXFP8)
         check.warning("training.fused_expert_mlp", std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
                                                                "enables it with its MXFP8 recipes); with ") + toString(t.precision)

@@ -21,6 +21,8 @@ private slots:
     void referencePersistentState();
     void zeroPaperTable1_data();
     void zeroPaperTable1();
+    void optimizerStateFormats_data();
+    void optimizerStateFormats();
 };
 
 void TestModelState::bytesPerParameter_data()
@@ -116,6 +118,42 @@ void TestModelState::zeroPaperTable1()
     // The table prints three or four significant digits (41.3 for 41.25, 0.47 for 0.469).
     QVERIFY2(std::abs(gb - expectedGB) <= 0.005 * expectedGB + 0.01,
              qPrintable(QStringLiteral("%1 GB, table says %2 GB").arg(gb).arg(expectedGB)));
+}
+
+void TestModelState::optimizerStateFormats_data()
+{
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<int>("moments");
+    QTest::addColumn<int>("master");
+    QTest::addColumn<double>("expectedOptimizer");
+    QTest::addColumn<double>("expectedMaster");
+    // The reference text's mixed-precision Adam: FP32 master (4) + two FP32 moments (8).
+    QTest::newRow("fp32 state") << int(Precision::BF16) << int(MomentFormat::Fp32) << int(MasterFormat::Fp32) << 12.0 << 4.0;
+    // Apex's DistributedFusedAdam with dtype bf16 (NeMo 1's optim.dtype, the dgxc Nemotron-4 340B recipe): its
+    // parameter shard and both moments in BF16, 2 + 2 + 2.
+    QTest::newRow("apex dtype bf16") << int(Precision::BF16) << int(MomentFormat::Bf16) << int(MasterFormat::Bf16) << 6.0 << 2.0;
+    // DeepSeek-V3 (Sec. 3.3.3): BF16 moments, FP32 master weights, 4 + 2 + 2.
+    QTest::newRow("bf16 moments") << int(Precision::FP8) << int(MomentFormat::Bf16) << int(MasterFormat::Fp32) << 8.0 << 4.0;
+    // Megatron-Core's precision-aware optimizer with FP8 moments and FP16 main parameters: 2 + 1 + 1.
+    QTest::newRow("fp8 moments fp16 master") << int(Precision::BF16) << int(MomentFormat::Fp8) << int(MasterFormat::Fp16) << 4.0 << 2.0;
+    // 32-bit parameters are their own master copy: only the moments change, 2 + 2.
+    QTest::newRow("fp32 params bf16 moments") << int(Precision::FP32) << int(MomentFormat::Bf16) << int(MasterFormat::Bf16) << 4.0 << 0.0;
+}
+
+void TestModelState::optimizerStateFormats()
+{
+    QFETCH(int, precision);
+    QFETCH(int, moments);
+    QFETCH(int, master);
+    QFETCH(double, expectedOptimizer);
+    QFETCH(double, expectedMaster);
+    TrainingConfig t;
+    t.precision = Precision(precision);
+    t.optimizerMoments = MomentFormat(moments);
+    t.masterWeights = MasterFormat(master);
+    const StateBytesPerParameter b = stateBytesPerParameter(t);
+    QCOMPARE(b.optimizer, expectedOptimizer);
+    QCOMPARE(b.master, expectedMaster);
 }
 
 QTEST_APPLESS_MAIN(TestModelState)

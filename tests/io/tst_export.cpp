@@ -84,6 +84,8 @@ Plan vary(Plan plan, QRandomGenerator &rng)
     plan.parallel.overlapGradReduce = rng.bounded(2) == 1;
     if (plan.parallel.pipeline == 1)
         plan.parallel.zeroStage = rng.bounded(3);
+    plan.training.optimizerMoments = MomentFormat(rng.bounded(4));
+    plan.training.masterWeights = MasterFormat(rng.bounded(3));
     return plan;
 }
 

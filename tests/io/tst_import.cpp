@@ -223,6 +223,33 @@ private slots:
         QVERIFY(std::abs(parameters(*r.plan) / 68.98e9 - 1) < 0.01); // Llama 2 70B: 68.98 B
     }
 
+    // The dgxc benchmark's Nemotron-4 340B recipe (v24.11.1), unchanged: Apex's DistributedFusedAdam with
+    // dtype bf16 keeps its moments and its parameter shard in BF16, its gradient buffers in grad_sync_dtype.
+    void realApexOptimizerState()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=16", "model.vocab=256000"};
+        const io::ImportResult r = io::importFiles({data("real/dgxc/nemotron__nemotron4-340b-synth.yaml")}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.optimizerMoments, MomentFormat::Bf16);
+        QCOMPARE(r.plan->training.masterWeights, MasterFormat::Bf16);
+        QVERIFY(!r.plan->training.fp32Gradients); // optim.grad_sync_dtype: bf16
+        QCOMPARE(r.plan->parallel.virtualStages, 12);
+        QVERIFY(std::abs(parameters(*r.plan) / 341e9 - 1) < 0.01); // Nemotron-4 340B: 341 B (its report, Table 1)
+        // Megatron-Core's precision-aware optimizer flags name the moments and the master copy.
+        const QByteArray script = "torchrun pretrain_gpt.py --num-layers 32 --hidden-size 4096 --num-attention-heads 32 "
+                                  "--seq-length 4096 --micro-batch-size 1 --global-batch-size 64 --vocab-size 32000 --bf16 "
+                                  "--use-distributed-optimizer --use-precision-aware-optimizer --exp-avg-dtype bf16 "
+                                  "--exp-avg-sq-dtype bf16 --main-params-dtype fp16\n";
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("run.sh")));
+        QVERIFY(f.open(QIODevice::WriteOnly) && f.write(script) == script.size());
+        f.close();
+        const io::ImportResult m = io::importFiles({f.fileName()}, {"cluster.device=h100-sxm5-80gb", "cluster.nodes=8"}, io::builtinCatalog());
+        QVERIFY2(m.ok(), qPrintable(io::importReport(m)));
+        QCOMPARE(m.plan->training.optimizerMoments, MomentFormat::Bf16);
+        QCOMPARE(m.plan->training.masterWeights, MasterFormat::Fp16);
+    }
+
     // What transformers writes that a JSON reader does not expect (issue 38).
     void huggingFaceEdgeCases()
     {

@@ -536,6 +536,15 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
             plan.training.flashAttention = gpu != QLatin1String("GB200");
         }
+        // Nemotron-4 340B in the NeMo 1 releases (v24.11.1 to v25.03; v25.04 moved it to NeMo 2's performance
+        // scripts): nemotron/nemotron4-340b-synth.yaml runs Apex's DistributedFusedAdam with `optim: dtype: bf16`
+        // (lines 182-186 at dgxc-benchmarking v24.11.1), which keeps the moments and its parameter shard in BF16
+        // (apex/contrib/optimizers/distributed_fused_adam.py, StateBucket).
+        static const QRegularExpression nemo1Release(QStringLiteral("^v2(4\\.11|5\\.0[123])"));
+        if (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1Release.match(t.at(r, "first_tag")).hasMatch()) {
+            plan.training.optimizerMoments = MomentFormat::Bf16;
+            plan.training.masterWeights = MasterFormat::Bf16;
+        }
         nemoStageSplit(plan);
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
@@ -755,6 +764,13 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             plan.training.capacityFactor = 1.0;
         if (t.number(r, "fsdp") > 1)
             plan.parallel.zeroStage = 3;
+        // DeepSeek-V3's recipe keeps Adam's moments in BF16 and the main parameters in FP32 (Megatron-Core's
+        // precision-aware optimizer) in every release read here: the performance scripts build on the library
+        // recipe (r0.1.0 src/megatron/bridge/recipes/deepseek/deepseek_v3.py pretrain_config, lines 241-244;
+        // v0.4.0 deepseek_v3_pretrain_config, lines 161-165; v0.6.0 recipes/deepseek/deepseek_v3.py aliases
+        // h100/deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config, lines 206-210).
+        if (plan.model.isMla())
+            plan.training.optimizerMoments = MomentFormat::Bf16;
         const std::size_t s = settingsRow(settings, t.at(r, "row_id"));
         if (s)
             applyRecipeSettings(plan, settings, s);

@@ -449,11 +449,12 @@ void TestValidation::everyPublishedRunFits()
     }
     qInfo().noquote() << QStringLiteral("%1 of %2 published runs called out of memory").arg(refused.size()).arg(rows.size())
                       << (refused.isEmpty() ? QString() : QStringLiteral(":\n") + refused.join('\n'));
-    // Open (docs/CALIBRATION.md, "Every published run fits"): 8 of 872, Nemotron-4 340B on 128 H100 (dgxc
-    // 24.11.1) and Qwen3-30B-A3B FP8 on 16 H100 (25.11) 1-4% over, DeepSeek-V3 MXFP8 on 256 GB200 (26.04) 2%
-    // over, and Megatron-Bridge rows whose printed layout contradicts their recipe (LLAMA3_70B GB300
-    // 26.02.01, GPT-OSS 120B H100 25.11, LLAMA3_70B GB200 25.09). Held there: no more may join.
-    QVERIFY2(refused.size() <= 8, qPrintable(QStringLiteral("published runs called out of memory:\n") + refused.join('\n')));
+    // Open (docs/CALIBRATION.md, "Every published run fits"): 5 of 872, Qwen3-30B-A3B FP8 on 16 H100 (25.11)
+    // 1% over, and Megatron-Bridge rows whose printed layout contradicts their recipe (LLAMA3_70B GB300
+    // 26.02.01, GPT-OSS 120B H100 25.11, LLAMA3_70B GB200 25.09). Nemotron-4 340B on 128 H100 (dgxc 24.11.1)
+    // and DeepSeek-V3 MXFP8 on 256 GB200 (26.04, 26.04.01) fit since their optimizer state is read from their
+    // recipes (BF16 state; BF16 moments). Held there: no more may join.
+    QVERIFY2(refused.size() <= 5, qPrintable(QStringLiteral("published runs called out of memory:\n") + refused.join('\n')));
 }
 
 #include "tst_validation.moc"

@@ -4,6 +4,7 @@
 #include "core/common/Units.h"
 #include "core/memory/MemoryModel.h"
 #include "core/memory/MemoryTerms.h"
+#include "core/memory/ModelState.h"
 #include "core/estimate/Comparison.h"
 #include "core/step/StepModel.h"
 #include "io/ComparisonJson.h"
@@ -661,6 +662,13 @@ void sourcesSection(PageFlow &flow, const Context &c)
                             .arg(fmt::number(c.e.step.dataParallelSlowdownSeconds, 2)),
                         QObject::tr("Megatron-Core, megatron_fsdp DistributedDataParallelConfig.nccl_ub (SMs per all-gather and "
                                     "reduce-scatter with NCCL user buffers)")};
+    if (const TrainingConfig &t = c.plan.training; t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights != MasterFormat::Fp32)
+        rows << QStringList{QObject::tr("Optimizer state"),
+                            QObject::tr("moments in %1, master copy in %2: %3 bytes per parameter of the optimizer's shard")
+                                .arg(QLatin1String(labelOf(t.optimizerMoments)), QLatin1String(labelOf(t.masterWeights)),
+                                     fmt::number(stateBytesPerParameter(t).optimizer, 0)),
+                            QObject::tr("Apex DistributedFusedAdam (dtype: moments and parameter shard); Megatron-Core's "
+                                        "precision-aware optimizer (--exp-avg-dtype, --main-params-dtype)")};
     if (c.plan.parallel.offloadOptimizer)
         rows << QStringList{QObject::tr("Optimizer offload"),
                             QObject::tr("gradients to the host behind the last backward, the host's update of the node's shards through "
