@@ -223,12 +223,26 @@ private slots:
         QVERIFY(std::abs(parameters(*r.plan) / 68.98e9 - 1) < 0.01); // Llama 2 70B: 68.98 B
     }
 
-    // The dgxc benchmark's Nemotron-4 340B recipe (v24.11.1), unchanged: Apex's DistributedFusedAdam with
-    // dtype bf16 keeps its moments and its parameter shard in BF16, its gradient buffers in grad_sync_dtype.
+    // NeMo 1's distributed_fused_adam as the dgxc benchmark's Nemotron-4 340B recipe configures it
+    // (dgxc-benchmarking v24.11.1 nemotron/nemotron4-340b-synth.yaml, lines 182-186): Apex's DistributedFusedAdam
+    // with dtype bf16 keeps its moments and its parameter shard in BF16, its gradient buffers in grad_sync_dtype.
     void realApexOptimizerState()
     {
-        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=16", "model.vocab=256000"};
-        const io::ImportResult r = io::importFiles({data("real/dgxc/nemotron__nemotron4-340b-synth.yaml")}, sets, io::builtinCatalog());
+        const QByteArray recipe = "trainer:\n  num_nodes: 16\n  devices: 8\n  precision: bf16\n"
+                                  "model:\n  micro_batch_size: 1\n  global_batch_size: 32\n  tensor_model_parallel_size: 8\n"
+                                  "  pipeline_model_parallel_size: 8\n  virtual_pipeline_model_parallel_size: 12\n"
+                                  "  encoder_seq_length: 4096\n  num_layers: 96\n  hidden_size: 18432\n  ffn_hidden_size: 73728\n"
+                                  "  num_attention_heads: 96\n  num_query_groups: 8\n  activation: squared-relu\n  bias: false\n"
+                                  "  normalization: layernorm1p\n  position_embedding_type: rope\n"
+                                  "  share_embeddings_and_output_weights: false\n"
+                                  "  optim:\n    name: distributed_fused_adam\n    bucket_cap_mb: 50\n    grad_sync_dtype: bf16\n"
+                                  "    dtype: bf16\n    overlap_grad_sync: True\n    overlap_param_sync: true\n";
+        QTemporaryDir dir;
+        QFile yaml(dir.filePath(QStringLiteral("nemotron4-340b.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly) && yaml.write(recipe) == recipe.size());
+        yaml.close();
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "model.vocab=256000"};
+        const io::ImportResult r = io::importFiles({yaml.fileName()}, sets, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.optimizerMoments, MomentFormat::Bf16);
         QCOMPARE(r.plan->training.masterWeights, MasterFormat::Bf16);
@@ -240,7 +254,6 @@ private slots:
                                   "--seq-length 4096 --micro-batch-size 1 --global-batch-size 64 --vocab-size 32000 --bf16 "
                                   "--use-distributed-optimizer --use-precision-aware-optimizer --exp-avg-dtype bf16 "
                                   "--exp-avg-sq-dtype bf16 --main-params-dtype fp16\n";
-        QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("run.sh")));
         QVERIFY(f.open(QIODevice::WriteOnly) && f.write(script) == script.size());
         f.close();
