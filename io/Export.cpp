@@ -50,7 +50,7 @@ const QStringList kMegatronKeys{
     "training.recompute_moe", "training.sequence_parallel", "training.flash_attention", "training.recompute_layers",
     "training.activation_offload_layers", "training.fp8_attention", "training.cuda_graphs", "training.fused_expert_mlp",
     "model.sliding_window", "model.full_attention_interval", "model.attention_sinks", "parallel.expert_comm_overlap",
-    "training.optimizer", "training.optimizer_moments", "training.master_weights", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
+    "training.optimizer", "parallel.offload_optimizer", "parallel.zero_stage", "training.optimizer_moments", "training.master_weights", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
     "parallel.expert_dispatcher", "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
     "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
     "cluster.nodes", "cluster.gpus_per_node"};
@@ -236,11 +236,17 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
         f << "--decoder-first-pipeline-num-layers " + num(p.firstStageLayers);
     if (p.lastStageLayers > 0)
         f << "--decoder-last-pipeline-num-layers " + num(p.lastStageLayers);
+    // ZeRO 2 and 3: Megatron-FSDP's sharding strategies (--data-parallel-sharding-strategy optim_grads,
+    // optim_grads_params); under framework fsdp, PyTorch's FSDP2 (--use-torch-fsdp2).
     if (p.zeroStage == 1)
         f << "--use-distributed-optimizer";
+    else if (p.zeroStage > 1 && plan.training.framework == Framework::Fsdp)
+        f << "--use-torch-fsdp2";
     else if (p.zeroStage > 1)
-        out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Megatron-LM's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
+        f << QStringLiteral("--use-megatron-fsdp --data-parallel-sharding-strategy %1").arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
     f << precisionAwareOptimizerFlags(plan.training, out);
+    if (p.offloadOptimizer)
+        f << "--optimizer-cpu-offload";
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << "--overlap-moe-expert-parallel-comm --delay-wgrad-compute";
     for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"}, std::pair{p.overlapParamGather, "--overlap-param-gather"},
@@ -257,7 +263,7 @@ QByteArray megatronScript(const Plan &plan, ExportResult &out)
     QStringList flags = megatronFlags(plan, out);
     flags << megatronParallelFlags(plan, out);
     flags.removeAll(QString());
-    if (plan.training.framework != Framework::Megatron)
+    if (plan.training.framework != Framework::Megatron && !(plan.training.framework == Framework::Fsdp && plan.parallel.zeroStage > 1))
         out.notExpressed << QStringLiteral("training.framework = %1: this is a Megatron-LM launch").arg(QLatin1String(toString(plan.training.framework)));
     QString s = QStringLiteral("#!/bin/bash\n# Megatron-LM launch for: %1\n# Written by trainplan export; hardware: %2 x %3 GPUs of %4.\n"
                                "# Add your data, tokenizer, learning-rate and checkpoint arguments.\n\n"
@@ -316,11 +322,13 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
 }
 
 /// Megatron-Bridge's OptimizerConfig for state kept below FP32 (Megatron-Core's precision-aware optimizer).
-QString nemoOptimizerFields(const TrainingConfig &t, ExportResult &out)
+QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult &out)
 {
     QString s;
-    if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16) {
+    if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
         s += QStringLiteral("optimizer:\n  use_precision_aware_optimizer: true\n");
+        if (offload)
+            s += QStringLiteral("  optimizer_cpu_offload: true\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
             s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n").arg(QLatin1String(toString(t.optimizerMoments)));
         if (t.masterWeights == MasterFormat::Fp16)
@@ -352,6 +360,10 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
     // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
     s += QStringLiteral("    ddp:\n      overlap_grad_reduce: %1\n      overlap_param_gather: %2\n")
              .arg(b(p.overlapGradReduce), b(p.overlapParamGather));
+    // ZeRO 2 and 3 as Megatron-FSDP's sharding strategies (DistributedDataParallelConfig).
+    if (p.zeroStage > 1)
+        s += QStringLiteral("      use_megatron_fsdp: true\n      data_parallel_sharding_strategy: %1\n")
+                 .arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
     const QString precision = t.precision == Precision::FP16 ? QStringLiteral("16-mixed") : t.precision == Precision::FP32 ? QStringLiteral("32")
                                                                                                                           : QStringLiteral("bf16-mixed");
     s += QStringLiteral("  plugins:\n    precision: %1\n").arg(precision);
@@ -405,9 +417,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
         s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
                             "    v_head_dim: %5\n")
                  .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim);
-    if (p.zeroStage > 1)
-        out.notExpressed << QStringLiteral("parallel.zero_stage = %1: NeMo's distributed optimizer shards the optimizer state (stage 1)").arg(p.zeroStage);
-    s += nemoOptimizerFields(t, out);
+    s += nemoOptimizerFields(t, p.offloadOptimizer, out);
     return s.toUtf8();
 }
 

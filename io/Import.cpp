@@ -1,5 +1,6 @@
 #include "io/Import.h"
 
+#include <optional>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -125,9 +126,42 @@ void checkRanges(const std::map<QString, ImportedKey> &keys, ImportResult &resul
     }
 }
 
+/// Fully sharded data parallelism as Megatron-LM runs it: Megatron-FSDP shards what its
+/// --data-parallel-sharding-strategy names (megatron/training/arguments.py: no_shard, optim, optim_grads,
+/// optim_grads_params, the default), the ZeRO stage of that name; --use-torch-fsdp2 is PyTorch's FSDP2,
+/// fully sharded with its own buffers (framework "fsdp").
+void resolveFsdp(std::map<QString, ImportedKey> &keys)
+{
+    const auto take = [&](const char *path) {
+        std::optional<ImportedKey> k;
+        if (const auto it = keys.find(QLatin1String(path)); it != keys.end()) {
+            k = it->second;
+            keys.erase(it);
+        }
+        return k;
+    };
+    const std::optional<ImportedKey> megatron = take("derived.megatron_fsdp"), sharding = take("derived.fsdp_sharding"),
+                                     torch = take("derived.torch_fsdp2");
+    const auto set = [&](const char *path, const QJsonValue &value, const ImportedKey &from, const QString &why) {
+        // The sharding the file asks for wins over --use-distributed-optimizer's stage 1; --set wins over both.
+        if (!keys.count(QLatin1String(path)) || keys[QLatin1String(path)].file != QLatin1String("--set"))
+            keys[QLatin1String(path)] = {QLatin1String(path), value, from.file, from.line, from.source + why};
+    };
+    if (torch && torch->value.toBool()) {
+        set("parallel.zero_stage", 3, *torch, QStringLiteral(": PyTorch FSDP2, fully sharded"));
+        set("training.framework", QStringLiteral("fsdp"), *torch, QString());
+    } else if (megatron && megatron->value.toBool()) {
+        static const QStringList stages{"no_shard", "optim", "optim_grads", "optim_grads_params"};
+        const QString strategy = sharding ? sharding->value.toString() : QStringLiteral("optim_grads_params");
+        set("parallel.zero_stage", double(std::max<qsizetype>(0, stages.indexOf(strategy))), sharding ? *sharding : *megatron,
+            QStringLiteral(": Megatron-FSDP sharding %1").arg(strategy));
+    }
+}
+
 /// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
 void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &base, ImportResult &result)
 {
+    resolveFsdp(keys);
     const auto number = [&](const char *path, double fallback) {
         const auto it = keys.find(QLatin1String(path));
         return it != keys.end() ? it->second.value.toDouble() : fallback;

@@ -211,6 +211,17 @@ const std::map<QString, Rule> &megatronRules()
                 {"exp_avg_dtype", {"training.optimizer_moments", stateFormat()}},
                 {"exp_avg_sq_dtype", {"training.optimizer_moments", stateFormat()}},
                 {"main_params_dtype", {"training.master_weights", stateFormat()}},
+                // Megatron-FSDP (--use-megatron-fsdp with --data-parallel-sharding-strategy, default
+                // optim_grads_params) and PyTorch FSDP2 inside Megatron-LM (--use-torch-fsdp2): resolved
+                // together (io/Import.cpp, resolveFsdp).
+                {"use_megatron_fsdp", {"derived.megatron_fsdp", asBool}},
+                {"data_parallel_sharding_strategy", {"derived.fsdp_sharding", oneOf({{"no_shard", "no_shard"}, {"optim", "optim"},
+                                                                                     {"optim_grads", "optim_grads"},
+                                                                                     {"optim_grads_params", "optim_grads_params"}})}},
+                {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+                // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
+                // OptimizerConfig.optimizer_cpu_offload.
+                {"optimizer_cpu_offload", {"parallel.offload_optimizer", asBool}},
                 {"nnodes", {"cluster.nodes", asInteger}},
                 {"num_nodes", {"cluster.nodes", asInteger}},
                 {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
@@ -252,7 +263,7 @@ bool ignoredName(const QString &name)
         "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_workers|group_query_attention|"
         "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|moe_router_.*|moe_aux_.*|"
         "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_allreduce_grads_in_fp32|"
-        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|use_torch_fsdp2|mock_data|"
+        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
         "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu|recompute_method|"
         "recompute_num_layers|use_precision_aware_optimizer)$"));
     return ignored.match(name).hasMatch();

@@ -263,6 +263,38 @@ private slots:
         QCOMPARE(m.plan->training.masterWeights, MasterFormat::Fp16);
     }
 
+    // Fully sharded data parallelism in a Megatron-LM launch: Megatron-FSDP shards what its sharding strategy
+    // names (default optim_grads_params, ZeRO-3), even beside --use-distributed-optimizer; --use-torch-fsdp2
+    // is PyTorch's FSDP2 (megatron/training/arguments.py). Before, --use-torch-fsdp2 was read and not planned
+    // and --use-megatron-fsdp was not understood: both planned ZeRO-1.
+    void megatronFsdpFlags()
+    {
+        const QByteArray base = "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 "
+                                "--num-attention-heads 32 --seq-length 4096 --micro-batch-size 1 --global-batch-size 256 "
+                                "--vocab-size 128256 --bf16 --use-distributed-optimizer ";
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=4"};
+        const auto planOf = [&](const QByteArray &flags) {
+            return io::importContents({{QStringLiteral("run.sh"), base + flags + '\n'}}, sets, io::builtinCatalog());
+        };
+        io::ImportResult r = planOf("--use-megatron-fsdp");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QCOMPARE(r.plan->training.framework, Framework::Megatron);
+        r = planOf("--use-megatron-fsdp --data-parallel-sharding-strategy optim_grads");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 2);
+        r = planOf("--data-parallel-sharding-strategy optim_grads"); // without Megatron-FSDP it shards nothing more
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        r = planOf("--use-torch-fsdp2");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+        r = io::importContents({{QStringLiteral("run.sh"), base + "--use-torch-fsdp2\n"}}, sets + QStringList{"parallel.zero_stage=2"},
+                               io::builtinCatalog());
+        QVERIFY2(!r.ok() || r.plan->parallel.zeroStage == 2, qPrintable(io::importReport(r))); // --set wins
+    }
+
     // What transformers writes that a JSON reader does not expect (issue 38).
     void huggingFaceEdgeCases()
     {
