@@ -1,4 +1,11 @@
 #include "ui/MainWindow.h"
+
+#include <functional>
+
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QScreen>
+#include <QTextBrowser>
 #include <QUrl>
 #include <QMimeData>
 #include <QDropEvent>
@@ -153,6 +160,7 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
     connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] { showPage(Page::Cluster); });
+    connect(editor, &PlanEditor::noteEdit, this, [this](const QString &note) { statusBar()->showMessage(note, 8000); });
     connect(m_clusterView, &ClusterView::statusMessage, this, [this](const QString &message) {
         statusBar()->showMessage(message, 6000);
     });
@@ -294,16 +302,17 @@ void MainWindow::createViewMenu()
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_editorDock->toggleViewAction());
     view->addSeparator();
-    const std::tuple<Page, QString, QKeySequence, const char *> pages[] = {
-        {Page::Charts, tr("C&harts"), QKeySequence(Qt::CTRL | Qt::Key_1), "showCharts"},
-        {Page::Cluster, tr("&Cluster Builder"), QKeySequence(Qt::CTRL | Qt::Key_B), "showClusterBuilder"},
-        {Page::Search, tr("&Search Plans"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), "showSearch"},
-        {Page::Compare, tr("Co&mpare with Baseline"), QKeySequence(Qt::CTRL | Qt::Key_4), "showCompare"},
-        {Page::Details, tr("&Details (the estimate as a table)"), QKeySequence(Qt::CTRL | Qt::Key_5), "showDetails"}};
+    // Ctrl+1 to Ctrl+5 in the tabs' order; the older Ctrl+B and Ctrl+Shift+F still work.
+    const std::tuple<Page, QString, QList<QKeySequence>, const char *> pages[] = {
+        {Page::Charts, tr("C&harts"), {QKeySequence(Qt::CTRL | Qt::Key_1)}, "showCharts"},
+        {Page::Cluster, tr("&Cluster Builder"), {QKeySequence(Qt::CTRL | Qt::Key_2), QKeySequence(Qt::CTRL | Qt::Key_B)}, "showClusterBuilder"},
+        {Page::Search, tr("&Search Plans"), {QKeySequence(Qt::CTRL | Qt::Key_3), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)}, "showSearch"},
+        {Page::Compare, tr("Co&mpare with Baseline"), {QKeySequence(Qt::CTRL | Qt::Key_4)}, "showCompare"},
+        {Page::Details, tr("&Details (the estimate as a table)"), {QKeySequence(Qt::CTRL | Qt::Key_5)}, "showDetails"}};
     for (const auto &[page, text, keys, name] : pages) {
         QAction *a = view->addAction(text);
         a->setObjectName(QLatin1String(name));
-        a->setShortcut(keys);
+        a->setShortcuts(keys);
         connect(a, &QAction::triggered, this, [this, page = page] { showPage(page); });
     }
     view->addSeparator();
@@ -373,6 +382,14 @@ void MainWindow::createHelpMenu()
     learn->setObjectName(QStringLiteral("openLearn"));
     learn->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(learn, &QAction::triggered, this, [this] { learnWindow()->show(); learnWindow()->raise(); learnWindow()->activateWindow(); });
+    QAction *manual = help->addAction(tr("User &Manual"));
+    manual->setObjectName(QStringLiteral("openManual"));
+    manual->setShortcut(QKeySequence::HelpContents);
+    connect(manual, &QAction::triggered, this, &MainWindow::showManual);
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"));
+    keys->setObjectName(QStringLiteral("showShortcuts"));
+    keys->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+    connect(keys, &QAction::triggered, this, &MainWindow::showShortcuts);
     help->addSeparator();
     QAction *about = help->addAction(tr("&About Trainplan"));
     about->setMenuRole(QAction::AboutRole);
@@ -382,6 +399,72 @@ void MainWindow::createHelpMenu()
                               "and what should change?</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+/// Help > User Manual: the README's sections on using Trainplan (compiled in), from "Use" on.
+void MainWindow::showManual()
+{
+    QFile file(QStringLiteral(":/trainplan/README.md"));
+    QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : tr("The manual is not compiled in.");
+    if (const qsizetype use = text.indexOf(QStringLiteral("\n## Use")); use >= 0)
+        text = QStringLiteral("# Trainplan user manual\n") + text.mid(use);
+    helpDialog(QStringLiteral("manual"), tr("Trainplan User Manual"), text, true);
+}
+
+/// Help > Keyboard Shortcuts: every menu action with a shortcut, as the menus have them, and the Learn
+/// window's presentation keys.
+void MainWindow::showShortcuts()
+{
+    QString text = tr("| Action | Keys |\n|---|---|\n");
+    const std::function<void(QMenu *, const QString &)> walk = [&](QMenu *menu, const QString &path) {
+        for (QAction *a : menu->actions()) {
+            const QString name = path + a->text().remove(QLatin1Char('&'));
+            if (a->menu())
+                walk(a->menu(), name + QStringLiteral(" > "));
+            else if (!a->shortcuts().isEmpty()) {
+                QStringList keys;
+                for (const QKeySequence &k : a->shortcuts())
+                    keys << k.toString(QKeySequence::NativeText);
+                text += QStringLiteral("| %1 | %2 |\n").arg(name, keys.join(QStringLiteral(", ")));
+            }
+        }
+    };
+    for (QAction *top : menuBar()->actions())
+        if (top->menu())
+            walk(top->menu(), top->text().remove(QLatin1Char('&')) + QStringLiteral(" > "));
+    text += tr("\n**Learn window** (Ctrl+L): Right, Page Down or Space for the next page; Left or Page Up for the "
+               "previous one; Home and End for the first and the last; F5: Present (full screen, large type; Esc leaves). "
+               "While presenting, these keys turn pages even from an input; a click on an input gives it the keyboard."
+               "\n\n**Editing**: Ctrl+Z and Ctrl+Shift+Z undo and redo even with a field focused; every edit is one undo "
+               "step.\n");
+    helpDialog(QStringLiteral("shortcuts"), tr("Keyboard Shortcuts"), text, false);
+}
+
+void MainWindow::helpDialog(const QString &name, const QString &title, const QString &markdown, bool large)
+{
+    auto *dialog = findChild<QDialog *>(name);
+    QTextBrowser *browser = nullptr;
+    if (!dialog) {
+        dialog = new QDialog(this);
+        dialog->setObjectName(name);
+        dialog->setWindowTitle(title);
+        auto *layout = new QVBoxLayout(dialog);
+        browser = new QTextBrowser(dialog);
+        browser->setOpenExternalLinks(true);
+        layout->addWidget(browser);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+        connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+        layout->addWidget(buttons);
+        // Within the screen at 1280x800 and larger.
+        const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
+        dialog->resize(std::min(large ? 900 : 620, screen.width() - 40), std::min(large ? 700 : 560, screen.height() - 80));
+    } else {
+        browser = dialog->findChild<QTextBrowser *>();
+    }
+    browser->setMarkdown(markdown);
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
 }
 
 LearnWindow *MainWindow::learnWindow()

@@ -68,6 +68,9 @@ private:
     void createCompareMenu();
     void createToolsMenu();
     void createHelpMenu();
+    void showManual();
+    void showShortcuts();
+    void helpDialog(const QString &name, const QString &title, const QString &markdown, bool large);
     void openBaseline();
     void exportReport();
     void exportCharts();

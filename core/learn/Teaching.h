@@ -7,7 +7,8 @@
 namespace trainplan {
 
 /// Figure 16.5: compute 1/W plus communication a log2 W + b (W - 1), added (no overlap) or hidden behind
-/// compute where it can be (overlap: step = max(compute, communication)).
+/// compute where it can be (overlap: step = max(compute, communication)). W runs through the powers of two up
+/// to maxWorkers and ends at maxWorkers itself.
 struct ScalingCurve
 {
     std::vector<double> workers;

@@ -87,6 +87,23 @@ void deriveDataParallel(Plan &plan)
         plan.parallel.data = std::int64_t(gpus / split);
 }
 
+std::string completeEdit(Plan &plan, std::string_view keyPath)
+{
+    ModelSpec &m = plan.model;
+    if (keyPath != "model.experts")
+        return {};
+    if (m.experts > 0 && m.expertsPerToken == 0) {
+        m.expertsPerToken = std::min<std::int64_t>(2, m.experts);
+        return "experts per token set to " + std::to_string(m.expertsPerToken)
+               + " (top-2 routing, as Mixtral routes): a mixture of experts needs each token routed to at least one";
+    }
+    if (m.experts == 0 && m.expertsPerToken > 0) {
+        m.expertsPerToken = 0;
+        return "experts per token set to 0: a dense model routes no tokens";
+    }
+    return {};
+}
+
 std::int64_t Plan::microbatches() const
 {
     const std::int64_t perStep = training.microBatch * parallel.data;

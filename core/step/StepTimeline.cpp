@@ -59,11 +59,41 @@ void addSegment(StepTimeline &t, StepSegment segment)
     t.segments.push_back(segment);
 }
 
+/// The share of a stage's forward and backward passes that is exposed expert all-to-all.
+struct ExpertShares
+{
+    double forward = 0, backward = 0;
+};
+ExpertShares expertShares(const StageTime &st)
+{
+    const auto [forward, backward] = microbatchPasses(st);
+    const double backwardComm = st.expertCommSeconds - st.expertCommForwardSeconds;
+    return {forward > 0 ? std::clamp(st.expertCommForwardSeconds / forward, 0.0, 1.0) : 0.0,
+            backward > 0 ? std::clamp(backwardComm / backward, 0.0, 1.0) : 0.0};
+}
+
+/// A forward or backward op with its exposed all-to-all as a second segment at its end.
+void addPass(StepTimeline &t, StepSegment segment, double expertShare)
+{
+    const double split = segment.end - expertShare * (segment.end - segment.start);
+    if (!(expertShare > 0) || segment.kind == SegmentKind::WeightGradient) {
+        addSegment(t, segment);
+        return;
+    }
+    StepSegment comm = segment;
+    comm.kind = SegmentKind::ExpertComm;
+    comm.start = split;
+    segment.end = split;
+    addSegment(t, segment);
+    addSegment(t, comm);
+}
+
 /// The micro-batch part of one row without a schedule: forward and backward blocks, micro-batches grouped
 /// so that all `rows` rows together hold at most kMaxOneStageSegments segments.
 void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const StageTime &st, std::int64_t microbatches)
 {
     const auto [forward, backward] = microbatchPasses(st);
+    const ExpertShares shares = expertShares(st);
     const std::int64_t perRow = std::max<std::int64_t>(2, kMaxOneStageSegments / std::max<std::int32_t>(1, rows));
     const std::int64_t group = std::max<std::int64_t>(1, (2 * microbatches + perRow - 1) / perRow);
     double clock = 0;
@@ -71,9 +101,9 @@ void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const 
         const std::int64_t count = std::min(group, microbatches - first);
         const auto mb = std::int32_t(std::min<std::int64_t>(first, INT32_MAX));
         const auto n = std::int32_t(std::min<std::int64_t>(count, INT32_MAX));
-        addSegment(t, {row, mb, n, 0, SegmentKind::Forward, clock, clock + double(count) * forward});
+        addPass(t, {row, mb, n, 0, SegmentKind::Forward, clock, clock + double(count) * forward}, shares.forward);
         clock += double(count) * forward;
-        addSegment(t, {row, mb, n, 0, SegmentKind::Backward, clock, clock + double(count) * backward});
+        addPass(t, {row, mb, n, 0, SegmentKind::Backward, clock, clock + double(count) * backward}, shares.backward);
         clock += double(count) * backward;
     }
 }
@@ -98,9 +128,11 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
         t.rowBegin.push_back(t.segments.size());
         if (t.simulated) {
             const PipelineTimeline &p = step.pipeline;
+            const ExpertShares shares = expertShares(step.stages[std::size_t(row)]);
             for (std::size_t i = p.stageBegin[std::size_t(row)]; i < p.stageBegin[std::size_t(row) + 1]; ++i) {
                 const PipelineOp &op = p.ops[i];
-                addSegment(t, {row, op.microbatch, 1, op.chunk, segmentKind(op.kind), op.start, op.end});
+                addPass(t, {row, op.microbatch, 1, op.chunk, segmentKind(op.kind), op.start, op.end},
+                        op.kind == PipelineOpKind::Forward ? shares.forward : shares.backward);
             }
         } else {
             layOutSequence(t, row, t.rows, step.stages[std::size_t(row)], microbatches);

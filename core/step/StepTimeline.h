@@ -53,8 +53,10 @@ inline constexpr std::size_t kStepPartCount = enumCount<StepPart>();
 std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimate &step);
 
 /// What a timeline segment is. Forward/backward/input-gradient/weight-gradient come from the pipeline
-/// schedule (or the one-stage sequence); the last two close the step on every stage.
-enum class SegmentKind : std::uint8_t { Forward, Backward, InputGradient, WeightGradient, DataComm, Optimizer };
+/// schedule (or the one-stage sequence); the exposed expert all-to-all of each forward and backward is its
+/// own segment at the op's end (its dispatches and combines run layer by layer inside the op: the segment is
+/// their sum); the last two close the step on every stage.
+enum class SegmentKind : std::uint8_t { Forward, Backward, InputGradient, WeightGradient, DataComm, Optimizer, ExpertComm };
 constexpr auto enumNames(SegmentKind)
 {
     using N = EnumName<SegmentKind>;
@@ -63,7 +65,8 @@ constexpr auto enumNames(SegmentKind)
                       N{SegmentKind::InputGradient, "input_gradient", "Input gradient"},
                       N{SegmentKind::WeightGradient, "weight_gradient", "Weight gradient"},
                       N{SegmentKind::DataComm, "data_comm", "Data-parallel / ZeRO communication"},
-                      N{SegmentKind::Optimizer, "optimizer", "Optimizer"}};
+                      N{SegmentKind::Optimizer, "optimizer", "Optimizer"},
+                      N{SegmentKind::ExpertComm, "expert_comm", "Expert dispatch and combine (exposed)"}};
 }
 inline const char *toString(SegmentKind v) { return spellingOf(v); }
 inline constexpr std::size_t kSegmentKindCount = enumCount<SegmentKind>();

@@ -183,6 +183,14 @@ private slots:
         QCOMPARE(solveExercise(10, {1.0, 0.01, 100}).value, 1.78125);
         QVERIFY(solveExercise(10, {1.0, 0.01, 100}).working.front().find("does not exceed") != std::string::npos);
         // Out-of-range inputs name the input and give no number (no inf or NaN on screen).
+        // Exercise 12 at a W that is not a power of two (the curve used to stop at 64 for W = 100): compute 0.01,
+        // communication 0.012 log2 100 + 0.0008 x 99 = 0.15893; without overlap T = 0.16893, S = 5.92, E = 0.059;
+        // with it T = 0.15893, S = 6.29, E = 0.063.
+        const ExerciseAnswer hundred = solveExercise(12, {0.012, 0.0008, 100});
+        QVERIFY(std::abs(hundred.value - 1.0 / 0.168931) < 0.01);
+        QVERIFY2(hundred.answer.find("at 100 workers: S = 5.92 without overlap, 6.29 with it") == 0, hundred.answer.c_str());
+        QVERIFY2(hundred.working[1].find("E = 0.059") != std::string::npos, hundred.working[1].c_str());
+        QVERIFY2(hundred.working[2].find("E = 0.063") != std::string::npos, hundred.working[2].c_str());
         const ExerciseAnswer zero = solveExercise(11, {8.0, 0.0});
         QVERIFY2(zero.answer.find("T(8): must be positive") == 0, zero.answer.c_str());
         QVERIFY(zero.working.empty());

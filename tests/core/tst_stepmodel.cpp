@@ -46,6 +46,7 @@ private slots:
     void packedDocumentsCountTheirAttention();
     void wholeStepTimelineAndParts();
     void oneStageTimeline();
+    void expertAllToAllHasItsOwnSegments();
     void scheduleStepsCostEachChunkPass();
 };
 
@@ -388,6 +389,34 @@ void TestStepModel::wholeStepTimelineAndParts()
         QCOMPARE(optimizer.end, e.step.stepSeconds);
         QCOMPARE(data.end - data.start, e.step.category(TimeCategory::DataComm));
     }
+}
+
+// DeepSeek-V3 on 1,024 H100: the exposed expert dispatch and combine (most of its step) is drawn in the
+// timeline as its own segments, each the all-to-all share of its forward or backward op, adding up per stage to
+// the stage's exposed all-to-all; the weight gradients carry none.
+void TestStepModel::expertAllToAllHasItsOwnSegments()
+{
+    const Estimate e = run(test::examplePlan("deepseek-v3-1024-h100"));
+    QVERIFY(e.valid);
+    const StepTimeline &t = e.timeline;
+    QVERIFY(t.valid && t.simulated);
+    QVERIFY(t.present[std::size_t(SegmentKind::ExpertComm)]);
+    const double m = double(test::examplePlan("deepseek-v3-1024-h100").microbatches());
+    int withExperts = 0;
+    for (std::int32_t row = 0; row < t.rows; ++row) {
+        double comm = 0;
+        for (std::size_t i = t.rowBegin[std::size_t(row)]; i < t.rowBegin[std::size_t(row) + 1]; ++i)
+            if (t.segments[i].kind == SegmentKind::ExpertComm)
+                comm += t.segments[i].end - t.segments[i].start;
+        // The first stage holds only the dense first layers: no all-to-all there.
+        const double expected = m * e.step.stages[std::size_t(row)].expertCommSeconds;
+        withExperts += expected > 0 ? 1 : 0;
+        QVERIFY2(expected > 0 ? std::abs(comm / expected - 1) < 1e-9 : comm == 0,
+                 qPrintable(QStringLiteral("row %1: %2 against %3").arg(row).arg(comm).arg(expected)));
+    }
+    QVERIFY(withExperts >= t.rows - 1);
+    // A dense plan draws none.
+    QVERIFY(!run(test::examplePlan("gpt3-175b-tp8-pp8")).timeline.present[std::size_t(SegmentKind::ExpertComm)]);
 }
 
 // One stage: its micro-batches one after the other (forward, then backward with recompute and tensor

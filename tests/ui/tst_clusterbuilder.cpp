@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QComboBox>
+#include <QStandardItemModel>
 #include <QSet>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -240,6 +241,17 @@ private slots:
                  qPrintable(f.window.clusterView()->inspector()->overlayLegendLabel()->text()));
         overlay->setCurrentIndex(overlay->findData(int(O::DataReplicas)));
         QVERIFY(f.window.clusterView()->inspector()->overlayLegendLabel()->text().contains(QStringLiteral("8 data-parallel replicas of 64 GPUs")));
+        // Only the groups the plan has are offered: a dense model without context parallelism has neither expert
+        // nor context groups to colour; a mixture of experts split over expert ranks has expert groups.
+        auto *items = qobject_cast<QStandardItemModel *>(overlay->model());
+        const auto offered = [&](O o) { return items->item(overlay->findData(int(o)))->isEnabled(); };
+        QVERIFY(!offered(O::ExpertGroups) && !offered(O::ContextGroups) && offered(O::TensorGroups));
+        overlay->setCurrentIndex(overlay->findData(int(O::TensorGroups)));
+        f.document.setPlan(test::examplePlan("deepseek-v3-1024-h100"));
+        QVERIFY(offered(O::ExpertGroups));
+        overlay->setCurrentIndex(overlay->findData(int(O::ExpertGroups)));
+        f.document.setPlan(test::examplePlan("gpt3-175b-tp8-pp8")); // colouring by a group it does not have falls back
+        QCOMPARE(overlay->currentData().toInt(), int(O::Devices));
     }
 
     // A rack-scale template comes a whole NVLink domain at a time: dropping GB200 NVL72 adds its 18 trays of

@@ -21,6 +21,7 @@
 
 #include <qcustomplot.h>
 
+#include "TestSupport.h"
 #include "io/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/ChartExport.h"
@@ -176,6 +177,17 @@ private slots:
         // 96 / (8 x 3) = 4 layers a chunk; stage 0 holds chunks 0, 8, 16: layers 1-4, 33-36, 65-68.
         const QString csv = f.learn->page(5)->figure()->exportCsv();
         QVERIFY2(csv.contains(QStringLiteral("1-4, 33-36")), qPrintable(csv.left(600)));
+        // A mixture of experts draws its expert parallelism, and context parallelism where the plan has it
+        // (issue 40: 16.6 showed none for DeepSeek-V3).
+        f.document.setPlan(test::examplePlan("deepseek-v3-1024-h100"));
+        f.learn->page(5)->refresh();
+        f.learn->page(5)->figure()->renderChart(&painter, QRectF(0, 0, 800, 600), QSizeF(800, 600));
+        const Plan moe = f.document.plan();
+        QVERIFY2(f.learn->page(5)->figure()->exportCsv().contains(QStringLiteral("\nexpert,%1\n").arg(moe.parallel.expert)),
+                 qPrintable(f.learn->page(5)->figure()->exportCsv().left(300)));
+        Plan context = test::examplePlan("llama3.1-8b-128k-context-h100");
+        f.document.setPlan(context);
+        QVERIFY(f.learn->page(5)->figure()->exportCsv().contains(QStringLiteral("\ncontext,%1\n").arg(context.parallel.context)));
     }
 
     void numberFormatProbe()

@@ -10,6 +10,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QComboBox>
+#include <QTextBrowser>
+#include <QDialog>
 #include <QTest>
 #include <QTableWidget>
 #include <QUndoCommand>
@@ -74,6 +76,25 @@ void TestMainWindow::menuSkeleton()
     for (QAction *a : window.menuBar()->actions())
         menus << a->text().remove('&');
     QCOMPARE(menus, (QStringList{"File", "Edit", "View", "Compare", "Tools", "Help"}));
+    // Pages in the tabs' order on Ctrl+1 to Ctrl+5 (Ctrl+2 and Ctrl+3 were unused), the older keys kept.
+    const auto keys = [&](const char *name) { return window.findChild<QAction *>(QLatin1String(name))->shortcuts(); };
+    QCOMPARE(keys("showCharts").front(), QKeySequence(Qt::CTRL | Qt::Key_1));
+    QVERIFY(keys("showClusterBuilder").contains(QKeySequence(Qt::CTRL | Qt::Key_2)) && keys("showClusterBuilder").contains(QKeySequence(Qt::CTRL | Qt::Key_B)));
+    QVERIFY(keys("showSearch").contains(QKeySequence(Qt::CTRL | Qt::Key_3)));
+    QCOMPARE(keys("showCompare").front(), QKeySequence(Qt::CTRL | Qt::Key_4));
+    QCOMPARE(keys("showDetails").front(), QKeySequence(Qt::CTRL | Qt::Key_5));
+    // Help has the manual (the README's usage sections) and every shortcut, taken from the menus themselves.
+    window.findChild<QAction *>(QStringLiteral("openManual"))->trigger();
+    auto *manual = window.findChild<QDialog *>(QStringLiteral("manual"));
+    QVERIFY(manual && manual->isVisible());
+    const QString manualText = manual->findChild<QTextBrowser *>()->toPlainText();
+    QVERIFY(manualText.contains(QStringLiteral("The planner window")) && manualText.contains(QStringLiteral("Cluster builder")));
+    QVERIFY(!manualText.contains(QStringLiteral("Quick start")));
+    window.findChild<QAction *>(QStringLiteral("showShortcuts"))->trigger();
+    const QString shortcuts = window.findChild<QDialog *>(QStringLiteral("shortcuts"))->findChild<QTextBrowser *>()->toPlainText();
+    for (const QString &expected : {QKeySequence(Qt::CTRL | Qt::Key_2).toString(QKeySequence::NativeText), QStringLiteral("Search Plans"),
+                                    QStringLiteral("Report (PDF)"), QStringLiteral("Present")})
+        QVERIFY2(shortcuts.contains(expected), qPrintable(expected));
 }
 
 // New from Example offers a gallery: at least 8 plans, each with a one-line description, covering every

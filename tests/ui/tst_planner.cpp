@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
 #include <QSpinBox>
@@ -30,6 +31,7 @@
 #include "ui/charts/RooflineView.h"
 #include "ui/charts/ScalingView.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/editors/PlanEditor.h"
 
 using namespace trainplan;
 
@@ -76,6 +78,7 @@ private slots:
     void undoWorksWhileTheEditedFieldHasFocus();
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
+    void expertsOnADenseModelRouteTopTwo();
 };
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
@@ -131,7 +134,15 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
     for (const ScalingPoint &p : f.document.estimate().scaling.weak)
         most = std::max(most, p.efficiency);
     QVERIFY2(most > 1.0 && most < 1.02, qPrintable(QString::number(most)));
-    QVERIFY(f.window.scaling()->title().contains(QStringLiteral("over 100%: ZeRO shards the optimizer step")));
+    // The title names the peak and where it is, not only "over 100%" beside the plan's own (lower) figure.
+    std::int64_t at = 0;
+    for (const ScalingPoint &p : f.document.estimate().scaling.weak)
+        if (p.efficiency == most)
+            at = p.workers;
+    const QString peak = QStringLiteral("%1 at %2 replicas, over 100% as ZeRO shards the optimizer step")
+                             .arg(QString::fromStdString(units::formatPercent(most, 1)))
+                             .arg(at);
+    QVERIFY2(f.window.scaling()->title().contains(peak), qPrintable(f.window.scaling()->title() + " / " + peak));
     QVERIFY(plot->yAxis2->range().upper >= most);
 }
 
@@ -371,6 +382,28 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     QCOMPARE(f.document.estimate().step.stepSeconds, deepEp);
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
     QVERIFY(!dispatcher->isVisibleTo(&f.window) && !groups->isVisibleTo(&f.window));
+}
+
+// Experts 0 -> 8 on a dense model: each token goes to the top two (it was invalid at once with experts per
+// token 0), the status bar says why, and one undo gives back the dense model.
+void TestPlanner::expertsOnADenseModelRouteTopTwo()
+{
+    Fixture f;
+    const Plan dense = f.document.plan();
+    QCOMPARE(dense.model.experts, 0);
+    QSignalSpy notes(f.window.findChild<PlanEditor *>(), &PlanEditor::noteEdit);
+    auto *experts = f.window.findChild<QSpinBox *>(QStringLiteral("model.experts"));
+    QVERIFY(experts);
+    experts->setValue(8);
+    QCOMPARE(f.document.plan().model.experts, 8);
+    QCOMPARE(f.document.plan().model.expertsPerToken, 2);
+    QVERIFY(f.document.estimate().valid);
+    QCOMPARE(notes.size(), 1);
+    QVERIFY(notes.front().front().toString().contains(QStringLiteral("top-2")));
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan() == dense);
+    f.document.undoStack()->redo();
+    QCOMPARE(f.document.plan().model.expertsPerToken, 2);
 }
 
 QTEST_MAIN(TestPlanner)

@@ -123,6 +123,15 @@ private slots:
         f.window.searchPanel()->findChild<QTabWidget *>()->setCurrentIndex(1);
         QApplication::processEvents();
         plot->replot();
+        // Its tokens/s ticks share one unit (issue 40: "1.25·10⁶" beside "750000" before).
+        const QVector<QString> labels = plot->yAxis->tickVectorLabels();
+        QVERIFY(labels.size() >= 2);
+        const QString unit = labels.back().section(QLatin1Char(' '), 1);
+        for (const QString &label : labels) {
+            QVERIFY2(!label.contains(QStringLiteral("10")) || label.startsWith(QStringLiteral("10")) || label.contains(QLatin1Char(' ')),
+                     qPrintable(label));
+            QVERIFY2(label == QStringLiteral("0") || label.section(QLatin1Char(' '), 1) == unit, qPrintable(labels.toList().join(QLatin1Char('|'))));
+        }
         const int slowestFront = int(o.pareto.size()) - 1;
         const QPoint at = f.panel()->paretoPixel(slowestFront);
         QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, at);

@@ -1,5 +1,7 @@
 #include "ui/charts/ChartStyle.h"
 
+#include <algorithm>
+#include <cmath>
 #include <iterator>
 
 #include <qcustomplot.h>
@@ -85,6 +87,54 @@ void apply(QCustomPlot *plot, const QPalette &palette)
         plot->legend->setTextColor(text);
         plot->legend->setBorderPen(QPen(grid));
     }
+}
+
+namespace {
+
+/// Tick labels scaled to one unit chosen from the axis range each time the ticks are made.
+class MagnitudeTicker : public QCPAxisTicker
+{
+protected:
+    void generate(const QCPRange &range, const QLocale &locale, QChar formatChar, int precision, QVector<double> &ticks,
+                  QVector<double> *subTicks, QVector<QString> *tickLabels) override
+    {
+        const double largest = std::max(std::abs(range.lower), std::abs(range.upper));
+        static const std::pair<double, const char *> units[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "K"}};
+        m_scale = 1;
+        m_suffix.clear();
+        for (const auto &[scale, suffix] : units)
+            if (largest >= scale) {
+                m_scale = scale;
+                m_suffix = QString::fromLatin1(suffix);
+                break;
+            }
+        m_step = 0;
+        QCPAxisTicker::generate(range, locale, formatChar, precision, ticks, subTicks, tickLabels);
+    }
+    double getTickStep(const QCPRange &range) override
+    {
+        m_step = QCPAxisTicker::getTickStep(range);
+        return m_step;
+    }
+    QString getTickLabel(double tick, const QLocale &locale, QChar, int) override
+    {
+        // As many decimals as the step needs in the chosen unit, the same for every label.
+        const double step = m_step > 0 ? m_step / m_scale : 1.0;
+        const int decimals = std::clamp(int(std::ceil(-std::log10(step) - 1e-9)), 0, 6);
+        const QString number = locale.toString(tick / m_scale, 'f', decimals);
+        return m_suffix.isEmpty() || tick == 0 ? number : number + QStringLiteral(" ") + m_suffix;
+    }
+
+private:
+    double m_scale = 1, m_step = 0;
+    QString m_suffix;
+};
+
+} // namespace
+
+void useMagnitudeLabels(QCustomPlot *plot, bool yAxis)
+{
+    (yAxis ? plot->yAxis : plot->xAxis)->setTicker(QSharedPointer<QCPAxisTicker>(new MagnitudeTicker));
 }
 
 } // namespace trainplan::chartstyle

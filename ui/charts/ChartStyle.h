@@ -21,5 +21,8 @@ QFont titleFont(const QFont &base);
 QStringList wrapTitle(const QString &text, const QFont &font, double width);
 /// Axis, grid, tick and background colours of a QCustomPlot from the palette.
 void apply(QCustomPlot *plot, const QPalette &palette);
+/// A linear axis's tick labels in one unit for the whole axis (1,250 K ... or 1.25 M, never "1.25·10⁶" beside
+/// "750000"): the unit of the range's largest magnitude (K, M, G, T).
+void useMagnitudeLabels(QCustomPlot *plot, bool yAxis);
 
 } // namespace trainplan::chartstyle

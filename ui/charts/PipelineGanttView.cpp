@@ -24,6 +24,7 @@ QColor segmentColour(SegmentKind kind, const QPalette &palette)
     case SegmentKind::WeightGradient: return chartstyle::series(2, palette);
     case SegmentKind::DataComm: return chartstyle::series(3, palette);
     case SegmentKind::Optimizer: return chartstyle::series(7, palette);
+    case SegmentKind::ExpertComm: return chartstyle::series(9, palette); // the step chart's expert dispatch and combine
     }
     return chartstyle::series(7, palette);
 }
@@ -39,6 +40,7 @@ QString kindWords(SegmentKind kind)
     case SegmentKind::WeightGradient: return PipelineGanttView::tr("weight gradient (W)");
     case SegmentKind::DataComm: return PipelineGanttView::tr("data-parallel comm.");
     case SegmentKind::Optimizer: return PipelineGanttView::tr("optimizer");
+    case SegmentKind::ExpertComm: return PipelineGanttView::tr("expert dispatch and combine");
     }
     return {};
 }

@@ -39,9 +39,12 @@ void ScalingView::draw()
         return;
     }
     double maxWorkers = 1, maxEfficiency = 1;
+    std::int64_t peakWorkers = 0;
     for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
         for (const ScalingPoint &p : *curve) {
             maxWorkers = std::max(maxWorkers, double(p.workers));
+            if (p.efficiency > maxEfficiency)
+                peakWorkers = p.workers;
             maxEfficiency = std::max(maxEfficiency, p.efficiency);
         }
 
@@ -92,8 +95,11 @@ void ScalingView::draw()
     // Curves that start above one replica (a mixture of experts needs enough ranks for its expert groups;
     // a batch may not split into one replica's micro-batches) are relative to their first point: say so.
     // Above 100%: each replica's share of the sharded optimizer update shrinks as replicas are added.
+    // Named where it happens: the plan's own point may well be below 100%.
     if (maxEfficiency > 1.0005 && m_document->plan().parallel.zeroStage >= 1)
-        setTitle(title() + tr("; over 100%: ZeRO shards the optimizer step"));
+        setTitle(title() + tr("; %1 at %2 replicas, over 100% as ZeRO shards the optimizer step")
+                               .arg(fmt::percent(maxEfficiency, 1))
+                               .arg(peakWorkers));
     const std::int64_t base = e.scaling.baseWorkers();
     if (base > 1)
         setTitle(title() + (m_document->plan().model.isMoe() ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -307,8 +308,28 @@ void ClusterInspector::refreshLegend()
     m_legend->setText(html + overlayLegend(overlay, par).toHtmlEscaped());
 }
 
+/// Only the groups the plan has are offered for colouring: expert groups for a mixture of experts split over
+/// expert ranks, context groups with context parallelism (a dense model offered 24 colours of one group).
+void ClusterInspector::refreshOverlayChoices()
+{
+    const Plan &plan = m_document->plan();
+    auto *model = qobject_cast<QStandardItemModel *>(m_overlay->model());
+    const auto offer = [&](ClusterCanvas::Overlay overlay, bool available, const QString &why) {
+        if (QStandardItem *item = model ? model->item(m_overlay->findData(int(overlay))) : nullptr) {
+            item->setEnabled(available);
+            item->setToolTip(available ? QString() : why);
+        }
+    };
+    offer(ClusterCanvas::Overlay::ExpertGroups, plan.model.isMoe() && plan.parallel.expert > 1,
+          plan.model.isMoe() ? tr("the experts are not split over ranks (parallel.expert 1)") : tr("a dense model has no experts"));
+    offer(ClusterCanvas::Overlay::ContextGroups, plan.parallel.context > 1, tr("no context parallelism (parallel.context 1)"));
+    if (model && !model->item(m_overlay->currentIndex())->isEnabled())
+        m_overlay->setCurrentIndex(m_overlay->findData(int(ClusterCanvas::Overlay::Devices)));
+}
+
 void ClusterInspector::refresh()
 {
+    refreshOverlayChoices();
     refreshLegend();
     m_updating = true;
     const Plan &plan = m_document->plan();

@@ -35,6 +35,7 @@ public:
 
 private:
     void refresh();
+    void refreshOverlayChoices();
     void refreshLegend();
     QGroupBox *createClusterBox();
     QGroupBox *createGroupBox();

@@ -15,14 +15,21 @@ class ChangePlanValue : public QUndoCommand
 {
 public:
     ChangePlanValue(PlanDocument *document, const PlanKey &key, KeyValue newValue)
-        : m_document(document), m_key(key), m_old(key.get(document->plan())), m_new(std::move(newValue))
+        : m_document(document), m_key(key), m_before(document->plan()), m_old(key.get(document->plan())), m_new(std::move(newValue))
     {
         setText(QCoreApplication::translate("ChangePlanValue", "Change %1")
                     .arg(QCoreApplication::translate("PlanKey", key.noun)));
     }
 
     void redo() override { apply(m_new); }
-    void undo() override { apply(m_old); }
+    /// Undo gives back the plan as it was, with whatever the edit brought along (completeEdit).
+    void undo() override
+    {
+        m_note.clear();
+        m_document->setPlan(m_before);
+    }
+    /// What the last redo or undo brought along with the key (completeEdit), for the status bar.
+    const QString &note() const { return m_note; }
     int id() const override { return indexOf(m_key) + 1; }
 
     bool mergeWith(const QUndoCommand *other) override
@@ -31,7 +38,8 @@ public:
         if (!next || &next->m_key != &m_key || next->m_document != m_document)
             return false;
         m_new = next->m_new;
-        setObsolete(m_new == m_old);
+        m_note = next->m_note;
+        setObsolete(m_new == m_old && m_document->plan() == m_before);
         return true;
     }
 
@@ -42,13 +50,16 @@ private:
         m_key.set(plan, value);
         if (m_key.rebalancesData)
             deriveDataParallel(plan);
+        m_note = QString::fromStdString(completeEdit(plan, m_key.path));
         m_document->setPlan(plan);
     }
 
     PlanDocument *m_document;
     const PlanKey &m_key;
+    Plan m_before;
     KeyValue m_old;
     KeyValue m_new;
+    QString m_note;
 };
 
 } // namespace trainplan

@@ -141,7 +141,11 @@ void PlanEditor::pushValue(const PlanKey &key, const KeyValue &value)
 {
     if (m_updating || key.get(m_document->plan()) == value)
         return;
-    m_document->undoStack()->push(new ChangePlanValue(m_document, key, value));
+    auto *command = new ChangePlanValue(m_document, key, value);
+    m_document->undoStack()->push(command); // may merge into the previous edit of the key and be deleted
+    const QUndoCommand *top = m_document->undoStack()->command(m_document->undoStack()->index() - 1);
+    if (const auto *change = dynamic_cast<const ChangePlanValue *>(top); change && !change->note().isEmpty())
+        emit noteEdit(change->note());
 }
 
 void PlanEditor::addDataLabel(QFormLayout *form)

@@ -29,6 +29,8 @@ public:
 
 signals:
     void clusterBuilderRequested();
+    /// An edit brought another key along with it (core completeEdit): the words for the status bar.
+    void noteEdit(const QString &note);
 
 private:
     struct Binding

@@ -282,6 +282,7 @@ void SearchPanel::createResults()
     m_table->setToolTip(tr("Double-click a plan to load it (Edit > Undo goes back)"));
     m_pareto = new QCustomPlot;
     m_pareto->setObjectName(QStringLiteral("pareto"));
+    chartstyle::useMagnitudeLabels(m_pareto, true); // "750 K ... 1,250 K", never "1.25·10⁶" beside "750000"
     m_rejected = new QTreeWidget;
     m_rejected->setObjectName(QStringLiteral("rejected"));
     m_rejected->setColumnCount(3);

@@ -63,6 +63,10 @@ public:
         const Plan &plan = m_document->plan();
         const ParallelConfig &p = plan.parallel;
         QString csv = QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n").arg(p.data).arg(p.tensor).arg(p.pipeline).arg(p.zeroStage);
+        if (p.context > 1)
+            csv += QStringLiteral("context,%1\n").arg(p.context);
+        if (plan.model.isMoe())
+            csv += QStringLiteral("expert,%1\n").arg(p.expert);
         csv += QStringLiteral("\nstage,layers\n");
         for (std::int64_t i = 0; i < p.pipeline; ++i)
             csv += QStringLiteral("%1,\"%2\"\n").arg(i).arg(stageRanges(plan, i).join(QStringLiteral(", ")));
@@ -74,7 +78,9 @@ protected:
     {
         const Plan &plan = m_document->plan();
         const ParallelConfig &par = plan.parallel;
-        const double rowH = size.height() / 4;
+        // The text's four, and the plan's context and expert parallelism when it has them.
+        const bool context = par.context > 1, experts = plan.model.isMoe();
+        const double rowH = size.height() / (4 + (context ? 1 : 0) + (experts ? 1 : 0));
         const auto row = [&](int r, const QString &title, const QString &caption, std::int64_t count, const std::function<QString(std::int64_t)> &label,
                              int colour) {
             const double y = r * rowH;
@@ -120,8 +126,22 @@ protected:
                         fmt::counted(plan.microbatches(), tr("micro-batch"), tr("micro-batches")), QString::fromLatin1(labelOf(par.schedule))),
             tr("activations go forward and gradients back between neighbouring stages; fill and drain leave bubbles"),
             par.pipeline, [&](std::int64_t i) { return stageLayers(plan, i); }, 4);
+        int next = 3;
+        if (context)
+            row(next++, tr("Context parallel: %1 of every sequence").arg(fmt::counted(par.context, tr("slice"), tr("slices"))),
+                tr("each rank holds %1 of the %2 tokens; keys and values pass between them for attention")
+                    .arg(plan.model.seqLen / par.context).arg(plan.model.seqLen),
+                par.context, [&](std::int64_t i) { return tr("tokens %1/%2").arg(i + 1).arg(par.context); }, 5);
+        if (experts) {
+            const std::int64_t local = plan.model.experts / std::max<std::int64_t>(1, par.expert);
+            row(next++, tr("Expert parallel: %1 experts over %2").arg(plan.model.experts).arg(fmt::counted(par.expert, tr("rank"), tr("ranks"))),
+                tr("each rank holds %1 of every expert layer; tokens are dispatched to their top %2 and combined back (all-to-all)")
+                    .arg(fmt::counted(local, tr("expert"), tr("experts")))
+                    .arg(plan.model.expertsPerToken),
+                par.expert, [&](std::int64_t i) { return tr("experts %1-%2").arg(i * local).arg(i * local + local - 1); }, 1);
+        }
         const bool sharded = par.zeroStage > 0 && par.data > 1;
-        row(3, sharded ? tr("State sharding: ZeRO-%1 over %2 replicas").arg(par.zeroStage).arg(par.data) : tr("State sharding: off (replicated state)"),
+        row(next, sharded ? tr("State sharding: ZeRO-%1 over %2 replicas").arg(par.zeroStage).arg(par.data) : tr("State sharding: off (replicated state)"),
             sharded ? tr("computation replicated, %1 partitioned; reduce-scatter and all-gather replace the all-reduce")
                           .arg(par.zeroStage == 1 ? tr("optimizer state") : par.zeroStage == 2 ? tr("optimizer state and gradients") : tr("all model state"))
                     : tr("every replica keeps the full optimizer state"),
