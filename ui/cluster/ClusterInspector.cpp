@@ -376,7 +376,14 @@ void ClusterInspector::refresh()
     m_link->setCurrentIndex(std::max(0, m_link->findData(text(g.intraNodeLink))));
     m_remove->setEnabled(groups.size() > 1);
 
-    // The placement report.
+    m_placement->setText(placementHtml());
+    m_updating = false;
+}
+
+/// The placement report: which link each group's collectives land on, and the plan's placement warnings.
+QString ClusterInspector::placementHtml() const
+{
+    const Plan &plan = m_document->plan();
     const Estimate &e = m_document->estimate();
     QString html;
     if (!e.valid) {
@@ -405,8 +412,7 @@ void ClusterInspector::refresh()
             if (p.severity == Severity::Warning && (p.key.rfind("parallel", 0) == 0 || p.key.rfind("cluster", 0) == 0))
                 html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>").arg(text(p.message).toHtmlEscaped());
     }
-    m_placement->setText(html);
-    m_updating = false;
+    return html;
 }
 
 } // namespace trainplan

@@ -35,6 +35,7 @@ public:
 
 private:
     void refresh();
+    QString placementHtml() const;
     void refreshOverlayChoices();
     void refreshLegend();
     QGroupBox *createClusterBox();
