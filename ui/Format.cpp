@@ -1,5 +1,7 @@
 #include "ui/Format.h"
 
+#include <QCoreApplication>
+
 #include "core/common/Units.h"
 
 namespace trainplan::fmt {
@@ -19,5 +21,14 @@ QString counted(long long n, const QString &one, const QString &many) { return Q
 QString grouped(double value, int decimals) { return text(units::formatGrouped(value, decimals)); }
 QString currency(double amount, const std::string &code) { return text(units::formatCurrency(amount, code)); }
 QString kilowattHours(double joules) { return grouped(joules / units::JoulesPerKilowattHour) + QStringLiteral(" kWh"); }
+
+QStringList planErrors(const std::vector<Problem> &problems, int most)
+{
+    QStringList lines{QCoreApplication::translate("fmt", "The plan has errors; each is shown under its field in the editor:")};
+    for (const Problem &p : problems)
+        if (p.isError() && lines.size() <= most)
+            lines << QStringLiteral("• %1: %2").arg(text(p.key), text(p.message));
+    return lines;
+}
 
 } // namespace trainplan::fmt

@@ -7,6 +7,10 @@
 
 #include <string>
 
+#include <vector>
+
+#include "core/common/Problem.h"
+
 namespace trainplan::fmt {
 
 QString text(const std::string &s);
@@ -36,5 +40,8 @@ QString grouped(double value, int decimals = 0);
 QString currency(double amount, const std::string &code);
 /// Energy in kWh, grouped: "123,456 kWh".
 QString kilowattHours(double joules);
+/// What a chart shows instead of itself for a plan with errors: a heading and the first `most` errors, one
+/// "• key: rule" each.
+QStringList planErrors(const std::vector<Problem> &problems, int most = 3);
 
 } // namespace trainplan::fmt

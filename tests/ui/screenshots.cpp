@@ -2,6 +2,8 @@
 // and a large cluster at 1280x800 and 1920x1080. Usage: trainplan_screenshots OUTDIR
 // (QT_QPA_PLATFORM=offscreen).
 
+#include <algorithm>
+
 #include <QApplication>
 #include <QProgressBar>
 #include <QSignalSpy>
@@ -71,12 +73,46 @@ void shoot(const Plan &plan, const QString &name, const QString &dir, int overla
 
 /// The charts page of every gallery example, at both sizes, light and dark; then the example with a pinned
 /// baseline (compare mode) and the Compare page.
+/// SCREENSHOTS_ONLY=word,word shoots only the scenarios whose name contains one of the words (all by default).
+bool wanted(const QString &name)
+{
+    const QStringList only = qEnvironmentVariable("SCREENSHOTS_ONLY").split(QLatin1Char(','), Qt::SkipEmptyParts);
+    return only.isEmpty() || std::any_of(only.begin(), only.end(), [&](const QString &w) { return name.contains(w); });
+}
+
+/// A plan with errors (tensor 7, which divides neither the heads nor the GPUs): every chart says why instead
+/// of drawing empty axes.
+void shootInvalid(const QString &dir)
+{
+    for (const bool dark : {false, true})
+        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+            applyPalette(dark);
+            PlanDocument document(io::builtinCatalog());
+            QString error;
+            document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+            MainWindow window(&document);
+            window.resize(size);
+            window.show();
+            Plan plan = document.plan();
+            plan.parallel.tensor = 7;
+            document.setPlan(plan);
+            settle();
+            const QString file = QStringLiteral("%1/window-invalid-%2x%3%4.png").arg(dir).arg(size.width()).arg(size.height())
+                                     .arg(dark ? QStringLiteral("-dark") : QString());
+            window.grab().save(file);
+            qInfo("%s", qPrintable(file));
+        }
+    applyPalette(false);
+}
+
 void shootWindows(const QString &dir)
 {
     for (const bool dark : {false, true}) {
         applyPalette(dark);
         for (const io::ExamplePlan &example : io::builtinExamples())
             for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+                if (!wanted(QStringLiteral("window-") + example.id))
+                    continue;
                 PlanDocument document(io::builtinCatalog());
                 QString error;
                 if (!document.loadFromBytes(example.bytes, QString(), &error))
@@ -107,6 +143,8 @@ void shootWindows(const QString &dir)
     }
     applyPalette(false);
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        if (!wanted(QStringLiteral("compare")))
+            break;
         PlanDocument document(io::builtinCatalog());
         QString error;
         document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
@@ -137,6 +175,10 @@ int main(int argc, char **argv)
     QDir().mkpath(dir);
 
     shootWindows(dir);
+    if (wanted(QStringLiteral("window-invalid")))
+        shootInvalid(dir);
+    if (!qEnvironmentVariable("SCREENSHOTS_ONLY").isEmpty())
+        return 0;
 
     Plan small = test::presetPlan("llama2-7b", 8, 1, 2, 1, 48, "h100-sxm5-80gb");
     small.cluster.setGroups({{"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 2, "nvlink4-nvswitch"}});

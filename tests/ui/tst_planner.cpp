@@ -282,8 +282,21 @@ void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
     QVERIFY(f.window.summary()->fitText().contains(QStringLiteral("Invalid plan")));
     for (QLabel *label : f.window.summary()->findChildren<QLabel *>())
         QVERIFY(!label->text().contains(QStringLiteral("nan")) && !label->text().contains(QStringLiteral("inf")));
+    // The charts say why instead of drawing empty axes (issue 40): no axis shown, the rule in the chart.
+    for (PlotView *view : std::initializer_list<PlotView *>{f.window.roofline(), f.window.scaling()}) {
+        QCustomPlot *plot = view->plot();
+        for (QCPAxis *axis : plot->axisRect()->axes())
+            QVERIFY(!axis->visible());
+        bool said = false;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+                said |= text->text().contains(QStringLiteral("model.heads")) && text->text().contains(QStringLiteral("must divide"));
+        QVERIFY(said);
+    }
     f.document.undoStack()->undo();
     QVERIFY(f.document.estimate().valid);
+    // And the axes come back with a valid plan.
+    QVERIFY(f.window.roofline()->plot()->xAxis->visible() && f.window.scaling()->plot()->yAxis2->visible());
 }
 
 void TestPlanner::rooflineHoverDescribesOp()

@@ -59,6 +59,7 @@ public:
     double barWidth = 0.7;
     QColor warning, outline;
     QAbstractSeries *series = nullptr;
+    QString errors; ///< a plan with errors: what the chart says instead of its bars
 
     QRectF boundingRect() const override { return m_area; }
     /// Follows the plot area; the scene must hear of a changed bounding rectangle before it changes.
@@ -70,6 +71,12 @@ public:
     }
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
     {
+        if (!errors.isEmpty()) {
+            painter->setPen(outline);
+            const QRectF area = m_chart->plotArea().adjusted(16, 8, -16, -8);
+            painter->drawText(area, Qt::AlignCenter | Qt::TextWordWrap, errors);
+            return;
+        }
         if (!series)
             return;
         painter->save();
@@ -183,6 +190,8 @@ void MemoryChartView::updateOverlay()
     m_overlay->over.clear();
     m_overlay->baseline.clear();
     m_overlay->series = m_stageSeries;
+    m_overlay->outline = palette().color(QPalette::WindowText);
+    m_overlay->errors = e.valid ? QString() : fmt::planErrors(m_document->problems()).join(QLatin1Char('\n'));
     if (!m_stageSeries || !e.valid) {
         m_overlay->update();
         return;
@@ -262,7 +271,7 @@ void MemoryChartView::redraw()
     c->setBackgroundBrush(palette().color(QPalette::Base));
     c->setTitleBrush(palette().color(QPalette::WindowText));
     if (!m_document->estimate().valid) {
-        setTitleFitted(tr("Memory: fix the plan's errors to see it"), width());
+        setTitleFitted(tr("Memory: the plan has errors"), width());
         c->legend()->setVisible(false);
         updateOverlay();
         return;

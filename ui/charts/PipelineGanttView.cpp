@@ -287,7 +287,7 @@ void PipelineGanttView::draw()
     }
     m_plot->legend->setVisible(e.valid);
     if (!e.valid) {
-        setTitle(tr("Step timeline: fix the plan's errors to see it"));
+        setTitle(tr("Step timeline: the plan has errors"));
         m_plot->xAxis->setVisible(false);
         m_plot->yAxis->setVisible(false);
         return;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "ui/Format.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -179,9 +180,54 @@ void PlotView::redraw()
     m_stale = false;
     chartstyle::apply(m_plot, palette());
     m_title->setTextColor(palette().color(QPalette::WindowText));
+    // The axes the errors hid come back before the chart draws itself.
+    for (const auto &[axis, shown] : std::as_const(m_axesShown))
+        if (auto *a = qobject_cast<QCPAxis *>(axis.data()))
+            a->setVisible(shown);
+    m_axesShown.clear();
+    if (m_errors)
+        m_plot->removeItem(m_errors);
     draw();
     fitLegend(width());
+    showPlanErrors();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PlotView::showPlanErrors()
+{
+    if (m_document->estimate().valid)
+        return;
+    for (QCPAxis *a : m_plot->axisRect()->axes()) {
+        m_axesShown.append({QPointer<QObject>(a), a->visible()});
+        a->setVisible(false);
+    }
+    m_plot->legend->setVisible(false);
+    // The first errors, each wrapped to the chart's width.
+    const QFontMetrics metrics(font());
+    const int room = std::max(120, width() - 48);
+    QStringList lines;
+    for (const QString &line : fmt::planErrors(m_document->problems())) {
+        QString current;
+        for (const QString &word : line.split(QLatin1Char(' '))) {
+            const QString next = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+            if (!current.isEmpty() && metrics.horizontalAdvance(next) > room) {
+                lines << current;
+                current = QStringLiteral("   ") + word;
+            } else {
+                current = next;
+            }
+        }
+        lines << current;
+    }
+    m_errors = new QCPItemText(m_plot);
+    m_errors->setClipToAxisRect(false);
+    m_errors->position->setType(QCPItemPosition::ptViewportRatio);
+    m_errors->position->setCoords(0.5, 0.5);
+    m_errors->setPositionAlignment(Qt::AlignCenter);
+    m_errors->setTextAlignment(Qt::AlignLeft);
+    m_errors->setFont(font());
+    m_errors->setColor(palette().color(QPalette::WindowText));
+    m_errors->setText(lines.join(QLatin1Char('\n')));
 }
 
 } // namespace trainplan

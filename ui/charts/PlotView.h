@@ -3,10 +3,12 @@
 // from the Estimate on every plan change and palette change. A new chart subclasses it and implements
 // draw(); it shares nothing with the other charts but the document.
 
+#include <QPointer>
 #include <QWidget>
 
 #include "ui/charts/ExportableChart.h"
 
+class QCPItemText;
 class QCPTextElement;
 class QCustomPlot;
 
@@ -58,6 +60,11 @@ private:
 
     void fitTitle(double width);
     void fitLegend(double width);
+    /// An invalid plan: no axes or legend, the plan's errors in the middle of the chart instead.
+    void showPlanErrors();
+
+    QPointer<QCPItemText> m_errors;
+    QList<QPair<QPointer<QObject>, bool>> m_axesShown; ///< each axis's visibility before the errors hid it
 
     QCPTextElement *m_title;
     QString m_fullTitle;

@@ -118,7 +118,7 @@ void StepBreakdownView::draw()
     m_plot->yAxis->setVisible(e.valid);
     if (!e.valid) {
         drawBand(0, 0);
-        setTitle(tr("Where the step goes: fix the plan's errors to see it"));
+        setTitle(tr("Where the step goes: the plan has errors"));
         return;
     }
     const double band = e.accuracy.assessed ? e.accuracy.band80 : 0.0;
