@@ -27,6 +27,8 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     if (!plan)
         return InvalidInput;
     const io::ExportResult result = io::exportPlan(*plan, *target, io::builtinCatalog());
+    for (const QString &warning : result.warnings)
+        err << QStringLiteral("warning: %1\n").arg(warning);
     for (const QString &note : result.notExpressed)
         err << QStringLiteral("not expressed: %1\n").arg(note);
     if (line.isSet(output))

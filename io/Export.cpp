@@ -3,6 +3,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include "core/common/Units.h"
+#include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
 
 namespace trainplan::io {
@@ -522,9 +524,18 @@ const QStringList &expressedKeys(ExportTarget target)
     return kMegatronKeys;
 }
 
-ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &)
+ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &catalog)
 {
     ExportResult out;
+    // A launch written for a plan that cannot run says so: it would fail at its first step.
+    const Estimate e = estimate(plan, catalog, EstimateOptions::analytic());
+    if (!e.valid)
+        out.warnings << QStringLiteral("the plan has errors; the launch is written as the plan says, but it will not run as planned");
+    else if (!e.memory.fits)
+        out.warnings << QStringLiteral("the plan does not fit: %1 GiB on stage %2 of %3 GiB per GPU; this launch runs out of memory")
+                            .arg(e.memory.peakBytes / units::GiB, 0, 'f', 1)
+                            .arg(e.memory.peakStage)
+                            .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0);
     switch (target) {
     case ExportTarget::Megatron: out.text = megatronScript(plan, out); break;
     case ExportTarget::NeMo: out.text = nemoRecipe(plan, out); break;

@@ -24,6 +24,8 @@ struct ExportResult
 {
     QByteArray text;
     QStringList notExpressed; ///< "parallel.zero_stage = 3: Megatron-LM shards ... (keep ... )"
+    /// What the launch would run into: a plan that does not fit its GPUs, or that has errors.
+    QStringList warnings;
 };
 
 ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &catalog);

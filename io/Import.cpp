@@ -303,6 +303,23 @@ void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey
     }
 }
 
+/// The choices that shape a plan's memory and speed which no file and no --set gave: they are the plan
+/// format's defaults, and the report says so (issue 40: an import "did not fit" with no word of why).
+void listDefaults(const Plan &plan, const std::map<QString, ImportedKey> &keys, ImportResult &result)
+{
+    static const char *const shaping[] = {"parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert",
+                                          "parallel.zero_stage", "training.micro_batch", "training.recompute",
+                                          "training.precision", "training.flash_attention", "training.sequence_parallel"};
+    for (const char *path : shaping) {
+        const PlanKey *key = findPlanKey(path);
+        if (keys.count(QLatin1String(path)) || !key || (QLatin1String(path) == QLatin1String("parallel.expert") && !plan.model.isMoe()))
+            continue;
+        result.defaults << QStringLiteral("%1 = %2").arg(QLatin1String(path), QString::fromStdString(formatValue(key->get(plan))));
+    }
+    if (!keys.count(QStringLiteral("parallel.data")))
+        result.defaults << QStringLiteral("parallel.data = %1 (the GPUs over tensor x pipeline x context)").arg(plan.parallel.data);
+}
+
 /// A file that gave no key at all: an import of nothing is an error, not the example plan.
 void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
 {
@@ -386,8 +403,11 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     for (const Problem &p : read.problems)
         (p.isError() ? result.errors : result.warnings)
             .push_back({QStringLiteral("plan"), 0, QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.message))});
-    if (read.plan && result.errors.empty())
+    if (read.plan && result.errors.empty()) {
+        if (!options.assumeExample)
+            listDefaults(*read.plan, keys, result);
         result.plan = std::move(read.plan);
+    }
     return result;
 }
 
@@ -419,6 +439,8 @@ QString importReport(const ImportResult &r)
         out += QStringLiteral("Set with --set (over what the files say):\n  ") + r.overrides.join(QStringLiteral("\n  ")) + '\n';
     if (!r.assumptions.isEmpty())
         out += QStringLiteral("Assumed, no file gives them:\n  ") + r.assumptions.join(QStringLiteral("\n  ")) + '\n';
+    if (!r.defaults.isEmpty())
+        out += QStringLiteral("The plan format's defaults, no file gives them:\n  ") + r.defaults.join(QStringLiteral("\n  ")) + '\n';
     for (const ImportMessage &m : r.warnings)
         out += QStringLiteral("warning: %1: %2\n").arg(m.where(), m.text);
     for (const ImportMessage &m : r.errors)

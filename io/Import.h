@@ -91,6 +91,9 @@ struct ImportResult
     std::vector<ImportMessage> warnings;   ///< not understood, approximated, or the plan's own warnings
     std::vector<ImportMessage> errors;     ///< unreadable files, conflicts, an invalid plan
     QStringList assumptions;               ///< "training.global_batch = 1536 (the example plan)" (assumeExample only)
+    /// The layout and training choices no file gives, at the plan format's defaults ("parallel.tensor = 1"):
+    /// a plan that does not fit often owes it to them.
+    QStringList defaults;
     std::vector<MissingKey> missing;       ///< needed, given by no file: errors unless assumeExample
     QStringList notPlanned;                ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
     QStringList overrides;                 ///< "parallel.tensor = 8" for each --set, in the order given

@@ -1,5 +1,11 @@
 #include "ui/DocumentActions.h"
 
+#include "ui/Format.h"
+
+#include <QTextEdit>
+
+#include <QGridLayout>
+
 #include "ui/ImportKeysDialog.h"
 #include "ui/commands/ReplacePlan.h"
 
@@ -141,6 +147,20 @@ bool DocumentActions::openFile(const QString &path)
     return false;
 }
 
+/// QMessageBox's details show five lines in a box of fixed size: these show twenty and the box resizes.
+void DocumentActions::showResizableDetails(QMessageBox *box)
+{
+    box->setSizeGripEnabled(true);
+    if (auto *grid = qobject_cast<QGridLayout *>(box->layout()))
+        grid->setSizeConstraint(QLayout::SetNoConstraint);
+    if (auto *details = box->findChild<QTextEdit *>()) {
+        details->setMinimumHeight(details->fontMetrics().lineSpacing() * 20);
+        details->setMinimumWidth(details->fontMetrics().averageCharWidth() * 90);
+        details->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        box->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    }
+}
+
 bool DocumentActions::importFiles(const QStringList &paths, const QStringList &sets)
 {
     const io::ImportResult result = io::importFiles(paths, sets, m_document->catalog());
@@ -174,9 +194,19 @@ bool DocumentActions::importFiles(const QStringList &paths, const QStringList &s
     box->setIcon(QMessageBox::Information);
     box->setText(tr("Imported %n key(s) from %1.", nullptr, int(result.read.size())).arg(names.join(QStringLiteral(", "))));
     QString info = sets.isEmpty() ? QString() : tr("You gave %1 of its keys: %2. ").arg(sets.size()).arg(sets.join(QStringLiteral(", ")));
+    if (!result.defaults.isEmpty())
+        info += tr("No file gives its layout, so it takes the plan format's defaults (%1; all in the details). ")
+                    .arg(QStringList(result.defaults.mid(0, 3) + result.defaults.mid(result.defaults.size() - 1)).join(QStringLiteral(", ")));
+    // A plan that does not fit says so at once, and where to look.
+    if (const Estimate &e = m_document->estimate(); e.valid && !e.memory.fits) {
+        box->setIcon(QMessageBox::Warning);
+        info += tr("It does not fit: %1 on stage %2 of %3 per GPU; Search (Ctrl+3) finds layouts that fit. ")
+                    .arg(fmt::gib(e.memory.peakBytes), QString::number(e.memory.peakStage), fmt::gib(e.memory.capacityBytes, 0));
+    }
     if (!result.warnings.empty())
         info += tr("%1 warnings in the details. ").arg(result.warnings.size());
     box->setInformativeText(info + tr("Undo restores the plan before the import."));
+    showResizableDetails(box);
     box->open();
     return true;
 }
@@ -204,9 +234,15 @@ bool DocumentActions::exportLaunch(int target, QString path)
                                 QMessageBox::Ok, m_dialogParent);
     box->setObjectName(QStringLiteral("exportLaunchReport"));
     box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setInformativeText(result.notExpressed.isEmpty() ? tr("Every key of the plan is in it.")
-                                                          : tr("%n key(s) it cannot express (see the details).", nullptr, int(result.notExpressed.size())));
-    box->setDetailedText(result.notExpressed.join('\n'));
+    const QString keys = result.notExpressed.isEmpty() ? tr("Every key of the plan is in it.")
+                                                       : tr("%n key(s) it cannot express (see the details).", nullptr, int(result.notExpressed.size()));
+    if (!result.warnings.isEmpty()) {
+        box->setIcon(QMessageBox::Warning);
+        box->setText(tr("Wrote %1, but %2.").arg(QFileInfo(path).fileName(), result.warnings.join(QStringLiteral("; "))));
+    }
+    box->setInformativeText(keys);
+    box->setDetailedText((result.warnings + result.notExpressed).join('\n'));
+    showResizableDetails(box);
     box->open();
     return true;
 }

@@ -9,6 +9,8 @@ class QAction;
 class QMenu;
 class QWidget;
 
+class QMessageBox;
+
 namespace trainplan {
 
 class PlanDocument;
@@ -53,6 +55,7 @@ public slots:
     bool saveAs();
 
 private:
+    static void showResizableDetails(QMessageBox *box);
     void rememberFile(const QString &path);
     void rebuildRecentMenu();
 

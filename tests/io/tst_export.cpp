@@ -142,6 +142,10 @@ private slots:
         QVERIFY(ds.notExpressed.join('\n').contains(QStringLiteral("parallel.tensor")));
         const io::ExportResult mg = io::exportPlan(deepseek, io::ExportTarget::Megatron, io::builtinCatalog());
         QVERIFY(mg.notExpressed.join('\n').contains(QStringLiteral("cluster.device")));
+        QVERIFY(mg.warnings.isEmpty()); // it fits
+        // A plan that does not fit is written all the same, with a warning: its launch would run out of memory.
+        const io::ExportResult oom = io::exportPlan(test::examplePlan("gpt3-175b-does-not-fit"), io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY(oom.warnings.size() == 1 && oom.warnings.front().contains(QStringLiteral("does not fit")) && !oom.text.isEmpty());
         QVERIFY(mg.text.contains("--multi-latent-attention") && mg.text.contains("--num-experts 256"));
         // DeepSeek-V3's dense first three layers and its shared expert as Megatron-LM's DeepSeek-V3 scripts write
         // them (the per-layer pattern, and the shared experts' total width), and nothing left unsaid about them.

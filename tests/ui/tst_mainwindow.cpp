@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QTextBrowser>
 #include <QDialog>
+#include <QTextEdit>
 #include <QTest>
 #include <QTableWidget>
 #include <QUndoCommand>
@@ -196,6 +197,11 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QVERIFY(report);
     QVERIFY(report->detailedText().contains(QStringLiteral("pretrain_llama3_8b.sh:20")));
     QVERIFY(report->informativeText().contains(QStringLiteral("cluster.device=h100-sxm5-80gb")));
+    // What no file gave is listed as the plan format's defaults, and the details show twenty lines and resize.
+    QVERIFY2(report->detailedText().contains(QStringLiteral("The plan format's defaults")), qPrintable(report->detailedText()));
+    QVERIFY(report->isSizeGripEnabled());
+    auto *details = report->findChild<QTextEdit *>();
+    QVERIFY(details && details->minimumHeight() >= 20 * details->fontMetrics().lineSpacing());
     report->close();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     // One undo step restores the plan before the import.
@@ -217,6 +223,16 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QCOMPARE(document.plan().model.vocab, 128256);
     QCOMPARE(document.plan().training.globalBatch, 1536); // the example's, shown and accepted
     QVERIFY(window.acceptDrops());
+    // Llama 3 8B on data parallelism alone (no file gives a layout): it does not fit, and the report says so at
+    // once with the defaults it took and where to look (issue 40, item 8).
+    QVERIFY(!document.estimate().memory.fits);
+    report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
+    QVERIFY(report);
+    QVERIFY2(report->informativeText().contains(QStringLiteral("does not fit")) && report->informativeText().contains(QStringLiteral("parallel.tensor = 1"))
+                 && report->informativeText().contains(QStringLiteral("Search (Ctrl+3)")),
+             qPrintable(report->informativeText()));
+    report->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 
     // File > Export > Launch Configuration writes the plan for Megatron-LM, and importing it gives it back.
     QVERIFY(window.findChild<QMenu *>(QStringLiteral("exportLaunch")));
@@ -225,6 +241,8 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     QVERIFY(window.documentActions()->exportLaunch(0, script));
     auto *exported = window.findChild<QMessageBox *>(QStringLiteral("exportLaunchReport"));
     QVERIFY(exported && exported->detailedText().contains(QStringLiteral("cluster.device")));
+    // The plan does not fit: the export warns (issue 40: "gives no warning").
+    QVERIFY2(exported->text().contains(QStringLiteral("does not fit")), qPrintable(exported->text()));
     const Plan imported = document.plan();
     QVERIFY(!window.documentActions()->importFiles({script}));
     answer({QStringLiteral("cluster.device")}, QStringLiteral("h100-sxm5-80gb"));
