@@ -97,14 +97,32 @@ void SummaryTile::setDelta(const QString &text, std::optional<bool> better)
 {
     m_delta->setText(text);
     m_delta->setVisible(!text.isEmpty());
-    const QPalette &p = QApplication::palette();
-    const QColor good = chartstyle::isDark(p) ? QColor(120, 200, 140) : QColor(30, 130, 60);
-    setColour(m_delta, !better ? p.color(QPalette::WindowText) : *better ? good : chartstyle::warning(p));
+    m_better = better;
+    applyColours();
 }
 
 void SummaryTile::setWarning(bool on)
 {
-    setColour(m_value, on ? chartstyle::warning(QApplication::palette()) : QApplication::palette().color(QPalette::WindowText));
+    m_warning = on;
+    applyColours();
+}
+
+void SummaryTile::applyColours()
+{
+    const QPalette &p = QApplication::palette();
+    const QColor text = p.color(QPalette::WindowText);
+    const QColor good = chartstyle::isDark(p) ? QColor(120, 200, 140) : QColor(25, 120, 55);
+    setColour(m_value, m_warning ? chartstyle::warning(p) : text);
+    setColour(m_caption, text);
+    setColour(m_delta, !m_better ? text : *m_better ? good : chartstyle::warning(p));
+}
+
+void SummaryTile::changeEvent(QEvent *event)
+{
+    QFrame::changeEvent(event);
+    // A palette switched while the window is open (View > Dark Palette): the labels' own colours follow it.
+    if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
+        applyColours();
 }
 
 QString SummaryTile::value() const { return m_value->text(); }

@@ -30,10 +30,19 @@ public:
     QString caption() const;
     QString delta() const;
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    /// The labels' colours from the application palette as it is now (after a switch to the dark palette
+    /// too): the value in the text colour or the warning colour, the delta in green, red or the text colour.
+    void applyColours();
+
     QLabel *m_value;
     QLabel *m_caption;
     QLabel *m_delta;
+    bool m_warning = false;
+    std::optional<bool> m_better;
 };
 
 class SummaryStrip : public QWidget

@@ -2,6 +2,8 @@
 // is one undo step; save -> load -> save gives identical bytes; do -> undo -> redo restores the state;
 // invalid files show their problems and keep the document; nothing draws NaN.
 
+#include <cmath>
+
 #include <QApplication>
 #include <QLabel>
 #include <QMessageBox>
@@ -79,6 +81,7 @@ private slots:
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
+    void textContrastInBothPalettes();
 };
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
@@ -417,6 +420,58 @@ void TestPlanner::expertsOnADenseModelRouteTopTwo()
     QVERIFY(f.document.plan() == dense);
     f.document.undoStack()->redo();
     QCOMPARE(f.document.plan().model.expertsPerToken, 2);
+}
+
+namespace {
+
+/// WCAG 2's relative luminance and contrast ratio.
+double luminance(const QColor &c)
+{
+    const auto channel = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+}
+double contrast(const QColor &a, const QColor &b)
+{
+    const double la = luminance(a), lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+} // namespace
+
+// Every label of the summary strip (values, captions, deltas against a baseline) and every problem under a
+// field reads at WCAG's 4.5:1 on its background in both palettes, also after switching while the window is open
+// (issue 40: near-black values on dark grey, a dim red).
+void TestPlanner::textContrastInBothPalettes()
+{
+    Fixture f;
+    f.window.show();
+    f.document.pinBaseline();
+    Plan plan = f.document.plan();
+    plan.parallel.zeroStage = 0;
+    f.document.setPlan(plan); // deltas against the baseline, some worse
+    for (const bool dark : {true, false, true}) {
+        applyPalette(dark);
+        QApplication::processEvents();
+        const QColor window = QApplication::palette().color(QPalette::Window);
+        for (QLabel *label : f.window.summary()->findChildren<QLabel *>()) {
+            if (!label->isVisibleTo(&f.window) || label->text().isEmpty())
+                continue;
+            const double ratio = contrast(label->palette().color(label->foregroundRole()), window);
+            QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("%1 palette, \"%2\": %3:1").arg(dark ? "dark" : "light", label->text()).arg(ratio)));
+        }
+        // A problem under its field.
+        f.window.findChild<QSpinBox *>(QStringLiteral("model.heads"))->setValue(100);
+        bool checked = false;
+        for (QLabel *label : f.window.findChildren<QLabel *>(QStringLiteral("problem")))
+            if (label->isVisibleTo(&f.window)) {
+                checked = true;
+                const double ratio = contrast(label->palette().color(QPalette::WindowText), window);
+                QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("%1 palette, problem: %2:1").arg(dark ? "dark" : "light").arg(ratio)));
+            }
+        QVERIFY(checked);
+        f.document.undoStack()->undo();
+    }
+    applyPalette(false);
 }
 
 QTEST_MAIN(TestPlanner)

@@ -1,5 +1,9 @@
 #include "ui/editors/PlanEditor.h"
 
+#include <QApplication>
+
+#include "ui/charts/ChartStyle.h"
+
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -120,11 +124,28 @@ void PlanEditor::addField(QFormLayout *form, const PlanKey &key)
     }
 }
 
+/// The warning colour of the palette in force (a fixed red was dim on the dark palette).
+void PlanEditor::setWarningColour(QLabel *label)
+{
+    QPalette p = label->palette();
+    p.setColor(QPalette::WindowText, chartstyle::warning(QApplication::palette()));
+    label->setPalette(p);
+}
+
+void PlanEditor::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::ApplicationPaletteChange || event->type() == QEvent::PaletteChange)
+        for (QLabel *label : findChildren<QLabel *>(QStringLiteral("problem")))
+            setWarningColour(label);
+}
+
 QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
 {
     auto *label = new QLabel;
     label->setWordWrap(true);
-    label->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    label->setObjectName(QStringLiteral("problem"));
+    setWarningColour(label);
     label->setVisible(false);
     form->addRow(QString(), label);
     return label;

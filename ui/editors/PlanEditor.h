@@ -32,7 +32,11 @@ signals:
     /// An edit brought another key along with it (core completeEdit): the words for the status bar.
     void noteEdit(const QString &note);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    static void setWarningColour(QLabel *label);
     struct Binding
     {
         QStringList problemKeys; ///< plan keys whose problems show under this field
