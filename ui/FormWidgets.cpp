@@ -1,5 +1,8 @@
 #include "ui/FormWidgets.h"
 
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
+
 #include <QDoubleSpinBox>
 
 namespace trainplan {
@@ -13,6 +16,39 @@ QDoubleSpinBox *numberSpinBox(double min, double max, double value, int decimals
     s->setSuffix(suffix);
     s->setAccelerated(true);
     return s;
+}
+
+QStringList ChoiceBox::formsOf(const QString &text)
+{
+    QStringList forms{text};
+    const qsizetype open = text.indexOf(QStringLiteral(" ("));
+    if (open > 0 && text.endsWith(QLatin1Char(')'))) {
+        const QString before = text.left(open), inside = text.mid(open + 2, text.size() - open - 3);
+        forms << before;
+        if (inside.size() < before.size() && !inside.contains(QLatin1Char(',')))
+            forms << inside;
+    }
+    return forms;
+}
+
+void ChoiceBox::paintEvent(QPaintEvent *)
+{
+    QStylePainter painter(this);
+    painter.setPen(palette().color(QPalette::Text));
+    QStyleOptionComboBox option;
+    initStyleOption(&option);
+    painter.drawComplexControl(QStyle::CC_ComboBox, option);
+    const QRect field = style()->subControlRect(QStyle::CC_ComboBox, &option, QStyle::SC_ComboBoxEditField, this);
+    QStringList forms = formsOf(option.currentText);
+    if (const QString shortText = currentData(kShortTextRole).toString(); !shortText.isEmpty())
+        forms << shortText;
+    option.currentText = forms.back();
+    for (const QString &form : forms)
+        if (fontMetrics().horizontalAdvance(form) <= field.width() - 2) {
+            option.currentText = form;
+            break;
+        }
+    painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
 } // namespace trainplan

@@ -1,6 +1,7 @@
 #pragma once
 // Small widget factories the window's forms share.
 
+#include <QComboBox>
 #include <QString>
 
 class QDoubleSpinBox;
@@ -9,5 +10,25 @@ namespace trainplan {
 
 /// A spin box for a number with a range, a number of decimals and a unit suffix; held-down arrows accelerate.
 QDoubleSpinBox *numberSpinBox(double min, double max, double value, int decimals, const QString &suffix = {});
+
+/// A combo box whose closed box shows the longest form of the current item that fits its width: the whole
+/// label ("Ring (KV blocks passed, overlapped)"), then the label without its parenthesis ("Ring"), then the
+/// parenthesis alone ("MLA" of "Multi-head latent (MLA)") when it is the shorter name. The list shows every
+/// item whole. Never elided, so a narrow editor dock stays narrow and readable.
+class ChoiceBox : public QComboBox
+{
+public:
+    using QComboBox::QComboBox;
+    /// The forms of `text`, longest first.
+    static QStringList formsOf(const QString &text);
+    /// A last, shortest form of item `index` for when no form of its text fits ("Tensor group" for
+    /// "Tensor-parallel group"); the list shows the whole text.
+    void setShortText(int index, const QString &text) { setItemData(index, text, kShortTextRole); }
+
+    static constexpr int kShortTextRole = Qt::UserRole + 64;
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+};
 
 } // namespace trainplan

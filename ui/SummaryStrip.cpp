@@ -7,6 +7,7 @@
 #include <QUndoStack>
 
 #include "io/Evidence.h"
+#include "core/advice/Interventions.h"
 #include "ui/Format.h"
 
 #include <QApplication>
@@ -52,18 +53,75 @@ QString bottleneckWords(Bottleneck b)
     return {};
 }
 
-/// "-12.3%" of a relative change; "" when either side is not a finite positive number.
-QString relative(double now, double before)
+/// "-12.3% vs baseline" of a relative change, and its shorter forms; none when either side is not a finite
+/// positive number.
+QStringList relative(double now, double before)
 {
     if (!(before > 0) || !std::isfinite(now) || !std::isfinite(before))
         return {};
     const double change = now / before - 1.0;
     if (std::fabs(change) < 0.0005)
-        return QObject::tr("same as baseline");
-    return QObject::tr("%1%2 vs baseline").arg(change > 0 ? QStringLiteral("+") : QString(), fmt::percent(change, 1));
+        return {QObject::tr("same as baseline"), QObject::tr("same")};
+    const QString number = (change > 0 ? QStringLiteral("+") : QString()) + fmt::percent(change, 1);
+    return {QObject::tr("%1 vs baseline").arg(number), number};
+}
+
+/// `text` word-wrapped into lines of at most `width` pixels.
+QStringList wrapped(const QString &text, const QFontMetrics &metrics, int width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
+/// "peak 70.9 GiB of 80 GiB" and its shorter forms.
+QStringList peakForms(const QString &word, double peak, double capacity)
+{
+    return {QObject::tr("%1 %2 of %3").arg(word, fmt::gib(peak, 1), fmt::gib(capacity, 0)),
+            QObject::tr("%1 %2 of %3 GiB").arg(word, fmt::number(peak / units::GiB, 1), fmt::number(capacity / units::GiB, 0)),
+            QObject::tr("%1 of %2 GiB").arg(fmt::number(peak / units::GiB, 1), fmt::number(capacity / units::GiB, 0))};
+}
+
+/// What limits the step: the whole evidence, then its headline, then two words.
+QStringList bottleneckForms(const StepEstimate &s)
+{
+    const QString resource = bottleneckWords(s.bottleneck);
+    if (s.bottleneck == Bottleneck::Capacity)
+        return {QObject::tr("Limited by %1: %2").arg(resource, io::bottleneckEvidence(s.bottleneck, s.evidence)),
+                QObject::tr("Limited by %1").arg(resource.toLower()), resource};
+    const QString share = fmt::percent(s.evidence.share, 0);
+    return {QObject::tr("Limited by %1: %2").arg(resource, io::bottleneckEvidence(s.bottleneck, s.evidence)),
+            QObject::tr("Limited by %1: %2 of the step").arg(resource.toLower(), share), QObject::tr("%1 %2").arg(resource, share)};
+}
+
+int widest(const QStringList &texts, const QFontMetrics &metrics)
+{
+    int w = 0;
+    for (const QString &t : texts)
+        w = std::max(w, metrics.horizontalAdvance(t));
+    return w;
 }
 
 } // namespace
+
+QString firstThatFits(const QStringList &forms, const QFontMetrics &metrics, int width)
+{
+    for (const QString &form : forms)
+        if (metrics.horizontalAdvance(form) <= width)
+            return form;
+    return forms.isEmpty() ? QString() : forms.back();
+}
 
 SummaryTile::SummaryTile(QWidget *parent)
     : QFrame(parent), m_value(plainLabel(this)), m_caption(plainLabel(this)), m_delta(plainLabel(this))
@@ -86,19 +144,41 @@ SummaryTile::SummaryTile(QWidget *parent)
     m_delta->setVisible(false);
 }
 
-void SummaryTile::set(const QString &value, const QString &caption, const QString &tooltip)
+void SummaryTile::set(const QString &value, const QStringList &captions, const QString &tooltip)
 {
     m_value->setText(value);
-    m_caption->setText(caption);
+    m_captions = captions;
     setToolTip(tooltip);
+    fit();
 }
 
-void SummaryTile::setDelta(const QString &text, std::optional<bool> better)
+void SummaryTile::setDelta(const QStringList &forms, std::optional<bool> better)
 {
-    m_delta->setText(text);
-    m_delta->setVisible(!text.isEmpty());
+    m_deltas = forms;
+    m_delta->setVisible(!forms.isEmpty());
     m_better = better;
+    fit();
     applyColours();
+}
+
+void SummaryTile::reserveWidth(const QStringList &values, const QStringList &shortest)
+{
+    const QMargins m = layout()->contentsMargins();
+    setMinimumWidth(std::max(widest(values, m_value->fontMetrics()), widest(shortest, m_caption->fontMetrics())) + m.left() + m.right()
+                    + 2 * frameWidth() + 2);
+}
+
+void SummaryTile::fit()
+{
+    const int room = contentsRect().width() - layout()->contentsMargins().left() - layout()->contentsMargins().right();
+    m_caption->setText(firstThatFits(m_captions, m_caption->fontMetrics(), room));
+    m_delta->setText(firstThatFits(m_deltas, m_delta->fontMetrics(), room));
+}
+
+void SummaryTile::resizeEvent(QResizeEvent *event)
+{
+    QFrame::resizeEvent(event);
+    fit();
 }
 
 void SummaryTile::setWarning(bool on)
@@ -126,8 +206,9 @@ void SummaryTile::changeEvent(QEvent *event)
 }
 
 QString SummaryTile::value() const { return m_value->text(); }
-QString SummaryTile::caption() const { return m_caption->text(); }
-QString SummaryTile::delta() const { return m_delta->isVisibleTo(this) ? m_delta->text() : QString(); }
+QString SummaryTile::caption() const { return m_captions.value(0); }
+QString SummaryTile::shownCaption() const { return m_caption->text(); }
+QString SummaryTile::delta() const { return m_delta->isVisibleTo(this) ? m_deltas.value(0) : QString(); }
 
 SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     : QWidget(parent), m_document(document)
@@ -142,12 +223,15 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_run = new SummaryTile;
     m_fit->setObjectName(QStringLiteral("summaryFit"));
     m_run->setObjectName(QStringLiteral("summaryRun"));
-    // Minimum widths that do not follow the text, so an edit never changes the window's minimum size; the
-    // widest numbers the tiles show fit in them.
+    // Minimum widths that do not follow the text, so an edit never changes the window's minimum size: the
+    // widest value each tile shows and the shortest forms of its widest captions and deltas.
     const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const std::pair<SummaryTile *, int> tiles[] = {{m_fit, 21}, {m_step, 12}, {m_tokens, 12}, {m_mfu, 13}, {m_run, 19}};
-    for (const auto &[tile, width] : tiles) {
-        tile->setMinimumWidth(width * digit);
+    m_fit->reserveWidth({tr("Does not fit"), tr("Invalid plan")}, {tr("999.9 of 999 GiB"), tr("99 problem(s) to fix"), tr("+999.9 GiB")});
+    m_step->reserveWidth({tr("9999.9 s")}, {tr("per step ±99% \u26a0"), tr("+999.9%")});
+    m_tokens->reserveWidth({tr("999.9 M")}, {tr("tokens/s ±99% \u26a0"), tr("+999.9%")});
+    m_mfu->reserveWidth({tr("99.9%")}, {tr("MFU"), tr("+99.9 pt")});
+    m_run->reserveWidth({tr("Does not fit"), tr("9999 days")}, {tr("$99,999,999"), tr("no cost"), tr("no fit")});
+    for (SummaryTile *tile : {m_fit, m_step, m_tokens, m_mfu, m_run}) {
         tile->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Expanding);
         layout->addWidget(tile);
     }
@@ -157,15 +241,23 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_bottleneck->setWordWrap(true);
     m_bottleneck->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_bottleneck->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
-    m_bottleneck->setMinimumWidth(12 * digit); // wraps; with the plan dock, the window fits 1280 pixels
+    // Wraps; its shortest form ("Communication 63%") fits, and with the plan dock the window fits 1280 pixels.
+    m_bottleneck->setMinimumWidth(std::max(12 * digit, fontMetrics().horizontalAdvance(tr("Communication")) + 2 * m_bottleneck->margin() + 4));
     layout->addWidget(m_bottleneck, 1);
     m_bottleneck->installEventFilter(this);
     m_next = new QPushButton(this);
     m_next->setObjectName(QStringLiteral("nextStep"));
-    // A fixed width: the suggestion's words elide to it (whole in the tooltip) and never widen the window.
+    // A fixed width in which every suggestion wraps into three lines ("Try: ...", its effect) and never
+    // widens the window.
     m_next->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
-    m_next->setFixedWidth(16 * digit);
+    int room = 14 * digit;
+    const QFontMetrics buttonMetrics(m_next->font());
+    for (const std::string &label : interventionLabels())
+        while (wrapped(tr("Try: %1").arg(QString::fromStdString(label)), buttonMetrics, room).size() > 2)
+            room += digit;
+    m_next->setFixedWidth(std::max(room, buttonMetrics.horizontalAdvance(tr("(99.99x tokens/s)"))) + 18);
     connect(m_next, &QPushButton::clicked, this, &SummaryStrip::takeNextStep);
+    m_next->installEventFilter(this);
     layout->addWidget(m_next);
     // A fixed height (value, caption, delta): new numbers must not re-lay out the window.
     QFont bold = font();
@@ -184,36 +276,30 @@ QString SummaryStrip::fitText() const
 
 QString SummaryStrip::bottleneckText() const
 {
-    return m_bottleneckText;
+    return m_bottleneckForms.value(0);
 }
 
-void SummaryStrip::setBottleneck(const QString &text, const QString &tip)
+void SummaryStrip::setBottleneck(const QStringList &forms, const QString &tip)
 {
-    m_bottleneckText = text;
-    m_bottleneck->setToolTip(text + QStringLiteral("\n\n") + tip);
+    m_bottleneckForms = forms;
+    m_bottleneck->setToolTip(forms.value(0) + QStringLiteral("\n\n") + tip);
     fitBottleneck();
 }
 
 void SummaryStrip::fitBottleneck()
 {
-    // The longest prefix (ending in "…") that word-wraps into the tile's height.
+    // The longest form that word-wraps into the tile's height; the shortest one always does.
     const QFontMetrics metrics(m_bottleneck->font());
     const QRect inner = m_bottleneck->contentsRect().adjusted(m_bottleneck->margin(), m_bottleneck->margin(), -m_bottleneck->margin(),
                                                               -m_bottleneck->margin());
-    const auto fits = [&](const QString &text) {
-        return metrics.boundingRect(QRect(0, 0, std::max(1, inner.width()), 100000), Qt::TextWordWrap, text).height() <= inner.height();
-    };
-    QString shown = m_bottleneckText;
-    if (!fits(shown)) {
-        qsizetype low = 0, high = m_bottleneckText.size();
-        while (low < high) { // the largest length whose prefix fits
-            const qsizetype mid = (low + high + 1) / 2;
-            if (fits(m_bottleneckText.left(mid) + QStringLiteral("…")))
-                low = mid;
-            else
-                high = mid - 1;
+    const int lines = std::max(1, inner.height() / std::max(1, metrics.lineSpacing()));
+    QString shown = m_bottleneckForms.isEmpty() ? QString() : m_bottleneckForms.back();
+    for (const QString &form : m_bottleneckForms) {
+        const QStringList wrappedLines = wrapped(form, metrics, std::max(1, inner.width()));
+        if (wrappedLines.size() <= lines && widest(wrappedLines, metrics) <= inner.width()) {
+            shown = form;
+            break;
         }
-        shown = m_bottleneckText.left(low).trimmed() + QStringLiteral("…");
     }
     m_bottleneck->setText(shown);
 }
@@ -223,6 +309,8 @@ bool SummaryStrip::eventFilter(QObject *watched, QEvent *event)
     // The tile narrows when the others grow (a delta line appears), not only when the strip resizes.
     if (watched == m_bottleneck && event->type() == QEvent::Resize)
         fitBottleneck();
+    if (watched == m_next && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        fitNextStep();
     return QWidget::eventFilter(watched, event);
 }
 
@@ -242,13 +330,15 @@ void SummaryStrip::showInvalid()
     for (const Problem &p : m_document->problems())
         if (p.isError())
             problems << QString::fromStdString(p.message);
-    m_fit->set(tr("Invalid plan"), tr("%n problem(s) to fix", nullptr, int(problems.size())), problems.join(QLatin1Char('\n')));
+    m_fit->set(tr("Invalid plan"), {tr("%n problem(s) to fix", nullptr, int(problems.size()))}, problems.join(QLatin1Char('\n')));
     m_fit->setWarning(true);
     for (SummaryTile *t : {m_step, m_tokens, m_mfu, m_run}) {
-        t->set(QStringLiteral("\u2013"), QString(), QString());
+        t->set(QStringLiteral("\u2013"), {}, QString());
         t->setWarning(false);
     }
-    setBottleneck(tr("Fix the plan in the editor: %1").arg(problems.value(0)), problems.join(QLatin1Char('\n')));
+    setBottleneck({tr("Fix the plan in the editor: %1").arg(problems.value(0)), tr("Fix the plan in the editor (its fields say how)"),
+                   tr("Fix the plan in the editor")},
+                  problems.join(QLatin1Char('\n')));
 }
 
 void SummaryStrip::refresh()
@@ -272,31 +362,31 @@ void SummaryStrip::refresh()
         QStringList largest;
         for (const auto &[label, bytes] : largestComponents(m.stages[std::size_t(m.peakStage)], 3))
             largest << tr("%1 %2").arg(QLatin1String(label), fmt::gib(bytes, 1));
-        m_fit->set(tr("Fits, tight"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+        m_fit->set(tr("Fits, tight"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
                    memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3. "
                                   "%4 %5% larger would not fit")
                                    .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", ")),
                                         QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0)));
     } else if (m.fits)
-        m_fit->set(tr("Fits"), tr("peak %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+        m_fit->set(tr("Fits"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else
-        m_fit->set(tr("Does not fit"), tr("needs %1 of %2").arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0)),
+        m_fit->set(tr("Does not fit"), peakForms(tr("needs"), m.peakBytes, m.capacityBytes),
                    tr("Stage %1 needs %2 of %3 (%4 over). ").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0),
                                                                fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
     // The error band (issue 37) on the captions, a warning mark outside the validated runs (the tooltip says
     // which dimensions): the tiles are narrow.
     const QString band = io::accuracyBand(e.accuracy) + (e.accuracy.assessed && !e.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
     const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(e.accuracy));
-    m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), tr("per step %1").arg(band),
+    m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), {tr("per step %1").arg(band)},
                 tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer.\nTraffic "
                    "floor: %1").arg(io::trafficFloorSummary(s)) + accuracy);
-    m_tokens->set(fmt::count(s.tokensPerSecond, 1), tr("tokens/s %1").arg(band), tr("global batch x sequence length / step time") + accuracy);
+    m_tokens->set(fmt::count(s.tokensPerSecond, 1), {tr("tokens/s %1").arg(band)}, tr("global batch x sequence length / step time") + accuracy);
     QString mfuTip = tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
                          .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));
-    QString mfuCaption = tr("MFU");
+    QStringList mfuCaption{tr("MFU")};
     if (!e.nodeGroups.empty()) {
-        mfuCaption = tr("MFU; %1 idle").arg(fmt::percent(e.idleShare, 0));
+        mfuCaption = QStringList{tr("MFU; %1 idle").arg(fmt::percent(e.idleShare, 0)), tr("MFU")};
         mfuTip += tr("\nMixed cluster: the peak of every GPU counts; the faster node groups wait for the slowest for %1 "
                      "of all GPU-time").arg(fmt::percent(e.idleShare, 1));
     }
@@ -305,16 +395,17 @@ void SummaryStrip::refresh()
     const RunConfig &rc = m_document->plan().run;
     m_run->setWarning(!m.fits);
     if (!m.fits)
-        m_run->set(tr("Does not fit"), tr("no time or cost to train"), tr("A plan that does not fit the GPUs' memory cannot run"));
+        m_run->set(tr("Does not fit"), {tr("no time or cost to train"), tr("no cost")}, tr("A plan that does not fit the GPUs' memory cannot run"));
     else
         m_run->set(tr("%1 days").arg(fmt::number(run.days, run.days < 10 ? 1 : 0)),
-                   tr("%1 for %2 tokens").arg(fmt::currency(run.cost, rc.currency), fmt::count(rc.tokenBudget, 0)),
+                   {tr("%1 for %2 tokens").arg(fmt::currency(run.cost, rc.currency), fmt::count(rc.tokenBudget, 0)),
+                    fmt::currency(run.cost, rc.currency)},
                    tr("Token budget %1 / (global batch x sequence length) = %2 steps x %3 s = %4 days without failures (%5 "
                       "with checkpoints, failures and restarts); cost = %6 GPU-hours x %7 per GPU-hour")
                        .arg(fmt::count(rc.tokenBudget, 1), fmt::grouped(run.steps), fmt::number(s.stepSeconds, 3),
                             fmt::number(run.days, 1), fmt::number(run.daysWithFailures, 1), fmt::grouped(run.gpuHours),
                             fmt::currency(rc.pricePerGpuHour, rc.currency)));
-    setBottleneck(tr("Limited by %1: %2").arg(bottleneckWords(s.bottleneck), io::bottleneckEvidence(s.bottleneck, s.evidence)),
+    setBottleneck(bottleneckForms(s),
                   tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
                                 "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
                                 "capacity when the plan does not fit"));
@@ -326,17 +417,30 @@ void SummaryStrip::refreshNextStep()
     const Estimate &e = m_document->estimate();
     const Intervention *s = e.valid ? e.advice.suggestion() : nullptr;
     if (s) {
-        const QString effect = e.memory.fits ? tr("%1x tokens/s").arg(fmt::number(s->speedup, 2)) : tr("fits: peak %1").arg(fmt::gib(s->peakBytes, 1));
-        const QString what = QString::fromStdString(s->label);
-        const QFontMetrics metrics(m_next->font());
-        m_next->setText(tr("Try: %1\n(%2)").arg(metrics.elidedText(what, Qt::ElideRight, m_next->width() - 16 - metrics.horizontalAdvance(tr("Try: "))), effect));
-        m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)").arg(what, QString::fromStdString(s->change)));
+        m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2)) : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
+        m_nextLabel = tr("Try: %1").arg(QString::fromStdString(s->label));
+        fitNextStep();
+        m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)")
+                               .arg(QString::fromStdString(s->label), QString::fromStdString(s->change)));
     } else if (e.valid && !e.memory.fits) {
+        m_nextLabel.clear();
         m_next->setText(tr("Search for a Plan\nThat Fits…"));
         m_next->setToolTip(tr("No single change of the diagnostic map makes this plan fit; the search tries every layout, "
                               "micro-batch, ZeRO stage and recomputation together"));
     }
     m_next->setVisible(s || (e.valid && !e.memory.fits));
+}
+
+/// The suggestion wrapped into the button's lines, its effect on the last (the width holds every
+/// intervention's name in two lines).
+void SummaryStrip::fitNextStep()
+{
+    if (m_nextLabel.isEmpty())
+        return;
+    const QFontMetrics metrics(m_next->font());
+    QStringList lines = wrapped(m_nextLabel, metrics, m_next->width() - 18);
+    lines << m_nextEffect;
+    m_next->setText(lines.join(QLatin1Char('\n')));
 }
 
 void SummaryStrip::takeNextStep()
@@ -354,7 +458,7 @@ void SummaryStrip::refreshDeltas()
     const bool on = e.valid && m_document->hasBaseline() && m_document->baselineEstimate().valid;
     if (!on) {
         for (SummaryTile *t : {m_fit, m_step, m_tokens, m_mfu, m_run})
-            t->setDelta(QString(), std::nullopt);
+            t->setDelta({}, std::nullopt);
         return;
     }
     const Estimate &b = m_document->baselineEstimate();
@@ -362,23 +466,25 @@ void SummaryStrip::refreshDeltas()
         return (bytes >= 0 ? QStringLiteral("+") : QString()) + fmt::gib(bytes, 1);
     };
     const double memory = e.memory.peakBytes - b.memory.peakBytes;
-    m_fit->setDelta(std::fabs(memory) < 0.05 * units::GiB ? tr("same as baseline") : tr("%1 vs baseline").arg(signedGib(memory)),
+    const QStringList same{tr("same as baseline"), tr("same")};
+    m_fit->setDelta(std::fabs(memory) < 0.05 * units::GiB ? same : QStringList{tr("%1 vs baseline").arg(signedGib(memory)), signedGib(memory)},
                     std::fabs(memory) < 0.05 * units::GiB ? std::nullopt : std::optional<bool>(memory < 0));
     const auto compare = [](SummaryTile *tile, double now, double before, bool lowerIsBetter) {
-        const QString text = relative(now, before);
-        const bool same = !(before > 0) || std::fabs(now / before - 1.0) < 0.0005;
-        tile->setDelta(text, same ? std::nullopt : std::optional<bool>((now < before) == lowerIsBetter));
+        const bool unchanged = !(before > 0) || std::fabs(now / before - 1.0) < 0.0005;
+        tile->setDelta(relative(now, before), unchanged ? std::nullopt : std::optional<bool>((now < before) == lowerIsBetter));
     };
     compare(m_step, e.step.stepSeconds, b.step.stepSeconds, true);
     compare(m_tokens, e.step.tokensPerSecond, b.step.tokensPerSecond, false);
     const double points = 100.0 * (e.step.mfu - b.step.mfu);
-    m_mfu->setDelta(std::fabs(points) < 0.05 ? tr("same as baseline")
-                                             : tr("%1%2 points vs baseline").arg(points > 0 ? QStringLiteral("+") : QString(), fmt::number(points, 1)),
+    const QString pointsText = (points > 0 ? QStringLiteral("+") : QString()) + fmt::number(points, 1);
+    m_mfu->setDelta(std::fabs(points) < 0.05 ? same : QStringList{tr("%1 points vs baseline").arg(pointsText), tr("%1 pt").arg(pointsText)},
                     std::fabs(points) < 0.05 ? std::nullopt : std::optional<bool>(points > 0));
     if (e.memory.fits && b.memory.fits)
         compare(m_run, e.run.cost, b.run.cost, true);
     else
-        m_run->setDelta(b.memory.fits ? tr("baseline fits") : tr("baseline does not fit"), std::nullopt);
+        m_run->setDelta(b.memory.fits ? QStringList{tr("baseline fits"), tr("base fits")}
+                                      : QStringList{tr("baseline does not fit"), tr("no fit")},
+                        std::nullopt);
 }
 
 } // namespace trainplan

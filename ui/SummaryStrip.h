@@ -5,9 +5,11 @@
 // inputs.
 
 #include <QFrame>
+#include <QStringList>
 
 #include <optional>
 
+class QFontMetrics;
 class QLabel;
 class QPushButton;
 
@@ -15,32 +17,45 @@ namespace trainplan {
 
 class PlanDocument;
 
-/// One tile: a bold value, a caption under it, and a delta line shown while a baseline is pinned.
+/// The first of `forms` (longest first) that is at most `width` pixels in `metrics`; the last one otherwise.
+QString firstThatFits(const QStringList &forms, const QFontMetrics &metrics, int width);
+
+/// One tile: a bold value, a caption under it, and a delta line shown while a baseline is pinned. Captions
+/// and deltas come in forms from the longest to the shortest; the tile shows the longest that fits its width
+/// (never an elided one), and reserves the width its shortest forms need.
 class SummaryTile : public QFrame
 {
     Q_OBJECT
 
 public:
     explicit SummaryTile(QWidget *parent = nullptr);
-    void set(const QString &value, const QString &caption, const QString &tooltip);
-    /// "" hides the delta line; `better` colours it (true: better, false: worse, no value: neutral).
-    void setDelta(const QString &text, std::optional<bool> better);
+    void set(const QString &value, const QStringList &captions, const QString &tooltip);
+    /// Empty hides the delta line; `better` colours it (true: better, false: worse, no value: neutral).
+    void setDelta(const QStringList &forms, std::optional<bool> better);
     void setWarning(bool on);
+    /// The tile's minimum width: wide enough for each of `values` and the shortest form of each caption and
+    /// delta it can show. Fixed at construction, so that an edit never changes the window's minimum size.
+    void reserveWidth(const QStringList &values, const QStringList &shortest);
     QString value() const;
-    QString caption() const;
-    QString delta() const;
+    QString caption() const; ///< the longest form, whatever is shown
+    QString delta() const;   ///< the longest form while shown
+    QString shownCaption() const;
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     /// The labels' colours from the application palette as it is now (after a switch to the dark palette
     /// too): the value in the text colour or the warning colour, the delta in green, red or the text colour.
     void applyColours();
+    void fit();
 
     QLabel *m_value;
     QLabel *m_caption;
     QLabel *m_delta;
+    QStringList m_captions;
+    QStringList m_deltas;
     bool m_warning = false;
     std::optional<bool> m_better;
 };
@@ -74,10 +89,11 @@ private:
     void refresh();
     void refreshDeltas();
     void showInvalid();
-    /// Shows `text` in the bottleneck tile, elided to the lines the tile has (the whole text in its tooltip).
-    void setBottleneck(const QString &text, const QString &tip);
+    /// Shows the longest of `forms` that wraps into the bottleneck tile's lines (the whole text in its tooltip).
+    void setBottleneck(const QStringList &forms, const QString &tip);
     void fitBottleneck();
     void refreshNextStep();
+    void fitNextStep();
     void takeNextStep();
 
     PlanDocument *m_document;
@@ -87,8 +103,9 @@ private:
     SummaryTile *m_mfu;
     SummaryTile *m_run;
     QLabel *m_bottleneck;
-    QString m_bottleneckText;
+    QStringList m_bottleneckForms;
     QPushButton *m_next;
+    QString m_nextLabel, m_nextEffect;
 };
 
 } // namespace trainplan

@@ -129,6 +129,14 @@ std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const E
 
 } // namespace
 
+std::vector<std::string> interventionLabels()
+{
+    std::vector<std::string> labels;
+    for (const Rule &r : kRules)
+        labels.emplace_back(r.label);
+    return labels;
+}
+
 std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog &catalog)
 {
     const Estimate current = estimate(plan, catalog, EstimateOptions::analytic());

@@ -12,6 +12,9 @@
 namespace trainplan {
 
 
+/// The name of every intervention the diagnostic map can suggest (for a view that makes room for each).
+std::vector<std::string> interventionLabels();
+
 /// Every applicable intervention, estimated (no scaling curves, analytic pipeline). Interventions that
 /// do not change the plan (already on) are left out.
 std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog &catalog);

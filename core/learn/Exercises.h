@@ -30,6 +30,7 @@ struct Exercise
     bool numeric = false;
     std::vector<ExerciseInput> inputs;
     Demo demo = Demo::None;
+    std::string title; ///< a short name for lists (ours; the prompt is the reference text's)
 };
 
 struct ExerciseAnswer

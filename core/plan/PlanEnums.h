@@ -120,7 +120,7 @@ enum class LossKernel { Auto, InPlace, Eager, Fused };
 constexpr auto enumNames(LossKernel)
 {
     using N = EnumName<LossKernel>;
-    return std::array{N{LossKernel::Auto, "auto", "As the framework runs it"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
+    return std::array{N{LossKernel::Auto, "auto", "Framework default"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
                       N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"}};
 }
 inline const char *toString(LossKernel v) { return spellingOf(v); }
@@ -138,7 +138,7 @@ enum class OptimizerKernel { Auto, Fused, Foreach, Loop };
 constexpr auto enumNames(OptimizerKernel)
 {
     using N = EnumName<OptimizerKernel>;
-    return std::array{N{OptimizerKernel::Auto, "auto", "As the framework runs it"}, N{OptimizerKernel::Fused, "fused", "Fused multi-tensor"},
+    return std::array{N{OptimizerKernel::Auto, "auto", "Framework default"}, N{OptimizerKernel::Fused, "fused", "Fused multi-tensor"},
                       N{OptimizerKernel::Foreach, "foreach", "torch foreach"}, N{OptimizerKernel::Loop, "loop", "Per-parameter loop"}};
 }
 inline const char *toString(OptimizerKernel v) { return spellingOf(v); }

@@ -174,6 +174,9 @@ private slots:
             const ExerciseAnswer a = solveExercise(ex.number);
             QVERIFY2(!a.answer.empty() || !a.explanation.empty(), qPrintable(QString::number(ex.number)));
             QCOMPARE(ex.numeric, !a.working.empty());
+            // Its list name: short enough for the Learn view's list in two lines, and its own.
+            QVERIFY2(!ex.title.empty() && ex.title.size() <= 50, qPrintable(QString::number(ex.number)));
+            QCOMPARE(std::count_if(all.begin(), all.end(), [&](const Exercise &o) { return o.title == ex.title; }), 1);
         }
         // Exercise 10's FP32 accumulator: 1000 additions of fl32(0.001) within 1000 half-spacings of 2.
         const double fp32 = accumulate(*numberFormat("FP32"), 1.0, 0.001, 1000);

@@ -50,8 +50,12 @@ void settle()
     }
 }
 
+bool wanted(const QString &name);
+
 void shoot(const Plan &plan, const QString &name, const QString &dir, int overlay, bool dark)
 {
+    if (!wanted(name))
+        return;
     applyPalette(dark);
     for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
         PlanDocument document(io::builtinCatalog());
@@ -167,6 +171,36 @@ void shootWindows(const QString &dir)
 
 } // namespace
 
+/// The Learn view: every figure page and two exercises, normal and in presentation colours.
+void shootLearn(const QString &dir)
+{
+    PlanDocument document(io::builtinCatalog());
+    QString error;
+    document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
+    MainWindow window(&document);
+    LearnWindow *learn = window.learnWindow();
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        learn->resize(size);
+        learn->show();
+        for (int page : {0, 1, 2, 3, 4, 5, 6, 7, 8 + 13, 8 + 9}) {
+            learn->showPage(page);
+            settle();
+            const QString file = QStringLiteral("%1/learn-%2-%3x%4.png").arg(dir).arg(page).arg(size.width()).arg(size.height());
+            learn->grab().save(file);
+            qInfo("%s", qPrintable(file));
+        }
+    }
+    learn->setPresenting(true);
+    learn->resize(1920, 1080);
+    for (int page : {0, 3}) {
+        learn->showPage(page);
+        settle();
+        const QString file = QStringLiteral("%1/learn-present-%2.png").arg(dir).arg(page);
+        learn->grab().save(file);
+        qInfo("%s", qPrintable(file));
+    }
+}
+
 int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
@@ -177,8 +211,8 @@ int main(int argc, char **argv)
     shootWindows(dir);
     if (wanted(QStringLiteral("window-invalid")))
         shootInvalid(dir);
-    if (!qEnvironmentVariable("SCREENSHOTS_ONLY").isEmpty())
-        return 0;
+    if (wanted(QStringLiteral("learn")))
+        shootLearn(dir);
 
     Plan small = test::presetPlan("llama2-7b", 8, 1, 2, 1, 48, "h100-sxm5-80gb");
     small.cluster.setGroups({{"DGX H100 (8 x H100 SXM, NVSwitch)", "h100-sxm5-80gb", 8, 2, "nvlink4-nvswitch"}});
@@ -222,6 +256,8 @@ int main(int argc, char **argv)
     rack.training.sequenceParallel = true;
     rack.training.recompute = Recompute::Selective;
     shoot(rack, QStringLiteral("cluster-nvl72"), dir, 1, false);
+    if (!qEnvironmentVariable("SCREENSHOTS_ONLY").isEmpty())
+        return 0;
 
     // The Search panel after a search of the built-in example, and of a mixture of experts (Qwen3-30B-A3B on
     // 32 H100s, tensor and pipeline held at 1: the expert sizes and their verdicts).
@@ -255,34 +291,6 @@ int main(int argc, char **argv)
                 window.grab().save(file);
                 qInfo("%s", qPrintable(file));
             }
-        }
-    }
-    // The Learn view: every figure page and two exercises, normal and in presentation colours.
-    {
-        PlanDocument document(io::builtinCatalog());
-        QString error;
-        document.loadFromBytes(io::builtinExamplePlan(), QString(), &error);
-        MainWindow window(&document);
-        LearnWindow *learn = window.learnWindow();
-        for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
-            learn->resize(size);
-            learn->show();
-            for (int page : {0, 1, 2, 3, 4, 5, 6, 7, 8 + 13, 8 + 9}) {
-                learn->showPage(page);
-                settle();
-                const QString file = QStringLiteral("%1/learn-%2-%3x%4.png").arg(dir).arg(page).arg(size.width()).arg(size.height());
-                learn->grab().save(file);
-                qInfo("%s", qPrintable(file));
-            }
-        }
-        learn->setPresenting(true);
-        learn->resize(1920, 1080);
-        for (int page : {0, 3}) {
-            learn->showPage(page);
-            settle();
-            const QString file = QStringLiteral("%1/learn-present-%2.png").arg(dir).arg(page);
-            learn->grab().save(file);
-            qInfo("%s", qPrintable(file));
         }
     }
     // Tools > Calibrate on the zero-bubble paper's A100 runs (1F1B, throughput).

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QStandardPaths>
@@ -228,10 +229,27 @@ void TestCompare::legendNeverElides()
 {
     Fixture f(QStringLiteral("gpt3-175b-does-not-fit")); // seven entries with "Over capacity"
     QChart *chart = f.window.memoryChart()->chart();
-    fitChartLegend(chart, 1600);
+    f.window.show(); // a marker is visible only in a shown chart
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    const auto shown = [chart](const QString &name) {
+        for (QLegendMarker *m : chart->legend()->markers())
+            if (m->label() == name)
+                return m->isVisible();
+        return false;
+    };
+    fitChartLegend(chart, QSizeF(1600, 600));
     QCOMPARE(chart->legend()->alignment(), Qt::Alignment(Qt::AlignBottom));
-    fitChartLegend(chart, 420); // too narrow for one row: one entry a line at the right
+    QVERIFY(shown(QStringLiteral("Capacity")) && shown(QStringLiteral("Over capacity")));
+    fitChartLegend(chart, QSizeF(420, 600)); // too narrow for one row: one entry a line at the right
     QCOMPARE(chart->legend()->alignment(), Qt::Alignment(Qt::AlignRight));
+    QVERIFY(shown(QStringLiteral("Capacity")) && shown(QStringLiteral("Over capacity")));
+    // Too short for the column: the entries the title names go (capacity, hatching), the stack's stay.
+    fitChartLegend(chart, QSizeF(420, 200));
+    QVERIFY(!shown(QStringLiteral("Capacity")) && !shown(QStringLiteral("Over capacity")));
+    QVERIFY(shown(QStringLiteral("Params")) && shown(QStringLiteral("Activations")));
+    // Wide again: all of them.
+    fitChartLegend(chart, QSizeF(1600, 200));
+    QVERIFY(shown(QStringLiteral("Capacity")) && shown(QStringLiteral("Over capacity")));
 }
 
 QTEST_MAIN(TestCompare)

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QAbstractSeries>
 #include <QLegendMarker>
 #include <QCoreApplication>
 #include <QGraphicsLayout>
@@ -85,7 +86,7 @@ void renderChartView(QChartView *view, QPainter *painter, const QRectF &target, 
     const QSizeF oldSize = c->size();
     const QRectF oldScene = scene->sceneRect();
     const QRectF logical(QPointF(0, 0), logicalSize);
-    fitChartLegend(c, logicalSize.width());
+    fitChartLegend(c, logicalSize);
     c->resize(logicalSize);
     scene->setSceneRect(logical);
     if (c->layout())
@@ -99,25 +100,42 @@ void renderChartView(QChartView *view, QPainter *painter, const QRectF &target, 
     painter->fillRect(target, c->backgroundBrush());
     scene->render(painter, target, logical, Qt::IgnoreAspectRatio);
     painter->restore();
-    fitChartLegend(c, oldSize.width());
+    fitChartLegend(c, oldSize);
     c->resize(oldSize);
     scene->setSceneRect(oldScene);
     if (c->layout())
         c->layout()->activate();
 }
 
-void fitChartLegend(QChart *chart, double width)
+void fitChartLegend(QChart *chart, QSizeF size)
 {
     QLegend *legend = chart->legend();
     const QFontMetricsF metrics(legend->font());
+    const QList<QLegendMarker *> markers = legend->markers();
+    const auto optional = [](QLegendMarker *m) { return m->series() && m->series()->property(kLegendOptional).toBool(); };
     // A marker is a square of about one line height plus spacing on each side of its label.
     const double perEntry = 2.5 * metrics.height() + 8;
     double needed = 0;
-    for (QLegendMarker *marker : legend->markers())
+    for (QLegendMarker *marker : markers)
         needed += metrics.horizontalAdvance(marker->label()) + perEntry;
-    const Qt::Alignment side = needed <= width - 24 ? Qt::AlignBottom : Qt::AlignRight;
+    const Qt::Alignment side = needed <= size.width() - 24 ? Qt::AlignBottom : Qt::AlignRight;
     if (legend->alignment() != side)
         legend->setAlignment(side);
+    // At the right, one entry a line: the entries the title already names go when the column would be taller
+    // than the room under the title (Qt's legend cuts its last entries off instead).
+    const int titleLines = chart->title().isEmpty() ? 0 : int(chart->title().count(QStringLiteral("<br>"))) + 1;
+    // Measured on the memory chart: entries 20 px apart in a 12 px font; the column starts under the title's
+    // lines and margins and ends above the axis title.
+    const double room = size.height() - titleLines * QFontMetricsF(chart->titleFont()).lineSpacing() - 50;
+    const double line = metrics.height() + 9;
+    qsizetype shown = markers.size();
+    for (QLegendMarker *marker : markers) {
+        const bool drop = side == Qt::AlignRight && optional(marker) && shown * line > room;
+        if (drop)
+            --shown;
+        if (optional(marker))
+            marker->setVisible(!drop);
+    }
 }
 
 QSizeF logicalExportSize(QSize pixels, int dpi)

@@ -57,8 +57,13 @@ void installChartExportActions(ExportableChart *chart, QWidget *target);
 /// lays it out at its widget size again.
 void renderChartView(QChartView *view, QPainter *painter, const QRectF &target, const QSizeF &logicalSize);
 
-/// Puts a Qt Charts legend under the plot when every entry fits on one row of `width` pixels, and
-/// to the right of it (one entry a line) otherwise, so no legend text is ever elided.
-void fitChartLegend(QChart *chart, double width);
+/// A series property: the series' legend entry may go when the legend has no room for it (the chart's title
+/// already says what it is, as the memory chart's title gives the capacity and the baseline's peak).
+inline constexpr char kLegendOptional[] = "trainplan.legendOptional";
+
+/// Puts a Qt Charts legend under the plot when every entry fits on one row of `size`'s width, and to the
+/// right of it (one entry a line) otherwise, so no legend text is ever elided; at the right, entries marked
+/// kLegendOptional go when the column would not fit under the title.
+void fitChartLegend(QChart *chart, QSizeF size);
 
 } // namespace trainplan

@@ -146,14 +146,18 @@ void MemoryChartView::showEvent(QShowEvent *event)
 void MemoryChartView::resizeEvent(QResizeEvent *event)
 {
     QChartView::resizeEvent(event);
-    fitChartLegend(chart(), width());
     setTitleFitted(m_title, width());
+    fitChartLegend(chart(), size()); // after the title: its lines take the legend's room
 }
 
 void MemoryChartView::setTitleFitted(const QString &title, double width)
 {
     m_title = title;
-    chart()->setTitle(chartstyle::wrapTitle(title, chart()->titleFont(), width).join(QStringLiteral("<br>")));
+    // The title's room is the chart's inside its margins and its background's inset, not the view's width:
+    // wrapped to the view it came out a little too long, and Qt Charts elided it.
+    const QMarginsF margins = chart()->margins();
+    const double room = width - margins.left() - margins.right() - 2 * chart()->backgroundRoundness() - 28;
+    chart()->setTitle(chartstyle::wrapTitle(title, chart()->titleFont(), room).join(QStringLiteral("<br>")));
 }
 
 QList<QVector<double>> MemoryChartView::overCapacityRegions() const
@@ -284,7 +288,7 @@ void MemoryChartView::redraw()
         drawStages();
     }
     c->legend()->setLabelColor(palette().color(QPalette::WindowText));
-    fitChartLegend(c, width());
+    fitChartLegend(c, size());
 }
 
 namespace {
@@ -457,6 +461,7 @@ void MemoryChartView::drawStages()
 
     auto *capacity = new QLineSeries;
     capacity->setName(tr("Capacity"));
+    capacity->setProperty(kLegendOptional, true); // the title gives it
     capacity->append(-0.5, memory.capacityBytes / GiB);
     capacity->append(double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
     capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
@@ -527,6 +532,7 @@ void MemoryChartView::addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, 
     if (!fits) {
         auto *hatch = new QLineSeries;
         hatch->setName(tr("Over capacity"));
+        hatch->setProperty(kLegendOptional, true); // the title says "(hatched)"
         hatch->setPen(QPen(chartstyle::warning(palette()), 2));
         c->addSeries(hatch);
         hatch->attachAxis(x);
@@ -537,6 +543,7 @@ void MemoryChartView::addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, 
     if (baseline) {
         auto *outline = new QLineSeries;
         outline->setName(tr("Baseline peak"));
+        outline->setProperty(kLegendOptional, true); // the title gives it
         outline->setPen(QPen(palette().color(QPalette::WindowText), 1.5, Qt::DashLine));
         c->addSeries(outline);
         outline->attachAxis(x);

@@ -47,6 +47,31 @@ QString kindWords(SegmentKind kind)
 
 } // namespace
 
+/// A stage label per row while the rows are at least a label tall; otherwise every second, fourth, ... stage
+/// (16 stage labels smeared into one another at 1280 pixels). Decided whenever the ticks are made, so a
+/// resized chart gets its own.
+class StageTicker : public QCPAxisTicker
+{
+public:
+    explicit StageTicker(QCPAxis *axis) : m_axis(axis) { setTickStepStrategy(tssReadability); }
+
+protected:
+    double getTickStep(const QCPRange &range) override
+    {
+        const double pixels = std::max(1.0, double(m_axis->axisRect()->height()));
+        const double perRow = pixels / std::max(1.0, range.size());
+        const double label = 1.15 * QFontMetricsF(m_axis->tickLabelFont()).height();
+        double step = 1;
+        while (step * perRow < label && step < range.size())
+            step *= 2;
+        return step;
+    }
+    int getSubTickCount(double) override { return 0; }
+
+private:
+    QCPAxis *m_axis;
+};
+
 /// Draws a StepTimeline: one row per stage (key axis = time, value axis = stage). `band` places the bars in
 /// the row: the plan fills most of it; a baseline a thin strip at its bottom.
 class GanttPlottable : public QCPAbstractPlottable
@@ -311,14 +336,7 @@ void PipelineGanttView::draw()
         m_plot->yAxis->setLabel(tr("Stage"));
     }
     const int rows = std::max(1, t.rows);
-    if (rows <= 16) {
-        QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
-        ticker->setTickStep(1.0);
-        ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
-        m_plot->yAxis->setTicker(ticker);
-    } else {
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    }
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new StageTicker(m_plot->yAxis)));
     m_plot->yAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->yAxis->setNumberPrecision(0);
     m_plot->yAxis->setRange(-0.6, double(rows) - 0.4);

@@ -61,7 +61,7 @@ RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
     }
     m_plot->xAxis->setLabel(tr("Arithmetic intensity (FLOP/byte)"));
     m_plot->yAxis->setLabel(tr("Throughput (TFLOP/s)"));
-    placeLegendUnderTitle(4);
+    placeLegendUnderTitle(6);
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const QString text = describeOpAt(event->pos());
         if (text.isEmpty())
@@ -101,7 +101,7 @@ void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
 {
     // The plan's ops: forward, backward, recompute.
     const OpPass passes[] = {OpPass::Forward, OpPass::Backward, OpPass::Recompute};
-    const QString names[] = {tr("forward ops"), tr("backward ops"), tr("recomputed ops")};
+    const QString names[] = {tr("forward"), tr("backward"), tr("recomputed")};
     for (int i = 0; i < 3; ++i) {
         QCPGraph *g = m_plot->addGraph();
         g->setName(names[i]);
@@ -133,7 +133,7 @@ void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
         }
     if (!x.isEmpty()) {
         QCPGraph *g = m_plot->addGraph();
-        g->setName(tr("grouped expert GEMMs"));
+        g->setName(tr("expert GEMMs"));
         g->setLineStyle(QCPGraph::lsNone);
         QCPScatterStyle ring(QCPScatterStyle::ssSquare, 12);
         ring.setPen(QPen(chartstyle::series(9, palette()), 1.6));
@@ -159,7 +159,10 @@ void RooflineView::drawRoofs(const Estimate &e, double &highest)
             mineOf.push_back(false);
             it = peaks.end() - 1;
         }
-        it->second << QString::fromLatin1(labelOf(roof.precision));
+        // A recipe of a format already named (FP8 blockwise beside FP8) adds nothing to the entry.
+        const QString name = QString::fromLatin1(labelOf(roof.precision));
+        if (std::none_of(it->second.begin(), it->second.end(), [&](const QString &n) { return name.startsWith(n + QLatin1Char(' ')); }))
+            it->second << name;
         if (roof.precision == precision)
             mineOf[std::size_t(it - peaks.begin())] = true;
     }
@@ -167,7 +170,8 @@ void RooflineView::drawRoofs(const Estimate &e, double &highest)
         const double peak = peaks[r].first;
         const bool mine = mineOf[r];
         QCPGraph *g = m_plot->addGraph();
-        g->setName(tr("%1 %2 TFLOP/s").arg(peaks[r].second.join(QStringLiteral(" = ")), fmt::teraflops(peak, 0)));
+        // Short, so that the legend takes two rows and leaves the plot its height: the unit is the axis's.
+        g->setName(tr("%1 roof %2").arg(peaks[r].second.join(QLatin1Char('/')), fmt::teraflops(peak, 0)));
         QVector<double> x, y;
         const double ridge = ridgePoint(peak, bandwidth);
         for (double i : {kMinIntensity, ridge, kMaxIntensity}) {

@@ -48,7 +48,7 @@ void ClusterCanvas::rebuild()
     if (m_selected >= int(groups.size()))
         m_selected = -1;
     std::erase_if(m_expanded, [&](int i) { return i >= int(groups.size()); });
-    m_sceneWidth = std::max<qreal>(420, viewport()->width() - 2);
+    m_sceneWidth = std::max<qreal>(280, viewport()->width() - 2);
     qreal y = kMargin + kNetworkHeight + kConnector;
     std::int64_t firstNode = 0;
     for (int i = 0; i < int(groups.size()); ++i) {
@@ -318,7 +318,7 @@ void ClusterCanvas::dragMoveEvent(QDragMoveEvent *event)
 void ClusterCanvas::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
-    if (std::abs(std::max<qreal>(420, viewport()->width() - 2) - m_sceneWidth) >= 1)
+    if (std::abs(std::max<qreal>(280, viewport()->width() - 2) - m_sceneWidth) >= 1)
         rebuild(); // a few items: re-laid out to the new width
 }
 

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QUndoStack>
@@ -21,6 +22,7 @@
 #include "core/common/Units.h"
 #include "core/step/StepModel.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/FormWidgets.h"
 
 namespace trainplan {
 
@@ -89,6 +91,9 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(10);
     }
+    // The form scrolls down, never sideways: the inspector is never narrower than its form and a scroll bar,
+    // or the fields' right ends would be cut off under the scroll bar.
+    setMinimumWidth(content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2);
     connectNetworkEdits();
     connect(m_overlay, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt()));
@@ -108,7 +113,7 @@ QGroupBox *ClusterInspector::createClusterBox()
 {
     auto *clusterBox = new QGroupBox(tr("Cluster"));
     auto *clusterForm = new QFormLayout(clusterBox);
-    m_network = new QComboBox;
+    m_network = new ChoiceBox;
     m_network->setObjectName(QStringLiteral("network"));
     m_network->addItem(tr("Device default"), QString());
     for (const LinkSpec &l : m_document->catalog().networks())
@@ -141,7 +146,8 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_hostLaunch->setToolTip(tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
                                 "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
     clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
-    m_overlay = new QComboBox;
+    auto *overlay = new ChoiceBox;
+    m_overlay = overlay;
     m_overlay->setObjectName(QStringLiteral("overlay"));
     m_overlay->addItem(tr("Accelerator"), int(ClusterCanvas::Overlay::Devices));
     m_overlay->addItem(tr("Tensor-parallel group"), int(ClusterCanvas::Overlay::TensorGroups));
@@ -150,6 +156,10 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_overlay->addItem(tr("Gradient all-reduce group"), int(ClusterCanvas::Overlay::GradientGroups));
     m_overlay->addItem(tr("Context-parallel group"), int(ClusterCanvas::Overlay::ContextGroups));
     m_overlay->addItem(tr("Expert-parallel group"), int(ClusterCanvas::Overlay::ExpertGroups));
+    const QStringList shortNames{tr("Accelerator"), tr("Tensor group"), tr("Pipeline stage"), tr("Data replica"),
+                                 tr("Gradient group"), tr("Context group"), tr("Expert group")};
+    for (int i = 0; i < m_overlay->count(); ++i)
+        overlay->setShortText(i, shortNames.value(i));
     clusterForm->addRow(tr("Colour by"), m_overlay);
     m_legend = new QLabel;
     m_legend->setObjectName(QStringLiteral("overlayLegend"));
@@ -167,7 +177,7 @@ QGroupBox *ClusterInspector::createGroupBox()
     m_groupTitle = new QLabel;
     m_groupTitle->setWordWrap(true);
     groupForm->addRow(m_groupTitle);
-    m_device = new QComboBox;
+    m_device = new ChoiceBox;
     m_device->setObjectName(QStringLiteral("groupDevice"));
     groupForm->addRow(tr("Accelerator"), m_device);
     m_gpus = new QSpinBox;
@@ -179,7 +189,7 @@ QGroupBox *ClusterInspector::createGroupBox()
     m_nodes->setRange(1, 1 << 20);
     m_nodes->setAccelerated(true);
     groupForm->addRow(tr("Nodes"), m_nodes);
-    m_link = new QComboBox;
+    m_link = new ChoiceBox;
     m_link->setObjectName(QStringLiteral("groupLink"));
     m_link->addItem(tr("Device's own"), QString());
     for (const LinkSpec &l : m_document->catalog().intraNodeLinks())

@@ -4,6 +4,7 @@
 #include <QHeaderView>
 #include <QMimeData>
 #include <QPushButton>
+#include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -17,6 +18,27 @@ namespace {
 
 constexpr int kEntryRole = Qt::UserRole + 1;
 
+/// Row heights for wrapped entries measured at the width the entry is drawn in: the column less the
+/// indentation of its depth (a tree view measures with the whole column, so a name that wraps in the
+/// narrower drawn space kept one line's height and lost its end).
+class WrappedEntryDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override
+    {
+        const auto *view = qobject_cast<const QTreeView *>(option.widget);
+        if (!view)
+            return QStyledItemDelegate::sizeHint(option, index);
+        int depth = view->rootIsDecorated() ? 1 : 0;
+        for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+            ++depth;
+        QStyleOptionViewItem measured(option);
+        measured.rect = QRect(0, 0, std::max(40, view->columnWidth(index.column()) - depth * view->indentation()), 1);
+        return QStyledItemDelegate::sizeHint(measured, index);
+    }
+};
+
 /// A tree that drags its entries with the palette mime type.
 class PaletteTree : public QTreeWidget
 {
@@ -24,6 +46,12 @@ public:
     using QTreeWidget::QTreeWidget;
 
 protected:
+    // Wrapped entries need their row heights again at a new width (the view keeps them from the first layout).
+    void resizeEvent(QResizeEvent *event) override
+    {
+        QTreeWidget::resizeEvent(event);
+        scheduleDelayedItemsLayout();
+    }
     QStringList mimeTypes() const override { return {QLatin1String(kPaletteMimeType)}; }
     QMimeData *mimeData(const QList<QTreeWidgetItem *> &items) const override
     {
@@ -49,9 +77,12 @@ ClusterPalette::ClusterPalette(const Catalog &catalog, CustomCatalog *custom, QW
     m_tree->setDragDropMode(QAbstractItemView::DragOnly);
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tree->setRootIsDecorated(true);
-    m_tree->setUniformRowHeights(true);
+    // Entry names wrap onto a second line rather than losing their end to an ellipsis.
+    m_tree->setUniformRowHeights(false);
+    m_tree->setWordWrap(true);
+    m_tree->setItemDelegate(new WrappedEntryDelegate(m_tree));
     m_tree->setToolTip(tr("Drag onto the cluster, or click an entry and then click the cluster"));
-    m_tree->setTextElideMode(Qt::ElideRight);
+    m_tree->setTextElideMode(Qt::ElideNone);
     m_tree->setMinimumWidth(160);
 
     auto *newDeviceButton = new QPushButton(tr("New Accelerator…"));

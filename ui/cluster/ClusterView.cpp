@@ -28,7 +28,7 @@ ClusterView::ClusterView(PlanDocument *document, QWidget *parent)
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({250, 640, 330});
+    splitter->setSizes({220, 640, 300});
     splitter->setChildrenCollapsible(false);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

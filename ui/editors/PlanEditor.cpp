@@ -1,5 +1,7 @@
 #include "ui/editors/PlanEditor.h"
 
+#include "ui/FormWidgets.h"
+
 #include <QApplication>
 
 #include "ui/charts/ChartStyle.h"
@@ -147,7 +149,7 @@ QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
     label->setObjectName(QStringLiteral("problem"));
     setWarningColour(label);
     label->setVisible(false);
-    form->addRow(QString(), label);
+    form->addRow(label); // across both columns: the field column alone is too narrow for a sentence
     return label;
 }
 
@@ -223,9 +225,13 @@ void PlanEditor::addText(QFormLayout *form, const PlanKey &key)
             line->setCursorPosition(0); // a long description reads from its start
             line->setToolTip(shown.isEmpty() ? tooltipOf(key) : shown + QStringLiteral("\n\n") + tooltipOf(key));
         }
-        // The automatic name is the placeholder of an empty name field.
-        if (isName)
-            line->setPlaceholderText(QString::fromStdString(automaticPlanName(plan, m_document->catalog())));
+        // The automatic name is the placeholder of an empty name field, whole in the tooltip (the field is narrow).
+        if (isName) {
+            const QString automatic = QString::fromStdString(automaticPlanName(plan, m_document->catalog()));
+            line->setPlaceholderText(automatic);
+            if (shown.isEmpty())
+                line->setToolTip(tr("Automatic name: %1\n\n%2").arg(automatic, tooltipOf(key)));
+        }
     });
 }
 
@@ -277,11 +283,12 @@ void PlanEditor::addCheck(QFormLayout *form, const PlanKey &key)
 namespace {
 QComboBox *narrowCombo()
 {
-    auto *combo = new QComboBox;
+    auto *combo = new ChoiceBox; // a narrow box shows a choice's short form, the list every one whole
     combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     combo->setMinimumContentsLength(8);
     return combo;
 }
+
 } // namespace
 
 void PlanEditor::addChoice(QFormLayout *form, const PlanKey &key)

@@ -25,6 +25,7 @@ public:
     QString title() const { return m_title; }
     /// The page's entry in the page list (an exercise adds the start of its question).
     virtual QString listLabel() const { return m_title; }
+    virtual QString listToolTip() const { return {}; }
     /// The page's main figure (for Export), or nullptr.
     virtual ExportableChart *figure() { return nullptr; }
     /// Redraws from the document's plan and estimate.

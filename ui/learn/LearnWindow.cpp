@@ -25,6 +25,7 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
     m_dirty.assign(m_pages.size(), true);
     for (LearnPage *page : m_pages) {
         m_list->addItem(page->listLabel());
+        m_list->item(m_list->count() - 1)->setToolTip(page->listToolTip());
         m_stack->addWidget(page);
         connect(page, &LearnPage::openDemo, this, [this](Demo demo) {
             const int index = pageIndexOf(demo);
@@ -33,13 +34,18 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
         });
     }
     m_list->setObjectName(QStringLiteral("learnPages"));
+    m_list->setMinimumWidth(180);
     m_list->setMaximumWidth(280);
-    m_list->setTextElideMode(Qt::ElideRight);
+    // Page titles wrap within the list instead of ending in an ellipsis.
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setWordWrap(true);
+    m_list->setResizeMode(QListView::Adjust); // rows wrap again at the width the splitter gives
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(m_list);
     splitter->addWidget(m_stack);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({260, 1000});
     setCentralWidget(splitter);
 
     QToolBar *bar = addToolBar(tr("Learn"));

@@ -43,7 +43,7 @@ void NetworkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
         latency = d->networkLatencySeconds;
     }
     painter->setPen(palette.color(QPalette::ButtonText));
-    painter->drawText(boundingRect().adjusted(10, 0, -10, 0), Qt::AlignLeft | Qt::AlignVCenter,
+    painter->drawText(boundingRect().adjusted(10, 0, -10, 0), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
                       QObject::tr("Network: %1 — %2 per GPU, %3 µs").arg(name, fmt::bandwidth(bandwidth, 1), fmt::number(latency / units::Micro, 1)));
 }
 

@@ -19,7 +19,7 @@ using namespace scene;
 
 NodeGroupItem::NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode, int deviceColour, qreal y)
     : m_canvas(canvas), m_index(index), m_group(std::move(group)), m_firstNode(firstNode), m_deviceColour(deviceColour),
-      m_height(kHeader)
+      m_height(42)
 {
     setPos(kMargin, y);
     setAcceptHoverEvents(true);
@@ -49,34 +49,65 @@ void NodeGroupItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, Q
     paintNodes(painter, palette, frame);
 }
 
-void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, const QRectF &frame) const
+namespace {
+
+constexpr qreal kBoldLine = 18, kSmallLine = 15, kTextLeft = 10;
+
+QFont boldFont(QFont f)
+{
+    f.setBold(true);
+    return f;
+}
+
+QFont smallFont(QFont f)
+{
+    f.setPointSizeF(f.pointSizeF() * 0.9);
+    return f;
+}
+
+/// `text` in lines of at most `width` pixels, broken between words (a word wider than a line stays whole).
+QStringList wrapWords(const QString &text, const QFontMetricsF &metrics, qreal width)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            lines << line;
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines;
+}
+
+} // namespace
+
+QString NodeGroupItem::titleText() const
 {
     const NodeGroup &g = m_group;
     const PlanDocument *document = m_canvas->document();
-    const Plan &plan = document->plan();
-    // Template / device / link, and the count.
-    const DeviceSpec *device = document->catalog().device(g.device, plan.cluster.customDevices);
+    const DeviceSpec *device = document->catalog().device(g.device, document->plan().cluster.customDevices);
     const QString deviceName = device ? fmt::text(device->name) : QObject::tr("unknown device \"%1\"").arg(fmt::text(g.device));
+    return g.templateName.empty() ? QObject::tr("%1 × %2").arg(g.gpusPerNode).arg(deviceName) : fmt::text(g.templateName);
+}
+
+QString NodeGroupItem::countText() const
+{
+    const NodeGroup &g = m_group;
+    return QObject::tr("× %1 node%2 · %3 GPUs").arg(g.nodes).arg(g.nodes == 1 ? QString() : QStringLiteral("s")).arg(g.nodes * g.gpusPerNode);
+}
+
+QString NodeGroupItem::detailText() const
+{
+    const NodeGroup &g = m_group;
+    const PlanDocument *document = m_canvas->document();
     QString link = QObject::tr("device's own scale-up link");
     if (const LinkSpec *l = document->catalog().intraNodeLink(g.intraNodeLink))
         link = fmt::text(l->name);
-    QFont bold = painter->font();
-    bold.setBold(true);
-    painter->setFont(bold);
-    painter->setPen(palette.color(QPalette::Text));
-    const QString title = g.templateName.empty() ? QObject::tr("%1 × %2").arg(g.gpusPerNode).arg(deviceName) : fmt::text(g.templateName);
-    const QRectF line1(10, 4, frame.width() - 200, 18);
-    painter->drawText(line1, Qt::AlignLeft | Qt::AlignVCenter, painter->fontMetrics().elidedText(title, Qt::ElideRight, int(line1.width())));
-    const QString count = QObject::tr("× %1 node%2 · %3 GPUs")
-                              .arg(g.nodes)
-                              .arg(g.nodes == 1 ? QString() : QStringLiteral("s"))
-                              .arg(g.nodes * g.gpusPerNode);
-    painter->drawText(QRectF(frame.width() - 190, 4, 182, 18), Qt::AlignRight | Qt::AlignVCenter, count);
-    QFont small = painter->font();
-    small.setBold(false);
-    small.setPointSizeF(small.pointSizeF() * 0.9);
-    painter->setFont(small);
-    painter->setPen(palette.color(QPalette::PlaceholderText));
     QString detail = QObject::tr("%1 per node · %2").arg(g.gpusPerNode).arg(link);
     if (nodesPerRack() > 1)
         detail += QObject::tr(" · racks of %1 trays (dashed): one NVLink domain of %2 GPUs")
@@ -85,11 +116,57 @@ void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, cons
     for (const NodeGroupEstimate &ge : document->estimate().nodeGroups)
         if (ge.firstNode == m_firstNode)
             detail += QObject::tr(" · step %1 s%2").arg(fmt::number(ge.stepSeconds, 2)).arg(ge.paces ? QObject::tr(" (sets the pace)") : QString());
-    const QRectF line2(10, 22, frame.width() - (hasExpander() ? 110 : 20), 16);
-    painter->drawText(line2, Qt::AlignLeft | Qt::AlignVCenter, painter->fontMetrics().elidedText(detail, Qt::ElideRight, int(line2.width())));
+    return detail;
+}
+
+void NodeGroupItem::layoutHeader(qreal width)
+{
+    const QFontMetricsF bold(boldFont(m_canvas->font())), small(smallFont(m_canvas->font()));
+    const qreal room = std::max<qreal>(60, width - 2 * kTextLeft);
+    m_titleLines = wrapWords(titleText(), bold, room);
+    const qreal count = bold.horizontalAdvance(countText());
+    m_countBesideTitle = bold.horizontalAdvance(m_titleLines.back()) + 16 + count <= room;
+    m_detailLines = wrapWords(detailText(), small, room);
+    qreal y = 4 + kBoldLine * qreal(m_titleLines.size() + (m_countBesideTitle ? 0 : 1)) + kSmallLine * qreal(m_detailLines.size());
+    m_expander = QRectF();
+    if (hasExpander()) {
+        const QString expander = QObject::tr("Collapse ▴");
+        const qreal w = small.horizontalAdvance(expander) + 4;
+        if (small.horizontalAdvance(m_detailLines.back()) + 16 + w <= room) {
+            m_expander = QRectF(width - kTextLeft - w, y - kSmallLine, w, kSmallLine);
+        } else {
+            m_expander = QRectF(width - kTextLeft - w, y, w, kSmallLine);
+            y += kSmallLine;
+        }
+    }
+    m_header = y + 6;
+}
+
+void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, const QRectF &frame) const
+{
+    painter->setFont(boldFont(painter->font()));
+    painter->setPen(palette.color(QPalette::Text));
+    qreal y = 4;
+    for (const QString &line : m_titleLines) {
+        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kBoldLine), Qt::AlignLeft | Qt::AlignVCenter, line);
+        y += kBoldLine;
+    }
+    const QRectF count(kTextLeft, m_countBesideTitle ? y - kBoldLine : y, frame.width() - 2 * kTextLeft, kBoldLine);
+    painter->drawText(count, (m_countBesideTitle ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, countText());
+    if (!m_countBesideTitle)
+        y += kBoldLine;
+    const QFont small = smallFont(painter->font());
+    QFont plain = small;
+    plain.setBold(false);
+    painter->setFont(plain);
+    painter->setPen(palette.color(QPalette::PlaceholderText));
+    for (const QString &line : m_detailLines) {
+        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kSmallLine), Qt::AlignLeft | Qt::AlignVCenter, line);
+        y += kSmallLine;
+    }
     if (hasExpander()) {
         painter->setPen(chartstyle::isDark(palette) ? palette.color(QPalette::Highlight).lighter(150) : palette.color(QPalette::Link));
-        painter->drawText(expanderRect(), Qt::AlignRight | Qt::AlignVCenter,
+        painter->drawText(m_expander, Qt::AlignRight | Qt::AlignVCenter,
                           m_canvas->isExpanded(m_index) ? QObject::tr("Collapse ▴") : QObject::tr("Expand ▾"));
     }
 }
@@ -141,7 +218,7 @@ void NodeGroupItem::paintNodes(QPainter *painter, const QPalette &palette, const
         std::int64_t node = slot;
         if (ellipsis && slot == shown - 2) {
             painter->setPen(palette.color(QPalette::PlaceholderText));
-            painter->drawText(nodeRect(slot), Qt::AlignCenter, QObject::tr("… %1 …").arg(g.nodes - shown + 1));
+            painter->drawText(nodeRect(slot), Qt::AlignCenter, QObject::tr("+%1").arg(g.nodes - shown + 1));
             continue;
         }
         if (ellipsis && slot == shown - 1)
@@ -221,7 +298,7 @@ QRectF NodeGroupItem::nodeRect(int slot) const
     const QSizeF size = nodeSize();
     const int row = slot / m_perRow;
     const int col = slot % m_perRow;
-    return {10 + col * (size.width() + kNodeGap), kHeader + row * (size.height() + kNodeGap), size.width(), size.height()};
+    return {10 + col * (size.width() + kNodeGap), m_header + row * (size.height() + kNodeGap), size.width(), size.height()};
 }
 
 void NodeGroupItem::layout()
@@ -230,7 +307,8 @@ void NodeGroupItem::layout()
     m_perRow = std::max(2, int((m_canvas->sceneWidth() - 2 * kMargin - 20 + kNodeGap) / (size.width() + kNodeGap)));
     const int rows = (shownNodes() + m_perRow - 1) / m_perRow;
     const bool more = m_canvas->isExpanded(m_index) && m_group.nodes > kMaxExpandedNodes;
-    m_height = kHeader + rows * (size.height() + kNodeGap) + 6 + (more ? 20 : 0);
+    layoutHeader(m_canvas->sceneWidth() - 2 * kMargin);
+    m_height = m_header + rows * (size.height() + kNodeGap) + 6 + (more ? 20 : 0);
 }
 
 void NodeGroupItem::paintNode(QPainter *painter, const QPalette &palette, std::int64_t node, const QRectF &r) const

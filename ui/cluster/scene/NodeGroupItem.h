@@ -7,6 +7,7 @@
 
 #include <QGraphicsItem>
 #include <QPalette>
+#include <QStringList>
 
 #include "core/plan/Plan.h"
 
@@ -22,7 +23,8 @@ public:
     int index() const { return m_index; }
     QRectF boundingRect() const override;
     qreal height() const { return m_height; }
-    QRectF expanderRect() const { return {boundingRect().width() - 92, 22, 86, 16}; }
+    /// The Expand/Collapse link: at the end of the header's last detail line, or on a line of its own.
+    QRectF expanderRect() const { return m_expander; }
     bool hasExpander() const { return m_group.nodes > m_perRow; }
     /// Scene rectangle of the first drawn node.
     QRectF firstNodeRect() const { return nodeRect(0).translated(pos()); }
@@ -45,6 +47,12 @@ private:
     QSizeF nodeSize() const;
     QRectF nodeRect(int slot) const;
     void layout();
+    /// The header's lines at the card's width: the title (bold) with the node count beside it or under it,
+    /// then the details (small), wrapped, never elided; its height sets where the nodes start.
+    void layoutHeader(qreal width);
+    QString titleText() const;
+    QString countText() const;
+    QString detailText() const;
 
     ClusterCanvas *m_canvas;
     int m_index;
@@ -53,6 +61,11 @@ private:
     int m_deviceColour = 0; ///< the first group with this device's index: one colour per device
     int m_perRow = 2;
     qreal m_height = 0;
+    qreal m_header = 42;           ///< header height
+    QStringList m_titleLines;      ///< bold; the count on the last one when it fits there
+    bool m_countBesideTitle = true;
+    QStringList m_detailLines;     ///< small
+    QRectF m_expander;
 };
 
 } // namespace trainplan

@@ -8,7 +8,6 @@ namespace trainplan::scene {
 inline constexpr qreal kMargin = 12;
 inline constexpr qreal kNetworkHeight = 34;
 inline constexpr qreal kConnector = 22;
-inline constexpr qreal kHeader = 42;
 inline constexpr qreal kCell = 9;      // one GPU
 inline constexpr qreal kCellGap = 2;
 inline constexpr qreal kNodePad = 4;

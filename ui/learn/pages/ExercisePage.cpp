@@ -79,11 +79,9 @@ public:
     QPushButton *revealButton() const { return m_reveal; }
     QString listLabel() const override
     {
-        QString prompt = qs(m_exercise.prompt);
-        if (prompt.size() > 38)
-            prompt = prompt.left(36) + QStringLiteral("…");
-        return QStringLiteral("%1. %2").arg(m_exercise.number).arg(prompt);
+        return QStringLiteral("%1. %2").arg(m_exercise.number).arg(qs(m_exercise.title));
     }
+    QString listToolTip() const override { return qs(m_exercise.prompt); }
     QString answerText() const { return m_answer->text(); }
     QString demoText() const { return m_demo->text(); }
     void setInput(int i, double v) { m_inputs[std::size_t(i)]->setValue(v); }
