@@ -4,8 +4,21 @@
 #include <QStylePainter>
 
 #include <QDoubleSpinBox>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QWidget>
 
 namespace trainplan {
+
+QSize sizeOnScreen(const QWidget *window, QSize wanted)
+{
+    const QScreen *screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen();
+    if (!screen)
+        return wanted;
+    // The frame the window manager adds: measured once the window is shown, assumed before.
+    const QSize frame = window->isVisible() ? window->frameGeometry().size() - window->geometry().size() : QSize(8, 40);
+    return wanted.boundedTo(screen->availableGeometry().size() - frame.expandedTo(QSize(8, 40)));
+}
 
 QDoubleSpinBox *numberSpinBox(double min, double max, double value, int decimals, const QString &suffix)
 {

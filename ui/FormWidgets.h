@@ -1,15 +1,21 @@
 #pragma once
-// Small widget factories the window's forms share.
+// Small widget factories and helpers the window's forms share.
 
 #include <QComboBox>
+#include <QSize>
 #include <QString>
 
 class QDoubleSpinBox;
+class QWidget;
 
 namespace trainplan {
 
 /// A spin box for a number with a range, a number of decimals and a unit suffix; held-down arrows accelerate.
 QDoubleSpinBox *numberSpinBox(double min, double max, double value, int decimals, const QString &suffix = {});
+
+/// `wanted`, or less where the screen `window` is on is smaller: its available area less a title bar and
+/// frame (about 40 and 8 pixels), so a 1280x800 window on a 1280x800 screen shows its bottom edge.
+QSize sizeOnScreen(const QWidget *window, QSize wanted);
 
 /// A combo box whose closed box shows the longest form of the current item that fits its width: the whole
 /// label ("Ring (KV blocks passed, overlapped)"), then the label without its parenthesis ("Ring"), then the

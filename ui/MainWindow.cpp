@@ -36,6 +36,7 @@
 #include "ui/DocumentActions.h"
 #include "ui/document/Autosave.h"
 #include "ui/EstimateView.h"
+#include "ui/FormWidgets.h"
 #include "ui/SummaryStrip.h"
 #include "ui/calibrate/CalibrateDialog.h"
 #include "ui/profile/ProfileDialog.h"
@@ -175,7 +176,7 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     connect(document, &PlanDocument::modifiedChanged, this, &QWidget::setWindowModified);
     updateTitle();
 
-    resize(1280, 800);
+    resize(sizeOnScreen(this, QSize(1280, 800)));
     resizeDocks({m_editorDock}, {340}, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());

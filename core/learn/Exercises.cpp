@@ -2,6 +2,8 @@
 
 #include <array>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "core/common/Units.h"
 #include "core/compute/LayerOps.h"
@@ -16,6 +18,16 @@ namespace {
 std::string n(double v, int decimals)
 {
     return units::formatNumber(v, decimals);
+}
+
+/// A bound as a reader writes it: 1000000 whole, 1e+15 in powers of ten (not 1000000000000000.000000).
+std::string limit(double v)
+{
+    if (v == std::floor(v) && std::abs(v) < 1e7)
+        return units::formatNumber(v, 0);
+    std::ostringstream out;
+    out << std::setprecision(6) << v;
+    return out.str();
 }
 
 // Numeric exercises: each computes its answer and the working from the inputs (already in range).
@@ -193,7 +205,10 @@ const std::array<const char *, 23> kExplanations{
     "Unfused, the bias add writes its output, the activation reads it and writes its own, and dropout reads "
     "that and writes the result and its mask: two intermediate tensors are written and read back. Fused, the "
     "kernel reads the input once and writes the output (and the dropout mask) once; the two intermediate "
-    "writes and their reads disappear.",
+    "writes and their reads disappear. One may come back: the activation's backward needs its input (the "
+    "pre-activation, bias included), so unless the backward recomputes it from the saved input, the fused "
+    "kernel still writes that tensor once for the backward pass. Fusion removes the round trips through "
+    "memory, not the tensors autograd saves.",
     // 9
     nullptr,
     // 10
@@ -389,7 +404,7 @@ ExerciseAnswer solveExercise(int number, std::vector<double> in)
         if (!(in[i] >= input.min && in[i] <= input.max)) { // NaN fails too
             a.answer = input.label + ": must be " +
                        (input.min > 0 && input.min < 1e-6 ? std::string("positive") : "at least " + n(input.min, 6)) +
-                       " and at most " + n(input.max, 6);
+                       " and at most " + limit(input.max);
             return a;
         }
     }

@@ -196,8 +196,13 @@ private slots:
         QVERIFY2(hundred.working[2].find("E = 0.063") != std::string::npos, hundred.working[2].c_str());
         const ExerciseAnswer zero = solveExercise(11, {8.0, 0.0});
         QVERIFY2(zero.answer.find("T(8): must be positive") == 0, zero.answer.c_str());
+        // Exercise 4's batch at 0: its bound as a reader writes it (was "1000000000000000.000000").
+        const ExerciseAnswer noBatch = solveExercise(4, {0.0});
+        QCOMPARE(noBatch.answer, std::string("Batch B: must be positive and at most 1e+15"));
         QVERIFY(zero.working.empty());
         QVERIFY(solveExercise(19, {1000, 1.0}).answer.find("Padding fraction: must be at least 0") == 0);
+        // Exercise 8 says what fusion cannot remove: the pre-activation saved for the activation's backward.
+        QVERIFY(solveExercise(8).explanation.find("pre-activation") != std::string::npos);
         // Exercise 8's demonstration: unfused chains write and read their intermediates, so they move more.
         Plan gpt;
         gpt.model = *io::builtinCatalog().model("gpt3-175b");

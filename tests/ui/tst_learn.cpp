@@ -4,6 +4,8 @@
 // parallelism figure follows the plan; presentation mode enlarges fonts and raises contrast; figures
 // export at the requested size; exercise 16's search picks pure data parallelism.
 
+#include <cmath>
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -29,6 +31,8 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/LearnPages.h"
 #include "ui/learn/LearnWindow.h"
+#include "ui/learn/pages/PageWidgets.h"
+#include "ui/charts/ChartStyle.h"
 
 using namespace trainplan;
 
@@ -320,6 +324,137 @@ private slots:
         QCOMPARE(f.learn->currentPage(), 1);
         QVERIFY(params->value() > before);
         f.learn->setPresenting(false);
+    }
+
+    // Presentation mode after a click on Reveal: the button does not keep the keyboard (Space turns the page
+    // instead of hiding the answer again, Right does not step into an input).
+    void presentationRevealKeepsNoKeyboard()
+    {
+        Fixture f;
+        f.learn->setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(f.learn));
+        const int page = 8 + 5; // exercise 6
+        f.learn->showPage(page);
+        QPushButton *reveal = f.learn->page(page)->findChild<QPushButton *>(QStringLiteral("reveal"));
+        QLabel *answer = f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"));
+        QTest::mouseClick(reveal, Qt::LeftButton);
+        QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Space);
+        QCOMPARE(f.learn->currentPage(), page + 1);
+        QVERIFY(answer->isVisibleTo(f.learn->page(page)));
+        f.learn->showPage(page);
+        QTest::mouseClick(reveal, Qt::LeftButton); // hides it; the button still has no keyboard
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        QCOMPARE(f.learn->currentPage(), page + 1);
+        f.learn->setPresenting(false);
+    }
+
+    // Exercise 4's batch input, clicked in presentation mode: Page Down stops at 1 (a positive count, not 0 and
+    // an error), and Ctrl+Z gives back the text's 8 whatever has the focus.
+    void exerciseInputsStayValidAndUndo()
+    {
+        Fixture f;
+        f.learn->setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(f.learn));
+        const int page = 8 + 3; // exercise 4
+        f.learn->showPage(page);
+        QDoubleSpinBox *batch = f.learn->page(page)->findChildren<QDoubleSpinBox *>().front();
+        QCOMPARE(batch->value(), 8.0);
+        QTest::mouseClick(batch->findChild<QLineEdit *>(), Qt::LeftButton);
+        batch->setFocus();
+        QTest::keyClick(batch, Qt::Key_Up);
+        QCOMPARE(batch->value(), 9.0);
+        QTest::keyClick(batch, Qt::Key_PageDown);
+        QTest::keyClick(batch, Qt::Key_PageDown);
+        QCOMPARE(batch->value(), 1.0);
+        QCOMPARE(f.learn->currentPage(), page);
+        QLabel *answer = f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"));
+        QVERIFY2(!answer->text().contains(QStringLiteral("must be")), qPrintable(answer->text()));
+        // One undo step per input: the Up and both Page Downs go together.
+        QTest::keySequence(batch, QKeySequence::Undo);
+        QCOMPARE(batch->value(), 8.0);
+        QVERIFY2(answer->text().contains(QStringLiteral("128 MiB")), qPrintable(answer->text())); // 8 x 2048 x 4096 x 2 B
+        QTest::keySequence(batch, QKeySequence::Redo);
+        QCOMPARE(batch->value(), 1.0);
+        f.learn->setPresenting(false);
+    }
+
+    // One switch hides every answer and exercise 16's search result; presentation mode turns it on and puts
+    // it back as it was.
+    void oneSwitchHidesEveryAnswer()
+    {
+        Fixture f;
+        const auto answerShown = [&f](int page) {
+            return f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"))->isVisibleTo(f.learn->page(page));
+        };
+        QVERIFY(!f.learn->answersHidden());
+        QVERIFY(answerShown(8) && answerShown(8 + 21));
+        f.learn->setAnswersHidden(true);
+        for (int page = 8; page < f.learn->pageCount(); ++page)
+            QVERIFY2(!answerShown(page), qPrintable(QString::number(page)));
+        const int sixteen = 8 + 15;
+        QVERIFY(!f.learn->page(sixteen)->findChild<QLabel *>(QStringLiteral("demo"))->isVisibleTo(f.learn->page(sixteen)));
+        f.learn->setAnswersHidden(false);
+        f.learn->setPresenting(true);
+        QVERIFY(f.learn->answersHidden() && !answerShown(8));
+        f.learn->setPresenting(false);
+        QVERIFY(!f.learn->answersHidden() && answerShown(8));
+    }
+
+    // 16.1's boxes: the text on every box (each resource's colour at full, 0.8 and 0.6 strength over the
+    // background) reads at WCAG's 4.5:1 or better, in the desktop palette and in presentation colours.
+    void diagnosticMapTextContrast()
+    {
+        Fixture f;
+        const auto luminance = [](const QColor &c) {
+            const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+            return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+        };
+        for (const bool presenting : {false, true}) {
+            f.learn->setPresenting(presenting);
+            const QPalette palette = f.learn->page(0)->palette();
+            for (int j = 0; j < 4; ++j)
+                for (const double alpha : {1.0, 0.8, 0.6}) {
+                    const QColor box = learn::over(chartstyle::series(j, palette), alpha, palette.color(QPalette::Base));
+                    const double a = luminance(box), b = luminance(learn::textOn(box));
+                    const double ratio = (std::max(a, b) + 0.05) / (std::min(a, b) + 0.05);
+                    QVERIFY2(ratio >= 4.5, qPrintable(QStringLiteral("series %1 at %2: %3:1").arg(j).arg(alpha).arg(ratio, 0, 'f', 2)));
+                }
+        }
+        f.learn->setPresenting(false);
+    }
+
+    // The figures carry the text's labels: 16.2's legend names each term's format and each bar its total
+    // (16.0, 5.5, 3.75 and 2.0 GB for 1 B parameters on 8 workers); 16.4 draws the dashed ridge line at
+    // 300 / 1.5 = 200 FLOP/byte and names its three examples.
+    void figuresCarryTheTextsLabels()
+    {
+        Fixture f;
+        f.learn->showPage(1);
+        QCustomPlot *state = f.learn->page(1)->findChild<QCustomPlot *>();
+        QStringList names, totals;
+        for (int i = 0; i < state->plottableCount(); ++i)
+            names << state->plottable(i)->name();
+        QCOMPARE(names, QStringList({QStringLiteral("FP16 parameters"), QStringLiteral("FP16 gradients"), QStringLiteral("FP32 master weights"),
+                                     QStringLiteral("FP32 Adam moments")}));
+        for (int i = 0; i < state->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(state->item(i)))
+                totals << text->text();
+        QCOMPARE(totals, QStringList({QStringLiteral("16.0 GB"), QStringLiteral("5.5 GB"), QStringLiteral("3.8 GB"), QStringLiteral("2.0 GB")}));
+        f.learn->showPage(3);
+        QCustomPlot *roofline = f.learn->page(3)->findChild<QCustomPlot *>();
+        QCPGraph *ridge = nullptr;
+        for (int g = 0; g < roofline->graphCount(); ++g)
+            if (roofline->graph(g)->name().startsWith(QStringLiteral("ridge point")))
+                ridge = roofline->graph(g);
+        QVERIFY(ridge);
+        QCOMPARE(ridge->pen().style(), Qt::DashLine);
+        QCOMPARE(ridge->data()->at(0)->key, 200.0);
+        QStringList labels;
+        for (int i = 0; i < roofline->itemCount(); ++i)
+            if (auto *text = qobject_cast<QCPItemText *>(roofline->item(i)))
+                labels << text->text();
+        QCOMPARE(labels, QStringList({QStringLiteral("element-wise"), QStringLiteral("normalisation"), QStringLiteral("matrix multiply")}));
     }
 };
 

@@ -282,6 +282,19 @@ private slots:
         QCOMPARE(painted(shortWidth + 60), QStringLiteral("Tensor group"));
     }
 
+    /// A new window is no larger than the screen less a title bar (the offscreen screen is 800x600): the
+    /// main window asks for 1280x800 and the Learn window for 1200x800, both more than fits here.
+    void windowsOpenOnScreen()
+    {
+        PlanDocument document(io::builtinCatalog());
+        document.setPlan(test::examplePlan("gpt3-175b-tp8-pp8"));
+        MainWindow window(&document);
+        const QSize room = QGuiApplication::primaryScreen()->availableGeometry().size() - QSize(8, 40);
+        QVERIFY2(room.width() < 1200 && room.height() < 800, "the test needs a screen smaller than the windows ask for");
+        QCOMPARE(window.size(), window.size().boundedTo(room));
+        QCOMPARE(window.learnWindow()->size(), window.learnWindow()->size().boundedTo(room));
+    }
+
     void learnPages_data()
     {
         QTest::addColumn<QSize>("size");

@@ -31,7 +31,8 @@ public:
     /// Redraws from the document's plan and estimate.
     virtual void refresh() = 0;
     /// Presentation mode turned on or off (an exercise hides its answer until revealed when on).
-    virtual void setPresenting(bool) {}
+    /// Hide every answer and the demonstration results that give one away (a lecturer asks the room first).
+    virtual void setAnswersHidden(bool) {}
 
 signals:
     /// The page asks the view to show another page (an exercise's demonstration).

@@ -1,23 +1,87 @@
 #include "ui/learn/LearnWindow.h"
 
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QKeyEvent>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QScreen>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/ExportableChart.h"
 #include "ui/document/PlanDocument.h"
+#include "ui/FormWidgets.h"
 #include "ui/learn/LearnPages.h"
 
 namespace trainplan {
 
+namespace {
+
+constexpr char kLastValue[] = "trainplan.learn.lastValue";
+
+/// One edit of a Learn page's input (a spin box's value, a check box's state), undone in the Learn window.
+class SetLearnInput : public QUndoCommand
+{
+public:
+    SetLearnInput(QWidget *input, const char *property, QVariant before, QVariant after, bool *restoring)
+        : QUndoCommand(QObject::tr("Change %1").arg(input->objectName().isEmpty() ? QObject::tr("input") : input->objectName())),
+          m_input(input), m_property(property), m_before(std::move(before)), m_after(std::move(after)), m_restoring(restoring)
+    {
+    }
+    int id() const override { return 0x4c4e; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        const auto *o = static_cast<const SetLearnInput *>(other);
+        if (o->m_input != m_input)
+            return false;
+        m_after = o->m_after; // a held arrow key is one step
+        return true;
+    }
+    void undo() override { set(m_before); }
+    void redo() override
+    {
+        if (m_first) { // pushed after the input changed: nothing to do yet
+            m_first = false;
+            return;
+        }
+        set(m_after);
+    }
+
+private:
+    void set(const QVariant &value)
+    {
+        if (!m_input)
+            return;
+        *m_restoring = true;
+        m_input->setProperty(m_property, value);
+        m_input->setProperty(kLastValue, value);
+        *m_restoring = false;
+    }
+
+    QPointer<QWidget> m_input;
+    const char *m_property;
+    QVariant m_before, m_after;
+    bool *m_restoring;
+    bool m_first = true;
+};
+
+} // namespace
+
 LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
-    : QMainWindow(parent), m_document(document), m_list(new QListWidget), m_stack(new QStackedWidget)
+    : QMainWindow(parent), m_document(document), m_list(new QListWidget), m_stack(new QStackedWidget),
+      m_inputHistory(new QUndoStack(this))
 {
     setWindowTitle(tr("Learn — Trainplan"));
     setObjectName(QStringLiteral("learnWindow"));
@@ -65,6 +129,12 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
         }
         exportChartInteractively(figure, this);
     });
+    m_hideAnswers = bar->addAction(tr("Hide Answers"));
+    m_hideAnswers->setCheckable(true);
+    m_hideAnswers->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_H));
+    m_hideAnswers->setToolTip(tr("Hide every exercise's answer and the demonstrations that give it away (Ctrl+H); "
+                                 "each exercise's Reveal button still shows its own"));
+    connect(m_hideAnswers, &QAction::toggled, this, &LearnWindow::setAnswersHidden);
     QAction *present = bar->addAction(tr("Present"));
     present->setShortcut(QKeySequence(Qt::Key_F5));
     present->setCheckable(true);
@@ -79,10 +149,53 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
         m_dirty.assign(m_pages.size(), true);
         refreshCurrent();
     });
+    // Ctrl+Z and Ctrl+Shift+Z undo the inputs' edits here (the plan's undo stays in the main window).
+    QAction *undo = m_inputHistory->createUndoAction(this, tr("Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_inputHistory->createRedoAction(this, tr("Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    addActions({undo, redo});
+    trackInputs();
+    qApp->installEventFilter(this); // Undo wherever the focus is; presentation keys (eventFilter)
     m_normalFont = font();
     m_normalPalette = palette();
     showPage(0);
-    resize(1200, 800);
+    resize(sizeOnScreen(this, QSize(1200, 800)));
+}
+
+LearnWindow::~LearnWindow()
+{
+    qApp->removeEventFilter(this);
+}
+
+void LearnWindow::trackInputs()
+{
+    const auto track = [this](auto *input, const char *property, auto changed) {
+        input->setProperty(kLastValue, input->property(property));
+        connect(input, changed, this, [this, input, property] {
+            const QVariant now = input->property(property);
+            if (!m_restoringInput && now != input->property(kLastValue))
+                m_inputHistory->push(new SetLearnInput(input, property, input->property(kLastValue), now, &m_restoringInput));
+            input->setProperty(kLastValue, now);
+        });
+    };
+    for (LearnPage *page : m_pages) {
+        for (QDoubleSpinBox *spin : page->findChildren<QDoubleSpinBox *>())
+            track(spin, "value", &QDoubleSpinBox::valueChanged);
+        for (QSpinBox *spin : page->findChildren<QSpinBox *>())
+            track(spin, "value", &QSpinBox::valueChanged);
+        for (QCheckBox *box : page->findChildren<QCheckBox *>())
+            track(box, "checked", &QCheckBox::toggled);
+    }
+}
+
+void LearnWindow::setAnswersHidden(bool hidden)
+{
+    m_answersHidden = hidden;
+    for (LearnPage *page : m_pages)
+        page->setAnswersHidden(hidden);
+    if (m_hideAnswers->isChecked() != hidden)
+        m_hideAnswers->setChecked(hidden);
 }
 
 int LearnWindow::currentPage() const { return m_stack->currentIndex(); }
@@ -120,13 +233,17 @@ void LearnWindow::setPresenting(bool on)
     if (on) {
         m_normalFont = font();
         m_normalPalette = palette();
+        // Large enough to read from the back of a room: 1.6 times the desktop's size, and at least a 44th of
+        // the screen's height (24 pixels at 1080p).
         QFont big = m_normalFont;
-        big.setPointSizeF(m_normalFont.pointSizeF() * 1.6);
+        const QScreen *s = screen();
+        const double screenPoints = s ? s->geometry().height() / 44.0 * 72.0 / s->logicalDotsPerInchY() : 0;
+        big.setPointSizeF(std::max(m_normalFont.pointSizeF() * 1.6, screenPoints));
         setFont(big);
         // High contrast: white on black, yellow highlight (WCAG contrast well above 7:1).
         QPalette p;
         p.setColor(QPalette::Window, Qt::black);
-        p.setColor(QPalette::Base, Qt::black);
+        p.setColor(QPalette::Base, QColor(40, 40, 40)); // fields and check boxes stand out from the black (13:1 with white)
         p.setColor(QPalette::AlternateBase, QColor(30, 30, 30));
         p.setColor(QPalette::WindowText, Qt::white);
         p.setColor(QPalette::Text, Qt::white);
@@ -146,17 +263,17 @@ void LearnWindow::setPresenting(bool on)
         m_list->show();
         showNormal();
     }
-    for (LearnPage *page : m_pages)
-        page->setPresenting(on);
+    if (on) {
+        m_answersHiddenBeforePresenting = m_answersHidden;
+        setAnswersHidden(true);
+    } else {
+        setAnswersHidden(m_answersHiddenBeforePresenting);
+    }
     m_dirty.assign(m_pages.size(), true);
     refreshCurrent();
     m_keyboardOwner = nullptr;
-    if (on) {
-        qApp->installEventFilter(this);
+    if (on)
         setFocus(); // no input has the keyboard until it is clicked
-    } else {
-        qApp->removeEventFilter(this);
-    }
     for (QAction *a : findChildren<QAction *>())
         if (a->isCheckable() && a->shortcut() == QKeySequence(Qt::Key_F5) && a->isChecked() != on)
             a->setChecked(on);
@@ -165,12 +282,22 @@ void LearnWindow::setPresenting(bool on)
 bool LearnWindow::eventFilter(QObject *watched, QEvent *event)
 {
     auto *widget = qobject_cast<QWidget *>(watched);
-    if (!m_presenting || !widget || widget->window() != this)
+    if (!widget || widget->window() != this)
         return QMainWindow::eventFilter(watched, event);
+    // Undo and Redo are the window's, whatever has the focus (a spin box would take Ctrl+Z for its text).
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo)) {
+            event->ignore();
+            return true;
+        }
+    }
+    if (!m_presenting)
+        return false;
     // In presentation mode an input takes the keyboard only after a click on it; until then the
-    // navigation keys turn pages, whatever has the focus.
+    // navigation keys turn pages, whatever has the focus. A button clicked (Reveal) never keeps it.
     if (event->type() == QEvent::MouseButtonPress) {
-        m_keyboardOwner = widget;
+        m_keyboardOwner = takesKeyboard(widget) ? widget : nullptr;
         return false;
     }
     if (event->type() != QEvent::KeyPress && event->type() != QEvent::ShortcutOverride)
@@ -187,6 +314,15 @@ bool LearnWindow::eventFilter(QObject *watched, QEvent *event)
     }
     navigate(key->key());
     return true;
+}
+
+bool LearnWindow::takesKeyboard(const QWidget *widget)
+{
+    for (const QWidget *w = widget; w && !w->isWindow(); w = w->parentWidget())
+        if (qobject_cast<const QAbstractSpinBox *>(w) || qobject_cast<const QLineEdit *>(w) || qobject_cast<const QComboBox *>(w)
+            || qobject_cast<const QAbstractItemView *>(w) || qobject_cast<const QAbstractSlider *>(w))
+            return true;
+    return false;
 }
 
 bool LearnWindow::isNavigationKey(int key)

@@ -8,7 +8,9 @@
 
 #include <vector>
 
+class QAction;
 class QListWidget;
+class QUndoStack;
 class QStackedWidget;
 
 namespace trainplan {
@@ -22,6 +24,7 @@ class LearnWindow : public QMainWindow
 
 public:
     explicit LearnWindow(PlanDocument *document, QWidget *parent = nullptr);
+    ~LearnWindow() override;
 
     int pageCount() const { return int(m_pages.size()); }
     int currentPage() const;
@@ -32,6 +35,12 @@ public:
 
     bool isPresenting() const { return m_presenting; }
     void setPresenting(bool on);
+    /// One switch for every exercise: answers (and the demonstrations that give them away) hidden. Present
+    /// mode turns it on and puts it back as it was when it ends.
+    bool answersHidden() const { return m_answersHidden; }
+    void setAnswersHidden(bool hidden);
+    /// The inputs' edits, undone with Ctrl+Z in the Learn window (one step per input, a held key merges).
+    QUndoStack *inputHistory() const { return m_inputHistory; }
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
@@ -39,6 +48,9 @@ protected:
 
 private:
     static bool isNavigationKey(int key);
+    static bool takesKeyboard(const QWidget *widget);
+    void trackInputs();
+    void setPresentationLook(bool on);
     void navigate(int key);
     void refreshCurrent();
 
@@ -48,6 +60,11 @@ private:
     std::vector<LearnPage *> m_pages;
     std::vector<bool> m_dirty; ///< pages to refresh when next shown
     bool m_presenting = false;
+    bool m_answersHidden = false;
+    bool m_answersHiddenBeforePresenting = false;
+    QAction *m_hideAnswers = nullptr;
+    QUndoStack *m_inputHistory;
+    bool m_restoringInput = false;
     QPointer<QWidget> m_keyboardOwner; ///< presentation mode: the input clicked last (it takes the keyboard)
     QFont m_normalFont;
     QPalette m_normalPalette;

@@ -1,6 +1,8 @@
 #include "ui/learn/pages/Pages.h"
 #include "ui/Format.h"
 
+#include <array>
+
 #include <QPainter>
 #include <QVBoxLayout>
 
@@ -48,29 +50,45 @@ protected:
         const Estimate &e = m_document->estimate();
         const int limiting = e.valid ? int(diagnosticColumn(e.step.bottleneck)) : -1;
         const double gap = 10, colW = (size.width() - 5 * gap) / 4;
-        QFont base = font();
+        const QFont base = font();
+        QFont bold = base, label = base, small = base;
+        bold.setBold(true);
+        label.setBold(true);
+        label.setPointSizeF(base.pointSizeF() * 0.92);
+        small.setPointSizeF(base.pointSizeF() * 0.88);
+        // Every height is measured from the text at the font in force, so presentation mode's large type
+        // grows the boxes instead of running out of them.
+        const auto tall = [](const QFont &f, const QString &text, double width) {
+            return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text).height();
+        };
+        std::array<std::array<QString, 3>, 4> boxes;
+        std::array<double, 3> rowHeight{44, 44, 44};
+        for (int j = 0; j < 4; ++j) {
+            boxes[std::size_t(j)] = {QString::fromLatin1(labelOf(Bottleneck(j))) + (j == limiting ? tr("  ◀ limits this plan") : QString()),
+                                     tr(symptoms[j]), tr(responses[j])};
+            for (std::size_t r = 0; r < 3; ++r)
+                rowHeight[r] = std::max(rowHeight[r], tall(r == 0 ? bold : base, boxes[std::size_t(j)][r], colW - 12) + 12);
+        }
+        const QString evidence = e.valid ? tr("Evidence: %1").arg(io::bottleneckEvidence(e.step.bottleneck, e.step.evidence)) : QString();
+        const double evidenceHeight = evidence.isEmpty() ? 0 : tall(base, evidence, size.width() - 2 * gap) + 8;
+        const double bottom = size.height() - evidenceHeight - 4;
         for (int j = 0; j < 4; ++j) {
             const double x = gap + j * (colW + gap);
             const QColor colour = chartstyle::series(j, palette());
             const bool hot = j == limiting;
-            const auto box = [&](double y, double h, const QString &text, double alpha, bool bold) {
-                const QColor c = over(colour, alpha, palette().color(QPalette::Base));
+            double y = gap;
+            for (std::size_t r = 0; r < 3; ++r) {
+                const QColor c = over(colour, 1.0 - 0.2 * double(r), palette().color(QPalette::Base));
                 p.setPen(hot ? QPen(chartstyle::warning(palette()), 3) : Qt::NoPen);
                 p.setBrush(c);
-                p.drawRoundedRect(QRectF(x, y, colW, h), 6, 6);
-                QFont f = base;
-                f.setBold(bold);
-                p.setFont(f);
+                p.drawRoundedRect(QRectF(x, y, colW, rowHeight[r]), 6, 6);
+                p.setFont(r == 0 ? bold : base);
                 p.setPen(textOn(c));
-                p.drawText(QRectF(x + 6, y, colW - 12, h), Qt::AlignCenter | Qt::TextWordWrap, text);
-            };
-            box(gap, 44, QString::fromLatin1(labelOf(Bottleneck(j))) + (hot ? tr("  ◀ limits this plan") : QString()), 1.0, true);
-            box(gap + 58, 44, tr(symptoms[j]), 0.8, false);
-            box(gap + 116, 44, tr(responses[j]), 0.6, false);
+                p.drawText(QRectF(x + 6, y, colW - 12, rowHeight[r]), Qt::AlignCenter | Qt::TextWordWrap, boxes[std::size_t(j)][r]);
+                y += rowHeight[r] + 14;
+            }
             // The plan's interventions for this resource, with predicted effects.
-            p.setFont(base);
-            p.setPen(palette().color(QPalette::Text));
-            double y = gap + 176;
+            y += 2;
             for (const Intervention &in : interventions()) {
                 if (int(in.resource) != j)
                     continue;
@@ -82,28 +100,22 @@ protected:
                 else
                     effect = tr("%1× tokens/s, memory %2%3%").arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
                                                                fmt::number(100 * in.memoryChange, 0));
-                const QRectF r(x, y, colW, 36);
-                QFont b = base;
-                b.setBold(true);
-                b.setPointSizeF(base.pointSizeF() * 0.92);
-                p.setFont(b);
-                p.drawText(r, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qs(in.label));
-                QFont s = base;
-                s.setPointSizeF(base.pointSizeF() * 0.88);
-                p.setFont(s);
-                p.setPen(in.valid && in.fits && in.speedup > 1.005 ? chartstyle::series(2, palette()) : palette().color(QPalette::PlaceholderText));
-                p.drawText(r.translated(0, 17), Qt::AlignLeft | Qt::AlignTop, effect);
+                const double nameHeight = tall(label, qs(in.label), colW), effectHeight = tall(small, effect, colW);
+                if (y + nameHeight + effectHeight > bottom)
+                    break; // the rest would run into the evidence line
+                p.setFont(label);
                 p.setPen(palette().color(QPalette::Text));
-                y += 40;
-                if (y > size.height() - 40)
-                    break;
+                p.drawText(QRectF(x, y, colW, nameHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qs(in.label));
+                p.setFont(small);
+                p.setPen(in.valid && in.fits && in.speedup > 1.005 ? chartstyle::series(2, palette()) : palette().color(QPalette::PlaceholderText));
+                p.drawText(QRectF(x, y + nameHeight, colW, effectHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, effect);
+                y += nameHeight + effectHeight + 8;
             }
         }
-        if (e.valid) {
+        if (!evidence.isEmpty()) {
             p.setFont(base);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRectF(gap, size.height() - 30, size.width() - 2 * gap, 26), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                       tr("Evidence: %1").arg(io::bottleneckEvidence(e.step.bottleneck, e.step.evidence)));
+            p.drawText(QRectF(gap, bottom, size.width() - 2 * gap, evidenceHeight), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, evidence);
         }
     }
 

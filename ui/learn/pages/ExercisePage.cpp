@@ -34,7 +34,11 @@ public:
         for (const ExerciseInput &input : ex.inputs) {
             const double magnitude = std::abs(input.value);
             const int decimals = input.value == std::floor(input.value) ? 0 : magnitude < 0.01 ? 6 : 4;
-            auto *s = spin(input.min < 1e-6 ? 0.0 : input.min, input.max, input.value, decimals,
+            // The smallest value the box can show that the exercise accepts: a positive count stops at 1, not at
+            // 0 (Page Down from 9 used to reach 0 and an error).
+            const double step = std::pow(10.0, -decimals);
+            const double lowest = input.min <= 0 ? input.min : std::ceil(input.min / step) * step;
+            auto *s = spin(lowest, input.max, input.value, decimals,
                            input.unit.empty() ? QString() : QLatin1Char(' ') + qs(input.unit));
             m_inputs.push_back(s);
             form->addRow(qs(input.label), s);
@@ -74,7 +78,7 @@ public:
         showAnswer(true);
     }
     void refresh() override { showInlineDemo(); }
-    void setPresenting(bool on) override { m_reveal->setChecked(!on); }
+    void setAnswersHidden(bool hidden) override { m_reveal->setChecked(!hidden); }
     bool answerShown() const { return m_answer->isVisibleTo(this); }
     QPushButton *revealButton() const { return m_reveal; }
     QString listLabel() const override
@@ -195,6 +199,7 @@ private:
     void showAnswer(bool shown)
     {
         m_answer->setVisible(shown);
+        m_demo->setVisible(shown); // the demonstration's result is the answer worked on the plan (exercise 16's search)
         m_reveal->setText(shown ? tr("Hide the Answer") : tr("Reveal the Answer"));
     }
 

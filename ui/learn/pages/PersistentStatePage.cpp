@@ -61,7 +61,7 @@ public:
         draw();
     }
     ExportableChart *figure() override { return m_figure; }
-    void refresh() override {}
+    void refresh() override { draw(); } // also after the palette changes (presentation mode)
     ModelStateBytes perWorker(int stage) const
     {
         const StateBytesPerParameter bytes{m_qp->value(), m_qg->value(), m_qm->value() + m_qo->value(), m_qm->value()};
@@ -86,11 +86,18 @@ private:
             const ModelStateBytes &s = stages[std::size_t(stage)];
             return k == 0 ? s.parameters : k == 1 ? s.gradients : k == 2 ? s.master : s.moments();
         };
-        static const char *names[] = {"parameters", "gradients", "master weights", "optimizer moments"};
+        // The text's legend: the format of each term from its bytes per parameter (2 B: FP16, 4 B: FP32; Adam
+        // keeps two moments, so 8 B are two FP32 moments).
+        const auto format = [](double bytes) {
+            return bytes == 1 ? QStringLiteral("FP8 ") : bytes == 2 ? QStringLiteral("FP16 ") : bytes == 4 ? QStringLiteral("FP32 ")
+                 : bytes == 0 ? tr("no ") : tr("%1-byte ").arg(fmt::number(bytes, 1));
+        };
+        const QStringList names{format(m_qp->value()) + tr("parameters"), format(m_qg->value()) + tr("gradients"),
+                                format(m_qm->value()) + tr("master weights"), format(m_qo->value() / 2) + tr("Adam moments")};
         QCPBars *below = nullptr;
         for (int k = 0; k < 4; ++k) {
             auto *bars = new QCPBars(plot->xAxis, plot->yAxis);
-            bars->setName(tr(names[k]));
+            bars->setName(names[k]);
             bars->setBrush(chartstyle::series(k, palette()));
             bars->setPen(Qt::NoPen);
             bars->setWidth(0.6);
@@ -110,6 +117,17 @@ private:
         plot->yAxis->setLabel(tr("Persistent state per worker (GB = 10⁹ bytes, as the text)"));
         plot->yAxis->setRange(0, perWorker(0).total() / units::GB * 1.15);
         plot->legend->setVisible(true);
+        // Each bar's total above it, as the text's figure prints them.
+        plot->clearItems();
+        for (int c = 0; c < 4; ++c) {
+            auto *total = new QCPItemText(plot);
+            total->position->setCoords(c, perWorker(c).total() / units::GB);
+            total->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            total->setPadding(QMargins(0, 0, 0, 4));
+            total->setText(tr("%1 GB").arg(fmt::number(perWorker(c).total() / units::GB, 1)));
+            total->setColor(palette().color(QPalette::Text));
+            total->setFont(font());
+        }
         QString totals;
         for (int s = 0; s < 4; ++s)
             totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(fmt::number(perWorker(s).total() / units::GB, 2));

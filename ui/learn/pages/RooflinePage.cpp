@@ -139,6 +139,25 @@ private:
             const double share = attained / std::min(kTextPeak, kTextBandwidth * intensity);
             examples->addData(intensity, share * std::min(peak, bw * intensity));
         }
+        // The text's labels beside its three points, and its dashed ridge line (peak / bandwidth).
+        plot->clearItems();
+        const QStringList exampleNames{tr("element-wise"), tr("normalisation"), tr("matrix multiply")};
+        for (int i = 0; i < examples->dataCount(); ++i) {
+            auto *label = new QCPItemText(plot);
+            label->position->setCoords(examples->dataMainKey(i), examples->dataMainValue(i));
+            // Above and right of the point as the text sets them; the matrix multiply's under its point,
+            // which sits just below the flat roof.
+            const bool underRoof = i == 2;
+            label->setPositionAlignment(underRoof ? Qt::AlignHCenter | Qt::AlignTop : Qt::AlignLeft | Qt::AlignBottom);
+            label->setPadding(underRoof ? QMargins(0, 7, 0, 0) : QMargins(7, 0, 0, 7));
+            label->setText(exampleNames.value(i));
+            label->setColor(palette().color(QPalette::Text));
+            label->setFont(font());
+        }
+        QCPGraph *ridgeLine = plot->addGraph();
+        ridgeLine->setName(tr("ridge point (%1 FLOP/byte)").arg(fmt::number(peak / bw, 0)));
+        ridgeLine->setPen(QPen(palette().color(QPalette::PlaceholderText), 1.5, Qt::DashLine));
+        ridgeLine->setData({peak / bw, peak / bw}, {1e-6, 1e9});
         const Estimate &e = m_document->estimate();
         if (e.valid) {
             QCPGraph *ops = plot->addGraph();

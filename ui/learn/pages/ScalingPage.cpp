@@ -61,7 +61,7 @@ public:
         draw();
     }
     ExportableChart *figure() override { return m_figure; }
-    void refresh() override {}
+    void refresh() override { draw(); } // also after the palette changes (presentation mode)
     QCheckBox *overlapBox() const { return m_overlap; }
     ScalingCurve curve() const { return illustrativeScaling(m_a->value(), m_b->value(), m_overlap->isChecked()); }
 
