@@ -154,6 +154,31 @@ private slots:
             QVERIFY(text.contains(fmt(stage.toObject()["peak_bytes"].toDouble() / units::GiB, 2)));
     }
 
+    // A long description in the plan-file appendix wraps on the page: every word of it is inside the A4
+    // page (595 x 842 points), the last one too (a <pre> line ran off the right edge).
+    void appendixWrapsLongLines()
+    {
+        Charts c;
+        Plan plan = c.document.plan();
+        QStringList words;
+        for (int i = 0; i < 60; ++i)
+            words << QStringLiteral("word%1").arg(i);
+        words << QStringLiteral("LASTWORD");
+        plan.description = words.join(QLatin1Char(' ')).toStdString();
+        c.document.setPlan(plan);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("wrapped.pdf"));
+        QString error;
+        QVERIFY2(writeReportFile(&c.document, path, ReportOptions(), &error), qPrintable(error));
+        const QString pages = pdfInfo(path, "Pages");
+        const QString onPage = run(QStringLiteral("pdftotext"), {QStringLiteral("-f"), pages, QStringLiteral("-l"), pages, QStringLiteral("-x"),
+                                                                 QStringLiteral("0"), QStringLiteral("-y"), QStringLiteral("0"), QStringLiteral("-W"),
+                                                                 QStringLiteral("595"), QStringLiteral("-H"), QStringLiteral("842"), path,
+                                                                 QStringLiteral("-")});
+        for (const QString &w : {QStringLiteral("word0"), QStringLiteral("word59"), QStringLiteral("LASTWORD")})
+            QVERIFY2(onPage.contains(w), qPrintable(w + QStringLiteral(" is off the page:\n") + onPage.left(2000)));
+    }
+
     void letterPageSize()
     {
         Charts c;

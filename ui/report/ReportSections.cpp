@@ -714,11 +714,36 @@ void comparisonSection(PageFlow &flow, const Context &c)
         chunkedTable(flow, {QObject::tr("Key that differs"), QObject::tr("Baseline"), QObject::tr("This plan")}, keys, 24);
 }
 
+/// `line` in pieces of at most `columns` characters, broken at spaces (a longer word is cut), each piece after
+/// the first indented two spaces beyond the line's own indentation.
+QStringList wrapCode(const QString &line, qsizetype columns)
+{
+    QStringList pieces;
+    qsizetype indent = 0;
+    while (indent < line.size() && line[indent] == QLatin1Char(' '))
+        ++indent;
+    const QString continuation(std::min<qsizetype>(indent + 2, columns / 2), QLatin1Char(' '));
+    QString rest = line;
+    while (rest.size() > columns) {
+        qsizetype cut = rest.lastIndexOf(QLatin1Char(' '), columns);
+        if (cut <= continuation.size())
+            cut = columns;
+        pieces << rest.left(cut);
+        rest = continuation + rest.mid(cut).trimmed();
+    }
+    pieces << rest;
+    return pieces;
+}
+
 void planAppendix(PageFlow &flow, const Context &c)
 {
     flow.newPage();
     flow.heading(QObject::tr("Appendix: the plan file"));
-    const QStringList lines = QString::fromUtf8(io::writePlan(c.plan, c.catalog)).split(QLatin1Char('\n'));
+    // Long lines (a description, a custom device's notes) wrap between words at 88 columns, the page's width
+    // in the code font, continued under their key's indentation plus two; a <pre> would run them off the page.
+    QStringList lines;
+    for (const QString &line : QString::fromUtf8(io::writePlan(c.plan, c.catalog)).split(QLatin1Char('\n')))
+        lines << wrapCode(line, 88);
     for (qsizetype i = 0; i < lines.size(); i += 60)
         flow.html(QStringLiteral("<pre>%1</pre>").arg(lines.mid(i, 60).join(QLatin1Char('\n')).toHtmlEscaped()));
 }
