@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QChartView>
@@ -30,6 +31,7 @@
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterInspector.h"
 #include "ui/cluster/ClusterView.h"
+#include "ui/learn/LearnPages.h"
 #include "ui/learn/LearnWindow.h"
 #include "ui/search/SearchPanel.h"
 #include "ui/document/PlanDocument.h"
@@ -189,6 +191,16 @@ void shootLearn(const QString &dir)
             learn->grab().save(file);
             qInfo("%s", qPrintable(file));
         }
+    }
+    // 16.3 and 16.5 in the text's two panels.
+    learn->resize(1280, 800);
+    for (int page : {2, 4}) {
+        learn->showPage(page);
+        learn->page(page)->findChild<QCheckBox *>(QStringLiteral("twoPanels"))->setChecked(true);
+        settle();
+        const QString file = QStringLiteral("%1/learn-%2-two-panels.png").arg(dir).arg(page);
+        learn->grab().save(file);
+        qInfo("%s", qPrintable(file));
     }
     learn->setPresenting(true);
     learn->resize(1920, 1080);

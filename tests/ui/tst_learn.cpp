@@ -456,6 +456,36 @@ private slots:
                 labels << text->text();
         QCOMPARE(labels, QStringList({QStringLiteral("element-wise"), QStringLiteral("normalisation"), QStringLiteral("matrix multiply")}));
     }
+
+    // 16.3 and 16.5 as the text lays them out: two panels side by side, each on its own axes, with the same
+    // values; and back to one plot with a right axis.
+    void twoPanelsAsTheText()
+    {
+        Fixture f;
+        for (const int page : {2, 4}) {
+            f.learn->showPage(page);
+            QCustomPlot *plot = f.learn->page(page)->findChild<QCustomPlot *>();
+            QCheckBox *panels = f.learn->page(page)->findChild<QCheckBox *>(QStringLiteral("twoPanels"));
+            QVERIFY(plot && panels);
+            QCOMPARE(plot->axisRectCount(), 1);
+            const QCPAbstractPlottable *second = plot->plottable(plot->plottableCount() - 1);
+            QCOMPARE(second->valueAxis(), plot->yAxis2);
+            QCPRange before;
+            bool found = false;
+            before = second->getValueRange(found);
+            panels->setChecked(true);
+            QCOMPARE(plot->axisRectCount(), 2);
+            second = plot->plottable(plot->plottableCount() - 1);
+            QCOMPARE(second->valueAxis()->axisRect(), plot->axisRect(1));
+            QVERIFY(!plot->yAxis2->visible());
+            const QCPRange after = second->getValueRange(found);
+            QCOMPARE(after.lower, before.lower);
+            QCOMPARE(after.upper, before.upper);
+            panels->setChecked(false);
+            QCOMPARE(plot->axisRectCount(), 1);
+            QCOMPARE(plot->plottable(plot->plottableCount() - 1)->valueAxis(), plot->yAxis2);
+        }
+    }
 };
 
 QTEST_MAIN(TestLearnView)

@@ -45,18 +45,42 @@ PlotFigure::PlotFigure(QString name, std::function<QString()> csv, QWidget *pare
     installChartExportActions(this, m_plot);
 }
 
+QCPAxisRect *PlotFigure::setSecondPanel(bool on)
+{
+    QCPLayoutGrid *grid = m_plot->plotLayout();
+    QCPAxisRect *second = m_plot->axisRectCount() > 1 ? m_plot->axisRect(1) : nullptr;
+    if (on && !second) {
+        second = new QCPAxisRect(m_plot);
+        grid->addElement(0, 1, second);
+        applyFonts();
+    } else if (!on && second) {
+        for (QCPAbstractPlottable *p : second->plottables())
+            m_plot->removePlottable(p);
+        grid->remove(second); // deletes it
+        grid->simplify();
+        second = nullptr;
+    }
+    return second;
+}
+
+void PlotFigure::applyFonts()
+{
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    for (QCPAxisRect *rect : m_plot->axisRects())
+        for (QCPAxis *axis : rect->axes()) {
+            axis->setTickLabelFont(small);
+            axis->setLabelFont(font());
+        }
+    m_plot->legend->setFont(small);
+}
+
 void PlotFigure::changeEvent(QEvent *event)
 {
     QWidget::changeEvent(event);
     if (event->type() != QEvent::FontChange)
         return;
-    QFont small = font();
-    small.setPointSizeF(font().pointSizeF() * 0.9);
-    for (QCPAxis *axis : m_plot->axisRect()->axes()) {
-        axis->setTickLabelFont(small);
-        axis->setLabelFont(font());
-    }
-    m_plot->legend->setFont(small);
+    applyFonts();
     m_plot->replot();
 }
 

@@ -9,6 +9,7 @@
 #include "ui/charts/ExportableChart.h"
 
 class QCustomPlot;
+class QCPAxisRect;
 
 namespace trainplan {
 
@@ -42,6 +43,8 @@ public:
     PlotFigure(QString name, std::function<QString()> csv, QWidget *parent = nullptr);
 
     QCustomPlot *plot() const { return m_plot; }
+    /// A second panel right of the first (the text's two-panel figures) or none; the panel, or nullptr.
+    QCPAxisRect *setSecondPanel(bool on);
     QString exportName() const override { return m_name; }
     QString exportCsv() const override { return m_csv ? m_csv() : QString(); }
     void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) override;
@@ -52,6 +55,8 @@ protected:
     void changeEvent(QEvent *event) override;
 
 private:
+    void applyFonts();
+
     QString m_name;
     std::function<QString()> m_csv;
     QCustomPlot *m_plot;

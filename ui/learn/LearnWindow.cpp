@@ -112,6 +112,32 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
     splitter->setSizes({260, 1000});
     setCentralWidget(splitter);
 
+    createToolBar();
+
+    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row != m_stack->currentIndex())
+            showPage(row);
+    });
+    connect(m_document, &PlanDocument::planChanged, this, [this] {
+        m_dirty.assign(m_pages.size(), true);
+        refreshCurrent();
+    });
+    // Ctrl+Z and Ctrl+Shift+Z undo the inputs' edits here (the plan's undo stays in the main window).
+    QAction *undo = m_inputHistory->createUndoAction(this, tr("Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_inputHistory->createRedoAction(this, tr("Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    addActions({undo, redo});
+    trackInputs();
+    qApp->installEventFilter(this); // Undo wherever the focus is; presentation keys (eventFilter)
+    m_normalFont = font();
+    m_normalPalette = palette();
+    showPage(0);
+    resize(sizeOnScreen(this, QSize(1200, 800)));
+}
+
+void LearnWindow::createToolBar()
+{
     QToolBar *bar = addToolBar(tr("Learn"));
     bar->setObjectName(QStringLiteral("learnToolBar"));
     bar->setMovable(false);
@@ -140,27 +166,6 @@ LearnWindow::LearnWindow(PlanDocument *document, QWidget *parent)
     present->setCheckable(true);
     present->setToolTip(tr("Full screen with large fonts and high contrast (F5; Esc leaves)"));
     connect(present, &QAction::toggled, this, &LearnWindow::setPresenting);
-
-    connect(m_list, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0 && row != m_stack->currentIndex())
-            showPage(row);
-    });
-    connect(m_document, &PlanDocument::planChanged, this, [this] {
-        m_dirty.assign(m_pages.size(), true);
-        refreshCurrent();
-    });
-    // Ctrl+Z and Ctrl+Shift+Z undo the inputs' edits here (the plan's undo stays in the main window).
-    QAction *undo = m_inputHistory->createUndoAction(this, tr("Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction *redo = m_inputHistory->createRedoAction(this, tr("Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    addActions({undo, redo});
-    trackInputs();
-    qApp->installEventFilter(this); // Undo wherever the focus is; presentation keys (eventFilter)
-    m_normalFont = font();
-    m_normalPalette = palette();
-    showPage(0);
-    resize(sizeOnScreen(this, QSize(1200, 800)));
 }
 
 LearnWindow::~LearnWindow()

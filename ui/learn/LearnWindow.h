@@ -49,6 +49,7 @@ protected:
 private:
     static bool isNavigationKey(int key);
     static bool takesKeyboard(const QWidget *widget);
+    void createToolBar();
     void trackInputs();
     void setPresentationLook(bool on);
     void navigate(int key);

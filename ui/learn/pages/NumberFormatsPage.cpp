@@ -1,6 +1,7 @@
 #include "ui/learn/pages/Pages.h"
 #include "ui/Format.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -60,7 +61,13 @@ public:
             return csv;
         });
         m_figure->setMinimumHeight(200);
+        m_panels = new QCheckBox(tr("Two panels, as the text"));
+        m_panels->setObjectName(QStringLiteral("twoPanels"));
+        m_panels->setToolTip(tr("Range and resolution side by side on their own axes (the text's Figure 16.3) instead of one "
+                                "plot with two y-axes"));
+        connect(m_panels, &QCheckBox::toggled, this, [this] { drawFigure(); });
         drawFigure();
+        column->addWidget(m_panels);
         column->addWidget(m_figure, 1);
         auto *probeRow = new QHBoxLayout;
         m_value = new QLineEdit(QStringLiteral("1e8"));
@@ -94,34 +101,42 @@ private:
     {
         QCustomPlot *plot = m_figure->plot();
         plot->clearPlottables();
+        // One plot with digits on a right axis, or the text's two panels (Figure 16.3).
+        QCPAxisRect *right = m_figure->setSecondPanel(m_panels->isChecked());
         chartstyle::apply(plot, palette());
+        QCPAxis *digitsX = right ? right->axis(QCPAxis::atBottom) : plot->xAxis;
+        QCPAxis *digitsY = right ? right->axis(QCPAxis::atLeft) : plot->yAxis2;
         auto *range = new QCPBars(plot->xAxis, plot->yAxis);
-        range->setName(tr("log10(largest finite value) (left axis)"));
+        range->setName(right ? tr("log10(largest finite value)") : tr("log10(largest finite value) (left axis)"));
         range->setBrush(chartstyle::series(0, palette()));
         range->setPen(Qt::NoPen);
-        range->setWidth(0.38);
-        auto *digits = new QCPBars(plot->xAxis, plot->yAxis2);
-        digits->setName(tr("decimal digits (right axis)"));
+        range->setWidth(right ? 0.6 : 0.38);
+        auto *digits = new QCPBars(digitsX, digitsY);
+        digits->setName(right ? tr("decimal digits") : tr("decimal digits (right axis)"));
         digits->setBrush(chartstyle::series(1, palette()));
         digits->setPen(Qt::NoPen);
-        digits->setWidth(0.38);
+        digits->setWidth(right ? 0.6 : 0.38);
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         int i = 0;
+        const double offset = right ? 0 : 0.2;
         for (const NumberFormat &f : numberFormats()) {
             const FormatProperties p = properties(f);
-            range->addData(i - 0.2, std::log10(p.maxFinite));
-            digits->addData(i + 0.2, p.decimalDigits);
-            ticker->addTick(i, qs(f.name));
+            range->addData(i - offset, std::log10(p.maxFinite));
+            digits->addData(i + offset, p.decimalDigits);
+            // Half the width each in two panels: the names break at their space ("FP8" over "E4M3").
+            ticker->addTick(i, right ? qs(f.name).replace(QLatin1Char(' '), QLatin1Char('\n')) : qs(f.name));
             ++i;
         }
-        plot->xAxis->setTicker(ticker);
-        plot->xAxis->setRange(-0.6, i - 0.4);
+        for (QCPAxis *x : {plot->xAxis, digitsX}) {
+            x->setTicker(ticker);
+            x->setRange(-0.6, i - 0.4);
+        }
         plot->yAxis->setRange(0, 42);
         plot->yAxis->setLabel(tr("log10(max finite)"));
-        plot->yAxis2->setVisible(true);
-        plot->yAxis2->setRange(0, 8.4);
-        plot->yAxis2->setLabel(tr("decimal digits"));
-        plot->legend->setVisible(true);
+        plot->yAxis2->setVisible(!right);
+        digitsY->setRange(0, 8.4);
+        digitsY->setLabel(tr("decimal digits"));
+        plot->legend->setVisible(!right); // two panels: each axis says what it shows, as the text's
         plot->replot();
     }
 
@@ -150,6 +165,7 @@ private:
     }
 
     QTableWidget *m_table;
+    QCheckBox *m_panels;
     PlotFigure *m_figure;
     QLineEdit *m_value, *m_gradient, *m_scale;
     QTableWidget *m_probe;

@@ -41,28 +41,31 @@ public:
         controls->addWidget(new QLabel(tr("b")));
         controls->addWidget(m_b);
         controls->addWidget(m_overlap);
+        m_panels = new QCheckBox(tr("Two panels, as the text"));
+        m_panels->setObjectName(QStringLiteral("twoPanels"));
+        m_panels->setToolTip(tr("Speedup and efficiency side by side on their own axes (the text's Figure 16.5) instead of one "
+                                "plot with two y-axes"));
+        controls->addWidget(m_panels);
         m_summary = new QLabel;
         controls->addWidget(m_summary, 1);
         column->addLayout(controls);
         m_figure = new PlotFigure(QStringLiteral("figure-16-5-scaling"), [this] { return csv(); });
         column->addWidget(m_figure, 1);
         QCustomPlot *plot = m_figure->plot();
-        plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
         plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
         QSharedPointer<QCPAxisTickerLog> log2(new QCPAxisTickerLog);
         log2->setLogBase(2);
-        plot->xAxis->setTicker(log2);
         plot->yAxis->setTicker(log2);
-        plot->yAxis2->setVisible(true);
-        plot->yAxis2->setRange(0, 1.05);
         for (QDoubleSpinBox *s : {m_a, m_b})
             connect(s, &QDoubleSpinBox::valueChanged, this, [this] { draw(); });
         connect(m_overlap, &QCheckBox::toggled, this, [this] { draw(); });
+        connect(m_panels, &QCheckBox::toggled, this, [this] { draw(); });
         draw();
     }
     ExportableChart *figure() override { return m_figure; }
     void refresh() override { draw(); } // also after the palette changes (presentation mode)
     QCheckBox *overlapBox() const { return m_overlap; }
+    QCheckBox *panelsBox() const { return m_panels; }
     ScalingCurve curve() const { return illustrativeScaling(m_a->value(), m_b->value(), m_overlap->isChecked()); }
 
 private:
@@ -78,6 +81,8 @@ private:
     {
         QCustomPlot *plot = m_figure->plot();
         plot->clearGraphs();
+        // One plot with efficiency on a right axis, or the text's two panels (Figure 16.5).
+        QCPAxisRect *right = m_figure->setSecondPanel(m_panels->isChecked());
         chartstyle::apply(plot, palette());
         const ScalingCurve c = curve();
         const QVector<double> w(c.workers.begin(), c.workers.end());
@@ -90,16 +95,28 @@ private:
         speedup->setData(w, QVector<double>(c.speedup.begin(), c.speedup.end()));
         speedup->setPen(QPen(chartstyle::series(0, palette()), 2.5));
         speedup->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-        QCPGraph *eff = plot->addGraph(plot->xAxis, plot->yAxis2);
-        eff->setName(tr("efficiency E(W) (right axis)"));
+        QCPAxis *effX = right ? right->axis(QCPAxis::atBottom) : plot->xAxis;
+        QCPAxis *effY = right ? right->axis(QCPAxis::atLeft) : plot->yAxis2;
+        QCPGraph *eff = plot->addGraph(effX, effY);
+        eff->setName(right ? tr("efficiency E(W)") : tr("efficiency E(W) (right axis)"));
         eff->setData(w, QVector<double>(c.efficiency.begin(), c.efficiency.end()));
         eff->setPen(QPen(chartstyle::series(1, palette()), 2.5));
         eff->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
-        plot->xAxis->setRange(0.8, 160);
+        QSharedPointer<QCPAxisTickerLog> log2(new QCPAxisTickerLog);
+        log2->setLogBase(2);
+        for (QCPAxis *x : {plot->xAxis, effX}) {
+            x->setScaleType(QCPAxis::stLogarithmic);
+            x->setTicker(log2);
+            x->setRange(0.8, 160);
+            x->setLabel(tr("Workers W"));
+        }
         plot->yAxis->setRange(0.8, 160);
-        plot->xAxis->setLabel(tr("Workers W"));
         plot->yAxis->setLabel(tr("Speedup"));
-        plot->yAxis2->setLabel(tr("Parallel efficiency"));
+        plot->yAxis2->setVisible(!right);
+        effY->setScaleType(QCPAxis::stLinear);
+        effY->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        effY->setRange(0, 1.05);
+        effY->setLabel(tr("Parallel efficiency"));
         plot->legend->setVisible(true);
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
         m_summary->setText(tr("W = 128: S = %1, E = %2").arg(fmt::number(c.speedup.back(), 2), fmt::number(c.efficiency.back(), 3)));
@@ -107,7 +124,7 @@ private:
     }
 
     QDoubleSpinBox *m_a, *m_b;
-    QCheckBox *m_overlap;
+    QCheckBox *m_overlap, *m_panels;
     QLabel *m_summary;
     PlotFigure *m_figure;
 };
