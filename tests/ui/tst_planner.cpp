@@ -345,6 +345,21 @@ void TestPlanner::ganttDrawsEveryOp()
     f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(1);
     QCOMPARE(gantt->opCount(), std::size_t(24 * 2 + 2));
     QVERIFY(gantt->plot()->yAxis->visible());
+
+    // The baseline's schedule under the plan's, kept across edits (copied only when the baseline changes):
+    // pinned at one stage, it stays at 50 segments while the plan goes back to 8 stages; pinned again, it
+    // follows; cleared, it goes.
+    QCOMPARE(gantt->baselineOpCount(), std::size_t(0));
+    f.document.pinBaseline();
+    QCOMPARE(gantt->baselineOpCount(), std::size_t(24 * 2 + 2));
+    f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(8);
+    QCOMPARE(gantt->baselineOpCount(), std::size_t(24 * 2 + 2));
+    const std::size_t eightStages = gantt->opCount();
+    QVERIFY(eightStages > std::size_t(24 * 2 + 2));
+    f.document.pinBaseline();
+    QCOMPARE(gantt->baselineOpCount(), eightStages);
+    f.document.clearBaseline();
+    QCOMPARE(gantt->baselineOpCount(), std::size_t(0));
 }
 
 void TestPlanner::zeroComparisonMatchesFigure16_2()

@@ -82,9 +82,9 @@ public:
     {
     }
 
-    void setTimeline(const StepTimeline &timeline, const QPalette &palette)
+    void setTimeline(const StepTimeline &timeline) { m_timeline = timeline; }
+    void setColours(const QPalette &palette)
     {
-        m_timeline = timeline;
         for (std::size_t k = 0; k < kSegmentKindCount; ++k) {
             QColor c = segmentColour(SegmentKind(k), palette);
             if (m_ghost)
@@ -135,8 +135,9 @@ protected:
         // The time axis is linear: map times to pixels with one multiply-add instead of coordToPixel per op.
         QCPAxis *keyAxis = mKeyAxis.data();
         const double x0 = keyAxis->coordToPixel(visible.lower), x1 = keyAxis->coordToPixel(visible.upper);
-        const double scale = visible.size() > 0 ? (x1 - x0) / visible.size() : 0.0;
-        m_pixel = [=](double t) { return x0 + (t - visible.lower) * scale; };
+        m_x0 = x0;
+        m_lower = visible.lower;
+        m_scale = visible.size() > 0 ? (x1 - x0) / visible.size() : 0.0;
         m_labels = !m_ghost && m_timeline.segments.size() <= 4000;
         QFont small = painter->font();
         small.setPointSizeF(std::max(6.0, small.pointSizeF() - 2));
@@ -168,7 +169,7 @@ private:
             const StepSegment &s = m_timeline.segments[i];
             if (s.end < visible.lower || s.start > visible.upper)
                 continue;
-            const double left = m_pixel(s.start), right = m_pixel(s.end);
+            const double left = pixel(s.start), right = pixel(s.end);
             const std::size_t kind = std::size_t(s.kind);
             if (right - left < 3.0) {
                 if (run.open && left - run.right > 1.0)
@@ -219,7 +220,8 @@ private:
     std::array<QColor, kSegmentKindCount> m_colours;
     std::array<QColor, kSegmentKindCount> m_shaded;
     QColor m_text;
-    std::function<double(double)> m_pixel;
+    double pixel(double t) const { return m_x0 + (t - m_lower) * m_scale; }
+    double m_x0 = 0, m_lower = 0, m_scale = 0; ///< the linear time axis, set per draw
     bool m_labels = true;
 };
 
@@ -246,12 +248,18 @@ PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
     }
     placeLegendUnderTitle(3);
     showHoverText();
-    startFollowingDocument();
+    connect(document, &PlanDocument::baselineChanged, this, [this] { m_baselineStale = true; });
+    startFollowingDocument(); // after: a new baseline is marked before the view redraws for it
 }
 
 std::size_t PipelineGanttView::opCount() const
 {
     return m_gantt->timeline().segments.size();
+}
+
+std::size_t PipelineGanttView::baselineOpCount() const
+{
+    return m_baseline->timeline().segments.size();
 }
 
 QStringList PipelineGanttView::legendNames() const
@@ -296,9 +304,16 @@ void PipelineGanttView::draw()
 {
     const Estimate &e = m_document->estimate();
     const StepTimeline empty;
-    m_gantt->setTimeline(e.valid ? e.timeline : empty, palette());
+    m_gantt->setTimeline(e.valid ? e.timeline : empty);
+    m_gantt->setColours(palette());
+    // The baseline's timeline (as long as the plan's) is copied only when the baseline changes, not per edit.
     const bool baseline = e.valid && m_document->hasBaseline() && m_document->baselineEstimate().valid;
-    m_baseline->setTimeline(baseline ? m_document->baselineEstimate().timeline : empty, palette());
+    if (baseline != m_baselineShown || m_baselineStale) {
+        m_baseline->setTimeline(baseline ? m_document->baselineEstimate().timeline : empty);
+        m_baselineShown = baseline;
+        m_baselineStale = false;
+    }
+    m_baseline->setColours(palette());
     m_plot->legend->clearItems();
     for (std::size_t k = 0; k < kSegmentKindCount && int(k) < m_plot->graphCount(); ++k) {
         QCPGraph *swatch = m_plot->graph(int(k));

@@ -27,6 +27,7 @@ public:
     QString exportCsv() const override;
     /// Number of segments drawn (pipeline ops, or grouped micro-batches, plus the end of the step).
     std::size_t opCount() const;
+    std::size_t baselineOpCount() const; ///< the pinned baseline's segments drawn under the plan's (0 without one)
     /// Legend entries shown (one per kind of segment present).
     QStringList legendNames() const;
     /// What the tooltip says at a widget position ("" over empty space).
@@ -41,6 +42,8 @@ protected:
 private:
     GanttPlottable *m_gantt;
     GanttPlottable *m_baseline;
+    bool m_baselineShown = false; ///< m_baseline holds the pinned baseline's timeline
+    bool m_baselineStale = true;  ///< the baseline changed since it was copied
 };
 
 /// The colour of each kind of segment (the legend's).
