@@ -69,15 +69,21 @@ QStringList relative(double now, double before)
 /// `text` word-wrapped into lines of at most `width` pixels.
 QStringList wrapped(const QString &text, const QFontMetrics &metrics, int width)
 {
+    // Each word measured once and the lines summed from them (a line measured whole at every word made the
+    // summary's refits a tenth of a cluster edit); a pixel per word of slack covers kerning across spaces.
     QStringList lines;
     QString line;
+    int lineWidth = 0;
+    const int space = metrics.horizontalAdvance(QLatin1Char(' '));
     for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
-        if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+        const int w = metrics.horizontalAdvance(word) + 1;
+        if (!line.isEmpty() && lineWidth + space + w > width) {
             lines << line;
             line = word;
+            lineWidth = w;
         } else {
-            line = longer;
+            lineWidth += (line.isEmpty() ? 0 : space) + w;
+            line = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
         }
     }
     if (!line.isEmpty())
@@ -293,6 +299,12 @@ void SummaryStrip::fitBottleneck()
     const QRect inner = m_bottleneck->contentsRect().adjusted(m_bottleneck->margin(), m_bottleneck->margin(), -m_bottleneck->margin(),
                                                               -m_bottleneck->margin());
     const int lines = std::max(1, inner.height() / std::max(1, metrics.lineSpacing()));
+    // The same forms in the same room fit the same way: nothing to measure (a resize and a refresh both ask).
+    const QString key = m_bottleneckForms.join(QChar(0x1f)) + QChar(0x1f) + QString::number(inner.width()) + QLatin1Char('x')
+                        + QString::number(lines) + m_bottleneck->font().toString();
+    if (key == m_bottleneckFitKey)
+        return;
+    m_bottleneckFitKey = key;
     QString shown = m_bottleneckForms.isEmpty() ? QString() : m_bottleneckForms.back();
     for (const QString &form : m_bottleneckForms) {
         const QStringList wrappedLines = wrapped(form, metrics, std::max(1, inner.width()));

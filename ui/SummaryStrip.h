@@ -104,6 +104,7 @@ private:
     SummaryTile *m_run;
     QLabel *m_bottleneck;
     QStringList m_bottleneckForms;
+    QString m_bottleneckFitKey; ///< the forms, room and font fitBottleneck last measured
     QPushButton *m_next;
     QString m_nextLabel, m_nextEffect;
 };
