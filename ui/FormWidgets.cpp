@@ -64,4 +64,15 @@ void ChoiceBox::paintEvent(QPaintEvent *)
     painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
+int WrappedLabel::heightForWidth(int width) const
+{
+    if (width != m_width || text() != m_text || font() != m_font) {
+        m_width = width;
+        m_text = text();
+        m_font = font();
+        m_height = QLabel::heightForWidth(width);
+    }
+    return m_height;
+}
+
 } // namespace trainplan

@@ -2,6 +2,7 @@
 // Small widget factories and helpers the window's forms share.
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSize>
 #include <QString>
 
@@ -35,6 +36,20 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+};
+
+/// A word-wrapped label that remembers its height for the last width and text: a layout asks a rich-text
+/// label's heightForWidth several times per pass, and QLabel lays its document out again each time.
+class WrappedLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    int heightForWidth(int width) const override;
+
+private:
+    mutable int m_width = -1, m_height = 0;
+    mutable QString m_text;
+    mutable QFont m_font;
 };
 
 } // namespace trainplan

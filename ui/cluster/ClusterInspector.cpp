@@ -161,7 +161,7 @@ QGroupBox *ClusterInspector::createClusterBox()
     for (int i = 0; i < m_overlay->count(); ++i)
         overlay->setShortText(i, shortNames.value(i));
     clusterForm->addRow(tr("Colour by"), m_overlay);
-    m_legend = new QLabel;
+    m_legend = new WrappedLabel;
     m_legend->setObjectName(QStringLiteral("overlayLegend"));
     m_legend->setWordWrap(true);
     m_legend->setTextFormat(Qt::RichText);
@@ -174,7 +174,7 @@ QGroupBox *ClusterInspector::createGroupBox()
 {
     auto *groupBox = new QGroupBox(tr("Node group"));
     auto *groupForm = new QFormLayout(groupBox);
-    m_groupTitle = new QLabel;
+    m_groupTitle = new WrappedLabel;
     m_groupTitle->setWordWrap(true);
     groupForm->addRow(m_groupTitle);
     m_device = new ChoiceBox;
@@ -205,7 +205,7 @@ QGroupBox *ClusterInspector::createPlacementBox()
 {
     auto *placementBox = new QGroupBox(tr("Placement"));
     auto *placementColumn = new QVBoxLayout(placementBox);
-    m_placement = new QLabel;
+    m_placement = new WrappedLabel;
     m_placement->setObjectName(QStringLiteral("placement"));
     m_placement->setWordWrap(true);
     m_placement->setTextFormat(Qt::RichText);
