@@ -53,6 +53,7 @@
 #include "io/PlanJson.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
+#include "ui/FrameStyle.h"
 
 namespace trainplan {
 
@@ -68,11 +69,11 @@ void applyPalette(bool dark)
     static const QPalette platform = QApplication::palette();
     static const QString platformStyle = QApplication::style()->name();
     if (!dark) {
-        QApplication::setStyle(QStyleFactory::create(platformStyle));
+        QApplication::setStyle(new FrameStyle(QStyleFactory::create(platformStyle)));
         QApplication::setPalette(platform);
         return;
     }
-    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setStyle(new FrameStyle(QStyleFactory::create(QStringLiteral("Fusion"))));
     QPalette p;
     const QColor window(45, 47, 50), base(33, 35, 38), text(225, 227, 230), highlight(42, 130, 218);
     p.setColor(QPalette::Window, window);

@@ -30,6 +30,8 @@ class BenchWindow : public QObject
     Q_OBJECT
 
 private slots:
+    // As the application starts (app/main.cpp): its style (ui/FrameStyle) and the light palette.
+    void initTestCase() { applyPalette(false); }
     void editAndRedraw_data();
     void editAndRedraw();
     void dragOverLargeCluster();

@@ -5,6 +5,9 @@
 #include <cmath>
 
 #include <QApplication>
+#include <QGroupBox>
+#include <QStyleFactory>
+#include <memory>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
@@ -25,6 +28,8 @@
 #include "io/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
+#include "ui/FrameStyle.h"
+#include "ui/commands/ChangePlanValue.h"
 #include "io/PlanJson.h"
 #include "ui/SummaryStrip.h"
 #include "TestSupport.h"
@@ -82,6 +87,8 @@ private slots:
     void expertDispatchIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
+    void groupBoxFrameLooksAsFusionDrawsIt();
+    void dataParallelReadoutSaysWhenTheLayoutDoesNotDivide();
 };
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
@@ -487,6 +494,60 @@ void TestPlanner::textContrastInBothPalettes()
         f.document.undoStack()->undo();
     }
     applyPalette(false);
+}
+
+// The application's style draws Fusion's group-box frame in solid colours (ui/FrameStyle: Fusion's stretched
+// image is blended on Qt's thread pool, a third of the plan dock's repaint); every pixel of the frame, its
+// border, inner line and fill, within 2 of what Fusion itself draws, in both palettes.
+void TestPlanner::groupBoxFrameLooksAsFusionDrawsIt()
+{
+    const auto render = [](QStyle *style, const QPalette &palette) {
+        QGroupBox box(QStringLiteral("Training"));
+        box.setStyle(style);
+        box.setPalette(palette);
+        box.resize(220, 160);
+        QImage image(box.size(), QImage::Format_RGB32);
+        box.render(&image);
+        return image;
+    };
+    for (const bool dark : {false, true}) {
+        applyPalette(dark);
+        const QPalette palette = QApplication::palette();
+        std::unique_ptr<QStyle> fusion(QStyleFactory::create(QStringLiteral("Fusion")));
+        FrameStyle ours(QStyleFactory::create(QStringLiteral("Fusion")));
+        QVERIFY(ours.drawsGroupBoxFrames());
+        const QImage expected = render(fusion.get(), palette);
+        const QImage actual = render(&ours, palette);
+        int differing = 0, worst = 0;
+        for (int y = 0; y < expected.height(); ++y)
+            for (int x = 0; x < expected.width(); ++x) {
+                const QRgb a = expected.pixel(x, y), b = actual.pixel(x, y);
+                const int d = std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+                worst = std::max(worst, d);
+                differing += d > 2;
+            }
+        QVERIFY2(differing == 0, qPrintable(QStringLiteral("%1 palette: %2 pixels differ, by up to %3").arg(dark ? "dark" : "light").arg(differing).arg(worst)));
+        // And the frame is there: the border differs from the window colour.
+        QVERIFY(actual.pixel(1, 80) != palette.color(QPalette::Window).rgb());
+    }
+    applyPalette(false);
+}
+
+// The data-parallel readout writes "=" only for a layout that multiplies out to the cluster's GPUs: one node
+// more on the example's cluster (1032 GPUs under tensor 8 x pipeline 16) read "8 (GPUs 1032 = 8 x 8 x 16)".
+void TestPlanner::dataParallelReadoutSaysWhenTheLayoutDoesNotDivide()
+{
+    Fixture f;
+    auto *readout = f.window.findChild<QLabel *>(QStringLiteral("parallel.data"));
+    QVERIFY(readout);
+    const Plan &plan = f.document.plan();
+    QCOMPARE(plan.parallel.data * plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context, plan.cluster.gpus());
+    QVERIFY2(readout->text().contains(QStringLiteral(" = ")), qPrintable(readout->text()));
+    f.document.undoStack()->push(new ChangePlanValue(&f.document, *findPlanKey("cluster.nodes"), plan.cluster.nodes + 1));
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY2(readout->text().contains(QStringLiteral("GPUs %1 \u2260 ").arg(f.document.plan().cluster.gpus())), qPrintable(readout->text()));
+    f.document.undoStack()->undo();
+    QVERIFY2(readout->text().contains(QStringLiteral(" = ")), qPrintable(readout->text()));
 }
 
 QTEST_MAIN(TestPlanner)

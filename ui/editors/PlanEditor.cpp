@@ -174,6 +174,7 @@ void PlanEditor::pushValue(const PlanKey &key, const KeyValue &value)
 void PlanEditor::addDataLabel(QFormLayout *form)
 {
     m_dataLabel = new QLabel;
+    m_dataLabel->setObjectName(QStringLiteral("parallel.data"));
     m_dataLabel->setToolTip(tr("Data-parallel replicas = GPUs / (tensor x pipeline), kept in step as you edit"));
     m_dataLabel->setWordWrap(true); // "64 (GPUs 8192 = 64 x 8 x 16)" wraps rather than widening the dock
     form->addRow(tr("Data parallel"), m_dataLabel);
@@ -407,17 +408,24 @@ void PlanEditor::refresh()
 {
     m_updating = true;
     const Plan &plan = m_document->plan();
-    m_dataLabel->setText(plan.parallel.context > 1 ? tr("%1 (GPUs %2 = %1 x %3 x %4 x %5)")
-                                                         .arg(plan.parallel.data)
-                                                         .arg(plan.cluster.gpus())
-                                                         .arg(plan.parallel.tensor)
-                                                         .arg(plan.parallel.pipeline)
-                                                         .arg(plan.parallel.context)
-                                                   : tr("%1 (GPUs %2 = %1 x %3 x %4)")
-                                                         .arg(plan.parallel.data)
-                                                         .arg(plan.cluster.gpus())
-                                                         .arg(plan.parallel.tensor)
-                                                         .arg(plan.parallel.pipeline));
+    // "=" only when the layout multiplies out to the cluster's GPUs; an invalid layout (a node dropped on a
+    // cluster the model-parallel groups no longer divide) reads "≠", its problem under the field.
+    const ParallelConfig &par = plan.parallel;
+    const bool whole = par.data * par.tensor * par.pipeline * par.context == plan.cluster.gpus();
+    const QString relation = whole ? QStringLiteral("=") : QStringLiteral("\u2260");
+    m_dataLabel->setText(par.context > 1 ? tr("%1 (GPUs %2 %6 %1 x %3 x %4 x %5)")
+                                               .arg(par.data)
+                                               .arg(plan.cluster.gpus())
+                                               .arg(par.tensor)
+                                               .arg(par.pipeline)
+                                               .arg(par.context)
+                                               .arg(relation)
+                                         : tr("%1 (GPUs %2 %5 %1 x %3 x %4)")
+                                               .arg(par.data)
+                                               .arg(plan.cluster.gpus())
+                                               .arg(par.tensor)
+                                               .arg(par.pipeline)
+                                               .arg(relation));
     for (Binding &b : m_bindings) {
         if (b.refresh)
             b.refresh();
