@@ -401,6 +401,35 @@ private slots:
         QVERIFY(problemsMention(f.document.estimate(), "cluster.node_groups[1].gpus_per_node", "same GPUs per node"));
         QVERIFY(f.window.clusterView()->inspector()->placementLabel()->text().contains(QStringLiteral("same GPUs per node")));
     }
+
+    // Edits of different values never share an undo step, whatever the group's index (issue 41: merge keys
+    // built as field x 100 + group index merged group 100's GPUs per node into group 0's node count).
+    void groupsPastOneHundredEditInTheirOwnSteps()
+    {
+        Plan plan = twoNodePlan();
+        std::vector<NodeGroup> groups;
+        for (int i = 0; i < 101; ++i)
+            groups.push_back({"", i % 2 ? "a100-sxm4-80gb" : "h100-sxm5-80gb", 8, 1, ""});
+        plan.cluster.setGroups(groups);
+        plan.training.globalBatch = 808;
+        deriveDataParallel(plan);
+        Fixture f(plan);
+        QCOMPARE(f.document.plan().cluster.groups().size(), std::size_t(101));
+        ClusterInspector *inspector = f.window.clusterView()->inspector();
+        auto *gpus = f.window.findChild<QSpinBox *>(QStringLiteral("groupGpus"));
+        QVERIFY(gpus);
+        f.canvas()->selectGroup(0);
+        inspector->nodesSpin()->setValue(2);
+        inspector->nodesSpin()->setValue(3); // the same value held down: one step
+        f.canvas()->selectGroup(100);
+        gpus->setValue(4);
+        QCOMPARE(f.document.undoStack()->count(), 2);
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan().cluster.groups()[100].gpusPerNode, 8);
+        QCOMPARE(f.document.plan().cluster.groups()[0].nodes, 3);
+        f.document.undoStack()->undo();
+        QCOMPARE(f.document.plan().cluster.groups()[0].nodes, 1);
+    }
 };
 
 QTEST_MAIN(TestClusterBuilder)

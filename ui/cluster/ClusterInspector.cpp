@@ -31,7 +31,10 @@ namespace {
 QString text(const std::string &s) { return QString::fromStdString(s); }
 
 enum GroupField { DeviceField, GpusField, NodesField, LinkField };
-constexpr int kMergeNodesBase = 100; // ReplacePlan merge keys: field x 100 + group index
+// Each field's key inside cluster.node_groups (PLAN_FORMAT.md), which with the group's index names the
+// edited value for ReplacePlan's merging.
+constexpr const char *kGroupFieldPaths[] = {"cluster.node_groups.device", "cluster.node_groups.gpus_per_node",
+                                            "cluster.node_groups.nodes", "cluster.node_groups.intra_node_link"};
 
 QString landingLine(const QString &what, const GroupLanding &l, bool racks)
 {
@@ -235,32 +238,32 @@ void ClusterInspector::connectNetworkEdits()
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * units::Giga;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"), 1));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"), EditedValue{"cluster.network_bandwidth"}));
     });
     connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), 2));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), EditedValue{"cluster.network_latency"}));
     });
     // The host's figures, each edit one undo step (spin boxes merge).
     for (const auto &[box, field, text, key] :
-         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"), 3},
-          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond, tr("Change host memory bandwidth"), 4}})
+         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"), "cluster.host_link_bandwidth"},
+          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond, tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"}})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this, field = field, text = text, key = key](double gbs) {
             if (m_updating)
                 return;
             Plan plan = m_document->plan();
             plan.cluster.overrides.*field = gbs * units::Giga;
-            m_document->undoStack()->push(new ReplacePlan(m_document, plan, text, key));
+            m_document->undoStack()->push(new ReplacePlan(m_document, plan, text, EditedValue{key}));
         });
     connect(m_hostLaunch, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.hostLaunchSeconds = us * units::Micro;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"), 5));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"), EditedValue{"cluster.host_launch_overhead"}));
     });
 }
 
@@ -297,7 +300,7 @@ void ClusterInspector::editGroup(int field)
     if (plan == m_document->plan())
         return;
     m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),
-                                                  kMergeNodesBase * (field + 1) + index));
+                                                  EditedValue{kGroupFieldPaths[field], index}));
 }
 
 void ClusterInspector::refreshLegend()
