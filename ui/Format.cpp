@@ -20,7 +20,6 @@ QString count(double value, int decimals) { return text(units::formatCount(value
 QString counted(long long n, const QString &one, const QString &many) { return QString::number(n) + QLatin1Char(' ') + (n == 1 ? one : many); }
 QString grouped(double value, int decimals) { return text(units::formatGrouped(value, decimals)); }
 QString currency(double amount, const std::string &code) { return text(units::formatCurrency(amount, code)); }
-QString kilowattHours(double joules) { return grouped(joules / units::JoulesPerKilowattHour) + QStringLiteral(" kWh"); }
 
 QStringList planErrors(const std::vector<Problem> &problems, int most)
 {

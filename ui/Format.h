@@ -38,8 +38,6 @@ QString counted(long long n, const QString &one, const QString &many);
 QString grouped(double value, int decimals = 0);
 /// Money in the plan's currency: "$1,061,321", "1,061,321 CHF".
 QString currency(double amount, const std::string &code);
-/// Energy in kWh, grouped: "123,456 kWh".
-QString kilowattHours(double joules);
 /// What a chart shows instead of itself for a plan with errors: a heading and the first `most` errors, one
 /// "• key: rule" each.
 QStringList planErrors(const std::vector<Problem> &problems, int most = 3);

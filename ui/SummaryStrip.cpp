@@ -280,11 +280,6 @@ QString SummaryStrip::fitText() const
     return m_fit->value() + QStringLiteral(": ") + m_fit->caption();
 }
 
-QString SummaryStrip::bottleneckText() const
-{
-    return m_bottleneckForms.value(0);
-}
-
 void SummaryStrip::setBottleneck(const QStringList &forms, const QString &tip)
 {
     m_bottleneckForms = forms;

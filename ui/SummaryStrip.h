@@ -69,7 +69,6 @@ public:
 
     /// The fit tile's words ("Fits: peak 23.5 of 80 GiB"), for tests and the status bar.
     QString fitText() const;
-    QString bottleneckText() const;
     /// Days and cost ("34.2 days", "$1,061,321 for 300 B tokens"), or "Does not fit".
     QString runText() const;
     /// Each tile's delta line while a baseline is pinned (empty otherwise): fit, step, tokens/s, MFU, run.

@@ -8,7 +8,7 @@
 //     }
 //
 // spellingOf() gives the spelling (plan files, JSON, CSV), labelOf() the words for people, fromString<E>()
-// reads a spelling back, and spellingList<E>() lists the valid spellings for an error message or a doc.
+// reads a spelling back.
 // Each enum also declares `inline const char *toString(E v) { return spellingOf(v); }`: a plain function,
 // so that it and not a generic template is what QTest (and any other caller) finds for the enum.
 
@@ -55,16 +55,6 @@ std::optional<E> fromString(std::string_view spelling)
         if (spelling == n.spelling)
             return n.value;
     return std::nullopt;
-}
-
-/// "\"a\", \"b\", \"c\"": the valid spellings, quoted, for messages and docs.
-template<NamedEnum E>
-std::string spellingList()
-{
-    std::string list;
-    for (const EnumName<E> &n : enumNames(E{}))
-        list += (list.empty() ? "\"" : ", \"") + std::string(n.spelling) + "\"";
-    return list;
 }
 
 /// Number of values (the table's length).

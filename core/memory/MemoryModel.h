@@ -81,7 +81,6 @@ struct StageMemory
     {
         double roundingBytes = 0;      ///< live blocks rounded up to the allocator's sizes
         double fragmentationBytes = 0; ///< free space pinned inside segments by interleaved lifetimes
-        double keptSegmentsBytes = 0;  ///< optimizer step: forward/backward segments its requests do not fit
         bool fractionOverride = false; ///< allocator_reserve_fraction replaced the model
     } allocator;
 

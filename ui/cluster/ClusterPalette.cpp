@@ -167,12 +167,6 @@ void ClusterPalette::rebuild()
                   .arg(QString::fromStdString(units::formatNumber(l.latencySeconds / units::Micro, 1))));
 }
 
-std::optional<PaletteEntry> ClusterPalette::currentEntry() const
-{
-    const QTreeWidgetItem *item = m_tree->currentItem();
-    return item && item->isSelected() ? PaletteEntry::fromString(item->data(0, kEntryRole).toString()) : std::nullopt;
-}
-
 bool ClusterPalette::selectEntry(const PaletteEntry &entry)
 {
     const QString key = entry.toString();

@@ -24,7 +24,6 @@ public:
     ClusterPalette(const Catalog &catalog, CustomCatalog *custom, QWidget *parent = nullptr);
 
     QTreeWidget *tree() const { return m_tree; }
-    std::optional<PaletteEntry> currentEntry() const;
     /// Selects the entry (for keyboard users and tests); false if it is not in the palette.
     bool selectEntry(const PaletteEntry &entry);
     void clearSelection();

@@ -79,7 +79,6 @@ public:
     }
     void refresh() override { showInlineDemo(); }
     void setAnswersHidden(bool hidden) override { m_reveal->setChecked(!hidden); }
-    bool answerShown() const { return m_answer->isVisibleTo(this); }
     QPushButton *revealButton() const { return m_reveal; }
     QString listLabel() const override
     {
