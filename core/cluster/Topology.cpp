@@ -43,6 +43,46 @@ RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank)
     return {rank % t, (rank / (t * c)) % d, rank / (t * c * d), (rank / t) % c};
 }
 
+std::int64_t groupOf(GroupKind kind, const ParallelConfig &parallel, std::int64_t rank)
+{
+    const RankCoordinates c = coordinatesOf(parallel, rank);
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t cp = std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    switch (kind) {
+    case GroupKind::Tensor: return c.context + cp * (c.data + c.stage * d);
+    case GroupKind::Context: return c.tensor + t * (c.data + c.stage * d);
+    case GroupKind::Replica: return c.data;
+    case GroupKind::Gradient: return c.tensor + c.stage * t;
+    case GroupKind::Stage: return c.stage;
+    case GroupKind::Expert: {
+        // Megatron-Core's expert rank order (expert tensor, expert, expert data, pipeline): blocks of
+        // expert x expert_tensor ranks, a group being one expert-tensor index of a block.
+        const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
+        const std::int64_t e = std::max<std::int64_t>(1, parallel.expert);
+        return (rank / (et * e)) * et + rank % et;
+    }
+    }
+    return 0;
+}
+
+std::int64_t groupCount(GroupKind kind, const ParallelConfig &parallel)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t cp = std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
+    switch (kind) {
+    case GroupKind::Tensor: return d * p * cp;
+    case GroupKind::Context: return t * d * p;
+    case GroupKind::Replica: return d;
+    case GroupKind::Gradient: return t * p;
+    case GroupKind::Stage: return p;
+    case GroupKind::Expert: return std::max<std::int64_t>(1, t * cp * d * p / std::max<std::int64_t>(1, parallel.expert));
+    }
+    return 1;
+}
+
 namespace {
 
 std::int64_t nodeOf(std::int64_t rank, std::int64_t gpusPerNode) { return rank / gpusPerNode; }

@@ -34,6 +34,22 @@ struct RankCoordinates
 };
 RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank);
 
+/// The kinds of group a rank belongs to, as the span functions below place them.
+enum class GroupKind
+{
+    Tensor,   ///< tensor-parallel group: `tensor` adjacent ranks (tensorGroupSpan)
+    Context,  ///< context-parallel group: `context` ranks of one tensor index, `tensor` apart (contextGroupSpan)
+    Replica,  ///< data-parallel replica: every rank of one data index, a whole copy of the model
+    Gradient, ///< gradient-reduction group: data x context ranks of one tensor index and stage (dataGroupSpan)
+    Stage,    ///< pipeline stage: tensor x context x data adjacent ranks (stageGroupSpan)
+    Expert,   ///< expert-parallel (all-to-all) group: `expert` ranks, expert_tensor apart (expertGroupSpan)
+};
+/// The index of the group of `kind` that `rank` is in, in [0, groupCount(kind)): the one place the rank
+/// order is turned into groups (the cluster builder colours by it; the span functions place the same groups).
+std::int64_t groupOf(GroupKind kind, const ParallelConfig &parallel, std::int64_t rank);
+/// How many groups of `kind` the layout has, from the parallel sizes.
+std::int64_t groupCount(GroupKind kind, const ParallelConfig &parallel);
+
 /// How the groups of one kind sit on nodes of `gpusPerNode`: the worst group decides.
 struct GroupSpan
 {

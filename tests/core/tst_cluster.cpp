@@ -5,6 +5,9 @@
 
 #include <QTest>
 
+#include <map>
+#include <vector>
+
 #include "io/Evidence.h"
 #include "io/CatalogJson.h"
 #include "io/PlanJson.h"
@@ -149,6 +152,74 @@ private slots:
         for (int s = 0; s < p; ++s)
             worstNodes = std::max(worstNodes, ((s + 1) * t * d - 1) / G - s * t * d / G + 1);
         QCOMPARE(int(stage.nodesSpanned), worstNodes);
+    }
+
+    // groupOf() groups the ranks as the span functions place them: for each kind and layout, every group
+    // has the span's size, there are groupCount() of them, and the worst group's nodes and fewest ranks in
+    // a node are the span's, on nodes of 4, 8 and 72 GPUs. Megatron-Core's orders by hand for one layout.
+    void groupsOfRanksMatchTheirSpans()
+    {
+        struct Layout { int t, c, d, p, e, et; };
+        const Layout layouts[] = {{8, 1, 4, 2, 1, 0}, {2, 2, 4, 3, 1, 0}, {4, 1, 16, 2, 8, 1}, {1, 4, 8, 1, 4, 2},
+                                  {2, 1, 12, 1, 6, 0}, {1, 1, 64, 1, 64, 1}, {4, 2, 2, 2, 2, 2}};
+        for (const Layout &l : layouts) {
+            ParallelConfig par;
+            par.tensor = l.t;
+            par.context = l.c;
+            par.data = l.d;
+            par.pipeline = l.p;
+            par.expert = l.e;
+            par.expertTensor = l.et;
+            const std::int64_t ranks = std::int64_t(l.t) * l.c * l.d * l.p;
+            const std::pair<GroupKind, GroupSpan (*)(const ParallelConfig &, std::int64_t)> kinds[] = {
+                {GroupKind::Tensor, tensorGroupSpan},   {GroupKind::Context, contextGroupSpan},
+                {GroupKind::Gradient, dataGroupSpan},   {GroupKind::Stage, stageGroupSpan},
+                {GroupKind::Expert, expertGroupSpan}};
+            for (const auto &[kind, span] : kinds)
+                for (const std::int64_t G : {4, 8, 72}) {
+                    std::map<std::int64_t, std::vector<std::int64_t>> groups;
+                    for (std::int64_t r = 0; r < ranks; ++r)
+                        groups[groupOf(kind, par, r)].push_back(r);
+                    const QString what = QStringLiteral("kind %1, t%2 c%3 d%4 p%5 e%6 et%7, nodes of %8")
+                                             .arg(int(kind)).arg(l.t).arg(l.c).arg(l.d).arg(l.p).arg(l.e).arg(l.et).arg(G);
+                    QVERIFY2(std::int64_t(groups.size()) == groupCount(kind, par), qPrintable(what));
+                    QVERIFY2(groups.begin()->first == 0 && groups.rbegin()->first == groupCount(kind, par) - 1, qPrintable(what));
+                    const GroupSpan expected = span(par, G);
+                    std::int64_t worstNodes = 0, fewest = ranks;
+                    for (const auto &[index, members] : groups) {
+                        QVERIFY2(std::int64_t(members.size()) == expected.size, qPrintable(what));
+                        std::map<std::int64_t, std::int64_t> perNode;
+                        for (const std::int64_t r : members)
+                            ++perNode[r / G];
+                        const auto nodes = std::int64_t(perNode.size());
+                        std::int64_t least = ranks;
+                        for (const auto &[node, n] : perNode)
+                            least = std::min(least, n);
+                        if (nodes > worstNodes || (nodes == worstNodes && least < fewest)) {
+                            worstNodes = nodes;
+                            fewest = least;
+                        }
+                    }
+                    QVERIFY2(worstNodes == expected.nodesSpanned, qPrintable(what + QStringLiteral(": %1 nodes, span %2").arg(worstNodes).arg(expected.nodesSpanned)));
+                    QVERIFY2(fewest == expected.minPerNode, qPrintable(what + QStringLiteral(": %1 in a node, span %2").arg(fewest).arg(expected.minPerNode)));
+                }
+        }
+        // By hand, tensor 2 x context 2 x data 2 x pipeline 2 (ranks t fastest, then c, d, p): rank 5 is
+        // tensor 1, context 0, data 1, stage 0; its tensor group {4, 5} is the third, its context group
+        // {5, 7} the fourth, its replica the second, its gradient group {1, 3, 5, 7} the second.
+        ParallelConfig par;
+        par.tensor = 2;
+        par.context = 2;
+        par.data = 2;
+        par.pipeline = 2;
+        QCOMPARE(groupOf(GroupKind::Tensor, par, 5), std::int64_t(2));
+        QCOMPARE(groupOf(GroupKind::Tensor, par, 4), std::int64_t(2));
+        QCOMPARE(groupOf(GroupKind::Context, par, 5), groupOf(GroupKind::Context, par, 7));
+        QCOMPARE(groupOf(GroupKind::Context, par, 5), std::int64_t(3));
+        QCOMPARE(groupOf(GroupKind::Replica, par, 5), std::int64_t(1));
+        QCOMPARE(groupOf(GroupKind::Gradient, par, 5), std::int64_t(1));
+        QCOMPARE(groupOf(GroupKind::Gradient, par, 1), groupOf(GroupKind::Gradient, par, 7));
+        QCOMPARE(groupOf(GroupKind::Stage, par, 9), std::int64_t(1));
     }
 
     // GPT-3 175B as NVIDIA runs it (TP 4, DP 32, PP 8): a stage's 128 ranks fill 16 DGX nodes, or two

@@ -1,5 +1,7 @@
 #include "ui/cluster/ClusterCanvas.h"
 
+#include <optional>
+
 #include "core/cluster/Topology.h"
 #include "ui/charts/ChartStyle.h"
 
@@ -69,44 +71,33 @@ NodeGroupItem *ClusterCanvas::groupItem(int index) const
     return index >= 0 && index < int(m_groups.size()) ? m_groups[std::size_t(index)] : nullptr;
 }
 
-int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank)
+namespace {
+/// The group kind an overlay colours by (core/cluster/Topology places the groups).
+std::optional<GroupKind> overlayKind(ClusterCanvas::Overlay overlay)
 {
-    // Megatron-Core's rank order: tensor fastest, then context, data, pipeline (core/cluster/Topology).
-    const RankCoordinates c = coordinatesOf(parallel, rank);
-    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t cp = std::max<std::int64_t>(1, parallel.context);
-    const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
     switch (overlay) {
-    case ClusterCanvas::Overlay::TensorGroups: return int(c.context + cp * (c.data + c.stage * d));
-    case ClusterCanvas::Overlay::PipelineStages: return int(c.stage);
-    case ClusterCanvas::Overlay::DataReplicas: return int(c.data);
-    case ClusterCanvas::Overlay::GradientGroups: return int(c.tensor + c.stage * t);
-    case ClusterCanvas::Overlay::ContextGroups: return int(c.tensor + t * (c.data + c.stage * d));
-    case ClusterCanvas::Overlay::ExpertGroups: {
-        // The all-to-all group: ranks of one expert-tensor index, expert_tensor apart, in blocks of expert x
-        // expert_tensor (Megatron-Core's expert rank order; core/cluster/Topology expertGroupSpan).
-        const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
-        const std::int64_t e = std::max<std::int64_t>(1, parallel.expert);
-        return int((rank / (et * e)) * et + rank % et);
-    }
+    case ClusterCanvas::Overlay::TensorGroups: return GroupKind::Tensor;
+    case ClusterCanvas::Overlay::PipelineStages: return GroupKind::Stage;
+    case ClusterCanvas::Overlay::DataReplicas: return GroupKind::Replica;
+    case ClusterCanvas::Overlay::GradientGroups: return GroupKind::Gradient;
+    case ClusterCanvas::Overlay::ContextGroups: return GroupKind::Context;
+    case ClusterCanvas::Overlay::ExpertGroups: return GroupKind::Expert;
     case ClusterCanvas::Overlay::Devices: break;
     }
-    return 0;
+    return std::nullopt;
+}
+} // namespace
+
+int overlayGroup(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel, std::int64_t rank)
+{
+    const std::optional<GroupKind> kind = overlayKind(overlay);
+    return kind ? int(groupOf(*kind, parallel, rank)) : 0;
 }
 
 std::int64_t overlayGroupCount(ClusterCanvas::Overlay overlay, const ParallelConfig &parallel)
 {
-    switch (overlay) {
-    case ClusterCanvas::Overlay::TensorGroups: return parallel.data * parallel.pipeline * parallel.context;
-    case ClusterCanvas::Overlay::PipelineStages: return parallel.pipeline;
-    case ClusterCanvas::Overlay::DataReplicas: return parallel.data;
-    case ClusterCanvas::Overlay::GradientGroups: return parallel.tensor * parallel.pipeline;
-    case ClusterCanvas::Overlay::ContextGroups: return parallel.tensor * parallel.data * parallel.pipeline;
-    case ClusterCanvas::Overlay::ExpertGroups:
-        return parallel.data * parallel.tensor * parallel.pipeline * parallel.context / std::max<std::int64_t>(1, parallel.expert);
-    case ClusterCanvas::Overlay::Devices: break;
-    }
-    return 1;
+    const std::optional<GroupKind> kind = overlayKind(overlay);
+    return kind ? groupCount(*kind, parallel) : 1;
 }
 
 QColor overlayColour(int group, const QPalette &palette)
