@@ -1,4 +1,5 @@
 #include "io/EstimateJson.h"
+#include "io/StepTerms.h"
 
 #include "io/Evidence.h"
 
@@ -156,9 +157,16 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         breakdown[QLatin1String(toString(TimeCategory(i)))] = step.breakdown[i];
     QJsonObject parts;
+    QJsonObject terms; // the parts with what each is and where its formula comes from (io/StepTerms)
     const auto stepPartSeconds = stepParts(plan, step);
-    for (std::size_t i = 0; i < kStepPartCount; ++i)
+    for (std::size_t i = 0; i < kStepPartCount; ++i) {
         parts[QLatin1String(toString(StepPart(i)))] = stepPartSeconds[i];
+        const StepTermInfo &info = stepTermInfo(StepPart(i));
+        terms[QLatin1String(info.key)] = QJsonObject{{"seconds", stepPartSeconds[i]},
+                                                     {"label", QString::fromUtf8(info.label)},
+                                                     {"formula", QString::fromUtf8(info.formula)},
+                                                     {"source", QString::fromUtf8(info.source)}};
+    }
     QJsonArray stages;
     for (const StageTime &s : step.stages)
         stages.append(QJsonObject{{"forward_seconds", s.forwardSeconds},
@@ -182,6 +190,7 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
         {"time", QJsonObject{{"step_seconds", step.stepSeconds},
                              {"breakdown", breakdown},
                              {"parts", parts},
+                             {"terms", terms},
                              {"floor", floorToJson(step)},
                              {"data_parallel_hidden_seconds", step.dataParallelHiddenSeconds},
                              {"data_parallel_slowdown_seconds", step.dataParallelSlowdownSeconds},

@@ -1,5 +1,8 @@
 // `trainplan estimate` in-process: the JSON contract, the table, exit codes and one line per problem.
 
+#include <cmath>
+
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,6 +49,7 @@ private slots:
     void tableFormat();
     void invalidPlanExitsNonZeroWithOneLinePerProblem();
     void usageErrors();
+    void timeTermsOfEveryExample();
 };
 
 void TestEstimateCommand::jsonContract()
@@ -109,6 +113,9 @@ void TestEstimateCommand::jsonContract()
         sum += breakdown[key].toDouble();
     }
     QCOMPARE(sum, step);
+    // Issue 41: each part of the step with its formula and source.
+    QVERIFY(root["time"]["terms"]["tensor_comm"]["source"].toString().contains(QStringLiteral("Korthikanti")));
+    QCOMPARE(root["time"]["terms"]["pipeline_idle"]["seconds"].toDouble(), root["time"]["parts"]["pipeline_idle"].toDouble());
     const QJsonObject throughput = root["throughput"].toObject();
     QCOMPARE(throughput["tokens_per_second"].toDouble(), 1536.0 * 2048.0 / step);
     QCOMPARE(throughput["mfu"].toDouble(), throughput["model_tflops_per_gpu"].toDouble() * 1e12 / 312e12);
@@ -199,6 +206,31 @@ void TestEstimateCommand::usageErrors()
     QCOMPARE(estimate({kExample, "--format", "xml"}).exitCode, int(cli::UsageError));
     QCOMPARE(estimate({kExample, "--bogus"}).exitCode, int(cli::UsageError));
     QCOMPARE(estimate({"--help"}).exitCode, 0);
+}
+
+// time.terms (issue 41), for every plan of the gallery: one term per part of time.parts with the same seconds,
+// a label, a formula and a source each, and together the step time.
+void TestEstimateCommand::timeTermsOfEveryExample()
+{
+    const QStringList examples = QDir(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples")).entryList({QStringLiteral("*.json")});
+    QVERIFY(examples.size() >= 20);
+    for (const QString &name : examples) {
+        const Run run = estimate({QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/") + name});
+        QCOMPARE(run.exitCode, 0);
+        const QJsonObject time = QJsonDocument::fromJson(run.out.toUtf8()).object()["time"].toObject();
+        const QJsonObject parts = time["parts"].toObject(), terms = time["terms"].toObject();
+        QCOMPARE(terms.keys(), parts.keys());
+        double sum = 0;
+        for (const QString &key : terms.keys()) {
+            const QJsonObject term = terms[key].toObject();
+            QVERIFY2(term["seconds"].toDouble() == parts[key].toDouble(), qPrintable(name + QLatin1Char(' ') + key));
+            for (const char *field : {"label", "formula", "source"})
+                QVERIFY2(term[QLatin1String(field)].toString().size() > 3, qPrintable(name + QLatin1Char(' ') + key + QLatin1Char(' ') + field));
+            sum += term["seconds"].toDouble();
+        }
+        const double step = time["step_seconds"].toDouble();
+        QVERIFY2(step > 0 && std::abs(sum - step) <= 1e-12 * step, qPrintable(name + QStringLiteral(": %1 against %2").arg(sum).arg(step)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestEstimateCommand)

@@ -12,6 +12,8 @@
 #include "core/compute/LayerOps.h"
 #include "core/compute/Roofline.h"
 #include "core/estimate/Estimate.h"
+#include "core/step/StepModel.h"
+#include "core/step/StepTimeline.h"
 
 using namespace trainplan;
 
@@ -48,6 +50,8 @@ private slots:
     void oneStageTimeline();
     void expertAllToAllHasItsOwnSegments();
     void scheduleStepsCostEachChunkPass();
+    void tensorCommTermByHand();
+    void pipelineIdleTermByHand();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -353,6 +357,51 @@ void TestStepModel::packedDocumentsCountTheirAttention()
     // Without flash attention the scores are computed over the whole sequence, packed or not.
     plan.training.flashAttention = false;
     QCOMPARE(run(plan).step.modelFlopsPerStep, whole.step.modelFlopsPerStep);
+}
+
+// The tensor-parallel term of time.terms (io/StepTerms) by hand: Llama 2 7B at tensor 2 inside one DGX A100,
+// one stage, no sequence parallelism, overlap or recomputation. Each layer's pass all-reduces the s b h BF16
+// activation twice (Shoeybi et al. 2019), forward and backward, and the embedding's forward and the output
+// layer's backward add one pass each: 4 (L + 1) all-reduces per micro-batch. An all-reduce of B bytes over 2
+// ranks: ring 2 (n - 1) latency + 2 (n - 1)/n B / bandwidth, NCCL's tree 2 log2(n) latency + 2 B / bandwidth,
+// whichever is faster, on the group's link at its achieved figures.
+void TestStepModel::tensorCommTermByHand()
+{
+    Plan plan = test::presetPlan("llama2-7b", 2, 1, 4, 1, 64);
+    plan.training.recompute = Recompute::None;
+    plan.training.sequenceParallel = false;
+    plan.parallel.tensorCommOverlap = false;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY(e.valid);
+    const LinkTier link = clusterLinks(plan, *e.device).tensorGroup.intraNode;
+    const double bytes = 2.0 * double(plan.model.seqLen) * 1.0 * double(plan.model.hidden);
+    const double ring = 2.0 * link.latencySeconds + bytes / link.bandwidthBytesPerSecond;
+    const double tree = 2.0 * link.latencySeconds + 2.0 * bytes / link.bandwidthBytesPerSecond;
+    const double m = 64.0 / 4.0;
+    const double expected = m * 4.0 * double(plan.model.layers + 1) * std::min(ring, tree);
+    QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::TensorComm)], expected); // what time.terms writes
+    // 32 layers, 4096 x 4096 x 2 bytes = 32 MiB per all-reduce: tens of milliseconds per micro-batch on NVLink 3.
+    QVERIFY(expected > 0.1 && expected < 10);
+}
+
+// The pipeline term by hand (analytic schedule): 1F1B over 4 stages of a DGX A100 node at tensor 2. The
+// bubble is (p - 1) x the slowest stage's micro-batch (Narayanan et al. 2021), and every micro-batch sends an
+// activation forward and a gradient back, each s b h q / t bytes point to point at the pipeline link's
+// latency and bandwidth, plus the device's schedule step per chunk pass.
+void TestStepModel::pipelineIdleTermByHand()
+{
+    Plan plan = test::presetPlan("llama2-7b", 2, 4, 1, 1, 32);
+    plan.parallel.overlapP2pComm = false;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY(e.valid);
+    const LinkTier link = clusterLinks(plan, *e.device).pipelineLink;
+    const double bytes = 2.0 * double(plan.model.seqLen) * double(plan.model.hidden) / 2.0;
+    const double oneWay = link.latencySeconds + bytes / link.bandwidthBytesPerSecond + e.device->scheduleStepSeconds;
+    const double m = 32.0;
+    const StageTime &pace = e.step.stages[std::size_t(e.step.slowestStage)];
+    const double expected = 3.0 * pace.microbatchSeconds() + m * 2.0 * oneWay;
+    QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::PipelineIdle)], expected);
+    QCOMPARE(pace.pipelineCommSeconds, 2.0 * oneWay);
 }
 
 QTEST_APPLESS_MAIN(TestStepModel)

@@ -37,6 +37,7 @@
 #include "ui/charts/PipelineGanttView.h"
 #include "ui/charts/RooflineView.h"
 #include "ui/charts/ScalingView.h"
+#include "ui/charts/StepBreakdownView.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
 
@@ -89,6 +90,7 @@ private slots:
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
     void dataParallelReadoutSaysWhenTheLayoutDoesNotDivide();
+    void stepChartHoverGivesFormulaAndSource();
 };
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
@@ -548,6 +550,25 @@ void TestPlanner::dataParallelReadoutSaysWhenTheLayoutDoesNotDivide()
     QVERIFY2(readout->text().contains(QStringLiteral("GPUs %1 \u2260 ").arg(f.document.plan().cluster.gpus())), qPrintable(readout->text()));
     f.document.undoStack()->undo();
     QVERIFY2(readout->text().contains(QStringLiteral(" = ")), qPrintable(readout->text()));
+}
+
+// Hovering a part of the step chart names the part, its seconds, how they are computed and the source
+// (io/StepTerms, issue 41): the forward part of the example's bar.
+void TestPlanner::stepChartHoverGivesFormulaAndSource()
+{
+    Fixture f;
+    f.window.resize(1280, 800);
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    StepBreakdownView *chart = f.window.stepChart();
+    chart->plot()->replot();
+    const double forward = f.document.estimate().parts[std::size_t(StepPart::Forward)];
+    QVERIFY(forward > 0);
+    const QPointF at(chart->plot()->xAxis->coordToPixel(forward / 2), chart->plot()->yAxis->coordToPixel(1.0));
+    const QString text = chart->describeAt(at);
+    QVERIFY2(text.contains(QStringLiteral("Forward: ")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("matmul efficiency at its size")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("Source: roofline per kernel (Williams et al. 2009)")), qPrintable(text));
 }
 
 QTEST_MAIN(TestPlanner)

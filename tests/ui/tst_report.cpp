@@ -114,7 +114,9 @@ private slots:
         QString error;
         QVERIFY2(writeReportFile(&c.document, path, options, &error), qPrintable(error));
         const int pages = pdfInfo(path, "Pages").toInt();
-        QVERIFY2(pages >= 6 && pages <= 12, qPrintable(QString::number(pages)));
+        // Thirteen pages for the example since the assumptions list the step time's terms (issue 41): a bound
+        // against a report that runs away, not a layout.
+        QVERIFY2(pages >= 6 && pages <= 14, qPrintable(QString::number(pages)));
         QVERIFY(pdfInfo(path, "Page size").contains(QStringLiteral("A4")));
 
         // NFKC folds the font's ligatures (ﬃ, ﬂ) back to letters, as a PDF viewer's search does.

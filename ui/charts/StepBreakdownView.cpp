@@ -7,6 +7,7 @@
 
 #include "io/ChartCsv.h"
 #include "io/Evidence.h"
+#include "io/StepTerms.h"
 #include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -212,8 +213,13 @@ QString StepBreakdownView::describeAt(const QPointF &position) const
             return {};
         double start = 0;
         for (std::size_t k = 0; k < kStepPartCount; ++k) {
-            if (seconds >= start && seconds < start + e.parts[k])
-                return describe(bar, StepPart(k));
+            if (seconds >= start && seconds < start + e.parts[k]) {
+                // The part, then how it is computed and where the formula comes from (io/StepTerms; time.terms).
+                const io::StepTermInfo &term = io::stepTermInfo(StepPart(k));
+                return tr("<p><b>%1</b><br>%2<br><i>Source: %3</i></p>")
+                    .arg(describe(bar, StepPart(k)).toHtmlEscaped(), QString::fromUtf8(term.formula).toHtmlEscaped(),
+                         QString::fromUtf8(term.source).toHtmlEscaped());
+            }
             start += e.parts[k];
         }
     }

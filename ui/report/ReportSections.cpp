@@ -9,6 +9,7 @@
 #include "core/step/StepModel.h"
 #include "io/ComparisonJson.h"
 #include "io/Evidence.h"
+#include "io/StepTerms.h"
 #include "io/PlanJson.h"
 #include "ui/Format.h"
 #include "ui/document/PlanDocument.h"
@@ -353,6 +354,8 @@ void throughputSection(PageFlow &flow, const Context &c)
                             pct(st.stepSeconds > 0 ? c.e.parts[i] / st.stepSeconds : 0.0)};
     rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(fmt::number(st.stepSeconds, 4)), pct(1.0)};
     flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
+    flow.html(QObject::tr("<p class=\"note\">How each part is computed and where its formula comes from: section 10, "
+                          "\"Assumptions and sources\" (in the JSON: time.terms).</p>"));
     const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::ContextComm)
                            + st.category(TimeCategory::PipelineComm) + st.category(TimeCategory::DataComm);
     const QString context = c.plan.parallel.context > 1
@@ -488,6 +491,13 @@ QList<QStringList> sourceRows(const Context &c)
         term(termInfo(StateTerm(i)));
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
         term(termInfo(OtherTerm(i)));
+    // The step time's parts this plan has (io/StepTerms; time.terms in the JSON), as section 5's table sums them.
+    for (std::size_t i = 0; i < kStepPartCount; ++i)
+        if (c.e.parts[i] > 0) {
+            const io::StepTermInfo &t = io::stepTermInfo(StepPart(i));
+            rows << QStringList{QObject::tr("Step time: %1").arg(QString::fromUtf8(t.label)), QString::fromUtf8(t.formula).toHtmlEscaped(),
+                                QString::fromUtf8(t.source).toHtmlEscaped()};
+        }
     for (const NodeGroup &g : c.plan.cluster.groups())
         if (const LinkSpec *l = c.catalog.intraNodeLink(g.intraNodeLink))
             rows << QStringList{QObject::tr("Intra-node link"), text(l->name), text(l->source)};
