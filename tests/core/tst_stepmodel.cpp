@@ -13,6 +13,7 @@
 #include "core/compute/Roofline.h"
 #include "core/estimate/Estimate.h"
 #include "core/step/StepModel.h"
+#include "core/memory/ModelState.h"
 #include "core/step/StepTimeline.h"
 
 using namespace trainplan;
@@ -52,6 +53,7 @@ private slots:
     void scheduleStepsCostEachChunkPass();
     void tensorCommTermByHand();
     void pipelineIdleTermByHand();
+    void dataCommTermByHand();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -402,6 +404,27 @@ void TestStepModel::pipelineIdleTermByHand()
     const double expected = 3.0 * pace.microbatchSeconds() + m * 2.0 * oneWay;
     QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::PipelineIdle)], expected);
     QCOMPARE(pace.pipelineCommSeconds, 2.0 * oneWay);
+}
+
+// The data-parallel term by hand: Llama 2 7B on one DGX H100, data 8, ZeRO 0 without overlap: the gradients
+// (q_g bytes per parameter) all-reduced over the eight GPUs in 25 MB buckets (PyTorch DDP's default, Li et al.
+// 2020), each bucket its own all-reduce (ring 2 (n - 1) latency + 2 (n - 1)/n B / bandwidth, or NCCL's tree
+// 2 log2(n) latency + 2 B / bandwidth), all exposed after the last backward; nothing hidden, so no slowdown.
+void TestStepModel::dataCommTermByHand()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    plan.parallel.zeroStage = 0;
+    plan.parallel.overlapGradReduce = false;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY(e.valid);
+    const LinkTier link = clusterLinks(plan, *e.device).dataGroup.intraNode;
+    const double gradients = double(e.memory.stages[0].parameterCount) * stateBytesPerParameter(plan.training).gradients;
+    const double bucket = plan.parallel.bucketBytes, n = 8;
+    const double ring = 2 * (n - 1) * link.latencySeconds + 2 * (n - 1) / n * bucket / link.bandwidthBytesPerSecond;
+    const double tree = 2 * 3 * link.latencySeconds + 2 * bucket / link.bandwidthBytesPerSecond;
+    const double expected = std::ceil(gradients / bucket) * std::min(ring, tree);
+    QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::DataComm)], expected);
+    QCOMPARE(e.step.dataParallelSlowdownSeconds, 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestStepModel)
