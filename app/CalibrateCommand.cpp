@@ -8,11 +8,11 @@
 
 #include "app/CommandLine.h"
 #include "core/calibrate/DeviceFit.h"
-#include "io/CalibrationReport.h"
-#include "io/CatalogJson.h"
-#include "io/MeasurementsCsv.h"
-#include "io/PlanJson.h"
-#include "io/SafeFile.h"
+#include "io/measure/CalibrationReport.h"
+#include "io/plan/CatalogJson.h"
+#include "io/measure/MeasurementsCsv.h"
+#include "io/plan/PlanJson.h"
+#include "io/common/SafeFile.h"
 
 namespace trainplan::cli {
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
-#include "io/SafeFile.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
+#include "io/common/SafeFile.h"
 
 namespace trainplan::cli {
 

@@ -6,8 +6,8 @@
 #include "app/CommandLine.h"
 #include "core/estimate/Comparison.h"
 #include "core/plan/PlanName.h"
-#include "io/CatalogJson.h"
-#include "io/ComparisonJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/ComparisonJson.h"
 
 namespace trainplan::cli {
 

@@ -4,10 +4,10 @@
 
 #include "app/CommandLine.h"
 #include "core/estimate/Estimate.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "core/plan/PlanName.h"
-#include "io/EstimateJson.h"
-#include "io/EstimateTable.h"
+#include "io/output/EstimateJson.h"
+#include "io/output/EstimateTable.h"
 
 namespace trainplan::cli {
 

@@ -1,8 +1,8 @@
 #include "app/ExportCommand.h"
 
 #include "app/CommandLine.h"
-#include "io/CatalogJson.h"
-#include "io/Export.h"
+#include "io/plan/CatalogJson.h"
+#include "io/interop/Export.h"
 
 namespace trainplan::cli {
 

@@ -1,6 +1,6 @@
 #pragma once
 // `trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]`: a launch configuration
-// for the plan (io/Export.h) on standard output or in FILE; what the target cannot express on standard
+// for the plan (io/interop/Export.h) on standard output or in FILE; what the target cannot express on standard
 // error.
 
 #include <QStringList>

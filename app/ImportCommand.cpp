@@ -3,9 +3,9 @@
 #include <QJsonDocument>
 
 #include "app/CommandLine.h"
-#include "io/CatalogJson.h"
-#include "io/Import.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/interop/Import.h"
+#include "io/plan/PlanJson.h"
 
 namespace trainplan::cli {
 

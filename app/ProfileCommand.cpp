@@ -5,9 +5,9 @@
 
 #include "app/CommandLine.h"
 #include "core/estimate/Estimate.h"
-#include "io/CatalogJson.h"
-#include "io/KinetoTrace.h"
-#include "io/ProfileReport.h"
+#include "io/plan/CatalogJson.h"
+#include "io/measure/KinetoTrace.h"
+#include "io/measure/ProfileReport.h"
 
 namespace trainplan::cli {
 

@@ -4,8 +4,8 @@
 #include <QRegularExpression>
 
 #include "app/CommandLine.h"
-#include "io/CatalogJson.h"
-#include "io/SafeFile.h"
+#include "io/plan/CatalogJson.h"
+#include "io/common/SafeFile.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/Report.h"
 

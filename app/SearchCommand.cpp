@@ -7,8 +7,8 @@
 
 #include "app/CommandLine.h"
 #include "core/common/Units.h"
-#include "io/CatalogJson.h"
-#include "io/SearchJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/SearchJson.h"
 
 namespace trainplan::cli {
 

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "core/common/Allocator.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "app/CommandLine.h"
 #include "app/CompareCommand.h"

@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
 #include "core/profile/ProfileComparison.h"

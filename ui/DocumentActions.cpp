@@ -9,9 +9,9 @@
 #include "ui/ImportKeysDialog.h"
 #include "ui/commands/ReplacePlan.h"
 
-#include "io/Import.h"
-#include "io/SafeFile.h"
-#include "io/Export.h"
+#include "io/interop/Import.h"
+#include "io/common/SafeFile.h"
+#include "io/interop/Export.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -21,8 +21,8 @@
 #include <QMessageBox>
 #include <QWidget>
 
-#include "io/CatalogJson.h"
-#include "io/Examples.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/Examples.h"
 #include "ui/ExampleGallery.h"
 #include "ui/document/PlanDocument.h"
 

@@ -33,12 +33,12 @@ public:
 
     /// Opens `path` into the document, reporting failures in a message box; false leaves the document as is.
     bool openFile(const QString &path);
-    /// Imports configuration files (io/Import.h) into the document as one undo step, with `sets` (plan
+    /// Imports configuration files (io/interop/Import.h) into the document as one undo step, with `sets` (plan
     /// "key=value") applied last, and says what was read and not understood; false (the plan unchanged)
     /// when they do not make a valid plan, or when keys the files do not give are being asked for (the
     /// window-modal "importKeys" dialog, which imports again when accepted).
     bool importFiles(const QStringList &paths, const QStringList &sets = {});
-    /// Writes the plan's launch configuration for `target` (io/Export.h: 0 megatron, 1 nemo, 2 torchtitan,
+    /// Writes the plan's launch configuration for `target` (io/interop/Export.h: 0 megatron, 1 nemo, 2 torchtitan,
     /// 3 deepspeed) to `path` (asked for when empty) and lists what the target cannot express.
     bool exportLaunch(int target, QString path = QString());
     /// Plan files open; other files import (dropped on the window).
@@ -48,7 +48,7 @@ public:
 
 public slots:
     void newFromExample();
-    /// Loads the built-in example `id` (io/Examples) as a new, unsaved document.
+    /// Loads the built-in example `id` (io/plan/Examples) as a new, unsaved document.
     bool loadExample(const QString &id);
     void open();
     bool save();

@@ -2,7 +2,7 @@
 
 #include <QFontDatabase>
 
-#include "io/EstimateTable.h"
+#include "io/output/EstimateTable.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

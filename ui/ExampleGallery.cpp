@@ -6,7 +6,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "io/Examples.h"
+#include "io/plan/Examples.h"
 
 namespace trainplan {
 

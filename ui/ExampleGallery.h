@@ -1,5 +1,5 @@
 #pragma once
-// New from Example: the gallery of built-in plans (io/Examples), one row per plan with its one-line
+// New from Example: the gallery of built-in plans (io/plan/Examples), one row per plan with its one-line
 // description; double-click or Open loads the chosen one.
 
 #include <QDialog>

@@ -1,5 +1,5 @@
 #pragma once
-// Asks for what imported files do not give (io/Import.h MissingKey: the device, the node count, the global
+// Asks for what imported files do not give (io/interop/Import.h MissingKey: the device, the node count, the global
 // batch, the model, its sequence length): one editor per key, prefilled with the built-in example plan's
 // value and saying so, so that nothing is taken from the example without the user seeing it. Its answers
 // go back to the import as --set overrides.
@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "io/Import.h"
+#include "io/interop/Import.h"
 
 class QComboBox;
 class QLineEdit;

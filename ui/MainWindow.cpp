@@ -50,7 +50,7 @@
 #include "ui/charts/ScalingView.h"
 #include "ui/charts/StepBreakdownView.h"
 #include "ui/compare/ComparisonView.h"
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
 #include "ui/FrameStyle.h"

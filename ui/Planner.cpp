@@ -11,7 +11,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
 #include "ui/document/PlanDocument.h"

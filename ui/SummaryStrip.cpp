@@ -6,7 +6,7 @@
 #include <QPushButton>
 #include <QUndoStack>
 
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 #include "core/advice/Interventions.h"
 #include "ui/Format.h"
 

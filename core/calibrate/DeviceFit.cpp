@@ -24,7 +24,7 @@ constexpr double kMeasurementSigma = 0.01;
 constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5};
 
 /// The parameters and their physical ranges, starting from the base device; the ranges are the device
-/// reader's (io/CatalogJson.cpp), so a fitted device is always one the reader accepts.
+/// reader's (io/plan/CatalogJson.cpp), so a fitted device is always one the reader accepts.
 std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
 {
     const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);

@@ -24,7 +24,7 @@ struct GroupLanding
     double latencySeconds = 0;
 };
 
-/// Something about the placement a user should change, with the numbers (io/Evidence words it).
+/// Something about the placement a user should change, with the numbers (io/output/Evidence words it).
 struct PlacementFlag
 {
     enum class Kind { TensorAcrossNodes, StagesMisaligned };

@@ -2,7 +2,7 @@
 // The plan's keys, described once. Each row names a key of the plan file ("parallel.tensor"), its type,
 // default, rule (range, enum spellings, the cross-key rules in words), unit, label and tooltip, whether
 // the search may vary it and how the window edits it, and how to read and write it in a Plan. The JSON
-// reader and writer (io/PlanJson), validation (core/plan/PlanValidation), the editor (ui/editors), the
+// reader and writer (io/plan/PlanJson), validation (core/plan/PlanValidation), the editor (ui/editors), the
 // search's --fix option and the key tables of docs/PLAN_FORMAT.md all work from this table, so a new key
 // is one row here plus its field in Plan.h.
 

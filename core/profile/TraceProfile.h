@@ -2,7 +2,7 @@
 // What a profiler trace measured (trainplan profile, Tools > Compare with a Profiler Trace): the GPU kernels
 // of one device, classified by name (GEMM, attention, element-wise, optimizer, memory copies, NCCL by
 // collective), summed per class and per step, with the communication left exposed (collective time when no
-// other kernel runs) and the idle time (no kernel at all). io/KinetoTrace reads PyTorch profiler traces
+// other kernel runs) and the idle time (no kernel at all). io/measure/KinetoTrace reads PyTorch profiler traces
 // into a TraceInput; core/profile/ProfileComparison sets the result beside an estimate.
 
 #include <array>

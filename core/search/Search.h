@@ -128,7 +128,7 @@ struct RankedPlan
 };
 
 /// Rejected plans of one cause and key, with their count and the most informative example (the nearest
-/// miss); io/Evidence words it.
+/// miss); io/output/Evidence words it.
 struct RejectionGroup
 {
     RejectCause cause = RejectCause::Invalid;
@@ -138,7 +138,7 @@ struct RejectionGroup
 };
 
 /// Mixture of experts: the fastest feasible plan of one expert layout, so that the report can say why the
-/// other expert sizes lost (io/Evidence names the all-to-all when it is what costs the difference).
+/// other expert sizes lost (io/output/Evidence names the all-to-all when it is what costs the difference).
 struct ExpertLayoutResult
 {
     std::int64_t expert = 1;
@@ -148,7 +148,7 @@ struct ExpertLayoutResult
     SearchScore best; ///< meaningful when feasible > 0
 };
 
-/// The fastest feasible plan of one ZeRO stage, so that the report can say why the others lost (io/Evidence
+/// The fastest feasible plan of one ZeRO stage, so that the report can say why the others lost (io/output/Evidence
 /// names the parameter traffic's floor when it is what costs the difference).
 struct ZeroStageResult
 {

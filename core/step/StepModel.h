@@ -71,7 +71,7 @@ inline constexpr std::size_t kDiagnosticColumnCount = 4;
 /// The column a bottleneck belongs to (pipeline idle: communication).
 constexpr Bottleneck diagnosticColumn(Bottleneck b) { return b == Bottleneck::PipelineIdle ? Bottleneck::Communication : b; }
 
-/// The numbers behind the limiting resource (io/Evidence words them).
+/// The numbers behind the limiting resource (io/output/Evidence words them).
 struct BottleneckEvidence
 {
     double share = 0; ///< of the step: what the limiting resource takes (compute-bound kernels, bandwidth-bound

@@ -17,7 +17,7 @@
 
 #include "CliRun.h"
 #include "TestSupport.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 
 using namespace trainplan;
 using trainplan::test::Run;

@@ -7,7 +7,7 @@
 #include <chrono>
 
 #include "core/common/Allocator.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "TestSupport.h"
 #include "core/search/Search.h"
 

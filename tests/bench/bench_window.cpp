@@ -12,7 +12,7 @@
 #include <QUndoStack>
 
 #include "core/common/Allocator.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "TestSupport.h"
 #include "ui/cluster/ClusterCanvas.h"

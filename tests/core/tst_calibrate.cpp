@@ -15,7 +15,7 @@
 #include "TestSupport.h"
 #include "app/CalibrateCommand.h"
 #include "core/calibrate/DeviceFit.h"
-#include "io/CalibrationReport.h"
+#include "io/measure/CalibrationReport.h"
 #include "core/calibrate/LeastSquares.h"
 #include "core/estimate/Estimate.h"
 #include "ValidationRows.h"

@@ -8,9 +8,9 @@
 #include <map>
 #include <vector>
 
-#include "io/Evidence.h"
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/output/Evidence.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "core/cluster/Topology.h"
 #include "core/estimate/Estimate.h"

@@ -11,8 +11,8 @@
 #include "core/cluster/Topology.h"
 #include "core/estimate/Estimate.h"
 #include "core/search/Search.h"
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

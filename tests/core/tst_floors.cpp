@@ -16,7 +16,7 @@
 #include "core/search/Search.h"
 #include "core/step/Overlap.h"
 #include "core/step/TrafficFloor.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 
 using namespace trainplan;
 

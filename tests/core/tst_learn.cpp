@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "core/learn/Exercises.h"
 #include "core/learn/NumberFormat.h"
 #include "core/learn/Teaching.h"

@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "io/Evidence.h"
-#include "io/EstimateJson.h"
-#include "io/EstimateTable.h"
-#include "io/PlanJson.h"
+#include "io/output/Evidence.h"
+#include "io/output/EstimateJson.h"
+#include "io/output/EstimateTable.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "core/common/Units.h"
 #include "core/estimate/Estimate.h"

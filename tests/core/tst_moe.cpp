@@ -16,8 +16,8 @@
 #include "core/search/Search.h"
 #include "core/step/Scaling.h"
 #include "core/step/StepModel.h"
-#include "io/CatalogJson.h"
-#include "io/Evidence.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/Evidence.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

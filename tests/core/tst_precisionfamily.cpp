@@ -8,7 +8,7 @@
 
 #include "core/estimate/Estimate.h"
 #include "core/precision/PrecisionPolicy.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "io/EstimateJson.h"
+#include "io/output/EstimateJson.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"

@@ -11,8 +11,8 @@
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
-#include "io/CatalogJson.h"
-#include "io/Import.h"
+#include "io/plan/CatalogJson.h"
+#include "io/interop/Import.h"
 
 using namespace trainplan;
 

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"

@@ -12,9 +12,9 @@
 #include <atomic>
 #include <set>
 
-#include "io/Evidence.h"
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/output/Evidence.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "app/SearchCommand.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"

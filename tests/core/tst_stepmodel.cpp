@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 #include "TestSupport.h"
 #include "core/comm/Collectives.h"
 #include "core/compute/LayerOps.h"
@@ -361,7 +361,7 @@ void TestStepModel::packedDocumentsCountTheirAttention()
     QCOMPARE(run(plan).step.modelFlopsPerStep, whole.step.modelFlopsPerStep);
 }
 
-// The tensor-parallel term of time.terms (io/StepTerms) by hand: Llama 2 7B at tensor 2 inside one DGX A100,
+// The tensor-parallel term of time.terms (io/output/StepTerms) by hand: Llama 2 7B at tensor 2 inside one DGX A100,
 // one stage, no sequence parallelism, overlap or recomputation. Each layer's pass all-reduces the s b h BF16
 // activation twice (Shoeybi et al. 2019), forward and backward, and the embedding's forward and the output
 // layer's backward add one pass each: 4 (L + 1) all-reduces per micro-batch. An all-reduce of B bytes over 2

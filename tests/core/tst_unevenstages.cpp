@@ -8,8 +8,8 @@
 
 #include "core/estimate/Estimate.h"
 #include "core/search/Search.h"
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

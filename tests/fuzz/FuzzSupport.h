@@ -10,9 +10,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "io/CatalogJson.h"
-#include "io/EstimateJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/EstimateJson.h"
+#include "io/plan/PlanJson.h"
 #include "core/estimate/Estimate.h"
 
 namespace trainplan::fuzz {

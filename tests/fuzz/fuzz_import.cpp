@@ -5,8 +5,8 @@
 // alias and nesting limits.
 #include "FuzzSupport.h"
 
-#include "io/Export.h"
-#include "io/Import.h"
+#include "io/interop/Export.h"
+#include "io/interop/Import.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

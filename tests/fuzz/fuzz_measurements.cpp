@@ -3,7 +3,7 @@
 // physical range) and a stage of 0 or more, at most kMaxMeasuredRows of them.
 #include "FuzzSupport.h"
 
-#include "io/MeasurementsCsv.h"
+#include "io/measure/MeasurementsCsv.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

@@ -4,8 +4,8 @@
 
 #include <QJsonDocument>
 
-#include "io/KinetoTrace.h"
-#include "io/ProfileReport.h"
+#include "io/measure/KinetoTrace.h"
+#include "io/measure/ProfileReport.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {

@@ -11,9 +11,9 @@
 #include "app/ExportCommand.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
-#include "io/Examples.h"
-#include "io/Export.h"
-#include "io/Import.h"
+#include "io/plan/Examples.h"
+#include "io/interop/Export.h"
+#include "io/interop/Import.h"
 
 using namespace trainplan;
 

@@ -13,7 +13,7 @@
 #include "app/ImportCommand.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
-#include "io/Import.h"
+#include "io/interop/Import.h"
 
 using namespace trainplan;
 

@@ -5,7 +5,7 @@
 #include <QTest>
 
 #include "core/plan/PlanKeys.h"
-#include "io/PlanKeyDoc.h"
+#include "io/plan/PlanKeyDoc.h"
 
 using namespace trainplan;
 

@@ -8,7 +8,7 @@
 #include <QJsonObject>
 #include <QTest>
 
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 
 using namespace trainplan;

@@ -20,9 +20,9 @@
 #include "core/calibrate/DeviceFit.h"
 #include "core/estimate/Estimate.h"
 #include "core/profile/ProfileComparison.h"
-#include "io/KinetoTrace.h"
-#include "io/MeasurementsCsv.h"
-#include "io/ProfileReport.h"
+#include "io/measure/KinetoTrace.h"
+#include "io/measure/MeasurementsCsv.h"
+#include "io/measure/ProfileReport.h"
 
 using namespace trainplan;
 

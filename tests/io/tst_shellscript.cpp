@@ -1,8 +1,8 @@
-// The launch-script reader (io/ShellScript.h): what bash would run, read without running anything.
+// The launch-script reader (io/interop/ShellScript.h): what bash would run, read without running anything.
 
 #include <QTest>
 
-#include "io/ShellScript.h"
+#include "io/interop/ShellScript.h"
 
 using namespace trainplan::io;
 

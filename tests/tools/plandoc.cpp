@@ -1,12 +1,12 @@
 // trainplan_plandoc FILE.md: rewrites the generated key tables of a plan-format document in place
-// (io/PlanKeyDoc). Run after adding or changing a plan key: build/tests/trainplan_plandoc docs/PLAN_FORMAT.md
+// (io/plan/PlanKeyDoc). Run after adding or changing a plan key: build/tests/trainplan_plandoc docs/PLAN_FORMAT.md
 #include <QCoreApplication>
 #include <QFile>
 #include <QSaveFile>
 
 #include <cstdio>
 
-#include "io/PlanKeyDoc.h"
+#include "io/plan/PlanKeyDoc.h"
 
 int main(int argc, char **argv)
 {

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "core/plan/PlanKeys.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
 #include "ui/Planner.h"

@@ -18,15 +18,15 @@
 #include <QScrollArea>
 #include <QTabWidget>
 
-#include "io/CatalogJson.h"
-#include "io/Examples.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/Examples.h"
 #include "ui/MainWindow.h"
 #include "ui/DocumentActions.h"
 #include "ui/calibrate/CalibrateDialog.h"
 #include "ui/profile/ProfileDialog.h"
 #include <QTemporaryDir>
 #include "core/estimate/Estimate.h"
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterInspector.h"

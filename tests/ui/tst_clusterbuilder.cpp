@@ -19,10 +19,10 @@
 #include <QTest>
 #include <QUndoStack>
 
-#include "io/Evidence.h"
-#include "io/CatalogJson.h"
+#include "io/output/Evidence.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterInspector.h"

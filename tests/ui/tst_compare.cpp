@@ -16,8 +16,8 @@
 
 #include "core/common/Units.h"
 #include "core/estimate/Comparison.h"
-#include "io/CatalogJson.h"
-#include "io/Examples.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/Examples.h"
 #include "ui/MainWindow.h"
 #include "ui/SummaryStrip.h"
 #include "ui/charts/ChartExport.h"

@@ -24,7 +24,7 @@
 #include <qcustomplot.h>
 
 #include "TestSupport.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/ExportableChart.h"

@@ -17,17 +17,17 @@
 #include <QTableWidget>
 #include <QUndoCommand>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "ui/calibrate/CalibrateDialog.h"
 #include "ui/profile/ProfileDialog.h"
-#include "io/MeasurementsCsv.h"
+#include "io/measure/MeasurementsCsv.h"
 #include "ui/cluster/ClusterView.h"
 #include "ui/cluster/CustomCatalog.h"
 #include "ui/ExampleGallery.h"
 #include "ui/DocumentActions.h"
-#include "io/Examples.h"
-#include "io/PlanJson.h"
+#include "io/plan/Examples.h"
+#include "io/plan/PlanJson.h"
 #include "core/estimate/Estimate.h"
 #include <QListWidget>
 #include <QRegularExpression>

@@ -14,7 +14,7 @@
 #include <QTimer>
 #include <QUndoStack>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
 #include "ui/ExampleGallery.h"

@@ -25,12 +25,12 @@
 #include <qcustomplot.h>
 
 #include "core/common/Units.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
 #include "ui/FrameStyle.h"
 #include "ui/commands/ChangePlanValue.h"
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "ui/SummaryStrip.h"
 #include "TestSupport.h"
 #include "ui/charts/MemoryChartView.h"
@@ -553,7 +553,7 @@ void TestPlanner::dataParallelReadoutSaysWhenTheLayoutDoesNotDivide()
 }
 
 // Hovering a part of the step chart names the part, its seconds, how they are computed and the source
-// (io/StepTerms, issue 41): the forward part of the example's bar.
+// (io/output/StepTerms, issue 41): the forward part of the example's bar.
 void TestPlanner::stepChartHoverGivesFormulaAndSource()
 {
     Fixture f;

@@ -18,9 +18,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "io/CatalogJson.h"
-#include "io/EstimateJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/EstimateJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/MemoryChartView.h"

@@ -19,9 +19,9 @@
 
 #include <qcustomplot.h>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestSupport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/Report.h"

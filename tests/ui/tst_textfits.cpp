@@ -30,7 +30,7 @@
 
 #include "TestSupport.h"
 #include "TextRecorder.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ui/FormWidgets.h"
 #include "ui/MainWindow.h"
 #include "ui/charts/MemoryChartView.h"

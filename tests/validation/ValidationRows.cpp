@@ -9,7 +9,7 @@
 #include "core/common/Units.h"
 #include "core/compute/LayerOps.h"
 #include "core/plan/PlanValidation.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 
 namespace trainplan::validation {
 

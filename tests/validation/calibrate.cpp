@@ -18,7 +18,7 @@
 #include <map>
 #include <set>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "ValidationRows.h"
 #include "core/calibrate/LeastSquares.h"
 #include "core/estimate/Accuracy.h"

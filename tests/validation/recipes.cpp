@@ -19,9 +19,9 @@
 
 #include "ValidationRows.h"
 #include "core/search/Search.h"
-#include "io/CatalogJson.h"
-#include "io/Evidence.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/Evidence.h"
+#include "io/plan/PlanJson.h"
 
 #include <QFile>
 

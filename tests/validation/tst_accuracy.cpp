@@ -14,8 +14,8 @@
 #include "core/estimate/Accuracy.h"
 #include "core/estimate/Estimate.h"
 #include "core/search/Search.h"
-#include "io/Examples.h"
-#include "io/EstimateJson.h"
+#include "io/plan/Examples.h"
+#include "io/output/EstimateJson.h"
 
 using namespace trainplan;
 

@@ -12,8 +12,8 @@
 
 #include "ValidationRows.h"
 #include "core/search/Search.h"
-#include "io/CatalogJson.h"
-#include "io/Evidence.h"
+#include "io/plan/CatalogJson.h"
+#include "io/output/Evidence.h"
 
 using namespace trainplan;
 

@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "core/common/Units.h"

@@ -20,10 +20,10 @@
 #include <qcustomplot.h>
 
 #include "core/common/Units.h"
-#include "io/CalibrationReport.h"
-#include "io/CatalogJson.h"
-#include "io/MeasurementsCsv.h"
-#include "io/PlanJson.h"
+#include "io/measure/CalibrationReport.h"
+#include "io/plan/CatalogJson.h"
+#include "io/measure/MeasurementsCsv.h"
+#include "io/plan/PlanJson.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/cluster/CustomCatalog.h"
 #include "ui/document/PlanDocument.h"

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "core/calibrate/DeviceFit.h"
-#include "io/MeasurementsCsv.h"
+#include "io/measure/MeasurementsCsv.h"
 
 class QComboBox;
 class QCustomPlot;

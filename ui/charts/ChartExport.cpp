@@ -33,7 +33,7 @@
 
 #include <qcustomplot.h>
 
-#include "io/SafeFile.h"
+#include "io/common/SafeFile.h"
 #include "ui/charts/ExportableChart.h"
 
 namespace trainplan {

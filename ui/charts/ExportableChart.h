@@ -19,7 +19,7 @@ public:
 
     /// File stem: "memory", "roofline", "scaling", "pipeline".
     virtual QString exportName() const = 0;
-    /// The data the chart draws, as CSV (io/ChartCsv).
+    /// The data the chart draws, as CSV (io/output/ChartCsv).
     virtual QString exportCsv() const = 0;
     /// Lays the chart out at `logicalSize` (pixels at 96 dpi) and draws it scaled into `target`.
     virtual void renderChart(QPainter *painter, const QRectF &target, const QSizeF &logicalSize) = 0;

@@ -22,7 +22,7 @@
 #include "ui/charts/ChartStyle.h"
 #include "ui/Format.h"
 #include "core/common/Units.h"
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "core/memory/MemoryTerms.h"

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "core/common/EnumNames.h"
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 #include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"

@@ -10,7 +10,7 @@
 #include "core/common/Units.h"
 #include "core/compute/Roofline.h"
 #include "ui/Format.h"
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

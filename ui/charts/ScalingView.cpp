@@ -4,7 +4,7 @@
 
 #include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

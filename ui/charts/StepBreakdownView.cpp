@@ -5,9 +5,9 @@
 
 #include <qcustomplot.h>
 
-#include "io/ChartCsv.h"
-#include "io/Evidence.h"
-#include "io/StepTerms.h"
+#include "io/output/ChartCsv.h"
+#include "io/output/Evidence.h"
+#include "io/output/StepTerms.h"
 #include "ui/Format.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -214,7 +214,7 @@ QString StepBreakdownView::describeAt(const QPointF &position) const
         double start = 0;
         for (std::size_t k = 0; k < kStepPartCount; ++k) {
             if (seconds >= start && seconds < start + e.parts[k]) {
-                // The part, then how it is computed and where the formula comes from (io/StepTerms; time.terms).
+                // The part, then how it is computed and where the formula comes from (io/output/StepTerms; time.terms).
                 const io::StepTermInfo &term = io::stepTermInfo(StepPart(k));
                 return tr("<p><b>%1</b><br>%2<br><i>Source: %3</i></p>")
                     .arg(describe(bar, StepPart(k)).toHtmlEscaped(), QString::fromUtf8(term.formula).toHtmlEscaped(),

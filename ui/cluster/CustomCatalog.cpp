@@ -5,8 +5,8 @@
 #include <QJsonObject>
 #include <QSettings>
 
-#include "io/CatalogJson.h"
-#include "io/JsonReader.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/JsonReader.h"
 
 namespace trainplan {
 

@@ -14,7 +14,7 @@
 #include <QVBoxLayout>
 
 #include "core/common/Units.h"
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 
 namespace trainplan {
 

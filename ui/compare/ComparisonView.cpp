@@ -12,7 +12,7 @@
 
 #include "core/estimate/Comparison.h"
 #include "core/plan/PlanKeys.h"
-#include "io/ComparisonJson.h"
+#include "io/output/ComparisonJson.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 

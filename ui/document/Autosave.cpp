@@ -10,8 +10,8 @@
 
 #include <algorithm>
 
-#include "io/PlanJson.h"
-#include "io/SafeFile.h"
+#include "io/plan/PlanJson.h"
+#include "io/common/SafeFile.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

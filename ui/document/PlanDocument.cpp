@@ -4,9 +4,9 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
-#include "io/Evidence.h"
-#include "io/PlanJson.h"
-#include "io/SafeFile.h"
+#include "io/output/Evidence.h"
+#include "io/plan/PlanJson.h"
+#include "io/common/SafeFile.h"
 #include "core/plan/PlanName.h"
 
 namespace trainplan {

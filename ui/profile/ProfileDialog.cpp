@@ -17,8 +17,8 @@
 
 #include <qcustomplot.h>
 
-#include "io/KinetoTrace.h"
-#include "io/ProfileReport.h"
+#include "io/measure/KinetoTrace.h"
+#include "io/measure/ProfileReport.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 

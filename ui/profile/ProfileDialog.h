@@ -10,7 +10,7 @@
 
 #include "core/profile/ProfileComparison.h"
 #include "core/profile/TraceProfile.h"
-#include "io/KinetoTrace.h"
+#include "io/measure/KinetoTrace.h"
 
 class QCustomPlot;
 class QLabel;

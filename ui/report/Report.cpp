@@ -9,7 +9,7 @@
 #include <QSettings>
 #include <QStyle>
 
-#include "io/SafeFile.h"
+#include "io/common/SafeFile.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"

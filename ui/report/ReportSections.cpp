@@ -7,10 +7,10 @@
 #include "core/memory/ModelState.h"
 #include "core/estimate/Comparison.h"
 #include "core/step/StepModel.h"
-#include "io/ComparisonJson.h"
-#include "io/Evidence.h"
-#include "io/StepTerms.h"
-#include "io/PlanJson.h"
+#include "io/output/ComparisonJson.h"
+#include "io/output/Evidence.h"
+#include "io/output/StepTerms.h"
+#include "io/plan/PlanJson.h"
 #include "ui/Format.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
@@ -491,7 +491,7 @@ QList<QStringList> sourceRows(const Context &c)
         term(termInfo(StateTerm(i)));
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
         term(termInfo(OtherTerm(i)));
-    // The step time's parts this plan has (io/StepTerms; time.terms in the JSON), as section 5's table sums them.
+    // The step time's parts this plan has (io/output/StepTerms; time.terms in the JSON), as section 5's table sums them.
     for (std::size_t i = 0; i < kStepPartCount; ++i)
         if (c.e.parts[i] > 0) {
             const io::StepTermInfo &t = io::stepTermInfo(StepPart(i));

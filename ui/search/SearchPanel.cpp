@@ -1,7 +1,7 @@
 #include "ui/search/SearchPanel.h"
 #include "ui/Format.h"
 
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 
 #include <QAbstractTableModel>
 #include <QCheckBox>

@@ -5,7 +5,7 @@
 #include <QVBoxLayout>
 
 #include "core/learn/NumberFormat.h"
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"

@@ -14,8 +14,8 @@
 
 #include "core/common/Units.h"
 #include "core/compute/Roofline.h"
-#include "io/ChartCsv.h"
-#include "io/Evidence.h"
+#include "io/output/ChartCsv.h"
+#include "io/output/Evidence.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"

@@ -1,4 +1,4 @@
-#include "io/JsonDuplicates.h"
+#include "io/plan/JsonDuplicates.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

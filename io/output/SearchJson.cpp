@@ -1,10 +1,10 @@
-#include "io/SearchJson.h"
+#include "io/output/SearchJson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
-#include "io/Evidence.h"
-#include "io/PlanJson.h"
+#include "io/output/Evidence.h"
+#include "io/plan/PlanJson.h"
 
 namespace trainplan::io {
 

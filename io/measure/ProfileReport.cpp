@@ -1,6 +1,6 @@
-#include "io/ProfileReport.h"
+#include "io/measure/ProfileReport.h"
 
-#include "io/EstimateTable.h"
+#include "io/output/EstimateTable.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,8 +12,8 @@
 
 #include <cmath>
 
-#include "io/MeasurementsCsv.h"
-#include "io/SafeFile.h"
+#include "io/measure/MeasurementsCsv.h"
+#include "io/common/SafeFile.h"
 
 namespace trainplan::io {
 

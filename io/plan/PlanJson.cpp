@@ -1,4 +1,4 @@
-#include "io/PlanJson.h"
+#include "io/plan/PlanJson.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -11,9 +11,9 @@
 #include <cmath>
 
 #include "core/plan/PlanKeys.h"
-#include "io/CatalogJson.h"
-#include "io/JsonDuplicates.h"
-#include "io/JsonReader.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/JsonDuplicates.h"
+#include "io/plan/JsonReader.h"
 #include "core/plan/PlanValidation.h"
 
 namespace trainplan::io {

@@ -1,6 +1,6 @@
-#include "io/KinetoTrace.h"
+#include "io/measure/KinetoTrace.h"
 
-#include "io/SafeFile.h"
+#include "io/common/SafeFile.h"
 
 #include <algorithm>
 #include <cctype>

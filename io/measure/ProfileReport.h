@@ -1,7 +1,7 @@
 #pragma once
 // A profiler trace beside the estimate (trainplan profile, Tools > Compare with a Profiler Trace): the
 // comparison as text and as JSON, and the measured classes as one row of a calibration CSV
-// (io/MeasurementsCsv), so that `trainplan calibrate` fits the device to them.
+// (io/measure/MeasurementsCsv), so that `trainplan calibrate` fits the device to them.
 
 #include <QJsonObject>
 #include <QString>

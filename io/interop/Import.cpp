@@ -1,4 +1,4 @@
-#include "io/Import.h"
+#include "io/interop/Import.h"
 
 #include <optional>
 #include <QFileInfo>
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <map>
 
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
-#include "io/SafeFile.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
+#include "io/common/SafeFile.h"
 #include "core/plan/PlanKeys.h"
 
 namespace trainplan::io {

@@ -1,4 +1,4 @@
-#include "io/Export.h"
+#include "io/interop/Export.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

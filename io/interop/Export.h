@@ -1,7 +1,7 @@
 #pragma once
 // Launch configurations from a plan: a Megatron-LM launch script, a NeMo / Megatron-Bridge recipe (YAML),
 // a torchtitan job file (TOML) or a DeepSpeed config (JSON). Each writes every key its target can
-// express, so that importing the file (io/Import.h) gives those keys back, and lists the plan's keys it
+// express, so that importing the file (io/interop/Import.h) gives those keys back, and lists the plan's keys it
 // cannot express (the hardware, and what the framework has no setting for).
 
 #include <QByteArray>

@@ -1,7 +1,7 @@
 #pragma once
 // What each part of the step time is, how it is computed and where the formula comes from: the step-time
 // counterpart of core/memory/MemoryTerms, for the estimate's JSON (time.terms), the step chart's hover and
-// the report. Words live here, next to io/Evidence, not in core: core returns the seconds.
+// the report. Words live here, next to io/output/Evidence, not in core: core returns the seconds.
 
 #include <array>
 

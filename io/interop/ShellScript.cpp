@@ -1,4 +1,4 @@
-#include "io/ShellScript.h"
+#include "io/interop/ShellScript.h"
 
 #include <QRegularExpression>
 

@@ -1,4 +1,4 @@
-#include "io/CatalogJson.h"
+#include "io/plan/CatalogJson.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <optional>
 
-#include "io/JsonDuplicates.h"
-#include "io/JsonReader.h"
-#include "io/PlanJson.h"
+#include "io/plan/JsonDuplicates.h"
+#include "io/plan/JsonReader.h"
+#include "io/plan/PlanJson.h"
 #include "core/plan/Plan.h"
 #include "core/plan/PlanKeys.h"
 

@@ -1,4 +1,4 @@
-#include "io/MeasurementsCsv.h"
+#include "io/measure/MeasurementsCsv.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/SafeFile.h"
+#include "io/common/SafeFile.h"
 
 namespace trainplan::io {
 

@@ -1,4 +1,4 @@
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "io/StepTerms.h"
+#include "io/output/StepTerms.h"
 
 namespace trainplan::io {
 

@@ -1,4 +1,4 @@
-#include "io/CalibrationReport.h"
+#include "io/measure/CalibrationReport.h"
 
 #include <QTextStream>
 

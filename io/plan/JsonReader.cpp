@@ -1,4 +1,4 @@
-#include "io/JsonReader.h"
+#include "io/plan/JsonReader.h"
 
 #include <QJsonArray>
 #include <QJsonValue>

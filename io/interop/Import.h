@@ -7,7 +7,7 @@
 // node count, the global batch, the model, its sequence length) is an error naming each key unless the
 // built-in example plan's values are asked for (ImportOptions::assumeExample; then listed as assumptions);
 // everything else takes the plan format's documented defaults (docs/PLAN_FORMAT.md), not the example's.
-// Exports go the other way (io/Export.h).
+// Exports go the other way (io/interop/Export.h).
 
 #include <QByteArray>
 #include <QJsonObject>

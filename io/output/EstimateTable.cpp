@@ -1,6 +1,6 @@
-#include "io/EstimateTable.h"
+#include "io/output/EstimateTable.h"
 
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 
 #include <QStringList>
 

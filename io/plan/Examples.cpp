@@ -1,12 +1,12 @@
-#include "io/Examples.h"
+#include "io/plan/Examples.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include "core/plan/PlanName.h"
-#include "io/CatalogJson.h"
-#include "io/PlanJson.h"
+#include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 
 namespace trainplan::io {
 

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-#include "io/JsonReader.h"
+#include "io/plan/JsonReader.h"
 #include "core/common/Problem.h"
 #include "core/hardware/Catalog.h"
 

@@ -1,4 +1,4 @@
-#include "io/SafeFile.h"
+#include "io/common/SafeFile.h"
 
 #include <QCoreApplication>
 #include <QDir>

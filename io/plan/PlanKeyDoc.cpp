@@ -1,4 +1,4 @@
-#include "io/PlanKeyDoc.h"
+#include "io/plan/PlanKeyDoc.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "io/ChartCsv.h"
+#include "io/output/ChartCsv.h"
 
 #include <QStringList>
 

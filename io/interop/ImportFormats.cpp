@@ -1,9 +1,9 @@
-// The five readers of io/Import.h: each turns a file into leaves (its own dotted names, values, lines),
+// The five readers of io/interop/Import.h: each turns a file into leaves (its own dotted names, values, lines),
 // then maps the leaves it understands to plan keys through its table.
 
-#include "io/Import.h"
-#include "io/JsonDuplicates.h"
-#include "io/ShellScript.h"
+#include "io/interop/Import.h"
+#include "io/plan/JsonDuplicates.h"
+#include "io/interop/ShellScript.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -213,7 +213,7 @@ const std::map<QString, Rule> &megatronRules()
                 {"main_params_dtype", {"training.master_weights", stateFormat()}},
                 // Megatron-FSDP (--use-megatron-fsdp with --data-parallel-sharding-strategy, default
                 // optim_grads_params) and PyTorch FSDP2 inside Megatron-LM (--use-torch-fsdp2): resolved
-                // together (io/Import.cpp, resolveFsdp).
+                // together (io/interop/Import.cpp, resolveFsdp).
                 {"use_megatron_fsdp", {"derived.megatron_fsdp", asBool}},
                 {"data_parallel_sharding_strategy", {"derived.fsdp_sharding", oneOf({{"no_shard", "no_shard"}, {"optim", "optim"},
                                                                                      {"optim_grads", "optim_grads"},
@@ -248,7 +248,7 @@ const std::map<QString, Rule> &megatronRules()
     return rules;
 }
 
-// Pseudo-keys resolved when the files are combined (io/Import.cpp): they need other keys' values.
+// Pseudo-keys resolved when the files are combined (io/interop/Import.cpp): they need other keys' values.
 constexpr const char *kLayersPerVirtualStage = "derived.layers_per_virtual_stage";
 constexpr const char *kAccumulation = "derived.gradient_accumulation";
 constexpr const char *kDropout = "derived.dropout";
@@ -470,7 +470,7 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
 
 /// The words a script passes to Megatron-LM: the command that runs a Python entry point with the most flags
 /// (torchrun ... pretrain_gpt.py ..., its launcher's own flags with it), as bash would expand it
-/// (io/ShellScript.h); an argument file (no such command) is all its words.
+/// (io/interop/ShellScript.h); an argument file (no such command) is all its words.
 std::vector<shell::Field> megatronArguments(const shell::Script &script)
 {
     const std::vector<shell::Command> &commands = script.commands;
@@ -544,7 +544,7 @@ int tokenizerVocabularySize(const QString &name)
 /// The vocabulary of the tokenizer a file names, when it gives no vocabulary size: the tokenizer's own, which
 /// Megatron-LM pads to a multiple of make_vocab_size_divisible_by (128) x the tensor-parallel size
 /// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,
-/// io/Import.cpp). Only for a file that gives the model (a tokenizer alone plans nothing).
+/// io/interop/Import.cpp). Only for a file that gives the model (a tokenizer alone plans nothing).
 void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line, const QString &source,
                             FileImport &out)
 {

@@ -1,6 +1,6 @@
-#include "io/ComparisonJson.h"
+#include "io/output/ComparisonJson.h"
 
-#include "io/EstimateTable.h"
+#include "io/output/EstimateTable.h"
 
 #include <QJsonArray>
 #include <QStringList>

@@ -1,7 +1,7 @@
-#include "io/EstimateJson.h"
-#include "io/StepTerms.h"
+#include "io/output/EstimateJson.h"
+#include "io/output/StepTerms.h"
 
-#include "io/Evidence.h"
+#include "io/output/Evidence.h"
 
 #include "core/common/Units.h"
 
@@ -157,7 +157,7 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         breakdown[QLatin1String(toString(TimeCategory(i)))] = step.breakdown[i];
     QJsonObject parts;
-    QJsonObject terms; // the parts with what each is and where its formula comes from (io/StepTerms)
+    QJsonObject terms; // the parts with what each is and where its formula comes from (io/output/StepTerms)
     const auto stepPartSeconds = stepParts(plan, step);
     for (std::size_t i = 0; i < kStepPartCount; ++i) {
         parts[QLatin1String(toString(StepPart(i)))] = stepPartSeconds[i];
