@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "core/learn/Exercises.h"
+#include "learn/Exercises.h"
 
 class QLabel;
 class QVBoxLayout;

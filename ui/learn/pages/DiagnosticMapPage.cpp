@@ -8,7 +8,7 @@
 
 #include "core/advice/Interventions.h"
 #include "core/common/Units.h"
-#include "core/learn/NumberFormat.h"
+#include "learn/NumberFormat.h"
 #include "io/output/ChartCsv.h"
 #include "io/output/Evidence.h"
 #include "ui/charts/ChartStyle.h"

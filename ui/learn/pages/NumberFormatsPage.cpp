@@ -13,7 +13,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/learn/NumberFormat.h"
+#include "learn/NumberFormat.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"

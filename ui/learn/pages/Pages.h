@@ -3,7 +3,7 @@
 // the exercise page (one class for all 22 exercises). Each derives from LearnPage, the scaffold every page
 // shares (heading, caption, refresh on plan change, an exportable figure).
 
-#include "core/learn/Exercises.h"
+#include "learn/Exercises.h"
 #include "ui/learn/LearnPages.h"
 
 namespace trainplan {

@@ -4,7 +4,7 @@
 #include <QPainter>
 #include <QVBoxLayout>
 
-#include "core/learn/NumberFormat.h"
+#include "learn/NumberFormat.h"
 #include "io/output/ChartCsv.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"

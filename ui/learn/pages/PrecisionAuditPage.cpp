@@ -4,7 +4,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "core/learn/NumberFormat.h"
+#include "learn/NumberFormat.h"
 #include "core/precision/PrecisionPolicy.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/pages/PageWidgets.h"

@@ -9,7 +9,7 @@
 
 #include <qcustomplot.h>
 
-#include "core/learn/Teaching.h"
+#include "learn/Teaching.h"
 #include "ui/charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"

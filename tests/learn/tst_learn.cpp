@@ -8,9 +8,9 @@
 #include <limits>
 
 #include "io/plan/CatalogJson.h"
-#include "core/learn/Exercises.h"
-#include "core/learn/NumberFormat.h"
-#include "core/learn/Teaching.h"
+#include "learn/Exercises.h"
+#include "learn/NumberFormat.h"
+#include "learn/Teaching.h"
 #include "core/memory/ModelState.h"
 
 using namespace trainplan;

@@ -1,4 +1,4 @@
-#include "core/learn/Exercises.h"
+#include "learn/Exercises.h"
 
 #include <array>
 #include <cmath>
@@ -7,8 +7,8 @@
 
 #include "core/common/Units.h"
 #include "core/compute/LayerOps.h"
-#include "core/learn/NumberFormat.h"
-#include "core/learn/Teaching.h"
+#include "learn/NumberFormat.h"
+#include "learn/Teaching.h"
 #include "core/memory/ModelState.h"
 
 namespace trainplan {

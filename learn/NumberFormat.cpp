@@ -1,4 +1,4 @@
-#include "core/learn/NumberFormat.h"
+#include "learn/NumberFormat.h"
 
 #include <cfenv>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/learn/Teaching.h"
+#include "learn/Teaching.h"
 
 #include <algorithm>
 #include <cmath>
