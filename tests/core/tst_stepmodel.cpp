@@ -54,6 +54,7 @@ private slots:
     void tensorCommTermByHand();
     void pipelineIdleTermByHand();
     void dataCommTermByHand();
+    void optimizerTermByHand();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -425,6 +426,28 @@ void TestStepModel::dataCommTermByHand()
     const double expected = std::ceil(gradients / bucket) * std::min(ring, tree);
     QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::DataComm)], expected);
     QCOMPARE(e.step.dataParallelSlowdownSeconds, 0.0);
+}
+
+// The optimizer term by hand: Llama 2 7B on one DGX H100, data 8 with ZeRO-1, BF16 with Adam. Each rank updates
+// its eighth of the parameters; per parameter the update reads the gradient (q_g), reads and writes the FP32
+// master and both moments (2 q_o = 24 bytes) and writes the BF16 working copy (q_p): a streaming kernel at
+// HBM bandwidth with the device's memory efficiency at that size, (bytes + half) / (bandwidth x max).
+void TestStepModel::optimizerTermByHand()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    plan.parallel.zeroStage = 1;
+    plan.parallel.offloadOptimizer = false;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY(e.valid);
+    const StateBytesPerParameter q = stateBytesPerParameter(plan.training);
+    QCOMPARE(q.optimizer, 12.0); // FP32 master (4) + two FP32 moments (8): the reference text's 16 bytes with q_p, q_g
+    const double shard = double(e.memory.stages[0].parameterCount) / 8.0;
+    const double bytes = shard * (q.gradients + 2.0 * q.optimizer + q.parameters);
+    const DeviceSpec &d = *e.device;
+    const double expected = (bytes + d.memoryEfficiency.halfSize) / (d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max);
+    QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::Optimizer)], expected);
+    // About 24 GB of traffic per rank at 3.35 TB/s: under 20 ms.
+    QVERIFY(expected > 0.003 && expected < 0.02);
 }
 
 QTEST_APPLESS_MAIN(TestStepModel)
