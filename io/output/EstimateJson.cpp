@@ -162,10 +162,10 @@ QJsonObject stepToJson(const Plan &plan, const StepEstimate &step, const Rooflin
     for (std::size_t i = 0; i < kStepPartCount; ++i) {
         parts[QLatin1String(toString(StepPart(i)))] = stepPartSeconds[i];
         const StepTermInfo &info = stepTermInfo(StepPart(i));
-        terms[QLatin1String(info.key)] = QJsonObject{{"seconds", stepPartSeconds[i]},
-                                                     {"label", QString::fromUtf8(info.label)},
-                                                     {"formula", QString::fromUtf8(info.formula)},
-                                                     {"source", QString::fromUtf8(info.source)}};
+        terms[QLatin1String(toString(StepPart(i)))] = QJsonObject{{"seconds", stepPartSeconds[i]},
+                                                                  {"label", QLatin1String(labelOf(StepPart(i)))},
+                                                                  {"formula", QString::fromUtf8(info.formula)},
+                                                                  {"source", QString::fromUtf8(info.source)}};
     }
     QJsonArray stages;
     for (const StageTime &s : step.stages)

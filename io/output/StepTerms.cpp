@@ -10,63 +10,52 @@ namespace {
 // link (ring: (n-1) latency + (n-1)/n x bytes / bandwidth per pass, an all-reduce twice that; NCCL's tree
 // where faster; core/comm/Collectives).
 constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
-    {"forward", "Forward",
-     "m x the pace stage's forward per micro-batch: L layers (+ the embedding on the first stage, the output layer and "
+    {"m x the pace stage's forward per micro-batch: L layers (+ the embedding on the first stage, the output layer and "
      "loss on the last), each op max(FLOPs / (peak x matmul efficiency at its size), bytes / (HBM bandwidth x memory "
      "efficiency)), attention at the device's attention efficiency, FP8/FP4 matmuls at their share of the FP8 peak",
      "roofline per kernel (Williams et al. 2009); the reference text's FLOP counts (Narayanan et al. 2021, "
      "Sec. 5.1); efficiencies per device fitted on published runs (docs/CALIBRATION.md)"},
-    {"backward", "Backward",
-     "m x the pace stage's backward per micro-batch: the input and weight gradients of every forward op (about twice "
+    {"m x the pace stage's backward per micro-batch: the input and weight gradients of every forward op (about twice "
      "its FLOPs), timed like the forward",
      "backward = 2 x forward matmul FLOPs (Narayanan et al. 2021, Sec. 5.1); docs/CALIBRATION.md"},
-    {"recompute", "Recompute",
-     "m x the forward ops replayed before backward: the whole forward of the recomputed layers (full, "
+    {"m x the forward ops replayed before backward: the whole forward of the recomputed layers (full, "
      "recompute_layers of them), the attention core or the chosen modules of every layer (selective)",
      "activation recomputation (Chen et al. 2016); selective recomputation (Korthikanti et al. 2022)"},
-    {"tensor_comm", "Tensor-parallel communication",
-     "m x (L x (forward + backward + replayed forward) + the embedding's and output layer's) passes, each 2 AR of "
+    {"m x (L x (forward + backward + replayed forward) + the embedding's and output layer's) passes, each 2 AR of "
      "s b h q over the tensor group (sequence parallel: 2 x (AG + RS) of the same tensor); with tensor_comm_overlap "
      "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part",
      "Shoeybi et al. 2019; Korthikanti et al. 2022; the hidden part's slowdown: Wang et al. 2023 (10-20%)"},
-    {"context_comm", "Context-parallel KV exchange",
-     "m x L x (forward + backward + replayed forward) exchanges of K and V: ring, c - 1 steps each exposed by what its "
+    {"m x L x (forward + backward + replayed forward) exchanges of K and V: ring, c - 1 steps each exposed by what its "
      "transfer takes beyond its attention block; all-gather of the whole sequence's K, V (and reduce-scatter of "
      "their gradients); all-to-all of Q, K, V and the context",
      "Liu et al. 2023 (Ring Attention); Llama Team 2024, Sec. 3.3.2; Jacobs et al. 2023 (Ulysses)"},
-    {"expert_comm", "Expert dispatch and combine",
-     "m x MoE layers x (dispatch + combine) per pass: the busiest rank's k routed copies (DeepEP/HybridEP: one per "
+    {"m x MoE layers x (dispatch + combine) per pass: the busiest rank's k routed copies (DeepEP/HybridEP: one per "
      "destination node) over the expert group's links, A2A; with expert_comm_overlap each hides beside another "
      "micro-batch's compute and costs that compute the dispatcher's SMs",
      "Lepikhin et al. 2021; Megatron-Core token_dispatcher.py and model_chunk_schedule_plan.py; DeepEP"},
-    {"pipeline_idle", "Pipeline bubble and transfers",
-     "bubble + m x 2 x v x (one activation of s b h q / t to the next stage + the schedule step): analytic bubble "
+    {"bubble + m x 2 x v x (one activation of s b h q / t to the next stage + the schedule step): analytic bubble "
      "(p - 1) / v x the slowest stage's micro-batch (ZB-H1 without its weight gradients), or the simulated "
      "schedule's makespan beyond m micro-batches",
      "Narayanan et al. 2021 (1F1B, interleaving, scatter/gather); Qi et al. 2024 (zero bubble); the schedule "
      "step fitted per device (docs/CALIBRATION.md)"},
-    {"data_comm", "Data-parallel / ZeRO communication",
-     "the gradient reduction (ZeRO 0-2: buckets as the backward fills them, the last one exposed; ZeRO-3: each "
+    {"the gradient reduction (ZeRO 0-2: buckets as the backward fills them, the last one exposed; ZeRO-3: each "
      "unit's gathers and reduce-scatter beside its compute) beyond the compute it hides behind, + the slowdown the "
      "hidden part's SMs and HBM traffic cause, + FP8 amax all-reduces",
      "Li et al. 2020 (PyTorch DDP buckets); Rajbhandari et al. 2020 (ZeRO); Zhao et al. 2023 (FSDP); NCCL SMs: "
      "Megatron-Core nccl_ub; Transformer Engine fp8.py"},
-    {"optimizer", "Optimizer",
-     "the optimizer step over this rank's shard of the parameters (/ the shard ranks with ZeRO >= 1): its state "
+    {"the optimizer step over this rank's shard of the parameters (/ the shard ranks with ZeRO >= 1): its state "
      "bytes read and written at HBM bandwidth, + the low-precision weight copies' refresh; offloaded: gradients to "
      "the host beyond the last backward, the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, "
      "and the parameters back",
      "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); STREAM Triad (McCalpin)"},
-    {"host_launch", "Host launch",
-     "m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "
+    {"m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "
      "cost; a dropless MoE layer waits for its token counts: a pass of its own; CUDA graphs replay the launches)",
      "Megatron-Core token_dispatcher.py (the host sync before the all-to-all); launch cost per host fitted "
      "(docs/CALIBRATION.md)"},
-    {"activation_offload", "Activation offload",
-     "m x what each offloaded layer's copy to the host and back over the host link takes beyond the layer's "
+    {"m x what each offloaded layer's copy to the host and back over the host link takes beyond the layer's "
      "compute it runs beside",
      "Megatron-Core cpu_offloading (--cpu-offloading-num-layers); the host link per device"},
-    {"other", "Other", "0: every second of the step is in one of the parts above",
+    {"0: every second of the step is in one of the parts above",
      "core/step/StepModel (the category is kept for plans that add a term without a part of its own)"},
 }};
 

@@ -9,10 +9,10 @@
 
 namespace trainplan::io {
 
+/// How a part's seconds are computed and where the formula comes from. Its key and label are the part's own
+/// spelling and label (toString, labelOf: core/step/StepTimeline's enum table).
 struct StepTermInfo
 {
-    const char *key;     ///< the part's spelling: the key in time.parts and time.terms
-    const char *label;   ///< short label for charts and tables
     const char *formula; ///< how the seconds are computed, in the plan's symbols (ASCII)
     const char *source;  ///< papers, framework sources or the calibration behind it
 };

@@ -495,7 +495,8 @@ QList<QStringList> sourceRows(const Context &c)
     for (std::size_t i = 0; i < kStepPartCount; ++i)
         if (c.e.parts[i] > 0) {
             const io::StepTermInfo &t = io::stepTermInfo(StepPart(i));
-            rows << QStringList{QObject::tr("Step time: %1").arg(QString::fromUtf8(t.label)), QString::fromUtf8(t.formula).toHtmlEscaped(),
+            rows << QStringList{QObject::tr("Step time: %1").arg(QString::fromLatin1(labelOf(StepPart(i)))),
+                                QString::fromUtf8(t.formula).toHtmlEscaped(),
                                 QString::fromUtf8(t.source).toHtmlEscaped()};
         }
     for (const NodeGroup &g : c.plan.cluster.groups())
