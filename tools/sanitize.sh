@@ -7,7 +7,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${TRAINPLAN_SANITIZE_DIR:-"$root/build-asan"}
 bash "$root/tools/setup.sh" build >/dev/null # installs what is missing
 if [ ! -f "$build_dir/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTRAINPLAN_SANITIZE=ON -DTRAINPLAN_UNITY_UI=OFF
+  cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Debug -DBUILD_TESTING=ON -DTRAINPLAN_SANITIZE=ON -DTRAINPLAN_UNITY=OFF
 fi
 cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}"
 cd "$build_dir"

@@ -18,7 +18,7 @@ double toFree(double value, const BoundedParameter &p)
     return std::log(x / (1.0 - x));
 }
 
-struct Problem
+struct FitProblem
 {
     const std::vector<BoundedParameter> &parameters;
     const Residuals &residuals;
@@ -48,7 +48,7 @@ struct Problem
 };
 
 /// Marquardt iterations from `u`; returns the number taken.
-int iterate(const Problem &problem, Eigen::VectorXd &u, int maxIterations, bool &converged)
+int iterate(const FitProblem &problem, Eigen::VectorXd &u, int maxIterations, bool &converged)
 {
     Eigen::VectorXd r0 = problem.r(u);
     double cost = r0.squaredNorm(), lambda = 1e-3;
@@ -84,7 +84,7 @@ int iterate(const Problem &problem, Eigen::VectorXd &u, int maxIterations, bool 
     return it;
 }
 
-Eigen::VectorXd freeStart(const Problem &problem)
+Eigen::VectorXd freeStart(const FitProblem &problem)
 {
     std::vector<double> u;
     for (std::size_t i = 0; i < problem.parameters.size(); ++i)
@@ -94,7 +94,7 @@ Eigen::VectorXd freeStart(const Problem &problem)
 }
 
 /// The Jacobian with respect to the parameters themselves (chain rule through the bounds).
-Eigen::MatrixXd valueJacobian(const Problem &problem, const Eigen::VectorXd &u, const Eigen::VectorXd &r0)
+Eigen::MatrixXd valueJacobian(const FitProblem &problem, const Eigen::VectorXd &u, const Eigen::VectorXd &r0)
 {
     Eigen::MatrixXd j = problem.jacobian(u, r0);
     Eigen::Index k = 0;
@@ -110,7 +110,7 @@ Eigen::MatrixXd valueJacobian(const Problem &problem, const Eigen::VectorXd &u, 
 }
 
 /// The fitted parameter the data identifies least, when J^T J is near singular; -1 when all are identified.
-int leastIdentified(const Problem &problem, const Eigen::MatrixXd &j)
+int leastIdentified(const FitProblem &problem, const Eigen::MatrixXd &j)
 {
     if (j.cols() == 0)
         return -1;
@@ -137,7 +137,7 @@ int leastIdentified(const Problem &problem, const Eigen::MatrixXd &j)
 
 LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters, const Residuals &residuals, int maxIterations)
 {
-    Problem problem{parameters, residuals, std::vector<bool>(parameters.size(), false)};
+    FitProblem problem{parameters, residuals, std::vector<bool>(parameters.size(), false)};
     LeastSquaresFit fit;
     fit.startCost = residuals([&] {
                         std::vector<double> v;

@@ -4,14 +4,14 @@
 #include <limits>
 
 #include "core/memory/MemoryModel.h"
+#include "core/common/Units.h"
 
 namespace trainplan {
 
 namespace {
 
-constexpr double kMiB = 1024.0 * 1024.0;
-constexpr double kMinBlock = 512.0, kSmallSize = kMiB, kSmallBuffer = 2.0 * kMiB, kMinLargeAlloc = 10.0 * kMiB,
-                 kLargeBuffer = 20.0 * kMiB, kRoundLarge = 2.0 * kMiB;
+constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kSmallBuffer = 2.0 * units::MiB, kMinLargeAlloc = 10.0 * units::MiB,
+                 kLargeBuffer = 20.0 * units::MiB, kRoundLarge = 2.0 * units::MiB;
 
 double roundSize(double bytes)
 {

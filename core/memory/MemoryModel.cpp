@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/common/Units.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
 #include "core/model/ModelSpec.h"
@@ -195,7 +196,6 @@ struct StageInputs
     ParameterShapes parameters;        ///< what each stage's parameter count is made of
 };
 
-constexpr double kMiB = 1024.0 * 1024.0;
 
 /// Allocator rounding of one layer's stored tensors for one micro-batch, each rounded as the caching
 /// allocator rounds it.
@@ -212,7 +212,7 @@ double layerRoundingBytes(const LayerStoredTensors &layer)
 /// defaults: Simple NCCL_BUFFSIZE 4 MiB; LL128 120 x 640 x 8 x 8 B; LL 8 x 512 x 8 x 16 B).
 double ncclCommunicatorBytes(bool crossesDomains)
 {
-    constexpr double kConnection = 4.0 * kMiB + 120.0 * 640 * 8 * 8 + 8.0 * 512 * 8 * 16;
+    constexpr double kConnection = 4.0 * units::MiB + 120.0 * 640 * 8 * 8 + 8.0 * 512 * 8 * 16;
     return (crossesDomains ? 8.0 : 16.0) * kConnection;
 }
 
@@ -290,8 +290,8 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.backwardWorkspace = 2.0 * layerBackwardGradientBytes(plan);
     in.roundingPerLayer = layerRoundingBytes(layerStoredTensors(plan));
     in.ncclBuffers = ncclBytes(plan);
-    in.ncclPerPipelinePeer = 2.0 * 4.0 * kMiB; // p2p: 2 channels x the Simple buffer per neighbour
-    in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * kMiB;
+    in.ncclPerPipelinePeer = 2.0 * 4.0 * units::MiB; // p2p: 2 channels x the Simple buffer per neighbour
+    in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * units::MiB;
     in.parameters = parameterShapes(plan);
     in.lossWorkspace = lossWorkspaceBytes(plan);
     return in;
@@ -623,8 +623,8 @@ double allocatorBlockBytes(double size)
 {
     // PyTorch c10/cuda/CUDACachingAllocator.cpp: kMinBlockSize 512 B, kSmallSize 1 MiB, kMinLargeAlloc
     // 10 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB.
-    constexpr double kMinBlock = 512.0, kSmallSize = kMiB, kMinLargeAlloc = 10.0 * kMiB, kLargeBuffer = 20.0 * kMiB,
-                     kRoundLarge = 2.0 * kMiB;
+    constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kMinLargeAlloc = 10.0 * units::MiB, kLargeBuffer = 20.0 * units::MiB,
+                     kRoundLarge = 2.0 * units::MiB;
     if (!(size > 0))
         return 0.0;
     const double rounded = std::ceil(size / kMinBlock) * kMinBlock;

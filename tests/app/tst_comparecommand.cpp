@@ -11,6 +11,7 @@
 #include "app/CommandLine.h"
 #include "app/CompareCommand.h"
 #include "app/EstimateCommand.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -175,5 +176,5 @@ void TestCompareCommand::tableAndUsage()
     QCOMPARE(missing.exitCode, int(cli::InvalidInput));
 }
 
-QTEST_GUILESS_MAIN(TestCompareCommand)
+TRAINPLAN_TEST_GUILESS_MAIN(TestCompareCommand)
 #include "tst_comparecommand.moc"

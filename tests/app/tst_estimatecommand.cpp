@@ -11,6 +11,7 @@
 
 #include "app/CommandLine.h"
 #include "app/EstimateCommand.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -233,5 +234,5 @@ void TestEstimateCommand::timeTermsOfEveryExample()
     }
 }
 
-QTEST_GUILESS_MAIN(TestEstimateCommand)
+TRAINPLAN_TEST_GUILESS_MAIN(TestEstimateCommand)
 #include "tst_estimatecommand.moc"

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "CliRun.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 namespace {
@@ -276,5 +277,5 @@ void TestHardening::emptyPathAndHugeNumbersSayWhat()
     QVERIFY2(run.err.contains(QStringLiteral("training.global_batch: malformed JSON at byte")), qPrintable(run.err));
 }
 
-QTEST_GUILESS_MAIN(TestHardening)
+TRAINPLAN_TEST_GUILESS_MAIN(TestHardening)
 #include "tst_hardening.moc"

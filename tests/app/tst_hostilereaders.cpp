@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "CliRun.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "io/plan/CatalogJson.h"
 
@@ -422,5 +423,5 @@ void TestHostileReaders::calibrateHelpNamesItsArgument()
     QVERIFY2(!help.contains(QStringLiteral("Plan file")), qPrintable(help));
 }
 
-QTEST_GUILESS_MAIN(TestHostileReaders)
+TRAINPLAN_TEST_GUILESS_MAIN(TestHostileReaders)
 #include "tst_hostilereaders.moc"

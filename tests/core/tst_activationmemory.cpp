@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/hardware/Catalog.h"
 #include "core/memory/ActivationMemory.h"
@@ -290,5 +291,5 @@ void TestActivationMemory::figure7()
     }
 }
 
-QTEST_APPLESS_MAIN(TestActivationMemory)
+TRAINPLAN_TEST_APPLESS_MAIN(TestActivationMemory)
 #include "tst_activationmemory.moc"

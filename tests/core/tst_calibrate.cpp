@@ -12,6 +12,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "app/CalibrateCommand.h"
 #include "core/calibrate/DeviceFit.h"
@@ -285,5 +286,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCalibrate)
+TRAINPLAN_TEST_GUILESS_MAIN(TestCalibrate)
 #include "tst_calibrate.moc"

@@ -11,6 +11,7 @@
 #include "io/output/Evidence.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/cluster/Topology.h"
 #include "core/estimate/Estimate.h"
@@ -443,5 +444,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCluster)
+TRAINPLAN_TEST_GUILESS_MAIN(TestCluster)
 #include "tst_cluster.moc"

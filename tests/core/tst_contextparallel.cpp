@@ -13,6 +13,7 @@
 #include "core/search/Search.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -239,5 +240,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestContextParallel)
+TRAINPLAN_TEST_GUILESS_MAIN(TestContextParallel)
 #include "tst_contextparallel.moc"

@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/common/Units.h"
 #include "core/comm/Collectives.h"
@@ -316,5 +317,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestFloors)
+TRAINPLAN_TEST_APPLESS_MAIN(TestFloors)
 #include "tst_floors.moc"

@@ -18,6 +18,7 @@
 #include "io/output/EstimateJson.h"
 #include "io/output/EstimateTable.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/common/Units.h"
 #include "core/estimate/Estimate.h"
@@ -89,5 +90,5 @@ void TestLocale::planFilesReadAndWriteTheSame()
     QVERIFY(!written.contains("0,125"));
 }
 
-QTEST_APPLESS_MAIN(TestLocale)
+TRAINPLAN_TEST_APPLESS_MAIN(TestLocale)
 #include "tst_locale.moc"

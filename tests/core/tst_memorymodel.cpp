@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
@@ -438,5 +439,5 @@ void TestMemoryModel::invalidPlanIsReportedNotEstimated()
     QVERIFY(e.memory.stages.empty());
 }
 
-QTEST_APPLESS_MAIN(TestMemoryModel)
+TRAINPLAN_TEST_APPLESS_MAIN(TestMemoryModel)
 #include "tst_memorymodel.moc"

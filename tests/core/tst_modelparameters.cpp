@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/model/ModelSpec.h"
 
@@ -161,5 +162,5 @@ void TestModelParameters::tensorParallelSplit()
     QCOMPARE(p.perTensorRank(4), (12 * h * h + 7 * h) / 4 + 6 * h);
 }
 
-QTEST_APPLESS_MAIN(TestModelParameters)
+TRAINPLAN_TEST_APPLESS_MAIN(TestModelParameters)
 #include "tst_modelparameters.moc"

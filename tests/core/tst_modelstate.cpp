@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/memory/ModelState.h"
 
@@ -156,5 +157,5 @@ void TestModelState::optimizerStateFormats()
     QCOMPARE(b.master, expectedMaster);
 }
 
-QTEST_APPLESS_MAIN(TestModelState)
+TRAINPLAN_TEST_APPLESS_MAIN(TestModelState)
 #include "tst_modelstate.moc"

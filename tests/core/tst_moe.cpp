@@ -18,6 +18,7 @@
 #include "core/step/StepModel.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/Evidence.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -449,5 +450,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestMoe)
+TRAINPLAN_TEST_GUILESS_MAIN(TestMoe)
 #include "tst_moe.moc"

@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include "TestMain.h"
+
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -292,5 +294,5 @@ void TestPipeline::rejectsBadInput()
     QVERIFY(!huge.error.empty());
 }
 
-QTEST_APPLESS_MAIN(TestPipeline)
+TRAINPLAN_TEST_APPLESS_MAIN(TestPipeline)
 #include "tst_pipeline.moc"

@@ -9,6 +9,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/precision/PrecisionPolicy.h"
 #include "io/plan/CatalogJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -183,5 +184,5 @@ void TestPrecisionFamily::perTensorScalesSynchroniseTheirAmax()
     QVERIFY(dataComm(Precision::BF16, 32).first < perTensor32);
 }
 
-QTEST_GUILESS_MAIN(TestPrecisionFamily)
+TRAINPLAN_TEST_GUILESS_MAIN(TestPrecisionFamily)
 #include "tst_precisionfamily.moc"

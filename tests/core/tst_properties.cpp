@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "io/output/EstimateJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
@@ -322,5 +323,5 @@ void TestProperties::everyNumberKeyAtItsBoundsGivesFiniteResults()
     QVERIFY(valid > 20);
 }
 
-QTEST_APPLESS_MAIN(TestProperties)
+TRAINPLAN_TEST_APPLESS_MAIN(TestProperties)
 #include "tst_properties.moc"

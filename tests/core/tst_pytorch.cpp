@@ -7,6 +7,7 @@
 
 #include <string_view>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
@@ -348,5 +349,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPytorch)
+TRAINPLAN_TEST_GUILESS_MAIN(TestPytorch)
 #include "tst_pytorch.moc"

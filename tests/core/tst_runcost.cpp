@@ -7,6 +7,7 @@
 
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
@@ -125,5 +126,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunCost)
+TRAINPLAN_TEST_GUILESS_MAIN(TestRunCost)
 #include "tst_runcost.moc"

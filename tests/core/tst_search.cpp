@@ -16,6 +16,7 @@
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
 #include "app/SearchCommand.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "core/common/Units.h"
@@ -458,5 +459,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSearch)
+TRAINPLAN_TEST_GUILESS_MAIN(TestSearch)
 #include "tst_search.moc"

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
@@ -237,5 +238,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSoftware)
+TRAINPLAN_TEST_GUILESS_MAIN(TestSoftware)
 #include "tst_software.moc"

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "io/output/Evidence.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "core/comm/Collectives.h"
 #include "core/compute/LayerOps.h"
@@ -450,7 +451,7 @@ void TestStepModel::optimizerTermByHand()
     QVERIFY(expected > 0.003 && expected < 0.02);
 }
 
-QTEST_APPLESS_MAIN(TestStepModel)
+TRAINPLAN_TEST_APPLESS_MAIN(TestStepModel)
 #include "tst_stepmodel.moc"
 
 // The step-time chart's parts add up to the step; the timeline draws the whole step on every stage: the

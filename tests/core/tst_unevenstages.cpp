@@ -10,6 +10,7 @@
 #include "core/search/Search.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -164,5 +165,5 @@ void TestUnevenStages::searchFindsTheUnevenSplit()
     QVERIFY(o.top.front().score.config.virtualStages > 1);
 }
 
-QTEST_GUILESS_MAIN(TestUnevenStages)
+TRAINPLAN_TEST_GUILESS_MAIN(TestUnevenStages)
 #include "tst_unevenstages.moc"

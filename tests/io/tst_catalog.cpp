@@ -3,6 +3,7 @@
 
 #include <QTest>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -111,5 +112,5 @@ void TestCatalog::fuzzFindingNegativeLatency()
     QVERIFY(!c.device("v100-sxm2-16gb"));
 }
 
-QTEST_APPLESS_MAIN(TestCatalog)
+TRAINPLAN_TEST_APPLESS_MAIN(TestCatalog)
 #include "tst_catalog.moc"

@@ -7,6 +7,7 @@
 
 #include <map>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "app/ExportCommand.h"
 #include "core/estimate/Estimate.h"
@@ -208,5 +209,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestExport)
+TRAINPLAN_TEST_GUILESS_MAIN(TestExport)
 #include "tst_export.moc"

@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "app/ImportCommand.h"
 #include "core/estimate/Estimate.h"
@@ -535,5 +536,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImport)
+TRAINPLAN_TEST_GUILESS_MAIN(TestImport)
 #include "tst_import.moc"

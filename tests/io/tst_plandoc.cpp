@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QTest>
 
+#include "TestMain.h"
+
 #include "core/plan/PlanKeys.h"
 #include "io/plan/PlanKeyDoc.h"
 
@@ -49,5 +51,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPlanDoc)
+TRAINPLAN_TEST_GUILESS_MAIN(TestPlanDoc)
 #include "tst_plandoc.moc"

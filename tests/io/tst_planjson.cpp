@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 
 using namespace trainplan;
@@ -386,5 +387,5 @@ void TestPlanJson::builtinExampleIsValid()
     QCOMPARE(r.plan->parallel.pipeline, 8);
 }
 
-QTEST_APPLESS_MAIN(TestPlanJson)
+TRAINPLAN_TEST_APPLESS_MAIN(TestPlanJson)
 #include "tst_planjson.moc"

@@ -14,6 +14,7 @@
 
 #include <cmath>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "app/CalibrateCommand.h"
 #include "app/ProfileCommand.h"
@@ -332,5 +333,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestProfile)
+TRAINPLAN_TEST_GUILESS_MAIN(TestProfile)
 #include "tst_profile.moc"

@@ -2,6 +2,8 @@
 
 #include <QTest>
 
+#include "TestMain.h"
+
 #include "io/interop/ShellScript.h"
 
 using namespace trainplan::io;
@@ -89,5 +91,5 @@ private slots:
     }
 };
 
-QTEST_APPLESS_MAIN(TestShellScript)
+TRAINPLAN_TEST_APPLESS_MAIN(TestShellScript)
 #include "tst_shellscript.moc"

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include "TestMain.h"
+
 #include <cmath>
 #include <limits>
 
@@ -215,5 +217,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLearn)
+TRAINPLAN_TEST_GUILESS_MAIN(TestLearn)
 #include "tst_learn.moc"

@@ -85,7 +85,7 @@ private:
     TextEngine m_engine;
 };
 
-bool contains(const QRectF &outer, const QRectF &inner, double tolerance)
+inline bool contains(const QRectF &outer, const QRectF &inner, double tolerance)
 {
     return inner.left() >= outer.left() - tolerance && inner.top() >= outer.top() - tolerance
            && inner.right() <= outer.right() + tolerance && inner.bottom() <= outer.bottom() + tolerance;

@@ -7,6 +7,7 @@
 
 #include <qcustomplot.h>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "TextRecorder.h"
 #include "ui/charts/ChartExport.h"
@@ -77,5 +78,5 @@ void TestChartExport::textFitsAtEverySizeAndDpi()
     }
 }
 
-QTEST_MAIN(TestChartExport)
+TRAINPLAN_TEST_MAIN(TestChartExport)
 #include "tst_chartexport.moc"

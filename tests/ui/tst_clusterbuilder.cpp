@@ -23,6 +23,7 @@
 #include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterInspector.h"
@@ -432,5 +433,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestClusterBuilder)
+TRAINPLAN_TEST_MAIN(TestClusterBuilder)
 #include "tst_clusterbuilder.moc"

@@ -12,6 +12,8 @@
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
+
+#include "TestMain.h"
 #include <QUndoStack>
 
 #include "core/common/Units.h"
@@ -252,5 +254,5 @@ void TestCompare::legendNeverElides()
     QVERIFY(shown(QStringLiteral("Capacity")) && shown(QStringLiteral("Over capacity")));
 }
 
-QTEST_MAIN(TestCompare)
+TRAINPLAN_TEST_MAIN(TestCompare)
 #include "tst_compare.moc"

@@ -23,6 +23,7 @@
 
 #include <qcustomplot.h>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
@@ -488,5 +489,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestLearnView)
+TRAINPLAN_TEST_MAIN(TestLearnView)
 #include "tst_learn.moc"

@@ -32,6 +32,7 @@
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QSet>
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/document/PlanDocument.h"
 
@@ -374,5 +375,5 @@ void TestMainWindow::saveLoadRoundTripAndModifiedFlag()
     QVERIFY(document.isModified());
 }
 
-QTEST_MAIN(TestMainWindow)
+TRAINPLAN_TEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -20,6 +20,7 @@
 #include "ui/ExampleGallery.h"
 #include <QListWidget>
 #include "ui/Planner.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/commands/ReplacePlan.h"
 #include "ui/document/Autosave.h"
@@ -296,5 +297,5 @@ void TestNoLostWork::aRecoveryFileNotOfferedIsNeverOverwritten()
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete); // before the directory goes
 }
 
-QTEST_MAIN(TestNoLostWork)
+TRAINPLAN_TEST_MAIN(TestNoLostWork)
 #include "tst_nolostwork.moc"

@@ -32,6 +32,7 @@
 #include "ui/commands/ChangePlanValue.h"
 #include "io/plan/PlanJson.h"
 #include "ui/SummaryStrip.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/charts/MemoryChartView.h"
 #include "ui/charts/PipelineGanttView.h"
@@ -571,5 +572,5 @@ void TestPlanner::stepChartHoverGivesFormulaAndSource()
     QVERIFY2(text.contains(QStringLiteral("Source: roofline per kernel (Williams et al. 2009)")), qPrintable(text));
 }
 
-QTEST_MAIN(TestPlanner)
+TRAINPLAN_TEST_MAIN(TestPlanner)
 #include "tst_planner.moc"

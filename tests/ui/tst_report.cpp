@@ -21,6 +21,7 @@
 #include "io/plan/CatalogJson.h"
 #include "io/output/EstimateJson.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/charts/ChartExport.h"
 #include "ui/charts/MemoryChartView.h"
@@ -342,5 +343,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestReport)
+TRAINPLAN_TEST_MAIN(TestReport)
 #include "tst_report.moc"

@@ -22,6 +22,7 @@
 #include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
 #include "io/plan/PlanJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/Report.h"
@@ -220,5 +221,5 @@ private:
     };
 };
 
-QTEST_MAIN(TestSearchPanel)
+TRAINPLAN_TEST_MAIN(TestSearchPanel)
 #include "tst_searchpanel.moc"

@@ -28,6 +28,7 @@
 
 #include <qcustomplot.h>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "TextRecorder.h"
 #include "io/plan/CatalogJson.h"
@@ -330,5 +331,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestTextFits)
+TRAINPLAN_TEST_MAIN(TestTextFits)
 #include "tst_textfits.moc"

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "core/estimate/Accuracy.h"
@@ -269,5 +270,5 @@ void TestAccuracy::searchMarksTies()
     QVERIFY(ties >= 1); // eight H100s: several layouts within a few per cent of the best
 }
 
-QTEST_APPLESS_MAIN(TestAccuracy)
+TRAINPLAN_TEST_APPLESS_MAIN(TestAccuracy)
 #include "tst_accuracy.moc"

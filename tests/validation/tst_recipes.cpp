@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include "TestMain.h"
+
 #include <algorithm>
 
 #include "ValidationRows.h"
@@ -85,5 +87,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRecipes)
+TRAINPLAN_TEST_GUILESS_MAIN(TestRecipes)
 #include "tst_recipes.moc"

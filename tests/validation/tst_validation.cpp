@@ -12,6 +12,7 @@
 #include <cmath>
 
 #include "io/plan/CatalogJson.h"
+#include "TestMain.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "core/common/Units.h"
@@ -344,7 +345,7 @@ void TestValidation::gpipeThroughputAcrossPartitions()
              qPrintable(QStringLiteral("predicted %1, measured %2").arg(predicted).arg(measuredRelative)));
 }
 
-QTEST_APPLESS_MAIN(TestValidation)
+TRAINPLAN_TEST_APPLESS_MAIN(TestValidation)
 /// The published per-GPU memory peaks, each against the kind of peak its source prints (reserved for the
 /// zero-bubble runs, device-used for DLPerf's nvidia-smi): the per-source table goes to the log.
 void TestValidation::memoryPeaks()
