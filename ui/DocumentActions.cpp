@@ -1,6 +1,6 @@
 #include "ui/DocumentActions.h"
 
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QTextEdit>
 

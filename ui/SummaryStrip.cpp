@@ -8,7 +8,7 @@
 
 #include "io/output/Evidence.h"
 #include "core/advice/Interventions.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -17,7 +17,7 @@
 
 #include <cmath>
 
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "core/common/Units.h"
 

@@ -1,6 +1,6 @@
 #pragma once
-// Names, formulas and sources of every memory term, so each number shown to a user (tooltip, report,
-// CLI "explain") can say where it came from. Static text: building an estimate never formats strings.
+// The memory terms an estimate itemises, with their JSON keys and short labels. How each is computed and
+// where the formula comes from, the words a user reads beside the number, are io/output/MemoryTermSources'.
 
 #include <array>
 #include <cstddef>
@@ -58,8 +58,6 @@ struct TermInfo
 {
     const char *key;     ///< JSON key, e.g. "runtime_context_bytes"
     const char *label;   ///< short label for charts and tables
-    const char *formula; ///< how it is computed, in the plan's symbols
-    const char *source;  ///< paper or assumption behind it
 };
 
 const TermInfo &termInfo(OtherTerm term);

@@ -1,4 +1,5 @@
 #include "io/output/EstimateJson.h"
+#include "io/output/MemoryTermSources.h"
 #include "io/output/StepTerms.h"
 
 #include "io/output/Evidence.h"
@@ -62,15 +63,15 @@ QJsonObject stageToJson(const StageMemory &s)
 QJsonObject termsToJson()
 {
     QJsonObject terms;
-    const auto add = [&](const TermInfo &info) {
+    const auto add = [&](const TermInfo &info, const MemoryTermSource &words) {
         terms[QLatin1String(info.key)] = QJsonObject{{"label", QLatin1String(info.label)},
-                                                     {"formula", QLatin1String(info.formula)},
-                                                     {"source", QLatin1String(info.source)}};
+                                                     {"formula", QLatin1String(words.formula)},
+                                                     {"source", QLatin1String(words.source)}};
     };
     for (std::size_t i = 0; i < kStateTermCount; ++i)
-        add(termInfo(StateTerm(i)));
+        add(termInfo(StateTerm(i)), memoryTermSource(StateTerm(i)));
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        add(termInfo(OtherTerm(i)));
+        add(termInfo(OtherTerm(i)), memoryTermSource(OtherTerm(i)));
     return terms;
 }
 

@@ -10,8 +10,8 @@
 #include "TestMain.h"
 #include "TestSupport.h"
 #include "TextRecorder.h"
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/PlotView.h"
+#include "charts/ChartExport.h"
+#include "charts/PlotView.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/ReportCharts.h"
 

@@ -22,9 +22,9 @@
 #include "io/plan/Examples.h"
 #include "ui/MainWindow.h"
 #include "ui/SummaryStrip.h"
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/MemoryChartView.h"
-#include "ui/charts/StepBreakdownView.h"
+#include "charts/ChartExport.h"
+#include "charts/MemoryChartView.h"
+#include "charts/StepBreakdownView.h"
 #include "ui/compare/ComparisonView.h"
 #include "ui/document/PlanDocument.h"
 

@@ -27,13 +27,13 @@
 #include "TestSupport.h"
 #include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/ExportableChart.h"
+#include "charts/ChartExport.h"
+#include "charts/ExportableChart.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/LearnPages.h"
 #include "ui/learn/LearnWindow.h"
 #include "ui/learn/pages/PageWidgets.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 
 using namespace trainplan;
 

@@ -24,7 +24,7 @@
 #include "io/plan/CatalogJson.h"
 #include "io/measure/MeasurementsCsv.h"
 #include "io/plan/PlanJson.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/cluster/CustomCatalog.h"
 #include "ui/document/PlanDocument.h"
 

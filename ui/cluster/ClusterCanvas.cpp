@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "core/cluster/Topology.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 
 #include <QContextMenuEvent>
 #include <QKeyEvent>

@@ -13,7 +13,7 @@
 #include "core/estimate/Comparison.h"
 #include "core/plan/PlanKeys.h"
 #include "io/output/ComparisonJson.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

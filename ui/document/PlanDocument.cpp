@@ -12,7 +12,7 @@
 namespace trainplan {
 
 PlanDocument::PlanDocument(const Catalog &catalog, QObject *parent)
-    : QObject(parent), m_catalog(catalog)
+    : ChartSource(parent), m_catalog(catalog)
 {
     m_estimate = estimateWithAdvice(m_plan, m_catalog);
     m_problems = io::estimateProblems(m_estimate);

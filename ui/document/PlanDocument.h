@@ -1,14 +1,14 @@
 #pragma once
 // The one document: plan, file path, modified flag and undo stack (Tiled's Document). Undo works without
 // any widget. Every change goes through setPlan(), which recomputes the Estimate once and emits
-// planChanged(); views redraw from estimate().
+// planChanged(); views redraw from estimate(). The charts see it as a ChartSource (charts/).
 
-#include <QObject>
 #include <QString>
 #include <QUndoStack>
 
 #include <optional>
 
+#include "charts/ChartSource.h"
 #include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
 #include "core/hardware/Catalog.h"
@@ -16,7 +16,7 @@
 
 namespace trainplan {
 
-class PlanDocument : public QObject
+class PlanDocument : public ChartSource
 {
     Q_OBJECT
 
@@ -24,11 +24,11 @@ public:
     explicit PlanDocument(const Catalog &catalog, QObject *parent = nullptr);
 
     const Catalog &catalog() const { return m_catalog; }
-    const Plan &plan() const { return m_plan; }
-    const Estimate &estimate() const { return m_estimate; }
+    const Plan &plan() const override { return m_plan; }
+    const Estimate &estimate() const override { return m_estimate; }
     /// The estimate's problems in words (validation, the mixed-cluster note, placement flags), made once per
     /// change for every view.
-    const Problems &problems() const { return m_problems; }
+    const Problems &problems() const override { return m_problems; }
     QUndoStack *undoStack() { return &m_undoStack; }
 
     QString filePath() const { return m_filePath; }
@@ -57,10 +57,10 @@ public:
     void pinBaseline();
     void setBaseline(const Plan &plan, const QString &label);
     void clearBaseline();
-    bool hasBaseline() const { return m_baseline.has_value(); }
+    bool hasBaseline() const override { return m_baseline.has_value(); }
     /// Only while hasBaseline().
     const Plan &baselinePlan() const { return m_baseline->plan; }
-    const Estimate &baselineEstimate() const { return m_baseline->estimate; }
+    const Estimate &baselineEstimate() const override { return m_baseline->estimate; }
     QString baselineName() const { return m_baseline ? m_baseline->label : QString(); }
 
     /// The best plan the last search found for a plan, with its estimate (the report compares it).
@@ -76,12 +76,10 @@ public:
     const SearchBest *searchBest() const;
 
 signals:
-    void planChanged();
+    // planChanged() and baselineChanged() are ChartSource's.
     /// A whole new plan was loaded (a file, an example, a recovered document): views drop what belonged to
     /// the previous one (a search's results, its constraints).
     void loaded();
-    /// A baseline was pinned, replaced or cleared (views redraw their overlays).
-    void baselineChanged();
     void filePathChanged(const QString &filePath);
     void modifiedChanged(bool modified);
 

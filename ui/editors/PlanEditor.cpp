@@ -4,7 +4,7 @@
 
 #include <QApplication>
 
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>

@@ -6,7 +6,7 @@
 
 #include <qcustomplot.h>
 
-#include "ui/charts/ChartExport.h"
+#include "charts/ChartExport.h"
 
 namespace trainplan {
 

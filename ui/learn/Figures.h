@@ -6,7 +6,7 @@
 
 #include <functional>
 
-#include "ui/charts/ExportableChart.h"
+#include "charts/ExportableChart.h"
 
 class QCustomPlot;
 class QCPAxisRect;

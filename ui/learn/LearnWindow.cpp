@@ -19,8 +19,8 @@
 #include <QToolBar>
 #include <QUndoStack>
 
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/ExportableChart.h"
+#include "charts/ChartExport.h"
+#include "charts/ExportableChart.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/FormWidgets.h"
 #include "ui/learn/LearnPages.h"

@@ -19,7 +19,7 @@
 
 #include "io/measure/KinetoTrace.h"
 #include "io/measure/ProfileReport.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {

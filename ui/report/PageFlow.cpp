@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "ui/charts/ExportableChart.h"
+#include "charts/ExportableChart.h"
 
 namespace trainplan {
 

@@ -10,7 +10,7 @@
 #include <QStyle>
 
 #include "io/common/SafeFile.h"
-#include "ui/charts/ChartExport.h"
+#include "charts/ChartExport.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"

@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "ui/charts/MemoryChartView.h"
-#include "ui/charts/PipelineGanttView.h"
-#include "ui/charts/RooflineView.h"
-#include "ui/charts/ScalingView.h"
-#include "ui/charts/StepBreakdownView.h"
+#include "charts/MemoryChartView.h"
+#include "charts/PipelineGanttView.h"
+#include "charts/RooflineView.h"
+#include "charts/ScalingView.h"
+#include "charts/StepBreakdownView.h"
 
 namespace trainplan {
 

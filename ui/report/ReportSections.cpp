@@ -9,9 +9,10 @@
 #include "core/step/StepModel.h"
 #include "io/output/ComparisonJson.h"
 #include "io/output/Evidence.h"
+#include "io/output/MemoryTermSources.h"
 #include "io/output/StepTerms.h"
 #include "io/plan/PlanJson.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
@@ -484,13 +485,14 @@ QList<QStringList> sourceRows(const Context &c)
     rows << QStringList{QObject::tr("Device figures"), text(c.device.name), text(c.device.source)};
     rows << QStringList{QObject::tr("Kernel and link efficiency"), QObject::tr("efficiency(size) = max × size / (size + half)"),
                         QObject::tr("calibrated on published runs (docs/CALIBRATION.md)")};
-    const auto term = [&](const TermInfo &t) {
-        rows << QStringList{QString::fromLatin1(t.label), QString::fromLatin1(t.formula).toHtmlEscaped(), QString::fromLatin1(t.source).toHtmlEscaped()};
+    const auto term = [&](const TermInfo &t, const io::MemoryTermSource &words) {
+        rows << QStringList{QString::fromLatin1(t.label), QString::fromLatin1(words.formula).toHtmlEscaped(),
+                            QString::fromLatin1(words.source).toHtmlEscaped()};
     };
     for (std::size_t i = 0; i < kStateTermCount; ++i)
-        term(termInfo(StateTerm(i)));
+        term(termInfo(StateTerm(i)), io::memoryTermSource(StateTerm(i)));
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
-        term(termInfo(OtherTerm(i)));
+        term(termInfo(OtherTerm(i)), io::memoryTermSource(OtherTerm(i)));
     // The step time's parts this plan has (io/output/StepTerms; time.terms in the JSON), as section 5's table sums them.
     for (std::size_t i = 0; i < kStepPartCount; ++i)
         if (c.e.parts[i] > 0) {

@@ -1,5 +1,5 @@
 #include "ui/search/SearchPanel.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include "io/output/Evidence.h"
 
@@ -26,7 +26,7 @@
 
 #include <qcustomplot.h>
 
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"

@@ -3,7 +3,7 @@
 #include <QPainter>
 
 #include "core/common/Units.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/scene/SceneGeometry.h"
 #include "ui/document/PlanDocument.h"

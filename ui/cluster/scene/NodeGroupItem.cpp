@@ -7,8 +7,8 @@
 
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
-#include "ui/Format.h"
-#include "ui/charts/ChartStyle.h"
+#include "io/output/Format.h"
+#include "charts/ChartStyle.h"
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/scene/SceneGeometry.h"
 #include "ui/document/PlanDocument.h"

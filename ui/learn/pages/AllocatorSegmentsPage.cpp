@@ -11,8 +11,8 @@
 
 #include "core/common/Units.h"
 #include "core/memory/CachingAllocator.h"
-#include "ui/Format.h"
-#include "ui/charts/ChartStyle.h"
+#include "io/output/Format.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
 #include "ui/learn/pages/PageWidgets.h"

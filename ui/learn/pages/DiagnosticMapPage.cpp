@@ -1,5 +1,5 @@
 #include "ui/learn/pages/Pages.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <array>
 
@@ -11,7 +11,7 @@
 #include "learn/NumberFormat.h"
 #include "io/output/ChartCsv.h"
 #include "io/output/Evidence.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
 #include "ui/learn/pages/PageWidgets.h"

@@ -1,5 +1,5 @@
 #include "ui/learn/pages/Pages.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QDoubleSpinBox>
 #include <QFormLayout>

@@ -1,5 +1,5 @@
 #include "ui/learn/pages/Pages.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -14,7 +14,7 @@
 #include <qcustomplot.h>
 
 #include "learn/NumberFormat.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
 #include "ui/learn/pages/PageWidgets.h"

@@ -1,6 +1,6 @@
 #pragma once
 // What the Learn pages share: a spin box for a figure's input, a read-only table, readable text colours
-// on coloured boxes (numbers go through ui/Format).
+// on coloured boxes (numbers go through io/output/Format).
 
 #include <QColor>
 #include <QString>

@@ -1,12 +1,12 @@
 #include "ui/learn/pages/Pages.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QPainter>
 #include <QVBoxLayout>
 
 #include "learn/NumberFormat.h"
 #include "io/output/ChartCsv.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
 #include "ui/learn/pages/PageWidgets.h"

@@ -1,5 +1,5 @@
 #include "ui/learn/pages/Pages.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
@@ -10,7 +10,7 @@
 #include <qcustomplot.h>
 
 #include "learn/Teaching.h"
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/Figures.h"
 #include "ui/learn/pages/PageWidgets.h"

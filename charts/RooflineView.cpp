@@ -1,4 +1,4 @@
-#include "ui/charts/RooflineView.h"
+#include "charts/RooflineView.h"
 
 #include <QToolTip>
 
@@ -6,12 +6,12 @@
 
 #include <cmath>
 
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 #include "core/common/Units.h"
 #include "core/compute/Roofline.h"
-#include "ui/Format.h"
+#include "io/output/Format.h"
 #include "io/output/ChartCsv.h"
-#include "ui/document/PlanDocument.h"
+#include "charts/ChartSource.h"
 
 namespace trainplan {
 
@@ -49,7 +49,7 @@ QString opText(const Op &op)
 }
 } // namespace
 
-RooflineView::RooflineView(PlanDocument *document, QWidget *parent)
+RooflineView::RooflineView(ChartSource *document, QWidget *parent)
     : PlotView(document, parent)
 {
     m_plot->setMouseTracking(true);

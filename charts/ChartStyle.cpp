@@ -1,4 +1,4 @@
-#include "ui/charts/ChartStyle.h"
+#include "charts/ChartStyle.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // Estimate's scaling curves.
 
 #include "core/step/Scaling.h"
-#include "ui/charts/PlotView.h"
+#include "charts/PlotView.h"
 
 namespace trainplan {
 
@@ -14,7 +14,7 @@ class ScalingView : public PlotView
     Q_OBJECT
 
 public:
-    explicit ScalingView(PlanDocument *document, QWidget *parent = nullptr);
+    explicit ScalingView(ChartSource *document, QWidget *parent = nullptr);
 
     QString exportName() const override { return QStringLiteral("scaling"); }
     QString exportCsv() const override;

@@ -6,7 +6,7 @@
 #include <QPointer>
 #include <QWidget>
 
-#include "ui/charts/ExportableChart.h"
+#include "charts/ExportableChart.h"
 
 class QCPItemText;
 class QCPTextElement;
@@ -14,7 +14,7 @@ class QCustomPlot;
 
 namespace trainplan {
 
-class PlanDocument;
+class ChartSource;
 
 class PlotView : public QWidget, public ExportableChart
 {
@@ -29,7 +29,7 @@ public:
     QWidget *chartWidget() override { return this; }
 
 protected:
-    PlotView(PlanDocument *document, QWidget *parent);
+    PlotView(ChartSource *document, QWidget *parent);
 
     /// Subclasses call this at the end of their constructor (draw() is virtual).
     void startFollowingDocument();
@@ -50,7 +50,7 @@ protected:
     QFont smallFont() const;
     void changeEvent(QEvent *event) override;
 
-    PlanDocument *m_document;
+    ChartSource *m_document;
     QCustomPlot *m_plot;
 
 private:

@@ -1,4 +1,4 @@
-#include "ui/charts/MemoryChartView.h"
+#include "charts/MemoryChartView.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -19,12 +19,12 @@
 
 #include <cmath>
 
-#include "ui/charts/ChartStyle.h"
-#include "ui/Format.h"
+#include "charts/ChartStyle.h"
+#include "io/output/Format.h"
 #include "core/common/Units.h"
 #include "io/output/ChartCsv.h"
-#include "ui/charts/ChartExport.h"
-#include "ui/document/PlanDocument.h"
+#include "charts/ChartExport.h"
+#include "charts/ChartSource.h"
 #include "core/memory/MemoryTerms.h"
 
 namespace trainplan {
@@ -114,7 +114,7 @@ private:
     QRectF m_area;
 };
 
-MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
+MemoryChartView::MemoryChartView(ChartSource *document, QWidget *parent)
     : QChartView(parent), m_document(document)
 {
     setRenderHint(QPainter::Antialiasing);
@@ -125,8 +125,8 @@ MemoryChartView::MemoryChartView(PlanDocument *document, QWidget *parent)
     chart()->setBackgroundRoundness(0);
     m_overlay = new MemoryOverlay(chart());
     connect(chart(), &QChart::plotAreaChanged, this, [this](const QRectF &area) { m_overlay->setArea(area); });
-    connect(m_document, &PlanDocument::planChanged, this, &MemoryChartView::refresh);
-    connect(m_document, &PlanDocument::baselineChanged, this, [this] {
+    connect(m_document, &ChartSource::planChanged, this, &MemoryChartView::refresh);
+    connect(m_document, &ChartSource::baselineChanged, this, [this] {
         m_stageSeries = nullptr; // the axis range may change: rebuild
         refresh();
     });

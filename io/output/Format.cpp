@@ -1,4 +1,4 @@
-#include "ui/Format.h"
+#include "io/output/Format.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "ui/charts/PipelineGanttView.h"
+#include "charts/PipelineGanttView.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -9,9 +9,9 @@
 
 #include "core/common/EnumNames.h"
 #include "io/output/ChartCsv.h"
-#include "ui/Format.h"
-#include "ui/charts/ChartStyle.h"
-#include "ui/document/PlanDocument.h"
+#include "io/output/Format.h"
+#include "charts/ChartStyle.h"
+#include "charts/ChartSource.h"
 
 namespace trainplan {
 
@@ -225,7 +225,7 @@ private:
     bool m_labels = true;
 };
 
-PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
+PipelineGanttView::PipelineGanttView(ChartSource *document, QWidget *parent)
     : PlotView(document, parent)
 {
     m_gantt = new GanttPlottable(m_plot->xAxis, m_plot->yAxis, -0.4, 0.26, false);
@@ -248,7 +248,7 @@ PipelineGanttView::PipelineGanttView(PlanDocument *document, QWidget *parent)
     }
     placeLegendUnderTitle(3);
     showHoverText();
-    connect(document, &PlanDocument::baselineChanged, this, [this] { m_baselineStale = true; });
+    connect(document, &ChartSource::baselineChanged, this, [this] { m_baselineStale = true; });
     startFollowingDocument(); // after: a new baseline is marked before the view redraws for it
 }
 

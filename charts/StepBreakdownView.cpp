@@ -1,4 +1,4 @@
-#include "ui/charts/StepBreakdownView.h"
+#include "charts/StepBreakdownView.h"
 
 #include <QHelpEvent>
 #include <QToolTip>
@@ -8,9 +8,9 @@
 #include "io/output/ChartCsv.h"
 #include "io/output/Evidence.h"
 #include "io/output/StepTerms.h"
-#include "ui/Format.h"
-#include "ui/charts/ChartStyle.h"
-#include "ui/document/PlanDocument.h"
+#include "io/output/Format.h"
+#include "charts/ChartStyle.h"
+#include "charts/ChartSource.h"
 
 namespace trainplan {
 
@@ -46,7 +46,7 @@ constexpr double kPlanKey = 1.0, kBaselineKey = 0.0; ///< the plan's bar on top,
 constexpr double kBandOffset = 0.38;                ///< the band's whisker over the plan's bar (0.3 high)
 }
 
-StepBreakdownView::StepBreakdownView(PlanDocument *document, QWidget *parent)
+StepBreakdownView::StepBreakdownView(ChartSource *document, QWidget *parent)
     : PlotView(document, parent)
 {
     setMinimumSize(320, 130);

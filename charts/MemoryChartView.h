@@ -8,7 +8,7 @@
 
 #include <QChartView>
 
-#include "ui/charts/ExportableChart.h"
+#include "charts/ExportableChart.h"
 
 class QBarCategoryAxis;
 class QBarSet;
@@ -18,7 +18,7 @@ class QValueAxis;
 
 namespace trainplan {
 
-class PlanDocument;
+class ChartSource;
 class MemoryOverlay;
 
 class MemoryChartView : public QChartView, public ExportableChart
@@ -26,7 +26,7 @@ class MemoryChartView : public QChartView, public ExportableChart
     Q_OBJECT
 
 public:
-    explicit MemoryChartView(PlanDocument *document, QWidget *parent = nullptr);
+    explicit MemoryChartView(ChartSource *document, QWidget *parent = nullptr);
 
     void setZeroComparison(bool on);
     bool zeroComparison() const { return m_zeroComparison; }
@@ -70,7 +70,7 @@ private:
     void addOverlayLegend(QValueAxis *x, QValueAxis *y, bool fits, bool baseline);
     void setTitleFitted(const QString &title, double width);
 
-    PlanDocument *m_document;
+    ChartSource *m_document;
     bool m_zeroComparison = false;
     // The stage view's items, kept between edits (null when the chart shows something else).
     QStackedBarSeries *m_stageSeries = nullptr;

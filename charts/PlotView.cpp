@@ -1,4 +1,4 @@
-#include "ui/charts/PlotView.h"
+#include "charts/PlotView.h"
 
 #include <QEvent>
 #include <QHelpEvent>
@@ -10,14 +10,14 @@
 #include <algorithm>
 #include <vector>
 
-#include "ui/Format.h"
-#include "ui/charts/ChartExport.h"
-#include "ui/charts/ChartStyle.h"
-#include "ui/document/PlanDocument.h"
+#include "io/output/Format.h"
+#include "charts/ChartExport.h"
+#include "charts/ChartStyle.h"
+#include "charts/ChartSource.h"
 
 namespace trainplan {
 
-PlotView::PlotView(PlanDocument *document, QWidget *parent)
+PlotView::PlotView(ChartSource *document, QWidget *parent)
     : QWidget(parent), m_document(document), m_plot(new QCustomPlot(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -60,8 +60,8 @@ void PlotView::resizeEvent(QResizeEvent *event)
 
 void PlotView::startFollowingDocument()
 {
-    connect(m_document, &PlanDocument::planChanged, this, &PlotView::refresh);
-    connect(m_document, &PlanDocument::baselineChanged, this, &PlotView::refresh);
+    connect(m_document, &ChartSource::planChanged, this, &PlotView::refresh);
+    connect(m_document, &ChartSource::baselineChanged, this, &PlotView::refresh);
     refresh();
 }
 

@@ -1,15 +1,15 @@
-#include "ui/charts/ScalingView.h"
+#include "charts/ScalingView.h"
 
 #include <qcustomplot.h>
 
-#include "ui/Format.h"
-#include "ui/charts/ChartStyle.h"
+#include "io/output/Format.h"
+#include "charts/ChartStyle.h"
 #include "io/output/ChartCsv.h"
-#include "ui/document/PlanDocument.h"
+#include "charts/ChartSource.h"
 
 namespace trainplan {
 
-ScalingView::ScalingView(PlanDocument *document, QWidget *parent)
+ScalingView::ScalingView(ChartSource *document, QWidget *parent)
     : PlotView(document, parent)
 {
     QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);

@@ -8,7 +8,7 @@
 // StepTimeline (core/step) without knowing the schedule; with a pinned baseline its timeline is drawn in
 // a thin strip under each stage. QCustomPlot.
 
-#include "ui/charts/PlotView.h"
+#include "charts/PlotView.h"
 
 #include "core/step/StepTimeline.h"
 
@@ -21,7 +21,7 @@ class PipelineGanttView : public PlotView
     Q_OBJECT
 
 public:
-    explicit PipelineGanttView(PlanDocument *document, QWidget *parent = nullptr);
+    explicit PipelineGanttView(ChartSource *document, QWidget *parent = nullptr);
 
     QString exportName() const override { return QStringLiteral("pipeline"); }
     QString exportCsv() const override;

@@ -8,7 +8,7 @@
 #include <array>
 
 #include "core/step/StepTimeline.h"
-#include "ui/charts/PlotView.h"
+#include "charts/PlotView.h"
 
 class QCPBars;
 class QCPErrorBars;
@@ -21,7 +21,7 @@ class StepBreakdownView : public PlotView
     Q_OBJECT
 
 public:
-    explicit StepBreakdownView(PlanDocument *document, QWidget *parent = nullptr);
+    explicit StepBreakdownView(ChartSource *document, QWidget *parent = nullptr);
 
     QString exportName() const override { return QStringLiteral("step"); }
     QString exportCsv() const override;

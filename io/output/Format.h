@@ -1,6 +1,6 @@
 #pragma once
-// Numbers for people, in the window and the report: the one place ui/ turns quantities into text (on
-// core/common/Units). Memory in GiB, bandwidth in GB/s, arithmetic in TFLOP/s, fractions in percent,
+// Numbers for people, in the charts, the window and the report: the one place they turn quantities into
+// text (on core/common/Units). Memory in GiB, bandwidth in GB/s, arithmetic in TFLOP/s, fractions in percent,
 // money with grouped digits; never "nan".
 
 #include <QString>

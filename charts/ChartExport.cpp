@@ -1,4 +1,4 @@
-#include "ui/charts/ChartExport.h"
+#include "charts/ChartExport.h"
 
 #include <QAction>
 #include <QChart>
@@ -34,7 +34,7 @@
 #include <qcustomplot.h>
 
 #include "io/common/SafeFile.h"
-#include "ui/charts/ExportableChart.h"
+#include "charts/ExportableChart.h"
 
 namespace trainplan {
 

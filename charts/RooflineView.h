@@ -4,7 +4,7 @@
 // throughput. Hovering an op shows its name, pass, FLOPs, bytes and time. QCustomPlot; reads only the
 // Estimate.
 
-#include "ui/charts/PlotView.h"
+#include "charts/PlotView.h"
 
 namespace trainplan {
 
@@ -15,7 +15,7 @@ class RooflineView : public PlotView
     Q_OBJECT
 
 public:
-    explicit RooflineView(PlanDocument *document, QWidget *parent = nullptr);
+    explicit RooflineView(ChartSource *document, QWidget *parent = nullptr);
 
     QString exportName() const override { return QStringLiteral("roofline"); }
     QString exportCsv() const override;
