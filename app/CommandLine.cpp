@@ -11,24 +11,32 @@
 namespace trainplan::cli {
 
 CommandLine::CommandLine(QString command, const QString &description, QString usage, int plans)
-    : m_command(std::move(command)), m_usage(std::move(usage)),
-      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")), m_plans(plans)
+    : m_command(std::move(command))
+    , m_usage(std::move(usage))
+    , m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."))
+    , m_plans(plans)
 {
     m_parser.setApplicationDescription(description);
     if (plans == 0) {
-        m_parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Configuration files, one or more."), QStringLiteral("FILE..."));
+        m_parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Configuration files, one or more."),
+                                       QStringLiteral("FILE..."));
     } else if (plans == 1) {
-        m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("Plan file (JSON), or - for standard input."));
+        m_parser.addPositionalArgument(QStringLiteral("plan"),
+                                       QStringLiteral("Plan file (JSON), or - for standard input."));
     } else {
-        m_parser.addPositionalArgument(QStringLiteral("baseline"), QStringLiteral("The plan compared against (JSON), or - for standard input."));
+        m_parser.addPositionalArgument(QStringLiteral("baseline"),
+                                       QStringLiteral("The plan compared against (JSON), or - for standard input."));
         m_parser.addPositionalArgument(QStringLiteral("plan"), QStringLiteral("The plan compared (JSON)."));
     }
     m_parser.addOption(m_help);
 }
 
-CommandLine::CommandLine(QString command, const QString &description, QString usage, const std::vector<std::pair<QString, QString>> &files)
-    : m_command(std::move(command)), m_usage(std::move(usage)),
-      m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help.")), m_plans(int(files.size()))
+CommandLine::CommandLine(QString command, const QString &description, QString usage,
+                         const std::vector<std::pair<QString, QString>> &files)
+    : m_command(std::move(command))
+    , m_usage(std::move(usage))
+    , m_help(QStringList{QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."))
+    , m_plans(int(files.size()))
 {
     m_parser.setApplicationDescription(description);
     for (const auto &[name, what] : files) {
@@ -48,7 +56,9 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
         help.replace(0, help.indexOf(QLatin1Char('\n')),
                      QStringLiteral("Usage: trainplan %1 [options] %2")
                          .arg(m_command, !m_fileNames.isEmpty() ? m_fileNames.join(' ')
-                                         : m_plans == 0 ? QStringLiteral("FILE...") : m_plans == 1 ? QStringLiteral("plan") : QStringLiteral("baseline plan")));
+                                         : m_plans == 0         ? QStringLiteral("FILE...")
+                                         : m_plans == 1         ? QStringLiteral("plan")
+                                                                : QStringLiteral("baseline plan")));
         out << help;
         return Ok;
     }
@@ -59,11 +69,15 @@ std::optional<int> CommandLine::parse(const QStringList &arguments, QTextStream 
         return std::nullopt;
     }
     if (!m_fileNames.isEmpty() && paths.size() != m_plans)
-        return usageError(err, QStringLiteral("expected %1 (got %2 files)").arg(m_fileNames.join(QStringLiteral(" and "))).arg(paths.size()));
+        return usageError(err, QStringLiteral("expected %1 (got %2 files)")
+                                   .arg(m_fileNames.join(QStringLiteral(" and ")))
+                                   .arg(paths.size()));
     if (paths.size() != m_plans) {
         if (m_plans == 1)
-            return usageError(err, paths.isEmpty() ? QStringLiteral("a plan file is required") : QStringLiteral("expected exactly one plan file"));
-        return usageError(err, QStringLiteral("expected two plan files, the baseline and the plan (got %1)").arg(paths.size()));
+            return usageError(err, paths.isEmpty() ? QStringLiteral("a plan file is required")
+                                                   : QStringLiteral("expected exactly one plan file"));
+        return usageError(
+            err, QStringLiteral("expected two plan files, the baseline and the plan (got %1)").arg(paths.size()));
     }
     for (const QString &path : paths)
         if (path.isEmpty())
@@ -99,7 +113,8 @@ int finishOutput(QTextStream &out, QTextStream &err, int status)
     return OutputError;
 }
 
-int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command, QTextStream &err)
+int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command,
+                    QTextStream &err)
 {
     QString error;
     if (!io::isNotAnInput(path, inputs, &error) || !io::writeAtomically(path, bytes, &error)) {

@@ -30,7 +30,8 @@ public:
     /// files it takes (compare takes two; 0: one or more configuration files, for import).
     CommandLine(QString command, const QString &description, QString usage, int plans = 1);
     /// A command whose positional files are not plans: each (name as the usage spells it, description).
-    CommandLine(QString command, const QString &description, QString usage, const std::vector<std::pair<QString, QString>> &files);
+    CommandLine(QString command, const QString &description, QString usage,
+                const std::vector<std::pair<QString, QString>> &files);
 
     void addOption(const QCommandLineOption &option) { m_parser.addOption(option); }
 
@@ -67,7 +68,8 @@ int finishOutput(QTextStream &out, QTextStream &err, int status);
 
 /// Writes a subcommand's -o file through io::writeAtomically, never over one of its `inputs`: "wrote PATH"
 /// on `err` and Ok, or the reason ("trainplan COMMAND: PATH: ...") and OutputError; the old file stays whole.
-int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command, QTextStream &err);
+int writeOutputFile(const QString &path, const QByteArray &bytes, const QStringList &inputs, const QString &command,
+                    QTextStream &err);
 
 /// The exit codes as the help texts list them (`outputErrors`: the command writes files, not only stdout).
 QString exitCodesHelp(bool outputErrors);

@@ -13,11 +13,12 @@ namespace trainplan::cli {
 
 int runCompare(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    CommandLine line(QStringLiteral("compare"),
-                     QStringLiteral("Compare a plan with a baseline: step time, tokens/s, MFU, peak memory, days and cost, "
-                                    "and the keys that differ.\n")
-                         + exitCodesHelp(false),
-                     QStringLiteral("usage: trainplan compare BASELINE.json PLAN.json [--format json|table]\n"), 2);
+    CommandLine line(
+        QStringLiteral("compare"),
+        QStringLiteral("Compare a plan with a baseline: step time, tokens/s, MFU, peak memory, days and cost, "
+                       "and the keys that differ.\n") +
+            exitCodesHelp(false),
+        QStringLiteral("usage: trainplan compare BASELINE.json PLAN.json [--format json|table]\n"), 2);
     const QCommandLineOption format(QStringList{QStringLiteral("f"), QStringLiteral("format")},
                                     QStringLiteral("Output format: json (default) or table."), QStringLiteral("format"),
                                     QStringLiteral("json"));
@@ -39,7 +40,8 @@ int runCompare(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const PlanComparison comparison = comparePlans(*before, beforeEstimate, *after, afterEstimate);
     const auto name = [&](const Plan &plan, const QString &path) {
         const QString own = QString::fromStdString(planDisplayName(plan, catalog));
-        return path == QLatin1String("-") ? own : own + QStringLiteral(" (") + QFileInfo(path).fileName() + QLatin1Char(')');
+        return path == QLatin1String("-") ? own
+                                          : own + QStringLiteral(" (") + QFileInfo(path).fileName() + QLatin1Char(')');
     };
     const io::ComparedPlan a{*before, beforeEstimate, name(*before, paths[0])};
     const io::ComparedPlan b{*after, afterEstimate, name(*after, paths[1])};

@@ -19,8 +19,9 @@ int runEstimate(const QStringList &arguments, QTextStream &out, QTextStream &err
     const QCommandLineOption format(QStringList{QStringLiteral("f"), QStringLiteral("format")},
                                     QStringLiteral("Output format: json (default) or table."), QStringLiteral("format"),
                                     QStringLiteral("json"));
-    const QCommandLineOption timeline(QStringLiteral("timeline"),
-                                      QStringLiteral("Include the simulated pipeline schedule (pipeline.timeline) in the JSON."));
+    const QCommandLineOption timeline(
+        QStringLiteral("timeline"),
+        QStringLiteral("Include the simulated pipeline schedule (pipeline.timeline) in the JSON."));
     line.addOption(format);
     line.addOption(timeline);
     if (const std::optional<int> done = line.parse(arguments, out, err))

@@ -8,12 +8,14 @@ namespace trainplan::cli {
 
 int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    CommandLine line(QStringLiteral("export"),
-                     QStringLiteral("A launch configuration for the plan: a Megatron-LM script, a NeMo recipe (YAML), a torchtitan "
-                                    "job file (TOML) or a DeepSpeed config (JSON). What the target cannot express is listed.\n")
-                         + exitCodesHelp(true),
-                     QStringLiteral("usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"));
-    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("megatron, nemo, torchtitan or deepspeed."), QStringLiteral("target"));
+    CommandLine line(
+        QStringLiteral("export"),
+        QStringLiteral("A launch configuration for the plan: a Megatron-LM script, a NeMo recipe (YAML), a torchtitan "
+                       "job file (TOML) or a DeepSpeed config (JSON). What the target cannot express is listed.\n") +
+            exitCodesHelp(true),
+        QStringLiteral("usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"));
+    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("megatron, nemo, torchtitan or deepspeed."),
+                                QStringLiteral("target"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("Write here instead of standard output."), QStringLiteral("FILE"));
     line.addOption(to);
@@ -22,7 +24,9 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         return *done;
     const std::optional<io::ExportTarget> target = io::exportTargetFrom(line.value(to));
     if (!target)
-        return line.usageError(err, QStringLiteral("--to must be megatron, nemo, torchtitan or deepspeed (got \"%1\")").arg(line.value(to)));
+        return line.usageError(
+            err,
+            QStringLiteral("--to must be megatron, nemo, torchtitan or deepspeed (got \"%1\")").arg(line.value(to)));
     const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
     if (!plan)
         return InvalidInput;

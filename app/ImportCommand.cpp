@@ -11,20 +11,25 @@ namespace trainplan::cli {
 
 int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
 {
-    CommandLine line(QStringLiteral("import"),
-                     QStringLiteral("A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
-                                    "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml), a DeepSpeed "
-                                    "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
-                                    "length) is an error naming each key: give it with --set, or take the built-in example's "
-                                    "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n")
-                         + exitCodesHelp(true),
-                     QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--assume-example] [-o PLAN.json]\n"), 0);
-    const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."), QStringLiteral("KEY=VALUE"));
+    CommandLine line(
+        QStringLiteral("import"),
+        QStringLiteral(
+            "A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
+            "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml), a DeepSpeed "
+            "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
+            "length) is an error naming each key: give it with --set, or take the built-in example's "
+            "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n") +
+            exitCodesHelp(true),
+        QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--assume-example] [-o PLAN.json]\n"), 0);
+    const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."),
+                                 QStringLiteral("KEY=VALUE"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
-                                    QStringLiteral("Write the plan here instead of standard output."), QStringLiteral("PLAN.json"));
-    const QCommandLineOption assume(QStringLiteral("assume-example"),
-                                    QStringLiteral("Take what no file gives from the built-in example plan (GPT-3 175B on 512 A100) "
-                                                   "instead of failing; each value is listed."));
+                                    QStringLiteral("Write the plan here instead of standard output."),
+                                    QStringLiteral("PLAN.json"));
+    const QCommandLineOption assume(
+        QStringLiteral("assume-example"),
+        QStringLiteral("Take what no file gives from the built-in example plan (GPT-3 175B on 512 A100) "
+                       "instead of failing; each value is listed."));
     line.addOption(set);
     line.addOption(assume);
     line.addOption(output);

@@ -25,7 +25,8 @@ struct ReportArguments
 };
 
 /// The PDF and the PNGs the arguments ask for; OutputError on the first that fails.
-int writeOutputs(PlanDocument &document, const ReportArguments &a, const QStringList &inputs, QTextStream &out, QTextStream &err)
+int writeOutputs(PlanDocument &document, const ReportArguments &a, const QStringList &inputs, QTextStream &out,
+                 QTextStream &err)
 {
     QString error;
     if (!a.pdfPath.isEmpty()) {
@@ -59,12 +60,16 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
                      QString::fromLatin1(kUsage));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("The report PDF to write."), QStringLiteral("file"));
-    const QCommandLineOption png(QStringLiteral("png"), QStringLiteral("Write every chart as a PNG into this directory."),
+    const QCommandLineOption png(QStringLiteral("png"),
+                                 QStringLiteral("Write every chart as a PNG into this directory."),
                                  QStringLiteral("dir"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page size: a4 (default) or letter."), QStringLiteral("size"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("PNG size in pixels, e.g. 1600x1000 (the default)."),
+    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page size: a4 (default) or letter."),
+                                  QStringLiteral("size"));
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("PNG size in pixels, e.g. 1600x1000 (the default)."),
                                   QStringLiteral("WIDTHxHEIGHT"));
-    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("PNG resolution, 48-1200 (default 192)."), QStringLiteral("N"));
+    const QCommandLineOption dpi(QStringLiteral("dpi"), QStringLiteral("PNG resolution, 48-1200 (default 192)."),
+                                 QStringLiteral("N"));
     const QCommandLineOption baseline(QStringLiteral("baseline"),
                                       QStringLiteral("Compare against this plan: a comparison section in the PDF, the "
                                                      "baseline drawn in the charts."),
@@ -84,7 +89,8 @@ int runReport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         a.page = p == QLatin1String("letter") ? QPageSize::Letter : QPageSize::A4;
     }
     if (line.isSet(size)) {
-        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(line.value(size));
+        const QRegularExpressionMatch m =
+            QRegularExpression(QStringLiteral("^(\\d{2,5})x(\\d{2,5})$")).match(line.value(size));
         if (!m.hasMatch())
             return line.usageError(err, QStringLiteral("--size must be WIDTHxHEIGHT in pixels, e.g. 1600x1000"));
         a.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());

@@ -14,8 +14,9 @@ namespace trainplan::cli {
 
 namespace {
 
-const char *kUsage = "usage: trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight]\n"
-                     "                        [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload] [--threads N]\n";
+const char *kUsage =
+    "usage: trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight]\n"
+    "                        [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload] [--threads N]\n";
 
 bool positiveInt(const QString &text, std::int64_t &out, std::int64_t maximum)
 {
@@ -37,7 +38,8 @@ QString dimensionList()
 const PlanKey *searchKey(const QString &name)
 {
     for (const PlanKey &key : planKeys())
-        if (key.searchDimension && (name == QLatin1String(key.path) || name == QLatin1String(key.name().data(), qsizetype(key.name().size()))))
+        if (key.searchDimension &&
+            (name == QLatin1String(key.path) || name == QLatin1String(key.name().data(), qsizetype(key.name().size()))))
             return &key;
     return nullptr;
 }
@@ -70,17 +72,20 @@ bool applyFixes(const QStringList &items, SearchConstraints &constraints, QStrin
         const QString text = item.section(QLatin1Char('='), 1).trimmed();
         const PlanKey *key = searchKey(name);
         if (!key || !item.contains(QLatin1Char('='))) {
-            *error = QStringLiteral("--fix: '%1' is not KEY=VALUE with a search dimension as the key (%2)").arg(item, dimensionList());
+            *error = QStringLiteral("--fix: '%1' is not KEY=VALUE with a search dimension as the key (%2)")
+                         .arg(item, dimensionList());
             return false;
         }
         std::string why;
         const std::optional<KeyValue> value = parseValue(*key, text.toStdString(), &why);
         if (!value) {
-            *error = QStringLiteral("--fix: '%1': %2 %3").arg(item, QLatin1String(key->path), QString::fromStdString(why));
+            *error =
+                QStringLiteral("--fix: '%1': %2 %3").arg(item, QLatin1String(key->path), QString::fromStdString(why));
             return false;
         }
         if (const auto [it, first] = fixed.emplace(key->path, item); !first) {
-            *error = QStringLiteral("--fix: %1 is fixed twice ('%2' and '%3'): fix each dimension once").arg(QLatin1String(key->path), it->second, item);
+            *error = QStringLiteral("--fix: %1 is fixed twice ('%2' and '%3'): fix each dimension once")
+                         .arg(QLatin1String(key->path), it->second, item);
             return false;
         }
         constraints.fix(key->path, *value);

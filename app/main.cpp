@@ -74,7 +74,8 @@ int runRender(int argc, char **argv)
     if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) { // what Qt would pick, without its warning
         const QByteArray dir = QDir::tempPath().toLocal8Bit() + "/runtime-" + QByteArray::number(qulonglong(getuid()));
         QDir().mkpath(QString::fromLocal8Bit(dir));
-        QFile::setPermissions(QString::fromLocal8Bit(dir), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(QString::fromLocal8Bit(dir),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         qputenv("XDG_RUNTIME_DIR", dir);
     }
     QApplication app(argc, argv);
@@ -88,14 +89,16 @@ void printUsage()
 {
     std::fputs("usage: trainplan [--palette dark|light] [PLAN.json]\n"
                "       trainplan estimate PLAN.json [--format json|table]\n"
-               "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight] [--fix KEY=VALUE,...]\n"
+               "       trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight] "
+               "[--fix KEY=VALUE,...]\n"
                "       trainplan report PLAN.json -o REPORT.pdf [--page a4|letter]\n"
                "       trainplan report PLAN.json --png DIR [--size WIDTHxHEIGHT] [--dpi N]\n"
                "       trainplan compare BASELINE.json PLAN.json [--format json|table]\n"
                "       trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]\n"
                "       trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"
                "       trainplan calibrate MEASURED.csv --base DEVICE [--id NAME] [-o DEVICE.json]\n"
-               "       trainplan profile TRACE.json PLAN.json [--stage N] [--steps N] [--format table|json] [--measurements CSV]\n"
+               "       trainplan profile TRACE.json PLAN.json [--stage N] [--steps N] [--format table|json] "
+               "[--measurements CSV]\n"
                "       trainplan --version\n",
                stdout);
 }
@@ -105,9 +108,10 @@ void printUsage()
 int main(int argc, char **argv)
 {
     trainplan::keepFreedMemoryForReuse();
-    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 || std::strcmp(argv[1], "compare") == 0
-                      || std::strcmp(argv[1], "import") == 0 || std::strcmp(argv[1], "export") == 0
-                      || std::strcmp(argv[1], "calibrate") == 0 || std::strcmp(argv[1], "profile") == 0))
+    if (argc >= 2 && (std::strcmp(argv[1], "estimate") == 0 || std::strcmp(argv[1], "search") == 0 ||
+                      std::strcmp(argv[1], "compare") == 0 || std::strcmp(argv[1], "import") == 0 ||
+                      std::strcmp(argv[1], "export") == 0 || std::strcmp(argv[1], "calibrate") == 0 ||
+                      std::strcmp(argv[1], "profile") == 0))
         return runHeadless(argc, argv);
     if (argc >= 2 && std::strcmp(argv[1], "report") == 0)
         return runRender(argc, argv);

@@ -112,7 +112,9 @@ void fitChartLegend(QChart *chart, QSizeF size)
     QLegend *legend = chart->legend();
     const QFontMetricsF metrics(legend->font());
     const QList<QLegendMarker *> markers = legend->markers();
-    const auto optional = [](QLegendMarker *m) { return m->series() && m->series()->property(kLegendOptional).toBool(); };
+    const auto optional = [](QLegendMarker *m) {
+        return m->series() && m->series()->property(kLegendOptional).toBool();
+    };
     // A marker is a square of about one line height plus spacing on each side of its label.
     const double perEntry = 2.5 * metrics.height() + 8;
     double needed = 0;
@@ -279,8 +281,10 @@ public:
     {
         setWindowTitle(tr("Export Chart"));
         QSettings settings;
-        const QString dir = settings.value(QStringLiteral("export/dir"),
-                                           QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+        const QString dir = settings
+                                .value(QStringLiteral("export/dir"),
+                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                .toString();
         const QString format = settings.value(QStringLiteral("export/format"), QStringLiteral("png")).toString();
         m_path = new QLineEdit(dir + QLatin1Char('/') + name + QLatin1Char('.') + format);
         auto *browse = new QPushButton(tr("Browse…"));
@@ -309,12 +313,15 @@ public:
         column->addLayout(form);
         column->addWidget(buttons);
         connect(browse, &QPushButton::clicked, this, [this] {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), m_path->text(),
-                                                              tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+            const QString path =
+                QFileDialog::getSaveFileName(this, tr("Export Chart"), m_path->text(),
+                                             tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
             if (!path.isEmpty())
                 m_path->setText(path);
         });
-        const auto updateDpi = [this] { m_dpi->setEnabled(QFileInfo(m_path->text()).suffix().toLower() == QLatin1String("png")); };
+        const auto updateDpi = [this] {
+            m_dpi->setEnabled(QFileInfo(m_path->text()).suffix().toLower() == QLatin1String("png"));
+        };
         connect(m_path, &QLineEdit::textChanged, this, updateDpi);
         updateDpi();
     }
@@ -361,14 +368,17 @@ void installChartExportActions(ExportableChart *chart, QWidget *target)
         copyChartToClipboard(*chart, chart->chartWidget()->size().expandedTo(QSize(640, 400)));
     });
     auto *exportImage = new QAction(QObject::tr("Export Chart…"), target);
-    QObject::connect(exportImage, &QAction::triggered, target, [chart, target] { exportChartInteractively(chart, target); });
+    QObject::connect(exportImage, &QAction::triggered, target,
+                     [chart, target] { exportChartInteractively(chart, target); });
     auto *exportData = new QAction(QObject::tr("Export Data (CSV)…"), target);
     QObject::connect(exportData, &QAction::triggered, target, [chart, target] {
-        const QString dir = QSettings().value(QStringLiteral("export/dir"),
-                                              QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
-        const QString path = QFileDialog::getSaveFileName(target->window(), QObject::tr("Export Chart Data"),
-                                                          dir + QLatin1Char('/') + chart->exportName() + QStringLiteral(".csv"),
-                                                          QObject::tr("CSV (*.csv)"));
+        const QString dir = QSettings()
+                                .value(QStringLiteral("export/dir"),
+                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+                                .toString();
+        const QString path = QFileDialog::getSaveFileName(
+            target->window(), QObject::tr("Export Chart Data"),
+            dir + QLatin1Char('/') + chart->exportName() + QStringLiteral(".csv"), QObject::tr("CSV (*.csv)"));
         QString error;
         if (!path.isEmpty() && !saveChartCsv(*chart, path, &error))
             QMessageBox::warning(target->window(), QObject::tr("Export Chart Data"), error);

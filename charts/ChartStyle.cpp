@@ -15,9 +15,10 @@ bool isDark(const QPalette &palette)
 
 QColor series(int index, const QPalette &palette)
 {
-    static const QColor colours[] = {QColor(0, 114, 178), QColor(230, 159, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                                     QColor(86, 180, 233), QColor(213, 94, 0), QColor(240, 228, 66), QColor(120, 120, 120),
-                                     QColor(117, 84, 160), QColor(140, 86, 75), QColor(51, 34, 136), QColor(153, 153, 51)};
+    static const QColor colours[] = {QColor(0, 114, 178),   QColor(230, 159, 0),   QColor(0, 158, 115),
+                                     QColor(204, 121, 167), QColor(86, 180, 233),  QColor(213, 94, 0),
+                                     QColor(240, 228, 66),  QColor(120, 120, 120), QColor(117, 84, 160),
+                                     QColor(140, 86, 75),   QColor(51, 34, 136),   QColor(153, 153, 51)};
     QColor c = colours[index % int(std::size(colours))];
     return isDark(palette) ? c.lighter(125) : c;
 }

@@ -304,8 +304,13 @@ namespace {
 /// allocator's overhead up to the reserved peak, then the device's extras up to the device-used peak.
 QList<qreal> stageComponents(const StageMemory &s, bool moe)
 {
-    QList<qreal> out{s.parametersBytes, s.gradientsBytes, s.optimizerBytes, s.activationsBytes,
-                     s.otherOfKind(MemoryKind::Allocated), s.otherOfKind(MemoryKind::Reserved), s.otherOfKind(MemoryKind::Device)};
+    QList<qreal> out{s.parametersBytes,
+                     s.gradientsBytes,
+                     s.optimizerBytes,
+                     s.activationsBytes,
+                     s.otherOfKind(MemoryKind::Allocated),
+                     s.otherOfKind(MemoryKind::Reserved),
+                     s.otherOfKind(MemoryKind::Device)};
     if (moe) {
         out[0] = s.parametersBytes - s.expertParametersBytes;
         out.insert(1, s.expertParametersBytes);
@@ -340,9 +345,10 @@ bool MemoryChartView::updateStagesInPlace()
     const bool baseline = m_document->hasBaseline() && m_document->baselineEstimate().valid;
     const int legendEntries = 2 + (memory.fits ? 0 : 1) + (baseline ? 1 : 0);
     const bool moe = m_document->plan().model.isMoe();
-    if (!m_stageSeries || m_stageSets.size() != stageComponentNames(moe).size() || m_stageDark != chartstyle::isDark(palette())
-        || m_stageSets.front()->count() != int(memory.stages.size()) || chart()->series().size() != legendEntries
-        || (baseline && m_document->baselineEstimate().memory.stages.size() > memory.stages.size()))
+    if (!m_stageSeries || m_stageSets.size() != stageComponentNames(moe).size() ||
+        m_stageDark != chartstyle::isDark(palette()) || m_stageSets.front()->count() != int(memory.stages.size()) ||
+        chart()->series().size() != legendEntries ||
+        (baseline && m_document->baselineEstimate().memory.stages.size() > memory.stages.size()))
         return false;
     constexpr double GiB = units::GiB;
     double highest = memory.capacityBytes;
@@ -364,7 +370,8 @@ bool MemoryChartView::updateStagesInPlace()
     setStageAxis(highest / GiB);
     m_capacity->replace(0, -0.5, memory.capacityBytes / GiB);
     m_capacity->replace(1, double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
-    m_capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
+    m_capacity->setPen(
+        QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
     setStageTitle();
     updateOverlay();
     return true;
@@ -379,7 +386,8 @@ void MemoryChartView::setStageTitle()
                                       .arg(fmt::gib(peak.peakBytes, 1), fmt::gib(memory.capacityBytes, 0))
                                       .arg(peak.stage)
                                       .arg(memory.tight ? tr(", tight: %1 +%2% would not fit")
-                                                              .arg(QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0))
+                                                              .arg(QLatin1String(pressure.label),
+                                                                   fmt::number(100 * pressure.growthToOverflow, 0))
                                                         : QString(),
                                            fmt::gib(peak.allocatedBytes, 1), fmt::gib(peak.reservedBytes, 1))
                                 : tr("Memory per GPU: stage %1 is %2 over its %3 (hatched)")
@@ -400,7 +408,8 @@ QString stageAxisTitle(const Plan &plan)
     if (plan.parallel.context > 1)
         notes << MemoryChartView::tr("context %1: 1/%1 of each sequence").arg(plan.parallel.context);
     if (isLowPrecisionMatmul(plan.training.precision))
-        notes << MemoryChartView::tr("params incl. %1 copies").arg(QString::fromLatin1(labelOf(plan.training.precision)));
+        notes
+            << MemoryChartView::tr("params incl. %1 copies").arg(QString::fromLatin1(labelOf(plan.training.precision)));
     return notes.isEmpty() ? MemoryChartView::tr("Pipeline stage")
                            : MemoryChartView::tr("Pipeline stage (%1)").arg(notes.join(QStringLiteral("; ")));
 }
@@ -504,15 +513,20 @@ QString MemoryChartView::stageTooltip(int index) const
     if (index < 0 || std::size_t(index) >= memory.stages.size())
         return {};
     const StageMemory &s = memory.stages[std::size_t(index)];
-    QString html = tr("<b>Stage %1</b> at its %2 peak<table>").arg(s.stage).arg(QString::fromLatin1(labelOf(s.peakPhase)).toLower());
+    QString html = tr("<b>Stage %1</b> at its %2 peak<table>")
+                       .arg(s.stage)
+                       .arg(QString::fromLatin1(labelOf(s.peakPhase)).toLower());
     const auto row = [&](const QString &label, double bytes, bool bold = false) {
         if (bytes <= 0 && !bold)
             return;
         const QString value = fmt::gib(bytes, 2);
-        html += bold ? QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>%2</b></td></tr>").arg(label.toHtmlEscaped(), value)
-                     : QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>%2</td></tr>").arg(label.toHtmlEscaped(), value);
+        html += bold ? QStringLiteral("<tr><td><b>%1</b></td><td align=right><b>%2</b></td></tr>")
+                           .arg(label.toHtmlEscaped(), value)
+                     : QStringLiteral("<tr><td>&nbsp;&nbsp;%1</td><td align=right>%2</td></tr>")
+                           .arg(label.toHtmlEscaped(), value);
     };
-    for (const StateTerm t : {StateTerm::Parameters, StateTerm::Gradients, StateTerm::Optimizer, StateTerm::Activations})
+    for (const StateTerm t :
+         {StateTerm::Parameters, StateTerm::Gradients, StateTerm::Optimizer, StateTerm::Activations})
         row(QLatin1String(termInfo(t).label),
             t == StateTerm::Parameters ? s.parametersBytes : t == StateTerm::Gradients ? s.gradientsBytes
                                                          : t == StateTerm::Optimizer   ? s.optimizerBytes

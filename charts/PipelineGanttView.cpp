@@ -165,7 +165,8 @@ private:
         const double bottom = valueAxis->coordToPixel(double(row) + m_bottom);
         const double y0 = std::min(top, bottom), y1 = std::max(top, bottom);
         Run run;
-        for (std::size_t i = m_timeline.rowBegin[std::size_t(row)]; i < m_timeline.rowBegin[std::size_t(row) + 1]; ++i) {
+        for (std::size_t i = m_timeline.rowBegin[std::size_t(row)]; i < m_timeline.rowBegin[std::size_t(row) + 1];
+             ++i) {
             const StepSegment &s = m_timeline.segments[i];
             if (s.end < visible.lower || s.start > visible.upper)
                 continue;
@@ -183,7 +184,9 @@ private:
             flush(painter, run, y0, y1);
             // Wide enough to see: its own block with a thin gap; neighbouring micro-batches alternate in shade.
             const QRectF rect(QPointF(left, y0), QPointF(right - 0.5, y1));
-            painter->fillRect(rect, (s.microbatch >= 0 && (s.microbatch / std::max(1, s.microbatches)) % 2 == 1) ? m_shaded[kind] : m_colours[kind]);
+            painter->fillRect(rect, (s.microbatch >= 0 && (s.microbatch / std::max(1, s.microbatches)) % 2 == 1)
+                                        ? m_shaded[kind]
+                                        : m_colours[kind]);
             if (m_labels && s.microbatch >= 0 && rect.width() > 16 && rect.height() > 9) {
                 painter->setPen(m_text);
                 painter->drawText(rect, Qt::AlignCenter, QString::number(s.microbatch));
@@ -282,7 +285,10 @@ QString PipelineGanttView::describeAt(const QPointF &position) const
             continue;
         QString what = kindWords(s->kind);
         if (s->microbatch >= 0)
-            what = s->microbatches > 1 ? tr("%1 of micro-batches %2-%3").arg(what).arg(s->microbatch).arg(s->microbatch + s->microbatches - 1)
+            what = s->microbatches > 1 ? tr("%1 of micro-batches %2-%3")
+                                             .arg(what)
+                                             .arg(s->microbatch)
+                                             .arg(s->microbatch + s->microbatches - 1)
                                        : tr("%1 of micro-batch %2").arg(what).arg(s->microbatch);
         if (s->chunk > 0 || m_document->plan().parallel.virtualStages > 1)
             what += tr(", model chunk %1").arg(s->chunk);

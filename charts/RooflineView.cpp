@@ -26,7 +26,8 @@ QString shapeText(const Op &op)
     const auto n = [](double v) { return fmt::grouped(v); };
     if (op.batch > 0)
         return QObject::tr("[%1 × %2] × [%2 × %3]%4")
-            .arg(n(op.rows), n(op.inner), n(op.cols), op.batch > 1 ? QObject::tr(", %1 times").arg(n(op.batch)) : QString());
+            .arg(n(op.rows), n(op.inner), n(op.cols),
+                 op.batch > 1 ? QObject::tr(", %1 times").arg(n(op.batch)) : QString());
     if (op.rows > 0)
         return QObject::tr("%1 elements").arg(n(op.rows));
     return {};
@@ -39,7 +40,8 @@ QString opText(const Op &op)
     const QString shape = shapeText(op);
     return QObject::tr("<p style='white-space:nowrap'><b>%1</b> (%2, %3)%4<br>FLOPs %5, bytes %6<br>"
                        "intensity %7 FLOP/B, %8&nbsp;TFLOP/s<br>time %9 ms, %10</p>")
-        .arg(QLatin1String(op.name), QString::fromLatin1(labelOf(op.pass)).toLower(), QString::fromLatin1(labelOf(op.kind)).toLower(),
+        .arg(QLatin1String(op.name), QString::fromLatin1(labelOf(op.pass)).toLower(),
+             QString::fromLatin1(labelOf(op.kind)).toLower(),
              shape.isEmpty() ? QString() : QStringLiteral("<br>") + shape)
         .arg(fmt::count(op.flops), fmt::bytes(op.bytes))
         .arg(fmt::number(op.intensity(), 1))
@@ -161,7 +163,8 @@ void RooflineView::drawRoofs(const Estimate &e, double &highest)
         }
         // A recipe of a format already named (FP8 blockwise beside FP8) adds nothing to the entry.
         const QString name = QString::fromLatin1(labelOf(roof.precision));
-        if (std::none_of(it->second.begin(), it->second.end(), [&](const QString &n) { return name.startsWith(n + QLatin1Char(' ')); }))
+        if (std::none_of(it->second.begin(), it->second.end(),
+                         [&](const QString &n) { return name.startsWith(n + QLatin1Char(' ')); }))
             it->second << name;
         if (roof.precision == precision)
             mineOf[std::size_t(it - peaks.begin())] = true;
@@ -213,7 +216,8 @@ void RooflineView::draw()
     drawRoofs(e, highest);
     m_plot->xAxis->setRange(kMinIntensity, kMaxIntensity);
     m_plot->yAxis->setRange(std::max(1e-4, std::min(lowest, highest) / 3.0), highest * 3.0);
-    setTitle(tr("Roofline: %1, one micro-batch").arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
+    setTitle(tr("Roofline: %1, one micro-batch")
+                 .arg(QString::fromStdString(d.name).remove(QStringLiteral("NVIDIA ")).remove(QStringLiteral("AMD "))));
 }
 
 QString RooflineView::exportCsv() const

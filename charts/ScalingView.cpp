@@ -85,7 +85,8 @@ void ScalingView::draw()
     const ScalingPoint *weak = e.scaling.planWeak();
     if (strong && weak)
         setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (strong), %3 (weak)")
-                     .arg(e.scaling.planWorkers).arg(fmt::percent(strong->efficiency, 1), fmt::percent(weak->efficiency, 1)));
+                     .arg(e.scaling.planWorkers)
+                     .arg(fmt::percent(strong->efficiency, 1), fmt::percent(weak->efficiency, 1)));
     else if (strong || weak)
         setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (%3)")
                      .arg(e.scaling.planWorkers)
@@ -102,8 +103,9 @@ void ScalingView::draw()
                                .arg(peakWorkers));
     const std::int64_t base = e.scaling.baseWorkers();
     if (base > 1)
-        setTitle(title() + (m_document->plan().model.isMoe() ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)
-                                                             : tr(", relative to %1 replicas").arg(base)));
+        setTitle(title() + (m_document->plan().model.isMoe()
+                                ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)
+                                : tr(", relative to %1 replicas").arg(base)));
 }
 
 void ScalingView::markPlan(const ScalingCurves &scaling)

@@ -135,9 +135,10 @@ void StepBreakdownView::draw()
     const QString bandWords = !e.accuracy.assessed ? QString()
                               : e.accuracy.validated ? tr(" (%1)").arg(io::accuracyBand(e.accuracy))
                                                      : tr(" (%1, not validated)").arg(io::accuracyBand(e.accuracy));
-    QString title = tr("Where the %1 s step goes%4: %2 takes %3")
-                        .arg(fmt::number(e.step.stepSeconds, e.step.stepSeconds < 10 ? 3 : 1), stepPartWords(StepPart(largest)),
-                             fmt::percent(e.parts[largest] / e.step.stepSeconds, 0), bandWords);
+    QString title =
+        tr("Where the %1 s step goes%4: %2 takes %3")
+            .arg(fmt::number(e.step.stepSeconds, e.step.stepSeconds < 10 ? 3 : 1), stepPartWords(StepPart(largest)),
+                 fmt::percent(e.parts[largest] / e.step.stepSeconds, 0), bandWords);
     if (baseline)
         title += tr(" (baseline: %1 s)").arg(fmt::number(m_document->baselineEstimate().step.stepSeconds, 3));
     setTitle(title);
@@ -229,7 +230,8 @@ QString StepBreakdownView::describeAt(const QPointF &position) const
 
 QString StepBreakdownView::exportCsv() const
 {
-    return io::stepPartsCsv(m_document->estimate(), m_document->hasBaseline() ? &m_document->baselineEstimate() : nullptr);
+    return io::stepPartsCsv(m_document->estimate(),
+                            m_document->hasBaseline() ? &m_document->baselineEstimate() : nullptr);
 }
 
 } // namespace trainplan

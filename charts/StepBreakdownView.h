@@ -1,9 +1,9 @@
 #pragma once
 // Where the step goes: the step time as one stacked horizontal bar (forward, backward, recompute, exposed
 // tensor-parallel communication, pipeline bubble and transfers, exposed data-parallel / ZeRO communication,
-// optimizer, other), the pinned baseline's bar under it, and a whisker for the plan's 80% error band. Hover gives each part's seconds and share; the
-// legend lists the parts that take time. Reads the Estimate's step parts (core/step/StepTimeline).
-// QCustomPlot: its legend wraps in a row under the title, which a chart one bar tall needs.
+// optimizer, other), the pinned baseline's bar under it, and a whisker for the plan's 80% error band. Hover gives each
+// part's seconds and share; the legend lists the parts that take time. Reads the Estimate's step parts
+// (core/step/StepTimeline). QCustomPlot: its legend wraps in a row under the title, which a chart one bar tall needs.
 
 #include <array>
 

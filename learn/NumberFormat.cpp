@@ -10,15 +10,17 @@ const std::vector<NumberFormat> &numberFormats()
 {
     static const std::vector<NumberFormat> formats{
         {"FP32", 8, 23, true, "IEEE 754-2019 binary32", true, 0, ""},
-        {"TF32", 8, 10, true, "NVIDIA TensorFloat-32: FP32's exponent, FP16's significand (tensor-core input format)", true, 0, ""},
+        {"TF32", 8, 10, true, "NVIDIA TensorFloat-32: FP32's exponent, FP16's significand (tensor-core input format)",
+         true, 0, ""},
         {"FP16", 5, 10, true, "IEEE 754-2019 binary16", true, 0, ""},
         {"BF16", 8, 7, true, "bfloat16: FP32's exponent, 7 significand bits", true, 0, ""},
         {"FP8 E4M3", 4, 3, false, "OCP 8-bit Floating Point Specification (OFP8) 2023, E4M3", true, 0, ""},
         {"FP8 E5M2", 5, 2, true, "OCP 8-bit Floating Point Specification (OFP8) 2023, E5M2", true, 0, ""},
         {"MXFP8 (E4M3)", 4, 3, false, "OCP Microscaling Formats (MX) Specification v1.0, 2023: E4M3 elements", true, 32,
          "E8M0"},
-        {"NVFP4 (E2M1)", 2, 1, false, "OCP MX v1.0 E2M1 elements; NVIDIA Blackwell NVFP4 scaling (E4M3 per 16, FP32 per tensor)",
-         false, 16, "E4M3 + FP32"},
+        {"NVFP4 (E2M1)", 2, 1, false,
+         "OCP MX v1.0 E2M1 elements; NVIDIA Blackwell NVFP4 scaling (E4M3 per 16, FP32 per tensor)", false, 16,
+         "E4M3 + FP32"},
     };
     return formats;
 }
@@ -40,7 +42,8 @@ FormatProperties properties(const NumberFormat &f)
     // E2M1 has neither, so its top code is finite.
     p.maxExponent = (f.hasInfinity ? allOnes - 1 : allOnes) - p.bias;
     const double ulpAtOne = std::ldexp(1.0, -f.mantissaBits);
-    const double maxSignificand = f.hasInfinity || !f.hasNaN ? 2.0 - ulpAtOne : 2.0 - 2.0 * ulpAtOne; // E4M3: mantissa 111 is NaN
+    const double maxSignificand =
+        f.hasInfinity || !f.hasNaN ? 2.0 - ulpAtOne : 2.0 - 2.0 * ulpAtOne; // E4M3: mantissa 111 is NaN
     p.maxFinite = std::ldexp(maxSignificand, p.maxExponent);
     p.minNormal = std::ldexp(1.0, 1 - p.bias);
     p.minSubnormal = std::ldexp(1.0, 1 - p.bias - f.mantissaBits);

@@ -53,9 +53,12 @@ enum class RoundingOutcome { Exact, Rounded, Subnormal, Underflow, Overflow, Not
 constexpr auto enumNames(RoundingOutcome)
 {
     using N = EnumName<RoundingOutcome>;
-    return std::array{N{RoundingOutcome::Exact, "exact", "Exact"}, N{RoundingOutcome::Rounded, "rounded", "Rounded"},
-                      N{RoundingOutcome::Subnormal, "subnormal", "Subnormal"}, N{RoundingOutcome::Underflow, "underflow", "Underflow"},
-                      N{RoundingOutcome::Overflow, "overflow", "Overflow"}, N{RoundingOutcome::NotANumber, "nan", "Not a number"}};
+    return std::array{N{RoundingOutcome::Exact, "exact", "Exact"},
+                      N{RoundingOutcome::Rounded, "rounded", "Rounded"},
+                      N{RoundingOutcome::Subnormal, "subnormal", "Subnormal"},
+                      N{RoundingOutcome::Underflow, "underflow", "Underflow"},
+                      N{RoundingOutcome::Overflow, "overflow", "Overflow"},
+                      N{RoundingOutcome::NotANumber, "nan", "Not a number"}};
 }
 inline const char *toString(RoundingOutcome v) { return spellingOf(v); }
 

@@ -54,8 +54,9 @@ DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
     m_import = new QAction(tr("&Import Configuration…"), this);
     m_import->setObjectName(QStringLiteral("importConfiguration"));
     m_import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_import->setStatusTip(tr("A plan from a Hugging Face config.json, a Megatron-LM script, a NeMo recipe, a torchtitan job file or "
-                              "a DeepSpeed config (several at once: the model from one, the launch from another)"));
+    m_import->setStatusTip(
+        tr("A plan from a Hugging Face config.json, a Megatron-LM script, a NeMo recipe, a torchtitan job file or "
+           "a DeepSpeed config (several at once: the model from one, the launch from another)"));
     connect(m_import, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             m_dialogParent, tr("Import Configuration"), QString(),
@@ -186,22 +187,30 @@ bool DocumentActions::importFiles(const QStringList &paths, const QStringList &s
     if (!result.ok()) {
         box->setIcon(QMessageBox::Warning);
         box->setText(tr("%1 do not make a valid plan; the plan is unchanged.").arg(names.join(QStringLiteral(", "))));
-        box->setInformativeText(result.errors.empty() ? QString() : result.errors.front().where() + QStringLiteral(": ") + result.errors.front().text);
+        box->setInformativeText(result.errors.empty() ? QString()
+                                                      : result.errors.front().where() + QStringLiteral(": ") +
+                                                            result.errors.front().text);
         box->open();
         return false;
     }
-    m_document->undoStack()->push(new ReplacePlan(m_document, *result.plan, tr("Import %1").arg(names.join(QStringLiteral(", ")))));
+    m_document->undoStack()->push(
+        new ReplacePlan(m_document, *result.plan, tr("Import %1").arg(names.join(QStringLiteral(", ")))));
     box->setIcon(QMessageBox::Information);
-    box->setText(tr("Imported %n key(s) from %1.", nullptr, int(result.read.size())).arg(names.join(QStringLiteral(", "))));
-    QString info = sets.isEmpty() ? QString() : tr("You gave %1 of its keys: %2. ").arg(sets.size()).arg(sets.join(QStringLiteral(", ")));
+    box->setText(
+        tr("Imported %n key(s) from %1.", nullptr, int(result.read.size())).arg(names.join(QStringLiteral(", "))));
+    QString info = sets.isEmpty()
+                       ? QString()
+                       : tr("You gave %1 of its keys: %2. ").arg(sets.size()).arg(sets.join(QStringLiteral(", ")));
     if (!result.defaults.isEmpty())
         info += tr("No file gives its layout, so it takes the plan format's defaults (%1; all in the details). ")
-                    .arg(QStringList(result.defaults.mid(0, 3) + result.defaults.mid(result.defaults.size() - 1)).join(QStringLiteral(", ")));
+                    .arg(QStringList(result.defaults.mid(0, 3) + result.defaults.mid(result.defaults.size() - 1))
+                             .join(QStringLiteral(", ")));
     // A plan that does not fit says so at once, and where to look.
     if (const Estimate &e = m_document->estimate(); e.valid && !e.memory.fits) {
         box->setIcon(QMessageBox::Warning);
         info += tr("It does not fit: %1 on stage %2 of %3 per GPU; Search (Ctrl+3) finds layouts that fit. ")
-                    .arg(fmt::gib(e.memory.peakBytes), QString::number(e.memory.peakStage), fmt::gib(e.memory.capacityBytes, 0));
+                    .arg(fmt::gib(e.memory.peakBytes), QString::number(e.memory.peakStage),
+                         fmt::gib(e.memory.capacityBytes, 0));
     }
     if (!result.warnings.empty())
         info += tr("%1 warnings in the details. ").arg(result.warnings.size());
@@ -214,31 +223,35 @@ bool DocumentActions::importFiles(const QStringList &paths, const QStringList &s
 bool DocumentActions::exportLaunch(int target, QString path)
 {
     const auto t = io::ExportTarget(target);
-    static const char *names[] = {QT_TR_NOOP("Megatron-LM launch script"), QT_TR_NOOP("NeMo recipe"), QT_TR_NOOP("torchtitan job file"),
-                                  QT_TR_NOOP("DeepSpeed config")};
+    static const char *names[] = {QT_TR_NOOP("Megatron-LM launch script"), QT_TR_NOOP("NeMo recipe"),
+                                  QT_TR_NOOP("torchtitan job file"), QT_TR_NOOP("DeepSpeed config")};
     const QString name = tr(names[target]);
     if (path.isEmpty()) {
         const QString suffix = QLatin1String(io::fileSuffixOf(t));
-        path = QFileDialog::getSaveFileName(m_dialogParent, tr("Export %1").arg(name), QStringLiteral("launch.") + suffix,
-                                            tr("%1 (*.%2);;All files (*)").arg(name, suffix));
+        path =
+            QFileDialog::getSaveFileName(m_dialogParent, tr("Export %1").arg(name), QStringLiteral("launch.") + suffix,
+                                         tr("%1 (*.%2);;All files (*)").arg(name, suffix));
         if (path.isEmpty())
             return false;
     }
     const io::ExportResult result = io::exportPlan(m_document->plan(), t, m_document->catalog());
     QString error;
     if (!io::writeAtomically(path, result.text, &error)) {
-        QMessageBox::critical(m_dialogParent, tr("Export %1").arg(name), tr("%1 could not be written:\n\n%2").arg(path, error));
+        QMessageBox::critical(m_dialogParent, tr("Export %1").arg(name),
+                              tr("%1 could not be written:\n\n%2").arg(path, error));
         return false;
     }
-    auto *box = new QMessageBox(QMessageBox::Information, tr("Export %1").arg(name), tr("Wrote %1.").arg(QFileInfo(path).fileName()),
-                                QMessageBox::Ok, m_dialogParent);
+    auto *box = new QMessageBox(QMessageBox::Information, tr("Export %1").arg(name),
+                                tr("Wrote %1.").arg(QFileInfo(path).fileName()), QMessageBox::Ok, m_dialogParent);
     box->setObjectName(QStringLiteral("exportLaunchReport"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     const QString keys = result.notExpressed.isEmpty() ? tr("Every key of the plan is in it.")
-                                                       : tr("%n key(s) it cannot express (see the details).", nullptr, int(result.notExpressed.size()));
+                                                       : tr("%n key(s) it cannot express (see the details).", nullptr,
+                                                            int(result.notExpressed.size()));
     if (!result.warnings.isEmpty()) {
         box->setIcon(QMessageBox::Warning);
-        box->setText(tr("Wrote %1, but %2.").arg(QFileInfo(path).fileName(), result.warnings.join(QStringLiteral("; "))));
+        box->setText(
+            tr("Wrote %1, but %2.").arg(QFileInfo(path).fileName(), result.warnings.join(QStringLiteral("; "))));
     }
     box->setInformativeText(keys);
     box->setDetailedText((result.warnings + result.notExpressed).join('\n'));
@@ -272,7 +285,8 @@ bool DocumentActions::save()
 
 bool DocumentActions::saveAs()
 {
-    QString path = QFileDialog::getSaveFileName(m_dialogParent, tr("Save Plan As"), m_document->displayName(), kPlanFilter);
+    QString path =
+        QFileDialog::getSaveFileName(m_dialogParent, tr("Save Plan As"), m_document->displayName(), kPlanFilter);
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))

@@ -58,8 +58,10 @@ void FrameStyle::drawGroupBoxFrame(const QRect &frame, const QPalette &palette, 
     painter->setRenderHint(QPainter::Antialiasing, false);
     // The corners as they are (6 x 6 pixels each: too few lines for the thread pool).
     painter->drawImage(frame.topLeft(), m_image, QRect(0, 0, kMargin, kMargin));
-    painter->drawImage(QPoint(frame.right() - kMargin + 1, frame.top()), m_image, QRect(w - kMargin, 0, kMargin, kMargin));
-    painter->drawImage(QPoint(frame.left(), frame.bottom() - kMargin + 1), m_image, QRect(0, h - kMargin, kMargin, kMargin));
+    painter->drawImage(QPoint(frame.right() - kMargin + 1, frame.top()), m_image,
+                       QRect(w - kMargin, 0, kMargin, kMargin));
+    painter->drawImage(QPoint(frame.left(), frame.bottom() - kMargin + 1), m_image,
+                       QRect(0, h - kMargin, kMargin, kMargin));
     painter->drawImage(QPoint(frame.right() - kMargin + 1, frame.bottom() - kMargin + 1), m_image,
                        QRect(w - kMargin, h - kMargin, kMargin, kMargin));
     // The edges, one opaque line per pixel of the margin, and the fill.

@@ -38,16 +38,21 @@ QStringList choicesFor(const QString &path, const Catalog &catalog)
 
 } // namespace
 
-ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files, const Catalog &catalog, QWidget *parent)
-    : QDialog(parent), m_missing(missing)
+ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files,
+                                   const Catalog &catalog, QWidget *parent)
+    : QDialog(parent)
+    , m_missing(missing)
 {
     setObjectName(QStringLiteral("importKeys"));
     setWindowTitle(tr("Import: what the files do not say"));
-    const QString given = files.size() == 1 ? tr("%1 does not give these keys, which the plan needs.").arg(files.front())
-                                            : tr("%1 do not give these keys, which the plan needs.").arg(files.join(QStringLiteral(", ")));
-    auto *intro = new QLabel(given + QLatin1Char(' ')
-                             + tr("Each is filled in with the built-in example plan's value (GPT-3 175B on 512 A100): change what does "
-                                  "not match your run."));
+    const QString given =
+        files.size() == 1
+            ? tr("%1 does not give these keys, which the plan needs.").arg(files.front())
+            : tr("%1 do not give these keys, which the plan needs.").arg(files.join(QStringLiteral(", ")));
+    auto *intro = new QLabel(
+        given + QLatin1Char(' ') +
+        tr("Each is filled in with the built-in example plan's value (GPT-3 175B on 512 A100): change what does "
+           "not match your run."));
     intro->setWordWrap(true);
     auto *form = new QFormLayout;
     for (const io::MissingKey &m : m_missing) {
@@ -58,7 +63,8 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
         editor->setCurrentText(exampleText(m.example));
         editor->setToolTip(tr("%1; the example plan has %2").arg(m.meaning, exampleText(m.example)));
         editor->setMinimumContentsLength(18);
-        auto *label = new QLabel(QStringLiteral("<b>%1</b><br><small>%2</small>").arg(m.path.toHtmlEscaped(), m.meaning.toHtmlEscaped()));
+        auto *label = new QLabel(
+            QStringLiteral("<b>%1</b><br><small>%2</small>").arg(m.path.toHtmlEscaped(), m.meaning.toHtmlEscaped()));
         label->setWordWrap(true);
         label->setBuddy(editor);
         form->addRow(label, editor);

@@ -23,7 +23,8 @@ class ImportKeysDialog : public QDialog
     Q_OBJECT
 
 public:
-    ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files, const Catalog &catalog, QWidget *parent = nullptr);
+    ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files, const Catalog &catalog,
+                     QWidget *parent = nullptr);
 
     /// "path=value" per key, as edited (empty values left out).
     QStringList sets() const;

@@ -159,7 +159,8 @@ MainWindow::MainWindow(PlanDocument *document, const QString &recoveryDirectory,
     m_editorDock->setObjectName(QStringLiteral("planDock"));
     auto *editor = new PlanEditor(document);
     m_editorDock->setWidget(editor);
-    m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+    m_editorDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                              QDockWidget::DockWidgetClosable);
     addDockWidget(Qt::LeftDockWidgetArea, m_editorDock);
     connect(editor, &PlanEditor::clusterBuilderRequested, this, [this] { showPage(Page::Cluster); });
     connect(editor, &PlanEditor::noteEdit, this, [this](const QString &note) { statusBar()->showMessage(note, 8000); });
@@ -214,7 +215,8 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::openBaseline()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Baseline"), QString(), tr("Trainplan plans (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Baseline"), QString(),
+                                                      tr("Trainplan plans (*.json);;All files (*)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -281,13 +283,15 @@ void MainWindow::createFileMenu()
     connect(charts, &QAction::triggered, this, &MainWindow::exportCharts);
     QMenu *launch = exportMenu->addMenu(tr("&Launch Configuration"));
     launch->setObjectName(QStringLiteral("exportLaunch"));
-    const QString targets[] = {tr("&Megatron-LM Script…"), tr("&NeMo Recipe…"), tr("&torchtitan Job File…"), tr("&DeepSpeed Config…")};
+    const QString targets[] = {tr("&Megatron-LM Script…"), tr("&NeMo Recipe…"), tr("&torchtitan Job File…"),
+                               tr("&DeepSpeed Config…")};
     for (int t = 0; t < 4; ++t)
         connect(launch->addAction(targets[t]), &QAction::triggered, this, [this, t] { m_actions->exportLaunch(t); });
     exportMenu->addSeparator();
     QMenu *pageSize = exportMenu->addMenu(tr("Report &Page Size"));
     auto *pageSizes = new QActionGroup(pageSize);
-    for (const auto &[label, id] : {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("US Letter"), QPageSize::Letter}}) {
+    for (const auto &[label, id] :
+         {std::pair{tr("A4"), QPageSize::A4}, std::pair{tr("US Letter"), QPageSize::Letter}}) {
         QAction *a = pageSize->addAction(label);
         a->setCheckable(true);
         a->setChecked(reportPageSizeFromSettings() == id);
@@ -307,8 +311,14 @@ void MainWindow::createViewMenu()
     // Ctrl+1 to Ctrl+5 in the tabs' order; the older Ctrl+B and Ctrl+Shift+F still work.
     const std::tuple<Page, QString, QList<QKeySequence>, const char *> pages[] = {
         {Page::Charts, tr("C&harts"), {QKeySequence(Qt::CTRL | Qt::Key_1)}, "showCharts"},
-        {Page::Cluster, tr("&Cluster Builder"), {QKeySequence(Qt::CTRL | Qt::Key_2), QKeySequence(Qt::CTRL | Qt::Key_B)}, "showClusterBuilder"},
-        {Page::Search, tr("&Search Plans"), {QKeySequence(Qt::CTRL | Qt::Key_3), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)}, "showSearch"},
+        {Page::Cluster,
+         tr("&Cluster Builder"),
+         {QKeySequence(Qt::CTRL | Qt::Key_2), QKeySequence(Qt::CTRL | Qt::Key_B)},
+         "showClusterBuilder"},
+        {Page::Search,
+         tr("&Search Plans"),
+         {QKeySequence(Qt::CTRL | Qt::Key_3), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F)},
+         "showSearch"},
         {Page::Compare, tr("Co&mpare with Baseline"), {QKeySequence(Qt::CTRL | Qt::Key_4)}, "showCompare"},
         {Page::Details, tr("&Details (the estimate as a table)"), {QKeySequence(Qt::CTRL | Qt::Key_5)}, "showDetails"}};
     for (const auto &[page, text, keys, name] : pages) {
@@ -364,14 +374,17 @@ void MainWindow::createCompareMenu()
     pin->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     connect(pin, &QAction::triggered, this, [this] {
         m_document->pinBaseline();
-        statusBar()->showMessage(tr("Pinned \"%1\" as the baseline: edit the plan and every chart overlays it").arg(m_document->baselineName()), 6000);
+        statusBar()->showMessage(tr("Pinned \"%1\" as the baseline: edit the plan and every chart overlays it")
+                                     .arg(m_document->baselineName()),
+                                 6000);
     });
     QAction *open = compare->addAction(tr("&Open a Plan File as Baseline…"));
     connect(open, &QAction::triggered, this, &MainWindow::openBaseline);
     QAction *clear = compare->addAction(tr("&Clear Baseline"));
     clear->setEnabled(false);
     connect(clear, &QAction::triggered, m_document, &PlanDocument::clearBaseline);
-    connect(m_document, &PlanDocument::baselineChanged, clear, [this, clear] { clear->setEnabled(m_document->hasBaseline()); });
+    connect(m_document, &PlanDocument::baselineChanged, clear,
+            [this, clear] { clear->setEnabled(m_document->hasBaseline()); });
     compare->addSeparator();
     QAction *show = compare->addAction(tr("Show the &Comparison"));
     connect(show, &QAction::triggered, this, [this] { showPage(Page::Compare); });
@@ -383,7 +396,11 @@ void MainWindow::createHelpMenu()
     QAction *learn = help->addAction(tr("&Learn: Figures and Exercises"));
     learn->setObjectName(QStringLiteral("openLearn"));
     learn->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    connect(learn, &QAction::triggered, this, [this] { learnWindow()->show(); learnWindow()->raise(); learnWindow()->activateWindow(); });
+    connect(learn, &QAction::triggered, this, [this] {
+        learnWindow()->show();
+        learnWindow()->raise();
+        learnWindow()->activateWindow();
+    });
     QAction *manual = help->addAction(tr("User &Manual"));
     manual->setObjectName(QStringLiteral("openManual"));
     manual->setShortcut(QKeySequence::HelpContents);
@@ -396,10 +413,11 @@ void MainWindow::createHelpMenu()
     QAction *about = help->addAction(tr("&About Trainplan"));
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About Trainplan"),
-                           tr("<b>Trainplan %1</b><p>Will this training plan fit, how fast will it run, what limits it, "
-                              "and what should change?</p>")
-                               .arg(QApplication::applicationVersion()));
+        QMessageBox::about(
+            this, tr("About Trainplan"),
+            tr("<b>Trainplan %1</b><p>Will this training plan fit, how fast will it run, what limits it, "
+               "and what should change?</p>")
+                .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -407,7 +425,8 @@ void MainWindow::createHelpMenu()
 void MainWindow::showManual()
 {
     QFile file(QStringLiteral(":/trainplan/README.md"));
-    QString text = file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : tr("The manual is not compiled in.");
+    QString text =
+        file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : tr("The manual is not compiled in.");
     if (const qsizetype use = text.indexOf(QStringLiteral("\n## Use")); use >= 0)
         text = QStringLiteral("# Trainplan user manual\n") + text.mid(use);
     helpDialog(QStringLiteral("manual"), tr("Trainplan User Manual"), text, true);
@@ -434,11 +453,12 @@ void MainWindow::showShortcuts()
     for (QAction *top : menuBar()->actions())
         if (top->menu())
             walk(top->menu(), top->text().remove(QLatin1Char('&')) + QStringLiteral(" > "));
-    text += tr("\n**Learn window** (Ctrl+L): Right, Page Down or Space for the next page; Left or Page Up for the "
-               "previous one; Home and End for the first and the last; F5: Present (full screen, large type; Esc leaves). "
-               "While presenting, these keys turn pages even from an input; a click on an input gives it the keyboard."
-               "\n\n**Editing**: Ctrl+Z and Ctrl+Shift+Z undo and redo even with a field focused; every edit is one undo "
-               "step.\n");
+    text +=
+        tr("\n**Learn window** (Ctrl+L): Right, Page Down or Space for the next page; Left or Page Up for the "
+           "previous one; Home and End for the first and the last; F5: Present (full screen, large type; Esc leaves). "
+           "While presenting, these keys turn pages even from an input; a click on an input gives it the keyboard."
+           "\n\n**Editing**: Ctrl+Z and Ctrl+Shift+Z undo and redo even with a field focused; every edit is one undo "
+           "step.\n");
     helpDialog(QStringLiteral("shortcuts"), tr("Keyboard Shortcuts"), text, false);
 }
 
@@ -459,7 +479,8 @@ void MainWindow::helpDialog(const QString &name, const QString &title, const QSt
         layout->addWidget(buttons);
         // Within the screen at 1280x800 and larger.
         const QRect screen = this->screen() ? this->screen()->availableGeometry() : QRect(0, 0, 1280, 800);
-        dialog->resize(std::min(large ? 900 : 620, screen.width() - 40), std::min(large ? 700 : 560, screen.height() - 80));
+        dialog->resize(std::min(large ? 900 : 620, screen.width() - 40),
+                       std::min(large ? 700 : 560, screen.height() - 80));
     } else {
         browser = dialog->findChild<QTextBrowser *>();
     }
@@ -481,14 +502,16 @@ LearnWindow *MainWindow::learnWindow()
 void MainWindow::exportReport()
 {
     if (!m_document->estimate().valid) {
-        QMessageBox::warning(this, tr("Export Report"), tr("The plan has errors; fix them (they are shown under their fields) "
-                                                           "before exporting a report."));
+        QMessageBox::warning(this, tr("Export Report"),
+                             tr("The plan has errors; fix them (they are shown under their fields) "
+                                "before exporting a report."));
         return;
     }
     QSettings settings;
     const QString dir = settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString();
     const QString stem = QFileInfo(m_document->displayName()).completeBaseName();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"), dir + QLatin1Char('/') + stem + QStringLiteral("-audit.pdf"),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
+                                                      dir + QLatin1Char('/') + stem + QStringLiteral("-audit.pdf"),
                                                       tr("PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
@@ -509,15 +532,17 @@ void MainWindow::exportReport()
 void MainWindow::exportCharts()
 {
     QSettings settings;
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export All Charts"),
-                                                          settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString());
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Export All Charts"), settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString());
     if (dir.isEmpty())
         return;
     QStringList written;
     QString error;
-    if (!writeChartPngs(m_document, dir, QSize(settings.value(QStringLiteral("export/width"), 1600).toInt(),
-                                                settings.value(QStringLiteral("export/height"), 1000).toInt()),
-                        settings.value(QStringLiteral("export/dpi"), 192).toInt(), {m_document->filePath()}, &written, &error)) {
+    if (!writeChartPngs(m_document, dir,
+                        QSize(settings.value(QStringLiteral("export/width"), 1600).toInt(),
+                              settings.value(QStringLiteral("export/height"), 1000).toInt()),
+                        settings.value(QStringLiteral("export/dpi"), 192).toInt(), {m_document->filePath()}, &written,
+                        &error)) {
         QMessageBox::warning(this, tr("Export All Charts"), error);
         return;
     }

@@ -23,19 +23,22 @@ namespace {
 enum class Choice { Recover, Discard, Later };
 
 /// One dialog for every recovery: a checkable list, Recover (the checked ones), Discard (all) and Not Now.
-Choice askAboutRecoveries(QWidget *parent, const std::vector<Autosave::Recovery> &recoveries, std::vector<bool> &checked)
+Choice askAboutRecoveries(QWidget *parent, const std::vector<Autosave::Recovery> &recoveries,
+                          std::vector<bool> &checked)
 {
     QDialog dialog(parent);
     dialog.setObjectName(QStringLiteral("recoveryDialog"));
     dialog.setWindowTitle(QObject::tr("Recover unsaved changes"));
-    auto *text = new QLabel(QObject::tr("Trainplan did not close normally. These plans have changes that were not saved:"));
+    auto *text =
+        new QLabel(QObject::tr("Trainplan did not close normally. These plans have changes that were not saved:"));
     text->setWordWrap(true);
     auto *list = new QListWidget;
     list->setObjectName(QStringLiteral("recoveries"));
     for (const Autosave::Recovery &r : recoveries) {
         const QString what = r.filePath.isEmpty() ? QObject::tr("%1 (never saved)").arg(r.planName) : r.filePath;
-        auto *item = new QListWidgetItem(QObject::tr("%1, autosaved %2")
-                                             .arg(what, QLocale().toString(r.written.toLocalTime(), QLocale::ShortFormat)));
+        auto *item =
+            new QListWidgetItem(QObject::tr("%1, autosaved %2")
+                                    .arg(what, QLocale().toString(r.written.toLocalTime(), QLocale::ShortFormat)));
         item->setCheckState(Qt::Checked);
         list->addItem(item);
     }

@@ -95,7 +95,8 @@ QStringList wrapped(const QString &text, const QFontMetrics &metrics, int width)
 QStringList peakForms(const QString &word, double peak, double capacity)
 {
     return {QObject::tr("%1 %2 of %3").arg(word, fmt::gib(peak, 1), fmt::gib(capacity, 0)),
-            QObject::tr("%1 %2 of %3 GiB").arg(word, fmt::number(peak / units::GiB, 1), fmt::number(capacity / units::GiB, 0)),
+            QObject::tr("%1 %2 of %3 GiB")
+                .arg(word, fmt::number(peak / units::GiB, 1), fmt::number(capacity / units::GiB, 0)),
             QObject::tr("%1 of %2 GiB").arg(fmt::number(peak / units::GiB, 1), fmt::number(capacity / units::GiB, 0))};
 }
 
@@ -108,7 +109,8 @@ QStringList bottleneckForms(const StepEstimate &s)
                 QObject::tr("Limited by %1").arg(resource.toLower()), resource};
     const QString share = fmt::percent(s.evidence.share, 0);
     return {QObject::tr("Limited by %1: %2").arg(resource, io::bottleneckEvidence(s.bottleneck, s.evidence)),
-            QObject::tr("Limited by %1: %2 of the step").arg(resource.toLower(), share), QObject::tr("%1 %2").arg(resource, share)};
+            QObject::tr("Limited by %1: %2 of the step").arg(resource.toLower(), share),
+            QObject::tr("%1 %2").arg(resource, share)};
 }
 
 int widest(const QStringList &texts, const QFontMetrics &metrics)
@@ -170,8 +172,8 @@ void SummaryTile::setDelta(const QStringList &forms, std::optional<bool> better)
 void SummaryTile::reserveWidth(const QStringList &values, const QStringList &shortest)
 {
     const QMargins m = layout()->contentsMargins();
-    setMinimumWidth(std::max(widest(values, m_value->fontMetrics()), widest(shortest, m_caption->fontMetrics())) + m.left() + m.right()
-                    + 2 * frameWidth() + 2);
+    setMinimumWidth(std::max(widest(values, m_value->fontMetrics()), widest(shortest, m_caption->fontMetrics())) +
+                    m.left() + m.right() + 2 * frameWidth() + 2);
 }
 
 void SummaryTile::fit()
@@ -232,7 +234,8 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     // Minimum widths that do not follow the text, so an edit never changes the window's minimum size: the
     // widest value each tile shows and the shortest forms of its widest captions and deltas.
     const int digit = fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_fit->reserveWidth({tr("Does not fit"), tr("Invalid plan")}, {tr("999.9 of 999 GiB"), tr("99 problem(s) to fix"), tr("+999.9 GiB")});
+    m_fit->reserveWidth({tr("Does not fit"), tr("Invalid plan")},
+                        {tr("999.9 of 999 GiB"), tr("99 problem(s) to fix"), tr("+999.9 GiB")});
     m_step->reserveWidth({tr("9999.9 s")}, {tr("per step ±99% \u26a0"), tr("+999.9%")});
     m_tokens->reserveWidth({tr("999.9 M")}, {tr("tokens/s ±99% \u26a0"), tr("+999.9%")});
     m_mfu->reserveWidth({tr("99.9%")}, {tr("MFU"), tr("+99.9 pt")});
@@ -248,7 +251,8 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_bottleneck->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_bottleneck->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     // Wraps; its shortest form ("Communication 63%") fits, and with the plan dock the window fits 1280 pixels.
-    m_bottleneck->setMinimumWidth(std::max(12 * digit, fontMetrics().horizontalAdvance(tr("Communication")) + 2 * m_bottleneck->margin() + 4));
+    m_bottleneck->setMinimumWidth(
+        std::max(12 * digit, fontMetrics().horizontalAdvance(tr("Communication")) + 2 * m_bottleneck->margin() + 4));
     layout->addWidget(m_bottleneck, 1);
     m_bottleneck->installEventFilter(this);
     m_next = new QPushButton(this);
@@ -291,12 +295,12 @@ void SummaryStrip::fitBottleneck()
 {
     // The longest form that word-wraps into the tile's height; the shortest one always does.
     const QFontMetrics metrics(m_bottleneck->font());
-    const QRect inner = m_bottleneck->contentsRect().adjusted(m_bottleneck->margin(), m_bottleneck->margin(), -m_bottleneck->margin(),
-                                                              -m_bottleneck->margin());
+    const QRect inner = m_bottleneck->contentsRect().adjusted(m_bottleneck->margin(), m_bottleneck->margin(),
+                                                              -m_bottleneck->margin(), -m_bottleneck->margin());
     const int lines = std::max(1, inner.height() / std::max(1, metrics.lineSpacing()));
     // The same forms in the same room fit the same way: nothing to measure (a resize and a refresh both ask).
-    const QString key = m_bottleneckForms.join(QChar(0x1f)) + QChar(0x1f) + QString::number(inner.width()) + QLatin1Char('x')
-                        + QString::number(lines) + m_bottleneck->font().toString();
+    const QString key = m_bottleneckForms.join(QChar(0x1f)) + QChar(0x1f) + QString::number(inner.width()) +
+                        QLatin1Char('x') + QString::number(lines) + m_bottleneck->font().toString();
     if (key == m_bottleneckFitKey)
         return;
     m_bottleneckFitKey = key;
@@ -337,14 +341,15 @@ void SummaryStrip::showInvalid()
     for (const Problem &p : m_document->problems())
         if (p.isError())
             problems << QString::fromStdString(p.message);
-    m_fit->set(tr("Invalid plan"), {tr("%n problem(s) to fix", nullptr, int(problems.size()))}, problems.join(QLatin1Char('\n')));
+    m_fit->set(tr("Invalid plan"), {tr("%n problem(s) to fix", nullptr, int(problems.size()))},
+               problems.join(QLatin1Char('\n')));
     m_fit->setWarning(true);
     for (SummaryTile *t : {m_step, m_tokens, m_mfu, m_run}) {
         t->set(QStringLiteral("\u2013"), {}, QString());
         t->setWarning(false);
     }
-    setBottleneck({tr("Fix the plan in the editor: %1").arg(problems.value(0)), tr("Fix the plan in the editor (its fields say how)"),
-                   tr("Fix the plan in the editor")},
+    setBottleneck({tr("Fix the plan in the editor: %1").arg(problems.value(0)),
+                   tr("Fix the plan in the editor (its fields say how)"), tr("Fix the plan in the editor")},
                   problems.join(QLatin1Char('\n')));
 }
 
@@ -424,7 +429,8 @@ void SummaryStrip::refreshNextStep()
     const Estimate &e = m_document->estimate();
     const Intervention *s = e.valid ? e.advice.suggestion() : nullptr;
     if (s) {
-        m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2)) : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
+        m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2))
+                                     : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
         m_nextLabel = tr("Try: %1").arg(QString::fromStdString(s->label));
         fitNextStep();
         m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)")
@@ -432,8 +438,9 @@ void SummaryStrip::refreshNextStep()
     } else if (e.valid && !e.memory.fits) {
         m_nextLabel.clear();
         m_next->setText(tr("Search for a Plan\nThat Fits…"));
-        m_next->setToolTip(tr("No single change of the diagnostic map makes this plan fit; the search tries every layout, "
-                              "micro-batch, ZeRO stage and recomputation together"));
+        m_next->setToolTip(
+            tr("No single change of the diagnostic map makes this plan fit; the search tries every layout, "
+               "micro-batch, ZeRO stage and recomputation together"));
     }
     m_next->setVisible(s || (e.valid && !e.memory.fits));
 }
@@ -454,7 +461,8 @@ void SummaryStrip::takeNextStep()
 {
     const Estimate &e = m_document->estimate();
     if (const Intervention *s = e.valid ? e.advice.suggestion() : nullptr)
-        m_document->undoStack()->push(new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(QString::fromStdString(s->label))));
+        m_document->undoStack()->push(
+            new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(QString::fromStdString(s->label))));
     else
         emit searchRequested();
 }
@@ -474,17 +482,22 @@ void SummaryStrip::refreshDeltas()
     };
     const double memory = e.memory.peakBytes - b.memory.peakBytes;
     const QStringList same{tr("same as baseline"), tr("same")};
-    m_fit->setDelta(std::fabs(memory) < 0.05 * units::GiB ? same : QStringList{tr("%1 vs baseline").arg(signedGib(memory)), signedGib(memory)},
+    m_fit->setDelta(std::fabs(memory) < 0.05 * units::GiB
+                        ? same
+                        : QStringList{tr("%1 vs baseline").arg(signedGib(memory)), signedGib(memory)},
                     std::fabs(memory) < 0.05 * units::GiB ? std::nullopt : std::optional<bool>(memory < 0));
     const auto compare = [](SummaryTile *tile, double now, double before, bool lowerIsBetter) {
         const bool unchanged = !(before > 0) || std::fabs(now / before - 1.0) < 0.0005;
-        tile->setDelta(relative(now, before), unchanged ? std::nullopt : std::optional<bool>((now < before) == lowerIsBetter));
+        tile->setDelta(relative(now, before),
+                       unchanged ? std::nullopt : std::optional<bool>((now < before) == lowerIsBetter));
     };
     compare(m_step, e.step.stepSeconds, b.step.stepSeconds, true);
     compare(m_tokens, e.step.tokensPerSecond, b.step.tokensPerSecond, false);
     const double points = 100.0 * (e.step.mfu - b.step.mfu);
     const QString pointsText = (points > 0 ? QStringLiteral("+") : QString()) + fmt::number(points, 1);
-    m_mfu->setDelta(std::fabs(points) < 0.05 ? same : QStringList{tr("%1 points vs baseline").arg(pointsText), tr("%1 pt").arg(pointsText)},
+    m_mfu->setDelta(std::fabs(points) < 0.05
+                        ? same
+                        : QStringList{tr("%1 points vs baseline").arg(pointsText), tr("%1 pt").arg(pointsText)},
                     std::fabs(points) < 0.05 ? std::nullopt : std::optional<bool>(points > 0));
     if (e.memory.fits && b.memory.fits)
         compare(m_run, e.run.cost, b.run.cost, true);

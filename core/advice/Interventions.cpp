@@ -23,48 +23,73 @@ const Rule kRules[] = {
     // Capacity: recompute, shard the state, split the model further, smaller micro-batches, offload.
     {Bottleneck::Capacity, "Selective recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "selective"; },
-     [](Plan &p) { if (p.training.recompute == Recompute::None) p.training.recompute = Recompute::Selective; }},
+     [](Plan &p) {
+         if (p.training.recompute == Recompute::None)
+             p.training.recompute = Recompute::Selective;
+     }},
     {Bottleneck::Capacity, "Full recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "full"; },
      [](Plan &p) { p.training.recompute = Recompute::Full; }},
     {Bottleneck::Capacity, "Shard optimizer state (ZeRO-1)",
      [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "1"; },
-     [](Plan &p) { if (p.parallel.zeroStage < 1 && p.parallel.data > 1) p.parallel.zeroStage = 1; }},
+     [](Plan &p) {
+         if (p.parallel.zeroStage < 1 && p.parallel.data > 1)
+             p.parallel.zeroStage = 1;
+     }},
     {Bottleneck::Capacity, "Shard gradients too (ZeRO-2)",
      [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "2"; },
-     [](Plan &p) { if (p.parallel.zeroStage < 2 && p.parallel.data > 1) p.parallel.zeroStage = 2; }},
+     [](Plan &p) {
+         if (p.parallel.zeroStage < 2 && p.parallel.data > 1)
+             p.parallel.zeroStage = 2;
+     }},
     {Bottleneck::Capacity, "Double pipeline stages",
      [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline * 2); },
      [](Plan &p) { p.parallel.pipeline *= 2; }},
     {Bottleneck::Capacity, "Halve the micro-batch",
-     [](const Plan &p) { return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch / 2); },
-     [](Plan &p) { if (p.training.microBatch > 1) p.training.microBatch /= 2; }},
+     [](const Plan &p) {
+         return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch / 2);
+     },
+     [](Plan &p) {
+         if (p.training.microBatch > 1)
+             p.training.microBatch /= 2;
+     }},
     {Bottleneck::Capacity, "Recompute whole MoE layers",
      [](const Plan &) { return std::string("training.recompute_moe: false -> true"); },
      [](Plan &p) {
          if (p.model.isMoe() && p.training.recompute == Recompute::Selective)
              p.training.recomputeMoe = true;
      }},
-    {Bottleneck::Capacity, "Offload optimizer state", [](const Plan &) { return std::string("parallel.offload_optimizer: false -> true"); },
+    {Bottleneck::Capacity, "Offload optimizer state",
+     [](const Plan &) { return std::string("parallel.offload_optimizer: false -> true"); },
      [](Plan &p) { p.parallel.offloadOptimizer = true; }},
     // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
-    {Bottleneck::MemoryMovement, "Fuse element-wise kernels", [](const Plan &) { return std::string("training.fused_kernels: false -> true"); },
+    {Bottleneck::MemoryMovement, "Fuse element-wise kernels",
+     [](const Plan &) { return std::string("training.fused_kernels: false -> true"); },
      [](Plan &p) { p.training.fusedKernels = true; }},
-    {Bottleneck::MemoryMovement, "Flash attention", [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
+    {Bottleneck::MemoryMovement, "Flash attention",
+     [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
      [](Plan &p) { p.training.flashAttention = true; }},
     {Bottleneck::MemoryMovement, "Double the micro-batch",
-     [](const Plan &p) { return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch * 2); },
+     [](const Plan &p) {
+         return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch * 2);
+     },
      [](Plan &p) { p.training.microBatch *= 2; }},
     // Arithmetic: a faster number format; fewer replayed FLOPs.
     {Bottleneck::Arithmetic, "FP8 matrix multiplies",
      [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "fp8"; },
-     [](Plan &p) { if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16) p.training.precision = Precision::FP8; }},
+     [](Plan &p) {
+         if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16)
+             p.training.precision = Precision::FP8;
+     }},
     {Bottleneck::Arithmetic, "No recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "none"; },
      [](Plan &p) { p.training.recompute = Recompute::None; }},
     {Bottleneck::Arithmetic, "BF16 mixed precision",
      [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "bf16"; },
-     [](Plan &p) { if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32) p.training.precision = Precision::BF16; }},
+     [](Plan &p) {
+         if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32)
+             p.training.precision = Precision::BF16;
+     }},
     // Communication and coordination: overlap, sequence parallelism, smaller tensor groups, fewer bubbles
     // (more micro-batches, interleaving, zero-bubble schedule).
     {Bottleneck::Communication, "Overlap gradient reduction",
@@ -76,11 +101,18 @@ const Rule kRules[] = {
          if (p.model.isMoe() && p.parallel.expert > 1)
              p.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
      }},
-    {Bottleneck::Communication, "Sequence parallelism", [](const Plan &) { return std::string("training.sequence_parallel: false -> true"); },
-     [](Plan &p) { if (p.parallel.tensor > 1) p.training.sequenceParallel = true; }},
+    {Bottleneck::Communication, "Sequence parallelism",
+     [](const Plan &) { return std::string("training.sequence_parallel: false -> true"); },
+     [](Plan &p) {
+         if (p.parallel.tensor > 1)
+             p.training.sequenceParallel = true;
+     }},
     {Bottleneck::Communication, "Halve tensor parallelism",
      [](const Plan &p) { return from("parallel.tensor", num(p.parallel.tensor)) + num(p.parallel.tensor / 2); },
-     [](Plan &p) { if (p.parallel.tensor > 1) p.parallel.tensor /= 2; }},
+     [](Plan &p) {
+         if (p.parallel.tensor > 1)
+             p.parallel.tensor /= 2;
+     }},
     {Bottleneck::Communication, "Interleave the pipeline (v = 2)",
      [](const Plan &) { return std::string("parallel.schedule: interleaved, virtual_stages: 2"); },
      [](Plan &p) {
@@ -91,14 +123,21 @@ const Rule kRules[] = {
      }},
     {Bottleneck::Communication, "Zero-bubble schedule (ZB-H1)",
      [](const Plan &p) { return from("parallel.schedule", toString(p.parallel.schedule)) + "zb-h1"; },
-     [](Plan &p) { if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) p.parallel.schedule = Schedule::ZeroBubbleH1; }},
+     [](Plan &p) {
+         if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1)
+             p.parallel.schedule = Schedule::ZeroBubbleH1;
+     }},
     {Bottleneck::Communication, "Halve pipeline stages",
      [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline / 2); },
-     [](Plan &p) { if (p.parallel.pipeline > 1) p.parallel.pipeline /= 2; }},
+     [](Plan &p) {
+         if (p.parallel.pipeline > 1)
+             p.parallel.pipeline /= 2;
+     }},
 };
 
 /// The rule applied to the plan and estimated; nullopt when it changes nothing.
-std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const Estimate &current, const Catalog &catalog)
+std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const Estimate &current,
+                                     const Catalog &catalog)
 {
     Intervention in;
     in.resource = rule.resource;

@@ -29,7 +29,9 @@ std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
 {
     const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);
     const double overhead = d.matmulEfficiency.halfSize / (peak * d.matmulEfficiency.max);
-    const auto inside = [](double v, double lo, double hi) { return std::clamp(v, lo + 1e-3 * (hi - lo), hi - 1e-3 * (hi - lo)); };
+    const auto inside = [](double v, double lo, double hi) {
+        return std::clamp(v, lo + 1e-3 * (hi - lo), hi - 1e-3 * (hi - lo));
+    };
     return {{"matmul_max", inside(d.matmulEfficiency.max, 0.2, 1.0), 0.2, 1.0},
             {"matmul_overhead_us", inside(overhead / kMicro, 0.3, 30), 0.3, 30},
             {"memory_max", inside(d.memoryEfficiency.max, 0.2, 1.0), 0.2, 1.0},
@@ -53,7 +55,8 @@ double priorScale(const BoundedParameter &p, std::size_t j)
 DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
 {
     const double peak = d.peakFlops(Precision::BF16) > 0 ? d.peakFlops(Precision::BF16) : d.peakFlops(Precision::FP16);
-    const double memoryOverhead = d.memoryEfficiency.halfSize / (d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max);
+    const double memoryOverhead =
+        d.memoryEfficiency.halfSize / (d.memoryBandwidthBytesPerSecond * d.memoryEfficiency.max);
     d.matmulEfficiency.max = v[0];
     d.matmulEfficiency.halfSize = v[1] * kMicro * peak * v[0];
     d.memoryEfficiency.max = v[2];
@@ -70,7 +73,8 @@ DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
 }
 
 /// log(predicted / measured) for every measured quantity of the included rows.
-Eigen::VectorXd logErrors(const std::vector<Measurement> &rows, const std::vector<bool> &include, const Catalog &base, const DeviceSpec &device)
+Eigen::VectorXd logErrors(const std::vector<Measurement> &rows, const std::vector<bool> &include, const Catalog &base,
+                          const DeviceSpec &device)
 {
     Catalog catalog = base;
     catalog.addDevice(device);
@@ -117,7 +121,8 @@ std::vector<bool> identifiedParameters(const std::vector<BoundedParameter> &star
         std::vector<double> v = at;
         const double step = 1e-3 * priorScale(start[std::size_t(k)], std::size_t(k));
         v[std::size_t(k)] += (v[std::size_t(k)] + step <= start[std::size_t(k)].upper ? step : -step);
-        j.col(k) = (data(v) - r0) / ((v[std::size_t(k)] - at[std::size_t(k)]) / priorScale(start[std::size_t(k)], std::size_t(k)));
+        j.col(k) = (data(v) - r0) /
+                   ((v[std::size_t(k)] - at[std::size_t(k)]) / priorScale(start[std::size_t(k)], std::size_t(k)));
     }
     const Eigen::MatrixXd posterior = (j.transpose() * j + Eigen::MatrixXd::Identity(n, n)).inverse();
     std::vector<bool> out(start.size());
@@ -148,7 +153,8 @@ std::vector<std::string> residualLabels(const std::vector<Measurement> &rows)
 {
     std::vector<std::string> out;
     for (const Measurement &m : rows) {
-        for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"}, std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
+        for (const auto &[has, what] : {std::pair{m.stepSeconds.has_value(), "step_seconds"},
+                                        std::pair{m.tokensPerSecond.has_value(), "tokens_per_second"},
                                         std::pair{m.peakBytes.has_value(), "peak_bytes"}})
             if (has)
                 out.push_back(m.label + " " + what);
@@ -163,9 +169,11 @@ using RowResiduals = std::function<Residuals(const std::vector<bool> &include)>;
 
 /// Each row's errors when fitted without its fold (row i in fold i mod folds), in row order, starting from
 /// the full fit's values; one fit per fold, so the cost is folds x the full fit's, linear in the rows.
-std::vector<double> heldOutErrors(const std::vector<Measurement> &rows, std::size_t folds, const std::vector<BoundedParameter> &start,
-                                  const RowResiduals &residuals, const std::function<Eigen::VectorXd(const std::vector<bool> &, const std::vector<double> &)> &errors,
-                                  Work &work)
+std::vector<double>
+heldOutErrors(const std::vector<Measurement> &rows, std::size_t folds, const std::vector<BoundedParameter> &start,
+              const RowResiduals &residuals,
+              const std::function<Eigen::VectorXd(const std::vector<bool> &, const std::vector<double> &)> &errors,
+              Work &work)
 {
     std::vector<std::vector<double>> perRow(rows.size());
     for (std::size_t f = 0; f < folds; ++f) {
@@ -190,8 +198,8 @@ std::vector<double> heldOutErrors(const std::vector<Measurement> &rows, std::siz
 
 } // namespace
 
-DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &catalog, const std::string &baseId, const std::string &newId,
-                          bool leaveOneOut, const CalibrateProgress &progress)
+DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &catalog, const std::string &baseId,
+                          const std::string &newId, bool leaveOneOut, const CalibrateProgress &progress)
 {
     DeviceFit out;
     const DeviceSpec *base = catalog.device(baseId);
@@ -210,7 +218,9 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     // A maximum a posteriori fit: the measurements' log errors in their spread, and each parameter's distance
     // from the catalog in its stated uncertainty; a parameter moves only as far as the data require.
     const auto data = [&](const std::vector<bool> &include) {
-        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd { return errors(include, v) / kMeasurementSigma; };
+        return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
+            return errors(include, v) / kMeasurementSigma;
+        };
     };
     const RowResiduals residuals = [&](const std::vector<bool> &include) -> Residuals {
         return [&, include](const std::vector<double> &v) -> Eigen::VectorXd {
@@ -237,10 +247,12 @@ DeviceFit calibrateDevice(const std::vector<Measurement> &rows, const Catalog &c
     } catch (const Cancelled &) {
         out.cancelled = true;
     }
-    out.device = out.fit.values.empty() ? *base : applyParameters(*base, out.fit.values); // empty when cancelled during the fit
+    out.device =
+        out.fit.values.empty() ? *base : applyParameters(*base, out.fit.values); // empty when cancelled during the fit
     out.device.id = newId;
     out.device.name = base->name + " (calibrated)";
-    out.device.source = "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
+    out.device.source =
+        "calibrated by trainplan calibrate on " + std::to_string(rows.size()) + " measured runs from " + base->id;
     out.residualLabels = residualLabels(rows);
     if (progress && !out.cancelled)
         progress(work.total, work.total);

@@ -59,7 +59,8 @@ using CalibrateProgress = std::function<bool(int done, int total)>;
 
 /// Fits `baseId`'s parameters to the measurements (each plan runs on that device); the result is named
 /// `newId`. Measurements whose plan is invalid are skipped by the caller (it reads them).
-DeviceFit calibrateDevice(const std::vector<Measurement> &measurements, const Catalog &catalog, const std::string &baseId,
-                          const std::string &newId, bool leaveOneOut = true, const CalibrateProgress &progress = {});
+DeviceFit calibrateDevice(const std::vector<Measurement> &measurements, const Catalog &catalog,
+                          const std::string &baseId, const std::string &newId, bool leaveOneOut = true,
+                          const CalibrateProgress &progress = {});
 
 } // namespace trainplan

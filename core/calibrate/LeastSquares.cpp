@@ -135,7 +135,8 @@ int leastIdentified(const FitProblem &problem, const Eigen::MatrixXd &j)
 
 } // namespace
 
-LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters, const Residuals &residuals, int maxIterations)
+LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters, const Residuals &residuals,
+                                int maxIterations)
 {
     FitProblem problem{parameters, residuals, std::vector<bool>(parameters.size(), false)};
     LeastSquaresFit fit;
@@ -166,7 +167,8 @@ LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters,
     fit.standardErrors.assign(parameters.size(), 0.0);
     const Eigen::Index n = r.size(), p = j.cols();
     if (p > 0 && n > p) {
-        const Eigen::MatrixXd cov = (j.transpose() * j).ldlt().solve(Eigen::MatrixXd::Identity(p, p)) * (fit.cost / double(n - p));
+        const Eigen::MatrixXd cov =
+            (j.transpose() * j).ldlt().solve(Eigen::MatrixXd::Identity(p, p)) * (fit.cost / double(n - p));
         for (std::size_t i = 0, k = 0; i < parameters.size(); ++i)
             if (!problem.held[i]) {
                 fit.standardErrors[i] = std::sqrt(std::max(0.0, cov(Eigen::Index(k), Eigen::Index(k))));

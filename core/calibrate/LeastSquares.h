@@ -35,6 +35,7 @@ struct LeastSquaresFit
 
 using Residuals = std::function<Eigen::VectorXd(const std::vector<double> &values)>;
 
-LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters, const Residuals &residuals, int maxIterations = 60);
+LeastSquaresFit fitLeastSquares(const std::vector<BoundedParameter> &parameters, const Residuals &residuals,
+                                int maxIterations = 60);
 
 } // namespace trainplan

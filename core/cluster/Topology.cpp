@@ -78,7 +78,8 @@ std::int64_t groupCount(GroupKind kind, const ParallelConfig &parallel)
     case GroupKind::Replica: return d;
     case GroupKind::Gradient: return t * p;
     case GroupKind::Stage: return p;
-    case GroupKind::Expert: return std::max<std::int64_t>(1, t * cp * d * p / std::max<std::int64_t>(1, parallel.expert));
+    case GroupKind::Expert:
+        return std::max<std::int64_t>(1, t * cp * d * p / std::max<std::int64_t>(1, parallel.expert));
     }
     return 1;
 }
@@ -126,7 +127,8 @@ GroupSpan worstSpan(std::int64_t groups, First first, std::int64_t stride, std::
     const std::int64_t limit = std::min(groups, std::max<std::int64_t>(1, gpusPerNode) + 1);
     for (std::int64_t k = 0; k < limit; ++k) {
         const GroupSpan s = spanOf(first(k), stride, count, gpusPerNode);
-        if (s.nodesSpanned > worst.nodesSpanned || (s.nodesSpanned == worst.nodesSpanned && s.minPerNode < worst.minPerNode))
+        if (s.nodesSpanned > worst.nodesSpanned ||
+            (s.nodesSpanned == worst.nodesSpanned && s.minPerNode < worst.minPerNode))
             worst = s;
     }
     return worst;
@@ -157,7 +159,8 @@ GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
     const std::int64_t c = std::max<std::int64_t>(1, parallel.context);
-    const std::int64_t groups = t * std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t groups =
+        t * std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
         return {c, c, 1};
     // Group k: tensor index k % t of the (data, stage) block k / t; its ranks are t apart.
@@ -168,7 +171,8 @@ GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNo
 {
     const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
     const std::int64_t e = std::max<std::int64_t>(1, parallel.expert);
-    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data * parallel.context * parallel.tensor * parallel.pipeline / e);
+    const std::int64_t groups =
+        std::max<std::int64_t>(1, parallel.data * parallel.context * parallel.tensor * parallel.pipeline / e);
     if (gpusPerNode < 1)
         return {e, e, 1};
     // Group k: expert-tensor index k % et of the block k / et; its ranks are et apart.
@@ -185,7 +189,8 @@ GroupSpan expertDataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusP
     if (gpusPerNode < 1)
         return {size, size, 1};
     // Group k: shard k % shards of stage k / shards; its ranks are `shards` apart.
-    return worstSpan(groups, [shards, n](std::int64_t k) { return (k / shards) * n + k % shards; }, shards, size, gpusPerNode);
+    return worstSpan(
+        groups, [shards, n](std::int64_t k) { return (k / shards) * n + k % shards; }, shards, size, gpusPerNode);
 }
 
 namespace {
@@ -194,7 +199,8 @@ namespace {
 /// whole data group (count d x c, step 1), HSDP's shard groups (consecutive ranks) or its replica groups (one
 /// rank of each shard group, step = the shard group's size). Context sits inside data in the rank order, so
 /// the data x context ranks of one tensor index are t apart.
-GroupSpan dataSubgroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t count, std::int64_t step)
+GroupSpan dataSubgroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t count,
+                           std::int64_t step)
 {
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
     const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context);
@@ -217,7 +223,8 @@ GroupSpan dataSubgroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 
 GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    return dataSubgroupSpan(parallel, gpusPerNode, std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context), 1);
+    return dataSubgroupSpan(parallel, gpusPerNode,
+                            std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context), 1);
 }
 
 GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
@@ -236,7 +243,8 @@ GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNod
                            * std::max<std::int64_t>(1, parallel.context);
     if (gpusPerNode < 1)
         return {n, n, 1};
-    return worstSpan(std::max<std::int64_t>(1, parallel.pipeline), [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
+    return worstSpan(
+        std::max<std::int64_t>(1, parallel.pipeline), [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
 }
 
 PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
@@ -252,7 +260,8 @@ PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNo
     // where any such pair sits on different nodes.
     for (std::int64_t s = 0; s + 1 < p; ++s) {
         const std::int64_t first = s * stage;
-        const bool across = stage >= gpusPerNode || nodeOf(first, gpusPerNode) != nodeOf(first + 2 * stage - 1, gpusPerNode);
+        const bool across =
+            stage >= gpusPerNode || nodeOf(first, gpusPerNode) != nodeOf(first + 2 * stage - 1, gpusPerNode);
         span.boundariesAcrossNodes += across ? 1 : 0;
     }
     span.stagesMisaligned = p > 1 && stage % gpusPerNode != 0 && gpusPerNode % stage != 0;

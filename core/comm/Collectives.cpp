@@ -15,8 +15,9 @@ LinkTier flatLink(const GroupPlacement &g)
     if (!g.spansNodes())
         return g.intraNode;
     LinkTier link = g.network;
-    link.bandwidthBytesPerSecond = std::min(g.intraNode.bandwidthBytesPerSecond,
-                                            double(std::max<std::int64_t>(g.perNode, 1)) * g.network.bandwidthBytesPerSecond);
+    link.bandwidthBytesPerSecond =
+        std::min(g.intraNode.bandwidthBytesPerSecond,
+                 double(std::max<std::int64_t>(g.perNode, 1)) * g.network.bandwidthBytesPerSecond);
     return link;
 }
 
@@ -110,7 +111,8 @@ double collectiveSeconds(Collective c, CollectiveAlgorithm algorithm, double byt
     case CollectiveAlgorithm::Tree:
         return treeSeconds(c, bytes, n, flatLink(g));
     case CollectiveAlgorithm::Hierarchical:
-        return g.spansNodes() && g.perNode > 1 ? hierarchicalSeconds(c, bytes, g) : ringSeconds(c, bytes, n, flatLink(g));
+        return g.spansNodes() && g.perNode > 1 ? hierarchicalSeconds(c, bytes, g)
+                                               : ringSeconds(c, bytes, n, flatLink(g));
     }
     return 0.0;
 }

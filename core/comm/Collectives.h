@@ -13,7 +13,8 @@ enum class Collective { AllReduce, AllGather, ReduceScatter, Broadcast, PointToP
 constexpr auto enumNames(Collective)
 {
     using N = EnumName<Collective>;
-    return std::array{N{Collective::AllReduce, "all-reduce", "All-reduce"}, N{Collective::AllGather, "all-gather", "All-gather"},
+    return std::array{N{Collective::AllReduce, "all-reduce", "All-reduce"},
+                      N{Collective::AllGather, "all-gather", "All-gather"},
                       N{Collective::ReduceScatter, "reduce-scatter", "Reduce-scatter"},
                       N{Collective::Broadcast, "broadcast", "Broadcast"},
                       N{Collective::PointToPoint, "point-to-point", "Point-to-point"},
@@ -57,7 +58,8 @@ struct CollectiveCost
 /// the reduce-scatter input, the broadcast or sent message, one rank's all-to-all send buffer) with one
 /// algorithm. All-to-all has one algorithm: every rank sends (n - 1)/n of its buffer, the share for ranks
 /// in its node over the scale-up link and the rest through its own NIC share, both at once.
-double collectiveSeconds(Collective collective, CollectiveAlgorithm algorithm, double bytes, const GroupPlacement &group);
+double collectiveSeconds(Collective collective, CollectiveAlgorithm algorithm, double bytes,
+                         const GroupPlacement &group);
 
 /// The cheaper of ring and tree for this size and placement, as NCCL's tuner picks; point-to-point and
 /// single-rank groups have one cost.

@@ -16,10 +16,11 @@ enum class Precision { FP32, TF32, FP16, BF16, FP8, FP8Blockwise, MXFP8, NVFP4 }
 constexpr auto enumNames(Precision)
 {
     using N = EnumName<Precision>;
-    return std::array{N{Precision::FP32, "fp32", "FP32"}, N{Precision::TF32, "tf32", "TF32"}, N{Precision::FP16, "fp16", "FP16"},
-                      N{Precision::BF16, "bf16", "BF16"}, N{Precision::FP8, "fp8", "FP8"},
-                      N{Precision::FP8Blockwise, "fp8-blockwise", "FP8 blockwise"}, N{Precision::MXFP8, "mxfp8", "MXFP8"},
-                      N{Precision::NVFP4, "nvfp4", "NVFP4"}};
+    return std::array{
+        N{Precision::FP32, "fp32", "FP32"},    N{Precision::TF32, "tf32", "TF32"},
+        N{Precision::FP16, "fp16", "FP16"},    N{Precision::BF16, "bf16", "BF16"},
+        N{Precision::FP8, "fp8", "FP8"},       N{Precision::FP8Blockwise, "fp8-blockwise", "FP8 blockwise"},
+        N{Precision::MXFP8, "mxfp8", "MXFP8"}, N{Precision::NVFP4, "nvfp4", "NVFP4"}};
 }
 /// Whether the format is one of the FP8/FP4 family: BF16 storage, low-precision matrix multiplies.
 constexpr bool isLowPrecisionMatmul(Precision p)

@@ -11,7 +11,8 @@ std::string formatNumber(double value, int decimals)
         return "n/a";
     // std::to_chars never consults the C locale: a GUI under a comma-decimal locale prints "1.5" too.
     char buffer[400];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals < 0 ? 0 : decimals);
+    const auto result =
+        std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed, decimals < 0 ? 0 : decimals);
     if (result.ec != std::errc())
         return "n/a";
     std::string text(buffer, result.ptr);

@@ -77,7 +77,8 @@ Op elementwise(const char *name, OpKind kind, OpPass pass, OpScope scope, double
 }
 
 /// A matmul [rows x inner] x [inner x cols] reading both operands and writing the result.
-Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inner, double cols, double q, double batch = 1.0)
+Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inner, double cols, double q,
+          double batch = 1.0)
 {
     Op op = make(name, OpKind::Matmul, pass, scope, 2.0 * batch * rows * inner * cols,
                  q * batch * (rows * inner + inner * cols + rows * cols));
@@ -112,7 +113,8 @@ void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::ve
         ops.push_back(matmul("MLA query", pass, L, x.M, x.h, x.qd / x.t, x.q));
     }
     ops.push_back(matmul("MLA key/value down", pass, L, x.M, x.h, kvLora + double(m.qkRopeHeadDim), x.q));
-    ops.push_back(up(matmul("MLA key/value up", pass, L, x.M, kvLora, double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q)));
+    ops.push_back(up(matmul("MLA key/value up", pass, L, x.M, kvLora,
+                            double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q)));
 }
 
 /// One MLP of `rows` tokens, `width` wide per rank, `batch` of them (grouped experts): up, activation, down.
@@ -138,7 +140,8 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     const double activationBytes = groupedKernel ? lowBytes / x.q * actBytes
                                    : fused       ? upBytes + actBytes
                                                  : (gated ? 5.0 * actBytes : 4.0 * actBytes);
-    Op act = elementwise(names[1], OpKind::Elementwise, pass, OpScope::Layer, batch * rows * width, 8.0 * batch * rows * width, activationBytes);
+    Op act = elementwise(names[1], OpKind::Elementwise, pass, OpScope::Layer, batch * rows * width,
+                         8.0 * batch * rows * width, activationBytes);
     act.part = part;
     act.launches = groupedKernel ? 0.0 : 1.0;
     ops.push_back(act);
@@ -174,23 +177,28 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     // function, top-k, the probabilities' scatter, the load-balancing and z losses; the dispatcher's token
     // counts; the permutation's sort and row gather); unpermuting and combining about 6 (the chunks' sort
     // back, the row scatter, the weighted sum).
-    Op route = tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h, routed * load * x.h,
-                               2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts));
+    Op route =
+        tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
+                        routed * load * x.h, 2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts));
     route.launches = 14;
     route.role = OpRole::Router;
     ops.push_back(route);
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
-    appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()), localExperts,
-              expertNames, ops, plan.training.fusedExpertMlp);
-    for (const auto &[back, role] : {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
+    appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()),
+              localExperts, expertNames, ops, plan.training.fusedExpertMlp);
+    for (const auto &[back, role] :
+         {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
         ops[ops.size() - std::size_t(back)].role = role;
-    Op combine = tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
-                                 2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h));
+    Op combine =
+        tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
+                        2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h));
     combine.launches = 6;
     ops.push_back(combine);
     if (m.sharedExperts > 0) {
-        static const char *const sharedNames[3] = {"shared expert up", "shared expert activation", "shared expert down"};
-        appendMlp(plan, x, pass, LayerPart::MoeMlp, x.M, double(m.sharedExperts) * double(m.expertWidth()) / x.t, 1.0, sharedNames, ops);
+        static const char *const sharedNames[3] = {"shared expert up", "shared expert activation",
+                                                   "shared expert down"};
+        appendMlp(plan, x, pass, LayerPart::MoeMlp, x.M, double(m.sharedExperts) * double(m.expertWidth()) / x.t, 1.0,
+                  sharedNames, ops);
     }
 }
 
@@ -219,7 +227,8 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
 Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
 {
     const bool eager = runsEagerRmsNorm(plan.model, plan.training);
-    Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements, (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
+    Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements,
+                        (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
     op.launches = eager ? 6.0 : 1.0;
     return op;
 }
@@ -280,7 +289,8 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         ops.push_back(elementwise("scale, mask, softmax", OpKind::Elementwise, pass, L, scores, 5.0 * scores,
                                   (fused ? 2.0 * x.q : unfusedPerScore) * scores));
         if (x.mask > 0)
-            ops.push_back(elementwise("attention dropout", OpKind::Elementwise, pass, L, scores, scores, (2.0 * x.q + 1.0) * scores));
+            ops.push_back(elementwise("attention dropout", OpKind::Elementwise, pass, L, scores, scores,
+                                      (2.0 * x.q + 1.0) * scores));
         ops.push_back(matmul("attention context PV", pass, L, x.sq, x.s, x.hd, x.q, x.b * x.heads));
         for (std::size_t i = coreBegin; i < ops.size(); ++i)
             ops[i].attentionCore = true;
@@ -293,7 +303,8 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
-    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT,
+                              3.0 * x.M * x.h / x.rowT, residualBytes));
     ops.push_back(normOp(plan, "post-attention norm", pass, L, x.M * x.h / x.rowT, x.q));
     appendMlpAndResidual(plan, x, pass, residualBytes, ops);
 }
@@ -365,15 +376,17 @@ Op backwardOf(const Op &forward)
 /// gradient of each linear layer is cast both ways (read 2, write 1 + 1 bytes). Memory-bound.
 Op quantizeOp(bool backward, LayerPart part, double elements, double bytes)
 {
-    Op op = elementwise(backward ? "quantize gradients (cast, transpose)" : "quantize (cast, amax)", OpKind::Elementwise,
-                        backward ? OpPass::Backward : OpPass::Forward, OpScope::Layer, elements, 2.0 * elements, bytes);
+    Op op =
+        elementwise(backward ? "quantize gradients (cast, transpose)" : "quantize (cast, amax)", OpKind::Elementwise,
+                    backward ? OpPass::Backward : OpPass::Forward, OpScope::Layer, elements, 2.0 * elements, bytes);
     op.part = part;
     return op;
 }
 
 /// The casts of an MLP whose up projection reads `rows` h-wide inputs per rank (`castInput`: not written in
 /// FP8 by a fused norm, so cast here) and whose down projection reads `rows` x `width`.
-void appendMlpQuantize(const Shapes &x, LayerPart part, double rows, double width, double upWidth, bool castInput, std::vector<Op> &ops)
+void appendMlpQuantize(const Shapes &x, LayerPart part, double rows, double width, double upWidth, bool castInput,
+                       std::vector<Op> &ops)
 {
     const double in = rows * x.h, down = rows * width;
     ops.push_back(quantizeOp(false, part, in + down, (castInput ? (x.q + 2.0) : 1.0) * in + down));
@@ -385,14 +398,15 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
 {
     const ModelSpec &m = plan.model;
     const double attnOut = x.M * x.qd / x.t, qkvIn = x.M * x.h / x.rowT;
-    ops.push_back(quantizeOp(false, LayerPart::Common, 2.0 * attnOut + qkvIn, 3.0 * x.q / 2.0 * attnOut + qkvIn + attnOut));
+    ops.push_back(
+        quantizeOp(false, LayerPart::Common, 2.0 * attnOut + qkvIn, 3.0 * x.q / 2.0 * attnOut + qkvIn + attnOut));
     const double attnGradients = x.M * (x.qd + 2.0 * x.kv) / x.t + x.M * x.h / x.rowT;
     ops.push_back(quantizeOp(true, LayerPart::Common, attnGradients, (x.q + 2.0) * attnGradients));
     const bool moe = m.isMoe() && m.moeLayers() > 0;
     const double gate = m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
     if (!moe || m.moeLayers() < m.layers)
-        appendMlpQuantize(x, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M / x.rowT, x.f / x.t * x.rowT, gate * x.f / x.t * x.rowT,
-                          false, ops);
+        appendMlpQuantize(x, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M / x.rowT, x.f / x.t * x.rowT,
+                          gate * x.f / x.t * x.rowT, false, ops);
     if (!moe)
         return;
     // Routed tokens arrive permuted (no norm writes them in FP8): each copy is cast; rows per rank as the
@@ -422,12 +436,13 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
 
     // Embedding: gather the token rows (vocabulary-parallel, then reduced over t), add positions.
     const double rowBytes = x.q * x.M * x.h;
-    ops.push_back(elementwise("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h, x.M * x.h, 3.0 * rowBytes));
+    ops.push_back(elementwise("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h,
+                              x.M * x.h, 3.0 * rowBytes));
     // Output: final norm, logits projection, softmax cross-entropy in FP32 over V / t.
     ops.push_back(normOp(plan, "final norm", OpPass::Forward, OpScope::Output, x.M * x.h / x.rowT, x.q));
     ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
-    ops.push_back(elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, x.M * x.V / x.t, 5.0 * x.M * x.V / x.t,
-                              (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
+    ops.push_back(elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, x.M * x.V / x.t,
+                              5.0 * x.M * x.V / x.t, (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
 
     const std::size_t forwardEnd = ops.size();
     for (std::size_t i = first; i < forwardEnd; ++i)
@@ -475,10 +490,11 @@ Op optimizerOp(const Plan &plan, double localParameters)
     // about 12, SGD with momentum 4.
     const TrainingConfig &training = plan.training;
     const StateBytesPerParameter b = stateBytesPerParameter(training);
-    const double bytesPerParameter = b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
+    const double bytesPerParameter =
+        b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
     const double flopsPerParameter = training.optimizer == Optimizer::Adam ? 12.0 : 4.0;
-    return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step, flopsPerParameter * localParameters,
-                bytesPerParameter * localParameters);
+    return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step,
+                flopsPerParameter * localParameters, bytesPerParameter * localParameters);
 }
 
 Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam)
@@ -491,7 +507,8 @@ Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerPar
 std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training)
 {
     const std::int64_t document = training.documentLength;
-    const std::int64_t span = training.flashAttention && document > 0 && document < model.seqLen ? document : model.seqLen;
+    const std::int64_t span =
+        training.flashAttention && document > 0 && document < model.seqLen ? document : model.seqLen;
     const double w = double(model.slidingWindow);
     if (!training.flashAttention || !(w > 0) || w >= double(span))
         return span;
@@ -511,8 +528,9 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
     double projections = 2.0 * s * h * (qd + 2.0 * kv); // QKV
     if (m.isMla()) {
         const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank), heads = double(m.heads);
-        projections = 2.0 * s * (m.qLoraRank > 0 ? h * qLora + qLora * qd : h * qd)
-                      + 2.0 * s * (h * (kvLora + double(m.qkRopeHeadDim)) + kvLora * heads * double(m.qkNopeHeadDim + m.vHeadDim));
+        projections =
+            2.0 * s * (m.qLoraRank > 0 ? h * qLora + qLora * qd : h * qd) +
+            2.0 * s * (h * (kvLora + double(m.qkRopeHeadDim)) + kvLora * heads * double(m.qkNopeHeadDim + m.vHeadDim));
     }
     const double keys = span > 0 && span < m.seqLen ? double(span) : s;
     const double scores = (causalHalved ? 2.0 : 4.0) * s * keys * double(m.heads) * double(m.headDim()); // QK^T and PV
@@ -522,11 +540,12 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
     const double expertMlp = 2.0 * gated * s * h * double(m.expertWidth());
     const double moeMlp = 2.0 * s * h * double(m.experts) + double(m.expertsPerToken + m.sharedExperts) * expertMlp;
     const double moeLayers = double(m.moeLayers()), denseLayers = double(m.layers) - moeLayers;
-    double total = double(m.layers) * attention + denseLayers * denseMlp + moeLayers * moeMlp + 2.0 * s * h * double(m.vocab);
+    double total =
+        double(m.layers) * attention + denseLayers * denseMlp + moeLayers * moeMlp + 2.0 * s * h * double(m.vocab);
     // Multi-token prediction: each module is a layer of the last kind, a 2h -> h projection and its own logits.
     if (m.mtpLayers > 0)
-        total += double(m.mtpLayers) * (attention + (m.isMoeLayer(m.layers - 1) ? moeMlp : denseMlp) + 2.0 * s * 2.0 * h * h
-                                         + 2.0 * s * h * double(m.vocab));
+        total += double(m.mtpLayers) * (attention + (m.isMoeLayer(m.layers - 1) ? moeMlp : denseMlp) +
+                                        2.0 * s * 2.0 * h * h + 2.0 * s * h * double(m.vocab));
     return total;
 }
 

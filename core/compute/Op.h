@@ -40,7 +40,17 @@ enum class LayerPart { Common, DenseMlp, MoeMlp };
 /// projections (mla_up_proj), the routed experts' grouped GEMMs and their activation function (moe_act).
 /// What a kernel is within its layer, where a rule needs more than its kind: recompute modules, the experts'
 /// grouped GEMMs, the router, and the projections op-level checkpointing saves or replays.
-enum class OpRole { None, MlaUpProjection, ExpertGemm, ExpertActivation, Router, QkvProjection, OutputProjection, MlpUp, MlpDown };
+enum class OpRole {
+    None,
+    MlaUpProjection,
+    ExpertGemm,
+    ExpertActivation,
+    Router,
+    QkvProjection,
+    OutputProjection,
+    MlpUp,
+    MlpDown
+};
 
 struct Op
 {

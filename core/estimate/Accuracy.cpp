@@ -30,8 +30,8 @@ constexpr double kPriorSources = 0.3;
 /// of the same generation (a GB200 plan is nearer GB200 runs than B200 ones).
 constexpr double kOtherDevice = 0.3;
 
-constexpr std::array kCategorical{AccuracyDimension::Precision, AccuracyDimension::Experts, AccuracyDimension::Framework,
-                                  AccuracyDimension::Device};
+constexpr std::array kCategorical{AccuracyDimension::Precision, AccuracyDimension::Experts,
+                                  AccuracyDimension::Framework, AccuracyDimension::Device};
 
 bool sameIn(AccuracyDimension d, const AccuracyCoordinates &a, const AccuracyCoordinates &b)
 {
@@ -108,7 +108,8 @@ std::vector<double> absoluteErrors(const std::vector<const HeldOutRun *> &runs)
 /// bit mask over kCategorical). Of as many dimensions, the set that keeps the most runs is let go: a
 /// 16-bit FSDP plan on Hopper with few such runs is compared with 16-bit FSDP runs on other GPUs rather than
 /// with FP8 ones on Hopper when the former are more (ties: the earlier in kCategorical's bit order).
-std::pair<unsigned, std::vector<const HeldOutRun *>> comparable(const AccuracyCoordinates &at, const std::vector<const HeldOutRun *> &pool)
+std::pair<unsigned, std::vector<const HeldOutRun *>> comparable(const AccuracyCoordinates &at,
+                                                                const std::vector<const HeldOutRun *> &pool)
 {
     std::vector<unsigned> differ(pool.size());
     std::array<int, 16> kept{}; // runs kept when the mask's dimensions are let go
@@ -119,8 +120,9 @@ std::pair<unsigned, std::vector<const HeldOutRun *>> comparable(const AccuracyCo
     }
     unsigned chosen = relaxOrder().back(); // fewer than kMinComparable runs in all: every dimension let go
     for (unsigned mask : relaxOrder()) {
-        if (kept[mask] >= kMinComparable && (kept[chosen] < kMinComparable || std::popcount(mask) < std::popcount(chosen)
-                                             || (std::popcount(mask) == std::popcount(chosen) && kept[mask] > kept[chosen])))
+        if (kept[mask] >= kMinComparable &&
+            (kept[chosen] < kMinComparable || std::popcount(mask) < std::popcount(chosen) ||
+             (std::popcount(mask) == std::popcount(chosen) && kept[mask] > kept[chosen])))
             chosen = mask;
     }
     std::vector<const HeldOutRun *> matched;
@@ -138,7 +140,8 @@ struct Selection
 };
 
 /// The runs of `quantity` the plan is compared with, and the dimensions it lies outside them in.
-Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, AccuracyQuantity quantity, std::string_view excludeSource)
+Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, AccuracyQuantity quantity,
+                 std::string_view excludeSource)
 {
     std::vector<const HeldOutRun *> pool;
     for (const HeldOutRun &r : runs)
@@ -155,8 +158,10 @@ Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &r
         if (relaxed & (1u << i))
             s.outside.push_back(kCategorical[i]);
     const auto beyond = [&](double AccuracyCoordinates::*field) {
-        const auto [lo, hi] = std::minmax_element(matched.begin(), matched.end(),
-                                                  [field](const HeldOutRun *a, const HeldOutRun *b) { return a->at.*field < b->at.*field; });
+        const auto [lo, hi] =
+            std::minmax_element(matched.begin(), matched.end(), [field](const HeldOutRun *a, const HeldOutRun *b) {
+                return a->at.*field < b->at.*field;
+            });
         return at.*field * kRangeFactor < (*lo)->at.*field || at.*field > kRangeFactor * (*hi)->at.*field;
     };
     if (beyond(&AccuracyCoordinates::gpus))
@@ -187,7 +192,8 @@ double band(const Selection &s)
         sources.insert(r->source);
     const double n = double(sources.size());
     const double local = conformalQuantile(absoluteErrors(s.nearest), kCoverage);
-    return (n * local + kPriorSources * s.poolBand) / (n + kPriorSources) * std::pow(kOutsideWidening, double(s.outside.size()));
+    return (n * local + kPriorSources * s.poolBand) / (n + kPriorSources) *
+           std::pow(kOutsideWidening, double(s.outside.size()));
 }
 
 // --- the CSV table ---
@@ -229,8 +235,9 @@ bool parseRun(std::string_view line, HeldOutRun &run)
     run.at.framework = *framework;
     run.at.moe = f[7] == "moe";
     run.at.precision = *precision;
-    return parseNumber(f[9], run.at.gpus) && parseNumber(f[10], run.at.workPerGpu) && parseNumber(f[11], run.at.parameters)
-           && parseNumber(f[12], run.error) && run.at.gpus > 0 && run.at.workPerGpu > 0 && run.at.parameters > 0;
+    return parseNumber(f[9], run.at.gpus) && parseNumber(f[10], run.at.workPerGpu) &&
+           parseNumber(f[11], run.at.parameters) && parseNumber(f[12], run.error) && run.at.gpus > 0 &&
+           run.at.workPerGpu > 0 && run.at.parameters > 0;
 }
 
 } // namespace
@@ -279,17 +286,19 @@ std::vector<HeldOutRun> parseHeldOutRuns(std::string_view csv)
 
 std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
 {
-    std::string out = "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error\n";
+    std::string out =
+        "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error\n";
     const auto clean = [](std::string s) {
         std::replace(s.begin(), s.end(), ',', ';');
         return s;
     };
     char numbers[160];
     for (const HeldOutRun &r : runs) {
-        std::snprintf(numbers, sizeof numbers, "%.6g,%.6g,%.6g,%.5f", r.at.gpus, r.at.workPerGpu, r.at.parameters, r.error);
-        out += clean(r.source) + ',' + clean(r.family) + ',' + clean(r.id) + ',' + toString(r.quantity) + ',' + clean(r.at.device) + ','
-               + clean(r.at.generation) + ',' + toString(r.at.framework) + ',' + (r.at.moe ? "moe" : "dense") + ','
-               + toString(r.at.precision) + ',' + numbers + '\n';
+        std::snprintf(numbers, sizeof numbers, "%.6g,%.6g,%.6g,%.5f", r.at.gpus, r.at.workPerGpu, r.at.parameters,
+                      r.error);
+        out += clean(r.source) + ',' + clean(r.family) + ',' + clean(r.id) + ',' + toString(r.quantity) + ',' +
+               clean(r.at.device) + ',' + clean(r.at.generation) + ',' + toString(r.at.framework) + ',' +
+               (r.at.moe ? "moe" : "dense") + ',' + toString(r.at.precision) + ',' + numbers + '\n';
     }
     return out;
 }
@@ -300,7 +309,8 @@ const std::vector<HeldOutRun> &builtinHeldOutRuns()
     return runs;
 }
 
-Accuracy assessAccuracy(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, std::string_view excludeSource)
+Accuracy assessAccuracy(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs,
+                        std::string_view excludeSource)
 {
     Accuracy a;
     const Selection time = select(at, runs, AccuracyQuantity::StepTime, excludeSource);

@@ -5,10 +5,11 @@
 //
 // A plan's comparable runs share its device generation, framework, dense-or-experts and precision family
 // where at least kMinComparable such runs exist; otherwise the fewest of those dimensions are let go, of as
-// many the set that keeps the most runs (the plan is then outside the validated territory in them). Of those, the nearest in scale (GPUs), work per GPU
-// and model size are taken. The band is a split-conformal quantile of their held-out absolute errors (the
-// ceil(0.8 (n + 1))-th smallest of n: at least 80% coverage for a run drawn like them, wider for fewer
-// runs), widened once more for each dimension the plan lies outside (docs/CALIBRATION.md, "Error bands").
+// many the set that keeps the most runs (the plan is then outside the validated territory in them). Of those, the
+// nearest in scale (GPUs), work per GPU and model size are taken. The band is a split-conformal quantile of their
+// held-out absolute errors (the ceil(0.8 (n + 1))-th smallest of n: at least 80% coverage for a run drawn like them,
+// wider for fewer runs), widened once more for each dimension the plan lies outside (docs/CALIBRATION.md, "Error
+// bands").
 
 #include <cstdint>
 #include <string>
@@ -29,7 +30,8 @@ enum class AccuracyQuantity { StepTime, Memory };
 constexpr auto enumNames(AccuracyQuantity)
 {
     using N = EnumName<AccuracyQuantity>;
-    return std::array{N{AccuracyQuantity::StepTime, "time", "Step time"}, N{AccuracyQuantity::Memory, "memory", "Memory peak"}};
+    return std::array{N{AccuracyQuantity::StepTime, "time", "Step time"},
+                      N{AccuracyQuantity::Memory, "memory", "Memory peak"}};
 }
 inline const char *toString(AccuracyQuantity v) { return spellingOf(v); }
 
@@ -117,6 +119,7 @@ const std::vector<HeldOutRun> &builtinHeldOutRuns();
 
 /// The band for a plan at `at`, from `runs` of every source but `excludeSource` (empty: all; the coverage
 /// check excludes a run's own source).
-Accuracy assessAccuracy(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, std::string_view excludeSource = {});
+Accuracy assessAccuracy(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs,
+                        std::string_view excludeSource = {});
 
 } // namespace trainplan

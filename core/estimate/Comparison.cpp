@@ -17,8 +17,8 @@ std::string groupsText(const ClusterConfig &cluster)
 {
     std::string out;
     for (const NodeGroup &g : cluster.groups())
-        out += (out.empty() ? "" : " + ") + std::to_string(g.nodes) + " x " + std::to_string(g.gpusPerNode) + " " + g.device
-               + (g.intraNodeLink.empty() ? "" : " (" + g.intraNodeLink + ")");
+        out += (out.empty() ? "" : " + ") + std::to_string(g.nodes) + " x " + std::to_string(g.gpusPerNode) + " " +
+               g.device + (g.intraNodeLink.empty() ? "" : " (" + g.intraNodeLink + ")");
     return out;
 }
 
@@ -60,14 +60,16 @@ std::vector<KeyDifference> planDifferences(const Plan &before, const Plan &after
                    && before.cluster.groups() != after.cluster.groups()) {
             // A single-group cluster differs in its summary keys already; groups are listed for mixed ones.
             out.push_back({key.path, groupsText(before.cluster), groupsText(after.cluster)});
-        } else if (std::string_view(key.path) == "cluster.custom_devices" && before.cluster.customDevices != after.cluster.customDevices) {
+        } else if (std::string_view(key.path) == "cluster.custom_devices" &&
+                   before.cluster.customDevices != after.cluster.customDevices) {
             out.push_back({key.path, devicesText(before.cluster), devicesText(after.cluster)});
         }
     }
     return out;
 }
 
-PlanComparison comparePlans(const Plan &before, const Estimate &beforeEstimate, const Plan &after, const Estimate &afterEstimate)
+PlanComparison comparePlans(const Plan &before, const Estimate &beforeEstimate, const Plan &after,
+                            const Estimate &afterEstimate)
 {
     PlanComparison c;
     c.beforeValid = beforeEstimate.valid;

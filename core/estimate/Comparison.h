@@ -58,6 +58,7 @@ struct PlanComparison
     std::vector<KeyDifference> differences;
 };
 
-PlanComparison comparePlans(const Plan &before, const Estimate &beforeEstimate, const Plan &after, const Estimate &afterEstimate);
+PlanComparison comparePlans(const Plan &before, const Estimate &beforeEstimate, const Plan &after,
+                            const Estimate &afterEstimate);
 
 } // namespace trainplan

@@ -34,7 +34,8 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     const ParallelConfig &par = plan.parallel;
     const std::int64_t G = plan.cluster.fabricGpus(); // a node, or a scale-up domain of several
     const ClusterLinks links = clusterLinks(plan, device);
-    const std::string intraName = G > 1 ? intraNodeLinkName(catalog, group, device) : networkName(plan.cluster, catalog, device);
+    const std::string intraName =
+        G > 1 ? intraNodeLinkName(catalog, group, device) : networkName(plan.cluster, catalog, device);
     const std::string netName = networkName(plan.cluster, catalog, device);
 
     PlacementReport r;
@@ -43,12 +44,15 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     const PipelineSpan pipe = pipelineSpan(par, G);
     r.tensor = landing(tensor, par.data * par.pipeline * par.context, links.tensorGroup, intraName, netName, links);
     r.data = landing(data, par.tensor * par.pipeline, links.dataGroup, intraName, netName, links);
-    r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName, netName, links);
+    r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName,
+                        netName, links);
     if (plan.model.isMoe())
-        r.expert = landing(expertGroupSpan(par, G), par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
+        r.expert = landing(expertGroupSpan(par, G),
+                           par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
                            links.expertGroup, intraName, netName, links);
     if (plan.model.isMoe() && par.expertDataSize() > 1)
-        r.expertData = landing(expertDataGroupSpan(par, G), par.expertShards() * par.pipeline, links.expertDataGroup, intraName, netName, links);
+        r.expertData = landing(expertDataGroupSpan(par, G), par.expertShards() * par.pipeline, links.expertDataGroup,
+                               intraName, netName, links);
     if (plan.model.isMoe() && isFlexDispatcher(par.expertDispatcher) && r.expert.crossesNodes) // its rate: clusterLinks
         r.expert.link += par.expertDispatcher == ExpertDispatcher::DeepEp ? " via DeepEP" : " via HybridEP";
     r.pipeline.size = par.pipeline > 1 ? 2 : 1;

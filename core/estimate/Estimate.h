@@ -26,7 +26,8 @@ struct ModelSummary
 {
     double parameters = 0; ///< total trainable parameters, counted once
     double parametersPerLayer = 0;
-    double activeParameters = 0; ///< what one token computes with (== parameters for a dense model, minus the input embedding)
+    double activeParameters =
+        0; ///< what one token computes with (== parameters for a dense model, minus the input embedding)
     std::int64_t microbatches = 0; ///< per pipeline per step
     std::int64_t gpus = 0;
 };

@@ -15,7 +15,8 @@ void Catalog::addDevice(DeviceSpec device)
 
 void Catalog::addModel(ModelSpec model)
 {
-    auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec &m) { return m.presetId == model.presetId; });
+    auto it = std::find_if(m_models.begin(), m_models.end(),
+                           [&](const ModelSpec &m) { return m.presetId == model.presetId; });
     if (it != m_models.end())
         *it = std::move(model);
     else
@@ -53,7 +54,10 @@ void Catalog::addNodeTemplate(NodeTemplate node) { addOrReplace(m_nodeTemplates,
 
 const LinkSpec *Catalog::intraNodeLink(std::string_view id) const { return findById(m_intraNodeLinks, id, idOf); }
 const LinkSpec *Catalog::network(std::string_view id) const { return findById(m_networks, id, idOf); }
-const NodeTemplate *Catalog::nodeTemplate(std::string_view id) const { return findById(m_nodeTemplates, id, idOfTemplate); }
+const NodeTemplate *Catalog::nodeTemplate(std::string_view id) const
+{
+    return findById(m_nodeTemplates, id, idOfTemplate);
+}
 
 const DeviceSpec *Catalog::device(std::string_view id, const std::vector<DeviceSpec> &custom) const
 {
@@ -71,7 +75,8 @@ const DeviceSpec *Catalog::device(std::string_view id) const
 
 const ModelSpec *Catalog::model(std::string_view presetId) const
 {
-    auto it = std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec &m) { return m.presetId == presetId; });
+    auto it =
+        std::find_if(m_models.begin(), m_models.end(), [&](const ModelSpec &m) { return m.presetId == presetId; });
     return it == m_models.end() ? nullptr : &*it;
 }
 

@@ -71,7 +71,8 @@ struct DeviceSpec
     double networkLatencySeconds = 0;    ///< per message step on the scale-out network
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
     double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
-    double hostLinkBandwidthBytesPerSecond = 0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)
+    double hostLinkBandwidthBytesPerSecond =
+        0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)
     /// The host's memory bandwidth per node (all its CPU sockets' DRAM channels, peak): an offloaded
     /// optimizer step streams every GPU's shard of the node through it. 0: unknown (offload then costs its
     /// transfers only, and says so).

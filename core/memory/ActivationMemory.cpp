@@ -60,7 +60,8 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     // latent attention also keeps the latents its up projections read (query and key/value, with the
     // shared rotary key), on every tensor rank; recomputing the up projections (mla_up_proj) keeps only
     // those and rebuilds Q, K and V in backward.
-    const bool rebuildQkv = m.isMla() && training.recompute == Recompute::Selective && training.recomputeMlaUpProjection;
+    const bool rebuildQkv =
+        m.isMla() && training.recompute == Recompute::Selective && training.recomputeMlaUpProjection;
     double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + lp * sb * qd;
     if (m.isMla())
         a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
@@ -139,8 +140,8 @@ double moeLayerExtraActivationBytes(const Plan &plan)
         return 0.0;
     const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double q = activationElementBytes(training.precision);
-    const double dense = (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) * double(training.microBatch)
-                         * double(m.ffnHidden) / double(plan.parallel.tensor);
+    const double dense = (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) *
+                         double(training.microBatch) * double(m.ffnHidden) / double(plan.parallel.tensor);
     // Megatron-Core's "moe" recompute module keeps only the layer's input, which the attention block's output
     // already holds; the rest is rebuilt in backward (the workspace below).
     return (training.recomputesMoeLayers() ? 0.0 : moeMlpActivationBytes(plan)) - dense;
@@ -190,7 +191,8 @@ double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &trainin
     case Recompute::Selective:
         return fullLayerActivations(m, training, tensor).attentionScores;
     case Recompute::Ops: // the replayed tensors of one layer, rebuilt for its backward
-        return std::max(0.0, fullLayerActivations(m, training, tensor).total() - opCheckpointedActivations(m, training, tensor).total());
+        return std::max(0.0, fullLayerActivations(m, training, tensor).total() -
+                                 opCheckpointedActivations(m, training, tensor).total());
     case Recompute::Full:
         return fullLayerActivations(m, training, tensor).total();
     }

@@ -47,7 +47,8 @@ struct LayerActivationBytes
 };
 
 /// What one layer keeps for backward under the plan's recompute, flash and sequence-parallel choices.
-LayerActivationBytes storedLayerActivations(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);
+LayerActivationBytes storedLayerActivations(const ModelSpec &model, const TrainingConfig &training,
+                                            std::int64_t tensor);
 
 /// What one layer would keep with no recomputation at all (the input to recompute trade-offs).
 LayerActivationBytes fullLayerActivations(const ModelSpec &model, const TrainingConfig &training, std::int64_t tensor);

@@ -10,8 +10,8 @@ namespace trainplan {
 
 namespace {
 
-constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kSmallBuffer = 2.0 * units::MiB, kMinLargeAlloc = 10.0 * units::MiB,
-                 kLargeBuffer = 20.0 * units::MiB, kRoundLarge = 2.0 * units::MiB;
+constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kSmallBuffer = 2.0 * units::MiB,
+                 kMinLargeAlloc = 10.0 * units::MiB, kLargeBuffer = 20.0 * units::MiB, kRoundLarge = 2.0 * units::MiB;
 
 double roundSize(double bytes)
 {
@@ -46,7 +46,8 @@ bool CachingAllocatorSim::placeInFreeBlock(double size, bool small, int id)
     std::vector<AllocatorBlock> &blocks = bestSegment->blocks;
     const double rest = blocks[bestBlock].size - size;
     if (shouldSplit(rest, small)) {
-        blocks.insert(blocks.begin() + std::ptrdiff_t(bestBlock) + 1, AllocatorBlock{blocks[bestBlock].offset + size, rest, -1});
+        blocks.insert(blocks.begin() + std::ptrdiff_t(bestBlock) + 1,
+                      AllocatorBlock{blocks[bestBlock].offset + size, rest, -1});
         blocks[bestBlock].size = size;
     }
     blocks[bestBlock].tensor = id;
@@ -64,7 +65,9 @@ int CachingAllocatorSim::allocate(double bytes, int kind)
         return id;
     AllocatorSegment seg;
     seg.small = small;
-    seg.size = small ? kSmallBuffer : size < kMinLargeAlloc ? kLargeBuffer : std::ceil(size / kRoundLarge) * kRoundLarge;
+    seg.size = small                   ? kSmallBuffer
+               : size < kMinLargeAlloc ? kLargeBuffer
+                                       : std::ceil(size / kRoundLarge) * kRoundLarge;
     seg.blocks.push_back(AllocatorBlock{0, seg.size, -1});
     m_reserved += seg.size;
     m_segments.push_back(std::move(seg));

@@ -42,7 +42,10 @@ public:
     double allocatedBytes() const { return m_allocated; } ///< live blocks (rounded to 512 B)
     double reservedBytes() const { return m_reserved; }   ///< every segment ever made
     const std::vector<AllocatorSegment> &segments() const { return m_segments; }
-    int kindOf(int tensor) const { return tensor >= 0 && std::size_t(tensor) < m_kinds.size() ? m_kinds[std::size_t(tensor)] : -1; }
+    int kindOf(int tensor) const
+    {
+        return tensor >= 0 && std::size_t(tensor) < m_kinds.size() ? m_kinds[std::size_t(tensor)] : -1;
+    }
 
 private:
     bool placeInFreeBlock(double size, bool small, int id);
@@ -64,7 +67,7 @@ struct LayerSegments
     int microbatches = 0;
     int tensorsPerMicrobatch = 0;
     double storedBytesPerMicrobatch = 0; ///< what the memory model counts (unrounded)
-    double modelBlockBytes = 0;          ///< the model's closed-form rounding: stored + rounding waste, all micro-batches
+    double modelBlockBytes = 0; ///< the model's closed-form rounding: stored + rounding waste, all micro-batches
 };
 LayerSegments simulateLayerSegments(const Plan &plan, int microbatches);
 

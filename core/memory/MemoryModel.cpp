@@ -62,9 +62,11 @@ StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes,
     const std::int64_t t = plan.parallel.tensor;
     const std::int64_t shards = plan.parallel.expertShards();
     StageParameters out;
-    out.experts = m.isMoe() ? moe * shapes.moe.expertPerRank(shards) + (stage == p - 1 ? shapes.mtp.expertPerRank(shards) : 0.0) : 0.0;
-    out.all = dense * shapes.dense.perTensorRank(t) + moe * shapes.moe.perTensorRank(t) + (stage == 0 ? shapes.embedding : 0.0)
-              + (stage == p - 1 ? shapes.output : 0.0) + out.experts;
+    out.experts =
+        m.isMoe() ? moe * shapes.moe.expertPerRank(shards) + (stage == p - 1 ? shapes.mtp.expertPerRank(shards) : 0.0)
+                  : 0.0;
+    out.all = dense * shapes.dense.perTensorRank(t) + moe * shapes.moe.perTensorRank(t) +
+              (stage == 0 ? shapes.embedding : 0.0) + (stage == p - 1 ? shapes.output : 0.0) + out.experts;
     return out;
 }
 
@@ -204,7 +206,8 @@ double layerRoundingBytes(const LayerStoredTensors &layer)
     double waste = 0;
     for (std::size_t k = 0; k < layer.partBytes.size(); ++k)
         if (layer.unitBytes[k] > 0 && layer.partBytes[k] > 0)
-            waste += layer.partBytes[k] / layer.unitBytes[k] * (allocatorBlockBytes(layer.unitBytes[k]) - layer.unitBytes[k]);
+            waste += layer.partBytes[k] / layer.unitBytes[k] *
+                     (allocatorBlockBytes(layer.unitBytes[k]) - layer.unitBytes[k]);
     return waste;
 }
 
@@ -228,7 +231,8 @@ double deepEpBufferBytes(const Plan &plan)
     if (!isFlexDispatcher(plan.parallel.expertDispatcher) || ranks <= 1) // HybridEP's buffers taken as DeepEP's
         return 0.0;
     constexpr double kChannels = 10.0, kNvlPeers = 8.0, kRdmaRecvTokens = 128.0;
-    const double token = activationElementBytes(plan.training.precision) * double(plan.model.hidden) + 128.0 * (8.0 + 4.0 + 4.0);
+    const double token =
+        activationElementBytes(plan.training.precision) * double(plan.model.hidden) + 128.0 * (8.0 + 4.0 + 4.0);
     const double nvlRecvTokens = ranks <= kNvlPeers ? 256.0 : ranks < 128 ? 288.0 : 560.0;
     const double nvl = kChannels * std::min(ranks, kNvlPeers) * nvlRecvTokens * token;
     const double rdma = ranks > kNvlPeers ? kChannels * (ranks / kNvlPeers) * kRdmaRecvTokens * 2.0 * token : 0.0;
@@ -278,7 +282,8 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.moeExtraKept = moeLayerExtraActivationBytes(kept) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
-    in.recomputeWorkspace = std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) / c;
+    in.recomputeWorkspace =
+        std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) / c;
     in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
     const double q = activationElementBytes(training.precision);
     in.boundaryTensor = q * double(m.seqLen) / c * double(training.microBatch) * double(m.hidden)
@@ -314,7 +319,8 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     // forward before its 1F1B steps (schedules.py, get_pp_rank_microbatches: "we schedule one extra
     // micro-batch forward step"), one more chunk in flight, 1/v of the stage.
     if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatches() >= 2 && a.layers > 0) {
-        const double extra = p > 1 ? 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)) : 1.0 / double(a.layers);
+        const double extra =
+            p > 1 ? 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)) : 1.0 / double(a.layers);
         a.microbatchesInFlight = std::min(a.microbatchesInFlight + extra, double(plan.microbatches()));
     }
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
@@ -418,7 +424,8 @@ void addDeviceExtras(const Plan &plan, const StageInputs &in, std::int64_t stage
 
 double sumOfKind(const Terms &terms, MemoryKind kind)
 {
-    const double device = terms[at(OtherTerm::RuntimeContext)] + terms[at(OtherTerm::NcclBuffers)] + terms[at(OtherTerm::LibraryWorkspaces)];
+    const double device = terms[at(OtherTerm::RuntimeContext)] + terms[at(OtherTerm::NcclBuffers)] +
+                          terms[at(OtherTerm::LibraryWorkspaces)];
     const double reserved = terms[at(OtherTerm::AllocatorReserve)];
     if (kind == MemoryKind::Device)
         return device;
@@ -429,9 +436,10 @@ double sumOfKind(const Terms &terms, MemoryKind kind)
         total += v;
     return total - device - reserved;
 }
-static_assert(kindOf(OtherTerm::RuntimeContext) == MemoryKind::Device && kindOf(OtherTerm::NcclBuffers) == MemoryKind::Device
-                  && kindOf(OtherTerm::LibraryWorkspaces) == MemoryKind::Device
-                  && kindOf(OtherTerm::AllocatorReserve) == MemoryKind::Reserved,
+static_assert(kindOf(OtherTerm::RuntimeContext) == MemoryKind::Device &&
+                  kindOf(OtherTerm::NcclBuffers) == MemoryKind::Device &&
+                  kindOf(OtherTerm::LibraryWorkspaces) == MemoryKind::Device &&
+                  kindOf(OtherTerm::AllocatorReserve) == MemoryKind::Reserved,
               "sumOfKind() adds the device and reserved terms by name");
 
 /// The caching allocator's overhead over `dynamic` allocated bytes of a phase: the plan's fraction when
@@ -456,13 +464,15 @@ StageMemory::AllocatorDetail allocatorOverhead(const Plan &plan, const StageInpu
 }
 
 /// Terms of the forward/backward phase (the allocator overhead in `detail`).
-Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, StageMemory::AllocatorDetail &detail)
+Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageMemory &st,
+                           StageMemory::AllocatorDetail &detail)
 {
     const ParallelConfig &par = plan.parallel;
     Terms fb{};
     addDeviceExtras(plan, in, st.stage, fb);
     if (in.replicas > 1 && !in.zeroGathers && plan.training.framework == Framework::DeepSpeed)
-        fb[at(OtherTerm::DataParallelBuckets)] = std::min(2.0 * kDeepSpeedBucketElements * in.perParam.gradients, st.gradientsBytes);
+        fb[at(OtherTerm::DataParallelBuckets)] =
+            std::min(2.0 * kDeepSpeedBucketElements * in.perParam.gradients, st.gradientsBytes);
     if (par.pipeline > 1)
         fb[at(OtherTerm::PipelineBuffers)] = pipelineBufferBytes(plan, in, st);
     if (in.zeroGathers)
@@ -473,14 +483,16 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
         fb[at(OtherTerm::BackwardWorkspace)] = in.backwardWorkspace;
     if (st.stage == par.pipeline - 1)
         fb[at(OtherTerm::LossWorkspace)] = in.lossWorkspace;
-    detail = allocatorOverhead(plan, in, st.activations, st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated));
+    detail = allocatorOverhead(plan, in, st.activations,
+                               st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated));
     fb[at(OtherTerm::AllocatorReserve)] = detail.roundingBytes + detail.fragmentationBytes;
     return fb;
 }
 
 /// Terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast for the FP32
 /// update; DeepSpeed's ZeRO-1/2 gathers the updated parameters bucket by bucket.
-Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st, StageMemory::AllocatorDetail &detail)
+Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st,
+                         StageMemory::AllocatorDetail &detail)
 {
     const ParallelConfig &par = plan.parallel;
     Terms opt{};
@@ -495,7 +507,8 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
         && plan.training.optimizer == Optimizer::Adam)
         opt[at(OtherTerm::OptimizerWorkspace)] += kFp32Bytes * shardParams;
     if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
-        opt[at(OtherTerm::FrameworkBuffers)] = std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);
+        opt[at(OtherTerm::FrameworkBuffers)] =
+            std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);
     detail = {};
     if (plan.training.allocatorReserveFraction) {
         detail.fractionOverride = true;
@@ -521,8 +534,10 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     const StageParameters counts = stageParameters(plan, in.parameters, st.stage);
     st.parameterCount = counts.all;
     st.expertParameterCount = counts.experts;
-    const ModelStateBytes state = shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.shards, par.zeroStage);
-    const ModelStateBytes experts = shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
+    const ModelStateBytes state =
+        shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.shards, par.zeroStage);
+    const ModelStateBytes experts =
+        shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
     st.parametersBytes = state.parameters + experts.parameters;
     st.expertParametersBytes = experts.parameters;
     st.gradientsBytes = state.gradients + experts.gradients;
@@ -604,8 +619,8 @@ LayerStoredTensors layerStoredTensors(const Plan &plan)
     const LayerActivationBytes layer = storedLayerActivations(m, training, plan.parallel.tensor);
     LayerStoredTensors out;
     out.partBytes = {layer.sequenceShardable / c, layer.tensorSharded / c, layer.attentionScores / c};
-    out.unitBytes = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0), q * tokens * double(m.hidden) / t,
-                     q * tokens * double(m.seqLen) * double(m.heads) / t};
+    out.unitBytes = {q * tokens * double(m.hidden) / (training.sequenceParallel ? t : 1.0),
+                     q * tokens * double(m.hidden) / t, q * tokens * double(m.seqLen) * double(m.heads) / t};
     return out;
 }
 
@@ -615,16 +630,16 @@ double layerBackwardGradientBytes(const Plan &plan)
     const TrainingConfig &training = plan.training;
     const bool scoresStored = storedLayerActivations(m, training, plan.parallel.tensor).attentionScores > 0;
     const double scores = scoresStored ? double(m.heads) * double(m.seqLen) : 0.0;
-    return activationElementBytes(training.precision) * double(training.microBatch) * double(m.seqLen) / double(plan.parallel.context)
-           * (scores + double(m.ffnHidden)) / double(plan.parallel.tensor);
+    return activationElementBytes(training.precision) * double(training.microBatch) * double(m.seqLen) /
+           double(plan.parallel.context) * (scores + double(m.ffnHidden)) / double(plan.parallel.tensor);
 }
 
 double allocatorBlockBytes(double size)
 {
     // PyTorch c10/cuda/CUDACachingAllocator.cpp: kMinBlockSize 512 B, kSmallSize 1 MiB, kMinLargeAlloc
     // 10 MiB, kLargeBuffer 20 MiB, kRoundLarge 2 MiB.
-    constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kMinLargeAlloc = 10.0 * units::MiB, kLargeBuffer = 20.0 * units::MiB,
-                     kRoundLarge = 2.0 * units::MiB;
+    constexpr double kMinBlock = 512.0, kSmallSize = units::MiB, kMinLargeAlloc = 10.0 * units::MiB,
+                     kLargeBuffer = 20.0 * units::MiB, kRoundLarge = 2.0 * units::MiB;
     if (!(size > 0))
         return 0.0;
     const double rounded = std::ceil(size / kMinBlock) * kMinBlock;

@@ -71,7 +71,8 @@ ModelStateBytes shardedModelState(double parameterCount, const StateBytesPerPara
     return s;
 }
 
-std::array<ModelStateBytes, 4> zeroStageComparison(double parameterCount, const StateBytesPerParameter &bytes, double workers)
+std::array<ModelStateBytes, 4> zeroStageComparison(double parameterCount, const StateBytesPerParameter &bytes,
+                                                   double workers)
 {
     std::array<ModelStateBytes, 4> out;
     for (std::int64_t stage = 0; stage < 4; ++stage)

@@ -57,6 +57,7 @@ ModelStateBytes shardedModelState(double parameterCount, const StateBytesPerPara
                                   std::int64_t zeroStage);
 
 /// Figure 16.2: the per-worker state replicated (ZeRO-0) and with ZeRO stages 1, 2 and 3.
-std::array<ModelStateBytes, 4> zeroStageComparison(double parameterCount, const StateBytesPerParameter &bytes, double workers);
+std::array<ModelStateBytes, 4> zeroStageComparison(double parameterCount, const StateBytesPerParameter &bytes,
+                                                   double workers);
 
 } // namespace trainplan

@@ -25,7 +25,8 @@ LayerParameters attentionParameters(const ModelSpec &m)
     const double bias = m.linearBias ? 1.0 : 0.0;
     LayerParameters p;
     if (m.isMla()) {
-        const double qk = double(m.qkNopeHeadDim + m.qkRopeHeadDim), qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
+        const double qk = double(m.qkNopeHeadDim + m.qkRopeHeadDim), qLora = double(m.qLoraRank),
+                     kvLora = double(m.kvLoraRank);
         if (m.qLoraRank > 0) {
             p.replicated += h * qLora + normWidth(m, qLora);
             p.sharded += qLora * heads * qk;
@@ -103,7 +104,8 @@ LayerParameters layersParameters(const ModelSpec &m, std::int64_t first, std::in
         return {one.sharded * double(count), one.replicated * double(count), 0.0};
     }
     const std::int64_t moe = m.moeLayersIn(first, count);
-    const LayerParameters dense = layerParameters(m), sparse = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
+    const LayerParameters dense = layerParameters(m),
+                          sparse = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
     const double d = double(count - moe), e = double(moe);
     return {d * dense.sharded + e * sparse.sharded, d * dense.replicated + e * sparse.replicated, e * sparse.expert};
 }
@@ -123,8 +125,10 @@ double activeParameters(const ModelSpec &m)
 {
     const LayerParameters all = layersParameters(m, 0, m.layers);
     // Each MoE layer: top-k of its experts, each expert's share of the layer's routed weights.
-    const double routedPerExpert = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1).expert / double(m.experts) : 0.0;
-    const double active = all.sharded + all.replicated + double(m.moeLayers()) * double(m.expertsPerToken) * routedPerExpert;
+    const double routedPerExpert =
+        m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1).expert / double(m.experts) : 0.0;
+    const double active =
+        all.sharded + all.replicated + double(m.moeLayers()) * double(m.expertsPerToken) * routedPerExpert;
     // The input embedding is a row lookup, not a matmul: not counted (as DeepSeek, Moonshot and OpenAI
     // count active parameters); a tied matrix still computes the logits.
     return active + outputParameters(m).total() + (m.tiedEmbeddings ? double(m.vocab) * double(m.hidden) : 0.0);

@@ -17,7 +17,8 @@ namespace trainplan {
 enum class MlpKind { Gelu, SwiGlu, SquaredRelu };
 constexpr auto enumNames(MlpKind)
 {
-    return std::array{EnumName<MlpKind>{MlpKind::Gelu, "gelu", "GELU"}, EnumName<MlpKind>{MlpKind::SwiGlu, "swiglu", "SwiGLU"},
+    return std::array{EnumName<MlpKind>{MlpKind::Gelu, "gelu", "GELU"},
+                      EnumName<MlpKind>{MlpKind::SwiGlu, "swiglu", "SwiGLU"},
                       EnumName<MlpKind>{MlpKind::SquaredRelu, "relu2", "Squared ReLU"}};
 }
 inline const char *toString(MlpKind v) { return spellingOf(v); }
@@ -121,7 +122,8 @@ struct ModelSpec
     bool isMla() const { return attention == AttentionKind::Mla; }
     bool isMoeLayer(std::int64_t layer) const
     {
-        return isMoe() && layer >= denseLayers && (layer - denseLayers + 1) % std::max<std::int64_t>(1, moeLayerInterval) == 0;
+        return isMoe() && layer >= denseLayers &&
+               (layer - denseLayers + 1) % std::max<std::int64_t>(1, moeLayerInterval) == 0;
     }
     /// MoE layers among layers [first, first + count).
     std::int64_t moeLayersIn(std::int64_t first, std::int64_t count) const;
@@ -160,7 +162,10 @@ struct LayerParameters
     /// Dense (non-expert) parameters on one tensor rank.
     double perTensorRank(std::int64_t tensor) const { return sharded / double(tensor) + replicated; }
     /// Routed-expert parameters on one rank of `expertShards` (expert x expert_tensor).
-    double expertPerRank(std::int64_t expertShards) const { return expert / double(std::max<std::int64_t>(1, expertShards)); }
+    double expertPerRank(std::int64_t expertShards) const
+    {
+        return expert / double(std::max<std::int64_t>(1, expertShards));
+    }
     LayerParameters &operator+=(const LayerParameters &o)
     {
         sharded += o.sharded;

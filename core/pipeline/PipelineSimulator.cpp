@@ -33,7 +33,8 @@ struct Order
     {
         const std::size_t i = next++;
         out[i] = {stage, slot.microbatch, slot.chunk, slot.kind, 0, -1.0};
-        const std::size_t k = std::size_t(slot.microbatch) * microbatchStride + std::size_t(slot.chunk * stages + stage);
+        const std::size_t k =
+            std::size_t(slot.microbatch) * microbatchStride + std::size_t(slot.chunk * stages + stage);
         if (slot.kind == PipelineOpKind::Forward) {
             peak = std::max(peak, ++held);
             if (forwardIndex)
@@ -177,7 +178,8 @@ std::string checkInput(const PipelineInput &in)
             return false;
         return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0 && x < 1e12; });
     };
-    if (!sized(in.forwardSeconds, false) || !sized(in.backwardSeconds, in.forwardOnly) || !sized(in.weightGradientSeconds, true))
+    if (!sized(in.forwardSeconds, false) || !sized(in.backwardSeconds, in.forwardOnly) ||
+        !sized(in.weightGradientSeconds, true))
         return "need one finite, non-negative forward (and backward) time per stage";
     if (!(in.transferSeconds >= 0 && in.transferSeconds < 1e12))
         return "the transfer time must be finite and non-negative";
@@ -218,7 +220,9 @@ public:
         const std::size_t end = m_tl.stageBegin[std::size_t(s) + 1];
         const double forward = m_in.forwardSeconds[std::size_t(s)] / v;
         const double backward = m_in.forwardOnly ? 0.0 : m_in.backwardSeconds[std::size_t(s)] / v;
-        const double weight = m_in.weightGradientSeconds.empty() ? 0.0 : std::min(m_in.weightGradientSeconds[std::size_t(s)] / v, backward);
+        const double weight = m_in.weightGradientSeconds.empty()
+                                  ? 0.0
+                                  : std::min(m_in.weightGradientSeconds[std::size_t(s)] / v, backward);
         const std::size_t first = m_next[std::size_t(s)];
         std::size_t i = first;
         double free = m_stageFree[std::size_t(s)], busy = 0;

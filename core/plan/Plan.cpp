@@ -127,7 +127,8 @@ bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, s
         return true;
     if (first == 0 && last == 0)
         return p > 0 && layers % (p * v) == 0;
-    return middleStageLayers(layers, p, first, last) % v == 0 && (first == 0 || first >= v - 1) && (last == 0 || last >= v - 1);
+    return middleStageLayers(layers, p, first, last) % v == 0 && (first == 0 || first >= v - 1) &&
+           (last == 0 || last >= v - 1);
 }
 
 std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const

@@ -70,7 +70,10 @@ struct TrainingConfig
     double expertImbalance = 1.0;
     /// Tokens of the busiest expert over the mean as computed: the imbalance, capped by the capacity factor
     /// when tokens beyond it are dropped.
-    double busiestExpertLoad() const { return capacityFactor ? std::min(expertImbalance, *capacityFactor) : expertImbalance; }
+    double busiestExpertLoad() const
+    {
+        return capacityFactor ? std::min(expertImbalance, *capacityFactor) : expertImbalance;
+    }
     /// The "moe" recompute module in force: selective recomputation rebuilding whole MoE layers (their
     /// dispatch and combine included) from each layer's input.
     bool recomputesMoeLayers() const { return recompute == Recompute::Selective && recomputeMoe; }
@@ -114,7 +117,9 @@ struct TrainingConfig
     /// layer kernels), Megatron-Core's fused kernels, DeepSpeed's either.
     bool fusesElementwise() const
     {
-        return framework == Framework::Fsdp ? compile : framework == Framework::Megatron ? fusedKernels : fusedKernels || compile;
+        return framework == Framework::Fsdp       ? compile
+               : framework == Framework::Megatron ? fusedKernels
+                                                  : fusedKernels || compile;
     }
     /// How the optimizer's update runs (PlanEnums.h, OptimizerKernel): its temporaries at the step.
     OptimizerKernel optimizerKernel = OptimizerKernel::Auto;
@@ -226,7 +231,10 @@ struct ParallelConfig
     std::int64_t shardReplicas() const { return std::max<std::int64_t>(1, data * context) / shardRanks(); }
     std::int64_t expertShards() const { return expert * expertTensorSize(); }
     /// Ranks holding the same expert shard: data x context x tensor / (expert x expert_tensor).
-    std::int64_t expertDataSize() const { return std::max<std::int64_t>(1, data * context * tensor / std::max<std::int64_t>(1, expertShards())); }
+    std::int64_t expertDataSize() const
+    {
+        return std::max<std::int64_t>(1, data * context * tensor / std::max<std::int64_t>(1, expertShards()));
+    }
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };
@@ -316,7 +324,10 @@ struct RunConfig
 
 /// Eager PyTorch RMSNorm (six FP32 kernels, its FP32 upcast kept for backward) and rotary embedding (FP32
 /// queries and keys): what the step's ops and the stored activations both follow.
-inline bool runsEagerRmsNorm(const ModelSpec &m, const TrainingConfig &t) { return !t.fusesNorm() && m.norm == NormKind::RmsNorm; }
+inline bool runsEagerRmsNorm(const ModelSpec &m, const TrainingConfig &t)
+{
+    return !t.fusesNorm() && m.norm == NormKind::RmsNorm;
+}
 inline bool runsEagerRotary(const ModelSpec &m, const TrainingConfig &t)
 {
     return !t.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla();
@@ -343,7 +354,10 @@ struct Plan
     /// if contiguous for the dense/MoE mix, exact when the pattern repeats within a chunk).
     std::int64_t firstLayerOfStage(std::int64_t stage) const;
     /// Mixture-of-experts layers on `stage`.
-    std::int64_t moeLayersOnStage(std::int64_t stage) const { return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage)); }
+    std::int64_t moeLayersOnStage(std::int64_t stage) const
+    {
+        return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage));
+    }
     /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
     bool unevenStages() const;
     /// With recompute "full": the layers of `stage` that keep only their input and are replayed in

@@ -23,7 +23,8 @@ constexpr auto enumNames(Recompute)
 {
     using N = EnumName<Recompute>;
     return std::array{N{Recompute::None, "none", "None"}, N{Recompute::Selective, "selective", "Selective (attention)"},
-                      N{Recompute::Ops, "ops", "Selective (ops, every other matmul)"}, N{Recompute::Full, "full", "Full"}};
+                      N{Recompute::Ops, "ops", "Selective (ops, every other matmul)"},
+                      N{Recompute::Full, "full", "Full"}};
 }
 inline const char *toString(Recompute v) { return spellingOf(v); }
 
@@ -66,12 +67,16 @@ constexpr auto enumNames(ExpertDispatcher)
 {
     using N = EnumName<ExpertDispatcher>;
     return std::array{N{ExpertDispatcher::AllToAll, "alltoall", "All-to-all (NCCL)"},
-                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP"}, N{ExpertDispatcher::HybridEp, "hybridep", "HybridEP"}};
+                      N{ExpertDispatcher::DeepEp, "deepep", "DeepEP"},
+                      N{ExpertDispatcher::HybridEp, "hybridep", "HybridEP"}};
 }
 inline const char *toString(ExpertDispatcher v) { return spellingOf(v); }
 /// Whether the dispatcher is the flex dispatcher's (DeepEP or HybridEP): one copy per destination domain at the
 /// links' own rates.
-constexpr bool isFlexDispatcher(ExpertDispatcher d) { return d == ExpertDispatcher::DeepEp || d == ExpertDispatcher::HybridEp; }
+constexpr bool isFlexDispatcher(ExpertDispatcher d)
+{
+    return d == ExpertDispatcher::DeepEp || d == ExpertDispatcher::HybridEp;
+}
 
 /// What CUDA graphs capture (training.cuda_graphs). Without them the host launches every kernel of the
 /// step from Python, and a GPU faster than its host waits for it. "router": a mixture of experts' router and
@@ -98,7 +103,8 @@ enum class AttentionKernel { Fused, Flash2 };
 constexpr auto enumNames(AttentionKernel)
 {
     using N = EnumName<AttentionKernel>;
-    return std::array{N{AttentionKernel::Fused, "fused", "Fastest fused (cuDNN, FA3)"}, N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"}};
+    return std::array{N{AttentionKernel::Fused, "fused", "Fastest fused (cuDNN, FA3)"},
+                      N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"}};
 }
 inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 
@@ -120,8 +126,9 @@ enum class LossKernel { Auto, InPlace, Eager, Fused };
 constexpr auto enumNames(LossKernel)
 {
     using N = EnumName<LossKernel>;
-    return std::array{N{LossKernel::Auto, "auto", "Framework default"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
-                      N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"}};
+    return std::array{
+        N{LossKernel::Auto, "auto", "Framework default"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
+        N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"}};
 }
 inline const char *toString(LossKernel v) { return spellingOf(v); }
 
@@ -138,8 +145,10 @@ enum class OptimizerKernel { Auto, Fused, Foreach, Loop };
 constexpr auto enumNames(OptimizerKernel)
 {
     using N = EnumName<OptimizerKernel>;
-    return std::array{N{OptimizerKernel::Auto, "auto", "Framework default"}, N{OptimizerKernel::Fused, "fused", "Fused multi-tensor"},
-                      N{OptimizerKernel::Foreach, "foreach", "torch foreach"}, N{OptimizerKernel::Loop, "loop", "Per-parameter loop"}};
+    return std::array{N{OptimizerKernel::Auto, "auto", "Framework default"},
+                      N{OptimizerKernel::Fused, "fused", "Fused multi-tensor"},
+                      N{OptimizerKernel::Foreach, "foreach", "torch foreach"},
+                      N{OptimizerKernel::Loop, "loop", "Per-parameter loop"}};
 }
 inline const char *toString(OptimizerKernel v) { return spellingOf(v); }
 
@@ -155,8 +164,8 @@ enum class MomentFormat { Fp32, Bf16, Fp16, Fp8 };
 constexpr auto enumNames(MomentFormat)
 {
     using N = EnumName<MomentFormat>;
-    return std::array{N{MomentFormat::Fp32, "fp32", "FP32"}, N{MomentFormat::Bf16, "bf16", "BF16"}, N{MomentFormat::Fp16, "fp16", "FP16"},
-                      N{MomentFormat::Fp8, "fp8", "FP8"}};
+    return std::array{N{MomentFormat::Fp32, "fp32", "FP32"}, N{MomentFormat::Bf16, "bf16", "BF16"},
+                      N{MomentFormat::Fp16, "fp16", "FP16"}, N{MomentFormat::Fp8, "fp8", "FP8"}};
 }
 inline const char *toString(MomentFormat v) { return spellingOf(v); }
 
@@ -167,7 +176,8 @@ enum class MasterFormat { Fp32, Bf16, Fp16 };
 constexpr auto enumNames(MasterFormat)
 {
     using N = EnumName<MasterFormat>;
-    return std::array{N{MasterFormat::Fp32, "fp32", "FP32"}, N{MasterFormat::Bf16, "bf16", "BF16"}, N{MasterFormat::Fp16, "fp16", "FP16"}};
+    return std::array{N{MasterFormat::Fp32, "fp32", "FP32"}, N{MasterFormat::Bf16, "bf16", "BF16"},
+                      N{MasterFormat::Fp16, "fp16", "FP16"}};
 }
 inline const char *toString(MasterFormat v) { return spellingOf(v); }
 
@@ -179,8 +189,8 @@ enum class Framework { Megatron, DeepSpeed, Fsdp };
 constexpr auto enumNames(Framework)
 {
     using N = EnumName<Framework>;
-    return std::array{N{Framework::Megatron, "megatron", "Megatron-Core"}, N{Framework::DeepSpeed, "deepspeed", "DeepSpeed"},
-                      N{Framework::Fsdp, "fsdp", "PyTorch FSDP2"}};
+    return std::array{N{Framework::Megatron, "megatron", "Megatron-Core"},
+                      N{Framework::DeepSpeed, "deepspeed", "DeepSpeed"}, N{Framework::Fsdp, "fsdp", "PyTorch FSDP2"}};
 }
 inline const char *toString(Framework v) { return spellingOf(v); }
 

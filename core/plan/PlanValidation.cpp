@@ -59,7 +59,8 @@ public:
 
     bool hasError(std::string_view key) const
     {
-        return std::any_of(m_problems.begin(), m_problems.end(), [&](const Problem &p) { return p.isError() && p.key == key; });
+        return std::any_of(m_problems.begin(), m_problems.end(),
+                           [&](const Problem &p) { return p.isError() && p.key == key; });
     }
 
     const Plan &plan() const { return m_plan; }
@@ -73,7 +74,8 @@ private:
         if (key.type != KeyType::Integer && key.type != KeyType::Number)
             return false;
         const std::string_view path = key.path;
-        return key.section() == "parallel" || path == "training.micro_batch" || path == "training.global_batch" || path == "cluster.nodes";
+        return key.section() == "parallel" || path == "training.micro_batch" || path == "training.global_batch" ||
+               path == "cluster.nodes";
     }
 
     const Plan &m_plan;
@@ -116,17 +118,17 @@ void checkModelShape(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
     if (check.ok({"model.hidden", "model.heads"}) && m.headDimension == 0 && m.hidden % m.heads != 0)
-        check.error("model.heads", "Attention heads (" + num(m.heads) + ") must divide the hidden size (" + num(m.hidden)
-                                       + ") so every head has a whole dimension, or set model.head_dim"
-                                       + suggestion("head counts", nearestValid(m.heads, m.hidden, [&](std::int64_t h) {
-                                                        return m.hidden % h == 0;
-                                                    })));
+        check.error("model.heads", "Attention heads (" + num(m.heads) + ") must divide the hidden size (" +
+                                       num(m.hidden) + ") so every head has a whole dimension, or set model.head_dim" +
+                                       suggestion("head counts", nearestValid(m.heads, m.hidden, [&](std::int64_t h) {
+                                                      return m.hidden % h == 0;
+                                                  })));
     if (check.ok({"model.heads", "model.kv_heads"}) && m.heads % m.kvHeads != 0)
-        check.error("model.kv_heads", "Key/value heads (" + num(m.kvHeads) + ") must divide the attention heads (" + num(m.heads)
-                                          + ") so query heads group evenly"
-                                          + suggestion("key/value heads", nearestValid(m.kvHeads, m.heads, [&](std::int64_t k) {
-                                                           return m.heads % k == 0;
-                                                       })));
+        check.error("model.kv_heads",
+                    "Key/value heads (" + num(m.kvHeads) + ") must divide the attention heads (" + num(m.heads) +
+                        ") so query heads group evenly" +
+                        suggestion("key/value heads",
+                                   nearestValid(m.kvHeads, m.heads, [&](std::int64_t k) { return m.heads % k == 0; })));
 }
 
 /// Whether tensor parallel `t` keeps the model's rules (Megatron-LM: whole heads and key/value head
@@ -154,11 +156,12 @@ void checkTensor(Checker &check)
         broken += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
     const std::int64_t gpus = plan.cluster.gpusPerNode * plan.cluster.nodes;
     const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.pipeline"});
-    check.error("parallel.tensor",
-                "Tensor parallel (" + num(t) + ") must divide " + broken + ": each rank holds whole heads and MLP columns"
-                    + suggestion("values", nearestValid(t, std::min<std::int64_t>(m.heads, 65536), [&](std::int64_t c) {
-                                     return tensorKeepsModel(m, c) && (!gpusOk || gpus % (c * plan.parallel.pipeline) == 0);
-                                 })));
+    check.error(
+        "parallel.tensor",
+        "Tensor parallel (" + num(t) + ") must divide " + broken + ": each rank holds whole heads and MLP columns" +
+            suggestion("values", nearestValid(t, std::min<std::int64_t>(m.heads, 65536), [&](std::int64_t c) {
+                           return tensorKeepsModel(m, c) && (!gpusOk || gpus % (c * plan.parallel.pipeline) == 0);
+                       })));
 }
 
 /// Megatron-Core's uneven split: the first and/or last stage hold the given layers, the others share the
@@ -189,10 +192,11 @@ void checkUnevenStages(Checker &check)
     const std::int64_t v = par.virtualStages;
     if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) {
         if (!interleavedChunksFit(m.layers, par.pipeline, v, par.firstStageLayers, par.lastStageLayers))
-            check.error(key, "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers ("
-                                 + num(middleStageLayers(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers))
-                                 + ") divisible by " + num(v) + " and the first and last stages at least " + num(v - 1)
-                                 + " layers each (one chunk may give its slot to the embedding or the loss)");
+            check.error(key,
+                        "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers (" +
+                            num(middleStageLayers(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) +
+                            ") divisible by " + num(v) + " and the first and last stages at least " + num(v - 1) +
+                            " layers each (one chunk may give its slot to the embedding or the loss)");
         return;
     }
     const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
@@ -203,9 +207,10 @@ void checkUnevenStages(Checker &check)
                                    : nearestValid(par.lastStageLayers, m.layers, [&](std::int64_t l) {
                                          return unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, l);
                                      });
-    check.error(key, "First stage layers (" + num(par.firstStageLayers) + ") and last stage layers (" + num(par.lastStageLayers)
-                         + ") must leave the " + num(m.layers) + " layers' rest to the other " + num(middle)
-                         + " stages in equal whole shares of at least one layer" + suggestion("values", values));
+    check.error(key, "First stage layers (" + num(par.firstStageLayers) + ") and last stage layers (" +
+                         num(par.lastStageLayers) + ") must leave the " + num(m.layers) +
+                         " layers' rest to the other " + num(middle) +
+                         " stages in equal whole shares of at least one layer" + suggestion("values", values));
 }
 
 void checkPipeline(Checker &check)
@@ -222,23 +227,32 @@ void checkPipeline(Checker &check)
             const ClusterConfig &cl = check.plan().cluster;
             const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.tensor"});
             const std::int64_t gpus = cl.gpusPerNode * cl.nodes;
-            check.error("parallel.pipeline",
-                        "Pipeline stages" + per + " (" + num(par.pipeline) + per + ") must divide the " + num(m.layers)
-                            + " layers evenly" + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
-                                                                return m.layers % (p * v) == 0 && (!gpusOk || gpus % (p * par.tensor) == 0);
-                                                            }))
-                            + (v == 1 && par.pipeline > 2 ? "; or split them unevenly with First/Last stage layers" : ""));
+            check.error(
+                "parallel.pipeline",
+                "Pipeline stages" + per + " (" + num(par.pipeline) + per + ") must divide the " + num(m.layers) +
+                    " layers evenly" +
+                    suggestion("stage counts", nearestValid(par.pipeline, m.layers,
+                                                            [&](std::int64_t p) {
+                                                                return m.layers % (p * v) == 0 &&
+                                                                       (!gpusOk || gpus % (p * par.tensor) == 0);
+                                                            })) +
+                    (v == 1 && par.pipeline > 2 ? "; or split them unevenly with First/Last stage layers" : ""));
         }
     }
     if (check.ok({"parallel.virtual_stages"}) && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
-        check.error("parallel.virtual_stages", "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)");
+        check.error("parallel.virtual_stages",
+                    "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)");
     if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
-        check.warning("parallel.schedule", "the interleaved schedule with a single pipeline stage behaves like no pipeline");
+        check.warning("parallel.schedule",
+                      "the interleaved schedule with a single pipeline stage behaves like no pipeline");
     // Megatron-Core and DeepSpeed ship no zero-bubble schedule (Qi et al.'s is a fork of Megatron-LM); PyTorch's
     // pipelining runs one (torch.distributed.pipelining ScheduleInterleavedZeroBubble).
-    if (par.schedule == Schedule::ZeroBubbleH1 && par.pipeline > 1 && check.plan().training.framework != Framework::Fsdp)
-        check.warning("parallel.schedule", std::string("the zero-bubble schedule (zb-h1) is not part of ") + labelOf(check.plan().training.framework)
-                                               + ": it needs Qi et al.'s Megatron-LM fork, or PyTorch's pipelining (framework \"fsdp\")");
+    if (par.schedule == Schedule::ZeroBubbleH1 && par.pipeline > 1 &&
+        check.plan().training.framework != Framework::Fsdp)
+        check.warning("parallel.schedule",
+                      std::string("the zero-bubble schedule (zb-h1) is not part of ") +
+                          labelOf(check.plan().training.framework) +
+                          ": it needs Qi et al.'s Megatron-LM fork, or PyTorch's pipelining (framework \"fsdp\")");
     // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism (deepspeed/runtime/pipe/
     // engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"), and Megatron-LM's distributed
     // optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every stage,
@@ -250,12 +264,14 @@ void checkPipeline(Checker &check)
     // framework "fsdp".
     if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 2 && par.pipeline > 1
         && check.plan().training.framework != Framework::Fsdp)
-        check.error("parallel.zero_stage",
-                    "ZeRO stage " + num(par.zeroStage) + " cannot be combined with pipeline stages (" + num(par.pipeline)
-                        + "): each stage would " + (par.zeroStage >= 3 ? "gather its parameters" : "reduce-scatter its gradients")
-                        + " again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use ZeRO stage 1 with "
-                          "pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's pipelining runs FSDP2 "
-                          "inside each stage, as torchtitan does)");
+        check.error(
+            "parallel.zero_stage",
+            "ZeRO stage " + num(par.zeroStage) + " cannot be combined with pipeline stages (" + num(par.pipeline) +
+                "): each stage would " +
+                (par.zeroStage >= 3 ? "gather its parameters" : "reduce-scatter its gradients") +
+                " again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use ZeRO stage 1 with "
+                "pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's pipelining runs FSDP2 "
+                "inside each stage, as torchtitan does)");
 }
 
 /// A scale-up domain (an NVL72 rack) is made of whole nodes (its trays).
@@ -287,14 +303,17 @@ void checkBatch(Checker &check)
             const std::int64_t below = training.globalBatch / unit * unit;
             near = below > 0 ? num(below) + " or " + num(below + unit) : num(unit);
         }
-        check.error("training.global_batch", "Global batch (" + num(training.globalBatch) + ") must be a multiple of micro-batch x data-parallel replicas = "
-                                                 + num(training.microBatch) + " x " + num(par.data) + " = " + num(unit)
-                                                 + suggestion("global batches", near));
+        check.error("training.global_batch",
+                    "Global batch (" + num(training.globalBatch) +
+                        ") must be a multiple of micro-batch x data-parallel replicas = " + num(training.microBatch) +
+                        " x " + num(par.data) + " = " + num(unit) + suggestion("global batches", near));
     } else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
                && plan.microbatches() % par.pipeline != 0) {
-        check.error("training.global_batch",
-                    "the interleaved schedule needs the micro-batch count (" + num(plan.microbatches()) + " = global batch / (micro-batch x data parallel)) "
-                        "to be a multiple of the pipeline stages (" + num(par.pipeline) + ")");
+        check.error("training.global_batch", "the interleaved schedule needs the micro-batch count (" +
+                                                 num(plan.microbatches()) +
+                                                 " = global batch / (micro-batch x data parallel)) "
+                                                 "to be a multiple of the pipeline stages (" +
+                                                 num(par.pipeline) + ")");
     }
 }
 
@@ -312,15 +331,18 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
             for (std::size_t i = 0; i < kPrecisionCount; ++i)
                 if (device->supports(Precision(i)))
                     supported += (supported.empty() ? "" : ", ") + std::string(toString(Precision(i)));
-            check.error("training.precision", std::string(toString(precision)) + " is not supported by " + device->name
-                                                  + ": it has no " + labelOf(precision) + " tensor cores; it runs " + supported);
+            check.error("training.precision", std::string(toString(precision)) + " is not supported by " +
+                                                  device->name + ": it has no " + labelOf(precision) +
+                                                  " tensor cores; it runs " + supported);
         }
     };
     for (const auto &[key, on] : {std::pair{"training.fp8_param_gather", check.plan().training.fp8ParamGather},
                                   std::pair{"training.fp8_attention", check.plan().training.fp8Attention}})
         if (on && !isLowPrecisionMatmul(precision))
-            check.error(key, std::string(key).substr(9) + " needs a low-precision format (training.precision fp8, fp8-blockwise, "
-                                 "mxfp8 or nvfp4); the plan trains in " + toString(precision));
+            check.error(key, std::string(key).substr(9) +
+                                 " needs a low-precision format (training.precision fp8, fp8-blockwise, "
+                                 "mxfp8 or nvfp4); the plan trains in " +
+                                 toString(precision));
     const auto checkLink = [&](const std::string &key, const std::string &id) {
         if (!id.empty() && !catalog.intraNodeLink(id))
             check.error(key, "unknown intra-node link \"" + id + "\" (see the cluster catalog)");
@@ -348,16 +370,17 @@ void checkCustomDevices(Checker &check, const Catalog &catalog)
     for (std::size_t i = 0; i < devices.size() && i < kMaxCustomDevices; ++i) {
         const DeviceSpec &d = devices[i];
         const std::string key = "cluster.custom_devices[" + std::to_string(i) + "]";
-        for (const auto &[field, text, maximum] : {std::tuple{".id", &d.id, kMaxIdLength}, std::tuple{".name", &d.name, kMaxNameLength},
-                                                   std::tuple{".source", &d.source, kMaxTextLength}})
+        for (const auto &[field, text, maximum] :
+             {std::tuple{".id", &d.id, kMaxIdLength}, std::tuple{".name", &d.name, kMaxNameLength},
+              std::tuple{".source", &d.source, kMaxTextLength}})
             if (const auto problem = checkLength(*text, maximum))
                 check.error(key + field, *problem);
         if (catalog.device(d.id))
             check.error(key + ".id", "\"" + d.id + "\" is a built-in device id; give the custom device its own id");
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j].id == d.id) {
-                check.error(key + ".id", "\"" + d.id + "\" is also the id of cluster.custom_devices[" + std::to_string(j)
-                                             + "]; each custom device needs its own id");
+                check.error(key + ".id", "\"" + d.id + "\" is also the id of cluster.custom_devices[" +
+                                             std::to_string(j) + "]; each custom device needs its own id");
                 break;
             }
     }
@@ -369,12 +392,14 @@ bool checkNodeGroups(Checker &check)
 {
     const ClusterConfig &cl = check.plan().cluster;
     if (cl.nodeGroups.size() > kMaxNodeGroups)
-        check.error("cluster.node_groups", "at most " + std::to_string(kMaxNodeGroups) + " node groups (got "
-                                               + std::to_string(cl.nodeGroups.size()) + "); merge groups of the same kind");
+        check.error("cluster.node_groups", "at most " + std::to_string(kMaxNodeGroups) + " node groups (got " +
+                                               std::to_string(cl.nodeGroups.size()) +
+                                               "); merge groups of the same kind");
     bool groupsOk = true;
     double groupNodes = 0;
     const auto positive = [&](const std::string &key, std::int64_t value) {
-        const PlanKey &rule = *findPlanKey(key.substr(key.rfind('.')) == ".nodes" ? "cluster.nodes" : "cluster.gpus_per_node");
+        const PlanKey &rule =
+            *findPlanKey(key.substr(key.rfind('.')) == ".nodes" ? "cluster.nodes" : "cluster.gpus_per_node");
         if (const auto problem = checkValue(rule, value)) {
             check.error(key, *problem);
             return false;
@@ -393,18 +418,19 @@ bool checkNodeGroups(Checker &check)
         groupsOk = positive(key + ".nodes", g.nodes) && groupsOk;
         if (g.gpusPerNode != cl.nodeGroups.front().gpusPerNode) {
             groupsOk = false;
-            check.error(key + ".gpus_per_node",
-                        "every node group must have the same GPUs per node as the first (" + std::to_string(g.gpusPerNode)
-                            + " vs " + std::to_string(cl.nodeGroups.front().gpusPerNode)
-                            + "): the rank order places groups by whole nodes");
+            check.error(key + ".gpus_per_node", "every node group must have the same GPUs per node as the first (" +
+                                                    std::to_string(g.gpusPerNode) + " vs " +
+                                                    std::to_string(cl.nodeGroups.front().gpusPerNode) +
+                                                    "): the rank order places groups by whole nodes");
         }
         groupNodes += double(g.nodes);
     }
     if (!cl.nodeGroups.empty() && groupsOk && check.ok({"cluster.gpus_per_node", "cluster.nodes"})
         && (groupNodes != double(cl.nodes) || cl.gpusPerNode != cl.nodeGroups.front().gpusPerNode
             || cl.device != cl.nodeGroups.front().device))
-        check.error("cluster.nodes", "must equal the sum of node_groups[].nodes (" + std::to_string(std::int64_t(groupNodes))
-                                         + "), with gpus_per_node and device those of node_groups[0]");
+        check.error("cluster.nodes", "must equal the sum of node_groups[].nodes (" +
+                                         std::to_string(std::int64_t(groupNodes)) +
+                                         "), with gpus_per_node and device those of node_groups[0]");
     return groupsOk;
 }
 
@@ -419,21 +445,22 @@ void checkContext(Checker &check)
     if (!check.ok({"parallel.context", "model.seq_len"}) || c <= 1)
         return;
     if (m.seqLen % (2 * c) != 0) {
-        check.error("parallel.context", "Context parallel (" + num(c) + ") needs model.seq_len (" + num(m.seqLen)
-                                            + ") divisible by 2 x context = " + num(2 * c)
-                                            + ": causal load balancing gives each rank two of 2 x context equal chunks"
-                                            + suggestion("values", nearestValid(c, std::min<std::int64_t>(m.seqLen / 2, 65536), [&](std::int64_t v) {
-                                                             return m.seqLen % (2 * v) == 0;
-                                                         })));
+        check.error("parallel.context",
+                    "Context parallel (" + num(c) + ") needs model.seq_len (" + num(m.seqLen) +
+                        ") divisible by 2 x context = " + num(2 * c) +
+                        ": causal load balancing gives each rank two of 2 x context equal chunks" +
+                        suggestion("values", nearestValid(c, std::min<std::int64_t>(m.seqLen / 2, 65536),
+                                                          [&](std::int64_t v) { return m.seqLen % (2 * v) == 0; })));
         return;
     }
-    if (plan.parallel.contextComm == ContextComm::AllToAll && check.ok({"parallel.tensor", "model.heads", "model.kv_heads"})) {
+    if (plan.parallel.contextComm == ContextComm::AllToAll &&
+        check.ok({"parallel.tensor", "model.heads", "model.kv_heads"})) {
         const std::int64_t split = plan.parallel.tensor * c;
         if (m.heads % split != 0 || m.kvHeads % split != 0)
             check.error("parallel.context_comm",
-                        "The all-to-all exchange needs model.heads (" + num(m.heads) + ") and model.kv_heads (" + num(m.kvHeads)
-                            + ") divisible by tensor x context = " + num(split)
-                            + ": each rank computes whole heads over the full sequence; use \"ring\" or \"all-gather\"");
+                        "The all-to-all exchange needs model.heads (" + num(m.heads) + ") and model.kv_heads (" +
+                            num(m.kvHeads) + ") divisible by tensor x context = " + num(split) +
+                            ": each rank computes whole heads over the full sequence; use \"ring\" or \"all-gather\"");
     }
 }
 
@@ -442,7 +469,8 @@ void checkContext(Checker &check)
 void checkRouterGroups(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
-    if (!check.ok({"model.router_groups", "model.router_group_topk"}) || (m.routerGroups == 0 && m.routerGroupTopk == 0))
+    if (!check.ok({"model.router_groups", "model.router_group_topk"}) ||
+        (m.routerGroups == 0 && m.routerGroupTopk == 0))
         return;
     if (m.routerGroups == 0 || m.routerGroupTopk == 0) {
         check.error(m.routerGroups == 0 ? "model.router_groups" : "model.router_group_topk",
@@ -456,9 +484,10 @@ void checkRouterGroups(Checker &check)
         return;
     }
     if (m.routerGroupTopk > m.routerGroups || m.routerGroupTopk * (m.experts / m.routerGroups) < m.expertsPerToken)
-        check.error("model.router_group_topk", "Groups per token (" + num(m.routerGroupTopk) + ") must be at most the router groups ("
-                                                   + num(m.routerGroups) + ") and hold the " + num(m.expertsPerToken)
-                                                   + " experts per token (" + num(m.experts / m.routerGroups) + " per group)");
+        check.error("model.router_group_topk", "Groups per token (" + num(m.routerGroupTopk) +
+                                                   ") must be at most the router groups (" + num(m.routerGroups) +
+                                                   ") and hold the " + num(m.expertsPerToken) + " experts per token (" +
+                                                   num(m.experts / m.routerGroups) + " per group)");
 }
 
 /// Mixture of experts: top-k within the experts, dense first layers below the layer count.
@@ -468,11 +497,13 @@ void checkExperts(Checker &check)
     if (!check.ok({"model.experts", "model.experts_per_token", "model.dense_layers", "model.layers"}) || m.experts == 0)
         return;
     if (m.expertsPerToken < 1 || m.expertsPerToken > m.experts)
-        check.error("model.experts_per_token", "Experts per token (" + num(m.expertsPerToken) + ") must be 1 to the number of experts ("
-                                                   + num(m.experts) + "): each token goes to top-k of them");
+        check.error("model.experts_per_token", "Experts per token (" + num(m.expertsPerToken) +
+                                                   ") must be 1 to the number of experts (" + num(m.experts) +
+                                                   "): each token goes to top-k of them");
     if (m.denseLayers >= m.layers)
-        check.error("model.dense_layers", "Dense first layers (" + num(m.denseLayers) + ") must be fewer than the layers ("
-                                              + num(m.layers) + ") of a mixture-of-experts model");
+        check.error("model.dense_layers", "Dense first layers (" + num(m.denseLayers) +
+                                              ") must be fewer than the layers (" + num(m.layers) +
+                                              ") of a mixture-of-experts model");
     checkRouterGroups(check);
 }
 
@@ -482,37 +513,41 @@ void checkExpertParallel(Checker &check)
     const Plan &plan = check.plan();
     const ModelSpec &m = plan.model;
     const ParallelConfig &par = plan.parallel;
-    if (!check.ok({"parallel.expert", "parallel.expert_tensor", "parallel.tensor", "parallel.context", "model.experts"}))
+    if (!check.ok(
+            {"parallel.expert", "parallel.expert_tensor", "parallel.tensor", "parallel.context", "model.experts"}))
         return;
     if (m.experts == 0) {
         if (par.expert > 1)
-            check.error("parallel.expert", "Expert parallel (" + num(par.expert) + ") needs a mixture-of-experts model: model.experts is 0");
+            check.error("parallel.expert", "Expert parallel (" + num(par.expert) +
+                                               ") needs a mixture-of-experts model: model.experts is 0");
         return;
     }
     if (m.experts % par.expert != 0) {
-        check.error("parallel.expert", "Expert parallel (" + num(par.expert) + ") must divide model.experts (" + num(m.experts)
-                                           + "): each rank holds whole experts"
-                                           + suggestion("values", nearestValid(par.expert, m.experts, [&](std::int64_t e) {
-                                                            return m.experts % e == 0;
-                                                        })));
+        check.error("parallel.expert",
+                    "Expert parallel (" + num(par.expert) + ") must divide model.experts (" + num(m.experts) +
+                        "): each rank holds whole experts" +
+                        suggestion("values", nearestValid(par.expert, m.experts,
+                                                          [&](std::int64_t e) { return m.experts % e == 0; })));
         return;
     }
     const std::int64_t et = par.expertTensorSize();
     if (check.ok({"model.expert_ffn_hidden", "model.ffn_hidden"}) && m.expertWidth() % et != 0) {
-        check.error("parallel.expert_tensor", "Expert tensor parallel (" + num(et) + ") must divide the expert MLP width ("
-                                                  + num(m.expertWidth()) + ")");
+        check.error("parallel.expert_tensor", "Expert tensor parallel (" + num(et) +
+                                                  ") must divide the expert MLP width (" + num(m.expertWidth()) + ")");
         return;
     }
     if (!check.ok({"parallel.data"}))
         return;
     const std::int64_t ranks = par.data * par.context * par.tensor;
     if (ranks % (par.expert * et) != 0)
-        check.error("parallel.expert", "Expert parallel x expert tensor parallel (" + num(par.expert) + " x " + num(et)
-                                           + ") must divide data x context x tensor (" + num(ranks)
-                                           + "): the expert groups tile the ranks of one pipeline stage"
-                                           + suggestion("values", nearestValid(par.expert, std::min<std::int64_t>(m.experts, 65536), [&](std::int64_t e) {
-                                                            return m.experts % e == 0 && ranks % (e * et) == 0;
-                                                        })));
+        check.error("parallel.expert",
+                    "Expert parallel x expert tensor parallel (" + num(par.expert) + " x " + num(et) +
+                        ") must divide data x context x tensor (" + num(ranks) +
+                        "): the expert groups tile the ranks of one pipeline stage" +
+                        suggestion("values", nearestValid(par.expert, std::min<std::int64_t>(m.experts, 65536),
+                                                          [&](std::int64_t e) {
+                                                              return m.experts % e == 0 && ranks % (e * et) == 0;
+                                                          })));
 }
 
 /// Multi-head latent attention needs its latent and head sizes.
@@ -521,10 +556,12 @@ void checkLatentAttention(Checker &check)
     const ModelSpec &m = check.plan().model;
     if (!m.isMla())
         return;
-    for (const auto &[key, value] : {std::pair{"model.kv_lora_rank", m.kvLoraRank}, std::pair{"model.qk_nope_head_dim", m.qkNopeHeadDim},
-                                     std::pair{"model.qk_rope_head_dim", m.qkRopeHeadDim}, std::pair{"model.v_head_dim", m.vHeadDim}})
+    for (const auto &[key, value] :
+         {std::pair{"model.kv_lora_rank", m.kvLoraRank}, std::pair{"model.qk_nope_head_dim", m.qkNopeHeadDim},
+          std::pair{"model.qk_rope_head_dim", m.qkRopeHeadDim}, std::pair{"model.v_head_dim", m.vHeadDim}})
         if (value <= 0 && check.ok({key}))
-            check.error(key, std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
+            check.error(key,
+                        std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
 }
 
 /// Packed sequences: documents no longer than the sequence; without flash attention the masked scores are
@@ -536,11 +573,13 @@ void checkDocumentLength(Checker &check)
     if (length <= 0 || !check.ok({"training.document_length", "model.seq_len"}))
         return;
     if (length > plan.model.seqLen)
-        check.error("training.document_length", "training.document_length (" + std::to_string(length)
-                                                    + ") must be at most model.seq_len (" + std::to_string(plan.model.seqLen) + ")");
+        check.error("training.document_length", "training.document_length (" + std::to_string(length) +
+                                                    ") must be at most model.seq_len (" +
+                                                    std::to_string(plan.model.seqLen) + ")");
     else if (!plan.training.flashAttention)
-        check.warning("training.document_length", "packed documents shorten attention only with training.flash_attention (variable-length "
-                                                   "masks); without it the masked scores of the whole sequence are still computed");
+        check.warning("training.document_length",
+                      "packed documents shorten attention only with training.flash_attention (variable-length "
+                      "masks); without it the masked scores of the whole sequence are still computed");
 }
 
 /// Sliding-window attention saves work only in a kernel that skips the tiles outside the band.
@@ -548,10 +587,12 @@ void checkSlidingWindow(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.model.slidingWindow > 0 && plan.model.slidingWindow < plan.model.seqLen && !plan.training.flashAttention)
-        check.warning("model.sliding_window", "a sliding window shortens attention only with training.flash_attention; unfused, "
-                                              "every score of the sequence is computed and then masked");
+        check.warning("model.sliding_window",
+                      "a sliding window shortens attention only with training.flash_attention; unfused, "
+                      "every score of the sequence is computed and then masked");
     if (plan.model.fullAttentionInterval > 0 && plan.model.slidingWindow <= 0)
-        check.warning("model.full_attention_interval", "model.full_attention_interval has no effect without model.sliding_window");
+        check.warning("model.full_attention_interval",
+                      "model.full_attention_interval has no effect without model.sliding_window");
 }
 
 /// The newer software settings: each says when it does nothing, none is refused.
@@ -560,37 +601,45 @@ void checkSoftwareSettings(Checker &check)
     const Plan &plan = check.plan();
     const TrainingConfig &t = plan.training;
     if (t.recomputeLayers > 0 && t.recompute != Recompute::Full)
-        check.warning("training.recompute_layers", "training.recompute_layers applies to full recomputation (training.recompute "
-                                                   "\"full\"); it is ignored otherwise");
-    if (t.activationOffloadLayers > 0 && check.ok({"parallel.pipeline", "model.layers"}) && t.activationOffloadLayers > plan.layersPerStage())
+        check.warning("training.recompute_layers",
+                      "training.recompute_layers applies to full recomputation (training.recompute "
+                      "\"full\"); it is ignored otherwise");
+    if (t.activationOffloadLayers > 0 && check.ok({"parallel.pipeline", "model.layers"}) &&
+        t.activationOffloadLayers > plan.layersPerStage())
         check.warning("training.activation_offload_layers", "more offloaded layers (" + num(t.activationOffloadLayers)
                                                                 + ") than a stage holds (" + num(plan.layersPerStage())
                                                                 + "): every layer of a stage is offloaded");
-    if (plan.model.isMoe() && plan.parallel.expertCommOverlap && check.ok({"training.global_batch", "training.micro_batch", "parallel.data"})
-        && plan.microbatches() < 2)
-        check.warning("parallel.expert_comm_overlap", "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
-                                                      "with one micro-batch per step it hides nothing");
+    if (plan.model.isMoe() && plan.parallel.expertCommOverlap &&
+        check.ok({"training.global_batch", "training.micro_batch", "parallel.data"}) && plan.microbatches() < 2)
+        check.warning("parallel.expert_comm_overlap",
+                      "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
+                      "with one micro-batch per step it hides nothing");
     if (t.recomputeInterval > 1 && t.recompute != Recompute::Full)
-        check.warning("training.recompute_interval", "training.recompute_interval checkpoints every k-th layer with full "
-                                                     "recomputation (training.recompute \"full\"); it is ignored otherwise");
+        check.warning("training.recompute_interval",
+                      "training.recompute_interval checkpoints every k-th layer with full "
+                      "recomputation (training.recompute \"full\"); it is ignored otherwise");
     if (t.recomputeInterval > 1 && t.recomputeLayers > 0)
-        check.warning("training.recompute_interval", "training.recompute_interval and training.recompute_layers both choose the "
-                                                     "recomputed layers: the interval is used");
+        check.warning("training.recompute_interval",
+                      "training.recompute_interval and training.recompute_layers both choose the "
+                      "recomputed layers: the interval is used");
     if (t.compile && t.framework == Framework::Megatron)
         check.warning("training.compile", "Megatron-Core does not torch.compile its layers; its fused kernels are "
                                           "training.fused_kernels");
     if (t.recompute == Recompute::Ops && t.framework == Framework::Megatron)
-        check.warning("training.recompute", "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's "
-                                            "selective activation checkpointing); Megatron-Core's selective recomputation is "
-                                            "\"selective\"");
+        check.warning("training.recompute",
+                      "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's "
+                      "selective activation checkpointing); Megatron-Core's selective recomputation is "
+                      "\"selective\"");
     if (t.masterWeights != MasterFormat::Fp32 && !isSixteenBitStorage(t.precision))
-        check.warning("training.master_weights", std::string("with ") + toString(t.precision)
-                                                     + " the parameters are stored in 32 bits and are their own master copy: "
-                                                       "training.master_weights is ignored");
+        check.warning("training.master_weights",
+                      std::string("with ") + toString(t.precision) +
+                          " the parameters are stored in 32 bits and are their own master copy: "
+                          "training.master_weights is ignored");
     if (plan.model.isMoe() && t.fusedExpertMlp && t.precision != Precision::MXFP8)
-        check.warning("training.fused_expert_mlp", std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
-                                                               "enables it with its MXFP8 recipes); with ") + toString(t.precision)
-                                                       + " its fusion is assumed all the same");
+        check.warning("training.fused_expert_mlp",
+                      std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
+                                  "enables it with its MXFP8 recipes); with ") +
+                          toString(t.precision) + " its fusion is assumed all the same");
 }
 
 /// Recomputation modules (Megatron-Core --recompute-modules) belong to selective recomputation and to the
@@ -603,13 +652,16 @@ void checkRecomputeModules(Checker &check)
         if (!on)
             return;
         if (t.recompute != Recompute::Selective)
-            check.error(key, std::string(key) + " needs training.recompute \"selective\" (it names a module of selective "
-                                                "recomputation; \"full\" already recomputes the whole layer)");
+            check.error(key, std::string(key) +
+                                 " needs training.recompute \"selective\" (it names a module of selective "
+                                 "recomputation; \"full\" already recomputes the whole layer)");
         else if (!applies)
             check.error(key, std::string(key) + " needs " + needs);
     };
-    rule(t.recomputeMlaUpProjection, "training.recompute_mla_up_proj", plan.model.isMla(), "multi-head latent attention (model.attention \"mla\")");
-    rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
+    rule(t.recomputeMlaUpProjection, "training.recompute_mla_up_proj", plan.model.isMla(),
+         "multi-head latent attention (model.attention \"mla\")");
+    rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(),
+         "a mixture of experts (model.experts > 0)");
     rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
 }
 
@@ -619,9 +671,12 @@ void checkFramework(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.training.framework == Framework::Fsdp && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage != 3)
-        check.error("training.framework", "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs "
-                                          "ZeRO stage 3 (got " + num(plan.parallel.zeroStage) + "); set ZeRO stage to 3, or choose "
-                                          "\"megatron\" or \"deepspeed\"");
+        check.error("training.framework",
+                    "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs "
+                    "ZeRO stage 3 (got " +
+                        num(plan.parallel.zeroStage) +
+                        "); set ZeRO stage to 3, or choose "
+                        "\"megatron\" or \"deepspeed\"");
 }
 
 /// Hybrid sharding is FSDP2's: a shard group of at least two ranks that divides the data x context ranks.
@@ -633,22 +688,26 @@ void checkShardGroup(Checker &check)
         return;
     const std::int64_t dc = par.data * par.context;
     if (plan.training.framework != Framework::Fsdp)
-        check.error("parallel.shard_group", "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to \"fsdp\", "
-                                            "or remove parallel.shard_group");
+        check.error("parallel.shard_group",
+                    "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to \"fsdp\", "
+                    "or remove parallel.shard_group");
     else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
-        check.error("parallel.shard_group", "Shard group (" + num(par.shardGroup) + ") must be at least 2 and divide the "
-                                                + num(dc) + " data x context ranks");
+        check.error("parallel.shard_group", "Shard group (" + num(par.shardGroup) +
+                                                ") must be at least 2 and divide the " + num(dc) +
+                                                " data x context ranks");
     else if (par.shardGroup == dc)
-        check.warning("parallel.shard_group", "a shard group of all " + num(dc) + " data x context ranks is plain FSDP: nothing is replicated");
+        check.warning("parallel.shard_group",
+                      "a shard group of all " + num(dc) + " data x context ranks is plain FSDP: nothing is replicated");
 }
 
 void checkOverlap(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.parallel.tensorCommOverlap && plan.parallel.tensor > 1 && !plan.training.sequenceParallel)
-        check.error("parallel.tensor_comm_overlap", "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the "
-                                                    "all-gathers and reduce-scatters that sequence parallelism turns the "
-                                                    "all-reduces into");
+        check.error("parallel.tensor_comm_overlap",
+                    "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the "
+                    "all-gathers and reduce-scatters that sequence parallelism turns the "
+                    "all-reduces into");
 }
 
 /// tensor x pipeline x context must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x
@@ -669,30 +728,36 @@ void checkGpuCount(Checker &check)
         return;
     const auto g = std::int64_t(gpus);
     const std::string cluster = num(g) + " GPUs (" + num(cl.nodes) + " nodes x " + num(cl.gpusPerNode) + ")";
-    const std::string split = c > 1 ? "Tensor parallel x pipeline stages x context parallel (" + num(par.tensor) + " x "
-                                          + num(par.pipeline) + " x " + num(c) + ")"
-                                    : "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline) + ")";
+    const std::string split =
+        c > 1 ? "Tensor parallel x pipeline stages x context parallel (" + num(par.tensor) + " x " + num(par.pipeline) +
+                    " x " + num(c) + ")"
+              : "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline) + ")";
     const std::string rule = split + " must divide the " + cluster + " into whole data-parallel replicas";
     if (g % (par.tensor * par.pipeline * c) == 0) {
-        check.error("parallel.data", std::string("Data parallel must be GPUs / (tensor x pipeline") + (c > 1 ? " x context" : "")
-                                         + ") = " + num(g) + " / (" + num(par.tensor) + " x " + num(par.pipeline)
-                                         + (c > 1 ? " x " + num(c) : "") + ") = " + num(g / (par.tensor * par.pipeline * c))
-                                         + " (got " + num(par.data) + ")");
-    } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor") || check.hasError("parallel.context")) {
+        check.error("parallel.data", std::string("Data parallel must be GPUs / (tensor x pipeline") +
+                                         (c > 1 ? " x context" : "") + ") = " + num(g) + " / (" + num(par.tensor) +
+                                         " x " + num(par.pipeline) + (c > 1 ? " x " + num(c) : "") + ") = " +
+                                         num(g / (par.tensor * par.pipeline * c)) + " (got " + num(par.data) + ")");
+    } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor") ||
+               check.hasError("parallel.context")) {
         return; // already reported on the key, with values that keep this rule too
     } else if (c > 1 && g % (par.tensor * par.pipeline) == 0) {
-        check.error("parallel.context", rule + suggestion("values", nearestValid(c, std::min<std::int64_t>(g, 65536), [&](std::int64_t v) {
-                                                              return g % (par.tensor * par.pipeline * v) == 0 && m.seqLen % (2 * v) == 0;
-                                                          })));
+        check.error("parallel.context",
+                    rule + suggestion("values", nearestValid(c, std::min<std::int64_t>(g, 65536), [&](std::int64_t v) {
+                                          return g % (par.tensor * par.pipeline * v) == 0 && m.seqLen % (2 * v) == 0;
+                                      })));
     } else if (g % (par.tensor * c) == 0 && par.pipeline > 1) {
-        check.error("parallel.pipeline", rule + suggestion("stage counts", nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+        check.error("parallel.pipeline", rule + suggestion("stage counts",
+                                                           nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
                                                                return g % (par.tensor * c * p) == 0 && m.layers > 0
                                                                       && m.layers % (p * par.virtualStages) == 0;
                                                            })));
     } else {
-        check.error("parallel.tensor", rule + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
-                                                             return g % (t * par.pipeline * c) == 0 && tensorKeepsModel(m, t);
-                                                         })));
+        check.error(
+            "parallel.tensor",
+            rule + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
+                                  return g % (t * par.pipeline * c) == 0 && tensorKeepsModel(m, t);
+                              })));
     }
 }
 

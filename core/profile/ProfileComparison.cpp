@@ -52,9 +52,9 @@ EstimatedProfile estimatedProfile(const Plan &plan, const Estimate &estimate, st
     for (const Op &op : step.ops)
         out.busySeconds[std::size_t(kernelClassOf(op))] += op.seconds * timesPerStep(plan, op, stage);
     const StageTime &st = step.stages[std::size_t(stage)];
-    out.exposedCommunicationSeconds =
-        double(plan.microbatches()) * (st.tensorCommSeconds + st.contextCommSeconds + st.expertCommSeconds + st.pipelineCommSeconds)
-        + step.category(TimeCategory::DataComm);
+    out.exposedCommunicationSeconds = double(plan.microbatches()) * (st.tensorCommSeconds + st.contextCommSeconds +
+                                                                     st.expertCommSeconds + st.pipelineCommSeconds) +
+                                      step.category(TimeCategory::DataComm);
     out.stepSeconds = step.stepSeconds;
     double busy = out.exposedCommunicationSeconds;
     for (double s : out.busySeconds)
@@ -70,15 +70,16 @@ std::optional<double> ProfileRow::error() const
     return *estimatedSeconds / measuredSeconds - 1.0;
 }
 
-ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &plan, const Estimate &estimate, std::int64_t stage)
+ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &plan, const Estimate &estimate,
+                                 std::int64_t stage)
 {
     ProfileComparison out;
     out.stage = std::clamp<std::int64_t>(stage, 0, std::max<std::int64_t>(0, plan.parallel.pipeline - 1));
     out.estimated = estimatedProfile(plan, estimate, out.stage);
     const EstimatedProfile &e = out.estimated;
     std::vector<ProfileRow> both{{"step", "Step", measured.stepSeconds, e.stepSeconds},
-                                 {"communication_exposed", "Communication (exposed)", measured.exposedCommunicationSeconds,
-                                  e.exposedCommunicationSeconds},
+                                 {"communication_exposed", "Communication (exposed)",
+                                  measured.exposedCommunicationSeconds, e.exposedCommunicationSeconds},
                                  {"idle", "Idle (bubble, waits)", measured.idleSeconds, e.idleSeconds}};
     for (KernelClass c : {KernelClass::Gemm, KernelClass::Attention, KernelClass::Elementwise, KernelClass::Optimizer})
         both.push_back({spellingOf(c), labelOf(c), measured.busy(c), e.busy(c)});
@@ -89,7 +90,8 @@ ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &pl
     for (std::size_t i = 0; i < kKernelClassCount; ++i) {
         const auto c = KernelClass(i);
         if ((isCollective(c) || c == KernelClass::Memcpy || c == KernelClass::Unknown) && measured.busySeconds[i] > 0)
-            measuredOnly.push_back({spellingOf(c), std::string(labelOf(c)) + (isCollective(c) ? " (busy, overlapped or not)" : ""),
+            measuredOnly.push_back({spellingOf(c),
+                                    std::string(labelOf(c)) + (isCollective(c) ? " (busy, overlapped or not)" : ""),
                                     measured.busySeconds[i], std::nullopt});
     }
     std::stable_sort(measuredOnly.begin(), measuredOnly.end(),

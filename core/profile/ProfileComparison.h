@@ -51,9 +51,11 @@ struct ProfileComparison
     std::vector<ProfileRow> rows; ///< rows with both sides first, the largest |estimated - measured| first
 };
 
-ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &plan, const Estimate &estimate, std::int64_t stage);
+ProfileComparison compareProfile(const MeasuredProfile &measured, const Plan &plan, const Estimate &estimate,
+                                 std::int64_t stage);
 
 /// The classes a measurement can calibrate (CSV columns `<key>_seconds`): GEMM, attention, element-wise.
-inline constexpr std::array kCalibratedKernelClasses{KernelClass::Gemm, KernelClass::Attention, KernelClass::Elementwise};
+inline constexpr std::array kCalibratedKernelClasses{KernelClass::Gemm, KernelClass::Attention,
+                                                     KernelClass::Elementwise};
 
 } // namespace trainplan

@@ -12,7 +12,8 @@ namespace {
 
 bool hasAny(std::string_view name, std::initializer_list<std::string_view> parts)
 {
-    return std::any_of(parts.begin(), parts.end(), [name](std::string_view p) { return name.find(p) != std::string_view::npos; });
+    return std::any_of(parts.begin(), parts.end(),
+                       [name](std::string_view p) { return name.find(p) != std::string_view::npos; });
 }
 
 /// NCCL's kernel names carry the collective: ncclDevKernel_AllReduce_Sum_bf16_RING_LL,
@@ -101,13 +102,15 @@ void listUnknown(const std::map<std::string, double> &unknown, double kernelSeco
         out.unknownKernels.emplace_back(name, seconds / out.steps);
         total += seconds;
     }
-    std::sort(out.unknownKernels.begin(), out.unknownKernels.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+    std::sort(out.unknownKernels.begin(), out.unknownKernels.end(),
+              [](const auto &a, const auto &b) { return a.second > b.second; });
     const double share = kernelSeconds > 0 ? 100.0 * total / kernelSeconds : 0.0;
     std::string names;
     for (std::size_t i = 0; i < std::min<std::size_t>(3, out.unknownKernels.size()); ++i)
         names += (i ? ", " : "") + out.unknownKernels[i].first.substr(0, 60);
-    out.warnings.push_back(std::to_string(unknown.size()) + " kernel names no rule classifies (" + std::to_string(int(std::lround(share)))
-                           + "% of kernel time), counted as unclassified: " + names);
+    out.warnings.push_back(std::to_string(unknown.size()) + " kernel names no rule classifies (" +
+                           std::to_string(int(std::lround(share))) +
+                           "% of kernel time), counted as unclassified: " + names);
 }
 
 } // namespace
@@ -127,12 +130,15 @@ KernelClass classifyKernel(std::string_view raw, bool copy)
         return KernelClass::Elementwise;
     if (hasAny(n, {"flash", "fmha", "attn", "attention", "sdpa", "softmax"}))
         return KernelClass::Attention;
-    if (hasAny(n, {"gemm", "cutlass", "xmma", "cublas", "nvjet", "wgmma", "s16816", "s1688", "s884", "h884", "h1688", "matmul",
-                   "cijk_", "triton_tem_", "splitkreduce"}))
+    if (hasAny(n, {"gemm", "cutlass", "xmma", "cublas", "nvjet", "wgmma", "s16816", "s1688", "s884", "h884", "h1688",
+                   "matmul", "cijk_", "triton_tem_", "splitkreduce"}))
         return KernelClass::Gemm;
-    if (hasAny(n, {"elementwise", "vectorized", "reduce", "norm", "gelu", "silu", "swiglu", "glu", "dropout", "cast", "copy",
-                   "transpose", "permute", "fill", "index", "gather", "scatter", "cat", "embedding", "amax", "quantize", "scale",
-                   "topk", "sort", "rope", "rotary", "bias", "triton_", "at::native::", "transformer_engine", "apex"}))
+    if (hasAny(n, {"elementwise", "vectorized", "reduce",   "norm",    "gelu",         "silu",
+                   "swiglu",      "glu",        "dropout",  "cast",    "copy",         "transpose",
+                   "permute",     "fill",       "index",    "gather",  "scatter",      "cat",
+                   "embedding",   "amax",       "quantize", "scale",   "topk",         "sort",
+                   "rope",        "rotary",     "bias",     "triton_", "at::native::", "transformer_engine",
+                   "apex"}))
         return KernelClass::Elementwise;
     return KernelClass::Unknown;
 }
@@ -180,13 +186,15 @@ MeasuredProfile measureProfile(const TraceInput &trace, std::optional<int> steps
     }
     out.steps = steps.value_or(trace.steps.empty() ? 1 : int(trace.steps.size()));
     if (!steps && trace.steps.empty())
-        out.warnings.push_back("the trace has no ProfilerStep markers: it is taken as one step (say how many with --steps)");
+        out.warnings.push_back(
+            "the trace has no ProfilerStep markers: it is taken as one step (say how many with --steps)");
     out.steps = std::max(1, out.steps);
     const double n = double(out.steps);
     for (std::size_t c = 0; c < kKernelClassCount; ++c)
         out.busySeconds[c] = totals[c] / n;
     out.stepSeconds = spanSeconds / n;
-    const std::vector<Interval> busy = merged(std::move(all)), collectives = merged(std::move(comm)), compute = merged(std::move(other));
+    const std::vector<Interval> busy = merged(std::move(all)), collectives = merged(std::move(comm)),
+                                compute = merged(std::move(other));
     out.exposedCommunicationSeconds = (length(collectives) - overlap(collectives, compute)) / n;
     out.idleSeconds = std::max(0.0, out.stepSeconds - length(busy) / n);
     listUnknown(unknown, kernelSeconds, out);

@@ -18,7 +18,8 @@ double dalyInterval(double delta, double mtbf)
     return std::sqrt(2.0 * delta * mtbf) * (1.0 + std::sqrt(ratio) / 3.0 + ratio / 9.0) - delta;
 }
 
-RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const StepEstimate &step)
+RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
+                        const StepEstimate &step)
 {
     RunEstimate r;
     const RunConfig &run = plan.run;
@@ -42,15 +43,19 @@ RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const Memory
     const StateBytesPerParameter perParam =
         stateBytesPerParameter(plan.training);
     const double parameters = totalParameters(plan.model);
-    r.checkpointBytes = parameters * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer); // no FP8 copies
+    r.checkpointBytes =
+        parameters * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer); // no FP8 copies
     double largestStage = 0;
     for (const StageMemory &s : memory.stages)
         largestStage = std::max(largestStage, s.parameterCount);
-    const double writersPerStage = plan.parallel.zeroStage >= 1 ? double(plan.parallel.data * plan.parallel.context) : 1.0;
-    r.checkpointBytesPerGpu = largestStage * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer) / writersPerStage;
+    const double writersPerStage =
+        plan.parallel.zeroStage >= 1 ? double(plan.parallel.data * plan.parallel.context) : 1.0;
+    r.checkpointBytesPerGpu =
+        largestStage * (perParam.parameters - perParam.lowPrecisionCopies + perParam.optimizer) / writersPerStage;
     if (run.shardedCheckpoint) {
         // All shard writers share the storage system's bandwidth.
-        r.checkpointWriteSeconds = run.checkpointBandwidthBytesPerSecond > 0 ? r.checkpointBytes / run.checkpointBandwidthBytesPerSecond : 0.0;
+        r.checkpointWriteSeconds =
+            run.checkpointBandwidthBytesPerSecond > 0 ? r.checkpointBytes / run.checkpointBandwidthBytesPerSecond : 0.0;
     } else {
         // Gathered to one writer (a consolidated file from rank 0): everything passes one rank's network
         // share on its way to storage.

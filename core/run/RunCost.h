@@ -31,7 +31,8 @@ struct RunEstimate
 };
 
 /// Pure function of a validated plan, its device (board power, links) and its estimates.
-RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const StepEstimate &step);
+RunEstimate estimateRun(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
+                        const StepEstimate &step);
 
 /// Daly (2006), Eq. 20: tau = sqrt(2 delta M) [1 + (1/3) sqrt(delta / 2M) + (1/9)(delta / 2M)] - delta
 /// for delta < 2M, otherwise M. `delta` is the checkpoint write time, `mtbf` the system's MTBF.

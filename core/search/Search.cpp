@@ -166,7 +166,8 @@ void fillFloor(const StepEstimate &step, SearchScore &s)
     s.dataCommSeconds = step.category(TimeCategory::DataComm);
     s.floorSeconds = f.seconds;
     s.floorKind = f.dominant;
-    const FloorBytes data = f.bytes[std::size_t(FloorKind::ParameterGather)] + f.bytes[std::size_t(FloorKind::GradientReduce)];
+    const FloorBytes data =
+        f.bytes[std::size_t(FloorKind::ParameterGather)] + f.bytes[std::size_t(FloorKind::GradientReduce)];
     TrafficFloor only = f;
     only.bytes = {};
     only.bytes[std::size_t(FloorKind::GradientReduce)] = data;
@@ -177,8 +178,8 @@ void fillFloor(const StepEstimate &step, SearchScore &s)
 
 /// One configuration's score: with the analytic pipeline (the whole space), or with the simulated schedule
 /// the window shows once the plan is loaded (the listed plans: `simulate`).
-SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchConfig &config,
-                  bool simulate = false)
+SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                  const SearchConfig &config, bool simulate = false)
 {
     EstimateOptions fast = EstimateOptions::analytic();
     fast.simulatePipeline = simulate;
@@ -246,15 +247,17 @@ bool ranksBefore(const SearchScore &a, const SearchScore &b)
     if (a.headroomBytes != b.headroomBytes)
         return a.headroomBytes > b.headroomBytes;
     const auto key = [](const SearchConfig &c) {
-        return std::make_tuple(c.nodes, c.data, c.tensor, c.pipeline, c.virtualStages, c.microBatch, int(c.schedule), c.zeroStage,
-                               int(c.recompute), c.sequenceParallel, c.offload, c.context, c.expert, c.expertTensor);
+        return std::make_tuple(c.nodes, c.data, c.tensor, c.pipeline, c.virtualStages, c.microBatch, int(c.schedule),
+                               c.zeroStage, int(c.recompute), c.sequenceParallel, c.offload, c.context, c.expert,
+                               c.expertTensor);
     };
     return key(a.config) < key(b.config);
 }
 
 bool dominates(const SearchScore &a, const SearchScore &b)
 {
-    const bool noWorse = a.tokensPerSecond >= b.tokensPerSecond && a.headroomBytes >= b.headroomBytes && a.gpus <= b.gpus;
+    const bool noWorse =
+        a.tokensPerSecond >= b.tokensPerSecond && a.headroomBytes >= b.headroomBytes && a.gpus <= b.gpus;
     const bool better = a.tokensPerSecond > b.tokensPerSecond || a.headroomBytes > b.headroomBytes || a.gpus < b.gpus;
     return noWorse && better;
 }
@@ -365,15 +368,25 @@ namespace {
 struct FixedDimensions
 {
     explicit FixedDimensions(const SearchConstraints &c)
-        : tensor(c, "parallel.tensor"), pipeline(c, "parallel.pipeline"), data(c, "parallel.data"), context(c, "parallel.context"),
-          microBatch(c, "training.micro_batch"), virtualStages(c, "parallel.virtual_stages"), schedule(c, "parallel.schedule"),
-          zero(c, "parallel.zero_stage"), recompute(c, "training.recompute"), sequenceParallel(c, "training.sequence_parallel"),
-          expert(c, "parallel.expert"), expertTensor(c, "parallel.expert_tensor"), dispatcher(c, "parallel.expert_dispatcher"),
-          expertCommOverlap(c, "parallel.expert_comm_overlap"), cudaGraphs(c, "training.cuda_graphs")
+        : tensor(c, "parallel.tensor")
+        , pipeline(c, "parallel.pipeline")
+        , data(c, "parallel.data")
+        , context(c, "parallel.context")
+        , microBatch(c, "training.micro_batch")
+        , virtualStages(c, "parallel.virtual_stages")
+        , schedule(c, "parallel.schedule")
+        , zero(c, "parallel.zero_stage")
+        , recompute(c, "training.recompute")
+        , sequenceParallel(c, "training.sequence_parallel")
+        , expert(c, "parallel.expert")
+        , expertTensor(c, "parallel.expert_tensor")
+        , dispatcher(c, "parallel.expert_dispatcher")
+        , expertCommOverlap(c, "parallel.expert_comm_overlap")
+        , cudaGraphs(c, "training.cuda_graphs")
     {
     }
-    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel, expert, expertTensor,
-        dispatcher, expertCommOverlap, cudaGraphs;
+    Fixed tensor, pipeline, data, context, microBatch, virtualStages, schedule, zero, recompute, sequenceParallel,
+        expert, expertTensor, dispatcher, expertCommOverlap, cudaGraphs;
 };
 
 /// The software choices every configuration starts from: held ones at their value, the others at the base
@@ -394,8 +407,8 @@ struct Layout
 /// Expert layouts of a mixture-of-experts model for a data x context x tensor grid (dense: {1, 0}): expert
 /// sizes that divide the experts, each MLP over the tensor ranks (Megatron-Core's default, 0) or whole
 /// (expert_tensor 1), the expert shards dividing the grid (the rule core/plan/PlanValidation checks).
-std::vector<std::pair<std::int64_t, std::int64_t>> expertLayouts(const Plan &base, const FixedDimensions &fixed, std::int64_t grid,
-                                                                 std::int64_t t)
+std::vector<std::pair<std::int64_t, std::int64_t>> expertLayouts(const Plan &base, const FixedDimensions &fixed,
+                                                                 std::int64_t grid, std::int64_t t)
 {
     const ModelSpec &m = base.model;
     if (!m.isMoe())
@@ -426,8 +439,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
     const bool trySelective = base.training.selectiveRecomputationReplays() || fixed.recompute.held();
     // The zero-bubble schedule where the plan's framework runs it (PyTorch's pipelining; Megatron-Core and
     // DeepSpeed have none), or when the user holds it or plans with it.
-    const bool tryZeroBubble = base.training.framework == Framework::Fsdp || base.parallel.schedule == Schedule::ZeroBubbleH1
-                               || fixed.schedule.held();
+    const bool tryZeroBubble = base.training.framework == Framework::Fsdp ||
+                               base.parallel.schedule == Schedule::ZeroBubbleH1 || fixed.schedule.held();
     for (const std::int64_t mb : c.microBatches) {
         if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
             continue;
@@ -466,8 +479,9 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
                         for (int off = 0; off <= (c.allowOffload ? 1 : 0); ++off) {
                             if (out.size() > kMaxSearchConfigs)
                                 return false;
-                            SearchConfig config{l.nodes, d, t, p, v, mb, schedule, zero, r, bool(sp), bool(off), l.first, l.last, l.context,
-                                                l.expert, l.expertTensor};
+                            SearchConfig config{
+                                l.nodes, d,        t,         p,       v,      mb,        schedule, zero,
+                                r,       bool(sp), bool(off), l.first, l.last, l.context, l.expert, l.expertTensor};
                             softwareChoices(base, fixed, config);
                             out.push_back(config);
                         }
@@ -504,7 +518,8 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                     continue;
                 // Layers that do not divide by the stages: Megatron-Core's uneven split, the middle stages
                 // at the rounded-up share and the first and last (embedding, loss) lighter.
-                const auto [first, last] = layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
+                const auto [first, last] =
+                    layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
                 if (layers % p != 0 && first == 0)
                     continue;
                 for (const std::int64_t cp : contextSizes(base, gpus / (t * p))) {
@@ -546,11 +561,13 @@ std::optional<Problem> baseProblem(const Plan &base, const Catalog &catalog)
 /// Scores every configuration on worker threads, by index (results do not depend on the thread count).
 /// Returns the scores of the configurations evaluated (all of them unless cancelled).
 std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
-                                  const std::vector<SearchConfig> &configs, const SearchProgress &progress, SearchOutcome &outcome)
+                                  const std::vector<SearchConfig> &configs, const SearchProgress &progress,
+                                  SearchOutcome &outcome)
 {
     const std::int64_t total = std::int64_t(configs.size());
     std::vector<SearchScore> scores(configs.size());
-    unsigned threads = constraints.threads > 0 ? unsigned(constraints.threads) : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads =
+        constraints.threads > 0 ? unsigned(constraints.threads) : std::max(1u, std::thread::hardware_concurrency());
     threads = std::min<unsigned>(threads, std::max<std::int64_t>(1, total / 64));
     outcome.threads = int(std::max(1u, threads));
     std::atomic<std::int64_t> next{0};
@@ -588,7 +605,8 @@ std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, cons
 /// The plans grouped by `keyOf` (a result made by `make`): how many, how many feasible, the fastest; groups
 /// with a feasible plan first (fastest first), then the others in key order.
 template<typename Result, typename Key>
-std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*keyOf)(const SearchConfig &), Result (*make)(const SearchConfig &))
+std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*keyOf)(const SearchConfig &),
+                                 Result (*make)(const SearchConfig &))
 {
     std::map<Key, Result> groups;
     for (const SearchScore &s : scores) {
@@ -635,16 +653,19 @@ std::vector<ZeroStageResult> zeroStageResults(const std::vector<SearchScore> &sc
 
 /// The listed plans scored again with the simulated schedule, as the window shows them once loaded, and
 /// ranked by it (the analytic bubble chose them).
-void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, SearchOutcome &outcome)
+void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                   SearchOutcome &outcome)
 {
     for (RankedPlan &r : outcome.top)
         if (r.plan.parallel.pipeline > 1)
             r.score = score(base, catalog, constraints, r.score.config, true);
-    std::stable_sort(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &a, const RankedPlan &b) { return ranksBefore(a.score, b.score); });
+    std::stable_sort(outcome.top.begin(), outcome.top.end(),
+                     [](const RankedPlan &a, const RankedPlan &b) { return ranksBefore(a.score, b.score); });
     for (std::size_t i = 0; i < outcome.top.size(); ++i)
         outcome.top[i].rank = int(i + 1);
     for (RankedPlan &p : outcome.pareto) {
-        const auto listed = std::find_if(outcome.top.begin(), outcome.top.end(), [&](const RankedPlan &t) { return t.score.config == p.score.config; });
+        const auto listed = std::find_if(outcome.top.begin(), outcome.top.end(),
+                                         [&](const RankedPlan &t) { return t.score.config == p.score.config; });
         if (listed != outcome.top.end()) {
             p.rank = listed->rank;
             p.score = listed->score;
@@ -657,10 +678,12 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
     outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
     // The band needs only where the plan sits (its device, framework, scale), not the views' details.
     const Plan &best = outcome.top.front().plan;
-    outcome.bestAccuracy = assessAccuracy(accuracyCoordinates(best, estimate(best, catalog, EstimateOptions::analytic())), builtinHeldOutRuns());
+    outcome.bestAccuracy = assessAccuracy(
+        accuracyCoordinates(best, estimate(best, catalog, EstimateOptions::analytic())), builtinHeldOutRuns());
     const auto ties = [&](RankedPlan &r) {
-        r.tiesBest = r.rank != 1 && outcome.bestTokensPerSecond > 0 && outcome.bestAccuracy.assessed
-                     && (outcome.bestTokensPerSecond - r.score.tokensPerSecond) / outcome.bestTokensPerSecond <= outcome.bestAccuracy.band80;
+        r.tiesBest = r.rank != 1 && outcome.bestTokensPerSecond > 0 && outcome.bestAccuracy.assessed &&
+                     (outcome.bestTokensPerSecond - r.score.tokensPerSecond) / outcome.bestTokensPerSecond <=
+                         outcome.bestAccuracy.band80;
     };
     std::for_each(outcome.top.begin(), outcome.top.end(), ties);
     std::for_each(outcome.pareto.begin(), outcome.pareto.end(), ties);
@@ -674,12 +697,14 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
 std::vector<SearchConfig> softwareVariants(const Plan &base, const FixedDimensions &fixed, const SearchConfig &c)
 {
     std::vector<CudaGraphs> graphs{c.cudaGraphs};
-    if (!fixed.cudaGraphs.held() && c.cudaGraphs != CudaGraphs::Step && !c.offload && base.training.activationOffloadLayers == 0)
+    if (!fixed.cudaGraphs.held() && c.cudaGraphs != CudaGraphs::Step && !c.offload &&
+        base.training.activationOffloadLayers == 0)
         graphs.push_back(CudaGraphs::Step);
     std::vector<ExpertDispatcher> dispatchers{c.dispatcher};
     std::vector<bool> overlaps{c.expertCommOverlap};
     if (base.model.isMoe() && c.expert > 1) {
-        const ExpertDispatcher flex = base.cluster.fabricGpus() > base.cluster.gpusPerNode ? ExpertDispatcher::HybridEp : ExpertDispatcher::DeepEp;
+        const ExpertDispatcher flex = base.cluster.fabricGpus() > base.cluster.gpusPerNode ? ExpertDispatcher::HybridEp
+                                                                                           : ExpertDispatcher::DeepEp;
         if (!fixed.dispatcher.held())
             for (const ExpertDispatcher d : {ExpertDispatcher::AllToAll, flex})
                 if (d != c.dispatcher)
@@ -705,7 +730,8 @@ std::vector<SearchConfig> softwareVariants(const Plan &base, const FixedDimensio
 /// software is found without multiplying the whole space. A variant is kept only when it is faster than the
 /// layout as planned and fits (a choice that changes nothing is not listed twice). Returns the variants
 /// evaluated.
-std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, std::vector<SearchScore> &scores)
+std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                            std::vector<SearchScore> &scores)
 {
     std::vector<std::size_t> fastest;
     for (std::size_t i = 0; i < scores.size(); ++i)
@@ -731,8 +757,8 @@ std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const Sear
 }
 
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
-void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const std::vector<SearchScore> &scores,
-          SearchOutcome &outcome)
+void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+          const std::vector<SearchScore> &scores, SearchOutcome &outcome)
 {
     for (const SearchScore &s : scores)
         if (s.feasible)
@@ -742,7 +768,8 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     if (!outcome.feasiblePoints.empty())
         outcome.bestTokensPerSecond = outcome.feasiblePoints.front().tokensPerSecond;
     for (std::size_t i = 0; i < outcome.feasiblePoints.size() && i < constraints.top; ++i)
-        outcome.top.push_back({int(i + 1), outcome.feasiblePoints[i], applyConfig(base, outcome.feasiblePoints[i].config)});
+        outcome.top.push_back(
+            {int(i + 1), outcome.feasiblePoints[i], applyConfig(base, outcome.feasiblePoints[i].config)});
     for (const SearchScore &s : paretoFront(outcome.feasiblePoints)) {
         const auto it = std::find_if(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(),
                                      [&](const SearchScore &f) { return f.config == s.config; });
@@ -770,7 +797,8 @@ double estimatedSearchSeconds(const std::vector<SearchConfig> &configs, std::int
     return micros * 1e-6;
 }
 
-SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints, const SearchProgress &progress)
+SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                          const SearchProgress &progress)
 {
     const auto start = std::chrono::steady_clock::now();
     SearchOutcome outcome;
@@ -779,16 +807,17 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
         return outcome;
     }
     const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
-    const std::string fixable = base.model.isMoe() ? "tensor, pipeline, micro-batch or expert" : "tensor, pipeline or micro-batch";
+    const std::string fixable =
+        base.model.isMoe() ? "tensor, pipeline, micro-batch or expert" : "tensor, pipeline or micro-batch";
     if (configs.size() > kMaxSearchConfigs) {
         outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
                         + " plans; narrow the node range or fix " + fixable;
         return outcome;
     }
     if (const double work = estimatedSearchSeconds(configs, base.cluster.gpusPerNode); work > kMaxSearchSeconds) {
-        outcome.error = "the search space of " + std::to_string(configs.size()) + " plans would take about "
-                        + std::to_string(int(work)) + " s on one core (at most " + std::to_string(int(kMaxSearchSeconds))
-                        + " s); narrow the node range or fix " + fixable;
+        outcome.error = "the search space of " + std::to_string(configs.size()) + " plans would take about " +
+                        std::to_string(int(work)) + " s on one core (at most " +
+                        std::to_string(int(kMaxSearchSeconds)) + " s); narrow the node range or fix " + fixable;
         return outcome;
     }
     outcome.valid = true;

@@ -81,7 +81,8 @@ enum class RejectCause { Invalid, DoesNotFit, Headroom, TensorAcrossNodes };
 constexpr auto enumNames(RejectCause)
 {
     using N = EnumName<RejectCause>;
-    return std::array{N{RejectCause::Invalid, "invalid", "Invalid"}, N{RejectCause::DoesNotFit, "does_not_fit", "Does not fit"},
+    return std::array{N{RejectCause::Invalid, "invalid", "Invalid"},
+                      N{RejectCause::DoesNotFit, "does_not_fit", "Does not fit"},
                       N{RejectCause::Headroom, "headroom", "Too little headroom"},
                       N{RejectCause::TensorAcrossNodes, "tensor_across_nodes", "Tensor group across nodes"}};
 }
@@ -165,7 +166,8 @@ struct SearchOutcome
     bool cancelled = false;
     std::int64_t evaluated = 0;  ///< plans estimated
     std::int64_t feasible = 0;
-    double baseTokensPerSecond = 0; ///< the searched plan itself, as the listed plans are scored (0 when it does not fit)
+    double baseTokensPerSecond =
+        0; ///< the searched plan itself, as the listed plans are scored (0 when it does not fit)
     double seconds = 0;
     int threads = 1;
     /// The fastest plans, scored with the simulated schedule (the step the window shows for each once loaded)

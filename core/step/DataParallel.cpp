@@ -55,8 +55,8 @@ const GroupPlacement &widerGroup(const ReductionGroups &g)
 }
 
 /// ZeRO-3: the pace stage's units in forward order, each gathered and reduce-scattered on its own.
-std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParameter &perParam, const StageMemory &stage,
-                                      const StageCompute &compute, Accounting &acc)
+std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParameter &perParam,
+                                      const StageMemory &stage, const StageCompute &compute, Accounting &acc)
 {
     const UnitParameters u = unitParameters(plan);
     std::vector<ShardedUnit> units;
@@ -64,8 +64,10 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
         ShardedUnit unit;
         unit.forwardSeconds = time.forward;
         unit.backwardSeconds = time.backward;
-        unit.gatherSeconds = acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
-        unit.reduceSeconds = acc.cost(Collective::ReduceScatter, {params.dense * perParam.gradients, params.experts * perParam.gradients});
+        unit.gatherSeconds =
+            acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        unit.reduceSeconds = acc.cost(Collective::ReduceScatter,
+                                      {params.dense * perParam.gradients, params.experts * perParam.gradients});
         if (acc.groups.replicas.size > 1) { // HSDP: the reduced shard all-reduced across the replicas
             const double shard = params.dense * perParam.gradients / double(acc.groups.dense.size);
             acc.hbm += 2.0 * hbmBytes(shard, acc.groups.replicas);
@@ -93,7 +95,8 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
 /// again for its backward) and reduce-scatters its gradients. The gathers prefetch one unit ahead under
 /// FSDP2 and DeepSpeed by default, under Megatron-FSDP with overlap_param_gather.
 DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const ReductionGroups &groups,
-                             const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+                             const StateBytesPerParameter &perParam, const StageMemory &stage,
+                             const StageCompute &compute)
 {
     Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
     const std::vector<ShardedUnit> units = shardedUnits(plan, perParam, stage, compute, acc);
@@ -118,8 +121,8 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
     const double others = m - 1.0;
     const double hbmPerSecond = once > 0 ? acc.hbmSeconds() / once : 0.0;
     const auto slowdown = [&](const ShardedExposure &e) {
-        return overlapSlowdown(e.hiddenSeconds, widerGroup(groups), device.multiprocessors, hbmPerSecond * e.hiddenSeconds,
-                               compute.memoryBoundShare);
+        return overlapSlowdown(e.hiddenSeconds, widerGroup(groups), device.multiprocessors,
+                               hbmPerSecond * e.hiddenSeconds, compute.memoryBoundShare);
     };
     DataParallelTime t;
     t.commSeconds = x.commSeconds + others * y.commSeconds;
@@ -134,7 +137,8 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
 /// stage 2), ZeRO 0 and 1 after the last one only. ZeRO 1-2 then gather the updated parameters, bucket by
 /// bucket behind the next forward with overlap_param_gather.
 DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const ReductionGroups &groups,
-                              const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+                              const StateBytesPerParameter &perParam, const StageMemory &stage,
+                              const StageCompute &compute)
 {
     const ParallelConfig &par = plan.parallel;
     Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
@@ -169,7 +173,8 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
     t.exposedSeconds = reductions * exposedEach;
     if (par.zeroStage >= 1) {
         Accounting gatherAcc{groups, acc.hbmRate};
-        const double gather = gatherAcc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        const double gather = gatherAcc.cost(Collective::AllGather,
+                                             {params.dense * perParam.gathered, params.experts * perParam.gathered});
         const double exposed = par.overlapParamGather ? std::max(gather / buckets, gather - compute.forward) : gather;
         t.commSeconds += gather;
         t.exposedSeconds += exposed;
@@ -177,7 +182,8 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
         hbm += gather > 0 ? gatherAcc.hbmSeconds() * (gather - exposed) / gather : 0.0;
     }
     t.hiddenSeconds = hidden;
-    t.slowdownSeconds = overlapSlowdown(hidden, widerGroup(groups), device.multiprocessors, hbm, compute.memoryBoundShare);
+    t.slowdownSeconds =
+        overlapSlowdown(hidden, widerGroup(groups), device.multiprocessors, hbm, compute.memoryBoundShare);
     t.exposedSeconds += t.slowdownSeconds;
     return t;
 }
@@ -187,14 +193,16 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
 {
     // ZeRO-3 gathers and reduce-scatters inside the shard group: the data group, or HSDP's shard group.
-    ReductionGroups g{plan.parallel.zeroStage >= 3 ? links.shardGroup : links.dataGroup, links.expertDataGroup, links.replicaGroup};
+    ReductionGroups g{plan.parallel.zeroStage >= 3 ? links.shardGroup : links.dataGroup, links.expertDataGroup,
+                      links.replicaGroup};
     if (!plan.model.isMoe())
         g.experts.size = g.experts.perNode = 1;
     return g;
 }
 
 DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
-                                  const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute)
+                                  const StateBytesPerParameter &perParam, const StageMemory &stage,
+                                  const StageCompute &compute)
 {
     const ReductionGroups groups = reductionGroups(plan, links);
     if (groups.dense.size <= 1 && groups.experts.size <= 1)
@@ -228,8 +236,10 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
         const double back = shard * (perParam.parameters - perParam.lowPrecisionCopies) / hostLink;
         t.transferSeconds = std::max(0.0, toHost - backwardWindow) + back;
         // Every GPU of the node updates its shard on the same host.
-        const double hostMemory = o.hostMemoryBandwidthBytesPerSecond.value_or(device.hostMemoryBandwidthBytesPerSecond);
-        const double perGpuRate = hostMemory * kHostStreamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
+        const double hostMemory =
+            o.hostMemoryBandwidthBytesPerSecond.value_or(device.hostMemoryBandwidthBytesPerSecond);
+        const double perGpuRate =
+            hostMemory * kHostStreamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
         t.hostUpdateSeconds = perGpuRate > 0 ? update.bytes / perGpuRate : 0.0;
         t.seconds = t.transferSeconds + t.hostUpdateSeconds;
     }

@@ -40,7 +40,8 @@ struct DataParallelTime
 /// Exposed data-parallel synchronisation of the pace stage (`stage`: its memory, for the parameter
 /// counts) for the whole step.
 DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
-                                  const StateBytesPerParameter &perParam, const StageMemory &stage, const StageCompute &compute);
+                                  const StateBytesPerParameter &perParam, const StageMemory &stage,
+                                  const StageCompute &compute);
 
 /// The two groups a stage's parameters synchronise over: dense ones over data x context, the routed
 /// experts over their expert-data group (on the data group's links).

@@ -80,7 +80,8 @@ double overlapSlowdown(double hiddenSeconds, const GroupPlacement &group, double
 {
     if (hiddenSeconds <= 0)
         return 0.0;
-    const double smShare = multiprocessors > 0 ? std::min(0.5, collectiveMultiprocessors(group) / multiprocessors) : 0.0;
+    const double smShare =
+        multiprocessors > 0 ? std::min(0.5, collectiveMultiprocessors(group) / multiprocessors) : 0.0;
     return smShare * hiddenSeconds + std::clamp(memoryBoundShare, 0.0, 1.0) * std::min(hbmSeconds, hiddenSeconds);
 }
 

@@ -18,7 +18,8 @@ bool replicate(const Plan &plan, std::int64_t workers, std::int64_t globalBatch,
     out = plan;
     out.parallel.data = workers;
     out.training.globalBatch = globalBatch;
-    if (plan.model.isMoe() && (workers * plan.parallel.context * plan.parallel.tensor) % plan.parallel.expertShards() != 0)
+    if (plan.model.isMoe() &&
+        (workers * plan.parallel.context * plan.parallel.tensor) % plan.parallel.expertShards() != 0)
         return false;
     const std::int64_t perStep = plan.training.microBatch * workers;
     if (globalBatch < perStep || globalBatch % perStep != 0)

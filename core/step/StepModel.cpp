@@ -45,7 +45,8 @@ bool launchedEagerly(const Op &op, CudaGraphs graphs)
     switch (graphs) {
     case CudaGraphs::None: return true;
     case CudaGraphs::Router: return op.role != OpRole::Router;
-    case CudaGraphs::Layers: return op.scope != OpScope::Layer || (op.part == LayerPart::MoeMlp && op.role != OpRole::Router);
+    case CudaGraphs::Layers:
+        return op.scope != OpScope::Layer || (op.part == LayerPart::MoeMlp && op.role != OpRole::Router);
     case CudaGraphs::Step: return false;
     }
     return true;
@@ -84,8 +85,10 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
 {
     const ClusterOverrides &o = plan.cluster.overrides;
     ClusterLinks links;
-    links.intraNodeNominalBytesPerSecond = o.intraNodeBandwidthBytesPerSecond.value_or(device.intraNodeBandwidthBytesPerSecond);
-    links.networkNominalBytesPerSecond = o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
+    links.intraNodeNominalBytesPerSecond =
+        o.intraNodeBandwidthBytesPerSecond.value_or(device.intraNodeBandwidthBytesPerSecond);
+    links.networkNominalBytesPerSecond =
+        o.networkBandwidthBytesPerSecond.value_or(device.networkBandwidthBytesPerSecond);
     links.intraNode.bandwidthBytesPerSecond = links.intraNodeNominalBytesPerSecond * device.intraNodeEfficiency;
     links.intraNode.latencySeconds = o.intraNodeLatencySeconds.value_or(device.intraNodeLatencySeconds);
     links.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond * device.networkEfficiency;
@@ -100,7 +103,8 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     // or an NVL72 rack whose NVLink joins the GPUs of 18 trays.
     const std::int64_t G = plan.cluster.fabricGpus();
     const auto placed = [&links](const GroupSpan &span) {
-        return GroupPlacement{span.size, span.crossesNodes() ? span.minPerNode : span.size, links.intraNode, links.network};
+        return GroupPlacement{span.size, span.crossesNodes() ? span.minPerNode : span.size, links.intraNode,
+                              links.network};
     };
     links.tensorGroup = placed(tensorGroupSpan(plan.parallel, G));
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
@@ -111,7 +115,8 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
-    if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) { // DeepEP README: 153-158 of 160 GB/s NVLink on H800
+    if (isFlexDispatcher(plan.parallel.expertDispatcher) &&
+        G > 1) { // DeepEP README: 153-158 of 160 GB/s NVLink on H800
         links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
         links.expertGroup.intraNode.bandwidthBytesPerSecond = links.intraNodeNominalBytesPerSecond;
     }
@@ -141,19 +146,23 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
 {
     appendMicrobatchOps(plan, ops);
     MicrobatchSums m;
-    const double attentionShare = plan.training.attentionKernel == AttentionKernel::Flash2 ? device.flash2AttentionShare : 1.0;
+    const double attentionShare =
+        plan.training.attentionKernel == AttentionKernel::Flash2 ? device.flash2AttentionShare : 1.0;
     for (Op &op : ops) {
         timeOp(op, device, opPrecision(plan.training, op), attentionShare);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
-        accumulate(op.scope == OpScope::Layer ? layerSums : op.scope == OpScope::Embedding ? m.embedding : m.output, op, 1.0,
-                   plan.training.cudaGraphs);
+        accumulate(op.scope == OpScope::Layer       ? layerSums
+                   : op.scope == OpScope::Embedding ? m.embedding
+                                                    : m.output,
+                   op, 1.0, plan.training.cudaGraphs);
         double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
         if (op.attentionCore && op.pass != OpPass::Recompute)
             (op.pass == OpPass::Forward ? m.attentionForward : m.attentionBackward) += op.seconds;
-        if (op.scope == OpScope::Layer && op.kind == OpKind::Matmul && !op.attentionCore && op.pass != OpPass::Recompute)
+        if (op.scope == OpScope::Layer && op.kind == OpKind::Matmul && !op.attentionCore &&
+            op.pass != OpPass::Recompute)
             (op.pass == OpPass::Forward ? m.linearForward : m.linearBackward) += op.seconds;
     }
     return m;
@@ -189,7 +198,8 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
         const LinkTier &link = group.spansNodes() ? group.network : group.intraNode;
         const GroupPlacement pair{2, 1, link, link};
         const double send = collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, kvChunk, pair);
-        const double sendBack = collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, 2.0 * kvChunk, pair);
+        const double sendBack =
+            collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, 2.0 * kvChunk, pair);
         const double steps = double(c - 1);
         x.forward = steps * std::max(0.0, send - m.attentionForward / double(c));
         x.backward = steps * std::max(0.0, sendBack - m.attentionBackward / double(c));
@@ -205,7 +215,8 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
     case ContextComm::AllToAll: {
         const double qkv = q * localTokens * (double(model.qDim()) + 2.0 * double(model.kvDim())) / t;
         const double context = q * localTokens * double(model.qDim()) / t;
-        x.forward = bestCollective(Collective::AllToAll, qkv, group).seconds + bestCollective(Collective::AllToAll, context, group).seconds;
+        x.forward = bestCollective(Collective::AllToAll, qkv, group).seconds +
+                    bestCollective(Collective::AllToAll, context, group).seconds;
         x.backward = x.forward;
         break;
     }
@@ -269,7 +280,8 @@ double distinctDestinationNodes(const ModelSpec &model, double nodes)
 {
     double reachable = nodes;
     if (model.routerGroups > 0 && model.routerGroupTopk > 0 && model.routerGroupTopk < model.routerGroups)
-        reachable = std::min(nodes, double(model.routerGroupTopk) * std::max(1.0, std::ceil(nodes / double(model.routerGroups))));
+        reachable = std::min(nodes, double(model.routerGroupTopk) *
+                                        std::max(1.0, std::ceil(nodes / double(model.routerGroups))));
     const double k = double(model.expertsPerToken);
     return reachable * (1.0 - std::pow(1.0 - 1.0 / reachable, k));
 }
@@ -310,7 +322,8 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
     if (isFlexDispatcher(plan.parallel.expertDispatcher))
         return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup);
-    return 2.0 * bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
+    return 2.0 *
+           bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
 
 /// One layer's blocking collectives per micro-batch: tensor-parallel (each pass), context-parallel and the
@@ -335,14 +348,16 @@ StageCompute unitCompute(const Plan &plan, const MicrobatchSums &m, const LayerC
     const double commonBackward = m.layer.backward + replay * m.layer.recompute + c.tensor.backward + c.context.backward
                                   + full * (c.tensor.forward + c.context.forward);
     StageCompute s;
-    s.denseLayer = {commonForward + m.denseMlp.forward, commonBackward + m.denseMlp.backward + replay * m.denseMlp.recompute};
+    s.denseLayer = {commonForward + m.denseMlp.forward,
+                    commonBackward + m.denseMlp.backward + replay * m.denseMlp.recompute};
     s.moeLayer = {commonForward + m.moeMlp.forward + c.expert,
                   commonBackward + m.moeMlp.backward + replay * m.moeMlp.recompute + c.expert * (1.0 + replayA2A)};
     s.embedding = {m.embedding.forward, m.embedding.backward};
     s.output = {m.output.forward, m.output.backward};
     const double kernels = m.layer.computeBound + m.layer.memoryBound + m.denseMlp.computeBound + m.denseMlp.memoryBound
                            + m.moeMlp.computeBound + m.moeMlp.memoryBound;
-    s.memoryBoundShare = kernels > 0 ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound) / kernels : 0.0;
+    s.memoryBoundShare =
+        kernels > 0 ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound) / kernels : 0.0;
     return s;
 }
 
@@ -350,8 +365,8 @@ StageCompute unitCompute(const Plan &plan, const MicrobatchSums &m, const LayerC
 StageCompute stageCompute(const Plan &plan, const MicrobatchSums &m, const LayerComm &c, const StageTime &pace)
 {
     StageCompute s = unitCompute(plan, m, c);
-    s.forward = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds
-                + pace.hostForwardSeconds + pace.offloadForwardSeconds;
+    s.forward = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds +
+                pace.expertCommForwardSeconds + pace.hostForwardSeconds + pace.offloadForwardSeconds;
     s.backward = pace.microbatchSeconds() - s.forward - pace.pipelineCommSeconds;
     return s;
 }
@@ -367,15 +382,19 @@ struct HostTime
 {
     double forward = 0, backward = 0;
 };
-HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u, std::int64_t stage)
+HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u,
+                      std::int64_t stage)
 {
     const double launch = hostLaunchSeconds(plan, device);
     if (!(launch > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
         return {};
-    const double replay = plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
+    const double replay =
+        plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double denseLayers = layers - moeLayers;
-    const auto host = [&](const Sums &part, bool forward) { return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch; };
+    const auto host = [&](const Sums &part, bool forward) {
+        return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch;
+    };
     const auto layerHost = [&](const Sums &mlp, bool forward) {
         return host(m.layer, forward) + (forward ? mlp.forwardLaunches : mlp.backwardLaunches) * launch;
     };
@@ -395,9 +414,10 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         const double gDense = forward ? u.denseLayer.forward : u.denseLayer.backward;
         const double gMoe = forward ? u.moeLayer.forward : u.moeLayer.backward;
         const auto [hEnds, gEnds] = ends(forward);
-        const double exposed = waitsPerLayer
-                                   ? denseLayers * std::max(0.0, hDense - gDense) + moeLayers * std::max(0.0, hMoe - gMoe) + std::max(0.0, hEnds - gEnds)
-                                   : std::max(0.0, denseLayers * hDense + moeLayers * hMoe + hEnds - denseLayers * gDense - moeLayers * gMoe - gEnds);
+        const double exposed = waitsPerLayer ? denseLayers * std::max(0.0, hDense - gDense) +
+                                                   moeLayers * std::max(0.0, hMoe - gMoe) + std::max(0.0, hEnds - gEnds)
+                                             : std::max(0.0, denseLayers * hDense + moeLayers * hMoe + hEnds -
+                                                                 denseLayers * gDense - moeLayers * gMoe - gEnds);
         (forward ? t.forward : t.backward) = exposed;
     }
     return t;
@@ -414,7 +434,8 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
 /// part costs that compute the dispatcher's SMs (HybridEP 32, Megatron-Bridge's moe_hybridep_num_sms; DeepEP
 /// 20, Megatron-Core's moe_deepep_num_sms; NCCL's all-to-all 16) of the device's. It needs two micro-batches
 /// in flight; the replayed collectives stay exposed.
-double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, double a2a, double replayed)
+double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, double a2a,
+                         double replayed)
 {
     if (!plan.parallel.expertCommOverlap || plan.microbatches() < 2 || !(a2a > 0))
         return 2.0 * a2a + replayed;
@@ -442,8 +463,8 @@ struct OffloadTime
 {
     double forward = 0, backward = 0;
 };
-OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const StageActivations &a, const StageCompute &u,
-                            std::int64_t stage)
+OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const StageActivations &a,
+                            const StageCompute &u, std::int64_t stage)
 {
     const double layers = double(a.offloadedLayers);
     const double link = hostLinkBytesPerSecond(plan, device);
@@ -478,10 +499,12 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         const double full = plan.recomputedShare(s);
         const double replay = plan.training.recompute == Recompute::Full ? full : 1.0;
         const double tpLayer = tp.forward + tp.backward + full * tp.forward;
-        st.forwardSeconds = layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
-        st.backwardSeconds = layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
-        st.recomputeSeconds
-            = replay * (layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute + moeLayers * m.moeMlp.recompute);
+        st.forwardSeconds =
+            layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
+        st.backwardSeconds =
+            layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
+        st.recomputeSeconds = replay * (layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute +
+                                        moeLayers * m.moeMlp.recompute);
         // Full recompute and the "moe" module replay the forward dispatch and combine.
         const double a2aRecompute = (plan.training.recomputesMoeLayers() ? 1.0 : full) * expertA2A;
         const double a2aLayer = 2.0 * expertA2A + a2aRecompute;
@@ -511,7 +534,8 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         st.hostForwardSeconds = host.forward;
         st.hostSeconds = host.forward + host.backward;
         if (std::size_t(s) < memory.stages.size()) {
-            const OffloadTime offload = offloadExposure(plan, device, memory.stages[std::size_t(s)].activations, units, s);
+            const OffloadTime offload =
+                offloadExposure(plan, device, memory.stages[std::size_t(s)].activations, units, s);
             st.offloadForwardSeconds = offload.forward;
             st.offloadSeconds = offload.forward + offload.backward;
         }
@@ -540,12 +564,14 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
         in.microbatches = std::int32_t(plan.microbatches());
         in.chunks = std::int32_t(par.virtualStages);
         for (const StageTime &st : est.stages) {
-            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds
-                                        + st.expertCommForwardSeconds + st.hostForwardSeconds + st.offloadForwardSeconds + p2pOneWay);
-            in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds
-                                         - st.tensorCommForwardSeconds + st.contextCommSeconds - st.contextCommForwardSeconds
-                                         + st.expertCommSeconds - st.expertCommForwardSeconds + st.hostSeconds - st.hostForwardSeconds
-                                         + st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay);
+            in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds +
+                                        st.expertCommForwardSeconds + st.hostForwardSeconds + st.offloadForwardSeconds +
+                                        p2pOneWay);
+            in.backwardSeconds.push_back(st.backwardSeconds + st.recomputeSeconds + st.tensorCommSeconds -
+                                         st.tensorCommForwardSeconds + st.contextCommSeconds -
+                                         st.contextCommForwardSeconds + st.expertCommSeconds -
+                                         st.expertCommForwardSeconds + st.hostSeconds - st.hostForwardSeconds +
+                                         st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay);
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
         }
         est.pipeline = trainplan::simulatePipeline(in);
@@ -590,11 +616,12 @@ void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums
     est.tokensPerSecond = sequences * double(model.seqLen) / est.stepSeconds;
     est.validTokensPerSecond = est.tokensPerSecond * (1.0 - training.paddingFraction);
     // Packed documents: the attention the ops do (LayerOps' span), not a whole sequence's.
-    est.modelFlopsPerStep = 3.0 * modelForwardFlopsPerSequence(model, false, attentionSpan(model, training)) * sequences;
+    est.modelFlopsPerStep =
+        3.0 * modelForwardFlopsPerSequence(model, false, attentionSpan(model, training)) * sequences;
     const double microbatchesInJob = sequences / double(training.microBatch);
-    est.hardwareFlopsPerStep = est.modelFlopsPerStep
-                               + m.layer.recomputeFlops * double(model.layers) * double(plan.parallel.tensor) * double(plan.parallel.context)
-                                     * microbatchesInJob;
+    est.hardwareFlopsPerStep = est.modelFlopsPerStep + m.layer.recomputeFlops * double(model.layers) *
+                                                           double(plan.parallel.tensor) *
+                                                           double(plan.parallel.context) * microbatchesInJob;
     est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
     est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
     const double peak = device.peakFlops(training.precision);
@@ -616,7 +643,8 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     }
     const double layersPerStage = double(plan.layersPerStage());
     const auto &b = est.breakdown;
-    const double computeBound = layersPerStage * m.layer.computeBound + m.embedding.computeBound + m.output.computeBound;
+    const double computeBound =
+        layersPerStage * m.layer.computeBound + m.embedding.computeBound + m.output.computeBound;
     const double memoryBound = layersPerStage * m.layer.memoryBound + m.embedding.memoryBound + m.output.memoryBound;
     const double kernels = b[std::size_t(TimeCategory::Compute)] + b[std::size_t(TimeCategory::Recompute)];
     const double kernelTotal = computeBound + memoryBound;
@@ -655,8 +683,8 @@ BottleneckEvidence capacityEvidence(const StageMemory &stage)
     return e;
 }
 
-StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, bool simulatePipeline,
-                          bool tensorWithinNode)
+StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
+                          bool simulatePipeline, bool tensorWithinNode)
 {
     const TrainingConfig &training = plan.training;
     const ParallelConfig &par = plan.parallel;
@@ -668,33 +696,36 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     est.ops.reserve(kOpsPerMicrobatchHint);
     const MicrobatchSums sums = timeMicrobatchOps(plan, device, est.ops);
     // One h-wide activation of this rank's tokens (s / context of each sequence).
-    const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) / double(par.context)
-                              * double(training.microBatch) * double(plan.model.hidden);
+    const double activation = activationElementBytes(training.precision) * double(plan.model.seqLen) /
+                              double(par.context) * double(training.microBatch) * double(plan.model.hidden);
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
     // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
     // send/receive occupies the stage.
     // With overlap_p2p_comm the transfer of one chunk runs beside the next chunk's compute (Megatron-Core
     // --overlap-p2p-communication, interleaved schedule).
     const double boundaryBytes = activation / double(par.tensor);
-    const double perChunk = par.pipeline > 1 ? collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
-                                                                 {2, 1, links.pipelineLink, links.pipelineLink})
-                                             : 0.0;
+    const double perChunk = par.pipeline > 1
+                                ? collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
+                                                    {2, 1, links.pipelineLink, links.pipelineLink})
+                                : 0.0;
     const double chunkForward = double(plan.layersPerStage()) * sums.layer.forward / double(par.virtualStages);
     // Each model chunk's pass of a pipelined schedule waits on its receive, then the host launches the chunk:
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
-    const double p2pOneWay = double(par.virtualStages) * ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    const LayerComm perLayer{tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation)),
-                                        tensorSecondsPerPass(plan, links, activation, activation)),
-                             contextExchange(plan, links, sums),
-                             expertAllToAllPerPass(plan, links)};
+    const double p2pOneWay = double(par.virtualStages) *
+                             ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
+    const LayerComm perLayer{
+        tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation)),
+                   tensorSecondsPerPass(plan, links, activation, activation)),
+        contextExchange(plan, links, sums), expertAllToAllPerPass(plan, links)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     const StageMemory &paceMemory = memory.stages[std::size_t(est.slowestStage)];
-    const DataParallelTime dp = dataParallelTime(plan, device, links, perParam, paceMemory, stageCompute(plan, sums, perLayer, pace));
+    const DataParallelTime dp =
+        dataParallelTime(plan, device, links, perParam, paceMemory, stageCompute(plan, sums, perLayer, pace));
     const double dataExposed = dp.exposedSeconds + fp8AmaxSyncSeconds(plan, links);
     const OptimizerTime optimizerStep = optimizerTime(plan, device, perParam, paceMemory.parameterCount,
                                                       pace.backwardSeconds + pace.recomputeSeconds, est.ops);

@@ -38,7 +38,8 @@ enum class TimeCategory {
 constexpr auto enumNames(TimeCategory)
 {
     using N = EnumName<TimeCategory>;
-    return std::array{N{TimeCategory::Compute, "compute", "Compute"}, N{TimeCategory::Recompute, "recompute", "Recompute"},
+    return std::array{N{TimeCategory::Compute, "compute", "Compute"},
+                      N{TimeCategory::Recompute, "recompute", "Recompute"},
                       N{TimeCategory::TensorComm, "tensor_comm", "Tensor-parallel communication"},
                       N{TimeCategory::ContextComm, "context_comm", "Context-parallel communication (exposed)"},
                       N{TimeCategory::ExpertComm, "expert_comm", "Expert all-to-all (exposed)"},
@@ -69,7 +70,10 @@ inline const char *toString(Bottleneck v) { return spellingOf(v); }
 /// The diagnostic map's columns: every resource but pipeline idle.
 inline constexpr std::size_t kDiagnosticColumnCount = 4;
 /// The column a bottleneck belongs to (pipeline idle: communication).
-constexpr Bottleneck diagnosticColumn(Bottleneck b) { return b == Bottleneck::PipelineIdle ? Bottleneck::Communication : b; }
+constexpr Bottleneck diagnosticColumn(Bottleneck b)
+{
+    return b == Bottleneck::PipelineIdle ? Bottleneck::Communication : b;
+}
 
 /// The numbers behind the limiting resource (io/output/Evidence words them).
 struct BottleneckEvidence
@@ -104,8 +108,8 @@ struct StageTime
     double offloadForwardSeconds = 0; ///< the forward part of offloadSeconds
     double microbatchSeconds() const
     {
-        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds + expertCommSeconds
-               + pipelineCommSeconds + hostSeconds + offloadSeconds;
+        return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds +
+               expertCommSeconds + pipelineCommSeconds + hostSeconds + offloadSeconds;
     }
 };
 

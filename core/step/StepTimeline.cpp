@@ -19,7 +19,8 @@ std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimat
     part(StepPart::TensorComm) = step.category(TimeCategory::TensorComm);
     part(StepPart::ContextComm) = step.category(TimeCategory::ContextComm);
     part(StepPart::ExpertComm) = step.category(TimeCategory::ExpertComm);
-    part(StepPart::PipelineIdle) = step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
+    part(StepPart::PipelineIdle) =
+        step.category(TimeCategory::PipelineBubble) + step.category(TimeCategory::PipelineComm);
     part(StepPart::DataComm) = step.category(TimeCategory::DataComm);
     part(StepPart::Optimizer) = step.category(TimeCategory::Optimizer);
     part(StepPart::HostLaunch) = step.category(TimeCategory::HostLaunch);
@@ -46,8 +47,9 @@ SegmentKind segmentKind(PipelineOpKind kind)
 /// with one transfer.
 std::pair<double, double> microbatchPasses(const StageTime &st)
 {
-    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds + st.expertCommForwardSeconds
-                           + st.hostForwardSeconds + st.offloadForwardSeconds + 0.5 * st.pipelineCommSeconds;
+    const double forward = st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds +
+                           st.expertCommForwardSeconds + st.hostForwardSeconds + st.offloadForwardSeconds +
+                           0.5 * st.pipelineCommSeconds;
     return {forward, st.microbatchSeconds() - forward};
 }
 
@@ -90,7 +92,8 @@ void addPass(StepTimeline &t, StepSegment segment, double expertShare)
 
 /// The micro-batch part of one row without a schedule: forward and backward blocks, micro-batches grouped
 /// so that all `rows` rows together hold at most kMaxOneStageSegments segments.
-void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const StageTime &st, std::int64_t microbatches)
+void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const StageTime &st,
+                    std::int64_t microbatches)
 {
     const auto [forward, backward] = microbatchPasses(st);
     const ExpertShares shares = expertShares(st);
@@ -123,7 +126,8 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
     t.scheduleSeconds = std::max(0.0, step.stepSeconds - tail);
     t.simulated = step.pipeline.valid && std::size_t(t.rows) + 1 == step.pipeline.stageBegin.size();
     t.rowBegin.reserve(std::size_t(t.rows) + 1);
-    t.segments.reserve((t.simulated ? step.pipeline.ops.size() : std::size_t(kMaxOneStageSegments)) + 2 * std::size_t(t.rows));
+    t.segments.reserve((t.simulated ? step.pipeline.ops.size() : std::size_t(kMaxOneStageSegments)) +
+                       2 * std::size_t(t.rows));
     for (std::int32_t row = 0; row < t.rows; ++row) {
         t.rowBegin.push_back(t.segments.size());
         if (t.simulated) {

@@ -56,7 +56,15 @@ std::array<double, kStepPartCount> stepParts(const Plan &plan, const StepEstimat
 /// schedule (or the one-stage sequence); the exposed expert all-to-all of each forward and backward is its
 /// own segment at the op's end (its dispatches and combines run layer by layer inside the op: the segment is
 /// their sum); the last two close the step on every stage.
-enum class SegmentKind : std::uint8_t { Forward, Backward, InputGradient, WeightGradient, DataComm, Optimizer, ExpertComm };
+enum class SegmentKind : std::uint8_t {
+    Forward,
+    Backward,
+    InputGradient,
+    WeightGradient,
+    DataComm,
+    Optimizer,
+    ExpertComm
+};
 constexpr auto enumNames(SegmentKind)
 {
     using N = EnumName<SegmentKind>;

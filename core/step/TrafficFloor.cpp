@@ -53,12 +53,13 @@ struct Counter
 double floorSeconds(const FloorBytes &b, const TrafficFloor &f)
 {
     const double both = f.networkBytesPerSecond + f.scaleUpBytesPerSecond;
-    return std::max(f.networkBytesPerSecond > 0 ? b.network / f.networkBytesPerSecond : 0.0, both > 0 ? b.received / both : 0.0);
+    return std::max(f.networkBytesPerSecond > 0 ? b.network / f.networkBytesPerSecond : 0.0,
+                    both > 0 ? b.received / both : 0.0);
 }
 
 /// The data-parallel collectives of the pace stage; for ZeRO-3 also each pass's floor against its compute.
-void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &q, const StageMemory &stage,
-                       const StageTime &pace, Counter &count)
+void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateBytesPerParameter &q,
+                       const StageMemory &stage, const StageTime &pace, Counter &count)
 {
     const ParallelConfig &par = plan.parallel;
     const ReductionGroups g = reductionGroups(plan, links);
@@ -83,7 +84,8 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         r.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
         r.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
         if (g.replicas.size > 1) // HSDP: the reduced shard all-reduced across the replicas
-            r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size), g.replicas, 1.0);
+            r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size),
+                  g.replicas, 1.0);
         const double reductions = syncLastOnly ? 1.0 : m;
         FloorBytes fb, bb, rb;
         for (std::size_t k = 0; k < kFloorKindCount; ++k) {
@@ -94,11 +96,13 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         }
         FloorBytes bbWithReduce = bb;
         bbWithReduce += rb;
-        const double fwdCompute = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds + pace.expertCommForwardSeconds;
+        const double fwdCompute = pace.forwardSeconds + pace.tensorCommForwardSeconds + pace.contextCommForwardSeconds +
+                                  pace.expertCommForwardSeconds;
         const double bwdCompute = pace.microbatchSeconds() - fwdCompute - pace.pipelineCommSeconds;
         const double fwdPhase = std::max(fwdCompute, floorSeconds(fb, count.floor));
-        count.floor.shardedPhasesSeconds = m * fwdPhase + reductions * std::max(bwdCompute, floorSeconds(bbWithReduce, count.floor))
-                                           + (m - reductions) * std::max(bwdCompute, floorSeconds(bb, count.floor));
+        count.floor.shardedPhasesSeconds = m * fwdPhase +
+                                           reductions * std::max(bwdCompute, floorSeconds(bbWithReduce, count.floor)) +
+                                           (m - reductions) * std::max(bwdCompute, floorSeconds(bb, count.floor));
         return;
     }
     const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
@@ -121,7 +125,8 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double passes = 2.0 + plan.recomputedShare(stage); // forward, backward, the replayed forward
     const double q = activationElementBytes(t.precision);
-    const double activation = q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
+    const double activation =
+        q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
     if (par.tensor > 1) {
         const double perLayer = passes * 2.0 * layers * m;
         if (t.sequenceParallel) {
@@ -136,7 +141,8 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         const double perLayer = layers * m;
         switch (par.contextComm) {
         case ContextComm::Ring: // c - 1 steps forward (and replayed), K, V and their gradients backward
-            count.add(FloorKind::Context, Collective::PointToPoint, kv, links.contextGroup, (c - 1.0) * (passes - 1.0 + 2.0) * perLayer);
+            count.add(FloorKind::Context, Collective::PointToPoint, kv, links.contextGroup,
+                      (c - 1.0) * (passes - 1.0 + 2.0) * perLayer);
             break;
         case ContextComm::AllGather:
             count.add(FloorKind::Context, Collective::AllGather, kv * c, links.contextGroup, passes * perLayer);
@@ -164,7 +170,8 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
             const double copies = tokenBytes * double(model.expertsPerToken) * double(g.size - 1) / double(g.size);
             count.floor.bytes[std::size_t(FloorKind::Expert)] += FloorBytes{tokenBytes * remote, copies} * times;
         } else {
-            count.add(FloorKind::Expert, Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup, times);
+            count.add(FloorKind::Expert, Collective::AllToAll, tokenBytes * double(model.expertsPerToken),
+                      links.expertGroup, times);
         }
     }
     if (par.pipeline > 1) {
@@ -174,7 +181,8 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         const double v = double(par.virtualStages);
         const double transfers = (stage == 0 || stage == par.pipeline - 1 ? 2.0 * v - 1.0 : 2.0 * v) * m;
         const bool crosses = pipelineSpan(par, plan.cluster.fabricGpus()).boundariesAcrossNodes > 0;
-        count.floor.bytes[std::size_t(FloorKind::Pipeline)] += FloorBytes{crosses ? boundary : 0.0, boundary} * transfers;
+        count.floor.bytes[std::size_t(FloorKind::Pipeline)] +=
+            FloorBytes{crosses ? boundary : 0.0, boundary} * transfers;
     }
 }
 
@@ -188,8 +196,8 @@ double TrafficFloor::secondsOf(FloorKind k) const
     return floorSeconds(b, *this);
 }
 
-TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, const MemoryEstimate &memory,
-                          const StepEstimate &step)
+TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
+                          const MemoryEstimate &memory, const StepEstimate &step)
 {
     TrafficFloor floor;
     if (step.stages.empty() || memory.stages.empty())
@@ -204,8 +212,10 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     dataParallelFloor(plan, links, q, stage, step.stages[std::size_t(s)], count);
     layerFloor(plan, links, s, count);
     if (plan.parallel.offloadOptimizer) {
-        const double shard = stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.shardRanks()) : 1.0);
-        floor.bytes[std::size_t(FloorKind::Offload)].received += shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
+        const double shard =
+            stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.shardRanks()) : 1.0);
+        floor.bytes[std::size_t(FloorKind::Offload)].received +=
+            shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
     }
     FloorBytes all{};
     for (std::size_t k = 0; k < kFloorKindCount; ++k)

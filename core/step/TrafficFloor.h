@@ -80,14 +80,15 @@ struct TrafficFloor
     /// floor or their compute, whichever is longer; the step at least their sum.
     double shardedPhasesSeconds = 0;
     double linksSeconds = 0; ///< the collectives' floor alone: the network's bytes, all received bytes, the host link's
-    double seconds = 0; ///< the floor: the network's bytes over its rate, all received bytes over both links, the host link's, or the phases' sum
+    double seconds = 0; ///< the floor: the network's bytes over its rate, all received bytes over both links, the host
+                        ///< link's, or the phases' sum
     FloorKind dominant = FloorKind::GradientReduce; ///< the kind with the most floor time
     /// One kind's floor on its own: its network bytes over the network share, or all it receives over both links.
     double secondsOf(FloorKind k) const;
 };
 
 /// The floor of a plan's step (validated plan, its device and links, memory and step estimates).
-TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, const MemoryEstimate &memory,
-                          const StepEstimate &step);
+TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,
+                          const MemoryEstimate &memory, const StepEstimate &step);
 
 } // namespace trainplan

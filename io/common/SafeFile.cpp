@@ -55,7 +55,8 @@ struct Pending
 QString siblingOf(const QString &link)
 {
     for (int n = 0;; ++n) {
-        const QString candidate = QStringLiteral("%1.trainplan-new%2").arg(link).arg(n == 0 ? QString() : QString::number(n));
+        const QString candidate =
+            QStringLiteral("%1.trainplan-new%2").arg(link).arg(n == 0 ? QString() : QString::number(n));
         if (!QFileInfo(candidate).exists() && !QFileInfo(candidate).isSymLink())
             return candidate;
     }

@@ -15,9 +15,9 @@
 
 namespace trainplan::io {
 
-/// The bytes of the regular file `path`, at most `maxBytes`; empty with `error` set (the rule, without the path) when it is
-/// not a regular file (a directory, a named pipe, a device), cannot be read or is larger. `what` names the
-/// kind of file in the message ("a configuration file", "a trace").
+/// The bytes of the regular file `path`, at most `maxBytes`; empty with `error` set (the rule, without the path) when
+/// it is not a regular file (a directory, a named pipe, a device), cannot be read or is larger. `what` names the kind
+/// of file in the message ("a configuration file", "a trace").
 std::optional<QByteArray> readRegularFile(const QString &path, qint64 maxBytes, const QString &what, QString *error);
 
 /// True unless `path` exists and is not a regular file (a device, a pipe, a directory); `error` says which.
@@ -33,7 +33,8 @@ bool writeAtomically(const QString &path, const QByteArray &bytes, QString *erro
 
 /// Writes every (path, bytes) or none: all are written and flushed to disk before the first replaces its
 /// target, so a full disk leaves every target as it was.
-bool writeAllAtomically(const std::vector<std::pair<QString, QByteArray>> &files, QString *error, Links links = Links::Follow);
+bool writeAllAtomically(const std::vector<std::pair<QString, QByteArray>> &files, QString *error,
+                        Links links = Links::Follow);
 
 /// True when `a` and `b` are one existing file (the same path, a link to it or a hard link).
 bool isSameFile(const QString &a, const QString &b);

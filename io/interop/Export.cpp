@@ -22,7 +22,8 @@ const char *spellingOf(ExportTarget target)
 
 std::optional<ExportTarget> exportTargetFrom(const QString &spelling)
 {
-    for (ExportTarget t : {ExportTarget::Megatron, ExportTarget::NeMo, ExportTarget::Torchtitan, ExportTarget::DeepSpeed})
+    for (ExportTarget t :
+         {ExportTarget::Megatron, ExportTarget::NeMo, ExportTarget::Torchtitan, ExportTarget::DeepSpeed})
         if (spelling == QLatin1String(spellingOf(t)))
             return t;
     return std::nullopt;
@@ -41,21 +42,75 @@ const char *fileSuffixOf(ExportTarget target)
 
 namespace {
 
-const QStringList kMegatronKeys{
-    "model.layers", "model.hidden", "model.ffn_hidden", "model.heads", "model.kv_heads", "model.head_dim", "model.seq_len",
-    "model.vocab", "model.mlp", "model.tied_embeddings", "model.norm", "model.linear_bias", "model.position_embedding",
-    "model.dropout", "model.experts", "model.experts_per_token", "model.expert_ffn_hidden", "model.moe_layer_interval",
-    "model.shared_experts", "model.dense_layers", "model.router_groups", "model.router_group_topk",
-    "model.mtp_layers", "model.attention", "model.q_lora_rank", "model.kv_lora_rank", "model.qk_nope_head_dim",
-    "model.qk_rope_head_dim", "model.v_head_dim", "training.global_batch", "training.micro_batch", "training.precision",
-    "training.fp8_param_gather", "training.recompute", "training.recompute_mla_up_proj", "training.recompute_moe_act",
-    "training.recompute_moe", "training.sequence_parallel", "training.flash_attention", "training.recompute_layers",
-    "training.activation_offload_layers", "training.fp8_attention", "training.cuda_graphs", "training.fused_expert_mlp",
-    "model.sliding_window", "model.full_attention_interval", "model.attention_sinks", "parallel.expert_comm_overlap",
-    "training.optimizer", "parallel.offload_optimizer", "parallel.zero_stage", "training.optimizer_moments", "training.master_weights", "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert", "parallel.expert_tensor",
-    "parallel.expert_dispatcher", "parallel.virtual_stages", "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.overlap_grad_reduce",
-    "parallel.overlap_param_gather", "parallel.tensor_comm_overlap", "parallel.overlap_p2p_comm", "parallel.context_comm",
-    "cluster.nodes", "cluster.gpus_per_node"};
+const QStringList kMegatronKeys{"model.layers",
+                                "model.hidden",
+                                "model.ffn_hidden",
+                                "model.heads",
+                                "model.kv_heads",
+                                "model.head_dim",
+                                "model.seq_len",
+                                "model.vocab",
+                                "model.mlp",
+                                "model.tied_embeddings",
+                                "model.norm",
+                                "model.linear_bias",
+                                "model.position_embedding",
+                                "model.dropout",
+                                "model.experts",
+                                "model.experts_per_token",
+                                "model.expert_ffn_hidden",
+                                "model.moe_layer_interval",
+                                "model.shared_experts",
+                                "model.dense_layers",
+                                "model.router_groups",
+                                "model.router_group_topk",
+                                "model.mtp_layers",
+                                "model.attention",
+                                "model.q_lora_rank",
+                                "model.kv_lora_rank",
+                                "model.qk_nope_head_dim",
+                                "model.qk_rope_head_dim",
+                                "model.v_head_dim",
+                                "training.global_batch",
+                                "training.micro_batch",
+                                "training.precision",
+                                "training.fp8_param_gather",
+                                "training.recompute",
+                                "training.recompute_mla_up_proj",
+                                "training.recompute_moe_act",
+                                "training.recompute_moe",
+                                "training.sequence_parallel",
+                                "training.flash_attention",
+                                "training.recompute_layers",
+                                "training.activation_offload_layers",
+                                "training.fp8_attention",
+                                "training.cuda_graphs",
+                                "training.fused_expert_mlp",
+                                "model.sliding_window",
+                                "model.full_attention_interval",
+                                "model.attention_sinks",
+                                "parallel.expert_comm_overlap",
+                                "training.optimizer",
+                                "parallel.offload_optimizer",
+                                "parallel.zero_stage",
+                                "training.optimizer_moments",
+                                "training.master_weights",
+                                "parallel.tensor",
+                                "parallel.pipeline",
+                                "parallel.context",
+                                "parallel.expert",
+                                "parallel.expert_tensor",
+                                "parallel.expert_dispatcher",
+                                "parallel.virtual_stages",
+                                "parallel.first_stage_layers",
+                                "parallel.last_stage_layers",
+                                "parallel.overlap_grad_reduce",
+                                "parallel.overlap_param_gather",
+                                "parallel.tensor_comm_overlap",
+                                "parallel.overlap_p2p_comm",
+                                "parallel.context_comm",
+                                "cluster.nodes",
+                                "cluster.gpus_per_node"};
 
 QString num(std::int64_t v)
 {
@@ -68,13 +123,16 @@ void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStr
     static const Plan defaults;
     for (const PlanKey &key : planKeys()) {
         const QString path = QLatin1String(key.path);
-        if (!key.access.get || !path.contains('.') || expressed.contains(path) || alsoHandled.contains(path) || path.startsWith(QLatin1String("run.")))
+        if (!key.access.get || !path.contains('.') || expressed.contains(path) || alsoHandled.contains(path) ||
+            path.startsWith(QLatin1String("run.")))
             continue;
-        if (path == QLatin1String("parallel.data") || path == QLatin1String("model.name") || path == QLatin1String("model.preset"))
+        if (path == QLatin1String("parallel.data") || path == QLatin1String("model.name") ||
+            path == QLatin1String("model.preset"))
             continue; // derived from the GPUs; names
         const KeyValue v = key.get(plan);
         if (!(v == key.get(defaults)) && !std::holds_alternative<std::monostate>(v))
-            out.notExpressed << QStringLiteral("%1: no %2 setting; set it in Trainplan").arg(path, QString::fromLatin1(key.label).toLower());
+            out.notExpressed << QStringLiteral("%1: no %2 setting; set it in Trainplan")
+                                    .arg(path, QString::fromLatin1(key.label).toLower());
     }
 }
 
@@ -82,12 +140,14 @@ void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStr
 /// then every n-th layer routed ("([0]*3+[1]*58)" for DeepSeek-V3).
 QString moeLayerPattern(const ModelSpec &m)
 {
-    const std::int64_t n = std::max<std::int64_t>(1, m.moeLayerInterval), rest = std::max<std::int64_t>(0, m.layers - m.denseLayers);
+    const std::int64_t n = std::max<std::int64_t>(1, m.moeLayerInterval),
+                       rest = std::max<std::int64_t>(0, m.layers - m.denseLayers);
     QStringList terms;
     if (m.denseLayers > 0)
         terms << QStringLiteral("[0]*%1").arg(m.denseLayers);
     if (rest / n > 0)
-        terms << (n == 1 ? QStringLiteral("[1]*%1").arg(rest) : QStringLiteral("([0]*%1+[1])*%2").arg(n - 1).arg(rest / n));
+        terms << (n == 1 ? QStringLiteral("[1]*%1").arg(rest)
+                         : QStringLiteral("([0]*%1+[1])*%2").arg(n - 1).arg(rest / n));
     if (rest % n > 0)
         terms << QStringLiteral("[0]*%1").arg(rest % n);
     return QStringLiteral("\"(%1)\"").arg(terms.join(QLatin1Char('+')));
@@ -107,9 +167,11 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << "--moe-router-num-groups " + num(m.routerGroups) << "--moe-router-group-topk " + num(m.routerGroupTopk);
-    f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp     ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
-          : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp ? QStringLiteral("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep")
-                                                                         : QStringLiteral("--moe-token-dispatcher-type alltoall"));
+    f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
+              ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
+          : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
+              ? QStringLiteral("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep")
+              : QStringLiteral("--moe-token-dispatcher-type alltoall"));
     return f;
 }
 
@@ -212,12 +274,14 @@ QStringList precisionAwareOptimizerFlags(const TrainingConfig &t, ExportResult &
         return {};
     QStringList f{QStringLiteral("--use-precision-aware-optimizer")};
     if (t.optimizerMoments != MomentFormat::Fp32)
-        f << QStringLiteral("--exp-avg-dtype %1 --exp-avg-sq-dtype %1").arg(QLatin1String(toString(t.optimizerMoments)));
+        f << QStringLiteral("--exp-avg-dtype %1 --exp-avg-sq-dtype %1")
+                 .arg(QLatin1String(toString(t.optimizerMoments)));
     if (t.masterWeights == MasterFormat::Fp16)
         f << QStringLiteral("--main-params-dtype fp16");
     else if (t.masterWeights == MasterFormat::Bf16)
-        out.notExpressed << QStringLiteral("training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
-                                           "fp16 (Apex's DistributedFusedAdam with dtype bf16, NeMo 1's optim.dtype, keeps them in bf16)");
+        out.notExpressed << QStringLiteral(
+            "training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
+            "fp16 (Apex's DistributedFusedAdam with dtype bf16, NeMo 1's optim.dtype, keeps them in bf16)");
     return f;
 }
 
@@ -231,7 +295,9 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     if (p.expertTensor > 0)
         f << "--expert-tensor-parallel-size " + num(p.expertTensor);
     if (p.context > 1)
-        f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather ? "all_gather" : p.contextComm == ContextComm::AllToAll ? "a2a" : "p2p");
+        f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather  ? "all_gather"
+                                                  : p.contextComm == ContextComm::AllToAll ? "a2a"
+                                                                                           : "p2p");
     if (p.virtualStages > 1)
         f << "--num-virtual-stages-per-pipeline-rank " + num(p.virtualStages);
     if (p.firstStageLayers > 0)
@@ -245,18 +311,22 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     else if (p.zeroStage > 1 && plan.training.framework == Framework::Fsdp)
         f << "--use-torch-fsdp2";
     else if (p.zeroStage > 1)
-        f << QStringLiteral("--use-megatron-fsdp --data-parallel-sharding-strategy %1").arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
+        f << QStringLiteral("--use-megatron-fsdp --data-parallel-sharding-strategy %1")
+                 .arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
     f << precisionAwareOptimizerFlags(plan.training, out);
     if (p.offloadOptimizer)
         f << "--optimizer-cpu-offload";
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << "--overlap-moe-expert-parallel-comm --delay-wgrad-compute";
-    for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"}, std::pair{p.overlapParamGather, "--overlap-param-gather"},
-                                   std::pair{p.tensorCommOverlap, "--tp-comm-overlap"}, std::pair{p.overlapP2pComm, "--overlap-p2p-communication"}})
+    for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"},
+                                   std::pair{p.overlapParamGather, "--overlap-param-gather"},
+                                   std::pair{p.tensorCommOverlap, "--tp-comm-overlap"},
+                                   std::pair{p.overlapP2pComm, "--overlap-p2p-communication"}})
         if (on)
             f << QLatin1String(flag);
     if (p.schedule == Schedule::GPipe || p.schedule == Schedule::ZeroBubbleH1)
-        out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B").arg(QLatin1String(toString(p.schedule)));
+        out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B")
+                                .arg(QLatin1String(toString(p.schedule)));
     return f;
 }
 
@@ -265,17 +335,22 @@ QByteArray megatronScript(const Plan &plan, ExportResult &out)
     QStringList flags = megatronFlags(plan, out);
     flags << megatronParallelFlags(plan, out);
     flags.removeAll(QString());
-    if (plan.training.framework != Framework::Megatron && !(plan.training.framework == Framework::Fsdp && plan.parallel.zeroStage > 1))
-        out.notExpressed << QStringLiteral("training.framework = %1: this is a Megatron-LM launch").arg(QLatin1String(toString(plan.training.framework)));
-    QString s = QStringLiteral("#!/bin/bash\n# Megatron-LM launch for: %1\n# Written by trainplan export; hardware: %2 x %3 GPUs of %4.\n"
-                               "# Add your data, tokenizer, learning-rate and checkpoint arguments.\n\n"
-                               "torchrun --nnodes %2 --nproc_per_node %3 pretrain_gpt.py \\\n")
-                    .arg(QString::fromStdString(plan.name.empty() ? plan.model.name : plan.name))
-                    .arg(plan.cluster.nodes)
-                    .arg(plan.cluster.gpusPerNode)
-                    .arg(QString::fromStdString(plan.cluster.device));
+    if (plan.training.framework != Framework::Megatron &&
+        !(plan.training.framework == Framework::Fsdp && plan.parallel.zeroStage > 1))
+        out.notExpressed << QStringLiteral("training.framework = %1: this is a Megatron-LM launch")
+                                .arg(QLatin1String(toString(plan.training.framework)));
+    QString s =
+        QStringLiteral(
+            "#!/bin/bash\n# Megatron-LM launch for: %1\n# Written by trainplan export; hardware: %2 x %3 GPUs of %4.\n"
+            "# Add your data, tokenizer, learning-rate and checkpoint arguments.\n\n"
+            "torchrun --nnodes %2 --nproc_per_node %3 pretrain_gpt.py \\\n")
+            .arg(QString::fromStdString(plan.name.empty() ? plan.model.name : plan.name))
+            .arg(plan.cluster.nodes)
+            .arg(plan.cluster.gpusPerNode)
+            .arg(QString::fromStdString(plan.cluster.device));
     for (qsizetype i = 0; i < flags.size(); ++i)
-        s += QStringLiteral("    ") + flags[i] + (i + 1 < flags.size() ? QStringLiteral(" \\\n") : QStringLiteral("\n"));
+        s +=
+            QStringLiteral("    ") + flags[i] + (i + 1 < flags.size() ? QStringLiteral(" \\\n") : QStringLiteral("\n"));
     return s.toUtf8();
 }
 
@@ -283,7 +358,9 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
-    QJsonObject zero{{"stage", double(p.zeroStage)}, {"overlap_comm", p.overlapGradReduce}, {"contiguous_gradients", true},
+    QJsonObject zero{{"stage", double(p.zeroStage)},
+                     {"overlap_comm", p.overlapGradReduce},
+                     {"contiguous_gradients", true},
                      {"reduce_bucket_size", p.bucketBytes / 2.0},
                      {"offload_optimizer", QJsonObject{{"device", p.offloadOptimizer ? "cpu" : "none"}}}};
     QJsonObject o{{"train_batch_size", double(t.globalBatch)},
@@ -294,10 +371,13 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
                   {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW"}}},
                   {"zero_optimization", zero}};
     if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
-        out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16").arg(QLatin1String(toString(t.precision)));
-    out.notExpressed << QStringLiteral("the model (model.*): a DeepSpeed config has none; give its config.json with the import");
+        out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16")
+                                .arg(QLatin1String(toString(t.precision)));
+    out.notExpressed << QStringLiteral(
+        "the model (model.*): a DeepSpeed config has none; give its config.json with the import");
     if (p.tensor > 1 || p.pipeline > 1 || p.context > 1)
-        out.notExpressed << QStringLiteral("parallel.tensor / pipeline / context: set in the model code or launcher, not the DeepSpeed config");
+        out.notExpressed << QStringLiteral(
+            "parallel.tensor / pipeline / context: set in the model code or launcher, not the DeepSpeed config");
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
@@ -313,10 +393,14 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
         if (m.expertFfnHidden > 0)
             s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
         if (m.routerGroups > 0)
-            s += QStringLiteral("    moe_router_num_groups: %1\n    moe_router_group_topk: %2\n").arg(m.routerGroups).arg(m.routerGroupTopk);
-        s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp     ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
-             : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_flex_dispatcher_backend: hybridep\n")
-                                                                            : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
+            s += QStringLiteral("    moe_router_num_groups: %1\n    moe_router_group_topk: %2\n")
+                     .arg(m.routerGroups)
+                     .arg(m.routerGroupTopk);
+        s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
+                 ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
+             : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
+                 ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_flex_dispatcher_backend: hybridep\n")
+                 : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
     }
     if (t.recompute == Recompute::Selective)
         s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
@@ -332,13 +416,15 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
         if (offload)
             s += QStringLiteral("  optimizer_cpu_offload: true\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
-            s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n").arg(QLatin1String(toString(t.optimizerMoments)));
+            s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
+                     .arg(QLatin1String(toString(t.optimizerMoments)));
         if (t.masterWeights == MasterFormat::Fp16)
             s += QStringLiteral("  main_params_dtype: fp16\n");
     }
     if (t.masterWeights == MasterFormat::Bf16)
-        out.notExpressed << QStringLiteral("training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
-                                           "fp16 (NeMo 1's distributed_fused_adam with optim.dtype bf16 keeps them in bf16)");
+        out.notExpressed << QStringLiteral(
+            "training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
+            "fp16 (NeMo 1's distributed_fused_adam with optim.dtype bf16 keeps them in bf16)");
     return s;
 }
 
@@ -502,18 +588,20 @@ const QStringList &expressedKeys(ExportTarget target)
 {
     static const QStringList nemo = [] {
         QStringList k = kMegatronKeys;
-        for (const char *drop : {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
-                                 "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
-                                 "parallel.first_stage_layers", "parallel.last_stage_layers"})
+        for (const char *drop :
+             {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
+              "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
+              "parallel.first_stage_layers", "parallel.last_stage_layers"})
             k.removeAll(QLatin1String(drop));
         return k;
     }();
-    static const QStringList torchtitan{"training.global_batch", "training.micro_batch", "model.seq_len", "training.recompute",
-                                        "parallel.shard_group",
-                                        "training.recompute_interval", "training.compile", "training.loss_kernel",
-                                        "parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.reshard_after_forward",
-                                        "training.precision", "parallel.tensor_comm_overlap"};
-    static const QStringList deepspeed{"training.global_batch", "training.micro_batch", "parallel.zero_stage", "parallel.offload_optimizer",
+    static const QStringList torchtitan{
+        "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
+        "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
+        "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
+        "training.precision",    "parallel.tensor_comm_overlap"};
+    static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
+                                       "parallel.zero_stage",          "parallel.offload_optimizer",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
     switch (target) {
     case ExportTarget::Megatron: return kMegatronKeys;
@@ -530,31 +618,35 @@ ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &ca
     // A launch written for a plan that cannot run says so: it would fail at its first step.
     const Estimate e = estimate(plan, catalog, EstimateOptions::analytic());
     if (!e.valid)
-        out.warnings << QStringLiteral("the plan has errors; the launch is written as the plan says, but it will not run as planned");
+        out.warnings << QStringLiteral(
+            "the plan has errors; the launch is written as the plan says, but it will not run as planned");
     else if (!e.memory.fits)
-        out.warnings << QStringLiteral("the plan does not fit: %1 GiB on stage %2 of %3 GiB per GPU; this launch runs out of memory")
-                            .arg(e.memory.peakBytes / units::GiB, 0, 'f', 1)
-                            .arg(e.memory.peakStage)
-                            .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0);
+        out.warnings
+            << QStringLiteral(
+                   "the plan does not fit: %1 GiB on stage %2 of %3 GiB per GPU; this launch runs out of memory")
+                   .arg(e.memory.peakBytes / units::GiB, 0, 'f', 1)
+                   .arg(e.memory.peakStage)
+                   .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0);
     switch (target) {
     case ExportTarget::Megatron: out.text = megatronScript(plan, out); break;
     case ExportTarget::NeMo: out.text = nemoRecipe(plan, out); break;
     case ExportTarget::Torchtitan: out.text = torchtitanJob(plan, out); break;
     case ExportTarget::DeepSpeed: out.text = deepSpeedConfig(plan, out); break;
     }
-    static const QStringList hardware{"cluster.device", "cluster.intra_node_link", "cluster.network", "cluster.scale_up_domain",
-                                      "cluster.nodes", "cluster.gpus_per_node"};
+    static const QStringList hardware{"cluster.device",          "cluster.intra_node_link", "cluster.network",
+                                      "cluster.scale_up_domain", "cluster.nodes",           "cluster.gpus_per_node"};
     QStringList handled = hardware;
-    handled << QStringLiteral("training.precision") << QStringLiteral("parallel.zero_stage") << QStringLiteral("parallel.schedule")
-            << QStringLiteral("training.framework");
+    handled << QStringLiteral("training.precision") << QStringLiteral("parallel.zero_stage")
+            << QStringLiteral("parallel.schedule") << QStringLiteral("training.framework");
     if (target != ExportTarget::Megatron && target != ExportTarget::NeMo)
         for (const PlanKey &k : planKeys())
             if (QLatin1String(k.path).startsWith(QLatin1String("model.")))
                 handled << QLatin1String(k.path);
     listNotExpressed(plan, expressedKeys(target), handled, out);
     if (!plan.cluster.device.empty())
-        out.notExpressed << QStringLiteral("cluster.device = %1 and the links: the hardware is where you launch it, not in the file")
-                                .arg(QString::fromStdString(plan.cluster.device));
+        out.notExpressed
+            << QStringLiteral("cluster.device = %1 and the links: the hardware is where you launch it, not in the file")
+                   .arg(QString::fromStdString(plan.cluster.device));
     return out;
 }
 

@@ -38,17 +38,19 @@ ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
     const QJsonDocument doc = QJsonDocument::fromJson(relaxedJson(bytes));
     if (doc.isObject()) {
         const QJsonObject o = doc.object();
-        if (o.contains(QLatin1String("zero_optimization")) || o.contains(QLatin1String("train_micro_batch_size_per_gpu"))
-            || o.contains(QLatin1String("train_batch_size")))
+        if (o.contains(QLatin1String("zero_optimization")) ||
+            o.contains(QLatin1String("train_micro_batch_size_per_gpu")) ||
+            o.contains(QLatin1String("train_batch_size")))
             return ImportFormat::DeepSpeed;
-        if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures"))
-            || o.contains(QLatin1String("num_hidden_layers")) || o.contains(QLatin1String("n_layer")) || o.contains(QLatin1String("text_config")))
+        if (o.contains(QLatin1String("model_type")) || o.contains(QLatin1String("architectures")) ||
+            o.contains(QLatin1String("num_hidden_layers")) || o.contains(QLatin1String("n_layer")) ||
+            o.contains(QLatin1String("text_config")))
             return ImportFormat::HuggingFace;
         return ImportFormat::Unknown;
     }
-    if (bytes.contains("--num-layers") || bytes.contains("--hidden-size") || bytes.contains("--tensor-model-parallel-size")
-        || bytes.contains("--micro-batch-size") || bytes.contains("--seq-length") || bytes.contains("pretrain_gpt.py")
-        || bytes.contains("pretrain_mamba.py"))
+    if (bytes.contains("--num-layers") || bytes.contains("--hidden-size") ||
+        bytes.contains("--tensor-model-parallel-size") || bytes.contains("--micro-batch-size") ||
+        bytes.contains("--seq-length") || bytes.contains("pretrain_gpt.py") || bytes.contains("pretrain_mamba.py"))
         return ImportFormat::Megatron; // a script running Megatron-LM's entry point, even with its flags elsewhere
     return ImportFormat::Unknown;
 }
@@ -82,10 +84,14 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
             const auto [it, added] = keys.emplace(k.path, k);
             // An FP8-family recipe also says bf16 (its parameters and the rest): the low format wins.
             if (!added && k.path == QLatin1String("training.precision")) {
-                const auto lowPrecision = [](const QJsonValue &v) { return v.toString().startsWith(QLatin1String("fp8")) || v.toString().startsWith(QLatin1String("mx")) || v.toString().startsWith(QLatin1String("nv")); };
+                const auto lowPrecision = [](const QJsonValue &v) {
+                    return v.toString().startsWith(QLatin1String("fp8")) ||
+                           v.toString().startsWith(QLatin1String("mx")) || v.toString().startsWith(QLatin1String("nv"));
+                };
                 // ... and a recipe (blockwise, mxfp8) is more specific than the format (fp8).
-                if ((lowPrecision(k.value) && it->second.value == QJsonValue(QStringLiteral("bf16")))
-                    || (lowPrecision(k.value) && k.value != QJsonValue(QStringLiteral("fp8")) && it->second.value == QJsonValue(QStringLiteral("fp8"))))
+                if ((lowPrecision(k.value) && it->second.value == QJsonValue(QStringLiteral("bf16"))) ||
+                    (lowPrecision(k.value) && k.value != QJsonValue(QStringLiteral("fp8")) &&
+                     it->second.value == QJsonValue(QStringLiteral("fp8"))))
                     it->second = k;
                 if (lowPrecision(k.value) != lowPrecision(it->second.value) || lowPrecision(k.value))
                     continue;
@@ -96,9 +102,11 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
             if (!added && (k.weak || it->second.weak))
                 continue;
             if (!added && it->second.value != k.value)
-                result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 here (%3) but %4 in %5 (%6)")
-                                                             .arg(k.path, valueText(k.value), k.source, valueText(it->second.value),
-                                                                  ImportMessage{it->second.file, it->second.line, {}}.where(), it->second.source)});
+                result.errors.push_back(
+                    {k.file, k.line,
+                     QStringLiteral("%1: %2 here (%3) but %4 in %5 (%6)")
+                         .arg(k.path, valueText(k.value), k.source, valueText(it->second.value),
+                              ImportMessage{it->second.file, it->second.line, {}}.where(), it->second.source)});
         }
     return keys;
 }
@@ -122,7 +130,8 @@ void checkRanges(const std::map<QString, ImportedKey> &keys, ImportResult &resul
         else
             continue; // a type the plan reader names
         if (const std::optional<std::string> problem = checkValue(*key, value))
-            result.errors.push_back({k.file, k.line, QStringLiteral("%1: %2 %3").arg(k.source, path, QString::fromStdString(*problem))});
+            result.errors.push_back(
+                {k.file, k.line, QStringLiteral("%1: %2 %3").arg(k.source, path, QString::fromStdString(*problem))});
     }
 }
 
@@ -153,8 +162,8 @@ void resolveFsdp(std::map<QString, ImportedKey> &keys)
     } else if (megatron && megatron->value.toBool()) {
         static const QStringList stages{"no_shard", "optim", "optim_grads", "optim_grads_params"};
         const QString strategy = sharding ? sharding->value.toString() : QStringLiteral("optim_grads_params");
-        set("parallel.zero_stage", double(std::max<qsizetype>(0, stages.indexOf(strategy))), sharding ? *sharding : *megatron,
-            QStringLiteral(": Megatron-FSDP sharding %1").arg(strategy));
+        set("parallel.zero_stage", double(std::max<qsizetype>(0, stages.indexOf(strategy))),
+            sharding ? *sharding : *megatron, QStringLiteral(": Megatron-FSDP sharding %1").arg(strategy));
     }
 }
 
@@ -269,7 +278,8 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
 {
     const QJsonObject example = QJsonDocument::fromJson(builtinExamplePlan()).object();
     const auto exampleValue = [&](const QString &path) -> QJsonValue {
-        return path == QLatin1String("model.seq_len") ? QJsonValue(exampleSeqLen()) : example[path.section('.', 0, 0)][path.section('.', 1)];
+        return path == QLatin1String("model.seq_len") ? QJsonValue(exampleSeqLen())
+                                                      : example[path.section('.', 0, 0)][path.section('.', 1)];
     };
     std::vector<MissingKey> needed;
     const auto need = [&](const char *path, const char *meaning) {
@@ -307,27 +317,34 @@ void listAssumptions(const QJsonObject &doc, const std::map<QString, ImportedKey
 /// format's defaults, and the report says so (issue 40: an import "did not fit" with no word of why).
 void listDefaults(const Plan &plan, const std::map<QString, ImportedKey> &keys, ImportResult &result)
 {
-    static const char *const shaping[] = {"parallel.tensor", "parallel.pipeline", "parallel.context", "parallel.expert",
-                                          "parallel.zero_stage", "training.micro_batch", "training.recompute",
-                                          "training.precision", "training.flash_attention", "training.sequence_parallel"};
+    static const char *const shaping[] = {
+        "parallel.tensor",          "parallel.pipeline",         "parallel.context",   "parallel.expert",
+        "parallel.zero_stage",      "training.micro_batch",      "training.recompute", "training.precision",
+        "training.flash_attention", "training.sequence_parallel"};
     for (const char *path : shaping) {
         const PlanKey *key = findPlanKey(path);
-        if (keys.count(QLatin1String(path)) || !key || (QLatin1String(path) == QLatin1String("parallel.expert") && !plan.model.isMoe()))
+        if (keys.count(QLatin1String(path)) || !key ||
+            (QLatin1String(path) == QLatin1String("parallel.expert") && !plan.model.isMoe()))
             continue;
-        result.defaults << QStringLiteral("%1 = %2").arg(QLatin1String(path), QString::fromStdString(formatValue(key->get(plan))));
+        result.defaults << QStringLiteral("%1 = %2").arg(QLatin1String(path),
+                                                         QString::fromStdString(formatValue(key->get(plan))));
     }
     if (!keys.count(QStringLiteral("parallel.data")))
-        result.defaults << QStringLiteral("parallel.data = %1 (the GPUs over tensor x pipeline x context)").arg(plan.parallel.data);
+        result.defaults
+            << QStringLiteral("parallel.data = %1 (the GPUs over tensor x pipeline x context)").arg(plan.parallel.data);
 }
 
 /// A file that gave no key at all: an import of nothing is an error, not the example plan.
 void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
 {
     if (f.keys.empty() && f.errors.empty())
-        result.errors.push_back({name, 0, QStringLiteral("no setting Trainplan plans was read from it (read as %1%2); is it the run's "
-                                                          "configuration?")
-                                              .arg(QLatin1String(formatName(f.format)),
-                                                   f.notPlanned.isEmpty() ? QString() : QStringLiteral(", only ") + f.notPlanned.join(QStringLiteral(", ")))});
+        result.errors.push_back(
+            {name, 0,
+             QStringLiteral("no setting Trainplan plans was read from it (read as %1%2); is it the run's "
+                            "configuration?")
+                 .arg(QLatin1String(formatName(f.format)),
+                      f.notPlanned.isEmpty() ? QString()
+                                             : QStringLiteral(", only ") + f.notPlanned.join(QStringLiteral(", ")))});
 }
 
 /// "key=value" overrides (numbers, true/false, otherwise text): they replace what the files say, and
@@ -339,18 +356,23 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
         const qsizetype eq = set.indexOf('=');
         const QString path = set.left(eq).trimmed(), text = set.mid(eq + 1).trimmed();
         if (eq <= 0 || !path.contains('.')) {
-            result.errors.push_back({QStringLiteral("--set"), 0, QStringLiteral("%1: write KEY=VALUE with a plan key such as parallel.tensor=8").arg(set)});
+            result.errors.push_back(
+                {QStringLiteral("--set"), 0,
+                 QStringLiteral("%1: write KEY=VALUE with a plan key such as parallel.tensor=8").arg(set)});
             return false;
         }
         if (const auto [it, first] = given.emplace(path, text); !first) {
-            result.errors.push_back({QStringLiteral("--set"), 0, QStringLiteral("%1 is set twice (%2 and %3): give each key once")
-                                                                     .arg(path, it->second, text)});
+            result.errors.push_back(
+                {QStringLiteral("--set"), 0,
+                 QStringLiteral("%1 is set twice (%2 and %3): give each key once").arg(path, it->second, text)});
             return false;
         }
         bool ok = false;
         const double number = text.toDouble(&ok);
-        const QJsonValue value = ok ? QJsonValue(number) : text == QLatin1String("true") ? QJsonValue(true)
-                                                          : text == QLatin1String("false") ? QJsonValue(false) : QJsonValue(text);
+        const QJsonValue value = ok                               ? QJsonValue(number)
+                                 : text == QLatin1String("true")  ? QJsonValue(true)
+                                 : text == QLatin1String("false") ? QJsonValue(false)
+                                                                  : QJsonValue(text);
         keys[path] = {path, value, QStringLiteral("--set"), 0, set};
         result.overrides << QStringLiteral("%1 = %2").arg(path, valueText(value));
     }
@@ -359,8 +381,8 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
 
 } // namespace
 
-ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets, const Catalog &catalog,
-                            const ImportOptions &options)
+ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
+                            const Catalog &catalog, const ImportOptions &options)
 {
     ImportResult result;
     std::vector<FileImport> imports;
@@ -371,7 +393,8 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
         for (const ImportMessage &m : imports.back().errors)
             result.errors.push_back(m);
         if (!imports.back().notPlanned.isEmpty())
-            result.notPlanned << QStringLiteral("%1: %2").arg(name, imports.back().notPlanned.join(QStringLiteral(", ")));
+            result.notPlanned << QStringLiteral("%1: %2").arg(name,
+                                                              imports.back().notPlanned.join(QStringLiteral(", ")));
         refuseEmpty(name, imports.back(), result);
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
@@ -381,14 +404,17 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     if (!result.errors.empty())
         return result;
     // Without the example, the plan format's defaults: the layout's section empty is data parallel over every GPU.
-    QJsonObject doc = options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};
+    QJsonObject doc =
+        options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};
     resolveDerived(keys, doc, result);
     result.missing = neededKeys(keys);
     if (!options.assumeExample) {
         for (const MissingKey &m : result.missing)
-            result.errors.push_back({m.path, 0, QStringLiteral("no file gives %1; give it with --set %2=VALUE, or take the example plan's "
-                                                               "%3 with --assume-example")
-                                                    .arg(m.meaning, m.path, valueText(m.example))});
+            result.errors.push_back(
+                {m.path, 0,
+                 QStringLiteral("no file gives %1; give it with --set %2=VALUE, or take the example plan's "
+                                "%3 with --assume-example")
+                     .arg(m.meaning, m.path, valueText(m.example))});
         if (!result.errors.empty())
             return result;
     }
@@ -402,7 +428,9 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     PlanReadResult read = readPlan(QJsonDocument(doc).toJson(), catalog);
     for (const Problem &p : read.problems)
         (p.isError() ? result.errors : result.warnings)
-            .push_back({QStringLiteral("plan"), 0, QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.message))});
+            .push_back(
+                {QStringLiteral("plan"), 0,
+                 QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.message))});
     if (read.plan && result.errors.empty()) {
         if (!options.assumeExample)
             listDefaults(*read.plan, keys, result);
@@ -411,13 +439,15 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     return result;
 }
 
-ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog, const ImportOptions &options)
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog,
+                         const ImportOptions &options)
 {
     std::vector<std::pair<QString, QByteArray>> files;
     ImportResult unreadable;
     for (const QString &path : paths) {
         QString error;
-        if (std::optional<QByteArray> bytes = readRegularFile(path, kMaxConfigurationBytes, QStringLiteral("a configuration file"), &error))
+        if (std::optional<QByteArray> bytes =
+                readRegularFile(path, kMaxConfigurationBytes, QStringLiteral("a configuration file"), &error))
             files.emplace_back(path, std::move(*bytes));
         else
             unreadable.errors.push_back({path, 0, error});
@@ -432,15 +462,19 @@ QString importReport(const ImportResult &r)
     QString out;
     out += QStringLiteral("Read %1 keys:\n").arg(r.read.size());
     for (const ImportedKey &k : r.read)
-        out += QStringLiteral("  %1 = %2  (%3, %4)\n").arg(k.path, valueText(k.value), ImportMessage{k.file, k.line, {}}.where(), k.source);
+        out += QStringLiteral("  %1 = %2  (%3, %4)\n")
+                   .arg(k.path, valueText(k.value), ImportMessage{k.file, k.line, {}}.where(), k.source);
     if (!r.notPlanned.isEmpty())
-        out += QStringLiteral("Read, not planned (hyperparameters, data, logging, I/O):\n  ") + r.notPlanned.join(QStringLiteral("\n  ")) + '\n';
+        out += QStringLiteral("Read, not planned (hyperparameters, data, logging, I/O):\n  ") +
+               r.notPlanned.join(QStringLiteral("\n  ")) + '\n';
     if (!r.overrides.isEmpty())
-        out += QStringLiteral("Set with --set (over what the files say):\n  ") + r.overrides.join(QStringLiteral("\n  ")) + '\n';
+        out += QStringLiteral("Set with --set (over what the files say):\n  ") +
+               r.overrides.join(QStringLiteral("\n  ")) + '\n';
     if (!r.assumptions.isEmpty())
         out += QStringLiteral("Assumed, no file gives them:\n  ") + r.assumptions.join(QStringLiteral("\n  ")) + '\n';
     if (!r.defaults.isEmpty())
-        out += QStringLiteral("The plan format's defaults, no file gives them:\n  ") + r.defaults.join(QStringLiteral("\n  ")) + '\n';
+        out += QStringLiteral("The plan format's defaults, no file gives them:\n  ") +
+               r.defaults.join(QStringLiteral("\n  ")) + '\n';
     for (const ImportMessage &m : r.warnings)
         out += QStringLiteral("warning: %1: %2\n").arg(m.where(), m.text);
     for (const ImportMessage &m : r.errors)

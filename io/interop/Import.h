@@ -95,7 +95,7 @@ struct ImportResult
     /// a plan that does not fit often owes it to them.
     QStringList defaults;
     std::vector<MissingKey> missing;       ///< needed, given by no file: errors unless assumeExample
-    QStringList notPlanned;                ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
+    QStringList notPlanned; ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
     QStringList overrides;                 ///< "parallel.tensor = 8" for each --set, in the order given
     bool ok() const { return plan.has_value() && errors.empty(); }
 };
@@ -104,7 +104,8 @@ struct ImportResult
 inline constexpr qint64 kMaxConfigurationBytes = 16 * 1024 * 1024;
 
 /// Combines the files (paths read from disk) and `sets` ("key=value" overrides, applied last) into a plan.
-ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog, const ImportOptions &options = {});
+ImportResult importFiles(const QStringList &paths, const QStringList &sets, const Catalog &catalog,
+                         const ImportOptions &options = {});
 /// The same from contents already read: (name, bytes) pairs.
 ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
                             const Catalog &catalog, const ImportOptions &options = {});

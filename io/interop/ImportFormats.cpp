@@ -111,7 +111,9 @@ Convert oneOf(std::vector<std::pair<const char *, const char *>> map)
         for (const auto &[from, to] : map)
             if (s == QLatin1String(from)) {
                 const QLatin1String target(to); // "true" and "false" are the flags' values
-                return target == QLatin1String("true") ? QJsonValue(true) : target == QLatin1String("false") ? QJsonValue(false) : QJsonValue(target);
+                return target == QLatin1String("true")    ? QJsonValue(true)
+                       : target == QLatin1String("false") ? QJsonValue(false)
+                                                          : QJsonValue(target);
             }
         return QJsonValue(QJsonValue::Undefined);
     };
@@ -133,7 +135,8 @@ std::map<QString, Rule> megatronModelRules()
         {"swiglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"gated_linear_unit", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
-        {"position_embedding_type", {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
+        {"position_embedding_type",
+         {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
         {"untie_embeddings_and_output_weights", {"model.tied_embeddings", asNotBool}},
         {"share_embeddings_and_output_weights", {"model.tied_embeddings", asBool}},
         {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
@@ -146,9 +149,12 @@ std::map<QString, Rule> megatronModelRules()
         {"mtp_num_layers", {"model.mtp_layers", asInteger}},
         {"moe_router_num_groups", {"model.router_groups", asInteger}},
         {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
-        {"moe_flex_dispatcher_backend", {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
-        {"cuda_graph_impl", {"training.cuda_graphs", oneOf({{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"},
-                                                             {"full_iteration", "step"}})}},
+        {"moe_flex_dispatcher_backend",
+         {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
+        {"cuda_graph_impl",
+         {"training.cuda_graphs",
+          oneOf(
+              {{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"}, {"full_iteration", "step"}})}},
         {"overlap_moe_expert_parallel_comm", {"parallel.expert_comm_overlap", asBool}},
         {"use_transformer_engine_op_fuser", {"training.fused_expert_mlp", asBool}},
         {"fp8_dot_product_attention", {"training.fp8_attention", asBool}},
@@ -168,9 +174,20 @@ std::map<QString, Rule> megatronModelRules()
 /// A number format as Megatron-Core, Apex and NeMo spell an optimizer-state dtype ("bf16", "torch.bfloat16", "fp32").
 Convert stateFormat()
 {
-    return oneOf({{"fp32", "fp32"}, {"float32", "fp32"}, {"float", "fp32"}, {"torch.float32", "fp32"}, {"bf16", "bf16"},
-                  {"bfloat16", "bf16"}, {"torch.bfloat16", "bf16"}, {"fp16", "fp16"}, {"float16", "fp16"}, {"half", "fp16"},
-                  {"torch.float16", "fp16"}, {"fp8", "fp8"}, {"uint8", "fp8"}, {"torch.uint8", "fp8"}});
+    return oneOf({{"fp32", "fp32"},
+                  {"float32", "fp32"},
+                  {"float", "fp32"},
+                  {"torch.float32", "fp32"},
+                  {"bf16", "bf16"},
+                  {"bfloat16", "bf16"},
+                  {"torch.bfloat16", "bf16"},
+                  {"fp16", "fp16"},
+                  {"float16", "fp16"},
+                  {"half", "fp16"},
+                  {"torch.float16", "fp16"},
+                  {"fp8", "fp8"},
+                  {"uint8", "fp8"},
+                  {"torch.uint8", "fp8"}});
 }
 
 /// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
@@ -257,15 +274,21 @@ constexpr const char *kSharedExpertWidth = "derived.shared_expert_width";
 /// Names read and deliberately not planned: hyperparameters, data, logging, checkpoints, I/O.
 bool ignoredName(const QString &name)
 {
-    static const QRegularExpression ignored(QStringLiteral(
-        "^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|eval.*|save.*|load|data.*|"
-        "tokenizer.*|vocab_file|merge_file|split|train_iters|train_samples|seed|exit.*|profile.*|timing.*|max_position_embeddings|"
-        "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_workers|group_query_attention|"
-        "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|moe_router_.*|moe_aux_.*|"
-        "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_allreduce_grads_in_fp32|"
-        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
-        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_per_gpu|recompute_method|"
-        "recompute_num_layers|use_precision_aware_optimizer)$"));
+    static const QRegularExpression ignored(
+        QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
+                       "eval.*|save.*|load|data.*|"
+                       "tokenizer.*|vocab_file|merge_file|split|train_iters|train_samples|seed|exit.*|profile.*|timing."
+                       "*|max_position_embeddings|"
+                       "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_"
+                       "workers|group_query_attention|"
+                       "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|"
+                       "moe_router_.*|moe_aux_.*|"
+                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_"
+                       "allreduce_grads_in_fp32|"
+                       "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
+                       "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_"
+                       "per_gpu|recompute_method|"
+                       "recompute_num_layers|use_precision_aware_optimizer)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -278,7 +301,8 @@ QString shortText(const QString &text)
 
 QString leafText(const QJsonValue &v)
 {
-    return shortText(v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toVariant().toString());
+    return shortText(v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
+                                 : v.toVariant().toString());
 }
 
 /// Megatron-Core's per-layer MoE pattern (--moe-layer-freq as a Python list expression, "([0]*3+[1]*58)",
@@ -390,9 +414,11 @@ void mapLayerPattern(const QString &file, const Leaf &leaf, FileImport &out)
     const std::optional<std::vector<int>> pattern = LayerPatternParser(text).parse();
     const std::optional<std::pair<int, int>> plan = pattern ? denseAndInterval(*pattern) : std::nullopt;
     if (!plan) {
-        out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not a pattern of dense first layers then every n-th layer routed, "
-                                                                "which is what the plan can say (model.dense_layers, model.moe_layer_interval)")
-                                                     .arg(leaf.name, text.left(80))});
+        out.warnings.push_back(
+            {file, leaf.line,
+             QStringLiteral("%1 = %2: not a pattern of dense first layers then every n-th layer routed, "
+                            "which is what the plan can say (model.dense_layers, model.moe_layer_interval)")
+                 .arg(leaf.name, text.left(80))});
         return;
     }
     out.keys.push_back({QStringLiteral("model.dense_layers"), plan->first, file, leaf.line, leaf.name});
@@ -411,20 +437,23 @@ void mapRecomputeModules(const QString &file, const Leaf &leaf, FileImport &out)
         static const QRegularExpression separators(QStringLiteral("[\\s,\\[\\]'\"]+"));
         modules = leaf.value.toString().split(separators, Qt::SkipEmptyParts);
     }
-    static const std::pair<const char *, const char *> keys[] = {
-        {"mla_up_proj", "training.recompute_mla_up_proj"}, {"moe_act", "training.recompute_moe_act"}, {"moe", "training.recompute_moe"}};
+    static const std::pair<const char *, const char *> keys[] = {{"mla_up_proj", "training.recompute_mla_up_proj"},
+                                                                 {"moe_act", "training.recompute_moe_act"},
+                                                                 {"moe", "training.recompute_moe"}};
     QStringList unplanned;
     for (const QString &module : modules) {
-        const auto it = std::find_if(std::begin(keys), std::end(keys), [&](const auto &k) { return module == QLatin1String(k.first); });
+        const auto it = std::find_if(std::begin(keys), std::end(keys),
+                                     [&](const auto &k) { return module == QLatin1String(k.first); });
         if (it != std::end(keys))
             out.keys.push_back({QString::fromLatin1(it->second), true, file, leaf.line, leaf.name});
         else if (module != QLatin1String("core_attn"))
             unplanned << module;
     }
     if (!unplanned.isEmpty())
-        out.warnings.push_back({file, leaf.line, QStringLiteral("%1: module(s) %2 not planned (the plan recomputes the attention core, "
-                                                                "MLA's up projections, expert activations or whole MoE layers)")
-                                                     .arg(leaf.name, unplanned.join(QStringLiteral(", ")))});
+        out.warnings.push_back({file, leaf.line,
+                                QStringLiteral("%1: module(s) %2 not planned (the plan recomputes the attention core, "
+                                               "MLA's up projections, expert activations or whole MoE layers)")
+                                    .arg(leaf.name, unplanned.join(QStringLiteral(", ")))});
 }
 
 /// Maps leaves through a table; dropouts and virtual stages become pseudo-keys; the rest are warnings.
@@ -434,30 +463,39 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
 {
     for (const Leaf &leaf : leaves) {
         const QString key = keyOf(leaf.name);
-        if (key == QLatin1String("moe_layer_freq") && (leaf.value.isArray() || leaf.value.toString().contains(QLatin1Char('[')))) {
+        if (key == QLatin1String("moe_layer_freq") &&
+            (leaf.value.isArray() || leaf.value.toString().contains(QLatin1Char('[')))) {
             mapLayerPattern(file, leaf, out);
         } else if (key == QLatin1String("recompute_modules")) {
             mapRecomputeModules(file, leaf, out);
         } else if (key == QLatin1String("moe_shared_expert_intermediate_size")) {
-            out.keys.push_back({QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+            out.keys.push_back(
+                {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (const auto it = rules.find(key); it != rules.end()) {
             const QJsonValue v = it->second.convert(leaf.value);
             if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))
                 out.notPlanned << leaf.name; // a YAML null: the framework's default, which the plan's is
-            else if (v.isUndefined() && expectedNumber(it->second.convert) && !leaf.value.toString().contains(QLatin1String("${")))
-                out.errors.push_back({file, leaf.line, QStringLiteral("%1 must be %2 (got %3)")
-                                                           .arg(leaf.name, QLatin1String(expectedNumber(it->second.convert)),
-                                                                leaf.value.isBool() ? QStringLiteral("no number: true, false or a flag without a value")
-                                                                                    : leafText(leaf.value))});
+            else if (v.isUndefined() && expectedNumber(it->second.convert) &&
+                     !leaf.value.toString().contains(QLatin1String("${")))
+                out.errors.push_back(
+                    {file, leaf.line,
+                     QStringLiteral("%1 must be %2 (got %3)")
+                         .arg(leaf.name, QLatin1String(expectedNumber(it->second.convert)),
+                              leaf.value.isBool() ? QStringLiteral("no number: true, false or a flag without a value")
+                                                  : leafText(leaf.value))});
             else if (v.isUndefined() && !leaf.value.isBool())
-                out.warnings.push_back({file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
+                out.warnings.push_back(
+                    {file, leaf.line,
+                     QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
             else if (!v.isUndefined())
                 out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
         } else if (key == QLatin1String("num_layers_per_virtual_pipeline_stage")) {
-            out.keys.push_back({QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
+            out.keys.push_back(
+                {QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (key == QLatin1String("attention_dropout") || key == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
-        } else if (!notPlanned(key) && leaf.value != QJsonValue(QStringLiteral("null"))) { // null: a default left as it is
+        } else if (!notPlanned(key) &&
+                   leaf.value != QJsonValue(QStringLiteral("null"))) { // null: a default left as it is
             out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
                                                          .arg(leaf.name, leafText(leaf.value))});
         } else {
@@ -475,11 +513,14 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
 {
     const std::vector<shell::Command> &commands = script.commands;
     const auto flags = [](const shell::Command &c) {
-        return std::count_if(c.words.begin(), c.words.end(), [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
+        return std::count_if(c.words.begin(), c.words.end(),
+                             [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
     };
     const shell::Command *best = nullptr;
     for (const shell::Command &c : commands) {
-        const bool runsPython = std::any_of(c.words.begin(), c.words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String(".py")); });
+        const bool runsPython = std::any_of(c.words.begin(), c.words.end(), [](const shell::Field &f) {
+            return f.text.endsWith(QLatin1String(".py"));
+        });
         if (runsPython && (!best || flags(c) > flags(*best)))
             best = &c;
     }
@@ -545,28 +586,35 @@ int tokenizerVocabularySize(const QString &name)
 /// Megatron-LM pads to a multiple of make_vocab_size_divisible_by (128) x the tensor-parallel size
 /// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,
 /// io/interop/Import.cpp). Only for a file that gives the model (a tokenizer alone plans nothing).
-void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line, const QString &source,
-                            FileImport &out)
+void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line,
+                            const QString &source, FileImport &out)
 {
     const int size = tokenizerVocabularySize(tokenizer);
-    if (size == 0 || findLeafEnding(leaves, "num_layers") == leaves.end() || findLeafEnding(leaves, "vocab_size") != leaves.end()
-        || findLeafEnding(leaves, "padded_vocab_size") != leaves.end())
+    if (size == 0 || findLeafEnding(leaves, "num_layers") == leaves.end() ||
+        findLeafEnding(leaves, "vocab_size") != leaves.end() ||
+        findLeafEnding(leaves, "padded_vocab_size") != leaves.end())
         return;
     const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
     out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, line, source});
-    out.keys.push_back({QStringLiteral("derived.vocab_multiple"), multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
-                        multiple != leaves.end() ? multiple->line : line, QStringLiteral("make_vocab_size_divisible_by")});
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
+                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
+                        multiple != leaves.end() ? multiple->line : line,
+                        QStringLiteral("make_vocab_size_divisible_by")});
 }
 
 /// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
 /// pretrain_gpt.py line 527 at Megatron-LM d98e8a6).
-void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words, FileImport &out)
+void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words,
+                       FileImport &out)
 {
     if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
-        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line, QStringLiteral("tokenizer_type ") + type->value.toString(), out);
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
+                               QStringLiteral("tokenizer_type ") + type->value.toString(), out);
         return;
     }
-    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) { return f.text.endsWith(QLatin1String("pretrain_gpt.py")); });
+    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) {
+        return f.text.endsWith(QLatin1String("pretrain_gpt.py"));
+    });
     if (gpt != words.end())
         addTokenizerVocabulary(file, leaves, QStringLiteral("GPT2BPETokenizer"), std::max(gpt->line, 1),
                                QStringLiteral("pretrain_gpt.py's default tokenizer_type GPT2BPETokenizer"), out);
@@ -592,7 +640,8 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
         bool hasValue = false;
         if (const qsizetype eq = name.indexOf('='); eq > 0) {
             value = name.mid(eq + 1), name = name.left(eq), hasValue = true;
-        } else if (i + 1 < words.size() && !isFlag(words[i + 1].text) && !words[i + 1].text.endsWith(QLatin1String(".py"))) {
+        } else if (i + 1 < words.size() && !isFlag(words[i + 1].text) &&
+                   !words[i + 1].text.endsWith(QLatin1String(".py"))) {
             value = words[++i].text, hasValue = true;
             // A list-valued argument (--recompute-modules core_attn mla_up_proj moe): every word up to the next flag.
             while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !isFlag(words[i + 1].text)
@@ -603,8 +652,10 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
         if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
             out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
         else if (value.contains(QLatin1Char('$')))
-            out.warnings.push_back({file, line, QStringLiteral("--%1 %2: a value the script does not set (a variable, a positional "
-                                                               "parameter without a default, or a command's output)").arg(name, shortText(value))});
+            out.warnings.push_back({file, line,
+                                    QStringLiteral("--%1 %2: a value the script does not set (a variable, a positional "
+                                                   "parameter without a default, or a command's output)")
+                                        .arg(name, shortText(value))});
         else
             leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
     }
@@ -674,25 +725,39 @@ namespace {
 const std::map<QString, Rule> &huggingFaceRules()
 {
     static const std::map<QString, Rule> rules{
-        {"hidden_size", {"model.hidden", asInteger}},          {"n_embd", {"model.hidden", asInteger}},
-        {"num_hidden_layers", {"model.layers", asInteger}},    {"n_layer", {"model.layers", asInteger}},
-        {"num_attention_heads", {"model.heads", asInteger}},   {"n_head", {"model.heads", asInteger}},
-        {"num_key_value_heads", {"model.kv_heads", asInteger}}, {"head_dim", {"model.head_dim", asInteger}},
-        {"intermediate_size", {"model.ffn_hidden", asInteger}}, {"n_inner", {"model.ffn_hidden", asInteger}},
+        {"hidden_size", {"model.hidden", asInteger}},
+        {"n_embd", {"model.hidden", asInteger}},
+        {"num_hidden_layers", {"model.layers", asInteger}},
+        {"n_layer", {"model.layers", asInteger}},
+        {"num_attention_heads", {"model.heads", asInteger}},
+        {"n_head", {"model.heads", asInteger}},
+        {"num_key_value_heads", {"model.kv_heads", asInteger}},
+        {"head_dim", {"model.head_dim", asInteger}},
+        {"intermediate_size", {"model.ffn_hidden", asInteger}},
+        {"n_inner", {"model.ffn_hidden", asInteger}},
         {"vocab_size", {"model.vocab", asInteger}},
         {"tie_word_embeddings", {"model.tied_embeddings", asBool}},
-        {"hidden_act", {"model.mlp", oneOf({{"silu", "swiglu"}, {"swish", "swiglu"}, {"gelu", "gelu"}, {"gelu_new", "gelu"},
-                                            {"gelu_pytorch_tanh", "swiglu"}, {"relu2", "relu2"}})}},
+        {"hidden_act",
+         {"model.mlp", oneOf({{"silu", "swiglu"},
+                              {"swish", "swiglu"},
+                              {"gelu", "gelu"},
+                              {"gelu_new", "gelu"},
+                              {"gelu_pytorch_tanh", "swiglu"},
+                              {"relu2", "relu2"}})}},
         {"hidden_activation", {"model.mlp", oneOf({{"gelu_pytorch_tanh", "swiglu"}, {"silu", "swiglu"}})}},
         {"activation_function", {"model.mlp", oneOf({{"gelu_new", "gelu"}, {"gelu", "gelu"}})}},
         {"rms_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rmsnorm")); }}},
         {"layer_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
-        {"layer_norm_epsilon", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
-        {"rope_theta", {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
-        {"n_positions", {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
+        {"layer_norm_epsilon",
+         {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
+        {"rope_theta",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
+        {"n_positions",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
         {"attention_bias", {"model.linear_bias", asBool}},
         {"mlp_bias", {"model.linear_bias", asBool}},
-        {"num_local_experts", {"model.experts", asInteger}},   {"num_experts", {"model.experts", asInteger}},
+        {"num_local_experts", {"model.experts", asInteger}},
+        {"num_experts", {"model.experts", asInteger}},
         {"n_routed_experts", {"model.experts", asInteger}},
         {"num_experts_per_tok", {"model.experts_per_token", asInteger}},
         {"experts_per_token", {"model.experts_per_token", asInteger}},
@@ -718,11 +783,15 @@ bool ignoredHuggingFace(const QString &name)
 {
     static const QRegularExpression ignored(QStringLiteral(
         "^(architectures|model_type|torch_dtype|dtype|transformers_version|bos_token_id|eos_token_id|pad_token_id|"
-        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_sliding_window|"
-        "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_coef|"
+        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_"
+        "sliding_window|"
+        "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_"
+        "coef|"
         "output_router_logits|norm_topk_prob|scoring_func|topk_method|routed_scaling_factor|ep_size|"
-        "aux_loss_alpha|seq_aux|query_pre_attn_scalar|final_logit_softcapping|attn_logit_softcapping|cache_implementation|"
-        "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_weights|"
+        "aux_loss_alpha|seq_aux|query_pre_attn_scalar|final_logit_softcapping|attn_logit_softcapping|cache_"
+        "implementation|"
+        "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_"
+        "weights|"
         "original_max_position_embeddings|bias|swiglu_limit|initial_context_length|router_jitter_noise|qkv_bias|"
         "mlp_only_layers|rope_type|tie_encoder_decoder|is_encoder_decoder)$"));
     return ignored.match(name).hasMatch();
@@ -747,8 +816,9 @@ bool refuseDuplicateKey(const QString &file, const QByteArray &bytes, FileImport
 {
     const std::optional<QString> twice = findDuplicateKey(bytes);
     if (twice)
-        out.errors.push_back({file, lineOfKey(bytes, twice->section('.', -1)),
-                              QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
+        out.errors.push_back(
+            {file, lineOfKey(bytes, twice->section('.', -1)),
+             QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
     return twice.has_value();
 }
 
@@ -759,9 +829,10 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     if (refuseDuplicateKey(file, bytes, out))
         return true;
     if (root.value(QLatin1String("block_configs")).isArray()) {
-        out.errors.push_back({file, lineOfKey(bytes, QStringLiteral("block_configs")),
-                              QStringLiteral("block_configs: layers of different shapes (each its own attention and MLP width) are not "
-                                             "planned; a plan has one layer shape")});
+        out.errors.push_back(
+            {file, lineOfKey(bytes, QStringLiteral("block_configs")),
+             QStringLiteral("block_configs: layers of different shapes (each its own attention and MLP width) are not "
+                            "planned; a plan has one layer shape")});
         return true;
     }
     return false;
@@ -857,16 +928,19 @@ bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
     if (leaf.value.toString() != QLatin1String("auto"))
         return false;
     if (leaf.name == QLatin1String("zero_optimization.reduce_bucket_size")) {
-        out.keys.push_back({QStringLiteral("derived.bucket_hidden_squared"), 2.0, file, leaf.line, leaf.name + QStringLiteral(" \"auto\"")});
+        out.keys.push_back({QStringLiteral("derived.bucket_hidden_squared"), 2.0, file, leaf.line,
+                            leaf.name + QStringLiteral(" \"auto\"")});
         return true;
     }
-    static const QStringList fromTrainer{"train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps", "bf16.enabled",
-                                         "fp16.enabled"};
+    static const QStringList fromTrainer{"train_batch_size", "train_micro_batch_size_per_gpu",
+                                         "gradient_accumulation_steps", "bf16.enabled", "fp16.enabled"};
     if (fromTrainer.contains(leaf.name))
-        out.warnings.push_back({file, leaf.line, QStringLiteral("%1 \"auto\": the Hugging Face Trainer fills it from its own arguments "
-                                                                "(per_device_train_batch_size, gradient_accumulation_steps, --bf16/--fp16), "
-                                                                "which this file does not hold")
-                                                     .arg(leaf.name)});
+        out.warnings.push_back(
+            {file, leaf.line,
+             QStringLiteral("%1 \"auto\": the Hugging Face Trainer fills it from its own arguments "
+                            "(per_device_train_batch_size, gradient_accumulation_steps, --bf16/--fp16), "
+                            "which this file does not hold")
+                 .arg(leaf.name)});
     else
         out.notPlanned << leaf.name;
     return true;
@@ -884,23 +958,30 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         {"train_batch_size", {"training.global_batch", asInteger}},
         {"train_micro_batch_size_per_gpu", {"training.micro_batch", asInteger}},
         {"zero_optimization.stage", {"parallel.zero_stage", asInteger}},
-        {"zero_optimization.offload_optimizer.device", {"parallel.offload_optimizer", oneOf({{"cpu", "true"}, {"nvme", "true"}, {"none", "false"}})}},
+        {"zero_optimization.offload_optimizer.device",
+         {"parallel.offload_optimizer", oneOf({{"cpu", "true"}, {"nvme", "true"}, {"none", "false"}})}},
         {"zero_optimization.overlap_comm", {"parallel.overlap_grad_reduce", asBool}},
-        {"zero_optimization.reduce_bucket_size", {"parallel.bucket_bytes", [](const QJsonValue &v) {
-             const QJsonValue n = asNumber(v);
-             return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
-         }}},
+        {"zero_optimization.reduce_bucket_size",
+         {"parallel.bucket_bytes",
+          [](const QJsonValue &v) {
+              const QJsonValue n = asNumber(v);
+              return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
+          }}},
         {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
         {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
-        {"optimizer.type", {"training.optimizer", oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+        {"optimizer.type",
+         {"training.optimizer", oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
         {"tensor_parallel.autotp_size", {"parallel.tensor", asInteger}}, // DeepSpeed AutoTP training
     };
     static const QRegularExpression ignored(QStringLiteral(
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
-        "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_robin_gradients|"
-        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\..*)|fp16\\.(loss_scale.*|initial_scale_power|"
+        "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
+        "robin_gradients|"
+        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\..*)|fp16\\.(loss_scale.*|initial_"
+        "scale_power|"
         "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
-        "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)$"));
+        "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
+        "$"));
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
         if (deepSpeedAuto(file, leaf, out))
@@ -911,11 +992,16 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
             planned.push_back(leaf);
     }
     mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
-    if (const auto param = findLeaf(leaves, "zero_optimization.offload_param.device"); param != leaves.end() && param->value.toString() != QLatin1String("none"))
-        out.warnings.push_back({file, param->line, QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
-                                                                  "are not planned; the plan keeps them on the GPUs (more memory, no host "
-                                                                  "transfers)").arg(param->value.toString())});
-    out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0, QStringLiteral("(a DeepSpeed config)")});
+    if (const auto param = findLeaf(leaves, "zero_optimization.offload_param.device");
+        param != leaves.end() && param->value.toString() != QLatin1String("none"))
+        out.warnings.push_back(
+            {file, param->line,
+             QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
+                            "are not planned; the plan keeps them on the GPUs (more memory, no host "
+                            "transfers)")
+                 .arg(param->value.toString())});
+    out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
+                        QStringLiteral("(a DeepSpeed config)")});
     return out;
 }
 
@@ -945,8 +1031,11 @@ struct YamlWalk
             return true;
         if (++nodes <= kMaxNodes && depth <= kMaxDepth)
             return false;
-        error = depth > kMaxDepth ? QStringLiteral("nested more than %1 levels deep (an alias inside what it names repeats it forever)").arg(kMaxDepth)
-                                  : QStringLiteral("more than %1 values (aliases that repeat aliases): not a recipe").arg(kMaxNodes);
+        error =
+            depth > kMaxDepth
+                ? QStringLiteral("nested more than %1 levels deep (an alias inside what it names repeats it forever)")
+                      .arg(kMaxDepth)
+                : QStringLiteral("more than %1 values (aliases that repeat aliases): not a recipe").arg(kMaxNodes);
         errorLine = node.Mark().line + 1;
         return true;
     }
@@ -972,8 +1061,9 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
         for (const auto &entry : node) {
             const QString key = yamlKey(entry.first);
             if (keys.contains(key) && entry.first.IsScalar()) { // the file means one of them
-                walk.error = QStringLiteral("%1: written twice in one map; the file means one of the values: remove the other")
-                                 .arg(prefix.isEmpty() ? key : prefix + '.' + key);
+                walk.error =
+                    QStringLiteral("%1: written twice in one map; the file means one of the values: remove the other")
+                        .arg(prefix.isEmpty() ? key : prefix + '.' + key);
                 walk.errorLine = entry.first.Mark().line + 1;
                 return;
             }
@@ -1021,16 +1111,19 @@ void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &lea
     if (const auto optim = findLeafEnding(leaves, "optim.name"); optim != leaves.end()) {
         const QString name = optim->value.toString();
         if (name == QLatin1String("mcore_distributed_optim") || name == QLatin1String("fused_adam"))
-            out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1, file, optim->line, optim->name});
+            out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1,
+                                file, optim->line, optim->name});
         const auto dtype = findLeafEnding(leaves, "optim.dtype");
         if (name == QLatin1String("distributed_fused_adam") && dtype != leaves.end()) {
             const QJsonValue format = stateFormat()(dtype->value);
             if (format.isString() && format.toString() != QLatin1String("fp8"))
-                out.keys.push_back({QStringLiteral("training.master_weights"), format.toString(), file, dtype->line, dtype->name});
+                out.keys.push_back(
+                    {QStringLiteral("training.master_weights"), format.toString(), file, dtype->line, dtype->name});
         }
     }
     if (const auto type = findLeafEnding(leaves, "tokenizer.type"); type != leaves.end())
-        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line, QStringLiteral("tokenizer.type ") + type->value.toString(), out);
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
+                               QStringLiteral("tokenizer.type ") + type->value.toString(), out);
 }
 
 FileImport readNemo(const QString &file, const QByteArray &bytes)
@@ -1107,7 +1200,8 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
 void tomlLeaves(const toml::table &table, const QString &prefix, std::vector<Leaf> &leaves)
 {
     for (const auto &[key, node] : table) {
-        const QString name = prefix.isEmpty() ? QString::fromStdString(std::string(key.str())) : prefix + '.' + QString::fromStdString(std::string(key.str()));
+        const QString name = prefix.isEmpty() ? QString::fromStdString(std::string(key.str()))
+                                              : prefix + '.' + QString::fromStdString(std::string(key.str()));
         const int line = int(node.source().begin.line);
         if (const toml::table *t = node.as_table())
             tomlLeaves(*t, name, leaves);
@@ -1118,7 +1212,8 @@ void tomlLeaves(const toml::table &table, const QString &prefix, std::vector<Lea
         else if (node.is_floating_point())
             leaves.push_back({name, node.value_exact<double>().value_or(0.0), line});
         else if (node.is_string())
-            leaves.push_back({name, QString::fromStdString(node.value_exact<std::string>().value_or(std::string())), line});
+            leaves.push_back(
+                {name, QString::fromStdString(node.value_exact<std::string>().value_or(std::string())), line});
         else if (const toml::array *a = node.as_array()) {
             QStringList items;
             for (const auto &item : *a)
@@ -1136,17 +1231,23 @@ const std::map<QString, Rule> &torchtitanRules()
         {"training.batch_size", {"training.micro_batch", asInteger}},
         {"training.global_batch_size", {"training.global_batch", asInteger}},
         {"training.seq_len", {"model.seq_len", asInteger}},
-        {"training.mixed_precision_param", {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}, {"float16", "fp16"}})}},
+        {"training.mixed_precision_param",
+         {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}, {"float16", "fp16"}})}},
         {"parallelism.tensor_parallel_degree", {"parallel.tensor", asInteger}},
         {"parallelism.pipeline_parallel_degree", {"parallel.pipeline", asInteger}},
         {"parallelism.context_parallel_degree", {"parallel.context", asInteger}},
         {"parallelism.expert_parallel_degree", {"parallel.expert", asInteger}},
         {"parallelism.expert_tensor_parallel_degree", {"parallel.expert_tensor", asInteger}},
-        {"parallelism.pipeline_parallel_schedule", {"parallel.schedule", oneOf({{"1f1b", "1f1b"}, {"gpipe", "gpipe"},
-                                                    {"interleaved1f1b", "interleaved"}, {"looped_bfs", "interleaved"},
-                                                    {"interleavedzerobubble", "zb-h1"}, {"zbvzerobubble", "zb-h1"}})}},
+        {"parallelism.pipeline_parallel_schedule",
+         {"parallel.schedule", oneOf({{"1f1b", "1f1b"},
+                                      {"gpipe", "gpipe"},
+                                      {"interleaved1f1b", "interleaved"},
+                                      {"looped_bfs", "interleaved"},
+                                      {"interleavedzerobubble", "zb-h1"},
+                                      {"zbvzerobubble", "zb-h1"}})}},
         {"parallelism.enable_async_tensor_parallel", {"parallel.tensor_comm_overlap", asBool}},
-        {"parallelism.fsdp_reshard_after_forward", {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
+        {"parallelism.fsdp_reshard_after_forward",
+         {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
         {"training.compile", {"training.compile", asBool}},
         {"compile.enable", {"training.compile", asBool}},
         {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
@@ -1171,8 +1272,10 @@ void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leave
         return;
     }
     if (m != QLatin1String("selective")) {
-        out.warnings.push_back({file, mode->line, QStringLiteral("activation_checkpoint.mode \"%1\": not one of full, selective, none; "
-                                                                 "recomputation left at its default").arg(mode->value.toString())});
+        out.warnings.push_back({file, mode->line,
+                                QStringLiteral("activation_checkpoint.mode \"%1\": not one of full, selective, none; "
+                                               "recomputation left at its default")
+                                    .arg(mode->value.toString())});
         return;
     }
     const auto option = find("activation_checkpoint.selective_ac_option");
@@ -1181,13 +1284,18 @@ void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leave
     bool number = false;
     const int every = o.toInt(&number);
     if (o == QLatin1String("op")) {
-        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("ops"), file, line, QStringLiteral("activation_checkpoint")});
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("ops"), file, line,
+                            QStringLiteral("activation_checkpoint")});
     } else if (number && every >= 1) {
-        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("full"), file, line, QStringLiteral("activation_checkpoint")});
-        out.keys.push_back({QStringLiteral("training.recompute_interval"), every, file, line, QStringLiteral("activation_checkpoint")});
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("full"), file, line,
+                            QStringLiteral("activation_checkpoint")});
+        out.keys.push_back({QStringLiteral("training.recompute_interval"), every, file, line,
+                            QStringLiteral("activation_checkpoint")});
     } else {
-        out.warnings.push_back({file, line, QStringLiteral("activation_checkpoint.selective_ac_option \"%1\": neither \"op\" nor a "
-                                                           "layer interval; recomputation left at its default").arg(o)});
+        out.warnings.push_back({file, line,
+                                QStringLiteral("activation_checkpoint.selective_ac_option \"%1\": neither \"op\" nor a "
+                                               "layer interval; recomputation left at its default")
+                                    .arg(o)});
     }
 }
 
@@ -1196,15 +1304,17 @@ void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leave
 void torchtitanHybridSharding(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto find = [&leaves](const char *name) { return findLeaf(leaves, name); };
-    const auto replicate = find("parallelism.data_parallel_replicate_degree"), shard = find("parallelism.data_parallel_shard_degree");
+    const auto replicate = find("parallelism.data_parallel_replicate_degree"),
+               shard = find("parallelism.data_parallel_shard_degree");
     if (replicate == leaves.end() || replicate->value.toDouble() <= 1)
         return;
     if (shard != leaves.end() && shard->value.toDouble() == 1)
         return; // replicated only (DDP): no sharding
     if (shard == leaves.end() || shard->value.toDouble() < 1) {
-        out.warnings.push_back({file, replicate->line, QStringLiteral("data_parallel_replicate_degree %1 with an automatic shard degree: "
-                                                                      "set parallel.shard_group to the shard degree x context")
-                                                           .arg(replicate->value.toDouble())});
+        out.warnings.push_back({file, replicate->line,
+                                QStringLiteral("data_parallel_replicate_degree %1 with an automatic shard degree: "
+                                               "set parallel.shard_group to the shard degree x context")
+                                    .arg(replicate->value.toDouble())});
         return;
     }
     const auto context = find("parallelism.context_parallel_degree");
@@ -1224,11 +1334,14 @@ void torchtitanLossKernel(const QString &file, const std::vector<Leaf> &leaves, 
     const auto legacy = findLeaf(leaves, "training.compile");
     if (enable != leaves.end() && enable->value.toBool() && components != leaves.end()
         && !components->value.toString().split(',').contains(QStringLiteral("loss")))
-        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("eager"), file, components->line, components->name});
+        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("eager"), file, components->line,
+                            components->name});
     else if (legacy != leaves.end() && legacy->value.toBool())
-        out.warnings.push_back({file, legacy->line, QStringLiteral("training.compile: torchtitan of 2025 on compiles the loss with the model "
-                                                                   "(planned so); before, its loss ran eagerly: set "
-                                                                   "training.loss_kernel to \"eager\" for such a run")});
+        out.warnings.push_back(
+            {file, legacy->line,
+             QStringLiteral("training.compile: torchtitan of 2025 on compiles the loss with the model "
+                            "(planned so); before, its loss ran eagerly: set "
+                            "training.loss_kernel to \"eager\" for such a run")});
 }
 
 /// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
@@ -1252,13 +1365,16 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
     const auto global = findLeaf(leaves, "training.global_batch_size");
     if (global != leaves.end() && global->value.toDouble() > 0)
         return;
-    out.keys.erase(std::remove_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
-                   out.keys.end());
+    out.keys.erase(
+        std::remove_if(out.keys.begin(), out.keys.end(),
+                       [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
+        out.keys.end());
     const auto local = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
         return l.name == QLatin1String("training.local_batch_size") || l.name == QLatin1String("training.batch_size");
     });
     if (local == leaves.end())
-        out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0, QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
+        out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0,
+                            QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
     const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
     out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), 1, file, line,
                         QStringLiteral("training.global_batch_size -1")});
@@ -1310,16 +1426,19 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     FileImport out;
     out.format = ImportFormat::Torchtitan;
     if (const int line = tooDeepTomlKey(bytes)) {
-        out.errors.push_back({file, line, QStringLiteral("a key of more than %1 dotted parts: not a job file (a job file's keys have two or three)")
-                                              .arg(kMaxTomlKeyDepth)});
+        out.errors.push_back(
+            {file, line,
+             QStringLiteral("a key of more than %1 dotted parts: not a job file (a job file's keys have two or three)")
+                 .arg(kMaxTomlKeyDepth)});
         return out;
     }
     toml::table parsed;
     try {
         parsed = toml::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())));
     } catch (const toml::parse_error &e) {
-        out.errors.push_back({file, int(e.source().begin.line),
-                              QStringLiteral("not a TOML document: %1").arg(QString::fromStdString(std::string(e.description())))});
+        out.errors.push_back(
+            {file, int(e.source().begin.line),
+             QStringLiteral("not a TOML document: %1").arg(QString::fromStdString(std::string(e.description())))});
         return out;
     }
     std::vector<Leaf> leaves;
@@ -1327,20 +1446,22 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     QString name, flavor;
     int modelLine = 0;
     std::vector<Leaf> planned;
-    static const QRegularExpression ignored(QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
-                                                           "memory_estimation|experimental|fault_tolerance)\\..*|"
-                                                           "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
-                                                           "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
-                                                           "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
-                                                           "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
-                                                           "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
+    static const QRegularExpression ignored(
+        QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
+                       "memory_estimation|experimental|fault_tolerance)\\..*|"
+                       "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
+                       "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                       "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
+                       "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
+                       "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
     for (const Leaf &leaf : leaves) {
         if (leaf.name == QLatin1String("model.name"))
             name = leaf.value.toString(), modelLine = leaf.line;
         else if (leaf.name == QLatin1String("model.flavor"))
             flavor = leaf.value.toString();
         else if (leaf.name == QLatin1String("parallelism.data_parallel_shard_degree") && leaf.value.toDouble() != 1) {
-            out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("fsdp"), file, leaf.line, leaf.name});
+            out.keys.push_back(
+                {QStringLiteral("training.framework"), QStringLiteral("fsdp"), file, leaf.line, leaf.name});
             out.keys.push_back({QStringLiteral("parallel.zero_stage"), 3, file, leaf.line, leaf.name});
         }
         if (torchtitanRules().count(leaf.name) || !ignored.match(leaf.name).hasMatch())
@@ -1353,9 +1474,12 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
-        out.keys.push_back({QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
+        out.keys.push_back(
+            {QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
     else if (!name.isEmpty())
-        out.warnings.push_back({file, modelLine, QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+        out.warnings.push_back(
+            {file, modelLine,
+             QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
     return out;
 }
 
@@ -1372,8 +1496,10 @@ FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat
     case ImportFormat::Unknown: break;
     }
     FileImport out;
-    out.errors.push_back({name, 0, QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
-                                                  "argument file, a NeMo recipe .yaml, a torchtitan .toml or a DeepSpeed .json)")});
+    out.errors.push_back(
+        {name, 0,
+         QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
+                        "argument file, a NeMo recipe .yaml, a torchtitan .toml or a DeepSpeed .json)")});
     return out;
 }
 

@@ -94,7 +94,8 @@ private:
             quoted(Segment::Double, closingQuote());
         } else if (c == '$' || c == '`') {
             const qsizetype end = c == '$' ? dollarEnd(m_t, m_i) : std::max(m_t.indexOf('`', m_i + 1) + 1, m_i + 1);
-            const QString text = c == '$' ? m_t.mid(m_i, end - m_i) : QStringLiteral("$(") + m_t.mid(m_i + 1, end - m_i - 2) + ')';
+            const QString text =
+                c == '$' ? m_t.mid(m_i, end - m_i) : QStringLiteral("$(") + m_t.mid(m_i + 1, end - m_i - 2) + ')';
             m_line += int(m_t.mid(m_i, end - m_i).count('\n'));
             append(Segment::Plain, text);
             m_i = end;
@@ -247,8 +248,10 @@ public:
         if (size <= limit)
             return false;
         if (m_failure->error.isEmpty()) {
-            m_failure->error = QStringLiteral("%1 expands to more than %2 MiB: an expansion this large is not a launch script")
-                                   .arg(QLatin1String(what)).arg(limit >> 20);
+            m_failure->error =
+                QStringLiteral("%1 expands to more than %2 MiB: an expansion this large is not a launch script")
+                    .arg(QLatin1String(what))
+                    .arg(limit >> 20);
             m_failure->line = line;
         }
         return true;
@@ -279,8 +282,9 @@ private:
         return i + 1;
     }
 
-    void simple(std::vector<const Token *> words, const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays,
-                const QString &op, int depth)
+    void simple(std::vector<const Token *> words,
+                const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays, const QString &op,
+                int depth)
     {
         const QString first = words.front()->raw();
         if (control(first, words, op))
@@ -290,7 +294,8 @@ private:
         std::size_t k = 0;
         while (k < words.size() && assignment(*words[k], arrays))
             ++k;
-        if (k < words.size() && QStringList{"export", "local", "declare", "readonly", "typeset"}.contains(words[k]->raw())) {
+        if (k < words.size() &&
+            QStringList{"export", "local", "declare", "readonly", "typeset"}.contains(words[k]->raw())) {
             for (++k; k < words.size(); ++k)
                 if (!words[k]->raw().startsWith('-'))
                     assignment(*words[k], arrays);
@@ -420,7 +425,8 @@ private:
             for (const Field &f : expandWord(*w, true))
                 a.push_back(f.text);
         m_unsetIsEmpty = false;
-        while (!a.empty() && (a.front() == QLatin1String("[") || a.front() == QLatin1String("[[") || a.front() == QLatin1String("test")))
+        while (!a.empty() && (a.front() == QLatin1String("[") || a.front() == QLatin1String("[[") ||
+                              a.front() == QLatin1String("test")))
             a.erase(a.begin());
         while (!a.empty() && (a.back() == QLatin1String("]") || a.back() == QLatin1String("]]")))
             a.pop_back();
@@ -452,10 +458,13 @@ private:
         const long long x = a[0].toLongLong(&okA), y = a[2].toLongLong(&okB);
         if (!okA || !okB)
             return std::nullopt;
-        static const std::map<QString, bool (*)(long long, long long)> ops{
-            {"-eq", [](long long p, long long q) { return p == q; }}, {"-ne", [](long long p, long long q) { return p != q; }},
-            {"-lt", [](long long p, long long q) { return p < q; }},  {"-le", [](long long p, long long q) { return p <= q; }},
-            {"-gt", [](long long p, long long q) { return p > q; }},  {"-ge", [](long long p, long long q) { return p >= q; }}};
+        using Compare = bool (*)(long long, long long);
+        static const std::map<QString, Compare> ops{{"-eq", [](long long p, long long q) { return p == q; }},
+                                                    {"-ne", [](long long p, long long q) { return p != q; }},
+                                                    {"-lt", [](long long p, long long q) { return p < q; }},
+                                                    {"-le", [](long long p, long long q) { return p <= q; }},
+                                                    {"-gt", [](long long p, long long q) { return p > q; }},
+                                                    {"-ge", [](long long p, long long q) { return p >= q; }}};
         const auto it = ops.find(a[1]);
         return it == ops.end() ? std::nullopt : std::optional<bool>(it->second(x, y));
     }
@@ -505,7 +514,8 @@ private:
 
     /// An assignment in a branch bash may not take: the variable keeps its value where the branch gives the
     /// same, and is unknown otherwise (a flag that uses it is then reported, never read from a guess).
-    bool uncertainAssignment(const QString &name, const Token &word, const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays)
+    bool uncertainAssignment(const QString &name, const Token &word,
+                             const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays)
     {
         std::map<QString, Value> saved = m_vars;
         std::vector<Frame> frames;
@@ -516,8 +526,9 @@ private:
         m_vars = std::move(saved);
         const auto before = m_vars.find(name);
         const auto same = [&](const Value &a) {
-            return a.elements.size() == now.elements.size()
-                   && std::equal(a.elements.begin(), a.elements.end(), now.elements.begin(), [](const Field &x, const Field &y) { return x.text == y.text; });
+            return a.elements.size() == now.elements.size() &&
+                   std::equal(a.elements.begin(), a.elements.end(), now.elements.begin(),
+                              [](const Field &x, const Field &y) { return x.text == y.text; });
         };
         if (before == m_vars.end() || !same(before->second))
             m_vars[name].elements = {Field{QStringLiteral("${%1}").arg(name), word.line}};
@@ -563,7 +574,8 @@ private:
             }
             for (qsizetype i = 0; i < s.text.size();) {
                 if (s.text.at(i) != '$') {
-                    const qsizetype next = std::min(s.text.indexOf('$', i) < 0 ? s.text.size() : s.text.indexOf('$', i), s.text.size());
+                    const qsizetype next =
+                        std::min(s.text.indexOf('$', i) < 0 ? s.text.size() : s.text.indexOf('$', i), s.text.size());
                     const QString literal = s.text.mid(i, next - i);
                     if (s.kind == Segment::Double) {
                         current.text += literal, have = true;
@@ -649,7 +661,8 @@ private:
         if (!m_failure->error.isEmpty())
             return {};
         if (m_nesting >= kMaxNesting) {
-            m_failure->error = QStringLiteral("expansions nested more than %1 deep: not a launch script").arg(kMaxNesting);
+            m_failure->error =
+                QStringLiteral("expansions nested more than %1 deep: not a launch script").arg(kMaxNesting);
             m_failure->line = line;
             return {};
         }
@@ -676,8 +689,9 @@ private:
 
     Expansion parameter(const QString &body, const QString &written, int line)
     {
-        static const QRegularExpression form(QStringLiteral("^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:\\[([^\\]]*)\\])?(?:(:?[-=+?])(.*))?$"),
-                                             QRegularExpression::DotMatchesEverythingOption);
+        static const QRegularExpression form(
+            QStringLiteral("^(#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:\\[([^\\]]*)\\])?(?:(:?[-=+?])(.*))?$"),
+            QRegularExpression::DotMatchesEverythingOption);
         const auto m = form.match(body);
         if (!m.hasMatch())
             return {{{written, line}}, false};
@@ -687,7 +701,8 @@ private:
             word = word.mid(1, word.size() - 2);
         const auto it = m_vars.find(name);
         const bool set = it != m_vars.end();
-        const bool empty = !set || it->second.elements.empty() || (it->second.elements.size() == 1 && it->second.elements.front().text.isEmpty());
+        const bool empty = !set || it->second.elements.empty() ||
+                           (it->second.elements.size() == 1 && it->second.elements.front().text.isEmpty());
         if (!m.captured(1).isEmpty()) { // ${#NAME}: its length; ${#NAME[@]}: its element count
             const qsizetype n = !set ? 0 : !index.isEmpty() ? qsizetype(it->second.elements.size())
                                      : it->second.elements.empty() ? 0 : it->second.elements.front().text.size();
@@ -703,11 +718,13 @@ private:
             return d;
         }
         if (!set)
-            return m_unsetIsEmpty && !name.front().isDigit() ? Expansion{{{QString(), line}}, false} : Expansion{{{written, line}}, false};
+            return m_unsetIsEmpty && !name.front().isDigit() ? Expansion{{{QString(), line}}, false}
+                                                             : Expansion{{{written, line}}, false};
         if (index == QLatin1String("@") || index == QLatin1String("*"))
             return {it->second.elements, true};
         const int at = index.isEmpty() ? 0 : index.toInt();
-        return {{at < int(it->second.elements.size()) ? it->second.elements[std::size_t(at)] : Field{QString(), line}}, false};
+        return {{at < int(it->second.elements.size()) ? it->second.elements[std::size_t(at)] : Field{QString(), line}},
+                false};
     }
 
     /// $((...)): integers with + - * / % and parentheses, variables by name or $NAME.
@@ -724,7 +741,8 @@ private:
                 var->second.elements.front().text.trimmed().toLongLong(&number);
             if (!number)
                 return {{{written, line}}, false};
-            text += expr.mid(from, m.capturedStart() - from) + QLatin1Char('(') + var->second.elements.front().text.trimmed() + QLatin1Char(')');
+            text += expr.mid(from, m.capturedStart() - from) + QLatin1Char('(') +
+                    var->second.elements.front().text.trimmed() + QLatin1Char(')');
             from = m.capturedEnd();
         }
         text += expr.mid(from);

@@ -64,7 +64,8 @@ struct Collector
     {
         if (e.ph != "X")
             return;
-        std::transform(e.cat.begin(), e.cat.end(), e.cat.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+        std::transform(e.cat.begin(), e.cat.end(), e.cat.begin(),
+                       [](unsigned char c) { return char(std::tolower(c)); });
         const bool kernel = e.cat == "kernel", copy = e.cat == "gpu_memcpy" || e.cat == "gpu_memset";
         const bool timed = e.ts && e.dur && std::isfinite(*e.ts) && *e.dur >= 0 && std::isfinite(*e.dur);
         if (e.name.rfind("ProfilerStep#", 0) == 0 && timed) {
@@ -82,7 +83,8 @@ struct Collector
             return;
         }
         const double d = e.device.value_or(e.pid.value_or(0.0));
-        trace.kernels.push_back({std::move(e.name), *e.ts * kMicro, *e.dur * kMicro, std::isfinite(d) && std::abs(d) < 1e6 ? int(d) : 0, copy});
+        trace.kernels.push_back({std::move(e.name), *e.ts * kMicro, *e.dur * kMicro,
+                                 std::isfinite(d) && std::abs(d) < 1e6 ? int(d) : 0, copy});
     }
 };
 
@@ -206,7 +208,8 @@ private:
             return numberOrSkip(key == "ts" ? e.ts : key == "dur" ? e.dur : e.pid, key == "pid");
         if (key == "args" && peek() == '{') {
             ++m_at;
-            return members([&](const std::string &arg) { return arg == "device" ? numberOrSkip(e.device, true) : skip(); });
+            return members(
+                [&](const std::string &arg) { return arg == "device" ? numberOrSkip(e.device, true) : skip(); });
         }
         return skip();
     }
@@ -309,7 +312,8 @@ private:
         if (m_at >= m_end)
             return fail("unterminated string");
         const char c = *m_at++;
-        static const std::pair<char, char> simple[] = {{'"', '"'}, {'\\', '\\'}, {'/', '/'}, {'b', '\b'}, {'f', '\f'}, {'n', '\n'}, {'r', '\r'}, {'t', '\t'}};
+        static const std::pair<char, char> simple[] = {{'"', '"'},  {'\\', '\\'}, {'/', '/'},  {'b', '\b'},
+                                                       {'f', '\f'}, {'n', '\n'},  {'r', '\r'}, {'t', '\t'}};
         for (const auto &[from, to] : simple)
             if (c == from) {
                 if (out)
@@ -342,7 +346,10 @@ private:
             return fail("short \\u escape");
         for (int i = 0; i < 4; ++i) {
             const char h = *m_at++;
-            const int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+            const int v = h >= '0' && h <= '9'   ? h - '0'
+                          : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                          : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                                 : -1;
             if (v < 0)
                 return fail("bad \\u escape");
             code = code * 16 + unsigned(v);
@@ -430,7 +437,8 @@ TraceReadResult parseKinetoTrace(const QByteArray &raw, const QString &name)
     TraceScanner scanner(bytes.constData(), bytes.constData() + bytes.size());
     if (!scanner.scan(collected)) {
         const QString error = scanner.error();
-        out.error = error.startsWith(QLatin1String("no \"traceEvents\"")) || error.startsWith(QLatin1String("\"traceEvents\" is not"))
+        out.error = error.startsWith(QLatin1String("no \"traceEvents\"")) ||
+                            error.startsWith(QLatin1String("\"traceEvents\" is not"))
                         ? QStringLiteral("%1: not a Chrome trace: %2").arg(name, error)
                         : QStringLiteral("%1: not JSON (%2)").arg(name, error);
         return out;
@@ -491,8 +499,9 @@ std::optional<QByteArray> inflateGzip(const QByteArray &in, qsizetype maxBytes, 
     }
     inflateEnd(&z);
     if (status != Z_STREAM_END) {
-        *error = status == Z_MEM_ERROR ? QStringLiteral("it inflates to more than %1 MiB").arg(double(maxBytes) / (1 << 20), 0, 'g', 6)
-                                       : QStringLiteral("the gzip stream is corrupt or truncated");
+        *error = status == Z_MEM_ERROR
+                     ? QStringLiteral("it inflates to more than %1 MiB").arg(double(maxBytes) / (1 << 20), 0, 'g', 6)
+                     : QStringLiteral("the gzip stream is corrupt or truncated");
         return std::nullopt;
     }
     return out;

@@ -48,16 +48,20 @@ QStringList headerProblems(const QString &path, const QStringList &header)
     QStringList out;
     for (qsizetype c = 0; c < header.size(); ++c)
         if (header.indexOf(header[c]) < c && header.lastIndexOf(header[c]) == c)
-            out << QStringLiteral("%1:1: the column \"%2\" appears more than once; each column once").arg(path, header[c]);
+            out << QStringLiteral("%1:1: the column \"%2\" appears more than once; each column once")
+                       .arg(path, header[c]);
     if (!header.contains(QStringLiteral("plan")))
-        out << QStringLiteral("%1:1: the header needs a column \"plan\" (and any of %2)").arg(path, measuredColumns().join(QStringLiteral(", ")));
+        out << QStringLiteral("%1:1: the header needs a column \"plan\" (and any of %2)")
+                   .arg(path, measuredColumns().join(QStringLiteral(", ")));
     else if (std::none_of(header.begin(), header.end(), [](const QString &c) { return measuredColumns().contains(c); }))
-        out << QStringLiteral("%1:1: the header has no measured column: give any of %2").arg(path, measuredColumns().join(QStringLiteral(", ")));
+        out << QStringLiteral("%1:1: the header has no measured column: give any of %2")
+                   .arg(path, measuredColumns().join(QStringLiteral(", ")));
     return out;
 }
 
 /// One data row; its problems go to `errors` as "FILE:LINE: rule".
-MeasuredRun readRow(const QString &path, const QStringList &header, const QString &line, int lineNumber, QStringList &errors)
+MeasuredRun readRow(const QString &path, const QStringList &header, const QString &line, int lineNumber,
+                    QStringList &errors)
 {
     const QStringList cells = line.trimmed().split(',');
     MeasuredRun run;
@@ -66,16 +70,21 @@ MeasuredRun readRow(const QString &path, const QStringList &header, const QStrin
     run.line = lineNumber;
     if (run.planName.isEmpty())
         errors << QStringLiteral("%1:%2: plan is empty: each row names its plan file").arg(path).arg(lineNumber);
-    std::vector<std::pair<QString, std::optional<double> *>> columns{{QStringLiteral("step_seconds"), &run.stepSeconds},
-                                                                      {QStringLiteral("tokens_per_second"), &run.tokensPerSecond},
-                                                                      {QStringLiteral("peak_bytes"), &run.peakBytes}};
+    std::vector<std::pair<QString, std::optional<double> *>> columns{
+        {QStringLiteral("step_seconds"), &run.stepSeconds},
+        {QStringLiteral("tokens_per_second"), &run.tokensPerSecond},
+        {QStringLiteral("peak_bytes"), &run.peakBytes}};
     for (std::size_t k = 0; k < kCalibratedKernelClasses.size(); ++k)
-        columns.emplace_back(QStringLiteral("%1_seconds").arg(QLatin1String(spellingOf(kCalibratedKernelClasses[k]))), &run.kernelSeconds[k]);
+        columns.emplace_back(QStringLiteral("%1_seconds").arg(QLatin1String(spellingOf(kCalibratedKernelClasses[k]))),
+                             &run.kernelSeconds[k]);
     const QString stage = cells.value(header.indexOf(QStringLiteral("stage"))).trimmed();
     bool stageNumber = false;
     run.stage = stage.toLongLong(&stageNumber);
     if (!stage.isEmpty() && (!stageNumber || run.stage < 0))
-        errors << QStringLiteral("%1:%2: stage must be a pipeline stage number, 0 or more (got \"%3\")").arg(path).arg(lineNumber).arg(stage.left(40));
+        errors << QStringLiteral("%1:%2: stage must be a pipeline stage number, 0 or more (got \"%3\")")
+                      .arg(path)
+                      .arg(lineNumber)
+                      .arg(stage.left(40));
     for (const auto &[column, target] : columns) {
         const QString cell = cells.value(header.indexOf(column)).trimmed();
         double value = 0;
@@ -109,20 +118,24 @@ std::optional<QString> checkMeasuredValue(const QString &column, const QString &
     if (number && std::isfinite(*value) && *value >= range->minimum && *value <= range->maximum)
         return std::nullopt;
     return QStringLiteral("%1 must be a number from %2 to %3 %4 (got \"%5\")")
-        .arg(column, QString::number(range->minimum, 'g', 3), QString::number(range->maximum, 'g', 3), QLatin1String(range->unit), text.left(40));
+        .arg(column, QString::number(range->minimum, 'g', 3), QString::number(range->maximum, 'g', 3),
+             QLatin1String(range->unit), text.left(40));
 }
 
 std::optional<QString> checkStage(std::int64_t stage, std::int64_t pipelineStages)
 {
     if (stage >= 0 && stage < pipelineStages)
         return std::nullopt;
-    return QStringLiteral("stage must be one of the plan's pipeline stages, 0 to %1 (got %2)").arg(pipelineStages - 1).arg(stage);
+    return QStringLiteral("stage must be one of the plan's pipeline stages, 0 to %1 (got %2)")
+        .arg(pipelineStages - 1)
+        .arg(stage);
 }
 
 MeasuredRuns readMeasuredRuns(const QString &path)
 {
     QString error;
-    const std::optional<QByteArray> bytes = readRegularFile(path, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), &error);
+    const std::optional<QByteArray> bytes =
+        readRegularFile(path, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), &error);
     if (!bytes) {
         MeasuredRuns out;
         out.errors << QStringLiteral("%1: %2").arg(path, error);
@@ -145,7 +158,10 @@ MeasuredRuns parseMeasuredRuns(const QByteArray &bytes, const QString &path)
         if (lines[n].trimmed().isEmpty())
             continue;
         if (out.runs.size() == std::size_t(kMaxMeasuredRows)) {
-            out.errors << QStringLiteral("%1:%2: more than %3 measured rows; calibrate on fewer").arg(path).arg(n + 1).arg(kMaxMeasuredRows);
+            out.errors << QStringLiteral("%1:%2: more than %3 measured rows; calibrate on fewer")
+                              .arg(path)
+                              .arg(n + 1)
+                              .arg(kMaxMeasuredRows);
             break;
         }
         out.runs.push_back(readRow(path, header, lines[n], int(n + 1), out.errors));

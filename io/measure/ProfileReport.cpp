@@ -32,7 +32,9 @@ QStringList measurementColumns()
 
 QString profileErrorText(const std::optional<double> &error)
 {
-    return error ? QStringLiteral("%1%2%").arg(*error >= 0 ? QStringLiteral("+") : QString()).arg(100.0 * *error, 0, 'f', 1)
+    return error ? QStringLiteral("%1%2%")
+                       .arg(*error >= 0 ? QStringLiteral("+") : QString())
+                       .arg(100.0 * *error, 0, 'f', 1)
                  : QStringLiteral("-");
 }
 
@@ -43,15 +45,18 @@ QString stepTimeText(double seconds)
     return QStringLiteral("%1 ms").arg(1e3 * seconds, 0, 'f', std::abs(seconds) < 0.1 ? 3 : 1);
 }
 
-QString profileTable(const MeasuredProfile &m, const ProfileComparison &c, const QString &traceName, const QString &planName,
-                     std::int64_t stages)
+QString profileTable(const MeasuredProfile &m, const ProfileComparison &c, const QString &traceName,
+                     const QString &planName, std::int64_t stages)
 {
     QString text;
     QTextStream out(&text);
     out << QStringLiteral("%1 (device %2, %3 step%4, %5 kernels) against %6, pipeline stage %7 of %8; per step\n")
                .arg(traceName).arg(m.device).arg(m.steps).arg(m.steps == 1 ? "" : "s").arg(m.kernelCount)
                .arg(planName).arg(c.stage).arg(stages);
-    out << QStringLiteral("  %1 %2 %3 %4\n").arg(QString(), -44).arg(QStringLiteral("measured"), 12).arg(QStringLiteral("estimated"), 12)
+    out << QStringLiteral("  %1 %2 %3 %4\n")
+               .arg(QString(), -44)
+               .arg(QStringLiteral("measured"), 12)
+               .arg(QStringLiteral("estimated"), 12)
                .arg(QStringLiteral("difference"), 11);
     bool measuredOnly = false;
     for (const ProfileRow &row : c.rows) {
@@ -98,12 +103,14 @@ QJsonObject profileToJson(const MeasuredProfile &m, const ProfileComparison &c)
             {"rows", rows}, {"unknown_kernels", unknown}, {"warnings", warnings}};
 }
 
-bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const MeasuredProfile &m, std::int64_t stage, QString *error)
+bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const MeasuredProfile &m, std::int64_t stage,
+                          QString *error)
 {
     QStringList header = measurementColumns();
     QByteArray bytes;
     if (QFileInfo(csvPath).exists()) { // the row follows the file's own column order
-        const std::optional<QByteArray> existing = readRegularFile(csvPath, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), error);
+        const std::optional<QByteArray> existing =
+            readRegularFile(csvPath, kMaxMeasurementsBytes, QStringLiteral("a measurements CSV"), error);
         if (!existing)
             return false;
         bytes = *existing;
@@ -113,7 +120,8 @@ bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const
             if (!columns.contains(column))
                 missing << column;
         if (!missing.isEmpty()) {
-            *error = QStringLiteral("its header lacks %1 (write to a new file)").arg(missing.join(QStringLiteral(", ")));
+            *error =
+                QStringLiteral("its header lacks %1 (write to a new file)").arg(missing.join(QStringLiteral(", ")));
             return false;
         }
         header = columns;
@@ -122,12 +130,14 @@ bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const
     } else {
         bytes = header.join(',').toUtf8() + '\n';
     }
-    QMap<QString, QString> cells{{QStringLiteral("plan"), QFileInfo(csvPath).absoluteDir().relativeFilePath(QFileInfo(planPath).absoluteFilePath())},
+    QMap<QString, QString> cells{{QStringLiteral("plan"), QFileInfo(csvPath).absoluteDir().relativeFilePath(
+                                                              QFileInfo(planPath).absoluteFilePath())},
                                  {QStringLiteral("stage"), QString::number(stage)},
                                  {QStringLiteral("step_seconds"), QString::number(m.stepSeconds, 'g', 8)}};
     for (KernelClass c : kCalibratedKernelClasses)
         if (m.busy(c) > 0)
-            cells.insert(QStringLiteral("%1_seconds").arg(QLatin1String(spellingOf(c))), QString::number(m.busy(c), 'g', 8));
+            cells.insert(QStringLiteral("%1_seconds").arg(QLatin1String(spellingOf(c))),
+                         QString::number(m.busy(c), 'g', 8));
     QStringList row;
     for (const QString &column : header) {
         double value = 0;

@@ -25,7 +25,7 @@ QJsonObject profileToJson(const MeasuredProfile &measured, const ProfileComparis
 /// Appends the measured step and calibrated classes to `csvPath` as a row for `planPath` (written relative
 /// to the CSV's folder), creating the file with its header; false with `error` when it cannot, or when the
 /// existing header differs.
-bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const MeasuredProfile &measured, std::int64_t stage,
-                          QString *error);
+bool appendMeasurementRow(const QString &csvPath, const QString &planPath, const MeasuredProfile &measured,
+                          std::int64_t stage, QString *error);
 
 } // namespace trainplan::io

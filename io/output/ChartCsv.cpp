@@ -23,8 +23,9 @@ QString join(const QStringList &rows) { return rows.join(QLatin1Char('\n')) + QL
 
 QString memoryCsv(const Estimate &e)
 {
-    QStringList rows{QStringLiteral("stage,parameters_bytes,gradients_bytes,optimizer_bytes,activations_bytes,other_bytes,"
-                                    "peak_bytes,capacity_bytes,fits")};
+    QStringList rows{
+        QStringLiteral("stage,parameters_bytes,gradients_bytes,optimizer_bytes,activations_bytes,other_bytes,"
+                       "peak_bytes,capacity_bytes,fits")};
     for (const StageMemory &s : e.memory.stages)
         rows << QStringList{QString::number(s.stage), n(s.parametersBytes), n(s.gradientsBytes), n(s.optimizerBytes),
                             n(s.activationsBytes), n(s.otherBytes), n(s.peakBytes), n(s.capacityBytes),
@@ -38,7 +39,8 @@ QString stepPartsCsv(const Estimate &e, const Estimate *baseline)
     QStringList rows{QStringLiteral("part,seconds,share,baseline_seconds")};
     for (std::size_t k = 0; k < kStepPartCount; ++k) {
         const double seconds = e.parts[k];
-        rows << QStringList{QLatin1String(toString(StepPart(k))), n(seconds), n(e.step.stepSeconds > 0 ? seconds / e.step.stepSeconds : 0.0),
+        rows << QStringList{QLatin1String(toString(StepPart(k))), n(seconds),
+                            n(e.step.stepSeconds > 0 ? seconds / e.step.stepSeconds : 0.0),
                             baseline && baseline->valid ? n(baseline->parts[k]) : QString()}
                     .join(QLatin1Char(','));
     }
@@ -47,10 +49,16 @@ QString stepPartsCsv(const Estimate &e, const Estimate *baseline)
 
 QString rooflineCsv(const Estimate &e)
 {
-    QStringList rows{QStringLiteral("op,pass,kind,flops,bytes,intensity_flop_per_byte,seconds,achieved_flops_per_second,bound")};
+    QStringList rows{
+        QStringLiteral("op,pass,kind,flops,bytes,intensity_flop_per_byte,seconds,achieved_flops_per_second,bound")};
     for (const Op &op : e.step.ops)
-        rows << QStringList{field(QString::fromLatin1(op.name)), QLatin1String(toString(op.pass)), QLatin1String(toString(op.kind)),
-                            n(op.flops), n(op.bytes), n(op.intensity()), n(op.seconds),
+        rows << QStringList{field(QString::fromLatin1(op.name)),
+                            QLatin1String(toString(op.pass)),
+                            QLatin1String(toString(op.kind)),
+                            n(op.flops),
+                            n(op.bytes),
+                            n(op.intensity()),
+                            n(op.seconds),
                             n(op.seconds > 0 ? op.flops / op.seconds : 0.0),
                             op.memoryBound ? QStringLiteral("memory") : QStringLiteral("compute")}
                     .join(QLatin1Char(','));
@@ -62,7 +70,8 @@ QString scalingCsv(const Estimate &e)
     QStringList rows{QStringLiteral("curve,replicas,step_seconds,speedup,efficiency")};
     const auto add = [&](const char *curve, const std::vector<ScalingPoint> &points) {
         for (const ScalingPoint &p : points)
-            rows << QStringList{QLatin1String(curve), QString::number(p.workers), n(p.stepSeconds), n(p.speedup), n(p.efficiency)}
+            rows << QStringList{QLatin1String(curve), QString::number(p.workers), n(p.stepSeconds), n(p.speedup),
+                                n(p.efficiency)}
                         .join(QLatin1Char(','));
     };
     add("strong", e.scaling.strong);
@@ -85,8 +94,9 @@ QString pipelineCsv(const Estimate &e)
     };
     QStringList rows{QStringLiteral("stage,kind,microbatch,chunk,start_seconds,end_seconds,microbatches")};
     for (const StepSegment &s : e.timeline.segments)
-        rows << QStringList{QString::number(s.row), kind(s.kind), QString::number(s.microbatch), QString::number(s.chunk),
-                            n(s.start), n(s.end), QString::number(s.microbatches)}
+        rows << QStringList{QString::number(s.row),         kind(s.kind), QString::number(s.microbatch),
+                            QString::number(s.chunk),       n(s.start),   n(s.end),
+                            QString::number(s.microbatches)}
                     .join(QLatin1Char(','));
     return join(rows);
 }

@@ -42,7 +42,8 @@ QString metricText(ComparedMetric metric, const std::optional<double> &value, co
         return QStringLiteral("n/a");
     const double v = *value;
     switch (metric) {
-    case ComparedMetric::StepSeconds: return QString::fromStdString(units::formatNumber(v, v < 10 ? 3 : 2)) + QStringLiteral(" s");
+    case ComparedMetric::StepSeconds:
+        return QString::fromStdString(units::formatNumber(v, v < 10 ? 3 : 2)) + QStringLiteral(" s");
     case ComparedMetric::TokensPerSecond: return QString::fromStdString(units::formatGrouped(v, 0));
     case ComparedMetric::Mfu: return QString::fromStdString(units::formatPercent(v, 1));
     case ComparedMetric::PeakMemoryBytes: return QString::fromStdString(units::formatBytes(v, units::ByteUnit::GiB, 2));
@@ -58,7 +59,8 @@ QString changeText(const MetricComparison &m)
         return {};
     const double c = *m.change;
     if (m.metric == ComparedMetric::Mfu)
-        return (c >= 0 ? QStringLiteral("+") : QString()) + QString::fromStdString(units::formatNumber(100.0 * c, 1)) + QStringLiteral(" points");
+        return (c >= 0 ? QStringLiteral("+") : QString()) + QString::fromStdString(units::formatNumber(100.0 * c, 1)) +
+               QStringLiteral(" points");
     return (c >= 0 ? QStringLiteral("+") : QString()) + QString::fromStdString(units::formatPercent(c, 1));
 }
 
@@ -76,38 +78,44 @@ QJsonObject comparisonToJson(const ComparedPlan &baseline, const ComparedPlan &p
         differences.append(QJsonObject{{"key", QString::fromStdString(d.path)},
                                        {"baseline", QString::fromStdString(d.before)},
                                        {"plan", QString::fromStdString(d.after)}});
-    return QJsonObject{{"format", "trainplan-comparison"},
-                       {"version", 1},
-                       {"plans", QJsonArray{planSummary(baseline, comparison, true), planSummary(plan, comparison, false)}},
-                       {"metrics", metrics},
-                       {"differences", differences}};
+    return QJsonObject{
+        {"format", "trainplan-comparison"},
+        {"version", 1},
+        {"plans", QJsonArray{planSummary(baseline, comparison, true), planSummary(plan, comparison, false)}},
+        {"metrics", metrics},
+        {"differences", differences}};
 }
 
 QString comparisonToTable(const ComparedPlan &baseline, const ComparedPlan &plan, const PlanComparison &comparison)
 {
     QStringList lines;
-    lines << QStringLiteral("Baseline: %1%2").arg(baseline.name, comparison.beforeValid ? QString() : QStringLiteral(" (invalid)"));
-    lines << QStringLiteral("Plan:     %1%2").arg(plan.name, comparison.afterValid ? QString() : QStringLiteral(" (invalid)"));
+    lines << QStringLiteral("Baseline: %1%2")
+                 .arg(baseline.name, comparison.beforeValid ? QString() : QStringLiteral(" (invalid)"));
+    lines << QStringLiteral("Plan:     %1%2")
+                 .arg(plan.name, comparison.afterValid ? QString() : QStringLiteral(" (invalid)"));
     lines << QString();
-    lines << fixed(QStringLiteral("Metric"), 22) + fixed(QStringLiteral("Baseline"), 18) + fixed(QStringLiteral("Plan"), 18)
-                 + QStringLiteral("Change");
+    lines << fixed(QStringLiteral("Metric"), 22) + fixed(QStringLiteral("Baseline"), 18) +
+                 fixed(QStringLiteral("Plan"), 18) + QStringLiteral("Change");
     for (const MetricComparison &m : comparison.metrics) {
         QString change = changeText(m);
         if (m.better)
             change += *m.better ? QStringLiteral(" (better)") : QStringLiteral(" (worse)");
-        lines << fixed(QLatin1String(labelOf(m.metric)), 22) + fixed(metricText(m.metric, m.before, baseline.plan.run.currency), 18)
-                     + fixed(metricText(m.metric, m.after, plan.plan.run.currency), 18) + change;
+        lines << fixed(QLatin1String(labelOf(m.metric)), 22) +
+                     fixed(metricText(m.metric, m.before, baseline.plan.run.currency), 18) +
+                     fixed(metricText(m.metric, m.after, plan.plan.run.currency), 18) + change;
     }
-    lines << fixed(QStringLiteral("Fits"), 22) + fixed(comparison.beforeFits ? QStringLiteral("yes") : QStringLiteral("no"), 18)
-                 + (comparison.afterFits ? QStringLiteral("yes") : QStringLiteral("no"));
+    lines << fixed(QStringLiteral("Fits"), 22) +
+                 fixed(comparison.beforeFits ? QStringLiteral("yes") : QStringLiteral("no"), 18) +
+                 (comparison.afterFits ? QStringLiteral("yes") : QStringLiteral("no"));
     lines << QString();
     if (comparison.differences.empty()) {
         lines << QStringLiteral("The plans have the same keys.");
     } else {
         lines << QStringLiteral("%1 key(s) differ:").arg(comparison.differences.size());
         for (const KeyDifference &d : comparison.differences)
-            lines << QStringLiteral("  %1: %2 -> %3").arg(QString::fromStdString(d.path), QString::fromStdString(d.before),
-                                                          QString::fromStdString(d.after));
+            lines << QStringLiteral("  %1: %2 -> %3")
+                         .arg(QString::fromStdString(d.path), QString::fromStdString(d.before),
+                              QString::fromStdString(d.after));
     }
     return terminalLines(lines);
 }

@@ -139,8 +139,8 @@ QJsonObject floorToJson(const StepEstimate &step)
     for (std::size_t k = 0; k < kFloorKindCount; ++k) {
         const FloorBytes &b = f.bytes[k];
         if (b.network > 0 || b.received > 0)
-            kinds[QLatin1String(toString(FloorKind(k)))] =
-                QJsonObject{{"network_bytes", b.network}, {"received_bytes", b.received}, {"seconds", f.secondsOf(FloorKind(k))}};
+            kinds[QLatin1String(toString(FloorKind(k)))] = QJsonObject{
+                {"network_bytes", b.network}, {"received_bytes", b.received}, {"seconds", f.secondsOf(FloorKind(k))}};
     }
     return QJsonObject{{"seconds", f.seconds},
                        {"dominant", QLatin1String(toString(f.dominant))},
@@ -258,8 +258,11 @@ QJsonObject peakKindsToJson()
         for (std::size_t i = 0; i < kOtherTermCount; ++i)
             if (kindOf(OtherTerm(i)) == kind)
                 terms.append(QLatin1String(termInfo(OtherTerm(i)).key));
-        const char *key = kind == MemoryKind::Allocated ? "allocated" : kind == MemoryKind::Reserved ? "reserved" : "device";
-        kinds[QLatin1String(key)] = QJsonObject{{"published_as", QLatin1String(publishedAs(kind))}, {"adds_terms", terms}};
+        const char *key = kind == MemoryKind::Allocated  ? "allocated"
+                          : kind == MemoryKind::Reserved ? "reserved"
+                                                         : "device";
+        kinds[QLatin1String(key)] =
+            QJsonObject{{"published_as", QLatin1String(publishedAs(kind))}, {"adds_terms", terms}};
     }
     return kinds;
 }

@@ -25,31 +25,39 @@ QString num(double v, int decimals) { return QString::fromStdString(units::forma
 
 void memoryLines(QStringList &out, const MemoryEstimate &memory)
 {
-    out << QStringLiteral("Memory per GPU (GiB): allocated (tensors) <= reserved (+ allocator) <= device (+ context, NCCL, libraries)");
-    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other  allocated   reserved     device  phase");
+    out << QStringLiteral(
+        "Memory per GPU (GiB): allocated (tensors) <= reserved (+ allocator) <= device (+ context, NCCL, libraries)");
+    out << QStringLiteral("stage  layers  in-flight     params      grads  optimizer activations      other  allocated "
+                          "  reserved     device  phase");
     for (const StageMemory &s : memory.stages)
         out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9 %10 %11  %12")
                    .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
                         pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
                         pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
                         pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.allocatedBytes), 10))
-                   .arg(pad(gib(s.reservedBytes), 10), pad(gib(s.deviceBytes), 10), QLatin1String(toString(s.peakPhase)));
+                   .arg(pad(gib(s.reservedBytes), 10), pad(gib(s.deviceBytes), 10),
+                        QLatin1String(toString(s.peakPhase)));
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
     out << QString();
     out << QStringLiteral("Other terms of stage %1 (GiB):").arg(peak.stage);
     for (const MemoryKind kind : {MemoryKind::Allocated, MemoryKind::Reserved, MemoryKind::Device})
         for (std::size_t i = 0; i < kOtherTermCount; ++i)
             if (kindOf(OtherTerm(i)) == kind)
-                out << QStringLiteral("  %1 %2  %3").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22),
-                                                         pad(gib(peak.other[i]), 8), QString::fromLatin1(labelOf(kind)).toLower());
+                out << QStringLiteral("  %1 %2  %3")
+                           .arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22),
+                                pad(gib(peak.other[i]), 8), QString::fromLatin1(labelOf(kind)).toLower());
     out << QString();
     out << QStringLiteral("Peaks: allocated %1, reserved %2, device %3 GiB (stage maxima)")
                .arg(gib(memory.allocatedBytes), gib(memory.reservedBytes), gib(memory.deviceBytes));
     out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
-               .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
-               .arg(memory.fits ? (memory.tight ? QStringLiteral("fits, TIGHT (within the %1 GiB margin)").arg(gib(memory.marginBytes))
-                                                : QStringLiteral("fits"))
-                                : QStringLiteral("DOES NOT FIT"))
+               .arg(gib(memory.peakBytes))
+               .arg(memory.peakStage)
+               .arg(gib(memory.capacityBytes))
+               .arg(memory.fits
+                        ? (memory.tight
+                               ? QStringLiteral("fits, TIGHT (within the %1 GiB margin)").arg(gib(memory.marginBytes))
+                               : QStringLiteral("fits"))
+                        : QStringLiteral("DOES NOT FIT"))
                .arg(gib(memory.headroomBytes()));
     if (memory.tight) {
         QStringList parts;
@@ -59,36 +67,45 @@ void memoryLines(QStringList &out, const MemoryEstimate &memory)
         const MemoryPressure p = memoryPressure(memory);
         if (p.label)
             out << QStringLiteral("Would not fit if %1 (%2 GiB) were %3% larger: %4 GiB free")
-                       .arg(QLatin1String(p.label), gib(p.bytes), QString::number(100 * p.growthToOverflow, 'f', 0), gib(p.headroomBytes));
+                       .arg(QLatin1String(p.label), gib(p.bytes), QString::number(100 * p.growthToOverflow, 'f', 0),
+                            gib(p.headroomBytes));
     }
 }
 
 void stepLines(QStringList &out, const StepEstimate &st)
 {
-    out << QStringLiteral("Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
-               .arg(num(st.stepSeconds, 3), num(st.tokensPerSecond, 0), num(st.modelFlopsPerGpu / units::Tera, 1), num(100 * st.mfu, 1),
-                    num(st.hardwareFlopsPerGpu / units::Tera, 1), num(100 * st.hfu, 1));
+    out << QStringLiteral(
+               "Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
+               .arg(num(st.stepSeconds, 3), num(st.tokensPerSecond, 0), num(st.modelFlopsPerGpu / units::Tera, 1),
+                    num(100 * st.mfu, 1), num(st.hardwareFlopsPerGpu / units::Tera, 1), num(100 * st.hfu, 1));
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         out << QStringLiteral("  %1 %2 s  %3%")
-                   .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40), pad(num(st.breakdown[i], 4), 9),
+                   .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40),
+                        pad(num(st.breakdown[i], 4), 9),
                         pad(num(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1), 5));
-    out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)").arg(num(100 * st.bubbleFraction, 1));
-    out << QStringLiteral("Limited by %1: %2").arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
+    out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
+               .arg(num(100 * st.bubbleFraction, 1));
+    out << QStringLiteral("Limited by %1: %2")
+               .arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
     out << QStringLiteral("Traffic floor: %1").arg(trafficFloorSummary(st));
 }
 
 void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
 {
-    out << (plan.parallel.context > 1 ? QStringLiteral("Placement (Megatron-Core rank order: tensor, context, data, pipeline)")
-                                      : QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)"));
+    out << (plan.parallel.context > 1
+                ? QStringLiteral("Placement (Megatron-Core rank order: tensor, context, data, pipeline)")
+                : QStringLiteral("Placement (Megatron rank order: tensor, data, pipeline)"));
     const auto landing = [&](const char *what, const GroupLanding &l) {
         if (l.size > 1)
             out << QStringLiteral("  %1 %2 groups of %3 GPUs, %4, over %5 (%6 of %7 GB/s per GPU achieved)")
                        .arg(QString::fromLatin1(what).leftJustified(11))
-                       .arg(l.groups).arg(l.size)
-                       .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned) : QStringLiteral("inside a node"))
+                       .arg(l.groups)
+                       .arg(l.size)
+                       .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned)
+                                           : QStringLiteral("inside a node"))
                        .arg(QString::fromStdString(l.link))
-                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0), num(l.nominalBandwidthBytesPerSecond / units::Giga, 0));
+                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0),
+                            num(l.nominalBandwidthBytesPerSecond / units::Giga, 0));
     };
     landing("tensor", e.placement.tensor);
     landing("context", e.placement.context);
@@ -103,9 +120,11 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
                    .arg(QString::fromStdString(e.placement.pipeline.link));
     for (const NodeGroupEstimate &g : e.nodeGroups)
         out << QStringLiteral("  nodes %1-%2: %3, %4: step %5 s%6%7")
-                   .arg(g.firstNode).arg(g.firstNode + g.nodes - 1)
-                   .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink), num(g.stepSeconds, 3),
-                        g.paces ? QStringLiteral(" (sets the pace)") : QString(), g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
+                   .arg(g.firstNode)
+                   .arg(g.firstNode + g.nodes - 1)
+                   .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink),
+                        num(g.stepSeconds, 3), g.paces ? QStringLiteral(" (sets the pace)") : QString(),
+                        g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
 }
 
 } // namespace
@@ -139,12 +158,20 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     }
     const ParallelConfig &par = plan.parallel;
     out << QStringLiteral("Model:   %1, %2 parameters (%3 layers, hidden %4, %5 heads)")
-               .arg(QString::fromStdString(plan.model.name), QString::fromStdString(units::formatCount(e.model.parameters)))
-               .arg(plan.model.layers).arg(plan.model.hidden).arg(plan.model.heads);
-    const QString layout = par.context > 1 ? QStringLiteral("data %1 x tensor %2 x pipeline %3 x context %4 (%5)")
-                                                 .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context)
-                                                 .arg(QLatin1String(toString(par.contextComm)))
-                                           : QStringLiteral("data %1 x tensor %2 x pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline);
+               .arg(QString::fromStdString(plan.model.name),
+                    QString::fromStdString(units::formatCount(e.model.parameters)))
+               .arg(plan.model.layers)
+               .arg(plan.model.hidden)
+               .arg(plan.model.heads);
+    const QString layout =
+        par.context > 1
+            ? QStringLiteral("data %1 x tensor %2 x pipeline %3 x context %4 (%5)")
+                  .arg(par.data)
+                  .arg(par.tensor)
+                  .arg(par.pipeline)
+                  .arg(par.context)
+                  .arg(QLatin1String(toString(par.contextComm)))
+            : QStringLiteral("data %1 x tensor %2 x pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline);
     out << QStringLiteral("Layout:  %1 GPUs of %2 = %3; %4 micro-batches of %5, %6, ZeRO %7, recompute %8")
                .arg(e.model.gpus).arg(QString::fromStdString(e.device->name), layout)
                .arg(e.model.microbatches).arg(plan.training.microBatch)
@@ -155,7 +182,8 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QString();
     stepLines(out, e.step);
     if (e.accuracy.assessed)
-        out << QStringLiteral("Accuracy: step time and tokens/s %1: %2").arg(accuracyBand(e.accuracy), accuracySummary(e.accuracy));
+        out << QStringLiteral("Accuracy: step time and tokens/s %1: %2")
+                   .arg(accuracyBand(e.accuracy), accuracySummary(e.accuracy));
     if (e.accuracy.memoryComparableRuns > 0)
         out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
                    .arg(num(100 * e.accuracy.memoryBand80, 0))

@@ -36,7 +36,8 @@ QString bottleneckEvidence(Bottleneck bottleneck, const BottleneckEvidence &e)
         return words("%1 of the step is bandwidth-bound kernels and the optimizer update").arg(pct(e.share));
     case Bottleneck::Communication: {
         // The kinds that take a share: tensor, pipeline and data always; context and expert when present.
-        QString kinds = words("tensor %1, pipeline %2, data %3").arg(pct(e.tensorShare), pct(e.pipelineShare), pct(e.dataShare));
+        QString kinds =
+            words("tensor %1, pipeline %2, data %3").arg(pct(e.tensorShare), pct(e.pipelineShare), pct(e.dataShare));
         if (e.contextShare > 0)
             kinds += words(", context %1").arg(pct(e.contextShare));
         if (e.expertShare > 0)
@@ -52,22 +53,29 @@ QString bottleneckEvidence(Bottleneck bottleneck, const BottleneckEvidence &e)
 QString placementFlagText(const PlacementFlag &f)
 {
     if (f.kind == PlacementFlag::Kind::StagesMisaligned)
-        return words("pipeline stages of %1 GPUs (tensor x data) do not line up with %2-GPU nodes: stage 0 ends inside node "
+        return words("pipeline stages of %1 GPUs (tensor x data) do not line up with %2-GPU nodes: stage 0 ends inside "
+                     "node "
                      "%3, so stages share nodes and %4; choose a pipeline size that gives each stage whole nodes or a "
                      "divisor of a node")
             .arg(f.stageGpus)
             .arg(f.gpusPerNode)
             .arg(f.firstStageEndNode)
-            .arg(f.dataCrossesNodes ? words("data-parallel groups straddle nodes") : words("stage boundaries fall inside nodes"));
+            .arg(f.dataCrossesNodes ? words("data-parallel groups straddle nodes")
+                                    : words("stage boundaries fall inside nodes"));
     const QString where = f.tensor > f.gpusPerNode
-                              ? words("tensor-parallel groups of %1 span %2 nodes of %3 GPUs").arg(f.tensor).arg(f.nodesSpanned).arg(f.gpusPerNode)
+                              ? words("tensor-parallel groups of %1 span %2 nodes of %3 GPUs")
+                                    .arg(f.tensor)
+                                    .arg(f.nodesSpanned)
+                                    .arg(f.gpusPerNode)
                               : words("tensor %1 does not divide the %2 GPUs of a node, so some tensor-parallel groups "
                                       "straddle two nodes")
                                     .arg(f.tensor)
                                     .arg(f.gpusPerNode);
-    return words("%1: their collectives run over %2 (%3 of the step is tensor-parallel communication); that costs %4 per "
-                 "step (%5) against keeping each group inside a node on %6")
-        .arg(where, text(f.network), pct(f.commShare), duration(f.costSeconds), pct(f.costShare), text(f.intraNodeLink));
+    return words(
+               "%1: their collectives run over %2 (%3 of the step is tensor-parallel communication); that costs %4 per "
+               "step (%5) against keeping each group inside a node on %6")
+        .arg(where, text(f.network), pct(f.commShare), duration(f.costSeconds), pct(f.costShare),
+             text(f.intraNodeLink));
 }
 
 QString mixedClusterNote(const Estimate &e)
@@ -81,8 +89,9 @@ QString mixedClusterNote(const Estimate &e)
             kinds << QStringLiteral("%1 (%2)").arg(text(g.deviceName), duration(g.stepSeconds));
             ++next;
         }
-    return words("mixed cluster: %1. Every rank waits for the slowest at each synchronisation, so %2 sets the step time; "
-                 "memory is checked per stage on the devices that hold it (not averaged)")
+    return words(
+               "mixed cluster: %1. Every rank waits for the slowest at each synchronisation, so %2 sets the step time; "
+               "memory is checked per stage on the devices that hold it (not averaged)")
         .arg(kinds.join(QStringLiteral(", ")), text(e.device->name));
 }
 
@@ -104,7 +113,8 @@ QString describeConfig(const SearchConfig &c)
     if (c.virtualStages > 1)
         s += words(" (v %1)").arg(c.virtualStages);
     if (c.expert > 1 || c.expertTensor > 0)
-        s += c.expertTensor > 0 ? words(", expert %1 x expert tensor %2").arg(c.expert).arg(c.expertTensor) : words(", expert %1").arg(c.expert);
+        s += c.expertTensor > 0 ? words(", expert %1 x expert tensor %2").arg(c.expert).arg(c.expertTensor)
+                                : words(", expert %1").arg(c.expert);
     if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
         s += words(" (first %1, last %2 layers)").arg(c.firstStageLayers).arg(c.lastStageLayers);
     s += words(", micro-batch %1, %2, ZeRO %3, recompute %4")
@@ -127,7 +137,8 @@ QString describeConfig(const SearchConfig &c)
 
 QString describeConfigBriefly(const SearchConfig &c)
 {
-    QStringList sizes{QStringLiteral("d%1").arg(c.data), QStringLiteral("t%1").arg(c.tensor), QStringLiteral("p%1").arg(c.pipeline)};
+    QStringList sizes{QStringLiteral("d%1").arg(c.data), QStringLiteral("t%1").arg(c.tensor),
+                      QStringLiteral("p%1").arg(c.pipeline)};
     if (c.context > 1)
         sizes << QStringLiteral("c%1").arg(c.context);
     if (c.expert > 1)
@@ -175,20 +186,23 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
     const SearchScore &ex = g.example;
     switch (g.cause) {
     case RejectCause::Invalid:
-        return words("%1: %2 break a rule, e.g. %3: %4").arg(text(g.key), plans(g.count), describeConfig(ex.config), text(ex.problemMessage));
+        return words("%1: %2 break a rule, e.g. %3: %4")
+            .arg(text(g.key), plans(g.count), describeConfig(ex.config), text(ex.problemMessage));
     case RejectCause::DoesNotFit: {
         // Three decimals when two would print the same number twice.
         const int decimals = (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2;
         return words("pipeline %1: %2 do not fit; the leanest needs %3 of %4, %5 %6 of it (%7)")
             .arg(ex.config.pipeline)
-            .arg(plans(g.count), gib(ex.peakBytes, decimals), gib(ex.capacityBytes, 2), text(ex.problemKey), gib(ex.componentBytes),
-                 describeConfig(ex.config));
+            .arg(plans(g.count), gib(ex.peakBytes, decimals), gib(ex.capacityBytes, 2), text(ex.problemKey),
+                 gib(ex.componentBytes), describeConfig(ex.config));
     }
     case RejectCause::TensorAcrossNodes: {
-        const QString behind = o.bestTokensPerSecond > 0
-                                   ? words(", %1 below the best plan").arg(pct(1.0 - ex.tokensPerSecond / o.bestTokensPerSecond))
-                                   : QString();
-        return words("tensor %1 crosses nodes: %2 of the step is tensor-parallel communication in the fastest of them (%3 "
+        const QString behind =
+            o.bestTokensPerSecond > 0
+                ? words(", %1 below the best plan").arg(pct(1.0 - ex.tokensPerSecond / o.bestTokensPerSecond))
+                : QString();
+        return words("tensor %1 crosses nodes: %2 of the step is tensor-parallel communication in the fastest of them "
+                     "(%3 "
                      "tokens/s%4); %5")
             .arg(ex.config.tensor)
             .arg(pct(ex.tensorCommShare), num(ex.tokensPerSecond, 0), behind, plans(g.count));
@@ -199,7 +213,8 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
                          "recommended; the most leaves %2 (%3)")
                 .arg(plans(g.count), gib(ex.headroomBytes), describeConfig(ex.config));
         if (o.keepMemoryMargin)
-            return words("%1 fit but leave less than %2 or their memory margin (training.memory_margin of capacity) free: "
+            return words("%1 fit but leave less than %2 or their memory margin (training.memory_margin of capacity) "
+                         "free: "
                          "tight; the most leaves %3 (%4)")
                 .arg(plans(g.count), gib(o.minHeadroomBytes), gib(ex.headroomBytes), describeConfig(ex.config));
         return words("%1 fit but leave less than %2 free; the most leaves %3 (%4)")
@@ -233,12 +248,14 @@ QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
     const SearchScore &b = l.best;
     const ExpertLayoutResult &first = o.expertLayouts.front();
     const SearchScore &best = first.best;
-    const QString a2a = words("exposed dispatch/combine all-to-all %1 s of a %2 s step").arg(num(b.expertCommSeconds, 2), num(b.stepSeconds, 2));
+    const QString a2a = words("exposed dispatch/combine all-to-all %1 s of a %2 s step")
+                            .arg(num(b.expertCommSeconds, 2), num(b.stepSeconds, 2));
     if (&l == &first || b.tokensPerSecond >= best.tokensPerSecond)
         return words("%1: the fastest expert layout, %2; %3").arg(name, tokensPerSecond(b.tokensPerSecond), a2a);
-    const QString behind = words("%1: its fastest plan is %2 below the best, %3 (%4)")
-                               .arg(name, pct(1.0 - b.tokensPerSecond / best.tokensPerSecond),
-                                    expertLayoutName(first.expert, first.expertTensor), tokensPerSecond(best.tokensPerSecond));
+    const QString behind =
+        words("%1: its fastest plan is %2 below the best, %3 (%4)")
+            .arg(name, pct(1.0 - b.tokensPerSecond / best.tokensPerSecond),
+                 expertLayoutName(first.expert, first.expertTensor), tokensPerSecond(best.tokensPerSecond));
     // The all-to-all rules the layout out when its extra exposed time is most of the extra step time.
     const double extraStep = b.stepSeconds - best.stepSeconds, extraA2a = b.expertCommSeconds - best.expertCommSeconds;
     if (extraStep > 0 && extraA2a >= 0.5 * extraStep)
@@ -251,14 +268,18 @@ QString trafficFloorText(const SearchScore &s, double parameters)
     const SearchConfig &c = s.config;
     const std::int64_t ranks = c.data * c.context;
     const QString what = c.zeroStage >= 3 ? words("gathered for each micro-batch and their gradients reduce-scattered")
-                         : c.zeroStage == 2 ? words("reduced after each micro-batch's backward and gathered after the step")
+                         : c.zeroStage == 2
+                             ? words("reduced after each micro-batch's backward and gathered after the step")
                          : c.zeroStage == 1 ? words("reduced and gathered once per step")
                                             : words("all-reduced once per step");
     const QString count = QString::fromStdString(units::formatCount(s.rankParameters, 1));
-    const QString held = s.rankParameters < 0.999 * parameters
-                             ? words("the %1 parameters each GPU holds (of the model's %2)").arg(count, QString::fromStdString(units::formatCount(parameters, 0)))
-                             : words("the model's %1 parameters").arg(QString::fromStdString(units::formatCount(parameters, 0)));
-    return words("over %1 data-parallel ranks %2 are %3: %4 per GPU through its %5 network share, at least %6 s; %7 s of the "
+    const QString held =
+        s.rankParameters < 0.999 * parameters
+            ? words("the %1 parameters each GPU holds (of the model's %2)")
+                  .arg(count, QString::fromStdString(units::formatCount(parameters, 0)))
+            : words("the model's %1 parameters").arg(QString::fromStdString(units::formatCount(parameters, 0)));
+    return words("over %1 data-parallel ranks %2 are %3: %4 per GPU through its %5 network share, at least %6 s; %7 s "
+                 "of the "
                  "%8 s step is exposed data-parallel time")
         .arg(ranks)
         .arg(held, what, QString::fromStdString(units::formatBytes(s.dataFloorNetworkBytes, units::ByteUnit::Auto, 2)),
@@ -275,11 +296,13 @@ QString zeroStageMessage(const ZeroStageResult &z, const SearchOutcome &o)
     const SearchScore &best = o.zeroStages.front().best;
     const QString floor = trafficFloorText(b, o.parameters);
     if (&z == &o.zeroStages.front() || b.tokensPerSecond >= best.tokensPerSecond)
-        return words("%1: the fastest ZeRO stage, %2 (%3); %4").arg(name, tokensPerSecond(b.tokensPerSecond), describeConfigBriefly(b.config), floor);
-    const QString behind = words("%1: its fastest plan (%2) is %3 below the best, ZeRO-%4 (%5)")
-                               .arg(name, describeConfigBriefly(b.config), pct(1.0 - b.tokensPerSecond / best.tokensPerSecond))
-                               .arg(o.zeroStages.front().zeroStage)
-                               .arg(tokensPerSecond(best.tokensPerSecond));
+        return words("%1: the fastest ZeRO stage, %2 (%3); %4")
+            .arg(name, tokensPerSecond(b.tokensPerSecond), describeConfigBriefly(b.config), floor);
+    const QString behind =
+        words("%1: its fastest plan (%2) is %3 below the best, ZeRO-%4 (%5)")
+            .arg(name, describeConfigBriefly(b.config), pct(1.0 - b.tokensPerSecond / best.tokensPerSecond))
+            .arg(o.zeroStages.front().zeroStage)
+            .arg(tokensPerSecond(best.tokensPerSecond));
     // The parameter traffic rules the stage out when its exposed time or its floor beyond the best's step is
     // most of the extra step time.
     const double extraStep = b.stepSeconds - best.stepSeconds, extraData = b.dataCommSeconds - best.dataCommSeconds;
@@ -321,7 +344,8 @@ QString accuracySummary(const Accuracy &a)
         return within;
     if (a.outside.empty())
         return words("not validated: only %1").arg(within);
-    return words("not validated: the published runs do not cover its %1; the nearest are %2").arg(outsideDimensions(a), within);
+    return words("not validated: the published runs do not cover its %1; the nearest are %2")
+        .arg(outsideDimensions(a), within);
 }
 
 QString trafficFloorSummary(const StepEstimate &st)
@@ -330,21 +354,26 @@ QString trafficFloorSummary(const StepEstimate &st)
     if (!(f.seconds > 0))
         return words("no communication: the step has no traffic floor");
     const FloorBytes &b = f.bytes[std::size_t(f.dominant)];
-    const QString network = b.network > 0 ? words("%1 per GPU through the network share")
-                                                .arg(QString::fromStdString(units::formatBytes(b.network, units::ByteUnit::Auto, 2)))
-                                          : words("none of it through the network");
-    QString text = words("the step cannot be shorter than %1 s (it is %2 s)").arg(num(f.seconds, 2), num(st.stepSeconds, 2));
+    const QString network =
+        b.network > 0 ? words("%1 per GPU through the network share")
+                            .arg(QString::fromStdString(units::formatBytes(b.network, units::ByteUnit::Auto, 2)))
+                      : words("none of it through the network");
+    QString text =
+        words("the step cannot be shorter than %1 s (it is %2 s)").arg(num(f.seconds, 2), num(st.stepSeconds, 2));
     if (f.shardedPhasesSeconds >= f.seconds)
-        text += words(": ZeRO-3's forward and backward passes each take their gathers' floor or their compute, whichever is longer");
-    text += words(". Its collectives alone need %1 s over the links' nominal figures (%2 GB/s network share, %3 GB/s scale-up per "
+        text += words(": ZeRO-3's forward and backward passes each take their gathers' floor or their compute, "
+                      "whichever is longer");
+    text += words(". Its collectives alone need %1 s over the links' nominal figures (%2 GB/s network share, %3 GB/s "
+                  "scale-up per "
                   "GPU), most of it %4: %5 s, %6 and %7 received in all")
-                .arg(num(f.linksSeconds, 2),
-                     num(f.networkBytesPerSecond / units::Giga, 0), num(f.scaleUpBytesPerSecond / units::Giga, 0),
-                     QString::fromLatin1(labelOf(f.dominant)).toLower(), num(f.secondsOf(f.dominant), 2), network,
+                .arg(num(f.linksSeconds, 2), num(f.networkBytesPerSecond / units::Giga, 0),
+                     num(f.scaleUpBytesPerSecond / units::Giga, 0), QString::fromLatin1(labelOf(f.dominant)).toLower(),
+                     num(f.secondsOf(f.dominant), 2), network,
                      QString::fromStdString(units::formatBytes(b.received, units::ByteUnit::Auto, 2)));
     if (st.dataParallelSlowdownSeconds > 0)
-        text += words("; the %1 s of data-parallel collectives hidden behind compute slow it by %2 s (NCCL's SMs and HBM)")
-                    .arg(num(st.dataParallelHiddenSeconds, 2), num(st.dataParallelSlowdownSeconds, 2));
+        text +=
+            words("; the %1 s of data-parallel collectives hidden behind compute slow it by %2 s (NCCL's SMs and HBM)")
+                .arg(num(st.dataParallelHiddenSeconds, 2), num(st.dataParallelSlowdownSeconds, 2));
     return text;
 }
 
@@ -353,7 +382,8 @@ QString noFeasibleReason(const SearchOutcome &o)
     if (o.feasible > 0 || !o.valid)
         return {};
     if (o.noLayout)
-        return words("no layout of %1 GPUs splits the global batch of %2 sequences and the model's %3 layers and %4 heads "
+        return words("no layout of %1 GPUs splits the global batch of %2 sequences and the model's %3 layers and %4 "
+                     "heads "
                      "within the constraints")
             .arg(o.gpus)
             .arg(o.globalBatch)

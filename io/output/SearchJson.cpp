@@ -126,7 +126,8 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
     };
     if (const QString reason = noFeasibleReason(outcome); !reason.isEmpty())
         root["no_feasible_reason"] = reason;
-    const auto ties = std::count_if(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
+    const auto ties =
+        std::count_if(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
     root["accuracy"] = QJsonObject{{"band_80", outcome.bestAccuracy.band80},
                                    {"validated", outcome.bestAccuracy.validated},
                                    {"ties_best", double(ties)}};

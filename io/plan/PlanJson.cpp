@@ -95,11 +95,13 @@ bool readKey(JsonReader &r, const PlanKey &key, Plan &plan)
 }
 
 /// Reads every key of `section` the table can read, except those in `skip`.
-GivenKeys readSection(JsonReader &r, std::string_view section, Plan &plan, std::initializer_list<std::string_view> skip = {})
+GivenKeys readSection(JsonReader &r, std::string_view section, Plan &plan,
+                      std::initializer_list<std::string_view> skip = {})
 {
     GivenKeys given;
     for (const PlanKey &key : planKeys()) {
-        if (key.section() != section || !key.accessible() || std::find(skip.begin(), skip.end(), key.path) != skip.end())
+        if (key.section() != section || !key.accessible() ||
+            std::find(skip.begin(), skip.end(), key.path) != skip.end())
             continue;
         if (readKey(r, key, plan))
             given.add(key);
@@ -331,7 +333,8 @@ std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems)
     QFile file(path);
     const bool ok = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
     if (!ok) {
-        problems.push_back({Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
+        problems.push_back(
+            {Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
         return std::nullopt;
     }
     // A plan is a few kilobytes; refuse anything absurd rather than parse gigabytes.
@@ -375,7 +378,8 @@ QJsonObject writeSection(const Plan &plan, std::string_view section, Filter writ
             continue;
         const KeyValue value = key.get(plan);
         const std::string *text = std::get_if<std::string>(&value);
-        if (std::holds_alternative<std::monostate>(value) || (key.optional && text && text->empty()) || !written(key, value))
+        if (std::holds_alternative<std::monostate>(value) || (key.optional && text && text->empty()) ||
+            !written(key, value))
             continue;
         o[QString::fromUtf8(key.name().data(), qsizetype(key.name().size()))] = toJson(value);
     }

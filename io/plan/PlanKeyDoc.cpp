@@ -42,7 +42,8 @@ QString ruleText(const PlanKey &key)
     if (*key.tooltip)
         parts << QString::fromLatin1(key.tooltip);
     if (key.searchDimension)
-        parts << QStringLiteral("a search dimension (`--fix %1=...`)").arg(QLatin1String(key.name().data(), qsizetype(key.name().size())));
+        parts << QStringLiteral("a search dimension (`--fix %1=...`)")
+                     .arg(QLatin1String(key.name().data(), qsizetype(key.name().size())));
     return parts.join(QStringLiteral("; ")).replace(QLatin1Char('|'), QStringLiteral("\\|"));
 }
 

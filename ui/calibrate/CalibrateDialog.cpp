@@ -104,16 +104,20 @@ void CalibrateDialog::buildTable()
                                         tr("GEMM (s)"), tr("Attention (s)"), tr("Element-wise (s)")});
     m_table->horizontalHeaderItem(3)->setToolTip(tr("Device memory in use, as nvidia-smi reports it"));
     for (int c = 4; c < kColumns; ++c)
-        m_table->horizontalHeaderItem(c)->setToolTip(tr("From a profiler trace (trainplan profile --measurements): the traced rank's "
-                                                        "pipeline stage and its kernel time per step by class"));
+        m_table->horizontalHeaderItem(c)->setToolTip(
+            tr("From a profiler trace (trainplan profile --measurements): the traced rank's "
+               "pipeline stage and its kernel time per step by class"));
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int c = 1; c < kColumns; ++c)
         m_table->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_table->setToolTip(tr("One measured run per row: its plan file and any of the step time, the throughput, the device memory peak, "
-                           "and a profiler trace's kernel time per step by class on its pipeline stage (trainplan profile --measurements)"));
+    m_table->setToolTip(
+        tr("One measured run per row: its plan file and any of the step time, the throughput, the device memory peak, "
+           "and a profiler trace's kernel time per step by class on its pipeline stage (trainplan profile "
+           "--measurements)"));
 }
 
-void CalibrateDialog::addMeasurement(const QString &planPath, double stepSeconds, double tokensPerSecond, double peakGib)
+void CalibrateDialog::addMeasurement(const QString &planPath, double stepSeconds, double tokensPerSecond,
+                                     double peakGib)
 {
     io::MeasuredRun run;
     run.planPath = planPath;
@@ -129,11 +133,15 @@ void CalibrateDialog::addRun(const io::MeasuredRun &run)
     const int row = m_table->rowCount();
     m_table->insertRow(row);
     m_table->setItem(row, 0, new QTableWidgetItem(run.planPath));
-    const std::optional<double> peakGib = run.peakBytes ? std::optional<double>(*run.peakBytes / units::GiB) : std::nullopt;
+    const std::optional<double> peakGib =
+        run.peakBytes ? std::optional<double>(*run.peakBytes / units::GiB) : std::nullopt;
     const std::optional<double> values[] = {run.stepSeconds, run.tokensPerSecond, peakGib, double(run.stage),
                                             run.kernelSeconds[0], run.kernelSeconds[1], run.kernelSeconds[2]};
     for (int c = 0; c < kColumns - 1; ++c)
-        m_table->setItem(row, c + 1, new QTableWidgetItem(values[c] && (*values[c] > 0 || c == 3) ? QString::number(*values[c], 'g', 8) : QString()));
+        m_table->setItem(row, c + 1,
+                         new QTableWidgetItem(values[c] && (*values[c] > 0 || c == 3)
+                                                  ? QString::number(*values[c], 'g', 8)
+                                                  : QString()));
 }
 
 bool CalibrateDialog::loadCsv(const QString &path, QString *error)
@@ -171,21 +179,25 @@ std::vector<Measurement> CalibrateDialog::measurements(QStringList &problems) co
             bool gib = c == 3, ok = false; // the table shows the peak in GiB; the rule is the CSV's, in bytes
             const double shown = text.toDouble(&ok);
             double value = 0;
-            if (const auto problem = io::checkMeasuredValue(column, gib && ok ? QString::number(shown * units::GiB, 'g', 17) : text, &value)) {
+            if (const auto problem = io::checkMeasuredValue(
+                    column, gib && ok ? QString::number(shown * units::GiB, 'g', 17) : text, &value)) {
                 problems << tr("row %1, %2: %3").arg(r + 1).arg(m_table->horizontalHeaderItem(c)->text(), *problem);
                 return std::nullopt;
             }
             return value;
         };
-        Measurement m{QFileInfo(path).fileName().toStdString(), *read.plan, number(1, columns[0]), number(2, columns[1]), number(3, columns[2])};
+        Measurement m{QFileInfo(path).fileName().toStdString(), *read.plan, number(1, columns[0]),
+                      number(2, columns[1]), number(3, columns[2])};
         for (std::size_t k = 0; k < m.kernelSeconds.size(); ++k)
             m.kernelSeconds[k] = number(5 + int(k), columns[3 + int(k)]);
         bool whole = true;
         const QString stage = m_table->item(r, 4) ? m_table->item(r, 4)->text().trimmed() : QString();
         m.stage = stage.isEmpty() ? 0 : stage.toLongLong(&whole);
-        if (const auto problem = whole ? io::checkStage(m.stage, read.plan->parallel.pipeline) : std::optional<QString>(tr("stage must be a whole number")))
+        if (const auto problem = whole ? io::checkStage(m.stage, read.plan->parallel.pipeline)
+                                       : std::optional<QString>(tr("stage must be a whole number")))
             problems << tr("row %1, Stage: %2").arg(r + 1).arg(*problem);
-        else if (!m.stepSeconds && !m.tokensPerSecond && !m.peakBytes && !m.kernelSeconds[0] && !m.kernelSeconds[1] && !m.kernelSeconds[2])
+        else if (!m.stepSeconds && !m.tokensPerSecond && !m.peakBytes && !m.kernelSeconds[0] && !m.kernelSeconds[1] &&
+                 !m.kernelSeconds[2])
             problems << tr("row %1: nothing measured; give a step time, throughput, peak or kernel time").arg(r + 1);
         else
             rows.push_back(std::move(m));
@@ -202,7 +214,8 @@ bool CalibrateDialog::fit()
     if (const std::optional<QString> problem = io::checkNewDeviceId(m_id->text().trimmed(), io::builtinCatalog()))
         problems.prepend(tr("Calibrated device id: %1").arg(*problem));
     if (rows.empty() || !problems.isEmpty()) {
-        m_report->setPlainText((rows.empty() ? tr("No usable rows.\n") : tr("Correct these cells to fit:\n")) + problems.join('\n'));
+        m_report->setPlainText((rows.empty() ? tr("No usable rows.\n") : tr("Correct these cells to fit:\n")) +
+                               problems.join('\n'));
         return false;
     }
     m_fit.reset();
@@ -304,8 +317,9 @@ void CalibrateDialog::keepDevice()
         return;
     m_custom->addDevice(m_fit->device);
     m_keep->setEnabled(false);
-    m_report->appendPlainText(tr("\nKept as %1 among your devices (Cluster Builder palette; plans may use it as cluster.device).")
-                                  .arg(QString::fromStdString(m_fit->device.id)));
+    m_report->appendPlainText(
+        tr("\nKept as %1 among your devices (Cluster Builder palette; plans may use it as cluster.device).")
+            .arg(QString::fromStdString(m_fit->device.id)));
 }
 
 } // namespace trainplan

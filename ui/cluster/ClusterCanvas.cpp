@@ -54,8 +54,9 @@ void ClusterCanvas::rebuild()
     qreal y = kMargin + kNetworkHeight + kConnector;
     std::int64_t firstNode = 0;
     for (int i = 0; i < int(groups.size()); ++i) {
-        const auto sameDevice = std::find_if(groups.begin(), groups.end(),
-                                             [&](const NodeGroup &g) { return g.device == groups[std::size_t(i)].device; });
+        const auto sameDevice = std::find_if(groups.begin(), groups.end(), [&](const NodeGroup &g) {
+            return g.device == groups[std::size_t(i)].device;
+        });
         auto *item = new NodeGroupItem(this, i, groups[std::size_t(i)], firstNode, int(sameDevice - groups.begin()), y);
         firstNode += groups[std::size_t(i)].nodes;
         scene()->addItem(item);
@@ -118,31 +119,50 @@ QString overlayLegend(ClusterCanvas::Overlay overlay, const ParallelConfig &para
     const std::int64_t count = overlayGroupCount(overlay, parallel);
     switch (overlay) {
     case ClusterCanvas::Overlay::TensorGroups:
-        return QObject::tr("%1 tensor-parallel groups of %2 GPUs (they all-reduce activations every layer); a red outline marks a "
-                           "node holding part of a group that crosses nodes").arg(count).arg(parallel.tensor);
+        return QObject::
+            tr("%1 tensor-parallel groups of %2 GPUs (they all-reduce activations every layer); a red outline marks a "
+               "node holding part of a group that crosses nodes")
+                .arg(count)
+                .arg(parallel.tensor);
     case ClusterCanvas::Overlay::PipelineStages:
-        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)").arg(count).arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
+        return QObject::tr("%1 pipeline stages of %2 GPUs each (neighbours pass activations and gradients)")
+            .arg(count)
+            .arg(gpus / std::max<std::int64_t>(1, parallel.pipeline));
     case ClusterCanvas::Overlay::DataReplicas:
         return parallel.context > 1
-                   ? QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline x context)")
-                         .arg(count).arg(parallel.tensor * parallel.pipeline * parallel.context)
-                   : QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
-                         .arg(count).arg(parallel.tensor * parallel.pipeline);
+                   ? QObject::tr("%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x "
+                                 "pipeline x context)")
+                         .arg(count)
+                         .arg(parallel.tensor * parallel.pipeline * parallel.context)
+                   : QObject::tr(
+                         "%1 data-parallel replicas of %2 GPUs (each a whole copy of the model, tensor x pipeline)")
+                         .arg(count)
+                         .arg(parallel.tensor * parallel.pipeline);
     case ClusterCanvas::Overlay::GradientGroups:
-        return QObject::tr("%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica and context "
-                           "rank: they reduce gradients together)").arg(count).arg(parallel.data * parallel.context);
+        return QObject::tr(
+                   "%1 gradient all-reduce groups of %2 GPUs (the same shard of the model in every replica and context "
+                   "rank: they reduce gradients together)")
+            .arg(count)
+            .arg(parallel.data * parallel.context);
     case ClusterCanvas::Overlay::ContextGroups:
         return parallel.context > 1
-                   ? QObject::tr("%1 context-parallel groups of %2 GPUs (each holds 1/%2 of every sequence; they pass keys and "
-                                 "values every layer)").arg(count).arg(parallel.context)
-                   : QObject::tr("No context parallelism: every GPU holds whole sequences (set Context parallel above 1)");
+                   ? QObject::tr(
+                         "%1 context-parallel groups of %2 GPUs (each holds 1/%2 of every sequence; they pass keys and "
+                         "values every layer)")
+                         .arg(count)
+                         .arg(parallel.context)
+                   : QObject::tr(
+                         "No context parallelism: every GPU holds whole sequences (set Context parallel above 1)");
     case ClusterCanvas::Overlay::ExpertGroups:
         return parallel.expert > 1
-                   ? QObject::tr("%1 expert-parallel groups of %2 GPUs (each holds 1/%2 of the routed experts; they exchange "
-                                 "tokens by all-to-all in every mixture-of-experts layer, dispatch and combine)")
-                         .arg(count).arg(parallel.expert)
-                   : QObject::tr("No expert parallelism: every GPU holds all routed experts (a mixture-of-experts model with "
-                                 "Expert parallel above 1 splits them)");
+                   ? QObject::tr(
+                         "%1 expert-parallel groups of %2 GPUs (each holds 1/%2 of the routed experts; they exchange "
+                         "tokens by all-to-all in every mixture-of-experts layer, dispatch and combine)")
+                         .arg(count)
+                         .arg(parallel.expert)
+                   : QObject::tr(
+                         "No expert parallelism: every GPU holds all routed experts (a mixture-of-experts model with "
+                         "Expert parallel above 1 splits them)");
     case ClusterCanvas::Overlay::Devices: break;
     }
     return QObject::tr("Each GPU in its accelerator's colour");
@@ -318,7 +338,8 @@ void ClusterCanvas::dragLeaveEvent(QDragLeaveEvent *) { setDropTarget(-2); }
 void ClusterCanvas::dropEvent(QDropEvent *event)
 {
     setDropTarget(-2);
-    const auto entry = PaletteEntry::fromString(QString::fromUtf8(event->mimeData()->data(QLatin1String(kPaletteMimeType))));
+    const auto entry =
+        PaletteEntry::fromString(QString::fromUtf8(event->mimeData()->data(QLatin1String(kPaletteMimeType))));
     if (!entry) {
         event->ignore();
         return;

@@ -25,7 +25,15 @@ class ClusterCanvas : public QGraphicsView
 
 public:
     /// What the GPU cells' colours show.
-    enum class Overlay { Devices, TensorGroups, PipelineStages, DataReplicas, GradientGroups, ContextGroups, ExpertGroups };
+    enum class Overlay {
+        Devices,
+        TensorGroups,
+        PipelineStages,
+        DataReplicas,
+        GradientGroups,
+        ContextGroups,
+        ExpertGroups
+    };
 
     ClusterCanvas(PlanDocument *document, const PaletteCatalog *palette, QWidget *parent = nullptr);
     ~ClusterCanvas() override;

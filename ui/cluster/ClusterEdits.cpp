@@ -103,7 +103,8 @@ Edit addTemplateNode(const Plan &plan, std::vector<NodeGroup> groups, const std:
     Plan next = plan;
     carryCustomDevice(next, catalog, t->device);
     // A rack-scale template (NVL72) comes a whole scale-up domain at a time and sets the plan's domain.
-    const std::int64_t perDrop = t->scaleUpDomain > 0 ? std::max<std::int64_t>(1, t->scaleUpDomain / t->gpusPerNode) : 1;
+    const std::int64_t perDrop =
+        t->scaleUpDomain > 0 ? std::max<std::int64_t>(1, t->scaleUpDomain / t->gpusPerNode) : 1;
     if (t->scaleUpDomain > 0)
         next.cluster.scaleUpDomain = t->scaleUpDomain;
     const NodeGroup added{t->name, t->device, t->gpusPerNode, perDrop, t->intraNodeLink};
@@ -164,10 +165,12 @@ Edit useIntraNodeLink(const Plan &plan, std::vector<NodeGroup> groups, const std
     if (g.intraNodeLink == id)
         return fail(tr("this node group already uses %1").arg(QString::fromStdString(link->name)));
     g.intraNodeLink = id;
-    return finish(plan, std::move(groups), tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)));
+    return finish(plan, std::move(groups),
+                  tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)));
 }
 
-Edit useNetwork(const Plan &plan, const std::string &id, const PaletteCatalog &catalog, const std::function<Edit(const QString &)> &fail)
+Edit useNetwork(const Plan &plan, const std::string &id, const PaletteCatalog &catalog,
+                const std::function<Edit(const QString &)> &fail)
 {
     const LinkSpec *network = catalog.catalog->network(id);
     if (!network)
@@ -193,9 +196,11 @@ std::optional<ClusterEdit> applyPaletteEntry(const Plan &plan, const PaletteEntr
         return std::nullopt;
     };
     switch (entry.kind) {
-    case PaletteEntry::Kind::NodeTemplate: return addTemplateNode(plan, std::move(groups), id, target, onGroup, catalog, fail);
+    case PaletteEntry::Kind::NodeTemplate:
+        return addTemplateNode(plan, std::move(groups), id, target, onGroup, catalog, fail);
     case PaletteEntry::Kind::Device: return useDevice(plan, std::move(groups), id, target, onGroup, catalog, fail);
-    case PaletteEntry::Kind::IntraNodeLink: return useIntraNodeLink(plan, std::move(groups), id, target, onGroup, catalog, fail);
+    case PaletteEntry::Kind::IntraNodeLink:
+        return useIntraNodeLink(plan, std::move(groups), id, target, onGroup, catalog, fail);
     case PaletteEntry::Kind::Network: return useNetwork(plan, id, catalog, fail);
     }
     return std::nullopt;

@@ -41,14 +41,17 @@ QString landingLine(const QString &what, const GroupLanding &l, bool racks)
     if (l.size <= 1)
         return QString();
     // The unit is the scale-up domain: a node, or a rack of trays (NVL72) when the plan sets one.
-    const QString where = racks ? (l.crossesNodes ? QObject::tr("across %1 NVLink domains").arg(l.nodesSpanned)
-                                                  : QObject::tr("inside one NVLink domain"))
-                                : (l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"));
+    const QString where =
+        racks ? (l.crossesNodes ? QObject::tr("across %1 NVLink domains").arg(l.nodesSpanned)
+                                : QObject::tr("inside one NVLink domain"))
+              : (l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"));
     // The link's figure is what the fields above set; collectives achieve the calibrated share of it.
     const QString achieved = text(units::formatNumber(l.bandwidthBytesPerSecond / units::Giga, 0));
-    const QString rate = l.nominalBandwidthBytesPerSecond > l.bandwidthBytesPerSecond * 1.005
-        ? QObject::tr("achieves %1 of %2 GB/s per GPU").arg(achieved, text(units::formatNumber(l.nominalBandwidthBytesPerSecond / units::Giga, 0)))
-        : QObject::tr("%1 GB/s per GPU").arg(achieved);
+    const QString rate =
+        l.nominalBandwidthBytesPerSecond > l.bandwidthBytesPerSecond * 1.005
+            ? QObject::tr("achieves %1 of %2 GB/s per GPU")
+                  .arg(achieved, text(units::formatNumber(l.nominalBandwidthBytesPerSecond / units::Giga, 0)))
+            : QObject::tr("%1 GB/s per GPU").arg(achieved);
     return QObject::tr("<b>%1</b> (%2 × %3 GPUs): %4, over %5 (%6)<br>")
         .arg(what)
         .arg(l.groups)
@@ -70,8 +73,12 @@ QDoubleSpinBox *bandwidthBox(const QString &name, double minimum, double maximum
 
 } // namespace
 
-ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette, QWidget *parent)
-    : QWidget(parent), m_document(document), m_canvas(canvas), m_palette(palette)
+ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette,
+                                   QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_canvas(canvas)
+    , m_palette(palette)
 {
     // The form scrolls, so the dock can be short on a 1280x800 screen.
     auto *scroll = new QScrollArea(this);
@@ -133,21 +140,24 @@ QGroupBox *ClusterInspector::createClusterBox()
     m_networkLatency->setSuffix(tr(" µs"));
     m_networkLatency->setToolTip(tr("Latency per message step (cluster.network_latency)"));
     clusterForm->addRow(tr("  latency"), m_networkLatency);
-    m_hostLink = bandwidthBox(QStringLiteral("hostLinkBandwidth"), 0.1, 10000, 1,
-                              tr("Each GPU's link to host memory (PCIe, NVLink-C2C), one direction (cluster.host_link_bandwidth): "
-                                 "an offloaded optimizer's gradients go to the host and its parameters come back over it"));
+    m_hostLink = bandwidthBox(
+        QStringLiteral("hostLinkBandwidth"), 0.1, 10000, 1,
+        tr("Each GPU's link to host memory (PCIe, NVLink-C2C), one direction (cluster.host_link_bandwidth): "
+           "an offloaded optimizer's gradients go to the host and its parameters come back over it"));
     clusterForm->addRow(tr("Host link per GPU"), m_hostLink);
-    m_hostMemory = bandwidthBox(QStringLiteral("hostMemoryBandwidth"), 0.1, 100000, 1,
-                                tr("One node's host DRAM bandwidth, all sockets (cluster.host_memory_bandwidth): an offloaded "
-                                   "optimizer step streams every GPU's shard of the node through it"));
+    m_hostMemory =
+        bandwidthBox(QStringLiteral("hostMemoryBandwidth"), 0.1, 100000, 1,
+                     tr("One node's host DRAM bandwidth, all sockets (cluster.host_memory_bandwidth): an offloaded "
+                        "optimizer step streams every GPU's shard of the node through it"));
     clusterForm->addRow(tr("Host memory per node"), m_hostMemory);
     m_hostLaunch = new QDoubleSpinBox;
     m_hostLaunch->setObjectName(QStringLiteral("hostLaunch"));
     m_hostLaunch->setRange(0, 10000);
     m_hostLaunch->setDecimals(1);
     m_hostLaunch->setSuffix(tr(" µs"));
-    m_hostLaunch->setToolTip(tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
-                                "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
+    m_hostLaunch->setToolTip(
+        tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
+           "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
     clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
@@ -231,26 +241,31 @@ void ClusterInspector::connectNetworkEdits()
         plan.cluster.overrides.networkLatencySeconds.reset();
         if (plan == m_document->plan())
             return;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
+        m_document->undoStack()->push(
+            new ReplacePlan(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
     });
     connect(m_networkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double gbs) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * units::Giga;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"), EditedValue{"cluster.network_bandwidth"}));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"),
+                                                      EditedValue{"cluster.network_bandwidth"}));
     });
     connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network latency"), EditedValue{"cluster.network_latency"}));
+        m_document->undoStack()->push(
+            new ReplacePlan(m_document, plan, tr("Change network latency"), EditedValue{"cluster.network_latency"}));
     });
     // The host's figures, each edit one undo step (spin boxes merge).
     for (const auto &[box, field, text, key] :
-         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"), "cluster.host_link_bandwidth"},
-          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond, tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"}})
+         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"),
+                     "cluster.host_link_bandwidth"},
+          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond,
+                     tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"}})
         connect(box, &QDoubleSpinBox::valueChanged, this, [this, field = field, text = text, key = key](double gbs) {
             if (m_updating)
                 return;
@@ -263,7 +278,8 @@ void ClusterInspector::connectNetworkEdits()
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.hostLaunchSeconds = us * units::Micro;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"), EditedValue{"cluster.host_launch_overhead"}));
+        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"),
+                                                      EditedValue{"cluster.host_launch_overhead"}));
     });
 }
 
@@ -299,7 +315,8 @@ void ClusterInspector::editGroup(int field)
     const Plan plan = withGroup(m_document->plan(), index, g, *m_palette);
     if (plan == m_document->plan())
         return;
-    m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change %1 of node group %2").arg(what).arg(index + 1),
+    m_document->undoStack()->push(new ReplacePlan(m_document, plan,
+                                                  tr("Change %1 of node group %2").arg(what).arg(index + 1),
                                                   EditedValue{kGroupFieldPaths[field], index}));
 }
 
@@ -313,7 +330,9 @@ void ClusterInspector::refreshLegend()
         const std::int64_t groups = overlayGroupCount(overlay, par);
         const int shown = int(std::min<std::int64_t>(groups, 3 * kOverlayColours));
         for (int g = 0; g < shown; ++g)
-            html += QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2 ").arg(overlayColour(g, palette()).name()).arg(g);
+            html += QStringLiteral("<span style=\"color:%1\">&#9632;</span>&nbsp;%2 ")
+                        .arg(overlayColour(g, palette()).name())
+                        .arg(g);
         if (groups > shown)
             html += tr("… (colours repeat every %1 groups)").arg(shown);
         html += QStringLiteral("<br>");
@@ -334,8 +353,10 @@ void ClusterInspector::refreshOverlayChoices()
         }
     };
     offer(ClusterCanvas::Overlay::ExpertGroups, plan.model.isMoe() && plan.parallel.expert > 1,
-          plan.model.isMoe() ? tr("the experts are not split over ranks (parallel.expert 1)") : tr("a dense model has no experts"));
-    offer(ClusterCanvas::Overlay::ContextGroups, plan.parallel.context > 1, tr("no context parallelism (parallel.context 1)"));
+          plan.model.isMoe() ? tr("the experts are not split over ranks (parallel.expert 1)")
+                             : tr("a dense model has no experts"));
+    offer(ClusterCanvas::Overlay::ContextGroups, plan.parallel.context > 1,
+          tr("no context parallelism (parallel.context 1)"));
     if (model && !model->item(m_overlay->currentIndex())->isEnabled())
         m_overlay->setCurrentIndex(m_overlay->findData(int(ClusterCanvas::Overlay::Devices)));
 }
@@ -357,23 +378,26 @@ void ClusterInspector::refresh()
         bandwidth = d->networkBandwidthBytesPerSecond;
         latency = d->networkLatencySeconds;
     }
-    m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) / units::Giga);
+    m_networkBandwidth->setValue(plan.cluster.overrides.networkBandwidthBytesPerSecond.value_or(bandwidth) /
+                                 units::Giga);
     m_networkLatency->setValue(plan.cluster.overrides.networkLatencySeconds.value_or(latency) / units::Micro);
     // The host figures in force: override, else the first group's device.
     if (const DeviceSpec *d = catalog.device(plan.cluster.device, plan.cluster.customDevices)) {
         m_hostLink->setValue(hostLinkBytesPerSecond(plan, *d) / units::Giga);
-        m_hostMemory->setValue(plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond)
-                               / units::Giga);
+        m_hostMemory->setValue(
+            plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond) /
+            units::Giga);
         m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
     }
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();
     const int index = std::clamp(m_canvas->selectedGroup(), 0, int(groups.size()) - 1);
     const NodeGroup &g = groups[std::size_t(index)];
-    m_groupTitle->setText(tr("<b>Group %1 of %2</b>%3")
-                              .arg(index + 1)
-                              .arg(groups.size())
-                              .arg(g.templateName.empty() ? QString() : QStringLiteral(" · ") + text(g.templateName).toHtmlEscaped()));
+    m_groupTitle->setText(
+        tr("<b>Group %1 of %2</b>%3")
+            .arg(index + 1)
+            .arg(groups.size())
+            .arg(g.templateName.empty() ? QString() : QStringLiteral(" · ") + text(g.templateName).toHtmlEscaped()));
     m_device->clear();
     for (const DeviceSpec &d : catalog.devices())
         m_device->addItem(text(d.name), text(d.id));
@@ -403,14 +427,17 @@ QString ClusterInspector::placementHtml() const
         html = tr("<i>No placement: the plan has errors.</i><br>");
         for (const Problem &p : m_document->problems())
             if (p.isError() && (p.key.rfind("cluster", 0) == 0 || p.key.rfind("parallel", 0) == 0))
-                html += QStringLiteral("• <b>%1</b>: %2<br>").arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
+                html += QStringLiteral("• <b>%1</b>: %2<br>")
+                            .arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
     } else {
         const PlacementReport &r = e.placement;
         const bool racks = plan.cluster.fabricGpus() > plan.cluster.gpusPerNode;
         html += landingLine(tr("Tensor groups"), r.tensor, racks);
         if (plan.parallel.context > 1)
             html += landingLine(tr("Context groups"), r.context, racks);
-        html += landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"), r.data, racks);
+        html +=
+            landingLine(plan.parallel.context > 1 ? tr("Gradient groups (data x context)") : tr("Data-parallel groups"),
+                        r.data, racks);
         html += landingLine(tr("Expert groups (all-to-all)"), r.expert, racks);
         html += landingLine(tr("Expert-data groups (expert gradients)"), r.expertData, racks);
         if (plan.parallel.pipeline > 1)
@@ -423,7 +450,8 @@ QString ClusterInspector::placementHtml() const
             html = tr("One GPU per replica: no collectives.<br>");
         for (const Problem &p : m_document->problems())
             if (p.severity == Severity::Warning && (p.key.rfind("parallel", 0) == 0 || p.key.rfind("cluster", 0) == 0))
-                html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>").arg(text(p.message).toHtmlEscaped());
+                html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>")
+                            .arg(text(p.message).toHtmlEscaped());
     }
     return html;
 }

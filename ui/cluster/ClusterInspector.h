@@ -25,7 +25,8 @@ class ClusterInspector : public QWidget
     Q_OBJECT
 
 public:
-    ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette, QWidget *parent = nullptr);
+    ClusterInspector(PlanDocument *document, ClusterCanvas *canvas, const PaletteCatalog *palette,
+                     QWidget *parent = nullptr);
 
     QLabel *placementLabel() const { return m_placement; }
     QSpinBox *nodesSpin() const { return m_nodes; }

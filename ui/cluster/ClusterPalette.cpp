@@ -64,7 +64,10 @@ protected:
     }
 };
 
-QString gb(double bytesPerSecond) { return QString::fromStdString(units::formatNumber(bytesPerSecond / units::Giga, 1)) + QStringLiteral(" GB/s"); }
+QString gb(double bytesPerSecond)
+{
+    return QString::fromStdString(units::formatNumber(bytesPerSecond / units::Giga, 1)) + QStringLiteral(" GB/s");
+}
 
 } // namespace
 
@@ -129,8 +132,11 @@ void ClusterPalette::rebuild()
         const DeviceSpec *d = m_catalog.device(t.device);
         QString tip = QString::fromStdString(t.name);
         if (d)
-            tip += tr("\n%1 x %2, %3 HBM each").arg(t.gpusPerNode).arg(QString::fromStdString(d->name))
-                       .arg(QString::fromStdString(units::formatNumber(d->memoryBytes / units::GiB, 0)) + QStringLiteral(" GiB"));
+            tip += tr("\n%1 x %2, %3 HBM each")
+                       .arg(t.gpusPerNode)
+                       .arg(QString::fromStdString(d->name))
+                       .arg(QString::fromStdString(units::formatNumber(d->memoryBytes / units::GiB, 0)) +
+                            QStringLiteral(" GiB"));
         if (const LinkSpec *l = m_catalog.intraNodeLink(t.intraNodeLink))
             tip += tr("\n%1, %2 per GPU").arg(QString::fromStdString(l->name), gb(l->bandwidthBytesPerSecond));
         entry(nodes, QString::fromStdString(t.name) + (custom ? tr(" (custom)") : QString()),
@@ -145,7 +151,8 @@ void ClusterPalette::rebuild()
     const auto addDevice = [&](const DeviceSpec &d, bool custom) {
         entry(devices, QString::fromStdString(d.name) + (custom ? tr(" (custom)") : QString()),
               {Kind::Device, QString::fromStdString(d.id)},
-              tr("%1\n%2 GiB HBM, %3 TB/s\nDrop on a node group to change its accelerator, or on empty space for a new node")
+              tr("%1\n%2 GiB HBM, %3 TB/s\nDrop on a node group to change its accelerator, or on empty space for a new "
+                 "node")
                   .arg(QString::fromStdString(d.name))
                   .arg(QString::fromStdString(units::formatNumber(d.memoryBytes / units::GiB, 0)))
                   .arg(QString::fromStdString(units::formatNumber(d.memoryBandwidthBytesPerSecond / units::Tera, 2))));

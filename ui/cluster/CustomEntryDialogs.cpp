@@ -58,7 +58,8 @@ CustomDeviceDialog::CustomDeviceDialog(const Catalog &catalog, QWidget *parent) 
     m_powerW = numberSpinBox(0, 1e5, base.boardPowerWatts, 0, tr(" W"));
     form->addRow(tr("Board power"), m_powerW);
 
-    auto *note = new QLabel(tr("Kernel and link efficiencies are the A100's calibrated figures (docs/CALIBRATION.md)."));
+    auto *note =
+        new QLabel(tr("Kernel and link efficiencies are the A100's calibrated figures (docs/CALIBRATION.md)."));
     note->setWordWrap(true);
     m_problem = new QLabel;
     m_problem->setObjectName(QStringLiteral("problem"));
@@ -118,7 +119,8 @@ void CustomDeviceDialog::validate()
     m_ok->setEnabled(problem.isEmpty());
 }
 
-NodeTemplateDialog::NodeTemplateDialog(const Catalog &catalog, const std::vector<DeviceSpec> &customDevices, QWidget *parent)
+NodeTemplateDialog::NodeTemplateDialog(const Catalog &catalog, const std::vector<DeviceSpec> &customDevices,
+                                       QWidget *parent)
     : QDialog(parent)
 {
     setWindowTitle(tr("New Node Template"));

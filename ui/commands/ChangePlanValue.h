@@ -15,7 +15,11 @@ class ChangePlanValue : public QUndoCommand
 {
 public:
     ChangePlanValue(PlanDocument *document, const PlanKey &key, KeyValue newValue)
-        : m_document(document), m_key(key), m_before(document->plan()), m_old(key.get(document->plan())), m_new(std::move(newValue))
+        : m_document(document)
+        , m_key(key)
+        , m_before(document->plan())
+        , m_old(key.get(document->plan()))
+        , m_new(std::move(newValue))
     {
         setText(QCoreApplication::translate("ChangePlanValue", "Change %1")
                     .arg(QCoreApplication::translate("PlanKey", key.noun)));

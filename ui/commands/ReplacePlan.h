@@ -27,8 +27,12 @@ class ReplacePlan : public QUndoCommand
 {
 public:
     /// Without `merged`, the edit never merges.
-    ReplacePlan(PlanDocument *document, Plan after, const QString &text, std::optional<EditedValue> merged = std::nullopt)
-        : m_document(document), m_before(document->plan()), m_after(std::move(after)), m_merged(std::move(merged))
+    ReplacePlan(PlanDocument *document, Plan after, const QString &text,
+                std::optional<EditedValue> merged = std::nullopt)
+        : m_document(document)
+        , m_before(document->plan())
+        , m_after(std::move(after))
+        , m_merged(std::move(merged))
     {
         setText(text);
     }

@@ -45,7 +45,8 @@ QString keyWords(const std::string &path)
 {
     const PlanKey *key = findPlanKey(path);
     const QString label = key && *key->label ? QCoreApplication::translate("PlanKey", key->label) : QString();
-    return label.isEmpty() ? QString::fromStdString(path) : QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(path));
+    return label.isEmpty() ? QString::fromStdString(path)
+                           : QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(path));
 }
 
 } // namespace
@@ -61,9 +62,10 @@ ComparisonView::ComparisonView(PlanDocument *document, QWidget *parent)
 
     auto *empty = new QWidget;
     auto *emptyColumn = new QVBoxLayout(empty);
-    auto *explain = new QLabel(tr("No baseline pinned. Pin the current plan as a baseline, then edit: every chart overlays "
-                                  "the baseline (dashed outlines, ghost curves, a second timeline), the summary shows the "
-                                  "changes, and this page lists the keys that differ."));
+    auto *explain =
+        new QLabel(tr("No baseline pinned. Pin the current plan as a baseline, then edit: every chart overlays "
+                      "the baseline (dashed outlines, ghost curves, a second timeline), the summary shows the "
+                      "changes, and this page lists the keys that differ."));
     explain->setWordWrap(true);
     auto *pin = new QPushButton(tr("Pin Current Plan as Baseline"));
     pin->setObjectName(QStringLiteral("pinBaseline"));
@@ -119,8 +121,8 @@ void ComparisonView::refresh()
         return;
     }
     m_pages->setCurrentIndex(1);
-    const PlanComparison c = comparePlans(m_document->baselinePlan(), m_document->baselineEstimate(), m_document->plan(),
-                                          m_document->estimate());
+    const PlanComparison c = comparePlans(m_document->baselinePlan(), m_document->baselineEstimate(),
+                                          m_document->plan(), m_document->estimate());
     m_heading->setText(tr("Baseline: %1\nThis plan: %2").arg(m_document->baselineName(), m_document->planName()));
     const QColor good = chartstyle::isDark(palette()) ? QColor(120, 200, 140) : QColor(30, 130, 60);
     m_metrics->setRowCount(int(c.metrics.size()));

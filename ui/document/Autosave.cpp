@@ -40,7 +40,8 @@ std::optional<Autosave::Recovery> readRecovery(const QString &path)
     if (o.value("format").toString() != QLatin1String(kRecoveryFormat) || !o.value("plan").isObject())
         return std::nullopt;
     const QJsonObject plan = o.value("plan").toObject();
-    return Autosave::Recovery{path, o.value("file").toString(), plan.value("name").toString(), QJsonDocument(plan).toJson(),
+    return Autosave::Recovery{path, o.value("file").toString(), plan.value("name").toString(),
+                              QJsonDocument(plan).toJson(),
                               QDateTime::fromString(o.value("written").toString(), Qt::ISODate)};
 }
 
@@ -51,7 +52,8 @@ Autosave::Autosave(PlanDocument *document, const QString &directory, QObject *pa
 {
     const QString dir = directory.isEmpty() ? defaultDirectory() : directory;
     QDir().mkpath(dir);
-    m_path = QDir(dir).filePath(QStringLiteral("recovery-%1.json").arg(QUuid::createUuid().toString(QUuid::WithoutBraces)));
+    m_path =
+        QDir(dir).filePath(QStringLiteral("recovery-%1.json").arg(QUuid::createUuid().toString(QUuid::WithoutBraces)));
     m_lock = lockFor(m_path);
     m_timer.setSingleShot(true);
     m_timer.setInterval(kDefaultIntervalMs);
@@ -84,7 +86,8 @@ std::vector<Autosave::Recovery> Autosave::orphans(const QString &directory)
 {
     const QDir dir(directory.isEmpty() ? defaultDirectory() : directory);
     std::vector<Recovery> out;
-    const QStringList names = dir.entryList({QStringLiteral("recovery-*.json"), QStringLiteral("recovery.json")}, QDir::Files);
+    const QStringList names =
+        dir.entryList({QStringLiteral("recovery-*.json"), QStringLiteral("recovery.json")}, QDir::Files);
     for (const QString &name : names) {
         const QString path = dir.filePath(name);
         std::unique_ptr<QLockFile> lock = lockFor(path); // held by a running window: not an orphan

@@ -43,7 +43,8 @@ QString unsetText(const PlanKey &key)
     const qsizetype open = text.indexOf(QLatin1Char('(')), close = text.lastIndexOf(QLatin1Char(')'));
     if (open >= 0 && close > open)
         return text.mid(open + 1, close - open - 1);
-    return text == QLatin1String("device") ? QCoreApplication::translate("PlanEditor", "from the device") : QStringLiteral("= ") + text;
+    return text == QLatin1String("device") ? QCoreApplication::translate("PlanEditor", "from the device")
+                                           : QStringLiteral("= ") + text;
 }
 
 /// The tooltip: what the key means, with its rule.
@@ -105,7 +106,8 @@ void PlanEditor::addSection(QVBoxLayout *column, const QString &title, std::stri
     if (section == "cluster") {
         auto *builder = new QPushButton(tr("Cluster Builder…"));
         builder->setObjectName(QStringLiteral("openClusterBuilder"));
-        builder->setToolTip(tr("Drag nodes, accelerators and networks together; see where each parallel group lands (Ctrl+B)"));
+        builder->setToolTip(
+            tr("Drag nodes, accelerators and networks together; see where each parallel group lands (Ctrl+B)"));
         connect(builder, &QPushButton::clicked, this, &PlanEditor::clusterBuilderRequested);
         form->addRow(builder);
     }
@@ -156,7 +158,8 @@ QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
 void PlanEditor::bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh)
 {
     // The field is the last row added before the problem label.
-    QWidget *field = form->rowCount() > 0 ? form->itemAt(form->rowCount() - 1, QFormLayout::FieldRole)->widget() : nullptr;
+    QWidget *field =
+        form->rowCount() > 0 ? form->itemAt(form->rowCount() - 1, QFormLayout::FieldRole)->widget() : nullptr;
     m_bindings.push_back({{QLatin1String(key.path)}, addProblemLabel(form), std::move(refresh), form, field, &key});
 }
 
@@ -185,7 +188,8 @@ void PlanEditor::addSpin(QFormLayout *form, const PlanKey &key)
 {
     auto *spin = new QSpinBox;
     spin->setRange(clampToInt(key.range.minimum), clampToInt(key.range.maximum));
-    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 30); // not the width of 2^30
+    spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) +
+                          30); // not the width of 2^30
     spin->setToolTip(tooltipOf(key));
     spin->setAccelerated(true);
     spin->setObjectName(QLatin1String(key.path));
@@ -248,7 +252,8 @@ void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
     spin->setRange(key.range.minimum / key.displayScale, key.range.maximum / key.displayScale);
     // An optional key (absent: its default applies) gets one step below its range that means absent,
     // shown as its default ("absent (dropless)").
-    const double absent = key.optional ? key.range.minimum / key.displayScale - std::pow(10.0, -key.displayDecimals) : 0.0;
+    const double absent =
+        key.optional ? key.range.minimum / key.displayScale - std::pow(10.0, -key.displayDecimals) : 0.0;
     if (key.optional) {
         spin->setMinimum(absent);
         spin->setSpecialValueText(unsetText(key));
@@ -368,12 +373,14 @@ void PlanEditor::addPresetChoice(QFormLayout *form, const PlanKey &key)
             return;
         Plan plan = m_document->plan();
         plan.model = *preset;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Choose model %1").arg(QString::fromStdString(preset->name))));
+        m_document->undoStack()->push(
+            new ReplacePlan(m_document, plan, tr("Choose model %1").arg(QString::fromStdString(preset->name))));
     });
     bind(form, key, [this, combo] {
         const ModelSpec &m = m_document->plan().model;
         const ModelSpec *preset = m_document->catalog().model(m.presetId);
-        combo->setCurrentIndex(preset && *preset == m ? combo->findData(QString::fromStdString(m.presetId)) : combo->count() - 1);
+        combo->setCurrentIndex(preset && *preset == m ? combo->findData(QString::fromStdString(m.presetId))
+                                                      : combo->count() - 1);
     });
 }
 
@@ -399,7 +406,8 @@ void PlanEditor::addDeviceChoice(QFormLayout *form, const PlanKey &key)
         const Plan &plan = m_document->plan();
         if (combo->count() != int(m_document->catalog().devices().size() + plan.cluster.customDevices.size()))
             fill();
-        combo->setToolTip(plan.cluster.isMixed() ? tr("Mixed cluster: choosing a device here makes every node group use it") : tip);
+        combo->setToolTip(
+            plan.cluster.isMixed() ? tr("Mixed cluster: choosing a device here makes every node group use it") : tip);
         combo->setCurrentIndex(combo->findData(QString::fromStdString(plan.cluster.device)));
     });
 }

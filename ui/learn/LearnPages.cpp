@@ -15,7 +15,8 @@ LearnPage::LearnPage(PlanDocument *document, QString title, QWidget *parent)
 void LearnPage::addHeading(QVBoxLayout *layout, const QString &caption)
 {
     // Rich text sizes relative to the widget font, so the heading grows with presentation mode.
-    auto *heading = new QLabel(QStringLiteral("<span style=\"font-size:x-large; font-weight:bold\">%1</span>").arg(m_title.toHtmlEscaped()));
+    auto *heading = new QLabel(
+        QStringLiteral("<span style=\"font-size:x-large; font-weight:bold\">%1</span>").arg(m_title.toHtmlEscaped()));
     heading->setObjectName(QStringLiteral("pageTitle"));
     auto *text = new QLabel(caption);
     text->setWordWrap(true);

@@ -36,8 +36,13 @@ class SetLearnInput : public QUndoCommand
 {
 public:
     SetLearnInput(QWidget *input, const char *property, QVariant before, QVariant after, bool *restoring)
-        : QUndoCommand(QObject::tr("Change %1").arg(input->objectName().isEmpty() ? QObject::tr("input") : input->objectName())),
-          m_input(input), m_property(property), m_before(std::move(before)), m_after(std::move(after)), m_restoring(restoring)
+        : QUndoCommand(
+              QObject::tr("Change %1").arg(input->objectName().isEmpty() ? QObject::tr("input") : input->objectName()))
+        , m_input(input)
+        , m_property(property)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_restoring(restoring)
     {
     }
     int id() const override { return 0x4c4e; }
@@ -180,7 +185,8 @@ void LearnWindow::trackInputs()
         connect(input, changed, this, [this, input, property] {
             const QVariant now = input->property(property);
             if (!m_restoringInput && now != input->property(kLastValue))
-                m_inputHistory->push(new SetLearnInput(input, property, input->property(kLastValue), now, &m_restoringInput));
+                m_inputHistory->push(
+                    new SetLearnInput(input, property, input->property(kLastValue), now, &m_restoringInput));
             input->setProperty(kLastValue, now);
         });
     };
@@ -248,7 +254,8 @@ void LearnWindow::setPresenting(bool on)
         // High contrast: white on black, yellow highlight (WCAG contrast well above 7:1).
         QPalette p;
         p.setColor(QPalette::Window, Qt::black);
-        p.setColor(QPalette::Base, QColor(40, 40, 40)); // fields and check boxes stand out from the black (13:1 with white)
+        p.setColor(QPalette::Base,
+                   QColor(40, 40, 40)); // fields and check boxes stand out from the black (13:1 with white)
         p.setColor(QPalette::AlternateBase, QColor(30, 30, 30));
         p.setColor(QPalette::WindowText, Qt::white);
         p.setColor(QPalette::Text, Qt::white);
@@ -324,8 +331,9 @@ bool LearnWindow::eventFilter(QObject *watched, QEvent *event)
 bool LearnWindow::takesKeyboard(const QWidget *widget)
 {
     for (const QWidget *w = widget; w && !w->isWindow(); w = w->parentWidget())
-        if (qobject_cast<const QAbstractSpinBox *>(w) || qobject_cast<const QLineEdit *>(w) || qobject_cast<const QComboBox *>(w)
-            || qobject_cast<const QAbstractItemView *>(w) || qobject_cast<const QAbstractSlider *>(w))
+        if (qobject_cast<const QAbstractSpinBox *>(w) || qobject_cast<const QLineEdit *>(w) ||
+            qobject_cast<const QComboBox *>(w) || qobject_cast<const QAbstractItemView *>(w) ||
+            qobject_cast<const QAbstractSlider *>(w))
             return true;
     return false;
 }

@@ -36,34 +36,41 @@ struct Segment
 };
 
 const Segment kSegments[] = {
-    {"GEMM", 0, [](const MeasuredProfile &m) { return m.busy(KernelClass::Gemm); }, [](const EstimatedProfile &e) { return e.busy(KernelClass::Gemm); }},
+    {"GEMM", 0, [](const MeasuredProfile &m) { return m.busy(KernelClass::Gemm); },
+     [](const EstimatedProfile &e) { return e.busy(KernelClass::Gemm); }},
     {"Attention", 1, [](const MeasuredProfile &m) { return m.busy(KernelClass::Attention); },
      [](const EstimatedProfile &e) { return e.busy(KernelClass::Attention); }},
     {"Element-wise, norms, loss", 2, [](const MeasuredProfile &m) { return m.busy(KernelClass::Elementwise); },
      [](const EstimatedProfile &e) { return e.busy(KernelClass::Elementwise); }},
     {"Optimizer", 3, [](const MeasuredProfile &m) { return m.busy(KernelClass::Optimizer); },
      [](const EstimatedProfile &e) { return e.busy(KernelClass::Optimizer); }},
-    {"Copies, unclassified", 6, [](const MeasuredProfile &m) { return m.busy(KernelClass::Memcpy) + m.busy(KernelClass::Unknown); },
+    {"Copies, unclassified", 6,
+     [](const MeasuredProfile &m) { return m.busy(KernelClass::Memcpy) + m.busy(KernelClass::Unknown); },
      [](const EstimatedProfile &) { return 0.0; }},
     {"Communication (exposed)", 4, [](const MeasuredProfile &m) { return m.exposedCommunicationSeconds; },
      [](const EstimatedProfile &e) { return e.exposedCommunicationSeconds; }},
-    {"Idle (bubble, waits)", 7, [](const MeasuredProfile &m) { return m.idleSeconds; }, [](const EstimatedProfile &e) { return e.idleSeconds; }},
+    {"Idle (bubble, waits)", 7, [](const MeasuredProfile &m) { return m.idleSeconds; },
+     [](const EstimatedProfile &e) { return e.idleSeconds; }},
 };
 
 /// How each row is measured and estimated (the table's tooltips).
 QString rowExplanation(const std::string &key)
 {
     if (key == "step")
-        return ProfileDialog::tr("Measured: the mean ProfilerStep span (else the kernels' span over the steps). Estimated: the plan's step time.");
+        return ProfileDialog::tr("Measured: the mean ProfilerStep span (else the kernels' span over the steps). "
+                                 "Estimated: the plan's step time.");
     if (key == "communication_exposed")
-        return ProfileDialog::tr("Measured: time when a collective runs and no other kernel does. Estimated: the stage's tensor, context, "
-                                 "expert and pipeline exchanges not hidden, and the exposed data-parallel synchronisation.");
+        return ProfileDialog::tr(
+            "Measured: time when a collective runs and no other kernel does. Estimated: the stage's tensor, context, "
+            "expert and pipeline exchanges not hidden, and the exposed data-parallel synchronisation.");
     if (key == "idle")
-        return ProfileDialog::tr("Measured: time with no kernel at all. Estimated: the step less the stage's kernels and exposed "
-                                 "communication (pipeline bubble, waits for slower stages).");
+        return ProfileDialog::tr(
+            "Measured: time with no kernel at all. Estimated: the step less the stage's kernels and exposed "
+            "communication (pipeline bubble, waits for slower stages).");
     if (key == "gemm" || key == "attention" || key == "elementwise" || key == "optimizer")
-        return ProfileDialog::tr("Measured: the kernels of this class by name, summed per step. Estimated: the plan's ops of this class, "
-                                 "each counted as often as this pipeline stage runs it.");
+        return ProfileDialog::tr(
+            "Measured: the kernels of this class by name, summed per step. Estimated: the plan's ops of this class, "
+            "each counted as often as this pipeline stage runs it.");
     return ProfileDialog::tr("Busy time per step, overlapped or not; the estimate has no separate term for it.");
 }
 
@@ -76,14 +83,16 @@ ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(
     auto *column = new QVBoxLayout(this);
     auto *top = new QHBoxLayout;
     auto *open = new QPushButton(tr("Open Trace…"));
-    m_traceLabel = new QLabel(tr("No trace: open a PyTorch profiler trace (torch.profiler's Chrome trace, .json or .json.gz)."));
+    m_traceLabel =
+        new QLabel(tr("No trace: open a PyTorch profiler trace (torch.profiler's Chrome trace, .json or .json.gz)."));
     m_traceLabel->setWordWrap(true);
     top->addWidget(open);
     top->addWidget(m_traceLabel, 1);
     column->addLayout(top);
     auto *form = new QFormLayout;
     m_stage = new QSpinBox;
-    m_stage->setToolTip(tr("The traced rank's pipeline stage (Megatron-LM profiles rank 0, the first stage, by default)"));
+    m_stage->setToolTip(
+        tr("The traced rank's pipeline stage (Megatron-LM profiles rank 0, the first stage, by default)"));
     m_steps = new QSpinBox;
     m_steps->setRange(0, 100000);
     m_steps->setSpecialValueText(tr("from the ProfilerStep markers"));
@@ -116,7 +125,8 @@ ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(
     column->addWidget(m_warnings);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     m_addToCsv = buttons->addButton(tr("Add to Measurements CSV…"), QDialogButtonBox::ActionRole);
-    m_addToCsv->setToolTip(tr("Append the measured step and kernel classes as a row that Tools > Calibrate and trainplan calibrate fit a device to"));
+    m_addToCsv->setToolTip(tr("Append the measured step and kernel classes as a row that Tools > Calibrate and "
+                              "trainplan calibrate fit a device to"));
     m_addToCsv->setEnabled(false);
     column->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -131,7 +141,8 @@ ProfileDialog::ProfileDialog(PlanDocument *document, QWidget *parent) : QDialog(
 
 void ProfileDialog::chooseTrace(QPushButton *open)
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profiler Trace"), QString(), tr("Chrome traces (*.json *.json.gz);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Profiler Trace"), QString(),
+                                                      tr("Chrome traces (*.json *.json.gz);;All files (*)"));
     if (path.isEmpty())
         return;
     // A trace of many steps holds millions of kernels (about 2 s per million): read it off the GUI thread.
@@ -177,14 +188,19 @@ void ProfileDialog::compare()
         if (m_trace)
             m_warnings->setText(tr("The plan has errors: fix them to compare it with the trace."));
     } else {
-        m_measured = measureProfile(*m_trace, m_steps->value() > 0 ? std::optional<int>(m_steps->value()) : std::nullopt);
+        m_measured =
+            measureProfile(*m_trace, m_steps->value() > 0 ? std::optional<int>(m_steps->value()) : std::nullopt);
         m_comparison = compareProfile(*m_measured, plan, m_document->estimate(), m_stage->value());
         m_traceLabel->setText(tr("%1: device %2, %3 step(s), %4 kernels")
-                                  .arg(QFileInfo(m_tracePath).fileName()).arg(m_measured->device).arg(m_measured->steps).arg(m_measured->kernelCount));
+                                  .arg(QFileInfo(m_tracePath).fileName())
+                                  .arg(m_measured->device)
+                                  .arg(m_measured->steps)
+                                  .arg(m_measured->kernelCount));
         QStringList warnings;
         for (const std::string &w : m_measured->warnings)
             warnings << QString::fromStdString(w);
-        m_warnings->setText(warnings.isEmpty() ? QString() : tr("Warnings: %1").arg(warnings.join(QStringLiteral("; "))));
+        m_warnings->setText(warnings.isEmpty() ? QString()
+                                               : tr("Warnings: %1").arg(warnings.join(QStringLiteral("; "))));
     }
     m_addToCsv->setEnabled(m_measured.has_value());
     fillTable();
@@ -241,7 +257,8 @@ void ProfileDialog::drawChart()
     ticker->addTick(2.0, tr("Measured"));
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(0.4, 2.6);
-    m_plot->xAxis->setLabel((seconds ? tr("Seconds per step, pipeline stage %1's rank") : tr("Milliseconds per step, pipeline stage %1's rank"))
+    m_plot->xAxis->setLabel((seconds ? tr("Seconds per step, pipeline stage %1's rank")
+                                     : tr("Milliseconds per step, pipeline stage %1's rank"))
                                 .arg(m_comparison->stage));
     m_plot->xAxis->setRange(0, 1.08 * unit * std::max(m_measured->stepSeconds, estimated.stepSeconds));
     m_plot->replot();
@@ -252,13 +269,15 @@ void ProfileDialog::addToCsv()
     if (!m_measured)
         return;
     if (m_document->filePath().isEmpty()) {
-        QMessageBox::information(this, windowTitle(), tr("Save the plan first: the measurements row names its plan file."));
+        QMessageBox::information(this, windowTitle(),
+                                 tr("Save the plan first: the measurements row names its plan file."));
         return;
     }
-    const QString csv = QFileDialog::getSaveFileName(this, tr("Add to Measurements CSV"), QString(), tr("CSV (*.csv)"), nullptr,
-                                                     QFileDialog::DontConfirmOverwrite);
+    const QString csv = QFileDialog::getSaveFileName(this, tr("Add to Measurements CSV"), QString(), tr("CSV (*.csv)"),
+                                                     nullptr, QFileDialog::DontConfirmOverwrite);
     QString error;
-    if (!csv.isEmpty() && !io::appendMeasurementRow(csv, m_document->filePath(), *m_measured, m_comparison->stage, &error))
+    if (!csv.isEmpty() &&
+        !io::appendMeasurementRow(csv, m_document->filePath(), *m_measured, m_comparison->stage, &error))
         QMessageBox::warning(this, windowTitle(), tr("%1: %2").arg(csv, error));
 }
 

@@ -114,7 +114,8 @@ void PageFlow::drawFooter()
     const QRectF band(m_content.left(), m_content.bottom() + 20, m_content.width(), 16);
     m_painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, m_footer);
     m_painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter,
-                       m_totalPages > 0 ? QObject::tr("page %1 of %2").arg(m_page).arg(m_totalPages) : QObject::tr("page %1").arg(m_page));
+                       m_totalPages > 0 ? QObject::tr("page %1 of %2").arg(m_page).arg(m_totalPages)
+                                        : QObject::tr("page %1").arg(m_page));
     m_painter.setPen(QColor(210, 210, 210));
     m_painter.drawLine(QPointF(m_content.left(), band.top() - 4), QPointF(m_content.right(), band.top() - 4));
     m_painter.restore();
@@ -150,8 +151,8 @@ QString htmlFacts(const QList<QPair<QString, QString>> &rows)
     QString html = QStringLiteral("<table width=\"100%\" cellspacing=\"0\" border=\"0\">");
     for (qsizetype r = 0; r < rows.size(); ++r)
         html += QStringLiteral("<tr%1><td width=\"27%\"><b>%2</b></td><td>%3</td></tr>")
-                    .arg(r % 2 ? QStringLiteral(" style=\"background-color:#f6f8fa\"") : QString(), rows[r].first.toHtmlEscaped(),
-                         rows[r].second);
+                    .arg(r % 2 ? QStringLiteral(" style=\"background-color:#f6f8fa\"") : QString(),
+                         rows[r].first.toHtmlEscaped(), rows[r].second);
     return html + QStringLiteral("</table>");
 }
 

@@ -55,7 +55,8 @@ private:
 };
 
 /// A table: header cells (a trailing '#' marks a numeric, right-aligned column) and rows.
-QString htmlTable(const QStringList &header, const QList<QStringList> &rows, const QString &width = QStringLiteral("100%"));
+QString htmlTable(const QStringList &header, const QList<QStringList> &rows,
+                  const QString &width = QStringLiteral("100%"));
 /// Key-value rows as a two-column table.
 QString htmlFacts(const QList<QPair<QString, QString>> &rows);
 /// Tables longer than `perBlock` rows become several blocks (each one fits a page).

@@ -28,8 +28,9 @@ ReportCharts::ReportCharts(PlanDocument *document)
     : memory(document), roofline(document), scaling(document), pipeline(document), step(document)
 {
     const QPalette light = QApplication::style()->standardPalette();
-    for (QWidget *w : {static_cast<QWidget *>(&memory), static_cast<QWidget *>(&roofline), static_cast<QWidget *>(&scaling),
-                       static_cast<QWidget *>(&pipeline), static_cast<QWidget *>(&step)}) {
+    for (QWidget *w :
+         {static_cast<QWidget *>(&memory), static_cast<QWidget *>(&roofline), static_cast<QWidget *>(&scaling),
+          static_cast<QWidget *>(&pipeline), static_cast<QWidget *>(&step)}) {
         w->setAttribute(Qt::WA_DontShowOnScreen);
         w->setPalette(light);
         w->resize(1000, 600);
@@ -96,8 +97,8 @@ bool writeReportFile(PlanDocument *document, const QString &path, const ReportOp
     return io::writeAtomically(path, bytes, error);
 }
 
-bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs, QStringList *written,
-                    QString *error)
+bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs,
+                    QStringList *written, QString *error)
 {
     if (!document->estimate().valid) {
         QString reason;

@@ -33,7 +33,7 @@ bool writeReportFile(PlanDocument *document, const QString &path, const ReportOp
 
 /// memory.png, roofline.png, scaling.png, pipeline.png in `dir` (created if needed) at `pixels` and `dpi`:
 /// all or none (io::writeAllAtomically), a link in `dir` replaced rather than followed, none over one of `inputs`.
-bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs, QStringList *written,
-                    QString *error);
+bool writeChartPngs(PlanDocument *document, const QString &dir, QSize pixels, int dpi, const QStringList &inputs,
+                    QStringList *written, QString *error);
 
 } // namespace trainplan

@@ -50,8 +50,11 @@ QString clusterSummary(const Context &c)
     QString cluster;
     for (const NodeGroup &g : c.plan.cluster.groups()) {
         const DeviceSpec *d = c.catalog.device(g.device, c.plan.cluster.customDevices);
-        cluster += (cluster.isEmpty() ? QString() : QStringLiteral("; "))
-                   + QObject::tr("%1 × %2 %3").arg(fmt::counted(g.nodes, QObject::tr("node"), QObject::tr("nodes"))).arg(g.gpusPerNode).arg(d ? text(d->name) : text(g.device));
+        cluster += (cluster.isEmpty() ? QString() : QStringLiteral("; ")) +
+                   QObject::tr("%1 × %2 %3")
+                       .arg(fmt::counted(g.nodes, QObject::tr("node"), QObject::tr("nodes")))
+                       .arg(g.gpusPerNode)
+                       .arg(d ? text(d->name) : text(g.device));
     }
     return cluster;
 }
@@ -69,32 +72,44 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     if (!c.plan.description.empty())
         flow.html(QStringLiteral("<p>%1</p>").arg(text(c.plan.description)));
     flow.space(20);
-    flow.html(htmlFacts({{QObject::tr("Date"), date.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
-                         {QObject::tr("Model"), QObject::tr("%1, %2 parameters").arg(text(c.plan.model.name), count(e.model.parameters))},
-                         {QObject::tr("Device"), text(c.device.name)},
-                         {QObject::tr("GPUs"), QObject::tr("%1 (%2)").arg(e.model.gpus).arg(clusterSummary(c))},
-                         {QObject::tr("Layout"), par.context > 1 ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 (%5)")
-                                                                         .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context)
-                                                                         .arg(QString::fromLatin1(labelOf(par.contextComm)))
-                                                                   : QObject::tr("data %1 × tensor %2 × pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline)}}));
+    flow.html(htmlFacts(
+        {{QObject::tr("Date"), date.toString(QStringLiteral("yyyy-MM-dd HH:mm"))},
+         {QObject::tr("Model"),
+          QObject::tr("%1, %2 parameters").arg(text(c.plan.model.name), count(e.model.parameters))},
+         {QObject::tr("Device"), text(c.device.name)},
+         {QObject::tr("GPUs"), QObject::tr("%1 (%2)").arg(e.model.gpus).arg(clusterSummary(c))},
+         {QObject::tr("Layout"),
+          par.context > 1
+              ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 (%5)")
+                    .arg(par.data)
+                    .arg(par.tensor)
+                    .arg(par.pipeline)
+                    .arg(par.context)
+                    .arg(QString::fromLatin1(labelOf(par.contextComm)))
+              : QObject::tr("data %1 × tensor %2 × pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline)}}));
     flow.space(16);
     flow.html(QStringLiteral("<h2>%1</h2>").arg(QObject::tr("Summary")));
     const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
     flow.html(htmlFacts({
-        {QObject::tr("Fits in memory"), e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
-        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
-        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0)) + QLatin1Char(' ')
-                                        + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
+        {QObject::tr("Fits in memory"),
+         e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
+        {QObject::tr("Step time"),
+         fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
+        {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0)) +
+                                        QLatin1Char(' ') + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
         {QObject::tr("How far off"), io::accuracySummary(e.accuracy).toHtmlEscaped()},
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
-        {QObject::tr("Limiting resource"), QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
-        {QObject::tr("Suggested change"), suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
-                                                           .arg(text(suggestion->label), text(suggestion->change),
-                                                                fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2))
-                                                     : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
-        {QObject::tr("Time to train"), e.memory.fits ? QObject::tr("%1 days for %2 tokens, %3")
-                                                              .arg(fmt::number(e.run.days, 1), count(c.plan.run.tokenBudget), money(c, e.run.cost))
-                                                        : QObject::tr("<b>does not fit</b>: the plan cannot run, so it has no time or cost")},
+        {QObject::tr("Limiting resource"),
+         QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
+        {QObject::tr("Suggested change"),
+         suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
+                          .arg(text(suggestion->label), text(suggestion->change),
+                               fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2))
+                    : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
+        {QObject::tr("Time to train"),
+         e.memory.fits ? QObject::tr("%1 days for %2 tokens, %3")
+                             .arg(fmt::number(e.run.days, 1), count(c.plan.run.tokenBudget), money(c, e.run.cost))
+                       : QObject::tr("<b>does not fit</b>: the plan cannot run, so it has no time or cost")},
     }));
     flow.newPage();
 }
@@ -109,12 +124,19 @@ QList<std::pair<QString, QString>> mixtureOfExpertsFacts(const Context &c)
         layers += QObject::tr(" (the first %1 dense)").arg(m.denseLayers);
     if (m.moeLayerInterval > 1)
         layers += QObject::tr(", every %1th after them").arg(m.moeLayerInterval);
-    return {{QObject::tr("Mixture of experts"), QObject::tr("%1 routed experts%2, top-%3 per token, each %4 wide; %5%6")
-                                                    .arg(m.experts).arg(shared).arg(m.expertsPerToken).arg(m.expertWidth()).arg(layers)
-                                                    .arg(m.mtpLayers > 0 ? QObject::tr("; %1 multi-token-prediction layer(s)").arg(m.mtpLayers) : QString())},
-            {QObject::tr("Total / active parameters"), QObject::tr("%1 total (every expert's weights are stored and trained); %2 active per "
-                                                                   "token (what one token passes through; model FLOPs count these)")
-                                                           .arg(count(c.e.model.parameters), count(c.e.model.activeParameters))}};
+    return {
+        {QObject::tr("Mixture of experts"),
+         QObject::tr("%1 routed experts%2, top-%3 per token, each %4 wide; %5%6")
+             .arg(m.experts)
+             .arg(shared)
+             .arg(m.expertsPerToken)
+             .arg(m.expertWidth())
+             .arg(layers)
+             .arg(m.mtpLayers > 0 ? QObject::tr("; %1 multi-token-prediction layer(s)").arg(m.mtpLayers) : QString())},
+        {QObject::tr("Total / active parameters"),
+         QObject::tr("%1 total (every expert's weights are stored and trained); %2 active per "
+                     "token (what one token passes through; model FLOPs count these)")
+             .arg(count(c.e.model.parameters), count(c.e.model.activeParameters))}};
 }
 
 /// The expert layout and the routing assumptions behind the expert GEMMs and the all-to-all.
@@ -124,25 +146,34 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
     const ParallelConfig &par = c.plan.parallel;
     const TrainingConfig &training = c.plan.training;
     const double a2a = c.e.step.category(TimeCategory::ExpertComm);
-    QString routing = training.capacityFactor
-                          ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
-                                .arg(fmt::number(*training.capacityFactor, 2))
-                          : QObject::tr("dropless (no capacity factor)");
+    QString routing =
+        training.capacityFactor
+            ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
+                  .arg(fmt::number(*training.capacityFactor, 2))
+            : QObject::tr("dropless (no capacity factor)");
     if (m.routerGroups > 0 && m.routerGroupTopk < m.routerGroups)
-        routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups").arg(m.routerGroupTopk).arg(m.routerGroups);
-    const QString dispatcher = par.expertDispatcher == ExpertDispatcher::HybridEp
-                                   ? QObject::tr("HybridEP: a token crosses the network once per destination NVLink domain, at the links' rates")
-                               : par.expertDispatcher == ExpertDispatcher::DeepEp
-                                   ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate")
-                                   : QObject::tr("all-to-all: one copy per routed expert through NCCL");
-    return {{QObject::tr("Expert layout"), QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
-                                                       "optimizer state reduced and sharded over %4 expert-data ranks")
-                                               .arg(par.expert).arg(par.expertTensorSize()).arg(m.experts / std::max<std::int64_t>(1, par.expert))
-                                               .arg(par.expertDataSize())},
-            {QObject::tr("Routing assumptions"), QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
-                                                            "of the grouped GEMMs and the all-to-all; dispatch and combine by %4, not "
-                                                            "overlapped with compute: %3 s exposed per step")
-                                                     .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2), dispatcher)}};
+        routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups")
+                       .arg(m.routerGroupTopk)
+                       .arg(m.routerGroups);
+    const QString dispatcher =
+        par.expertDispatcher == ExpertDispatcher::HybridEp
+            ? QObject::tr(
+                  "HybridEP: a token crosses the network once per destination NVLink domain, at the links' rates")
+        : par.expertDispatcher == ExpertDispatcher::DeepEp
+            ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate")
+            : QObject::tr("all-to-all: one copy per routed expert through NCCL");
+    return {{QObject::tr("Expert layout"),
+             QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
+                         "optimizer state reduced and sharded over %4 expert-data ranks")
+                 .arg(par.expert)
+                 .arg(par.expertTensorSize())
+                 .arg(m.experts / std::max<std::int64_t>(1, par.expert))
+                 .arg(par.expertDataSize())},
+            {QObject::tr("Routing assumptions"),
+             QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
+                         "of the grouped GEMMs and the all-to-all; dispatch and combine by %4, not "
+                         "overlapped with compute: %3 s exposed per step")
+                 .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2), dispatcher)}};
 }
 
 void modelSection(PageFlow &flow, const Context &c)
@@ -153,26 +184,38 @@ void modelSection(PageFlow &flow, const Context &c)
     flow.heading(QObject::tr("1. Model and input shapes"));
     QList<std::pair<QString, QString>> facts{
         {QObject::tr("Layers, hidden, heads"), QObject::tr("%1 layers, hidden %2, %3 heads (%4 key/value), MLP %5 (%6)")
-                                                   .arg(m.layers).arg(m.hidden).arg(m.heads).arg(m.kvHeads).arg(m.ffnHidden)
+                                                   .arg(m.layers)
+                                                   .arg(m.hidden)
+                                                   .arg(m.heads)
+                                                   .arg(m.kvHeads)
+                                                   .arg(m.ffnHidden)
                                                    .arg(QString::fromLatin1(toString(m.mlp)))},
         {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
-        {QObject::tr("Parameters"), QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
-        {QObject::tr("Micro-batch"), fmt::counted(training.microBatch, QObject::tr("sequence"), QObject::tr("sequences")) + QObject::tr(" per GPU")},
-        {QObject::tr("Global batch"), QObject::tr("%1 = %2 tokens per step")
-                                          .arg(fmt::counted(training.globalBatch, QObject::tr("sequence"), QObject::tr("sequences")))
-                                          .arg(count(double(training.globalBatch) * double(m.seqLen)))},
-        {QObject::tr("Accumulation"), QObject::tr("%1 per pipeline per step (global / (micro × data))")
-                                           .arg(fmt::counted(e.model.microbatches, QObject::tr("micro-batch"), QObject::tr("micro-batches")))},
-        {QObject::tr("Valid-token fraction"), pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction))
-                                                   + (training.documentLength > 0 ? QObject::tr("; packed documents of %1 tokens, attention "
-                                                                                                "within each").arg(training.documentLength)
-                                                                                  : QString())},
-        {QObject::tr("Recomputation"), QString::fromLatin1(toString(training.recompute))
-                                            + (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString())
-                                            + (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString())
-                                            + (training.recomputeMoe ? QObject::tr(" + whole MoE layers (dispatch replayed)") : QString())
-                                            + (training.flashAttention ? QObject::tr(", flash attention") : QString())
-                                            + (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
+        {QObject::tr("Parameters"),
+         QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
+        {QObject::tr("Micro-batch"),
+         fmt::counted(training.microBatch, QObject::tr("sequence"), QObject::tr("sequences")) +
+             QObject::tr(" per GPU")},
+        {QObject::tr("Global batch"),
+         QObject::tr("%1 = %2 tokens per step")
+             .arg(fmt::counted(training.globalBatch, QObject::tr("sequence"), QObject::tr("sequences")))
+             .arg(count(double(training.globalBatch) * double(m.seqLen)))},
+        {QObject::tr("Accumulation"),
+         QObject::tr("%1 per pipeline per step (global / (micro × data))")
+             .arg(fmt::counted(e.model.microbatches, QObject::tr("micro-batch"), QObject::tr("micro-batches")))},
+        {QObject::tr("Valid-token fraction"),
+         pct(1.0 - training.paddingFraction) + QObject::tr(" (padding %1)").arg(pct(training.paddingFraction)) +
+             (training.documentLength > 0 ? QObject::tr("; packed documents of %1 tokens, attention "
+                                                        "within each")
+                                                .arg(training.documentLength)
+                                          : QString())},
+        {QObject::tr("Recomputation"),
+         QString::fromLatin1(toString(training.recompute)) +
+             (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString()) +
+             (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString()) +
+             (training.recomputeMoe ? QObject::tr(" + whole MoE layers (dispatch replayed)") : QString()) +
+             (training.flashAttention ? QObject::tr(", flash attention") : QString()) +
+             (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     };
     if (m.isMoe()) {
         const QList<std::pair<QString, QString>> moe = mixtureOfExpertsFacts(c);
@@ -180,9 +223,15 @@ void modelSection(PageFlow &flow, const Context &c)
             facts.insert(3 + i, moe[i]);
     }
     if (m.isMla())
-        facts.insert(1, {QObject::tr("Attention"), QObject::tr("multi-head latent attention: query rank %1, key/value rank %2, head sizes %3 + %4 "
-                                                               "(rotary) for queries and keys, %5 for values")
-                                                       .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim)});
+        facts.insert(1,
+                     {QObject::tr("Attention"),
+                      QObject::tr("multi-head latent attention: query rank %1, key/value rank %2, head sizes %3 + %4 "
+                                  "(rotary) for queries and keys, %5 for values")
+                          .arg(m.qLoraRank)
+                          .arg(m.kvLoraRank)
+                          .arg(m.qkNopeHeadDim)
+                          .arg(m.qkRopeHeadDim)
+                          .arg(m.vHeadDim)});
     flow.html(htmlFacts(facts));
 }
 
@@ -194,16 +243,21 @@ void precisionSection(PageFlow &flow, const Context &c)
     QList<QStringList> rows;
     for (const PrecisionRow &r : c.e.precision.rows)
         rows << QStringList{text(r.tensor), text(r.held), text(r.computed), text(r.communicated), text(r.note)};
-    flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"), QObject::tr("Communicated"), QObject::tr("Note")},
+    flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"),
+                         QObject::tr("Communicated"), QObject::tr("Note")},
                         rows));
     flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.e.precision.lossScaling)));
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
-    flow.html(QObject::tr("<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
-                          "%3 for the optimizer (%4)%5.</p>")
-                  .arg(fmt::number(perParam.parameters, 0), fmt::number(perParam.gradients, 0), fmt::number(perParam.optimizer, 0),
+    flow.html(QObject::tr(
+                  "<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
+                  "%3 for the optimizer (%4)%5.</p>")
+                  .arg(fmt::number(perParam.parameters, 0), fmt::number(perParam.gradients, 0),
+                       fmt::number(perParam.optimizer, 0),
                        training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
-                                                       : QObject::tr("FP32 master weights and momentum"),
-                       par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2").arg(par.data * par.context).arg(par.zeroStage)
+                                                             : QObject::tr("FP32 master weights and momentum"),
+                       par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2")
+                                               .arg(par.data * par.context)
+                                               .arg(par.zeroStage)
                                          : QObject::tr(", replicated on every data-parallel rank")));
 }
 
@@ -212,16 +266,21 @@ QList<QStringList> placementRows(const PlacementReport &placement)
     QList<QStringList> rows;
     const auto landingRow = [&](const QString &what, const GroupLanding &l) {
         if (l.size > 1)
-            rows << QStringList{what, QString::number(l.groups), QString::number(l.size),
-                                l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned) : QObject::tr("inside a node"),
-                                text(l.link), fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0),
+            rows << QStringList{what,
+                                QString::number(l.groups),
+                                QString::number(l.size),
+                                l.crossesNodes ? QObject::tr("across %1 nodes").arg(l.nodesSpanned)
+                                               : QObject::tr("inside a node"),
+                                text(l.link),
+                                fmt::gigabytesPerSecond(l.bandwidthBytesPerSecond, 0),
                                 fmt::gigabytesPerSecond(l.nominalBandwidthBytesPerSecond, 0)};
     };
     landingRow(QObject::tr("Tensor-parallel"), placement.tensor);
     landingRow(QObject::tr("Context-parallel"), placement.context);
     landingRow(QObject::tr("Expert-parallel (all-to-all)"), placement.expert);
     landingRow(QObject::tr("Expert data (expert gradients)"), placement.expertData);
-    landingRow(placement.context.size > 1 ? QObject::tr("Gradient (data × context)") : QObject::tr("Data-parallel"), placement.data);
+    landingRow(placement.context.size > 1 ? QObject::tr("Gradient (data × context)") : QObject::tr("Data-parallel"),
+               placement.data);
     landingRow(QObject::tr("Pipeline neighbours"), placement.pipeline);
     return rows;
 }
@@ -234,27 +293,44 @@ void parallelismSection(PageFlow &flow, const Context &c)
     flow.heading(QObject::tr("3. Parallelism, device and interconnect"));
     const QString linkName = text(intraNodeLinkName(c.catalog, c.plan.cluster.groups().front(), device));
     QList<std::pair<QString, QString>> facts{
-        {QObject::tr("Dimensions"), par.context > 1 ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 = %5 GPUs; %6")
-                                                          .arg(par.data).arg(par.tensor).arg(par.pipeline).arg(par.context).arg(c.e.model.gpus)
-                                                          .arg(QString::fromLatin1(labelOf(par.contextComm)))
-                                                    : QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs").arg(par.data).arg(par.tensor).arg(par.pipeline).arg(c.e.model.gpus)},
-        {QObject::tr("Schedule"), QObject::tr("%1, %2 per rank%3").arg(QString::fromLatin1(labelOf(par.schedule)))
-                                      .arg(fmt::counted(par.virtualStages, QObject::tr("virtual stage"), QObject::tr("virtual stages")))
-                                      .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
-        {QObject::tr("Layers per stage"), c.plan.unevenStages()
-                                              ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
-                                                    .arg(c.plan.layersOnStage(0)).arg(c.plan.layersOnStage(par.pipeline - 1))
-                                                    .arg(c.plan.layersOnStage(1))
-                                          : par.pipeline == 1 ? QObject::tr("%1, one stage").arg(c.plan.layersOnStage(0))
-                                                              : QObject::tr("%1 on each of the %2 stages").arg(c.plan.layersOnStage(0)).arg(par.pipeline)},
-        {QObject::tr("State sharding"), QObject::tr("ZeRO stage %1%2").arg(par.zeroStage).arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
+        {QObject::tr("Dimensions"), par.context > 1
+                                        ? QObject::tr("data %1 × tensor %2 × pipeline %3 × context %4 = %5 GPUs; %6")
+                                              .arg(par.data)
+                                              .arg(par.tensor)
+                                              .arg(par.pipeline)
+                                              .arg(par.context)
+                                              .arg(c.e.model.gpus)
+                                              .arg(QString::fromLatin1(labelOf(par.contextComm)))
+                                        : QObject::tr("data %1 × tensor %2 × pipeline %3 = %4 GPUs")
+                                              .arg(par.data)
+                                              .arg(par.tensor)
+                                              .arg(par.pipeline)
+                                              .arg(c.e.model.gpus)},
+        {QObject::tr("Schedule"),
+         QObject::tr("%1, %2 per rank%3")
+             .arg(QString::fromLatin1(labelOf(par.schedule)))
+             .arg(fmt::counted(par.virtualStages, QObject::tr("virtual stage"), QObject::tr("virtual stages")))
+             .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
+        {QObject::tr("Layers per stage"),
+         c.plan.unevenStages() ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
+                                     .arg(c.plan.layersOnStage(0))
+                                     .arg(c.plan.layersOnStage(par.pipeline - 1))
+                                     .arg(c.plan.layersOnStage(1))
+         : par.pipeline == 1
+             ? QObject::tr("%1, one stage").arg(c.plan.layersOnStage(0))
+             : QObject::tr("%1 on each of the %2 stages").arg(c.plan.layersOnStage(0)).arg(par.pipeline)},
+        {QObject::tr("State sharding"),
+         QObject::tr("ZeRO stage %1%2")
+             .arg(par.zeroStage)
+             .arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
                                          QString::fromLatin1(labelOf(precision)), gib(device.memoryBytes),
                                          fmt::number(device.memoryBandwidthBytesPerSecond / units::TB, 2))},
         {QObject::tr("Nodes"), QObject::tr("%1 of %2 GPUs; intra-node %3")
                                    .arg(fmt::counted(c.plan.cluster.nodes, QObject::tr("node"), QObject::tr("nodes")))
-                                   .arg(c.plan.cluster.gpusPerNode).arg(linkName)},
+                                   .arg(c.plan.cluster.gpusPerNode)
+                                   .arg(linkName)},
         {QObject::tr("Network"), text(networkName(c.plan.cluster, c.catalog, device))},
     };
     if (c.plan.model.isMoe())
@@ -262,12 +338,14 @@ void parallelismSection(PageFlow &flow, const Context &c)
     flow.html(htmlFacts(facts));
     const QList<QStringList> rows = placementRows(c.e.placement);
     if (!rows.isEmpty()) {
-        flow.html(htmlTable({QObject::tr("Group"), QObject::tr("Groups#"), QObject::tr("GPUs each#"), QObject::tr("Placement"),
-                             QObject::tr("Link"), QObject::tr("Achieved GB/s#"), QObject::tr("Link GB/s#")},
+        flow.html(htmlTable({QObject::tr("Group"), QObject::tr("Groups#"), QObject::tr("GPUs each#"),
+                             QObject::tr("Placement"), QObject::tr("Link"), QObject::tr("Achieved GB/s#"),
+                             QObject::tr("Link GB/s#")},
                             rows));
         flow.html(QStringLiteral("<p class=\"note\">%1</p>")
-                      .arg(QObject::tr("Per GPU and direction. The link's figure is the catalogue's (or the plan's override); "
-                                       "collectives achieve its calibrated share (docs/CALIBRATION.md).")));
+                      .arg(QObject::tr(
+                          "Per GPU and direction. The link's figure is the catalogue's (or the plan's override); "
+                          "collectives achieve its calibrated share (docs/CALIBRATION.md).")));
     }
     for (const Problem &p : c.document.problems())
         if (p.severity == Severity::Warning)
@@ -287,24 +365,31 @@ void memoryPeaksTable(PageFlow &flow, const Context &c)
             adds << QObject::tr("parameters, gradients, optimizer state, activations");
         for (std::size_t i = 0; i < kOtherTermCount; ++i)
             if (kindOf(OtherTerm(i)) == kind && peak.other[i] > 0)
-                adds << QStringLiteral("%1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label), gib(peak.other[i]));
-        rows << QStringList{QString::fromLatin1(labelOf(kind)), QStringLiteral("<b>%1</b>").arg(gib(peaks[int(kind)])), adds.join(QStringLiteral("; ")),
-                            QString::fromLatin1(publishedAs(kind)).toHtmlEscaped()};
+                adds << QStringLiteral("%1 %2").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label),
+                                                    gib(peak.other[i]));
+        rows << QStringList{QString::fromLatin1(labelOf(kind)), QStringLiteral("<b>%1</b>").arg(gib(peaks[int(kind)])),
+                            adds.join(QStringLiteral("; ")), QString::fromLatin1(publishedAs(kind)).toHtmlEscaped()};
     }
-    flow.html(htmlTable({QObject::tr("Peak"), QObject::tr("GiB#"), QObject::tr("Adds"), QObject::tr("Published as")}, rows));
+    flow.html(
+        htmlTable({QObject::tr("Peak"), QObject::tr("GiB#"), QObject::tr("Adds"), QObject::tr("Published as")}, rows));
     const StageMemory::AllocatorDetail &a = peak.allocator;
-    flow.html(a.fractionOverride
-                  ? QObject::tr("<p class=\"note\">Allocator overhead: the plan's allocator_reserve_fraction (%1) of the phase's "
-                                "dynamic memory, instead of the allocator model.</p>")
-                        .arg(pct(c.plan.training.allocatorReserveFraction.value_or(0.0)))
-                  : QObject::tr("<p class=\"note\">Allocator overhead of stage %1: block rounding %2, fragmentation %3 (%4%5). "
-                                "Framework: %6.</p>")
-                        .arg(peak.stage)
-                        .arg(gib(a.roundingBytes), gib(a.fragmentationBytes),
-                             c.plan.training.expandableSegments ? QObject::tr("expandable segments: page rounding only")
-                                                                : QObject::tr("micro-batches held while later ones allocate and free pin a share of their blocks"),
-                             c.plan.parallel.schedule == Schedule::GPipe ? QObject::tr("; none under GPipe") : QString(),
-                             QString::fromLatin1(labelOf(c.plan.training.framework))));
+    flow.html(
+        a.fractionOverride
+            ? QObject::tr(
+                  "<p class=\"note\">Allocator overhead: the plan's allocator_reserve_fraction (%1) of the phase's "
+                  "dynamic memory, instead of the allocator model.</p>")
+                  .arg(pct(c.plan.training.allocatorReserveFraction.value_or(0.0)))
+            : QObject::tr(
+                  "<p class=\"note\">Allocator overhead of stage %1: block rounding %2, fragmentation %3 (%4%5). "
+                  "Framework: %6.</p>")
+                  .arg(peak.stage)
+                  .arg(gib(a.roundingBytes), gib(a.fragmentationBytes),
+                       c.plan.training.expandableSegments
+                           ? QObject::tr("expandable segments: page rounding only")
+                           : QObject::tr(
+                                 "micro-batches held while later ones allocate and free pin a share of their blocks"),
+                       c.plan.parallel.schedule == Schedule::GPipe ? QObject::tr("; none under GPipe") : QString(),
+                       QString::fromLatin1(labelOf(c.plan.training.framework))));
 }
 
 void memorySection(PageFlow &flow, const Context &c)
@@ -314,26 +399,36 @@ void memorySection(PageFlow &flow, const Context &c)
     QList<QStringList> rows;
     const auto g = [](double bytes) { return fmt::number(bytes / units::GiB, 2); };
     for (const StageMemory &s : memory.stages)
-        rows << QStringList{QString::number(s.stage), g(s.parametersBytes), g(s.gradientsBytes), g(s.optimizerBytes), g(s.activationsBytes),
-                            g(s.otherBytes), g(s.allocatedBytes), g(s.reservedBytes), QStringLiteral("<b>%1</b>").arg(g(s.deviceBytes)),
-                            s.peakPhase == MemoryPhase::OptimizerStep ? QObject::tr("optimizer") : QObject::tr("fwd/bwd")};
+        rows << QStringList{QString::number(s.stage),
+                            g(s.parametersBytes),
+                            g(s.gradientsBytes),
+                            g(s.optimizerBytes),
+                            g(s.activationsBytes),
+                            g(s.otherBytes),
+                            g(s.allocatedBytes),
+                            g(s.reservedBytes),
+                            QStringLiteral("<b>%1</b>").arg(g(s.deviceBytes)),
+                            s.peakPhase == MemoryPhase::OptimizerStep ? QObject::tr("optimizer")
+                                                                      : QObject::tr("fwd/bwd")};
     // GiB; the capacity is in the sentence below (in a mixed cluster, per stage in the node-group table).
     chunkedTable(flow, {QObject::tr("Stage#"), QObject::tr("Params#"), QObject::tr("Grads#"), QObject::tr("Optim.#"),
                         QObject::tr("Activ.#"), QObject::tr("Other#"), QObject::tr("Alloc.#"), QObject::tr("Reserved#"),
                         QObject::tr("Device#"), QObject::tr("Phase")},
                  rows);
     const MemoryPressure pressure = memoryPressure(memory);
-    const QString verdict = !memory.fits ? QObject::tr("<b>does not fit</b>")
-                            : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin; %2 (%3) %4% larger would not fit")
-                                                 .arg(gib(memory.marginBytes), QLatin1String(pressure.label), gib(pressure.bytes),
-                                                      fmt::number(100 * pressure.growthToOverflow, 0))
-                                           : QObject::tr("fits");
+    const QString verdict =
+        !memory.fits   ? QObject::tr("<b>does not fit</b>")
+        : memory.tight ? QObject::tr("<b>fits, tight</b>: within the %1 margin; %2 (%3) %4% larger would not fit")
+                             .arg(gib(memory.marginBytes), QLatin1String(pressure.label), gib(pressure.bytes),
+                                  fmt::number(100 * pressure.growthToOverflow, 0))
+                       : QObject::tr("fits");
     flow.html(QObject::tr("<p>Device-used peak %1 on stage %2 of %3 capacity: %4 (headroom %5).</p>")
                   .arg(gib(memory.peakBytes)).arg(memory.peakStage).arg(gib(memory.capacityBytes))
                   .arg(verdict, gib(memory.headroomBytes())));
     memoryPeaksTable(flow, c);
-    flow.chart(c.charts.memory, 300, QObject::tr("Figure 1. Memory per GPU by pipeline stage: allocated components, the caching "
-                                                 "allocator's overhead, then the device's extras (hatched), against the device capacity."));
+    flow.chart(c.charts.memory, 300,
+               QObject::tr("Figure 1. Memory per GPU by pipeline stage: allocated components, the caching "
+                           "allocator's overhead, then the device's extras (hatched), against the device capacity."));
 }
 
 void throughputSection(PageFlow &flow, const Context &c)
@@ -353,8 +448,10 @@ void throughputSection(PageFlow &flow, const Context &c)
     for (std::size_t i = 0; i < kStepPartCount; ++i)
         rows << QStringList{QString::fromLatin1(labelOf(StepPart(i))), fmt::number(c.e.parts[i], 4),
                             pct(st.stepSeconds > 0 ? c.e.parts[i] / st.stepSeconds : 0.0)};
-    rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(fmt::number(st.stepSeconds, 4)), pct(1.0)};
-    flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows, QStringLiteral("70%")));
+    rows << QStringList{QObject::tr("<b>Step</b>"), QStringLiteral("<b>%1</b>").arg(fmt::number(st.stepSeconds, 4)),
+                        pct(1.0)};
+    flow.html(htmlTable({QObject::tr("Part of the step"), QObject::tr("Seconds#"), QObject::tr("Share#")}, rows,
+                        QStringLiteral("70%")));
     flow.html(QObject::tr("<p class=\"note\">How each part is computed and where its formula comes from: section 10, "
                           "\"Assumptions and sources\" (in the JSON: time.terms).</p>"));
     const double exposed = st.category(TimeCategory::TensorComm) + st.category(TimeCategory::ContextComm)
@@ -365,15 +462,20 @@ void throughputSection(PageFlow &flow, const Context &c)
                                            QString::fromLatin1(labelOf(c.plan.parallel.contextComm)))
                                       .arg(c.plan.parallel.context)
                                 : QString();
-    flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s%7, pipeline %4 s, data-parallel %5 s. "
+    flow.html(QObject::tr("<p><b>Exposed communication:</b> %1 s per step (%2): tensor-parallel %3 s%7, pipeline %4 s, "
+                          "data-parallel %5 s. "
                           "<b>Pipeline idle:</b> %6 of all stage-time.</p>")
-                  .arg(fmt::number(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0), fmt::number(st.category(TimeCategory::TensorComm), 3),
-                       fmt::number(st.category(TimeCategory::PipelineComm), 3), fmt::number(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction),
-                       context));
-    flow.chart(c.charts.step, 170, QObject::tr("Figure 2. Where the step goes: its parts end to end, as the table above sums them."));
-    flow.chart(c.charts.roofline, 300, QObject::tr("Figure 3. Roofline of one micro-batch's kernels on the slowest stage."));
-    flow.chart(c.charts.pipeline, 280, QObject::tr("Figure 4. The whole step on one time axis: the pipeline schedule, then the exposed "
-                                                   "data-parallel communication and the optimizer."));
+                  .arg(fmt::number(exposed, 3), pct(st.stepSeconds > 0 ? exposed / st.stepSeconds : 0.0),
+                       fmt::number(st.category(TimeCategory::TensorComm), 3),
+                       fmt::number(st.category(TimeCategory::PipelineComm), 3),
+                       fmt::number(st.category(TimeCategory::DataComm), 3), pct(st.bubbleFraction), context));
+    flow.chart(c.charts.step, 170,
+               QObject::tr("Figure 2. Where the step goes: its parts end to end, as the table above sums them."));
+    flow.chart(c.charts.roofline, 300,
+               QObject::tr("Figure 3. Roofline of one micro-batch's kernels on the slowest stage."));
+    flow.chart(c.charts.pipeline, 280,
+               QObject::tr("Figure 4. The whole step on one time axis: the pipeline schedule, then the exposed "
+                           "data-parallel communication and the optimizer."));
 }
 
 void scalingSection(PageFlow &flow, const Context &c)
@@ -389,22 +491,34 @@ void scalingSection(PageFlow &flow, const Context &c)
     const ScalingPoint *strong = at(c.e.scaling.strong);
     const ScalingPoint *weak = at(c.e.scaling.weak);
     const QString replica = par.context > 1 ? QObject::tr("tensor %1 × pipeline %2 × context %3 = %4 GPUs")
-                                                  .arg(par.tensor).arg(par.pipeline).arg(par.context).arg(par.tensor * par.pipeline * par.context)
+                                                  .arg(par.tensor)
+                                                  .arg(par.pipeline)
+                                                  .arg(par.context)
+                                                  .arg(par.tensor * par.pipeline * par.context)
                                             : QObject::tr("tensor %1 × pipeline %2 = %3 GPUs")
-                                                  .arg(par.tensor).arg(par.pipeline).arg(par.tensor * par.pipeline);
+                                                  .arg(par.tensor)
+                                                  .arg(par.pipeline)
+                                                  .arg(par.tensor * par.pipeline);
     const std::int64_t base = c.e.scaling.baseWorkers();
-    const QString baseline = base > 1 ? QObject::tr("%1 replicas of %2 (the fewest that can run the plan%3), counted as linear up to "
-                                                    "there; speedup S(W) = %1 × T(%1)/T(W)")
-                                            .arg(base).arg(replica, c.plan.model.isMoe() ? QObject::tr(": its expert groups need them") : QString())
-                                      : QObject::tr("one replica of %1; speedup S(W) = T(1)/T(W)").arg(replica);
-    flow.html(QObject::tr("<p>Baseline: %1 over W data-parallel replicas. At this plan's %2 replicas: strong scaling %3, "
-                          "weak scaling %4.</p>")
-                  .arg(baseline).arg(par.data)
-                  .arg(strong ? QObject::tr("speedup %1, efficiency %2").arg(fmt::number(strong->speedup, 1), pct(strong->efficiency)) : QObject::tr("n/a"),
-                       weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
-              284); // with its chart
-    flow.chart(c.charts.scaling, 280, base > 1 ? QObject::tr("Figure 5. Strong and weak scaling against the %1-replica baseline.").arg(base)
-                                                    : QObject::tr("Figure 5. Strong and weak scaling against the one-replica baseline."));
+    const QString baseline =
+        base > 1 ? QObject::tr("%1 replicas of %2 (the fewest that can run the plan%3), counted as linear up to "
+                               "there; speedup S(W) = %1 × T(%1)/T(W)")
+                       .arg(base)
+                       .arg(replica, c.plan.model.isMoe() ? QObject::tr(": its expert groups need them") : QString())
+                 : QObject::tr("one replica of %1; speedup S(W) = T(1)/T(W)").arg(replica);
+    flow.html(
+        QObject::tr("<p>Baseline: %1 over W data-parallel replicas. At this plan's %2 replicas: strong scaling %3, "
+                    "weak scaling %4.</p>")
+            .arg(baseline)
+            .arg(par.data)
+            .arg(strong ? QObject::tr("speedup %1, efficiency %2")
+                              .arg(fmt::number(strong->speedup, 1), pct(strong->efficiency))
+                        : QObject::tr("n/a"),
+                 weak ? QObject::tr("efficiency %1").arg(pct(weak->efficiency)) : QObject::tr("n/a")),
+        284); // with its chart
+    flow.chart(c.charts.scaling, 280,
+               base > 1 ? QObject::tr("Figure 5. Strong and weak scaling against the %1-replica baseline.").arg(base)
+                        : QObject::tr("Figure 5. Strong and weak scaling against the one-replica baseline."));
 }
 
 void costSection(PageFlow &flow, const Context &c)
@@ -413,26 +527,38 @@ void costSection(PageFlow &flow, const Context &c)
     const TrainingConfig &training = c.plan.training;
     flow.heading(QObject::tr("7. Time and cost to train"));
     if (!c.e.memory.fits) {
-        flow.html(QObject::tr("<p><b>The plan does not fit</b> the GPUs' memory (stage %1 needs %2 of %3), so it cannot run: it "
-                              "has no time or cost to train. Sections 4 and 9 show what to change.</p>")
-                      .arg(c.e.memory.peakStage).arg(gib(c.e.memory.peakBytes), gib(c.e.memory.capacityBytes)));
+        flow.html(
+            QObject::tr(
+                "<p><b>The plan does not fit</b> the GPUs' memory (stage %1 needs %2 of %3), so it cannot run: it "
+                "has no time or cost to train. Sections 4 and 9 show what to change.</p>")
+                .arg(c.e.memory.peakStage)
+                .arg(gib(c.e.memory.peakBytes), gib(c.e.memory.capacityBytes)));
         return;
     }
     QList<QStringList> rows;
     const auto costRow = [&](const QString &name, const RunEstimate &r, std::int64_t gpus) {
-        rows << QStringList{name, QString::number(gpus), fmt::number(r.days, 1), fmt::number(r.gpuHours, 0), fmt::number(r.energyJoules / units::JoulesPerKilowattHour, 0),
-                            money(c, r.cost), fmt::number(r.daysWithFailures, 1)};
+        rows << QStringList{name,
+                            QString::number(gpus),
+                            fmt::number(r.days, 1),
+                            fmt::number(r.gpuHours, 0),
+                            fmt::number(r.energyJoules / units::JoulesPerKilowattHour, 0),
+                            money(c, r.cost),
+                            fmt::number(r.daysWithFailures, 1)};
     };
     costRow(QObject::tr("This plan"), run, c.e.model.gpus);
     if (const PlanDocument::SearchBest *best = c.document.searchBest())
         costRow(QObject::tr("Best plan found by the search"), best->estimate.run, best->estimate.model.gpus);
-    flow.html(htmlTable({QObject::tr("Plan"), QObject::tr("GPUs#"), QObject::tr("Days#"), QObject::tr("GPU-hours#"), QObject::tr("Energy kWh#"),
-                         QObject::tr("Cost#"), QObject::tr("Days with failures#")},
+    flow.html(htmlTable({QObject::tr("Plan"), QObject::tr("GPUs#"), QObject::tr("Days#"), QObject::tr("GPU-hours#"),
+                         QObject::tr("Energy kWh#"), QObject::tr("Cost#"), QObject::tr("Days with failures#")},
                         rows));
-    flow.html(QObject::tr("<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
-                          "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
-                  .arg(count(c.plan.run.tokenBudget), fmt::number(run.steps, 0), count(double(training.globalBatch) * double(c.plan.model.seqLen)),
-                       money(c, c.plan.run.pricePerGpuHour), fmt::number(c.device.boardPowerWatts, 0), pct(run.busyFraction)));
+    flow.html(
+        QObject::tr(
+            "<p>%1 tokens in %2 steps of %3 tokens. Cost at %4 per GPU-hour. Energy: GPUs × board power (%5 W) × "
+            "busy fraction (%6 of the step runs kernels) × time; GPUs only, without host, network and cooling.</p>")
+            .arg(count(c.plan.run.tokenBudget), fmt::number(run.steps, 0),
+                 count(double(training.globalBatch) * double(c.plan.model.seqLen)),
+                 money(c, c.plan.run.pricePerGpuHour), fmt::number(c.device.boardPowerWatts, 0),
+                 pct(run.busyFraction)));
 }
 
 void checkpointSection(PageFlow &flow, const Context &c)
@@ -441,15 +567,25 @@ void checkpointSection(PageFlow &flow, const Context &c)
     const RunConfig &r = c.plan.run;
     flow.heading(QObject::tr("8. Checkpoint cost and failures"));
     flow.html(htmlFacts({
-        {QObject::tr("Checkpoint size"), QObject::tr("%1 (parameters and optimizer state; gradients are not saved); largest shard %2 per GPU")
-                                             .arg(gib(run.checkpointBytes), gib(run.checkpointBytesPerGpu))},
-        {QObject::tr("Write time"), QObject::tr("%1 at %2 GB/s, %3").arg(duration(run.checkpointWriteSeconds), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
-                                                                     r.shardedCheckpoint ? QObject::tr("sharded (every rank writes its shard)")
-                                                                                         : QObject::tr("gathered to one writer"))},
-        {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)").arg(duration(run.clusterMtbfSeconds), fmt::number(r.gpuMtbfHours, 0)).arg(c.e.model.gpus)},
-        {QObject::tr("Checkpoint interval"), QObject::tr("%1 (Daly 2006; Young 1974: %2)").arg(duration(run.checkpointIntervalSeconds), duration(run.youngIntervalSeconds))},
-        {QObject::tr("Overhead"), QObject::tr("%1 of useful time (writes, lost work, restarts of %2)").arg(pct(run.overheadFraction), duration(r.restartSeconds))},
-        {QObject::tr("Expected failures"), QObject::tr("%1 over %2 days").arg(fmt::number(run.expectedFailures, 1), fmt::number(run.daysWithFailures, 1))},
+        {QObject::tr("Checkpoint size"),
+         QObject::tr("%1 (parameters and optimizer state; gradients are not saved); largest shard %2 per GPU")
+             .arg(gib(run.checkpointBytes), gib(run.checkpointBytesPerGpu))},
+        {QObject::tr("Write time"),
+         QObject::tr("%1 at %2 GB/s, %3")
+             .arg(duration(run.checkpointWriteSeconds), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
+                  r.shardedCheckpoint ? QObject::tr("sharded (every rank writes its shard)")
+                                      : QObject::tr("gathered to one writer"))},
+        {QObject::tr("Cluster MTBF"), QObject::tr("%1 (%2 h per GPU / %3 GPUs)")
+                                          .arg(duration(run.clusterMtbfSeconds), fmt::number(r.gpuMtbfHours, 0))
+                                          .arg(c.e.model.gpus)},
+        {QObject::tr("Checkpoint interval"),
+         QObject::tr("%1 (Daly 2006; Young 1974: %2)")
+             .arg(duration(run.checkpointIntervalSeconds), duration(run.youngIntervalSeconds))},
+        {QObject::tr("Overhead"), QObject::tr("%1 of useful time (writes, lost work, restarts of %2)")
+                                      .arg(pct(run.overheadFraction), duration(r.restartSeconds))},
+        {QObject::tr("Expected failures"),
+         QObject::tr("%1 over %2 days")
+             .arg(fmt::number(run.expectedFailures, 1), fmt::number(run.daysWithFailures, 1))},
     }));
 }
 
@@ -457,10 +593,12 @@ void adviceSection(PageFlow &flow, const Context &c)
 {
     const StepEstimate &st = c.e.step;
     flow.heading(QObject::tr("9. Limiting resource and what to change"));
-    flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
+    flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>")
+                  .arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
     if (const Intervention *s = c.e.advice.suggestion())
         flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
-                      .arg(text(s->label), text(s->change), fmt::number(s->tokensPerSecond, 0), fmt::number(s->speedup, 2), gib(s->peakBytes)));
+                      .arg(text(s->label), text(s->change), fmt::number(s->tokensPerSecond, 0),
+                           fmt::number(s->speedup, 2), gib(s->peakBytes)));
     QList<QStringList> rows;
     QStringList notApplicable;
     for (const Intervention &in : c.e.advice.interventions) {
@@ -468,22 +606,30 @@ void adviceSection(PageFlow &flow, const Context &c)
             notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), text(in.invalidReason));
             continue;
         }
-        rows << QStringList{QString::fromLatin1(labelOf(in.resource)), text(in.label), in.fits ? QObject::tr("fits") : QObject::tr("too big"),
-                            fmt::number(in.tokensPerSecond, 0), in.speedup > 0 ? fmt::number(in.speedup, 2) + QStringLiteral("×") : QString(), gib(in.peakBytes)};
+        rows << QStringList{QString::fromLatin1(labelOf(in.resource)),
+                            text(in.label),
+                            in.fits ? QObject::tr("fits") : QObject::tr("too big"),
+                            fmt::number(in.tokensPerSecond, 0),
+                            in.speedup > 0 ? fmt::number(in.speedup, 2) + QStringLiteral("×") : QString(),
+                            gib(in.peakBytes)};
     }
-    flow.html(QObject::tr("<p>Each intervention of the diagnostic map (Figure 16.1) applied alone to this plan and estimated:</p>"));
-    chunkedTable(flow, {QObject::tr("Resource"), QObject::tr("Intervention"), QObject::tr("Memory"), QObject::tr("Tokens/s#"),
-                        QObject::tr("Speedup#"), QObject::tr("Peak#")},
+    flow.html(QObject::tr(
+        "<p>Each intervention of the diagnostic map (Figure 16.1) applied alone to this plan and estimated:</p>"));
+    chunkedTable(flow,
+                 {QObject::tr("Resource"), QObject::tr("Intervention"), QObject::tr("Memory"), QObject::tr("Tokens/s#"),
+                  QObject::tr("Speedup#"), QObject::tr("Peak#")},
                  rows, 24);
     if (!notApplicable.isEmpty())
-        flow.html(QObject::tr("<p class=\"note\">Not applicable here: %1.</p>").arg(notApplicable.join(QStringLiteral("; "))));
+        flow.html(QObject::tr("<p class=\"note\">Not applicable here: %1.</p>")
+                      .arg(notApplicable.join(QStringLiteral("; "))));
 }
 
 QList<QStringList> sourceRows(const Context &c)
 {
     QList<QStringList> rows;
     rows << QStringList{QObject::tr("Device figures"), text(c.device.name), text(c.device.source)};
-    rows << QStringList{QObject::tr("Kernel and link efficiency"), QObject::tr("efficiency(size) = max × size / (size + half)"),
+    rows << QStringList{QObject::tr("Kernel and link efficiency"),
+                        QObject::tr("efficiency(size) = max × size / (size + half)"),
                         QObject::tr("calibrated on published runs (docs/CALIBRATION.md)")};
     const auto term = [&](const TermInfo &t, const io::MemoryTermSource &words) {
         rows << QStringList{QString::fromLatin1(t.label), QString::fromLatin1(words.formula).toHtmlEscaped(),
@@ -493,7 +639,8 @@ QList<QStringList> sourceRows(const Context &c)
         term(termInfo(StateTerm(i)), io::memoryTermSource(StateTerm(i)));
     for (std::size_t i = 0; i < kOtherTermCount; ++i)
         term(termInfo(OtherTerm(i)), io::memoryTermSource(OtherTerm(i)));
-    // The step time's parts this plan has (io/output/StepTerms; time.terms in the JSON), as section 5's table sums them.
+    // The step time's parts this plan has (io/output/StepTerms; time.terms in the JSON), as section 5's table sums
+    // them.
     for (std::size_t i = 0; i < kStepPartCount; ++i)
         if (c.e.parts[i] > 0) {
             const io::StepTermInfo &t = io::stepTermInfo(StepPart(i));
@@ -517,9 +664,10 @@ QList<QStringList> sourceRows(const Context &c)
 QStringList lossRow(const Context &c)
 {
     const LossKernel kernel = c.plan.training.lossKernelInEffect();
-    const QString how = kernel == LossKernel::Eager      ? QObject::tr("eager PyTorch cross-entropy on FP32 logits")
-                        : kernel == LossKernel::Fused ? QObject::tr("fused cross-entropy kernel (torch.compile, flash-attn)")
-                                                      : QObject::tr("in-place vocab-parallel cross-entropy (Megatron)");
+    const QString how = kernel == LossKernel::Eager ? QObject::tr("eager PyTorch cross-entropy on FP32 logits")
+                        : kernel == LossKernel::Fused
+                            ? QObject::tr("fused cross-entropy kernel (torch.compile, flash-attn)")
+                            : QObject::tr("in-place vocab-parallel cross-entropy (Megatron)");
     const double perLogit = lossBytesPerLogit(c.plan);
     return {QObject::tr("Loss kernel"),
             QObject::tr("%1: %2 bytes per logit at the loss, %3 on the last stage beside the activations")
@@ -534,46 +682,52 @@ QList<QStringList> pytorchRows(const Context &c)
     QList<QStringList> rows;
     const TrainingConfig &t = c.plan.training;
     if (t.framework != Framework::Megatron)
-        rows << QStringList{QObject::tr("Element-wise chains"),
-                            t.fusesElementwise()
-                                ? QObject::tr("fused: each norm, rotary embedding, activation and residual chain is one kernel")
-                            : t.fusedNorm ? QObject::tr("eager PyTorch with a fused RMSNorm kernel (torchtitan's fused_rmsnorm): the "
-                                                        "rotary embedding in FP32 (2q + 16 bytes per query and key element, its FP32 "
-                                                        "queries and keys kept for backward)")
-                                          : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a "
-                                                        "fused norm's 2q, its FP32 upcast kept for backward), the rotary embedding in "
-                                                        "FP32 (2q + 16 bytes per query and key element)"),
-                            QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
-                                        "(training.compile)")};
+        rows << QStringList{
+            QObject::tr("Element-wise chains"),
+            t.fusesElementwise()
+                ? QObject::tr("fused: each norm, rotary embedding, activation and residual chain is one kernel")
+            : t.fusedNorm
+                ? QObject::tr("eager PyTorch with a fused RMSNorm kernel (torchtitan's fused_rmsnorm): the "
+                              "rotary embedding in FP32 (2q + 16 bytes per query and key element, its FP32 "
+                              "queries and keys kept for backward)")
+                : QObject::tr("eager PyTorch: RMSNorm as six FP32 kernels (28 + 4q bytes per element against a "
+                              "fused norm's 2q, its FP32 upcast kept for backward), the rotary embedding in "
+                              "FP32 (2q + 16 bytes per query and key element)"),
+            QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
+                        "(training.compile)")};
     if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2)
         rows << QStringList{QObject::tr("Attention kernel"),
                             QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
                                 .arg(fmt::number(c.device.flash2AttentionShare, 2)),
                             QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100)")};
     if (t.recompute == Recompute::Ops)
-        rows << QStringList{QObject::tr("Op-level checkpointing"),
-                            QObject::tr("each layer keeps its input, Q, V, the attention output and the first MLP projection's "
-                                        "output; wk, wo, w3 and the element-wise ops are replayed in backward"),
-                            QObject::tr("torchtitan parallelize_llama.py (_save_list, every other aten.mm saved)")};
+        rows << QStringList{
+            QObject::tr("Op-level checkpointing"),
+            QObject::tr("each layer keeps its input, Q, V, the attention output and the first MLP projection's "
+                        "output; wk, wo, w3 and the element-wise ops are replayed in backward"),
+            QObject::tr("torchtitan parallelize_llama.py (_save_list, every other aten.mm saved)")};
     if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
-        rows << QStringList{QObject::tr("Checkpointing every k-th layer"),
-                            QObject::tr("one layer in %1 keeps only its input and is replayed; the others keep everything")
-                                .arg(t.recomputeInterval),
-                            QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
+        rows << QStringList{
+            QObject::tr("Checkpointing every k-th layer"),
+            QObject::tr("one layer in %1 keeps only its input and is replayed; the others keep everything")
+                .arg(t.recomputeInterval),
+            QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
     if (t.framework == Framework::Fsdp && c.plan.parallel.shardReplicas() > 1)
-        rows << QStringList{QObject::tr("Hybrid sharding (HSDP)"),
-                            QObject::tr("state sharded over %1 ranks and replicated %2 times: each unit gathered and "
-                                        "reduce-scattered inside its shard group, the gradient shards all-reduced across replicas")
-                                .arg(c.plan.parallel.shardRanks())
-                                .arg(c.plan.parallel.shardReplicas()),
-                            QObject::tr("PyTorch FSDP2 on a 2-D device mesh (fully_shard with (replicate, shard)); torchtitan "
-                                        "data_parallel_replicate_degree")};
+        rows << QStringList{
+            QObject::tr("Hybrid sharding (HSDP)"),
+            QObject::tr("state sharded over %1 ranks and replicated %2 times: each unit gathered and "
+                        "reduce-scattered inside its shard group, the gradient shards all-reduced across replicas")
+                .arg(c.plan.parallel.shardRanks())
+                .arg(c.plan.parallel.shardReplicas()),
+            QObject::tr("PyTorch FSDP2 on a 2-D device mesh (fully_shard with (replicate, shard)); torchtitan "
+                        "data_parallel_replicate_degree")};
     if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
-        rows << QStringList{QObject::tr("FSDP2 inside pipeline stages"),
-                            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
-                                        "unsharded gradients accumulate in FP32"),
-                            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
-                                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
+        rows << QStringList{
+            QObject::tr("FSDP2 inside pipeline stages"),
+            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
+                        "unsharded gradients accumulate in FP32"),
+            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
+                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
     return rows;
 }
 
@@ -582,48 +736,55 @@ QList<QStringList> softwareRows(const Context &c)
     QList<QStringList> rows;
     const double launch = hostLaunchSeconds(c.plan, c.device);
     const CudaGraphs graphs = c.plan.training.cudaGraphs;
-    rows << QStringList{QObject::tr("Host launch"),
-                        graphs == CudaGraphs::Step
-                            ? QObject::tr("the whole step replayed as CUDA graphs: no kernel waits for the host")
-                            : QObject::tr("CUDA graphs: %1; %2 µs of host time per kernel launched eagerly; the GPU waits where a "
-                                          "pass's (a dropless MoE layer's) launches outlast its kernels: %3 s this step")
-                                  .arg(QLatin1String(toString(graphs)), fmt::number(launch * 1e6, 1),
-                                       fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
-                        QObject::tr("fitted per host CPU (x86, Grace) on the Megatron-Bridge rows that differ in CUDA graphs and "
-                                    "micro-batch (docs/CALIBRATION.md)")};
+    rows << QStringList{
+        QObject::tr("Host launch"),
+        graphs == CudaGraphs::Step
+            ? QObject::tr("the whole step replayed as CUDA graphs: no kernel waits for the host")
+            : QObject::tr("CUDA graphs: %1; %2 µs of host time per kernel launched eagerly; the GPU waits where a "
+                          "pass's (a dropless MoE layer's) launches outlast its kernels: %3 s this step")
+                  .arg(QLatin1String(toString(graphs)), fmt::number(launch * 1e6, 1),
+                       fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
+        QObject::tr("fitted per host CPU (x86, Grace) on the Megatron-Bridge rows that differ in CUDA graphs and "
+                    "micro-batch (docs/CALIBRATION.md)")};
     if (c.plan.model.isMoe() && c.plan.parallel.expert > 1 && c.plan.parallel.expertCommOverlap)
-        rows << QStringList{QObject::tr("Expert all-to-all overlap"),
-                            QObject::tr("combined 1F1B: the backward combine beside the forward attention, the forward dispatch beside "
-                                        "the experts' backward, the backward dispatch beside their weight gradients and forward, the "
-                                        "forward combine beside the attention's backward; each exposed beyond its window, the hidden "
-                                        "part costing the dispatcher's SMs"),
-                            QObject::tr("Megatron-Core models/common/model_chunk_schedule_plan.py (--overlap-moe-expert-parallel-comm)")};
+        rows << QStringList{
+            QObject::tr("Expert all-to-all overlap"),
+            QObject::tr("combined 1F1B: the backward combine beside the forward attention, the forward dispatch beside "
+                        "the experts' backward, the backward dispatch beside their weight gradients and forward, the "
+                        "forward combine beside the attention's backward; each exposed beyond its window, the hidden "
+                        "part costing the dispatcher's SMs"),
+            QObject::tr(
+                "Megatron-Core models/common/model_chunk_schedule_plan.py (--overlap-moe-expert-parallel-comm)")};
     if (c.plan.training.activationOffloadLayers > 0)
-        rows << QStringList{QObject::tr("Activation offload"),
-                            QObject::tr("%1 layers per stage copied to the host after their forward and back before their backward "
-                                        "over the host link (%2), beside the next layer's compute; two stay on the device: %3 s "
-                                        "exposed this step")
-                                .arg(c.plan.training.activationOffloadLayers)
-                                .arg(fmt::gigabytesPerSecond(hostLinkBytesPerSecond(c.plan, c.device), 0))
-                                .arg(fmt::number(c.e.step.category(TimeCategory::ActivationOffload), 2)),
-                            QObject::tr("Megatron-Core cpu_offloading (--cpu-offloading-num-layers)")};
+        rows << QStringList{
+            QObject::tr("Activation offload"),
+            QObject::tr("%1 layers per stage copied to the host after their forward and back before their backward "
+                        "over the host link (%2), beside the next layer's compute; two stay on the device: %3 s "
+                        "exposed this step")
+                .arg(c.plan.training.activationOffloadLayers)
+                .arg(fmt::gigabytesPerSecond(hostLinkBytesPerSecond(c.plan, c.device), 0))
+                .arg(fmt::number(c.e.step.category(TimeCategory::ActivationOffload), 2)),
+            QObject::tr("Megatron-Core cpu_offloading (--cpu-offloading-num-layers)")};
     if (c.plan.training.recompute == Recompute::Full && c.plan.training.recomputeLayers > 0)
-        rows << QStringList{QObject::tr("Partial recomputation"),
-                            QObject::tr("%1 layers of each model chunk keep only their input and are replayed; the others keep all "
-                                        "their activations")
-                                .arg(c.plan.training.recomputeLayers),
-                            QObject::tr("Megatron-Core --recompute-method block --recompute-num-layers")};
+        rows << QStringList{
+            QObject::tr("Partial recomputation"),
+            QObject::tr("%1 layers of each model chunk keep only their input and are replayed; the others keep all "
+                        "their activations")
+                .arg(c.plan.training.recomputeLayers),
+            QObject::tr("Megatron-Core --recompute-method block --recompute-num-layers")};
     rows << lossRow(c);
     rows << pytorchRows(c);
     if (c.plan.model.slidingWindow > 0)
-        rows << QStringList{QObject::tr("Sliding-window attention"),
-                            QObject::tr("%1-token window, %2; a windowed layer's attention work is that of a causal prefix of 2w − w²/s")
-                                .arg(c.plan.model.slidingWindow)
-                                .arg(c.plan.model.fullAttentionInterval > 0
-                                         ? QObject::tr("one layer in %1 attends to the whole prefix").arg(c.plan.model.fullAttentionInterval)
-                                         : QObject::tr("every layer windowed")),
-                            QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
-                                        "banded attention)")};
+        rows << QStringList{
+            QObject::tr("Sliding-window attention"),
+            QObject::tr(
+                "%1-token window, %2; a windowed layer's attention work is that of a causal prefix of 2w − w²/s")
+                .arg(c.plan.model.slidingWindow)
+                .arg(c.plan.model.fullAttentionInterval > 0 ? QObject::tr("one layer in %1 attends to the whole prefix")
+                                                                  .arg(c.plan.model.fullAttentionInterval)
+                                                            : QObject::tr("every layer windowed")),
+            QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
+                        "banded attention)")};
     return rows;
 }
 
@@ -712,19 +873,24 @@ void comparisonSection(PageFlow &flow, const Context &c)
     const Plan &before = c.document.baselinePlan();
     const PlanComparison cmp = comparePlans(before, c.document.baselineEstimate(), c.plan, c.e);
     flow.heading(QObject::tr("Against the baseline"));
-    flow.html(QObject::tr("<p>Baseline: %1. This plan: %2.</p>").arg(c.document.baselineName().toHtmlEscaped(), c.document.planName().toHtmlEscaped()));
+    flow.html(QObject::tr("<p>Baseline: %1. This plan: %2.</p>")
+                  .arg(c.document.baselineName().toHtmlEscaped(), c.document.planName().toHtmlEscaped()));
     QList<QStringList> rows;
     for (const MetricComparison &m : cmp.metrics)
-        rows << QStringList{QString::fromLatin1(labelOf(m.metric)), io::metricText(m.metric, m.before, before.run.currency).toHtmlEscaped(),
-                            io::metricText(m.metric, m.after, c.plan.run.currency).toHtmlEscaped(), io::changeText(m).toHtmlEscaped()};
-    flow.html(htmlTable({QObject::tr("Metric"), QObject::tr("Baseline#"), QObject::tr("This plan#"), QObject::tr("Change#")}, rows));
+        rows << QStringList{QString::fromLatin1(labelOf(m.metric)),
+                            io::metricText(m.metric, m.before, before.run.currency).toHtmlEscaped(),
+                            io::metricText(m.metric, m.after, c.plan.run.currency).toHtmlEscaped(),
+                            io::changeText(m).toHtmlEscaped()};
+    flow.html(htmlTable(
+        {QObject::tr("Metric"), QObject::tr("Baseline#"), QObject::tr("This plan#"), QObject::tr("Change#")}, rows));
     QList<QStringList> keys;
     for (const KeyDifference &d : cmp.differences)
         keys << QStringList{text(d.path), text(d.before), text(d.after)};
     if (keys.isEmpty())
         flow.html(QObject::tr("<p>The two plans have the same keys.</p>"));
     else
-        chunkedTable(flow, {QObject::tr("Key that differs"), QObject::tr("Baseline"), QObject::tr("This plan")}, keys, 24);
+        chunkedTable(flow, {QObject::tr("Key that differs"), QObject::tr("Baseline"), QObject::tr("This plan")}, keys,
+                     24);
 }
 
 /// `line` in pieces of at most `columns` characters, broken at spaces (a longer word is cut), each piece after
@@ -765,7 +931,8 @@ void planAppendix(PageFlow &flow, const Context &c)
 
 void writeReportSections(PageFlow &flow, const PlanDocument &document, ReportCharts &charts, const QDateTime &date)
 {
-    const Context c{document, document.plan(), document.estimate(), document.catalog(), *document.estimate().device, charts};
+    const Context c{document, document.plan(), document.estimate(), document.catalog(), *document.estimate().device,
+                    charts};
     titlePage(flow, c, date);
     comparisonSection(flow, c);
     modelSection(flow, c);

@@ -35,9 +35,31 @@ namespace trainplan {
 
 namespace {
 
-
-enum Column { Rank, TokensPerSecond, LayoutColumn, StepSeconds, Mfu, PeakGiB, HeadroomGiB, Gpus, Data, Tensor, Pipeline, Context, Expert,
-              ExpertTensor, Virtual, MicroBatch, ScheduleColumn, Zero, RecomputeColumn, SequenceParallel, Offload, Limit, ColumnCount };
+enum Column {
+    Rank,
+    TokensPerSecond,
+    LayoutColumn,
+    StepSeconds,
+    Mfu,
+    PeakGiB,
+    HeadroomGiB,
+    Gpus,
+    Data,
+    Tensor,
+    Pipeline,
+    Context,
+    Expert,
+    ExpertTensor,
+    Virtual,
+    MicroBatch,
+    ScheduleColumn,
+    Zero,
+    RecomputeColumn,
+    SequenceParallel,
+    Offload,
+    Limit,
+    ColumnCount
+};
 
 } // namespace
 
@@ -63,14 +85,16 @@ public:
         if (orientation != Qt::Horizontal)
             return {};
         if (role == Qt::ToolTipRole && section == LayoutColumn)
-            return QCoreApplication::translate("SearchPanel", "d data, t tensor, p pipeline, c context, e expert, et expert tensor "
-                                                              "parallel sizes; mb micro-batch; SP sequence parallel. Each has its "
-                                                              "own column further right.");
+            return QCoreApplication::translate("SearchPanel",
+                                               "d data, t tensor, p pipeline, c context, e expert, et expert tensor "
+                                               "parallel sizes; mb micro-batch; SP sequence parallel. Each has its "
+                                               "own column further right.");
         if (role != Qt::DisplayRole)
             return {};
-        static const char *names[] = {"#", "Tokens/s", "Layout", "Step (s)", "MFU", "Peak (GiB)", "Free (GiB)", "GPUs", "Data", "Tensor",
-                                      "Pipeline", "Context", "Expert", "Expert TP", "Virtual", "Micro-batch", "Schedule", "ZeRO", "Recompute", "SP", "Offload",
-                                      "Limited by"};
+        static const char *names[] = {"#",          "Tokens/s",  "Layout",  "Step (s)",    "MFU",      "Peak (GiB)",
+                                      "Free (GiB)", "GPUs",      "Data",    "Tensor",      "Pipeline", "Context",
+                                      "Expert",     "Expert TP", "Virtual", "Micro-batch", "Schedule", "ZeRO",
+                                      "Recompute",  "SP",        "Offload", "Limited by"};
         return QCoreApplication::translate("SearchPanel", names[section]);
     }
 
@@ -82,8 +106,9 @@ public:
         const SearchScore &s = r.score;
         const SearchConfig &c = s.config;
         if (role == Qt::TextAlignmentRole)
-            return index.column() >= ScheduleColumn || index.column() == LayoutColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+            return index.column() >= ScheduleColumn || index.column() == LayoutColumn
+                       ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
         if (role == Qt::UserRole) { // sort key: the number where the display rounds it; else the display
             switch (index.column()) {
             case TokensPerSecond: return s.tokensPerSecond;
@@ -97,12 +122,15 @@ public:
         if (role == Qt::ToolTipRole && index.column() == LayoutColumn)
             return io::describeConfig(c);
         if (role == Qt::ToolTipRole && index.column() == Rank && r.tiesBest)
-            return QCoreApplication::translate("SearchPanel", "A tie with #1: slower by less than the fastest plan's error band, so the "
-                                                              "model cannot tell which of them is faster");
+            return QCoreApplication::translate(
+                "SearchPanel", "A tie with #1: slower by less than the fastest plan's error band, so the "
+                               "model cannot tell which of them is faster");
         if (role != Qt::DisplayRole && role != Qt::UserRole)
             return {};
         switch (index.column()) {
-        case Rank: return role == Qt::DisplayRole && r.tiesBest ? QVariant(QStringLiteral("%1 \u2248").arg(r.rank)) : QVariant(r.rank);
+        case Rank:
+            return role == Qt::DisplayRole && r.tiesBest ? QVariant(QStringLiteral("%1 \u2248").arg(r.rank))
+                                                         : QVariant(r.rank);
         case TokensPerSecond: return fmt::number(s.tokensPerSecond, 0);
         case LayoutColumn: return io::describeConfigBriefly(c);
         case StepSeconds: return fmt::number(s.stepSeconds, 3);
@@ -133,7 +161,10 @@ private:
 };
 
 SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
-    : QWidget(parent), m_document(document), m_watcher(new QFutureWatcher<SearchOutcome>(this)), m_poll(new QTimer(this))
+    : QWidget(parent)
+    , m_document(document)
+    , m_watcher(new QFutureWatcher<SearchOutcome>(this))
+    , m_poll(new QTimer(this))
 {
     auto *left = new QWidget;
     auto *leftColumn = new QVBoxLayout(left);
@@ -171,8 +202,8 @@ SearchPanel::SearchPanel(PlanDocument *document, QWidget *parent)
         m_outcome = m_watcher->result();
         m_progress->setValue(m_outcome.cancelled ? 0 : 1000);
         m_stale = !(m_document->plan() == m_searchedPlan);
-        m_document->setSearchBest(m_searchedPlan, m_outcome.top.empty() ? std::nullopt
-                                                                        : std::optional<Plan>(m_outcome.top.front().plan));
+        m_document->setSearchBest(
+            m_searchedPlan, m_outcome.top.empty() ? std::nullopt : std::optional<Plan>(m_outcome.top.front().plan));
         showOutcome();
         emit finished();
     });
@@ -303,11 +334,12 @@ void SearchPanel::connectPareto()
     m_pareto->setMouseTracking(true);
     connect(m_pareto, &QCustomPlot::mouseMove, this, [this](QMouseEvent *event) {
         const SearchScore *s = scoreAt(event->position().toPoint());
-        m_pareto->setToolTip(s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\n%4\nDouble-click to load")
-                                     .arg(fmt::number(s->tokensPerSecond, 0), fmt::number(s->headroomBytes / units::GiB, 1))
-                                     .arg(s->gpus)
-                                     .arg(io::describeConfig(s->config))
-                               : QString());
+        m_pareto->setToolTip(
+            s ? tr("%1 tokens/s, %2 GiB free, %3 GPUs\n%4\nDouble-click to load")
+                    .arg(fmt::number(s->tokensPerSecond, 0), fmt::number(s->headroomBytes / units::GiB, 1))
+                    .arg(s->gpus)
+                    .arg(io::describeConfig(s->config))
+              : QString());
     });
     connect(m_pareto, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent *event) {
         if (const SearchScore *s = scoreAt(event->position().toPoint()))
@@ -370,8 +402,9 @@ SearchConstraints SearchPanel::constraints() const
     c.minNodes = std::min(m_minNodes->value(), m_maxNodes->value());
     c.maxNodes = std::max(m_minNodes->value(), m_maxNodes->value());
     c.minHeadroomBytes = m_headroom->value() * units::GiB;
-    for (const auto &[box, path] : {std::pair{m_fixTensor, "parallel.tensor"}, std::pair{m_fixPipeline, "parallel.pipeline"},
-                                    std::pair{m_fixMicroBatch, "training.micro_batch"}})
+    for (const auto &[box, path] :
+         {std::pair{m_fixTensor, "parallel.tensor"}, std::pair{m_fixPipeline, "parallel.pipeline"},
+          std::pair{m_fixMicroBatch, "training.micro_batch"}})
         if (box->isChecked())
             c.fix(path, findPlanKey(path)->get(plan));
     c.keepMemoryMargin = m_keepMargin->isChecked();
@@ -421,26 +454,32 @@ void SearchPanel::showOutcome()
         text = tr("The plan cannot be searched: %1").arg(QString::fromStdString(o.error));
     } else {
         // The rate only when the search took long enough to time it (a few plans in microseconds read "0 plans/s").
-        const QString rate = o.seconds >= 0.01 ? tr("%1 plans/s").arg(fmt::number(double(o.evaluated) / o.seconds, 0)) : QString();
+        const QString rate =
+            o.seconds >= 0.01 ? tr("%1 plans/s").arg(fmt::number(double(o.evaluated) / o.seconds, 0)) : QString();
         const QString threads = o.threads == 1 ? tr("1 thread") : tr("%1 threads").arg(o.threads);
         text = tr("%1 plans in %2 s (%3)%4: %5 feasible.")
                    .arg(o.evaluated)
-                   .arg(fmt::number(o.seconds, 2), rate.isEmpty() ? tr("on %1").arg(threads) : tr("%1 on %2").arg(rate, threads))
+                   .arg(fmt::number(o.seconds, 2),
+                        rate.isEmpty() ? tr("on %1").arg(threads) : tr("%1 on %2").arg(rate, threads))
                    .arg(o.cancelled ? tr(", cancelled") : QString())
                    .arg(o.feasible);
         if (!o.top.empty()) {
             const double current = o.baseTokensPerSecond;
             text += tr(" Best: %1 tokens/s").arg(fmt::number(o.top.front().score.tokensPerSecond, 0));
             if (current > 0)
-                text += tr(" (%1× the searched plan)").arg(fmt::number(o.top.front().score.tokensPerSecond / current, 2));
+                text +=
+                    tr(" (%1× the searched plan)").arg(fmt::number(o.top.front().score.tokensPerSecond / current, 2));
             text += QLatin1Char('.');
             const auto ties = std::count_if(o.top.begin(), o.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
             if (ties > 0)
-                text += (ties == 1 ? tr(" One plan marked \u2248 ties with it: slower by less than its error band (%1), so the "
-                                        "ranking cannot tell them apart.")
-                                   : tr(" %1 plans marked \u2248 tie with it: slower by less than its error band (%2), so the "
-                                        "ranking cannot tell them apart.").arg(ties))
-                            .arg(io::accuracyBandText(o.bestAccuracy));
+                text +=
+                    (ties == 1
+                         ? tr(" One plan marked \u2248 ties with it: slower by less than its error band (%1), so the "
+                              "ranking cannot tell them apart.")
+                         : tr(" %1 plans marked \u2248 tie with it: slower by less than its error band (%2), so the "
+                              "ranking cannot tell them apart.")
+                               .arg(ties))
+                        .arg(io::accuracyBandText(o.bestAccuracy));
         } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
             text += QLatin1Char(' ') + reason;
         }
@@ -496,7 +535,8 @@ void SearchPanel::drawPareto()
             g = plot->addGraph();
             g->setName(tr("front, %1 GPUs").arg(r.score.gpus));
             g->setLineStyle(QCPGraph::lsNone);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, chartstyle::series(int(byGpus.size()) - 1, palette()),
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond,
+                                               chartstyle::series(int(byGpus.size()) - 1, palette()),
                                                chartstyle::series(int(byGpus.size()) - 1, palette()), 9));
         }
         g->addData(r.score.headroomBytes / units::GiB, r.score.tokensPerSecond);

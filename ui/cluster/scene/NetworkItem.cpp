@@ -28,7 +28,8 @@ void NetworkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
     const Plan &plan = m_canvas->document()->plan();
     const Catalog &catalog = m_canvas->document()->catalog();
     const bool dropHere = m_canvas->dropTarget() == -1;
-    painter->setPen(QPen(dropHere ? palette.color(QPalette::Highlight) : palette.color(QPalette::Mid), dropHere ? 2.5 : 1));
+    painter->setPen(
+        QPen(dropHere ? palette.color(QPalette::Highlight) : palette.color(QPalette::Mid), dropHere ? 2.5 : 1));
     painter->setBrush(palette.color(QPalette::Button));
     painter->drawRoundedRect(boundingRect().adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
     QString name;
@@ -44,7 +45,8 @@ void NetworkItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWi
     }
     painter->setPen(palette.color(QPalette::ButtonText));
     painter->drawText(boundingRect().adjusted(10, 0, -10, 0), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap,
-                      QObject::tr("Network: %1 — %2 per GPU, %3 µs").arg(name, fmt::bandwidth(bandwidth, 1), fmt::number(latency / units::Micro, 1)));
+                      QObject::tr("Network: %1 — %2 per GPU, %3 µs")
+                          .arg(name, fmt::bandwidth(bandwidth, 1), fmt::number(latency / units::Micro, 1)));
 }
 
 } // namespace trainplan

@@ -17,9 +17,14 @@ namespace trainplan {
 
 using namespace scene;
 
-NodeGroupItem::NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode, int deviceColour, qreal y)
-    : m_canvas(canvas), m_index(index), m_group(std::move(group)), m_firstNode(firstNode), m_deviceColour(deviceColour),
-      m_height(42)
+NodeGroupItem::NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode,
+                             int deviceColour, qreal y)
+    : m_canvas(canvas)
+    , m_index(index)
+    , m_group(std::move(group))
+    , m_firstNode(firstNode)
+    , m_deviceColour(deviceColour)
+    , m_height(42)
 {
     setPos(kMargin, y);
     setAcceptHoverEvents(true);
@@ -91,14 +96,19 @@ QString NodeGroupItem::titleText() const
     const NodeGroup &g = m_group;
     const PlanDocument *document = m_canvas->document();
     const DeviceSpec *device = document->catalog().device(g.device, document->plan().cluster.customDevices);
-    const QString deviceName = device ? fmt::text(device->name) : QObject::tr("unknown device \"%1\"").arg(fmt::text(g.device));
-    return g.templateName.empty() ? QObject::tr("%1 × %2").arg(g.gpusPerNode).arg(deviceName) : fmt::text(g.templateName);
+    const QString deviceName =
+        device ? fmt::text(device->name) : QObject::tr("unknown device \"%1\"").arg(fmt::text(g.device));
+    return g.templateName.empty() ? QObject::tr("%1 × %2").arg(g.gpusPerNode).arg(deviceName)
+                                  : fmt::text(g.templateName);
 }
 
 QString NodeGroupItem::countText() const
 {
     const NodeGroup &g = m_group;
-    return QObject::tr("× %1 node%2 · %3 GPUs").arg(g.nodes).arg(g.nodes == 1 ? QString() : QStringLiteral("s")).arg(g.nodes * g.gpusPerNode);
+    return QObject::tr("× %1 node%2 · %3 GPUs")
+        .arg(g.nodes)
+        .arg(g.nodes == 1 ? QString() : QStringLiteral("s"))
+        .arg(g.nodes * g.gpusPerNode);
 }
 
 QString NodeGroupItem::detailText() const
@@ -115,7 +125,9 @@ QString NodeGroupItem::detailText() const
                       .arg(nodesPerRack() * g.gpusPerNode);
     for (const NodeGroupEstimate &ge : document->estimate().nodeGroups)
         if (ge.firstNode == m_firstNode)
-            detail += QObject::tr(" · step %1 s%2").arg(fmt::number(ge.stepSeconds, 2)).arg(ge.paces ? QObject::tr(" (sets the pace)") : QString());
+            detail += QObject::tr(" · step %1 s%2")
+                          .arg(fmt::number(ge.stepSeconds, 2))
+                          .arg(ge.paces ? QObject::tr(" (sets the pace)") : QString());
     return detail;
 }
 
@@ -127,7 +139,8 @@ void NodeGroupItem::layoutHeader(qreal width)
     const qreal count = bold.horizontalAdvance(countText());
     m_countBesideTitle = bold.horizontalAdvance(m_titleLines.back()) + 16 + count <= room;
     m_detailLines = wrapWords(detailText(), small, room);
-    qreal y = 4 + kBoldLine * qreal(m_titleLines.size() + (m_countBesideTitle ? 0 : 1)) + kSmallLine * qreal(m_detailLines.size());
+    qreal y = 4 + kBoldLine * qreal(m_titleLines.size() + (m_countBesideTitle ? 0 : 1)) +
+              kSmallLine * qreal(m_detailLines.size());
     m_expander = QRectF();
     if (hasExpander()) {
         const QString expander = QObject::tr("Collapse ▴");
@@ -148,7 +161,8 @@ void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, cons
     painter->setPen(palette.color(QPalette::Text));
     qreal y = 4;
     for (const QString &line : m_titleLines) {
-        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kBoldLine), Qt::AlignLeft | Qt::AlignVCenter, line);
+        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kBoldLine),
+                          Qt::AlignLeft | Qt::AlignVCenter, line);
         y += kBoldLine;
     }
     const QRectF count(kTextLeft, m_countBesideTitle ? y - kBoldLine : y, frame.width() - 2 * kTextLeft, kBoldLine);
@@ -161,11 +175,13 @@ void NodeGroupItem::paintHeader(QPainter *painter, const QPalette &palette, cons
     painter->setFont(plain);
     painter->setPen(palette.color(QPalette::PlaceholderText));
     for (const QString &line : m_detailLines) {
-        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kSmallLine), Qt::AlignLeft | Qt::AlignVCenter, line);
+        painter->drawText(QRectF(kTextLeft, y, frame.width() - 2 * kTextLeft, kSmallLine),
+                          Qt::AlignLeft | Qt::AlignVCenter, line);
         y += kSmallLine;
     }
     if (hasExpander()) {
-        painter->setPen(chartstyle::isDark(palette) ? palette.color(QPalette::Highlight).lighter(150) : palette.color(QPalette::Link));
+        painter->setPen(chartstyle::isDark(palette) ? palette.color(QPalette::Highlight).lighter(150)
+                                                    : palette.color(QPalette::Link));
         painter->drawText(m_expander, Qt::AlignRight | Qt::AlignVCenter,
                           m_canvas->isExpanded(m_index) ? QObject::tr("Collapse ▴") : QObject::tr("Expand ▾"));
     }
@@ -201,7 +217,8 @@ void NodeGroupItem::paintRacks(QPainter *painter, const QPalette &palette) const
         }
         const std::int64_t rack = (m_firstNode + node) / perRack;
         int end = slot + 1;
-        while (end < shown && end / m_perRow == slot / m_perRow && nodeAt(end) >= 0 && (m_firstNode + nodeAt(end)) / perRack == rack)
+        while (end < shown && end / m_perRow == slot / m_perRow && nodeAt(end) >= 0 &&
+               (m_firstNode + nodeAt(end)) / perRack == rack)
             ++end;
         painter->drawRoundedRect(nodeRect(slot).united(nodeRect(end - 1)).adjusted(-pad, -pad, pad, pad), 4, 4);
         slot = end;
@@ -254,18 +271,36 @@ QString NodeGroupItem::describe(const QPointF &p) const
                                                       .arg((m_firstNode + node) % nodesPerRack())
                                                 : QString();
         const Plan &plan = m_canvas->document()->plan();
-        QString text = plan.parallel.context > 1
-                           ? QObject::tr("Node %1%8, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · pipeline stage %6")
-                                 .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(c.context).arg(where)
-                           : QObject::tr("Node %1%7, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
-                                 .arg(m_firstNode + node).arg(gpu).arg(rank).arg(c.tensor).arg(c.data).arg(c.stage).arg(where);
+        QString text =
+            plan.parallel.context > 1
+                ? QObject::tr("Node %1%8, GPU %2: rank %3\ntensor rank %4 · context rank %7 · data replica %5 · "
+                              "pipeline stage %6")
+                      .arg(m_firstNode + node)
+                      .arg(gpu)
+                      .arg(rank)
+                      .arg(c.tensor)
+                      .arg(c.data)
+                      .arg(c.stage)
+                      .arg(c.context)
+                      .arg(where)
+                : QObject::tr("Node %1%7, GPU %2: rank %3\ntensor rank %4 · data replica %5 · pipeline stage %6")
+                      .arg(m_firstNode + node)
+                      .arg(gpu)
+                      .arg(rank)
+                      .arg(c.tensor)
+                      .arg(c.data)
+                      .arg(c.stage)
+                      .arg(where);
         if (plan.model.isMoe() && plan.parallel.expert > 1) {
             // Megatron-Core's expert rank order: expert-tensor fastest, then expert (core/cluster/Topology).
             const std::int64_t et = std::max<std::int64_t>(1, plan.parallel.expertTensorSize());
             const std::int64_t expertRank = (rank / et) % plan.parallel.expert;
             const std::int64_t local = plan.model.experts / plan.parallel.expert;
             text += QObject::tr("\nexpert rank %1 of %2: routed experts %3-%4")
-                        .arg(expertRank).arg(plan.parallel.expert).arg(expertRank * local).arg(expertRank * local + local - 1);
+                        .arg(expertRank)
+                        .arg(plan.parallel.expert)
+                        .arg(expertRank * local)
+                        .arg(expertRank * local + local - 1);
         }
         return text;
     }
@@ -298,7 +333,8 @@ QRectF NodeGroupItem::nodeRect(int slot) const
     const QSizeF size = nodeSize();
     const int row = slot / m_perRow;
     const int col = slot % m_perRow;
-    return {10 + col * (size.width() + kNodeGap), m_header + row * (size.height() + kNodeGap), size.width(), size.height()};
+    return {10 + col * (size.width() + kNodeGap), m_header + row * (size.height() + kNodeGap), size.width(),
+            size.height()};
 }
 
 void NodeGroupItem::layout()
@@ -330,11 +366,13 @@ void NodeGroupItem::paintNode(QPainter *painter, const QPalette &palette, std::i
     const std::int64_t firstRank = (m_firstNode + node) * G;
     for (std::int64_t i = 0; i < G; ++i) {
         const std::int64_t rank = firstRank + i;
-        painter->setBrush(overlay == ClusterCanvas::Overlay::Devices ? chartstyle::series(m_deviceColour, palette)
-                                                                      : overlayColour(overlayGroup(overlay, par, rank), palette));
+        painter->setBrush(overlay == ClusterCanvas::Overlay::Devices
+                              ? chartstyle::series(m_deviceColour, palette)
+                              : overlayColour(overlayGroup(overlay, par, rank), palette));
         const int row = int(i / kCellsPerRow);
         const int col = int(i % kCellsPerRow);
-        painter->drawRect(QRectF(r.left() + kNodePad + col * (kCell + kCellGap), r.top() + kNodePad + row * (kCell + kCellGap), kCell, kCell));
+        painter->drawRect(QRectF(r.left() + kNodePad + col * (kCell + kCellGap),
+                                 r.top() + kNodePad + row * (kCell + kCellGap), kCell, kCell));
     }
 }
 

@@ -28,10 +28,13 @@ using namespace learn;
 const char *kindLabel(int kind)
 {
     switch (LayerTensorKind(kind)) {
-    case LayerTensorKind::SequenceShardable: return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "norm, QKV and MLP inputs, masks");
-    case LayerTensorKind::TensorSharded: return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "Q, K, V, context, MLP intermediates");
+    case LayerTensorKind::SequenceShardable:
+        return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "norm, QKV and MLP inputs, masks");
+    case LayerTensorKind::TensorSharded:
+        return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "Q, K, V, context, MLP intermediates");
     case LayerTensorKind::AttentionScores: return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "attention scores");
-    case LayerTensorKind::BackwardWorkspace: return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "backward gradients (transient)");
+    case LayerTensorKind::BackwardWorkspace:
+        return QT_TRANSLATE_NOOP("AllocatorSegmentsPage", "backward gradients (transient)");
     }
     return "";
 }
@@ -54,7 +57,8 @@ public:
                            .arg(segs[s].size, 0, 'f', 0)
                            .arg(b.offset, 0, 'f', 0)
                            .arg(b.size, 0, 'f', 0)
-                           .arg(b.tensor < 0 ? QStringLiteral("free") : QString::fromLatin1(kindLabel(m_segments.allocator.kindOf(b.tensor))));
+                           .arg(b.tensor < 0 ? QStringLiteral("free")
+                                             : QString::fromLatin1(kindLabel(m_segments.allocator.kindOf(b.tensor))));
         return out;
     }
     void setSegments(LayerSegments segments)
@@ -74,7 +78,8 @@ protected:
         const double rowGap = 6;
         // The scale: the segments laid end to end over the rows that fit at a readable bar height.
         const double total = m_segments.allocator.reservedBytes();
-        const int rows = std::clamp(int(std::ceil(total / (area.width() * 2e5))), 1, std::max(1, int(area.height() / 18)));
+        const int rows =
+            std::clamp(int(std::ceil(total / (area.width() * 2e5))), 1, std::max(1, int(area.height() / 18)));
         const double bytesPerPixel = total / (area.width() * double(rows)) * 1.08;
         const double barHeight = std::min(64.0, (area.height() - rowGap * (rows - 1)) / rows);
         double x = area.left(), y = area.top();
@@ -110,7 +115,8 @@ private:
             else
                 painter.fillRect(swatch, chartstyle::series(k, palette()));
             const QString label = k == kLayerTensorKinds
-                                      ? QCoreApplication::translate("AllocatorSegmentsPage", "free inside a segment (reserved, not allocated)")
+                                      ? QCoreApplication::translate("AllocatorSegmentsPage",
+                                                                    "free inside a segment (reserved, not allocated)")
                                       : QCoreApplication::translate("AllocatorSegmentsPage", kindLabel(k));
             painter.drawText(QPointF(p.x() + 20, p.y() + 15), label);
         }
@@ -124,10 +130,12 @@ public:
     explicit AllocatorSegmentsPage(PlanDocument *d) : LearnPage(d, tr("The caching allocator's segments for one layer"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("What one transformer layer of the plan stores for backward, tensor by tensor, as PyTorch's caching "
-                              "allocator lays it out: 512-byte blocks, 2 MiB segments for small tensors, 20 MiB segments shared "
-                              "by 1-10 MiB tensors, larger ones rounded to 2 MiB. Segments are never returned, so everything "
-                              "drawn counts in max_memory_reserved; only the coloured blocks in max_memory_allocated."));
+        addHeading(
+            column,
+            tr("What one transformer layer of the plan stores for backward, tensor by tensor, as PyTorch's caching "
+               "allocator lays it out: 512-byte blocks, 2 MiB segments for small tensors, 20 MiB segments shared "
+               "by 1-10 MiB tensors, larger ones rounded to 2 MiB. Segments are never returned, so everything "
+               "drawn counts in max_memory_reserved; only the coloured blocks in max_memory_allocated."));
         auto *controls = new QHBoxLayout;
         m_microbatches = new QSpinBox;
         m_microbatches->setObjectName(QStringLiteral("allocatorMicrobatches"));
@@ -154,15 +162,16 @@ public:
             return;
         LayerSegments segs = simulateLayerSegments(plan, m_microbatches->value());
         const CachingAllocatorSim &a = segs.allocator;
-        m_summary->setText(tr("%1 tensors per micro-batch (%2 stored) x %3, then the backward's gradients: %4 segments, "
-                              "allocated %5, reserved %6 (%7 rounding and segment tails). The memory model's closed form "
-                              "for the stored blocks: %8.")
-                               .arg(segs.tensorsPerMicrobatch)
-                               .arg(fmt::gib(segs.storedBytesPerMicrobatch, 3))
-                               .arg(segs.microbatches)
-                               .arg(a.segments().size())
-                               .arg(fmt::gib(a.allocatedBytes(), 3), fmt::gib(a.reservedBytes(), 3),
-                                    fmt::gib(a.reservedBytes() - a.allocatedBytes(), 3), fmt::gib(segs.modelBlockBytes, 3)));
+        m_summary->setText(
+            tr("%1 tensors per micro-batch (%2 stored) x %3, then the backward's gradients: %4 segments, "
+               "allocated %5, reserved %6 (%7 rounding and segment tails). The memory model's closed form "
+               "for the stored blocks: %8.")
+                .arg(segs.tensorsPerMicrobatch)
+                .arg(fmt::gib(segs.storedBytesPerMicrobatch, 3))
+                .arg(segs.microbatches)
+                .arg(a.segments().size())
+                .arg(fmt::gib(a.allocatedBytes(), 3), fmt::gib(a.reservedBytes(), 3),
+                     fmt::gib(a.reservedBytes() - a.allocatedBytes(), 3), fmt::gib(segs.modelBlockBytes, 3)));
         m_figure->setSegments(std::move(segs));
     }
 

@@ -27,7 +27,9 @@ using namespace learn;
 class DiagnosticMapFigure : public PaintedFigure
 {
 public:
-    explicit DiagnosticMapFigure(PlanDocument *document) : PaintedFigure(QStringLiteral("figure-16-1-diagnostic-map")), m_document(document)
+    explicit DiagnosticMapFigure(PlanDocument *document)
+        : PaintedFigure(QStringLiteral("figure-16-1-diagnostic-map"))
+        , m_document(document)
     {
         setMinimumHeight(420);
     }
@@ -35,8 +37,12 @@ public:
     {
         QString csv = QStringLiteral("resource,intervention,change,valid,fits,speedup,memory_change\n");
         for (const Intervention &in : interventions())
-            csv += QStringLiteral("%1,\"%2\",\"%3\",%4,%5,%6,%7\n").arg(QLatin1String(toString(in.resource)), qs(in.label), qs(in.change))
-                       .arg(in.valid ? 1 : 0).arg(in.fits ? 1 : 0).arg(in.speedup, 0, 'g', 17).arg(in.memoryChange, 0, 'g', 17);
+            csv += QStringLiteral("%1,\"%2\",\"%3\",%4,%5,%6,%7\n")
+                       .arg(QLatin1String(toString(in.resource)), qs(in.label), qs(in.change))
+                       .arg(in.valid ? 1 : 0)
+                       .arg(in.fits ? 1 : 0)
+                       .arg(in.speedup, 0, 'g', 17)
+                       .arg(in.memoryChange, 0, 'g', 17);
         return csv;
     }
 
@@ -132,8 +138,10 @@ public:
     explicit DiagnosticMapPage(PlanDocument *d) : LearnPage(d, tr("16.1 The diagnostic map"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("Four resources, their symptoms and interventions. The column that limits the current plan is outlined; "
-                              "under each column every intervention is applied to the plan alone and estimated by the core."));
+        addHeading(
+            column,
+            tr("Four resources, their symptoms and interventions. The column that limits the current plan is outlined; "
+               "under each column every intervention is applied to the plan alone and estimated by the core."));
         m_figure = new DiagnosticMapFigure(d);
         column->addWidget(m_figure, 1);
     }

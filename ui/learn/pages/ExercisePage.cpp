@@ -97,18 +97,28 @@ public:
         SearchConstraints c;
         c.top = 3;
         const SearchOutcome o = searchPlans(plan, catalog, c);
-        QString html = tr("<b>Search:</b> GPT-2 small (124 M parameters, fits on one A100) on 8 A100s, global batch 512: %1 plans, %2 feasible. ")
-                           .arg(o.evaluated).arg(o.feasible);
+        QString html = tr("<b>Search:</b> GPT-2 small (124 M parameters, fits on one A100) on 8 A100s, global batch "
+                          "512: %1 plans, %2 feasible. ")
+                           .arg(o.evaluated)
+                           .arg(o.feasible);
         // Every dimension the search varies, so no two lines read alike.
         for (const RankedPlan &r : o.top) {
             const SearchConfig &k = r.score.config;
-            const QString graphs = k.cudaGraphs != CudaGraphs::None ? tr(", CUDA graphs: %1").arg(QString::fromLatin1(toString(k.cudaGraphs)))
-                                                                    : QString();
-            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5, ZeRO-%6, recompute %7%8%9%10: %11 tokens/s")
-                        .arg(r.rank).arg(k.data).arg(k.tensor).arg(k.pipeline).arg(k.microBatch).arg(k.zeroStage)
+            const QString graphs = k.cudaGraphs != CudaGraphs::None
+                                       ? tr(", CUDA graphs: %1").arg(QString::fromLatin1(toString(k.cudaGraphs)))
+                                       : QString();
+            html += tr("<br>#%1: data %2 × tensor %3 × pipeline %4, micro-batch %5, ZeRO-%6, recompute %7%8%9%10: %11 "
+                       "tokens/s")
+                        .arg(r.rank)
+                        .arg(k.data)
+                        .arg(k.tensor)
+                        .arg(k.pipeline)
+                        .arg(k.microBatch)
+                        .arg(k.zeroStage)
                         .arg(QString::fromLatin1(toString(k.recompute)),
                              k.sequenceParallel ? tr(", sequence parallel") : QString(),
-                             k.offload ? tr(", optimizer offloaded") : QString(), graphs, fmt::number(r.score.tokensPerSecond, 0));
+                             k.offload ? tr(", optimizer offloaded") : QString(), graphs,
+                             fmt::number(r.score.tokensPerSecond, 0));
         }
         m_demo->setText(html);
         m_searchDemo = o;
@@ -151,39 +161,54 @@ private:
         case Demo::StageTimes: {
             html = tr("<b>This plan's stages</b> (one micro-batch, forward + backward + communication):");
             for (std::size_t s = 0; s < e.step.stages.size() && s < 16; ++s)
-                html += tr("<br>stage %1: %2 ms%3").arg(s).arg(fmt::number(e.step.stages[s].microbatchSeconds() / units::Milli, 2))
+                html += tr("<br>stage %1: %2 ms%3")
+                            .arg(s)
+                            .arg(fmt::number(e.step.stages[s].microbatchSeconds() / units::Milli, 2))
                             .arg(std::int64_t(s) == e.step.slowestStage ? tr(" ◀ slowest") : QString());
             break;
         }
         case Demo::StepBreakdown:
             html = tr("<b>This plan's step</b> (%1 s):").arg(fmt::number(e.step.stepSeconds, 3));
             for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
-                html += tr("<br>%1: %2 s (%3%)").arg(QString::fromLatin1(labelOf(TimeCategory(i)))).arg(fmt::number(e.step.breakdown[i], 3))
-                            .arg(fmt::number(e.step.stepSeconds > 0 ? 100 * e.step.breakdown[i] / e.step.stepSeconds : 0, 1));
+                html += tr("<br>%1: %2 s (%3%)")
+                            .arg(QString::fromLatin1(labelOf(TimeCategory(i))))
+                            .arg(fmt::number(e.step.breakdown[i], 3))
+                            .arg(fmt::number(
+                                e.step.stepSeconds > 0 ? 100 * e.step.breakdown[i] / e.step.stepSeconds : 0, 1));
             break;
         case Demo::RunCost:
-            html = tr("<b>This plan's run:</b> %1 days, %2 GPU-hours, %3 MWh for %4 tokens; checkpoint %5 GiB written in %6 s, every %7 h; "
+            html = tr("<b>This plan's run:</b> %1 days, %2 GPU-hours, %3 MWh for %4 tokens; checkpoint %5 GiB written "
+                      "in %6 s, every %7 h; "
                       "%8 failures expected.")
-                       .arg(fmt::number(e.run.days, 1), fmt::number(e.run.gpuHours, 0), fmt::number(e.run.energyJoules / 3.6e9, 1),
+                       .arg(fmt::number(e.run.days, 1), fmt::number(e.run.gpuHours, 0),
+                            fmt::number(e.run.energyJoules / 3.6e9, 1),
                             QString::fromStdString(units::formatCount(m_document->plan().run.tokenBudget)),
-                            fmt::number(e.run.checkpointBytes / units::GiB, 0), fmt::number(e.run.checkpointWriteSeconds, 0),
-                            fmt::number(e.run.checkpointIntervalSeconds / 3600, 1), fmt::number(e.run.expectedFailures, 1));
+                            fmt::number(e.run.checkpointBytes / units::GiB, 0),
+                            fmt::number(e.run.checkpointWriteSeconds, 0),
+                            fmt::number(e.run.checkpointIntervalSeconds / 3600, 1),
+                            fmt::number(e.run.expectedFailures, 1));
             break;
         case Demo::MemoryTerms: {
             const StageMemory &s = e.memory.stages[std::size_t(e.memory.peakStage)];
-            html = tr("<b>This plan's peak stage %1:</b> persistent state %2 GiB, activations %3 GiB, and beyond the 16-byte estimate:")
-                       .arg(s.stage).arg(fmt::number((s.parametersBytes + s.gradientsBytes + s.optimizerBytes) / units::GiB, 2))
+            html = tr("<b>This plan's peak stage %1:</b> persistent state %2 GiB, activations %3 GiB, and beyond the "
+                      "16-byte estimate:")
+                       .arg(s.stage)
+                       .arg(fmt::number((s.parametersBytes + s.gradientsBytes + s.optimizerBytes) / units::GiB, 2))
                        .arg(fmt::number(s.activationsBytes / units::GiB, 2));
             for (std::size_t i = 0; i < kOtherTermCount; ++i)
                 if (s.other[i] > 0)
-                    html += tr("<br>%1: %2 GiB").arg(QString::fromLatin1(termInfo(OtherTerm(i)).label)).arg(fmt::number(s.other[i] / units::GiB, 2));
+                    html += tr("<br>%1: %2 GiB")
+                                .arg(QString::fromLatin1(termInfo(OtherTerm(i)).label))
+                                .arg(fmt::number(s.other[i] / units::GiB, 2));
             break;
         }
         case Demo::Fusion: {
             const FusionTraffic t = fusionTraffic(m_document->plan());
             const double f = t.fusedBytes, u = t.unfusedBytes;
-            html = tr("<b>This plan, one micro-batch on one GPU:</b> element-wise kernels move %1 GB unfused and %2 GB fused (%3% less).")
-                       .arg(fmt::number(u / units::Giga, 2), fmt::number(f / units::Giga, 2), fmt::number(u > 0 ? 100 * (1 - f / u) : 0, 0));
+            html = tr("<b>This plan, one micro-batch on one GPU:</b> element-wise kernels move %1 GB unfused and %2 GB "
+                      "fused (%3% less).")
+                       .arg(fmt::number(u / units::Giga, 2), fmt::number(f / units::Giga, 2),
+                            fmt::number(u > 0 ? 100 * (1 - f / u) : 0, 0));
             break;
         }
         default:

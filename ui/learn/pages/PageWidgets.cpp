@@ -35,7 +35,8 @@ QTableWidget *makeTable(const QStringList &header)
 QColor textOn(const QColor &background)
 {
     const auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    const double l = 0.2126 * channel(background.redF()) + 0.7152 * channel(background.greenF()) + 0.0722 * channel(background.blueF());
+    const double l = 0.2126 * channel(background.redF()) + 0.7152 * channel(background.greenF()) +
+                     0.0722 * channel(background.blueF());
     // The higher of the two WCAG contrast ratios, (L1 + 0.05) / (L2 + 0.05): black from L = 0.179 up. (A
     // threshold of 0.4 put white on the light boxes of 16.1 at 2.4-3.6:1.)
     return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? QColor(Qt::black) : QColor(Qt::white);
@@ -43,7 +44,8 @@ QColor textOn(const QColor &background)
 
 QColor over(QColor colour, double alpha, const QColor &base)
 {
-    return QColor::fromRgbF(colour.redF() * alpha + base.redF() * (1 - alpha), colour.greenF() * alpha + base.greenF() * (1 - alpha),
+    return QColor::fromRgbF(colour.redF() * alpha + base.redF() * (1 - alpha),
+                            colour.greenF() * alpha + base.greenF() * (1 - alpha),
                             colour.blueF() * alpha + base.blueF() * (1 - alpha));
 }
 

@@ -44,7 +44,10 @@ QString stageLayers(const Plan &plan, std::int64_t stage)
     if (ranges.size() == 1)
         return QObject::tr("layers %1").arg(ranges.front());
     const std::int64_t chunk = plan.model.layers / std::max<std::int64_t>(1, plan.parallel.pipeline * ranges.size());
-    return QObject::tr("%1 chunks of %2\n%3, %4%5").arg(ranges.size()).arg(chunk).arg(ranges[0], ranges[1], ranges.size() > 2 ? QStringLiteral(", …") : QString());
+    return QObject::tr("%1 chunks of %2\n%3, %4%5")
+        .arg(ranges.size())
+        .arg(chunk)
+        .arg(ranges[0], ranges[1], ranges.size() > 2 ? QStringLiteral(", …") : QString());
 }
 
 using namespace learn;
@@ -54,7 +57,9 @@ using namespace learn;
 class ParallelismFigure : public PaintedFigure
 {
 public:
-    explicit ParallelismFigure(PlanDocument *d) : PaintedFigure(QStringLiteral("figure-16-6-parallelism")), m_document(d)
+    explicit ParallelismFigure(PlanDocument *d)
+        : PaintedFigure(QStringLiteral("figure-16-6-parallelism"))
+        , m_document(d)
     {
         setMinimumHeight(380);
     }
@@ -62,7 +67,11 @@ public:
     {
         const Plan &plan = m_document->plan();
         const ParallelConfig &p = plan.parallel;
-        QString csv = QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n").arg(p.data).arg(p.tensor).arg(p.pipeline).arg(p.zeroStage);
+        QString csv = QStringLiteral("dimension,size\ndata,%1\ntensor,%2\npipeline,%3\nzero_stage,%4\n")
+                          .arg(p.data)
+                          .arg(p.tensor)
+                          .arg(p.pipeline)
+                          .arg(p.zeroStage);
         if (p.context > 1)
             csv += QStringLiteral("context,%1\n").arg(p.context);
         if (plan.model.isMoe())
@@ -158,8 +167,10 @@ public:
     explicit ParallelismPage(PlanDocument *d) : LearnPage(d, tr("16.6 Four ways to divide the work"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("Data, tensor, pipeline and state-sharded parallelism divide different objects, drawn with the current "
-                              "plan's group sizes."));
+        addHeading(
+            column,
+            tr("Data, tensor, pipeline and state-sharded parallelism divide different objects, drawn with the current "
+               "plan's group sizes."));
         m_figure = new ParallelismFigure(d);
         column->addWidget(m_figure, 1);
     }

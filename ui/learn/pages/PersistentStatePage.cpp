@@ -29,8 +29,10 @@ public:
     explicit PersistentStatePage(PlanDocument *d) : LearnPage(d, tr("16.2 Persistent state per worker"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("Replicated mixed-precision Adam state against ZeRO stages 1-3, for any parameter count, worker count "
-                              "and byte layout. Activations are a separate term."));
+        addHeading(
+            column,
+            tr("Replicated mixed-precision Adam state against ZeRO stages 1-3, for any parameter count, worker count "
+               "and byte layout. Activations are a separate term."));
         auto *controls = new QHBoxLayout;
         m_params = spin(0.001, 100000, 1, 3, tr(" B params"));
         m_workers = spin(1, 1e6, 8, 0, tr(" workers"));
@@ -38,8 +40,9 @@ public:
         m_qg = spin(0, 16, 2, 1, tr(" B grad"));
         m_qm = spin(0, 16, 4, 1, tr(" B master"));
         m_qo = spin(0, 32, 8, 1, tr(" B moments"));
-        for (QWidget *w : {static_cast<QWidget *>(m_params), static_cast<QWidget *>(m_workers), static_cast<QWidget *>(m_qp),
-                           static_cast<QWidget *>(m_qg), static_cast<QWidget *>(m_qm), static_cast<QWidget *>(m_qo)})
+        for (QWidget *w :
+             {static_cast<QWidget *>(m_params), static_cast<QWidget *>(m_workers), static_cast<QWidget *>(m_qp),
+              static_cast<QWidget *>(m_qg), static_cast<QWidget *>(m_qm), static_cast<QWidget *>(m_qo)})
             controls->addWidget(w);
         auto *fromPlan = new QPushButton(tr("From the Plan"));
         controls->addWidget(fromPlan);
@@ -89,11 +92,15 @@ private:
         // The text's legend: the format of each term from its bytes per parameter (2 B: FP16, 4 B: FP32; Adam
         // keeps two moments, so 8 B are two FP32 moments).
         const auto format = [](double bytes) {
-            return bytes == 1 ? QStringLiteral("FP8 ") : bytes == 2 ? QStringLiteral("FP16 ") : bytes == 4 ? QStringLiteral("FP32 ")
-                 : bytes == 0 ? tr("no ") : tr("%1-byte ").arg(fmt::number(bytes, 1));
+            return bytes == 1   ? QStringLiteral("FP8 ")
+                   : bytes == 2 ? QStringLiteral("FP16 ")
+                   : bytes == 4 ? QStringLiteral("FP32 ")
+                   : bytes == 0 ? tr("no ")
+                                : tr("%1-byte ").arg(fmt::number(bytes, 1));
         };
         const QStringList names{format(m_qp->value()) + tr("parameters"), format(m_qg->value()) + tr("gradients"),
-                                format(m_qm->value()) + tr("master weights"), format(m_qo->value() / 2) + tr("Adam moments")};
+                                format(m_qm->value()) + tr("master weights"),
+                                format(m_qo->value() / 2) + tr("Adam moments")};
         QCPBars *below = nullptr;
         for (int k = 0; k < 4; ++k) {
             auto *bars = new QCPBars(plot->xAxis, plot->yAxis);
@@ -130,8 +137,11 @@ private:
         }
         QString totals;
         for (int s = 0; s < 4; ++s)
-            totals += (s ? QStringLiteral(", ") : QString()) + tr("stage %1: %2 GB").arg(s).arg(fmt::number(perWorker(s).total() / units::GB, 2));
-        m_formula->setText(tr("M = P (q_p/w_p + q_g/w_g + (q_master + q_moments)/w_o), w = W for the sharded terms: %1 per worker.").arg(totals));
+            totals += (s ? QStringLiteral(", ") : QString()) +
+                      tr("stage %1: %2 GB").arg(s).arg(fmt::number(perWorker(s).total() / units::GB, 2));
+        m_formula->setText(
+            tr("M = P (q_p/w_p + q_g/w_g + (q_master + q_moments)/w_o), w = W for the sharded terms: %1 per worker.")
+                .arg(totals));
         plot->replot();
     }
 

@@ -23,8 +23,10 @@ public:
     explicit PrecisionAuditPage(PlanDocument *d) : LearnPage(d, tr("Precision audit of the plan"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("Which tensors the current plan holds, computes and communicates in which format (reference text: "
-                              "precision is an end-to-end contract)."));
+        addHeading(
+            column,
+            tr("Which tensors the current plan holds, computes and communicates in which format (reference text: "
+               "precision is an end-to-end contract)."));
         m_table = makeTable({tr("Tensor"), tr("Held"), tr("Computed"), tr("Communicated"), tr("Note")});
         m_table->setObjectName(QStringLiteral("precisionAudit"));
         column->addWidget(m_table, 1);

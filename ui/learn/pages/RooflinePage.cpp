@@ -37,8 +37,10 @@ public:
     explicit RooflinePage(PlanDocument *d) : LearnPage(d, tr("16.4 The roofline"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("P ≤ min(P_peak, B × I). Drag the flat roof up or down to change the peak, the slope left or right to "
-                              "change the bandwidth; the points are the current plan's kernels and the text's three examples."));
+        addHeading(
+            column,
+            tr("P ≤ min(P_peak, B × I). Drag the flat roof up or down to change the peak, the slope left or right to "
+               "change the bandwidth; the points are the current plan's kernels and the text's three examples."));
         auto *controls = new QHBoxLayout;
         m_peak = spin(1, 100000, kTextPeak, 0, tr(" TFLOP/s"));
         m_peak->setObjectName(QStringLiteral("peak"));
@@ -53,7 +55,8 @@ public:
         m_ridge = new QLabel;
         controls->addWidget(m_ridge, 1);
         column->addLayout(controls);
-        m_figure = new PlotFigure(QStringLiteral("figure-16-4-roofline"), [this] { return io::rooflineCsv(m_document->estimate()); });
+        m_figure = new PlotFigure(QStringLiteral("figure-16-4-roofline"),
+                                  [this] { return io::rooflineCsv(m_document->estimate()); });
         column->addWidget(m_figure, 1);
         QCustomPlot *plot = m_figure->plot();
         plot->xAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -170,7 +173,8 @@ private:
             for (const Op &op : e.step.ops) {
                 if (op.flops <= 0 || op.bytes <= 0 || op.seconds <= 0)
                     continue;
-                const double fraction = std::min(1.0, op.flops / op.seconds / attainableFlops(op.intensity(), devicePeak, deviceBandwidth));
+                const double fraction =
+                    std::min(1.0, op.flops / op.seconds / attainableFlops(op.intensity(), devicePeak, deviceBandwidth));
                 ops->addData(op.intensity(), fraction * std::min(peak, bw * op.intensity()));
             }
         }

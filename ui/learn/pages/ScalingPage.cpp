@@ -29,8 +29,10 @@ public:
     explicit ScalingPage(PlanDocument *d) : LearnPage(d, tr("16.5 Scaling"))
     {
         auto *column = new QVBoxLayout(this);
-        addHeading(column, tr("Strong scaling of the text's illustrative model: compute 1/W plus communication a log₂W + b(W − 1). "
-                              "Edit the communication terms; with overlap, communication hides behind compute where it can."));
+        addHeading(
+            column,
+            tr("Strong scaling of the text's illustrative model: compute 1/W plus communication a log₂W + b(W − 1). "
+               "Edit the communication terms; with overlap, communication hides behind compute where it can."));
         auto *controls = new QHBoxLayout;
         m_a = spin(0, 1, 0.012, 4);
         m_b = spin(0, 0.1, 0.0008, 5);
@@ -43,8 +45,9 @@ public:
         controls->addWidget(m_overlap);
         m_panels = new QCheckBox(tr("Two panels, as the text"));
         m_panels->setObjectName(QStringLiteral("twoPanels"));
-        m_panels->setToolTip(tr("Speedup and efficiency side by side on their own axes (the text's Figure 16.5) instead of one "
-                                "plot with two y-axes"));
+        m_panels->setToolTip(
+            tr("Speedup and efficiency side by side on their own axes (the text's Figure 16.5) instead of one "
+               "plot with two y-axes"));
         controls->addWidget(m_panels);
         m_summary = new QLabel;
         controls->addWidget(m_summary, 1);
@@ -74,7 +77,11 @@ private:
         const ScalingCurve c = curve();
         QString out = QStringLiteral("workers,step_time,speedup,efficiency\n");
         for (std::size_t i = 0; i < c.workers.size(); ++i)
-            out += QStringLiteral("%1,%2,%3,%4\n").arg(c.workers[i]).arg(c.stepTime[i], 0, 'g', 17).arg(c.speedup[i], 0, 'g', 17).arg(c.efficiency[i], 0, 'g', 17);
+            out += QStringLiteral("%1,%2,%3,%4\n")
+                       .arg(c.workers[i])
+                       .arg(c.stepTime[i], 0, 'g', 17)
+                       .arg(c.speedup[i], 0, 'g', 17)
+                       .arg(c.efficiency[i], 0, 'g', 17);
         return out;
     }
     void draw()
@@ -119,7 +126,8 @@ private:
         effY->setLabel(tr("Parallel efficiency"));
         plot->legend->setVisible(true);
         plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-        m_summary->setText(tr("W = 128: S = %1, E = %2").arg(fmt::number(c.speedup.back(), 2), fmt::number(c.efficiency.back(), 3)));
+        m_summary->setText(
+            tr("W = 128: S = %1, E = %2").arg(fmt::number(c.speedup.back(), 2), fmt::number(c.efficiency.back(), 3)));
         plot->replot();
     }
 

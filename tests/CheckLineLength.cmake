@@ -1,0 +1,58 @@
+# Fails when a line in app/, core/, learn/, io/, charts/ or ui/ is longer than .clang-format's ColumnLimit of
+# 120 characters (counted as clang-format counts them: UTF-8 characters, not bytes). MAX_COLUMNS lowers the
+# limit for the twin test that must fail. ALLOWED is a ratchet: the long lines left inside twelve functions
+# that wrapping would take past the function-length limit (tests/CMakeLists.txt); it only goes down.
+if(NOT SOURCE_DIR)
+  message(FATAL_ERROR "SOURCE_DIR not set")
+endif()
+set(LIMIT 120)
+if(DEFINED MAX_COLUMNS)
+  set(LIMIT ${MAX_COLUMNS})
+endif()
+file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
+     "${SOURCE_DIR}/app/*.cpp" "${SOURCE_DIR}/app/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/core/*.h"
+     "${SOURCE_DIR}/io/*.cpp" "${SOURCE_DIR}/io/*.h" "${SOURCE_DIR}/ui/*.cpp" "${SOURCE_DIR}/ui/*.h"
+     "${SOURCE_DIR}/learn/*.cpp" "${SOURCE_DIR}/learn/*.h" "${SOURCE_DIR}/charts/*.cpp" "${SOURCE_DIR}/charts/*.h")
+list(LENGTH sources count)
+if(count EQUAL 0)
+  message(FATAL_ERROR "no sources found under ${SOURCE_DIR}")
+endif()
+# UTF-8 continuation bytes (0x80-0xBF) are not characters of their own.
+string(ASCII 128 first_continuation)
+string(ASCII 191 last_continuation)
+set(offenders "")
+foreach(source IN LISTS sources)
+  # Read whole and split at newlines ourselves: CMake's lists also split at ";" and never inside "[...]",
+  # which code has plenty of, so those become ordinary characters first (one character each).
+  file(READ "${SOURCE_DIR}/${source}" text)
+  string(REPLACE ";" "," text "${text}")
+  string(REPLACE "[" "(" text "${text}")
+  string(REPLACE "]" ")" text "${text}")
+  string(REPLACE "\\" "/" text "${text}")
+  string(REPLACE "\n" ";" lines "${text}")
+  set(number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    string(LENGTH "${line}" bytes)
+    if(bytes GREATER LIMIT)
+      string(REGEX REPLACE "[${first_continuation}-${last_continuation}]" "" characters "${line}")
+      string(LENGTH "${characters}" columns)
+      if(columns GREATER LIMIT)
+        list(APPEND offenders "${source}:${number}: ${columns} columns")
+      endif()
+    endif()
+  endforeach()
+endforeach()
+if(NOT DEFINED ALLOWED)
+  set(ALLOWED 0)
+endif()
+list(LENGTH offenders n)
+if(n GREATER 0 AND n LESS_EQUAL ALLOWED)
+  message(STATUS "${count} files checked: ${n} lines longer than ${LIMIT} columns, at most ${ALLOWED} allowed")
+  return()
+endif()
+if(offenders)
+  string(REPLACE ";" "\n  " text "${offenders}")
+  message(FATAL_ERROR "${n} lines longer than ${LIMIT} columns (clang-format -i --lines=N:N FILE wraps one):\n  ${text}")
+endif()
+message(STATUS "${count} files checked: no line longer than ${LIMIT} columns")
