@@ -192,74 +192,101 @@ Convert stateFormat()
 
 /// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
 /// (megatronModelRules) and the training's, parallelism's and cluster's.
+/// The launch and runtime names beside the layout: the optimizer's state, FSDP, the CPU optimizer, the
+/// launcher's node counts, and NeMo 1's and Megatron-Bridge's spellings of names megatronRules also reads.
+std::map<QString, Rule> megatronRuntimeRules()
+{
+    return {
+        // Megatron-Core's precision-aware optimizer (--exp-avg-dtype, --exp-avg-sq-dtype, --main-params-dtype;
+        // megatron/training/arguments.py), the same names in Megatron-Bridge's OptimizerConfig.
+        {"exp_avg_dtype", {"training.optimizer_moments", stateFormat()}},
+        {"exp_avg_sq_dtype", {"training.optimizer_moments", stateFormat()}},
+        {"main_params_dtype", {"training.master_weights", stateFormat()}},
+        // Megatron-FSDP (--use-megatron-fsdp with --data-parallel-sharding-strategy, default
+        // optim_grads_params) and PyTorch FSDP2 inside Megatron-LM (--use-torch-fsdp2): resolved
+        // together (io/interop/Import.cpp, resolveFsdp).
+        {"use_megatron_fsdp", {"derived.megatron_fsdp", asBool}},
+        {"data_parallel_sharding_strategy",
+         {"derived.fsdp_sharding", oneOf({{"no_shard", "no_shard"},
+                                          {"optim", "optim"},
+                                          {"optim_grads", "optim_grads"},
+                                          {"optim_grads_params", "optim_grads_params"}})}},
+        {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+        // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
+        // OptimizerConfig.optimizer_cpu_offload.
+        {"optimizer_cpu_offload", {"parallel.offload_optimizer", asBool}},
+        {"nnodes", {"cluster.nodes", asInteger}},
+        {"num_nodes", {"cluster.nodes", asInteger}},
+        {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
+        {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
+        {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
+        {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+        {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
+        {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
+        {"cp_comm_type",
+         {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
+        // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated
+        // activations, fused ("fast-") or not, are the gated MLP's shape.
+        {"activation",
+         {"model.mlp", oneOf({{"fast-swiglu", "swiglu"},
+                              {"swiglu", "swiglu"},
+                              {"fast-geglu", "swiglu"},
+                              {"geglu", "swiglu"},
+                              {"fast-reglu", "swiglu"},
+                              {"reglu", "swiglu"},
+                              {"gelu", "gelu"},
+                              {"squared-relu", "relu2"}})}},
+        {"activations_checkpoint_granularity",
+         {"training.recompute", oneOf({{"null", "none"}, {"selective", "selective"}, {"full", "full"}})}},
+        {"use_flash_attention", {"training.flash_attention", asBool}},
+        {"overlap_grad_sync", {"parallel.overlap_grad_reduce", asBool}},
+        {"overlap_param_sync", {"parallel.overlap_param_gather", asBool}},
+        {"encoder_seq_length", {"model.seq_len", asInteger}}, // weak: the model's longest (readNemo)
+        {"ub_tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+        {"bias", {"model.linear_bias", asBool}},
+    };
+}
+
 const std::map<QString, Rule> &megatronRules()
 {
     static const std::map<QString, Rule> rules = [] {
         std::map<QString, Rule> r = megatronModelRules();
         r.insert({
-                {"micro_batch_size", {"training.micro_batch", asInteger}},
-                {"global_batch_size", {"training.global_batch", asInteger}},
-                {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
-                {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
-                {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
-                {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
-                {"fp8_recipe", {"training.precision", oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
-                {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
-                {"sequence_parallel", {"training.sequence_parallel", asBool}},
-                {"use_flash_attn", {"training.flash_attention", asBool}},
-                {"attention_backend", {"training.flash_attention", oneOf({{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
-                {"recompute_granularity", {"training.recompute", oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
-                {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
-                {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
-                {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
-                {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
-                {"context_parallel_size", {"parallel.context", asInteger}},
-                {"expert_model_parallel_size", {"parallel.expert", asInteger}},
-                {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
-                {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
-                {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
-                {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
-                {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
-                {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
-                {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
-                {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
-                // Megatron-Core's precision-aware optimizer (--exp-avg-dtype, --exp-avg-sq-dtype, --main-params-dtype;
-                // megatron/training/arguments.py), the same names in Megatron-Bridge's OptimizerConfig.
-                {"exp_avg_dtype", {"training.optimizer_moments", stateFormat()}},
-                {"exp_avg_sq_dtype", {"training.optimizer_moments", stateFormat()}},
-                {"main_params_dtype", {"training.master_weights", stateFormat()}},
-                // Megatron-FSDP (--use-megatron-fsdp with --data-parallel-sharding-strategy, default
-                // optim_grads_params) and PyTorch FSDP2 inside Megatron-LM (--use-torch-fsdp2): resolved
-                // together (io/interop/Import.cpp, resolveFsdp).
-                {"use_megatron_fsdp", {"derived.megatron_fsdp", asBool}},
-                {"data_parallel_sharding_strategy", {"derived.fsdp_sharding", oneOf({{"no_shard", "no_shard"}, {"optim", "optim"},
-                                                                                     {"optim_grads", "optim_grads"},
-                                                                                     {"optim_grads_params", "optim_grads_params"}})}},
-                {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
-                // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
-                // OptimizerConfig.optimizer_cpu_offload.
-                {"optimizer_cpu_offload", {"parallel.offload_optimizer", asBool}},
-                {"nnodes", {"cluster.nodes", asInteger}},
-                {"num_nodes", {"cluster.nodes", asInteger}},
-                {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
-                {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
-                {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
-                {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
-                {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
-                {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
-                {"cp_comm_type", {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
-                // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated
-                // activations, fused ("fast-") or not, are the gated MLP's shape.
-                {"activation", {"model.mlp", oneOf({{"fast-swiglu", "swiglu"}, {"swiglu", "swiglu"}, {"fast-geglu", "swiglu"}, {"geglu", "swiglu"},
-                                                    {"fast-reglu", "swiglu"}, {"reglu", "swiglu"}, {"gelu", "gelu"}, {"squared-relu", "relu2"}})}},
-                {"activations_checkpoint_granularity", {"training.recompute", oneOf({{"null", "none"}, {"selective", "selective"}, {"full", "full"}})}},
-                {"use_flash_attention", {"training.flash_attention", asBool}},
-                {"overlap_grad_sync", {"parallel.overlap_grad_reduce", asBool}},
-                {"overlap_param_sync", {"parallel.overlap_param_gather", asBool}},
-                {"encoder_seq_length", {"model.seq_len", asInteger}}, // weak: the model's longest (readNemo)
-                {"ub_tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
-                {"bias", {"model.linear_bias", asBool}},
+            {"micro_batch_size", {"training.micro_batch", asInteger}},
+            {"global_batch_size", {"training.global_batch", asInteger}},
+            {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+            {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+            {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
+            {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
+            {"fp8_recipe",
+             {"training.precision",
+              oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
+            {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
+            {"sequence_parallel", {"training.sequence_parallel", asBool}},
+            {"use_flash_attn", {"training.flash_attention", asBool}},
+            {"attention_backend",
+             {"training.flash_attention",
+              oneOf(
+                  {{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
+            {"recompute_granularity",
+             {"training.recompute",
+              oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
+            {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
+            {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
+            {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
+            {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
+            {"context_parallel_size", {"parallel.context", asInteger}},
+            {"expert_model_parallel_size", {"parallel.expert", asInteger}},
+            {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
+            {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
+            {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
+            {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
+            {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
+            {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
+            {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+            {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
         });
+        r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
         return r;
     }();
     return rules;
