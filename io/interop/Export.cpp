@@ -523,60 +523,90 @@ std::pair<QString, QString> torchtitanModel(const ModelSpec &m)
     return {};
 }
 
+/// torchtitan's checkpointing: op-level selective ("ops"), every k-th layer (full with an interval), full,
+/// none; Megatron-Core's selective recomputation (attention core, modules) has no torchtitan word.
+QString torchtitanCheckpointing(const TrainingConfig &t, ExportResult &out)
+{
+    if (t.recompute == Recompute::Ops)
+        return QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"op\"\n");
+    if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
+        return QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"%1\"\n")
+            .arg(t.recomputeInterval);
+    if (t.recompute == Recompute::Selective) {
+        out.notExpressed << QStringLiteral(
+            "training.recompute = selective: Megatron-Core's attention-core recomputation has no "
+            "torchtitan setting (its selective is \"op\" or a layer interval)");
+        return QStringLiteral("\n[activation_checkpoint]\nmode = \"none\"\n");
+    }
+    return QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
+}
+
 QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
     const auto [name, flavor] = torchtitanModel(plan.model);
-    QString s = QStringLiteral("# torchtitan job for: %1 (written by trainplan export)\n# Launch with torchrun --nnodes %2 --nproc_per_node %3.\n\n")
-                    .arg(QString::fromStdString(plan.name)).arg(plan.cluster.nodes).arg(plan.cluster.gpusPerNode);
+    QString s = QStringLiteral("# torchtitan job for: %1 (written by trainplan export)\n# Launch with torchrun "
+                               "--nnodes %2 --nproc_per_node %3.\n\n")
+                    .arg(QString::fromStdString(plan.name))
+                    .arg(plan.cluster.nodes)
+                    .arg(plan.cluster.gpusPerNode);
     if (name.isEmpty())
-        out.notExpressed << QStringLiteral("the model (model.*): torchtitan names models by flavor (Llama 3 8B/70B/405B, DeepSeek-V3)");
+        out.notExpressed << QStringLiteral(
+            "the model (model.*): torchtitan names models by flavor (Llama 3 8B/70B/405B, DeepSeek-V3)");
     // torchtitan's low-precision matmuls are model converters (float8: tensorwise, or rowwise under [float8];
     // mx: MXFP8), beside 16-bit parameters.
     const bool float8 = t.precision == Precision::FP8 || t.precision == Precision::FP8Blockwise;
-    const QString converters = float8 ? QStringLiteral("converters = [\"float8\"]\n")
-                               : t.precision == Precision::MXFP8 ? QStringLiteral("converters = [\"mx\"]\n") : QString();
+    const QString converters = float8                            ? QStringLiteral("converters = [\"float8\"]\n")
+                               : t.precision == Precision::MXFP8 ? QStringLiteral("converters = [\"mx\"]\n")
+                                                                 : QString();
     if (!name.isEmpty())
         s += QStringLiteral("[model]\nname = \"%1\"\nflavor = \"%2\"\n%3\n").arg(name, flavor, converters);
-    const char *param = t.precision == Precision::FP32 ? "float32" : t.precision == Precision::FP16 ? "float16" : "bfloat16";
-    s += QStringLiteral("[training]\nlocal_batch_size = %1\nglobal_batch_size = %2\nseq_len = %3\nmixed_precision_param = \"%4\"\n\n")
-             .arg(t.microBatch).arg(t.globalBatch).arg(plan.model.seqLen).arg(QLatin1String(param));
+    const char *param = t.precision == Precision::FP32   ? "float32"
+                        : t.precision == Precision::FP16 ? "float16"
+                                                         : "bfloat16";
+    s += QStringLiteral("[training]\nlocal_batch_size = %1\nglobal_batch_size = %2\nseq_len = "
+                        "%3\nmixed_precision_param = \"%4\"\n\n")
+             .arg(t.microBatch)
+             .arg(t.globalBatch)
+             .arg(plan.model.seqLen)
+             .arg(QLatin1String(param));
     if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
-        out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here").arg(QLatin1String(toString(t.precision)));
+        out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here")
+                                .arg(QLatin1String(toString(t.precision)));
     const bool fsdp = t.framework == Framework::Fsdp;
-    s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = %2\ntensor_parallel_degree = %3\n"
+    s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = "
+                        "%2\ntensor_parallel_degree = %3\n"
                         "pipeline_parallel_degree = %4\ncontext_parallel_degree = %5\n")
-             .arg(fsdp ? p.shardReplicas() : p.data).arg(fsdp ? p.data / p.shardReplicas() : 1).arg(p.tensor).arg(p.pipeline).arg(p.context);
+             .arg(fsdp ? p.shardReplicas() : p.data)
+             .arg(fsdp ? p.data / p.shardReplicas() : 1)
+             .arg(p.tensor)
+             .arg(p.pipeline)
+             .arg(p.context);
     if (plan.model.isMoe())
         s += QStringLiteral("expert_parallel_degree = %1\n").arg(p.expert);
     if (p.pipeline > 1)
         s += QStringLiteral("pipeline_parallel_schedule = \"%1\"\n")
-                 .arg(p.schedule == Schedule::Interleaved ? "Interleaved1F1B" : p.schedule == Schedule::GPipe ? "GPipe"
-                      : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble" : "1F1B");
+                 .arg(p.schedule == Schedule::Interleaved    ? "Interleaved1F1B"
+                      : p.schedule == Schedule::GPipe        ? "GPipe"
+                      : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble"
+                                                             : "1F1B");
     if (fsdp)
         s += QStringLiteral("fsdp_reshard_after_forward = \"%1\"\n").arg(p.reshardAfterForward ? "default" : "never");
     if (p.tensorCommOverlap)
         s += QStringLiteral("enable_async_tensor_parallel = true\n");
-    // torchtitan's checkpointing: op-level selective ("ops"), every k-th layer (full with an interval), full,
-    // none; Megatron-Core's selective recomputation (attention core, modules) has no torchtitan word.
-    if (t.recompute == Recompute::Ops)
-        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"op\"\n");
-    else if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
-        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"%1\"\n").arg(t.recomputeInterval);
-    else if (t.recompute == Recompute::Selective) {
-        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"none\"\n");
-        out.notExpressed << QStringLiteral("training.recompute = selective: Megatron-Core's attention-core recomputation has no "
-                                           "torchtitan setting (its selective is \"op\" or a layer interval)");
-    } else
-        s += QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
+    s += torchtitanCheckpointing(t, out);
     if (t.compile)
-        s += t.lossKernelInEffect() == LossKernel::Eager ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
-                                                          : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
+        s += t.lossKernelInEffect() == LossKernel::Eager
+                 ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
+                 : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
     // torchtitan's loss is compiled with the model or eager: another kernel has no setting there.
-    if (const LossKernel loss = t.lossKernelInEffect(); loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
-        out.notExpressed << QStringLiteral("training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
-                                .arg(QLatin1String(toString(loss)));
+    if (const LossKernel loss = t.lossKernelInEffect();
+        loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
+        out.notExpressed
+            << QStringLiteral(
+                   "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
+                   .arg(QLatin1String(toString(loss)));
     if (t.precision == Precision::FP8Blockwise && !name.isEmpty())
         s += QStringLiteral("\n[float8]\nrecipe_name = \"rowwise\"\n");
     return s.toUtf8();
