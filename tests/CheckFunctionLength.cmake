@@ -8,14 +8,7 @@ set(LIMIT 80)
 if(DEFINED MAX_LINES)
   set(LIMIT ${MAX_LINES})
 endif()
-file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
-     "${SOURCE_DIR}/app/*.cpp" "${SOURCE_DIR}/app/*.h" "${SOURCE_DIR}/core/*.cpp" "${SOURCE_DIR}/core/*.h"
-     "${SOURCE_DIR}/io/*.cpp" "${SOURCE_DIR}/io/*.h" "${SOURCE_DIR}/ui/*.cpp" "${SOURCE_DIR}/ui/*.h"
-     "${SOURCE_DIR}/learn/*.cpp" "${SOURCE_DIR}/learn/*.h" "${SOURCE_DIR}/charts/*.cpp" "${SOURCE_DIR}/charts/*.h")
-list(LENGTH sources count)
-if(count EQUAL 0)
-  message(FATAL_ERROR "no sources under ${SOURCE_DIR}")
-endif()
+include(${CMAKE_CURRENT_LIST_DIR}/CheckedSources.cmake)
 execute_process(COMMAND "${CTAGS}" --output-format=xref "--_xformat=%{end} %n %F %N" --fields=+ne --c++-kinds=f -o - ${sources}
                 WORKING_DIRECTORY "${SOURCE_DIR}" OUTPUT_VARIABLE tags RESULT_VARIABLE status ERROR_QUIET)
 if(NOT status EQUAL 0)
