@@ -234,7 +234,13 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
     if (par.offloadOptimizer && hostLink > 0) {
         const double toHost = shard * perParam.gradients / hostLink;
         const double back = shard * (perParam.parameters - perParam.lowPrecisionCopies) / hostLink;
-        t.transferSeconds = std::max(0.0, toHost - backwardWindow) + back;
+        // DeepSpeed's ZeRO-Offload streams each gradient to the host as the backward produces it (Ren et
+        // al. 2021, Sec. 4), and so does FSDP2's post-backward hook. Megatron-Core's CPU optimizer does not:
+        // HybridDeviceOptimizer.step() makes its copy stream wait for the compute stream and only then
+        // copies every gradient (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py, step and
+        // _set_sub_optimizer_grads), so its copy to the host follows the backward.
+        const double streamedBehind = plan.training.framework == Framework::Megatron ? 0.0 : backwardWindow;
+        t.transferSeconds = std::max(0.0, toHost - streamedBehind) + back;
         // Every GPU of the node updates its shard on the same host.
         const double hostMemory =
             o.hostMemoryBandwidthBytesPerSecond.value_or(device.hostMemoryBandwidthBytesPerSecond);

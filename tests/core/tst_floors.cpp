@@ -275,6 +275,29 @@ private slots:
         QVERIFY(host.step.floor.secondsOf(FloorKind::Offload) > 0);
     }
 
+    /// When the gradients travel to the host: Megatron-Core's HybridDeviceOptimizer copies them in step(),
+    /// after its copy stream has waited for the backward, so the whole copy is in the step; DeepSpeed's
+    /// ZeRO-Offload streams them behind the backward, so only the parameters' way back remains. Llama 3 8B,
+    /// ZeRO-1 over 8 H100 (PCIe Gen5 x16 to the host: 50 GB/s per GPU): each GPU's shard is 1/8 of the model.
+    void offloadedGradientsTravelAsTheFrameworkCopiesThem()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true;
+        const StateBytesPerParameter b = stateBytesPerParameter(plan.training);
+        const auto transfer = [](const Estimate &e) {
+            return e.step.category(TimeCategory::Optimizer) - e.step.hostUpdateSeconds;
+        };
+        plan.training.framework = Framework::Megatron;
+        const Estimate megatron = full(plan);
+        const double shard = megatron.memory.stages[0].parameterCount / 8.0;
+        QCOMPARE(shard > 0.99e9 && shard < 1.01e9, true); // 8.03 B parameters
+        const double toHost = shard * b.gradients / 50e9, back = shard * (b.parameters - b.lowPrecisionCopies) / 50e9;
+        TP_COMPARE_REL(transfer(megatron), toHost + back, 1e-9);
+        plan.training.framework = Framework::DeepSpeed;
+        TP_COMPARE_REL(transfer(full(plan)), back, 1e-9);
+    }
+
     /// The property: over seeded random valid plans (dense and mixture-of-experts, 1-2048 GPUs, every ZeRO
     /// stage, offload, both dispatchers, the three frameworks) no estimate is below its traffic floor.
     void noEstimateBeatsItsFloor()
