@@ -15,6 +15,7 @@
 #include "TestSupport.h"
 #include "core/cluster/Topology.h"
 #include "core/estimate/Estimate.h"
+#include "core/plan/PlanDiff.h"
 #include "core/plan/PlanValidation.h"
 
 using namespace trainplan;
@@ -441,6 +442,55 @@ private slots:
         for (const Problem &p : validatePlan(plan, io::builtinCatalog()))
             refused = refused || (p.key == "cluster.custom_devices[0].id" && p.isError());
         QVERIFY(refused);
+    }
+
+    /// What an edit changed, as the window's document signals it (issue 41): node groups changed in place,
+    /// inserted (numbered as after) or removed (numbered as before), worked out by hand for each case.
+    void nodeGroupDiffs()
+    {
+        const NodeGroup h{"", "h100-sxm5-80gb", 8, 1, ""}, a{"", "a100-sxm4-80gb", 8, 1, ""},
+            b{"", "b200", 8, 1, ""};
+        NodeGroup h2 = h;
+        h2.nodes = 2;
+        const auto check = [](const NodeGroupDiff &d, std::vector<int> changed, GroupRange removed,
+                              GroupRange inserted) {
+            QCOMPARE(d.changed, changed);
+            QCOMPARE(d.removed, removed);
+            QCOMPARE(d.inserted, inserted);
+        };
+        check(diffNodeGroups({h, a, b}, {h, a, b}), {}, {}, {});
+        check(diffNodeGroups({h, a, b}, {h, a, b, h}), {}, {}, {3, 3});       // appended
+        check(diffNodeGroups({h, a, b}, {h, h, a, b}), {}, {}, {1, 1});       // inserted after the first
+        check(diffNodeGroups({h, a, b}, {h, b}), {}, {1, 1}, {});             // the middle one removed
+        check(diffNodeGroups({h, a, b}, {h2, a, b}), {0}, {}, {});            // first group's node count
+        check(diffNodeGroups({h, a, b}, {h, b, b}), {1}, {}, {});             // a device swapped
+        check(diffNodeGroups({h, a, b}, {a, h2}), {0, 1}, {2, 2}, {});        // two changed, one gone
+        check(diffNodeGroups({h}, {a, b, h2}), {0}, {}, {1, 2});              // one changed, two new
+        check(diffNodeGroups({}, {h, a}), {}, {}, {0, 1});
+    }
+
+    /// The keys an edit changed: a tensor edit that re-derives data parallelism names both; a node
+    /// group's count names the node groups and the summary keys that follow the first group.
+    void planDiffNamesTheChangedKeys()
+    {
+        const Plan plan = presetPlan("llama3-8b", 1, 1, 16, 1, 64, "h100-sxm5-80gb");
+        Plan next = plan;
+        next.parallel.tensor = 2;
+        deriveDataParallel(next);
+        PlanDiff d = diffPlans(plan, next);
+        QCOMPARE(d.keys, (std::vector<std::string>{"parallel.data", "parallel.tensor"})); // the table's order
+        QCOMPARE(next.parallel.data, 8);
+        QVERIFY(d.groups.empty());
+        next = plan;
+        std::vector<NodeGroup> groups = plan.cluster.groups();
+        groups[0].nodes = 3;
+        next.cluster.setGroups(groups);
+        d = diffPlans(plan, next);
+        QVERIFY(d.changed("cluster.nodes"));
+        QVERIFY(d.changed("cluster.node_groups"));
+        QVERIFY(!d.changed("parallel.tensor"));
+        QCOMPARE(d.groups.changed, std::vector<int>{0});
+        QVERIFY(diffPlans(plan, plan).empty());
     }
 };
 

@@ -13,6 +13,7 @@
 #include <QDropEvent>
 #include <QLabel>
 #include <QMimeData>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -32,6 +33,8 @@
 #include "ui/cluster/CustomCatalog.h"
 #include "ui/cluster/CustomEntryDialogs.h"
 #include "ui/commands/ChangePlanValue.h"
+#include "ui/commands/ClusterCommands.h"
+#include "ui/cluster/scene/NodeGroupItem.h"
 #include "ui/document/PlanDocument.h"
 
 using namespace trainplan;
@@ -94,6 +97,18 @@ bool problemsMention(const Estimate &e, const std::string &key, const std::strin
         if (p.key == key && p.message.find(text) != std::string::npos)
             return true;
     return false;
+}
+
+/// The canvas's node-group items in list order (their identity shows which ones an edit replaced).
+QList<const NodeGroupItem *> groupItems(const ClusterCanvas *canvas)
+{
+    QList<const NodeGroupItem *> items;
+    for (const QGraphicsItem *item : canvas->scene()->items())
+        if (const auto *group = dynamic_cast<const NodeGroupItem *>(item))
+            items << group;
+    std::sort(items.begin(), items.end(),
+              [](const NodeGroupItem *a, const NodeGroupItem *b) { return a->index() < b->index(); });
+    return items;
 }
 
 } // namespace
@@ -422,14 +437,98 @@ private slots:
         f.canvas()->selectGroup(0);
         inspector->nodesSpin()->setValue(2);
         inspector->nodesSpin()->setValue(3); // the same value held down: one step
+        // Group 100's edit: the document says which group changed and makes one estimate; the canvas
+        // replaces that group's item and keeps the other 100.
+        const QList<const NodeGroupItem *> before = groupItems(f.canvas());
+        QCOMPARE(before.size(), 101);
+        QSignalSpy changed(&f.document, &PlanDocument::nodeGroupChanged);
+        QSignalSpy inserted(&f.document, &PlanDocument::nodeGroupsInserted);
+        QSignalSpy removed(&f.document, &PlanDocument::nodeGroupsRemoved);
+        QSignalSpy keys(&f.document, &PlanDocument::keyChanged);
+        QSignalSpy estimates(&f.document, &PlanDocument::estimateChanged);
+        const int made = f.document.estimateCount();
         f.canvas()->selectGroup(100);
         gpus->setValue(4);
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(changed.at(0).at(0).toInt(), 100);
+        QVERIFY(inserted.isEmpty() && removed.isEmpty());
+        QStringList paths;
+        for (const QList<QVariant> &k : keys)
+            paths << k.at(0).toString();
+        // Group 100 is not the first: the summary keys that mirror the first group (cluster.gpus_per_node)
+        // keep their values.
+        QVERIFY2(paths.contains(QStringLiteral("cluster.node_groups")), qPrintable(paths.join(' ')));
+        QVERIFY2(!paths.contains(QStringLiteral("cluster.gpus_per_node")), qPrintable(paths.join(' ')));
+        QCOMPARE(estimates.size(), 1);
+        QCOMPARE(f.document.estimateCount(), made + 1);
+        const QList<const NodeGroupItem *> after = groupItems(f.canvas());
+        QCOMPARE(after.size(), 101);
+        for (int i = 0; i < 101; ++i)
+            QCOMPARE(after[i] == before[i], i != 100);
+        QCOMPARE(after[100]->group().gpusPerNode, 4);
+        QCOMPARE(after[100]->index(), 100);
+
+        // Two typed steps with their ids: group 0's node count, group 100's GPUs per node.
         QCOMPARE(f.document.undoStack()->count(), 2);
+        const auto *first = dynamic_cast<const SetNodeGroupField *>(f.document.undoStack()->command(0));
+        const auto *second = dynamic_cast<const SetNodeGroupField *>(f.document.undoStack()->command(1));
+        QVERIFY(first && second);
+        QCOMPARE(first->id(), int(CommandId::SetNodeGroupField));
+        QCOMPARE(first->index(), 0);
+        QVERIFY(first->field() == NodeGroupField::Nodes);
+        QCOMPARE(second->index(), 100);
+        QVERIFY(second->field() == NodeGroupField::GpusPerNode);
         f.document.undoStack()->undo();
         QCOMPARE(f.document.plan().cluster.groups()[100].gpusPerNode, 8);
         QCOMPARE(f.document.plan().cluster.groups()[0].nodes, 3);
         f.document.undoStack()->undo();
         QCOMPARE(f.document.plan().cluster.groups()[0].nodes, 1);
+    }
+
+    // A group inserted in the middle and removed again (issue 41): the document names the range, the canvas
+    // keeps every other group's item (renumbered) and the selection follows its group; each edit is its
+    // own typed step.
+    void insertedAndRemovedGroupsKeepTheOthers()
+    {
+        Plan plan = twoNodePlan();
+        plan.cluster.setGroups({{"", "h100-sxm5-80gb", 8, 1, ""}, {"", "a100-sxm4-80gb", 8, 1, ""},
+                                {"", "h100-sxm5-80gb", 8, 1, "pcie5-x16"}});
+        deriveDataParallel(plan);
+        Fixture f(plan);
+        const QList<const NodeGroupItem *> before = groupItems(f.canvas());
+        QCOMPARE(before.size(), 3);
+        f.canvas()->selectGroup(2);
+        QSignalSpy inserted(&f.document, &PlanDocument::nodeGroupsInserted);
+        QSignalSpy removed(&f.document, &PlanDocument::nodeGroupsRemoved);
+        QSignalSpy changed(&f.document, &PlanDocument::nodeGroupChanged);
+        // A B200 node dropped on group 0 (another kind of node) becomes a group of its own after it.
+        QVERIFY(f.canvas()->apply({PaletteEntry::Kind::NodeTemplate, "dgx-b200"}, 0));
+        QCOMPARE(inserted.size(), 1);
+        QCOMPARE(inserted.at(0).at(0).toInt(), 1);
+        QCOMPARE(inserted.at(0).at(1).toInt(), 1);
+        QVERIFY(removed.isEmpty() && changed.isEmpty());
+        const QList<const NodeGroupItem *> grown = groupItems(f.canvas());
+        QCOMPARE(grown.size(), 4);
+        QCOMPARE(grown[0], before[0]);
+        QCOMPARE(grown[2], before[1]);
+        QCOMPARE(grown[3], before[2]);
+        QCOMPARE(grown[1]->group().device, std::string("b200"));
+        QCOMPARE(grown[2]->index(), 2);
+        QCOMPARE(f.canvas()->selectedGroup(), 3); // the PCIe H100 group, now fourth
+        QCOMPARE(f.canvas()->groupAt(f.canvas()->viewportPointOfGroup(3)), 3);
+        QCOMPARE(f.document.undoStack()->command(0)->id(), int(CommandId::AddNodeGroup));
+
+        QVERIFY(f.canvas()->removeGroup(1));
+        QCOMPARE(removed.size(), 1);
+        QCOMPARE(removed.at(0).at(0).toInt(), 1);
+        QCOMPARE(groupItems(f.canvas()), before);
+        QCOMPARE(f.canvas()->selectedGroup(), 2);
+        QCOMPARE(f.document.undoStack()->command(1)->id(), int(CommandId::RemoveNodeGroup));
+        QCOMPARE(f.document.plan(), plan);
+        // Undo brings the B200 group back at its place.
+        f.document.undoStack()->undo();
+        QCOMPARE(groupItems(f.canvas()).size(), 4);
+        QCOMPARE(groupItems(f.canvas())[1]->group().device, std::string("b200"));
     }
 };
 

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QSignalSpy>
+#include <QLineEdit>
 #include <QSlider>
 #include <QStandardPaths>
 #include <QSpinBox>
@@ -25,6 +26,7 @@
 #include <qcustomplot.h>
 
 #include "core/common/Units.h"
+#include "core/plan/PlanName.h"
 #include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
 #include "ui/MainWindow.h"
@@ -92,7 +94,46 @@ private slots:
     void groupBoxFrameLooksAsFusionDrawsIt();
     void dataParallelReadoutSaysWhenTheLayoutDoesNotDivide();
     void stepChartHoverGivesFormulaAndSource();
+    void oneEstimatePerEditAndPreciseSignals();
 };
+
+// One edit, one estimate (issue 41): the document names the keys the edit changed (tensor, and data
+// parallelism that follows it) before estimateChanged; the editor shows them and the automatic name
+// (which follows every key); undo is one more estimate, an edit to the same value none.
+void TestPlanner::oneEstimatePerEditAndPreciseSignals()
+{
+    Fixture f;
+    QSignalSpy keys(&f.document, &PlanDocument::keyChanged);
+    QSignalSpy estimates(&f.document, &PlanDocument::estimateChanged);
+    QSignalSpy groups(&f.document, &PlanDocument::nodeGroupChanged);
+    const int made = f.document.estimateCount();
+    auto *name = f.window.findChild<QLineEdit *>(QStringLiteral("name"));
+    QVERIFY(name);
+    auto *tensor = f.window.findChild<QSpinBox *>(QStringLiteral("parallel.tensor"));
+    QCOMPARE(tensor->value(), 8);
+    const QString nameBefore = name->placeholderText();
+    tensor->setValue(4);
+    QCOMPARE(f.document.estimateCount(), made + 1);
+    QCOMPARE(estimates.size(), 1);
+    QStringList paths;
+    for (const QList<QVariant> &k : keys)
+        paths << k.at(0).toString();
+    QCOMPARE(paths, (QStringList{QStringLiteral("parallel.data"), QStringLiteral("parallel.tensor")}));
+    QVERIFY(groups.isEmpty());
+    QCOMPARE(f.document.plan().parallel.data, 16);
+    QVERIFY2(f.window.findChild<QLabel *>(QStringLiteral("parallel.data"))->text().startsWith(QStringLiteral("16 ")),
+             qPrintable(f.window.findChild<QLabel *>(QStringLiteral("parallel.data"))->text()));
+    const QString automatic = QString::fromStdString(automaticPlanName(f.document.plan(), f.document.catalog()));
+    QCOMPARE(name->placeholderText(), automatic);
+    QVERIFY2(automatic != nameBefore, qPrintable(automatic)); // the name says the layout
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.estimateCount(), made + 2);
+    QCOMPARE(tensor->value(), 8);
+    // Setting the plan it already has makes no estimate and says nothing.
+    f.document.setPlan(f.document.plan());
+    QCOMPARE(f.document.estimateCount(), made + 2);
+    QCOMPARE(estimates.size(), 2);
+}
 
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
 void TestPlanner::undoWorksWhileTheEditedFieldHasFocus()

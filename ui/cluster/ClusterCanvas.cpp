@@ -17,7 +17,7 @@
 #include "ui/cluster/scene/NodeGroupItem.h"
 #include "ui/cluster/scene/SceneGeometry.h"
 #include "ui/cluster/tools/CanvasTools.h"
-#include "ui/commands/ReplacePlan.h"
+#include "ui/commands/ClusterCommands.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -35,7 +35,10 @@ ClusterCanvas::ClusterCanvas(PlanDocument *document, const PaletteCatalog *palet
     setViewportUpdateMode(QGraphicsView::MinimalViewportUpdate);
     setFocusPolicy(Qt::StrongFocus);
     setToolTip(QString());
-    connect(m_document, &PlanDocument::planChanged, this, &ClusterCanvas::rebuild);
+    connect(m_document, &PlanDocument::nodeGroupsRemoved, this, &ClusterCanvas::removeItems);
+    connect(m_document, &PlanDocument::nodeGroupsInserted, this, &ClusterCanvas::insertItems);
+    connect(m_document, &PlanDocument::nodeGroupChanged, this, &ClusterCanvas::replaceItem);
+    connect(m_document, &PlanDocument::estimateChanged, this, &ClusterCanvas::placeItems);
     rebuild();
 }
 
@@ -45,24 +48,80 @@ void ClusterCanvas::rebuild()
 {
     scene()->clear();
     m_groups.clear();
-    scene()->addItem(new NetworkItem(this));
-    const std::vector<NodeGroup> groups = m_document->plan().cluster.groups();
-    if (m_selected >= int(groups.size()))
-        m_selected = -1;
-    std::erase_if(m_expanded, [&](int i) { return i >= int(groups.size()); });
+    m_network = new NetworkItem(this);
+    scene()->addItem(m_network);
     m_sceneWidth = std::max<qreal>(280, viewport()->width() - 2);
+    insertItems(0, int(m_document->plan().cluster.groups().size()) - 1);
+    placeItems();
+}
+
+NodeGroupItem *ClusterCanvas::makeItem(int index) const
+{
+    const std::vector<NodeGroup> groups = m_document->plan().cluster.groups();
+    auto *item = new NodeGroupItem(const_cast<ClusterCanvas *>(this), index, groups[std::size_t(index)], 0, 0, 0);
+    scene()->addItem(item);
+    return item;
+}
+
+void ClusterCanvas::removeItems(int first, int last)
+{
+    for (int i = last; i >= first && i < int(m_groups.size()); --i) {
+        delete m_groups[std::size_t(i)]; // leaves the scene
+        m_groups.erase(m_groups.begin() + i);
+    }
+    // Selection and expansion follow their groups; a removed group's go with it.
+    const int count = last - first + 1;
+    const auto shift = [&](int i) { return i > last ? i - count : (i >= first ? -1 : i); };
+    m_selected = shift(m_selected);
+    std::set<int> expanded;
+    for (int i : m_expanded)
+        if (shift(i) >= 0)
+            expanded.insert(shift(i));
+    m_expanded = std::move(expanded);
+}
+
+void ClusterCanvas::insertItems(int first, int last)
+{
+    const int count = last - first + 1;
+    if (count <= 0)
+        return;
+    if (m_selected >= first)
+        m_selected += count;
+    std::set<int> expanded;
+    for (int i : m_expanded)
+        expanded.insert(i >= first ? i + count : i);
+    m_expanded = std::move(expanded);
+    for (int i = first; i <= last; ++i)
+        m_groups.insert(m_groups.begin() + i, makeItem(i));
+}
+
+void ClusterCanvas::replaceItem(int index)
+{
+    if (index < 0 || index >= int(m_groups.size()))
+        return;
+    delete m_groups[std::size_t(index)];
+    m_groups[std::size_t(index)] = makeItem(index);
+}
+
+void ClusterCanvas::placeItems()
+{
+    std::vector<NodeGroup> groups;
+    groups.reserve(m_groups.size());
+    for (const NodeGroupItem *item : m_groups)
+        groups.push_back(item->group());
     qreal y = kMargin + kNetworkHeight + kConnector;
     std::int64_t firstNode = 0;
     for (int i = 0; i < int(groups.size()); ++i) {
         const auto sameDevice = std::find_if(groups.begin(), groups.end(), [&](const NodeGroup &g) {
             return g.device == groups[std::size_t(i)].device;
         });
-        auto *item = new NodeGroupItem(this, i, groups[std::size_t(i)], firstNode, int(sameDevice - groups.begin()), y);
+        NodeGroupItem *item = m_groups[std::size_t(i)];
+        item->place(i, firstNode, int(sameDevice - groups.begin()), y);
         firstNode += groups[std::size_t(i)].nodes;
-        scene()->addItem(item);
-        m_groups.push_back(item);
         y += item->height() + kConnector;
     }
+    if (m_network)
+        m_network->update(); // the network's figures
     // Room below the last group: the drop zone for a new group.
     scene()->setSceneRect(0, 0, sceneWidth(), y + 60);
 }
@@ -201,7 +260,7 @@ void ClusterCanvas::setExpanded(int group, bool expanded)
         m_expanded.insert(group);
     else
         m_expanded.erase(group);
-    rebuild();
+    placeItems();
 }
 
 int ClusterCanvas::groupAt(const QPoint &viewportPoint) const
@@ -238,7 +297,7 @@ bool ClusterCanvas::apply(const PaletteEntry &entry, int target)
         emit statusMessage(why);
         return false;
     }
-    m_document->undoStack()->push(new ReplacePlan(m_document, edit->plan, edit->text));
+    m_document->undoStack()->push(new ApplyClusterEdit(m_document, *edit));
     return true;
 }
 
@@ -251,7 +310,7 @@ bool ClusterCanvas::removeGroup(int index)
             emit statusMessage(why);
         return false;
     }
-    m_document->undoStack()->push(new ReplacePlan(m_document, edit->plan, edit->text));
+    m_document->undoStack()->push(new ApplyClusterEdit(m_document, *edit));
     return true;
 }
 

@@ -3,7 +3,9 @@
 // drawn as its nodes of GPU cells). A group of thousands of nodes is one item drawn aggregated (a few
 // nodes, an ellipsis, the last node) and expands on request, never 10,000 items. Items hold only a
 // node-group index; tools handle the mouse (select, or place the palette entry at the next click);
-// every edit goes through an undo command; the canvas redraws from the document on planChanged().
+// every edit goes through an undo command. The canvas follows the document's precise signals: it removes,
+// inserts or replaces only the items of the node groups an edit touched, then places every item again
+// once the estimate is made (their headers show a mixed cluster's per-group step time).
 
 #include <QGraphicsView>
 
@@ -89,6 +91,12 @@ private:
     friend class SelectTool;
     friend class PlaceTool;
     void rebuild();
+    /// Each item at its place (index, first node, device colour, top) after the list or the estimate moved.
+    void placeItems();
+    void removeItems(int first, int last);
+    void insertItems(int first, int last);
+    void replaceItem(int index);
+    NodeGroupItem *makeItem(int index) const;
     void setDropTarget(int index);
     NodeGroupItem *groupItem(int index) const;
 
@@ -100,6 +108,7 @@ private:
     qreal m_sceneWidth = 660;
     std::set<int> m_expanded;
     std::vector<NodeGroupItem *> m_groups;
+    QGraphicsItem *m_network = nullptr;
     std::unique_ptr<CanvasTool> m_tool;
 };
 

@@ -38,12 +38,13 @@ void pruneCustomDevices(Plan &plan)
     });
 }
 
-ClusterEdit finish(Plan plan, std::vector<NodeGroup> groups, QString text)
+ClusterEdit finish(Plan plan, std::vector<NodeGroup> groups, QString text,
+                   ClusterEdit::Kind kind = ClusterEdit::Kind::AddNodes, int group = -1)
 {
     plan.cluster.setGroups(std::move(groups));
     pruneCustomDevices(plan);
     deriveDataParallel(plan);
-    return {std::move(plan), std::move(text)};
+    return {std::move(plan), std::move(text), kind, group};
 }
 
 } // namespace
@@ -118,16 +119,19 @@ Edit addTemplateNode(const Plan &plan, std::vector<NodeGroup> groups, const std:
     for (int i = 0; join < 0 && !onGroup && i < int(groups.size()); ++i)
         if (sameKind(groups[std::size_t(i)]))
             join = i;
+    int group = join;
     if (join >= 0) {
         groups[std::size_t(join)].nodes += perDrop;
         if (groups[std::size_t(join)].templateName.empty())
             groups[std::size_t(join)].templateName = t->name;
     } else {
-        groups.insert(onGroup ? groups.begin() + target + 1 : groups.end(), added);
+        group = onGroup ? target + 1 : int(groups.size());
+        groups.insert(groups.begin() + group, added);
     }
     return finish(std::move(next), std::move(groups),
                   perDrop > 1 ? tr("Add %1 rack (%2 nodes)").arg(QString::fromStdString(t->name)).arg(perDrop)
-                              : tr("Add %1 node").arg(QString::fromStdString(t->name)));
+                              : tr("Add %1 node").arg(QString::fromStdString(t->name)),
+                  join >= 0 ? ClusterEdit::Kind::AddNodes : ClusterEdit::Kind::AddNodeGroup, group);
 }
 
 /// A device: on a node group, that group's device; on empty canvas, a node of it with its own links.
@@ -146,11 +150,14 @@ Edit useDevice(const Plan &plan, std::vector<NodeGroup> groups, const std::strin
             return fail(tr("this node group already uses %1").arg(name));
         g.device = id;
         g.templateName.clear();
-        return finish(std::move(next), std::move(groups), tr("Use %1 in node group %2").arg(name).arg(target + 1));
+        return finish(std::move(next), std::move(groups), tr("Use %1 in node group %2").arg(name).arg(target + 1),
+                      ClusterEdit::Kind::SetNodeGroupPart, target);
     }
     // A device on empty canvas: one node of it, as many per node as the cluster has, its own links.
     groups.push_back({std::string(), id, plan.cluster.gpusPerNode, 1, std::string()});
-    return finish(std::move(next), std::move(groups), tr("Add a node of %1").arg(name));
+    const int added = int(groups.size()) - 1;
+    return finish(std::move(next), std::move(groups), tr("Add a node of %1").arg(name), ClusterEdit::Kind::AddNodeGroup,
+                  added);
 }
 
 Edit useIntraNodeLink(const Plan &plan, std::vector<NodeGroup> groups, const std::string &id, int target, bool onGroup,
@@ -166,7 +173,8 @@ Edit useIntraNodeLink(const Plan &plan, std::vector<NodeGroup> groups, const std
         return fail(tr("this node group already uses %1").arg(QString::fromStdString(link->name)));
     g.intraNodeLink = id;
     return finish(plan, std::move(groups),
-                  tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)));
+                  tr("Connect node group %1 with %2").arg(target + 1).arg(QString::fromStdString(link->name)),
+                  ClusterEdit::Kind::SetNodeGroupPart, target);
 }
 
 Edit useNetwork(const Plan &plan, const std::string &id, const PaletteCatalog &catalog,
@@ -179,7 +187,8 @@ Edit useNetwork(const Plan &plan, const std::string &id, const PaletteCatalog &c
         return fail(tr("the cluster already uses %1").arg(QString::fromStdString(network->name)));
     Plan next = plan;
     next.cluster.network = id;
-    return ClusterEdit{std::move(next), tr("Connect nodes with %1").arg(QString::fromStdString(network->name))};
+    return ClusterEdit{std::move(next), tr("Connect nodes with %1").arg(QString::fromStdString(network->name)),
+                       ClusterEdit::Kind::SetNetwork, -1};
 }
 
 } // namespace
@@ -217,7 +226,8 @@ std::optional<ClusterEdit> removeNodeGroup(const Plan &plan, int index, QString 
         return std::nullopt;
     }
     groups.erase(groups.begin() + index);
-    return finish(plan, std::move(groups), tr("Remove node group %1").arg(index + 1));
+    return finish(plan, std::move(groups), tr("Remove node group %1").arg(index + 1),
+                  ClusterEdit::Kind::RemoveNodeGroup, index);
 }
 
 Plan withGroup(const Plan &plan, int index, const NodeGroup &group, const PaletteCatalog &catalog)

@@ -38,8 +38,12 @@ struct PaletteCatalog
 
 struct ClusterEdit
 {
+    /// What the edit does, for its undo command's id (ui/commands/ClusterCommands).
+    enum class Kind { AddNodes, AddNodeGroup, RemoveNodeGroup, SetNodeGroupPart, SetNetwork };
     Plan plan;     ///< the plan after the edit
     QString text;  ///< the undo text ("Add DGX H100 node")
+    Kind kind = Kind::AddNodes;
+    int group = -1; ///< the node group added, removed or changed (numbered as after; as before for a removal)
 };
 
 /// The edit of dropping `entry` on node group `target` (-1: on empty canvas). Empty when it changes

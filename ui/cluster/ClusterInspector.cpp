@@ -18,7 +18,7 @@
 #include "ui/cluster/ClusterCanvas.h"
 #include "ui/cluster/ClusterEdits.h"
 #include "core/cluster/Topology.h"
-#include "ui/commands/ReplacePlan.h"
+#include "ui/commands/ClusterCommands.h"
 #include "core/common/Units.h"
 #include "core/step/StepModel.h"
 #include "ui/document/PlanDocument.h"
@@ -30,11 +30,6 @@ namespace {
 
 QString text(const std::string &s) { return QString::fromStdString(s); }
 
-enum GroupField { DeviceField, GpusField, NodesField, LinkField };
-// Each field's key inside cluster.node_groups (PLAN_FORMAT.md), which with the group's index names the
-// edited value for ReplacePlan's merging.
-constexpr const char *kGroupFieldPaths[] = {"cluster.node_groups.device", "cluster.node_groups.gpus_per_node",
-                                            "cluster.node_groups.nodes", "cluster.node_groups.intra_node_link"};
 
 QString landingLine(const QString &what, const GroupLanding &l, bool racks)
 {
@@ -109,10 +104,10 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
         m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt()));
         refreshLegend();
     });
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(DeviceField); });
-    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(GpusField); });
-    connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodesField); });
-    connect(m_link, &QComboBox::currentIndexChanged, this, [this] { editGroup(LinkField); });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { editGroup(NodeGroupField::Device); });
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { editGroup(NodeGroupField::GpusPerNode); });
+    connect(m_nodes, &QSpinBox::valueChanged, this, [this] { editGroup(NodeGroupField::Nodes); });
+    connect(m_link, &QComboBox::currentIndexChanged, this, [this] { editGroup(NodeGroupField::IntraNodeLink); });
     connect(m_remove, &QPushButton::clicked, this, [this] { m_canvas->removeGroup(m_canvas->selectedGroup()); });
     connect(m_canvas, &ClusterCanvas::groupSelected, this, &ClusterInspector::refresh);
     connect(m_document, &PlanDocument::planChanged, this, &ClusterInspector::refresh);
@@ -241,16 +236,16 @@ void ClusterInspector::connectNetworkEdits()
         plan.cluster.overrides.networkLatencySeconds.reset();
         if (plan == m_document->plan())
             return;
-        m_document->undoStack()->push(
-            new ReplacePlan(m_document, plan, tr("Change network to %1").arg(m_network->itemText(index))));
+        m_document->undoStack()->push(new SetClusterValue(m_document, "cluster.network", plan,
+                                                          tr("Change network to %1").arg(m_network->itemText(index))));
     });
     connect(m_networkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double gbs) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * units::Giga;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change network bandwidth"),
-                                                      EditedValue{"cluster.network_bandwidth"}));
+        m_document->undoStack()->push(
+            new SetClusterValue(m_document, "cluster.network_bandwidth", plan, tr("Change network bandwidth")));
     });
     connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
@@ -258,7 +253,7 @@ void ClusterInspector::connectNetworkEdits()
         Plan plan = m_document->plan();
         plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
         m_document->undoStack()->push(
-            new ReplacePlan(m_document, plan, tr("Change network latency"), EditedValue{"cluster.network_latency"}));
+            new SetClusterValue(m_document, "cluster.network_latency", plan, tr("Change network latency")));
     });
     // The host's figures, each edit one undo step (spin boxes merge).
     for (const auto &[box, field, text, key] :
@@ -271,19 +266,19 @@ void ClusterInspector::connectNetworkEdits()
                 return;
             Plan plan = m_document->plan();
             plan.cluster.overrides.*field = gbs * units::Giga;
-            m_document->undoStack()->push(new ReplacePlan(m_document, plan, text, EditedValue{key}));
+            m_document->undoStack()->push(new SetClusterValue(m_document, key, plan, text));
         });
     connect(m_hostLaunch, &QDoubleSpinBox::valueChanged, this, [this](double us) {
         if (m_updating)
             return;
         Plan plan = m_document->plan();
         plan.cluster.overrides.hostLaunchSeconds = us * units::Micro;
-        m_document->undoStack()->push(new ReplacePlan(m_document, plan, tr("Change host launch overhead"),
-                                                      EditedValue{"cluster.host_launch_overhead"}));
+        m_document->undoStack()->push(
+            new SetClusterValue(m_document, "cluster.host_launch_overhead", plan, tr("Change host launch overhead")));
     });
 }
 
-void ClusterInspector::editGroup(int field)
+void ClusterInspector::editGroup(NodeGroupField field)
 {
     if (m_updating)
         return;
@@ -292,21 +287,21 @@ void ClusterInspector::editGroup(int field)
     NodeGroup g = groups[std::size_t(index)];
     QString what;
     switch (field) {
-    case DeviceField:
+    case NodeGroupField::Device:
         g.device = m_device->currentData().toString().toStdString();
         g.templateName.clear();
         what = tr("accelerator");
         break;
-    case GpusField:
+    case NodeGroupField::GpusPerNode:
         g.gpusPerNode = m_gpus->value();
         g.templateName.clear();
         what = tr("GPUs per node");
         break;
-    case NodesField:
+    case NodeGroupField::Nodes:
         g.nodes = m_nodes->value();
         what = tr("node count");
         break;
-    case LinkField:
+    case NodeGroupField::IntraNodeLink:
         g.intraNodeLink = m_link->currentData().toString().toStdString();
         g.templateName.clear();
         what = tr("intra-node link");
@@ -315,9 +310,8 @@ void ClusterInspector::editGroup(int field)
     const Plan plan = withGroup(m_document->plan(), index, g, *m_palette);
     if (plan == m_document->plan())
         return;
-    m_document->undoStack()->push(new ReplacePlan(m_document, plan,
-                                                  tr("Change %1 of node group %2").arg(what).arg(index + 1),
-                                                  EditedValue{kGroupFieldPaths[field], index}));
+    m_document->undoStack()->push(new SetNodeGroupField(m_document, index, field, plan,
+                                                        tr("Change %1 of node group %2").arg(what).arg(index + 1)));
 }
 
 void ClusterInspector::refreshLegend()

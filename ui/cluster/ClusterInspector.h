@@ -18,6 +18,7 @@ namespace trainplan {
 
 class ClusterCanvas;
 class PlanDocument;
+enum class NodeGroupField : int;
 struct PaletteCatalog;
 
 class ClusterInspector : public QWidget
@@ -43,7 +44,7 @@ private:
     QGroupBox *createGroupBox();
     QGroupBox *createPlacementBox();
     void connectNetworkEdits();
-    void editGroup(int field);
+    void editGroup(NodeGroupField field);
 
     PlanDocument *m_document;
     ClusterCanvas *m_canvas;

@@ -7,6 +7,7 @@
 #include <QUndoCommand>
 
 #include "core/plan/PlanKeys.h"
+#include "ui/commands/CommandId.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -34,7 +35,8 @@ public:
     }
     /// What the last redo or undo brought along with the key (completeEdit), for the status bar.
     const QString &note() const { return m_note; }
-    int id() const override { return indexOf(m_key) + 1; }
+    int id() const override { return int(CommandId::SetPlanValue); } // merges only with the same key
+    const PlanKey &key() const { return m_key; }
 
     bool mergeWith(const QUndoCommand *other) override
     {

@@ -1,7 +1,8 @@
 #pragma once
-// Replaces the whole plan in one undo step: a preset, a search result, a cluster-builder edit (adding
-// nodes also re-derives parallel.data, so the whole plan is kept before and after). Consecutive edits of
-// the same value (one spin box held down) merge into one step; a merge back to the start is obsolete.
+// Replaces the whole plan in one undo step: a preset, a search result, an import. The cluster builder's
+// typed commands (ClusterCommands.h) are ReplacePlans too (adding nodes also re-derives parallel.data, so
+// the whole plan is kept before and after). Consecutive edits of the same value (one spin box held down)
+// merge into one step; a merge back to the start is obsolete.
 
 #include <QUndoCommand>
 
@@ -9,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "ui/commands/CommandId.h"
 #include "ui/document/PlanDocument.h"
 
 namespace trainplan {
@@ -28,18 +30,19 @@ class ReplacePlan : public QUndoCommand
 public:
     /// Without `merged`, the edit never merges.
     ReplacePlan(PlanDocument *document, Plan after, const QString &text,
-                std::optional<EditedValue> merged = std::nullopt)
+                std::optional<EditedValue> merged = std::nullopt, CommandId id = CommandId::ReplacePlan)
         : m_document(document)
         , m_before(document->plan())
         , m_after(std::move(after))
         , m_merged(std::move(merged))
+        , m_id(id)
     {
         setText(text);
     }
 
     void redo() override { m_document->setPlan(m_after); }
     void undo() override { m_document->setPlan(m_before); }
-    int id() const override { return m_merged ? kId : -1; }
+    int id() const override { return int(m_id); }
     bool mergeWith(const QUndoCommand *other) override
     {
         const auto *next = dynamic_cast<const ReplacePlan *>(other);
@@ -49,13 +52,15 @@ public:
         setObsolete(m_after == m_before);
         return true;
     }
+    const Plan &before() const { return m_before; }
+    const Plan &after() const { return m_after; }
 
 private:
-    static constexpr int kId = 100000; // above ChangePlanValue's ids (one per plan key)
     PlanDocument *m_document;
     Plan m_before;
     Plan m_after;
     std::optional<EditedValue> m_merged;
+    CommandId m_id;
 };
 
 } // namespace trainplan

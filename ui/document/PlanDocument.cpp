@@ -7,6 +7,7 @@
 #include "io/output/Evidence.h"
 #include "io/plan/PlanJson.h"
 #include "io/common/SafeFile.h"
+#include "core/plan/PlanDiff.h"
 #include "core/plan/PlanName.h"
 
 namespace trainplan {
@@ -15,6 +16,7 @@ PlanDocument::PlanDocument(const Catalog &catalog, QObject *parent)
     : ChartSource(parent), m_catalog(catalog)
 {
     m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    m_estimateCount = 1;
     m_problems = io::estimateProblems(m_estimate);
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
 }
@@ -89,11 +91,27 @@ bool PlanDocument::save(const QString &filePath, QString *error)
 void PlanDocument::setPlan(const Plan &plan)
 {
     const bool follow = plan.name == m_plan.name && !plan.name.empty() && hasAutomaticName(m_plan, m_catalog);
-    m_plan = plan;
+    Plan next = plan;
     if (follow)
-        m_plan.name = automaticPlanName(m_plan, m_catalog);
+        next.name = automaticPlanName(next, m_catalog);
+    if (next == m_plan)
+        return;
+    const PlanDiff diff = diffPlans(m_plan, next);
+    m_plan = std::move(next);
     m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    ++m_estimateCount;
     m_problems = io::estimateProblems(m_estimate);
+    // Structure first (views keep one item per group), then values, then what depends on the estimate.
+    const NodeGroupDiff &groups = diff.groups;
+    if (!groups.removed.empty())
+        emit nodeGroupsRemoved(groups.removed.first, groups.removed.last);
+    if (!groups.inserted.empty())
+        emit nodeGroupsInserted(groups.inserted.first, groups.inserted.last);
+    for (int index : groups.changed)
+        emit nodeGroupChanged(index);
+    for (const std::string &path : diff.keys)
+        emit keyChanged(QString::fromStdString(path));
+    emit estimateChanged();
     emit planChanged();
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The one document: plan, file path, modified flag and undo stack (Tiled's Document). Undo works without
-// any widget. Every change goes through setPlan(), which recomputes the Estimate once and emits
-// planChanged(); views redraw from estimate(). The charts see it as a ChartSource (charts/).
+// any widget. Every change goes through setPlan(), which recomputes the Estimate once and says precisely
+// what changed (core/plan/PlanDiff): nodeGroupsRemoved/Inserted and nodeGroupChanged for the node-group
+// list, keyChanged for each plan key whose value differs, then estimateChanged() and planChanged(). A view
+// redraws only what it shows of those; the charts see the document as a ChartSource (charts/).
 
 #include <QString>
 #include <QUndoStack>
@@ -49,8 +51,11 @@ public:
 
     /// The single mutation entry point; undo commands call it. A plan whose name is automatic (empty or
     /// the automatic name of the plan before the change) gets the automatic name of the new plan, unless
-    /// the change sets the name itself.
+    /// the change sets the name itself. A plan equal to the document's changes nothing: no estimate, no
+    /// signal.
     void setPlan(const Plan &plan);
+    /// How many estimates the document has made (one per edit that changed the plan): for tests.
+    int estimateCount() const { return m_estimateCount; }
 
     /// Compare plans: a baseline pinned beside the plan. Charts overlay it, the summary shows deltas.
     /// Not part of the plan (no undo, not saved).
@@ -80,6 +85,16 @@ signals:
     /// A whole new plan was loaded (a file, an example, a recovered document): views drop what belonged to
     /// the previous one (a search's results, its constraints).
     void loaded();
+    /// Node groups [first, last] of the plan before the edit are gone (numbered as before).
+    void nodeGroupsRemoved(int first, int last);
+    /// Node groups [first, last] of the plan after the edit are new (numbered as after).
+    void nodeGroupsInserted(int first, int last);
+    /// Node group `index` (the same group before and after) holds other values.
+    void nodeGroupChanged(int index);
+    /// One plan key's value changed ("parallel.tensor"; "cluster.node_groups" when any group did).
+    void keyChanged(const QString &path);
+    /// The estimate was made again (once per edit), after the signals above and before planChanged().
+    void estimateChanged();
     void filePathChanged(const QString &filePath);
     void modifiedChanged(bool modified);
 
@@ -89,6 +104,7 @@ private:
     const Catalog &m_catalog;
     Plan m_plan;
     Estimate m_estimate;
+    int m_estimateCount = 0;
     Problems m_problems;
     std::optional<SearchBest> m_searchBest;
     struct Baseline

@@ -23,6 +23,7 @@
 
 #include <climits>
 #include <cmath>
+#include <utility>
 
 #include "ui/commands/ChangePlanValue.h"
 #include "ui/commands/ReplacePlan.h"
@@ -85,7 +86,8 @@ PlanEditor::PlanEditor(PlanDocument *document, QWidget *parent)
     addSection(column, tr("Run: time, cost and failures"), "run");
     column->addStretch(1);
 
-    connect(m_document, &PlanDocument::planChanged, this, &PlanEditor::refresh);
+    connect(m_document, &PlanDocument::keyChanged, this, [this](const QString &path) { m_changedKeys.insert(path); });
+    connect(m_document, &PlanDocument::estimateChanged, this, &PlanEditor::refreshChanged);
     refresh();
     // The dock never gets narrower than its fields: another page's minimum width cannot clip them.
     setMinimumWidth(content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2);
@@ -155,12 +157,27 @@ QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
     return label;
 }
 
-void PlanEditor::bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh)
+void PlanEditor::bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh, QStringList alsoWatches)
 {
     // The field is the last row added before the problem label.
     QWidget *field =
         form->rowCount() > 0 ? form->itemAt(form->rowCount() - 1, QFormLayout::FieldRole)->widget() : nullptr;
-    m_bindings.push_back({{QLatin1String(key.path)}, addProblemLabel(form), std::move(refresh), form, field, &key});
+    alsoWatches.prepend(QLatin1String(key.path));
+    m_bindings.push_back({{QLatin1String(key.path)}, addProblemLabel(form), std::move(refresh), form, field, &key,
+                          std::move(alsoWatches)});
+}
+
+bool PlanEditor::Binding::watchesAny(const QSet<QString> &changed) const
+{
+    for (const QString &w : watches) {
+        if (w == QLatin1String("*") ? !changed.isEmpty() : changed.contains(w))
+            return true;
+        if (w.endsWith(QLatin1Char('.')))
+            for (const QString &path : changed)
+                if (path.startsWith(w))
+                    return true;
+    }
+    return false;
 }
 
 void PlanEditor::pushValue(const PlanKey &key, const KeyValue &value)
@@ -169,6 +186,12 @@ void PlanEditor::pushValue(const PlanKey &key, const KeyValue &value)
         return;
     auto *command = new ChangePlanValue(m_document, key, value);
     m_document->undoStack()->push(command); // may merge into the previous edit of the key and be deleted
+    // An edit that left the plan as it was (completeEdit kept the key) changes nothing the document would
+    // signal: the field shows the plan's value again.
+    if (key.get(m_document->plan()) != value) {
+        const QSet<QString> self{QLatin1String(key.path)};
+        refreshFields(&self);
+    }
     const QUndoCommand *top = m_document->undoStack()->command(m_document->undoStack()->index() - 1);
     if (const auto *change = dynamic_cast<const ChangePlanValue *>(top); change && !change->note().isEmpty())
         emit noteEdit(change->note());
@@ -220,7 +243,9 @@ void PlanEditor::addText(QFormLayout *form, const PlanKey &key)
         pushValue(key, line->text().trimmed().toStdString());
     });
     const bool isName = std::string_view(key.path) == "name";
-    bind(form, key, [this, line, &key, isName] {
+    bind(
+        form, key,
+        [this, line, &key, isName] {
         const Plan &plan = m_document->plan();
         const KeyValue value = key.get(plan);
         const auto *text = std::get_if<std::string>(&value);
@@ -237,7 +262,8 @@ void PlanEditor::addText(QFormLayout *form, const PlanKey &key)
             if (shown.isEmpty())
                 line->setToolTip(tr("Automatic name: %1\n\n%2").arg(automatic, tooltipOf(key)));
         }
-    });
+        },
+        isName ? QStringList{QStringLiteral("*")} : QStringList{}); // the automatic name follows every key
 }
 
 void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
@@ -273,7 +299,7 @@ void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
         if (price)
             spin->setSuffix(QLatin1Char(' ') + QString::fromStdString(m_document->plan().run.currency));
         spin->setValue(v ? *v / key.displayScale : spin->minimum());
-    });
+    }, {QStringLiteral("run.currency")});
 }
 
 void PlanEditor::addCheck(QFormLayout *form, const PlanKey &key)
@@ -381,7 +407,7 @@ void PlanEditor::addPresetChoice(QFormLayout *form, const PlanKey &key)
         const ModelSpec *preset = m_document->catalog().model(m.presetId);
         combo->setCurrentIndex(preset && *preset == m ? combo->findData(QString::fromStdString(m.presetId))
                                                       : combo->count() - 1);
-    });
+    }, {QStringLiteral("model.")}); // "Custom" once any shape key leaves the preset's
 }
 
 void PlanEditor::addDeviceChoice(QFormLayout *form, const PlanKey &key)
@@ -409,10 +435,18 @@ void PlanEditor::addDeviceChoice(QFormLayout *form, const PlanKey &key)
         combo->setToolTip(
             plan.cluster.isMixed() ? tr("Mixed cluster: choosing a device here makes every node group use it") : tip);
         combo->setCurrentIndex(combo->findData(QString::fromStdString(plan.cluster.device)));
-    });
+    }, {QStringLiteral("cluster.")}); // the custom devices listed, the mixed cluster's tooltip
 }
 
-void PlanEditor::refresh()
+void PlanEditor::refresh() { refreshFields(nullptr); }
+
+void PlanEditor::refreshChanged()
+{
+    const QSet<QString> changed = std::exchange(m_changedKeys, {});
+    refreshFields(&changed);
+}
+
+void PlanEditor::refreshFields(const QSet<QString> *changed)
 {
     m_updating = true;
     const Plan &plan = m_document->plan();
@@ -435,7 +469,7 @@ void PlanEditor::refresh()
                                                .arg(par.pipeline)
                                                .arg(relation));
     for (Binding &b : m_bindings) {
-        if (b.refresh)
+        if (b.refresh && (!changed || b.watchesAny(*changed)))
             b.refresh();
         QStringList messages;
         for (const Problem &p : m_document->problems())

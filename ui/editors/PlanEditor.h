@@ -2,9 +2,12 @@
 // The plan editor: a field for every key of the plan table (core/plan/PlanKeys) that the window edits,
 // grouped by section, with the table's label, tooltip and range. Two slot groups as in LabPlot's docks:
 // widget -> document pushes one ChangePlanValue per edit (consecutive edits of a key merge), document ->
-// widget refreshes every field under a re-entrancy guard. A problem the estimator reports for a key is
-// shown in words right under its field.
+// widget refreshes, under a re-entrancy guard, the fields whose keys the edit changed (the document's
+// keyChanged signals, gathered until its estimateChanged) and every field's problem. A problem the
+// estimator reports for a key is shown in words right under its field.
 
+#include <QSet>
+#include <QStringList>
 #include <QWidget>
 
 #include <functional>
@@ -45,6 +48,10 @@ private:
         QFormLayout *form = nullptr;   ///< the field's form, to hide its row ...
         QWidget *field = nullptr;      ///< ... when its key does not apply to the plan
         const PlanKey *key = nullptr;
+        /// The keys whose change refreshes the field: full paths, prefixes ending in "." ("model."), or
+        /// "*" for any (the automatic name follows every key).
+        QStringList watches;
+        bool watchesAny(const QSet<QString> &changed) const;
     };
 
     void addSection(QVBoxLayout *column, const QString &title, std::string_view section);
@@ -59,17 +66,23 @@ private:
     void addText(QFormLayout *form, const PlanKey &key);
     void addNumber(QFormLayout *form, const PlanKey &key);
     void addDataLabel(QFormLayout *form);
-    void bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh);
+    /// Binds the field just added; it refreshes when its own key or one of `alsoWatches` changes.
+    void bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh, QStringList alsoWatches = {});
     QLabel *addProblemLabel(QFormLayout *form);
     /// Pushes the edit of one key (nothing when the value is the plan's already or the editor is refreshing).
     void pushValue(const PlanKey &key, const KeyValue &value);
 
+    /// Every field (at construction).
     void refresh();
+    /// The fields the last edit's keys touched, and every problem and row visibility.
+    void refreshChanged();
+    void refreshFields(const QSet<QString> *changed);
 
     PlanDocument *m_document;
     std::vector<Binding> m_bindings;
     QLabel *m_dataLabel = nullptr;
     bool m_updating = false;
+    QSet<QString> m_changedKeys; ///< keyChanged paths since the last estimateChanged
 };
 
 } // namespace trainplan

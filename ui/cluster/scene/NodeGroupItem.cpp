@@ -31,6 +31,17 @@ NodeGroupItem::NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, 
     layout();
 }
 
+void NodeGroupItem::place(int index, std::int64_t firstNode, int deviceColour, qreal y)
+{
+    prepareGeometryChange();
+    m_index = index;
+    m_firstNode = firstNode;
+    m_deviceColour = deviceColour;
+    setPos(kMargin, y);
+    layout();
+    update();
+}
+
 QRectF NodeGroupItem::boundingRect() const
 {
     return {0, 0, m_canvas->sceneWidth() - 2 * kMargin, m_height};

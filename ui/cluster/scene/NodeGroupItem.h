@@ -2,8 +2,8 @@
 // One node group on the cluster canvas, drawn in full in paint(): a header (template, device, link, node
 // count, the group's step time in a mixed cluster) and its nodes of GPU cells, coloured by the canvas's
 // overlay. A group of thousands of nodes is drawn aggregated (a row of nodes, an ellipsis, the last node)
-// until expanded. The canvas rebuilds its items on a plan change, so the group, its first node and its
-// colour are fixed for an item's life.
+// until expanded. An item shows one node group for its life (the canvas replaces it when that group's
+// values change); place() moves it when groups before it come, go or grow, or the estimate changes.
 
 #include <QGraphicsItem>
 #include <QPalette>
@@ -21,6 +21,10 @@ public:
     NodeGroupItem(ClusterCanvas *canvas, int index, NodeGroup group, std::int64_t firstNode, int deviceColour, qreal y);
 
     int index() const { return m_index; }
+    /// Its position in the list, its first node, its device's colour and its top; lays the item out again
+    /// (the header shows the group's step time from the estimate).
+    void place(int index, std::int64_t firstNode, int deviceColour, qreal y);
+    const NodeGroup &group() const { return m_group; }
     QRectF boundingRect() const override;
     qreal height() const { return m_height; }
     /// The Expand/Collapse link: at the end of the header's last detail line, or on a line of its own.
