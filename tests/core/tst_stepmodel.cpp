@@ -16,6 +16,7 @@
 #include "core/step/StepModel.h"
 #include "core/memory/ModelState.h"
 #include "core/step/StepTimeline.h"
+#include "io/plan/CatalogJson.h"
 
 using namespace trainplan;
 
@@ -56,6 +57,10 @@ private slots:
     void pipelineIdleTermByHand();
     void dataCommTermByHand();
     void optimizerTermByHand();
+    void computeTermsByHand();
+    void contextCommTermByHand();
+    void expertCommTermByHand();
+    void activationOffloadTermByHand();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -449,6 +454,143 @@ void TestStepModel::optimizerTermByHand()
     QCOMPARE(stepParts(plan, e.step)[std::size_t(StepPart::Optimizer)], expected);
     // About 24 GB of traffic per rank at 3.35 TB/s: under 20 ms.
     QVERIFY(expected > 0.003 && expected < 0.02);
+}
+
+namespace {
+/// A device with no per-kernel cost (matmul and memory efficiency 1, no half size), so a compute-bound
+/// kernel takes its FLOPs over the peak exactly; memory at the largest bandwidth a device may declare.
+Plan idealDevicePlan(double peak)
+{
+    Plan plan = test::presetPlan("gpt2-small", 1, 1, 1, 1, 1);
+    DeviceSpec d = io::customDeviceTemplate();
+    d.id = "ideal";
+    d.name = "Ideal accelerator";
+    d.memoryBytes = 80e9;
+    d.peakFlopsPerSecond[std::size_t(Precision::BF16)] = peak;
+    d.memoryBandwidthBytesPerSecond = 1e14;
+    d.matmulEfficiency = {1.0, 0.0};
+    d.memoryEfficiency = {1.0, 0.0};
+    d.attentionEfficiency = 1.0;
+    d.hostLaunchSeconds = 0;
+    d.scheduleStepSeconds = 0;
+    plan.cluster.customDevices = {d};
+    plan.cluster.setGroups({{"", "ideal", 1, 1, ""}});
+    plan.training.precision = Precision::BF16;
+    plan.training.flashAttention = true;
+    plan.training.recompute = Recompute::None;
+    return plan;
+}
+} // namespace
+
+// Forward, backward and recompute by hand, from the FLOPs of the reference's transformer (Narayanan et al.
+// 2021): a GPT layer's forward is 24 s h^2 (QKV 6, output 2, MLP 16) plus the attention's 4 s^2 h, which
+// causal flash attention halves (Dao 2023: the blocks above the diagonal are skipped); the output layer adds
+// 2 s h V. The backward computes two matmuls per forward one (input and weight gradients), and flash
+// attention's backward five per two forward (2.5x: it recomputes the scores). Full recomputation replays the
+// layers' forward. GPT-2 small, one sequence on an ideal device: the elementwise kernels do not depend on the
+// peak, so the FLOPs each term holds are (T(p1) - T(p2)) / (1/p1 - 1/p2).
+void TestStepModel::computeTermsByHand()
+{
+    const double p1 = 100e12, p2 = 400e12;
+    const auto flopsOf = [&](StepPart part, Recompute recompute) {
+        Plan a = idealDevicePlan(p1), b = idealDevicePlan(p2);
+        a.training.recompute = b.training.recompute = recompute;
+        const Estimate ea = estimate(a, io::builtinCatalog(), EstimateOptions::analytic());
+        const Estimate eb = estimate(b, io::builtinCatalog(), EstimateOptions::analytic());
+        if (!ea.valid || !eb.valid)
+            qFatal("invalid: %s", ea.problems.empty() ? "?" : toString(ea.problems.front()).c_str());
+        return (stepParts(a, ea.step)[std::size_t(part)] - stepParts(b, eb.step)[std::size_t(part)]) / (1 / p1 - 1 / p2);
+    };
+    const double s = 1024, h = 768, V = 50257, L = 12;
+    const double layerGemms = 24 * s * h * h, attention = 4 * s * s * h / 2, logits = 2 * s * h * V;
+    const double forward = L * (layerGemms + attention) + logits; // 272.3 GFLOP
+    TP_COMPARE_REL(flopsOf(StepPart::Forward, Recompute::None), forward, 1e-9);
+    TP_COMPARE_REL(flopsOf(StepPart::Backward, Recompute::None), 2 * (L * layerGemms + logits) + 2.5 * L * attention,
+                   1e-9);
+    TP_COMPARE_REL(flopsOf(StepPart::Recompute, Recompute::Full), L * (layerGemms + attention), 1e-9);
+    QCOMPARE(flopsOf(StepPart::Recompute, Recompute::None), 0.0);
+    // What is left at one peak is the memory-bound kernels (norms, GELU, residuals, the embedding, the loss)
+    // at 100 TB/s: a little, never negative.
+    const Plan plan = idealDevicePlan(p1);
+    const double t = stepParts(plan, estimate(plan, io::builtinCatalog(), EstimateOptions::analytic()).step)
+                         [std::size_t(StepPart::Forward)];
+    QVERIFY2(t >= forward / p1 && t < 1.01 * forward / p1, qPrintable(QString::number(t)));
+}
+
+// The context-parallel term by hand for the all-to-all exchange (DeepSpeed-Ulysses, Jacobs et al. 2023): Llama
+// 2 7B with its sequence over 2 GPUs of a DGX H100. Each layer's forward exchanges the local tokens' Q, K and
+// V heads (s/c x (h + 2 kv) BF16 values) and then the attention's output (s/c x h), the backward the same
+// again; nothing overlaps them. An all-to-all of B bytes inside a node: (n - 1) latency + (n - 1)/n B over
+// the link's achieved bandwidth.
+void TestStepModel::contextCommTermByHand()
+{
+    Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 64, "h100-sxm5-80gb"); // one node of 8
+    plan.parallel.data = 4;
+    plan.parallel.context = 2;
+    plan.parallel.contextComm = ContextComm::AllToAll;
+    plan.training.flashAttention = true;
+    plan.training.recompute = Recompute::None;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+    const LinkTier link = clusterLinks(plan, *e.device).contextGroup.intraNode;
+    const double tokens = 4096.0 / 2, h = 4096, kv = 4096; // MHA: 32 key/value heads of 128
+    const auto a2a = [&](double bytes) { return link.latencySeconds + 0.5 * bytes / link.bandwidthBytesPerSecond; };
+    const double perPass = a2a(2.0 * tokens * (h + 2 * kv)) + a2a(2.0 * tokens * h);
+    const double m = 64.0 / 4.0;
+    TP_COMPARE_REL(stepParts(plan, e.step)[std::size_t(StepPart::ContextComm)], m * 32.0 * 2.0 * perPass, 1e-12);
+}
+
+// The expert term by hand (Megatron-Core's all-to-all dispatcher, Fedus et al. 2022): Mixtral 8x7B with its 8
+// experts over the 8 GPUs of a DGX H100, tokens dropped at capacity 1 so the busiest expert holds its even
+// share. Each MoE layer's pass dispatches every token's k = 2 copies (s x h BF16 values each) and combines
+// them back: two all-to-alls of 2 s h k bytes, forward and backward, none overlapped.
+void TestStepModel::expertCommTermByHand()
+{
+    Plan plan = test::presetPlan("mixtral-8x7b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    plan.parallel.expert = 8;
+    plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+    plan.parallel.expertCommOverlap = false;
+    plan.training.capacityFactor = 1.0;
+    plan.training.flashAttention = true;
+    plan.training.recompute = Recompute::None;
+    const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+    QCOMPARE(plan.training.busiestExpertLoad(), 1.0);
+    const LinkTier link = clusterLinks(plan, *e.device).expertGroup.intraNode;
+    const double bytes = 2.0 * 4096 * 4096 * 2; // s h BF16 values, k = 2 copies
+    const double a2a = 7 * link.latencySeconds + 7.0 / 8.0 * bytes / link.bandwidthBytesPerSecond;
+    const double perLayer = 2.0 /* forward, backward */ * 2.0 /* dispatch, combine */ * a2a;
+    const double m = 64.0 / 8.0;
+    TP_COMPARE_REL(stepParts(plan, e.step)[std::size_t(StepPart::ExpertComm)], m * 32.0 * perLayer, 1e-12);
+}
+
+// The activation-offload term by hand (Megatron-Core's cpu_offloading): each offloaded layer's stored
+// tensors go to the host behind the next layer's forward and come back behind the backward; what a copy
+// takes beyond the layer it hides behind is exposed. GPT-2 small on the ideal device with flash attention
+// stores 34 s h bytes per layer (Korthikanti et al. 2022, Eq. 1 without the s^2 terms flash attention never
+// stores; its FP32 log-sum-exp per head and token, 4 a s bytes, 0.2% here, is not counted). Over a host link
+// slow enough that
+// every copy outlasts its layer, two link speeds B1 and B2 differ by layers x 2 copies x bytes x (1/B1 - 1/B2).
+void TestStepModel::activationOffloadTermByHand()
+{
+    const auto offload = [](double link) {
+        Plan plan = idealDevicePlan(100e12);
+        plan.training.activationOffloadLayers = 6;
+        plan.cluster.overrides.hostLinkBandwidthBytesPerSecond = link;
+        const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        if (!e.valid)
+            qFatal("invalid: %s", e.problems.empty() ? "?" : toString(e.problems.front()).c_str());
+        return std::pair{stepParts(plan, e.step)[std::size_t(StepPart::ActivationOffload)],
+                         e.memory.stages[0].activations.perLayerBytes};
+    };
+    const double s = 1024, h = 768, a = 12;
+    const auto [slow, perLayer] = offload(1e9);
+    const auto [fast, unused] = offload(2e9);
+    TP_COMPARE_REL(perLayer, 34 * s * h, 1e-12);
+    QVERIFY(4 * a * s < 0.002 * perLayer);
+    TP_COMPARE_REL(slow - fast, 6 * 2 * perLayer * (1 / 1e9 - 1 / 2e9), 1e-9);
+    // At 1 GB/s a 26.8 MB copy takes 27 ms, a layer's forward on the ideal device 0.16 ms: nearly all exposed.
+    QVERIFY(slow > 0.95 * 6 * 2 * perLayer / 1e9 && slow < 6 * 2 * perLayer / 1e9);
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestStepModel)
