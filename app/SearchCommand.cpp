@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 
 #include <map>
+#include <variant>
 
 #include "app/CommandLine.h"
 #include "core/common/Units.h"
@@ -93,76 +94,107 @@ bool applyFixes(const QStringList &items, SearchConstraints &constraints, QStrin
     return true;
 }
 
-int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
-{
-    CommandLine line(QStringLiteral("search"),
-                     QStringLiteral("Every plan for the model, batch and cluster, fastest first, as JSON: top plans, the "
-                                    "Pareto front and the rejected plans by cause.\n")
-                         + exitCodesHelp(false) + QStringLiteral(" A search with no feasible plan exits 0 and says why."),
-                     QString::fromLatin1(kUsage));
-    const QCommandLineOption top(QStringLiteral("top"), QStringLiteral("Plans to list (1-100000, default 10)."), QStringLiteral("N"));
-    const QCommandLineOption nodes(QStringLiteral("nodes"), QStringLiteral("Node counts to try: N or MIN-MAX."), QStringLiteral("range"));
-    const QCommandLineOption headroom(QStringLiteral("min-headroom"), QStringLiteral("Free memory every stage must keep, GiB."),
-                                      QStringLiteral("GiB"));
-    const QCommandLineOption fix(QStringLiteral("fix"),
-                                 QStringLiteral("Hold dimensions at a value, KEY=VALUE[,...]; keys: %1.").arg(dimensionList()),
-                                 QStringLiteral("KEY=VALUE"));
-    const QCommandLineOption margin(QStringLiteral("keep-margin"),
-                                    QStringLiteral("Reject tight plans: each must keep the plan's training.memory_margin of capacity free "
-                                                   "(the default)."));
-    const QCommandLineOption noMargin(QStringLiteral("allow-tight"),
-                                      QStringLiteral("List tight plans too: those that fit only within the plan's memory margin."));
-    const QCommandLineOption across(QStringLiteral("allow-tensor-across-nodes"), QStringLiteral("Allow tensor groups larger than a node."));
-    const QCommandLineOption noOffload(QStringLiteral("no-offload"), QStringLiteral("Never offload the optimizer state."));
-    const QCommandLineOption threads(QStringLiteral("threads"), QStringLiteral("Worker threads (1-256; default: all)."), QStringLiteral("N"));
-    for (const QCommandLineOption *o : {&top, &nodes, &headroom, &margin, &noMargin, &fix, &across, &noOffload, &threads})
-        line.addOption(*o);
-    if (const std::optional<int> done = line.parse(arguments, out, err))
-        return *done;
+namespace {
 
+/// The search command's options, each added to its command line.
+struct SearchOptions
+{
+    QCommandLineOption top{QStringLiteral("top"), QStringLiteral("Plans to list (1-100000, default 10)."),
+                           QStringLiteral("N")};
+    QCommandLineOption nodes{QStringLiteral("nodes"), QStringLiteral("Node counts to try: N or MIN-MAX."),
+                             QStringLiteral("range")};
+    QCommandLineOption headroom{QStringLiteral("min-headroom"),
+                                QStringLiteral("Free memory every stage must keep, GiB."), QStringLiteral("GiB")};
+    QCommandLineOption fix{
+        QStringLiteral("fix"),
+        QStringLiteral("Hold dimensions at a value, KEY=VALUE[,...]; keys: %1.").arg(dimensionList()),
+        QStringLiteral("KEY=VALUE")};
+    QCommandLineOption margin{QStringLiteral("keep-margin"),
+                              QStringLiteral("Reject tight plans: each must keep the plan's training.memory_margin of "
+                                             "capacity free (the default).")};
+    QCommandLineOption noMargin{
+        QStringLiteral("allow-tight"),
+        QStringLiteral("List tight plans too: those that fit only within the plan's memory margin.")};
+    QCommandLineOption across{QStringLiteral("allow-tensor-across-nodes"),
+                              QStringLiteral("Allow tensor groups larger than a node.")};
+    QCommandLineOption noOffload{QStringLiteral("no-offload"), QStringLiteral("Never offload the optimizer state.")};
+    QCommandLineOption threads{QStringLiteral("threads"), QStringLiteral("Worker threads (1-256; default: all)."),
+                               QStringLiteral("N")};
+
+    explicit SearchOptions(CommandLine &line)
+    {
+        for (const QCommandLineOption *o :
+             {&top, &nodes, &headroom, &margin, &noMargin, &fix, &across, &noOffload, &threads})
+            line.addOption(*o);
+    }
+};
+
+/// The constraints the options set, or the usage error's exit code (its message written) for a malformed one.
+std::variant<SearchConstraints, int> constraintsFrom(const CommandLine &line, const SearchOptions &o, QTextStream &err)
+{
     SearchConstraints constraints;
     std::int64_t n = 0;
-    if (line.isSet(top)) {
-        if (!positiveInt(line.value(top), n, 100000))
+    if (line.isSet(o.top)) {
+        if (!positiveInt(line.value(o.top), n, 100000))
             return line.usageError(err, QStringLiteral("--top: must be a whole number from 1 to 100000"));
         constraints.top = std::size_t(n);
     }
-    if (line.isSet(threads)) {
-        if (!positiveInt(line.value(threads), n, 256))
+    if (line.isSet(o.threads)) {
+        if (!positiveInt(line.value(o.threads), n, 256))
             return line.usageError(err, QStringLiteral("--threads: must be a whole number from 1 to 256"));
         constraints.threads = int(n);
     }
-    if (line.isSet(nodes) && !parseNodes(line.value(nodes), constraints))
+    if (line.isSet(o.nodes) && !parseNodes(line.value(o.nodes), constraints))
         return line.usageError(err, QStringLiteral("--nodes: must be N or MIN-MAX with 1 <= MIN <= MAX <= 1048576"));
-    if (line.isSet(headroom)) {
+    if (line.isSet(o.headroom)) {
         bool ok = false;
-        const double gib = line.value(headroom).toDouble(&ok);
+        const double gib = line.value(o.headroom).toDouble(&ok);
         if (!ok || !(gib >= 0) || gib > 1e6)
             return line.usageError(err, QStringLiteral("--min-headroom: must be a number of GiB >= 0"));
         constraints.minHeadroomBytes = gib * units::GiB;
     }
-    if (line.isSet(margin) && line.isSet(noMargin))
+    if (line.isSet(o.margin) && line.isSet(o.noMargin))
         return line.usageError(err, QStringLiteral("--keep-margin and --allow-tight contradict each other"));
-    constraints.keepMemoryMargin = !line.isSet(noMargin);
-    constraints.allowTensorAcrossNodes = line.isSet(across);
-    constraints.allowOffload = !line.isSet(noOffload);
+    constraints.keepMemoryMargin = !line.isSet(o.noMargin);
+    constraints.allowTensorAcrossNodes = line.isSet(o.across);
+    constraints.allowOffload = !line.isSet(o.noOffload);
     QString error;
     QStringList items;
-    for (const QString &value : line.values(fix))
+    for (const QString &value : line.values(o.fix))
         items << value.split(QLatin1Char(','), Qt::SkipEmptyParts);
     if (!applyFixes(items, constraints, &error))
         return line.usageError(err, error);
+    return constraints;
+}
+
+} // namespace
+
+int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
+{
+    CommandLine line(
+        QStringLiteral("search"),
+        QStringLiteral("Every plan for the model, batch and cluster, fastest first, as JSON: top plans, the "
+                       "Pareto front and the rejected plans by cause.\n") +
+            exitCodesHelp(false) + QStringLiteral(" A search with no feasible plan exits 0 and says why."),
+        QString::fromLatin1(kUsage));
+    const SearchOptions options(line);
+    if (const std::optional<int> done = line.parse(arguments, out, err))
+        return *done;
+    const std::variant<SearchConstraints, int> constraints = constraintsFrom(line, options, err);
+    if (const int *exit = std::get_if<int>(&constraints))
+        return *exit;
 
     const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
     if (!plan)
         return InvalidInput;
     const Catalog &catalog = io::builtinCatalog();
-    const SearchOutcome outcome = searchPlans(*plan, catalog, constraints);
+    const SearchConstraints &c = std::get<SearchConstraints>(constraints);
+    const SearchOutcome outcome = searchPlans(*plan, catalog, c);
     if (!outcome.valid) {
         err << line.planPath() << ": " << QString::fromStdString(outcome.error) << '\n';
         return InvalidInput;
     }
-    out << QJsonDocument(io::searchToJson(outcome, constraints, catalog)).toJson(QJsonDocument::Indented);
+    out << QJsonDocument(io::searchToJson(outcome, c, catalog)).toJson(QJsonDocument::Indented);
     return Ok;
 }
 

@@ -479,7 +479,8 @@ void MemoryChartView::drawStages()
     capacity->setProperty(kLegendOptional, true); // the title gives it
     capacity->append(-0.5, memory.capacityBytes / GiB);
     capacity->append(double(memory.stages.size()) - 0.5, memory.capacityBytes / GiB);
-    capacity->setPen(QPen(memory.fits ? palette().color(QPalette::WindowText) : chartstyle::warning(palette()), 2, Qt::DashLine));
+    capacity->setPen(
+        QPen(memory.fits ? palette().windowText().color() : chartstyle::warning(palette()), 2, Qt::DashLine));
     c->addSeries(capacity);
     capacity->attachAxis(x);
     capacity->attachAxis(y);

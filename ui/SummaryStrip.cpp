@@ -362,12 +362,23 @@ void SummaryStrip::refresh()
         refreshDeltas();
         return;
     }
-    const MemoryEstimate &m = e.memory;
-    const StepEstimate &s = e.step;
-    const QString memoryTip = tr("Device-used peak over the step of the most loaded stage, as nvidia-smi shows it: the tensors "
-                                 "(allocated %1), the caching allocator's overhead (reserved %2), then CUDA context, NCCL "
-                                 "buffers and library workspaces")
-                                  .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1));
+    refreshMemory(e.memory);
+    refreshSpeed(e);
+    refreshRun(e);
+    setBottleneck(bottleneckForms(e.step),
+                  tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
+                     "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
+                     "capacity when the plan does not fit"));
+    refreshDeltas();
+}
+
+void SummaryStrip::refreshMemory(const MemoryEstimate &m)
+{
+    const QString memoryTip =
+        tr("Device-used peak over the step of the most loaded stage, as nvidia-smi shows it: the tensors "
+           "(allocated %1), the caching allocator's overhead (reserved %2), then CUDA context, NCCL "
+           "buffers and library workspaces")
+            .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1));
     m_fit->setWarning(!m.fits || m.tight);
     if (m.fits && m.tight) {
         const MemoryPressure pressure = memoryPressure(m);
@@ -377,51 +388,72 @@ void SummaryStrip::refresh()
         m_fit->set(tr("Fits, tight"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
                    memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3. "
                                   "%4 %5% larger would not fit")
-                                   .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1), largest.join(QStringLiteral(", ")),
-                                        QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0)));
+                                   .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1),
+                                        largest.join(QStringLiteral(", ")), QLatin1String(pressure.label),
+                                        fmt::number(100 * pressure.growthToOverflow, 0)));
     } else if (m.fits)
         m_fit->set(tr("Fits"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
                    memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else
-        m_fit->set(tr("Does not fit"), peakForms(tr("needs"), m.peakBytes, m.capacityBytes),
-                   tr("Stage %1 needs %2 of %3 (%4 over). ").arg(m.peakStage).arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0),
-                                                               fmt::gib(-m.headroomBytes(), 1)) + memoryTip);
+        m_fit->set(
+            tr("Does not fit"), peakForms(tr("needs"), m.peakBytes, m.capacityBytes),
+            tr("Stage %1 needs %2 of %3 (%4 over). ")
+                    .arg(m.peakStage)
+                    .arg(fmt::gib(m.peakBytes, 1), fmt::gib(m.capacityBytes, 0), fmt::gib(-m.headroomBytes(), 1)) +
+                memoryTip);
+}
+
+void SummaryStrip::refreshSpeed(const Estimate &e)
+{
+    const StepEstimate &s = e.step;
     // The error band (issue 37) on the captions, a warning mark outside the validated runs (the tooltip says
     // which dimensions): the tiles are narrow.
-    const QString band = io::accuracyBand(e.accuracy) + (e.accuracy.assessed && !e.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
+    const QString band = io::accuracyBand(e.accuracy) +
+                         (e.accuracy.assessed && !e.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
     const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(e.accuracy));
     m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), {tr("per step %1").arg(band)},
-                tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + optimizer.\nTraffic "
-                   "floor: %1").arg(io::trafficFloorSummary(s)) + accuracy);
-    m_tokens->set(fmt::count(s.tokensPerSecond, 1), {tr("tokens/s %1").arg(band)}, tr("global batch x sequence length / step time") + accuracy);
-    QString mfuTip = tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
-                         .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0), fmt::percent(s.hfu, 1));
+                tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + "
+                   "optimizer.\nTraffic "
+                   "floor: %1")
+                        .arg(io::trafficFloorSummary(s)) +
+                    accuracy);
+    m_tokens->set(fmt::count(s.tokensPerSecond, 1), {tr("tokens/s %1").arg(band)},
+                  tr("global batch x sequence length / step time") + accuracy);
+    QString mfuTip =
+        tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
+            .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0),
+                 fmt::percent(s.hfu, 1));
     QStringList mfuCaption{tr("MFU")};
     if (!e.nodeGroups.empty()) {
         mfuCaption = QStringList{tr("MFU; %1 idle").arg(fmt::percent(e.idleShare, 0)), tr("MFU")};
-        mfuTip += tr("\nMixed cluster: the peak of every GPU counts; the faster node groups wait for the slowest for %1 "
-                     "of all GPU-time").arg(fmt::percent(e.idleShare, 1));
+        mfuTip +=
+            tr("\nMixed cluster: the peak of every GPU counts; the faster node groups wait for the slowest for %1 "
+               "of all GPU-time")
+                .arg(fmt::percent(e.idleShare, 1));
     }
     m_mfu->set(fmt::percent(s.mfu, 1), mfuCaption, mfuTip);
+}
+
+void SummaryStrip::refreshRun(const Estimate &e)
+{
+    const MemoryEstimate &m = e.memory;
+    const StepEstimate &s = e.step;
     const RunEstimate &run = e.run;
     const RunConfig &rc = m_document->plan().run;
     m_run->setWarning(!m.fits);
     if (!m.fits)
-        m_run->set(tr("Does not fit"), {tr("no time or cost to train"), tr("no cost")}, tr("A plan that does not fit the GPUs' memory cannot run"));
+        m_run->set(tr("Does not fit"), {tr("no time or cost to train"), tr("no cost")},
+                   tr("A plan that does not fit the GPUs' memory cannot run"));
     else
-        m_run->set(tr("%1 days").arg(fmt::number(run.days, run.days < 10 ? 1 : 0)),
-                   {tr("%1 for %2 tokens").arg(fmt::currency(run.cost, rc.currency), fmt::count(rc.tokenBudget, 0)),
-                    fmt::currency(run.cost, rc.currency)},
-                   tr("Token budget %1 / (global batch x sequence length) = %2 steps x %3 s = %4 days without failures (%5 "
-                      "with checkpoints, failures and restarts); cost = %6 GPU-hours x %7 per GPU-hour")
-                       .arg(fmt::count(rc.tokenBudget, 1), fmt::grouped(run.steps), fmt::number(s.stepSeconds, 3),
-                            fmt::number(run.days, 1), fmt::number(run.daysWithFailures, 1), fmt::grouped(run.gpuHours),
-                            fmt::currency(rc.pricePerGpuHour, rc.currency)));
-    setBottleneck(bottleneckForms(s),
-                  tr("The largest share of the step among arithmetic (compute-bound kernels), memory movement "
-                                "(bandwidth-bound kernels and the optimizer), exposed communication and pipeline idle time; "
-                                "capacity when the plan does not fit"));
-    refreshDeltas();
+        m_run->set(
+            tr("%1 days").arg(fmt::number(run.days, run.days < 10 ? 1 : 0)),
+            {tr("%1 for %2 tokens").arg(fmt::currency(run.cost, rc.currency), fmt::count(rc.tokenBudget, 0)),
+             fmt::currency(run.cost, rc.currency)},
+            tr("Token budget %1 / (global batch x sequence length) = %2 steps x %3 s = %4 days without failures (%5 "
+               "with checkpoints, failures and restarts); cost = %6 GPU-hours x %7 per GPU-hour")
+                .arg(fmt::count(rc.tokenBudget, 1), fmt::grouped(run.steps), fmt::number(s.stepSeconds, 3),
+                     fmt::number(run.days, 1), fmt::number(run.daysWithFailures, 1), fmt::grouped(run.gpuHours),
+                     fmt::currency(rc.pricePerGpuHour, rc.currency)));
 }
 
 void SummaryStrip::refreshNextStep()

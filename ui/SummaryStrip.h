@@ -16,6 +16,8 @@ class QPushButton;
 namespace trainplan {
 
 class PlanDocument;
+struct Estimate;
+struct MemoryEstimate;
 
 /// The first of `forms` (longest first) that is at most `width` pixels in `metrics`; the last one otherwise.
 QString firstThatFits(const QStringList &forms, const QFontMetrics &metrics, int width);
@@ -86,6 +88,10 @@ protected:
 
 private:
     void refresh();
+    /// The tiles of a valid estimate: memory, speed (step, tokens, MFU), the run's time and cost.
+    void refreshMemory(const MemoryEstimate &m);
+    void refreshSpeed(const Estimate &e);
+    void refreshRun(const Estimate &e);
     void refreshDeltas();
     void showInvalid();
     /// Shows the longest of `forms` that wraps into the bottleneck tile's lines (the whole text in its tooltip).

@@ -620,7 +620,8 @@ const std::array kKeys{
     PlanKey{.path = "parallel.offload_optimizer", .type = KeyType::Bool, .label = "Offload optimizer",
             .noun = "optimizer offload",
             .tooltip = "optimizer state in host memory and its update on the host (ZeRO-Offload): gradients over the "
-                       "host link behind the backward, the update through the host's memory, parameters back",
+                       "host link (behind the backward under DeepSpeed and FSDP2, after it under Megatron-Core), the "
+                       "update through the host's memory, parameters back",
             .defaultText = "false",
             .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::offloadOptimizer>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .label = "Gradient bucket",

@@ -45,9 +45,10 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "Megatron-Core nccl_ub; Transformer Engine fp8.py"},
     {"the optimizer step over this rank's shard of the parameters (/ the shard ranks with ZeRO >= 1): its state "
      "bytes read and written at HBM bandwidth, + the low-precision weight copies' refresh; offloaded: gradients to "
-     "the host beyond the last backward, the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, "
-     "and the parameters back",
-     "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); STREAM Triad (McCalpin)"},
+     "the host (after the backward under Megatron-Core, what outlasts the last backward under DeepSpeed and FSDP2), "
+     "the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, and the parameters back",
+     "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); Megatron-Core hybrid_optimizer.py; STREAM Triad "
+     "(McCalpin)"},
     {"m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "
      "cost; a dropless MoE layer waits for its token counts: a pass of its own; CUDA graphs replay the launches)",
      "Megatron-Core token_dispatcher.py (the host sync before the all-to-all); launch cost per host fitted "

@@ -788,79 +788,138 @@ QList<QStringList> softwareRows(const Context &c)
     return rows;
 }
 
-void sourcesSection(PageFlow &flow, const Context &c)
+/// The pipeline's schedule and its per-chunk host step.
+QList<QStringList> scheduleRows(const Context &c)
 {
-    const RunConfig &r = c.plan.run;
-    flow.heading(QObject::tr("10. Assumptions and sources"));
-    QList<QStringList> rows = sourceRows(c);
+    QList<QStringList> rows;
     rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
                         QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
     if (c.plan.parallel.pipeline > 1 && c.device.scheduleStepSeconds > 0)
-        rows << QStringList{QObject::tr("Schedule step"),
-                            QObject::tr("%1 µs of host time exposed at each model-chunk pass (2 × %2 per micro-batch on a stage)")
-                                .arg(fmt::number(c.device.scheduleStepSeconds * 1e6, 0))
-                                .arg(c.plan.parallel.virtualStages),
-                            QObject::tr("fitted on NVIDIA's DGX Cloud and Megatron-Bridge recipe runs (docs/CALIBRATION.md)")};
-    rows << softwareRows(c);
+        rows << QStringList{
+            QObject::tr("Schedule step"),
+            QObject::tr("%1 µs of host time exposed at each model-chunk pass (2 × %2 per micro-batch on a stage)")
+                .arg(fmt::number(c.device.scheduleStepSeconds * 1e6, 0))
+                .arg(c.plan.parallel.virtualStages),
+            QObject::tr("fitted on NVIDIA's DGX Cloud and Megatron-Bridge recipe runs (docs/CALIBRATION.md)")};
+    return rows;
+}
+
+/// The expert dispatch's formula for the plan's dispatcher.
+QList<QStringList> expertDispatchRows(const Context &c)
+{
+    QList<QStringList> rows;
     if (c.plan.model.isMoe() && c.plan.parallel.expert > 1)
         rows << (isFlexDispatcher(c.plan.parallel.expertDispatcher)
-                     ? QStringList{c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp ? QObject::tr("Expert dispatch (DeepEP)")
-                                                                                               : QObject::tr("Expert dispatch (HybridEP)"),
-                                   QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ NVLink, q·s·h·D·(N−1)/N ÷ NIC)], "
+                     ? QStringList{c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
+                                       ? QObject::tr("Expert dispatch (DeepEP)")
+                                       : QObject::tr("Expert dispatch (HybridEP)"),
+                                   QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ NVLink, "
+                                               "q·s·h·D·(N−1)/N ÷ NIC)], "
                                                "D = R(1 − (1 − 1/R)ᵏ) nodes reached of the R a token may use"),
-                                   QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64); DeepSeek-V3 report "
+                                   QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64); "
+                                               "DeepSeek-V3 report "
                                                "Sec. 2.1.2 (node-limited routing)")}
-                     : QStringList{QObject::tr("Expert dispatch (all-to-all)"),
-                                   QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, k·q·s·h·(n−m)/n ÷ network)], "
-                                               "m ranks of the group per node"),
-                                   QObject::tr("Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
-    rows << QStringList{QObject::tr("Error band"), io::accuracySummary(c.e.accuracy).toHtmlEscaped(),
-                        QObject::tr("held-out errors of the published runs (resources/accuracy/heldout_runs.csv; docs/CALIBRATION.md, "
-                                    "\"Error bands\")")};
-    rows << QStringList{QObject::tr("Traffic floor"), io::trafficFloorSummary(c.e.step).toHtmlEscaped(),
-                        QObject::tr("bytes each rank must move at the links' nominal figures (NCCL rings enter each node once per "
-                                    "channel; in-network reduction saves at most half an all-reduce)")};
+                     : QStringList{
+                           QObject::tr("Expert dispatch (all-to-all)"),
+                           QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, "
+                                       "k·q·s·h·(n−m)/n ÷ network)], "
+                                       "m ranks of the group per node"),
+                           QObject::tr(
+                               "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
+    return rows;
+}
+
+/// The error band, the traffic floor and how hidden collectives are costed.
+QList<QStringList> communicationRows(const Context &c)
+{
+    QList<QStringList> rows;
+    rows << QStringList{
+        QObject::tr("Error band"), io::accuracySummary(c.e.accuracy).toHtmlEscaped(),
+        QObject::tr("held-out errors of the published runs (resources/accuracy/heldout_runs.csv; docs/CALIBRATION.md, "
+                    "\"Error bands\")")};
+    rows << QStringList{
+        QObject::tr("Traffic floor"), io::trafficFloorSummary(c.e.step).toHtmlEscaped(),
+        QObject::tr("bytes each rank must move at the links' nominal figures (NCCL rings enter each node once per "
+                    "channel; in-network reduction saves at most half an all-reduce)")};
     if (c.plan.parallel.zeroStage >= 3 && c.plan.parallel.data * c.plan.parallel.context > 1)
-        rows << QStringList{QObject::tr("ZeRO-3 overlap"),
-                            QObject::tr("per unit and pass: the next unit's gather behind this unit's compute; the first gather of "
-                                        "each pass and the last reduce-scatter exposed; gathered again for backward unless kept "
-                                        "(reshard_after_forward)"),
-                            QObject::tr("Rajbhandari et al. 2020 (ZeRO, Sec. 7); Zhao et al. 2023 (PyTorch FSDP, Sec. 3.3)")};
-    rows << QStringList{QObject::tr("Overlapped collectives"),
-                        QObject::tr("the compute beside a hidden collective loses NCCL's SMs (%1 of %2 across nodes, %3 inside one "
-                                    "NVLink domain) and, in its memory-bound kernels, the HBM the collective's bytes cross: %4 s this "
-                                    "step")
-                            .arg(16)
-                            .arg(fmt::number(c.device.multiprocessors, 0))
-                            .arg(5)
-                            .arg(fmt::number(c.e.step.dataParallelSlowdownSeconds, 2)),
-                        QObject::tr("Megatron-Core, megatron_fsdp DistributedDataParallelConfig.nccl_ub (SMs per all-gather and "
-                                    "reduce-scatter with NCCL user buffers)")};
-    if (const TrainingConfig &t = c.plan.training; t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights != MasterFormat::Fp32)
-        rows << QStringList{QObject::tr("Optimizer state"),
-                            QObject::tr("moments in %1, master copy in %2: %3 bytes per parameter of the optimizer's shard")
-                                .arg(QLatin1String(labelOf(t.optimizerMoments)), QLatin1String(labelOf(t.masterWeights)),
-                                     fmt::number(stateBytesPerParameter(t).optimizer, 0)),
-                            QObject::tr("Apex DistributedFusedAdam (dtype: moments and parameter shard); Megatron-Core's "
-                                        "precision-aware optimizer (--exp-avg-dtype, --main-params-dtype)")};
+        rows << QStringList{
+            QObject::tr("ZeRO-3 overlap"),
+            QObject::tr("per unit and pass: the next unit's gather behind this unit's compute; the first gather of "
+                        "each pass and the last reduce-scatter exposed; gathered again for backward unless kept "
+                        "(reshard_after_forward)"),
+            QObject::tr("Rajbhandari et al. 2020 (ZeRO, Sec. 7); Zhao et al. 2023 (PyTorch FSDP, Sec. 3.3)")};
+    rows << QStringList{
+        QObject::tr("Overlapped collectives"),
+        QObject::tr("the compute beside a hidden collective loses NCCL's SMs (%1 of %2 across nodes, %3 inside one "
+                    "NVLink domain) and, in its memory-bound kernels, the HBM the collective's bytes cross: %4 s this "
+                    "step")
+            .arg(16)
+            .arg(fmt::number(c.device.multiprocessors, 0))
+            .arg(5)
+            .arg(fmt::number(c.e.step.dataParallelSlowdownSeconds, 2)),
+        QObject::tr("Megatron-Core, megatron_fsdp DistributedDataParallelConfig.nccl_ub (SMs per all-gather and "
+                    "reduce-scatter with NCCL user buffers)")};
+    return rows;
+}
+
+/// The optimizer state's formats and its offload to the host.
+QList<QStringList> optimizerStateRows(const Context &c)
+{
+    QList<QStringList> rows;
+    if (const TrainingConfig &t = c.plan.training;
+        t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights != MasterFormat::Fp32)
+        rows << QStringList{
+            QObject::tr("Optimizer state"),
+            QObject::tr("moments in %1, master copy in %2: %3 bytes per parameter of the optimizer's shard")
+                .arg(QLatin1String(labelOf(t.optimizerMoments)), QLatin1String(labelOf(t.masterWeights)),
+                     fmt::number(stateBytesPerParameter(t).optimizer, 0)),
+            QObject::tr("Apex DistributedFusedAdam (dtype: moments and parameter shard); Megatron-Core's "
+                        "precision-aware optimizer (--exp-avg-dtype, --main-params-dtype)")};
     if (c.plan.parallel.offloadOptimizer)
-        rows << QStringList{QObject::tr("Optimizer offload"),
-                            QObject::tr("gradients to the host behind the last backward, the host's update of the node's shards through "
-                                        "0.7 of its %1 memory bandwidth, parameters back: %2 s of host update this step")
-                                .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(
-                                                                 c.device.hostMemoryBandwidthBytesPerSecond),
-                                                             0))
-                                .arg(fmt::number(c.e.step.hostUpdateSeconds, 2)),
-                            QObject::tr("Ren et al. 2021 (ZeRO-Offload, Sec. 4: gradients offloaded during backward); STREAM Triad "
-                                        "on two-socket servers (McCalpin)")};
-    rows << QStringList{QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(fmt::number(r.gpuMtbfHours, 0)),
-                        QObject::tr("Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
+        rows << QStringList{
+            QObject::tr("Optimizer offload"),
+            (c.plan.training.framework == Framework::Megatron
+                 ? QObject::tr("gradients to the host after the backward (Megatron-Core copies them in "
+                               "the optimizer step), ")
+                 : QObject::tr("gradients to the host behind the last backward, ")) +
+                QObject::tr("the host's update of the node's shards through 0.7 of its %1 memory "
+                            "bandwidth, parameters back: %2 s of host update this step")
+                    .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(
+                                                     c.device.hostMemoryBandwidthBytesPerSecond),
+                                                 0))
+                    .arg(fmt::number(c.e.step.hostUpdateSeconds, 2)),
+            QObject::tr("Ren et al. 2021 (ZeRO-Offload, Sec. 4: gradients offloaded during backward); "
+                        "Megatron-Core cpu_offloading/hybrid_optimizer.py (step: the copy after the "
+                        "backward); STREAM Triad on two-socket servers (McCalpin)")};
+    return rows;
+}
+
+/// Failures, checkpoints and the run's price.
+QList<QStringList> runRows(const Context &c)
+{
+    const RunConfig &r = c.plan.run;
+    QList<QStringList> rows;
+    rows << QStringList{
+        QObject::tr("GPU MTBF"), QObject::tr("%1 h per GPU").arg(fmt::number(r.gpuMtbfHours, 0)),
+        QObject::tr(
+            "Llama 3 (Dubey et al. 2024): 419 unexpected interruptions in 54 days on 16,384 GPUs ≈ 50,700 GPU-hours")};
     rows << QStringList{QObject::tr("Checkpoint interval"), QObject::tr("τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ"),
                         QObject::tr("Daly 2006; Young 1974")};
     rows << QStringList{QObject::tr("Price, storage, restart"),
-                        QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s").arg(money(c, r.pricePerGpuHour), fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
-                                                                         fmt::number(r.restartSeconds, 0)),
+                        QObject::tr("%1 per GPU-hour, %2 GB/s, %3 s")
+                            .arg(money(c, r.pricePerGpuHour),
+                                 fmt::gigabytesPerSecond(r.checkpointBandwidthBytesPerSecond, 1),
+                                 fmt::number(r.restartSeconds, 0)),
                         QObject::tr("user assumptions (plan keys run.*)")};
+    return rows;
+}
+
+void sourcesSection(PageFlow &flow, const Context &c)
+{
+    flow.heading(QObject::tr("10. Assumptions and sources"));
+    QList<QStringList> rows = sourceRows(c);
+    rows << scheduleRows(c) << softwareRows(c) << expertDispatchRows(c) << communicationRows(c) << optimizerStateRows(c)
+         << runRows(c);
     chunkedTable(flow, {QObject::tr("Assumption"), QObject::tr("Value or formula"), QObject::tr("Source")}, rows, 12);
 }
 

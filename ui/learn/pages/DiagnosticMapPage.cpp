@@ -49,8 +49,8 @@ public:
 protected:
     void paintFigure(QPainter &p, const QSizeF &size) override
     {
-        static const char *symptoms[] = {"model or batch does not fit", "compute units wait for tensors", "operations dominate step time",
-                                         "workers wait for collectives"};
+        static const char *symptoms[] = {"model or batch does not fit", "compute units wait for tensors",
+                                         "operations dominate step time", "workers wait for collectives"};
         static const char *responses[] = {"shard, recompute, offload", "fuse, reuse, increase intensity",
                                           "lower precision, better kernels", "overlap, reduce, place topology-aware"};
         const Estimate &e = m_document->estimate();
@@ -65,17 +65,22 @@ protected:
         // Every height is measured from the text at the font in force, so presentation mode's large type
         // grows the boxes instead of running out of them.
         const auto tall = [](const QFont &f, const QString &text, double width) {
-            return QFontMetricsF(f).boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text).height();
+            return QFontMetricsF(f)
+                .boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
+                .height();
         };
         std::array<std::array<QString, 3>, 4> boxes;
         std::array<double, 3> rowHeight{44, 44, 44};
         for (int j = 0; j < 4; ++j) {
-            boxes[std::size_t(j)] = {QString::fromLatin1(labelOf(Bottleneck(j))) + (j == limiting ? tr("  ◀ limits this plan") : QString()),
+            boxes[std::size_t(j)] = {QString::fromLatin1(labelOf(Bottleneck(j))) +
+                                         (j == limiting ? tr("  ◀ limits this plan") : QString()),
                                      tr(symptoms[j]), tr(responses[j])};
             for (std::size_t r = 0; r < 3; ++r)
-                rowHeight[r] = std::max(rowHeight[r], tall(r == 0 ? bold : base, boxes[std::size_t(j)][r], colW - 12) + 12);
+                rowHeight[r] =
+                    std::max(rowHeight[r], tall(r == 0 ? bold : base, boxes[std::size_t(j)][r], colW - 12) + 12);
         }
-        const QString evidence = e.valid ? tr("Evidence: %1").arg(io::bottleneckEvidence(e.step.bottleneck, e.step.evidence)) : QString();
+        const QString evidence =
+            e.valid ? tr("Evidence: %1").arg(io::bottleneckEvidence(e.step.bottleneck, e.step.evidence)) : QString();
         const double evidenceHeight = evidence.isEmpty() ? 0 : tall(base, evidence, size.width() - 2 * gap) + 8;
         const double bottom = size.height() - evidenceHeight - 4;
         for (int j = 0; j < 4; ++j) {
@@ -90,42 +95,59 @@ protected:
                 p.drawRoundedRect(QRectF(x, y, colW, rowHeight[r]), 6, 6);
                 p.setFont(r == 0 ? bold : base);
                 p.setPen(textOn(c));
-                p.drawText(QRectF(x + 6, y, colW - 12, rowHeight[r]), Qt::AlignCenter | Qt::TextWordWrap, boxes[std::size_t(j)][r]);
+                p.drawText(QRectF(x + 6, y, colW - 12, rowHeight[r]), Qt::AlignCenter | Qt::TextWordWrap,
+                           boxes[std::size_t(j)][r]);
                 y += rowHeight[r] + 14;
             }
             // The plan's interventions for this resource, with predicted effects.
-            y += 2;
-            for (const Intervention &in : interventions()) {
-                if (int(in.resource) != j)
-                    continue;
-                QString effect;
-                if (!in.valid)
-                    effect = tr("not valid here");
-                else if (!in.fits)
-                    effect = tr("does not fit (%1 GiB)").arg(fmt::number(in.peakBytes / units::GiB, 1));
-                else
-                    effect = tr("%1× tokens/s, memory %2%3%").arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
-                                                               fmt::number(100 * in.memoryChange, 0));
-                const double nameHeight = tall(label, qs(in.label), colW), effectHeight = tall(small, effect, colW);
-                if (y + nameHeight + effectHeight > bottom)
-                    break; // the rest would run into the evidence line
-                p.setFont(label);
-                p.setPen(palette().color(QPalette::Text));
-                p.drawText(QRectF(x, y, colW, nameHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qs(in.label));
-                p.setFont(small);
-                p.setPen(in.valid && in.fits && in.speedup > 1.005 ? chartstyle::series(2, palette()) : palette().color(QPalette::PlaceholderText));
-                p.drawText(QRectF(x, y + nameHeight, colW, effectHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, effect);
-                y += nameHeight + effectHeight + 8;
-            }
+            paintInterventions(p, j, QRectF(x, y + 2, colW, bottom - y - 2), label, small);
         }
         if (!evidence.isEmpty()) {
             p.setFont(base);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRectF(gap, bottom, size.width() - 2 * gap, evidenceHeight), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, evidence);
+            p.drawText(QRectF(gap, bottom, size.width() - 2 * gap, evidenceHeight),
+                       Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, evidence);
         }
     }
 
 private:
+    /// Resource `resource`'s interventions with their predicted effects, top-down in `room`, as many as fit.
+    void paintInterventions(QPainter &p, int resource, const QRectF &room, const QFont &label, const QFont &small)
+    {
+        const auto tall = [](const QFont &f, const QString &text, double width) {
+            return QFontMetricsF(f)
+                .boundingRect(QRectF(0, 0, width, 1e6), Qt::AlignLeft | Qt::TextWordWrap, text)
+                .height();
+        };
+        const double x = room.x(), w = room.width();
+        double y = room.y();
+        for (const Intervention &in : interventions()) {
+            if (int(in.resource) != resource)
+                continue;
+            QString effect;
+            if (!in.valid)
+                effect = tr("not valid here");
+            else if (!in.fits)
+                effect = tr("does not fit (%1 GiB)").arg(fmt::number(in.peakBytes / units::GiB, 1));
+            else
+                effect = tr("%1× tokens/s, memory %2%3%")
+                             .arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
+                                  fmt::number(100 * in.memoryChange, 0));
+            const double nameHeight = tall(label, qs(in.label), w), effectHeight = tall(small, effect, w);
+            if (y + nameHeight + effectHeight > room.bottom())
+                break; // the rest would run into the evidence line
+            p.setFont(label);
+            p.setPen(palette().color(QPalette::Text));
+            p.drawText(QRectF(x, y, w, nameHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qs(in.label));
+            p.setFont(small);
+            const bool gains = in.valid && in.fits && in.speedup > 1.005;
+            p.setPen(gains ? chartstyle::series(2, palette()) : palette().color(QPalette::PlaceholderText));
+            p.drawText(QRectF(x, y + nameHeight, w, effectHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                       effect);
+            y += nameHeight + effectHeight + 8;
+        }
+    }
+
     PlanDocument *m_document;
     /// Read at paint time from the document: the figure is right on first show, whatever was visible when
     /// the plan changed.
