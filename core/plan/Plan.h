@@ -193,8 +193,8 @@ struct ParallelConfig
     /// Tensor-parallel all-gathers and reduce-scatters split into chunks and overlapped with the GEMMs they
     /// feed (Transformer Engine userbuffers, NeMo tp_comm_overlap); needs sequence parallelism.
     bool tensorCommOverlap = false;
-    /// Pipeline sends and receives of one chunk overlapped with the next chunk's compute (Megatron-Core
-    /// --overlap-p2p-communication); off, the blocking transfer occupies the stage.
+    /// Pipeline sends and receives of one chunk overlapped with the next chunk's compute (Megatron-LM's
+    /// default under interleaving; --no-overlap-p2p-communication); off, the blocking transfer occupies the stage.
     bool overlapP2pComm = false;
     /// An uneven pipeline split, as Megatron-Core's --decoder-first/last-pipeline-num-layers: layers on
     /// the first and the last stage (0: an even share); the other stages share the rest evenly. Llama 3

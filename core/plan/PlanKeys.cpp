@@ -649,8 +649,9 @@ const std::array kKeys{
 
     PlanKey{.path = "parallel.overlap_p2p_comm", .type = KeyType::Bool, .label = "Overlap pipeline transfers",
             .noun = "pipeline-transfer overlap",
-            .tooltip = "pipeline sends and receives run beside the next chunk's compute (Megatron-Core "
-                       "--overlap-p2p-communication); off, each blocking transfer occupies the stage",
+            .tooltip = "pipeline sends and receives run beside the next chunk's compute (Megatron-LM does it by "
+                       "default under the interleaved schedule; --no-overlap-p2p-communication turns it off); "
+                       "off, each blocking transfer occupies the stage",
             .defaultText = "false", .editor = KeyEditor::Check, .access = field<&Plan::parallel, &P::overlapP2pComm>()},
 
     // Cluster.

@@ -701,8 +701,8 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // Pipeline: each rank receives an activation and a gradient per micro-batch and chunk; Megatron's
     // scatter/gather sends 1/t of it per tensor rank (Narayanan et al. 2021 Sec. 4.1). The blocking
     // send/receive occupies the stage.
-    // With overlap_p2p_comm the transfer of one chunk runs beside the next chunk's compute (Megatron-Core
-    // --overlap-p2p-communication, interleaved schedule).
+    // With overlap_p2p_comm the transfer of one chunk runs beside the next chunk's compute (Megatron-LM's
+    // default under the interleaved schedule, --no-overlap-p2p-communication to turn it off).
     const double boundaryBytes = activation / double(par.tensor);
     const double perChunk = par.pipeline > 1
                                 ? collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,

@@ -1,4 +1,5 @@
 #include "io/interop/Export.h"
+#include "io/interop/MegatronArguments.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -158,15 +159,16 @@ QString moeLayerPattern(const ModelSpec &m)
 QStringList megatronMoeFlags(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
-    QStringList f{"--num-experts " + num(m.experts), "--moe-router-topk " + num(m.expertsPerToken)};
+    using megatron::flag;
+    QStringList f{flag("model.experts", m.experts), flag("model.experts_per_token", m.expertsPerToken)};
     if (m.expertFfnHidden > 0)
-        f << "--moe-ffn-hidden-size " + num(m.expertFfnHidden);
+        f << flag("model.expert_ffn_hidden", m.expertFfnHidden);
     if (m.sharedExperts > 0)
         f << "--moe-shared-expert-intermediate-size " + num(m.sharedExperts * m.expertWidth());
     if (m.moeLayerInterval != 1 || m.denseLayers > 0)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
-        f << "--moe-router-num-groups " + num(m.routerGroups) << "--moe-router-group-topk " + num(m.routerGroupTopk);
+        f << flag("model.router_groups", m.routerGroups) << flag("model.router_group_topk", m.routerGroupTopk);
     f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
           : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
@@ -193,13 +195,14 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
     const TrainingConfig &t = plan.training;
-    QStringList f{"--num-layers " + num(m.layers), "--hidden-size " + num(m.hidden), "--ffn-hidden-size " + num(m.ffnHidden),
-                  "--num-attention-heads " + num(m.heads), "--seq-length " + num(m.seqLen), "--max-position-embeddings " + num(m.seqLen),
-                  "--vocab-size " + num(m.vocab)};
+    using megatron::flag;
+    QStringList f{flag("model.layers", m.layers), flag("model.hidden", m.hidden),
+                  flag("model.ffn_hidden", m.ffnHidden), flag("model.heads", m.heads), flag("model.seq_len", m.seqLen),
+                  "--max-position-embeddings " + num(m.seqLen), flag("model.vocab", m.vocab)};
     if (m.kvHeads != m.heads)
-        f << "--group-query-attention" << "--num-query-groups " + num(m.kvHeads);
+        f << "--group-query-attention" << flag("model.kv_heads", m.kvHeads);
     if (m.headDimension > 0)
-        f << "--kv-channels " + num(m.headDimension);
+        f << flag("model.head_dim", m.headDimension);
     f << (m.mlp == MlpKind::SwiGlu ? QStringLiteral("--swiglu") : m.mlp == MlpKind::SquaredRelu ? QStringLiteral("--squared-relu") : QString());
     f << (m.norm == NormKind::RmsNorm ? QStringLiteral("--normalization RMSNorm") : QStringLiteral("--normalization LayerNorm"));
     f << (m.position == PositionEmbedding::Rotary ? QStringLiteral("--position-embedding-type rope")
@@ -212,11 +215,12 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     if (m.isMoe())
         f << megatronMoeFlags(plan);
     if (m.mtpLayers > 0)
-        f << "--mtp-num-layers " + num(m.mtpLayers);
+        f << flag("model.mtp_layers", m.mtpLayers);
     if (m.isMla())
-        f << "--multi-latent-attention" << "--q-lora-rank " + num(m.qLoraRank) << "--kv-lora-rank " + num(m.kvLoraRank)
-          << "--qk-head-dim " + num(m.qkNopeHeadDim) << "--qk-pos-emb-head-dim " + num(m.qkRopeHeadDim) << "--v-head-dim " + num(m.vHeadDim);
-    f << "--micro-batch-size " + num(t.microBatch) << "--global-batch-size " + num(t.globalBatch);
+        f << "--multi-latent-attention" << flag("model.q_lora_rank", m.qLoraRank)
+          << flag("model.kv_lora_rank", m.kvLoraRank) << flag("model.qk_nope_head_dim", m.qkNopeHeadDim)
+          << flag("model.qk_rope_head_dim", m.qkRopeHeadDim) << flag("model.v_head_dim", m.vHeadDim);
+    f << flag("training.micro_batch", t.microBatch) << flag("training.global_batch", t.globalBatch);
     switch (t.precision) {
     case Precision::BF16: f << "--bf16"; break;
     case Precision::FP16: f << "--fp16"; break;
@@ -227,7 +231,7 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     default: break;
     }
     if (t.fp8ParamGather)
-        f << "--fp8-param-gather";
+        f << megatron::flagOf("training.fp8_param_gather");
     if (t.recompute == Recompute::Ops)
         out.notExpressed << QStringLiteral("training.recompute = ops: torchtitan's op-level selective checkpointing has no "
                                            "Megatron-LM argument (its nearest is --recompute-granularity selective)");
@@ -241,13 +245,13 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     else if (t.recompute == Recompute::Selective)
         f << "--recompute-granularity selective" << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
     if (t.activationOffloadLayers > 0)
-        f << "--cpu-offloading-num-layers " + num(t.activationOffloadLayers);
+        f << flag("training.activation_offload_layers", t.activationOffloadLayers);
     if (t.sequenceParallel)
-        f << "--sequence-parallel";
+        f << megatron::flagOf("training.sequence_parallel");
     if (t.flashAttention)
-        f << "--use-flash-attn";
+        f << megatron::flagOf("training.flash_attention");
     if (t.fp8Attention && isLowPrecisionMatmul(t.precision))
-        f << "--fp8-dot-product-attention";
+        f << megatron::flagOf("training.fp8_attention");
     // Megatron-Core's TransformerConfig: cuda_graph_impl local (per layer, cuda_graph_modules the default) or
     // full_iteration; the router alone through Transformer Engine's scopes.
     switch (t.cudaGraphs) {
@@ -257,11 +261,12 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     case CudaGraphs::Step: f << "--cuda-graph-impl full_iteration"; break;
     }
     if (m.slidingWindow > 0)
-        f << QStringLiteral("--window-size %1 0").arg(m.slidingWindow) << (m.fullAttentionInterval > 0 ? "--window-attn-skip-freq " + num(m.fullAttentionInterval) : QString());
+        f << QStringLiteral("--window-size %1 0").arg(m.slidingWindow)
+          << (m.fullAttentionInterval > 0 ? flag("model.full_attention_interval", m.fullAttentionInterval) : QString());
     if (m.attentionSinks)
         f << "--softmax-type learnable";
     if (m.isMoe() && t.fusedExpertMlp)
-        f << "--use-transformer-engine-op-fuser";
+        f << megatron::flagOf("training.fused_expert_mlp");
     f << (t.optimizer == Optimizer::Sgd ? QStringLiteral("--optimizer sgd") : QStringLiteral("--optimizer adam"));
     return f;
 }
@@ -287,23 +292,24 @@ QStringList precisionAwareOptimizerFlags(const TrainingConfig &t, ExportResult &
 
 QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
 {
+    using megatron::flag, megatron::flagOf;
     const ParallelConfig &p = plan.parallel;
-    QStringList f{"--tensor-model-parallel-size " + num(p.tensor), "--pipeline-model-parallel-size " + num(p.pipeline),
-                  "--context-parallel-size " + num(p.context)};
+    QStringList f{flag("parallel.tensor", p.tensor), flag("parallel.pipeline", p.pipeline),
+                  flag("parallel.context", p.context)};
     if (plan.model.isMoe())
-        f << "--expert-model-parallel-size " + num(p.expert);
+        f << flag("parallel.expert", p.expert);
     if (p.expertTensor > 0)
-        f << "--expert-tensor-parallel-size " + num(p.expertTensor);
+        f << flag("parallel.expert_tensor", p.expertTensor);
     if (p.context > 1)
         f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather  ? "all_gather"
                                                   : p.contextComm == ContextComm::AllToAll ? "a2a"
                                                                                            : "p2p");
     if (p.virtualStages > 1)
-        f << "--num-virtual-stages-per-pipeline-rank " + num(p.virtualStages);
+        f << flag("parallel.virtual_stages", p.virtualStages);
     if (p.firstStageLayers > 0)
-        f << "--decoder-first-pipeline-num-layers " + num(p.firstStageLayers);
+        f << flag("parallel.first_stage_layers", p.firstStageLayers);
     if (p.lastStageLayers > 0)
-        f << "--decoder-last-pipeline-num-layers " + num(p.lastStageLayers);
+        f << flag("parallel.last_stage_layers", p.lastStageLayers);
     // ZeRO 2 and 3: Megatron-FSDP's sharding strategies (--data-parallel-sharding-strategy optim_grads,
     // optim_grads_params); under framework fsdp, PyTorch's FSDP2 (--use-torch-fsdp2).
     if (p.zeroStage == 1)
@@ -315,15 +321,21 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
                  .arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
     f << precisionAwareOptimizerFlags(plan.training, out);
     if (p.offloadOptimizer)
-        f << "--optimizer-cpu-offload";
+        f << flagOf("parallel.offload_optimizer");
     if (plan.model.isMoe() && p.expertCommOverlap)
-        f << "--overlap-moe-expert-parallel-comm --delay-wgrad-compute";
-    for (const auto &[on, flag] : {std::pair{p.overlapGradReduce, "--overlap-grad-reduce"},
-                                   std::pair{p.overlapParamGather, "--overlap-param-gather"},
-                                   std::pair{p.tensorCommOverlap, "--tp-comm-overlap"},
-                                   std::pair{p.overlapP2pComm, "--overlap-p2p-communication"}})
+        f << flagOf("parallel.expert_comm_overlap") + QStringLiteral(" --delay-wgrad-compute");
+    for (const auto &[on, path] : {std::pair{p.overlapGradReduce, "parallel.overlap_grad_reduce"},
+                                   std::pair{p.overlapParamGather, "parallel.overlap_param_gather"},
+                                   std::pair{p.tensorCommOverlap, "parallel.tensor_comm_overlap"}})
         if (on)
-            f << QLatin1String(flag);
+            f << flagOf(path);
+    // The interleaved schedule overlaps its transfers by default; without interleaving Megatron-LM turns the
+    // overlap off (MegatronArguments.cpp).
+    if (p.virtualStages > 1 && !p.overlapP2pComm)
+        f << flagOf("parallel.overlap_p2p_comm");
+    else if (p.virtualStages <= 1 && p.overlapP2pComm && p.pipeline > 1)
+        out.notExpressed << QStringLiteral("parallel.overlap_p2p_comm = true: Megatron-LM overlaps pipeline "
+                                           "transfers only under the interleaved schedule");
     if (p.schedule == Schedule::GPipe || p.schedule == Schedule::ZeroBubbleH1)
         out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B")
                                 .arg(QLatin1String(toString(p.schedule)));

@@ -3,6 +3,7 @@
 
 #include "io/interop/Import.h"
 #include "io/plan/JsonDuplicates.h"
+#include "io/interop/MegatronArguments.h"
 #include "io/interop/ShellScript.h"
 
 #include <QJsonArray>
@@ -123,15 +124,6 @@ Convert oneOf(std::vector<std::pair<const char *, const char *>> map)
 std::map<QString, Rule> megatronModelRules()
 {
     return {
-        {"num_layers", {"model.layers", asInteger}},
-        {"hidden_size", {"model.hidden", asInteger}},
-        {"ffn_hidden_size", {"model.ffn_hidden", asInteger}},
-        {"num_attention_heads", {"model.heads", asInteger}},
-        {"num_query_groups", {"model.kv_heads", asInteger}},
-        {"kv_channels", {"model.head_dim", asInteger}},
-        {"seq_length", {"model.seq_len", asInteger}},
-        {"padded_vocab_size", {"model.vocab", asInteger}},
-        {"vocab_size", {"model.vocab", asInteger}},
         {"swiglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"gated_linear_unit", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
@@ -141,13 +133,7 @@ std::map<QString, Rule> megatronModelRules()
         {"share_embeddings_and_output_weights", {"model.tied_embeddings", asBool}},
         {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
         {"add_bias_linear", {"model.linear_bias", asBool}},
-        {"num_experts", {"model.experts", asInteger}},
-        {"num_moe_experts", {"model.experts", asInteger}},
-        {"moe_router_topk", {"model.experts_per_token", asInteger}},
-        {"moe_ffn_hidden_size", {"model.expert_ffn_hidden", asInteger}},
         {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
-        {"mtp_num_layers", {"model.mtp_layers", asInteger}},
-        {"moe_router_num_groups", {"model.router_groups", asInteger}},
         {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
         {"moe_flex_dispatcher_backend",
          {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
@@ -155,19 +141,8 @@ std::map<QString, Rule> megatronModelRules()
          {"training.cuda_graphs",
           oneOf(
               {{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"}, {"full_iteration", "step"}})}},
-        {"overlap_moe_expert_parallel_comm", {"parallel.expert_comm_overlap", asBool}},
-        {"use_transformer_engine_op_fuser", {"training.fused_expert_mlp", asBool}},
-        {"fp8_dot_product_attention", {"training.fp8_attention", asBool}},
-        {"cpu_offloading_num_layers", {"training.activation_offload_layers", asInteger}},
-        {"window_attn_skip_freq", {"model.full_attention_interval", asInteger}},
         {"softmax_type", {"model.attention_sinks", oneOf({{"learnable", "true"}, {"vanilla", "false"}})}},
-        {"moe_router_group_topk", {"model.router_group_topk", asInteger}},
         {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
-        {"q_lora_rank", {"model.q_lora_rank", asInteger}},
-        {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
-        {"qk_head_dim", {"model.qk_nope_head_dim", asInteger}},
-        {"qk_pos_emb_head_dim", {"model.qk_rope_head_dim", asInteger}},
-        {"v_head_dim", {"model.v_head_dim", asInteger}},
     };
 }
 
@@ -214,15 +189,12 @@ std::map<QString, Rule> megatronRuntimeRules()
         {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
         // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
         // OptimizerConfig.optimizer_cpu_offload.
-        {"optimizer_cpu_offload", {"parallel.offload_optimizer", asBool}},
         {"nnodes", {"cluster.nodes", asInteger}},
         {"num_nodes", {"cluster.nodes", asInteger}},
         {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
         {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
         {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
         {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
-        {"num_virtual_stages_per_pipeline_rank", {"parallel.virtual_stages", asInteger}},
-        {"overlap_p2p_communication", {"parallel.overlap_p2p_comm", asBool}},
         {"cp_comm_type",
          {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
         // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated
@@ -247,13 +219,26 @@ std::map<QString, Rule> megatronRuntimeRules()
     };
 }
 
+/// The names of io/interop/MegatronArguments' table: each argument's configuration name, read as its form
+/// says (a switch's "no-" spelling as its key's opposite).
+std::map<QString, Rule> megatronArgumentRules()
+{
+    std::map<QString, Rule> rules;
+    for (const megatron::Argument &a : megatron::arguments()) {
+        const Convert convert = a.form == megatron::Form::Integer  ? Convert(asInteger)
+                                : a.form == megatron::Form::Switch ? Convert(asBool)
+                                                                   : Convert(asNotBool); // Form::Off
+        rules.insert({megatron::configName(a), {a.path, convert}});
+    }
+    return rules;
+}
+
 const std::map<QString, Rule> &megatronRules()
 {
     static const std::map<QString, Rule> rules = [] {
-        std::map<QString, Rule> r = megatronModelRules();
+        std::map<QString, Rule> r = megatronArgumentRules();
+        r.merge(megatronModelRules());
         r.insert({
-            {"micro_batch_size", {"training.micro_batch", asInteger}},
-            {"global_batch_size", {"training.global_batch", asInteger}},
             {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
             {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
             {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
@@ -261,9 +246,6 @@ const std::map<QString, Rule> &megatronRules()
             {"fp8_recipe",
              {"training.precision",
               oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
-            {"fp8_param_gather", {"training.fp8_param_gather", asBool}},
-            {"sequence_parallel", {"training.sequence_parallel", asBool}},
-            {"use_flash_attn", {"training.flash_attention", asBool}},
             {"attention_backend",
              {"training.flash_attention",
               oneOf(
@@ -272,19 +254,8 @@ const std::map<QString, Rule> &megatronRules()
              {"training.recompute",
               oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
             {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
-            {"tensor_model_parallel_size", {"parallel.tensor", asInteger}},
-            {"pipeline_model_parallel_size", {"parallel.pipeline", asInteger}},
             {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
-            {"context_parallel_size", {"parallel.context", asInteger}},
-            {"expert_model_parallel_size", {"parallel.expert", asInteger}},
-            {"expert_tensor_parallel_size", {"parallel.expert_tensor", asInteger}},
-            {"decoder_first_pipeline_num_layers", {"parallel.first_stage_layers", asInteger}},
-            {"decoder_last_pipeline_num_layers", {"parallel.last_stage_layers", asInteger}},
             {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
-            {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", asBool}},
-            {"overlap_param_gather", {"parallel.overlap_param_gather", asBool}},
-            {"tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
-            {"overlap_p2p_comm", {"parallel.overlap_p2p_comm", asBool}},
         });
         r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
         return r;
@@ -588,6 +559,11 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
     for (const auto &[flags, key] : defaults)
         if (!has(flags))
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
+    // The interleaved schedule overlaps its transfers unless --no-overlap-p2p-communication says otherwise
+    // (arguments.py since Megatron-LM 4eeff55; without interleaving Megatron turns the overlap off).
+    if (has("num_virtual_stages_per_pipeline_rank|num_layers_per_virtual_pipeline_stage") &&
+        !has("no_overlap_p2p_communication|overlap_p2p_communication|overlap_p2p_comm"))
+        out.keys.push_back({QStringLiteral("parallel.overlap_p2p_comm"), true, file, 0, source, true});
 }
 
 /// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types and Hugging Face model names.
