@@ -712,8 +712,13 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     // Each model chunk's pass of a pipelined schedule waits on its receive, then the host launches the chunk:
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;
-    const double p2pOneWay = double(par.virtualStages) *
-                             ((par.overlapP2pComm ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
+    // Megatron-Core overlaps them only in its interleaved schedule (schedules.py: overlap_p2p_comm is read by
+    // forward_backward_pipelining_with_interleaving alone, and Megatron-LM's arguments.py turns it off
+    // without interleaving).
+    const bool overlapP2p =
+        par.overlapP2pComm && (training.framework != Framework::Megatron || par.virtualStages > 1);
+    const double p2pOneWay =
+        double(par.virtualStages) * ((overlapP2p ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
     const LayerComm perLayer{
         tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation)),
                    tensorSecondsPerPass(plan, links, activation, activation)),

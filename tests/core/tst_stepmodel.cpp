@@ -61,6 +61,7 @@ private slots:
     void contextCommTermByHand();
     void expertCommTermByHand();
     void activationOffloadTermByHand();
+    void pipelineTransfersOverlapOnlyWhereTheScheduleDoes();
 };
 
 void TestStepModel::rooflineRidgePoint()
@@ -591,6 +592,26 @@ void TestStepModel::activationOffloadTermByHand()
     TP_COMPARE_REL(slow - fast, 6 * 2 * perLayer * (1 / 1e9 - 1 / 2e9), 1e-9);
     // At 1 GB/s a 26.8 MB copy takes 27 ms, a layer's forward on the ideal device 0.16 ms: nearly all exposed.
     QVERIFY(slow > 0.95 * 6 * 2 * perLayer / 1e9 && slow < 6 * 2 * perLayer / 1e9);
+}
+
+// Megatron-Core overlaps pipeline transfers only in its interleaved schedule (schedules.py reads
+// overlap_p2p_comm in forward_backward_pipelining_with_interleaving alone; Megatron-LM's arguments.py turns
+// it off without interleaving): under 1F1B the key changes nothing, interleaved it hides the transfers
+// (pipelineIdleTermByHand's 4 stages of Llama 2 7B).
+void TestStepModel::pipelineTransfersOverlapOnlyWhereTheScheduleDoes()
+{
+    const auto idle = [](Plan plan, bool overlap) {
+        plan.parallel.overlapP2pComm = overlap;
+        const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        if (!e.valid)
+            qFatal("invalid plan");
+        return stepParts(plan, e.step)[std::size_t(StepPart::PipelineIdle)];
+    };
+    Plan plan = test::presetPlan("llama2-7b", 2, 4, 1, 1, 32);
+    QCOMPARE(idle(plan, true), idle(plan, false));
+    plan.parallel.schedule = Schedule::Interleaved;
+    plan.parallel.virtualStages = 2;
+    QVERIFY(idle(plan, true) < idle(plan, false));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestStepModel)
