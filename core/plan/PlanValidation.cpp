@@ -677,6 +677,17 @@ void checkFramework(Checker &check)
                         num(plan.parallel.zeroStage) +
                         "); set ZeRO stage to 3, or choose "
                         "\"megatron\" or \"deepspeed\"");
+    // Megatron-LM's arguments.py (d98e8a6, "Optimizer CPU offload check"): "When `--fp8-param-gather` is
+    // enabled, the optimizer cpu offload must be used in conjunction with `--fp8-recipe delayed`". The plan's
+    // fp8 may be delayed scaling; fp8-blockwise, mxfp8 and nvfp4 are not.
+    const TrainingConfig &t = plan.training;
+    const bool notDelayed =
+        t.precision == Precision::FP8Blockwise || t.precision == Precision::MXFP8 || t.precision == Precision::NVFP4;
+    if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather && notDelayed)
+        check.error("parallel.offload_optimizer",
+                    std::string("Megatron-LM offloads the optimizer with FP8 parameter gathers only under the "
+                                "delayed FP8 recipe (arguments.py), not with ") +
+                        toString(t.precision) + ": turn off training.fp8_param_gather or the offload");
 }
 
 /// Hybrid sharding is FSDP2's: a shard group of at least two ranks that divides the data x context ranks.

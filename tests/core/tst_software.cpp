@@ -13,6 +13,7 @@
 #include "TestSupport.h"
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
+#include "core/plan/PlanValidation.h"
 
 using namespace trainplan;
 
@@ -235,6 +236,35 @@ private slots:
         QVERIFY(d && d->fp4Efficiency > 0);
         QCOMPARE(d->lowPrecisionShare(Precision::NVFP4), d->fp4Efficiency);
         QCOMPARE(d->lowPrecisionShare(Precision::MXFP8), d->lowPrecisionEfficiency);
+    }
+
+    /// Megatron-LM refuses the CPU optimizer with FP8 parameter gathers unless the FP8 recipe is delayed
+    /// (arguments.py, "Optimizer CPU offload check"): an MXFP8 plan that offloads and gathers FP8 is invalid
+    /// under framework megatron, named on the offload key; FP8 (which may be delayed), no FP8 gathers, or
+    /// DeepSpeed are not refused.
+    void megatronRefusesOffloadWithFp8GathersOutsideDelayedScaling()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "b200");
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true;
+        plan.training.precision = Precision::MXFP8;
+        plan.training.fp8ParamGather = true;
+        const auto refused = [](const Plan &p) {
+            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
+                if (problem.isError() && problem.key == "parallel.offload_optimizer" &&
+                    problem.message.find("delayed FP8 recipe") != std::string::npos)
+                    return true;
+            return false;
+        };
+        QVERIFY(refused(plan));
+        plan.training.precision = Precision::FP8;
+        QVERIFY(!refused(plan));
+        plan.training.precision = Precision::MXFP8;
+        plan.training.fp8ParamGather = false;
+        QVERIFY(!refused(plan));
+        plan.training.fp8ParamGather = true;
+        plan.training.framework = Framework::DeepSpeed;
+        QVERIFY(!refused(plan));
     }
 };
 
