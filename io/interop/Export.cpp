@@ -319,9 +319,13 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     else if (p.zeroStage > 1)
         f << QStringLiteral("--use-megatron-fsdp --data-parallel-sharding-strategy %1")
                  .arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
-    f << precisionAwareOptimizerFlags(plan.training, out);
+    const QStringList precisionAware = precisionAwareOptimizerFlags(plan.training, out);
+    f << precisionAware;
+    // The CPU optimizer needs the precision-aware optimizer (arguments.py asserts it) and offloads only the
+    // fraction it is given, 0.0 by default (optimizer_config.py): all of it here.
     if (p.offloadOptimizer)
-        f << flagOf("parallel.offload_optimizer");
+        f << (precisionAware.isEmpty() ? QStringLiteral("--use-precision-aware-optimizer ") : QString())
+                 + flagOf("parallel.offload_optimizer") + QStringLiteral(" --optimizer-offload-fraction 1.0");
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << flagOf("parallel.expert_comm_overlap") + QStringLiteral(" --delay-wgrad-compute");
     for (const auto &[on, path] : {std::pair{p.overlapGradReduce, "parallel.overlap_grad_reduce"},
@@ -425,8 +429,8 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     QString s;
     if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
         s += QStringLiteral("optimizer:\n  use_precision_aware_optimizer: true\n");
-        if (offload)
-            s += QStringLiteral("  optimizer_cpu_offload: true\n");
+        if (offload) // all of the state: the fraction is 0.0 unless set (optimizer_config.py)
+            s += QStringLiteral("  optimizer_cpu_offload: true\n  optimizer_offload_fraction: 1.0\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
             s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
                      .arg(QLatin1String(toString(t.optimizerMoments)));

@@ -286,7 +286,7 @@ bool ignoredName(const QString &name)
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
                        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|"
-                       "recompute_num_layers|use_precision_aware_optimizer)$"));
+                       "recompute_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -566,6 +566,36 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         out.keys.push_back({QStringLiteral("parallel.overlap_p2p_comm"), true, file, 0, source, true});
 }
 
+/// Megatron-Core's CPU optimizer moves optimizer_offload_fraction of the state to the host, 0.0 unless set
+/// (megatron/core/optimizer/optimizer_config.py): --optimizer-cpu-offload alone offloads nothing, and Megatron-LM's
+/// own guide gives --optimizer-offload-fraction 1.0 with it (docs/user-guide/features/optimizer_cpu_offload.md).
+/// The plan offloads all of the state or none: a fraction under one is read as the nearer, with a warning.
+void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto offload = findLeafEnding(leaves, "optimizer_cpu_offload");
+    if (offload == leaves.end() || !truthy(offload->value))
+        return;
+    const auto given = findLeafEnding(leaves, "optimizer_offload_fraction");
+    const double fraction = given == leaves.end() ? 0.0 : asNumber(given->value).toDouble();
+    if (fraction >= 1.0)
+        return;
+    const bool most = fraction >= 0.5;
+    for (ImportedKey &k : out.keys)
+        if (k.path == QLatin1String("parallel.offload_optimizer"))
+            k.value = most;
+    const int line = given == leaves.end() ? offload->line : given->line;
+    out.warnings.push_back(
+        {file, line,
+         given == leaves.end()
+             ? QStringLiteral("%1 without optimizer_offload_fraction: Megatron-Core offloads a fraction of 0.0 by "
+                              "default, so nothing; read as no offload")
+                   .arg(offload->name)
+             : QStringLiteral("optimizer_offload_fraction = %1: the plan offloads all of the optimizer state or none; "
+                              "read as %2")
+                   .arg(fraction)
+                   .arg(most ? QStringLiteral("all") : QStringLiteral("none"))});
+}
+
 /// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types and Hugging Face model names.
 /// GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000; the others are each
 /// model's config.json vocab_size: Llama 3 / 3.1 128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral
@@ -663,6 +693,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
             leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
     }
     mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
+    megatronOffloadFraction(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;
@@ -1182,6 +1213,7 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     // A recipe dump's bookkeeping fields are read and not planned, as Megatron's hyperparameters are.
     mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out,
               [](const QString &key) { return ignoredName(key) || ignored.match(key).hasMatch(); });
+    megatronOffloadFraction(file, leaves, out);
     nemoOptimizerAndTokenizer(file, leaves, out);
     // NeMo 1's encoder_seq_length is the model's longest sequence; model.data.seq_length, where given, is what
     // it trains on (its GPT dataset's length).

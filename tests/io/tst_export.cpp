@@ -216,8 +216,12 @@ private slots:
     {
         for (const io::megatron::Argument &a : io::megatron::arguments()) {
             const bool number = a.form == io::megatron::Form::Integer;
+            // The CPU optimizer offloads the fraction it is given (0.0 by default): all of it.
+            const QByteArray fraction = a.path == std::string_view("parallel.offload_optimizer")
+                                            ? QByteArrayLiteral(" --optimizer-offload-fraction 1.0")
+                                            : QByteArray();
             const QByteArray script = QByteArrayLiteral("torchrun pretrain_gpt.py --") + a.flag +
-                                      (number ? QByteArrayLiteral(" 7\n") : QByteArrayLiteral("\n"));
+                                      (number ? QByteArrayLiteral(" 7") : QByteArray()) + fraction + '\n';
             const io::FileImport read = io::importFile(QStringLiteral("launch.sh"), script, io::ImportFormat::Megatron);
             const auto key = std::find_if(read.keys.begin(), read.keys.end(), [&](const io::ImportedKey &k) {
                 return k.path == QLatin1String(a.path) && !k.weak;
@@ -255,6 +259,31 @@ private slots:
         QVERIFY(!e.text.contains("overlap-p2p"));
         QVERIFY2(e.notExpressed.join('\n').contains(QStringLiteral("parallel.overlap_p2p_comm = true")),
                  qPrintable(e.notExpressed.join('\n')));
+    }
+
+    /// Megatron-Core's CPU optimizer offloads optimizer_offload_fraction of the state, 0.0 unless given
+    /// (optimizer_config.py), and needs the precision-aware optimizer (arguments.py): the export writes both
+    /// with a fraction of 1.0; the import reads --optimizer-cpu-offload alone as no offload, 0.75 as all and
+    /// 0.4 as none, each with a warning.
+    void optimizerOffloadAsMegatronCoreTakesIt()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true;
+        const QByteArray script = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text;
+        QVERIFY(script.contains("--use-precision-aware-optimizer --optimizer-cpu-offload --optimizer-offload-fraction 1.0"));
+        QVERIFY(io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog()).text.contains("optimizer_offload_fraction: 1.0"));
+        const auto read = [](const QByteArray &arguments) {
+            const io::FileImport f = io::importFile(QStringLiteral("launch.sh"),
+                                                    "torchrun pretrain_gpt.py " + arguments + '\n', io::ImportFormat::Megatron);
+            const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                        [](const io::ImportedKey &k) { return k.path == QLatin1String("parallel.offload_optimizer"); });
+            return std::pair{k == f.keys.end() ? QJsonValue() : k->value, int(f.warnings.size())};
+        };
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 1.0"), (std::pair{QJsonValue(true), 0}));
+        QCOMPARE(read("--optimizer-cpu-offload"), (std::pair{QJsonValue(false), 1}));
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.75"), (std::pair{QJsonValue(true), 1}));
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.4"), (std::pair{QJsonValue(false), 1}));
     }
 };
 
