@@ -1,5 +1,6 @@
 #include "io/interop/Export.h"
 #include "io/interop/MegatronArguments.h"
+#include "io/interop/TorchtitanNames.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -578,39 +579,30 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
                                                                  : QString();
     if (!name.isEmpty())
         s += QStringLiteral("[model]\nname = \"%1\"\nflavor = \"%2\"\n%3\n").arg(name, flavor, converters);
-    const char *param = t.precision == Precision::FP32   ? "float32"
-                        : t.precision == Precision::FP16 ? "float16"
-                                                         : "bfloat16";
-    s += QStringLiteral("[training]\nlocal_batch_size = %1\nglobal_batch_size = %2\nseq_len = "
-                        "%3\nmixed_precision_param = \"%4\"\n\n")
-             .arg(t.microBatch)
-             .arg(t.globalBatch)
-             .arg(plan.model.seqLen)
-             .arg(QLatin1String(param));
+    using torchtitan::line, torchtitan::spelling;
+    // The parameters' format beside the converters: 16-bit unless the plan trains in FP32 or FP16.
+    const char *param =
+        t.precision == Precision::FP32 || t.precision == Precision::FP16 ? toString(t.precision) : "bf16";
+    s += QStringLiteral("[training]\n") + line("training.micro_batch", t.microBatch) +
+         line("training.global_batch", t.globalBatch) + line("model.seq_len", plan.model.seqLen) +
+         QStringLiteral("mixed_precision_param = \"%1\"\n\n").arg(spelling("training.precision", param));
     if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
         out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here")
                                 .arg(QLatin1String(toString(t.precision)));
     const bool fsdp = t.framework == Framework::Fsdp;
-    s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = "
-                        "%2\ntensor_parallel_degree = %3\n"
-                        "pipeline_parallel_degree = %4\ncontext_parallel_degree = %5\n")
+    s += QStringLiteral("[parallelism]\ndata_parallel_replicate_degree = %1\ndata_parallel_shard_degree = %2\n")
              .arg(fsdp ? p.shardReplicas() : p.data)
-             .arg(fsdp ? p.data / p.shardReplicas() : 1)
-             .arg(p.tensor)
-             .arg(p.pipeline)
-             .arg(p.context);
+             .arg(fsdp ? p.data / p.shardReplicas() : 1) +
+         line("parallel.tensor", p.tensor) + line("parallel.pipeline", p.pipeline) +
+         line("parallel.context", p.context);
     if (plan.model.isMoe())
-        s += QStringLiteral("expert_parallel_degree = %1\n").arg(p.expert);
+        s += line("parallel.expert", p.expert);
     if (p.pipeline > 1)
-        s += QStringLiteral("pipeline_parallel_schedule = \"%1\"\n")
-                 .arg(p.schedule == Schedule::Interleaved    ? "Interleaved1F1B"
-                      : p.schedule == Schedule::GPipe        ? "GPipe"
-                      : p.schedule == Schedule::ZeroBubbleH1 ? "InterleavedZeroBubble"
-                                                             : "1F1B");
+        s += torchtitan::choiceLine("parallel.schedule", toString(p.schedule));
     if (fsdp)
-        s += QStringLiteral("fsdp_reshard_after_forward = \"%1\"\n").arg(p.reshardAfterForward ? "default" : "never");
+        s += torchtitan::choiceLine("parallel.reshard_after_forward", p.reshardAfterForward ? "true" : "false");
     if (p.tensorCommOverlap)
-        s += QStringLiteral("enable_async_tensor_parallel = true\n");
+        s += torchtitan::boolLine("parallel.tensor_comm_overlap", true);
     s += torchtitanCheckpointing(t, out);
     if (t.compile)
         s += t.lossKernelInEffect() == LossKernel::Eager

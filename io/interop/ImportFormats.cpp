@@ -5,6 +5,7 @@
 #include "io/plan/JsonDuplicates.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/ShellScript.h"
+#include "io/interop/TorchtitanNames.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -105,17 +106,18 @@ Convert whenTrue(QJsonValue value)
 }
 
 /// One of a few spellings (case-insensitive) to a plan spelling.
-Convert oneOf(std::vector<std::pair<const char *, const char *>> map)
+Convert oneOf(const std::vector<std::pair<const char *, const char *>> &spellings)
 {
+    std::vector<std::pair<QString, QString>> map;
+    for (const auto &[from, to] : spellings)
+        map.emplace_back(QString::fromLatin1(from).toLower(), QString::fromLatin1(to));
     return [map](const QJsonValue &v) {
         const QString s = v.toVariant().toString().trimmed().toLower();
-        for (const auto &[from, to] : map)
-            if (s == QLatin1String(from)) {
-                const QLatin1String target(to); // "true" and "false" are the flags' values
+        for (const auto &[from, target] : map)
+            if (s == from) // "true" and "false" are the flags' values
                 return target == QLatin1String("true")    ? QJsonValue(true)
                        : target == QLatin1String("false") ? QJsonValue(false)
                                                           : QJsonValue(target);
-            }
         return QJsonValue(QJsonValue::Undefined);
     };
 }
@@ -1261,34 +1263,19 @@ void tomlLeaves(const toml::table &table, const QString &prefix, std::vector<Lea
 
 const std::map<QString, Rule> &torchtitanRules()
 {
-    static const std::map<QString, Rule> rules{
-        {"training.local_batch_size", {"training.micro_batch", asInteger}},
-        {"training.batch_size", {"training.micro_batch", asInteger}},
-        {"training.global_batch_size", {"training.global_batch", asInteger}},
-        {"training.seq_len", {"model.seq_len", asInteger}},
-        {"training.mixed_precision_param",
-         {"training.precision", oneOf({{"bfloat16", "bf16"}, {"float32", "fp32"}, {"float16", "fp16"}})}},
-        {"parallelism.tensor_parallel_degree", {"parallel.tensor", asInteger}},
-        {"parallelism.pipeline_parallel_degree", {"parallel.pipeline", asInteger}},
-        {"parallelism.context_parallel_degree", {"parallel.context", asInteger}},
-        {"parallelism.expert_parallel_degree", {"parallel.expert", asInteger}},
-        {"parallelism.expert_tensor_parallel_degree", {"parallel.expert_tensor", asInteger}},
-        {"parallelism.pipeline_parallel_schedule",
-         {"parallel.schedule", oneOf({{"1f1b", "1f1b"},
-                                      {"gpipe", "gpipe"},
-                                      {"interleaved1f1b", "interleaved"},
-                                      {"looped_bfs", "interleaved"},
-                                      {"interleavedzerobubble", "zb-h1"},
-                                      {"zbvzerobubble", "zb-h1"}})}},
-        {"parallelism.enable_async_tensor_parallel", {"parallel.tensor_comm_overlap", asBool}},
-        {"parallelism.fsdp_reshard_after_forward",
-         {"parallel.reshard_after_forward", oneOf({{"default", "true"}, {"always", "true"}, {"never", "false"}})}},
-        {"training.compile", {"training.compile", asBool}},
-        {"compile.enable", {"training.compile", asBool}},
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r; // io/interop/TorchtitanNames' table, then the names that translate
+        for (const torchtitan::Name &n : torchtitan::names())
+            r.insert({QLatin1String(n.name), {n.path, n.form == torchtitan::Form::Integer ? Convert(asInteger)
+                                                      : n.form == torchtitan::Form::Bool  ? Convert(asBool)
+                                                                                          : oneOf(n.choices)}});
+        r.insert({
         {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
         {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
-    };
+        });
+        return r;
+    }();
     return rules;
 }
 

@@ -16,6 +16,7 @@
 #include "io/interop/Export.h"
 #include "io/interop/Import.h"
 #include "io/interop/MegatronArguments.h"
+#include "io/interop/TorchtitanNames.h"
 
 using namespace trainplan;
 
@@ -284,6 +285,41 @@ private slots:
         QCOMPARE(read("--optimizer-cpu-offload"), (std::pair{QJsonValue(false), 1}));
         QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.75"), (std::pair{QJsonValue(true), 1}));
         QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.4"), (std::pair{QJsonValue(false), 1}));
+    }
+
+    /// torchtitan's table both ways (issue 41): every name of io/interop/TorchtitanNames reads into its key in a
+    /// job file (a number, a flag, each spelling of a choice, without case as torch's get_schedule_class
+    /// matches schedules), and the export writes a choice's first spelling.
+    void torchtitanNamesReadBack()
+    {
+        const auto read = [](const QString &name, const QString &value, const char *path) {
+            const QString toml = QStringLiteral("[%1]\n%2 = %3\n")
+                                     .arg(name.section(QLatin1Char('.'), 0, 0), name.section(QLatin1Char('.'), 1), value);
+            const io::FileImport f =
+                io::importFile(QStringLiteral("job.toml"), toml.toUtf8(), io::ImportFormat::Torchtitan);
+            const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                        [&](const io::ImportedKey &k) { return k.path == QLatin1String(path); });
+            return k == f.keys.end() ? QJsonValue() : k->value;
+        };
+        for (const io::torchtitan::Name &n : io::torchtitan::names()) {
+            const QString name = QLatin1String(n.name);
+            switch (n.form) {
+            case io::torchtitan::Form::Integer: QCOMPARE(read(name, QStringLiteral("7"), n.path), QJsonValue(7)); break;
+            case io::torchtitan::Form::Bool: QCOMPARE(read(name, QStringLiteral("true"), n.path), QJsonValue(true)); break;
+            case io::torchtitan::Form::Choice:
+                for (const auto &[file, plan] : n.choices) {
+                    const QJsonValue expected = QLatin1String(plan) == QLatin1String("true")    ? QJsonValue(true)
+                                                : QLatin1String(plan) == QLatin1String("false") ? QJsonValue(false)
+                                                                                                : QJsonValue(QLatin1String(plan));
+                    QCOMPARE(read(name, '"' + QString::fromLatin1(file).toLower() + '"', n.path), expected);
+                }
+                break;
+            }
+        }
+        QCOMPARE(io::torchtitan::spelling("parallel.schedule", "interleaved"), QStringLiteral("Interleaved1F1B"));
+        QCOMPARE(io::torchtitan::choiceLine("parallel.schedule", "zb-h1"),
+                 QStringLiteral("pipeline_parallel_schedule = \"InterleavedZeroBubble\"\n"));
+        QCOMPARE(io::torchtitan::line("parallel.tensor", 8), QStringLiteral("tensor_parallel_degree = 8\n"));
     }
 };
 
