@@ -1,4 +1,5 @@
 #include "io/interop/Export.h"
+#include "io/interop/DeepSpeedNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/TorchtitanNames.h"
 
@@ -375,18 +376,17 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
-    QJsonObject zero{{"stage", double(p.zeroStage)},
-                     {"overlap_comm", p.overlapGradReduce},
-                     {"contiguous_gradients", true},
-                     {"reduce_bucket_size", p.bucketBytes / 2.0},
-                     {"offload_optimizer", QJsonObject{{"device", p.offloadOptimizer ? "cpu" : "none"}}}};
-    QJsonObject o{{"train_batch_size", double(t.globalBatch)},
-                  {"train_micro_batch_size_per_gpu", double(t.microBatch)},
-                  {"gradient_accumulation_steps", double(plan.microbatches())},
+    QJsonObject o{{"gradient_accumulation_steps", double(plan.microbatches())},
                   {"bf16", QJsonObject{{"enabled", t.precision == Precision::BF16}}},
                   {"fp16", QJsonObject{{"enabled", t.precision == Precision::FP16}}},
                   {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW"}}},
-                  {"zero_optimization", zero}};
+                  {"zero_optimization", QJsonObject{{"contiguous_gradients", true},
+                                                    {"reduce_bucket_size", p.bucketBytes / 2.0}}}};
+    deepspeed::set(o, "training.global_batch", double(t.globalBatch));
+    deepspeed::set(o, "training.micro_batch", double(t.microBatch));
+    deepspeed::set(o, "parallel.zero_stage", double(p.zeroStage));
+    deepspeed::set(o, "parallel.overlap_grad_reduce", p.overlapGradReduce);
+    deepspeed::set(o, "parallel.offload_optimizer", p.offloadOptimizer);
     if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
         out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16")
                                 .arg(QLatin1String(toString(t.precision)));

@@ -3,6 +3,7 @@
 
 #include "io/interop/Import.h"
 #include "io/plan/JsonDuplicates.h"
+#include "io/interop/DeepSpeedNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/ShellScript.h"
 #include "io/interop/TorchtitanNames.h"
@@ -990,25 +991,28 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         return out;
     std::vector<Leaf> leaves;
     jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
-    static const std::map<QString, Rule> rules{
-        {"train_batch_size", {"training.global_batch", asInteger}},
-        {"train_micro_batch_size_per_gpu", {"training.micro_batch", asInteger}},
-        {"zero_optimization.stage", {"parallel.zero_stage", asInteger}},
-        {"zero_optimization.offload_optimizer.device",
-         {"parallel.offload_optimizer", oneOf({{"cpu", "true"}, {"nvme", "true"}, {"none", "false"}})}},
-        {"zero_optimization.overlap_comm", {"parallel.overlap_grad_reduce", asBool}},
-        {"zero_optimization.reduce_bucket_size",
-         {"parallel.bucket_bytes",
-          [](const QJsonValue &v) {
-              const QJsonValue n = asNumber(v);
-              return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
-          }}},
-        {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
-        {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
-        {"optimizer.type",
-         {"training.optimizer", oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
-        {"tensor_parallel.autotp_size", {"parallel.tensor", asInteger}}, // DeepSpeed AutoTP training
-    };
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r; // io/interop/DeepSpeedNames' table, then the keys that translate
+        for (const deepspeed::Name &n : deepspeed::names())
+            r.insert({QLatin1String(n.name),
+                      {n.path, n.form == deepspeed::Form::Integer ? Convert(asInteger)
+                               : n.form == deepspeed::Form::Bool  ? Convert(asBool)
+                                                                  : oneOf(n.choices)}});
+        r.insert({
+            {"zero_optimization.reduce_bucket_size",
+             {"parallel.bucket_bytes",
+              [](const QJsonValue &v) {
+                  const QJsonValue n = asNumber(v);
+                  return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
+              }}},
+            {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+            {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+            {"optimizer.type",
+             {"training.optimizer",
+              oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+        });
+        return r;
+    }();
     static const QRegularExpression ignored(QStringLiteral(
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
         "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"

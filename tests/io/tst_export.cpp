@@ -2,6 +2,8 @@
 // gives every key the target expresses (the rest supplied with --set, as a user supplies the hardware);
 // what a target cannot express is listed; the CLI's output and exit codes.
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -15,6 +17,7 @@
 #include "io/plan/Examples.h"
 #include "io/interop/Export.h"
 #include "io/interop/Import.h"
+#include "io/interop/DeepSpeedNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/TorchtitanNames.h"
 
@@ -320,6 +323,41 @@ private slots:
         QCOMPARE(io::torchtitan::choiceLine("parallel.schedule", "zb-h1"),
                  QStringLiteral("pipeline_parallel_schedule = \"InterleavedZeroBubble\"\n"));
         QCOMPARE(io::torchtitan::line("parallel.tensor", 8), QStringLiteral("tensor_parallel_degree = 8\n"));
+    }
+
+    /// DeepSpeed's table both ways: every key of io/interop/DeepSpeedNames, written into a config by the
+    /// exporter's setter (nested objects made as needed), reads back into its plan key, each choice spelling.
+    void deepSpeedNamesReadBack()
+    {
+        for (const io::deepspeed::Name &n : io::deepspeed::names()) {
+            // The plan's value and what the import gives back (a flag or a choice of the offload's device).
+            const std::vector<std::pair<QJsonValue, QJsonValue>> cases =
+                n.form == io::deepspeed::Form::Integer
+                    ? std::vector<std::pair<QJsonValue, QJsonValue>>{{QJsonValue(7), QJsonValue(7)}}
+                    : std::vector<std::pair<QJsonValue, QJsonValue>>{{QJsonValue(true), QJsonValue(true)},
+                                                                     {QJsonValue(false), QJsonValue(false)}};
+            for (const auto &[plan, expected] : cases) {
+                QJsonObject config{{"zero_optimization", QJsonObject{{"contiguous_gradients", true}}}};
+                io::deepspeed::set(config, n.path, plan);
+                QVERIFY(config.value("zero_optimization").toObject().contains("contiguous_gradients")); // kept
+                const io::FileImport f = io::importFile(QStringLiteral("ds.json"), QJsonDocument(config).toJson(),
+                                                        io::ImportFormat::DeepSpeed);
+                const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                            [&](const io::ImportedKey &k) { return k.path == QLatin1String(n.path); });
+                QVERIFY2(k != f.keys.end(), n.name);
+                QVERIFY2(k->value == expected, n.name);
+            }
+        }
+        QJsonObject config;
+        io::deepspeed::set(config, "parallel.offload_optimizer", true);
+        QCOMPARE(config.value("zero_optimization").toObject().value("offload_optimizer").toObject().value("device"),
+                 QJsonValue(QStringLiteral("cpu")));
+        const io::FileImport nvme = io::importFile(
+            QStringLiteral("ds.json"), R"({"zero_optimization": {"offload_optimizer": {"device": "nvme"}}})",
+            io::ImportFormat::DeepSpeed);
+        QVERIFY(std::any_of(nvme.keys.begin(), nvme.keys.end(), [](const io::ImportedKey &k) {
+            return k.path == QLatin1String("parallel.offload_optimizer") && k.value == QJsonValue(true);
+        }));
     }
 };
 

@@ -1,0 +1,65 @@
+#include "io/interop/DeepSpeedNames.h"
+
+#include <QStringList>
+
+namespace trainplan::io::deepspeed {
+
+namespace {
+
+const std::vector<Name> &table()
+{
+    static const std::vector<Name> rows{
+        {"train_batch_size", "training.global_batch", Form::Integer},
+        {"train_micro_batch_size_per_gpu", "training.micro_batch", Form::Integer},
+        {"zero_optimization.stage", "parallel.zero_stage", Form::Integer},
+        {"zero_optimization.overlap_comm", "parallel.overlap_grad_reduce", Form::Bool},
+        // ZeRO-Offload's optimizer (DeepSpeedZeroOffloadOptimizerConfig.device: none, cpu or nvme).
+        {"zero_optimization.offload_optimizer.device",
+         "parallel.offload_optimizer",
+         Form::Choice,
+         {{"cpu", "true"}, {"none", "false"}, {"nvme", "true"}}},
+        {"tensor_parallel.autotp_size", "parallel.tensor", Form::Integer}, // DeepSpeed AutoTP training
+    };
+    return rows;
+}
+
+void setNested(QJsonObject &object, const QStringList &keys, int at, const QJsonValue &value)
+{
+    if (at == keys.size() - 1) {
+        object.insert(keys[at], value);
+        return;
+    }
+    QJsonObject inner = object.value(keys[at]).toObject();
+    setNested(inner, keys, at + 1, value);
+    object.insert(keys[at], inner);
+}
+
+} // namespace
+
+std::span<const Name> names()
+{
+    return table();
+}
+
+void set(QJsonObject &config, std::string_view path, const QJsonValue &planValue)
+{
+    for (const Name &n : table()) {
+        if (path != n.path)
+            continue;
+        QJsonValue value = planValue;
+        if (n.form == Form::Choice) {
+            const QString plan = planValue.isBool()
+                                     ? (planValue.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                     : planValue.toString();
+            for (const auto &[file, spelling] : n.choices)
+                if (plan == QLatin1String(spelling)) {
+                    value = QLatin1String(file);
+                    break;
+                }
+        }
+        setNested(config, QString::fromLatin1(n.name).split(QLatin1Char('.')), 0, value);
+        return;
+    }
+}
+
+} // namespace trainplan::io::deepspeed
