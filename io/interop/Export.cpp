@@ -445,16 +445,28 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     return s;
 }
 
-QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
+QString yamlBool(bool v)
 {
-    const ModelSpec &m = plan.model;
+    return v ? QStringLiteral("true") : QStringLiteral("false");
+}
+
+/// NeMo's trainer: the nodes, the MegatronStrategy's layout and ddp, and the precision plugin.
+QString nemoTrainerFields(const Plan &plan)
+{
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
-    const auto b = [](bool v) { return v ? QStringLiteral("true") : QStringLiteral("false"); };
-    QString s = QStringLiteral("# NeMo / Megatron-Bridge recipe fields for: %1 (written by trainplan export)\n").arg(QString::fromStdString(plan.name));
-    s += QStringLiteral("trainer:\n  num_nodes: %1\n  devices: %2\n  strategy:\n    tensor_model_parallel_size: %3\n"
-                        "    pipeline_model_parallel_size: %4\n    context_parallel_size: %5\n    sequence_parallel: %6\n")
-             .arg(plan.cluster.nodes).arg(plan.cluster.gpusPerNode).arg(p.tensor).arg(p.pipeline).arg(p.context).arg(b(t.sequenceParallel));
+    const ModelSpec &m = plan.model;
+    const auto b = yamlBool;
+    QString s;
+    s += QStringLiteral(
+             "trainer:\n  num_nodes: %1\n  devices: %2\n  strategy:\n    tensor_model_parallel_size: %3\n"
+             "    pipeline_model_parallel_size: %4\n    context_parallel_size: %5\n    sequence_parallel: %6\n")
+             .arg(plan.cluster.nodes)
+             .arg(plan.cluster.gpusPerNode)
+             .arg(p.tensor)
+             .arg(p.pipeline)
+             .arg(p.context)
+             .arg(b(t.sequenceParallel));
     if (p.virtualStages > 1)
         s += QStringLiteral("    virtual_pipeline_model_parallel_size: %1\n").arg(p.virtualStages);
     if (m.isMoe())
@@ -469,64 +481,125 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
     if (p.zeroStage > 1)
         s += QStringLiteral("      use_megatron_fsdp: true\n      data_parallel_sharding_strategy: %1\n")
                  .arg(p.zeroStage == 2 ? "optim_grads" : "optim_grads_params");
-    const QString precision = t.precision == Precision::FP16 ? QStringLiteral("16-mixed") : t.precision == Precision::FP32 ? QStringLiteral("32")
-                                                                                                                          : QStringLiteral("bf16-mixed");
+    const QString precision = t.precision == Precision::FP16   ? QStringLiteral("16-mixed")
+                              : t.precision == Precision::FP32 ? QStringLiteral("32")
+                                                               : QStringLiteral("bf16-mixed");
     s += QStringLiteral("  plugins:\n    precision: %1\n").arg(precision);
-    s += QStringLiteral("data:\n  seq_length: %1\n  micro_batch_size: %2\n  global_batch_size: %3\n").arg(m.seqLen).arg(t.microBatch).arg(t.globalBatch);
-    s += QStringLiteral("model:\n  config:\n    num_layers: %1\n    hidden_size: %2\n    ffn_hidden_size: %3\n    num_attention_heads: %4\n"
-                        "    num_query_groups: %5\n    vocab_size: %6\n    normalization: %7\n    gated_linear_unit: %8\n"
-                        "    position_embedding_type: %9\n")
-             .arg(m.layers).arg(m.hidden).arg(m.ffnHidden).arg(m.heads).arg(m.kvHeads).arg(m.vocab)
-             .arg(m.norm == NormKind::RmsNorm ? QStringLiteral("RMSNorm") : QStringLiteral("LayerNorm"), b(m.mlp == MlpKind::SwiGlu),
-                  m.position == PositionEmbedding::Rotary ? QStringLiteral("rope") : QStringLiteral("learned_absolute"));
-    s += QStringLiteral("    share_embeddings_and_output_weights: %1\n    add_bias_linear: %2\n    attention_dropout: %3\n    hidden_dropout: %3\n"
+    return s;
+}
+
+/// The model config's shape (Megatron-Core's TransformerConfig names).
+QString nemoModelShapeFields(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    const auto b = yamlBool;
+    QString s;
+    s +=
+        QStringLiteral(
+            "model:\n  config:\n    num_layers: %1\n    hidden_size: %2\n    ffn_hidden_size: %3\n    "
+            "num_attention_heads: %4\n"
+            "    num_query_groups: %5\n    vocab_size: %6\n    normalization: %7\n    gated_linear_unit: %8\n"
+            "    position_embedding_type: %9\n")
+            .arg(m.layers)
+            .arg(m.hidden)
+            .arg(m.ffnHidden)
+            .arg(m.heads)
+            .arg(m.kvHeads)
+            .arg(m.vocab)
+            .arg(m.norm == NormKind::RmsNorm ? QStringLiteral("RMSNorm") : QStringLiteral("LayerNorm"),
+                 b(m.mlp == MlpKind::SwiGlu),
+                 m.position == PositionEmbedding::Rotary ? QStringLiteral("rope") : QStringLiteral("learned_absolute"));
+    s += QStringLiteral("    share_embeddings_and_output_weights: %1\n    add_bias_linear: %2\n    attention_dropout: "
+                        "%3\n    hidden_dropout: %3\n"
                         "    attention_backend: %4\n    use_distributed_optimizer: %5\n")
              .arg(b(m.tiedEmbeddings), b(m.linearBias), m.dropout ? QStringLiteral("0.1") : QStringLiteral("0.0"),
                   t.flashAttention ? QStringLiteral("flash") : QStringLiteral("unfused"), b(p.zeroStage == 1));
+    return s;
+}
+
+/// The model config's software settings: recomputation, offload, CUDA graphs, windows, overlaps, FP8, MoE, MLA.
+QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    const auto b = yamlBool;
+    QString s;
     if (m.headDimension > 0)
         s += QStringLiteral("    kv_channels: %1\n").arg(m.headDimension);
     if (m.mlp == MlpKind::SquaredRelu)
         s += QStringLiteral("    activation_func: squared_relu\n");
     if (t.recompute == Recompute::Ops) {
         s += QStringLiteral("    recompute_granularity: null\n");
-        out.notExpressed << QStringLiteral("training.recompute = ops: torchtitan's op-level selective checkpointing has no "
-                                           "Megatron-Core setting (its nearest is recompute_granularity: selective)");
+        out.notExpressed << QStringLiteral(
+            "training.recompute = ops: torchtitan's op-level selective checkpointing has no "
+            "Megatron-Core setting (its nearest is recompute_granularity: selective)");
     } else
-        s += QStringLiteral("    recompute_granularity: %1\n").arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
+        s += QStringLiteral("    recompute_granularity: %1\n")
+                 .arg(t.recompute == Recompute::None ? "null" : toString(t.recompute));
     if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
-        out.notExpressed << QStringLiteral("training.recompute_interval = %1: Megatron-Core recomputes blocks of layers, not every "
-                                           "k-th (recompute_method block with recompute_num_layers is the nearest)").arg(t.recomputeInterval);
+        out.notExpressed
+            << QStringLiteral("training.recompute_interval = %1: Megatron-Core recomputes blocks of layers, not every "
+                              "k-th (recompute_method block with recompute_num_layers is the nearest)")
+                   .arg(t.recomputeInterval);
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         s += QStringLiteral("    recompute_method: block\n    recompute_num_layers: %1\n").arg(t.recomputeLayers);
     if (t.activationOffloadLayers > 0)
-        s += QStringLiteral("    cpu_offloading: true\n    cpu_offloading_weights: false\n    cpu_offloading_num_layers: %1\n").arg(t.activationOffloadLayers);
+        s += QStringLiteral(
+                 "    cpu_offloading: true\n    cpu_offloading_weights: false\n    cpu_offloading_num_layers: %1\n")
+                 .arg(t.activationOffloadLayers);
     if (t.cudaGraphs != CudaGraphs::None)
-        s += t.cudaGraphs == CudaGraphs::Step     ? QStringLiteral("    cuda_graph_impl: full_iteration\n")
-             : t.cudaGraphs == CudaGraphs::Layers ? QStringLiteral("    cuda_graph_impl: local\n")
-                                                   : QStringLiteral("    cuda_graph_impl: transformer_engine\n    cuda_graph_scope: [moe_router, moe_preprocess]\n");
+        s += t.cudaGraphs == CudaGraphs::Step ? QStringLiteral("    cuda_graph_impl: full_iteration\n")
+             : t.cudaGraphs == CudaGraphs::Layers
+                 ? QStringLiteral("    cuda_graph_impl: local\n")
+                 : QStringLiteral(
+                       "    cuda_graph_impl: transformer_engine\n    cuda_graph_scope: [moe_router, moe_preprocess]\n");
     if (m.slidingWindow > 0)
-        s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow)
-             + (m.fullAttentionInterval > 0 ? QStringLiteral("    window_attn_skip_freq: %1\n").arg(m.fullAttentionInterval) : QString());
+        s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow) +
+             (m.fullAttentionInterval > 0
+                  ? QStringLiteral("    window_attn_skip_freq: %1\n").arg(m.fullAttentionInterval)
+                  : QString());
     if (m.attentionSinks)
         s += QStringLiteral("    softmax_type: learnable\n");
-    s += QStringLiteral("    tp_comm_overlap: %1\n    overlap_p2p_comm: %2\n").arg(b(p.tensorCommOverlap), b(p.overlapP2pComm));
+    s += QStringLiteral("    tp_comm_overlap: %1\n    overlap_p2p_comm: %2\n")
+             .arg(b(p.tensorCommOverlap), b(p.overlapP2pComm));
     if (m.isMoe() && p.expertCommOverlap)
         s += QStringLiteral("    overlap_moe_expert_parallel_comm: true\n    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
         s += QStringLiteral("    use_transformer_engine_op_fuser: true\n");
     if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
-                                           : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n").arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
+                                           : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n")
+                                                 .arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
     s += nemoMoeAndRecomputeFields(plan);
     if (m.isMla())
-        s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
+        s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    "
+                            "qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
                             "    v_head_dim: %5\n")
-                 .arg(m.qLoraRank).arg(m.kvLoraRank).arg(m.qkNopeHeadDim).arg(m.qkRopeHeadDim).arg(m.vHeadDim);
-    s += nemoOptimizerFields(t, p.offloadOptimizer, out);
+                 .arg(m.qLoraRank)
+                 .arg(m.kvLoraRank)
+                 .arg(m.qkNopeHeadDim)
+                 .arg(m.qkRopeHeadDim)
+                 .arg(m.vHeadDim);
+    return s;
+}
+
+QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
+{
+    QString s = QStringLiteral("# NeMo / Megatron-Bridge recipe fields for: %1 (written by trainplan export)\n")
+                    .arg(QString::fromStdString(plan.name));
+    s += nemoTrainerFields(plan);
+    s += QStringLiteral("data:\n  seq_length: %1\n  micro_batch_size: %2\n  global_batch_size: %3\n")
+             .arg(plan.model.seqLen)
+             .arg(plan.training.microBatch)
+             .arg(plan.training.globalBatch);
+    s += nemoModelShapeFields(plan) + nemoModelRuntimeFields(plan, out);
+    s += nemoOptimizerFields(plan.training, plan.parallel.offloadOptimizer, out);
     return s.toUtf8();
 }
 
-/// torchtitan's model flavors of the catalog's presets.
 std::pair<QString, QString> torchtitanModel(const ModelSpec &m)
 {
     if (m.presetId == "llama3-8b" || m.presetId == "llama3.1-8b")
