@@ -193,27 +193,32 @@ QStringList recomputeModules(const TrainingConfig &t)
     return modules;
 }
 
-QStringList megatronFlags(const Plan &plan, ExportResult &out)
+/// The model's shape: sizes, attention, MLP, norm, positions, embeddings, dropout, experts, MTP, MLA.
+QStringList megatronModelFlags(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
-    const TrainingConfig &t = plan.training;
     using megatron::flag;
-    QStringList f{flag("model.layers", m.layers), flag("model.hidden", m.hidden),
-                  flag("model.ffn_hidden", m.ffnHidden), flag("model.heads", m.heads), flag("model.seq_len", m.seqLen),
-                  "--max-position-embeddings " + num(m.seqLen), flag("model.vocab", m.vocab)};
+    QStringList f{flag("model.layers", m.layers),        flag("model.hidden", m.hidden),
+                  flag("model.ffn_hidden", m.ffnHidden), flag("model.heads", m.heads),
+                  flag("model.seq_len", m.seqLen),       "--max-position-embeddings " + num(m.seqLen),
+                  flag("model.vocab", m.vocab)};
     if (m.kvHeads != m.heads)
         f << "--group-query-attention" << flag("model.kv_heads", m.kvHeads);
     if (m.headDimension > 0)
         f << flag("model.head_dim", m.headDimension);
-    f << (m.mlp == MlpKind::SwiGlu ? QStringLiteral("--swiglu") : m.mlp == MlpKind::SquaredRelu ? QStringLiteral("--squared-relu") : QString());
-    f << (m.norm == NormKind::RmsNorm ? QStringLiteral("--normalization RMSNorm") : QStringLiteral("--normalization LayerNorm"));
+    f << (m.mlp == MlpKind::SwiGlu        ? QStringLiteral("--swiglu")
+          : m.mlp == MlpKind::SquaredRelu ? QStringLiteral("--squared-relu")
+                                          : QString());
+    f << (m.norm == NormKind::RmsNorm ? QStringLiteral("--normalization RMSNorm")
+                                      : QStringLiteral("--normalization LayerNorm"));
     f << (m.position == PositionEmbedding::Rotary ? QStringLiteral("--position-embedding-type rope")
                                                   : QStringLiteral("--position-embedding-type learned_absolute"));
     if (!m.tiedEmbeddings)
         f << "--untie-embeddings-and-output-weights";
     if (!m.linearBias)
         f << "--disable-bias-linear";
-    f << (m.dropout ? QStringLiteral("--attention-dropout 0.1 --hidden-dropout 0.1") : QStringLiteral("--attention-dropout 0.0 --hidden-dropout 0.0"));
+    f << (m.dropout ? QStringLiteral("--attention-dropout 0.1 --hidden-dropout 0.1")
+                    : QStringLiteral("--attention-dropout 0.0 --hidden-dropout 0.0"));
     if (m.isMoe())
         f << megatronMoeFlags(plan);
     if (m.mtpLayers > 0)
@@ -222,30 +227,78 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << "--multi-latent-attention" << flag("model.q_lora_rank", m.qLoraRank)
           << flag("model.kv_lora_rank", m.kvLoraRank) << flag("model.qk_nope_head_dim", m.qkNopeHeadDim)
           << flag("model.qk_rope_head_dim", m.qkRopeHeadDim) << flag("model.v_head_dim", m.vHeadDim);
+    return f;
+}
+
+/// The batch and the number formats.
+QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
+{
+    const TrainingConfig &t = plan.training;
+    using megatron::flag;
+    QStringList f;
     f << flag("training.micro_batch", t.microBatch) << flag("training.global_batch", t.globalBatch);
     switch (t.precision) {
-    case Precision::BF16: f << "--bf16"; break;
-    case Precision::FP16: f << "--fp16"; break;
-    case Precision::FP8: f << "--bf16" << "--fp8-format hybrid"; break;
-    case Precision::FP8Blockwise: f << "--bf16" << "--fp8-format e4m3" << "--fp8-recipe blockwise"; break;
-    case Precision::MXFP8: f << "--bf16" << "--fp8-format e4m3" << "--fp8-recipe mxfp8"; break;
-    case Precision::NVFP4: out.notExpressed << QStringLiteral("training.precision = nvfp4: no Megatron-LM argument in the releases read"); break;
-    default: break;
+    case Precision::BF16:
+        f << "--bf16";
+        break;
+    case Precision::FP16:
+        f << "--fp16";
+        break;
+    case Precision::FP8:
+        f << "--bf16"
+          << "--fp8-format hybrid";
+        break;
+    case Precision::FP8Blockwise:
+        f << "--bf16"
+          << "--fp8-format e4m3"
+          << "--fp8-recipe blockwise";
+        break;
+    case Precision::MXFP8:
+        f << "--bf16"
+          << "--fp8-format e4m3"
+          << "--fp8-recipe mxfp8";
+        break;
+    case Precision::NVFP4:
+        out.notExpressed << QStringLiteral("training.precision = nvfp4: no Megatron-LM argument in the releases read");
+        break;
+    default:
+        break;
     }
     if (t.fp8ParamGather)
         f << megatron::flagOf("training.fp8_param_gather");
+    return f;
+}
+
+/// Recomputation, as Megatron-LM's granularity, method and modules.
+QStringList megatronRecomputeFlags(const TrainingConfig &t, ExportResult &out)
+{
+    QStringList f;
     if (t.recompute == Recompute::Ops)
-        out.notExpressed << QStringLiteral("training.recompute = ops: torchtitan's op-level selective checkpointing has no "
-                                           "Megatron-LM argument (its nearest is --recompute-granularity selective)");
+        out.notExpressed << QStringLiteral(
+            "training.recompute = ops: torchtitan's op-level selective checkpointing has no "
+            "Megatron-LM argument (its nearest is --recompute-granularity selective)");
     if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
-        out.notExpressed << QStringLiteral("training.recompute_interval = %1: Megatron-LM recomputes blocks of layers, not every "
-                                           "k-th (--recompute-method block --recompute-num-layers is the nearest)").arg(t.recomputeInterval);
+        out.notExpressed << QStringLiteral(
+                                "training.recompute_interval = %1: Megatron-LM recomputes blocks of layers, not every "
+                                "k-th (--recompute-method block --recompute-num-layers is the nearest)")
+                                .arg(t.recomputeInterval);
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         f << "--recompute-granularity full --recompute-method block --recompute-num-layers " + num(t.recomputeLayers);
     else if (t.recompute == Recompute::Full)
         f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
     else if (t.recompute == Recompute::Selective)
-        f << "--recompute-granularity selective" << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
+        f << "--recompute-granularity selective"
+          << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
+    return f;
+}
+
+QStringList megatronFlags(const Plan &plan, ExportResult &out)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    using megatron::flag;
+    QStringList f = megatronModelFlags(plan);
+    f << megatronPrecisionFlags(plan, out) << megatronRecomputeFlags(t, out);
     if (t.activationOffloadLayers > 0)
         f << flag("training.activation_offload_layers", t.activationOffloadLayers);
     if (t.sequenceParallel)
@@ -257,10 +310,17 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     // Megatron-Core's TransformerConfig: cuda_graph_impl local (per layer, cuda_graph_modules the default) or
     // full_iteration; the router alone through Transformer Engine's scopes.
     switch (t.cudaGraphs) {
-    case CudaGraphs::None: break;
-    case CudaGraphs::Router: f << "--cuda-graph-impl transformer_engine --cuda-graph-modules moe_router moe_preprocess"; break;
-    case CudaGraphs::Layers: f << "--cuda-graph-impl local"; break;
-    case CudaGraphs::Step: f << "--cuda-graph-impl full_iteration"; break;
+    case CudaGraphs::None:
+        break;
+    case CudaGraphs::Router:
+        f << "--cuda-graph-impl transformer_engine --cuda-graph-modules moe_router moe_preprocess";
+        break;
+    case CudaGraphs::Layers:
+        f << "--cuda-graph-impl local";
+        break;
+    case CudaGraphs::Step:
+        f << "--cuda-graph-impl full_iteration";
+        break;
     }
     if (m.slidingWindow > 0)
         f << QStringLiteral("--window-size %1 0").arg(m.slidingWindow)
