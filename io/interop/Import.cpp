@@ -167,78 +167,110 @@ void resolveFsdp(std::map<QString, ImportedKey> &keys)
     }
 }
 
-/// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
-void resolveDerived(std::map<QString, ImportedKey> &keys, const QJsonObject &base, ImportResult &result)
+using Keys = std::map<QString, ImportedKey>;
+
+/// Sets `path` from the file position and name of `from`, with `note` after the name.
+void deriveKey(Keys &keys, const char *path, const QJsonValue &value, const ImportedKey &from, const QString &note = {})
 {
-    resolveFsdp(keys);
-    const auto number = [&](const char *path, double fallback) {
-        const auto it = keys.find(QLatin1String(path));
-        return it != keys.end() ? it->second.value.toDouble() : fallback;
-    };
+    keys[QLatin1String(path)] = {QLatin1String(path), value, from.file, from.line, from.source + note};
+}
+
+/// A key's number, or `fallback` when no file gave it.
+double numberOf(const Keys &keys, const char *path, double fallback)
+{
+    const auto it = keys.find(QLatin1String(path));
+    return it != keys.end() ? it->second.value.toDouble() : fallback;
+}
+
+/// Layers per virtual stage to virtual stages (and the interleaved schedule they imply).
+void resolveVirtualStages(Keys &keys, ImportResult &result)
+{
     if (const auto it = keys.find(QStringLiteral("derived.layers_per_virtual_stage")); it != keys.end()) {
-        const double layers = number("model.layers", 0), p = number("parallel.pipeline", 1), n = it->second.value.toDouble();
+        const double layers = numberOf(keys, "model.layers", 0), p = numberOf(keys, "parallel.pipeline", 1);
+        const double n = it->second.value.toDouble();
         if (layers > 0 && n > 0 && std::fmod(layers, p * n) == 0) {
-            keys[QStringLiteral("parallel.virtual_stages")] = {QStringLiteral("parallel.virtual_stages"), layers / (p * n), it->second.file,
-                                                               it->second.line, it->second.source};
-            keys[QStringLiteral("parallel.schedule")] = {QStringLiteral("parallel.schedule"), QStringLiteral("interleaved"), it->second.file,
-                                                         it->second.line, it->second.source};
+            deriveKey(keys, "parallel.virtual_stages", layers / (p * n), it->second);
+            deriveKey(keys, "parallel.schedule", QStringLiteral("interleaved"), it->second);
         } else {
-            result.warnings.push_back({it->second.file, it->second.line,
-                                       QStringLiteral("%1 %2: needs the layer count and the pipeline size that divide by it").arg(it->second.source).arg(n)});
+            result.warnings.push_back(
+                {it->second.file, it->second.line,
+                 QStringLiteral("%1 %2: needs the layer count and the pipeline size that divide by it")
+                     .arg(it->second.source)
+                     .arg(n)});
         }
         keys.erase(it);
     }
     if (const auto v = keys.find(QStringLiteral("parallel.virtual_stages"));
         v != keys.end() && v->second.value.toDouble() > 1 && !keys.count(QStringLiteral("parallel.schedule")))
-        keys[QStringLiteral("parallel.schedule")] = {QStringLiteral("parallel.schedule"), QStringLiteral("interleaved"), v->second.file,
-                                                     v->second.line, v->second.source};
+        deriveKey(keys, "parallel.schedule", QStringLiteral("interleaved"), v->second);
+}
+
+/// The shared experts' count from their total width, the vocabulary padded as Megatron pads it, dropout.
+void resolveShape(Keys &keys, ImportResult &result)
+{
     // Megatron-Core's moe_shared_expert_intermediate_size is the shared experts' total width: shared
     // experts x one expert's width.
     if (const auto it = keys.find(QStringLiteral("derived.shared_expert_width")); it != keys.end()) {
-        const double width = number("model.expert_ffn_hidden", number("model.ffn_hidden", 0)), total = it->second.value.toDouble();
+        const double width = numberOf(keys, "model.expert_ffn_hidden", numberOf(keys, "model.ffn_hidden", 0));
+        const double total = it->second.value.toDouble();
         if (width > 0 && total > 0 && std::fmod(total, width) == 0)
-            keys[QStringLiteral("model.shared_experts")] = {QStringLiteral("model.shared_experts"), total / width, it->second.file, it->second.line,
-                                                            it->second.source + QStringLiteral(" / expert width")};
+            deriveKey(keys, "model.shared_experts", total / width, it->second, QStringLiteral(" / expert width"));
         else
-            result.warnings.push_back({it->second.file, it->second.line,
-                                       QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) that divides it").arg(it->second.source).arg(total)});
+            result.warnings.push_back(
+                {it->second.file, it->second.line,
+                 QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) that divides it")
+                     .arg(it->second.source)
+                     .arg(total)});
         keys.erase(it);
     }
     if (const auto it = keys.find(QStringLiteral("derived.tokenizer_vocab")); it != keys.end()) {
-        const double multiple = number("derived.vocab_multiple", 128) * number("parallel.tensor", 1);
+        const double multiple = numberOf(keys, "derived.vocab_multiple", 128) * numberOf(keys, "parallel.tensor", 1);
         if (!keys.count(QStringLiteral("model.vocab")) && multiple > 0)
-            keys[QStringLiteral("model.vocab")] = {QStringLiteral("model.vocab"), std::ceil(it->second.value.toDouble() / multiple) * multiple,
-                                                   it->second.file, it->second.line,
-                                                   it->second.source + QStringLiteral(", padded to a multiple of %1").arg(multiple)};
+            deriveKey(keys, "model.vocab", std::ceil(it->second.value.toDouble() / multiple) * multiple, it->second,
+                      QStringLiteral(", padded to a multiple of %1").arg(multiple));
         keys.erase(it);
         keys.erase(QStringLiteral("derived.vocab_multiple"));
     }
-    if (const auto it = keys.find(QStringLiteral("derived.bucket_hidden_squared")); it != keys.end()) {
-        const double hidden = number("model.hidden", 0);
-        if (hidden > 0 && !keys.count(QStringLiteral("parallel.bucket_bytes")))
-            keys[QStringLiteral("parallel.bucket_bytes")] = {QStringLiteral("parallel.bucket_bytes"), it->second.value.toDouble() * hidden * hidden,
-                                                             it->second.file, it->second.line,
-                                                             it->second.source + QStringLiteral(": hidden_size^2 16-bit gradients")};
+    if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
+        deriveKey(keys, "model.dropout", it->second.value.toDouble() > 0, it->second);
         keys.erase(it);
     }
-    if (const auto it = keys.find(QStringLiteral("derived.dropout")); it != keys.end()) {
-        keys[QStringLiteral("model.dropout")] = {QStringLiteral("model.dropout"), it->second.value.toDouble() > 0, it->second.file,
-                                                 it->second.line, it->second.source};
+}
+
+/// The gradient buckets from hidden_size^2, and the global batch from the gradient accumulation.
+void resolveBatch(Keys &keys, const QJsonObject &base)
+{
+    if (const auto it = keys.find(QStringLiteral("derived.bucket_hidden_squared")); it != keys.end()) {
+        const double hidden = numberOf(keys, "model.hidden", 0);
+        if (hidden > 0 && !keys.count(QStringLiteral("parallel.bucket_bytes")))
+            deriveKey(keys, "parallel.bucket_bytes", it->second.value.toDouble() * hidden * hidden, it->second,
+                      QStringLiteral(": hidden_size^2 16-bit gradients"));
         keys.erase(it);
     }
     if (const auto it = keys.find(QStringLiteral("derived.gradient_accumulation")); it != keys.end()) {
         // The plan format's defaults where the base (the example plan, if asked for) has none: 8 GPUs per
         // node, micro-batch 1; without a node count the global batch stays unknown (a missing key).
-        const double nodes = number("cluster.nodes", base["cluster"]["nodes"].toDouble());
+        const double nodes = numberOf(keys, "cluster.nodes", base["cluster"]["nodes"].toDouble());
         if (!keys.count(QStringLiteral("training.global_batch")) && nodes > 0 && it->second.value.toDouble() > 0) {
-            const double gpus = nodes * number("cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
-            const double data = gpus / (number("parallel.tensor", 1) * number("parallel.pipeline", 1) * number("parallel.context", 1));
-            const double global = number("training.micro_batch", base["training"]["micro_batch"].toDouble(1)) * it->second.value.toDouble() * data;
-            keys[QStringLiteral("training.global_batch")] = {QStringLiteral("training.global_batch"), global, it->second.file, it->second.line,
-                                                             it->second.source + QStringLiteral(" x micro-batch x data-parallel size")};
+            const double gpus =
+                nodes * numberOf(keys, "cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
+            const double data = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1) *
+                                        numberOf(keys, "parallel.context", 1));
+            const double micro = numberOf(keys, "training.micro_batch", base["training"]["micro_batch"].toDouble(1));
+            deriveKey(keys, "training.global_batch", micro * it->second.value.toDouble() * data, it->second,
+                      QStringLiteral(" x micro-batch x data-parallel size"));
         }
         keys.erase(it);
     }
+}
+
+/// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
+void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
+{
+    resolveFsdp(keys);
+    resolveVirtualStages(keys, result);
+    resolveShape(keys, result);
+    resolveBatch(keys, base);
 }
 
 /// The example plan's sequence length (its preset's).
