@@ -875,41 +875,11 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     return false;
 }
 
-FileImport readHuggingFace(const QString &file, const QByteArray &written)
+/// Sliding-window attention: sliding_window unless use_sliding_window is false (Qwen2/3 carry a window they
+/// do not use); layer_types (GPT-OSS, Gemma 3) gives which layers attend to the whole prefix, read as every
+/// n-th when they repeat with a period of n.
+void huggingFaceWindows(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
 {
-    FileImport out;
-    out.format = ImportFormat::HuggingFace;
-    const QByteArray bytes = relaxedJson(written);
-    const QJsonObject top = QJsonDocument::fromJson(bytes).object();
-    if (refuseHuggingFace(file, bytes, top, out))
-        return out;
-    const QJsonObject root = languageModelConfig(top);
-    // transformers writes a config's keys that differ from PretrainedConfig's defaults or the model class's
-    // (configuration_utils.py, PretrainedConfig.to_diff_dict): an omitted tie_word_embeddings is both
-    // defaults' True (Gemma 2 ties without saying so).
-    if (!root.contains(QLatin1String("tie_word_embeddings")))
-        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("tie_word_embeddings omitted: transformers' default"), true});
-    std::vector<Leaf> leaves;
-    jsonLeaves(root, QString(), bytes, leaves);
-    std::vector<Leaf> planned;
-    for (const Leaf &leaf : leaves) {
-        if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
-            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
-        } else if (leaf.name == QLatin1String("q_lora_rank") || leaf.name == QLatin1String("kv_lora_rank")) {
-            if (!leaf.value.isNull()) {
-                planned.push_back(leaf);
-                out.keys.push_back({QStringLiteral("model.attention"), QStringLiteral("mla"), file, leaf.line, leaf.name});
-            } else {
-                planned.push_back({leaf.name, 0, leaf.line});
-            }
-        } else if (huggingFaceRules().count(leaf.name) || !ignoredHuggingFace(leaf.name)) {
-            planned.push_back(leaf);
-        }
-    }
-    mapLeaves(file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
-    // Sliding-window attention: sliding_window unless use_sliding_window is false (Qwen2/3 carry a window they
-    // do not use); layer_types (GPT-OSS, Gemma 3) gives which layers attend to the whole prefix, read as
-    // every n-th when they repeat with a period of n.
     const QJsonValue window = root.value(QStringLiteral("sliding_window"));
     if (window.isDouble() && window.toDouble() > 0 && root.value(QStringLiteral("use_sliding_window")).toBool(true)) {
         out.keys.push_back({QStringLiteral("model.sliding_window"), QJsonValue(qint64(window.toDouble())), file,
@@ -928,28 +898,79 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
             out.keys.push_back({QStringLiteral("model.full_attention_interval"), QJsonValue(period), file,
                                 lineOfKey(bytes, QStringLiteral("layer_types")), QStringLiteral("layer_types")});
         else if (!full.empty())
-            out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("layer_types")),
-                                    QStringLiteral("layer_types: full-attention layers without a period are planned as every layer windowed")});
+            out.warnings.push_back(
+                {file, lineOfKey(bytes, QStringLiteral("layer_types")),
+                 QStringLiteral(
+                     "layer_types: full-attention layers without a period are planned as every layer windowed")});
     }
-    if (root.contains(QStringLiteral("sinks")) || root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
-        out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file, lineOfKey(bytes, QStringLiteral("model_type")),
-                            QStringLiteral("model_type")});
+}
+
+/// Attention sinks, the model's name, and what the model type tells about how far the config is read.
+void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
+{
+    if (root.contains(QStringLiteral("sinks")) ||
+        root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
+        out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file,
+                            lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type")});
     const QString arch = root.value(QStringLiteral("architectures")).toArray().first().toString();
     const QString name = root.value(QStringLiteral("_name_or_path")).toString();
-    out.keys.push_back({QStringLiteral("model.name"), name.isEmpty() ? (arch.isEmpty() ? root.value(QStringLiteral("model_type")).toString() : arch) : name,
-                        file, lineOfKey(bytes, name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")),
-                        name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
+    out.keys.push_back(
+        {QStringLiteral("model.name"),
+         name.isEmpty() ? (arch.isEmpty() ? root.value(QStringLiteral("model_type")).toString() : arch) : name, file,
+         lineOfKey(bytes, name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")),
+         name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
     if (out.keys.back().value.toString().isEmpty())
         out.keys.pop_back();
-    static const QStringList known{"llama", "mistral", "mixtral", "qwen2", "qwen3", "qwen3_moe", "qwen2_moe", "deepseek_v3",
-                                   "gpt_oss", "gemma2", "gemma3", "gemma3_text", "phi3", "gpt2"};
+    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",   "qwen3",
+                                   "qwen3_moe", "qwen2_moe",   "deepseek_v3", "gpt_oss", "gemma2",
+                                   "gemma3",    "gemma3_text", "phi3",        "gpt2"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
                                 QStringLiteral("model_type \"%1\" is read by the common keys only").arg(type)});
     if (type.startsWith(QLatin1String("gemma")))
-        out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
-                                QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+        out.warnings.push_back(
+            {file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
+             QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+}
+
+FileImport readHuggingFace(const QString &file, const QByteArray &written)
+{
+    FileImport out;
+    out.format = ImportFormat::HuggingFace;
+    const QByteArray bytes = relaxedJson(written);
+    const QJsonObject top = QJsonDocument::fromJson(bytes).object();
+    if (refuseHuggingFace(file, bytes, top, out))
+        return out;
+    const QJsonObject root = languageModelConfig(top);
+    // transformers writes a config's keys that differ from PretrainedConfig's defaults or the model class's
+    // (configuration_utils.py, PretrainedConfig.to_diff_dict): an omitted tie_word_embeddings is both
+    // defaults' True (Gemma 2 ties without saying so).
+    if (!root.contains(QLatin1String("tie_word_embeddings")))
+        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0,
+                            QStringLiteral("tie_word_embeddings omitted: transformers' default"), true});
+    std::vector<Leaf> leaves;
+    jsonLeaves(root, QString(), bytes, leaves);
+    std::vector<Leaf> planned;
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
+            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (leaf.name == QLatin1String("q_lora_rank") || leaf.name == QLatin1String("kv_lora_rank")) {
+            if (!leaf.value.isNull()) {
+                planned.push_back(leaf);
+                out.keys.push_back(
+                    {QStringLiteral("model.attention"), QStringLiteral("mla"), file, leaf.line, leaf.name});
+            } else {
+                planned.push_back({leaf.name, 0, leaf.line});
+            }
+        } else if (huggingFaceRules().count(leaf.name) || !ignoredHuggingFace(leaf.name)) {
+            planned.push_back(leaf);
+        }
+    }
+    mapLeaves(
+        file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
+    huggingFaceWindows(file, bytes, root, out);
+    huggingFaceModelType(file, bytes, root, out);
     return out;
 }
 
@@ -1166,61 +1187,91 @@ void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &lea
                                QStringLiteral("tokenizer.type ") + type->value.toString(), out);
 }
 
-FileImport readNemo(const QString &file, const QByteArray &bytes)
+/// The recipe's leaves; false (with the error in `out`) when it is not YAML this reader can walk.
+bool nemoLeaves(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
 {
-    FileImport out;
-    out.format = ImportFormat::NeMo;
     YAML::Node root;
     try {
         root = YAML::Load(bytes.toStdString());
     } catch (const YAML::Exception &e) {
-        out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
-        return out;
+        out.errors.push_back(
+            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+        return false;
     }
-    std::vector<Leaf> leaves;
     YamlWalk walk;
     try {
         yamlLeaves(root, QString(), leaves, walk);
     } catch (const YAML::Exception &e) { // a node yaml-cpp cannot read back (bad input never ends the import)
-        out.errors.push_back({file, e.mark.line + 1, QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
-        return out;
+        out.errors.push_back(
+            {file, e.mark.line + 1,
+             QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
+        return false;
     }
     if (!walk.error.isEmpty()) {
         out.errors.push_back({file, walk.errorLine, walk.error});
-        return out;
+        return false;
     }
-    // The launcher's run, logging and configuration-system sections hold nothing a plan holds.
-    static const QRegularExpression bookkeeping(QStringLiteral("^(run|exp_manager|hydra|defaults(\\[\\d+\\])?)\\.|^defaults\\[|"
-                                                               "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$"));
-    leaves.erase(std::remove_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
-                     const bool skip = bookkeeping.match(l.name).hasMatch();
-                     if (skip)
-                         out.notPlanned << l.name;
-                     return skip;
-                 }),
+    return true;
+}
+
+/// The launcher's run, logging and configuration-system sections hold nothing a plan holds.
+void dropNemoBookkeeping(std::vector<Leaf> &leaves, FileImport &out)
+{
+    static const QRegularExpression bookkeeping(
+        QStringLiteral("^(run|exp_manager|hydra|defaults(\\[\\d+\\])?)\\.|^defaults\\[|"
+                       "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$"));
+    leaves.erase(std::remove_if(leaves.begin(), leaves.end(),
+                                [&](const Leaf &l) {
+                                    const bool skip = bookkeeping.match(l.name).hasMatch();
+                                    if (skip)
+                                        out.notPlanned << l.name;
+                                    return skip;
+                                }),
                  leaves.end());
-    std::map<QString, Rule> rules = megatronRules();
-    rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
-    // Apex's DistributedFusedAdam (NeMo 1's distributed_fused_adam): the state's and the gradient buffers' formats.
-    rules.emplace("dtype", Rule{"training.optimizer_moments", stateFormat()});
-    rules.emplace("grad_sync_dtype", Rule{"training.fp32_gradients", oneOf({{"fp32", "true"}, {"float32", "true"}, {"bf16", "false"},
-                                                                             {"bfloat16", "false"}, {"fp16", "false"}, {"float16", "false"}})});
-    rules.emplace("precision", Rule{"training.precision", oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
-    static const QRegularExpression ignored(QStringLiteral("^(_target_|_partial_|name|max_steps|val_check_interval|limit_.*|log_.*|"
-                                                           "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"
-                                                           "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
-                                                           "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
-                                                           "seed|num_workers|pin_memory|tokenizer.*|path.*|paths|mcore_gpt|use_scaled_init_method|"
-                                                           "rampup_batch_size|ub_tp_comm_overlap_cfg|transformer_block_type|"
-                                                           "attention_type|persist_layer_norm|library|type|use_fast|model|"
-                                                           "native_amp_.*|hysteresis|onnx_safe|apex_transformer_log_level|"
-                                                           "use_cpu_initialization|deterministic_mode|sync_batch_comm|pre_process|"
-                                                           "post_process|layernorm_epsilon|do_layer_norm_weight_decay)$"));
-    // A recipe dump's bookkeeping fields are read and not planned, as Megatron's hyperparameters are.
-    mapLeaves(file, leaves, rules, [](const QString &n) { return n.section('.', -1); }, out,
-              [](const QString &key) { return ignoredName(key) || ignored.match(key).hasMatch(); });
-    megatronOffloadFraction(file, leaves, out);
-    nemoOptimizerAndTokenizer(file, leaves, out);
+}
+
+/// Megatron-Core's names, and NeMo's own: the trainer's devices, Apex's DistributedFusedAdam (NeMo 1's
+/// distributed_fused_adam: the state's and the gradient buffers' formats) and the precision plugin.
+const std::map<QString, Rule> &nemoRules()
+{
+    static const std::map<QString, Rule> nemo = [] {
+        std::map<QString, Rule> rules = megatronRules();
+        rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
+        rules.emplace("dtype", Rule{"training.optimizer_moments", stateFormat()});
+        rules.emplace("grad_sync_dtype", Rule{"training.fp32_gradients", oneOf({{"fp32", "true"},
+                                                                                {"float32", "true"},
+                                                                                {"bf16", "false"},
+                                                                                {"bfloat16", "false"},
+                                                                                {"fp16", "false"},
+                                                                                {"float16", "false"}})});
+        rules.emplace("precision",
+                      Rule{"training.precision",
+                           oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
+        return rules;
+    }();
+    return nemo;
+}
+
+/// A recipe dump's bookkeeping fields, read and not planned, as Megatron's hyperparameters are.
+bool nemoIgnored(const QString &key)
+{
+    static const QRegularExpression ignored(
+        QStringLiteral("^(_target_|_partial_|name|max_steps|val_check_interval|limit_.*|log_.*|"
+                       "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"
+                       "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
+                       "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
+                       "seed|num_workers|pin_memory|tokenizer.*|path.*|paths|mcore_gpt|use_scaled_init_method|"
+                       "rampup_batch_size|ub_tp_comm_overlap_cfg|transformer_block_type|"
+                       "attention_type|persist_layer_norm|library|type|use_fast|model|"
+                       "native_amp_.*|hysteresis|onnx_safe|apex_transformer_log_level|"
+                       "use_cpu_initialization|deterministic_mode|sync_batch_comm|pre_process|"
+                       "post_process|layernorm_epsilon|do_layer_norm_weight_decay)$"));
+    return ignoredName(key) || ignored.match(key).hasMatch();
+}
+
+/// NeMo's defaults for what a recipe leaves out, and its weak names.
+void nemoDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
     // NeMo 1's encoder_seq_length is the model's longest sequence; model.data.seq_length, where given, is what
     // it trains on (its GPT dataset's length).
     for (ImportedKey &k : out.keys)
@@ -1229,10 +1280,27 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     // default, shared (MegatronGPTModel builds the model with cfg.get('share_embeddings_and_output_weights',
     // True), nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py).
     const auto said = [&](const char *name) {
-        return std::any_of(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name.section('.', -1) == QLatin1String(name); });
+        return std::any_of(leaves.begin(), leaves.end(),
+                           [name](const Leaf &l) { return l.name.section('.', -1) == QLatin1String(name); });
     };
     if (said("num_layers") && !said("share_embeddings_and_output_weights"))
-        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("(NeMo's default)"), true});
+        out.keys.push_back(
+            {QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("(NeMo's default)"), true});
+}
+
+FileImport readNemo(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::NeMo;
+    std::vector<Leaf> leaves;
+    if (!nemoLeaves(file, bytes, leaves, out))
+        return out;
+    dropNemoBookkeeping(leaves, out);
+    mapLeaves(
+        file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
+    megatronOffloadFraction(file, leaves, out);
+    nemoOptimizerAndTokenizer(file, leaves, out);
+    nemoDefaults(file, leaves, out);
     return out;
 }
 
