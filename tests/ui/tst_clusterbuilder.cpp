@@ -523,6 +523,11 @@ private slots:
         QCOMPARE(removed.at(0).at(0).toInt(), 1);
         QCOMPARE(groupItems(f.canvas()), before);
         QCOMPARE(f.canvas()->selectedGroup(), 2);
+        // Removing the selected group selects the one that takes its place (here the new last one).
+        f.canvas()->selectGroup(2);
+        QVERIFY(f.canvas()->removeGroup(2));
+        QCOMPARE(f.canvas()->selectedGroup(), 1);
+        f.document.undoStack()->undo();
         QCOMPARE(f.document.undoStack()->command(1)->id(), int(CommandId::RemoveNodeGroup));
         QCOMPARE(f.document.plan(), plan);
         // Undo brings the B200 group back at its place.

@@ -69,10 +69,14 @@ void ClusterCanvas::removeItems(int first, int last)
         delete m_groups[std::size_t(i)]; // leaves the scene
         m_groups.erase(m_groups.begin() + i);
     }
-    // Selection and expansion follow their groups; a removed group's go with it.
+    // Selection and expansion follow their groups; a removed group's expansion goes with it, and its
+    // selection passes to the group that takes its place (or the new last one), as before the removal.
     const int count = last - first + 1;
     const auto shift = [&](int i) { return i > last ? i - count : (i >= first ? -1 : i); };
-    m_selected = shift(m_selected);
+    if (m_selected >= first && m_selected <= last)
+        m_selected = m_groups.empty() ? -1 : std::min(first, int(m_groups.size()) - 1);
+    else
+        m_selected = shift(m_selected);
     std::set<int> expanded;
     for (int i : m_expanded)
         if (shift(i) >= 0)
