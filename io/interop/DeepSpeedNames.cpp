@@ -43,23 +43,17 @@ std::span<const Name> names()
 
 void set(QJsonObject &config, std::string_view path, const QJsonValue &planValue)
 {
-    for (const Name &n : table()) {
-        if (path != n.path)
-            continue;
-        QJsonValue value = planValue;
-        if (n.form == Form::Choice) {
-            const QString plan = planValue.isBool()
-                                     ? (planValue.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                     : planValue.toString();
-            for (const auto &[file, spelling] : n.choices)
-                if (plan == QLatin1String(spelling)) {
-                    value = QLatin1String(file);
-                    break;
-                }
-        }
-        setNested(config, QString::fromLatin1(n.name).split(QLatin1Char('.')), 0, value);
+    const Name *n = firstRow(table(), path);
+    if (!n)
         return;
+    QJsonValue value = planValue;
+    if (n->form == Form::Choice) {
+        const QString plan = planValue.isBool()
+                                 ? (planValue.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                 : planValue.toString();
+        value = choiceSpelling(*n, plan.toStdString());
     }
+    setNested(config, QString::fromLatin1(n->name).split(QLatin1Char('.')), 0, value);
 }
 
 } // namespace trainplan::io::deepspeed

@@ -6,22 +6,15 @@
 #include <QJsonObject>
 #include <QJsonValue>
 
+#include "io/interop/KeyNames.h"
+
 #include <span>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace trainplan::io::deepspeed {
 
-enum class Form { Integer, Bool, Choice };
-
-struct Name
-{
-    const char *name; ///< dotted path in the config: "zero_optimization.stage"
-    const char *path; ///< the plan key: "parallel.zero_stage"
-    Form form;
-    std::vector<std::pair<const char *, const char *>> choices = {}; ///< Choice: config's and plan's spellings
-};
+using Form = NameForm;
+using Name = KeyName;
 
 std::span<const Name> names();
 

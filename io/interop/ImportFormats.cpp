@@ -222,6 +222,17 @@ std::map<QString, Rule> megatronRuntimeRules()
     };
 }
 
+/// A name table's rules (io/interop/KeyNames): a whole number, a flag, or one of a choice's spellings.
+void addTableRules(std::map<QString, Rule> &rules, std::span<const KeyName> table)
+{
+    for (const KeyName &n : table) {
+        const Convert convert = n.form == NameForm::Integer ? Convert(asInteger)
+                                : n.form == NameForm::Bool  ? Convert(asBool)
+                                                            : oneOf(n.choices);
+        rules.insert({QLatin1String(n.name), {n.path, convert}});
+    }
+}
+
 /// The names of io/interop/MegatronArguments' table: each argument's configuration name, read as its form
 /// says (a switch's "no-" spelling as its key's opposite).
 std::map<QString, Rule> megatronArgumentRules()
@@ -1014,11 +1025,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
     jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
     static const std::map<QString, Rule> rules = [] {
         std::map<QString, Rule> r; // io/interop/DeepSpeedNames' table, then the keys that translate
-        for (const deepspeed::Name &n : deepspeed::names())
-            r.insert({QLatin1String(n.name),
-                      {n.path, n.form == deepspeed::Form::Integer ? Convert(asInteger)
-                               : n.form == deepspeed::Form::Bool  ? Convert(asBool)
-                                                                  : oneOf(n.choices)}});
+        addTableRules(r, deepspeed::names());
         r.insert({
             {"zero_optimization.reduce_bucket_size",
              {"parallel.bucket_bytes",
@@ -1337,10 +1344,7 @@ const std::map<QString, Rule> &torchtitanRules()
 {
     static const std::map<QString, Rule> rules = [] {
         std::map<QString, Rule> r; // io/interop/TorchtitanNames' table, then the names that translate
-        for (const torchtitan::Name &n : torchtitan::names())
-            r.insert({QLatin1String(n.name), {n.path, n.form == torchtitan::Form::Integer ? Convert(asInteger)
-                                                      : n.form == torchtitan::Form::Bool  ? Convert(asBool)
-                                                                                          : oneOf(n.choices)}});
+        addTableRules(r, torchtitan::names());
         r.insert({
         {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},

@@ -47,13 +47,7 @@ const std::vector<Name> &table()
 
 std::span<const Name> names() { return table(); }
 
-const Name *nameOf(std::string_view path)
-{
-    for (const Name &n : table())
-        if (path == n.path)
-            return &n;
-    return nullptr;
-}
+const Name *nameOf(std::string_view path) { return firstRow(table(), path); }
 
 namespace {
 /// "key = value\n" inside the key's section.
@@ -80,11 +74,8 @@ QString boolLine(std::string_view path, bool value)
 
 QString spelling(std::string_view path, std::string_view planValue)
 {
-    if (const Name *n = nameOf(path))
-        for (const auto &[file, plan] : n->choices)
-            if (planValue == plan)
-                return QLatin1String(file);
-    return {};
+    const Name *n = nameOf(path);
+    return n ? choiceSpelling(*n, planValue) : QString();
 }
 
 } // namespace trainplan::io::torchtitan

@@ -1,29 +1,21 @@
 #pragma once
-// torchtitan's job-file names (its JobConfig, torchtitan/config/job_config.py) that carry one plan key, in
+// torchtitan's job-file names (its JobConfig, torchtitan/config/configs.py) that carry one plan key, in
 // one two-way table: the torchtitan importer reads them and the torchtitan exporter writes them. A key's
 // first row is the name export writes; a later row of the same key is another name import also reads.
 // A choice lists the file's spellings with the plan's, export writing a value's first spelling.
 
 #include <QString>
 
+#include "io/interop/KeyNames.h"
+
 #include <cstdint>
 #include <span>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 namespace trainplan::io::torchtitan {
 
-enum class Form { Integer, Bool, Choice };
-
-struct Name
-{
-    const char *name; ///< section.key: "parallelism.tensor_parallel_degree"
-    const char *path; ///< the plan key: "parallel.tensor"
-    Form form;
-    /// Choice: the file's spellings and the plan's ({"Interleaved1F1B", "interleaved"}), compared without case.
-    std::vector<std::pair<const char *, const char *>> choices = {};
-};
+using Form = NameForm;
+using Name = KeyName;
 
 std::span<const Name> names();
 

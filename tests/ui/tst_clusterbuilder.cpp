@@ -517,6 +517,7 @@ private slots:
         QCOMPARE(f.canvas()->selectedGroup(), 3); // the PCIe H100 group, now fourth
         QCOMPARE(f.canvas()->groupAt(f.canvas()->viewportPointOfGroup(3)), 3);
         QCOMPARE(f.document.undoStack()->command(0)->id(), int(CommandId::AddNodeGroup));
+        QCOMPARE(dynamic_cast<const ApplyClusterEdit *>(f.document.undoStack()->command(0))->group(), 1);
 
         QVERIFY(f.canvas()->removeGroup(1));
         QCOMPARE(removed.size(), 1);
@@ -529,6 +530,7 @@ private slots:
         QCOMPARE(f.canvas()->selectedGroup(), 1);
         f.document.undoStack()->undo();
         QCOMPARE(f.document.undoStack()->command(1)->id(), int(CommandId::RemoveNodeGroup));
+        QCOMPARE(dynamic_cast<const ApplyClusterEdit *>(f.document.undoStack()->command(1))->group(), 1);
         QCOMPARE(f.document.plan(), plan);
         // Undo brings the B200 group back at its place.
         f.document.undoStack()->undo();

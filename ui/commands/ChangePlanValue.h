@@ -36,7 +36,6 @@ public:
     /// What the last redo or undo brought along with the key (completeEdit), for the status bar.
     const QString &note() const { return m_note; }
     int id() const override { return int(CommandId::SetPlanValue); } // merges only with the same key
-    const PlanKey &key() const { return m_key; }
 
     bool mergeWith(const QUndoCommand *other) override
     {

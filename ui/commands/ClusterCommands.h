@@ -48,14 +48,9 @@ class SetClusterValue : public ReplacePlan
 {
 public:
     SetClusterValue(PlanDocument *document, std::string path, Plan after, const QString &text)
-        : ReplacePlan(document, std::move(after), text, EditedValue{path}, CommandId::SetClusterValue)
-        , m_path(std::move(path))
+        : ReplacePlan(document, std::move(after), text, EditedValue{std::move(path)}, CommandId::SetClusterValue)
     {
     }
-    const std::string &path() const { return m_path; }
-
-private:
-    std::string m_path;
 };
 
 /// A palette edit of the canvas (ClusterEdits): nodes joining a group, a new group, a group removed, an

@@ -52,8 +52,6 @@ public:
         setObsolete(m_after == m_before);
         return true;
     }
-    const Plan &before() const { return m_before; }
-    const Plan &after() const { return m_after; }
 
 private:
     PlanDocument *m_document;

@@ -50,7 +50,7 @@ private:
         const PlanKey *key = nullptr;
         /// The keys whose change refreshes the field: full paths, prefixes ending in "." ("model."), or
         /// "*" for any (the automatic name follows every key).
-        QStringList watches;
+        QStringList watches = {};
         bool watchesAny(const QSet<QString> &changed) const;
     };
 
