@@ -1,6 +1,7 @@
 // The step-time model: the reference text's roofline and scaling exercises, the collective cost model,
 // and invariants of the step decomposition.
 
+#include <QDir>
 #include <QRandomGenerator>
 #include <QTest>
 
@@ -17,6 +18,7 @@
 #include "core/memory/ModelState.h"
 #include "core/step/StepTimeline.h"
 #include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 
 using namespace trainplan;
 
@@ -61,6 +63,8 @@ private slots:
     void contextCommTermByHand();
     void expertCommTermByHand();
     void activationOffloadTermByHand();
+    void hostLaunchTermByHand();
+    void otherTermHoldsNothing();
     void pipelineTransfersOverlapOnlyWhereTheScheduleDoes();
 };
 
@@ -592,6 +596,65 @@ void TestStepModel::activationOffloadTermByHand()
     TP_COMPARE_REL(slow - fast, 6 * 2 * perLayer * (1 / 1e9 - 1 / 2e9), 1e-9);
     // At 1 GB/s a 26.8 MB copy takes 27 ms, a layer's forward on the ideal device 0.16 ms: nearly all exposed.
     QVERIFY(slow > 0.95 * 6 * 2 * perLayer / 1e9 && slow < 6 * 2 * perLayer / 1e9);
+}
+
+// The host-launch term by hand. Megatron-Core launches its step from Python, kernel by kernel; over a pass the
+// GPU waits for the host by what the launches take beyond the kernels. GPT-2 small on the ideal device with
+// Megatron's fused kernels and flash attention launches, per layer, forward: input norm, QKV, flash attention,
+// output projection, bias-dropout-residual, post-attention norm, MLP up, bias-GELU, MLP down,
+// bias-dropout-residual (10); backward: the same ops with two kernels per matmul (input and weight gradient,
+// 4 x 2) and one per other op (6): 14. The embedding adds its lookup each way; the output its final norm,
+// logits projection (two kernels backward) and cross-entropy: 3 forward, 4 backward. One micro-batch:
+// 12 x 10 + 1 + 3 = 124 forward and 12 x 14 + 1 + 4 = 173 backward launches. At 1 ms a launch the host
+// outruns nothing: the exposed time is 297 ms less the kernels' own forward and backward. Per-layer CUDA
+// graphs replace each layer's launches by one replay per pass (12 + 4 forward, 12 + 5 backward); a
+// whole-step graph leaves nothing; a 1 us launch hides behind the kernels.
+void TestStepModel::hostLaunchTermByHand()
+{
+    const auto parts = [](double launch, CudaGraphs graphs) {
+        Plan plan = idealDevicePlan(100e12);
+        plan.training.fusedKernels = true;
+        plan.training.cudaGraphs = graphs;
+        plan.cluster.overrides.hostLaunchSeconds = launch;
+        const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        if (!e.valid)
+            qFatal("invalid: %s", e.problems.empty() ? "?" : toString(e.problems.front()).c_str());
+        return stepParts(plan, e.step);
+    };
+    const auto host = std::size_t(StepPart::HostLaunch), fwd = std::size_t(StepPart::Forward),
+               bwd = std::size_t(StepPart::Backward);
+    const auto eager = parts(1e-3, CudaGraphs::None);
+    const double kernels = eager[fwd] + eager[bwd];
+    QVERIFY(kernels > 0.005 && kernels < 0.02); // about 8 ms of kernels against 297 ms of launches
+    TP_COMPARE_REL(eager[host], (124 + 173) * 1e-3 - kernels, 1e-9);
+    TP_COMPARE_REL(parts(2e-3, CudaGraphs::None)[host] - eager[host], (124 + 173) * 1e-3, 1e-9);
+    TP_COMPARE_REL(parts(1e-3, CudaGraphs::Layers)[host], (16 + 17) * 1e-3 - kernels, 1e-9);
+    QCOMPARE(parts(1e-3, CudaGraphs::Step)[host], 0.0);
+    QCOMPARE(parts(1e-6, CudaGraphs::None)[host], 0.0);
+}
+
+// "Other" holds no second: every part of the step has a term of its own, so the terms sum to the step with
+// Other at zero, for every plan of the gallery (a term added to the step without a part would land there).
+void TestStepModel::otherTermHoldsNothing()
+{
+    const QDir dir(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples"));
+    int checked = 0;
+    for (const QString &name : dir.entryList({QStringLiteral("*.json")})) {
+        const io::PlanReadResult read = io::readPlanFile(dir.filePath(name), io::builtinCatalog());
+        QVERIFY2(read.plan.has_value(), qPrintable(name));
+        const Plan &plan = *read.plan;
+        const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        if (!e.valid)
+            continue;
+        const auto p = stepParts(plan, e.step);
+        QVERIFY2(p[std::size_t(StepPart::Other)] == 0.0, qPrintable(name));
+        double sum = 0;
+        for (double seconds : p)
+            sum += seconds;
+        TP_COMPARE_REL(sum, e.step.stepSeconds, 1e-12);
+        ++checked;
+    }
+    QVERIFY(checked >= 10);
 }
 
 // Megatron-Core overlaps pipeline transfers only in its interleaved schedule (schedules.py reads
