@@ -458,6 +458,27 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
+QString yamlBool(bool v)
+{
+    return v ? QStringLiteral("true") : QStringLiteral("false");
+}
+
+/// One line of a NeMo / Megatron-Bridge recipe at `indent` spaces: the key's Megatron-Core field
+/// (io/interop/MegatronArguments) and its value.
+QString nemoLine(int indent, std::string_view path, const QString &value)
+{
+    return QString(indent, QLatin1Char(' ')) + megatron::fieldOf(path) + QStringLiteral(": ") + value +
+           QLatin1Char('\n');
+}
+QString nemoLine(int indent, std::string_view path, std::int64_t value)
+{
+    return nemoLine(indent, path, QString::number(value));
+}
+QString nemoSwitch(int indent, std::string_view path, bool value)
+{
+    return nemoLine(indent, path, yamlBool(value));
+}
+
 /// NeMo's model-config fields for a mixture of experts (experts, routing, dispatcher) and for selective
 /// recomputation's modules.
 QString nemoMoeAndRecomputeFields(const Plan &plan)
@@ -466,13 +487,12 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
     const TrainingConfig &t = plan.training;
     QString s;
     if (m.isMoe()) {
-        s += QStringLiteral("    num_moe_experts: %1\n    moe_router_topk: %2\n").arg(m.experts).arg(m.expertsPerToken);
+        s += nemoLine(4, "model.experts", m.experts) + nemoLine(4, "model.experts_per_token", m.expertsPerToken);
         if (m.expertFfnHidden > 0)
-            s += QStringLiteral("    moe_ffn_hidden_size: %1\n").arg(m.expertFfnHidden);
+            s += nemoLine(4, "model.expert_ffn_hidden", m.expertFfnHidden);
         if (m.routerGroups > 0)
-            s += QStringLiteral("    moe_router_num_groups: %1\n    moe_router_group_topk: %2\n")
-                     .arg(m.routerGroups)
-                     .arg(m.routerGroupTopk);
+            s += nemoLine(4, "model.router_groups", m.routerGroups) +
+                 nemoLine(4, "model.router_group_topk", m.routerGroupTopk);
         s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
              : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
@@ -491,7 +511,8 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
         s += QStringLiteral("optimizer:\n  use_precision_aware_optimizer: true\n");
         if (offload) // all of the state: the fraction is 0.0 unless set (optimizer_config.py)
-            s += QStringLiteral("  optimizer_cpu_offload: true\n  optimizer_offload_fraction: 1.0\n");
+            s += nemoSwitch(2, "parallel.offload_optimizer", true) +
+                 QStringLiteral("  optimizer_offload_fraction: 1.0\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
             s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
                      .arg(QLatin1String(toString(t.optimizerMoments)));
@@ -505,38 +526,28 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     return s;
 }
 
-QString yamlBool(bool v)
-{
-    return v ? QStringLiteral("true") : QStringLiteral("false");
-}
-
 /// NeMo's trainer: the nodes, the MegatronStrategy's layout and ddp, and the precision plugin.
 QString nemoTrainerFields(const Plan &plan)
 {
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
     const ModelSpec &m = plan.model;
-    const auto b = yamlBool;
     QString s;
-    s += QStringLiteral(
-             "trainer:\n  num_nodes: %1\n  devices: %2\n  strategy:\n    tensor_model_parallel_size: %3\n"
-             "    pipeline_model_parallel_size: %4\n    context_parallel_size: %5\n    sequence_parallel: %6\n")
+    s += QStringLiteral("trainer:\n  num_nodes: %1\n  devices: %2\n  strategy:\n")
              .arg(plan.cluster.nodes)
-             .arg(plan.cluster.gpusPerNode)
-             .arg(p.tensor)
-             .arg(p.pipeline)
-             .arg(p.context)
-             .arg(b(t.sequenceParallel));
+             .arg(plan.cluster.gpusPerNode);
+    s += nemoLine(4, "parallel.tensor", p.tensor) + nemoLine(4, "parallel.pipeline", p.pipeline) +
+         nemoLine(4, "parallel.context", p.context) + nemoSwitch(4, "training.sequence_parallel", t.sequenceParallel);
     if (p.virtualStages > 1)
-        s += QStringLiteral("    virtual_pipeline_model_parallel_size: %1\n").arg(p.virtualStages);
+        s += nemoLine(4, "parallel.virtual_stages", p.virtualStages);
     if (m.isMoe())
-        s += QStringLiteral("    expert_model_parallel_size: %1\n").arg(p.expert);
+        s += nemoLine(4, "parallel.expert", p.expert);
     if (p.expertTensor > 0)
-        s += QStringLiteral("    expert_tensor_parallel_size: %1\n").arg(p.expertTensor);
+        s += nemoLine(4, "parallel.expert_tensor", p.expertTensor);
     // MegatronStrategy's ddp (Megatron-Core DistributedDataParallelConfig) and the model-parallel overlaps
     // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
-    s += QStringLiteral("    ddp:\n      overlap_grad_reduce: %1\n      overlap_param_gather: %2\n")
-             .arg(b(p.overlapGradReduce), b(p.overlapParamGather));
+    s += QStringLiteral("    ddp:\n") + nemoSwitch(6, "parallel.overlap_grad_reduce", p.overlapGradReduce) +
+         nemoSwitch(6, "parallel.overlap_param_gather", p.overlapParamGather);
     // ZeRO 2 and 3 as Megatron-FSDP's sharding strategies (DistributedDataParallelConfig).
     if (p.zeroStage > 1)
         s += QStringLiteral("      use_megatron_fsdp: true\n      data_parallel_sharding_strategy: %1\n")
@@ -556,18 +567,12 @@ QString nemoModelShapeFields(const Plan &plan)
     const ParallelConfig &p = plan.parallel;
     const auto b = yamlBool;
     QString s;
+    s += QStringLiteral("model:\n  config:\n") + nemoLine(4, "model.layers", m.layers) +
+         nemoLine(4, "model.hidden", m.hidden) + nemoLine(4, "model.ffn_hidden", m.ffnHidden) +
+         nemoLine(4, "model.heads", m.heads) + nemoLine(4, "model.kv_heads", m.kvHeads) +
+         nemoLine(4, "model.vocab", m.vocab);
     s +=
-        QStringLiteral(
-            "model:\n  config:\n    num_layers: %1\n    hidden_size: %2\n    ffn_hidden_size: %3\n    "
-            "num_attention_heads: %4\n"
-            "    num_query_groups: %5\n    vocab_size: %6\n    normalization: %7\n    gated_linear_unit: %8\n"
-            "    position_embedding_type: %9\n")
-            .arg(m.layers)
-            .arg(m.hidden)
-            .arg(m.ffnHidden)
-            .arg(m.heads)
-            .arg(m.kvHeads)
-            .arg(m.vocab)
+        QStringLiteral("    normalization: %1\n    gated_linear_unit: %2\n    position_embedding_type: %3\n")
             .arg(m.norm == NormKind::RmsNorm ? QStringLiteral("RMSNorm") : QStringLiteral("LayerNorm"),
                  b(m.mlp == MlpKind::SwiGlu),
                  m.position == PositionEmbedding::Rotary ? QStringLiteral("rope") : QStringLiteral("learned_absolute"));
@@ -585,10 +590,9 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
     const ModelSpec &m = plan.model;
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
-    const auto b = yamlBool;
     QString s;
     if (m.headDimension > 0)
-        s += QStringLiteral("    kv_channels: %1\n").arg(m.headDimension);
+        s += nemoLine(4, "model.head_dim", m.headDimension);
     if (m.mlp == MlpKind::SquaredRelu)
         s += QStringLiteral("    activation_func: squared_relu\n");
     if (t.recompute == Recompute::Ops) {
@@ -607,9 +611,8 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         s += QStringLiteral("    recompute_method: block\n    recompute_num_layers: %1\n").arg(t.recomputeLayers);
     if (t.activationOffloadLayers > 0)
-        s += QStringLiteral(
-                 "    cpu_offloading: true\n    cpu_offloading_weights: false\n    cpu_offloading_num_layers: %1\n")
-                 .arg(t.activationOffloadLayers);
+        s += QStringLiteral("    cpu_offloading: true\n    cpu_offloading_weights: false\n") +
+             nemoLine(4, "training.activation_offload_layers", t.activationOffloadLayers);
     if (t.cudaGraphs != CudaGraphs::None)
         s += t.cudaGraphs == CudaGraphs::Step ? QStringLiteral("    cuda_graph_impl: full_iteration\n")
              : t.cudaGraphs == CudaGraphs::Layers
@@ -618,31 +621,25 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
                        "    cuda_graph_impl: transformer_engine\n    cuda_graph_scope: [moe_router, moe_preprocess]\n");
     if (m.slidingWindow > 0)
         s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow) +
-             (m.fullAttentionInterval > 0
-                  ? QStringLiteral("    window_attn_skip_freq: %1\n").arg(m.fullAttentionInterval)
-                  : QString());
+             (m.fullAttentionInterval > 0 ? nemoLine(4, "model.full_attention_interval", m.fullAttentionInterval)
+                                          : QString());
     if (m.attentionSinks)
         s += QStringLiteral("    softmax_type: learnable\n");
-    s += QStringLiteral("    tp_comm_overlap: %1\n    overlap_p2p_comm: %2\n")
-             .arg(b(p.tensorCommOverlap), b(p.overlapP2pComm));
+    s += nemoSwitch(4, "parallel.tensor_comm_overlap", p.tensorCommOverlap) +
+         nemoSwitch(4, "parallel.overlap_p2p_comm", p.overlapP2pComm);
     if (m.isMoe() && p.expertCommOverlap)
-        s += QStringLiteral("    overlap_moe_expert_parallel_comm: true\n    delay_wgrad_compute: true\n");
+        s += nemoSwitch(4, "parallel.expert_comm_overlap", true) + QStringLiteral("    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
-        s += QStringLiteral("    use_transformer_engine_op_fuser: true\n");
+        s += nemoSwitch(4, "training.fused_expert_mlp", true);
     if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n")
                                                  .arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
     s += nemoMoeAndRecomputeFields(plan);
     if (m.isMla())
-        s += QStringLiteral("    multi_latent_attention: true\n    q_lora_rank: %1\n    kv_lora_rank: %2\n    "
-                            "qk_head_dim: %3\n    qk_pos_emb_head_dim: %4\n"
-                            "    v_head_dim: %5\n")
-                 .arg(m.qLoraRank)
-                 .arg(m.kvLoraRank)
-                 .arg(m.qkNopeHeadDim)
-                 .arg(m.qkRopeHeadDim)
-                 .arg(m.vHeadDim);
+        s += QStringLiteral("    multi_latent_attention: true\n") + nemoLine(4, "model.q_lora_rank", m.qLoraRank) +
+             nemoLine(4, "model.kv_lora_rank", m.kvLoraRank) + nemoLine(4, "model.qk_nope_head_dim", m.qkNopeHeadDim) +
+             nemoLine(4, "model.qk_rope_head_dim", m.qkRopeHeadDim) + nemoLine(4, "model.v_head_dim", m.vHeadDim);
     return s;
 }
 
@@ -651,10 +648,9 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
     QString s = QStringLiteral("# NeMo / Megatron-Bridge recipe fields for: %1 (written by trainplan export)\n")
                     .arg(QString::fromStdString(plan.name));
     s += nemoTrainerFields(plan);
-    s += QStringLiteral("data:\n  seq_length: %1\n  micro_batch_size: %2\n  global_batch_size: %3\n")
-             .arg(plan.model.seqLen)
-             .arg(plan.training.microBatch)
-             .arg(plan.training.globalBatch);
+    s += QStringLiteral("data:\n") + nemoLine(2, "model.seq_len", plan.model.seqLen) +
+         nemoLine(2, "training.micro_batch", plan.training.microBatch) +
+         nemoLine(2, "training.global_batch", plan.training.globalBatch);
     s += nemoModelShapeFields(plan) + nemoModelRuntimeFields(plan, out);
     s += nemoOptimizerFields(plan.training, plan.parallel.offloadOptimizer, out);
     return s.toUtf8();

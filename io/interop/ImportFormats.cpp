@@ -233,8 +233,8 @@ void addTableRules(std::map<QString, Rule> &rules, std::span<const KeyName> tabl
     }
 }
 
-/// The names of io/interop/MegatronArguments' table: each argument's configuration name, read as its form
-/// says (a switch's "no-" spelling as its key's opposite).
+/// The names of io/interop/MegatronArguments' table: each argument's destination, read as its form says (a
+/// switch's "no-" spelling as its key's opposite), and its configuration field where that differs.
 std::map<QString, Rule> megatronArgumentRules()
 {
     std::map<QString, Rule> rules;
@@ -243,6 +243,9 @@ std::map<QString, Rule> megatronArgumentRules()
                                 : a.form == megatron::Form::Switch ? Convert(asBool)
                                                                    : Convert(asNotBool); // Form::Off
         rules.insert({megatron::configName(a), {a.path, convert}});
+        if (a.field) // the configuration's field: the positive sense, a number or a flag
+            rules.insert({QLatin1String(a.field), {a.path, a.form == megatron::Form::Integer ? Convert(asInteger)
+                                                                                              : Convert(asBool)}});
     }
     return rules;
 }
@@ -268,7 +271,6 @@ const std::map<QString, Rule> &megatronRules()
              {"training.recompute",
               oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
             {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
-            {"virtual_pipeline_model_parallel_size", {"parallel.virtual_stages", asInteger}},
             {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
         });
         r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would

@@ -20,8 +20,7 @@ constexpr std::array kArguments{
     Argument{"seq-length", "model.seq_len", I},
     Argument{"vocab-size", "model.vocab", I},
     Argument{"padded-vocab-size", "model.vocab", I}, // Megatron-Core's config after padding
-    Argument{"num-experts", "model.experts", I},
-    Argument{"num-moe-experts", "model.experts", I}, // TransformerConfig's name
+    Argument{"num-experts", "model.experts", I, "num_moe_experts"},
     Argument{"moe-router-topk", "model.experts_per_token", I},
     Argument{"moe-ffn-hidden-size", "model.expert_ffn_hidden", I},
     Argument{"moe-router-num-groups", "model.router_groups", I},
@@ -48,7 +47,8 @@ constexpr std::array kArguments{
     Argument{"context-parallel-size", "parallel.context", I},
     Argument{"expert-model-parallel-size", "parallel.expert", I},
     Argument{"expert-tensor-parallel-size", "parallel.expert_tensor", I},
-    Argument{"num-virtual-stages-per-pipeline-rank", "parallel.virtual_stages", I},
+    Argument{"num-virtual-stages-per-pipeline-rank", "parallel.virtual_stages", I,
+             "virtual_pipeline_model_parallel_size"},
     Argument{"decoder-first-pipeline-num-layers", "parallel.first_stage_layers", I},
     Argument{"decoder-last-pipeline-num-layers", "parallel.last_stage_layers", I},
     Argument{"optimizer-cpu-offload", "parallel.offload_optimizer", S},
@@ -59,9 +59,8 @@ constexpr std::array kArguments{
     // On by default under the interleaved schedule since Megatron-LM 4eeff55 ("Make overlap_p2p_comm the
     // default", October 2023): arguments.py has only --no-overlap-p2p-communication (dest overlap_p2p_comm),
     // and turns the overlap off without interleaving. --overlap-p2p-communication is the flag before that.
-    Argument{"no-overlap-p2p-communication", "parallel.overlap_p2p_comm", Form::Off},
+    Argument{"no-overlap-p2p-communication", "parallel.overlap_p2p_comm", Form::Off, "overlap_p2p_comm"},
     Argument{"overlap-p2p-communication", "parallel.overlap_p2p_comm", S},
-    Argument{"overlap-p2p-comm", "parallel.overlap_p2p_comm", S}, // Megatron-Core's config name (the dest)
 };
 
 } // namespace
@@ -71,6 +70,14 @@ std::span<const Argument> arguments() { return kArguments; }
 QString configName(const Argument &argument)
 {
     return QString::fromLatin1(argument.flag).replace(QLatin1Char('-'), QLatin1Char('_'));
+}
+
+QString fieldOf(std::string_view path)
+{
+    for (const Argument &a : kArguments)
+        if (path == a.path)
+            return a.field ? QString::fromLatin1(a.field) : configName(a);
+    return {};
 }
 
 QString flagOf(std::string_view path)

@@ -240,6 +240,41 @@ private slots:
         QCOMPARE(io::megatron::flagOf("training.precision"), QString()); // code: --bf16, --fp8-format, ...
     }
 
+    /// The NeMo / Megatron-Bridge recipe names each key as Megatron-Core's configuration does, from the same
+    /// table as the launch script's flags: the field where the configuration names it otherwise
+    /// (TransformerConfig.num_moe_experts for --num-experts, ModelParallelConfig's
+    /// virtual_pipeline_model_parallel_size and overlap_p2p_comm), else the argument's destination. Every
+    /// table row's NeMo name reads back to its key, and the recipe export writes those names.
+    void megatronFieldsReadBack()
+    {
+        QCOMPARE(io::megatron::fieldOf("model.experts"), QStringLiteral("num_moe_experts"));
+        QCOMPARE(io::megatron::fieldOf("parallel.virtual_stages"), QStringLiteral("virtual_pipeline_model_parallel_size"));
+        QCOMPARE(io::megatron::fieldOf("parallel.overlap_p2p_comm"), QStringLiteral("overlap_p2p_comm"));
+        QCOMPARE(io::megatron::fieldOf("model.layers"), QStringLiteral("num_layers"));
+        QCOMPARE(io::megatron::fieldOf("training.precision"), QString());
+        for (const io::megatron::Argument &a : io::megatron::arguments()) {
+            const QString name = io::megatron::fieldOf(a.path);
+            const bool number = a.form == io::megatron::Form::Integer;
+            const QByteArray yaml = "model:\n  config:\n    " + name.toLatin1() + ": " + (number ? "7" : "true") + "\n" +
+                                    (a.path == std::string_view("parallel.offload_optimizer")
+                                         ? QByteArrayLiteral("    optimizer_offload_fraction: 1.0\n")
+                                         : QByteArray());
+            const io::FileImport read = io::importFile(QStringLiteral("recipe.yaml"), yaml, io::ImportFormat::NeMo);
+            const auto key = std::find_if(read.keys.begin(), read.keys.end(), [&](const io::ImportedKey &k) {
+                return k.path == QLatin1String(a.path) && !k.weak;
+            });
+            QVERIFY2(key != read.keys.end(), qPrintable(name));
+            QVERIFY2(key->value == (number ? QJsonValue(7) : QJsonValue(true)), qPrintable(name));
+        }
+        Plan plan = test::examplePlan("deepseek-v3-1024-h100");
+        plan.parallel.schedule = Schedule::Interleaved;
+        plan.parallel.virtualStages = 2;
+        const QString recipe = QString::fromUtf8(io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog()).text);
+        for (const char *field : {"num_moe_experts: 256", "virtual_pipeline_model_parallel_size: 2", "overlap_p2p_comm: ",
+                                  "kv_lora_rank: 512", "expert_model_parallel_size: "})
+            QVERIFY2(recipe.contains(QLatin1String(field)), field);
+    }
+
     /// Megatron-LM overlaps the interleaved schedule's transfers by default and has only the flag that turns
     /// it off (arguments.py since 4eeff55, October 2023); the export wrote --overlap-p2p-communication, which
     /// today's Megatron-LM refuses. Off is written and read back; on is Megatron's default, read back from a
