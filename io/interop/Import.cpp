@@ -1,4 +1,5 @@
 #include "io/interop/Import.h"
+#include "io/interop/ImportReaders.h"
 
 #include <optional>
 #include <QFileInfo>
@@ -412,6 +413,24 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
 }
 
 } // namespace
+
+FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format)
+{
+    switch (format) {
+    case ImportFormat::HuggingFace: return reading::readHuggingFace(name, bytes);
+    case ImportFormat::Megatron: return reading::readMegatron(name, bytes);
+    case ImportFormat::NeMo: return reading::readNemo(name, bytes);
+    case ImportFormat::Torchtitan: return reading::readTorchtitan(name, bytes);
+    case ImportFormat::DeepSpeed: return reading::readDeepSpeed(name, bytes);
+    case ImportFormat::Unknown: break;
+    }
+    FileImport out;
+    out.errors.push_back(
+        {name, 0,
+         QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
+                        "argument file, a NeMo recipe .yaml, a torchtitan .toml or a DeepSpeed .json)")});
+    return out;
+}
 
 ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
                             const Catalog &catalog, const ImportOptions &options)

@@ -5,7 +5,7 @@
 // first row is the spelling export writes (the flag for a launch script, the field for a NeMo / Megatron-Bridge
 // recipe); a later row of the same key is another spelling import also reads. Arguments that need more than one
 // key or a translation (precision, recomputation, the MoE layer pattern, the dispatcher) stay code in the reader
-// (ImportFormats.cpp) and the writer (Export.cpp).
+// (ReadMegatron.cpp, ReadNemo.cpp) and the writer (Export.cpp).
 
 #include <QString>
 

@@ -1,0 +1,339 @@
+// The readers' shared part (io/interop/ImportReaders.h): conversions, the leaf mapping, the JSON helpers.
+
+#include "io/interop/ImportReaders.h"
+#include "io/plan/JsonDuplicates.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <cmath>
+#include <optional>
+
+namespace trainplan::io::reading {
+
+namespace {
+
+/// Megatron-Core's per-layer MoE pattern (--moe-layer-freq as a Python list expression, "([0]*3+[1]*58)",
+/// or a YAML list): 1 where a layer routes. Terms joined by '+', each a bracketed list of 0/1 or a
+/// parenthesised expression, optionally repeated "*N". Empty when the text is not of that form.
+class LayerPatternParser
+{
+public:
+    explicit LayerPatternParser(QString text) : m_text(std::move(text).remove(QLatin1Char(' '))) {}
+    std::optional<std::vector<int>> parse()
+    {
+        std::optional<std::vector<int>> v = sum();
+        return v && m_at == m_text.size() && !v->empty() && v->size() <= 100000 ? v : std::nullopt;
+    }
+
+private:
+    std::optional<std::vector<int>> sum()
+    {
+        std::optional<std::vector<int>> out = term();
+        while (out && peek('+')) {
+            ++m_at;
+            const std::optional<std::vector<int>> next = term();
+            if (!next)
+                return std::nullopt;
+            out->insert(out->end(), next->begin(), next->end());
+        }
+        return out;
+    }
+    std::optional<std::vector<int>> term()
+    {
+        std::optional<std::vector<int>> v = peek('(') ? group() : peek('[') ? list() : std::nullopt;
+        while (v && peek('*')) {
+            ++m_at;
+            qsizetype end = m_at;
+            while (end < m_text.size() && m_text[end].isDigit())
+                ++end;
+            const int times = m_text.mid(m_at, end - m_at).toInt();
+            if (end == m_at || end - m_at > 6)
+                return std::nullopt; // "*" without a count, or an absurd one
+            m_at = end;
+            if (times < 0 || double(v->size()) * times > 100000)
+                return std::nullopt;
+            std::vector<int> repeated;
+            for (int i = 0; i < times; ++i)
+                repeated.insert(repeated.end(), v->begin(), v->end());
+            v = std::move(repeated);
+        }
+        return v;
+    }
+    std::optional<std::vector<int>> group()
+    {
+        ++m_at;
+        std::optional<std::vector<int>> v = sum();
+        if (!v || !peek(')'))
+            return std::nullopt;
+        ++m_at;
+        return v;
+    }
+    std::optional<std::vector<int>> list()
+    {
+        const qsizetype end = m_text.indexOf(QLatin1Char(']'), m_at);
+        if (end < 0)
+            return std::nullopt;
+        std::vector<int> v;
+        for (const QString &item : m_text.mid(m_at + 1, end - m_at - 1).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            if (item != QLatin1String("0") && item != QLatin1String("1"))
+                return std::nullopt;
+            v.push_back(item.toInt());
+        }
+        m_at = end + 1;
+        return v;
+    }
+    bool peek(char c) const { return m_at < m_text.size() && m_text[m_at] == QLatin1Char(c); }
+
+    QString m_text;
+    qsizetype m_at = 0;
+};
+
+/// The plan's dense_layers and moe_layer_interval that give exactly this pattern (layer i routes when
+/// i >= dense and (i - dense + 1) is a multiple of the interval), if any.
+std::optional<std::pair<int, int>> denseAndInterval(const std::vector<int> &pattern)
+{
+    const int layers = int(pattern.size());
+    const auto first = std::find(pattern.begin(), pattern.end(), 1);
+    if (first == pattern.end())
+        return std::nullopt;
+    const int leading = int(first - pattern.begin());
+    for (int interval = 1; interval <= leading + 1; ++interval) {
+        const int dense = leading - (interval - 1);
+        bool same = true;
+        for (int i = 0; i < layers && same; ++i)
+            same = pattern[std::size_t(i)] == ((i >= dense && (i - dense + 1) % interval == 0) ? 1 : 0);
+        if (same)
+            return std::pair{dense, interval};
+    }
+    return std::nullopt;
+}
+
+/// A --moe-layer-freq given as a pattern: the plan keys it means, or a warning that none can say it.
+void mapLayerPattern(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    QString text = leaf.value.toString();
+    if (leaf.value.isArray()) {
+        QStringList items;
+        for (const QJsonValue v : leaf.value.toArray())
+            items << QString::number(v.toInt(-1));
+        text = QLatin1Char('[') + items.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    const std::optional<std::vector<int>> pattern = LayerPatternParser(text).parse();
+    const std::optional<std::pair<int, int>> plan = pattern ? denseAndInterval(*pattern) : std::nullopt;
+    if (!plan) {
+        out.warnings.push_back(
+            {file, leaf.line,
+             QStringLiteral("%1 = %2: not a pattern of dense first layers then every n-th layer routed, "
+                            "which is what the plan can say (model.dense_layers, model.moe_layer_interval)")
+                 .arg(leaf.name, text.left(80))});
+        return;
+    }
+    out.keys.push_back({QStringLiteral("model.dense_layers"), plan->first, file, leaf.line, leaf.name});
+    out.keys.push_back({QStringLiteral("model.moe_layer_interval"), plan->second, file, leaf.line, leaf.name});
+}
+
+/// Megatron-Core's selective recompute modules (a list: "core_attn mla_up_proj moe" or [mla_up_proj, moe_act]):
+/// the ones a plan key holds become true; core_attn is what "selective" already means; the others are said.
+void mapRecomputeModules(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    QStringList modules;
+    if (leaf.value.isArray()) {
+        for (const QJsonValue &v : leaf.value.toArray())
+            modules << v.toString();
+    } else {
+        static const QRegularExpression separators(QStringLiteral("[\\s,\\[\\]'\"]+"));
+        modules = leaf.value.toString().split(separators, Qt::SkipEmptyParts);
+    }
+    static const std::pair<const char *, const char *> keys[] = {{"mla_up_proj", "training.recompute_mla_up_proj"},
+                                                                 {"moe_act", "training.recompute_moe_act"},
+                                                                 {"moe", "training.recompute_moe"}};
+    QStringList unplanned;
+    for (const QString &module : modules) {
+        const auto it = std::find_if(std::begin(keys), std::end(keys),
+                                     [&](const auto &k) { return module == QLatin1String(k.first); });
+        if (it != std::end(keys))
+            out.keys.push_back({QString::fromLatin1(it->second), true, file, leaf.line, leaf.name});
+        else if (module != QLatin1String("core_attn"))
+            unplanned << module;
+    }
+    if (!unplanned.isEmpty())
+        out.warnings.push_back({file, leaf.line,
+                                QStringLiteral("%1: module(s) %2 not planned (the plan recomputes the attention core, "
+                                               "MLA's up projections, expert activations or whole MoE layers)")
+                                    .arg(leaf.name, unplanned.join(QStringLiteral(", ")))});
+}
+
+} // namespace
+
+std::vector<Leaf>::const_iterator findLeaf(const std::vector<Leaf> &leaves, const char *name)
+{
+    return std::find_if(leaves.begin(), leaves.end(), [name](const Leaf &l) { return l.name == QLatin1String(name); });
+}
+
+std::vector<Leaf>::const_iterator findLeafEnding(const std::vector<Leaf> &leaves, const char *tail)
+{
+    const QString dotted = QLatin1Char('.') + QLatin1String(tail);
+    return std::find_if(leaves.begin(), leaves.end(),
+                        [&](const Leaf &l) { return l.name == QLatin1String(tail) || l.name.endsWith(dotted); });
+}
+
+QJsonValue asInteger(const QJsonValue &v)
+{
+    bool ok = false;
+    const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
+    return ok && std::isfinite(d) && d == std::floor(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+}
+
+QJsonValue asNumber(const QJsonValue &v)
+{
+    bool ok = false;
+    const double d = v.isString() ? v.toString().toDouble(&ok) : (ok = v.isDouble(), v.toDouble());
+    return ok && std::isfinite(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
+}
+
+const char *expectedNumber(const Convert &convert)
+{
+    using Function = QJsonValue (*)(const QJsonValue &);
+    const Function *f = convert.target<Function>();
+    return !f ? nullptr : *f == asInteger ? "a whole number" : *f == asNumber ? "a number" : nullptr;
+}
+
+bool truthy(const QJsonValue &v)
+{
+    if (v.isBool())
+        return v.toBool();
+    if (v.isDouble())
+        return v.toDouble() != 0;
+    const QString s = v.toString().trimmed().toLower();
+    return s == QLatin1String("true") || s == QLatin1String("1") || s == QLatin1String("yes");
+}
+
+QJsonValue asBool(const QJsonValue &v)
+{
+    return truthy(v);
+}
+
+QJsonValue asNotBool(const QJsonValue &v)
+{
+    return !truthy(v);
+}
+
+Convert whenTrue(QJsonValue value)
+{
+    return [value](const QJsonValue &v) { return truthy(v) ? value : QJsonValue(QJsonValue::Undefined); };
+}
+
+Convert oneOf(const std::vector<std::pair<const char *, const char *>> &spellings)
+{
+    std::vector<std::pair<QString, QString>> map;
+    for (const auto &[from, to] : spellings)
+        map.emplace_back(QString::fromLatin1(from).toLower(), QString::fromLatin1(to));
+    return [map](const QJsonValue &v) {
+        const QString s = v.toVariant().toString().trimmed().toLower();
+        for (const auto &[from, target] : map)
+            if (s == from) // "true" and "false" are the flags' values
+                return target == QLatin1String("true")    ? QJsonValue(true)
+                       : target == QLatin1String("false") ? QJsonValue(false)
+                                                          : QJsonValue(target);
+        return QJsonValue(QJsonValue::Undefined);
+    };
+}
+
+void addTableRules(std::map<QString, Rule> &rules, std::span<const KeyName> table)
+{
+    for (const KeyName &n : table) {
+        const Convert convert = n.form == NameForm::Integer ? Convert(asInteger)
+                                : n.form == NameForm::Bool  ? Convert(asBool)
+                                                            : oneOf(n.choices);
+        rules.insert({QLatin1String(n.name), {n.path, convert}});
+    }
+}
+
+QString shortText(const QString &text)
+{
+    return text.size() <= 80 ? text : text.left(77) + QStringLiteral("...");
+}
+
+QString leafText(const QJsonValue &v)
+{
+    return shortText(v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
+                                 : v.toVariant().toString());
+}
+
+void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
+               const std::function<QString(const QString &)> &keyOf, FileImport &out,
+               const std::function<bool(const QString &)> &notPlanned)
+{
+    for (const Leaf &leaf : leaves) {
+        const QString key = keyOf(leaf.name);
+        if (key == QLatin1String("moe_layer_freq") &&
+            (leaf.value.isArray() || leaf.value.toString().contains(QLatin1Char('[')))) {
+            mapLayerPattern(file, leaf, out);
+        } else if (key == QLatin1String("recompute_modules")) {
+            mapRecomputeModules(file, leaf, out);
+        } else if (key == QLatin1String("moe_shared_expert_intermediate_size")) {
+            out.keys.push_back(
+                {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+        } else if (const auto it = rules.find(key); it != rules.end()) {
+            const QJsonValue v = it->second.convert(leaf.value);
+            if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))
+                out.notPlanned << leaf.name; // a YAML null: the framework's default, which the plan's is
+            else if (v.isUndefined() && expectedNumber(it->second.convert) &&
+                     !leaf.value.toString().contains(QLatin1String("${")))
+                out.errors.push_back(
+                    {file, leaf.line,
+                     QStringLiteral("%1 must be %2 (got %3)")
+                         .arg(leaf.name, QLatin1String(expectedNumber(it->second.convert)),
+                              leaf.value.isBool() ? QStringLiteral("no number: true, false or a flag without a value")
+                                                  : leafText(leaf.value))});
+            else if (v.isUndefined() && !leaf.value.isBool())
+                out.warnings.push_back(
+                    {file, leaf.line,
+                     QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
+            else if (!v.isUndefined())
+                out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("num_layers_per_virtual_pipeline_stage")) {
+            out.keys.push_back(
+                {QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("attention_dropout") || key == QLatin1String("hidden_dropout")) {
+            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (!notPlanned(key) &&
+                   leaf.value != QJsonValue(QStringLiteral("null"))) { // null: a default left as it is
+            out.warnings.push_back({file, leaf.line, QStringLiteral("%1 = %2: not understood, no plan key holds it")
+                                                         .arg(leaf.name, leafText(leaf.value))});
+        } else {
+            out.notPlanned << leaf.name;
+        }
+    }
+}
+
+int lineOfKey(const QByteArray &bytes, const QString &key, qsizetype from)
+{
+    const qsizetype at = bytes.indexOf(QByteArray("\"") + key.toUtf8() + "\"", from);
+    return at < 0 ? 0 : int(bytes.left(at).count('\n')) + 1;
+}
+
+void jsonLeaves(const QJsonObject &object, const QString &prefix, const QByteArray &bytes, std::vector<Leaf> &leaves)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        const QString name = prefix.isEmpty() ? it.key() : prefix + '.' + it.key();
+        if (it.value().isObject())
+            jsonLeaves(it.value().toObject(), name, bytes, leaves);
+        else
+            leaves.push_back({name, it.value(), lineOfKey(bytes, it.key())});
+    }
+}
+
+bool refuseDuplicateKey(const QString &file, const QByteArray &bytes, FileImport &out)
+{
+    const std::optional<QString> twice = findDuplicateKey(bytes);
+    if (twice)
+        out.errors.push_back(
+            {file, lineOfKey(bytes, twice->section('.', -1)),
+             QStringLiteral("%1: written twice; the file means one of the values: remove the other").arg(*twice)});
+    return twice.has_value();
+}
+
+} // namespace trainplan::io::reading

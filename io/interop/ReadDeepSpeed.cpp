@@ -1,0 +1,100 @@
+// DeepSpeed configs (io/interop/ImportReaders.h).
+
+#include "io/interop/DeepSpeedNames.h"
+#include "io/interop/ImportReaders.h"
+
+#include <QJsonDocument>
+
+namespace trainplan::io::reading {
+
+namespace {
+
+/// "auto" in a DeepSpeed config: the Hugging Face Trainer's integration fills it from its own arguments
+/// (transformers integrations/deepspeed.py, HfTrainerDeepSpeedConfig.trainer_config_process): the batch from
+/// per_device_train_batch_size, gradient_accumulation_steps and the world size, the precision from --bf16/--fp16,
+/// which this file does not hold (a warning; the plan then needs them given); reduce_bucket_size from the
+/// model, hidden_size x hidden_size (trainer_config_finalize), resolved with the model's width.
+bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    if (leaf.value.toString() != QLatin1String("auto"))
+        return false;
+    if (leaf.name == QLatin1String("zero_optimization.reduce_bucket_size")) {
+        out.keys.push_back({QStringLiteral("derived.bucket_hidden_squared"), 2.0, file, leaf.line,
+                            leaf.name + QStringLiteral(" \"auto\"")});
+        return true;
+    }
+    static const QStringList fromTrainer{"train_batch_size", "train_micro_batch_size_per_gpu",
+                                         "gradient_accumulation_steps", "bf16.enabled", "fp16.enabled"};
+    if (fromTrainer.contains(leaf.name))
+        out.warnings.push_back(
+            {file, leaf.line,
+             QStringLiteral("%1 \"auto\": the Hugging Face Trainer fills it from its own arguments "
+                            "(per_device_train_batch_size, gradient_accumulation_steps, --bf16/--fp16), "
+                            "which this file does not hold")
+                 .arg(leaf.name)});
+    else
+        out.notPlanned << leaf.name;
+    return true;
+}
+
+} // namespace
+
+FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::DeepSpeed;
+    if (refuseDuplicateKey(file, relaxedJson(bytes), out))
+        return out;
+    std::vector<Leaf> leaves;
+    jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r; // io/interop/DeepSpeedNames' table, then the keys that translate
+        addTableRules(r, deepspeed::names());
+        r.insert({
+            {"zero_optimization.reduce_bucket_size",
+             {"parallel.bucket_bytes",
+              [](const QJsonValue &v) {
+                  const QJsonValue n = asNumber(v);
+                  return n.isUndefined() ? n : QJsonValue(2.0 * n.toDouble()); // elements of 16-bit gradients
+              }}},
+            {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+            {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+            {"optimizer.type",
+             {"training.optimizer",
+              oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+        });
+        return r;
+    }();
+    static const QRegularExpression ignored(QStringLiteral(
+        "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
+        "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
+        "robin_gradients|"
+        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\..*)|fp16\\.(loss_scale.*|initial_"
+        "scale_power|"
+        "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
+        "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
+        "$"));
+    std::vector<Leaf> planned;
+    for (const Leaf &leaf : leaves) {
+        if (deepSpeedAuto(file, leaf, out))
+            continue;
+        if (leaf.name == QLatin1String("gradient_accumulation_steps"))
+            out.keys.push_back({QString::fromLatin1(kAccumulation), asInteger(leaf.value), file, leaf.line, leaf.name});
+        else if (rules.count(leaf.name) || !ignored.match(leaf.name).hasMatch())
+            planned.push_back(leaf);
+    }
+    mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
+    if (const auto param = findLeaf(leaves, "zero_optimization.offload_param.device");
+        param != leaves.end() && param->value.toString() != QLatin1String("none"))
+        out.warnings.push_back(
+            {file, param->line,
+             QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
+                            "are not planned; the plan keeps them on the GPUs (more memory, no host "
+                            "transfers)")
+                 .arg(param->value.toString())});
+    out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
+                        QStringLiteral("(a DeepSpeed config)")});
+    return out;
+}
+
+} // namespace trainplan::io::reading

@@ -1,0 +1,256 @@
+// Hugging Face config.json files (io/interop/ImportReaders.h).
+
+#include "io/interop/ImportReaders.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <cstring>
+
+namespace trainplan::io {
+
+QByteArray relaxedJson(const QByteArray &json)
+{
+    // Python's json.dump writes float("inf") and NaN as bare Infinity / NaN (Nemotron-H's time_step_limit):
+    // outside strings they become null, which no plan key takes.
+    QByteArray out;
+    out.reserve(json.size());
+    bool inString = false;
+    for (qsizetype i = 0; i < json.size(); ++i) {
+        const char c = json.at(i);
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < json.size())
+                out += json.at(++i);
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        inString = c == '"';
+        qsizetype matched = 0;
+        for (const char *word : {"-Infinity", "Infinity", "NaN"})
+            if (matched == 0 && json.mid(i, qsizetype(std::strlen(word))) == word)
+                matched = qsizetype(std::strlen(word));
+        if (matched > 0) {
+            out += "null";
+            i += matched - 1;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+} // namespace trainplan::io
+
+namespace trainplan::io::reading {
+
+namespace {
+
+const std::map<QString, Rule> &huggingFaceRules()
+{
+    static const std::map<QString, Rule> rules{
+        {"hidden_size", {"model.hidden", asInteger}},
+        {"n_embd", {"model.hidden", asInteger}},
+        {"num_hidden_layers", {"model.layers", asInteger}},
+        {"n_layer", {"model.layers", asInteger}},
+        {"num_attention_heads", {"model.heads", asInteger}},
+        {"n_head", {"model.heads", asInteger}},
+        {"num_key_value_heads", {"model.kv_heads", asInteger}},
+        {"head_dim", {"model.head_dim", asInteger}},
+        {"intermediate_size", {"model.ffn_hidden", asInteger}},
+        {"n_inner", {"model.ffn_hidden", asInteger}},
+        {"vocab_size", {"model.vocab", asInteger}},
+        {"tie_word_embeddings", {"model.tied_embeddings", asBool}},
+        {"hidden_act",
+         {"model.mlp", oneOf({{"silu", "swiglu"},
+                              {"swish", "swiglu"},
+                              {"gelu", "gelu"},
+                              {"gelu_new", "gelu"},
+                              {"gelu_pytorch_tanh", "swiglu"},
+                              {"relu2", "relu2"}})}},
+        {"hidden_activation", {"model.mlp", oneOf({{"gelu_pytorch_tanh", "swiglu"}, {"silu", "swiglu"}})}},
+        {"activation_function", {"model.mlp", oneOf({{"gelu_new", "gelu"}, {"gelu", "gelu"}})}},
+        {"rms_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rmsnorm")); }}},
+        {"layer_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
+        {"layer_norm_epsilon",
+         {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
+        {"rope_theta",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
+        {"n_positions",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
+        {"attention_bias", {"model.linear_bias", asBool}},
+        {"mlp_bias", {"model.linear_bias", asBool}},
+        {"num_local_experts", {"model.experts", asInteger}},
+        {"num_experts", {"model.experts", asInteger}},
+        {"n_routed_experts", {"model.experts", asInteger}},
+        {"num_experts_per_tok", {"model.experts_per_token", asInteger}},
+        {"experts_per_token", {"model.experts_per_token", asInteger}},
+        {"moe_intermediate_size", {"model.expert_ffn_hidden", asInteger}},
+        {"n_shared_experts", {"model.shared_experts", asInteger}},
+        {"first_k_dense_replace", {"model.dense_layers", asInteger}},
+        {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
+        {"decoder_sparse_step", {"model.moe_layer_interval", asInteger}},
+        {"num_nextn_predict_layers", {"model.mtp_layers", asInteger}},
+        {"n_group", {"model.router_groups", asInteger}},
+        {"topk_group", {"model.router_group_topk", asInteger}},
+        {"q_lora_rank", {"model.q_lora_rank", asInteger}},
+        {"kv_lora_rank", {"model.kv_lora_rank", asInteger}},
+        {"qk_nope_head_dim", {"model.qk_nope_head_dim", asInteger}},
+        {"qk_rope_head_dim", {"model.qk_rope_head_dim", asInteger}},
+        {"v_head_dim", {"model.v_head_dim", asInteger}},
+    };
+    return rules;
+}
+
+/// Keys of a config.json read and deliberately not planned (tokens, initialisation, inference settings).
+bool ignoredHuggingFace(const QString &name)
+{
+    static const QRegularExpression ignored(QStringLiteral(
+        "^(architectures|model_type|torch_dtype|dtype|transformers_version|bos_token_id|eos_token_id|pad_token_id|"
+        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_"
+        "sliding_window|"
+        "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_"
+        "coef|"
+        "output_router_logits|norm_topk_prob|scoring_func|topk_method|routed_scaling_factor|ep_size|"
+        "aux_loss_alpha|seq_aux|query_pre_attn_scalar|final_logit_softcapping|attn_logit_softcapping|cache_"
+        "implementation|"
+        "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_"
+        "weights|"
+        "original_max_position_embeddings|bias|swiglu_limit|initial_context_length|router_jitter_noise|qkv_bias|"
+        "mlp_only_layers|rope_type|tie_encoder_decoder|is_encoder_decoder)$"));
+    return ignored.match(name).hasMatch();
+}
+
+/// The model's own keys: a multimodal config (Llama 4, Gemma 3) nests the language model in text_config;
+/// the top level's architectures and names stay.
+QJsonObject languageModelConfig(const QJsonObject &top)
+{
+    if (top.contains(QLatin1String("num_hidden_layers")) || !top.value(QLatin1String("text_config")).isObject())
+        return top;
+    QJsonObject text = top.value(QLatin1String("text_config")).toObject();
+    for (const char *key : {"architectures", "_name_or_path", "tie_word_embeddings"})
+        if (top.contains(QLatin1String(key)) && !text.contains(QLatin1String(key)))
+            text.insert(QLatin1String(key), top.value(QLatin1String(key)));
+    return text;
+}
+
+/// What a config.json cannot say to this reader: a key written twice (the file means one of them), layers of
+/// different shapes (block_configs: Llama-3.3-Nemotron-Super's per-layer attention and MLP widths).
+bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
+{
+    if (refuseDuplicateKey(file, bytes, out))
+        return true;
+    if (root.value(QLatin1String("block_configs")).isArray()) {
+        out.errors.push_back(
+            {file, lineOfKey(bytes, QStringLiteral("block_configs")),
+             QStringLiteral("block_configs: layers of different shapes (each its own attention and MLP width) are not "
+                            "planned; a plan has one layer shape")});
+        return true;
+    }
+    return false;
+}
+
+/// Sliding-window attention: sliding_window unless use_sliding_window is false (Qwen2/3 carry a window they
+/// do not use); layer_types (GPT-OSS, Gemma 3) gives which layers attend to the whole prefix, read as every
+/// n-th when they repeat with a period of n.
+void huggingFaceWindows(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
+{
+    const QJsonValue window = root.value(QStringLiteral("sliding_window"));
+    if (window.isDouble() && window.toDouble() > 0 && root.value(QStringLiteral("use_sliding_window")).toBool(true)) {
+        out.keys.push_back({QStringLiteral("model.sliding_window"), QJsonValue(qint64(window.toDouble())), file,
+                            lineOfKey(bytes, QStringLiteral("sliding_window")), QStringLiteral("sliding_window")});
+        const QJsonArray types = root.value(QStringLiteral("layer_types")).toArray();
+        std::vector<int> full;
+        for (qsizetype i = 0; i < types.size(); ++i)
+            if (types[i].toString() == QLatin1String("full_attention"))
+                full.push_back(int(i));
+        // The period: the distance between full-attention layers, or a list of one period ending with one.
+        const int period = full.size() >= 2 ? full[1] - full[0] : full.size() == 1 ? full[0] + 1 : 0;
+        bool periodic = period > 0 && full.front() == period - 1 && types.size() % period == 0;
+        for (std::size_t k = 1; k < full.size(); ++k)
+            periodic = periodic && full[k] - full[k - 1] == period;
+        if (periodic && qsizetype(full.size()) == types.size() / period)
+            out.keys.push_back({QStringLiteral("model.full_attention_interval"), QJsonValue(period), file,
+                                lineOfKey(bytes, QStringLiteral("layer_types")), QStringLiteral("layer_types")});
+        else if (!full.empty())
+            out.warnings.push_back(
+                {file, lineOfKey(bytes, QStringLiteral("layer_types")),
+                 QStringLiteral(
+                     "layer_types: full-attention layers without a period are planned as every layer windowed")});
+    }
+}
+
+/// Attention sinks, the model's name, and what the model type tells about how far the config is read.
+void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
+{
+    if (root.contains(QStringLiteral("sinks")) ||
+        root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
+        out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file,
+                            lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type")});
+    const QString arch = root.value(QStringLiteral("architectures")).toArray().first().toString();
+    const QString name = root.value(QStringLiteral("_name_or_path")).toString();
+    out.keys.push_back(
+        {QStringLiteral("model.name"),
+         name.isEmpty() ? (arch.isEmpty() ? root.value(QStringLiteral("model_type")).toString() : arch) : name, file,
+         lineOfKey(bytes, name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")),
+         name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
+    if (out.keys.back().value.toString().isEmpty())
+        out.keys.pop_back();
+    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",   "qwen3",
+                                   "qwen3_moe", "qwen2_moe",   "deepseek_v3", "gpt_oss", "gemma2",
+                                   "gemma3",    "gemma3_text", "phi3",        "gpt2"};
+    const QString type = root.value(QStringLiteral("model_type")).toString();
+    if (!known.contains(type))
+        out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
+                                QStringLiteral("model_type \"%1\" is read by the common keys only").arg(type)});
+    if (type.startsWith(QLatin1String("gemma")))
+        out.warnings.push_back(
+            {file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
+             QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+}
+
+} // namespace
+
+FileImport readHuggingFace(const QString &file, const QByteArray &written)
+{
+    FileImport out;
+    out.format = ImportFormat::HuggingFace;
+    const QByteArray bytes = relaxedJson(written);
+    const QJsonObject top = QJsonDocument::fromJson(bytes).object();
+    if (refuseHuggingFace(file, bytes, top, out))
+        return out;
+    const QJsonObject root = languageModelConfig(top);
+    // transformers writes a config's keys that differ from PretrainedConfig's defaults or the model class's
+    // (configuration_utils.py, PretrainedConfig.to_diff_dict): an omitted tie_word_embeddings is both
+    // defaults' True (Gemma 2 ties without saying so).
+    if (!root.contains(QLatin1String("tie_word_embeddings")))
+        out.keys.push_back({QStringLiteral("model.tied_embeddings"), true, file, 0,
+                            QStringLiteral("tie_word_embeddings omitted: transformers' default"), true});
+    std::vector<Leaf> leaves;
+    jsonLeaves(root, QString(), bytes, leaves);
+    std::vector<Leaf> planned;
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
+            out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (leaf.name == QLatin1String("q_lora_rank") || leaf.name == QLatin1String("kv_lora_rank")) {
+            if (!leaf.value.isNull()) {
+                planned.push_back(leaf);
+                out.keys.push_back(
+                    {QStringLiteral("model.attention"), QStringLiteral("mla"), file, leaf.line, leaf.name});
+            } else {
+                planned.push_back({leaf.name, 0, leaf.line});
+            }
+        } else if (huggingFaceRules().count(leaf.name) || !ignoredHuggingFace(leaf.name)) {
+            planned.push_back(leaf);
+        }
+    }
+    mapLeaves(
+        file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
+    huggingFaceWindows(file, bytes, root, out);
+    huggingFaceModelType(file, bytes, root, out);
+    return out;
+}
+
+} // namespace trainplan::io::reading

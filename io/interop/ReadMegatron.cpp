@@ -1,0 +1,367 @@
+// Megatron-LM launch scripts and argument files (io/interop/ImportReaders.h), and Megatron-Core's names,
+// which the NeMo reader reads too.
+
+#include "io/interop/ImportReaders.h"
+#include "io/interop/MegatronArguments.h"
+#include "io/interop/ShellScript.h"
+
+#include <QRegularExpression>
+
+namespace trainplan::io::reading {
+
+namespace {
+
+/// The model's shape: Megatron-Core's configuration names of it.
+std::map<QString, Rule> megatronModelRules()
+{
+    return {
+        {"swiglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
+        {"gated_linear_unit", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
+        {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
+        {"position_embedding_type",
+         {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
+        {"untie_embeddings_and_output_weights", {"model.tied_embeddings", asNotBool}},
+        {"share_embeddings_and_output_weights", {"model.tied_embeddings", asBool}},
+        {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
+        {"add_bias_linear", {"model.linear_bias", asBool}},
+        {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
+        {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
+        {"moe_flex_dispatcher_backend",
+         {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
+        {"cuda_graph_impl",
+         {"training.cuda_graphs",
+          oneOf(
+              {{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"}, {"full_iteration", "step"}})}},
+        {"softmax_type", {"model.attention_sinks", oneOf({{"learnable", "true"}, {"vanilla", "false"}})}},
+        {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
+    };
+}
+
+/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
+/// (megatronModelRules) and the training's, parallelism's and cluster's.
+/// The launch and runtime names beside the layout: the optimizer's state, FSDP, the CPU optimizer, the
+/// launcher's node counts, and NeMo 1's and Megatron-Bridge's spellings of names megatronRules also reads.
+std::map<QString, Rule> megatronRuntimeRules()
+{
+    return {
+        // Megatron-Core's precision-aware optimizer (--exp-avg-dtype, --exp-avg-sq-dtype, --main-params-dtype;
+        // megatron/training/arguments.py), the same names in Megatron-Bridge's OptimizerConfig.
+        {"exp_avg_dtype", {"training.optimizer_moments", stateFormat()}},
+        {"exp_avg_sq_dtype", {"training.optimizer_moments", stateFormat()}},
+        {"main_params_dtype", {"training.master_weights", stateFormat()}},
+        // Megatron-FSDP (--use-megatron-fsdp with --data-parallel-sharding-strategy, default
+        // optim_grads_params) and PyTorch FSDP2 inside Megatron-LM (--use-torch-fsdp2): resolved
+        // together (io/interop/Import.cpp, resolveFsdp).
+        {"use_megatron_fsdp", {"derived.megatron_fsdp", asBool}},
+        {"data_parallel_sharding_strategy",
+         {"derived.fsdp_sharding", oneOf({{"no_shard", "no_shard"},
+                                          {"optim", "optim"},
+                                          {"optim_grads", "optim_grads"},
+                                          {"optim_grads_params", "optim_grads_params"}})}},
+        {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+        // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
+        // OptimizerConfig.optimizer_cpu_offload.
+        {"nnodes", {"cluster.nodes", asInteger}},
+        {"num_nodes", {"cluster.nodes", asInteger}},
+        {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
+        {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
+        {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
+        {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+        {"cp_comm_type",
+         {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
+        // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated
+        // activations, fused ("fast-") or not, are the gated MLP's shape.
+        {"activation",
+         {"model.mlp", oneOf({{"fast-swiglu", "swiglu"},
+                              {"swiglu", "swiglu"},
+                              {"fast-geglu", "swiglu"},
+                              {"geglu", "swiglu"},
+                              {"fast-reglu", "swiglu"},
+                              {"reglu", "swiglu"},
+                              {"gelu", "gelu"},
+                              {"squared-relu", "relu2"}})}},
+        {"activations_checkpoint_granularity",
+         {"training.recompute", oneOf({{"null", "none"}, {"selective", "selective"}, {"full", "full"}})}},
+        {"use_flash_attention", {"training.flash_attention", asBool}},
+        {"overlap_grad_sync", {"parallel.overlap_grad_reduce", asBool}},
+        {"overlap_param_sync", {"parallel.overlap_param_gather", asBool}},
+        {"encoder_seq_length", {"model.seq_len", asInteger}}, // weak: the model's longest (readNemo)
+        {"ub_tp_comm_overlap", {"parallel.tensor_comm_overlap", asBool}},
+        {"bias", {"model.linear_bias", asBool}},
+    };
+}
+
+/// The names of io/interop/MegatronArguments' table: each argument's destination, read as its form says (a
+/// switch's "no-" spelling as its key's opposite), and its configuration field where that differs.
+std::map<QString, Rule> megatronArgumentRules()
+{
+    std::map<QString, Rule> rules;
+    for (const megatron::Argument &a : megatron::arguments()) {
+        const Convert convert = a.form == megatron::Form::Integer  ? Convert(asInteger)
+                                : a.form == megatron::Form::Switch ? Convert(asBool)
+                                                                   : Convert(asNotBool); // Form::Off
+        rules.insert({megatron::configName(a), {a.path, convert}});
+        if (a.field) // the configuration's field: the positive sense, a number or a flag
+            rules.insert({QLatin1String(a.field), {a.path, a.form == megatron::Form::Integer ? Convert(asInteger)
+                                                                                              : Convert(asBool)}});
+    }
+    return rules;
+}
+
+/// The words a script passes to Megatron-LM: the command that runs a Python entry point with the most flags
+/// (torchrun ... pretrain_gpt.py ..., its launcher's own flags with it), as bash would expand it
+/// (io/interop/ShellScript.h); an argument file (no such command) is all its words.
+std::vector<shell::Field> megatronArguments(const shell::Script &script)
+{
+    const std::vector<shell::Command> &commands = script.commands;
+    const auto flags = [](const shell::Command &c) {
+        return std::count_if(c.words.begin(), c.words.end(),
+                             [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
+    };
+    const shell::Command *best = nullptr;
+    for (const shell::Command &c : commands) {
+        const bool runsPython = std::any_of(c.words.begin(), c.words.end(), [](const shell::Field &f) {
+            return f.text.endsWith(QLatin1String(".py"));
+        });
+        if (runsPython && (!best || flags(c) > flags(*best)))
+            best = &c;
+    }
+    if (best && flags(*best) > 0)
+        return best->words;
+    std::vector<shell::Field> all;
+    for (const shell::Command &c : commands)
+        all.insert(all.end(), c.words.begin(), c.words.end());
+    return all;
+}
+
+/// A script that gives the model's shape trains Megatron-LM's defaults where it says nothing: tied
+/// embeddings, biases, LayerNorm, GELU, learned positions, dropout 0.1, FP32, no recomputation, no
+/// sequence parallelism, flash attention or distributed optimizer, no overlapped gradient reduction.
+/// They are weak: a file that says otherwise wins without a conflict.
+void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto has = [&](const char *names) {
+        const QStringList any = QString::fromLatin1(names).split('|');
+        return std::any_of(leaves.begin(), leaves.end(), [&](const Leaf &l) { return any.contains(l.name); });
+    };
+    if (!has("num_layers"))
+        return;
+    const QString source = QStringLiteral("(Megatron-LM's default)");
+    const std::pair<const char *, std::pair<const char *, QJsonValue>> defaults[] = {
+        {"untie_embeddings_and_output_weights", {"model.tied_embeddings", true}},
+        {"disable_bias_linear", {"model.linear_bias", true}},
+        {"normalization", {"model.norm", QStringLiteral("layernorm")}},
+        {"swiglu|squared_relu", {"model.mlp", QStringLiteral("gelu")}},
+        {"position_embedding_type", {"model.position_embedding", QStringLiteral("learned")}},
+        {"hidden_dropout|attention_dropout", {"model.dropout", true}},
+        {"bf16|fp16|fp8_format", {"training.precision", QStringLiteral("fp32")}},
+        {"recompute_granularity|recompute_activations", {"training.recompute", QStringLiteral("none")}},
+        {"sequence_parallel", {"training.sequence_parallel", false}},
+        {"use_flash_attn|attention_backend", {"training.flash_attention", false}},
+        {"use_distributed_optimizer", {"parallel.zero_stage", 0}},
+        {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
+    for (const auto &[flags, key] : defaults)
+        if (!has(flags))
+            out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
+    // The interleaved schedule overlaps its transfers unless --no-overlap-p2p-communication says otherwise
+    // (arguments.py since Megatron-LM 4eeff55; without interleaving Megatron turns the overlap off).
+    if (has("num_virtual_stages_per_pipeline_rank|num_layers_per_virtual_pipeline_stage") &&
+        !has("no_overlap_p2p_communication|overlap_p2p_communication|overlap_p2p_comm"))
+        out.keys.push_back({QStringLiteral("parallel.overlap_p2p_comm"), true, file, 0, source, true});
+}
+
+/// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types and Hugging Face model names.
+/// GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000; the others are each
+/// model's config.json vocab_size: Llama 3 / 3.1 128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral
+/// 8x22B 32,768; StarCoder2 49,152; Mistral NeMo 131,072. 0: not known.
+int tokenizerVocabularySize(const QString &name)
+{
+    static const std::vector<std::pair<QRegularExpression, int>> sizes{
+        {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
+        {QRegularExpression(QStringLiteral("^Llama2Tokenizer$|Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
+        {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256},
+        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768},
+        {QRegularExpression(QStringLiteral("starcoder2")), 49152},
+        {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072}};
+    for (const auto &[pattern, size] : sizes)
+        if (pattern.match(name).hasMatch())
+            return size;
+    return 0;
+}
+
+/// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
+/// pretrain_gpt.py line 527 at Megatron-LM d98e8a6).
+void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words,
+                       FileImport &out)
+{
+    if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
+                               QStringLiteral("tokenizer_type ") + type->value.toString(), out);
+        return;
+    }
+    const auto gpt = std::find_if(words.begin(), words.end(), [](const shell::Field &f) {
+        return f.text.endsWith(QLatin1String("pretrain_gpt.py"));
+    });
+    if (gpt != words.end())
+        addTokenizerVocabulary(file, leaves, QStringLiteral("GPT2BPETokenizer"), std::max(gpt->line, 1),
+                               QStringLiteral("pretrain_gpt.py's default tokenizer_type GPT2BPETokenizer"), out);
+}
+
+} // namespace
+
+Convert stateFormat()
+{
+    return oneOf({{"fp32", "fp32"},
+                  {"float32", "fp32"},
+                  {"float", "fp32"},
+                  {"torch.float32", "fp32"},
+                  {"bf16", "bf16"},
+                  {"bfloat16", "bf16"},
+                  {"torch.bfloat16", "bf16"},
+                  {"fp16", "fp16"},
+                  {"float16", "fp16"},
+                  {"half", "fp16"},
+                  {"torch.float16", "fp16"},
+                  {"fp8", "fp8"},
+                  {"uint8", "fp8"},
+                  {"torch.uint8", "fp8"}});
+}
+
+const std::map<QString, Rule> &megatronRules()
+{
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r = megatronArgumentRules();
+        r.merge(megatronModelRules());
+        r.insert({
+            {"bf16", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
+            {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+            {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
+            {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
+            {"fp8_recipe",
+             {"training.precision",
+              oneOf({{"blockwise", "fp8-blockwise"}, {"mxfp8", "mxfp8"}, {"delayed", "fp8"}, {"tensorwise", "fp8"}})}},
+            {"attention_backend",
+             {"training.flash_attention",
+              oneOf(
+                  {{"flash", "true"}, {"fused", "true"}, {"auto", "true"}, {"unfused", "false"}, {"local", "false"}})}},
+            {"recompute_granularity",
+             {"training.recompute",
+              oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
+            {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
+            {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
+        });
+        r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
+        return r;
+    }();
+    return rules;
+}
+
+bool ignoredName(const QString &name)
+{
+    static const QRegularExpression ignored(
+        QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
+                       "eval.*|save.*|load|data.*|"
+                       "tokenizer.*|vocab_file|merge_file|split|train_iters|train_samples|seed|exit.*|profile.*|timing."
+                       "*|max_position_embeddings|"
+                       "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_"
+                       "workers|group_query_attention|"
+                       "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|"
+                       "moe_router_.*|moe_aux_.*|"
+                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_"
+                       "allreduce_grads_in_fp32|"
+                       "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
+                       "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_"
+                       "per_gpu|recompute_method|"
+                       "recompute_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction)$"));
+    return ignored.match(name).hasMatch();
+}
+
+void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto offload = findLeafEnding(leaves, "optimizer_cpu_offload");
+    if (offload == leaves.end() || !truthy(offload->value))
+        return;
+    const auto given = findLeafEnding(leaves, "optimizer_offload_fraction");
+    const double fraction = given == leaves.end() ? 0.0 : asNumber(given->value).toDouble();
+    if (fraction >= 1.0)
+        return;
+    const bool most = fraction >= 0.5;
+    for (ImportedKey &k : out.keys)
+        if (k.path == QLatin1String("parallel.offload_optimizer"))
+            k.value = most;
+    const int line = given == leaves.end() ? offload->line : given->line;
+    out.warnings.push_back(
+        {file, line,
+         given == leaves.end()
+             ? QStringLiteral("%1 without optimizer_offload_fraction: Megatron-Core offloads a fraction of 0.0 by "
+                              "default, so nothing; read as no offload")
+                   .arg(offload->name)
+             : QStringLiteral("optimizer_offload_fraction = %1: the plan offloads all of the optimizer state or none; "
+                              "read as %2")
+                   .arg(fraction)
+                   .arg(most ? QStringLiteral("all") : QStringLiteral("none"))});
+}
+
+void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line,
+                            const QString &source, FileImport &out)
+{
+    const int size = tokenizerVocabularySize(tokenizer);
+    if (size == 0 || findLeafEnding(leaves, "num_layers") == leaves.end() ||
+        findLeafEnding(leaves, "vocab_size") != leaves.end() ||
+        findLeafEnding(leaves, "padded_vocab_size") != leaves.end())
+        return;
+    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
+    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, line, source});
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
+                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
+                        multiple != leaves.end() ? multiple->line : line,
+                        QStringLiteral("make_vocab_size_divisible_by")});
+}
+
+FileImport readMegatron(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::Megatron;
+    const shell::Script script = shell::read(QString::fromUtf8(bytes));
+    if (!script.error.isEmpty()) {
+        out.errors.push_back({file, script.errorLine, script.error});
+        return out;
+    }
+    const std::vector<shell::Field> words = megatronArguments(script);
+    std::vector<Leaf> leaves;
+    const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        if (!isFlag(words[i].text))
+            continue;
+        const int line = words[i].line;
+        QString name = words[i].text.mid(2), value;
+        bool hasValue = false;
+        if (const qsizetype eq = name.indexOf('='); eq > 0) {
+            value = name.mid(eq + 1), name = name.left(eq), hasValue = true;
+        } else if (i + 1 < words.size() && !isFlag(words[i + 1].text) &&
+                   !words[i + 1].text.endsWith(QLatin1String(".py"))) {
+            value = words[++i].text, hasValue = true;
+            // A list-valued argument (--recompute-modules core_attn mla_up_proj moe): every word up to the next flag.
+            while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !isFlag(words[i + 1].text)
+                   && !words[i + 1].text.contains(QLatin1Char('=')))
+                value += QLatin1Char(' ') + words[++i].text;
+        }
+        name.replace('-', '_');
+        if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
+            out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
+        else if (value.contains(QLatin1Char('$')))
+            out.warnings.push_back({file, line,
+                                    QStringLiteral("--%1 %2: a value the script does not set (a variable, a positional "
+                                                   "parameter without a default, or a command's output)")
+                                        .arg(name, shortText(value))});
+        else
+            leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
+    }
+    mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
+    megatronOffloadFraction(file, leaves, out);
+    addMegatronDefaults(file, leaves, out);
+    megatronTokenizer(file, leaves, words, out);
+    return out;
+}
+
+} // namespace trainplan::io::reading

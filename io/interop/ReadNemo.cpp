@@ -1,0 +1,252 @@
+// NeMo 1 and NeMo 2 / Megatron-Bridge recipes, YAML (io/interop/ImportReaders.h).
+
+#include "io/interop/ImportReaders.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+#include <yaml-cpp/yaml.h>
+
+namespace trainplan::io::reading {
+
+namespace {
+
+/// A map key as text: a scalar's own text; a list or map used as a key ("? [a, b]") is named as such, which
+/// no rule matches, so it is reported as not understood (never emitted: an alias may make it a cycle).
+QString yamlKey(const YAML::Node &key)
+{
+    return key.IsScalar() ? QString::fromStdString(key.Scalar()) : QStringLiteral("(a list or map as a key)");
+}
+
+/// The limits of a recipe's YAML walk: a recipe has hundreds of leaves a few levels deep, and an alias
+/// repeats what it names, so nine aliases of nine are a billion leaves (a "billion laughs") and an alias
+/// inside what it names is a cycle. Past a limit the walk stops with the line where it did.
+struct YamlWalk
+{
+    static constexpr int kMaxDepth = 64;
+    static constexpr int kMaxNodes = 200000;
+    int nodes = 0;
+    QString error;
+    int errorLine = 0;
+
+    bool over(const YAML::Node &node, int depth)
+    {
+        if (!error.isEmpty())
+            return true;
+        if (++nodes <= kMaxNodes && depth <= kMaxDepth)
+            return false;
+        error =
+            depth > kMaxDepth
+                ? QStringLiteral("nested more than %1 levels deep (an alias inside what it names repeats it forever)")
+                      .arg(kMaxDepth)
+                : QStringLiteral("more than %1 values (aliases that repeat aliases): not a recipe").arg(kMaxNodes);
+        errorLine = node.Mark().line + 1;
+        return true;
+    }
+};
+
+QJsonValue yamlScalar(const QString &text)
+{
+    if (text == QLatin1String("true") || text == QLatin1String("True"))
+        return true;
+    if (text == QLatin1String("false") || text == QLatin1String("False"))
+        return false;
+    bool number = false;
+    const double v = text.toDouble(&number);
+    return number ? QJsonValue(v) : QJsonValue(text);
+}
+
+void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf> &leaves, YamlWalk &walk, int depth = 0)
+{
+    if (walk.over(node, depth))
+        return;
+    if (node.IsMap()) {
+        QSet<QString> keys;
+        for (const auto &entry : node) {
+            const QString key = yamlKey(entry.first);
+            if (keys.contains(key) && entry.first.IsScalar()) { // the file means one of them
+                walk.error =
+                    QStringLiteral("%1: written twice in one map; the file means one of the values: remove the other")
+                        .arg(prefix.isEmpty() ? key : prefix + '.' + key);
+                walk.errorLine = entry.first.Mark().line + 1;
+                return;
+            }
+            keys.insert(key);
+            yamlLeaves(entry.second, prefix.isEmpty() ? key : prefix + '.' + key, leaves, walk, depth + 1);
+        }
+    } else if (node.IsNull()) {
+        leaves.push_back({prefix, QStringLiteral("null"), node.Mark().line + 1});
+    } else if (node.IsScalar()) {
+        leaves.push_back({prefix, yamlScalar(QString::fromStdString(node.Scalar())), node.Mark().line + 1});
+    } else if (node.IsSequence()) {
+        // A list of scalars is one value (moe_layer_freq: [0, 0, 1, ...]); a list of maps (callbacks, ...)
+        // is read element by element.
+        QJsonArray items;
+        bool scalars = true;
+        for (const auto &item : node) {
+            if (!item.IsScalar() || walk.over(item, depth + 1)) {
+                scalars = false;
+                break;
+            }
+            const QString text = QString::fromStdString(item.Scalar());
+            bool number = false;
+            const double v = text.toDouble(&number);
+            items.append(number ? QJsonValue(v) : QJsonValue(text));
+        }
+        if (scalars) {
+            leaves.push_back({prefix, items, node.Mark().line + 1});
+            return;
+        }
+        int index = 0;
+        for (const auto &item : node)
+            if (walk.error.isEmpty())
+                yamlLeaves(item, QStringLiteral("%1[%2]").arg(prefix).arg(index++), leaves, walk, depth + 1);
+    }
+}
+
+/// NeMo 1's optimizer by name (model.optim.name: mcore_distributed_optim is Megatron-Core's distributed
+/// optimizer, ZeRO-1; fused_adam is not sharded) and its tokenizer by name (model.tokenizer.type).
+/// distributed_fused_adam is Apex's DistributedFusedAdam, whose optim.dtype is the format of all its state:
+/// the moments and the parameter shard it keeps (store_params; apex/contrib/optimizers/distributed_fused_adam.py,
+/// StateBucket: params_shard, exp_avg_shard and exp_avg_sq_shard allocated in dtype), and whose
+/// optim.grad_sync_dtype is its gradient buffers' (default: dtype).
+void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    if (const auto optim = findLeafEnding(leaves, "optim.name"); optim != leaves.end()) {
+        const QString name = optim->value.toString();
+        if (name == QLatin1String("mcore_distributed_optim") || name == QLatin1String("fused_adam"))
+            out.keys.push_back({QStringLiteral("parallel.zero_stage"), name == QLatin1String("fused_adam") ? 0 : 1,
+                                file, optim->line, optim->name});
+        const auto dtype = findLeafEnding(leaves, "optim.dtype");
+        if (name == QLatin1String("distributed_fused_adam") && dtype != leaves.end()) {
+            const QJsonValue format = stateFormat()(dtype->value);
+            if (format.isString() && format.toString() != QLatin1String("fp8"))
+                out.keys.push_back(
+                    {QStringLiteral("training.master_weights"), format.toString(), file, dtype->line, dtype->name});
+        }
+    }
+    if (const auto type = findLeafEnding(leaves, "tokenizer.type"); type != leaves.end())
+        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
+                               QStringLiteral("tokenizer.type ") + type->value.toString(), out);
+}
+
+/// The recipe's leaves; false (with the error in `out`) when it is not YAML this reader can walk.
+bool nemoLeaves(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+{
+    YAML::Node root;
+    try {
+        root = YAML::Load(bytes.toStdString());
+    } catch (const YAML::Exception &e) {
+        out.errors.push_back(
+            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+        return false;
+    }
+    YamlWalk walk;
+    try {
+        yamlLeaves(root, QString(), leaves, walk);
+    } catch (const YAML::Exception &e) { // a node yaml-cpp cannot read back (bad input never ends the import)
+        out.errors.push_back(
+            {file, e.mark.line + 1,
+             QStringLiteral("not a recipe this reader understands: %1").arg(QString::fromStdString(e.msg))});
+        return false;
+    }
+    if (!walk.error.isEmpty()) {
+        out.errors.push_back({file, walk.errorLine, walk.error});
+        return false;
+    }
+    return true;
+}
+
+/// The launcher's run, logging and configuration-system sections hold nothing a plan holds.
+void dropNemoBookkeeping(std::vector<Leaf> &leaves, FileImport &out)
+{
+    static const QRegularExpression bookkeeping(
+        QStringLiteral("^(run|exp_manager|hydra|defaults(\\[\\d+\\])?)\\.|^defaults\\[|"
+                       "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$"));
+    leaves.erase(std::remove_if(leaves.begin(), leaves.end(),
+                                [&](const Leaf &l) {
+                                    const bool skip = bookkeeping.match(l.name).hasMatch();
+                                    if (skip)
+                                        out.notPlanned << l.name;
+                                    return skip;
+                                }),
+                 leaves.end());
+}
+
+/// Megatron-Core's names, and NeMo's own: the trainer's devices, Apex's DistributedFusedAdam (NeMo 1's
+/// distributed_fused_adam: the state's and the gradient buffers' formats) and the precision plugin.
+const std::map<QString, Rule> &nemoRules()
+{
+    static const std::map<QString, Rule> nemo = [] {
+        std::map<QString, Rule> rules = megatronRules();
+        rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
+        rules.emplace("dtype", Rule{"training.optimizer_moments", stateFormat()});
+        rules.emplace("grad_sync_dtype", Rule{"training.fp32_gradients", oneOf({{"fp32", "true"},
+                                                                                {"float32", "true"},
+                                                                                {"bf16", "false"},
+                                                                                {"bfloat16", "false"},
+                                                                                {"fp16", "false"},
+                                                                                {"float16", "false"}})});
+        rules.emplace("precision",
+                      Rule{"training.precision",
+                           oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
+        return rules;
+    }();
+    return nemo;
+}
+
+/// A recipe dump's bookkeeping fields, read and not planned, as Megatron's hyperparameters are.
+bool nemoIgnored(const QString &key)
+{
+    static const QRegularExpression ignored(
+        QStringLiteral("^(_target_|_partial_|name|max_steps|val_check_interval|limit_.*|log_.*|"
+                       "accumulate_grad_batches|num_sanity_val_steps|enable_.*|callbacks.*|"
+                       "use_distributed_sampler|accelerator|strategy|plugins|ckpt.*|lr|min_lr|"
+                       "warmup_steps|constant_steps|weight_decay|betas|eps|optimizer|.*dir|"
+                       "seed|num_workers|pin_memory|tokenizer.*|path.*|paths|mcore_gpt|use_scaled_init_method|"
+                       "rampup_batch_size|ub_tp_comm_overlap_cfg|transformer_block_type|"
+                       "attention_type|persist_layer_norm|library|type|use_fast|model|"
+                       "native_amp_.*|hysteresis|onnx_safe|apex_transformer_log_level|"
+                       "use_cpu_initialization|deterministic_mode|sync_batch_comm|pre_process|"
+                       "post_process|layernorm_epsilon|do_layer_norm_weight_decay)$"));
+    return ignoredName(key) || ignored.match(key).hasMatch();
+}
+
+/// NeMo's defaults for what a recipe leaves out, and its weak names.
+void nemoDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    // NeMo 1's encoder_seq_length is the model's longest sequence; model.data.seq_length, where given, is what
+    // it trains on (its GPT dataset's length).
+    for (ImportedKey &k : out.keys)
+        k.weak = k.weak || k.source.endsWith(QLatin1String("encoder_seq_length"));
+    // A recipe that gives the model's shape and not whether the output layer shares the embedding: NeMo's
+    // default, shared (MegatronGPTModel builds the model with cfg.get('share_embeddings_and_output_weights',
+    // True), nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py).
+    const auto said = [&](const char *name) {
+        return std::any_of(leaves.begin(), leaves.end(),
+                           [name](const Leaf &l) { return l.name.section('.', -1) == QLatin1String(name); });
+    };
+    if (said("num_layers") && !said("share_embeddings_and_output_weights"))
+        out.keys.push_back(
+            {QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("(NeMo's default)"), true});
+}
+
+} // namespace
+
+FileImport readNemo(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::NeMo;
+    std::vector<Leaf> leaves;
+    if (!nemoLeaves(file, bytes, leaves, out))
+        return out;
+    dropNemoBookkeeping(leaves, out);
+    mapLeaves(
+        file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
+    megatronOffloadFraction(file, leaves, out);
+    nemoOptimizerAndTokenizer(file, leaves, out);
+    nemoDefaults(file, leaves, out);
+    return out;
+}
+
+} // namespace trainplan::io::reading

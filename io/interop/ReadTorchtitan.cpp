@@ -1,0 +1,284 @@
+// torchtitan job files, TOML (io/interop/ImportReaders.h).
+
+#include "io/interop/ImportReaders.h"
+#include "io/interop/TorchtitanNames.h"
+
+#include <QRegularExpression>
+
+#include <toml++/toml.h>
+
+namespace trainplan::io::reading {
+
+namespace {
+
+void tomlLeaves(const toml::table &table, const QString &prefix, std::vector<Leaf> &leaves)
+{
+    for (const auto &[key, node] : table) {
+        const QString name = prefix.isEmpty() ? QString::fromStdString(std::string(key.str()))
+                                              : prefix + '.' + QString::fromStdString(std::string(key.str()));
+        const int line = int(node.source().begin.line);
+        if (const toml::table *t = node.as_table())
+            tomlLeaves(*t, name, leaves);
+        else if (node.is_boolean())
+            leaves.push_back({name, node.value_exact<bool>().value_or(false), line});
+        else if (node.is_integer())
+            leaves.push_back({name, double(node.value_exact<std::int64_t>().value_or(0)), line});
+        else if (node.is_floating_point())
+            leaves.push_back({name, node.value_exact<double>().value_or(0.0), line});
+        else if (node.is_string())
+            leaves.push_back(
+                {name, QString::fromStdString(node.value_exact<std::string>().value_or(std::string())), line});
+        else if (const toml::array *a = node.as_array()) {
+            QStringList items;
+            for (const auto &item : *a)
+                if (const auto s = item.value<std::string>())
+                    items << QString::fromStdString(*s);
+            leaves.push_back({name, items.join(','), line});
+        }
+    }
+}
+
+const std::map<QString, Rule> &torchtitanRules()
+{
+    static const std::map<QString, Rule> rules = [] {
+        std::map<QString, Rule> r; // io/interop/TorchtitanNames' table, then the names that translate
+        addTableRules(r, torchtitan::names());
+        r.insert({
+        {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
+        {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
+        {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
+        });
+        return r;
+    }();
+    return rules;
+}
+
+/// torchtitan's activation checkpointing: mode "full" or "none", or "selective" with selective_ac_option
+/// "op" (op-level: recompute "ops") or a number k (every k-th layer: recompute "full", recompute_interval
+/// k); torchtitan's default option was "2" (config_manager.py at 9dec370: "2 = checkpoint every other layer").
+void torchtitanCheckpointing(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto find = [&leaves](const char *name) { return findLeaf(leaves, name); };
+    const auto mode = find("activation_checkpoint.mode");
+    if (mode == leaves.end())
+        return;
+    const QString m = mode->value.toString().toLower();
+    if (m == QLatin1String("full") || m == QLatin1String("none")) {
+        out.keys.push_back({QStringLiteral("training.recompute"), m, file, mode->line, mode->name});
+        return;
+    }
+    if (m != QLatin1String("selective")) {
+        out.warnings.push_back({file, mode->line,
+                                QStringLiteral("activation_checkpoint.mode \"%1\": not one of full, selective, none; "
+                                               "recomputation left at its default")
+                                    .arg(mode->value.toString())});
+        return;
+    }
+    const auto option = find("activation_checkpoint.selective_ac_option");
+    const QString o = option != leaves.end() ? option->value.toString().trimmed() : QStringLiteral("2");
+    const int line = option != leaves.end() ? option->line : mode->line;
+    bool number = false;
+    const int every = o.toInt(&number);
+    if (o == QLatin1String("op")) {
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("ops"), file, line,
+                            QStringLiteral("activation_checkpoint")});
+    } else if (number && every >= 1) {
+        out.keys.push_back({QStringLiteral("training.recompute"), QStringLiteral("full"), file, line,
+                            QStringLiteral("activation_checkpoint")});
+        out.keys.push_back({QStringLiteral("training.recompute_interval"), every, file, line,
+                            QStringLiteral("activation_checkpoint")});
+    } else {
+        out.warnings.push_back({file, line,
+                                QStringLiteral("activation_checkpoint.selective_ac_option \"%1\": neither \"op\" nor a "
+                                               "layer interval; recomputation left at its default")
+                                    .arg(o)});
+    }
+}
+
+/// torchtitan's 2-D data-parallel mesh: a replicate degree above 1 with an explicit shard degree is hybrid
+/// sharding (HSDP) over shard-degree x context ranks (the context ranks join FSDP's shard dimension).
+void torchtitanHybridSharding(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto find = [&leaves](const char *name) { return findLeaf(leaves, name); };
+    const auto replicate = find("parallelism.data_parallel_replicate_degree"),
+               shard = find("parallelism.data_parallel_shard_degree");
+    if (replicate == leaves.end() || replicate->value.toDouble() <= 1)
+        return;
+    if (shard != leaves.end() && shard->value.toDouble() == 1)
+        return; // replicated only (DDP): no sharding
+    if (shard == leaves.end() || shard->value.toDouble() < 1) {
+        out.warnings.push_back({file, replicate->line,
+                                QStringLiteral("data_parallel_replicate_degree %1 with an automatic shard degree: "
+                                               "set parallel.shard_group to the shard degree x context")
+                                    .arg(replicate->value.toDouble())});
+        return;
+    }
+    const auto context = find("parallelism.context_parallel_degree");
+    const double c = context != leaves.end() && context->value.toDouble() >= 1 ? context->value.toDouble() : 1.0;
+    const int group = int(shard->value.toDouble() * c);
+    if (group > 1)
+        out.keys.push_back({QStringLiteral("parallel.shard_group"), group, file, shard->line, shard->name});
+}
+
+/// The loss kernel: [compile] components without "loss" leave the loss eager while the model compiles
+/// (torchtitan components/loss.py compiles it only when "loss" is listed); the older training.compile
+/// compiled the loss too from 2025 but not at the end of 2024 (train.py at 9dec370), which the file cannot
+/// tell: a warning says so.
+void torchtitanLossKernel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto enable = findLeaf(leaves, "compile.enable"), components = findLeaf(leaves, "compile.components");
+    const auto legacy = findLeaf(leaves, "training.compile");
+    if (enable != leaves.end() && enable->value.toBool() && components != leaves.end()
+        && !components->value.toString().split(',').contains(QStringLiteral("loss")))
+        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("eager"), file, components->line,
+                            components->name});
+    else if (legacy != leaves.end() && legacy->value.toBool())
+        out.warnings.push_back(
+            {file, legacy->line,
+             QStringLiteral("training.compile: torchtitan of 2025 on compiles the loss with the model "
+                            "(planned so); before, its loss ran eagerly: set "
+                            "training.loss_kernel to \"eager\" for such a run")});
+}
+
+/// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
+QString torchtitanPreset(const QString &name, const QString &flavor)
+{
+    const QString f = flavor.toLower();
+    if (name == QLatin1String("llama3") || name == QLatin1String("llama3_1"))
+        return f == QLatin1String("405b") ? QStringLiteral("llama3.1-405b") : QStringLiteral("llama3-") + f;
+    if (name == QLatin1String("llama2"))
+        return QStringLiteral("llama2-") + f;
+    if (name == QLatin1String("deepseek_v3") && f == QLatin1String("671b"))
+        return QStringLiteral("deepseek-v3");
+    return {};
+}
+
+/// torchtitan's batch: training.local_batch_size per data-parallel rank (default 8), and global_batch_size -1
+/// (its default) meaning local_batch_size x the data-parallel degree, no accumulation (torchtitan
+/// torchtitan/config/job_config.py, Training.global_batch_size). Set, it is the global batch.
+void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto global = findLeaf(leaves, "training.global_batch_size");
+    if (global != leaves.end() && global->value.toDouble() > 0)
+        return;
+    out.keys.erase(
+        std::remove_if(out.keys.begin(), out.keys.end(),
+                       [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
+        out.keys.end());
+    const auto local = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name == QLatin1String("training.local_batch_size") || l.name == QLatin1String("training.batch_size");
+    });
+    if (local == leaves.end())
+        out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0,
+                            QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
+    const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
+    out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), 1, file, line,
+                        QStringLiteral("training.global_batch_size -1")});
+}
+
+/// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
+/// kMaxTomlKeyDepth parts, or 0: toml++ nests a table per part by recursion, and thirty thousand parts exhaust
+/// its stack. A job file's keys have two or three.
+constexpr int kMaxTomlKeyDepth = 64;
+
+int tooDeepTomlKey(const QByteArray &bytes)
+{
+    int line = 1, dots = 0;
+    bool header = false, lineStart = true;
+    for (qsizetype i = 0; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if ((c == '"' || c == '\'') && bytes.mid(i, 3) == QByteArray(3, c)) { // a multi-line string: a value
+            const qsizetype close = bytes.indexOf(QByteArray(3, c), i + 3);
+            const qsizetype last = close < 0 ? bytes.size() : close + 2;
+            line += int(bytes.mid(i, last - i).count('\n'));
+            i = last;
+        } else if (c == '"' || c == '\'') { // a one-line string: a quoted key part or a value
+            for (++i; i < bytes.size() && bytes[i] != c && bytes[i] != '\n'; ++i)
+                i += c == '"' && bytes[i] == '\\';
+            if (i < bytes.size() && bytes[i] == '\n')
+                --i;
+        } else if (c == '#') {
+            while (i + 1 < bytes.size() && bytes[i + 1] != '\n')
+                ++i;
+        } else if (c == '\n') {
+            ++line, dots = 0, header = false, lineStart = true;
+            continue;
+        } else if (c == '.' && ++dots >= kMaxTomlKeyDepth && header) {
+            return line;
+        } else if (c == '[' && lineStart) {
+            header = true;
+        } else if (c == '=' && dots >= kMaxTomlKeyDepth) {
+            return line;
+        } else if (c == '=' || c == ',' || c == '{' || c == '[') {
+            dots = 0;
+        }
+        lineStart = lineStart && (c == ' ' || c == '\t');
+    }
+    return 0;
+}
+
+} // namespace
+
+FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::Torchtitan;
+    if (const int line = tooDeepTomlKey(bytes)) {
+        out.errors.push_back(
+            {file, line,
+             QStringLiteral("a key of more than %1 dotted parts: not a job file (a job file's keys have two or three)")
+                 .arg(kMaxTomlKeyDepth)});
+        return out;
+    }
+    toml::table parsed;
+    try {
+        parsed = toml::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    } catch (const toml::parse_error &e) {
+        out.errors.push_back(
+            {file, int(e.source().begin.line),
+             QStringLiteral("not a TOML document: %1").arg(QString::fromStdString(std::string(e.description())))});
+        return out;
+    }
+    std::vector<Leaf> leaves;
+    tomlLeaves(parsed, QString(), leaves);
+    QString name, flavor;
+    int modelLine = 0;
+    std::vector<Leaf> planned;
+    static const QRegularExpression ignored(
+        QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
+                       "memory_estimation|experimental|fault_tolerance)\\..*|"
+                       "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
+                       "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                       "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
+                       "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
+                       "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
+    for (const Leaf &leaf : leaves) {
+        if (leaf.name == QLatin1String("model.name"))
+            name = leaf.value.toString(), modelLine = leaf.line;
+        else if (leaf.name == QLatin1String("model.flavor"))
+            flavor = leaf.value.toString();
+        else if (leaf.name == QLatin1String("parallelism.data_parallel_shard_degree") && leaf.value.toDouble() != 1) {
+            out.keys.push_back(
+                {QStringLiteral("training.framework"), QStringLiteral("fsdp"), file, leaf.line, leaf.name});
+            out.keys.push_back({QStringLiteral("parallel.zero_stage"), 3, file, leaf.line, leaf.name});
+        }
+        if (torchtitanRules().count(leaf.name) || !ignored.match(leaf.name).hasMatch())
+            if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor"))
+                planned.push_back(leaf);
+    }
+    mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
+    torchtitanCheckpointing(file, leaves, out);
+    torchtitanBatch(file, leaves, out);
+    torchtitanHybridSharding(file, leaves, out);
+    torchtitanLossKernel(file, leaves, out);
+    if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
+        out.keys.push_back(
+            {QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
+    else if (!name.isEmpty())
+        out.warnings.push_back(
+            {file, modelLine,
+             QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+    return out;
+}
+
+} // namespace trainplan::io::reading
