@@ -1,10 +1,11 @@
 #pragma once
 // The plan's keys, described once. Each row names a key of the plan file ("parallel.tensor"), its type,
-// default, rule (range, enum spellings, the cross-key rules in words), unit, label and tooltip, whether
-// the search may vary it and how the window edits it, and how to read and write it in a Plan. The JSON
-// reader and writer (io/plan/PlanJson), validation (core/plan/PlanValidation), the editor (ui/editors), the
-// search's --fix option and the key tables of docs/PLAN_FORMAT.md all work from this table, so a new key
-// is one row here plus its field in Plan.h.
+// range, enum spellings, unit, whether the search may vary it and how the window edits it, and how to read
+// and write it in a Plan; its words (label, Undo noun, tooltip, default and cross-key rules as the docs say
+// them) are io/plan/KeyWords', outside core. The JSON reader and writer (io/plan/PlanJson), validation
+// (core/plan/PlanValidation), the editor (ui/editors), the search's --fix option and the key tables of
+// docs/PLAN_FORMAT.md all work from this table, so a new key is one row here, its words in KeyWords.cpp
+// and its field in Plan.h.
 
 #include <cstdint>
 #include <optional>
@@ -66,12 +67,7 @@ struct PlanKey
 {
     const char *path = "";    ///< "parallel.tensor"
     KeyType type = KeyType::Integer;
-    const char *label = "";   ///< the editor's label: "Tensor parallel"
-    const char *noun = "";    ///< for "Change tensor parallelism" in the Undo menu
-    const char *tooltip = ""; ///< what it means, for tooltips and the docs
     const char *unit = "";    ///< "bytes", "bytes/s", "s", "hours", ... ("" for counts and choices)
-    const char *defaultText = ""; ///< the default as the docs say it: "1", "GPUs / (tensor x pipeline)", "required"
-    const char *rule = "";    ///< rules that involve other keys, in words ("divides model.heads and model.ffn_hidden")
     KeyRange range{};         ///< Integer and Number keys
     std::size_t maxLength = 0; ///< String keys: most characters (0: an id, kMaxIdLength)
     bool optional = false;    ///< may be absent (an override): get() gives monostate then

@@ -1,4 +1,5 @@
 #include "io/interop/Export.h"
+#include "io/plan/KeyWords.h"
 #include "io/interop/DeepSpeedNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/TorchtitanNames.h"
@@ -135,7 +136,7 @@ void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStr
         const KeyValue v = key.get(plan);
         if (!(v == key.get(defaults)) && !std::holds_alternative<std::monostate>(v))
             out.notExpressed << QStringLiteral("%1: no %2 setting; set it in Trainplan")
-                                    .arg(path, QString::fromLatin1(key.label).toLower());
+                                    .arg(path, QString::fromLatin1(keyWords(key.path).label).toLower());
     }
 }
 

@@ -1,4 +1,5 @@
 #include "io/output/EstimateTable.h"
+#include "io/output/Format.h"
 
 #include "io/output/Evidence.h"
 
@@ -11,7 +12,8 @@ namespace trainplan::io {
 
 namespace {
 
-QString gib(double bytes)
+/// GiB as a bare number with two decimals, for the table's columns.
+QString gibNumber(double bytes)
 {
     return QString::fromStdString(units::formatNumber(bytes / units::GiB, 2));
 }
@@ -21,7 +23,6 @@ QString pad(const QString &text, int width)
     return text.rightJustified(width);
 }
 
-QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
 
 void memoryLines(QStringList &out, const MemoryEstimate &memory)
 {
@@ -33,9 +34,10 @@ void memoryLines(QStringList &out, const MemoryEstimate &memory)
         out << QStringLiteral("%1  %2  %3 %4 %5 %6 %7 %8 %9 %10 %11  %12")
                    .arg(pad(QString::number(s.stage), 5), pad(QString::number(s.activations.layers), 6),
                         pad(QString::number(s.activations.microbatchesInFlight, 'f', 2), 9),
-                        pad(gib(s.parametersBytes), 10), pad(gib(s.gradientsBytes), 10), pad(gib(s.optimizerBytes), 10),
-                        pad(gib(s.activationsBytes), 11), pad(gib(s.otherBytes), 10), pad(gib(s.allocatedBytes), 10))
-                   .arg(pad(gib(s.reservedBytes), 10), pad(gib(s.deviceBytes), 10),
+                        pad(gibNumber(s.parametersBytes), 10), pad(gibNumber(s.gradientsBytes), 10),
+                        pad(gibNumber(s.optimizerBytes), 10), pad(gibNumber(s.activationsBytes), 11),
+                        pad(gibNumber(s.otherBytes), 10), pad(gibNumber(s.allocatedBytes), 10))
+                   .arg(pad(gibNumber(s.reservedBytes), 10), pad(gibNumber(s.deviceBytes), 10),
                         QLatin1String(toString(s.peakPhase)));
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
     out << QString();
@@ -45,30 +47,29 @@ void memoryLines(QStringList &out, const MemoryEstimate &memory)
             if (kindOf(OtherTerm(i)) == kind)
                 out << QStringLiteral("  %1 %2  %3")
                            .arg(QString::fromLatin1(termInfo(OtherTerm(i)).label).leftJustified(22),
-                                pad(gib(peak.other[i]), 8), QString::fromLatin1(labelOf(kind)).toLower());
+                                pad(gibNumber(peak.other[i]), 8), QString::fromLatin1(labelOf(kind)).toLower());
     out << QString();
     out << QStringLiteral("Peaks: allocated %1, reserved %2, device %3 GiB (stage maxima)")
-               .arg(gib(memory.allocatedBytes), gib(memory.reservedBytes), gib(memory.deviceBytes));
+               .arg(gibNumber(memory.allocatedBytes), gibNumber(memory.reservedBytes), gibNumber(memory.deviceBytes));
     out << QStringLiteral("Peak %1 GiB on stage %2 of %3 GiB capacity: %4 (headroom %5 GiB)")
-               .arg(gib(memory.peakBytes))
+               .arg(gibNumber(memory.peakBytes))
                .arg(memory.peakStage)
-               .arg(gib(memory.capacityBytes))
-               .arg(memory.fits
-                        ? (memory.tight
-                               ? QStringLiteral("fits, TIGHT (within the %1 GiB margin)").arg(gib(memory.marginBytes))
-                               : QStringLiteral("fits"))
-                        : QStringLiteral("DOES NOT FIT"))
-               .arg(gib(memory.headroomBytes()));
+               .arg(gibNumber(memory.capacityBytes))
+               .arg(memory.fits ? (memory.tight ? QStringLiteral("fits, TIGHT (within the %1 GiB margin)")
+                                                      .arg(gibNumber(memory.marginBytes))
+                                                : QStringLiteral("fits"))
+                                : QStringLiteral("DOES NOT FIT"))
+               .arg(gibNumber(memory.headroomBytes()));
     if (memory.tight) {
         QStringList parts;
         for (const auto &[label, bytes] : largestComponents(peak, 3))
-            parts << QStringLiteral("%1 %2").arg(QLatin1String(label), gib(bytes));
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(label), gibNumber(bytes));
         out << QStringLiteral("Largest terms: %1").arg(parts.join(QStringLiteral(", ")));
         const MemoryPressure p = memoryPressure(memory);
         if (p.label)
             out << QStringLiteral("Would not fit if %1 (%2 GiB) were %3% larger: %4 GiB free")
-                       .arg(QLatin1String(p.label), gib(p.bytes), QString::number(100 * p.growthToOverflow, 'f', 0),
-                            gib(p.headroomBytes));
+                       .arg(QLatin1String(p.label), gibNumber(p.bytes),
+                            QString::number(100 * p.growthToOverflow, 'f', 0), gibNumber(p.headroomBytes));
     }
 }
 
@@ -76,15 +77,16 @@ void stepLines(QStringList &out, const StepEstimate &st)
 {
     out << QStringLiteral(
                "Step time %1 s: %2 tokens/s, %3 model TFLOP/s per GPU (MFU %4%), %5 hardware TFLOP/s (HFU %6%)")
-               .arg(num(st.stepSeconds, 3), num(st.tokensPerSecond, 0), num(st.modelFlopsPerGpu / units::Tera, 1),
-                    num(100 * st.mfu, 1), num(st.hardwareFlopsPerGpu / units::Tera, 1), num(100 * st.hfu, 1));
+               .arg(fmt::number(st.stepSeconds, 3), fmt::number(st.tokensPerSecond, 0),
+                    fmt::number(st.modelFlopsPerGpu / units::Tera, 1), fmt::number(100 * st.mfu, 1),
+                    fmt::number(st.hardwareFlopsPerGpu / units::Tera, 1), fmt::number(100 * st.hfu, 1));
     for (std::size_t i = 0; i < kTimeCategoryCount; ++i)
         out << QStringLiteral("  %1 %2 s  %3%")
                    .arg(QString::fromLatin1(labelOf(TimeCategory(i))).leftJustified(40),
-                        pad(num(st.breakdown[i], 4), 9),
-                        pad(num(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1), 5));
+                        pad(fmt::number(st.breakdown[i], 4), 9),
+                        pad(fmt::number(st.stepSeconds > 0 ? 100 * st.breakdown[i] / st.stepSeconds : 0, 1), 5));
     out << QStringLiteral("Pipeline idle: %1% of all stage-time (fill, drain and stage imbalance)")
-               .arg(num(100 * st.bubbleFraction, 1));
+               .arg(fmt::number(100 * st.bubbleFraction, 1));
     out << QStringLiteral("Limited by %1: %2")
                .arg(QLatin1String(toString(st.bottleneck)), bottleneckEvidence(st.bottleneck, st.evidence));
     out << QStringLiteral("Traffic floor: %1").arg(trafficFloorSummary(st));
@@ -104,8 +106,8 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
                        .arg(l.crossesNodes ? QStringLiteral("across %1 nodes").arg(l.nodesSpanned)
                                            : QStringLiteral("inside a node"))
                        .arg(QString::fromStdString(l.link))
-                       .arg(num(l.bandwidthBytesPerSecond / units::Giga, 0),
-                            num(l.nominalBandwidthBytesPerSecond / units::Giga, 0));
+                       .arg(fmt::number(l.bandwidthBytesPerSecond / units::Giga, 0),
+                            fmt::number(l.nominalBandwidthBytesPerSecond / units::Giga, 0));
     };
     landing("tensor", e.placement.tensor);
     landing("context", e.placement.context);
@@ -123,7 +125,7 @@ void placementLines(QStringList &out, const Plan &plan, const Estimate &e)
                    .arg(g.firstNode)
                    .arg(g.firstNode + g.nodes - 1)
                    .arg(QString::fromStdString(g.deviceName), QString::fromStdString(g.intraNodeLink),
-                        num(g.stepSeconds, 3), g.paces ? QStringLiteral(" (sets the pace)") : QString(),
+                        fmt::number(g.stepSeconds, 3), g.paces ? QStringLiteral(" (sets the pace)") : QString(),
                         g.fits ? QString() : QStringLiteral(" DOES NOT FIT"));
 }
 
@@ -186,7 +188,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                    .arg(accuracyBand(e.accuracy), accuracySummary(e.accuracy));
     if (e.accuracy.memoryComparableRuns > 0)
         out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
-                   .arg(num(100 * e.accuracy.memoryBand80, 0))
+                   .arg(fmt::number(100 * e.accuracy.memoryBand80, 0))
                    .arg(e.accuracy.memoryComparableRuns)
                    .arg(e.accuracy.memoryValidated ? QString() : QStringLiteral(", not validated"));
     out << QString();

@@ -1,4 +1,5 @@
 #include "io/output/Evidence.h"
+#include "io/output/Format.h"
 
 #include <QCoreApplication>
 
@@ -13,10 +14,7 @@ namespace {
 
 QString words(const char *sourceText) { return QCoreApplication::translate("Evidence", sourceText); }
 QString pct(double fraction) { return QString::fromStdString(units::formatPercent(fraction, 0)); }
-QString num(double v, int decimals) { return QString::fromStdString(units::formatNumber(v, decimals)); }
-QString gib(double bytes, int decimals = 1) { return num(bytes / units::GiB, decimals) + QStringLiteral(" GiB"); }
-QString duration(double seconds) { return QString::fromStdString(units::formatDuration(seconds)); }
-QString text(const std::string &s) { return QString::fromStdString(s); }
+using fmt::duration, fmt::gib, fmt::text;
 
 QString plans(std::int64_t count)
 {
@@ -205,7 +203,7 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
                      "(%3 "
                      "tokens/s%4); %5")
             .arg(ex.config.tensor)
-            .arg(pct(ex.tensorCommShare), num(ex.tokensPerSecond, 0), behind, plans(g.count));
+            .arg(pct(ex.tensorCommShare), fmt::number(ex.tokensPerSecond, 0), behind, plans(g.count));
     }
     case RejectCause::Headroom:
         if (o.keepMemoryMargin && o.minHeadroomBytes <= 0)
@@ -249,7 +247,7 @@ QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
     const ExpertLayoutResult &first = o.expertLayouts.front();
     const SearchScore &best = first.best;
     const QString a2a = words("exposed dispatch/combine all-to-all %1 s of a %2 s step")
-                            .arg(num(b.expertCommSeconds, 2), num(b.stepSeconds, 2));
+                            .arg(fmt::number(b.expertCommSeconds, 2), fmt::number(b.stepSeconds, 2));
     if (&l == &first || b.tokensPerSecond >= best.tokensPerSecond)
         return words("%1: the fastest expert layout, %2; %3").arg(name, tokensPerSecond(b.tokensPerSecond), a2a);
     const QString behind =
@@ -259,7 +257,8 @@ QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
     // The all-to-all rules the layout out when its extra exposed time is most of the extra step time.
     const double extraStep = b.stepSeconds - best.stepSeconds, extraA2a = b.expertCommSeconds - best.expertCommSeconds;
     if (extraStep > 0 && extraA2a >= 0.5 * extraStep)
-        return words("%1; its %2 (%3 s more than the best's) is what rules it out").arg(behind, a2a, num(extraA2a, 2));
+        return words("%1; its %2 (%3 s more than the best's) is what rules it out")
+            .arg(behind, a2a, fmt::number(extraA2a, 2));
     return words("%1; %2").arg(behind, a2a);
 }
 
@@ -283,8 +282,8 @@ QString trafficFloorText(const SearchScore &s, double parameters)
                  "%8 s step is exposed data-parallel time")
         .arg(ranks)
         .arg(held, what, QString::fromStdString(units::formatBytes(s.dataFloorNetworkBytes, units::ByteUnit::Auto, 2)),
-             QString::fromStdString(units::formatBandwidth(s.networkBytesPerSecond, 0)), num(s.dataFloorSeconds, 2),
-             num(s.dataCommSeconds, 2), num(s.stepSeconds, 2));
+             QString::fromStdString(units::formatBandwidth(s.networkBytesPerSecond, 0)),
+             fmt::number(s.dataFloorSeconds, 2), fmt::number(s.dataCommSeconds, 2), fmt::number(s.stepSeconds, 2));
 }
 
 QString zeroStageMessage(const ZeroStageResult &z, const SearchOutcome &o)
@@ -321,7 +320,7 @@ QString outsideDimensions(const Accuracy &a)
 
 QString accuracyBand(const Accuracy &a)
 {
-    return a.assessed ? words("\u00b1%1%").arg(num(100 * a.band80, 0)) : QString();
+    return a.assessed ? words("\u00b1%1%").arg(fmt::number(100 * a.band80, 0)) : QString();
 }
 
 QString accuracyBandText(const Accuracy &a)
@@ -336,10 +335,10 @@ QString accuracySummary(const Accuracy &a)
     if (!a.assessed)
         return words("no published run to compare with: the estimate has no error band");
     const QString within = words("within %1% for 80% of %2 comparable published runs (%3 sources; median error %4%)")
-                               .arg(num(100 * a.band80, 0))
+                               .arg(fmt::number(100 * a.band80, 0))
                                .arg(a.comparableRuns)
                                .arg(a.sources.size())
-                               .arg(num(100 * a.expectedError, 1));
+                               .arg(fmt::number(100 * a.expectedError, 1));
     if (a.validated)
         return within;
     if (a.outside.empty())
@@ -358,22 +357,22 @@ QString trafficFloorSummary(const StepEstimate &st)
         b.network > 0 ? words("%1 per GPU through the network share")
                             .arg(QString::fromStdString(units::formatBytes(b.network, units::ByteUnit::Auto, 2)))
                       : words("none of it through the network");
-    QString text =
-        words("the step cannot be shorter than %1 s (it is %2 s)").arg(num(f.seconds, 2), num(st.stepSeconds, 2));
+    QString text = words("the step cannot be shorter than %1 s (it is %2 s)")
+                       .arg(fmt::number(f.seconds, 2), fmt::number(st.stepSeconds, 2));
     if (f.shardedPhasesSeconds >= f.seconds)
         text += words(": ZeRO-3's forward and backward passes each take their gathers' floor or their compute, "
                       "whichever is longer");
     text += words(". Its collectives alone need %1 s over the links' nominal figures (%2 GB/s network share, %3 GB/s "
                   "scale-up per "
                   "GPU), most of it %4: %5 s, %6 and %7 received in all")
-                .arg(num(f.linksSeconds, 2), num(f.networkBytesPerSecond / units::Giga, 0),
-                     num(f.scaleUpBytesPerSecond / units::Giga, 0), QString::fromLatin1(labelOf(f.dominant)).toLower(),
-                     num(f.secondsOf(f.dominant), 2), network,
-                     QString::fromStdString(units::formatBytes(b.received, units::ByteUnit::Auto, 2)));
+                .arg(fmt::number(f.linksSeconds, 2), fmt::number(f.networkBytesPerSecond / units::Giga, 0),
+                     fmt::number(f.scaleUpBytesPerSecond / units::Giga, 0),
+                     QString::fromLatin1(labelOf(f.dominant)).toLower(), fmt::number(f.secondsOf(f.dominant), 2),
+                     network, QString::fromStdString(units::formatBytes(b.received, units::ByteUnit::Auto, 2)));
     if (st.dataParallelSlowdownSeconds > 0)
         text +=
             words("; the %1 s of data-parallel collectives hidden behind compute slow it by %2 s (NCCL's SMs and HBM)")
-                .arg(num(st.dataParallelHiddenSeconds, 2), num(st.dataParallelSlowdownSeconds, 2));
+                .arg(fmt::number(st.dataParallelHiddenSeconds, 2), fmt::number(st.dataParallelSlowdownSeconds, 2));
     return text;
 }
 

@@ -1,4 +1,5 @@
 #include "io/plan/PlanKeyDoc.h"
+#include "io/plan/KeyWords.h"
 
 #include <QRegularExpression>
 #include <QStringList>
@@ -37,10 +38,11 @@ QString ruleText(const PlanKey &key)
         parts << QString::fromStdString(range);
     if (key.type == KeyType::String)
         parts << QStringLiteral("at most %1 characters").arg(key.maxLength > 0 ? key.maxLength : kMaxIdLength);
-    if (*key.rule)
-        parts << QString::fromLatin1(key.rule);
-    if (*key.tooltip)
-        parts << QString::fromLatin1(key.tooltip);
+    const KeyWords &words = keyWords(key.path);
+    if (*words.rule)
+        parts << QString::fromLatin1(words.rule);
+    if (*words.tooltip)
+        parts << QString::fromLatin1(words.tooltip);
     if (key.searchDimension)
         parts << QStringLiteral("a search dimension (`--fix %1=...`)")
                      .arg(QLatin1String(key.name().data(), qsizetype(key.name().size())));
@@ -51,7 +53,7 @@ QString ruleText(const PlanKey &key)
 QString defaultText(const PlanKey &key)
 {
     static const QRegularExpression literal(QStringLiteral("^(\"[^\"]*\"|-?[0-9.]+(e[0-9]+)?|true|false)$"));
-    const QString text = QString::fromLatin1(key.defaultText);
+    const QString text = QString::fromLatin1(keyWords(key.path).defaultText);
     return literal.match(text).hasMatch() ? QStringLiteral("`%1`").arg(text) : text;
 }
 

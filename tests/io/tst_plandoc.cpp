@@ -7,6 +7,7 @@
 #include "TestMain.h"
 
 #include "core/plan/PlanKeys.h"
+#include "io/plan/KeyWords.h"
 #include "io/plan/PlanKeyDoc.h"
 
 using namespace trainplan;
@@ -38,6 +39,28 @@ private slots:
             const QString row = QStringLiteral("| `%1` |").arg(QLatin1String(key.name().data(), qsizetype(key.name().size())));
             QVERIFY2(doc.contains(row), key.path);
         }
+    }
+
+    // The words live outside core (io/plan/KeyWords): each key has its row there, in the key table's order,
+    // with a default as the docs say it and, for every key the window edits, a label and an Undo noun; no
+    // row names a key the table lacks.
+    void everyKeyHasItsWords()
+    {
+        const std::span<const PlanKey> keys = planKeys();
+        const std::span<const io::KeyWords> words = io::allKeyWords();
+        QCOMPARE(words.size(), keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            const PlanKey &key = keys[i];
+            QCOMPARE(QLatin1String(words[i].path), QLatin1String(key.path));
+            QVERIFY2(*words[i].defaultText, key.path);
+            if (key.editor != KeyEditor::None) {
+                QVERIFY2(!io::keyLabel(key).isEmpty(), key.path);
+                QVERIFY2(!io::keyNoun(key).isEmpty(), key.path);
+            }
+        }
+        QCOMPARE(io::keyLabel(*findPlanKey("parallel.tensor")), QStringLiteral("Tensor parallel"));
+        QCOMPARE(io::keyNoun(*findPlanKey("parallel.tensor")), QStringLiteral("tensor parallelism"));
+        QCOMPARE(QLatin1String(io::keyWords("no.such_key").label), QLatin1String(""));
     }
 
     void generatedRowSaysTypeDefaultAndRule()

@@ -7,6 +7,7 @@
 #include <QUndoCommand>
 
 #include "core/plan/PlanKeys.h"
+#include "io/plan/KeyWords.h"
 #include "ui/commands/CommandId.h"
 #include "ui/document/PlanDocument.h"
 
@@ -23,7 +24,7 @@ public:
         , m_new(std::move(newValue))
     {
         setText(QCoreApplication::translate("ChangePlanValue", "Change %1")
-                    .arg(QCoreApplication::translate("PlanKey", key.noun)));
+                    .arg(io::keyNoun(key)));
     }
 
     void redo() override { apply(m_new); }

@@ -12,6 +12,7 @@
 
 #include "core/estimate/Comparison.h"
 #include "core/plan/PlanKeys.h"
+#include "io/plan/KeyWords.h"
 #include "io/output/ComparisonJson.h"
 #include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
@@ -44,7 +45,7 @@ QTableWidgetItem *item(const QString &text)
 QString keyWords(const std::string &path)
 {
     const PlanKey *key = findPlanKey(path);
-    const QString label = key && *key->label ? QCoreApplication::translate("PlanKey", key->label) : QString();
+    const QString label = key ? io::keyLabel(*key) : QString();
     return label.isEmpty() ? QString::fromStdString(path)
                            : QStringLiteral("%1 (%2)").arg(label, QString::fromStdString(path));
 }

@@ -40,7 +40,7 @@ QString keyText(const char *text) { return QCoreApplication::translate("PlanKey"
 /// (dropless)"), or the key it follows ("= ffn_hidden").
 QString unsetText(const PlanKey &key)
 {
-    const QString text = keyText(key.defaultText);
+    const QString text = io::keyDefaultText(key);
     const qsizetype open = text.indexOf(QLatin1Char('(')), close = text.lastIndexOf(QLatin1Char(')'));
     if (open >= 0 && close > open)
         return text.mid(open + 1, close - open - 1);
@@ -51,11 +51,11 @@ QString unsetText(const PlanKey &key)
 /// The tooltip: what the key means, with its rule.
 QString tooltipOf(const PlanKey &key)
 {
-    QString tip = keyText(key.tooltip);
+    QString tip = io::keyTooltip(key);
     if (!tip.isEmpty())
         tip[0] = tip[0].toUpper();
-    if (*key.rule)
-        tip += (tip.isEmpty() ? QString() : QStringLiteral("; ")) + keyText(key.rule);
+    if (const QString rule = io::keyRule(key); !rule.isEmpty())
+        tip += (tip.isEmpty() ? QString() : QStringLiteral("; ")) + rule;
     return tip;
 }
 
@@ -219,7 +219,7 @@ void PlanEditor::addSpin(QFormLayout *form, const PlanKey &key)
     // A 0 that means "not set" reads as what applies instead ("= ffn_hidden", "an even share"), not 0.
     if (key.zeroMeansUnset && key.range.minimum <= 0)
         spin->setSpecialValueText(unsetText(key));
-    form->addRow(keyText(key.label), spin);
+    form->addRow(io::keyLabel(key), spin);
     connect(spin, &QSpinBox::valueChanged, this, [this, &key](int value) { pushValue(key, std::int64_t(value)); });
     bind(form, key, [this, spin, &key] {
         const KeyValue value = key.get(m_document->plan());
@@ -236,7 +236,7 @@ void PlanEditor::addText(QFormLayout *form, const PlanKey &key)
     line->setToolTip(tooltipOf(key));
     line->setMaxLength(int(key.maxLength > 0 ? key.maxLength : kMaxIdLength));
     line->setClearButtonEnabled(true);
-    form->addRow(keyText(key.label), line);
+    form->addRow(io::keyLabel(key), line);
     // One undo step per finished edit (Enter or leaving the field), not per keystroke.
     connect(line, &QLineEdit::editingFinished, this, [this, line, &key] {
         line->setModified(false);
@@ -289,7 +289,7 @@ void PlanEditor::addNumber(QFormLayout *form, const PlanKey &key)
     const bool price = std::string_view(key.path) == "run.price_per_gpu_hour";
     if (*key.displayUnit)
         spin->setSuffix(QLatin1Char(' ') + keyText(key.displayUnit));
-    form->addRow(keyText(key.label), spin);
+    form->addRow(io::keyLabel(key), spin);
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, spin, &key](double shown) {
         pushValue(key, key.optional && shown <= spin->minimum() ? KeyValue() : KeyValue(shown * key.displayScale));
     });
@@ -307,7 +307,7 @@ void PlanEditor::addCheck(QFormLayout *form, const PlanKey &key)
     auto *box = new QCheckBox;
     box->setToolTip(tooltipOf(key));
     box->setObjectName(QLatin1String(key.path));
-    form->addRow(keyText(key.label), box);
+    form->addRow(io::keyLabel(key), box);
     connect(box, &QCheckBox::toggled, this, [this, &key](bool value) { pushValue(key, value); });
     bind(form, key, [this, box, &key] { box->setChecked(key.get(m_document->plan()) == KeyValue(true)); });
 }
@@ -336,7 +336,7 @@ void PlanEditor::addChoice(QFormLayout *form, const PlanKey &key)
     };
     for (const KeyChoice &choice : key.choices())
         combo->addItem(keyText(choice.label.c_str()));
-    form->addRow(keyText(key.label), combo);
+    form->addRow(io::keyLabel(key), combo);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, &key, valueOf](int index) {
         if (index >= 0 && std::size_t(index) < key.choices().size())
             pushValue(key, valueOf(key.choices()[std::size_t(index)]));
@@ -366,7 +366,7 @@ void PlanEditor::addPowerOfTwoSlider(QFormLayout *form, const PlanKey &key)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(slider, 1);
     layout->addWidget(value);
-    form->addRow(keyText(key.label), row);
+    form->addRow(io::keyLabel(key), row);
     connect(slider, &QSlider::valueChanged, this, [this, value, &key](int exponent) {
         value->setText(QString::number(1 << exponent));
         pushValue(key, std::int64_t(1) << exponent);
@@ -391,7 +391,7 @@ void PlanEditor::addPresetChoice(QFormLayout *form, const PlanKey &key)
     for (const ModelSpec &m : m_document->catalog().models())
         combo->addItem(QString::fromStdString(m.name), QString::fromStdString(m.presetId));
     combo->addItem(tr("Custom"), QString());
-    form->addRow(keyText(key.label), combo);
+    form->addRow(io::keyLabel(key), combo);
     connect(combo, &QComboBox::activated, this, [this, combo](int index) {
         const std::string id = combo->itemData(index).toString().toStdString();
         const ModelSpec *preset = m_document->catalog().model(id);
@@ -423,7 +423,7 @@ void PlanEditor::addDeviceChoice(QFormLayout *form, const PlanKey &key)
             combo->addItem(tr("%1 (custom)").arg(QString::fromStdString(d.name)), QString::fromStdString(d.id));
     };
     fill();
-    form->addRow(keyText(key.label), combo);
+    form->addRow(io::keyLabel(key), combo);
     connect(combo, &QComboBox::currentIndexChanged, this, [this, combo, &key](int index) {
         if (index >= 0)
             pushValue(key, combo->itemData(index).toString().toStdString());

@@ -1,0 +1,865 @@
+#include "io/plan/KeyWords.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <array>
+
+namespace trainplan::io {
+
+namespace {
+
+// Every key of core/plan/PlanKeys' table, in its order (tst_plandoc checks that each key has its words and
+// every row a key). The words go through QCoreApplication::translate("PlanKey", ...).
+const std::array kWords{
+    KeyWords{.path = "format",
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "\"trainplan-plan\""),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required")},
+    KeyWords{.path = "version",
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required")},
+    KeyWords{.path = "name",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Name"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "plan name"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "shown in titles and reports; empty: an automatic name (model, GPUs, layout) that follows the plan"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "automatic")},
+    KeyWords{.path = "description",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Description"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "description"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "one line on what the plan is for (the examples gallery shows it)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "none")},
+    KeyWords{.path = "model.preset",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Preset"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "model"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "a published model shape (resources/models.json); any key below overrides it"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "none (custom shape)")},
+    KeyWords{.path = "model.name",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Model name"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "model name"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "preset name or \"custom\"")},
+    KeyWords{.path = "model.layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "transformer layers"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)"),
+             .rule = QT_TRANSLATE_NOOP(
+                 "PlanKey", "divisible by pipeline x virtual_stages, unless first/last_stage_layers split it")},
+    KeyWords{.path = "model.hidden",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Hidden size"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "hidden size"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "model width h"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by heads")},
+    KeyWords{.path = "model.heads",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Attention heads"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "attention heads"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "query heads a; must divide h and be divisible by t"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by tensor")},
+    KeyWords{.path = "model.kv_heads",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Key/value heads"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "key/value heads"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "grouped-query attention: key/value heads"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "heads"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divides heads; divisible by tensor")},
+    KeyWords{.path = "model.head_dim",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Head size"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "head size"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "size of one attention head when it is not hidden / heads (Gemma, Qwen3, GPT-OSS set "
+                            "head_dim); Q and the attention output are heads x head size wide; 0: hidden / heads"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (hidden / heads)")},
+    KeyWords{.path = "model.ffn_hidden",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MLP width"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MLP width"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "inner width of the MLP"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "4 x hidden"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by tensor")},
+    KeyWords{.path = "model.vocab",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Vocabulary"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "vocabulary"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "vocabulary size V"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)")},
+    KeyWords{.path = "model.seq_len",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Sequence length"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "sequence length"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "tokens per sequence s"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)")},
+    KeyWords{.path = "model.mlp",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MLP kind"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MLP kind"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "sets the defaults of norm, linear_bias, position_embedding and dropout"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"gelu\"")},
+    KeyWords{.path = "model.tied_embeddings",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Tied embeddings"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "tied embeddings"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "output projection shares the word embedding"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "model.norm",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Norm"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "norm"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "gelu: layernorm; swiglu: rmsnorm")},
+    KeyWords{.path = "model.linear_bias",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Linear biases"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "linear biases"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "gelu: true; swiglu: false")},
+    KeyWords{.path = "model.position_embedding",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Positions"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "position embedding"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "learned adds seq_len x hidden parameters"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "gelu: learned; swiglu: rotary")},
+    KeyWords{.path = "model.dropout",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Dropout"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "dropout"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "dropout masks are stored activations"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "gelu: true; swiglu: false")},
+    KeyWords{.path = "model.experts",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Experts"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "experts"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "routed experts per mixture-of-experts layer; 0: a dense model"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (dense)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by parallel.expert")},
+    KeyWords{.path = "model.experts_per_token",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Experts per token"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "experts per token"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "top-k: routed experts each token goes to"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "1..experts when experts > 0")},
+    KeyWords{.path = "model.shared_experts",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Shared experts"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "shared experts"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "experts every token passes through (DeepSeek, Llama 4), "
+                                                     "expert_ffn_hidden wide each, split like a dense MLP"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.expert_ffn_hidden",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert MLP width"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert MLP width"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "inner width of one expert's MLP"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "ffn_hidden"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by parallel.expert_tensor")},
+    KeyWords{.path = "model.dense_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Dense first layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "dense first layers"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "the first k layers keep a dense MLP of ffn_hidden (DeepSeek-V3: 3)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "below layers")},
+    KeyWords{.path = "model.moe_layer_interval",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MoE layer interval"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MoE layer interval"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "every n-th layer after the dense ones is a mixture of experts (Llama 4 Maverick: 2)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "model.mtp_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MTP layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "multi-token-prediction layers"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "multi-token-prediction modules after the last layer (DeepSeek-V3: 1), on the last stage"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.router_groups",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Router groups"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "router groups"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "group-limited routing: the experts form this many contiguous groups (DeepSeek-V3: 8, one per node at "
+                 "expert 64 on 8-GPU nodes; HF n_group, Megatron-Core --moe-router-num-groups); 0: ungrouped"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (ungrouped)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divides experts; set with router_group_topk")},
+    KeyWords{.path = "model.router_group_topk",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Groups per token"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "router groups per token"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "group-limited routing: a token's experts come from at most this many groups (DeepSeek-V3: 4; HF "
+                 "topk_group, Megatron-Core --moe-router-group-topk), so its copies reach at most that many nodes"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (ungrouped)"),
+             .rule = QT_TRANSLATE_NOOP(
+                 "PlanKey", "1..router_groups, with at least experts_per_token experts in that many groups")},
+    KeyWords{.path = "model.attention",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Attention"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "attention kind"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "mha: multi-head, grouped-query through kv_heads; mla: multi-head latent attention "
+                            "(DeepSeek-V2/V3) with the q_lora_rank, kv_lora_rank and head-size keys"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"mha\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey",
+                                       "mla needs kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim")},
+    KeyWords{.path = "model.q_lora_rank",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Query latent rank"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "query latent rank"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "MLA: queries projected down to this rank and up again; 0: projected directly"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.kv_lora_rank",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Key/value latent rank"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "key/value latent rank"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "MLA: keys and values compressed to this latent"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.qk_nope_head_dim",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "QK head size (no RoPE)"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "QK head size"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "MLA: per-head query/key part without rotary embedding"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.qk_rope_head_dim",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "QK rotary size"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "QK rotary size"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "MLA: per-head rotary part (one key part shared by all heads)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.v_head_dim",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Value head size"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "value head size"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "MLA: per-head value size"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{
+        .path = "model.sliding_window",
+        .label = QT_TRANSLATE_NOOP("PlanKey", "Sliding window"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "sliding window"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey", "sliding-window attention: a query attends to at most this many preceding tokens (GPT-OSS: 128; "
+                       "HF sliding_window, Megatron-Core window_size), so a windowed layer's attention work per "
+                       "sequence is about seq_len x window instead of seq_len^2 / 2; 0: the whole causal prefix"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)")},
+    KeyWords{.path = "model.full_attention_interval",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Full-attention interval"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "full-attention interval"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "with a sliding window, every n-th layer attends to the whole prefix (GPT-OSS alternates: "
+                            "2; Megatron-Core window_attn_skip_freq); 0: every layer is windowed"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer windowed)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with sliding_window")},
+    KeyWords{
+        .path = "model.attention_sinks",
+        .label = QT_TRANSLATE_NOOP("PlanKey", "Attention sinks"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "attention sinks"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey", "a learned logit per head in every softmax's denominator (GPT-OSS; Megatron-Core softmax_type "
+                       "\"learnable\"): one parameter per head and layer; fused attention kernels support it since "
+                       "Transformer Engine 2.8 (older software runs attention unfused: flash_attention false)"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.global_batch",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Global batch"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "global batch"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "sequences per optimizer step"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "multiple of micro_batch x data")},
+    KeyWords{.path = "training.micro_batch",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Micro-batch"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "micro-batch"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "sequences per GPU per micro-batch"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "training.precision",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Precision"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "precision"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "storage and arithmetic format"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"bf16\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "must be supported by the device")},
+    KeyWords{.path = "training.fp8_param_gather",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "keep parameters in the low format only and all-gather them in it (Megatron-Core "
+                            "--fp8-param-gather): no BF16 working copy, half the gather volume"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs precision fp8, fp8-blockwise, mxfp8 or nvfp4")},
+    KeyWords{.path = "training.fp8_attention",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "FP8 attention"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "FP8 attention"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "attention's QK^T and PV in the low format too (Transformer Engine FP8 dot-product "
+                            "attention); off, attention runs in BF16 while the linear layers use the low format"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs precision fp8, fp8-blockwise, mxfp8 or nvfp4")},
+    KeyWords{.path = "training.optimizer",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "Adam keeps two moments; SGD one"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\"")},
+    KeyWords{
+        .path = "training.recompute",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "Recomputation"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "recomputation"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey",
+            "activation recomputation (Korthikanti et al. 2022): none; selective (Megatron-Core's: the attention core "
+            "and the named modules); ops (torchtitan's op-level selective checkpointing: each layer keeps the "
+            "attention output and every other matmul's, and replays the rest); full (each layer keeps its input)"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"none\"")},
+    KeyWords{.path = "training.recompute_mla_up_proj",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute MLA up-proj."),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MLA up-projection recomputation"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "multi-head latent attention: keep only the latents and rebuild Q, K and V by their up "
+                            "projections in backward (Megatron-Core --recompute-modules mla_up_proj)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\" and model.attention \"mla\"")},
+    KeyWords{.path = "training.recompute_moe_act",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute expert act."),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert activation recomputation"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "mixture of experts: do not keep the experts' activation-function output; "
+                                          "recompute it in backward (Megatron-Core --recompute-modules moe_act)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\" and model.experts > 0")},
+    KeyWords{.path = "training.recompute_moe",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute MoE layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MoE layer recomputation"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts: keep only each MoE layer's input and replay the whole layer in backward: router, "
+                 "dispatch all-to-all, experts and combine (Megatron-Core --recompute-modules moe)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\" and model.experts > 0")},
+    KeyWords{.path = "training.recompute_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recomputed layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "recomputed layers"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "with recompute \"full\": only this many layers of each model chunk keep just their input "
+                            "and are replayed in backward; the others keep all their activations (Megatron-Core "
+                            "--recompute-method block --recompute-num-layers); 0: every layer"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with recompute \"full\"")},
+    KeyWords{.path = "training.recompute_interval",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute every"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "recompute interval"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "with recompute \"full\": only every k-th layer keeps just its input and is "
+                                          "replayed in backward; the others keep all their activations (torchtitan "
+                                          "activation_checkpoint.selective_ac_option = k); 0 or 1: every layer"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with recompute \"full\"")},
+    KeyWords{.path = "training.activation_offload_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Offloaded layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "activation offload"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the stored activations of this many layers of each stage go to host memory after their "
+                            "forward and come back before their backward, over the host link beside the compute "
+                            "(Megatron-Core --cpu-offloading-num-layers): device memory for host-link traffic"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "at most the layers of a stage")},
+    KeyWords{.path = "training.sequence_parallel",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Sequence parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "sequence parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "shard norms and dropout over the tensor group"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.flash_attention",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Flash attention"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "flash attention"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "fused attention: no s x s score tensor is stored"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.fp32_gradients",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "4-byte gradients with 16-bit parameters (Megatron-LM main_grad)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.framework",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Framework"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "training framework"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "whose buffers surround the tensors: Megatron-Core's contiguous gradient buffers, "
+                            "DeepSpeed's ZeRO buckets or FSDP2's per-block all-gathers (memory only)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"megatron\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "\"fsdp\" needs parallel.zero_stage 3")},
+    KeyWords{.path = "training.expandable_segments",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expandable segments"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expandable segments"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: segments grow "
+                                                     "by pages, so fragmentation is left to page rounding"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.allocator_reserve_fraction",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Allocator reserve"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "allocator reserve"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "override: the caching allocator's overhead as a fraction of the phase's dynamic memory, "
+                            "instead of the allocator model (block rounding and fragmentation)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "absent (the allocator model)")},
+    KeyWords{.path = "training.memory_margin",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Memory margin"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "memory margin"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "a plan whose device-used peak comes within this fraction of capacity is reported tight"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0.05")},
+    KeyWords{.path = "training.capacity_factor",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Capacity factor"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "capacity factor"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "mixture of experts: tokens an expert takes at most, as a multiple of "
+                                              "its balanced share; tokens beyond it are dropped; absent: dropless"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "absent (dropless)")},
+    KeyWords{.path = "training.expert_imbalance",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert imbalance"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert imbalance"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "mixture of experts: tokens of the busiest expert over the mean; it sets "
+                                              "the pace of the expert GEMMs and the all-to-all (1: balanced routing)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "training.fused_kernels",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused kernels"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "kernel fusion"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "fused element-wise chains read and write once"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true")},
+    KeyWords{
+        .path = "training.attention_kernel",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "Attention kernel"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "attention kernel"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey",
+            "with flash attention: fused is the platform's fastest fused kernel (cuDNN or FlashAttention-3 on Hopper "
+            "and Blackwell, FlashAttention-2 on Ampere), as Megatron-Core runs it; flash2 is FlashAttention-2 "
+            "(flash-attn 2, PyTorch SDPA's flash backend), 1.5-2x slower on Hopper (Shah et al. 2024)"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"fused\""),
+        .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with flash attention")},
+    KeyWords{.path = "training.compile",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "torch.compile"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "torch.compile"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "PyTorch frameworks: torch.compile turns each element-wise chain (RMSNorm, rotary "
+                            "embedding, activation, residual) into one generated kernel (Ansel et al. 2024, PyTorch "
+                            "2); eager, each op is its own kernel and RMSNorm and the rotary embedding run in FP32"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch frameworks (\"fsdp\", \"deepspeed\")")},
+    KeyWords{.path = "training.fused_norm",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused norm"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "fused norm"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "PyTorch frameworks without torch.compile: the RMSNorm is one fused kernel (torchtitan's "
+                            "norm_type \"fused_rmsnorm\") while the other element-wise chains stay eager; off, an "
+                            "eager RMSNorm runs six FP32 kernels and saves its FP32 upcast for backward"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch frameworks (\"fsdp\", \"deepspeed\")")},
+    KeyWords{.path = "training.optimizer_kernel",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer kernel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "how the optimizer's update runs, which sets its temporaries at the step: fused (Megatron-Core's and "
+                 "DeepSpeed's multi-tensor Adam, none), foreach (torch.optim.AdamW's default on CUDA: the square roots "
+                 "of every second moment at once, 4 bytes per optimizer-shard parameter), loop (a per-parameter loop "
+                 "such as Composer's DecoupledAdamW, negligible); auto: foreach under fsdp, fused otherwise"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
+    KeyWords{.path = "training.optimizer_moments",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer moments"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer moments"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "the format the optimizer stores its moments in (the update computes in FP32): fp32 by default; bf16 "
+                 "or fp16 as Apex's DistributedFusedAdam with dtype bf16 (NeMo's optim.dtype) or Megatron-Core's "
+                 "precision-aware optimizer (--exp-avg-dtype); fp8 with Transformer Engine's FusedAdam"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"fp32\"")},
+    KeyWords{.path = "training.master_weights",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Master weights"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "master weights"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the format of the optimizer's master copy of 16-bit parameters: fp32 by default; bf16 as "
+                            "Apex's DistributedFusedAdam keeps its parameter shard in its dtype (NeMo's optim.dtype: "
+                            "bf16), fp16 as Megatron-Core's --main-params-dtype fp16"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"fp32\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "16-bit parameters (precision other than fp32 and tf32)")},
+    KeyWords{.path = "training.loss_kernel",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Loss kernel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "loss kernel"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "how the cross-entropy over the vocabulary runs, which sets what the logits hold at the loss: inplace "
+                 "(Megatron-Core's vocab-parallel cross-entropy, 6 bytes per logit), eager (PyTorch's F.cross_entropy "
+                 "on FP32 logits: its backward holds the log-softmax, its gradient and the input's gradient, 12 bytes, "
+                 "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes); "
+                 "auto: inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
+    KeyWords{
+        .path = "training.cuda_graphs",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "CUDA graphs"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "CUDA graphs"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey",
+            "none: the host launches every kernel (a GPU faster than its host waits); router: a mixture of experts' "
+            "router and permutation preprocessing replayed as graphs; layers: each transformer layer's attention, "
+            "norms, dense MLP and router replayed as one graph, routed experts eager (Megatron-Core --cuda-graph-impl "
+            "local or transformer_engine); step: the whole iteration captured (--cuda-graph-scope full_iteration)"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"none\"")},
+    KeyWords{.path = "training.fused_expert_mlp",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused expert MLP"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "fused expert MLP"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts: each of the routed experts' projections is one grouped kernel for all local "
+                 "experts, the activation function and its quantization fused into the first one's epilogue "
+                 "(Transformer Engine's op fuser with CuTe DSL grouped GEMMs; Megatron-Bridge "
+                 "cutedsl_fused_grouped_mlp); off, one GEMM launch per local expert and a separate activation"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.padding_fraction",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Padding"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "padding fraction"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "share of padding tokens; valid tokens/s = tokens/s x (1 - it)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{
+        .path = "training.document_length",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "Packed documents"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "document length"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey", "packed sequences: mean tokens per document; attention stays within a document, so with flash "
+                       "attention its work per sequence is seq_len x document_length / 2 instead of seq_len^2 / 2"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (whole sequence)"),
+        .rule = QT_TRANSLATE_NOOP("PlanKey", "at most model.seq_len; shortens attention only with flash_attention")},
+    KeyWords{.path = "parallel.data",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Data parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "data parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "data-parallel replicas"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "GPUs / (tensor x pipeline x context)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "data x tensor x pipeline x context = gpus_per_node x nodes")},
+    KeyWords{.path = "parallel.tensor",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Tensor parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "tensor parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "tensor-parallel group size t"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divides model.heads, model.kv_heads and model.ffn_hidden")},
+    KeyWords{.path = "parallel.pipeline",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Pipeline stages"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline stages"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "pipeline-parallel stages p"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "parallel.context",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Context parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "context parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "context-parallel size: each rank holds seq_len / context tokens of every sequence; groups "
+                            "sit between tensor and data in the rank order (Megatron-Core)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "model.seq_len divisible by 2 x context (causal load balancing)")},
+    KeyWords{.path = "parallel.context_comm",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Context exchange"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "context exchange"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "ring: KV blocks passed around the group, overlapped with attention; all-gather: the whole KV "
+                 "gathered first (Llama 3); all-to-all: sequence shards exchanged for head shards (Ulysses)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"ring\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey",
+                                       "all-to-all: model.heads and model.kv_heads divisible by tensor x context")},
+    KeyWords{.path = "parallel.virtual_stages",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Virtual stages"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "virtual stages"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "model chunks per stage (interleaved schedule)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .rule = QT_TRANSLATE_NOOP(
+                 "PlanKey", "> 1 needs \"schedule\": \"interleaved\" and micro-batches divisible by pipeline")},
+    KeyWords{.path = "parallel.first_stage_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "First stage layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers on the first stage"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "layers on the first pipeline stage, which also holds the embedding (Megatron-Core "
+                            "--decoder-first-pipeline-num-layers); 0 gives it an even share"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (an even share)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "the other stages share the remaining layers evenly; with "
+                                                  "virtual_stages v, the middle stages' share divides by v")},
+    KeyWords{.path = "parallel.last_stage_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Last stage layers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers on the last stage"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "layers on the last pipeline stage, which also holds the output layer and the loss "
+                            "(Megatron-Core --decoder-last-pipeline-num-layers); 0 gives it an even share"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (an even share)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "the other stages share the remaining layers evenly; with "
+                                                  "virtual_stages v, the middle stages' share divides by v")},
+    KeyWords{.path = "parallel.expert",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "routed experts split over this many ranks; tokens reach them by all-to-all (dispatch and combine)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .rule = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "model.experts divisible by expert; expert x expert_tensor divides data x context x tensor")},
+    KeyWords{.path = "parallel.expert_tensor",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert tensor parallel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert tensor parallelism"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "each expert's MLP split over this many ranks (Megatron-Core "
+                                                     "--expert-tensor-parallel-size); 0: the tensor size"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "tensor"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "divides model.expert_ffn_hidden")},
+    KeyWords{.path = "parallel.expert_dispatcher",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert dispatcher"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert dispatcher"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "alltoall: Megatron-Core's all-to-all token dispatcher, one copy per routed expert through NCCL; "
+                 "deepep: the flex dispatcher with DeepEP, one copy per destination node across the network (fanned "
+                 "out over NVLink there) at the links' own rates (Megatron-Core --moe-token-dispatcher-type flex "
+                 "--moe-enable-deepep); hybridep: the flex dispatcher with HybridEP, the same per scale-up domain (an "
+                 "NVL72 rack's whole exchange over NVLink; --moe-flex-dispatcher-backend hybridep)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"alltoall\"")},
+    KeyWords{.path = "parallel.expert_comm_overlap",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap expert all-to-all"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert all-to-all overlap"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "run one micro-batch's expert dispatch and combine beside another micro-batch's compute, layer by "
+                 "layer (Megatron-Core --overlap-moe-expert-parallel-comm with --delay-wgrad-compute); needs two "
+                 "micro-batches; the dispatcher's SMs slow the compute it hides behind"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "parallel.reshard_after_forward",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Reshard after forward"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "resharding after forward"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "FSDP2: free each block's gathered parameters after its forward and "
+                                              "gather them again for backward; off: keep them until backward"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "used with training.framework \"fsdp\"")},
+    KeyWords{
+        .path = "parallel.shard_group",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "Shard group"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "hybrid sharding"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey", "FSDP2 hybrid sharding (HSDP): shard parameters, gradients and optimizer state over this many "
+                       "data ranks and replicate across the rest; gathers and reduce-scatters stay inside the shard "
+                       "group, the gradient shards are all-reduced across replicas (torchtitan "
+                       "data_parallel_shard_degree with data_parallel_replicate_degree); 0: shard over all of them"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
+        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\": at least 2, dividing data x context")},
+    KeyWords{.path = "parallel.schedule",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"1f1b\"")},
+    KeyWords{.path = "parallel.zero_stage",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "ZeRO stage"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO stage"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "shard optimizer (1), + gradients, reduce-scattered after every "
+                                              "micro-batch (2), + parameters, gathered per layer for each pass (3)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "2 and 3 only with parallel.pipeline 1")},
+    KeyWords{.path = "parallel.offload_optimizer",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Offload optimizer"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer offload"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "optimizer state in host memory and its update on the host (ZeRO-Offload): gradients over "
+                            "the host link (behind the backward under DeepSpeed and FSDP2, after it under "
+                            "Megatron-Core), the update through the host's memory, parameters back"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "parallel.bucket_bytes",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Gradient bucket"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "gradient bucket"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "data-parallel gradient bucket"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "25e6")},
+    KeyWords{.path = "parallel.overlap_grad_reduce",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap gradient reduction"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "gradient-reduction overlap"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "bucketed gradient reduction overlaps the last backward"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true")},
+    KeyWords{.path = "parallel.overlap_param_gather",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap parameter gather"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter-gather overlap"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "ZeRO 1-2 / distributed optimizer: gather the updated parameters during the next forward "
+                 "(Megatron-Core --overlap-param-gather) instead of after the optimizer step; ZeRO-3 under "
+                 "Megatron-FSDP: prefetch each layer's gather behind the layer before (FSDP2 and DeepSpeed always do)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "parallel.tensor_comm_overlap",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap tensor-parallel comm."),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "tensor-parallel overlap"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "tensor-parallel all-gathers and reduce-scatters overlapped with the "
+                                              "GEMMs they feed (Transformer Engine userbuffers, NeMo tp_comm_overlap)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs training.sequence_parallel")},
+    KeyWords{.path = "parallel.overlap_p2p_comm",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap pipeline transfers"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline-transfer overlap"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "pipeline sends and receives run beside the next chunk's compute (Megatron-LM does it by "
+                            "default under the interleaved schedule; --no-overlap-p2p-communication turns it off); "
+                            "off, each blocking transfer occupies the stage"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "cluster.device",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Device"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "device"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "a device id from resources/devices.json or custom_devices"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (unless node_groups)")},
+    KeyWords{.path = "cluster.gpus_per_node",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "GPUs per node"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "GPUs per node"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "accelerators sharing the scale-up link"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "8")},
+    KeyWords{.path = "cluster.nodes",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Nodes"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "nodes"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "all nodes of the cluster"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "cluster.scale_up_domain",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Scale-up domain"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "scale-up domain"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "GPUs joined by the scale-up fabric (NVLink): tensor and data groups inside one domain use its "
+                 "bandwidth even across nodes; 72 for a GB200/GB300 NVL72 rack of 4-GPU trays; 0: one node"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (gpus_per_node)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "0 or a multiple of gpus_per_node")},
+    KeyWords{.path = "cluster.intra_node_link",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Intra-node link"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "intra-node link"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "a link id from resources/cluster.json (nvlink3-nvswitch, pcie4-x16, ...)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device's own")},
+    KeyWords{.path = "cluster.network",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Network"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "network"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "a network tier id from resources/cluster.json (ib-ndr, ib-hdr, roce-400, ...)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device's own")},
+    KeyWords{.path = "cluster.node_groups",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Node groups"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "node groups"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "node groups in rank order: {\"template\", \"device\", \"gpus_per_node\", "
+                                          "\"nodes\", \"intra_node_link\"}, at most 256; see below"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "one group")},
+    KeyWords{
+        .path = "cluster.custom_devices",
+        .label =
+            QT_TRANSLATE_NOOP("PlanKey", "Custom devices"),
+        .noun = QT_TRANSLATE_NOOP("PlanKey", "custom devices"),
+        .tooltip = QT_TRANSLATE_NOOP(
+            "PlanKey",
+            "user-defined devices this plan uses, each in the devices.json schema; ids may not shadow a built-in one"),
+        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "none")},
+    KeyWords{.path = "cluster.intra_node_bandwidth",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Intra-node bandwidth"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "intra-node bandwidth"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "per GPU, one direction"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.intra_node_latency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Intra-node latency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "intra-node latency"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.network_bandwidth",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Network bandwidth"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "network bandwidth"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "per GPU, one direction"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.network_latency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Network latency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "network latency"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.runtime_context_bytes",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Runtime context"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "runtime context"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "CUDA/HIP context and its loaded kernel modules (device-used peak)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.host_link_bandwidth",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Host link bandwidth"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "host link bandwidth"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "each GPU's link to host memory (PCIe, NVLink-C2C), one direction: an offloaded "
+                            "optimizer's gradients go to the host and its parameters come back over it"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.host_launch_overhead",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Host launch per kernel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "host launch overhead"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the host CPU's time to launch one kernel from the framework (PyTorch's dispatch, the "
+                            "libraries' Python, the CUDA launch): a GPU whose kernels are shorter waits for its host "
+                            "unless CUDA graphs replay them (training.cuda_graphs)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.host_memory_bandwidth",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Host memory bandwidth"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "host memory bandwidth"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "one node's host DRAM bandwidth (all sockets, peak): an offloaded "
+                                                     "optimizer step streams every GPU's shard of the node through it"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "run.token_budget",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Token budget"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "token budget"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "tokens to train on"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "300e9")},
+    KeyWords{.path = "run.price_per_gpu_hour",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Price per GPU-hour"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "price per GPU-hour"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "in run.currency per GPU-hour"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "2.0")},
+    KeyWords{.path = "run.currency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Currency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "currency"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "of the price and the cost: an ISO 4217 code (USD, EUR, GBP, JPY, "
+                                                     "CNY print with their sign) or any short word"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"USD\"")},
+    KeyWords{.path = "run.checkpoint_bandwidth",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Checkpoint bandwidth"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "checkpoint bandwidth"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "what the storage system writes, all writers together"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "20e9")},
+    KeyWords{.path = "run.sharded_checkpoint",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Sharded checkpoint"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "sharded checkpoint"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "every rank writes its shard; false: gathered to one writer"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true")},
+    KeyWords{.path = "run.gpu_mtbf_hours",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "GPU MTBF"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "GPU MTBF"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "mean time between failures of one GPU (Llama 3: ~50,700 GPU-hours)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "50000")},
+    KeyWords{.path = "run.restart_seconds",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Restart time"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "restart time"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "to detect a failure, restart and reload"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "600")},
+};
+
+QString translated(const char *text)
+{
+    return *text ? QCoreApplication::translate("PlanKey", text) : QString();
+}
+
+} // namespace
+
+std::span<const KeyWords> allKeyWords()
+{
+    return kWords;
+}
+
+const KeyWords &keyWords(std::string_view path)
+{
+    static const KeyWords none{};
+    const auto it = std::find_if(kWords.begin(), kWords.end(), [&](const KeyWords &w) { return path == w.path; });
+    return it == kWords.end() ? none : *it;
+}
+
+QString keyLabel(const PlanKey &key)
+{
+    return translated(keyWords(key.path).label);
+}
+
+QString keyNoun(const PlanKey &key)
+{
+    return translated(keyWords(key.path).noun);
+}
+
+QString keyTooltip(const PlanKey &key)
+{
+    return translated(keyWords(key.path).tooltip);
+}
+
+QString keyDefaultText(const PlanKey &key)
+{
+    return translated(keyWords(key.path).defaultText);
+}
+
+QString keyRule(const PlanKey &key)
+{
+    return translated(keyWords(key.path).rule);
+}
+
+} // namespace trainplan::io
