@@ -588,7 +588,7 @@ void MemoryChartView::drawZeroComparison()
         sets << set;
     }
     double highest = 0;
-    for (const ModelStateBytes &state : e.zeroComparison) {
+    for (const ModelStateBytes &state : detailsOf(e).zeroComparison) {
         const double parts[] = {state.parameters, state.gradients, state.master, state.moments()};
         for (int i = 0; i < 4; ++i)
             *sets[i] << parts[i] / units::GiB;

@@ -310,12 +310,12 @@ void PipelineGanttView::draw()
 {
     const Estimate &e = m_document->estimate();
     const StepTimeline empty;
-    m_gantt->setTimeline(e.valid ? e.timeline : empty);
+    m_gantt->setTimeline(e.valid ? detailsOf(e).timeline : empty);
     m_gantt->setColours(palette());
     // The baseline's timeline (as long as the plan's) is copied only when the baseline changes, not per edit.
     const bool baseline = e.valid && m_document->hasBaseline() && m_document->baselineEstimate().valid;
     if (baseline != m_baselineShown || m_baselineStale) {
-        m_baseline->setTimeline(baseline ? m_document->baselineEstimate().timeline : empty);
+        m_baseline->setTimeline(baseline ? detailsOf(m_document->baselineEstimate()).timeline : empty);
         m_baselineShown = baseline;
         m_baselineStale = false;
     }
@@ -328,7 +328,7 @@ void PipelineGanttView::draw()
         style.setPen(QPen(colour));
         style.setBrush(colour);
         swatch->setScatterStyle(style);
-        if (e.valid && e.timeline.present[k])
+        if (e.valid && detailsOf(e).timeline.present[k])
             swatch->addToLegend();
     }
     m_plot->legend->setVisible(e.valid);
@@ -341,7 +341,7 @@ void PipelineGanttView::draw()
     m_plot->xAxis->setVisible(true);
     m_plot->yAxis->setVisible(true);
     const Plan &plan = m_document->plan();
-    const StepTimeline &t = e.timeline;
+    const StepTimeline &t = detailsOf(e).timeline;
     const QString tail = tr("then data-parallel sync %1 and optimizer %2")
                              .arg(fmt::duration(e.step.category(TimeCategory::DataComm)),
                                   fmt::duration(e.step.category(TimeCategory::Optimizer)));
@@ -361,7 +361,8 @@ void PipelineGanttView::draw()
     m_plot->yAxis->setNumberFormat(QStringLiteral("f"));
     m_plot->yAxis->setNumberPrecision(0);
     m_plot->yAxis->setRange(-0.6, double(rows) - 0.4);
-    const double end = std::max(t.stepSeconds, baseline ? m_document->baselineEstimate().timeline.stepSeconds : 0.0);
+    const double end =
+        std::max(t.stepSeconds, baseline ? detailsOf(m_document->baselineEstimate()).timeline.stepSeconds : 0.0);
     m_plot->xAxis->setRange(0, end * 1.01);
 }
 

@@ -146,15 +146,15 @@ void RooflineView::drawOps(const Estimate &e, double &lowest, double &highest)
 
 void RooflineView::drawRoofs(const Estimate &e, double &highest)
 {
-    const Precision precision = e.roofline.plan.precision;
-    const double bandwidth = e.roofline.bandwidthBytesPerSecond;
+    const Precision precision = detailsOf(e).roofline.plan.precision;
+    const double bandwidth = detailsOf(e).roofline.bandwidthBytesPerSecond;
     // Ceilings: min(peak, bandwidth x I) for every precision the device has; the plan's precision bold.
     // Formats with the same peak share one line and one legend entry ("FP16 = BF16 312 TFLOP/s"), so no
     // roof hides under another.
     int colour = 3;
     std::vector<std::pair<double, QStringList>> peaks;
     std::vector<bool> mineOf;
-    for (const Roof &roof : e.roofline.roofs) {
+    for (const Roof &roof : detailsOf(e).roofline.roofs) {
         auto it = std::find_if(peaks.begin(), peaks.end(), [&](const auto &p) { return p.first == roof.peakFlops; });
         if (it == peaks.end()) {
             peaks.push_back({roof.peakFlops, {}});

@@ -34,13 +34,13 @@ void ScalingView::draw()
 {
     m_plot->clearGraphs();
     const Estimate &e = m_document->estimate();
-    if (!e.valid || e.scaling.strong.empty()) {
+    if (!e.valid || scalingOf(e).strong.empty()) {
         setTitle(tr("Scaling: the plan has errors"));
         return;
     }
     double maxWorkers = 1, maxEfficiency = 1;
     std::int64_t peakWorkers = 0;
-    for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
+    for (const auto *curve : {&scalingOf(e).strong, &scalingOf(e).weak})
         for (const ScalingPoint &p : *curve) {
             maxWorkers = std::max(maxWorkers, double(p.workers));
             if (p.efficiency > maxEfficiency)
@@ -74,25 +74,25 @@ void ScalingView::draw()
         faint.setAlpha(140);
         efficiency->setPen(QPen(faint, 1.2)); // solid: dotted strokes are slow to draw
     };
-    addCurve(e.scaling.strong, tr("strong"), 0);
-    addCurve(e.scaling.weak, tr("weak"), 1);
-    markPlan(e.scaling);
+    addCurve(scalingOf(e).strong, tr("strong"), 0);
+    addCurve(scalingOf(e).weak, tr("weak"), 1);
+    markPlan(scalingOf(e));
     m_plot->xAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis->setRange(0.8, maxWorkers * 1.25);
     m_plot->yAxis2->setRange(0, 1.05 * maxEfficiency);
     // The title speaks of the plan itself, not of the end of the sweep.
-    const ScalingPoint *strong = e.scaling.planStrong();
-    const ScalingPoint *weak = e.scaling.planWeak();
+    const ScalingPoint *strong = scalingOf(e).planStrong();
+    const ScalingPoint *weak = scalingOf(e).planWeak();
     if (strong && weak)
         setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (strong), %3 (weak)")
-                     .arg(e.scaling.planWorkers)
+                     .arg(scalingOf(e).planWorkers)
                      .arg(fmt::percent(strong->efficiency, 1), fmt::percent(weak->efficiency, 1)));
     else if (strong || weak)
         setTitle(tr("Scaling: this plan's %1 replicas at %2 efficiency (%3)")
-                     .arg(e.scaling.planWorkers)
+                     .arg(scalingOf(e).planWorkers)
                      .arg(fmt::percent((strong ? strong : weak)->efficiency, 1), strong ? tr("strong") : tr("weak")));
     else
-        setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(e.scaling.planWorkers));
+        setTitle(tr("Scaling from one replica (the plan's %1 are beyond the sweep)").arg(scalingOf(e).planWorkers));
     // Curves that start above one replica (a mixture of experts needs enough ranks for its expert groups;
     // a batch may not split into one replica's micro-batches) are relative to their first point: say so.
     // Above 100%: each replica's share of the sharded optimizer update shrinks as replicas are added.
@@ -101,7 +101,7 @@ void ScalingView::draw()
         setTitle(title() + tr("; %1 at %2 replicas, over 100% as ZeRO shards the optimizer step")
                                .arg(fmt::percent(maxEfficiency, 1))
                                .arg(peakWorkers));
-    const std::int64_t base = e.scaling.baseWorkers();
+    const std::int64_t base = scalingOf(e).baseWorkers();
     if (base > 1)
         setTitle(title() + (m_document->plan().model.isMoe()
                                 ? tr(", from %1 replicas (the fewest that hold its expert groups)").arg(base)

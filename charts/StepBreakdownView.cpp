@@ -122,7 +122,8 @@ void StepBreakdownView::draw()
         setTitle(tr("Where the step goes: the plan has errors"));
         return;
     }
-    const double band = e.accuracy.assessed ? e.accuracy.band80 : 0.0;
+    const Accuracy &accuracy = detailsOf(e).accuracy;
+    const double band = accuracy.assessed ? accuracy.band80 : 0.0;
     drawBand(e.step.stepSeconds, band);
     double longest = e.step.stepSeconds * (1 + band);
     if (baseline)
@@ -132,9 +133,9 @@ void StepBreakdownView::draw()
     for (std::size_t k = 1; k < kStepPartCount; ++k)
         if (e.parts[k] > e.parts[largest])
             largest = k;
-    const QString bandWords = !e.accuracy.assessed ? QString()
-                              : e.accuracy.validated ? tr(" (%1)").arg(io::accuracyBand(e.accuracy))
-                                                     : tr(" (%1, not validated)").arg(io::accuracyBand(e.accuracy));
+    const QString bandWords = !accuracy.assessed   ? QString()
+                              : accuracy.validated ? tr(" (%1)").arg(io::accuracyBand(accuracy))
+                                                   : tr(" (%1, not validated)").arg(io::accuracyBand(accuracy));
     QString title =
         tr("Where the %1 s step goes%4: %2 takes %3")
             .arg(fmt::number(e.step.stepSeconds, e.step.stepSeconds < 10 ? 3 : 1), stepPartWords(StepPart(largest)),

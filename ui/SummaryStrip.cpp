@@ -408,9 +408,11 @@ void SummaryStrip::refreshSpeed(const Estimate &e)
     const StepEstimate &s = e.step;
     // The error band (issue 37) on the captions, a warning mark outside the validated runs (the tooltip says
     // which dimensions): the tiles are narrow.
-    const QString band = io::accuracyBand(e.accuracy) +
-                         (e.accuracy.assessed && !e.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
-    const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(e.accuracy));
+    const EstimateDetails &details = detailsOf(e);
+    const QString band =
+        io::accuracyBand(details.accuracy) +
+        (details.accuracy.assessed && !details.accuracy.validated ? QStringLiteral(" \u26a0") : QString());
+    const QString accuracy = tr("\n\nAccuracy: %1").arg(io::accuracySummary(details.accuracy));
     m_step->set(tr("%1 s").arg(fmt::number(s.stepSeconds, s.stepSeconds < 10 ? 3 : 1)), {tr("per step %1").arg(band)},
                 tr("Compute + recompute + exposed tensor, pipeline and data communication + pipeline bubble + "
                    "optimizer.\nTraffic "
@@ -421,7 +423,7 @@ void SummaryStrip::refreshSpeed(const Estimate &e)
                   tr("global batch x sequence length / step time") + accuracy);
     QString mfuTip =
         tr("Model FLOPs (3 x forward, no recompute) per GPU per second / dense peak: %1 TFLOP/s of %2; HFU %3")
-            .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(e.roofline.plan.peakFlops, 0),
+            .arg(fmt::teraflops(s.modelFlopsPerGpu, 1), fmt::flops(details.roofline.plan.peakFlops, 0),
                  fmt::percent(s.hfu, 1));
     QStringList mfuCaption{tr("MFU")};
     if (!e.nodeGroups.empty()) {
@@ -459,7 +461,7 @@ void SummaryStrip::refreshRun(const Estimate &e)
 void SummaryStrip::refreshNextStep()
 {
     const Estimate &e = m_document->estimate();
-    const Intervention *s = e.valid ? e.advice.suggestion() : nullptr;
+    const Intervention *s = e.valid ? m_document->advice().suggestion() : nullptr;
     if (s) {
         m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2))
                                      : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
@@ -492,7 +494,7 @@ void SummaryStrip::fitNextStep()
 void SummaryStrip::takeNextStep()
 {
     const Estimate &e = m_document->estimate();
-    if (const Intervention *s = e.valid ? e.advice.suggestion() : nullptr)
+    if (const Intervention *s = e.valid ? m_document->advice().suggestion() : nullptr)
         m_document->undoStack()->push(
             new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(QString::fromStdString(s->label))));
     else

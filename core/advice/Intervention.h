@@ -1,7 +1,7 @@
 #pragma once
 // The diagnostic map's interventions as data (core/advice/Interventions computes them): each one change to
-// the plan, estimated; the suggested change among them. Kept apart from the functions so the Estimate can
-// carry them without knowing how they are made.
+// the plan, estimated; the suggested change among them. Kept apart from the functions so a view can hold
+// them beside its Estimate without knowing how they are made.
 
 #include <cstddef>
 #include <optional>
@@ -32,7 +32,7 @@ struct Intervention
 /// Every intervention of the diagnostic map applied to a plan, and the one to suggest.
 struct Advice
 {
-    bool evaluated = false; ///< false unless the estimate was made with advice (estimateWithAdvice)
+    bool evaluated = false; ///< false unless advise() evaluated a valid plan
     std::vector<Intervention> interventions;
     std::optional<std::size_t> suggested; ///< index into interventions; empty when none helps
 

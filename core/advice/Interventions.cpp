@@ -203,15 +203,15 @@ std::optional<std::size_t> suggestedChange(const std::vector<Intervention> &inte
     return best;
 }
 
-Estimate estimateWithAdvice(const Plan &plan, const Catalog &catalog, const EstimateOptions &options)
+Advice advise(const Plan &plan, const Catalog &catalog, const Estimate &current)
 {
-    Estimate e = estimate(plan, catalog, options);
-    if (!e.valid)
-        return e;
-    e.advice.evaluated = true;
-    e.advice.interventions = evaluateInterventions(plan, catalog);
-    e.advice.suggested = suggestedChange(e.advice.interventions, e);
-    return e;
+    Advice advice;
+    if (!current.valid)
+        return advice;
+    advice.evaluated = true;
+    advice.interventions = evaluateInterventions(plan, catalog);
+    advice.suggested = suggestedChange(advice.interventions, current);
+    return advice;
 }
 
 } // namespace trainplan

@@ -24,8 +24,8 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
 /// beats it. Empty when none helps.
 std::optional<std::size_t> suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current);
 
-/// estimate() with the diagnostic map's interventions and the suggested change in Estimate::advice: what
-/// the window and the report show.
-Estimate estimateWithAdvice(const Plan &plan, const Catalog &catalog, const EstimateOptions &options = {});
+/// The diagnostic map for a plan and its estimate: every intervention and the suggested change (what the
+/// window and the report show beside the estimate). Empty for an invalid plan.
+Advice advise(const Plan &plan, const Catalog &catalog, const Estimate &current);
 
 } // namespace trainplan

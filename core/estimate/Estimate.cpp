@@ -304,19 +304,31 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     else
         e.placement = placementSpans(*paced.plan);
     e.run = estimateRun(plan, *e.device, e.memory, e.step);
+    e.parts = stepParts(plan, e.step);
     if (options.details) {
-        e.precision = precisionPolicy(plan);
-        e.roofline = rooflineOf(*e.device, plan.training.precision);
-        const TrainingConfig &training = plan.training;
-        e.zeroComparison = zeroStageComparison(
-            e.model.parameters, stateBytesPerParameter(training), double(plan.parallel.data));
-        e.parts = stepParts(plan, e.step);
-        e.timeline = stepTimeline(plan, e.step);
-        e.accuracy = assessAccuracy(accuracyCoordinates(plan, e), builtinHeldOutRuns());
+        EstimateDetails &d = e.details.emplace();
+        d.precision = precisionPolicy(plan);
+        d.roofline = rooflineOf(*e.device, plan.training.precision);
+        d.zeroComparison = zeroStageComparison(e.model.parameters, stateBytesPerParameter(plan.training),
+                                               double(plan.parallel.data));
+        d.timeline = stepTimeline(plan, e.step);
+        d.accuracy = assessAccuracy(accuracyCoordinates(plan, e), builtinHeldOutRuns());
     }
     if (options.scaling)
         e.scaling = scalingCurves(*paced.plan, *e.device);
     return e;
+}
+
+const EstimateDetails &detailsOf(const Estimate &e)
+{
+    static const EstimateDetails none{};
+    return e.details ? *e.details : none;
+}
+
+const ScalingCurves &scalingOf(const Estimate &e)
+{
+    static const ScalingCurves none{};
+    return e.scaling ? *e.scaling : none;
 }
 
 } // namespace trainplan

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "core/advice/Intervention.h"
 #include "core/cluster/Placement.h"
 #include "core/estimate/Accuracy.h"
 #include "core/common/Problem.h"
@@ -49,6 +48,28 @@ struct NodeGroupEstimate
     double idleShare = 0;      ///< of each step, the time its GPUs wait for the pacing group
 };
 
+/// What only the views read (EstimateOptions::details): the number formats, the roofs, the ZeRO comparison
+/// and the error band.
+struct EstimateDetails
+{
+    /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
+    PrecisionPolicy precision;
+    /// The pacing device's roofs: the plan's format and every other it has, with their ridge points.
+    RooflineSummary roofline;
+    /// Figure 16.2 for this plan: the whole model's persistent state per data-parallel worker, replicated
+    /// and with ZeRO stages 1-3.
+    std::array<ModelStateBytes, 4> zeroComparison{};
+    /// How far off the step time and the memory peak may be: the band of the comparable published runs'
+    /// held-out errors, and where the plan lies outside them.
+    Accuracy accuracy;
+    /// The whole step's timeline per stage (the Gantt chart): the schedule, then the exposed data-parallel
+    /// communication and the optimizer.
+    StepTimeline timeline;
+};
+
+/// The estimators' numbers for one plan. What only some callers need is optional and says when it is
+/// there: the scaling curves (EstimateOptions::scaling) and the views' details (EstimateOptions::details).
+/// The diagnostic map's advice is computed beside it (core/advice/Interventions, advise()).
 struct Estimate
 {
     bool valid = false;  ///< false when the plan has errors: only `problems` is meaningful then
@@ -58,7 +79,6 @@ struct Estimate
     ModelSummary model;
     MemoryEstimate memory;
     StepEstimate step;
-    ScalingCurves scaling; ///< empty unless EstimateOptions::scaling
     PlacementReport placement;
     RunEstimate run; ///< time, energy and cost to train the token budget; checkpoint cost
     /// Mixed clusters only (more than one device or intra-node link): each node group's estimate. The
@@ -67,21 +87,10 @@ struct Estimate
     /// Mixed clusters: the share of all GPU-time spent waiting for the pacing group (0 otherwise). MFU and
     /// HFU then count the peak of every GPU.
     double idleShare = 0;
-    /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
-    PrecisionPolicy precision;
-    /// The pacing device's roofs: the plan's format and every other it has, with their ridge points.
-    RooflineSummary roofline;
-    /// Figure 16.2 for this plan: the whole model's persistent state per data-parallel worker, replicated
-    /// and with ZeRO stages 1-3.
-    std::array<ModelStateBytes, 4> zeroComparison{};
-    /// Where the step goes (the stacked step-time chart) and the whole step's timeline per stage.
+    /// Where the step goes: the stacked step-time chart's parts, which sum to the step.
     std::array<double, kStepPartCount> parts{};
-    StepTimeline timeline;
-    /// The diagnostic map's interventions and the suggested change (filled by estimateWithAdvice()).
-    Advice advice;
-    /// How far off the step time and the memory peak may be: the band of the comparable published runs'
-    /// held-out errors, and where the plan lies outside them (filled with the details).
-    Accuracy accuracy;
+    std::optional<ScalingCurves> scaling;   ///< with EstimateOptions::scaling (a valid plan)
+    std::optional<EstimateDetails> details; ///< with EstimateOptions::details (a valid plan)
 };
 
 struct EstimateOptions
@@ -107,6 +116,12 @@ struct EstimateOptions
     /// advice make by the thousand.
     static EstimateOptions analytic() { return {false, false, false}; }
 };
+
+/// The estimate's details, or empty ones where it was made without them (what a writer that always writes
+/// every key prints then).
+const EstimateDetails &detailsOf(const Estimate &e);
+/// The estimate's scaling curves, or empty curves where it was made without them.
+const ScalingCurves &scalingOf(const Estimate &e);
 
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.
 Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options = {});

@@ -74,8 +74,8 @@ QString scalingCsv(const Estimate &e)
                                 n(p.efficiency)}
                         .join(QLatin1Char(','));
     };
-    add("strong", e.scaling.strong);
-    add("weak", e.scaling.weak);
+    add("strong", scalingOf(e).strong);
+    add("weak", scalingOf(e).weak);
     return join(rows);
 }
 
@@ -93,7 +93,7 @@ QString pipelineCsv(const Estimate &e)
         }
     };
     QStringList rows{QStringLiteral("stage,kind,microbatch,chunk,start_seconds,end_seconds,microbatches")};
-    for (const StepSegment &s : e.timeline.segments)
+    for (const StepSegment &s : detailsOf(e).timeline.segments)
         rows << QStringList{QString::number(s.row),         kind(s.kind), QString::number(s.microbatch),
                             QString::number(s.chunk),       n(s.start),   n(s.end),
                             QString::number(s.microbatches)}

@@ -429,20 +429,21 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
         {"microbatches", double(e.model.microbatches)},
     };
     root["memory"] = memoryToJson(e.memory);
-    const QJsonObject step = stepToJson(plan, e.step, e.roofline);
+    const QJsonObject step = stepToJson(plan, e.step, detailsOf(e).roofline);
     for (auto it = step.begin(); it != step.end(); ++it)
         root[it.key()] = it.value();
     if (timeline)
         root["pipeline"] = pipelineToJson(plan, e.step, true);
-    root["scaling"] = QJsonObject{{"strong", scalingToJson(e.scaling.strong)}, {"weak", scalingToJson(e.scaling.weak)}};
+    root["scaling"] =
+        QJsonObject{{"strong", scalingToJson(scalingOf(e).strong)}, {"weak", scalingToJson(scalingOf(e).weak)}};
     root["placement"] = placementToJson(e.placement);
     root["node_groups"] = nodeGroupsToJson(e.nodeGroups);
     QJsonObject throughput = root["throughput"].toObject();
     throughput["idle_share"] = e.idleShare;
     root["throughput"] = throughput;
     root["run"] = runToJson(plan.run, e.run);
-    root["precision_policy"] = precisionToJson(e.precision);
-    root["accuracy"] = accuracyToJson(e.accuracy);
+    root["precision_policy"] = precisionToJson(detailsOf(e).precision);
+    root["accuracy"] = accuracyToJson(detailsOf(e).accuracy);
     return root;
 }
 

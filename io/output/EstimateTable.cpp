@@ -183,14 +183,15 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     memoryLines(out, e.memory);
     out << QString();
     stepLines(out, e.step);
-    if (e.accuracy.assessed)
+    const Accuracy &accuracy = detailsOf(e).accuracy;
+    if (accuracy.assessed)
         out << QStringLiteral("Accuracy: step time and tokens/s %1: %2")
-                   .arg(accuracyBand(e.accuracy), accuracySummary(e.accuracy));
-    if (e.accuracy.memoryComparableRuns > 0)
+                   .arg(accuracyBand(accuracy), accuracySummary(accuracy));
+    if (accuracy.memoryComparableRuns > 0)
         out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
-                   .arg(fmt::number(100 * e.accuracy.memoryBand80, 0))
-                   .arg(e.accuracy.memoryComparableRuns)
-                   .arg(e.accuracy.memoryValidated ? QString() : QStringLiteral(", not validated"));
+                   .arg(fmt::number(100 * accuracy.memoryBand80, 0))
+                   .arg(accuracy.memoryComparableRuns)
+                   .arg(accuracy.memoryValidated ? QString() : QStringLiteral(", not validated"));
     out << QString();
     placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))

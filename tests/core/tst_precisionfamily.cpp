@@ -70,7 +70,7 @@ void TestPrecisionFamily::peaksPerFormat()
     QFETCH(double, teraflops);
     const Estimate e = estimate(llama8b(Precision(precision), device.toLatin1().constData()), io::builtinCatalog());
     QVERIFY2(e.valid, firstError(e, "training.precision").c_str());
-    QVERIFY(qAbs(e.roofline.plan.peakFlops / 1e12 - teraflops) < 0.5);
+    QVERIFY(qAbs(detailsOf(e).roofline.plan.peakFlops / 1e12 - teraflops) < 0.5);
 }
 
 void TestPrecisionFamily::lowerFormatsAreFasterOnBlackwell()

@@ -86,7 +86,7 @@ QString checkFinite(const Estimate &e)
     for (const Op &op : st.ops)
         if (!finiteNonNegative(op.flops) || !finiteNonNegative(op.bytes) || !finiteNonNegative(op.seconds))
             return QStringLiteral("op %1").arg(QLatin1String(op.name));
-    for (const auto *curve : {&e.scaling.strong, &e.scaling.weak})
+    for (const auto *curve : {&scalingOf(e).strong, &scalingOf(e).weak})
         for (const ScalingPoint &p : *curve)
             if (!finiteNonNegative(p.stepSeconds) || !finiteNonNegative(p.speedup) || !finiteNonNegative(p.efficiency))
                 return QStringLiteral("scaling point %1").arg(p.workers);

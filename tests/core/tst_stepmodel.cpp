@@ -274,21 +274,21 @@ void TestStepModel::scalingCurves()
 {
     Plan plan = test::presetPlan("llama3-8b", 2, 1, 4, 1, 1024);
     const Estimate e = run(plan, true);
-    QVERIFY(e.scaling.strong.size() >= 10);
-    QVERIFY(e.scaling.weak.size() >= 10);
-    QCOMPARE(e.scaling.strong.front().workers, 1);
-    QCOMPARE(e.scaling.strong.front().speedup, 1.0);
-    QCOMPARE(e.scaling.weak.front().efficiency, 1.0);
-    for (std::size_t i = 1; i < e.scaling.strong.size(); ++i) {
-        const ScalingPoint &p = e.scaling.strong[i];
-        QCOMPARE(p.speedup, e.scaling.strong.front().stepSeconds / p.stepSeconds);
+    QVERIFY(scalingOf(e).strong.size() >= 10);
+    QVERIFY(scalingOf(e).weak.size() >= 10);
+    QCOMPARE(scalingOf(e).strong.front().workers, 1);
+    QCOMPARE(scalingOf(e).strong.front().speedup, 1.0);
+    QCOMPARE(scalingOf(e).weak.front().efficiency, 1.0);
+    for (std::size_t i = 1; i < scalingOf(e).strong.size(); ++i) {
+        const ScalingPoint &p = scalingOf(e).strong[i];
+        QCOMPARE(p.speedup, scalingOf(e).strong.front().stepSeconds / p.stepSeconds);
         QCOMPARE(p.efficiency, p.speedup / double(p.workers));
         QVERIFY(p.efficiency <= 1.0 + 1e-12);
-        QVERIFY(p.efficiency <= e.scaling.strong[i - 1].efficiency + 1e-12); // communication only grows
+        QVERIFY(p.efficiency <= scalingOf(e).strong[i - 1].efficiency + 1e-12); // communication only grows
     }
     // Strong scaling stops where 1024 sequences no longer split over the replicas.
-    QCOMPARE(e.scaling.strong.back().workers, 1024);
-    for (const ScalingPoint &p : e.scaling.weak)
+    QCOMPARE(scalingOf(e).strong.back().workers, 1024);
+    for (const ScalingPoint &p : scalingOf(e).weak)
         QVERIFY(p.efficiency <= 1.0 + 1e-12 && p.efficiency > 0.5);
 }
 
@@ -694,7 +694,7 @@ void TestStepModel::wholeStepTimelineAndParts()
     const StageTime &pace = e.step.stages[std::size_t(e.step.slowestStage)];
     QCOMPARE(e.parts[std::size_t(StepPart::Forward)], 192.0 * pace.forwardSeconds);
     QCOMPARE(e.parts[std::size_t(StepPart::Backward)], 192.0 * pace.backwardSeconds);
-    const StepTimeline &t = e.timeline;
+    const StepTimeline &t = detailsOf(e).timeline;
     QVERIFY(t.valid && t.simulated);
     QCOMPARE(t.rows, 8);
     QCOMPARE(t.stepSeconds, e.step.stepSeconds);
@@ -720,7 +720,7 @@ void TestStepModel::expertAllToAllHasItsOwnSegments()
 {
     const Estimate e = run(test::examplePlan("deepseek-v3-1024-h100"));
     QVERIFY(e.valid);
-    const StepTimeline &t = e.timeline;
+    const StepTimeline &t = detailsOf(e).timeline;
     QVERIFY(t.valid && t.simulated);
     QVERIFY(t.present[std::size_t(SegmentKind::ExpertComm)]);
     const double m = double(test::examplePlan("deepseek-v3-1024-h100").microbatches());
@@ -738,7 +738,7 @@ void TestStepModel::expertAllToAllHasItsOwnSegments()
     }
     QVERIFY(withExperts >= t.rows - 1);
     // A dense plan draws none.
-    QVERIFY(!run(test::examplePlan("gpt3-175b-tp8-pp8")).timeline.present[std::size_t(SegmentKind::ExpertComm)]);
+    QVERIFY(!detailsOf(run(test::examplePlan("gpt3-175b-tp8-pp8"))).timeline.present[std::size_t(SegmentKind::ExpertComm)]);
 }
 
 // One stage: its micro-batches one after the other (forward, then backward with recompute and tensor
@@ -748,7 +748,7 @@ void TestStepModel::oneStageTimeline()
     Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 48); // 6 micro-batches per replica
     const Estimate e = run(plan);
     QVERIFY(e.valid);
-    const StepTimeline &t = e.timeline;
+    const StepTimeline &t = detailsOf(e).timeline;
     QVERIFY(t.valid && !t.simulated);
     QCOMPARE(t.rows, 1);
     QCOMPARE(t.segments.size(), std::size_t(2 * 6 + 2));
@@ -762,9 +762,9 @@ void TestStepModel::oneStageTimeline()
     plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 1024 segments
     const Estimate many = run(plan);
     // 2 x 10000 / 1024 -> groups of 20 micro-batches: 500 forward and 500 backward segments.
-    QCOMPARE(many.timeline.segments.size(), std::size_t(1000 + 2));
-    QCOMPARE(many.timeline.segments[0].microbatches, 20);
-    QCOMPARE(many.timeline.segments[many.timeline.segments.size() - 3].end, many.timeline.scheduleSeconds);
+    QCOMPARE(detailsOf(many).timeline.segments.size(), std::size_t(1000 + 2));
+    QCOMPARE(detailsOf(many).timeline.segments[0].microbatches, 20);
+    QCOMPARE(detailsOf(many).timeline.segments[detailsOf(many).timeline.segments.size() - 3].end, detailsOf(many).timeline.scheduleSeconds);
 }
 
 void TestStepModel::scheduleStepsCostEachChunkPass()

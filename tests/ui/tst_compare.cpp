@@ -216,11 +216,11 @@ void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
     QTest::mouseClick(next, Qt::LeftButton);
     QCOMPARE(g.window.currentPage(), MainWindow::Page::Search);
     // A plan that fits with a suggested change offers it, and applying it is one undo step.
-    QVERIFY(f.document.estimate().advice.suggestion());
+    QVERIFY(f.document.advice().suggestion());
     QPushButton *tryIt = f.window.summary()->nextStepButton();
     QVERIFY(tryIt->text().startsWith(QStringLiteral("Try: ")));
-    QVERIFY(tryIt->toolTip().contains(QString::fromStdString(f.document.estimate().advice.suggestion()->label)));
-    const Plan suggested = f.document.estimate().advice.suggestion()->plan;
+    QVERIFY(tryIt->toolTip().contains(QString::fromStdString(f.document.advice().suggestion()->label)));
+    const Plan suggested = f.document.advice().suggestion()->plan;
     const int steps = f.document.undoStack()->count();
     QTest::mouseClick(tryIt, Qt::LeftButton);
     QCOMPARE(f.document.undoStack()->count(), steps + 1);

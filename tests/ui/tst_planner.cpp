@@ -162,7 +162,7 @@ void TestPlanner::undoWorksWhileTheEditedFieldHasFocus()
 void TestPlanner::scalingTitleSpeaksOfThePlan()
 {
     Fixture f;
-    const ScalingPoint *strong = f.document.estimate().scaling.planStrong();
+    const ScalingPoint *strong = f.document.estimate().scaling->planStrong();
     QVERIFY(strong);
     QCOMPARE(strong->workers, 8);
     QCustomPlot *plot = f.window.scaling()->plot();
@@ -175,7 +175,7 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
     plan.training.recompute = Recompute::Full;
     f.document.setPlan(plan);
     QVERIFY(f.document.estimate().valid);
-    QVERIFY(f.document.estimate().scaling.planStrong() || f.document.estimate().scaling.planWeak());
+    QVERIFY(f.document.estimate().scaling->planStrong() || f.document.estimate().scaling->planWeak());
     bool ringed = false;
     for (int g = 0; g < plot->graphCount(); ++g)
         if (plot->graph(g)->name().startsWith(QStringLiteral("this plan (144 replicas)")))
@@ -185,12 +185,12 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
     // title says why and the efficiency axis shows the whole curve.
     f.document.setPlan(test::examplePlan("llama2-7b-deepspeed-zero2-8-a100"));
     double most = 0;
-    for (const ScalingPoint &p : f.document.estimate().scaling.weak)
+    for (const ScalingPoint &p : f.document.estimate().scaling->weak)
         most = std::max(most, p.efficiency);
     QVERIFY2(most > 1.0 && most < 1.02, qPrintable(QString::number(most)));
     // The title names the peak and where it is, not only "over 100%" beside the plan's own (lower) figure.
     std::int64_t at = 0;
-    for (const ScalingPoint &p : f.document.estimate().scaling.weak)
+    for (const ScalingPoint &p : f.document.estimate().scaling->weak)
         if (p.efficiency == most)
             at = p.workers;
     const QString peak = QStringLiteral("%1 at %2 replicas, over 100% as ZeRO shards the optimizer step")

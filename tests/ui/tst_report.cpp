@@ -247,8 +247,8 @@ private slots:
             QCOMPARE(roofline[i + 1][6].toDouble(), e.step.ops[i].seconds);
         }
         const std::vector<QStringList> scaling = parseCsv(c.scaling.exportCsv());
-        QCOMPARE(scaling.size(), e.scaling.strong.size() + e.scaling.weak.size() + 1);
-        QCOMPARE(scaling[1][3].toDouble(), e.scaling.strong.front().speedup);
+        QCOMPARE(scaling.size(), e.scaling->strong.size() + e.scaling->weak.size() + 1);
+        QCOMPARE(scaling[1][3].toDouble(), e.scaling->strong.front().speedup);
         const std::vector<QStringList> pipeline = parseCsv(c.pipeline.exportCsv());
         // The whole step: every schedule op, then each stage's data-parallel sync and optimizer update.
         QCOMPARE(pipeline.size(), e.step.pipeline.ops.size() + 2 * std::size_t(e.step.stages.size()) + 1);

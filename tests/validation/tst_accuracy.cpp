@@ -219,10 +219,10 @@ void TestAccuracy::deviceWithoutRunsIsNotValidated()
     const Plan plan = examplePlan("llama2-7b-16-mi300x");
     const Estimate e = detailed(plan);
     QVERIFY(e.valid);
-    QVERIFY(e.accuracy.assessed);
-    QVERIFY(!e.accuracy.validated);
-    QVERIFY(std::find(e.accuracy.outside.begin(), e.accuracy.outside.end(), AccuracyDimension::Device) != e.accuracy.outside.end());
-    QVERIFY(e.accuracy.band80 > e.accuracy.expectedError);
+    QVERIFY(detailsOf(e).accuracy.assessed);
+    QVERIFY(!detailsOf(e).accuracy.validated);
+    QVERIFY(std::find(detailsOf(e).accuracy.outside.begin(), detailsOf(e).accuracy.outside.end(), AccuracyDimension::Device) != detailsOf(e).accuracy.outside.end());
+    QVERIFY(detailsOf(e).accuracy.band80 > detailsOf(e).accuracy.expectedError);
     // Nor on a device the user defines (New Accelerator), though its efficiencies are the A100's.
     QVERIFY(io::customDeviceTemplate().generation.empty());
 }
@@ -231,12 +231,12 @@ void TestAccuracy::megatronOnHopperIsValidated()
 {
     // Llama 3 70B on 512 H100 with Megatron-Core: dgxc's H100 recipes are within a few per cent held out.
     const Estimate e = detailed(examplePlan("llama3-70b-512-h100"));
-    QVERIFY(e.accuracy.validated);
-    QVERIFY(e.accuracy.outside.empty());
-    QCOMPARE(e.accuracy.comparableRuns, kNearestComparable);
-    QVERIFY(e.accuracy.band80 > 0.02 && e.accuracy.band80 < 0.15);
-    QVERIFY(e.accuracy.expectedError < e.accuracy.band80);
-    QVERIFY(e.accuracy.sources.size() >= 2);
+    QVERIFY(detailsOf(e).accuracy.validated);
+    QVERIFY(detailsOf(e).accuracy.outside.empty());
+    QCOMPARE(detailsOf(e).accuracy.comparableRuns, kNearestComparable);
+    QVERIFY(detailsOf(e).accuracy.band80 > 0.02 && detailsOf(e).accuracy.band80 < 0.15);
+    QVERIFY(detailsOf(e).accuracy.expectedError < detailsOf(e).accuracy.band80);
+    QVERIFY(detailsOf(e).accuracy.sources.size() >= 2);
 }
 
 void TestAccuracy::estimateJsonCarriesTheBand()

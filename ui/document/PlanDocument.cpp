@@ -15,7 +15,8 @@ namespace trainplan {
 PlanDocument::PlanDocument(const Catalog &catalog, QObject *parent)
     : ChartSource(parent), m_catalog(catalog)
 {
-    m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    m_advice = advise(m_plan, m_catalog, m_estimate);
     m_estimateCount = 1;
     m_problems = io::estimateProblems(m_estimate);
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, [this](bool clean) { emit modifiedChanged(!clean); });
@@ -98,7 +99,8 @@ void PlanDocument::setPlan(const Plan &plan)
         return;
     const PlanDiff diff = diffPlans(m_plan, next);
     m_plan = std::move(next);
-    m_estimate = estimateWithAdvice(m_plan, m_catalog);
+    m_estimate = trainplan::estimate(m_plan, m_catalog);
+    m_advice = advise(m_plan, m_catalog, m_estimate);
     ++m_estimateCount;
     m_problems = io::estimateProblems(m_estimate);
     // Structure first (views keep one item per group), then values, then what depends on the estimate.
@@ -122,7 +124,7 @@ void PlanDocument::pinBaseline()
 
 void PlanDocument::setBaseline(const Plan &plan, const QString &label)
 {
-    m_baseline = Baseline{plan, estimateWithAdvice(plan, m_catalog), label};
+    m_baseline = Baseline{plan, trainplan::estimate(plan, m_catalog), label};
     emit baselineChanged();
 }
 

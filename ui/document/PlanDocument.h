@@ -28,6 +28,8 @@ public:
     const Catalog &catalog() const { return m_catalog; }
     const Plan &plan() const override { return m_plan; }
     const Estimate &estimate() const override { return m_estimate; }
+    /// The diagnostic map's interventions and the suggested change for the plan (core/advice).
+    const Advice &advice() const { return m_advice; }
     /// The estimate's problems in words (validation, the mixed-cluster note, placement flags), made once per
     /// change for every view.
     const Problems &problems() const override { return m_problems; }
@@ -104,6 +106,7 @@ private:
     const Catalog &m_catalog;
     Plan m_plan;
     Estimate m_estimate;
+    Advice m_advice;
     int m_estimateCount = 0;
     Problems m_problems;
     std::optional<SearchBest> m_searchBest;

@@ -34,6 +34,8 @@ struct Context
     const PlanDocument &document;
     const Plan &plan;
     const Estimate &e;
+    const EstimateDetails &details; ///< the window's estimate always has them (detailsOf)
+    const Advice &advice;
     const Catalog &catalog;
     const DeviceSpec &device;
     ReportCharts &charts;
@@ -64,7 +66,7 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     const Estimate &e = c.e;
     const StepEstimate &st = e.step;
     const ParallelConfig &par = c.plan.parallel;
-    const Intervention *suggestion = e.advice.suggestion();
+    const Intervention *suggestion = c.advice.suggestion();
     flow.space(120);
     flow.html(QStringLiteral("<p style=\"font-size:26pt; font-weight:bold; color:#1f3a5f\">%1</p>"
                              "<p style=\"font-size:16pt\">%2</p>")
@@ -93,11 +95,11 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     flow.html(htmlFacts({
         {QObject::tr("Fits in memory"),
          e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
-        {QObject::tr("Step time"),
-         fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
+        {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") +
+                                       io::accuracyBandText(c.details.accuracy).toHtmlEscaped()},
         {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0)) +
-                                        QLatin1Char(' ') + io::accuracyBandText(e.accuracy).toHtmlEscaped()},
-        {QObject::tr("How far off"), io::accuracySummary(e.accuracy).toHtmlEscaped()},
+                                        QLatin1Char(' ') + io::accuracyBandText(c.details.accuracy).toHtmlEscaped()},
+        {QObject::tr("How far off"), io::accuracySummary(c.details.accuracy).toHtmlEscaped()},
         {QObject::tr("MFU / HFU"), pct(st.mfu) + QStringLiteral(" / ") + pct(st.hfu)},
         {QObject::tr("Limiting resource"),
          QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
@@ -241,12 +243,12 @@ void precisionSection(PageFlow &flow, const Context &c)
     const ParallelConfig &par = c.plan.parallel;
     flow.heading(QObject::tr("2. Precision policy"));
     QList<QStringList> rows;
-    for (const PrecisionRow &r : c.e.precision.rows)
+    for (const PrecisionRow &r : c.details.precision.rows)
         rows << QStringList{text(r.tensor), text(r.held), text(r.computed), text(r.communicated), text(r.note)};
     flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"),
                          QObject::tr("Communicated"), QObject::tr("Note")},
                         rows));
-    flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.e.precision.lossScaling)));
+    flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.details.precision.lossScaling)));
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     flow.html(QObject::tr(
                   "<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
@@ -488,8 +490,8 @@ void scalingSection(PageFlow &flow, const Context &c)
                 return &p;
         return nullptr;
     };
-    const ScalingPoint *strong = at(c.e.scaling.strong);
-    const ScalingPoint *weak = at(c.e.scaling.weak);
+    const ScalingPoint *strong = at(scalingOf(c.e).strong);
+    const ScalingPoint *weak = at(scalingOf(c.e).weak);
     const QString replica = par.context > 1 ? QObject::tr("tensor %1 × pipeline %2 × context %3 = %4 GPUs")
                                                   .arg(par.tensor)
                                                   .arg(par.pipeline)
@@ -499,7 +501,7 @@ void scalingSection(PageFlow &flow, const Context &c)
                                                   .arg(par.tensor)
                                                   .arg(par.pipeline)
                                                   .arg(par.tensor * par.pipeline);
-    const std::int64_t base = c.e.scaling.baseWorkers();
+    const std::int64_t base = scalingOf(c.e).baseWorkers();
     const QString baseline =
         base > 1 ? QObject::tr("%1 replicas of %2 (the fewest that can run the plan%3), counted as linear up to "
                                "there; speedup S(W) = %1 × T(%1)/T(W)")
@@ -595,13 +597,13 @@ void adviceSection(PageFlow &flow, const Context &c)
     flow.heading(QObject::tr("9. Limiting resource and what to change"));
     flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>")
                   .arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
-    if (const Intervention *s = c.e.advice.suggestion())
+    if (const Intervention *s = c.advice.suggestion())
         flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
                       .arg(text(s->label), text(s->change), fmt::number(s->tokensPerSecond, 0),
                            fmt::number(s->speedup, 2), gib(s->peakBytes)));
     QList<QStringList> rows;
     QStringList notApplicable;
-    for (const Intervention &in : c.e.advice.interventions) {
+    for (const Intervention &in : c.advice.interventions) {
         if (!in.valid) {
             notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), text(in.invalidReason));
             continue;
@@ -834,7 +836,7 @@ QList<QStringList> communicationRows(const Context &c)
 {
     QList<QStringList> rows;
     rows << QStringList{
-        QObject::tr("Error band"), io::accuracySummary(c.e.accuracy).toHtmlEscaped(),
+        QObject::tr("Error band"), io::accuracySummary(c.details.accuracy).toHtmlEscaped(),
         QObject::tr("held-out errors of the published runs (resources/accuracy/heldout_runs.csv; docs/CALIBRATION.md, "
                     "\"Error bands\")")};
     rows << QStringList{
@@ -990,8 +992,8 @@ void planAppendix(PageFlow &flow, const Context &c)
 
 void writeReportSections(PageFlow &flow, const PlanDocument &document, ReportCharts &charts, const QDateTime &date)
 {
-    const Context c{document, document.plan(), document.estimate(), document.catalog(), *document.estimate().device,
-                    charts};
+    const Context c{document,          document.plan(),    document.estimate(),         detailsOf(document.estimate()),
+                    document.advice(), document.catalog(), *document.estimate().device, charts};
     titlePage(flow, c, date);
     comparisonSection(flow, c);
     modelSection(flow, c);

@@ -151,7 +151,7 @@ private:
     PlanDocument *m_document;
     /// Read at paint time from the document: the figure is right on first show, whatever was visible when
     /// the plan changed.
-    const std::vector<Intervention> &interventions() const { return m_document->estimate().advice.interventions; }
+    const std::vector<Intervention> &interventions() const { return m_document->advice().interventions; }
 };
 
 class DiagnosticMapPage : public LearnPage

@@ -36,7 +36,7 @@ public:
     }
     void refresh() override
     {
-        const PrecisionPolicy &policy = m_document->estimate().precision;
+        const PrecisionPolicy &policy = detailsOf(m_document->estimate()).precision;
         m_table->setRowCount(0);
         int row = 0;
         for (const PrecisionRow &r : policy.rows)

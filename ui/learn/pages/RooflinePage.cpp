@@ -70,8 +70,8 @@ public:
             const Estimate &e = m_document->estimate();
             if (!e.valid)
                 return;
-            m_peak->setValue(e.roofline.plan.peakFlops / units::Tera);
-            m_bandwidth->setValue(e.roofline.bandwidthBytesPerSecond / units::Tera);
+            m_peak->setValue(detailsOf(e).roofline.plan.peakFlops / units::Tera);
+            m_bandwidth->setValue(detailsOf(e).roofline.bandwidthBytesPerSecond / units::Tera);
         });
         draw();
     }
@@ -168,8 +168,8 @@ private:
             ops->setLineStyle(QCPGraph::lsNone);
             ops->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, chartstyle::series(0, palette()), 6));
             // Each kernel at the fraction of its own device's roof it reaches, under the ceilings set here.
-            const double devicePeak = e.roofline.plan.peakFlops;
-            const double deviceBandwidth = e.roofline.bandwidthBytesPerSecond;
+            const double devicePeak = detailsOf(e).roofline.plan.peakFlops;
+            const double deviceBandwidth = detailsOf(e).roofline.bandwidthBytesPerSecond;
             for (const Op &op : e.step.ops) {
                 if (op.flops <= 0 || op.bytes <= 0 || op.seconds <= 0)
                     continue;
