@@ -399,7 +399,11 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
 /// model chunk for the activations (_prepare_forward_infra) and for their gradients (_create_grad_recv_info),
 /// kept across steps, and holds each in-flight micro-batch's output in its fwd_cache until that backward
 /// (torch/distributed/pipelining/stage.py); the received activations of the micro-batches in flight are the
-/// first layer's inputs, which the activations already count.
+/// first layer's inputs, which the activations already count. With training.keep_pipeline_outputs the last
+/// stage also keeps every micro-batch's output, the model's 16-bit logits (its vocabulary share under loss
+/// parallel), in output_chunks for the step's merged output (forward_one_chunk: "Prepare for final output
+/// merge or reduction"; step() returns _merge_outputs(output_chunks)): at its last backward the other m - 1
+/// are still held.
 double pipelineBufferBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
 {
     if (plan.training.framework != Framework::Fsdp)
@@ -409,7 +413,11 @@ double pipelineBufferBytes(const Plan &plan, const StageInputs &in, const StageM
     const double m = double(plan.microbatches()) * v, inFlight = st.activations.microbatchesInFlight * v;
     const bool receives = st.stage > 0 || v > 1, sends = st.stage < p - 1 || v > 1;
     const double buffers = (receives ? m - inFlight : 0.0) + (sends ? m + inFlight : 0.0);
-    return std::max(buffers, 2.0) * in.boundaryTensor;
+    const double keptOutputs = plan.training.keepPipelineOutputs && p > 1 && st.stage == p - 1
+                                   ? (double(plan.microbatches()) - 1.0) *
+                                         activationElementBytes(plan.training.precision) * logitsPerMicrobatch(plan)
+                                   : 0.0;
+    return std::max(buffers, 2.0) * in.boundaryTensor + keptOutputs;
 }
 
 /// The device's extras outside the caching allocator: the same in both phases.

@@ -145,6 +145,10 @@ struct TrainingConfig
             return compile ? LossKernel::Fused : LossKernel::Eager;
         return LossKernel::InPlace;
     }
+    /// PyTorch's pipelining (framework fsdp) keeps every micro-batch's last-stage output, the logits, until the
+    /// step ends, for the output step() returns: torch before pytorch/pytorch#165822, and torchtitan until it
+    /// passed return_outputs=False (e5ef99aa, October 2025: "Update PP to release memory earlier").
+    bool keepPipelineOutputs = false;
     /// PyTorch frameworks without torch.compile: the RMSNorm runs as one fused kernel (torchtitan's
     /// norm_type "fused_rmsnorm", a Triton kernel) while the other element-wise chains stay eager.
     bool fusedNorm = false;

@@ -246,6 +246,8 @@ const std::array kKeys{
             .choices = choicesOf<MasterFormat>, .access = field<&Plan::training, &T::masterWeights>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<LossKernel>, .access = field<&Plan::training, &T::lossKernel>()},
+    PlanKey{.path = "training.keep_pipeline_outputs", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::keepPipelineOutputs>()},
     PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .searchDimension = true, .editor = KeyEditor::Choice,
             .choices = choicesOf<CudaGraphs>, .access = field<&Plan::training, &T::cudaGraphs>()},
     PlanKey{.path = "training.fused_expert_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
@@ -483,6 +485,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
+    if (path == "training.keep_pipeline_outputs")
+        return plan.training.framework == Framework::Fsdp && plan.parallel.pipeline > 1;
     if (path == "training.fused_norm")
         return plan.training.framework != Framework::Megatron && !plan.training.fusesElementwise();
     if (path == "training.attention_kernel")

@@ -472,6 +472,16 @@ const std::array kWords{
                  "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes); "
                  "auto: inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
+    KeyWords{.path = "training.keep_pipeline_outputs",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Keep pipeline outputs"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "kept pipeline outputs"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "PyTorch's pipelining keeps every micro-batch's last-stage output (the 16-bit logits) until the step "
+                 "ends, for the merged output step() returns (torch/distributed/pipelining stage.py, output_chunks); "
+                 "torchtitan before e5ef99aa (October 2025) did, today it passes return_outputs=False"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch's pipelining (\"fsdp\" with pipeline stages)")},
     KeyWords{
         .path = "training.cuda_graphs",
         .label =

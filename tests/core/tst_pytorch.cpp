@@ -322,6 +322,30 @@ private slots:
         QCOMPARE(m.stages.back().otherTerm(OtherTerm::LossWorkspace), 8.0 * logits);
     }
 
+    // PyTorch's pipelining before pytorch/pytorch#165822 (torchtitan until e5ef99aa, October 2025) keeps every
+    // micro-batch's last-stage output for the merged output step() returns: Table 5's 405B, 8 micro-batches of
+    // 4 x 8,192 tokens, holds at its last backward the other 7 micro-batches' BF16 logits, each its eighth of
+    // the 128,256-entry vocabulary under loss parallel: 7 x 2 x 32,768 x 16,032 bytes = 6.85 GiB, on the last
+    // stage only and only where the key says so.
+    void lastStageKeepsEveryMicrobatchOutput()
+    {
+        Plan plan = titan405b();
+        const auto buffers = [](const Plan &p, bool last) {
+            const MemoryEstimate m = run(p).memory;
+            return (last ? m.stages.back() : m.stages.front()).otherTerm(OtherTerm::PipelineBuffers);
+        };
+        const double without = buffers(plan, true), firstWithout = buffers(plan, false);
+        plan.training.keepPipelineOutputs = true;
+        const double logits = 4.0 * 8192 * 128256 / 8;
+        QCOMPARE(buffers(plan, true) - without, 7 * 2.0 * logits);
+        QCOMPARE(buffers(plan, false), firstWithout);
+        plan.training.framework = Framework::Megatron; // Megatron-Core keeps no outputs
+        plan.parallel.zeroStage = 1;
+        const double megatron = buffers(plan, true);
+        plan.training.keepPipelineOutputs = false;
+        QCOMPARE(buffers(plan, true), megatron);
+    }
+
     // PyTorch's tensor parallelism with sequence parallelism saves what each column-parallel linear was given,
     // the all-gathered sequence; Megatron-Core saves the shard (Korthikanti et al. 2022, Sec. 4.2.2). Per
     // layer, the QKV and MLP inputs: 2 q s b h whole instead of 2 q s b h / t; the two norm inputs stay

@@ -308,6 +308,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
             plan.training.recomputeInterval = 2;
         } else
             plan.training.recompute = Recompute::None;
+        // Every commit these rows ran (0413364, 9dec370, e7c0cae) is before torchtitan's e5ef99aa (October 2025,
+        // "Update PP to release memory earlier"), which first passed return_outputs=False: the last stage kept
+        // each micro-batch's logits until the step's end.
+        plan.training.keepPipelineOutputs = true;
         if (pp > 1) {
             // As many micro-batches as stages, of local / pp sequences; two stages per rank when interleaved.
             plan.training.microBatch = std::max<std::int64_t>(1, local / pp);
