@@ -15,7 +15,8 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("import"),
         QStringLiteral(
             "A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
-            "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml), a DeepSpeed "
+            "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml) or saved configuration "
+            "(.json), a DeepSpeed "
             "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
             "length) is an error naming each key: give it with --set, or take the built-in example's "
             "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n") +

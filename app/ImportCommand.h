@@ -1,7 +1,7 @@
 #pragma once
-// `trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]`: a plan from a Hugging Face config.json,
-// a Megatron-LM script or argument file, a NeMo recipe, a torchtitan job file and a DeepSpeed config
-// (io/interop/Import.h). The plan goes to standard output or -o; what was read, assumed and not understood to
+// `trainplan import FILE... [--set KEY=VALUE,...] [-o PLAN.json]`: a plan from a Hugging Face config.json, a
+// Megatron-LM script or argument file, a NeMo recipe, a torchtitan job file or saved configuration and a DeepSpeed
+// config (io/interop/Import.h). The plan goes to standard output or -o; what was read, assumed and not understood to
 // standard error.
 
 #include <QStringList>

@@ -54,9 +54,9 @@ DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
     m_import = new QAction(tr("&Import Configuration…"), this);
     m_import->setObjectName(QStringLiteral("importConfiguration"));
     m_import->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
-    m_import->setStatusTip(
-        tr("A plan from a Hugging Face config.json, a Megatron-LM script, a NeMo recipe, a torchtitan job file or "
-           "a DeepSpeed config (several at once: the model from one, the launch from another)"));
+    m_import->setStatusTip(tr("A plan from a Hugging Face config.json, a Megatron-LM script, a NeMo recipe, a "
+                              "torchtitan job file or saved configuration, or "
+                              "a DeepSpeed config (several at once: the model from one, the launch from another)"));
     connect(m_import, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             m_dialogParent, tr("Import Configuration"), QString(),

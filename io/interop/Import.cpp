@@ -39,6 +39,9 @@ ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
     const QJsonDocument doc = QJsonDocument::fromJson(relaxedJson(bytes));
     if (doc.isObject()) {
         const QJsonObject o = doc.object();
+        // torchtitan's saved job configuration (--debug.save_config_file: Trainer.Config.to_dict()).
+        if (o.contains(QLatin1String("model_spec")) && o.contains(QLatin1String("parallelism")))
+            return ImportFormat::Torchtitan;
         if (o.contains(QLatin1String("zero_optimization")) ||
             o.contains(QLatin1String("train_micro_batch_size_per_gpu")) ||
             o.contains(QLatin1String("train_batch_size")))
@@ -428,7 +431,8 @@ FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat
     out.errors.push_back(
         {name, 0,
          QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
-                        "argument file, a NeMo recipe .yaml, a torchtitan .toml or a DeepSpeed .json)")});
+                        "argument file, a NeMo recipe .yaml, a torchtitan .toml or saved configuration .json or a "
+                        "DeepSpeed .json)")});
     return out;
 }
 

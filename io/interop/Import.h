@@ -1,13 +1,12 @@
 #pragma once
-// Plans from the files users already have: a Hugging Face config.json (the model), a Megatron-LM launch
-// script or argument file, a NeMo / Megatron-Bridge recipe (YAML), a torchtitan job file (TOML) and a
-// DeepSpeed config (JSON), combined into one plan. Every key read is reported with its file and line;
-// keys not understood are warnings with file and line; two files that disagree on a key are an error that
-// names both; a file that gives no key is an error. What the plan needs and no file gives (the device, the
-// node count, the global batch, the model, its sequence length) is an error naming each key unless the
-// built-in example plan's values are asked for (ImportOptions::assumeExample; then listed as assumptions);
-// everything else takes the plan format's documented defaults (docs/PLAN_FORMAT.md), not the example's.
-// Exports go the other way (io/interop/Export.h).
+// Plans from the files users already have: a Hugging Face config.json (the model), a Megatron-LM launch script or
+// argument file, a NeMo / Megatron-Bridge recipe (YAML), a torchtitan job file (TOML) or saved configuration (JSON)
+// and a DeepSpeed config (JSON), combined into one plan. Every key read is reported with its file and line; keys not
+// understood are warnings with file and line; two files that disagree on a key are an error that names both; a file
+// that gives no key is an error. What the plan needs and no file gives (the device, the node count, the global
+// batch, the model, its sequence length) is an error naming each key unless the built-in example plan's values are
+// asked for (ImportOptions::assumeExample; then listed as assumptions); everything else takes the plan format's
+// documented defaults (docs/PLAN_FORMAT.md), not the example's. Exports go the other way (io/interop/Export.h).
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -3,9 +3,13 @@
 #include "io/interop/ImportReaders.h"
 #include "io/interop/TorchtitanNames.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
 
 #include <toml++/toml.h>
+
+#include <cmath>
 
 namespace trainplan::io::reading {
 
@@ -176,6 +180,23 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
                         QStringLiteral("training.global_batch_size -1")});
 }
 
+/// A pipeline's micro-batches per step (parallelism.num_pp_microbatches, the saved configuration's name): with
+/// no global batch given, each data-parallel rank runs that many micro-batches a step.
+void torchtitanPipelineMicrobatches(const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto count = findLeaf(leaves, "parallelism.num_pp_microbatches");
+    const auto global = findLeaf(leaves, "training.global_batch_size");
+    if (count == leaves.end() || count->value.toDouble() <= 1 ||
+        (global != leaves.end() && global->value.toDouble() > 0))
+        return;
+    for (ImportedKey &k : out.keys)
+        if (k.path == QLatin1String("derived.gradient_accumulation")) {
+            k.value = count->value.toDouble();
+            k.line = count->line;
+            k.source = count->name;
+        }
+}
+
 /// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
 /// kMaxTomlKeyDepth parts, or 0: toml++ nests a table per part by recursion, and thirty thousand parts exhaust
 /// its stack. A job file's keys have two or three.
@@ -217,18 +238,16 @@ int tooDeepTomlKey(const QByteArray &bytes)
     return 0;
 }
 
-} // namespace
-
-FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
+/// A torchtitan job file (TOML, torchtitan until 9810191b, February 2026) as leaves; false (with the error)
+/// when it is not one.
+bool jobFileLeaves(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
 {
-    FileImport out;
-    out.format = ImportFormat::Torchtitan;
     if (const int line = tooDeepTomlKey(bytes)) {
         out.errors.push_back(
             {file, line,
              QStringLiteral("a key of more than %1 dotted parts: not a job file (a job file's keys have two or three)")
                  .arg(kMaxTomlKeyDepth)});
-        return out;
+        return false;
     }
     toml::table parsed;
     try {
@@ -237,10 +256,171 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
         out.errors.push_back(
             {file, int(e.source().begin.line),
              QStringLiteral("not a TOML document: %1").arg(QString::fromStdString(std::string(e.description())))});
-        return out;
+        return false;
     }
-    std::vector<Leaf> leaves;
     tomlLeaves(parsed, QString(), leaves);
+    return true;
+}
+
+/// The sections of a saved configuration that plan nothing: logging, data, checkpoints, the optimizer's
+/// hyperparameters, the model's own tree (its name and flavor give the preset).
+bool savedConfigIgnored(const QString &name)
+{
+    static const QRegularExpression ignored(
+        QStringLiteral("^(model_spec\\.model|profiler|metrics|tokenizer|dataloader|optimizer|lr_scheduler|checkpoint|"
+                       "comm|validator|debug|override|loss)(\\..*)?$|^(hf_assets_path|dump_folder)$|"
+                       "^training\\.(dtype|enable_cpu_offload|disable_cuda_graphs|gc_debug)$|"
+                       "^parallelism\\.(spmd_backend|enable_fsdp_symm_mem|"
+                       "module_fqns_per_model_part|pipeline_parallel_first_stage_less_layers|"
+                       "pipeline_parallel_last_stage_less_layers|pipeline_parallel_layers_per_stage|"
+                       "pipeline_parallel_schedule_csv|context_parallel_load_balancer|context_parallel_ptrr_mask_key)$|"
+                       "^compile\\.backend$"));
+    return ignored.match(name).hasMatch();
+}
+
+/// The activation checkpointing a saved configuration names by its config class's fields (to_dict writes the
+/// fields, not the class; torchtitan/distributed/activation_checkpoint.py): null none, SelectiveAC's
+/// force_recompute_mm_shapes_by_fqns op-level selective, MemoryBudgetAC's memory_budget none the plan has,
+/// the base fields alone FullAC. As the job file's activation_checkpoint.mode and selective_ac_option.
+void savedCheckpointing(const QString &file, const QJsonValue &ac, int line, std::vector<Leaf> &leaves,
+                        FileImport &out)
+{
+    const QString mode = QStringLiteral("activation_checkpoint.mode");
+    if (ac.isNull()) {
+        leaves.push_back({mode, QStringLiteral("none"), line});
+        return;
+    }
+    const QJsonObject o = ac.toObject();
+    if (o.contains(QLatin1String("memory_budget"))) {
+        out.warnings.push_back({file, line,
+                                QStringLiteral("activation_checkpoint: memory-budget checkpointing (MemoryBudgetAC) "
+                                               "has no plan key; recomputation left at its default")});
+        return;
+    }
+    if (o.contains(QLatin1String("force_recompute_mm_shapes_by_fqns"))) {
+        leaves.push_back({mode, QStringLiteral("selective"), line});
+        leaves.push_back({QStringLiteral("activation_checkpoint.selective_ac_option"), QStringLiteral("op"), line});
+    } else {
+        leaves.push_back({mode, QStringLiteral("full"), line});
+    }
+}
+
+/// A whole number of sequences in a token count; 0 (with an error naming the key) when it is not one.
+int sequencesIn(const QString &file, const Leaf &tokens, double sequenceLength, FileImport &out)
+{
+    const double n = tokens.value.toDouble() / sequenceLength;
+    if (n >= 1 && n == std::floor(n) && n <= 1e9)
+        return int(n);
+    out.errors.push_back({file, tokens.line,
+                          QStringLiteral("%1 (%2) must be a whole number of training.max_context_length (%3) sequences")
+                              .arg(tokens.name, leafText(tokens.value))
+                              .arg(sequenceLength)});
+    return 0;
+}
+
+/// The batch of a saved configuration: num_tokens_per_microbatch_per_dp_rank tokens per data-parallel rank and
+/// forward (a micro-batch of that many sequences of max_context_length), num_tokens_per_train_step the global
+/// batch's tokens, -1 meaning a micro-batch per pipeline micro-batch (num_pp_microbatches) on each rank
+/// (torchtitan/config/configs.py, TrainingConfig). As the job file's local and global batch; false when a count
+/// is not whole sequences.
+bool savedBatch(const QString &file, std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto length = findLeaf(leaves, "training.max_context_length");
+    const double s = length != leaves.end() && length->value.toDouble() >= 1 ? length->value.toDouble() : 2048.0;
+    const auto perRank = findLeaf(leaves, "training.num_tokens_per_microbatch_per_dp_rank");
+    const auto perStep = findLeaf(leaves, "training.num_tokens_per_train_step");
+    std::vector<Leaf> batch;
+    if (perRank != leaves.end()) {
+        const int micro = sequencesIn(file, *perRank, s, out);
+        if (micro == 0)
+            return false;
+        batch.push_back({QStringLiteral("training.local_batch_size"), micro, perRank->line});
+    }
+    if (perStep != leaves.end() && perStep->value.toDouble() > 0) {
+        const int global = sequencesIn(file, *perStep, s, out);
+        if (global == 0)
+            return false;
+        batch.push_back({QStringLiteral("training.global_batch_size"), global, perStep->line});
+    }
+    if (length != leaves.end())
+        batch.push_back({QStringLiteral("training.seq_len"), length->value, length->line});
+    leaves.insert(leaves.end(), batch.begin(), batch.end());
+    return true;
+}
+
+/// torchtitan's saved job configuration: since its configuration became Python (9810191b, February 2026) a run
+/// writes it out as JSON, Trainer.Config.to_dict(), with --debug.save_config_file (and logs the same with
+/// --debug.print_config; torchtitan/trainer.py, maybe_log). Its leaves in the job file's names: model_spec's
+/// name and flavor as model.*, the batch from its token counts, the checkpointing from its config class,
+/// compile.enable_async_tensor_parallel as the older parallelism key, compile.components as one list; false
+/// (with the error) when it is not such a file.
+bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+{
+    if (refuseDuplicateKey(file, bytes, out))
+        return false;
+    QJsonParseError error{};
+    const QJsonDocument doc = QJsonDocument::fromJson(relaxedJson(bytes), &error);
+    if (!doc.isObject()) {
+        out.errors.push_back({file, 0, QStringLiteral("not a JSON object: %1").arg(error.errorString())});
+        return false;
+    }
+    const QJsonObject root = doc.object();
+    std::vector<Leaf> all;
+    jsonLeaves(root, QString(), bytes, all);
+    for (Leaf &leaf : all) {
+        if (leaf.name == QLatin1String("model_spec.name") || leaf.name == QLatin1String("model_spec.flavor"))
+            leaf.name.replace(QLatin1String("model_spec."), QLatin1String("model."));
+        else if (leaf.name == QLatin1String("compile.enable_async_tensor_parallel"))
+            leaf.name = QStringLiteral("parallelism.enable_async_tensor_parallel");
+        else if (leaf.name == QLatin1String("compile.components") && leaf.value.isArray()) {
+            QStringList parts;
+            for (const QJsonValue &v : leaf.value.toArray())
+                parts << v.toString();
+            leaf.value = parts.join(QLatin1Char(','));
+        }
+        if (leaf.name.startsWith(QLatin1String("activation_checkpoint")) ||
+            leaf.name == QLatin1String("parallelism.enable_sequence_parallel") ||
+            leaf.name.startsWith(QLatin1String("training.num_tokens")) ||
+            leaf.name == QLatin1String("training.max_context_length"))
+            continue; // read below
+        if (savedConfigIgnored(leaf.name))
+            out.notPlanned << leaf.name;
+        else
+            leaves.push_back(leaf);
+    }
+    // Sequence parallelism is part of torchtitan's tensor-parallel plan when enable_sequence_parallel says so
+    // (configs.py, ParallelismConfig): with one tensor rank there is none.
+    const auto sp = findLeaf(all, "parallelism.enable_sequence_parallel");
+    if (sp != all.end()) {
+        const auto tp = findLeaf(all, "parallelism.tensor_parallel_degree");
+        const bool on = truthy(sp->value) && tp != all.end() && tp->value.toDouble() > 1;
+        out.keys.push_back({QStringLiteral("training.sequence_parallel"), on, file, sp->line, sp->name});
+    }
+    if (root.contains(QLatin1String("activation_checkpoint")))
+        savedCheckpointing(file, root.value(QLatin1String("activation_checkpoint")),
+                           lineOfKey(bytes, QStringLiteral("activation_checkpoint")), leaves, out);
+    std::vector<Leaf> batchLeaves;
+    for (const Leaf &leaf : all)
+        if (leaf.name.startsWith(QLatin1String("training.num_tokens")) ||
+            leaf.name == QLatin1String("training.max_context_length"))
+            batchLeaves.push_back(leaf);
+    if (!savedBatch(file, batchLeaves, out))
+        return false;
+    for (const Leaf &leaf : batchLeaves)
+        if (!leaf.name.startsWith(QLatin1String("training.num_tokens")) &&
+            leaf.name != QLatin1String("training.max_context_length"))
+            leaves.push_back(leaf);
+    if (root.contains(QLatin1String("model_spec")))
+        out.warnings.push_back(
+            {file, lineOfKey(bytes, QStringLiteral("model_spec")),
+             QStringLiteral("model_spec: its converters (float8, MXFP8, NVFP4 linears) are not read from a saved "
+                            "configuration; set training.precision if the run used one")});
+    return true;
+}
+
+/// A job file's or saved configuration's leaves to plan keys (the job file's names).
+void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
     QString name, flavor;
     int modelLine = 0;
     std::vector<Leaf> planned;
@@ -250,7 +430,8 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
                        "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
                        "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
-                       "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points)$|"
+                       "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
+                       "num_pp_microbatches)$|"
                        "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
     for (const Leaf &leaf : leaves) {
         if (leaf.name == QLatin1String("model.name"))
@@ -269,6 +450,7 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
     torchtitanBatch(file, leaves, out);
+    torchtitanPipelineMicrobatches(leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
@@ -278,6 +460,22 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
         out.warnings.push_back(
             {file, modelLine,
              QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+}
+
+} // namespace
+
+FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::Torchtitan;
+    std::vector<Leaf> leaves;
+    if (bytes.trimmed().startsWith('{')) {
+        if (!savedConfigLeaves(file, bytes, leaves, out))
+            return out;
+    } else if (!jobFileLeaves(file, bytes, leaves, out)) {
+        return out;
+    }
+    mapTorchtitanLeaves(file, leaves, out);
     return out;
 }
 

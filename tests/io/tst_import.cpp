@@ -3,7 +3,9 @@
 // understood are warnings with their line; two files that disagree are an error naming both; NeMo,
 // torchtitan and DeepSpeed files; the CLI's output and exit codes.
 
+#include <QFile>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QDir>
 #include <QRegularExpression>
@@ -479,6 +481,56 @@ private slots:
         QCOMPARE(r.plan->training.recompute, Recompute::Ops);
         QCOMPARE(r.plan->model.seqLen, 8192);
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
+    }
+
+    // torchtitan's saved job configuration (since 9810191b, February 2026, its configuration is Python; a run
+    // writes Trainer.Config.to_dict() as JSON with --debug.save_config_file, torchtitan/trainer.py maybe_log).
+    // The test file follows torchtitan b5bcd76c6's dataclasses (configs.py, trainer.py, activation_checkpoint.py)
+    // for llama3_8b with tensor 2, pipeline 2 (Interleaved1F1B, 4 micro-batches) and FSDP 16.
+    void torchtitanSavedConfiguration()
+    {
+        const QStringList sets{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=8")};
+        const io::ImportResult r = io::importFiles({data("torchtitan_saved_config_llama3_8b.json")}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.presetId, std::string("llama3-8b"));  // model_spec name "llama3", flavor "8B"
+        QCOMPARE(r.plan->model.seqLen, 8192);                        // training.max_context_length
+        QCOMPARE(r.plan->training.microBatch, 2);                    // 16,384 tokens per micro-batch and rank
+        QCOMPARE(r.plan->training.globalBatch, 2 * 16 * 4);          // -1: micro-batch x FSDP 16 x 4 PP micro-batches
+        QCOMPARE(r.plan->parallel.tensor, 2);
+        QCOMPARE(r.plan->parallel.pipeline, 2);
+        QCOMPARE(r.plan->parallel.data, 16);
+        QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(r.plan->training.sequenceParallel);                  // enable_sequence_parallel with 2 tensor ranks
+        QVERIFY(r.plan->parallel.tensorCommOverlap);                 // compile.enable_async_tensor_parallel
+        QVERIFY(r.plan->training.compile);
+        QCOMPARE(r.plan->training.lossKernelInEffect(), LossKernel::Fused); // "loss" in compile.components
+        QCOMPARE(r.plan->training.recompute, Recompute::Ops);       // SelectiveAC's fields
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(),
+                            [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("converters")); }));
+
+        // The checkpointing class by its fields: null none, the base fields FullAC; a token count that is not whole
+        // sequences is an error naming the key.
+        QFile file(data("torchtitan_saved_config_llama3_8b.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        const auto importWith = [&](const QJsonObject &o) {
+            return io::importContents({{QStringLiteral("job_config.json"), QJsonDocument(o).toJson()}}, sets,
+                                      io::builtinCatalog());
+        };
+        root[QStringLiteral("activation_checkpoint")] = QJsonValue::Null;
+        QCOMPARE(importWith(root).plan->training.recompute, Recompute::None);
+        root[QStringLiteral("activation_checkpoint")] =
+            QJsonObject{{"preserve_rng_state", true}, {"determinism_check", "default"}, {"debug", false}};
+        QCOMPARE(importWith(root).plan->training.recompute, Recompute::Full);
+        QJsonObject training = root[QStringLiteral("training")].toObject();
+        training[QStringLiteral("num_tokens_per_microbatch_per_dp_rank")] = 12000;
+        root[QStringLiteral("training")] = training;
+        const io::ImportResult bad = importWith(root);
+        QVERIFY(!bad.ok());
+        QVERIFY2(io::importReport(bad).contains(QLatin1String("training.num_tokens_per_microbatch_per_dp_rank (12000) must be a "
+                                                              "whole number of training.max_context_length (8192) sequences")),
+                 qPrintable(io::importReport(bad)));
     }
 
     void unreadableAndUnknownFiles()
