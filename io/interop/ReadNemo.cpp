@@ -60,7 +60,15 @@ void yamlLeaves(const YAML::Node &node, const QString &prefix, std::vector<Leaf>
 {
     if (walk.over(node, depth))
         return;
-    if (node.IsMap()) {
+    if (node.IsMap() && node["_target_"] && (node["_name_"] || (node["_call_"] && node.size() == 2))) {
+        // Megatron-Bridge's saved run configuration (run_config.yaml, written with Megatron-LM's safe YAML
+        // representers, megatron/training/config/yaml_utils.py): an enum as {_target_, _call_, _args_, _name_},
+        // a torch dtype as {_target_: "torch.bfloat16", _call_: false}. One value each: the enum's name, the
+        // dtype's.
+        const YAML::Node value = node["_name_"] ? node["_name_"] : node["_target_"];
+        if (value.IsScalar())
+            leaves.push_back({prefix, yamlScalar(QString::fromStdString(value.Scalar())), node.Mark().line + 1});
+    } else if (node.IsMap()) {
         QSet<QString> keys;
         for (const auto &entry : node) {
             const QString key = yamlKey(entry.first);
@@ -175,6 +183,31 @@ void dropNemoBookkeeping(std::vector<Leaf> &leaves, FileImport &out)
 
 /// Megatron-Core's names, and NeMo's own: the trainer's devices, Apex's DistributedFusedAdam (NeMo 1's
 /// distributed_fused_adam: the state's and the gradient buffers' formats) and the precision plugin.
+/// Megatron-Bridge's mixed-precision recipe names: bf16_mixed, fp16_mixed, {bf16,fp16}_with_{fp8_delayed_scaling,
+/// fp8_current_scaling, mxfp8, fp8_subchannel_scaling, nvfp4}_mixed (and model-specific ones ending the same),
+/// hyphens or underscores.
+Convert bridgePrecision()
+{
+    return [](const QJsonValue &v) -> QJsonValue {
+        const QString name = v.toString().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
+        if (!name.endsWith(QLatin1String("_mixed")))
+            return QJsonValue(QJsonValue::Undefined);
+        if (name.contains(QLatin1String("nvfp4")))
+            return QStringLiteral("nvfp4");
+        if (name.contains(QLatin1String("mxfp8")))
+            return QStringLiteral("mxfp8");
+        if (name.contains(QLatin1String("fp8_subchannel")))
+            return QStringLiteral("fp8-blockwise");
+        if (name.contains(QLatin1String("fp8_delayed")) || name.contains(QLatin1String("fp8_current")))
+            return QStringLiteral("fp8");
+        if (name == QLatin1String("bf16_mixed"))
+            return QStringLiteral("bf16");
+        if (name == QLatin1String("fp16_mixed"))
+            return QStringLiteral("fp16");
+        return QJsonValue(QJsonValue::Undefined);
+    };
+}
+
 const std::map<QString, Rule> &nemoRules()
 {
     static const std::map<QString, Rule> nemo = [] {
@@ -187,6 +220,9 @@ const std::map<QString, Rule> &nemoRules()
                                                                                 {"bfloat16", "false"},
                                                                                 {"fp16", "false"},
                                                                                 {"float16", "false"}})});
+        // Megatron-Bridge's mixed-precision recipes by name (ConfigContainer.mixed_precision as a string;
+        // src/megatron/bridge/training/mixed_precision.py registers each with '_' and '-').
+        rules.emplace("mixed_precision", Rule{"training.precision", bridgePrecision()});
         rules.emplace("precision",
                       Rule{"training.precision",
                            oneOf({{"bf16-mixed", "bf16"}, {"bf16", "bf16"}, {"16-mixed", "fp16"}, {"32", "fp32"}})});
@@ -208,7 +244,10 @@ bool nemoIgnored(const QString &key)
                        "attention_type|persist_layer_norm|library|type|use_fast|model|"
                        "native_amp_.*|hysteresis|onnx_safe|apex_transformer_log_level|"
                        "use_cpu_initialization|deterministic_mode|sync_batch_comm|pre_process|"
-                       "post_process|layernorm_epsilon|do_layer_norm_weight_decay)$"));
+                       "post_process|layernorm_epsilon|do_layer_norm_weight_decay|"
+                       // Megatron-Bridge's run_config.yaml: the dtypes the precision recipe set, the run's bookkeeping
+                       "params_dtype|pipeline_dtype|autocast_dtype|train_iters|"
+                       "env_vars.*)$"));
     return ignoredName(key) || ignored.match(key).hasMatch();
 }
 

@@ -533,6 +533,41 @@ private slots:
                  qPrintable(io::importReport(bad)));
     }
 
+    // Megatron-Bridge's saved run configuration (run_config.yaml in each checkpoint): ConfigContainer's sections
+    // read by their Megatron-Core names, the attention backend as the enum Megatron-LM's YAML representer writes
+    // ({_target_, _call_, _args_: [5], _name_: auto}), the dtypes as _target_ maps (read, not planned) and the
+    // mixed-precision recipe by name (bf16_with_fp8_current_scaling_mixed: FP8).
+    void bridgeRunConfiguration()
+    {
+        const io::ImportResult r = io::importFiles({data("bridge_run_config_llama3_8b_fp8.yaml")},
+                                                   {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=4")},
+                                                   io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(r.warnings.empty());
+        QCOMPARE(r.plan->model.layers, 32);
+        QCOMPARE(r.plan->model.kvHeads, 8);
+        QCOMPARE(r.plan->parallel.tensor, 2);
+        QCOMPARE(r.plan->parallel.context, 2);
+        QCOMPARE(r.plan->parallel.data, 8);
+        QCOMPARE(r.plan->training.globalBatch, 128);
+        QVERIFY(r.plan->training.flashAttention);                    // AttnBackend.auto
+        QCOMPARE(r.plan->training.precision, Precision::FP8);        // the recipe and model.fp8
+        QVERIFY(r.plan->training.fp8ParamGather);
+        QCOMPARE(readKey(r, "training.flash_attention")->source, QStringLiteral("model.attention_backend"));
+        const std::pair<const char *, const char *> recipes[] = {{"bf16_mixed", "bf16"},
+                                                                 {"fp16-mixed", "fp16"},
+                                                                 {"bf16-with-mxfp8-mixed", "mxfp8"},
+                                                                 {"bf16_with_nvfp4_mixed", "nvfp4"},
+                                                                 {"bf16_with_fp8_delayed_scaling_mixed", "fp8"},
+                                                                 {"fp16_with_fp8_subchannel_scaling_mixed", "fp8-blockwise"}};
+        for (const auto &[recipe, precision] : recipes) {
+            const QByteArray yaml = QByteArray("mixed_precision: ") + recipe + '\n';
+            const io::FileImport f = io::importFile(QStringLiteral("run_config.yaml"), yaml, io::ImportFormat::NeMo);
+            QVERIFY2(f.keys.size() == 1 && f.keys.front().path == QLatin1String("training.precision"), recipe);
+            QCOMPARE(f.keys.front().value.toString(), QLatin1String(precision));
+        }
+    }
+
     void unreadableAndUnknownFiles()
     {
         io::ImportResult r = io::importFiles({QStringLiteral("/nonexistent/config.json")}, {}, io::builtinCatalog());
