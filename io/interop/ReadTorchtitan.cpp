@@ -197,6 +197,32 @@ void torchtitanPipelineMicrobatches(const std::vector<Leaf> &leaves, FileImport 
         }
 }
 
+/// The stages per rank of a multi-stage schedule: torchtitan builds two per rank unless
+/// pipeline_parallel_layers_per_stage says otherwise (torchtitan/distributed/pipeline_parallel.py at b5bcd76c6:
+/// "For multi-stage schedules, default is 2 virtual stages per rank"; pipelining_utils.py at 9dec370 the same).
+/// With layers per stage the count depends on the model's layers and the first and last stages' weights, which
+/// the plan has no key for: a warning says to set it.
+void torchtitanStagesPerRank(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto schedule = std::find_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("parallel.schedule") && k.value.toString() == QLatin1String("interleaved");
+    });
+    const auto pipeline = findLeaf(leaves, "parallelism.pipeline_parallel_degree");
+    if (schedule == out.keys.end() || pipeline == leaves.end() || pipeline->value.toDouble() <= 1)
+        return;
+    const auto perStage = findLeaf(leaves, "parallelism.pipeline_parallel_layers_per_stage");
+    if (perStage != leaves.end() && perStage->value.toDouble() >= 1) {
+        out.warnings.push_back({file, perStage->line,
+                                QStringLiteral("parallelism.pipeline_parallel_layers_per_stage %1: torchtitan makes "
+                                               "ceil((layers + 2) / %1) stages over the pipeline ranks; set "
+                                               "parallel.virtual_stages to that count / pipeline")
+                                    .arg(perStage->value.toDouble())});
+        return;
+    }
+    out.keys.push_back({QStringLiteral("parallel.virtual_stages"), 2, file, schedule->line,
+                        schedule->source + QStringLiteral(" (two stages per rank)")});
+}
+
 /// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
 /// kMaxTomlKeyDepth parts, or 0: toml++ nests a table per part by recursion, and thirty thousand parts exhaust
 /// its stack. A job file's keys have two or three.
@@ -272,7 +298,7 @@ bool savedConfigIgnored(const QString &name)
                        "^training\\.(dtype|enable_cpu_offload|disable_cuda_graphs|gc_debug)$|"
                        "^parallelism\\.(spmd_backend|enable_fsdp_symm_mem|"
                        "module_fqns_per_model_part|pipeline_parallel_first_stage_less_layers|"
-                       "pipeline_parallel_last_stage_less_layers|pipeline_parallel_layers_per_stage|"
+                       "pipeline_parallel_last_stage_less_layers|"
                        "pipeline_parallel_schedule_csv|context_parallel_load_balancer|context_parallel_ptrr_mask_key)$|"
                        "^compile\\.backend$"));
     return ignored.match(name).hasMatch();
@@ -431,7 +457,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
                        "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
-                       "num_pp_microbatches)$|"
+                       "num_pp_microbatches|pipeline_parallel_layers_per_stage)$|"
                        "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
     for (const Leaf &leaf : leaves) {
         if (leaf.name == QLatin1String("model.name"))
@@ -451,6 +477,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
     torchtitanCheckpointing(file, leaves, out);
     torchtitanBatch(file, leaves, out);
     torchtitanPipelineMicrobatches(leaves, out);
+    torchtitanStagesPerRank(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())

@@ -498,6 +498,8 @@ private slots:
         QCOMPARE(r.plan->training.globalBatch, 2 * 16 * 4);          // -1: micro-batch x FSDP 16 x 4 PP micro-batches
         QCOMPARE(r.plan->parallel.tensor, 2);
         QCOMPARE(r.plan->parallel.pipeline, 2);
+        QCOMPARE(r.plan->parallel.schedule, Schedule::Interleaved);
+        QCOMPARE(r.plan->parallel.virtualStages, 2);                 // a multi-stage schedule's default per rank
         QCOMPARE(r.plan->parallel.data, 16);
         QCOMPARE(r.plan->training.framework, Framework::Fsdp);
         QCOMPARE(r.plan->parallel.zeroStage, 3);
@@ -518,6 +520,16 @@ private slots:
             return io::importContents({{QStringLiteral("job_config.json"), QJsonDocument(o).toJson()}}, sets,
                                       io::builtinCatalog());
         };
+        QJsonObject parallelism = root[QStringLiteral("parallelism")].toObject();
+        parallelism[QStringLiteral("pipeline_parallel_layers_per_stage")] = 4;
+        root[QStringLiteral("parallelism")] = parallelism;
+        const io::ImportResult perStage = importWith(root); // ceil((32 + 2) / 4) = 9 stages: not whole per rank
+        QCOMPARE(perStage.plan->parallel.virtualStages, 1);
+        QVERIFY(std::any_of(perStage.warnings.begin(), perStage.warnings.end(), [](const io::ImportMessage &m) {
+            return m.text.contains(QLatin1String("pipeline_parallel_layers_per_stage 4"));
+        }));
+        parallelism.remove(QStringLiteral("pipeline_parallel_layers_per_stage"));
+        root[QStringLiteral("parallelism")] = parallelism;
         root[QStringLiteral("activation_checkpoint")] = QJsonValue::Null;
         QCOMPARE(importWith(root).plan->training.recompute, Recompute::None);
         root[QStringLiteral("activation_checkpoint")] =
