@@ -51,6 +51,12 @@ const std::map<QString, Rule> &torchtitanRules()
         {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
         {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
+        // float8 all-gather of FSDP's parameters: [float8] until 2025, then [quantize.linear.float8]
+        // (job_config.py at 238fa9953, Float8Linear.enable_fsdp_float8_all_gather).
+        {"float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
+        {"quantize.linear.float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
+        {"quantize.linear.float8.recipe_name",
+         {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
         });
         return r;
     }();
@@ -154,6 +160,8 @@ QString torchtitanPreset(const QString &name, const QString &flavor)
         return QStringLiteral("llama2-") + f;
     if (name == QLatin1String("deepseek_v3") && f == QLatin1String("671b"))
         return QStringLiteral("deepseek-v3");
+    if (name == QLatin1String("llama4") && f == QLatin1String("17bx128e")) // Llama 4 Maverick
+        return QStringLiteral("llama4-maverick");
     return {};
 }
 
@@ -221,6 +229,20 @@ void torchtitanStagesPerRank(const QString &file, const std::vector<Leaf> &leave
     }
     out.keys.push_back({QStringLiteral("parallel.virtual_stages"), 2, file, schedule->line,
                         schedule->source + QStringLiteral(" (two stages per rank)")});
+}
+
+/// Sequence parallelism: torchtitan's tensor-parallel plan shards the norms' sequence (SequenceParallel on
+/// attention_norm, ffn_norm and norm; parallelize.py apply_tp at 238fa9953) whenever the tensor degree is above
+/// one; a saved configuration says it itself (enable_sequence_parallel, read with it).
+void torchtitanSequenceParallel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto tp = findLeaf(leaves, "parallelism.tensor_parallel_degree");
+    if (tp == leaves.end() || tp->value.toDouble() <= 1 ||
+        std::any_of(out.keys.begin(), out.keys.end(),
+                    [](const ImportedKey &k) { return k.path == QLatin1String("training.sequence_parallel"); }))
+        return;
+    out.keys.push_back({QStringLiteral("training.sequence_parallel"), true, file, tp->line,
+                        tp->name + QStringLiteral(" (torchtitan's tensor-parallel plan)")});
 }
 
 /// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
@@ -458,7 +480,8 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
                        "num_pp_microbatches|pipeline_parallel_layers_per_stage)$|"
-                       "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$"));
+                       "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$|"
+                       "^quantize\\..*$"));
     for (const Leaf &leaf : leaves) {
         if (leaf.name == QLatin1String("model.name"))
             name = leaf.value.toString(), modelLine = leaf.line;
@@ -478,6 +501,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
     torchtitanBatch(file, leaves, out);
     torchtitanPipelineMicrobatches(leaves, out);
     torchtitanStagesPerRank(file, leaves, out);
+    torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())

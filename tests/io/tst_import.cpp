@@ -389,6 +389,48 @@ private slots:
         QVERIFY(planned >= 30);
     }
 
+    // torchtitan's last TOML job files (238fa99, the parent of 9810191b, which made them Python; SOURCES.md): each
+    // plans what it says (the preset by name and flavor, the layout, float8 with its FSDP all-gather, the
+    // checkpointing, sequence parallelism with tensor parallelism as torchtitan's TP plan applies it) or, for a
+    // model the catalog has no preset of, fails naming model.layers.
+    void torchtitanCorpus()
+    {
+        struct Expected
+        {
+            const char *file, *preset;
+            int tensor, pipeline;
+            Precision precision;
+            bool gather;
+            Recompute recompute;
+        };
+        const Expected planned[] = {
+            {"llama3_8b.toml", "llama3-8b", 1, 1, Precision::BF16, false, Recompute::Ops},
+            {"llama3_70b.toml", "llama3-70b", 8, 1, Precision::BF16, false, Recompute::Full},
+            {"llama3_405b.toml", "llama3.1-405b", 8, 1, Precision::FP8, true, Recompute::Full},
+            {"deepseek_v3_671b.toml", "deepseek-v3", 1, 1, Precision::BF16, false, Recompute::Ops},
+            {"llama4_17bx128e.toml", "llama4-maverick", 8, 4, Precision::BF16, false, Recompute::Full}};
+        const QStringList sets{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=64")};
+        for (const Expected &e : planned) {
+            const io::ImportResult r = io::importFiles({data("real/torchtitan/") + e.file}, sets, io::builtinCatalog());
+            QVERIFY2(r.ok(), qPrintable(QLatin1String(e.file) + ": " + io::importReport(r)));
+            QCOMPARE(r.plan->model.presetId, std::string(e.preset));
+            QCOMPARE(r.plan->parallel.tensor, std::int64_t(e.tensor));
+            QCOMPARE(r.plan->parallel.pipeline, std::int64_t(e.pipeline));
+            QCOMPARE(r.plan->training.precision, e.precision);
+            QCOMPARE(r.plan->training.fp8ParamGather, e.gather);
+            QCOMPARE(r.plan->training.recompute, e.recompute);
+            QCOMPARE(r.plan->training.sequenceParallel, e.tensor > 1);
+            QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+        }
+        for (const char *file : {"deepseek_v3_16b.toml", "llama4_17bx16e.toml", "qwen3_0.6b.toml", "qwen3_1.7b.toml", "qwen3_32b.toml"}) {
+            const io::ImportResult r = io::importFiles({data("real/torchtitan/") + file}, sets, io::builtinCatalog());
+            QVERIFY2(!r.ok() && io::importReport(r).contains(QLatin1String("model.layers")), file);
+            QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(),
+                                 [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("not a preset")); }),
+                     file);
+        }
+    }
+
     void megatronMoeFlags()
     {
         // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.
