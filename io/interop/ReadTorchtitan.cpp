@@ -369,31 +369,67 @@ int sequencesIn(const QString &file, const Leaf &tokens, double sequenceLength, 
 /// The batch of a saved configuration: num_tokens_per_microbatch_per_dp_rank tokens per data-parallel rank and
 /// forward (a micro-batch of that many sequences of max_context_length), num_tokens_per_train_step the global
 /// batch's tokens, -1 meaning a micro-batch per pipeline micro-batch (num_pp_microbatches) on each rank
-/// (torchtitan/config/configs.py, TrainingConfig). As the job file's local and global batch; false when a count
-/// is not whole sequences.
-bool savedBatch(const QString &file, std::vector<Leaf> &leaves, FileImport &out)
+/// (torchtitan/config/configs.py, TrainingConfig). Added to `leaves` as the job file's local batch, global batch
+/// and sequence length; false when a count is not whole sequences.
+bool savedBatch(const QString &file, const std::vector<Leaf> &all, std::vector<Leaf> &leaves, FileImport &out)
 {
-    const auto length = findLeaf(leaves, "training.max_context_length");
-    const double s = length != leaves.end() && length->value.toDouble() >= 1 ? length->value.toDouble() : 2048.0;
-    const auto perRank = findLeaf(leaves, "training.num_tokens_per_microbatch_per_dp_rank");
-    const auto perStep = findLeaf(leaves, "training.num_tokens_per_train_step");
-    std::vector<Leaf> batch;
-    if (perRank != leaves.end()) {
+    const auto length = findLeaf(all, "training.max_context_length");
+    const double s = length != all.end() && length->value.toDouble() >= 1 ? length->value.toDouble() : 2048.0;
+    const auto perRank = findLeaf(all, "training.num_tokens_per_microbatch_per_dp_rank");
+    const auto perStep = findLeaf(all, "training.num_tokens_per_train_step");
+    if (perRank != all.end()) {
         const int micro = sequencesIn(file, *perRank, s, out);
         if (micro == 0)
             return false;
-        batch.push_back({QStringLiteral("training.local_batch_size"), micro, perRank->line});
+        leaves.push_back({QStringLiteral("training.local_batch_size"), micro, perRank->line});
     }
-    if (perStep != leaves.end() && perStep->value.toDouble() > 0) {
+    if (perStep != all.end() && perStep->value.toDouble() > 0) {
         const int global = sequencesIn(file, *perStep, s, out);
         if (global == 0)
             return false;
-        batch.push_back({QStringLiteral("training.global_batch_size"), global, perStep->line});
+        leaves.push_back({QStringLiteral("training.global_batch_size"), global, perStep->line});
     }
-    if (length != leaves.end())
-        batch.push_back({QStringLiteral("training.seq_len"), length->value, length->line});
-    leaves.insert(leaves.end(), batch.begin(), batch.end());
+    if (length != all.end())
+        leaves.push_back({QStringLiteral("training.seq_len"), length->value, length->line});
     return true;
+}
+
+/// Sequence parallelism is part of torchtitan's tensor-parallel plan when enable_sequence_parallel says so
+/// (configs.py, ParallelismConfig): with one tensor rank there is none.
+void savedSequenceParallel(const QString &file, const std::vector<Leaf> &all, FileImport &out)
+{
+    const auto sp = findLeaf(all, "parallelism.enable_sequence_parallel");
+    if (sp == all.end())
+        return;
+    const auto tp = findLeaf(all, "parallelism.tensor_parallel_degree");
+    const bool on = truthy(sp->value) && tp != all.end() && tp->value.toDouble() > 1;
+    out.keys.push_back({QStringLiteral("training.sequence_parallel"), on, file, sp->line, sp->name});
+}
+
+/// A saved configuration's leaf under the job file's name (model_spec's name and flavor as model.*, the async TP
+/// switch under parallelism) and compile.components' list as the job file's comma-separated text.
+void asJobFileLeaf(Leaf &leaf)
+{
+    if (leaf.name == QLatin1String("model_spec.name") || leaf.name == QLatin1String("model_spec.flavor")) {
+        leaf.name.replace(QLatin1String("model_spec."), QLatin1String("model."));
+    } else if (leaf.name == QLatin1String("compile.enable_async_tensor_parallel")) {
+        leaf.name = QStringLiteral("parallelism.enable_async_tensor_parallel");
+    } else if (leaf.name == QLatin1String("compile.components") && leaf.value.isArray()) {
+        QStringList parts;
+        for (const QJsonValue &v : leaf.value.toArray())
+            parts << v.toString();
+        leaf.value = parts.join(QLatin1Char(','));
+    }
+}
+
+/// The leaves of a saved configuration read by their own rules (savedCheckpointing, savedSequenceParallel,
+/// savedBatch), not by the job file's names.
+bool readSeparately(const QString &name)
+{
+    return name.startsWith(QLatin1String("activation_checkpoint")) ||
+           name == QLatin1String("parallelism.enable_sequence_parallel") ||
+           name.startsWith(QLatin1String("training.num_tokens")) ||
+           name == QLatin1String("training.max_context_length");
 }
 
 /// torchtitan's saved job configuration: since its configuration became Python (9810191b, February 2026) a run
@@ -416,48 +452,20 @@ bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector
     std::vector<Leaf> all;
     jsonLeaves(root, QString(), bytes, all);
     for (Leaf &leaf : all) {
-        if (leaf.name == QLatin1String("model_spec.name") || leaf.name == QLatin1String("model_spec.flavor"))
-            leaf.name.replace(QLatin1String("model_spec."), QLatin1String("model."));
-        else if (leaf.name == QLatin1String("compile.enable_async_tensor_parallel"))
-            leaf.name = QStringLiteral("parallelism.enable_async_tensor_parallel");
-        else if (leaf.name == QLatin1String("compile.components") && leaf.value.isArray()) {
-            QStringList parts;
-            for (const QJsonValue &v : leaf.value.toArray())
-                parts << v.toString();
-            leaf.value = parts.join(QLatin1Char(','));
-        }
-        if (leaf.name.startsWith(QLatin1String("activation_checkpoint")) ||
-            leaf.name == QLatin1String("parallelism.enable_sequence_parallel") ||
-            leaf.name.startsWith(QLatin1String("training.num_tokens")) ||
-            leaf.name == QLatin1String("training.max_context_length"))
-            continue; // read below
+        asJobFileLeaf(leaf);
+        if (readSeparately(leaf.name))
+            continue;
         if (savedConfigIgnored(leaf.name))
             out.notPlanned << leaf.name;
         else
             leaves.push_back(leaf);
     }
-    // Sequence parallelism is part of torchtitan's tensor-parallel plan when enable_sequence_parallel says so
-    // (configs.py, ParallelismConfig): with one tensor rank there is none.
-    const auto sp = findLeaf(all, "parallelism.enable_sequence_parallel");
-    if (sp != all.end()) {
-        const auto tp = findLeaf(all, "parallelism.tensor_parallel_degree");
-        const bool on = truthy(sp->value) && tp != all.end() && tp->value.toDouble() > 1;
-        out.keys.push_back({QStringLiteral("training.sequence_parallel"), on, file, sp->line, sp->name});
-    }
+    savedSequenceParallel(file, all, out);
     if (root.contains(QLatin1String("activation_checkpoint")))
         savedCheckpointing(file, root.value(QLatin1String("activation_checkpoint")),
                            lineOfKey(bytes, QStringLiteral("activation_checkpoint")), leaves, out);
-    std::vector<Leaf> batchLeaves;
-    for (const Leaf &leaf : all)
-        if (leaf.name.startsWith(QLatin1String("training.num_tokens")) ||
-            leaf.name == QLatin1String("training.max_context_length"))
-            batchLeaves.push_back(leaf);
-    if (!savedBatch(file, batchLeaves, out))
+    if (!savedBatch(file, all, leaves, out))
         return false;
-    for (const Leaf &leaf : batchLeaves)
-        if (!leaf.name.startsWith(QLatin1String("training.num_tokens")) &&
-            leaf.name != QLatin1String("training.max_context_length"))
-            leaves.push_back(leaf);
     if (root.contains(QLatin1String("model_spec")))
         out.warnings.push_back(
             {file, lineOfKey(bytes, QStringLiteral("model_spec")),
