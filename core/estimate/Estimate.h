@@ -48,8 +48,8 @@ struct NodeGroupEstimate
     double idleShare = 0;      ///< of each step, the time its GPUs wait for the pacing group
 };
 
-/// What only the views read (EstimateOptions::details): the number formats, the roofs, the ZeRO comparison
-/// and the error band.
+/// What only the views read (EstimateOptions::details): the number formats, the roofs, the ZeRO comparison,
+/// the error band and the whole-step timeline.
 struct EstimateDetails
 {
     /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
@@ -99,8 +99,8 @@ struct EstimateOptions
     bool scaling = true;
     /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
     bool simulatePipeline = true;
-    /// What only the views read: the precision policy, the roofs, the Figure 16.2 comparison and the
-    /// accuracy band.
+    /// What only the views read (Estimate::details): the precision policy, the roofs, the Figure 16.2
+    /// comparison, the accuracy band and the whole-step timeline.
     bool details = true;
     /// The search's shortcut: a plan on one kind of node whose memory does not fit gets its memory estimate
     /// only (no step time, placement or run cost); most of a large search space does not fit.
