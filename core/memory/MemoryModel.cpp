@@ -116,6 +116,14 @@ double lossWorkspaceBytes(const Plan &plan)
     return (lossBytesPerLogit(plan) - kFp32Bytes) * logitsPerMicrobatch(plan);
 }
 
+double keptPipelineOutputBytes(const Plan &plan)
+{
+    if (!plan.training.keepPipelineOutputs || plan.training.framework != Framework::Fsdp || plan.parallel.pipeline < 2)
+        return 0.0;
+    return (double(plan.microbatches()) - 1.0) * activationElementBytes(plan.training.precision) *
+           logitsPerMicrobatch(plan);
+}
+
 double contextKvChunkBytes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
@@ -413,11 +421,7 @@ double pipelineBufferBytes(const Plan &plan, const StageInputs &in, const StageM
     const double m = double(plan.microbatches()) * v, inFlight = st.activations.microbatchesInFlight * v;
     const bool receives = st.stage > 0 || v > 1, sends = st.stage < p - 1 || v > 1;
     const double buffers = (receives ? m - inFlight : 0.0) + (sends ? m + inFlight : 0.0);
-    const double keptOutputs = plan.training.keepPipelineOutputs && p > 1 && st.stage == p - 1
-                                   ? (double(plan.microbatches()) - 1.0) *
-                                         activationElementBytes(plan.training.precision) * logitsPerMicrobatch(plan)
-                                   : 0.0;
-    return std::max(buffers, 2.0) * in.boundaryTensor + keptOutputs;
+    return std::max(buffers, 2.0) * in.boundaryTensor + (st.stage == p - 1 ? keptPipelineOutputBytes(plan) : 0.0);
 }
 
 /// The device's extras outside the caching allocator: the same in both phases.

@@ -166,6 +166,10 @@ double lossBytesPerLogit(const Plan &plan);
 /// Of that, what the stored FP32 logits (4 bytes, in the activations) do not already count, for one
 /// micro-batch: the loss-workspace term.
 double lossWorkspaceBytes(const Plan &plan);
+/// With training.keep_pipeline_outputs, PyTorch's pipelining (framework fsdp, pipeline stages) keeps every
+/// micro-batch's 16-bit logits on the last stage until the step ends: at its last backward, the other m - 1
+/// beside the one in flight (a part of the last stage's pipeline buffers). 0 otherwise.
+double keptPipelineOutputBytes(const Plan &plan);
 
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
 /// activation format (what a ring step passes on).

@@ -167,7 +167,9 @@ QString torchtitanPreset(const QString &name, const QString &flavor)
 
 /// torchtitan's batch: training.local_batch_size per data-parallel rank (default 8), and global_batch_size -1
 /// (its default) meaning local_batch_size x the data-parallel degree, no accumulation (torchtitan
-/// torchtitan/config/job_config.py, Training.global_batch_size). Set, it is the global batch.
+/// torchtitan/config/job_config.py, Training.global_batch_size). Set, it is the global batch. A saved
+/// configuration's -1 runs num_pp_microbatches micro-batches a step on each data-parallel rank instead
+/// (configs.py, TrainingConfig.num_tokens_per_train_step).
 void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto global = findLeaf(leaves, "training.global_batch_size");
@@ -183,26 +185,15 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
     if (local == leaves.end())
         out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0,
                             QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
+    const auto pipelined = findLeaf(leaves, "parallelism.num_pp_microbatches");
+    if (pipelined != leaves.end() && pipelined->value.toDouble() > 1) {
+        out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), pipelined->value.toDouble(), file,
+                            pipelined->line, pipelined->name});
+        return;
+    }
     const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
     out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), 1, file, line,
                         QStringLiteral("training.global_batch_size -1")});
-}
-
-/// A pipeline's micro-batches per step (parallelism.num_pp_microbatches, the saved configuration's name): with
-/// no global batch given, each data-parallel rank runs that many micro-batches a step.
-void torchtitanPipelineMicrobatches(const std::vector<Leaf> &leaves, FileImport &out)
-{
-    const auto count = findLeaf(leaves, "parallelism.num_pp_microbatches");
-    const auto global = findLeaf(leaves, "training.global_batch_size");
-    if (count == leaves.end() || count->value.toDouble() <= 1 ||
-        (global != leaves.end() && global->value.toDouble() > 0))
-        return;
-    for (ImportedKey &k : out.keys)
-        if (k.path == QLatin1String("derived.gradient_accumulation")) {
-            k.value = count->value.toDouble();
-            k.line = count->line;
-            k.source = count->name;
-        }
 }
 
 /// The stages per rank of a multi-stage schedule: torchtitan builds two per rank unless
@@ -233,16 +224,18 @@ void torchtitanStagesPerRank(const QString &file, const std::vector<Leaf> &leave
 
 /// Sequence parallelism: torchtitan's tensor-parallel plan shards the norms' sequence (SequenceParallel on
 /// attention_norm, ffn_norm and norm; parallelize.py apply_tp at 238fa9953) whenever the tensor degree is above
-/// one; a saved configuration says it itself (enable_sequence_parallel, read with it).
+/// one; a saved configuration can turn it off (enable_sequence_parallel, configs.py ParallelismConfig).
 void torchtitanSequenceParallel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto tp = findLeaf(leaves, "parallelism.tensor_parallel_degree");
-    if (tp == leaves.end() || tp->value.toDouble() <= 1 ||
-        std::any_of(out.keys.begin(), out.keys.end(),
-                    [](const ImportedKey &k) { return k.path == QLatin1String("training.sequence_parallel"); }))
-        return;
-    out.keys.push_back({QStringLiteral("training.sequence_parallel"), true, file, tp->line,
-                        tp->name + QStringLiteral(" (torchtitan's tensor-parallel plan)")});
+    const auto sp = findLeaf(leaves, "parallelism.enable_sequence_parallel");
+    const bool tensor = tp != leaves.end() && tp->value.toDouble() > 1;
+    if (sp != leaves.end())
+        out.keys.push_back({QStringLiteral("training.sequence_parallel"), tensor && truthy(sp->value), file, sp->line,
+                            sp->name});
+    else if (tensor)
+        out.keys.push_back({QStringLiteral("training.sequence_parallel"), true, file, tp->line,
+                            tp->name + QStringLiteral(" (torchtitan's tensor-parallel plan)")});
 }
 
 /// The line of the first dotted key (a = 1 as a.b.c = 1, or a table header [a.b.c]) with more than
@@ -394,18 +387,6 @@ bool savedBatch(const QString &file, const std::vector<Leaf> &all, std::vector<L
     return true;
 }
 
-/// Sequence parallelism is part of torchtitan's tensor-parallel plan when enable_sequence_parallel says so
-/// (configs.py, ParallelismConfig): with one tensor rank there is none.
-void savedSequenceParallel(const QString &file, const std::vector<Leaf> &all, FileImport &out)
-{
-    const auto sp = findLeaf(all, "parallelism.enable_sequence_parallel");
-    if (sp == all.end())
-        return;
-    const auto tp = findLeaf(all, "parallelism.tensor_parallel_degree");
-    const bool on = truthy(sp->value) && tp != all.end() && tp->value.toDouble() > 1;
-    out.keys.push_back({QStringLiteral("training.sequence_parallel"), on, file, sp->line, sp->name});
-}
-
 /// A saved configuration's leaf under the job file's name (model_spec's name and flavor as model.*, the async TP
 /// switch under parallelism) and compile.components' list as the job file's comma-separated text.
 void asJobFileLeaf(Leaf &leaf)
@@ -422,12 +403,11 @@ void asJobFileLeaf(Leaf &leaf)
     }
 }
 
-/// The leaves of a saved configuration read by their own rules (savedCheckpointing, savedSequenceParallel,
-/// savedBatch), not by the job file's names.
+/// The leaves of a saved configuration read by their own rules (savedCheckpointing, savedBatch), not by the
+/// job file's names.
 bool readSeparately(const QString &name)
 {
     return name.startsWith(QLatin1String("activation_checkpoint")) ||
-           name == QLatin1String("parallelism.enable_sequence_parallel") ||
            name.startsWith(QLatin1String("training.num_tokens")) ||
            name == QLatin1String("training.max_context_length");
 }
@@ -460,7 +440,6 @@ bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector
         else
             leaves.push_back(leaf);
     }
-    savedSequenceParallel(file, all, out);
     if (root.contains(QLatin1String("activation_checkpoint")))
         savedCheckpointing(file, root.value(QLatin1String("activation_checkpoint")),
                            lineOfKey(bytes, QStringLiteral("activation_checkpoint")), leaves, out);
@@ -487,7 +466,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
                        "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
-                       "num_pp_microbatches|pipeline_parallel_layers_per_stage)$|"
+                       "num_pp_microbatches|pipeline_parallel_layers_per_stage|enable_sequence_parallel)$|"
                        "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$|"
                        "^quantize\\..*$"));
     for (const Leaf &leaf : leaves) {
@@ -507,7 +486,6 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
     mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
     torchtitanBatch(file, leaves, out);
-    torchtitanPipelineMicrobatches(leaves, out);
     torchtitanStagesPerRank(file, leaves, out);
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);

@@ -2,7 +2,6 @@
 
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
-#include "core/memory/ActivationMemory.h"
 #include "core/memory/MemoryModel.h"
 #include "core/memory/MemoryTerms.h"
 #include "core/memory/ModelState.h"
@@ -731,13 +730,12 @@ QList<QStringList> pytorchRows(const Context &c)
                         "unsharded gradients accumulate in FP32"),
             QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
                         "apply_fsdp (no resharding after forward with pipeline parallelism)")};
-    if (t.framework == Framework::Fsdp && t.keepPipelineOutputs && c.plan.parallel.pipeline > 1)
+    if (const double kept = keptPipelineOutputBytes(c.plan); kept > 0)
         rows << QStringList{
             QObject::tr("Pipeline outputs kept"),
             QObject::tr("the last stage keeps every micro-batch's logits until the step ends, for the output step() "
                         "returns: %1 beside the micro-batch at its last backward")
-                .arg(gib(double(c.plan.microbatches() - 1) * activationElementBytes(t.precision) *
-                         logitsPerMicrobatch(c.plan))),
+                .arg(gib(kept)),
             QObject::tr("PyTorch torch/distributed/pipelining/stage.py (output_chunks) before pytorch#165822; "
                         "torchtitan e5ef99aa passes return_outputs=False (training.keep_pipeline_outputs)")};
     return rows;
