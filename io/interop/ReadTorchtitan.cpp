@@ -187,12 +187,12 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
                             QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
     const auto pipelined = findLeaf(leaves, "parallelism.num_pp_microbatches");
     if (pipelined != leaves.end() && pipelined->value.toDouble() > 1) {
-        out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), pipelined->value.toDouble(), file,
+        out.keys.push_back({QString::fromLatin1(kAccumulation), pipelined->value.toDouble(), file,
                             pipelined->line, pipelined->name});
         return;
     }
     const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
-    out.keys.push_back({QStringLiteral("derived.gradient_accumulation"), 1, file, line,
+    out.keys.push_back({QString::fromLatin1(kAccumulation), 1, file, line,
                         QStringLiteral("training.global_batch_size -1")});
 }
 
