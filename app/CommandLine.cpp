@@ -7,6 +7,7 @@
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
 #include "io/common/SafeFile.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::cli {
 
@@ -98,7 +99,7 @@ std::optional<Plan> readPlanForCommand(const QString &path, QTextStream &err)
 {
     io::PlanReadResult read = io::readPlanFile(path, io::builtinCatalog());
     for (const Problem &p : read.problems)
-        err << path << ": " << QString::fromStdString(toString(p)) << "\n";
+        err << path << ": " << io::problemLine(p) << "\n";
     return std::move(read.plan);
 }
 

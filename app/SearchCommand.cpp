@@ -10,6 +10,7 @@
 #include "core/common/Units.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/SearchJson.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::cli {
 
@@ -77,11 +78,10 @@ bool applyFixes(const QStringList &items, SearchConstraints &constraints, QStrin
                          .arg(item, dimensionList());
             return false;
         }
-        std::string why;
+        Problem why;
         const std::optional<KeyValue> value = parseValue(*key, text.toStdString(), &why);
         if (!value) {
-            *error =
-                QStringLiteral("--fix: '%1': %2 %3").arg(item, QLatin1String(key->path), QString::fromStdString(why));
+            *error = QStringLiteral("--fix: '%1': %2 %3").arg(item, QLatin1String(key->path), io::problemText(why));
             return false;
         }
         if (const auto [it, first] = fixed.emplace(key->path, item); !first) {
@@ -191,7 +191,7 @@ int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const SearchConstraints &c = std::get<SearchConstraints>(constraints);
     const SearchOutcome outcome = searchPlans(*plan, catalog, c);
     if (!outcome.valid) {
-        err << line.planPath() << ": " << QString::fromStdString(outcome.error) << '\n';
+        err << line.planPath() << ": " << io::problemText(outcome.problem) << '\n';
         return InvalidInput;
     }
     out << QJsonDocument(io::searchToJson(outcome, c, catalog)).toJson(QJsonDocument::Indented);

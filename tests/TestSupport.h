@@ -12,6 +12,7 @@
 
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
+#include "io/output/ProblemWords.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
 #include "core/profile/ProfileComparison.h"
@@ -184,7 +185,7 @@ inline std::optional<Problem> errorOn(const Estimate &e, const std::string &key)
 inline bool hasProblem(const std::vector<Problem> &problems, const char *key, const char *text)
 {
     for (const Problem &p : problems)
-        if (p.key == key && p.message.find(text) != std::string::npos)
+        if (p.key == key && io::problemMessage(p).find(text) != std::string::npos)
             return true;
     return false;
 }

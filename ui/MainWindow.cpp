@@ -54,6 +54,7 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
 #include "ui/FrameStyle.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -229,7 +230,7 @@ bool MainWindow::loadBaseline(const QString &path, QString *error)
     Problems problems;
     const std::optional<QByteArray> bytes = io::readPlanBytes(path, problems);
     if (!bytes) {
-        *error = QString::fromStdString(toString(problems.front()));
+        *error = io::problemLine(problems.front());
         return false;
     }
     const io::PlanReadResult read = io::readPlan(*bytes, m_document->catalog());
@@ -237,7 +238,7 @@ bool MainWindow::loadBaseline(const QString &path, QString *error)
         QStringList lines;
         for (const Problem &p : read.problems)
             if (p.isError())
-                lines << QString::fromStdString(toString(p));
+                lines << io::problemLine(p);
         *error = lines.join(QLatin1Char('\n'));
         return false;
     }

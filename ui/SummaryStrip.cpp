@@ -20,6 +20,7 @@
 #include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "core/common/Units.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -340,7 +341,7 @@ void SummaryStrip::showInvalid()
     QStringList problems;
     for (const Problem &p : m_document->problems())
         if (p.isError())
-            problems << QString::fromStdString(p.message);
+            problems << io::problemText(p);
     m_fit->set(tr("Invalid plan"), {tr("%n problem(s) to fix", nullptr, int(problems.size()))},
                problems.join(QLatin1Char('\n')));
     m_fit->setWarning(true);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/common/Problem.h"
 #include "core/plan/Plan.h"
 #include "core/step/StepModel.h"
 
@@ -20,7 +21,7 @@ struct Intervention
     std::string change; ///< "training.recompute: none -> selective"
     Plan plan;          ///< the plan with the change applied
     bool valid = false; ///< the changed plan passes validation
-    std::string invalidReason;
+    Problem invalid;    ///< when not valid: the first rule the changed plan breaks (io words it)
     bool fits = false;
     double tokensPerSecond = 0;
     double peakBytes = 0;

@@ -152,7 +152,7 @@ std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const E
     in.valid = e.valid;
     if (!e.valid) {
         if (const Problem *p = firstError(e.problems))
-            in.invalidReason = toString(*p);
+            in.invalid = *p;
         return in;
     }
     in.fits = e.memory.fits;

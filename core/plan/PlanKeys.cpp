@@ -370,7 +370,8 @@ const std::array kKeys{
 };
 // clang-format on
 
-/// "2^40" for large powers of two, otherwise the number as the plan file writes it.
+} // namespace
+
 std::string boundText(double v)
 {
     if (v >= 1048576.0 && std::floor(std::log2(v)) == std::log2(v))
@@ -387,8 +388,6 @@ std::string boundText(double v)
         ++digits;
     return text.substr(0, e + 1) + text.substr(digits);
 }
-
-} // namespace
 
 std::string_view PlanKey::section() const
 {
@@ -440,17 +439,17 @@ std::string formatValue(const KeyValue &value)
     return "";
 }
 
-std::string rangeText(const PlanKey &key)
+std::vector<std::string> rangeValues(const PlanKey &key)
 {
     const KeyRange &r = key.range;
     if (!r.bounded() || (key.type != KeyType::Integer && key.type != KeyType::Number))
         return {};
     const std::string lo = boundText(r.minimum), hi = boundText(r.maximum);
     if (std::isinf(r.maximum))
-        return (r.minimumExclusive ? "greater than " : "at least ") + lo;
+        return {r.minimumExclusive ? "greater_than" : "at_least", lo};
     if (key.type == KeyType::Integer)
-        return "a whole number from " + lo + " to " + hi;
-    return "in " + std::string(r.minimumExclusive ? "(" : "[") + lo + ", " + hi + (r.maximumExclusive ? ")" : "]");
+        return {"whole_number", lo, hi};
+    return {std::string(r.minimumExclusive ? "(" : "[") + (r.maximumExclusive ? ")" : "]"), lo, hi};
 }
 
 std::size_t characters(std::string_view utf8)
@@ -498,21 +497,25 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     return true;
 }
 
-std::optional<std::string> checkLength(std::string_view text, std::size_t maximum)
+std::optional<Problem> checkLength(std::string_view text, std::size_t maximum)
 {
     const std::size_t n = characters(text);
     if (n <= maximum)
         return std::nullopt;
-    return "must be at most " + std::to_string(maximum) + " characters long (got " + std::to_string(n) + ")";
+    return ruleProblem(Severity::Error, {}, "text.too_long", {std::to_string(maximum), std::to_string(n)});
 }
 
-std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value)
+std::optional<Problem> checkValue(const PlanKey &key, const KeyValue &value)
 {
     if (std::holds_alternative<std::monostate>(value))
         return std::nullopt;
     if (key.type == KeyType::String)
-        if (const auto *s = std::get_if<std::string>(&value))
-            return checkLength(*s, key.maxLength > 0 ? key.maxLength : kMaxIdLength);
+        if (const auto *s = std::get_if<std::string>(&value)) {
+            std::optional<Problem> problem = checkLength(*s, key.maxLength > 0 ? key.maxLength : kMaxIdLength);
+            if (problem)
+                problem->key = key.path;
+            return problem;
+        }
     if (key.choices && key.type == KeyType::Enum) {
         const std::string *s = std::get_if<std::string>(&value);
         for (const KeyChoice &c : key.choices())
@@ -521,7 +524,7 @@ std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value)
         std::string list;
         for (const KeyChoice &c : key.choices())
             list += (list.empty() ? "\"" : ", \"") + c.spelling + "\"";
-        return "unknown value \"" + (s ? *s : formatValue(value)) + "\" (expected one of " + list + ")";
+        return ruleProblem(Severity::Error, key.path, "choice.unknown", {s ? *s : formatValue(value), list});
     }
     if (!key.range.bounded())
         return std::nullopt;
@@ -537,15 +540,18 @@ std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value)
     const bool high = r.maximumExclusive ? !(v < r.maximum) : !(v <= r.maximum);
     if (!low && !high)
         return std::nullopt;
-    const std::string unit = *key.unit ? std::string(" ") + key.unit : "";
-    return "must be " + rangeText(key) + unit + " (got " + formatValue(value) + ")";
+    // values: the value, its unit, then the range (rangeValues: its kind and bounds).
+    std::vector<std::string> values{formatValue(value), key.unit};
+    for (std::string &bound : rangeValues(key))
+        values.push_back(std::move(bound));
+    return ruleProblem(Severity::Error, key.path, "range", std::move(values));
 }
 
-std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, std::string *error)
+std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, Problem *problem)
 {
-    const auto fail = [&](const std::string &why) -> std::optional<KeyValue> {
-        if (error)
-            *error = why;
+    const auto fail = [&](const char *rule) -> std::optional<KeyValue> {
+        if (problem)
+            *problem = ruleProblem(Severity::Error, key.path, rule);
         return std::nullopt;
     };
     KeyValue value;
@@ -554,7 +560,7 @@ std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, st
         std::int64_t i = 0;
         const auto r = std::from_chars(text.data(), text.data() + text.size(), i);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size())
-            return fail("must be a whole number");
+            return fail("value.whole_number");
         value = i;
         break;
     }
@@ -562,13 +568,13 @@ std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, st
         double d = 0;
         const auto r = std::from_chars(text.data(), text.data() + text.size(), d);
         if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(d))
-            return fail("must be a finite number");
+            return fail("value.finite_number");
         value = d;
         break;
     }
     case KeyType::Bool:
         if (text != "true" && text != "false")
-            return fail("must be true or false");
+            return fail("value.true_or_false");
         value = text == "true";
         break;
     case KeyType::Enum:
@@ -576,10 +582,13 @@ std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, st
         value = std::string(text);
         break;
     case KeyType::Array:
-        return fail("is an array");
+        return fail("value.array");
     }
-    if (auto problem = checkValue(key, value))
-        return fail(*problem);
+    if (std::optional<Problem> broken = checkValue(key, value)) {
+        if (problem)
+            *problem = std::move(*broken);
+        return std::nullopt;
+    }
     return value;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+
 #include <span>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "core/common/EnumNames.h"
+#include "core/common/Problem.h"
 
 namespace trainplan {
 
@@ -113,19 +115,25 @@ const std::vector<KeyChoice> &choicesOf()
     return choices;
 }
 
-/// The rule a value breaks, in words ("must be between 1 and 4096 (got 5000)"); nullopt when it keeps
-/// the key's range and choices. Cross-key rules are validatePlan()'s.
-std::optional<std::string> checkValue(const PlanKey &key, const KeyValue &value);
+/// The rule a value breaks (rule "range" or "choice.unknown", on key.path; io/output/ProblemWords words
+/// it: "must be a whole number from 1 to 4096 (got 5000)"); nullopt when it keeps the key's range and
+/// choices. Cross-key rules are validatePlan()'s.
+std::optional<Problem> checkValue(const PlanKey &key, const KeyValue &value);
 
-/// "must be at most 200 characters long (got 5000)" when `text` (UTF-8) has more than `maximum` characters.
-std::optional<std::string> checkLength(std::string_view text, std::size_t maximum);
+/// Rule "text.too_long" (values: the maximum, the length; no key) when `text` (UTF-8) has more than
+/// `maximum` characters.
+std::optional<Problem> checkLength(std::string_view text, std::size_t maximum);
 
-/// The key's range in words ("1 to 2^40", "> 0", "in [0, 1)"); empty when unbounded.
-std::string rangeText(const PlanKey &key);
+/// The key's range as rule values: its kind ("at_least", "greater_than", "whole_number", or the
+/// interval's brackets "[)", "[]", "(]", "()") and bounds in boundText's form; empty when unbounded.
+std::vector<std::string> rangeValues(const PlanKey &key);
+
+/// A range bound as the docs write it: "2^40" for large powers of two, whole numbers plainly, else "1e12".
+std::string boundText(double v);
 
 /// Parses `text` as a value of the key (a number, true/false, or one of the choices); nullopt with the
-/// reason when it is not one.
-std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, std::string *error);
+/// rule it breaks (on key.path) when it is not one.
+std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, Problem *problem);
 
 /// A value in the plan file's spelling: "8", "0.05", "true", "1f1b".
 std::string formatValue(const KeyValue &value);

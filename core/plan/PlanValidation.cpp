@@ -15,13 +15,22 @@ class Checker
 public:
     Checker(const Plan &plan, Problems &problems) : m_plan(plan), m_problems(problems) {}
 
-    void error(std::string key, std::string message)
+    /// `key` breaks `rule`; `values` are what its words name (io/output/ProblemWords), `nearby` valid
+    /// values to suggest.
+    void error(std::string key, const char *rule, std::vector<std::string> values = {},
+               std::vector<std::int64_t> nearby = {})
     {
-        m_problems.push_back({Severity::Error, std::move(key), std::move(message)});
+        m_problems.push_back(ruleProblem(Severity::Error, std::move(key), rule, std::move(values), std::move(nearby)));
     }
-    void warning(std::string key, std::string message)
+    void warning(std::string key, const char *rule, std::vector<std::string> values = {})
     {
-        m_problems.push_back({Severity::Warning, std::move(key), std::move(message)});
+        m_problems.push_back(ruleProblem(Severity::Warning, std::move(key), rule, std::move(values)));
+    }
+    /// A problem a shared check found (a range, a length), reported on `key`.
+    void error(std::string key, Problem problem)
+    {
+        problem.key = std::move(key);
+        m_problems.push_back(std::move(problem));
     }
 
     /// Range and choice of every key in the table (or only the layout's); remembers which keys hold a valid
@@ -39,8 +48,8 @@ public:
             const PlanKey &key = keys[i];
             if (!key.accessible() || (layoutOnly && !layout[i]))
                 continue;
-            if (const auto problem = checkValue(key, key.get(m_plan))) {
-                error(key.path, *problem);
+            if (std::optional<Problem> problem = checkValue(key, key.get(m_plan))) {
+                error(key.path, std::move(*problem));
                 m_bad.push_back(key.path);
             }
         }
@@ -83,10 +92,10 @@ private:
     std::vector<std::string_view> m_bad;
 };
 
-/// Up to three values nearest to `current` in [1, maximum] that keep `valid`, in increasing order, in
-/// words: "4, 6 or 8" ("" when there is none).
+/// Up to three values nearest to `current` in [1, maximum] that keep `valid`, in increasing order (none
+/// when there is none).
 template<typename Valid>
-std::string nearestValid(std::int64_t current, std::int64_t maximum, Valid valid)
+std::vector<std::int64_t> nearestValid(std::int64_t current, std::int64_t maximum, Valid valid)
 {
     std::vector<std::int64_t> found;
     // Walk outwards from the current value; the rules here are divisibility, so a valid value is never
@@ -101,15 +110,7 @@ std::string nearestValid(std::int64_t current, std::int64_t maximum, Valid valid
             found.push_back(current + d);
     }
     std::sort(found.begin(), found.end());
-    std::string out;
-    for (std::size_t i = 0; i < found.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + std::to_string(found[i]);
-    return out;
-}
-
-std::string suggestion(const std::string &what, const std::string &values)
-{
-    return values.empty() ? std::string() : "; valid " + what + " nearby: " + values;
+    return found;
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }
@@ -118,17 +119,11 @@ void checkModelShape(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
     if (check.ok({"model.hidden", "model.heads"}) && m.headDimension == 0 && m.hidden % m.heads != 0)
-        check.error("model.heads", "Attention heads (" + num(m.heads) + ") must divide the hidden size (" +
-                                       num(m.hidden) + ") so every head has a whole dimension, or set model.head_dim" +
-                                       suggestion("head counts", nearestValid(m.heads, m.hidden, [&](std::int64_t h) {
-                                                      return m.hidden % h == 0;
-                                                  })));
+        check.error("model.heads", "heads.divide_hidden", {num(m.heads), num(m.hidden)},
+                    nearestValid(m.heads, m.hidden, [&](std::int64_t h) { return m.hidden % h == 0; }));
     if (check.ok({"model.heads", "model.kv_heads"}) && m.heads % m.kvHeads != 0)
-        check.error("model.kv_heads",
-                    "Key/value heads (" + num(m.kvHeads) + ") must divide the attention heads (" + num(m.heads) +
-                        ") so query heads group evenly" +
-                        suggestion("key/value heads",
-                                   nearestValid(m.kvHeads, m.heads, [&](std::int64_t k) { return m.heads % k == 0; })));
+        check.error("model.kv_heads", "kv_heads.divide_heads", {num(m.kvHeads), num(m.heads)},
+                    nearestValid(m.kvHeads, m.heads, [&](std::int64_t k) { return m.heads % k == 0; }));
 }
 
 /// Whether tensor parallel `t` keeps the model's rules (Megatron-LM: whole heads and key/value head
@@ -145,23 +140,16 @@ void checkTensor(Checker &check)
     const std::int64_t t = plan.parallel.tensor;
     if (!check.ok({"parallel.tensor", "model.heads", "model.kv_heads", "model.ffn_hidden"}) || tensorKeepsModel(m, t))
         return;
-    std::vector<std::string> parts;
-    for (const auto &[value, what] : {std::pair{m.heads, num(m.heads) + " attention heads"},
-                                      std::pair{m.kvHeads, num(m.kvHeads) + " key/value heads"},
-                                      std::pair{m.ffnHidden, "the MLP width " + num(m.ffnHidden)}})
-        if (value % t != 0)
-            parts.push_back(what);
-    std::string broken = "the " + parts.front();
-    for (std::size_t i = 1; i < parts.size(); ++i)
-        broken += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+    // values: the tensor size, then the heads, key/value heads and MLP width it breaks ("" for one it keeps).
+    std::vector<std::string> values{num(t)};
+    for (const std::int64_t size : {m.heads, m.kvHeads, m.ffnHidden})
+        values.push_back(size % t != 0 ? num(size) : std::string());
     const std::int64_t gpus = plan.cluster.gpusPerNode * plan.cluster.nodes;
     const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.pipeline"});
-    check.error(
-        "parallel.tensor",
-        "Tensor parallel (" + num(t) + ") must divide " + broken + ": each rank holds whole heads and MLP columns" +
-            suggestion("values", nearestValid(t, std::min<std::int64_t>(m.heads, 65536), [&](std::int64_t c) {
-                           return tensorKeepsModel(m, c) && (!gpusOk || gpus % (c * plan.parallel.pipeline) == 0);
-                       })));
+    check.error("parallel.tensor", "tensor.divides_model", std::move(values),
+                nearestValid(t, std::min<std::int64_t>(m.heads, 65536), [&](std::int64_t c) {
+                    return tensorKeepsModel(m, c) && (!gpusOk || gpus % (c * plan.parallel.pipeline) == 0);
+                }));
 }
 
 /// Megatron-Core's uneven split: the first and/or last stage hold the given layers, the others share the
@@ -185,32 +173,28 @@ void checkUnevenStages(Checker &check)
                    "parallel.last_stage_layers"}))
         return;
     if (par.pipeline < 2) {
-        check.error(key, "First and last stage layers split a pipeline: they need pipeline stages of 2 or more (got "
-                             + num(par.pipeline) + "); set them to 0");
+        check.error(key, "stages.uneven_needs_pipeline", {num(par.pipeline)});
         return;
     }
     const std::int64_t v = par.virtualStages;
     if (unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) {
         if (!interleavedChunksFit(m.layers, par.pipeline, v, par.firstStageLayers, par.lastStageLayers))
-            check.error(key,
-                        "With " + num(v) + " virtual stages an uneven split needs the middle stages' layers (" +
-                            num(middleStageLayers(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)) +
-                            ") divisible by " + num(v) + " and the first and last stages at least " + num(v - 1) +
-                            " layers each (one chunk may give its slot to the embedding or the loss)");
+            check.error(key, "stages.uneven_interleaved",
+                        {num(v),
+                         num(middleStageLayers(m.layers, par.pipeline, par.firstStageLayers, par.lastStageLayers)),
+                         num(v - 1)});
         return;
     }
     const std::int64_t middle = par.pipeline - (par.firstStageLayers > 0 ? 1 : 0) - (par.lastStageLayers > 0 ? 1 : 0);
-    const std::string values = par.firstStageLayers > 0
+    std::vector<std::int64_t> values = par.firstStageLayers > 0
                                    ? nearestValid(par.firstStageLayers, m.layers, [&](std::int64_t f) {
                                          return unevenSplitValid(m.layers, par.pipeline, f, par.lastStageLayers);
                                      })
                                    : nearestValid(par.lastStageLayers, m.layers, [&](std::int64_t l) {
                                          return unevenSplitValid(m.layers, par.pipeline, par.firstStageLayers, l);
                                      });
-    check.error(key, "First stage layers (" + num(par.firstStageLayers) + ") and last stage layers (" +
-                         num(par.lastStageLayers) + ") must leave the " + num(m.layers) +
-                         " layers' rest to the other " + num(middle) +
-                         " stages in equal whole shares of at least one layer" + suggestion("values", values));
+    check.error(key, "stages.uneven_split",
+                {num(par.firstStageLayers), num(par.lastStageLayers), num(m.layers), num(middle)}, std::move(values));
 }
 
 void checkPipeline(Checker &check)
@@ -223,36 +207,29 @@ void checkPipeline(Checker &check)
         const double chunks = double(par.pipeline) * double(par.virtualStages);
         if (chunks > double(m.layers) || m.layers % (par.pipeline * par.virtualStages) != 0) {
             const std::int64_t v = par.virtualStages;
-            const std::string per = v > 1 ? " x " + num(v) + " virtual stages" : "";
             const ClusterConfig &cl = check.plan().cluster;
             const bool gpusOk = check.ok({"cluster.gpus_per_node", "cluster.nodes", "parallel.tensor"});
             const std::int64_t gpus = cl.gpusPerNode * cl.nodes;
-            check.error(
-                "parallel.pipeline",
-                "Pipeline stages" + per + " (" + num(par.pipeline) + per + ") must divide the " + num(m.layers) +
-                    " layers evenly" +
-                    suggestion("stage counts", nearestValid(par.pipeline, m.layers,
-                                                            [&](std::int64_t p) {
-                                                                return m.layers % (p * v) == 0 &&
-                                                                       (!gpusOk || gpus % (p * par.tensor) == 0);
-                                                            })) +
-                    (v == 1 && par.pipeline > 2 ? "; or split them unevenly with First/Last stage layers" : ""));
+            // Without interleaving, more than two stages may also split the layers unevenly.
+            const char *rule = v > 1               ? "pipeline.virtual_divides_layers"
+                               : par.pipeline > 2 ? "pipeline.divides_layers_or_uneven"
+                                                  : "pipeline.divides_layers";
+            check.error("parallel.pipeline", rule, {num(par.pipeline), num(m.layers), num(v)},
+                        nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+                            return m.layers % (p * v) == 0 && (!gpusOk || gpus % (p * par.tensor) == 0);
+                        }));
         }
     }
     if (check.ok({"parallel.virtual_stages"}) && par.virtualStages > 1 && par.schedule != Schedule::Interleaved)
-        check.error("parallel.virtual_stages",
-                    "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)");
+        check.error("parallel.virtual_stages", "virtual_stages.need_interleaved");
     if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
-        check.warning("parallel.schedule",
-                      "the interleaved schedule with a single pipeline stage behaves like no pipeline");
+        check.warning("parallel.schedule", "schedule.interleaved_one_stage");
     // Megatron-Core and DeepSpeed ship no zero-bubble schedule (Qi et al.'s is a fork of Megatron-LM); PyTorch's
     // pipelining runs one (torch.distributed.pipelining ScheduleInterleavedZeroBubble).
     if (par.schedule == Schedule::ZeroBubbleH1 && par.pipeline > 1 &&
         check.plan().training.framework != Framework::Fsdp)
-        check.warning("parallel.schedule",
-                      std::string("the zero-bubble schedule (zb-h1) is not part of ") +
-                          labelOf(check.plan().training.framework) +
-                          ": it needs Qi et al.'s Megatron-LM fork, or PyTorch's pipelining (framework \"fsdp\")");
+        check.warning("parallel.schedule", "schedule.zero_bubble_framework",
+                      {std::string(labelOf(check.plan().training.framework))});
     // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism (deepspeed/runtime/pipe/
     // engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"), and Megatron-LM's distributed
     // optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every stage,
@@ -264,14 +241,8 @@ void checkPipeline(Checker &check)
     // framework "fsdp".
     if (check.ok({"parallel.zero_stage", "parallel.pipeline"}) && par.zeroStage >= 2 && par.pipeline > 1
         && check.plan().training.framework != Framework::Fsdp)
-        check.error(
-            "parallel.zero_stage",
-            "ZeRO stage " + num(par.zeroStage) + " cannot be combined with pipeline stages (" + num(par.pipeline) +
-                "): each stage would " +
-                (par.zeroStage >= 3 ? "gather its parameters" : "reduce-scatter its gradients") +
-                " again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use ZeRO stage 1 with "
-                "pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's pipelining runs FSDP2 "
-                "inside each stage, as torchtitan does)");
+        check.error("parallel.zero_stage", par.zeroStage >= 3 ? "zero3.with_pipeline" : "zero2.with_pipeline",
+                    {num(par.zeroStage), num(par.pipeline)});
 }
 
 /// A scale-up domain (an NVL72 rack) is made of whole nodes (its trays).
@@ -281,11 +252,8 @@ void checkScaleUpDomain(Checker &check)
     if (cl.scaleUpDomain == 0 || !check.ok({"cluster.scale_up_domain", "cluster.gpus_per_node"}))
         return;
     if (cl.scaleUpDomain % cl.gpusPerNode != 0)
-        check.error("cluster.scale_up_domain",
-                    "Scale-up domain (" + num(cl.scaleUpDomain) + " GPUs) must be whole nodes of " + num(cl.gpusPerNode)
-                        + " GPUs" + suggestion("values", nearestValid(cl.scaleUpDomain, 576, [&](std::int64_t g) {
-                                                   return g % cl.gpusPerNode == 0;
-                                               })));
+        check.error("cluster.scale_up_domain", "scale_up.whole_nodes", {num(cl.scaleUpDomain), num(cl.gpusPerNode)},
+                    nearestValid(cl.scaleUpDomain, 576, [&](std::int64_t g) { return g % cl.gpusPerNode == 0; }));
 }
 
 void checkBatch(Checker &check)
@@ -298,22 +266,17 @@ void checkBatch(Checker &check)
     const double perStep = double(training.microBatch) * double(par.data);
     if (perStep > double(training.globalBatch) || training.globalBatch % (training.microBatch * par.data) != 0) {
         const std::int64_t unit = training.microBatch * par.data;
-        std::string near;
+        std::vector<std::int64_t> near;
         if (unit > 0 && unit <= (std::int64_t(1) << 40)) {
             const std::int64_t below = training.globalBatch / unit * unit;
-            near = below > 0 ? num(below) + " or " + num(below + unit) : num(unit);
+            near = below > 0 ? std::vector<std::int64_t>{below, below + unit} : std::vector<std::int64_t>{unit};
         }
-        check.error("training.global_batch",
-                    "Global batch (" + num(training.globalBatch) +
-                        ") must be a multiple of micro-batch x data-parallel replicas = " + num(training.microBatch) +
-                        " x " + num(par.data) + " = " + num(unit) + suggestion("global batches", near));
+        check.error("training.global_batch", "batch.multiple",
+                    {num(training.globalBatch), num(training.microBatch), num(par.data), num(unit)}, std::move(near));
     } else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
                && plan.microbatches() % par.pipeline != 0) {
-        check.error("training.global_batch", "the interleaved schedule needs the micro-batch count (" +
-                                                 num(plan.microbatches()) +
-                                                 " = global batch / (micro-batch x data parallel)) "
-                                                 "to be a multiple of the pipeline stages (" +
-                                                 num(par.pipeline) + ")");
+        check.error("training.global_batch", "batch.interleaved_microbatches",
+                    {num(plan.microbatches()), num(par.pipeline)});
     }
 }
 
@@ -324,28 +287,24 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
     const auto checkDevice = [&](const std::string &key, const std::string &id) {
         const DeviceSpec *device = catalog.device(id, cl.customDevices);
         if (!device)
-            check.error(key, "unknown device \"" + id + "\" (not in the device catalog or the plan's custom_devices)");
+            check.error(key, "device.unknown", {id});
         else if (!device->supports(precision)) {
             // Name the formats the device does run (FP8 needs Hopper or later; MXFP8 and NVFP4 Blackwell).
             std::string supported;
             for (std::size_t i = 0; i < kPrecisionCount; ++i)
                 if (device->supports(Precision(i)))
                     supported += (supported.empty() ? "" : ", ") + std::string(toString(Precision(i)));
-            check.error("training.precision", std::string(toString(precision)) + " is not supported by " +
-                                                  device->name + ": it has no " + labelOf(precision) +
-                                                  " tensor cores; it runs " + supported);
+            check.error("training.precision", "precision.unsupported",
+                        {std::string(toString(precision)), device->name, std::string(labelOf(precision)), supported});
         }
     };
     for (const auto &[key, on] : {std::pair{"training.fp8_param_gather", check.plan().training.fp8ParamGather},
                                   std::pair{"training.fp8_attention", check.plan().training.fp8Attention}})
         if (on && !isLowPrecisionMatmul(precision))
-            check.error(key, std::string(key).substr(9) +
-                                 " needs a low-precision format (training.precision fp8, fp8-blockwise, "
-                                 "mxfp8 or nvfp4); the plan trains in " +
-                                 toString(precision));
+            check.error(key, "low_precision.needed", {std::string(key).substr(9), std::string(toString(precision))});
     const auto checkLink = [&](const std::string &key, const std::string &id) {
         if (!id.empty() && !catalog.intraNodeLink(id))
-            check.error(key, "unknown intra-node link \"" + id + "\" (see the cluster catalog)");
+            check.error(key, "link.unknown", {id});
     };
     if (cl.nodeGroups.empty()) {
         checkDevice("cluster.device", cl.device);
@@ -357,7 +316,7 @@ void checkDevicesAndLinks(Checker &check, const Catalog &catalog)
         checkLink(key + ".intra_node_link", cl.nodeGroups[i].intraNodeLink);
     }
     if (!cl.network.empty() && !catalog.network(cl.network))
-        check.error("cluster.network", "unknown network tier \"" + cl.network + "\" (see the cluster catalog)");
+        check.error("cluster.network", "network.unknown", {cl.network});
 }
 
 /// The plan's own devices: how many, their texts' lengths, and ids that do not shadow built-in ones.
@@ -365,22 +324,21 @@ void checkCustomDevices(Checker &check, const Catalog &catalog)
 {
     const std::vector<DeviceSpec> &devices = check.plan().cluster.customDevices;
     if (devices.size() > kMaxCustomDevices)
-        check.error("cluster.custom_devices", "at most " + std::to_string(kMaxCustomDevices) + " custom devices (got "
-                                                  + std::to_string(devices.size()) + ")");
+        check.error("cluster.custom_devices", "custom_devices.too_many",
+                    {std::to_string(kMaxCustomDevices), std::to_string(devices.size())});
     for (std::size_t i = 0; i < devices.size() && i < kMaxCustomDevices; ++i) {
         const DeviceSpec &d = devices[i];
         const std::string key = "cluster.custom_devices[" + std::to_string(i) + "]";
         for (const auto &[field, text, maximum] :
              {std::tuple{".id", &d.id, kMaxIdLength}, std::tuple{".name", &d.name, kMaxNameLength},
               std::tuple{".source", &d.source, kMaxTextLength}})
-            if (const auto problem = checkLength(*text, maximum))
-                check.error(key + field, *problem);
+            if (std::optional<Problem> problem = checkLength(*text, maximum))
+                check.error(key + field, std::move(*problem));
         if (catalog.device(d.id))
-            check.error(key + ".id", "\"" + d.id + "\" is a built-in device id; give the custom device its own id");
+            check.error(key + ".id", "custom_device.builtin_id", {d.id});
         for (std::size_t j = 0; j < i; ++j)
             if (devices[j].id == d.id) {
-                check.error(key + ".id", "\"" + d.id + "\" is also the id of cluster.custom_devices[" +
-                                             std::to_string(j) + "]; each custom device needs its own id");
+                check.error(key + ".id", "custom_device.duplicate_id", {d.id, std::to_string(j)});
                 break;
             }
     }
@@ -392,16 +350,15 @@ bool checkNodeGroups(Checker &check)
 {
     const ClusterConfig &cl = check.plan().cluster;
     if (cl.nodeGroups.size() > kMaxNodeGroups)
-        check.error("cluster.node_groups", "at most " + std::to_string(kMaxNodeGroups) + " node groups (got " +
-                                               std::to_string(cl.nodeGroups.size()) +
-                                               "); merge groups of the same kind");
+        check.error("cluster.node_groups", "node_groups.too_many",
+                    {std::to_string(kMaxNodeGroups), std::to_string(cl.nodeGroups.size())});
     bool groupsOk = true;
     double groupNodes = 0;
     const auto positive = [&](const std::string &key, std::int64_t value) {
         const PlanKey &rule =
             *findPlanKey(key.substr(key.rfind('.')) == ".nodes" ? "cluster.nodes" : "cluster.gpus_per_node");
-        if (const auto problem = checkValue(rule, value)) {
-            check.error(key, *problem);
+        if (std::optional<Problem> problem = checkValue(rule, value)) {
+            check.error(key, std::move(*problem));
             return false;
         }
         return true;
@@ -412,25 +369,21 @@ bool checkNodeGroups(Checker &check)
         for (const auto &[field, text, maximum] : {std::tuple{".template", &g.templateName, kMaxNameLength},
                                                    std::tuple{".device", &g.device, kMaxIdLength},
                                                    std::tuple{".intra_node_link", &g.intraNodeLink, kMaxIdLength}})
-            if (const auto problem = checkLength(*text, maximum))
-                check.error(key + field, *problem);
+            if (std::optional<Problem> problem = checkLength(*text, maximum))
+                check.error(key + field, std::move(*problem));
         groupsOk = positive(key + ".gpus_per_node", g.gpusPerNode) && groupsOk;
         groupsOk = positive(key + ".nodes", g.nodes) && groupsOk;
         if (g.gpusPerNode != cl.nodeGroups.front().gpusPerNode) {
             groupsOk = false;
-            check.error(key + ".gpus_per_node", "every node group must have the same GPUs per node as the first (" +
-                                                    std::to_string(g.gpusPerNode) + " vs " +
-                                                    std::to_string(cl.nodeGroups.front().gpusPerNode) +
-                                                    "): the rank order places groups by whole nodes");
+            check.error(key + ".gpus_per_node", "node_group.gpus_per_node",
+                        {std::to_string(g.gpusPerNode), std::to_string(cl.nodeGroups.front().gpusPerNode)});
         }
         groupNodes += double(g.nodes);
     }
     if (!cl.nodeGroups.empty() && groupsOk && check.ok({"cluster.gpus_per_node", "cluster.nodes"})
         && (groupNodes != double(cl.nodes) || cl.gpusPerNode != cl.nodeGroups.front().gpusPerNode
             || cl.device != cl.nodeGroups.front().device))
-        check.error("cluster.nodes", "must equal the sum of node_groups[].nodes (" +
-                                         std::to_string(std::int64_t(groupNodes)) +
-                                         "), with gpus_per_node and device those of node_groups[0]");
+        check.error("cluster.nodes", "nodes.sum_of_groups", {std::to_string(std::int64_t(groupNodes))});
     return groupsOk;
 }
 
@@ -445,22 +398,17 @@ void checkContext(Checker &check)
     if (!check.ok({"parallel.context", "model.seq_len"}) || c <= 1)
         return;
     if (m.seqLen % (2 * c) != 0) {
-        check.error("parallel.context",
-                    "Context parallel (" + num(c) + ") needs model.seq_len (" + num(m.seqLen) +
-                        ") divisible by 2 x context = " + num(2 * c) +
-                        ": causal load balancing gives each rank two of 2 x context equal chunks" +
-                        suggestion("values", nearestValid(c, std::min<std::int64_t>(m.seqLen / 2, 65536),
-                                                          [&](std::int64_t v) { return m.seqLen % (2 * v) == 0; })));
+        check.error("parallel.context", "context.divides_sequence", {num(c), num(m.seqLen), num(2 * c)},
+                    nearestValid(c, std::min<std::int64_t>(m.seqLen / 2, 65536),
+                                 [&](std::int64_t v) { return m.seqLen % (2 * v) == 0; }));
         return;
     }
     if (plan.parallel.contextComm == ContextComm::AllToAll &&
         check.ok({"parallel.tensor", "model.heads", "model.kv_heads"})) {
         const std::int64_t split = plan.parallel.tensor * c;
         if (m.heads % split != 0 || m.kvHeads % split != 0)
-            check.error("parallel.context_comm",
-                        "The all-to-all exchange needs model.heads (" + num(m.heads) + ") and model.kv_heads (" +
-                            num(m.kvHeads) + ") divisible by tensor x context = " + num(split) +
-                            ": each rank computes whole heads over the full sequence; use \"ring\" or \"all-gather\"");
+            check.error("parallel.context_comm", "context_comm.all_to_all_heads",
+                        {num(m.heads), num(m.kvHeads), num(split)});
     }
 }
 
@@ -473,21 +421,18 @@ void checkRouterGroups(Checker &check)
         (m.routerGroups == 0 && m.routerGroupTopk == 0))
         return;
     if (m.routerGroups == 0 || m.routerGroupTopk == 0) {
-        check.error(m.routerGroups == 0 ? "model.router_groups" : "model.router_group_topk",
-                    "Router groups (" + num(m.routerGroups) + ") and groups per token (" + num(m.routerGroupTopk)
-                        + ") are set together: group-limited routing needs both");
+        check.error(m.routerGroups == 0 ? "model.router_groups" : "model.router_group_topk", "router_groups.together",
+                    {num(m.routerGroups), num(m.routerGroupTopk)});
         return;
     }
     if (m.experts % m.routerGroups != 0) {
-        check.error("model.router_groups", "Router groups (" + num(m.routerGroups) + ") must divide model.experts ("
-                                               + num(m.experts) + "): the groups are contiguous and equal");
+        check.error("model.router_groups", "router_groups.divide_experts", {num(m.routerGroups), num(m.experts)});
         return;
     }
     if (m.routerGroupTopk > m.routerGroups || m.routerGroupTopk * (m.experts / m.routerGroups) < m.expertsPerToken)
-        check.error("model.router_group_topk", "Groups per token (" + num(m.routerGroupTopk) +
-                                                   ") must be at most the router groups (" + num(m.routerGroups) +
-                                                   ") and hold the " + num(m.expertsPerToken) + " experts per token (" +
-                                                   num(m.experts / m.routerGroups) + " per group)");
+        check.error(
+            "model.router_group_topk", "router_group_topk.hold_experts",
+            {num(m.routerGroupTopk), num(m.routerGroups), num(m.expertsPerToken), num(m.experts / m.routerGroups)});
 }
 
 /// Mixture of experts: top-k within the experts, dense first layers below the layer count.
@@ -497,13 +442,9 @@ void checkExperts(Checker &check)
     if (!check.ok({"model.experts", "model.experts_per_token", "model.dense_layers", "model.layers"}) || m.experts == 0)
         return;
     if (m.expertsPerToken < 1 || m.expertsPerToken > m.experts)
-        check.error("model.experts_per_token", "Experts per token (" + num(m.expertsPerToken) +
-                                                   ") must be 1 to the number of experts (" + num(m.experts) +
-                                                   "): each token goes to top-k of them");
+        check.error("model.experts_per_token", "experts_per_token.range", {num(m.expertsPerToken), num(m.experts)});
     if (m.denseLayers >= m.layers)
-        check.error("model.dense_layers", "Dense first layers (" + num(m.denseLayers) +
-                                              ") must be fewer than the layers (" + num(m.layers) +
-                                              ") of a mixture-of-experts model");
+        check.error("model.dense_layers", "dense_layers.fewer", {num(m.denseLayers), num(m.layers)});
     checkRouterGroups(check);
 }
 
@@ -518,36 +459,27 @@ void checkExpertParallel(Checker &check)
         return;
     if (m.experts == 0) {
         if (par.expert > 1)
-            check.error("parallel.expert", "Expert parallel (" + num(par.expert) +
-                                               ") needs a mixture-of-experts model: model.experts is 0");
+            check.error("parallel.expert", "expert.needs_moe", {num(par.expert)});
         return;
     }
     if (m.experts % par.expert != 0) {
-        check.error("parallel.expert",
-                    "Expert parallel (" + num(par.expert) + ") must divide model.experts (" + num(m.experts) +
-                        "): each rank holds whole experts" +
-                        suggestion("values", nearestValid(par.expert, m.experts,
-                                                          [&](std::int64_t e) { return m.experts % e == 0; })));
+        check.error("parallel.expert", "expert.divides_experts", {num(par.expert), num(m.experts)},
+                    nearestValid(par.expert, m.experts, [&](std::int64_t e) { return m.experts % e == 0; }));
         return;
     }
     const std::int64_t et = par.expertTensorSize();
     if (check.ok({"model.expert_ffn_hidden", "model.ffn_hidden"}) && m.expertWidth() % et != 0) {
-        check.error("parallel.expert_tensor", "Expert tensor parallel (" + num(et) +
-                                                  ") must divide the expert MLP width (" + num(m.expertWidth()) + ")");
+        check.error("parallel.expert_tensor", "expert_tensor.divides_width", {num(et), num(m.expertWidth())});
         return;
     }
     if (!check.ok({"parallel.data"}))
         return;
     const std::int64_t ranks = par.data * par.context * par.tensor;
     if (ranks % (par.expert * et) != 0)
-        check.error("parallel.expert",
-                    "Expert parallel x expert tensor parallel (" + num(par.expert) + " x " + num(et) +
-                        ") must divide data x context x tensor (" + num(ranks) +
-                        "): the expert groups tile the ranks of one pipeline stage" +
-                        suggestion("values", nearestValid(par.expert, std::min<std::int64_t>(m.experts, 65536),
-                                                          [&](std::int64_t e) {
-                                                              return m.experts % e == 0 && ranks % (e * et) == 0;
-                                                          })));
+        check.error("parallel.expert", "expert.tiles_ranks", {num(par.expert), num(et), num(ranks)},
+                    nearestValid(par.expert, std::min<std::int64_t>(m.experts, 65536), [&](std::int64_t e) {
+                        return m.experts % e == 0 && ranks % (e * et) == 0;
+                    }));
 }
 
 /// Multi-head latent attention needs its latent and head sizes.
@@ -560,8 +492,7 @@ void checkLatentAttention(Checker &check)
          {std::pair{"model.kv_lora_rank", m.kvLoraRank}, std::pair{"model.qk_nope_head_dim", m.qkNopeHeadDim},
           std::pair{"model.qk_rope_head_dim", m.qkRopeHeadDim}, std::pair{"model.v_head_dim", m.vHeadDim}})
         if (value <= 0 && check.ok({key}))
-            check.error(key,
-                        std::string("Multi-head latent attention (model.attention \"mla\") needs ") + key + " above 0");
+            check.error(key, "mla.needs_size", {key});
 }
 
 /// Packed sequences: documents no longer than the sequence; without flash attention the masked scores are
@@ -573,13 +504,10 @@ void checkDocumentLength(Checker &check)
     if (length <= 0 || !check.ok({"training.document_length", "model.seq_len"}))
         return;
     if (length > plan.model.seqLen)
-        check.error("training.document_length", "training.document_length (" + std::to_string(length) +
-                                                    ") must be at most model.seq_len (" +
-                                                    std::to_string(plan.model.seqLen) + ")");
+        check.error("training.document_length", "document_length.at_most_sequence",
+                    {std::to_string(length), std::to_string(plan.model.seqLen)});
     else if (!plan.training.flashAttention)
-        check.warning("training.document_length",
-                      "packed documents shorten attention only with training.flash_attention (variable-length "
-                      "masks); without it the masked scores of the whole sequence are still computed");
+        check.warning("training.document_length", "document_length.needs_flash");
 }
 
 /// Sliding-window attention saves work only in a kernel that skips the tiles outside the band.
@@ -587,12 +515,9 @@ void checkSlidingWindow(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.model.slidingWindow > 0 && plan.model.slidingWindow < plan.model.seqLen && !plan.training.flashAttention)
-        check.warning("model.sliding_window",
-                      "a sliding window shortens attention only with training.flash_attention; unfused, "
-                      "every score of the sequence is computed and then masked");
+        check.warning("model.sliding_window", "sliding_window.needs_flash");
     if (plan.model.fullAttentionInterval > 0 && plan.model.slidingWindow <= 0)
-        check.warning("model.full_attention_interval",
-                      "model.full_attention_interval has no effect without model.sliding_window");
+        check.warning("model.full_attention_interval", "full_attention_interval.needs_window");
 }
 
 /// The newer software settings: each says when it does nothing, none is refused.
@@ -601,45 +526,26 @@ void checkSoftwareSettings(Checker &check)
     const Plan &plan = check.plan();
     const TrainingConfig &t = plan.training;
     if (t.recomputeLayers > 0 && t.recompute != Recompute::Full)
-        check.warning("training.recompute_layers",
-                      "training.recompute_layers applies to full recomputation (training.recompute "
-                      "\"full\"); it is ignored otherwise");
+        check.warning("training.recompute_layers", "recompute_layers.needs_full");
     if (t.activationOffloadLayers > 0 && check.ok({"parallel.pipeline", "model.layers"}) &&
         t.activationOffloadLayers > plan.layersPerStage())
-        check.warning("training.activation_offload_layers", "more offloaded layers (" + num(t.activationOffloadLayers)
-                                                                + ") than a stage holds (" + num(plan.layersPerStage())
-                                                                + "): every layer of a stage is offloaded");
+        check.warning("training.activation_offload_layers", "activation_offload_layers.beyond_stage",
+                      {num(t.activationOffloadLayers), num(plan.layersPerStage())});
     if (plan.model.isMoe() && plan.parallel.expertCommOverlap &&
         check.ok({"training.global_batch", "training.micro_batch", "parallel.data"}) && plan.microbatches() < 2)
-        check.warning("parallel.expert_comm_overlap",
-                      "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
-                      "with one micro-batch per step it hides nothing");
+        check.warning("parallel.expert_comm_overlap", "expert_comm_overlap.one_microbatch");
     if (t.recomputeInterval > 1 && t.recompute != Recompute::Full)
-        check.warning("training.recompute_interval",
-                      "training.recompute_interval checkpoints every k-th layer with full "
-                      "recomputation (training.recompute \"full\"); it is ignored otherwise");
+        check.warning("training.recompute_interval", "recompute_interval.needs_full");
     if (t.recomputeInterval > 1 && t.recomputeLayers > 0)
-        check.warning("training.recompute_interval",
-                      "training.recompute_interval and training.recompute_layers both choose the "
-                      "recomputed layers: the interval is used");
+        check.warning("training.recompute_interval", "recompute_interval.with_layers");
     if (t.compile && t.framework == Framework::Megatron)
-        check.warning("training.compile", "Megatron-Core does not torch.compile its layers; its fused kernels are "
-                                          "training.fused_kernels");
+        check.warning("training.compile", "compile.megatron");
     if (t.recompute == Recompute::Ops && t.framework == Framework::Megatron)
-        check.warning("training.recompute",
-                      "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's "
-                      "selective activation checkpointing); Megatron-Core's selective recomputation is "
-                      "\"selective\"");
+        check.warning("training.recompute", "recompute.ops_megatron");
     if (t.masterWeights != MasterFormat::Fp32 && !isSixteenBitStorage(t.precision))
-        check.warning("training.master_weights",
-                      std::string("with ") + toString(t.precision) +
-                          " the parameters are stored in 32 bits and are their own master copy: "
-                          "training.master_weights is ignored");
+        check.warning("training.master_weights", "master_weights.ignored", {std::string(toString(t.precision))});
     if (plan.model.isMoe() && t.fusedExpertMlp && t.precision != Precision::MXFP8)
-        check.warning("training.fused_expert_mlp",
-                      std::string("Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge "
-                                  "enables it with its MXFP8 recipes); with ") +
-                          toString(t.precision) + " its fusion is assumed all the same");
+        check.warning("training.fused_expert_mlp", "fused_expert_mlp.not_mxfp8", {std::string(toString(t.precision))});
 }
 
 /// Recomputation modules (Megatron-Core --recompute-modules) belong to selective recomputation and to the
@@ -652,17 +558,14 @@ void checkRecomputeModules(Checker &check)
         if (!on)
             return;
         if (t.recompute != Recompute::Selective)
-            check.error(key, std::string(key) +
-                                 " needs training.recompute \"selective\" (it names a module of selective "
-                                 "recomputation; \"full\" already recomputes the whole layer)");
+            check.error(key, "recompute_module.needs_selective", {key});
         else if (!applies)
-            check.error(key, std::string(key) + " needs " + needs);
+            check.error(key, needs, {key});
     };
     rule(t.recomputeMlaUpProjection, "training.recompute_mla_up_proj", plan.model.isMla(),
-         "multi-head latent attention (model.attention \"mla\")");
-    rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(),
-         "a mixture of experts (model.experts > 0)");
-    rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "a mixture of experts (model.experts > 0)");
+         "recompute_module.needs_mla");
+    rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "recompute_module.needs_moe");
+    rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "recompute_module.needs_moe");
 }
 
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
@@ -671,12 +574,7 @@ void checkFramework(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.training.framework == Framework::Fsdp && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage != 3)
-        check.error("training.framework",
-                    "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs "
-                    "ZeRO stage 3 (got " +
-                        num(plan.parallel.zeroStage) +
-                        "); set ZeRO stage to 3, or choose "
-                        "\"megatron\" or \"deepspeed\"");
+        check.error("training.framework", "framework.fsdp_needs_zero3", {num(plan.parallel.zeroStage)});
     // Megatron-LM's arguments.py (d98e8a6, "Optimizer CPU offload check"): "When `--fp8-param-gather` is
     // enabled, the optimizer cpu offload must be used in conjunction with `--fp8-recipe delayed`". The plan's
     // fp8 may be delayed scaling; fp8-blockwise, mxfp8 and nvfp4 are not.
@@ -684,10 +582,8 @@ void checkFramework(Checker &check)
     const bool notDelayed =
         t.precision == Precision::FP8Blockwise || t.precision == Precision::MXFP8 || t.precision == Precision::NVFP4;
     if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather && notDelayed)
-        check.error("parallel.offload_optimizer",
-                    std::string("Megatron-LM offloads the optimizer with FP8 parameter gathers only under the "
-                                "delayed FP8 recipe (arguments.py), not with ") +
-                        toString(t.precision) + ": turn off training.fp8_param_gather or the offload");
+        check.error("parallel.offload_optimizer", "offload.fp8_gather_needs_delayed",
+                    {std::string(toString(t.precision))});
 }
 
 /// Hybrid sharding is FSDP2's: a shard group of at least two ranks that divides the data x context ranks.
@@ -699,26 +595,18 @@ void checkShardGroup(Checker &check)
         return;
     const std::int64_t dc = par.data * par.context;
     if (plan.training.framework != Framework::Fsdp)
-        check.error("parallel.shard_group",
-                    "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to \"fsdp\", "
-                    "or remove parallel.shard_group");
+        check.error("parallel.shard_group", "shard_group.needs_fsdp");
     else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
-        check.error("parallel.shard_group", "Shard group (" + num(par.shardGroup) +
-                                                ") must be at least 2 and divide the " + num(dc) +
-                                                " data x context ranks");
+        check.error("parallel.shard_group", "shard_group.divides_ranks", {num(par.shardGroup), num(dc)});
     else if (par.shardGroup == dc)
-        check.warning("parallel.shard_group",
-                      "a shard group of all " + num(dc) + " data x context ranks is plain FSDP: nothing is replicated");
+        check.warning("parallel.shard_group", "shard_group.all_ranks", {num(dc)});
 }
 
 void checkOverlap(Checker &check)
 {
     const Plan &plan = check.plan();
     if (plan.parallel.tensorCommOverlap && plan.parallel.tensor > 1 && !plan.training.sequenceParallel)
-        check.error("parallel.tensor_comm_overlap",
-                    "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the "
-                    "all-gathers and reduce-scatters that sequence parallelism turns the "
-                    "all-reduces into");
+        check.error("parallel.tensor_comm_overlap", "tensor_comm_overlap.needs_sequence_parallel");
 }
 
 /// tensor x pipeline x context must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x
@@ -738,37 +626,31 @@ void checkGpuCount(Checker &check)
     if (workers == gpus)
         return;
     const auto g = std::int64_t(gpus);
-    const std::string cluster = num(g) + " GPUs (" + num(cl.nodes) + " nodes x " + num(cl.gpusPerNode) + ")";
-    const std::string split =
-        c > 1 ? "Tensor parallel x pipeline stages x context parallel (" + num(par.tensor) + " x " + num(par.pipeline) +
-                    " x " + num(c) + ")"
-              : "Tensor parallel x pipeline stages (" + num(par.tensor) + " x " + num(par.pipeline) + ")";
-    const std::string rule = split + " must divide the " + cluster + " into whole data-parallel replicas";
+    // values: tensor, pipeline, context, the GPUs, nodes and GPUs per node.
+    const char *rule = c > 1 ? "gpus.split_with_context" : "gpus.split";
+    const std::vector<std::string> values{num(par.tensor), num(par.pipeline), num(c),
+                                          num(g),          num(cl.nodes),     num(cl.gpusPerNode)};
     if (g % (par.tensor * par.pipeline * c) == 0) {
-        check.error("parallel.data", std::string("Data parallel must be GPUs / (tensor x pipeline") +
-                                         (c > 1 ? " x context" : "") + ") = " + num(g) + " / (" + num(par.tensor) +
-                                         " x " + num(par.pipeline) + (c > 1 ? " x " + num(c) : "") + ") = " +
-                                         num(g / (par.tensor * par.pipeline * c)) + " (got " + num(par.data) + ")");
+        check.error("parallel.data", c > 1 ? "data.derived_with_context" : "data.derived",
+                    {num(g), num(par.tensor), num(par.pipeline), num(c), num(g / (par.tensor * par.pipeline * c)),
+                     num(par.data)});
     } else if (check.hasError("parallel.pipeline") || check.hasError("parallel.tensor") ||
                check.hasError("parallel.context")) {
         return; // already reported on the key, with values that keep this rule too
     } else if (c > 1 && g % (par.tensor * par.pipeline) == 0) {
-        check.error("parallel.context",
-                    rule + suggestion("values", nearestValid(c, std::min<std::int64_t>(g, 65536), [&](std::int64_t v) {
-                                          return g % (par.tensor * par.pipeline * v) == 0 && m.seqLen % (2 * v) == 0;
-                                      })));
+        check.error("parallel.context", rule, values,
+                    nearestValid(c, std::min<std::int64_t>(g, 65536), [&](std::int64_t v) {
+                        return g % (par.tensor * par.pipeline * v) == 0 && m.seqLen % (2 * v) == 0;
+                    }));
     } else if (g % (par.tensor * c) == 0 && par.pipeline > 1) {
-        check.error("parallel.pipeline", rule + suggestion("stage counts",
-                                                           nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
-                                                               return g % (par.tensor * c * p) == 0 && m.layers > 0
-                                                                      && m.layers % (p * par.virtualStages) == 0;
-                                                           })));
+        check.error("parallel.pipeline", rule, values, nearestValid(par.pipeline, m.layers, [&](std::int64_t p) {
+                        return g % (par.tensor * c * p) == 0 && m.layers > 0 && m.layers % (p * par.virtualStages) == 0;
+                    }));
     } else {
-        check.error(
-            "parallel.tensor",
-            rule + suggestion("values", nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
-                                  return g % (t * par.pipeline * c) == 0 && tensorKeepsModel(m, t);
-                              })));
+        check.error("parallel.tensor", rule, values,
+                    nearestValid(par.tensor, std::min<std::int64_t>(g, 65536), [&](std::int64_t t) {
+                        return g % (t * par.pipeline * c) == 0 && tensorKeepsModel(m, t);
+                    }));
     }
 }
 

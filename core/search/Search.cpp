@@ -195,7 +195,7 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
         s.cause = RejectCause::Invalid;
         if (const Problem *p = firstError(e.problems)) {
             s.problemKey = p->key;
-            s.problemMessage = p->message;
+            s.problem = *p;
         }
         return s;
     }
@@ -803,21 +803,21 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
     const auto start = std::chrono::steady_clock::now();
     SearchOutcome outcome;
     if (const std::optional<Problem> problem = baseProblem(base, catalog)) {
-        outcome.error = toString(*problem);
+        outcome.problem = *problem;
         return outcome;
     }
     const std::vector<SearchConfig> configs = enumerateConfigs(base, constraints);
-    const std::string fixable =
-        base.model.isMoe() ? "tensor, pipeline, micro-batch or expert" : "tensor, pipeline or micro-batch";
+    // The dimensions a user can fix to narrow it: with experts, expert parallelism too.
+    const bool moe = base.model.isMoe();
     if (configs.size() > kMaxSearchConfigs) {
-        outcome.error = "the search space has more than " + std::to_string(kMaxSearchConfigs)
-                        + " plans; narrow the node range or fix " + fixable;
+        outcome.problem = ruleProblem(Severity::Error, {}, moe ? "search.too_many_plans_moe" : "search.too_many_plans",
+                                      {std::to_string(kMaxSearchConfigs)});
         return outcome;
     }
     if (const double work = estimatedSearchSeconds(configs, base.cluster.gpusPerNode); work > kMaxSearchSeconds) {
-        outcome.error = "the search space of " + std::to_string(configs.size()) + " plans would take about " +
-                        std::to_string(int(work)) + " s on one core (at most " +
-                        std::to_string(int(kMaxSearchSeconds)) + " s); narrow the node range or fix " + fixable;
+        outcome.problem = ruleProblem(
+            Severity::Error, {}, moe ? "search.too_slow_moe" : "search.too_slow",
+            {std::to_string(configs.size()), std::to_string(int(work)), std::to_string(int(kMaxSearchSeconds))});
         return outcome;
     }
     outcome.valid = true;

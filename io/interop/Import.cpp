@@ -13,6 +13,7 @@
 #include "io/plan/PlanJson.h"
 #include "io/common/SafeFile.h"
 #include "core/plan/PlanKeys.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -133,9 +134,9 @@ void checkRanges(const std::map<QString, ImportedKey> &keys, ImportResult &resul
             value = k.value.toString().toStdString();
         else
             continue; // a type the plan reader names
-        if (const std::optional<std::string> problem = checkValue(*key, value))
+        if (const std::optional<Problem> problem = checkValue(*key, value))
             result.errors.push_back(
-                {k.file, k.line, QStringLiteral("%1: %2 %3").arg(k.source, path, QString::fromStdString(*problem))});
+                {k.file, k.line, QStringLiteral("%1: %2 %3").arg(k.source, path, problemText(*problem))});
     }
 }
 
@@ -485,7 +486,7 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
         (p.isError() ? result.errors : result.warnings)
             .push_back(
                 {QStringLiteral("plan"), 0,
-                 QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), QString::fromStdString(p.message))});
+                 QStringLiteral("%1: %2").arg(QString::fromStdString(p.key), problemText(p))});
     if (read.plan && result.errors.empty()) {
         if (!options.assumeExample)
             listDefaults(*read.plan, keys, result);

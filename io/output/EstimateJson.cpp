@@ -9,6 +9,7 @@
 #include "core/precision/PrecisionPolicy.h"
 
 #include "core/memory/MemoryTerms.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -397,7 +398,8 @@ QJsonArray problemsToJson(const Problems &problems, Severity severity)
     QJsonArray out;
     for (const Problem &p : problems)
         if (p.severity == severity)
-            out.append(QString::fromStdString(p.key.empty() ? p.message : p.key + ": " + p.message));
+            out.append(p.key.empty() ? problemText(p)
+                                     : QString::fromStdString(p.key) + QStringLiteral(": ") + problemText(p));
     return out;
 }
 

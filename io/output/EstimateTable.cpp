@@ -7,6 +7,7 @@
 
 #include "core/common/Units.h"
 #include "core/memory/MemoryTerms.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -155,7 +156,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     if (!e.valid) {
         out << QStringLiteral("Invalid plan:");
         for (const Problem &p : estimateProblems(e))
-            out << QStringLiteral("  %1").arg(QString::fromStdString(toString(p)));
+            out << QStringLiteral("  %1").arg(problemLine(p));
         return terminalLines(out);
     }
     const ParallelConfig &par = plan.parallel;
@@ -195,7 +196,7 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
     out << QString();
     placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))
-        out << QStringLiteral("%1").arg(QString::fromStdString(toString(p)));
+        out << QStringLiteral("%1").arg(problemLine(p));
     return terminalLines(out);
 }
 

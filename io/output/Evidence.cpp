@@ -7,6 +7,7 @@
 #include <QStringList>
 
 #include "core/common/Units.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -97,9 +98,9 @@ Problems estimateProblems(const Estimate &e)
 {
     Problems out = e.problems;
     if (const QString note = mixedClusterNote(e); !note.isEmpty())
-        out.push_back({Severity::Warning, "cluster.node_groups", note.toStdString()});
+        out.push_back(wordedProblem(Severity::Warning, "cluster.node_groups", note.toStdString()));
     for (const PlacementFlag &f : e.placement.flags)
-        out.push_back({Severity::Warning, f.key, placementFlagText(f).toStdString()});
+        out.push_back(wordedProblem(Severity::Warning, f.key, placementFlagText(f).toStdString()));
     return out;
 }
 
@@ -185,7 +186,7 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
     switch (g.cause) {
     case RejectCause::Invalid:
         return words("%1: %2 break a rule, e.g. %3: %4")
-            .arg(text(g.key), plans(g.count), describeConfig(ex.config), text(ex.problemMessage));
+            .arg(text(g.key), plans(g.count), describeConfig(ex.config), problemText(ex.problem));
     case RejectCause::DoesNotFit: {
         // Three decimals when two would print the same number twice.
         const int decimals = (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2;

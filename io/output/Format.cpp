@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include "core/common/Units.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::fmt {
 
@@ -33,7 +34,7 @@ QStringList planErrors(const std::vector<Problem> &problems, int most)
         QCoreApplication::translate("fmt", "The plan has errors; each is shown under its field in the editor:")};
     for (const Problem &p : problems)
         if (p.isError() && lines.size() <= most)
-            lines << QStringLiteral("• %1: %2").arg(text(p.key), text(p.message));
+            lines << QStringLiteral("• %1: %2").arg(text(p.key), io::problemText(p));
     return lines;
 }
 

@@ -13,6 +13,7 @@
 #include "io/plan/PlanJson.h"
 #include "core/plan/Plan.h"
 #include "core/plan/PlanKeys.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -24,16 +25,18 @@ std::optional<QJsonObject> parseCatalogDocument(const QByteArray &json, const ch
     QJsonParseError parseError;
     const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        problems.push_back({Severity::Error, "", "malformed JSON: " + parseError.errorString().toStdString()});
+        problems.push_back(
+            wordedProblem(Severity::Error, "", "malformed JSON: " + parseError.errorString().toStdString()));
         return std::nullopt;
     }
     if (const auto duplicate = findDuplicateKey(json)) {
-        problems.push_back({Severity::Error, duplicate->toStdString(), "appears twice in the same object"});
+        problems.push_back(
+            wordedProblem(Severity::Error, duplicate->toStdString(), "appears twice in the same object"));
         return std::nullopt;
     }
     const QJsonObject root = doc.object();
     if (root.value("format").toString() != QLatin1String(format))
-        problems.push_back({Severity::Error, "format", std::string("must be \"") + format + "\""});
+        problems.push_back(wordedProblem(Severity::Error, "format", std::string("must be \"") + format + "\""));
     return root;
 }
 
@@ -338,7 +341,7 @@ const Catalog &builtinCatalog()
             if (file.open(QIODevice::ReadOnly)) {
                 const Problems problems = reader(file.readAll(), c);
                 if (hasErrors(problems))
-                    qWarning("built-in catalog %s: %s", path, toString(problems.front()).c_str());
+                    qWarning("built-in catalog %s: %s", path, qPrintable(problemLine(problems.front())));
             } else {
                 qWarning("built-in catalog %s is missing", path);
             }
@@ -358,8 +361,8 @@ std::optional<QString> checkNewDeviceId(const QString &id, const Catalog &catalo
 {
     if (id.trimmed().isEmpty())
         return QStringLiteral("must not be empty");
-    if (const std::optional<std::string> length = checkLength(id.toStdString(), kMaxIdLength))
-        return QString::fromStdString(*length);
+    if (const std::optional<Problem> length = checkLength(id.toStdString(), kMaxIdLength))
+        return problemText(*length);
     if (std::any_of(id.begin(), id.end(), [](QChar c) { return c.category() == QChar::Other_Control; }))
         return QStringLiteral("must not contain control characters");
     if (catalog.device(id.toStdString()))

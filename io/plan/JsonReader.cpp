@@ -29,7 +29,7 @@ QString JsonReader::keyPath(const char *key) const
 
 void JsonReader::error(const char *key, const std::string &message)
 {
-    m_problems->push_back({Severity::Error, keyPath(key).toStdString(), message});
+    m_problems->push_back(wordedProblem(Severity::Error, keyPath(key).toStdString(), message));
 }
 
 void JsonReader::requireKey(const char *key)
@@ -165,8 +165,8 @@ std::vector<JsonReader> JsonReader::objects(const char *key)
     for (qsizetype i = 0; i < array.size(); ++i) {
         const QString path = QStringLiteral("%1[%2]").arg(keyPath(key)).arg(i);
         if (!array.at(i).isObject()) {
-            m_problems->push_back({Severity::Error, path.toStdString(),
-                                   std::string("must be an object (got ") + typeName(array.at(i)) + ")"});
+            m_problems->push_back(wordedProblem(Severity::Error, path.toStdString(),
+                                   std::string("must be an object (got ") + typeName(array.at(i)) + ")"));
             continue;
         }
         readers.emplace_back(array.at(i).toObject(), path, *m_problems);
@@ -178,8 +178,8 @@ void JsonReader::reportUnknownKeys()
 {
     for (auto it = m_object.begin(); it != m_object.end(); ++it)
         if (!m_seen.contains(it.key()))
-            m_problems->push_back({Severity::Warning, keyPath(it.key().toUtf8().constData()).toStdString(),
-                                   "unknown key, ignored"});
+            m_problems->push_back(wordedProblem(Severity::Warning, keyPath(it.key().toUtf8().constData()).toStdString(),
+                                   "unknown key, ignored"));
 }
 
 } // namespace trainplan::io

@@ -15,6 +15,7 @@
 #include "io/plan/JsonDuplicates.h"
 #include "io/plan/JsonReader.h"
 #include "core/plan/PlanValidation.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -86,8 +87,8 @@ bool readKey(JsonReader &r, const PlanKey &key, Plan &plan)
         return false;
     }
     if (key.type == KeyType::Enum)
-        if (const auto problem = checkValue(key, value)) {
-            r.error(name.c_str(), *problem);
+        if (const std::optional<Problem> problem = checkValue(key, value)) {
+            r.error(name.c_str(), problemMessage(*problem));
             return false;
         }
     key.set(plan, value);
@@ -229,7 +230,7 @@ constexpr qsizetype kMaxKeyLength = 100;
 bool checkSizes(const QJsonValue &value, const QString &path, Problems &problems)
 {
     const auto fail = [&](const QString &where, const std::string &rule) {
-        problems.push_back({Severity::Error, where.left(200).toStdString(), rule});
+        problems.push_back(wordedProblem(Severity::Error, where.left(200).toStdString(), rule));
         return false;
     };
     if (value.isString() && value.toString().size() > qsizetype(kMaxTextLength))
@@ -264,17 +265,18 @@ bool parseDocument(const QByteArray &json, Problems &problems, QJsonObject &obje
     if (parseError.error != QJsonParseError::NoError) {
         // Name the key whose value the parser stopped in ("1e400" is an illegal number, say), where it can.
         const std::optional<QString> key = keyPathAt(json, parseError.offset);
-        problems.push_back({Severity::Error, key ? key->left(200).toStdString() : std::string(),
+        problems.push_back(wordedProblem(Severity::Error, key ? key->left(200).toStdString() : std::string(),
                             "malformed JSON at byte " + std::to_string(parseError.offset) + ": "
-                                + parseError.errorString().toStdString()});
+                                + parseError.errorString().toStdString()));
         return false;
     }
     if (!doc.isObject()) {
-        problems.push_back({Severity::Error, "", "a plan must be a JSON object"});
+        problems.push_back(wordedProblem(Severity::Error, "", "a plan must be a JSON object"));
         return false;
     }
     if (const auto duplicate = findDuplicateKey(json)) {
-        problems.push_back({Severity::Error, duplicate->left(200).toStdString(), "appears twice in the same object"});
+        problems.push_back(
+            wordedProblem(Severity::Error, duplicate->left(200).toStdString(), "appears twice in the same object"));
         return false;
     }
     object = doc.object();
@@ -319,28 +321,29 @@ PlanReadResult readPlan(const QByteArray &json, const Catalog &catalog)
 std::optional<QByteArray> readPlanBytes(const QString &path, Problems &problems)
 {
     if (path.isEmpty()) {
-        problems.push_back({Severity::Error, "", "no plan file given (an empty path)"});
+        problems.push_back(wordedProblem(Severity::Error, "", "no plan file given (an empty path)"));
         return std::nullopt;
     }
     // Only regular files: reading a FIFO or a device would wait or read forever.
     const QFileInfo info(path);
     if (path != QLatin1String("-") && info.exists() && !info.isFile()) {
         const char *what = info.isDir() ? "a directory" : "a named pipe, socket or device";
-        problems.push_back({Severity::Error, "", std::string("not a regular file (") + what
-                                                     + "): plans are read from files or from standard input (-)"});
+        problems.push_back(wordedProblem(Severity::Error, "", std::string("not a regular file (") + what
+                                                     + "): plans are read from files or from standard input (-)"));
         return std::nullopt;
     }
     QFile file(path);
     const bool ok = path == QLatin1String("-") ? file.open(stdin, QIODevice::ReadOnly) : file.open(QIODevice::ReadOnly);
     if (!ok) {
-        problems.push_back(
-            {Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()});
+        problems.push_back(wordedProblem(
+            Severity::Error, "", "cannot read " + path.toStdString() + ": " + file.errorString().toStdString()));
         return std::nullopt;
     }
     // A plan is a few kilobytes; refuse anything absurd rather than parse gigabytes.
     const QByteArray bytes = file.read(kMaxPlanBytes + 1);
     if (bytes.size() > kMaxPlanBytes) {
-        problems.push_back({Severity::Error, "", path.toStdString() + " is larger than 16 MiB: not a plan file"});
+        problems.push_back(
+            wordedProblem(Severity::Error, "", path.toStdString() + " is larger than 16 MiB: not a plan file"));
         return std::nullopt;
     }
     return bytes;

@@ -6,6 +6,7 @@
 
 #include "core/plan/Plan.h"
 #include "core/plan/PlanKeys.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -34,8 +35,8 @@ QString ruleText(const PlanKey &key)
     QStringList parts;
     if (*key.unit)
         parts << QString::fromLatin1(key.unit);
-    if (const std::string range = rangeText(key); !range.empty())
-        parts << QString::fromStdString(range);
+    if (const QString range = rangeWords(key); !range.isEmpty())
+        parts << range;
     if (key.type == KeyType::String)
         parts << QStringLiteral("at most %1 characters").arg(key.maxLength > 0 ? key.maxLength : kMaxIdLength);
     const KeyWords &words = keyWords(key.path);

@@ -68,7 +68,7 @@ private slots:
         const std::vector<Problem> problems = validatePlan(plan, io::builtinCatalog());
         const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem &p) { return p.key == "cluster.scale_up_domain"; });
         QVERIFY(it != problems.end());
-        QVERIFY2(it->message.find("must be whole nodes of 4 GPUs; valid values nearby: 64, 68 or 72") != std::string::npos, it->message.c_str());
+        QVERIFY2(io::problemMessage(*it).find("must be whole nodes of 4 GPUs; valid values nearby: 64, 68 or 72") != std::string::npos, io::problemMessage(*it).c_str());
         // Written only when set; read back.
         plan.cluster.scaleUpDomain = 72;
         const QByteArray bytes = io::writePlan(plan, io::builtinCatalog());
@@ -297,7 +297,7 @@ private slots:
         bool flagged = false;
         for (const Problem &p : io::estimateProblems(e))
             if (p.key == "parallel.tensor" && p.severity == Severity::Warning
-                && p.message.find("span 2 nodes") != std::string::npos && p.message.find(" per step (") != std::string::npos)
+                && io::problemMessage(p).find("span 2 nodes") != std::string::npos && io::problemMessage(p).find(" per step (") != std::string::npos)
                 flagged = true;
         QVERIFY(flagged);
         // The cost is the exposed extra tensor traffic: at most the whole tensor-parallel time.
@@ -310,11 +310,11 @@ private slots:
         plan.cluster.gpusPerNode = 8;
         plan.cluster.nodes = 3;
         const Estimate e = estimate(plan, io::builtinCatalog());
-        QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+        QVERIFY2(e.valid, e.problems.empty() ? "" : qPrintable(io::problemLine(e.problems.front())));
         QVERIFY(e.placement.stagesMisaligned);
         bool flagged = false;
         for (const Problem &p : io::estimateProblems(e))
-            flagged = flagged || (p.key == "parallel.pipeline" && p.message.find("do not line up") != std::string::npos);
+            flagged = flagged || (p.key == "parallel.pipeline" && io::problemMessage(p).find("do not line up") != std::string::npos);
         QVERIFY(flagged);
     }
 
@@ -349,7 +349,7 @@ private slots:
         QCOMPARE(mixed.memory.fits, a.memory.stages[7].peakBytes <= 40.0 * (1 << 30) && h.memory.stages[0].peakBytes <= 80.0 * (1 << 30));
         bool explained = false;
         for (const Problem &p : io::estimateProblems(mixed))
-            explained = explained || (p.key == "cluster.node_groups" && p.message.find("sets the step time") != std::string::npos);
+            explained = explained || (p.key == "cluster.node_groups" && io::problemMessage(p).find("sets the step time") != std::string::npos);
         QVERIFY(explained);
 
         // MFU counts the peak of every GPU: half the GPUs are H100s (989 TFLOP/s dense BF16, NVIDIA's H100
@@ -380,7 +380,7 @@ private slots:
         plan.cluster.setGroups(many);
         bool tooMany = false;
         for (const Problem &p : validatePlan(plan, catalog))
-            tooMany = tooMany || (p.key == "cluster.node_groups" && p.message.find("at most 256") == 0);
+            tooMany = tooMany || (p.key == "cluster.node_groups" && io::problemMessage(p).find("at most 256") == 0);
         QVERIFY(tooMany);
 
         plan.cluster.setGroups({{"", "a100-sxm4-80gb", 8, 1, "warp-drive"}});
@@ -422,7 +422,7 @@ private slots:
         plan.cluster.setGroups({{"DGX H100", "h100-sxm5-80gb", 8, 8, "nvlink4-nvswitch"}, {"Mine", "my-accelerator", 8, 8, ""}});
         const QByteArray bytes = io::writePlan(plan, catalog);
         const io::PlanReadResult read = io::readPlan(bytes, catalog);
-        QVERIFY2(read.plan, read.problems.empty() ? "" : toString(read.problems.front()).c_str());
+        QVERIFY2(read.plan, read.problems.empty() ? "" : qPrintable(io::problemLine(read.problems.front())));
         QCOMPARE(read.plan->cluster, plan.cluster);
         QCOMPARE(io::writePlan(*read.plan, catalog), bytes);
         const Estimate e = estimate(*read.plan, catalog);

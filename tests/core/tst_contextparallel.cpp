@@ -64,13 +64,13 @@ private slots:
         wrong.parallel.data = 8;
         const Estimate e = estimate(wrong, catalog);
         QVERIFY(errorOn(e, "parallel.data"));
-        QCOMPARE(QString::fromStdString(errorOn(e, "parallel.data")->message),
+        QCOMPARE(QString::fromStdString(io::problemMessage(*errorOn(e, "parallel.data"))),
                  QStringLiteral("Data parallel must be GPUs / (tensor x pipeline x context) = 16 / (1 x 1 x 4) = 4 (got 8)"));
         // 2 x 4 = 8 chunks must divide the sequence.
         Plan odd = llama8b(65536 + 4, 4);
         const Estimate oddE = estimate(odd, catalog);
         QVERIFY(errorOn(oddE, "parallel.context"));
-        QVERIFY(errorOn(oddE, "parallel.context")->message.find("divisible by 2 x context = 8") != std::string::npos);
+        QVERIFY(io::problemMessage(*errorOn(oddE, "parallel.context")).find("divisible by 2 x context = 8") != std::string::npos);
         // All-to-all needs whole heads per rank: Llama 3.1 8B has 8 key/value heads, so context 16 cannot.
         Plan ulysses = llama8b(65536, 16, ContextComm::AllToAll);
         QVERIFY(errorOn(estimate(ulysses, catalog), "parallel.context_comm"));
@@ -228,7 +228,7 @@ private slots:
         tooLong.training.documentLength = 8193;
         std::optional<Problem> p = errorOn(estimate(tooLong, catalog), "training.document_length");
         QVERIFY(p);
-        QVERIFY2(p->message.find("at most model.seq_len (8192)") != std::string::npos, p->message.c_str());
+        QVERIFY2(io::problemMessage(*p).find("at most model.seq_len (8192)") != std::string::npos, io::problemMessage(*p).c_str());
         Plan unfused = packed;
         unfused.training.flashAttention = false;
         Plan unfusedWhole = whole;

@@ -255,7 +255,7 @@ private slots:
         const Problem *p = firstError(problems);
         QVERIFY(p);
         QCOMPARE(p->key, std::string("parallel.zero_stage"));
-        QVERIFY(p->message.find("ZeRO stage 2 cannot be combined with pipeline stages (4)") != std::string::npos);
+        QVERIFY(io::problemMessage(*p).find("ZeRO stage 2 cannot be combined with pipeline stages (4)") != std::string::npos);
     }
 
     /// An offloaded optimizer pays its transfers over the host link and the host's update: every GPU of the
@@ -330,7 +330,7 @@ private slots:
         SearchConstraints c;
         c.top = 10;
         const SearchOutcome o = searchPlans(base, catalog(), c);
-        QVERIFY2(o.valid, o.error.c_str());
+        QVERIFY2(o.valid, qPrintable(io::problemText(o.problem)));
         QVERIFY(!o.top.empty());
         for (const RankedPlan &r : o.top) {
             const Estimate e = full(r.plan);

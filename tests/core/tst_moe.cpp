@@ -433,13 +433,13 @@ private slots:
         indivisible.parallel.expert = 3;
         std::optional<Problem> p = errorOn(estimate(indivisible, catalog), "parallel.expert");
         QVERIFY(p);
-        QVERIFY2(p->message.find("must divide model.experts (8)") != std::string::npos, p->message.c_str());
+        QVERIFY2(io::problemMessage(*p).find("must divide model.experts (8)") != std::string::npos, io::problemMessage(*p).c_str());
 
         Plan tooWide = plan; // 8 experts x expert tensor 2 = 16 ranks of an 8-rank data group
         tooWide.parallel.expertTensor = 2;
         p = errorOn(estimate(tooWide, catalog), "parallel.expert");
         QVERIFY(p);
-        QVERIFY2(p->message.find("data x context x tensor (8)") != std::string::npos, p->message.c_str());
+        QVERIFY2(io::problemMessage(*p).find("data x context x tensor (8)") != std::string::npos, io::problemMessage(*p).c_str());
 
         Plan dense = test::presetPlan("llama3-8b", 1, 1, 8, 1, 8, "h100-sxm5-80gb");
         dense.parallel.expert = 2;

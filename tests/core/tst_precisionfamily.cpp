@@ -30,7 +30,7 @@ std::string firstError(const Estimate &e, const std::string &key)
 {
     for (const Problem &p : e.problems)
         if (p.isError() && p.key == key)
-            return p.message;
+            return io::problemMessage(p);
     return {};
 }
 

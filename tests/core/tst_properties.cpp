@@ -273,7 +273,7 @@ void TestProperties::extremes()
     QCOMPARE(e.valid, expectValid);
     if (!expectValid) {
         QVERIFY(hasErrors(e.problems));
-        QVERIFY(QString::fromStdString(e.problems.front().message).contains("must be a whole number from 1 to"));
+        QVERIFY(QString::fromStdString(io::problemMessage(e.problems.front())).contains("must be a whole number from 1 to"));
         return;
     }
     const QString problem = checkFinite(e);

@@ -77,7 +77,7 @@ private slots:
         plan.training.framework = Framework::DeepSpeed;
         const Problems problems = validatePlan(plan, io::builtinCatalog());
         const auto refused = std::find_if(problems.begin(), problems.end(), [](const Problem &p) {
-            return p.isError() && p.key == "parallel.zero_stage" && p.message.find("framework \"fsdp\"") != std::string::npos;
+            return p.isError() && p.key == "parallel.zero_stage" && io::problemMessage(p).find("framework \"fsdp\"") != std::string::npos;
         });
         QVERIFY(refused != problems.end());
     }
@@ -218,7 +218,7 @@ private slots:
         plan.parallel.shardGroup = 8;
         QCOMPARE(plan.parallel.shardReplicas(), std::int64_t(32));
         const Estimate hsdp = run(plan);
-        QVERIFY2(hsdp.valid, hsdp.problems.empty() ? "" : hsdp.problems.front().message.c_str());
+        QVERIFY2(hsdp.valid, hsdp.problems.empty() ? "" : io::problemMessage(hsdp.problems.front()).c_str());
         TP_COMPARE_REL(hsdp.memory.stages[0].optimizerBytes, 32.0 * fsdp.memory.stages[0].optimizerBytes, 1e-9);
         QVERIFY(hsdp.step.category(TimeCategory::DataComm) < fsdp.step.category(TimeCategory::DataComm));
         const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)]; };

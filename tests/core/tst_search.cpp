@@ -134,7 +134,7 @@ private slots:
                 QCOMPARE(layout.size(), full.size());
                 for (std::size_t k = 0; k < full.size(); ++k) {
                     QCOMPARE(layout[k].key, full[k].key);
-                    QCOMPARE(layout[k].message, full[k].message);
+                    QCOMPARE(io::problemMessage(layout[k]), io::problemMessage(full[k]));
                 }
                 invalid += hasErrors(full) ? 1 : 0;
                 ++compared;
@@ -407,8 +407,8 @@ private slots:
         base.cluster.nodes = 1;
         const SearchOutcome o = searchPlans(base, io::builtinCatalog(), c);
         QVERIFY(!o.valid);
-        QVERIFY2(o.error.find("would take about") != std::string::npos, o.error.c_str());
-        QVERIFY2(o.error.find("narrow the node range") != std::string::npos, o.error.c_str());
+        QVERIFY2(io::problemMessage(o.problem).find("would take about") != std::string::npos, io::problemMessage(o.problem).c_str());
+        QVERIFY2(io::problemMessage(o.problem).find("narrow the node range") != std::string::npos, qPrintable(io::problemText(o.problem)));
     }
 
     void cancelStopsEarly()

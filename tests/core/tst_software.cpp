@@ -206,7 +206,7 @@ private slots:
         const Estimate without = run(ds);
         ds.parallel.expertCommOverlap = true;
         const Estimate with = run(ds);
-        QVERIFY2(without.valid && with.valid, without.problems.empty() ? "" : (without.problems.front().key + ": " + without.problems.front().message).c_str());
+        QVERIFY2(without.valid && with.valid, without.problems.empty() ? "" : (without.problems.front().key + ": " + io::problemMessage(without.problems.front())).c_str());
         QCOMPARE(with.memory.stages[0].activations.microbatchesInFlight,
                  without.memory.stages[0].activations.microbatchesInFlight + 1.0 / 8.0);
     }
@@ -252,7 +252,7 @@ private slots:
         const auto refused = [](const Plan &p) {
             for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
                 if (problem.isError() && problem.key == "parallel.offload_optimizer" &&
-                    problem.message.find("delayed FP8 recipe") != std::string::npos)
+                    io::problemMessage(problem).find("delayed FP8 recipe") != std::string::npos)
                     return true;
             return false;
         };

@@ -503,7 +503,7 @@ void TestStepModel::computeTermsByHand()
         const Estimate ea = estimate(a, io::builtinCatalog(), EstimateOptions::analytic());
         const Estimate eb = estimate(b, io::builtinCatalog(), EstimateOptions::analytic());
         if (!ea.valid || !eb.valid)
-            qFatal("invalid: %s", ea.problems.empty() ? "?" : toString(ea.problems.front()).c_str());
+            qFatal("invalid: %s", ea.problems.empty() ? "?" : qPrintable(io::problemLine(ea.problems.front())));
         return (stepParts(a, ea.step)[std::size_t(part)] - stepParts(b, eb.step)[std::size_t(part)]) / (1 / p1 - 1 / p2);
     };
     const double s = 1024, h = 768, V = 50257, L = 12;
@@ -536,7 +536,7 @@ void TestStepModel::contextCommTermByHand()
     plan.training.flashAttention = true;
     plan.training.recompute = Recompute::None;
     const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
-    QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : qPrintable(io::problemLine(e.problems.front())));
     const LinkTier link = clusterLinks(plan, *e.device).contextGroup.intraNode;
     const double tokens = 4096.0 / 2, h = 4096, kv = 4096; // MHA: 32 key/value heads of 128
     const auto a2a = [&](double bytes) { return link.latencySeconds + 0.5 * bytes / link.bandwidthBytesPerSecond; };
@@ -559,7 +559,7 @@ void TestStepModel::expertCommTermByHand()
     plan.training.flashAttention = true;
     plan.training.recompute = Recompute::None;
     const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
-    QVERIFY2(e.valid, e.problems.empty() ? "" : toString(e.problems.front()).c_str());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : qPrintable(io::problemLine(e.problems.front())));
     QCOMPARE(plan.training.busiestExpertLoad(), 1.0);
     const LinkTier link = clusterLinks(plan, *e.device).expertGroup.intraNode;
     const double bytes = 2.0 * 4096 * 4096 * 2; // s h BF16 values, k = 2 copies
@@ -584,7 +584,7 @@ void TestStepModel::activationOffloadTermByHand()
         plan.cluster.overrides.hostLinkBandwidthBytesPerSecond = link;
         const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
         if (!e.valid)
-            qFatal("invalid: %s", e.problems.empty() ? "?" : toString(e.problems.front()).c_str());
+            qFatal("invalid: %s", e.problems.empty() ? "?" : qPrintable(io::problemLine(e.problems.front())));
         return std::pair{stepParts(plan, e.step)[std::size_t(StepPart::ActivationOffload)],
                          e.memory.stages[0].activations.perLayerBytes};
     };
@@ -618,7 +618,7 @@ void TestStepModel::hostLaunchTermByHand()
         plan.cluster.overrides.hostLaunchSeconds = launch;
         const Estimate e = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
         if (!e.valid)
-            qFatal("invalid: %s", e.problems.empty() ? "?" : toString(e.problems.front()).c_str());
+            qFatal("invalid: %s", e.problems.empty() ? "?" : qPrintable(io::problemLine(e.problems.front())));
         return stepParts(plan, e.step);
     };
     const auto host = std::size_t(StepPart::HostLaunch), fwd = std::size_t(StepPart::Forward),

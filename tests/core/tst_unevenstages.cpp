@@ -34,7 +34,7 @@ Plan llama405(std::int64_t first, std::int64_t last)
 bool hasError(const Estimate &e, const std::string &key, const std::string &words)
 {
     for (const Problem &p : e.problems)
-        if (p.isError() && p.key == key && p.message.find(words) != std::string::npos)
+        if (p.isError() && p.key == key && io::problemMessage(p).find(words) != std::string::npos)
             return true;
     return false;
 }
@@ -68,7 +68,7 @@ void TestUnevenStages::llama405PublishedSplit()
     // 126 does not divide by 16: without the split the plan is refused, with it valid.
     QVERIFY(!estimate(llama405(0, 0), io::builtinCatalog()).valid);
     const Estimate e = estimate(plan, io::builtinCatalog());
-    QVERIFY2(e.valid, e.problems.empty() ? "" : e.problems.front().message.c_str());
+    QVERIFY2(e.valid, e.problems.empty() ? "" : io::problemMessage(e.problems.front()).c_str());
 }
 
 void TestUnevenStages::stagesFollowTheirOwnLayers()

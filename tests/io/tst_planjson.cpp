@@ -51,7 +51,7 @@ QString problemsText(const Problems &problems)
 {
     QStringList lines;
     for (const Problem &p : problems)
-        lines << QString::fromStdString(toString(p));
+        lines << io::problemLine(p);
     return lines.join(" | ");
 }
 
@@ -265,7 +265,7 @@ void TestPlanJson::invalid()
     bool found = false;
     for (const Problem &p : r.problems)
         found |= p.isError() && QString::fromStdString(p.key) == expectedKey
-                 && QString::fromStdString(p.message).contains(expectedMessage);
+                 && QString::fromStdString(io::problemMessage(p)).contains(expectedMessage);
     QVERIFY2(found, qPrintable(QStringLiteral("no error for %1 containing '%2'; got: %3")
                                    .arg(expectedKey, expectedMessage, problemsText(r.problems))));
 }
@@ -289,8 +289,8 @@ void TestPlanJson::malformedInput()
     const io::PlanReadResult r = io::readPlan(bytes, io::builtinCatalog());
     QVERIFY(!r.plan);
     QVERIFY(!r.problems.empty());
-    QVERIFY2(QString::fromStdString(r.problems.front().message).contains(expectedMessage),
-             r.problems.front().message.c_str());
+    QVERIFY2(QString::fromStdString(io::problemMessage(r.problems.front())).contains(expectedMessage),
+             io::problemMessage(r.problems.front()).c_str());
 }
 
 void TestPlanJson::hostileInput_data()
@@ -329,7 +329,7 @@ void TestPlanJson::hostileInput()
     QVERIFY(!r.plan);
     bool found = false;
     for (const Problem &p : r.problems)
-        found |= p.isError() && QString::fromStdString(p.key) == expectedKey && QString::fromStdString(p.message).contains(expectedMessage);
+        found |= p.isError() && QString::fromStdString(p.key) == expectedKey && QString::fromStdString(io::problemMessage(p)).contains(expectedMessage);
     QVERIFY2(found, qPrintable(problemsText(r.problems)));
     QVERIFY(timer.elapsed() < 5000);
 }
@@ -349,7 +349,7 @@ void TestPlanJson::hugeFileIsRefusedUnread()
     file.close();
     const io::PlanReadResult r = io::readPlanFile(path, io::builtinCatalog());
     QVERIFY(!r.plan);
-    QVERIFY(QString::fromStdString(r.problems.front().message).contains("larger than 16 MiB"));
+    QVERIFY(QString::fromStdString(io::problemMessage(r.problems.front())).contains("larger than 16 MiB"));
 }
 
 void TestPlanJson::saveLoadSaveIsStable_data()

@@ -94,7 +94,7 @@ bool dropOn(QWidget *viewport, const PaletteEntry &entry, const QPoint &at)
 bool problemsMention(const Estimate &e, const std::string &key, const std::string &text)
 {
     for (const Problem &p : io::estimateProblems(e))
-        if (p.key == key && p.message.find(text) != std::string::npos)
+        if (p.key == key && io::problemMessage(p).find(text) != std::string::npos)
             return true;
     return false;
 }

@@ -575,7 +575,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         const Problems problems = validatePlan(plan, io::builtinCatalog());
         if (const Problem *p = firstError(problems)) {
             if (skipped)
-                *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + p->message);
+                *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + io::problemMessage(*p));
             continue;
         }
         rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax});
@@ -787,7 +787,7 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         const Problems problems = validatePlan(plan, io::builtinCatalog());
         if (const Problem *p = firstError(problems); p || tokensPerSecond <= 0 || plan.parallel.data < 1) {
             if (skipped)
-                *skipped << "bridge " + id + ": " + (p ? QString::fromStdString(p->key + ": " + p->message) : QStringLiteral("no layout"));
+                *skipped << "bridge " + id + ": " + (p ? QString::fromStdString(p->key + ": " + io::problemMessage(*p)) : QStringLiteral("no layout"));
             continue;
         }
         // Rows the summary itself footnotes as a software regression are reported, not modelled: the

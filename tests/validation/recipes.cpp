@@ -21,6 +21,7 @@
 #include "core/search/Search.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/Evidence.h"
+#include "io/output/ProblemWords.h"
 #include "io/plan/PlanJson.h"
 
 #include <QFile>
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
         }
         const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
         if (!o.valid) {
-            out << c.id << ": search invalid: " << QString::fromStdString(o.error) << '\n';
+            out << c.id << ": search invalid: " << io::problemText(o.problem) << '\n';
             continue;
         }
         if (qEnvironmentVariableIsSet("RECIPES_DUMP") && !o.top.empty()) {

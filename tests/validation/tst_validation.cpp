@@ -83,7 +83,7 @@ QString problemsOf(const Estimate &e)
 {
     QStringList problems;
     for (const Problem &p : e.problems)
-        problems << QString::fromStdString(toString(p));
+        problems << io::problemLine(p);
     return problems.join(QStringLiteral("; "));
 }
 
@@ -356,7 +356,7 @@ void TestValidation::memoryPeaks()
     QString report = QStringLiteral("memory rows: source, id, kind, measured GiB, allocated / reserved / device GiB, error of the matching kind\n");
     for (const MemoryRow &row : rows) {
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
-        QVERIFY2(e.valid, qPrintable(row.id + ": " + QString::fromStdString(e.problems.empty() ? std::string() : e.problems.front().message)));
+        QVERIFY2(e.valid, qPrintable(row.id + ": " + QString::fromStdString(e.problems.empty() ? std::string() : io::problemMessage(e.problems.front()))));
         const MemoryEstimate &m = e.memory;
         const double predicted = row.kind == MemoryKind::Allocated ? m.allocatedBytes
                                  : row.kind == MemoryKind::Reserved ? m.reservedBytes

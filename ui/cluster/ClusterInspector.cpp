@@ -23,6 +23,7 @@
 #include "core/step/StepModel.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/FormWidgets.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -422,7 +423,7 @@ QString ClusterInspector::placementHtml() const
         for (const Problem &p : m_document->problems())
             if (p.isError() && (p.key.rfind("cluster", 0) == 0 || p.key.rfind("parallel", 0) == 0))
                 html += QStringLiteral("• <b>%1</b>: %2<br>")
-                            .arg(text(p.key).toHtmlEscaped(), text(p.message).toHtmlEscaped());
+                            .arg(text(p.key).toHtmlEscaped(), io::problemText(p).toHtmlEscaped());
     } else {
         const PlacementReport &r = e.placement;
         const bool racks = plan.cluster.fabricGpus() > plan.cluster.gpusPerNode;
@@ -445,7 +446,7 @@ QString ClusterInspector::placementHtml() const
         for (const Problem &p : m_document->problems())
             if (p.severity == Severity::Warning && (p.key.rfind("parallel", 0) == 0 || p.key.rfind("cluster", 0) == 0))
                 html += QStringLiteral("<span style=\"color:#d55e00\">⚠ %1</span><br>")
-                            .arg(text(p.message).toHtmlEscaped());
+                            .arg(io::problemText(p).toHtmlEscaped());
     }
     return html;
 }

@@ -9,6 +9,7 @@
 #include "io/common/SafeFile.h"
 #include "core/plan/PlanDiff.h"
 #include "core/plan/PlanName.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -42,7 +43,7 @@ bool PlanDocument::loadFromBytes(const QByteArray &json, const QString &filePath
             QStringList lines;
             for (const Problem &p : result.problems)
                 if (p.isError())
-                    lines << QString::fromStdString(toString(p));
+                    lines << io::problemLine(p);
             *error = lines.join('\n');
         }
         return false;
@@ -61,7 +62,7 @@ bool PlanDocument::load(const QString &filePath, QString *error)
     const std::optional<QByteArray> bytes = io::readPlanBytes(filePath, problems);
     if (!bytes) {
         if (error)
-            *error = QString::fromStdString(toString(problems.front()));
+            *error = io::problemLine(problems.front());
         return false;
     }
     return loadFromBytes(*bytes, filePath, error);

@@ -29,6 +29,7 @@
 #include "ui/commands/ReplacePlan.h"
 #include "ui/document/PlanDocument.h"
 #include "core/plan/PlanName.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -474,7 +475,7 @@ void PlanEditor::refreshFields(const QSet<QString> *changed)
         QStringList messages;
         for (const Problem &p : m_document->problems())
             if (b.problemKeys.contains(QString::fromStdString(p.key)))
-                messages << QString::fromStdString(p.message);
+                messages << io::problemText(p);
         b.problem->setText(messages.join('\n'));
         // Keys that do not apply (expert keys of a dense model, MLA sizes under MHA) hide their row, unless
         // they carry a problem to fix.

@@ -15,6 +15,7 @@
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
 #include "ui/report/ReportSections.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -55,7 +56,7 @@ int writeReport(PlanDocument *document, QIODevice *device, const ReportOptions &
             QStringList lines;
             for (const Problem &p : document->problems())
                 if (p.isError())
-                    lines << QString::fromStdString(toString(p));
+                    lines << io::problemLine(p);
             *error = QObject::tr("the plan has errors:\n%1").arg(lines.join(QLatin1Char('\n')));
         }
         return 0;

@@ -16,6 +16,7 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -351,7 +352,7 @@ void parallelismSection(PageFlow &flow, const Context &c)
     }
     for (const Problem &p : c.document.problems())
         if (p.severity == Severity::Warning)
-            flow.html(QStringLiteral("<p class=\"note\">⚠ %1</p>").arg(text(toString(p))));
+            flow.html(QStringLiteral("<p class=\"note\">⚠ %1</p>").arg(io::problemLine(p)));
 }
 
 /// The three peaks of the peak stage, each with what it adds and the published figure it matches.
@@ -605,7 +606,7 @@ void adviceSection(PageFlow &flow, const Context &c)
     QStringList notApplicable;
     for (const Intervention &in : c.advice.interventions) {
         if (!in.valid) {
-            notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), text(in.invalidReason));
+            notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), io::problemLine(in.invalid));
             continue;
         }
         rows << QStringList{QString::fromLatin1(labelOf(in.resource)),

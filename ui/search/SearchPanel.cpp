@@ -30,6 +30,7 @@
 #include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
+#include "io/output/ProblemWords.h"
 
 namespace trainplan {
 
@@ -451,7 +452,7 @@ void SearchPanel::showOutcome()
     const SearchOutcome &o = m_outcome;
     QString text;
     if (!o.valid) {
-        text = tr("The plan cannot be searched: %1").arg(QString::fromStdString(o.error));
+        text = tr("The plan cannot be searched: %1").arg(io::problemText(o.problem));
     } else {
         // The rate only when the search took long enough to time it (a few plans in microseconds read "0 plans/s").
         const QString rate =

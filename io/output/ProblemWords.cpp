@@ -1,0 +1,387 @@
+#include "io/output/ProblemWords.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <iterator>
+
+namespace trainplan::io {
+
+namespace {
+
+QString translated(const char *sourceText)
+{
+    return QCoreApplication::translate("Problem", sourceText);
+}
+
+/// One rule's sentence: %1..%9 stand for the problem's values in order; "{nearby}" marks where the
+/// suggestion of nearby valid values goes when there is one (at the end when the sentence has no mark).
+struct RuleSentence
+{
+    const char *rule;
+    const char *sentence;
+};
+
+const RuleSentence kSentences[] = {
+    // core/plan/PlanKeys: a single key's value
+    {"text.too_long", QT_TRANSLATE_NOOP("Problem", "must be at most %1 characters long (got %2)")},
+    {"choice.unknown", QT_TRANSLATE_NOOP("Problem", "unknown value \"%1\" (expected one of %2)")},
+    {"value.whole_number", QT_TRANSLATE_NOOP("Problem", "must be a whole number")},
+    {"value.finite_number", QT_TRANSLATE_NOOP("Problem", "must be a finite number")},
+    {"value.true_or_false", QT_TRANSLATE_NOOP("Problem", "must be true or false")},
+    {"value.array", QT_TRANSLATE_NOOP("Problem", "is an array")},
+    // core/plan/PlanValidation: the model
+    {"heads.divide_hidden", QT_TRANSLATE_NOOP("Problem", "Attention heads (%1) must divide the hidden size (%2) so "
+                                                         "every head has a whole dimension, or set model.head_dim")},
+    {"kv_heads.divide_heads",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Key/value heads (%1) must divide the attention heads (%2) so query heads group evenly")},
+    {"experts_per_token.range",
+     QT_TRANSLATE_NOOP(
+         "Problem",
+         "Experts per token (%1) must be 1 to the number of experts (%2): each token goes to top-k of them")},
+    {"dense_layers.fewer",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Dense first layers (%1) must be fewer than the layers (%2) of a mixture-of-experts model")},
+    {"router_groups.together",
+     QT_TRANSLATE_NOOP(
+         "Problem", "Router groups (%1) and groups per token (%2) are set together: group-limited routing needs both")},
+    {"router_groups.divide_experts",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Router groups (%1) must divide model.experts (%2): the groups are contiguous and equal")},
+    {"router_group_topk.hold_experts",
+     QT_TRANSLATE_NOOP("Problem", "Groups per token (%1) must be at most the router groups (%2) and hold the %3 "
+                                  "experts per token (%4 per group)")},
+    {"mla.needs_size",
+     QT_TRANSLATE_NOOP("Problem", "Multi-head latent attention (model.attention \"mla\") needs %1 above 0")},
+    {"sliding_window.needs_flash",
+     QT_TRANSLATE_NOOP("Problem", "a sliding window shortens attention only with training.flash_attention; unfused, "
+                                  "every score of the sequence is computed and then masked")},
+    {"full_attention_interval.needs_window",
+     QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
+    // the layout
+    {"tensor_comm_overlap.needs_sequence_parallel",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the all-gathers and "
+                       "reduce-scatters that sequence parallelism turns the all-reduces into")},
+    {"context.divides_sequence",
+     QT_TRANSLATE_NOOP("Problem", "Context parallel (%1) needs model.seq_len (%2) divisible by 2 x context = %3: "
+                                  "causal load balancing gives each rank two of 2 x context equal chunks")},
+    {"context_comm.all_to_all_heads",
+     QT_TRANSLATE_NOOP(
+         "Problem",
+         "The all-to-all exchange needs model.heads (%1) and model.kv_heads (%2) divisible by tensor x context = %3: "
+         "each rank computes whole heads over the full sequence; use \"ring\" or \"all-gather\"")},
+    {"expert.needs_moe",
+     QT_TRANSLATE_NOOP("Problem", "Expert parallel (%1) needs a mixture-of-experts model: model.experts is 0")},
+    {"expert.divides_experts",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Expert parallel (%1) must divide model.experts (%2): each rank holds whole experts")},
+    {"expert_tensor.divides_width",
+     QT_TRANSLATE_NOOP("Problem", "Expert tensor parallel (%1) must divide the expert MLP width (%2)")},
+    {"expert.tiles_ranks",
+     QT_TRANSLATE_NOOP("Problem", "Expert parallel x expert tensor parallel (%1 x %2) must divide data x context x "
+                                  "tensor (%3): the expert groups tile the ranks of one pipeline stage")},
+    {"stages.uneven_needs_pipeline",
+     QT_TRANSLATE_NOOP("Problem", "First and last stage layers split a pipeline: they need pipeline stages of 2 or "
+                                  "more (got %1); set them to 0")},
+    {"stages.uneven_interleaved",
+     QT_TRANSLATE_NOOP(
+         "Problem",
+         "With %1 virtual stages an uneven split needs the middle stages' layers (%2) divisible by %1 and the first "
+         "and last stages at least %3 layers each (one chunk may give its slot to the embedding or the loss)")},
+    {"stages.uneven_split",
+     QT_TRANSLATE_NOOP("Problem", "First stage layers (%1) and last stage layers (%2) must leave the %3 layers' rest "
+                                  "to the other %4 stages in equal whole shares of at least one layer")},
+    {"pipeline.divides_layers", QT_TRANSLATE_NOOP("Problem", "Pipeline stages (%1) must divide the %2 layers evenly")},
+    {"pipeline.divides_layers_or_uneven",
+     QT_TRANSLATE_NOOP("Problem", "Pipeline stages (%1) must divide the %2 layers evenly{nearby}; or split them "
+                                  "unevenly with First/Last stage layers")},
+    {"pipeline.virtual_divides_layers",
+     QT_TRANSLATE_NOOP(
+         "Problem", "Pipeline stages x %3 virtual stages (%1 x %3 virtual stages) must divide the %2 layers evenly")},
+    {"virtual_stages.need_interleaved",
+     QT_TRANSLATE_NOOP("Problem", "Virtual stages above 1 need the interleaved schedule (Schedule: interleaved 1F1B)")},
+    {"schedule.interleaved_one_stage",
+     QT_TRANSLATE_NOOP("Problem", "the interleaved schedule with a single pipeline stage behaves like no pipeline")},
+    {"schedule.zero_bubble_framework",
+     QT_TRANSLATE_NOOP("Problem", "the zero-bubble schedule (zb-h1) is not part of %1: it needs Qi et al.'s "
+                                  "Megatron-LM fork, or PyTorch's pipelining (framework \"fsdp\")")},
+    {"zero2.with_pipeline",
+     QT_TRANSLATE_NOOP("Problem",
+                       "ZeRO stage %1 cannot be combined with pipeline stages (%2): each stage would reduce-scatter "
+                       "its gradients again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use "
+                       "ZeRO stage 1 with pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's "
+                       "pipelining runs FSDP2 inside each stage, as torchtitan does)")},
+    {"zero3.with_pipeline",
+     QT_TRANSLATE_NOOP("Problem",
+                       "ZeRO stage %1 cannot be combined with pipeline stages (%2): each stage would gather its "
+                       "parameters again for every micro-batch in flight; DeepSpeed and Megatron-LM refuse it. Use "
+                       "ZeRO stage 1 with pipeline parallelism, pipeline stages 1, or framework \"fsdp\" (PyTorch's "
+                       "pipelining runs FSDP2 inside each stage, as torchtitan does)")},
+    {"batch.multiple",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Global batch (%1) must be a multiple of micro-batch x data-parallel replicas = %2 x %3 = %4")},
+    {"batch.interleaved_microbatches",
+     QT_TRANSLATE_NOOP("Problem", "the interleaved schedule needs the micro-batch count (%1 = global batch / "
+                                  "(micro-batch x data parallel)) to be a multiple of the pipeline stages (%2)")},
+    {"data.derived",
+     QT_TRANSLATE_NOOP("Problem", "Data parallel must be GPUs / (tensor x pipeline) = %1 / (%2 x %3) = %5 (got %6)")},
+    {"data.derived_with_context",
+     QT_TRANSLATE_NOOP(
+         "Problem", "Data parallel must be GPUs / (tensor x pipeline x context) = %1 / (%2 x %3 x %4) = %5 (got %6)")},
+    {"gpus.split", QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages (%1 x %2) must divide the %4 GPUs "
+                                                "(%5 nodes x %6) into whole data-parallel replicas")},
+    {"gpus.split_with_context",
+     QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages x context parallel (%1 x %2 x %3) must divide the "
+                                  "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
+    {"shard_group.needs_fsdp",
+     QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to "
+                                  "\"fsdp\", or remove parallel.shard_group")},
+    {"shard_group.divides_ranks",
+     QT_TRANSLATE_NOOP("Problem", "Shard group (%1) must be at least 2 and divide the %2 data x context ranks")},
+    {"shard_group.all_ranks",
+     QT_TRANSLATE_NOOP("Problem", "a shard group of all %1 data x context ranks is plain FSDP: nothing is replicated")},
+    {"expert_comm_overlap.one_microbatch",
+     QT_TRANSLATE_NOOP("Problem", "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
+                                  "with one micro-batch per step it hides nothing")},
+    // training and software
+    {"document_length.at_most_sequence",
+     QT_TRANSLATE_NOOP("Problem", "training.document_length (%1) must be at most model.seq_len (%2)")},
+    {"document_length.needs_flash",
+     QT_TRANSLATE_NOOP("Problem",
+                       "packed documents shorten attention only with training.flash_attention (variable-length masks); "
+                       "without it the masked scores of the whole sequence are still computed")},
+    {"recompute_layers.needs_full",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_layers applies to full recomputation (training.recompute "
+                                  "\"full\"); it is ignored otherwise")},
+    {"recompute_interval.needs_full",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_interval checkpoints every k-th layer with full recomputation "
+                                  "(training.recompute \"full\"); it is ignored otherwise")},
+    {"recompute_interval.with_layers",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_interval and training.recompute_layers both choose the "
+                                  "recomputed layers: the interval is used")},
+    {"activation_offload_layers.beyond_stage",
+     QT_TRANSLATE_NOOP("Problem",
+                       "more offloaded layers (%1) than a stage holds (%2): every layer of a stage is offloaded")},
+    {"compile.megatron",
+     QT_TRANSLATE_NOOP(
+         "Problem", "Megatron-Core does not torch.compile its layers; its fused kernels are training.fused_kernels")},
+    {"recompute.ops_megatron",
+     QT_TRANSLATE_NOOP("Problem",
+                       "op-level selective checkpointing (\"ops\") is torchtitan's (PyTorch's selective activation "
+                       "checkpointing); Megatron-Core's selective recomputation is \"selective\"")},
+    {"master_weights.ignored",
+     QT_TRANSLATE_NOOP("Problem", "with %1 the parameters are stored in 32 bits and are their own master copy: "
+                                  "training.master_weights is ignored")},
+    {"fused_expert_mlp.not_mxfp8",
+     QT_TRANSLATE_NOOP("Problem", "Transformer Engine's fused grouped MLP runs MXFP8 (Megatron-Bridge enables it with "
+                                  "its MXFP8 recipes); with %1 its fusion is assumed all the same")},
+    {"recompute_module.needs_selective",
+     QT_TRANSLATE_NOOP("Problem", "%1 needs training.recompute \"selective\" (it names a module of selective "
+                                  "recomputation; \"full\" already recomputes the whole layer)")},
+    {"recompute_module.needs_mla",
+     QT_TRANSLATE_NOOP("Problem", "%1 needs multi-head latent attention (model.attention \"mla\")")},
+    {"recompute_module.needs_moe", QT_TRANSLATE_NOOP("Problem", "%1 needs a mixture of experts (model.experts > 0)")},
+    {"framework.fsdp_needs_zero3",
+     QT_TRANSLATE_NOOP("Problem", "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs ZeRO "
+                                  "stage 3 (got %1); set ZeRO stage to 3, or choose \"megatron\" or \"deepspeed\"")},
+    {"offload.fp8_gather_needs_delayed",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Megatron-LM offloads the optimizer with FP8 parameter gathers only under the delayed FP8 "
+                       "recipe (arguments.py), not with %1: turn off training.fp8_param_gather or the offload")},
+    {"low_precision.needed", QT_TRANSLATE_NOOP("Problem", "%1 needs a low-precision format (training.precision fp8, "
+                                                          "fp8-blockwise, mxfp8 or nvfp4); the plan trains in %2")},
+    // the cluster
+    {"precision.unsupported",
+     QT_TRANSLATE_NOOP("Problem", "%1 is not supported by %2: it has no %3 tensor cores; it runs %4")},
+    {"device.unknown",
+     QT_TRANSLATE_NOOP("Problem", "unknown device \"%1\" (not in the device catalog or the plan's custom_devices)")},
+    {"link.unknown", QT_TRANSLATE_NOOP("Problem", "unknown intra-node link \"%1\" (see the cluster catalog)")},
+    {"network.unknown", QT_TRANSLATE_NOOP("Problem", "unknown network tier \"%1\" (see the cluster catalog)")},
+    {"scale_up.whole_nodes", QT_TRANSLATE_NOOP("Problem", "Scale-up domain (%1 GPUs) must be whole nodes of %2 GPUs")},
+    {"custom_devices.too_many", QT_TRANSLATE_NOOP("Problem", "at most %1 custom devices (got %2)")},
+    {"custom_device.builtin_id",
+     QT_TRANSLATE_NOOP("Problem", "\"%1\" is a built-in device id; give the custom device its own id")},
+    {"custom_device.duplicate_id",
+     QT_TRANSLATE_NOOP("Problem",
+                       "\"%1\" is also the id of cluster.custom_devices[%2]; each custom device needs its own id")},
+    {"node_groups.too_many",
+     QT_TRANSLATE_NOOP("Problem", "at most %1 node groups (got %2); merge groups of the same kind")},
+    {"node_group.gpus_per_node",
+     QT_TRANSLATE_NOOP("Problem", "every node group must have the same GPUs per node as the first (%1 vs %2): the rank "
+                                  "order places groups by whole nodes")},
+    {"nodes.sum_of_groups",
+     QT_TRANSLATE_NOOP(
+         "Problem",
+         "must equal the sum of node_groups[].nodes (%1), with gpus_per_node and device those of node_groups[0]")},
+    // core/search/Search: a search space too large to search
+    {"search.too_many_plans",
+     QT_TRANSLATE_NOOP(
+         "Problem",
+         "the search space has more than %1 plans; narrow the node range or fix tensor, pipeline or micro-batch")},
+    {"search.too_many_plans_moe",
+     QT_TRANSLATE_NOOP("Problem", "the search space has more than %1 plans; narrow the node range or fix tensor, "
+                                  "pipeline, micro-batch or expert")},
+    {"search.too_slow",
+     QT_TRANSLATE_NOOP("Problem", "the search space of %1 plans would take about %2 s on one core (at most %3 s); "
+                                  "narrow the node range or fix tensor, pipeline or micro-batch")},
+    {"search.too_slow_moe",
+     QT_TRANSLATE_NOOP("Problem", "the search space of %1 plans would take about %2 s on one core (at most %3 s); "
+                                  "narrow the node range or fix tensor, pipeline, micro-batch or expert")},
+};
+
+/// The rules worded by code rather than one sentence: a value's range, and the tensor size's broken parts.
+constexpr std::string_view kComposedRules[] = {"range", "tensor.divides_model"};
+
+/// `sentence` with %1..%9 replaced by the values, in one pass (a value holding "%2" stays as it is).
+QString substitute(const QString &sentence, const std::vector<std::string> &values)
+{
+    QString out;
+    out.reserve(sentence.size() + 16 * qsizetype(values.size()));
+    for (qsizetype i = 0; i < sentence.size(); ++i) {
+        const QChar c = sentence[i];
+        if (c == u'%' && i + 1 < sentence.size() && sentence[i + 1] >= u'1' && sentence[i + 1] <= u'9') {
+            const auto index = std::size_t(sentence[i + 1].unicode() - u'1');
+            out += index < values.size() ? QString::fromStdString(values[index]) : QString();
+            ++i;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// "4", "4 or 8", "2, 4 or 8".
+QString listOfNumbers(const std::vector<std::int64_t> &numbers)
+{
+    QString out;
+    for (std::size_t i = 0; i < numbers.size(); ++i) {
+        if (i > 0)
+            out += i + 1 == numbers.size() ? translated(" or ") : QStringLiteral(", ");
+        out += QString::number(numbers[i]);
+    }
+    return out;
+}
+
+/// "; valid stage counts nearby: 2, 4 or 8" ("" without values). The noun follows the key the values are for.
+QString nearbySuggestion(const Problem &p)
+{
+    if (p.nearby.empty())
+        return {};
+    const char *noun = p.key == "parallel.pipeline"       ? QT_TRANSLATE_NOOP("Problem", "stage counts")
+                       : p.key == "model.heads"           ? QT_TRANSLATE_NOOP("Problem", "head counts")
+                       : p.key == "model.kv_heads"        ? QT_TRANSLATE_NOOP("Problem", "key/value heads")
+                       : p.key == "training.global_batch" ? QT_TRANSLATE_NOOP("Problem", "global batches")
+                                                          : QT_TRANSLATE_NOOP("Problem", "values");
+    return translated("; valid %1 nearby: %2").arg(translated(noun), listOfNumbers(p.nearby));
+}
+
+QString value(const Problem &p, std::size_t i)
+{
+    return i < p.values.size() ? QString::fromStdString(p.values[i]) : QString();
+}
+
+/// A range from its kind and bounds (core/plan/PlanKeys rangeValues).
+QString rangeFrom(const QString &kind, const QString &lo, const QString &hi)
+{
+    if (kind == u"at_least")
+        return translated("at least %1").arg(lo);
+    if (kind == u"greater_than")
+        return translated("greater than %1").arg(lo);
+    if (kind == u"whole_number")
+        return translated("a whole number from %1 to %2").arg(lo, hi);
+    if (kind.size() == 2)
+        return translated("in %1%2, %3%4").arg(kind.left(1), lo, hi, kind.right(1));
+    return {};
+}
+
+/// "must be a whole number from 1 to 2^40 GPUs (got 0)": values are the value, its unit, and the range.
+QString rangeSentence(const Problem &p)
+{
+    const QString unit = value(p, 1);
+    return translated("must be %1%2 (got %3)")
+        .arg(rangeFrom(value(p, 2), value(p, 3), value(p, 4)), unit.isEmpty() ? QString() : u' ' + unit, value(p, 0));
+}
+
+/// "Tensor parallel (7) must divide the 96 attention heads and the MLP width 1000: ...": values are the
+/// tensor size, then the heads, key/value heads and MLP width it breaks ("" for one it keeps).
+QString tensorSentence(const Problem &p)
+{
+    QStringList parts;
+    if (!value(p, 1).isEmpty())
+        parts << translated("%1 attention heads").arg(value(p, 1));
+    if (!value(p, 2).isEmpty())
+        parts << translated("%1 key/value heads").arg(value(p, 2));
+    if (!value(p, 3).isEmpty())
+        parts << translated("the MLP width %1").arg(value(p, 3));
+    QString broken = parts.value(0);
+    for (qsizetype i = 1; i < parts.size(); ++i)
+        broken += (i + 1 == parts.size() ? translated(" and ") : QStringLiteral(", ")) + parts[i];
+    return translated("Tensor parallel (%1) must divide the %2: each rank holds whole heads and MLP columns")
+        .arg(value(p, 0), broken);
+}
+
+QString ruleSentence(const Problem &p)
+{
+    if (p.rule == "range")
+        return rangeSentence(p) + nearbySuggestion(p);
+    if (p.rule == "tensor.divides_model")
+        return tensorSentence(p) + nearbySuggestion(p);
+    const auto *found = std::find_if(std::begin(kSentences), std::end(kSentences),
+                                     [&](const RuleSentence &s) { return p.rule == s.rule; });
+    if (found == std::end(kSentences)) { // a rule without words here: its id and values, never a blank
+        QStringList values;
+        for (const std::string &v : p.values)
+            values << QString::fromStdString(v);
+        return values.isEmpty() ? QString::fromStdString(p.rule)
+                                : QStringLiteral("%1 (%2)").arg(QString::fromStdString(p.rule), values.join(u", "));
+    }
+    QString sentence = substitute(translated(found->sentence), p.values);
+    const QString nearby = nearbySuggestion(p);
+    const QString mark = QStringLiteral("{nearby}");
+    if (sentence.contains(mark))
+        return sentence.replace(mark, nearby);
+    return sentence + nearby;
+}
+
+} // namespace
+
+QString problemText(const Problem &problem)
+{
+    if (problem.rule.empty())
+        return QString::fromStdString(problem.words);
+    return ruleSentence(problem);
+}
+
+std::string problemMessage(const Problem &problem)
+{
+    return problemText(problem).toStdString();
+}
+
+QString problemLine(const Problem &problem)
+{
+    QString out = problem.severity == Severity::Warning ? translated("warning: ") : QString();
+    if (!problem.key.empty())
+        out += QString::fromStdString(problem.key) + QStringLiteral(": ");
+    return out + problemText(problem);
+}
+
+QString rangeWords(const PlanKey &key)
+{
+    const std::vector<std::string> range = rangeValues(key);
+    if (range.size() < 2)
+        return {};
+    return rangeFrom(QString::fromStdString(range[0]), QString::fromStdString(range[1]),
+                     range.size() > 2 ? QString::fromStdString(range[2]) : QString());
+}
+
+std::vector<std::string_view> wordedRules()
+{
+    std::vector<std::string_view> out(std::begin(kComposedRules), std::end(kComposedRules));
+    for (const RuleSentence &s : kSentences)
+        out.emplace_back(s.rule);
+    return out;
+}
+
+} // namespace trainplan::io
