@@ -307,7 +307,6 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
     e.parts = stepParts(plan, e.step);
     if (options.details) {
         EstimateDetails &d = e.details.emplace();
-        d.precision = precisionPolicy(plan);
         d.roofline = rooflineOf(*e.device, plan.training.precision);
         d.zeroComparison = zeroStageComparison(e.model.parameters, stateBytesPerParameter(plan.training),
                                                double(plan.parallel.data));

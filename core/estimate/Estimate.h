@@ -12,7 +12,6 @@
 #include "core/compute/Roofline.h"
 #include "core/memory/MemoryModel.h"
 #include "core/memory/ModelState.h"
-#include "core/precision/PrecisionPolicy.h"
 #include "core/run/RunCost.h"
 #include "core/plan/Plan.h"
 #include "core/step/Scaling.h"
@@ -48,12 +47,10 @@ struct NodeGroupEstimate
     double idleShare = 0;      ///< of each step, the time its GPUs wait for the pacing group
 };
 
-/// What only the views read (EstimateOptions::details): the number formats, the roofs, the ZeRO comparison,
-/// the error band and the whole-step timeline.
+/// What only the views read (EstimateOptions::details): the roofs, the ZeRO comparison, the error band and the
+/// whole-step timeline. (The precision policy, a table of words from the plan alone, is io/output's.)
 struct EstimateDetails
 {
-    /// Which tensors are held, computed and communicated in which format; the loss-scaling rule.
-    PrecisionPolicy precision;
     /// The pacing device's roofs: the plan's format and every other it has, with their ridge points.
     RooflineSummary roofline;
     /// Figure 16.2 for this plan: the whole model's persistent state per data-parallel worker, replicated
@@ -99,7 +96,7 @@ struct EstimateOptions
     bool scaling = true;
     /// Simulate the pipeline schedule (the Gantt chart's timeline); off: the analytic bubble.
     bool simulatePipeline = true;
-    /// What only the views read (Estimate::details): the precision policy, the roofs, the Figure 16.2
+    /// What only the views read (Estimate::details): the roofs, the Figure 16.2
     /// comparison, the accuracy band and the whole-step timeline.
     bool details = true;
     /// The search's shortcut: a plan on one kind of node whose memory does not fit gets its memory estimate

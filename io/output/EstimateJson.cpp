@@ -6,7 +6,7 @@
 
 #include "core/common/Units.h"
 
-#include "core/precision/PrecisionPolicy.h"
+#include "io/output/PrecisionPolicy.h"
 
 #include "core/memory/MemoryTerms.h"
 #include "io/output/ProblemWords.h"
@@ -444,7 +444,7 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     throughput["idle_share"] = e.idleShare;
     root["throughput"] = throughput;
     root["run"] = runToJson(plan.run, e.run);
-    root["precision_policy"] = precisionToJson(detailsOf(e).precision);
+    root["precision_policy"] = precisionToJson(precisionPolicy(plan));
     root["accuracy"] = accuracyToJson(detailsOf(e).accuracy);
     return root;
 }

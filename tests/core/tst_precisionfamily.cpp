@@ -7,7 +7,7 @@
 #include <QTest>
 
 #include "core/estimate/Estimate.h"
-#include "core/precision/PrecisionPolicy.h"
+#include "io/output/PrecisionPolicy.h"
 #include "io/plan/CatalogJson.h"
 #include "TestMain.h"
 #include "TestSupport.h"
@@ -136,10 +136,10 @@ void TestPrecisionFamily::refusedWhereTheDeviceHasNoCores()
 void TestPrecisionFamily::auditListsTheScales()
 {
     const auto row = [](Precision p, const std::string &tensor) {
-        for (const PrecisionRow &r : precisionPolicy(llama8b(p, "b200")).rows)
+        for (const io::PrecisionRow &r : io::precisionPolicy(llama8b(p, "b200")).rows)
             if (r.tensor == tensor)
                 return r;
-        return PrecisionRow{};
+        return io::PrecisionRow{};
     };
     QCOMPARE(row(Precision::NVFP4, "NVFP4 block scales").held, std::string("E4M3 + FP32"));
     QCOMPARE(row(Precision::MXFP8, "MX block scales").held, std::string("E8M0"));

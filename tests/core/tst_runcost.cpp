@@ -12,7 +12,7 @@
 #include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanValidation.h"
-#include "core/precision/PrecisionPolicy.h"
+#include "io/output/PrecisionPolicy.h"
 
 using namespace trainplan;
 using trainplan::test::presetPlan;
@@ -113,15 +113,15 @@ private slots:
     {
         Plan plan = presetPlan("gpt2-small", 1, 1, 8, 4, 64);
         plan.training.precision = Precision::FP16;
-        const PrecisionPolicy fp16 = precisionPolicy(plan);
+        const io::PrecisionPolicy fp16 = io::precisionPolicy(plan);
         QVERIFY(fp16.lossScaling.find("dynamic loss scaling") != std::string::npos);
         QCOMPARE(fp16.rows.front().held, std::string("FP16"));
         QCOMPARE(fp16.rows[1].tensor, std::string("Master weights"));
         QCOMPARE(fp16.rows[1].held, std::string("FP32"));
         plan.training.precision = Precision::BF16;
-        QVERIFY(precisionPolicy(plan).lossScaling.find("none") == 0);
+        QVERIFY(io::precisionPolicy(plan).lossScaling.find("none") == 0);
         plan.training.precision = Precision::FP32;
-        for (const PrecisionRow &row : precisionPolicy(plan).rows)
+        for (const io::PrecisionRow &row : io::precisionPolicy(plan).rows)
             QVERIFY(row.tensor != "Master weights");
     }
 };

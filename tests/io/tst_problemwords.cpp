@@ -206,7 +206,7 @@ private slots:
         const std::vector<std::string_view> worded = io::wordedRules();
         const std::set<std::string, std::less<>> known(worded.begin(), worded.end());
         std::set<std::string, std::less<>> given;
-        static const QRegularExpression ruleShape(QStringLiteral("^[a-z0-9_]+\\.[a-z0-9_]+$"));
+        static const QRegularExpression ruleShape(QStringLiteral("^[a-z][a-z0-9_]*\\.[a-z0-9_]+$"));
         for (const char *path : {"core/plan/PlanValidation.cpp", "core/plan/PlanKeys.cpp", "core/search/Search.cpp"})
             for (const std::string &literal : literalsOf(path))
                 if (QString::fromStdString(literal).contains(ruleShape) && !findPlanKey(literal))

@@ -16,6 +16,7 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
+#include "io/output/PrecisionPolicy.h"
 #include "io/output/ProblemWords.h"
 
 namespace trainplan {
@@ -244,12 +245,13 @@ void precisionSection(PageFlow &flow, const Context &c)
     const ParallelConfig &par = c.plan.parallel;
     flow.heading(QObject::tr("2. Precision policy"));
     QList<QStringList> rows;
-    for (const PrecisionRow &r : c.details.precision.rows)
+    const io::PrecisionPolicy policy = io::precisionPolicy(c.plan);
+    for (const io::PrecisionRow &r : policy.rows)
         rows << QStringList{text(r.tensor), text(r.held), text(r.computed), text(r.communicated), text(r.note)};
     flow.html(htmlTable({QObject::tr("Tensor"), QObject::tr("Held"), QObject::tr("Computed"),
                          QObject::tr("Communicated"), QObject::tr("Note")},
                         rows));
-    flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(c.details.precision.lossScaling)));
+    flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(policy.lossScaling)));
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
     flow.html(QObject::tr(
                   "<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "

@@ -5,7 +5,7 @@
 #include <QVBoxLayout>
 
 #include "learn/NumberFormat.h"
-#include "core/precision/PrecisionPolicy.h"
+#include "io/output/PrecisionPolicy.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/learn/pages/PageWidgets.h"
 
@@ -36,10 +36,10 @@ public:
     }
     void refresh() override
     {
-        const PrecisionPolicy &policy = detailsOf(m_document->estimate()).precision;
+        const io::PrecisionPolicy policy = io::precisionPolicy(m_document->plan());
         m_table->setRowCount(0);
         int row = 0;
-        for (const PrecisionRow &r : policy.rows)
+        for (const io::PrecisionRow &r : policy.rows)
             setRow(m_table, row++, {qs(r.tensor), qs(r.held), qs(r.computed), qs(r.communicated), qs(r.note)});
         m_scaling->setText(tr("Loss scaling: %1.").arg(qs(policy.lossScaling)));
     }

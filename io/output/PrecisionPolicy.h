@@ -3,14 +3,16 @@
 // the loss-scaling rule (reference text, "Precision is an end-to-end contract": matrix inputs,
 // accumulators, reductions, normalisation statistics, optimiser state and communication can use
 // different representations). Follows Megatron-LM / PyTorch AMP practice (Micikevicius et al. 2018;
-// Micikevicius et al. 2022 for FP8 with per-tensor scaling).
+// Micikevicius et al. 2022 for FP8 with per-tensor scaling). A table of words computed from the plan alone,
+// so it lives with the other words for core's numbers; its texts go through QCoreApplication::translate
+// ("Precision").
 
 #include <string>
 #include <vector>
 
 #include "core/plan/Plan.h"
 
-namespace trainplan {
+namespace trainplan::io {
 
 struct PrecisionRow
 {
@@ -29,4 +31,4 @@ struct PrecisionPolicy
 
 PrecisionPolicy precisionPolicy(const Plan &plan);
 
-} // namespace trainplan
+} // namespace trainplan::io
