@@ -379,14 +379,19 @@ std::string boundText(double v)
     if (std::floor(v) == v && std::fabs(v) < 1e6)
         return std::to_string(std::int64_t(v));
     char buffer[64];
+    if (std::fabs(v) >= 1e-3 && std::fabs(v) < 1e6) { // a fraction as the plan file writes it: "0.5", not "5e-01"
+        const auto result = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::fixed);
+        return std::string(buffer, result.ptr);
+    }
     const auto result = std::to_chars(buffer, buffer + sizeof buffer, v, std::chars_format::scientific);
     std::string text(buffer, result.ptr);
-    // "1e12", not "1e+12"; "1e6", not "1e+06".
+    // "1e12", not "1e+12"; "1e6", not "1e+06"; "1e-6", not "1e-06".
     const auto e = text.find('e');
-    std::size_t digits = e + 1;
-    while (digits < text.size() && (text[digits] == '+' || (text[digits] == '0' && digits + 1 < text.size())))
+    const bool negative = e + 1 < text.size() && text[e + 1] == '-';
+    std::size_t digits = e + 1 + (negative || (e + 1 < text.size() && text[e + 1] == '+') ? 1 : 0);
+    while (digits + 1 < text.size() && text[digits] == '0')
         ++digits;
-    return text.substr(0, e + 1) + text.substr(digits);
+    return text.substr(0, e + 1) + (negative ? "-" : "") + text.substr(digits);
 }
 
 std::string_view PlanKey::section() const

@@ -97,6 +97,10 @@ private slots:
         QCOMPARE(io::rangeWords(*findPlanKey("parallel.tensor")), QStringLiteral("a whole number from 1 to 65536"));
         QCOMPARE(io::rangeWords(*findPlanKey("parallel.shard_group")), QStringLiteral("a whole number from 0 to 2^20"));
         QCOMPARE(io::rangeWords(*findPlanKey("run.token_budget")), QStringLiteral("in [1, 1e18)"));
+        // Fractions as the plan file writes them ("5e-01" before), large bounds in powers of ten.
+        QCOMPARE(io::rangeWords(*findPlanKey("training.memory_margin")), QStringLiteral("in [0, 0.5]"));
+        QCOMPARE(QString::fromStdString(boundText(1e-6)), QStringLiteral("1e-6"));
+        QCOMPARE(QString::fromStdString(boundText(2.5e11)), QStringLiteral("2.5e11"));
         QVERIFY(io::rangeWords(*findPlanKey("training.precision")).isEmpty());
     }
 
