@@ -18,7 +18,7 @@ using namespace trainplan;
 
 namespace {
 
-struct Run
+struct CompareRun
 {
     int exitCode = 0;
     QString out;
@@ -26,9 +26,9 @@ struct Run
 };
 
 template <typename Command>
-Run run(Command command, const QStringList &arguments)
+CompareRun run(Command command, const QStringList &arguments)
 {
-    Run r;
+    CompareRun r;
     QTextStream out(&r.out);
     QTextStream err(&r.err);
     r.exitCode = command(arguments, out, err);
@@ -88,7 +88,7 @@ void TestCompareCommand::jsonAgreesWithEstimate()
         root["parallel"] = parallel;
     });
     QVERIFY(!plan.isEmpty());
-    const Run r = run(cli::runCompare, {baseline, plan});
+    const CompareRun r = run(cli::runCompare, {baseline, plan});
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
@@ -131,7 +131,7 @@ void TestCompareCommand::jsonAgreesWithEstimate()
 void TestCompareCommand::identicalPlansHaveNoDifferences()
 {
     const QString example = kExamples + "llama2-7b-one-dgx-h100.json";
-    const Run r = run(cli::runCompare, {example, example});
+    const CompareRun r = run(cli::runCompare, {example, example});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QVERIFY(root["differences"].toArray().isEmpty());
@@ -143,7 +143,7 @@ void TestCompareCommand::identicalPlansHaveNoDifferences()
 
 void TestCompareCommand::planThatDoesNotFitHasNoCost()
 {
-    const Run r = run(cli::runCompare, {kExamples + "gpt3-175b-tp8-pp8.json", kExamples + "gpt3-175b-does-not-fit.json"});
+    const CompareRun r = run(cli::runCompare, {kExamples + "gpt3-175b-tp8-pp8.json", kExamples + "gpt3-175b-does-not-fit.json"});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(root["plans"][1]["fits"].toBool(), false);
@@ -165,14 +165,14 @@ void TestCompareCommand::tableAndUsage()
         parallel["data"] = 16;
         root["parallel"] = parallel;
     });
-    const Run table = run(cli::runCompare, {baseline, plan, "--format", "table"});
+    const CompareRun table = run(cli::runCompare, {baseline, plan, "--format", "table"});
     QCOMPARE(table.exitCode, 0);
     QVERIFY(table.out.contains("2 key(s) differ:"));
     QVERIFY(table.out.contains("parallel.tensor: 8 -> 4"));
     QVERIFY(table.out.contains("parallel.data: 8 -> 16"));
     QCOMPARE(run(cli::runCompare, {baseline}).exitCode, int(cli::UsageError));
     QCOMPARE(run(cli::runCompare, {baseline, plan, "--format", "xml"}).exitCode, int(cli::UsageError));
-    const Run missing = run(cli::runCompare, {baseline, dir.filePath("nope.json")});
+    const CompareRun missing = run(cli::runCompare, {baseline, dir.filePath("nope.json")});
     QCOMPARE(missing.exitCode, int(cli::InvalidInput));
 }
 

@@ -18,16 +18,16 @@ using namespace trainplan;
 
 namespace {
 
-struct Run
+struct EstimateRun
 {
     int exitCode = 0;
     QString out;
     QString err;
 };
 
-Run estimate(const QStringList &arguments)
+EstimateRun estimate(const QStringList &arguments)
 {
-    Run run;
+    EstimateRun run;
     QTextStream out(&run.out);
     QTextStream err(&run.err);
     run.exitCode = cli::runEstimate(arguments, out, err);
@@ -55,7 +55,7 @@ private slots:
 
 void TestEstimateCommand::jsonContract()
 {
-    const Run run = estimate({kExample});
+    const EstimateRun run = estimate({kExample});
     QCOMPARE(run.exitCode, 0);
     QVERIFY2(run.err.isEmpty(), qPrintable(run.err));
     const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
@@ -145,7 +145,7 @@ void TestEstimateCommand::jsonContract()
 
 void TestEstimateCommand::timelineOption()
 {
-    const Run run = estimate({kExample, "--timeline"});
+    const EstimateRun run = estimate({kExample, "--timeline"});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject root = QJsonDocument::fromJson(run.out.toUtf8()).object();
     const QJsonArray stages = root["pipeline"]["timeline"].toArray();
@@ -163,7 +163,7 @@ void TestEstimateCommand::timelineOption()
 
 void TestEstimateCommand::tableFormat()
 {
-    const Run run = estimate({kExample, "--format", "table"});
+    const EstimateRun run = estimate({kExample, "--format", "table"});
     QCOMPARE(run.exitCode, 0);
     QVERIFY(run.out.contains("Memory per GPU (GiB)"));
     QVERIFY(run.out.contains("174.62 B parameters"));
@@ -182,7 +182,7 @@ void TestEstimateCommand::invalidPlanExitsNonZeroWithOneLinePerProblem()
         "parallel": {"data": 2, "tensor": 5, "pipeline": 1},
         "cluster": {"device": "a100-sxm4-80gb", "gpus_per_node": 8, "nodes": 1}})");
     file.close();
-    const Run run = estimate({path});
+    const EstimateRun run = estimate({path});
     QCOMPARE(run.exitCode, int(cli::InvalidInput));
     QVERIFY(run.out.isEmpty());
     const QStringList lines = run.err.trimmed().split('\n');
@@ -196,7 +196,7 @@ void TestEstimateCommand::invalidPlanExitsNonZeroWithOneLinePerProblem()
     QVERIFY(run.err.contains("training.global_batch: Global batch (10) must be a multiple of micro-batch x data-parallel replicas "
                              "= 4 x 2 = 8; valid global batches nearby: 8 or 16"));
 
-    const Run missing = estimate({dir.filePath("nope.json")});
+    const EstimateRun missing = estimate({dir.filePath("nope.json")});
     QCOMPARE(missing.exitCode, int(cli::InvalidInput));
     QVERIFY(missing.err.contains("cannot read"));
 }
@@ -216,7 +216,7 @@ void TestEstimateCommand::timeTermsOfEveryExample()
     const QStringList examples = QDir(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples")).entryList({QStringLiteral("*.json")});
     QVERIFY(examples.size() >= 20);
     for (const QString &name : examples) {
-        const Run run = estimate({QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/") + name});
+        const EstimateRun run = estimate({QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/") + name});
         QCOMPARE(run.exitCode, 0);
         const QJsonObject time = QJsonDocument::fromJson(run.out.toUtf8()).object()["time"].toObject();
         const QJsonObject parts = time["parts"].toObject(), terms = time["terms"].toObject();

@@ -19,18 +19,18 @@
 
 namespace {
 
-const QString kExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+const QString kHardeningExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
 
 using trainplan::test::Run;
 
-Run runTrainplan(const QStringList &arguments, const QString &stdoutFile = {})
+Run runCli(const QStringList &arguments, const QString &stdoutFile = {})
 {
     return trainplan::test::runTrainplan(arguments, trainplan::test::RunOptions().stdoutTo(stdoutFile));
 }
 
 QJsonObject example()
 {
-    QFile file(kExample);
+    QFile file(kHardeningExample);
     file.open(QIODevice::ReadOnly);
     return QJsonDocument::fromJson(file.readAll()).object();
 }
@@ -101,7 +101,7 @@ void TestHardening::infiniteResultsAreRefused()
     const QString plan = writePlan(dir, withValue(section, key, value));
     for (const QStringList &command : {QStringList{QStringLiteral("estimate"), plan}, QStringList{QStringLiteral("search"), plan},
                                        QStringList{QStringLiteral("report"), plan, QStringLiteral("-o"), dir.filePath("r.pdf")}}) {
-        const Run run = runTrainplan(command);
+        const Run run = runCli(command);
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(section + QLatin1Char('.') + key + QStringLiteral(": must be ") + rule), qPrintable(run.err));
         QVERIFY(run.out.isEmpty());
@@ -115,16 +115,16 @@ void TestHardening::longNamesAreRefusedQuickly()
     QTemporaryDir dir;
     QJsonObject plan = example();
     plan.insert(QStringLiteral("name"), QString(200, QLatin1Char('n')));
-    QCOMPARE(runTrainplan({QStringLiteral("estimate"), writePlan(dir, plan)}).exitCode, 0);
+    QCOMPARE(runCli({QStringLiteral("estimate"), writePlan(dir, plan)}).exitCode, 0);
     plan.insert(QStringLiteral("name"), QString(201, QLatin1Char('n')));
-    Run run = runTrainplan({QStringLiteral("estimate"), writePlan(dir, plan)});
+    Run run = runCli({QStringLiteral("estimate"), writePlan(dir, plan)});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("name: must be at most 200 characters long (got 201)")), qPrintable(run.err));
     plan.insert(QStringLiteral("name"), QString(1 << 20, QLatin1Char('n')));
     const QString huge = writePlan(dir, plan);
     for (const char *command : {"estimate", "search", "report"}) {
-        run = command == QByteArray("report") ? runTrainplan({QString::fromLatin1(command), huge, QStringLiteral("-o"), dir.filePath("r.pdf")})
-                                              : runTrainplan({QString::fromLatin1(command), huge});
+        run = command == QByteArray("report") ? runCli({QString::fromLatin1(command), huge, QStringLiteral("-o"), dir.filePath("r.pdf")})
+                                              : runCli({QString::fromLatin1(command), huge});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(QStringLiteral("name: the string is 1048576 characters long; at most 2000")), qPrintable(run.err.left(300)));
         QVERIFY2(run.err.size() < 2000, "the message does not repeat the string");
@@ -139,7 +139,7 @@ void TestHardening::searchResultsDoNotRepeatThePlansStrings()
     QJsonObject plan = example();
     const QString name = QStringLiteral("A plan whose name is long ") + QString(150, QLatin1Char('x'));
     plan.insert(QStringLiteral("name"), name);
-    const Run run = runTrainplan({QStringLiteral("search"), writePlan(dir, plan), QStringLiteral("--top"), QStringLiteral("50")});
+    const Run run = runCli({QStringLiteral("search"), writePlan(dir, plan), QStringLiteral("--top"), QStringLiteral("50")});
     QCOMPARE(run.exitCode, 0);
     const QJsonObject out = QJsonDocument::fromJson(run.out).object();
     QCOMPARE(out.value("top").toArray().size(), 50);
@@ -158,7 +158,7 @@ void TestHardening::specialFilesAreNotRead()
     for (const QString &path : {fifo, dir.path()}) {
         for (const QStringList &command : {QStringList{QStringLiteral("estimate"), path}, QStringList{QStringLiteral("search"), path},
                                            QStringList{QStringLiteral("report"), path, QStringLiteral("-o"), dir.filePath("r.pdf")}}) {
-            const Run run = runTrainplan(command);
+            const Run run = runCli(command);
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.contains(QStringLiteral("not a regular file")), qPrintable(run.err));
         }
@@ -176,7 +176,7 @@ void TestHardening::reportNeverReplacesSpecialFilesOrItsPlan()
     if (QFileInfo::exists(QStringLiteral("/dev/full")))
         targets << QStringLiteral("/dev/full");
     for (const QString &target : targets) {
-        const Run run = runTrainplan({QStringLiteral("report"), plan, QStringLiteral("-o"), target});
+        const Run run = runCli({QStringLiteral("report"), plan, QStringLiteral("-o"), target});
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(QStringLiteral("is not a regular file")), qPrintable(run.err));
         QVERIFY(!QFileInfo(target).isFile());
@@ -184,14 +184,14 @@ void TestHardening::reportNeverReplacesSpecialFilesOrItsPlan()
     struct stat fifoStat;
     QCOMPARE(::stat(QFile::encodeName(fifo).constData(), &fifoStat), 0);
     QVERIFY(S_ISFIFO(fifoStat.st_mode));
-    const Run pngs = runTrainplan({QStringLiteral("report"), plan, QStringLiteral("--png"), plan});
+    const Run pngs = runCli({QStringLiteral("report"), plan, QStringLiteral("--png"), plan});
     QCOMPARE(pngs.exitCode, 3);
 
     QFile before(plan);
     QVERIFY(before.open(QIODevice::ReadOnly));
     const QByteArray bytes = before.readAll();
     before.close();
-    const Run self = runTrainplan({QStringLiteral("report"), plan, QStringLiteral("-o"), plan});
+    const Run self = runCli({QStringLiteral("report"), plan, QStringLiteral("-o"), plan});
     QCOMPARE(self.exitCode, 3);
     QVERIFY2(self.err.contains(QStringLiteral("is also an input of this command")), qPrintable(self.err));
     QVERIFY(before.open(QIODevice::ReadOnly));
@@ -204,7 +204,7 @@ void TestHardening::unwritableStandardOutputFails()
     if (!QFileInfo::exists(QStringLiteral("/dev/full")))
         QFAIL("this test needs /dev/full");
     for (const char *command : {"estimate", "search"}) {
-        const Run run = runTrainplan({QString::fromLatin1(command), kExample}, QStringLiteral("/dev/full"));
+        const Run run = runCli({QString::fromLatin1(command), kHardeningExample}, QStringLiteral("/dev/full"));
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(QStringLiteral("cannot write to standard output: No space left on device")), qPrintable(run.err));
     }
@@ -214,7 +214,7 @@ void TestHardening::unwritableStandardOutputFails()
 void TestHardening::escapedDuplicateKeysAreFound()
 {
     QTemporaryDir dir;
-    QFile file(kExample);
+    QFile file(kHardeningExample);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QByteArray bytes = file.readAll();
     bytes.replace("\"global_batch\": 1536,", "\"global_batch\": 1536, \"global_batc\\u0068\": 3072,");
@@ -224,7 +224,7 @@ void TestHardening::escapedDuplicateKeysAreFound()
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(bytes);
     out.close();
-    const Run run = runTrainplan({QStringLiteral("estimate"), path});
+    const Run run = runCli({QStringLiteral("estimate"), path});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("training.global_batch: appears twice in the same object")), qPrintable(run.err));
 }
@@ -239,7 +239,7 @@ void TestHardening::oversizedClustersAndSearchSpacesAreRefused()
     cluster.insert(QStringLiteral("nodes"), 1);
     plan.insert(QStringLiteral("cluster"), cluster);
     plan.insert(QStringLiteral("parallel"), QJsonObject{{"tensor", 8}, {"pipeline", 8}});
-    Run run = runTrainplan({QStringLiteral("search"), writePlan(dir, plan)});
+    Run run = runCli({QStringLiteral("search"), writePlan(dir, plan)});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("cluster.gpus_per_node: must be a whole number from 1 to 576")), qPrintable(run.err));
 
@@ -248,7 +248,7 @@ void TestHardening::oversizedClustersAndSearchSpacesAreRefused()
     QJsonObject training = plan.value("training").toObject();
     training.insert(QStringLiteral("global_batch"), 2304); // 9 replicas x 256
     plan.insert(QStringLiteral("training"), training);
-    run = runTrainplan({QStringLiteral("search"), writePlan(dir, plan), QStringLiteral("--nodes"), QStringLiteral("1-100000")});
+    run = runCli({QStringLiteral("search"), writePlan(dir, plan), QStringLiteral("--nodes"), QStringLiteral("1-100000")});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("would take about")) || run.err.contains(QStringLiteral("more than 2000000 plans")),
              qPrintable(run.err));
@@ -258,13 +258,13 @@ void TestHardening::oversizedClustersAndSearchSpacesAreRefused()
 
 void TestHardening::emptyPathAndHugeNumbersSayWhat()
 {
-    Run run = runTrainplan({QStringLiteral("estimate"), QString()});
+    Run run = runCli({QStringLiteral("estimate"), QString()});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.startsWith(QStringLiteral("trainplan estimate: the plan path is empty")), qPrintable(run.err));
     QVERIFY2(!run.err.contains(QStringLiteral("QFSFileEngine")), qPrintable(run.err));
 
     QTemporaryDir dir;
-    QFile file(kExample);
+    QFile file(kHardeningExample);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QByteArray bytes = file.readAll().replace("\"global_batch\": 1536", "\"global_batch\": 1e400");
     const QString path = dir.filePath(QStringLiteral("big.json"));
@@ -272,7 +272,7 @@ void TestHardening::emptyPathAndHugeNumbersSayWhat()
     QVERIFY(out.open(QIODevice::WriteOnly));
     out.write(bytes);
     out.close();
-    run = runTrainplan({QStringLiteral("estimate"), path});
+    run = runCli({QStringLiteral("estimate"), path});
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("training.global_batch: malformed JSON at byte")), qPrintable(run.err));
 }

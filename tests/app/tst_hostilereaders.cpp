@@ -26,7 +26,7 @@ using trainplan::test::runTrainplan;
 
 namespace {
 
-const QString kExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
+const QString kHostileExample = QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/gpt3-175b-tp8-pp8.json");
 const QString kTrace = QStringLiteral(TRAINPLAN_TEST_DATA_DIR "/traces/small-two-steps.json");
 const QString kConfig = QStringLiteral(TRAINPLAN_TEST_DATA_DIR "/import/llama3-8b-config.json");
 
@@ -48,7 +48,7 @@ QByteArray contents(const QString &path)
 
 QByteArray exampleBytes()
 {
-    return contents(kExample);
+    return contents(kHostileExample);
 }
 
 /// A Megatron-LM script whose variables each expand to four copies of the one before, `levels` deep.
@@ -155,7 +155,7 @@ void TestHostileReaders::specialFilesAreNotRead()
     const QString fifo = dir.filePath(QStringLiteral("f.fifo"));
     QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
     for (const QString &special : {QStringLiteral("/dev/zero"), QStringLiteral("/dev/urandom"), fifo}) {
-        for (const QStringList &command : {QStringList{QStringLiteral("import"), special}, QStringList{QStringLiteral("profile"), special, kExample},
+        for (const QStringList &command : {QStringList{QStringLiteral("import"), special}, QStringList{QStringLiteral("profile"), special, kHostileExample},
                                            QStringList{QStringLiteral("calibrate"), special, QStringLiteral("--base"), QStringLiteral("a100-sxm4-80gb")}}) {
             const Run run = runTrainplan(command, test::RunOptions().timeoutMilliseconds(20000));
             QVERIFY2(run.exitCode == 1, qPrintable(command.join(' ') + QStringLiteral(": exit %1").arg(run.exitCode)));
@@ -163,7 +163,7 @@ void TestHostileReaders::specialFilesAreNotRead()
         }
     }
     for (const QString &target : {QStringLiteral("/dev/full"), fifo}) {
-        const Run run = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), target}, test::RunOptions().timeoutMilliseconds(20000));
+        const Run run = runTrainplan({QStringLiteral("profile"), kTrace, kHostileExample, QStringLiteral("--measurements"), target}, test::RunOptions().timeoutMilliseconds(20000));
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(QStringLiteral("not a regular file")), qPrintable(run.err));
     }
@@ -184,11 +184,11 @@ void TestHostileReaders::aFullDiskKeepsTheFileItWouldReplace()
         QString target;
     };
     const QList<Case> cases{
-        {{QStringLiteral("export"), kExample, QStringLiteral("--to"), QStringLiteral("megatron"), QStringLiteral("-o")}, QStringLiteral("existing.sh")},
+        {{QStringLiteral("export"), kHostileExample, QStringLiteral("--to"), QStringLiteral("megatron"), QStringLiteral("-o")}, QStringLiteral("existing.sh")},
         {{QStringLiteral("import"), kConfig, QStringLiteral("--assume-example"), QStringLiteral("-o")}, QStringLiteral("existing.json")},
         {{QStringLiteral("calibrate"), csv, QStringLiteral("--base"), QStringLiteral("a100-sxm4-80gb"), QStringLiteral("-o")},
          QStringLiteral("device.json")},
-        {{QStringLiteral("report"), kExample, QStringLiteral("--png")}, QStringLiteral("pngs")}};
+        {{QStringLiteral("report"), kHostileExample, QStringLiteral("--png")}, QStringLiteral("pngs")}};
     for (const Case &c : cases) {
         const QString target = dir.filePath(c.target);
         const QString kept = c.target == QLatin1String("pngs") ? dir.filePath(QStringLiteral("pngs/memory.png")) : write(dir, c.target, old);
@@ -200,10 +200,10 @@ void TestHostileReaders::aFullDiskKeepsTheFileItWouldReplace()
     QCOMPARE(QDir(dir.filePath(QStringLiteral("pngs"))).entryList(QDir::Files), QStringList{QStringLiteral("memory.png")});
     // profile --measurements appends a row to an existing CSV (one it wrote): on a full disk the CSV is as it was.
     const QString traced = dir.filePath(QStringLiteral("traced.csv"));
-    QCOMPARE(runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), traced}).exitCode, 0);
+    QCOMPARE(runTrainplan({QStringLiteral("profile"), kTrace, kHostileExample, QStringLiteral("--measurements"), traced}).exitCode, 0);
     const QByteArray before = contents(traced);
     QVERIFY(before.size() > 64 && before.count('\n') == 2);
-    const Run profile = runTrainplan({QStringLiteral("profile"), kTrace, kExample, QStringLiteral("--measurements"), traced}, test::RunOptions().in(dir.path()).maxFileBytes(64));
+    const Run profile = runTrainplan({QStringLiteral("profile"), kTrace, kHostileExample, QStringLiteral("--measurements"), traced}, test::RunOptions().in(dir.path()).maxFileBytes(64));
     QCOMPARE(profile.exitCode, 3);
     QVERIFY2(profile.err.contains(QStringLiteral("File too large")), qPrintable(profile.err));
     QCOMPARE(contents(traced), before);
@@ -248,7 +248,7 @@ void TestHostileReaders::aPngLinkIsReplacedNotItsTarget()
     QDir().mkpath(dir.filePath(QStringLiteral("pngs")));
     const QString link = dir.filePath(QStringLiteral("pngs/step.png"));
     QVERIFY(QFile::link(target, link));
-    const Run run = runTrainplan({QStringLiteral("report"), kExample, QStringLiteral("--png"), dir.filePath(QStringLiteral("pngs"))});
+    const Run run = runTrainplan({QStringLiteral("report"), kHostileExample, QStringLiteral("--png"), dir.filePath(QStringLiteral("pngs"))});
     QVERIFY2(run.exitCode == 0, qPrintable(run.err));
     QCOMPARE(contents(target), precious);
     const QFileInfo chart(link);
@@ -364,7 +364,7 @@ void TestHostileReaders::keysGivenTwiceAreRefused()
     QCOMPARE(run.exitCode, 1);
     QVERIFY2(run.err.contains(QStringLiteral("--set: parallel.tensor is set twice (2 and 4): give each key once")), qPrintable(run.err));
 
-    run = runTrainplan({QStringLiteral("search"), kExample, QStringLiteral("--fix"), QStringLiteral("tensor=8"), QStringLiteral("--fix"), QStringLiteral("tensor=4")});
+    run = runTrainplan({QStringLiteral("search"), kHostileExample, QStringLiteral("--fix"), QStringLiteral("tensor=8"), QStringLiteral("--fix"), QStringLiteral("tensor=4")});
     QCOMPARE(run.exitCode, 2);
     QVERIFY2(run.err.contains(QStringLiteral("--fix: parallel.tensor is fixed twice ('tensor=8' and 'tensor=4'): fix each dimension once")), qPrintable(run.err));
 
@@ -403,7 +403,7 @@ void TestHostileReaders::controlCharactersNeverReachTheTerminal()
     plan.insert(QStringLiteral("name"), QStringLiteral("ours\x1b[2J\rfake\u202Eevil"));
     const QString path = write(dir, QStringLiteral("p.json"), QJsonDocument(plan).toJson());
     for (const QStringList &command : {QStringList{QStringLiteral("estimate"), path, QStringLiteral("--format"), QStringLiteral("table")},
-                                       QStringList{QStringLiteral("compare"), kExample, path, QStringLiteral("--format"), QStringLiteral("table")}}) {
+                                       QStringList{QStringLiteral("compare"), kHostileExample, path, QStringLiteral("--format"), QStringLiteral("table")}}) {
         const Run run = runTrainplan(command);
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
         const QString text = QString::fromUtf8(run.out);

@@ -51,7 +51,7 @@ Plan deepSeekZero3()
 
 /// A random valid plan over dense and mixture-of-experts presets, several nodes, context parallelism,
 /// every ZeRO stage and both dispatchers.
-Plan randomPlan(QRandomGenerator &rng)
+Plan randomFloorPlan(QRandomGenerator &rng)
 {
     static const char *presets[] = {"llama3-8b", "llama3-70b", "gpt3-175b", "mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3", "grok-1"};
     static const char *devices[] = {"h100-sxm5-80gb", "a100-sxm4-80gb", "b200", "gb200", "mi300x"};
@@ -305,7 +305,7 @@ private slots:
         QRandomGenerator rng(33);
         int zeroThree = 0;
         for (int i = 0; i < 600; ++i) {
-            const Plan plan = randomPlan(rng);
+            const Plan plan = randomFloorPlan(rng);
             const Estimate e = estimate(plan, catalog(), EstimateOptions::analytic());
             QVERIFY(e.valid);
             QVERIFY(std::isfinite(e.step.floor.seconds) && e.step.floor.seconds >= 0);

@@ -19,7 +19,7 @@ using namespace trainplan;
 
 namespace {
 
-Estimate run(const Plan &plan, bool scaling = false)
+Estimate runProperties(const Plan &plan, bool scaling = false)
 {
     return estimate(plan, io::builtinCatalog(), {scaling, true});
 }
@@ -136,7 +136,7 @@ void TestProperties::randomPlansAreFiniteAndNonNegative()
     int valid = 0, invalid = 0;
     for (int i = 0; i < 3000; ++i) {
         const Plan plan = randomPlan(rng);
-        const Estimate e = run(plan, i % 10 == 0);
+        const Estimate e = runProperties(plan, i % 10 == 0);
         if (!e.valid) {
             ++invalid;
             QVERIFY(hasErrors(e.problems));
@@ -159,7 +159,7 @@ void TestProperties::memoryGrowsWithMicroBatchAndSequence()
     for (int i = 0; i < 1500; ++i) {
         Plan plan = randomPlan(rng);
         plan.training.globalBatch *= 64; // room for larger micro-batches
-        const Estimate base = run(plan);
+        const Estimate base = runProperties(plan);
         if (!base.valid)
             continue;
         // The tensors grow; the reserved and device peaks need not: half as many micro-batches in flight
@@ -167,14 +167,14 @@ void TestProperties::memoryGrowsWithMicroBatchAndSequence()
         // takes 10 MiB of a 20 MiB segment, a 14 MiB one 14 MiB), as PyTorch's allocator does.
         Plan larger = plan;
         larger.training.microBatch *= 2;
-        const Estimate e1 = run(larger);
+        const Estimate e1 = runProperties(larger);
         if (e1.valid) {
             QVERIFY2(e1.memory.allocatedBytes >= base.memory.allocatedBytes * (1 - 1e-12), qPrintable(QString::number(i)));
             ++checked;
         }
         Plan longer = plan;
         longer.model.seqLen *= 2;
-        const Estimate e2 = run(longer);
+        const Estimate e2 = runProperties(longer);
         if (e2.valid) {
             QVERIFY2(e2.memory.allocatedBytes >= base.memory.allocatedBytes * (1 - 1e-12), qPrintable(QString::number(i)));
             ++checked;
@@ -190,7 +190,7 @@ void TestProperties::slowerLinksNeverSpeedUpTheStep()
     int checked = 0;
     for (int i = 0; i < 1500; ++i) {
         const Plan plan = randomPlan(rng);
-        const Estimate base = run(plan);
+        const Estimate base = runProperties(plan);
         if (!base.valid)
             continue;
         const DeviceSpec &d = *base.device;
@@ -199,7 +199,7 @@ void TestProperties::slowerLinksNeverSpeedUpTheStep()
         slower.cluster.overrides.intraNodeBandwidthBytesPerSecond = d.intraNodeBandwidthBytesPerSecond / (1.5 + rng.bounded(4));
         slower.cluster.overrides.networkLatencySeconds = d.networkLatencySeconds * 3;
         slower.cluster.overrides.intraNodeLatencySeconds = d.intraNodeLatencySeconds * 3;
-        const Estimate e = run(slower);
+        const Estimate e = runProperties(slower);
         QVERIFY(e.valid);
         QVERIFY2(e.step.stepSeconds >= base.step.stepSeconds * (1 - 1e-12),
                  qPrintable(QStringLiteral("plan %1: %2 s with slower links, %3 s before").arg(i).arg(e.step.stepSeconds).arg(base.step.stepSeconds)));
@@ -218,7 +218,7 @@ void TestProperties::higherZeroStageNeverNeedsMoreState()
         double previous = -1;
         for (int stage = 0; stage <= 3; ++stage) {
             plan.parallel.zeroStage = stage;
-            const Estimate e = run(plan);
+            const Estimate e = runProperties(plan);
             if (!e.valid)
                 break;
             double persistent = 0;
@@ -269,7 +269,7 @@ void TestProperties::extremes()
         plan.model.seqLen = std::int64_t(1) << 45;
         expectValid = false;
     }
-    const Estimate e = run(plan, true);
+    const Estimate e = runProperties(plan, true);
     QCOMPARE(e.valid, expectValid);
     if (!expectValid) {
         QVERIFY(hasErrors(e.problems));
@@ -290,7 +290,7 @@ void TestProperties::everyNumberKeyAtItsBoundsGivesFiniteResults()
     const Plan base = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
     int valid = 0, checked = 0;
     const auto check = [&](const Plan &plan, const QString &what) {
-        const Estimate e = run(plan, true);
+        const Estimate e = runProperties(plan, true);
         ++checked;
         if (!e.valid)
             return true;

@@ -19,7 +19,7 @@ using namespace trainplan;
 
 namespace {
 
-Estimate run(const Plan &plan)
+Estimate runPytorch(const Plan &plan)
 {
     return estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
 }
@@ -73,7 +73,7 @@ private slots:
     void fsdpRunsInsidePipelineStages()
     {
         Plan plan = titan405b();
-        QVERIFY(run(plan).valid);
+        QVERIFY(runPytorch(plan).valid);
         plan.training.framework = Framework::DeepSpeed;
         const Problems problems = validatePlan(plan, io::builtinCatalog());
         const auto refused = std::find_if(problems.begin(), problems.end(), [](const Problem &p) {
@@ -89,9 +89,9 @@ private slots:
     {
         Plan plan = titan405b();
         plan.training.microBatch = 4; // 8 micro-batches
-        const Estimate eight = run(plan);
+        const Estimate eight = runPytorch(plan);
         plan.training.microBatch = 32; // 1 micro-batch
-        const Estimate one = run(plan);
+        const Estimate one = runPytorch(plan);
         QCOMPARE(plan.microbatches(), 1);
         const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)].received; };
         const auto gather = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::ParameterGather)].received; };
@@ -109,9 +109,9 @@ private slots:
     {
         Plan plan = titan8b();
         plan.training.compile = false;
-        const Estimate eager = run(plan);
+        const Estimate eager = runPytorch(plan);
         plan.training.compile = true;
-        const Estimate compiled = run(plan);
+        const Estimate compiled = runPytorch(plan);
         const double eagerNorm = sumOf(eager, OpPass::Forward, "input norm", false);
         const double fusedNorm = sumOf(compiled, OpPass::Forward, "input norm", false);
         TP_COMPARE_REL(eagerNorm / fusedNorm, (28.0 + 4.0 * 2.0) / (2.0 * 2.0), 1e-9);
@@ -123,7 +123,7 @@ private slots:
         plan.training.framework = Framework::Megatron;
         plan.parallel.zeroStage = 1;
         plan.training.fusedKernels = false;
-        QVERIFY(sumOf(run(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
+        QVERIFY(sumOf(runPytorch(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
     }
 
     // torchtitan's op-level checkpointing replays wk, wo and w3 of wq, wk, wv, wo, w1, w3, w2: for Llama
@@ -133,7 +133,7 @@ private slots:
     {
         Plan plan = titan8b();
         plan.training.recompute = Recompute::Ops;
-        const Estimate ops = run(plan);
+        const Estimate ops = runPytorch(plan);
         double forward = 0, replayed = 0;
         for (const Op &op : ops.step.ops) {
             if (op.scope != OpScope::Layer || op.kind != OpKind::Matmul)
@@ -142,9 +142,9 @@ private slots:
         }
         TP_COMPARE_REL(replayed / forward, 19456.0 / 53248.0, 1e-9);
         plan.training.recompute = Recompute::Selective;
-        const double selective = run(plan).memory.stages[0].activations.perLayerBytes;
+        const double selective = runPytorch(plan).memory.stages[0].activations.perLayerBytes;
         plan.training.recompute = Recompute::Full;
-        const double full = run(plan).memory.stages[0].activations.perLayerBytes;
+        const double full = runPytorch(plan).memory.stages[0].activations.perLayerBytes;
         const double kept = ops.memory.stages[0].activations.perLayerBytes;
         QVERIFY(kept < selective && kept > full);
         // Kept per token: the input and the MLP output (h each), Q and the context (4096 each), V (1024),
@@ -159,10 +159,10 @@ private slots:
         plan.training.recompute = Recompute::Full;
         plan.training.recomputeInterval = 2;
         QCOMPARE(plan.recomputedLayersOnStage(0), std::int64_t(16));
-        const Estimate half = run(plan);
+        const Estimate half = runPytorch(plan);
         QCOMPARE(half.memory.stages[0].activations.recomputedLayers, std::int64_t(16));
         plan.training.recomputeInterval = 0;
-        const Estimate all = run(plan);
+        const Estimate all = runPytorch(plan);
         TP_COMPARE_REL(half.step.category(TimeCategory::Recompute), 0.5 * all.step.category(TimeCategory::Recompute), 1e-6);
     }
 
@@ -171,9 +171,9 @@ private slots:
     void flashAttention2IsSlowerOnHopper()
     {
         Plan plan = titan8b();
-        const Estimate fused = run(plan);
+        const Estimate fused = runPytorch(plan);
         plan.training.attentionKernel = AttentionKernel::Flash2;
-        const Estimate fa2 = run(plan);
+        const Estimate fa2 = runPytorch(plan);
         const auto attention = [](const Estimate &e) {
             for (const Op &op : e.step.ops)
                 if (op.kind == OpKind::Attention && op.pass == OpPass::Forward)
@@ -183,9 +183,9 @@ private slots:
         QVERIFY(!attention(fused).memoryBound);
         TP_COMPARE_REL(attention(fa2).seconds / attention(fused).seconds, 1.75, 1e-3);
         plan.cluster.device = "a100-sxm4-80gb";
-        const double a100fa2 = attention(run(plan)).seconds;
+        const double a100fa2 = attention(runPytorch(plan)).seconds;
         plan.training.attentionKernel = AttentionKernel::Fused;
-        QCOMPARE(attention(run(plan)).seconds, a100fa2);
+        QCOMPARE(attention(runPytorch(plan)).seconds, a100fa2);
     }
 
     // Meta's Grand Teton H100: 96 GB HBM2e at 2.4 TB/s and a 500 W limit; its peak interpolated between
@@ -198,9 +198,9 @@ private slots:
         QCOMPARE(d->memoryBandwidthBytesPerSecond, 2.4e12);
         QCOMPARE(d->boardPowerWatts, 500.0);
         Plan plan = titan8b();
-        const double sxm = run(plan).step.stepSeconds;
+        const double sxm = runPytorch(plan).step.stepSeconds;
         plan.cluster.device = "h100-sxm5-96gb-500w";
-        QVERIFY(run(plan).step.stepSeconds > sxm * 1.08);
+        QVERIFY(runPytorch(plan).step.stepSeconds > sxm * 1.08);
     }
 
     // HSDP: the state sharded over the shard group only (8 of 256 ranks: 32x the optimizer state of FSDP
@@ -214,10 +214,10 @@ private slots:
         plan.training.flashAttention = true;
         plan.training.recompute = Recompute::Full;
         plan.parallel.zeroStage = 3;
-        const Estimate fsdp = run(plan);
+        const Estimate fsdp = runPytorch(plan);
         plan.parallel.shardGroup = 8;
         QCOMPARE(plan.parallel.shardReplicas(), std::int64_t(32));
-        const Estimate hsdp = run(plan);
+        const Estimate hsdp = runPytorch(plan);
         QVERIFY2(hsdp.valid, hsdp.problems.empty() ? "" : io::problemMessage(hsdp.problems.front()).c_str());
         TP_COMPARE_REL(hsdp.memory.stages[0].optimizerBytes, 32.0 * fsdp.memory.stages[0].optimizerBytes, 1e-9);
         QVERIFY(hsdp.step.category(TimeCategory::DataComm) < fsdp.step.category(TimeCategory::DataComm));
@@ -225,10 +225,10 @@ private slots:
         QVERIFY(reduce(hsdp).network > 0 && reduce(fsdp).network > 0);
         // Refused outside FSDP, and where the group does not divide the data ranks.
         plan.parallel.shardGroup = 3;
-        QVERIFY(!run(plan).valid);
+        QVERIFY(!runPytorch(plan).valid);
         plan.parallel.shardGroup = 8;
         plan.training.framework = Framework::DeepSpeed;
-        QVERIFY(!run(plan).valid);
+        QVERIFY(!runPytorch(plan).valid);
     }
 
     // torchao's float8 tensor parallelism casts the sequence-parallel inputs to float8 before their
@@ -243,11 +243,11 @@ private slots:
         plan.training.flashAttention = true;
         plan.training.framework = Framework::Megatron;
         plan.parallel.zeroStage = 1;
-        const double bf16Gathers = run(plan).step.category(TimeCategory::TensorComm);
+        const double bf16Gathers = runPytorch(plan).step.category(TimeCategory::TensorComm);
         plan.training.framework = Framework::Fsdp;
         plan.training.compile = true;
         plan.parallel.zeroStage = 3;
-        const double float8Gathers = run(plan).step.category(TimeCategory::TensorComm);
+        const double float8Gathers = runPytorch(plan).step.category(TimeCategory::TensorComm);
         // Forward: AG halves; backward unchanged: between 3/4 and all of the BF16 figure, never below half.
         QVERIFY(float8Gathers < bf16Gathers);
         QVERIFY(float8Gathers > 0.75 * bf16Gathers);
@@ -292,7 +292,7 @@ private slots:
         Plan plan = titan8b();
         const double logits = 2.0 * 8192 * 128256;
         const auto workspace = [](const Plan &p) {
-            const MemoryEstimate m = run(p).memory;
+            const MemoryEstimate m = runPytorch(p).memory;
             return m.stages.back().otherTerm(OtherTerm::LossWorkspace);
         };
         QCOMPARE(plan.training.lossKernelInEffect(), LossKernel::Eager); // fsdp without torch.compile
@@ -317,7 +317,7 @@ private slots:
         Plan staged = titan8b();
         staged.parallel.pipeline = 2;
         staged.parallel.data = 4;
-        const MemoryEstimate m = run(staged).memory;
+        const MemoryEstimate m = runPytorch(staged).memory;
         QCOMPARE(m.stages.front().otherTerm(OtherTerm::LossWorkspace), 0.0);
         QCOMPARE(m.stages.back().otherTerm(OtherTerm::LossWorkspace), 8.0 * logits);
     }
@@ -331,7 +331,7 @@ private slots:
     {
         Plan plan = titan405b();
         const auto buffers = [](const Plan &p, bool last) {
-            const MemoryEstimate m = run(p).memory;
+            const MemoryEstimate m = runPytorch(p).memory;
             return (last ? m.stages.back() : m.stages.front()).otherTerm(OtherTerm::PipelineBuffers);
         };
         const double without = buffers(plan, true), firstWithout = buffers(plan, false);

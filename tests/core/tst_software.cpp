@@ -19,7 +19,7 @@ using namespace trainplan;
 
 namespace {
 
-Estimate run(const Plan &plan)
+Estimate runSoftware(const Plan &plan)
 {
     return estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
 }
@@ -54,7 +54,7 @@ private slots:
     {
         Plan plan = llamaOnH100();
         plan.cluster.overrides.hostLaunchSeconds = 200e-6; // a slow host: the passes are host-bound
-        const Estimate e = run(plan);
+        const Estimate e = runSoftware(plan);
         QVERIFY(e.valid);
         const double layers = double(plan.model.layers);
         double hostForward = 0, hostBackward = 0, gpuForward = 0, gpuBackward = 0;
@@ -71,7 +71,7 @@ private slots:
         TP_COMPARE_REL(e.step.category(TimeCategory::HostLaunch), double(plan.microbatches()) * expected, 1e-9);
         // The whole step captured: nothing waits for the host.
         plan.training.cudaGraphs = CudaGraphs::Step;
-        QCOMPARE(run(plan).step.category(TimeCategory::HostLaunch), 0.0);
+        QCOMPARE(runSoftware(plan).step.category(TimeCategory::HostLaunch), 0.0);
     }
 
     // Megatron-Bridge's Qwen3-30B-A3B on B200 (release 26.02, micro-batch 1, eager): the dropless MoE layer
@@ -80,13 +80,13 @@ private slots:
     void cudaGraphsTakeTheHostOffTheCriticalPath()
     {
         Plan plan = test::qwen3On8B200();
-        const double eager = run(plan).step.category(TimeCategory::HostLaunch);
+        const double eager = runSoftware(plan).step.category(TimeCategory::HostLaunch);
         plan.training.cudaGraphs = CudaGraphs::Router;
-        const double router = run(plan).step.category(TimeCategory::HostLaunch);
+        const double router = runSoftware(plan).step.category(TimeCategory::HostLaunch);
         plan.training.cudaGraphs = CudaGraphs::Layers;
-        const double layers = run(plan).step.category(TimeCategory::HostLaunch);
+        const double layers = runSoftware(plan).step.category(TimeCategory::HostLaunch);
         plan.training.cudaGraphs = CudaGraphs::Step;
-        const double step = run(plan).step.category(TimeCategory::HostLaunch);
+        const double step = runSoftware(plan).step.category(TimeCategory::HostLaunch);
         QVERIFY2(eager > 0, "the eager MoE step is host-bound at micro-batch 1");
         QVERIFY(router < eager && layers < router);
         QCOMPARE(step, 0.0);
@@ -99,12 +99,12 @@ private slots:
         Plan plan = test::presetPlan("llama3-8b", 1, 2, 4, 1, 64, "h100-sxm5-80gb");
         plan.training.flashAttention = true;
         plan.training.recompute = Recompute::Full;
-        const Estimate all = run(plan);
+        const Estimate all = runSoftware(plan);
         plan.training.recomputeLayers = 4; // of each stage's 16
-        const Estimate some = run(plan);
+        const Estimate some = runSoftware(plan);
         plan.training.recompute = Recompute::None;
         plan.training.recomputeLayers = 0;
-        const Estimate none = run(plan);
+        const Estimate none = runSoftware(plan);
         QVERIFY(all.valid && some.valid && none.valid);
         TP_COMPARE_REL(some.step.category(TimeCategory::Recompute), 0.25 * all.step.category(TimeCategory::Recompute), 1e-9);
         const StageActivations &a = all.memory.stages[0].activations, &s = some.memory.stages[0].activations,
@@ -122,9 +122,9 @@ private slots:
         Plan plan = test::presetPlan("llama3-70b", 1, 1, 8, 2, 64, "h100-sxm5-80gb");
         plan.training.flashAttention = true;
         plan.parallel.zeroStage = 3;
-        const Estimate kept = run(plan);
+        const Estimate kept = runSoftware(plan);
         plan.training.activationOffloadLayers = 40;
-        const Estimate offloaded = run(plan);
+        const Estimate offloaded = runSoftware(plan);
         QVERIFY(kept.valid && offloaded.valid);
         const StageActivations &k = kept.memory.stages[0].activations, &o = offloaded.memory.stages[0].activations;
         QCOMPARE(o.offloadedLayers, std::int64_t(40));
@@ -132,7 +132,7 @@ private slots:
         TP_COMPARE_REL(o.layerBytes, k.layerBytes - o.offloadedBytes + 2.0 * k.perLayerBytes, 1e-9);
         const double pcie = offloaded.step.category(TimeCategory::ActivationOffload);
         plan.cluster.overrides.hostLinkBandwidthBytesPerSecond = 225e9;
-        const double c2c = run(plan).step.category(TimeCategory::ActivationOffload);
+        const double c2c = runSoftware(plan).step.category(TimeCategory::ActivationOffload);
         QVERIFY(pcie > 0);
         QVERIFY(c2c < pcie);
     }
@@ -146,9 +146,9 @@ private slots:
         plan.parallel.expert = 8;
         QCOMPARE(plan.model.slidingWindow, std::int64_t(128));
         QCOMPARE(plan.model.fullAttentionInterval, std::int64_t(2));
-        const Estimate withWindow = run(plan);
+        const Estimate withWindow = runSoftware(plan);
         plan.model.slidingWindow = 0;
-        const Estimate without = run(plan);
+        const Estimate without = runSoftware(plan);
         const Op *windowed = findOp(withWindow, "flash attention", OpPass::Forward);
         const Op *full = findOp(without, "flash attention", OpPass::Forward);
         QVERIFY(windowed && full);
@@ -169,17 +169,17 @@ private slots:
         plan.training.microBatch = 4;
         plan.training.cudaGraphs = CudaGraphs::Step;
         plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
-        const double exposed = run(plan).step.category(TimeCategory::ExpertComm);
+        const double exposed = runSoftware(plan).step.category(TimeCategory::ExpertComm);
         plan.parallel.expertCommOverlap = true;
-        const double overlapped = run(plan).step.category(TimeCategory::ExpertComm);
+        const double overlapped = runSoftware(plan).step.category(TimeCategory::ExpertComm);
         QVERIFY(exposed > 0);
         TP_COMPARE_REL(overlapped, 32.0 / 148.0 * exposed, 1e-9);
         // One micro-batch per step: nothing to overlap with.
         plan.training.globalBatch = 32;
         plan.training.microBatch = 4;
-        const double one = run(plan).step.category(TimeCategory::ExpertComm);
+        const double one = runSoftware(plan).step.category(TimeCategory::ExpertComm);
         plan.parallel.expertCommOverlap = false;
-        QCOMPARE(one, run(plan).step.category(TimeCategory::ExpertComm));
+        QCOMPARE(one, runSoftware(plan).step.category(TimeCategory::ExpertComm));
     }
 
     // The combined 1F1B schedule pairs a micro-batch's forward with another's backward layer by layer, the
@@ -189,9 +189,9 @@ private slots:
     void expertOverlapHoldsOneMoreChunk()
     {
         Plan plan = test::qwen3On8B200();
-        const double plain = run(plan).memory.stages[0].activations.microbatchesInFlight;
+        const double plain = runSoftware(plan).memory.stages[0].activations.microbatchesInFlight;
         plan.parallel.expertCommOverlap = true;
-        QCOMPARE(run(plan).memory.stages[0].activations.microbatchesInFlight, plain + 1.0 / 48.0);
+        QCOMPARE(runSoftware(plan).memory.stages[0].activations.microbatchesInFlight, plain + 1.0 / 48.0);
 
         Plan ds = test::presetPlan("deepseek-v3", 1, 2, 128, 1, 4096, "gb300");
         ds.parallel.expert = 32;
@@ -203,9 +203,9 @@ private slots:
         ds.training.flashAttention = true;
         ds.cluster.gpusPerNode = 4; // GB300 NVL72: four GPUs per tray, 64 trays
         ds.cluster.nodes = 64;
-        const Estimate without = run(ds);
+        const Estimate without = runSoftware(ds);
         ds.parallel.expertCommOverlap = true;
-        const Estimate with = run(ds);
+        const Estimate with = runSoftware(ds);
         QVERIFY2(without.valid && with.valid, without.problems.empty() ? "" : (without.problems.front().key + ": " + io::problemMessage(without.problems.front())).c_str());
         QCOMPARE(with.memory.stages[0].activations.microbatchesInFlight,
                  without.memory.stages[0].activations.microbatchesInFlight + 1.0 / 8.0);
@@ -216,9 +216,9 @@ private slots:
     void fusedExpertMlpLaunchesOncePerProjection()
     {
         Plan plan = test::qwen3On8B200();
-        const Estimate eager = run(plan);
+        const Estimate eager = runSoftware(plan);
         plan.training.fusedExpertMlp = true;
-        const Estimate fused = run(plan);
+        const Estimate fused = runSoftware(plan);
         const Op *up = findOp(eager, "expert up (grouped)", OpPass::Forward), *upFused = findOp(fused, "expert up (grouped)", OpPass::Forward);
         const Op *act = findOp(eager, "expert activation", OpPass::Forward),
                  *actFused = findOp(fused, "expert activation", OpPass::Forward);

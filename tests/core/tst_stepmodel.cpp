@@ -23,7 +23,7 @@
 using namespace trainplan;
 
 namespace {
-Estimate run(const Plan &plan, bool scaling = false)
+Estimate runStepModel(const Plan &plan, bool scaling = false)
 {
     return estimate(plan, io::builtinCatalog(), {scaling});
 }
@@ -91,9 +91,9 @@ void TestStepModel::exercise12NoOverlapExposesCommunication()
     // backward; without it every bucket is exposed, and the step grows by exactly the hidden part.
     Plan plan = test::presetPlan("gpt2-small", 1, 1, 64, 8, 512);
     plan.parallel.overlapGradReduce = true;
-    const Estimate overlapped = run(plan);
+    const Estimate overlapped = runStepModel(plan);
     plan.parallel.overlapGradReduce = false;
-    const Estimate exposed = run(plan);
+    const Estimate exposed = runStepModel(plan);
     const double gradientBytes = exposed.memory.stages.front().parameterCount * 2.0;
     const ClusterLinks links = clusterLinks(plan, *exposed.device);
     const double bucket = 25e6;
@@ -186,7 +186,7 @@ void TestStepModel::breakdownSumsToStep()
         plan.training.fusedKernels = rng.bounded(2);
         plan.parallel.zeroStage = rng.bounded(4);
         plan.parallel.overlapGradReduce = rng.bounded(2);
-        const Estimate e = run(plan);
+        const Estimate e = runStepModel(plan);
         if (!e.valid)
             continue;
         ++checked;
@@ -238,7 +238,7 @@ void TestStepModel::bubbleFractionMatchesAnalytic()
     // The simulated schedule adds the idle that unequal stages cause (embedding on the first, logits and
     // loss on the last): a larger idle share than equal stages, a pipeline never shorter than the
     // slowest stage's m micro-batches; its fill and drain run at the faster stages' pace.
-    const Estimate simulated = run(plan);
+    const Estimate simulated = runStepModel(plan);
     QVERIFY(simulated.step.pipeline.valid);
     QVERIFY(simulated.step.bubbleFraction >= e.step.bubbleFraction - 1e-12);
     QVERIFY(simulated.step.category(TimeCategory::PipelineBubble) > 0);
@@ -250,30 +250,30 @@ void TestStepModel::bubbleFractionMatchesAnalytic()
 void TestStepModel::hardwareFlopsCountRecompute()
 {
     Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 2, 64);
-    const Estimate none = run(plan);
+    const Estimate none = runStepModel(plan);
     QCOMPARE(none.step.hfu, none.step.mfu);
     plan.training.recompute = Recompute::Full;
-    const Estimate full = run(plan);
+    const Estimate full = runStepModel(plan);
     // Full recompute replays every layer's forward (not the logits): HFU/MFU just under 4/3.
     const double ratio = full.step.hfu / full.step.mfu;
     QVERIFY2(ratio > 1.28 && ratio < 4.0 / 3.0, qPrintable(QString::number(ratio)));
     QVERIFY(full.step.stepSeconds > none.step.stepSeconds);
     plan.training.recompute = Recompute::Selective;
-    const Estimate selective = run(plan);
+    const Estimate selective = runStepModel(plan);
     QVERIFY(selective.step.category(TimeCategory::Recompute) < full.step.category(TimeCategory::Recompute));
 }
 
 void TestStepModel::tensorGroupAcrossNodesCostsMore()
 {
-    const Estimate inside = run(test::presetPlan("gpt3-175b", 8, 8, 2, 1, 64));
-    const Estimate across = run(test::presetPlan("gpt3-175b", 16, 4, 2, 1, 64));
+    const Estimate inside = runStepModel(test::presetPlan("gpt3-175b", 8, 8, 2, 1, 64));
+    const Estimate across = runStepModel(test::presetPlan("gpt3-175b", 16, 4, 2, 1, 64));
     QVERIFY(across.step.category(TimeCategory::TensorComm) > 3.0 * inside.step.category(TimeCategory::TensorComm));
 }
 
 void TestStepModel::scalingCurves()
 {
     Plan plan = test::presetPlan("llama3-8b", 2, 1, 4, 1, 1024);
-    const Estimate e = run(plan, true);
+    const Estimate e = runStepModel(plan, true);
     QVERIFY(scalingOf(e).strong.size() >= 10);
     QVERIFY(scalingOf(e).weak.size() >= 10);
     QCOMPARE(scalingOf(e).strong.front().workers, 1);
@@ -314,9 +314,9 @@ void TestStepModel::zeroBubbleFasterThanOneFOneBAtEqualMemory()
     QFETCH(qint64, microbatches);
     Plan plan = test::presetPlan("gpt3-175b", 1, pipeline, 1, 1, microbatches);
     plan.model = test::gptModel(layers, hidden, hidden / 128, 51200, 1024);
-    const Estimate oneFOneB = run(plan);
+    const Estimate oneFOneB = runStepModel(plan);
     plan.parallel.schedule = Schedule::ZeroBubbleH1;
-    const Estimate zeroBubble = run(plan);
+    const Estimate zeroBubble = runStepModel(plan);
     QVERIFY(oneFOneB.valid && zeroBubble.valid);
     QVERIFY(zeroBubble.step.pipeline.valid);
     QVERIFY2(zeroBubble.step.tokensPerSecond > oneFOneB.step.tokensPerSecond,
@@ -362,15 +362,15 @@ void TestStepModel::packedDocumentsCountTheirAttention()
     Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 32, "h100-sxm5-80gb");
     plan.model.seqLen = 4096;
     plan.training.flashAttention = true;
-    const Estimate whole = run(plan);
+    const Estimate whole = runStepModel(plan);
     plan.training.documentLength = 180;
-    const Estimate packed = run(plan);
+    const Estimate packed = runStepModel(plan);
     QVERIFY(whole.valid && packed.valid);
     TP_COMPARE_REL(packed.step.modelFlopsPerStep, 32 * 3.0 * modelForwardFlopsPerSequence(plan.model, false, 180), 1e-12);
     QVERIFY(packed.step.stepSeconds < whole.step.stepSeconds);
     // Without flash attention the scores are computed over the whole sequence, packed or not.
     plan.training.flashAttention = false;
-    QCOMPARE(run(plan).step.modelFlopsPerStep, whole.step.modelFlopsPerStep);
+    QCOMPARE(runStepModel(plan).step.modelFlopsPerStep, whole.step.modelFlopsPerStep);
 }
 
 // The tensor-parallel term of time.terms (io/output/StepTerms) by hand: Llama 2 7B at tensor 2 inside one DGX A100,
@@ -685,7 +685,7 @@ TRAINPLAN_TEST_APPLESS_MAIN(TestStepModel)
 void TestStepModel::wholeStepTimelineAndParts()
 {
     Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536); // the built-in example: 192 micro-batches
-    const Estimate e = run(plan);
+    const Estimate e = runStepModel(plan);
     QVERIFY(e.valid);
     double sum = 0;
     for (double seconds : e.parts)
@@ -718,7 +718,7 @@ void TestStepModel::wholeStepTimelineAndParts()
 // the stage's exposed all-to-all; the weight gradients carry none.
 void TestStepModel::expertAllToAllHasItsOwnSegments()
 {
-    const Estimate e = run(test::examplePlan("deepseek-v3-1024-h100"));
+    const Estimate e = runStepModel(test::examplePlan("deepseek-v3-1024-h100"));
     QVERIFY(e.valid);
     const StepTimeline &t = detailsOf(e).timeline;
     QVERIFY(t.valid && t.simulated);
@@ -738,7 +738,7 @@ void TestStepModel::expertAllToAllHasItsOwnSegments()
     }
     QVERIFY(withExperts >= t.rows - 1);
     // A dense plan draws none.
-    QVERIFY(!detailsOf(run(test::examplePlan("gpt3-175b-tp8-pp8"))).timeline.present[std::size_t(SegmentKind::ExpertComm)]);
+    QVERIFY(!detailsOf(runStepModel(test::examplePlan("gpt3-175b-tp8-pp8"))).timeline.present[std::size_t(SegmentKind::ExpertComm)]);
 }
 
 // One stage: its micro-batches one after the other (forward, then backward with recompute and tensor
@@ -746,7 +746,7 @@ void TestStepModel::expertAllToAllHasItsOwnSegments()
 void TestStepModel::oneStageTimeline()
 {
     Plan plan = test::presetPlan("llama2-7b", 1, 1, 8, 1, 48); // 6 micro-batches per replica
-    const Estimate e = run(plan);
+    const Estimate e = runStepModel(plan);
     QVERIFY(e.valid);
     const StepTimeline &t = detailsOf(e).timeline;
     QVERIFY(t.valid && !t.simulated);
@@ -760,7 +760,7 @@ void TestStepModel::oneStageTimeline()
     QCOMPARE(t.segments.back().end, e.step.stepSeconds);
 
     plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 1024 segments
-    const Estimate many = run(plan);
+    const Estimate many = runStepModel(plan);
     // 2 x 10000 / 1024 -> groups of 20 micro-batches: 500 forward and 500 backward segments.
     QCOMPARE(detailsOf(many).timeline.segments.size(), std::size_t(1000 + 2));
     QCOMPARE(detailsOf(many).timeline.segments[0].microbatches, 20);

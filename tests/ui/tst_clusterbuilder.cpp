@@ -50,11 +50,11 @@ Plan twoNodePlan()
     return plan;
 }
 
-struct Fixture
+struct ClusterBuilderFixture
 {
     PlanDocument document{io::builtinCatalog()};
     MainWindow window{&document};
-    explicit Fixture(const Plan &plan)
+    explicit ClusterBuilderFixture(const Plan &plan)
     {
         QString error;
         if (!document.loadFromBytes(io::writePlan(plan, io::builtinCatalog()), QString(), &error))
@@ -128,7 +128,7 @@ private slots:
     // group, data parallelism follows (2 -> 3), throughput rises; undo restores the plan exactly.
     void placingANodeAddsGpusAndUndoRemovesIt()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         const Plan before = f.document.plan();
         const double tokensBefore = f.document.estimate().step.tokensPerSecond;
         QVERIFY(f.document.estimate().valid);
@@ -156,7 +156,7 @@ private slots:
     // changes that group's accelerator.
     void droppingEntriesEditsTheCluster()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "dgx-a100-80gb"}, f.canvas()->viewportPointOfEmptySpace()));
         QCOMPARE(int(f.document.plan().cluster.nodeGroups.size()), 2);
         QCOMPARE(f.document.plan().cluster.gpus(), 24);
@@ -182,7 +182,7 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("cluster.json"));
         ClusterConfig saved;
         {
-            Fixture f(twoNodePlan());
+            ClusterBuilderFixture f(twoNodePlan());
             QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "dgx-a100-80gb"}, f.canvas()->viewportPointOfEmptySpace()));
             QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::IntraNodeLink, "pcie4-x16"}, f.canvas()->viewportPointOfGroup(1)));
             QString error;
@@ -203,7 +203,7 @@ private slots:
     void tensorGroupAcrossNodesIsFlagged()
     {
         Plan plan = twoNodePlan();
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         f.document.undoStack()->push(new ChangePlanValue(&f.document, *findPlanKey("parallel.tensor"), std::int64_t(16)));
         QVERIFY(f.document.estimate().valid);
         QCOMPARE(f.document.plan().parallel.data, 1);
@@ -220,12 +220,13 @@ private slots:
     void colouringsTellTheirGroupsApart()
     {
         Plan plan = test::presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         const ParallelConfig &par = f.document.plan().parallel;
-        const auto picture = [&](ClusterCanvas::Overlay overlay) {
+        const QPalette palette = f.window.palette();
+        const auto picture = [&par, &palette](ClusterCanvas::Overlay overlay) {
             QStringList colours;
             for (std::int64_t rank = 0; rank < 512; ++rank)
-                colours << overlayColour(overlayGroup(overlay, par, rank), f.window.palette()).name();
+                colours << overlayColour(overlayGroup(overlay, par, rank), palette).name();
             return colours;
         };
         using O = ClusterCanvas::Overlay;
@@ -275,7 +276,7 @@ private slots:
     void nvl72TemplateAddsARack()
     {
         Plan plan = twoNodePlan();
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         const std::int64_t before = f.document.plan().cluster.gpus();
         f.canvas()->apply({PaletteEntry::Kind::NodeTemplate, QStringLiteral("gb200-nvl72")}, -1);
         const ClusterConfig &c = f.document.plan().cluster;
@@ -293,7 +294,7 @@ private slots:
     // A held-down spin box is one undo step; the node count follows.
     void nodeCountEditsMerge()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         QSpinBox *nodes = f.window.clusterView()->inspector()->nodesSpin();
         QCOMPARE(nodes->value(), 2);
         nodes->setValue(3);
@@ -310,7 +311,7 @@ private slots:
     // all-reduce in proportion; choosing a tier again clears it.
     void networkBandwidthOverride()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         QDoubleSpinBox *bandwidth = f.window.clusterView()->inspector()->networkBandwidthSpin();
         QCOMPARE(bandwidth->value(), 50.0); // InfiniBand NDR, 400 Gb/s per GPU
         const double before = f.document.estimate().placement.data.bandwidthBytesPerSecond;
@@ -340,7 +341,7 @@ private slots:
     {
         Plan plan = twoNodePlan();
         plan.parallel.offloadOptimizer = true;
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         ClusterInspector *inspector = f.window.clusterView()->inspector();
         auto *link = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("hostLinkBandwidth"));
         auto *memory = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("hostMemoryBandwidth"));
@@ -367,7 +368,7 @@ private slots:
     {
         Plan plan = test::presetPlan("gpt3-175b", 8, 16, 64, 1, 1536);
         plan.cluster.setGroups({{"DGX A100 (8 x A100 80GB, NVSwitch)", "a100-sxm4-80gb", 8, 1024, "nvlink3-nvswitch"}});
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         QVERIFY(f.document.estimate().valid);
         QCOMPARE(f.canvas()->scene()->items().size(), 2);
         const qreal collapsed = f.canvas()->sceneRect().height();
@@ -386,7 +387,7 @@ private slots:
     // A custom device from settings, dropped on a group, travels with the plan file.
     void customDeviceTravelsWithThePlan()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         DeviceSpec custom = io::customDeviceTemplate();
         custom.name = "Lab accelerator";
         custom.id = customId(QString::fromStdString(custom.name));
@@ -411,7 +412,7 @@ private slots:
     // Mixed GPUs per node are refused with the rule, never silently averaged.
     void mixedNodeSizesAreRefusedWithTheRule()
     {
-        Fixture f(twoNodePlan());
+        ClusterBuilderFixture f(twoNodePlan());
         QVERIFY(dropOn(f.viewport(), {PaletteEntry::Kind::NodeTemplate, "mi300x-4"}, f.canvas()->viewportPointOfEmptySpace()));
         QVERIFY(!f.document.estimate().valid);
         QVERIFY(problemsMention(f.document.estimate(), "cluster.node_groups[1].gpus_per_node", "same GPUs per node"));
@@ -429,7 +430,7 @@ private slots:
         plan.cluster.setGroups(groups);
         plan.training.globalBatch = 808;
         deriveDataParallel(plan);
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         QCOMPARE(f.document.plan().cluster.groups().size(), std::size_t(101));
         ClusterInspector *inspector = f.window.clusterView()->inspector();
         auto *gpus = f.window.findChild<QSpinBox *>(QStringLiteral("groupGpus"));
@@ -494,7 +495,7 @@ private slots:
         plan.cluster.setGroups({{"", "h100-sxm5-80gb", 8, 1, ""}, {"", "a100-sxm4-80gb", 8, 1, ""},
                                 {"", "h100-sxm5-80gb", 8, 1, "pcie5-x16"}});
         deriveDataParallel(plan);
-        Fixture f(plan);
+        ClusterBuilderFixture f(plan);
         const QList<const NodeGroupItem *> before = groupItems(f.canvas());
         QCOMPARE(before.size(), 3);
         f.canvas()->selectGroup(2);

@@ -40,11 +40,11 @@ QByteArray exampleBytes(const QString &id)
     return {};
 }
 
-struct Fixture
+struct CompareFixture
 {
     PlanDocument document{io::builtinCatalog()};
     MainWindow window{&document};
-    explicit Fixture(const QString &example = QStringLiteral("gpt3-175b-tp8-pp8"))
+    explicit CompareFixture(const QString &example = QStringLiteral("gpt3-175b-tp8-pp8"))
     {
         QString error;
         if (!document.loadFromBytes(exampleBytes(example), QString(), &error))
@@ -87,7 +87,7 @@ private slots:
 
 void TestCompare::stepChartSumsToTheStep()
 {
-    Fixture f;
+    CompareFixture f;
     const Estimate &e = f.document.estimate();
     std::vector<std::array<double, kStepPartCount>> drawn = f.window.stepChart()->drawnSeconds();
     QCOMPARE(drawn.size(), std::size_t(1));
@@ -109,7 +109,7 @@ void TestCompare::stepChartSumsToTheStep()
 
 void TestCompare::summaryDeltasAndComparePage()
 {
-    Fixture f;
+    CompareFixture f;
     QVERIFY(f.window.summary()->deltas().join(QString()).isEmpty()); // no baseline: no delta lines
     f.document.pinBaseline();
     const double before = f.document.estimate().step.stepSeconds;
@@ -134,7 +134,7 @@ void TestCompare::summaryDeltasAndComparePage()
 
 void TestCompare::memoryChartMarksOverCapacityAndBaseline()
 {
-    Fixture f(QStringLiteral("gpt3-175b-does-not-fit"));
+    CompareFixture f(QStringLiteral("gpt3-175b-does-not-fit"));
     const MemoryEstimate &m = f.document.estimate().memory;
     QVERIFY(!m.fits);
     const QList<QVector<double>> over = f.window.memoryChart()->overCapacityRegions();
@@ -155,7 +155,7 @@ void TestCompare::memoryChartMarksOverCapacityAndBaseline()
     const double intervals = std::ceil(m.peakBytes / units::GiB * 1.05 / tick);
     QVERIFY(intervals >= 4 && intervals <= 6);
 
-    Fixture g;
+    CompareFixture g;
     QVERIFY(g.window.memoryChart()->baselinePeaks().isEmpty());
     g.document.pinBaseline();
     const MemoryEstimate &pinned = g.document.baselineEstimate().memory;
@@ -168,7 +168,7 @@ void TestCompare::memoryChartMarksOverCapacityAndBaseline()
 
 void TestCompare::automaticNameFollowsThePlan()
 {
-    Fixture f; // the default example has no name: its name is made from the plan
+    CompareFixture f; // the default example has no name: its name is made from the plan
     QVERIFY(f.document.plan().name.empty());
     QCOMPARE(f.document.planName(), QStringLiteral("GPT-3 175B on 512 A100 SXM4 80GB, data 8 x tensor 8 x pipeline 8"));
     Plan plan = f.document.plan();
@@ -195,7 +195,7 @@ void TestCompare::automaticNameFollowsThePlan()
 
 void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
 {
-    Fixture f;
+    CompareFixture f;
     auto *currency = f.window.findChild<QLineEdit *>(QStringLiteral("run.currency"));
     QVERIFY(currency);
     currency->setText(QStringLiteral("EUR"));
@@ -205,7 +205,7 @@ void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
     QVERIFY2(f.window.summary()->runText().contains(cost), qPrintable(f.window.summary()->runText()));
     QVERIFY(cost.startsWith(QStringLiteral("\u20ac")));
 
-    Fixture g(QStringLiteral("gpt3-175b-does-not-fit"));
+    CompareFixture g(QStringLiteral("gpt3-175b-does-not-fit"));
     QCOMPARE(g.window.summary()->runText(), QStringLiteral("Does not fit, no time or cost to train"));
     QVERIFY(g.window.summary()->fitText().startsWith(QStringLiteral("Does not fit: needs 408.1 GiB of 40 GiB")));
     // No single intervention makes GPT-3 175B fit on 64 A100-40GB with tensor 8 and no pipeline: the strip
@@ -229,7 +229,7 @@ void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
 
 void TestCompare::legendNeverElides()
 {
-    Fixture f(QStringLiteral("gpt3-175b-does-not-fit")); // seven entries with "Over capacity"
+    CompareFixture f(QStringLiteral("gpt3-175b-does-not-fit")); // seven entries with "Over capacity"
     QChart *chart = f.window.memoryChart()->chart();
     f.window.show(); // a marker is visible only in a shown chart
     QVERIFY(QTest::qWaitForWindowExposed(&f.window));

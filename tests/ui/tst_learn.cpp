@@ -39,12 +39,12 @@ using namespace trainplan;
 
 namespace {
 
-struct Fixture
+struct LearnFixture
 {
     PlanDocument document{io::builtinCatalog()};
     MainWindow window{&document};
     LearnWindow *learn = nullptr;
-    Fixture()
+    LearnFixture()
     {
         QString error;
         if (!document.loadFromBytes(io::builtinExamplePlan(), QString(), &error))
@@ -74,7 +74,7 @@ private slots:
 
     void keyboardVisitsEveryPage()
     {
-        Fixture f;
+        LearnFixture f;
         QCOMPARE(f.learn->pageCount(), 8 + 22);
         QCOMPARE(f.learn->currentPage(), 0);
         for (int i = 1; i < f.learn->pageCount(); ++i) {
@@ -93,7 +93,7 @@ private slots:
 
     void exercisesShowTheirAnswers()
     {
-        Fixture f;
+        LearnFixture f;
         const int first = 8;
         f.learn->showPage(first + 13); // exercise 14
         QVERIFY2(f.pageText(first + 13).contains(QStringLiteral("82.1%")), qPrintable(f.pageText(first + 13)));
@@ -114,7 +114,7 @@ private slots:
     // Exercise 16: the search for a model that fits on one device picks data parallelism only.
     void exerciseSixteenRunsTheSearch()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(8 + 15);
         QPushButton *run = f.learn->page(8 + 15)->findChild<QPushButton *>(QStringLiteral("runDemo"));
         QVERIFY(run);
@@ -133,7 +133,7 @@ private slots:
     // Each exercise's answer shows in the window and hides in presentation mode until Reveal.
     void exerciseRevealInPresentation()
     {
-        Fixture f;
+        LearnFixture f;
         const int page = 8 + 5; // exercise 6: the ridge point
         f.learn->showPage(page);
         QPushButton *reveal = f.learn->page(page)->findChild<QPushButton *>(QStringLiteral("reveal"));
@@ -153,7 +153,7 @@ private slots:
     // 17 tensors of 6 MiB per micro-batch, three to a 20 MiB segment, and the count follows the spin box.
     void allocatorSegmentsOfOneLayer()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(7);
         auto *spin = f.learn->page(7)->findChild<QSpinBox *>(QStringLiteral("allocatorMicrobatches"));
         QVERIFY(spin);
@@ -169,7 +169,7 @@ private slots:
     // 16.6 with an interleaved plan: each stage's chunks, not a contiguous range.
     void parallelismLabelsInterleavedChunks()
     {
-        Fixture f;
+        LearnFixture f;
         Plan plan = f.document.plan(); // GPT-3 175B: 96 layers, pipeline 8
         plan.parallel.schedule = Schedule::Interleaved;
         plan.parallel.virtualStages = 3;
@@ -197,7 +197,7 @@ private slots:
 
     void numberFormatProbe()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(2);
         QLineEdit *value = f.learn->page(2)->findChild<QLineEdit *>(QStringLiteral("probeValue"));
         value->setText(QStringLiteral("1e8"));
@@ -222,7 +222,7 @@ private slots:
     // Dragging the flat roof changes the peak; dragging on the slope changes the bandwidth.
     void rooflineDrags()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(3);
         QDoubleSpinBox *peak = f.learn->page(3)->findChild<QDoubleSpinBox *>(QStringLiteral("peak"));
         QDoubleSpinBox *bandwidth = f.learn->page(3)->findChild<QDoubleSpinBox *>(QStringLiteral("bandwidth"));
@@ -257,7 +257,7 @@ private slots:
 
     void scalingOverlapToggle()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(4);
         QCustomPlot *plot = f.learn->page(4)->findChild<QCustomPlot *>();
         const double without = (plot->graph(1)->data()->constEnd() - 1)->value;
@@ -269,7 +269,7 @@ private slots:
 
     void presentationModeAndExport()
     {
-        Fixture f;
+        LearnFixture f;
         const double normal = f.learn->font().pointSizeF();
         f.learn->setPresenting(true);
         QVERIFY(f.learn->isPresenting());
@@ -296,7 +296,7 @@ private slots:
     // the keyboard only after a click on it.
     void presentationKeysNeverEditInputs()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->setPresenting(true);
         QVERIFY(QTest::qWaitForWindowExposed(f.learn));
         for (const int key : {int(Qt::Key_Right), int(Qt::Key_PageDown), int(Qt::Key_Space), int(Qt::Key_Up)}) {
@@ -331,7 +331,7 @@ private slots:
     // instead of hiding the answer again, Right does not step into an input).
     void presentationRevealKeepsNoKeyboard()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->setPresenting(true);
         QVERIFY(QTest::qWaitForWindowExposed(f.learn));
         const int page = 8 + 5; // exercise 6
@@ -354,7 +354,7 @@ private slots:
     // an error), and Ctrl+Z gives back the text's 8 whatever has the focus.
     void exerciseInputsStayValidAndUndo()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->setPresenting(true);
         QVERIFY(QTest::qWaitForWindowExposed(f.learn));
         const int page = 8 + 3; // exercise 4
@@ -384,9 +384,10 @@ private slots:
     // it back as it was.
     void oneSwitchHidesEveryAnswer()
     {
-        Fixture f;
-        const auto answerShown = [&f](int page) {
-            return f.learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"))->isVisibleTo(f.learn->page(page));
+        LearnFixture f;
+        auto *learn = f.learn;
+        const auto answerShown = [learn](int page) {
+            return learn->page(page)->findChild<QLabel *>(QStringLiteral("answer"))->isVisibleTo(learn->page(page));
         };
         QVERIFY(!f.learn->answersHidden());
         QVERIFY(answerShown(8) && answerShown(8 + 21));
@@ -406,7 +407,7 @@ private slots:
     // background) reads at WCAG's 4.5:1 or better, in the desktop palette and in presentation colours.
     void diagnosticMapTextContrast()
     {
-        Fixture f;
+        LearnFixture f;
         const auto luminance = [](const QColor &c) {
             const auto channel = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
             return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
@@ -430,7 +431,7 @@ private slots:
     // 300 / 1.5 = 200 FLOP/byte and names its three examples.
     void figuresCarryTheTextsLabels()
     {
-        Fixture f;
+        LearnFixture f;
         f.learn->showPage(1);
         QCustomPlot *state = f.learn->page(1)->findChild<QCustomPlot *>();
         QStringList names, totals;
@@ -462,7 +463,7 @@ private slots:
     // values; and back to one plot with a right axis.
     void twoPanelsAsTheText()
     {
-        Fixture f;
+        LearnFixture f;
         for (const int page : {2, 4}) {
             f.learn->showPage(page);
             QCustomPlot *plot = f.learn->page(page)->findChild<QCustomPlot *>();

@@ -48,11 +48,11 @@ using namespace trainplan;
 
 namespace {
 
-struct Fixture
+struct PlannerFixture
 {
     PlanDocument document{io::builtinCatalog()};
     MainWindow window{&document};
-    Fixture()
+    PlannerFixture()
     {
         QString error;
         if (!document.loadFromBytes(io::builtinExamplePlan(), QString(), &error))
@@ -102,7 +102,7 @@ private slots:
 // (which follows every key); undo is one more estimate, an edit to the same value none.
 void TestPlanner::oneEstimatePerEditAndPreciseSignals()
 {
-    Fixture f;
+    PlannerFixture f;
     QSignalSpy keys(&f.document, &PlanDocument::keyChanged);
     QSignalSpy estimates(&f.document, &PlanDocument::estimateChanged);
     QSignalSpy groups(&f.document, &PlanDocument::nodeGroupChanged);
@@ -138,7 +138,7 @@ void TestPlanner::oneEstimatePerEditAndPreciseSignals()
 // Type tensor 4, Enter, Ctrl+Z with the field still focused: the edit is undone.
 void TestPlanner::undoWorksWhileTheEditedFieldHasFocus()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.show();
     QVERIFY(QTest::qWaitForWindowActive(&f.window));
     auto *tensor = f.window.findChild<QSpinBox *>(QStringLiteral("parallel.tensor"));
@@ -161,7 +161,7 @@ void TestPlanner::undoWorksWhileTheEditedFieldHasFocus()
 // count that is not a power of two.
 void TestPlanner::scalingTitleSpeaksOfThePlan()
 {
-    Fixture f;
+    PlannerFixture f;
     const ScalingPoint *strong = f.document.estimate().scaling->planStrong();
     QVERIFY(strong);
     QCOMPARE(strong->workers, 8);
@@ -202,7 +202,7 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
 
 void TestPlanner::editingChangesChartsAndUndoRestoresThem()
 {
-    Fixture f;
+    PlannerFixture f;
     const auto memoryBefore = f.window.memoryChart()->seriesValues();
     const auto rooflineBefore = graphValues(f.window.roofline()->plot(), 0);
     const auto scalingBefore = graphValues(f.window.scaling()->plot(), 1);
@@ -230,7 +230,7 @@ void TestPlanner::editingChangesChartsAndUndoRestoresThem()
 
 void TestPlanner::sliderDragIsOneUndoStep()
 {
-    Fixture f;
+    PlannerFixture f;
     auto *slider = f.window.findChild<QSlider *>(QStringLiteral("training.micro_batch"));
     QVERIFY(slider);
     const int commands = f.document.undoStack()->count();
@@ -252,7 +252,7 @@ void TestPlanner::sliderDragIsOneUndoStep()
 
 void TestPlanner::saveLoadSaveIsByteIdentical()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.findChild<QSpinBox *>(QStringLiteral("parallel.tensor"))->setValue(4); // data follows: 16
     QCOMPARE(f.document.plan().parallel.data, 16);
     QTemporaryDir dir;
@@ -269,7 +269,7 @@ void TestPlanner::saveLoadSaveIsByteIdentical()
 
 void TestPlanner::doUndoRedoRestoresState()
 {
-    Fixture f;
+    PlannerFixture f;
     const Plan start = f.document.plan();
     f.window.findChild<QSpinBox *>(QStringLiteral("parallel.pipeline"))->setValue(4);
     f.window.findChild<QSpinBox *>(QStringLiteral("cluster.nodes"))->setValue(32);
@@ -302,7 +302,7 @@ void TestPlanner::invalidFilesShowProblemsAndKeepDocument()
 {
     QFETCH(QByteArray, json);
     QFETCH(QString, expected);
-    Fixture f;
+    PlannerFixture f;
     f.window.findChild<QSpinBox *>(QStringLiteral("model.layers"))->setValue(48);
     const Plan before = f.document.plan();
     QTemporaryDir dir;
@@ -326,7 +326,7 @@ void TestPlanner::invalidFilesShowProblemsAndKeepDocument()
 
 void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.findChild<QSpinBox *>(QStringLiteral("model.heads"))->setValue(100); // 8 does not divide 100
     QVERIFY(!f.document.estimate().valid);
     bool shown = false;
@@ -355,7 +355,7 @@ void TestPlanner::invalidEditShowsRuleInlineAndNoNumbers()
 
 void TestPlanner::rooflineHoverDescribesOp()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.resize(1280, 800);
     f.window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&f.window));
@@ -372,7 +372,7 @@ void TestPlanner::rooflineHoverDescribesOp()
 
 void TestPlanner::ganttDrawsEveryOp()
 {
-    Fixture f;
+    PlannerFixture f;
     PipelineGanttView *gantt = f.window.pipeline();
     // 8 stages x 192 micro-batches x (forward + backward), then each stage's data-parallel sync and optimizer.
     QCOMPARE(gantt->opCount(), std::size_t(8 * 192 * 2 + 8 * 2));
@@ -417,7 +417,7 @@ void TestPlanner::zeroComparisonMatchesFigure16_2()
 {
     // Figure 16.2's accounting: 16-bit parameters and gradients, FP32 master and moments (16 bytes per
     // parameter replicated); ZeRO 1/2/3 divide optimizer, + gradients, + parameters by the W workers.
-    Fixture f;
+    PlannerFixture f;
     f.window.memoryChart()->setZeroComparison(true);
     const auto sets = f.window.memoryChart()->seriesValues();
     QCOMPARE(sets.size(), 4);
@@ -438,7 +438,7 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     // The DeepEP gallery plan: its dispatcher, router groups and whole-layer recomputation are fields of the
     // editor; switching to the all-to-all dispatcher sends 8 copies per token instead of ~3.6 nodes' worth
     // and lengthens the step; undo restores it. A dense plan hides the fields.
-    Fixture f;
+    PlannerFixture f;
     QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/deepseek-v3-1024-h100-deepep.json"));
     QVERIFY(file.open(QIODevice::ReadOnly));
     QString error;
@@ -470,7 +470,7 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
 // token 0), the status bar says why, and one undo gives back the dense model.
 void TestPlanner::expertsOnADenseModelRouteTopTwo()
 {
-    Fixture f;
+    PlannerFixture f;
     const Plan dense = f.document.plan();
     QCOMPARE(dense.model.experts, 0);
     QSignalSpy notes(f.window.findChild<PlanEditor *>(), &PlanEditor::noteEdit);
@@ -509,7 +509,7 @@ double contrast(const QColor &a, const QColor &b)
 // (issue 40: near-black values on dark grey, a dim red).
 void TestPlanner::textContrastInBothPalettes()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.show();
     f.document.pinBaseline();
     Plan plan = f.document.plan();
@@ -581,7 +581,7 @@ void TestPlanner::groupBoxFrameLooksAsFusionDrawsIt()
 // more on the example's cluster (1032 GPUs under tensor 8 x pipeline 16) read "8 (GPUs 1032 = 8 x 8 x 16)".
 void TestPlanner::dataParallelReadoutSaysWhenTheLayoutDoesNotDivide()
 {
-    Fixture f;
+    PlannerFixture f;
     auto *readout = f.window.findChild<QLabel *>(QStringLiteral("parallel.data"));
     QVERIFY(readout);
     const Plan &plan = f.document.plan();
@@ -598,7 +598,7 @@ void TestPlanner::dataParallelReadoutSaysWhenTheLayoutDoesNotDivide()
 // (io/output/StepTerms, issue 41): the forward part of the example's bar.
 void TestPlanner::stepChartHoverGivesFormulaAndSource()
 {
-    Fixture f;
+    PlannerFixture f;
     f.window.resize(1280, 800);
     f.window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&f.window));

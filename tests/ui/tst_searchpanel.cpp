@@ -32,11 +32,11 @@ using namespace trainplan;
 
 namespace {
 
-struct Fixture
+struct SearchPanelFixture
 {
     PlanDocument document{io::builtinCatalog()};
     MainWindow window{&document};
-    explicit Fixture(const QByteArray &plan = io::builtinExamplePlan())
+    explicit SearchPanelFixture(const QByteArray &plan = io::builtinExamplePlan())
     {
         QString error;
         if (!document.loadFromBytes(plan, QString(), &error))
@@ -70,7 +70,7 @@ private slots:
 
     void searchRanksSortsAndLoads()
     {
-        Fixture f;
+        SearchPanelFixture f;
         QVERIFY(f.search());
         const SearchOutcome &o = f.panel()->outcome();
         QVERIFY(o.feasible > 1000);
@@ -156,7 +156,7 @@ private slots:
     // rate for a search too quick to time.
     void anotherPlanResetsTheSearch()
     {
-        Fixture f;
+        SearchPanelFixture f;
         QVERIFY(f.search());
         QVERIFY(!f.panel()->outcome().top.empty());
         const Plan small = test::examplePlan("gpt2-small-classroom");
@@ -178,7 +178,7 @@ private slots:
     void noFeasiblePlanIsExplained()
     {
         Plan plan = test::presetPlan("megatron-1t", 8, 1, 1, 1, 64);
-        Fixture f(io::writePlan(plan, io::builtinCatalog()));
+        SearchPanelFixture f(io::writePlan(plan, io::builtinCatalog()));
         QVERIFY(f.search());
         QCOMPARE(f.panel()->outcome().feasible, 0);
         QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("no plan is feasible")), qPrintable(f.panel()->summary()->text()));
@@ -188,7 +188,7 @@ private slots:
     // The report's cost table compares the best plan the search found.
     void reportComparesTheBestPlan()
     {
-        Fixture f;
+        SearchPanelFixture f;
         QVERIFY(f.search());
         const PlanDocument::SearchBest *best = f.document.searchBest();
         QVERIFY(best);
