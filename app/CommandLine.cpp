@@ -7,7 +7,7 @@
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
 #include "io/common/SafeFile.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::cli {
 

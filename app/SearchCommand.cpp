@@ -10,7 +10,7 @@
 #include "core/common/Units.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/SearchJson.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::cli {
 

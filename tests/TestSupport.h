@@ -12,7 +12,7 @@
 
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
 #include "core/profile/ProfileComparison.h"

@@ -54,7 +54,7 @@
 #include "ui/document/PlanDocument.h"
 #include "ui/editors/PlanEditor.h"
 #include "ui/FrameStyle.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

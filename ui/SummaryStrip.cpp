@@ -20,7 +20,7 @@
 #include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
 #include "core/common/Units.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

@@ -3,8 +3,8 @@
 // problem they find instead of stopping at the first, so a user can fix a file in one pass.
 //
 // Core names the rule and its values, never the sentence: `rule` is a stable id ("tensor.divides_model")
-// and `values` the numbers and spellings its words name. io/output/ProblemWords words it (translatable),
-// next to the estimate's other evidence. Readers above core (io's JSON and file readers) write their own
+// and `values` the numbers and spellings its words name. io/plan/ProblemWords words it (translatable),
+// beside the plan keys' words. Readers above core (io's JSON and file readers) write their own
 // words into `words` and leave the rule empty.
 
 #include <cstdint>
@@ -30,16 +30,16 @@ struct Problem
 using Problems = std::vector<Problem>;
 
 /// A rule of core broken by `key`, with the values its words name.
-inline Problem ruleProblem(Severity severity, std::string key, std::string rule, std::vector<std::string> values = {},
-                           std::vector<std::int64_t> nearby = {})
+inline Problem ruleProblem(Severity severity, const std::string &key, const std::string &rule,
+                           const std::vector<std::string> &values = {}, const std::vector<std::int64_t> &nearby = {})
 {
-    return {severity, std::move(key), {}, std::move(rule), std::move(values), std::move(nearby)};
+    return {severity, key, {}, rule, values, nearby};
 }
 
 /// Words a reader above core wrote itself (io's file and JSON readers), on `key`.
-inline Problem wordedProblem(Severity severity, std::string key, std::string words)
+inline Problem wordedProblem(Severity severity, const std::string &key, const std::string &words)
 {
-    return {severity, std::move(key), std::move(words), {}, {}, {}};
+    return {severity, key, words, {}, {}, {}};
 }
 
 inline bool hasErrors(const Problems &problems)

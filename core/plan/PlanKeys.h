@@ -115,7 +115,7 @@ const std::vector<KeyChoice> &choicesOf()
     return choices;
 }
 
-/// The rule a value breaks (rule "range" or "choice.unknown", on key.path; io/output/ProblemWords words
+/// The rule a value breaks (rule "range" or "choice.unknown", on key.path; io/plan/ProblemWords words
 /// it: "must be a whole number from 1 to 4096 (got 5000)"); nullopt when it keeps the key's range and
 /// choices. Cross-key rules are validatePlan()'s.
 std::optional<Problem> checkValue(const PlanKey &key, const KeyValue &value);

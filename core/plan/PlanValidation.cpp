@@ -15,7 +15,7 @@ class Checker
 public:
     Checker(const Plan &plan, Problems &problems) : m_plan(plan), m_problems(problems) {}
 
-    /// `key` breaks `rule`; `values` are what its words name (io/output/ProblemWords), `nearby` valid
+    /// `key` breaks `rule`; `values` are what its words name (io/plan/ProblemWords), `nearby` valid
     /// values to suggest.
     void error(std::string key, const char *rule, std::vector<std::string> values = {},
                std::vector<std::int64_t> nearby = {})

@@ -115,7 +115,7 @@ struct SearchScore
     double networkBytesPerSecond = 0;
     double rankParameters = 0; ///< the parameters one GPU of the pace stage holds (before ZeRO's sharding)
     std::string problemKey;     ///< invalid: the first error's key; does not fit: the dominant component
-    Problem problem;            ///< invalid: the first error (io/output/ProblemWords words it)
+    Problem problem;            ///< invalid: the first error (io/plan/ProblemWords words it)
     double componentBytes = 0;  ///< does not fit: the dominant component's bytes on the peak stage
 };
 
@@ -162,7 +162,7 @@ struct ZeroStageResult
 struct SearchOutcome
 {
     bool valid = false;          ///< the base plan's model and cluster could be searched
-    Problem problem;             ///< why not (io/output/ProblemWords words it)
+    Problem problem;             ///< why not (io/plan/ProblemWords words it)
     bool cancelled = false;
     std::int64_t evaluated = 0;  ///< plans estimated
     std::int64_t feasible = 0;

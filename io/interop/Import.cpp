@@ -13,7 +13,7 @@
 #include "io/plan/PlanJson.h"
 #include "io/common/SafeFile.h"
 #include "core/plan/PlanKeys.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

@@ -9,7 +9,7 @@
 #include "io/output/PrecisionPolicy.h"
 
 #include "core/memory/MemoryTerms.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

@@ -7,7 +7,7 @@
 
 #include "core/common/Units.h"
 #include "core/memory/MemoryTerms.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

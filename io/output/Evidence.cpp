@@ -7,7 +7,7 @@
 #include <QStringList>
 
 #include "core/common/Units.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

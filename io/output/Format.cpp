@@ -3,7 +3,7 @@
 #include <QCoreApplication>
 
 #include "core/common/Units.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::fmt {
 

@@ -15,7 +15,7 @@
 #include "io/plan/JsonDuplicates.h"
 #include "io/plan/JsonReader.h"
 #include "core/plan/PlanValidation.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

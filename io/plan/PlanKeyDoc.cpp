@@ -6,7 +6,7 @@
 
 #include "core/plan/Plan.h"
 #include "core/plan/PlanKeys.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 

@@ -1,4 +1,4 @@
-// Core's rules in words (io/output/ProblemWords): core reports a rule id and its values, io writes the
+// Core's rules in words (io/plan/ProblemWords): core reports a rule id and its values, io writes the
 // sentence. The sentences are checked whole for the rules the message corpus of the restructuring did not
 // reach (the others were compared byte for byte with the sentences core used to write); every rule core
 // reports has a sentence and every sentence a rule; and the words go through the "Problem" translation
@@ -16,7 +16,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
 #include "core/plan/PlanValidation.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 using namespace trainplan;
 

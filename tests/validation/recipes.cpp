@@ -21,7 +21,7 @@
 #include "core/search/Search.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/Evidence.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 #include "io/plan/PlanJson.h"
 
 #include <QFile>

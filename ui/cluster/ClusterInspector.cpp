@@ -23,7 +23,7 @@
 #include "core/step/StepModel.h"
 #include "ui/document/PlanDocument.h"
 #include "ui/FormWidgets.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

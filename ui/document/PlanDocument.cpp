@@ -9,7 +9,7 @@
 #include "io/common/SafeFile.h"
 #include "core/plan/PlanDiff.h"
 #include "core/plan/PlanName.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

@@ -29,7 +29,7 @@
 #include "ui/commands/ReplacePlan.h"
 #include "ui/document/PlanDocument.h"
 #include "core/plan/PlanName.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

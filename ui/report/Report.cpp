@@ -15,7 +15,7 @@
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
 #include "ui/report/ReportSections.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

@@ -17,7 +17,7 @@
 #include "ui/report/PageFlow.h"
 #include "ui/report/ReportCharts.h"
 #include "io/output/PrecisionPolicy.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

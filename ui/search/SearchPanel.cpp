@@ -30,7 +30,7 @@
 #include "ui/commands/ReplacePlan.h"
 #include "core/common/Units.h"
 #include "ui/document/PlanDocument.h"
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 

@@ -1,4 +1,4 @@
-#include "io/output/ProblemWords.h"
+#include "io/plan/ProblemWords.h"
 
 #include <QCoreApplication>
 
@@ -9,7 +9,7 @@ namespace trainplan::io {
 
 namespace {
 
-QString translated(const char *sourceText)
+QString ruleWords(const char *sourceText)
 {
     return QCoreApplication::translate("Problem", sourceText);
 }
@@ -258,7 +258,7 @@ QString listOfNumbers(const std::vector<std::int64_t> &numbers)
     QString out;
     for (std::size_t i = 0; i < numbers.size(); ++i) {
         if (i > 0)
-            out += i + 1 == numbers.size() ? translated(" or ") : QStringLiteral(", ");
+            out += i + 1 == numbers.size() ? ruleWords(" or ") : QStringLiteral(", ");
         out += QString::number(numbers[i]);
     }
     return out;
@@ -274,7 +274,7 @@ QString nearbySuggestion(const Problem &p)
                        : p.key == "model.kv_heads"        ? QT_TRANSLATE_NOOP("Problem", "key/value heads")
                        : p.key == "training.global_batch" ? QT_TRANSLATE_NOOP("Problem", "global batches")
                                                           : QT_TRANSLATE_NOOP("Problem", "values");
-    return translated("; valid %1 nearby: %2").arg(translated(noun), listOfNumbers(p.nearby));
+    return ruleWords("; valid %1 nearby: %2").arg(ruleWords(noun), listOfNumbers(p.nearby));
 }
 
 QString value(const Problem &p, std::size_t i)
@@ -286,13 +286,13 @@ QString value(const Problem &p, std::size_t i)
 QString rangeFrom(const QString &kind, const QString &lo, const QString &hi)
 {
     if (kind == u"at_least")
-        return translated("at least %1").arg(lo);
+        return ruleWords("at least %1").arg(lo);
     if (kind == u"greater_than")
-        return translated("greater than %1").arg(lo);
+        return ruleWords("greater than %1").arg(lo);
     if (kind == u"whole_number")
-        return translated("a whole number from %1 to %2").arg(lo, hi);
+        return ruleWords("a whole number from %1 to %2").arg(lo, hi);
     if (kind.size() == 2)
-        return translated("in %1%2, %3%4").arg(kind.left(1), lo, hi, kind.right(1));
+        return ruleWords("in %1%2, %3%4").arg(kind.left(1), lo, hi, kind.right(1));
     return {};
 }
 
@@ -300,7 +300,7 @@ QString rangeFrom(const QString &kind, const QString &lo, const QString &hi)
 QString rangeSentence(const Problem &p)
 {
     const QString unit = value(p, 1);
-    return translated("must be %1%2 (got %3)")
+    return ruleWords("must be %1%2 (got %3)")
         .arg(rangeFrom(value(p, 2), value(p, 3), value(p, 4)), unit.isEmpty() ? QString() : u' ' + unit, value(p, 0));
 }
 
@@ -310,15 +310,15 @@ QString tensorSentence(const Problem &p)
 {
     QStringList parts;
     if (!value(p, 1).isEmpty())
-        parts << translated("%1 attention heads").arg(value(p, 1));
+        parts << ruleWords("%1 attention heads").arg(value(p, 1));
     if (!value(p, 2).isEmpty())
-        parts << translated("%1 key/value heads").arg(value(p, 2));
+        parts << ruleWords("%1 key/value heads").arg(value(p, 2));
     if (!value(p, 3).isEmpty())
-        parts << translated("the MLP width %1").arg(value(p, 3));
+        parts << ruleWords("the MLP width %1").arg(value(p, 3));
     QString broken = parts.value(0);
     for (qsizetype i = 1; i < parts.size(); ++i)
-        broken += (i + 1 == parts.size() ? translated(" and ") : QStringLiteral(", ")) + parts[i];
-    return translated("Tensor parallel (%1) must divide the %2: each rank holds whole heads and MLP columns")
+        broken += (i + 1 == parts.size() ? ruleWords(" and ") : QStringLiteral(", ")) + parts[i];
+    return ruleWords("Tensor parallel (%1) must divide the %2: each rank holds whole heads and MLP columns")
         .arg(value(p, 0), broken);
 }
 
@@ -337,7 +337,7 @@ QString ruleSentence(const Problem &p)
         return values.isEmpty() ? QString::fromStdString(p.rule)
                                 : QStringLiteral("%1 (%2)").arg(QString::fromStdString(p.rule), values.join(u", "));
     }
-    QString sentence = substitute(translated(found->sentence), p.values);
+    QString sentence = substitute(ruleWords(found->sentence), p.values);
     const QString nearby = nearbySuggestion(p);
     const QString mark = QStringLiteral("{nearby}");
     if (sentence.contains(mark))
@@ -361,7 +361,7 @@ std::string problemMessage(const Problem &problem)
 
 QString problemLine(const Problem &problem)
 {
-    QString out = problem.severity == Severity::Warning ? translated("warning: ") : QString();
+    QString out = problem.severity == Severity::Warning ? ruleWords("warning: ") : QString();
     if (!problem.key.empty())
         out += QString::fromStdString(problem.key) + QStringLiteral(": ");
     return out + problemText(problem);
