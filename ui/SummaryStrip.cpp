@@ -263,8 +263,8 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     m_next->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Expanding);
     int room = 14 * digit;
     const QFontMetrics buttonMetrics(m_next->font());
-    for (const std::string &label : interventionLabels())
-        while (wrapped(tr("Try: %1").arg(QString::fromStdString(label)), buttonMetrics, room).size() > 2)
+    for (const std::string &id : interventionIds())
+        while (wrapped(tr("Try: %1").arg(io::interventionLabel(id)), buttonMetrics, room).size() > 2)
             room += digit;
     m_next->setFixedWidth(std::max(room, buttonMetrics.horizontalAdvance(tr("(99.99x tokens/s)"))) + 18);
     connect(m_next, &QPushButton::clicked, this, &SummaryStrip::takeNextStep);
@@ -466,10 +466,10 @@ void SummaryStrip::refreshNextStep()
     if (s) {
         m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2))
                                      : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
-        m_nextLabel = tr("Try: %1").arg(QString::fromStdString(s->label));
+        m_nextLabel = tr("Try: %1").arg(io::interventionLabel(s->id));
         fitNextStep();
         m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)")
-                               .arg(QString::fromStdString(s->label), QString::fromStdString(s->change)));
+                               .arg(io::interventionLabel(s->id), QString::fromStdString(s->change)));
     } else if (e.valid && !e.memory.fits) {
         m_nextLabel.clear();
         m_next->setText(tr("Search for a Plan\nThat Fits…"));
@@ -497,7 +497,7 @@ void SummaryStrip::takeNextStep()
     const Estimate &e = m_document->estimate();
     if (const Intervention *s = e.valid ? m_document->advice().suggestion() : nullptr)
         m_document->undoStack()->push(
-            new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(QString::fromStdString(s->label))));
+            new ReplacePlan(m_document, s->plan, tr("Apply %1").arg(io::interventionLabel(s->id))));
     else
         emit searchRequested();
 }

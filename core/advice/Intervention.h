@@ -17,7 +17,7 @@ namespace trainplan {
 struct Intervention
 {
     Bottleneck resource = Bottleneck::Capacity; ///< its column of the diagnostic map
-    std::string label;  ///< "Selective recomputation", "Interleave the pipeline (v = 2)"
+    std::string id;     ///< "selective_recomputation"; its label is io's (io::interventionLabel)
     std::string change; ///< "training.recompute: none -> selective"
     Plan plan;          ///< the plan with the change applied
     bool valid = false; ///< the changed plan passes validation

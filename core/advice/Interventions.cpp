@@ -14,38 +14,38 @@ std::string from(const char *key, const std::string &value) { return std::string
 struct Rule
 {
     Bottleneck resource;
-    const char *label;
+    const char *id; ///< stable; its label is io's (io/output/Evidence interventionLabel)
     std::string (*change)(const Plan &);
     void (*apply)(Plan &);
 };
 
 const Rule kRules[] = {
     // Capacity: recompute, shard the state, split the model further, smaller micro-batches, offload.
-    {Bottleneck::Capacity, "Selective recomputation",
+    {Bottleneck::Capacity, "selective_recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "selective"; },
      [](Plan &p) {
          if (p.training.recompute == Recompute::None)
              p.training.recompute = Recompute::Selective;
      }},
-    {Bottleneck::Capacity, "Full recomputation",
+    {Bottleneck::Capacity, "full_recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "full"; },
      [](Plan &p) { p.training.recompute = Recompute::Full; }},
-    {Bottleneck::Capacity, "Shard optimizer state (ZeRO-1)",
+    {Bottleneck::Capacity, "shard_optimizer_state_zero_1",
      [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "1"; },
      [](Plan &p) {
          if (p.parallel.zeroStage < 1 && p.parallel.data > 1)
              p.parallel.zeroStage = 1;
      }},
-    {Bottleneck::Capacity, "Shard gradients too (ZeRO-2)",
+    {Bottleneck::Capacity, "shard_gradients_too_zero_2",
      [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "2"; },
      [](Plan &p) {
          if (p.parallel.zeroStage < 2 && p.parallel.data > 1)
              p.parallel.zeroStage = 2;
      }},
-    {Bottleneck::Capacity, "Double pipeline stages",
+    {Bottleneck::Capacity, "double_pipeline_stages",
      [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline * 2); },
      [](Plan &p) { p.parallel.pipeline *= 2; }},
-    {Bottleneck::Capacity, "Halve the micro-batch",
+    {Bottleneck::Capacity, "halve_the_micro_batch",
      [](const Plan &p) {
          return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch / 2);
      },
@@ -53,38 +53,38 @@ const Rule kRules[] = {
          if (p.training.microBatch > 1)
              p.training.microBatch /= 2;
      }},
-    {Bottleneck::Capacity, "Recompute whole MoE layers",
+    {Bottleneck::Capacity, "recompute_whole_moe_layers",
      [](const Plan &) { return std::string("training.recompute_moe: false -> true"); },
      [](Plan &p) {
          if (p.model.isMoe() && p.training.recompute == Recompute::Selective)
              p.training.recomputeMoe = true;
      }},
-    {Bottleneck::Capacity, "Offload optimizer state",
+    {Bottleneck::Capacity, "offload_optimizer_state",
      [](const Plan &) { return std::string("parallel.offload_optimizer: false -> true"); },
      [](Plan &p) { p.parallel.offloadOptimizer = true; }},
     // Memory movement: fuse element-wise chains, fused attention, bigger kernels.
-    {Bottleneck::MemoryMovement, "Fuse element-wise kernels",
+    {Bottleneck::MemoryMovement, "fuse_element_wise_kernels",
      [](const Plan &) { return std::string("training.fused_kernels: false -> true"); },
      [](Plan &p) { p.training.fusedKernels = true; }},
-    {Bottleneck::MemoryMovement, "Flash attention",
+    {Bottleneck::MemoryMovement, "flash_attention",
      [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
      [](Plan &p) { p.training.flashAttention = true; }},
-    {Bottleneck::MemoryMovement, "Double the micro-batch",
+    {Bottleneck::MemoryMovement, "double_the_micro_batch",
      [](const Plan &p) {
          return from("training.micro_batch", num(p.training.microBatch)) + num(p.training.microBatch * 2);
      },
      [](Plan &p) { p.training.microBatch *= 2; }},
     // Arithmetic: a faster number format; fewer replayed FLOPs.
-    {Bottleneck::Arithmetic, "FP8 matrix multiplies",
+    {Bottleneck::Arithmetic, "fp8_matrix_multiplies",
      [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "fp8"; },
      [](Plan &p) {
          if (p.training.precision == Precision::BF16 || p.training.precision == Precision::FP16)
              p.training.precision = Precision::FP8;
      }},
-    {Bottleneck::Arithmetic, "No recomputation",
+    {Bottleneck::Arithmetic, "no_recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "none"; },
      [](Plan &p) { p.training.recompute = Recompute::None; }},
-    {Bottleneck::Arithmetic, "BF16 mixed precision",
+    {Bottleneck::Arithmetic, "bf16_mixed_precision",
      [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "bf16"; },
      [](Plan &p) {
          if (p.training.precision == Precision::FP32 || p.training.precision == Precision::TF32)
@@ -92,28 +92,28 @@ const Rule kRules[] = {
      }},
     // Communication and coordination: overlap, sequence parallelism, smaller tensor groups, fewer bubbles
     // (more micro-batches, interleaving, zero-bubble schedule).
-    {Bottleneck::Communication, "Overlap gradient reduction",
+    {Bottleneck::Communication, "overlap_gradient_reduction",
      [](const Plan &) { return std::string("parallel.overlap_grad_reduce: false -> true"); },
      [](Plan &p) { p.parallel.overlapGradReduce = true; }},
-    {Bottleneck::Communication, "DeepEP expert dispatcher",
+    {Bottleneck::Communication, "deepep_expert_dispatcher",
      [](const Plan &) { return std::string("parallel.expert_dispatcher: alltoall -> deepep"); },
      [](Plan &p) {
          if (p.model.isMoe() && p.parallel.expert > 1)
              p.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
      }},
-    {Bottleneck::Communication, "Sequence parallelism",
+    {Bottleneck::Communication, "sequence_parallelism",
      [](const Plan &) { return std::string("training.sequence_parallel: false -> true"); },
      [](Plan &p) {
          if (p.parallel.tensor > 1)
              p.training.sequenceParallel = true;
      }},
-    {Bottleneck::Communication, "Halve tensor parallelism",
+    {Bottleneck::Communication, "halve_tensor_parallelism",
      [](const Plan &p) { return from("parallel.tensor", num(p.parallel.tensor)) + num(p.parallel.tensor / 2); },
      [](Plan &p) {
          if (p.parallel.tensor > 1)
              p.parallel.tensor /= 2;
      }},
-    {Bottleneck::Communication, "Interleave the pipeline (v = 2)",
+    {Bottleneck::Communication, "interleave_the_pipeline_v2",
      [](const Plan &) { return std::string("parallel.schedule: interleaved, virtual_stages: 2"); },
      [](Plan &p) {
          if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1) {
@@ -121,13 +121,13 @@ const Rule kRules[] = {
              p.parallel.virtualStages = 2;
          }
      }},
-    {Bottleneck::Communication, "Zero-bubble schedule (ZB-H1)",
+    {Bottleneck::Communication, "zero_bubble_schedule_zb_h1",
      [](const Plan &p) { return from("parallel.schedule", toString(p.parallel.schedule)) + "zb-h1"; },
      [](Plan &p) {
          if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1)
              p.parallel.schedule = Schedule::ZeroBubbleH1;
      }},
-    {Bottleneck::Communication, "Halve pipeline stages",
+    {Bottleneck::Communication, "halve_pipeline_stages",
      [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline / 2); },
      [](Plan &p) {
          if (p.parallel.pipeline > 1)
@@ -141,7 +141,7 @@ std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const E
 {
     Intervention in;
     in.resource = rule.resource;
-    in.label = rule.label;
+    in.id = rule.id;
     in.change = rule.change(plan);
     in.plan = plan;
     rule.apply(in.plan);
@@ -168,12 +168,12 @@ std::optional<Intervention> evaluate(const Rule &rule, const Plan &plan, const E
 
 } // namespace
 
-std::vector<std::string> interventionLabels()
+std::vector<std::string> interventionIds()
 {
-    std::vector<std::string> labels;
+    std::vector<std::string> ids;
     for (const Rule &r : kRules)
-        labels.emplace_back(r.label);
-    return labels;
+        ids.emplace_back(r.id);
+    return ids;
 }
 
 std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog &catalog)

@@ -12,8 +12,8 @@
 namespace trainplan {
 
 
-/// The name of every intervention the diagnostic map can suggest (for a view that makes room for each).
-std::vector<std::string> interventionLabels();
+/// The id of every intervention the diagnostic map can suggest (for a view that makes room for each label).
+std::vector<std::string> interventionIds();
 
 /// Every applicable intervention, estimated (no scaling curves, analytic pipeline). Interventions that
 /// do not change the plan (already on) are left out.

@@ -395,4 +395,41 @@ QString noFeasibleReason(const SearchOutcome &o)
     return reason;
 }
 
+namespace {
+
+/// The diagnostic map's interventions by id (core/advice/Interventions), as the window and the report name them.
+const std::pair<const char *, const char *> kInterventionLabels[] = {
+    {"selective_recomputation", QT_TRANSLATE_NOOP("Evidence", "Selective recomputation")},
+    {"full_recomputation", QT_TRANSLATE_NOOP("Evidence", "Full recomputation")},
+    {"shard_optimizer_state_zero_1", QT_TRANSLATE_NOOP("Evidence", "Shard optimizer state (ZeRO-1)")},
+    {"shard_gradients_too_zero_2", QT_TRANSLATE_NOOP("Evidence", "Shard gradients too (ZeRO-2)")},
+    {"double_pipeline_stages", QT_TRANSLATE_NOOP("Evidence", "Double pipeline stages")},
+    {"halve_the_micro_batch", QT_TRANSLATE_NOOP("Evidence", "Halve the micro-batch")},
+    {"recompute_whole_moe_layers", QT_TRANSLATE_NOOP("Evidence", "Recompute whole MoE layers")},
+    {"offload_optimizer_state", QT_TRANSLATE_NOOP("Evidence", "Offload optimizer state")},
+    {"fuse_element_wise_kernels", QT_TRANSLATE_NOOP("Evidence", "Fuse element-wise kernels")},
+    {"flash_attention", QT_TRANSLATE_NOOP("Evidence", "Flash attention")},
+    {"double_the_micro_batch", QT_TRANSLATE_NOOP("Evidence", "Double the micro-batch")},
+    {"fp8_matrix_multiplies", QT_TRANSLATE_NOOP("Evidence", "FP8 matrix multiplies")},
+    {"no_recomputation", QT_TRANSLATE_NOOP("Evidence", "No recomputation")},
+    {"bf16_mixed_precision", QT_TRANSLATE_NOOP("Evidence", "BF16 mixed precision")},
+    {"overlap_gradient_reduction", QT_TRANSLATE_NOOP("Evidence", "Overlap gradient reduction")},
+    {"deepep_expert_dispatcher", QT_TRANSLATE_NOOP("Evidence", "DeepEP expert dispatcher")},
+    {"sequence_parallelism", QT_TRANSLATE_NOOP("Evidence", "Sequence parallelism")},
+    {"halve_tensor_parallelism", QT_TRANSLATE_NOOP("Evidence", "Halve tensor parallelism")},
+    {"interleave_the_pipeline_v2", QT_TRANSLATE_NOOP("Evidence", "Interleave the pipeline (v = 2)")},
+    {"zero_bubble_schedule_zb_h1", QT_TRANSLATE_NOOP("Evidence", "Zero-bubble schedule (ZB-H1)")},
+    {"halve_pipeline_stages", QT_TRANSLATE_NOOP("Evidence", "Halve pipeline stages")},
+};
+
+} // namespace
+
+QString interventionLabel(const std::string &id)
+{
+    for (const auto &[key, label] : kInterventionLabels)
+        if (id == key)
+            return words(label);
+    return QString::fromStdString(id);
+}
+
 } // namespace trainplan::io

@@ -53,6 +53,8 @@ QString accuracyBandText(const Accuracy &accuracy);
 QString accuracyBand(const Accuracy &accuracy);
 /// The dimensions the plan lies outside, in words: "device, framework".
 QString outsideDimensions(const Accuracy &accuracy);
+/// An intervention of the diagnostic map by its id ("selective_recomputation" -> "Selective recomputation").
+QString interventionLabel(const std::string &id);
 /// Why no plan is feasible, in one paragraph; empty when some plan is.
 QString noFeasibleReason(const SearchOutcome &outcome);
 

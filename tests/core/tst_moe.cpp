@@ -398,7 +398,8 @@ private slots:
         const Advice advice = advise(plan, catalog, e);
         QVERIFY(advice.suggested.has_value());
         const Intervention &best = advice.interventions[*advice.suggested];
-        QCOMPARE(best.label, std::string("DeepEP expert dispatcher"));
+        QCOMPARE(best.id, std::string("deepep_expert_dispatcher"));
+        QCOMPARE(io::interventionLabel(best.id), QStringLiteral("DeepEP expert dispatcher"));
         QCOMPARE(best.plan.parallel.expertDispatcher, ExpertDispatcher::DeepEp);
         QVERIFY2(best.speedup > 1.5, qPrintable(QString::number(best.speedup)));
     }

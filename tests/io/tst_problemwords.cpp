@@ -13,9 +13,11 @@
 
 #include "TestMain.h"
 #include "TestSupport.h"
+#include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
 #include "core/plan/PlanValidation.h"
+#include "io/output/Evidence.h"
 #include "io/plan/ProblemWords.h"
 
 using namespace trainplan;
@@ -221,6 +223,16 @@ private slots:
         for (const std::string_view rule : worded)
             QVERIFY2(given.count(rule), std::string(rule).c_str());
         QVERIFY(given.size() >= 70);
+    }
+
+    /// The diagnostic map's interventions: core gives ids, io/output/Evidence their labels.
+    void everyInterventionHasItsLabel()
+    {
+        const std::vector<std::string> ids = interventionIds();
+        QCOMPARE(ids.size(), std::size_t(21));
+        for (const std::string &id : ids)
+            QVERIFY2(io::interventionLabel(id) != QString::fromStdString(id), id.c_str());
+        QCOMPARE(io::interventionLabel("interleave_the_pipeline_v2"), QStringLiteral("Interleave the pipeline (v = 2)"));
     }
 
     void wordsAreTranslatable()

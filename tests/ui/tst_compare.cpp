@@ -13,6 +13,7 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include "io/output/Evidence.h"
 #include "TestMain.h"
 #include <QUndoStack>
 
@@ -219,7 +220,7 @@ void TestCompare::runFieldsAreEditableAndNoCostWhenItDoesNotFit()
     QVERIFY(f.document.advice().suggestion());
     QPushButton *tryIt = f.window.summary()->nextStepButton();
     QVERIFY(tryIt->text().startsWith(QStringLiteral("Try: ")));
-    QVERIFY(tryIt->toolTip().contains(QString::fromStdString(f.document.advice().suggestion()->label)));
+    QVERIFY(tryIt->toolTip().contains(io::interventionLabel(f.document.advice().suggestion()->id)));
     const Plan suggested = f.document.advice().suggestion()->plan;
     const int steps = f.document.undoStack()->count();
     QTest::mouseClick(tryIt, Qt::LeftButton);

@@ -107,7 +107,7 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
          QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
         {QObject::tr("Suggested change"),
          suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
-                          .arg(text(suggestion->label), text(suggestion->change),
+                          .arg(io::interventionLabel(suggestion->id), text(suggestion->change),
                                fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2))
                     : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
         {QObject::tr("Time to train"),
@@ -602,17 +602,17 @@ void adviceSection(PageFlow &flow, const Context &c)
                   .arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
     if (const Intervention *s = c.advice.suggestion())
         flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
-                      .arg(text(s->label), text(s->change), fmt::number(s->tokensPerSecond, 0),
+                      .arg(io::interventionLabel(s->id), text(s->change), fmt::number(s->tokensPerSecond, 0),
                            fmt::number(s->speedup, 2), gib(s->peakBytes)));
     QList<QStringList> rows;
     QStringList notApplicable;
     for (const Intervention &in : c.advice.interventions) {
         if (!in.valid) {
-            notApplicable << QStringLiteral("%1 (%2)").arg(text(in.label), io::problemLine(in.invalid));
+            notApplicable << QStringLiteral("%1 (%2)").arg(io::interventionLabel(in.id), io::problemLine(in.invalid));
             continue;
         }
         rows << QStringList{QString::fromLatin1(labelOf(in.resource)),
-                            text(in.label),
+                            io::interventionLabel(in.id),
                             in.fits ? QObject::tr("fits") : QObject::tr("too big"),
                             fmt::number(in.tokensPerSecond, 0),
                             in.speedup > 0 ? fmt::number(in.speedup, 2) + QStringLiteral("×") : QString(),

@@ -38,7 +38,7 @@ public:
         QString csv = QStringLiteral("resource,intervention,change,valid,fits,speedup,memory_change\n");
         for (const Intervention &in : interventions())
             csv += QStringLiteral("%1,\"%2\",\"%3\",%4,%5,%6,%7\n")
-                       .arg(QLatin1String(toString(in.resource)), qs(in.label), qs(in.change))
+                       .arg(QLatin1String(toString(in.resource)), io::interventionLabel(in.id), qs(in.change))
                        .arg(in.valid ? 1 : 0)
                        .arg(in.fits ? 1 : 0)
                        .arg(in.speedup, 0, 'g', 17)
@@ -133,12 +133,14 @@ private:
                 effect = tr("%1× tokens/s, memory %2%3%")
                              .arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
                                   fmt::number(100 * in.memoryChange, 0));
-            const double nameHeight = tall(label, qs(in.label), w), effectHeight = tall(small, effect, w);
+            const double nameHeight = tall(label, io::interventionLabel(in.id), w),
+                         effectHeight = tall(small, effect, w);
             if (y + nameHeight + effectHeight > room.bottom())
                 break; // the rest would run into the evidence line
             p.setFont(label);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QRectF(x, y, w, nameHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, qs(in.label));
+            p.drawText(QRectF(x, y, w, nameHeight), Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
+                       io::interventionLabel(in.id));
             p.setFont(small);
             const bool gains = in.valid && in.fits && in.speedup > 1.005;
             p.setPen(gains ? chartstyle::series(2, palette()) : palette().color(QPalette::PlaceholderText));
