@@ -74,7 +74,7 @@ double overlap(const std::vector<Interval> &a, const std::vector<Interval> &b)
 }
 
 /// The device compared: the one asked for, else the first with kernels; a warning names the others.
-int chooseDevice(const TraceInput &trace, std::optional<int> asked, std::vector<std::string> &warnings)
+int chooseDevice(const TraceInput &trace, std::optional<int> asked, Problems &warnings)
 {
     std::map<int, std::size_t> counts;
     for (const TraceKernel &k : trace.kernels)
@@ -83,13 +83,16 @@ int chooseDevice(const TraceInput &trace, std::optional<int> asked, std::vector<
         return asked.value_or(0);
     const int device = asked.value_or(counts.begin()->first);
     if (asked && !counts.count(*asked))
-        warnings.push_back("the trace has no kernels on device " + std::to_string(*asked));
-    std::string others;
+        warnings.push_back(ruleProblem(Severity::Warning, {}, "trace.no_kernels_on_device", {std::to_string(*asked)}));
+    // values: the device compared, then each other device and its kernel count.
+    std::vector<std::string> others{std::to_string(device)};
     for (const auto &[d, n] : counts)
-        if (d != device)
-            others += (others.empty() ? "" : ", ") + std::to_string(d) + " (" + std::to_string(n) + " kernels)";
-    if (!others.empty())
-        warnings.push_back("compared device " + std::to_string(device) + " only; the trace also has devices " + others);
+        if (d != device) {
+            others.push_back(std::to_string(d));
+            others.push_back(std::to_string(n));
+        }
+    if (others.size() > 1)
+        warnings.push_back(ruleProblem(Severity::Warning, {}, "trace.other_devices", others));
     return device;
 }
 
@@ -108,9 +111,9 @@ void listUnknown(const std::map<std::string, double> &unknown, double kernelSeco
     std::string names;
     for (std::size_t i = 0; i < std::min<std::size_t>(3, out.unknownKernels.size()); ++i)
         names += (i ? ", " : "") + out.unknownKernels[i].first.substr(0, 60);
-    out.warnings.push_back(std::to_string(unknown.size()) + " kernel names no rule classifies (" +
-                           std::to_string(int(std::lround(share))) +
-                           "% of kernel time), counted as unclassified: " + names);
+    out.warnings.push_back(
+        ruleProblem(Severity::Warning, {}, "trace.unclassified_kernels",
+                    {std::to_string(unknown.size()), std::to_string(int(std::lround(share))), names}));
 }
 
 } // namespace
@@ -146,7 +149,8 @@ KernelClass classifyKernel(std::string_view raw, bool copy)
 MeasuredProfile measureProfile(const TraceInput &trace, std::optional<int> steps, std::optional<int> device)
 {
     MeasuredProfile out;
-    out.warnings = trace.warnings;
+    for (const std::string &w : trace.warnings)
+        out.warnings.push_back(wordedProblem(Severity::Warning, {}, w));
     out.device = chooseDevice(trace, device, out.warnings);
     std::vector<Interval> all, comm, other;
     std::map<std::string, double> unknown;
@@ -172,7 +176,7 @@ MeasuredProfile measureProfile(const TraceInput &trace, std::optional<int> steps
         ++out.kernelCount;
     }
     if (out.kernelCount == 0) {
-        out.warnings.push_back("the trace has no GPU kernels (was CUDA activity profiled?)");
+        out.warnings.push_back(ruleProblem(Severity::Warning, {}, "trace.no_kernels"));
         return out;
     }
     double spanSeconds = last - first;
@@ -186,8 +190,7 @@ MeasuredProfile measureProfile(const TraceInput &trace, std::optional<int> steps
     }
     out.steps = steps.value_or(trace.steps.empty() ? 1 : int(trace.steps.size()));
     if (!steps && trace.steps.empty())
-        out.warnings.push_back(
-            "the trace has no ProfilerStep markers: it is taken as one step (say how many with --steps)");
+        out.warnings.push_back(ruleProblem(Severity::Warning, {}, "trace.no_step_markers"));
     out.steps = std::max(1, out.steps);
     const double n = double(out.steps);
     for (std::size_t c = 0; c < kKernelClassCount; ++c)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/common/EnumNames.h"
+#include "core/common/Problem.h"
 
 namespace trainplan {
 
@@ -85,7 +86,9 @@ struct MeasuredProfile
     double idleSeconds = 0;                              ///< no kernel at all
     std::size_t kernelCount = 0;
     std::vector<std::pair<std::string, double>> unknownKernels; ///< name, seconds per step; the largest first
-    std::vector<std::string> warnings;
+    /// The trace reader's warnings (its own words) and this comparison's (rule ids "trace.*", worded by
+    /// io/plan/ProblemWords).
+    Problems warnings;
 
     double busy(KernelClass c) const { return busySeconds[std::size_t(c)]; }
 };

@@ -14,6 +14,7 @@
 
 #include "io/measure/MeasurementsCsv.h"
 #include "io/common/SafeFile.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan::io {
 
@@ -73,8 +74,8 @@ QString profileTable(const MeasuredProfile &m, const ProfileComparison &c, const
     for (std::size_t i = 0; i < std::min<std::size_t>(m.unknownKernels.size(), 5); ++i)
         out << QStringLiteral("  unclassified: %1 %2\n").arg(QString::fromStdString(m.unknownKernels[i].first).left(70))
                    .arg(stepTimeText(m.unknownKernels[i].second));
-    for (const std::string &w : m.warnings)
-        out << QStringLiteral("warning: %1\n").arg(QString::fromStdString(w));
+    for (const Problem &w : m.warnings)
+        out << QStringLiteral("warning: %1\n").arg(problemText(w));
     out.flush();
     QStringList lines = text.split(QLatin1Char('\n'));
     if (!lines.isEmpty() && lines.last().isEmpty())
@@ -97,8 +98,8 @@ QJsonObject profileToJson(const MeasuredProfile &m, const ProfileComparison &c)
     QJsonArray unknown, warnings;
     for (const auto &[name, seconds] : m.unknownKernels)
         unknown.append(QJsonObject{{"name", QString::fromStdString(name)}, {"seconds", seconds}});
-    for (const std::string &w : m.warnings)
-        warnings.append(QString::fromStdString(w));
+    for (const Problem &w : m.warnings)
+        warnings.append(problemText(w));
     return {{"device", m.device}, {"steps", m.steps}, {"stage", qint64(c.stage)}, {"kernels", qint64(m.kernelCount)},
             {"rows", rows}, {"unknown_kernels", unknown}, {"warnings", warnings}};
 }

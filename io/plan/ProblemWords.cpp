@@ -215,6 +215,15 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP(
          "Problem",
          "must equal the sum of node_groups[].nodes (%1), with gpus_per_node and device those of node_groups[0]")},
+    // core/profile/TraceProfile: a profiler trace held against the plan
+    {"trace.no_kernels_on_device", QT_TRANSLATE_NOOP("Problem", "the trace has no kernels on device %1")},
+    {"trace.unclassified_kernels",
+     QT_TRANSLATE_NOOP("Problem",
+                       "%1 kernel names no rule classifies (%2% of kernel time), counted as unclassified: %3")},
+    {"trace.no_kernels", QT_TRANSLATE_NOOP("Problem", "the trace has no GPU kernels (was CUDA activity profiled?)")},
+    {"trace.no_step_markers",
+     QT_TRANSLATE_NOOP("Problem",
+                       "the trace has no ProfilerStep markers: it is taken as one step (say how many with --steps)")},
     // core/search/Search: a search space too large to search
     {"search.too_many_plans",
      QT_TRANSLATE_NOOP(
@@ -232,7 +241,7 @@ const RuleSentence kSentences[] = {
 };
 
 /// The rules worded by code rather than one sentence: a value's range, and the tensor size's broken parts.
-constexpr std::string_view kComposedRules[] = {"range", "tensor.divides_model"};
+constexpr std::string_view kComposedRules[] = {"range", "tensor.divides_model", "trace.other_devices"};
 
 /// `sentence` with %1..%9 replaced by the values, in one pass (a value holding "%2" stays as it is).
 QString substitute(const QString &sentence, const std::vector<std::string> &values)
@@ -322,8 +331,20 @@ QString tensorSentence(const Problem &p)
         .arg(value(p, 0), broken);
 }
 
+/// "compared device 0 only; the trace also has devices 1 (20 kernels), 2 (30 kernels)": values are the device
+/// compared, then each other device and its kernel count.
+QString otherDevicesSentence(const Problem &p)
+{
+    QStringList others;
+    for (std::size_t i = 1; i + 1 < p.values.size(); i += 2)
+        others << ruleWords("%1 (%2 kernels)").arg(value(p, i), value(p, i + 1));
+    return ruleWords("compared device %1 only; the trace also has devices %2").arg(value(p, 0), others.join(u", "));
+}
+
 QString ruleSentence(const Problem &p)
 {
+    if (p.rule == "trace.other_devices")
+        return otherDevicesSentence(p);
     if (p.rule == "range")
         return rangeSentence(p) + nearbySuggestion(p);
     if (p.rule == "tensor.divides_model")

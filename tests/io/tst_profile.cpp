@@ -118,7 +118,7 @@ private slots:
         QCOMPARE(m.unknownKernels.size(), std::size_t(1));
         QCOMPARE(m.unknownKernels[0].first, std::string("mystery_kernel_v2"));
         const auto warned = [&m](const char *part) {
-            return std::any_of(m.warnings.begin(), m.warnings.end(), [part](const std::string &w) { return w.find(part) != std::string::npos; });
+            return std::any_of(m.warnings.begin(), m.warnings.end(), [part](const Problem &w) { return io::problemMessage(w).find(part) != std::string::npos; });
         };
         QVERIFY(warned("1 GPU events without a numeric ts"));
         QVERIFY(warned("1 elements of traceEvents that are not objects"));

@@ -21,6 +21,7 @@
 #include "io/measure/ProfileReport.h"
 #include "charts/ChartStyle.h"
 #include "ui/document/PlanDocument.h"
+#include "io/plan/ProblemWords.h"
 
 namespace trainplan {
 
@@ -197,8 +198,8 @@ void ProfileDialog::compare()
                                   .arg(m_measured->steps)
                                   .arg(m_measured->kernelCount));
         QStringList warnings;
-        for (const std::string &w : m_measured->warnings)
-            warnings << QString::fromStdString(w);
+        for (const Problem &w : m_measured->warnings)
+            warnings << io::problemText(w);
         m_warnings->setText(warnings.isEmpty() ? QString()
                                                : tr("Warnings: %1").arg(warnings.join(QStringLiteral("; "))));
     }
