@@ -87,21 +87,21 @@ void deriveDataParallel(Plan &plan)
         plan.parallel.data = std::int64_t(gpus / split);
 }
 
-std::string completeEdit(Plan &plan, std::string_view keyPath)
+std::optional<Problem> completeEdit(Plan &plan, std::string_view keyPath)
 {
     ModelSpec &m = plan.model;
     if (keyPath != "model.experts")
-        return {};
+        return std::nullopt;
     if (m.experts > 0 && m.expertsPerToken == 0) {
         m.expertsPerToken = std::min<std::int64_t>(2, m.experts);
-        return "experts per token set to " + std::to_string(m.expertsPerToken)
-               + " (top-2 routing, as Mixtral routes): a mixture of experts needs each token routed to at least one";
+        return ruleProblem(Severity::Warning, "model.experts_per_token", "experts.top2_default",
+                           {std::to_string(m.expertsPerToken)});
     }
     if (m.experts == 0 && m.expertsPerToken > 0) {
         m.expertsPerToken = 0;
-        return "experts per token set to 0: a dense model routes no tokens";
+        return ruleProblem(Severity::Warning, "model.experts_per_token", "experts.none_routed");
     }
-    return {};
+    return std::nullopt;
 }
 
 std::int64_t Plan::microbatches() const

@@ -13,6 +13,7 @@
 #include "core/hardware/DeviceSpec.h"
 #include "core/model/ModelSpec.h"
 #include "core/common/Precision.h"
+#include "core/common/Problem.h"
 #include "core/plan/PlanEnums.h"
 
 namespace trainplan {
@@ -395,9 +396,10 @@ bool interleavedChunksFit(std::int64_t layers, std::int64_t p, std::int64_t v, s
 /// otherwise leaves it, for validation to explain. Used for a plan file without "data" and by the editor.
 void deriveDataParallel(Plan &plan);
 
-/// What an edit of one key brings along so that the plan stays whole, and why (empty: nothing): a dense
-/// model given experts routes each token to the top two of them (Shazeer et al. 2017's and Mixtral's top-2),
-/// since with none it is invalid at once; a model whose experts are removed routes to none.
-std::string completeEdit(Plan &plan, std::string_view keyPath);
+/// What an edit of one key brings along so that the plan stays whole, and why, as a note on the key it set
+/// (rule "experts.top2_default" or "experts.none_routed", worded by io/plan/ProblemWords; nullopt: nothing):
+/// a dense model given experts routes each token to the top two of them (Shazeer et al. 2017's and
+/// Mixtral's top-2), since with none it is invalid at once; a model whose experts are removed routes to none.
+std::optional<Problem> completeEdit(Plan &plan, std::string_view keyPath);
 
 } // namespace trainplan

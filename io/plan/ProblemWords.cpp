@@ -59,6 +59,11 @@ const RuleSentence kSentences[] = {
                                   "every score of the sequence is computed and then masked")},
     {"full_attention_interval.needs_window",
      QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
+    // core/plan/Plan completeEdit: what an edit of the experts brings along
+    {"experts.top2_default",
+     QT_TRANSLATE_NOOP("Problem", "experts per token set to %1 (top-2 routing, as Mixtral routes): a mixture of "
+                                  "experts needs each token routed to at least one")},
+    {"experts.none_routed", QT_TRANSLATE_NOOP("Problem", "experts per token set to 0: a dense model routes no tokens")},
     // the layout
     {"tensor_comm_overlap.needs_sequence_parallel",
      QT_TRANSLATE_NOOP("Problem",

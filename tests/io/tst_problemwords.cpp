@@ -214,7 +214,7 @@ private slots:
         std::set<std::string, std::less<>> given;
         static const QRegularExpression ruleShape(QStringLiteral("^[a-z][a-z0-9_]*\\.[a-z0-9_]+$"));
         for (const char *path : {"core/plan/PlanValidation.cpp", "core/plan/PlanKeys.cpp", "core/search/Search.cpp",
-                                 "core/profile/TraceProfile.cpp"})
+                                 "core/profile/TraceProfile.cpp", "core/plan/Plan.cpp"})
             for (const std::string &literal : literalsOf(path))
                 if (QString::fromStdString(literal).contains(ruleShape) && !findPlanKey(literal))
                     given.insert(literal);
@@ -224,6 +224,24 @@ private slots:
         for (const std::string_view rule : worded)
             QVERIFY2(given.count(rule), std::string(rule).c_str());
         QVERIFY(given.size() >= 70);
+    }
+
+    /// What an edit of the experts brings along, said in the status bar.
+    void editNotes()
+    {
+        Plan plan = llama8bOn16();
+        plan.model.experts = 8;
+        std::optional<Problem> note = completeEdit(plan, "model.experts");
+        QVERIFY(note);
+        QCOMPARE(plan.model.expertsPerToken, std::int64_t(2));
+        QCOMPARE(io::problemText(*note), QStringLiteral("experts per token set to 2 (top-2 routing, as Mixtral routes): "
+                                                        "a mixture of experts needs each token routed to at least one"));
+        plan.model.experts = 0;
+        note = completeEdit(plan, "model.experts");
+        QVERIFY(note);
+        QCOMPARE(plan.model.expertsPerToken, std::int64_t(0));
+        QCOMPARE(io::problemText(*note), QStringLiteral("experts per token set to 0: a dense model routes no tokens"));
+        QVERIFY(!completeEdit(plan, "model.layers"));
     }
 
     /// The diagnostic map's interventions: core gives ids, io/output/Evidence their labels.

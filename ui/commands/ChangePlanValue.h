@@ -8,6 +8,7 @@
 
 #include "core/plan/PlanKeys.h"
 #include "io/plan/KeyWords.h"
+#include "io/plan/ProblemWords.h"
 #include "ui/commands/CommandId.h"
 #include "ui/document/PlanDocument.h"
 
@@ -56,7 +57,8 @@ private:
         m_key.set(plan, value);
         if (m_key.rebalancesData)
             deriveDataParallel(plan);
-        m_note = QString::fromStdString(completeEdit(plan, m_key.path));
+        const std::optional<Problem> note = completeEdit(plan, m_key.path);
+        m_note = note ? io::problemText(*note) : QString();
         m_document->setPlan(plan);
     }
 
