@@ -191,7 +191,7 @@ int runSearch(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const SearchConstraints &c = std::get<SearchConstraints>(constraints);
     const SearchOutcome outcome = searchPlans(*plan, catalog, c);
     if (!outcome.valid) {
-        err << line.planPath() << ": " << io::problemText(outcome.problem) << '\n';
+        err << line.planPath() << ": " << io::problemLine(outcome.problem) << '\n';
         return InvalidInput;
     }
     out << QJsonDocument(io::searchToJson(outcome, c, catalog)).toJson(QJsonDocument::Indented);

@@ -330,7 +330,7 @@ private slots:
         SearchConstraints c;
         c.top = 10;
         const SearchOutcome o = searchPlans(base, catalog(), c);
-        QVERIFY2(o.valid, qPrintable(io::problemText(o.problem)));
+        QVERIFY2(o.valid, qPrintable(io::problemLine(o.problem)));
         QVERIFY(!o.top.empty());
         for (const RankedPlan &r : o.top) {
             const Estimate e = full(r.plan);

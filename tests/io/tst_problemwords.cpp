@@ -17,6 +17,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
 #include "core/plan/PlanValidation.h"
+#include "core/search/Search.h"
 #include "io/output/Evidence.h"
 #include "io/plan/ProblemWords.h"
 
@@ -224,6 +225,18 @@ private slots:
         for (const std::string_view rule : worded)
             QVERIFY2(given.count(rule), std::string(rule).c_str());
         QVERIFY(given.size() >= 70);
+    }
+
+    /// A plan whose model breaks a rule cannot be searched: the refusal names the key, as a problem line.
+    void searchRefusalNamesTheKey()
+    {
+        Plan plan = llama8bOn16();
+        plan.model.kvHeads = 3;
+        const SearchOutcome o = searchPlans(plan, io::builtinCatalog(), SearchConstraints{});
+        QVERIFY(!o.valid);
+        QCOMPARE(io::problemLine(o.problem),
+                 QStringLiteral("model.kv_heads: Key/value heads (3) must divide the attention heads (32) so query heads "
+                                "group evenly; valid key/value heads nearby: 1, 2 or 4"));
     }
 
     /// What an edit of the experts brings along, said in the status bar.

@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         }
         const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
         if (!o.valid) {
-            out << c.id << ": search invalid: " << io::problemText(o.problem) << '\n';
+            out << c.id << ": search invalid: " << io::problemLine(o.problem) << '\n';
             continue;
         }
         if (qEnvironmentVariableIsSet("RECIPES_DUMP") && !o.top.empty()) {

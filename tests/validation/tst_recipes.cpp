@@ -58,7 +58,7 @@ private slots:
             constraints.fix("parallel.expert_dispatcher", std::string(toString(c.plan.parallel.expertDispatcher)));
             constraints.fix("parallel.expert_comm_overlap", c.plan.parallel.expertCommOverlap);
             const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
-            QVERIFY2(o.valid, qPrintable(c.id + ": " + io::problemText(o.problem)));
+            QVERIFY2(o.valid, qPrintable(c.id + ": " + io::problemLine(o.problem)));
             QVERIFY2(!o.top.empty(), qPrintable(c.id + ": no feasible plan"));
             const SearchScore &best = o.top.front().score;
             // The best plan never steps below its own traffic floor.

@@ -452,7 +452,7 @@ void SearchPanel::showOutcome()
     const SearchOutcome &o = m_outcome;
     QString text;
     if (!o.valid) {
-        text = tr("The plan cannot be searched: %1").arg(io::problemText(o.problem));
+        text = tr("The plan cannot be searched: %1").arg(io::problemLine(o.problem));
     } else {
         // The rate only when the search took long enough to time it (a few plans in microseconds read "0 plans/s").
         const QString rate =
