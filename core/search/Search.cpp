@@ -193,10 +193,8 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
     s.gpus = plan.cluster.gpus();
     if (!e.valid) {
         s.cause = RejectCause::Invalid;
-        if (const Problem *p = firstError(e.problems)) {
-            s.problemKey = p->key;
+        if (const Problem *p = firstError(e.problems))
             s.problem = *p;
-        }
         return s;
     }
     s.tokensPerSecond = e.step.tokensPerSecond;
@@ -221,7 +219,7 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
                                                          {"transient buffers", worst.otherBytes}};
         const auto *top = std::max_element(std::begin(parts), std::end(parts),
                                            [](const auto &a, const auto &b) { return a.second < b.second; });
-        s.problemKey = top->first;
+        s.component = top->first;
         s.componentBytes = top->second;
         return s;
     }
@@ -308,8 +306,8 @@ bool moreInformative(const SearchScore &a, const SearchScore &b)
 std::string rejectionKey(const SearchScore &s)
 {
     switch (s.cause) {
-    case RejectCause::Invalid: return s.problemKey;
-    case RejectCause::DoesNotFit: return "pipeline " + std::to_string(s.config.pipeline) + " / " + s.problemKey;
+    case RejectCause::Invalid: return s.problem.key;
+    case RejectCause::DoesNotFit: return "pipeline " + std::to_string(s.config.pipeline) + " / " + s.component;
     case RejectCause::TensorAcrossNodes: return "tensor " + std::to_string(s.config.tensor);
     case RejectCause::Headroom: return "headroom";
     }

@@ -114,8 +114,8 @@ struct SearchScore
     double dataFloorNetworkBytes = 0;
     double networkBytesPerSecond = 0;
     double rankParameters = 0; ///< the parameters one GPU of the pace stage holds (before ZeRO's sharding)
-    std::string problemKey;     ///< invalid: the first error's key; does not fit: the dominant component
-    Problem problem;            ///< invalid: the first error (io/plan/ProblemWords words it)
+    Problem problem;            ///< invalid: the first error, on its key (io/plan/ProblemWords words it)
+    std::string component;      ///< does not fit: the dominant component
     double componentBytes = 0;  ///< does not fit: the dominant component's bytes on the peak stage
 };
 

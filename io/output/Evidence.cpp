@@ -192,7 +192,7 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
         const int decimals = (ex.peakBytes - ex.capacityBytes) < 0.01 * units::GiB ? 3 : 2;
         return words("pipeline %1: %2 do not fit; the leanest needs %3 of %4, %5 %6 of it (%7)")
             .arg(ex.config.pipeline)
-            .arg(plans(g.count), gib(ex.peakBytes, decimals), gib(ex.capacityBytes, 2), text(ex.problemKey),
+            .arg(plans(g.count), gib(ex.peakBytes, decimals), gib(ex.capacityBytes, 2), text(ex.component),
                  gib(ex.componentBytes), describeConfig(ex.config));
     }
     case RejectCause::TensorAcrossNodes: {

@@ -245,9 +245,6 @@ const RuleSentence kSentences[] = {
                                   "narrow the node range or fix tensor, pipeline, micro-batch or expert")},
 };
 
-/// The rules worded by code rather than one sentence: a value's range, and the tensor size's broken parts.
-constexpr std::string_view kComposedRules[] = {"range", "tensor.divides_model", "trace.other_devices"};
-
 /// `sentence` with %1..%9 replaced by the values, in one pass (a value holding "%2" stays as it is).
 QString substitute(const QString &sentence, const std::vector<std::string> &values)
 {
@@ -346,14 +343,21 @@ QString otherDevicesSentence(const Problem &p)
     return ruleWords("compared device %1 only; the trace also has devices %2").arg(value(p, 0), others.join(u", "));
 }
 
+/// The rules worded by code rather than one sentence: a value's range, the tensor size's broken parts, the
+/// trace's other devices.
+struct ComposedRule
+{
+    const char *rule;
+    QString (*compose)(const Problem &);
+};
+const ComposedRule kComposedRules[] = {
+    {"range", rangeSentence}, {"tensor.divides_model", tensorSentence}, {"trace.other_devices", otherDevicesSentence}};
+
 QString ruleSentence(const Problem &p)
 {
-    if (p.rule == "trace.other_devices")
-        return otherDevicesSentence(p);
-    if (p.rule == "range")
-        return rangeSentence(p) + nearbySuggestion(p);
-    if (p.rule == "tensor.divides_model")
-        return tensorSentence(p) + nearbySuggestion(p);
+    for (const ComposedRule &c : kComposedRules)
+        if (p.rule == c.rule)
+            return c.compose(p) + nearbySuggestion(p);
     const auto *found = std::find_if(std::begin(kSentences), std::end(kSentences),
                                      [&](const RuleSentence &s) { return p.rule == s.rule; });
     if (found == std::end(kSentences)) { // a rule without words here: its id and values, never a blank
@@ -404,7 +408,9 @@ QString rangeWords(const PlanKey &key)
 
 std::vector<std::string_view> wordedRules()
 {
-    std::vector<std::string_view> out(std::begin(kComposedRules), std::end(kComposedRules));
+    std::vector<std::string_view> out;
+    for (const ComposedRule &c : kComposedRules)
+        out.emplace_back(c.rule);
     for (const RuleSentence &s : kSentences)
         out.emplace_back(s.rule);
     return out;

@@ -110,12 +110,10 @@ private slots:
     void layoutRules()
     {
         Plan heads = llama8bOn16();
-        heads.parallel.tensor = 2;
-        heads.parallel.data = 2;
-        heads.parallel.context = 4; // 8 key/value heads over tensor x context = 8: whole; over 16 not
-        heads.parallel.contextComm = ContextComm::AllToAll;
+        heads.parallel.tensor = 2; // the 8 key/value heads do not split over tensor x context = 16
         heads.parallel.context = 8;
         heads.parallel.data = 1;
+        heads.parallel.contextComm = ContextComm::AllToAll;
         QCOMPARE(wordsOn(heads, "parallel.context_comm"),
                  QStringLiteral("The all-to-all exchange needs model.heads (32) and model.kv_heads (8) divisible by "
                                 "tensor x context = 16: each rank computes whole heads over the full sequence; use "
