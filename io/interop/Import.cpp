@@ -101,6 +101,20 @@ std::map<QString, ImportedKey> combine(const std::vector<FileImport> &files, Imp
                 if (lowPrecision(k.value) != lowPrecision(it->second.value) || lowPrecision(k.value))
                     continue;
             }
+            // Attention and hidden dropout are one switch in the plan (model.dropout): on if either is. With
+            // one of them off, the plan counts that one's masks too; said, not refused.
+            if (!added && k.path == QLatin1String(reading::kDropout)) {
+                if ((k.value.toDouble() > 0) != (it->second.value.toDouble() > 0))
+                    result.warnings.push_back(
+                        {k.file, k.line,
+                         QStringLiteral("%1 %2 and %3 %4: the plan has one dropout switch; planned with dropout, "
+                                        "so the activations count masks the %5 has not")
+                             .arg(it->second.source, valueText(it->second.value), k.source, valueText(k.value),
+                                  k.value.toDouble() > 0 ? it->second.source : k.source)});
+                if (k.value.toDouble() > it->second.value.toDouble())
+                    it->second = k;
+                continue;
+            }
             // A format's default (what a script that says nothing trains) gives way to a file that says.
             if (!added && it->second.weak && !k.weak)
                 it->second = k;

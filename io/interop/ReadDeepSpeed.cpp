@@ -59,6 +59,10 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
               }}},
             {"bf16.enabled", {"training.precision", whenTrue(QStringLiteral("bf16"))}},
             {"fp16.enabled", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
+            // DeepSpeed's low-precision optimizer options (DeepSpeed PR 7700; DeepSpeedExamples
+            // training/bf16_master_weight/README.md): the master copy and the Adam moments in BF16.
+            {"bf16.bf16_master_weights_and_grads", {"training.master_weights", whenTrue(QStringLiteral("bf16"))}},
+            {"bf16.bf16_optimizer_states", {"training.optimizer_moments", whenTrue(QStringLiteral("bf16"))}},
             {"optimizer.type",
              {"training.optimizer",
               oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
@@ -92,6 +96,16 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
                             "are not planned; the plan keeps them on the GPUs (more memory, no host "
                             "transfers)")
                  .arg(param->value.toString())});
+    // Without an fp16, bf16 or amp section DeepSpeed trains in FP32 (each section's "enabled" defaults to
+    // false: DeepSpeed's config documentation, deepspeed/runtime/config.py). Weak: a launch script's --bf16 wins;
+    // "auto" leaves it to the Hugging Face Trainer (said above), so nothing is assumed.
+    const bool saysPrecision = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name == QLatin1String("bf16.enabled") || l.name == QLatin1String("fp16.enabled") ||
+               l.name == QLatin1String("amp.enabled");
+    });
+    if (!saysPrecision)
+        out.keys.push_back({QStringLiteral("training.precision"), QStringLiteral("fp32"), file, 0,
+                            QStringLiteral("(DeepSpeed's default: no fp16, bf16 or amp section)"), true});
     out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
                         QStringLiteral("(a DeepSpeed config)")});
     return out;

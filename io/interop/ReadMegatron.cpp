@@ -170,19 +170,30 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         out.keys.push_back({QStringLiteral("parallel.overlap_p2p_comm"), true, file, 0, source, true});
 }
 
-/// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types and Hugging Face model names.
-/// GPT-2's BPE has 50,257 tokens (its encoder.json), Llama 2's SentencePiece model 32,000; the others are each
-/// model's config.json vocab_size: Llama 3 / 3.1 128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral
-/// 8x22B 32,768; StarCoder2 49,152; Mistral NeMo 131,072. 0: not known.
+/// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types, Hugging Face model names and
+/// SentencePiece model files. The first pattern that matches gives the size; 0: not known.
+/// - GPT-2's BPE: 50,257 tokens (its encoder.json).
+/// - LLaMA's SentencePiece model (llama_tokenizer.model, Llama2Tokenizer), shared by Llama 2: 32,000 (Touvron
+///   et al. 2023, 'LLaMA', Sec. 2.1, "32k tokens"; 'Llama 2', Sec. 2.1, "the same tokenizer as Llama 1").
+/// - Nemotron-4's nemotron_2_256k.model: 256,000 (Parmar et al. 2024, 'Nemotron-4 15B', Sec. 2).
+/// - The others are each model's config.json vocab_size (padded_vocab_size for ChatGLM): Llama 3 / 3.1
+///   128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral 8x22B 32,768 as mistralai publishes it, 32,000
+///   in mistral-community's conversion (the NeMo recipe's); Mistral Large 2407 32,768; Mistral NeMo 131,072;
+///   StarCoder2 49,152; ChatGLM2/3-6B 65,024; Falcon 7B/40B 65,024; DeepSeek-V3 129,280 (its embedding's rows).
 int tokenizerVocabularySize(const QString &name)
 {
     static const std::vector<std::pair<QRegularExpression, int>> sizes{
         {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
-        {QRegularExpression(QStringLiteral("^Llama2Tokenizer$|Llama-2|Mistral-7B-v0\\.1|Mixtral-8x7B")), 32000},
+        {QRegularExpression(QStringLiteral("^Llama2Tokenizer$|Llama-2|(^|/)llama_tokenizer\\.model$|"
+                                           "Mistral-7B-v0\\.1|Mixtral-8x7B|mistral-community/Mixtral-8x22B")),
+         32000},
         {QRegularExpression(QStringLiteral("Llama-3|Meta-Llama-3")), 128256},
-        {QRegularExpression(QStringLiteral("Mixtral-8x22B")), 32768},
+        {QRegularExpression(QStringLiteral("Mixtral-8x22B|Mistral-Large-Instruct-2407")), 32768},
         {QRegularExpression(QStringLiteral("starcoder2")), 49152},
-        {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072}};
+        {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072},
+        {QRegularExpression(QStringLiteral("(^|/)nemotron_2_256k\\.model$")), 256000},
+        {QRegularExpression(QStringLiteral("THUDM/chatglm[23]-6b|tiiuae/falcon-(7|40)b")), 65024},
+        {QRegularExpression(QStringLiteral("deepseek-ai/DeepSeek-V3")), 129280}};
     for (const auto &[pattern, size] : sizes)
         if (pattern.match(name).hasMatch())
             return size;
@@ -195,6 +206,13 @@ void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, con
                        FileImport &out)
 {
     if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
+        // A Hugging Face or SentencePiece tokenizer is named by --tokenizer-model (a model id or a file).
+        if (const auto model = findLeaf(leaves, "tokenizer_model");
+            model != leaves.end() && tokenizerVocabularySize(model->value.toString()) > 0) {
+            addTokenizerVocabulary(file, leaves, model->value.toString(), model->line,
+                                   QStringLiteral("tokenizer_model ") + model->value.toString(), out);
+            return;
+        }
         addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
                                QStringLiteral("tokenizer_type ") + type->value.toString(), out);
         return;

@@ -133,9 +133,16 @@ void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &lea
                     {QStringLiteral("training.master_weights"), format.toString(), file, dtype->line, dtype->name});
         }
     }
-    if (const auto type = findLeafEnding(leaves, "tokenizer.type"); type != leaves.end())
-        addTokenizerVocabulary(file, leaves, type->value.toString(), type->line,
-                               QStringLiteral("tokenizer.type ") + type->value.toString(), out);
+    // The tokenizer by its type (a Hugging Face name, a Megatron type) or, without one, by its SentencePiece
+    // model file (model.tokenizer.model).
+    for (const char *field : {"tokenizer.type", "tokenizer.model"}) {
+        const auto name = findLeafEnding(leaves, field);
+        if (name == leaves.end() || !name->value.isString() || name->value.toString() == QLatin1String("null"))
+            continue;
+        addTokenizerVocabulary(file, leaves, name->value.toString(), name->line,
+                               QLatin1String(field) + QLatin1Char(' ') + name->value.toString(), out);
+        return;
+    }
 }
 
 /// The recipe's leaves; false (with the error in `out`) when it is not YAML this reader can walk.
@@ -213,6 +220,9 @@ const std::map<QString, Rule> &nemoRules()
     static const std::map<QString, Rule> nemo = [] {
         std::map<QString, Rule> rules = megatronRules();
         rules.emplace("devices", Rule{"cluster.gpus_per_node", asInteger});
+        // The model's vocabulary as built, not padded further (MegatronGPTModel: vocab_size=
+        // cfg.get('override_vocab_size', padded_vocab_size), megatron_gpt_model.py).
+        rules.emplace("override_vocab_size", Rule{"model.vocab", asInteger});
         rules.emplace("dtype", Rule{"training.optimizer_moments", stateFormat()});
         rules.emplace("grad_sync_dtype", Rule{"training.fp32_gradients", oneOf({{"fp32", "true"},
                                                                                 {"float32", "true"},

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include <cmath>
+#include <map>
 
 namespace trainplan::io::reading {
 
@@ -150,19 +151,26 @@ void torchtitanLossKernel(const QString &file, const std::vector<Leaf> &leaves, 
                             "training.loss_kernel to \"eager\" for such a run")});
 }
 
-/// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b).
-QString torchtitanPreset(const QString &name, const QString &flavor)
+/// torchtitan's flavors of the models the catalog has ("llama3" "8B" -> llama3-8b), from each model's
+/// __init__.py at 238fa99: a flavor ending _flex, _varlen or _irope is the same shapes with another attention.
+/// deepseek_v3 "16B" is DeepSeek-V2-Lite's shape; llama4 17bx16e is Scout, 17bx128e Maverick.
+QString torchtitanPreset(const QString &name, QString flavor)
 {
-    const QString f = flavor.toLower();
-    if (name == QLatin1String("llama3") || name == QLatin1String("llama3_1"))
-        return f == QLatin1String("405b") ? QStringLiteral("llama3.1-405b") : QStringLiteral("llama3-") + f;
-    if (name == QLatin1String("llama2"))
-        return QStringLiteral("llama2-") + f;
-    if (name == QLatin1String("deepseek_v3") && f == QLatin1String("671b"))
-        return QStringLiteral("deepseek-v3");
-    if (name == QLatin1String("llama4") && f == QLatin1String("17bx128e")) // Llama 4 Maverick
-        return QStringLiteral("llama4-maverick");
-    return {};
+    static const QRegularExpression variant(QStringLiteral("_(flex|varlen|irope)$"));
+    flavor = flavor.toLower().remove(variant);
+    static const std::map<std::pair<QString, QString>, QString> presets{
+        {{"llama2", "7b"}, "llama2-7b"},           {{"llama2", "13b"}, "llama2-13b"},
+        {{"llama2", "70b"}, "llama2-70b"},         {{"llama3", "8b"}, "llama3-8b"},
+        {{"llama3", "70b"}, "llama3-70b"},         {{"llama3", "405b"}, "llama3.1-405b"},
+        {{"deepseek_v3", "16b"}, "deepseek-v2-lite"}, {{"deepseek_v3", "671b"}, "deepseek-v3"},
+        {{"llama4", "17bx16e"}, "llama4-scout"},    {{"llama4", "17bx128e"}, "llama4-maverick"},
+        {{"qwen3", "0.6b"}, "qwen3-0.6b"},         {{"qwen3", "1.7b"}, "qwen3-1.7b"},
+        {{"qwen3", "4b"}, "qwen3-4b"},             {{"qwen3", "8b"}, "qwen3-8b"},
+        {{"qwen3", "14b"}, "qwen3-14b"},           {{"qwen3", "32b"}, "qwen3-32b"},
+        {{"qwen3", "30b-a3b"}, "qwen3-30b-a3b"},   {{"qwen3", "235b-a22b"}, "qwen3-235b-a22b"}};
+    const QString model = name == QLatin1String("llama3_1") ? QStringLiteral("llama3") : name;
+    const auto it = presets.find({model, flavor});
+    return it != presets.end() ? it->second : QString();
 }
 
 /// torchtitan's batch: training.local_batch_size per data-parallel rank (default 8), and global_batch_size -1

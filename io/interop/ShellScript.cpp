@@ -2,6 +2,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -282,6 +284,21 @@ private:
         return i + 1;
     }
 
+    /// The string of a shell's -c among the command's words (bash, sh or a path to either, its options, -c
+    /// or a cluster of them ending in c, then the string); null if there is none.
+    static const Field *shellCommandString(const std::vector<Field> &words)
+    {
+        static const QRegularExpression shell(QStringLiteral("^(.*/)?(ba)?sh$")), options(QStringLiteral("^-[a-z]+$"));
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            if (!shell.match(words[i].text).hasMatch())
+                continue;
+            for (std::size_t j = i + 1; j + 1 < words.size() && options.match(words[j].text).hasMatch(); ++j)
+                if (words[j].text.endsWith(QLatin1Char('c')))
+                    return &words[j + 1];
+        }
+        return nullptr;
+    }
+
     void simple(std::vector<const Token *> words,
                 const std::vector<std::pair<const Token *, std::vector<const Token *>>> &arrays, const QString &op,
                 int depth)
@@ -309,6 +326,16 @@ private:
             }
         if (c.words.empty() || over(m_failure->total, kMaxTotalCharacters, c.words.front().line, "the script"))
             return;
+        // A command string run by a shell (srun ... bash -x -c "$CMD", Megatron-LM's Slurm examples) is read as
+        // the script it is, as eval's words are.
+        if (const Field *command = shellCommandString(c.words); command && depth < 4) {
+            Reader inner;
+            inner.m_failure = m_failure;
+            inner.m_vars = m_vars;
+            for (Command &e : inner.run(command->text, command->line, depth + 1))
+                m_commands.push_back(std::move(e));
+            return;
+        }
         if (c.words.front().text == QLatin1String("eval") && depth < 4) {
             QString joined;
             for (std::size_t w = 1; w < c.words.size(); ++w)
@@ -484,15 +511,19 @@ private:
         Value &v = m_vars[m.captured(1)];
         const bool append = !m.captured(2).isEmpty();
         if (word.opensArray) {
-            if (!append)
-                v.elements.clear();
+            // The elements are expanded before the array changes: A=("${A[@]}" --more) keeps what A held.
+            std::vector<Field> items;
             for (const auto &[owner, elements] : arrays)
                 if (owner == &word)
                     for (const Token *e : elements)
                         for (Field &f : expandWord(*e)) {
                             m_failure->total += f.text.size();
-                            v.elements.push_back(std::move(f));
+                            items.push_back(std::move(f));
                         }
+            Value &target = m_vars[m.captured(1)];
+            if (!append)
+                target.elements.clear();
+            std::move(items.begin(), items.end(), std::back_inserter(target.elements));
             over(m_failure->total, kMaxTotalCharacters, word.line, "the script");
             return true;
         }

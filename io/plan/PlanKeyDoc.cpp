@@ -1,4 +1,5 @@
 #include "io/plan/PlanKeyDoc.h"
+#include "io/plan/CatalogJson.h"
 #include "io/plan/KeyWords.h"
 
 #include <QRegularExpression>
@@ -73,6 +74,14 @@ QString planKeyTable(std::string_view section)
     return table;
 }
 
+QString presetList()
+{
+    QStringList items;
+    for (const ModelSpec &m : builtinCatalog().models())
+        items << QStringLiteral("`%1` (%2)").arg(QString::fromStdString(m.presetId), QString::fromStdString(m.name));
+    return items.join(QStringLiteral(", "));
+}
+
 QString withGeneratedKeyTables(const QString &markdown)
 {
     static const QRegularExpression marked(QStringLiteral("(<!-- plan-keys: ?(\\w*) -->\\n)(.*?)(<!-- /plan-keys -->)"),
@@ -85,7 +94,10 @@ QString withGeneratedKeyTables(const QString &markdown)
         out += planKeyTable(m.captured(2).toStdString());
         last = m.capturedStart(4);
     }
-    return out + markdown.mid(last);
+    out += markdown.mid(last);
+    static const QRegularExpression presets(QStringLiteral("(<!-- presets -->)(.*?)(<!-- /presets -->)"),
+                                            QRegularExpression::DotMatchesEverythingOption);
+    return out.replace(presets, QStringLiteral("\\1") + presetList() + QStringLiteral("\\3"));
 }
 
 } // namespace trainplan::io

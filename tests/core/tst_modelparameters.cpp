@@ -18,6 +18,8 @@ class TestModelParameters : public QObject
 private slots:
     void presets_data();
     void presets();
+    void qwen3NonEmbedding_data();
+    void qwen3NonEmbedding();
     void narayananTable1_data();
     void narayananTable1();
     void tensorParallelSplit();
@@ -80,6 +82,39 @@ void TestModelParameters::presets_data()
     // "1,008B" (Narayanan et al. 2021 Table 1).
     QTest::newRow("gpt3-175b") << "gpt3-175b" << 175e9 << 0.005;
     QTest::newRow("megatron-1t") << "megatron-1t" << 1008e9 << 0.001;
+}
+
+void TestModelParameters::qwen3NonEmbedding_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<double>("nonEmbedding");
+    QTest::addColumn<double>("halfUnit");
+    QTest::addColumn<double>("total");
+    // Qwen3 model cards (Hugging Face Qwen/Qwen3-*): "Number of Parameters" and its "Non-Embedding" part, to
+    // their digits (the totals to one decimal).
+    QTest::newRow("qwen3-0.6b") << "qwen3-0.6b" << 0.44e9 << 0.005e9 << 0.6e9;
+    QTest::newRow("qwen3-1.7b") << "qwen3-1.7b" << 1.4e9 << 0.05e9 << 1.7e9;
+    QTest::newRow("qwen3-4b") << "qwen3-4b" << 3.6e9 << 0.05e9 << 4.0e9;
+    QTest::newRow("qwen3-8b") << "qwen3-8b" << 6.95e9 << 0.005e9 << 8.2e9;
+    QTest::newRow("qwen3-14b") << "qwen3-14b" << 13.2e9 << 0.05e9 << 14.8e9;
+    QTest::newRow("qwen3-32b") << "qwen3-32b" << 31.2e9 << 0.05e9 << 32.8e9;
+}
+
+void TestModelParameters::qwen3NonEmbedding()
+{
+    QFETCH(QString, preset);
+    QFETCH(double, nonEmbedding);
+    QFETCH(double, halfUnit);
+    QFETCH(double, total);
+    const ModelSpec *model = io::builtinCatalog().model(preset.toStdString());
+    QVERIFY2(model, qPrintable(preset));
+    const double embedding = double(model->vocab) * double(model->hidden) * (model->tiedEmbeddings ? 1.0 : 2.0);
+    const double count = totalParameters(*model) - embedding;
+    QVERIFY2(std::abs(count - nonEmbedding) <= halfUnit,
+             qPrintable(QStringLiteral("%1 B vs published %2 B").arg(count / 1e9, 0, 'f', 3).arg(nonEmbedding / 1e9)));
+    // And the total to the card's one decimal.
+    QVERIFY2(std::abs(totalParameters(*model) - total) <= 0.05e9,
+             qPrintable(QStringLiteral("total %1 B vs published %2 B").arg(totalParameters(*model) / 1e9, 0, 'f', 3).arg(total / 1e9)));
 }
 
 void TestModelParameters::presets()

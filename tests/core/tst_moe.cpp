@@ -63,6 +63,12 @@ private slots:
         // 128, a tied 131072 x 6144 embedding) give 315.7 B, 0.54% above the announced "314B"; held to 0.6%.
         QTest::newRow("grok-1") << "grok-1" << 314e9 << 0.006 * 314e9 << 0.0 << 0.0 << false;
         QTest::newRow("kimi-k2") << "kimi-k2" << 1.0e12 << 0.05e12 << 32e9 << 0.5e9 << false;
+        // DeepSeek-V2-Lite (DeepSeek-V2 paper, Appendix B.1): 15.7 B total, 2.4 B activated, truncated as Qwen's
+        // (2.45 B counted the way DeepSeek-V3's 37 B is).
+        QTest::newRow("deepseek-v2-lite") << "deepseek-v2-lite" << 15.7e9 << 0.05e9 << 2.4e9 << 0.1e9 << false;
+        // Llama 4 Scout: the card's 109 B counts the vision encoder (34 layers of width 1408 and its projector,
+        // about 0.9 B), which the language model the plan trains has not: held to 1.5 B below.
+        QTest::newRow("llama4-scout") << "llama4-scout" << 109e9 - 0.9e9 << 0.6e9 << 17e9 << 0.5e9 << true;
     }
     void presetCounts()
     {

@@ -23,6 +23,8 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString doc = QString::fromUtf8(file.readAll());
         QCOMPARE(doc.count(QStringLiteral("<!-- plan-keys:")), 6); // root, model, training, parallel, cluster, run
+        QCOMPARE(doc.count(QStringLiteral("<!-- presets -->")), 1);
+        QVERIFY(io::presetList().contains(QLatin1String("`qwen3-32b` (Qwen3 32B)")));
         const QString generated = io::withGeneratedKeyTables(doc);
         if (generated != doc)
             qWarning("docs/PLAN_FORMAT.md is stale; run build/tests/trainplan_plandoc docs/PLAN_FORMAT.md");

@@ -71,6 +71,26 @@ private slots:
         QCOMPARE(commandOf(script, "python"), QStringLiteral("python t.py --hidden ${H} --l 1"));
     }
 
+    void arrayRedefinedFromItself()
+    {
+        // Megatron-LM's Megatron-FSDP examples: A=("${A[@]}" --more) inside a branch keeps what A held.
+        const QString script = QStringLiteral("A=(--micro-batch-size 1 --bf16)\nU=1\nif [ \"${U}\" = 1 ]; then\n"
+                                              "    A=(\n        \"${A[@]}\"\n        --use-megatron-fsdp\n    )\nfi\n"
+                                              "A+=(--overlap-grad-reduce)\ntorchrun pretrain_gpt.py ${A[@]}\n");
+        QCOMPARE(commandOf(script, "torchrun"),
+                 QStringLiteral("torchrun pretrain_gpt.py --micro-batch-size 1 --bf16 --use-megatron-fsdp --overlap-grad-reduce"));
+    }
+
+    void shellCommandStrings()
+    {
+        // A command string a shell runs (srun ... bash -x -c "$CMD", in a heredoc to sbatch) is read as a script.
+        const QString script = QStringLiteral("ARGS=(--num-layers 61 --bf16)\nCMD=\"cd /m; python /m/pretrain_gpt.py ${ARGS[@]}\"\n"
+                                              "sbatch <<EOF\n#!/bin/bash\nsrun --mpi=pmix -l \\\n    bash -x -c \"${CMD}\" 2>&1 | tee log\nEOF\n");
+        QCOMPARE(commandOf(script, "python"), QStringLiteral("python /m/pretrain_gpt.py --num-layers 61 --bf16"));
+        // Not a shell's -c: bash with a script file runs nothing this reader sees.
+        QCOMPARE(commandOf(QStringLiteral("bash -x run.sh -c x\n"), "python"), QStringLiteral("<none>"));
+    }
+
     void evalOfGatheredStrings()
     {
         // megatron_options="..." and run_cmd="torchrun ... ${megatron_options}" run through eval.
