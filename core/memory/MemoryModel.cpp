@@ -501,8 +501,10 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
     return fb;
 }
 
-/// Terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast for the FP32
-/// update; DeepSpeed's ZeRO-1/2 gathers the updated parameters bucket by bucket.
+/// Terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast to the master
+/// weights' format for the update (none when the master copy is 16-bit too: DeepSpeed's
+/// bf16_master_weights_and_grads keeps "master parameters and gradients in BF16", DeepSpeedExamples
+/// training/bf16_master_weight/README.md); DeepSpeed's ZeRO-1/2 gathers the updated parameters bucket by bucket.
 Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMemory &st,
                          StageMemory::AllocatorDetail &detail)
 {
@@ -510,8 +512,9 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     Terms opt{};
     addDeviceExtras(plan, in, st.stage, opt);
     const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
-    if (!par.offloadOptimizer && in.perParam.gradients < kFp32Bytes)
-        opt[at(OtherTerm::OptimizerWorkspace)] = kFp32Bytes * shardParams;
+    const double master = in.perParam.master > 0 ? in.perParam.master : kFp32Bytes;
+    if (!par.offloadOptimizer && in.perParam.gradients < master)
+        opt[at(OtherTerm::OptimizerWorkspace)] = master * shardParams;
     // torch.optim.AdamW's foreach path takes the square root of every second moment at once
     // (_multi_tensor_adamw: torch._foreach_sqrt(exp_avg_sqs)): an FP32 copy of the shard's parameters until the
     // update; fused multi-tensor kernels and per-parameter loops need none to speak of.

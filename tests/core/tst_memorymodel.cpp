@@ -44,6 +44,7 @@ private slots:
     void frameworksLayOutTheirBuffers();
     void tightWithinTheMargin();
     void cachingAllocatorSimulation();
+    void deepSpeedMasterWeightFormats();
 };
 
 void TestMemoryModel::cachingAllocatorSimulation()
@@ -190,6 +191,42 @@ void TestMemoryModel::frameworksLayOutTheirBuffers()
     const Estimate refused = run(fsdp);
     QVERIFY(!refused.valid);
     QVERIFY(test::hasProblem(refused.problems, "training.framework", "ZeRO stage 3"));
+}
+
+void TestMemoryModel::deepSpeedMasterWeightFormats()
+{
+    // DeepSpeedExamples training/bf16_master_weight (README.md at 45b4b71): a 6.86 B GPT (32 layers of 4,096,
+    // GELU MLP 4x, GPT-2's 50,257 tokens, untied output, train.py) on 4 H100, ZeRO-3, batch 1 of 512 tokens,
+    // activation checkpointing; torch.cuda.memory_allocated and max_memory_allocated in GiB (gather_memory.py
+    // divides by 1024^3). FP32 master weights and moments: 25.74 allocated, 31.38 peak; bf16_master_weights_and_
+    // grads with bf16_optimizer_states: 16.17 and 18.93.
+    Plan plan;
+    plan.model = test::gptModel(32, 4096, 32, 50257, 512);
+    plan.model.tiedEmbeddings = false;
+    plan.cluster = test::presetPlan("llama2-7b", 1, 1, 4, 1, 1, "h100-sxm5-80gb").cluster;
+    plan.cluster.gpusPerNode = 4;
+    plan.parallel.data = 4;
+    plan.parallel.zeroStage = 3;
+    plan.training.precision = Precision::BF16;
+    plan.training.framework = Framework::DeepSpeed;
+    plan.training.recompute = Recompute::Full;
+    plan.training.microBatch = 1;
+    plan.training.globalBatch = 4;
+    constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+    const auto check = [](double predicted, double measured, double tolerance, const char *what) {
+        QVERIFY2(std::abs(predicted / measured - 1) <= tolerance,
+                 qPrintable(QStringLiteral("%1: %2 GiB predicted, %3 measured").arg(QLatin1String(what)).arg(predicted).arg(measured)));
+    };
+    const StageMemory fp32 = run(plan).memory.stages[0];
+    check((fp32.parametersBytes + fp32.gradientsBytes + fp32.optimizerBytes) / GiB, 25.74, 0.03, "FP32 master, states");
+    check(fp32.allocatedBytes / GiB, 31.38, 0.05, "FP32 master, peak");
+    plan.training.masterWeights = MasterFormat::Bf16;
+    plan.training.optimizerMoments = MomentFormat::Bf16;
+    const StageMemory bf16 = run(plan).memory.stages[0];
+    check((bf16.parametersBytes + bf16.gradientsBytes + bf16.optimizerBytes) / GiB, 16.17, 0.03, "BF16 master, states");
+    // The gradients stay BF16 for the update: no FP32 copy of the gradient shard at the step (before: 22.35 GiB).
+    QCOMPARE(bf16.otherTerm(OtherTerm::OptimizerWorkspace), 0.0);
+    check(bf16.allocatedBytes / GiB, 18.93, 0.10, "BF16 master, peak");
 }
 
 void TestMemoryModel::tightWithinTheMargin()

@@ -6,12 +6,14 @@
 // OneFlow, the recipes' JAX rows) are printed and summarised but held to no bound: Trainplan models
 // Megatron-style execution.
 
+#include <QFile>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
 
 #include "io/plan/CatalogJson.h"
+#include "io/plan/PlanJson.h"
 #include "TestMain.h"
 #include "TestSupport.h"
 #include "ValidationRows.h"
@@ -121,6 +123,17 @@ private slots:
     void everyPublishedRunFits();
 };
 
+/// VALIDATION_DUMP=DIR writes each row's plan to DIR/SOURCE-ROWID.json, to look at one with trainplan estimate.
+static void dumpPlan(const validation::Row &row)
+{
+    const QString dir = qEnvironmentVariable("VALIDATION_DUMP");
+    if (dir.isEmpty())
+        return;
+    QFile f(QStringLiteral("%1/%2-%3.json").arg(dir, row.source, row.id.section(' ', 0, 0)));
+    if (f.open(QIODevice::WriteOnly))
+        f.write(io::writePlan(row.plan, io::builtinCatalog()));
+}
+
 void TestValidation::stepTimes()
 {
     QStringList skipped;
@@ -132,6 +145,7 @@ void TestValidation::stepTimes()
     double worst = 0;
     QString report = QStringLiteral("\n%1 %2 %3 %4\n").arg("row", -60).arg("measured s", 11).arg("predicted s", 11).arg("error", 8);
     for (const validation::Row &row : rows) {
+        dumpPlan(row);
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
         if (!e.valid)
             QFAIL(qPrintable(row.source + ' ' + row.id + ": plan invalid: " + problemsOf(e)));
@@ -248,6 +262,7 @@ void TestValidation::pytorchStepTimes()
     std::map<QString, std::vector<double>> bySource;
     QString report = QStringLiteral("\n");
     for (const validation::Row &row : rows) {
+        dumpPlan(row);
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
         if (!e.valid)
             QFAIL(qPrintable(row.source + ' ' + row.id + ": plan invalid: " + problemsOf(e)));
