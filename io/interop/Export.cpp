@@ -306,6 +306,8 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << megatron::flagOf("training.sequence_parallel");
     if (t.flashAttention)
         f << megatron::flagOf("training.flash_attention");
+    else // Megatron-Core's default backend (auto) lets Transformer Engine pick a fused kernel
+        f << QStringLiteral("--attention-backend unfused");
     if (t.fp8Attention && isLowPrecisionMatmul(t.precision))
         f << megatron::flagOf("training.fp8_attention");
     // Megatron-Core's TransformerConfig: cuda_graph_impl local (per layer, cuda_graph_modules the default) or

@@ -136,8 +136,11 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
 
 /// A script that gives the model's shape trains Megatron-LM's defaults where it says nothing: tied
 /// embeddings, biases, LayerNorm, GELU, learned positions, dropout 0.1, FP32, no recomputation, no
-/// sequence parallelism, flash attention or distributed optimizer, no overlapped gradient reduction.
-/// They are weak: a file that says otherwise wins without a conflict.
+/// sequence parallelism or distributed optimizer, no overlapped gradient reduction. Attention is Transformer
+/// Engine's fused or flash kernel: transformer_impl "transformer_engine" and attention_backend auto ("let
+/// transformer engine decide the best backend") are the defaults (megatron/core/transformer/
+/// transformer_config.py at d98e8a6); only --transformer-impl local without --use-flash-attn keeps the
+/// unfused attention. They are weak: a file that says otherwise wins without a conflict.
 void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto has = [&](const char *names) {
@@ -157,7 +160,11 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         {"bf16|fp16|fp8_format", {"training.precision", QStringLiteral("fp32")}},
         {"recompute_granularity|recompute_activations", {"training.recompute", QStringLiteral("none")}},
         {"sequence_parallel", {"training.sequence_parallel", false}},
-        {"use_flash_attn|attention_backend", {"training.flash_attention", false}},
+        {"use_flash_attn|attention_backend",
+         {"training.flash_attention",
+          !std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
+              return l.name == QLatin1String("transformer_impl") && l.value.toString() == QLatin1String("local");
+          })}},
         {"use_distributed_optimizer", {"parallel.zero_stage", 0}},
         {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
     for (const auto &[flags, key] : defaults)
@@ -365,7 +372,13 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
                 value += QLatin1Char(' ') + words[++i].text;
         }
         name.replace('-', '_');
-        if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
+        // A tokenizer file under a directory the script does not set (${DATA_PATH}/utils/nemotron_2_256k.model):
+        // its name is known, and names the vocabulary (tokenizerVocabularySize).
+        if (name == QLatin1String("tokenizer_model") && value.contains(QLatin1Char('$')) &&
+            !value.section(QLatin1Char('/'), -1).contains(QLatin1Char('$'))) {
+            out.notPlanned << name;
+            leaves.push_back({name, QJsonValue(value), line});
+        } else if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
             out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
         else if (value.contains(QLatin1Char('$')))
             out.warnings.push_back({file, line,

@@ -280,10 +280,49 @@ void nemoDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImpo
             {QStringLiteral("model.tied_embeddings"), true, file, 0, QStringLiteral("(NeMo's default)"), true});
 }
 
+/// Megatron-LM's functional-test configurations (tests/functional_tests/test_cases/*/model_config.yaml at
+/// d98e8a6): MODEL_ARGS maps each command-line flag ("--num-layers") to its value, true for a switch given,
+/// false for one left out. Written back as the launch script they stand for, each flag on its YAML line, so
+/// the Megatron reader reads them with their lines. Empty when the file is not one.
+QByteArray megatronModelArgsScript(const QByteArray &bytes)
+{
+    YAML::Node root;
+    try {
+        root = YAML::Load(bytes.toStdString());
+        const YAML::Node args = root.IsMap() ? root["MODEL_ARGS"] : YAML::Node();
+        if (!args || !args.IsMap() || args.size() == 0)
+            return {};
+        QStringList lines{QStringLiteral("ARGS=(")};
+        for (const auto &entry : args) {
+            if (!entry.first.IsScalar() || !entry.second.IsScalar())
+                continue;
+            const QString flag = QString::fromStdString(entry.first.Scalar());
+            if (!flag.startsWith(QLatin1String("--")))
+                return {}; // NeMo 2's MODEL_ARGS (trainer.devices: 8) are recipe keys, not flags
+            const QString value = QString::fromStdString(entry.second.Scalar());
+            if (value == QLatin1String("false") || value == QLatin1String("False"))
+                continue;
+            QString line = flag;
+            if (value != QLatin1String("true") && value != QLatin1String("True"))
+                line += QStringLiteral(" '") + QString(value).replace(QLatin1Char('\''), QLatin1String("'\\''")) + '\'';
+            const int at = entry.first.Mark().line; // 0-based: the line after lines[at - 1]
+            while (lines.size() < at)
+                lines << QString();
+            lines << line;
+        }
+        lines << QStringLiteral(")") << QStringLiteral("python pretrain_gpt.py \"${ARGS[@]}\"");
+        return lines.join(QLatin1Char('\n')).toUtf8();
+    } catch (const YAML::Exception &) {
+        return {};
+    }
+}
+
 } // namespace
 
 FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
+    if (const QByteArray script = megatronModelArgsScript(bytes); !script.isEmpty())
+        return readMegatron(file, script);
     FileImport out;
     out.format = ImportFormat::NeMo;
     std::vector<Leaf> leaves;

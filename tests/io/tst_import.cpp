@@ -227,6 +227,46 @@ private slots:
         // The detoxification fine-tune takes its batch from the fourth argument (bs=$4): asked for, not guessed.
         r = io::importFiles({data("real/megatron-lm/finetune_gpt_distributed-1.3b.sh")}, h100, io::builtinCatalog());
         QVERIFY(!r.ok() && io::importReport(r).contains(QLatin1String("training.global_batch")));
+
+        // Megatron-LM's functional-test configurations (tests/functional_tests/test_cases/*/model_config.yaml):
+        // MODEL_ARGS maps each flag to its value, read as the launch line they stand for, on their own lines.
+        // The 15B release run is Nemotron-4 15B's shape (squared ReLU, 48 heads in 8 groups, untied, the
+        // 256,000-token nemotron_2_256k.model under ${DATA_PATH}); its batch ramps (--step-batch-size-schedule
+        // "0:384 200B:768 400B:1152"), so the global batch is asked for. Parameters: 3.2 + 12.5 B (Parmar et al.
+        // 2024, Table 1).
+        r = io::importFiles({data("real/megatron-lm/gpt3_15b_8t_release.model_config.yaml")}, h100 + QStringList{"cluster.nodes=4"},
+                            io::builtinCatalog());
+        QVERIFY(!r.ok() && io::importReport(r).contains(QLatin1String("training.global_batch")));
+        QCOMPARE(readKey(r, "parallel.tensor")->line, 15);
+        r = io::importFiles({data("real/megatron-lm/gpt3_15b_8t_release.model_config.yaml")},
+                            h100 + QStringList{"cluster.nodes=4", "training.global_batch=384"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.vocab, 256000);
+        QCOMPARE(r.plan->model.mlp, MlpKind::SquaredRelu);
+        QCOMPARE(r.plan->model.kvHeads, 8);
+        QVERIFY(r.plan->training.flashAttention); // Transformer Engine's fused attention, Megatron-Core's default
+        QVERIFY(std::abs(parameters(*r.plan) / 15.7e9 - 1) < 0.01);
+        // A 7B memory-and-speed test: one layer per virtual stage on 4 pipeline stages (8 chunks per rank).
+        r = io::importFiles({data("real/megatron-lm/gpt3_7b_tp1_pp4_memory_speed.model_config.yaml")}, h100 + QStringList{"cluster.nodes=1"},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.pipeline, 4);
+        QCOMPARE(r.plan->parallel.virtualStages, 8);
+        QCOMPARE(r.plan->model.vocab, 131073);
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        // A DeepSeek-style proxy: MLA, 32 experts top 4 from 2 of 4 groups, the first layer dense, EP 4 with
+        // expert tensor 1, one MTP layer.
+        r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed.model_config.yaml")},
+                            h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.attention, AttentionKind::Mla);
+        QCOMPARE(r.plan->model.experts, 32);
+        QCOMPARE(r.plan->model.expertsPerToken, 4);
+        QCOMPARE(r.plan->model.denseLayers, 1);
+        QCOMPARE(r.plan->model.routerGroups, 4);
+        QCOMPARE(r.plan->parallel.expert, 4);
+        QCOMPARE(r.plan->parallel.expertTensor, 1);
+        QCOMPARE(r.plan->model.mtpLayers, 1);
     }
 
     // DeepSpeedExamples' configs at 45b4b71 (tests/data/import/real/deepspeed, SOURCES.md), read by hand, with
