@@ -267,6 +267,25 @@ private slots:
         QCOMPARE(r.plan->parallel.expert, 4);
         QCOMPARE(r.plan->parallel.expertTensor, 1);
         QCOMPARE(r.plan->model.mtpLayers, 1);
+        // Nemotron 3.5 Lightning's hybrid stack (--hybrid-layer-pattern MEMEM*E...: Mamba, MoE and attention
+        // layers, --num-layers 52) and T5's encoder-decoder are refused naming the key, not planned as 52
+        // transformer layers.
+        r = io::importFiles({data("real/megatron-lm/nemotron3_5_lightning_nightly.model_config.yaml")}, h100 + QStringList{"cluster.nodes=8"},
+                            io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.errors.front().text.startsWith(QLatin1String("hybrid_layer_pattern MEMEM*E")) &&
+                     r.errors.front().text.contains(QLatin1String("model.layers")) && r.errors.front().line == 48,
+                 qPrintable(io::importReport(r)));
+        r = io::importFiles({data("real/megatron-lm/t5_release.model_config.yaml")}, h100, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.startsWith(QLatin1String("encoder_num_layers")));
+        // The same in a Hugging Face config (Nemotron-H's hybrid_override_pattern; Qwen3-Next's linear attention).
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1", "model.seq_len=4096", "training.global_batch=64"};
+        for (const char *extra : {R"("hybrid_override_pattern": "M-M-M*-")", R"("layer_types": ["linear_attention", "full_attention"])"}) {
+            const QByteArray config = QByteArray(R"({"model_type": "x", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
+                "vocab_size": 1000, )") + extra + "}";
+            r = io::importContents({{QStringLiteral("config.json"), config}}, sets, io::builtinCatalog());
+            QVERIFY2(!r.ok() && r.errors.front().text.contains(QLatin1String("model.layers")), extra);
+        }
     }
 
     // DeepSpeedExamples' configs at 45b4b71 (tests/data/import/real/deepspeed, SOURCES.md), read by hand, with
