@@ -146,18 +146,21 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     // layers_block_type, Qwen3-Next's linear_attention layer_types): a plan's layers are transformer layers.
     const QJsonObject text = root.value(QLatin1String("text_config")).toObject();
     for (const char *key : {"hybrid_override_pattern", "hybrid_layer_pattern", "layers_block_type", "layer_types"}) {
-        const QJsonValue v = root.contains(QLatin1String(key)) ? root.value(QLatin1String(key)) : text.value(QLatin1String(key));
-        const QString written = v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact))
-                                            : v.toString();
-        const bool other = QLatin1String(key) == QLatin1String("layer_types")
-                               ? written.contains(QLatin1String("linear_attention")) || written.contains(QLatin1String("mamba"))
-                               : !written.isEmpty();
+        const QJsonValue v =
+            root.contains(QLatin1String(key)) ? root.value(QLatin1String(key)) : text.value(QLatin1String(key));
+        const QString written =
+            v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toString();
+        const bool other =
+            QLatin1String(key) == QLatin1String("layer_types")
+                ? written.contains(QLatin1String("linear_attention")) || written.contains(QLatin1String("mamba"))
+                : !written.isEmpty();
         if (!other)
             continue;
-        out.errors.push_back({file, lineOfKey(bytes, QLatin1String(key)),
-                              QStringLiteral("%1: layers other than attention (Mamba, linear attention) are not planned; "
-                                             "model.layers counts transformer layers only")
-                                  .arg(QLatin1String(key))});
+        out.errors.push_back(
+            {file, lineOfKey(bytes, QLatin1String(key)),
+             QStringLiteral("%1: layers other than attention (Mamba, linear attention) are not planned; "
+                            "model.layers counts transformer layers only")
+                 .arg(QLatin1String(key))});
         return true;
     }
     if (root.value(QLatin1String("block_configs")).isArray()) {

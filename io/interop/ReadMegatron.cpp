@@ -390,9 +390,11 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
     }
     // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
     // not attention layers, and --num-layers counts them all.
-    if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
-            return l.name == QLatin1String("hybrid_layer_pattern") || l.name == QLatin1String("hybrid_override_pattern");
-        });
+    if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(),
+                                         [](const Leaf &l) {
+                                             return l.name == QLatin1String("hybrid_layer_pattern") ||
+                                                    l.name == QLatin1String("hybrid_override_pattern");
+                                         });
         hybrid != leaves.end()) {
         out.errors.push_back({file, hybrid->line,
                               QStringLiteral("%1 %2: Mamba layers are not planned; model.layers counts transformer "
