@@ -232,14 +232,27 @@ void resolveShape(Keys &keys, ImportResult &result)
     if (const auto it = keys.find(QStringLiteral("derived.shared_expert_width")); it != keys.end()) {
         const double width = numberOf(keys, "model.expert_ffn_hidden", numberOf(keys, "model.ffn_hidden", 0));
         const double total = it->second.value.toDouble();
-        if (width > 0 && total > 0 && std::fmod(total, width) == 0)
+        if (width > 0 && total > 0 && std::fmod(total, width) == 0) {
             deriveKey(keys, "model.shared_experts", total / width, it->second, QStringLiteral(" / expert width"));
-        else
+        } else if (width > 0 && total > 0) {
+            // The plan's shared experts have the routed experts' width: the nearest count, said.
+            const double count = std::max(1.0, std::round(total / width));
+            deriveKey(keys, "model.shared_experts", count, it->second, QStringLiteral(" / expert width, rounded"));
+            result.warnings.push_back({it->second.file, it->second.line,
+                                       QStringLiteral("%1 %2: planned as %3 shared experts of the routed width %4 "
+                                                      "(%5 wide in all)")
+                                           .arg(it->second.source)
+                                           .arg(total)
+                                           .arg(count)
+                                           .arg(width)
+                                           .arg(count * width)});
+        } else {
             result.warnings.push_back(
                 {it->second.file, it->second.line,
-                 QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) that divides it")
+                 QStringLiteral("%1 %2: needs an expert width (moe_ffn_hidden_size) to count the shared experts")
                      .arg(it->second.source)
                      .arg(total)});
+        }
         keys.erase(it);
     }
     if (const auto it = keys.find(QStringLiteral("derived.tokenizer_vocab")); it != keys.end()) {

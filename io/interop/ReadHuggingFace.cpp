@@ -219,9 +219,9 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
          name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
     if (out.keys.back().value.toString().isEmpty())
         out.keys.pop_back();
-    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",   "qwen3",
-                                   "qwen3_moe", "qwen2_moe",   "deepseek_v3", "gpt_oss", "gemma2",
-                                   "gemma3",    "gemma3_text", "phi3",        "gpt2"};
+    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",      "qwen3",  "qwen3_moe",
+                                   "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",     "gemma3", "gemma3_text",
+                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
@@ -230,6 +230,36 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         out.warnings.push_back(
             {file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
              QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+}
+
+/// Llama 4 (transformers' Llama4TextConfig): intermediate_size is each expert's width and the shared
+/// expert's (Llama4TextMoe: shared_expert = Llama4TextMLP(config)), intermediate_size_mlp the dense layers',
+/// and every interleave_moe_layer_step-th layer is MoE (moe_layers = range(step - 1, layers, step)). True when
+/// the leaf is one of these and was read.
+bool llama4Leaf(const QString &file, const QJsonObject &root, const Leaf &leaf, FileImport &out)
+{
+    if (!root.value(QLatin1String("model_type")).toString().startsWith(QLatin1String("llama4")) ||
+        root.value(QLatin1String("num_local_experts")).toDouble() <= 0)
+        return false;
+    if (leaf.name == QLatin1String("intermediate_size")) {
+        out.keys.push_back(
+            {QStringLiteral("model.expert_ffn_hidden"), asInteger(leaf.value), file, leaf.line, leaf.name});
+        out.keys.push_back({QStringLiteral("model.shared_experts"), 1, file, leaf.line,
+                            QStringLiteral("Llama 4's shared expert (Llama4TextMoe)")});
+        if (!root.contains(QLatin1String("intermediate_size_mlp")))
+            out.keys.push_back({QStringLiteral("model.ffn_hidden"), asInteger(leaf.value), file, leaf.line, leaf.name});
+        return true;
+    }
+    if (leaf.name == QLatin1String("intermediate_size_mlp")) {
+        out.keys.push_back({QStringLiteral("model.ffn_hidden"), asInteger(leaf.value), file, leaf.line, leaf.name});
+        return true;
+    }
+    if (leaf.name == QLatin1String("interleave_moe_layer_step")) {
+        out.keys.push_back(
+            {QStringLiteral("model.moe_layer_interval"), asInteger(leaf.value), file, leaf.line, leaf.name});
+        return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -253,8 +283,16 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     jsonLeaves(root, QString(), bytes, leaves);
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
+        if (llama4Leaf(file, root, leaf, out))
+            continue;
         if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (leaf.name == QLatin1String("shared_expert_intermediate_size")) {
+            // Qwen2-MoE's shared expert: one MLP of this width (transformers' Qwen2MoeSparseMoeBlock), i.e. as
+            // many shared experts of the routed width as it is wider.
+            if (leaf.value.toDouble() > 0)
+                out.keys.push_back(
+                    {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
         } else if (leaf.name == QLatin1String("q_lora_rank") || leaf.name == QLatin1String("kv_lora_rank")) {
             if (!leaf.value.isNull()) {
                 planned.push_back(leaf);

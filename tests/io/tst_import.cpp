@@ -489,6 +489,38 @@ private slots:
         // Layers of different shapes (Llama-3.3-Nemotron-Super's block_configs) are refused naming the key.
         r = io::importContents({{"config.json", config(R"("block_configs": [{"ffn": {"ffn_mult": 2.0}}])")}}, sets, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.startsWith(QStringLiteral("block_configs")));
+        // Qwen2-MoE's shared expert is one MLP of shared_expert_intermediate_size: Qwen1.5-MoE-A2.7B's config.json
+        // (60 experts of 1408, top 4, one shared of 5632) is 14.3 B parameters (Qwen team, "Qwen1.5-MoE: Matching
+        // 7B Model Performance with 1/3 Activated Parameters", 2024); without the shared expert it was 13.5 B.
+        const QByteArray qwenMoe = R"({"architectures": ["Qwen2MoeForCausalLM"], "model_type": "qwen2_moe", "hidden_size": 2048,
+            "intermediate_size": 5632, "num_attention_heads": 16, "num_hidden_layers": 24, "num_key_value_heads": 16,
+            "hidden_act": "silu", "vocab_size": 151936, "tie_word_embeddings": false, "decoder_sparse_step": 1,
+            "moe_intermediate_size": 1408, "num_experts": 60, "num_experts_per_tok": 4, "shared_expert_intermediate_size": %1})";
+        r = io::importContents({{"config.json", QString::fromUtf8(qwenMoe).arg(5632).toUtf8()}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.sharedExperts, 4);
+        QVERIFY(std::abs(parameters(*r.plan) / 14.3e9 - 1) < 0.005);
+        // A width that is not a multiple of the routed one: the nearest count, said.
+        r = io::importContents({{"config.json", QString::fromUtf8(qwenMoe).arg(5000).toUtf8()}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.sharedExperts, 4);
+        QVERIFY(warned(r, "planned as 4 shared experts", 4));
+        // Llama 4's text_config (meta-llama/Llama-4-Maverick-17B-128E, -Scout-17B-16E config.json): intermediate_size
+        // is each expert's width and the shared expert's, intermediate_size_mlp the dense layers', every
+        // interleave_moe_layer_step-th layer MoE. The catalog's presets count the same: 400.7 B and 107.8 B (the
+        // language models of "400B" and "109B" with the vision encoder); before, Maverick came out at 778 B.
+        const QByteArray llama4 = R"({"architectures": ["Llama4ForConditionalGeneration"], "model_type": "llama4",
+            "text_config": {"model_type": "llama4_text", "hidden_size": 5120, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+            "num_attention_heads": 40, "num_key_value_heads": 8, "head_dim": 128, "num_hidden_layers": 48, "num_local_experts": %1,
+            "num_experts_per_tok": 1, "interleave_moe_layer_step": %2, "vocab_size": 202048, "hidden_act": "silu",
+            "tie_word_embeddings": false}})";
+        for (const auto &[experts, step, preset] : {std::tuple{128, 2, "llama4-maverick"}, std::tuple{16, 1, "llama4-scout"}}) {
+            r = io::importContents({{"config.json", QString::fromUtf8(llama4).arg(experts).arg(step).toUtf8()}}, sets, io::builtinCatalog());
+            QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+            QCOMPARE(parameters(*r.plan), totalParameters(*io::builtinCatalog().model(preset)));
+            QCOMPARE(r.plan->model.moeLayerInterval, std::int64_t(step));
+            QCOMPARE(r.plan->model.sharedExperts, 1);
+        }
         // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
