@@ -163,6 +163,17 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
                  .arg(QLatin1String(key))});
         return true;
     }
+    // A state-space mixer's own keys (mamba_d_state, mamba_n_heads, ssm_state_size: Jamba, Zamba, Falcon-H1,
+    // Granite 4, Nemotron-H) say the same without a layer pattern.
+    for (const QJsonObject *config : {&root, &text})
+        for (auto it = config->begin(); it != config->end(); ++it)
+            if (it.key().startsWith(QLatin1String("mamba_")) || it.key() == QLatin1String("ssm_state_size")) {
+                out.errors.push_back({file, lineOfKey(bytes, it.key()),
+                                      QStringLiteral("%1: Mamba (state-space) layers are not planned; model.layers "
+                                                     "counts transformer layers only")
+                                          .arg(it.key())});
+                return true;
+            }
     if (root.value(QLatin1String("block_configs")).isArray()) {
         out.errors.push_back(
             {file, lineOfKey(bytes, QStringLiteral("block_configs")),
