@@ -230,9 +230,9 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
          name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
     if (out.keys.back().value.toString().isEmpty())
         out.keys.pop_back();
-    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",      "qwen3",  "qwen3_moe",
-                                   "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",     "gemma3", "gemma3_text",
-                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2"};
+    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",       "qwen3",  "qwen3_moe",
+                                   "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",      "gemma3", "gemma3_text",
+                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
@@ -273,6 +273,39 @@ bool llama4Leaf(const QString &file, const QJsonObject &root, const Leaf &leaf, 
     return false;
 }
 
+/// Falcon (transformers' FalconConfig; the RW model before it): `bias` is every linear layer's bias, `alibi`
+/// the positions (rotary without it); with
+/// new_decoder_architecture the keys and values have num_kv_heads heads, else multi_query gives them one
+/// (FalconAttention: num_kv_heads = 1 if multi_query). True when the leaf is one of these and was read.
+bool falconLeaf(const QString &file, const QJsonObject &root, const Leaf &leaf, FileImport &out)
+{
+    static const QStringList types{"falcon", "RefinedWeb", "RefinedWebModel"};
+    if (!types.contains(root.value(QLatin1String("model_type")).toString()))
+        return false;
+    const bool newArchitecture = root.value(QLatin1String("new_decoder_architecture")).toBool(false);
+    if (leaf.name == QLatin1String("bias")) {
+        out.keys.push_back({QStringLiteral("model.linear_bias"), leaf.value.toBool(), file, leaf.line, leaf.name});
+        return true;
+    }
+    if (leaf.name == QLatin1String("alibi")) { // rotary positions unless ALiBi (FalconModel)
+        out.keys.push_back({QStringLiteral("model.position_embedding"),
+                            leaf.value.toBool() ? QStringLiteral("alibi") : QStringLiteral("rotary"), file, leaf.line,
+                            leaf.name});
+        return true;
+    }
+    if (leaf.name == QLatin1String("multi_query")) {
+        if (leaf.value.toBool() && !newArchitecture)
+            out.keys.push_back({QStringLiteral("model.kv_heads"), 1, file, leaf.line, leaf.name});
+        return true;
+    }
+    if (leaf.name == QLatin1String("num_kv_heads")) {
+        if (newArchitecture)
+            out.keys.push_back({QStringLiteral("model.kv_heads"), asInteger(leaf.value), file, leaf.line, leaf.name});
+        return true;
+    }
+    return leaf.name == QLatin1String("new_decoder_architecture");
+}
+
 } // namespace
 
 FileImport readHuggingFace(const QString &file, const QByteArray &written)
@@ -294,7 +327,7 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     jsonLeaves(root, QString(), bytes, leaves);
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
-        if (llama4Leaf(file, root, leaf, out))
+        if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out))
             continue;
         if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});

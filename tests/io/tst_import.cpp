@@ -522,6 +522,19 @@ private slots:
             QCOMPARE(r.plan->model.moeLayerInterval, std::int64_t(step));
             QCOMPARE(r.plan->model.sharedExperts, 1);
         }
+        // Falcon 7B's config.json (tiiuae/falcon-7b): multi_query is one key/value head, bias false removes every
+        // linear bias, alibi false means rotary positions. By hand: 32 layers of fused QKV 4544 x (4544 + 2 x 64),
+        // dense 4544^2, MLP 2 x 4544 x 18176 and two LayerNorms (Falcon's parallel block has one: 290,816 of
+        // difference), the tied 65,024 x 4544 embedding and the final LayerNorm: 6,922,011,520 (before: 8.24 B).
+        const QByteArray falcon = R"({"alibi": false, "architectures": ["FalconForCausalLM"], "bias": false, "hidden_size": 4544,
+            "model_type": "falcon", "multi_query": true, "n_head": 71, "n_layer": 32, "parallel_attn": true, "vocab_size": 65024})";
+        r = io::importContents({{"config.json", falcon}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.kvHeads, 1);
+        QVERIFY(!r.plan->model.linearBias);
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
+        const double layer = 4544.0 * (4544 + 2 * 64) + 4544.0 * 4544 + 2 * 4544.0 * 18176 + 2 * 2 * 4544.0;
+        QCOMPARE(parameters(*r.plan), 32 * layer + 65024.0 * 4544 + 2 * 4544.0);
         // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
