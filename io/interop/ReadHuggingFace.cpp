@@ -71,7 +71,8 @@ const std::map<QString, Rule> &huggingFaceRules()
                               {"gelu_pytorch_tanh", "swiglu"},
                               {"relu2", "relu2"}})}},
         {"hidden_activation", {"model.mlp", oneOf({{"gelu_pytorch_tanh", "swiglu"}, {"silu", "swiglu"}})}},
-        {"activation_function", {"model.mlp", oneOf({{"gelu_new", "gelu"}, {"gelu", "gelu"}})}},
+        {"activation_function",
+         {"model.mlp", oneOf({{"gelu_new", "gelu"}, {"gelu", "gelu"}, {"gelu_pytorch_tanh", "gelu"}})}},
         {"rms_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rmsnorm")); }}},
         {"layer_norm_eps", {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
         {"layer_norm_epsilon",
@@ -274,9 +275,9 @@ bool llama4Leaf(const QString &file, const QJsonObject &root, const Leaf &leaf, 
 }
 
 /// Falcon (transformers' FalconConfig; the RW model before it): `bias` is every linear layer's bias, `alibi`
-/// the positions (rotary without it); with
-/// new_decoder_architecture the keys and values have num_kv_heads heads, else multi_query gives them one
-/// (FalconAttention: num_kv_heads = 1 if multi_query). True when the leaf is one of these and was read.
+/// the positions (rotary without it); with new_decoder_architecture the keys and values have num_kv_heads
+/// heads (else multi_query gives them one, read for every model type). True when the leaf is one of these and
+/// was read.
 bool falconLeaf(const QString &file, const QJsonObject &root, const Leaf &leaf, FileImport &out)
 {
     static const QStringList types{"falcon", "RefinedWeb", "RefinedWebModel"};
@@ -291,11 +292,6 @@ bool falconLeaf(const QString &file, const QJsonObject &root, const Leaf &leaf, 
         out.keys.push_back({QStringLiteral("model.position_embedding"),
                             leaf.value.toBool() ? QStringLiteral("alibi") : QStringLiteral("rotary"), file, leaf.line,
                             leaf.name});
-        return true;
-    }
-    if (leaf.name == QLatin1String("multi_query")) {
-        if (leaf.value.toBool() && !newArchitecture)
-            out.keys.push_back({QStringLiteral("model.kv_heads"), 1, file, leaf.line, leaf.name});
         return true;
     }
     if (leaf.name == QLatin1String("num_kv_heads")) {
@@ -329,6 +325,14 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     for (const Leaf &leaf : leaves) {
         if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out))
             continue;
+        // Multi-query attention, one key/value head (Falcon's FalconAttention, StarCoder's GPTBigCodeAttention),
+        // unless the config counts its key/value heads.
+        if (leaf.name == QLatin1String("multi_query")) {
+            if (leaf.value.toBool() && !root.contains(QLatin1String("num_key_value_heads")) &&
+                !root.value(QLatin1String("new_decoder_architecture")).toBool(false))
+                out.keys.push_back({QStringLiteral("model.kv_heads"), 1, file, leaf.line, leaf.name});
+            continue;
+        }
         if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
         } else if (leaf.name == QLatin1String("shared_expert_intermediate_size")) {

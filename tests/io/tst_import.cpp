@@ -535,6 +535,16 @@ private slots:
         QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
         const double layer = 4544.0 * (4544 + 2 * 64) + 4544.0 * 4544 + 2 * 4544.0 * 18176 + 2 * 2 * 4544.0;
         QCOMPARE(parameters(*r.plan), 32 * layer + 65024.0 * 4544 + 2 * 4544.0);
+        // StarCoder's config.json (bigcode/starcoder): multi_query for GPTBigCode too; 15.5 B (Li et al. 2023,
+        // "StarCoder: may the source be with you!", abstract).
+        const QByteArray starcoder = R"({"activation_function": "gelu_pytorch_tanh", "architectures": ["GPTBigCodeForCausalLM"],
+            "model_type": "gpt_bigcode", "multi_query": true, "n_embd": 6144, "n_head": 48, "n_inner": 24576, "n_layer": 40,
+            "n_positions": 8192, "vocab_size": 49152})";
+        r = io::importContents({{"config.json", starcoder}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.kvHeads, 1);
+        QCOMPARE(r.plan->model.mlp, MlpKind::Gelu);
+        QVERIFY(std::abs(parameters(*r.plan) / 15.5e9 - 1) < 0.005);
         // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
