@@ -164,6 +164,15 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
                  .arg(QLatin1String(key))});
         return true;
     }
+    // Models without attention layers at all, by their model_type.
+    static const QStringList recurrent{"mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv7", "recurrent_gemma", "xlstm"};
+    if (const QString type = root.value(QLatin1String("model_type")).toString(); recurrent.contains(type)) {
+        out.errors.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
+                              QStringLiteral("model_type \"%1\": recurrent or state-space layers are not planned; "
+                                             "model.layers counts transformer layers only")
+                                  .arg(type)});
+        return true;
+    }
     // A state-space mixer's own keys (mamba_d_state, mamba_n_heads, ssm_state_size: Jamba, Zamba, Falcon-H1,
     // Granite 4, Nemotron-H) say the same without a layer pattern.
     for (const QJsonObject *config : {&root, &text})

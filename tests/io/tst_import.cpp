@@ -281,8 +281,8 @@ private slots:
         // The same in a Hugging Face config (Nemotron-H's hybrid_override_pattern; Qwen3-Next's linear attention).
         const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1", "model.seq_len=4096", "training.global_batch=64"};
         for (const char *extra : {R"("hybrid_override_pattern": "M-M-M*-")", R"("layer_types": ["linear_attention", "full_attention"])",
-                                  R"("mamba_d_ssm": 1536, "mamba_d_state": 256)"}) {
-            const QByteArray config = QByteArray(R"({"model_type": "x", "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
+                                  R"("mamba_d_ssm": 1536, "mamba_d_state": 256)", R"("model_type": "mamba2")"}) {
+            const QByteArray config = QByteArray(R"({"hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
                 "vocab_size": 1000, )") + extra + "}";
             r = io::importContents({{QStringLiteral("config.json"), config}}, sets, io::builtinCatalog());
             QVERIFY2(!r.ok() && r.errors.front().text.contains(QLatin1String("model.layers")), extra);
