@@ -79,6 +79,11 @@ const std::map<QString, Rule> &huggingFaceRules()
          {"model.norm", [](const QJsonValue &) { return QJsonValue(QStringLiteral("layernorm")); }}},
         {"rope_theta",
          {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
+        // GPT-NeoX (Pythia) and GPT-J name their rotary embedding's base and share differently.
+        {"rotary_emb_base",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
+        {"rotary_dim",
+         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
         {"n_positions",
          {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
         {"attention_bias", {"model.linear_bias", asBool}},

@@ -545,6 +545,17 @@ private slots:
         QCOMPARE(r.plan->model.kvHeads, 1);
         QCOMPARE(r.plan->model.mlp, MlpKind::Gelu);
         QVERIFY(std::abs(parameters(*r.plan) / 15.5e9 - 1) < 0.005);
+        // GPT-NeoX-20B's config.json (EleutherAI/gpt-neox-20b): rotary positions named rotary_emb_base. Black et al.
+        // 2022 ("GPT-NeoX-20B: An Open-Source Autoregressive Language Model", Sec. 2) give 20,554,567,680
+        // parameters; with a learned position table it was 12.6 M more.
+        const QByteArray neox = R"({"architectures": ["GPTNeoXForCausalLM"], "hidden_act": "gelu", "hidden_size": 6144,
+            "intermediate_size": 24576, "layer_norm_eps": 1e-05, "max_position_embeddings": 2048, "model_type": "gpt_neox",
+            "num_attention_heads": 64, "num_hidden_layers": 44, "rotary_emb_base": 10000, "rotary_pct": 0.25,
+            "tie_word_embeddings": false, "use_parallel_residual": true, "vocab_size": 50432})";
+        r = io::importContents({{"config.json", neox}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
+        QCOMPARE(parameters(*r.plan), 20554567680.0);
         // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
