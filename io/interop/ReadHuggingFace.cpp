@@ -236,6 +236,10 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
         out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file,
                             lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type")});
+    // BLOOM's positions are ALiBi (BloomModel: build_alibi_tensor), which its config does not say.
+    if (root.value(QStringLiteral("model_type")).toString() == QLatin1String("bloom"))
+        out.keys.push_back({QStringLiteral("model.position_embedding"), QStringLiteral("alibi"), file,
+                            lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type bloom")});
     const QString arch = root.value(QStringLiteral("architectures")).toArray().first().toString();
     const QString name = root.value(QStringLiteral("_name_or_path")).toString();
     out.keys.push_back(
@@ -247,7 +251,7 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         out.keys.pop_back();
     static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",       "qwen3",  "qwen3_moe",
                                    "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",      "gemma3", "gemma3_text",
-                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon"};
+                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon",      "bloom"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),

@@ -556,6 +556,16 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
         QCOMPARE(parameters(*r.plan), 20554567680.0);
+        // BLOOM's config.json (bigscience/bloom) does not say ALiBi; BloomModel builds it. 176,247,271,424
+        // parameters (the model card), of which 28,672 are the embedding LayerNorm no plan key holds.
+        const QByteArray bloom = R"({"architectures": ["BloomForCausalLM"], "hidden_size": 14336, "layer_norm_epsilon": 1e-05,
+            "model_type": "bloom", "n_head": 112, "n_layer": 70, "vocab_size": 250880})";
+        r = io::importContents({{"config.json", bloom}}, QStringList{"cluster.device=h100-sxm5-80gb", "cluster.nodes=48", "model.seq_len=2048",
+                                                                    "training.global_batch=2304"},
+                               io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Alibi);
+        QCOMPARE(parameters(*r.plan) + 2 * 14336.0, 176247271424.0);
         // A multimodal config (Llama 4, Gemma 3) nests the language model in text_config.
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
