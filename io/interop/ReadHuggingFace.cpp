@@ -251,7 +251,7 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         out.keys.pop_back();
     static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",       "qwen3",  "qwen3_moe",
                                    "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",      "gemma3", "gemma3_text",
-                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon",      "bloom"};
+                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon",      "bloom",  "gemma"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
@@ -343,6 +343,13 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     for (const Leaf &leaf : leaves) {
         if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out))
             continue;
+        // Gemma's MLP is gated whatever its activation (GemmaMLP: gate_proj, up_proj, down_proj; Gemma 1 says
+        // hidden_act "gelu"): planned as a gated MLP, the same shapes and FLOPs (the warning below).
+        if ((leaf.name == QLatin1String("hidden_act") || leaf.name == QLatin1String("hidden_activation")) &&
+            root.value(QLatin1String("model_type")).toString().startsWith(QLatin1String("gemma"))) {
+            out.keys.push_back({QStringLiteral("model.mlp"), QStringLiteral("swiglu"), file, leaf.line, leaf.name});
+            continue;
+        }
         // Multi-query attention, one key/value head (Falcon's FalconAttention, StarCoder's GPTBigCodeAttention),
         // unless the config counts its key/value heads.
         if (leaf.name == QLatin1String("multi_query")) {

@@ -556,6 +556,16 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
         QCOMPARE(parameters(*r.plan), 20554567680.0);
+        // Gemma 7B's config.json (google/gemma-7b) says hidden_act "gelu" for its gated MLP (GemmaMLP): 8.54 B
+        // (Gemma Team 2024, "Gemma: Open Models Based on Gemini Research and Technology", Table 2: 7,751,248,896
+        // non-embedding and 786,432,000 embedding parameters); as a plain GELU MLP it was 6.42 B.
+        const QByteArray gemma = R"({"architectures": ["GemmaForCausalLM"], "head_dim": 256, "hidden_act": "gelu", "hidden_size": 3072,
+            "intermediate_size": 24576, "model_type": "gemma", "num_attention_heads": 16, "num_hidden_layers": 28,
+            "num_key_value_heads": 16, "rms_norm_eps": 1e-06, "rope_theta": 10000.0, "vocab_size": 256000})";
+        r = io::importContents({{"config.json", gemma}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu);
+        QVERIFY(std::abs(parameters(*r.plan) / (7751248896.0 + 786432000.0) - 1) < 1e-4);
         // BLOOM's config.json (bigscience/bloom) does not say ALiBi; BloomModel builds it. 176,247,271,424
         // parameters (the model card), of which 28,672 are the embedding LayerNorm no plan key holds.
         const QByteArray bloom = R"({"architectures": ["BloomForCausalLM"], "hidden_size": 14336, "layer_norm_epsilon": 1e-05,
