@@ -249,9 +249,10 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
          name.isEmpty() ? QStringLiteral("architectures") : QStringLiteral("_name_or_path")});
     if (out.keys.back().value.toString().isEmpty())
         out.keys.pop_back();
-    static const QStringList known{"llama",     "mistral",     "mixtral",     "qwen2",       "qwen3",  "qwen3_moe",
-                                   "qwen2_moe", "deepseek_v3", "gpt_oss",     "gemma2",      "gemma3", "gemma3_text",
-                                   "phi3",      "gpt2",        "llama4_text", "deepseek_v2", "falcon",      "bloom",  "gemma"};
+    static const QStringList known{"llama",       "mistral",     "mixtral",     "qwen2",   "qwen3",
+                                   "qwen3_moe",   "qwen2_moe",   "deepseek_v3", "gpt_oss", "gemma2",
+                                   "gemma3",      "gemma3_text", "phi3",        "gpt2",    "llama4_text",
+                                   "deepseek_v2", "falcon",      "bloom",       "gemma"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
