@@ -84,8 +84,6 @@ const std::map<QString, Rule> &huggingFaceRules()
          {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
         {"rotary_dim",
          {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
-        {"n_positions",
-         {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("learned")); }}},
         {"attention_bias", {"model.linear_bias", asBool}},
         {"mlp_bias", {"model.linear_bias", asBool}},
         {"num_local_experts", {"model.experts", asInteger}},
@@ -115,7 +113,8 @@ bool ignoredHuggingFace(const QString &name)
 {
     static const QRegularExpression ignored(QStringLiteral(
         "^(architectures|model_type|torch_dtype|dtype|transformers_version|bos_token_id|eos_token_id|pad_token_id|"
-        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|sliding_window|use_"
+        "initializer_range|use_cache|rope_scaling.*|rope_parameters.*|max_position_embeddings|n_positions|n_ctx|"
+        "sliding_window|use_"
         "sliding_window|"
         "max_window_layers|pretraining_tp|_name_or_path|auto_map.*|quantization_config.*|layer_types|router_aux_loss_"
         "coef|"
@@ -343,6 +342,10 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
         if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out))
+            continue;
+        // null is the config class's default (GPT-J's n_inner: 4 x n_embd), the plan format's own for these keys.
+        if (leaf.value.isNull() && leaf.name != QLatin1String("q_lora_rank") &&
+            leaf.name != QLatin1String("kv_lora_rank"))
             continue;
         // Gemma's MLP is gated whatever its activation (GemmaMLP: gate_proj, up_proj, down_proj; Gemma 1 says
         // hidden_act "gelu"): planned as a gated MLP, the same shapes and FLOPs (the warning below).

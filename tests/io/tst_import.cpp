@@ -556,6 +556,17 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
         QCOMPARE(parameters(*r.plan), 20554567680.0);
+        // GPT-J-6B's config.json (EleutherAI/gpt-j-6b): n_inner null is the class default, 4 x n_embd, and
+        // n_positions is a length, not a learned table (its positions are rotary, rotary_dim 64): 6.05 B (the model
+        // card: 6,053,381,344). Both were errors before.
+        const QByteArray gptj = R"({"activation_function": "gelu_new", "architectures": ["GPTJForCausalLM"], "model_type": "gptj",
+            "n_embd": 4096, "n_head": 16, "n_inner": null, "n_layer": 28, "n_positions": 2048, "rotary_dim": 64,
+            "tie_word_embeddings": false, "vocab_size": 50400})";
+        r = io::importContents({{"config.json", gptj}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.ffnHidden, 4 * 4096);
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
+        QVERIFY(std::abs(parameters(*r.plan) / 6053381344.0 - 1) < 0.001);
         // Gemma 7B's config.json (google/gemma-7b) says hidden_act "gelu" for its gated MLP (GemmaMLP): 8.54 B
         // (Gemma Team 2024, "Gemma: Open Models Based on Gemini Research and Technology", Table 2: 7,751,248,896
         // non-embedding and 786,432,000 embedding parameters); as a plain GELU MLP it was 6.42 B.
