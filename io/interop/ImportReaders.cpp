@@ -251,6 +251,13 @@ void addTableRules(std::map<QString, Rule> &rules, std::span<const KeyName> tabl
     }
 }
 
+void refuseLayers(const QString &file, int line, const QString &what, FileImport &out)
+{
+    out.errors.push_back(
+        {file, line, QStringLiteral("%1 are not planned; model.layers counts the layers of a decoder-only transformer")
+                         .arg(what)});
+}
+
 QString shortText(const QString &text)
 {
     return text.size() <= 80 ? text : text.left(77) + QStringLiteral("...");

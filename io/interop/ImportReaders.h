@@ -55,6 +55,11 @@ std::vector<Leaf>::const_iterator findLeafEnding(const std::vector<Leaf> &leaves
 
 /// A value as a message quotes it: at most 80 characters (a value of a megabyte never floods the terminal).
 QString shortText(const QString &text);
+
+/// The error for a model whose layers are not all transformer layers (Mamba, linear attention, an
+/// encoder-decoder): `what` says which ("hybrid_layer_pattern M-M*-: Mamba layers"); a plan's model.layers
+/// cannot hold them, so the import refuses it rather than plan them as attention layers.
+void refuseLayers(const QString &file, int line, const QString &what, FileImport &out);
 /// A leaf's value as a message quotes it (a list as JSON, "[0,0,1]").
 QString leafText(const QJsonValue &v);
 

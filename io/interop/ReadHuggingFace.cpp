@@ -161,20 +161,16 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
                 : !written.isEmpty();
         if (!other)
             continue;
-        out.errors.push_back(
-            {file, lineOfKey(bytes, QLatin1String(key)),
-             QStringLiteral("%1: layers other than attention (Mamba, linear attention) are not planned; "
-                            "model.layers counts transformer layers only")
-                 .arg(QLatin1String(key))});
+        refuseLayers(file, lineOfKey(bytes, QLatin1String(key)),
+                     QLatin1String(key) + QStringLiteral(": layers other than attention (Mamba, linear attention)"),
+                     out);
         return true;
     }
     // Models without attention layers at all, by their model_type.
     static const QStringList recurrent{"mamba", "mamba2", "falcon_mamba", "rwkv", "rwkv7", "recurrent_gemma", "xlstm"};
     if (const QString type = root.value(QLatin1String("model_type")).toString(); recurrent.contains(type)) {
-        out.errors.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
-                              QStringLiteral("model_type \"%1\": recurrent or state-space layers are not planned; "
-                                             "model.layers counts transformer layers only")
-                                  .arg(type)});
+        refuseLayers(file, lineOfKey(bytes, QStringLiteral("model_type")),
+                     QStringLiteral("model_type \"%1\": recurrent or state-space layers").arg(type), out);
         return true;
     }
     // A state-space mixer's own keys (mamba_d_state, mamba_n_heads, ssm_state_size: Jamba, Zamba, Falcon-H1,
@@ -182,10 +178,8 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     for (const QJsonObject *config : {&root, &text})
         for (auto it = config->begin(); it != config->end(); ++it)
             if (it.key().startsWith(QLatin1String("mamba_")) || it.key() == QLatin1String("ssm_state_size")) {
-                out.errors.push_back({file, lineOfKey(bytes, it.key()),
-                                      QStringLiteral("%1: Mamba (state-space) layers are not planned; model.layers "
-                                                     "counts transformer layers only")
-                                          .arg(it.key())});
+                refuseLayers(file, lineOfKey(bytes, it.key()),
+                             it.key() + QStringLiteral(": Mamba (state-space) layers"), out);
                 return true;
             }
     if (root.value(QLatin1String("block_configs")).isArray()) {

@@ -396,22 +396,19 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
                                                     l.name == QLatin1String("hybrid_override_pattern");
                                          });
         hybrid != leaves.end()) {
-        out.errors.push_back({file, hybrid->line,
-                              QStringLiteral("%1 %2: Mamba layers are not planned; model.layers counts transformer "
-                                             "layers only")
-                                  .arg(hybrid->name, shortText(hybrid->value.toString()))});
+        refuseLayers(file, hybrid->line,
+                     QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
         return out;
     }
     // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
     if (const auto encoder = std::find_if(leaves.begin(), leaves.end(),
                                           [](const Leaf &l) { return l.name == QLatin1String("encoder_num_layers"); });
         encoder != leaves.end()) {
-        out.errors.push_back({file, encoder->line,
-                              QStringLiteral("encoder_num_layers: encoder-decoder models (T5) are not planned; "
-                                             "model.layers counts the layers of a decoder-only transformer")});
+        refuseLayers(file, encoder->line, QStringLiteral("encoder_num_layers: encoder-decoder models (T5)"), out);
         return out;
     }
-    mapLeaves(file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
+    mapLeaves(
+        file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     megatronOffloadFraction(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);

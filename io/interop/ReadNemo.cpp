@@ -145,17 +145,9 @@ void nemoOptimizerAndTokenizer(const QString &file, const std::vector<Leaf> &lea
     }
 }
 
-/// The recipe's leaves; false (with the error in `out`) when it is not YAML this reader can walk.
-bool nemoLeaves(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+/// The recipe's leaves; false (with the error in `out`) when it is not a tree this reader can walk.
+bool nemoLeaves(const QString &file, const YAML::Node &root, std::vector<Leaf> &leaves, FileImport &out)
 {
-    YAML::Node root;
-    try {
-        root = YAML::Load(bytes.toStdString());
-    } catch (const YAML::Exception &e) {
-        out.errors.push_back(
-            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
-        return false;
-    }
     YamlWalk walk;
     try {
         yamlLeaves(root, QString(), leaves, walk);
@@ -284,11 +276,9 @@ void nemoDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImpo
 /// d98e8a6): MODEL_ARGS maps each command-line flag ("--num-layers") to its value, true for a switch given,
 /// false for one left out. Written back as the launch script they stand for, each flag on its YAML line, so
 /// the Megatron reader reads them with their lines. Empty when the file is not one.
-QByteArray megatronModelArgsScript(const QByteArray &bytes)
+QByteArray megatronModelArgsScript(const YAML::Node &root)
 {
-    YAML::Node root;
     try {
-        root = YAML::Load(bytes.toStdString());
         const YAML::Node args = root.IsMap() ? root["MODEL_ARGS"] : YAML::Node();
         if (!args || !args.IsMap() || args.size() == 0)
             return {};
@@ -321,12 +311,20 @@ QByteArray megatronModelArgsScript(const QByteArray &bytes)
 
 FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
-    if (const QByteArray script = megatronModelArgsScript(bytes); !script.isEmpty())
-        return readMegatron(file, script);
     FileImport out;
     out.format = ImportFormat::NeMo;
+    YAML::Node root;
+    try {
+        root = YAML::Load(bytes.toStdString());
+    } catch (const YAML::Exception &e) {
+        out.errors.push_back(
+            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+        return out;
+    }
+    if (const QByteArray script = megatronModelArgsScript(root); !script.isEmpty())
+        return readMegatron(file, script);
     std::vector<Leaf> leaves;
-    if (!nemoLeaves(file, bytes, leaves, out))
+    if (!nemoLeaves(file, root, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);
     mapLeaves(

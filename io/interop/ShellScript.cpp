@@ -329,26 +329,30 @@ private:
         // A command string run by a shell (srun ... bash -x -c "$CMD", Megatron-LM's Slurm examples) is read as
         // the script it is, as eval's words are.
         if (const Field *command = shellCommandString(c.words); command && depth < 4) {
-            Reader inner;
-            inner.m_failure = m_failure;
-            inner.m_vars = m_vars;
-            for (Command &e : inner.run(command->text, command->line, depth + 1))
-                m_commands.push_back(std::move(e));
+            readInner(command->text, command->line, depth, false); // a child shell: its variables stay there
             return;
         }
         if (c.words.front().text == QLatin1String("eval") && depth < 4) {
             QString joined;
             for (std::size_t w = 1; w < c.words.size(); ++w)
                 joined += c.words[w].text + ' ';
-            Reader inner;
-            inner.m_failure = m_failure;
-            inner.m_vars = m_vars;
-            for (Command &e : inner.run(joined, c.words.front().line, depth + 1))
-                m_commands.push_back(std::move(e));
-            m_vars = inner.m_vars;
+            readInner(joined, c.words.front().line, depth, true);
             return;
         }
         m_commands.push_back(std::move(c));
+    }
+
+    /// A string run as a script, eval's (in this shell: what it assigns stays) or a child shell's; its commands
+    /// are this script's, under the same limits.
+    void readInner(const QString &text, int line, int depth, bool sameShell)
+    {
+        Reader inner;
+        inner.m_failure = m_failure;
+        inner.m_vars = m_vars;
+        for (Command &e : inner.run(text, line, depth + 1))
+            m_commands.push_back(std::move(e));
+        if (sameShell)
+            m_vars = inner.m_vars;
     }
 
     // --- if / elif / else / fi: branches on tests of known values --------------------------------------
