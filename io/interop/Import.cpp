@@ -5,8 +5,11 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "io/plan/CatalogJson.h"
@@ -224,6 +227,167 @@ void resolveVirtualStages(Keys &keys, ImportResult &result)
         deriveKey(keys, "parallel.schedule", QStringLiteral("interleaved"), v->second);
 }
 
+/// Megatron-Core's pipeline layout string as its model chunks' contents, in chunk order (E the embedding, t a
+/// decoder layer, m a multi-token-prediction layer, L the loss; '|' ends a chunk, "x*n" and "(...)*n"
+/// repeat, commas are cosmetic), parsed as megatron/core/transformer/pipeline_parallel_layer_layout.py's
+/// parse_str_to_list does: one pass of each repetition in turn (so no nested groups). Empty with `error` set
+/// when the text is not one.
+QStringList expandPipelineLayout(QString text, QString &error)
+{
+    constexpr qsizetype kMaxLayout = 1'000'000; // characters once expanded: more chunks than any machine
+    text.remove(QLatin1Char(',')).remove(QLatin1Char(' '));
+    static const QRegularExpression group(QStringLiteral("\\(([^)]+)\\)\\*(\\d+)"));
+    static const QRegularExpression single(QStringLiteral("(.)\\*(\\d+)"));
+    for (const QRegularExpression *pattern : {&group, &single}) {
+        QString expanded;
+        qsizetype at = 0;
+        for (QRegularExpressionMatchIterator it = pattern->globalMatch(text); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            const qsizetype count = m.captured(2).size() > 7 ? kMaxLayout + 1 : m.captured(2).toLongLong();
+            if (expanded.size() + m.captured(1).size() * count > kMaxLayout) {
+                error = QStringLiteral("repeats %1 %2 times").arg(m.captured(1), m.captured(2));
+                return {};
+            }
+            expanded += QStringView(text).mid(at, m.capturedStart() - at);
+            expanded += m.captured(1).repeated(count);
+            at = m.capturedEnd();
+        }
+        expanded += QStringView(text).mid(at);
+        text = expanded;
+    }
+    for (const QChar c : text)
+        if (!QStringLiteral("ELtm|").contains(c)) {
+            error = QStringLiteral("'%1' is no layer (E embedding, t decoder, m MTP, L loss, | a chunk's end)").arg(c);
+            return {};
+        }
+    return text.split(QLatin1Char('|'));
+}
+
+/// A pipeline layout's decoder layers per pipeline rank (chunk i runs on rank i mod p), or the reason it
+/// cannot be read with the plan key it concerns.
+struct LayoutRanks
+{
+    std::vector<std::int64_t> layers; ///< decoder layers per rank
+    std::int64_t chunksPerRank = 1;
+    std::int64_t mtpRank = -1;
+    QString error;
+    const char *key = nullptr;
+};
+
+LayoutRanks layoutRanks(const QString &text, std::int64_t p, double modelLayers, double mtpLayers)
+{
+    LayoutRanks r;
+    const auto fail = [&](const QString &why, const char *key) {
+        r.error = why;
+        r.key = key;
+        return r;
+    };
+    const QStringList chunks = expandPipelineLayout(text, r.error);
+    if (!r.error.isEmpty() || chunks.isEmpty())
+        return fail(r.error.isEmpty() ? QStringLiteral("no chunks") : r.error, "parallel.first_stage_layers");
+    if (p < 1 || chunks.size() % p != 0)
+        return fail(QStringLiteral("%1 chunks do not divide among %2 pipeline stages").arg(chunks.size()).arg(p),
+                    "parallel.pipeline");
+    const QString all = chunks.join(QString());
+    if (!all.startsWith(QLatin1Char('E')) || !all.endsWith(QLatin1Char('L')) || all.count(QLatin1Char('E')) != 1 ||
+        all.count(QLatin1Char('L')) != 1)
+        return fail(QStringLiteral("the embedding must come first and the loss last, once each"),
+                    "parallel.first_stage_layers");
+    const qsizetype decoders = all.count(QLatin1Char('t')), mtp = all.count(QLatin1Char('m'));
+    if (modelLayers > 0 && double(decoders) != modelLayers)
+        return fail(QStringLiteral("it places %1 decoder layers, the model has %2").arg(decoders).arg(modelLayers),
+                    "model.layers");
+    if (mtpLayers > 0 && double(mtp) != mtpLayers)
+        return fail(
+            QStringLiteral("it places %1 multi-token-prediction layers, the model has %2").arg(mtp).arg(mtpLayers),
+            "model.mtp_layers");
+    r.chunksPerRank = chunks.size() / p;
+    r.layers.assign(std::size_t(p), 0);
+    for (qsizetype i = 0; i < chunks.size(); ++i) {
+        r.layers[std::size_t(i % p)] += chunks[i].count(QLatin1Char('t'));
+        if (chunks[i].contains(QLatin1Char('m')))
+            r.mtpRank = i % p;
+    }
+    if (const auto empty = std::find(r.layers.begin(), r.layers.end(), 0); empty != r.layers.end())
+        return fail(QStringLiteral("stage %1 holds no decoder layer; a plan's stages hold one at least")
+                        .arg(empty - r.layers.begin()),
+                    empty == r.layers.begin() ? "parallel.first_stage_layers" : "parallel.last_stage_layers");
+    const std::vector<std::int64_t> middle(r.layers.begin() + std::min<std::ptrdiff_t>(1, p - 1), r.layers.end() - 1);
+    if (std::adjacent_find(middle.begin(), middle.end(), std::not_equal_to<>()) != middle.end()) {
+        QStringList counts;
+        for (std::int64_t n : middle)
+            counts << QString::number(n);
+        return fail(QStringLiteral("the stages between the first and the last hold %1 of its layers; a plan gives "
+                                   "them equal shares (give another split with --set)")
+                        .arg(counts.join(QLatin1Char(','))),
+                    "parallel.first_stage_layers, parallel.last_stage_layers");
+    }
+    return r;
+}
+
+/// --pipeline-model-parallel-layout: the plan holds the first and last ranks' decoder layers and an equal
+/// share on each rank between them, and the chunks per rank as virtual stages; a layout whose middle ranks
+/// differ is refused naming those keys (never planned as another split). What --set gives wins.
+void resolvePipelineLayout(Keys &keys, ImportResult &result)
+{
+    const auto it = keys.find(QString::fromLatin1(reading::kPipelineLayout));
+    if (it == keys.end())
+        return;
+    const ImportedKey from = it->second;
+    keys.erase(it);
+    const QString text = from.value.toString(), quoted = reading::shortText(text);
+    const auto bySet = [&](const char *path) {
+        const auto k = keys.find(QLatin1String(path));
+        return k != keys.end() && k->second.file == QLatin1String("--set");
+    };
+    const auto p = std::int64_t(numberOf(keys, "parallel.pipeline", 1));
+    const LayoutRanks ranks =
+        layoutRanks(text, p, numberOf(keys, "model.layers", 0), numberOf(keys, "model.mtp_layers", 0));
+    const std::int64_t v = ranks.chunksPerRank;
+    const double givenV = numberOf(keys, "parallel.virtual_stages", 0);
+    const bool splitBySet = bySet("parallel.first_stage_layers") || bySet("parallel.last_stage_layers");
+    const QString error =
+        !ranks.error.isEmpty() ? ranks.error
+        : givenV > 0 && givenV != double(v) && !bySet("parallel.virtual_stages")
+            ? QStringLiteral("it gives %1 chunks per stage, the virtual stages say %2").arg(v).arg(givenV)
+            : QString();
+    // A split the plan cannot hold is no error when --set gives the stages' layers (checked by the plan's rules).
+    const bool splitReplaced =
+        splitBySet && ranks.key && QLatin1String(ranks.key).contains(QLatin1String("stage_layers"));
+    if (!error.isEmpty() && !splitReplaced) {
+        result.errors.push_back(
+            {from.file, from.line,
+             QStringLiteral("%1 %2: %3 (%4)")
+                 .arg(from.source, quoted, error, QLatin1String(ranks.key ? ranks.key : "parallel.virtual_stages"))});
+        return;
+    }
+    const QString source = QStringLiteral(" (%1)").arg(quoted);
+    const auto derive = [&](const char *path, const QJsonValue &value) {
+        if (!bySet(path))
+            deriveKey(keys, path, value, from, source);
+    };
+    if (v > 1) {
+        derive("parallel.virtual_stages", double(v));
+        derive("parallel.schedule", QStringLiteral("interleaved"));
+    }
+    if (p < 2 || splitBySet)
+        return;
+    // A rank that differs from the middle ranks' share is the plan's uneven first or last stage.
+    const std::int64_t first = ranks.layers.front(), last = ranks.layers.back();
+    const std::int64_t share = p > 2 ? ranks.layers[1] : 0;
+    if (share != first)
+        derive("parallel.first_stage_layers", double(first));
+    if (share != last)
+        derive("parallel.last_stage_layers", double(last));
+    if (ranks.mtpRank >= 0 && ranks.mtpRank != p - 1)
+        result.warnings.push_back({from.file, from.line,
+                                   QStringLiteral("%1 %2: the multi-token-prediction layer runs on stage %3; the plan "
+                                                  "places it on the last stage (%4)")
+                                       .arg(from.source, quoted)
+                                       .arg(ranks.mtpRank)
+                                       .arg(p - 1)});
+}
+
 /// The shared experts' count from their total width, the vocabulary padded as Megatron pads it, dropout.
 void resolveShape(Keys &keys, ImportResult &result)
 {
@@ -301,6 +465,7 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
 {
     resolveFsdp(keys);
     resolveVirtualStages(keys, result);
+    resolvePipelineLayout(keys, result);
     resolveShape(keys, result);
     resolveBatch(keys, base);
 }

@@ -301,6 +301,9 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
                      QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
             else if (!v.isUndefined())
                 out.keys.push_back({QString::fromLatin1(it->second.path), v, file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("pipeline_model_parallel_layout") &&
+                   leaf.value != QJsonValue(QStringLiteral("null")) && !leaf.value.isNull()) {
+            out.keys.push_back({QString::fromLatin1(kPipelineLayout), leaf.value, file, leaf.line, leaf.name});
         } else if (key == QLatin1String("num_layers_per_virtual_pipeline_stage")) {
             out.keys.push_back(
                 {QString::fromLatin1(kLayersPerVirtualStage), asInteger(leaf.value), file, leaf.line, leaf.name});

@@ -43,6 +43,9 @@ inline constexpr const char *kLayersPerVirtualStage = "derived.layers_per_virtua
 inline constexpr const char *kAccumulation = "derived.gradient_accumulation";
 inline constexpr const char *kDropout = "derived.dropout";
 inline constexpr const char *kSharedExpertWidth = "derived.shared_expert_width";
+/// Megatron-Core's pipeline_model_parallel_layout (the layers of every model chunk), resolved with the
+/// pipeline size into the first and last stages' layers and the virtual stages (Import.cpp).
+inline constexpr const char *kPipelineLayout = "derived.pipeline_layout";
 
 // --- Leaves ------------------------------------------------------------------------------------------------
 

@@ -267,6 +267,39 @@ private slots:
         QCOMPARE(r.plan->parallel.expert, 4);
         QCOMPARE(r.plan->parallel.expertTensor, 1);
         QCOMPARE(r.plan->model.mtpLayers, 1);
+        // Two functional tests with --pipeline-model-parallel-layout (Megatron-Core's layout of every model
+        // chunk; chunk i on rank i mod p). "Et*3|(tt|)*6tmL" on 2 stages is 8 chunks, 4 per rank: rank 0 holds
+        // 3 + 2 + 2 + 2 = 9 decoder layers, rank 1 2 + 2 + 2 + 1 = 7 and the MTP layer. The GPT-2 vocabulary
+        // file (50,257) padded to a multiple of 3,232 x 2 = 51,712; unfused attention (--attention-backend).
+        r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp2_ep4_etp1_selective_recompute_experimental.model_config.yaml")},
+                        h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.pipeline, 2);
+        QCOMPARE(r.plan->parallel.virtualStages, 4);
+        QCOMPARE(r.plan->parallel.schedule, Schedule::Interleaved);
+        QCOMPARE(r.plan->parallel.firstStageLayers, 9);
+        QCOMPARE(r.plan->parallel.lastStageLayers, 7);
+        QCOMPARE(r.plan->layersOnStage(0), 9);
+        QCOMPARE(r.plan->layersOnStage(1), 7);
+        QCOMPARE(r.plan->model.vocab, 51712);
+        QVERIFY(!r.plan->training.flashAttention);
+        // DeepSeek-V3's proxy, "Et*2|(tt|)*5t|tmL" on 4 stages: 4, 4, 3, 3 layers. A plan's stages between the
+        // first and the last hold equal shares, so the split is refused naming the keys (never planned as
+        // another split); --set gives one the plan holds.
+        const QString proxy = data("real/megatron-lm/deepseekv3_proxy_flex_tp1pp4emp16etp1cp1_release.model_config.yaml");
+        r = io::importFiles({proxy}, h100 + QStringList{"cluster.nodes=8"}, io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(r.errors.front().text.contains(QLatin1String("hold 4,3 of its layers")) &&
+                     r.errors.front().text.contains(QLatin1String("parallel.first_stage_layers")) && r.errors.front().line == 24,
+                 qPrintable(io::importReport(r)));
+        r = io::importFiles({proxy}, h100 + QStringList{"cluster.nodes=8", "parallel.first_stage_layers=4", "parallel.last_stage_layers=2"},
+                        io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.virtualStages, 2);
+        QCOMPARE(r.plan->layersOnStage(1), 4);
+        QCOMPARE(r.plan->model.experts, 64);
+        QCOMPARE(r.plan->model.expertsPerToken, 8);
+        QCOMPARE(r.plan->model.mtpLayers, 1);
         // Nemotron 3.5 Lightning's hybrid stack (--hybrid-layer-pattern MEMEM*E...: Mamba, MoE and attention
         // layers, --num-layers 52) and T5's encoder-decoder are refused naming the key, not planned as 52
         // transformer layers.
@@ -351,6 +384,54 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->model.dropout);
         QVERIFY(warned(r, "one dropout switch", 1));
+    }
+
+    // Megatron-Core's layout grammar (pipeline_parallel_layer_layout.py, parse_str_to_list): "x*n" and
+    // "(...)*n" repeat, commas are cosmetic, chunk i runs on rank i mod p. Each way a layout cannot be a plan
+    // is an error naming the key, never a plan of another split.
+    void pipelineLayouts()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1"};
+        const auto planOf = [&](const char *layout, const char *layers = "8", const char *pp = "4", const QStringList &more = {}) {
+            const QByteArray script = QByteArray("torchrun pretrain_gpt.py --num-layers ") + layers +
+                                      " --hidden-size 64 --num-attention-heads 2 --vocab-size 1024 --seq-length 128 "
+                                      "--micro-batch-size 1 --global-batch-size 32 --pipeline-model-parallel-size " + pp +
+                                      " --pipeline-model-parallel-layout \"" + layout + "\"\n";
+            return io::importContents({{QStringLiteral("run.sh"), script}}, sets + more, io::builtinCatalog());
+        };
+        // Even: nothing uneven to hold.
+        io::ImportResult r = planOf("Et*2|t*2|t*2|t*2L");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->layersOnStage(0), 2);
+        QCOMPARE(r.plan->layersOnStage(3), 2);
+        QCOMPARE(r.plan->parallel.virtualStages, 1);
+        // A short first stage, the rest even; commas and spaces are cosmetic.
+        r = planOf("Et, | (ttt|)*2, ttt L", "10");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.firstStageLayers, 1);
+        QCOMPARE(r.plan->layersOnStage(1), 3);
+        QCOMPARE(r.plan->layersOnStage(3), 3);
+        // Two chunks per rank: (t|)*7 repeats a chunk; rank 0 holds chunks 0 and 4.
+        r = planOf("Et|(t|)*6tL", "8");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.virtualStages, 2);
+        QCOMPARE(r.plan->parallel.schedule, Schedule::Interleaved);
+        const auto refused = [&](const io::ImportResult &x, const char *text, const char *key) {
+            return !x.ok() && !x.errors.empty() && x.errors.front().text.contains(QLatin1String(text)) &&
+                   x.errors.front().text.contains(QLatin1String(key)) && x.errors.front().line == 1;
+        };
+        QVERIFY2(refused(planOf("Et*2|t*2|t*2|t*3L"), "places 9 decoder layers, the model has 8", "model.layers"),
+                 qPrintable(io::importReport(planOf("Et*2|t*2|t*2|t*3L"))));
+        QVERIFY(refused(planOf("Et*2|t*2|t*4L"), "3 chunks do not divide among 4 pipeline stages", "parallel.pipeline"));
+        QVERIFY(refused(planOf("Et*2|t*2|t*2|t*2"), "the embedding must come first and the loss last", "parallel.first_stage_layers"));
+        QVERIFY(refused(planOf("Et*2|t*2|x|t*2L"), "'x' is no layer", "parallel.first_stage_layers"));
+        QVERIFY(refused(planOf("E|t*3|t*2|t*3L"), "stage 0 holds no decoder layer", "parallel.first_stage_layers"));
+        QVERIFY(refused(planOf("Et|t*3|t*2|t*2L"), "hold 3,2 of its layers", "parallel.last_stage_layers"));
+        QVERIFY(refused(planOf("Et*99999999|L", "8", "2"), "repeats t 99999999 times", "parallel.first_stage_layers"));
+        // --set wins over the layout.
+        r = planOf("Et*1|t*3|t*3|t*1L", "8", "4", {"parallel.first_stage_layers=2", "parallel.last_stage_layers=2"});
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->layersOnStage(0), 2);
     }
 
     // NeMo-Framework-Launcher's NeMo 1 recipes, unchanged: the fused gated activation, flash attention, no

@@ -222,6 +222,7 @@ void TestValidation::bridgeStepTimes()
     std::map<QString, std::vector<double>> byGroup, byKind;
     QString report = QStringLiteral("\n%1 %2 %3 %4\n").arg("row", -60).arg("measured s", 11).arg("predicted s", 11).arg("error", 8);
     for (const validation::Row &row : rows) {
+        dumpPlan(row);
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
         QVERIFY2(e.valid, qPrintable(row.id));
         const double error = (e.step.stepSeconds - row.measuredSeconds) / row.measuredSeconds;
