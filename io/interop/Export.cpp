@@ -715,7 +715,10 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     // The parameters' format beside the converters: 16-bit unless the plan trains in FP32 or FP16.
     const char *param =
         t.precision == Precision::FP32 || t.precision == Precision::FP16 ? toString(t.precision) : "bf16";
-    s += QStringLiteral("[training]\n") + line("training.micro_batch", t.microBatch) +
+    // Under a pipeline torchtitan splits the local batch into micro-batches of pipeline_parallel_microbatch_size
+    // (job_config.py at 238fa9953): the local batch is the pipeline's micro-batches together.
+    const std::int64_t local = p.pipeline > 1 ? t.microBatch * plan.microbatches() : t.microBatch;
+    s += QStringLiteral("[training]\n") + line("training.micro_batch", local) +
          line("training.global_batch", t.globalBatch) + line("model.seq_len", plan.model.seqLen) +
          QStringLiteral("mixed_precision_param = \"%1\"\n\n").arg(spelling("training.precision", param));
     if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
@@ -730,7 +733,8 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     if (plan.model.isMoe())
         s += line("parallel.expert", p.expert);
     if (p.pipeline > 1)
-        s += torchtitan::choiceLine("parallel.schedule", toString(p.schedule));
+        s += torchtitan::choiceLine("parallel.schedule", toString(p.schedule)) +
+             QStringLiteral("pipeline_parallel_microbatch_size = %1\n").arg(t.microBatch);
     if (fsdp)
         s += torchtitan::choiceLine("parallel.reshard_after_forward", p.reshardAfterForward ? "true" : "false");
     if (p.tensorCommOverlap)
@@ -747,8 +751,15 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
             << QStringLiteral(
                    "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
                    .arg(QLatin1String(toString(loss)));
-    if (t.precision == Precision::FP8Blockwise && !name.isEmpty())
-        s += QStringLiteral("\n[float8]\nrecipe_name = \"rowwise\"\n");
+    // torchao's float8 settings under [quantize.linear.float8] (job_config.py at 238fa9953, Float8Linear; [float8]
+    // before 2025): rowwise scaling, and the FSDP all-gather in float8.
+    if (float8 && !name.isEmpty() && (t.precision == Precision::FP8Blockwise || t.fp8ParamGather))
+        s += QStringLiteral("\n[quantize.linear.float8]\n") +
+             (t.precision == Precision::FP8Blockwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +
+             (t.fp8ParamGather ? QStringLiteral("enable_fsdp_float8_all_gather = true\n") : QString());
+    else if (t.fp8ParamGather)
+        out.notExpressed << QStringLiteral("training.fp8_param_gather = true: torchtitan all-gathers in float8 only "
+                                           "with its float8 linears");
     return s.toUtf8();
 }
 
@@ -769,7 +780,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
-        "training.precision",    "parallel.tensor_comm_overlap"};
+        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
                                        "parallel.zero_stage",          "parallel.offload_optimizer",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};

@@ -55,6 +55,8 @@ const std::map<QString, Rule> &torchtitanRules()
         // float8 all-gather of FSDP's parameters: [float8] until 2025, then [quantize.linear.float8]
         // (job_config.py at 238fa9953, Float8Linear.enable_fsdp_float8_all_gather).
         {"float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
+        // 2024's switch for torchao's float8 linears (config_manager.py at 9dec370; model.converters since).
+        {"float8.enable_float8_linear", {"training.precision", whenTrue(QStringLiteral("fp8"))}},
         {"quantize.linear.float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
         {"quantize.linear.float8.recipe_name",
          {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
@@ -173,26 +175,80 @@ QString torchtitanPreset(const QString &name, QString flavor)
     return it != presets.end() ? it->second : QString();
 }
 
+/// Under pipeline parallelism torchtitan splits each rank's local batch into micro-batches: of
+/// pipeline_parallel_microbatch_size sequences (default 1) since 5e2033c (April 2025, "[PP] Add microbatch_size
+/// and remove num_microbatches config"), before that into pipeline_parallel_microbatches of them, by default
+/// as many as pipeline stages (pipelining_utils.py at 9dec370). Sets the plan's micro-batch; returns the
+/// micro-batches per step (1 without a pipeline), 0 after an error.
+double torchtitanPipelineMicrobatches(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames,
+                                      FileImport &out)
+{
+    const auto degree = findLeaf(leaves, "parallelism.pipeline_parallel_degree");
+    if (degree == leaves.end() || degree->value.toDouble() <= 1 ||
+        findLeaf(leaves, "parallelism.num_pp_microbatches") != leaves.end())
+        return 1;
+    const auto local = std::find_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("training.micro_batch");
+    });
+    if (local == out.keys.end())
+        return 1;
+    const double batch = local->value.toDouble();
+    const auto size = findLeaf(leaves, "parallelism.pipeline_parallel_microbatch_size");
+    const auto count = findLeaf(leaves, "parallelism.pipeline_parallel_microbatches");
+    double micro = 1;
+    QString source = QStringLiteral("parallelism.pipeline_parallel_microbatch_size (torchtitan's default)");
+    int line = degree->line;
+    if (size != leaves.end()) {
+        micro = size->value.toDouble(), source = size->name, line = size->line;
+    } else if (count != leaves.end() && count->value.toDouble() >= 1) {
+        micro = batch / count->value.toDouble(), source = local->source + QStringLiteral(" / ") + count->name;
+        line = count->line;
+    } else if (legacyNames) {
+        micro = batch / degree->value.toDouble();
+        source = local->source + QStringLiteral(" / pipeline_parallel_degree (one micro-batch per stage, the default "
+                                                "of its release)");
+    } else {
+        out.warnings.push_back({file, degree->line,
+                                QStringLiteral("pipeline_parallel_degree %1: micro-batches of 1 sequence, torchtitan's "
+                                               "pipeline_parallel_microbatch_size default since April 2025 (5e2033c); "
+                                               "its earlier releases split the local batch into one micro-batch per "
+                                               "stage: set training.micro_batch for such a file")
+                                    .arg(degree->value.toDouble())});
+    }
+    if (!(micro >= 1) || std::fmod(batch, micro) != 0 || micro != std::floor(micro)) {
+        out.errors.push_back({file, line,
+                              QStringLiteral("%1: the local batch of %2 does not split into pipeline micro-batches of "
+                                             "%3 sequences (training.micro_batch)")
+                                  .arg(source)
+                                  .arg(batch)
+                                  .arg(micro)});
+        return 0;
+    }
+    *local = {local->path, micro, file, line, source, local->weak};
+    return batch / micro;
+}
+
 /// torchtitan's batch: training.local_batch_size per data-parallel rank (default 8), and global_batch_size -1
 /// (its default) meaning local_batch_size x the data-parallel degree, no accumulation (torchtitan
 /// torchtitan/config/job_config.py, Training.global_batch_size). Set, it is the global batch. A saved
 /// configuration's -1 runs num_pp_microbatches micro-batches a step on each data-parallel rank instead
 /// (configs.py, TrainingConfig.num_tokens_per_train_step).
-void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
-    const auto global = findLeaf(leaves, "training.global_batch_size");
-    if (global != leaves.end() && global->value.toDouble() > 0)
-        return;
-    out.keys.erase(
-        std::remove_if(out.keys.begin(), out.keys.end(),
-                       [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
-        out.keys.end());
     const auto local = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
         return l.name == QLatin1String("training.local_batch_size") || l.name == QLatin1String("training.batch_size");
     });
     if (local == leaves.end())
         out.keys.push_back({QStringLiteral("training.micro_batch"), 8, file, 0,
                             QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
+    const double microbatches = torchtitanPipelineMicrobatches(file, leaves, legacyNames, out);
+    const auto global = findLeaf(leaves, "training.global_batch_size");
+    if (microbatches == 0 || (global != leaves.end() && global->value.toDouble() > 0))
+        return;
+    out.keys.erase(
+        std::remove_if(out.keys.begin(), out.keys.end(),
+                       [](const ImportedKey &k) { return k.path == QLatin1String("training.global_batch"); }),
+        out.keys.end());
     const auto pipelined = findLeaf(leaves, "parallelism.num_pp_microbatches");
     if (pipelined != leaves.end() && pipelined->value.toDouble() > 1) {
         out.keys.push_back({QString::fromLatin1(kAccumulation), pipelined->value.toDouble(), file,
@@ -200,8 +256,32 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, FileI
         return;
     }
     const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
-    out.keys.push_back({QString::fromLatin1(kAccumulation), 1, file, line,
-                        QStringLiteral("training.global_batch_size -1")});
+    out.keys.push_back({QString::fromLatin1(kAccumulation), microbatches, file, line,
+                        microbatches > 1 ? QStringLiteral("training.global_batch_size -1 (pipeline micro-batches)")
+                                         : QStringLiteral("training.global_batch_size -1")});
+}
+
+/// Two of torch.distributed.pipelining's schedules have no plan schedule of their own and are read as their
+/// nearest (TorchtitanNames): said in a warning with what differs, never planned silently as another.
+void torchtitanApproximateSchedule(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto schedule = findLeaf(leaves, "parallelism.pipeline_parallel_schedule");
+    if (schedule == leaves.end())
+        return;
+    const QString name = schedule->value.toString();
+    // torch/distributed/pipelining/schedules.py: ScheduleLoopedBFS runs every micro-batch's forward of one
+    // local stage before the next stage's (so all of them are in flight at once, as in GPipe); ScheduleZBVZeroBubble
+    // places two stages per rank in a V and splits each backward into input and weight gradients.
+    if (name.compare(QLatin1String("LoopedBFS"), Qt::CaseInsensitive) == 0)
+        out.warnings.push_back({file, schedule->line,
+                                QStringLiteral("pipeline_parallel_schedule LoopedBFS: planned as the interleaved "
+                                               "1F1B schedule; LoopedBFS keeps every micro-batch's activations in "
+                                               "flight, so its memory peak is higher than planned")});
+    else if (name.compare(QLatin1String("ZBVZeroBubble"), Qt::CaseInsensitive) == 0)
+        out.warnings.push_back({file, schedule->line,
+                                QStringLiteral("pipeline_parallel_schedule ZBVZeroBubble: planned as ZB-H1 with one "
+                                               "stage per rank; ZBV's V of two stages per rank leaves a smaller "
+                                               "bubble than planned")});
 }
 
 /// The stages per rank of a multi-stage schedule: torchtitan builds two per rank unless
@@ -462,7 +542,7 @@ bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector
 }
 
 /// A job file's or saved configuration's leaves to plan keys (the job file's names).
-void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
     QString name, flavor;
     int modelLine = 0;
@@ -474,7 +554,8 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
                        "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
-                       "num_pp_microbatches|pipeline_parallel_layers_per_stage|enable_sequence_parallel)$|"
+                       "num_pp_microbatches|pipeline_parallel_microbatches|pipeline_parallel_layers_per_stage|"
+                       "enable_sequence_parallel)$|"
                        "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$|"
                        "^quantize\\..*$"));
     for (const Leaf &leaf : leaves) {
@@ -491,10 +572,36 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
             if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor"))
                 planned.push_back(leaf);
     }
-    mapLeaves(file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
+    // Without data_parallel_shard_degree, its default -1 shards over the ranks left (job_config.py at 238fa9953,
+    // Parallelism.data_parallel_shard_degree): FSDP, ZeRO-3. Degree 1 is replicated data parallelism, which the
+    // plan's framework "fsdp" (always sharded) does not hold: said.
+    // Attention is F.scaled_dot_product_attention, whose flash backend is FlashAttention-2 (models/attention.py).
+    const QString sdpa = QStringLiteral("(torchtitan: scaled_dot_product_attention)");
+    out.keys.push_back({QStringLiteral("training.flash_attention"), true, file, 0, sdpa, true});
+    out.keys.push_back({QStringLiteral("training.attention_kernel"), QStringLiteral("flash2"), file, 0, sdpa, true});
+    // Before e5ef99aa (October 2025) torchtitan's pipeline step kept every micro-batch's output; a file with
+    // the names of before March 2025 is of such a release.
+    if (const auto pp = findLeaf(leaves, "parallelism.pipeline_parallel_degree");
+        legacyNames && pp != leaves.end() && pp->value.toDouble() > 1)
+        out.keys.push_back({QStringLiteral("training.keep_pipeline_outputs"), true, file, pp->line,
+                            QStringLiteral("(torchtitan before e5ef99aa)"), true});
+    const auto shard = findLeaf(leaves, "parallelism.data_parallel_shard_degree");
+    if (shard == leaves.end()) {
+        const QString source = QStringLiteral("parallelism.data_parallel_shard_degree (torchtitan's default -1)");
+        out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("fsdp"), file, 0, source, true});
+        out.keys.push_back({QStringLiteral("parallel.zero_stage"), 3, file, 0, source, true});
+    } else if (shard->value.toDouble() == 1) {
+        out.warnings.push_back({file, shard->line,
+                                QStringLiteral("data_parallel_shard_degree 1: replicated data parallelism (DDP); "
+                                               "planned with ZeRO 0 under training.framework \"megatron\", whose "
+                                               "kernels and buffers are Megatron-Core's, not PyTorch's")});
+    }
+    mapLeaves(
+        file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);
-    torchtitanBatch(file, leaves, out);
+    torchtitanBatch(file, leaves, legacyNames, out);
     torchtitanStagesPerRank(file, leaves, out);
+    torchtitanApproximateSchedule(file, leaves, out);
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
@@ -509,6 +616,31 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, F
 
 } // namespace
 
+/// torchtitan's job files before its [parallelism] section (785c34c, March 2025; config_manager.py at 9dec370,
+/// December 2024, the commit of its H100 benchmarks): the layout under [training] and [experimental], float8
+/// linears as a switch.
+/// Read as today's names, so a 2024 file's pipeline, context and tensor degrees are never dropped; true when
+/// the file used them (its pipeline micro-batches then follow that release's default).
+bool renameLegacyNames(std::vector<Leaf> &leaves)
+{
+    bool renamedAny = false;
+    static const std::map<QString, QString> renamed{
+        {"training.tensor_parallel_degree", "parallelism.tensor_parallel_degree"},
+        {"training.data_parallel_shard_degree", "parallelism.data_parallel_shard_degree"},
+        {"training.data_parallel_replicate_degree", "parallelism.data_parallel_replicate_degree"},
+        {"experimental.enable_async_tensor_parallel", "parallelism.enable_async_tensor_parallel"},
+        {"experimental.pipeline_parallel_degree", "parallelism.pipeline_parallel_degree"},
+        {"experimental.pipeline_parallel_schedule", "parallelism.pipeline_parallel_schedule"},
+        {"experimental.pipeline_parallel_microbatches", "parallelism.pipeline_parallel_microbatches"},
+        {"experimental.pipeline_parallel_split_points", "parallelism.pipeline_parallel_split_points"},
+        {"experimental.context_parallel_degree", "parallelism.context_parallel_degree"},
+    };
+    for (Leaf &leaf : leaves)
+        if (const auto it = renamed.find(leaf.name); it != renamed.end())
+            leaf.name = it->second, renamedAny = true;
+    return renamedAny;
+}
+
 FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -520,7 +652,8 @@ FileImport readTorchtitan(const QString &file, const QByteArray &bytes)
     } else if (!jobFileLeaves(file, bytes, leaves, out)) {
         return out;
     }
-    mapTorchtitanLeaves(file, leaves, out);
+    const bool legacyNames = renameLegacyNames(leaves);
+    mapTorchtitanLeaves(file, leaves, legacyNames, out);
     return out;
 }
 

@@ -798,7 +798,13 @@ private slots:
             {"llama4_17bx16e.toml", "llama4-scout", 8, 1, Precision::BF16, false, Recompute::Full},
             {"qwen3_0.6b.toml", "qwen3-0.6b", 1, 1, Precision::BF16, false, Recompute::Ops},
             {"qwen3_1.7b.toml", "qwen3-1.7b", 1, 1, Precision::BF16, false, Recompute::Ops},
-            {"qwen3_32b.toml", "qwen3-32b", 1, 1, Precision::BF16, false, Recompute::Full}};
+            {"qwen3_32b.toml", "qwen3-32b", 1, 1, Precision::BF16, false, Recompute::Full},
+            // The files of 9dec370 (December 2024, the H100 benchmarks' commit): tensor_parallel_degree under
+            // [training], the pipeline and async TP under [experimental], float8 as enable_float8_linear. Before,
+            // each planned TP 1 in BF16 (the degree "not understood", float8 dropped).
+            {"2024-12__llama3_8b.toml", "llama3-8b", 1, 1, Precision::BF16, false, Recompute::Ops},
+            {"2024-12__llama3_70b.toml", "llama3-70b", 8, 1, Precision::BF16, false, Recompute::Full},
+            {"2024-12__llama3_405b.toml", "llama3.1-405b", 8, 1, Precision::FP8, true, Recompute::Full}};
         const QStringList sets{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=64")};
         for (const Expected &e : planned) {
             const io::ImportResult r = io::importFiles({data("real/torchtitan/") + e.file}, sets, io::builtinCatalog());
@@ -812,6 +818,46 @@ private slots:
             QCOMPARE(r.plan->training.sequenceParallel, e.tensor > 1);
             QCOMPARE(r.plan->training.framework, Framework::Fsdp);
         }
+        QVERIFY(io::importFiles({data("real/torchtitan/2024-12__llama3_405b.toml")}, sets, io::builtinCatalog())
+                    .plan->parallel.tensorCommOverlap); // [experimental] enable_async_tensor_parallel
+        // Pipeline micro-batches: a 2024 file splits its batch into one micro-batch per stage (pipelining_utils.py
+        // at 9dec370); since 5e2033c (April 2025) micro-batches hold pipeline_parallel_microbatch_size sequences,
+        // 1 unless set (said, as a file cannot tell which release it was written for). Without
+        // data_parallel_shard_degree torchtitan shards over the ranks left (its default -1): FSDP, ZeRO-3; degree
+        // 1 (DDP) has no PyTorch-native plan framework (fsdp always shards), which a warning says.
+        const auto job = [&](const QByteArray &body) {
+            return io::importContents({{QStringLiteral("job.toml"),
+                                        QByteArray("[model]\nname = \"llama3\"\nflavor = \"8B\"\n") + body}},
+                                      sets, io::builtinCatalog());
+        };
+        io::ImportResult p = job("[training]\nbatch_size = 8\nseq_len = 8192\ntensor_parallel_degree = 2\n"
+                                 "[experimental]\npipeline_parallel_degree = 4\ncontext_parallel_degree = 2\n");
+        QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
+        QCOMPARE(p.plan->parallel.pipeline, 4);
+        QCOMPARE(p.plan->parallel.context, 2);
+        QCOMPARE(p.plan->parallel.tensor, 2);
+        QCOMPARE(p.plan->training.microBatch, 2);
+        QCOMPARE(p.plan->microbatches(), 4);
+        QCOMPARE(p.plan->training.framework, Framework::Fsdp);
+        QCOMPARE(p.plan->parallel.zeroStage, 3);
+        const QByteArray pipelined("[training]\nlocal_batch_size = 8\nseq_len = 8192\n[parallelism]\npipeline_parallel_degree = 4\n");
+        p = job(pipelined);
+        QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
+        QCOMPARE(p.plan->training.microBatch, 1);
+        QCOMPARE(p.plan->microbatches(), 8);
+        QCOMPARE(p.plan->training.globalBatch, 8 * p.plan->parallel.data);
+        QVERIFY(warned(p, "default since April 2025", 8));
+        p = job(pipelined + "pipeline_parallel_microbatch_size = 2\n");
+        QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
+        QCOMPARE(p.plan->training.microBatch, 2);
+        QCOMPARE(p.plan->microbatches(), 4);
+        QVERIFY(!warned(p, "default since April 2025", 8));
+        p = job(pipelined + "pipeline_parallel_microbatch_size = 3\n");
+        QVERIFY(!p.ok() && p.errors.front().text.contains(QLatin1String("training.micro_batch")) && p.errors.front().line == 9);
+        p = job("[training]\nlocal_batch_size = 8\nseq_len = 8192\n[parallelism]\ndata_parallel_shard_degree = 1\n");
+        QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
+        QCOMPARE(p.plan->parallel.zeroStage, 0);
+        QVERIFY(warned(p, "replicated data parallelism", 8));
         // The 16B's expert_parallel_degree 8; Scout's expert_tensor_parallel_degree 8 with experts unsplit.
         const io::ImportResult lite = io::importFiles({data("real/torchtitan/deepseek_v3_16b.toml")}, sets, io::builtinCatalog());
         QVERIFY(lite.ok());
@@ -826,6 +872,25 @@ private slots:
         QVERIFY(!r.ok() && io::importReport(r).contains(QLatin1String("model.preset")));
         QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(),
                             [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("not a preset")); }));
+        // PyTorch's LoopedBFS and ZBVZeroBubble have no plan schedule of their own: read as the nearest, and
+        // said (they were planned silently as interleaved 1F1B and ZB-H1).
+        for (const auto &[schedule, planned, said] :
+             {std::tuple{"LoopedBFS", Schedule::Interleaved, "memory peak is higher"},
+              std::tuple{"ZBVZeroBubble", Schedule::ZeroBubbleH1, "smaller bubble"},
+              std::tuple{"Interleaved1F1B", Schedule::Interleaved, ""}}) {
+            const QByteArray job = QByteArray("[model]\nname = \"llama3\"\nflavor = \"8B\"\n[parallelism]\n"
+                                              "pipeline_parallel_degree = 4\npipeline_parallel_schedule = \"") +
+                                   schedule + "\"\n[training]\nlocal_batch_size = 8\nseq_len = 8192\n";
+            const io::ImportResult x = io::importContents({{QStringLiteral("job.toml"), job}}, sets, io::builtinCatalog());
+            QVERIFY2(x.ok(), qPrintable(io::importReport(x)));
+            QCOMPARE(x.plan->parallel.schedule, planned);
+            const bool warnedIt = std::any_of(x.warnings.begin(), x.warnings.end(), [&](const io::ImportMessage &m) {
+                return m.text.contains(QLatin1String("pipeline_parallel_schedule")) && m.line == 6;
+            });
+            QCOMPARE(warnedIt, *said != 0);
+            if (*said)
+                QVERIFY(io::importReport(x).contains(QLatin1String(said)));
+        }
     }
 
     void megatronMoeFlags()
