@@ -483,8 +483,11 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMoe();
     if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))
         return plan.model.isMla();
-    if (path == "parallel.reshard_after_forward" || path == "parallel.shard_group")
+    if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
+    if (path == "parallel.shard_group") // FSDP2's HSDP, or Megatron-Core's partial distributed optimizer
+        return plan.training.framework == Framework::Fsdp ||
+               (plan.training.framework == Framework::Megatron && plan.parallel.zeroStage == 1);
     if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")

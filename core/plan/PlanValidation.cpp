@@ -586,7 +586,9 @@ void checkFramework(Checker &check)
                     {std::string(toString(t.precision))});
 }
 
-/// Hybrid sharding is FSDP2's: a shard group of at least two ranks that divides the data x context ranks.
+/// Hybrid sharding is FSDP2's (HSDP) and Megatron-Core's partial distributed optimizer (ZeRO 1, the
+/// distributed optimizer, with --num-distributed-optimizer-instances): a shard group of at least two ranks that divides
+/// the data x context ranks.
 void checkShardGroup(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -594,7 +596,8 @@ void checkShardGroup(Checker &check)
     if (par.shardGroup <= 0 || !check.ok({"parallel.data", "parallel.context"}))
         return;
     const std::int64_t dc = par.data * par.context;
-    if (plan.training.framework != Framework::Fsdp)
+    const bool partialDistributedOptimizer = plan.training.framework == Framework::Megatron && par.zeroStage == 1;
+    if (plan.training.framework != Framework::Fsdp && !partialDistributedOptimizer)
         check.error("parallel.shard_group", "shard_group.needs_fsdp");
     else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
         check.error("parallel.shard_group", "shard_group.divides_ranks", {num(par.shardGroup), num(dc)});

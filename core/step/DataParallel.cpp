@@ -154,7 +154,12 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
         if (bytes <= 0 || group.size <= 1)
             return 0.0;
         const double bucket = std::min(par.bucketBytes, bytes), count = std::ceil(bytes / bucket);
-        const double each = seconds(reduce, bucket, group);
+        double each = seconds(reduce, bucket, group);
+        if (&group == &groups.dense && groups.replicas.size > 1) { // each reduced shard across the replicas
+            const double shard = bucket / double(group.size);
+            each += seconds(Collective::AllReduce, shard, groups.replicas);
+            acc.hbm += count * 2.0 * hbmBytes(shard, groups.replicas);
+        }
         buckets += count;
         lastBucket = std::max(lastBucket, each);
         acc.hbm += hbmBytes(bytes, group);
@@ -192,9 +197,14 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
 
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
 {
-    // ZeRO-3 gathers and reduce-scatters inside the shard group: the data group, or HSDP's shard group.
-    ReductionGroups g{plan.parallel.zeroStage >= 3 ? links.shardGroup : links.dataGroup, links.expertDataGroup,
-                      links.replicaGroup};
+    // ZeRO-3 gathers and reduce-scatters inside the shard group: the data group, or HSDP's shard group; so does
+    // Megatron-Core's partial distributed optimizer (ZeRO 1 with a shard group: "gradient ReduceScatters
+    // occur within the distributed domain, followed by AllReduce in the non-distributed domain. Parameter
+    // AllGathers are performed only within the distributed domain", Megatron-Bridge docs/performance-guide.md,
+    // num_distributed_optimizer_instances).
+    const bool sharded =
+        plan.parallel.zeroStage >= 3 || (plan.parallel.zeroStage >= 1 && plan.parallel.shardReplicas() > 1);
+    ReductionGroups g{sharded ? links.shardGroup : links.dataGroup, links.expertDataGroup, links.replicaGroup};
     if (!plan.model.isMoe())
         g.experts.size = g.experts.perNode = 1;
     return g;

@@ -109,6 +109,9 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
     const double reductions = par.zeroStage >= 2 ? m : 1.0;
     count.add(FloorKind::GradientReduce, reduce, dense * q.gradients, g.dense, reductions);
     count.add(FloorKind::GradientReduce, reduce, experts * q.gradients, g.experts, reductions);
+    if (par.zeroStage >= 1 && g.replicas.size > 1) // the partial distributed optimizer's shards across replicas
+        count.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size),
+                  g.replicas, reductions);
     if (par.zeroStage >= 1) {
         count.add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
         count.add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);

@@ -113,12 +113,22 @@ const QStringList kMegatronKeys{"model.layers",
                                 "parallel.tensor_comm_overlap",
                                 "parallel.overlap_p2p_comm",
                                 "parallel.context_comm",
+                                "parallel.shard_group",
                                 "cluster.nodes",
                                 "cluster.gpus_per_node"};
 
 QString num(std::int64_t v)
 {
     return QString::number(v);
+}
+
+/// Megatron-Core shards within a part of the data ranks only with its distributed optimizer
+/// (num_distributed_optimizer_instances); FSDP2's hybrid sharding has no Megatron-LM or NeMo flag.
+QString partialShardingNote(const ParallelConfig &p)
+{
+    return QStringLiteral("parallel.shard_group = %1: Megatron-Core shards within a part of the data ranks only "
+                          "with its distributed optimizer (ZeRO 1, --num-distributed-optimizer-instances)")
+        .arg(p.shardGroup);
 }
 
 /// The keys of one target that the plan sets away from their defaults but the target cannot write.
@@ -379,6 +389,11 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     // optim_grads_params); under framework fsdp, PyTorch's FSDP2 (--use-torch-fsdp2).
     if (p.zeroStage == 1)
         f << "--use-distributed-optimizer";
+    // The partial distributed optimizer: one instance per shard group.
+    if (p.zeroStage == 1 && plan.training.framework == Framework::Megatron && p.shardReplicas() > 1)
+        f << QStringLiteral("--num-distributed-optimizer-instances %1").arg(p.shardReplicas());
+    else if (p.shardReplicas() > 1)
+        out.notExpressed << partialShardingNote(p);
     else if (p.zeroStage > 1 && plan.training.framework == Framework::Fsdp)
         f << "--use-torch-fsdp2";
     else if (p.zeroStage > 1)
@@ -530,7 +545,7 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
 }
 
 /// NeMo's trainer: the nodes, the MegatronStrategy's layout and ddp, and the precision plugin.
-QString nemoTrainerFields(const Plan &plan)
+QString nemoTrainerFields(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
     const ParallelConfig &p = plan.parallel;
@@ -551,6 +566,10 @@ QString nemoTrainerFields(const Plan &plan)
     // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
     s += QStringLiteral("    ddp:\n") + nemoSwitch(6, "parallel.overlap_grad_reduce", p.overlapGradReduce) +
          nemoSwitch(6, "parallel.overlap_param_gather", p.overlapParamGather);
+    if (p.zeroStage == 1 && t.framework == Framework::Megatron && p.shardReplicas() > 1)
+        s += QStringLiteral("      num_distributed_optimizer_instances: %1\n").arg(p.shardReplicas());
+    else if (p.shardReplicas() > 1)
+        out.notExpressed << partialShardingNote(p);
     // ZeRO 2 and 3 as Megatron-FSDP's sharding strategies (DistributedDataParallelConfig).
     if (p.zeroStage > 1)
         s += QStringLiteral("      use_megatron_fsdp: true\n      data_parallel_sharding_strategy: %1\n")
@@ -650,7 +669,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
 {
     QString s = QStringLiteral("# NeMo / Megatron-Bridge recipe fields for: %1 (written by trainplan export)\n")
                     .arg(QString::fromStdString(plan.name));
-    s += nemoTrainerFields(plan);
+    s += nemoTrainerFields(plan, out);
     s += QStringLiteral("data:\n") + nemoLine(2, "model.seq_len", plan.model.seqLen) +
          nemoLine(2, "training.micro_batch", plan.training.microBatch) +
          nemoLine(2, "training.global_batch", plan.training.globalBatch);

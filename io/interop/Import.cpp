@@ -460,6 +460,40 @@ void resolveBatch(Keys &keys, const QJsonObject &base)
     }
 }
 
+/// Megatron-Core's --num-distributed-optimizer-instances k: the distributed optimizer's state sharded over
+/// data x context / k contiguous ranks (megatron/core/parallel_state.py, the intra-partial data-parallel
+/// groups), the plan's shard group; k must divide them ("Data parallel size should be divisible by partial
+/// DistOpt shard factor").
+void resolveOptimizerInstances(Keys &keys, const QJsonObject &base, ImportResult &result)
+{
+    const auto it = keys.find(QStringLiteral("derived.optimizer_instances"));
+    if (it == keys.end())
+        return;
+    const ImportedKey from = it->second;
+    keys.erase(it);
+    const double k = from.value.toDouble();
+    if (k <= 1 || keys.count(QStringLiteral("parallel.shard_group")))
+        return;
+    const double nodes = numberOf(keys, "cluster.nodes", base["cluster"]["nodes"].toDouble());
+    const double gpus = nodes * numberOf(keys, "cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
+    const double ranks = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1));
+    if (nodes <= 0)
+        return result.warnings.push_back(
+            {from.file, from.line,
+             QStringLiteral("%1 %2: needs the node count to size the shard group (parallel.shard_group)")
+                 .arg(from.source)
+                 .arg(k)});
+    if (ranks < k || std::fmod(ranks, k) != 0)
+        return result.errors.push_back(
+            {from.file, from.line,
+             QStringLiteral("%1 %2 must divide the %3 data x context ranks (parallel.shard_group)")
+                 .arg(from.source)
+                 .arg(k)
+                 .arg(ranks)});
+    deriveKey(keys, "parallel.shard_group", ranks / k, from,
+              QStringLiteral(": data x context ranks / %1 instances").arg(k));
+}
+
 /// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
 void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
 {
@@ -468,6 +502,7 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
     resolvePipelineLayout(keys, result);
     resolveShape(keys, result);
     resolveBatch(keys, base);
+    resolveOptimizerInstances(keys, base, result);
 }
 
 /// The example plan's sequence length (its preset's).

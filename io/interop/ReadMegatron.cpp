@@ -59,6 +59,10 @@ std::map<QString, Rule> megatronRuntimeRules()
                                           {"optim_grads", "optim_grads"},
                                           {"optim_grads_params", "optim_grads_params"}})}},
         {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+        // The partial distributed optimizer: its state sharded within each of this many instances of the
+        // data x context ranks (DistributedDataParallelConfig; parallel_state.py, the intra-partial groups):
+        // the plan's shard group, resolved with the layout (io/interop/Import.cpp).
+        {"num_distributed_optimizer_instances", {"derived.optimizer_instances", asInteger}},
         // Megatron-Core's CPU optimizer (--optimizer-cpu-offload; arguments.py), Megatron-Bridge's
         // OptimizerConfig.optimizer_cpu_offload.
         {"nnodes", {"cluster.nodes", asInteger}},

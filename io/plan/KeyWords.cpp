@@ -630,12 +630,15 @@ const std::array kWords{
             QT_TRANSLATE_NOOP("PlanKey", "Shard group"),
         .noun = QT_TRANSLATE_NOOP("PlanKey", "hybrid sharding"),
         .tooltip = QT_TRANSLATE_NOOP(
-            "PlanKey", "FSDP2 hybrid sharding (HSDP): shard parameters, gradients and optimizer state over this many "
-                       "data ranks and replicate across the rest; gathers and reduce-scatters stay inside the shard "
-                       "group, the gradient shards are all-reduced across replicas (torchtitan "
-                       "data_parallel_shard_degree with data_parallel_replicate_degree); 0: shard over all of them"),
+            "PlanKey", "Hybrid sharding: shard the ZeRO-sharded state over this many data ranks and replicate across "
+                       "the rest; gathers and reduce-scatters stay inside the shard group, the gradient shards are "
+                       "all-reduced across replicas. FSDP2's HSDP (torchtitan data_parallel_shard_degree with "
+                       "data_parallel_replicate_degree) and Megatron-Core's partial distributed optimizer "
+                       "(--num-distributed-optimizer-instances: data x context / shard group); 0: shard over all "
+                       "of them"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
-        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\": at least 2, dividing data x context")},
+        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", or \"megatron\" at ZeRO 1: at "
+                                             "least 2, dividing data x context")},
     KeyWords{.path = "parallel.schedule",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),

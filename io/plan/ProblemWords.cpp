@@ -141,12 +141,14 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages x context parallel (%1 x %2 x %3) must divide the "
                                   "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
     {"shard_group.needs_fsdp",
-     QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's: set training.framework to "
-                                  "\"fsdp\", or remove parallel.shard_group")},
+     QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's or Megatron-Core's distributed "
+                                  "optimizer's: set training.framework to \"fsdp\", or to \"megatron\" with ZeRO "
+                                  "stage 1, or remove parallel.shard_group")},
     {"shard_group.divides_ranks",
      QT_TRANSLATE_NOOP("Problem", "Shard group (%1) must be at least 2 and divide the %2 data x context ranks")},
     {"shard_group.all_ranks",
-     QT_TRANSLATE_NOOP("Problem", "a shard group of all %1 data x context ranks is plain FSDP: nothing is replicated")},
+     QT_TRANSLATE_NOOP("Problem", "a shard group of all %1 data x context ranks shards over every one of them: nothing "
+                                  "is replicated")},
     {"expert_comm_overlap.one_microbatch",
      QT_TRANSLATE_NOOP("Problem", "the all-to-all overlap runs one micro-batch's forward beside another's backward: "
                                   "with one micro-batch per step it hides nothing")},

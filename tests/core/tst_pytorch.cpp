@@ -9,6 +9,7 @@
 
 #include "TestMain.h"
 #include "TestSupport.h"
+#include "core/plan/PlanKeys.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
@@ -229,6 +230,41 @@ private slots:
         plan.parallel.shardGroup = 8;
         plan.training.framework = Framework::DeepSpeed;
         QVERIFY(!runPytorch(plan).valid);
+    }
+
+    // Megatron-Core's partial distributed optimizer (--num-distributed-optimizer-instances 4 on 32 data ranks:
+    // a shard group of 8): the optimizer state sharded over 8 ranks, 4x the state of sharding over all 32; the
+    // gradients reduce-scattered inside the group and then all-reduced across the 4 instances ("gradient
+    // ReduceScatters occur within the distributed domain, followed by AllReduce in the non-distributed
+    // domain", Megatron-Bridge docs/performance-guide.md), and the parameters gathered inside the group. Only
+    // with the distributed optimizer (ZeRO 1).
+    void partialDistributedOptimizerShardsInsideItsGroup()
+    {
+        Plan plan = test::presetPlan("llama3-70b", 8, 1, 32, 16, 512, "h100-sxm5-80gb");
+        plan.training.framework = Framework::Megatron;
+        plan.training.flashAttention = true;
+        plan.training.sequenceParallel = true;
+        plan.parallel.zeroStage = 1;
+        const Estimate whole = runPytorch(plan);
+        QVERIFY(whole.valid);
+        plan.parallel.shardGroup = 8;
+        QCOMPARE(plan.parallel.shardReplicas(), std::int64_t(4));
+        const Estimate partial = runPytorch(plan);
+        QVERIFY2(partial.valid, partial.problems.empty() ? "" : io::problemMessage(partial.problems.front()).c_str());
+        TP_COMPARE_REL(partial.memory.stages[0].optimizerBytes, 4.0 * whole.memory.stages[0].optimizerBytes, 1e-9);
+        const auto floorBytes = [](const Estimate &e, FloorKind k) { return e.step.floor.bytes[std::size_t(k)].received; };
+        // Received bytes: a reduce-scatter inside 8 (7/8 of the gradients) and an all-reduce of the 1/8 shard
+        // across 4 (3/4 of it) is the 31/32 of one reduce-scatter over all 32, which the floor must keep (without
+        // the all-reduce it would be 7/8); the gathers stay inside the 8: 7/8 against 31/32.
+        TP_COMPARE_REL(floorBytes(partial, FloorKind::GradientReduce), floorBytes(whole, FloorKind::GradientReduce), 1e-9);
+        TP_COMPARE_REL(floorBytes(partial, FloorKind::ParameterGather),
+                       floorBytes(whole, FloorKind::ParameterGather) * (7.0 / 8.0) / (31.0 / 32.0), 1e-9);
+        QVERIFY(keyApplies(*findPlanKey("parallel.shard_group"), plan)); // the window's editor is enabled
+        for (const int stage : {0, 2}) {
+            plan.parallel.zeroStage = stage;
+            QVERIFY(!runPytorch(plan).valid);
+            QVERIFY(!keyApplies(*findPlanKey("parallel.shard_group"), plan));
+        }
     }
 
     // torchao's float8 tensor parallelism casts the sequence-parallel inputs to float8 before their

@@ -16,6 +16,7 @@
 #include "app/ImportCommand.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
+#include "io/interop/Export.h"
 #include "io/interop/Import.h"
 
 using namespace trainplan;
@@ -300,6 +301,23 @@ private slots:
         QCOMPARE(r.plan->model.experts, 64);
         QCOMPARE(r.plan->model.expertsPerToken, 8);
         QCOMPARE(r.plan->model.mtpLayers, 1);
+        // The partial distributed optimizer (--num-distributed-optimizer-instances 2) on one node at TP 2: the
+        // state sharded inside 2 instances of the 4 data ranks, a shard group of 2; exported back as the flag.
+        r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp1_multi_dist_optimizer_instances.model_config.yaml")},
+                            h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        QCOMPARE(r.plan->parallel.shardGroup, 2);
+        QCOMPARE(r.plan->parallel.shardReplicas(), 2);
+        QVERIFY(io::exportPlan(*r.plan, io::ExportTarget::Megatron, io::builtinCatalog())
+                    .text.contains("--num-distributed-optimizer-instances 2"));
+        // Instances that do not divide the data ranks are refused naming the key (4 ranks, 3 instances).
+        const QByteArray three = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                 "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 12 "
+                                 "--tensor-model-parallel-size 2 --use-distributed-optimizer "
+                                 "--num-distributed-optimizer-instances 3\n";
+        r = io::importContents({{QStringLiteral("run.sh"), three}}, h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QLatin1String("must divide the 4 data x context ranks (parallel.shard_group)")));
         // Nemotron 3.5 Lightning's hybrid stack (--hybrid-layer-pattern MEMEM*E...: Mamba, MoE and attention
         // layers, --num-layers 52) and T5's encoder-decoder are refused naming the key, not planned as 52
         // transformer layers.

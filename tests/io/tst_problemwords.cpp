@@ -134,7 +134,8 @@ private slots:
         fsdp.parallel.zeroStage = 3;
         fsdp.parallel.shardGroup = 16;
         QCOMPARE(wordsOn(fsdp, "parallel.shard_group"),
-                 QStringLiteral("a shard group of all 16 data x context ranks is plain FSDP: nothing is replicated"));
+                 QStringLiteral("a shard group of all 16 data x context ranks shards over every one of them: nothing "
+                                "is replicated"));
 
         Plan moe = test::qwen3On8B200();
         moe.training.globalBatch = 8; // one micro-batch of 1 per replica
