@@ -121,6 +121,11 @@ Convert stateFormat();
 /// (docs/user-guide/features/optimizer_cpu_offload.md). The plan offloads all of the state or none: a
 /// fraction under one is read as the nearer, with a warning.
 void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
+/// Full recomputation's method (megatron/training/arguments.py --recompute-method, NeMo 1's
+/// activations_checkpoint_method): "block" recomputes the first recompute_num_layers layers of each stage
+/// (training.recompute_layers; megatron/core/transformer/transformer_block.py, _checkpointed_forward),
+/// "uniform" every layer in chunks of that many (planned per layer, said when the chunks hold more than one).
+void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
 /// The vocabulary of the tokenizer a file names, when it gives no vocabulary size: the tokenizer's own, which
 /// Megatron-LM pads to a multiple of make_vocab_size_divisible_by (128) x the tensor-parallel size
 /// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,

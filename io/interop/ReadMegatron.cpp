@@ -59,6 +59,9 @@ std::map<QString, Rule> megatronRuntimeRules()
                                           {"optim_grads", "optim_grads"},
                                           {"optim_grads_params", "optim_grads_params"}})}},
         {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+        // NeMo 1's PyTorch FSDP (megatron_gpt_config.yaml: "fsdp: Enable training with torch FSDP"), its
+        // strategy read in ReadNemo (nemoTorchFsdp).
+        {"fsdp", {"derived.torch_fsdp2", asBool}},
         // The partial distributed optimizer: its state sharded within each of this many instances of the
         // data x context ranks (DistributedDataParallelConfig; parallel_state.py, the intra-partial groups):
         // the plan's shard group, resolved with the layout (io/interop/Import.cpp).
@@ -300,9 +303,48 @@ bool ignoredName(const QString &name)
                        "allreduce_grads_in_fp32|"
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
                        "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_"
-                       "per_gpu|recompute_method|"
-                       "recompute_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction)$"));
+                       "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
+                       "activations_checkpoint_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction|"
+                       "fsdp_sharding_strategy|fsdp_grad_reduce_dtype|fsdp_sharded_checkpoint)$"));
     return ignored.match(name).hasMatch();
+}
+
+void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    auto method = findLeafEnding(leaves, "recompute_method");
+    if (method == leaves.end())
+        method = findLeafEnding(leaves, "activations_checkpoint_method");
+    auto count = findLeafEnding(leaves, "recompute_num_layers");
+    if (count == leaves.end())
+        count = findLeafEnding(leaves, "activations_checkpoint_num_layers");
+    const bool full = std::any_of(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("training.recompute") && k.value.toString() == QLatin1String("full") && !k.weak;
+    });
+    if (!full || method == leaves.end())
+        return;
+    const QString how = method->value.toString().toLower();
+    out.notPlanned.removeAll(method->name); // planned here
+    if (count != leaves.end())
+        out.notPlanned.removeAll(count->name);
+    const double n = count != leaves.end() ? count->value.toVariant().toDouble() : 1.0;
+    const QString said = QStringLiteral("%1 %2 with %3 %4")
+                             .arg(method->name, how, count != leaves.end() ? count->name : QStringLiteral("num_layers"))
+                             .arg(n);
+    if (how == QLatin1String("block") && n >= 1) {
+        out.keys.push_back({QStringLiteral("training.recompute_layers"), n, file, method->line, said});
+    } else if (how == QLatin1String("block")) {
+        out.errors.push_back(
+            {file, method->line,
+             QStringLiteral("%1: full recomputation of no layer; give the layers to recompute "
+                            "(training.recompute_layers) or turn recomputation off (training.recompute)")
+                 .arg(said)});
+    } else if (how == QLatin1String("uniform") && n > 1) {
+        out.warnings.push_back({file, method->line,
+                                QStringLiteral("%1: checkpoints the input of every %2-layer chunk; planned as every "
+                                               "layer's (the same recomputation, a little more memory)")
+                                    .arg(said)
+                                    .arg(n)});
+    }
 }
 
 void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
@@ -414,6 +456,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
     mapLeaves(
         file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     megatronOffloadFraction(file, leaves, out);
+    megatronRecomputeMethod(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -307,6 +307,89 @@ QByteArray megatronModelArgsScript(const YAML::Node &root)
     }
 }
 
+/// OmegaConf's interpolations in a recipe's values (NeMo-Framework-Launcher: "${multiply:4, ${.hidden_size}}",
+/// "${.encoder_seq_length}", "${training.model.encoder_seq_length}"): a reference to another value of the file
+/// (relative to the key's own section with a leading '.', else absolute, the launcher's "training." package
+/// prefix dropped) and the launcher's multiply resolver, evaluated; what names no value of the file (a data
+/// directory, the run's name) stays as written.
+QString resolveInterpolation(const QString &text, const QString &section, const std::map<QString, QString> &values,
+                             int depth = 0)
+{
+    static const QRegularExpression whole(QStringLiteral("^\\$\\{(.*)\\}$"));
+    const QRegularExpressionMatch m = whole.match(text.trimmed());
+    if (!m.hasMatch() || depth > 8)
+        return text;
+    const QString inner = m.captured(1).trimmed();
+    if (inner.startsWith(QLatin1String("multiply:"))) {
+        // The arguments, split at the top-level comma (each may be an interpolation itself).
+        QStringList args;
+        int level = 0;
+        QString current;
+        for (const QChar c : inner.mid(9)) {
+            level += c == QLatin1Char('{') ? 1 : c == QLatin1Char('}') ? -1 : 0;
+            if (c == QLatin1Char(',') && level == 0)
+                args << current, current.clear();
+            else
+                current += c;
+        }
+        args << current;
+        double product = 1;
+        for (const QString &a : args) {
+            bool ok = false;
+            product *= resolveInterpolation(a.trimmed(), section, values, depth + 1).toDouble(&ok);
+            if (!ok)
+                return text;
+        }
+        return QString::number(product, 'g', 15);
+    }
+    QString name = inner.startsWith(QLatin1Char('.')) ? section + inner : inner;
+    auto it = values.find(name);
+    if (it == values.end() && name.startsWith(QLatin1String("training.")))
+        it = values.find(name.mid(9));
+    return it == values.end() ? text : resolveInterpolation(it->second, section, values, depth + 1);
+}
+
+void resolveInterpolations(std::vector<Leaf> &leaves)
+{
+    std::map<QString, QString> values;
+    for (const Leaf &l : leaves)
+        if (l.value.isString() || l.value.isDouble())
+            values[l.name] = l.value.isString() ? l.value.toString() : QString::number(l.value.toDouble(), 'g', 15);
+    for (Leaf &l : leaves) {
+        if (!l.value.isString() || !l.value.toString().contains(QLatin1String("${")))
+            continue;
+        const QString section = l.name.contains(QLatin1Char('.')) ? l.name.section('.', 0, -2) : QString();
+        const QString resolved = resolveInterpolation(l.value.toString(), section, values);
+        if (resolved == l.value.toString())
+            continue;
+        bool number = false;
+        const double v = resolved.toDouble(&number);
+        l.value = number ? QJsonValue(v) : QJsonValue(resolved);
+    }
+}
+
+/// NeMo 1's PyTorch FSDP (fsdp: true; NeMo-Framework-Launcher's recipes: "Method to shard model states.
+/// Available options are 'full', 'hybrid', and 'grad'"): 'full' is FULL_SHARD, 'grad' SHARD_GRAD_OP (the
+/// parameters kept gathered from forward to backward), 'hybrid' HYBRID_SHARD, which shards inside a node and
+/// replicates across them: said, as the plan's shard group is not read from the recipe.
+void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto fsdp = findLeafEnding(leaves, "fsdp");
+    const auto strategy = findLeafEnding(leaves, "fsdp_sharding_strategy");
+    if (fsdp == leaves.end() || !truthy(fsdp->value) || strategy == leaves.end())
+        return;
+    const QString how = strategy->value.toString().toLower();
+    if (how == QLatin1String("grad"))
+        out.keys.push_back(
+            {QStringLiteral("parallel.reshard_after_forward"), false, file, strategy->line, strategy->name});
+    else if (how == QLatin1String("hybrid"))
+        out.warnings.push_back(
+            {file, strategy->line,
+             QStringLiteral("%1 hybrid: FSDP shards inside each node and replicates across nodes; set "
+                            "parallel.shard_group to the data ranks of a node")
+                 .arg(strategy->name)});
+}
+
 } // namespace
 
 FileImport readNemo(const QString &file, const QByteArray &bytes)
@@ -327,9 +410,12 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     if (!nemoLeaves(file, root, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);
+    resolveInterpolations(leaves);
     mapLeaves(
         file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
     megatronOffloadFraction(file, leaves, out);
+    megatronRecomputeMethod(file, leaves, out);
+    nemoTorchFsdp(file, leaves, out);
     nemoOptimizerAndTokenizer(file, leaves, out);
     nemoDefaults(file, leaves, out);
     return out;

@@ -404,6 +404,84 @@ private slots:
         QVERIFY(warned(r, "one dropout switch", 1));
     }
 
+    // Full recomputation's method: "block" recomputes the first recompute_num_layers layers of each stage
+    // (training.recompute_layers; transformer_block.py, _checkpointed_forward), read from Megatron-LM's flags
+    // and NeMo 1's activations_checkpoint_*; before, both were "read, not planned" and every layer was
+    // recomputed. The export writes the flags, so the key now survives export and import.
+    void recomputeMethods()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1"};
+        const auto planOf = [&](const QByteArray &flags) {
+            const QByteArray script = "torchrun pretrain_gpt.py --num-layers 8 --hidden-size 64 --num-attention-heads 2 "
+                                      "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 8 "
+                                      "--recompute-granularity full " + flags + "\n";
+            return io::importContents({{QStringLiteral("run.sh"), script}}, sets, io::builtinCatalog());
+        };
+        io::ImportResult r = planOf("--recompute-method block --recompute-num-layers 3");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.recompute, Recompute::Full);
+        QCOMPARE(r.plan->training.recomputeLayers, 3);
+        QCOMPARE(r.plan->recomputedLayersOnStage(0), 3);
+        QVERIFY(!io::importReport(r).contains(QLatin1String("recompute_method, recompute_num_layers")));
+        r = planOf("--recompute-method uniform --recompute-num-layers 1");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->recomputedLayersOnStage(0), 8);
+        r = planOf("--recompute-method uniform --recompute-num-layers 4");
+        QVERIFY(r.ok() && warned(r, "every 4-layer chunk", 1));
+        r = planOf("--recompute-method block --recompute-num-layers 0");
+        QVERIFY(!r.ok() && r.errors.front().text.contains(QLatin1String("training.recompute_layers")));
+        // NeMo 1's names (NeMo-Framework-Launcher's recipes, model.activations_checkpoint_*).
+        const QByteArray recipe = "model:\n  num_layers: 8\n  hidden_size: 64\n  num_attention_heads: 2\n"
+                                  "  encoder_seq_length: 128\n  make_vocab_size_divisible_by: 1\n  global_batch_size: 8\n"
+                                  "  micro_batch_size: 1\n  tokenizer:\n    library: huggingface\n"
+                                  "    type: meta-llama/Meta-Llama-3-8B\n  activations_checkpoint_granularity: full\n"
+                                  "  activations_checkpoint_method: block\n  activations_checkpoint_num_layers: 2\n";
+        r = io::importContents({{QStringLiteral("r.yaml"), recipe}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.recomputeLayers, 2);
+        // Export and import back keep it.
+        const io::ExportResult script = io::exportPlan(*r.plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        const io::ImportResult back = io::importContents({{QStringLiteral("run.sh"), script.text}}, sets, io::builtinCatalog());
+        QVERIFY2(back.ok(), qPrintable(io::importReport(back)));
+        QCOMPARE(back.plan->training.recomputeLayers, 2);
+    }
+
+    // NeMo-Framework-Launcher's recipes write values as OmegaConf interpolations: "${multiply:4, ${.hidden_size}}"
+    // (its multiply resolver, a sibling key), "${training.model.encoder_seq_length}" (the launcher's training
+    // package). They are evaluated, not "not understood" with the plan's 4h default in their place (a 3x
+    // MLP came back 4x before). NeMo 1's torch FSDP (fsdp: true) is ZeRO-3 under framework "fsdp"; its 'grad'
+    // strategy keeps the parameters gathered from forward to backward, 'hybrid' is said.
+    void nemoInterpolationsAndTorchFsdp()
+    {
+        QFile f(data("real/nemo-launcher/gpt3__5b.yaml"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray recipe = f.readAll();
+        QVERIFY(recipe.contains("ffn_hidden_size: ${multiply:4, ${.hidden_size}}"));
+        recipe.replace("${multiply:4, ${.hidden_size}}", "${multiply:3, ${.hidden_size}}");
+        const QStringList h100{QStringLiteral("cluster.device=h100-sxm5-80gb")};
+        io::ImportResult r = io::importContents({{QStringLiteral("gpt3_5b.yaml"), recipe}}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.ffnHidden, 3 * r.plan->model.hidden);
+        QVERIFY(!io::importReport(r).contains(QLatin1String("ffn_hidden_size: value")));
+        // gpt3__175b_16k.yaml's data.seq_length is ${training.model.encoder_seq_length}: 16,384, the model's.
+        const io::ImportResult longer = io::importFiles({data("real/nemo-launcher/gpt3__175b_16k.yaml")}, h100, io::builtinCatalog());
+        QVERIFY2(longer.ok(), qPrintable(io::importReport(longer)));
+        QCOMPARE(longer.plan->model.seqLen, 16384);
+        QVERIFY(std::any_of(longer.read.begin(), longer.read.end(), [](const io::ImportedKey &k) {
+            return k.path == QLatin1String("model.seq_len") && k.source == QLatin1String("model.data.seq_length") && k.value.toInt() == 16384;
+        }));
+        QCOMPARE(r.plan->training.framework, Framework::Megatron);
+        recipe.replace("fsdp: False", "fsdp: True").replace("fsdp_sharding_strategy: 'full'", "fsdp_sharding_strategy: 'grad'");
+        r = io::importContents({{QStringLiteral("gpt3_5b.yaml"), recipe}}, h100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(!r.plan->parallel.reshardAfterForward);
+        recipe.replace("fsdp_sharding_strategy: 'grad'", "fsdp_sharding_strategy: 'hybrid'");
+        r = io::importContents({{QStringLiteral("gpt3_5b.yaml"), recipe}}, h100, io::builtinCatalog());
+        QVERIFY(r.ok() && warned(r, "replicates across nodes", 101));
+    }
+
     // Megatron-Core's layout grammar (pipeline_parallel_layer_layout.py, parse_str_to_list): "x*n" and
     // "(...)*n" repeat, commas are cosmetic, chunk i runs on rank i mod p. Each way a layout cannot be a plan
     // is an error naming the key, never a plan of another split.
