@@ -71,6 +71,7 @@ struct StageMemory
     double forwardBackwardBytes = 0;
     double optimizerStepBytes = 0;
     double hostOptimizerBytes = 0; ///< optimizer state moved to host memory by offload
+    double hostParametersBytes = 0; ///< ZeRO-3 parameter shards moved to host memory by parameter offload
 
     /// The three peaks of this stage over the step (each phase's maximum; reserved never decreases).
     double allocatedBytes = 0;

@@ -188,6 +188,9 @@ struct ParallelConfig
     Schedule schedule = Schedule::OneFOneB;
     std::int64_t zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
     bool offloadOptimizer = false;
+    /// ZeRO-3's parameter shards in host memory, uploaded for each gather (DeepSpeed's offload_param, ZeRO-Infinity,
+    /// Rajbhandari et al. 2021; FSDP2's CPUOffloadPolicy, torchtitan training.enable_cpu_offload).
+    bool offloadParameters = false;
     double bucketBytes = 25e6; ///< data-parallel gradient bucket (PyTorch DDP default 25 MB, Li et al. 2020)
     /// Start each bucket's all-reduce as soon as its gradients are ready, during the last backward
     /// (PyTorch DDP, FSDP, Megatron-LM --overlap-grad-reduce). Off: all of it runs after the backward.

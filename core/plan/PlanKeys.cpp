@@ -295,6 +295,8 @@ const std::array kKeys{
             .editor = KeyEditor::Choice, .choices = zeroStages, .access = field<&Plan::parallel, &P::zeroStage>()},
     PlanKey{.path = "parallel.offload_optimizer", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::offloadOptimizer>()},
+    PlanKey{.path = "parallel.offload_parameters", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::offloadParameters>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .unit = "bytes", .range = {1e3, 1e11},
             .access = field<&Plan::parallel, &P::bucketBytes>()},
     PlanKey{.path = "parallel.overlap_grad_reduce", .type = KeyType::Bool,
@@ -485,6 +487,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMla();
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
+    if (path == "parallel.offload_parameters")
+        return plan.parallel.zeroStage == 3 && plan.training.framework != Framework::Megatron;
     if (path == "parallel.shard_group") // FSDP2's HSDP, or Megatron-Core's partial distributed optimizer
         return plan.training.framework == Framework::Fsdp ||
                (plan.training.framework == Framework::Megatron && plan.parallel.zeroStage == 1);

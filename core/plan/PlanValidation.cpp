@@ -584,6 +584,12 @@ void checkFramework(Checker &check)
     if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather && notDelayed)
         check.error("parallel.offload_optimizer", "offload.fp8_gather_needs_delayed",
                     {std::string(toString(t.precision))});
+    // DeepSpeed: "offload_param ... Valid only with stage 3" (docs/config-json, zero_optimization); FSDP2 is
+    // ZeRO-3 always; Megatron-Core offloads the optimizer only.
+    if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) &&
+        (plan.parallel.zeroStage != 3 || t.framework == Framework::Megatron))
+        check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
+                    {num(plan.parallel.zeroStage), std::string(toString(t.framework))});
 }
 
 /// Hybrid sharding is FSDP2's (HSDP) and Megatron-Core's partial distributed optimizer (ZeRO 1, the

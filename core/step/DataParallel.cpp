@@ -56,7 +56,8 @@ const GroupPlacement &widerGroup(const ReductionGroups &g)
 
 /// ZeRO-3: the pace stage's units in forward order, each gathered and reduce-scattered on its own.
 std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParameter &perParam,
-                                      const StageMemory &stage, const StageCompute &compute, Accounting &acc)
+                                      const StageMemory &stage, const StageCompute &compute, Accounting &acc,
+                                      double uploadBytesPerSecond)
 {
     const UnitParameters u = unitParameters(plan);
     std::vector<ShardedUnit> units;
@@ -66,6 +67,12 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
         unit.backwardSeconds = time.backward;
         unit.gatherSeconds =
             acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        // Parameter offload: the rank's shard of the unit comes up the host link before the gather can start.
+        if (uploadBytesPerSecond > 0)
+            unit.gatherSeconds += perParam.gathered *
+                                  (params.dense / double(plan.parallel.shardRanks()) +
+                                   params.experts / double(std::max<std::int64_t>(1, plan.parallel.expertDataSize()))) /
+                                  uploadBytesPerSecond;
         unit.reduceSeconds = acc.cost(Collective::ReduceScatter,
                                       {params.dense * perParam.gradients, params.experts * perParam.gradients});
         if (acc.groups.replicas.size > 1) { // HSDP: the reduced shard all-reduced across the replicas
@@ -99,7 +106,8 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
                              const StageCompute &compute)
 {
     Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
-    const std::vector<ShardedUnit> units = shardedUnits(plan, perParam, stage, compute, acc);
+    const double upload = plan.parallel.offloadParameters ? hostLinkBytesPerSecond(plan, device) : 0.0;
+    const std::vector<ShardedUnit> units = shardedUnits(plan, perParam, stage, compute, acc, upload);
     const Framework framework = plan.training.framework;
     const bool prefetch = framework != Framework::Megatron || plan.parallel.overlapParamGather;
     const bool regather = framework != Framework::Fsdp || plan.parallel.reshardAfterForward;

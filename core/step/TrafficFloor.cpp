@@ -220,6 +220,12 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
         floor.bytes[std::size_t(FloorKind::Offload)].received +=
             shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
     }
+    if (plan.parallel.offloadParameters && plan.parallel.zeroStage == 3) { // each gather's shard uploaded first
+        const bool regather = plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
+        floor.bytes[std::size_t(FloorKind::Offload)].received += stage.parameterCount /
+                                                                 double(plan.parallel.shardRanks()) * q.gathered *
+                                                                 (regather ? 2.0 : 1.0) * double(plan.microbatches());
+    }
     FloorBytes all{};
     for (std::size_t k = 0; k < kFloorKindCount; ++k)
         if (FloorKind(k) != FloorKind::Offload)

@@ -18,6 +18,11 @@ const std::vector<Name> &table()
          "parallel.offload_optimizer",
          Form::Choice,
          {{"cpu", "true"}, {"none", "false"}, {"nvme", "true"}}},
+        // ZeRO-3's parameters in host memory (DeepSpeedZeroOffloadParamConfig.device; ZeRO-Infinity).
+        {"zero_optimization.offload_param.device",
+         "parallel.offload_parameters",
+         Form::Choice,
+         {{"cpu", "true"}, {"none", "false"}, {"nvme", "true"}}},
         {"tensor_parallel.autotp_size", "parallel.tensor", Form::Integer}, // DeepSpeed AutoTP training
     };
     return rows;

@@ -465,6 +465,8 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     deepspeed::set(o, "parallel.zero_stage", double(p.zeroStage));
     deepspeed::set(o, "parallel.overlap_grad_reduce", p.overlapGradReduce);
     deepspeed::set(o, "parallel.offload_optimizer", p.offloadOptimizer);
+    if (p.offloadParameters)
+        deepspeed::set(o, "parallel.offload_parameters", true);
     if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
         out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16")
                                 .arg(QLatin1String(toString(t.precision)));
@@ -709,6 +711,33 @@ QString torchtitanCheckpointing(const TrainingConfig &t, ExportResult &out)
     return QStringLiteral("\n[activation_checkpoint]\nmode = \"%1\"\n").arg(QLatin1String(toString(t.recompute)));
 }
 
+/// torchtitan's [compile] (the loss compiled with the model or eager) and torchao's float8 settings under
+/// [quantize.linear.float8] (job_config.py at 238fa9953, Float8Linear; [float8] before 2025): rowwise scaling
+/// and the FSDP all-gather in float8. `float8`: the job's linears are float8 converters.
+QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportResult &out)
+{
+    QString s;
+    if (t.compile)
+        s += t.lossKernelInEffect() == LossKernel::Eager
+                 ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
+                 : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
+    // torchtitan's loss is compiled with the model or eager: another kernel has no setting there.
+    if (const LossKernel loss = t.lossKernelInEffect();
+        loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
+        out.notExpressed
+            << QStringLiteral(
+                   "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
+                   .arg(QLatin1String(toString(loss)));
+    if (float8 && (t.precision == Precision::FP8Blockwise || t.fp8ParamGather))
+        s += QStringLiteral("\n[quantize.linear.float8]\n") +
+             (t.precision == Precision::FP8Blockwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +
+             (t.fp8ParamGather ? QStringLiteral("enable_fsdp_float8_all_gather = true\n") : QString());
+    else if (t.fp8ParamGather)
+        out.notExpressed << QStringLiteral("training.fp8_param_gather = true: torchtitan all-gathers in float8 only "
+                                           "with its float8 linears");
+    return s;
+}
+
 QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
@@ -737,9 +766,13 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     // Under a pipeline torchtitan splits the local batch into micro-batches of pipeline_parallel_microbatch_size
     // (job_config.py at 238fa9953): the local batch is the pipeline's micro-batches together.
     const std::int64_t local = p.pipeline > 1 ? t.microBatch * plan.microbatches() : t.microBatch;
+    // FSDP2's CPU offload moves the parameters and the optimizer together (training.enable_cpu_offload).
+    const bool cpuOffload =
+        t.framework == Framework::Fsdp && p.zeroStage == 3 && p.offloadParameters && p.offloadOptimizer;
     s += QStringLiteral("[training]\n") + line("training.micro_batch", local) +
          line("training.global_batch", t.globalBatch) + line("model.seq_len", plan.model.seqLen) +
-         QStringLiteral("mixed_precision_param = \"%1\"\n\n").arg(spelling("training.precision", param));
+         QStringLiteral("mixed_precision_param = \"%1\"\n").arg(spelling("training.precision", param)) +
+         (cpuOffload ? QStringLiteral("enable_cpu_offload = true\n\n") : QStringLiteral("\n"));
     if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
         out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here")
                                 .arg(QLatin1String(toString(t.precision)));
@@ -758,27 +791,13 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
         s += torchtitan::choiceLine("parallel.reshard_after_forward", p.reshardAfterForward ? "true" : "false");
     if (p.tensorCommOverlap)
         s += torchtitan::boolLine("parallel.tensor_comm_overlap", true);
-    s += torchtitanCheckpointing(t, out);
-    if (t.compile)
-        s += t.lossKernelInEffect() == LossKernel::Eager
-                 ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
-                 : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
-    // torchtitan's loss is compiled with the model or eager: another kernel has no setting there.
-    if (const LossKernel loss = t.lossKernelInEffect();
-        loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
-        out.notExpressed
-            << QStringLiteral(
-                   "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
-                   .arg(QLatin1String(toString(loss)));
-    // torchao's float8 settings under [quantize.linear.float8] (job_config.py at 238fa9953, Float8Linear; [float8]
-    // before 2025): rowwise scaling, and the FSDP all-gather in float8.
-    if (float8 && !name.isEmpty() && (t.precision == Precision::FP8Blockwise || t.fp8ParamGather))
-        s += QStringLiteral("\n[quantize.linear.float8]\n") +
-             (t.precision == Precision::FP8Blockwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +
-             (t.fp8ParamGather ? QStringLiteral("enable_fsdp_float8_all_gather = true\n") : QString());
-    else if (t.fp8ParamGather)
-        out.notExpressed << QStringLiteral("training.fp8_param_gather = true: torchtitan all-gathers in float8 only "
-                                           "with its float8 linears");
+    for (const auto &[on, path] : {std::pair{p.offloadParameters, "parallel.offload_parameters"},
+                                   std::pair{p.offloadOptimizer, "parallel.offload_optimizer"}})
+        if (on && !cpuOffload)
+            out.notExpressed << QStringLiteral("%1 = true: torchtitan offloads FSDP's parameters and optimizer "
+                                               "together (training.enable_cpu_offload)")
+                                    .arg(QLatin1String(path));
+    s += torchtitanCheckpointing(t, out) + torchtitanCompileAndFloat8(t, float8 && !name.isEmpty(), out);
     return s.toUtf8();
 }
 
@@ -799,9 +818,11 @@ const QStringList &expressedKeys(ExportTarget target)
         "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
-        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather"};
+        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
+        "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
                                        "parallel.zero_stage",          "parallel.offload_optimizer",
+                                       "parallel.offload_parameters",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
     switch (target) {
     case ExportTarget::Megatron: return kMegatronKeys;

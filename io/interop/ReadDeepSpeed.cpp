@@ -73,7 +73,8 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
         "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
         "robin_gradients|"
-        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\..*)|fp16\\.(loss_scale.*|initial_"
+        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\.(pin_memory|nvme_path|buffer_.*|max_"
+        "in_cpu))|fp16\\.(loss_scale.*|initial_"
         "scale_power|"
         "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
         "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
@@ -88,14 +89,14 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
             planned.push_back(leaf);
     }
     mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
-    if (const auto param = findLeaf(leaves, "zero_optimization.offload_param.device");
-        param != leaves.end() && param->value.toString() != QLatin1String("none"))
-        out.warnings.push_back(
-            {file, param->line,
-             QStringLiteral("zero_optimization.offload_param.device %1: parameters in host memory (ZeRO-Infinity) "
-                            "are not planned; the plan keeps them on the GPUs (more memory, no host "
-                            "transfers)")
-                 .arg(param->value.toString())});
+    // NVMe offload (ZeRO-Infinity) is planned as host memory: its drive behind the host link is not modelled.
+    for (const char *name : {"zero_optimization.offload_param.device", "zero_optimization.offload_optimizer.device"})
+        if (const auto nvme = findLeaf(leaves, name);
+            nvme != leaves.end() && nvme->value.toString().compare(QLatin1String("nvme"), Qt::CaseInsensitive) == 0)
+            out.warnings.push_back({file, nvme->line,
+                                    QStringLiteral("%1 nvme: planned as host memory; the drive's own bandwidth "
+                                                   "behind the host link is not modelled")
+                                        .arg(QLatin1String(name))});
     // Without an fp16, bf16 or amp section DeepSpeed trains in FP32 (each section's "enabled" defaults to
     // false: DeepSpeed's config documentation, deepspeed/runtime/config.py). Weak: a launch script's --bf16 wins;
     // "auto" leaves it to the Hugging Face Trainer (said above), so nothing is assumed.

@@ -398,7 +398,7 @@ bool savedConfigIgnored(const QString &name)
     static const QRegularExpression ignored(
         QStringLiteral("^(model_spec\\.model|profiler|metrics|tokenizer|dataloader|optimizer|lr_scheduler|checkpoint|"
                        "comm|validator|debug|override|loss)(\\..*)?$|^(hf_assets_path|dump_folder)$|"
-                       "^training\\.(dtype|enable_cpu_offload|disable_cuda_graphs|gc_debug)$|"
+                       "^training\\.(dtype|disable_cuda_graphs|gc_debug)$|"
                        "^parallelism\\.(spmd_backend|enable_fsdp_symm_mem|"
                        "module_fqns_per_model_part|pipeline_parallel_first_stage_less_layers|"
                        "pipeline_parallel_last_stage_less_layers|"
@@ -551,7 +551,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
                        "memory_estimation|experimental|fault_tolerance)\\..*|"
                        "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
-                       "mixed_precision_reduce|gc_freq)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                       "mixed_precision_reduce|gc_freq|enable_cpu_offload)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
                        "num_pp_microbatches|pipeline_parallel_microbatches|pipeline_parallel_layers_per_stage|"
@@ -572,6 +572,12 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
             if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor"))
                 planned.push_back(leaf);
     }
+    // FSDP2's CPUOffloadPolicy: "Whether to apply CPU offloading of parameters, gradients, and optimizer states
+    // in FSDP" (job_config.py at 238fa9953, Training.enable_cpu_offload): the shards and their update on the host.
+    if (const auto offload = findLeaf(leaves, "training.enable_cpu_offload");
+        offload != leaves.end() && truthy(offload->value))
+        for (const char *path : {"parallel.offload_parameters", "parallel.offload_optimizer"})
+            out.keys.push_back({QLatin1String(path), true, file, offload->line, offload->name});
     // Without data_parallel_shard_degree, its default -1 shards over the ranks left (job_config.py at 238fa9953,
     // Parallelism.data_parallel_shard_degree): FSDP, ZeRO-3. Degree 1 is replicated data parallelism, which the
     // plan's framework "fsdp" (always sharded) does not hold: said.

@@ -43,6 +43,7 @@ QJsonObject stageToJson(const StageMemory &s)
                                   {"fraction_override", s.allocator.fractionOverride}}},
         {"peak_phase", QLatin1String(toString(s.peakPhase))},
         {"host_optimizer_bytes", s.hostOptimizerBytes},
+        {"host_parameters_bytes", s.hostParametersBytes},
         {"activations", QJsonObject{
                             {"per_layer_bytes", a.perLayerBytes},
                             {"microbatches_in_flight", a.microbatchesInFlight},

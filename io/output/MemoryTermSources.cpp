@@ -68,8 +68,9 @@ constexpr std::array<MemoryTermSource, kOtherTermCount> kOtherSources{{
 
 // In StateTerm's order.
 constexpr std::array<MemoryTermSource, kStateTermCount> kStateSources{{
-    {"stage parameters per tensor rank x q_p, / (data x context) when zero_stage = 3",
-     "reference text Level 3; Rajbhandari et al. 2020"},
+    {"stage parameters per tensor rank x q_p, / (data x context) when zero_stage = 3; 0 on the GPU with "
+     "offload_parameters",
+     "reference text Level 3; Rajbhandari et al. 2020; Rajbhandari et al. 2021 (ZeRO-Infinity)"},
     {"stage parameters per tensor rank x q_g, / (data x context) when zero_stage >= 2",
      "reference text Level 3; Rajbhandari et al. 2020"},
     {"stage parameters per tensor rank x q_o (Adam: 12 with 16-bit parameters, 8 in fp32; the moments at 2 bytes "

@@ -660,6 +660,15 @@ const std::array kWords{
                             "the host link (behind the backward under DeepSpeed and FSDP2, after it under "
                             "Megatron-Core), the update through the host's memory, parameters back"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "parallel.offload_parameters",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Offload parameters"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter offload"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "ZeRO-3's parameter shards in host memory (DeepSpeed's offload_param, ZeRO-Infinity; "
+                            "FSDP2's CPU offload, torchtitan enable_cpu_offload): each rank uploads its shard of a "
+                            "unit over the host link before every gather of it"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "ZeRO stage 3 under training.framework \"deepspeed\" or \"fsdp\"")},
     KeyWords{.path = "parallel.bucket_bytes",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Gradient bucket"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "gradient bucket"),

@@ -144,6 +144,10 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's or Megatron-Core's distributed "
                                   "optimizer's: set training.framework to \"fsdp\", or to \"megatron\" with ZeRO "
                                   "stage 1, or remove parallel.shard_group")},
+    {"offload.parameters_need_zero3",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Parameter offload keeps ZeRO-3's parameter shards on the host: it needs ZeRO stage 3 "
+                       "under DeepSpeed or FSDP (got stage %1 under %2)")},
     {"shard_group.divides_ranks",
      QT_TRANSLATE_NOOP("Problem", "Shard group (%1) must be at least 2 and divide the %2 data x context ranks")},
     {"shard_group.all_ranks",

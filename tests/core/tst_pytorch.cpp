@@ -267,6 +267,38 @@ private slots:
         }
     }
 
+    // ZeRO-3's parameters in host memory (DeepSpeed offload_param, ZeRO-Infinity): the parameter shards leave the
+    // GPU (the peak drops by them), and before each gather every rank uploads its shard of the unit over the host
+    // link: forward and backward each micro-batch, which the traffic floor's host transfers count exactly.
+    void parameterOffloadUploadsEachGather()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.training.framework = Framework::DeepSpeed;
+        plan.training.flashAttention = true;
+        plan.training.recompute = Recompute::Full;
+        plan.parallel.zeroStage = 3;
+        const Estimate onGpu = runPytorch(plan);
+        QVERIFY(onGpu.valid);
+        plan.parallel.offloadParameters = true;
+        const Estimate offloaded = runPytorch(plan);
+        QVERIFY2(offloaded.valid, offloaded.problems.empty() ? "" : io::problemMessage(offloaded.problems.front()).c_str());
+        const StageMemory &a = onGpu.memory.stages[0], &b = offloaded.memory.stages[0];
+        QVERIFY(a.parametersBytes > 0);
+        QCOMPARE(b.parametersBytes, 0.0);
+        TP_COMPARE_REL(b.hostParametersBytes, a.parametersBytes, 1e-12);
+        TP_COMPARE_REL(onGpu.memory.peakBytes - offloaded.memory.peakBytes, a.parametersBytes, 1e-9);
+        const double shard = a.parameterCount / 8.0 * 2.0; // BF16 parameters over 8 ranks
+        TP_COMPARE_REL(offloaded.step.floor.bytes[std::size_t(FloorKind::Offload)].received,
+                       shard * 2.0 * double(plan.microbatches()), 1e-9);
+        QVERIFY(offloaded.step.stepSeconds > onGpu.step.stepSeconds);
+        // DeepSpeed: "Valid only with stage 3"; Megatron-Core offloads its optimizer only.
+        plan.parallel.zeroStage = 2;
+        QVERIFY(!runPytorch(plan).valid);
+        plan.parallel.zeroStage = 3;
+        plan.training.framework = Framework::Megatron;
+        QVERIFY(!runPytorch(plan).valid);
+    }
+
     // torchao's float8 tensor parallelism casts the sequence-parallel inputs to float8 before their
     // all-gather: the forward all-gathers move half the bytes of Megatron's BF16 ones, the reduce-scatters and
     // the backward pass the same (Llama 3.1 70B, TP 8 inside a node, float8).

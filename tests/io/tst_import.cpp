@@ -787,12 +787,13 @@ private slots:
         QCOMPARE(r.errors.size(), std::size_t(1));
         QCOMPARE(r.errors.front().file, QStringLiteral("training.global_batch"));
         QVERIFY(warned(r, "train_batch_size \"auto\"", 6));
-        QVERIFY(warned(r, "offload_param.device cpu", 3));
+        QVERIFY(readKey(r, "parallel.offload_parameters")); // offload_param.device cpu: ZeRO-Infinity's host parameters
         r = io::importFiles({data("llama3-8b-config.json"), data("ds_zero3_offload_auto.json")}, sets + QStringList{"training.global_batch=64"},
                             io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->parallel.zeroStage, 3);
         QVERIFY(r.plan->parallel.offloadOptimizer);
+        QVERIFY(r.plan->parallel.offloadParameters);
         QCOMPARE(r.plan->parallel.bucketBytes, 2.0 * 4096 * 4096); // reduce_bucket_size "auto": hidden_size^2 elements
         QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
     }
@@ -954,6 +955,11 @@ private slots:
         QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
         QCOMPARE(p.plan->parallel.zeroStage, 0);
         QVERIFY(warned(p, "replicated data parallelism", 8));
+        // FSDP2's CPU offload (training.enable_cpu_offload): parameters and optimizer on the host, both ways.
+        p = job("[training]\nlocal_batch_size = 8\nseq_len = 8192\nenable_cpu_offload = true\n");
+        QVERIFY2(p.ok(), qPrintable(io::importReport(p)));
+        QVERIFY(p.plan->parallel.offloadParameters && p.plan->parallel.offloadOptimizer);
+        QVERIFY(io::exportPlan(*p.plan, io::ExportTarget::Torchtitan, io::builtinCatalog()).text.contains("enable_cpu_offload = true"));
         // The 16B's expert_parallel_degree 8; Scout's expert_tensor_parallel_degree 8 with experts unsplit.
         const io::ImportResult lite = io::importFiles({data("real/torchtitan/deepseek_v3_16b.toml")}, sets, io::builtinCatalog());
         QVERIFY(lite.ok());
