@@ -489,9 +489,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.framework == Framework::Fsdp;
     if (path == "parallel.offload_parameters")
         return plan.parallel.zeroStage == 3 && plan.training.framework != Framework::Megatron;
-    if (path == "parallel.shard_group") // FSDP2's HSDP, or Megatron-Core's partial distributed optimizer
+    if (path == "parallel.shard_group") // FSDP2's HSDP, Megatron-Core's partial distributed optimizer, MiCS
         return plan.training.framework == Framework::Fsdp ||
-               (plan.training.framework == Framework::Megatron && plan.parallel.zeroStage == 1);
+               (plan.training.framework == Framework::Megatron && plan.parallel.zeroStage == 1) ||
+               (plan.training.framework == Framework::DeepSpeed && plan.parallel.zeroStage == 3);
     if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")

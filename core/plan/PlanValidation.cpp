@@ -603,7 +603,9 @@ void checkShardGroup(Checker &check)
         return;
     const std::int64_t dc = par.data * par.context;
     const bool partialDistributedOptimizer = plan.training.framework == Framework::Megatron && par.zeroStage == 1;
-    if (plan.training.framework != Framework::Fsdp && !partialDistributedOptimizer)
+    // DeepSpeed's MiCS (zero_optimization.mics_shard_size; Zhang et al. 2022): ZeRO-3 inside each group.
+    const bool mics = plan.training.framework == Framework::DeepSpeed && par.zeroStage == 3;
+    if (plan.training.framework != Framework::Fsdp && !partialDistributedOptimizer && !mics)
         check.error("parallel.shard_group", "shard_group.needs_fsdp");
     else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
         check.error("parallel.shard_group", "shard_group.divides_ranks", {num(par.shardGroup), num(dc)});

@@ -467,6 +467,15 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     deepspeed::set(o, "parallel.offload_optimizer", p.offloadOptimizer);
     if (p.offloadParameters)
         deepspeed::set(o, "parallel.offload_parameters", true);
+    if (p.zeroStage == 3 && t.framework == Framework::DeepSpeed && p.shardReplicas() > 1) { // MiCS
+        QJsonObject zero = o[QLatin1String("zero_optimization")].toObject();
+        zero[QLatin1String("mics_shard_size")] = double(p.shardGroup);
+        o[QLatin1String("zero_optimization")] = zero;
+    } else if (p.shardReplicas() > 1) {
+        out.notExpressed << QStringLiteral("parallel.shard_group = %1: DeepSpeed shards within a group only under "
+                                           "ZeRO-3 (MiCS, mics_shard_size)")
+                                .arg(p.shardGroup);
+    }
     if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
         out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16")
                                 .arg(QLatin1String(toString(t.precision)));
@@ -822,7 +831,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
                                        "parallel.zero_stage",          "parallel.offload_optimizer",
-                                       "parallel.offload_parameters",
+                                       "parallel.offload_parameters", "parallel.shard_group",
                                        "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
     switch (target) {
     case ExportTarget::Megatron: return kMegatronKeys;

@@ -73,8 +73,8 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
         "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
         "robin_gradients|"
-        "stage3_.*|sub_group_size|offload_optimizer\\.pin_memory|offload_param\\.(pin_memory|nvme_path|buffer_.*|max_"
-        "in_cpu))|fp16\\.(loss_scale.*|initial_"
+        "stage3_.*|mics_.*|sub_group_size|offload_optimizer\\.pin_memory|"
+        "offload_param\\.(pin_memory|nvme_path|buffer_.*|max_in_cpu))|fp16\\.(loss_scale.*|initial_"
         "scale_power|"
         "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
         "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
@@ -88,7 +88,14 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         else if (rules.count(leaf.name) || !ignored.match(leaf.name).hasMatch())
             planned.push_back(leaf);
     }
-    mapLeaves(file, planned, rules, [](const QString &n) { return n; }, out);
+    mapLeaves(
+        file, planned, rules, [](const QString &n) { return n; }, out);
+    // MiCS (deepspeed/runtime/zero/config.py: mics_shard_size, -1 unless set): ZeRO-3 inside groups of that many
+    // ranks, replicated across them, the plan's shard group.
+    if (const auto mics = findLeaf(leaves, "zero_optimization.mics_shard_size");
+        mics != leaves.end() && mics->value.toDouble() > 0)
+        out.keys.push_back(
+            {QStringLiteral("parallel.shard_group"), mics->value.toDouble(), file, mics->line, mics->name});
     // NVMe offload (ZeRO-Infinity) is planned as host memory: its drive behind the host link is not modelled.
     for (const char *name : {"zero_optimization.offload_param.device", "zero_optimization.offload_optimizer.device"})
         if (const auto nvme = findLeaf(leaves, name);

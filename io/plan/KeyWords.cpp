@@ -633,12 +633,12 @@ const std::array kWords{
             "PlanKey", "Hybrid sharding: shard the ZeRO-sharded state over this many data ranks and replicate across "
                        "the rest; gathers and reduce-scatters stay inside the shard group, the gradient shards are "
                        "all-reduced across replicas. FSDP2's HSDP (torchtitan data_parallel_shard_degree with "
-                       "data_parallel_replicate_degree) and Megatron-Core's partial distributed optimizer "
-                       "(--num-distributed-optimizer-instances: data x context / shard group); 0: shard over all "
-                       "of them"),
+                       "data_parallel_replicate_degree), Megatron-Core's partial distributed optimizer "
+                       "(--num-distributed-optimizer-instances: data x context / shard group) and DeepSpeed's MiCS "
+                       "(mics_shard_size); 0: shard over all of them"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
-        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", or \"megatron\" at ZeRO 1: at "
-                                             "least 2, dividing data x context")},
+        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", \"megatron\" at ZeRO 1 or "
+                                             "\"deepspeed\" at ZeRO 3: at least 2, dividing data x context")},
     KeyWords{.path = "parallel.schedule",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),

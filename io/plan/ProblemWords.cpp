@@ -142,8 +142,9 @@ const RuleSentence kSentences[] = {
                                   "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
     {"shard_group.needs_fsdp",
      QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's or Megatron-Core's distributed "
-                                  "optimizer's: set training.framework to \"fsdp\", or to \"megatron\" with ZeRO "
-                                  "stage 1, or remove parallel.shard_group")},
+                                  "optimizer's or DeepSpeed's MiCS: set training.framework to \"fsdp\", to "
+                                  "\"megatron\" with ZeRO stage 1 or to \"deepspeed\" with ZeRO stage 3, or remove "
+                                  "parallel.shard_group")},
     {"offload.parameters_need_zero3",
      QT_TRANSLATE_NOOP("Problem",
                        "Parameter offload keeps ZeRO-3's parameter shards on the host: it needs ZeRO stage 3 "

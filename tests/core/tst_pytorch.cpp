@@ -227,8 +227,13 @@ private slots:
         // Refused outside FSDP, and where the group does not divide the data ranks.
         plan.parallel.shardGroup = 3;
         QVERIFY(!runPytorch(plan).valid);
+        // DeepSpeed's MiCS (mics_shard_size) is the same at ZeRO-3, refused at ZeRO-2.
         plan.parallel.shardGroup = 8;
         plan.training.framework = Framework::DeepSpeed;
+        const Estimate mics = runPytorch(plan);
+        QVERIFY(mics.valid);
+        TP_COMPARE_REL(mics.memory.stages[0].optimizerBytes, hsdp.memory.stages[0].optimizerBytes, 1e-9);
+        plan.parallel.zeroStage = 2;
         QVERIFY(!runPytorch(plan).valid);
     }
 

@@ -798,6 +798,25 @@ private slots:
         QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
     }
 
+    // DeepSpeed's MiCS (zero_optimization.mics_shard_size; deepspeed/runtime/zero/config.py, -1 unless set):
+    // ZeRO-3 inside groups of that many ranks, the plan's shard group; written back by the export.
+    void deepSpeedMics()
+    {
+        const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=4", "model.preset=llama3-8b", "model.seq_len=4096"};
+        const QByteArray config = R"({"train_batch_size": 64, "train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true},
+            "zero_optimization": {"stage": 3, "mics_shard_size": 8, "mics_hierarchical_params_gather": false}})";
+        io::ImportResult r = io::importContents({{QStringLiteral("ds.json"), config}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.shardGroup, 8);
+        QCOMPARE(r.plan->parallel.shardReplicas(), 4);
+        QVERIFY(io::exportPlan(*r.plan, io::ExportTarget::DeepSpeed, io::builtinCatalog()).text.contains("\"mics_shard_size\": 8"));
+        QByteArray off = config;
+        off.replace("\"mics_shard_size\": 8", "\"mics_shard_size\": -1");
+        r = io::importContents({{QStringLiteral("ds.json"), off}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.shardGroup, 0);
+    }
+
     // Every language-model recipe of NeMo-Framework-Launcher (56 files, tests/data/import/real/nemo-launcher):
     // each gives a plan or fails naming a plan key; none exits with a plan and an error unsaid. Those with a
     // published size give it. The tokenizer gives the vocabulary: by Hugging Face name, Megatron type or
