@@ -222,9 +222,12 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     }
     if (plan.parallel.offloadParameters && plan.parallel.zeroStage == 3) { // each gather's shard uploaded first
         const bool regather = plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
-        floor.bytes[std::size_t(FloorKind::Offload)].received += stage.parameterCount /
-                                                                 double(plan.parallel.shardRanks()) * q.gathered *
-                                                                 (regather ? 2.0 : 1.0) * double(plan.microbatches());
+        const double dense = stage.parameterCount - stage.expertParameterCount;
+        const double shard =
+            dense / double(plan.parallel.shardRanks()) +
+            stage.expertParameterCount / double(std::max<std::int64_t>(1, plan.parallel.expertDataSize()));
+        floor.bytes[std::size_t(FloorKind::Offload)].received +=
+            shard * q.gathered * (regather ? 2.0 : 1.0) * double(plan.microbatches());
     }
     FloorBytes all{};
     for (std::size_t k = 0; k < kFloorKindCount; ++k)

@@ -578,9 +578,6 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         offload != leaves.end() && truthy(offload->value))
         for (const char *path : {"parallel.offload_parameters", "parallel.offload_optimizer"})
             out.keys.push_back({QLatin1String(path), true, file, offload->line, offload->name});
-    // Without data_parallel_shard_degree, its default -1 shards over the ranks left (job_config.py at 238fa9953,
-    // Parallelism.data_parallel_shard_degree): FSDP, ZeRO-3. Degree 1 is replicated data parallelism, which the
-    // plan's framework "fsdp" (always sharded) does not hold: said.
     // Attention is F.scaled_dot_product_attention, whose flash backend is FlashAttention-2 (models/attention.py).
     const QString sdpa = QStringLiteral("(torchtitan: scaled_dot_product_attention)");
     out.keys.push_back({QStringLiteral("training.flash_attention"), true, file, 0, sdpa, true});
@@ -591,6 +588,9 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         legacyNames && pp != leaves.end() && pp->value.toDouble() > 1)
         out.keys.push_back({QStringLiteral("training.keep_pipeline_outputs"), true, file, pp->line,
                             QStringLiteral("(torchtitan before e5ef99aa)"), true});
+    // Without data_parallel_shard_degree, its default -1 shards over the ranks left (job_config.py at 238fa9953,
+    // Parallelism.data_parallel_shard_degree): FSDP, ZeRO-3. Degree 1 is replicated data parallelism, which the
+    // plan's framework "fsdp" (always sharded) does not hold: said.
     const auto shard = findLeaf(leaves, "parallelism.data_parallel_shard_degree");
     if (shard == leaves.end()) {
         const QString source = QStringLiteral("parallelism.data_parallel_shard_degree (torchtitan's default -1)");
