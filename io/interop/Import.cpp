@@ -255,6 +255,10 @@ QStringList expandPipelineLayout(QString text, QString &error)
         expanded += QStringView(text).mid(at);
         text = expanded;
     }
+    if (text.contains(QLatin1Char('(')) || text.contains(QLatin1Char(')'))) {
+        error = QStringLiteral("a group left after one pass of (...)*n: Megatron-Core's parser does not nest them");
+        return {};
+    }
     for (const QChar c : text)
         if (!QStringLiteral("ELtm|").contains(c)) {
             error = QStringLiteral("'%1' is no layer (E embedding, t decoder, m MTP, L loss, | a chunk's end)").arg(c);

@@ -521,6 +521,7 @@ private slots:
         QVERIFY(refused(planOf("Et*2|t*2|t*4L"), "3 chunks do not divide among 4 pipeline stages", "parallel.pipeline"));
         QVERIFY(refused(planOf("Et*2|t*2|t*2|t*2"), "the embedding must come first and the loss last", "parallel.first_stage_layers"));
         QVERIFY(refused(planOf("Et*2|t*2|x|t*2L"), "'x' is no layer", "parallel.first_stage_layers"));
+        QVERIFY(refused(planOf("E((t|)*2)*2t*4L"), "does not nest them", "parallel.first_stage_layers"));
         QVERIFY(refused(planOf("E|t*3|t*2|t*3L"), "stage 0 holds no decoder layer", "parallel.first_stage_layers"));
         QVERIFY(refused(planOf("Et|t*3|t*2|t*2L"), "hold 3,2 of its layers", "parallel.last_stage_layers"));
         QVERIFY(refused(planOf("Et*99999999|L", "8", "2"), "repeats t 99999999 times", "parallel.first_stage_layers"));
