@@ -78,6 +78,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "training.global_batch",
                                 "training.micro_batch",
                                 "training.precision",
+                                "training.fp32_gradients",
                                 "training.fp8_param_gather",
                                 "training.recompute",
                                 "training.recompute_mla_up_proj",
@@ -275,6 +276,13 @@ QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
     default:
         break;
     }
+    // Megatron-LM keeps and reduces BF16 training's gradients in FP32 unless told otherwise (arguments.py).
+    const bool bf16Parameters = t.precision == Precision::BF16 || t.precision == Precision::FP8 ||
+                                t.precision == Precision::FP8Blockwise || t.precision == Precision::MXFP8;
+    if (bf16Parameters && !t.fp32Gradients)
+        f << "--grad-reduce-in-bf16";
+    else if (t.precision == Precision::FP16 && t.fp32Gradients)
+        f << "--accumulate-allreduce-grads-in-fp32";
     if (t.fp8ParamGather)
         f << megatron::flagOf("training.fp8_param_gather");
     return f;
@@ -576,7 +584,8 @@ QString nemoTrainerFields(const Plan &plan, ExportResult &out)
     // MegatronStrategy's ddp (Megatron-Core DistributedDataParallelConfig) and the model-parallel overlaps
     // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
     s += QStringLiteral("    ddp:\n") + nemoSwitch(6, "parallel.overlap_grad_reduce", p.overlapGradReduce) +
-         nemoSwitch(6, "parallel.overlap_param_gather", p.overlapParamGather);
+         nemoSwitch(6, "parallel.overlap_param_gather", p.overlapParamGather) +
+         QStringLiteral("      grad_reduce_in_fp32: %1\n").arg(t.fp32Gradients ? "true" : "false");
     if (p.zeroStage == 1 && t.framework == Framework::Megatron && p.shardReplicas() > 1)
         s += QStringLiteral("      num_distributed_optimizer_instances: %1\n").arg(p.shardReplicas());
     else if (p.shardReplicas() > 1)

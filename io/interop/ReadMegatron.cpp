@@ -59,6 +59,12 @@ std::map<QString, Rule> megatronRuntimeRules()
                                           {"optim_grads", "optim_grads"},
                                           {"optim_grads_params", "optim_grads_params"}})}},
         {"use_torch_fsdp2", {"derived.torch_fsdp2", asBool}},
+        // Gradients kept and reduced in FP32 (main_grad): Megatron-LM's --accumulate-allreduce-grads-in-fp32
+        // (implied by --bf16 unless --grad-reduce-in-bf16, arguments.py), Megatron-Core's and Megatron-Bridge's
+        // DistributedDataParallelConfig.grad_reduce_in_fp32.
+        {"accumulate_allreduce_grads_in_fp32", {"training.fp32_gradients", asBool}},
+        {"grad_reduce_in_bf16", {"training.fp32_gradients", asNotBool}},
+        {"grad_reduce_in_fp32", {"training.fp32_gradients", asBool}},
         // NeMo 1's PyTorch FSDP (megatron_gpt_config.yaml: "fsdp: Enable training with torch FSDP"), its
         // strategy read in ReadNemo (nemoTorchFsdp).
         {"fsdp", {"derived.torch_fsdp2", asBool}},
@@ -173,6 +179,10 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
               return l.name == QLatin1String("transformer_impl") && l.value.toString() == QLatin1String("local");
           })}},
         {"use_distributed_optimizer", {"parallel.zero_stage", 0}},
+        // --bf16 accumulates and all-reduces gradients in FP32 unless --grad-reduce-in-bf16 (arguments.py at
+        // d98e8a6: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32").
+        {"grad_reduce_in_bf16|accumulate_allreduce_grads_in_fp32|main_grads_dtype",
+         {"training.fp32_gradients", has("bf16")}},
         {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
     for (const auto &[flags, key] : defaults)
         if (!has(flags))
@@ -299,10 +309,9 @@ bool ignoredName(const QString &name)
                        "workers|group_query_attention|"
                        "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|"
                        "moe_router_.*|moe_aux_.*|"
-                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|accumulate_"
-                       "allreduce_grads_in_fp32|"
+                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|"
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
-                       "distributed_backend|ddp_.*|grad_reduce_in_fp32|calculate_per_token_loss|spec|micro_batch_size_"
+                       "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
                        "activations_checkpoint_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction|"
                        "fsdp_sharding_strategy|fsdp_grad_reduce_dtype|fsdp_sharded_checkpoint)$"));

@@ -161,6 +161,11 @@ private slots:
         QCOMPARE(r.plan->training.globalBatch, 128);
         QCOMPARE(r.plan->cluster.nodes * r.plan->cluster.gpusPerNode, 8);
         QCOMPARE(readKey(r, "training.fp8_param_gather")->line, 111);
+        // --bf16 keeps and reduces the gradients in FP32 unless --grad-reduce-in-bf16 says otherwise (Megatron-LM
+        // arguments.py: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32"); this script
+        // says it (line 96).
+        QVERIFY(!r.plan->training.fp32Gradients);
+        QCOMPARE(readKey(r, "training.fp32_gradients")->line, 96);
         QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01); // Llama 3 8B's model card: 8.03 B
         // Mixtral 8x7B: the last switch of an array does not swallow the next line; Llama 2's tokenizer gives
         // the vocabulary (32,000, a multiple of 128). Its layout needs 32 GPUs: one node is refused naming the rule.
@@ -173,6 +178,7 @@ private slots:
         QCOMPARE(r.plan->model.vocab, 32000);
         QCOMPARE(r.plan->model.experts, 8);
         QCOMPARE(r.plan->parallel.expert, 8);
+        QVERIFY(r.plan->training.fp32Gradients); // --bf16 alone: FP32 main_grad (Megatron-LM's default, said weak)
         QVERIFY(std::abs(parameters(*r.plan) / 46.7e9 - 1) < 0.01); // Mixtral 8x7B: 46.7 B (Jiang et al. 2024)
         // GPT-3 175B: pretrain_gpt.py's default GPT-2 tokenizer, 50,257 padded to a multiple of 128 x 8 = 51,200.
         r = io::importFiles({data("real/train_gpt3_175b_distributed.sh")}, h100 + QStringList{"cluster.nodes=16"}, io::builtinCatalog());
@@ -417,7 +423,11 @@ private slots:
                                       "--recompute-granularity full " + flags + "\n";
             return io::importContents({{QStringLiteral("run.sh"), script}}, sets, io::builtinCatalog());
         };
-        io::ImportResult r = planOf("--recompute-method block --recompute-num-layers 3");
+        io::ImportResult r = planOf("--bf16 --grad-reduce-in-bf16");
+        QVERIFY2(r.ok() && !r.plan->training.fp32Gradients, qPrintable(io::importReport(r)));
+        r = planOf("--bf16");
+        QVERIFY(r.ok() && r.plan->training.fp32Gradients);
+        r = planOf("--recompute-method block --recompute-num-layers 3");
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.recompute, Recompute::Full);
         QCOMPARE(r.plan->training.recomputeLayers, 3);
