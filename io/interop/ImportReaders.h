@@ -126,6 +126,11 @@ void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leave
 /// (training.recompute_layers; megatron/core/transformer/transformer_block.py, _checkpointed_forward),
 /// "uniform" every layer in chunks of that many (planned per layer, said when the chunks hold more than one).
 void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
+/// Megatron-Core's MoE kernels the plan does not hold (megatron/core/transformer/transformer_config.py at
+/// d98e8a6: moe_token_dispatcher_type "allgather" and moe_grouped_gemm False by default): the allgather
+/// dispatcher and the per-expert SequentialMLP are said, planned as all-to-all and a grouped GEMM. With
+/// `launchDefaults` (a Megatron-LM launch, whose arguments default to those) their absence is said too.
+void megatronMoeKernels(const QString &file, const std::vector<Leaf> &leaves, bool launchDefaults, FileImport &out);
 /// The vocabulary of the tokenizer a file names, when it gives no vocabulary size: the tokenizer's own, which
 /// Megatron-LM pads to a multiple of make_vocab_size_divisible_by (128) x the tensor-parallel size
 /// (megatron/core/tokenizers/utils/build_tokenizer.py, vocab_size_with_padding; resolved with the layout,

@@ -318,6 +318,33 @@ bool ignoredName(const QString &name)
     return ignored.match(name).hasMatch();
 }
 
+void megatronMoeKernels(const QString &file, const std::vector<Leaf> &leaves, bool launchDefaults, FileImport &out)
+{
+    auto experts = findLeafEnding(leaves, "num_experts");
+    if (experts == leaves.end())
+        experts = findLeafEnding(leaves, "num_moe_experts");
+    if (experts == leaves.end() || experts->value.toVariant().toDouble() <= 0)
+        return;
+    const auto dispatcher = findLeafEnding(leaves, "moe_token_dispatcher_type");
+    const bool allgather = dispatcher != leaves.end() ? dispatcher->value.toString().compare(QLatin1String("allgather"),
+                                                                                             Qt::CaseInsensitive) == 0
+                                                      : launchDefaults;
+    if (allgather)
+        out.warnings.push_back(
+            {file, dispatcher != leaves.end() ? dispatcher->line : experts->line,
+             QStringLiteral("moe_token_dispatcher_type allgather%1: every expert rank gathers all tokens of its group; "
+                            "planned as the all-to-all dispatcher (parallel.expert_dispatcher), which moves a token "
+                            "only to its experts' ranks")
+                 .arg(dispatcher != leaves.end() ? QString() : QStringLiteral(" (Megatron-Core's default)"))});
+    const auto grouped = findLeafEnding(leaves, "moe_grouped_gemm");
+    if (grouped != leaves.end() ? !truthy(grouped->value) : launchDefaults)
+        out.warnings.push_back(
+            {file, grouped != leaves.end() ? grouped->line : experts->line,
+             QStringLiteral("moe_grouped_gemm off%1: Megatron-Core's SequentialMLP runs one GEMM per local expert; "
+                            "planned as a grouped GEMM (faster for many small experts)")
+                 .arg(grouped != leaves.end() ? QString() : QStringLiteral(" (Megatron-Core's default)"))});
+}
+
 void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     auto method = findLeafEnding(leaves, "recompute_method");
@@ -466,6 +493,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
         file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
+    megatronMoeKernels(file, leaves, true, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -415,6 +415,7 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
+    megatronMoeKernels(file, leaves, false, out);
     nemoTorchFsdp(file, leaves, out);
     nemoOptimizerAndTokenizer(file, leaves, out);
     nemoDefaults(file, leaves, out);

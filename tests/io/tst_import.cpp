@@ -1048,6 +1048,16 @@ private slots:
         QVERIFY(warned(r, "layernorm", 4));
         // The flags after the list are still read.
         QCOMPARE(value("training.micro_batch").toInt(), 1);
+        // Without --moe-grouped-gemm this line runs Megatron-Core's SequentialMLP (moe_grouped_gemm defaults to
+        // False, transformer_config.py): said, as the plan's expert GEMMs are grouped; the flex dispatcher is read.
+        QVERIFY(warned(r, "SequentialMLP", 2));
+        QVERIFY(!std::any_of(r.warnings.begin(), r.warnings.end(),
+                             [](const io::ImportMessage &m) { return m.text.contains(QLatin1String("allgather")); }));
+        // Neither flag: the allgather dispatcher is Megatron-Core's default too.
+        const io::ImportResult bare = io::importContents(
+            {{QStringLiteral("run.sh"), QByteArray("torchrun pretrain_gpt.py --num-layers 2 --num-experts 8 --moe-grouped-gemm\n")}}, {},
+            io::builtinCatalog());
+        QVERIFY(warned(bare, "allgather (Megatron-Core's default)", 1) && !warned(bare, "SequentialMLP", 1));
     }
 
     void conflictsNameBothFiles()
