@@ -944,6 +944,9 @@ private slots:
             QCOMPARE(r.plan->training.recompute, e.recompute);
             QCOMPARE(r.plan->training.sequenceParallel, e.tensor > 1);
             QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+            // F.scaled_dot_product_attention's flash backend (FlashAttention-2); it came back unfused before.
+            QVERIFY(r.plan->training.flashAttention);
+            QCOMPARE(r.plan->training.attentionKernel, AttentionKernel::Flash2);
         }
         QVERIFY(io::importFiles({data("real/torchtitan/2024-12__llama3_405b.toml")}, sets, io::builtinCatalog())
                     .plan->parallel.tensorCommOverlap); // [experimental] enable_async_tensor_parallel
