@@ -553,9 +553,9 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
         shardedModelState(st.parameterCount - st.expertParameterCount, in.perParam, in.shards, par.zeroStage);
     const ModelStateBytes experts =
         shardedModelState(st.expertParameterCount, in.perParam, double(par.expertDataSize()), par.zeroStage);
-    (par.offloadParameters && par.zeroStage == 3 ? st.hostParametersBytes : st.parametersBytes) =
-        state.parameters + experts.parameters;
-    st.expertParametersBytes = par.offloadParameters && par.zeroStage == 3 ? 0.0 : experts.parameters;
+    const bool parametersOnHost = par.offloadParameters && par.zeroStage == 3;
+    (parametersOnHost ? st.hostParametersBytes : st.parametersBytes) = state.parameters + experts.parameters;
+    st.expertParametersBytes = parametersOnHost ? 0.0 : experts.parameters;
     st.gradientsBytes = state.gradients + experts.gradients;
     (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer + experts.optimizer;
     st.activations = stageActivations(plan, in, st.stage);

@@ -243,6 +243,11 @@ struct ParallelConfig
     {
         return std::max<std::int64_t>(1, data * context * tensor / std::max<std::int64_t>(1, expertShards()));
     }
+    /// One rank's shard of `dense` parameters (over the shard ranks) and `experts` (over their expert-data group).
+    double shardedParameters(double dense, double experts) const
+    {
+        return dense / double(shardRanks()) + experts / double(expertDataSize());
+    }
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };
@@ -368,6 +373,20 @@ struct Plan
     }
     /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
     bool unevenStages() const;
+    /// Whether the framework shards inside a part of the data ranks (parallel.shard_group): FSDP2's HSDP,
+    /// Megatron-Core's partial distributed optimizer (ZeRO 1), DeepSpeed's MiCS (ZeRO 3).
+    bool shardGroupAllowed() const
+    {
+        return training.framework == Framework::Fsdp ||
+               (training.framework == Framework::Megatron && parallel.zeroStage == 1) ||
+               (training.framework == Framework::DeepSpeed && parallel.zeroStage == 3);
+    }
+    /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
+    /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.
+    bool parameterOffloadAllowed() const
+    {
+        return parallel.zeroStage == 3 && training.framework != Framework::Megatron;
+    }
     /// With recompute "full": the layers of `stage` that keep only their input and are replayed in
     /// backward: all of them, training.recompute_layers per model chunk, or every recompute_interval-th; 0 otherwise.
     std::int64_t recomputedLayersOnStage(std::int64_t stage) const;

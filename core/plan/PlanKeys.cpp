@@ -488,11 +488,9 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
     if (path == "parallel.offload_parameters")
-        return plan.parallel.zeroStage == 3 && plan.training.framework != Framework::Megatron;
-    if (path == "parallel.shard_group") // FSDP2's HSDP, Megatron-Core's partial distributed optimizer, MiCS
-        return plan.training.framework == Framework::Fsdp ||
-               (plan.training.framework == Framework::Megatron && plan.parallel.zeroStage == 1) ||
-               (plan.training.framework == Framework::DeepSpeed && plan.parallel.zeroStage == 3);
+        return plan.parameterOffloadAllowed();
+    if (path == "parallel.shard_group")
+        return plan.shardGroupAllowed();
     if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")

@@ -584,17 +584,13 @@ void checkFramework(Checker &check)
     if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather && notDelayed)
         check.error("parallel.offload_optimizer", "offload.fp8_gather_needs_delayed",
                     {std::string(toString(t.precision))});
-    // DeepSpeed: "offload_param ... Valid only with stage 3" (docs/config-json, zero_optimization); FSDP2 is
-    // ZeRO-3 always; Megatron-Core offloads the optimizer only.
-    if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) &&
-        (plan.parallel.zeroStage != 3 || t.framework == Framework::Megatron))
+    if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});
 }
 
-/// Hybrid sharding is FSDP2's (HSDP) and Megatron-Core's partial distributed optimizer (ZeRO 1, the
-/// distributed optimizer, with --num-distributed-optimizer-instances): a shard group of at least two ranks that divides
-/// the data x context ranks.
+/// Hybrid sharding where the framework has it (Plan::shardGroupAllowed): a shard group of at least two ranks that
+/// divides the data x context ranks.
 void checkShardGroup(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -602,10 +598,7 @@ void checkShardGroup(Checker &check)
     if (par.shardGroup <= 0 || !check.ok({"parallel.data", "parallel.context"}))
         return;
     const std::int64_t dc = par.data * par.context;
-    const bool partialDistributedOptimizer = plan.training.framework == Framework::Megatron && par.zeroStage == 1;
-    // DeepSpeed's MiCS (zero_optimization.mics_shard_size; Zhang et al. 2022): ZeRO-3 inside each group.
-    const bool mics = plan.training.framework == Framework::DeepSpeed && par.zeroStage == 3;
-    if (plan.training.framework != Framework::Fsdp && !partialDistributedOptimizer && !mics)
+    if (!plan.shardGroupAllowed())
         check.error("parallel.shard_group", "shard_group.needs_fsdp");
     else if (par.shardGroup < 2 || dc % par.shardGroup != 0)
         check.error("parallel.shard_group", "shard_group.divides_ranks", {num(par.shardGroup), num(dc)});

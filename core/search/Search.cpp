@@ -26,10 +26,9 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.schedule = c.schedule;
     plan.parallel.zeroStage = c.zeroStage;
     plan.parallel.offloadOptimizer = c.offload;
-    // The base plan's parameter offload holds where ZeRO-3 keeps sharded parameters to offload.
-    plan.parallel.offloadParameters = base.parallel.offloadParameters && c.zeroStage == 3;
-    // The partial distributed optimizer's shard group needs ZeRO 1 under Megatron-Core.
-    if (plan.training.framework == Framework::Megatron && c.zeroStage != 1)
+    // The base plan's parameter offload and shard group hold where the layout's ZeRO stage has them.
+    plan.parallel.offloadParameters = base.parallel.offloadParameters && plan.parameterOffloadAllowed();
+    if (!plan.shardGroupAllowed())
         plan.parallel.shardGroup = 0;
     plan.training.microBatch = c.microBatch;
     plan.training.recompute = c.recompute;

@@ -69,9 +69,7 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
             acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
         // Parameter offload: the rank's shard of the unit comes up the host link before the gather can start.
         if (uploadBytesPerSecond > 0)
-            unit.gatherSeconds += perParam.gathered *
-                                  (params.dense / double(plan.parallel.shardRanks()) +
-                                   params.experts / double(std::max<std::int64_t>(1, plan.parallel.expertDataSize()))) /
+            unit.gatherSeconds += perParam.gathered * plan.parallel.shardedParameters(params.dense, params.experts) /
                                   uploadBytesPerSecond;
         unit.reduceSeconds = acc.cost(Collective::ReduceScatter,
                                       {params.dense * perParam.gradients, params.experts * perParam.gradients});

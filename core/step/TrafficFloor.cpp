@@ -222,10 +222,8 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     }
     if (plan.parallel.offloadParameters && plan.parallel.zeroStage == 3) { // each gather's shard uploaded first
         const bool regather = plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
-        const double dense = stage.parameterCount - stage.expertParameterCount;
-        const double shard =
-            dense / double(plan.parallel.shardRanks()) +
-            stage.expertParameterCount / double(std::max<std::int64_t>(1, plan.parallel.expertDataSize()));
+        const double shard = plan.parallel.shardedParameters(stage.parameterCount - stage.expertParameterCount,
+                                                             stage.expertParameterCount);
         floor.bytes[std::size_t(FloorKind::Offload)].received +=
             shard * q.gathered * (regather ? 2.0 : 1.0) * double(plan.microbatches());
     }

@@ -277,8 +277,7 @@ QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
         break;
     }
     // Megatron-LM keeps and reduces BF16 training's gradients in FP32 unless told otherwise (arguments.py).
-    const bool bf16Parameters = t.precision == Precision::BF16 || t.precision == Precision::FP8 ||
-                                t.precision == Precision::FP8Blockwise || t.precision == Precision::MXFP8;
+    const bool bf16Parameters = t.precision == Precision::BF16 || isLowPrecisionMatmul(t.precision);
     if (bf16Parameters && !t.fp32Gradients)
         f << "--grad-reduce-in-bf16";
     else if (t.precision == Precision::FP16 && t.fp32Gradients)

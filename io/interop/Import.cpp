@@ -437,6 +437,13 @@ void resolveShape(Keys &keys, ImportResult &result)
     }
 }
 
+/// The GPUs the keys (or the base) give: nodes x GPUs per node, 8 per node unless said; 0 without a node count.
+double gpusOf(const Keys &keys, const QJsonObject &base)
+{
+    return numberOf(keys, "cluster.nodes", base["cluster"]["nodes"].toDouble()) *
+           numberOf(keys, "cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
+}
+
 /// The gradient buckets from hidden_size^2, and the global batch from the gradient accumulation.
 void resolveBatch(Keys &keys, const QJsonObject &base)
 {
@@ -450,10 +457,8 @@ void resolveBatch(Keys &keys, const QJsonObject &base)
     if (const auto it = keys.find(QStringLiteral("derived.gradient_accumulation")); it != keys.end()) {
         // The plan format's defaults where the base (the example plan, if asked for) has none: 8 GPUs per
         // node, micro-batch 1; without a node count the global batch stays unknown (a missing key).
-        const double nodes = numberOf(keys, "cluster.nodes", base["cluster"]["nodes"].toDouble());
-        if (!keys.count(QStringLiteral("training.global_batch")) && nodes > 0 && it->second.value.toDouble() > 0) {
-            const double gpus =
-                nodes * numberOf(keys, "cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
+        const double gpus = gpusOf(keys, base);
+        if (!keys.count(QStringLiteral("training.global_batch")) && gpus > 0 && it->second.value.toDouble() > 0) {
             const double data = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1) *
                                         numberOf(keys, "parallel.context", 1));
             const double micro = numberOf(keys, "training.micro_batch", base["training"]["micro_batch"].toDouble(1));
@@ -478,10 +483,9 @@ void resolveOptimizerInstances(Keys &keys, const QJsonObject &base, ImportResult
     const double k = from.value.toDouble();
     if (k <= 1 || keys.count(QStringLiteral("parallel.shard_group")))
         return;
-    const double nodes = numberOf(keys, "cluster.nodes", base["cluster"]["nodes"].toDouble());
-    const double gpus = nodes * numberOf(keys, "cluster.gpus_per_node", base["cluster"]["gpus_per_node"].toDouble(8));
-    const double ranks = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1));
-    if (nodes <= 0)
+    const double ranks =
+        gpusOf(keys, base) / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1));
+    if (ranks <= 0)
         return result.warnings.push_back(
             {from.file, from.line,
              QStringLiteral("%1 %2: needs the node count to size the shard group (parallel.shard_group)")
