@@ -513,11 +513,17 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
     resolveOptimizerInstances(keys, base, result);
 }
 
-/// The example plan's sequence length (its preset's).
+/// The example plan's sequence length and vocabulary (its preset's).
 double exampleSeqLen()
 {
     const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
     return example.plan ? double(example.plan->model.seqLen) : 2048;
+}
+
+double exampleVocab()
+{
+    const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
+    return example.plan ? double(example.plan->model.vocab) : 50257;
 }
 
 bool anyUnder(const std::map<QString, ImportedKey> &keys, const char *prefix)
@@ -529,7 +535,7 @@ bool anyUnder(const std::map<QString, ImportedKey> &keys, const char *prefix)
 }
 
 /// The example plan, less what the imported keys replace (ImportOptions::assumeExample): a model given by
-/// the files replaces the example's whole model (its sequence length stays unless given), and then the
+/// the files replaces the example's whole model (its sequence length and vocabulary stay unless given), then the
 /// example's layout, made for its own model, gives way to the plan format's defaults (data parallel over
 /// every GPU) for what the files do not say.
 QJsonObject exampleDocument(const std::map<QString, ImportedKey> &keys)
@@ -538,7 +544,8 @@ QJsonObject exampleDocument(const std::map<QString, ImportedKey> &keys)
     base.remove(QStringLiteral("description"));
     base.remove(QStringLiteral("name"));
     if (anyUnder(keys, "model.")) // the example's sequence length stays (an assumption) unless the files give one
-        base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), exampleSeqLen()}};
+        base[QStringLiteral("model")] =
+            QJsonObject{{QStringLiteral("seq_len"), exampleSeqLen()}, {QStringLiteral("vocab"), exampleVocab()}};
     if (anyUnder(keys, "model.") || anyUnder(keys, "parallel.") || anyUnder(keys, "cluster."))
         base[QStringLiteral("parallel")] = QJsonObject{};
     return base;
@@ -551,6 +558,7 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
     const QJsonObject example = QJsonDocument::fromJson(builtinExamplePlan()).object();
     const auto exampleValue = [&](const QString &path) -> QJsonValue {
         return path == QLatin1String("model.seq_len") ? QJsonValue(exampleSeqLen())
+               : path == QLatin1String("model.vocab") ? QJsonValue(exampleVocab())
                                                       : example[path.section('.', 0, 0)][path.section('.', 1)];
     };
     std::vector<MissingKey> needed;
@@ -564,8 +572,11 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
     }
     if (!anyUnder(keys, "model."))
         need("model.preset", "the model: a preset id, or import its Hugging Face config.json with the rest");
-    else if (!keys.count(QStringLiteral("model.preset")))
+    else if (!keys.count(QStringLiteral("model.preset"))) {
         need("model.seq_len", "tokens per training sequence; a model's config gives its longest context, not this");
+        need("model.vocab", "the vocabulary, as a size or a tokenizer of known size (the model's Hugging Face "
+                            "config.json gives vocab_size)");
+    }
     need("training.global_batch", "sequences per optimizer step");
     return needed;
 }

@@ -193,6 +193,19 @@ QJsonValue asNumber(const QJsonValue &v)
     return ok && std::isfinite(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
 }
 
+QJsonValue windowLeft(const QJsonValue &v)
+{
+    if (v.isArray())
+        return v.toArray().isEmpty() ? QJsonValue(QJsonValue::Undefined) : asInteger(v.toArray().first());
+    QString text = v.toVariant().toString().trimmed();
+    text.remove(QLatin1Char('(')).remove(QLatin1Char(')')).remove(QLatin1Char('[')).remove(QLatin1Char(']'));
+    const QStringList parts = text.split(QLatin1Char(','));
+    if (parts.size() != 2)
+        return QJsonValue(QJsonValue::Undefined);
+    const QJsonValue left = asInteger(parts.front().trimmed());
+    return left.isDouble() && left.toDouble() < 0 ? QJsonValue(0.0) : left; // -1: an infinite window, none
+}
+
 const char *expectedNumber(const Convert &convert)
 {
     using Function = QJsonValue (*)(const QJsonValue &);

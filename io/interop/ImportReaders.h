@@ -72,6 +72,9 @@ QString leafText(const QJsonValue &v);
 QJsonValue asInteger(const QJsonValue &v);
 /// A number (from a number or its text); Undefined otherwise.
 QJsonValue asNumber(const QJsonValue &v);
+/// A window's left extent from Megatron-Core's window_size pair ("127,0", "(128, 0)", [128, 0]); -1, the
+/// infinite window, as 0 (none). Undefined when it is not a pair of whole numbers.
+QJsonValue windowLeft(const QJsonValue &v);
 /// What a rule's numeric conversion expects, or nullptr for the others: a value it refuses ("nan", "0x20",
 /// "32.5" for a whole number, an empty value) is an error, never the plan's default taken in its place.
 const char *expectedNumber(const Convert &convert);

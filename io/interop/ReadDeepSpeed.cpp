@@ -37,6 +37,22 @@ bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
     return true;
 }
 
+/// Without an fp16, bf16 or amp section enabled DeepSpeed trains in FP32 (each section's "enabled" defaults to
+/// false: DeepSpeed's config documentation, deepspeed/runtime/config.py; BingBertGlue's glue_bert_base.json says
+/// "fp16": {"enabled": false}). Weak: a launch script's --bf16 wins; "auto" leaves it to the Hugging Face
+/// Trainer (said where it is read), so nothing is assumed.
+void addDeepSpeedPrecisionDefault(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const bool saysPrecision = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return (l.name == QLatin1String("bf16.enabled") || l.name == QLatin1String("fp16.enabled") ||
+                l.name == QLatin1String("amp.enabled")) &&
+               (truthy(l.value) || l.value.toString().compare(QLatin1String("auto"), Qt::CaseInsensitive) == 0);
+    });
+    if (!saysPrecision)
+        out.keys.push_back({QStringLiteral("training.precision"), QStringLiteral("fp32"), file, 0,
+                            QStringLiteral("(DeepSpeed's default: no fp16, bf16 or amp section enabled)"), true});
+}
+
 } // namespace
 
 FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
@@ -104,16 +120,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
                                     QStringLiteral("%1 nvme: planned as host memory; the drive's own bandwidth "
                                                    "behind the host link is not modelled")
                                         .arg(QLatin1String(name))});
-    // Without an fp16, bf16 or amp section DeepSpeed trains in FP32 (each section's "enabled" defaults to
-    // false: DeepSpeed's config documentation, deepspeed/runtime/config.py). Weak: a launch script's --bf16 wins;
-    // "auto" leaves it to the Hugging Face Trainer (said above), so nothing is assumed.
-    const bool saysPrecision = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
-        return l.name == QLatin1String("bf16.enabled") || l.name == QLatin1String("fp16.enabled") ||
-               l.name == QLatin1String("amp.enabled");
-    });
-    if (!saysPrecision)
-        out.keys.push_back({QStringLiteral("training.precision"), QStringLiteral("fp32"), file, 0,
-                            QStringLiteral("(DeepSpeed's default: no fp16, bf16 or amp section)"), true});
+    addDeepSpeedPrecisionDefault(file, leaves, out);
     out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
                         QStringLiteral("(a DeepSpeed config)")});
     return out;

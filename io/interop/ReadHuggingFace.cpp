@@ -316,6 +316,38 @@ bool falconLeaf(const QString &file, const QJsonObject &root, const Leaf &leaf, 
 
 } // namespace
 
+/// A multimodal config's other encoders (vision_config: Llama 4's, Gemma 3's SigLIP; audio_config): the plan is
+/// the language model alone, said with the encoder's size, layers x (4 h^2 + 2 h ffn) (attention's four
+/// projections and a two-matrix MLP), where the config gives them.
+void huggingFaceOtherEncoders(const QString &file, const QByteArray &bytes, const QJsonObject &top, FileImport &out)
+{
+    for (const char *key : {"vision_config", "audio_config"}) {
+        const QJsonObject encoder = top.value(QLatin1String(key)).toObject();
+        if (encoder.isEmpty())
+            continue;
+        const auto first = [&](std::initializer_list<const char *> names) {
+            for (const char *n : names)
+                if (encoder.value(QLatin1String(n)).toDouble() > 0)
+                    return encoder.value(QLatin1String(n)).toDouble();
+            return 0.0;
+        };
+        const double layers = first({"num_hidden_layers", "depth", "num_layers", "encoder_layers"});
+        const double h = first({"hidden_size", "embed_dim", "width", "d_model"});
+        const double ffn = first({"intermediate_size", "mlp_dim", "encoder_ffn_dim"});
+        const QString size =
+            layers > 0 && h > 0 && ffn > 0
+                ? QStringLiteral(" (%1 layers of width %2: about %3 B parameters)")
+                      .arg(layers)
+                      .arg(h)
+                      .arg(layers * (4 * h * h + 2 * h * ffn) / 1e9, 0, 'f', 2)
+                : QString();
+        out.warnings.push_back({file, lineOfKey(bytes, QLatin1String(key)),
+                                QStringLiteral("%1: the %2 encoder%3 is not planned; the plan is the language model "
+                                               "(text_config) alone")
+                                    .arg(QLatin1String(key), QString::fromLatin1(key).section(QLatin1Char('_'), 0, 0), size)});
+    }
+}
+
 FileImport readHuggingFace(const QString &file, const QByteArray &written)
 {
     FileImport out;
@@ -380,6 +412,7 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
         file, planned, huggingFaceRules(), [](const QString &n) { return n; }, out);
     huggingFaceWindows(file, bytes, root, out);
     huggingFaceModelType(file, bytes, root, out);
+    huggingFaceOtherEncoders(file, bytes, top, out);
     return out;
 }
 

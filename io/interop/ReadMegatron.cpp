@@ -20,6 +20,9 @@ std::map<QString, Rule> megatronModelRules()
         {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
         {"position_embedding_type",
          {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
+        // The legacy spelling (arguments.py at d98e8a6, line 1626: "if args.use_rotary_position_embeddings:
+        // args.position_embedding_type = 'rope'").
+        {"use_rotary_position_embeddings", {"model.position_embedding", whenTrue(QStringLiteral("rotary"))}},
         {"untie_embeddings_and_output_weights", {"model.tied_embeddings", asNotBool}},
         {"share_embeddings_and_output_weights", {"model.tied_embeddings", asBool}},
         {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
@@ -33,6 +36,12 @@ std::map<QString, Rule> megatronModelRules()
           oneOf(
               {{"none", "none"}, {"local", "layers"}, {"transformer_engine", "layers"}, {"full_iteration", "step"}})}},
         {"softmax_type", {"model.attention_sinks", oneOf({{"learnable", "true"}, {"vanilla", "false"}})}},
+        // GPT-OSS as Megatron-LM's arguments give it (arguments.py at d98e8a6): --quick-geglu is a gated MLP
+        // (argument_utils.py line 323: gated_linear_unit True, activation quick_gelu), --window-size L,R the
+        // window's left extent, --window-attn-skip-freq N one full-attention layer in N.
+        {"quick_geglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
+        {"window_size", {"model.sliding_window", windowLeft}},
+        {"window_attn_skip_freq", {"model.full_attention_interval", asInteger}},
         {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
     };
 }
@@ -147,6 +156,72 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
     return all;
 }
 
+/// A fragment that runs no command with flags but gathers them in variables for the script that sources it
+/// (MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's examples/post_training/modelopt/conf and examples/rl/
+/// model_configs): the words of the variables that hold a flag, a variable that another one contains
+/// ("$MODEL_ARGS $TRAIN_ARGS") read once, through the composite. `names` says which were read, with their
+/// lines. Those fragments name the tokenizer in TOKENIZER_MODEL, which the sourcing script passes as
+/// --tokenizer-model (examples/post_training/modelopt/finetune.sh line 94 at Megatron-LM d98e8a6): read so.
+std::vector<shell::Field> flagsGatheredInVariables(const shell::Script &script, QStringList &names)
+{
+    const auto isFlag = [](const shell::Field &f) {
+        return f.text.startsWith(QLatin1String("--")) && f.text.size() > 2;
+    };
+    const auto joined = [](const shell::Variable &v) {
+        QStringList words;
+        for (const shell::Field &f : v.words)
+            words << f.text;
+        return QLatin1Char(' ') + words.join(QLatin1Char(' ')) + QLatin1Char(' ');
+    };
+    std::vector<const shell::Variable *> withFlags;
+    for (const shell::Variable &v : script.variables)
+        if (std::any_of(v.words.begin(), v.words.end(), isFlag))
+            withFlags.push_back(&v);
+    std::vector<shell::Field> out;
+    for (const shell::Variable *v : withFlags) {
+        const QString text = joined(*v);
+        if (std::any_of(withFlags.begin(), withFlags.end(), [&](const shell::Variable *other) {
+                const QString o = joined(*other);
+                return other != v && o.size() > text.size() && o.contains(text);
+            }))
+            continue;
+        names << QStringLiteral("%1 (line %2)").arg(v->name).arg(v->words.front().line);
+        out.insert(out.end(), v->words.begin(), v->words.end());
+    }
+    const auto tokenizer = std::find_if(script.variables.begin(), script.variables.end(), [](const shell::Variable &v) {
+        return v.name == QLatin1String("TOKENIZER_MODEL") && v.words.size() == 1;
+    });
+    const bool named = std::any_of(out.begin(), out.end(), [](const shell::Field &f) {
+        return f.text == QLatin1String("--tokenizer-model") || f.text.startsWith(QLatin1String("--tokenizer-model="));
+    });
+    if (!out.empty() && tokenizer != script.variables.end() && !named) {
+        names << QStringLiteral("TOKENIZER_MODEL (line %1) as --tokenizer-model").arg(tokenizer->words.front().line);
+        out.push_back({QStringLiteral("--tokenizer-model"), tokenizer->words.front().line});
+        out.push_back(tokenizer->words.front());
+    }
+    return out;
+}
+
+/// The words Megatron-LM is run with (megatronArguments), or for a fragment that runs no command with flags,
+/// the flags it gathers in variables, with a warning that says so.
+std::vector<shell::Field> launchWords(const QString &file, const shell::Script &script, FileImport &out)
+{
+    std::vector<shell::Field> words = megatronArguments(script);
+    if (std::any_of(words.begin(), words.end(), [](const shell::Field &f) {
+            return f.text.startsWith(QLatin1String("--")) && f.text.size() > 2;
+        }))
+        return words;
+    QStringList names;
+    words = flagsGatheredInVariables(script, names);
+    if (!words.empty())
+        out.warnings.push_back({file, words.front().line,
+                                QStringLiteral("no command here runs Megatron-LM: the flags gathered in %1 were read "
+                                               "as its arguments (a fragment that the launching script sources; "
+                                               "import that script for what it adds)")
+                                    .arg(names.join(QStringLiteral(", ")))});
+    return words;
+}
+
 /// A script that gives the model's shape trains Megatron-LM's defaults where it says nothing: tied
 /// embeddings, biases, LayerNorm, GELU, learned positions, dropout 0.1, FP32, no recomputation, no
 /// sequence parallelism or distributed optimizer, no overlapped gradient reduction. Attention is Transformer
@@ -204,6 +279,10 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
 ///   128,256; Mistral 7B v0.1 and Mixtral 8x7B 32,000; Mixtral 8x22B 32,768 as mistralai publishes it, 32,000
 ///   in mistral-community's conversion (the NeMo recipe's); Mistral Large 2407 32,768; Mistral NeMo 131,072;
 ///   StarCoder2 49,152; ChatGLM2/3-6B 65,024; Falcon 7B/40B 65,024; DeepSeek-V3 129,280 (its embedding's rows).
+/// - Qwen's byte-level BPE is len(tokenizer), which Megatron's HuggingFaceTokenizer takes as its vocabulary:
+///   151,643 regular tokens and the added ones numbered after them in tokenizer_config.json's
+///   added_tokens_decoder, to 151,664 ("<|file_sep|>") in Qwen2.5 (151,665) and 151,668 ("</think>") in Qwen3
+///   (151,669); --make-vocab-size-divisible-by 1187 pads either to the checkpoints' 151,936 (1,187 x 128).
 int tokenizerVocabularySize(const QString &name)
 {
     static const std::vector<std::pair<QRegularExpression, int>> sizes{
@@ -217,7 +296,9 @@ int tokenizerVocabularySize(const QString &name)
         {QRegularExpression(QStringLiteral("Mistral-Nemo")), 131072},
         {QRegularExpression(QStringLiteral("(^|/)nemotron_2_256k\\.model$")), 256000},
         {QRegularExpression(QStringLiteral("THUDM/chatglm[23]-6b|tiiuae/falcon-(7|40)b")), 65024},
-        {QRegularExpression(QStringLiteral("deepseek-ai/DeepSeek-V3")), 129280}};
+        {QRegularExpression(QStringLiteral("deepseek-ai/DeepSeek-V3")), 129280},
+        {QRegularExpression(QStringLiteral("Qwen/Qwen3-")), 151669},
+        {QRegularExpression(QStringLiteral("Qwen/Qwen2\\.5-")), 151665}};
     for (const auto &[pattern, size] : sizes)
         if (pattern.match(name).hasMatch())
             return size;
@@ -425,6 +506,66 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
                         QStringLiteral("make_vocab_size_divisible_by")});
 }
 
+/// A script that runs Megatron-LM for something else than training a decoder-only language model is refused
+/// naming what it runs, never planned as training: generation, inference and evaluation entry points
+/// (examples/multimodal/run_text_generation.py, tools/run_text_generation_server.py, tasks/msdp/main.py
+/// --task MSDP-PROMPT), and vision-language training (examples/multimodal/train.py --vision-model-type), whose
+/// vision encoder no plan key holds. True when refused.
+bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &words, const std::vector<Leaf> &leaves,
+                       FileImport &out)
+{
+    static const QRegularExpression notTraining(
+        QStringLiteral("(generat|inference|server|evaluat|_eval|export|convert|quantiz|prune|mmlu)[^/]*\\.py$"),
+        QRegularExpression::CaseInsensitiveOption);
+    // Megatron-LM's entry points that train something else than a decoder-only language model.
+    static const std::pair<QRegularExpression, const char *> otherModels[] = {
+        {QRegularExpression(QStringLiteral("pretrain_bert\\.py$")), "BERT's bidirectional encoder layers"},
+        {QRegularExpression(QStringLiteral("pretrain_t5\\.py$")), "encoder-decoder models (T5)"},
+        {QRegularExpression(QStringLiteral("pretrain_retro\\.py$")), "RETRO's retrieval encoder and cross-attention layers"},
+        {QRegularExpression(QStringLiteral("pretrain_ict\\.py$")), "a retriever's two encoders (ICT)"},
+        {QRegularExpression(QStringLiteral("pretrain_vision_[^/]*\\.py$")), "vision transformers"},
+        {QRegularExpression(QStringLiteral("(^|/)(multimodal|mimo)/[^/]*\\.py$|pretrain_vlm\\.py$")),
+         "vision-language models (their vision encoder and projector)"}};
+    for (const shell::Field &w : words) {
+        if (!w.text.endsWith(QLatin1String(".py")))
+            continue;
+        const QString name = w.text.section(QLatin1Char('/'), -1);
+        if (notTraining.match(w.text).hasMatch()) {
+            out.errors.push_back({file, w.line,
+                                  QStringLiteral("runs %1, not training: Trainplan plans a training run (import the "
+                                                 "script that trains the model)")
+                                      .arg(name)});
+            return true;
+        }
+        for (const auto &[pattern, what] : otherModels)
+            if (pattern.match(w.text).hasMatch()) {
+                refuseLayers(file, w.line,
+                             QStringLiteral("runs %1: %2").arg(w.text.section(QLatin1Char('/'), -2), QLatin1String(what)),
+                             out);
+                return true;
+            }
+    }
+    // tasks/main.py and tasks/msdp/main.py run a task: prompting and evaluation are generation.
+    static const QRegularExpression generationTask(QStringLiteral("PROMPT|EVAL|GENERAT"),
+                                                   QRegularExpression::CaseInsensitiveOption);
+    if (const auto task = findLeaf(leaves, "task");
+        task != leaves.end() && generationTask.match(task->value.toString()).hasMatch()) {
+        out.errors.push_back({file, task->line,
+                              QStringLiteral("--task %1 runs the model, not training: Trainplan plans a training run")
+                                  .arg(shortText(task->value.toString()))});
+        return true;
+    }
+    if (const auto vision = findLeaf(leaves, "vision_model_type"); vision != leaves.end()) {
+        out.errors.push_back({file, vision->line,
+                              QStringLiteral("vision_model_type %1: a vision-language model, whose vision encoder is "
+                                             "not planned (model.layers counts a language model's layers); to plan "
+                                             "the language model alone, import its Hugging Face config.json")
+                                  .arg(shortText(vision->value.toString()))});
+        return true;
+    }
+    return false;
+}
+
 FileImport readMegatron(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -434,7 +575,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
         out.errors.push_back({file, script.errorLine, script.error});
         return out;
     }
-    const std::vector<shell::Field> words = megatronArguments(script);
+    const std::vector<shell::Field> words = launchWords(file, script, out);
     std::vector<Leaf> leaves;
     const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
     for (std::size_t i = 0; i < words.size(); ++i) {
@@ -482,6 +623,8 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes)
                      QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
         return out;
     }
+    if (refuseNonTraining(file, words, leaves, out))
+        return out;
     // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
     if (const auto encoder = std::find_if(leaves.begin(), leaves.end(),
                                           [](const Leaf &l) { return l.name == QLatin1String("encoder_num_layers"); });

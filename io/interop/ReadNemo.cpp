@@ -392,6 +392,36 @@ void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImp
 
 } // namespace
 
+/// NeMo 1's recipes for models that are not a decoder-only transformer (NeMo-Framework-Launcher
+/// conf/training: t5, mt5, bert, retro, vit, clip, neva, video_neva) are refused naming the key that says so,
+/// never planned as a GPT of their language part. True when refused.
+bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    struct Marker
+    {
+        const char *part; ///< a name component ("encoder" matches model.encoder.num_layers)
+        const char *what;
+    };
+    static const Marker markers[] = {
+        {"encoder", "model.encoder and model.decoder: encoder-decoder models (T5, mT5)"},
+        {"retro", "model.retro: RETRO's retrieval encoder and chunked cross-attention layers"},
+        {"mm_cfg", "model.mm_cfg: a vision-language model's vision encoder and projector (NeVA)"},
+        {"vision", "model.vision and model.text: CLIP's image and text encoders"},
+        {"bert_binary_head", "model.bert_binary_head: BERT's bidirectional encoder layers"},
+        {"patch_dim", "model.patch_dim: a vision transformer's layers"}};
+    for (const Marker &m : markers) {
+        const QString part = QString::fromLatin1(m.part);
+        const auto hit = std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
+            return l.name.split(QLatin1Char('.')).contains(part);
+        });
+        if (hit != leaves.end()) {
+            refuseLayers(file, hit->line, QString::fromLatin1(m.what), out);
+            return true;
+        }
+    }
+    return false;
+}
+
 FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
@@ -411,6 +441,8 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         return out;
     dropNemoBookkeeping(leaves, out);
     resolveInterpolations(leaves);
+    if (refuseNemoNonDecoder(file, leaves, out))
+        return out;
     mapLeaves(
         file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
     megatronOffloadFraction(file, leaves, out);

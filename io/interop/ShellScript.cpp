@@ -244,6 +244,25 @@ public:
     };
     std::shared_ptr<Failure> failure() const { return m_failure; }
 
+    /// Every variable, its value split into words, ordered by the line of its first word.
+    std::vector<Variable> variables() const
+    {
+        std::vector<Variable> out;
+        for (const auto &[name, value] : m_vars) {
+            Variable v{name, {}};
+            for (const Field &element : value.elements) {
+                const std::vector<Field> words = splitFields(element.text, element.line);
+                v.words.insert(v.words.end(), words.begin(), words.end());
+            }
+            if (!v.words.empty())
+                out.push_back(std::move(v));
+        }
+        std::stable_sort(out.begin(), out.end(), [](const Variable &a, const Variable &b) {
+            return a.words.front().line < b.words.front().line;
+        });
+        return out;
+    }
+
     /// True (and the failure recorded once) when `size` characters pass `limit`.
     bool over(qsizetype size, qsizetype limit, int line, const char *what)
     {
@@ -877,6 +896,8 @@ Script read(const QString &script)
     out.errorLine = reader.failure()->line;
     if (!out.error.isEmpty())
         out.commands.clear();
+    else
+        out.variables = reader.variables();
     return out;
 }
 

@@ -28,10 +28,21 @@ struct Command
     std::vector<Field> words;
 };
 
+/// A variable's value at the end of the script, split into words as an unquoted expansion would split it.
+struct Variable
+{
+    QString name;
+    std::vector<Field> words;
+};
+
 /// What a script gives: its commands, or why it cannot be read.
 struct Script
 {
     std::vector<Command> commands;
+    /// Every variable set at the end of the script, in the order of its value's line (a fragment that gathers
+    /// a launcher's flags for another script to run: MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's
+    /// examples/post_training/modelopt/conf/*/*.sh).
+    std::vector<Variable> variables;
     /// Non-empty when an expansion passes a limit (a word or value of more than kMaxWordCharacters, more
     /// than kMaxTotalCharacters in all, expansions nested more than kMaxNesting deep): an expansion bomb
     /// or a script no launcher runs. `errorLine` is where.

@@ -231,6 +231,92 @@ private slots:
         // the import, naming the key.
         r = io::importFiles({data("real/megatron-lm/02_train.sh")}, h100, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.contains(QLatin1String("parallel.pipeline")));
+        // Fragments that gather the flags in a variable for the script that sources them and run nothing
+        // (examples/post_training/modelopt/conf, examples/rl/model_configs): MODEL_ARGS read, with a warning
+        // that says so, TOKENIZER_MODEL as the --tokenizer-model the sourcing script passes. Qwen3-8B: 36 layers,
+        // the Qwen3 tokenizer (151,669) padded to 1,187 x 128 = 151,936 (its config.json's vocab_size), 8.19 B
+        // (model card: 8.2 B); its batch and nodes are asked for.
+        const QStringList oneNode = h100 + QStringList{"cluster.nodes=1", "training.global_batch=64"};
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__Qwen3-8B.sh")}, h100, io::builtinCatalog());
+        QVERIFY(!r.ok() && io::importReport(r).contains(QLatin1String("training.global_batch")));
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__Qwen3-8B.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.layers, 36);
+        QCOMPARE(r.plan->model.vocab, 151936);
+        QVERIFY(!r.plan->model.tiedEmbeddings);
+        QVERIFY(std::abs(parameters(*r.plan) / 8.19e9 - 1) < 0.01);
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &w) {
+            return w.text.startsWith(QLatin1String("no command here runs Megatron-LM: the flags gathered in MODEL_ARGS"));
+        }));
+        // A variable built from others ("$MODEL $TRAIN") is read once, through the composite.
+        const QByteArray composite = "MODEL=\"--num-layers 2 --hidden-size 64 --num-attention-heads 2 --vocab-size 1024 "
+                                     "--seq-length 128\"\nTRAIN=\"--micro-batch-size 1 --global-batch-size 8\"\n"
+                                     "ALL=\"$MODEL $TRAIN\"\n";
+        r = io::importContents({{QStringLiteral("fragment.sh"), composite}}, h100 + QStringList{"cluster.nodes=1"},
+                               io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.globalBatch, 8);
+        QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &w) {
+                     return w.text.contains(QLatin1String("gathered in ALL (line 3) were read"));
+                 }),
+                 qPrintable(io::importReport(r)));
+        // GPT-OSS 120B: --quick-geglu is a gated MLP (three matrices per expert), --softmax-type learnable the
+        // sinks, --window-size 127,0 with --window-attn-skip-freq 2 the alternating windowed layers: 116.8 B
+        // (OpenAI's model card: 116.83 B); as GELU it was planned at 78.6 B.
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__gpt-oss-120b.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu);
+        QVERIFY(r.plan->model.attentionSinks);
+        QCOMPARE(r.plan->model.slidingWindow, 127);
+        QCOMPARE(r.plan->model.fullAttentionInterval, 2);
+        QVERIFY(std::abs(parameters(*r.plan) / 116.83e9 - 1) < 0.005);
+        // Llama 3.2 1B: the legacy --use-rotary-position-embeddings with --no-position-embedding is RoPE (no
+        // learned position table), tied embeddings (Megatron's default, Llama 3.2's): 1.236 B (model card:
+        // 1,235,814,400 parameters).
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__Llama-3.2-1B-Instruct.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Rotary);
+        QVERIFY(r.plan->model.tiedEmbeddings);
+        QVERIFY(std::abs(parameters(*r.plan) / 1235814400.0 - 1) < 0.001);
+        // The RL recipe of Qwen3-30B-A3B: ENV_DEPENDENT's batch (256) and MODEL_OPTIONS' model, TP 4 and EP 2 from
+        // ${TP:-4} and ${EP:-2}: 30.5 B (model card).
+        r = io::importFiles({data("real/megatron-lm/rl_model_configs__qwen3_30b_a3b_moe.sh")}, h100 + QStringList{"cluster.nodes=1"},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.globalBatch, 256);
+        QCOMPARE(r.plan->parallel.tensor, 4);
+        QCOMPARE(r.plan->parallel.expert, 2);
+        QCOMPARE(r.plan->model.experts, 128);
+        QCOMPARE(r.plan->model.expertsPerToken, 8);
+        QVERIFY(std::abs(parameters(*r.plan) / 30.5e9 - 1) < 0.01);
+        // DeepSeek-V2-Lite names a tokenizer no source here sizes: the vocabulary is asked for, naming the key;
+        // given (its config.json's 102,400), 15.7 B (model card).
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__DeepSeek-V2-Lite.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().file == QLatin1String("model.vocab") &&
+                r.errors.front().text.contains(QLatin1String("--set model.vocab=VALUE")));
+        r = io::importFiles({data("real/megatron-lm/modelopt_conf__DeepSeek-V2-Lite.sh")}, oneNode + QStringList{"model.vocab=102400"},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.attention, AttentionKind::Mla);
+        QVERIFY(std::abs(parameters(*r.plan) / 15.7e9 - 1) < 0.01);
+        // What is not training a language model is refused naming what it runs: NVLM's supervised fine-tune of
+        // Yi-34B with InternViT-6B (the 6 B vision encoder has no plan key; planned as the 34.4 B language model
+        // before), a text-generation script and the MSDP prompting task.
+        r = io::importFiles({data("real/megatron-lm/nvlm__sft_34b_internvit.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String(
+                                "runs multimodal/train.py: vision-language models (their vision encoder and projector) "
+                                "are not planned")),
+                 qPrintable(io::importReport(r)));
+        QCOMPARE(r.errors.front().line, 148);
+        r = io::importFiles({data("real/megatron-lm/nvlm__run_text_generation_qwen25_7b_siglip.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.startsWith(QLatin1String("runs run_text_generation.py, not training")));
+        // BERT (pretrain_bert.py) asked only for its vocabulary before, then planned as a decoder.
+        r = io::importFiles({data("real/megatron-lm/train_bert_340m_distributed.sh")}, oneNode + QStringList{"model.vocab=30592"},
+                            io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("runs pretrain_bert.py: BERT's bidirectional encoder layers")),
+                 qPrintable(io::importReport(r)));
+        r = io::importFiles({data("real/megatron-lm/msdp__prompt_knwl_gen.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY(!r.ok() && r.errors.front().text.startsWith(QLatin1String("--task MSDP-PROMPT runs the model, not training")));
         // The detoxification fine-tune takes its batch from the fourth argument (bs=$4): asked for, not guessed.
         r = io::importFiles({data("real/megatron-lm/finetune_gpt_distributed-1.3b.sh")}, h100, io::builtinCatalog());
         QVERIFY(!r.ok() && io::importReport(r).contains(QLatin1String("training.global_batch")));
@@ -381,6 +467,11 @@ private slots:
         QCOMPARE(r.plan->parallel.zeroStage, 0);
         QCOMPARE(r.plan->training.microBatch, 8);
         QCOMPARE(r.plan->training.globalBatch, 256);
+        // A section that is there but off ("fp16": {"enabled": false}) is FP32 too (it was planned in BF16).
+        r = import("BingBertGlue__glue_bert_base.json");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::FP32);
+        QCOMPARE(r.plan->training.globalBatch, 32);
         r = import("imagenet__ds_fp16_z1_config.json");
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.precision, Precision::FP16);
@@ -779,9 +870,16 @@ private slots:
         const QByteArray nested = R"({"architectures": ["Gemma3ForConditionalGeneration"], "model_type": "gemma3",
             "text_config": {"model_type": "gemma3_text", "hidden_size": 2560, "intermediate_size": 10240, "num_attention_heads": 8,
             "num_hidden_layers": 34, "num_key_value_heads": 4, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
-            "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "vocab_size": 262208}, "vision_config": {"hidden_size": 1152}})";
+            "rms_norm_eps": 1e-06, "rope_theta": 1000000.0, "vocab_size": 262208}, "vision_config": {"hidden_size": 1152,
+            "intermediate_size": 4304, "model_type": "siglip_vision_model", "num_attention_heads": 16, "num_hidden_layers": 27}})";
         r = io::importContents({{"config.json", nested}}, sets, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        // Its vision encoder (Gemma 3 4B's SigLIP, the "So400m" shape: 27 layers of 1,152) is said, not planned.
+        QVERIFY2(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &w) {
+                     return w.text.startsWith(QLatin1String("vision_config: the vision encoder (27 layers of width 1152: "
+                                                            "about 0.41 B parameters) is not planned"));
+                 }),
+                 qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.layers, 34);
         QCOMPARE(r.plan->model.vocab, 262208);
         QVERIFY(r.plan->model.tiedEmbeddings);
@@ -837,7 +935,7 @@ private slots:
     {
         const QDir dir(data("real/nemo-launcher"));
         const QStringList files = dir.entryList({QStringLiteral("*.yaml")}, QDir::Files, QDir::Name);
-        QCOMPARE(files.size(), 56);
+        QCOMPARE(files.size(), 62);
         const std::map<QString, double> published{
             // Brown et al. 2020; model cards (Llama 3, Mistral 7B, Mistral NeMo 12B, Mixtral 8x7B).
             {"gpt3__126m.yaml", 125e6}, {"gpt3__175b.yaml", 175e9}, {"llama__llama3_8b.yaml", 8.03e9},
@@ -861,7 +959,15 @@ private slots:
             {"nemotron__nemotron_4b.yaml", "model.vocab"},    {"nemotron__nemotron_8b.yaml", "model.vocab"},
             {"nemotron__nemotron_15b.yaml", "model.vocab"},   {"nemotron__nemotron_22b.yaml", "model.vocab"},
             {"gpt3__mlperf.yaml", "model.vocab"},             {"gpt3__mlperf-24n.yaml", "model.vocab"},
-            {"falcon__falcon_7b.yaml", "training.global_batch"}, {"mixtral__mixtral_8x22b.yaml", "training.global_batch"}};
+            {"falcon__falcon_7b.yaml", "training.global_batch"}, {"mixtral__mixtral_8x22b.yaml", "training.global_batch"},
+            // Models that are not a decoder-only transformer, refused naming the key that says so (a BERT or a
+            // T5 was asked only for its vocabulary, then planned as a GPT).
+            {"t5__220m.yaml", "model.encoder and model.decoder: encoder-decoder models"},
+            {"bert__110m.yaml", "model.bert_binary_head: BERT's bidirectional encoder layers"},
+            {"neva__llama3_8b_chat.yaml", "model.mm_cfg: a vision-language model's vision encoder"},
+            {"vit__B_16.yaml", "model.patch_dim: a vision transformer's layers"},
+            {"retro__300m.yaml", "model.retro: RETRO's retrieval encoder"},
+            {"clip__vit_B_32.yaml", "model.vision and model.text: CLIP's image and text encoders"}};
         int planned = 0;
         for (const QString &f : files) {
             const io::ImportResult r = io::importFiles({dir.filePath(f)}, {QStringLiteral("cluster.device=h100-sxm5-80gb")}, io::builtinCatalog());
