@@ -1,6 +1,7 @@
 #include "app/ImportCommand.h"
 
 #include <QJsonDocument>
+#include <QProcess>
 
 #include "app/CommandLine.h"
 #include "io/plan/CatalogJson.h"
@@ -21,7 +22,8 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
             "length) is an error naming each key: give it with --set, or take the built-in example's "
             "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n") +
             exitCodesHelp(true),
-        QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--assume-example] [-o PLAN.json]\n"), 0);
+        QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--script-args ARGS] [--assume-example] "
+                       "[-o PLAN.json]\n"), 0);
     const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."),
                                  QStringLiteral("KEY=VALUE"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
@@ -31,7 +33,13 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("assume-example"),
         QStringLiteral("Take what no file gives from the built-in example plan (GPT-3 175B on 512 A100) "
                        "instead of failing; each value is listed."));
+    const QCommandLineOption scriptArgs(
+        QStringLiteral("script-args"),
+        QStringLiteral("The arguments a launch script is run with ($1, $2, ... and $@), as one string split as a "
+                       "shell splits it: trainplan import run_mcore_llama3_1.sh --script-args \"dsw 8B 1 8 ...\"."),
+        QStringLiteral("ARGS"));
     line.addOption(set);
+    line.addOption(scriptArgs);
     line.addOption(assume);
     line.addOption(output);
     if (const std::optional<int> done = line.parse(arguments, out, err))
@@ -41,6 +49,7 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         sets << value.split(',', Qt::SkipEmptyParts);
     io::ImportOptions options;
     options.assumeExample = line.isSet(assume);
+    options.scriptArguments = QProcess::splitCommand(line.value(scriptArgs));
     const io::ImportResult result = io::importFiles(line.planPaths(), sets, io::builtinCatalog(), options);
     err << io::importReport(result);
     if (!result.ok()) {

@@ -2,6 +2,8 @@
 
 #include "io/output/Format.h"
 
+#include <algorithm>
+
 #include <QTextEdit>
 
 #include <QGridLayout>
@@ -162,18 +164,41 @@ void DocumentActions::showResizableDetails(QMessageBox *box)
     }
 }
 
-bool DocumentActions::importFiles(const QStringList &paths, const QStringList &sets)
+bool DocumentActions::importFiles(const QStringList &paths, const QStringList &sets, const QStringList &scriptArguments)
 {
-    const io::ImportResult result = io::importFiles(paths, sets, m_document->catalog());
+    io::ImportOptions options;
+    options.scriptArguments = scriptArguments;
+    const io::ImportResult result = io::importFiles(paths, sets, m_document->catalog(), options);
     QStringList names;
     for (const QString &p : paths)
         names << QFileInfo(p).fileName();
     // What the plan needs and no file says is asked for, prefilled with the example plan's values, never
     // taken from it unseen (issue 38); the import runs again with the answers.
+    // A launch script run without the arguments it expands ($1 ...) is asked for them too.
     if (!result.missing.empty() && result.errors.size() == result.missing.size()) {
-        auto *ask = new ImportKeysDialog(result.missing, names, m_document->catalog(), m_dialogParent);
+        auto *ask = new ImportKeysDialog(result.missing, names, m_document->catalog(), result.missingArguments,
+                                         scriptArguments, m_dialogParent);
         ask->setAttribute(Qt::WA_DeleteOnClose);
-        connect(ask, &QDialog::accepted, this, [this, paths, sets, ask] { importFiles(paths, sets + ask->sets()); });
+        connect(ask, &QDialog::accepted, this, [this, paths, sets, ask] {
+            const QStringList arguments = ask->scriptArguments();
+            QStringList answers = ask->sets();
+            // Run with its arguments the script may give what was asked for: an answer (prefilled with the
+            // example's value) is kept only for a key it still leaves out, so it never overrides the script.
+            if (!arguments.isEmpty()) {
+                io::ImportOptions again;
+                again.scriptArguments = arguments;
+                const io::ImportResult rerun = io::importFiles(paths, sets, m_document->catalog(), again);
+                answers.erase(std::remove_if(answers.begin(), answers.end(),
+                                             [&rerun](const QString &answer) {
+                                                 const QString path = answer.section(QLatin1Char('='), 0, 0);
+                                                 return std::none_of(
+                                                     rerun.missing.begin(), rerun.missing.end(),
+                                                     [&path](const io::MissingKey &m) { return m.path == path; });
+                                             }),
+                              answers.end());
+            }
+            importFiles(paths, sets + answers, arguments);
+        });
         ask->open();
         return false;
     }

@@ -37,7 +37,7 @@ public:
     /// "key=value") applied last, and says what was read and not understood; false (the plan unchanged)
     /// when they do not make a valid plan, or when keys the files do not give are being asked for (the
     /// window-modal "importKeys" dialog, which imports again when accepted).
-    bool importFiles(const QStringList &paths, const QStringList &sets = {});
+    bool importFiles(const QStringList &paths, const QStringList &sets = {}, const QStringList &scriptArguments = {});
     /// Writes the plan's launch configuration for `target` (io/interop/Export.h: 0 megatron, 1 nemo, 2 torchtitan,
     /// 3 deepspeed) to `path` (asked for when empty) and lists what the target cannot express.
     bool exportLaunch(int target, QString path = QString());

@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -39,7 +40,8 @@ QStringList choicesFor(const QString &path, const Catalog &catalog)
 } // namespace
 
 ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, const QStringList &files,
-                                   const Catalog &catalog, QWidget *parent)
+                                   const Catalog &catalog, int missingArguments, const QStringList &arguments,
+                                   QWidget *parent)
     : QDialog(parent)
     , m_missing(missing)
 {
@@ -52,9 +54,30 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
     auto *intro = new QLabel(
         given + QLatin1Char(' ') +
         tr("Each is filled in with the built-in example plan's value (GPT-3 175B on 512 A100): change what does "
-           "not match your run."));
+           "not match your run.") +
+        (missingArguments > 0 ? QLatin1Char(' ') + tr("The script also reads arguments it was not run with: what "
+                                                      "they give replaces the values below.")
+                              : QString()));
     intro->setWordWrap(true);
     auto *form = new QFormLayout;
+    if (missingArguments > 0) {
+        QStringList shown;
+        for (const QString &a : arguments)
+            shown << (a.contains(QLatin1Char(' ')) ? QLatin1Char('"') + a + QLatin1Char('"') : a);
+        m_arguments = new QLineEdit(shown.join(QLatin1Char(' ')));
+        m_arguments->setObjectName(QStringLiteral("scriptArguments"));
+        m_arguments->setPlaceholderText(tr("dsw 8B 1 8 1e-5 ..."));
+        m_arguments->setToolTip(tr("The launch script reads $1 ... $%1 and sets no default for them: the "
+                                   "arguments you run it with, as on the command line (quote a value with "
+                                   "spaces). The import reads the script again with them.")
+                                    .arg(missingArguments));
+        auto *label = new QLabel(tr("<b>Script arguments</b><br><small>the script's $1 ... $%1, as you run "
+                                    "it</small>")
+                                     .arg(missingArguments));
+        label->setWordWrap(true);
+        label->setBuddy(m_arguments);
+        form->addRow(label, m_arguments);
+    }
     for (const io::MissingKey &m : m_missing) {
         auto *editor = new QComboBox;
         editor->setEditable(true);
@@ -79,6 +102,11 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
     column->addWidget(intro);
     column->addLayout(form);
     column->addWidget(buttons);
+}
+
+QStringList ImportKeysDialog::scriptArguments() const
+{
+    return m_arguments ? QProcess::splitCommand(m_arguments->text()) : QStringList();
 }
 
 QStringList ImportKeysDialog::sets() const

@@ -664,11 +664,12 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
 
 } // namespace
 
-FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format)
+FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format,
+                      const QStringList &scriptArguments)
 {
     switch (format) {
     case ImportFormat::HuggingFace: return reading::readHuggingFace(name, bytes);
-    case ImportFormat::Megatron: return reading::readMegatron(name, bytes);
+    case ImportFormat::Megatron: return reading::readMegatron(name, bytes, scriptArguments);
     case ImportFormat::NeMo: return reading::readNemo(name, bytes);
     case ImportFormat::Torchtitan: return reading::readTorchtitan(name, bytes);
     case ImportFormat::DeepSpeed: return reading::readDeepSpeed(name, bytes);
@@ -687,9 +688,11 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
                             const Catalog &catalog, const ImportOptions &options)
 {
     ImportResult result;
+    result.scriptArguments = options.scriptArguments;
     std::vector<FileImport> imports;
     for (const auto &[name, bytes] : files) {
-        imports.push_back(importFile(name, bytes, detectFormat(name, bytes)));
+        imports.push_back(importFile(name, bytes, detectFormat(name, bytes), options.scriptArguments));
+        result.missingArguments = std::max(result.missingArguments, imports.back().missingArguments);
         for (const ImportMessage &m : imports.back().warnings)
             result.warnings.push_back(m);
         for (const ImportMessage &m : imports.back().errors)
@@ -762,6 +765,14 @@ ImportResult importFiles(const QStringList &paths, const QStringList &sets, cons
 QString importReport(const ImportResult &r)
 {
     QString out;
+    if (!r.scriptArguments.isEmpty())
+        out += QStringLiteral("Launch scripts read as run with %1 argument(s): %2\n")
+                   .arg(r.scriptArguments.size())
+                   .arg(r.scriptArguments.join(QLatin1Char(' ')));
+    if (r.missingArguments > 0)
+        out += QStringLiteral("The launch script expands $1 ... $%1, run without them here (values with '$' stay "
+                              "unread): give the arguments it is run with (--script-args \"A B ...\")\n")
+                   .arg(r.missingArguments);
     out += QStringLiteral("Read %1 keys:\n").arg(r.read.size());
     for (const ImportedKey &k : r.read)
         out += QStringLiteral("  %1 = %2  (%3, %4)\n")

@@ -58,13 +58,15 @@ struct FileImport
     std::vector<ImportMessage> warnings;
     std::vector<ImportMessage> errors;
     QStringList notPlanned; ///< names read and deliberately not planned: hyperparameters, data, logging
+    int missingArguments = 0; ///< a launch script's highest $N run without (shell::Script::missingArguments)
 };
 
 /// JSON as Python writes it, made readable: bare Infinity, -Infinity and NaN outside strings become null.
 QByteArray relaxedJson(const QByteArray &json);
 
 /// Reads one file of a known format (`name` is how messages name it).
-FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format);
+FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat format,
+                      const QStringList &scriptArguments = {});
 
 /// A key the plan needs that no file gave (nor --set): the import fails naming it unless the example plan's
 /// value is taken on purpose (ImportOptions::assumeExample, `trainplan import --assume-example`).
@@ -80,6 +82,10 @@ struct ImportOptions
     /// Take what no file gives from the built-in example plan (listed as assumptions); otherwise each such
     /// key is an error naming it.
     bool assumeExample = false;
+    /// The positional parameters a launch script is run with ($1 ..., $#, $@), as `bash SCRIPT ARGS...` gives
+    /// them (Pai-Megatron-Patch's run_mcore_*.sh take the model size, batch and layout so); given to every
+    /// Megatron-LM script imported. Without them a positional parameter without a default is asked for.
+    QStringList scriptArguments;
 };
 
 struct ImportResult
@@ -96,6 +102,11 @@ struct ImportResult
     std::vector<MissingKey> missing;       ///< needed, given by no file: errors unless assumeExample
     QStringList notPlanned; ///< "run.sh: lr, min_lr, ..." (read, no plan key: hyperparameters, data, logging)
     QStringList overrides;                 ///< "parallel.tensor = 8" for each --set, in the order given
+    QStringList scriptArguments;           ///< the positional parameters launch scripts were read with
+    /// A launch script expands positional parameters up to $N that it was not given and has no default for
+    /// (Pai-Megatron-Patch's run_mcore_*.sh: the model size, batch, layout): ImportOptions::scriptArguments
+    /// (`--script-args`, the window's import dialog) gives them. 0: none.
+    int missingArguments = 0;
     bool ok() const { return plan.has_value() && errors.empty(); }
 };
 

@@ -146,7 +146,7 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
 /// A Hugging Face config.json (ReadHuggingFace.cpp).
 FileImport readHuggingFace(const QString &file, const QByteArray &written);
 /// A Megatron-LM launch script or argument file (ReadMegatron.cpp).
-FileImport readMegatron(const QString &file, const QByteArray &bytes);
+FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments = {});
 /// A NeMo 1 or NeMo 2 / Megatron-Bridge recipe, YAML (ReadNemo.cpp).
 FileImport readNemo(const QString &file, const QByteArray &bytes);
 /// A torchtitan job file, TOML (ReadTorchtitan.cpp).

@@ -341,10 +341,11 @@ void huggingFaceOtherEncoders(const QString &file, const QByteArray &bytes, cons
                       .arg(h)
                       .arg(layers * (4 * h * h + 2 * h * ffn) / 1e9, 0, 'f', 2)
                 : QString();
-        out.warnings.push_back({file, lineOfKey(bytes, QLatin1String(key)),
-                                QStringLiteral("%1: the %2 encoder%3 is not planned; the plan is the language model "
-                                               "(text_config) alone")
-                                    .arg(QLatin1String(key), QString::fromLatin1(key).section(QLatin1Char('_'), 0, 0), size)});
+        out.warnings.push_back(
+            {file, lineOfKey(bytes, QLatin1String(key)),
+             QStringLiteral("%1: the %2 encoder%3 is not planned; the plan is the language model "
+                            "(text_config) alone")
+                 .arg(QLatin1String(key), QString::fromLatin1(key).section(QLatin1Char('_'), 0, 0), size)});
     }
 }
 

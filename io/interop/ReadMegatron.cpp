@@ -305,11 +305,40 @@ int tokenizerVocabularySize(const QString &name)
     return 0;
 }
 
+/// Pai-Megatron-Patch's --patch-tokenizer-type (megatron_patch/tokenizer/__init__.py at a098ca5): the
+/// vocabulary is the tokenizer's own plus --extra-vocab-size, unpadded, for the types that fix the tokenizer:
+/// LLama3Tokenizer, the Hugging Face tokenizer's vocab_size (128,000 ranks, lines 618-692) + extra (256 in
+/// run_mcore_llama3_1.sh: 128,256); Qwen2Tokenizer and Qwen3Tokenizer, len(encoder), Qwen's 151,643 regular
+/// tokens (lines 177-318) + extra (293: 151,936; 421: 152,064, Qwen2.5-7B's); LLama2Tokenizer, 32,000
+/// (lines 557-616). The others load whichever checkpoint --load names: asked for. True when it is a Pai script.
+bool paiTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto patch = findLeaf(leaves, "patch_tokenizer_type");
+    if (patch == leaves.end())
+        return false;
+    static const std::map<QString, int> base{{"LLama3Tokenizer", 128000},
+                                             {"Qwen2Tokenizer", 151643},
+                                             {"Qwen3Tokenizer", 151643},
+                                             {"LLama2Tokenizer", 32000}};
+    const auto known = base.find(patch->value.toString());
+    if (known == base.end() || findLeafEnding(leaves, "num_layers") == leaves.end() ||
+        findLeafEnding(leaves, "padded_vocab_size") != leaves.end() ||
+        findLeafEnding(leaves, "vocab_size") != leaves.end())
+        return true;
+    const auto extra = findLeaf(leaves, "extra_vocab_size");
+    const double size = known->second + (extra != leaves.end() ? asNumber(extra->value).toDouble() : 0.0);
+    out.keys.push_back({QStringLiteral("model.vocab"), size, file, patch->line,
+                        QStringLiteral("patch_tokenizer_type %1 + extra_vocab_size").arg(known->first)});
+    return true;
+}
+
 /// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
 /// pretrain_gpt.py line 527 at Megatron-LM d98e8a6).
 void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words,
                        FileImport &out)
 {
+    if (paiTokenizer(file, leaves, out))
+        return;
     if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
         // A Hugging Face or SentencePiece tokenizer is named by --tokenizer-model (a model id or a file).
         if (const auto model = findLeaf(leaves, "tokenizer_model");
@@ -384,7 +413,8 @@ bool ignoredName(const QString &name)
     static const QRegularExpression ignored(
         QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
                        "eval.*|save.*|load|data.*|"
-                       "tokenizer.*|vocab_file|merge_file|split|train_iters|train_samples|seed|exit.*|profile.*|timing."
+                       "tokenizer.*|patch_tokenizer_type|extra_vocab_size|vocab_file|merge_file|split|train_iters|"
+                       "train_samples|seed|exit.*|profile.*|timing."
                        "*|max_position_embeddings|"
                        "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_"
                        "workers|group_query_attention|"
@@ -521,7 +551,8 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
     static const std::pair<QRegularExpression, const char *> otherModels[] = {
         {QRegularExpression(QStringLiteral("pretrain_bert\\.py$")), "BERT's bidirectional encoder layers"},
         {QRegularExpression(QStringLiteral("pretrain_t5\\.py$")), "encoder-decoder models (T5)"},
-        {QRegularExpression(QStringLiteral("pretrain_retro\\.py$")), "RETRO's retrieval encoder and cross-attention layers"},
+        {QRegularExpression(QStringLiteral("pretrain_retro\\.py$")),
+         "RETRO's retrieval encoder and cross-attention layers"},
         {QRegularExpression(QStringLiteral("pretrain_ict\\.py$")), "a retriever's two encoders (ICT)"},
         {QRegularExpression(QStringLiteral("pretrain_vision_[^/]*\\.py$")), "vision transformers"},
         {QRegularExpression(QStringLiteral("(^|/)(multimodal|mimo)/[^/]*\\.py$|pretrain_vlm\\.py$")),
@@ -539,9 +570,9 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
         }
         for (const auto &[pattern, what] : otherModels)
             if (pattern.match(w.text).hasMatch()) {
-                refuseLayers(file, w.line,
-                             QStringLiteral("runs %1: %2").arg(w.text.section(QLatin1Char('/'), -2), QLatin1String(what)),
-                             out);
+                refuseLayers(
+                    file, w.line,
+                    QStringLiteral("runs %1: %2").arg(w.text.section(QLatin1Char('/'), -2), QLatin1String(what)), out);
                 return true;
             }
     }
@@ -555,26 +586,33 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
                                   .arg(shortText(task->value.toString()))});
         return true;
     }
-    if (const auto vision = findLeaf(leaves, "vision_model_type"); vision != leaves.end()) {
+    // An image input or a vision encoder (Megatron-LM's --img-h, --patch-dim, --vision-*; the multimodal
+    // examples' --vision-model-type, --disable-vision-class-token; Pai-Megatron-Patch's Qwen-VL entry points, run
+    // as a bare pretrain_qwen.py).
+    static const QRegularExpression visionFlag(QStringLiteral("vision|^img_[hw]$|^patch_dim$|^image_"));
+    if (const auto vision = std::find_if(leaves.begin(), leaves.end(),
+                                         [](const Leaf &l) { return visionFlag.match(l.name).hasMatch(); });
+        vision != leaves.end()) {
         out.errors.push_back({file, vision->line,
-                              QStringLiteral("vision_model_type %1: a vision-language model, whose vision encoder is "
-                                             "not planned (model.layers counts a language model's layers); to plan "
-                                             "the language model alone, import its Hugging Face config.json")
-                                  .arg(shortText(vision->value.toString()))});
+                              QStringLiteral("%1: a vision or vision-language model, whose image encoder is not "
+                                             "planned (model.layers counts a language model's layers); to plan the "
+                                             "language model alone, import its Hugging Face config.json")
+                                  .arg(vision->name)});
         return true;
     }
     return false;
 }
 
-FileImport readMegatron(const QString &file, const QByteArray &bytes)
+FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments)
 {
     FileImport out;
     out.format = ImportFormat::Megatron;
-    const shell::Script script = shell::read(QString::fromUtf8(bytes));
+    const shell::Script script = shell::read(QString::fromUtf8(bytes), arguments);
     if (!script.error.isEmpty()) {
         out.errors.push_back({file, script.errorLine, script.error});
         return out;
     }
+    out.missingArguments = script.missingArguments;
     const std::vector<shell::Field> words = launchWords(file, script, out);
     std::vector<Leaf> leaves;
     const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };

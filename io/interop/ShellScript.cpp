@@ -226,6 +226,14 @@ struct Expansion
 class Reader
 {
 public:
+    /// The positional parameters the script is run with ($1 ..., $#, $@), as `bash script ARGS...` sets them.
+    void setArguments(const QStringList &arguments)
+    {
+        m_arguments = arguments;
+        for (qsizetype i = 0; i < arguments.size(); ++i)
+            m_vars[QString::number(i + 1)].elements = {Field{arguments[i], 0}};
+    }
+
     std::vector<Command> run(const QString &text, int firstLine, int depth)
     {
         const std::vector<Token> tokens = Lexer(text, firstLine).tokens();
@@ -243,6 +251,7 @@ public:
         qsizetype total = 0; ///< characters of every command so far
     };
     std::shared_ptr<Failure> failure() const { return m_failure; }
+    int missingArguments() const { return m_missingArguments; }
 
     /// Every variable, its value split into words, ordered by the line of its first word.
     std::vector<Variable> variables() const
@@ -368,8 +377,11 @@ private:
         Reader inner;
         inner.m_failure = m_failure;
         inner.m_vars = m_vars;
+        if (sameShell)
+            inner.m_arguments = m_arguments;
         for (Command &e : inner.run(text, line, depth + 1))
             m_commands.push_back(std::move(e));
+        m_missingArguments = std::max(m_missingArguments, inner.m_missingArguments);
         if (sameShell)
             m_vars = inner.m_vars;
     }
@@ -732,10 +744,15 @@ private:
             return arithmetic(e.mid(3, e.size() - 5), e, line);
         if (e.startsWith(QLatin1String("$(")) || e.size() < 2)
             return {{{e, line}}, false};
-        if (e == QLatin1String("$@") || e == QLatin1String("$*"))
-            return {{}, true};
-        if (e == QLatin1String("$#"))
-            return {{{QStringLiteral("0"), line}}, false};
+        if (e == QLatin1String("$@") || e == QLatin1String("$*") || e == QLatin1String("${@}") ||
+            e == QLatin1String("${*}")) {
+            Expansion all{{}, true};
+            for (const QString &a : m_arguments)
+                all.parts.push_back({a, line});
+            return all;
+        }
+        if (e == QLatin1String("$#") || e == QLatin1String("${#}"))
+            return {{{QString::number(m_arguments.size()), line}}, false};
         const bool braced = e.startsWith(QLatin1String("${"));
         const QString body = braced ? e.mid(2, e.size() - 3) : e.mid(1);
         return parameter(body, e, line);
@@ -771,6 +788,8 @@ private:
                 m_vars[name].elements = {d.parts.front()};
             return d;
         }
+        if (!set && name.front().isDigit() && name != QLatin1String("0") && op.isEmpty())
+            m_missingArguments = std::max(m_missingArguments, name.toInt());
         if (!set)
             return m_unsetIsEmpty && !name.front().isDigit() ? Expansion{{{QString(), line}}, false}
                                                              : Expansion{{{written, line}}, false};
@@ -878,6 +897,8 @@ private:
     }
 
     std::map<QString, Value> m_vars;
+    QStringList m_arguments; ///< the positional parameters ($1 ... are also in m_vars)
+    int m_missingArguments = 0; ///< the highest $N expanded without a value or a default
     std::vector<Frame> m_frames;
     bool m_unsetIsEmpty = false; ///< while reading a test
     std::vector<Command> m_commands;
@@ -887,9 +908,10 @@ private:
 
 } // namespace
 
-Script read(const QString &script)
+Script read(const QString &script, const QStringList &arguments)
 {
     Reader reader;
+    reader.setArguments(arguments);
     Script out;
     out.commands = reader.run(script, 1, 0);
     out.error = reader.failure()->error;
@@ -898,6 +920,7 @@ Script read(const QString &script)
         out.commands.clear();
     else
         out.variables = reader.variables();
+    out.missingArguments = reader.missingArguments();
     return out;
 }
 

@@ -43,6 +43,9 @@ struct Script
     /// a launcher's flags for another script to run: MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's
     /// examples/post_training/modelopt/conf/*/*.sh).
     std::vector<Variable> variables;
+    /// The highest positional parameter ($N) the script expands that it was not run with and gives no default
+    /// for: 0 when none (`bash script.sh A B ...` would give them; read() takes them as `arguments`).
+    int missingArguments = 0;
     /// Non-empty when an expansion passes a limit (a word or value of more than kMaxWordCharacters, more
     /// than kMaxTotalCharacters in all, expansions nested more than kMaxNesting deep): an expansion bomb
     /// or a script no launcher runs. `errorLine` is where.
@@ -54,7 +57,9 @@ inline constexpr qsizetype kMaxWordCharacters = qsizetype(1) << 20;
 inline constexpr qsizetype kMaxTotalCharacters = qsizetype(16) << 20;
 inline constexpr int kMaxNesting = 64;
 
-/// The commands the script runs (eval'ed strings in place), in order.
-Script read(const QString &script);
+/// The commands the script runs (eval'ed strings in place), in order. `arguments` are the positional
+/// parameters it is run with ($1 ..., $#, $@: `bash script.sh dsw 8B 1 8 ...`); without them a positional
+/// parameter without a default stays unknown.
+Script read(const QString &script, const QStringList &arguments = {});
 
 } // namespace trainplan::io::shell

@@ -194,6 +194,39 @@ private slots:
         QVERIFY(warned(r, "--num_layers ${NUM_LAYERS}", 329));
         QVERIFY(warned(r, "--tensor_model_parallel_size ${10}", 329));
         QVERIFY(!readKey(r, "model.layers") && !readKey(r, "parallel.tensor"));
+        QCOMPARE(r.missingArguments, 25);
+        QVERIFY(io::importReport(r).contains(QLatin1String("expands $1 ... $25, run without them")));
+        // Run with the arguments of the script's README (examples/llama3_1/README.md at a098ca5: "sh
+        // run_mcore_llama3_1.sh dsw 8B 1 8 1e-5 1e-6 128 128 bf16 4 2 1 true true true false false false 100000
+        // ..."): ENV=dsw (one node), the 8B branch (32 layers, 4,096 wide, 14,336 FFN, 8 groups), micro-batch 1,
+        // global batch 8, sequence 128, BF16, TP 4, PP 2, CP 1, sequence parallel, the distributed optimizer, AC
+        // "false" (no branch: no recomputation); LLama3Tokenizer's 128,000 + EXTRA_VOCAB_SIZE 256.
+        io::ImportOptions options;
+        options.scriptArguments = QStringList{"dsw", "8B", "1", "8", "1e-5", "1e-6", "128", "128", "bf16", "4", "2", "1",
+                                              "true", "true", "true", "false", "false", "false", "100000", "/mnt/data",
+                                              "/mnt/data", "/mnt/ckpt", "10000", "100", "/workspace/out"};
+        r = io::importFiles({data("real/run_mcore_llama3_1.sh")}, h100, io::builtinCatalog(), options);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.missingArguments, 0);
+        QCOMPARE(r.plan->model.layers, 32);
+        QCOMPARE(r.plan->model.ffnHidden, 14336);
+        QCOMPARE(r.plan->model.kvHeads, 8);
+        QCOMPARE(r.plan->model.vocab, 128256);
+        QCOMPARE(r.plan->model.seqLen, 128);
+        QCOMPARE(r.plan->training.globalBatch, 8);
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        QVERIFY(r.plan->training.sequenceParallel);
+        QCOMPARE(r.plan->training.recompute, Recompute::None);
+        QCOMPARE(r.plan->parallel.tensor, 4);
+        QCOMPARE(r.plan->parallel.pipeline, 2);
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        QCOMPARE(r.plan->cluster.nodes, 1);
+        QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01);
+        // AC "sel" takes the selective branch.
+        options.scriptArguments[16] = QStringLiteral("sel");
+        r = io::importFiles({data("real/run_mcore_llama3_1.sh")}, h100, io::builtinCatalog(), options);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.recompute, Recompute::Selective);
     }
 
     // Megatron-LM's own examples at d98e8a6 (tests/data/import/real/megatron-lm, SOURCES.md), read by hand.
@@ -310,6 +343,12 @@ private slots:
         QCOMPARE(r.errors.front().line, 148);
         r = io::importFiles({data("real/megatron-lm/nvlm__run_text_generation_qwen25_7b_siglip.sh")}, oneNode, io::builtinCatalog());
         QVERIFY(!r.ok() && r.errors.front().text.startsWith(QLatin1String("runs run_text_generation.py, not training")));
+        // Pai-Megatron-Patch's Qwen3-VL debug run: a bare pretrain_qwen.py with --disable-vision-class-token was
+        // planned as a 3.1 B language model of 4 layers.
+        r = io::importFiles({data("real/debug_mcore_qwen3_vl.sh")}, oneNode, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("disable_vision_class_token: a vision or "
+                                                                           "vision-language model")),
+                 qPrintable(io::importReport(r)));
         // BERT (pretrain_bert.py) asked only for its vocabulary before, then planned as a decoder.
         r = io::importFiles({data("real/megatron-lm/train_bert_340m_distributed.sh")}, oneNode + QStringList{"model.vocab=30592"},
                             io::builtinCatalog());

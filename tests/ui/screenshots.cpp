@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QCheckBox>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QSignalSpy>
 #include <QChartView>
@@ -345,6 +346,15 @@ int main(int argc, char **argv)
             settle();
             ask->grab().save(dir + QStringLiteral("/import-keys-dialog.png"));
         }
+        // A launch script with positional parameters: its arguments asked for beside the keys.
+        window.documentActions()->importFiles({QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/import/real/run_mcore_llama3_1.sh")});
+        const QList<QDialog *> asks = window.findChildren<QDialog *>(QStringLiteral("importKeys"));
+        for (QDialog *ask : asks)
+            if (ask->findChild<QLineEdit *>(QStringLiteral("scriptArguments"))) {
+                ask->show();
+                settle();
+                ask->grab().save(dir + QStringLiteral("/import-script-arguments-dialog.png"));
+            }
     }
     // Tools > Compare with a Profiler Trace: a trace of the example's first stage with slower GEMMs and
     // more exposed communication than estimated.

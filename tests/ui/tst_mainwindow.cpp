@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QComboBox>
+#include <QLineEdit>
 #include <QTextBrowser>
 #include <QDialog>
 #include <QTextEdit>
@@ -66,6 +67,7 @@ private slots:
     void showsExampleEstimate();
     void saveLoadRoundTripAndModifiedFlag();
     void importIsOneUndoStepAndDropsImport();
+    void importAsksForScriptArguments();
     void calibrateDialogKeepsTheDevice();
     void profileDialogFollowsThePlan();
 };
@@ -157,6 +159,42 @@ void TestMainWindow::showsExampleEstimate()
     QVERIFY(view->toPlainText().contains("174.62 B parameters"));
     QVERIFY(window.windowTitle().contains("GPT-3 175B"));
     QVERIFY(!window.isWindowModified());
+}
+
+// Pai-Megatron-Patch's run_mcore_llama3_1.sh takes the model size, batch, sequence and layout as $1 ... $25
+// (its README runs it as "sh run_mcore_llama3_1.sh dsw 8B 1 8 1e-5 1e-6 128 128 bf16 4 2 1 true true true false
+// false false 100000 ..."): the window asks for those arguments beside the keys, and the script run with them
+// gives what was asked (the answers prefilled with the example's values do not override it).
+void TestMainWindow::importAsksForScriptArguments()
+{
+    PlanDocument document(io::builtinCatalog());
+    MainWindow window(&document);
+    QString error;
+    QVERIFY2(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error), qPrintable(error));
+    const QString script = test::dataPath(QStringLiteral("import/real/run_mcore_llama3_1.sh"));
+    QVERIFY(!window.documentActions()->importFiles({script}));
+    auto *ask = window.findChild<QDialog *>(QStringLiteral("importKeys"));
+    QVERIFY(ask);
+    auto *arguments = ask->findChild<QLineEdit *>(QStringLiteral("scriptArguments"));
+    QVERIFY(arguments);
+    QVERIFY(arguments->toolTip().contains(QStringLiteral("$1 ... $25")));
+    QVERIFY(ask->findChild<QComboBox *>(QStringLiteral("model.seq_len")));
+    arguments->setText(QStringLiteral("dsw 8B 1 8 1e-5 1e-6 128 128 bf16 4 2 1 true true true false false false 100000 "
+                                      "/mnt/data /mnt/data /mnt/ckpt 10000 100 /workspace/out"));
+    ask->findChild<QComboBox *>(QStringLiteral("cluster.device"))->setCurrentText(QStringLiteral("h100-sxm5-80gb"));
+    ask->accept();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCOMPARE(document.plan().model.layers, 32);
+    QCOMPARE(document.plan().model.seqLen, 128);     // $7, not the example's 2048 prefilled
+    QCOMPARE(document.plan().model.vocab, 128256);   // LLama3Tokenizer's 128,000 + EXTRA_VOCAB_SIZE 256
+    QCOMPARE(document.plan().parallel.tensor, 4);    // ${10}
+    QCOMPARE(document.plan().parallel.pipeline, 2);  // ${11}
+    QCOMPARE(document.plan().training.globalBatch, 8); // $4
+    QCOMPARE(document.plan().cluster.device, std::string("h100-sxm5-80gb"));
+    auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
+    QVERIFY(report && report->detailedText().contains(QStringLiteral("Launch scripts read as run with 25 argument(s): dsw 8B")));
+    report->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 }
 
 void TestMainWindow::importIsOneUndoStepAndDropsImport()
