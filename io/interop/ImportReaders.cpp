@@ -296,6 +296,17 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
         } else if (key == QLatin1String("moe_shared_expert_intermediate_size")) {
             out.keys.push_back(
                 {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+        } else if (key == QLatin1String("shared_moe_ffn_hidden_size") || key == QLatin1String("enable_shared_expert")) {
+            // Pai-Megatron-Patch's shared expert (megatron_patch/arguments.py at a098ca5, lines 432-435): its
+            // width, there only with --enable-shared-expert.
+            const bool enabled = std::any_of(leaves.begin(), leaves.end(), [&](const Leaf &l) {
+                return keyOf(l.name) == QLatin1String("enable_shared_expert") && truthy(l.value);
+            });
+            if (key == QLatin1String("shared_moe_ffn_hidden_size") && enabled)
+                out.keys.push_back(
+                    {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+            else
+                out.notPlanned << leaf.name;
         } else if (const auto it = rules.find(key); it != rules.end()) {
             const QJsonValue v = it->second.convert(leaf.value);
             if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))

@@ -142,6 +142,11 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
     };
     const shell::Command *best = nullptr;
     for (const shell::Command &c : commands) {
+        // "echo $cmd" before "eval $cmd" (Pai-Megatron-Patch's run_mcore_*.sh) prints the command, unparsed:
+        // its escapes ('Et\|\(tt\|\)*30L') are the eval'ed command's to remove.
+        if (!c.words.empty() && (c.words.front().text == QLatin1String("echo") ||
+                                 c.words.front().text == QLatin1String("printf")))
+            continue;
         const bool runsPython = std::any_of(c.words.begin(), c.words.end(), [](const shell::Field &f) {
             return f.text.endsWith(QLatin1String(".py"));
         });
@@ -262,6 +267,19 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
     for (const auto &[flags, key] : defaults)
         if (!has(flags))
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
+    // Multi-latent attention's sizes that a script leaves out take arguments.py's defaults (lines 3548-3557
+    // at d98e8a6: --kv-lora-rank 32, --qk-head-dim 128, --qk-pos-emb-head-dim 64, --v-head-dim 128, no query
+    // compression); Pai-Megatron-Patch's DeepSeek-V3 scripts give only --v-head-dim and the ranks.
+    if (has("multi_latent_attention")) {
+        const std::pair<const char *, std::pair<const char *, int>> mla[] = {
+            {"kv_lora_rank", {"model.kv_lora_rank", 32}},
+            {"qk_head_dim", {"model.qk_nope_head_dim", 128}},
+            {"qk_pos_emb_head_dim", {"model.qk_rope_head_dim", 64}},
+            {"v_head_dim", {"model.v_head_dim", 128}}};
+        for (const auto &[flag, key] : mla)
+            if (!has(flag))
+                out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
+    }
     // The interleaved schedule overlaps its transfers unless --no-overlap-p2p-communication says otherwise
     // (arguments.py since Megatron-LM 4eeff55; without interleaving Megatron turns the overlap off).
     if (has("num_virtual_stages_per_pipeline_rank|num_layers_per_virtual_pipeline_stage") &&

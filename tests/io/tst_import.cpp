@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QDir>
 #include <QRegularExpression>
@@ -191,8 +192,8 @@ private slots:
         // string and eval'ed. Without them nothing is guessed: each flag is named and the import fails.
         r = io::importFiles({data("real/run_mcore_llama3_1.sh")}, h100, io::builtinCatalog());
         QVERIFY(!r.ok());
-        QVERIFY(warned(r, "--num_layers ${NUM_LAYERS}", 329));
-        QVERIFY(warned(r, "--tensor_model_parallel_size ${10}", 329));
+        QVERIFY(warned(r, "--num_layers ${NUM_LAYERS}", 333)); // eval ${run_cmd}, not the echo before it
+        QVERIFY(warned(r, "--tensor_model_parallel_size ${10}", 333));
         QVERIFY(!readKey(r, "model.layers") && !readKey(r, "parallel.tensor"));
         QCOMPARE(r.missingArguments, 25);
         QVERIFY(io::importReport(r).contains(QLatin1String("expands $1 ... $25, run without them")));
@@ -222,6 +223,37 @@ private slots:
         QCOMPARE(r.plan->parallel.zeroStage, 1);
         QCOMPARE(r.plan->cluster.nodes, 1);
         QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01);
+        // Pai's DeepSeek-V3 "lite" script: the arrays joined into cmd="torchrun ..." and eval'ed after "echo $cmd";
+        // the eval removes the escapes of --pipeline-model-parallel-layout 'Et\|\(tt\|\)*30L' (the echo
+        // prints them: it is not the command), 61 layers on 8 stages (4 + 30 x 2 + 1 layers: the first and last
+        // stages hold 4 and 1 in chunks of 2 per rank... the layout's own). MLA's head sizes it leaves out take
+        // Megatron-LM's defaults (qk 128, rope 64): DeepSeek-V3's 671 B with its vocabulary given.
+        r = io::importFiles({data("real/run_mcore_deepseek_lite.sh")},
+                            h100 + QStringList{"cluster.nodes=16", "model.vocab=129280"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(readKey(r, "derived.pipeline_layout")->value.toString(), QStringLiteral("Et|(tt|)*30L"));
+        QCOMPARE(r.plan->parallel.pipeline, 8);
+        QCOMPARE(r.plan->model.qkNopeHeadDim, 128);
+        QCOMPARE(r.plan->model.qkRopeHeadDim, 64);
+        QVERIFY(std::abs(parameters(*r.plan) / 671e9 - 1) < 0.01);
+        // Pai's Qwen1.5 script run with its README's MoE arguments (examples/qwen1_5/README.md: "dsw ../../ A2.7B 1 8
+        // 1e-5 1e-6 2048 2048 293 bf16 2 1 sel true true true true true 500 ..."): Qwen1.5-MoE-A2.7B, 60 experts
+        // top 4 of 1,408 and the shared expert of 5,632 (--shared-moe-ffn-hidden-size with --enable-shared-expert),
+        // Qwen2Tokenizer's 151,643 + 293 = 151,936: 14.3 B (model card).
+        io::ImportOptions moe;
+        moe.scriptArguments = QProcess::splitCommand(
+            QStringLiteral("dsw ../../ A2.7B 1 8 1e-5 1e-6 2048 2048 293 bf16 2 1 sel true true true true true 500 "
+                           "/mnt/qwen-datasets/wudao_qwenbpe_text_document /mnt/qwen-ckpts/Qwen1.5-MoE-A2.7B-to-mcore "
+                           "100000000 10000 /mnt/qwen-ckpts/test_cp_upcycled"));
+        r = io::importFiles({data("real/run_pretrain_mcore_qwen1_5.sh")}, h100, io::builtinCatalog(), moe);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.vocab, 151936);
+        QCOMPARE(r.plan->model.experts, 60);
+        QCOMPARE(r.plan->model.expertsPerToken, 4);
+        QCOMPARE(r.plan->model.sharedExperts * r.plan->model.expertWidth(), 5632);
+        QCOMPARE(r.plan->model.seqLen, 2048);
+        QCOMPARE(r.plan->parallel.tensor, 2);
+        QVERIFY(std::abs(parameters(*r.plan) / 14.3e9 - 1) < 0.01);
         // AC "sel" takes the selective branch.
         options.scriptArguments[16] = QStringLiteral("sel");
         r = io::importFiles({data("real/run_mcore_llama3_1.sh")}, h100, io::builtinCatalog(), options);
