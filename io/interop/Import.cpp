@@ -620,7 +620,8 @@ void listDefaults(const Plan &plan, const std::map<QString, ImportedKey> &keys, 
 /// A file that gave no key at all: an import of nothing is an error, not the example plan.
 void refuseEmpty(const QString &name, const FileImport &f, ImportResult &result)
 {
-    if (f.keys.empty() && f.errors.empty())
+    // Only a format's defaults (a pyproject.toml read as a torchtitan job file) is nothing read either.
+    if (std::all_of(f.keys.begin(), f.keys.end(), [](const ImportedKey &k) { return k.weak; }) && f.errors.empty())
         result.errors.push_back(
             {name, 0,
              QStringLiteral("no setting Trainplan plans was read from it (read as %1%2); is it the run's "

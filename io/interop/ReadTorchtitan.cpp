@@ -258,7 +258,8 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, bool 
     const int line = global != leaves.end() ? global->line : local != leaves.end() ? local->line : 0;
     out.keys.push_back({QString::fromLatin1(kAccumulation), microbatches, file, line,
                         microbatches > 1 ? QStringLiteral("training.global_batch_size -1 (pipeline micro-batches)")
-                                         : QStringLiteral("training.global_batch_size -1")});
+                                         : QStringLiteral("training.global_batch_size -1"),
+                        global == leaves.end()}); // the default, when the file does not say -1
 }
 
 /// Two of torch.distributed.pipelining's schedules have no plan schedule of their own and are read as their
@@ -541,6 +542,47 @@ bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector
     return true;
 }
 
+/// [compile] enable with components that leave out "model" (["loss"]) compiles the loss alone: the model runs
+/// eagerly (torchtitan's Compile.components, default ["model", "loss"]); with that section the older
+/// training.compile is no longer torchtitan's (deepseek_v3_671b.toml of September 2025 keeps both). The names
+/// read here, which the table must not read again.
+QStringList torchtitanCompile(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto enable = findLeaf(leaves, "compile.enable"), components = findLeaf(leaves, "compile.components");
+    if (enable == leaves.end())
+        return {};
+    QStringList read{QStringLiteral("training.compile")};
+    if (components != leaves.end() &&
+        !components->value.toString().split(QLatin1Char(',')).contains(QStringLiteral("model"))) {
+        out.keys.push_back({QStringLiteral("training.compile"), false, file, components->line,
+                            QStringLiteral("compile.components without \"model\"")});
+        read << QStringLiteral("compile.enable");
+    }
+    return read;
+}
+
+/// The model: a preset from name and flavor; torchtitan's models that are not decoder-only language models
+/// (torchtitan/models/flux, experiments/vlm) refused naming model.name.
+void torchtitanModel(const QString &file, const QString &name, const QString &flavor, int line, FileImport &out)
+{
+    if (name == QLatin1String("flux") || name == QLatin1String("vlm")) {
+        refuseLayers(file, line,
+                     QStringLiteral("model.name \"%1\": %2")
+                         .arg(name, name == QLatin1String("flux")
+                                        ? QStringLiteral("FLUX's diffusion transformer blocks")
+                                        : QStringLiteral("a vision-language model's vision encoder and projector")),
+                     out);
+        return;
+    }
+    if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
+        out.keys.push_back(
+            {QStringLiteral("model.preset"), preset, file, line, QStringLiteral("model.name + model.flavor")});
+    else if (!name.isEmpty())
+        out.warnings.push_back(
+            {file, line,
+             QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+}
+
 /// A job file's or saved configuration's leaves to plan keys (the job file's names).
 void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
@@ -558,7 +600,12 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
                        "enable_sequence_parallel)$|"
                        "^activation_checkpoint\\.(mode|selective_ac_option)$|^compile\\..*|^float8\\..*$|"
                        "^quantize\\..*$"));
+    const QStringList compileRead = torchtitanCompile(file, leaves, out);
     for (const Leaf &leaf : leaves) {
+        if (compileRead.contains(leaf.name)) {
+            out.notPlanned << leaf.name;
+            continue;
+        }
         if (leaf.name == QLatin1String("model.name"))
             name = leaf.value.toString(), modelLine = leaf.line;
         else if (leaf.name == QLatin1String("model.flavor"))
@@ -611,13 +658,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
-    if (const QString preset = torchtitanPreset(name, flavor); !preset.isEmpty())
-        out.keys.push_back(
-            {QStringLiteral("model.preset"), preset, file, modelLine, QStringLiteral("model.name + model.flavor")});
-    else if (!name.isEmpty())
-        out.warnings.push_back(
-            {file, modelLine,
-             QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
+    torchtitanModel(file, name, flavor, modelLine, out);
 }
 
 } // namespace

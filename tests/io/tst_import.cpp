@@ -1127,6 +1127,21 @@ private slots:
         }
         QVERIFY(io::importFiles({data("real/torchtitan/2024-12__llama3_405b.toml")}, sets, io::builtinCatalog())
                     .plan->parallel.tensorCommOverlap); // [experimental] enable_async_tensor_parallel
+        // September 2025's DeepSeek-V3 file keeps [training] compile = false beside [compile] enable = true with
+        // components = ["loss"]: the section is torchtitan's, and it compiles the loss alone, so the model is
+        // eager (it was refused as a conflict of the two).
+        io::ImportResult t = io::importFiles({data("real/torchtitan/2025-09__deepseek_v3_671b.toml")}, sets, io::builtinCatalog());
+        QVERIFY2(t.ok(), qPrintable(io::importReport(t)));
+        QVERIFY(!t.plan->training.compile);
+        QCOMPARE(t.plan->model.presetId, std::string("deepseek-v3"));
+        // FLUX's job file is refused naming model.name; torchtitan's pyproject.toml read as a job file gives
+        // nothing but the format's defaults: "no setting ... read", not a plan of defaults asking for a model.
+        t = io::importFiles({data("real/torchtitan/2025-12__flux_dev_model.toml")}, sets, io::builtinCatalog());
+        QVERIFY2(!t.ok() && t.errors.front().text.startsWith(QLatin1String("model.name \"flux\": FLUX's diffusion")),
+                 qPrintable(io::importReport(t)));
+        t = io::importFiles({data("real/torchtitan/2025-12__pyproject.toml")}, sets, io::builtinCatalog());
+        QVERIFY2(!t.ok() && t.errors.front().text.startsWith(QLatin1String("no setting Trainplan plans was read")),
+                 qPrintable(io::importReport(t)));
         // Pipeline micro-batches: a 2024 file splits its batch into one micro-batch per stage (pipelining_utils.py
         // at 9dec370); since 5e2033c (April 2025) micro-batches hold pipeline_parallel_microbatch_size sequences,
         // 1 unless set (said, as a file cannot tell which release it was written for). Without
