@@ -419,6 +419,19 @@ const std::map<QString, Rule> &megatronRules()
               oneOf({{"full", "full"}, {"selective", "selective"}, {"null", "none"}, {"none", "none"}})}},
             {"recompute_activations", {"training.recompute", whenTrue(QStringLiteral("selective"))}},
             {"use_distributed_optimizer", {"parallel.zero_stage", whenTrue(1)}},
+            // Megatron-DeepSpeed (megatron/arguments.py at 4efb479): --deepspeed runs the DeepSpeed engine,
+            // --zero-stage (line 1487) the ZeRO stage its scripts also write into the generated DeepSpeed
+            // config, --checkpoint-activations (line 864) full recomputation of every layer (transformer.py
+            // line 2082: _checkpointed_forward, as recompute_granularity "full"), --use-flash-attn-v2 (line
+            // 930) FlashAttention-2, --ds-sequence-parallel-size (line 974) DeepSpeed-Ulysses: the sequence
+            // split over that many ranks with all-to-all exchanges (the plan's context group).
+            {"deepspeed", {"training.framework", whenTrue(QStringLiteral("deepspeed"))}},
+            {"zero_stage", {"parallel.zero_stage", asInteger}},
+            {"checkpoint_activations", {"training.recompute", whenTrue(QStringLiteral("full"))}},
+            {"use_flash_attn_v2", {"training.flash_attention", asBool}},
+            {"ds_sequence_parallel_size", {"parallel.context", asInteger}},
+            // Its zero-bubble pipeline (line 856: "Activate zero bubble pipeline parallelism schedule method").
+            {"enable_zbh1_pipeline", {"parallel.schedule", whenTrue(QStringLiteral("zb-h1"))}},
         });
         r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
         return r;
@@ -432,7 +445,7 @@ bool ignoredName(const QString &name)
         QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
                        "eval.*|save.*|load|data.*|"
                        "tokenizer.*|patch_tokenizer_type|extra_vocab_size|vocab_file|merge_file|split|train_iters|"
-                       "train_samples|seed|exit.*|profile.*|timing."
+                       "deepspeed_config|enable_zbh1_exact_semantics|train_samples|seed|exit.*|profile.*|timing."
                        "*|max_position_embeddings|"
                        "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_"
                        "workers|group_query_attention|"
@@ -604,6 +617,19 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
                                   .arg(shortText(task->value.toString()))});
         return true;
     }
+    // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
+    if (const auto encoder = findLeaf(leaves, "encoder_num_layers"); encoder != leaves.end()) {
+        refuseLayers(file, encoder->line, QStringLiteral("encoder_num_layers: encoder-decoder models (T5)"), out);
+        return true;
+    }
+    // Megatron-DeepSpeed's knowledge distillation (--kd, megatron/arguments.py at 4efb479): a teacher model's
+    // forward runs beside the student's, and the plan holds one model.
+    if (const auto kd = findLeaf(leaves, "kd"); kd != leaves.end() && truthy(kd->value)) {
+        out.errors.push_back({file, kd->line,
+                              QStringLiteral("kd: knowledge distillation runs a teacher model's forward beside the "
+                                             "student's, which one plan (one model) does not hold")});
+        return true;
+    }
     // An image input or a vision encoder (Megatron-LM's --img-h, --patch-dim, --vision-*; the multimodal
     // examples' --vision-model-type, --disable-vision-class-token; Pai-Megatron-Patch's Qwen-VL entry points, run
     // as a bare pretrain_qwen.py).
@@ -621,6 +647,20 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
     return false;
 }
 
+/// The words of a command's output the script does not know, split as its text ("_g$(($(ds_ssh nvidia-smi
+/// --query-gpu=name ... | wc -l)-2))" in Megatron-DeepSpeed's job names): never flags.
+std::vector<bool> substitutedWords(const std::vector<shell::Field> &words)
+{
+    std::vector<bool> substituted(words.size(), false);
+    for (std::size_t i = 0, depth = 0; i < words.size(); ++i) {
+        substituted[i] = depth > 0;
+        const qsizetype opened = words[i].text.count(QLatin1String("$("));
+        const qsizetype closed = words[i].text.count(QLatin1Char(')'));
+        depth = std::size_t(std::max<qsizetype>(qsizetype(depth) + opened - closed, 0));
+    }
+    return substituted;
+}
+
 FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments)
 {
     FileImport out;
@@ -634,8 +674,9 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
     const std::vector<shell::Field> words = launchWords(file, script, out);
     std::vector<Leaf> leaves;
     const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
+    const std::vector<bool> substituted = substitutedWords(words);
     for (std::size_t i = 0; i < words.size(); ++i) {
-        if (!isFlag(words[i].text))
+        if (substituted[i] || !isFlag(words[i].text))
             continue;
         const int line = words[i].line;
         QString name = words[i].text.mid(2), value;
@@ -681,18 +722,15 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
     }
     if (refuseNonTraining(file, words, leaves, out))
         return out;
-    // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
-    if (const auto encoder = std::find_if(leaves.begin(), leaves.end(),
-                                          [](const Leaf &l) { return l.name == QLatin1String("encoder_num_layers"); });
-        encoder != leaves.end()) {
-        refuseLayers(file, encoder->line, QStringLiteral("encoder_num_layers: encoder-decoder models (T5)"), out);
-        return out;
-    }
     mapLeaves(
         file, leaves, megatronRules(), [](const QString &n) { return n; }, out);
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
     megatronMoeKernels(file, leaves, true, out);
+    if (const auto ulysses = findLeaf(leaves, "ds_sequence_parallel_size");
+        ulysses != leaves.end() && asNumber(ulysses->value).toDouble() > 1)
+        out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-to-all"), file,
+                            ulysses->line, QStringLiteral("ds_sequence_parallel_size (DeepSpeed-Ulysses)")});
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -261,6 +261,46 @@ private slots:
         QCOMPARE(r.plan->training.recompute, Recompute::Selective);
     }
 
+    // Megatron-DeepSpeed's examples at 4efb479 (tests/data/import/real/megatron-deepspeed), read by hand: the
+    // ZeRO stage from --zero-stage under --deepspeed (each was planned at ZeRO 0), --checkpoint-activations as
+    // full recomputation, DeepSpeed-Ulysses as an all-to-all context group, ZB-H1, and knowledge distillation
+    // refused; the job names' "$(ds_ssh nvidia-smi --query-gpu=name ...)" is not read as flags.
+    void megatronDeepSpeedCorpus()
+    {
+        const QStringList a100{QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("cluster.nodes=8")};
+        const auto import = [&](const char *file) {
+            return io::importFiles({data("real/megatron-deepspeed/") + QLatin1String(file)}, a100, io::builtinCatalog());
+        };
+        // GPT-3 13B (Brown et al. 2020, Table 2.1: 40 layers of 5,120, 12.85 B): TP 4 x PP 8, ZeRO 1.
+        io::ImportResult r = import("rebase__ds_pretrain_gpt_13B.sh");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.framework, Framework::DeepSpeed);
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        QCOMPARE(r.plan->training.recompute, Recompute::Full);
+        QCOMPARE(r.plan->parallel.tensor, 4);
+        QCOMPARE(r.plan->parallel.pipeline, 8);
+        QCOMPARE(r.plan->training.globalBatch, 1024);
+        QCOMPARE(r.plan->training.microBatch, 2);
+        QVERIFY(std::abs(parameters(*r.plan) / 12.85e9 - 1) < 0.01);
+        QVERIFY(std::none_of(r.warnings.begin(), r.warnings.end(),
+                             [](const io::ImportMessage &w) { return w.text.contains(QLatin1String("query_gpu")); }));
+        // FPDT: Ulysses over 4 ranks (sp_size=4), ZeRO 3 (zero_stage=3).
+        r = import("sequence_parallel__ds_pretrain_gpt_6.7B_fpdt_32k.sh");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.context, 4);
+        QCOMPARE(r.plan->parallel.contextComm, ContextComm::AllToAll);
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        // Zero-bubble ZB-H1 on 8 stages.
+        r = import("zero_bubble_pp__zbh1_pretrain_gpt_1.3b.sh");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH1);
+        QCOMPARE(r.plan->parallel.pipeline, 8);
+        // Knowledge distillation: a teacher beside the student.
+        r = import("compression__ds_pretrain_gpt_125M_dense_kd.sh");
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("kd: knowledge distillation")),
+                 qPrintable(io::importReport(r)));
+    }
+
     // Megatron-LM's own examples at d98e8a6 (tests/data/import/real/megatron-lm, SOURCES.md), read by hand.
     void megatronExamplesCorpus()
     {
