@@ -267,6 +267,17 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
     for (const auto &[flags, key] : defaults)
         if (!has(flags))
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
+    // Experts routed per token when a script does not say: Megatron-Core's moe_router_topk 2
+    // (transformer_config.py line 760 at d98e8a6); under --deepspeed (Megatron-DeepSpeed) --topk 1, experts in
+    // every second layer (--expert-interval 2; its megatron/arguments.py lines 612-615 at 4efb479).
+    if (has("num_experts")) {
+        const bool deepSpeed = has("deepspeed");
+        const QString which = deepSpeed ? QStringLiteral("(Megatron-DeepSpeed's default)") : source;
+        if (!has("moe_router_topk|topk"))
+            out.keys.push_back({QStringLiteral("model.experts_per_token"), deepSpeed ? 1 : 2, file, 0, which, true});
+        if (deepSpeed && !has("expert_interval|moe_layer_freq"))
+            out.keys.push_back({QStringLiteral("model.moe_layer_interval"), 2, file, 0, which, true});
+    }
     // Multi-latent attention's sizes that a script leaves out take arguments.py's defaults (lines 3548-3557
     // at d98e8a6: --kv-lora-rank 32, --qk-head-dim 128, --qk-pos-emb-head-dim 64, --v-head-dim 128, no query
     // compression); Pai-Megatron-Patch's DeepSeek-V3 scripts give only --v-head-dim and the ranks.
@@ -430,6 +441,11 @@ const std::map<QString, Rule> &megatronRules()
             {"checkpoint_activations", {"training.recompute", whenTrue(QStringLiteral("full"))}},
             {"use_flash_attn_v2", {"training.flash_attention", asBool}},
             {"ds_sequence_parallel_size", {"parallel.context", asInteger}},
+            // DeepSpeed-MoE inside it (lines 608-615, 1159): top-k gating, experts every expert_interval-th
+            // layer (transformer.py line 1658: layer_num % expert_interval == 0), the expert-parallel degree.
+            {"topk", {"model.experts_per_token", asInteger}},
+            {"expert_interval", {"model.moe_layer_interval", asInteger}},
+            {"moe_expert_parallel_size", {"parallel.expert", asInteger}},
             // Its zero-bubble pipeline (line 856: "Activate zero bubble pipeline parallelism schedule method").
             {"enable_zbh1_pipeline", {"parallel.schedule", whenTrue(QStringLiteral("zb-h1"))}},
         });
@@ -567,6 +583,64 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
                         QStringLiteral("make_vocab_size_divisible_by")});
 }
 
+/// What the flags say is not one decoder-only language model trained: a generation or evaluation task, an
+/// encoder-decoder, knowledge distillation, a pyramid of expert counts, an image input. True when refused.
+bool refuseOtherModels(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    // tasks/main.py and tasks/msdp/main.py run a task: prompting and evaluation are generation.
+    static const QRegularExpression generationTask(QStringLiteral("PROMPT|EVAL|GENERAT"),
+                                                   QRegularExpression::CaseInsensitiveOption);
+    if (const auto task = findLeaf(leaves, "task");
+        task != leaves.end() && generationTask.match(task->value.toString()).hasMatch()) {
+        out.errors.push_back({file, task->line,
+                              QStringLiteral("--task %1 runs the model, not training: Trainplan plans a training run")
+                                  .arg(shortText(task->value.toString()))});
+        return true;
+    }
+    // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
+    if (const auto encoder = findLeaf(leaves, "encoder_num_layers"); encoder != leaves.end()) {
+        refuseLayers(file, encoder->line, QStringLiteral("encoder_num_layers: encoder-decoder models (T5)"), out);
+        return true;
+    }
+    // DeepSpeed-MoE's pyramid (PR-MoE: --num-experts "64 64 ... 128 128", one count per MoE layer): the layers'
+    // expert counts differ, and model.experts is one count. One count in a list is that count.
+    if (const auto experts = findLeaf(leaves, "num_experts");
+        experts != leaves.end() && experts->value.toString().contains(QLatin1Char(' '))) {
+        QStringList counts = experts->value.toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        counts.removeDuplicates();
+        if (counts.size() > 1) {
+            out.errors.push_back({file, experts->line,
+                                  QStringLiteral("num_experts %1: MoE layers with different expert counts (a "
+                                                 "pyramid), which model.experts, one count, does not hold")
+                                      .arg(shortText(experts->value.toString()))});
+            return true;
+        }
+    }
+    // Megatron-DeepSpeed's knowledge distillation (--kd, megatron/arguments.py at 4efb479): a teacher model's
+    // forward runs beside the student's, and the plan holds one model.
+    if (const auto kd = findLeaf(leaves, "kd"); kd != leaves.end() && truthy(kd->value)) {
+        out.errors.push_back({file, kd->line,
+                              QStringLiteral("kd: knowledge distillation runs a teacher model's forward beside the "
+                                             "student's, which one plan (one model) does not hold")});
+        return true;
+    }
+    // An image input or a vision encoder (Megatron-LM's --img-h, --patch-dim, --vision-*; the multimodal
+    // examples' --vision-model-type, --disable-vision-class-token; Pai-Megatron-Patch's Qwen-VL entry points, run
+    // as a bare pretrain_qwen.py).
+    static const QRegularExpression visionFlag(QStringLiteral("vision|^img_[hw]$|^patch_dim$|^image_"));
+    if (const auto vision = std::find_if(leaves.begin(), leaves.end(),
+                                         [](const Leaf &l) { return visionFlag.match(l.name).hasMatch(); });
+        vision != leaves.end()) {
+        out.errors.push_back({file, vision->line,
+                              QStringLiteral("%1: a vision or vision-language model, whose image encoder is not "
+                                             "planned (model.layers counts a language model's layers); to plan the "
+                                             "language model alone, import its Hugging Face config.json")
+                                  .arg(vision->name)});
+        return true;
+    }
+    return false;
+}
+
 /// A script that runs Megatron-LM for something else than training a decoder-only language model is refused
 /// naming what it runs, never planned as training: generation, inference and evaluation entry points
 /// (examples/multimodal/run_text_generation.py, tools/run_text_generation_server.py, tasks/msdp/main.py
@@ -607,44 +681,7 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
                 return true;
             }
     }
-    // tasks/main.py and tasks/msdp/main.py run a task: prompting and evaluation are generation.
-    static const QRegularExpression generationTask(QStringLiteral("PROMPT|EVAL|GENERAT"),
-                                                   QRegularExpression::CaseInsensitiveOption);
-    if (const auto task = findLeaf(leaves, "task");
-        task != leaves.end() && generationTask.match(task->value.toString()).hasMatch()) {
-        out.errors.push_back({file, task->line,
-                              QStringLiteral("--task %1 runs the model, not training: Trainplan plans a training run")
-                                  .arg(shortText(task->value.toString()))});
-        return true;
-    }
-    // An encoder-decoder (pretrain_t5.py: --encoder-num-layers, --decoder-num-layers) is not a decoder stack.
-    if (const auto encoder = findLeaf(leaves, "encoder_num_layers"); encoder != leaves.end()) {
-        refuseLayers(file, encoder->line, QStringLiteral("encoder_num_layers: encoder-decoder models (T5)"), out);
-        return true;
-    }
-    // Megatron-DeepSpeed's knowledge distillation (--kd, megatron/arguments.py at 4efb479): a teacher model's
-    // forward runs beside the student's, and the plan holds one model.
-    if (const auto kd = findLeaf(leaves, "kd"); kd != leaves.end() && truthy(kd->value)) {
-        out.errors.push_back({file, kd->line,
-                              QStringLiteral("kd: knowledge distillation runs a teacher model's forward beside the "
-                                             "student's, which one plan (one model) does not hold")});
-        return true;
-    }
-    // An image input or a vision encoder (Megatron-LM's --img-h, --patch-dim, --vision-*; the multimodal
-    // examples' --vision-model-type, --disable-vision-class-token; Pai-Megatron-Patch's Qwen-VL entry points, run
-    // as a bare pretrain_qwen.py).
-    static const QRegularExpression visionFlag(QStringLiteral("vision|^img_[hw]$|^patch_dim$|^image_"));
-    if (const auto vision = std::find_if(leaves.begin(), leaves.end(),
-                                         [](const Leaf &l) { return visionFlag.match(l.name).hasMatch(); });
-        vision != leaves.end()) {
-        out.errors.push_back({file, vision->line,
-                              QStringLiteral("%1: a vision or vision-language model, whose image encoder is not "
-                                             "planned (model.layers counts a language model's layers); to plan the "
-                                             "language model alone, import its Hugging Face config.json")
-                                  .arg(vision->name)});
-        return true;
-    }
-    return false;
+    return refuseOtherModels(file, leaves, out);
 }
 
 /// The words of a command's output the script does not know, split as its text ("_g$(($(ds_ssh nvidia-smi
@@ -661,17 +698,10 @@ std::vector<bool> substitutedWords(const std::vector<shell::Field> &words)
     return substituted;
 }
 
-FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments)
+/// The flags of the words Megatron-LM is run with, as leaves (--name value, --name=value, a switch as true);
+/// a value the script does not set is said (or, for what the plan does not hold, left as not planned).
+std::vector<Leaf> megatronLeaves(const QString &file, const std::vector<shell::Field> &words, FileImport &out)
 {
-    FileImport out;
-    out.format = ImportFormat::Megatron;
-    const shell::Script script = shell::read(QString::fromUtf8(bytes), arguments);
-    if (!script.error.isEmpty()) {
-        out.errors.push_back({file, script.errorLine, script.error});
-        return out;
-    }
-    out.missingArguments = script.missingArguments;
-    const std::vector<shell::Field> words = launchWords(file, script, out);
     std::vector<Leaf> leaves;
     const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
     const std::vector<bool> substituted = substitutedWords(words);
@@ -686,10 +716,17 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         } else if (i + 1 < words.size() && !isFlag(words[i + 1].text) &&
                    !words[i + 1].text.endsWith(QLatin1String(".py"))) {
             value = words[++i].text, hasValue = true;
-            // A list-valued argument (--recompute-modules core_attn mla_up_proj moe): every word up to the next flag.
-            while (name == QLatin1String("recompute-modules") && i + 1 < words.size() && !isFlag(words[i + 1].text)
-                   && !words[i + 1].text.contains(QLatin1Char('=')))
+            // A list-valued argument (--recompute-modules core_attn mla_up_proj moe; Megatron-DeepSpeed's
+            // --num-experts, nargs='+'): every word up to the next flag.
+            while ((name == QLatin1String("recompute-modules") || name == QLatin1String("num-experts")) &&
+                   i + 1 < words.size() && !isFlag(words[i + 1].text) &&
+                   !words[i + 1].text.contains(QLatin1Char('=')) && !words[i + 1].text.endsWith(QLatin1String(".py")))
                 value += QLatin1Char(' ') + words[++i].text;
+            if (QStringList counts = value.split(QLatin1Char(' ')); name == QLatin1String("num-experts")) {
+                counts.removeDuplicates();
+                if (counts.size() == 1)
+                    value = counts.front();
+            }
         }
         name.replace('-', '_');
         // A tokenizer file under a directory the script does not set (${DATA_PATH}/utils/nemotron_2_256k.model):
@@ -708,6 +745,21 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         else
             leaves.push_back({name, hasValue ? QJsonValue(value) : QJsonValue(true), line});
     }
+    return leaves;
+}
+
+FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments)
+{
+    FileImport out;
+    out.format = ImportFormat::Megatron;
+    const shell::Script script = shell::read(QString::fromUtf8(bytes), arguments);
+    if (!script.error.isEmpty()) {
+        out.errors.push_back({file, script.errorLine, script.error});
+        return out;
+    }
+    out.missingArguments = script.missingArguments;
+    const std::vector<shell::Field> words = launchWords(file, script, out);
+    const std::vector<Leaf> leaves = megatronLeaves(file, words, out);
     // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
     // not attention layers, and --num-layers counts them all.
     if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(),

@@ -295,6 +295,21 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH1);
         QCOMPARE(r.plan->parallel.pipeline, 8);
+        // DeepSpeed-MoE's 1.3B+MoE-128 (Rajbhandari et al. 2022, 'DeepSpeed-MoE', Table 1: 52 B parameters): top-1
+        // gating and experts in every second layer (Megatron-DeepSpeed's defaults, which the script leaves), expert
+        // parallelism over its 64 GPUs; it was refused for want of a top-k. Its pyramid (PR-MoE, --num-experts "64
+        // ... 128 128") is refused naming the key: it was planned as 64 experts in every MoE layer.
+        r = import("MoE__ds_pretrain_gpt_1.3B_MoE128.sh");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.experts, 128);
+        QCOMPARE(r.plan->model.expertsPerToken, 1);
+        QCOMPARE(r.plan->model.moeLayerInterval, 2);
+        QCOMPARE(r.plan->parallel.expert, 64);
+        QVERIFY(std::abs(parameters(*r.plan) / 52e9 - 1) < 0.02);
+        r = import("MoE__ds_pretrain_gpt_1.3B_PR-MoE64or128.sh");
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
+                     r.errors.front().text.contains(QLatin1String("model.experts")),
+                 qPrintable(io::importReport(r)));
         // Knowledge distillation: a teacher beside the student.
         r = import("compression__ds_pretrain_gpt_125M_dense_kd.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("kd: knowledge distillation")),
