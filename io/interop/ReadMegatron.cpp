@@ -433,13 +433,14 @@ const std::map<QString, Rule> &megatronRules()
             // Megatron-DeepSpeed (megatron/arguments.py at 4efb479): --deepspeed runs the DeepSpeed engine,
             // --zero-stage (line 1487) the ZeRO stage its scripts also write into the generated DeepSpeed
             // config, --checkpoint-activations (line 864) full recomputation of every layer (transformer.py
-            // line 2082: _checkpointed_forward, as recompute_granularity "full"), --use-flash-attn-v2 (line
-            // 930) FlashAttention-2, --ds-sequence-parallel-size (line 974) DeepSpeed-Ulysses: the sequence
+            // line 2082: _checkpointed_forward, as recompute_granularity "full"), --use-flash-attn-v2 and -triton (lines
+            // 930, 933) fused attention, --ds-sequence-parallel-size (line 974) DeepSpeed-Ulysses: the sequence
             // split over that many ranks with all-to-all exchanges (the plan's context group).
             {"deepspeed", {"training.framework", whenTrue(QStringLiteral("deepspeed"))}},
             {"zero_stage", {"parallel.zero_stage", asInteger}},
             {"checkpoint_activations", {"training.recompute", whenTrue(QStringLiteral("full"))}},
             {"use_flash_attn_v2", {"training.flash_attention", asBool}},
+            {"use_flash_attn_triton", {"training.flash_attention", asBool}},
             {"ds_sequence_parallel_size", {"parallel.context", asInteger}},
             // DeepSpeed-MoE inside it (lines 608-615, 1159): top-k gating, experts every expert_interval-th
             // layer (transformer.py line 1658: layer_num % expert_interval == 0), the expert-parallel degree.
@@ -472,7 +473,12 @@ bool ignoredName(const QString &name)
                        "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
                        "activations_checkpoint_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction|"
-                       "fsdp_sharding_strategy|fsdp_grad_reduce_dtype|fsdp_sharded_checkpoint)$"));
+                       "fsdp_sharding_strategy|fsdp_grad_reduce_dtype|fsdp_sharded_checkpoint|"
+                       // the schedule, loss scaling, data and checkpoint I/O of Megatron-DeepSpeed and the RL recipes
+                       "override_opt_param_scheduler|hysteresis|train_tokens|epochs|finetune|valid_data|train_data.*|"
+                       "pretrained_checkpoint|loss_scale.*|initial_loss_scale|min_loss_scale|auto_detect_ckpt_format|"
+                       "reset_iteration|use_checkpoint_args|hostfile|grpo_.*|inference_.*|analyzing_.*|"
+                       "return_data_index|te_rng_tracker|moe_loss_coeff|create_moe_param_group|langrl_env_config)$"));
     return ignored.match(name).hasMatch();
 }
 
