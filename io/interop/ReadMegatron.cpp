@@ -433,9 +433,10 @@ const std::map<QString, Rule> &megatronRules()
             // Megatron-DeepSpeed (megatron/arguments.py at 4efb479): --deepspeed runs the DeepSpeed engine,
             // --zero-stage (line 1487) the ZeRO stage its scripts also write into the generated DeepSpeed
             // config, --checkpoint-activations (line 864) full recomputation of every layer (transformer.py
-            // line 2082: _checkpointed_forward, as recompute_granularity "full"), --use-flash-attn-v2 and -triton (lines
-            // 930, 933) fused attention, --ds-sequence-parallel-size (line 974) DeepSpeed-Ulysses: the sequence
-            // split over that many ranks with all-to-all exchanges (the plan's context group).
+            // line 2082: _checkpointed_forward, as recompute_granularity "full"), --use-flash-attn-v2 and
+            // -triton (lines 930, 933) fused attention, --ds-sequence-parallel-size (line 974)
+            // DeepSpeed-Ulysses: the sequence split over that many ranks with all-to-all exchanges (the plan's
+            // context group).
             {"deepspeed", {"training.framework", whenTrue(QStringLiteral("deepspeed"))}},
             {"zero_stage", {"parallel.zero_stage", asInteger}},
             {"checkpoint_activations", {"training.recompute", whenTrue(QStringLiteral("full"))}},
