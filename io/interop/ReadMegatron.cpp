@@ -479,7 +479,8 @@ bool ignoredName(const QString &name)
                        "override_opt_param_scheduler|hysteresis|train_tokens|epochs|finetune|valid_data|train_data.*|"
                        "pretrained_checkpoint|loss_scale.*|initial_loss_scale|min_loss_scale|auto_detect_ckpt_format|"
                        "reset_iteration|use_checkpoint_args|hostfile|grpo_.*|inference_.*|analyzing_.*|"
-                       "return_data_index|te_rng_tracker|moe_loss_coeff|create_moe_param_group|langrl_env_config)$"));
+                       "return_data_index|te_rng_tracker|moe_loss_coeff|create_moe_param_group|langrl_env_config|"
+                       "rampup_batch_size)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -725,7 +726,8 @@ std::vector<Leaf> megatronLeaves(const QString &file, const std::vector<shell::F
             value = words[++i].text, hasValue = true;
             // A list-valued argument (--recompute-modules core_attn mla_up_proj moe; Megatron-DeepSpeed's
             // --num-experts, nargs='+'): every word up to the next flag.
-            while ((name == QLatin1String("recompute-modules") || name == QLatin1String("num-experts")) &&
+            while ((name == QLatin1String("recompute-modules") || name == QLatin1String("num-experts") ||
+                    name == QLatin1String("rampup-batch-size")) &&
                    i + 1 < words.size() && !isFlag(words[i + 1].text) &&
                    !words[i + 1].text.contains(QLatin1Char('=')) && !words[i + 1].text.endsWith(QLatin1String(".py")))
                 value += QLatin1Char(' ') + words[++i].text;
@@ -786,6 +788,13 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
     megatronMoeKernels(file, leaves, true, out);
+    // --rampup-batch-size START INCREMENT SAMPLES: the first steps run smaller batches; the plan is the step at
+    // --global-batch-size, where the ramp ends (arguments.py, "--rampup-batch-size").
+    if (const auto rampup = findLeaf(leaves, "rampup_batch_size"); rampup != leaves.end())
+        out.warnings.push_back({file, rampup->line,
+                                QStringLiteral("rampup_batch_size %1: the batch ramps up over the first samples; "
+                                               "planned at the global batch it ends at")
+                                    .arg(leafText(rampup->value))});
     if (const auto ulysses = findLeaf(leaves, "ds_sequence_parallel_size");
         ulysses != leaves.end() && asNumber(ulysses->value).toDouble() > 1)
         out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-to-all"), file,

@@ -310,6 +310,14 @@ private slots:
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
                      r.errors.front().text.contains(QLatin1String("model.experts")),
                  qPrintable(io::importReport(r)));
+        // A batch ramp (--rampup-batch-size START INCREMENT SAMPLES) is said; the plan is the final batch.
+        const QByteArray ramp = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --rampup-batch-size 16 16 "
+                                "5859375 --global-batch-size 64\n";
+        r = io::importContents({{QStringLiteral("run.sh"), ramp}}, a100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.globalBatch, 64);
+        QVERIFY(warned(r, "rampup_batch_size 16 16 5859375: the batch ramps up", 1));
         // Knowledge distillation: a teacher beside the student.
         r = import("compression__ds_pretrain_gpt_125M_dense_kd.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("kd: knowledge distillation")),
