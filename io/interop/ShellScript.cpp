@@ -129,8 +129,14 @@ private:
     void quoted(Segment::Kind kind, qsizetype end)
     {
         QString text = m_t.mid(m_i + 1, end - m_i - 1);
-        if (kind == Segment::Double)
-            text.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(QStringLiteral("\\\n"), QString());
+        if (kind == Segment::Double) {
+            // A continuation (backslash, newline) after white space keeps its newline: the same words when the
+            // value is split, and each flag of MODEL_ARGS="... --a 1 \<newline> --b 2" keeps its line. Inside a word
+            // bash joins the two lines.
+            static const QRegularExpression spaced(QStringLiteral("(\\s)\\\\\n"));
+            text.replace(QStringLiteral("\\\""), QStringLiteral("\"")).replace(spaced, QStringLiteral("\\1\n"));
+            text.replace(QStringLiteral("\\\n"), QString());
+        }
         if (!m_hasWord)
             m_start = m_line;
         m_word.push_back({kind, text});

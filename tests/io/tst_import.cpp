@@ -370,6 +370,7 @@ private slots:
         r = io::importFiles({data("real/megatron-lm/modelopt_conf__Qwen3-8B.sh")}, oneNode, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.layers, 36);
+        QCOMPARE(readKey(r, "model.layers")->line, 21); // each flag of the quoted, continued string keeps its line
         QCOMPARE(r.plan->model.vocab, 151936);
         QVERIFY(!r.plan->model.tiedEmbeddings);
         QVERIFY(std::abs(parameters(*r.plan) / 8.19e9 - 1) < 0.01);
