@@ -513,17 +513,17 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
     resolveOptimizerInstances(keys, base, result);
 }
 
-/// The example plan's sequence length and vocabulary (its preset's).
-double exampleSeqLen()
+/// The example plan's model key that a given model keeps from it unless the files say (model.seq_len,
+/// model.vocab: its preset's), as the plan file spells it.
+QJsonValue exampleModelKey(const char *path)
 {
-    const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
-    return example.plan ? double(example.plan->model.seqLen) : 2048;
-}
-
-double exampleVocab()
-{
-    const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
-    return example.plan ? double(example.plan->model.vocab) : 50257;
+    static const QJsonObject model = [] {
+        const PlanReadResult example = readPlan(builtinExamplePlan(), builtinCatalog());
+        return example.plan ? QJsonObject{{QStringLiteral("seq_len"), double(example.plan->model.seqLen)},
+                                          {QStringLiteral("vocab"), double(example.plan->model.vocab)}}
+                            : QJsonObject{{QStringLiteral("seq_len"), 2048.0}, {QStringLiteral("vocab"), 50257.0}};
+    }();
+    return model.value(QLatin1String(path).mid(6)); // after "model."
 }
 
 bool anyUnder(const std::map<QString, ImportedKey> &keys, const char *prefix)
@@ -544,8 +544,8 @@ QJsonObject exampleDocument(const std::map<QString, ImportedKey> &keys)
     base.remove(QStringLiteral("description"));
     base.remove(QStringLiteral("name"));
     if (anyUnder(keys, "model.")) // the example's sequence length stays (an assumption) unless the files give one
-        base[QStringLiteral("model")] =
-            QJsonObject{{QStringLiteral("seq_len"), exampleSeqLen()}, {QStringLiteral("vocab"), exampleVocab()}};
+        base[QStringLiteral("model")] = QJsonObject{{QStringLiteral("seq_len"), exampleModelKey("model.seq_len")},
+                                                    {QStringLiteral("vocab"), exampleModelKey("model.vocab")}};
     if (anyUnder(keys, "model.") || anyUnder(keys, "parallel.") || anyUnder(keys, "cluster."))
         base[QStringLiteral("parallel")] = QJsonObject{};
     return base;
@@ -557,9 +557,9 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
 {
     const QJsonObject example = QJsonDocument::fromJson(builtinExamplePlan()).object();
     const auto exampleValue = [&](const QString &path) -> QJsonValue {
-        return path == QLatin1String("model.seq_len") ? QJsonValue(exampleSeqLen())
-               : path == QLatin1String("model.vocab") ? QJsonValue(exampleVocab())
-                                                      : example[path.section('.', 0, 0)][path.section('.', 1)];
+        return path == QLatin1String("model.seq_len") || path == QLatin1String("model.vocab")
+                   ? exampleModelKey(path.toLatin1().constData())
+                   : example[path.section('.', 0, 0)][path.section('.', 1)];
     };
     std::vector<MissingKey> needed;
     const auto need = [&](const char *path, const char *meaning) {

@@ -130,6 +130,12 @@ std::map<QString, Rule> megatronArgumentRules()
     return rules;
 }
 
+/// A flag: "--name" or "--name=value".
+bool isFlag(const QString &word)
+{
+    return word.startsWith(QLatin1String("--")) && word.size() > 2;
+}
+
 /// The words a script passes to Megatron-LM: the command that runs a Python entry point with the most flags
 /// (torchrun ... pretrain_gpt.py ..., its launcher's own flags with it), as bash would expand it
 /// (io/interop/ShellScript.h); an argument file (no such command) is all its words.
@@ -138,7 +144,7 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
     const std::vector<shell::Command> &commands = script.commands;
     const auto flags = [](const shell::Command &c) {
         return std::count_if(c.words.begin(), c.words.end(),
-                             [](const shell::Field &f) { return f.text.startsWith(QLatin1String("--")); });
+                             [](const shell::Field &f) { return isFlag(f.text); });
     };
     const shell::Command *best = nullptr;
     for (const shell::Command &c : commands) {
@@ -169,9 +175,6 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
 /// --tokenizer-model (examples/post_training/modelopt/finetune.sh line 94 at Megatron-LM d98e8a6): read so.
 std::vector<shell::Field> flagsGatheredInVariables(const shell::Script &script, QStringList &names)
 {
-    const auto isFlag = [](const shell::Field &f) {
-        return f.text.startsWith(QLatin1String("--")) && f.text.size() > 2;
-    };
     const auto joined = [](const shell::Variable &v) {
         QStringList words;
         for (const shell::Field &f : v.words)
@@ -180,7 +183,7 @@ std::vector<shell::Field> flagsGatheredInVariables(const shell::Script &script, 
     };
     std::vector<const shell::Variable *> withFlags;
     for (const shell::Variable &v : script.variables)
-        if (std::any_of(v.words.begin(), v.words.end(), isFlag))
+        if (std::any_of(v.words.begin(), v.words.end(), [](const shell::Field &f) { return isFlag(f.text); }))
             withFlags.push_back(&v);
     std::vector<shell::Field> out;
     for (const shell::Variable *v : withFlags) {
@@ -212,9 +215,7 @@ std::vector<shell::Field> flagsGatheredInVariables(const shell::Script &script, 
 std::vector<shell::Field> launchWords(const QString &file, const shell::Script &script, FileImport &out)
 {
     std::vector<shell::Field> words = megatronArguments(script);
-    if (std::any_of(words.begin(), words.end(), [](const shell::Field &f) {
-            return f.text.startsWith(QLatin1String("--")) && f.text.size() > 2;
-        }))
+    if (std::any_of(words.begin(), words.end(), [](const shell::Field &f) { return isFlag(f.text); }))
         return words;
     QStringList names;
     words = flagsGatheredInVariables(script, names);
@@ -591,10 +592,22 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
                         QStringLiteral("make_vocab_size_divisible_by")});
 }
 
-/// What the flags say is not one decoder-only language model trained: a generation or evaluation task, an
-/// encoder-decoder, knowledge distillation, a pyramid of expert counts, an image input. True when refused.
+/// What the flags say is not one decoder-only language model trained: Mamba layers, a generation or evaluation
+/// task, an encoder-decoder, knowledge distillation, a pyramid of expert counts, an image input. True when refused.
 bool refuseOtherModels(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
+    // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
+    // not attention layers, and --num-layers counts them all.
+    if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(),
+                                         [](const Leaf &l) {
+                                             return l.name == QLatin1String("hybrid_layer_pattern") ||
+                                                    l.name == QLatin1String("hybrid_override_pattern");
+                                         });
+        hybrid != leaves.end()) {
+        refuseLayers(file, hybrid->line,
+                     QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
+        return true;
+    }
     // tasks/main.py and tasks/msdp/main.py run a task: prompting and evaluation are generation.
     static const QRegularExpression generationTask(QStringLiteral("PROMPT|EVAL|GENERAT"),
                                                    QRegularExpression::CaseInsensitiveOption);
@@ -711,7 +724,6 @@ std::vector<bool> substitutedWords(const std::vector<shell::Field> &words)
 std::vector<Leaf> megatronLeaves(const QString &file, const std::vector<shell::Field> &words, FileImport &out)
 {
     std::vector<Leaf> leaves;
-    const auto isFlag = [](const QString &w) { return w.startsWith(QLatin1String("--")) && w.size() > 2; };
     const std::vector<bool> substituted = substitutedWords(words);
     for (std::size_t i = 0; i < words.size(); ++i) {
         if (substituted[i] || !isFlag(words[i].text))
@@ -769,18 +781,6 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
     out.missingArguments = script.missingArguments;
     const std::vector<shell::Field> words = launchWords(file, script, out);
     const std::vector<Leaf> leaves = megatronLeaves(file, words, out);
-    // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
-    // not attention layers, and --num-layers counts them all.
-    if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(),
-                                         [](const Leaf &l) {
-                                             return l.name == QLatin1String("hybrid_layer_pattern") ||
-                                                    l.name == QLatin1String("hybrid_override_pattern");
-                                         });
-        hybrid != leaves.end()) {
-        refuseLayers(file, hybrid->line,
-                     QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
-        return out;
-    }
     if (refuseNonTraining(file, words, leaves, out))
         return out;
     mapLeaves(
