@@ -89,11 +89,13 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
         "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
         "robin_gradients|"
-        "stage3_.*|mics_.*|sub_group_size|offload_optimizer\\.pin_memory|"
+        "stage3_.*|mics_.*|sub_group_size|"
+        "offload_optimizer\\.(pin_memory|buffer_count|pipeline_read|pipeline_write|fast_init)|"
         "offload_param\\.(pin_memory|nvme_path|buffer_.*|max_in_cpu))|fp16\\.(loss_scale.*|initial_"
         "scale_power|"
         "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
-        "communication_data_type|comms_logger\\..*|flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
+        "communication_data_type|comms_logger\\..*|aio\\..*|"
+        "flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
         "$"));
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {

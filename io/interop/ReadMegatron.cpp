@@ -451,6 +451,15 @@ const std::map<QString, Rule> &megatronRules()
             {"moe_expert_parallel_size", {"parallel.expert", asInteger}},
             // Its zero-bubble pipeline (line 856: "Activate zero bubble pipeline parallelism schedule method").
             {"enable_zbh1_pipeline", {"parallel.schedule", whenTrue(QStringLiteral("zb-h1"))}},
+            // Grouped-query attention (line 623: --num-key-value-heads, "Number of key_value heads that should be
+            // used to implement Grouped Query Attention"), and the optimizer on the host (line 948: --cpu-optimizer,
+            // "Run optimizer on CPU": DeepSpeedCPUAdam over the parameters, megatron/optimizer/__init__.py line 83).
+            {"num_key_value_heads", {"model.kv_heads", asInteger}},
+            {"cpu_optimizer", {"parallel.offload_optimizer", asBool}},
+            // The DeepSpeed launcher's GPUs per node (deepspeed/launcher/runner.py: --num_gpus, alias
+            // --num_accelerators, "Max number of GPUs to use on each node").
+            {"num_gpus", {"cluster.gpus_per_node", asInteger}},
+            {"num_accelerators", {"cluster.gpus_per_node", asInteger}},
         });
         r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
         return r;
@@ -478,6 +487,9 @@ bool ignoredName(const QString &name)
                        "fsdp_sharding_strategy|fsdp_grad_reduce_dtype|fsdp_sharded_checkpoint|"
                        // the schedule, loss scaling, data and checkpoint I/O of Megatron-DeepSpeed and the RL recipes
                        "override_opt_param_scheduler|hysteresis|train_tokens|epochs|finetune|valid_data|train_data.*|"
+                       // the DeepSpeed launcher's --force_multi; DeepSpeed's implementation of the recomputation
+                       // --checkpoint-activations asks for (--deepspeed-activation-checkpointing)
+                       "force_multi|deepspeed_activation_checkpointing|"
                        "pretrained_checkpoint|loss_scale.*|initial_loss_scale|min_loss_scale|auto_detect_ckpt_format|"
                        "reset_iteration|use_checkpoint_args|hostfile|grpo_.*|inference_.*|analyzing_.*|"
                        "return_data_index|te_rng_tracker|moe_loss_coeff|create_moe_param_group|langrl_env_config|"
@@ -671,7 +683,8 @@ bool refuseNonTraining(const QString &file, const std::vector<shell::Field> &wor
                        FileImport &out)
 {
     static const QRegularExpression notTraining(
-        QStringLiteral("(generat|inference|server|evaluat|_eval|export|convert|quantiz|prune|mmlu)[^/]*\\.py$"),
+        QStringLiteral("(generat|inference|server|evaluat|_eval|export|convert|quantiz|prune|mmlu|analyze|preprocess)"
+                       "[^/]*\\.py$"),
         QRegularExpression::CaseInsensitiveOption);
     // Megatron-LM's entry points that train something else than a decoder-only language model.
     static const std::pair<QRegularExpression, const char *> otherModels[] = {
@@ -756,6 +769,9 @@ std::vector<Leaf> megatronLeaves(const QString &file, const std::vector<shell::F
             !value.section(QLatin1Char('/'), -1).contains(QLatin1Char('$'))) {
             out.notPlanned << name;
             leaves.push_back({name, QJsonValue(value), line});
+        } else if (name == QLatin1String("deepspeed_config")) { // its path, known or not: a file the script may write
+            out.notPlanned << name;
+            leaves.push_back({name, QJsonValue(value), line});
         } else if (value.contains(QLatin1Char('$')) && !megatronRules().count(name))
             out.notPlanned << name; // --data-path $3, --save $1: nothing the plan holds
         else if (value.contains(QLatin1Char('$')))
@@ -768,6 +784,52 @@ std::vector<Leaf> megatronLeaves(const QString &file, const std::vector<shell::F
     }
     return leaves;
 }
+
+namespace {
+
+/// The DeepSpeed config a Megatron-DeepSpeed script writes itself and passes as --deepspeed_config (its
+/// examples_deepspeed/*.sh: cat <<EOT > $DS_CONFIG { ... "zero_optimization": {...}, "bf16": {...} } EOT): read as
+/// a DeepSpeed config, its keys with the flags' (a value the two give differently is the import's error naming
+/// both), its lines the script's. A config file the script only names is not here to read: said.
+void readWrittenDeepSpeedConfig(const QString &file, const shell::Script &script, const std::vector<Leaf> &leaves,
+                                FileImport &out)
+{
+    const auto config = findLeaf(leaves, "deepspeed_config");
+    if (config == leaves.end())
+        return;
+    // The same path, or the same file name where a directory is a command's output ($script_dir/ds_config.json).
+    const auto plain = [](QString path) { return path.startsWith(QLatin1String("./")) ? path.mid(2) : path; };
+    const QString path = plain(leafText(config->value)), name = path.section(QLatin1Char('/'), -1);
+    const auto written =
+        std::find_if(script.hereDocuments.rbegin(), script.hereDocuments.rend(), [&](const shell::HereDocument &d) {
+            return plain(d.target) == path || (!name.isEmpty() && !name.contains(QLatin1Char('$')) &&
+                                               d.target.section(QLatin1Char('/'), -1) == name);
+        });
+    if (written == script.hereDocuments.rend()) {
+        out.warnings.push_back({file, config->line,
+                                QStringLiteral("deepspeed_config %1: a file this script does not write; import it "
+                                               "with the script to plan what it says (ZeRO, offload, precision)")
+                                    .arg(leafText(config->value))});
+        return;
+    }
+    FileImport ds = readDeepSpeed(file, written->text.toUtf8());
+    const int offset = written->line - 1;
+    for (ImportedKey &k : ds.keys) {
+        k.line = k.line > 0 ? k.line + offset : config->line;
+        out.keys.push_back(std::move(k));
+    }
+    for (ImportMessage &m : ds.warnings) {
+        m.line = m.line > 0 ? m.line + offset : config->line;
+        out.warnings.push_back(std::move(m));
+    }
+    for (ImportMessage &m : ds.errors) {
+        m.line = m.line > 0 ? m.line + offset : config->line;
+        out.errors.push_back(std::move(m));
+    }
+    out.notPlanned << ds.notPlanned;
+}
+
+} // namespace
 
 FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments)
 {
@@ -799,6 +861,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         ulysses != leaves.end() && asNumber(ulysses->value).toDouble() > 1)
         out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-to-all"), file,
                             ulysses->line, QStringLiteral("ds_sequence_parallel_size (DeepSpeed-Ulysses)")});
+    readWrittenDeepSpeedConfig(file, script, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -29,6 +29,7 @@ struct Token
     QString op;                    ///< "\n", ";", "&&", "||", "|", "&", "(", ")"
     int line = 0;
     bool opensArray = false;       ///< NAME=( or NAME+=( : the words up to ")" are its elements
+    bool hereDocument = false;     ///< <<WORD: its one segment is the body (Double: expanded; Single: <<'WORD')
     bool isOp() const { return segments.empty(); }
     /// The word as written, quotes dropped (keywords, assignment names).
     QString raw() const
@@ -101,6 +102,9 @@ private:
             m_line += int(m_t.mid(m_i, end - m_i).count('\n'));
             append(Segment::Plain, text);
             m_i = end;
+        } else if (c == '<' && !m_hasWord && m_t.mid(m_i, 2) == QLatin1String("<<") &&
+                   m_t.mid(m_i, 3) != QLatin1String("<<<")) {
+            hereDocumentOperator();
         } else if (c == '#' && m_word.empty()) {
             const qsizetype end = m_t.indexOf('\n', m_i);
             m_i = end < 0 ? m_t.size() : end;
@@ -113,6 +117,53 @@ private:
             append(Segment::Plain, QString(c));
             ++m_i;
         }
+    }
+
+    /// <<WORD, <<-WORD, <<'WORD' or <<"WORD": a placeholder word whose body the lines after this one fill
+    /// (hereDocumentBodies), up to a line that is WORD alone (tabs before it dropped with <<-).
+    void hereDocumentOperator()
+    {
+        m_i += 2;
+        const bool stripTabs = m_i < m_t.size() && m_t.at(m_i) == '-';
+        m_i += stripTabs ? 1 : 0;
+        while (m_i < m_t.size() && (m_t.at(m_i) == ' ' || m_t.at(m_i) == '\t'))
+            ++m_i;
+        QString delimiter;
+        bool quotedDelimiter = false;
+        while (m_i < m_t.size() && !m_t.at(m_i).isSpace() && !QStringLiteral(";|&<>()").contains(m_t.at(m_i))) {
+            const QChar c = m_t.at(m_i++);
+            if (c == '\'' || c == '"' || c == '\\')
+                quotedDelimiter = true;
+            else
+                delimiter += c;
+        }
+        Token body{{{quotedDelimiter ? Segment::Single : Segment::Double, QString()}}, {}, m_line, false, true};
+        m_out.push_back(std::move(body));
+        m_pending.push_back({m_out.size() - 1, delimiter, stripTabs});
+    }
+
+    /// After the newline that ends a line with here-documents: each one's body, in order, the lines up to its
+    /// delimiter (a body never runs: it is text for the command's standard input).
+    void hereDocumentBodies()
+    {
+        for (const PendingBody &p : m_pending) {
+            QString body;
+            m_out[p.token].line = m_line;
+            while (m_i < m_t.size()) {
+                const qsizetype end = m_t.indexOf('\n', m_i) < 0 ? m_t.size() : m_t.indexOf('\n', m_i);
+                QString line = m_t.mid(m_i, end - m_i);
+                m_i = std::min(end + 1, m_t.size());
+                ++m_line;
+                if (p.stripTabs)
+                    while (line.startsWith('\t'))
+                        line.remove(0, 1);
+                if (line == p.delimiter)
+                    break;
+                body += line + '\n';
+            }
+            m_out[p.token].segments.front().text = body;
+        }
+        m_pending.clear();
     }
 
     qsizetype closingQuote() const
@@ -172,6 +223,8 @@ private:
         if (c == '\n')
             ++m_line;
         m_i += op.size();
+        if (c == '\n' && !m_pending.empty())
+            hereDocumentBodies();
     }
 
     void endWord(bool opensArray = false)
@@ -190,6 +243,13 @@ private:
     bool m_hasWord = false;
     std::vector<Segment> m_word;
     std::vector<Token> m_out;
+    struct PendingBody
+    {
+        std::size_t token; ///< the placeholder's index in m_out
+        QString delimiter;
+        bool stripTabs;
+    };
+    std::vector<PendingBody> m_pending; ///< here-documents whose bodies start after this line
 };
 
 // --- variables and expansion ----------------------------------------------------------------------------
@@ -258,6 +318,7 @@ public:
     };
     std::shared_ptr<Failure> failure() const { return m_failure; }
     int missingArguments() const { return m_missingArguments; }
+    const std::vector<HereDocument> &hereDocuments() const { return m_hereDocuments; }
 
     /// Every variable, its value split into words, ordered by the line of its first word.
     std::vector<Variable> variables() const
@@ -353,11 +414,37 @@ private:
             return;
         }
         Command c;
-        for (; k < words.size(); ++k)
+        std::vector<HereDocument> documents;
+        for (; k < words.size(); ++k) {
+            if (words[k]->hereDocument) {
+                const Token &body = *words[k];
+                documents.push_back({body.segments.front().kind == Segment::Single ? body.raw() : joined(body).text,
+                                     QString(), body.line});
+                continue;
+            }
             for (Field &f : expandWord(*words[k])) {
                 m_failure->total += f.text.size();
                 c.words.push_back(std::move(f));
             }
+        }
+        // A here-document a shell or Slurm's sbatch reads is a script (sbatch <<EOF ... srun ... EOF); one
+        // written to a file is that file's text (cat <<EOT > $DS_CONFIG).
+        static const QRegularExpression runsInput(QStringLiteral("^(.*/)?(ba)?sh$|^sbatch$"));
+        const bool script = !c.words.empty() && runsInput.match(c.words.front().text).hasMatch();
+        for (HereDocument &d : m_piped) { // cat <<EOF | tee FILE: the body is what tee writes
+            d.target = redirectTarget(c.words);
+            m_hereDocuments.push_back(std::move(d));
+        }
+        m_piped.clear();
+        for (HereDocument &d : documents) {
+            d.target = redirectTarget(c.words);
+            if (script && depth < 4)
+                readInner(d.text, d.line, depth, false);
+            if (d.target.isEmpty() && !script && op == QLatin1String("|"))
+                m_piped.push_back(std::move(d));
+            else
+                m_hereDocuments.push_back(std::move(d));
+        }
         if (c.words.empty() || over(m_failure->total, kMaxTotalCharacters, c.words.front().line, "the script"))
             return;
         // A command string run by a shell (srun ... bash -x -c "$CMD", Megatron-LM's Slurm examples) is read as
@@ -376,6 +463,24 @@ private:
         m_commands.push_back(std::move(c));
     }
 
+    /// The file a command writes its standard output to: > FILE, >> FILE, >FILE, or tee's first file.
+    static QString redirectTarget(const std::vector<Field> &words)
+    {
+        for (std::size_t i = 0; i < words.size(); ++i) {
+            const QString &w = words[i].text;
+            if ((w == QLatin1String(">") || w == QLatin1String(">>") || w == QLatin1String("tee")) &&
+                i + 1 < words.size()) {
+                std::size_t j = i + 1;
+                while (w == QLatin1String("tee") && j + 1 < words.size() && words[j].text.startsWith('-'))
+                    ++j;
+                return words[j].text;
+            }
+            if (w.startsWith('>') && !w.startsWith(QLatin1String(">&")))
+                return w.mid(w.startsWith(QLatin1String(">>")) ? 2 : 1);
+        }
+        return {};
+    }
+
     /// A string run as a script, eval's (in this shell: what it assigns stays) or a child shell's; its commands
     /// are this script's, under the same limits.
     void readInner(const QString &text, int line, int depth, bool sameShell)
@@ -387,6 +492,8 @@ private:
             inner.m_arguments = m_arguments;
         for (Command &e : inner.run(text, line, depth + 1))
             m_commands.push_back(std::move(e));
+        for (HereDocument &d : inner.m_hereDocuments)
+            m_hereDocuments.push_back(std::move(d));
         m_missingArguments = std::max(m_missingArguments, inner.m_missingArguments);
         if (sameShell)
             m_vars = inner.m_vars;
@@ -404,6 +511,8 @@ private:
         bool active = true;
         bool chainUnknown = false;  ///< a condition of this if so far could not be known
         bool uncertain = false;     ///< the branch being read may not be the one bash takes
+        bool loop = false;          ///< while/until/for ... do ... done: the body, read once unless it never runs
+        bool until = false;         ///< until: the body runs while its condition is false
     };
 
     bool active() const { return m_frames.empty() || (m_frames.back().active && !m_frames.back().collecting); }
@@ -419,7 +528,29 @@ private:
             condition(words, op, true);
             return true;
         }
-        if (!m_frames.empty() && m_frames.back().collecting && first != QLatin1String("then")) {
+        // A loop's body is read once, as the branch of an if, unless its condition is surely false the first
+        // time (an option-parsing while [[ $# -gt 0 ]] of a script run without arguments).
+        if (first == QLatin1String("while") || first == QLatin1String("until") || first == QLatin1String("for") ||
+            first == QLatin1String("select")) {
+            const bool test = first == QLatin1String("while") || first == QLatin1String("until");
+            m_frames.push_back({active(),
+                                test,
+                                std::nullopt,
+                                {},
+                                false,
+                                active(),
+                                false,
+                                false,
+                                true,
+                                first == QLatin1String("until")});
+            words.erase(words.begin());
+            if (test)
+                condition(words, op, true);
+            return true;
+        }
+        const QLatin1String opens =
+            !m_frames.empty() && m_frames.back().loop ? QLatin1String("do") : QLatin1String("then");
+        if (!m_frames.empty() && m_frames.back().collecting && first != opens) {
             condition(words, op, false);
             return true;
         }
@@ -430,10 +561,11 @@ private:
                 simple(words, {}, op, 0);
             return true;
         }
-        // Loop and case headers: their bodies are read once, in order.
-        if (QStringList{"for", "while", "until", "case", "esac", "{", "}", "function"}.contains(first))
+        // Case headers and groups: their bodies are read once, in order.
+        if (QStringList{"case", "esac", "{", "}", "function"}.contains(first))
             return true;
         if (first == QLatin1String("do") || first == QLatin1String("done")) {
+            loopKeyword(first);
             words.erase(words.begin());
             if (!words.empty() && active())
                 simple(words, {}, op, 0);
@@ -450,13 +582,30 @@ private:
             f.known = value;
         else if (f.pendingOp == QLatin1String("&&"))
             f.known = (f.known == false || value == false) ? std::optional<bool>(false)
-                      : (f.known && value)                ? std::optional<bool>(true)
-                                                          : std::nullopt;
+                      : (f.known && value)                 ? std::optional<bool>(true)
+                                                           : std::nullopt;
         else
             f.known = (f.known == true || value == true) ? std::optional<bool>(true)
                       : (f.known && value)               ? std::optional<bool>(false)
                                                          : std::nullopt;
         f.pendingOp = op == QLatin1String("&&") || op == QLatin1String("||") ? op : QString();
+    }
+
+    /// do: the loop's body runs unless its condition is surely false (true for until); done: the loop ends.
+    void loopKeyword(const QString &word)
+    {
+        if (m_frames.empty() || !m_frames.back().loop)
+            return;
+        Frame &f = m_frames.back();
+        if (word == QLatin1String("done")) {
+            m_frames.pop_back();
+            return;
+        }
+        if (f.collecting) {
+            f.collecting = false;
+            const std::optional<bool> runs = f.known ? std::optional<bool>(*f.known != f.until) : std::nullopt;
+            f.active = f.outerActive && runs.value_or(true);
+        }
     }
 
     void branch(const QString &word)
@@ -908,6 +1057,8 @@ private:
     std::vector<Frame> m_frames;
     bool m_unsetIsEmpty = false; ///< while reading a test
     std::vector<Command> m_commands;
+    std::vector<HereDocument> m_hereDocuments;
+    std::vector<HereDocument> m_piped; ///< here-documents piped to the next command
     std::shared_ptr<Failure> m_failure = std::make_shared<Failure>();
     int m_nesting = 0; ///< $-expressions being expanded inside one another
 };
@@ -924,8 +1075,10 @@ Script read(const QString &script, const QStringList &arguments)
     out.errorLine = reader.failure()->line;
     if (!out.error.isEmpty())
         out.commands.clear();
-    else
+    else {
         out.variables = reader.variables();
+        out.hereDocuments = reader.hereDocuments();
+    }
     out.missingArguments = reader.missingArguments();
     return out;
 }

@@ -4,7 +4,8 @@
 // and VAR+=(...) with quoted elements, ${VAR:-default} and the other default forms, positional parameters
 // with their defaults (${1:-x}), unquoted expansions split into words and quoted ones kept whole, "${A[@]}",
 // integer arithmetic $((...)), if/elif/else on tests of known values ([ ], [[ ]], -z, -n, =, ==, !=, -eq
-// ...), and eval of a string (Pai-Megatron-Patch's megatron_options="..." gathered and eval'ed). What cannot
+// ...), loop bodies read once unless the loop surely never runs (while on a false test), here-documents (text, or a
+// script where a shell or sbatch reads one), and eval of a string (Pai-Megatron-Patch's megatron_options="..." gathered and eval'ed). What cannot
 // be known without running (command substitution $(...), a positional parameter without a default, a test of
 // an unknown value) stays as written: a value with '$' in it, or both branches read, in order.
 
@@ -28,6 +29,15 @@ struct Command
     std::vector<Field> words;
 };
 
+/// A here-document (cat <<EOF > FILE ... EOF): its body as the command reads it (expanded unless the delimiter is
+/// quoted) and the file the command writes it to, when it says (> FILE, >> FILE, tee FILE); empty otherwise.
+struct HereDocument
+{
+    QString text;
+    QString target;
+    int line = 0; ///< the body's first line
+};
+
 /// A variable's value at the end of the script, split into words as an unquoted expansion would split it.
 struct Variable
 {
@@ -43,6 +53,9 @@ struct Script
     /// a launcher's flags for another script to run: MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's
     /// examples/post_training/modelopt/conf/*/*.sh).
     std::vector<Variable> variables;
+    /// The here-documents of the commands run (not their words), in order: a launch script writes its DeepSpeed
+    /// config so (Megatron-DeepSpeed's examples_deepspeed/*.sh: cat <<EOT > $DS_CONFIG).
+    std::vector<HereDocument> hereDocuments;
     /// The highest positional parameter ($N) the script expands that it was not run with and gives no default
     /// for: 0 when none (`bash script.sh A B ...` would give them; read() takes them as `arguments`).
     int missingArguments = 0;
@@ -57,7 +70,8 @@ inline constexpr qsizetype kMaxWordCharacters = qsizetype(1) << 20;
 inline constexpr qsizetype kMaxTotalCharacters = qsizetype(16) << 20;
 inline constexpr int kMaxNesting = 64;
 
-/// The commands the script runs (eval'ed strings in place), in order. `arguments` are the positional
+/// The commands the script runs (eval'ed strings in place), in order, and the
+/// here-documents they read. `arguments` are the positional
 /// parameters it is run with ($1 ..., $#, $@: `bash script.sh dsw 8B 1 8 ...`); without them a positional
 /// parameter without a default stays unknown.
 Script read(const QString &script, const QStringList &arguments = {});

@@ -318,6 +318,59 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.globalBatch, 64);
         QVERIFY(warned(r, "rampup_batch_size 16 16 5859375: the batch ramps up", 1));
+        // The DeepSpeed config a script writes itself (cat <<EOT > $DS_CONFIG ... EOT) is read with its flags. The 1T
+        // model of the Megatron table (Narayanan et al. 2021, Table 1: 128 layers of 25,600, 1,008 B parameters)
+        // trains in ZeRO-3 with its optimizer on the host (offload_optimizer.device "cpu" in the config,
+        // --cpu-optimizer among the flags): both were dropped before, a plan that cannot fit its 8 GPUs.
+        r = io::importFiles({data("real/megatron-deepspeed/azure__run-1t.sh")},
+                            {QStringLiteral("cluster.device=a100-sxm4-80gb")}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(r.plan->parallel.offloadOptimizer);
+        QCOMPARE(r.plan->training.precision, Precision::FP16);
+        QCOMPARE(r.plan->training.recompute, Recompute::Full);
+        QCOMPARE(r.plan->parallel.bucketBytes, 2 * 90e6); // reduce_bucket_size 90,000,000 16-bit gradients
+        QVERIFY(std::abs(parameters(*r.plan) / 1008e9 - 1) < 0.01);
+        QVERIFY2(std::none_of(r.warnings.begin(), r.warnings.end(),
+                              [](const io::ImportMessage &w) { return w.text.contains(QLatin1String("not understood")); }),
+                 qPrintable(io::importReport(r)));
+        const auto offload = std::find_if(r.read.begin(), r.read.end(), [](const io::ImportedKey &k) {
+            return k.source == QLatin1String("zero_optimization.offload_optimizer.device");
+        });
+        QVERIFY(offload != r.read.end());
+        QCOMPARE(offload->line, 84); // the config's line in the script
+        // Grouped-query attention in Megatron-DeepSpeed's spelling (--num-key-value-heads 4 of 16 heads), BF16 and
+        // ZeRO 0 from the written config. Its tokenizer is a local file: the vocabulary is asked for (Llama 2's).
+        r = io::importFiles({data("real/megatron-deepspeed/pretrain_llama2_distributed.sh")},
+                            {QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("model.vocab=32000")},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.kvHeads, 4);
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        QCOMPARE(r.plan->parallel.zeroStage, 0);
+        QCOMPARE(r.plan->cluster.gpus(), 8);
+        // A written config that contradicts the flags is an error naming the key and both places.
+        const QByteArray contradicts = "cat <<EOT > ds.json\n{\"train_batch_size\": 64, \"zero_optimization\": {\"stage\": 2}}\n"
+                                       "EOT\ntorchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                       "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 64 "
+                                       "--deepspeed --deepspeed_config ds.json --zero-stage 1\n";
+        r = io::importContents({{QStringLiteral("run.sh"), contradicts}}, a100, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("parallel.zero_stage: 2 here")),
+                 qPrintable(io::importReport(r)));
+        QCOMPARE(r.errors.front().line, 2);
+        // Its data-efficiency analysis (examples_deepspeed/data_efficiency/gpt/ds_analyze_gpt_data_map.sh) runs
+        // analyze_data.py with --micro-batch-size 10000 over a 1-layer stand-in: not a training run.
+        r = io::importContents({{QStringLiteral("map.sh"), "python ../analyze_data.py --analyzing-task map --micro-batch-size "
+                                                           "10000 --global-batch-size 10000 --num-layers 1 --hidden-size 1\n"}},
+                               a100, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("runs analyze_data.py, not training")),
+                 qPrintable(io::importReport(r)));
+        // A config the script only names is said, not guessed.
+        const QByteArray named = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                 "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 64 "
+                                 "--deepspeed --deepspeed_config ds_config_zero2.json\n";
+        r = io::importContents({{QStringLiteral("run.sh"), named}}, a100, io::builtinCatalog());
+        QVERIFY(warned(r, "deepspeed_config ds_config_zero2.json: a file this script does not write", 1));
         // Knowledge distillation: a teacher beside the student.
         r = import("compression__ds_pretrain_gpt_125M_dense_kd.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("kd: knowledge distillation")),

@@ -91,6 +91,42 @@ private slots:
         QCOMPARE(commandOf(QStringLiteral("bash -x run.sh -c x\n"), "python"), QStringLiteral("<none>"));
     }
 
+    void hereDocuments()
+    {
+        // Megatron-DeepSpeed's examples write their DeepSpeed config from a here-document (cat <<EOT > $DS_CONFIG):
+        // its body is text, expanded unless the delimiter is quoted, never commands; <<- drops leading tabs.
+        const QString script = QStringLiteral("DS=./tmp/ds.json\nZ=3\ncat <<EOT > $DS\n{\n  \"stage\": $Z\n}\nEOT\n"
+                                              "cat <<'END' >>raw.txt\n--not-a-flag $Z\nEND\ncat <<-X | tee -a t.json\n\t\tz $Z\n\tX\n"
+                                              "torchrun pretrain_gpt.py --deepspeed_config=$DS --zero-stage=$Z\n");
+        const shell::Script read = shell::read(script);
+        QCOMPARE(read.hereDocuments.size(), std::size_t(3));
+        QCOMPARE(read.hereDocuments[0].text, QStringLiteral("{\n  \"stage\": 3\n}\n"));
+        QCOMPARE(read.hereDocuments[0].target, QStringLiteral("./tmp/ds.json"));
+        QCOMPARE(read.hereDocuments[0].line, 4);
+        QCOMPARE(read.hereDocuments[1].text, QStringLiteral("--not-a-flag $Z\n"));
+        QCOMPARE(read.hereDocuments[1].target, QStringLiteral("raw.txt"));
+        QCOMPARE(read.hereDocuments[2].text, QStringLiteral("z 3\n"));
+        QCOMPARE(read.hereDocuments[2].target, QStringLiteral("t.json"));
+        QCOMPARE(commandOf(script, "torchrun"),
+                 QStringLiteral("torchrun pretrain_gpt.py --deepspeed_config=./tmp/ds.json --zero-stage=3"));
+        QCOMPARE(read.commands.back().words.front().line, 14); // the lines after the bodies counted
+        for (const shell::Command &c : read.commands)
+            QVERIFY(c.words.front().text != QLatin1String("--not-a-flag") && c.words.front().text != QLatin1String("{"));
+    }
+
+    void loopsThatNeverRun()
+    {
+        // Megatron-DeepSpeed's universal_checkpointing scripts parse options in a while [[ $# -gt 0 ]] loop: run
+        // without arguments, bash never enters it and ZERO_STAGE keeps its value (reading the body made it
+        // unknown, and with it every flag gathered after it). With arguments it runs; a for loop's body is read once.
+        const QString script = QStringLiteral("Z=1\nwhile [[ $# -gt 0 ]]\ndo\nkey=\"$1\"\ncase $key in\n  -z|--zero)\n  Z=$2;\n"
+                                              "  shift\n  ;;\nesac\nshift\ndone\nuntil [ 1 -eq 1 ]; do Z=9; done\n"
+                                              "for i in 1 2; do A=\"--x $i\"; done\npython t.py --zero-stage=$Z $A\n");
+        QCOMPARE(commandOf(script, "python"), QStringLiteral("python t.py --zero-stage=1 --x $i"));
+        const std::vector<shell::Command> run = shell::read(script, {QStringLiteral("-z"), QStringLiteral("3")}).commands;
+        QCOMPARE(run.back().words[2].text, QStringLiteral("--zero-stage=3"));
+    }
+
     void evalOfGatheredStrings()
     {
         // megatron_options="..." and run_cmd="torchrun ... ${megatron_options}" run through eval.
