@@ -409,11 +409,24 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
         {"vision", "model.vision and model.text: CLIP's image and text encoders"},
         {"bert_binary_head", "model.bert_binary_head: BERT's bidirectional encoder layers"},
         {"patch_dim", "model.patch_dim: a vision transformer's layers"}};
+    // Megatron-Bridge's knowledge distillation (models/distillation_provider.py at 067f987df: model.teacher, the
+    // teacher's provider, and model.kd_config): the teacher's forward runs beside the student's.
+    for (const char *part : {"teacher", "kd_config"})
+        if (const auto hit = std::find_if(
+                leaves.begin(), leaves.end(),
+                [&](const Leaf &l) { return l.name.startsWith(QStringLiteral("model.") + QLatin1String(part) + '.'); });
+            hit != leaves.end()) {
+            out.errors.push_back(
+                {file, hit->line,
+                 QStringLiteral("model.%1: knowledge distillation runs a teacher model's forward beside "
+                                "the student's, which one plan (one model) does not hold")
+                     .arg(QLatin1String(part))});
+            return true;
+        }
     for (const Marker &m : markers) {
         const QString part = QString::fromLatin1(m.part);
-        const auto hit = std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
-            return l.name.split(QLatin1Char('.')).contains(part);
-        });
+        const auto hit = std::find_if(leaves.begin(), leaves.end(),
+                                      [&](const Leaf &l) { return l.name.split(QLatin1Char('.')).contains(part); });
         if (hit != leaves.end()) {
             refuseLayers(file, hit->line, QString::fromLatin1(m.what), out);
             return true;

@@ -1530,6 +1530,16 @@ private slots:
                                                                  {"bf16_with_nvfp4_mixed", "nvfp4"},
                                                                  {"bf16_with_fp8_delayed_scaling_mixed", "fp8"},
                                                                  {"fp16_with_fp8_subchannel_scaling_mixed", "fp8-blockwise"}};
+        // Megatron-Bridge's distillation example (a 3B teacher beside a 1B student: model.teacher, model.kd_config)
+        // is refused naming the key; its student alone was a plan once given the rest.
+        const io::ImportResult kd = io::importFiles(
+            {data("real/megatron-bridge/distillation__llama32_3b-1b_distill_override_example.yaml")},
+            {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=1"),
+             QStringLiteral("model.preset=llama3.2-1b")},
+            io::builtinCatalog());
+        QVERIFY2(!kd.ok() && kd.errors.front().text.startsWith(QLatin1String("model.teacher: knowledge distillation")) &&
+                     kd.errors.front().line == 28,
+                 qPrintable(io::importReport(kd)));
         for (const auto &[recipe, precision] : recipes) {
             const QByteArray yaml = QByteArray("mixed_precision: ") + recipe + '\n';
             const io::FileImport f = io::importFile(QStringLiteral("run_config.yaml"), yaml, io::ImportFormat::NeMo);
