@@ -4,10 +4,11 @@
 // and VAR+=(...) with quoted elements, ${VAR:-default} and the other default forms, positional parameters
 // with their defaults (${1:-x}), unquoted expansions split into words and quoted ones kept whole, "${A[@]}",
 // integer arithmetic $((...)), if/elif/else on tests of known values ([ ], [[ ]], -z, -n, =, ==, !=, -eq
-// ...), loop bodies read once unless the loop surely never runs (while on a false test), here-documents (text, or a
-// script where a shell or sbatch reads one), and eval of a string (Pai-Megatron-Patch's megatron_options="..." gathered and eval'ed). What cannot
-// be known without running (command substitution $(...), a positional parameter without a default, a test of
-// an unknown value) stays as written: a value with '$' in it, or both branches read, in order.
+// ...), loop bodies read once unless the loop surely never runs (while on a false test), here-documents (text,
+// or a script where a shell or sbatch reads one), and eval of a string (Pai-Megatron-Patch's megatron_options="..."
+// gathered and eval'ed). What cannot be known without running (command substitution $(...), a positional
+// parameter without a default, a test of an unknown value) stays as written: a value with '$' in it, or both
+// branches read, in order.
 
 #include <QString>
 #include <QStringList>
