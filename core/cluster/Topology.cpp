@@ -167,6 +167,16 @@ GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
     return worstSpan(groups, [t, c](std::int64_t k) { return (k / t) * t * c + k % t; }, t, c, gpusPerNode);
 }
 
+GroupSpan expertTensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
+    const std::int64_t groups =
+        std::max<std::int64_t>(1, parallel.data * parallel.context * parallel.tensor * parallel.pipeline / et);
+    if (gpusPerNode < 1)
+        return {et, et, 1};
+    return worstSpan(groups, [et](std::int64_t k) { return k * et; }, 1, et, gpusPerNode);
+}
+
 GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());

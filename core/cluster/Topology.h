@@ -73,6 +73,8 @@ GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// The context-parallel group: `context` ranks of one tensor index, `tensor` apart.
 GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// The expert-tensor-parallel group: expert_tensor adjacent ranks (innermost in Megatron-Core's expert rank order).
+GroupSpan expertTensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// The expert-parallel group (the all-to-all's): `expert` ranks of one expert-tensor index, expert_tensor
 /// apart (Megatron-Core's expert rank order: expert tensor, expert, expert data, pipeline).
 GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);

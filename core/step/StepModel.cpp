@@ -112,6 +112,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.replicaGroup = placed(replicaGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
+    links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
@@ -123,6 +124,20 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
+}
+
+double expertTensorGatherBytes(const Plan &plan)
+{
+    const ModelSpec &model = plan.model;
+    const ParallelConfig &par = plan.parallel;
+    const double et = double(par.expertTensorSize());
+    if (!model.isMoe() || model.moeLayers() == 0 || et <= 1 || isFlexDispatcher(par.expertDispatcher))
+        return 0.0;
+    // The copies that reached this rank (k per local token, the busiest rank's load), from each expert tensor rank.
+    const double tokens =
+        double(model.seqLen) / double(par.context) * double(plan.training.microBatch) / double(par.tensor);
+    return activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken) * et *
+           double(model.hidden) * plan.training.busiestExpertLoad();
 }
 
 namespace {
@@ -274,6 +289,27 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double forwardP
     return {overlappedCost(forwardPerPass, m.linearForward), overlappedCost(backwardPerPass, m.linearBackward)};
 }
 
+/// A MoE layer's tensor-parallel time per pass. Its attention block's all-gather and reduce-scatter are a dense
+/// layer's (half of `forwardPerPass`); its routed MLP has none of them (Megatron-Core's MoE layer routes the
+/// sequence-parallel tokens where they are), only shared experts run the dense MLP's, and with expert tensor
+/// parallelism the dispatcher all-gathers the routed copies over the expert tensor ranks and reduce-scatters the
+/// experts' outputs (expertTensorGatherBytes), on the compute stream: Transformer Engine's userbuffers overlap
+/// covers its Linear layers, not the grouped experts.
+TensorComm moeTensorComm(const Plan &plan, const ClusterLinks &links, const MicrobatchSums &m, double forwardPerPass,
+                         double backwardPerPass)
+{
+    const double blocks = plan.model.sharedExperts > 0 ? 1.0 : 0.5; // attention, and the shared experts' MLP
+    TensorComm c = tensorComm(plan, m, blocks * forwardPerPass, blocks * backwardPerPass);
+    const double gathered = expertTensorGatherBytes(plan);
+    if (gathered > 0) {
+        const double exchange = bestCollective(Collective::AllGather, gathered, links.expertTensorGroup).seconds +
+                                bestCollective(Collective::ReduceScatter, gathered, links.expertTensorGroup).seconds;
+        c.forward += exchange;
+        c.backward += exchange;
+    }
+    return c;
+}
+
 } // namespace
 
 double distinctDestinationNodes(const ModelSpec &model, double nodes)
@@ -330,9 +366,10 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
 /// expert all-to-all (one pass).
 struct LayerComm
 {
-    TensorComm tensor;
+    TensorComm tensor; ///< a dense layer's
     ContextExchange context;
     double expert = 0;
+    TensorComm moeTensor; ///< a MoE layer's (moeTensorComm)
 };
 
 /// One micro-batch's time of each kind of unit on the compute stream, blocking collectives included (full
@@ -344,14 +381,17 @@ StageCompute unitCompute(const Plan &plan, const MicrobatchSums &m, const LayerC
     const double full = plan.recomputedShare();
     const double replay = plan.training.recompute == Recompute::Full ? full : 1.0; // the recompute ops' share
     const double replayA2A = plan.training.recomputesMoeLayers() ? 1.0 : full;
-    const double commonForward = m.layer.forward + c.tensor.forward + c.context.forward;
-    const double commonBackward = m.layer.backward + replay * m.layer.recompute + c.tensor.backward + c.context.backward
-                                  + full * (c.tensor.forward + c.context.forward);
+    const auto commonForward = [&](const TensorComm &tp) { return m.layer.forward + tp.forward + c.context.forward; };
+    const auto commonBackward = [&](const TensorComm &tp) {
+        return m.layer.backward + replay * m.layer.recompute + tp.backward + c.context.backward +
+               full * (tp.forward + c.context.forward);
+    };
     StageCompute s;
-    s.denseLayer = {commonForward + m.denseMlp.forward,
-                    commonBackward + m.denseMlp.backward + replay * m.denseMlp.recompute};
-    s.moeLayer = {commonForward + m.moeMlp.forward + c.expert,
-                  commonBackward + m.moeMlp.backward + replay * m.moeMlp.recompute + c.expert * (1.0 + replayA2A)};
+    s.denseLayer = {commonForward(c.tensor) + m.denseMlp.forward,
+                    commonBackward(c.tensor) + m.denseMlp.backward + replay * m.denseMlp.recompute};
+    s.moeLayer = {commonForward(c.moeTensor) + m.moeMlp.forward + c.expert,
+                  commonBackward(c.moeTensor) + m.moeMlp.backward + replay * m.moeMlp.recompute +
+                      c.expert * (1.0 + replayA2A)};
     s.embedding = {m.embedding.forward, m.embedding.backward};
     s.output = {m.output.forward, m.output.backward};
     const double kernels = m.layer.computeBound + m.layer.memoryBound + m.denseMlp.computeBound + m.denseMlp.memoryBound
@@ -480,7 +520,7 @@ OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const St
 void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const MicrobatchSums &m,
                 const LayerComm &comm, double p2p, StepEstimate &est)
 {
-    const TensorComm &tp = comm.tensor;
+    const TensorComm &tp = comm.tensor, &moeTp = comm.moeTensor;
     const ContextExchange &cx = comm.context;
     const double expertA2A = comm.expert;
     const StageCompute units = unitCompute(plan, m, comm);
@@ -499,6 +539,7 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         const double full = plan.recomputedShare(s);
         const double replay = plan.training.recompute == Recompute::Full ? full : 1.0;
         const double tpLayer = tp.forward + tp.backward + full * tp.forward;
+        const double moeTpLayer = moeTp.forward + moeTp.backward + full * moeTp.forward;
         st.forwardSeconds =
             layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
         st.backwardSeconds =
@@ -511,8 +552,9 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         const double a2aExposed = expertOverlapCost(plan, device, m, expertA2A, a2aRecompute);
         st.expertCommSeconds = moeLayers * a2aExposed;
         st.expertCommForwardSeconds = a2aLayer > 0 ? moeLayers * expertA2A * a2aExposed / a2aLayer : 0.0;
-        st.tensorCommSeconds = layersPerStage * tpLayer;
-        st.tensorCommForwardSeconds = layersPerStage * tpPerPass + (s == 0 ? tpEnds : 0.0);
+        st.tensorCommSeconds = (layersPerStage - moeLayers) * tpLayer + moeLayers * moeTpLayer;
+        st.tensorCommForwardSeconds =
+            (layersPerStage - moeLayers) * tpPerPass + moeLayers * moeTp.forward + (s == 0 ? tpEnds : 0.0);
         // Full recompute replays the forward exchange too.
         const double cxRecompute = full * cx.forward;
         st.contextCommSeconds = layersPerStage * (cx.forward + cx.backward + cxRecompute);
@@ -719,10 +761,11 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         par.overlapP2pComm && (training.framework != Framework::Megatron || par.virtualStages > 1);
     const double p2pOneWay =
         double(par.virtualStages) * ((overlapP2p ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    const LayerComm perLayer{
-        tensorComm(plan, sums, tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation)),
-                   tensorSecondsPerPass(plan, links, activation, activation)),
-        contextExchange(plan, links, sums), expertAllToAllPerPass(plan, links)};
+    const double tpForward = tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation));
+    const double tpBackward = tensorSecondsPerPass(plan, links, activation, activation);
+    const LayerComm perLayer{tensorComm(plan, sums, tpForward, tpBackward), contextExchange(plan, links, sums),
+                             expertAllToAllPerPass(plan, links),
+                             moeTensorComm(plan, links, sums, tpForward, tpBackward)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);

@@ -171,11 +171,20 @@ struct ClusterLinks
     GroupPlacement replicaGroup; ///< HSDP: the gradient shards' all-reduce across replicas (size 1 without it)
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
     GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism (DeepEP: the network at its nominal rate)
+    GroupPlacement expertTensorGroup; ///< the routed tokens' all-gather and reduce-scatter over expert tensor ranks
     GroupPlacement expertDataGroup; ///< the routed experts' gradient reduction and ZeRO sharding
     GroupPlacement stageGroup;   ///< all tensor x context x data ranks of a stage (FP8 amax reduction)
     LinkTier pipelineLink;
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
+
+/// The routed token copies one rank gathers from its expert-tensor ranks per MoE layer and pass (bytes of the
+/// gathered buffer): Megatron-Core's all-to-all dispatcher all-gathers the tokens that reached a rank over the
+/// expert tensor group before the experts' GEMMs and reduce-scatters their outputs before the combine
+/// (token_dispatcher.py, MoEAlltoAllTokenDispatcher: gather_from_sequence_parallel_region over tp_group in
+/// dispatch_postprocess, reduce_scatter_to_sequence_parallel_region in combine_preprocess). 0 without expert
+/// tensor parallelism or with the flex dispatchers, which fold the tensor ranks into their own dispatch.
+double expertTensorGatherBytes(const Plan &plan);
 
 /// The host figures the plan runs with: its override (cluster.host_launch_overhead,
 /// cluster.host_link_bandwidth), else the device's.

@@ -131,13 +131,20 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const double activation =
         q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
     if (par.tensor > 1) {
-        const double perLayer = passes * 2.0 * layers * m;
+        // Two blocks' collectives per dense layer; a MoE layer's attention block (and its shared experts) only.
+        const double blocks = 2.0 * (layers - moeLayers) + (model.sharedExperts > 0 ? 2.0 : 1.0) * moeLayers;
+        const double perLayer = passes * blocks * m;
         if (t.sequenceParallel) {
             count.add(FloorKind::Tensor, Collective::AllGather, activation, links.tensorGroup, perLayer);
             count.add(FloorKind::Tensor, Collective::ReduceScatter, activation, links.tensorGroup, perLayer);
         } else {
             count.add(FloorKind::Tensor, Collective::AllReduce, activation, links.tensorGroup, perLayer);
         }
+    }
+    if (const double gathered = expertTensorGatherBytes(plan); gathered > 0 && moeLayers > 0) {
+        count.add(FloorKind::Tensor, Collective::AllGather, gathered, links.expertTensorGroup, passes * moeLayers * m);
+        count.add(FloorKind::Tensor, Collective::ReduceScatter, gathered, links.expertTensorGroup,
+                  passes * moeLayers * m);
     }
     if (par.context > 1) {
         const double kv = contextKvChunkBytes(plan), c = double(par.context);

@@ -16,6 +16,7 @@
 #include "core/search/Search.h"
 #include "core/step/Scaling.h"
 #include "core/step/StepModel.h"
+#include "core/step/TrafficFloor.h"
 #include "io/plan/CatalogJson.h"
 #include "io/output/Evidence.h"
 #include "TestMain.h"
@@ -317,6 +318,51 @@ private slots:
         plan.training.recompute = Recompute::Selective;
         plan.training.recomputeMlaUpProjection = true;
         return plan;
+    }
+
+    void expertTensorRanksGatherTheRoutedTokens()
+    {
+        // Grok-1's dgxc recipe on 512 H100 (TP 4, PP 8, CP 2, EP 8, micro-batch 1, 4,096 tokens; Megatron-Core's
+        // expert tensor size is the tensor size unless set). After the all-to-all the dispatcher all-gathers the
+        // routed copies over the expert tensor ranks and reduce-scatters the experts' outputs (token_dispatcher.py,
+        // MoEAlltoAllTokenDispatcher), on the compute stream.
+        const Catalog &catalog = io::builtinCatalog();
+        Plan plan = test::presetPlan("grok-1", 4, 8, 8, 1, 1024, "h100-sxm5-80gb");
+        plan.cluster.gpusPerNode = 8;
+        plan.cluster.nodes = 64;
+        plan.model.seqLen = 4096;
+        plan.parallel.context = 2;
+        plan.parallel.expert = 8;
+        plan.training.sequenceParallel = true;
+        plan.parallel.tensorCommOverlap = true;
+        plan.parallel.zeroStage = 1;
+        // The copies that reach a rank: 4,096 / 2 (context) / 4 (tensor) local tokens x top-2, from each of the 4
+        // expert tensor ranks, 6,144 wide in BF16: 2 x 512 x 2 x 4 x 6,144 bytes.
+        QCOMPARE(expertTensorGatherBytes(plan), 2.0 * 512 * 2 * 4 * 6144);
+        Plan folded = plan; // expert tensor 1: whole experts per rank, nothing gathered
+        folded.parallel.expertTensor = 1;
+        QCOMPARE(expertTensorGatherBytes(folded), 0.0);
+        Plan flex = plan; // the flex dispatchers fold the tensor ranks into their own dispatch
+        flex.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        QCOMPARE(expertTensorGatherBytes(flex), 0.0);
+        // In the step: per MoE layer and pass one all-gather and one reduce-scatter of that buffer over the 4
+        // adjacent ranks (one node), not hidden by the userbuffers overlap; three passes with none recomputed.
+        const Estimate e = estimate(plan, catalog), f = estimate(folded, catalog);
+        QVERIFY(e.valid && f.valid);
+        const ClusterLinks links = clusterLinks(plan, *catalog.device("h100-sxm5-80gb"));
+        QCOMPARE(links.expertTensorGroup.size, std::int64_t(4));
+        QVERIFY(!links.expertTensorGroup.spansNodes());
+        const double bytes = expertTensorGatherBytes(plan);
+        const double exchange = bestCollective(Collective::AllGather, bytes, links.expertTensorGroup).seconds +
+                                bestCollective(Collective::ReduceScatter, bytes, links.expertTensorGroup).seconds;
+        const StageTime &st = e.step.stages.front(), &sf = f.step.stages.front();
+        const double moeLayers = double(plan.moeLayersOnStage(0));
+        QVERIFY(moeLayers == 8.0); // Grok-1's 64 layers over 8 stages, every one MoE
+        QVERIFY2(std::abs((st.tensorCommSeconds - sf.tensorCommSeconds) - 2.0 * moeLayers * exchange) < 1e-12,
+                 qPrintable(QString::number(st.tensorCommSeconds - sf.tensorCommSeconds)));
+        // The traffic floor counts the exchange's bytes.
+        QVERIFY(e.step.floor.bytes[std::size_t(FloorKind::Tensor)].received >
+                f.step.floor.bytes[std::size_t(FloorKind::Tensor)].received);
     }
 
     void deepEpSendsOneCopyPerNode()

@@ -963,4 +963,43 @@ std::vector<RecipeConfig> recipeConfigs(QStringList *skipped)
     return out;
 }
 
+RecipeSoftware recipeSoftware(const RecipeConfig &config)
+{
+    static const QRegularExpression tag(QStringLiteral("\\bv(\\d\\d)\\.(\\d\\d)"));
+    const QRegularExpressionMatch m = tag.match(config.id);
+    if (!config.source.startsWith(QLatin1String("dgxc")) || !m.hasMatch())
+        return {};
+    const int release = m.captured(1).toInt() * 100 + m.captured(2).toInt();
+    if (release >= 2505)
+        return {};
+    return {false, false, release >= 2501, release >= 2501};
+}
+
+bool softwareRuns(const RecipeSoftware &software, const SearchConfig &config)
+{
+    if (config.offload && !software.optimizerOffload)
+        return false;
+    if (!software.moeFolding && config.expert > 1 &&
+        (config.context > 1 || (config.expertTensor > 0 && config.expertTensor != config.tensor)))
+        return false;
+    if (config.zeroStage >= 2 && !software.megatronFsdp)
+        return software.torchFsdp2 && config.zeroStage == 3 && config.pipeline == 1 && config.expert == 1;
+    return true;
+}
+
+SearchConstraints recipeSearchConstraints(const RecipeConfig &config)
+{
+    SearchConstraints constraints;
+    constraints.threads = 2;
+    // Room to choose from where the release could not run every layout (the listed plans are re-scored with the
+    // simulated schedule, so the list is kept short elsewhere).
+    const RecipeSoftware software = recipeSoftware(config);
+    constraints.top = software.optimizerOffload && software.megatronFsdp && software.moeFolding ? 3 : 400;
+    constraints.fix("training.cuda_graphs", std::string(toString(config.plan.training.cudaGraphs)));
+    constraints.fix("parallel.expert_dispatcher", std::string(toString(config.plan.parallel.expertDispatcher)));
+    constraints.fix("parallel.expert_comm_overlap", config.plan.parallel.expertCommOverlap);
+    constraints.allowOffload = software.optimizerOffload;
+    return constraints;
+}
+
 } // namespace trainplan::validation

@@ -16,6 +16,7 @@
 
 #include "core/memory/MemoryTerms.h"
 #include "core/plan/Plan.h"
+#include "core/search/Search.h"
 
 namespace trainplan::validation {
 
@@ -70,6 +71,33 @@ struct RecipeConfig
     double measuredSeconds = 0; ///< the fastest measured step of those rows
 };
 std::vector<RecipeConfig> recipeConfigs(QStringList *skipped = nullptr);
+
+/// What the Megatron-Core of a recipe's release could run: the search is held to it, as the recipe was (a layout
+/// the software could not run is no hole in the model, and no discovery). The dgxc releases name their NeMo
+/// container (NVIDIA/dgxc-benchmarking: setup.sh, llama31_utils.py, metadata.yaml per workload): v24.11.1 ran
+/// 24.05 and 24.09 (Megatron-Core 0.9), v25.01-v25.04 ran 24.12 to 25.03 (0.10-0.11), v25.05 on 25.04 (0.12);
+/// Megatron-Bridge's releases (25.09 on) run current Megatron-Core. Megatron-LM's history: the optimizer's host
+/// offload (--optimizer-cpu-offload, MR 2526 of 2025-02-14) and Megatron-FSDP (--use-custom-fsdp, the ZeRO-2 and
+/// ZeRO-3 that run beside pipeline and expert parallelism, MR 2071 of 2025-02-26) are first in core_v0.12.0;
+/// PyTorch FSDP2 (--use-torch-fsdp2, MR 2150 of 2024-11-13, first in core_r0.10.0) is ZeRO-3 that refuses
+/// pipeline and expert parallelism (arguments.py at core_r0.10.0, lines 372-382). MoE parallel folding (the expert
+/// group over context and data ranks, an expert tensor size of its own: initialize_model_parallel's
+/// expert_tensor_parallel_size) is first in core_r0.10.0; in core_r0.9.0 the expert group is carved from the data
+/// ranks alone ("tp-cp-ep-dp-pp", dp // ep; parallel_state.py lines 266-280), its ranks tensor x context apart,
+/// which the model places as the folded group only without context parallelism.
+struct RecipeSoftware
+{
+    bool optimizerOffload = true;
+    bool megatronFsdp = true;
+    bool torchFsdp2 = true;
+    bool moeFolding = true;
+};
+RecipeSoftware recipeSoftware(const RecipeConfig &config);
+/// Whether that software runs a searched layout.
+bool softwareRuns(const RecipeSoftware &software, const SearchConfig &config);
+/// The search a recipe is compared with: the recipe's software settings held (CUDA graphs, the dispatcher, the
+/// all-to-all overlap), its release's offload allowed or not, and room in the list for softwareRuns to choose from.
+SearchConstraints recipeSearchConstraints(const RecipeConfig &config);
 
 /// A Megatron-style GPT shape (GELU, tied embeddings, learned positions, dropout, biases).
 ModelSpec megatronGpt(std::int64_t layers, std::int64_t hidden, std::int64_t heads, std::int64_t vocab, std::int64_t seq);

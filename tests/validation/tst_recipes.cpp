@@ -49,18 +49,16 @@ private slots:
         for (const validation::RecipeConfig &c : configs) {
             const Estimate recipe = estimate(c.plan, catalog, EstimateOptions::analytic());
             QVERIFY2(recipe.valid, qPrintable(c.id));
-            SearchConstraints constraints;
-            constraints.threads = 2;
-            constraints.top = 1;
-            // The recipe's software held (CUDA graphs, the dispatcher, the all-to-all overlap): the layouts are
-            // compared, as issue 33 defines the bound.
-            constraints.fix("training.cuda_graphs", std::string(toString(c.plan.training.cudaGraphs)));
-            constraints.fix("parallel.expert_dispatcher", std::string(toString(c.plan.parallel.expertDispatcher)));
-            constraints.fix("parallel.expert_comm_overlap", c.plan.parallel.expertCommOverlap);
-            const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
+            // The recipe's software held and its release's limits kept (ValidationRows.h, recipeSoftware): the
+            // layouts are compared, as issue 33 defines the bound.
+            const SearchOutcome o = searchPlans(c.plan, catalog, validation::recipeSearchConstraints(c));
             QVERIFY2(o.valid, qPrintable(c.id + ": " + io::problemLine(o.problem)));
-            QVERIFY2(!o.top.empty(), qPrintable(c.id + ": no feasible plan"));
-            const SearchScore &best = o.top.front().score;
+            const validation::RecipeSoftware software = validation::recipeSoftware(c);
+            const auto runnable = std::find_if(o.top.begin(), o.top.end(), [&](const RankedPlan &r) {
+                return validation::softwareRuns(software, r.score.config);
+            });
+            QVERIFY2(runnable != o.top.end(), qPrintable(c.id + ": no feasible plan"));
+            const SearchScore &best = runnable->score;
             // The best plan never steps below its own traffic floor.
             QVERIFY2(best.stepSeconds >= best.floorSeconds, qPrintable(c.id));
             const double ratio = best.tokensPerSecond / recipe.step.tokensPerSecond;
