@@ -69,6 +69,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "model.router_groups",
                                 "model.router_group_topk",
                                 "model.mtp_layers",
+                                "training.capacity_factor",
                                 "model.attention",
                                 "model.q_lora_rank",
                                 "model.kv_lora_rank",
@@ -183,6 +184,8 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << flag("model.router_groups", m.routerGroups) << flag("model.router_group_topk", m.routerGroupTopk);
+    if (plan.training.capacityFactor) // token dropping (Megatron-Core's default drop policy, by probability)
+        f << "--moe-expert-capacity-factor " + QString::number(*plan.training.capacityFactor);
     f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
           : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
@@ -529,6 +532,8 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
         if (m.routerGroups > 0)
             s += nemoLine(4, "model.router_groups", m.routerGroups) +
                  nemoLine(4, "model.router_group_topk", m.routerGroupTopk);
+        if (t.capacityFactor)
+            s += QStringLiteral("    moe_expert_capacity_factor: %1\n").arg(*t.capacityFactor);
         s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
              : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp

@@ -28,6 +28,9 @@ std::map<QString, Rule> megatronModelRules()
         {"disable_bias_linear", {"model.linear_bias", whenTrue(false)}},
         {"add_bias_linear", {"model.linear_bias", asBool}},
         {"moe_layer_freq", {"model.moe_layer_interval", asInteger}},
+        // Token dropping: an expert takes at most this multiple of its balanced share (Megatron-Core's
+        // --moe-expert-capacity-factor, TransformerConfig.moe_expert_capacity_factor; unset: dropless).
+        {"moe_expert_capacity_factor", {"training.capacity_factor", asNumber}},
         {"moe_enable_deepep", {"parallel.expert_dispatcher", whenTrue(QStringLiteral("deepep"))}},
         {"moe_flex_dispatcher_backend",
          {"parallel.expert_dispatcher", oneOf({{"deepep", "deepep"}, {"hybridep", "hybridep"}})}},
@@ -278,6 +281,8 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
             out.keys.push_back({QStringLiteral("model.experts_per_token"), deepSpeed ? 1 : 2, file, 0, which, true});
         if (deepSpeed && !has("expert_interval|moe_layer_freq"))
             out.keys.push_back({QStringLiteral("model.moe_layer_interval"), 2, file, 0, which, true});
+        if (deepSpeed && !has("moe_train_capacity_factor|disable_moe_token_dropping"))
+            out.keys.push_back({QStringLiteral("training.capacity_factor"), 1.0, file, 0, which, true});
     }
     // Multi-latent attention's sizes that a script leaves out take arguments.py's defaults (lines 3548-3557
     // at d98e8a6: --kv-lora-rank 32, --qk-head-dim 128, --qk-pos-emb-head-dim 64, --v-head-dim 128, no query
@@ -455,6 +460,10 @@ const std::map<QString, Rule> &megatronRules()
             // used to implement Grouped Query Attention"), and the optimizer on the host (line 948: --cpu-optimizer,
             // "Run optimizer on CPU": DeepSpeedCPUAdam over the parameters, megatron/optimizer/__init__.py line 83).
             {"num_key_value_heads", {"model.kv_heads", asInteger}},
+            // DeepSpeed-MoE drops tokens beyond --moe-train-capacity-factor x the balanced share (lines 910-918:
+            // default 1.0, --disable-moe-token-dropping turns it off; the evaluation's factor and the minimum
+            // capacity are not the training step's).
+            {"moe_train_capacity_factor", {"training.capacity_factor", asNumber}},
             {"cpu_optimizer", {"parallel.offload_optimizer", asBool}},
             // The DeepSpeed launcher's GPUs per node (deepspeed/launcher/runner.py: --num_gpus, alias
             // --num_accelerators, "Max number of GPUs to use on each node").
@@ -479,7 +488,9 @@ bool ignoredName(const QString &name)
                        "workers|group_query_attention|"
                        "make_vocab_size_divisible_by|no_.*|bias_.*_fusion|masked_softmax_fusion|rotary_.*|norm_epsilon|"
                        "moe_router_.*|moe_aux_.*|"
-                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|"
+                       "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|moe_token_drop_policy|"
+                       "moe_pad_expert_input_to_capacity|moe_eval_capacity_factor|moe_min_capacity|"
+                       "disable_moe_token_dropping|"
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
                        "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
@@ -515,6 +526,13 @@ void megatronMoeKernels(const QString &file, const std::vector<Leaf> &leaves, bo
                             "planned as the all-to-all dispatcher (parallel.expert_dispatcher), which moves a token "
                             "only to its experts' ranks")
                  .arg(dispatcher != leaves.end() ? QString() : QStringLiteral(" (Megatron-Core's default)"))});
+    // --moe-pad-expert-input-to-capacity: every expert computes its full capacity, padded (Megatron-Core's
+    // token_dispatcher.py, drop_and_pad): the grouped GEMMs run as if each expert were the busiest at the factor.
+    const auto pad = findLeafEnding(leaves, "moe_pad_expert_input_to_capacity");
+    const auto factor = findLeafEnding(leaves, "moe_expert_capacity_factor");
+    if (pad != leaves.end() && truthy(pad->value) && factor != leaves.end() && !asNumber(factor->value).isUndefined())
+        out.keys.push_back({QStringLiteral("training.expert_imbalance"), asNumber(factor->value), file, pad->line,
+                            QStringLiteral("moe_pad_expert_input_to_capacity with moe_expert_capacity_factor")});
     const auto grouped = findLeafEnding(leaves, "moe_grouped_gemm");
     if (grouped != leaves.end() ? !truthy(grouped->value) : launchDefaults)
         out.warnings.push_back(

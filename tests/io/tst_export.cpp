@@ -304,6 +304,20 @@ private slots:
     /// (optimizer_config.py), and needs the precision-aware optimizer (arguments.py): the export writes both
     /// with a fraction of 1.0; the import reads --optimizer-cpu-offload alone as no offload, 0.75 as all and
     /// 0.4 as none, each with a warning.
+    void moeCapacityFactorRoundTrips()
+    {
+        // Token dropping (training.capacity_factor) as Megatron-Core takes it, --moe-expert-capacity-factor (its
+        // NeMo / Megatron-Bridge field moe_expert_capacity_factor), read back by both importers.
+        Plan plan = test::examplePlan("mixtral-8x7b-64-h100");
+        plan.training.capacityFactor = 1.25;
+        const io::ExportResult sh = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY(sh.text.contains("--moe-expert-capacity-factor 1.25"));
+        const io::ExportResult yaml = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY(yaml.text.contains("moe_expert_capacity_factor: 1.25"));
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
+            QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
+    }
+
     void optimizerOffloadAsMegatronCoreTakesIt()
     {
         Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");

@@ -306,6 +306,19 @@ private slots:
         QCOMPARE(r.plan->model.moeLayerInterval, 2);
         QCOMPARE(r.plan->parallel.expert, 64);
         QVERIFY(std::abs(parameters(*r.plan) / 52e9 - 1) < 0.02);
+        // DeepSpeed-MoE drops tokens beyond 1.0 x an expert's balanced share unless told otherwise
+        // (--moe-train-capacity-factor, default 1.0; megatron/arguments.py lines 910-918): it was planned dropless.
+        QCOMPARE(r.plan->training.capacityFactor, std::optional<double>(1.0));
+        // Megatron-Core's --moe-expert-capacity-factor, and --moe-pad-expert-input-to-capacity: every expert then
+        // computes its full capacity, as if it were the busiest at the factor.
+        const QByteArray padded = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                  "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 64 "
+                                  "--num-experts 8 --moe-grouped-gemm --moe-token-dispatcher-type alltoall "
+                                  "--moe-expert-capacity-factor 1.25 --moe-pad-expert-input-to-capacity\n";
+        r = io::importContents({{QStringLiteral("run.sh"), padded}}, a100, io::builtinCatalog());
+        QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.capacityFactor, std::optional<double>(1.25));
+        QCOMPARE(r.plan->training.expertImbalance, 1.25);
         r = import("MoE__ds_pretrain_gpt_1.3B_PR-MoE64or128.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
                      r.errors.front().text.contains(QLatin1String("model.experts")),
