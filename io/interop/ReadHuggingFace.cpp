@@ -182,6 +182,17 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
                              it.key() + QStringLiteral(": Mamba (state-space) layers"), out);
                 return true;
             }
+    // A linear-attention mixer's own keys (Qwen3-Next's and Qwen3.5's Gated DeltaNet: linear_num_key_heads,
+    // linear_num_value_heads, linear_key_head_dim, linear_value_head_dim, linear_conv_kernel_dim; transformers'
+    // Qwen3NextConfig), for the configs that give its layers by full_attention_interval and no layer_types.
+    for (const QJsonObject *config : {&root, &text})
+        for (auto it = config->begin(); it != config->end(); ++it)
+            if (it.key().startsWith(QLatin1String("linear_num_")) ||
+                it.key() == QLatin1String("linear_conv_kernel_dim")) {
+                refuseLayers(file, lineOfKey(bytes, it.key()),
+                             it.key() + QStringLiteral(": linear-attention (Gated DeltaNet) layers"), out);
+                return true;
+            }
     if (root.value(QLatin1String("block_configs")).isArray()) {
         out.errors.push_back(
             {file, lineOfKey(bytes, QStringLiteral("block_configs")),

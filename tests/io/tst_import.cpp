@@ -624,8 +624,11 @@ private slots:
         QVERIFY(!r.ok() && r.errors.front().text.startsWith(QLatin1String("encoder_num_layers")));
         // The same in a Hugging Face config (Nemotron-H's hybrid_override_pattern; Qwen3-Next's linear attention).
         const QStringList sets{"cluster.device=h100-sxm5-80gb", "cluster.nodes=1", "model.seq_len=4096", "training.global_batch=64"};
+        // Qwen3-Next's released config gives its Gated DeltaNet layers by full_attention_interval and the mixer's own
+        // keys, with no layer_types: it was planned as 48 full-attention layers, with warnings.
         for (const char *extra : {R"("hybrid_override_pattern": "M-M-M*-")", R"("layer_types": ["linear_attention", "full_attention"])",
-                                  R"("mamba_d_ssm": 1536, "mamba_d_state": 256)", R"("model_type": "mamba2")"}) {
+                                  R"("mamba_d_ssm": 1536, "mamba_d_state": 256)", R"("model_type": "mamba2")",
+                                  R"("full_attention_interval": 4, "linear_num_value_heads": 32, "linear_num_key_heads": 16)"}) {
             const QByteArray config = QByteArray(R"({"hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
                 "vocab_size": 1000, )") + extra + "}";
             r = io::importContents({{QStringLiteral("config.json"), config}}, sets, io::builtinCatalog());
