@@ -134,16 +134,24 @@ GroupSpan worstSpan(std::int64_t groups, First first, std::int64_t stride, std::
     return worst;
 }
 
+/// Groups of `size` adjacent ranks over all GPUs (the innermost of a rank order: tensor, or expert tensor).
+GroupSpan adjacentGroupSpan(const ParallelConfig &parallel, std::int64_t size, std::int64_t gpusPerNode)
+{
+    const std::int64_t n = std::max<std::int64_t>(1, size);
+    if (gpusPerNode < 1)
+        return {n, n, 1};
+    const std::int64_t ranks = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.context) *
+                               std::max<std::int64_t>(1, parallel.tensor) *
+                               std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t groups = std::max<std::int64_t>(1, ranks / n);
+    return worstSpan(groups, [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
+}
+
 } // namespace
 
 GroupSpan tensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
-    const std::int64_t groups = std::max<std::int64_t>(1, parallel.data) * std::max<std::int64_t>(1, parallel.pipeline)
-                                * std::max<std::int64_t>(1, parallel.context);
-    if (gpusPerNode < 1)
-        return {t, t, 1};
-    return worstSpan(groups, [t](std::int64_t k) { return k * t; }, 1, t, gpusPerNode);
+    return adjacentGroupSpan(parallel, parallel.tensor, gpusPerNode);
 }
 
 bool nodeHostsTensorGroupAcrossNodes(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t node)
@@ -169,12 +177,7 @@ GroupSpan contextGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 
 GroupSpan expertTensorGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    const std::int64_t et = std::max<std::int64_t>(1, parallel.expertTensorSize());
-    const std::int64_t groups =
-        std::max<std::int64_t>(1, parallel.data * parallel.context * parallel.tensor * parallel.pipeline / et);
-    if (gpusPerNode < 1)
-        return {et, et, 1};
-    return worstSpan(groups, [et](std::int64_t k) { return k * et; }, 1, et, gpusPerNode);
+    return adjacentGroupSpan(parallel, parallel.expertTensorSize(), gpusPerNode);
 }
 
 GroupSpan expertGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)

@@ -258,10 +258,11 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         {"recompute_granularity|recompute_activations", {"training.recompute", QStringLiteral("none")}},
         {"sequence_parallel", {"training.sequence_parallel", false}},
         {"use_flash_attn|attention_backend",
-         {"training.flash_attention",
-          !std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
-              return l.name == QLatin1String("transformer_impl") && l.value.toString() == QLatin1String("local");
-          })}},
+         {"training.flash_attention", !std::any_of(leaves.begin(), leaves.end(),
+                                                   [](const Leaf &l) {
+                                                       return l.name == QLatin1String("transformer_impl") &&
+                                                              l.value.toString() == QLatin1String("local");
+                                                   })}},
         {"use_distributed_optimizer", {"parallel.zero_stage", 0}},
         // --bf16 accumulates and all-reduces gradients in FP32 unless --grad-reduce-in-bf16 (arguments.py at
         // d98e8a6: "bfloat16 requires gradient accumulation and all-reduce to be done in fp32").
@@ -281,8 +282,16 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
             out.keys.push_back({QStringLiteral("model.experts_per_token"), deepSpeed ? 1 : 2, file, 0, which, true});
         if (deepSpeed && !has("expert_interval|moe_layer_freq"))
             out.keys.push_back({QStringLiteral("model.moe_layer_interval"), 2, file, 0, which, true});
-        if (deepSpeed && !has("moe_train_capacity_factor|disable_moe_token_dropping"))
-            out.keys.push_back({QStringLiteral("training.capacity_factor"), 1.0, file, 0, which, true});
+        // DeepSpeed-MoE drops tokens beyond --moe-train-capacity-factor x the balanced share (Megatron-DeepSpeed
+        // arguments.py lines 910-918: 1.0 by default; --disable-moe-token-dropping turns dropping off, whatever the
+        // factor; the evaluation's factor and the minimum capacity are not the training step's).
+        if (deepSpeed && !has("disable_moe_token_dropping")) {
+            if (const auto factor = findLeaf(leaves, "moe_train_capacity_factor"); factor != leaves.end())
+                out.keys.push_back({QStringLiteral("training.capacity_factor"), asNumber(factor->value), file,
+                                    factor->line, factor->name});
+            else
+                out.keys.push_back({QStringLiteral("training.capacity_factor"), 1.0, file, 0, which, true});
+        }
     }
     // Multi-latent attention's sizes that a script leaves out take arguments.py's defaults (lines 3548-3557
     // at d98e8a6: --kv-lora-rank 32, --qk-head-dim 128, --qk-pos-emb-head-dim 64, --v-head-dim 128, no query
@@ -460,10 +469,6 @@ const std::map<QString, Rule> &megatronRules()
             // used to implement Grouped Query Attention"), and the optimizer on the host (line 948: --cpu-optimizer,
             // "Run optimizer on CPU": DeepSpeedCPUAdam over the parameters, megatron/optimizer/__init__.py line 83).
             {"num_key_value_heads", {"model.kv_heads", asInteger}},
-            // DeepSpeed-MoE drops tokens beyond --moe-train-capacity-factor x the balanced share (lines 910-918:
-            // default 1.0, --disable-moe-token-dropping turns it off; the evaluation's factor and the minimum
-            // capacity are not the training step's).
-            {"moe_train_capacity_factor", {"training.capacity_factor", asNumber}},
             {"cpu_optimizer", {"parallel.offload_optimizer", asBool}},
             // The DeepSpeed launcher's GPUs per node (deepspeed/launcher/runner.py: --num_gpus, alias
             // --num_accelerators, "Max number of GPUs to use on each node").
@@ -491,7 +496,7 @@ bool ignoredName(const QString &name)
                        "moe_token_dispatcher_type|moe_grouped_gemm|moe_z_loss_coeff|moe_permute_fusion|"
                        "moe_token_drop_policy|"
                        "moe_pad_expert_input_to_capacity|moe_eval_capacity_factor|moe_min_capacity|"
-                       "disable_moe_token_dropping|"
+                       "disable_moe_token_dropping|moe_train_capacity_factor|"
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
                        "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
@@ -832,19 +837,16 @@ void readWrittenDeepSpeedConfig(const QString &file, const shell::Script &script
         return;
     }
     FileImport ds = readDeepSpeed(file, written->text.toUtf8());
-    const int offset = written->line - 1;
-    for (ImportedKey &k : ds.keys) {
-        k.line = k.line > 0 ? k.line + offset : config->line;
-        out.keys.push_back(std::move(k));
-    }
-    for (ImportMessage &m : ds.warnings) {
-        m.line = m.line > 0 ? m.line + offset : config->line;
-        out.warnings.push_back(std::move(m));
-    }
-    for (ImportMessage &m : ds.errors) {
-        m.line = m.line > 0 ? m.line + offset : config->line;
-        out.errors.push_back(std::move(m));
-    }
+    // The config's lines as the script's: its body's first line on; a default (line 0) at the flag.
+    const auto moved = [&](auto &from, auto &to) {
+        for (auto &item : from) {
+            item.line = item.line > 0 ? item.line + written->line - 1 : config->line;
+            to.push_back(std::move(item));
+        }
+    };
+    moved(ds.keys, out.keys);
+    moved(ds.warnings, out.warnings);
+    moved(ds.errors, out.errors);
     out.notPlanned << ds.notPlanned;
 }
 

@@ -309,6 +309,17 @@ private slots:
         // DeepSpeed-MoE drops tokens beyond 1.0 x an expert's balanced share unless told otherwise
         // (--moe-train-capacity-factor, default 1.0; megatron/arguments.py lines 910-918): it was planned dropless.
         QCOMPARE(r.plan->training.capacityFactor, std::optional<double>(1.0));
+        // The factor given; and no dropping at all with --disable-moe-token-dropping, whatever the factor.
+        const QByteArray dsMoe = "deepspeed pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                 "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 64 "
+                                 "--deepspeed --num-experts 8 --moe-train-capacity-factor 2.0";
+        r = io::importContents({{QStringLiteral("run.sh"), dsMoe + "\n"}}, a100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.capacityFactor, std::optional<double>(2.0));
+        r = io::importContents({{QStringLiteral("run.sh"), dsMoe + " --disable-moe-token-dropping\n"}}, a100,
+                               io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QVERIFY(!r.plan->training.capacityFactor.has_value());
         // Megatron-Core's --moe-expert-capacity-factor, and --moe-pad-expert-input-to-capacity: every expert then
         // computes its full capacity, as if it were the busiest at the factor.
         const QByteArray padded = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
