@@ -1,5 +1,7 @@
 #include "core/compute/Op.h"
 
+#include <cmath>
+
 namespace trainplan {
 
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare)
@@ -16,6 +18,14 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attent
     const double memory = device.memoryEfficiency.seconds(op.bytes, device.memoryBandwidthBytesPerSecond);
     op.memoryBound = memory > compute;
     op.seconds = op.memoryBound ? memory : compute;
+}
+
+double flash2KernelHeadDim(double headDim)
+{
+    if (!(headDim > 0))
+        return headDim;
+    const double rounded = 32.0 * std::ceil(headDim / 32.0);
+    return rounded <= 192.0 ? rounded : 256.0 * std::ceil(headDim / 256.0);
 }
 
 } // namespace trainplan

@@ -81,4 +81,11 @@ struct Op
 /// `attentionShare`: the attention kernel's speed over the device's fused one (DeviceSpec::flash2AttentionShare).
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0);
 
+/// The head dimension FlashAttention-2 computes a head of `headDim` with: its kernels are compiled for head
+/// dimensions 32, 64, 96, 128, 160, 192, 224 and 256 and a head runs on the smallest that holds it, its
+/// columns beyond `headDim` computed as zeros (flash-attn csrc/flash_attn/src/static_switch.h, HEADDIM_SWITCH;
+/// flash_api.cpp: head_size_rounded = round_multiple(head_size, 32) up to 192, else 256; PyTorch's SDPA flash
+/// backend vendors the same kernels). MPT-30B's heads of 112 run as 128, MPT-3B's of 80 as 96.
+double flash2KernelHeadDim(double headDim);
+
 } // namespace trainplan

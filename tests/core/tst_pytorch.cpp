@@ -189,6 +189,31 @@ private slots:
         QCOMPARE(attention(runPytorch(plan)).seconds, a100fa2);
     }
 
+    // FlashAttention-2's kernels exist for head dimensions 32, 64, 96, 128, 160, 192, 224 and 256
+    // (flash-attn static_switch.h HEADDIM_SWITCH): a head of 112 runs on the 128 kernel, 80 on the 96 one, so
+    // the same FLOPs take 128/112 and 96/80 as long beside the fused kernel; 128 and 64 run as they are.
+    void flashAttention2RunsItsKernelsHeadDimension()
+    {
+        QCOMPARE(flash2KernelHeadDim(112), 128.0);
+        QCOMPARE(flash2KernelHeadDim(80), 96.0);
+        QCOMPARE(flash2KernelHeadDim(64), 64.0);
+        QCOMPARE(flash2KernelHeadDim(200), 256.0);
+        const auto attentionSeconds = [](Plan plan, AttentionKernel kernel) {
+            plan.training.attentionKernel = kernel;
+            for (const Op &op : runPytorch(plan).step.ops)
+                if (op.kind == OpKind::Attention && op.pass == OpPass::Forward)
+                    return op.seconds;
+            return 0.0;
+        };
+        const std::pair<int, double> cases[] = {{112, 1.75 * 128 / 112}, {80, 1.75 * 96 / 80}, {128, 1.75}};
+        for (const auto &[headDim, ratio] : cases) {
+            Plan plan = titan8b();
+            plan.model.headDimension = headDim;
+            const double fa2 = attentionSeconds(plan, AttentionKernel::Flash2);
+            TP_COMPARE_REL(fa2 / attentionSeconds(plan, AttentionKernel::Fused), ratio, 1e-3);
+        }
+    }
+
     // Meta's Grand Teton H100: 96 GB HBM2e at 2.4 TB/s and a 500 W limit; its peak interpolated between
     // H100 NVL (400 W, 835.5 TFLOP/s) and H100 SXM5 (700 W, 989.4): 886.8 TFLOP/s dense BF16.
     void powerCappedH100()

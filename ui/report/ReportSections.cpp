@@ -1,6 +1,7 @@
 #include "ui/report/ReportSections.h"
 
 #include "core/cluster/Topology.h"
+#include "core/compute/Op.h"
 #include "core/common/Units.h"
 #include "core/memory/MemoryModel.h"
 #include "core/memory/MemoryTerms.h"
@@ -700,11 +701,20 @@ QList<QStringList> pytorchRows(const Context &c)
                               "FP32 (2q + 16 bytes per query and key element)"),
             QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
                         "(training.compile)")};
-    if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2)
-        rows << QStringList{QObject::tr("Attention kernel"),
-                            QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
-                                .arg(fmt::number(c.device.flash2AttentionShare, 2)),
-                            QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100)")};
+    if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2) {
+        const double headDim = double(c.plan.model.headDim()), kernelHeadDim = flash2KernelHeadDim(headDim);
+        QString what = QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
+                           .arg(fmt::number(c.device.flash2AttentionShare, 2));
+        if (kernelHeadDim > headDim)
+            what += QObject::tr("; heads of %1 run on its %2 kernel, %3 of the time computing padding")
+                        .arg(headDim)
+                        .arg(kernelHeadDim)
+                        .arg(pct(1.0 - headDim / kernelHeadDim));
+        rows << QStringList{QObject::tr("Attention kernel"), what,
+                            QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100); "
+                                        "flash-attn static_switch.h (kernels for head sizes 32 to 256 in steps "
+                                        "of 32)")};
+    }
     if (t.recompute == Recompute::Ops)
         rows << QStringList{
             QObject::tr("Op-level checkpointing"),
