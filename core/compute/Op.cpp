@@ -1,5 +1,6 @@
 #include "core/compute/Op.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace trainplan {
@@ -20,12 +21,36 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attent
     op.seconds = op.memoryBound ? memory : compute;
 }
 
+double attentionKernelShare(AttentionKernel kernel, const DeviceSpec &device)
+{
+    switch (kernel) {
+    case AttentionKernel::Fused:
+        return 1.0;
+    case AttentionKernel::Flash2:
+        return device.flash2AttentionShare;
+    case AttentionKernel::Triton:
+        return device.flash2AttentionShare / kFlash2OverTritonSpeed;
+    }
+    return 1.0;
+}
+
 double flash2KernelHeadDim(double headDim)
 {
     if (!(headDim > 0))
         return headDim;
     const double rounded = 32.0 * std::ceil(headDim / 32.0);
     return rounded <= 192.0 ? rounded : 256.0 * std::ceil(headDim / 256.0);
+}
+
+double kernelHeadDim(AttentionKernel kernel, double headDim)
+{
+    if (!(headDim > 0))
+        return headDim;
+    if (kernel == AttentionKernel::Flash2)
+        return flash2KernelHeadDim(headDim);
+    if (kernel == AttentionKernel::Triton)
+        return std::max(16.0, std::exp2(std::ceil(std::log2(headDim))));
+    return headDim;
 }
 
 } // namespace trainplan

@@ -9,6 +9,7 @@
 
 #include "core/hardware/DeviceSpec.h"
 #include "core/common/Precision.h"
+#include "core/plan/PlanEnums.h"
 
 namespace trainplan {
 
@@ -81,11 +82,24 @@ struct Op
 /// `attentionShare`: the attention kernel's speed over the device's fused one (DeviceSpec::flash2AttentionShare).
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0);
 
+/// FlashAttention-2 over the FlashAttention written in Triton: "1.3-2.5x faster than FlashAttention in Triton"
+/// (Dao 2023, FlashAttention-2, Sec. 4.1, A100, forward and backward); the range's geometric centre.
+constexpr double kFlash2OverTritonSpeed = 1.3;
+
+/// The attention kernel's speed over the device's fused one: FlashAttention-2 at the device's
+/// flash2_attention_share, the Triton kernel that over kFlash2OverTritonSpeed.
+double attentionKernelShare(AttentionKernel kernel, const DeviceSpec &device);
+
 /// The head dimension FlashAttention-2 computes a head of `headDim` with: its kernels are compiled for head
 /// dimensions 32, 64, 96, 128, 160, 192, 224 and 256 and a head runs on the smallest that holds it, its
 /// columns beyond `headDim` computed as zeros (flash-attn csrc/flash_attn/src/static_switch.h, HEADDIM_SWITCH;
 /// flash_api.cpp: head_size_rounded = round_multiple(head_size, 32) up to 192, else 256; PyTorch's SDPA flash
-/// backend vendors the same kernels). MPT-30B's heads of 112 run as 128, MPT-3B's of 80 as 96.
+/// backend vendors the same kernels). A head of 112 runs as 128, one of 80 as 96.
 double flash2KernelHeadDim(double headDim);
+
+/// The head dimension a kernel computes a head of `headDim` with: FlashAttention-2's (flash2KernelHeadDim);
+/// the Triton kernel's block is the next power of two, at least 16 (flash_attn_triton.py: BLOCK_HEADDIM =
+/// max(triton.next_power_of_2(d), 16)); the fused kernels' as it is (no published rule).
+double kernelHeadDim(AttentionKernel kernel, double headDim);
 
 } // namespace trainplan

@@ -52,8 +52,8 @@ struct DeviceSpec
     /// softmax and rescaling run on the vector units between the two matmuls.
     double attentionEfficiency = 1.0;
     /// FlashAttention-2's speed over the fused attention kernel attentionEfficiency describes (1 where FA2 is
-    /// that kernel, as on Ampere). Hopper: FlashAttention-3 is 1.5-2.0x FlashAttention-2 in BF16 (Shah et al.
-    /// 2024, abstract and Sec. 4.1), 1/1.75.
+    /// that kernel, as on Ampere). Hopper: 0.62, FA2's causal forward and backward against cuDNN's fused kernel
+    /// in BF16 at head size 128 (Shah et al. 2024, FlashAttention-3, Figure 5: 0.59-0.63 at every length).
     double flash2AttentionShare = 1.0;
     /// FP8/FP4 matmuls reach this fraction of the efficiency BF16 ones do at the same size: the ratio of the
     /// measured maximum achievable FP8 and BF16 throughputs, each over its peak (MAMF, gpu_specs.csv).

@@ -98,13 +98,16 @@ inline const char *toString(CudaGraphs v) { return spellingOf(v); }
 /// The attention kernel: the platform's fastest fused one (cuDNN's fused attention or FlashAttention-3 on
 /// Hopper and Blackwell, FlashAttention-2 on Ampere), as Megatron-Core and NeMo run it through Transformer
 /// Engine; or FlashAttention-2 (the flash-attn 2 package, PyTorch SDPA's flash backend), which on Hopper
-/// uses neither the asynchronous tensor cores (wgmma) nor TMA (Shah et al. 2024, FlashAttention-3).
-enum class AttentionKernel { Fused, Flash2 };
+/// uses neither the asynchronous tensor cores (wgmma) nor TMA (Shah et al. 2024, FlashAttention-3); or the
+/// FlashAttention written in Triton before FlashAttention-2 (flash-attn's flash_attn_triton.py, which
+/// llm-foundry copies as its attn_impl "triton", the one FlashAttention of 2023 with ALiBi's bias).
+enum class AttentionKernel { Fused, Flash2, Triton };
 constexpr auto enumNames(AttentionKernel)
 {
     using N = EnumName<AttentionKernel>;
     return std::array{N{AttentionKernel::Fused, "fused", "Fastest fused (cuDNN, FA3)"},
-                      N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"}};
+                      N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"},
+                      N{AttentionKernel::Triton, "triton", "FlashAttention in Triton (2022-23)"}};
 }
 inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 

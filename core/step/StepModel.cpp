@@ -161,13 +161,12 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
 {
     appendMicrobatchOps(plan, ops);
     MicrobatchSums m;
-    const bool flash2 = plan.training.attentionKernel == AttentionKernel::Flash2;
-    const double attentionShare = flash2 ? device.flash2AttentionShare : 1.0;
+    const AttentionKernel kernel = plan.training.attentionKernel;
+    const double attentionShare = attentionKernelShare(kernel, device);
     for (Op &op : ops) {
-        // FlashAttention-2 computes a head on its kernel's head dimension: the padded columns take time too.
-        const double padded = flash2 && op.kind == OpKind::Attention && op.inner > 0
-                                  ? op.inner / flash2KernelHeadDim(op.inner)
-                                  : 1.0;
+        // A flash kernel computes a head on its own head dimension: the padded columns take time too.
+        const double padded =
+            op.kind == OpKind::Attention && op.inner > 0 ? op.inner / kernelHeadDim(kernel, op.inner) : 1.0;
         timeOp(op, device, opPrecision(plan.training, op), attentionShare * padded);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;

@@ -412,9 +412,11 @@ const std::array kWords{
             "PlanKey",
             "with flash attention: fused is the platform's fastest fused kernel (cuDNN or FlashAttention-3 on Hopper "
             "and Blackwell, FlashAttention-2 on Ampere), as Megatron-Core runs it; flash2 is FlashAttention-2 "
-            "(flash-attn 2, PyTorch SDPA's flash backend), 1.5-2x slower on Hopper (Shah et al. 2024), and it "
-            "computes a head on its kernel's head size (32 to 256 in steps of 32: a head of 112 takes the time of "
-            "128)"),
+            "(flash-attn 2, PyTorch SDPA's flash backend), at 0.62 of cuDNN's kernel on Hopper (Shah et al. 2024), "
+            "and it computes a head on its kernel's head size (32 to 256 in steps of 32: a head of 112 takes the "
+            "time of 128); triton is the FlashAttention written in Triton before FlashAttention-2 (flash-attn's "
+            "flash_attn_triton.py, llm-foundry's attn_impl triton, the kernel with ALiBi's bias in 2023), 1.3x "
+            "slower than FlashAttention-2 (Dao 2023: 1.3-2.5x)"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"fused\""),
         .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with flash attention")},
     KeyWords{.path = "training.compile",

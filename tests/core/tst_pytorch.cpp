@@ -167,8 +167,10 @@ private slots:
         TP_COMPARE_REL(half.step.category(TimeCategory::Recompute), 0.5 * all.step.category(TimeCategory::Recompute), 1e-6);
     }
 
-    // FlashAttention-3 is 1.5-2.0x FlashAttention-2 on H100 (Shah et al. 2024): the compute-bound attention
-    // kernel takes 1.75x as long with FA2; on A100 FA2 is the fused kernel.
+    // FlashAttention-2 runs at 0.62 of cuDNN's fused kernel on H100 (Shah et al. 2024, Figure 5): the
+    // compute-bound attention kernel takes 1/0.62 as long with FA2; on A100 FA2 is the fused kernel. The
+    // FlashAttention written in Triton (llm-foundry's attn_impl "triton") is 1.3x slower than FA2 again (Dao 2023,
+    // Sec. 4.1: FA2 is 1.3-2.5x faster; the A100 runs of both kernels place it at the bottom of that range).
     void flashAttention2IsSlowerOnHopper()
     {
         Plan plan = titan8b();
@@ -182,9 +184,14 @@ private slots:
             return Op{};
         };
         QVERIFY(!attention(fused).memoryBound);
-        TP_COMPARE_REL(attention(fa2).seconds / attention(fused).seconds, 1.75, 1e-3);
+        TP_COMPARE_REL(attention(fa2).seconds / attention(fused).seconds, 1 / 0.62, 1e-3);
+        plan.training.attentionKernel = AttentionKernel::Triton;
+        TP_COMPARE_REL(attention(runPytorch(plan)).seconds / attention(fused).seconds, 1.3 / 0.62, 1e-3);
+        plan.training.attentionKernel = AttentionKernel::Flash2;
         plan.cluster.device = "a100-sxm4-80gb";
         const double a100fa2 = attention(runPytorch(plan)).seconds;
+        plan.training.attentionKernel = AttentionKernel::Triton;
+        TP_COMPARE_REL(attention(runPytorch(plan)).seconds / a100fa2, 1.3, 1e-3);
         plan.training.attentionKernel = AttentionKernel::Fused;
         QCOMPARE(attention(runPytorch(plan)).seconds, a100fa2);
     }
@@ -198,6 +205,11 @@ private slots:
         QCOMPARE(flash2KernelHeadDim(80), 96.0);
         QCOMPARE(flash2KernelHeadDim(64), 64.0);
         QCOMPARE(flash2KernelHeadDim(200), 256.0);
+        // The Triton kernel's block is the next power of two (flash_attn_triton.py BLOCK_HEADDIM); a fused kernel
+        // is taken as it is.
+        QCOMPARE(kernelHeadDim(AttentionKernel::Triton, 80), 128.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Triton, 8), 16.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Fused, 112), 112.0);
         const auto attentionSeconds = [](Plan plan, AttentionKernel kernel) {
             plan.training.attentionKernel = kernel;
             for (const Op &op : runPytorch(plan).step.ops)
@@ -205,7 +217,7 @@ private slots:
                     return op.seconds;
             return 0.0;
         };
-        const std::pair<int, double> cases[] = {{112, 1.75 * 128 / 112}, {80, 1.75 * 96 / 80}, {128, 1.75}};
+        const std::pair<int, double> cases[] = {{112, 128.0 / 112 / 0.62}, {80, 96.0 / 80 / 0.62}, {128, 1 / 0.62}};
         for (const auto &[headDim, ratio] : cases) {
             Plan plan = titan8b();
             plan.model.headDimension = headDim;

@@ -175,9 +175,25 @@ void dlperf(std::vector<Row> &rows)
     }
 }
 
+/// The attention kernel an llm-foundry benchmark row ran, from the scripts that produced its table (not the
+/// yamls' attn_impl, which submit_benchmarks.py overrides with its --attn_impl): "triton", llm-foundry's copy
+/// of flash-attn's flash_attn_triton.py, is that script's default at every commit that published a table
+/// (300cc5c58, May 2023, the A100 sections: line 119; b2a43a147, October 2023, the H100 BF16 and FP8
+/// sections: line 144, with sweep.sh passing no --attn_impl); the large-scale H100 section's sweep.py
+/// (5e85bd62d, January 2024) passes "--attn_impl flash" (flash-attn 2.4.2, the gpu-flash2 extra) for 1b, 3b,
+/// 7b and 70b and "--attn_impl triton" for 13b and 30b.
+AttentionKernel mptAttentionKernel(const Table &t, std::size_t r)
+{
+    if (!t.at(r, "section").contains(QLatin1String("Large Scale")))
+        return AttentionKernel::Triton;
+    const QString model = t.at(r, "model");
+    return model == QLatin1String("13b") || model == QLatin1String("30b") ? AttentionKernel::Triton : AttentionKernel::Flash2;
+}
+
 /// An llm-foundry MPT run as a plan (both benchmark tables share the columns): the yaml's shape, MPT's
 /// architecture (no biases, ALiBi, no dropout, tied embeddings), PyTorch FSDP as ZeRO-3 with eager
-/// element-wise ops and flash-attn 2 (the yamls' attn_impl: flash), BF16 unless `precision` says otherwise.
+/// element-wise ops and the attention kernel its benchmark script ran (mptAttentionKernel), BF16 unless
+/// `precision` says otherwise.
 Plan mptPlan(const Table &t, std::size_t r, const QString &id)
 {
     Plan plan;
@@ -199,7 +215,7 @@ Plan mptPlan(const Table &t, std::size_t r, const QString &id)
     plan.model = m;
     plan.training.precision = Precision::BF16;
     plan.training.flashAttention = true;
-    plan.training.attentionKernel = AttentionKernel::Flash2;
+    plan.training.attentionKernel = mptAttentionKernel(t, r);
     plan.training.fusedKernels = false; // PyTorch eager element-wise ops (no bias, no dropout)
     plan.training.recompute = t.at(r, "activation_checkpointing") == QLatin1String("True") ? Recompute::Full : Recompute::None;
     plan.training.microBatch = std::int64_t(t.number(r, "micro_batch_size"));

@@ -701,19 +701,28 @@ QList<QStringList> pytorchRows(const Context &c)
                               "FP32 (2q + 16 bytes per query and key element)"),
             QObject::tr("Ansel et al. 2024 (PyTorch 2, TorchInductor); Llama's reference RMSNorm and rotary code "
                         "(training.compile)")};
-    if (t.flashAttention && t.attentionKernel == AttentionKernel::Flash2) {
-        const double headDim = double(c.plan.model.headDim()), kernelHeadDim = flash2KernelHeadDim(headDim);
-        QString what = QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
-                           .arg(fmt::number(c.device.flash2AttentionShare, 2));
-        if (kernelHeadDim > headDim)
+    if (t.flashAttention && t.attentionKernel != AttentionKernel::Fused) {
+        const double headDim = double(c.plan.model.headDim());
+        const double kernelDim = kernelHeadDim(t.attentionKernel, headDim);
+        const bool triton = t.attentionKernel == AttentionKernel::Triton;
+        QString what = (triton ? QObject::tr("FlashAttention in Triton at %1 of the fused kernel's speed on this "
+                                             "device (FlashAttention-2's %2, over %3)")
+                                     .arg(fmt::number(attentionKernelShare(t.attentionKernel, c.device), 2),
+                                          fmt::number(c.device.flash2AttentionShare, 2),
+                                          fmt::number(kFlash2OverTritonSpeed, 1))
+                               : QObject::tr("FlashAttention-2 at %1 of the fused kernel's speed on this device")
+                                     .arg(fmt::number(c.device.flash2AttentionShare, 2)));
+        if (kernelDim > headDim)
             what += QObject::tr("; heads of %1 run on its %2 kernel, %3 of the time computing padding")
                         .arg(headDim)
-                        .arg(kernelHeadDim)
-                        .arg(pct(1.0 - headDim / kernelHeadDim));
+                        .arg(kernelDim)
+                        .arg(pct(1.0 - headDim / kernelDim));
         rows << QStringList{QObject::tr("Attention kernel"), what,
-                            QObject::tr("Shah et al. 2024 (FlashAttention-3: 1.5–2.0× FlashAttention-2 on H100); "
-                                        "flash-attn static_switch.h (kernels for head sizes 32 to 256 in steps "
-                                        "of 32)")};
+                            triton ? QObject::tr("Dao 2023 (FlashAttention-2: 1.3–2.5× FlashAttention in Triton, "
+                                                 "Sec. 4.1); flash_attn_triton.py (head block the next power of two)")
+                                   : QObject::tr("Shah et al. 2024 (FlashAttention-3, Figure 5: FlashAttention-2 at "
+                                                 "0.59–0.63 of cuDNN's kernel on H100); flash-attn static_switch.h "
+                                                 "(kernels for head sizes 32 to 256 in steps of 32)")};
     }
     if (t.recompute == Recompute::Ops)
         rows << QStringList{
