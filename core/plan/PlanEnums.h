@@ -107,7 +107,7 @@ constexpr auto enumNames(AttentionKernel)
     using N = EnumName<AttentionKernel>;
     return std::array{N{AttentionKernel::Fused, "fused", "Fastest fused (cuDNN, FA3)"},
                       N{AttentionKernel::Flash2, "flash2", "FlashAttention-2"},
-                      N{AttentionKernel::Triton, "triton", "FlashAttention in Triton (2022-23)"}};
+                      N{AttentionKernel::Triton, "triton", "FlashAttention (Triton)"}};
 }
 inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 
