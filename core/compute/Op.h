@@ -83,7 +83,8 @@ struct Op
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0);
 
 /// FlashAttention-2 over the FlashAttention written in Triton: "1.3-2.5x faster than FlashAttention in Triton"
-/// (Dao 2023, FlashAttention-2, Sec. 4.1, A100, forward and backward); the range's geometric centre.
+/// (Dao 2023, FlashAttention-2, Sec. 4.1, A100, forward and backward); the bottom of that range, where A100's
+/// published runs of both kernels put it (docs/CALIBRATION.md, "Attention kernel").
 constexpr double kFlash2OverTritonSpeed = 1.3;
 
 /// The attention kernel's speed over the device's fused one: FlashAttention-2 at the device's
@@ -99,7 +100,8 @@ double flash2KernelHeadDim(double headDim);
 
 /// The head dimension a kernel computes a head of `headDim` with: FlashAttention-2's (flash2KernelHeadDim);
 /// the Triton kernel's block is the next power of two, at least 16 (flash_attn_triton.py: BLOCK_HEADDIM =
-/// max(triton.next_power_of_2(d), 16)); the fused kernels' as it is (no published rule).
+/// max(triton.next_power_of_2(d), 16)); the fused kernels' as it is (no published rule; "fused" on Ampere is
+/// FA2 as Transformer Engine runs it, left unrounded too: every Ampere row with flash attention has heads of 128).
 double kernelHeadDim(AttentionKernel kernel, double headDim);
 
 } // namespace trainplan
