@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     const Catalog &catalog = io::builtinCatalog();
     const QString only = qEnvironmentVariable("RECIPES_ONLY");
     std::vector<validation::RecipeConfig> configs = validation::recipeConfigs();
-    int within = 0, total = 0, withinMeasured = 0, ranByNvidia = 0;
+    int within = 0, total = 0, withinMeasured = 0, ranByNvidia = 0, untunedMisses = 0;
     for (const validation::RecipeConfig &c : configs) {
         if (!only.isEmpty() && !c.id.contains(only))
             continue;
@@ -117,6 +117,9 @@ int main(int argc, char **argv)
         const double overMeasured = fastestMeasured > 0 ? best / fastestMeasured : 0.0;
         withinMeasured += overMeasured <= 1.15 ? 1 : 0;
         ranByNvidia += ranIt.isEmpty() ? 0 : 1;
+        untunedMisses += ratio > 1.15 && !c.untunedReason.isEmpty() ? 1 : 0;
+        if (ratio > 1.15 && !c.untunedReason.isEmpty())
+            ranIt += QStringLiteral("; not tuned: ") + c.untunedReason;
         out << QStringLiteral("%1  %2  measured %8 s  recipe %3 s%4  best %5 s  %6x  %7  [best / fastest measured %9x%10]\n")
                    .arg(ratio <= 1.15 ? "  " : "!!")
                    .arg(c.id, -58)
@@ -130,7 +133,11 @@ int main(int argc, char **argv)
                    .arg(ranIt);
         out.flush();
     }
-    out << QStringLiteral("%1 of %2 configurations within 1.15x\n").arg(within).arg(total);
+    out << QStringLiteral("%1 of %2 configurations within 1.15x; of the rest, %3 are layouts their source says were "
+                          "not tuned\n")
+               .arg(within)
+               .arg(total)
+               .arg(untunedMisses);
     out << QStringLiteral("%1 of %2 best plans within 1.15x of the fastest measured run of their problem; %3 winners "
                           "NVIDIA ran in some release\n")
                .arg(withinMeasured)

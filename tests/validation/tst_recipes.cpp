@@ -69,14 +69,15 @@ private slots:
                 ++dense;
                 denseWithin += within ? 1 : 0;
             }
-            report += QStringLiteral("%1 %2 recipe %3 s (measured %4 s)  best %5 s  %6x  %7\n")
+            report += QStringLiteral("%1 %2 recipe %3 s (measured %4 s)  best %5 s  %6x  %7%8\n")
                           .arg(within ? QStringLiteral("  ") : QStringLiteral("!!"))
                           .arg(c.id.left(58), -58)
                           .arg(recipe.step.stepSeconds, 0, 'f', 3)
                           .arg(c.measuredSeconds, 0, 'f', 3)
                           .arg(best.stepSeconds, 0, 'f', 3)
                           .arg(ratio, 0, 'f', 2)
-                          .arg(io::describeConfigBriefly(best.config));
+                          .arg(io::describeConfigBriefly(best.config))
+                          .arg(within || c.untunedReason.isEmpty() ? QString() : QStringLiteral("  [not tuned: ") + c.untunedReason + u']');
         }
         report += QStringLiteral("within %1x: dense %2 of %3, all %4 of %5\n").arg(kWithin).arg(denseWithin).arg(dense).arg(allWithin).arg(all);
         qInfo().noquote() << report;
