@@ -520,6 +520,21 @@ void checkSlidingWindow(Checker &check)
         check.warning("model.full_attention_interval", "full_attention_interval.needs_window");
 }
 
+/// A flash kernel runs heads up to its largest compiled head size: 128 for the Triton FlashAttention
+/// (flash_attn_triton.py: "assert d <= 128, 'FlashAttention only support head dimensions up to 128'"), 256 for
+/// FlashAttention-2 (flash-attn flash_api.cpp: "FlashAttention forward only supports head dimension at most 256").
+void checkAttentionKernel(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const AttentionKernel kernel = plan.training.attentionKernel;
+    if (!plan.training.flashAttention || kernel == AttentionKernel::Fused || !check.ok({"model.hidden", "model.heads"}))
+        return;
+    const std::int64_t limit = kernel == AttentionKernel::Triton ? 128 : 256, headDim = plan.model.headDim();
+    if (headDim > limit)
+        check.error("training.attention_kernel", "attention_kernel.head_size",
+                    {spellingOf(kernel), std::to_string(limit), std::to_string(headDim)});
+}
+
 /// The newer software settings: each says when it does nothing, none is refused.
 void checkSoftwareSettings(Checker &check)
 {
@@ -676,6 +691,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkRecomputeModules(check);
     checkDocumentLength(check);
     checkSlidingWindow(check);
+    checkAttentionKernel(check);
     checkSoftwareSettings(check);
     checkFramework(check);
     checkShardGroup(check);

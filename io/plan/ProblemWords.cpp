@@ -57,6 +57,9 @@ const RuleSentence kSentences[] = {
     {"sliding_window.needs_flash",
      QT_TRANSLATE_NOOP("Problem", "a sliding window shortens attention only with training.flash_attention; unfused, "
                                   "every score of the sequence is computed and then masked")},
+    {"attention_kernel.head_size",
+     QT_TRANSLATE_NOOP("Problem", "training.attention_kernel \"%1\" runs heads of at most %2 dimensions; this model's "
+                                  "are %3: choose \"fused\" or a smaller model.head_dim")},
     {"full_attention_interval.needs_window",
      QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
     // core/plan/Plan completeEdit: what an edit of the experts brings along

@@ -226,6 +226,26 @@ private slots:
         }
     }
 
+    // The Triton kernel asserts heads of at most 128 (flash_attn_triton.py), FlashAttention-2 at most 256
+    // (flash_api.cpp): a larger head is refused naming the key and the limit; the fused kernel takes it.
+    void flashKernelsRefuseHeadsTheyCannotRun()
+    {
+        Plan plan = titan8b();
+        plan.model.headDimension = 192;
+        plan.training.attentionKernel = AttentionKernel::Triton;
+        const Problems triton = validatePlan(plan, io::builtinCatalog());
+        const Problem *error = firstError(triton);
+        QVERIFY(error && error->key == "training.attention_kernel");
+        const std::string text = io::problemMessage(*error);
+        QVERIFY2(text.find("at most 128") != std::string::npos && text.find("are 192") != std::string::npos, text.c_str());
+        plan.training.attentionKernel = AttentionKernel::Flash2;
+        QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
+        plan.model.headDimension = 320;
+        QVERIFY(firstError(validatePlan(plan, io::builtinCatalog())));
+        plan.training.attentionKernel = AttentionKernel::Fused;
+        QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
+    }
+
     // Meta's Grand Teton H100: 96 GB HBM2e at 2.4 TB/s and a 500 W limit; its peak interpolated between
     // H100 NVL (400 W, 835.5 TFLOP/s) and H100 SXM5 (700 W, 989.4): 886.8 TFLOP/s dense BF16.
     void powerCappedH100()
