@@ -442,6 +442,10 @@ private slots:
         // replaces that group's item and keeps the other 100.
         const QList<const NodeGroupItem *> before = groupItems(f.canvas());
         QCOMPARE(before.size(), 101);
+        // Each item marked: a replaced item is a new one without the mark (its address may be the freed one's).
+        constexpr int kMark = 0x7e57;
+        for (int i = 0; i < 101; ++i)
+            const_cast<NodeGroupItem *>(before[i])->setData(kMark, i);
         QSignalSpy changed(&f.document, &PlanDocument::nodeGroupChanged);
         QSignalSpy inserted(&f.document, &PlanDocument::nodeGroupsInserted);
         QSignalSpy removed(&f.document, &PlanDocument::nodeGroupsRemoved);
@@ -465,7 +469,7 @@ private slots:
         const QList<const NodeGroupItem *> after = groupItems(f.canvas());
         QCOMPARE(after.size(), 101);
         for (int i = 0; i < 101; ++i)
-            QCOMPARE(after[i] == before[i], i != 100);
+            QCOMPARE(after[i]->data(kMark).isValid(), i != 100);
         QCOMPARE(after[100]->group().gpusPerNode, 4);
         QCOMPARE(after[100]->index(), 100);
 
@@ -498,6 +502,9 @@ private slots:
         ClusterBuilderFixture f(plan);
         const QList<const NodeGroupItem *> before = groupItems(f.canvas());
         QCOMPARE(before.size(), 3);
+        constexpr int kMark = 0x7e57; // kept items keep their mark; a rebuilt one would not, whatever its address
+        for (int i = 0; i < 3; ++i)
+            const_cast<NodeGroupItem *>(before[i])->setData(kMark, i);
         f.canvas()->selectGroup(2);
         QSignalSpy inserted(&f.document, &PlanDocument::nodeGroupsInserted);
         QSignalSpy removed(&f.document, &PlanDocument::nodeGroupsRemoved);
@@ -513,6 +520,10 @@ private slots:
         QCOMPARE(grown[0], before[0]);
         QCOMPARE(grown[2], before[1]);
         QCOMPARE(grown[3], before[2]);
+        QCOMPARE(grown[0]->data(kMark), QVariant(0));
+        QCOMPARE(grown[2]->data(kMark), QVariant(1));
+        QCOMPARE(grown[3]->data(kMark), QVariant(2));
+        QVERIFY(!grown[1]->data(kMark).isValid());
         QCOMPARE(grown[1]->group().device, std::string("b200"));
         QCOMPARE(grown[2]->index(), 2);
         QCOMPARE(f.canvas()->selectedGroup(), 3); // the PCIe H100 group, now fourth
