@@ -685,23 +685,52 @@ FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat
     return out;
 }
 
+/// A DeepSpeed config a launch script writes by sed from a template (Megatron-DeepSpeed's examples: sed
+/// "s/GBSIZE/${global_batch_size}/" ds_config_gpt_TEMPLATE.json | ... > ${config_json}): the template imported
+/// beside the script (the same file name) is read as the config with the script's substitutions made; without
+/// it the import says which file to add.
+static void readTemplatedConfigs(const std::vector<std::pair<QString, QByteArray>> &files,
+                                 std::vector<FileImport> &imports)
+{
+    for (std::size_t i = 0; i < imports.size(); ++i)
+        for (const FileImport::TemplatedConfig &t : imports[i].templatedConfigs) {
+            const QString wanted = t.source.section(QLatin1Char('/'), -1);
+            const auto given = std::find_if(files.begin(), files.end(), [&](const auto &f) {
+                return !wanted.isEmpty() && f.first.section(QLatin1Char('/'), -1) == wanted;
+            });
+            if (given == files.end()) {
+                imports[i].warnings.push_back(
+                    {files[i].first, t.line,
+                     QStringLiteral("deepspeed_config: written by sed from %1; import %2 with the script to plan what "
+                                    "it says (ZeRO, offload, precision)")
+                         .arg(t.source, wanted)});
+                continue;
+            }
+            const std::size_t j = std::size_t(given - files.begin());
+            const QString text = shell::substituted(QString::fromUtf8(given->second), t.substitutions);
+            imports[j] = importFile(given->first, text.toUtf8(), ImportFormat::DeepSpeed);
+        }
+}
+
 ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
                             const Catalog &catalog, const ImportOptions &options)
 {
     ImportResult result;
     result.scriptArguments = options.scriptArguments;
     std::vector<FileImport> imports;
-    for (const auto &[name, bytes] : files) {
+    for (const auto &[name, bytes] : files)
         imports.push_back(importFile(name, bytes, detectFormat(name, bytes), options.scriptArguments));
-        result.missingArguments = std::max(result.missingArguments, imports.back().missingArguments);
-        for (const ImportMessage &m : imports.back().warnings)
+    readTemplatedConfigs(files, imports);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+        const QString &name = files[i].first;
+        result.missingArguments = std::max(result.missingArguments, imports[i].missingArguments);
+        for (const ImportMessage &m : imports[i].warnings)
             result.warnings.push_back(m);
-        for (const ImportMessage &m : imports.back().errors)
+        for (const ImportMessage &m : imports[i].errors)
             result.errors.push_back(m);
-        if (!imports.back().notPlanned.isEmpty())
-            result.notPlanned << QStringLiteral("%1: %2").arg(name,
-                                                              imports.back().notPlanned.join(QStringLiteral(", ")));
-        refuseEmpty(name, imports.back(), result);
+        if (!imports[i].notPlanned.isEmpty())
+            result.notPlanned << QStringLiteral("%1: %2").arg(name, imports[i].notPlanned.join(QStringLiteral(", ")));
+        refuseEmpty(name, imports[i], result);
     }
     std::map<QString, ImportedKey> keys = combine(imports, result);
     if (!applySets(keys, sets, result) || !result.errors.empty())

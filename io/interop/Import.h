@@ -19,6 +19,7 @@
 
 #include "core/hardware/Catalog.h"
 #include "core/plan/Plan.h"
+#include "io/interop/ShellScript.h"
 
 namespace trainplan::io {
 
@@ -59,6 +60,15 @@ struct FileImport
     std::vector<ImportMessage> errors;
     QStringList notPlanned; ///< names read and deliberately not planned: hyperparameters, data, logging
     int missingArguments = 0; ///< a launch script's highest $N run without (shell::Script::missingArguments)
+    /// A DeepSpeed config the script writes by sed from a template (shell::HereDocument::source): imported
+    /// beside the script, the template is read with the script's substitutions made (importContents).
+    struct TemplatedConfig
+    {
+        QString source;                                       ///< the template's path as the script names it
+        std::vector<shell::HereDocument::Substitution> substitutions;
+        int line = 0;                                         ///< the sed pipeline's first line in the script
+    };
+    std::vector<TemplatedConfig> templatedConfigs;
 };
 
 /// JSON as Python writes it, made readable: bare Infinity, -Infinity and NaN outside strings become null.

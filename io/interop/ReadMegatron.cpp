@@ -836,6 +836,10 @@ void readWrittenDeepSpeedConfig(const QString &file, const shell::Script &script
                                     .arg(leafText(config->value))});
         return;
     }
+    if (!written->source.isEmpty()) { // sed ... TEMPLATE > FILE: read when the template is imported beside it
+        out.templatedConfigs.push_back({written->source, written->substitutions, written->line});
+        return;
+    }
     FileImport ds = readDeepSpeed(file, written->text.toUtf8());
     // The config's lines as the script's: its body's first line on; a default (line 0) at the flag.
     const auto moved = [&](auto &from, auto &to) {

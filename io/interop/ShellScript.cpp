@@ -447,6 +447,7 @@ private:
         }
         if (c.words.empty() || over(m_failure->total, kMaxTotalCharacters, c.words.front().line, "the script"))
             return;
+        sedPipeline(c.words, op);
         // A command string run by a shell (srun ... bash -x -c "$CMD", Megatron-LM's Slurm examples) is read as
         // the script it is, as eval's words are.
         if (const Field *command = shellCommandString(c.words); command && depth < 4) {
@@ -461,6 +462,77 @@ private:
             return;
         }
         m_commands.push_back(std::move(c));
+    }
+
+    /// sed "s/A/B/" FILE | sed "s/C/D/" ... > OUT: OUT is FILE with the substitutions (only literal patterns
+    /// and replacements; any other sed program, or a chain that writes nowhere, is dropped).
+    void sedPipeline(const std::vector<Field> &words, const QString &op)
+    {
+        if (words.front().text != QLatin1String("sed")) {
+            m_sed.reset();
+            return;
+        }
+        HereDocument chain = m_sed.value_or(HereDocument{});
+        if (!m_sed)
+            chain.line = words.front().line;
+        bool literal = true;
+        QString file;
+        for (std::size_t i = 1; i < words.size(); ++i) {
+            const QString &w = words[i].text;
+            if (w == QLatin1String(">") || w == QLatin1String(">>")) {
+                ++i;
+                continue;
+            }
+            if (w.startsWith('>') || w == QLatin1String("-e"))
+                continue;
+            if (w.startsWith('-')) { // -i edits in place, -n prints nothing: not a writer of this kind
+                literal = false;
+                continue;
+            }
+            HereDocument::Substitution sub;
+            if (sedSubstitution(w, sub))
+                chain.substitutions.push_back(sub);
+            else if (file.isEmpty())
+                file = w;
+            else
+                literal = false;
+        }
+        if (!file.isEmpty()) {
+            if (m_sed) // a second file in one pipeline: not a template chain
+                literal = false;
+            chain.source = file;
+        }
+        const QString target = redirectTarget(words);
+        if (!literal || chain.source.isEmpty()) {
+            m_sed.reset();
+            return;
+        }
+        if (!target.isEmpty()) {
+            chain.target = target;
+            m_hereDocuments.push_back(std::move(chain));
+            m_sed.reset();
+        } else if (op == QLatin1String("|")) {
+            m_sed = std::move(chain);
+        } else {
+            m_sed.reset();
+        }
+    }
+
+    /// s/FROM/TO/ or s/FROM/TO/g with any delimiter, FROM and TO literal (no regular-expression characters, no &
+    /// or backslash in TO).
+    static bool sedSubstitution(const QString &w, HereDocument::Substitution &sub)
+    {
+        if (w.size() < 4 || w.at(0) != 's')
+            return false;
+        const QChar d = w.at(1);
+        const QStringList parts = w.mid(2).split(d);
+        if (parts.size() != 3 || (!parts[2].isEmpty() && parts[2] != QLatin1String("g")) || parts[0].isEmpty())
+            return false;
+        static const QRegularExpression special(QStringLiteral("[.*\\[\\]^$\\\\+?(){}|]"));
+        if (parts[0].contains(special) || parts[1].contains('&') || parts[1].contains('\\'))
+            return false;
+        sub = {parts[0], parts[1], parts[2] == QLatin1String("g")};
+        return true;
     }
 
     /// The file a command writes its standard output to: > FILE, >> FILE, >FILE, or tee's first file.
@@ -1059,11 +1131,27 @@ private:
     std::vector<Command> m_commands;
     std::vector<HereDocument> m_hereDocuments;
     std::vector<HereDocument> m_piped; ///< here-documents piped to the next command
+    std::optional<HereDocument> m_sed; ///< a sed pipeline being read (sedPipeline)
     std::shared_ptr<Failure> m_failure = std::make_shared<Failure>();
     int m_nesting = 0; ///< $-expressions being expanded inside one another
 };
 
 } // namespace
+
+QString substituted(const QString &source, const std::vector<HereDocument::Substitution> &substitutions)
+{
+    QStringList lines = source.split('\n');
+    for (QString &line : lines)
+        for (const HereDocument::Substitution &sub : substitutions) {
+            if (sub.global) {
+                line.replace(sub.from, sub.to);
+                continue;
+            }
+            if (const qsizetype at = line.indexOf(sub.from); at >= 0)
+                line.replace(at, sub.from.size(), sub.to);
+        }
+    return lines.join('\n');
+}
 
 Script read(const QString &script, const QStringList &arguments)
 {

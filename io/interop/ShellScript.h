@@ -37,7 +37,20 @@ struct HereDocument
     QString text;
     QString target;
     int line = 0; ///< the body's first line
+    /// A file a sed pipeline writes from another (sed "s/GBSIZE/${gbs}/" TEMPLATE | sed "s/ZERO_STAGE/1/" > FILE,
+    /// Megatron-DeepSpeed's examples_deepspeed/*.sh): `text` is empty and the file is `source` with these literal
+    /// substitutions made in order, each once per line or, with the g flag, everywhere (`global`).
+    QString source;
+    struct Substitution
+    {
+        QString from, to;
+        bool global = false;
+    };
+    std::vector<Substitution> substitutions;
 };
+
+/// `source`'s text with a sed pipeline's substitutions made as sed makes them.
+QString substituted(const QString &source, const std::vector<HereDocument::Substitution> &substitutions);
 
 /// A variable's value at the end of the script, split into words as an unquoted expansion would split it.
 struct Variable

@@ -284,6 +284,26 @@ private slots:
         QVERIFY(std::abs(parameters(*r.plan) / 12.85e9 - 1) < 0.01);
         QVERIFY(std::none_of(r.warnings.begin(), r.warnings.end(),
                              [](const io::ImportMessage &w) { return w.text.contains(QLatin1String("query_gpu")); }));
+        // It writes its DeepSpeed config by sed from ds_config_gpt_TEMPLATE.json (lines 289-295): alone, the
+        // import names that file; given beside it, the template is read with the script's substitutions (GBSIZE
+        // 1024, MBSIZE 2, ZERO_STAGE ${zero_stage} = 1), its keys at the template's lines, and agrees.
+        QVERIFY(warned(r, "written by sed from ds_config_gpt_TEMPLATE.json; import ds_config_gpt_TEMPLATE.json", 290));
+        {
+            QFile script(data("real/megatron-deepspeed/rebase__ds_pretrain_gpt_13B.sh"));
+            QFile config(data("real/megatron-deepspeed/rebase__ds_config_gpt_TEMPLATE.json"));
+            QVERIFY(script.open(QIODevice::ReadOnly) && config.open(QIODevice::ReadOnly));
+            const io::ImportResult both = io::importContents(
+                {{QStringLiteral("ds_pretrain_gpt_13B.sh"), script.readAll()},
+                 {QStringLiteral("ds_config_gpt_TEMPLATE.json"), config.readAll()}},
+                a100, io::builtinCatalog());
+            QVERIFY2(both.ok(), qPrintable(io::importReport(both)));
+            const io::ImportedKey *stage = readKey(both, "parallel.zero_stage", "TEMPLATE.json");
+            QVERIFY(stage && stage->line == 7 && stage->value.toInt() == 1);
+            const io::ImportedKey *batch = readKey(both, "training.global_batch", "TEMPLATE.json");
+            QVERIFY(batch && batch->line == 2 && batch->value.toInt() == 1024);
+            QVERIFY(!warned(both, "written by sed", 290));
+            QCOMPARE(both.plan->training.precision, Precision::FP16);
+        }
         // FPDT: Ulysses over 4 ranks (sp_size=4), ZeRO 3 (zero_stage=3).
         r = import("sequence_parallel__ds_pretrain_gpt_6.7B_fpdt_32k.sh");
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));

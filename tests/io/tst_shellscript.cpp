@@ -114,6 +114,30 @@ private slots:
             QVERIFY(c.words.front().text != QLatin1String("--not-a-flag") && c.words.front().text != QLatin1String("{"));
     }
 
+    void sedPipelines()
+    {
+        // Megatron-DeepSpeed writes its DeepSpeed config by sed from a template (examples_deepspeed/rebase/
+        // ds_pretrain_gpt_13B.sh lines 289-295): the chain's file, literal substitutions in order and target are
+        // kept; sed -i, a pattern with regular-expression characters and a chain ending in another command are not.
+        const QString script = QStringLiteral("GBS=1024\nT=ds_TEMPLATE.json\nsed \"s/GBSIZE/${GBS}/\" $T \\\n"
+                                              "  | sed -e \"s/ZERO_STAGE/3/g\" \\\n  > ./ds.json\n"
+                                              "sed -i \"s/A/B/\" other.json\nsed \"s/.*x/y/\" $T > bad.json\n"
+                                              "sed \"s/A/B/\" $T | grep x > none.json\n");
+        const shell::Script read = shell::read(script);
+        QCOMPARE(read.hereDocuments.size(), std::size_t(1));
+        const shell::HereDocument &d = read.hereDocuments.front();
+        QCOMPARE(d.source, QStringLiteral("ds_TEMPLATE.json"));
+        QCOMPARE(d.target, QStringLiteral("./ds.json"));
+        QCOMPARE(d.line, 3);
+        QVERIFY(d.text.isEmpty());
+        QCOMPARE(d.substitutions.size(), std::size_t(2));
+        QCOMPARE(d.substitutions[0].to, QStringLiteral("1024"));
+        QVERIFY(!d.substitutions[0].global && d.substitutions[1].global);
+        // sed replaces the first match on each line, or every one with g.
+        QCOMPARE(shell::substituted(QStringLiteral("a GBSIZE GBSIZE\nZERO_STAGE ZERO_STAGE"), d.substitutions),
+                 QStringLiteral("a 1024 GBSIZE\n3 3"));
+    }
+
     void loopsThatNeverRun()
     {
         // Megatron-DeepSpeed's universal_checkpointing scripts parse options in a while [[ $# -gt 0 ]] loop: run
