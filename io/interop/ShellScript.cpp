@@ -479,11 +479,11 @@ private:
         QString file;
         for (std::size_t i = 1; i < words.size(); ++i) {
             const QString &w = words[i].text;
-            if (w == QLatin1String(">") || w == QLatin1String(">>")) {
-                ++i;
-                continue;
-            }
-            if (w.startsWith('>') || w == QLatin1String("-e"))
+            // The redirection ends sed's words: what follows is its target, one word in the script even where a
+            // value the reader cannot know ($(nvidia-smi ...) in a file name) expanded into several.
+            if (w.startsWith('>'))
+                break;
+            if (w == QLatin1String("-e"))
                 continue;
             if (w.startsWith('-')) { // -i edits in place, -n prints nothing: not a writer of this kind
                 literal = false;

@@ -133,6 +133,14 @@ private slots:
         QCOMPARE(d.substitutions.size(), std::size_t(2));
         QCOMPARE(d.substitutions[0].to, QStringLiteral("1024"));
         QVERIFY(!d.substitutions[0].global && d.substitutions[1].global);
+        // A target whose name holds a value only running could give ($(nvidia-smi ...): several words to the
+        // reader, one to bash) still ends the chain; its first word is the name the launcher is given too.
+        const shell::Script unknown = shell::read(QStringLiteral(
+            "N=$(nvidia-smi --query-gpu=name --format=csv | wc -l)\nsed \"s/GBSIZE/8/\" t.json > ds_${N}.json\n"
+            "deepspeed pretrain_gpt.py --deepspeed_config ds_${N}.json\n"));
+        QCOMPARE(unknown.hereDocuments.size(), std::size_t(1));
+        QVERIFY(unknown.hereDocuments.front().target.startsWith(QLatin1String("ds_")));
+        QCOMPARE(unknown.hereDocuments.front().source, QStringLiteral("t.json"));
         // sed replaces the first match on each line, or every one with g.
         QCOMPARE(shell::substituted(QStringLiteral("a GBSIZE GBSIZE\nZERO_STAGE ZERO_STAGE"), d.substitutions),
                  QStringLiteral("a 1024 GBSIZE\n3 3"));
