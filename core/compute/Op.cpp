@@ -34,20 +34,12 @@ double attentionKernelShare(AttentionKernel kernel, const DeviceSpec &device)
     return 1.0;
 }
 
-double flash2KernelHeadDim(double headDim)
-{
-    if (!(headDim > 0))
-        return headDim;
-    const double rounded = 32.0 * std::ceil(headDim / 32.0);
-    return rounded <= 192.0 ? rounded : 256.0 * std::ceil(headDim / 256.0);
-}
-
 double kernelHeadDim(AttentionKernel kernel, double headDim)
 {
     if (!(headDim > 0))
         return headDim;
     if (kernel == AttentionKernel::Flash2)
-        return flash2KernelHeadDim(headDim);
+        return headDim <= 192.0 ? 32.0 * std::ceil(headDim / 32.0) : 256.0 * std::ceil(headDim / 256.0);
     if (kernel == AttentionKernel::Triton)
         return std::max(16.0, std::exp2(std::ceil(std::log2(headDim))));
     return headDim;

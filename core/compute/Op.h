@@ -91,17 +91,14 @@ constexpr double kFlash2OverTritonSpeed = 1.3;
 /// flash2_attention_share, the Triton kernel that over kFlash2OverTritonSpeed.
 double attentionKernelShare(AttentionKernel kernel, const DeviceSpec &device);
 
-/// The head dimension FlashAttention-2 computes a head of `headDim` with: its kernels are compiled for head
-/// dimensions 32, 64, 96, 128, 160, 192, 224 and 256 and a head runs on the smallest that holds it, its
-/// columns beyond `headDim` computed as zeros (flash-attn csrc/flash_attn/src/static_switch.h, HEADDIM_SWITCH;
-/// flash_api.cpp: head_size_rounded = round_multiple(head_size, 32) up to 192, else 256; PyTorch's SDPA flash
-/// backend vendors the same kernels). A head of 112 runs as 128, one of 80 as 96.
-double flash2KernelHeadDim(double headDim);
-
-/// The head dimension a kernel computes a head of `headDim` with: FlashAttention-2's (flash2KernelHeadDim);
-/// the Triton kernel's block is the next power of two, at least 16 (flash_attn_triton.py: BLOCK_HEADDIM =
-/// max(triton.next_power_of_2(d), 16)); the fused kernels' as it is (no published rule; "fused" on Ampere is
-/// FA2 as Transformer Engine runs it, left unrounded too: every Ampere row with flash attention has heads of 128).
+/// The head dimension a kernel computes a head of `headDim` with, its columns beyond `headDim` computed as zeros.
+/// FlashAttention-2 is compiled for head sizes 32, 64, 96, 128, 160, 192, 224 and 256 and runs a head on the
+/// smallest that holds it (flash-attn csrc/flash_attn/src/static_switch.h, HEADDIM_SWITCH; flash_api.cpp:
+/// head_size_rounded = round_multiple(head_size, 32) up to 192, else 256; PyTorch's SDPA flash backend vendors the
+/// same kernels): a head of 112 runs as 128, one of 80 as 96. The Triton kernel's block is the next power of two,
+/// at least 16 (flash_attn_triton.py: BLOCK_HEADDIM = max(triton.next_power_of_2(d), 16)). The fused kernels' is
+/// taken as it is (no published rule; "fused" on Ampere is FA2 as Transformer Engine runs it, left unrounded too:
+/// every Ampere row with flash attention has heads of 128).
 double kernelHeadDim(AttentionKernel kernel, double headDim);
 
 } // namespace trainplan

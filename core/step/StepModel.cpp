@@ -301,8 +301,8 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double forwardP
 TensorComm moeTensorComm(const Plan &plan, const ClusterLinks &links, const MicrobatchSums &m, double forwardPerPass,
                          double backwardPerPass)
 {
-    const double blocks = plan.model.sharedExperts > 0 ? 1.0 : 0.5; // attention, and the shared experts' MLP
-    TensorComm c = tensorComm(plan, m, blocks * forwardPerPass, blocks * backwardPerPass);
+    const double share = moeLayerTensorBlocks(plan.model) / 2.0; // of a dense layer's two blocks
+    TensorComm c = tensorComm(plan, m, share * forwardPerPass, share * backwardPerPass);
     const double gathered = expertTensorGatherBytes(plan);
     if (gathered > 0) {
         const double exchange = bestCollective(Collective::AllGather, gathered, links.expertTensorGroup).seconds +

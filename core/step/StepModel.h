@@ -178,6 +178,14 @@ struct ClusterLinks
 };
 ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 
+/// Blocks whose tensor-parallel all-gather and reduce-scatter a MoE layer runs: its attention, and the shared
+/// experts' MLP when it has them (a dense layer runs two; Megatron-Core's MoE layer routes the sequence-parallel
+/// tokens where they are, so its routed MLP runs none).
+inline double moeLayerTensorBlocks(const ModelSpec &model)
+{
+    return model.sharedExperts > 0 ? 2.0 : 1.0;
+}
+
 /// The routed token copies one rank gathers from its expert-tensor ranks per MoE layer and pass (bytes of the
 /// gathered buffer): Megatron-Core's all-to-all dispatcher all-gathers the tokens that reached a rank over the
 /// expert tensor group before the experts' GEMMs and reduce-scatters their outputs before the combine

@@ -131,8 +131,7 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const double activation =
         q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
     if (par.tensor > 1) {
-        // Two blocks' collectives per dense layer; a MoE layer's attention block (and its shared experts) only.
-        const double blocks = 2.0 * (layers - moeLayers) + (model.sharedExperts > 0 ? 2.0 : 1.0) * moeLayers;
+        const double blocks = 2.0 * (layers - moeLayers) + moeLayerTensorBlocks(model) * moeLayers;
         const double perLayer = passes * blocks * m;
         if (t.sequenceParallel) {
             count.add(FloorKind::Tensor, Collective::AllGather, activation, links.tensorGroup, perLayer);

@@ -418,8 +418,10 @@ private:
         for (; k < words.size(); ++k) {
             if (words[k]->hereDocument) {
                 const Token &body = *words[k];
-                documents.push_back({body.segments.front().kind == Segment::Single ? body.raw() : joined(body).text,
-                                     QString(), body.line});
+                HereDocument d;
+                d.text = body.segments.front().kind == Segment::Single ? body.raw() : joined(body).text;
+                d.line = body.line;
+                documents.push_back(std::move(d));
                 continue;
             }
             for (Field &f : expandWord(*words[k])) {

@@ -67,8 +67,9 @@ struct Script
     /// a launcher's flags for another script to run: MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's
     /// examples/post_training/modelopt/conf/*/*.sh).
     std::vector<Variable> variables;
-    /// The here-documents of the commands run (not their words), in order: a launch script writes its DeepSpeed
-    /// config so (Megatron-DeepSpeed's examples_deepspeed/*.sh: cat <<EOT > $DS_CONFIG).
+    /// The here-documents of the commands run (not their words), in order, and the files literal sed pipelines
+    /// write from another (HereDocument::source): a launch script writes its DeepSpeed config so
+    /// (Megatron-DeepSpeed's examples_deepspeed/*.sh: cat <<EOT > $DS_CONFIG, or sed ... TEMPLATE > $config_json).
     std::vector<HereDocument> hereDocuments;
     /// The highest positional parameter ($N) the script expands that it was not run with and gives no default
     /// for: 0 when none (`bash script.sh A B ...` would give them; read() takes them as `arguments`).

@@ -201,10 +201,10 @@ private slots:
     // the same FLOPs take 128/112 and 96/80 as long beside the fused kernel; 128 and 64 run as they are.
     void flashAttention2RunsItsKernelsHeadDimension()
     {
-        QCOMPARE(flash2KernelHeadDim(112), 128.0);
-        QCOMPARE(flash2KernelHeadDim(80), 96.0);
-        QCOMPARE(flash2KernelHeadDim(64), 64.0);
-        QCOMPARE(flash2KernelHeadDim(200), 256.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Flash2, 112), 128.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Flash2, 80), 96.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Flash2, 64), 64.0);
+        QCOMPARE(kernelHeadDim(AttentionKernel::Flash2, 200), 256.0);
         // The Triton kernel's block is the next power of two (flash_attn_triton.py BLOCK_HEADDIM); a fused kernel
         // is taken as it is.
         QCOMPARE(kernelHeadDim(AttentionKernel::Triton, 80), 128.0);

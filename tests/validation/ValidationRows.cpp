@@ -527,19 +527,6 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         plan.name = id.toStdString();
         if (gpt3Small)
             plan.model = megatronGpt(24, 4096, 32, plan.model.vocab, 2048);
-        // NVIDIA's proxy configurations run the full model's layout on fewer layers, and say they are no tuned
-        // layout: "Proxy configs are not realistic and were created to allow fit of Grok model to smaller number
-        // of GPUs than intended" (dgxc-benchmarking grok1/README_314b.md line 78 at v24.11.1 and v25.02, below
-        // 512 GPUs; llama3.1/README_405b.md line 74 the same of Llama 3.1 405B below 576 GPUs).
-        // v25.04's llama3.1/README.md labels the same rows "405b-Proxy".
-        QString untuned;
-        if (t.number(r, "layers") >= 1 && std::int64_t(t.number(r, "layers")) < plan.model.layers)
-            untuned = QStringLiteral("a proxy configuration (%1 of %2 layers): \"Proxy configs are not realistic\" "
-                                     "(dgxc-benchmarking %3)")
-                          .arg(t.number(r, "layers"))
-                          .arg(plan.model.layers)
-                          .arg(model.startsWith(QLatin1String("Grok")) ? QStringLiteral("grok1/README_314b.md line 78")
-                                                                       : QStringLiteral("llama3.1/README_405b.md line 74"));
         if (t.number(r, "layers") >= 1)
             plan.model.layers = std::int64_t(t.number(r, "layers")); // PROXY rows run fewer layers
         plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
@@ -607,7 +594,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                 *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + io::problemMessage(*p));
             continue;
         }
-        rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax, untuned});
+        rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax});
     }
 }
 
@@ -965,6 +952,26 @@ std::vector<Row> loadBridgeRows(QStringList *skipped)
     return rows;
 }
 
+/// NVIDIA's proxy configurations run the full model's layout on fewer layers than its preset, and their READMEs
+/// say they are no tuned layout: "Proxy configs are not realistic and were created to allow fit of Grok model to
+/// smaller number of GPUs than intended" (dgxc-benchmarking grok1/README_314b.md line 78 at v24.11.1 and v25.02,
+/// below 512 GPUs; llama3.1/README_405b.md line 74 the same of Llama 3.1 405B below 576 GPUs; v25.04's
+/// llama3.1/README.md labels the same rows "405b-Proxy"). Empty for any other layout.
+static QString untunedReason(const Plan &plan)
+{
+    static const std::map<std::string, const char *> readmes{
+        {"grok-1", "grok1/README_314b.md line 78"}, {"llama3.1-405b", "llama3.1/README_405b.md line 74"}};
+    const auto readme = readmes.find(plan.model.presetId);
+    const ModelSpec *full = io::builtinCatalog().model(plan.model.presetId);
+    if (readme == readmes.end() || !full || plan.model.layers >= full->layers)
+        return {};
+    return QStringLiteral("a proxy configuration (%1 of %2 layers): \"Proxy configs are not realistic\" "
+                          "(dgxc-benchmarking %3)")
+        .arg(plan.model.layers)
+        .arg(full->layers)
+        .arg(QLatin1String(readme->second));
+}
+
 std::vector<RecipeConfig> recipeConfigs(QStringList *skipped)
 {
     std::vector<Row> rows;
@@ -987,7 +994,8 @@ std::vector<RecipeConfig> recipeConfigs(QStringList *skipped)
             it->measuredSeconds = std::min(it->measuredSeconds, row.measuredSeconds);
             continue;
         }
-        out.push_back({row.source, row.id, row.plan, 1, row.measuredSeconds, row.untunedReason});
+        out.push_back({row.source, row.id, row.plan, 1, row.measuredSeconds,
+                       row.source.startsWith(QLatin1String("dgxc")) ? untunedReason(row.plan) : QString()});
     }
     return out;
 }

@@ -29,9 +29,6 @@ struct Row
     /// False for runs of a framework whose execution Trainplan does not model (OneFlow's compiled
     /// graphs in DLPerf): reported beside the others, not calibrated on, not held to the error bound.
     bool modelled = true;
-    /// Why the row's layout is not one a performance team tuned for it, with the source that says so (empty
-    /// for a tuned recipe): NVIDIA's proxy configurations, the full model's layout run on fewer layers.
-    QString untunedReason;
 };
 
 /// Every usable row; `skipped` receives "source row: reason" for the rows that cannot be planned.
@@ -72,7 +69,9 @@ struct RecipeConfig
     Plan plan;
     int rows = 1;   ///< rows with this configuration
     double measuredSeconds = 0; ///< the fastest measured step of those rows
-    QString untunedReason;      ///< Row::untunedReason: a listed reason the search may beat this layout
+    /// Why the layout is not one a performance team tuned, with the source that says so (NVIDIA's proxy
+    /// configurations, the full model's layout on fewer layers); empty for a tuned recipe.
+    QString untunedReason;
 };
 std::vector<RecipeConfig> recipeConfigs(QStringList *skipped = nullptr);
 

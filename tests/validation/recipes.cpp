@@ -117,9 +117,9 @@ int main(int argc, char **argv)
         const double overMeasured = fastestMeasured > 0 ? best / fastestMeasured : 0.0;
         withinMeasured += overMeasured <= 1.15 ? 1 : 0;
         ranByNvidia += ranIt.isEmpty() ? 0 : 1;
-        untunedMisses += ratio > 1.15 && !c.untunedReason.isEmpty() ? 1 : 0;
-        if (ratio > 1.15 && !c.untunedReason.isEmpty())
-            ranIt += QStringLiteral("; not tuned: ") + c.untunedReason;
+        const bool untunedMiss = ratio > 1.15 && !c.untunedReason.isEmpty();
+        untunedMisses += untunedMiss ? 1 : 0;
+        const QString untuned = untunedMiss ? QStringLiteral("; not tuned: ") + c.untunedReason : QString();
         out << QStringLiteral("%1  %2  measured %8 s  recipe %3 s%4  best %5 s  %6x  %7  [best / fastest measured %9x%10]\n")
                    .arg(ratio <= 1.15 ? "  " : "!!")
                    .arg(c.id, -58)
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
                    .arg(top.empty() ? QString() : io::describeConfigBriefly(top.front().score.config))
                    .arg(c.measuredSeconds, 0, 'f', 3)
                    .arg(overMeasured, 0, 'f', 2)
-                   .arg(ranIt);
+                   .arg(ranIt + untuned);
         out.flush();
     }
     out << QStringLiteral("%1 of %2 configurations within 1.15x; of the rest, %3 are layouts their source says were "
