@@ -697,7 +697,8 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "tensor-parallel overlap"),
              .tooltip =
                  QT_TRANSLATE_NOOP("PlanKey", "tensor-parallel all-gathers and reduce-scatters overlapped with the "
-                                              "GEMMs they feed (Transformer Engine userbuffers, NeMo tp_comm_overlap)"),
+                                              "GEMMs they feed (Transformer Engine userbuffers, NeMo tp_comm_overlap; "
+                                              "under FSDP2 torchtitan's async TP, which hides about half as much)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "needs training.sequence_parallel")},
     KeyWords{.path = "parallel.overlap_p2p_comm",

@@ -252,16 +252,20 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
     }
 }
 
-/// torchtitan's published runs (torchtitan_llama_benchmarks.csv), each read from its benchmark page and the
+/// torchtitan's published runs (torchtitan_llama_benchmarks.csv; `file` and `source` name another table in its
+/// columns: torchtitan_async_tp_h100_2025-06.csv, the project's reading of torchtitan's async-TP benchmark page),
+/// each read from its benchmark page and the
 /// train_configs of the commit it names (docs/CALIBRATION.md, "PyTorch-native training"): FSDP2 over the
 /// data-parallel ranks (and the context ranks), TP with sequence parallelism (async TP where the row says),
 /// PyTorch's pipelining with as many micro-batches as stages (pipeline_parallel_microbatches' default,
 /// config_manager.py at 9dec370) and two stages per rank for the interleaved schedule
 /// (pipelining_utils.py), layers split as generate_split_points does; SDPA (flash) attention; float8 as
 /// torchao's tensorwise Float8Linear, all-gathered in float8 where the toml enables it; eager or compiled.
-void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<MemoryRow> *memory = nullptr)
+void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<MemoryRow> *memory = nullptr,
+                const QString &file = QStringLiteral("torchtitan_llama_benchmarks.csv"),
+                const QString &source = QStringLiteral("torchtitan"))
 {
-    const Table t(QStringLiteral("torchtitan_llama_benchmarks.csv"));
+    const Table t(file);
     const std::map<QString, const char *> presets{{"Llama 3.1 8B", "llama3.1-8b"}, {"Llama 3.1 70B", "llama3.1-70b"},
                                                   {"Llama 3.1 405B", "llama3.1-405b"}, {"Llama 3 8B", "llama3-8b"},
                                                   {"Llama 3 70B", "llama3-70b"}, {"Llama 2 13B", "llama2-13b"},
@@ -274,7 +278,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         const double tokensPerGpu = t.number(r, "measured_tokens_per_s_per_gpu");
         if (preset == presets.end() || tokensPerGpu <= 0) {
             if (skipped)
-                *skipped << "torchtitan " + id + ": no preset or no throughput";
+                *skipped << source + ' ' + id + ": no preset or no throughput";
             continue;
         }
         const auto gpus = std::int64_t(t.number(r, "num_gpus"));
@@ -359,10 +363,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         plan.cluster.gpusPerNode = std::min<std::int64_t>(8, gpus);
         plan.cluster.nodes = std::max<std::int64_t>(1, gpus / 8);
         const double tokens = double(plan.training.globalBatch) * double(seq);
-        rows.push_back({"torchtitan", id, plan, tokens / (tokensPerGpu * double(gpus))});
+        rows.push_back({source, id, plan, tokens / (tokensPerGpu * double(gpus))});
         // "Memory(GiB)": torchtitan's reported peak, reserved (the validation README), the maximum over GPUs.
         if (memory && t.number(r, "measured_peak_memory_gib") > 0)
-            memory->push_back({"torchtitan", id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved});
+            memory->push_back({source, id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved});
     }
 }
 
@@ -941,6 +945,9 @@ std::vector<Row> loadPytorchRows(QStringList *skipped)
 {
     std::vector<Row> rows;
     torchtitan(rows, skipped);
+    // torchtitan's async-TP benchmark (June 2025): the same layouts with and without async TP
+    torchtitan(rows, skipped, nullptr, QStringLiteral("torchtitan_async_tp_h100_2025-06.csv"),
+               QStringLiteral("torchtitan-asynctp"));
     llmFoundryBenchmarks(rows, skipped);
     return rows;
 }

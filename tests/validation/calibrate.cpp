@@ -470,7 +470,7 @@ std::string familyOf(const QString &source)
         return "bridge";
     if (source.startsWith(QLatin1String("dgxc")) || source == QLatin1String("nemo-long-context"))
         return "dgxc";
-    if (source == QLatin1String("torchtitan") || source.startsWith(QLatin1String("llmfoundry-")))
+    if (source.startsWith(QLatin1String("torchtitan")) || source.startsWith(QLatin1String("llmfoundry-")))
         return "pytorch";
     if (source == QLatin1String("zero_bubble"))
         return "zero-bubble";
@@ -478,11 +478,15 @@ std::string familyOf(const QString &source)
 }
 
 /// The published source a row comes from: a dgxc row's release README (its id ends in the release), a
-/// Megatron-Bridge release, or its table. The fit may hold out more at once (all of dgxc).
+/// Megatron-Bridge release, torchtitan for either of its tables, or its table. The fit may hold out more at once
+/// (all of dgxc).
 QString publishedSource(const QString &held, const QString &table, const QString &id)
 {
     if (table == QLatin1String("dgxc") || table == QLatin1String("dgxc-moe"))
         return table + QLatin1Char(' ') + id.section(QLatin1Char(' '), -1);
+    // torchtitan's async-TP page is torchtitan's own benchmarks folder: one publisher, held out together
+    if (table.startsWith(QLatin1String("torchtitan")))
+        return QStringLiteral("torchtitan");
     return held;
 }
 

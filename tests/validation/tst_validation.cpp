@@ -114,6 +114,7 @@ private slots:
     void stepTimes();
     void bridgeStepTimes();
     void pytorchStepTimes();
+    void asyncTensorParallelSpeedups();
     void kernelFusionAblation_data();
     void kernelFusionAblation();
     void gpipeThroughputAcrossPartitions_data();
@@ -279,11 +280,43 @@ void TestValidation::pytorchStepTimes()
     }
     report += summaryOf(bySource, skipped);
     qInfo().noquote() << report;
-    // Issue 35's targets are 6% median and 15% worst; llm-foundry's medians meet them, torchtitan's does not
-    // (6.4%) and neither do the worst rows (docs/CALIBRATION.md lists them), so those are held where they stand.
+    // Issue 35's targets are 6% median and 15% worst; the medians meet them (torchtitan 4.5%), the worst rows
+    // do not (docs/CALIBRATION.md lists them), so those are held where they stand.
     checkGroup(bySource, "torchtitan", 0.07, 0.37);
+    // torchtitan's async-TP page (June 2025): the 70B rows within 5%, the 8B ones (TP 8 on a 4,096-wide model)
+    // 12-15% fast with or without async TP (docs/CALIBRATION.md)
+    checkGroup(bySource, "torchtitan-asynctp", 0.09, 0.16);
     checkGroup(bySource, "llmfoundry-h100", 0.06, 0.25);
     checkGroup(bySource, "llmfoundry-a100-40", 0.05, 0.25);
+}
+
+/// What async TP buys under FSDP2: torchtitan's A/B runs on Grand Teton H100, the same layout with and without
+/// it (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md: Llama 3 70B on 256 GPUs 1.09x in BF16 and 1.16x in
+/// float8 tensorwise, Llama 3 8B on 64 GPUs 1.10x and 1.10x; llama3_h100_202412_torchtitan.md Table 4: 1.057x).
+/// A full overlap behind the linear GEMMs (Megatron-Core's userbuffers, as modelled before) gives 1.26-1.30x.
+void TestValidation::asyncTensorParallelSpeedups()
+{
+    QStringList skipped;
+    const std::vector<validation::Row> rows = validation::loadPytorchRows(&skipped);
+    int pairs = 0;
+    for (std::size_t i = 0; i + 1 < rows.size(); ++i) {
+        const validation::Row &sync = rows[i], &async = rows[i + 1];
+        if (sync.plan.parallel.tensorCommOverlap || !async.plan.parallel.tensorCommOverlap || sync.source != async.source
+            || sync.plan.model.layers != async.plan.model.layers || sync.plan.training.precision != async.plan.training.precision
+            || sync.plan.cluster.gpus() != async.plan.cluster.gpus())
+            continue;
+        const double measured = sync.measuredSeconds / async.measuredSeconds;
+        const double modelled = estimate(sync.plan, io::builtinCatalog(), {false}).step.stepSeconds
+                                / estimate(async.plan, io::builtinCatalog(), {false}).step.stepSeconds;
+        qInfo().noquote() << QStringLiteral("%1 %2 / %3: measured %4x, modelled %5x")
+                                 .arg(sync.source, sync.id, async.id.section(' ', 0, 0))
+                                 .arg(measured, 0, 'f', 3)
+                                 .arg(modelled, 0, 'f', 3);
+        QVERIFY2(std::abs(modelled - measured) <= 0.07, // the five pairs' own spread (0.23-0.61 hidden)
+                 qPrintable(QStringLiteral("%1: async TP modelled %2x, measured %3x").arg(sync.id).arg(modelled).arg(measured)));
+        ++pairs;
+    }
+    QCOMPARE(pairs, 5); // Table 4's pair and the async-TP page's four (BF16 and float8 tensorwise, 70B and 8B)
 }
 
 void TestValidation::kernelFusionAblation_data()
