@@ -279,19 +279,6 @@ double overlappedCost(double comm, double compute)
     return std::max(0.0, comm - compute) + kOverlapInterference * std::min(comm, compute);
 }
 
-/// What PyTorch's async tensor parallelism (torch.compile's micro-pipeline TP pass, symmetric-memory
-/// fused all-gather + matmul and matmul + reduce-scatter; torchtitan's `enable_async_tensor_parallel`) hides
-/// of what an overlap of the whole exchange behind the linear GEMMs would. Not every exchange is fused: the pass
-/// fuses a reduce-scatter only when a single matmul produces its input (torch/_inductor/fx_passes/
-/// micro_pipeline_tp.py, fuse_matmul_reduce_scatter), and torchtitan's separate wq/wk/wv and w1/w3 projections
-/// make the backward's input gradients sums of matmuls. The share is read from torchtitan's own A/B runs on
-/// Grand Teton H100 (the same layout with and without async TP; hidden seconds measured over the overlap's ideal
-/// hidden seconds on this model): benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md, Llama 3 70B on 256
-/// GPUs (FSDP 32, TP 8, full AC) 0.41 in BF16 and 0.61 in float8 tensorwise, Llama 3 8B on 64 GPUs (FSDP 8,
-/// TP 8, op-level AC) 0.47 and 0.49; llama3_h100_202412_torchtitan.md Table 4 (70B, float8, December 2024)
-/// 0.23. The median of the five; their spread is the figure's uncertainty (docs/CALIBRATION.md).
-constexpr double kTorchAsyncTpHiddenShare = 0.46;
-
 /// Tensor-parallel time one layer adds per pass: all of it, or with tensor_comm_overlap what the linear
 /// layers' GEMMs of that pass do not hide (under FSDP2, async TP hides its share of that).
 struct TensorComm

@@ -157,6 +157,34 @@ private slots:
             QVERIFY(text.contains(fmt(stage.toObject()["peak_bytes"].toDouble() / units::GiB, 2)));
     }
 
+    // A torchtitan plan with async TP says what async TP hides and what stays exposed (the step's tensor-parallel
+    // seconds as the CLI reports them); the Megatron-Core example, whose overlap is Transformer Engine's, does not.
+    void asyncTensorParallelRow()
+    {
+        Charts c;
+        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3.1-405b-torchtitan-4d-512-h100.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QString error;
+        QVERIFY2(c.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
+        QVERIFY(c.document.plan().parallel.tensorCommOverlap);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("titan.pdf"));
+        QVERIFY2(writeReportFile(&c.document, path, ReportOptions{}, &error), qPrintable(error));
+        const QString text = run(QStringLiteral("pdftotext"), {path, QStringLiteral("-")})
+                                 .normalized(QString::NormalizationForm_KC)
+                                 .simplified();
+        const double exposed = cliJson(c.document.plan())["time"].toObject()["breakdown"].toObject()["tensor_comm"].toDouble();
+        QVERIFY(exposed > 0);
+        QVERIFY(text.contains(QStringLiteral("Async tensor parallelism")));
+        QVERIFY2(text.contains(QStringLiteral("%1 s of tensor-parallel traffic exposed").arg(fmt(exposed, 2))),
+                 qPrintable(fmt(exposed, 2)));
+
+        Charts megatron;
+        const QString other = dir.filePath(QStringLiteral("megatron.pdf"));
+        QVERIFY2(writeReportFile(&megatron.document, other, ReportOptions{}, &error), qPrintable(error));
+        QVERIFY(!run(QStringLiteral("pdftotext"), {other, QStringLiteral("-")}).contains(QStringLiteral("Async tensor")));
+    }
+
     // A long description in the plan-file appendix wraps on the page: every word of it is inside the A4
     // page (595 x 842 points), the last one too (a <pre> line ran off the right edge).
     void appendixWrapsLongLines()

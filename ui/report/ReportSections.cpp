@@ -683,6 +683,49 @@ QStringList lossRow(const Context &c)
                         "(training.loss_kernel)")};
 }
 
+/// FSDP2's own mechanisms the plan uses: hybrid sharding, async TP, sharding inside pipeline stages, and the
+/// pipeline outputs PyTorch's schedule keeps.
+QList<QStringList> fsdpRows(const Context &c)
+{
+    QList<QStringList> rows;
+    const TrainingConfig &t = c.plan.training;
+    if (t.framework == Framework::Fsdp && c.plan.parallel.shardReplicas() > 1)
+        rows << QStringList{
+            QObject::tr("Hybrid sharding (HSDP)"),
+            QObject::tr("state sharded over %1 ranks and replicated %2 times: each unit gathered and "
+                        "reduce-scattered inside its shard group, the gradient shards all-reduced across replicas")
+                .arg(c.plan.parallel.shardRanks())
+                .arg(c.plan.parallel.shardReplicas()),
+            QObject::tr("PyTorch FSDP2 on a 2-D device mesh (fully_shard with (replicate, shard)); torchtitan "
+                        "data_parallel_replicate_degree")};
+    if (t.framework == Framework::Fsdp && c.plan.parallel.tensorCommOverlap && c.plan.parallel.tensor > 1)
+        rows << QStringList{
+            QObject::tr("Async tensor parallelism"),
+            QObject::tr("torch.compile's micro-pipeline TP: fused all-gather + matmul and matmul + reduce-scatter "
+                        "hide %1 of what a full overlap behind the linear GEMMs would (the backward's summed input "
+                        "gradients are not fused); %2 s of tensor-parallel traffic exposed this step")
+                .arg(fmt::number(kTorchAsyncTpHiddenShare, 2),
+                     fmt::number(c.e.step.category(TimeCategory::TensorComm), 2)),
+            QObject::tr("torchtitan benchmarks asyncTP_llama3_h100_2025-06 and llama3_h100_202412 Table 4 (the same "
+                        "layouts with and without it); torch/_inductor/fx_passes/micro_pipeline_tp.py")};
+    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
+        rows << QStringList{
+            QObject::tr("FSDP2 inside pipeline stages"),
+            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
+                        "unsharded gradients accumulate in FP32"),
+            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
+                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
+    if (const double kept = keptPipelineOutputBytes(c.plan); kept > 0)
+        rows << QStringList{
+            QObject::tr("Pipeline outputs kept"),
+            QObject::tr("the last stage keeps every micro-batch's logits until the step ends, for the output step() "
+                        "returns: %1 beside the micro-batch at its last backward")
+                .arg(gib(kept)),
+            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (output_chunks) before pytorch#165822; "
+                        "torchtitan e5ef99aa passes return_outputs=False (training.keep_pipeline_outputs)")};
+    return rows;
+}
+
 QList<QStringList> pytorchRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -736,30 +779,7 @@ QList<QStringList> pytorchRows(const Context &c)
             QObject::tr("one layer in %1 keeps only its input and is replayed; the others keep everything")
                 .arg(t.recomputeInterval),
             QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
-    if (t.framework == Framework::Fsdp && c.plan.parallel.shardReplicas() > 1)
-        rows << QStringList{
-            QObject::tr("Hybrid sharding (HSDP)"),
-            QObject::tr("state sharded over %1 ranks and replicated %2 times: each unit gathered and "
-                        "reduce-scattered inside its shard group, the gradient shards all-reduced across replicas")
-                .arg(c.plan.parallel.shardRanks())
-                .arg(c.plan.parallel.shardReplicas()),
-            QObject::tr("PyTorch FSDP2 on a 2-D device mesh (fully_shard with (replicate, shard)); torchtitan "
-                        "data_parallel_replicate_degree")};
-    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
-        rows << QStringList{
-            QObject::tr("FSDP2 inside pipeline stages"),
-            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
-                        "unsharded gradients accumulate in FP32"),
-            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
-                        "apply_fsdp (no resharding after forward with pipeline parallelism)")};
-    if (const double kept = keptPipelineOutputBytes(c.plan); kept > 0)
-        rows << QStringList{
-            QObject::tr("Pipeline outputs kept"),
-            QObject::tr("the last stage keeps every micro-batch's logits until the step ends, for the output step() "
-                        "returns: %1 beside the micro-batch at its last backward")
-                .arg(gib(kept)),
-            QObject::tr("PyTorch torch/distributed/pipelining/stage.py (output_chunks) before pytorch#165822; "
-                        "torchtitan e5ef99aa passes return_outputs=False (training.keep_pipeline_outputs)")};
+    rows << fsdpRows(c);
     return rows;
 }
 
