@@ -804,6 +804,14 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
              .arg(fsdp ? p.data / p.shardReplicas() : 1) +
          line("parallel.tensor", p.tensor) + line("parallel.pipeline", p.pipeline) +
          line("parallel.context", p.context);
+    if (p.context > 1 || p.contextComm != ContextComm::Ring) { // the importer's default: ring at context 1
+        if (const QString rotate = spelling("parallel.context_comm", toString(p.contextComm)); !rotate.isEmpty())
+            s += torchtitan::choiceLine("parallel.context_comm", toString(p.contextComm));
+        else
+            out.notExpressed << QStringLiteral("parallel.context_comm = %1: torchtitan's context parallelism "
+                                               "all-gathers or rotates K and V shards, it has no head all-to-all")
+                                    .arg(QLatin1String(toString(p.contextComm)));
+    }
     if (plan.model.isMoe())
         s += line("parallel.expert", p.expert);
     if (p.pipeline > 1)
@@ -840,6 +848,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
+        "parallel.context_comm",
         "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
         "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",

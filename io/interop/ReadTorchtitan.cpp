@@ -583,6 +583,24 @@ void torchtitanModel(const QString &file, const QString &name, const QString &fl
              QStringLiteral("model %1 %2: not a preset; give the model with its config.json").arg(name, flavor)});
 }
 
+/// Attention as torchtitan runs it: F.scaled_dot_product_attention, whose flash backend is FlashAttention-2
+/// (models/attention.py), and the context ranks' exchange where the file has context ranks but no rotate method.
+void torchtitanAttention(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const QString sdpa = QStringLiteral("(torchtitan: scaled_dot_product_attention)");
+    out.keys.push_back({QStringLiteral("training.flash_attention"), true, file, 0, sdpa, true});
+    out.keys.push_back({QStringLiteral("training.attention_kernel"), QStringLiteral("flash2"), file, 0, sdpa, true});
+    // Context ranks exchange K and V as torchtitan's default rotate method does unless the file names one:
+    // "allgather" (config_manager.py at 9dec370, job_config.py until 9810191bb).
+    if (const auto cp = findLeaf(leaves, "parallelism.context_parallel_degree");
+        cp != leaves.end() && cp->value.toDouble() > 1 &&
+        findLeaf(leaves, "parallelism.context_parallel_rotate_method") == leaves.end())
+        out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-gather"), file, cp->line,
+                            QStringLiteral("parallelism.context_parallel_rotate_method (torchtitan's default "
+                                           "\"allgather\")"),
+                            true});
+}
+
 /// A job file's or saved configuration's leaves to plan keys (the job file's names).
 void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
@@ -625,10 +643,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         offload != leaves.end() && truthy(offload->value))
         for (const char *path : {"parallel.offload_parameters", "parallel.offload_optimizer"})
             out.keys.push_back({QLatin1String(path), true, file, offload->line, offload->name});
-    // Attention is F.scaled_dot_product_attention, whose flash backend is FlashAttention-2 (models/attention.py).
-    const QString sdpa = QStringLiteral("(torchtitan: scaled_dot_product_attention)");
-    out.keys.push_back({QStringLiteral("training.flash_attention"), true, file, 0, sdpa, true});
-    out.keys.push_back({QStringLiteral("training.attention_kernel"), QStringLiteral("flash2"), file, 0, sdpa, true});
+    torchtitanAttention(file, leaves, out);
     // Before e5ef99aa (October 2025) torchtitan's pipeline step kept every micro-batch's output; a file with
     // the names of before March 2025 is of such a release.
     if (const auto pp = findLeaf(leaves, "parallelism.pipeline_parallel_degree");
@@ -681,6 +696,7 @@ bool renameLegacyNames(std::vector<Leaf> &leaves)
         {"experimental.pipeline_parallel_microbatches", "parallelism.pipeline_parallel_microbatches"},
         {"experimental.pipeline_parallel_split_points", "parallelism.pipeline_parallel_split_points"},
         {"experimental.context_parallel_degree", "parallelism.context_parallel_degree"},
+        {"experimental.context_parallel_rotate_method", "parallelism.context_parallel_rotate_method"},
     };
     for (Leaf &leaf : leaves)
         if (const auto it = renamed.find(leaf.name); it != renamed.end())

@@ -19,6 +19,13 @@ const std::vector<Name> &table()
         {"parallelism.tensor_parallel_degree", "parallel.tensor", Form::Integer},
         {"parallelism.pipeline_parallel_degree", "parallel.pipeline", Form::Integer},
         {"parallelism.context_parallel_degree", "parallel.context", Form::Integer},
+        // How the context ranks exchange K and V (job_config.py before 9810191bb, context_parallel_rotate_method,
+        // default "allgather": "all-gather all kv shards on ranks after the first sub-SDPA computation";
+        // "alltoall" shuffles the shards step by step, a ring's passes).
+        {"parallelism.context_parallel_rotate_method",
+         "parallel.context_comm",
+         Form::Choice,
+         {{"allgather", "all-gather"}, {"alltoall", "ring"}}},
         {"parallelism.expert_parallel_degree", "parallel.expert", Form::Integer},
         {"parallelism.expert_tensor_parallel_degree", "parallel.expert_tensor", Form::Integer},
         // torch.distributed.pipelining's schedule classes, which get_schedule_class matches without case

@@ -372,6 +372,20 @@ private slots:
         QCOMPARE(io::torchtitan::choiceLine("parallel.schedule", "zb-h1"),
                  QStringLiteral("pipeline_parallel_schedule = \"InterleavedZeroBubble\"\n"));
         QCOMPARE(io::torchtitan::line("parallel.tensor", 8), QStringLiteral("tensor_parallel_degree = 8\n"));
+
+        // The context ranks' exchange: a ring is torchtitan's "alltoall" rotation; Ulysses' head all-to-all has no
+        // torchtitan setting and is listed.
+        Plan plan = test::examplePlan("llama3.1-405b-torchtitan-4d-512-h100");
+        plan.parallel.context = 2;
+        plan.parallel.data /= 2;
+        plan.parallel.contextComm = ContextComm::Ring;
+        io::ExportResult out = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY2(out.text.contains("context_parallel_rotate_method = \"alltoall\""), out.text.constData());
+        plan.parallel.contextComm = ContextComm::AllToAll;
+        out = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY(!out.text.contains("context_parallel_rotate_method"));
+        QVERIFY(std::any_of(out.notExpressed.begin(), out.notExpressed.end(),
+                            [](const QString &n) { return n.startsWith(QLatin1String("parallel.context_comm = all-to-all")); }));
     }
 
     /// DeepSpeed's table both ways: every key of io/interop/DeepSpeedNames, written into a config by the

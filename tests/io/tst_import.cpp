@@ -1488,6 +1488,27 @@ private slots:
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
     }
 
+    // Context ranks exchange K and V as the file says (context_parallel_rotate_method: "allgather" all-gathers the
+    // shards, "alltoall" passes them step by step, a ring), else as torchtitan's default "allgather" does
+    // (config_manager.py at 9dec370; job_config.py until 9810191bb), a default another file overrides; 2024's
+    // [experimental] name too.
+    void torchtitanContextRotateMethod()
+    {
+        const auto contextComm = [](const char *toml) {
+            const io::FileImport f = io::importFile(QStringLiteral("job.toml"), QByteArray(toml), io::ImportFormat::Torchtitan);
+            const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                        [](const io::ImportedKey &k) { return k.path == QLatin1String("parallel.context_comm"); });
+            return k == f.keys.end() ? QString() : k->value.toString() + (k->weak ? QStringLiteral(" (default)") : QString());
+        };
+        QCOMPARE(contextComm("[parallelism]\ncontext_parallel_degree = 4\n"), QStringLiteral("all-gather (default)"));
+        QCOMPARE(contextComm("[experimental]\ncontext_parallel_degree = 2\n"), QStringLiteral("all-gather (default)"));
+        QCOMPARE(contextComm("[parallelism]\ncontext_parallel_degree = 2\ncontext_parallel_rotate_method = \"alltoall\"\n"),
+                 QStringLiteral("ring"));
+        QCOMPARE(contextComm("[experimental]\ncontext_parallel_degree = 2\ncontext_parallel_rotate_method = \"allgather\"\n"),
+                 QStringLiteral("all-gather"));
+        QCOMPARE(contextComm("[parallelism]\ncontext_parallel_degree = 1\n"), QString()); // no context ranks
+    }
+
     // torchtitan's saved job configuration (since 9810191b, February 2026, its configuration is Python; a run
     // writes Trainer.Config.to_dict() as JSON with --debug.save_config_file, torchtitan/trainer.py maybe_log).
     // The test file follows torchtitan b5bcd76c6's dataclasses (configs.py, trainer.py, activation_checkpoint.py)

@@ -292,6 +292,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         plan.name = id.toStdString();
         plan.model.seqLen = seq;
         plan.parallel.context = cp;
+        // context_parallel_rotate_method's default, "allgather" (config_manager.py at 9dec370, lines 364-377:
+        // "all-gather all kv shards on ranks after the first sub-SDPA computation"); no row sets another.
+        if (cp > 1)
+            plan.parallel.contextComm = ContextComm::AllGather;
         plan.training.framework = Framework::Fsdp;
         plan.parallel.zeroStage = 3;
         plan.training.flashAttention = true;
