@@ -533,6 +533,12 @@ void checkAttentionKernel(Checker &check)
     if (headDim > limit)
         check.error("training.attention_kernel", "attention_kernel.head_size",
                     {spellingOf(kernel), std::to_string(limit), std::to_string(headDim)});
+    // Neither kernel takes a learned sink logit (flash-attn's flash_attn_func has no such argument; Transformer
+    // Engine's backend selection rules FlashAttention 2, 3 and 4 out for softmax_type "learnable" and runs it in
+    // cuDNN's fused attention from cuDNN 9.13.1, else unfused: TE's attention backend selection matrix, main at
+    // 815bf369).
+    if (plan.model.attentionSinks)
+        check.error("training.attention_kernel", "attention_kernel.sinks", {spellingOf(kernel)});
 }
 
 /// The newer software settings: each says when it does nothing, none is refused.

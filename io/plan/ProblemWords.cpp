@@ -60,6 +60,10 @@ const RuleSentence kSentences[] = {
     {"attention_kernel.head_size",
      QT_TRANSLATE_NOOP("Problem", "training.attention_kernel \"%1\" runs heads of at most %2 dimensions; this model's "
                                   "are %3: choose \"fused\" or a smaller model.head_dim")},
+    {"attention_kernel.sinks",
+     QT_TRANSLATE_NOOP("Problem", "training.attention_kernel \"%1\" has no attention sinks (model.attention_sinks): "
+                                  "FlashAttention kernels take no learned softmax offset; choose \"fused\" (cuDNN's "
+                                  "kernel, as Transformer Engine runs sinks) or training.flash_attention false")},
     {"full_attention_interval.needs_window",
      QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
     // core/plan/Plan completeEdit: what an edit of the experts brings along

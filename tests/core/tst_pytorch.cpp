@@ -246,6 +246,28 @@ private slots:
         QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
     }
 
+    // Attention sinks (GPT-OSS's learned softmax offset) run in cuDNN's fused kernel or unfused: no FlashAttention
+    // kernel takes them (Transformer Engine's backend selection: FA2/3/4 ruled out for softmax_type "learnable").
+    void flashKernelsRefuseAttentionSinks()
+    {
+        Plan plan = titan8b();
+        plan.model.attentionSinks = true;
+        for (AttentionKernel kernel : {AttentionKernel::Flash2, AttentionKernel::Triton}) {
+            plan.training.attentionKernel = kernel;
+            const Problems problems = validatePlan(plan, io::builtinCatalog());
+            const Problem *error = firstError(problems);
+            QVERIFY(error && error->key == "training.attention_kernel");
+            const std::string text = io::problemMessage(*error);
+            QVERIFY2(text.find("no attention sinks") != std::string::npos && text.find(spellingOf(kernel)) != std::string::npos,
+                     text.c_str());
+        }
+        plan.training.attentionKernel = AttentionKernel::Fused;
+        QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
+        plan.training.attentionKernel = AttentionKernel::Flash2;
+        plan.training.flashAttention = false; // unfused: the kernel choice does not apply
+        QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
+    }
+
     // Meta's Grand Teton H100: 96 GB HBM2e at 2.4 TB/s and a 500 W limit; its peak interpolated between
     // H100 NVL (400 W, 835.5 TFLOP/s) and H100 SXM5 (700 W, 989.4): 886.8 TFLOP/s dense BF16.
     void powerCappedH100()
