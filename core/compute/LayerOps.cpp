@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "core/memory/ActivationMemory.h"
@@ -92,13 +95,24 @@ Op matmul(const char *name, OpPass pass, OpScope scope, double rows, double inne
 /// Q, K and V from the layer input. MHA/GQA: one column-parallel GEMM. MLA (DeepSeek-V2 section 2.1):
 /// the down projections to the query latent and to the key/value latent (+ the shared rotary key) run on
 /// every tensor rank; the up projections split by heads.
-void appendProjections(const ModelSpec &m, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+void appendProjections(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
 {
+    const ModelSpec &m = plan.model;
     const OpScope L = OpScope::Layer;
     if (!m.isMla()) {
-        Op qkv = matmul("QKV projection", pass, L, x.M, x.h, (x.qd + 2.0 * x.kv) / x.t, x.q);
-        qkv.role = OpRole::QkvProjection;
-        ops.push_back(qkv);
+        // training.separate_qkv: three GEMMs at their own sizes, each reading the whole input.
+        const bool separate = plan.training.separateQkv && plan.training.framework != Framework::Megatron;
+        using Projection = std::tuple<const char *, double, OpRole>;
+        const Projection fused[] = {{"QKV projection", (x.qd + 2.0 * x.kv) / x.t, OpRole::QkvProjection}};
+        const Projection apart[] = {{"query projection", x.qd / x.t, OpRole::QkvProjection},
+                                    {"key projection", x.kv / x.t, OpRole::KeyProjection},
+                                    {"value projection", x.kv / x.t, OpRole::QkvProjection}};
+        for (const auto &[name, width, role] :
+             separate ? std::span<const Projection>(apart) : std::span<const Projection>(fused)) {
+            Op qkv = matmul(name, pass, L, x.M, x.h, width, x.q);
+            qkv.role = role;
+            ops.push_back(qkv);
+        }
         return;
     }
     const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
@@ -259,7 +273,7 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
 
     if (!attentionCoreOnly) {
         ops.push_back(normOp(plan, "input norm", pass, L, x.M * x.h / x.rowT, x.q));
-        appendProjections(plan.model, x, pass, ops);
+        appendProjections(plan, x, pass, ops);
         appendEagerRotary(plan, x, pass, ops);
     }
     const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
@@ -327,7 +341,10 @@ void appendOpReplay(const Plan &plan, const Shapes &x, std::vector<Op> &ops, std
             share = 1.0;
         else
             switch (op.role) {
-            case OpRole::QkvProjection: share = x.kv / (x.qd + 2.0 * x.kv); break;
+            case OpRole::QkvProjection: // fused: its key share; apart, the query and value GEMMs are saved
+                share = op.name == std::string_view("QKV projection") ? x.kv / (x.qd + 2.0 * x.kv) : 0.0;
+                break;
+            case OpRole::KeyProjection: share = 1.0; break;
             case OpRole::OutputProjection: share = 1.0; break;
             case OpRole::MlpUp: share = gated ? 0.5 : 0.0; break;
             case OpRole::MlpDown: share = gated ? 0.0 : 1.0; break;

@@ -47,7 +47,8 @@ enum class OpRole {
     ExpertGemm,
     ExpertActivation,
     Router,
-    QkvProjection,
+    QkvProjection, ///< the fused projection, or the query and value GEMMs with training.separate_qkv
+    KeyProjection, ///< the key GEMM with training.separate_qkv
     OutputProjection,
     MlpUp,
     MlpDown

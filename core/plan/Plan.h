@@ -153,6 +153,11 @@ struct TrainingConfig
     /// PyTorch frameworks without torch.compile: the RMSNorm runs as one fused kernel (torchtitan's
     /// norm_type "fused_rmsnorm", a Triton kernel) while the other element-wise chains stay eager.
     bool fusedNorm = false;
+    /// Q, K and V as three GEMMs over the same input (torchtitan's wq, wk and wv; Hugging Face's q_proj, k_proj
+    /// and v_proj) instead of one fused projection (Megatron-Core's linear_qkv, MPT's Wqkv): under tensor
+    /// parallelism the key and value GEMMs are narrow, and each reads the whole input. Not under Megatron-Core,
+    /// which always fuses them.
+    bool separateQkv = false;
     /// The norm is one kernel: with every element-wise chain fused, or on its own (fused_norm).
     bool fusesNorm() const { return fusesElementwise() || fusedNorm; }
     /// torchao's float8 tensor parallelism (PyTorch frameworks with an FP8-family format: torchtitan's

@@ -238,6 +238,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::compile>()},
     PlanKey{.path = "training.fused_norm", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedNorm>()},
+    PlanKey{.path = "training.separate_qkv", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::separateQkv>()},
     PlanKey{.path = "training.optimizer_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<OptimizerKernel>, .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -497,6 +499,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.framework != Framework::Megatron;
     if (path == "training.keep_pipeline_outputs")
         return plan.training.framework == Framework::Fsdp && plan.parallel.pipeline > 1;
+    if (path == "training.separate_qkv")
+        return plan.training.framework != Framework::Megatron;
     if (path == "training.fused_norm")
         return plan.training.framework != Framework::Megatron && !plan.training.fusesElementwise();
     if (path == "training.attention_kernel")

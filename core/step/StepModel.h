@@ -187,9 +187,9 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device);
 /// Grand Teton H100 (the same layout with and without async TP; hidden seconds measured over the overlap's ideal
 /// hidden seconds on this model): benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md, Llama 3 70B on 256
 /// GPUs (FSDP 32, TP 8, full AC) 0.41 in BF16 and 0.61 in float8 tensorwise, Llama 3 8B on 64 GPUs (FSDP 8,
-/// TP 8, op-level AC) 0.47 and 0.49; llama3_h100_202412_torchtitan.md Table 4 (70B, float8, December 2024)
+/// TP 8, op-level AC) 0.44 and 0.45; llama3_h100_202412_torchtitan.md Table 4 (70B, float8, December 2024)
 /// 0.23. The median of the five; their spread is the figure's uncertainty (docs/CALIBRATION.md).
-inline constexpr double kTorchAsyncTpHiddenShare = 0.46;
+inline constexpr double kTorchAsyncTpHiddenShare = 0.44;
 
 /// Blocks whose tensor-parallel all-gather and reduce-scatter a MoE layer runs: its attention, and the shared
 /// experts' MLP when it has them (a dense layer runs two; Megatron-Core's MoE layer routes the sequence-parallel

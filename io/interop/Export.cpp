@@ -821,6 +821,10 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
         s += torchtitan::choiceLine("parallel.reshard_after_forward", p.reshardAfterForward ? "true" : "false");
     if (p.tensorCommOverlap)
         s += torchtitan::boolLine("parallel.tensor_comm_overlap", true);
+    if (!t.separateQkv)
+        out.notExpressed << QStringLiteral("training.separate_qkv = false: the job file's releases run Llama's wq, "
+                                           "wk and wv as three GEMMs (fused QKV came with ad7a86533, April 2026, "
+                                           "whose configurations are Python)");
     for (const auto &[on, path] : {std::pair{p.offloadParameters, "parallel.offload_parameters"},
                                    std::pair{p.offloadOptimizer, "parallel.offload_optimizer"}})
         if (on && !cpuOffload)
@@ -848,7 +852,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
-        "parallel.context_comm",
+        "parallel.context_comm", "training.separate_qkv",
         "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
         "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",

@@ -9,6 +9,7 @@
 
 #include <toml++/toml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -534,6 +535,22 @@ bool savedConfigLeaves(const QString &file, const QByteArray &bytes, std::vector
                            lineOfKey(bytes, QStringLiteral("activation_checkpoint")), leaves, out);
     if (!savedBatch(file, all, leaves, out))
         return false;
+    // Since ad7a86533 (April 2026) a model's attention may project Q, K and V with one fused wqkv, as its saved
+    // layers say (attention.fuse_qkv, models/common/attention.py FusedQKVLinear); before, three nn.Linear.
+    const QJsonValue fuse = root.value(QLatin1String("model_spec"))
+                                .toObject()
+                                .value(QLatin1String("model"))
+                                .toObject()
+                                .value(QLatin1String("layers"))
+                                .toArray()
+                                .at(0)
+                                .toObject()
+                                .value(QLatin1String("attention"))
+                                .toObject()
+                                .value(QLatin1String("fuse_qkv"));
+    if (fuse.isBool())
+        out.keys.push_back({QStringLiteral("training.separate_qkv"), !fuse.toBool(), file,
+                            lineOfKey(bytes, QStringLiteral("fuse_qkv")), QStringLiteral("fuse_qkv")});
     if (root.contains(QLatin1String("model_spec")))
         out.warnings.push_back(
             {file, lineOfKey(bytes, QStringLiteral("model_spec")),
@@ -590,6 +607,12 @@ void torchtitanAttention(const QString &file, const std::vector<Leaf> &leaves, F
     const QString sdpa = QStringLiteral("(torchtitan: scaled_dot_product_attention)");
     out.keys.push_back({QStringLiteral("training.flash_attention"), true, file, 0, sdpa, true});
     out.keys.push_back({QStringLiteral("training.attention_kernel"), QStringLiteral("flash2"), file, 0, sdpa, true});
+    // Its attention modules project Q, K and V with three nn.Linear (wq, wk, wv: models/llama/model.py at 9dec370,
+    // models/llama3/model.py at 820504e) unless a saved configuration says fuse_qkv (read above).
+    if (std::none_of(out.keys.begin(), out.keys.end(),
+                     [](const ImportedKey &k) { return k.path == QLatin1String("training.separate_qkv"); }))
+        out.keys.push_back({QStringLiteral("training.separate_qkv"), true, file, 0,
+                            QStringLiteral("(torchtitan before ad7a86533: wq, wk, wv)"), true});
     // Context ranks exchange K and V as torchtitan's default rotate method does unless the file names one:
     // "allgather" (config_manager.py at 9dec370, job_config.py until 9810191bb).
     if (const auto cp = findLeaf(leaves, "parallelism.context_parallel_degree");

@@ -23,7 +23,7 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "activation recomputation (Chen et al. 2016); selective recomputation (Korthikanti et al. 2022)"},
     {"m x (L x (forward + backward + replayed forward) + the embedding's and output layer's) passes, each 2 AR of "
      "s b h q over the tensor group (sequence parallel: 2 x (AG + RS) of the same tensor); with tensor_comm_overlap "
-     "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part (FSDP2's async TP: 0.46 of that saving). "
+     "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part (FSDP2's async TP: 0.44 of that saving). "
      "A MoE layer: its attention block's "
      "(and shared experts'), + with expert tensor ranks AG + RS of the k routed copies they gather, not overlapped",
      "Shoeybi et al. 2019; Korthikanti et al. 2022; the hidden part's slowdown: Wang et al. 2023 (10-20%); "

@@ -215,15 +215,15 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "value head size"),
              .tooltip = QT_TRANSLATE_NOOP("PlanKey", "MLA: per-head value size"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
-    KeyWords{
-        .path = "model.sliding_window",
-        .label = QT_TRANSLATE_NOOP("PlanKey", "Sliding window"),
-        .noun = QT_TRANSLATE_NOOP("PlanKey", "sliding window"),
-        .tooltip = QT_TRANSLATE_NOOP(
-            "PlanKey", "sliding-window attention: a query attends to at most this many preceding tokens (GPT-OSS: 128; "
-                       "HF sliding_window, Megatron-Core window_size), so a windowed layer's attention work per "
-                       "sequence is about seq_len x window instead of seq_len^2 / 2; 0: the whole causal prefix"),
-        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)")},
+    KeyWords{.path = "model.sliding_window",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Sliding window"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "sliding window"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "sliding-window attention: a query attends to at most this many preceding tokens (GPT-OSS: 128; "
+                 "HF sliding_window, Megatron-Core window_size), so a windowed layer's attention work per "
+                 "sequence is about seq_len x window instead of seq_len^2 / 2; 0: the whole causal prefix"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)")},
     KeyWords{.path = "model.full_attention_interval",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Full-attention interval"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "full-attention interval"),
@@ -232,15 +232,15 @@ const std::array kWords{
                             "2; Megatron-Core window_attn_skip_freq); 0: every layer is windowed"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer windowed)"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with sliding_window")},
-    KeyWords{
-        .path = "model.attention_sinks",
-        .label = QT_TRANSLATE_NOOP("PlanKey", "Attention sinks"),
-        .noun = QT_TRANSLATE_NOOP("PlanKey", "attention sinks"),
-        .tooltip = QT_TRANSLATE_NOOP(
-            "PlanKey", "a learned logit per head in every softmax's denominator (GPT-OSS; Megatron-Core softmax_type "
-                       "\"learnable\"): one parameter per head and layer; fused attention kernels support it since "
-                       "Transformer Engine 2.8 (older software runs attention unfused: flash_attention false)"),
-        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "model.attention_sinks",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Attention sinks"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "attention sinks"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "a learned logit per head in every softmax's denominator (GPT-OSS; Megatron-Core softmax_type "
+                 "\"learnable\"): one parameter per head and layer; fused attention kernels support it since "
+                 "Transformer Engine 2.8 (older software runs attention unfused: flash_attention false)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "training.global_batch",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Global batch"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "global batch"),
@@ -437,6 +437,17 @@ const std::array kWords{
                             "eager RMSNorm runs six FP32 kernels and saves its FP32 upcast for backward"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch frameworks (\"fsdp\", \"deepspeed\")")},
+    KeyWords{.path = "training.separate_qkv",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Separate Q, K, V GEMMs"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "separate Q, K and V projections"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "Q, K and V as three GEMMs over the same input (torchtitan's wq, wk, wv; Hugging Face's "
+                            "q_proj, k_proj, v_proj) instead of one fused projection (Megatron-Core's linear_qkv, "
+                            "MPT's Wqkv): with tensor parallelism the key and value GEMMs are narrow and memory-bound, "
+                            "each reading the whole input"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey",
+                                       "PyTorch frameworks (\"fsdp\", \"deepspeed\"); Megatron-Core fuses them")},
     KeyWords{.path = "training.optimizer_kernel",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer kernel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),
@@ -513,16 +524,16 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "padding fraction"),
              .tooltip = QT_TRANSLATE_NOOP("PlanKey", "share of padding tokens; valid tokens/s = tokens/s x (1 - it)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
-    KeyWords{
-        .path = "training.document_length",
-        .label =
-            QT_TRANSLATE_NOOP("PlanKey", "Packed documents"),
-        .noun = QT_TRANSLATE_NOOP("PlanKey", "document length"),
-        .tooltip = QT_TRANSLATE_NOOP(
-            "PlanKey", "packed sequences: mean tokens per document; attention stays within a document, so with flash "
-                       "attention its work per sequence is seq_len x document_length / 2 instead of seq_len^2 / 2"),
-        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (whole sequence)"),
-        .rule = QT_TRANSLATE_NOOP("PlanKey", "at most model.seq_len; shortens attention only with flash_attention")},
+    KeyWords{.path = "training.document_length",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Packed documents"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "document length"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "packed sequences: mean tokens per document; attention stays within a document, so with flash "
+                 "attention its work per sequence is seq_len x document_length / 2 instead of seq_len^2 / 2"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (whole sequence)"),
+             .rule =
+                 QT_TRANSLATE_NOOP("PlanKey", "at most model.seq_len; shortens attention only with flash_attention")},
     KeyWords{.path = "parallel.data",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Data parallel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "data parallelism"),
@@ -628,21 +639,20 @@ const std::array kWords{
                                               "gather them again for backward; off: keep them until backward"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "used with training.framework \"fsdp\"")},
-    KeyWords{
-        .path = "parallel.shard_group",
-        .label =
-            QT_TRANSLATE_NOOP("PlanKey", "Shard group"),
-        .noun = QT_TRANSLATE_NOOP("PlanKey", "hybrid sharding"),
-        .tooltip = QT_TRANSLATE_NOOP(
-            "PlanKey", "Hybrid sharding: shard the ZeRO-sharded state over this many data ranks and replicate across "
-                       "the rest; gathers and reduce-scatters stay inside the shard group, the gradient shards are "
-                       "all-reduced across replicas. FSDP2's HSDP (torchtitan data_parallel_shard_degree with "
-                       "data_parallel_replicate_degree), Megatron-Core's partial distributed optimizer "
-                       "(--num-distributed-optimizer-instances: data x context / shard group) and DeepSpeed's MiCS "
-                       "(mics_shard_size); 0: shard over all of them"),
-        .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
-        .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", \"megatron\" at ZeRO 1 or "
-                                             "\"deepspeed\" at ZeRO 3: at least 2, dividing data x context")},
+    KeyWords{.path = "parallel.shard_group",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Shard group"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "hybrid sharding"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "Hybrid sharding: shard the ZeRO-sharded state over this many data ranks and replicate across "
+                 "the rest; gathers and reduce-scatters stay inside the shard group, the gradient shards are "
+                 "all-reduced across replicas. FSDP2's HSDP (torchtitan data_parallel_shard_degree with "
+                 "data_parallel_replicate_degree), Megatron-Core's partial distributed optimizer "
+                 "(--num-distributed-optimizer-instances: data x context / shard group) and DeepSpeed's MiCS "
+                 "(mics_shard_size); 0: shard over all of them"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", \"megatron\" at ZeRO 1 or "
+                                                  "\"deepspeed\" at ZeRO 3: at least 2, dividing data x context")},
     KeyWords{.path = "parallel.schedule",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),

@@ -246,6 +246,48 @@ private slots:
         QVERIFY(!firstError(validatePlan(plan, io::builtinCatalog())));
     }
 
+    // torchtitan's Llama projects Q, K and V with three nn.Linear (wq, wk, wv; models/llama/model.py at 9dec370):
+    // three GEMMs over the same input. With tensor parallelism 8 on Llama 3.1 8B the key and value GEMMs are 128
+    // wide per rank: 2 x 12 x 8192 x 4096 x 128 FLOPs against the input's 805 MB read, 124 FLOP per byte, below
+    // the H100's ridge, so each runs at memory speed, and together the three take longer than the one fused
+    // GEMM (1,536 wide). Under Megatron-Core, which always fuses them, the key changes nothing.
+    void separateQkvRunsThreeGemms()
+    {
+        Plan plan = test::presetPlan("llama3.1-8b", 8, 1, 8, 12, 96, "h100-sxm5-80gb");
+        plan.model.seqLen = 8192;
+        plan.training.framework = Framework::Fsdp;
+        plan.parallel.zeroStage = 3;
+        plan.training.sequenceParallel = true;
+        const auto projections = [](const Plan &p) {
+            std::vector<Op> out;
+            for (const Op &op : runPytorch(p).step.ops)
+                if (op.pass == OpPass::Forward && (op.role == OpRole::QkvProjection || op.role == OpRole::KeyProjection))
+                    out.push_back(op);
+            return out;
+        };
+        const std::vector<Op> fused = projections(plan);
+        QCOMPARE(fused.size(), std::size_t(1));
+        plan.training.separateQkv = true;
+        const std::vector<Op> apart = projections(plan);
+        QCOMPARE(apart.size(), std::size_t(3));
+        const Op &key = apart[1];
+        QCOMPARE(key.role, OpRole::KeyProjection);
+        TP_COMPARE_REL(key.flops, 2.0 * 12 * 8192 * 4096 * 128, 1e-9);
+        QVERIFY(key.memoryBound);
+        double total = 0, flops = 0;
+        for (const Op &op : apart)
+            total += op.seconds, flops += op.flops;
+        TP_COMPARE_REL(flops, fused.front().flops, 1e-9); // the same work, in three GEMMs
+        QVERIFY2(total > 1.4 * fused.front().seconds, qPrintable(QString::number(total / fused.front().seconds)));
+        const double titan = runPytorch(plan).step.stepSeconds;
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        const double megatronSplit = runPytorch(plan).step.stepSeconds;
+        plan.training.separateQkv = false;
+        QCOMPARE(runPytorch(plan).step.stepSeconds, megatronSplit);
+        QVERIFY(titan > 0);
+    }
+
     // Attention sinks (GPT-OSS's learned softmax offset) run in cuDNN's fused kernel or unfused: no FlashAttention
     // kernel takes them (Transformer Engine's backend selection: FA2/3/4 ruled out for softmax_type "learnable").
     void flashKernelsRefuseAttentionSinks()

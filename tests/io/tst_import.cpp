@@ -1486,6 +1486,8 @@ private slots:
         QCOMPARE(r.plan->training.recompute, Recompute::Ops);
         QCOMPARE(r.plan->model.seqLen, 8192);
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
+        // A job file's release projects Q, K and V with three nn.Linear (fused QKV came in April 2026).
+        QVERIFY(r.plan->training.separateQkv);
     }
 
     // Context ranks exchange K and V as the file says (context_parallel_rotate_method: "allgather" all-gathers the
@@ -1519,6 +1521,9 @@ private slots:
         const io::ImportResult r = io::importFiles({data("torchtitan_saved_config_llama3_8b.json")}, sets, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.presetId, std::string("llama3-8b"));  // model_spec name "llama3", flavor "8B"
+        // Its layers' attention says fuse_qkv true (torchtitan ad7a86533's FusedQKVLinear): one GEMM.
+        QVERIFY(!r.plan->training.separateQkv);
+        QCOMPARE(readKey(r, "training.separate_qkv")->source, QStringLiteral("fuse_qkv"));
         QCOMPARE(r.plan->model.seqLen, 8192);                        // training.max_context_length
         QCOMPARE(r.plan->training.microBatch, 2);                    // 16,384 tokens per micro-batch and rank
         QCOMPARE(r.plan->training.globalBatch, 2 * 16 * 4);          // -1: micro-batch x FSDP 16 x 4 PP micro-batches

@@ -300,6 +300,9 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         plan.parallel.zeroStage = 3;
         plan.training.flashAttention = true;
         plan.training.attentionKernel = AttentionKernel::Flash2; // F.scaled_dot_product_attention's flash backend
+        // models/llama/model.py (9dec370, 0413364, e7c0cae, 820504e): Attention's wq, wk and wv are three
+        // nn.Linear modules, three GEMMs over the same input.
+        plan.training.separateQkv = true;
         plan.training.sequenceParallel = tp > 1;
         plan.parallel.tensorCommOverlap = t.at(r, "async_tp") == QLatin1String("yes");
         plan.training.compile = t.at(r, "torch_compile") == QLatin1String("yes");

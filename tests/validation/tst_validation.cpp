@@ -283,9 +283,9 @@ void TestValidation::pytorchStepTimes()
     // Issue 35's targets are 6% median and 15% worst; the medians meet them (torchtitan 4.5%), the worst rows
     // do not (docs/CALIBRATION.md lists them), so those are held where they stand.
     checkGroup(bySource, "torchtitan", 0.07, 0.37);
-    // torchtitan's async-TP page (June 2025): the 70B rows within 5%, the 8B ones (TP 8 on a 4,096-wide model)
-    // 12-15% fast with or without async TP (docs/CALIBRATION.md)
-    checkGroup(bySource, "torchtitan-asynctp", 0.09, 0.16);
+    // torchtitan's async-TP page (June 2025): the 70B rows +3..+10% slow, the 8B ones (TP 8 on a 4,096-wide
+    // model) 8-9% fast, with or without async TP (docs/CALIBRATION.md)
+    checkGroup(bySource, "torchtitan-asynctp", 0.09, 0.11);
     checkGroup(bySource, "llmfoundry-h100", 0.06, 0.25);
     checkGroup(bySource, "llmfoundry-a100-40", 0.05, 0.25);
 }

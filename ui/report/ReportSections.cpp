@@ -767,6 +767,14 @@ QList<QStringList> pytorchRows(const Context &c)
                                                  "0.59–0.63 of cuDNN's kernel on H100); flash-attn static_switch.h "
                                                  "(kernels for head sizes 32 to 256 in steps of 32)")};
     }
+    if (t.separateQkv && t.framework != Framework::Megatron)
+        rows << QStringList{
+            QObject::tr("Q, K and V projections"),
+            QObject::tr("three GEMMs over the same input, each reading it whole; with tensor parallelism the key and "
+                        "value GEMMs are %1 columns wide per rank")
+                .arg(c.plan.model.kvDim() / c.plan.parallel.tensor),
+            QObject::tr("torchtitan models/llama/model.py (wq, wk, wv; fused wqkv since ad7a86533); Hugging Face's "
+                        "q_proj, k_proj, v_proj (training.separate_qkv)")};
     if (t.recompute == Recompute::Ops)
         rows << QStringList{
             QObject::tr("Op-level checkpointing"),
