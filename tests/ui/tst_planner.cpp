@@ -89,6 +89,7 @@ private slots:
     void undoWorksWhileTheEditedFieldHasFocus();
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
+    void separateQkvIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -464,6 +465,32 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     QCOMPARE(f.document.estimate().step.stepSeconds, deepEp);
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
     QVERIFY(!dispatcher->isVisibleTo(&f.window) && !groups->isVisibleTo(&f.window));
+}
+
+// The torchtitan gallery plan runs Q, K and V as three GEMMs; its check box fuses them (a shorter step under
+// TP 8, whose key and value GEMMs are narrow), undo restores them; under Megatron-Core its row is hidden.
+void TestPlanner::separateQkvIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3.1-405b-torchtitan-4d-512-h100.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QString error;
+    QVERIFY2(f.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
+    f.window.resize(1280, 800);
+    f.window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
+    auto *box = f.window.findChild<QCheckBox *>(QStringLiteral("training.separate_qkv"));
+    QVERIFY(box && box->isChecked() && box->isEnabled());
+    const double separate = f.document.estimate().step.stepSeconds;
+    box->click();
+    QVERIFY(!f.document.plan().training.separateQkv);
+    QVERIFY(f.document.estimate().step.stepSeconds < separate);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().training.separateQkv);
+    QCOMPARE(f.document.estimate().step.stepSeconds, separate);
+    QVERIFY(box->isVisibleTo(&f.window));
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
+    QVERIFY(!box->isVisibleTo(&f.window));
 }
 
 // Experts 0 -> 8 on a dense model: each token goes to the top two (it was invalid at once with experts per
