@@ -178,6 +178,9 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("Async tensor parallelism")));
         QVERIFY2(text.contains(QStringLiteral("%1 s of tensor-parallel traffic exposed").arg(fmt(exposed, 2))),
                  qPrintable(fmt(exposed, 2)));
+        // Its Q, K and V run as torchtitan's three GEMMs: 8 key-value heads of 128 over tensor 8, 128 columns.
+        QVERIFY(text.contains(QStringLiteral("Q, K and V projections")));
+        QVERIFY(text.contains(QStringLiteral("GEMMs are 128 columns wide")));
 
         Charts megatron;
         const QString other = dir.filePath(QStringLiteral("megatron.pdf"));
