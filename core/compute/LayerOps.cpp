@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <span>
-#include <string_view>
-#include <tuple>
 #include <utility>
 
 #include "core/memory/ActivationMemory.h"
@@ -100,19 +97,19 @@ void appendProjections(const Plan &plan, const Shapes &x, OpPass pass, std::vect
     const ModelSpec &m = plan.model;
     const OpScope L = OpScope::Layer;
     if (!m.isMla()) {
-        // training.separate_qkv: three GEMMs at their own sizes, each reading the whole input.
-        const bool separate = plan.training.separateQkv && plan.training.framework != Framework::Megatron;
-        using Projection = std::tuple<const char *, double, OpRole>;
-        const Projection fused[] = {{"QKV projection", (x.qd + 2.0 * x.kv) / x.t, OpRole::QkvProjection}};
-        const Projection apart[] = {{"query projection", x.qd / x.t, OpRole::QkvProjection},
-                                    {"key projection", x.kv / x.t, OpRole::KeyProjection},
-                                    {"value projection", x.kv / x.t, OpRole::QkvProjection}};
-        for (const auto &[name, width, role] :
-             separate ? std::span<const Projection>(apart) : std::span<const Projection>(fused)) {
-            Op qkv = matmul(name, pass, L, x.M, x.h, width, x.q);
-            qkv.role = role;
-            ops.push_back(qkv);
+        const auto add = [&](const char *name, double width, OpRole role) {
+            Op op = matmul(name, pass, L, x.M, x.h, width, x.q);
+            op.role = role;
+            ops.push_back(op);
+        };
+        if (!plan.training.runsSeparateQkv()) {
+            add("QKV projection", (x.qd + 2.0 * x.kv) / x.t, OpRole::QkvProjection);
+            return;
         }
+        // training.separate_qkv: three GEMMs at their own sizes, each reading the whole input.
+        add("query projection", x.qd / x.t, OpRole::QkvProjection);
+        add("key projection", x.kv / x.t, OpRole::KeyProjection);
+        add("value projection", x.kv / x.t, OpRole::QkvProjection);
         return;
     }
     const double qLora = double(m.qLoraRank), kvLora = double(m.kvLoraRank);
@@ -342,7 +339,7 @@ void appendOpReplay(const Plan &plan, const Shapes &x, std::vector<Op> &ops, std
         else
             switch (op.role) {
             case OpRole::QkvProjection: // fused: its key share; apart, the query and value GEMMs are saved
-                share = op.name == std::string_view("QKV projection") ? x.kv / (x.qd + 2.0 * x.kv) : 0.0;
+                share = plan.training.runsSeparateQkv() ? 0.0 : x.kv / (x.qd + 2.0 * x.kv);
                 break;
             case OpRole::KeyProjection: share = 1.0; break;
             case OpRole::OutputProjection: share = 1.0; break;

@@ -158,6 +158,8 @@ struct TrainingConfig
     /// parallelism the key and value GEMMs are narrow, and each reads the whole input. Not under Megatron-Core,
     /// which always fuses them.
     bool separateQkv = false;
+    /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
+    bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
     /// The norm is one kernel: with every element-wise chain fused, or on its own (fused_norm).
     bool fusesNorm() const { return fusesElementwise() || fusedNorm; }
     /// torchao's float8 tensor parallelism (PyTorch frameworks with an FP8-family format: torchtitan's

@@ -805,7 +805,7 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
          line("parallel.tensor", p.tensor) + line("parallel.pipeline", p.pipeline) +
          line("parallel.context", p.context);
     if (p.context > 1 || p.contextComm != ContextComm::Ring) { // the importer's default: ring at context 1
-        if (const QString rotate = spelling("parallel.context_comm", toString(p.contextComm)); !rotate.isEmpty())
+        if (!spelling("parallel.context_comm", toString(p.contextComm)).isEmpty())
             s += torchtitan::choiceLine("parallel.context_comm", toString(p.contextComm));
         else
             out.notExpressed << QStringLiteral("parallel.context_comm = %1: torchtitan's context parallelism "

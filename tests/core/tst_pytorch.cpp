@@ -35,13 +35,14 @@ double sumOf(const Estimate &e, OpPass pass, std::string_view name, bool flops)
 }
 
 /// Llama 3.1 8B on 8 H100 with FSDP2, as torchtitan's Table 1 ran it (local batch 2, 8,192 tokens).
-Plan titan8b()
+Plan titan8b(std::int64_t tensor = 1, std::int64_t data = 8, std::int64_t microBatch = 2)
 {
-    Plan plan = test::presetPlan("llama3.1-8b", 1, 1, 8, 2, 16, "h100-sxm5-80gb");
+    Plan plan = test::presetPlan("llama3.1-8b", tensor, 1, data, microBatch, microBatch * data, "h100-sxm5-80gb");
     plan.model.seqLen = 8192;
     plan.training.framework = Framework::Fsdp;
     plan.parallel.zeroStage = 3;
     plan.training.flashAttention = true;
+    plan.training.sequenceParallel = tensor > 1;
     return plan;
 }
 
@@ -253,11 +254,7 @@ private slots:
     // GEMM (1,536 wide). Under Megatron-Core, which always fuses them, the key changes nothing.
     void separateQkvRunsThreeGemms()
     {
-        Plan plan = test::presetPlan("llama3.1-8b", 8, 1, 8, 12, 96, "h100-sxm5-80gb");
-        plan.model.seqLen = 8192;
-        plan.training.framework = Framework::Fsdp;
-        plan.parallel.zeroStage = 3;
-        plan.training.sequenceParallel = true;
+        Plan plan = titan8b(8, 8, 12);
         const auto projections = [](const Plan &p) {
             std::vector<Op> out;
             for (const Op &op : runPytorch(p).step.ops)

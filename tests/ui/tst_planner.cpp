@@ -58,6 +58,17 @@ struct PlannerFixture
         if (!document.loadFromBytes(io::builtinExamplePlan(), QString(), &error))
             qFatal("example: %s", qPrintable(error));
     }
+    /// Loads a gallery plan (resources/examples/ID.json) and shows the window at 1280 x 800.
+    bool showExample(const char *id)
+    {
+        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/%1.json").arg(QLatin1String(id)));
+        QString error;
+        if (!file.open(QIODevice::ReadOnly) || !document.loadFromBytes(file.readAll(), QString(), &error))
+            return false;
+        window.resize(1280, 800);
+        window.show();
+        return QTest::qWaitForWindowExposed(&window);
+    }
 };
 
 QVector<double> graphValues(QCustomPlot *plot, int graph)
@@ -440,13 +451,8 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     // editor; switching to the all-to-all dispatcher sends 8 copies per token instead of ~3.6 nodes' worth
     // and lengthens the step; undo restores it. A dense plan hides the fields.
     PlannerFixture f;
-    QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/deepseek-v3-1024-h100-deepep.json"));
-    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(f.showExample("deepseek-v3-1024-h100-deepep"));
     QString error;
-    QVERIFY2(f.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
-    f.window.resize(1280, 800);
-    f.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
     auto *dispatcher = f.window.findChild<QComboBox *>(QStringLiteral("parallel.expert_dispatcher"));
     auto *groups = f.window.findChild<QSpinBox *>(QStringLiteral("model.router_groups"));
     auto *recomputeMoe = f.window.findChild<QCheckBox *>(QStringLiteral("training.recompute_moe"));
@@ -472,13 +478,8 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
 void TestPlanner::separateQkvIsEditedInTheWindow()
 {
     PlannerFixture f;
-    QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3.1-405b-torchtitan-4d-512-h100.json"));
-    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(f.showExample("llama3.1-405b-torchtitan-4d-512-h100"));
     QString error;
-    QVERIFY2(f.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
-    f.window.resize(1280, 800);
-    f.window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&f.window));
     auto *box = f.window.findChild<QCheckBox *>(QStringLiteral("training.separate_qkv"));
     QVERIFY(box && box->isChecked() && box->isEnabled());
     const double separate = f.document.estimate().step.stepSeconds;

@@ -767,7 +767,7 @@ QList<QStringList> pytorchRows(const Context &c)
                                                  "0.59–0.63 of cuDNN's kernel on H100); flash-attn static_switch.h "
                                                  "(kernels for head sizes 32 to 256 in steps of 32)")};
     }
-    if (t.separateQkv && t.framework != Framework::Megatron)
+    if (t.runsSeparateQkv())
         rows << QStringList{
             QObject::tr("Q, K and V projections"),
             QObject::tr("three GEMMs over the same input, each reading it whole; with tensor parallelism the key and "
