@@ -38,23 +38,28 @@ struct Sums
 };
 
 /// Whether the host launches an op itself: every op without CUDA graphs; with per-layer graphs the ops
-/// outside the transformer layers and a mixture of experts' routed part after the router; none with the
+/// outside the transformer layers and a mixture of experts' routed part after the router, unless a fixed
+/// capacity gives that part static shapes: Megatron-Core graphs the MoE module only with drop-padding
+/// ("moe cuda graph is only supported with drop-padding MoE", transformer_config.py at d98e8a6), and
+/// Megatron-Bridge's token-drop runs pad every expert to its capacity (training/utils/moe_token_drop.py,
+/// apply_moe_token_drop: capacity factor 1.0, moe_pad_expert_input_to_capacity, at r0.1.0); none with the
 /// whole step captured; with the router graphed, all but the router and the permutation's preprocessing.
-bool launchedEagerly(const Op &op, CudaGraphs graphs)
+bool launchedEagerly(const Op &op, const TrainingConfig &t)
 {
-    switch (graphs) {
+    switch (t.cudaGraphs) {
     case CudaGraphs::None: return true;
     case CudaGraphs::Router: return op.role != OpRole::Router;
     case CudaGraphs::Layers:
-        return op.scope != OpScope::Layer || (op.part == LayerPart::MoeMlp && op.role != OpRole::Router);
+        return op.scope != OpScope::Layer ||
+               (op.part == LayerPart::MoeMlp && op.role != OpRole::Router && !t.capacityFactor);
     case CudaGraphs::Step: return false;
     }
     return true;
 }
 
-void accumulate(Sums &s, const Op &op, double count, CudaGraphs graphs)
+void accumulate(Sums &s, const Op &op, double count, const TrainingConfig &training)
 {
-    if (launchedEagerly(op, graphs))
+    if (launchedEagerly(op, training))
         (op.pass == OpPass::Forward ? s.forwardLaunches : s.backwardLaunches) += op.launches * count;
     const double t = op.seconds * count;
     switch (op.pass) {
@@ -173,7 +178,7 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
         accumulate(op.scope == OpScope::Layer       ? layerSums
                    : op.scope == OpScope::Embedding ? m.embedding
                                                     : m.output,
-                   op, 1.0, plan.training.cudaGraphs);
+                   op, 1.0, plan.training);
         double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;

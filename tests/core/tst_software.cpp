@@ -92,6 +92,38 @@ private slots:
         QCOMPARE(step, 0.0);
     }
 
+    // Megatron-Core graphs a mixture of experts' routed part only with drop-padding, where a fixed capacity
+    // gives it static shapes (Megatron-Bridge's token-drop runs of release 25.09: capacity factor 1, padded,
+    // and per-layer graphs). With a capacity the host launches one graph per layer and pass and the ops
+    // outside the layers, and never waits for token counts: each pass exposes what those launches take
+    // beyond the pass's kernels. Dropless, the host also launches the experts' kernels, layer by layer.
+    void layerGraphsHoldDropPaddedExperts()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.parallel.expert = 1; // no all-to-all on the compute stream: the passes are the ops' kernels alone
+        plan.training.cudaGraphs = CudaGraphs::Layers;
+        const double launch = 2e-3; // a host slower than a layer's kernels: every pass is host-bound
+        plan.cluster.overrides.hostLaunchSeconds = launch;
+        const double dropless = runSoftware(plan).step.category(TimeCategory::HostLaunch);
+        plan.training.capacityFactor = 1.0;
+        const Estimate e = runSoftware(plan);
+        QVERIFY(e.valid);
+        const double layers = double(plan.model.layers);
+        double host[2] = {layers * launch, layers * launch}, gpu[2] = {0, 0};
+        for (const Op &op : e.step.ops) {
+            if (op.scope == OpScope::Step)
+                continue;
+            const int pass = op.pass == OpPass::Forward ? 0 : 1;
+            gpu[pass] += (op.scope == OpScope::Layer ? layers : 1.0) * op.seconds;
+            if (op.scope != OpScope::Layer)
+                host[pass] += op.launches * launch;
+        }
+        const double expected = std::max(0.0, host[0] - gpu[0]) + std::max(0.0, host[1] - gpu[1]);
+        QVERIFY(expected > 0);
+        TP_COMPARE_REL(e.step.category(TimeCategory::HostLaunch), double(plan.microbatches()) * expected, 1e-9);
+        QVERIFY(e.step.category(TimeCategory::HostLaunch) < 0.5 * dropless);
+    }
+
     // --recompute-method block --recompute-num-layers N: N layers of each chunk replay their forward and keep
     // only their input; the rest keep everything and replay nothing.
     void partialRecomputationReplaysItsShare()
