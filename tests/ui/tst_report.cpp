@@ -92,6 +92,15 @@ struct Charts
     }
 };
 
+/// The report of `document` written to `path`, as pdftotext reads it (or the writer's error).
+QString reportText(PlanDocument *document, const QString &path)
+{
+    QString error;
+    if (!writeReportFile(document, path, ReportOptions{}, &error))
+        return error;
+    return run(QStringLiteral("pdftotext"), {path, QStringLiteral("-")}).simplified();
+}
+
 } // namespace
 
 class TestReport : public QObject
@@ -186,6 +195,30 @@ private slots:
         const QString other = dir.filePath(QStringLiteral("megatron.pdf"));
         QVERIFY2(writeReportFile(&megatron.document, other, ReportOptions{}, &error), qPrintable(error));
         QVERIFY(!run(QStringLiteral("pdftotext"), {other, QStringLiteral("-")}).contains(QStringLiteral("Async tensor")));
+    }
+
+    // A mixture of experts under per-layer CUDA graphs: the report says whether the layer graphs hold the
+    // routed experts (a capacity factor pads them to fixed shapes) or they launch eagerly (dropless).
+    void expertsInTheLayerGraphsRow()
+    {
+        Charts c;
+        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/qwen3-30b-a3b-8-h100.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QString error;
+        QVERIFY2(c.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
+        Plan plan = c.document.plan();
+        plan.training.cudaGraphs = CudaGraphs::Layers;
+        plan.training.capacityFactor.reset();
+        c.document.setPlan(plan);
+        QTemporaryDir dir;
+        const QString dropless = reportText(&c.document, dir.filePath(QStringLiteral("dropless.pdf")));
+        QVERIFY(dropless.contains(QStringLiteral("Experts in the layer graphs")));
+        QVERIFY2(dropless.contains(QStringLiteral("so they launch eagerly")), qPrintable(dropless.right(400)));
+        plan.training.capacityFactor = 1.0;
+        c.document.setPlan(plan);
+        const QString padded = reportText(&c.document, dir.filePath(QStringLiteral("padded.pdf")));
+        QVERIFY(padded.contains(QStringLiteral("holds the routed experts too")));
+        QVERIFY(!padded.contains(QStringLiteral("so they launch eagerly")));
     }
 
     // A long description in the plan-file appendix wraps on the page: every word of it is inside the A4

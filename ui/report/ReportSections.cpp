@@ -806,6 +806,14 @@ QList<QStringList> softwareRows(const Context &c)
                        fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
         QObject::tr("fitted per host CPU (x86, Grace) on the Megatron-Bridge rows that differ in CUDA graphs and "
                     "micro-batch (docs/CALIBRATION.md)")};
+    if (c.plan.model.isMoe() && graphs == CudaGraphs::Layers)
+        rows << QStringList{
+            QObject::tr("Experts in the layer graphs"),
+            c.plan.training.capacityFactor
+                ? QObject::tr("yes: the capacity factor pads each expert to fixed shapes, so the layer's graph holds "
+                              "the routed experts too")
+                : QObject::tr("no: dropless routing sizes the experts' work on the host, so they launch eagerly"),
+            QObject::tr("Megatron-Core graphs the MoE module only with drop-padding (transformer_config.py)")};
     if (c.plan.model.isMoe() && c.plan.parallel.expert > 1 && c.plan.parallel.expertCommOverlap)
         rows << QStringList{
             QObject::tr("Expert all-to-all overlap"),
