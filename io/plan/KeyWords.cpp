@@ -506,9 +506,10 @@ const std::array kWords{
             "PlanKey",
             "none: the host launches every kernel (a GPU faster than its host waits); router: a mixture of experts' "
             "router and permutation preprocessing replayed as graphs; layers: each transformer layer's attention, "
-            "norms, dense MLP and router replayed as one graph, routed experts eager unless a capacity factor pads "
-            "them to fixed shapes (Megatron-Core graphs the MoE module only with drop-padding) (--cuda-graph-impl "
-            "local or transformer_engine); step: the whole iteration captured (--cuda-graph-scope full_iteration)"),
+            "norms, dense MLP and router replayed as one graph, the routed experts too when a capacity factor pads "
+            "them to fixed shapes, else eager: Megatron-Core graphs the MoE module only with drop-padding "
+            "(--cuda-graph-impl local or transformer_engine); step: the whole iteration captured "
+            "(--cuda-graph-scope full_iteration)"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"none\"")},
     KeyWords{.path = "training.fused_expert_mlp",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Fused expert MLP"),
