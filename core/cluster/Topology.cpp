@@ -245,6 +245,11 @@ GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNod
     return dataSubgroupSpan(parallel, gpusPerNode, parallel.shardRanks(), 1);
 }
 
+GroupSpan hpzGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+{
+    return dataSubgroupSpan(parallel, gpusPerNode, parallel.hpzRanks(), 1);
+}
+
 GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     return dataSubgroupSpan(parallel, gpusPerNode, parallel.shardReplicas(), parallel.shardRanks());

@@ -390,8 +390,14 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     const double gradient = fsdp ? in.perParam.gathered + in.perParam.gradients : in.perParam.gradients;
     const double perUnit = (2.0 * in.perParam.gathered + gradient) * unit;
     const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
+    // ZeRO++ hpZ: the secondary copy of the 16-bit dense parameters, sharded over its group, kept for the
+    // backward gathers (Wang et al. 2023, Sec. 3.2).
+    const double secondary = plan.zeroPlusPlusAllowed() && plan.parallel.hpzRanks() > 1
+                                 ? kHalfBytes * (st.parameterCount - st.expertParameterCount) /
+                                       double(plan.parallel.hpzRanks())
+                                 : 0.0;
     if (!fsdp || (plan.parallel.reshardAfterForward && !accumulates))
-        return perUnit;
+        return perUnit + secondary;
     const UnitParameters u = unitParameters(plan);
     const double blocks = st.parameterCount - (st.stage == 0 ? u.embedding : 0.0)
                           - (st.stage == plan.parallel.pipeline - 1 ? u.output + u.outputExperts : 0.0);

@@ -234,6 +234,22 @@ struct ParallelConfig
     /// its shard group, the gradient shards then all-reduced across the replicas. 0: one shard group of
     /// all of them (FSDP).
     std::int64_t shardGroup = 0;
+    /// ZeRO++ (Wang et al. 2023, "ZeRO++: Extremely Efficient Collective Communication for Giant Model
+    /// Training"; DeepSpeed's zero_optimization keys, ZeRO-3 only). qwZ: the parameters all-gathered as INT8
+    /// blocks and dequantized on arrival (zero_quantized_weights). hpZ: a secondary copy of the 16-bit
+    /// parameters sharded over this many consecutive data ranks, from which the backward gathers inside that
+    /// group (zero_hpz_partition_size; 1: off). qgZ: the gradients reduce-scattered as INT4 through
+    /// all-to-alls (zero_quantized_gradients).
+    bool zeroQuantizedWeights = false;
+    std::int64_t zeroHpzPartition = 1;
+    bool zeroQuantizedGradients = false;
+
+    /// hpZ's secondary group: zero_hpz_partition_size ranks when it divides the shard ranks, else 1 (off).
+    std::int64_t hpzRanks() const
+    {
+        const std::int64_t n = shardRanks();
+        return zeroHpzPartition > 1 && zeroHpzPartition < n && n % zeroHpzPartition == 0 ? zeroHpzPartition : 1;
+    }
 
     std::int64_t expertTensorSize() const { return expertTensor > 0 ? expertTensor : tensor; }
     /// Ranks the sharded state is split over: the shard group, or all data x context ranks.
@@ -387,6 +403,12 @@ struct Plan
         return training.framework == Framework::Fsdp ||
                (training.framework == Framework::Megatron && parallel.zeroStage == 1) ||
                (training.framework == Framework::DeepSpeed && parallel.zeroStage == 3);
+    }
+    /// Whether ZeRO++'s options apply (parallel.zero_quantized_weights, zero_hpz_partition,
+    /// zero_quantized_gradients): DeepSpeed's ZeRO-3.
+    bool zeroPlusPlusAllowed() const
+    {
+        return training.framework == Framework::DeepSpeed && parallel.zeroStage == 3;
     }
     /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
     /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.

@@ -291,6 +291,12 @@ const std::array kKeys{
             .access = field<&Plan::parallel, &P::reshardAfterForward>()},
     PlanKey{.path = "parallel.shard_group", .type = KeyType::Integer, .range = {0, 1 << 20}, .zeroMeansUnset = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::shardGroup>()},
+    PlanKey{.path = "parallel.zero_quantized_weights", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::zeroQuantizedWeights>()},
+    PlanKey{.path = "parallel.zero_hpz_partition", .type = KeyType::Integer, .range = {1, 1 << 20},
+            .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::zeroHpzPartition>()},
+    PlanKey{.path = "parallel.zero_quantized_gradients", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::zeroQuantizedGradients>()},
     PlanKey{.path = "parallel.schedule", .type = KeyType::Enum, .searchDimension = true, .editor = KeyEditor::Choice,
             .choices = choicesOf<Schedule>, .access = field<&Plan::parallel, &P::schedule>()},
     PlanKey{.path = "parallel.zero_stage", .type = KeyType::Integer, .range = {0, 3}, .searchDimension = true,
@@ -493,6 +499,9 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.parameterOffloadAllowed();
     if (path == "parallel.shard_group")
         return plan.shardGroupAllowed();
+    if (path == "parallel.zero_quantized_weights" || path == "parallel.zero_hpz_partition" ||
+        path == "parallel.zero_quantized_gradients")
+        return plan.zeroPlusPlusAllowed();
     if (path == "training.recompute_layers" || path == "training.recompute_interval")
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")

@@ -627,6 +627,23 @@ void checkShardGroup(Checker &check)
         check.warning("parallel.shard_group", "shard_group.all_ranks", {num(dc)});
 }
 
+/// ZeRO++ where DeepSpeed has it (Plan::zeroPlusPlusAllowed), hpZ's group dividing the shard ranks.
+void checkZeroPlusPlus(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ParallelConfig &par = plan.parallel;
+    const std::pair<const char *, bool> options[] = {{"parallel.zero_quantized_weights", par.zeroQuantizedWeights},
+                                                     {"parallel.zero_hpz_partition", par.zeroHpzPartition > 1},
+                                                     {"parallel.zero_quantized_gradients", par.zeroQuantizedGradients}};
+    for (const auto &[key, on] : options)
+        if (on && !plan.zeroPlusPlusAllowed())
+            check.error(key, "zero_plus_plus.needs_deepspeed_zero3", {key});
+    if (par.zeroHpzPartition > 1 && plan.zeroPlusPlusAllowed() && check.ok({"parallel.data", "parallel.context"}) &&
+        par.hpzRanks() == 1)
+        check.error("parallel.zero_hpz_partition", "zero_hpz_partition.divides_ranks",
+                    {num(par.zeroHpzPartition), num(par.shardRanks())});
+}
+
 void checkOverlap(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -701,6 +718,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkSoftwareSettings(check);
     checkFramework(check);
     checkShardGroup(check);
+    checkZeroPlusPlus(check);
     checkOverlap(check);
     checkPipeline(check);
     checkBatch(check);

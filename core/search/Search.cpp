@@ -30,6 +30,13 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.offloadParameters = base.parallel.offloadParameters && plan.parameterOffloadAllowed();
     if (!plan.shardGroupAllowed())
         plan.parallel.shardGroup = 0;
+    // ZeRO++ holds where the layout is DeepSpeed's ZeRO-3, hpZ where its group still tiles the shard ranks.
+    if (!plan.zeroPlusPlusAllowed()) {
+        plan.parallel.zeroQuantizedWeights = plan.parallel.zeroQuantizedGradients = false;
+        plan.parallel.zeroHpzPartition = 1;
+    }
+    if (plan.parallel.hpzRanks() == 1)
+        plan.parallel.zeroHpzPartition = 1;
     plan.training.microBatch = c.microBatch;
     plan.training.recompute = c.recompute;
     if (c.recompute != Recompute::Selective) { // the modules name parts of selective recomputation only

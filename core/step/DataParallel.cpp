@@ -71,6 +71,12 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
         if (uploadBytesPerSecond > 0)
             unit.gatherSeconds += perParam.gathered * plan.parallel.shardedParameters(params.dense, params.experts) /
                                   uploadBytesPerSecond;
+        // ZeRO++ hpZ: the backward gathers the dense parameters from the secondary copy inside its group.
+        if (const GroupPlacement &hpz = acc.groups.secondary; hpz.size > 1) {
+            const double dense = params.dense * perParam.gathered, experts = params.experts * perParam.gathered;
+            unit.backwardGatherSeconds = seconds(Collective::AllGather, dense, hpz) +
+                                         seconds(Collective::AllGather, experts, acc.groups.experts);
+        }
         unit.reduceSeconds = acc.cost(Collective::ReduceScatter,
                                       {params.dense * perParam.gradients, params.experts * perParam.gradients});
         if (acc.groups.replicas.size > 1) { // HSDP: the reduced shard all-reduced across the replicas
@@ -105,7 +111,8 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
 {
     Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
     const double upload = plan.parallel.offloadParameters ? hostLinkBytesPerSecond(plan, device) : 0.0;
-    const std::vector<ShardedUnit> units = shardedUnits(plan, perParam, stage, compute, acc, upload);
+    const std::vector<ShardedUnit> units =
+        shardedUnits(plan, collectiveBytes(plan, perParam), stage, compute, acc, upload);
     const Framework framework = plan.training.framework;
     const bool prefetch = framework != Framework::Megatron || plan.parallel.overlapParamGather;
     const bool regather = framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
@@ -210,10 +217,24 @@ ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
     // num_distributed_optimizer_instances).
     const bool sharded =
         plan.parallel.zeroStage >= 3 || (plan.parallel.zeroStage >= 1 && plan.parallel.shardReplicas() > 1);
-    ReductionGroups g{sharded ? links.shardGroup : links.dataGroup, links.expertDataGroup, links.replicaGroup};
+    ReductionGroups g{sharded ? links.shardGroup : links.dataGroup, links.expertDataGroup, links.replicaGroup,
+                      links.hpzGroup};
     if (!plan.model.isMoe())
         g.experts.size = g.experts.perNode = 1;
+    if (!plan.zeroPlusPlusAllowed())
+        g.secondary.size = g.secondary.perNode = 1;
     return g;
+}
+
+StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter perParam)
+{
+    if (!plan.zeroPlusPlusAllowed())
+        return perParam;
+    if (plan.parallel.zeroQuantizedWeights)
+        perParam.gathered = std::min(perParam.gathered, 1.0);
+    if (plan.parallel.zeroQuantizedGradients)
+        perParam.gradients = std::min(perParam.gradients, 0.5);
+    return perParam;
 }
 
 DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links,

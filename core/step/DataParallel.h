@@ -49,8 +49,14 @@ struct ReductionGroups
 {
     GroupPlacement dense, experts;
     GroupPlacement replicas; ///< HSDP: the dense gradient shards' all-reduce across replicas (size 1 without it)
+    GroupPlacement secondary; ///< ZeRO++ hpZ: the dense backward gathers' group (size 1 without it)
 };
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links);
+
+/// The bytes per parameter ZeRO-3's collectives move: ZeRO++'s qwZ gathers INT8 (1 byte; the block scales
+/// are not counted) where the plan gathers 16 bits, and qgZ reduce-scatters INT4 (half a byte) through its
+/// all-to-alls (Wang et al. 2023, Secs. 3.1 and 3.3). The same bytes without ZeRO++.
+StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter perParam);
 
 /// The optimizer step's time: on the GPU, the update of this rank's shard (and the FP8/FP4 weight casts);
 /// offloaded (parallel.offload_optimizer), the gradients to the host behind the last backward (DeepSpeed's

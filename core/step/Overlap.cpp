@@ -30,17 +30,17 @@ double forwardPass(const std::vector<ShardedUnit> &units, bool prefetch)
 double backwardPass(const std::vector<ShardedUnit> &units, bool gatherForBackward, bool prefetch)
 {
     const std::size_t n = units.size();
-    double stream = gatherForBackward ? units.back().gatherSeconds : 0.0;
+    double stream = gatherForBackward ? units.back().backwardGather() : 0.0;
     double ready = stream, compute = 0;
     for (std::size_t k = 0; k < n; ++k) {
         const ShardedUnit &u = units[n - 1 - k];
         const double start = std::max(compute, ready);
         const bool previous = gatherForBackward && k + 1 < n;
         if (previous && prefetch)
-            stream = std::max(stream, start) + units[n - 2 - k].gatherSeconds;
+            stream = std::max(stream, start) + units[n - 2 - k].backwardGather();
         compute = start + u.backwardSeconds;
         if (previous && !prefetch)
-            stream = std::max(stream, compute) + units[n - 2 - k].gatherSeconds;
+            stream = std::max(stream, compute) + units[n - 2 - k].backwardGather();
         ready = previous ? stream : compute;
         stream = std::max(stream, compute) + u.reduceSeconds;
     }
@@ -58,7 +58,7 @@ ShardedExposure shardedExposure(const std::vector<ShardedUnit> &units, bool gath
     for (const ShardedUnit &u : units) {
         forward += u.forwardSeconds;
         backward += u.backwardSeconds;
-        x.commSeconds += u.gatherSeconds * (gatherForBackward ? 2.0 : 1.0) + u.reduceSeconds;
+        x.commSeconds += u.gatherSeconds + (gatherForBackward ? u.backwardGather() : 0.0) + u.reduceSeconds;
     }
     x.forward = std::max(0.0, forwardPass(units, prefetch) - forward);
     x.backward = std::max(0.0, backwardPass(units, gatherForBackward, prefetch) - backward);

@@ -31,6 +31,11 @@ struct ShardedUnit
     double backwardSeconds = 0;
     double gatherSeconds = 0; ///< the unit's parameter all-gather
     double reduceSeconds = 0; ///< its gradients' reduce-scatter
+    /// The backward's gather when it differs from the forward's (ZeRO++ hpZ gathers from a secondary group);
+    /// negative: the same as gatherSeconds.
+    double backwardGatherSeconds = -1;
+
+    double backwardGather() const { return backwardGatherSeconds >= 0 ? backwardGatherSeconds : gatherSeconds; }
 };
 
 /// Exposed communication of one micro-batch's forward and backward passes, and what ran hidden.

@@ -115,6 +115,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.shardGroup = placed(shardGroupSpan(plan.parallel, G));
     links.replicaGroup = placed(replicaGroupSpan(plan.parallel, G));
+    links.hpzGroup = placed(hpzGroupSpan(plan.parallel, G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));

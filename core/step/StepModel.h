@@ -169,6 +169,7 @@ struct ClusterLinks
     GroupPlacement dataGroup;    ///< gradient reduction: data x context ranks
     GroupPlacement shardGroup;   ///< ZeRO-3's gathers and reduce-scatters: the data group, or HSDP's shard group
     GroupPlacement replicaGroup; ///< HSDP: the gradient shards' all-reduce across replicas (size 1 without it)
+    GroupPlacement hpzGroup;     ///< ZeRO++ hpZ: the backward gathers' secondary group (size 1 without it)
     GroupPlacement contextGroup; ///< KV exchange of context parallelism
     GroupPlacement expertGroup;  ///< token all-to-all of expert parallelism (DeepEP: the network at its nominal rate)
     GroupPlacement expertTensorGroup; ///< the routed tokens' all-gather and reduce-scatter over expert tensor ranks

@@ -73,7 +73,9 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         for (Counter *c : {&f, &b}) {
             if (c == &b && !regather)
                 continue;
-            c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
+            // ZeRO++ hpZ: the backward gathers the dense parameters inside the secondary group.
+            const GroupPlacement &denseGroup = c == &b && g.secondary.size > 1 ? g.secondary : g.dense;
+            c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, denseGroup, 1.0);
             c->add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
         }
         // Under PyTorch's pipelining FSDP2 reduce-scatters on the step's last backward only (DataParallel.cpp).
@@ -218,7 +220,7 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     const StageMemory &stage = memory.stages[std::size_t(s)];
     const StateBytesPerParameter q = stateBytesPerParameter(plan.training);
     Counter count{floor};
-    dataParallelFloor(plan, links, q, stage, step.stages[std::size_t(s)], count);
+    dataParallelFloor(plan, links, collectiveBytes(plan, q), stage, step.stages[std::size_t(s)], count);
     layerFloor(plan, links, s, count);
     if (plan.parallel.offloadOptimizer) {
         const double shard =

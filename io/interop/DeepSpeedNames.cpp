@@ -23,6 +23,11 @@ const std::vector<Name> &table()
          "parallel.offload_parameters",
          Form::Choice,
          {{"cpu", "true"}, {"none", "false"}, {"nvme", "true"}}},
+        // ZeRO++ (deepspeed/runtime/zero/config.py DeepSpeedZeroConfig: zero_quantized_weights,
+        // zero_hpz_partition_size, zero_quantized_gradients; Wang et al. 2023).
+        {"zero_optimization.zero_quantized_weights", "parallel.zero_quantized_weights", Form::Bool},
+        {"zero_optimization.zero_hpz_partition_size", "parallel.zero_hpz_partition", Form::Integer},
+        {"zero_optimization.zero_quantized_gradients", "parallel.zero_quantized_gradients", Form::Bool},
         {"tensor_parallel.autotp_size", "parallel.tensor", Form::Integer}, // DeepSpeed AutoTP training
     };
     return rows;

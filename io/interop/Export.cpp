@@ -486,6 +486,14 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
                                            "ZeRO-3 (MiCS, mics_shard_size)")
                                 .arg(p.shardGroup);
     }
+    if (plan.zeroPlusPlusAllowed()) { // ZeRO++, written only when set
+        if (p.zeroQuantizedWeights)
+            deepspeed::set(o, "parallel.zero_quantized_weights", true);
+        if (p.hpzRanks() > 1)
+            deepspeed::set(o, "parallel.zero_hpz_partition", double(p.zeroHpzPartition));
+        if (p.zeroQuantizedGradients)
+            deepspeed::set(o, "parallel.zero_quantized_gradients", true);
+    }
     if (t.precision != Precision::BF16 && t.precision != Precision::FP16 && t.precision != Precision::FP32)
         out.notExpressed << QStringLiteral("training.precision = %1: DeepSpeed's config enables bf16 or fp16")
                                 .arg(QLatin1String(toString(t.precision)));
@@ -858,7 +866,9 @@ const QStringList &expressedKeys(ExportTarget target)
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
                                        "parallel.zero_stage",          "parallel.offload_optimizer",
                                        "parallel.offload_parameters", "parallel.shard_group",
-                                       "parallel.overlap_grad_reduce", "parallel.bucket_bytes"};
+                                       "parallel.overlap_grad_reduce", "parallel.bucket_bytes",
+                                       "parallel.zero_quantized_weights", "parallel.zero_hpz_partition",
+                                       "parallel.zero_quantized_gradients"};
     switch (target) {
     case ExportTarget::Megatron: return kMegatronKeys;
     case ExportTarget::NeMo: return nemo;

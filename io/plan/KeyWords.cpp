@@ -655,6 +655,38 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every data rank)"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", \"megatron\" at ZeRO 1 or "
                                                   "\"deepspeed\" at ZeRO 3: at least 2, dividing data x context")},
+    KeyWords{.path = "parallel.zero_quantized_weights",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Quantized weight gathers (qwZ)"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ quantized weights"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "ZeRO++ qwZ: ZeRO-3's parameter all-gathers move INT8 blocks, dequantized to 16 bits on arrival: "
+                 "half the bytes of a 16-bit gather (Wang et al. 2023, Sec. 3.1; DeepSpeed "
+                 "zero_quantized_weights)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"deepspeed\" at ZeRO 3")},
+    KeyWords{.path = "parallel.zero_hpz_partition",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Secondary partition (hpZ)"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ secondary partition"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "ZeRO++ hpZ: a second copy of the 16-bit parameters sharded over this many consecutive data "
+                 "ranks (one node's GPUs), gathered from it for backward, so the backward gathers stay inside "
+                 "the group; it costs each GPU the stage's parameters x 2 bytes / this size (Wang et al. 2023, "
+                 "Sec. 3.2; DeepSpeed zero_hpz_partition_size); 1: off"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1 (off)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"deepspeed\" at ZeRO 3: 1, or a "
+                                                  "divisor of the shard ranks below them")},
+    KeyWords{.path = "parallel.zero_quantized_gradients",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Quantized gradient reduction (qgZ)"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ quantized gradients"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "ZeRO++ qgZ: ZeRO-3's gradient reduce-scatter runs as INT4 all-to-alls, reduced in full "
+                 "precision between them: a quarter of the bytes of a 16-bit reduce-scatter (Wang et al. 2023, "
+                 "Sec. 3.3; DeepSpeed zero_quantized_gradients)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"deepspeed\" at ZeRO 3")},
     KeyWords{.path = "parallel.schedule",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),

@@ -158,6 +158,12 @@ const RuleSentence kSentences[] = {
                        "under DeepSpeed or FSDP (got stage %1 under %2)")},
     {"shard_group.divides_ranks",
      QT_TRANSLATE_NOOP("Problem", "Shard group (%1) must be at least 2 and divide the %2 data x context ranks")},
+    {"zero_plus_plus.needs_deepspeed_zero3",
+     QT_TRANSLATE_NOOP("Problem", "ZeRO++ (%1) is DeepSpeed's ZeRO-3 option: set training.framework to \"deepspeed\" "
+                                  "with ZeRO stage 3, or turn it off")},
+    {"zero_hpz_partition.divides_ranks",
+     QT_TRANSLATE_NOOP("Problem", "hpZ's secondary partition (%1) must divide the %2 ranks ZeRO-3 shards over and be "
+                                  "fewer than them (1 turns it off)")},
     {"shard_group.all_ranks",
      QT_TRANSLATE_NOOP("Problem", "a shard group of all %1 data x context ranks shards over every one of them: nothing "
                                   "is replicated")},

@@ -6,6 +6,7 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "TestMain.h"
@@ -84,6 +85,11 @@ Plan randomFloorPlan(QRandomGenerator &rng)
             plan.parallel.zeroStage = 3;
             plan.parallel.reshardAfterForward = rng.bounded(2);
         }
+        if (plan.zeroPlusPlusAllowed() && rng.bounded(2)) { // ZeRO++ on a DeepSpeed ZeRO-3 plan
+            plan.parallel.zeroQuantizedWeights = rng.bounded(2);
+            plan.parallel.zeroQuantizedGradients = rng.bounded(2);
+            plan.parallel.zeroHpzPartition = plan.cluster.gpusPerNode;
+        }
         if (p > 1 && rng.bounded(2)) {
             plan.parallel.schedule = Schedule::Interleaved;
             plan.parallel.virtualStages = 2;
@@ -91,6 +97,12 @@ Plan randomFloorPlan(QRandomGenerator &rng)
         if (!hasErrors(validatePlan(plan, catalog())))
             return plan;
     }
+}
+
+/// Whether `problems` hold an error at `key`.
+bool errorAtKey(const Problems &problems, const char *key)
+{
+    return std::any_of(problems.begin(), problems.end(), [key](const Problem &p) { return p.isError() && p.key == key; });
 }
 
 QString floorReport(const Estimate &e)
@@ -313,6 +325,47 @@ private slots:
             zeroThree += plan.parallel.zeroStage == 3 ? 1 : 0;
         }
         QVERIFY(zeroThree > 100);
+    }
+
+    /// ZeRO++ (Wang et al. 2023, Sec. 3): a ZeRO-3 step moves the 16-bit model M three times across nodes
+    /// (forward gather, backward gather, gradient reduce-scatter); qwZ's INT8 gathers halve the forward's,
+    /// hpZ keeps the backward's inside the node, qgZ's INT4 reduce-scatter quarters the gradients': 3M ->
+    /// 0.75M ("reduces the cross-node communication volume by 4x"). The secondary partition costs each GPU
+    /// the parameters' 16 bits over its group.
+    void zeroPlusPlusQuartersTheCrossNodeTraffic()
+    {
+        Plan plan = test::presetPlan("llama2-7b", 1, 1, 64, 1, 128, "h100-sxm5-80gb");
+        plan.training.framework = Framework::DeepSpeed;
+        plan.training.flashAttention = true;
+        plan.parallel.zeroStage = 3;
+        plan.cluster.gpusPerNode = 8;
+        plan.cluster.nodes = 8;
+        const auto network = [](const Estimate &e, FloorKind k) { return e.step.floor.bytes[std::size_t(k)].network; };
+        const Estimate base = full(plan);
+        QVERIFY2(base.valid, qPrintable(QString::fromStdString(base.problems.empty() ? "" : base.problems[0].key)));
+        const double gathers = network(base, FloorKind::ParameterGather), reduces = network(base, FloorKind::GradientReduce);
+        QVERIFY(gathers > 0 && reduces > 0);
+        TP_COMPARE_REL(gathers, 2.0 * reduces, 1e-9); // forward and backward gathers, one reduce-scatter, 16 bits each
+        plan.parallel.zeroQuantizedWeights = true;
+        TP_COMPARE_REL(network(full(plan), FloorKind::ParameterGather), 0.5 * gathers, 1e-9);
+        plan.parallel.zeroHpzPartition = 8;
+        const Estimate qwhp = full(plan);
+        TP_COMPARE_REL(network(qwhp, FloorKind::ParameterGather), 0.25 * gathers, 1e-9); // the forward's, in INT8
+        plan.parallel.zeroQuantizedGradients = true;
+        const Estimate all = full(plan);
+        TP_COMPARE_REL(network(all, FloorKind::GradientReduce), 0.25 * reduces, 1e-9);
+        TP_COMPARE_REL(network(all, FloorKind::ParameterGather) + network(all, FloorKind::GradientReduce),
+                       0.25 * (gathers + reduces), 1e-9);
+        QVERIFY(all.step.category(TimeCategory::DataComm) < base.step.category(TimeCategory::DataComm));
+        const StageMemory &m0 = base.memory.stages[0], &m1 = all.memory.stages[0];
+        TP_COMPARE_REL(m1.otherTerm(OtherTerm::ZeroGatheredParameters) - m0.otherTerm(OtherTerm::ZeroGatheredParameters),
+                       2.0 * m0.parameterCount / 8.0, 1e-9);
+        // Refused where DeepSpeed's ZeRO-3 is not the framework, and a secondary group that cannot tile the ranks.
+        Plan megatron = plan;
+        megatron.training.framework = Framework::Megatron;
+        QVERIFY(errorAtKey(validatePlan(megatron, catalog()), "parallel.zero_quantized_weights"));
+        plan.parallel.zeroHpzPartition = 3;
+        QVERIFY(errorAtKey(validatePlan(plan, catalog()), "parallel.zero_hpz_partition"));
     }
 
     /// ... and none of the plans the searches rank first: for each gallery search, the top ten.

@@ -53,6 +53,29 @@ class TestSearch : public QObject
     Q_OBJECT
 
 private slots:
+    // A layout the search tries keeps the plan's ZeRO++ where it applies (DeepSpeed's ZeRO-3, hpZ's group
+    // tiling the shard ranks) and drops it elsewhere, so no layout is refused for the base plan's options.
+    void zeroPlusPlusHoldsWhereItApplies()
+    {
+        const Plan base = test::examplePlan("llama2-13b-zeropp-64-a100-ethernet");
+        SearchConfig c = configOf(base);
+        Plan kept = applyConfig(base, c);
+        QVERIFY(kept.parallel.zeroQuantizedWeights && kept.parallel.zeroQuantizedGradients);
+        QCOMPARE(kept.parallel.zeroHpzPartition, 8);
+        c.zeroStage = 1;
+        const Plan one = applyConfig(base, c);
+        QVERIFY(!one.parallel.zeroQuantizedWeights && !one.parallel.zeroQuantizedGradients);
+        QCOMPARE(one.parallel.zeroHpzPartition, 1);
+        QVERIFY(!hasErrors(validatePlan(one, io::builtinCatalog())));
+        c.zeroStage = 3;
+        c.data = 4; // 4 shard ranks: a secondary group of 8 cannot tile them
+        c.nodes = 1;
+        c.tensor = 16;
+        const Plan narrow = applyConfig(base, c);
+        QCOMPARE(narrow.parallel.zeroHpzPartition, 1);
+        QVERIFY(narrow.parallel.zeroQuantizedWeights);
+    }
+
     void singleAndMultiThreadedAgree()
     {
         const Plan base = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);

@@ -390,6 +390,29 @@ private slots:
 
     /// DeepSpeed's table both ways: every key of io/interop/DeepSpeedNames, written into a config by the
     /// exporter's setter (nested objects made as needed), reads back into its plan key, each choice spelling.
+    // ZeRO++'s three options on a DeepSpeed ZeRO-3 plan are written to zero_optimization and read back;
+    // a plan without them writes none of them.
+    void zeroPlusPlusRoundTrips()
+    {
+        Plan plan = test::examplePlan("llama2-7b-deepspeed-zero2-8-a100");
+        plan.parallel.zeroStage = 3;
+        const QByteArray without = io::exportPlan(plan, io::ExportTarget::DeepSpeed, io::builtinCatalog()).text;
+        QVERIFY(!without.contains("zero_quantized") && !without.contains("zero_hpz"));
+        plan.parallel.zeroQuantizedWeights = true;
+        plan.parallel.zeroHpzPartition = 4;
+        plan.parallel.zeroQuantizedGradients = true;
+        const QJsonObject zero = QJsonDocument::fromJson(io::exportPlan(plan, io::ExportTarget::DeepSpeed,
+                                                                        io::builtinCatalog()).text)
+                                     .object()
+                                     .value("zero_optimization")
+                                     .toObject();
+        QCOMPARE(zero.value("zero_quantized_weights"), QJsonValue(true));
+        QCOMPARE(zero.value("zero_hpz_partition_size"), QJsonValue(4));
+        QCOMPARE(zero.value("zero_quantized_gradients"), QJsonValue(true));
+        QVERIFY2(roundTrip(plan, io::ExportTarget::DeepSpeed).isEmpty(),
+                 qPrintable(roundTrip(plan, io::ExportTarget::DeepSpeed)));
+    }
+
     void deepSpeedNamesReadBack()
     {
         for (const io::deepspeed::Name &n : io::deepspeed::names()) {

@@ -1434,6 +1434,27 @@ private slots:
                  qPrintable(text));
     }
 
+    // ZeRO++'s keys (DeepSpeedZeroConfig: zero_quantized_weights, zero_hpz_partition_size,
+    // zero_quantized_gradients) reach the plan; before, they were "not understood" and the plan ran plain ZeRO-3.
+    void deepSpeedZeroPlusPlus()
+    {
+        QFile model(data("llama3-8b-config.json"));
+        QVERIFY(model.open(QIODevice::ReadOnly));
+        const QByteArray ds = R"({"train_batch_size": 512, "train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true},
+            "zero_optimization": {"stage": 3, "zero_quantized_weights": true, "zero_hpz_partition_size": 8,
+                                  "zero_quantized_gradients": true}})";
+        const io::ImportResult r = io::importContents({{QStringLiteral("config.json"), model.readAll()}, {QStringLiteral("ds.json"), ds}},
+                                                      {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=4"),
+                                                       QStringLiteral("model.seq_len=8192")},
+                                                      io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r).right(600)));
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(r.plan->parallel.zeroQuantizedWeights);
+        QCOMPARE(r.plan->parallel.zeroHpzPartition, 8);
+        QVERIFY(r.plan->parallel.zeroQuantizedGradients);
+        QVERIFY2(!io::importReport(r).contains(QStringLiteral("not understood")), qPrintable(io::importReport(r)));
+    }
+
     void deepSpeedConfig()
     {
         const io::ImportResult r = io::importFiles({data("mixtral-8x7b-config.json"), data("ds_zero2.json")},

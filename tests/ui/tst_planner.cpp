@@ -101,6 +101,7 @@ private slots:
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
     void separateQkvIsEditedInTheWindow();
+    void zeroPlusPlusIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -492,6 +493,31 @@ void TestPlanner::separateQkvIsEditedInTheWindow()
     QVERIFY(box->isVisibleTo(&f.window));
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
     QVERIFY(!box->isVisibleTo(&f.window));
+}
+
+// The gallery's ZeRO++ plan: its three options are in the Parallelism dock; turning the quantized gathers off
+// lengthens the step, undo restores it; the secondary partition is a spin box; under Megatron-Core they hide.
+void TestPlanner::zeroPlusPlusIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama2-13b-zeropp-64-a100-ethernet"));
+    auto *weights = f.window.findChild<QCheckBox *>(QStringLiteral("parallel.zero_quantized_weights"));
+    auto *gradients = f.window.findChild<QCheckBox *>(QStringLiteral("parallel.zero_quantized_gradients"));
+    auto *hpz = f.window.findChild<QSpinBox *>(QStringLiteral("parallel.zero_hpz_partition"));
+    QVERIFY(weights && gradients && hpz);
+    QVERIFY(weights->isChecked() && gradients->isChecked() && weights->isEnabled());
+    QCOMPARE(hpz->value(), 8);
+    const double quantized = f.document.estimate().step.stepSeconds;
+    weights->click();
+    QVERIFY(!f.document.plan().parallel.zeroQuantizedWeights);
+    QVERIFY(f.document.estimate().step.stepSeconds > quantized);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().parallel.zeroQuantizedWeights);
+    QCOMPARE(f.document.estimate().step.stepSeconds, quantized);
+    QVERIFY(weights->isVisibleTo(&f.window) && hpz->isVisibleTo(&f.window));
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
+    QVERIFY(!weights->isVisibleTo(&f.window) && !hpz->isVisibleTo(&f.window));
 }
 
 // Experts 0 -> 8 on a dense model: each token goes to the top two (it was invalid at once with experts per

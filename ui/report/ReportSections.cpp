@@ -683,6 +683,27 @@ QStringList lossRow(const Context &c)
                         "(training.loss_kernel)")};
 }
 
+/// DeepSpeed's ZeRO++ options the plan uses, with what each changes.
+QList<QStringList> zeroPlusPlusRows(const Context &c)
+{
+    const ParallelConfig &p = c.plan.parallel;
+    if (!c.plan.zeroPlusPlusAllowed() || !(p.zeroQuantizedWeights || p.hpzRanks() > 1 || p.zeroQuantizedGradients))
+        return {};
+    QStringList parts;
+    if (p.zeroQuantizedWeights)
+        parts << QObject::tr("qwZ: parameters gathered as INT8 blocks, half a 16-bit gather's bytes");
+    if (p.hpzRanks() > 1)
+        parts << QObject::tr("hpZ: a secondary 16-bit copy sharded over %1 ranks, from which the backward gathers "
+                             "inside that group")
+                     .arg(p.hpzRanks());
+    if (p.zeroQuantizedGradients)
+        parts << QObject::tr("qgZ: gradients reduce-scattered as INT4 through all-to-alls, a quarter of the bytes");
+    return {QStringList{QObject::tr("ZeRO++"), parts.join(QStringLiteral("; ")),
+                        QObject::tr("Wang et al. 2023, ZeRO++, Secs. 3.1-3.3 (3M to 0.75M across nodes with all "
+                                    "three); DeepSpeed zero_optimization zero_quantized_weights, "
+                                    "zero_hpz_partition_size, zero_quantized_gradients")}};
+}
+
 /// FSDP2's own mechanisms the plan uses: hybrid sharding, async TP, sharding inside pipeline stages, and the
 /// pipeline outputs PyTorch's schedule keeps.
 QList<QStringList> fsdpRows(const Context &c)
@@ -788,6 +809,7 @@ QList<QStringList> pytorchRows(const Context &c)
                 .arg(t.recomputeInterval),
             QObject::tr("torchtitan activation_checkpoint.selective_ac_option")};
     rows << fsdpRows(c);
+    rows << zeroPlusPlusRows(c);
     return rows;
 }
 
