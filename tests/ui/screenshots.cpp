@@ -135,9 +135,11 @@ void shootWindows(const QString &dir)
                                          .arg(dark ? QStringLiteral("-dark") : QString());
                 window.grab().save(file);
                 qInfo("%s", qPrintable(file));
-                // A mixture of experts: the editor scrolled to its expert-parallel fields as well.
-                if (QWidget *dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.expert_dispatcher"));
-                    dispatcher && dispatcher->isVisibleTo(&window)) {
+                // A mixture of experts or a ZeRO++ plan: the editor scrolled to those fields as well.
+                QWidget *dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.expert_dispatcher"));
+                if (!dispatcher || !dispatcher->isVisibleTo(&window))
+                    dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.zero_quantized_gradients"));
+                if (dispatcher && dispatcher->isVisibleTo(&window)) {
                     for (QScrollArea *area : window.findChildren<QScrollArea *>())
                         if (area->isAncestorOf(dispatcher))
                             area->ensureWidgetVisible(dispatcher);
