@@ -656,7 +656,7 @@ const std::array kWords{
              .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"fsdp\", \"megatron\" at ZeRO 1 or "
                                                   "\"deepspeed\" at ZeRO 3: at least 2, dividing data x context")},
     KeyWords{.path = "parallel.zero_quantized_weights",
-             .label = QT_TRANSLATE_NOOP("PlanKey", "Quantized weight gathers (qwZ)"),
+             .label = QT_TRANSLATE_NOOP("PlanKey", "INT8 gathers (qwZ)"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ quantized weights"),
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey",
@@ -666,7 +666,7 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"deepspeed\" at ZeRO 3")},
     KeyWords{.path = "parallel.zero_hpz_partition",
-             .label = QT_TRANSLATE_NOOP("PlanKey", "Secondary partition (hpZ)"),
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Secondary group (hpZ)"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ secondary partition"),
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey",
@@ -678,7 +678,7 @@ const std::array kWords{
              .rule = QT_TRANSLATE_NOOP("PlanKey", "with training.framework \"deepspeed\" at ZeRO 3: 1, or a "
                                                   "divisor of the shard ranks below them")},
     KeyWords{.path = "parallel.zero_quantized_gradients",
-             .label = QT_TRANSLATE_NOOP("PlanKey", "Quantized gradient reduction (qgZ)"),
+             .label = QT_TRANSLATE_NOOP("PlanKey", "INT4 gradients (qgZ)"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "ZeRO++ quantized gradients"),
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey",
