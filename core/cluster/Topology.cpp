@@ -245,9 +245,9 @@ GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNod
     return dataSubgroupSpan(parallel, gpusPerNode, parallel.shardRanks(), 1);
 }
 
-GroupSpan hpzGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
+GroupSpan hpzGroupSpan(const ParallelConfig &parallel, std::int64_t ranks, std::int64_t gpusPerNode)
 {
-    return dataSubgroupSpan(parallel, gpusPerNode, parallel.hpzRanks(), 1);
+    return dataSubgroupSpan(parallel, gpusPerNode, ranks, 1);
 }
 
 GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)

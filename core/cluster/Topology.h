@@ -67,8 +67,8 @@ GroupSpan dataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode
 /// Hybrid sharding (parallel.shard_group): one shard group (consecutive data ranks of a tensor index and
 /// stage) and one replica group (a rank of each shard group); without it the data group and a single rank.
 GroupSpan shardGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
-/// ZeRO++ hpZ's secondary group: parallel.hpzRanks() consecutive ranks of the shard group (1 without hpZ).
-GroupSpan hpzGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
+/// ZeRO++ hpZ's secondary group: `ranks` consecutive ranks of the shard group (Plan::secondaryGroupRanks).
+GroupSpan hpzGroupSpan(const ParallelConfig &parallel, std::int64_t ranks, std::int64_t gpusPerNode);
 GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode);
 /// All tensor x context x data ranks of one pipeline stage, adjacent in the rank order (Transformer Engine's
 /// FP8 amax-reduction group in Megatron-Core).

@@ -392,10 +392,8 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
     // ZeRO++ hpZ: the secondary copy of the 16-bit dense parameters, sharded over its group, kept for the
     // backward gathers (Wang et al. 2023, Sec. 3.2).
-    const double secondary = plan.zeroPlusPlusAllowed() && plan.parallel.hpzRanks() > 1
-                                 ? kHalfBytes * (st.parameterCount - st.expertParameterCount) /
-                                       double(plan.parallel.hpzRanks())
-                                 : 0.0;
+    const auto hpz = double(plan.secondaryGroupRanks());
+    const double secondary = hpz > 1 ? kHalfBytes * (st.parameterCount - st.expertParameterCount) / hpz : 0.0;
     if (!fsdp || (plan.parallel.reshardAfterForward && !accumulates))
         return perUnit + secondary;
     const UnitParameters u = unitParameters(plan);

@@ -160,6 +160,9 @@ struct TrainingConfig
     bool separateQkv = false;
     /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
     bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
+    /// Whether per-layer CUDA graphs hold a mixture of experts' routed part: only with a fixed capacity, which
+    /// gives it static shapes (Megatron-Core graphs the MoE module only with drop-padding, transformer_config.py).
+    bool layerGraphsHoldExperts() const { return cudaGraphs == CudaGraphs::Layers && capacityFactor.has_value(); }
     /// The norm is one kernel: with every element-wise chain fused, or on its own (fused_norm).
     bool fusesNorm() const { return fusesElementwise() || fusedNorm; }
     /// torchao's float8 tensor parallelism (PyTorch frameworks with an FP8-family format: torchtitan's
@@ -410,6 +413,8 @@ struct Plan
     {
         return training.framework == Framework::DeepSpeed && parallel.zeroStage == 3;
     }
+    /// The ranks of hpZ's secondary group in effect: parallel.hpzRanks() where ZeRO++ applies, else 1 (off).
+    std::int64_t secondaryGroupRanks() const { return zeroPlusPlusAllowed() ? parallel.hpzRanks() : 1; }
     /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
     /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.
     bool parameterOffloadAllowed() const

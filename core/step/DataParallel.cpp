@@ -221,8 +221,6 @@ ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
                       links.hpzGroup};
     if (!plan.model.isMoe())
         g.experts.size = g.experts.perNode = 1;
-    if (!plan.zeroPlusPlusAllowed())
-        g.secondary.size = g.secondary.perNode = 1;
     return g;
 }
 

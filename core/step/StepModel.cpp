@@ -51,7 +51,7 @@ bool launchedEagerly(const Op &op, const TrainingConfig &t)
     case CudaGraphs::Router: return op.role != OpRole::Router;
     case CudaGraphs::Layers:
         return op.scope != OpScope::Layer ||
-               (op.part == LayerPart::MoeMlp && op.role != OpRole::Router && !t.capacityFactor);
+               (op.part == LayerPart::MoeMlp && op.role != OpRole::Router && !t.layerGraphsHoldExperts());
     case CudaGraphs::Step: return false;
     }
     return true;
@@ -115,7 +115,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.dataGroup = placed(dataGroupSpan(plan.parallel, G));
     links.shardGroup = placed(shardGroupSpan(plan.parallel, G));
     links.replicaGroup = placed(replicaGroupSpan(plan.parallel, G));
-    links.hpzGroup = placed(hpzGroupSpan(plan.parallel, G));
+    links.hpzGroup = placed(hpzGroupSpan(plan.parallel, plan.secondaryGroupRanks(), G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));

@@ -489,7 +489,7 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     if (plan.zeroPlusPlusAllowed()) { // ZeRO++, written only when set
         if (p.zeroQuantizedWeights)
             deepspeed::set(o, "parallel.zero_quantized_weights", true);
-        if (p.hpzRanks() > 1)
+        if (plan.secondaryGroupRanks() > 1)
             deepspeed::set(o, "parallel.zero_hpz_partition", double(p.zeroHpzPartition));
         if (p.zeroQuantizedGradients)
             deepspeed::set(o, "parallel.zero_quantized_gradients", true);

@@ -171,10 +171,8 @@ private slots:
     void asyncTensorParallelRow()
     {
         Charts c;
-        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/llama3.1-405b-torchtitan-4d-512-h100.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
+        c.document.setPlan(test::examplePlan("llama3.1-405b-torchtitan-4d-512-h100"));
         QString error;
-        QVERIFY2(c.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
         QVERIFY(c.document.plan().parallel.tensorCommOverlap);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("titan.pdf"));
@@ -202,11 +200,7 @@ private slots:
     void expertsInTheLayerGraphsRow()
     {
         Charts c;
-        QFile file(QStringLiteral(TRAINPLAN_SOURCE_DIR "/resources/examples/qwen3-30b-a3b-8-h100.json"));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        QString error;
-        QVERIFY2(c.document.loadFromBytes(file.readAll(), QString(), &error), qPrintable(error));
-        Plan plan = c.document.plan();
+        Plan plan = test::examplePlan("qwen3-30b-a3b-8-h100");
         plan.training.cudaGraphs = CudaGraphs::Layers;
         plan.training.capacityFactor.reset();
         c.document.setPlan(plan);

@@ -687,15 +687,16 @@ QStringList lossRow(const Context &c)
 QList<QStringList> zeroPlusPlusRows(const Context &c)
 {
     const ParallelConfig &p = c.plan.parallel;
-    if (!c.plan.zeroPlusPlusAllowed() || !(p.zeroQuantizedWeights || p.hpzRanks() > 1 || p.zeroQuantizedGradients))
+    const std::int64_t hpz = c.plan.secondaryGroupRanks();
+    if (!c.plan.zeroPlusPlusAllowed() || !(p.zeroQuantizedWeights || hpz > 1 || p.zeroQuantizedGradients))
         return {};
     QStringList parts;
     if (p.zeroQuantizedWeights)
         parts << QObject::tr("qwZ: parameters gathered as INT8 blocks, half a 16-bit gather's bytes");
-    if (p.hpzRanks() > 1)
+    if (hpz > 1)
         parts << QObject::tr("hpZ: a secondary 16-bit copy sharded over %1 ranks, from which the backward gathers "
                              "inside that group")
-                     .arg(p.hpzRanks());
+                     .arg(hpz);
     if (p.zeroQuantizedGradients)
         parts << QObject::tr("qgZ: gradients reduce-scattered as INT4 through all-to-alls, a quarter of the bytes");
     return {QStringList{QObject::tr("ZeRO++"), parts.join(QStringLiteral("; ")),
@@ -831,7 +832,7 @@ QList<QStringList> softwareRows(const Context &c)
     if (c.plan.model.isMoe() && graphs == CudaGraphs::Layers)
         rows << QStringList{
             QObject::tr("Experts in the layer graphs"),
-            c.plan.training.capacityFactor
+            c.plan.training.layerGraphsHoldExperts()
                 ? QObject::tr("yes: the capacity factor pads each expert to fixed shapes, so the layer's graph holds "
                               "the routed experts too")
                 : QObject::tr("no: dropless routing sizes the experts' work on the host, so they launch eagerly"),
