@@ -5,18 +5,35 @@
 
 namespace trainplan {
 
+double kernelsInSeries(const Op &op)
+{
+    // Per-expert GEMMs launch `batch` kernels per pass (twice that in backward); one fused grouped kernel, one.
+    const bool perExpert = op.kind == OpKind::Matmul && op.batch > 1.0 && op.launches >= op.batch;
+    return perExpert ? std::max(1.0, op.batch / kGroupedGemmStreams) : 1.0;
+}
+
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare)
 {
     // Element-wise, norm and embedding kernels do their few FLOPs on the vector units at the rate of the
     // storage format; counting their FLOPs against the tensor-core peak would only understate them, and
     // they are bandwidth-bound by orders of magnitude either way.
     const bool tensorCore = op.kind == OpKind::Matmul || op.kind == OpKind::Attention;
-    double compute = tensorCore ? device.matmulEfficiency.seconds(op.flops, device.peakFlops(precision)) : 0.0;
+    const double peak = device.peakFlops(precision);
+    // Per-expert GEMMs pay each kernel's fixed cost (the curves' half sizes) once per kernel in series.
+    const double moreKernels = kernelsInSeries(op) - 1.0;
+    const EfficiencyCurve &mm = device.matmulEfficiency;
+    double compute = tensorCore ? mm.seconds(op.flops, peak) : 0.0;
+    if (tensorCore && peak > 0)
+        compute += moreKernels * mm.halfSize / (peak * mm.max);
     if (op.kind == OpKind::Attention && device.attentionEfficiency > 0)
         compute /= device.attentionEfficiency * (attentionShare > 0 ? attentionShare : 1.0);
     if (tensorCore && isLowPrecisionMatmul(precision) && device.lowPrecisionShare(precision) > 0)
         compute /= device.lowPrecisionShare(precision);
-    const double memory = device.memoryEfficiency.seconds(op.bytes, device.memoryBandwidthBytesPerSecond);
+    const EfficiencyCurve &hbm = device.memoryEfficiency;
+    const double bandwidth = device.memoryBandwidthBytesPerSecond;
+    double memory = hbm.seconds(op.bytes, bandwidth);
+    if (op.bytes > 0 && bandwidth > 0)
+        memory += moreKernels * hbm.halfSize / (bandwidth * hbm.max);
     op.memoryBound = memory > compute;
     op.seconds = op.memoryBound ? memory : compute;
 }

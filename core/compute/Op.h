@@ -88,6 +88,18 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attent
 /// published runs of both kernels put it (docs/CALIBRATION.md, "Attention kernel").
 constexpr double kFlash2OverTritonSpeed = 1.3;
 
+/// Transformer Engine's GroupedLinear (Megatron-Core's grouped expert GEMMs) runs one cuBLAS GEMM per local expert,
+/// round-robin over its compute streams: transformer_engine/common/gemm/cublaslt_gemm.cu multi_stream_cublas_gemm,
+/// util/multi_stream.cpp num_compute_streams = 4 (TransformerEngine d0067d0; the CUTLASS grouped kernel is opt-in,
+/// NVTE_USE_CUTLASS_GROUPED_GEMM, Hopper BF16 only). Each GEMM pays the small-size cost of its own size (the
+/// efficiency curve's half size); four streams overlap four of them.
+constexpr double kGroupedGemmStreams = 4.0;
+
+/// The small-size costs an op pays one after another: 1 for one GEMM (or one fused grouped kernel, or a
+/// matmul's input and weight gradients, calibrated as one), local experts / kGroupedGemmStreams for
+/// per-expert GEMMs.
+double kernelsInSeries(const Op &op);
+
 /// The attention kernel's speed over the device's fused one: FlashAttention-2 at the device's
 /// flash2_attention_share, the Triton kernel that over kFlash2OverTritonSpeed.
 double attentionKernelShare(AttentionKernel kernel, const DeviceSpec &device);

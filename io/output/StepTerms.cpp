@@ -12,7 +12,8 @@ namespace {
 constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
     {"m x the pace stage's forward per micro-batch: L layers (+ the embedding on the first stage, the output layer and "
      "loss on the last), each op max(FLOPs / (peak x matmul efficiency at its size), bytes / (HBM bandwidth x memory "
-     "efficiency)), attention at the device's attention efficiency, FP8/FP4 matmuls at their share of the FP8 peak",
+     "efficiency)), attention at the device's attention efficiency, FP8/FP4 matmuls at their share of the FP8 peak, "
+     "per-expert GEMMs one fixed cost per 4 local experts (Transformer Engine's four GEMM streams)",
      "roofline per kernel (Williams et al. 2009); the reference text's FLOP counts (Narayanan et al. 2021, "
      "Sec. 5.1); efficiencies per device fitted on published runs (docs/CALIBRATION.md)"},
     {"m x the pace stage's backward per micro-batch: the input and weight gradients of every forward op (about twice "

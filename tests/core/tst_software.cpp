@@ -261,6 +261,45 @@ private slots:
         QVERIFY(actFused->bytes < act->bytes);
     }
 
+    // Transformer Engine's GroupedLinear runs one cuBLAS GEMM per local expert over its four compute streams
+    // (cublaslt_gemm.cu multi_stream_cublas_gemm, multi_stream.cpp num_compute_streams = 4): 128 local experts
+    // (Qwen3-30B-A3B's 128, expert parallelism 1) pay 128 / 4 = 32 fixed kernel costs in series, 16 local
+    // experts (expert 8) 4 of them; one fused grouped kernel pays one. The FLOPs are the same in all three.
+    void perExpertGemmsPayTheirFixedCosts()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.parallel.expert = 1;
+        const Estimate eager = runSoftware(plan);
+        plan.training.fusedExpertMlp = true;
+        const Estimate fused = runSoftware(plan);
+        const Op *up = findOp(eager, "expert up (grouped)", OpPass::Forward);
+        const Op *upFused = findOp(fused, "expert up (grouped)", OpPass::Forward);
+        QVERIFY(up && upFused);
+        QCOMPARE(up->batch, 128.0);
+        QCOMPARE(kernelsInSeries(*up), 32.0);
+        QCOMPARE(kernelsInSeries(*upFused), 1.0);
+        QCOMPARE(up->flops, upFused->flops);
+        // 31 more fixed costs: the compute curve's half size (3.4 us at the device's rate) or, memory-bound, the
+        // memory curve's, each one kernel's.
+        const DeviceSpec *d = io::builtinCatalog().device("b200", {});
+        QVERIFY(d);
+        const Precision q = plan.training.precision;
+        const double computeKernel =
+            d->matmulEfficiency.halfSize / (d->peakFlops(q) * d->matmulEfficiency.max * d->lowPrecisionShare(q));
+        const double memoryKernel =
+            d->memoryEfficiency.halfSize / (d->memoryBandwidthBytesPerSecond * d->memoryEfficiency.max);
+        const double fixed = up->memoryBound ? memoryKernel : computeKernel;
+        QVERIFY(fixed > 1e-6 && fixed < 1e-5); // microseconds per kernel
+        QVERIFY(up->seconds >= upFused->seconds + 31.0 * fixed * (1.0 - 1e-9));
+        // Expert 8 leaves 16 local experts: four in series.
+        plan.training.fusedExpertMlp = false;
+        plan.parallel.expert = 8;
+        const Estimate ep8 = runSoftware(plan);
+        const Op *upEp8 = findOp(ep8, "expert up (grouped)", OpPass::Forward);
+        QVERIFY(upEp8);
+        QCOMPARE(kernelsInSeries(*upEp8), 4.0);
+    }
+
     // NVFP4 carries its own share of the BF16 efficiency where the device gives one (fp4_efficiency).
     void nvfp4UsesItsOwnShare()
     {
