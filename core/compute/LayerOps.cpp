@@ -163,6 +163,20 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     ops.push_back(down);
 }
 
+/// How a framework runs the local experts' GEMMs of one projection. Megatron-Core: Transformer Engine's
+/// GroupedLinear, a GEMM per expert over kGroupedGemmStreams streams (one kernel with training.fused_expert_mlp).
+/// PyTorch-native (torchtitan's GroupedExperts): torch._grouped_mm, one kernel for all local experts
+/// (torchtitan b5bcd76, torchtitan/models/common/moe.py). DeepSpeed: its Experts module calls each local expert
+/// in turn (deepspeed/moe/experts.py, Experts.forward), one GEMM after another.
+void setExpertGemmKernels(const Plan &plan, Op &op)
+{
+    if (plan.training.fusedExpertMlp || plan.training.framework == Framework::Fsdp) {
+        op.launches = 1.0; // one grouped kernel (concurrentKernels 0)
+        return;
+    }
+    op.concurrentKernels = plan.training.framework == Framework::Megatron ? kGroupedGemmStreams : 1.0;
+}
+
 /// A mixture-of-experts MLP on this rank (Megatron-Core's MoE layer with the all-to-all dispatcher): the
 /// router GEMM over the experts, permuting the k copies of each token into expert order, the grouped GEMMs
 /// of the local experts, unpermuting and the weighted sum; shared experts as a dense MLP. The busiest
@@ -195,8 +209,11 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     route.role = OpRole::Router;
     ops.push_back(route);
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
+    const std::size_t up = ops.size();
     appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()),
               localExperts, expertNames, ops, plan.training.fusedExpertMlp);
+    setExpertGemmKernels(plan, ops[up]);
+    setExpertGemmKernels(plan, ops[up + 2]);
     for (const auto &[back, role] :
          {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
         ops[ops.size() - std::size_t(back)].role = role;

@@ -7,9 +7,9 @@ namespace trainplan {
 
 double kernelsInSeries(const Op &op)
 {
-    // Per-expert GEMMs launch `batch` kernels per pass (twice that in backward); one fused grouped kernel, one.
-    const bool perExpert = op.kind == OpKind::Matmul && op.batch > 1.0 && op.launches >= op.batch;
-    return perExpert ? std::max(1.0, op.batch / kGroupedGemmStreams) : 1.0;
+    // Per-expert GEMMs: `batch` kernels per pass (the backward's input and weight gradients calibrated as one).
+    const bool perExpert = op.kind == OpKind::Matmul && op.batch > 1.0 && op.concurrentKernels > 0.0;
+    return perExpert ? std::max(1.0, op.batch / op.concurrentKernels) : 1.0;
 }
 
 void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare)

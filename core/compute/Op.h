@@ -74,6 +74,10 @@ struct Op
     /// grouped expert GEMM: one GEMM per local expert, as Transformer Engine's GroupedLinear launches them;
     /// a mixture of experts' routing and permutation: their several kernels).
     double launches = 1;
+    /// A matmul run as one GEMM kernel per batch entry (the local experts' GEMMs): how many of them run at once
+    /// (Transformer Engine's grouped GEMMs: its compute streams; DeepSpeed's experts: one after another).
+    /// 0: one kernel for the whole batch (a batched or grouped GEMM).
+    double concurrentKernels = 0;
 
     double intensity() const { return bytes > 0 ? flops / bytes : 0.0; }
 };
@@ -95,9 +99,8 @@ constexpr double kFlash2OverTritonSpeed = 1.3;
 /// efficiency curve's half size); four streams overlap four of them.
 constexpr double kGroupedGemmStreams = 4.0;
 
-/// The small-size costs an op pays one after another: 1 for one GEMM (or one fused grouped kernel, or a
-/// matmul's input and weight gradients, calibrated as one), local experts / kGroupedGemmStreams for
-/// per-expert GEMMs.
+/// The small-size costs an op pays one after another: 1 for one GEMM (or one grouped kernel, or a matmul's
+/// input and weight gradients, calibrated as one), local experts / concurrentKernels for per-expert GEMMs.
 double kernelsInSeries(const Op &op);
 
 /// The attention kernel's speed over the device's fused one: FlashAttention-2 at the device's

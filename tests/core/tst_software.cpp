@@ -298,6 +298,22 @@ private slots:
         const Op *upEp8 = findOp(ep8, "expert up (grouped)", OpPass::Forward);
         QVERIFY(upEp8);
         QCOMPARE(kernelsInSeries(*upEp8), 4.0);
+        // DeepSpeed's Experts call each local expert in turn (deepspeed/moe/experts.py): 16 in series;
+        // torchtitan's GroupedExperts run torch._grouped_mm, one kernel per projection.
+        const auto upOf = [](const Plan &p) {
+            std::vector<Op> ops;
+            appendMicrobatchOps(p, ops);
+            const auto it = std::find_if(ops.begin(), ops.end(), [](const Op &op) {
+                return std::string_view(op.name) == "expert up (grouped)" && op.pass == OpPass::Forward;
+            });
+            return it != ops.end() ? *it : Op{};
+        };
+        plan.training.framework = Framework::DeepSpeed;
+        QCOMPARE(upOf(plan).batch, 16.0);
+        QCOMPARE(kernelsInSeries(upOf(plan)), 16.0);
+        plan.training.framework = Framework::Fsdp;
+        QCOMPARE(kernelsInSeries(upOf(plan)), 1.0);
+        QCOMPARE(upOf(plan).launches, 1.0);
     }
 
     // NVFP4 carries its own share of the BF16 efficiency where the device gives one (fp4_efficiency).
