@@ -172,6 +172,8 @@ struct TrainingConfig
     /// FP8/FP4 family: parameters kept and all-gathered in the low format, no BF16 working copy
     /// (Megatron-Core --fp8-param-gather).
     bool fp8ParamGather = false;
+    /// Per-tensor FP8's scaling (PlanEnums.h, Fp8Recipe): delayed or current (tensorwise).
+    Fp8Recipe fp8Recipe = Fp8Recipe::Delayed;
     /// FP8/FP4 family: attention's QK^T and PV in FP8 too (Transformer Engine's FP8 dot-product attention);
     /// off, attention runs in BF16, as Megatron-Core and NeMo recipes run by default.
     bool fp8Attention = false;

@@ -111,6 +111,23 @@ constexpr auto enumNames(AttentionKernel)
 }
 inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 
+/// How per-tensor FP8 (training.precision fp8) sets its scales (training.fp8_recipe; Megatron-Core's
+/// --fp8-recipe names):
+///   delayed:    from an amax history, reduced over the data-parallel and tensor ranks at the end of each FP8
+///               region (Transformer Engine's DelayedScaling; Micikevicius et al. 2022);
+///   tensorwise: from the tensor's own amax as it is quantized ("current scaling", Transformer Engine's
+///               Float8CurrentScaling; torchao's tensorwise float8): no amax history and no reduction across
+///               data-parallel ranks (Transformer Engine d0067d0, quantization.py
+///               add_fp8_tensors_to_global_buffer: "Delayed scaling only"). Megatron-Bridge's FP8-CS.
+enum class Fp8Recipe { Delayed, Tensorwise };
+constexpr auto enumNames(Fp8Recipe)
+{
+    using N = EnumName<Fp8Recipe>;
+    return std::array{N{Fp8Recipe::Delayed, "delayed", "Delayed (amax history)"},
+                      N{Fp8Recipe::Tensorwise, "tensorwise", "Current (tensorwise)"}};
+}
+inline const char *toString(Fp8Recipe v) { return spellingOf(v); }
+
 /// How the cross-entropy over the vocabulary runs, which sets the memory its logits need at the loss's peak
 /// (training.loss_kernel), per element of the last stage's logits (s/c x b tokens x V / t):
 ///   inplace:  Megatron-Core's vocab-parallel cross-entropy works in place on the FP32 copy of the logits

@@ -189,6 +189,8 @@ const std::array kKeys{
             .editor = KeyEditor::PowerOfTwoSlider, .access = field<&Plan::training, &T::microBatch>()},
     PlanKey{.path = "training.precision", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<Precision>, .access = field<&Plan::training, &T::precision>()},
+    PlanKey{.path = "training.fp8_recipe", .type = KeyType::Enum, .editor = KeyEditor::Choice,
+            .choices = choicesOf<Fp8Recipe>, .access = field<&Plan::training, &T::fp8Recipe>()},
     PlanKey{.path = "training.fp8_param_gather", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fp8ParamGather>()},
     PlanKey{.path = "training.fp8_attention", .type = KeyType::Bool, .editor = KeyEditor::Check,
@@ -518,6 +520,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.framework != Framework::Fsdp;
     if (path == "model.full_attention_interval")
         return plan.model.slidingWindow > 0;
+    if (path == "training.fp8_recipe")
+        return plan.training.precision == Precision::FP8;
     return true;
 }
 

@@ -597,14 +597,15 @@ void checkFramework(Checker &check)
     if (plan.training.framework == Framework::Fsdp && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage != 3)
         check.error("training.framework", "framework.fsdp_needs_zero3", {num(plan.parallel.zeroStage)});
     // Megatron-LM's arguments.py (d98e8a6, "Optimizer CPU offload check"): "When `--fp8-param-gather` is
-    // enabled, the optimizer cpu offload must be used in conjunction with `--fp8-recipe delayed`". The plan's
-    // fp8 may be delayed scaling; fp8-blockwise, mxfp8 and nvfp4 are not.
+    // enabled, the optimizer cpu offload must be used in conjunction with `--fp8-recipe delayed`". Only fp8 with
+    // training.fp8_recipe delayed is; fp8 tensorwise, fp8-blockwise, mxfp8 and nvfp4 are not.
     const TrainingConfig &t = plan.training;
-    const bool notDelayed =
-        t.precision == Precision::FP8Blockwise || t.precision == Precision::MXFP8 || t.precision == Precision::NVFP4;
-    if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather && notDelayed)
+    const bool delayed = t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Delayed;
+    if (t.framework == Framework::Megatron && plan.parallel.offloadOptimizer && t.fp8ParamGather &&
+        isLowPrecisionMatmul(t.precision) && !delayed)
         check.error("parallel.offload_optimizer", "offload.fp8_gather_needs_delayed",
-                    {std::string(toString(t.precision))});
+                    {t.precision == Precision::FP8 ? std::string("fp8 tensorwise")
+                                                    : std::string(toString(t.precision))});
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});

@@ -652,7 +652,8 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
 double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
 {
     const ParallelConfig &par = plan.parallel;
-    if (plan.training.precision != Precision::FP8)
+    // Delayed scaling alone reduces amax histories (PlanEnums.h, Fp8Recipe).
+    if (plan.training.precision != Precision::FP8 || plan.training.fp8Recipe != Fp8Recipe::Delayed)
         return 0.0;
     // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers.
     const double layersPerChunk = double(plan.layersPerStage()) / double(par.virtualStages);

@@ -81,6 +81,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "training.precision",
                                 "training.fp32_gradients",
                                 "training.fp8_param_gather",
+                                "training.fp8_recipe",
                                 "training.recompute",
                                 "training.recompute_mla_up_proj",
                                 "training.recompute_moe_act",
@@ -262,6 +263,8 @@ QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
     case Precision::FP8:
         f << "--bf16"
           << "--fp8-format hybrid";
+        if (t.fp8Recipe == Fp8Recipe::Tensorwise) // delayed is Megatron-LM's default --fp8-recipe
+            f << "--fp8-recipe tensorwise";
         break;
     case Precision::FP8Blockwise:
         f << "--bf16"
@@ -686,7 +689,8 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
     if (m.isMoe() && t.fusedExpertMlp)
         s += nemoSwitch(4, "training.fused_expert_mlp", true);
     if (isLowPrecisionMatmul(t.precision))
-        s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n")
+        s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n    fp8_recipe: %1\n")
+                                                 .arg(QLatin1String(toString(t.fp8Recipe)))
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n")
                                                  .arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
     s += nemoMoeAndRecomputeFields(plan);
@@ -758,6 +762,9 @@ QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportR
             << QStringLiteral(
                    "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")
                    .arg(QLatin1String(toString(loss)));
+    if (float8 && t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Delayed)
+        out.notExpressed << QStringLiteral("training.fp8_recipe = delayed: torchao's float8 linears scale each tensor "
+                                           "from its own amax (tensorwise)");
     if (float8 && (t.precision == Precision::FP8Blockwise || t.fp8ParamGather))
         s += QStringLiteral("\n[quantize.linear.float8]\n") +
              (t.precision == Precision::FP8Blockwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +

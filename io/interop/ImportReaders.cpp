@@ -282,6 +282,59 @@ QString leafText(const QJsonValue &v)
                                  : v.toVariant().toString());
 }
 
+namespace {
+
+/// Megatron-Core's FP8 recipe (--fp8-recipe; NeMo's and Megatron-Bridge's fp8_recipe). It chooses the FP8
+/// format only when FP8 is on (--fp8-format, NeMo's fp8): Megatron's default recipe is "delayed" and a BF16 run
+/// configuration still names one (Megatron-Bridge's MixedPrecisionConfig writes fp8_recipe "tensorwise" with
+/// fp8 None). delayed and tensorwise are per-tensor FP8 and its scaling (training.fp8_recipe).
+void mapFp8Recipe(const QString &file, const Leaf &leaf, const std::vector<Leaf> &leaves,
+                  const std::function<QString(const QString &)> &keyOf, FileImport &out)
+{
+    const bool fp8On = std::any_of(leaves.begin(), leaves.end(), [&](const Leaf &l) {
+        const QString k = keyOf(l.name);
+        if (k != QLatin1String("fp8") && k != QLatin1String("fp8_format"))
+            return false;
+        const QString v = l.value.toVariant().toString().trimmed().toLower();
+        return !l.value.isNull() && !v.isEmpty() && v != QLatin1String("null") && v != QLatin1String("none") &&
+               v != QLatin1String("false") && v != QLatin1String("0");
+    });
+    if (!fp8On) {
+        out.notPlanned << leaf.name;
+        return;
+    }
+    const QString recipe = leaf.value.toString().trimmed().toLower();
+    const auto push = [&](const char *path, const QString &value) {
+        out.keys.push_back({QString::fromLatin1(path), value, file, leaf.line, leaf.name});
+    };
+    if (recipe == QLatin1String("blockwise")) {
+        push("training.precision", QStringLiteral("fp8-blockwise"));
+    } else if (recipe == QLatin1String("mxfp8")) {
+        push("training.precision", QStringLiteral("mxfp8"));
+    } else if (recipe == QLatin1String("delayed") || recipe == QLatin1String("tensorwise")) {
+        push("training.precision", QStringLiteral("fp8"));
+        push("training.fp8_recipe", recipe);
+    } else {
+        out.warnings.push_back(
+            {file, leaf.line, QStringLiteral("%1: value %2 not understood").arg(leaf.name, leafText(leaf.value))});
+    }
+}
+
+/// Megatron-Bridge's mixed-precision recipes name the FP8 scaling: ..._fp8_current_scaling_mixed is tensorwise,
+/// ..._fp8_delayed_scaling_mixed delayed (src/megatron/bridge/training/mixed_precision.py).
+void mapBridgeFp8Scaling(const QString &file, const Leaf &leaf, FileImport &out)
+{
+    const QString name = leaf.value.toString().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
+    const char *recipe = name.contains(QLatin1String("fp8_current_scaling")) ? "tensorwise"
+                         : name.contains(QLatin1String("fp8_delayed_scaling")) ? "delayed"
+                                                                                 : nullptr;
+    if (recipe)
+        out.keys.push_back({QStringLiteral("training.fp8_recipe"), QString::fromLatin1(recipe), file, leaf.line,
+                            leaf.name});
+}
+
+} // namespace
+
 void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::map<QString, Rule> &rules,
                const std::function<QString(const QString &)> &keyOf, FileImport &out,
                const std::function<bool(const QString &)> &notPlanned)
@@ -307,7 +360,11 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
                     {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
             else
                 out.notPlanned << leaf.name;
+        } else if (key == QLatin1String("fp8_recipe") && rules.count(key)) {
+            mapFp8Recipe(file, leaf, leaves, keyOf, out);
         } else if (const auto it = rules.find(key); it != rules.end()) {
+            if (key == QLatin1String("mixed_precision"))
+                mapBridgeFp8Scaling(file, leaf, out);
             const QJsonValue v = it->second.convert(leaf.value);
             if (v.isUndefined() && leaf.value == QJsonValue(QStringLiteral("null")))
                 out.notPlanned << leaf.name; // a YAML null: the framework's default, which the plan's is

@@ -625,6 +625,20 @@ void torchtitanAttention(const QString &file, const std::vector<Leaf> &leaves, F
 }
 
 /// A job file's or saved configuration's leaves to plan keys (the job file's names).
+/// torchao's float8 linears scale each tensor from its own amax (tensorwise; "rowwise" is fp8-blockwise here):
+/// per-tensor FP8 in torchtitan is current scaling (training.fp8_recipe tensorwise).
+void torchtitanFp8Scaling(const QString &file, FileImport &out)
+{
+    const auto fp8 = std::find_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("training.precision") && k.value == QJsonValue(QStringLiteral("fp8"));
+    });
+    if (fp8 == out.keys.end())
+        return;
+    const ImportedKey recipe{QStringLiteral("training.fp8_recipe"), QStringLiteral("tensorwise"), file, fp8->line,
+                             fp8->source};
+    out.keys.push_back(recipe);
+}
+
 void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
     QString name, flavor;
@@ -697,6 +711,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     torchtitanModel(file, name, flavor, modelLine, out);
+    torchtitanFp8Scaling(file, out);
 }
 
 } // namespace

@@ -13,9 +13,15 @@ std::string precisionWords(const char *text)
 }
 
 /// The scale tensors of the FP8/FP4 family.
-void appendScaleRow(Precision p, std::vector<PrecisionRow> &rows)
+void appendScaleRow(Precision p, Fp8Recipe recipe, std::vector<PrecisionRow> &rows)
 {
-    if (p == Precision::FP8)
+    if (p == Precision::FP8 && recipe == Fp8Recipe::Tensorwise)
+        rows.push_back(
+            {precisionWords(QT_TRANSLATE_NOOP("Precision", "FP8 scaling factors")), "FP32", "FP32",
+             precisionWords(QT_TRANSLATE_NOOP("Precision", "no amax history to reduce")),
+             precisionWords(QT_TRANSLATE_NOOP(
+                 "Precision", "per tensor, from the tensor's own amax as it is quantized (current scaling)"))});
+    else if (p == Precision::FP8)
         rows.push_back(
             {precisionWords(QT_TRANSLATE_NOOP("Precision", "FP8 scaling factors")), "FP32", "FP32",
              precisionWords(QT_TRANSLATE_NOOP("Precision", "amax all-reduced over the stage's data x tensor ranks")),
@@ -185,7 +191,7 @@ PrecisionPolicy precisionPolicy(const Plan &plan)
     PrecisionPolicy policy;
     appendStateRows(plan, f, policy.rows);
     appendComputeRows(plan, f, policy.rows);
-    appendScaleRow(plan.training.precision, policy.rows);
+    appendScaleRow(plan.training.precision, plan.training.fp8Recipe, policy.rows);
     policy.lossScaling = lossScaling(plan.training.precision);
     return policy;
 }

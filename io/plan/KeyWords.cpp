@@ -258,6 +258,18 @@ const std::array kWords{
              .tooltip = QT_TRANSLATE_NOOP("PlanKey", "storage and arithmetic format"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"bf16\""),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "must be supported by the device")},
+    KeyWords{.path = "training.fp8_recipe",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "FP8 scaling"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "FP8 scaling recipe"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "how per-tensor FP8 sets its scales: delayed (an amax history, all-reduced over the data-parallel and "
+                 "tensor ranks at the end of each FP8 region; Transformer Engine's DelayedScaling, NeMo 2's default) "
+                 "or tensorwise (each tensor's own amax as it is quantized, no history to reduce: Transformer "
+                 "Engine's Float8CurrentScaling, Megatron-Bridge's FP8-CS, torchao's tensorwise). Megatron-LM "
+                 "offloads the optimizer with FP8 parameter gathers only under delayed"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"delayed\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "training.precision fp8")},
     KeyWords{.path = "training.fp8_param_gather",
              .label = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),

@@ -316,6 +316,26 @@ private slots:
         QCOMPARE(upOf(plan).launches, 1.0);
     }
 
+    // Delayed scaling all-reduces the amax histories at the end of each FP8 region; current (tensorwise) scaling
+    // keeps no history to reduce (Transformer Engine quantization.py, add_fp8_tensors_to_global_buffer: "Delayed
+    // scaling only"). Llama 3 8B on 64 H100 (two DGX nodes' worth of data ranks): the term is a network all-reduce per
+    // chunk and micro-batch under delayed scaling, nothing under tensorwise, and the step is shorter by it.
+    void currentScalingReducesNoAmaxHistory()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 64, 1, 256, "h100-sxm5-80gb");
+        plan.training.precision = Precision::FP8;
+        const Estimate delayed = runSoftware(plan);
+        plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        const Estimate tensorwise = runSoftware(plan);
+        QVERIFY(delayed.valid && tensorwise.valid);
+        const double microbatches = double(plan.microbatches());
+        QVERIFY(microbatches >= 4);
+        // At least the network's latency per all-reduce (two per chunk and micro-batch; 8 nodes) separates them.
+        const DeviceSpec *d = io::builtinCatalog().device("h100-sxm5-80gb", {});
+        QVERIFY(d && d->networkLatencySeconds > 0);
+        QVERIFY(delayed.step.stepSeconds - tensorwise.step.stepSeconds >= 2.0 * microbatches * d->networkLatencySeconds);
+    }
+
     // NVFP4 carries its own share of the BF16 efficiency where the device gives one (fp4_efficiency).
     void nvfp4UsesItsOwnShare()
     {
@@ -345,7 +365,10 @@ private slots:
         };
         QVERIFY(refused(plan));
         plan.training.precision = Precision::FP8;
-        QVERIFY(!refused(plan));
+        QVERIFY(!refused(plan)); // delayed, the plan's default recipe
+        plan.training.fp8Recipe = Fp8Recipe::Tensorwise; // current scaling: Megatron-Bridge's FP8-CS
+        QVERIFY(refused(plan));
+        plan.training.fp8Recipe = Fp8Recipe::Delayed;
         plan.training.precision = Precision::MXFP8;
         plan.training.fp8ParamGather = false;
         QVERIFY(!refused(plan));

@@ -413,6 +413,32 @@ private slots:
                  qPrintable(roundTrip(plan, io::ExportTarget::DeepSpeed)));
     }
 
+    // FP8's scaling: Megatron-LM's --fp8-recipe tensorwise (delayed, its default, is left unsaid) and NeMo's
+    // fp8_recipe, each read back; torchtitan's float8 is tensorwise, so a delayed plan says what it cannot write.
+    void fp8ScalingRoundTrips()
+    {
+        Plan plan = test::examplePlan("llama3-70b-fp8-current-scaling-64-h100");
+        QCOMPARE(plan.training.fp8Recipe, Fp8Recipe::Tensorwise);
+        const QByteArray megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text;
+        QVERIFY(megatron.contains("--fp8-format hybrid") && megatron.contains("--fp8-recipe tensorwise"));
+        for (const io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
+            QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
+        plan.training.fp8Recipe = Fp8Recipe::Delayed;
+        QVERIFY(!io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text.contains("--fp8-recipe"));
+        for (const io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
+            QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
+        plan.parallel.pipeline = 1;
+        plan.parallel.virtualStages = 1;
+        plan.parallel.schedule = Schedule::OneFOneB;
+        plan.parallel.tensor = 8;
+        plan.parallel.data = 8;
+        plan.parallel.zeroStage = 3;
+        plan.training.framework = Framework::Fsdp;
+        const io::ExportResult titan = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY2(titan.notExpressed.join('\n').contains(QLatin1String("training.fp8_recipe = delayed")),
+                 qPrintable(titan.notExpressed.join('\n')));
+    }
+
     void deepSpeedNamesReadBack()
     {
         for (const io::deepspeed::Name &n : io::deepspeed::names()) {

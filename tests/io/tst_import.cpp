@@ -1384,6 +1384,44 @@ private slots:
         }
     }
 
+    // Megatron-LM's --fp8-recipe picks the FP8 format and, for per-tensor FP8, its scaling; it means nothing
+    // without --fp8-format (arguments.py: fp8_recipe defaults to "delayed" while fp8 stays None), so a BF16 line
+    // that names a recipe stays BF16 (Megatron-Bridge's saved configurations write fp8_recipe "tensorwise" with
+    // fp8 null).
+    void megatronFp8Recipe()
+    {
+        const auto planOf = [](const QByteArray &flags, const char *device = "h100-sxm5-80gb") {
+            const QByteArray script = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                      "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 8 " +
+                                      flags + '\n';
+            return io::importContents({{QStringLiteral("run.sh"), script}},
+                                      {QStringLiteral("cluster.device=") + QLatin1String(device),
+                                       QStringLiteral("cluster.nodes=1")},
+                                      io::builtinCatalog());
+        };
+        io::ImportResult r = planOf("--bf16 --fp8-format hybrid --fp8-recipe tensorwise");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::FP8);
+        QCOMPARE(r.plan->training.fp8Recipe, Fp8Recipe::Tensorwise);
+        r = planOf("--bf16 --fp8-format hybrid");
+        QCOMPARE(r.plan->training.fp8Recipe, Fp8Recipe::Delayed); // Megatron-LM's default recipe
+        r = planOf("--bf16 --fp8-format e4m3 --fp8-recipe mxfp8", "b200");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::MXFP8);
+        r = planOf("--bf16 --fp8-recipe mxfp8", "b200");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        r = planOf("--bf16 --fp8-format hybrid --fp8-recipe sometimes");
+        QVERIFY(warned(r, "sometimes", 1));
+        // A Bridge run configuration of a BF16 run: mixed_precision.fp8_recipe tensorwise, fp8 null.
+        const io::FileImport bf16 = io::importFile(
+            QStringLiteral("run_config.yaml"),
+            QByteArray("mixed_precision:\n  bf16: true\n  fp8: null\n  fp8_recipe: tensorwise\n"), io::ImportFormat::NeMo);
+        QVERIFY(std::none_of(bf16.keys.begin(), bf16.keys.end(), [](const io::ImportedKey &k) {
+            return k.path == QLatin1String("training.precision") && k.value.toString() != QLatin1String("bf16");
+        }));
+    }
+
     void megatronMoeFlags()
     {
         // A DeepSeek-V3 launch line as Megatron-LM takes it: the recompute modules are a list, DeepEP a flag.
@@ -1616,14 +1654,18 @@ private slots:
         QCOMPARE(r.plan->training.globalBatch, 128);
         QVERIFY(r.plan->training.flashAttention);                    // AttnBackend.auto
         QCOMPARE(r.plan->training.precision, Precision::FP8);        // the recipe and model.fp8
+        QCOMPARE(r.plan->training.fp8Recipe, Fp8Recipe::Tensorwise); // model.fp8_recipe, current scaling
         QVERIFY(r.plan->training.fp8ParamGather);
         QCOMPARE(readKey(r, "training.flash_attention")->source, QStringLiteral("model.attention_backend"));
-        const std::pair<const char *, const char *> recipes[] = {{"bf16_mixed", "bf16"},
-                                                                 {"fp16-mixed", "fp16"},
-                                                                 {"bf16-with-mxfp8-mixed", "mxfp8"},
-                                                                 {"bf16_with_nvfp4_mixed", "nvfp4"},
-                                                                 {"bf16_with_fp8_delayed_scaling_mixed", "fp8"},
-                                                                 {"fp16_with_fp8_subchannel_scaling_mixed", "fp8-blockwise"}};
+        // (recipe name, precision, FP8 scaling: the recipe's fp8_recipe, mixed_precision.py)
+        const std::tuple<const char *, const char *, const char *> recipes[] = {
+            {"bf16_mixed", "bf16", nullptr},
+            {"fp16-mixed", "fp16", nullptr},
+            {"bf16-with-mxfp8-mixed", "mxfp8", nullptr},
+            {"bf16_with_nvfp4_mixed", "nvfp4", nullptr},
+            {"bf16_with_fp8_delayed_scaling_mixed", "fp8", "delayed"},
+            {"bf16_with_fp8_current_scaling_mixed", "fp8", "tensorwise"},
+            {"fp16_with_fp8_subchannel_scaling_mixed", "fp8-blockwise", nullptr}};
         // Megatron-Bridge's distillation example (a 3B teacher beside a 1B student: model.teacher, model.kd_config)
         // is refused naming the key; its student alone was a plan once given the rest.
         const io::ImportResult kd = io::importFiles(
@@ -1634,11 +1676,18 @@ private slots:
         QVERIFY2(!kd.ok() && kd.errors.front().text.startsWith(QLatin1String("model.teacher: knowledge distillation")) &&
                      kd.errors.front().line == 28,
                  qPrintable(io::importReport(kd)));
-        for (const auto &[recipe, precision] : recipes) {
+        for (const auto &[recipe, precision, scaling] : recipes) {
             const QByteArray yaml = QByteArray("mixed_precision: ") + recipe + '\n';
             const io::FileImport f = io::importFile(QStringLiteral("run_config.yaml"), yaml, io::ImportFormat::NeMo);
-            QVERIFY2(f.keys.size() == 1 && f.keys.front().path == QLatin1String("training.precision"), recipe);
-            QCOMPARE(f.keys.front().value.toString(), QLatin1String(precision));
+            const auto valueOf = [&](const char *path) {
+                for (const io::ImportedKey &k : f.keys)
+                    if (k.path == QLatin1String(path))
+                        return k.value.toString();
+                return QString();
+            };
+            QVERIFY2(f.keys.size() == (scaling ? 2u : 1u), recipe);
+            QCOMPARE(valueOf("training.precision"), QLatin1String(precision));
+            QCOMPARE(valueOf("training.fp8_recipe"), scaling ? QLatin1String(scaling) : QString());
         }
     }
 

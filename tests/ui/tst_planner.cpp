@@ -102,6 +102,7 @@ private slots:
     void expertDispatchIsEditedInTheWindow();
     void separateQkvIsEditedInTheWindow();
     void zeroPlusPlusIsEditedInTheWindow();
+    void fp8ScalingIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -493,6 +494,38 @@ void TestPlanner::separateQkvIsEditedInTheWindow()
     QVERIFY(box->isVisibleTo(&f.window));
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
     QVERIFY(!box->isVisibleTo(&f.window));
+}
+
+// The gallery's FP8 current-scaling plan: its scaling is a choice in the Training dock; delayed scaling adds the
+// amax reductions (a longer step) and lets the optimizer go to the host with FP8 gathers, which Megatron-LM refuses
+// under tensorwise (the offload check box then names the rule); undo restores it; a BF16 plan hides the field.
+void TestPlanner::fp8ScalingIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama3-70b-fp8-current-scaling-64-h100"));
+    auto *scaling = f.window.findChild<QComboBox *>(QStringLiteral("training.fp8_recipe"));
+    auto *offload = f.window.findChild<QCheckBox *>(QStringLiteral("parallel.offload_optimizer"));
+    QVERIFY(scaling && offload);
+    QVERIFY(scaling->isVisibleTo(&f.window));
+    QCOMPARE(f.document.plan().training.fp8Recipe, Fp8Recipe::Tensorwise);
+    const double tensorwise = f.document.estimate().step.stepSeconds;
+    scaling->setCurrentIndex(0); // the enum's order: delayed, tensorwise
+    QCOMPARE(f.document.plan().training.fp8Recipe, Fp8Recipe::Delayed);
+    QVERIFY(f.document.estimate().step.stepSeconds > tensorwise);
+    offload->click();
+    QVERIFY(f.document.estimate().valid); // delayed scaling offloads with FP8 gathers
+    f.document.undoStack()->undo();
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().training.fp8Recipe, Fp8Recipe::Tensorwise);
+    QCOMPARE(f.document.estimate().step.stepSeconds, tensorwise);
+    offload->click();
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+                        [](const Problem &p) { return p.key == "parallel.offload_optimizer" && p.isError(); }));
+    f.document.undoStack()->undo();
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // BF16
+    QVERIFY(!scaling->isVisibleTo(&f.window));
 }
 
 // The gallery's ZeRO++ plan: its three options are in the Parallelism dock; turning the quantized gathers off

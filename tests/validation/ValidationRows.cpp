@@ -319,6 +319,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
                                   && (preset->second == std::string("llama3-8b") || preset->second == std::string("llama2-13b"));
         const QString precision = t.at(r, "precision");
         plan.training.precision = precision.contains(QLatin1String("Float8")) ? Precision::FP8 : Precision::BF16;
+        plan.training.fp8Recipe = Fp8Recipe::Tensorwise; // torchao's dynamic tensorwise scaling: no amax history
         // float8 all-gather: the 405B toml (enable_fsdp_float8_all_gather) and the H200 rows' command line.
         plan.training.fp8ParamGather = plan.training.precision == Precision::FP8
                                        && (preset->second == std::string("llama3.1-405b") || precision.contains(QLatin1String("all-gather")));
@@ -786,6 +787,10 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         }
         nemoTraining(plan, QStringLiteral("BF16"));
         plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
+        // Per-tensor FP8 is current scaling: the performance scripts' compute dtypes are bf16, fp8_cs, fp8_mx,
+        // fp8_sc and nvfp4 (scripts/performance/argument_parser.py), fp8_cs bf16_with_fp8_current_scaling_mixed
+        // (utils/precision.py; fp8_recipe "tensorwise", its BF16 first and last layers turned off there).
+        plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
         // Parameters gathered in the low format with FP8 current scaling and MXFP8, not with blockwise FP8
         // or NVFP4 (Megatron-Bridge src/megatron/bridge/training/mixed_precision.py: fp8_param_gather in
         // bf16_with_fp8_current_scaling_mixed and bf16_with_mxfp8_mixed, off in the subchannel and NVFP4
