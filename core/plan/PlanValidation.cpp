@@ -482,6 +482,30 @@ void checkExpertParallel(Checker &check)
                     }));
 }
 
+/// Megatron-Core's all-to-all overlap (overlap_moe_expert_parallel_comm) and what it refuses beside it
+/// (transformer_config.py at d98e8a6, since MR 3470 of August 2025, "Support Expert Parallel A2A Overlapping"):
+/// expert parallelism, virtual stages when there are pipeline stages, no full recomputation and no recomputed
+/// MoE layer, at most one MTP layer.
+void checkExpertCommOverlap(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ParallelConfig &par = plan.parallel;
+    const TrainingConfig &t = plan.training;
+    if (!plan.model.isMoe() || !par.expertCommOverlap || t.framework != Framework::Megatron)
+        return;
+    const char *key = "parallel.expert_comm_overlap";
+    if (check.ok({"parallel.expert"}) && par.expert < 2)
+        check.error(key, "expert_comm_overlap.needs_expert");
+    if (check.ok({"parallel.pipeline", "parallel.virtual_stages"}) && par.pipeline > 1 && par.virtualStages < 2)
+        check.error(key, "expert_comm_overlap.needs_virtual_stages", {num(par.pipeline)});
+    if (t.recompute == Recompute::Full)
+        check.error(key, "expert_comm_overlap.full_recompute");
+    if (t.recomputesMoeLayers())
+        check.error(key, "expert_comm_overlap.moe_recompute");
+    if (check.ok({"model.mtp_layers"}) && plan.model.mtpLayers > 1)
+        check.error(key, "expert_comm_overlap.mtp_layers", {num(plan.model.mtpLayers)});
+}
+
 /// Multi-head latent attention needs its latent and head sizes.
 void checkLatentAttention(Checker &check)
 {
@@ -711,6 +735,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkContext(check);
     checkExperts(check);
     checkExpertParallel(check);
+    checkExpertCommOverlap(check);
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);

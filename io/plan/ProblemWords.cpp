@@ -211,6 +211,23 @@ const RuleSentence kSentences[] = {
     {"framework.fsdp_needs_zero3",
      QT_TRANSLATE_NOOP("Problem", "Framework \"fsdp\" shards parameters, gradients and optimizer state: it needs ZeRO "
                                   "stage 3 (got %1); set ZeRO stage to 3, or choose \"megatron\" or \"deepspeed\"")},
+    {"expert_comm_overlap.needs_expert",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core overlaps the expert all-to-all only with expert parallelism "
+                                  "(transformer_config.py): set parallel.expert above 1 or turn the overlap off")},
+    {"expert_comm_overlap.needs_virtual_stages",
+     QT_TRANSLATE_NOOP("Problem", "With %1 pipeline stages Megatron-Core overlaps the expert all-to-all only in the "
+                                  "interleaved schedule (transformer_config.py): set parallel.virtual_stages above 1 "
+                                  "or turn the overlap off")},
+    {"expert_comm_overlap.full_recompute",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core refuses the expert all-to-all overlap with full recomputation "
+                                  "(transformer_config.py): recompute selectively or not at all, or turn the overlap "
+                                  "off")},
+    {"expert_comm_overlap.moe_recompute",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core refuses the expert all-to-all overlap with the MoE layer recomputed "
+                                  "(transformer_config.py): turn off training.recompute_moe or the overlap")},
+    {"expert_comm_overlap.mtp_layers",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core overlaps the expert all-to-all with at most one MTP layer (the model "
+                                  "has %1; transformer_config.py): turn the overlap off")},
     {"offload.fp8_gather_needs_delayed",
      QT_TRANSLATE_NOOP("Problem",
                        "Megatron-LM offloads the optimizer with FP8 parameter gathers only under the delayed FP8 "

@@ -316,6 +316,47 @@ private slots:
         QCOMPARE(upOf(plan).launches, 1.0);
     }
 
+    // Megatron-Core's all-to-all overlap refuses what it cannot split into its 1F1B chunks (transformer_config.py at
+    // d98e8a6, overlap_moe_expert_parallel_comm's asserts): full recomputation, the MoE layer recomputed, no expert
+    // parallelism, pipeline stages without virtual stages, more than one MTP layer. Each is an error on the
+    // overlap's key; the recipe's own layout (Qwen3-30B-A3B, expert 8, no recomputation) is not refused.
+    void expertCommOverlapRefusesWhatMegatronRefuses()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.parallel.expertCommOverlap = true;
+        const auto rules = [](const Plan &p) {
+            std::vector<std::string> out;
+            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
+                if (problem.isError() && problem.key == "parallel.expert_comm_overlap")
+                    out.push_back(problem.rule);
+            return out;
+        };
+        QVERIFY(rules(plan).empty());
+        Plan full = plan;
+        full.training.recompute = Recompute::Full;
+        QCOMPARE(rules(full), std::vector<std::string>{"expert_comm_overlap.full_recompute"});
+        Plan moe = plan;
+        moe.training.recompute = Recompute::Selective;
+        moe.training.recomputeMoe = true;
+        QCOMPARE(rules(moe), std::vector<std::string>{"expert_comm_overlap.moe_recompute"});
+        Plan noExperts = plan;
+        noExperts.parallel.expert = 1;
+        QCOMPARE(rules(noExperts), std::vector<std::string>{"expert_comm_overlap.needs_expert"});
+        Plan stages = plan;
+        stages.parallel.pipeline = 2;
+        stages.parallel.data = 4;
+        stages.parallel.expert = 4;
+        QCOMPARE(rules(stages), std::vector<std::string>{"expert_comm_overlap.needs_virtual_stages"});
+        stages.parallel.virtualStages = 2;
+        stages.parallel.schedule = Schedule::Interleaved;
+        QVERIFY(rules(stages).empty());
+        Plan mtp = plan;
+        mtp.model.mtpLayers = 2;
+        QCOMPARE(rules(mtp), std::vector<std::string>{"expert_comm_overlap.mtp_layers"});
+        mtp.parallel.expertCommOverlap = false;
+        QVERIFY(rules(mtp).empty());
+    }
+
     // Delayed scaling all-reduces the amax histories at the end of each FP8 region; current (tensorwise) scaling
     // keeps no history to reduce (Transformer Engine quantization.py, add_fp8_tensors_to_global_buffer: "Delayed
     // scaling only"). Llama 3 8B on 64 H100 (two DGX nodes' worth of data ranks): the term is a network all-reduce per

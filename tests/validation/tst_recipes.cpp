@@ -33,8 +33,9 @@ constexpr double kWithin = 1.15;
 /// host-free and reach 1.20x over a recipe the model already predicts 20-23% fast (rows 274-275; 211 of 291,
 /// 213 before). Per-tensor FP8 knows its recipe (training.fp8_recipe): Megatron-Bridge's FP8 is current scaling,
 /// under which Megatron-LM refuses the optimizer's offload with FP8 gathers, so the offload winners of its H100
-/// Qwen3 rows are gone (152 of 172 dense, 215 of 292 in all). Held at what the model reaches, so that no further
-/// one slips.
+/// Qwen3 rows are gone, and with them its winners that paired the all-to-all overlap with full recomputation,
+/// which Megatron-Core refuses (152 of 172 dense, 216 of 292 in all). Held at what the model reaches, so that no
+/// further one slips.
 constexpr double kDenseShare = 0.87, kAllShare = 0.73;
 
 } // namespace
