@@ -506,6 +506,24 @@ void checkExpertCommOverlap(Checker &check)
         check.error(key, "expert_comm_overlap.mtp_layers", {num(plan.model.mtpLayers)});
 }
 
+/// Megatron-Core's per-layer CUDA graphs (--cuda-graph-impl local or transformer_engine: training.cuda_graphs
+/// router or layers) refuse full recomputation ("full recompute is only supported with full iteration CUDA
+/// graph") and activation offloading ("CUDA graphs not supported with CPU offloading"): transformer_config.py at
+/// d98e8a6 (releases before December 2025 refused any recomputation but selective with attention graphs).
+/// The whole step's graph (full_iteration) allows both.
+void checkLayerGraphs(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    const bool layerGraphs = t.cudaGraphs == CudaGraphs::Layers || t.cudaGraphs == CudaGraphs::Router;
+    if (t.framework != Framework::Megatron || !layerGraphs)
+        return;
+    if (t.recompute == Recompute::Full)
+        check.error("training.cuda_graphs", "cuda_graphs.full_recompute", {std::string(toString(t.cudaGraphs))});
+    if (t.activationOffloadLayers > 0)
+        check.error("training.cuda_graphs", "cuda_graphs.activation_offload", {std::string(toString(t.cudaGraphs))});
+}
+
 /// Multi-head latent attention needs its latent and head sizes.
 void checkLatentAttention(Checker &check)
 {
@@ -736,6 +754,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkExperts(check);
     checkExpertParallel(check);
     checkExpertCommOverlap(check);
+    checkLayerGraphs(check);
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);

@@ -228,6 +228,14 @@ const RuleSentence kSentences[] = {
     {"expert_comm_overlap.mtp_layers",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core overlaps the expert all-to-all with at most one MTP layer (the model "
                                   "has %1; transformer_config.py): turn the overlap off")},
+    {"cuda_graphs.full_recompute",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse full recomputation "
+                                  "(transformer_config.py: \"full recompute is only supported with full iteration CUDA "
+                                  "graph\"): graph the whole step, recompute selectively, or turn the graphs off")},
+    {"cuda_graphs.activation_offload",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse activation offloading "
+                                  "(transformer_config.py: \"CUDA graphs not supported with CPU offloading\"): graph "
+                                  "the whole step, or set training.activation_offload_layers to 0")},
     {"offload.fp8_gather_needs_delayed",
      QT_TRANSLATE_NOOP("Problem",
                        "Megatron-LM offloads the optimizer with FP8 parameter gathers only under the delayed FP8 "

@@ -357,6 +357,34 @@ private slots:
         QVERIFY(rules(mtp).empty());
     }
 
+    // Megatron-Core's per-layer CUDA graphs refuse full recomputation and activation offloading; the whole step's
+    // graph takes both (transformer_config.py at d98e8a6).
+    void layerGraphsRefuseFullRecomputeAndOffload()
+    {
+        Plan plan = test::qwen3On8B200();
+        const auto rules = [](const Plan &p) {
+            std::vector<std::string> out;
+            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
+                if (problem.isError() && problem.key == "training.cuda_graphs")
+                    out.push_back(problem.rule);
+            return out;
+        };
+        plan.training.recompute = Recompute::Full;
+        for (const CudaGraphs graphs : {CudaGraphs::Layers, CudaGraphs::Router}) {
+            plan.training.cudaGraphs = graphs;
+            QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.full_recompute"});
+        }
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(rules(plan).empty());
+        plan.training.recompute = Recompute::None;
+        plan.training.activationOffloadLayers = 4;
+        QVERIFY(rules(plan).empty());
+        plan.training.cudaGraphs = CudaGraphs::Layers;
+        QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.activation_offload"});
+        plan.training.cudaGraphs = CudaGraphs::None;
+        QVERIFY(rules(plan).empty());
+    }
+
     // Delayed scaling all-reduces the amax histories at the end of each FP8 region; current (tensorwise) scaling
     // keeps no history to reduce (Transformer Engine quantization.py, add_fp8_tensors_to_global_buffer: "Delayed
     // scaling only"). Llama 3 8B on 64 H100 (two DGX nodes' worth of data ranks): the term is a network all-reduce per

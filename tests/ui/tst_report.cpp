@@ -202,6 +202,7 @@ private slots:
         Charts c;
         Plan plan = test::examplePlan("qwen3-30b-a3b-8-h100");
         plan.training.cudaGraphs = CudaGraphs::Layers;
+        plan.training.recompute = Recompute::Selective; // per-layer graphs refuse full recomputation
         plan.training.capacityFactor.reset();
         c.document.setPlan(plan);
         QTemporaryDir dir;
