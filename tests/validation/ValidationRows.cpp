@@ -788,8 +788,9 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         nemoTraining(plan, QStringLiteral("BF16"));
         plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
         // Per-tensor FP8 is current scaling: the performance scripts' compute dtypes are bf16, fp8_cs, fp8_mx,
-        // fp8_sc and nvfp4 (scripts/performance/argument_parser.py), fp8_cs bf16_with_fp8_current_scaling_mixed
-        // (utils/precision.py; fp8_recipe "tensorwise", its BF16 first and last layers turned off there).
+        // fp8_sc and nvfp4 in every release of the table (scripts/performance/argument_parser.py; fp8_ds came
+        // in August 2026), fp8_cs bf16_with_fp8_current_scaling_mixed (utils/precision.py; fp8_recipe
+        // "tensorwise", its BF16 first and last layers turned off there).
         plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
         // Parameters gathered in the low format with FP8 current scaling and MXFP8, not with blockwise FP8
         // or NVFP4 (Megatron-Bridge src/megatron/bridge/training/mixed_precision.py: fp8_param_gather in
