@@ -110,9 +110,15 @@ std::int64_t Plan::microbatches() const
     return perStep > 0 ? training.globalBatch / perStep : 0;
 }
 
+bool Plan::listedStages() const
+{
+    return parallel.pipeline > 1 && std::int64_t(parallel.stageLayers.size()) == parallel.pipeline;
+}
+
 bool Plan::unevenStages() const
 {
-    return parallel.pipeline > 1 && (parallel.firstStageLayers > 0 || parallel.lastStageLayers > 0);
+    return parallel.pipeline > 1 &&
+           (parallel.firstStageLayers > 0 || parallel.lastStageLayers > 0 || !parallel.stageLayers.empty());
 }
 
 std::int64_t middleStageLayers(std::int64_t layers, std::int64_t p, std::int64_t first, std::int64_t last)
@@ -135,6 +141,12 @@ std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const
 {
     if (stage <= 0)
         return 0;
+    if (listedStages()) {
+        std::int64_t first = 0;
+        for (std::int64_t s = 0; s < stage && s < std::int64_t(parallel.stageLayers.size()); ++s)
+            first += parallel.stageLayers[std::size_t(s)];
+        return first;
+    }
     // Stage 0 holds its own share, the stages between it and `stage` (middle stages: stage >= 2 means at
     // least 3 stages) the middle share each.
     return layersOnStage(0) + (stage - 1) * layersOnStage(1);
@@ -147,6 +159,8 @@ std::int64_t Plan::layersOnStage(std::int64_t stage) const
         return 0;
     if (!unevenStages())
         return model.layers / p;
+    if (listedStages())
+        return stage >= 0 && stage < p ? parallel.stageLayers[std::size_t(stage)] : 0;
     const std::int64_t first = parallel.firstStageLayers, last = parallel.lastStageLayers;
     if (stage == 0 && first > 0)
         return first;
@@ -195,6 +209,11 @@ std::int64_t Plan::layersPerStage() const
     if (!unevenStages())
         return parallel.pipeline > 0 ? model.layers / parallel.pipeline : 0;
     std::int64_t most = 0;
+    if (listedStages()) {
+        for (const std::int64_t layers : parallel.stageLayers)
+            most = std::max(most, layers);
+        return most;
+    }
     for (const std::int64_t s : {std::int64_t(0), std::int64_t(1), parallel.pipeline - 1})
         most = std::max(most, layersOnStage(s));
     return most;

@@ -221,6 +221,9 @@ struct ParallelConfig
     /// 405B: 126 layers on 16 stages as 7 + 14 x 8 + 7 (Llama Team 2024, Section 3.3.2).
     std::int64_t firstStageLayers = 0;
     std::int64_t lastStageLayers = 0;
+    /// Every stage's decoder layers, first to last (empty: the even split, or first/last_stage_layers): what
+    /// Megatron-Core's --pipeline-model-parallel-layout places on each rank, summed over its model chunks.
+    std::vector<std::int64_t> stageLayers;
     /// Expert parallelism: routed experts split over `expert` ranks, each expert's MLP over `expertTensor`
     /// (0: the tensor size, Megatron-Core's default). expert x expertTensor divides data x context x
     /// tensor; the ranks left over reduce the experts' gradients (the expert-data-parallel group).
@@ -399,8 +402,10 @@ struct Plan
     {
         return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage));
     }
-    /// Whether parallel.first_stage_layers or last_stage_layers set an uneven split.
+    /// Whether parallel.first_stage_layers, last_stage_layers or stage_layers set an uneven split.
     bool unevenStages() const;
+    /// Whether parallel.stage_layers lists every stage's layers (one entry per pipeline stage).
+    bool listedStages() const;
     /// Whether the framework shards inside a part of the data ranks (parallel.shard_group): FSDP2's HSDP,
     /// Megatron-Core's partial distributed optimizer (ZeRO 1), DeepSpeed's MiCS (ZeRO 3).
     bool shardGroupAllowed() const

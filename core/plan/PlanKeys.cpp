@@ -80,6 +80,25 @@ constexpr KeyAccess overrideField()
             [](Plan &p, const KeyValue &v) { fromValue(v, p.cluster.overrides.*Member); }};
 }
 
+/// parallel.stage_layers: the list as its text, monostate when not set (the file leaves it out).
+constexpr KeyAccess stageLayersField()
+{
+    return {[](const Plan &p) -> KeyValue {
+                if (p.parallel.stageLayers.empty())
+                    return {};
+                return integerListText(p.parallel.stageLayers);
+            },
+            [](Plan &p, const KeyValue &v) {
+                const auto *text = std::get_if<std::string>(&v);
+                if (!text) {
+                    p.parallel.stageLayers.clear();
+                    return;
+                }
+                if (const auto list = parseIntegerList(*text))
+                    p.parallel.stageLayers = *list;
+            }};
+}
+
 const std::vector<KeyChoice> &zeroStages()
 {
     static const std::vector<KeyChoice> choices{
@@ -280,6 +299,8 @@ const std::array kKeys{
             .access = field<&Plan::parallel, &P::firstStageLayers>()},
     PlanKey{.path = "parallel.last_stage_layers", .type = KeyType::Integer, .range = {0, 100000},
             .zeroMeansUnset = true, .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::lastStageLayers>()},
+    PlanKey{.path = "parallel.stage_layers", .type = KeyType::IntegerList, .range = {1, 100000}, .maxLength = 8192,
+            .optional = true, .editor = KeyEditor::Text, .access = stageLayersField()},
     PlanKey{.path = "parallel.expert", .type = KeyType::Integer, .range = {1, 65536}, .searchDimension = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::expert>()},
     PlanKey{.path = "parallel.expert_tensor", .type = KeyType::Integer, .range = {0, 65536}, .zeroMeansUnset = true,
@@ -522,6 +543,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.slidingWindow > 0;
     if (path == "training.fp8_recipe")
         return plan.training.precision == Precision::FP8;
+    if (path == "parallel.stage_layers")
+        return plan.parallel.pipeline > 1;
     return true;
 }
 
@@ -537,6 +560,18 @@ std::optional<Problem> checkValue(const PlanKey &key, const KeyValue &value)
 {
     if (std::holds_alternative<std::monostate>(value))
         return std::nullopt;
+    if (key.type == KeyType::IntegerList) {
+        const auto *text = std::get_if<std::string>(&value);
+        const auto list = text ? parseIntegerList(*text) : std::nullopt;
+        if (text && !list)
+            return ruleProblem(Severity::Error, key.path, "value.integer_list", {*text});
+        for (const std::int64_t v : list.value_or(std::vector<std::int64_t>{}))
+            if (key.range.bounded() && (double(v) < key.range.minimum || double(v) > key.range.maximum))
+                return ruleProblem(Severity::Error, key.path, "list.range",
+                                   {std::to_string(v), formatValue(KeyValue(std::int64_t(key.range.minimum))),
+                                    formatValue(KeyValue(std::int64_t(key.range.maximum)))});
+        return std::nullopt;
+    }
     if (key.type == KeyType::String)
         if (const auto *s = std::get_if<std::string>(&value)) {
             std::optional<Problem> problem = checkLength(*s, key.maxLength > 0 ? key.maxLength : kMaxIdLength);
@@ -575,6 +610,42 @@ std::optional<Problem> checkValue(const PlanKey &key, const KeyValue &value)
     return ruleProblem(Severity::Error, key.path, "range", std::move(values));
 }
 
+std::optional<std::vector<std::int64_t>> parseIntegerList(std::string_view text)
+{
+    std::vector<std::int64_t> out;
+    std::size_t i = 0;
+    const auto skipSpaces = [&] {
+        while (i < text.size() && (text[i] == ' ' || text[i] == '\t'))
+            ++i;
+    };
+    skipSpaces();
+    if (i == text.size())
+        return out;
+    while (true) {
+        skipSpaces();
+        std::int64_t v = 0;
+        const auto r = std::from_chars(text.data() + i, text.data() + text.size(), v);
+        if (r.ec != std::errc() || out.size() >= 100000)
+            return std::nullopt;
+        out.push_back(v);
+        i = std::size_t(r.ptr - text.data());
+        skipSpaces();
+        if (i == text.size())
+            return out;
+        if (text[i] != ',')
+            return std::nullopt;
+        ++i;
+    }
+}
+
+std::string integerListText(const std::vector<std::int64_t> &values)
+{
+    std::string out;
+    for (const std::int64_t v : values)
+        out += (out.empty() ? "" : ", ") + std::to_string(v);
+    return out;
+}
+
 std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, Problem *problem)
 {
     const auto fail = [&](const char *rule) -> std::optional<KeyValue> {
@@ -607,6 +678,7 @@ std::optional<KeyValue> parseValue(const PlanKey &key, std::string_view text, Pr
         break;
     case KeyType::Enum:
     case KeyType::String:
+    case KeyType::IntegerList:
         value = std::string(text);
         break;
     case KeyType::Array:

@@ -23,7 +23,9 @@ namespace trainplan {
 
 struct Plan;
 
-enum class KeyType { Integer, Number, Bool, Enum, String, Array };
+/// IntegerList: a JSON array of whole numbers in the file, "10, 11, 11, 8" in the window and on the command line
+/// (its KeyValue is that text).
+enum class KeyType { Integer, Number, Bool, Enum, String, Array, IntegerList };
 
 /// One key's value as the plan file holds it: enums by their spelling; monostate for an absent optional key.
 using KeyValue = std::variant<std::monostate, std::int64_t, double, bool, std::string>;
@@ -93,6 +95,12 @@ struct PlanKey
 /// Whether a key means something for this plan: the mixture-of-experts keys only when model.experts > 0,
 /// the latent-attention sizes only with model.attention "mla" (the editor shows the others only then).
 bool keyApplies(const PlanKey &key, const Plan &plan);
+
+/// An integer list as the window and --set spell it ("10, 11, 11, 8"; commas, spaces optional); nullopt for
+/// anything else. Empty text is the empty list.
+std::optional<std::vector<std::int64_t>> parseIntegerList(std::string_view text);
+/// The list as parseIntegerList reads it: "10, 11, 11, 8".
+std::string integerListText(const std::vector<std::int64_t> &values);
 
 /// Every key, in the order the docs and the editor list them (root keys, model, training, parallel,
 /// cluster, run).

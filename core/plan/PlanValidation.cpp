@@ -197,11 +197,50 @@ void checkUnevenStages(Checker &check)
                 {num(par.firstStageLayers), num(par.lastStageLayers), num(m.layers), num(middle)}, std::move(values));
 }
 
+/// parallel.stage_layers: one entry per stage, adding up to the model's layers, each stage at least one layer
+/// per model chunk; not beside first/last_stage_layers.
+void checkStageList(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ParallelConfig &par = plan.parallel;
+    const char *key = "parallel.stage_layers";
+    if (!check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers", key}))
+        return;
+    if (par.firstStageLayers > 0 || par.lastStageLayers > 0) {
+        check.error(key, "stages.list_with_first_last");
+        return;
+    }
+    if (par.pipeline < 2) {
+        check.error(key, "stages.list_needs_pipeline", {num(par.pipeline)});
+        return;
+    }
+    const auto stages = std::int64_t(par.stageLayers.size());
+    if (stages != par.pipeline) {
+        check.error(key, "stages.list_length", {num(stages), num(par.pipeline)});
+        return;
+    }
+    std::int64_t sum = 0;
+    for (const std::int64_t layers : par.stageLayers)
+        sum += layers;
+    if (sum != plan.model.layers) {
+        check.error(key, "stages.list_sum", {num(sum), num(plan.model.layers)});
+        return;
+    }
+    for (std::int64_t s = 0; s < stages; ++s)
+        if (par.stageLayers[std::size_t(s)] < par.virtualStages) {
+            check.error(key, "stages.list_chunks",
+                        {num(par.virtualStages), num(s), num(par.stageLayers[std::size_t(s)])});
+            return;
+        }
+}
+
 void checkPipeline(Checker &check)
 {
     const ModelSpec &m = check.plan().model;
     const ParallelConfig &par = check.plan().parallel;
-    if (check.plan().unevenStages() || par.firstStageLayers > 0 || par.lastStageLayers > 0) {
+    if (!par.stageLayers.empty()) {
+        checkStageList(check);
+    } else if (check.plan().unevenStages() || par.firstStageLayers > 0 || par.lastStageLayers > 0) {
         checkUnevenStages(check);
     } else if (check.ok({"parallel.pipeline", "parallel.virtual_stages", "model.layers"})) {
         const double chunks = double(par.pipeline) * double(par.virtualStages);

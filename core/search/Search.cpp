@@ -47,6 +47,16 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;
+    // The base plan's layers per stage hold for layouts of its pipeline depth whose chunks they still fill
+    // (in place of the even or first/last split the layout would take); elsewhere the layout's split.
+    const std::vector<std::int64_t> &listed = base.parallel.stageLayers;
+    const bool keepList =
+        !listed.empty() && c.pipeline == base.parallel.pipeline &&
+        std::all_of(listed.begin(), listed.end(), [&](std::int64_t l) { return l >= c.virtualStages; });
+    if (keepList)
+        plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = 0;
+    else
+        plan.parallel.stageLayers.clear();
     plan.parallel.context = c.context;
     plan.parallel.expert = c.expert;
     plan.parallel.expertTensor = c.expertTensor;

@@ -109,6 +109,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "parallel.expert_tensor",
                                 "parallel.expert_dispatcher",
                                 "parallel.virtual_stages",
+                                "parallel.stage_layers",
                                 "parallel.first_stage_layers",
                                 "parallel.last_stage_layers",
                                 "parallel.overlap_grad_reduce",
@@ -151,6 +152,29 @@ void listNotExpressed(const Plan &plan, const QStringList &expressed, const QStr
             out.notExpressed << QStringLiteral("%1: no %2 setting; set it in Trainplan")
                                     .arg(path, QString::fromLatin1(keyWords(key.path).label).toLower());
     }
+}
+
+/// parallel.stage_layers as Megatron-Core's --pipeline-model-parallel-layout: chunk c runs on stage c mod p in
+/// round c / p (megatron/core/transformer/pipeline_parallel_layer_layout.py); a stage's layers spread over its
+/// v chunks, the first rounds taking one more where they do not divide; the embedding opens the first chunk,
+/// the MTP layers and the loss close the last: "Et*10|t*10|...|t*9L".
+QString megatronLayout(const Plan &plan)
+{
+    const ParallelConfig &p = plan.parallel;
+    const std::int64_t v = std::max<std::int64_t>(1, p.virtualStages);
+    QStringList chunks;
+    for (std::int64_t round = 0; round < v; ++round)
+        for (std::int64_t stage = 0; stage < p.pipeline; ++stage) {
+            const std::int64_t layers = plan.layersOnStage(stage);
+            const std::int64_t here = layers / v + (round < layers % v ? 1 : 0);
+            QString chunk = here == 1 ? QStringLiteral("t") : here > 1 ? QStringLiteral("t*%1").arg(here) : QString();
+            if (round == 0 && stage == 0)
+                chunk.prepend(QLatin1Char('E'));
+            if (round == v - 1 && stage == p.pipeline - 1)
+                chunk += QString(QLatin1Char('m')).repeated(qsizetype(plan.model.mtpLayers)) + QLatin1Char('L');
+            chunks << chunk;
+        }
+    return chunks.join(QLatin1Char('|'));
 }
 
 /// Megatron-Core's per-layer pattern as the Python list expression it evaluates: the dense first layers,
@@ -392,7 +416,9 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
         f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather  ? "all_gather"
                                                   : p.contextComm == ContextComm::AllToAll ? "a2a"
                                                                                            : "p2p");
-    if (p.virtualStages > 1)
+    if (plan.listedStages())
+        f << QStringLiteral("--pipeline-model-parallel-layout \"%1\"").arg(megatronLayout(plan));
+    else if (p.virtualStages > 1) // a layout gives the chunks per rank itself (arguments.py: one of the three)
         f << flag("parallel.virtual_stages", p.virtualStages);
     if (p.firstStageLayers > 0)
         f << flag("parallel.first_stage_layers", p.firstStageLayers);
@@ -859,7 +885,7 @@ const QStringList &expressedKeys(ExportTarget target)
         for (const char *drop :
              {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
               "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
-              "parallel.first_stage_layers", "parallel.last_stage_layers"})
+              "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.stage_layers"})
             k.removeAll(QLatin1String(drop));
         return k;
     }();

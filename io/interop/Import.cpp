@@ -315,23 +315,13 @@ LayoutRanks layoutRanks(const QString &text, std::int64_t p, double modelLayers,
     if (const auto empty = std::find(r.layers.begin(), r.layers.end(), 0); empty != r.layers.end())
         return fail(QStringLiteral("stage %1 holds no decoder layer; a plan's stages hold one at least")
                         .arg(empty - r.layers.begin()),
-                    empty == r.layers.begin() ? "parallel.first_stage_layers" : "parallel.last_stage_layers");
-    const std::vector<std::int64_t> middle(r.layers.begin() + std::min<std::ptrdiff_t>(1, p - 1), r.layers.end() - 1);
-    if (std::adjacent_find(middle.begin(), middle.end(), std::not_equal_to<>()) != middle.end()) {
-        QStringList counts;
-        for (std::int64_t n : middle)
-            counts << QString::number(n);
-        return fail(QStringLiteral("the stages between the first and the last hold %1 of its layers; a plan gives "
-                                   "them equal shares (give another split with --set)")
-                        .arg(counts.join(QLatin1Char(','))),
-                    "parallel.first_stage_layers, parallel.last_stage_layers");
-    }
+                    "parallel.stage_layers");
     return r;
 }
 
-/// --pipeline-model-parallel-layout: the plan holds the first and last ranks' decoder layers and an equal
-/// share on each rank between them, and the chunks per rank as virtual stages; a layout whose middle ranks
-/// differ is refused naming those keys (never planned as another split). What --set gives wins.
+/// --pipeline-model-parallel-layout: the plan holds the first and last ranks' decoder layers when the ranks
+/// between them hold equal shares, every rank's (parallel.stage_layers) when they differ, and the chunks per
+/// rank as virtual stages. What --set gives wins.
 void resolvePipelineLayout(Keys &keys, ImportResult &result)
 {
     const auto it = keys.find(QString::fromLatin1(reading::kPipelineLayout));
@@ -349,7 +339,8 @@ void resolvePipelineLayout(Keys &keys, ImportResult &result)
         layoutRanks(text, p, numberOf(keys, "model.layers", 0), numberOf(keys, "model.mtp_layers", 0));
     const std::int64_t v = ranks.chunksPerRank;
     const double givenV = numberOf(keys, "parallel.virtual_stages", 0);
-    const bool splitBySet = bySet("parallel.first_stage_layers") || bySet("parallel.last_stage_layers");
+    const bool splitBySet = bySet("parallel.first_stage_layers") || bySet("parallel.last_stage_layers") ||
+                            bySet("parallel.stage_layers");
     const QString error =
         !ranks.error.isEmpty() ? ranks.error
         : givenV > 0 && givenV != double(v) && !bySet("parallel.virtual_stages")
@@ -373,16 +364,28 @@ void resolvePipelineLayout(Keys &keys, ImportResult &result)
     if (v > 1) {
         derive("parallel.virtual_stages", double(v));
         derive("parallel.schedule", QStringLiteral("interleaved"));
+        // The interleaved schedule overlaps its transfers unless the file says otherwise (ReadMegatron.cpp).
+        if (!keys.count(QStringLiteral("parallel.overlap_p2p_comm")))
+            derive("parallel.overlap_p2p_comm", true);
     }
     if (p < 2 || splitBySet)
         return;
     // A rank that differs from the middle ranks' share is the plan's uneven first or last stage.
     const std::int64_t first = ranks.layers.front(), last = ranks.layers.back();
     const std::int64_t share = p > 2 ? ranks.layers[1] : 0;
-    if (share != first)
-        derive("parallel.first_stage_layers", double(first));
-    if (share != last)
-        derive("parallel.last_stage_layers", double(last));
+    const std::vector<std::int64_t> middle(ranks.layers.begin() + 1, ranks.layers.end() - 1);
+    const bool evenMiddle = std::adjacent_find(middle.begin(), middle.end(), std::not_equal_to<>()) == middle.end();
+    if (!evenMiddle) { // stages between the first and the last differ: every stage's layers
+        QJsonArray list;
+        for (const std::int64_t n : ranks.layers)
+            list.append(double(n));
+        derive("parallel.stage_layers", list);
+    } else if (!bySet("parallel.stage_layers")) {
+        if (share != first)
+            derive("parallel.first_stage_layers", double(first));
+        if (share != last)
+            derive("parallel.last_stage_layers", double(last));
+    }
     if (ranks.mtpRank >= 0 && ranks.mtpRank != p - 1)
         result.warnings.push_back({from.file, from.line,
                                    QStringLiteral("%1 %2: the multi-token-prediction layer runs on stage %3; the plan "
@@ -653,10 +656,19 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
         }
         bool ok = false;
         const double number = text.toDouble(&ok);
-        const QJsonValue value = ok                               ? QJsonValue(number)
-                                 : text == QLatin1String("true")  ? QJsonValue(true)
-                                 : text == QLatin1String("false") ? QJsonValue(false)
-                                                                  : QJsonValue(text);
+        QJsonValue value = ok                               ? QJsonValue(number)
+                           : text == QLatin1String("true")  ? QJsonValue(true)
+                           : text == QLatin1String("false") ? QJsonValue(false)
+                                                            : QJsonValue(text);
+        // A list key (parallel.stage_layers=10,11,11,8) as the array the plan file holds.
+        const PlanKey *key = findPlanKey(path.toStdString());
+        if (key && key->type == KeyType::IntegerList)
+            if (const auto list = parseIntegerList(text.toStdString())) {
+                QJsonArray array;
+                for (const std::int64_t v : *list)
+                    array.append(double(v));
+                value = array;
+            }
         keys[path] = {path, value, QStringLiteral("--set"), 0, set};
         result.overrides << QStringLiteral("%1 = %2").arg(path, valueText(value));
     }

@@ -104,6 +104,28 @@ bool JsonReader::readInteger(const char *key, std::int64_t &out)
     return true;
 }
 
+bool JsonReader::readIntegerList(const char *key, std::vector<std::int64_t> &out)
+{
+    const QJsonValue v = take(key);
+    if (v.isUndefined())
+        return false;
+    if (!v.isArray()) {
+        error(key, std::string("must be an array of integers (got ") + typeName(v) + ")");
+        return false;
+    }
+    std::vector<std::int64_t> values;
+    for (const QJsonValue &e : v.toArray()) {
+        const double d = e.toDouble(0.5);
+        if (!e.isDouble() || !std::isfinite(d) || std::floor(d) != d || std::fabs(d) > kMaxExactInteger) {
+            error(key, std::string("must be an array of integers (an element is ") + typeName(e) + ")");
+            return false;
+        }
+        values.push_back(std::int64_t(d));
+    }
+    out = std::move(values);
+    return true;
+}
+
 bool JsonReader::readInteger(const char *key, int &out)
 {
     std::int64_t value = 0;

@@ -31,6 +31,8 @@ public:
     bool readNumber(const char *key, std::optional<double> &out);
     bool readBool(const char *key, bool &out);
     bool readString(const char *key, std::string &out);
+    /// An array of integers ([10, 11, 11, 8]); an error names the key for anything else.
+    bool readIntegerList(const char *key, std::vector<std::int64_t> &out);
 
     /// A nested object; an empty one (and an error) when the key holds something else.
     JsonReader object(const char *key);

@@ -608,6 +608,18 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (an even share)"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "the other stages share the remaining layers evenly; with "
                                                   "virtual_stages v, the middle stages' share divides by v")},
+    KeyWords{.path = "parallel.stage_layers",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Layers per stage"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers per stage"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "every pipeline stage's decoder layers, first to last, e.g. 10, 10, 10, 11, 10, 10, 10, 9: the stages "
+                 "Megatron-Core's --pipeline-model-parallel-layout gives each rank (summed over its model chunks), "
+                 "to balance the embedding, the output layer and the loss; empty: an even split or the first and "
+                 "last stage layers"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "empty (an even split)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "one entry per pipeline stage, adding up to model.layers; with "
+                                                  "virtual_stages v, at least v on each stage")},
     KeyWords{.path = "parallel.expert",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Expert parallel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "expert parallelism"),

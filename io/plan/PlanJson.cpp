@@ -83,6 +83,13 @@ bool readKey(JsonReader &r, const PlanKey &key, Plan &plan)
         value = v;
         break;
     }
+    case KeyType::IntegerList: {
+        std::vector<std::int64_t> v;
+        if (!r.readIntegerList(name.c_str(), v))
+            return false;
+        value = integerListText(v);
+        break;
+    }
     case KeyType::Array:
         return false;
     }
@@ -384,7 +391,15 @@ QJsonObject writeSection(const Plan &plan, std::string_view section, Filter writ
         if (std::holds_alternative<std::monostate>(value) || (key.optional && text && text->empty()) ||
             !written(key, value))
             continue;
-        o[QString::fromUtf8(key.name().data(), qsizetype(key.name().size()))] = toJson(value);
+        const QString name = QString::fromUtf8(key.name().data(), qsizetype(key.name().size()));
+        if (key.type == KeyType::IntegerList && text) {
+            QJsonArray list;
+            for (const std::int64_t v : parseIntegerList(*text).value_or(std::vector<std::int64_t>{}))
+                list.append(double(v));
+            o[name] = list;
+            continue;
+        }
+        o[name] = toJson(value);
     }
     return o;
 }

@@ -21,6 +21,7 @@ QString typeText(const PlanKey &key)
     case KeyType::Bool: return QStringLiteral("bool");
     case KeyType::String: return QStringLiteral("string");
     case KeyType::Array: return QStringLiteral("array");
+    case KeyType::IntegerList: return QStringLiteral("array of integers");
     case KeyType::Enum: {
         QStringList spellings;
         for (const KeyChoice &c : key.choices())

@@ -30,6 +30,9 @@ const RuleSentence kSentences[] = {
     {"value.finite_number", QT_TRANSLATE_NOOP("Problem", "must be a finite number")},
     {"value.true_or_false", QT_TRANSLATE_NOOP("Problem", "must be true or false")},
     {"value.array", QT_TRANSLATE_NOOP("Problem", "is an array")},
+    {"value.integer_list",
+     QT_TRANSLATE_NOOP("Problem", "must be whole numbers separated by commas, one per pipeline stage (got \"%1\")")},
+    {"list.range", QT_TRANSLATE_NOOP("Problem", "each entry must be %2 to %3 (got %1)")},
     // core/plan/PlanValidation: the model
     {"heads.divide_hidden", QT_TRANSLATE_NOOP("Problem", "Attention heads (%1) must divide the hidden size (%2) so "
                                                          "every head has a whole dimension, or set model.head_dim")},
@@ -102,6 +105,19 @@ const RuleSentence kSentences[] = {
          "Problem",
          "With %1 virtual stages an uneven split needs the middle stages' layers (%2) divisible by %1 and the first "
          "and last stages at least %3 layers each (one chunk may give its slot to the embedding or the loss)")},
+    {"stages.list_needs_pipeline",
+     QT_TRANSLATE_NOOP("Problem", "Layers per stage list a pipeline's stages: it needs pipeline stages of 2 or more "
+                                  "(got %1); clear the list")},
+    {"stages.list_length",
+     QT_TRANSLATE_NOOP("Problem", "Layers per stage lists %1 stages; the pipeline has %2: give one entry per stage")},
+    {"stages.list_sum",
+     QT_TRANSLATE_NOOP("Problem", "Layers per stage add up to %1; the model has %2 layers")},
+    {"stages.list_chunks",
+     QT_TRANSLATE_NOOP("Problem", "With %1 virtual stages every stage needs at least %1 layers, one per model chunk "
+                                  "(stage %2 holds %3)")},
+    {"stages.list_with_first_last",
+     QT_TRANSLATE_NOOP("Problem", "Layers per stage and First/Last stage layers both split the pipeline: keep one "
+                                  "(set first and last stage layers to 0, or clear the list)")},
     {"stages.uneven_split",
      QT_TRANSLATE_NOOP("Problem", "First stage layers (%1) and last stage layers (%2) must leave the %3 layers' rest "
                                   "to the other %4 stages in equal whole shares of at least one layer")},

@@ -7,6 +7,7 @@
 #include <QTest>
 
 #include "core/estimate/Estimate.h"
+#include "core/plan/PlanKeys.h"
 #include "core/search/Search.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
@@ -51,6 +52,8 @@ private slots:
     void refusedSplitsNameValidValues();
     void planFileRoundTrip();
     void searchFindsTheUnevenSplit();
+    void listedStagesBalanceTheOutputLayer();
+    void listedStagesRefuseWhatDoesNotAddUp();
 };
 
 void TestUnevenStages::llama405PublishedSplit()
@@ -163,6 +166,75 @@ void TestUnevenStages::searchFindsTheUnevenSplit()
     }
     // The interleaved uneven layouts are searched: one of them beats every 1F1B layout of the split.
     QVERIFY(o.top.front().score.config.virtualStages > 1);
+}
+
+// Megatron-Bridge's Llama 3 70B FP8-CS recipe on 64 H100 (perf_recipes/llama/h100/llama3.py at 56ae11dff,
+// August 2026): --pipeline-model-parallel-layout "Et*2|(t*2|)*34,t*3|(t*2|)*3,tL" over 8 stages of 5 chunks gives
+// stage 3 eleven layers (chunk 35) and the last stage nine (chunk 39 holds one beside the loss). The plan holds
+// it as parallel.stage_layers: each stage times its own layers, the last stage's output layer now beside 9 of
+// them, and the step is shorter than the even split's, whose last stage paces the pipeline.
+void TestUnevenStages::listedStagesBalanceTheOutputLayer()
+{
+    Plan plan = test::examplePlan("llama3-70b-fp8-current-scaling-64-h100");
+    const std::vector<std::int64_t> layout{10, 10, 10, 11, 10, 10, 10, 9};
+    QCOMPARE(plan.parallel.stageLayers, layout);
+    QVERIFY(plan.listedStages() && plan.unevenStages());
+    QCOMPARE(plan.layersOnStage(3), 11);
+    QCOMPARE(plan.layersOnStage(7), 9);
+    QCOMPARE(plan.firstLayerOfStage(4), 41);
+    QCOMPARE(plan.layersPerStage(), 11);
+    const Estimate listed = estimate(plan, io::builtinCatalog());
+    QVERIFY(listed.valid);
+    QCOMPARE(listed.memory.stages[3].activations.layers, 11);
+    QCOMPARE(listed.memory.stages[7].activations.layers, 9);
+    // Stage 7 (9 layers and the output) runs a micro-batch in less than stage 3 (11 layers) does.
+    QVERIFY(listed.step.stages[7].microbatchSeconds() < listed.step.stages[3].microbatchSeconds());
+    plan.parallel.stageLayers.clear();
+    const Estimate even = estimate(plan, io::builtinCatalog());
+    QVERIFY(even.valid);
+    QVERIFY(listed.step.stepSeconds < even.step.stepSeconds);
+    // The plan file holds the list as an array; it reads back.
+    plan.parallel.stageLayers = layout;
+    const QByteArray bytes = io::writePlan(plan, io::builtinCatalog());
+    QVERIFY(bytes.contains("\"stage_layers\": ["));
+    const io::PlanReadResult read = io::readPlan(bytes, io::builtinCatalog());
+    QVERIFY(read.plan);
+    QCOMPARE(read.plan->parallel.stageLayers, layout);
+    // The search keeps the list for layouts of 8 stages whose 5 chunks it still fills; others split evenly.
+    const Plan kept = applyConfig(plan, configOf(plan));
+    QCOMPARE(kept.parallel.stageLayers, layout);
+    SearchConfig four = configOf(plan);
+    four.pipeline = 4;
+    four.data = 4;
+    QVERIFY(applyConfig(plan, four).parallel.stageLayers.empty());
+}
+
+void TestUnevenStages::listedStagesRefuseWhatDoesNotAddUp()
+{
+    Plan plan = test::examplePlan("llama3-70b-fp8-current-scaling-64-h100");
+    const auto refused = [&](const std::vector<std::int64_t> &list, const char *words) {
+        Plan p = plan;
+        p.parallel.stageLayers = list;
+        return hasError(estimate(p, io::builtinCatalog()), "parallel.stage_layers", words);
+    };
+    QVERIFY(refused({10, 10, 10, 10, 10, 10, 20}, "lists 7 stages; the pipeline has 8"));
+    QVERIFY(refused({10, 10, 10, 10, 10, 10, 10, 11}, "add up to 81; the model has 80 layers"));
+    QVERIFY(refused({16, 10, 10, 10, 10, 10, 10, 4}, "at least 5 layers"));
+    Plan both = plan;
+    both.parallel.firstStageLayers = 9;
+    QVERIFY(hasError(estimate(both, io::builtinCatalog()), "parallel.stage_layers", "keep one"));
+    // Text as the window and --set give it: commas and spaces; anything else is refused naming the rule.
+    const PlanKey *key = findPlanKey("parallel.stage_layers");
+    QVERIFY(key);
+    QCOMPARE(parseIntegerList("10,10, 10 ,11"), (std::optional<std::vector<std::int64_t>>{{10, 10, 10, 11}}));
+    QVERIFY(!parseIntegerList("10;11").has_value());
+    QVERIFY(!parseIntegerList("10,,11").has_value());
+    QVERIFY(parseIntegerList("")->empty());
+    Problem problem;
+    QVERIFY(!parseValue(*key, "ten, eleven", &problem).has_value());
+    QCOMPARE(problem.rule, std::string("value.integer_list"));
+    QVERIFY(!parseValue(*key, "10, 0, 70", &problem).has_value());
+    QCOMPARE(problem.rule, std::string("list.range"));
 }
 
 TRAINPLAN_TEST_GUILESS_MAIN(TestUnevenStages)

@@ -439,6 +439,19 @@ private slots:
                  qPrintable(titan.notExpressed.join('\n')));
     }
 
+    // Layers per stage as Megatron-Core's --pipeline-model-parallel-layout (without the virtual-stage flag it
+    // replaces), read back as the same list and chunks per stage.
+    void stageLayersRoundTrip()
+    {
+        const Plan plan = test::examplePlan("llama3-70b-fp8-current-scaling-64-h100");
+        const QByteArray text = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text;
+        QVERIFY2(text.contains("--pipeline-model-parallel-layout \"Et*2|t*2|"), text.constData());
+        QVERIFY(!text.contains("--num-virtual-stages-per-pipeline-rank"));
+        QVERIFY2(roundTrip(plan, io::ExportTarget::Megatron).isEmpty(), qPrintable(roundTrip(plan, io::ExportTarget::Megatron)));
+        const io::ExportResult nemo = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY(nemo.notExpressed.join('\n').contains(QLatin1String("parallel.stage_layers")));
+    }
+
     void deepSpeedNamesReadBack()
     {
         for (const io::deepspeed::Name &n : io::deepspeed::names()) {

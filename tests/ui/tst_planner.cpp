@@ -103,6 +103,7 @@ private slots:
     void separateQkvIsEditedInTheWindow();
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
+    void stageLayersAreEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -526,6 +527,40 @@ void TestPlanner::fp8ScalingIsEditedInTheWindow()
     QString error;
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // BF16
     QVERIFY(!scaling->isVisibleTo(&f.window));
+}
+
+// The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last
+// stage) are a line of the Parallelism dock: an even list lengthens the step, undo restores it, a list that
+// does not add up names the rule and leaves the plan invalid, an empty line returns to the even split.
+void TestPlanner::stageLayersAreEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama3-70b-fp8-current-scaling-64-h100"));
+    auto *line = f.window.findChild<QLineEdit *>(QStringLiteral("parallel.stage_layers"));
+    QVERIFY(line && line->isVisibleTo(&f.window));
+    QCOMPARE(line->text(), QStringLiteral("10, 10, 10, 11, 10, 10, 10, 9"));
+    const double balanced = f.document.estimate().step.stepSeconds;
+    const auto enter = [&](const QString &text) {
+        line->setText(text);
+        line->setModified(true);
+        emit line->editingFinished();
+    };
+    enter(QStringLiteral("10,10,10,10,10,10,10,10"));
+    QCOMPARE(f.document.plan().parallel.stageLayers, std::vector<std::int64_t>(8, 10));
+    QVERIFY(f.document.estimate().step.stepSeconds > balanced);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.estimate().step.stepSeconds, balanced);
+    enter(QStringLiteral("10, 10, 10, 11, 10, 10, 10, 10"));
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+                        [](const Problem &p) { return p.key == "parallel.stage_layers" && p.isError(); }));
+    f.document.undoStack()->undo();
+    enter(QString());
+    QVERIFY(f.document.plan().parallel.stageLayers.empty());
+    QVERIFY(f.document.estimate().valid);
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
+    QCOMPARE(line->text(), QString());
 }
 
 // The gallery's ZeRO++ plan: its three options are in the Parallelism dock; turning the quantized gathers off

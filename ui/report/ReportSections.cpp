@@ -7,6 +7,7 @@
 #include "core/memory/MemoryTerms.h"
 #include "core/memory/ModelState.h"
 #include "core/estimate/Comparison.h"
+#include "core/plan/PlanKeys.h"
 #include "core/step/StepModel.h"
 #include "io/output/ComparisonJson.h"
 #include "io/output/Evidence.h"
@@ -318,7 +319,10 @@ void parallelismSection(PageFlow &flow, const Context &c)
              .arg(fmt::counted(par.virtualStages, QObject::tr("virtual stage"), QObject::tr("virtual stages")))
              .arg(c.plan.training.sequenceParallel ? QObject::tr(", sequence parallel") : QString())},
         {QObject::tr("Layers per stage"),
-         c.plan.unevenStages() ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
+         c.plan.listedStages()
+             ? QObject::tr("listed: %1 (first to last stage; parallel.stage_layers)")
+                   .arg(QString::fromStdString(integerListText(par.stageLayers)))
+         : c.plan.unevenStages() ? QObject::tr("uneven: first stage %1, last stage %2, the stages between %3 each")
                                      .arg(c.plan.layersOnStage(0))
                                      .arg(c.plan.layersOnStage(par.pipeline - 1))
                                      .arg(c.plan.layersOnStage(1))
