@@ -44,9 +44,16 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     line.addOption(output);
     if (const std::optional<int> done = line.parse(arguments, out, err))
         return *done;
+    // KEY=VALUE pairs split at commas; a piece without '=' continues the value before it (a list key:
+    // parallel.stage_layers=10,11,11,8).
     QStringList sets;
     for (const QString &value : line.values(set))
-        sets << value.split(',', Qt::SkipEmptyParts);
+        for (const QString &piece : value.split(',', Qt::SkipEmptyParts)) {
+            if (!piece.contains('=') && !sets.isEmpty())
+                sets.back() += QLatin1Char(',') + piece;
+            else
+                sets << piece;
+        }
     io::ImportOptions options;
     options.assumeExample = line.isSet(assume);
     options.scriptArguments = QProcess::splitCommand(line.value(scriptArgs));

@@ -662,13 +662,19 @@ bool applySets(std::map<QString, ImportedKey> &keys, const QStringList &sets, Im
                                                             : QJsonValue(text);
         // A list key (parallel.stage_layers=10,11,11,8) as the array the plan file holds.
         const PlanKey *key = findPlanKey(path.toStdString());
-        if (key && key->type == KeyType::IntegerList)
-            if (const auto list = parseIntegerList(text.toStdString())) {
-                QJsonArray array;
-                for (const std::int64_t v : *list)
-                    array.append(double(v));
-                value = array;
+        if (key && key->type == KeyType::IntegerList) {
+            const auto list = parseIntegerList(text.toStdString());
+            if (!list) {
+                result.errors.push_back(
+                    {QStringLiteral("--set"), 0,
+                     QStringLiteral("%1: %2").arg(path, problemText(*checkValue(*key, text.toStdString())))});
+                return false;
             }
+            QJsonArray array;
+            for (const std::int64_t v : *list)
+                array.append(double(v));
+            value = array;
+        }
         keys[path] = {path, value, QStringLiteral("--set"), 0, set};
         result.overrides << QStringLiteral("%1 = %2").arg(path, valueText(value));
     }

@@ -1747,6 +1747,18 @@ private slots:
         QCOMPARE(back.plan->parallel.tensor, 2);
         const Estimate estimate = trainplan::estimate(*back.plan, io::builtinCatalog());
         QVERIFY(estimate.valid);
+        // A list key in --set: the pieces after its '=' without one of their own continue it.
+        const QString listed = dir.filePath(QStringLiteral("listed.json"));
+        QCOMPARE(cli::runImport({data("llama3-8b-config.json"), data("pretrain_llama3_8b.sh"), QStringLiteral("--assume-example"),
+                                 QStringLiteral("--set"),
+                                 QStringLiteral("parallel.pipeline=4,parallel.stage_layers=9,8,8,7,parallel.tensor=2"),
+                                 QStringLiteral("-o"), listed},
+                                o, e),
+                 0);
+        const io::PlanReadResult four = io::readPlanFile(listed, io::builtinCatalog());
+        QVERIFY(four.plan);
+        QCOMPARE(four.plan->parallel.stageLayers, (std::vector<std::int64_t>{9, 8, 8, 7}));
+        QCOMPARE(four.plan->parallel.tensor, 2);
         QString out2, err2;
         QTextStream o2(&out2), e2(&err2);
         QCOMPARE(cli::runImport({}, o2, e2), 2);
