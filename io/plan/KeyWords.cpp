@@ -47,7 +47,8 @@ const std::array kWords{
              .tooltip = QT_TRANSLATE_NOOP("PlanKey", "transformer layers"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "required (custom)"),
              .rule = QT_TRANSLATE_NOOP(
-                 "PlanKey", "divisible by pipeline x virtual_stages, unless first/last_stage_layers split it")},
+                 "PlanKey", "divisible by pipeline x virtual_stages, unless first/last_stage_layers or stage_layers "
+                            "split it")},
     KeyWords{.path = "model.hidden",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Hidden size"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "hidden size"),

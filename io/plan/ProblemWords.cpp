@@ -124,7 +124,7 @@ const RuleSentence kSentences[] = {
     {"pipeline.divides_layers", QT_TRANSLATE_NOOP("Problem", "Pipeline stages (%1) must divide the %2 layers evenly")},
     {"pipeline.divides_layers_or_uneven",
      QT_TRANSLATE_NOOP("Problem", "Pipeline stages (%1) must divide the %2 layers evenly{nearby}; or split them "
-                                  "unevenly with First/Last stage layers")},
+                                  "unevenly with First/Last stage layers or Layers per stage")},
     {"pipeline.virtual_divides_layers",
      QT_TRANSLATE_NOOP(
          "Problem", "Pipeline stages x %3 virtual stages (%1 x %3 virtual stages) must divide the %2 layers evenly")},
