@@ -360,7 +360,7 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
                     {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
             else
                 out.notPlanned << leaf.name;
-        } else if (key == QLatin1String("fp8_recipe") && rules.count(key)) {
+        } else if (key == QLatin1String("fp8_recipe")) { // Megatron-Core's, NeMo's and Megatron-Bridge's name
             mapFp8Recipe(file, leaf, leaves, keyOf, out);
         } else if (const auto it = rules.find(key); it != rules.end()) {
             if (key == QLatin1String("mixed_precision"))

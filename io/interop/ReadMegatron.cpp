@@ -433,8 +433,6 @@ const std::map<QString, Rule> &megatronRules()
             {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
             {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
             {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
-            // Read by mapFp8Recipe (ImportReaders.cpp): the format and its scaling, and only with FP8 on.
-            {"fp8_recipe", {"training.fp8_recipe", oneOf({{"delayed", "delayed"}, {"tensorwise", "tensorwise"}})}},
             {"attention_backend",
              {"training.flash_attention",
               oneOf(

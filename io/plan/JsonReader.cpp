@@ -10,6 +10,12 @@ namespace trainplan::io {
 namespace {
 // Integers travel as JSON doubles: beyond 2^53 they are no longer exact.
 constexpr double kMaxExactInteger = 9007199254740992.0;
+
+/// Whether a JSON number is a whole number a double still holds exactly.
+bool wholeNumber(double d)
+{
+    return std::isfinite(d) && std::floor(d) == d && std::fabs(d) <= kMaxExactInteger;
+}
 } // namespace
 
 JsonReader::JsonReader(QJsonObject object, QString path, Problems &problems)
@@ -96,7 +102,7 @@ bool JsonReader::readInteger(const char *key, std::int64_t &out)
         return false;
     }
     const double d = v.toDouble();
-    if (!std::isfinite(d) || std::floor(d) != d || std::fabs(d) > kMaxExactInteger) {
+    if (!wholeNumber(d)) {
         error(key, "must be an integer (got " + QString::number(d, 'g', 17).toStdString() + ")");
         return false;
     }
@@ -116,7 +122,7 @@ bool JsonReader::readIntegerList(const char *key, std::vector<std::int64_t> &out
     std::vector<std::int64_t> values;
     for (const QJsonValue &e : v.toArray()) {
         const double d = e.toDouble(0.5);
-        if (!e.isDouble() || !std::isfinite(d) || std::floor(d) != d || std::fabs(d) > kMaxExactInteger) {
+        if (!e.isDouble() || !wholeNumber(d)) {
             error(key, std::string("must be an array of integers (an element is ") + typeName(e) + ")");
             return false;
         }

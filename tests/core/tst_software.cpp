@@ -33,6 +33,16 @@ Plan llamaOnH100()
     return plan;
 }
 
+/// The rules of the errors validation finds on `key`, in their order.
+std::vector<std::string> errorRules(const Plan &plan, std::string_view key)
+{
+    std::vector<std::string> out;
+    for (const Problem &problem : validatePlan(plan, io::builtinCatalog()))
+        if (problem.isError() && problem.key == key)
+            out.push_back(problem.rule);
+    return out;
+}
+
 const Op *findOp(const Estimate &e, const char *name, OpPass pass)
 {
     for (const Op &op : e.step.ops)
@@ -324,13 +334,7 @@ private slots:
     {
         Plan plan = test::qwen3On8B200();
         plan.parallel.expertCommOverlap = true;
-        const auto rules = [](const Plan &p) {
-            std::vector<std::string> out;
-            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
-                if (problem.isError() && problem.key == "parallel.expert_comm_overlap")
-                    out.push_back(problem.rule);
-            return out;
-        };
+        const auto rules = [](const Plan &p) { return errorRules(p, "parallel.expert_comm_overlap"); };
         QVERIFY(rules(plan).empty());
         Plan full = plan;
         full.training.recompute = Recompute::Full;
@@ -362,13 +366,7 @@ private slots:
     void layerGraphsRefuseFullRecomputeAndOffload()
     {
         Plan plan = test::qwen3On8B200();
-        const auto rules = [](const Plan &p) {
-            std::vector<std::string> out;
-            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
-                if (problem.isError() && problem.key == "training.cuda_graphs")
-                    out.push_back(problem.rule);
-            return out;
-        };
+        const auto rules = [](const Plan &p) { return errorRules(p, "training.cuda_graphs"); };
         plan.training.recompute = Recompute::Full;
         for (const CudaGraphs graphs : {CudaGraphs::Layers, CudaGraphs::Router}) {
             plan.training.cudaGraphs = graphs;
