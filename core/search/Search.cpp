@@ -51,7 +51,7 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     // (in place of the even or first/last split the layout would take); elsewhere the layout's split.
     const std::vector<std::int64_t> &listed = base.parallel.stageLayers;
     const bool keepList =
-        !listed.empty() && c.pipeline == base.parallel.pipeline &&
+        c.listedStages && std::int64_t(listed.size()) == c.pipeline &&
         std::all_of(listed.begin(), listed.end(), [&](std::int64_t l) { return l >= c.virtualStages; });
     if (keepList)
         plan.parallel.firstStageLayers = plan.parallel.lastStageLayers = 0;
@@ -88,6 +88,7 @@ SearchConfig configOf(const Plan &plan)
     c.dispatcher = plan.parallel.expertDispatcher;
     c.expertCommOverlap = plan.parallel.expertCommOverlap;
     c.cudaGraphs = plan.training.cudaGraphs;
+    c.listedStages = !plan.parallel.stageLayers.empty();
     return c;
 }
 
@@ -421,7 +422,33 @@ void softwareChoices(const Plan &base, const FixedDimensions &fixed, SearchConfi
 struct Layout
 {
     std::int64_t nodes, data, tensor, pipeline, context, first, last, expert = 1, expertTensor = 0;
+    /// At the base plan's pipeline depth, its layers per stage: the fewest and the middle entry (0: none).
+    std::int64_t fewestListed = 0, medianListed = 0;
+    /// The layers divide by the stages, or Megatron-Core's uneven split (first, last) places them.
+    bool splits = true;
 };
+
+/// The listed layers per stage hold for v chunks per stage when every stage fills its chunks.
+bool listKept(const Layout &l, std::int64_t v)
+{
+    return l.fewestListed > 0 && v <= l.fewestListed;
+}
+
+/// Chunks per stage (above 1) the interleaved schedule is tried with: those the even or first/last split
+/// fills, and with listed layers per stage the divisors of the middle entry that every stage fills.
+std::vector<std::int64_t> interleavedChunks(std::int64_t layers, const Layout &l)
+{
+    std::vector<std::int64_t> out;
+    if (l.splits)
+        for (const std::int64_t v : divisors(middleStageLayers(layers, l.pipeline, l.first, l.last), 16))
+            if (v > 1 && interleavedChunksFit(layers, l.pipeline, v, l.first, l.last))
+                out.push_back(v);
+    if (l.medianListed > 0)
+        for (const std::int64_t v : divisors(l.medianListed, 16))
+            if (v > 1 && listKept(l, v) && std::find(out.begin(), out.end(), v) == out.end())
+                out.push_back(v);
+    return out;
+}
 
 /// Expert layouts of a mixture-of-experts model for a data x context x tensor grid (dense: {1, 0}): expert
 /// sizes that divide the experts, each MLP over the tensor ranks (Megatron-Core's default, 0) or whole
@@ -472,8 +499,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
             for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
                 if (s != Schedule::ZeroBubbleH1 || tryZeroBubble)
                     schedules.push_back({s, 1});
-            for (const std::int64_t v : divisors(middleStageLayers(layers, p, l.first, l.last), 16))
-                if (v > 1 && m % p == 0 && interleavedChunksFit(layers, p, v, l.first, l.last))
+            for (const std::int64_t v : interleavedChunks(layers, l))
+                if (m % p == 0)
                     schedules.push_back({Schedule::Interleaved, v});
         }
         for (const auto &[schedule, v] : schedules) {
@@ -501,6 +528,11 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
                             SearchConfig config{
                                 l.nodes, d,        t,         p,       v,      mb,        schedule, zero,
                                 r,       bool(sp), bool(off), l.first, l.last, l.context, l.expert, l.expertTensor};
+                            config.listedStages = listKept(l, v);
+                            if (config.listedStages)
+                                config.firstStageLayers = config.lastStageLayers = 0;
+                            else if (!l.splits)
+                                continue;
                             softwareChoices(base, fixed, config);
                             out.push_back(config);
                         }
@@ -536,17 +568,25 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                 if (!fixed.pipeline.allows(p))
                     continue;
                 // Layers that do not divide by the stages: Megatron-Core's uneven split, the middle stages
-                // at the rounded-up share and the first and last (embedding, loss) lighter.
+                // at the rounded-up share and the first and last (embedding, loss) lighter; at the base
+                // plan's pipeline depth, the layers per stage it lists.
                 const auto [first, last] =
                     layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
-                if (layers % p != 0 && first == 0)
+                std::vector<std::int64_t> listed = p == base.parallel.pipeline ? base.parallel.stageLayers
+                                                                               : std::vector<std::int64_t>{};
+                std::sort(listed.begin(), listed.end());
+                const std::int64_t fewest = listed.empty() ? 0 : listed.front();
+                const std::int64_t median = listed.empty() ? 0 : listed[listed.size() / 2];
+                const bool splits = layers % p == 0 || first > 0;
+                if (!splits && fewest == 0)
                     continue;
                 for (const std::int64_t cp : contextSizes(base, gpus / (t * p))) {
                     const std::int64_t d = gpus / (t * p * cp);
                     if (!fixed.context.allows(cp) || !fixed.data.allows(d))
                         continue;
                     for (const auto &[e, etp] : expertLayouts(base, fixed, d * cp * t, t))
-                        if (!appendChoices(base, c, fixed, {nodes, d, t, p, cp, first, last, e, etp}, out))
+                        if (!appendChoices(base, c, fixed,
+                                           {nodes, d, t, p, cp, first, last, e, etp, fewest, median, splits}, out))
                             return out;
                 }
             }

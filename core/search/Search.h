@@ -70,6 +70,9 @@ struct SearchConfig
     ExpertDispatcher dispatcher = ExpertDispatcher::AllToAll;
     bool expertCommOverlap = false;
     CudaGraphs cudaGraphs = CudaGraphs::None;
+    /// The base plan's layers per stage (parallel.stage_layers) hold for this layout: its pipeline depth
+    /// and chunks they fill (firstStageLayers and lastStageLayers are then 0).
+    bool listedStages = false;
 
     friend bool operator==(const SearchConfig &, const SearchConfig &) = default;
 };

@@ -116,6 +116,8 @@ QString describeConfig(const SearchConfig &c)
                                 : words(", expert %1").arg(c.expert);
     if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
         s += words(" (first %1, last %2 layers)").arg(c.firstStageLayers).arg(c.lastStageLayers);
+    else if (c.listedStages)
+        s += words(" (the plan's layers per stage)");
     s += words(", micro-batch %1, %2, ZeRO %3, recompute %4")
              .arg(c.microBatch)
              .arg(QLatin1String(toString(c.schedule)))
@@ -147,6 +149,8 @@ QString describeConfigBriefly(const SearchConfig &c)
     QStringList parts{sizes.join(QLatin1Char(' '))};
     if (c.firstStageLayers > 0 || c.lastStageLayers > 0)
         parts << words("%1+…+%2 layers").arg(c.firstStageLayers).arg(c.lastStageLayers);
+    else if (c.listedStages)
+        parts << words("listed layers");
     if (c.schedule == Schedule::Interleaved)
         parts << words("%1 chunks").arg(c.virtualStages);
     else if (c.pipeline > 1 && c.schedule != Schedule::OneFOneB)

@@ -21,6 +21,7 @@ QJsonObject configToJson(const SearchConfig &c)
         {"virtual_stages", double(c.virtualStages)},
         {"first_stage_layers", double(c.firstStageLayers)},
         {"last_stage_layers", double(c.lastStageLayers)},
+        {"stage_layers_listed", c.listedStages},
         {"micro_batch", double(c.microBatch)},
         {"schedule", QLatin1String(toString(c.schedule))},
         {"zero_stage", double(c.zeroStage)},

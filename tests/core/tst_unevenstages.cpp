@@ -9,6 +9,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanKeys.h"
 #include "core/search/Search.h"
+#include "io/output/Evidence.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/PlanJson.h"
 #include "TestMain.h"
@@ -207,6 +208,23 @@ void TestUnevenStages::listedStagesBalanceTheOutputLayer()
     four.pipeline = 4;
     four.data = 4;
     QVERIFY(applyConfig(plan, four).parallel.stageLayers.empty());
+    // What the search reports is what it applied: at 8 stages the configurations say the list holds (no
+    // first/last split), and their descriptions say so.
+    SearchConstraints eight;
+    eight.fix("parallel.pipeline", std::int64_t(8));
+    eight.top = 50;
+    const SearchOutcome o = searchPlans(plan, io::builtinCatalog(), eight);
+    QVERIFY(o.feasible > 0);
+    bool listedSeen = false;
+    for (const RankedPlan &r : o.top) {
+        const SearchConfig &c = r.score.config;
+        QCOMPARE(c.listedStages, !r.plan.parallel.stageLayers.empty());
+        QCOMPARE(c.listedStages, c.virtualStages <= 9); // the last stage's 9 layers fill at most 9 chunks
+        QCOMPARE(c.firstStageLayers + c.lastStageLayers, std::int64_t(0));
+        QCOMPARE(io::describeConfig(c).contains(QStringLiteral("the plan's layers per stage")), c.listedStages);
+        listedSeen = listedSeen || c.listedStages;
+    }
+    QVERIFY(listedSeen);
 }
 
 void TestUnevenStages::listedStagesRefuseWhatDoesNotAddUp()
