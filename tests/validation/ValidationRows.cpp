@@ -223,6 +223,15 @@ Plan mptPlan(const Table &t, std::size_t r, const QString &id)
     plan.parallel.data = std::int64_t(t.number(r, "num_gpus"));
     plan.parallel.zeroStage = 3;
     plan.training.framework = Framework::Fsdp;
+    // The table's "MP Mode", as the Composer its section ran read it (get_mixed_precision): from v0.16 on,
+    // DEFAULT sets reduce_dtype to torch.float32 (composer/trainer/mosaic_fsdp_utils.py lines 87-90 at
+    // v0.16.4), so FSDP reduce-scatters FP32 gradients; the H100 sections were published from llm-foundry
+    // b2a43a147 and 5e85bd62d, whose setup.py pins Composer >=0.16.4 and >=0.17.2. The A100 sections
+    // (300cc5c58, mosaicml==0.13.4) ran a DEFAULT that leaves reduce_dtype unset (mosaic_fsdp.py lines 86-88
+    // at v0.13.4), and FSDP then reduces in param_dtype, BF16 (MixedPrecision's reduce_dtype, torch/distributed/
+    // fsdp/api.py); PURE reduces in BF16 throughout.
+    plan.training.fp32Gradients = t.at(r, "mp_mode") == QLatin1String("DEFAULT") &&
+                                  t.at(r, "section").startsWith(QLatin1String("H100"));
     // MPT's loss: ComposerMPTCausalLM's loss_fn defaults to "fused_crossentropy", flash-attn's fused
     // cross-entropy on the 16-bit logits (llmfoundry/models/mpt/modeling_mpt.py).
     plan.training.lossKernel = LossKernel::Fused;
