@@ -379,7 +379,7 @@ std::size_t at(OtherTerm t)
 /// forward, and otherwise every block of the stage from its forward until its backward. Under PyTorch's
 /// pipelining FSDP2 reduces only on a step's last backward (torch/distributed/pipelining/stage.py,
 /// backward_maybe_with_nosync): until then each block's unsharded gradients accumulate, in the reduce dtype
-/// (FP32 by torchtitan's default mixed_precision_reduce).
+/// (fp32_gradients; FP32 by torchtitan's default mixed_precision_reduce).
 double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
 {
     const double unit = largestGatherUnit(plan, st.stage);
@@ -387,7 +387,7 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     // FSDP2 produces the unit's gradient in the parameters' dtype and copies it into a reduce-dtype buffer
     // for the reduce-scatter (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_reduce:
     // foreach_reduce_scatter_copy_in): both live at once.
-    const double gradient = fsdp ? in.perParam.gathered + in.perParam.gradients : in.perParam.gradients;
+    const double gradient = fsdp ? in.perParam.gathered + in.perParam.reduced : in.perParam.gradients;
     const double perUnit = (2.0 * in.perParam.gathered + gradient) * unit;
     const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
     // ZeRO++ hpZ: the secondary copy of the 16-bit dense parameters, sharded over its group, kept for the
@@ -399,7 +399,7 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     const UnitParameters u = unitParameters(plan);
     const double blocks = st.parameterCount - (st.stage == 0 ? u.embedding : 0.0)
                           - (st.stage == plan.parallel.pipeline - 1 ? u.output + u.outputExperts : 0.0);
-    const double accumulated = accumulates ? kFp32Bytes * st.parameterCount : 0.0;
+    const double accumulated = accumulates ? in.perParam.reduced * st.parameterCount : 0.0;
     if (plan.parallel.reshardAfterForward)
         return perUnit + accumulated;
     // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.

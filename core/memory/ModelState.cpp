@@ -16,6 +16,7 @@ StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer opt
         b.optimizer = (optimizer == Optimizer::Adam ? 2 : 1) * kFp32Bytes;
     }
     b.gathered = b.parameters;
+    b.reduced = b.gradients;
     return b;
 }
 
@@ -36,6 +37,15 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
     if (b.master > 0 && training.masterWeights != MasterFormat::Fp32)
         b.master = kHalfBytes;
     b.optimizer = b.master + moments;
+    // PyTorch's FSDP keeps one sharded copy of each parameter, in its own dtype, which the optimizer steps:
+    // "FSDP ... keeps the high-precision sharded parameters in memory anyway ... The optimizer step uses the
+    // sharded parameter in the original dtype" (MixedPrecisionPolicy, torch/distributed/fsdp/_fully_shard/
+    // _fsdp_api.py; FSDP1's flat parameter likewise). The 16-bit copy exists only gathered, and the gradient
+    // shard is kept in the parameter's dtype whatever dtype the reduce-scatter ran in (reduce_dtype).
+    if (training.framework == Framework::Fsdp && b.master > 0) {
+        b.parameters = 0.0;
+        b.gradients = b.master;
+    }
     switch (training.precision) {
     case Precision::FP8:
     case Precision::FP8Blockwise: // 128 x 128 weight blocks: one FP32 scale per 16384 weights, negligible

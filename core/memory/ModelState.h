@@ -22,10 +22,11 @@ struct StateBytesPerParameter
     /// forward (row-wise) and the backward (column-wise or transposed) matmuls, with their block scales.
     double lowPrecisionCopies = 0;
     double gathered = 0;   ///< bytes per parameter in a parameter all-gather (ZeRO, distributed optimizer)
+    double reduced = 0;    ///< bytes per gradient in the data-parallel reduction (all-reduce, reduce-scatter)
 
     double total() const { return parameters + gradients + optimizer; }
     /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.
-    static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2}; }
+    static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2, 2}; }
 };
 
 /// Bytes per parameter for a precision and optimizer.
@@ -37,7 +38,9 @@ StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer opt
 /// MXFP8 keep a row-wise and a column-wise 1-byte copy of every weight (Transformer Engine's Float8Tensor
 /// and its transpose; MX adds one E8M0 scale per 32 elements each), NVFP4 two half-byte copies with an
 /// E4M3 scale per 16 elements; with fp8_param_gather the BF16 working copy is dropped and parameters are
-/// all-gathered in FP8 (Megatron-Core --fp8-param-gather).
+/// all-gathered in FP8 (Megatron-Core --fp8-param-gather). Under PyTorch's FSDP (framework "fsdp") the sharded
+/// parameter is the optimizer's copy: FSDP casts it to the 16-bit compute dtype only when it gathers a unit,
+/// and its gradient shard is in the parameter's dtype; fp32_gradients sets the reduction's dtype alone.
 StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training);
 
 struct ModelStateBytes

@@ -78,9 +78,9 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
                                          seconds(Collective::AllGather, experts, acc.groups.experts);
         }
         unit.reduceSeconds = acc.cost(Collective::ReduceScatter,
-                                      {params.dense * perParam.gradients, params.experts * perParam.gradients});
+                                      {params.dense * perParam.reduced, params.experts * perParam.reduced});
         if (acc.groups.replicas.size > 1) { // HSDP: the reduced shard all-reduced across the replicas
-            const double shard = params.dense * perParam.gradients / double(acc.groups.dense.size);
+            const double shard = params.dense * perParam.reduced / double(acc.groups.dense.size);
             acc.hbm += 2.0 * hbmBytes(shard, acc.groups.replicas);
             unit.reduceSeconds += seconds(Collective::AllReduce, shard, acc.groups.replicas);
         }
@@ -156,7 +156,7 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
     const ParallelConfig &par = plan.parallel;
     Accounting acc{groups, device.memoryBandwidthBytesPerSecond * device.memoryEfficiency.max};
     const Split params{stage.parameterCount - stage.expertParameterCount, stage.expertParameterCount};
-    const Split gradients{params.dense * perParam.gradients, params.experts * perParam.gradients};
+    const Split gradients{params.dense * perParam.reduced, params.experts * perParam.reduced};
     const double gradientBytes = gradients.dense + gradients.experts;
     if (gradientBytes <= 0)
         return {};
@@ -231,7 +231,7 @@ StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter 
     if (plan.parallel.zeroQuantizedWeights)
         perParam.gathered = std::min(perParam.gathered, 1.0);
     if (plan.parallel.zeroQuantizedGradients)
-        perParam.gradients = std::min(perParam.gradients, 0.5);
+        perParam.reduced = std::min(perParam.reduced, 0.5);
     return perParam;
 }
 

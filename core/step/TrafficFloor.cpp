@@ -83,10 +83,10 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         TrafficFloor reduce = count.floor;
         reduce.bytes = {};
         Counter r{reduce};
-        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.gradients, g.dense, 1.0);
-        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.gradients, g.experts, 1.0);
+        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, dense * q.reduced, g.dense, 1.0);
+        r.add(FloorKind::GradientReduce, Collective::ReduceScatter, experts * q.reduced, g.experts, 1.0);
         if (g.replicas.size > 1) // HSDP: the reduced shard all-reduced across the replicas
-            r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size),
+            r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.reduced / double(g.dense.size),
                   g.replicas, 1.0);
         const double reductions = syncLastOnly ? 1.0 : m;
         FloorBytes fb, bb, rb;
@@ -109,10 +109,10 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
     }
     const Collective reduce = par.zeroStage == 0 ? Collective::AllReduce : Collective::ReduceScatter;
     const double reductions = par.zeroStage >= 2 ? m : 1.0;
-    count.add(FloorKind::GradientReduce, reduce, dense * q.gradients, g.dense, reductions);
-    count.add(FloorKind::GradientReduce, reduce, experts * q.gradients, g.experts, reductions);
+    count.add(FloorKind::GradientReduce, reduce, dense * q.reduced, g.dense, reductions);
+    count.add(FloorKind::GradientReduce, reduce, experts * q.reduced, g.experts, reductions);
     if (par.zeroStage >= 1 && g.replicas.size > 1) // the partial distributed optimizer's shards across replicas
-        count.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.gradients / double(g.dense.size),
+        count.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.reduced / double(g.dense.size),
                   g.replicas, reductions);
     if (par.zeroStage >= 1) {
         count.add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);

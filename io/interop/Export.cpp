@@ -832,10 +832,15 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     // FSDP2's CPU offload moves the parameters and the optimizer together (training.enable_cpu_offload).
     const bool cpuOffload =
         t.framework == Framework::Fsdp && p.zeroStage == 3 && p.offloadParameters && p.offloadOptimizer;
+    const bool fsdpReduce = t.framework == Framework::Fsdp && t.fp32Gradients;
     s += QStringLiteral("[training]\n") + line("training.micro_batch", local) +
          line("training.global_batch", t.globalBatch) + line("model.seq_len", plan.model.seqLen) +
          QStringLiteral("mixed_precision_param = \"%1\"\n").arg(spelling("training.precision", param)) +
+         (fsdpReduce ? torchtitan::choiceLine("training.fp32_gradients", "true") : QString()) +
          (cpuOffload ? QStringLiteral("enable_cpu_offload = true\n\n") : QStringLiteral("\n"));
+    if (t.framework == Framework::Fsdp && !t.fp32Gradients)
+        out.notExpressed << QStringLiteral("training.fp32_gradients = false: torchtitan's FSDP reduce-scatters in "
+                                           "float32, its one mixed_precision_reduce");
     if ((!converters.isEmpty() && name.isEmpty()) || t.precision == Precision::NVFP4 || t.precision == Precision::TF32)
         out.notExpressed << QStringLiteral("training.precision = %1: no torchtitan setting for it here")
                                 .arg(QLatin1String(toString(t.precision)));

@@ -648,7 +648,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
                        "memory_estimation|experimental|fault_tolerance)\\..*|"
                        "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
-                       "mixed_precision_reduce|gc_freq|enable_cpu_offload)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                       "gc_freq|enable_cpu_offload)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
                        "num_pp_microbatches|pipeline_parallel_microbatches|pipeline_parallel_layers_per_stage|"
@@ -701,6 +701,11 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
                                                "planned with ZeRO 0 under training.framework \"megatron\", whose "
                                                "kernels and buffers are Megatron-Core's, not PyTorch's")});
     }
+    // FSDP reduce-scatters in training.mixed_precision_reduce, "float32" unless the file says otherwise.
+    if (findLeaf(leaves, "training.mixed_precision_reduce") == leaves.end())
+        out.keys.push_back({QStringLiteral("training.fp32_gradients"), true, file, 0,
+                            QStringLiteral("training.mixed_precision_reduce (torchtitan's default \"float32\")"),
+                            true});
     mapLeaves(
         file, planned, torchtitanRules(), [](const QString &n) { return n; }, out);
     torchtitanCheckpointing(file, leaves, out);

@@ -16,6 +16,9 @@ const std::vector<Name> &table()
          "training.precision",
          Form::Choice,
          {{"bfloat16", "bf16"}, {"float32", "fp32"}, {"float16", "fp16"}}},
+        // FSDP's reduce-scatter dtype; "float32" is torchtitan's one choice and default at every release
+        // (config_manager.py lines 389-396 at 9dec370, config/configs.py line 102 at b5bcd76).
+        {"training.mixed_precision_reduce", "training.fp32_gradients", Form::Choice, {{"float32", "true"}}},
         {"parallelism.tensor_parallel_degree", "parallel.tensor", Form::Integer},
         {"parallelism.pipeline_parallel_degree", "parallel.pipeline", Form::Integer},
         {"parallelism.context_parallel_degree", "parallel.context", Form::Integer},

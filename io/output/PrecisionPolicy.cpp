@@ -109,10 +109,15 @@ Formats formatsOf(const Plan &plan)
 void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRow> &rows)
 {
     const TrainingConfig &training = plan.training;
+    // PyTorch's FSDP holds no 16-bit shard: each unit is cast from its FP32 shard as it is gathered.
+    const bool fsdp = training.framework == Framework::Fsdp && f.mixed;
     if (!(f.low && training.fp8ParamGather))
-        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Parameters (working copy)")), f.storage,
-                        f.low ? f.half : f.matmulIn, plan.parallel.zeroStage >= 3 ? f.storage : "",
-                        plan.parallel.zeroStage >= 3
+        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Parameters (working copy)")),
+                        fsdp ? std::string() : f.storage, f.low ? f.half : f.matmulIn,
+                        plan.parallel.zeroStage >= 3 ? f.storage : "",
+                        fsdp ? precisionWords(QT_TRANSLATE_NOOP(
+                                   "Precision", "cast from the FP32 shard and gathered per unit (FSDP)"))
+                        : plan.parallel.zeroStage >= 3
                             ? precisionWords(QT_TRANSLATE_NOOP("Precision", "gathered per layer (ZeRO-3)"))
                             : ""});
     if (f.low)
@@ -134,7 +139,8 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
                              precisionWords(QT_TRANSLATE_NOOP("Precision", " copies after the step)"))
                        : "",
              precisionWords(QT_TRANSLATE_NOOP("Precision", "updated by the optimizer, copied to the working format"))});
-    rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Gradients")), f.grads,
+    // Under FSDP the gradient shard is in its parameter's FP32; fp32_gradients is the reduce-scatter's dtype.
+    rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Gradients")), fsdp ? "FP32" : f.grads,
                     precisionWords(QT_TRANSLATE_NOOP("Precision", "FP32 accumulation in the matmul")),
                     plan.parallel.data * plan.parallel.context > 1 ? f.grads : "",
                     plan.parallel.data * plan.parallel.context > 1

@@ -368,7 +368,9 @@ const std::array kWords{
     KeyWords{.path = "training.fp32_gradients",
              .label = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
-             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "4-byte gradients with 16-bit parameters (Megatron-LM main_grad)"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "4-byte gradients with 16-bit parameters (Megatron-LM main_grad); "
+                                                    "under fsdp the reduce-scatter's dtype (FSDP's reduce_dtype "
+                                                    "float32), the gradient shard being in the parameters' FP32"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "training.framework",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Framework"),

@@ -24,6 +24,7 @@ private slots:
     void zeroPaperTable1();
     void optimizerStateFormats_data();
     void optimizerStateFormats();
+    void fsdpKeepsOneShardedCopy();
 };
 
 void TestModelState::bytesPerParameter_data()
@@ -155,6 +156,35 @@ void TestModelState::optimizerStateFormats()
     const StateBytesPerParameter b = stateBytesPerParameter(t);
     QCOMPARE(b.optimizer, expectedOptimizer);
     QCOMPARE(b.master, expectedMaster);
+}
+
+// PyTorch's FSDP shards the parameter in its own dtype and steps it in place ("FSDP ... keeps the
+// high-precision sharded parameters in memory anyway ... The optimizer step uses the sharded parameter in the
+// original dtype", MixedPrecisionPolicy in torch/distributed/fsdp/_fully_shard/_fsdp_api.py): with BF16 compute
+// and Adam a rank holds 4 (FP32 shard) + 4 (its FP32 gradient) + 8 (moments) = 16 bytes per parameter, and
+// MixedPrecisionPolicy's reduce_dtype sets only what the reduce-scatter moves: 4 bytes in FP32 (torchtitan's
+// mixed_precision_reduce), 2 in BF16. Megatron-Core keeps its BF16 weights beside the FP32 master: 18 with FP32
+// main gradients, which it also reduces in FP32.
+void TestModelState::fsdpKeepsOneShardedCopy()
+{
+    TrainingConfig t;
+    t.precision = Precision::BF16;
+    t.framework = Framework::Fsdp;
+    for (const bool fp32Reduce : {true, false}) {
+        t.fp32Gradients = fp32Reduce;
+        const StateBytesPerParameter b = stateBytesPerParameter(t);
+        QCOMPARE(b.parameters, 0.0);
+        QCOMPARE(b.gradients, 4.0);
+        QCOMPARE(b.total(), 16.0);
+        QCOMPARE(b.reduced, fp32Reduce ? 4.0 : 2.0);
+        QCOMPARE(b.gathered, 2.0); // gathered in the 16-bit compute dtype
+    }
+    t.framework = Framework::Megatron;
+    t.fp32Gradients = true;
+    const StateBytesPerParameter m = stateBytesPerParameter(t);
+    QCOMPARE(m.total(), 18.0);
+    QCOMPARE(m.reduced, 4.0);
+    QCOMPARE(m.parameters, 2.0);
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestModelState)

@@ -147,6 +147,23 @@ void TestPrecisionFamily::auditListsTheScales()
     QVERIFY(row(Precision::NVFP4, "Weights, quantized copies").computed.find("E2M1") != std::string::npos);
     QCOMPARE(row(Precision::NVFP4, "Parameters (working copy)").held, std::string("BF16"));
     QCOMPARE(row(Precision::MXFP8, "Attention (QK^T, PV)").computed, std::string("BF16"));
+    // PyTorch's FSDP: no 16-bit shard is held (each unit is cast from its FP32 shard as it is gathered), the
+    // gradient shard is FP32, and the reduce-scatter runs in the reduce dtype (fp32_gradients).
+    Plan fsdp = llama8b(Precision::BF16, "h100-sxm5-80gb");
+    fsdp.training.framework = Framework::Fsdp;
+    fsdp.parallel.zeroStage = 3;
+    const auto fsdpRow = [&fsdp](const std::string &tensor) {
+        for (const io::PrecisionRow &r : io::precisionPolicy(fsdp).rows)
+            if (r.tensor == tensor)
+                return r;
+        return io::PrecisionRow{};
+    };
+    QCOMPARE(fsdpRow("Parameters (working copy)").held, std::string());
+    QCOMPARE(fsdpRow("Parameters (working copy)").communicated, std::string("BF16"));
+    QCOMPARE(fsdpRow("Gradients").held, std::string("FP32"));
+    QCOMPARE(fsdpRow("Gradients").communicated, std::string("BF16"));
+    fsdp.training.fp32Gradients = true;
+    QCOMPARE(fsdpRow("Gradients").communicated, std::string("FP32"));
 }
 
 // Per-tensor (delayed) scaling all-reduces each FP8 tensor's amax over the stage's data x tensor ranks,

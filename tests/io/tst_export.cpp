@@ -386,6 +386,16 @@ private slots:
         QVERIFY(!out.text.contains("context_parallel_rotate_method"));
         QVERIFY(std::any_of(out.notExpressed.begin(), out.notExpressed.end(),
                             [](const QString &n) { return n.startsWith(QLatin1String("parallel.context_comm = all-to-all")); }));
+        // FSDP's reduce dtype: torchtitan's one choice, float32, is written; BF16 reduction is listed as not
+        // expressed.
+        plan.training.fp32Gradients = true;
+        out = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY2(out.text.contains("mixed_precision_reduce = \"float32\""), out.text.constData());
+        plan.training.fp32Gradients = false;
+        out = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY(!out.text.contains("mixed_precision_reduce"));
+        QVERIFY(std::any_of(out.notExpressed.begin(), out.notExpressed.end(),
+                            [](const QString &n) { return n.startsWith(QLatin1String("training.fp32_gradients = false")); }));
     }
 
     /// DeepSpeed's table both ways: every key of io/interop/DeepSpeedNames, written into a config by the

@@ -1555,6 +1555,9 @@ private slots:
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
         // A job file's release projects Q, K and V with three nn.Linear (fused QKV came in April 2026).
         QVERIFY(r.plan->training.separateQkv);
+        // No mixed_precision_reduce: torchtitan's default, "float32", the reduce-scatter's dtype.
+        QVERIFY(r.plan->training.fp32Gradients);
+        QVERIFY(readKey(r, "training.fp32_gradients")->source.contains(QStringLiteral("mixed_precision_reduce")));
     }
 
     // Context ranks exchange K and V as the file says (context_parallel_rotate_method: "allgather" all-gathers the

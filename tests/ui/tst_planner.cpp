@@ -26,6 +26,7 @@
 #include <qcustomplot.h>
 
 #include "core/common/Units.h"
+#include "core/plan/PlanKeys.h"
 #include "core/plan/PlanName.h"
 #include "io/plan/CatalogJson.h"
 #include "ui/DocumentActions.h"
@@ -101,6 +102,7 @@ private slots:
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
     void separateQkvIsEditedInTheWindow();
+    void architectureAndReductionKeysAreEdited();
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
@@ -495,6 +497,46 @@ void TestPlanner::separateQkvIsEditedInTheWindow()
     QVERIFY(box->isVisibleTo(&f.window));
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
     QVERIFY(!box->isVisibleTo(&f.window));
+}
+
+// Keys the engine reads that had no line in the window: the model's MLP, norm, positions, biases, dropout and tied
+// embeddings, FP32 gradients (under FSDP the reduce-scatter's dtype), padding, the gradient bucket and its
+// overlap. Each is a control named by its key; an edit is one undo step. On the torchtitan 8B plan (FSDP over
+// 8 GPUs) BF16 reduction halves the reduce-scatters' bytes and shortens the step; GeLU for SwiGLU changes the
+// parameter count.
+void TestPlanner::architectureAndReductionKeysAreEdited()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama3.1-8b-torchtitan-32k-8-h100"));
+    for (const char *key : {"model.tied_embeddings", "model.linear_bias", "model.dropout", "training.fp32_gradients",
+                            "parallel.overlap_grad_reduce"})
+        QVERIFY2(f.window.findChild<QCheckBox *>(QLatin1String(key)), key);
+    for (const char *key : {"model.mlp", "model.norm", "model.position_embedding"})
+        QVERIFY2(f.window.findChild<QComboBox *>(QLatin1String(key)), key);
+    for (const char *key : {"training.padding_fraction", "parallel.bucket_bytes"})
+        QVERIFY2(f.window.findChild<QDoubleSpinBox *>(QLatin1String(key)), key);
+    auto *fp32 = f.window.findChild<QCheckBox *>(QStringLiteral("training.fp32_gradients"));
+    QVERIFY(fp32->isChecked() && fp32->isVisibleTo(&f.window));
+    const auto reduced = [&] {
+        return f.document.estimate().step.floor.bytes[std::size_t(FloorKind::GradientReduce)].received;
+    };
+    const double floatReduce = reduced();
+    QVERIFY(floatReduce > 0);
+    fp32->click();
+    QVERIFY(!f.document.plan().training.fp32Gradients);
+    QCOMPARE(reduced(), floatReduce / 2);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().training.fp32Gradients);
+    auto *mlp = f.window.findChild<QComboBox *>(QStringLiteral("model.mlp"));
+    const double parameters = f.document.estimate().model.parameters;
+    const std::vector<KeyChoice> &kinds = findPlanKey("model.mlp")->choices();
+    const auto gelu = std::find_if(kinds.begin(), kinds.end(), [](const KeyChoice &c) { return c.spelling == "gelu"; });
+    QVERIFY(gelu != kinds.end());
+    mlp->setCurrentIndex(int(gelu - kinds.begin()));
+    QCOMPARE(f.document.plan().model.mlp, MlpKind::Gelu);
+    QVERIFY(f.document.estimate().model.parameters < parameters); // two MLP matrices instead of three
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().model.mlp, MlpKind::SwiGlu);
 }
 
 // The gallery's FP8 current-scaling plan: its scaling is a choice in the Training dock; delayed scaling adds the

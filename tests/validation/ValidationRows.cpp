@@ -307,6 +307,11 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
             plan.parallel.contextComm = ContextComm::AllGather;
         plan.training.framework = Framework::Fsdp;
         plan.parallel.zeroStage = 3;
+        // FSDP2 reduce-scatters FP32 gradients at every commit of the tables: MixedPrecisionPolicy's
+        // reduce_dtype=torch.float32 (parallelize_llama.py line 221 at 0413364), then
+        // training.mixed_precision_reduce, whose one choice and default is "float32" (config_manager.py lines
+        // 389-396 at 9dec370; config/job_config.py line 227 at e7c0cae and 820504e).
+        plan.training.fp32Gradients = true;
         plan.training.flashAttention = true;
         plan.training.attentionKernel = AttentionKernel::Flash2; // F.scaled_dot_product_attention's flash backend
         // models/llama/model.py (9dec370, 0413364, e7c0cae, 820504e): Attention's wq, wk and wv are three
