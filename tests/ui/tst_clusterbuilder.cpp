@@ -363,6 +363,37 @@ private slots:
         QCOMPARE(memory->value(), 614.4);
     }
 
+    // The scale-up link and the CUDA context (keys the window could not set): the fields show the NVLink 4 link's
+    // 450 GB/s and 1 us and the H100's 0.75 GiB context; halving the bandwidth halves what the tensor-parallel
+    // group achieves, a larger context raises the device peak by the difference; each edit is an undo step.
+    void scaleUpAndContextFigures()
+    {
+        ClusterBuilderFixture f(twoNodePlan());
+        ClusterInspector *inspector = f.window.clusterView()->inspector();
+        auto *bandwidth = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("intraNodeBandwidth"));
+        auto *latency = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("intraNodeLatency"));
+        auto *context = inspector->findChild<QDoubleSpinBox *>(QStringLiteral("runtimeContext"));
+        QVERIFY(bandwidth && latency && context);
+        QCOMPARE(bandwidth->value(), 450.0);
+        QCOMPARE(latency->value(), 1.0);
+        QCOMPARE(context->value(), 0.75);
+        const double tensor = f.document.estimate().placement.tensor.bandwidthBytesPerSecond;
+        const double device = f.document.estimate().memory.deviceBytes;
+        bandwidth->setValue(225.0);
+        QCOMPARE(*f.document.plan().cluster.overrides.intraNodeBandwidthBytesPerSecond, 225e9);
+        TP_COMPARE_REL(f.document.estimate().placement.tensor.bandwidthBytesPerSecond, tensor / 2, 1e-9);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change scale-up bandwidth"));
+        context->setValue(2.0);
+        QCOMPARE(*f.document.plan().cluster.overrides.runtimeContextBytes, 2.0 * 1024 * 1024 * 1024);
+        TP_COMPARE_REL(f.document.estimate().memory.deviceBytes, device + 1.25 * 1024 * 1024 * 1024, 1e-9);
+        f.document.undoStack()->undo();
+        f.document.undoStack()->undo();
+        QVERIFY(!f.document.plan().cluster.overrides.intraNodeBandwidthBytesPerSecond);
+        QVERIFY(!f.document.plan().cluster.overrides.runtimeContextBytes);
+        QCOMPARE(bandwidth->value(), 450.0);
+        QCOMPARE(context->value(), 0.75);
+    }
+
     // 1024 nodes: one item per node group plus the network bar, expanded or not.
     void largeClusterIsAggregated()
     {

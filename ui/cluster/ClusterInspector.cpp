@@ -101,6 +101,7 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     // or the fields' right ends would be cut off under the scroll bar.
     setMinimumWidth(content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2);
     connectNetworkEdits();
+    connectDeviceFigureEdits();
     connect(m_overlay, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt()));
         refreshLegend();
@@ -155,6 +156,7 @@ QGroupBox *ClusterInspector::createClusterBox()
         tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
            "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
     clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
+    addDeviceFigureFields(clusterForm);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
     m_overlay->setObjectName(QStringLiteral("overlay"));
@@ -177,6 +179,33 @@ QGroupBox *ClusterInspector::createClusterBox()
     clusterForm->addRow(m_legend);
 
     return clusterBox;
+}
+
+/// The figures every node group's device or link would give, overridden for the cluster: the scale-up link's
+/// bandwidth and latency, the CUDA context's memory.
+void ClusterInspector::addDeviceFigureFields(QFormLayout *clusterForm)
+{
+    m_intraBandwidth = bandwidthBox(
+        QStringLiteral("intraNodeBandwidth"), 0.1, 100000, 1,
+        tr("Scale-up link (NVLink, xGMI) bandwidth per GPU and direction (cluster.intra_node_bandwidth): "
+           "in force over every node group's intra-node link"));
+    clusterForm->addRow(tr("Scale-up per GPU"), m_intraBandwidth);
+    m_intraLatency = new QDoubleSpinBox;
+    m_intraLatency->setObjectName(QStringLiteral("intraNodeLatency"));
+    m_intraLatency->setRange(0, 10000);
+    m_intraLatency->setDecimals(2);
+    m_intraLatency->setSuffix(tr(" µs"));
+    m_intraLatency->setToolTip(tr("Scale-up link latency per message step (cluster.intra_node_latency)"));
+    clusterForm->addRow(tr("  latency"), m_intraLatency);
+    m_runtimeContext = new QDoubleSpinBox;
+    m_runtimeContext->setObjectName(QStringLiteral("runtimeContext"));
+    m_runtimeContext->setRange(0, 64);
+    m_runtimeContext->setDecimals(2);
+    m_runtimeContext->setSuffix(tr(" GiB"));
+    m_runtimeContext->setToolTip(tr("Memory each GPU gives the CUDA context, driver and libraries before the "
+                                    "framework allocates (cluster.runtime_context_bytes): counted in the "
+                                    "device peak (nvidia-smi)"));
+    clusterForm->addRow(tr("CUDA context per GPU"), m_runtimeContext);
 }
 
 QGroupBox *ClusterInspector::createGroupBox()
@@ -277,6 +306,27 @@ void ClusterInspector::connectNetworkEdits()
         m_document->undoStack()->push(
             new SetClusterValue(m_document, "cluster.host_launch_overhead", plan, tr("Change host launch overhead")));
     });
+}
+
+/// The scale-up link's bandwidth and latency and the CUDA context's memory, overriding every node group's
+/// figures; each edit one undo step (spin boxes merge).
+void ClusterInspector::connectDeviceFigureEdits()
+{
+    for (const auto &[box, field, scale, text, key] :
+         {std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
+                     tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
+          std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
+                     tr("Change scale-up latency"), "cluster.intra_node_latency"},
+          std::tuple{m_runtimeContext, &ClusterOverrides::runtimeContextBytes, units::GiB,
+                     tr("Change CUDA context memory"), "cluster.runtime_context_bytes"}})
+        connect(box, &QDoubleSpinBox::valueChanged, this,
+                [this, field = field, scale = scale, text = text, key = key](double value) {
+                    if (m_updating)
+                        return;
+                    Plan plan = m_document->plan();
+                    plan.cluster.overrides.*field = value * scale;
+                    m_document->undoStack()->push(new SetClusterValue(m_document, key, plan, text));
+                });
 }
 
 void ClusterInspector::editGroup(NodeGroupField field)
@@ -383,6 +433,15 @@ void ClusterInspector::refresh()
             plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond) /
             units::Giga);
         m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
+        m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
+                                   units::GiB);
+    }
+    // The scale-up figures in force: override, else the first group's link or device.
+    if (const auto d = resolvedDevice(plan.cluster, catalog, plan.cluster.groups().front())) {
+        const ClusterOverrides &o = plan.cluster.overrides;
+        m_intraBandwidth->setValue(o.intraNodeBandwidthBytesPerSecond.value_or(d->intraNodeBandwidthBytesPerSecond) /
+                                   units::Giga);
+        m_intraLatency->setValue(o.intraNodeLatencySeconds.value_or(d->intraNodeLatencySeconds) / units::Micro);
     }
 
     const std::vector<NodeGroup> groups = plan.cluster.groups();

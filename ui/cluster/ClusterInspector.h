@@ -8,11 +8,11 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-
-class QGroupBox;
 
 namespace trainplan {
 
@@ -41,9 +41,11 @@ private:
     void refreshOverlayChoices();
     void refreshLegend();
     QGroupBox *createClusterBox();
+    void addDeviceFigureFields(QFormLayout *clusterForm);
     QGroupBox *createGroupBox();
     QGroupBox *createPlacementBox();
     void connectNetworkEdits();
+    void connectDeviceFigureEdits();
     void editGroup(NodeGroupField field);
 
     PlanDocument *m_document;
@@ -55,6 +57,9 @@ private:
     QDoubleSpinBox *m_hostLink;
     QDoubleSpinBox *m_hostMemory;
     QDoubleSpinBox *m_hostLaunch;
+    QDoubleSpinBox *m_intraBandwidth;
+    QDoubleSpinBox *m_intraLatency;
+    QDoubleSpinBox *m_runtimeContext;
     QComboBox *m_overlay;
     QLabel *m_legend;
     QLabel *m_groupTitle;
