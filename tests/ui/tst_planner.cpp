@@ -103,6 +103,7 @@ private slots:
     void expertDispatchIsEditedInTheWindow();
     void separateQkvIsEditedInTheWindow();
     void architectureAndReductionKeysAreEdited();
+    void everyKeyHasAControl();
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
@@ -537,6 +538,41 @@ void TestPlanner::architectureAndReductionKeysAreEdited()
     QVERIFY(f.document.estimate().model.parameters < parameters); // two MLP matrices instead of three
     f.document.undoStack()->undo();
     QCOMPARE(f.document.plan().model.mlp, MlpKind::SwiGlu);
+}
+
+// A key the engine reads but the window cannot edit is not done (the brief): every plan key is either an editor
+// row named by its path, or one of the controls listed here, each named by the widget that edits it elsewhere
+// (the Cluster Builder's inspector, canvas and palette; the preset choice). The two file-format fields are not
+// plan settings.
+void TestPlanner::everyKeyHasAControl()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("deepseek-v3-1024-h100"));
+    const std::map<std::string, const char *> elsewhere{
+        {"model.name", "model.preset"},
+        {"parallel.data", "parallel.data"}, // GPUs over the other sizes: shown, set by them
+        {"cluster.network", "network"},
+        {"cluster.intra_node_link", "groupLink"},
+        {"cluster.node_groups", "clusterCanvas"},
+        {"cluster.custom_devices", "newAccelerator"},
+        {"cluster.network_bandwidth", "networkBandwidth"},
+        {"cluster.network_latency", "networkLatency"},
+        {"cluster.intra_node_bandwidth", "intraNodeBandwidth"},
+        {"cluster.intra_node_latency", "intraNodeLatency"},
+        {"cluster.runtime_context_bytes", "runtimeContext"},
+        {"cluster.host_link_bandwidth", "hostLinkBandwidth"},
+        {"cluster.host_memory_bandwidth", "hostMemoryBandwidth"},
+        {"cluster.host_launch_overhead", "hostLaunch"}};
+    for (const PlanKey &key : planKeys()) {
+        const std::string path(key.path);
+        if (path == "format" || path == "version")
+            continue;
+        const auto other = elsewhere.find(path);
+        const QString name = other != elsewhere.end() ? QLatin1String(other->second) : QLatin1String(key.path);
+        QVERIFY2(key.editor != KeyEditor::None || other != elsewhere.end(), key.path);
+        QVERIFY2(f.window.findChild<QWidget *>(name), qPrintable(QStringLiteral("%1: no control named %2")
+                                                                     .arg(QLatin1String(key.path), name)));
+    }
 }
 
 // The gallery's FP8 current-scaling plan: its scaling is a choice in the Training dock; delayed scaling adds the

@@ -89,6 +89,7 @@ ClusterPalette::ClusterPalette(const Catalog &catalog, CustomCatalog *custom, QW
     m_tree->setMinimumWidth(160);
 
     auto *newDeviceButton = new QPushButton(tr("New Accelerator…"));
+    newDeviceButton->setObjectName(QStringLiteral("newAccelerator"));
     auto *newTemplateButton = new QPushButton(tr("New Node…"));
     connect(newDeviceButton, &QPushButton::clicked, this, &ClusterPalette::newDevice);
     connect(newTemplateButton, &QPushButton::clicked, this, &ClusterPalette::newTemplate);
