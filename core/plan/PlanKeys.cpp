@@ -333,7 +333,7 @@ const std::array kKeys{
     PlanKey{.path = "parallel.offload_parameters", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::offloadParameters>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .unit = "bytes", .range = {1e3, 1e11},
-            .editor = KeyEditor::Number, .displayScale = 1e6, .displayUnit = "MB", .displayDecimals = 1,
+            .editor = KeyEditor::Number, .displayScale = 1e6, .displayUnit = "MB", .displayDecimals = 3,
             .access = field<&Plan::parallel, &P::bucketBytes>()},
     PlanKey{.path = "parallel.overlap_grad_reduce", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::overlapGradReduce>()},
