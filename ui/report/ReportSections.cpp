@@ -260,8 +260,13 @@ void precisionSection(PageFlow &flow, const Context &c)
                   "%3 for the optimizer (%4)%5.</p>")
                   .arg(fmt::number(perParam.parameters, 0), fmt::number(perParam.gradients, 0),
                        fmt::number(perParam.optimizer, 0),
-                       training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
-                                                             : QObject::tr("FP32 master weights and momentum"),
+                       training.framework == Framework::Fsdp
+                           ? (training.optimizer == Optimizer::Adam
+                                  ? QObject::tr("FP32 parameter shards, which FSDP steps in place, and two Adam "
+                                                "moments")
+                                  : QObject::tr("FP32 parameter shards, which FSDP steps in place, and momentum"))
+                       : training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
+                                                               : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2")
                                                .arg(par.data * par.context)
                                                .arg(par.zeroStage)
