@@ -132,7 +132,11 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
                        "Precision",
                        "the only working copy (fp8_param_gather); refreshed from the FP32 master each step"))
                  : precisionWords(QT_TRANSLATE_NOOP("Precision", "refreshed from the BF16 weights once per step"))});
-    if (f.mixed)
+    if (f.mixed && fsdp)
+        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Master weights")), "FP32", "FP32", "",
+                        precisionWords(QT_TRANSLATE_NOOP(
+                            "Precision", "the parameter shards themselves, stepped in place by the optimizer"))});
+    else if (f.mixed)
         rows.push_back(
             {precisionWords(QT_TRANSLATE_NOOP("Precision", "Master weights")), "FP32", "FP32",
              f.sharded ? precisionWords(QT_TRANSLATE_NOOP("Precision", "FP32 shards (all-gather of ")) + f.half +

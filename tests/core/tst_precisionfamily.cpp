@@ -161,6 +161,7 @@ void TestPrecisionFamily::auditListsTheScales()
     QCOMPARE(fsdpRow("Parameters (working copy)").held, std::string());
     QCOMPARE(fsdpRow("Parameters (working copy)").communicated, std::string("BF16"));
     QCOMPARE(fsdpRow("Gradients").held, std::string("FP32"));
+    QCOMPARE(fsdpRow("Master weights").communicated, std::string()); // the BF16 cast is what is gathered
     QCOMPARE(fsdpRow("Gradients").communicated, std::string("BF16"));
     fsdp.training.fp32Gradients = true;
     QCOMPARE(fsdpRow("Gradients").communicated, std::string("FP32"));
