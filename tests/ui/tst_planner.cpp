@@ -503,7 +503,7 @@ void TestPlanner::separateQkvIsEditedInTheWindow()
 // Keys the engine reads that had no line in the window: the model's MLP, norm, positions, biases, dropout and tied
 // embeddings, FP32 gradients (under FSDP the reduce-scatter's dtype), padding, the gradient bucket and its
 // overlap. Each is a control named by its key; an edit is one undo step. On the torchtitan 8B plan (FSDP over
-// 8 GPUs) BF16 reduction halves the reduce-scatters' bytes and shortens the step; GeLU for SwiGLU changes the
+// 8 GPUs) BF16 reduction halves the bytes the gradient reduce-scatters move; GeLU for SwiGLU lowers the
 // parameter count.
 void TestPlanner::architectureAndReductionKeysAreEdited()
 {
