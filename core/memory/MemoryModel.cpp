@@ -290,8 +290,10 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.moeExtraKept = moeLayerExtraActivationBytes(kept) / c;
     in.embeddingPerMicrobatch = embeddingActivationBytes(m, training, t) / c;
     in.outputPerMicrobatch = outputActivationBytes(m, training, t) / c;
-    in.recomputeWorkspace =
-        std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) / c;
+    // Megatron-Core's uniform method replays a whole chunk of layers at once, holding each layer's activations.
+    in.recomputeWorkspace = double(std::min(plan.recomputeChunkInEffect(), std::max<std::int64_t>(1, m.layers))) *
+                            std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) /
+                            c;
     in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
     const double q = activationElementBytes(training.precision);
     in.boundaryTensor = q * double(m.seqLen) / c * double(training.microBatch) * double(m.hidden)
@@ -334,7 +336,11 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
-    if (plan.training.recompute == Recompute::Full && plan.recomputedLayersOnStage(s) < a.layers) {
+    if (const std::int64_t inputs = plan.checkpointedInputsOnStage(s); inputs < a.layers && layers > 0) {
+        // Megatron-Core's uniform method: one input kept per chunk of layers (training.recompute_chunk).
+        perMicrobatch = double(inputs) * in.perLayer + moeLayers * double(inputs) / layers * in.moeExtra;
+        perStoredLayer = perMicrobatch / double(inputs);
+    } else if (plan.training.recompute == Recompute::Full && plan.recomputedLayersOnStage(s) < a.layers) {
         // Megatron-Core's block method (the first recompute_layers layers of each chunk) or torchtitan's
         // every k-th layer: those keep their input, the rest everything (the MoE layers among them in
         // proportion).

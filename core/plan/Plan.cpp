@@ -181,6 +181,28 @@ std::int64_t Plan::recomputedLayersOnStage(std::int64_t stage) const
     return std::min(layers, training.recomputeLayers * std::max<std::int64_t>(1, parallel.virtualStages));
 }
 
+std::int64_t Plan::recomputeChunkInEffect() const
+{
+    const TrainingConfig &t = training;
+    const bool chunked = t.recompute == Recompute::Full && t.recomputeChunk > 1 && t.recomputeLayers <= 0 &&
+                         t.recomputeInterval <= 1;
+    return chunked ? t.recomputeChunk : 1;
+}
+
+std::int64_t Plan::checkpointedInputsOnStage(std::int64_t stage) const
+{
+    const std::int64_t layers = layersOnStage(stage);
+    const std::int64_t n = recomputeChunkInEffect();
+    if (n <= 1 || layers <= 0)
+        return layers;
+    // Megatron-Core's uniform method checkpoints each model chunk's layers in groups of n (the last one
+    // shorter) (megatron/core/recompute.py at d98e8a6: "Uniformly divide the total number of layers and
+    // checkpoint the input activation of each divided chunk").
+    const std::int64_t v = std::max<std::int64_t>(1, parallel.virtualStages);
+    const std::int64_t perChunk = (layers + v - 1) / v;
+    return std::min(layers, v * ((perChunk + n - 1) / n));
+}
+
 double Plan::recomputedShare(std::int64_t stage) const
 {
     const std::int64_t layers = layersOnStage(stage);

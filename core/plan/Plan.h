@@ -94,6 +94,10 @@ struct TrainingConfig
     /// k-th layer"; Megatron-Core has no such method): the others keep all their activations. 0 or 1: every
     /// layer (with recompute "full").
     std::int64_t recomputeInterval = 0;
+    /// Full recomputation in chunks of this many layers (Megatron-Core --recompute-method uniform
+    /// --recompute-num-layers): each chunk of a model chunk's layers keeps only its input, and its backward
+    /// replays the whole chunk, holding every layer's activations of it at once. 0 or 1: every layer.
+    std::int64_t recomputeChunk = 0;
     /// Activations of this many layers of each stage copied to host memory after their forward and back
     /// before their backward (Megatron-Core --cpu-offloading-num-layers), over the host link beside the
     /// compute. 0: none.
@@ -433,6 +437,12 @@ struct Plan
     std::int64_t recomputedLayersOnStage(std::int64_t stage) const;
     /// recomputedLayersOnStage over the stage's layers (0 without full recomputation).
     double recomputedShare(std::int64_t stage) const;
+    /// Layers per checkpointed chunk under full recomputation of every layer: training.recompute_chunk when it
+    /// is in effect (no recompute_layers or recompute_interval), else 1.
+    std::int64_t recomputeChunkInEffect() const;
+    /// The inputs `stage` keeps per micro-batch under full recomputation of every layer: one per chunk of each
+    /// model chunk's layers (one per layer unless recompute_chunk groups them).
+    std::int64_t checkpointedInputsOnStage(std::int64_t stage) const;
     /// The same over all layers of the model.
     double recomputedShare() const;
     /// Layers of `stage` whose activations training.activation_offload_layers sends to host memory.

@@ -232,6 +232,9 @@ const std::array kKeys{
     PlanKey{.path = "training.recompute_interval", .type = KeyType::Integer, .range = {0, 100000},
             .zeroMeansUnset = true, .editor = KeyEditor::Spin,
             .access = field<&Plan::training, &T::recomputeInterval>()},
+    PlanKey{.path = "training.recompute_chunk", .type = KeyType::Integer, .range = {0, 100000},
+            .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::training, &T::recomputeChunk>()},
     PlanKey{.path = "training.activation_offload_layers", .type = KeyType::Integer, .range = {0, 100000},
             .zeroMeansUnset = true, .editor = KeyEditor::Spin,
             .access = field<&Plan::training, &T::activationOffloadLayers>()},
@@ -530,7 +533,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "parallel.zero_quantized_weights" || path == "parallel.zero_hpz_partition" ||
         path == "parallel.zero_quantized_gradients")
         return plan.zeroPlusPlusAllowed();
-    if (path == "training.recompute_layers" || path == "training.recompute_interval")
+    if (path == "training.recompute_layers" || path == "training.recompute_interval" ||
+        path == "training.recompute_chunk")
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;

@@ -640,6 +640,10 @@ void checkSoftwareSettings(Checker &check)
         check.warning("training.recompute_interval", "recompute_interval.needs_full");
     if (t.recomputeInterval > 1 && t.recomputeLayers > 0)
         check.warning("training.recompute_interval", "recompute_interval.with_layers");
+    if (t.recomputeChunk > 1 && t.recompute != Recompute::Full)
+        check.warning("training.recompute_chunk", "recompute_chunk.needs_full");
+    if (t.recomputeChunk > 1 && (t.recomputeLayers > 0 || t.recomputeInterval > 1))
+        check.warning("training.recompute_chunk", "recompute_chunk.with_layers");
     if (t.compile && t.framework == Framework::Megatron)
         check.warning("training.compile", "compile.megatron");
     if (t.recompute == Recompute::Ops && t.framework == Framework::Megatron)

@@ -89,6 +89,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "training.sequence_parallel",
                                 "training.flash_attention",
                                 "training.recompute_layers",
+                                "training.recompute_chunk",
                                 "training.activation_offload_layers",
                                 "training.fp8_attention",
                                 "training.cuda_graphs",
@@ -333,7 +334,8 @@ QStringList megatronRecomputeFlags(const TrainingConfig &t, ExportResult &out)
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         f << "--recompute-granularity full --recompute-method block --recompute-num-layers " + num(t.recomputeLayers);
     else if (t.recompute == Recompute::Full)
-        f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers 1";
+        f << "--recompute-granularity full --recompute-method uniform --recompute-num-layers " +
+                 num(std::max<std::int64_t>(1, t.recomputeChunk));
     else if (t.recompute == Recompute::Selective)
         f << "--recompute-granularity selective"
           << "--recompute-modules " + recomputeModules(t).join(QLatin1Char(' '));
@@ -693,6 +695,8 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
                    .arg(t.recomputeInterval);
     if (t.recompute == Recompute::Full && t.recomputeLayers > 0)
         s += QStringLiteral("    recompute_method: block\n    recompute_num_layers: %1\n").arg(t.recomputeLayers);
+    else if (t.recompute == Recompute::Full && t.recomputeChunk > 1)
+        s += QStringLiteral("    recompute_method: uniform\n    recompute_num_layers: %1\n").arg(t.recomputeChunk);
     if (t.activationOffloadLayers > 0)
         s += QStringLiteral("    cpu_offloading: true\n    cpu_offloading_weights: false\n") +
              nemoLine(4, "training.activation_offload_layers", t.activationOffloadLayers);
@@ -762,6 +766,10 @@ QString torchtitanCheckpointing(const TrainingConfig &t, ExportResult &out)
     if (t.recompute == Recompute::Full && t.recomputeInterval > 1)
         return QStringLiteral("\n[activation_checkpoint]\nmode = \"selective\"\nselective_ac_option = \"%1\"\n")
             .arg(t.recomputeInterval);
+    if (t.recompute == Recompute::Full && t.recomputeChunk > 1)
+        out.notExpressed << QStringLiteral("training.recompute_chunk = %1: torchtitan checkpoints each layer, not "
+                                           "chunks of layers")
+                                .arg(t.recomputeChunk);
     if (t.recompute == Recompute::Selective) {
         out.notExpressed << QStringLiteral(
             "training.recompute = selective: Megatron-Core's attention-core recomputation has no "

@@ -575,11 +575,7 @@ void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leave
                             "(training.recompute_layers) or turn recomputation off (training.recompute)")
                  .arg(said)});
     } else if (how == QLatin1String("uniform") && n > 1) {
-        out.warnings.push_back({file, method->line,
-                                QStringLiteral("%1: checkpoints the input of every %2-layer chunk; planned as every "
-                                               "layer's (the same recomputation, a little more memory)")
-                                    .arg(said)
-                                    .arg(n)});
+        out.keys.push_back({QStringLiteral("training.recompute_chunk"), n, file, method->line, said});
     }
 }
 

@@ -346,6 +346,15 @@ const std::array kWords{
                                           "activation_checkpoint.selective_ac_option = k); 0 or 1: every layer"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer)"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with recompute \"full\"")},
+    KeyWords{.path = "training.recompute_chunk",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute chunk"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "recompute chunk"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "with recompute \"full\": each chunk of this many layers keeps only its input, and its "
+                            "backward replays the whole chunk, holding all of its layers' activations at once "
+                            "(Megatron-Core --recompute-method uniform --recompute-num-layers); 0 or 1: every layer"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every layer)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with recompute \"full\"")},
     KeyWords{.path = "training.activation_offload_layers",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Offloaded layers"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "activation offload"),

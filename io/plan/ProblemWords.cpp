@@ -202,6 +202,13 @@ const RuleSentence kSentences[] = {
     {"recompute_interval.with_layers",
      QT_TRANSLATE_NOOP("Problem", "training.recompute_interval and training.recompute_layers both choose the "
                                   "recomputed layers: the interval is used")},
+    {"recompute_chunk.needs_full",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_chunk checkpoints chunks of layers with full recomputation "
+                                  "(training.recompute \"full\"); it is ignored otherwise")},
+    {"recompute_chunk.with_layers",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_chunk is Megatron-Core's uniform method and "
+                                  "training.recompute_layers or training.recompute_interval choose the recomputed "
+                                  "layers another way: the chunk is ignored")},
     {"activation_offload_layers.beyond_stage",
      QT_TRANSLATE_NOOP("Problem",
                        "more offloaded layers (%1) than a stage holds (%2): every layer of a stage is offloaded")},

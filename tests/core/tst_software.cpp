@@ -156,6 +156,38 @@ private slots:
         TP_COMPARE_REL(s.layerBytes, (4.0 * a.perLayerBytes + 12.0 * n.perLayerBytes) * s.microbatchesInFlight, 1e-9);
     }
 
+    // --recompute-method uniform --recompute-num-layers N (megatron/core/recompute.py: "Uniformly divide the total
+    // number of layers and checkpoint the input activation of each divided chunk"): every layer is replayed, the
+    // stage keeps one input per chunk (16 layers in chunks of 4: 4 inputs; of 5: 4, the last chunk shorter), and
+    // the replay holds the whole chunk's activations at once (4 layers' workspace instead of 1).
+    void uniformChunksKeepOneInputEach()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 2, 4, 1, 64, "h100-sxm5-80gb");
+        plan.training.flashAttention = true;
+        plan.training.recompute = Recompute::Full;
+        const Estimate layer = runSoftware(plan);
+        plan.training.recomputeChunk = 4;
+        const Estimate chunk = runSoftware(plan);
+        QVERIFY(layer.valid && chunk.valid);
+        TP_COMPARE_REL(chunk.step.category(TimeCategory::Recompute), layer.step.category(TimeCategory::Recompute), 1e-9);
+        const StageActivations &l = layer.memory.stages[0].activations, &c = chunk.memory.stages[0].activations;
+        QCOMPARE(plan.checkpointedInputsOnStage(0), std::int64_t(4));
+        TP_COMPARE_REL(c.layerBytes, l.layerBytes / 4.0, 1e-9);
+        const auto workspace = [](const Estimate &e) {
+            return e.memory.stages[0].other[std::size_t(OtherTerm::RecomputeWorkspace)];
+        };
+        TP_COMPARE_REL(workspace(chunk), 4.0 * workspace(layer), 1e-9);
+        plan.training.recomputeChunk = 5;
+        QCOMPARE(plan.checkpointedInputsOnStage(0), std::int64_t(4)); // 5 + 5 + 5 + 1
+        // Beside the block method the chunk is ignored, with a warning naming it.
+        plan.training.recomputeLayers = 4;
+        const Estimate both = runSoftware(plan);
+        QCOMPARE(plan.checkpointedInputsOnStage(0), std::int64_t(16));
+        QVERIFY(std::any_of(both.problems.begin(), both.problems.end(), [](const Problem &p) {
+            return p.key == "training.recompute_chunk" && !p.isError();
+        }));
+    }
+
     // --cpu-offloading-num-layers N: N layers' stored activations live in host memory (two stay on the
     // device); each copy crosses the host link beside a layer's compute, exposed by what it takes beyond it.
     // PCIe (H100, 50 GB/s) exposes more than NVLink-C2C (GB200, 225 GB/s per GPU).

@@ -118,6 +118,24 @@ private slots:
         QVERIFY(checked >= 4 * 18);
     }
 
+    // Megatron-Core's uniform recomputation in chunks (training.recompute_chunk) is written as its method and
+    // layer count, and reads back; torchtitan, which checkpoints each layer, lists it as not expressed.
+    void recomputeChunkRoundTrips()
+    {
+        Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");
+        plan.training.recompute = Recompute::Full;
+        plan.training.recomputeChunk = 4;
+        const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY2(megatron.text.contains("--recompute-method uniform --recompute-num-layers 4"), megatron.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(plan, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        const io::ExportResult titan = io::exportPlan(plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
+        QVERIFY(std::any_of(titan.notExpressed.begin(), titan.notExpressed.end(),
+                            [](const QString &n) { return n.startsWith(QLatin1String("training.recompute_chunk = 4")); }));
+    }
+
     void fiftyRandomPlansRoundTrip()
     {
         QRandomGenerator rng(20);

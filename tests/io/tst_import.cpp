@@ -760,8 +760,12 @@ private slots:
         r = planOf("--recompute-method uniform --recompute-num-layers 1");
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->recomputedLayersOnStage(0), 8);
+        // Megatron-Core's uniform method in chunks of 4 layers: 8 layers keep 2 inputs (training.recompute_chunk).
         r = planOf("--recompute-method uniform --recompute-num-layers 4");
-        QVERIFY(r.ok() && warned(r, "every 4-layer chunk", 1));
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.recomputeChunk, 4);
+        QCOMPARE(r.plan->recomputedLayersOnStage(0), 8);
+        QCOMPARE(r.plan->checkpointedInputsOnStage(0), 2);
         r = planOf("--recompute-method block --recompute-num-layers 0");
         QVERIFY(!r.ok() && r.errors.front().text.contains(QLatin1String("training.recompute_layers")));
         // NeMo 1's names (NeMo-Framework-Launcher's recipes, model.activations_checkpoint_*).
