@@ -55,16 +55,23 @@ QString landingLine(const QString &what, const GroupLanding &l, bool racks)
         .arg(where, text(l.link).toHtmlEscaped(), rate);
 }
 
-/// A spin box for a bandwidth in GB/s, named for tests.
-QDoubleSpinBox *bandwidthBox(const QString &name, double minimum, double maximum, int decimals, const QString &tooltip)
+/// A spin box for one of the cluster's figures in its display unit, named for tests.
+QDoubleSpinBox *figureBox(const QString &name, double minimum, double maximum, int decimals, const QString &suffix,
+                          const QString &tooltip)
 {
     auto *box = new QDoubleSpinBox;
     box->setObjectName(name);
     box->setRange(minimum, maximum);
     box->setDecimals(decimals);
-    box->setSuffix(QObject::tr(" GB/s"));
+    box->setSuffix(suffix);
     box->setToolTip(tooltip);
     return box;
+}
+
+/// A spin box for a bandwidth in GB/s.
+QDoubleSpinBox *bandwidthBox(const QString &name, double minimum, double maximum, int decimals, const QString &tooltip)
+{
+    return figureBox(name, minimum, maximum, decimals, QObject::tr(" GB/s"), tooltip);
 }
 
 } // namespace
@@ -101,7 +108,7 @@ ClusterInspector::ClusterInspector(PlanDocument *document, ClusterCanvas *canvas
     // or the fields' right ends would be cut off under the scroll bar.
     setMinimumWidth(content->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2);
     connectNetworkEdits();
-    connectDeviceFigureEdits();
+    connectFigureEdits();
     connect(m_overlay, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_canvas->setOverlay(ClusterCanvas::Overlay(m_overlay->itemData(index).toInt()));
         refreshLegend();
@@ -130,12 +137,8 @@ QGroupBox *ClusterInspector::createClusterBox()
                                       tr("Network bandwidth per GPU and direction (cluster.network_bandwidth); "
                                          "choosing a network tier resets it"));
     clusterForm->addRow(tr("  per GPU"), m_networkBandwidth);
-    m_networkLatency = new QDoubleSpinBox;
-    m_networkLatency->setObjectName(QStringLiteral("networkLatency"));
-    m_networkLatency->setRange(0, 10000);
-    m_networkLatency->setDecimals(1);
-    m_networkLatency->setSuffix(tr(" µs"));
-    m_networkLatency->setToolTip(tr("Latency per message step (cluster.network_latency)"));
+    m_networkLatency = figureBox(QStringLiteral("networkLatency"), 0, 10000, 1, tr(" µs"),
+                                 tr("Latency per message step (cluster.network_latency)"));
     clusterForm->addRow(tr("  latency"), m_networkLatency);
     m_hostLink = bandwidthBox(
         QStringLiteral("hostLinkBandwidth"), 0.1, 10000, 1,
@@ -147,12 +150,8 @@ QGroupBox *ClusterInspector::createClusterBox()
                      tr("One node's host DRAM bandwidth, all sockets (cluster.host_memory_bandwidth): an offloaded "
                         "optimizer step streams every GPU's shard of the node through it"));
     clusterForm->addRow(tr("Host memory per node"), m_hostMemory);
-    m_hostLaunch = new QDoubleSpinBox;
-    m_hostLaunch->setObjectName(QStringLiteral("hostLaunch"));
-    m_hostLaunch->setRange(0, 10000);
-    m_hostLaunch->setDecimals(1);
-    m_hostLaunch->setSuffix(tr(" µs"));
-    m_hostLaunch->setToolTip(
+    m_hostLaunch = figureBox(
+        QStringLiteral("hostLaunch"), 0, 10000, 1, tr(" µs"),
         tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
            "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
     clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
@@ -190,19 +189,11 @@ void ClusterInspector::addDeviceFigureFields(QFormLayout *clusterForm)
         tr("Scale-up link (NVLink, xGMI) bandwidth per GPU and direction (cluster.intra_node_bandwidth): "
            "in force over every node group's intra-node link"));
     clusterForm->addRow(tr("Scale-up per GPU"), m_intraBandwidth);
-    m_intraLatency = new QDoubleSpinBox;
-    m_intraLatency->setObjectName(QStringLiteral("intraNodeLatency"));
-    m_intraLatency->setRange(0, 10000);
-    m_intraLatency->setDecimals(2);
-    m_intraLatency->setSuffix(tr(" µs"));
-    m_intraLatency->setToolTip(tr("Scale-up link latency per message step (cluster.intra_node_latency)"));
+    m_intraLatency = figureBox(QStringLiteral("intraNodeLatency"), 0, 10000, 2, tr(" µs"),
+                               tr("Scale-up link latency per message step (cluster.intra_node_latency)"));
     clusterForm->addRow(tr("  latency"), m_intraLatency);
-    m_runtimeContext = new QDoubleSpinBox;
-    m_runtimeContext->setObjectName(QStringLiteral("runtimeContext"));
-    m_runtimeContext->setRange(0, 64);
-    m_runtimeContext->setDecimals(2);
-    m_runtimeContext->setSuffix(tr(" GiB"));
-    m_runtimeContext->setToolTip(tr("Memory each GPU gives the CUDA context, driver and libraries before the "
+    m_runtimeContext = figureBox(QStringLiteral("runtimeContext"), 0, 64, 2, tr(" GiB"),
+                                 tr("Memory each GPU gives the CUDA context, driver and libraries before the "
                                     "framework allocates (cluster.runtime_context_bytes): counted in the "
                                     "device peak (nvidia-smi)"));
     clusterForm->addRow(tr("CUDA context per GPU"), m_runtimeContext);
@@ -254,7 +245,7 @@ QGroupBox *ClusterInspector::createPlacementBox()
     return placementBox;
 }
 
-/// The network tier and its bandwidth and latency overrides, each edit one undo step (spin boxes merge).
+/// The network tier: choosing one clears the bandwidth and latency overrides.
 void ClusterInspector::connectNetworkEdits()
 {
     connect(m_network, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -269,51 +260,24 @@ void ClusterInspector::connectNetworkEdits()
         m_document->undoStack()->push(new SetClusterValue(m_document, "cluster.network", plan,
                                                           tr("Change network to %1").arg(m_network->itemText(index))));
     });
-    connect(m_networkBandwidth, &QDoubleSpinBox::valueChanged, this, [this](double gbs) {
-        if (m_updating)
-            return;
-        Plan plan = m_document->plan();
-        plan.cluster.overrides.networkBandwidthBytesPerSecond = gbs * units::Giga;
-        m_document->undoStack()->push(
-            new SetClusterValue(m_document, "cluster.network_bandwidth", plan, tr("Change network bandwidth")));
-    });
-    connect(m_networkLatency, &QDoubleSpinBox::valueChanged, this, [this](double us) {
-        if (m_updating)
-            return;
-        Plan plan = m_document->plan();
-        plan.cluster.overrides.networkLatencySeconds = us * units::Micro;
-        m_document->undoStack()->push(
-            new SetClusterValue(m_document, "cluster.network_latency", plan, tr("Change network latency")));
-    });
-    // The host's figures, each edit one undo step (spin boxes merge).
-    for (const auto &[box, field, text, key] :
-         {std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, tr("Change host link bandwidth"),
-                     "cluster.host_link_bandwidth"},
-          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond,
-                     tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"}})
-        connect(box, &QDoubleSpinBox::valueChanged, this, [this, field = field, text = text, key = key](double gbs) {
-            if (m_updating)
-                return;
-            Plan plan = m_document->plan();
-            plan.cluster.overrides.*field = gbs * units::Giga;
-            m_document->undoStack()->push(new SetClusterValue(m_document, key, plan, text));
-        });
-    connect(m_hostLaunch, &QDoubleSpinBox::valueChanged, this, [this](double us) {
-        if (m_updating)
-            return;
-        Plan plan = m_document->plan();
-        plan.cluster.overrides.hostLaunchSeconds = us * units::Micro;
-        m_document->undoStack()->push(
-            new SetClusterValue(m_document, "cluster.host_launch_overhead", plan, tr("Change host launch overhead")));
-    });
 }
 
-/// The scale-up link's bandwidth and latency and the CUDA context's memory, overriding every node group's
-/// figures; each edit one undo step (spin boxes merge).
-void ClusterInspector::connectDeviceFigureEdits()
+/// The figures the cluster overrides (the network's, the host's, the scale-up link's, the CUDA context's), each
+/// field in its display unit; each edit one undo step (spin boxes merge).
+void ClusterInspector::connectFigureEdits()
 {
     for (const auto &[box, field, scale, text, key] :
-         {std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
+         {std::tuple{m_networkBandwidth, &ClusterOverrides::networkBandwidthBytesPerSecond, units::Giga,
+                     tr("Change network bandwidth"), "cluster.network_bandwidth"},
+          std::tuple{m_networkLatency, &ClusterOverrides::networkLatencySeconds, units::Micro,
+                     tr("Change network latency"), "cluster.network_latency"},
+          std::tuple{m_hostLink, &ClusterOverrides::hostLinkBandwidthBytesPerSecond, units::Giga,
+                     tr("Change host link bandwidth"), "cluster.host_link_bandwidth"},
+          std::tuple{m_hostMemory, &ClusterOverrides::hostMemoryBandwidthBytesPerSecond, units::Giga,
+                     tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"},
+          std::tuple{m_hostLaunch, &ClusterOverrides::hostLaunchSeconds, units::Micro,
+                     tr("Change host launch overhead"), "cluster.host_launch_overhead"},
+          std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
                      tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
           std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
                      tr("Change scale-up latency"), "cluster.intra_node_latency"},

@@ -45,7 +45,7 @@ private:
     QGroupBox *createGroupBox();
     QGroupBox *createPlacementBox();
     void connectNetworkEdits();
-    void connectDeviceFigureEdits();
+    void connectFigureEdits();
     void editGroup(NodeGroupField field);
 
     PlanDocument *m_document;
