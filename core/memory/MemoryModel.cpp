@@ -521,7 +521,9 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     const ParallelConfig &par = plan.parallel;
     Terms opt{};
     addDeviceExtras(plan, in, st.stage, opt);
-    const double shardParams = st.parameterCount / (par.zeroStage >= 1 ? in.shards : 1.0);
+    // The shard this rank steps: dense parameters over the shard ranks, experts over their expert-data group.
+    const double shardParams = par.optimizerParameters(st.parameterCount - st.expertParameterCount,
+                                                       st.expertParameterCount);
     const double master = in.perParam.master > 0 ? in.perParam.master : kFp32Bytes;
     if (!par.offloadOptimizer && in.perParam.gradients < master)
         opt[at(OtherTerm::OptimizerWorkspace)] = master * shardParams;

@@ -283,6 +283,13 @@ struct ParallelConfig
     {
         return dense / double(shardRanks()) + experts / double(expertDataSize());
     }
+    /// The parameters this rank's optimizer steps: its shard under ZeRO >= 1 (the distributed optimizer shards
+    /// the dense parameters over the data x context ranks and each expert's over its expert-data group, as the
+    /// memory model holds them), all of them without ZeRO.
+    double optimizerParameters(double dense, double experts) const
+    {
+        return zeroStage >= 1 ? shardedParameters(dense, experts) : dense + experts;
+    }
 
     friend bool operator==(const ParallelConfig &, const ParallelConfig &) = default;
 };

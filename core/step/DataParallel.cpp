@@ -248,10 +248,11 @@ DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, co
 }
 
 OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
-                            double localParameters, double backwardWindow, std::vector<Op> &ops)
+                            const StageMemory &stage, double backwardWindow, std::vector<Op> &ops)
 {
     const ParallelConfig &par = plan.parallel;
-    const double shard = localParameters / (par.zeroStage >= 1 ? double(par.shardRanks()) : 1.0);
+    const double shard =
+        par.optimizerParameters(stage.parameterCount - stage.expertParameterCount, stage.expertParameterCount);
     Op update = optimizerOp(plan, shard);
     timeOp(update, device, plan.training.precision);
     OptimizerTime t;
@@ -259,7 +260,7 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
     if (isLowPrecisionMatmul(plan.training.precision)) {
         // The FP8/FP4 weight copies are refreshed once per step from the updated weights: read the
         // 16-bit (or, with fp8_param_gather, the FP32 master) weights, write both quantized copies.
-        Op cast = weightCastOp(plan, localParameters, perParam);
+        Op cast = weightCastOp(plan, stage.parameterCount, perParam);
         timeOp(cast, device, plan.training.precision);
         t.seconds += cast.seconds;
         ops.push_back(cast);

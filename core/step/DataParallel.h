@@ -59,10 +59,11 @@ ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links);
 StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter perParam);
 
 /// The optimizer step's time: on the GPU, the update of this rank's shard (and the FP8/FP4 weight casts);
-/// offloaded (parallel.offload_optimizer), the gradients to the host behind the last backward (DeepSpeed's
-/// ZeRO-Offload and Megatron-Core's CPU optimizer stream them as they are produced), the host's update of
-/// every GPU's shard of the node through the host's memory, and the parameters back, both exposed. Appends
-/// the update (and cast) ops.
+/// offloaded (parallel.offload_optimizer), the gradients to the host (DeepSpeed's ZeRO-Offload and FSDP2
+/// stream them behind the backward as it produces them; Megatron-Core's CPU optimizer copies them after it),
+/// the host's update of every GPU's shard of the node through the host's memory, and the parameters back,
+/// both exposed. The shard is the stage's dense parameters over the shard ranks and its experts over their
+/// expert-data group. Appends the update (and cast) ops.
 struct OptimizerTime
 {
     double seconds = 0;
@@ -70,6 +71,6 @@ struct OptimizerTime
     double transferSeconds = 0;   ///< offload: the transfers' exposed part
 };
 OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
-                            double localParameters, double backwardWindow, std::vector<Op> &ops);
+                            const StageMemory &stage, double backwardWindow, std::vector<Op> &ops);
 
 } // namespace trainplan

@@ -789,7 +789,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const DataParallelTime dp =
         dataParallelTime(plan, device, links, perParam, paceMemory, stageCompute(plan, sums, perLayer, pace));
     const double dataExposed = dp.exposedSeconds + fp8AmaxSyncSeconds(plan, links);
-    const OptimizerTime optimizerStep = optimizerTime(plan, device, perParam, paceMemory.parameterCount,
+    const OptimizerTime optimizerStep = optimizerTime(plan, device, perParam, paceMemory,
                                                       pace.backwardSeconds + pace.recomputeSeconds, est.ops);
     const double optimizer = optimizerStep.seconds;
 

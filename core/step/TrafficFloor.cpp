@@ -223,8 +223,8 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     dataParallelFloor(plan, links, collectiveBytes(plan, q), stage, step.stages[std::size_t(s)], count);
     layerFloor(plan, links, s, count);
     if (plan.parallel.offloadOptimizer) {
-        const double shard =
-            stage.parameterCount / (plan.parallel.zeroStage >= 1 ? double(plan.parallel.shardRanks()) : 1.0);
+        const double shard = plan.parallel.optimizerParameters(stage.parameterCount - stage.expertParameterCount,
+                                                               stage.expertParameterCount);
         floor.bytes[std::size_t(FloorKind::Offload)].received +=
             shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
     }

@@ -310,6 +310,40 @@ private slots:
         TP_COMPARE_REL(transfer(full(plan)), back, 1e-9);
     }
 
+    /// A mixture of experts' optimizer shard is the one the memory model holds: the dense parameters over the
+    /// data ranks, each expert over its expert-data group. Mixtral 8x7B (46.7 B parameters, 45.1 B of them in
+    /// 32 x 8 experts of 3 x 4096 x 14336) with expert 8 over 8 H100: each rank holds one expert per layer
+    /// whole (expert-data group 1), 5.64 B, and 1/8 of the 1.6 B dense ones. Offloaded, all of that crosses
+    /// the host link and is stepped by the host, not an eighth of it.
+    void offloadedExpertsAreTheirExpertDataShard()
+    {
+        Plan plan = test::presetPlan("mixtral-8x7b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.expert = 8;
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true;
+        plan.training.framework = Framework::Megatron;
+        QCOMPARE(plan.parallel.expertDataSize(), std::int64_t(1));
+        const Estimate e = full(plan);
+        QVERIFY(e.valid);
+        const StageMemory &st = e.memory.stages[0];
+        const double shard = (st.parameterCount - st.expertParameterCount) / 8.0 + st.expertParameterCount;
+        QVERIFY2(shard > 5.7e9 && shard < 5.95e9, qPrintable(QString::number(shard)));
+        const StateBytesPerParameter b = stateBytesPerParameter(plan.training);
+        TP_COMPARE_REL(st.hostOptimizerBytes, shard * b.optimizer, 1e-9);
+        const double transfer = e.step.category(TimeCategory::Optimizer) - e.step.hostUpdateSeconds;
+        TP_COMPARE_REL(transfer, shard * (b.gradients + b.parameters - b.lowPrecisionCopies) / 50e9, 1e-9);
+        TP_COMPARE_REL(e.step.floor.bytes[std::size_t(FloorKind::Offload)].received,
+                       shard * (b.gradients + b.parameters - b.lowPrecisionCopies), 1e-9);
+        // The host streams the whole shard: Adam reads and writes more than 12 bytes per parameter, and the
+        // eight GPUs share DGX H100's 614 GB/s host memory.
+        QVERIFY(e.step.hostUpdateSeconds > shard * 12.0 * 8.0 / 614.4e9);
+        // On the GPU the step upcasts that shard's 16-bit gradients to FP32 beside the state it updates.
+        plan.parallel.offloadOptimizer = false;
+        const StageMemory gpu = full(plan).memory.stages[0];
+        QVERIFY(gpu.optimizerStepBytes >=
+                gpu.parametersBytes + gpu.gradientsBytes + gpu.optimizerBytes + 4.0 * shard);
+    }
+
     /// The property: over seeded random valid plans (dense and mixture-of-experts, 1-2048 GPUs, every ZeRO
     /// stage, offload, both dispatchers, the three frameworks) no estimate is below its traffic floor.
     void noEstimateBeatsItsFloor()
