@@ -730,6 +730,31 @@ static void readTemplatedConfigs(const std::vector<std::pair<QString, QByteArray
         }
 }
 
+/// A launch script that sources another (`source $(dirname $SCRIPT_PATH)/common.sh`) runs with what that file
+/// sets: its flags, its variables, the precision Megatron-LM would otherwise default. Imported beside the script
+/// (the same file name) it is read as a file of its own; otherwise the import says, at the line, that it is not
+/// read and that what the script leaves unsaid took the framework's defaults. Nothing is run or opened.
+static void sayUnreadSources(const std::vector<std::pair<QString, QByteArray>> &files,
+                             std::vector<FileImport> &imports)
+{
+    for (std::size_t i = 0; i < imports.size(); ++i)
+        for (const FileImport::SourcedFile &f : imports[i].sourcedFiles) {
+            const QString wanted = f.path.section(QLatin1Char('/'), -1);
+            const bool known = !wanted.isEmpty() && !wanted.contains(QLatin1Char('$'));
+            const bool given = known && std::any_of(files.begin(), files.end(), [&](const auto &other) {
+                return other.first.section(QLatin1Char('/'), -1) == wanted;
+            });
+            if (given)
+                continue;
+            imports[i].warnings.push_back(
+                {files[i].first, f.line,
+                 QStringLiteral("sources %1, which is not imported: what it sets is not read, and what this script "
+                                "leaves unsaid took Megatron-LM's defaults (the keys read marked so); %2")
+                     .arg(f.path, known ? QStringLiteral("import %1 beside this script").arg(wanted)
+                                        : QStringLiteral("import the file it names beside this script"))});
+        }
+}
+
 ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &files, const QStringList &sets,
                             const Catalog &catalog, const ImportOptions &options)
 {
@@ -739,6 +764,7 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     for (const auto &[name, bytes] : files)
         imports.push_back(importFile(name, bytes, detectFormat(name, bytes), options.scriptArguments));
     readTemplatedConfigs(files, imports);
+    sayUnreadSources(files, imports);
     for (std::size_t i = 0; i < files.size(); ++i) {
         const QString &name = files[i].first;
         result.missingArguments = std::max(result.missingArguments, imports[i].missingArguments);

@@ -69,6 +69,16 @@ struct FileImport
         int line = 0;                                         ///< the sed pipeline's first line in the script
     };
     std::vector<TemplatedConfig> templatedConfigs;
+    /// Files a launch script reads with `source FILE` or `. FILE` (a model's settings gathered in another script:
+    /// Megatron-LM's examples/rl/model_configs/*.sh source common.sh, which gives the precision): the path as
+    /// the script writes it and the line. Imported beside the script they are read as files of their own;
+    /// without them the import says what it cannot read (importContents).
+    struct SourcedFile
+    {
+        QString path;
+        int line = 0;
+    };
+    std::vector<SourcedFile> sourcedFiles;
 };
 
 /// JSON as Python writes it, made readable: bare Infinity, -Infinity and NaN outside strings become null.

@@ -859,6 +859,15 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         return out;
     }
     out.missingArguments = script.missingArguments;
+    for (const shell::Command &c : script.commands) {
+        if (c.words.size() < 2 || (c.words[0].text != QLatin1String("source") && c.words[0].text != QLatin1String(".")))
+            continue;
+        // A command substitution the reader cannot run stays as written, split at its spaces: rejoined.
+        QString path = c.words[1].text;
+        for (std::size_t k = 2; k < c.words.size() && path.count(QLatin1Char('(')) > path.count(QLatin1Char(')')); ++k)
+            path += QLatin1Char(' ') + c.words[k].text;
+        out.sourcedFiles.push_back({path, c.words[1].line});
+    }
     const std::vector<shell::Field> words = launchWords(file, script, out);
     const std::vector<Leaf> leaves = megatronLeaves(file, words, out);
     if (refuseNonTraining(file, words, leaves, out))

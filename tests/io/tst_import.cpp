@@ -515,6 +515,28 @@ private slots:
         QCOMPARE(r.plan->model.experts, 128);
         QCOMPARE(r.plan->model.expertsPerToken, 8);
         QVERIFY(std::abs(parameters(*r.plan) / 30.5e9 - 1) < 0.01);
+        // It sources common.sh at line 10 (source $(dirname $SCRIPT_PATH)/common.sh), not imported: said there.
+        const auto sourcesCommon = [](const io::ImportResult &result, int line) {
+            return std::any_of(result.warnings.begin(), result.warnings.end(), [&](const io::ImportMessage &m) {
+                return m.line == line && m.text.startsWith(QLatin1String("sources $(dirname $SCRIPT_PATH)/common.sh")) &&
+                       m.text.contains(QLatin1String("import common.sh beside this script"));
+            });
+        };
+        QVERIFY2(sourcesCommon(r, 10), qPrintable(io::importReport(r)));
+        // Qwen3-32B's RL recipe gives no precision: common.sh does (--${PRECISION:-bf16}, line 17). Alone, the
+        // script trains Megatron-LM's FP32 default and the import says which file it did not read; beside
+        // common.sh, BF16 and nothing to say. 32.8 B parameters (model card).
+        const QString qwen32 = data("real/megatron-lm/rl_model_configs/qwen3_32b.sh");
+        r = io::importFiles({qwen32}, h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::FP32);
+        QVERIFY2(sourcesCommon(r, 9), qPrintable(io::importReport(r)));
+        QVERIFY(std::abs(parameters(*r.plan) / 32.8e9 - 1) < 0.01);
+        r = io::importFiles({qwen32, data("real/megatron-lm/rl_model_configs/common.sh")},
+                            h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        QVERIFY(!sourcesCommon(r, 9));
         // DeepSeek-V2-Lite names a tokenizer no source here sizes: the vocabulary is asked for, naming the key;
         // given (its config.json's 102,400), 15.7 B (model card).
         r = io::importFiles({data("real/megatron-lm/modelopt_conf__DeepSeek-V2-Lite.sh")}, oneNode, io::builtinCatalog());
