@@ -392,6 +392,22 @@ void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImp
 
 } // namespace
 
+/// NeRF (NeMo-Framework-Launcher conf/training/nerf: a Hydra defaults entry nerf/model, modules whose _target_
+/// is in nemo.collections.multimodal.modules.nerf): small MLPs over a hash-grid encoding, no transformer.
+/// Read before the bookkeeping (the defaults list) is dropped. True when refused.
+static bool refuseNemoNerf(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto nerf = std::find_if(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name.contains(QLatin1String("nerf/")) ||
+               (l.name.endsWith(QLatin1String("_target_")) && l.value.toString().contains(QLatin1String(".nerf.")));
+    });
+    if (nerf == leaves.end())
+        return false;
+    refuseLayers(file, nerf->line, QStringLiteral("%1 = %2: a NeRF's networks").arg(nerf->name, leafText(nerf->value)),
+                 out);
+    return true;
+}
+
 /// NeMo 1's recipes for models that are not a decoder-only transformer (NeMo-Framework-Launcher
 /// conf/training: t5, mt5, bert, retro, vit, clip, neva, video_neva) are refused naming the key that says so,
 /// never planned as a GPT of their language part. True when refused.
@@ -408,7 +424,11 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
         {"mm_cfg", "model.mm_cfg: a vision-language model's vision encoder and projector (NeVA)"},
         {"vision", "model.vision and model.text: CLIP's image and text encoders"},
         {"bert_binary_head", "model.bert_binary_head: BERT's bidirectional encoder layers"},
-        {"patch_dim", "model.patch_dim: a vision transformer's layers"}};
+        {"patch_dim", "model.patch_dim: a vision transformer's layers"},
+        // Text-to-image diffusion (conf/training stable_diffusion, sdxl, controlnet, dreambooth, instruct_pix2pix:
+        // model.unet_config with its first_stage_config autoencoder; imagen: model.unet).
+        {"unet_config", "model.unet_config: a diffusion model's UNet and autoencoder (Stable Diffusion, SDXL)"},
+        {"unet", "model.unet: Imagen's diffusion UNets"}};
     // Megatron-Bridge's knowledge distillation (models/distillation_provider.py at 067f987df: model.teacher, the
     // teacher's provider, and model.kd_config): the teacher's forward runs beside the student's.
     for (const char *part : {"teacher", "kd_config"})
@@ -451,6 +471,8 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         return readMegatron(file, script);
     std::vector<Leaf> leaves;
     if (!nemoLeaves(file, root, leaves, out))
+        return out;
+    if (refuseNemoNerf(file, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);
     resolveInterpolations(leaves);
