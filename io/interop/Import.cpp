@@ -573,7 +573,12 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
         need("cluster.device", "the accelerator's device id");
         need("cluster.nodes", "the number of nodes, of cluster.gpus_per_node GPUs each, 8 unless given");
     }
-    if (!anyUnder(keys, "model."))
+    // A model is given by a preset or by its shape; a file that gives only run settings under model (a
+    // Megatron-Bridge override file's model.seq_length and parallel sizes, its model in the Python recipe)
+    // gives none, and is asked for the model, not for a vocabulary.
+    const bool shape = keys.count(QStringLiteral("model.layers")) || keys.count(QStringLiteral("model.hidden")) ||
+                       keys.count(QStringLiteral("model.heads"));
+    if (!keys.count(QStringLiteral("model.preset")) && !shape)
         need("model.preset", "the model: a preset id, or import its Hugging Face config.json with the rest");
     else if (!keys.count(QStringLiteral("model.preset"))) {
         need("model.seq_len", "tokens per training sequence; a model's config gives its longest context, not this");

@@ -452,6 +452,19 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
             return true;
         }
     }
+    // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
+    // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one
+    // part of what trains.
+    if (const auto vl = std::find_if(leaves.begin(), leaves.end(),
+                                     [](const Leaf &l) {
+                                         return l.name.startsWith(QLatin1String("model.")) &&
+                                                l.name.section(QLatin1Char('.'), -1).contains(QLatin1String("vision"));
+                                     });
+        vl != leaves.end()) {
+        refuseLayers(file, vl->line,
+                     QStringLiteral("%1: a vision-language model's vision encoder and projector").arg(vl->name), out);
+        return true;
+    }
     return false;
 }
 

@@ -1719,6 +1719,26 @@ private slots:
         QVERIFY2(!kd.ok() && kd.errors.front().text.startsWith(QLatin1String("model.teacher: knowledge distillation")) &&
                      kd.errors.front().line == 28,
                  qPrintable(io::importReport(kd)));
+        // An override file of a Python recipe (Megatron-Bridge's tutorial: model.seq_length and the parallel sizes
+        // under model, the model itself in the recipe) gives no model: it is asked for, not a vocabulary; given,
+        // the file's run settings stay (sequence 4,096, global batch 8).
+        const QString tutorial = data("real/megatron-bridge/tutorials__llama32_1b_pretrain.yaml");
+        const QStringList oneNode{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=1")};
+        io::ImportResult o = io::importFiles({tutorial}, oneNode, io::builtinCatalog());
+        QVERIFY2(!o.ok() && o.errors.size() == 1 && o.errors.front().file == QLatin1String("model.preset"),
+                 qPrintable(io::importReport(o)));
+        o = io::importFiles({tutorial}, oneNode + QStringList{QStringLiteral("model.preset=qwen3-0.6b")},
+                            io::builtinCatalog());
+        QVERIFY2(o.ok(), qPrintable(io::importReport(o)));
+        QCOMPARE(o.plan->model.seqLen, 4096);
+        QCOMPARE(o.plan->training.globalBatch, 8);
+        // Qwen3-VL's override file (model.use_hf_vision_model, freeze_vision_model): a vision-language model,
+        // refused at its first vision key even with a language model given.
+        o = io::importFiles({data("real/megatron-bridge/qwen_vl__qwen3_vl_pretrain_override_example.yaml")},
+                            oneNode + QStringList{QStringLiteral("model.preset=qwen3-8b")}, io::builtinCatalog());
+        QVERIFY2(!o.ok() && o.errors.front().line == 19 &&
+                     o.errors.front().text.startsWith(QLatin1String("model.use_hf_vision_model: a vision-language")),
+                 qPrintable(io::importReport(o)));
         for (const auto &[recipe, precision, scaling] : recipes) {
             const QByteArray yaml = QByteArray("mixed_precision: ") + recipe + '\n';
             const io::FileImport f = io::importFile(QStringLiteral("run_config.yaml"), yaml, io::ImportFormat::NeMo);
