@@ -16,14 +16,15 @@ int runImport(const QStringList &arguments, QTextStream &out, QTextStream &err)
         QStringLiteral("import"),
         QStringLiteral(
             "A plan from the files you have: a Hugging Face config.json (the model), a Megatron-LM "
-            "script or argument file, a NeMo recipe (.yaml), a torchtitan job file (.toml) or saved configuration "
-            "(.json), a DeepSpeed "
-            "config (.json). What the plan needs and no file gives (device, nodes, global batch, model, sequence "
-            "length) is an error naming each key: give it with --set, or take the built-in example's "
+            "script or argument file, a NeMo recipe (.yaml), an llm-foundry training YAML, a torchtitan job file "
+            "(.toml) or saved configuration (.json), a DeepSpeed config (.json). What the plan needs and no file "
+            "gives (device, nodes, global batch, model, sequence length) is an error naming each key: give it with "
+            "--set, or take the built-in example's "
             "with --assume-example (then listed as assumptions). The rest takes the plan format's defaults.\n") +
             exitCodesHelp(true),
         QStringLiteral("usage: trainplan import FILE... [--set KEY=VALUE,...] [--script-args ARGS] [--assume-example] "
-                       "[-o PLAN.json]\n"), 0);
+                       "[-o PLAN.json]\n"),
+        0);
     const QCommandLineOption set(QStringLiteral("set"), QStringLiteral("Plan keys to set last, KEY=VALUE[,...]."),
                                  QStringLiteral("KEY=VALUE"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},

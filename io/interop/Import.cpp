@@ -28,6 +28,7 @@ const char *formatName(ImportFormat format)
     case ImportFormat::NeMo: return "NeMo / Megatron-Bridge recipe";
     case ImportFormat::Torchtitan: return "torchtitan job file";
     case ImportFormat::DeepSpeed: return "DeepSpeed config";
+    case ImportFormat::LlmFoundry: return "llm-foundry training YAML";
     case ImportFormat::Unknown: break;
     }
     return "unknown";
@@ -37,7 +38,7 @@ ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml"))
-        return ImportFormat::NeMo;
+        return reading::isLlmFoundryYaml(bytes) ? ImportFormat::LlmFoundry : ImportFormat::NeMo;
     if (suffix == QLatin1String("toml"))
         return ImportFormat::Torchtitan;
     const QJsonDocument doc = QJsonDocument::fromJson(relaxedJson(bytes));
@@ -697,14 +698,15 @@ FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat
     case ImportFormat::NeMo: return reading::readNemo(name, bytes);
     case ImportFormat::Torchtitan: return reading::readTorchtitan(name, bytes);
     case ImportFormat::DeepSpeed: return reading::readDeepSpeed(name, bytes);
+    case ImportFormat::LlmFoundry: return reading::readLlmFoundry(name, bytes);
     case ImportFormat::Unknown: break;
     }
     FileImport out;
     out.errors.push_back(
         {name, 0,
          QStringLiteral("not a format Trainplan imports (a Hugging Face config.json, a Megatron-LM script or "
-                        "argument file, a NeMo recipe .yaml, a torchtitan .toml or saved configuration .json or a "
-                        "DeepSpeed .json)")});
+                        "argument file, a NeMo recipe or llm-foundry training .yaml, a torchtitan .toml or saved "
+                        "configuration .json or a DeepSpeed .json)")});
     return out;
 }
 

@@ -23,7 +23,7 @@
 
 namespace trainplan::io {
 
-enum class ImportFormat { HuggingFace, Megatron, NeMo, Torchtitan, DeepSpeed, Unknown };
+enum class ImportFormat { HuggingFace, Megatron, NeMo, Torchtitan, DeepSpeed, LlmFoundry, Unknown };
 const char *formatName(ImportFormat format);
 
 /// The format of a file, from its name and content (JSON by its keys).

@@ -153,5 +153,14 @@ FileImport readNemo(const QString &file, const QByteArray &bytes);
 FileImport readTorchtitan(const QString &file, const QByteArray &bytes);
 /// A DeepSpeed config, JSON (ReadDeepSpeed.cpp).
 FileImport readDeepSpeed(const QString &file, const QByteArray &bytes);
+/// An llm-foundry training YAML (ReadLlmFoundry.cpp).
+FileImport readLlmFoundry(const QString &file, const QByteArray &bytes);
+/// Whether a YAML document is llm-foundry's training configuration rather than a NeMo recipe: it names an
+/// llm-foundry model class or Composer's batch keys (global_train_batch_size, device_train_microbatch_size).
+bool isLlmFoundryYaml(const QByteArray &bytes);
+
+/// A YAML document's leaves with OmegaConf interpolations (${variables.max_seq_len}) resolved; false (with the
+/// error in `out`) when it is not YAML this reader can walk (ReadNemo.cpp).
+bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out);
 
 } // namespace trainplan::io::reading

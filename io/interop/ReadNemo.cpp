@@ -468,6 +468,22 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
     return false;
 }
 
+bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+{
+    YAML::Node root;
+    try {
+        root = YAML::Load(bytes.toStdString());
+    } catch (const YAML::Exception &e) {
+        out.errors.push_back(
+            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+        return false;
+    }
+    if (!nemoLeaves(file, root, leaves, out))
+        return false;
+    resolveInterpolations(leaves);
+    return true;
+}
+
 FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
     FileImport out;

@@ -1682,6 +1682,54 @@ private slots:
     // read by their Megatron-Core names, the attention backend as the enum Megatron-LM's YAML representer writes
     // ({_target_, _call_, _args_: [5], _name_: auto}), the dtypes as _target_ maps (read, not planned) and the
     // mixed-precision recipe by name (bf16_with_fp8_current_scaling_mixed: FP8).
+    /// llm-foundry's training YAMLs (ReadLlmFoundry.cpp): MPT's shape with MPTConfig's defaults where the file
+    /// is silent (learned positions, biases: llm-foundry's own count for this shape, 6,658,859,008, is the
+    /// n_params of its H100 benchmark table's 7b rows), Composer's FSDP (FULL_SHARD, PURE: BF16 reduction,
+    /// activation checkpointing), the batch and the attention kernel.
+    void llmFoundryYamls()
+    {
+        const QStringList nodes{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=8")};
+        io::ImportResult r = io::importFiles({data("real/llm-foundry/pretrain__mpt-7b.yaml")}, nodes, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(parameters(*r.plan), 6658859008.0);
+        QCOMPARE(r.plan->model.position, PositionEmbedding::Learned);
+        QVERIFY(r.plan->model.linearBias && r.plan->model.tiedEmbeddings);
+        QCOMPARE(r.plan->model.seqLen, 2048);
+        QCOMPARE(r.plan->training.globalBatch, 1024);
+        QCOMPARE(r.plan->training.microBatch, 8);
+        QCOMPARE(r.plan->training.precision, Precision::BF16);
+        QCOMPARE(r.plan->training.framework, Framework::Fsdp);
+        QCOMPARE(r.plan->parallel.zeroStage, 3);
+        QVERIFY(r.plan->parallel.reshardAfterForward);
+        QVERIFY(!r.plan->training.fp32Gradients); // mixed_precision: PURE
+        QCOMPARE(r.plan->training.recompute, Recompute::Full);
+        QCOMPARE(r.plan->training.attentionKernel, AttentionKernel::Flash2);
+        QCOMPARE(r.plan->training.optimizerKernel, OptimizerKernel::Loop);
+        QCOMPARE(readKey(r, "model.position_embedding")->source, QStringLiteral("(MPTConfig's default)"));
+        // MegaBlocks' dropless MoE (ffn_type mb_dmoe) is refused at its line, not planned as a dense MPT.
+        r = io::importFiles({data("real/llm-foundry/pretrain__testing-moe.yaml")}, nodes, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().line == 19 &&
+                     r.errors.front().text.startsWith(QLatin1String("model.ffn_config.ffn_type mb_dmoe")),
+                 qPrintable(io::importReport(r)));
+        // A Hugging Face checkpoint's run (hf_causal_lm): the model is its config.json's, asked for and named;
+        // beside one, the shape from there and the run from the YAML (sequence 2,048, batch 8 of 1, FA2).
+        const QString hf = data("real/llm-foundry/pretrain__hf-llama-3.1-8B.yaml");
+        r = io::importFiles({hf}, nodes, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().file == QLatin1String("model.preset"), qPrintable(io::importReport(r)));
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) {
+            return m.text.contains(QLatin1String("Hugging Face checkpoint meta-llama/Meta-Llama-3.1-8B"));
+        }));
+        r = io::importFiles({hf, data("llama3-8b-config.json")},
+                            {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=1")},
+                            io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.layers, 32);
+        QCOMPARE(r.plan->model.seqLen, 2048);
+        QCOMPARE(r.plan->training.globalBatch, 8);
+        QCOMPARE(r.plan->training.microBatch, 1);
+        QCOMPARE(r.plan->training.attentionKernel, AttentionKernel::Flash2);
+    }
+
     void bridgeRunConfiguration()
     {
         const io::ImportResult r = io::importFiles({data("bridge_run_config_llama3_8b_fp8.yaml")},
