@@ -24,7 +24,7 @@ constexpr double kRangeFactor = 2.0;
 /// differ from it in something that moves the error. It is the smallest factor, in hundredths, at which a
 /// held-out run played outside each categorical dimension is inside its band at least 80% of the time
 /// (docs/CALIBRATION.md, "Error bands"; tst_accuracy outsideBandsCover).
-constexpr double kOutsideWidening = 1.21;
+constexpr double kOutsideWidening = 1.22;
 /// The band of the nearest runs leans towards the band of all runs as a source more would (a prior worth
 /// this many sources): runs of one or two sources say little about a third.
 constexpr double kPriorSources = 0.3;

@@ -191,7 +191,8 @@ AttentionKernel mptAttentionKernel(const Table &t, std::size_t r)
 }
 
 /// An llm-foundry MPT run as a plan (both benchmark tables share the columns): the yaml's shape, MPT's
-/// architecture (no biases, ALiBi, no dropout, tied embeddings), PyTorch FSDP as ZeRO-3 with eager
+/// architecture as MPTConfig builds it where the yamls are silent (learned positions, biases, no dropout, tied
+/// embeddings), PyTorch FSDP as ZeRO-3 with eager
 /// element-wise ops and the attention kernel its benchmark script ran (mptAttentionKernel), BF16 unless
 /// `precision` says otherwise.
 Plan mptPlan(const Table &t, std::size_t r, const QString &id)
@@ -208,8 +209,14 @@ Plan mptPlan(const Table &t, std::size_t r, const QString &id)
     m.seqLen = std::int64_t(t.number(r, "seq_len"));
     m.mlp = MlpKind::Gelu;
     applyArchitectureDefaults(m);
-    m.linearBias = false;
-    m.position = PositionEmbedding::Alibi;
+    // The benchmark yamls set neither alibi nor no_bias, and MPTConfig's defaults are learned_pos_emb True,
+    // no_bias False, attn_config alibi False at every commit that published a table (mosaic_gpt's
+    // configuration at 300cc5c58, configuration_mpt.py and config_defaults at b2a43a147 and 5e85bd62d). The
+    // tables' own n_params say so: every row's count is the shape's with a max_seq_len x d_model position
+    // table and biases (MPT-7B at 2,048: 6,658,859,008; 6,649,290,752 with ALiBi and none), growing with the
+    // sequence as a learned table does. (Read as ALiBi without biases until this was checked.)
+    m.linearBias = true;
+    m.position = PositionEmbedding::Learned;
     m.dropout = false;
     m.tiedEmbeddings = true;
     plan.model = m;
@@ -394,7 +401,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
 
 /// llm-foundry's benchmark table (llmfoundry_mpt_fsdp_benchmarks.csv): MPT with PyTorch FSDP (FULL_SHARD as
 /// ZeRO-3, SHARD_GRAD_OP as ZeRO-2), BF16 under amp or Transformer Engine's FP8 (amp_fp8), flash attention,
-/// ALiBi, on the H100 and A100-40GB sections; the A100-80GB section is the older table read by llmFoundry.
+/// learned positions (mptPlan), on the H100 and A100-40GB sections; the A100-80GB section is the older table read by llmFoundry.
 void llmFoundryBenchmarks(std::vector<Row> &rows, QStringList *skipped)
 {
     const Table t(QStringLiteral("llmfoundry_mpt_fsdp_benchmarks.csv"));
