@@ -236,7 +236,7 @@ void readRun(FoundryReader &r)
 }
 
 /// Composer's FSDP (FSDP1 FullyShardedDataParallel): FULL_SHARD is ZeRO-3, SHARD_GRAD_OP keeps each unit's
-/// parameters gathered from its forward to its backward, NO_SHARD is data parallelism; mixed_precision DEFAULT
+/// parameters gathered from its forward to its backward, NO_SHARD (and no FSDP) is DDP; mixed_precision DEFAULT
 /// (Composer's default) reduce-scatters in FP32, PURE in the 16-bit format, FULL keeps FP32 parameters.
 void readFsdp(FoundryReader &r)
 {
@@ -244,12 +244,18 @@ void readFsdp(FoundryReader &r)
         return l.name.startsWith(QLatin1String("fsdp_config.")) ||
                l.name.startsWith(QLatin1String("parallelism_config.fsdp."));
     });
-    if (!configured)
-        return;
-    r.key("training.framework", QStringLiteral("fsdp"), nullptr, "Composer's FSDP");
     const Leaf *strategy = r.leafOf({"parallelism_config.fsdp.sharding_strategy", "fsdp_config.sharding_strategy"});
     const QString how = r.text(strategy, "FULL_SHARD");
-    r.key("parallel.zero_stage", how == QLatin1String("NO_SHARD") ? 0 : 3, strategy, kComposerDefault);
+    if (!configured || how == QLatin1String("NO_SHARD")) {
+        // Composer without FSDP (or NO_SHARD) replicates the state and all-reduces the gradients behind the
+        // backward, as DDP does: the plan's ZeRO stage 0 (under framework "fsdp" every state is sharded).
+        r.key("parallel.zero_stage", 0, strategy, "Composer's DDP without fsdp_config");
+        if (!configured)
+            return;
+    } else {
+        r.key("training.framework", QStringLiteral("fsdp"), nullptr, "Composer's FSDP");
+        r.key("parallel.zero_stage", 3, strategy, kComposerDefault);
+    }
     if (how == QLatin1String("SHARD_GRAD_OP") || how == QLatin1String("_HYBRID_SHARD_ZERO2"))
         r.key("parallel.reshard_after_forward", false, strategy, kComposerDefault);
     if (how.contains(QLatin1String("HYBRID")))

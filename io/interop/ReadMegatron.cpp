@@ -170,6 +170,23 @@ std::vector<shell::Field> megatronArguments(const shell::Script &script)
     return all;
 }
 
+/// The files the script reads with `source FILE` or `. FILE`, as written, with their lines (Import.cpp says
+/// which of them were not imported). A command substitution the reader cannot run stays as written, split at
+/// its spaces: rejoined.
+std::vector<FileImport::SourcedFile> sourcedFiles(const shell::Script &script)
+{
+    std::vector<FileImport::SourcedFile> files;
+    for (const shell::Command &c : script.commands) {
+        if (c.words.size() < 2 || (c.words[0].text != QLatin1String("source") && c.words[0].text != QLatin1String(".")))
+            continue;
+        QString path = c.words[1].text;
+        for (std::size_t k = 2; k < c.words.size() && path.count(QLatin1Char('(')) > path.count(QLatin1Char(')')); ++k)
+            path += QLatin1Char(' ') + c.words[k].text;
+        files.push_back({path, c.words[1].line});
+    }
+    return files;
+}
+
 /// A fragment that runs no command with flags but gathers them in variables for the script that sources it
 /// (MODEL_ARGS="--num-layers 36 ..." in Megatron-LM's examples/post_training/modelopt/conf and examples/rl/
 /// model_configs): the words of the variables that hold a flag, a variable that another one contains
@@ -859,15 +876,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         return out;
     }
     out.missingArguments = script.missingArguments;
-    for (const shell::Command &c : script.commands) {
-        if (c.words.size() < 2 || (c.words[0].text != QLatin1String("source") && c.words[0].text != QLatin1String(".")))
-            continue;
-        // A command substitution the reader cannot run stays as written, split at its spaces: rejoined.
-        QString path = c.words[1].text;
-        for (std::size_t k = 2; k < c.words.size() && path.count(QLatin1Char('(')) > path.count(QLatin1Char(')')); ++k)
-            path += QLatin1Char(' ') + c.words[k].text;
-        out.sourcedFiles.push_back({path, c.words[1].line});
-    }
+    out.sourcedFiles = sourcedFiles(script);
     const std::vector<shell::Field> words = launchWords(file, script, out);
     const std::vector<Leaf> leaves = megatronLeaves(file, words, out);
     if (refuseNonTraining(file, words, leaves, out))

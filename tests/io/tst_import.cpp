@@ -1706,6 +1706,14 @@ private slots:
         QCOMPARE(r.plan->training.attentionKernel, AttentionKernel::Flash2);
         QCOMPARE(r.plan->training.optimizerKernel, OptimizerKernel::Loop);
         QCOMPARE(readKey(r, "model.position_embedding")->source, QStringLiteral("(MPTConfig's default)"));
+        // NO_SHARD replicates the state (DDP): ZeRO 0, not framework "fsdp", whose every state is sharded.
+        QFile yaml(data("real/llm-foundry/pretrain__mpt-7b.yaml"));
+        QVERIFY(yaml.open(QIODevice::ReadOnly));
+        const QByteArray ddp = yaml.readAll().replace("sharding_strategy: FULL_SHARD", "sharding_strategy: NO_SHARD");
+        r = io::importContents({{QStringLiteral("mpt-7b-ddp.yaml"), ddp}}, nodes, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 0);
+        QVERIFY(r.plan->training.framework != Framework::Fsdp);
         // MegaBlocks' dropless MoE (ffn_type mb_dmoe) is refused at its line, not planned as a dense MPT.
         r = io::importFiles({data("real/llm-foundry/pretrain__testing-moe.yaml")}, nodes, io::builtinCatalog());
         QVERIFY2(!r.ok() && r.errors.front().line == 19 &&
