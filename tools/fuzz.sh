@@ -15,7 +15,7 @@ if [ ! -f "$build_dir/CMakeCache.txt" ]; then
     -DBUILD_TESTING=OFF -DTRAINPLAN_FUZZ=ON >/dev/null
 fi
 # TRAINPLAN_FUZZ_TARGETS="trace measurements" runs only those.
-read -r -a targets <<< "${TRAINPLAN_FUZZ_TARGETS:-plan devices models trace measurements import_hf import_megatron import_nemo import_torchtitan import_deepspeed}"
+read -r -a targets <<< "${TRAINPLAN_FUZZ_TARGETS:-plan devices models trace measurements import_hf import_megatron import_nemo import_torchtitan import_deepspeed import_llmfoundry}"
 cmake --build "$build_dir" -j"${TRAINPLAN_JOBS:-2}" --target "${targets[@]/#/fuzz_}" >/dev/null
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 status=0
