@@ -60,6 +60,9 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
                               : QString()));
     intro->setWordWrap(true);
     auto *form = new QFormLayout;
+    // A fixed label column: a wrapped label measures its height at the width it is given, and one that the
+    // form could still narrow clipped its last line ("... config.json with the").
+    const int labelWidth = fontMetrics().averageCharWidth() * 30;
     if (missingArguments > 0) {
         QStringList shown;
         for (const QString &a : arguments)
@@ -75,6 +78,7 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
                                     "it</small>")
                                      .arg(missingArguments));
         label->setWordWrap(true);
+        label->setFixedWidth(labelWidth);
         label->setBuddy(m_arguments);
         form->addRow(label, m_arguments);
     }
@@ -89,6 +93,7 @@ ImportKeysDialog::ImportKeysDialog(const std::vector<io::MissingKey> &missing, c
         auto *label = new QLabel(
             QStringLiteral("<b>%1</b><br><small>%2</small>").arg(m.path.toHtmlEscaped(), m.meaning.toHtmlEscaped()));
         label->setWordWrap(true);
+        label->setFixedWidth(labelWidth);
         label->setBuddy(editor);
         form->addRow(label, editor);
         m_editors.push_back(editor);

@@ -360,6 +360,15 @@ int main(int argc, char **argv)
                 settle();
                 ask->grab().save(dir + QStringLiteral("/import-script-arguments-dialog.png"));
             }
+        // llm-foundry's MPT-7B pretraining YAML: the model, batch and FSDP read; the cluster asked for.
+        window.documentActions()->importFiles(
+            {QStringLiteral(TRAINPLAN_SOURCE_DIR "/tests/data/import/real/llm-foundry/pretrain__mpt-7b.yaml")});
+        const QList<QDialog *> foundry = window.findChildren<QDialog *>(QStringLiteral("importKeys"));
+        if (!foundry.isEmpty()) {
+            foundry.back()->show();
+            settle();
+            foundry.back()->grab().save(dir + QStringLiteral("/import-llmfoundry-dialog.png"));
+        }
     }
     // Tools > Compare with a Profiler Trace: a trace of the example's first stage with slower GEMMs and
     // more exposed communication than estimated.
