@@ -1706,6 +1706,21 @@ private slots:
         QCOMPARE(r.plan->training.attentionKernel, AttentionKernel::Flash2);
         QCOMPARE(r.plan->training.optimizerKernel, OptimizerKernel::Loop);
         QCOMPARE(readKey(r, "model.position_embedding")->source, QStringLiteral("(MPTConfig's default)"));
+        // Every MPT size's pretraining YAML: llm-foundry's own parameter count (the n_params column of its
+        // benchmark tables at 2,048 tokens, shared/validation/llmfoundry_mpt_fsdp_benchmarks.csv), to the parameter.
+        const std::pair<const char *, double> sizes[] = {
+            {"125m", 125311488.0},   {"350m", 355985408.0},     {"760m", 760470528.0},
+            {"1b", 1315950592.0},    {"3b", 2651837440.0},      {"13b", 12853954560.0},
+            {"30b", 29975214080.0},  {"70b", 64862437376.0}};
+        for (const auto &[size, published] : sizes) {
+            const io::ImportResult mpt = io::importFiles(
+                {data(QStringLiteral("real/llm-foundry/pretrain__mpt-%1.yaml").arg(QLatin1String(size)).toLatin1().constData())},
+                {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=16"),
+                 QStringLiteral("training.global_batch=1024"), QStringLiteral("training.micro_batch=1")},
+                io::builtinCatalog());
+            QVERIFY2(mpt.ok(), qPrintable(QLatin1String(size) + io::importReport(mpt)));
+            QCOMPARE(parameters(*mpt.plan), published);
+        }
         // NO_SHARD replicates the state (DDP): ZeRO 0, not framework "fsdp", whose every state is sharded.
         QFile yaml(data("real/llm-foundry/pretrain__mpt-7b.yaml"));
         QVERIFY(yaml.open(QIODevice::ReadOnly));
