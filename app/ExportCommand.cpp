@@ -11,10 +11,13 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     CommandLine line(
         QStringLiteral("export"),
         QStringLiteral("A launch configuration for the plan: a Megatron-LM script, a NeMo recipe (YAML), a torchtitan "
-                       "job file (TOML) or a DeepSpeed config (JSON). What the target cannot express is listed.\n") +
+                       "job file (TOML), a DeepSpeed config (JSON) or an llm-foundry training YAML. What the target "
+                       "cannot express is listed.\n") +
             exitCodesHelp(true),
-        QStringLiteral("usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed [-o FILE]\n"));
-    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("megatron, nemo, torchtitan or deepspeed."),
+        QStringLiteral(
+            "usage: trainplan export PLAN.json --to megatron|nemo|torchtitan|deepspeed|llmfoundry [-o FILE]\n"));
+    const QCommandLineOption to(QStringLiteral("to"),
+                                QStringLiteral("megatron, nemo, torchtitan, deepspeed or llmfoundry."),
                                 QStringLiteral("target"));
     const QCommandLineOption output(QStringList{QStringLiteral("o"), QStringLiteral("output")},
                                     QStringLiteral("Write here instead of standard output."), QStringLiteral("FILE"));
@@ -25,8 +28,8 @@ int runExport(const QStringList &arguments, QTextStream &out, QTextStream &err)
     const std::optional<io::ExportTarget> target = io::exportTargetFrom(line.value(to));
     if (!target)
         return line.usageError(
-            err,
-            QStringLiteral("--to must be megatron, nemo, torchtitan or deepspeed (got \"%1\")").arg(line.value(to)));
+            err, QStringLiteral("--to must be megatron, nemo, torchtitan, deepspeed or llmfoundry (got \"%1\")")
+                     .arg(line.value(to)));
     const std::optional<Plan> plan = readPlanForCommand(line.planPath(), err);
     if (!plan)
         return InvalidInput;

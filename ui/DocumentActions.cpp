@@ -249,7 +249,8 @@ bool DocumentActions::exportLaunch(int target, QString path)
 {
     const auto t = io::ExportTarget(target);
     static const char *names[] = {QT_TR_NOOP("Megatron-LM launch script"), QT_TR_NOOP("NeMo recipe"),
-                                  QT_TR_NOOP("torchtitan job file"), QT_TR_NOOP("DeepSpeed config")};
+                                  QT_TR_NOOP("torchtitan job file"), QT_TR_NOOP("DeepSpeed config"),
+                                  QT_TR_NOOP("llm-foundry training YAML")};
     const QString name = tr(names[target]);
     if (path.isEmpty()) {
         const QString suffix = QLatin1String(io::fileSuffixOf(t));

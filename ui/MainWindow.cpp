@@ -285,8 +285,8 @@ void MainWindow::createFileMenu()
     QMenu *launch = exportMenu->addMenu(tr("&Launch Configuration"));
     launch->setObjectName(QStringLiteral("exportLaunch"));
     const QString targets[] = {tr("&Megatron-LM Script…"), tr("&NeMo Recipe…"), tr("&torchtitan Job File…"),
-                               tr("&DeepSpeed Config…")};
-    for (int t = 0; t < 4; ++t)
+                               tr("&DeepSpeed Config…"), tr("&llm-foundry Training YAML…")};
+    for (int t = 0; t < 5; ++t) // io::ExportTarget's order
         connect(launch->addAction(targets[t]), &QAction::triggered, this, [this, t] { m_actions->exportLaunch(t); });
     exportMenu->addSeparator();
     QMenu *pageSize = exportMenu->addMenu(tr("Report &Page Size"));

@@ -20,6 +20,7 @@ const char *spellingOf(ExportTarget target)
     case ExportTarget::NeMo: return "nemo";
     case ExportTarget::Torchtitan: return "torchtitan";
     case ExportTarget::DeepSpeed: return "deepspeed";
+    case ExportTarget::LlmFoundry: return "llmfoundry";
     }
     return "";
 }
@@ -27,7 +28,8 @@ const char *spellingOf(ExportTarget target)
 std::optional<ExportTarget> exportTargetFrom(const QString &spelling)
 {
     for (ExportTarget t :
-         {ExportTarget::Megatron, ExportTarget::NeMo, ExportTarget::Torchtitan, ExportTarget::DeepSpeed})
+         {ExportTarget::Megatron, ExportTarget::NeMo, ExportTarget::Torchtitan, ExportTarget::DeepSpeed,
+          ExportTarget::LlmFoundry})
         if (spelling == QLatin1String(spellingOf(t)))
             return t;
     return std::nullopt;
@@ -40,6 +42,7 @@ const char *fileSuffixOf(ExportTarget target)
     case ExportTarget::NeMo: return "yaml";
     case ExportTarget::Torchtitan: return "toml";
     case ExportTarget::DeepSpeed: return "json";
+    case ExportTarget::LlmFoundry: return "yaml";
     }
     return "";
 }
@@ -889,6 +892,120 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     return s.toUtf8();
 }
 
+/// The model as llm-foundry's mpt_causal_lm builds it, when MPTConfig can: multi-head or grouped-query
+/// attention, MPT's MLP or its gated one, no experts, windows, sinks or MTP layers (ReadLlmFoundry reads it back).
+bool mptExpressible(const ModelSpec &m)
+{
+    return m.attention == AttentionKind::Mha && !m.isMoe() && m.mlp != MlpKind::SquaredRelu && m.slidingWindow == 0 &&
+           !m.attentionSinks && m.mtpLayers == 0 && m.heads > 0;
+}
+
+QString mptModel(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const bool gqa = m.kvHeads != m.heads;
+    const char *impl = !t.flashAttention ? "torch" : t.attentionKernel == AttentionKernel::Triton ? "triton" : "flash";
+    QString s =
+        QStringLiteral("model:\n  name: mpt_causal_lm\n  d_model: %1\n  n_heads: %2\n  n_layers: %3\n"
+                       "  max_seq_len: %4\n  vocab_size: %5\n  no_bias: %6\n  norm_type: %7\n"
+                       "  tie_word_embeddings: %8\n  learned_pos_emb: %9\n")
+            .arg(m.hidden)
+            .arg(m.heads)
+            .arg(m.layers)
+            .arg(m.seqLen)
+            .arg(m.vocab)
+            .arg(yamlBool(!m.linearBias),
+                 m.norm == NormKind::RmsNorm ? QStringLiteral("rmsnorm") : QStringLiteral("low_precision_layernorm"),
+                 yamlBool(m.tiedEmbeddings), yamlBool(m.position == PositionEmbedding::Learned));
+    if (m.headDimension > 0 && m.headDimension * m.heads != m.hidden)
+        s += QStringLiteral("  head_dim: %1\n").arg(m.headDimension);
+    s += QStringLiteral("  attn_config:\n    attn_impl: %1\n    attn_type: %2\n")
+             .arg(QLatin1String(impl),
+                  gqa ? QStringLiteral("grouped_query_attention") : QStringLiteral("multihead_attention"));
+    if (gqa)
+        s += QStringLiteral("    kv_n_heads: %1\n").arg(m.kvHeads);
+    if (m.position == PositionEmbedding::Alibi)
+        s += QStringLiteral("    alibi: true\n");
+    else if (m.position == PositionEmbedding::Rotary)
+        s += QStringLiteral("    rope: true\n");
+    s += QStringLiteral("  ffn_config:\n    ffn_type: %1\n    ffn_hidden_size: %2\n")
+             .arg(m.mlp == MlpKind::SwiGlu ? QStringLiteral("mptglu") : QStringLiteral("mptmlp"))
+             .arg(m.ffnHidden);
+    if (m.mlp == MlpKind::SwiGlu)
+        s += QStringLiteral("    ffn_act_fn:\n      name: silu\n");
+    s += QStringLiteral("  loss_fn: %1\n")
+             .arg(t.lossKernel == LossKernel::Eager ? QStringLiteral("torch_crossentropy")
+                                                    : QStringLiteral("fused_crossentropy"));
+    return s;
+}
+
+/// An llm-foundry training YAML (scripts/train/train.py's configuration): the MPT model when MPTConfig can
+/// build it, the batch, Composer's precision and FSDP (sharding, mixed precision as the reduce dtype,
+/// activation checkpointing). What it has no setting for (tensor, pipeline, context and expert parallelism) is
+/// listed.
+QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
+{
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
+    const std::string &title = plan.name.empty() ? plan.model.name : plan.name;
+    QString s = QStringLiteral("# llm-foundry training YAML for: %1 (written by trainplan export)\n# Launch with "
+                               "composer scripts/train/train.py THIS_FILE on %2 x %3 GPUs.\n\nmax_seq_len: %4\n")
+                    .arg(QString::fromStdString(title))
+                    .arg(plan.cluster.nodes)
+                    .arg(plan.cluster.gpusPerNode)
+                    .arg(plan.model.seqLen);
+    if (mptExpressible(plan.model)) {
+        s += mptModel(plan);
+        if (t.flashAttention && t.attentionKernel == AttentionKernel::Fused)
+            out.notExpressed << QStringLiteral(
+                "training.attention_kernel = fused: MPT's attn_impl runs "
+                "FlashAttention-2 (flash), its Triton kernel or torch's; written as flash");
+    } else {
+        out.notExpressed << QStringLiteral(
+            "the model (model.*), its attention kernel and loss: llm-foundry's mpt_causal_lm builds dense multi-head "
+            "or grouped-query models; give a Hugging Face model as hf_causal_lm with its checkpoint");
+    }
+    const char *precision = t.precision == Precision::BF16   ? "amp_bf16"
+                            : t.precision == Precision::FP16 ? "amp_fp16"
+                            : t.precision == Precision::FP8  ? "amp_fp8"
+                            : t.precision == Precision::FP32 ? "fp32"
+                                                             : nullptr;
+    if (!precision)
+        out.notExpressed << QStringLiteral("training.precision = %1: Composer trains in amp_bf16, amp_fp16, amp_fp8 "
+                                           "(Transformer Engine's delayed scaling) or fp32")
+                                .arg(QLatin1String(toString(t.precision)));
+    if (t.precision == Precision::FP8 && t.fp8Recipe != Fp8Recipe::Delayed)
+        out.notExpressed << QStringLiteral("training.fp8_recipe = %1: Composer's amp_fp8 runs Transformer Engine's "
+                                           "DelayedScaling")
+                                .arg(QLatin1String(toString(t.fp8Recipe)));
+    s += QStringLiteral("global_train_batch_size: %1\ndevice_train_microbatch_size: %2\nprecision: %3\n")
+             .arg(t.globalBatch)
+             .arg(t.microBatch)
+             .arg(QLatin1String(precision ? precision : "amp_bf16"));
+    if (t.optimizer == Optimizer::Adam)
+        s += QStringLiteral("optimizer:\n  name: decoupled_adamw\n");
+    else
+        out.notExpressed << QStringLiteral("training.optimizer = sgd: the yamls train with decoupled_adamw");
+    // Composer's FSDP: FULL_SHARD is ZeRO-3, SHARD_GRAD_OP keeps the parameters gathered to the backward, NO_SHARD
+    // replicates (ZeRO 0); it has no ZeRO-1 or ZeRO-2 of the optimizer alone.
+    const char *strategy = p.zeroStage == 3 ? (p.reshardAfterForward ? "FULL_SHARD" : "SHARD_GRAD_OP") : "NO_SHARD";
+    if (p.zeroStage == 1 || p.zeroStage == 2)
+        out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Composer's FSDP shards everything "
+                                           "(FULL_SHARD, SHARD_GRAD_OP) or nothing (NO_SHARD)")
+                                .arg(p.zeroStage);
+    const bool full = t.recompute == Recompute::Full && t.recomputeLayers == 0 && t.recomputeInterval == 0;
+    if (t.recompute != Recompute::None && !full)
+        out.notExpressed << QStringLiteral("training.recompute = %1: FSDP's activation checkpointing replays "
+                                           "whole blocks")
+                                .arg(QLatin1String(toString(t.recompute)));
+    s += QStringLiteral("fsdp_config:\n  sharding_strategy: %1\n  mixed_precision: %2\n  activation_checkpointing: "
+                        "%3\n")
+             .arg(QLatin1String(strategy), t.fp32Gradients ? QStringLiteral("DEFAULT") : QStringLiteral("PURE"),
+                  yamlBool(full));
+    return s.toUtf8();
+}
+
 } // namespace
 
 const QStringList &expressedKeys(ExportTarget target)
@@ -902,24 +1019,49 @@ const QStringList &expressedKeys(ExportTarget target)
             k.removeAll(QLatin1String(drop));
         return k;
     }();
-    static const QStringList torchtitan{
-        "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
-        "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
-        "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
-        "parallel.context_comm", "training.separate_qkv",
-        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
-        "parallel.offload_parameters", "parallel.offload_optimizer"};
-    static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
-                                       "parallel.zero_stage",          "parallel.offload_optimizer",
-                                       "parallel.offload_parameters", "parallel.shard_group",
-                                       "parallel.overlap_grad_reduce", "parallel.bucket_bytes",
-                                       "parallel.zero_quantized_weights", "parallel.zero_hpz_partition",
+    static const QStringList torchtitan{"training.global_batch",
+                                        "training.micro_batch",
+                                        "model.seq_len",
+                                        "training.recompute",
+                                        "parallel.shard_group",
+                                        "training.recompute_interval",
+                                        "training.compile",
+                                        "training.loss_kernel",
+                                        "parallel.tensor",
+                                        "parallel.pipeline",
+                                        "parallel.context",
+                                        "parallel.reshard_after_forward",
+                                        "parallel.context_comm",
+                                        "training.separate_qkv",
+                                        "training.precision",
+                                        "parallel.tensor_comm_overlap",
+                                        "training.fp8_param_gather",
+                                        "parallel.offload_parameters",
+                                        "parallel.offload_optimizer"};
+    static const QStringList deepspeed{"training.global_batch",
+                                       "training.micro_batch",
+                                       "parallel.zero_stage",
+                                       "parallel.offload_optimizer",
+                                       "parallel.offload_parameters",
+                                       "parallel.shard_group",
+                                       "parallel.overlap_grad_reduce",
+                                       "parallel.bucket_bytes",
+                                       "parallel.zero_quantized_weights",
+                                       "parallel.zero_hpz_partition",
                                        "parallel.zero_quantized_gradients"};
+    static const QStringList llmFoundry{"training.global_batch", "training.micro_batch", "model.seq_len",
+                                        "training.recompute", "training.fp32_gradients"};
     switch (target) {
-    case ExportTarget::Megatron: return kMegatronKeys;
-    case ExportTarget::NeMo: return nemo;
-    case ExportTarget::Torchtitan: return torchtitan;
-    case ExportTarget::DeepSpeed: return deepspeed;
+    case ExportTarget::Megatron:
+        return kMegatronKeys;
+    case ExportTarget::NeMo:
+        return nemo;
+    case ExportTarget::Torchtitan:
+        return torchtitan;
+    case ExportTarget::DeepSpeed:
+        return deepspeed;
+    case ExportTarget::LlmFoundry:
+        return llmFoundry;
     }
     return kMegatronKeys;
 }
@@ -940,16 +1082,31 @@ ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &ca
                    .arg(e.memory.peakStage)
                    .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0);
     switch (target) {
-    case ExportTarget::Megatron: out.text = megatronScript(plan, out); break;
-    case ExportTarget::NeMo: out.text = nemoRecipe(plan, out); break;
-    case ExportTarget::Torchtitan: out.text = torchtitanJob(plan, out); break;
-    case ExportTarget::DeepSpeed: out.text = deepSpeedConfig(plan, out); break;
+    case ExportTarget::Megatron:
+        out.text = megatronScript(plan, out);
+        break;
+    case ExportTarget::NeMo:
+        out.text = nemoRecipe(plan, out);
+        break;
+    case ExportTarget::Torchtitan:
+        out.text = torchtitanJob(plan, out);
+        break;
+    case ExportTarget::DeepSpeed:
+        out.text = deepSpeedConfig(plan, out);
+        break;
+    case ExportTarget::LlmFoundry:
+        out.text = llmFoundryYaml(plan, out);
+        break;
     }
     static const QStringList hardware{"cluster.device",          "cluster.intra_node_link", "cluster.network",
                                       "cluster.scale_up_domain", "cluster.nodes",           "cluster.gpus_per_node"};
     QStringList handled = hardware;
     handled << QStringLiteral("training.precision") << QStringLiteral("parallel.zero_stage")
             << QStringLiteral("parallel.schedule") << QStringLiteral("training.framework");
+    if (target == ExportTarget::LlmFoundry) // written with the model, or said by llmFoundryYaml
+        for (const char *path : {"training.flash_attention", "training.attention_kernel", "training.loss_kernel",
+                                 "training.optimizer", "training.optimizer_kernel", "training.fp8_recipe"})
+            handled << QLatin1String(path);
     if (target != ExportTarget::Megatron && target != ExportTarget::NeMo)
         for (const PlanKey &k : planKeys())
             if (QLatin1String(k.path).startsWith(QLatin1String("model.")))

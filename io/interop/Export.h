@@ -1,8 +1,8 @@
 #pragma once
 // Launch configurations from a plan: a Megatron-LM launch script, a NeMo / Megatron-Bridge recipe (YAML),
-// a torchtitan job file (TOML) or a DeepSpeed config (JSON). Each writes every key its target can
-// express, so that importing the file (io/interop/Import.h) gives those keys back, and lists the plan's keys it
-// cannot express (the hardware, and what the framework has no setting for).
+// a torchtitan job file (TOML), a DeepSpeed config (JSON) or an llm-foundry training YAML. Each writes every
+// key its target can express, so that importing the file (io/interop/Import.h) gives those keys back, and lists
+// the plan's keys it cannot express (the hardware, and what the framework has no setting for).
 
 #include <QByteArray>
 #include <QString>
@@ -15,10 +15,10 @@
 
 namespace trainplan::io {
 
-enum class ExportTarget { Megatron, NeMo, Torchtitan, DeepSpeed };
-const char *spellingOf(ExportTarget target);            ///< "megatron", "nemo", "torchtitan", "deepspeed"
+enum class ExportTarget { Megatron, NeMo, Torchtitan, DeepSpeed, LlmFoundry };
+const char *spellingOf(ExportTarget target); ///< "megatron", "nemo", "torchtitan", "deepspeed", "llmfoundry"
 std::optional<ExportTarget> exportTargetFrom(const QString &spelling);
-const char *fileSuffixOf(ExportTarget target);          ///< "sh", "yaml", "toml", "json"
+const char *fileSuffixOf(ExportTarget target); ///< "sh", "yaml", "toml", "json", "yaml"
 
 struct ExportResult
 {

@@ -71,9 +71,12 @@ bool readMlp(FoundryReader &r)
                      QStringLiteral("model.ffn_config.ffn_type %1: MegaBlocks' expert layers").arg(ffn), r.out);
         return false;
     }
-    if (ffn == QLatin1String("mptglu"))
+    // The gate's activation (ffn_act_fn, GELU by default): SiLU is SwiGLU itself, another the same matrices.
+    const Leaf *act = r.leaf(QStringLiteral("model.ffn_config.ffn_act_fn.name"));
+    if (ffn == QLatin1String("mptglu") && r.text(act, "gelu") != QLatin1String("silu"))
         r.warn(type, QStringLiteral("model.ffn_config.ffn_type mptglu: a gated MLP, planned as SwiGLU (the same three "
-                                    "matrices; its gate's activation is GELU)"));
+                                    "matrices; its gate's activation is %1)")
+                         .arg(r.text(act, "GELU")));
     else if (ffn != QLatin1String("mptmlp") && ffn != QLatin1String("te_ln_mlp"))
         r.warn(type, QStringLiteral("model.ffn_config.ffn_type %1: not understood, planned as MPT's MLP").arg(ffn));
     r.key("model.mlp", ffn == QLatin1String("mptglu") ? QStringLiteral("swiglu") : QStringLiteral("gelu"), type,

@@ -34,7 +34,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     if (!result.plan)
         return 0;
     fuzz::exercise(*result.plan, catalog, true);
-    for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo, io::ExportTarget::Torchtitan, io::ExportTarget::DeepSpeed})
+    for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo, io::ExportTarget::Torchtitan,
+                                    io::ExportTarget::DeepSpeed, io::ExportTarget::LlmFoundry})
         (void)io::exportPlan(*result.plan, target, catalog);
     return 0;
 }

@@ -26,7 +26,7 @@ using namespace trainplan;
 namespace {
 
 constexpr io::ExportTarget kTargets[] = {io::ExportTarget::Megatron, io::ExportTarget::NeMo, io::ExportTarget::Torchtitan,
-                                         io::ExportTarget::DeepSpeed};
+                                         io::ExportTarget::DeepSpeed, io::ExportTarget::LlmFoundry};
 
 QString text(const KeyValue &v)
 {
@@ -102,6 +102,34 @@ class TestExport : public QObject
     Q_OBJECT
 
 private slots:
+    /// llm-foundry's YAML carries an MPT-expressible model whole: the gallery's MPT-7B comes back from the file
+    /// alone (with its cluster) with llm-foundry's own parameter count, and Llama 3 70B (grouped-query, gated SiLU
+    /// MLP, RoPE, RMSNorm, untied, no biases) as mpt_causal_lm with its 70.6 B.
+    void llmFoundryCarriesTheModel()
+    {
+        for (const char *id : {"mpt-7b-llmfoundry-64-h100", "llama3-70b-fsdp-256-h200"}) {
+            const Plan plan = test::examplePlan(id);
+            const io::ExportResult e = io::exportPlan(plan, io::ExportTarget::LlmFoundry, io::builtinCatalog());
+            QVERIFY2(!e.text.contains("the model (model.*)"), id);
+            const io::ImportResult back = io::importContents(
+                {{QStringLiteral("train.yaml"), e.text}},
+                {QStringLiteral("cluster.device=") + QString::fromStdString(plan.cluster.device),
+                 QStringLiteral("cluster.nodes=%1").arg(plan.cluster.nodes)},
+                io::builtinCatalog());
+            QVERIFY2(back.ok(), qPrintable(io::importReport(back) + QString::fromUtf8(e.text)));
+            QCOMPARE(totalParameters(back.plan->model), totalParameters(plan.model));
+            for (const char *path : {"model.layers", "model.hidden", "model.heads", "model.kv_heads", "model.ffn_hidden",
+                                     "model.vocab", "model.mlp", "model.norm", "model.position_embedding",
+                                     "model.linear_bias", "model.tied_embeddings", "training.global_batch",
+                                     "training.micro_batch", "training.recompute", "training.fp32_gradients",
+                                     "parallel.zero_stage"}) {
+                const PlanKey *key = findPlanKey(path);
+                QVERIFY2(key->get(*back.plan) == key->get(plan), path);
+            }
+        }
+        QCOMPARE(totalParameters(test::examplePlan("mpt-7b-llmfoundry-64-h100").model), 6658859008.0);
+    }
+
     void everyExampleRoundTrips()
     {
         int checked = 0;
@@ -115,7 +143,7 @@ private slots:
                 ++checked;
             }
         }
-        QVERIFY(checked >= 4 * 18);
+        QVERIFY(checked >= 5 * 18);
     }
 
     // Megatron-Core's uniform recomputation in chunks (training.recompute_chunk) is written as its method and

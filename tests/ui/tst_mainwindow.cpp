@@ -275,8 +275,11 @@ void TestMainWindow::importIsOneUndoStepAndDropsImport()
     report->close();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 
-    // File > Export > Launch Configuration writes the plan for Megatron-LM, and importing it gives it back.
-    QVERIFY(window.findChild<QMenu *>(QStringLiteral("exportLaunch")));
+    // File > Export > Launch Configuration writes the plan for Megatron-LM, and importing it gives it back; its
+    // five targets are io::ExportTarget's, llm-foundry's YAML last.
+    const QMenu *launchMenu = window.findChild<QMenu *>(QStringLiteral("exportLaunch"));
+    QVERIFY(launchMenu && launchMenu->actions().size() == 5);
+    QVERIFY(launchMenu->actions().back()->text().contains(QStringLiteral("llm-foundry")));
     QTemporaryDir dir;
     const QString script = dir.filePath(QStringLiteral("launch.sh"));
     QVERIFY(window.documentActions()->exportLaunch(0, script));
