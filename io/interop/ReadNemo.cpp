@@ -428,7 +428,11 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
         // Text-to-image diffusion (conf/training stable_diffusion, sdxl, controlnet, dreambooth, instruct_pix2pix:
         // model.unet_config with its first_stage_config autoencoder; imagen: model.unet).
         {"unet_config", "model.unet_config: a diffusion model's UNet and autoencoder (Stable Diffusion, SDXL)"},
-        {"unet", "model.unet: Imagen's diffusion UNets"}};
+        {"unet", "model.unet: Imagen's diffusion UNets"},
+        // NeMo 1's state-space and long-convolution models (examples/nlp/language_modeling/conf at NeMo 8cfedd72:
+        // megatron_mamba_config.yaml, whose null hybrid_override_pattern is all Mamba; megatron_gpt_config_hyena).
+        {"mamba_ssm_ngroups", "model.mamba_ssm_ngroups: Mamba layers"},
+        {"hyena", "model.hyena: Hyena operators in place of attention"}};
     // Megatron-Bridge's knowledge distillation (models/distillation_provider.py at 067f987df: model.teacher, the
     // teacher's provider, and model.kd_config): the teacher's forward runs beside the student's.
     for (const char *part : {"teacher", "kd_config"})
@@ -451,6 +455,14 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
             refuseLayers(file, hit->line, QString::fromLatin1(m.what), out);
             return true;
         }
+    }
+    // A NeMo 1 recurrent model named by its experiment (megatron_griffin_config.yaml: RecurrentGemma's RG-LRU
+    // blocks between local-attention ones, its shape otherwise a GPT's).
+    if (const auto named = findLeaf(leaves, "name");
+        named != leaves.end() && named->value.toString().contains(QLatin1String("griffin"))) {
+        refuseLayers(file, named->line,
+                     QStringLiteral("name %1: Griffin's recurrent (RG-LRU) blocks").arg(named->value.toString()), out);
+        return true;
     }
     // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
     // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one

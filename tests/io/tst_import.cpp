@@ -1285,6 +1285,28 @@ private slots:
     // plans what it says (the preset by name and flavor, the layout, float8 with its FSDP all-gather, the
     // checkpointing, sequence parallelism with tensor parallelism as torchtitan's TP plan applies it) or, for a
     // model the catalog has no preset of, fails naming model.layers.
+    /// NeMo 1's example configurations (examples/nlp/language_modeling/conf): the GPT one planned (GPT-2
+    /// small's shape: 12 layers of 768, 50,257 tokens padded to 50,304), the state-space, long-convolution and
+    /// recurrent ones refused naming what they are (each had been planned as a GPT of its size: Mamba as 9.99 B).
+    void nemoExamplesCorpus()
+    {
+        const QStringList device{QStringLiteral("cluster.device=h100-sxm5-80gb")};
+        io::ImportResult r = io::importFiles({data("real/nemo/megatron_gpt_config.yaml")}, device, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.layers, 12);
+        QCOMPARE(r.plan->model.hidden, 768);
+        QCOMPARE(r.plan->model.vocab, 50304);
+        const std::tuple<const char *, int, const char *> refused[] = {
+            {"real/nemo/megatron_mamba_config.yaml", 62, "model.mamba_ssm_ngroups: Mamba layers"},
+            {"real/nemo/megatron_gpt_config_hyena.yaml", 101, "model.hyena: Hyena operators"},
+            {"real/nemo/megatron_griffin_config.yaml", 1, "name megatron_griffin: Griffin's recurrent (RG-LRU) blocks"}};
+        for (const auto &[file, line, what] : refused) {
+            r = io::importFiles({data(file)}, device, io::builtinCatalog());
+            QVERIFY2(!r.ok() && r.errors.front().line == line && r.errors.front().text.startsWith(QLatin1String(what)),
+                     qPrintable(QLatin1String(file) + QLatin1Char(' ') + io::importReport(r).right(400)));
+        }
+    }
+
     void torchtitanCorpus()
     {
         struct Expected
