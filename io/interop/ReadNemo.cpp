@@ -408,6 +408,53 @@ static bool refuseNemoNerf(const QString &file, const std::vector<Leaf> &leaves,
     return true;
 }
 
+/// What a recipe trains that a plan does not: parameter-efficient tuning, a recurrent model named by its
+/// experiment, a vision-language provider. True when refused.
+static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    // Parameter-efficient tuning (NeMo 1's model.peft.peft_scheme adapter, lora, ia3, ptuning; Megatron-Bridge's
+    // peft._target_, megatron.bridge.peft.lora.LoRA): adapters train beside a frozen model, and a plan trains
+    // every parameter (their gradients and optimizer state), so it would overstate memory and time.
+    if (const auto peft = std::find_if(leaves.begin(), leaves.end(),
+                                       [](const Leaf &l) {
+                                           const QString v = l.value.toString().toLower();
+                                           return (l.name == QLatin1String("model.peft.peft_scheme") &&
+                                                   !v.isEmpty() && v != QLatin1String("none") &&
+                                                   v != QLatin1String("null")) ||
+                                                  (l.name == QLatin1String("peft._target_") && !v.isEmpty());
+                                       });
+        peft != leaves.end()) {
+        out.errors.push_back({file, peft->line,
+                              QStringLiteral("%1 %2: parameter-efficient tuning trains adapters beside a frozen "
+                                             "model; a plan trains every parameter (their gradients and optimizer "
+                                             "state), so it is not planned")
+                                  .arg(peft->name, leafText(peft->value))});
+        return true;
+    }
+    // A NeMo 1 recurrent model named by its experiment (megatron_griffin_config.yaml: RecurrentGemma's RG-LRU
+    // blocks between local-attention ones, its shape otherwise a GPT's).
+    if (const auto named = findLeaf(leaves, "name");
+        named != leaves.end() && named->value.toString().contains(QLatin1String("griffin"))) {
+        refuseLayers(file, named->line,
+                     QStringLiteral("name %1: Griffin's recurrent (RG-LRU) blocks").arg(named->value.toString()), out);
+        return true;
+    }
+    // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
+    // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one
+    // part of what trains.
+    if (const auto vl = std::find_if(leaves.begin(), leaves.end(),
+                                     [](const Leaf &l) {
+                                         return l.name.startsWith(QLatin1String("model.")) &&
+                                                l.name.section(QLatin1Char('.'), -1).contains(QLatin1String("vision"));
+                                     });
+        vl != leaves.end()) {
+        refuseLayers(file, vl->line,
+                     QStringLiteral("%1: a vision-language model's vision encoder and projector").arg(vl->name), out);
+        return true;
+    }
+    return false;
+}
+
 /// NeMo 1's recipes for models that are not a decoder-only transformer (NeMo-Framework-Launcher
 /// conf/training: t5, mt5, bert, retro, vit, clip, neva, video_neva) are refused naming the key that says so,
 /// never planned as a GPT of their language part. True when refused.
@@ -456,28 +503,7 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
             return true;
         }
     }
-    // A NeMo 1 recurrent model named by its experiment (megatron_griffin_config.yaml: RecurrentGemma's RG-LRU
-    // blocks between local-attention ones, its shape otherwise a GPT's).
-    if (const auto named = findLeaf(leaves, "name");
-        named != leaves.end() && named->value.toString().contains(QLatin1String("griffin"))) {
-        refuseLayers(file, named->line,
-                     QStringLiteral("name %1: Griffin's recurrent (RG-LRU) blocks").arg(named->value.toString()), out);
-        return true;
-    }
-    // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
-    // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one
-    // part of what trains.
-    if (const auto vl = std::find_if(leaves.begin(), leaves.end(),
-                                     [](const Leaf &l) {
-                                         return l.name.startsWith(QLatin1String("model.")) &&
-                                                l.name.section(QLatin1Char('.'), -1).contains(QLatin1String("vision"));
-                                     });
-        vl != leaves.end()) {
-        refuseLayers(file, vl->line,
-                     QStringLiteral("%1: a vision-language model's vision encoder and projector").arg(vl->name), out);
-        return true;
-    }
-    return false;
+    return refuseNemoOtherRuns(file, leaves, out);
 }
 
 bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)

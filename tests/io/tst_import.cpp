@@ -1299,12 +1299,23 @@ private slots:
         const std::tuple<const char *, int, const char *> refused[] = {
             {"real/nemo/megatron_mamba_config.yaml", 62, "model.mamba_ssm_ngroups: Mamba layers"},
             {"real/nemo/megatron_gpt_config_hyena.yaml", 101, "model.hyena: Hyena operators"},
-            {"real/nemo/megatron_griffin_config.yaml", 1, "name megatron_griffin: Griffin's recurrent (RG-LRU) blocks"}};
+            {"real/nemo/megatron_griffin_config.yaml", 1, "name megatron_griffin: Griffin's recurrent (RG-LRU) blocks"},
+            // Parameter-efficient tuning: adapters train beside a frozen model (no plan key holds that).
+            {"real/nemo/tuning__megatron_gpt_finetuning_config.yaml", 87, "model.peft.peft_scheme adapter: "
+                                                                          "parameter-efficient tuning"}};
         for (const auto &[file, line, what] : refused) {
             r = io::importFiles({data(file)}, device, io::builtinCatalog());
             QVERIFY2(!r.ok() && r.errors.front().line == line && r.errors.front().text.startsWith(QLatin1String(what)),
                      qPrintable(QLatin1String(file) + QLatin1Char(' ') + io::importReport(r).right(400)));
         }
+        // The same fine-tuning with peft_scheme none trains every parameter: planned (its model given).
+        QFile tuning(data("real/nemo/tuning__megatron_gpt_finetuning_config.yaml"));
+        QVERIFY(tuning.open(QIODevice::ReadOnly));
+        const QByteArray full = tuning.readAll().replace("peft_scheme: \"adapter\"", "peft_scheme: \"none\"");
+        r = io::importContents({{QStringLiteral("sft.yaml"), full}},
+                               device + QStringList{QStringLiteral("cluster.nodes=1"), QStringLiteral("model.preset=llama3-8b")},
+                               io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
     }
 
     void torchtitanCorpus()
