@@ -167,6 +167,19 @@ bool readMpt(FoundryReader &r)
 /// The model: MPT read here; a Hugging Face checkpoint (hf_causal_lm) is its config.json's to give.
 bool readModel(FoundryReader &r)
 {
+    // LoRA and the other PEFT methods (model.peft_config, llm-foundry's hf_causal_lm): adapters train beside a
+    // frozen model, and a plan trains every parameter.
+    if (const auto peft =
+            std::find_if(r.leaves.begin(), r.leaves.end(),
+                         [](const Leaf &l) { return l.name.startsWith(QLatin1String("model.peft_config.")); });
+        peft != r.leaves.end()) {
+        r.out.errors.push_back({r.file, peft->line,
+                                QStringLiteral("%1 %2: parameter-efficient tuning trains adapters beside a frozen "
+                                               "model; a plan trains every parameter (their gradients and optimizer "
+                                               "state), so it is not planned")
+                                    .arg(peft->name, leafText(peft->value))});
+        return false;
+    }
     const Leaf *name = r.leaf(QStringLiteral("model.name"));
     const QString kind = r.text(name, "");
     if (kind == QLatin1String("mpt_causal_lm"))

@@ -1767,6 +1767,11 @@ private slots:
         QVERIFY2(!r.ok() && r.errors.front().line == 19 &&
                      r.errors.front().text.startsWith(QLatin1String("model.ffn_config.ffn_type mb_dmoe")),
                  qPrintable(io::importReport(r)));
+        // DBRX's LoRA fine-tuning (model.peft_config): adapters beside a frozen model, refused at the first key.
+        r = io::importFiles({data("real/llm-foundry/finetune__dbrx-lora-ft.yaml")}, nodes, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().line == 20 &&
+                     r.errors.front().text.contains(QLatin1String("parameter-efficient tuning")),
+                 qPrintable(io::importReport(r)));
         // A Hugging Face checkpoint's run (hf_causal_lm): the model is its config.json's, asked for and named;
         // beside one, the shape from there and the run from the YAML (sequence 2,048, batch 8 of 1, FA2).
         const QString hf = data("real/llm-foundry/pretrain__hf-llama-3.1-8B.yaml");
