@@ -286,7 +286,7 @@ void MainWindow::createFileMenu()
     launch->setObjectName(QStringLiteral("exportLaunch"));
     const QString targets[] = {tr("&Megatron-LM Script…"), tr("&NeMo Recipe…"), tr("&torchtitan Job File…"),
                                tr("&DeepSpeed Config…"), tr("&llm-foundry Training YAML…")};
-    for (int t = 0; t < 5; ++t) // io::ExportTarget's order
+    for (int t = 0; t < int(std::size(targets)); ++t) // io::ExportTarget's order
         connect(launch->addAction(targets[t]), &QAction::triggered, this, [this, t] { m_actions->exportLaunch(t); });
     exportMenu->addSeparator();
     QMenu *pageSize = exportMenu->addMenu(tr("Report &Page Size"));

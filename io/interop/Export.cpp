@@ -1019,49 +1019,27 @@ const QStringList &expressedKeys(ExportTarget target)
             k.removeAll(QLatin1String(drop));
         return k;
     }();
-    static const QStringList torchtitan{"training.global_batch",
-                                        "training.micro_batch",
-                                        "model.seq_len",
-                                        "training.recompute",
-                                        "parallel.shard_group",
-                                        "training.recompute_interval",
-                                        "training.compile",
-                                        "training.loss_kernel",
-                                        "parallel.tensor",
-                                        "parallel.pipeline",
-                                        "parallel.context",
-                                        "parallel.reshard_after_forward",
-                                        "parallel.context_comm",
-                                        "training.separate_qkv",
-                                        "training.precision",
-                                        "parallel.tensor_comm_overlap",
-                                        "training.fp8_param_gather",
-                                        "parallel.offload_parameters",
-                                        "parallel.offload_optimizer"};
-    static const QStringList deepspeed{"training.global_batch",
-                                       "training.micro_batch",
-                                       "parallel.zero_stage",
-                                       "parallel.offload_optimizer",
-                                       "parallel.offload_parameters",
-                                       "parallel.shard_group",
-                                       "parallel.overlap_grad_reduce",
-                                       "parallel.bucket_bytes",
-                                       "parallel.zero_quantized_weights",
-                                       "parallel.zero_hpz_partition",
+    static const QStringList torchtitan{
+        "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
+        "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
+        "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
+        "parallel.context_comm", "training.separate_qkv",
+        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
+        "parallel.offload_parameters", "parallel.offload_optimizer"};
+    static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
+                                       "parallel.zero_stage",          "parallel.offload_optimizer",
+                                       "parallel.offload_parameters", "parallel.shard_group",
+                                       "parallel.overlap_grad_reduce", "parallel.bucket_bytes",
+                                       "parallel.zero_quantized_weights", "parallel.zero_hpz_partition",
                                        "parallel.zero_quantized_gradients"};
     static const QStringList llmFoundry{"training.global_batch", "training.micro_batch", "model.seq_len",
                                         "training.recompute", "training.fp32_gradients"};
     switch (target) {
-    case ExportTarget::Megatron:
-        return kMegatronKeys;
-    case ExportTarget::NeMo:
-        return nemo;
-    case ExportTarget::Torchtitan:
-        return torchtitan;
-    case ExportTarget::DeepSpeed:
-        return deepspeed;
-    case ExportTarget::LlmFoundry:
-        return llmFoundry;
+    case ExportTarget::Megatron: return kMegatronKeys;
+    case ExportTarget::NeMo: return nemo;
+    case ExportTarget::Torchtitan: return torchtitan;
+    case ExportTarget::DeepSpeed: return deepspeed;
+    case ExportTarget::LlmFoundry: return llmFoundry;
     }
     return kMegatronKeys;
 }
@@ -1082,21 +1060,11 @@ ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &ca
                    .arg(e.memory.peakStage)
                    .arg(e.memory.capacityBytes / units::GiB, 0, 'f', 0);
     switch (target) {
-    case ExportTarget::Megatron:
-        out.text = megatronScript(plan, out);
-        break;
-    case ExportTarget::NeMo:
-        out.text = nemoRecipe(plan, out);
-        break;
-    case ExportTarget::Torchtitan:
-        out.text = torchtitanJob(plan, out);
-        break;
-    case ExportTarget::DeepSpeed:
-        out.text = deepSpeedConfig(plan, out);
-        break;
-    case ExportTarget::LlmFoundry:
-        out.text = llmFoundryYaml(plan, out);
-        break;
+    case ExportTarget::Megatron: out.text = megatronScript(plan, out); break;
+    case ExportTarget::NeMo: out.text = nemoRecipe(plan, out); break;
+    case ExportTarget::Torchtitan: out.text = torchtitanJob(plan, out); break;
+    case ExportTarget::DeepSpeed: out.text = deepSpeedConfig(plan, out); break;
+    case ExportTarget::LlmFoundry: out.text = llmFoundryYaml(plan, out); break;
     }
     static const QStringList hardware{"cluster.device",          "cluster.intra_node_link", "cluster.network",
                                       "cluster.scale_up_domain", "cluster.nodes",           "cluster.gpus_per_node"};

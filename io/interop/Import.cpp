@@ -710,6 +710,15 @@ FileImport importFile(const QString &name, const QByteArray &bytes, ImportFormat
     return out;
 }
 
+/// The imported file whose name (without its directory) is the one a script names, or files.end().
+static std::vector<std::pair<QString, QByteArray>>::const_iterator
+fileNamed(const std::vector<std::pair<QString, QByteArray>> &files, const QString &name)
+{
+    return std::find_if(files.begin(), files.end(), [&](const auto &f) {
+        return !name.isEmpty() && f.first.section(QLatin1Char('/'), -1) == name;
+    });
+}
+
 /// A DeepSpeed config a launch script writes by sed from a template (Megatron-DeepSpeed's examples: sed
 /// "s/GBSIZE/${global_batch_size}/" ds_config_gpt_TEMPLATE.json | ... > ${config_json}): the template imported
 /// beside the script (the same file name) is read as the config with the script's substitutions made; without
@@ -720,9 +729,7 @@ static void readTemplatedConfigs(const std::vector<std::pair<QString, QByteArray
     for (std::size_t i = 0; i < imports.size(); ++i)
         for (const FileImport::TemplatedConfig &t : imports[i].templatedConfigs) {
             const QString wanted = t.source.section(QLatin1Char('/'), -1);
-            const auto given = std::find_if(files.begin(), files.end(), [&](const auto &f) {
-                return !wanted.isEmpty() && f.first.section(QLatin1Char('/'), -1) == wanted;
-            });
+            const auto given = fileNamed(files, wanted);
             if (given == files.end()) {
                 imports[i].warnings.push_back(
                     {files[i].first, t.line,
@@ -748,10 +755,7 @@ static void sayUnreadSources(const std::vector<std::pair<QString, QByteArray>> &
         for (const FileImport::SourcedFile &f : imports[i].sourcedFiles) {
             const QString wanted = f.path.section(QLatin1Char('/'), -1);
             const bool known = !wanted.isEmpty() && !wanted.contains(QLatin1Char('$'));
-            const bool given = known && std::any_of(files.begin(), files.end(), [&](const auto &other) {
-                return other.first.section(QLatin1Char('/'), -1) == wanted;
-            });
-            if (given)
+            if (known && fileNamed(files, wanted) != files.end())
                 continue;
             imports[i].warnings.push_back(
                 {files[i].first, f.line,

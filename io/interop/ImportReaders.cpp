@@ -271,6 +271,15 @@ void refuseLayers(const QString &file, int line, const QString &what, FileImport
                          .arg(what)});
 }
 
+void refuseAdapters(const QString &file, const Leaf &at, FileImport &out)
+{
+    out.errors.push_back({file, at.line,
+                          QStringLiteral("%1 %2: parameter-efficient tuning trains adapters beside a frozen model; a "
+                                         "plan trains every parameter (their gradients and optimizer state), so it "
+                                         "is not planned")
+                              .arg(at.name, leafText(at.value))});
+}
+
 QString shortText(const QString &text)
 {
     return text.size() <= 80 ? text : text.left(77) + QStringLiteral("...");

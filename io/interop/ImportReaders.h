@@ -63,6 +63,9 @@ QString shortText(const QString &text);
 /// encoder-decoder): `what` says which ("hybrid_layer_pattern M-M*-: Mamba layers"); a plan's model.layers
 /// cannot hold them, so the import refuses it rather than plan them as attention layers.
 void refuseLayers(const QString &file, int line, const QString &what, FileImport &out);
+/// The error for parameter-efficient tuning (`at` names the method: NeMo's peft_scheme, llm-foundry's
+/// peft_config): adapters train beside a frozen model, and a plan trains every parameter.
+void refuseAdapters(const QString &file, const Leaf &at, FileImport &out);
 /// A leaf's value as a message quotes it (a list as JSON, "[0,0,1]").
 QString leafText(const QJsonValue &v);
 

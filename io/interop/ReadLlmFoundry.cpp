@@ -22,9 +22,9 @@ struct FoundryReader
     FileImport &out;
     std::set<QString> used;
 
-    const Leaf *leaf(const QString &name)
+    const Leaf *leaf(const char *name)
     {
-        const auto it = std::find_if(leaves.begin(), leaves.end(), [&](const Leaf &l) { return l.name == name; });
+        const auto it = findLeaf(leaves, name);
         if (it == leaves.end())
             return nullptr;
         used.insert(it->name);
@@ -34,7 +34,7 @@ struct FoundryReader
     const Leaf *leafOf(std::initializer_list<const char *> names)
     {
         for (const char *n : names)
-            if (const Leaf *l = leaf(QLatin1String(n)))
+            if (const Leaf *l = leaf(n))
                 return l;
         return nullptr;
     }
@@ -64,7 +64,7 @@ constexpr const char *kComposerDefault = "Composer's default";
 /// (GELU). MegaBlocks' MoE layers (mb_moe, mb_dmoe) are refused.
 bool readMlp(FoundryReader &r)
 {
-    const Leaf *type = r.leaf(QStringLiteral("model.ffn_config.ffn_type"));
+    const Leaf *type = r.leaf("model.ffn_config.ffn_type");
     const QString ffn = r.text(type, "mptmlp");
     if (ffn == QLatin1String("mb_moe") || ffn == QLatin1String("mb_dmoe")) {
         refuseLayers(r.file, type->line,
@@ -72,7 +72,7 @@ bool readMlp(FoundryReader &r)
         return false;
     }
     // The gate's activation (ffn_act_fn, GELU by default): SiLU is SwiGLU itself, another the same matrices.
-    const Leaf *act = r.leaf(QStringLiteral("model.ffn_config.ffn_act_fn.name"));
+    const Leaf *act = r.leaf("model.ffn_config.ffn_act_fn.name");
     if (ffn == QLatin1String("mptglu") && r.text(act, "gelu") != QLatin1String("silu"))
         r.warn(type, QStringLiteral("model.ffn_config.ffn_type mptglu: a gated MLP, planned as SwiGLU (the same three "
                                     "matrices; its gate's activation is %1)")
@@ -89,23 +89,23 @@ bool readMlp(FoundryReader &r)
 /// learned table MPT defaults to).
 void readAttention(FoundryReader &r, std::int64_t heads)
 {
-    const Leaf *type = r.leaf(QStringLiteral("model.attn_config.attn_type"));
+    const Leaf *type = r.leaf("model.attn_config.attn_type");
     const QString kind = r.text(type, "multihead_attention");
     std::int64_t kvHeads = heads;
     if (kind == QLatin1String("multiquery_attention"))
         kvHeads = 1;
     else if (kind == QLatin1String("grouped_query_attention"))
-        kvHeads = std::int64_t(r.number(r.leaf(QStringLiteral("model.attn_config.kv_n_heads")), double(heads)));
+        kvHeads = std::int64_t(r.number(r.leaf("model.attn_config.kv_n_heads"), double(heads)));
     r.key("model.kv_heads", qint64(kvHeads), type, kMptDefault);
-    const Leaf *impl = r.leaf(QStringLiteral("model.attn_config.attn_impl"));
+    const Leaf *impl = r.leaf("model.attn_config.attn_impl");
     const QString kernel = r.text(impl, "flash");
     r.key("training.flash_attention", kernel != QLatin1String("torch"), impl, kMptDefault);
     if (kernel == QLatin1String("flash") || kernel == QLatin1String("triton"))
         r.key("training.attention_kernel", kernel == QLatin1String("flash") ? QStringLiteral("flash2") : kernel, impl,
               kMptDefault);
-    const Leaf *alibi = r.leaf(QStringLiteral("model.attn_config.alibi"));
-    const Leaf *rope = r.leaf(QStringLiteral("model.attn_config.rope"));
-    const Leaf *learned = r.leaf(QStringLiteral("model.learned_pos_emb"));
+    const Leaf *alibi = r.leaf("model.attn_config.alibi");
+    const Leaf *rope = r.leaf("model.attn_config.rope");
+    const Leaf *learned = r.leaf("model.learned_pos_emb");
     if (alibi && alibi->value.toBool())
         r.key("model.position_embedding", QStringLiteral("alibi"), alibi, kMptDefault);
     else if (rope && rope->value.toBool())
@@ -120,44 +120,44 @@ void readAttention(FoundryReader &r, std::int64_t heads)
 /// mpt_causal_lm's shape, each size MPTConfig's default where the file is silent.
 bool readMpt(FoundryReader &r)
 {
-    const Leaf *layers = r.leaf(QStringLiteral("model.n_layers"));
-    const Leaf *hidden = r.leaf(QStringLiteral("model.d_model"));
-    const Leaf *heads = r.leaf(QStringLiteral("model.n_heads"));
+    const Leaf *layers = r.leaf("model.n_layers");
+    const Leaf *hidden = r.leaf("model.d_model");
+    const Leaf *heads = r.leaf("model.n_heads");
     const auto d = std::int64_t(r.number(hidden, 2048));
     const auto h = std::int64_t(r.number(heads, 16));
     r.key("model.layers", qint64(r.number(layers, 24)), layers, kMptDefault);
     r.key("model.hidden", qint64(d), hidden, kMptDefault);
     r.key("model.heads", qint64(h), heads, kMptDefault);
-    if (const Leaf *headDim = r.leaf(QStringLiteral("model.head_dim")); headDim && !headDim->value.isNull())
+    if (const Leaf *headDim = r.leaf("model.head_dim"); headDim && !headDim->value.isNull())
         r.key("model.head_dim", asInteger(headDim->value), headDim, kMptDefault);
     if (!readMlp(r))
         return false;
     // The MLP's width: ffn_config.ffn_hidden_size, else d_model x expansion_ratio (resolve_ffn_hidden_size).
-    const Leaf *width = r.leaf(QStringLiteral("model.ffn_config.ffn_hidden_size"));
-    const Leaf *ratio = r.leaf(QStringLiteral("model.expansion_ratio"));
+    const Leaf *width = r.leaf("model.ffn_config.ffn_hidden_size");
+    const Leaf *ratio = r.leaf("model.expansion_ratio");
     r.key("model.ffn_hidden", qint64(width ? r.number(width, 0) : std::floor(double(d) * r.number(ratio, 4))),
           width ? width : ratio, kMptDefault);
-    const Leaf *vocab = r.leaf(QStringLiteral("model.vocab_size"));
+    const Leaf *vocab = r.leaf("model.vocab_size");
     r.key("model.vocab", qint64(r.number(vocab, 50368)), vocab, kMptDefault);
     readAttention(r, h);
-    const Leaf *noBias = r.leaf(QStringLiteral("model.no_bias"));
+    const Leaf *noBias = r.leaf("model.no_bias");
     r.key("model.linear_bias", !(noBias && noBias->value.toBool()), noBias, kMptDefault);
-    const Leaf *norm = r.leaf(QStringLiteral("model.norm_type"));
+    const Leaf *norm = r.leaf("model.norm_type");
     r.key("model.norm",
           r.text(norm, "low_precision_layernorm").contains(QLatin1String("rmsnorm")) ? "rmsnorm" : "layernorm", norm,
           kMptDefault);
-    const Leaf *tied = r.leaf(QStringLiteral("model.tie_word_embeddings"));
+    const Leaf *tied = r.leaf("model.tie_word_embeddings");
     r.key("model.tied_embeddings", !tied || tied->value.toBool(), tied, kMptDefault);
     double dropout = 0;
     const Leaf *dropped = nullptr;
     for (const char *name : {"model.resid_pdrop", "model.emb_pdrop", "model.attn_config.attn_pdrop"})
-        if (const Leaf *l = r.leaf(QLatin1String(name)); l && r.number(l, 0) > dropout) {
+        if (const Leaf *l = r.leaf(name); l && r.number(l, 0) > dropout) {
             dropout = r.number(l, 0);
             dropped = l;
         }
     r.key("model.dropout", dropout > 0, dropped, kMptDefault);
     // ComposerMPTCausalLM's loss_fn: flash-attn's fused cross-entropy unless torch_crossentropy.
-    const Leaf *loss = r.leaf(QStringLiteral("model.loss_fn"));
+    const Leaf *loss = r.leaf("model.loss_fn");
     r.key("training.loss_kernel",
           r.text(loss, "fused_crossentropy") == QLatin1String("torch_crossentropy") ? "eager" : "fused", loss,
           kMptDefault);
@@ -173,29 +173,25 @@ bool readModel(FoundryReader &r)
             std::find_if(r.leaves.begin(), r.leaves.end(),
                          [](const Leaf &l) { return l.name.startsWith(QLatin1String("model.peft_config.")); });
         peft != r.leaves.end()) {
-        r.out.errors.push_back({r.file, peft->line,
-                                QStringLiteral("%1 %2: parameter-efficient tuning trains adapters beside a frozen "
-                                               "model; a plan trains every parameter (their gradients and optimizer "
-                                               "state), so it is not planned")
-                                    .arg(peft->name, leafText(peft->value))});
+        refuseAdapters(r.file, *peft, r.out);
         return false;
     }
-    const Leaf *name = r.leaf(QStringLiteral("model.name"));
+    const Leaf *name = r.leaf("model.name");
     const QString kind = r.text(name, "");
     if (kind == QLatin1String("mpt_causal_lm"))
         return readMpt(r);
     if (kind == QLatin1String("hf_causal_lm") || kind == QLatin1String("hf_t5")) {
-        const Leaf *checkpoint = r.leaf(QStringLiteral("model.pretrained_model_name_or_path"));
+        const Leaf *checkpoint = r.leaf("model.pretrained_model_name_or_path");
         r.warn(name,
                QStringLiteral("model.name %1: the model is the Hugging Face checkpoint %2; import its config.json "
                               "beside this file for its shape")
                    .arg(kind, r.text(checkpoint, "the file names")));
         // transformers' FlashAttention-2 integration (use_flash_attention_2), else its SDPA.
-        if (const Leaf *fa2 = r.leaf(QStringLiteral("model.use_flash_attention_2")); fa2 && fa2->value.toBool()) {
+        if (const Leaf *fa2 = r.leaf("model.use_flash_attention_2"); fa2 && fa2->value.toBool()) {
             r.key("training.flash_attention", true, fa2, "");
             r.key("training.attention_kernel", QStringLiteral("flash2"), fa2, "");
         }
-        r.leaf(QStringLiteral("model.pretrained")); // initialised from the checkpoint or not: the same step
+        r.leaf("model.pretrained"); // initialised from the checkpoint or not: the same step
         return true;
     }
     if (name)
@@ -213,13 +209,13 @@ void readRun(FoundryReader &r)
 {
     const Leaf *seq = nullptr; // the first that says it; the others name the same variable
     for (const char *name : {"max_seq_len", "model.max_seq_len", "variables.max_seq_len"})
-        if (const Leaf *l = r.leaf(QLatin1String(name)); l && !seq)
+        if (const Leaf *l = r.leaf(name); l && !seq)
             seq = l;
     if (seq)
         r.key("model.seq_len", asInteger(seq->value), seq, "");
-    if (const Leaf *batch = r.leaf(QStringLiteral("global_train_batch_size")))
+    if (const Leaf *batch = r.leaf("global_train_batch_size"))
         r.key("training.global_batch", asInteger(batch->value), batch, "");
-    if (const Leaf *micro = r.leaf(QStringLiteral("device_train_microbatch_size"))) {
+    if (const Leaf *micro = r.leaf("device_train_microbatch_size")) {
         if (asInteger(micro->value).isDouble())
             r.key("training.micro_batch", asInteger(micro->value), micro, "");
         else
@@ -227,7 +223,7 @@ void readRun(FoundryReader &r)
                                          "that fits at run time; the plan's training.micro_batch stays as given")
                               .arg(leafText(micro->value)));
     }
-    const Leaf *precision = r.leaf(QStringLiteral("precision"));
+    const Leaf *precision = r.leaf("precision");
     // Composer's Trainer computes in amp_fp16 on a GPU when no precision is given (trainer.py line 1129).
     const QString p = r.text(precision, "amp_fp16");
     const char *planned = p == QLatin1String("amp_bf16")   ? "bf16"
@@ -239,7 +235,7 @@ void readRun(FoundryReader &r)
     r.key("training.precision", QLatin1String(planned), precision, kComposerDefault);
     if (QLatin1String(planned) == QLatin1String("fp8"))
         r.key("training.fp8_recipe", QStringLiteral("delayed"), precision, kComposerDefault);
-    const Leaf *optimizer = r.leaf(QStringLiteral("optimizer.name"));
+    const Leaf *optimizer = r.leaf("optimizer.name");
     const QString opt = r.text(optimizer, "");
     if (opt.contains(QLatin1String("adam"))) {
         r.key("training.optimizer", QStringLiteral("adam"), optimizer, "");

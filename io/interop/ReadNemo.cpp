@@ -1,5 +1,7 @@
 // NeMo 1 and NeMo 2 / Megatron-Bridge recipes, YAML (io/interop/ImportReaders.h).
 
+#include <optional>
+
 #include "io/interop/ImportReaders.h"
 
 #include <QRegularExpression>
@@ -424,11 +426,7 @@ static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &le
                                                   (l.name == QLatin1String("peft._target_") && !v.isEmpty());
                                        });
         peft != leaves.end()) {
-        out.errors.push_back({file, peft->line,
-                              QStringLiteral("%1 %2: parameter-efficient tuning trains adapters beside a frozen "
-                                             "model; a plan trains every parameter (their gradients and optimizer "
-                                             "state), so it is not planned")
-                                  .arg(peft->name, leafText(peft->value))});
+        refuseAdapters(file, *peft, out);
         return true;
     }
     // A NeMo 1 recurrent model named by its experiment (megatron_griffin_config.yaml: RecurrentGemma's RG-LRU
@@ -506,17 +504,22 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
     return refuseNemoOtherRuns(file, leaves, out);
 }
 
-bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+/// The document, or nothing (with the error in `out`) when it is not YAML.
+static std::optional<YAML::Node> loadYaml(const QString &file, const QByteArray &bytes, FileImport &out)
 {
-    YAML::Node root;
     try {
-        root = YAML::Load(bytes.toStdString());
+        return YAML::Load(bytes.toStdString());
     } catch (const YAML::Exception &e) {
         out.errors.push_back(
             {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
-        return false;
+        return std::nullopt;
     }
-    if (!nemoLeaves(file, root, leaves, out))
+}
+
+bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf> &leaves, FileImport &out)
+{
+    const std::optional<YAML::Node> root = loadYaml(file, bytes, out);
+    if (!root || !nemoLeaves(file, *root, leaves, out))
         return false;
     resolveInterpolations(leaves);
     return true;
@@ -526,14 +529,10 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
 {
     FileImport out;
     out.format = ImportFormat::NeMo;
-    YAML::Node root;
-    try {
-        root = YAML::Load(bytes.toStdString());
-    } catch (const YAML::Exception &e) {
-        out.errors.push_back(
-            {file, e.mark.line + 1, QStringLiteral("not a YAML document: %1").arg(QString::fromStdString(e.msg))});
+    const std::optional<YAML::Node> loaded = loadYaml(file, bytes, out);
+    if (!loaded)
         return out;
-    }
+    const YAML::Node &root = *loaded;
     if (const QByteArray script = megatronModelArgsScript(root); !script.isEmpty())
         return readMegatron(file, script);
     std::vector<Leaf> leaves;
