@@ -1,6 +1,7 @@
 #include "io/interop/Export.h"
 #include "io/plan/KeyWords.h"
 #include "io/interop/DeepSpeedNames.h"
+#include "io/interop/LlmFoundryNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/TorchtitanNames.h"
 
@@ -902,41 +903,42 @@ bool mptExpressible(const ModelSpec &m)
 
 QString mptModel(const Plan &plan)
 {
+    namespace lf = llmfoundry;
     const ModelSpec &m = plan.model;
     const TrainingConfig &t = plan.training;
     const bool gqa = m.kvHeads != m.heads;
-    const char *impl = !t.flashAttention ? "torch" : t.attentionKernel == AttentionKernel::Triton ? "triton" : "flash";
-    QString s =
-        QStringLiteral("model:\n  name: mpt_causal_lm\n  d_model: %1\n  n_heads: %2\n  n_layers: %3\n"
-                       "  max_seq_len: %4\n  vocab_size: %5\n  no_bias: %6\n  norm_type: %7\n"
-                       "  tie_word_embeddings: %8\n  learned_pos_emb: %9\n")
-            .arg(m.hidden)
-            .arg(m.heads)
-            .arg(m.layers)
-            .arg(m.seqLen)
-            .arg(m.vocab)
-            .arg(yamlBool(!m.linearBias),
-                 m.norm == NormKind::RmsNorm ? QStringLiteral("rmsnorm") : QStringLiteral("low_precision_layernorm"),
-                 yamlBool(m.tiedEmbeddings), yamlBool(m.position == PositionEmbedding::Learned));
+    const std::string_view kernel = !t.flashAttention                               ? "false"
+                                    : t.attentionKernel == AttentionKernel::Triton ? "triton"
+                                                                                   : "flash2";
+    const QString impl = kernel == "false" ? lf::spelling("training.flash_attention", "false")
+                                           : lf::spelling("training.attention_kernel", kernel);
+    const auto number = [](std::int64_t n) { return QString::number(n); };
+    QString s = QStringLiteral("model:\n  name: mpt_causal_lm\n") + lf::entry("model.hidden", number(m.hidden)) +
+                lf::entry("model.heads", number(m.heads)) + lf::entry("model.layers", number(m.layers)) +
+                QStringLiteral("  max_seq_len: %1\n").arg(m.seqLen) + lf::entry("model.vocab", number(m.vocab)) +
+                lf::entry("model.linear_bias", lf::spelling("model.linear_bias", m.linearBias ? "true" : "false")) +
+                lf::entry("model.norm",
+                          lf::spelling("model.norm", m.norm == NormKind::RmsNorm ? "rmsnorm" : "layernorm")) +
+                lf::entry("model.tied_embeddings", yamlBool(m.tiedEmbeddings)) +
+                QStringLiteral("  learned_pos_emb: %1\n").arg(yamlBool(m.position == PositionEmbedding::Learned));
     if (m.headDimension > 0 && m.headDimension * m.heads != m.hidden)
-        s += QStringLiteral("  head_dim: %1\n").arg(m.headDimension);
-    s += QStringLiteral("  attn_config:\n    attn_impl: %1\n    attn_type: %2\n")
-             .arg(QLatin1String(impl),
-                  gqa ? QStringLiteral("grouped_query_attention") : QStringLiteral("multihead_attention"));
+        s += lf::entry("model.head_dim", QString::number(m.headDimension));
+    s += QStringLiteral("  attn_config:\n") + lf::entry("training.flash_attention", impl) +
+         QStringLiteral("    attn_type: %1\n")
+             .arg(gqa ? QStringLiteral("grouped_query_attention") : QStringLiteral("multihead_attention"));
     if (gqa)
-        s += QStringLiteral("    kv_n_heads: %1\n").arg(m.kvHeads);
+        s += lf::entry("model.kv_heads", QString::number(m.kvHeads));
     if (m.position == PositionEmbedding::Alibi)
         s += QStringLiteral("    alibi: true\n");
     else if (m.position == PositionEmbedding::Rotary)
         s += QStringLiteral("    rope: true\n");
-    s += QStringLiteral("  ffn_config:\n    ffn_type: %1\n    ffn_hidden_size: %2\n")
-             .arg(m.mlp == MlpKind::SwiGlu ? QStringLiteral("mptglu") : QStringLiteral("mptmlp"))
-             .arg(m.ffnHidden);
+    s += QStringLiteral("  ffn_config:\n") +
+         lf::entry("model.mlp", lf::spelling("model.mlp", m.mlp == MlpKind::SwiGlu ? "swiglu" : "gelu")) +
+         lf::entry("model.ffn_hidden", QString::number(m.ffnHidden));
     if (m.mlp == MlpKind::SwiGlu)
         s += QStringLiteral("    ffn_act_fn:\n      name: silu\n");
-    s += QStringLiteral("  loss_fn: %1\n")
-             .arg(t.lossKernel == LossKernel::Eager ? QStringLiteral("torch_crossentropy")
-                                                    : QStringLiteral("fused_crossentropy"));
+    s += lf::entry("training.loss_kernel",
+                   lf::spelling("training.loss_kernel", t.lossKernel == LossKernel::Eager ? "eager" : "fused"));
     return s;
 }
 
@@ -950,11 +952,11 @@ QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
     const ParallelConfig &p = plan.parallel;
     const std::string &title = plan.name.empty() ? plan.model.name : plan.name;
     QString s = QStringLiteral("# llm-foundry training YAML for: %1 (written by trainplan export)\n# Launch with "
-                               "composer scripts/train/train.py THIS_FILE on %2 x %3 GPUs.\n\nmax_seq_len: %4\n")
+                               "composer scripts/train/train.py THIS_FILE on %2 x %3 GPUs.\n\n")
                     .arg(QString::fromStdString(title))
                     .arg(plan.cluster.nodes)
-                    .arg(plan.cluster.gpusPerNode)
-                    .arg(plan.model.seqLen);
+                    .arg(plan.cluster.gpusPerNode) +
+                llmfoundry::entry("model.seq_len", QString::number(plan.model.seqLen));
     if (mptExpressible(plan.model)) {
         s += mptModel(plan);
         if (t.flashAttention && t.attentionKernel == AttentionKernel::Fused)
@@ -966,12 +968,8 @@ QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
             "the model (model.*), its attention kernel and loss: llm-foundry's mpt_causal_lm builds dense multi-head "
             "or grouped-query models; give a Hugging Face model as hf_causal_lm with its checkpoint");
     }
-    const char *precision = t.precision == Precision::BF16   ? "amp_bf16"
-                            : t.precision == Precision::FP16 ? "amp_fp16"
-                            : t.precision == Precision::FP8  ? "amp_fp8"
-                            : t.precision == Precision::FP32 ? "fp32"
-                                                             : nullptr;
-    if (!precision)
+    const QString precision = llmfoundry::spelling("training.precision", toString(t.precision));
+    if (precision.isEmpty())
         out.notExpressed << QStringLiteral("training.precision = %1: Composer trains in amp_bf16, amp_fp16, amp_fp8 "
                                            "(Transformer Engine's delayed scaling) or fp32")
                                 .arg(QLatin1String(toString(t.precision)));
@@ -979,17 +977,19 @@ QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
         out.notExpressed << QStringLiteral("training.fp8_recipe = %1: Composer's amp_fp8 runs Transformer Engine's "
                                            "DelayedScaling")
                                 .arg(QLatin1String(toString(t.fp8Recipe)));
-    s += QStringLiteral("global_train_batch_size: %1\ndevice_train_microbatch_size: %2\nprecision: %3\n")
-             .arg(t.globalBatch)
-             .arg(t.microBatch)
-             .arg(QLatin1String(precision ? precision : "amp_bf16"));
+    s += llmfoundry::entry("training.global_batch", QString::number(t.globalBatch)) +
+         llmfoundry::entry("training.micro_batch", QString::number(t.microBatch)) +
+         llmfoundry::entry("training.precision", precision.isEmpty() ? QStringLiteral("amp_bf16") : precision);
     if (t.optimizer == Optimizer::Adam)
-        s += QStringLiteral("optimizer:\n  name: decoupled_adamw\n");
+        s += QStringLiteral("optimizer:\n") +
+             llmfoundry::entry("training.optimizer", llmfoundry::spelling("training.optimizer", "adam"));
     else
         out.notExpressed << QStringLiteral("training.optimizer = sgd: the yamls train with decoupled_adamw");
     // Composer's FSDP: FULL_SHARD is ZeRO-3, SHARD_GRAD_OP keeps the parameters gathered to the backward, NO_SHARD
     // replicates (ZeRO 0); it has no ZeRO-1 or ZeRO-2 of the optimizer alone.
-    const char *strategy = p.zeroStage == 3 ? (p.reshardAfterForward ? "FULL_SHARD" : "SHARD_GRAD_OP") : "NO_SHARD";
+    const QString strategy = p.zeroStage == 3 ? llmfoundry::spelling("parallel.reshard_after_forward",
+                                                                     p.reshardAfterForward ? "true" : "false")
+                                              : llmfoundry::spelling("parallel.zero_stage", "0");
     if (p.zeroStage == 1 || p.zeroStage == 2)
         out.notExpressed << QStringLiteral("parallel.zero_stage = %1: Composer's FSDP shards everything "
                                            "(FULL_SHARD, SHARD_GRAD_OP) or nothing (NO_SHARD)")
@@ -999,10 +999,10 @@ QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
         out.notExpressed << QStringLiteral("training.recompute = %1: FSDP's activation checkpointing replays "
                                            "whole blocks")
                                 .arg(QLatin1String(toString(t.recompute)));
-    s += QStringLiteral("fsdp_config:\n  sharding_strategy: %1\n  mixed_precision: %2\n  activation_checkpointing: "
-                        "%3\n")
-             .arg(QLatin1String(strategy), t.fp32Gradients ? QStringLiteral("DEFAULT") : QStringLiteral("PURE"),
-                  yamlBool(full));
+    s += QStringLiteral("fsdp_config:\n") + llmfoundry::entry("parallel.zero_stage", strategy) +
+         llmfoundry::entry("training.fp32_gradients",
+                           llmfoundry::spelling("training.fp32_gradients", t.fp32Gradients ? "true" : "false")) +
+         llmfoundry::entry("training.recompute", llmfoundry::spelling("training.recompute", full ? "full" : "none"));
     return s.toUtf8();
 }
 

@@ -6,15 +6,18 @@
 #include <QJsonArray>
 
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "io/interop/ImportReaders.h"
+#include "io/interop/LlmFoundryNames.h"
 
 namespace trainplan::io::reading {
 
 namespace {
 
-/// The leaves one reads, remembering which it used; the rest are reported once at the end.
+/// The leaves one reads, remembering which it used; the rest are reported once at the end. Each plan key is
+/// found under its names in io/interop/LlmFoundryNames, the table the exporter writes from.
 struct FoundryReader
 {
     const QString &file;
@@ -30,12 +33,13 @@ struct FoundryReader
         used.insert(it->name);
         return &*it;
     }
-    /// The first of the names present (Composer's parallelism_config.fsdp or the older fsdp_config).
-    const Leaf *leafOf(std::initializer_list<const char *> names)
+    /// The first of the plan key's names that the file gives (Composer's fsdp_config or parallelism_config.fsdp).
+    const Leaf *leafFor(const char *path)
     {
-        for (const char *n : names)
-            if (const Leaf *l = leaf(n))
-                return l;
+        for (const llmfoundry::Name &n : llmfoundry::names())
+            if (std::string_view(n.path) == path)
+                if (const Leaf *l = leaf(n.name))
+                    return l;
         return nullptr;
     }
     QString text(const Leaf *l, const char *fallback) const
@@ -47,11 +51,32 @@ struct FoundryReader
         const QJsonValue v = l ? asNumber(l->value) : QJsonValue();
         return v.isDouble() ? v.toDouble() : fallback;
     }
+    /// The plan's value of the file's spelling of a choice key; nothing when the table does not list it.
+    static std::optional<QJsonValue> choice(const char *path, const QString &fileValue)
+    {
+        const llmfoundry::Name *row = llmfoundry::nameOf(path);
+        const std::optional<QString> plan = row ? llmfoundry::planChoice(*row, fileValue) : std::nullopt;
+        if (!plan)
+            return std::nullopt;
+        bool isNumber = false;
+        const int n = plan->toInt(&isNumber);
+        if (isNumber)
+            return QJsonValue(n);
+        if (*plan == QLatin1String("true") || *plan == QLatin1String("false"))
+            return QJsonValue(*plan == QLatin1String("true"));
+        return QJsonValue(*plan);
+    }
     /// A key read from `from`, or the default the framework gives when the file is silent (`from` null).
     void key(const char *path, const QJsonValue &value, const Leaf *from, const char *defaultSource)
     {
         out.keys.push_back({QLatin1String(path), value, file, from ? from->line : 0,
                             from ? from->name : QStringLiteral("(%1)").arg(QLatin1String(defaultSource))});
+    }
+    /// An integer key under its table names, MPTConfig's default `fallback` when the file is silent.
+    void integer(const char *path, double fallback, const char *defaultSource)
+    {
+        const Leaf *l = leafFor(path);
+        key(path, qint64(number(l, fallback)), l, defaultSource);
     }
     void warn(const Leaf *at, const QString &text) { out.warnings.push_back({file, at ? at->line : 0, text}); }
 };
@@ -61,26 +86,30 @@ constexpr const char *kComposerDefault = "Composer's default";
 
 /// ffn_config.ffn_type: MPTMLP is up, GELU, down; MPTGLU gates it (three matrices, the shape and FLOPs of
 /// SwiGLU; its gate is GELU unless ffn_act_fn says otherwise); te_ln_mlp is Transformer Engine's LayerNormMLP
-/// (GELU). MegaBlocks' MoE layers (mb_moe, mb_dmoe) are refused.
+/// (GELU). The expert layers (MegaBlocks' mb_moe and mb_dmoe, llm-foundry's torch_dmoe) are refused.
 bool readMlp(FoundryReader &r)
 {
-    const Leaf *type = r.leaf("model.ffn_config.ffn_type");
+    const Leaf *type = r.leafFor("model.mlp");
     const QString ffn = r.text(type, "mptmlp");
-    if (ffn == QLatin1String("mb_moe") || ffn == QLatin1String("mb_dmoe")) {
-        refuseLayers(r.file, type->line,
-                     QStringLiteral("model.ffn_config.ffn_type %1: MegaBlocks' expert layers").arg(ffn), r.out);
-        return false;
-    }
+    for (const char *experts : {"mb_moe", "mb_dmoe", "torch_dmoe"})
+        if (ffn == QLatin1String(experts)) {
+            refuseLayers(r.file, type->line,
+                         QStringLiteral("model.ffn_config.ffn_type %1: %2 expert layers")
+                             .arg(ffn, ffn == QLatin1String("torch_dmoe") ? QStringLiteral("llm-foundry's")
+                                                                          : QStringLiteral("MegaBlocks'")),
+                         r.out);
+            return false;
+        }
+    const std::optional<QJsonValue> mlp = FoundryReader::choice("model.mlp", ffn);
     // The gate's activation (ffn_act_fn, GELU by default): SiLU is SwiGLU itself, another the same matrices.
     const Leaf *act = r.leaf("model.ffn_config.ffn_act_fn.name");
-    if (ffn == QLatin1String("mptglu") && r.text(act, "gelu") != QLatin1String("silu"))
+    if (!mlp)
+        r.warn(type, QStringLiteral("model.ffn_config.ffn_type %1: not understood, planned as MPT's MLP").arg(ffn));
+    else if (ffn == QLatin1String("mptglu") && r.text(act, "gelu") != QLatin1String("silu"))
         r.warn(type, QStringLiteral("model.ffn_config.ffn_type mptglu: a gated MLP, planned as SwiGLU (the same three "
                                     "matrices; its gate's activation is %1)")
                          .arg(r.text(act, "GELU")));
-    else if (ffn != QLatin1String("mptmlp") && ffn != QLatin1String("te_ln_mlp"))
-        r.warn(type, QStringLiteral("model.ffn_config.ffn_type %1: not understood, planned as MPT's MLP").arg(ffn));
-    r.key("model.mlp", ffn == QLatin1String("mptglu") ? QStringLiteral("swiglu") : QStringLiteral("gelu"), type,
-          kMptDefault);
+    r.key("model.mlp", mlp.value_or(QStringLiteral("gelu")), type, kMptDefault);
     return true;
 }
 
@@ -92,17 +121,26 @@ void readAttention(FoundryReader &r, std::int64_t heads)
     const Leaf *type = r.leaf("model.attn_config.attn_type");
     const QString kind = r.text(type, "multihead_attention");
     std::int64_t kvHeads = heads;
-    if (kind == QLatin1String("multiquery_attention"))
+    const Leaf *from = type; // the count's own line when grouped-query attention gives it
+    if (kind == QLatin1String("multiquery_attention")) {
         kvHeads = 1;
-    else if (kind == QLatin1String("grouped_query_attention"))
-        kvHeads = std::int64_t(r.number(r.leaf("model.attn_config.kv_n_heads"), double(heads)));
-    r.key("model.kv_heads", qint64(kvHeads), type, kMptDefault);
-    const Leaf *impl = r.leaf("model.attn_config.attn_impl");
+    } else if (kind == QLatin1String("grouped_query_attention")) {
+        if (const Leaf *groups = r.leafFor("model.kv_heads"))
+            from = groups;
+        kvHeads = std::int64_t(r.number(r.leafFor("model.kv_heads"), double(heads)));
+    }
+    r.key("model.kv_heads", qint64(kvHeads), from, kMptDefault);
+    const Leaf *impl = r.leafFor("training.flash_attention");
     const QString kernel = r.text(impl, "flash");
-    r.key("training.flash_attention", kernel != QLatin1String("torch"), impl, kMptDefault);
-    if (kernel == QLatin1String("flash") || kernel == QLatin1String("triton"))
-        r.key("training.attention_kernel", kernel == QLatin1String("flash") ? QStringLiteral("flash2") : kernel, impl,
-              kMptDefault);
+    const std::optional<QJsonValue> flash = FoundryReader::choice("training.flash_attention", kernel);
+    if (!flash)
+        r.warn(impl, QStringLiteral("model.attn_config.attn_impl %1: not understood (MPTConfig takes flash or torch), "
+                                    "planned as flash")
+                         .arg(kernel));
+    r.key("training.flash_attention", flash.value_or(true), impl, kMptDefault);
+    const QString attention = flash ? kernel : QStringLiteral("flash");
+    if (const std::optional<QJsonValue> k = FoundryReader::choice("training.attention_kernel", attention))
+        r.key("training.attention_kernel", *k, impl, kMptDefault);
     const Leaf *alibi = r.leaf("model.attn_config.alibi");
     const Leaf *rope = r.leaf("model.attn_config.rope");
     const Leaf *learned = r.leaf("model.learned_pos_emb");
@@ -117,36 +155,45 @@ void readAttention(FoundryReader &r, std::int64_t heads)
                                        "planned as rotary (no parameters either)"));
 }
 
+/// A choice key of the model: its spelling's plan value, MPTConfig's default `fallback` (a file spelling) when
+/// the file is silent; a spelling the table does not list is planned as the default, with a warning.
+void modelChoice(FoundryReader &r, const char *path, const char *fallback)
+{
+    const Leaf *l = r.leafFor(path);
+    const QString spelled = r.text(l, fallback);
+    std::optional<QJsonValue> v = FoundryReader::choice(path, spelled);
+    if (!v) {
+        r.warn(l, QStringLiteral("%1 %2: not understood, planned as %3")
+                      .arg(QLatin1String(llmfoundry::nameOf(path)->name), spelled, QLatin1String(fallback)));
+        v = FoundryReader::choice(path, QLatin1String(fallback));
+    }
+    r.key(path, *v, l, kMptDefault);
+}
+
 /// mpt_causal_lm's shape, each size MPTConfig's default where the file is silent.
 bool readMpt(FoundryReader &r)
 {
-    const Leaf *layers = r.leaf("model.n_layers");
-    const Leaf *hidden = r.leaf("model.d_model");
-    const Leaf *heads = r.leaf("model.n_heads");
+    const Leaf *hidden = r.leafFor("model.hidden");
+    const Leaf *heads = r.leafFor("model.heads");
     const auto d = std::int64_t(r.number(hidden, 2048));
     const auto h = std::int64_t(r.number(heads, 16));
-    r.key("model.layers", qint64(r.number(layers, 24)), layers, kMptDefault);
+    r.integer("model.layers", 24, kMptDefault);
     r.key("model.hidden", qint64(d), hidden, kMptDefault);
     r.key("model.heads", qint64(h), heads, kMptDefault);
-    if (const Leaf *headDim = r.leaf("model.head_dim"); headDim && !headDim->value.isNull())
+    if (const Leaf *headDim = r.leafFor("model.head_dim"); headDim && !headDim->value.isNull())
         r.key("model.head_dim", asInteger(headDim->value), headDim, kMptDefault);
     if (!readMlp(r))
         return false;
     // The MLP's width: ffn_config.ffn_hidden_size, else d_model x expansion_ratio (resolve_ffn_hidden_size).
-    const Leaf *width = r.leaf("model.ffn_config.ffn_hidden_size");
+    const Leaf *width = r.leafFor("model.ffn_hidden");
     const Leaf *ratio = r.leaf("model.expansion_ratio");
     r.key("model.ffn_hidden", qint64(width ? r.number(width, 0) : std::floor(double(d) * r.number(ratio, 4))),
           width ? width : ratio, kMptDefault);
-    const Leaf *vocab = r.leaf("model.vocab_size");
-    r.key("model.vocab", qint64(r.number(vocab, 50368)), vocab, kMptDefault);
+    r.integer("model.vocab", 50368, kMptDefault);
     readAttention(r, h);
-    const Leaf *noBias = r.leaf("model.no_bias");
-    r.key("model.linear_bias", !(noBias && noBias->value.toBool()), noBias, kMptDefault);
-    const Leaf *norm = r.leaf("model.norm_type");
-    r.key("model.norm",
-          r.text(norm, "low_precision_layernorm").contains(QLatin1String("rmsnorm")) ? "rmsnorm" : "layernorm", norm,
-          kMptDefault);
-    const Leaf *tied = r.leaf("model.tie_word_embeddings");
+    modelChoice(r, "model.linear_bias", "false");
+    modelChoice(r, "model.norm", "low_precision_layernorm");
+    const Leaf *tied = r.leafFor("model.tied_embeddings");
     r.key("model.tied_embeddings", !tied || tied->value.toBool(), tied, kMptDefault);
     double dropout = 0;
     const Leaf *dropped = nullptr;
@@ -156,11 +203,7 @@ bool readMpt(FoundryReader &r)
             dropped = l;
         }
     r.key("model.dropout", dropout > 0, dropped, kMptDefault);
-    // ComposerMPTCausalLM's loss_fn: flash-attn's fused cross-entropy unless torch_crossentropy.
-    const Leaf *loss = r.leaf("model.loss_fn");
-    r.key("training.loss_kernel",
-          r.text(loss, "fused_crossentropy") == QLatin1String("torch_crossentropy") ? "eager" : "fused", loss,
-          kMptDefault);
+    modelChoice(r, "training.loss_kernel", "fused_crossentropy");
     return true;
 }
 
@@ -208,14 +251,14 @@ bool readModel(FoundryReader &r)
 void readRun(FoundryReader &r)
 {
     const Leaf *seq = nullptr; // the first that says it; the others name the same variable
-    for (const char *name : {"max_seq_len", "model.max_seq_len", "variables.max_seq_len"})
-        if (const Leaf *l = r.leaf(name); l && !seq)
+    for (const llmfoundry::Name &n : llmfoundry::names())
+        if (const Leaf *l = std::string_view(n.path) == "model.seq_len" ? r.leaf(n.name) : nullptr; l && !seq)
             seq = l;
     if (seq)
         r.key("model.seq_len", asInteger(seq->value), seq, "");
-    if (const Leaf *batch = r.leaf("global_train_batch_size"))
+    if (const Leaf *batch = r.leafFor("training.global_batch"))
         r.key("training.global_batch", asInteger(batch->value), batch, "");
-    if (const Leaf *micro = r.leaf("device_train_microbatch_size")) {
+    if (const Leaf *micro = r.leafFor("training.micro_batch")) {
         if (asInteger(micro->value).isDouble())
             r.key("training.micro_batch", asInteger(micro->value), micro, "");
         else
@@ -223,21 +266,18 @@ void readRun(FoundryReader &r)
                                          "that fits at run time; the plan's training.micro_batch stays as given")
                               .arg(leafText(micro->value)));
     }
-    const Leaf *precision = r.leaf("precision");
+    const Leaf *precision = r.leafFor("training.precision");
     // Composer's Trainer computes in amp_fp16 on a GPU when no precision is given (trainer.py line 1129).
     const QString p = r.text(precision, "amp_fp16");
-    const char *planned = p == QLatin1String("amp_bf16")   ? "bf16"
-                          : p == QLatin1String("amp_fp16") ? "fp16"
-                          : p == QLatin1String("amp_fp8")  ? "fp8"
-                                                           : "fp32";
-    if (p != QLatin1String(planned) && QLatin1String(planned) == QLatin1String("fp32") && precision)
+    const std::optional<QJsonValue> planned = FoundryReader::choice("training.precision", p);
+    if (!planned)
         r.warn(precision, QStringLiteral("precision %1: not understood, planned as FP32").arg(p));
-    r.key("training.precision", QLatin1String(planned), precision, kComposerDefault);
-    if (QLatin1String(planned) == QLatin1String("fp8"))
+    r.key("training.precision", planned.value_or(QStringLiteral("fp32")), precision, kComposerDefault);
+    if (planned == QJsonValue(QStringLiteral("fp8")))
         r.key("training.fp8_recipe", QStringLiteral("delayed"), precision, kComposerDefault);
-    const Leaf *optimizer = r.leaf("optimizer.name");
+    const Leaf *optimizer = r.leafFor("training.optimizer");
     const QString opt = r.text(optimizer, "");
-    if (opt.contains(QLatin1String("adam"))) {
+    if (FoundryReader::choice("training.optimizer", opt) || opt.contains(QLatin1String("adam"))) {
         r.key("training.optimizer", QStringLiteral("adam"), optimizer, "");
         if (opt == QLatin1String("decoupled_adamw"))
             r.key("training.optimizer_kernel", QStringLiteral("loop"), optimizer, "");
@@ -256,9 +296,14 @@ void readFsdp(FoundryReader &r)
         return l.name.startsWith(QLatin1String("fsdp_config.")) ||
                l.name.startsWith(QLatin1String("parallelism_config.fsdp."));
     });
-    const Leaf *strategy = r.leafOf({"parallelism_config.fsdp.sharding_strategy", "fsdp_config.sharding_strategy"});
-    const QString how = r.text(strategy, "FULL_SHARD");
-    if (!configured || how == QLatin1String("NO_SHARD")) {
+    const Leaf *strategy = r.leafFor("parallel.zero_stage");
+    const QString how = r.text(strategy, "FULL_SHARD").toUpper();
+    const std::optional<QJsonValue> stage = FoundryReader::choice("parallel.zero_stage", how);
+    if (!stage)
+        r.warn(strategy, QStringLiteral("sharding_strategy %1: not one of Composer's (FULL_SHARD, SHARD_GRAD_OP, "
+                                        "HYBRID_SHARD, _HYBRID_SHARD_ZERO2, NO_SHARD), planned as FULL_SHARD")
+                             .arg(how));
+    if (!configured || stage == QJsonValue(0)) {
         // Composer without FSDP (or NO_SHARD) replicates the state and all-reduces the gradients behind the
         // backward, as DDP does: the plan's ZeRO stage 0 (under framework "fsdp" every state is sharded).
         r.key("parallel.zero_stage", 0, strategy, "Composer's DDP without fsdp_config");
@@ -267,26 +312,31 @@ void readFsdp(FoundryReader &r)
     } else {
         r.key("training.framework", QStringLiteral("fsdp"), nullptr, "Composer's FSDP");
         r.key("parallel.zero_stage", 3, strategy, kComposerDefault);
+        if (const auto reshard = FoundryReader::choice("parallel.reshard_after_forward", stage ? how : "FULL_SHARD"))
+            r.key("parallel.reshard_after_forward", *reshard, strategy, kComposerDefault);
     }
-    if (how == QLatin1String("SHARD_GRAD_OP") || how == QLatin1String("_HYBRID_SHARD_ZERO2"))
-        r.key("parallel.reshard_after_forward", false, strategy, kComposerDefault);
     if (how.contains(QLatin1String("HYBRID")))
         r.warn(strategy, QStringLiteral("%1: FSDP shards inside each node and replicates across nodes; set "
                                         "parallel.shard_group to the data ranks of a node")
                              .arg(how));
-    const Leaf *mixed = r.leafOf({"parallelism_config.fsdp.mixed_precision", "fsdp_config.mixed_precision"});
-    const QString mp = r.text(mixed, "DEFAULT").toUpper();
-    r.key("training.fp32_gradients", mp != QLatin1String("PURE"), mixed, kComposerDefault);
-    if (mp == QLatin1String("FULL"))
+    const Leaf *mixed = r.leafFor("training.fp32_gradients");
+    const QString mp = r.text(mixed, "DEFAULT");
+    const std::optional<QJsonValue> fp32 = FoundryReader::choice("training.fp32_gradients", mp);
+    if (!fp32)
+        r.warn(mixed, QStringLiteral("mixed_precision %1: not understood (DEFAULT, PURE or FULL), planned as DEFAULT")
+                          .arg(mp));
+    r.key("training.fp32_gradients", fp32.value_or(true), mixed, kComposerDefault);
+    if (mp.toUpper() == QLatin1String("FULL"))
         r.warn(mixed, QStringLiteral("mixed_precision FULL: FSDP gathers FP32 parameters and computes in the autocast "
                                      "format; planned with 16-bit gathers"));
-    const Leaf *checkpointing =
-        r.leafOf({"parallelism_config.fsdp.activation_checkpointing", "fsdp_config.activation_checkpointing"});
-    r.key("training.recompute", checkpointing && checkpointing->value.toBool() ? "full" : "none", checkpointing,
-          kComposerDefault);
-    if (const Leaf *offload =
-            r.leafOf({"parallelism_config.fsdp.activation_cpu_offload", "fsdp_config.activation_cpu_offload"});
-        offload && offload->value.toBool())
+    const Leaf *checkpointing = r.leafFor("training.recompute");
+    r.key("training.recompute",
+          FoundryReader::choice("training.recompute", r.text(checkpointing, "false")).value_or(QStringLiteral("none")),
+          checkpointing, kComposerDefault);
+    const Leaf *offload = r.leaf("fsdp_config.activation_cpu_offload");
+    if (const Leaf *newer = r.leaf("parallelism_config.fsdp.activation_cpu_offload"); !offload)
+        offload = newer;
+    if (offload && offload->value.toBool())
         r.warn(offload, QStringLiteral("activation_cpu_offload: every checkpointed input goes to the host; set "
                                        "training.activation_offload_layers to the model's layers to plan it"));
 }

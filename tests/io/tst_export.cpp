@@ -18,6 +18,7 @@
 #include "io/interop/Export.h"
 #include "io/interop/Import.h"
 #include "io/interop/DeepSpeedNames.h"
+#include "io/interop/LlmFoundryNames.h"
 #include "io/interop/MegatronArguments.h"
 #include "io/interop/TorchtitanNames.h"
 
@@ -506,6 +507,76 @@ private slots:
         QVERIFY2(roundTrip(plan, io::ExportTarget::Megatron).isEmpty(), qPrintable(roundTrip(plan, io::ExportTarget::Megatron)));
         const io::ExportResult nemo = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog());
         QVERIFY(nemo.notExpressed.join('\n').contains(QLatin1String("parallel.stage_layers")));
+    }
+
+    /// llm-foundry's table both ways (issue 38): every name of io/interop/LlmFoundryNames reads into its key in a
+    /// training YAML (a number, a flag, each spelling of a choice; Composer's fsdp_config and parallelism_config.fsdp
+    /// alike), and the export writes a choice's first spelling where the table puts it.
+    void llmFoundryNamesReadBack()
+    {
+        const auto read = [](const QString &name, const QString &value, const char *path) {
+            // The dotted name as nested sections, beside the MPT model the reader needs to read model keys.
+            QString yaml = QStringLiteral("model:\n  name: mpt_causal_lm\n  attn_config:\n    attn_type: "
+                                          "grouped_query_attention\n");
+            QStringList parts = name.split(QLatin1Char('.'));
+            const QString leaf = parts.takeLast();
+            QString indent;
+            for (const QString &section : parts) {
+                if (section != QLatin1String("model") && section != QLatin1String("attn_config"))
+                    yaml += indent + section + QStringLiteral(":\n");
+                indent += QStringLiteral("  ");
+            }
+            yaml += indent + leaf + QStringLiteral(": ") + value + QLatin1Char('\n');
+            const io::FileImport f = io::importFile(QStringLiteral("train.yaml"), yaml.toUtf8(), io::ImportFormat::LlmFoundry);
+            const auto k = std::find_if(f.keys.begin(), f.keys.end(), [&](const io::ImportedKey &k) {
+                return k.path == QLatin1String(path) && k.source == name;
+            });
+            return k == f.keys.end() ? QJsonValue() : k->value;
+        };
+        int rows = 0;
+        for (const io::llmfoundry::Name &n : io::llmfoundry::names()) {
+            const QString name = QLatin1String(n.name);
+            ++rows;
+            switch (n.form) {
+            case io::NameForm::Integer: QCOMPARE(read(name, QStringLiteral("7"), n.path), QJsonValue(7)); break;
+            case io::NameForm::Bool: QCOMPARE(read(name, QStringLiteral("false"), n.path), QJsonValue(false)); break;
+            case io::NameForm::Choice:
+                for (const auto &[file, plan] : n.choices) {
+                    const QString p = QLatin1String(plan);
+                    bool number = false;
+                    const int stage = p.toInt(&number);
+                    const QJsonValue expected = number                          ? QJsonValue(stage)
+                                                : p == QLatin1String("true")    ? QJsonValue(true)
+                                                : p == QLatin1String("false")   ? QJsonValue(false)
+                                                                                : QJsonValue(p);
+                    QVERIFY2(read(name, QLatin1String(file), n.path) == expected, qPrintable(name + ": " + file));
+                }
+                break;
+            }
+        }
+        QVERIFY(rows > 20); // the loop read the table
+        QCOMPARE(io::llmfoundry::spelling("parallel.reshard_after_forward", "false"), QStringLiteral("SHARD_GRAD_OP"));
+        QCOMPARE(io::llmfoundry::entry("model.kv_heads", QStringLiteral("8")), QStringLiteral("    kv_n_heads: 8\n"));
+        QCOMPARE(io::llmfoundry::entry("training.global_batch", QStringLiteral("1024")),
+                 QStringLiteral("global_train_batch_size: 1024\n"));
+
+        // Each of Composer's sharding strategies a plan can say is written and read back.
+        Plan plan = test::examplePlan("mpt-7b-llmfoundry-64-h100");
+        for (const auto &[stage, reshard, spelled] : {std::tuple{3, false, "SHARD_GRAD_OP"}, std::tuple{3, true, "FULL_SHARD"},
+                                                      std::tuple{0, true, "NO_SHARD"}}) {
+            plan.parallel.zeroStage = stage;
+            plan.parallel.reshardAfterForward = reshard;
+            const io::ExportResult e = io::exportPlan(plan, io::ExportTarget::LlmFoundry, io::builtinCatalog());
+            QVERIFY2(e.text.contains(QByteArray("  sharding_strategy: ") + spelled + '\n'), e.text.constData());
+            const io::FileImport f = io::importFile(QStringLiteral("train.yaml"), e.text, io::ImportFormat::LlmFoundry);
+            const auto value = [&f](const char *path) {
+                const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                            [&](const io::ImportedKey &k) { return k.path == QLatin1String(path); });
+                return k == f.keys.end() ? QJsonValue() : k->value;
+            };
+            QCOMPARE(value("parallel.zero_stage"), QJsonValue(stage));
+            QCOMPARE(value("parallel.reshard_after_forward"), stage == 3 ? QJsonValue(reshard) : QJsonValue());
+        }
     }
 
     void deepSpeedNamesReadBack()

@@ -1767,6 +1767,15 @@ private slots:
         QVERIFY2(!r.ok() && r.errors.front().line == 19 &&
                      r.errors.front().text.startsWith(QLatin1String("model.ffn_config.ffn_type mb_dmoe")),
                  qPrintable(io::importReport(r)));
+        // llm-foundry's own dropless MoE in PyTorch (ffn_type torch_dmoe, llmfoundry/models/layers/ffn.py's ffns
+        // registry) likewise, not planned as MPT's MLP with a warning.
+        QFile moe(data("real/llm-foundry/pretrain__testing-moe.yaml"));
+        QVERIFY(moe.open(QIODevice::ReadOnly));
+        r = io::importContents({{QStringLiteral("torch-dmoe.yaml"), moe.readAll().replace("mb_dmoe", "torch_dmoe")}},
+                               nodes, io::builtinCatalog());
+        QVERIFY2(!r.ok() && r.errors.front().line == 19 &&
+                     r.errors.front().text.startsWith(QLatin1String("model.ffn_config.ffn_type torch_dmoe")),
+                 qPrintable(io::importReport(r)));
         // DBRX's LoRA fine-tuning (model.peft_config): adapters beside a frozen model, refused at the first key.
         r = io::importFiles({data("real/llm-foundry/finetune__dbrx-lora-ft.yaml")}, nodes, io::builtinCatalog());
         QVERIFY2(!r.ok() && r.errors.front().line == 20 &&
