@@ -40,6 +40,9 @@ RankCoordinates coordinatesOf(const ParallelConfig &parallel, std::int64_t rank)
     const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
     const std::int64_t c = std::max<std::int64_t>(1, parallel.context);
     const std::int64_t d = std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
+    if (parallel.rankOrder == RankOrder::StagesInside) // tp-cp-ep-pp-dp
+        return {rank % t, rank / (t * c * p), (rank / (t * c)) % p, (rank / t) % c};
     return {rank % t, (rank / (t * c)) % d, rank / (t * c * d), (rank / t) % c};
 }
 
@@ -114,6 +117,51 @@ GroupSpan spanOf(std::int64_t first, std::int64_t stride, std::int64_t count, st
     const std::int64_t inMiddle = span.nodesSpanned > 2 ? gpusPerNode / stride : count;
     span.minPerNode = std::max<std::int64_t>(1, std::min({inFirst, inLast, inMiddle}));
     return span;
+}
+
+/// Nodes touched by the ascending ranks rankAt(0), ..., rankAt(count - 1), and the fewest of them in one
+/// touched node: the span of a group whose ranks are not evenly spaced (the data x context group when the
+/// stages sit inside the data replicas).
+template<typename RankAt>
+GroupSpan spanOfRanks(RankAt rankAt, std::int64_t count, std::int64_t gpusPerNode)
+{
+    GroupSpan span;
+    span.size = count;
+    span.nodesSpanned = 0;
+    span.minPerNode = count;
+    std::int64_t node = -1, run = 0;
+    for (std::int64_t u = 0; u < count; ++u) {
+        const std::int64_t n = nodeOf(rankAt(u), gpusPerNode);
+        if (n != node) {
+            if (run > 0)
+                span.minPerNode = std::min(span.minPerNode, run);
+            node = n;
+            run = 0;
+            ++span.nodesSpanned;
+        }
+        ++run;
+    }
+    span.minPerNode = std::max<std::int64_t>(1, std::min(span.minPerNode, run));
+    span.nodesSpanned = std::max<std::int64_t>(1, span.nodesSpanned);
+    return span;
+}
+
+/// The worse of two spans: more nodes, or as many with fewer ranks in one of them.
+GroupSpan worse(const GroupSpan &a, const GroupSpan &b)
+{
+    return (b.nodesSpanned > a.nodesSpanned || (b.nodesSpanned == a.nodesSpanned && b.minPerNode < a.minPerNode)) ? b
+                                                                                                                 : a;
+}
+
+/// Groups of an irregular layout looked at for the worst span: all of them while their ranks number at most
+/// kIrregularRanksLooked, else as many as fit, spread over them (at least the first and the last; a layout
+/// repeats with the node size, so a spread sample meets the offsets it has). Bounds an estimate's placement
+/// work, which the search repeats for every layout.
+constexpr std::int64_t kIrregularRanksLooked = 16384;
+std::int64_t irregularGroupsLooked(std::int64_t groups, std::int64_t ranksPerGroup)
+{
+    const std::int64_t fit = kIrregularRanksLooked / std::max<std::int64_t>(1, ranksPerGroup);
+    return std::min(groups, std::max<std::int64_t>(2, fit));
 }
 
 /// Worst span of groups [first(k), ...] for k in [0, groups): the layout repeats with period
@@ -201,12 +249,43 @@ GroupSpan expertDataGroupSpan(const ParallelConfig &parallel, std::int64_t gpusP
     const std::int64_t groups = shards * std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
         return {size, size, 1};
+    // Stages inside the data replicas (the expert order tp-ep-pp-dp): shard k % shards of stage k / shards is at
+    // shard + shards (stage + p u) for its u-th expert-data rank, `shards` x pipeline apart.
+    if (parallel.rankOrder == RankOrder::StagesInside)
+        return worstSpan(
+            groups, [](std::int64_t k) { return k; }, groups, size, gpusPerNode);
     // Group k: shard k % shards of stage k / shards; its ranks are `shards` apart.
     return worstSpan(
         groups, [shards, n](std::int64_t k) { return (k / shards) * n + k % shards; }, shards, size, gpusPerNode);
 }
 
 namespace {
+
+/// The same groups when the stages sit inside the data replicas (tp-cp-ep-pp-dp): data x context index j of a
+/// tensor index and stage is context j % c of data replica j / c, at tensor + t (context + c (stage + p data)).
+GroupSpan dataSubgroupSpanStagesInside(const ParallelConfig &parallel, std::int64_t gpusPerNode, std::int64_t count,
+                                       std::int64_t step)
+{
+    const std::int64_t t = std::max<std::int64_t>(1, parallel.tensor);
+    const std::int64_t c = std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
+    const std::int64_t dc = std::max<std::int64_t>(1, parallel.data) * c;
+    const std::int64_t perStage = std::max<std::int64_t>(1, dc / count);
+    const std::int64_t groups = t * perStage * p;
+    GroupSpan worst{count, 1, count};
+    const std::int64_t looked = irregularGroupsLooked(groups, count);
+    for (std::int64_t n = 0; n < looked; ++n) {
+        const std::int64_t k = looked < groups ? n * (groups - 1) / (looked - 1) : n;
+        const std::int64_t i = k % t, g = (k / t) % perStage, s = k / (t * perStage);
+        worst = worse(worst, spanOfRanks(
+                                 [&](std::int64_t u) {
+                                     const std::int64_t j = step == 1 ? g * count + u : g + u * step;
+                                     return i + t * (j % c + c * (s + p * (j / c)));
+                                 },
+                                 count, gpusPerNode));
+    }
+    return worst;
+}
 
 /// Groups of `count` of a stage's data x context ranks for one tensor index, `step` data ranks apart: the
 /// whole data group (count d x c, step 1), HSDP's shard groups (consecutive ranks) or its replica groups (one
@@ -221,6 +300,8 @@ GroupSpan dataSubgroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
     const std::int64_t groups = t * perStage * std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
         return {count, count, 1};
+    if (parallel.rankOrder == RankOrder::StagesInside)
+        return dataSubgroupSpanStagesInside(parallel, gpusPerNode, count, step);
     // Group k: tensor index k % t, group j = (k / t) % perStage of stage k / (t perStage); its first data rank
     // is j x count when its ranks are consecutive, j when they are strided.
     return worstSpan(
@@ -257,29 +338,46 @@ GroupSpan replicaGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerN
 
 GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
-    const std::int64_t n = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)
-                           * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t tc = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t n = tc * std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
     if (gpusPerNode < 1)
         return {n, n, 1};
-    return worstSpan(
-        std::max<std::int64_t>(1, parallel.pipeline), [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
+    if (parallel.rankOrder == RankOrder::StagesInside) { // a stage's tensor x context block in every replica
+        GroupSpan worst{n, 1, n};
+        const std::int64_t looked = irregularGroupsLooked(p, n);
+        for (std::int64_t k = 0; k < looked; ++k) {
+            const std::int64_t s = looked < p ? k * (p - 1) / (looked - 1) : k;
+            worst = worse(worst, spanOfRanks([&](std::int64_t u) { return u % tc + tc * (s + p * (u / tc)); }, n,
+                                             gpusPerNode));
+        }
+        return worst;
+    }
+    return worstSpan(p, [n](std::int64_t k) { return k * n; }, 1, n, gpusPerNode);
 }
 
 PipelineSpan pipelineSpan(const ParallelConfig &parallel, std::int64_t gpusPerNode)
 {
     PipelineSpan span;
     const std::int64_t p = std::max<std::int64_t>(1, parallel.pipeline);
-    const std::int64_t stage = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.data)
-                               * std::max<std::int64_t>(1, parallel.context);
+    const std::int64_t tc = std::max<std::int64_t>(1, parallel.tensor) * std::max<std::int64_t>(1, parallel.context);
+    const bool inside = parallel.rankOrder == RankOrder::StagesInside;
+    // The ranks of a stage that sit together: the whole stage (tensor x context x data), or with the stages
+    // inside the replicas one replica's tensor x context block, the next stage's block right after it.
+    const std::int64_t stage = inside ? tc : tc * std::max<std::int64_t>(1, parallel.data);
+    const std::int64_t replicas = inside ? std::max<std::int64_t>(1, parallel.data) : 1;
     span.boundaries = p - 1;
     if (gpusPerNode < 1)
         return span;
-    // Boundary s -> s + 1: rank i of stage s and rank i of stage s + 1 (every i); count the boundaries
-    // where any such pair sits on different nodes.
+    // Boundary s -> s + 1: rank i of stage s and rank i of stage s + 1 (every i, in every replica); count the
+    // boundaries where any such pair sits on different nodes. The layout repeats every node, so replicas
+    // beyond a node's worth add no new offset.
     for (std::int64_t s = 0; s + 1 < p; ++s) {
-        const std::int64_t first = s * stage;
-        const bool across =
-            stage >= gpusPerNode || nodeOf(first, gpusPerNode) != nodeOf(first + 2 * stage - 1, gpusPerNode);
+        bool across = stage >= gpusPerNode;
+        for (std::int64_t r = 0; r < std::min(replicas, gpusPerNode + 1) && !across; ++r) {
+            const std::int64_t first = s * stage + r * p * stage;
+            across = nodeOf(first, gpusPerNode) != nodeOf(first + 2 * stage - 1, gpusPerNode);
+        }
         span.boundariesAcrossNodes += across ? 1 : 0;
     }
     span.stagesMisaligned = p > 1 && stage % gpusPerNode != 0 && gpusPerNode % stage != 0;

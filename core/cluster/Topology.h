@@ -1,8 +1,9 @@
 #pragma once
 // Where ranks land in the cluster: devices and links of each node group, Megatron-Core's rank order
 // (tensor innermost, then context, then data, then pipeline; Narayanan et al. 2021 Sec. 3 and
-// Megatron-Core's parallel_state "tp-cp-ep-dp-pp" order) and how many nodes each kind of parallel group
-// spans.
+// Megatron-Core's parallel_state "tp-cp-ep-dp-pp" order; or with parallel.rank_order "tp-cp-ep-pp-dp",
+// Megatron-LM's --use-tp-pp-dp-mapping, the stages inside each data replica) and how many nodes each kind of
+// parallel group spans.
 
 #include <cstdint>
 #include <optional>
@@ -41,7 +42,7 @@ enum class GroupKind
     Context,  ///< context-parallel group: `context` ranks of one tensor index, `tensor` apart (contextGroupSpan)
     Replica,  ///< data-parallel replica: every rank of one data index, a whole copy of the model
     Gradient, ///< gradient-reduction group: data x context ranks of one tensor index and stage (dataGroupSpan)
-    Stage,    ///< pipeline stage: tensor x context x data adjacent ranks (stageGroupSpan)
+    Stage,    ///< pipeline stage: tensor x context x data ranks, adjacent in the default order (stageGroupSpan)
     Expert,   ///< expert-parallel (all-to-all) group: `expert` ranks, expert_tensor apart (expertGroupSpan)
 };
 /// The index of the group of `kind` that `rank` is in, in [0, groupCount(kind)): the one place the rank

@@ -200,6 +200,7 @@ struct ParallelConfig
     /// context parallelism; causal load balancing gives each rank two of 2 x context chunks).
     std::int64_t context = 1;
     ContextComm contextComm = ContextComm::Ring;
+    RankOrder rankOrder = RankOrder::DataInside; ///< innermost first: where stages and data replicas sit
     std::int64_t virtualStages = 1; ///< model chunks per pipeline rank (interleaved schedule)
     Schedule schedule = Schedule::OneFOneB;
     std::int64_t zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters

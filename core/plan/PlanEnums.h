@@ -54,6 +54,20 @@ constexpr auto enumNames(ContextComm)
 }
 inline const char *toString(ContextComm v) { return spellingOf(v); }
 
+/// Where the ranks of each parallel dimension sit in the global rank order, innermost first
+/// (parallel.rank_order): Megatron-Core's default "tp-cp-ep-dp-pp" keeps a pipeline stage's data replicas
+/// adjacent and the stages outermost; Megatron-LM's --use-tp-pp-dp-mapping (NeMo's and Megatron-Bridge's
+/// use_tp_pp_dp_mapping) puts the stages inside the data replicas, "tp-cp-ep-pp-dp"
+/// (megatron/training/initialize.py line 395 at d98e8a6).
+enum class RankOrder { DataInside, StagesInside };
+constexpr auto enumNames(RankOrder)
+{
+    using N = EnumName<RankOrder>;
+    return std::array{N{RankOrder::DataInside, "tp-cp-ep-dp-pp", "Stages outermost (tp-cp-ep-dp-pp)"},
+                      N{RankOrder::StagesInside, "tp-cp-ep-pp-dp", "Data outermost (tp-cp-ep-pp-dp)"}};
+}
+inline const char *toString(RankOrder v) { return spellingOf(v); }
+
 /// How routed tokens reach their experts' ranks (parallel.expert_dispatcher). "alltoall": Megatron-Core's
 /// all-to-all token dispatcher sends each of a token's k copies to its expert's rank through NCCL's
 /// all-to-all. "deepep": the flex dispatcher with DeepEP's kernels (DeepSeek-AI, github.com/deepseek-ai/DeepEP,

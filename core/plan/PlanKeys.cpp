@@ -299,6 +299,8 @@ const std::array kKeys{
             .editor = KeyEditor::Spin, .rebalancesData = true, .access = field<&Plan::parallel, &P::context>()},
     PlanKey{.path = "parallel.context_comm", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<ContextComm>, .access = field<&Plan::parallel, &P::contextComm>()},
+    PlanKey{.path = "parallel.rank_order", .type = KeyType::Enum, .editor = KeyEditor::Choice,
+            .choices = choicesOf<RankOrder>, .access = field<&Plan::parallel, &P::rankOrder>()},
     PlanKey{.path = "parallel.virtual_stages", .type = KeyType::Integer, .range = {1, 1024}, .searchDimension = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::parallel, &P::virtualStages>()},
     PlanKey{.path = "parallel.first_stage_layers", .type = KeyType::Integer, .range = {0, 100000},

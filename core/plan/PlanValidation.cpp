@@ -713,6 +713,29 @@ void checkShardGroup(Checker &check)
         check.warning("parallel.shard_group", "shard_group.all_ranks", {num(dc)});
 }
 
+/// Megatron-LM's stages-inside-data rank order (--use-tp-pp-dp-mapping, initialize.py line 395 at d98e8a6) is
+/// Megatron-LM's alone (DeepSpeed's PipeModelDataParallelTopology and torchtitan's device mesh put the stages
+/// outermost); Megatron-FSDP refuses it (Megatron-Bridge docs/training/megatron-fsdp.md line 69 at 067f987df);
+/// with pipeline stages the experts' data ranks must be the attention's (parallel_state.py
+/// initialize_model_parallel at d98e8a6: "When not using pp-last rank ordering, the data parallel size of the
+/// attention and moe layers must be the same"), so expert x expert_tensor = tensor x context.
+void checkRankOrder(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ParallelConfig &par = plan.parallel;
+    if (par.rankOrder != RankOrder::StagesInside)
+        return;
+    if (plan.training.framework != Framework::Megatron)
+        check.error("parallel.rank_order", "rank_order.megatron_only", {toString(plan.training.framework)});
+    else if (check.ok({"parallel.zero_stage"}) && par.zeroStage == 3)
+        check.error("parallel.rank_order", "rank_order.megatron_fsdp");
+    if (plan.model.isMoe() && par.pipeline > 1 &&
+        check.ok({"parallel.expert", "parallel.expert_tensor", "parallel.tensor", "parallel.context"}) &&
+        par.expert * par.expertTensorSize() != par.tensor * par.context)
+        check.error("parallel.rank_order", "rank_order.expert_data",
+                    {num(par.expert), num(par.expertTensorSize()), num(par.tensor), num(par.context)});
+}
+
 /// ZeRO++ where DeepSpeed has it (Plan::zeroPlusPlusAllowed), hpZ's group dividing the shard ranks.
 void checkZeroPlusPlus(Checker &check)
 {
@@ -806,6 +829,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkSoftwareSettings(check);
     checkFramework(check);
     checkShardGroup(check);
+    checkRankOrder(check);
     checkZeroPlusPlus(check);
     checkOverlap(check);
     checkPipeline(check);

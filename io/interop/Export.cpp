@@ -122,6 +122,7 @@ const QStringList kMegatronKeys{"model.layers",
                                 "parallel.tensor_comm_overlap",
                                 "parallel.overlap_p2p_comm",
                                 "parallel.context_comm",
+                                "parallel.rank_order",
                                 "parallel.shard_group",
                                 "cluster.nodes",
                                 "cluster.gpus_per_node"};
@@ -422,6 +423,8 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
         f << QStringLiteral("--cp-comm-type ") + (p.contextComm == ContextComm::AllGather  ? "all_gather"
                                                   : p.contextComm == ContextComm::AllToAll ? "a2a"
                                                                                            : "p2p");
+    if (p.rankOrder == RankOrder::StagesInside)
+        f << QStringLiteral("--use-tp-pp-dp-mapping");
     if (plan.listedStages())
         f << QStringLiteral("--pipeline-model-parallel-layout \"%1\"").arg(megatronLayout(plan));
     else if (p.virtualStages > 1) // a layout gives the chunks per rank itself (arguments.py: one of the three)
@@ -628,6 +631,8 @@ QString nemoTrainerFields(const Plan &plan, ExportResult &out)
         s += nemoLine(4, "parallel.expert", p.expert);
     if (p.expertTensor > 0)
         s += nemoLine(4, "parallel.expert_tensor", p.expertTensor);
+    if (p.rankOrder == RankOrder::StagesInside) // MegatronStrategy's use_tp_pp_dp_mapping
+        s += QStringLiteral("    use_tp_pp_dp_mapping: true\n");
     // MegatronStrategy's ddp (Megatron-Core DistributedDataParallelConfig) and the model-parallel overlaps
     // (ModelParallelConfig tp_comm_overlap, overlap_p2p_comm): what the import reads back.
     s += QStringLiteral("    ddp:\n") + nemoSwitch(6, "parallel.overlap_grad_reduce", p.overlapGradReduce) +

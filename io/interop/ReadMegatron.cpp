@@ -92,6 +92,11 @@ std::map<QString, Rule> megatronRuntimeRules()
         {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
         {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
         {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+        // Megatron-LM's --use-tp-pp-dp-mapping (initialize.py line 395 at d98e8a6), NeMo 1's model.use_tp_pp_dp_mapping
+        // (megatron_init.py), NeMo 2's strategy and Megatron-Bridge's dist.use_tp_pp_dp_mapping: the stages inside
+        // the data replicas.
+        {"use_tp_pp_dp_mapping",
+         {"parallel.rank_order", oneOf({{"true", "tp-cp-ep-pp-dp"}, {"false", "tp-cp-ep-dp-pp"}})}},
         {"cp_comm_type",
          {"parallel.context_comm", oneOf({{"p2p", "ring"}, {"all_gather", "all-gather"}, {"a2a", "all-to-all"}})}},
         // NeMo 1's names (NeMo-Framework-Launcher conf/training, megatron_gpt_config.yaml): the gated

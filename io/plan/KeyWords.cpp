@@ -595,6 +595,19 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"ring\""),
              .rule = QT_TRANSLATE_NOOP("PlanKey",
                                        "all-to-all: model.heads and model.kv_heads divisible by tensor x context")},
+    KeyWords{.path = "parallel.rank_order",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Rank order"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "rank order"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "which ranks are neighbours, innermost first: tp-cp-ep-dp-pp (Megatron-Core's default) puts a "
+                 "stage's data replicas side by side and the pipeline stages farthest apart; tp-cp-ep-pp-dp "
+                 "(Megatron-LM --use-tp-pp-dp-mapping) puts the stages side by side and the data replicas apart. "
+                 "It decides which groups share a node's scale-up links"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"tp-cp-ep-dp-pp\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey",
+                                       "tp-cp-ep-pp-dp: framework megatron, not with ZeRO-3 (Megatron-FSDP); with "
+                                       "experts and pipeline stages, expert x expert_tensor = tensor x context")},
     KeyWords{.path = "parallel.virtual_stages",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Virtual stages"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "virtual stages"),

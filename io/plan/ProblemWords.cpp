@@ -163,6 +163,19 @@ const RuleSentence kSentences[] = {
     {"gpus.split_with_context",
      QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages x context parallel (%1 x %2 x %3) must divide the "
                                   "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
+    {"rank_order.megatron_only",
+     QT_TRANSLATE_NOOP("Problem", "parallel.rank_order \"tp-cp-ep-pp-dp\" is Megatron-LM's --use-tp-pp-dp-mapping; "
+                                  "framework \"%1\" puts the pipeline stages outermost: set parallel.rank_order to "
+                                  "\"tp-cp-ep-dp-pp\" or training.framework to \"megatron\"")},
+    {"rank_order.megatron_fsdp",
+     QT_TRANSLATE_NOOP("Problem", "parallel.rank_order \"tp-cp-ep-pp-dp\" is not supported with Megatron-FSDP "
+                                  "(parallel.zero_stage 3 under framework \"megatron\"): set the rank order to "
+                                  "\"tp-cp-ep-dp-pp\" or ZeRO stage 0-2")},
+    {"rank_order.expert_data",
+     QT_TRANSLATE_NOOP("Problem", "parallel.rank_order \"tp-cp-ep-pp-dp\" with pipeline stages needs the experts' "
+                                  "data ranks to be the attention's: parallel.expert x parallel.expert_tensor (%1 x "
+                                  "%2) must equal parallel.tensor x parallel.context (%3 x %4), as Megatron-Core "
+                                  "asserts")},
     {"shard_group.needs_fsdp",
      QT_TRANSLATE_NOOP("Problem", "Hybrid sharding (parallel.shard_group) is FSDP2's or Megatron-Core's distributed "
                                   "optimizer's or DeepSpeed's MiCS: set training.framework to \"fsdp\", to "

@@ -158,14 +158,19 @@ private slots:
 
     // groupOf() groups the ranks as the span functions place them: for each kind and layout, every group
     // has the span's size, there are groupCount() of them, and the worst group's nodes and fewest ranks in
-    // a node are the span's, on nodes of 4, 8 and 72 GPUs. Megatron-Core's orders by hand for one layout.
+    // a node are the span's, on nodes of 4, 8 and 72 GPUs, in both of Megatron-LM's rank orders (the stages
+    // outermost, and inside the data replicas: --use-tp-pp-dp-mapping). Megatron-Core's orders by hand for one
+    // layout.
     void groupsOfRanksMatchTheirSpans()
     {
         struct Layout { int t, c, d, p, e, et; };
         const Layout layouts[] = {{8, 1, 4, 2, 1, 0}, {2, 2, 4, 3, 1, 0}, {4, 1, 16, 2, 8, 1}, {1, 4, 8, 1, 4, 2},
-                                  {2, 1, 12, 1, 6, 0}, {1, 1, 64, 1, 64, 1}, {4, 2, 2, 2, 2, 2}};
+                                  {2, 1, 12, 1, 6, 0}, {1, 1, 64, 1, 64, 1}, {4, 2, 2, 2, 2, 2}, {2, 1, 6, 4, 1, 0},
+                                  {4, 1, 2, 8, 1, 0}, {1, 2, 3, 5, 2, 1}};
+        for (const RankOrder order : {RankOrder::DataInside, RankOrder::StagesInside})
         for (const Layout &l : layouts) {
             ParallelConfig par;
+            par.rankOrder = order;
             par.tensor = l.t;
             par.context = l.c;
             par.data = l.d;
@@ -182,8 +187,9 @@ private slots:
                     std::map<std::int64_t, std::vector<std::int64_t>> groups;
                     for (std::int64_t r = 0; r < ranks; ++r)
                         groups[groupOf(kind, par, r)].push_back(r);
-                    const QString what = QStringLiteral("kind %1, t%2 c%3 d%4 p%5 e%6 et%7, nodes of %8")
-                                             .arg(int(kind)).arg(l.t).arg(l.c).arg(l.d).arg(l.p).arg(l.e).arg(l.et).arg(G);
+                    const QString what = QStringLiteral("kind %1, t%2 c%3 d%4 p%5 e%6 et%7, nodes of %8, %9")
+                                             .arg(int(kind)).arg(l.t).arg(l.c).arg(l.d).arg(l.p).arg(l.e).arg(l.et).arg(G)
+                                             .arg(QLatin1String(toString(order)));
                     QVERIFY2(std::int64_t(groups.size()) == groupCount(kind, par), qPrintable(what));
                     QVERIFY2(groups.begin()->first == 0 && groups.rbegin()->first == groupCount(kind, par) - 1, qPrintable(what));
                     const GroupSpan expected = span(par, G);
@@ -222,6 +228,78 @@ private slots:
         QCOMPARE(groupOf(GroupKind::Gradient, par, 5), std::int64_t(1));
         QCOMPARE(groupOf(GroupKind::Gradient, par, 1), groupOf(GroupKind::Gradient, par, 7));
         QCOMPARE(groupOf(GroupKind::Stage, par, 9), std::int64_t(1));
+    }
+
+    // Megatron-LM's --use-tp-pp-dp-mapping (parallel.rank_order "tp-cp-ep-pp-dp"): rank = tensor + t (context +
+    // c (stage + p data)). Tensor 4 x pipeline 8 x data 2 on 8-GPU nodes: stages s and s + 1 of a replica share a
+    // node for even s, so 3 of the 7 boundaries cross (all 7 when each stage is a node); a data group's ranks are
+    // t x p = 32 apart, two nodes (one node before); rank 36 is tensor 0, stage 1, data 1.
+    void stagesInsideTheReplicas()
+    {
+        ParallelConfig par;
+        par.tensor = 4;
+        par.pipeline = 8;
+        par.data = 2;
+        QCOMPARE(int(pipelineSpan(par, 8).boundariesAcrossNodes), 7);
+        QCOMPARE(int(dataGroupSpan(par, 8).nodesSpanned), 1);
+        par.rankOrder = RankOrder::StagesInside;
+        QCOMPARE(int(pipelineSpan(par, 8).boundariesAcrossNodes), 3);
+        QCOMPARE(int(dataGroupSpan(par, 8).nodesSpanned), 2);
+        QCOMPARE(int(dataGroupSpan(par, 8).minPerNode), 1);
+        const RankCoordinates c = coordinatesOf(par, 36);
+        QCOMPARE(c.tensor, std::int64_t(0));
+        QCOMPARE(c.stage, std::int64_t(1));
+        QCOMPARE(c.data, std::int64_t(1));
+        // Experts (expert 2 x expert tensor 1 = tensor 2, as Megatron-Core requires with this order): tensor 2,
+        // pipeline 2, data 4 on 8-GPU nodes. An expert shard's data ranks of one stage are expert x pipeline = 4
+        // apart, 0 4 8 12: two nodes; 2 apart (0 2 4 6, one node) with the stages outermost.
+        par.tensor = 2;
+        par.pipeline = 2;
+        par.data = 4;
+        par.expert = 2;
+        par.expertTensor = 1;
+        QCOMPARE(int(expertDataGroupSpan(par, 8).nodesSpanned), 2);
+        QCOMPARE(int(expertDataGroupSpan(par, 8).minPerNode), 2);
+        par.rankOrder = RankOrder::DataInside;
+        QCOMPARE(int(expertDataGroupSpan(par, 8).nodesSpanned), 1);
+
+        // The rules: Megatron-LM's order alone, not with Megatron-FSDP, and with stages the experts' data ranks
+        // the attention's.
+        const auto problem = [](const Plan &plan) {
+            for (const Problem &p : validatePlan(plan, io::builtinCatalog()))
+                if (p.key == "parallel.rank_order")
+                    return io::problemMessage(p);
+            return std::string();
+        };
+        Plan plan = presetPlan("llama3.1-70b", 4, 8, 2, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.rankOrder = RankOrder::StagesInside;
+        QCOMPARE(problem(plan), std::string());
+        plan.training.framework = Framework::DeepSpeed;
+        QVERIFY2(problem(plan).find("framework \"deepspeed\" puts the pipeline stages outermost") != std::string::npos,
+                 problem(plan).c_str());
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 3;
+        QVERIFY2(problem(plan).find("Megatron-FSDP") != std::string::npos, problem(plan).c_str());
+        Plan moe = presetPlan("mixtral-8x7b", 2, 4, 8, 1, 64, "h100-sxm5-80gb");
+        moe.parallel.expert = 8;
+        moe.parallel.expertTensor = 1;
+        moe.parallel.rankOrder = RankOrder::StagesInside;
+        QVERIFY2(problem(moe).find("parallel.expert x parallel.expert_tensor (8 x 1) must equal parallel.tensor x "
+                                   "parallel.context (2 x 1)") != std::string::npos,
+                 problem(moe).c_str());
+        moe.parallel.expert = 2;
+        QCOMPARE(problem(moe), std::string());
+
+        // The estimate places the groups so: the 70B layout's data-parallel reduction crosses nodes, its pipeline
+        // sends cross fewer node boundaries.
+        plan.parallel.zeroStage = 1;
+        const Estimate inside = estimate(plan, io::builtinCatalog());
+        plan.parallel.rankOrder = RankOrder::DataInside;
+        const Estimate outside = estimate(plan, io::builtinCatalog());
+        QVERIFY(inside.valid && outside.valid);
+        QCOMPARE(inside.placement.pipelineBoundariesAcrossNodes, std::int64_t(3));
+        QCOMPARE(outside.placement.pipelineBoundariesAcrossNodes, std::int64_t(7));
+        QVERIFY(inside.placement.data.crossesNodes && !outside.placement.data.crossesNodes);
     }
 
     // GPT-3 175B as NVIDIA runs it (TP 4, DP 32, PP 8): a stage's 128 ranks fill 16 DGX nodes, or two

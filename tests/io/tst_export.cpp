@@ -165,6 +165,34 @@ private slots:
                             [](const QString &n) { return n.startsWith(QLatin1String("training.recompute_chunk = 4")); }));
     }
 
+    /// The stages inside the data replicas (parallel.rank_order "tp-cp-ep-pp-dp") as Megatron-LM writes it
+    /// (--use-tp-pp-dp-mapping) and NeMo's MegatronStrategy (use_tp_pp_dp_mapping), read back from each; the
+    /// default order writes neither. NeMo 1's model.use_tp_pp_dp_mapping and Megatron-Bridge's
+    /// dist.use_tp_pp_dp_mapping read likewise.
+    void rankOrderRoundTrips()
+    {
+        Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");
+        QVERIFY(!io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text.contains("tp-pp-dp"));
+        plan.parallel.rankOrder = RankOrder::StagesInside;
+        const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY2(megatron.text.contains("--use-tp-pp-dp-mapping"), megatron.text.constData());
+        const io::ExportResult nemo = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY2(nemo.text.contains("    use_tp_pp_dp_mapping: true\n"), nemo.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(plan, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        for (const char *yaml : {"model:\n  use_tp_pp_dp_mapping: true\n", "dist:\n  use_tp_pp_dp_mapping: true\n"}) {
+            const io::FileImport f = io::importFile(QStringLiteral("recipe.yaml"), yaml, io::ImportFormat::NeMo);
+            QVERIFY2(std::any_of(f.keys.begin(), f.keys.end(),
+                                 [](const io::ImportedKey &k) {
+                                     return k.path == QLatin1String("parallel.rank_order") &&
+                                            k.value == QJsonValue(QStringLiteral("tp-cp-ep-pp-dp"));
+                                 }),
+                     yaml);
+        }
+    }
+
     void fiftyRandomPlansRoundTrip()
     {
         QRandomGenerator rng(20);

@@ -318,6 +318,8 @@ void parallelismSection(PageFlow &flow, const Context &c)
                                               .arg(par.tensor)
                                               .arg(par.pipeline)
                                               .arg(c.e.model.gpus)},
+        {QObject::tr("Rank order"), QObject::tr("%1; parallel.rank_order")
+                                        .arg(QString::fromLatin1(labelOf(par.rankOrder)))},
         {QObject::tr("Schedule"),
          QObject::tr("%1, %2 per rank%3")
              .arg(QString::fromLatin1(labelOf(par.schedule)))
