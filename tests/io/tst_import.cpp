@@ -601,6 +601,16 @@ private slots:
         QCOMPARE(r.plan->parallel.virtualStages, 8);
         QCOMPARE(r.plan->model.vocab, 131073);
         QCOMPARE(r.plan->training.precision, Precision::BF16);
+        // The "dp_last" test: tensor 2 x pipeline 2 x context 2 with --use-tp-pp-dp-mapping, the stages inside the
+        // data replicas; on one node of 8, one replica (its expert tensor 4 applies to no expert).
+        r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp2_cp2_etp4_dp_last.model_config.yaml")},
+                            h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.rankOrder, RankOrder::StagesInside);
+        QCOMPARE(r.plan->parallel.tensor * r.plan->parallel.pipeline * r.plan->parallel.context, 8);
+        QCOMPARE(r.plan->parallel.data, 1);
+        QCOMPARE(r.plan->model.layers, 12);
+        QCOMPARE(r.plan->model.hidden, 512);
         // A DeepSeek-style proxy: MLA, 32 experts top 4 from 2 of 4 groups, the first layer dense, EP 4 with
         // expert tensor 1, one MTP layer.
         r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed.model_config.yaml")},
