@@ -338,6 +338,9 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
 /// A tokenizer's own vocabulary by its name: Megatron-LM's tokenizer types, Hugging Face model names and
 /// SentencePiece model files. The first pattern that matches gives the size; 0: not known.
 /// - GPT-2's BPE: 50,257 tokens (its encoder.json).
+/// - Megatron-Core's TikTokenizer without --vocab-size: 131,072 (tiktoken_tokenizer.py at Megatron-LM d98e8a6:
+///   vocab_size defaults to DEFAULT_TIKTOKEN_MAX_VOCAB = 2**17, line 86, the special tokens included, and every
+///   id below it is a token, line 156).
 /// - LLaMA's SentencePiece model (llama_tokenizer.model, Llama2Tokenizer), shared by Llama 2: 32,000 (Touvron
 ///   et al. 2023, 'LLaMA', Sec. 2.1, "32k tokens"; 'Llama 2', Sec. 2.1, "the same tokenizer as Llama 1").
 /// - Nemotron-4's nemotron_2_256k.model: 256,000 (Parmar et al. 2024, 'Nemotron-4 15B', Sec. 2).
@@ -353,6 +356,7 @@ int tokenizerVocabularySize(const QString &name)
 {
     static const std::vector<std::pair<QRegularExpression, int>> sizes{
         {QRegularExpression(QStringLiteral("^GPT2BPETokenizer$")), 50257},
+        {QRegularExpression(QStringLiteral("^TikTokenizer$")), 131072},
         {QRegularExpression(QStringLiteral("^Llama2Tokenizer$|Llama-2|(^|/)llama_tokenizer\\.model$|"
                                            "Mistral-7B-v0\\.1|Mixtral-8x7B|mistral-community/Mixtral-8x22B")),
          32000},
@@ -529,7 +533,7 @@ bool ignoredName(const QString &name)
                        "pretrained_checkpoint|loss_scale.*|initial_loss_scale|min_loss_scale|auto_detect_ckpt_format|"
                        "reset_iteration|use_checkpoint_args|hostfile|grpo_.*|inference_.*|analyzing_.*|"
                        "return_data_index|te_rng_tracker|moe_loss_coeff|create_moe_param_group|langrl_env_config|"
-                       "rampup_batch_size)$"));
+                       "rampup_batch_size|step_batch_size_schedule)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -643,9 +647,9 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
                         QStringLiteral("make_vocab_size_divisible_by")});
 }
 
-/// What the flags say is not one decoder-only language model trained: Mamba layers, a generation or evaluation
-/// task, an encoder-decoder, knowledge distillation, a pyramid of expert counts, an image input. True when refused.
-bool refuseOtherModels(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+/// Layers that are not dense attention: Megatron-Core's Mamba hybrids and its experimental attention variants.
+/// True when refused.
+bool refuseOtherLayers(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
     // not attention layers, and --num-layers counts them all.
@@ -659,6 +663,33 @@ bool refuseOtherModels(const QString &file, const std::vector<Leaf> &leaves, Fil
                      QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
         return true;
     }
+    // Megatron-Core's experimental attention variants (--experimental-attention-variant, arguments.py at d98e8a6):
+    // gated_delta_net makes all but every --linear-attention-freq-th layer Gated DeltaNet linear attention
+    // (Qwen3-Next's), dsa is DeepSeek Sparse Attention (an indexer choosing --dsa-indexer-topk keys per query,
+    // DeepSeek-V3.2's); a plan's layers attend densely.
+    if (const auto variant = findLeaf(leaves, "experimental_attention_variant"); variant != leaves.end()) {
+        const QString name = variant->value.toString();
+        if (name == QLatin1String("dsa"))
+            out.errors.push_back({file, variant->line,
+                                  QStringLiteral("experimental_attention_variant dsa: DeepSeek Sparse Attention (an "
+                                                 "indexer picks the keys each query attends to), which a plan's "
+                                                 "dense attention does not hold, so it is not planned")});
+        else
+            refuseLayers(file, variant->line,
+                         QStringLiteral("experimental_attention_variant %1: linear-attention (Gated DeltaNet) layers")
+                             .arg(shortText(name)),
+                         out);
+        return true;
+    }
+    return false;
+}
+
+/// What the flags say is not one decoder-only language model trained: Mamba layers, a generation or evaluation
+/// task, an encoder-decoder, knowledge distillation, a pyramid of expert counts, an image input. True when refused.
+bool refuseOtherModels(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    if (refuseOtherLayers(file, leaves, out))
+        return true;
     // tasks/main.py and tasks/msdp/main.py run a task: prompting and evaluation are generation.
     static const QRegularExpression generationTask(QStringLiteral("PROMPT|EVAL|GENERAT"),
                                                    QRegularExpression::CaseInsensitiveOption);
@@ -898,6 +929,14 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
                                 QStringLiteral("rampup_batch_size %1: the batch ramps up over the first samples; "
                                                "planned at the global batch it ends at")
                                     .arg(leafText(rampup->value))});
+    // --step-batch-size-schedule "THRESHOLD:BS ...": the batch steps up at token (or sample) thresholds
+    // (num_microbatches_calculator.py at d98e8a6), in place of --global-batch-size (arguments.py refuses both):
+    // a plan has one batch, so the schedule's are named and the plan's is asked for.
+    if (const auto schedule = findLeaf(leaves, "step_batch_size_schedule"); schedule != leaves.end())
+        out.warnings.push_back({file, schedule->line,
+                                QStringLiteral("step_batch_size_schedule %1: the global batch steps up during the "
+                                               "run; give the one to plan with --set training.global_batch")
+                                    .arg(leafText(schedule->value))});
     if (const auto ulysses = findLeaf(leaves, "ds_sequence_parallel_size");
         ulysses != leaves.end() && asNumber(ulysses->value).toDouble() > 1)
         out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-to-all"), file,

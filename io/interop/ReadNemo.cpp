@@ -533,8 +533,18 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     if (!loaded)
         return out;
     const YAML::Node &root = *loaded;
-    if (const QByteArray script = megatronModelArgsScript(root); !script.isEmpty())
+    if (const QByteArray script = megatronModelArgsScript(root); !script.isEmpty()) {
+        // A functional test's MODE (tests/functional_tests at d98e8a6: "MODE: inference" beside MODEL_ARGS that
+        // generate tokens from a checkpoint): a plan is a training step.
+        if (const YAML::Node mode = root["MODE"]; mode && mode.IsScalar() && mode.Scalar() == "inference") {
+            out.errors.push_back({file, mode.Mark().line + 1,
+                                  QStringLiteral("MODE inference: a Megatron-LM inference test (its MODEL_ARGS "
+                                                 "generate tokens from a checkpoint); Trainplan plans training "
+                                                 "steps, so it is not planned")});
+            return out;
+        }
         return readMegatron(file, script);
+    }
     std::vector<Leaf> leaves;
     if (!nemoLeaves(file, root, leaves, out))
         return out;

@@ -611,6 +611,17 @@ private slots:
         QCOMPARE(r.plan->parallel.data, 1);
         QCOMPARE(r.plan->model.layers, 12);
         QCOMPARE(r.plan->model.hidden, 512);
+        // Megatron-Core's experimental attention variants and an inference test are refused at their lines:
+        // Gated DeltaNet layers (Qwen3-Next's), DeepSeek Sparse Attention, and MODE inference.
+        for (const auto &[name, line, start] :
+             {std::tuple{"gpt3_mcore_te_tp2_pp1_gdn", 22, "experimental_attention_variant gated_delta_net: linear"},
+              std::tuple{"gpt3_mcore_te_tp2_pp2_dsa", 17, "experimental_attention_variant dsa: DeepSeek Sparse"},
+              std::tuple{"gpt_dynamic_inference_tp1_pp1_583m_async_sched", 7, "MODE inference: "}}) {
+            r = io::importFiles({data((std::string("real/megatron-lm/") + name + ".model_config.yaml").c_str())},
+                                h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+            QVERIFY2(!r.ok() && r.errors.front().line == line && r.errors.front().text.startsWith(QLatin1String(start)),
+                     qPrintable(io::importReport(r)));
+        }
         // A DeepSeek-style proxy: MLA, 32 experts top 4 from 2 of 4 groups, the first layer dense, EP 4 with
         // expert tensor 1, one MTP layer.
         r = io::importFiles({data("real/megatron-lm/gpt3_mcore_te_tp2_pp2_ep4_etp1_memory_speed.model_config.yaml")},
@@ -764,6 +775,26 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->model.dropout);
         QVERIFY(warned(r, "one dropout switch", 1));
+    }
+
+    // Megatron-Core's TikTokenizer without --vocab-size is 2^17 = 131,072 ids, its special tokens among them
+    // (tiktoken_tokenizer.py at d98e8a6, DEFAULT_TIKTOKEN_MAX_VOCAB). A step batch
+    // schedule (--step-batch-size-schedule, in place of --global-batch-size) is named where the batch is asked for.
+    void tikTokenizerAndBatchSchedule()
+    {
+        const QByteArray script("torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
+                                "--tokenizer-type TikTokenizer --tokenizer-model /data/tok.vocab.json "
+                                "--seq-length 128 --micro-batch-size 1 --global-batch-size 8\n");
+        const QStringList sets{QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=1")};
+        io::ImportResult r = io::importContents({{QStringLiteral("run.sh"), script}}, sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.vocab, 131072);
+        r = io::importContents({{QStringLiteral("run.sh"), QByteArray(script).replace("--global-batch-size 8",
+                                                                                       "--step-batch-size-schedule "
+                                                                                       "'0:384 200B:768'")}},
+                               sets, io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY(warned(r, "step_batch_size_schedule 0:384 200B:768: the global batch steps up", 1));
     }
 
     // Full recomputation's method: "block" recomputes the first recompute_num_layers layers of each stage
