@@ -55,14 +55,9 @@ void addDeepSpeedPrecisionDefault(const QString &file, const std::vector<Leaf> &
 
 } // namespace
 
-FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
+/// The config's names: io/interop/DeepSpeedNames' table, then the keys that translate.
+const std::map<QString, Rule> &deepSpeedRules()
 {
-    FileImport out;
-    out.format = ImportFormat::DeepSpeed;
-    if (refuseDuplicateKey(file, relaxedJson(bytes), out))
-        return out;
-    std::vector<Leaf> leaves;
-    jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
     static const std::map<QString, Rule> rules = [] {
         std::map<QString, Rule> r; // io/interop/DeepSpeedNames' table, then the keys that translate
         addTableRules(r, deepspeed::names());
@@ -79,12 +74,65 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
             // training/bf16_master_weight/README.md): the master copy and the Adam moments in BF16.
             {"bf16.bf16_master_weights_and_grads", {"training.master_weights", whenTrue(QStringLiteral("bf16"))}},
             {"bf16.bf16_optimizer_states", {"training.optimizer_moments", whenTrue(QStringLiteral("bf16"))}},
+            // DeepSpeed's optimizers (deepspeed/runtime/config.py, DEEPSPEED_OPTIMIZERS at edaa72212) by their
+            // state: two moments (Adam's, LAMB's, the 1-bit and 0/1 variants', MuP's Adam) or one (SGD's
+            // momentum, Lion's, Adagrad's sum of squares). deepSpeedOptimizerNotes says what is approximated.
             {"optimizer.type",
-             {"training.optimizer",
-              oneOf({{"adam", "adam"}, {"adamw", "adam"}, {"fusedadam", "adam"}, {"sgd", "sgd"}})}},
+             {"training.optimizer", oneOf({{"adam", "adam"},
+                                           {"adamw", "adam"},
+                                           {"fusedadam", "adam"},
+                                           {"cpuadam", "adam"},
+                                           {"lamb", "adam"},
+                                           {"onebitadam", "adam"},
+                                           {"zerooneadam", "adam"},
+                                           {"onebitlamb", "adam"},
+                                           {"muadam", "adam"},
+                                           {"muadamw", "adam"},
+                                           {"sgd", "sgd"},
+                                           {"musgd", "sgd"},
+                                           {"lion", "sgd"},
+                                           {"adagrad", "sgd"}})}},
         });
         return r;
     }();
+    return rules;
+}
+
+/// What planning a DeepSpeed optimizer as Adam's or SGD's state leaves out, at its line: 1-bit Adam, 0/1 Adam
+/// and 1-bit LAMB compress the gradient exchange to one bit after a full-precision warm-up (freeze_step) and
+/// keep error-feedback buffers (deepspeed/runtime/fp16/onebit/adam.py: worker_error of the padded parameters,
+/// server_error of this rank's chunk); LAMB scales each layer's update by a trust ratio; Lion and Adagrad keep
+/// one state tensor, as SGD's momentum.
+void deepSpeedOptimizerNotes(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto type = findLeaf(leaves, "optimizer.type");
+    if (type == leaves.end())
+        return;
+    const QString name = type->value.toString().toLower();
+    QString note;
+    if (name == QLatin1String("onebitadam") || name == QLatin1String("zerooneadam") ||
+        name == QLatin1String("onebitlamb"))
+        note = QStringLiteral("planned as Adam's state with 16-bit gradient reduction: its one-bit compressed "
+                              "exchange after the warm-up, and its error-feedback buffers (4 bytes per parameter "
+                              "and per shard), are not modelled");
+    else if (name == QLatin1String("lamb"))
+        note = QStringLiteral("planned as Adam's state and step (LAMB's per-layer trust ratio adds two norms)");
+    else if (name == QLatin1String("lion") || name == QLatin1String("adagrad"))
+        note = QStringLiteral("one state tensor per parameter, planned as SGD with momentum");
+    if (!note.isEmpty())
+        out.warnings.push_back(
+            {file, type->line, QStringLiteral("optimizer.type %1: %2").arg(type->value.toString(), note)});
+}
+
+FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
+{
+    FileImport out;
+    out.format = ImportFormat::DeepSpeed;
+    if (refuseDuplicateKey(file, relaxedJson(bytes), out))
+        return out;
+    std::vector<Leaf> leaves;
+    jsonLeaves(QJsonDocument::fromJson(relaxedJson(bytes)).object(), QString(), bytes, leaves);
+    const std::map<QString, Rule> &rules = deepSpeedRules();
     static const QRegularExpression ignored(QStringLiteral(
         "^(gradient_clipping|steps_per_print|wall_clock_breakdown|optimizer\\.params\\..*|scheduler\\..*|"
         "zero_optimization\\.(contiguous_gradients|allgather_partitions|allgather_bucket_size|reduce_scatter|round_"
@@ -122,6 +170,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
                                     QStringLiteral("%1 nvme: planned as host memory; the drive's own bandwidth "
                                                    "behind the host link is not modelled")
                                         .arg(QLatin1String(name))});
+    deepSpeedOptimizerNotes(file, leaves, out);
     addDeepSpeedPrecisionDefault(file, leaves, out);
     out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
                         QStringLiteral("(a DeepSpeed config)")});

@@ -736,6 +736,14 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.masterWeights, MasterFormat::Bf16);
         QCOMPARE(r.plan->training.optimizerMoments, MomentFormat::Bf16);
+        // 1-bit Adam (BingBertSquad): Adam's two moments, its compressed exchange and error buffers named as left
+        // out at the optimizer's line; FP16, 96 sequences of 3 per GPU.
+        r = import("BingBertSquad__1-bit_adam__nccl__deepspeed_onebitadam_bsz96_config.json");
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.optimizer, Optimizer::Adam);
+        QCOMPARE(r.plan->training.precision, Precision::FP16);
+        QCOMPARE(r.plan->training.globalBatch, 96);
+        QVERIFY(warned(r, "optimizer.type OnebitAdam: planned as Adam's state with 16-bit gradient reduction", 6));
         // No fp16, bf16 or amp section: DeepSpeed trains in FP32, ZeRO stage 0.
         r = import("pipeline_parallelism__ds_config.json");
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
