@@ -12,7 +12,7 @@ double kernelsInSeries(const Op &op)
     return perExpert ? std::max(1.0, op.batch / op.concurrentKernels) : 1.0;
 }
 
-void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare)
+void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare, double matmulShare)
 {
     // Element-wise, norm and embedding kernels do their few FLOPs on the vector units at the rate of the
     // storage format; counting their FLOPs against the tensor-core peak would only understate them, and
@@ -27,6 +27,8 @@ void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attent
         compute += moreKernels * mm.halfSize / (peak * mm.max);
     if (op.kind == OpKind::Attention && device.attentionEfficiency > 0)
         compute /= device.attentionEfficiency * (attentionShare > 0 ? attentionShare : 1.0);
+    if (op.kind == OpKind::Matmul && matmulShare > 0)
+        compute /= matmulShare;
     if (tensorCore && isLowPrecisionMatmul(precision) && device.lowPrecisionShare(precision) > 0)
         compute /= device.lowPrecisionShare(precision);
     const EfficiencyCurve &hbm = device.memoryEfficiency;

@@ -85,7 +85,17 @@ struct Op
 /// Time of one op: the larger of FLOPs / (peak x matmul efficiency) and bytes / (HBM bandwidth x memory
 /// efficiency), each efficiency depending on the op's size (DeviceSpec::EfficiencyCurve).
 /// `attentionShare`: the attention kernel's speed over the device's fused one (DeviceSpec::flash2AttentionShare).
-void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0);
+/// `matmulShare`: a matmul kernel's speed over the format's usual one (kRowwiseFp8GemmShare).
+void timeOp(Op &op, const DeviceSpec &device, Precision precision, double attentionShare = 1.0,
+            double matmulShare = 1.0);
+
+/// torchao's rowwise float8 (training.fp8_recipe rowwise) over its tensorwise float8, per FP8 matmul: the CUTLASS
+/// rowwise-scaled GEMM in place of cuBLAS's tensorwise one ("Fastest option" is tensorwise, torchao/float8/config.py
+/// at 36027d82d) and the casts along the other axis the weight gradient needs. One figure, fitted on torchao's one
+/// published pair (docs/source/workflows/training.md: Llama 3 8B on 8 H100, micro-batch 1, 8,192 tokens, compiled,
+/// FSDP2, per-op checkpointing: BF16 6,150 tokens/s, tensorwise with float8 all-gather 7,689.5, rowwise with BF16
+/// all-gather 6,768; docs/CALIBRATION.md).
+constexpr double kRowwiseFp8GemmShare = 0.73;
 
 /// FlashAttention-2 over the FlashAttention written in Triton: "1.3-2.5x faster than FlashAttention in Triton"
 /// (Dao 2023, FlashAttention-2, Sec. 4.1, A100, forward and backward); the bottom of that range, where A100's

@@ -133,12 +133,16 @@ inline const char *toString(AttentionKernel v) { return spellingOf(v); }
 ///               Float8CurrentScaling; torchao's tensorwise float8): no amax history and no reduction across
 ///               data-parallel ranks (Transformer Engine d0067d0, quantization.py
 ///               add_fp8_tensors_to_global_buffer: "Delayed scaling only"). Megatron-Bridge's FP8-CS.
-enum class Fp8Recipe { Delayed, Tensorwise };
+///   rowwise:    torchao's rowwise recipe (torchtitan's float8 default since 2026): a scale per row of each
+///               operand, rounded to a power of two, and the CUTLASS rowwise-scaled GEMM in place of cuBLAS's
+///               tensorwise one (torchao/float8/config.py, Float8LinearRecipeName, at 36027d82d).
+enum class Fp8Recipe { Delayed, Tensorwise, Rowwise };
 constexpr auto enumNames(Fp8Recipe)
 {
     using N = EnumName<Fp8Recipe>;
     return std::array{N{Fp8Recipe::Delayed, "delayed", "Delayed (amax history)"},
-                      N{Fp8Recipe::Tensorwise, "tensorwise", "Current (tensorwise)"}};
+                      N{Fp8Recipe::Tensorwise, "tensorwise", "Current (tensorwise)"},
+                      N{Fp8Recipe::Rowwise, "rowwise", "Rowwise (torchao)"}};
 }
 inline const char *toString(Fp8Recipe v) { return spellingOf(v); }
 

@@ -696,6 +696,20 @@ void checkFramework(Checker &check)
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});
 }
 
+/// torchao's rowwise float8 is torchao's: Transformer Engine scales per tensor (delayed or current), per block or
+/// per MX group; and torchao all-gathers FSDP's parameters in float8 only with tensorwise scaling
+/// (torchao/float8/config.py line 272 at 36027d82d: "enable_fsdp_float8_all_gather only supports tensorwise").
+void checkFp8Recipe(Checker &check)
+{
+    const TrainingConfig &t = check.plan().training;
+    if (t.fp8Recipe != Fp8Recipe::Rowwise || t.precision != Precision::FP8)
+        return;
+    if (t.framework != Framework::Fsdp)
+        check.error("training.fp8_recipe", "fp8_recipe.rowwise_torchao", {toString(t.framework)});
+    else if (t.fp8ParamGather)
+        check.error("training.fp8_param_gather", "fp8_param_gather.rowwise");
+}
+
 /// Hybrid sharding where the framework has it (Plan::shardGroupAllowed): a shard group of at least two ranks that
 /// divides the data x context ranks.
 void checkShardGroup(Checker &check)
@@ -829,6 +843,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkSoftwareSettings(check);
     checkFramework(check);
     checkShardGroup(check);
+    checkFp8Recipe(check);
     checkRankOrder(check);
     checkZeroPlusPlus(check);
     checkOverlap(check);

@@ -173,7 +173,11 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
         // A flash kernel computes a head on its own head dimension: the padded columns take time too.
         const double padded =
             op.kind == OpKind::Attention && op.inner > 0 ? op.inner / kernelHeadDim(kernel, op.inner) : 1.0;
-        timeOp(op, device, opPrecision(plan.training, op), attentionShare * padded);
+        const Precision precision = opPrecision(plan.training, op);
+        // torchao's rowwise float8: its FP8 GEMMs at the rowwise kernel's rate.
+        const bool rowwise = plan.training.fp8Recipe == Fp8Recipe::Rowwise && precision == Precision::FP8 &&
+                             op.kind == OpKind::Matmul;
+        timeOp(op, device, precision, attentionShare * padded, rowwise ? kRowwiseFp8GemmShare : 1.0);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
         accumulate(op.scope == OpScope::Layer       ? layerSums

@@ -794,6 +794,9 @@ QString torchtitanCheckpointing(const TrainingConfig &t, ExportResult &out)
 QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportResult &out)
 {
     QString s;
+    if (t.precision == Precision::FP8Blockwise)
+        out.notExpressed << QStringLiteral("training.precision = fp8-blockwise: torchtitan's float8 linears scale "
+                                           "per tensor or per row (training.fp8_recipe rowwise), not per 128-block");
     if (t.compile)
         s += t.lossKernelInEffect() == LossKernel::Eager
                  ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
@@ -808,9 +811,10 @@ QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportR
     if (float8 && t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Delayed)
         out.notExpressed << QStringLiteral("training.fp8_recipe = delayed: torchao's float8 linears scale each tensor "
                                            "from its own amax (tensorwise)");
-    if (float8 && (t.precision == Precision::FP8Blockwise || t.fp8ParamGather))
+    const bool rowwise = t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Rowwise;
+    if (float8 && (rowwise || t.fp8ParamGather))
         s += QStringLiteral("\n[quantize.linear.float8]\n") +
-             (t.precision == Precision::FP8Blockwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +
+             (rowwise ? QStringLiteral("recipe_name = \"rowwise\"\n") : QString()) +
              (t.fp8ParamGather ? QStringLiteral("enable_fsdp_float8_all_gather = true\n") : QString());
     else if (t.fp8ParamGather)
         out.notExpressed << QStringLiteral("training.fp8_param_gather = true: torchtitan all-gathers in float8 only "
@@ -832,8 +836,8 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
         out.notExpressed << QStringLiteral(
             "the model (model.*): torchtitan names models by flavor (Llama 3 8B/70B/405B, DeepSeek-V3)");
     // torchtitan's low-precision matmuls are model converters (float8: tensorwise, or rowwise under [float8];
-    // mx: MXFP8), beside 16-bit parameters.
-    const bool float8 = t.precision == Precision::FP8 || t.precision == Precision::FP8Blockwise;
+    // mx: MXFP8), beside 16-bit parameters. torchao's float8 linears have no 128-block scaling.
+    const bool float8 = t.precision == Precision::FP8;
     const QString converters = float8                            ? QStringLiteral("converters = [\"float8\"]\n")
                                : t.precision == Precision::MXFP8 ? QStringLiteral("converters = [\"mx\"]\n")
                                                                  : QString();
@@ -1029,7 +1033,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
         "parallel.context_comm", "training.separate_qkv",
-        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather",
+        "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather", "training.fp8_recipe",
         "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",
                                        "parallel.zero_stage",          "parallel.offload_optimizer",

@@ -52,7 +52,12 @@ const std::map<QString, Rule> &torchtitanRules()
         r.insert({
         {"model.norm_type", {"training.fused_norm", oneOf({{"fused_rmsnorm", "true"}, {"rmsnorm", "false"}})}},
         {"model.converters", {"training.precision", oneOf({{"float8", "fp8"}, {"mx", "mxfp8"}})}},
-        {"float8.recipe_name", {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
+        // torchao's float8 recipes (Float8LinearRecipeName, torchao/float8/config.py at 36027d82d): the recipe
+        // alone, the float8 linears themselves being the converters' (a saved configuration names the default
+        // recipe whether they are on or not); rowwise_with_gw_hp is rowwise with its weight gradient in BF16.
+        {"float8.recipe_name",
+         {"training.fp8_recipe",
+          oneOf({{"tensorwise", "tensorwise"}, {"rowwise", "rowwise"}, {"rowwise_with_gw_hp", "rowwise"}})}},
         // float8 all-gather of FSDP's parameters: [float8] until 2025, then [quantize.linear.float8]
         // (job_config.py at 238fa9953, Float8Linear.enable_fsdp_float8_all_gather).
         {"float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
@@ -60,7 +65,8 @@ const std::map<QString, Rule> &torchtitanRules()
         {"float8.enable_float8_linear", {"training.precision", whenTrue(QStringLiteral("fp8"))}},
         {"quantize.linear.float8.enable_fsdp_float8_all_gather", {"training.fp8_param_gather", asBool}},
         {"quantize.linear.float8.recipe_name",
-         {"training.precision", oneOf({{"tensorwise", "fp8"}, {"rowwise", "fp8-blockwise"}})}},
+         {"training.fp8_recipe",
+          oneOf({{"tensorwise", "tensorwise"}, {"rowwise", "rowwise"}, {"rowwise_with_gw_hp", "rowwise"}})}},
         });
         return r;
     }();
@@ -625,14 +631,24 @@ void torchtitanAttention(const QString &file, const std::vector<Leaf> &leaves, F
 }
 
 /// A job file's or saved configuration's leaves to plan keys (the job file's names).
-/// torchao's float8 linears scale each tensor from its own amax (tensorwise; "rowwise" is fp8-blockwise here):
-/// per-tensor FP8 in torchtitan is current scaling (training.fp8_recipe tensorwise).
-void torchtitanFp8Scaling(const QString &file, FileImport &out)
+/// torchao's float8 linears scale each tensor from its own amax unless the file names another recipe (tensorwise,
+/// torchao's default before torchtitan made rowwise its own): per-tensor FP8 in torchtitan is current scaling
+/// (training.fp8_recipe tensorwise).
+void torchtitanFp8Scaling(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
+    for (const char *name : {"float8.recipe_name", "quantize.linear.float8.recipe_name"})
+        if (const auto gwHp = findLeaf(leaves, name);
+            gwHp != leaves.end() && gwHp->value.toString() == QLatin1String("rowwise_with_gw_hp"))
+            out.warnings.push_back({file, gwHp->line,
+                                    QStringLiteral("%1 rowwise_with_gw_hp: planned as rowwise; its weight-gradient "
+                                                   "GEMMs, a third of the linears' FLOPs, run in BF16")
+                                        .arg(QLatin1String(name))});
     const auto fp8 = std::find_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
         return k.path == QLatin1String("training.precision") && k.value == QJsonValue(QStringLiteral("fp8"));
     });
-    if (fp8 == out.keys.end())
+    const bool named = std::any_of(out.keys.begin(), out.keys.end(),
+                                   [](const ImportedKey &k) { return k.path == QLatin1String("training.fp8_recipe"); });
+    if (fp8 == out.keys.end() || named)
         return;
     const ImportedKey recipe{QStringLiteral("training.fp8_recipe"), QStringLiteral("tensorwise"), file, fp8->line,
                              fp8->source};
@@ -716,7 +732,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
     torchtitanModel(file, name, flavor, modelLine, out);
-    torchtitanFp8Scaling(file, out);
+    torchtitanFp8Scaling(file, leaves, out);
 }
 
 } // namespace

@@ -15,7 +15,14 @@ std::string precisionWords(const char *text)
 /// The scale tensors of the FP8/FP4 family.
 void appendScaleRow(Precision p, Fp8Recipe recipe, std::vector<PrecisionRow> &rows)
 {
-    if (p == Precision::FP8 && recipe == Fp8Recipe::Tensorwise)
+    if (p == Precision::FP8 && recipe == Fp8Recipe::Rowwise)
+        rows.push_back(
+            {precisionWords(QT_TRANSLATE_NOOP("Precision", "FP8 scaling factors")), "FP32", "FP32",
+             precisionWords(QT_TRANSLATE_NOOP("Precision", "no amax history to reduce")),
+             precisionWords(QT_TRANSLATE_NOOP(
+                 "Precision", "one per row of each operand, rounded to a power of two (torchao's rowwise "
+                              "recipe; its own casts for the weight gradient)"))});
+    else if (p == Precision::FP8 && recipe == Fp8Recipe::Tensorwise)
         rows.push_back(
             {precisionWords(QT_TRANSLATE_NOOP("Precision", "FP8 scaling factors")), "FP32", "FP32",
              precisionWords(QT_TRANSLATE_NOOP("Precision", "no amax history to reduce")),

@@ -267,10 +267,13 @@ const std::array kWords{
                  "how per-tensor FP8 sets its scales: delayed (an amax history, all-reduced over the data-parallel and "
                  "tensor ranks at the end of each FP8 region; Transformer Engine's DelayedScaling, NeMo 2's default) "
                  "or tensorwise (each tensor's own amax as it is quantized, no history to reduce: Transformer "
-                 "Engine's Float8CurrentScaling, Megatron-Bridge's FP8-CS, torchao's tensorwise). Megatron-LM "
-                 "offloads the optimizer with FP8 parameter gathers only under delayed"),
+                 "Engine's Float8CurrentScaling, Megatron-Bridge's FP8-CS, torchao's tensorwise) or rowwise (torchao's "
+                 "rowwise recipe, torchtitan's float8 default: a scale per row, a slower CUTLASS GEMM, 16-bit "
+                 "parameter gathers). Megatron-LM offloads the optimizer with FP8 parameter gathers only under "
+                 "delayed"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"delayed\""),
-             .rule = QT_TRANSLATE_NOOP("PlanKey", "training.precision fp8")},
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "training.precision fp8; rowwise: framework fsdp (torchao), "
+                                                  "without training.fp8_param_gather")},
     KeyWords{.path = "training.fp8_param_gather",
              .label = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "FP8 parameter gather"),

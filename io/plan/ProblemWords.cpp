@@ -163,6 +163,15 @@ const RuleSentence kSentences[] = {
     {"gpus.split_with_context",
      QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages x context parallel (%1 x %2 x %3) must divide the "
                                   "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
+    {"fp8_recipe.rowwise_torchao",
+     QT_TRANSLATE_NOOP("Problem", "training.fp8_recipe \"rowwise\" is torchao's float8 recipe (torchtitan, FSDP2); "
+                                  "framework \"%1\" scales FP8 per tensor: set training.fp8_recipe to \"delayed\" "
+                                  "or \"tensorwise\", training.precision to \"fp8-blockwise\" for per-block scales, "
+                                  "or training.framework to \"fsdp\"")},
+    {"fp8_param_gather.rowwise",
+     QT_TRANSLATE_NOOP("Problem", "training.fp8_param_gather: torchao all-gathers FSDP's parameters in float8 only "
+                                  "with tensorwise scaling; set it to false with the rowwise recipe, or "
+                                  "training.fp8_recipe to \"tensorwise\"")},
     {"rank_order.megatron_only",
      QT_TRANSLATE_NOOP("Problem", "parallel.rank_order \"tp-cp-ep-pp-dp\" is Megatron-LM's --use-tp-pp-dp-mapping; "
                                   "framework \"%1\" puts the pipeline stages outermost: set parallel.rank_order to "
