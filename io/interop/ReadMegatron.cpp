@@ -402,12 +402,42 @@ bool paiTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImpo
     return true;
 }
 
+/// The tokenizers whose size is --vocab-size itself (NullTokenizer; TikTokenizer when given one): Megatron-LM
+/// pads that to a multiple of make_vocab_size_divisible_by x tensor for the embedding (build_tokenizer.py at
+/// d98e8a6: kwargs['vocab_size'] = args.vocab_size, lines 96-110; args.padded_vocab_size =
+/// vocab_size_with_padding(tokenizer.vocab_size, args), line 152), so the plan's vocabulary is the padded size.
+/// True when the vocabulary was so given.
+bool paddedVocabularySize(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto type = findLeaf(leaves, "tokenizer_type");
+    const auto size = findLeaf(leaves, "vocab_size");
+    if (type == leaves.end() || size == leaves.end() || findLeafEnding(leaves, "padded_vocab_size") != leaves.end() ||
+        (type->value.toString() != QLatin1String("NullTokenizer") &&
+         type->value.toString() != QLatin1String("TikTokenizer")))
+        return false;
+    const auto given = std::find_if(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("model.vocab") && k.source == QLatin1String("vocab_size");
+    });
+    if (given == out.keys.end())
+        return false;
+    const ImportedKey read = *given;
+    out.keys.erase(given);
+    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
+    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), read.value, file, read.line,
+                        QStringLiteral("vocab_size (%1)").arg(type->value.toString())});
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
+                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
+                        multiple != leaves.end() ? multiple->line : read.line,
+                        QStringLiteral("make_vocab_size_divisible_by")});
+    return true;
+}
+
 /// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
 /// pretrain_gpt.py line 527 at Megatron-LM d98e8a6).
 void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, const std::vector<shell::Field> &words,
                        FileImport &out)
 {
-    if (paiTokenizer(file, leaves, out))
+    if (paiTokenizer(file, leaves, out) || paddedVocabularySize(file, leaves, out))
         return;
     if (const auto type = findLeaf(leaves, "tokenizer_type"); type != leaves.end()) {
         // A Hugging Face or SentencePiece tokenizer is named by --tokenizer-model (a model id or a file).

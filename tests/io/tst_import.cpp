@@ -599,7 +599,9 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->parallel.pipeline, 4);
         QCOMPARE(r.plan->parallel.virtualStages, 8);
-        QCOMPARE(r.plan->model.vocab, 131073);
+        // NullTokenizer's --vocab-size 131,073, padded as Megatron-LM pads it for the embedding
+        // (vocab_size_with_padding, build_tokenizer.py line 152 at d98e8a6): 1,025 x 128 = 131,200.
+        QCOMPARE(r.plan->model.vocab, 131200);
         QCOMPARE(r.plan->training.precision, Precision::BF16);
         // The "dp_last" test: tensor 2 x pipeline 2 x context 2 with --use-tp-pp-dp-mapping, the stages inside the
         // data replicas; on one node of 8, one replica (its expert tensor 4 applies to no expert).
@@ -786,7 +788,7 @@ private slots:
     }
 
     // Megatron-Core's TikTokenizer without --vocab-size is 2^17 = 131,072 ids, its special tokens among them
-    // (tiktoken_tokenizer.py at d98e8a6, DEFAULT_TIKTOKEN_MAX_VOCAB). A step batch
+    // (tiktoken_tokenizer.py at d98e8a6, DEFAULT_TIKTOKEN_MAX_VOCAB); with --vocab-size, that, padded. A step batch
     // schedule (--step-batch-size-schedule, in place of --global-batch-size) is named where the batch is asked for.
     void tikTokenizerAndBatchSchedule()
     {
@@ -797,6 +799,14 @@ private slots:
         io::ImportResult r = io::importContents({{QStringLiteral("run.sh"), script}}, sets, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.vocab, 131072);
+        // With --vocab-size, that many, padded to a multiple of 128 x tensor as Megatron-LM pads it
+        // (build_tokenizer.py lines 96-110 and 152): 100,000 -> 782 x 128 = 100,096.
+        r = io::importContents({{QStringLiteral("run.sh"), QByteArray(script).replace("--tokenizer-model",
+                                                                                       "--vocab-size 100000 "
+                                                                                       "--tokenizer-model")}},
+                               sets, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->model.vocab, 100096);
         r = io::importContents({{QStringLiteral("run.sh"), QByteArray(script).replace("--global-batch-size 8",
                                                                                        "--step-batch-size-schedule "
                                                                                        "'0:384 200B:768'")}},
