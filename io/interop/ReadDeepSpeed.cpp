@@ -53,8 +53,6 @@ void addDeepSpeedPrecisionDefault(const QString &file, const std::vector<Leaf> &
                             QStringLiteral("(DeepSpeed's default: no fp16, bf16 or amp section enabled)"), true});
 }
 
-} // namespace
-
 /// The config's names: io/interop/DeepSpeedNames' table, then the keys that translate.
 const std::map<QString, Rule> &deepSpeedRules()
 {
@@ -81,7 +79,6 @@ const std::map<QString, Rule> &deepSpeedRules()
              {"training.optimizer", oneOf({{"adam", "adam"},
                                            {"adamw", "adam"},
                                            {"fusedadam", "adam"},
-                                           {"cpuadam", "adam"},
                                            {"lamb", "adam"},
                                            {"onebitadam", "adam"},
                                            {"zerooneadam", "adam"},
@@ -123,6 +120,8 @@ void deepSpeedOptimizerNotes(const QString &file, const std::vector<Leaf> &leave
         out.warnings.push_back(
             {file, type->line, QStringLiteral("optimizer.type %1: %2").arg(type->value.toString(), note)});
 }
+
+} // namespace
 
 FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
 {
