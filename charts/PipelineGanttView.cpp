@@ -353,7 +353,8 @@ void PipelineGanttView::draw()
                      .arg(fmt::percent(e.step.bubbleFraction, 1), tail));
         m_plot->yAxis->setLabel(tr("Pipeline stage"));
     } else {
-        setTitle(tr("Step: one stage, %1 micro-batches, %2").arg(plan.microbatches()).arg(tail));
+        setTitle(tr("Step: one stage, %1, %2")
+                     .arg(fmt::counted(plan.microbatches(), tr("micro-batch"), tr("micro-batches")), tail));
         m_plot->yAxis->setLabel(tr("Stage"));
     }
     const int rows = std::max(1, t.rows);

@@ -277,6 +277,13 @@ QStringList megatronModelFlags(const Plan &plan)
 }
 
 /// The batch and the number formats.
+/// torchao's rowwise float8 in a Transformer Engine run (Megatron-LM, NeMo): written as current scaling.
+QString rowwiseNote()
+{
+    return QStringLiteral("training.fp8_recipe = rowwise: torchao's recipe; Transformer Engine scales per tensor, per "
+                          "block or per MX group (written as tensorwise current scaling)");
+}
+
 QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
@@ -293,8 +300,12 @@ QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
     case Precision::FP8:
         f << "--bf16"
           << "--fp8-format hybrid";
-        if (t.fp8Recipe == Fp8Recipe::Tensorwise) // delayed is Megatron-LM's default --fp8-recipe
+        // delayed is Megatron-LM's default --fp8-recipe; torchao's rowwise has no Transformer Engine recipe and is
+        // written as its nearest, per-tensor current scaling.
+        if (t.fp8Recipe != Fp8Recipe::Delayed)
             f << "--fp8-recipe tensorwise";
+        if (t.fp8Recipe == Fp8Recipe::Rowwise)
+            out.notExpressed << rowwiseNote();
         break;
     case Precision::FP8Blockwise:
         f << "--bf16"
@@ -727,9 +738,11 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "parallel.expert_comm_overlap", true) + QStringLiteral("    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
         s += nemoSwitch(4, "training.fused_expert_mlp", true);
+    if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Rowwise)
+        out.notExpressed << rowwiseNote();
     if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n    fp8_recipe: %1\n")
-                                                 .arg(QLatin1String(toString(t.fp8Recipe)))
+                                                 .arg(t.fp8Recipe == Fp8Recipe::Delayed ? "delayed" : "tensorwise")
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n")
                                                  .arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
     s += nemoMoeAndRecomputeFields(plan);

@@ -524,6 +524,14 @@ private slots:
         QCOMPARE(r.plan->training.fp8Recipe, Fp8Recipe::Rowwise);
         const io::ExportResult back = io::exportPlan(*r.plan, io::ExportTarget::Torchtitan, io::builtinCatalog());
         QVERIFY2(back.text.contains("[quantize.linear.float8]\nrecipe_name = \"rowwise\"\n"), back.text.constData());
+        // Transformer Engine has no rowwise recipe: Megatron-LM's and NeMo's files say current scaling and list it.
+        for (const io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const io::ExportResult te = io::exportPlan(*r.plan, target, io::builtinCatalog());
+            QVERIFY2(te.text.contains("tensorwise"), te.text.constData());
+            QVERIFY(std::any_of(te.notExpressed.begin(), te.notExpressed.end(), [](const QString &n) {
+                return n.startsWith(QLatin1String("training.fp8_recipe = rowwise"));
+            }));
+        }
         r = io::importContents({{QStringLiteral("job.toml"), QByteArray(job).replace("\"rowwise\"", "\"rowwise_with_gw_hp\"")}},
                                onH100, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
