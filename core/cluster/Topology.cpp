@@ -163,6 +163,11 @@ std::int64_t irregularGroupsLooked(std::int64_t groups, std::int64_t ranksPerGro
     const std::int64_t fit = kIrregularRanksLooked / std::max<std::int64_t>(1, ranksPerGroup);
     return std::min(groups, std::max<std::int64_t>(2, fit));
 }
+/// The n-th of `looked` groups spread over `groups`, the first and the last among them.
+std::int64_t sampledGroup(std::int64_t n, std::int64_t looked, std::int64_t groups)
+{
+    return looked < groups ? n * (groups - 1) / (looked - 1) : n;
+}
 
 /// Worst span of groups [first(k), ...] for k in [0, groups): the layout repeats with period
 /// gpusPerNode, so at most that many groups are looked at.
@@ -173,12 +178,8 @@ GroupSpan worstSpan(std::int64_t groups, First first, std::int64_t stride, std::
     worst.size = count;
     worst.minPerNode = count;
     const std::int64_t limit = std::min(groups, std::max<std::int64_t>(1, gpusPerNode) + 1);
-    for (std::int64_t k = 0; k < limit; ++k) {
-        const GroupSpan s = spanOf(first(k), stride, count, gpusPerNode);
-        if (s.nodesSpanned > worst.nodesSpanned ||
-            (s.nodesSpanned == worst.nodesSpanned && s.minPerNode < worst.minPerNode))
-            worst = s;
-    }
+    for (std::int64_t k = 0; k < limit; ++k)
+        worst = worse(worst, spanOf(first(k), stride, count, gpusPerNode));
     return worst;
 }
 
@@ -275,7 +276,7 @@ GroupSpan dataSubgroupSpanStagesInside(const ParallelConfig &parallel, std::int6
     GroupSpan worst{count, 1, count};
     const std::int64_t looked = irregularGroupsLooked(groups, count);
     for (std::int64_t n = 0; n < looked; ++n) {
-        const std::int64_t k = looked < groups ? n * (groups - 1) / (looked - 1) : n;
+        const std::int64_t k = sampledGroup(n, looked, groups);
         const std::int64_t i = k % t, g = (k / t) % perStage, s = k / (t * perStage);
         worst = worse(worst, spanOfRanks(
                                  [&](std::int64_t u) {
@@ -347,7 +348,7 @@ GroupSpan stageGroupSpan(const ParallelConfig &parallel, std::int64_t gpusPerNod
         GroupSpan worst{n, 1, n};
         const std::int64_t looked = irregularGroupsLooked(p, n);
         for (std::int64_t k = 0; k < looked; ++k) {
-            const std::int64_t s = looked < p ? k * (p - 1) / (looked - 1) : k;
+            const std::int64_t s = sampledGroup(k, looked, p);
             worst = worse(worst, spanOfRanks([&](std::int64_t u) { return u % tc + tc * (s + p * (u / tc)); }, n,
                                              gpusPerNode));
         }

@@ -245,11 +245,16 @@ Convert oneOf(const std::vector<std::pair<const char *, const char *>> &spelling
         map.emplace_back(QString::fromLatin1(from).toLower(), QString::fromLatin1(to));
     return [map](const QJsonValue &v) {
         const QString s = v.toVariant().toString().trimmed().toLower();
-        for (const auto &[from, target] : map)
-            if (s == from) // "true" and "false" are the flags' values
-                return target == QLatin1String("true")    ? QJsonValue(true)
-                       : target == QLatin1String("false") ? QJsonValue(false)
-                                                          : QJsonValue(target);
+        for (const auto &[from, target] : map) {
+            if (s != from)
+                continue;
+            bool whole = false;
+            const int number = target.toInt(&whole);
+            return target == QLatin1String("true")    ? QJsonValue(true) // the flags' values
+                   : target == QLatin1String("false") ? QJsonValue(false)
+                   : whole                            ? QJsonValue(number)
+                                                      : QJsonValue(target);
+        }
         return QJsonValue(QJsonValue::Undefined);
     };
 }

@@ -89,7 +89,8 @@ QJsonValue asBool(const QJsonValue &v);
 QJsonValue asNotBool(const QJsonValue &v);
 /// A flag that, when set, gives a fixed value.
 Convert whenTrue(QJsonValue value);
-/// One of a few spellings (case-insensitive) to a plan spelling.
+/// One of a few spellings (case-insensitive) to a plan spelling: "true" and "false" as flags, a whole number
+/// ("3", a ZeRO stage) as a number. Undefined for a spelling it does not list.
 Convert oneOf(const std::vector<std::pair<const char *, const char *>> &spellings);
 /// A name table's rules (io/interop/KeyNames): a whole number, a flag, or one of a choice's spellings.
 void addTableRules(std::map<QString, Rule> &rules, std::span<const KeyName> table);

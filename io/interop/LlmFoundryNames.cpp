@@ -120,14 +120,6 @@ QString spelling(std::string_view path, std::string_view planValue)
     return n ? choiceSpelling(*n, planValue) : QString();
 }
 
-std::optional<QString> planChoice(const Name &row, const QString &fileValue)
-{
-    for (const auto &[file, plan] : row.choices)
-        if (fileValue.compare(QLatin1String(file), Qt::CaseInsensitive) == 0)
-            return QLatin1String(plan);
-    return std::nullopt;
-}
-
 QString entry(std::string_view path, const QString &value)
 {
     const Name *n = nameOf(path);

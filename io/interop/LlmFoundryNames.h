@@ -10,7 +10,6 @@
 
 #include "io/interop/KeyNames.h"
 
-#include <optional>
 #include <span>
 #include <string_view>
 
@@ -26,9 +25,6 @@ const Name *nameOf(std::string_view path);
 /// The file's first spelling of a plan choice ("SHARD_GRAD_OP" for reshard_after_forward "false"); empty when
 /// none.
 QString spelling(std::string_view path, std::string_view planValue);
-/// The plan's value of a file spelling under `row` ("false" for SHARD_GRAD_OP's reshard_after_forward), read
-/// without case; nothing when the row does not list it.
-std::optional<QString> planChoice(const Name &row, const QString &fileValue);
 /// "    kv_n_heads: 8\n": the key's first name as the writer puts it, its last part indented two spaces per
 /// section it sits in (the sections' own lines are the writer's).
 QString entry(std::string_view path, const QString &value);

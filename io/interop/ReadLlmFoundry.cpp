@@ -51,20 +51,13 @@ struct FoundryReader
         const QJsonValue v = l ? asNumber(l->value) : QJsonValue();
         return v.isDouble() ? v.toDouble() : fallback;
     }
-    /// The plan's value of the file's spelling of a choice key; nothing when the table does not list it.
+    /// The plan's value of the file's spelling of a choice key (the table's choices, read as addTableRules reads
+    /// them); nothing when the table does not list it.
     static std::optional<QJsonValue> choice(const char *path, const QString &fileValue)
     {
         const llmfoundry::Name *row = llmfoundry::nameOf(path);
-        const std::optional<QString> plan = row ? llmfoundry::planChoice(*row, fileValue) : std::nullopt;
-        if (!plan)
-            return std::nullopt;
-        bool isNumber = false;
-        const int n = plan->toInt(&isNumber);
-        if (isNumber)
-            return QJsonValue(n);
-        if (*plan == QLatin1String("true") || *plan == QLatin1String("false"))
-            return QJsonValue(*plan == QLatin1String("true"));
-        return QJsonValue(*plan);
+        const QJsonValue plan = row ? oneOf(row->choices)(QJsonValue(fileValue)) : QJsonValue(QJsonValue::Undefined);
+        return plan.isUndefined() ? std::nullopt : std::optional<QJsonValue>(plan);
     }
     /// A key read from `from`, or the default the framework gives when the file is silent (`from` null).
     void key(const char *path, const QJsonValue &value, const Leaf *from, const char *defaultSource)

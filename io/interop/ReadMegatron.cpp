@@ -402,6 +402,19 @@ bool paiTokenizer(const QString &file, const std::vector<Leaf> &leaves, FileImpo
     return true;
 }
 
+/// A tokenizer's vocabulary, which the import pads to make_vocab_size_divisible_by (128 unless said) x tensor
+/// (io/interop/Import.cpp), as Megatron-LM's vocab_size_with_padding does.
+void addVocabularyToPad(const QString &file, const std::vector<Leaf> &leaves, const QJsonValue &size, int line,
+                        const QString &source, FileImport &out)
+{
+    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
+    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), size, file, line, source});
+    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
+                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
+                        multiple != leaves.end() ? multiple->line : line,
+                        QStringLiteral("make_vocab_size_divisible_by")});
+}
+
 /// The tokenizers whose size is --vocab-size itself (NullTokenizer; TikTokenizer when given one): Megatron-LM
 /// pads that to a multiple of make_vocab_size_divisible_by x tensor for the embedding (build_tokenizer.py at
 /// d98e8a6: kwargs['vocab_size'] = args.vocab_size, lines 96-110; args.padded_vocab_size =
@@ -422,13 +435,8 @@ bool paddedVocabularySize(const QString &file, const std::vector<Leaf> &leaves, 
         return false;
     const ImportedKey read = *given;
     out.keys.erase(given);
-    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
-    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), read.value, file, read.line,
-                        QStringLiteral("vocab_size (%1)").arg(type->value.toString())});
-    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
-                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
-                        multiple != leaves.end() ? multiple->line : read.line,
-                        QStringLiteral("make_vocab_size_divisible_by")});
+    addVocabularyToPad(file, leaves, read.value, read.line,
+                       QStringLiteral("vocab_size (%1)").arg(type->value.toString()), out);
     return true;
 }
 
@@ -669,12 +677,7 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
         findLeafEnding(leaves, "vocab_size") != leaves.end() ||
         findLeafEnding(leaves, "padded_vocab_size") != leaves.end())
         return;
-    const auto multiple = findLeafEnding(leaves, "make_vocab_size_divisible_by");
-    out.keys.push_back({QStringLiteral("derived.tokenizer_vocab"), QJsonValue(double(size)), file, line, source});
-    out.keys.push_back({QStringLiteral("derived.vocab_multiple"),
-                        multiple != leaves.end() ? asNumber(multiple->value) : QJsonValue(128.0), file,
-                        multiple != leaves.end() ? multiple->line : line,
-                        QStringLiteral("make_vocab_size_divisible_by")});
+    addVocabularyToPad(file, leaves, QJsonValue(double(size)), line, source, out);
 }
 
 /// Layers that are not dense attention: Megatron-Core's Mamba hybrids and its experimental attention variants.
