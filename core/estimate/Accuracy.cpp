@@ -44,7 +44,8 @@ bool sameIn(AccuracyDimension d, const AccuracyCoordinates &a, const AccuracyCoo
     case AccuracyDimension::Precision: return a.precision == b.precision;
     case AccuracyDimension::Gpus:
     case AccuracyDimension::WorkPerGpu:
-    case AccuracyDimension::ModelSize: break;
+    case AccuracyDimension::ModelSize:
+    case AccuracyDimension::Optimizer: break;
     }
     return true;
 }
@@ -172,6 +173,9 @@ Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &r
         s.outside.push_back(AccuracyDimension::WorkPerGpu);
     if (beyond(&AccuracyCoordinates::parameters))
         s.outside.push_back(AccuracyDimension::ModelSize);
+    if (std::none_of(matched.begin(), matched.end(),
+                     [&at](const HeldOutRun *r) { return r->at.optimizer == at.optimizer; }))
+        s.outside.push_back(AccuracyDimension::Optimizer);
     std::sort(s.outside.begin(), s.outside.end());
     std::vector<std::pair<double, const HeldOutRun *>> byDistance;
     byDistance.reserve(matched.size());
@@ -264,6 +268,7 @@ AccuracyCoordinates accuracyCoordinates(const Plan &plan, const Estimate &estima
     at.gpus = double(estimate.model.gpus);
     at.workPerGpu = estimate.model.gpus > 0 ? estimate.step.modelFlopsPerStep / double(estimate.model.gpus) : 0;
     at.parameters = estimate.model.parameters;
+    at.optimizer = plan.training.optimizer;
     return at;
 }
 

@@ -47,7 +47,7 @@ inline const char *toString(PrecisionFamily v) { return spellingOf(v); }
 PrecisionFamily precisionFamily(Precision p);
 
 /// The dimensions in which a plan can lie outside the validated territory (JSON accuracy.outside).
-enum class AccuracyDimension { Device, Framework, Experts, Precision, Gpus, WorkPerGpu, ModelSize };
+enum class AccuracyDimension { Device, Framework, Experts, Precision, Gpus, WorkPerGpu, ModelSize, Optimizer };
 constexpr auto enumNames(AccuracyDimension)
 {
     using N = EnumName<AccuracyDimension>;
@@ -57,7 +57,8 @@ constexpr auto enumNames(AccuracyDimension)
                       N{AccuracyDimension::Precision, "precision", "precision"},
                       N{AccuracyDimension::Gpus, "gpus", "number of GPUs"},
                       N{AccuracyDimension::WorkPerGpu, "work_per_gpu", "work per GPU"},
-                      N{AccuracyDimension::ModelSize, "model_size", "model size"}};
+                      N{AccuracyDimension::ModelSize, "model_size", "model size"},
+                      N{AccuracyDimension::Optimizer, "optimizer", "optimizer"}};
 }
 inline const char *toString(AccuracyDimension v) { return spellingOf(v); }
 
@@ -72,6 +73,9 @@ struct AccuracyCoordinates
     double gpus = 0;
     double workPerGpu = 0; ///< model FLOP per GPU per step
     double parameters = 0; ///< total parameters
+    /// Every published run trained with Adam (the held-out table has no optimizer column): a plan with another
+    /// optimizer lies outside them in its optimizer step.
+    Optimizer optimizer = Optimizer::Adam;
 
     friend bool operator==(const AccuracyCoordinates &, const AccuracyCoordinates &) = default;
 };

@@ -1,5 +1,7 @@
 #include "core/memory/MemoryModel.h"
 
+#include "core/model/WeightMatrices.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,6 +29,8 @@ struct ParameterShapes
     LayerParameters dense, moe, mtp;
     double embedding = 0; ///< on one tensor rank of the first stage
     double output = 0;    ///< on one tensor rank of the last stage: output layer, tied copy and MTP modules
+    double outputVectors = 0; ///< of `output`, what is not a layer's weight matrix: output layer, copy, MTP norms
+    double denseVectors = 0, moeVectors = 0; ///< a layer's replicated parameters that are not matrices: norms, biases
 };
 
 ParameterShapes parameterShapes(const Plan &plan)
@@ -38,7 +42,13 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.moe = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1) : s.dense;
     s.mtp = mtpParameters(m);
     s.embedding = embeddingParameters(m).perTensorRank(t);
-    s.output = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.perTensorRank(t);
+    std::int64_t denseLayer = 0;
+    while (denseLayer + 1 < m.layers && m.isMoeLayer(denseLayer))
+        ++denseLayer;
+    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, denseLayer);
+    s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, m.denseLayers + m.moeLayerInterval - 1);
+    s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
+    s.output = s.outputVectors + s.mtp.sharded / double(t);
     return s;
 }
 
@@ -50,6 +60,10 @@ struct StageParameters
 {
     double all = 0;     ///< every parameter on one rank of the stage
     double experts = 0; ///< the routed experts' share of them
+    /// What Muon leaves to Adam (emerging_optimizers.py, _is_muon_excluded: embeddings, the output layer and
+    /// parameters that are not 2-D): the embedding, the output side and the norms. The column-parallel biases
+    /// (a hidden-size share of their matrices) are counted as matrices.
+    double notMatrices = 0;
 };
 
 StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes, std::int64_t stage)
@@ -67,6 +81,8 @@ StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes,
                   : 0.0;
     out.all = dense * shapes.dense.perTensorRank(t) + moe * shapes.moe.perTensorRank(t) +
               (stage == 0 ? shapes.embedding : 0.0) + (stage == p - 1 ? shapes.output : 0.0) + out.experts;
+    out.notMatrices = dense * shapes.denseVectors + moe * shapes.moeVectors +
+                      (stage == 0 ? shapes.embedding : 0.0) + (stage == p - 1 ? shapes.outputVectors : 0.0);
     return out;
 }
 
@@ -569,7 +585,11 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     (parametersOnHost ? st.hostParametersBytes : st.parametersBytes) = state.parameters + experts.parameters;
     st.expertParametersBytes = parametersOnHost ? 0.0 : experts.parameters;
     st.gradientsBytes = state.gradients + experts.gradients;
-    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = state.optimizer + experts.optimizer;
+    // Muon: Adam's second moment for what it leaves to Adam, sharded as the rest of the optimizer state.
+    const double adamSecondMoment =
+        counts.notMatrices * in.perParam.adamFallbackMoment / (par.zeroStage >= 1 ? std::max(1.0, in.shards) : 1.0);
+    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) =
+        state.optimizer + experts.optimizer + adamSecondMoment;
     st.activations = stageActivations(plan, in, st.stage);
 }
 

@@ -37,6 +37,8 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
     if (b.master > 0 && training.masterWeights != MasterFormat::Fp32)
         b.master = kHalfBytes;
     b.optimizer = b.master + moments;
+    if (training.optimizer == Optimizer::Muon)
+        b.adamFallbackMoment = momentBytes(training.optimizerMoments);
     // PyTorch's FSDP keeps one sharded copy of each parameter, in its own dtype, which the optimizer steps:
     // "FSDP ... keeps the high-precision sharded parameters in memory anyway ... The optimizer step uses the
     // sharded parameter in the original dtype" (MixedPrecisionPolicy, torch/distributed/fsdp/_fully_shard/

@@ -138,6 +138,10 @@ struct TrainingConfig
     /// and the master copy of 16-bit parameters.
     MomentFormat optimizerMoments = MomentFormat::Fp32;
     MasterFormat masterWeights = MasterFormat::Fp32;
+    /// Muon's Newton-Schulz iterations per step (Megatron-LM --muon-num-ns-steps, 5) and how it treats
+    /// tensor-parallel weights (--muon-tp-mode, duplicated); read only when optimizer is muon.
+    std::int64_t muonSteps = 5;
+    MuonTpMode muonTpMode = MuonTpMode::Duplicated;
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
     LossKernel lossKernel = LossKernel::Auto;
     /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager

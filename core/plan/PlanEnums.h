@@ -7,13 +7,28 @@
 
 namespace trainplan {
 
-enum class Optimizer { Adam, Sgd };
+/// Muon (Jordan et al. 2024, kellerjordan.github.io/posts/muon): momentum orthogonalised by Newton-Schulz
+/// iterations for the layers' weight matrices, Adam for embeddings, the output layer and 1-D parameters
+/// (Megatron-Core's emerging_optimizers.py, _is_muon_excluded).
+enum class Optimizer { Adam, Sgd, Muon };
 constexpr auto enumNames(Optimizer)
 {
     using N = EnumName<Optimizer>;
-    return std::array{N{Optimizer::Adam, "adam", "Adam"}, N{Optimizer::Sgd, "sgd", "SGD (momentum)"}};
+    return std::array{N{Optimizer::Adam, "adam", "Adam"}, N{Optimizer::Sgd, "sgd", "SGD (momentum)"},
+                      N{Optimizer::Muon, "muon", "Muon (Adam for embeddings)"}};
 }
 inline const char *toString(Optimizer v) { return spellingOf(v); }
+
+/// How Muon orthogonalises a tensor-parallel weight (Megatron-LM --muon-tp-mode): duplicated gathers the
+/// whole matrix on every tensor rank and iterates on it there; blockwise iterates on each rank's shard alone.
+enum class MuonTpMode { Duplicated, Blockwise };
+constexpr auto enumNames(MuonTpMode)
+{
+    using N = EnumName<MuonTpMode>;
+    return std::array{N{MuonTpMode::Duplicated, "duplicated", "Duplicated (whole)"},
+                      N{MuonTpMode::Blockwise, "blockwise", "Blockwise (own block)"}};
+}
+inline const char *toString(MuonTpMode v) { return spellingOf(v); }
 
 /// Recomputation: none; selective (Megatron-Core's: the attention core and the named modules); ops
 /// (torchtitan's op-level selective checkpointing: each layer keeps the attention's output and every other

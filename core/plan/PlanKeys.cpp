@@ -271,6 +271,10 @@ const std::array kKeys{
             .choices = choicesOf<OptimizerKernel>, .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<MomentFormat>, .access = field<&Plan::training, &T::optimizerMoments>()},
+    PlanKey{.path = "training.muon_steps", .type = KeyType::Integer, .range = {1, 20}, .editor = KeyEditor::Spin,
+            .access = field<&Plan::training, &T::muonSteps>()},
+    PlanKey{.path = "training.muon_tp_mode", .type = KeyType::Enum, .editor = KeyEditor::Choice,
+            .choices = choicesOf<MuonTpMode>, .access = field<&Plan::training, &T::muonTpMode>()},
     PlanKey{.path = "training.master_weights", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<MasterFormat>, .access = field<&Plan::training, &T::masterWeights>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -528,6 +532,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMla();
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
+    if (path == "training.muon_steps" || path == "training.muon_tp_mode")
+        return plan.training.optimizer == Optimizer::Muon;
     if (path == "parallel.offload_parameters")
         return plan.parameterOffloadAllowed();
     if (path == "parallel.shard_group")

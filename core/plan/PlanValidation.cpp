@@ -691,6 +691,12 @@ void checkFramework(Checker &check)
         check.error("parallel.offload_optimizer", "offload.fp8_gather_needs_delayed",
                     {t.precision == Precision::FP8 ? std::string("fp8 tensorwise")
                                                     : std::string(toString(t.precision))});
+    // Muon as Megatron-LM runs it (arguments.py at d98e8a6, "emerging optimizer check"): with the distributed
+    // optimizer it becomes the layer-wise one, and "Emerging optimizer does not support Torch-FSDP2 / Megatron-FSDP".
+    if (t.optimizer == Optimizer::Muon && t.framework != Framework::Megatron)
+        check.error("training.optimizer", "optimizer.muon_framework", {std::string(toString(t.framework))});
+    else if (t.optimizer == Optimizer::Muon && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage > 1)
+        check.error("training.optimizer", "optimizer.muon_zero", {num(plan.parallel.zeroStage)});
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});

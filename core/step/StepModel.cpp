@@ -9,6 +9,7 @@
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
 #include "core/step/DataParallel.h"
+#include "core/step/MuonStep.h"
 
 namespace trainplan {
 
@@ -795,7 +796,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const double dataExposed = dp.exposedSeconds + fp8AmaxSyncSeconds(plan, links);
     const OptimizerTime optimizerStep = optimizerTime(plan, device, perParam, paceMemory,
                                                       pace.backwardSeconds + pace.recomputeSeconds, est.ops);
-    const double optimizer = optimizerStep.seconds;
+    const double optimizer = optimizerStep.seconds + muonTime(plan, device, links, est.slowestStage, est.ops).seconds();
 
     const double microbatches = double(plan.microbatches());
     auto &b = est.breakdown;

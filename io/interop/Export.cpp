@@ -103,6 +103,8 @@ const QStringList kMegatronKeys{"model.layers",
                                 "model.attention_sinks",
                                 "parallel.expert_comm_overlap",
                                 "training.optimizer",
+                                "training.muon_steps",
+                                "training.muon_tp_mode",
                                 "parallel.offload_optimizer",
                                 "parallel.zero_stage",
                                 "training.optimizer_moments",
@@ -397,7 +399,10 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << "--softmax-type learnable";
     if (m.isMoe() && t.fusedExpertMlp)
         f << megatron::flagOf("training.fused_expert_mlp");
-    f << (t.optimizer == Optimizer::Sgd ? QStringLiteral("--optimizer sgd") : QStringLiteral("--optimizer adam"));
+    f << QStringLiteral("--optimizer %1").arg(QLatin1String(toString(t.optimizer)));
+    if (t.optimizer == Optimizer::Muon)
+        f << flag("training.muon_steps", t.muonSteps)
+          << QStringLiteral("--muon-tp-mode %1").arg(QLatin1String(toString(t.muonTpMode)));
     return f;
 }
 
@@ -516,7 +521,9 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     QJsonObject o{{"gradient_accumulation_steps", double(plan.microbatches())},
                   {"bf16", QJsonObject{{"enabled", t.precision == Precision::BF16}}},
                   {"fp16", QJsonObject{{"enabled", t.precision == Precision::FP16}}},
-                  {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd ? "SGD" : "AdamW"}}},
+                  {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd    ? "SGD"
+                                                     : t.optimizer == Optimizer::Muon ? "Muon"
+                                                                                      : "AdamW"}}},
                   {"zero_optimization", QJsonObject{{"contiguous_gradients", true},
                                                     {"reduce_bucket_size", p.bucketBytes / 2.0}}}};
     deepspeed::set(o, "training.global_batch", double(t.globalBatch));
@@ -602,21 +609,29 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
     return s;
 }
 
-/// Megatron-Bridge's OptimizerConfig for state kept below FP32 (Megatron-Core's precision-aware optimizer).
+/// Megatron-Bridge's OptimizerConfig: an optimizer other than Adam (Muon with its settings, named as Megatron-Core's
+/// optimizer_config.py names them), and state kept below FP32 (Megatron-Core's precision-aware optimizer).
 QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult &out)
 {
-    QString s;
+    QString fields;
+    if (t.optimizer != Optimizer::Adam)
+        fields += QStringLiteral("  optimizer: %1\n").arg(QLatin1String(toString(t.optimizer)));
+    if (t.optimizer == Optimizer::Muon)
+        fields += QStringLiteral("  muon_num_ns_steps: %1\n  muon_tp_mode: %2\n")
+                      .arg(t.muonSteps)
+                      .arg(QLatin1String(toString(t.muonTpMode)));
     if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
-        s += QStringLiteral("optimizer:\n  use_precision_aware_optimizer: true\n");
+        fields += QStringLiteral("  use_precision_aware_optimizer: true\n");
         if (offload) // all of the state: the fraction is 0.0 unless set (optimizer_config.py)
-            s += nemoSwitch(2, "parallel.offload_optimizer", true) +
-                 QStringLiteral("  optimizer_offload_fraction: 1.0\n");
+            fields += nemoSwitch(2, "parallel.offload_optimizer", true) +
+                      QStringLiteral("  optimizer_offload_fraction: 1.0\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
-            s += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
-                     .arg(QLatin1String(toString(t.optimizerMoments)));
+            fields += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
+                          .arg(QLatin1String(toString(t.optimizerMoments)));
         if (t.masterWeights == MasterFormat::Fp16)
-            s += QStringLiteral("  main_params_dtype: fp16\n");
+            fields += QStringLiteral("  main_params_dtype: fp16\n");
     }
+    QString s = fields.isEmpty() ? QString() : QStringLiteral("optimizer:\n") + fields;
     if (t.masterWeights == MasterFormat::Bf16)
         out.notExpressed << QStringLiteral(
             "training.master_weights = bf16: Megatron-Core keeps its master weights in fp32 or "
@@ -1006,7 +1021,8 @@ QByteArray llmFoundryYaml(const Plan &plan, ExportResult &out)
         s += QStringLiteral("optimizer:\n") +
              llmfoundry::entry("training.optimizer", llmfoundry::spelling("training.optimizer", "adam"));
     else
-        out.notExpressed << QStringLiteral("training.optimizer = sgd: the yamls train with decoupled_adamw");
+        out.notExpressed << QStringLiteral("training.optimizer = %1: the yamls train with decoupled_adamw")
+                                .arg(QLatin1String(toString(t.optimizer)));
     // Composer's FSDP: FULL_SHARD is ZeRO-3, SHARD_GRAD_OP keeps the parameters gathered to the backward, NO_SHARD
     // replicates (ZeRO 0); it has no ZeRO-1 or ZeRO-2 of the optimizer alone.
     const QString strategy = p.zeroStage == 3 ? llmfoundry::spelling("parallel.reshard_after_forward",
@@ -1036,7 +1052,7 @@ const QStringList &expressedKeys(ExportTarget target)
         QStringList k = kMegatronKeys;
         for (const char *drop :
              {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
-              "training.optimizer", "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
+              "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
               "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.stage_layers"})
             k.removeAll(QLatin1String(drop));
         return k;

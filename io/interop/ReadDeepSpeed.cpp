@@ -85,6 +85,7 @@ const std::map<QString, Rule> &deepSpeedRules()
                                            {"onebitlamb", "adam"},
                                            {"muadam", "adam"},
                                            {"muadamw", "adam"},
+                                           {"muon", "adam"},
                                            {"sgd", "sgd"},
                                            {"musgd", "sgd"},
                                            {"lion", "sgd"},
@@ -114,6 +115,12 @@ void deepSpeedOptimizerNotes(const QString &file, const std::vector<Leaf> &leave
                               "and per shard), are not modelled");
     else if (name == QLatin1String("lamb"))
         note = QStringLiteral("planned as Adam's state and step (LAMB's per-layer trust ratio adds two norms)");
+    else if (name == QLatin1String("muon"))
+        // DeepSpeed's MuonWithAuxAdam (deepspeed/runtime/zero/muon/muon_optimizer.py at edaa72212): Muon for the
+        // parameters marked use_muon, Adam for the rest, inside ZeRO's partitions.
+        note = QStringLiteral("planned as Adam: training.optimizer muon models Megatron-Core's Muon, not DeepSpeed's "
+                              "MuonWithAuxAdam; the plan counts a second moment Muon's matrices do not keep "
+                              "(4 bytes per parameter and shard) and leaves out the Newton-Schulz iterations");
     else if (name == QLatin1String("lion") || name == QLatin1String("adagrad"))
         note = QStringLiteral("one state tensor per parameter, planned as SGD with momentum");
     if (!note.isEmpty())

@@ -91,7 +91,13 @@ std::map<QString, Rule> megatronRuntimeRules()
         {"nproc_per_node", {"cluster.gpus_per_node", asInteger}},
         {"squared_relu", {"model.mlp", whenTrue(QStringLiteral("relu2"))}},
         {"activation_func", {"model.mlp", oneOf({{"squared_relu", "relu2"}})}},
-        {"optimizer", {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}})}},
+        // Muon (arguments.py at d98e8a6: --optimizer muon; dist_muon, deprecated, is muon with the distributed
+        // optimizer), its Newton-Schulz iterations and tensor-parallel mode; the same names in Megatron-Core's
+        // OptimizerConfig (optimizer_config.py: muon_num_ns_steps, muon_tp_mode), which Megatron-Bridge reads.
+        {"optimizer",
+         {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}, {"muon", "muon"}, {"dist_muon", "muon"}})}},
+        {"muon_num_ns_steps", {"training.muon_steps", asInteger}},
+        {"muon_tp_mode", {"training.muon_tp_mode", oneOf({{"duplicated", "duplicated"}, {"blockwise", "blockwise"}})}},
         // Megatron-LM's --use-tp-pp-dp-mapping (initialize.py line 395 at d98e8a6), NeMo 1's model.use_tp_pp_dp_mapping
         // (megatron_init.py), NeMo 2's strategy and Megatron-Bridge's dist.use_tp_pp_dp_mapping: the stages inside
         // the data replicas.
@@ -291,8 +297,11 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         {"grad_reduce_in_bf16|accumulate_allreduce_grads_in_fp32|main_grads_dtype",
          {"training.fp32_gradients", has("bf16")}},
         {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
+    // --optimizer dist_muon says the distributed optimizer itself (distributedMuon).
+    const auto optimizer = findLeaf(leaves, "optimizer");
+    const bool distMuon = optimizer != leaves.end() && optimizer->value.toString() == QLatin1String("dist_muon");
     for (const auto &[flags, key] : defaults)
-        if (!has(flags))
+        if (!has(flags) && !(distMuon && QLatin1String(key.first) == QLatin1String("parallel.zero_stage")))
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
     // Experts routed per token when a script does not say: Megatron-Core's moe_router_topk 2
     // (transformer_config.py line 760 at d98e8a6); under --deepspeed (Megatron-DeepSpeed) --topk 1, experts in
@@ -438,6 +447,18 @@ bool paddedVocabularySize(const QString &file, const std::vector<Leaf> &leaves, 
     addVocabularyToPad(file, leaves, read.value, read.line,
                        QStringLiteral("vocab_size (%1)").arg(type->value.toString()), out);
     return true;
+}
+
+/// --optimizer dist_muon is Muon with the distributed optimizer (arguments.py at d98e8a6, "emerging optimizer check":
+/// it sets use_layer_wise_distributed_optimizer), which shards the optimizer's state: ZeRO 1.
+void distributedMuon(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto optimizer = findLeaf(leaves, "optimizer");
+    if (optimizer == leaves.end() || optimizer->value.toString() != QLatin1String("dist_muon") ||
+        findLeaf(leaves, "use_distributed_optimizer") != leaves.end())
+        return;
+    out.keys.push_back({QStringLiteral("parallel.zero_stage"), 1.0, file, optimizer->line,
+                        QStringLiteral("optimizer dist_muon (the layer-wise distributed optimizer)")});
 }
 
 /// Megatron-LM's tokenizer: --tokenizer-type, or pretrain_gpt.py's default, GPT-2's (its args_defaults,
@@ -975,6 +996,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
         out.keys.push_back({QStringLiteral("parallel.context_comm"), QStringLiteral("all-to-all"), file,
                             ulysses->line, QStringLiteral("ds_sequence_parallel_size (DeepSpeed-Ulysses)")});
     readWrittenDeepSpeedConfig(file, script, leaves, out);
+    distributedMuon(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -51,9 +51,12 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
     {"the optimizer step over this rank's shard of the parameters (/ the shard ranks with ZeRO >= 1): its state "
      "bytes read and written at HBM bandwidth, + the low-precision weight copies' refresh; offloaded: gradients to "
      "the host (after the backward under Megatron-Core, what outlasts the last backward under DeepSpeed and FSDP2), "
-     "the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, and the parameters back",
+     "the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, and the parameters back; Muon: + "
+     "steps x (4m^2 n + 2m^3) FLOPs of Newton-Schulz matmuls on every m x n weight matrix the rank owns (whole "
+     "matrices, about 1/d of them with the distributed optimizer) and, duplicated over tensor ranks, the momentum's "
+     "all-gather",
      "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); Megatron-Core hybrid_optimizer.py; STREAM Triad "
-     "(McCalpin)"},
+     "(McCalpin); Jordan et al. 2024 (Muon); Megatron-Core layer_wise_optimizer.py, emerging_optimizers.py"},
     {"m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "
      "cost; a dropless MoE layer waits for its token counts: a pass of its own; CUDA graphs replay the launches)",
      "Megatron-Core token_dispatcher.py (the host sync before the all-to-all); launch cost per host fitted "

@@ -293,8 +293,12 @@ const std::array kWords{
     KeyWords{.path = "training.optimizer",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer"),
-             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "Adam keeps two moments; SGD one"),
-             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\"")},
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "Adam keeps two moments; SGD one; Muon one for the layers' weight matrices, which it "
+                            "orthogonalises with Newton-Schulz iterations at the step, and Adam's two for "
+                            "embeddings, the output layer and norms (Megatron-LM --optimizer muon)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\""),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "muon needs framework megatron")},
     KeyWords{
         .path = "training.recompute",
         .label =
@@ -494,6 +498,21 @@ const std::array kWords{
                  "or fp16 as Apex's DistributedFusedAdam with dtype bf16 (NeMo's optim.dtype) or Megatron-Core's "
                  "precision-aware optimizer (--exp-avg-dtype); fp8 with Transformer Engine's FusedAdam"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"fp32\"")},
+    KeyWords{.path = "training.muon_steps",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Muon iterations"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "Newton-Schulz iterations"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "Newton-Schulz iterations Muon runs on each weight matrix per step (Megatron-LM "
+                            "--muon-num-ns-steps); each costs 4 m^2 n + 2 m^3 FLOPs on an m x n matrix, m <= n"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "5")},
+    KeyWords{.path = "training.muon_tp_mode",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Muon tensor mode"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "Muon tensor-parallel mode"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "duplicated: each tensor rank all-gathers a sharded matrix's momentum and iterates on "
+                            "the whole matrix; blockwise: each rank iterates on its own block (Megatron-LM "
+                            "--muon-tp-mode)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"duplicated\"")},
     KeyWords{.path = "training.master_weights",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Master weights"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "master weights"),

@@ -193,6 +193,42 @@ private slots:
         }
     }
 
+    /// Muon as Megatron-LM names it (--optimizer muon, --muon-num-ns-steps, --muon-tp-mode) and Megatron-Core's
+    /// OptimizerConfig fields in a Megatron-Bridge configuration, read back from each; the deprecated
+    /// --optimizer dist_muon is Muon with the distributed optimizer (arguments.py at d98e8a6).
+    void muonRoundTrips()
+    {
+        Plan plan = test::examplePlan("llama3-70b-512-h100");
+        plan.training.optimizer = Optimizer::Muon;
+        plan.training.muonSteps = 6;
+        plan.training.muonTpMode = MuonTpMode::Blockwise;
+        const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY2(megatron.text.contains("--optimizer muon") && megatron.text.contains("--muon-num-ns-steps 6") &&
+                     megatron.text.contains("--muon-tp-mode blockwise"),
+                 megatron.text.constData());
+        const io::ExportResult nemo = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY2(nemo.text.contains("optimizer:\n  optimizer: muon\n  muon_num_ns_steps: 6\n"), nemo.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(plan, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        const io::FileImport dist = io::importFile(QStringLiteral("train.sh"),
+                                                   "torchrun pretrain_gpt.py --num-layers 2 --optimizer dist_muon\n",
+                                                   io::ImportFormat::Megatron);
+        const auto value = [&dist](const char *path) {
+            QJsonValue last;
+            for (const io::ImportedKey &k : dist.keys)
+                if (k.path == QLatin1String(path))
+                    last = k.value;
+            return last;
+        };
+        QCOMPARE(value("training.optimizer"), QJsonValue(QStringLiteral("muon")));
+        QCOMPARE(value("parallel.zero_stage").toInt(), 1);
+        QVERIFY(std::count_if(dist.keys.begin(), dist.keys.end(), [](const io::ImportedKey &k) {
+                    return k.path == QLatin1String("parallel.zero_stage");
+                }) == 1);
+    }
+
     void fiftyRandomPlansRoundTrip()
     {
         QRandomGenerator rng(20);

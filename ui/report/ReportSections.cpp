@@ -177,9 +177,12 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
                  .arg(par.expertDataSize())},
             {QObject::tr("Routing assumptions"),
              QObject::tr("%1; the busiest expert takes %2× the mean (expert_imbalance) and sets the pace "
-                         "of the grouped GEMMs and the all-to-all; dispatch and combine by %4, not "
-                         "overlapped with compute: %3 s exposed per step")
-                 .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2), dispatcher)}};
+                         "of the grouped GEMMs and the all-to-all; dispatch and combine by %4, %5: %3 s exposed "
+                         "per step")
+                 .arg(routing, fmt::number(training.busiestExpertLoad(), 2), fmt::number(a2a, 2), dispatcher,
+                      par.expertCommOverlap && c.plan.microbatches() >= 2
+                          ? QObject::tr("each beside another micro-batch's compute (parallel.expert_comm_overlap)")
+                          : QObject::tr("not overlapped with compute"))}};
 }
 
 void modelSection(PageFlow &flow, const Context &c)
@@ -266,7 +269,10 @@ void precisionSection(PageFlow &flow, const Context &c)
                                                 "moments")
                                   : QObject::tr("FP32 parameter shards, which FSDP steps in place, and momentum"))
                        : training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
-                                                               : QObject::tr("FP32 master weights and momentum"),
+                       : training.optimizer == Optimizer::Muon
+                           ? QObject::tr("FP32 master weights and Muon's momentum; Adam's second moment too for "
+                                         "embeddings, the output layer and norms")
+                           : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2")
                                                .arg(par.data * par.context)
                                                .arg(par.zeroStage)
