@@ -567,6 +567,7 @@ bool ignoredName(const QString &name)
 {
     static const QRegularExpression ignored(
         QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
+                       "muon_momentum|muon_nesterov|muon_scale_mode|muon_extra_scale_factor|muon_coefficient_type|"
                        "eval.*|save.*|load|data.*|"
                        "tokenizer.*|patch_tokenizer_type|extra_vocab_size|vocab_file|merge_file|split|train_iters|"
                        "deepspeed_config|enable_zbh1_exact_semantics|train_samples|seed|exit.*|profile.*|timing."

@@ -678,6 +678,20 @@ private slots:
         QCOMPARE(r.plan->parallel.shardReplicas(), 2);
         QVERIFY(io::exportPlan(*r.plan, io::ExportTarget::Megatron, io::builtinCatalog())
                     .text.contains("--num-distributed-optimizer-instances 2"));
+        // Muon's functional tests: 8 experts top 2 over expert 8 on one node, --optimizer muon with and without
+        // the distributed optimizer (the layer-wise one then: ZeRO 1); its hyperparameters (momentum, scale mode,
+        // extra scale factor) are read, not planned.
+        for (const auto &[name, zero] : {std::pair{"gpt3_moe_mcore_te_ep8_resume_torch_dist_muon", 0},
+                                         std::pair{"gpt3_moe_mcore_te_ep8_resume_torch_dist_dist_muon", 1}}) {
+            r = io::importFiles({data((std::string("real/megatron-lm/") + name + ".model_config.yaml").c_str())},
+                                h100 + QStringList{"cluster.nodes=1"}, io::builtinCatalog());
+            QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+            QCOMPARE(r.plan->training.optimizer, Optimizer::Muon);
+            QCOMPARE(r.plan->training.muonSteps, 5);
+            QCOMPARE(r.plan->parallel.zeroStage, zero);
+            QCOMPARE(r.plan->parallel.expert, 8);
+            QVERIFY(!io::importReport(r).contains(QLatin1String("muon_momentum = 0.9: not understood")));
+        }
         // Instances that do not divide the data ranks are refused naming the key (4 ranks, 3 instances).
         const QByteArray three = "torchrun pretrain_gpt.py --num-layers 2 --hidden-size 64 --num-attention-heads 2 "
                                  "--vocab-size 1024 --seq-length 128 --micro-batch-size 1 --global-batch-size 12 "
