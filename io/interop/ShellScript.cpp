@@ -1,6 +1,7 @@
 #include "io/interop/ShellScript.h"
 
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <iterator>
@@ -292,6 +293,18 @@ struct Expansion
 class Reader
 {
 public:
+    /// The names the script's assignments set anywhere (NAME=, NAME+=, export/local/declare NAME=), in taken
+    /// branches or not: unset where they are expanded, they are empty, not an environment's value.
+    void setAssignedNames(const QString &text)
+    {
+        static const QRegularExpression assignment(
+            QStringLiteral("(?:^|[;&|({]|\\bthen\\b|\\bdo\\b|\\belse\\b)\\s*(?:(?:export|local|declare|readonly)"
+                           "(?:\\s+-\\w+)*\\s+)?([A-Za-z_][A-Za-z0-9_]*)\\+?="),
+            QRegularExpression::MultilineOption);
+        for (auto it = assignment.globalMatch(text); it.hasNext();)
+            m_assignedSomewhere.insert(it.next().captured(1));
+    }
+
     /// The positional parameters the script is run with ($1 ..., $#, $@), as `bash script ARGS...` sets them.
     void setArguments(const QStringList &arguments)
     {
@@ -562,6 +575,7 @@ private:
         Reader inner;
         inner.m_failure = m_failure;
         inner.m_vars = m_vars;
+        inner.m_assignedSomewhere = m_assignedSomewhere;
         if (sameShell)
             inner.m_arguments = m_arguments;
         for (Command &e : inner.run(text, line, depth + 1))
@@ -1019,9 +1033,12 @@ private:
         }
         if (!set && name.front().isDigit() && name != QLatin1String("0") && op.isEmpty())
             m_missingArguments = std::max(m_missingArguments, name.toInt());
+        // Unset: empty in a test, and where the script assigns the variable in a branch bash did not take
+        // (Pai-Megatron-Patch's sp_options, set only for TP > 1); otherwise unknown, as written.
         if (!set)
-            return m_unsetIsEmpty && !name.front().isDigit() ? Expansion{{{QString(), line}}, false}
-                                                             : Expansion{{{written, line}}, false};
+            return (m_unsetIsEmpty || m_assignedSomewhere.contains(name)) && !name.front().isDigit()
+                       ? Expansion{{{QString(), line}}, false}
+                       : Expansion{{{written, line}}, false};
         if (index == QLatin1String("@") || index == QLatin1String("*"))
             return {it->second.elements, true};
         const int at = index.isEmpty() ? 0 : index.toInt();
@@ -1126,6 +1143,8 @@ private:
     }
 
     std::map<QString, Value> m_vars;
+    /// Every name an assignment of the script's text sets, in any branch (assignedNames).
+    QSet<QString> m_assignedSomewhere;
     QStringList m_arguments; ///< the positional parameters ($1 ... are also in m_vars)
     int m_missingArguments = 0; ///< the highest $N expanded without a value or a default
     std::vector<Frame> m_frames;
@@ -1159,6 +1178,7 @@ Script read(const QString &script, const QStringList &arguments)
 {
     Reader reader;
     reader.setArguments(arguments);
+    reader.setAssignedNames(script);
     Script out;
     out.commands = reader.run(script, 1, 0);
     out.error = reader.failure()->error;

@@ -223,6 +223,25 @@ private slots:
         QCOMPARE(r.plan->parallel.zeroStage, 1);
         QCOMPARE(r.plan->cluster.nodes, 1);
         QVERIFY(std::abs(parameters(*r.plan) / 8.03e9 - 1) < 0.01);
+        // Pai's Qwen2.5 script with its README's pretraining arguments (examples/qwen2_5/README.md at a098ca5:
+        // "sh run_mcore_qwen.sh dsw 0.5B 1 8 1e-5 1e-6 128 128 bf16 1 1 1 true true true false false false
+        // 100000 ..."): TP 1 with SP true leaves sp_options unset (only TP > 1 or SP false set it), which bash
+        // expands to nothing; the distributed optimizer before it (DO true) is ZeRO 1. Qwen2.5-0.5B: 24 layers,
+        // 896 wide, 14 heads over 2 groups, 4,864 FFN, tied embeddings (tie_option empty for 0.5B), Qwen2Tokenizer's
+        // 151,643 + 293: 151,936; the model card's 0.49 B parameters (QKV biases, 1,152 a layer, not planned).
+        io::ImportOptions qwen;
+        qwen.scriptArguments = QStringList{"dsw", "0.5B", "1", "8", "1e-5", "1e-6", "128", "128", "bf16", "1", "1",
+                                           "1", "true", "true", "true", "false", "false", "false", "100000",
+                                           "/mnt/data", "/mnt/data", "/mnt/ckpt", "10000", "100", "/workspace/out"};
+        r = io::importFiles({data("real/run_mcore_qwen2_5.sh")}, h100, io::builtinCatalog(), qwen);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.zeroStage, 1);
+        QCOMPARE(r.plan->parallel.data, 8);
+        QCOMPARE(r.plan->model.layers, 24);
+        QCOMPARE(r.plan->model.kvHeads, 2);
+        QCOMPARE(r.plan->model.vocab, 151936);
+        QVERIFY(r.plan->model.tiedEmbeddings);
+        QVERIFY2(std::abs(parameters(*r.plan) / 0.494e9 - 1) < 0.01, qPrintable(QString::number(parameters(*r.plan))));
         // Pai's DeepSeek-V3 "lite" script: the arrays joined into cmd="torchrun ..." and eval'ed after "echo $cmd";
         // the eval removes the escapes of --pipeline-model-parallel-layout 'Et\|\(tt\|\)*30L' (the echo
         // prints them: it is not the command), 61 layers on 8 stages (4 + 30 x 2 + 1 layers: the first and last

@@ -62,6 +62,20 @@ private slots:
         QCOMPARE(commandOf(script, "python"), QStringLiteral("python t.py --bf16 --x yes"));
     }
 
+    void variablesSetOnlyInBranchesNotTaken()
+    {
+        // Pai-Megatron-Patch's qwen2_5/run_mcore_qwen.sh sets sp_options only when SP is true and TP > 1, or SP
+        // false: at TP 1 with SP true no branch sets it and bash expands it to nothing. It had been kept as an
+        // unknown word, read as the value of the switch before it (--use-distributed-optimizer), which was lost.
+        // A variable the script never assigns stays unknown (an environment's value).
+        const QString script = QStringLiteral("SP=true\nTP=1\nif [ $SP = true ] && [ $TP -gt 1 ]; then\n"
+                                              "  sp_options=\" --sequence-parallel\"\nelif [ $SP = false ]; then\n"
+                                              "  sp_options=\" \"\nfi\nexport LATER=1\n"
+                                              "python t.py --use-distributed-optimizer ${sp_options} --n $WORLD_SIZE\n");
+        QCOMPARE(commandOf(script, "python"),
+                 QStringLiteral("python t.py --use-distributed-optimizer --n $WORLD_SIZE"));
+    }
+
     void unknownBranchesLeaveValuesUnknown()
     {
         // Pai-Megatron-Patch: the model size is the script's second argument; each branch sets the shape. With
