@@ -1,6 +1,5 @@
 #include "core/memory/MemoryModel.h"
 
-#include "core/model/WeightMatrices.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +8,7 @@
 #include "core/memory/ActivationMemory.h"
 #include "core/memory/ModelState.h"
 #include "core/model/ModelSpec.h"
+#include "core/model/WeightMatrices.h"
 
 namespace trainplan {
 
@@ -42,10 +42,7 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.moe = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1) : s.dense;
     s.mtp = mtpParameters(m);
     s.embedding = embeddingParameters(m).perTensorRank(t);
-    std::int64_t denseLayer = 0;
-    while (denseLayer + 1 < m.layers && m.isMoeLayer(denseLayer))
-        ++denseLayer;
-    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, denseLayer);
+    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, layerKinds(m, 0, m.layers)[0].layer);
     s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, m.denseLayers + m.moeLayerInterval - 1);
     s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
     s.output = s.outputVectors + s.mtp.sharded / double(t);
@@ -527,6 +524,25 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
     return fb;
 }
 
+/// Muon: the Newton-Schulz working set of the largest matrix a rank of the stage iterates on (WeightMatrices.h);
+/// the iterations run one matrix at a time.
+double muonWorkspace(const Plan &plan, std::int64_t stage)
+{
+    if (plan.training.optimizer != Optimizer::Muon)
+        return 0.0;
+    const bool whole = plan.training.muonTpMode == MuonTpMode::Duplicated;
+    double most = 0;
+    for (const LayerKind &kind : layerKinds(plan.model, plan.firstLayerOfStage(stage), plan.layersOnStage(stage))) {
+        if (kind.count <= 0)
+            continue;
+        for (const WeightMatrix &w : layerMatrices(plan.model, kind.layer)) {
+            const std::int64_t ranks = w.expert ? plan.parallel.expertTensorSize() : plan.parallel.tensor;
+            most = std::max(most, newtonSchulzWorkspaceBytes(iteratedShape(w, whole, ranks)));
+        }
+    }
+    return most;
+}
+
 /// Terms of the optimizer-step phase: activations are freed; 16-bit gradients are upcast to the master
 /// weights' format for the update (none when the master copy is 16-bit too: DeepSpeed's
 /// bf16_master_weights_and_grads keeps "master parameters and gradients in BF16", DeepSpeedExamples
@@ -549,6 +565,8 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     if (!par.offloadOptimizer && plan.training.optimizerKernelInEffect() == OptimizerKernel::Foreach
         && plan.training.optimizer == Optimizer::Adam)
         opt[at(OtherTerm::OptimizerWorkspace)] += kFp32Bytes * shardParams;
+    if (!par.offloadOptimizer)
+        opt[at(OtherTerm::OptimizerWorkspace)] += muonWorkspace(plan, st.stage);
     if (plan.training.framework == Framework::DeepSpeed && in.replicas > 1 && par.zeroStage >= 1 && par.zeroStage <= 2)
         opt[at(OtherTerm::FrameworkBuffers)] =
             std::min(kDeepSpeedBucketElements * in.perParam.gathered, st.parametersBytes);

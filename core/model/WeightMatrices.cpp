@@ -43,6 +43,15 @@ void mlpMatrices(const ModelSpec &m, double f, double count, bool expert, std::v
 
 } // namespace
 
+std::array<LayerKind, 2> layerKinds(const ModelSpec &m, std::int64_t first, std::int64_t count)
+{
+    std::int64_t dense = 0;
+    while (dense + 1 < m.layers && m.isMoeLayer(dense))
+        ++dense;
+    const std::int64_t moe = m.moeLayersIn(first, count);
+    return {LayerKind{dense, double(count - moe)}, LayerKind{m.denseLayers + m.moeLayerInterval - 1, double(moe)}};
+}
+
 std::vector<WeightMatrix> layerMatrices(const ModelSpec &m, std::int64_t layer)
 {
     std::vector<WeightMatrix> out;
@@ -64,6 +73,20 @@ double replicatedMatrixParameters(const ModelSpec &m, std::int64_t layer)
         if (w.split == Split::None && !w.expert)
             total += w.rows * w.cols * w.count;
     return total;
+}
+
+IteratedShape iteratedShape(const WeightMatrix &w, bool wholeMatrix, std::int64_t tensorRanks)
+{
+    const double ranks = w.split == Split::None ? 1.0 : double(std::max<std::int64_t>(1, tensorRanks));
+    if (wholeMatrix || ranks <= 1)
+        return {w.rows, w.cols, ranks > 1};
+    return {w.split == Split::Rows ? w.rows / ranks : w.rows, w.split == Split::Cols ? w.cols / ranks : w.cols, false};
+}
+
+double newtonSchulzWorkspaceBytes(const IteratedShape &shape)
+{
+    const double m = std::min(shape.rows, shape.cols), n = std::max(shape.rows, shape.cols);
+    return 4.0 * ((shape.gathered ? 3.0 : 2.0) * m * n + 2.0 * m * m);
 }
 
 double newtonSchulzFlops(double rows, double cols, std::int64_t steps)

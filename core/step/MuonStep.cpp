@@ -33,12 +33,6 @@ double iterationSeconds(double m, double n, const DeviceSpec &device)
     return gemm(m, n, m) + gemm(m, m, m) + gemm(m, m, n);
 }
 
-struct LayerKind
-{
-    std::int64_t index = 0; ///< a layer of this kind
-    double count = 0;       ///< how many of them the stage holds
-};
-
 } // namespace
 
 MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, std::int64_t stage,
@@ -50,32 +44,22 @@ MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks
     const ModelSpec &m = plan.model;
     const ParallelConfig &par = plan.parallel;
     const bool whole = plan.training.muonTpMode == MuonTpMode::Duplicated;
-    const std::int64_t first = plan.firstLayerOfStage(stage), count = plan.layersOnStage(stage);
-    const std::int64_t moe = m.moeLayersIn(first, count);
-    std::int64_t denseLayer = 0;
-    while (denseLayer + 1 < m.layers && m.isMoeLayer(denseLayer))
-        ++denseLayer;
-    const LayerKind kinds[] = {{denseLayer, double(count - moe)},
-                               {m.denseLayers + m.moeLayerInterval - 1, double(moe)}};
+    const std::array<LayerKind, 2> kinds =
+        layerKinds(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage));
     const double denseShare = par.optimizerParameters(1.0, 0.0), expertShare = par.optimizerParameters(0.0, 1.0);
     double bytes = 0;
     for (const LayerKind &kind : kinds) {
         if (kind.count <= 0)
             continue;
-        for (const WeightMatrix &w : layerMatrices(m, kind.index)) {
-            const double ranks = w.split == WeightMatrix::Split::None ? 1.0
-                                 : w.expert ? double(par.expertTensorSize())
-                                            : double(par.tensor);
+        for (const WeightMatrix &w : layerMatrices(m, kind.layer)) {
             const double local = w.expert ? w.count / double(std::max<std::int64_t>(1, par.expert)) : w.count;
             const double owned = kind.count * local * (w.expert ? expertShare : denseShare);
-            const bool block = !whole && ranks > 1;
-            const double rows = block && w.split == WeightMatrix::Split::Rows ? w.rows / ranks : w.rows;
-            const double cols = block && w.split == WeightMatrix::Split::Cols ? w.cols / ranks : w.cols;
-            const double small = std::min(rows, cols), large = std::max(rows, cols);
-            t.iterateSeconds += owned * double(plan.training.muonSteps) * iterationSeconds(small, large, device);
-            t.flops += owned * newtonSchulzFlops(rows, cols, plan.training.muonSteps);
-            bytes += owned * kFp32Bytes * rows * cols;
-            if (whole && ranks > 1) {
+            const IteratedShape x = iteratedShape(w, whole, w.expert ? par.expertTensorSize() : par.tensor);
+            t.iterateSeconds += owned * double(plan.training.muonSteps) *
+                                iterationSeconds(std::min(x.rows, x.cols), std::max(x.rows, x.cols), device);
+            t.flops += owned * newtonSchulzFlops(x.rows, x.cols, plan.training.muonSteps);
+            bytes += owned * kFp32Bytes * x.rows * x.cols;
+            if (x.gathered) {
                 const GroupPlacement &group = w.expert ? links.expertTensorGroup : links.tensorGroup;
                 t.gatherSeconds +=
                     owned * bestCollective(Collective::AllGather, kFp32Bytes * w.rows * w.cols, group).seconds;

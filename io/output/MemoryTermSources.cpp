@@ -33,9 +33,11 @@ constexpr std::array<MemoryTermSource, kOtherTermCount> kOtherSources{{
      "context parallelism (Liu et al. 2023; Llama Team 2024 Sec. 3.3.2; Jacobs et al. 2023)"},
     {"4 bytes x local optimizer-shard parameters during the step, when 16-bit gradients are upcast for the FP32 "
      "master update (0 with fp32 gradients or offload); optimizer_kernel foreach with Adam: + 4 bytes x those "
-     "parameters, the square roots of the second moments torch.optim.AdamW's foreach path makes at once",
+     "parameters, the square roots of the second moments torch.optim.AdamW's foreach path makes at once; Muon: + "
+     "4 bytes x (2mn + 2m^2) for the largest m x n matrix the rank iterates on (X and B X, X X^T and its square), "
+     "+ 4mn for its momentum gathered over tensor ranks in duplicated mode",
      "mixed-precision master-weight update (Micikevicius et al. 2018); PyTorch torch/optim/adamw.py "
-     "(_multi_tensor_adamw)"},
+     "(_multi_tensor_adamw); Jordan et al. 2024 (Muon's Newton-Schulz iteration)"},
     {"reserved - allocated: block rounding of every live activation tensor (512 B; 1-10 MiB requests share 20 MiB "
      "segments; larger ones round to 2 MiB) + fragmentation: each micro-batch held while later ones allocate and "
      "free pins a share of its blocks (share x stored activations of one micro-batch x (in flight - 1); none under "

@@ -132,6 +132,22 @@ private slots:
         QVERIFY(std::find(band.outside.begin(), band.outside.end(), AccuracyDimension::Optimizer) != band.outside.end());
     }
 
+    // What an iteration holds in FP32 (X and B X, X X^T and its square; + the gathered momentum): GPT-2 small's
+    // largest matrix, 3,072 x 768, is 4 (2 x 768 x 3,072 + 2 x 768^2) = 23,592,960 bytes whole; at tensor 2
+    // duplicated mode gathers it (+ 4 x 768 x 3,072), blockwise iterates on 1,536 x 768 blocks (14,155,776 bytes).
+    // The optimizer step's peak differs between the modes by exactly that.
+    void iterationWorkingSet()
+    {
+        const WeightMatrix fc1{3072, 768, 1, WeightMatrix::Split::Rows};
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, true, 1)), 23592960.0);
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, true, 2)), 33030144.0);
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, false, 2)), 14155776.0);
+        Plan plan = gpt2(4, 2);
+        const double duplicated = run(plan).memory.stages[0].optimizerStepBytes;
+        plan.training.muonTpMode = MuonTpMode::Blockwise;
+        QCOMPARE(duplicated - run(plan).memory.stages[0].optimizerStepBytes, 33030144.0 - 14155776.0);
+    }
+
     // Megatron-LM's emerging optimizer check (arguments.py at d98e8a6): no Megatron-FSDP, no Torch-FSDP2; other
     // frameworks' Muon is not modelled.
     void rulesNameTheKey()
