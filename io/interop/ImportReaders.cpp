@@ -420,15 +420,29 @@ int lineOfKey(const QByteArray &bytes, const QString &key, qsizetype from)
     return at < 0 ? 0 : int(bytes.left(at).count('\n')) + 1;
 }
 
-void jsonLeaves(const QJsonObject &object, const QString &prefix, const QByteArray &bytes, std::vector<Leaf> &leaves)
+namespace {
+
+/// The leaves of `object`, whose key the file writes at `from`: each key's line is its first occurrence after its
+/// parent's, so a nested "enabled" is found inside its own object, not at the first "enabled" of the file.
+void jsonLeavesFrom(const QJsonObject &object, const QString &prefix, const QByteArray &bytes, qsizetype from,
+                    std::vector<Leaf> &leaves)
 {
     for (auto it = object.begin(); it != object.end(); ++it) {
         const QString name = prefix.isEmpty() ? it.key() : prefix + '.' + it.key();
+        const qsizetype at = bytes.indexOf(QByteArray("\"") + it.key().toUtf8() + "\"", from);
+        const qsizetype found = at < 0 ? bytes.indexOf(QByteArray("\"") + it.key().toUtf8() + "\"") : at;
         if (it.value().isObject())
-            jsonLeaves(it.value().toObject(), name, bytes, leaves);
+            jsonLeavesFrom(it.value().toObject(), name, bytes, std::max<qsizetype>(found, 0), leaves);
         else
-            leaves.push_back({name, it.value(), lineOfKey(bytes, it.key())});
+            leaves.push_back({name, it.value(), found < 0 ? 0 : int(bytes.left(found).count('\n')) + 1});
     }
+}
+
+} // namespace
+
+void jsonLeaves(const QJsonObject &object, const QString &prefix, const QByteArray &bytes, std::vector<Leaf> &leaves)
+{
+    jsonLeavesFrom(object, prefix, bytes, 0, leaves);
 }
 
 bool refuseDuplicateKey(const QString &file, const QByteArray &bytes, FileImport &out)

@@ -149,7 +149,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
         "scale_power|"
         "hysteresis|min_loss_scale|auto_cast)|bf16\\..*|zero_allow_untested_optimizer|prescale_gradients|"
         "communication_data_type|comms_logger\\..*|aio\\..*|"
-        "flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*)"
+        "flops_profiler\\..*|tensorboard\\..*|wandb\\..*|csv_monitor\\..*|autotuning\\..*)"
         "$"));
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
@@ -177,6 +177,13 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
                                                    "behind the host link is not modelled")
                                         .arg(QLatin1String(name))});
     deepSpeedOptimizerNotes(file, leaves, out);
+    // DeepSpeed's autotuner (deepspeed/autotuning, "autotuning": {"enabled": true}) runs experiments over ZeRO stages
+    // and micro-batch sizes and launches the fastest: what the file states is only its starting point.
+    if (const auto tuning = findLeaf(leaves, "autotuning.enabled"); tuning != leaves.end() && tuning->value.toBool())
+        out.warnings.push_back({file, tuning->line,
+                                QStringLiteral("autotuning.enabled: DeepSpeed's autotuner picks the ZeRO stage and "
+                                               "micro-batch it runs with; the plan takes the file's, which it may "
+                                               "not keep (search the plan for the layouts the autotuner tries)")});
     addDeepSpeedPrecisionDefault(file, leaves, out);
     out.keys.push_back({QStringLiteral("training.framework"), QStringLiteral("deepspeed"), file, 0,
                         QStringLiteral("(a DeepSpeed config)")});

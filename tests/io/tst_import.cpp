@@ -803,6 +803,12 @@ private slots:
             QVERIFY2(!r.ok() && io::importReport(r).contains(QLatin1String("training.global_batch")), file);
         }
         QCOMPARE(readKey(r, "parallel.tensor")->value.toInt(), 4);
+        // The autotuner's own configuration: the stage and micro-batch it runs are its to pick, said at its line (7,
+        // inside "autotuning": the line of a nested key is looked for after its parent's, not at fp16's "enabled");
+        // its settings are read, not planned.
+        r = import("autotuning__hf__dsconfigs__ds_config_fp16_tune.json");
+        QVERIFY(warned(r, "autotuning.enabled: DeepSpeed's autotuner picks the ZeRO stage", 7));
+        QVERIFY(!io::importReport(r).contains(QLatin1String("autotuning.fast = true: not understood")));
     }
 
     // Attention and hidden dropout are one plan switch: either on turns it on, said in a warning (Megatron-LM's
