@@ -530,14 +530,13 @@ double muonWorkspace(const Plan &plan, std::int64_t stage)
 {
     if (plan.training.optimizer != Optimizer::Muon)
         return 0.0;
-    const bool whole = plan.training.muonTpMode == MuonTpMode::Duplicated;
     double most = 0;
     for (const LayerKind &kind : layerKinds(plan.model, plan.firstLayerOfStage(stage), plan.layersOnStage(stage))) {
         if (kind.count <= 0)
             continue;
         for (const WeightMatrix &w : layerMatrices(plan.model, kind.layer)) {
             const std::int64_t ranks = w.expert ? plan.parallel.expertTensorSize() : plan.parallel.tensor;
-            most = std::max(most, newtonSchulzWorkspaceBytes(iteratedShape(w, whole, ranks)));
+            most = std::max(most, newtonSchulzWorkspaceBytes(iteratedShape(w, plan.training.muonTpMode, ranks)));
         }
     }
     return most;

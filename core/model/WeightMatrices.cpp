@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/common/Precision.h"
+
 namespace trainplan {
 
 namespace {
@@ -75,18 +77,33 @@ double replicatedMatrixParameters(const ModelSpec &m, std::int64_t layer)
     return total;
 }
 
-IteratedShape iteratedShape(const WeightMatrix &w, bool wholeMatrix, std::int64_t tensorRanks)
+IteratedShape iteratedShape(const WeightMatrix &w, MuonTpMode mode, std::int64_t tensorRanks)
 {
     const double ranks = w.split == Split::None ? 1.0 : double(std::max<std::int64_t>(1, tensorRanks));
-    if (wholeMatrix || ranks <= 1)
-        return {w.rows, w.cols, ranks > 1};
-    return {w.split == Split::Rows ? w.rows / ranks : w.rows, w.split == Split::Cols ? w.cols / ranks : w.cols, false};
+    const auto whole = [](double rows, double cols, bool gathered) {
+        return IteratedShape{std::min(rows, cols), std::max(rows, cols), gathered, false};
+    };
+    if (ranks <= 1)
+        return whole(w.rows, w.cols, false);
+    const double splitSide = w.split == Split::Rows ? w.rows : w.cols;
+    const double keptSide = w.split == Split::Rows ? w.cols : w.rows;
+    switch (mode) {
+    case MuonTpMode::Duplicated: return whole(w.rows, w.cols, true);
+    case MuonTpMode::Blockwise: return whole(splitSide / ranks, keptSide, false);
+    case MuonTpMode::Distributed: return {keptSide, splitSide / ranks, false, true};
+    }
+    return whole(w.rows, w.cols, true);
 }
 
 double newtonSchulzWorkspaceBytes(const IteratedShape &shape)
 {
-    const double m = std::min(shape.rows, shape.cols), n = std::max(shape.rows, shape.cols);
-    return 4.0 * ((shape.gathered ? 3.0 : 2.0) * m * n + 2.0 * m * m);
+    const double x = shape.gram * shape.other;
+    return kFp32Bytes * ((shape.gathered ? 3.0 : 2.0) * x + 2.0 * shape.gram * shape.gram);
+}
+
+double newtonSchulzFlops(const IteratedShape &shape, std::int64_t steps)
+{
+    return double(steps) * (4.0 * shape.gram * shape.gram * shape.other + 2.0 * shape.gram * shape.gram * shape.gram);
 }
 
 double newtonSchulzFlops(double rows, double cols, std::int64_t steps)

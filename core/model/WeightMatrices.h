@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/model/ModelSpec.h"
+#include "core/plan/PlanEnums.h"
 
 namespace trainplan {
 
@@ -34,19 +35,30 @@ std::array<LayerKind, 2> layerKinds(const ModelSpec &model, std::int64_t first, 
 /// one fused matrix (linear_fc1), as Megatron-Core stores them; every routed expert's two matrices.
 std::vector<WeightMatrix> layerMatrices(const ModelSpec &model, std::int64_t layer);
 
-/// The rows x cols one rank iterates on for `w`: the whole matrix in Muon's duplicated tensor mode (gathered over
-/// `tensorRanks`, the tensor or, for a routed expert, the expert tensor ranks), its block in blockwise mode.
+/// What one rank iterates on for `w` (emerging_optimizers muon_utils.py newton_schulz_tp at fd77292): the Gram
+/// matrix's side (`gram`, X X^T is gram x gram) and X's other side on this rank.
+///  - duplicated: the whole matrix, gathered over `tensorRanks` (the tensor or, for a routed expert, the expert
+///    tensor ranks); gram = its smaller side;
+///  - blockwise: the rank's block alone; gram = the block's smaller side;
+///  - distributed: the rank's block, with X X^T all-reduced over the ranks each iteration: gram = the side tensor
+///    parallelism does not split, whole, the other side the rank's part (when that split side is the smaller
+///    one, "distributed mode will run Newton-Schulz along the long dimension which wastes compute").
+/// A matrix tensor parallelism does not split is iterated on whole, alone, in every mode.
 struct IteratedShape
 {
-    double rows = 0, cols = 0;
-    bool gathered = false; ///< the whole matrix gathered from tensor-parallel shards
+    double gram = 0, other = 0;
+    bool gathered = false; ///< the whole matrix gathered from tensor-parallel shards (duplicated)
+    bool reduced = false;  ///< X X^T all-reduced over the tensor ranks each iteration (distributed)
 };
-IteratedShape iteratedShape(const WeightMatrix &w, bool wholeMatrix, std::int64_t tensorRanks);
+IteratedShape iteratedShape(const WeightMatrix &w, MuonTpMode mode, std::int64_t tensorRanks);
 
-/// Bytes one Newton-Schulz iteration holds at once on an r x c matrix, in FP32 (--muon-fp32-matmul-prec keeps FP32
-/// tensors): X and the product B X (m x n each), A = X X^T and A A (m x m each), and the gathered momentum when
-/// the matrix was gathered.
+/// Bytes one Newton-Schulz iteration holds at once, in FP32 (newton_schulz takes FP32 only; the matmuls run at
+/// --muon-fp32-matmul-prec): X and the product B X (gram x other each), A = X X^T and A A (gram x gram each),
+/// and the whole momentum when it was gathered.
 double newtonSchulzWorkspaceBytes(const IteratedShape &shape);
+
+/// FLOPs of `steps` iterations on one rank: 4 gram^2 other + 2 gram^3 each (the rows x cols form below).
+double newtonSchulzFlops(const IteratedShape &shape, std::int64_t steps);
 
 /// The replicated matrices' parameters of layer `layer` (MLA's down projections, the router): the part of
 /// LayerParameters::replicated that is 2-D.

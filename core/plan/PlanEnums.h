@@ -20,13 +20,15 @@ constexpr auto enumNames(Optimizer)
 inline const char *toString(Optimizer v) { return spellingOf(v); }
 
 /// How Muon orthogonalises a tensor-parallel weight (Megatron-LM --muon-tp-mode): duplicated gathers the
-/// whole matrix on every tensor rank and iterates on it there; blockwise iterates on each rank's shard alone.
-enum class MuonTpMode { Duplicated, Blockwise };
+/// whole matrix on every tensor rank and iterates on it there; blockwise iterates on each rank's shard alone;
+/// distributed iterates on the whole matrix with each rank's shard, all-reducing the Gram matrix each iteration.
+enum class MuonTpMode { Duplicated, Blockwise, Distributed };
 constexpr auto enumNames(MuonTpMode)
 {
     using N = EnumName<MuonTpMode>;
     return std::array{N{MuonTpMode::Duplicated, "duplicated", "Duplicated (whole)"},
-                      N{MuonTpMode::Blockwise, "blockwise", "Blockwise (own block)"}};
+                      N{MuonTpMode::Blockwise, "blockwise", "Blockwise (own block)"},
+                      N{MuonTpMode::Distributed, "distributed", "Distributed (sharded)"}};
 }
 inline const char *toString(MuonTpMode v) { return spellingOf(v); }
 

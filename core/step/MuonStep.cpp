@@ -12,8 +12,8 @@ namespace trainplan {
 
 namespace {
 
-/// One Newton-Schulz iteration's three matmuls on an m x n matrix (m <= n), each timed at its size: X X^T,
-/// A A and B X, reading and writing FP32.
+/// One Newton-Schulz iteration's three matmuls on X (gram x other), each timed at its size: X X^T, A A and
+/// B X, reading and writing FP32.
 double iterationSeconds(double m, double n, const DeviceSpec &device)
 {
     const auto gemm = [&](double rows, double inner, double cols) {
@@ -43,7 +43,6 @@ MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks
         return t;
     const ModelSpec &m = plan.model;
     const ParallelConfig &par = plan.parallel;
-    const bool whole = plan.training.muonTpMode == MuonTpMode::Duplicated;
     const std::array<LayerKind, 2> kinds =
         layerKinds(m, plan.firstLayerOfStage(stage), plan.layersOnStage(stage));
     const double denseShare = par.optimizerParameters(1.0, 0.0), expertShare = par.optimizerParameters(0.0, 1.0);
@@ -54,16 +53,19 @@ MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks
         for (const WeightMatrix &w : layerMatrices(m, kind.layer)) {
             const double local = w.expert ? w.count / double(std::max<std::int64_t>(1, par.expert)) : w.count;
             const double owned = kind.count * local * (w.expert ? expertShare : denseShare);
-            const IteratedShape x = iteratedShape(w, whole, w.expert ? par.expertTensorSize() : par.tensor);
-            t.iterateSeconds += owned * double(plan.training.muonSteps) *
-                                iterationSeconds(std::min(x.rows, x.cols), std::max(x.rows, x.cols), device);
-            t.flops += owned * newtonSchulzFlops(x.rows, x.cols, plan.training.muonSteps);
-            bytes += owned * kFp32Bytes * x.rows * x.cols;
-            if (x.gathered) {
-                const GroupPlacement &group = w.expert ? links.expertTensorGroup : links.tensorGroup;
-                t.gatherSeconds +=
+            const GroupPlacement &group = w.expert ? links.expertTensorGroup : links.tensorGroup;
+            const IteratedShape x =
+                iteratedShape(w, plan.training.muonTpMode, w.expert ? par.expertTensorSize() : par.tensor);
+            const double steps = double(plan.training.muonSteps);
+            t.iterateSeconds += owned * steps * iterationSeconds(x.gram, x.other, device);
+            t.flops += owned * newtonSchulzFlops(x, plan.training.muonSteps);
+            bytes += owned * kFp32Bytes * x.gram * x.other;
+            if (x.gathered)
+                t.commSeconds +=
                     owned * bestCollective(Collective::AllGather, kFp32Bytes * w.rows * w.cols, group).seconds;
-            }
+            if (x.reduced) // X X^T summed over the tensor ranks, each iteration
+                t.commSeconds +=
+                    owned * steps * bestCollective(Collective::AllReduce, kFp32Bytes * x.gram * x.gram, group).seconds;
         }
     }
     Op op;

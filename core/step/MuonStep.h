@@ -15,9 +15,11 @@ struct ClusterLinks;
 struct MuonTime
 {
     double iterateSeconds = 0; ///< the Newton-Schulz iterations
-    double gatherSeconds = 0;  ///< duplicated mode: the momentum all-gathers over the tensor (expert tensor) ranks
+    /// Over the tensor (expert tensor) ranks: the momentum's all-gathers (duplicated), the Gram matrices'
+    /// all-reduces, one per iteration (distributed).
+    double commSeconds = 0;
     double flops = 0;          ///< of the iterations
-    double seconds() const { return iterateSeconds + gatherSeconds; }
+    double seconds() const { return iterateSeconds + commSeconds; }
 };
 
 /// What stage `stage`'s ranks spend on Muon's orthogonalisation per step; appends its op to `ops`. Zero unless
@@ -27,7 +29,8 @@ struct MuonTime
 ///    matrices, about 1/d of them (megatron/core/optimizer/layer_wise_optimizer.py at d98e8a6); without it
 ///    every rank iterates on all of them.
 ///  - Duplicated mode (the default) gathers a tensor-parallel matrix's FP32 momentum and iterates on the whole
-///    matrix on every tensor rank; blockwise iterates on the rank's block.
+///    matrix on every tensor rank; blockwise iterates on the rank's block; distributed on the rank's block with
+///    the Gram matrix X X^T all-reduced each iteration (WeightMatrices.h, iteratedShape).
 ///  - The iterations' matmuls run in FP32 at matmul precision "medium", on the BF16 tensor cores
 ///    (--muon-fp32-matmul-prec medium; torch.set_float32_matmul_precision), each timed at its own size.
 MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, std::int64_t stage,

@@ -97,7 +97,9 @@ std::map<QString, Rule> megatronRuntimeRules()
         {"optimizer",
          {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}, {"muon", "muon"}, {"dist_muon", "muon"}})}},
         {"muon_num_ns_steps", {"training.muon_steps", asInteger}},
-        {"muon_tp_mode", {"training.muon_tp_mode", oneOf({{"duplicated", "duplicated"}, {"blockwise", "blockwise"}})}},
+        {"muon_tp_mode",
+         {"training.muon_tp_mode",
+          oneOf({{"duplicated", "duplicated"}, {"blockwise", "blockwise"}, {"distributed", "distributed"}})}},
         // Megatron-LM's --use-tp-pp-dp-mapping (initialize.py line 395 at d98e8a6), NeMo 1's model.use_tp_pp_dp_mapping
         // (megatron_init.py), NeMo 2's strategy and Megatron-Bridge's dist.use_tp_pp_dp_mapping: the stages inside
         // the data replicas.

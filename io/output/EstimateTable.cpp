@@ -175,11 +175,15 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
                   .arg(par.context)
                   .arg(QLatin1String(toString(par.contextComm)))
             : QStringLiteral("data %1 x tensor %2 x pipeline %3").arg(par.data).arg(par.tensor).arg(par.pipeline);
-    out << QStringLiteral("Layout:  %1 GPUs of %2 = %3; %4 micro-batches of %5, %6, ZeRO %7, recompute %8")
-               .arg(e.model.gpus).arg(QString::fromStdString(e.device->name), layout)
-               .arg(e.model.microbatches).arg(plan.training.microBatch)
-               .arg(QLatin1String(toString(par.schedule))).arg(par.zeroStage)
-               .arg(QLatin1String(toString(plan.training.recompute)));
+    out << QStringLiteral(
+               "Layout:  %1 GPUs of %2 = %3; %4 micro-batches of %5, %6, ZeRO %7, recompute %8, optimizer %9")
+               .arg(e.model.gpus)
+               .arg(QString::fromStdString(e.device->name), layout)
+               .arg(e.model.microbatches)
+               .arg(plan.training.microBatch)
+               .arg(QLatin1String(toString(par.schedule)))
+               .arg(par.zeroStage)
+               .arg(QLatin1String(toString(plan.training.recompute)), QLatin1String(toString(plan.training.optimizer)));
     out << QString();
     memoryLines(out, e.memory);
     out << QString();

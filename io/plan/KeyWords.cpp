@@ -510,8 +510,9 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "Muon tensor-parallel mode"),
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey", "duplicated: each tensor rank all-gathers a sharded matrix's momentum and iterates on "
-                            "the whole matrix; blockwise: each rank iterates on its own block (Megatron-LM "
-                            "--muon-tp-mode)"),
+                            "the whole matrix; blockwise: each rank iterates on its own block; distributed: each rank "
+                            "iterates on its block of the whole matrix, all-reducing X X^T every iteration "
+                            "(Megatron-LM --muon-tp-mode)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"duplicated\"")},
     KeyWords{.path = "training.master_weights",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Master weights"),

@@ -139,13 +139,39 @@ private slots:
     void iterationWorkingSet()
     {
         const WeightMatrix fc1{3072, 768, 1, WeightMatrix::Split::Rows};
-        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, true, 1)), 23592960.0);
-        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, true, 2)), 33030144.0);
-        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, false, 2)), 14155776.0);
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, MuonTpMode::Duplicated, 1)), 23592960.0);
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, MuonTpMode::Duplicated, 2)), 33030144.0);
+        QCOMPARE(newtonSchulzWorkspaceBytes(iteratedShape(fc1, MuonTpMode::Blockwise, 2)), 14155776.0);
         Plan plan = gpt2(4, 2);
         const double duplicated = run(plan).memory.stages[0].optimizerStepBytes;
         plan.training.muonTpMode = MuonTpMode::Blockwise;
         QCOMPARE(duplicated - run(plan).memory.stages[0].optimizerStepBytes, 33030144.0 - 14155776.0);
+    }
+
+    // Distributed mode (emerging_optimizers newton_schulz_tp at fd77292): the rank iterates on its block, the Gram
+    // matrix taken over the side tensor parallelism does not split. GPT-2 small's fc1 (3,072 x 768, its 3,072
+    // output rows split over 2 ranks): X X^T is 768 x 768 against 1,536 columns, 4 x 768^2 x 1,536 + 2 x 768^3
+    // FLOPs an iteration, about half of duplicated's 4 x 768^2 x 3,072 + 2 x 768^3; K (768 x 768, its rows split)
+    // keeps the unsplit 768 as its Gram side too. Each iteration all-reduces that 768 x 768 FP32 Gram matrix.
+    void distributedMode()
+    {
+        const WeightMatrix fc1{3072, 768, 1, WeightMatrix::Split::Rows};
+        const IteratedShape d = iteratedShape(fc1, MuonTpMode::Distributed, 2);
+        QCOMPARE(d.gram, 768.0);
+        QCOMPARE(d.other, 1536.0);
+        QVERIFY(d.reduced && !d.gathered);
+        const double m = 768;
+        QCOMPARE(newtonSchulzFlops(d, 1), 4 * m * m * 1536 + 2 * m * m * m);
+        QCOMPARE(newtonSchulzFlops(iteratedShape(fc1, MuonTpMode::Duplicated, 2), 1), 4 * m * m * 3072 + 2 * m * m * m);
+        const WeightMatrix fc2{768, 3072, 1, WeightMatrix::Split::Cols};
+        QCOMPARE(iteratedShape(fc2, MuonTpMode::Distributed, 2).gram, 768.0);
+        Plan plan = gpt2(4, 2);
+        plan.training.muonTpMode = MuonTpMode::Distributed;
+        const Estimate distributed = run(plan);
+        plan.training.muonTpMode = MuonTpMode::Duplicated;
+        const Estimate duplicated = run(plan);
+        QVERIFY(newtonSchulz(distributed)->flops < newtonSchulz(duplicated)->flops);
+        QVERIFY(distributed.memory.stages[0].optimizerStepBytes < duplicated.memory.stages[0].optimizerStepBytes);
     }
 
     // Megatron-LM's emerging optimizer check (arguments.py at d98e8a6): no Megatron-FSDP, no Torch-FSDP2; other
