@@ -1,6 +1,5 @@
 #include "core/memory/MemoryModel.h"
 
-
 #include <algorithm>
 #include <cmath>
 
@@ -42,8 +41,9 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.moe = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1) : s.dense;
     s.mtp = mtpParameters(m);
     s.embedding = embeddingParameters(m).perTensorRank(t);
-    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, layerKinds(m, 0, m.layers)[0].layer);
-    s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, m.denseLayers + m.moeLayerInterval - 1);
+    const std::array<LayerKind, 2> kinds = layerKinds(m, 0, m.layers);
+    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, kinds[0].layer);
+    s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, kinds[1].layer);
     s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
     s.output = s.outputVectors + s.mtp.sharded / double(t);
     return s;

@@ -108,8 +108,7 @@ double newtonSchulzFlops(const IteratedShape &shape, std::int64_t steps)
 
 double newtonSchulzFlops(double rows, double cols, std::int64_t steps)
 {
-    const double m = std::min(rows, cols), n = std::max(rows, cols);
-    return double(steps) * (4.0 * m * m * n + 2.0 * m * m * m);
+    return newtonSchulzFlops(IteratedShape{std::min(rows, cols), std::max(rows, cols)}, steps);
 }
 
 } // namespace trainplan

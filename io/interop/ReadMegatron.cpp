@@ -268,6 +268,13 @@ std::vector<shell::Field> launchWords(const QString &file, const shell::Script &
 /// transformer engine decide the best backend") are the defaults (megatron/core/transformer/
 /// transformer_config.py at d98e8a6); only --transformer-impl local without --use-flash-attn keeps the
 /// unfused attention. They are weak: a file that says otherwise wins without a conflict.
+/// --optimizer dist_muon: Muon with the distributed optimizer (arguments.py at d98e8a6, "emerging optimizer check").
+bool isDistributedMuon(const std::vector<Leaf> &leaves)
+{
+    const auto optimizer = findLeaf(leaves, "optimizer");
+    return optimizer != leaves.end() && optimizer->value.toString() == QLatin1String("dist_muon");
+}
+
 void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     const auto has = [&](const char *names) {
@@ -300,8 +307,7 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
          {"training.fp32_gradients", has("bf16")}},
         {"overlap_grad_reduce", {"parallel.overlap_grad_reduce", false}}};
     // --optimizer dist_muon says the distributed optimizer itself (distributedMuon).
-    const auto optimizer = findLeaf(leaves, "optimizer");
-    const bool distMuon = optimizer != leaves.end() && optimizer->value.toString() == QLatin1String("dist_muon");
+    const bool distMuon = isDistributedMuon(leaves);
     for (const auto &[flags, key] : defaults)
         if (!has(flags) && !(distMuon && QLatin1String(key.first) == QLatin1String("parallel.zero_stage")))
             out.keys.push_back({QLatin1String(key.first), key.second, file, 0, source, true});
@@ -455,10 +461,9 @@ bool paddedVocabularySize(const QString &file, const std::vector<Leaf> &leaves, 
 /// it sets use_layer_wise_distributed_optimizer), which shards the optimizer's state: ZeRO 1.
 void distributedMuon(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
-    const auto optimizer = findLeaf(leaves, "optimizer");
-    if (optimizer == leaves.end() || optimizer->value.toString() != QLatin1String("dist_muon") ||
-        findLeaf(leaves, "use_distributed_optimizer") != leaves.end())
+    if (!isDistributedMuon(leaves) || findLeaf(leaves, "use_distributed_optimizer") != leaves.end())
         return;
+    const auto optimizer = findLeaf(leaves, "optimizer");
     out.keys.push_back({QStringLiteral("parallel.zero_stage"), 1.0, file, optimizer->line,
                         QStringLiteral("optimizer dist_muon (the layer-wise distributed optimizer)")});
 }

@@ -53,8 +53,9 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "the host (after the backward under Megatron-Core, what outlasts the last backward under DeepSpeed and FSDP2), "
      "the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, and the parameters back; Muon: + "
      "steps x (4m^2 n + 2m^3) FLOPs of Newton-Schulz matmuls on every m x n weight matrix the rank owns (whole "
-     "matrices, about 1/d of them with the distributed optimizer) and, duplicated over tensor ranks, the momentum's "
-     "all-gather",
+     "matrices, about 1/d of them with the distributed optimizer; m the Gram side of the shape the tensor mode "
+     "leaves the rank) and its tensor-parallel exchange: the momentum's all-gather (duplicated), the Gram matrix's "
+     "all-reduce each iteration (distributed)",
      "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); Megatron-Core hybrid_optimizer.py; STREAM Triad "
      "(McCalpin); Jordan et al. 2024 (Muon); Megatron-Core layer_wise_optimizer.py, emerging_optimizers.py"},
     {"m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "

@@ -298,7 +298,7 @@ const std::array kWords{
                             "orthogonalises with Newton-Schulz iterations at the step, and Adam's two for "
                             "embeddings, the output layer and norms (Megatron-LM --optimizer muon)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\""),
-             .rule = QT_TRANSLATE_NOOP("PlanKey", "muon needs framework megatron")},
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "muon needs framework megatron and parallel.zero_stage 0 or 1")},
     KeyWords{
         .path = "training.recompute",
         .label =
