@@ -225,8 +225,13 @@ bool parseNumber(std::string_view text, double &value)
 bool parseRun(std::string_view line, HeldOutRun &run)
 {
     const std::vector<std::string_view> f = splitFields(line);
-    if (f.size() != 13)
+    if (f.size() != 13 && f.size() != 14)
         return false;
+    // The optimizer column came after the first tables were written: absent, the run trained with Adam.
+    const auto optimizer = f.size() == 14 ? fromString<Optimizer>(f[13]) : std::optional<Optimizer>(Optimizer::Adam);
+    if (!optimizer)
+        return false;
+    run.at.optimizer = *optimizer;
     const auto quantity = fromString<AccuracyQuantity>(f[3]);
     const auto framework = fromString<Framework>(f[6]);
     const auto precision = fromString<PrecisionFamily>(f[8]);
@@ -294,7 +299,8 @@ std::vector<HeldOutRun> parseHeldOutRuns(std::string_view csv)
 std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
 {
     std::string out =
-        "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error\n";
+        "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error,"
+        "optimizer\n";
     const auto clean = [](std::string s) {
         std::replace(s.begin(), s.end(), ',', ';');
         return s;
@@ -305,7 +311,8 @@ std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
                       r.error);
         out += clean(r.source) + ',' + clean(r.family) + ',' + clean(r.id) + ',' + toString(r.quantity) + ',' +
                clean(r.at.device) + ',' + clean(r.at.generation) + ',' + toString(r.at.framework) + ',' +
-               (r.at.moe ? "moe" : "dense") + ',' + toString(r.at.precision) + ',' + numbers + '\n';
+               (r.at.moe ? "moe" : "dense") + ',' + toString(r.at.precision) + ',' + numbers + ',' +
+               toString(r.at.optimizer) + '\n';
     }
     return out;
 }

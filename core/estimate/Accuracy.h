@@ -73,8 +73,8 @@ struct AccuracyCoordinates
     double gpus = 0;
     double workPerGpu = 0; ///< model FLOP per GPU per step
     double parameters = 0; ///< total parameters
-    /// Every published run trained with Adam (the held-out table has no optimizer column): a plan with another
-    /// optimizer lies outside them in its optimizer step.
+    /// The optimizer (the held-out table's last column; Adam where a line has none): a plan whose optimizer no
+    /// comparable run trained with lies outside them in its optimizer step.
     Optimizer optimizer = Optimizer::Adam;
 
     friend bool operator==(const AccuracyCoordinates &, const AccuracyCoordinates &) = default;
@@ -114,7 +114,8 @@ inline constexpr int kNearestComparable = 30;
 AccuracyCoordinates accuracyCoordinates(const Plan &plan, const Estimate &estimate);
 
 /// The held-out table: one run per line, "source,family,id,quantity,device,generation,framework,moe,
-/// precision,gpus,work_per_gpu,parameters,error" after a header line. Lines that do not parse are skipped.
+/// precision,gpus,work_per_gpu,parameters,error,optimizer" after a header line (a line without the optimizer is an
+/// Adam run). Lines that do not parse are skipped.
 std::vector<HeldOutRun> parseHeldOutRuns(std::string_view csv);
 std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs);
 

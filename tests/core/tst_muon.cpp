@@ -130,6 +130,26 @@ private slots:
         const Accuracy band = assessAccuracy(accuracyCoordinates(plan, e), builtinHeldOutRuns());
         QVERIFY(!band.validated);
         QVERIFY(std::find(band.outside.begin(), band.outside.end(), AccuracyDimension::Optimizer) != band.outside.end());
+        // Megatron-Bridge's Kimi K2 rows on 256 GB300 did train with Muon (its performance scripts' default,
+        // --optimizer_type muon): a Muon plan like them is inside their territory in its optimizer.
+        Plan gb300 = test::presetPlan("kimi-k2", 1, 4, 64, 2, 4096, "gb300");
+        gb300.cluster.gpusPerNode = 4;
+        gb300.cluster.nodes = 64;
+        gb300.parallel.schedule = Schedule::Interleaved;
+        gb300.parallel.virtualStages = 4;
+        gb300.parallel.firstStageLayers = 15; // the rows' layout: 15 + 16 + 16 + 14
+        gb300.parallel.lastStageLayers = 14;
+        gb300.parallel.expert = 64;
+        gb300.parallel.expertTensor = 1;
+        gb300.parallel.zeroStage = 1;
+        gb300.model.seqLen = 4096;
+        gb300.training.precision = Precision::MXFP8;
+        gb300.training.recompute = Recompute::Selective;
+        gb300.training.optimizer = Optimizer::Muon;
+        const Estimate k = run(gb300);
+        QVERIFY2(k.valid, qPrintable(QString::fromStdString(firstError(k.problems) ? io::problemMessage(*firstError(k.problems)) : "")));
+        const Accuracy own = assessAccuracy(accuracyCoordinates(gb300, k), builtinHeldOutRuns());
+        QVERIFY(std::find(own.outside.begin(), own.outside.end(), AccuracyDimension::Optimizer) == own.outside.end());
     }
 
     // What an iteration holds in FP32 (X and B X, X X^T and its square; + the gathered momentum): GPT-2 small's

@@ -829,6 +829,17 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         // h100/deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config, lines 206-210).
         if (plan.model.isMla())
             plan.training.optimizerMoments = MomentFormat::Bf16;
+        // Kimi K2's rows trained with Muon: the performance scripts' --optimizer_type "Defaults to muon" (v0.3.1 to
+        // v0.5.0 scripts/performance/argument_parser.py; configs/kimi/kimi_llm_pretrain.py passes it on), and the
+        // library recipe then takes distributed_muon_with_cosine_annealing (recipes/utils/optimizer_utils.py:
+        // optimizer "dist_muon", the layer-wise distributed optimizer; muon_tp_mode "blockwise"; 5 Newton-Schulz
+        // steps) with overlap_param_gather off, "Muon requires both off" (recipes/kimi/kimi_k2.py, v0.4.0 line 193).
+        if (model == QLatin1String("Kimi_K2")) {
+            plan.training.optimizer = Optimizer::Muon;
+            plan.training.muonTpMode = MuonTpMode::Blockwise;
+            plan.parallel.zeroStage = 1;
+            plan.parallel.overlapParamGather = false;
+        }
         const std::size_t s = settingsRow(settings, t.at(r, "row_id"));
         if (s)
             applyRecipeSettings(plan, settings, s);
