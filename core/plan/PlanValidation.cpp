@@ -697,6 +697,10 @@ void checkFramework(Checker &check)
         check.error("training.optimizer", "optimizer.muon_framework", {std::string(toString(t.framework))});
     else if (t.optimizer == Optimizer::Muon && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage > 1)
         check.error("training.optimizer", "optimizer.muon_zero", {num(plan.parallel.zeroStage)});
+    // Megatron-Core's CPU optimizer steps Adam or SGD (HybridDeviceOptimizer: CPUAdam or CPUSGD); its Muon path,
+    // _get_megatron_emerging_optimizer, has no offload (megatron/core/optimizer/__init__.py at d98e8a6).
+    if (t.optimizer == Optimizer::Muon && plan.parallel.offloadOptimizer)
+        check.error("parallel.offload_optimizer", "optimizer.muon_offload");
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});

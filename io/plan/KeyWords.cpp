@@ -779,7 +779,8 @@ const std::array kWords{
                  "PlanKey", "optimizer state in host memory and its update on the host (ZeRO-Offload): gradients over "
                             "the host link (behind the backward under DeepSpeed and FSDP2, after it under "
                             "Megatron-Core), the update through the host's memory, parameters back"),
-             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "not with training.optimizer muon")},
     KeyWords{.path = "parallel.offload_parameters",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Offload parameters"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter offload"),

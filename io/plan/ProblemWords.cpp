@@ -171,6 +171,10 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "training.optimizer \"muon\": Megatron-LM's Muon supports neither Megatron-FSDP nor "
                                   "Torch-FSDP2 (arguments.py, emerging optimizer check); set parallel.zero_stage to 0 "
                                   "or 1 (got %1)")},
+    {"optimizer.muon_offload",
+     QT_TRANSLATE_NOOP("Problem", "parallel.offload_optimizer: Megatron-Core's CPU optimizer steps Adam or SGD; its "
+                                  "Muon keeps the optimizer's state on the GPU: turn parallel.offload_optimizer off "
+                                  "or set training.optimizer to \"adam\"")},
     {"fp8_recipe.rowwise_torchao",
      QT_TRANSLATE_NOOP("Problem", "training.fp8_recipe \"rowwise\" is torchao's float8 recipe (torchtitan, FSDP2); "
                                   "framework \"%1\" scales FP8 per tensor: set training.fp8_recipe to \"delayed\" "

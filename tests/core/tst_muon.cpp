@@ -204,6 +204,11 @@ private slots:
         const Problems zero3 = validatePlan(plan, io::builtinCatalog());
         QVERIFY(firstError(zero3) && firstError(zero3)->key == "training.optimizer");
         QVERIFY(io::problemMessage(*firstError(zero3)).find("Megatron-FSDP") != std::string::npos);
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true; // Megatron-Core's CPU optimizer is CPUAdam or CPUSGD
+        const Problems offload = validatePlan(plan, io::builtinCatalog());
+        QVERIFY(firstError(offload) && firstError(offload)->key == "parallel.offload_optimizer");
+        plan.parallel.offloadOptimizer = false;
         plan.training.framework = Framework::Fsdp;
         const Problems fsdp = validatePlan(plan, io::builtinCatalog());
         QVERIFY(std::any_of(fsdp.begin(), fsdp.end(), [](const Problem &p) {
