@@ -661,8 +661,9 @@ std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, cons
     return scores;
 }
 
-/// The plans grouped by `keyOf` (a result made by `make`): how many, how many feasible, the fastest; groups
-/// with a feasible plan first (fastest first), then the others in key order.
+/// The plans grouped by `keyOf` (a result made by `make`): how many, how many feasible, the fastest, and for a
+/// group with none feasible the rule most of its invalid plans break; groups with a feasible plan first (fastest
+/// first), then the others in key order.
 template<typename Result, typename Key>
 std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*keyOf)(const SearchConfig &),
                                  Result (*make)(const SearchConfig &))
@@ -678,9 +679,25 @@ std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*k
             r.best = s;
         ++r.feasible;
     }
+    // A group with none feasible (rare): the rule most of its plans break, counted by rule id in the scores' own
+    // strings, in a second pass that the usual search never makes.
+    std::map<Key, std::map<std::string_view, std::pair<std::int64_t, const Problem *>>> broken;
+    if (std::any_of(groups.begin(), groups.end(), [](const auto &g) { return g.second.feasible == 0; }))
+        for (const SearchScore &s : scores) {
+            const Key key = keyOf(s.config);
+            if (s.feasible || s.cause != RejectCause::Invalid || s.problem.key.empty() || groups.at(key).feasible > 0)
+                continue;
+            auto &count = broken[key][s.problem.rule.empty() ? s.problem.key : s.problem.rule];
+            if (count.first++ == 0)
+                count.second = &s.problem;
+        }
+    const auto fewer = [](const auto &a, const auto &b) { return a.second.first < b.second.first; };
     std::vector<Result> out;
-    for (auto &[key, r] : groups)
+    for (auto &[key, r] : groups) {
+        if (const auto rules = broken.find(key); rules != broken.end())
+            r.commonProblem = *std::max_element(rules->second.begin(), rules->second.end(), fewer)->second.second;
         out.push_back(r);
+    }
     std::stable_sort(out.begin(), out.end(), [](const Result &a, const Result &b) {
         if ((a.feasible > 0) != (b.feasible > 0))
             return a.feasible > 0;

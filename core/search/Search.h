@@ -150,6 +150,7 @@ struct ExpertLayoutResult
     std::int64_t evaluated = 0;
     std::int64_t feasible = 0;
     SearchScore best; ///< meaningful when feasible > 0
+    Problem commonProblem; ///< none feasible: the rule most of its invalid plans break (empty key: none broke one)
 };
 
 /// The fastest feasible plan of one ZeRO stage, so that the report can say why the others lost (io/output/Evidence
@@ -160,6 +161,7 @@ struct ZeroStageResult
     std::int64_t evaluated = 0;
     std::int64_t feasible = 0;
     SearchScore best; ///< meaningful when feasible > 0
+    Problem commonProblem; ///< none feasible: the rule most of its invalid plans break (empty key: none broke one)
 };
 
 struct SearchOutcome

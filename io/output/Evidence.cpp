@@ -241,13 +241,22 @@ QString tokensPerSecond(double v)
     return words("%1 tokens/s").arg(QString::fromStdString(units::formatGrouped(v)));
 }
 
+/// A group of plans none of which is feasible, with the rule most of them break where they break one.
+QString noneFeasible(const QString &name, std::int64_t evaluated, const Problem &common)
+{
+    const QString none = words("%1: none of its %2 plans is feasible").arg(name).arg(evaluated);
+    return common.key.empty() ? none
+                              : words("%1; most break this rule: %2")
+                                    .arg(none, QString::fromStdString(io::problemMessage(common)));
+}
+
 } // namespace
 
 QString expertLayoutMessage(const ExpertLayoutResult &l, const SearchOutcome &o)
 {
     const QString name = expertLayoutName(l.expert, l.expertTensor);
     if (l.feasible == 0)
-        return words("%1: none of its %2 plans is feasible").arg(name).arg(l.evaluated);
+        return noneFeasible(name, l.evaluated, l.commonProblem);
     const SearchScore &b = l.best;
     const ExpertLayoutResult &first = o.expertLayouts.front();
     const SearchScore &best = first.best;
@@ -295,7 +304,7 @@ QString zeroStageMessage(const ZeroStageResult &z, const SearchOutcome &o)
 {
     const QString name = QStringLiteral("ZeRO-%1").arg(z.zeroStage);
     if (z.feasible == 0)
-        return words("%1: none of its %2 plans is feasible").arg(name).arg(z.evaluated);
+        return noneFeasible(name, z.evaluated, z.commonProblem);
     const SearchScore &b = z.best;
     const SearchScore &best = o.zeroStages.front().best;
     const QString floor = trafficFloorText(b, o.parameters);

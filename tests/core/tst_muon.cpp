@@ -14,6 +14,8 @@
 #include "core/estimate/Estimate.h"
 #include "core/model/WeightMatrices.h"
 #include "core/plan/PlanValidation.h"
+#include "core/search/Search.h"
+#include "io/output/Evidence.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/ProblemWords.h"
 
@@ -192,6 +194,22 @@ private slots:
         const Estimate duplicated = run(plan);
         QVERIFY(newtonSchulz(distributed)->flops < newtonSchulz(duplicated)->flops);
         QVERIFY(distributed.memory.stages[0].optimizerStepBytes < duplicated.memory.stages[0].optimizerStepBytes);
+    }
+
+    // The search keeps Muon's rules, and says them where a whole ZeRO stage is ruled out by one.
+    void searchSaysWhyAStageIsOut()
+    {
+        Plan plan = gpt2(8);
+        plan.training.globalBatch = 64;
+        const SearchOutcome o = searchPlans(plan, io::builtinCatalog(), SearchConstraints{});
+        QVERIFY(o.valid && !o.top.empty());
+        for (const RankedPlan &r : o.top)
+            QVERIFY(r.plan.parallel.zeroStage <= 1 && !r.plan.parallel.offloadOptimizer);
+        const auto three = std::find_if(o.zeroStages.begin(), o.zeroStages.end(),
+                                        [](const ZeroStageResult &z) { return z.zeroStage == 3; });
+        QVERIFY(three != o.zeroStages.end() && three->feasible == 0);
+        QCOMPARE(three->commonProblem.rule, std::string("optimizer.muon_zero"));
+        QVERIFY(io::zeroStageMessage(*three, o).contains(QLatin1String("Megatron-LM's Muon supports neither")));
     }
 
     // Megatron-LM's emerging optimizer check (arguments.py at d98e8a6): no Megatron-FSDP, no Torch-FSDP2; other
