@@ -512,6 +512,11 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     }
 }
 
+Op matmulOp(const char *name, OpScope scope, double rows, double inner, double cols, double bytesPerElement)
+{
+    return matmul(name, OpPass::Forward, scope, rows, inner, cols, bytesPerElement);
+}
+
 Op optimizerOp(const Plan &plan, double localParameters)
 {
     // Adam with 16-bit parameters reads the gradient, FP32 master weights and two moments and writes the

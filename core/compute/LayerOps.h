@@ -14,6 +14,10 @@ namespace trainplan {
 /// stage), embedding ops (first stage), output ops (last stage). Times are not filled in.
 void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops);
 
+/// One matmul [rows x inner] x [inner x cols] outside the layers' ops (the optimizer's own), reading both operands
+/// and writing the result in `bytesPerElement`. Its time is not filled in.
+Op matmulOp(const char *name, OpScope scope, double rows, double inner, double cols, double bytesPerElement);
+
 /// The optimizer update of `localParameters` parameters (one GPU's shard), memory-bound.
 Op optimizerOp(const Plan &plan, double localParameters);
 

@@ -29,7 +29,8 @@ struct ParameterShapes
     double embedding = 0; ///< on one tensor rank of the first stage
     double output = 0;    ///< on one tensor rank of the last stage: output layer, tied copy and MTP modules
     double outputVectors = 0; ///< of `output`, what is not a layer's weight matrix: output layer, copy, MTP norms
-    double denseVectors = 0, moeVectors = 0; ///< a layer's replicated parameters that are not matrices: norms, biases
+    /// A layer's replicated parameters that are not matrices (norms, biases): Muon's plans only.
+    double denseVectors = 0, moeVectors = 0;
 };
 
 ParameterShapes parameterShapes(const Plan &plan)
@@ -41,11 +42,13 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.moe = m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1) : s.dense;
     s.mtp = mtpParameters(m);
     s.embedding = embeddingParameters(m).perTensorRank(t);
-    const std::array<LayerKind, 2> kinds = layerKinds(m, 0, m.layers);
-    s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, kinds[0].layer);
-    s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, kinds[1].layer);
     s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
     s.output = s.outputVectors + s.mtp.sharded / double(t);
+    if (plan.training.optimizer == Optimizer::Muon) { // only Muon tells the matrices from the rest
+        const std::array<LayerKind, 2> kinds = layerKinds(m, 0, m.layers);
+        s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, kinds[0].layer);
+        s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, kinds[1].layer);
+    }
     return s;
 }
 
@@ -59,7 +62,7 @@ struct StageParameters
     double experts = 0; ///< the routed experts' share of them
     /// What Muon leaves to Adam (emerging_optimizers.py, _is_muon_excluded: embeddings, the output layer and
     /// parameters that are not 2-D): the embedding, the output side and the norms. The column-parallel biases
-    /// (a hidden-size share of their matrices) are counted as matrices.
+    /// (a hidden-size share of their matrices) are counted as matrices. Told apart for Muon's plans only.
     double notMatrices = 0;
 };
 

@@ -106,9 +106,4 @@ double newtonSchulzFlops(const IteratedShape &shape, std::int64_t steps)
     return double(steps) * (4.0 * shape.gram * shape.gram * shape.other + 2.0 * shape.gram * shape.gram * shape.gram);
 }
 
-double newtonSchulzFlops(double rows, double cols, std::int64_t steps)
-{
-    return newtonSchulzFlops(IteratedShape{std::min(rows, cols), std::max(rows, cols)}, steps);
-}
-
 } // namespace trainplan

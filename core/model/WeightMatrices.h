@@ -57,17 +57,15 @@ IteratedShape iteratedShape(const WeightMatrix &w, MuonTpMode mode, std::int64_t
 /// and the whole momentum when it was gathered.
 double newtonSchulzWorkspaceBytes(const IteratedShape &shape);
 
-/// FLOPs of `steps` iterations on one rank: 4 gram^2 other + 2 gram^3 each (the rows x cols form below).
+/// FLOPs of `steps` Newton-Schulz iterations on one rank. Each iteration of the quintic form on X (gram x other)
+/// computes A = X X^T (2 gram^2 other), B = b A + c A^2 (2 gram^3) and X = a X + B X (2 gram^2 other):
+/// 4 gram^2 other + 2 gram^3 (Jordan et al. 2024, kellerjordan.github.io/posts/muon, "Runtime analysis": an
+/// overhead of at most T m / B of the step's FLOPs for model width m and B tokens a step).
 double newtonSchulzFlops(const IteratedShape &shape, std::int64_t steps);
 
 /// The replicated matrices' parameters of layer `layer` (MLA's down projections, the router): the part of
 /// LayerParameters::replicated that is 2-D.
 double replicatedMatrixParameters(const ModelSpec &model, std::int64_t layer);
 
-/// FLOPs of `steps` Newton-Schulz iterations on a rows x cols matrix. Each iteration of the quintic form on
-/// X (m x n, m = min(rows, cols) <= n, transposed if need be) computes A = X X^T (2 m^2 n), B = b A + c A^2
-/// (2 m^3) and X = a X + B X (2 m^2 n): 4 m^2 n + 2 m^3 (Jordan et al. 2024, kellerjordan.github.io/posts/muon,
-/// "Runtime analysis": an overhead of at most T m / B of the step's FLOPs for model width m and B tokens a step).
-double newtonSchulzFlops(double rows, double cols, std::int64_t steps);
 
 } // namespace trainplan

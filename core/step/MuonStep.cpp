@@ -4,6 +4,7 @@
 
 #include "core/comm/Collectives.h"
 #include "core/common/Precision.h"
+#include "core/compute/LayerOps.h"
 #include "core/model/WeightMatrices.h"
 #include "core/plan/Plan.h"
 #include "core/step/StepModel.h"
@@ -17,16 +18,7 @@ namespace {
 double iterationSeconds(double m, double n, const DeviceSpec &device)
 {
     const auto gemm = [&](double rows, double inner, double cols) {
-        Op op;
-        op.name = "Newton-Schulz matmul";
-        op.kind = OpKind::Matmul;
-        op.scope = OpScope::Step;
-        op.flops = 2.0 * rows * inner * cols;
-        op.bytes = kFp32Bytes * (rows * inner + inner * cols + rows * cols);
-        op.batch = 1;
-        op.rows = rows;
-        op.inner = inner;
-        op.cols = cols;
+        Op op = matmulOp("Newton-Schulz matmul", OpScope::Step, rows, inner, cols, kFp32Bytes);
         timeOp(op, device, Precision::BF16);
         return op.seconds;
     };
