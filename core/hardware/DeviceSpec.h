@@ -34,6 +34,14 @@ struct DeviceSpec
     /// The chip generation ("ampere", "hopper", "blackwell"): the error bands compare a plan with the published
     /// runs of its generation (core/estimate/Accuracy.h). Empty for a device no run was validated on.
     std::string generation;
+    /// Whether a collective overlapped with the GEMM launched after it runs beside it only when the GPU keeps the
+    /// host's launch order (one hardware queue, CUDA_DEVICE_MAX_CONNECTIONS=1): Hopper and earlier; Blackwell
+    /// schedules them side by side with any number of queues. Megatron-Bridge's PerfEnvPlugin sets one queue on
+    /// Hopper with tensor or context ranks "to schedule a communication kernel before the overlapping persistent
+    /// GEMM kernel. Otherwise, communication kernel will be pushed to the end of the GEMM kernel, failing to
+    /// overlap" and 32 on SM100 and newer (scripts/performance/perf_plugins.py
+    /// `_set_num_cuda_device_max_connections` at 9c9dd84, v0.3.1).
+    bool overlapNeedsOneQueue() const { return generation == "hopper" || generation == "ampere"; }
 
     /// Dense peak arithmetic throughput per precision in FLOP/s; 0 means the device has no such path.
     std::array<double, kPrecisionCount> peakFlopsPerSecond{};

@@ -221,6 +221,19 @@ double Plan::recomputedShare() const
     return layers > 0 ? double(recomputed) / double(layers) : 0.0;
 }
 
+bool Plan::runsManyDeviceQueues() const
+{
+    if (training.framework != Framework::Megatron)
+        return false;
+    return (model.isMoe() && parallel.expertCommOverlap && parallel.expert > 1) || parallel.zeroStage == 3;
+}
+
+bool Plan::tensorOverlapLost(const DeviceSpec &device) const
+{
+    return training.framework == Framework::Megatron && parallel.tensorCommOverlap && parallel.tensor > 1 &&
+           device.overlapNeedsOneQueue() && runsManyDeviceQueues();
+}
+
 std::int64_t Plan::offloadedLayersOnStage(std::int64_t stage) const
 {
     return std::min(layersOnStage(stage), std::max<std::int64_t>(0, training.activationOffloadLayers));

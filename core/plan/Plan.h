@@ -459,6 +459,17 @@ struct Plan
     double recomputedShare() const;
     /// Layers of `stage` whose activations training.activation_offload_layers sends to host memory.
     std::int64_t offloadedLayersOnStage(std::int64_t stage) const;
+    /// Whether Megatron-Core runs this plan with more than one hardware queue per GPU (CUDA_DEVICE_MAX_CONNECTIONS
+    /// > 1): the expert all-to-all overlap needs it ("Requirements for EP A2A Overlap: expert_model_parallel_size >
+    /// 1, CUDA_DEVICE_MAX_CONNECTIONS > 1", megatron/core/transformer/moe/README.md at d98e8a6), and Megatron-FSDP
+    /// runs without the one queue (examples/megatron_fsdp/train_llama3_8b_fsdp_h100_fp8.sh unsets it).
+    bool runsManyDeviceQueues() const;
+    /// Whether parallel.tensor_comm_overlap is on but cannot hide anything on `device`: Megatron-Core's
+    /// tensor-parallel overlap (Transformer Engine's userbuffers and its own asynchronous collectives) relies on
+    /// one hardware queue on Hopper and earlier (DeviceSpec::overlapNeedsOneQueue, megatron/core/tensor_parallel/
+    /// layers.py: "Use of this module requires that the environment variable CUDA_DEVICE_MAX_CONNECTIONS=1"),
+    /// which runsManyDeviceQueues() rules out. The collectives then run after the GEMMs, exposed.
+    bool tensorOverlapLost(const DeviceSpec &device) const;
 
     friend bool operator==(const Plan &, const Plan &) = default;
 };

@@ -784,6 +784,29 @@ void checkOverlap(Checker &check)
         check.error("parallel.tensor_comm_overlap", "tensor_comm_overlap.needs_sequence_parallel");
 }
 
+/// Megatron-Core's tensor-parallel overlap next to what needs more than one hardware queue (the expert all-to-all
+/// overlap, Megatron-FSDP) on a part that keeps launch order only with one (Plan::tensorOverlapLost): said on the
+/// overlap's key, naming the device and what takes the queues; the estimate counts the collectives as exposed.
+void checkOverlapQueues(Checker &check, const Catalog &catalog)
+{
+    const Plan &plan = check.plan();
+    const ClusterConfig &cl = check.plan().cluster;
+    std::vector<std::string> ids;
+    for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i)
+        ids.push_back(cl.nodeGroups[i].device);
+    if (ids.empty())
+        ids.push_back(cl.device);
+    for (const std::string &id : ids) {
+        const DeviceSpec *device = catalog.device(id, cl.customDevices);
+        if (!device || !plan.tensorOverlapLost(*device))
+            continue;
+        const bool experts = plan.model.isMoe() && plan.parallel.expertCommOverlap && plan.parallel.expert > 1;
+        check.warning("parallel.tensor_comm_overlap", "tensor_comm_overlap.lost_to_queues",
+                      {device->name, experts ? "parallel.expert_comm_overlap" : "Megatron-FSDP (ZeRO stage 3)"});
+        return;
+    }
+}
+
 /// tensor x pipeline x context must divide the GPUs (then the data-parallel replicas are GPUs / (tensor x
 /// pipeline x context)). The window derives the replicas, so a broken split is reported on the key that
 /// breaks it.
@@ -861,6 +884,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkBatch(check);
     checkScaleUpDomain(check);
     checkDevicesAndLinks(check, catalog);
+    checkOverlapQueues(check, catalog);
     checkCustomDevices(check, catalog);
     checkNodeGroups(check);
     checkGpuCount(check);

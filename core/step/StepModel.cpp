@@ -291,14 +291,16 @@ double overlappedCost(double comm, double compute)
 }
 
 /// Tensor-parallel time one layer adds per pass: all of it, or with tensor_comm_overlap what the linear
-/// layers' GEMMs of that pass do not hide (under FSDP2, async TP hides its share of that).
+/// layers' GEMMs of that pass do not hide (under FSDP2, async TP hides its share of that). All of it where the
+/// overlap is lost to the device's queues (Plan::tensorOverlapLost).
 struct TensorComm
 {
     double forward = 0, backward = 0;
 };
-TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double forwardPerPass, double backwardPerPass)
+TensorComm tensorComm(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, double forwardPerPass,
+                      double backwardPerPass)
 {
-    if (!plan.parallel.tensorCommOverlap || plan.parallel.tensor <= 1)
+    if (!plan.parallel.tensorCommOverlap || plan.parallel.tensor <= 1 || plan.tensorOverlapLost(device))
         return {forwardPerPass, backwardPerPass};
     const double hidden = plan.training.framework == Framework::Fsdp ? kTorchAsyncTpHiddenShare : 1.0;
     const auto cost = [hidden](double comm, double linear) {
@@ -313,11 +315,11 @@ TensorComm tensorComm(const Plan &plan, const MicrobatchSums &m, double forwardP
 /// parallelism the dispatcher all-gathers the routed copies over the expert tensor ranks and reduce-scatters the
 /// experts' outputs (expertTensorGatherBytes), on the compute stream: Transformer Engine's userbuffers overlap
 /// covers its Linear layers, not the grouped experts.
-TensorComm moeTensorComm(const Plan &plan, const ClusterLinks &links, const MicrobatchSums &m, double forwardPerPass,
-                         double backwardPerPass)
+TensorComm moeTensorComm(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, const MicrobatchSums &m,
+                         double forwardPerPass, double backwardPerPass)
 {
     const double share = moeLayerTensorBlocks(plan.model) / 2.0; // of a dense layer's two blocks
-    TensorComm c = tensorComm(plan, m, share * forwardPerPass, share * backwardPerPass);
+    TensorComm c = tensorComm(plan, device, m, share * forwardPerPass, share * backwardPerPass);
     const double gathered = expertTensorGatherBytes(plan);
     if (gathered > 0) {
         const double exchange = bestCollective(Collective::AllGather, gathered, links.expertTensorGroup).seconds +
@@ -782,9 +784,9 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         double(par.virtualStages) * ((overlapP2p ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
     const double tpForward = tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation));
     const double tpBackward = tensorSecondsPerPass(plan, links, activation, activation);
-    const LayerComm perLayer{tensorComm(plan, sums, tpForward, tpBackward), contextExchange(plan, links, sums),
+    const LayerComm perLayer{tensorComm(plan, device, sums, tpForward, tpBackward), contextExchange(plan, links, sums),
                              expertAllToAllPerPass(plan, links),
-                             moeTensorComm(plan, links, sums, tpForward, tpBackward)};
+                             moeTensorComm(plan, device, links, sums, tpForward, tpBackward)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);

@@ -24,11 +24,13 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "activation recomputation (Chen et al. 2016); selective recomputation (Korthikanti et al. 2022)"},
     {"m x (L x (forward + backward + replayed forward) + the embedding's and output layer's) passes, each 2 AR of "
      "s b h q over the tensor group (sequence parallel: 2 x (AG + RS) of the same tensor); with tensor_comm_overlap "
-     "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part (FSDP2's async TP: 0.44 of that saving). "
+     "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part (FSDP2's async TP: 0.44 of that saving), "
+     "all of it on Hopper beside the expert overlap or Megatron-FSDP (one hardware queue needed, more taken). "
      "A MoE layer: its attention block's "
      "(and shared experts'), + with expert tensor ranks AG + RS of the k routed copies they gather, not overlapped",
      "Shoeybi et al. 2019; Korthikanti et al. 2022; the hidden part's slowdown: Wang et al. 2023 (10-20%); "
      "async TP's share: torchtitan benchmarks/asyncTP_llama3_h100_2025-06 and llama3_h100_202412 Table 4; "
+     "the queues: megatron/core/tensor_parallel/layers.py, Megatron-Bridge scripts/performance/perf_plugins.py; "
      "Megatron-Core token_dispatcher.py (the expert tensor ranks' gather)"},
     {"m x L x (forward + backward + replayed forward) exchanges of K and V: ring, c - 1 steps each exposed by what its "
      "transfer takes beyond its attention block; all-gather of the whole sequence's K, V (and reduce-scatter of "

@@ -79,6 +79,13 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem",
                        "Tensor-parallel overlap needs training.sequence_parallel: it overlaps the all-gathers and "
                        "reduce-scatters that sequence parallelism turns the all-reduces into")},
+    {"tensor_comm_overlap.lost_to_queues",
+     QT_TRANSLATE_NOOP("Problem",
+                       "Tensor-parallel overlap hides nothing here: on %1 Megatron-Core runs a collective beside the "
+                       "GEMM after it only with one hardware queue per GPU (CUDA_DEVICE_MAX_CONNECTIONS=1), and %2 "
+                       "needs more (Megatron-Bridge's performance scripts set 8 or 32); the estimate counts the "
+                       "tensor-parallel collectives as exposed. Turn one of the two off, or plan on Blackwell, which "
+                       "overlaps with any number of queues")},
     {"context.divides_sequence",
      QT_TRANSLATE_NOOP("Problem", "Context parallel (%1) needs model.seq_len (%2) divisible by 2 x context = %3: "
                                   "causal load balancing gives each rank two of 2 x context equal chunks")},

@@ -393,6 +393,58 @@ private slots:
         QVERIFY(rules(mtp).empty());
     }
 
+    // Megatron-Core's tensor-parallel overlap keeps a collective beside the GEMM after it only with one hardware
+    // queue on Hopper; the expert all-to-all overlap and Megatron-FSDP run with more (Megatron-LM's MoE README,
+    // Megatron-Bridge's perf_plugins.py). There the tensor-parallel collectives cost what they cost without the
+    // overlap, and the plan says so on the overlap's key; Blackwell keeps the overlap with any number of queues.
+    void tensorOverlapIsLostToTheExpertOverlapsQueues()
+    {
+        Plan plan = test::presetPlan("qwen3-30b-a3b", 2, 1, 8, 1, 512, "h100-sxm5-80gb");
+        plan.training.precision = Precision::FP8;
+        plan.training.flashAttention = true;
+        plan.training.sequenceParallel = true;
+        plan.parallel.expert = 8;
+        plan.parallel.expertTensor = 1;
+        plan.parallel.zeroStage = 1;
+        const auto tensor = [](Plan p, bool tensorOverlap, bool expertOverlap) {
+            p.parallel.tensorCommOverlap = tensorOverlap;
+            p.parallel.expertCommOverlap = expertOverlap;
+            const Estimate e = runSoftware(p);
+            if (!e.valid)
+                qFatal("%s", e.problems.front().key.c_str());
+            return e.step.category(TimeCategory::TensorComm);
+        };
+        const auto lost = [](Plan p) {
+            p.parallel.tensorCommOverlap = true;
+            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
+                if (problem.rule == "tensor_comm_overlap.lost_to_queues")
+                    return problem.key == "parallel.tensor_comm_overlap" && !problem.isError();
+            return false;
+        };
+        // Without the expert overlap, the H100's one queue keeps the tensor-parallel overlap.
+        QVERIFY(tensor(plan, true, false) < 0.5 * tensor(plan, false, false));
+        QVERIFY(!lost(plan));
+        // With it, the collectives are exposed as if the overlap were off, and the plan is told.
+        QCOMPARE(tensor(plan, true, true), tensor(plan, false, true));
+        plan.parallel.expertCommOverlap = true;
+        QVERIFY(lost(plan));
+        // On B200 both overlaps hold.
+        Plan blackwell = plan;
+        blackwell.cluster.device = "b200";
+        QVERIFY(tensor(blackwell, true, true) < 0.5 * tensor(blackwell, false, true));
+        QVERIFY(!lost(blackwell));
+        // Megatron-FSDP on the H100: the same loss for a dense model; ZeRO 1 keeps the overlap.
+        Plan fsdp = test::presetPlan("llama3-8b", 2, 1, 4, 1, 64, "h100-sxm5-80gb");
+        fsdp.training.flashAttention = true;
+        fsdp.training.sequenceParallel = true;
+        fsdp.parallel.zeroStage = 3;
+        QCOMPARE(tensor(fsdp, true, false), tensor(fsdp, false, false));
+        QVERIFY(lost(fsdp));
+        fsdp.parallel.zeroStage = 1;
+        QVERIFY(tensor(fsdp, true, false) < 0.5 * tensor(fsdp, false, false));
+        QVERIFY(!lost(fsdp));
+    }
+
     // Megatron-Core's per-layer CUDA graphs refuse full recomputation and activation offloading; the whole step's
     // graph takes both (transformer_config.py at d98e8a6).
     void layerGraphsRefuseFullRecomputeAndOffload()
