@@ -462,7 +462,7 @@ struct Plan
     /// Whether Megatron-Core runs this plan with more than one hardware queue per GPU (CUDA_DEVICE_MAX_CONNECTIONS
     /// > 1): the expert all-to-all overlap needs it ("Requirements for EP A2A Overlap: expert_model_parallel_size >
     /// 1, CUDA_DEVICE_MAX_CONNECTIONS > 1", megatron/core/transformer/moe/README.md at d98e8a6), and Megatron-FSDP
-    /// runs without the one queue (examples/megatron_fsdp/train_llama3_8b_fsdp_h100_fp8.sh unsets it).
+    /// asserts it ("FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset.", megatron/training/arguments.py).
     bool runsManyDeviceQueues() const;
     /// Whether parallel.tensor_comm_overlap is on but cannot hide anything on `device`: Megatron-Core's
     /// tensor-parallel overlap (Transformer Engine's userbuffers and its own asynchronous collectives) relies on
