@@ -49,6 +49,40 @@ double tokensPerStep(const Plan &plan)
     return double(plan.training.globalBatch) * double(plan.model.seqLen);
 }
 
+/// Why a configuration misses the 1.15x bound (issue 33: "list the rest with the reason"), from what its source
+/// and its measurements say, first match: the source says the layout was not tuned; the model's memory says
+/// the recipe's own layout does not fit (its prediction is not a tuned run's); the search's winner outruns
+/// every measured run of the problem by more than 1.15x (where a hole in the model may be); the model
+/// predicts the recipe's own step more than 10% slower than measured (the winner's margin is that error, not
+/// a layout NVIDIA missed); anything else.
+enum class Miss { Untuned, RecipeDoesNotFit, AboveEveryMeasurement, RecipeOverPredicted, Other, Count };
+
+const char *missWords(Miss m)
+{
+    switch (m) {
+    case Miss::Untuned: return "not tuned (its source says so)";
+    case Miss::RecipeDoesNotFit: return "the recipe's layout does not fit in the model";
+    case Miss::AboveEveryMeasurement: return "the winner outruns every measured run of its problem";
+    case Miss::RecipeOverPredicted: return "the model predicts the recipe >10% slower than measured";
+    case Miss::Other: return "other";
+    case Miss::Count: break;
+    }
+    return "";
+}
+
+Miss classify(const validation::RecipeConfig &c, const Estimate &recipe, double overMeasured)
+{
+    if (!c.untunedReason.isEmpty())
+        return Miss::Untuned;
+    if (!recipe.memory.fits)
+        return Miss::RecipeDoesNotFit;
+    if (overMeasured > 1.15)
+        return Miss::AboveEveryMeasurement;
+    if (recipe.step.stepSeconds > 1.10 * c.measuredSeconds)
+        return Miss::RecipeOverPredicted;
+    return Miss::Other;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -59,6 +93,7 @@ int main(int argc, char **argv)
     const QString only = qEnvironmentVariable("RECIPES_ONLY");
     std::vector<validation::RecipeConfig> configs = validation::recipeConfigs();
     int within = 0, total = 0, withinMeasured = 0, ranByNvidia = 0, untunedMisses = 0;
+    std::map<Miss, int> misses;
     for (const validation::RecipeConfig &c : configs) {
         if (!only.isEmpty() && !c.id.contains(only))
             continue;
@@ -120,6 +155,11 @@ int main(int argc, char **argv)
         const bool untunedMiss = ratio > 1.15 && !c.untunedReason.isEmpty();
         untunedMisses += untunedMiss ? 1 : 0;
         const QString untuned = untunedMiss ? QStringLiteral("; not tuned: ") + c.untunedReason : QString();
+        const Miss miss = classify(c, recipe, overMeasured);
+        misses[miss] += ratio > 1.15 ? 1 : 0;
+        const QString why = ratio > 1.15 && miss != Miss::Untuned
+                                ? QStringLiteral("; miss: ") + QLatin1String(missWords(miss))
+                                : QString();
         out << QStringLiteral("%1  %2  measured %8 s  recipe %3 s%4  best %5 s  %6x  %7  [best / fastest measured %9x%10]\n")
                    .arg(ratio <= 1.15 ? "  " : "!!")
                    .arg(c.id, -58)
@@ -130,7 +170,7 @@ int main(int argc, char **argv)
                    .arg(top.empty() ? QString() : io::describeConfigBriefly(top.front().score.config))
                    .arg(c.measuredSeconds, 0, 'f', 3)
                    .arg(overMeasured, 0, 'f', 2)
-                   .arg(ranIt + untuned);
+                   .arg(ranIt + untuned + why);
         out.flush();
     }
     out << QStringLiteral("%1 of %2 configurations within 1.15x; of the rest, %3 are layouts their source says were "
@@ -143,5 +183,8 @@ int main(int argc, char **argv)
                .arg(withinMeasured)
                .arg(total)
                .arg(ranByNvidia);
+    out << "misses by reason:";
+    for (int m = 0; m < int(Miss::Count); ++m)
+        out << QStringLiteral(" %1 %2%3").arg(misses[Miss(m)]).arg(QLatin1String(missWords(Miss(m)))).arg(m + 1 < int(Miss::Count) ? ";" : "\n");
     return 0;
 }
