@@ -790,7 +790,7 @@ void checkOverlap(Checker &check)
 void checkOverlapQueues(Checker &check, const Catalog &catalog)
 {
     const Plan &plan = check.plan();
-    const ClusterConfig &cl = check.plan().cluster;
+    const ClusterConfig &cl = plan.cluster;
     std::vector<std::string> ids;
     for (std::size_t i = 0; i < cl.nodeGroups.size() && i < kMaxNodeGroups; ++i)
         ids.push_back(cl.nodeGroups[i].device);
