@@ -528,7 +528,7 @@ Op optimizerOp(const Plan &plan, double localParameters)
     const StateBytesPerParameter b = stateBytesPerParameter(training);
     const double bytesPerParameter =
         b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
-    const double flopsPerParameter = training.optimizer == Optimizer::Adam ? 12.0 : 4.0;
+    const double flopsPerParameter = training.keepsTwoMoments() ? 12.0 : 4.0;
     return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step,
                 flopsPerParameter * localParameters, bytesPerParameter * localParameters);
 }

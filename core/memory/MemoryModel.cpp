@@ -44,7 +44,7 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.embedding = embeddingParameters(m).perTensorRank(t);
     s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
     s.output = s.outputVectors + s.mtp.sharded / double(t);
-    if (plan.training.optimizer == Optimizer::Muon) { // only Muon tells the matrices from the rest
+    if (plan.training.optimizer == Optimizer::Muon) { // only Muon's state differs between matrices and the rest
         const std::array<LayerKind, 2> kinds = layerKinds(m, 0, m.layers);
         s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, kinds[0].layer);
         s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, kinds[1].layer);
@@ -531,7 +531,7 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
 /// the iterations run one matrix at a time.
 double muonWorkspace(const Plan &plan, std::int64_t stage)
 {
-    if (plan.training.optimizer != Optimizer::Muon)
+    if (!plan.training.usesMuon())
         return 0.0;
     double most = 0;
     for (const LayerKind &kind : layerKinds(plan.model, plan.firstLayerOfStage(stage), plan.layersOnStage(stage))) {

@@ -5,15 +5,16 @@ namespace trainplan {
 StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer optimizer, bool fp32Gradients)
 {
     StateBytesPerParameter b;
+    const bool twoMoments = optimizer == Optimizer::Adam || optimizer == Optimizer::AdaptiveMuon;
     if (isSixteenBitStorage(precision)) {
         b.parameters = kHalfBytes;
         b.gradients = fp32Gradients ? kFp32Bytes : kHalfBytes;
         b.master = kFp32Bytes;
-        b.optimizer = b.master + (optimizer == Optimizer::Adam ? 2 : 1) * kFp32Bytes;
+        b.optimizer = b.master + (twoMoments ? 2 : 1) * kFp32Bytes;
     } else {
         b.parameters = kFp32Bytes;
         b.gradients = kFp32Bytes;
-        b.optimizer = (optimizer == Optimizer::Adam ? 2 : 1) * kFp32Bytes;
+        b.optimizer = (twoMoments ? 2 : 1) * kFp32Bytes;
     }
     b.gathered = b.parameters;
     b.reduced = b.gradients;
@@ -33,7 +34,7 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
 {
     StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
     // The optimizer's state in the formats the plan stores it in (the update itself computes in FP32).
-    const double moments = (training.optimizer == Optimizer::Adam ? 2.0 : 1.0) * momentBytes(training.optimizerMoments);
+    const double moments = (training.keepsTwoMoments() ? 2.0 : 1.0) * momentBytes(training.optimizerMoments);
     if (b.master > 0 && training.masterWeights != MasterFormat::Fp32)
         b.master = kHalfBytes;
     b.optimizer = b.master + moments;

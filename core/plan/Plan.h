@@ -142,6 +142,10 @@ struct TrainingConfig
     /// tensor-parallel weights (--muon-tp-mode, duplicated); read only when optimizer is muon.
     std::int64_t muonSteps = 5;
     MuonTpMode muonTpMode = MuonTpMode::Duplicated;
+    /// Muon or Adaptive Muon: Newton-Schulz iterations on the weight matrices, Adam for the rest.
+    bool usesMuon() const { return optimizer == Optimizer::Muon || optimizer == Optimizer::AdaptiveMuon; }
+    /// Optimizers that keep two moments per parameter: Adam, and Adaptive Muon for its matrices.
+    bool keepsTwoMoments() const { return optimizer == Optimizer::Adam || optimizer == Optimizer::AdaptiveMuon; }
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
     LossKernel lossKernel = LossKernel::Auto;
     /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager

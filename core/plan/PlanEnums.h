@@ -9,13 +9,17 @@ namespace trainplan {
 
 /// Muon (Jordan et al. 2024, kellerjordan.github.io/posts/muon): momentum orthogonalised by Newton-Schulz
 /// iterations for the layers' weight matrices, Adam for embeddings, the output layer and 1-D parameters
-/// (Megatron-Core's emerging_optimizers.py, _is_muon_excluded).
-enum class Optimizer { Adam, Sgd, Muon };
+/// (Megatron-Core's emerging_optimizers.py, _is_muon_excluded). Adaptive Muon (Megatron-LM --optimizer
+/// adaptive_muon, Emerging-Optimizers' AdaptiveMuon): Muon with an elementwise second moment kept like Adam's
+/// after the orthogonalisation (moment2_method "adamuon", Megatron-Core's default, optimizer_config.py
+/// adaptive_muon_moment2_method; Si et al. 2025, arXiv 2507.11005).
+enum class Optimizer { Adam, Sgd, Muon, AdaptiveMuon };
 constexpr auto enumNames(Optimizer)
 {
     using N = EnumName<Optimizer>;
     return std::array{N{Optimizer::Adam, "adam", "Adam"}, N{Optimizer::Sgd, "sgd", "SGD (momentum)"},
-                      N{Optimizer::Muon, "muon", "Muon (Adam for embeddings)"}};
+                      N{Optimizer::Muon, "muon", "Muon (Adam for embeddings)"},
+                      N{Optimizer::AdaptiveMuon, "adaptive_muon", "Adaptive Muon (Muon + Adam's second moment)"}};
 }
 inline const char *toString(Optimizer v) { return spellingOf(v); }
 

@@ -533,7 +533,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
     if (path == "training.muon_steps" || path == "training.muon_tp_mode")
-        return plan.training.optimizer == Optimizer::Muon;
+        return plan.training.usesMuon();
     if (path == "parallel.offload_parameters")
         return plan.parameterOffloadAllowed();
     if (path == "parallel.shard_group")

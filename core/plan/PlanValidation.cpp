@@ -693,14 +693,16 @@ void checkFramework(Checker &check)
                                                     : std::string(toString(t.precision))});
     // Muon as Megatron-LM runs it (arguments.py at d98e8a6, "emerging optimizer check"): with the distributed
     // optimizer it becomes the layer-wise one, and "Emerging optimizer does not support Torch-FSDP2 / Megatron-FSDP".
-    if (t.optimizer == Optimizer::Muon && t.framework != Framework::Megatron)
-        check.error("training.optimizer", "optimizer.muon_framework", {std::string(toString(t.framework))});
-    else if (t.optimizer == Optimizer::Muon && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage > 1)
-        check.error("training.optimizer", "optimizer.muon_zero", {num(plan.parallel.zeroStage)});
+    if (t.usesMuon() && t.framework != Framework::Megatron)
+        check.error("training.optimizer", "optimizer.muon_framework",
+                    {std::string(toString(t.framework)), toString(t.optimizer)});
+    else if (t.usesMuon() && check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage > 1)
+        check.error("training.optimizer", "optimizer.muon_zero", {num(plan.parallel.zeroStage), toString(t.optimizer)});
     // Megatron-Core's CPU optimizer steps Adam or SGD (HybridDeviceOptimizer: CPUAdam or CPUSGD); its Muon path,
     // _get_megatron_emerging_optimizer, has no offload (megatron/core/optimizer/__init__.py at d98e8a6).
-    if (t.optimizer == Optimizer::Muon && plan.parallel.offloadOptimizer)
-        check.error("parallel.offload_optimizer", "optimizer.muon_offload");
+    if (t.usesMuon() && plan.parallel.offloadOptimizer)
+        check.error("parallel.offload_optimizer", "optimizer.muon_offload",
+                    {t.optimizer == Optimizer::Muon ? "Muon" : "Adaptive Muon"});
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});

@@ -31,7 +31,7 @@ MuonTime muonTime(const Plan &plan, const DeviceSpec &device, const ClusterLinks
                   std::vector<Op> &ops)
 {
     MuonTime t;
-    if (plan.training.optimizer != Optimizer::Muon)
+    if (!plan.training.usesMuon())
         return t;
     const ModelSpec &m = plan.model;
     const ParallelConfig &par = plan.parallel;

@@ -400,7 +400,7 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     if (m.isMoe() && t.fusedExpertMlp)
         f << megatron::flagOf("training.fused_expert_mlp");
     f << QStringLiteral("--optimizer %1").arg(QLatin1String(toString(t.optimizer)));
-    if (t.optimizer == Optimizer::Muon)
+    if (t.usesMuon())
         f << flag("training.muon_steps", t.muonSteps)
           << QStringLiteral("--muon-tp-mode %1").arg(QLatin1String(toString(t.muonTpMode)));
     return f;
@@ -521,11 +521,14 @@ QByteArray deepSpeedConfig(const Plan &plan, ExportResult &out)
     QJsonObject o{{"gradient_accumulation_steps", double(plan.microbatches())},
                   {"bf16", QJsonObject{{"enabled", t.precision == Precision::BF16}}},
                   {"fp16", QJsonObject{{"enabled", t.precision == Precision::FP16}}},
-                  {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd    ? "SGD"
-                                                     : t.optimizer == Optimizer::Muon ? "Muon"
-                                                                                      : "AdamW"}}},
+                  {"optimizer", QJsonObject{{"type", t.optimizer == Optimizer::Sgd ? "SGD"
+                                                     : t.usesMuon()                ? "Muon"
+                                                                                   : "AdamW"}}},
                   {"zero_optimization", QJsonObject{{"contiguous_gradients", true},
                                                     {"reduce_bucket_size", p.bucketBytes / 2.0}}}};
+    if (t.optimizer == Optimizer::AdaptiveMuon)
+        out.notExpressed << QStringLiteral("training.optimizer = adaptive_muon: DeepSpeed's optimizers have Muon, "
+                                           "not its adaptive form; written as Muon");
     deepspeed::set(o, "training.global_batch", double(t.globalBatch));
     deepspeed::set(o, "training.micro_batch", double(t.microBatch));
     deepspeed::set(o, "parallel.zero_stage", double(p.zeroStage));
@@ -616,7 +619,7 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     QString fields;
     if (t.optimizer != Optimizer::Adam)
         fields += QStringLiteral("  optimizer: %1\n").arg(QLatin1String(toString(t.optimizer)));
-    if (t.optimizer == Optimizer::Muon)
+    if (t.usesMuon())
         fields += QStringLiteral("  muon_num_ns_steps: %1\n  muon_tp_mode: %2\n")
                       .arg(t.muonSteps)
                       .arg(QLatin1String(toString(t.muonTpMode)));

@@ -133,6 +133,11 @@ void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leave
 /// (training.recompute_layers; megatron/core/transformer/transformer_block.py, _checkpointed_forward),
 /// "uniform" every layer in chunks of that many (planned per layer, said when the chunks hold more than one).
 void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
+/// Adaptive Muon's second moment (Megatron-Core optimizer_config.py adaptive_muon_moment2_method, "adamuon" by
+/// default; Emerging-Optimizers adaptive_muon.py `_init_group`): "adamuon" keeps one per element, as Adam does,
+/// which training.optimizer adaptive_muon plans; "normuon" one per row or column and "namo" one scalar per
+/// matrix, next to nothing: those are planned as Muon's one moment, and the import says so.
+void adaptiveMuonMoment(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
 /// Megatron-Core's MoE kernels the plan does not hold (megatron/core/transformer/transformer_config.py at
 /// d98e8a6: moe_token_dispatcher_type "allgather" and moe_grouped_gemm False by default): the allgather
 /// dispatcher and the per-expert SequentialMLP are said, planned as all-to-all and a grouped GEMM. With

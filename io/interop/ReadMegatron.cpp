@@ -95,7 +95,11 @@ std::map<QString, Rule> megatronRuntimeRules()
         // optimizer), its Newton-Schulz iterations and tensor-parallel mode; the same names in Megatron-Core's
         // OptimizerConfig (optimizer_config.py: muon_num_ns_steps, muon_tp_mode), which Megatron-Bridge reads.
         {"optimizer",
-         {"training.optimizer", oneOf({{"adam", "adam"}, {"sgd", "sgd"}, {"muon", "muon"}, {"dist_muon", "muon"}})}},
+         {"training.optimizer", oneOf({{"adam", "adam"},
+                                       {"sgd", "sgd"},
+                                       {"muon", "muon"},
+                                       {"dist_muon", "muon"},
+                                       {"adaptive_muon", "adaptive_muon"}})}},
         {"muon_num_ns_steps", {"training.muon_steps", asInteger}},
         {"muon_tp_mode",
          {"training.muon_tp_mode",
@@ -497,6 +501,27 @@ void megatronTokenizer(const QString &file, const std::vector<Leaf> &leaves, con
 
 } // namespace
 
+void adaptiveMuonMoment(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto method = findLeafEnding(leaves, "adaptive_muon_moment2_method");
+    if (method == leaves.end())
+        return;
+    const QString name = method->value.toString();
+    if (name != QLatin1String("normuon") && name != QLatin1String("namo"))
+        return;
+    for (ImportedKey &key : out.keys)
+        if (key.path == QLatin1String("training.optimizer") && key.value.toString() == QLatin1String("adaptive_muon")) {
+            key.value = QStringLiteral("muon");
+            out.warnings.push_back(
+                {file, method->line,
+                 QStringLiteral("adaptive_muon_moment2_method %1 keeps its second moment per %2, next to nothing "
+                                "beside the momentum: planned as training.optimizer \"muon\" (one moment per "
+                                "matrix parameter)")
+                     .arg(name, name == QLatin1String("normuon") ? QStringLiteral("row") : QStringLiteral("matrix"))});
+        }
+}
+
+
 Convert stateFormat()
 {
     return oneOf({{"fp32", "fp32"},
@@ -575,6 +600,7 @@ bool ignoredName(const QString &name)
     static const QRegularExpression ignored(
         QStringLiteral("^(lr|min_lr|lr_.*|weight_decay|clip_grad|adam_.*|init_method_std|log.*|tensorboard.*|wandb.*|"
                        "muon_momentum|muon_nesterov|muon_scale_mode|muon_extra_scale_factor|muon_coefficient_type|"
+                       "adaptive_muon_beta2|adaptive_muon_eps|adaptive_muon_moment2_method|"
                        "eval.*|save.*|load|data.*|"
                        "tokenizer.*|patch_tokenizer_type|extra_vocab_size|vocab_file|merge_file|split|train_iters|"
                        "deepspeed_config|enable_zbh1_exact_semantics|train_samples|seed|exit.*|profile.*|timing."
@@ -1005,6 +1031,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
                             ulysses->line, QStringLiteral("ds_sequence_parallel_size (DeepSpeed-Ulysses)")});
     readWrittenDeepSpeedConfig(file, script, leaves, out);
     distributedMuon(file, leaves, out);
+    adaptiveMuonMoment(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);
     return out;

@@ -559,6 +559,7 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
     megatronMoeKernels(file, leaves, false, out);
+    adaptiveMuonMoment(file, leaves, out);
     nemoTorchFsdp(file, leaves, out);
     nemoOptimizerAndTokenizer(file, leaves, out);
     nemoDefaults(file, leaves, out);

@@ -163,6 +163,13 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
                         plan.parallel.offloadOptimizer
                             ? precisionWords(QT_TRANSLATE_NOOP("Precision", "in host memory (offload)"))
                             : ""});
+    else if (training.optimizer == Optimizer::AdaptiveMuon)
+        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Muon momentum and second moment; Adam moments "
+                                                                      "(m, v)")),
+                        "FP32", precisionWords(QT_TRANSLATE_NOOP("Precision", "BF16 (Newton-Schulz)")), "",
+                        precisionWords(QT_TRANSLATE_NOOP("Precision", "momentum and elementwise second moment for the "
+                                                                      "layers' weight matrices, Adam for embeddings, "
+                                                                      "output and norms"))});
     else if (training.optimizer == Optimizer::Muon)
         rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Muon momentum; Adam moments (m, v)")), "FP32",
                         precisionWords(QT_TRANSLATE_NOOP("Precision", "BF16 (Newton-Schulz)")), "",

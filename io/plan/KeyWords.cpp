@@ -296,9 +296,12 @@ const std::array kWords{
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey", "Adam keeps two moments; SGD one; Muon one for the layers' weight matrices, which it "
                             "orthogonalises with Newton-Schulz iterations at the step, and Adam's two for "
-                            "embeddings, the output layer and norms (Megatron-LM --optimizer muon)"),
+                            "embeddings, the output layer and norms (Megatron-LM --optimizer muon); Adaptive Muon "
+                            "adds an elementwise second moment to Muon's momentum, two moments as Adam keeps "
+                            "(--optimizer adaptive_muon)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\""),
-             .rule = QT_TRANSLATE_NOOP("PlanKey", "muon needs framework megatron and parallel.zero_stage 0 or 1")},
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "muon and adaptive_muon need framework megatron and "
+                                                  "parallel.zero_stage 0 or 1")},
     KeyWords{
         .path = "training.recompute",
         .label =

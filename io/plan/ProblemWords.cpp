@@ -171,16 +171,16 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "Tensor parallel x pipeline stages x context parallel (%1 x %2 x %3) must divide the "
                                   "%4 GPUs (%5 nodes x %6) into whole data-parallel replicas")},
     {"optimizer.muon_framework",
-     QT_TRANSLATE_NOOP("Problem", "training.optimizer \"muon\" is modelled as Megatron-Core runs it (its layer-wise "
+     QT_TRANSLATE_NOOP("Problem", "training.optimizer \"%2\" is modelled as Megatron-Core runs it (its layer-wise "
                                   "distributed optimizer); framework \"%1\"'s Muon is not: set training.framework "
                                   "to \"megatron\" or training.optimizer to \"adam\"")},
     {"optimizer.muon_zero",
-     QT_TRANSLATE_NOOP("Problem", "training.optimizer \"muon\": Megatron-LM's Muon supports neither Megatron-FSDP nor "
+     QT_TRANSLATE_NOOP("Problem", "training.optimizer \"%2\": Megatron-LM's Muon supports neither Megatron-FSDP nor "
                                   "Torch-FSDP2 (arguments.py, emerging optimizer check); set parallel.zero_stage to 0 "
                                   "or 1 (got %1)")},
     {"optimizer.muon_offload",
      QT_TRANSLATE_NOOP("Problem", "parallel.offload_optimizer: Megatron-Core's CPU optimizer steps Adam or SGD; its "
-                                  "Muon keeps the optimizer's state on the GPU: turn parallel.offload_optimizer off "
+                                  "%1 keeps the optimizer's state on the GPU: turn parallel.offload_optimizer off "
                                   "or set training.optimizer to \"adam\"")},
     {"fp8_recipe.rowwise_torchao",
      QT_TRANSLATE_NOOP("Problem", "training.fp8_recipe \"rowwise\" is torchao's float8 recipe (torchtitan, FSDP2); "

@@ -94,6 +94,31 @@ private slots:
         QCOMPARE(adam.memory.stages[0].optimizerBytes - muon.memory.stages[0].optimizerBytes, 4.0 * 12 * perLayer);
     }
 
+    // Adaptive Muon (--optimizer adaptive_muon) keeps an elementwise second moment beside Muon's momentum for the
+    // matrices ("adamuon": `torch.zeros_like(p.data)`, Emerging-Optimizers adaptive_muon.py at fd77292) and Adam's
+    // two for the rest: Adam's state, byte for byte, and Muon's Newton-Schulz iterations at the step; its update
+    // reads and writes the second moment too, as Adam's does.
+    void adaptiveMuonKeepsAdamsStateAndMuonsIterations()
+    {
+        const Estimate adam = run(gpt2(8, 1, Optimizer::Adam));
+        const Estimate muon = run(gpt2(8));
+        const Estimate adaptive = run(gpt2(8, 1, Optimizer::AdaptiveMuon));
+        QVERIFY(adam.valid && muon.valid && adaptive.valid);
+        QCOMPARE(adaptive.memory.stages[0].optimizerBytes, adam.memory.stages[0].optimizerBytes);
+        QVERIFY(adaptive.memory.stages[0].optimizerBytes > muon.memory.stages[0].optimizerBytes);
+        QVERIFY(newtonSchulz(adaptive) && !newtonSchulz(adam));
+        QCOMPARE(newtonSchulz(adaptive)->flops, newtonSchulz(muon)->flops);
+        QVERIFY(adaptive.step.category(TimeCategory::Optimizer) > muon.step.category(TimeCategory::Optimizer));
+        QVERIFY(adaptive.step.category(TimeCategory::Optimizer) > adam.step.category(TimeCategory::Optimizer));
+        // Megatron-LM's rules for Muon hold for it: no FSDP, ZeRO 0 or 1.
+        Plan fsdp = gpt2(8, 1, Optimizer::AdaptiveMuon);
+        fsdp.parallel.zeroStage = 3;
+        const auto rules = validatePlan(fsdp, io::builtinCatalog());
+        QVERIFY(std::any_of(rules.begin(), rules.end(), [](const Problem &p) {
+            return p.rule == "optimizer.muon_zero" && io::problemMessage(p).find("adaptive_muon") != std::string::npos;
+        }));
+    }
+
     // The layer-wise distributed optimizer gives each data rank about 1/d of the matrices to iterate on; without it
     // every rank iterates on all of them. Duplicated mode iterates on whole matrices whatever the tensor split,
     // after all-gathering them; blockwise on each rank's block, with no gather.

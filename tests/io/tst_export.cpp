@@ -229,6 +229,36 @@ private slots:
                 }) == 1);
     }
 
+    // Adaptive Muon as Megatron-LM names it (--optimizer adaptive_muon) and Megatron-Bridge's OptimizerConfig
+    // (optimizer: adaptive_muon); a second moment per row (normuon) or per matrix (namo) is next to nothing beside
+    // the momentum and is read as Muon's one moment, with a warning at the line that says it.
+    void adaptiveMuonRoundTrips()
+    {
+        Plan plan = test::examplePlan("llama3-70b-512-h100");
+        plan.training.optimizer = Optimizer::AdaptiveMuon;
+        const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY2(megatron.text.contains("--optimizer adaptive_muon") && megatron.text.contains("--muon-num-ns-steps 5"),
+                 megatron.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(plan, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        const io::ExportResult deepspeed = io::exportPlan(plan, io::ExportTarget::DeepSpeed, io::builtinCatalog());
+        QVERIFY(deepspeed.notExpressed.join(u'\n').contains(QLatin1String("adaptive_muon")));
+        const io::FileImport norMuon = io::importFile(QStringLiteral("bridge.yaml"),
+                                                      "optimizer:\n  optimizer: adaptive_muon\n"
+                                                      "  adaptive_muon_moment2_method: normuon\n",
+                                                      io::ImportFormat::NeMo);
+        const auto optimizer = std::find_if(norMuon.keys.begin(), norMuon.keys.end(), [](const io::ImportedKey &k) {
+            return k.path == QLatin1String("training.optimizer");
+        });
+        QVERIFY(optimizer != norMuon.keys.end());
+        QCOMPARE(optimizer->value, QJsonValue(QStringLiteral("muon")));
+        QVERIFY(std::any_of(norMuon.warnings.begin(), norMuon.warnings.end(), [](const io::ImportMessage &w) {
+            return w.line == 3 && w.text.startsWith(QLatin1String("adaptive_muon_moment2_method normuon"));
+        }));
+    }
+
     void fiftyRandomPlansRoundTrip()
     {
         QRandomGenerator rng(20);

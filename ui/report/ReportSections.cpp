@@ -272,6 +272,9 @@ void precisionSection(PageFlow &flow, const Context &c)
                        : training.optimizer == Optimizer::Muon
                            ? QObject::tr("FP32 master weights and Muon's momentum; Adam's second moment too for "
                                          "embeddings, the output layer and norms")
+                       : training.optimizer == Optimizer::AdaptiveMuon
+                           ? QObject::tr("FP32 master weights, Adaptive Muon's momentum and elementwise second moment "
+                                         "(Adam's two moments for embeddings, the output layer and norms)")
                            : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2")
                                                .arg(par.data * par.context)
