@@ -5,7 +5,7 @@ namespace trainplan {
 StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer optimizer, bool fp32Gradients)
 {
     StateBytesPerParameter b;
-    const bool twoMoments = optimizer == Optimizer::Adam || optimizer == Optimizer::AdaptiveMuon;
+    const bool twoMoments = keepsTwoMoments(optimizer);
     if (isSixteenBitStorage(precision)) {
         b.parameters = kHalfBytes;
         b.gradients = fp32Gradients ? kFp32Bytes : kHalfBytes;

@@ -144,8 +144,7 @@ struct TrainingConfig
     MuonTpMode muonTpMode = MuonTpMode::Duplicated;
     /// Muon or Adaptive Muon: Newton-Schulz iterations on the weight matrices, Adam for the rest.
     bool usesMuon() const { return optimizer == Optimizer::Muon || optimizer == Optimizer::AdaptiveMuon; }
-    /// Optimizers that keep two moments per parameter: Adam, and Adaptive Muon for its matrices.
-    bool keepsTwoMoments() const { return optimizer == Optimizer::Adam || optimizer == Optimizer::AdaptiveMuon; }
+    bool keepsTwoMoments() const { return trainplan::keepsTwoMoments(optimizer); }
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.
     LossKernel lossKernel = LossKernel::Auto;
     /// The loss kernel in effect: auto resolved by the framework (fused by torch.compile under FSDP, eager

@@ -22,6 +22,8 @@ constexpr auto enumNames(Optimizer)
                       N{Optimizer::AdaptiveMuon, "adaptive_muon", "Adaptive Muon (Muon + Adam's second moment)"}};
 }
 inline const char *toString(Optimizer v) { return spellingOf(v); }
+/// Optimizers that keep two moments per parameter: Adam, and Adaptive Muon (for its matrices too).
+constexpr bool keepsTwoMoments(Optimizer v) { return v == Optimizer::Adam || v == Optimizer::AdaptiveMuon; }
 
 /// How Muon orthogonalises a tensor-parallel weight (Megatron-LM --muon-tp-mode): duplicated gathers the
 /// whole matrix on every tensor rank and iterates on it there; blockwise iterates on each rank's shard alone;
