@@ -44,7 +44,7 @@ ParameterShapes parameterShapes(const Plan &plan)
     s.embedding = embeddingParameters(m).perTensorRank(t);
     s.outputVectors = outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan) + s.mtp.replicated;
     s.output = s.outputVectors + s.mtp.sharded / double(t);
-    if (plan.training.optimizer == Optimizer::Muon) { // only Muon's state differs between matrices and the rest
+    if (plan.training.usesMuon()) { // only Muon's state may differ between matrices and the rest
         const std::array<LayerKind, 2> kinds = layerKinds(m, 0, m.layers);
         s.denseVectors = s.dense.replicated - replicatedMatrixParameters(m, kinds[0].layer);
         s.moeVectors = s.moe.replicated - replicatedMatrixParameters(m, kinds[1].layer);
@@ -605,11 +605,11 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     (parametersOnHost ? st.hostParametersBytes : st.parametersBytes) = state.parameters + experts.parameters;
     st.expertParametersBytes = parametersOnHost ? 0.0 : experts.parameters;
     st.gradientsBytes = state.gradients + experts.gradients;
-    // Muon: Adam's second moment for what it leaves to Adam, sharded as the rest of the optimizer state.
-    const double adamSecondMoment =
-        counts.notMatrices * in.perParam.adamFallbackMoment / (par.zeroStage >= 1 ? std::max(1.0, in.shards) : 1.0);
+    // Muon: the moments of what it leaves to Adam or Lion, sharded as the rest of the optimizer state.
+    const double nonMatrixMoments =
+        counts.notMatrices * in.perParam.nonMatrixMomentBytes / (par.zeroStage >= 1 ? std::max(1.0, in.shards) : 1.0);
     (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) =
-        state.optimizer + experts.optimizer + adamSecondMoment;
+        state.optimizer + experts.optimizer + nonMatrixMoments;
     st.activations = stageActivations(plan, in, st.stage);
 }
 

@@ -38,8 +38,11 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
     if (b.master > 0 && training.masterWeights != MasterFormat::Fp32)
         b.master = kHalfBytes;
     b.optimizer = b.master + moments;
-    if (training.optimizer == Optimizer::Muon)
-        b.adamFallbackMoment = momentBytes(training.optimizerMoments);
+    if (training.usesMuon()) {
+        const double scalarMoments = training.muonScalarOptimizer == MuonScalarOptimizer::Adam ? 2.0 : 1.0;
+        const double matrixMoments = training.keepsTwoMoments() ? 2.0 : 1.0;
+        b.nonMatrixMomentBytes = (scalarMoments - matrixMoments) * momentBytes(training.optimizerMoments);
+    }
     // PyTorch's FSDP keeps one sharded copy of each parameter, in its own dtype, which the optimizer steps:
     // "FSDP ... keeps the high-precision sharded parameters in memory anyway ... The optimizer step uses the
     // sharded parameter in the original dtype" (MixedPrecisionPolicy, torch/distributed/fsdp/_fully_shard/

@@ -23,9 +23,10 @@ struct StateBytesPerParameter
     double lowPrecisionCopies = 0;
     double gathered = 0;   ///< bytes per parameter in a parameter all-gather (ZeRO, distributed optimizer)
     double reduced = 0;    ///< bytes per gradient in the data-parallel reduction (all-reduce, reduce-scatter)
-    /// Muon: the second moment Adam adds for the parameters Muon leaves to it (embeddings, the output layer, norms);
-    /// q_o counts Muon's one moment.
-    double adamFallbackMoment = 0;
+    /// Muon and Adaptive Muon: the moment bytes the parameters they leave out (embeddings, the output layer, norms)
+    /// keep beyond what `optimizer` counts for every parameter: Adam's second moment beside Muon's one (+), Lion's
+    /// one momentum beside Adaptive Muon's two (-), nothing otherwise.
+    double nonMatrixMomentBytes = 0;
 
     double total() const { return parameters + gradients + optimizer; }
     /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.

@@ -142,6 +142,8 @@ struct TrainingConfig
     /// tensor-parallel weights (--muon-tp-mode, duplicated); read only when optimizer is muon.
     std::int64_t muonSteps = 5;
     MuonTpMode muonTpMode = MuonTpMode::Duplicated;
+    /// What steps the parameters Muon leaves out (--muon-scalar-optimizer): Adam, or Lion.
+    MuonScalarOptimizer muonScalarOptimizer = MuonScalarOptimizer::Adam;
     /// Muon or Adaptive Muon: Newton-Schulz iterations on the weight matrices, Adam for the rest.
     bool usesMuon() const { return optimizer == Optimizer::Muon || optimizer == Optimizer::AdaptiveMuon; }
     bool keepsTwoMoments() const { return trainplan::keepsTwoMoments(optimizer); }

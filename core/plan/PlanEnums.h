@@ -38,6 +38,18 @@ constexpr auto enumNames(MuonTpMode)
 }
 inline const char *toString(MuonTpMode v) { return spellingOf(v); }
 
+/// The optimizer Muon and Adaptive Muon leave the embeddings, the output layer and 1-D parameters to (Megatron-LM
+/// --muon-scalar-optimizer, optimizer_config.py muon_scalar_optimizer): Adam's two moments, or Lion's one momentum
+/// (Emerging-Optimizers scalar_optimizers Lion, a SingleMomentumOptimizer).
+enum class MuonScalarOptimizer { Adam, Lion };
+constexpr auto enumNames(MuonScalarOptimizer)
+{
+    using N = EnumName<MuonScalarOptimizer>;
+    return std::array{N{MuonScalarOptimizer::Adam, "adam", "Adam (two moments)"},
+                      N{MuonScalarOptimizer::Lion, "lion", "Lion (one momentum)"}};
+}
+inline const char *toString(MuonScalarOptimizer v) { return spellingOf(v); }
+
 /// Recomputation: none; selective (Megatron-Core's: the attention core and the named modules); ops
 /// (torchtitan's op-level selective checkpointing: each layer keeps the attention's output and every other
 /// matmul's, and replays the rest in backward); full (each layer keeps its input only).

@@ -275,6 +275,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::muonSteps>()},
     PlanKey{.path = "training.muon_tp_mode", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<MuonTpMode>, .access = field<&Plan::training, &T::muonTpMode>()},
+    PlanKey{.path = "training.muon_scalar_optimizer", .type = KeyType::Enum, .editor = KeyEditor::Choice,
+            .choices = choicesOf<MuonScalarOptimizer>, .access = field<&Plan::training, &T::muonScalarOptimizer>()},
     PlanKey{.path = "training.master_weights", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<MasterFormat>, .access = field<&Plan::training, &T::masterWeights>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -532,7 +534,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMla();
     if (path == "parallel.reshard_after_forward")
         return plan.training.framework == Framework::Fsdp;
-    if (path == "training.muon_steps" || path == "training.muon_tp_mode")
+    if (path == "training.muon_steps" || path == "training.muon_tp_mode" || path == "training.muon_scalar_optimizer")
         return plan.training.usesMuon();
     if (path == "parallel.offload_parameters")
         return plan.parameterOffloadAllowed();

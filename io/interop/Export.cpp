@@ -402,7 +402,8 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     f << QStringLiteral("--optimizer %1").arg(QLatin1String(toString(t.optimizer)));
     if (t.usesMuon())
         f << flag("training.muon_steps", t.muonSteps)
-          << QStringLiteral("--muon-tp-mode %1").arg(QLatin1String(toString(t.muonTpMode)));
+          << QStringLiteral("--muon-tp-mode %1").arg(QLatin1String(toString(t.muonTpMode)))
+          << QStringLiteral("--muon-scalar-optimizer %1").arg(QLatin1String(toString(t.muonScalarOptimizer)));
     return f;
 }
 
@@ -620,9 +621,10 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
     if (t.optimizer != Optimizer::Adam)
         fields += QStringLiteral("  optimizer: %1\n").arg(QLatin1String(toString(t.optimizer)));
     if (t.usesMuon())
-        fields += QStringLiteral("  muon_num_ns_steps: %1\n  muon_tp_mode: %2\n")
+        fields += QStringLiteral("  muon_num_ns_steps: %1\n  muon_tp_mode: %2\n  muon_scalar_optimizer: %3\n")
                       .arg(t.muonSteps)
-                      .arg(QLatin1String(toString(t.muonTpMode)));
+                      .arg(QLatin1String(toString(t.muonTpMode)))
+                      .arg(QLatin1String(toString(t.muonScalarOptimizer)));
     if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
         fields += QStringLiteral("  use_precision_aware_optimizer: true\n");
         if (offload) // all of the state: the fraction is 0.0 unless set (optimizer_config.py)

@@ -104,6 +104,7 @@ std::map<QString, Rule> megatronRuntimeRules()
         {"muon_tp_mode",
          {"training.muon_tp_mode",
           oneOf({{"duplicated", "duplicated"}, {"blockwise", "blockwise"}, {"distributed", "distributed"}})}},
+        {"muon_scalar_optimizer", {"training.muon_scalar_optimizer", oneOf({{"adam", "adam"}, {"lion", "lion"}})}},
         // Megatron-LM's --use-tp-pp-dp-mapping (initialize.py line 395 at d98e8a6), NeMo 1's model.use_tp_pp_dp_mapping
         // (megatron_init.py), NeMo 2's strategy and Megatron-Bridge's dist.use_tp_pp_dp_mapping: the stages inside
         // the data replicas.

@@ -517,6 +517,14 @@ const std::array kWords{
                             "iterates on its block of the whole matrix, all-reducing X X^T every iteration "
                             "(Megatron-LM --muon-tp-mode)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"duplicated\"")},
+    KeyWords{.path = "training.muon_scalar_optimizer",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Muon's other optimizer"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer of the parameters Muon leaves out"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "what steps the embeddings, the output layer and the norms under Muon and Adaptive Muon: "
+                            "adam keeps two moments for them, lion one momentum (Megatron-LM "
+                            "--muon-scalar-optimizer)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"adam\"")},
     KeyWords{.path = "training.master_weights",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Master weights"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "master weights"),

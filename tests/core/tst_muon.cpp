@@ -119,6 +119,24 @@ private slots:
         }));
     }
 
+    // --muon-scalar-optimizer lion: Lion's one momentum for what Muon leaves out (Emerging-Optimizers' Lion is a
+    // SingleMomentumOptimizer) in place of Adam's two. For Muon and Adaptive Muon alike the state shrinks by one
+    // FP32 moment per non-matrix parameter; the matrices keep theirs. GPT-2 small's non-matrix parameters on one
+    // rank: the tied 50,257 x 768 embedding, the 1,024 x 768 positions, and per layer the row-parallel biases and
+    // the norms' weights and biases (768 x 6), and the final norm (2 x 768).
+    void scalarOptimizerLionKeepsOneMoment()
+    {
+        const double notMatrices = (50257.0 + 1024.0) * 768 + 12.0 * 6 * 768 + 2.0 * 768;
+        for (Optimizer optimizer : {Optimizer::Muon, Optimizer::AdaptiveMuon}) {
+            Plan plan = gpt2(1, 1, optimizer);
+            const double adam = run(plan).memory.stages[0].optimizerBytes;
+            plan.training.muonScalarOptimizer = MuonScalarOptimizer::Lion;
+            const Estimate lion = run(plan);
+            QVERIFY(lion.valid);
+            QCOMPARE(adam - lion.memory.stages[0].optimizerBytes, 4.0 * notMatrices);
+        }
+    }
+
     // The layer-wise distributed optimizer gives each data rank about 1/d of the matrices to iterate on; without it
     // every rank iterates on all of them. Duplicated mode iterates on whole matrices whatever the tensor split,
     // after all-gathering them; blockwise on each rank's block, with no gather.

@@ -236,8 +236,10 @@ private slots:
     {
         Plan plan = test::examplePlan("llama3-70b-512-h100");
         plan.training.optimizer = Optimizer::AdaptiveMuon;
+        plan.training.muonScalarOptimizer = MuonScalarOptimizer::Lion;
         const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
-        QVERIFY2(megatron.text.contains("--optimizer adaptive_muon") && megatron.text.contains("--muon-num-ns-steps 5"),
+        QVERIFY2(megatron.text.contains("--optimizer adaptive_muon") && megatron.text.contains("--muon-num-ns-steps 5") &&
+                     megatron.text.contains("--muon-scalar-optimizer lion"),
                  megatron.text.constData());
         for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
             const QString problem = roundTrip(plan, target);
