@@ -64,6 +64,21 @@ void ChoiceBox::paintEvent(QPaintEvent *)
     painter.drawControl(QStyle::CE_ComboBoxLabel, option);
 }
 
+void WrappedLabel::fitHeight()
+{
+    if (!wordWrap() || width() <= 0)
+        return;
+    const int needed = heightForWidth(width());
+    if (needed > 0 && needed != minimumHeight())
+        setMinimumHeight(needed);
+}
+
+void WrappedLabel::resizeEvent(QResizeEvent *event)
+{
+    QLabel::resizeEvent(event);
+    fitHeight();
+}
+
 int WrappedLabel::heightForWidth(int width) const
 {
     if (width != m_width || text() != m_text || font() != m_font) {

@@ -39,12 +39,19 @@ protected:
 };
 
 /// A word-wrapped label that remembers its height for the last width and text: a layout asks a rich-text
-/// label's heightForWidth several times per pass, and QLabel lays its document out again each time.
+/// label's heightForWidth several times per pass, and QLabel lays its document out again each time. It also keeps
+/// its minimum height at what its text needs at its width (fitHeight), for layouts that size it by its size hint:
+/// a form in a group box in a scroll area gave a three-line sentence the height of two, cutting it off.
 class WrappedLabel : public QLabel
 {
 public:
     using QLabel::QLabel;
     int heightForWidth(int width) const override;
+    /// The minimum height the text needs at the label's width (after its text changes; resizes call it).
+    void fitHeight();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     mutable int m_width = -1, m_height = 0;

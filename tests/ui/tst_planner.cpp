@@ -101,6 +101,7 @@ private slots:
     void undoWorksWhileTheEditedFieldHasFocus();
     void scalingTitleSpeaksOfThePlan();
     void expertDispatchIsEditedInTheWindow();
+    void lostTensorOverlapIsSaidUnderItsField();
     void separateQkvIsEditedInTheWindow();
     void architectureAndReductionKeysAreEdited();
     void everyKeyHasAControl();
@@ -477,6 +478,42 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     QCOMPARE(f.document.estimate().step.stepSeconds, deepEp);
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
     QVERIFY(!dispatcher->isVisibleTo(&f.window) && !groups->isVisibleTo(&f.window));
+}
+
+// Grok-1 on 512 H100 overlaps its tensor-parallel collectives; ticking the expert all-to-all overlap takes the
+// one hardware queue Hopper's tensor-parallel overlap needs: the field says so under it, whole, the
+// tensor-parallel time becomes what it is without that overlap, and undo takes both back.
+void TestPlanner::lostTensorOverlapIsSaidUnderItsField()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("grok-1-512-h100"));
+    const auto said = [&f] {
+        for (QLabel *label : f.window.findChildren<QLabel *>(QStringLiteral("problem")))
+            if (label->isVisibleTo(&f.window) && label->text().contains(QLatin1String("hides nothing")))
+                return true;
+        return false;
+    };
+    QVERIFY(f.document.plan().parallel.tensorCommOverlap && !said());
+    const double overlapped = f.document.estimate().step.category(TimeCategory::TensorComm);
+    auto *expertOverlap = f.window.findChild<QCheckBox *>(QStringLiteral("parallel.expert_comm_overlap"));
+    QVERIFY(expertOverlap && expertOverlap->isVisibleTo(&f.window));
+    expertOverlap->setChecked(true);
+    QVERIFY(f.document.plan().parallel.expertCommOverlap && f.document.estimate().valid);
+    QVERIFY(said());
+    // The whole sentence shows: the label is as high as its text needs at its width (the form had given a
+    // three-line problem the height of two and cut it off).
+    QTest::qWait(100);
+    for (QLabel *label : f.window.findChildren<QLabel *>(QStringLiteral("problem")))
+        if (label->isVisibleTo(&f.window))
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QStringLiteral("%1 px of %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
+    Plan without = f.document.plan();
+    without.parallel.tensorCommOverlap = false;
+    const Estimate exposed = estimate(without, io::builtinCatalog(), EstimateOptions::analytic());
+    QCOMPARE(f.document.estimate().step.category(TimeCategory::TensorComm), exposed.step.category(TimeCategory::TensorComm));
+    QVERIFY(exposed.step.category(TimeCategory::TensorComm) > overlapped);
+    f.document.undoStack()->undo();
+    QVERIFY(!f.document.plan().parallel.expertCommOverlap && !said());
 }
 
 // The torchtitan gallery plan runs Q, K and V as three GEMMs; its check box fuses them (a shorter step under

@@ -147,9 +147,9 @@ void PlanEditor::changeEvent(QEvent *event)
             setWarningColour(label);
 }
 
-QLabel *PlanEditor::addProblemLabel(QFormLayout *form)
+WrappedLabel *PlanEditor::addProblemLabel(QFormLayout *form)
 {
-    auto *label = new QLabel;
+    auto *label = new WrappedLabel;
     label->setWordWrap(true);
     label->setObjectName(QStringLiteral("problem"));
     setWarningColour(label);
@@ -483,6 +483,7 @@ void PlanEditor::refreshFields(const QSet<QString> *changed)
         if (b.form && b.field)
             b.form->setRowVisible(b.field, applies);
         b.problem->setVisible(applies && !messages.isEmpty());
+        b.problem->fitHeight();
     }
     m_updating = false;
 }

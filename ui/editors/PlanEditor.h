@@ -22,6 +22,7 @@ class QVBoxLayout;
 namespace trainplan {
 
 class PlanDocument;
+class WrappedLabel;
 
 class PlanEditor : public QWidget
 {
@@ -43,7 +44,7 @@ private:
     struct Binding
     {
         QStringList problemKeys; ///< plan keys whose problems show under this field
-        QLabel *problem = nullptr;
+        WrappedLabel *problem = nullptr;
         std::function<void()> refresh; ///< document -> widget
         QFormLayout *form = nullptr;   ///< the field's form, to hide its row ...
         QWidget *field = nullptr;      ///< ... when its key does not apply to the plan
@@ -68,7 +69,7 @@ private:
     void addDataLabel(QFormLayout *form);
     /// Binds the field just added; it refreshes when its own key or one of `alsoWatches` changes.
     void bind(QFormLayout *form, const PlanKey &key, std::function<void()> refresh, QStringList alsoWatches = {});
-    QLabel *addProblemLabel(QFormLayout *form);
+    WrappedLabel *addProblemLabel(QFormLayout *form);
     /// Pushes the edit of one key (nothing when the value is the plan's already or the editor is refreshing).
     void pushValue(const PlanKey &key, const KeyValue &value);
 
