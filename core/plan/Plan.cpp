@@ -225,7 +225,7 @@ bool Plan::runsManyDeviceQueues() const
 {
     if (training.framework != Framework::Megatron)
         return false;
-    return (model.isMoe() && parallel.expertCommOverlap && parallel.expert > 1) || parallel.zeroStage == 3;
+    return overlapsExpertAllToAll() || parallel.zeroStage == 3;
 }
 
 bool Plan::tensorOverlapLost(const DeviceSpec &device) const

@@ -469,6 +469,8 @@ struct Plan
     /// 1, CUDA_DEVICE_MAX_CONNECTIONS > 1", megatron/core/transformer/moe/README.md at d98e8a6), and Megatron-FSDP
     /// asserts it ("FSDP requires CUDA_DEVICE_MAX_CONNECTIONS > 1 or unset.", megatron/training/arguments.py).
     bool runsManyDeviceQueues() const;
+    /// Whether the plan asks Megatron-Core for the expert all-to-all overlap (a mixture of experts over expert ranks).
+    bool overlapsExpertAllToAll() const { return model.isMoe() && parallel.expertCommOverlap && parallel.expert > 1; }
     /// Whether parallel.tensor_comm_overlap is on but cannot hide anything on `device`: Megatron-Core's
     /// tensor-parallel overlap (Transformer Engine's userbuffers and its own asynchronous collectives) relies on
     /// one hardware queue on Hopper and earlier (DeviceSpec::overlapNeedsOneQueue, megatron/core/tensor_parallel/

@@ -802,9 +802,9 @@ void checkOverlapQueues(Checker &check, const Catalog &catalog)
         const DeviceSpec *device = catalog.device(id, cl.customDevices);
         if (!device || !plan.tensorOverlapLost(*device))
             continue;
-        const bool experts = plan.model.isMoe() && plan.parallel.expertCommOverlap && plan.parallel.expert > 1;
         check.warning("parallel.tensor_comm_overlap", "tensor_comm_overlap.lost_to_queues",
-                      {device->name, experts ? "parallel.expert_comm_overlap" : "Megatron-FSDP (ZeRO stage 3)"});
+                      {device->name, plan.overlapsExpertAllToAll() ? "parallel.expert_comm_overlap"
+                                                                   : "Megatron-FSDP (ZeRO stage 3)"});
         return;
     }
 }

@@ -163,21 +163,35 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
                         plan.parallel.offloadOptimizer
                             ? precisionWords(QT_TRANSLATE_NOOP("Precision", "in host memory (offload)"))
                             : ""});
-    else if (training.optimizer == Optimizer::AdaptiveMuon)
-        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Muon momentum and second moment; Adam moments "
-                                                                      "(m, v)")),
+    else if (training.usesMuon())
+        rows.push_back({precisionWords(training.optimizer == Optimizer::AdaptiveMuon
+                                           ? QT_TRANSLATE_NOOP("Precision", "Adaptive Muon's moments")
+                                           : QT_TRANSLATE_NOOP("Precision", "Muon's momentum")),
                         "FP32", precisionWords(QT_TRANSLATE_NOOP("Precision", "BF16 (Newton-Schulz)")), "",
-                        precisionWords(QT_TRANSLATE_NOOP("Precision", "momentum and elementwise second moment for the "
-                                                                      "layers' weight matrices, Adam for embeddings, "
-                                                                      "output and norms"))});
-    else if (training.optimizer == Optimizer::Muon)
-        rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Muon momentum; Adam moments (m, v)")), "FP32",
-                        precisionWords(QT_TRANSLATE_NOOP("Precision", "BF16 (Newton-Schulz)")), "",
-                        precisionWords(QT_TRANSLATE_NOOP("Precision", "momentum for the layers' weight matrices, "
-                                                                      "Adam for embeddings, output and norms"))});
+                        muonStateWords(training)});
     else
         rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "SGD momentum")), "FP32", "FP32", "", ""});
 }
+
+} // namespace
+
+std::string muonStateWords(const TrainingConfig &training)
+{
+    if (!training.usesMuon())
+        return {};
+    const bool lion = training.muonScalarOptimizer == MuonScalarOptimizer::Lion;
+    const std::string matrices =
+        training.optimizer == Optimizer::AdaptiveMuon
+            ? precisionWords(QT_TRANSLATE_NOOP("Precision", "momentum and elementwise second moment for the layers' "
+                                                            "weight matrices"))
+            : precisionWords(QT_TRANSLATE_NOOP("Precision", "momentum for the layers' weight matrices"));
+    const std::string rest =
+        lion ? precisionWords(QT_TRANSLATE_NOOP("Precision", "Lion's momentum for embeddings, output and norms"))
+             : precisionWords(QT_TRANSLATE_NOOP("Precision", "Adam's two moments for embeddings, output and norms"));
+    return matrices + "; " + rest;
+}
+
+namespace {
 
 /// What the arithmetic reads and keeps: activations, attention, logits, accumulators, statistics, the loss.
 void appendComputeRows(const Plan &plan, const Formats &f, std::vector<PrecisionRow> &rows)

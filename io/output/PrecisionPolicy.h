@@ -31,4 +31,8 @@ struct PrecisionPolicy
 
 PrecisionPolicy precisionPolicy(const Plan &plan);
 
+/// What Muon's or Adaptive Muon's optimizer state holds, in words: the layers' weight matrices' moments and those
+/// of the parameters it leaves to Adam or Lion (training.muon_scalar_optimizer). Empty for other optimizers.
+std::string muonStateWords(const TrainingConfig &training);
+
 } // namespace trainplan::io

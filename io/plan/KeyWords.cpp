@@ -791,7 +791,7 @@ const std::array kWords{
                             "the host link (behind the backward under DeepSpeed and FSDP2, after it under "
                             "Megatron-Core), the update through the host's memory, parameters back"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
-             .rule = QT_TRANSLATE_NOOP("PlanKey", "not with training.optimizer muon")},
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "not with training.optimizer muon or adaptive_muon")},
     KeyWords{.path = "parallel.offload_parameters",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Offload parameters"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter offload"),

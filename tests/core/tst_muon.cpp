@@ -16,6 +16,7 @@
 #include "core/plan/PlanValidation.h"
 #include "core/search/Search.h"
 #include "io/output/Evidence.h"
+#include "io/output/PrecisionPolicy.h"
 #include "io/plan/CatalogJson.h"
 #include "io/plan/ProblemWords.h"
 
@@ -134,6 +135,8 @@ private slots:
             const Estimate lion = run(plan);
             QVERIFY(lion.valid);
             QCOMPARE(adam - lion.memory.stages[0].optimizerBytes, 4.0 * notMatrices);
+            // The report and the precision table say which optimizer keeps those parameters' state.
+            QVERIFY(io::muonStateWords(plan.training).find("Lion's momentum") != std::string::npos);
         }
     }
 

@@ -258,6 +258,7 @@ void precisionSection(PageFlow &flow, const Context &c)
                         rows));
     flow.html(QObject::tr("<p><b>Loss scaling:</b> %1.</p>").arg(text(policy.lossScaling)));
     const StateBytesPerParameter perParam = stateBytesPerParameter(training);
+    const QString muonState = QString::fromStdString(io::muonStateWords(training));
     flow.html(QObject::tr(
                   "<p><b>Optimizer-state representation:</b> %1 bytes per parameter for parameters, %2 for gradients, "
                   "%3 for the optimizer (%4)%5.</p>")
@@ -269,13 +270,8 @@ void precisionSection(PageFlow &flow, const Context &c)
                                                 "moments")
                                   : QObject::tr("FP32 parameter shards, which FSDP steps in place, and momentum"))
                        : training.optimizer == Optimizer::Adam ? QObject::tr("FP32 master weights and two Adam moments")
-                       : training.optimizer == Optimizer::Muon
-                           ? QObject::tr("FP32 master weights and Muon's momentum; Adam's second moment too for "
-                                         "embeddings, the output layer and norms")
-                       : training.optimizer == Optimizer::AdaptiveMuon
-                           ? QObject::tr("FP32 master weights, Adaptive Muon's momentum and elementwise second moment "
-                                         "(Adam's two moments for embeddings, the output layer and norms)")
-                           : QObject::tr("FP32 master weights and momentum"),
+                       : training.usesMuon() ? QObject::tr("FP32 master weights; %1").arg(muonState)
+                                             : QObject::tr("FP32 master weights and momentum"),
                        par.zeroStage > 0 ? QObject::tr(", sharded over %1 data-parallel ranks by ZeRO-%2")
                                                .arg(par.data * par.context)
                                                .arg(par.zeroStage)
