@@ -661,6 +661,17 @@ std::vector<SearchScore> scoreAll(const Plan &base, const Catalog &catalog, cons
     return scores;
 }
 
+/// Groups with a feasible plan first, fastest first; the others keep their order.
+template <typename Result>
+void rankGroups(std::vector<Result> &groups)
+{
+    std::stable_sort(groups.begin(), groups.end(), [](const Result &a, const Result &b) {
+        if ((a.feasible > 0) != (b.feasible > 0))
+            return a.feasible > 0;
+        return a.feasible > 0 && ranksBefore(a.best, b.best);
+    });
+}
+
 /// The plans grouped by `keyOf` (a result made by `make`): how many, how many feasible, the fastest, and for a
 /// group with none feasible the rule most of its invalid plans break; groups with a feasible plan first (fastest
 /// first), then the others in key order.
@@ -698,11 +709,7 @@ std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*k
             r.commonProblem = *std::max_element(rules->second.begin(), rules->second.end(), fewer)->second.second;
         out.push_back(r);
     }
-    std::stable_sort(out.begin(), out.end(), [](const Result &a, const Result &b) {
-        if ((a.feasible > 0) != (b.feasible > 0))
-            return a.feasible > 0;
-        return a.feasible > 0 && ranksBefore(a.best, b.best);
-    });
+    rankGroups(out);
     return out;
 }
 
@@ -832,6 +839,27 @@ std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const Sear
     return evaluated;
 }
 
+/// Each group's fastest plan scored as the listed plans are (rescoreListed), so that the expert layouts and ZeRO
+/// stages quote the figure the Results list shows (they had quoted the analytic one beside it): the group's
+/// analytic best scored again with the simulated schedule, or a listed plan of the group that the schedule
+/// ranks faster. Groups are ranked again by it.
+template <typename Result>
+void scoreBestsAsListed(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
+                        const std::vector<RankedPlan> &top, std::vector<Result> &groups,
+                        bool (*sameGroup)(const SearchConfig &, const SearchConfig &))
+{
+    for (Result &g : groups) {
+        if (g.feasible == 0)
+            continue;
+        if (g.best.config.pipeline > 1)
+            g.best = score(base, catalog, constraints, g.best.config, true);
+        for (const RankedPlan &t : top)
+            if (sameGroup(t.score.config, g.best.config) && ranksBefore(t.score, g.best))
+                g.best = t.score;
+    }
+    rankGroups(groups);
+}
+
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
 void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
           const std::vector<SearchScore> &scores, SearchOutcome &outcome)
@@ -855,9 +883,16 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     outcome.rejected = groupRejections(scores);
     outcome.minHeadroomBytes = constraints.minHeadroomBytes;
     outcome.keepMemoryMargin = constraints.keepMemoryMargin;
-    if (base.model.isMoe())
+    if (base.model.isMoe()) {
         outcome.expertLayouts = expertLayoutResults(scores);
+        scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.expertLayouts,
+                           [](const SearchConfig &a, const SearchConfig &b) {
+                               return a.expert == b.expert && a.expertTensor == b.expertTensor;
+                           });
+    }
     outcome.zeroStages = zeroStageResults(scores);
+    scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.zeroStages,
+                       [](const SearchConfig &a, const SearchConfig &b) { return a.zeroStage == b.zeroStage; });
 }
 
 } // namespace
