@@ -258,15 +258,34 @@ def perf_recipe_rows(repo, release, branch, commit):
             yield row(release, branch, commit, name, fields, "%s:%s@%s" % (path, fn.name, commit[:12]))
 
 
+def summary_commit(repo, release):
+    """The commit that first published the release's section of the performance summary ("## 26.04.01 NeMo
+    Container" in docs/performance-summary*.md), on whichever branch: the recipes as they stood when NVIDIA
+    published the release's numbers."""
+    commits = git(repo, "log", "--all", "--format=%H", "--reverse", "-S## %s NeMo Container" % release, "--",
+                  "docs/performance-summary.md", "docs/performance-summary-archive.md").split()
+    return commits[0] if commits else None
+
+
+def recipes_at(repo, release, ref):
+    commit = git(repo, "rev-parse", ref + "^{commit}").strip()
+    files = git(repo, "ls-tree", "-r", "--name-only", ref)
+    reader = (yaml_rows if "_llm_pretrain.yaml" in files
+              else perf_recipe_rows if "src/megatron/bridge/perf_recipes/" in files else workload_rows)
+    for r in reader(repo, release, ref, commit):
+        r["branch"] = ref
+        yield r
+
+
 def recipe_rows(repo):
+    """Each release's recipes at its tag, and (marked `at_summary`) at the commit that published its summary."""
     for ref, release in RELEASES:
-        commit = git(repo, "rev-parse", ref + "^{commit}").strip()
-        files = git(repo, "ls-tree", "-r", "--name-only", ref)
-        reader = (yaml_rows if "_llm_pretrain.yaml" in files
-                  else perf_recipe_rows if "src/megatron/bridge/perf_recipes/" in files else workload_rows)
-        for r in reader(repo, release, ref, commit):
-            r["branch"] = ref
-            yield r
+        yield from recipes_at(repo, release, ref)
+        published = summary_commit(repo, release)
+        if published:
+            for r in recipes_at(repo, release, published):
+                r["at_summary"] = True
+                yield r
 
 
 MODELS = {"LLAMA3_8B": "LLAMA3_8B", "LLAMA3_70B": "LLAMA3_70B", "LLAMA3.1_405B": "LLAMA31_405B", "DeepSeekV3": "DEEPSEEK_V3",
@@ -302,16 +321,23 @@ def matched_rows(recipes, performance_csv):
             continue
         system = b["system"].replace("DGX-", "")
         release = b["release"]
-        same = [r for r in recipes if r["release"] == release and r["model"] == model and r["system"] == system
-                and "SFT" not in r["name"] and "LORA" not in r["name"]]
+        def recipes_of(published):
+            return [r for r in recipes if r["release"] == release and r["model"] == model and r["system"] == system
+                    and bool(r.get("at_summary")) == published and "SFT" not in r["name"] and "LORA" not in r["name"]]
+        same = recipes_of(False)
         candidates = [r for r in same if r["precision"] in table_precisions(b["precision"], system)]
         exact = [r for r in candidates if layout(r, keys) == layout(b, keys)]
-        # No exact layout: the recipe of the precision that shares most of the row's layout (the release's
-        # software settings, the table's layout); with no recipe of that precision, the closest of another.
+        # No recipe of the row's layout at the release's tag: the recipe of that layout when NVIDIA published the
+        # release's numbers (the summary's commit; the performance team runs the recipes of the day), else the
+        # tag's recipe of the precision that shares most of the row's layout (the release's software settings,
+        # the table's layout); with no recipe of that precision, the closest of another.
+        published = [r for r in recipes_of(True) if r["precision"] in table_precisions(b["precision"], system)
+                     and layout(r, keys) == layout(b, keys)]
         closest = sorted(candidates or same, key=lambda r: -sum(x == y for x, y in zip(layout(r, keys), layout(b, keys))))
-        chosen = (exact or closest or [None])[0]
+        chosen = (exact or published or closest or [None])[0]
         if chosen:
-            match = "exact" if exact else "settings" if candidates else "settings (another precision)"
+            match = ("exact" if exact else "exact at the summary's commit" if published
+                     else "settings" if candidates else "settings (another precision)")
             yield dict(chosen, row_id=b["row_id"], match=match)
 
 
