@@ -584,10 +584,14 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // (transformer_engine/common/fused_attn/fused_attn.cpp, nvte_get_fused_attn_backend), flash-attn
         // has no Blackwell kernel, and the recipe's NeMo 25.04 container predates cuDNN 9.11; so the score
         // matrices are materialised, which is why the recipe recomputes the attention core there.
+        // Its tensor-parallel collectives are not overlapped: the script's MegatronCommOverlapCallback sets
+        // tp_comm_overlap=False (NeMo scripts/performance/llm/pretrain_deepseek_v3.py line 89 at 7a8f1cc7, the
+        // llmb-nemo-r2.3.0 commit every v25.05 release's setup.sh checks out).
         if (plan.model.isMla()) {
             plan.training.recompute = Recompute::Selective;
             plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
             plan.training.flashAttention = gpu != QLatin1String("GB200");
+            plan.parallel.tensorCommOverlap = false;
         }
         // Nemotron-4 340B in the NeMo 1 releases (v24.11.1 to v25.03; v25.04 moved it to NeMo 2's performance
         // scripts): nemotron/nemotron4-340b-synth.yaml runs Apex's DistributedFusedAdam with `optim: dtype: bf16`
