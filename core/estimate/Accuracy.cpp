@@ -45,7 +45,8 @@ bool sameIn(AccuracyDimension d, const AccuracyCoordinates &a, const AccuracyCoo
     case AccuracyDimension::Gpus:
     case AccuracyDimension::WorkPerGpu:
     case AccuracyDimension::ModelSize:
-    case AccuracyDimension::Optimizer: break;
+    case AccuracyDimension::Optimizer:
+    case AccuracyDimension::Sharding: break;
     }
     return true;
 }
@@ -176,6 +177,8 @@ Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &r
     if (std::none_of(matched.begin(), matched.end(),
                      [&at](const HeldOutRun *r) { return r->at.optimizer == at.optimizer; }))
         s.outside.push_back(AccuracyDimension::Optimizer);
+    if (at.sharded && std::none_of(matched.begin(), matched.end(), [](const HeldOutRun *r) { return r->at.sharded; }))
+        s.outside.push_back(AccuracyDimension::Sharding);
     std::sort(s.outside.begin(), s.outside.end());
     std::vector<std::pair<double, const HeldOutRun *>> byDistance;
     byDistance.reserve(matched.size());
@@ -225,13 +228,15 @@ bool parseNumber(std::string_view text, double &value)
 bool parseRun(std::string_view line, HeldOutRun &run)
 {
     const std::vector<std::string_view> f = splitFields(line);
-    if (f.size() != 13 && f.size() != 14)
+    if (f.size() < 13 || f.size() > 15)
         return false;
-    // The optimizer column came after the first tables were written: absent, the run trained with Adam.
-    const auto optimizer = f.size() == 14 ? fromString<Optimizer>(f[13]) : std::optional<Optimizer>(Optimizer::Adam);
-    if (!optimizer)
+    // The optimizer and zero3 columns came after the first tables were written: absent, the run trained with
+    // Adam and did not shard its parameters.
+    const auto optimizer = f.size() >= 14 ? fromString<Optimizer>(f[13]) : std::optional<Optimizer>(Optimizer::Adam);
+    if (!optimizer || (f.size() == 15 && f[14] != "zero3" && f[14] != "-"))
         return false;
     run.at.optimizer = *optimizer;
+    run.at.sharded = f.size() == 15 && f[14] == "zero3";
     const auto quantity = fromString<AccuracyQuantity>(f[3]);
     const auto framework = fromString<Framework>(f[6]);
     const auto precision = fromString<PrecisionFamily>(f[8]);
@@ -274,6 +279,7 @@ AccuracyCoordinates accuracyCoordinates(const Plan &plan, const Estimate &estima
     at.workPerGpu = estimate.model.gpus > 0 ? estimate.step.modelFlopsPerStep / double(estimate.model.gpus) : 0;
     at.parameters = estimate.model.parameters;
     at.optimizer = plan.training.optimizer;
+    at.sharded = plan.parallel.zeroStage >= 3;
     return at;
 }
 
@@ -300,7 +306,7 @@ std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
 {
     std::string out =
         "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error,"
-        "optimizer\n";
+        "optimizer,zero3\n";
     const auto clean = [](std::string s) {
         std::replace(s.begin(), s.end(), ',', ';');
         return s;
@@ -312,7 +318,7 @@ std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
         out += clean(r.source) + ',' + clean(r.family) + ',' + clean(r.id) + ',' + toString(r.quantity) + ',' +
                clean(r.at.device) + ',' + clean(r.at.generation) + ',' + toString(r.at.framework) + ',' +
                (r.at.moe ? "moe" : "dense") + ',' + toString(r.at.precision) + ',' + numbers + ',' +
-               toString(r.at.optimizer) + '\n';
+               toString(r.at.optimizer) + ',' + (r.at.sharded ? "zero3" : "-") + '\n';
     }
     return out;
 }

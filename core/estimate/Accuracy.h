@@ -47,7 +47,18 @@ inline const char *toString(PrecisionFamily v) { return spellingOf(v); }
 PrecisionFamily precisionFamily(Precision p);
 
 /// The dimensions in which a plan can lie outside the validated territory (JSON accuracy.outside).
-enum class AccuracyDimension { Device, Framework, Experts, Precision, Gpus, WorkPerGpu, ModelSize, Optimizer };
+enum class AccuracyDimension
+{
+    Device,
+    Framework,
+    Experts,
+    Precision,
+    Gpus,
+    WorkPerGpu,
+    ModelSize,
+    Optimizer,
+    Sharding
+};
 constexpr auto enumNames(AccuracyDimension)
 {
     using N = EnumName<AccuracyDimension>;
@@ -58,7 +69,8 @@ constexpr auto enumNames(AccuracyDimension)
                       N{AccuracyDimension::Gpus, "gpus", "number of GPUs"},
                       N{AccuracyDimension::WorkPerGpu, "work_per_gpu", "work per GPU"},
                       N{AccuracyDimension::ModelSize, "model_size", "model size"},
-                      N{AccuracyDimension::Optimizer, "optimizer", "optimizer"}};
+                      N{AccuracyDimension::Optimizer, "optimizer", "optimizer"},
+                      N{AccuracyDimension::Sharding, "sharding", "sharded parameters (ZeRO-3)"}};
 }
 inline const char *toString(AccuracyDimension v) { return spellingOf(v); }
 
@@ -76,6 +88,10 @@ struct AccuracyCoordinates
     /// The optimizer (the held-out table's last column; Adam where a line has none): a plan whose optimizer no
     /// comparable run trained with lies outside them in its optimizer step.
     Optimizer optimizer = Optimizer::Adam;
+    /// The parameters sharded over the data-parallel ranks (ZeRO-3, FSDP, Megatron-FSDP; the held-out table's
+    /// zero3 column, false where a line has none): a sharded plan no comparable run sharded lies outside them
+    /// in how its parameters move (every such published run is a dense model).
+    bool sharded = false;
 
     friend bool operator==(const AccuracyCoordinates &, const AccuracyCoordinates &) = default;
 };

@@ -87,6 +87,7 @@ private slots:
     void csvRoundTrips();
     void deviceWithoutRunsIsNotValidated();
     void megatronOnHopperIsValidated();
+    void shardedExpertsAreNotValidated();
     void estimateJsonCarriesTheBand();
     void searchMarksTies();
 };
@@ -237,6 +238,31 @@ void TestAccuracy::megatronOnHopperIsValidated()
     QVERIFY(detailsOf(e).accuracy.band80 > 0.02 && detailsOf(e).accuracy.band80 < 0.15);
     QVERIFY(detailsOf(e).accuracy.expectedError < detailsOf(e).accuracy.band80);
     QVERIFY(detailsOf(e).accuracy.sources.size() >= 2);
+}
+
+void TestAccuracy::shardedExpertsAreNotValidated()
+{
+    // Every published run that shards its parameters (llm-foundry's and torchtitan's FSDP, Megatron-Bridge's
+    // Megatron-FSDP rows) is a dense model: DeepSeek-V3 with ZeRO-3 on 1,024 H100 (the plan the search once
+    // ranked first) lies outside them in how its parameters move, and says so; the same layout with ZeRO-1
+    // does not.
+    const Plan plan = examplePlan("deepseek-v3-zero3-1024-h100");
+    QCOMPARE(plan.parallel.zeroStage, std::int64_t(3));
+    const auto outsideSharding = [](const Accuracy &a) {
+        return std::find(a.outside.begin(), a.outside.end(), AccuracyDimension::Sharding) != a.outside.end();
+    };
+    const Estimate e = detailed(plan);
+    QVERIFY(e.valid && detailsOf(e).accuracy.assessed);
+    QVERIFY(outsideSharding(detailsOf(e).accuracy));
+    QVERIFY(!detailsOf(e).accuracy.validated);
+    Plan zero1 = plan;
+    zero1.parallel.zeroStage = 1;
+    QVERIFY(!outsideSharding(assessAccuracy(accuracyCoordinates(zero1, detailed(zero1)), builtinHeldOutRuns())));
+    // A dense model under PyTorch's FSDP (the gallery's Llama 3 70B on 256 H200) is compared with torchtitan's
+    // and llm-foundry's sharded runs: inside their territory.
+    const Plan fsdp = examplePlan("llama3-70b-fsdp-256-h200");
+    QCOMPARE(fsdp.parallel.zeroStage, std::int64_t(3));
+    QVERIFY(!outsideSharding(detailsOf(detailed(fsdp)).accuracy));
 }
 
 void TestAccuracy::estimateJsonCarriesTheBand()
