@@ -175,6 +175,24 @@ private slots:
         QVERIFY2(!summary.contains(QStringLiteral(" 0 plans/s")) && !summary.contains(QStringLiteral("1 threads")), qPrintable(summary));
     }
 
+    // A best plan unlike every published run says so beside the ranking (issue 33: a search's best answer must
+    // not hide that it is its biggest error): no published run was on an MI300X.
+    void unvalidatedBestIsSaid()
+    {
+        SearchPanelFixture f(io::writePlan(test::examplePlan("llama2-7b-16-mi300x"), io::builtinCatalog()));
+        QVERIFY(f.search());
+        const SearchOutcome &o = f.panel()->outcome();
+        QVERIFY(!o.top.empty() && o.bestAccuracy.assessed && !o.bestAccuracy.validated);
+        const QString summary = f.panel()->summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("Its estimate is not validated: the published runs do not cover its device")),
+                 qPrintable(summary));
+        // A best plan inside the published runs says nothing of it.
+        SearchPanelFixture h100;
+        QVERIFY(h100.search());
+        QVERIFY(h100.panel()->outcome().bestAccuracy.validated);
+        QVERIFY(!h100.panel()->summary()->text().contains(QStringLiteral("not validated")));
+    }
+
     void noFeasiblePlanIsExplained()
     {
         Plan plan = test::presetPlan("megatron-1t", 8, 1, 1, 1, 64);

@@ -480,7 +480,10 @@ void SearchPanel::showOutcome()
                          : tr(" %1 plans marked \u2248 tie with it: slower by less than its error band (%2), so the "
                               "ranking cannot tell them apart.")
                                .arg(ties))
-                        .arg(io::accuracyBandText(o.bestAccuracy));
+                        .arg(io::accuracyBand(o.bestAccuracy)); // whether it is validated: the next sentence
+            // A best plan unlike every published run (a ZeRO-3 mixture of experts) says so, as its estimate does.
+            if (o.bestAccuracy.assessed && !o.bestAccuracy.validated)
+                text += tr(" Its estimate is %1.").arg(io::accuracySummary(o.bestAccuracy));
         } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
             text += QLatin1Char(' ') + reason;
         }
