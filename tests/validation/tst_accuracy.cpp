@@ -209,6 +209,17 @@ void TestAccuracy::csvRoundTrips()
     QCOMPARE(again.size(), runs.size());
     QCOMPARE(again.front().source, runs.front().source);
     QVERIFY(near(again.back().at.workPerGpu, runs.back().at.workPerGpu));
+    const auto sharded = [](const std::vector<HeldOutRun> &v) {
+        return std::count_if(v.begin(), v.end(), [](const HeldOutRun &r) { return r.at.sharded; });
+    };
+    QVERIFY(sharded(runs) > 100); // llm-foundry's, torchtitan's and Megatron-Bridge's sharded runs
+    QCOMPARE(sharded(again), sharded(runs));
+    // A line without the zero3 column (the tables before it) reads as not sharded; an unknown value is refused.
+    const std::vector<HeldOutRun> old =
+        parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,megatron,dense,16-bit,8,1e15,1e9,0.1,adam\n");
+    QVERIFY(old.size() == 1 && !old.front().at.sharded);
+    QCOMPARE(parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,fsdp,dense,16-bit,8,1e15,1e9,0.1,adam,zero2\n").size(),
+             std::size_t(0));
     // A malformed line is skipped, not read as zeros.
     QCOMPARE(parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,megatron,dense,16-bit,8,nan,1e9,0.1\n").size(), std::size_t(0));
     QCOMPARE(parseHeldOutRuns("header\nx,classic,1,time,h100,hopper,megatron,dense,16-bit,8,1e15,1e9,0.1\n").size(), std::size_t(1));
