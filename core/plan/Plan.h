@@ -144,7 +144,7 @@ struct TrainingConfig
     MuonTpMode muonTpMode = MuonTpMode::Duplicated;
     /// What steps the parameters Muon leaves out (--muon-scalar-optimizer): Adam, or Lion.
     MuonScalarOptimizer muonScalarOptimizer = MuonScalarOptimizer::Adam;
-    /// Muon or Adaptive Muon: Newton-Schulz iterations on the weight matrices, Adam for the rest.
+    /// Muon or Adaptive Muon: Newton-Schulz iterations on the weight matrices, Adam or Lion for the rest.
     bool usesMuon() const { return optimizer == Optimizer::Muon || optimizer == Optimizer::AdaptiveMuon; }
     bool keepsTwoMoments() const { return trainplan::keepsTwoMoments(optimizer); }
     /// How the cross-entropy runs (PlanEnums.h, LossKernel): the memory the logits need at the loss.

@@ -713,11 +713,15 @@ std::vector<Result> bestPerGroup(const std::vector<SearchScore> &scores, Key (*k
     return out;
 }
 
-/// Per expert layout (expert, expert_tensor as written).
+/// The groups' keys: an expert layout (expert, expert_tensor as written), a ZeRO stage.
+std::pair<std::int64_t, std::int64_t> expertLayoutKey(const SearchConfig &c) { return {c.expert, c.expertTensor}; }
+std::int64_t zeroStageKey(const SearchConfig &c) { return c.zeroStage; }
+
+/// Per expert layout.
 std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScore> &scores)
 {
     return bestPerGroup<ExpertLayoutResult, std::pair<std::int64_t, std::int64_t>>(
-        scores, [](const SearchConfig &c) { return std::pair{c.expert, c.expertTensor}; },
+        scores, expertLayoutKey,
         [](const SearchConfig &c) { ExpertLayoutResult r;
             r.expert = c.expert;
             r.expertTensor = c.expertTensor;
@@ -728,7 +732,7 @@ std::vector<ExpertLayoutResult> expertLayoutResults(const std::vector<SearchScor
 std::vector<ZeroStageResult> zeroStageResults(const std::vector<SearchScore> &scores)
 {
     return bestPerGroup<ZeroStageResult, std::int64_t>(
-        scores, [](const SearchConfig &c) { return c.zeroStage; }, [](const SearchConfig &c) {
+        scores, zeroStageKey, [](const SearchConfig &c) {
             ZeroStageResult r;
             r.zeroStage = c.zeroStage;
             return r; });
@@ -843,10 +847,10 @@ std::int64_t refineSoftware(const Plan &base, const Catalog &catalog, const Sear
 /// stages quote the figure the Results list shows (they had quoted the analytic one beside it): the group's
 /// analytic best scored again with the simulated schedule, or a listed plan of the group that the schedule
 /// ranks faster. Groups are ranked again by it.
-template <typename Result>
+template <typename Result, typename Key>
 void scoreBestsAsListed(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
                         const std::vector<RankedPlan> &top, std::vector<Result> &groups,
-                        bool (*sameGroup)(const SearchConfig &, const SearchConfig &))
+                        Key (*keyOf)(const SearchConfig &))
 {
     for (Result &g : groups) {
         if (g.feasible == 0)
@@ -854,7 +858,7 @@ void scoreBestsAsListed(const Plan &base, const Catalog &catalog, const SearchCo
         if (g.best.config.pipeline > 1)
             g.best = score(base, catalog, constraints, g.best.config, true);
         for (const RankedPlan &t : top)
-            if (sameGroup(t.score.config, g.best.config) && ranksBefore(t.score, g.best))
+            if (keyOf(t.score.config) == keyOf(g.best.config) && ranksBefore(t.score, g.best))
                 g.best = t.score;
     }
     rankGroups(groups);
@@ -885,14 +889,10 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     outcome.keepMemoryMargin = constraints.keepMemoryMargin;
     if (base.model.isMoe()) {
         outcome.expertLayouts = expertLayoutResults(scores);
-        scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.expertLayouts,
-                           [](const SearchConfig &a, const SearchConfig &b) {
-                               return a.expert == b.expert && a.expertTensor == b.expertTensor;
-                           });
+        scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.expertLayouts, expertLayoutKey);
     }
     outcome.zeroStages = zeroStageResults(scores);
-    scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.zeroStages,
-                       [](const SearchConfig &a, const SearchConfig &b) { return a.zeroStage == b.zeroStage; });
+    scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.zeroStages, zeroStageKey);
 }
 
 } // namespace

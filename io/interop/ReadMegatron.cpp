@@ -522,7 +522,6 @@ void adaptiveMuonMoment(const QString &file, const std::vector<Leaf> &leaves, Fi
         }
 }
 
-
 Convert stateFormat()
 {
     return oneOf({{"fp32", "fp32"},

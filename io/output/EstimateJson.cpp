@@ -373,14 +373,21 @@ QJsonObject precisionToJson(const PrecisionPolicy &policy)
 
 } // namespace
 
+QJsonArray outsideToJson(const Accuracy &a)
+{
+    QJsonArray outside;
+    for (AccuracyDimension d : a.outside)
+        outside.append(QLatin1String(toString(d)));
+    return outside;
+}
+
 /// The error band (issue 37's public keys; fractions of the estimate).
 QJsonObject accuracyToJson(const Accuracy &a)
 {
-    QJsonArray sources, outside;
+    QJsonArray sources;
     for (const std::string &s : a.sources)
         sources.append(QString::fromStdString(s));
-    for (AccuracyDimension d : a.outside)
-        outside.append(QLatin1String(toString(d)));
+    const QJsonArray outside = outsideToJson(a);
     return QJsonObject{
         {"expected_error", a.expectedError},
         {"band_80", a.band80},

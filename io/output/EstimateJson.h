@@ -16,6 +16,9 @@ inline constexpr const char *kEstimateFormat = "trainplan-estimate";
 /// `timeline` adds pipeline.timeline: per stage, every op with kind (F, B, W), micro-batch, chunk, start, end.
 QJsonObject estimateToJson(const Plan &plan, const Estimate &estimate, bool timeline = false);
 
+/// The dimensions an estimate lies outside the published runs in, by their JSON names (accuracy.outside).
+QJsonArray outsideToJson(const Accuracy &accuracy);
+
 /// One "key: message" string per problem.
 QJsonArray problemsToJson(const Problems &problems, Severity severity);
 

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include "io/output/EstimateJson.h"
 #include "io/output/Evidence.h"
 #include "io/plan/PlanJson.h"
 
@@ -129,12 +130,9 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         root["no_feasible_reason"] = reason;
     const auto ties =
         std::count_if(outcome.top.begin(), outcome.top.end(), [](const RankedPlan &r) { return r.tiesBest; });
-    QJsonArray outside; // the dimensions the best plan lies outside the published runs in (estimate's names)
-    for (AccuracyDimension d : outcome.bestAccuracy.outside)
-        outside.append(QLatin1String(toString(d)));
     root["accuracy"] = QJsonObject{{"band_80", outcome.bestAccuracy.band80},
                                    {"validated", outcome.bestAccuracy.validated},
-                                   {"outside", outside},
+                                   {"outside", outsideToJson(outcome.bestAccuracy)},
                                    {"ties_best", double(ties)}};
     return root;
 }
