@@ -415,15 +415,17 @@ static bool refuseNemoNerf(const QString &file, const std::vector<Leaf> &leaves,
 static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
     // Parameter-efficient tuning (NeMo 1's model.peft.peft_scheme adapter, lora, ia3, ptuning; Megatron-Bridge's
-    // peft._target_, megatron.bridge.peft.lora.LoRA): adapters train beside a frozen model, and a plan trains
-    // every parameter (their gradients and optimizer state), so it would overstate memory and time.
+    // peft._target_, megatron.bridge.peft.lora.LoRA, or any field of its peft section: the tutorials'
+    // 03_finetune_with_yaml.py at 067f987df runs --peft lora unless told "none" and its YAML's peft.dim and
+    // peft.alpha set that LoRA's rank and scale): adapters train beside a frozen model, and a plan trains every
+    // parameter (their gradients and optimizer state), so it would overstate memory and time.
     if (const auto peft = std::find_if(leaves.begin(), leaves.end(),
                                        [](const Leaf &l) {
-                                           const QString v = l.value.toString().toLower();
-                                           return (l.name == QLatin1String("model.peft.peft_scheme") &&
-                                                   !v.isEmpty() && v != QLatin1String("none") &&
-                                                   v != QLatin1String("null")) ||
-                                                  (l.name == QLatin1String("peft._target_") && !v.isEmpty());
+                                           const QString v = leafText(l.value).toLower();
+                                           const bool given = !v.isEmpty() && v != QLatin1String("null");
+                                           return (l.name == QLatin1String("model.peft.peft_scheme") && given &&
+                                                   v != QLatin1String("none")) ||
+                                                  (l.name.startsWith(QLatin1String("peft.")) && given);
                                        });
         peft != leaves.end()) {
         refuseAdapters(file, *peft, out);
@@ -440,10 +442,12 @@ static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &le
     // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
     // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one
     // part of what trains.
+    // "vision" as a word of the key's last part: hf_revision (a checkpoint's revision) is no vision key.
+    static const QRegularExpression visionWord(QStringLiteral("(^|_)vision(_|$)"));
     if (const auto vl = std::find_if(leaves.begin(), leaves.end(),
                                      [](const Leaf &l) {
                                          return l.name.startsWith(QLatin1String("model.")) &&
-                                                l.name.section(QLatin1Char('.'), -1).contains(QLatin1String("vision"));
+                                                visionWord.match(l.name.section(QLatin1Char('.'), -1)).hasMatch();
                                      });
         vl != leaves.end()) {
         refuseLayers(file, vl->line,
@@ -544,6 +548,23 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
             return out;
         }
         return readMegatron(file, script);
+    }
+    // Megatron-Bridge's agent-readable cards at 067f987df: a model's verification card
+    // (examples/model_verification_cards/*/card.yaml: verification_index and items, each a conversion, inference
+    // or training check with its own command and settings) and a skill's card (skills/*/card.yaml: title,
+    // validation_status and the configurations it measured). Each records many runs, not one run's configuration:
+    // read by leaf name, one item's context_parallel_size would become the plan's.
+    const YAML::Node index = root["verification_index"], status = root["validation_status"];
+    if ((index && root["items"]) || (status && root["title"])) {
+        const bool model = index && root["items"];
+        out.errors.push_back(
+            {file, (model ? index : status).Mark().line + 1,
+             QStringLiteral("%1: a Megatron-Bridge %2 card records many runs (checks and measured configurations), "
+                            "each with its own settings, not one run's configuration; import the recipe's override "
+                            "file or the run's saved run_config.yaml")
+                 .arg(model ? QStringLiteral("verification_index") : QStringLiteral("validation_status"),
+                      model ? QStringLiteral("model verification") : QStringLiteral("skill"))});
+        return out;
     }
     std::vector<Leaf> leaves;
     if (!nemoLeaves(file, root, leaves, out))
