@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "core/hardware/Catalog.h"
+#include "core/plan/PlanKeys.h"
 
 namespace trainplan {
 
@@ -24,7 +25,8 @@ QString exampleText(const QJsonValue &v)
     return v.isDouble() ? QString::number(v.toDouble(), 'g', 12) : QString();
 }
 
-/// The catalog's ids where the key names one (device, model preset), else just the example's value.
+/// The catalog's ids where the key names one (device, model preset), a choice key's spellings (the precision
+/// DeepSpeed's "auto" leaves to the Trainer), else just the example's value.
 QStringList choicesFor(const QString &path, const Catalog &catalog)
 {
     QStringList ids;
@@ -34,6 +36,9 @@ QStringList choicesFor(const QString &path, const Catalog &catalog)
     else if (path == QLatin1String("model.preset"))
         for (const ModelSpec &m : catalog.models())
             ids << QString::fromStdString(m.presetId);
+    else if (const PlanKey *key = findPlanKey(path.toStdString()); key && key->choices)
+        for (const KeyChoice &c : key->choices())
+            ids << QString::fromStdString(c.spelling);
     return ids;
 }
 

@@ -598,6 +598,14 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
                             "config.json gives vocab_size)");
     }
     need("training.global_batch", "sequences per optimizer step");
+    // DeepSpeed's "auto" (deepSpeedAuto): the Hugging Face Trainer fills them from its own arguments, which no
+    // file here holds.
+    if (keys.count(QStringLiteral("derived.trainer_micro_batch")))
+        need("training.micro_batch", "sequences per GPU per micro-batch (train_micro_batch_size_per_gpu \"auto\": "
+                                     "the Hugging Face Trainer's per_device_train_batch_size)");
+    if (keys.count(QStringLiteral("derived.trainer_precision")))
+        need("training.precision", "the precision (bf16.enabled or fp16.enabled \"auto\": the Hugging Face "
+                                   "Trainer's --bf16 or --fp16, FP32 without either)");
     return needed;
 }
 
@@ -809,6 +817,8 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
         options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};
     resolveDerived(keys, doc, result);
     result.missing = neededKeys(keys);
+    keys.erase(QStringLiteral("derived.trainer_micro_batch"));
+    keys.erase(QStringLiteral("derived.trainer_precision"));
     if (!options.assumeExample) {
         for (const MissingKey &m : result.missing)
             result.errors.push_back(

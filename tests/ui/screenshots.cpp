@@ -369,6 +369,15 @@ int main(int argc, char **argv)
             settle();
             foundry.back()->grab().save(dir + QStringLiteral("/import-llmfoundry-dialog.png"));
         }
+        // A DeepSpeed config for the Hugging Face Trainer: its "auto" micro-batch and precision asked for.
+        window.documentActions()->importFiles({QStringLiteral(
+            TRAINPLAN_SOURCE_DIR "/tests/data/import/real/deepspeed/tensor_parallel__hf_integration__ds_config.json")});
+        const QList<QDialog *> trainer = window.findChildren<QDialog *>(QStringLiteral("importKeys"));
+        if (!trainer.isEmpty()) {
+            trainer.back()->show();
+            settle();
+            trainer.back()->grab().save(dir + QStringLiteral("/import-deepspeed-auto-dialog.png"));
+        }
     }
     // Tools > Compare with a Profiler Trace: a trace of the example's first stage with slower GEMMs and
     // more exposed communication than estimated.

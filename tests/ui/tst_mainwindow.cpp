@@ -68,6 +68,7 @@ private slots:
     void saveLoadRoundTripAndModifiedFlag();
     void importIsOneUndoStepAndDropsImport();
     void importAsksForScriptArguments();
+    void importAsksWhatDeepSpeedLeavesToTheTrainer();
     void calibrateDialogKeepsTheDevice();
     void profileDialogFollowsThePlan();
 };
@@ -196,6 +197,41 @@ void TestMainWindow::importAsksForScriptArguments()
     auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport"));
     QVERIFY(report && report->detailedText().contains(QStringLiteral("Launch scripts read as run with 25 argument(s): dsw 8B")));
     report->close();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+}
+
+// A DeepSpeed config written for the Hugging Face Trainer ("auto" micro-batch and precision, DeepSpeedExamples'
+// tensor_parallel/hf_integration/ds_config.json): the window asks for both beside the model and the batch, the
+// precision offered by its spellings, and plans what is answered.
+void TestMainWindow::importAsksWhatDeepSpeedLeavesToTheTrainer()
+{
+    PlanDocument document(io::builtinCatalog());
+    MainWindow window(&document);
+    QString error;
+    QVERIFY2(document.loadFromBytes(io::builtinExamplePlan(), QString(), &error), qPrintable(error));
+    const QString config = test::dataPath(QStringLiteral("import/real/deepspeed/tensor_parallel__hf_integration__ds_config.json"));
+    QVERIFY(!window.documentActions()->importFiles({config}));
+    auto *ask = window.findChild<QDialog *>(QStringLiteral("importKeys"));
+    QVERIFY(ask);
+    auto *micro = ask->findChild<QComboBox *>(QStringLiteral("training.micro_batch"));
+    auto *precision = ask->findChild<QComboBox *>(QStringLiteral("training.precision"));
+    QVERIFY(micro && precision);
+    QVERIFY(precision->findText(QStringLiteral("bf16")) >= 0 && precision->findText(QStringLiteral("fp32")) >= 0);
+    const std::pair<const char *, const char *> answers[] = {
+        {"cluster.device", "h100-sxm5-80gb"}, {"cluster.nodes", "1"}, {"model.preset", "llama3-8b"},
+        {"training.global_batch", "64"},     {"training.micro_batch", "8"}, {"training.precision", "bf16"}};
+    for (const auto &[path, value] : answers) {
+        auto *box = ask->findChild<QComboBox *>(QLatin1String(path));
+        QVERIFY2(box, path);
+        box->setCurrentText(QLatin1String(value));
+    }
+    ask->accept();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    QCOMPARE(document.plan().training.microBatch, 8);
+    QCOMPARE(document.plan().training.precision, Precision::BF16);
+    QCOMPARE(document.plan().parallel.tensor, 4); // tensor_parallel.autotp_size
+    if (auto *report = window.findChild<QMessageBox *>(QStringLiteral("importReport")))
+        report->close();
     QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
 }
 
