@@ -43,6 +43,22 @@ bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
     return true;
 }
 
+/// A config that gives train_batch_size or train_micro_batch_size_per_gpu and not gradient_accumulation_steps:
+/// DeepSpeed takes one step (deepspeed/runtime/config.py, _set_batch_related_parameters: the train batch alone
+/// sets micro = train_batch / world, the micro-batch alone train_batch = micro x world). Without either, the
+/// runner (the Hugging Face Trainer) gives them, and nothing is derived.
+void deepSpeedAccumulationDefault(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    if (findLeaf(leaves, "gradient_accumulation_steps") != leaves.end())
+        return;
+    for (const char *name : {"train_batch_size", "train_micro_batch_size_per_gpu"})
+        if (const auto given = findLeaf(leaves, name); given != leaves.end() && given->value.isDouble()) {
+            out.keys.push_back({QString::fromLatin1(kAccumulation), 1, file, given->line,
+                                QStringLiteral("(DeepSpeed's one accumulation step beside %1)").arg(given->name)});
+            return;
+        }
+}
+
 /// Without an fp16, bf16 or amp section enabled DeepSpeed trains in FP32 (each section's "enabled" defaults to
 /// false: DeepSpeed's config documentation, deepspeed/runtime/config.py; BingBertGlue's glue_bert_base.json says
 /// "fp16": {"enabled": false}). Weak: a launch script's --bf16 wins; "auto" leaves it to the Hugging Face
@@ -168,6 +184,7 @@ FileImport readDeepSpeed(const QString &file, const QByteArray &bytes)
     }
     mapLeaves(
         file, planned, rules, [](const QString &n) { return n; }, out);
+    deepSpeedAccumulationDefault(file, leaves, out);
     // MiCS (deepspeed/runtime/zero/config.py: mics_shard_size, -1 unless set): ZeRO-3 inside groups of that many
     // ranks, replicated across them, the plan's shard group.
     if (const auto mics = findLeaf(leaves, "zero_optimization.mics_shard_size");

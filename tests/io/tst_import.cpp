@@ -1850,6 +1850,13 @@ private slots:
         QVERIFY2(b.ok(), qPrintable(io::importReport(b)));
         QCOMPARE(b.plan->training.microBatch, 16);
         QCOMPARE(b.plan->training.globalBatch, 256);
+        // train_batch_size alone: one accumulation step, micro = train_batch / world (it had stayed at 1).
+        const io::ImportResult c = io::importContents(
+            {{QStringLiteral("ds.json"), R"({"train_batch_size": 64})"}},
+            {QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("cluster.nodes=1"), QStringLiteral("model.preset=gpt2-small")},
+            io::builtinCatalog());
+        QVERIFY2(c.ok(), qPrintable(io::importReport(c)));
+        QCOMPARE(c.plan->training.microBatch, 8);
     }
 
     void nemoRecipe()
