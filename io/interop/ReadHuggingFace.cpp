@@ -141,6 +141,35 @@ QJsonObject languageModelConfig(const QJsonObject &top)
     return text;
 }
 
+/// Attention that is not a plan's dense causal attention, by a config's own keys. True when refused.
+bool refuseOtherAttention(const QString &file, const QByteArray &bytes, const QJsonObject &root,
+                          const QJsonObject &text, FileImport &out)
+{
+    // Kimi Linear's Kimi Delta Attention layers between its MLA layers (model_type kimi_linear: linear_attn_config
+    // with kda_layers and full_attn_layers; moonshotai's Kimi-K3 config.json as ai-dynamo/aiconfigurator keeps it).
+    for (const QJsonObject *config : {&root, &text})
+        if (config->value(QLatin1String("linear_attn_config")).isObject()) {
+            refuseLayers(file, lineOfKey(bytes, QStringLiteral("linear_attn_config")),
+                         QStringLiteral("linear_attn_config: linear-attention (Kimi Delta Attention) layers"), out);
+            return true;
+        }
+    // DeepSeek Sparse Attention (DeepSeek-V3.2, V4, GLM-5: an indexer of index_n_heads picks the index_topk keys each
+    // query attends to; DeepSeek-V3.2-Exp's report, section 2.1): a plan's attention scores every earlier key, as
+    // the Megatron-LM reader's experimental_attention_variant dsa says too.
+    for (const QJsonObject *config : {&root, &text})
+        if (const QJsonValue topk = config->value(QLatin1String("index_topk"));
+            topk.isDouble() && topk.toDouble() > 0) {
+            out.errors.push_back(
+                {file, lineOfKey(bytes, QStringLiteral("index_topk")),
+                 QStringLiteral("index_topk %1: DeepSeek Sparse Attention (an indexer picks the %1 keys each query "
+                                "attends to) is not planned; a plan's attention scores every earlier key, so its "
+                                "attention time and memory would be those of dense attention")
+                     .arg(qint64(topk.toDouble()))});
+            return true;
+        }
+    return false;
+}
+
 /// What a config.json cannot say to this reader: a key written twice (the file means one of them), layers of
 /// different shapes (block_configs: Llama-3.3-Nemotron-Super's per-layer attention and MLP widths).
 bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJsonObject &root, FileImport &out)
@@ -193,6 +222,8 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
                              it.key() + QStringLiteral(": linear-attention (Gated DeltaNet) layers"), out);
                 return true;
             }
+    if (refuseOtherAttention(file, bytes, root, text, out))
+        return true;
     if (root.value(QLatin1String("block_configs")).isArray()) {
         out.errors.push_back(
             {file, lineOfKey(bytes, QStringLiteral("block_configs")),
