@@ -91,6 +91,7 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"n_routed_experts", {"model.experts", asInteger}},
         {"num_experts_per_tok", {"model.experts_per_token", asInteger}},
         {"experts_per_token", {"model.experts_per_token", asInteger}},
+        {"top_k_experts", {"model.experts_per_token", asInteger}}, // Gemma 4's
         {"moe_intermediate_size", {"model.expert_ffn_hidden", asInteger}},
         {"n_shared_experts", {"model.shared_experts", asInteger}},
         {"first_k_dense_replace", {"model.dense_layers", asInteger}},
@@ -433,6 +434,16 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
         }
         if (leaf.name == QLatin1String("attention_dropout") || leaf.name == QLatin1String("hidden_dropout")) {
             out.keys.push_back({QString::fromLatin1(kDropout), asNumber(leaf.value), file, leaf.line, leaf.name});
+        } else if (leaf.name == QLatin1String("enable_moe_block")) {
+            // Gemma 4's MoE layers run the routed experts beside the layer's dense MLP, both on the same input
+            // and their outputs summed (Gemma4TextDecoderLayer: mlp, then router and experts on the residual,
+            // each output normed; the ports of it agree): the dense MLP is a shared expert of intermediate_size.
+            const QJsonValue dense = root.value(QLatin1String("intermediate_size"));
+            if (leaf.value.toBool() && dense.toDouble() > 0)
+                out.keys.push_back({QString::fromLatin1(kSharedExpertWidth), asInteger(dense), file,
+                                    lineOfKey(bytes, QStringLiteral("intermediate_size")),
+                                    QStringLiteral("intermediate_size (enable_moe_block: the dense MLP beside the "
+                                                   "experts)")});
         } else if (leaf.name == QLatin1String("shared_expert_intermediate_size")) {
             // Qwen2-MoE's shared expert: one MLP of this width (transformers' Qwen2MoeSparseMoeBlock), i.e. as
             // many shared experts of the routed width as it is wider.
