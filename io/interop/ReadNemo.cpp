@@ -169,9 +169,12 @@ bool nemoLeaves(const QString &file, const YAML::Node &root, std::vector<Leaf> &
 /// The launcher's run, logging and configuration-system sections hold nothing a plan holds.
 void dropNemoBookkeeping(std::vector<Leaf> &leaves, FileImport &out)
 {
+    // Evaluation data sections (NeMo 1's model.data.validation_ds and test_ds) carry their own global and
+    // micro-batch sizes: the training step's are train_ds's or the model's.
     static const QRegularExpression bookkeeping(
         QStringLiteral("^(run|exp_manager|hydra|defaults(\\[\\d+\\])?)\\.|^defaults\\[|"
-                       "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$"));
+                       "^trainer\\.(max_time|max_epochs|gradient_clip_val|benchmark)$|"
+                       "(^|\\.)(validation_ds|test_ds)\\."));
     leaves.erase(std::remove_if(leaves.begin(), leaves.end(),
                                 [&](const Leaf &l) {
                                     const bool skip = bookkeeping.match(l.name).hasMatch();
@@ -394,6 +397,32 @@ void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImp
 
 } // namespace
 
+/// NeMo 1's configs of runs that load a trained model (a top-level gpt_model_file: megatron_gpt_export.yaml,
+/// megatron_gpt_inference_batch_mcore.yaml at 8cfedd72); OmegaConf's "???" (a value the command line must give)
+/// is not read. True when refused.
+static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &root, std::vector<Leaf> &leaves,
+                                       FileImport &out)
+{
+    if (const YAML::Node model = root["gpt_model_file"]; model && root["trainer"]) {
+        out.errors.push_back({file, model.Mark().line + 1,
+                              QStringLiteral("gpt_model_file: the configuration of a run that loads a trained model "
+                                             "(generation, export or evaluation); Trainplan plans a training run "
+                                             "(import the configuration that trains it)")});
+        return true;
+    }
+    const auto mandatory = std::remove_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
+        if (leafText(l.value) != QLatin1String("???"))
+            return false;
+        out.warnings.push_back({file, l.line,
+                                QStringLiteral("%1 = ???: OmegaConf's mandatory value, which the command line gives; "
+                                               "not read")
+                                    .arg(l.name)});
+        return true;
+    });
+    leaves.erase(mandatory, leaves.end());
+    return false;
+}
+
 /// NeRF (NeMo-Framework-Launcher conf/training/nerf: a Hydra defaults entry nerf/model, modules whose _target_
 /// is in nemo.collections.multimodal.modules.nerf): small MLPs over a hash-grid encoding, no transformer.
 /// Read before the bookkeeping (the defaults list) is dropped. True when refused.
@@ -432,12 +461,25 @@ static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &le
         return true;
     }
     // A NeMo 1 recurrent model named by its experiment (megatron_griffin_config.yaml: RecurrentGemma's RG-LRU
-    // blocks between local-attention ones, its shape otherwise a GPT's).
-    if (const auto named = findLeaf(leaves, "name");
-        named != leaves.end() && named->value.toString().contains(QLatin1String("griffin"))) {
-        refuseLayers(file, named->line,
-                     QStringLiteral("name %1: Griffin's recurrent (RG-LRU) blocks").arg(named->value.toString()), out);
-        return true;
+    // blocks between local-attention ones, its shape otherwise a GPT's); encoder-decoder and RETRO runs whose
+    // config says so only in its name (megatron_t5_config_finetune_eval.yaml: megatron_t5_finetune_eval,
+    // megatron_retro_finetune_config.yaml: fine_tune_retro, at 8cfedd72).
+    if (const auto named = findLeaf(leaves, "name"); named != leaves.end()) {
+        const QString name = named->value.toString();
+        static const QRegularExpression encoderDecoder(QStringLiteral("(^|_)(t5|mt5|bart|ul2|t0)(_|$)"));
+        QString what;
+        if (name.contains(QLatin1String("griffin")))
+            what = QStringLiteral("Griffin's recurrent (RG-LRU) blocks");
+        else if (encoderDecoder.match(name.toLower()).hasMatch())
+            what = QStringLiteral("an encoder-decoder model's (T5, BART, UL2) layers");
+        else if (name.toLower().contains(QLatin1String("retro")))
+            what = QStringLiteral("RETRO's retrieval layers");
+        else if (name.toLower().contains(QLatin1String("mamba"))) // megatron_mamba_finetuning_config.yaml
+            what = QStringLiteral("Mamba layers");
+        if (!what.isEmpty()) {
+            refuseLayers(file, named->line, QStringLiteral("name %1: %2").arg(name, what), out);
+            return true;
+        }
     }
     // Megatron-Bridge's vision-language providers (Qwen2.5-VL, Qwen3-VL, Nemotron Nano V2 VL: their override files
     // set model.freeze_vision_model, freeze_vision_projection, use_hf_vision_model): the language model is one
@@ -469,6 +511,11 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
     };
     static const Marker markers[] = {
         {"encoder", "model.encoder and model.decoder: encoder-decoder models (T5, mT5)"},
+        // NeMo 1's own T5, BART and UL2 configs name their encoder and decoder only in the Hydra defaults
+        // (.@model.encoder: megatron_model_base_config); the rank where the decoder's stages start is theirs alone.
+        {"pipeline_model_parallel_split_rank",
+         "model.pipeline_model_parallel_split_rank: encoder-decoder models (T5, BART, UL2: the rank where the "
+         "decoder's stages start)"},
         {"retro", "model.retro: RETRO's retrieval encoder and chunked cross-attention layers"},
         {"mm_cfg", "model.mm_cfg: a vision-language model's vision encoder and projector (NeVA)"},
         {"vision", "model.vision and model.text: CLIP's image and text encoders"},
@@ -484,10 +531,14 @@ bool refuseNemoNonDecoder(const QString &file, const std::vector<Leaf> &leaves, 
         {"hyena", "model.hyena: Hyena operators in place of attention"}};
     // Megatron-Bridge's knowledge distillation (models/distillation_provider.py at 067f987df: model.teacher, the
     // teacher's provider, and model.kd_config): the teacher's forward runs beside the student's.
-    for (const char *part : {"teacher", "kd_config"})
-        if (const auto hit = std::find_if(
-                leaves.begin(), leaves.end(),
-                [&](const Leaf &l) { return l.name.startsWith(QStringLiteral("model.") + QLatin1String(part) + '.'); });
+    // NeMo 1's (examples/nlp/language_modeling/conf/megatron_llama_distill.yaml at 8cfedd72):
+    // model.kd_teacher_restore_from_path.
+    for (const char *part : {"teacher", "kd_config", "kd_teacher_restore_from_path"})
+        if (const auto hit = std::find_if(leaves.begin(), leaves.end(),
+                                          [&](const Leaf &l) {
+                                              const QString key = QStringLiteral("model.") + QLatin1String(part);
+                                              return l.name.startsWith(key + '.') || l.name == key;
+                                          });
             hit != leaves.end()) {
             out.errors.push_back(
                 {file, hit->line,
@@ -569,6 +620,21 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     std::vector<Leaf> leaves;
     if (!nemoLeaves(file, root, leaves, out))
         return out;
+    if (refuseNemoTrainedModelRuns(file, root, leaves, out))
+        return out;
+    // NeMo 1's generation configs (examples/nlp/language_modeling/conf/megatron_*_inference.yaml, *_generate_config,
+    // megatron_gpt_ptq.yaml at 8cfedd72: an inference section of sampling settings and no optimizer): they run a
+    // trained model. A fine-tuning config has the same inference section for its evaluation, beside its optim.
+    const bool optimizer = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name.startsWith(QLatin1String("model.optim.")) || l.name.startsWith(QLatin1String("optim."));
+    });
+    if (const YAML::Node inference = root["inference"]; inference && inference.IsMap() && !optimizer) {
+        out.errors.push_back({file, inference.Mark().line + 1,
+                              QStringLiteral("inference: a generation configuration (sampling settings, no "
+                                             "optimizer) runs a trained model; Trainplan plans a training run "
+                                             "(import the configuration that trains it)")});
+        return out;
+    }
     if (refuseNemoNerf(file, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);
