@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/common/EnumNames.h"
 
@@ -55,6 +56,9 @@ struct ModelSpec
     std::string name;
     std::string presetId; ///< catalog id this shape came from; empty for a custom shape
     std::string source;   ///< citation for a preset's shape
+    /// A preset's checkpoints on the Hugging Face Hub whose config.json has this shape ("meta-llama/Llama-3.1-8B"):
+    /// an import that names one (llm-foundry's pretrained_model_name_or_path) plans this preset.
+    std::vector<std::string> huggingFaceIds;
 
     std::int64_t layers = 0;
     std::int64_t hidden = 0;

@@ -517,6 +517,33 @@ void resolveOptimizerInstances(Keys &keys, const QJsonObject &base, ImportResult
               QStringLiteral(": data x context ranks / %1 instances").arg(k));
 }
 
+/// A Hugging Face Hub checkpoint the files name (llm-foundry's hf_causal_lm): the catalog preset that lists it as
+/// its checkpoint (models.json hf_ids, each a preset whose source is that config.json), unless a preset or a shape
+/// is given; else it is named in a warning and the model is asked for.
+void resolveCheckpoint(Keys &keys, const Catalog &catalog, ImportResult &result)
+{
+    const auto it = keys.find(QString::fromLatin1(reading::kCheckpoint));
+    if (it == keys.end())
+        return;
+    const ImportedKey from = it->second;
+    keys.erase(it);
+    const QString name = from.value.toString().trimmed();
+    const bool shape = keys.count(QStringLiteral("model.layers")) || keys.count(QStringLiteral("model.hidden"));
+    if (keys.count(QStringLiteral("model.preset")) || shape)
+        return;
+    for (const ModelSpec &m : catalog.models())
+        for (const std::string &id : m.huggingFaceIds)
+            if (name.compare(QString::fromStdString(id), Qt::CaseInsensitive) == 0) {
+                deriveKey(keys, "model.preset", QString::fromStdString(m.presetId), from,
+                          QStringLiteral(": the catalog's preset of that checkpoint (its config.json's shape)"));
+                return;
+            }
+    result.warnings.push_back({from.file, from.line,
+                               QStringLiteral("%1 %2: the model is this Hugging Face checkpoint, which no preset "
+                                              "lists; import its config.json beside this file for its shape")
+                                   .arg(from.source, name)});
+}
+
 /// Pseudo-keys that need other keys: layers per virtual stage, gradient accumulation, dropout.
 void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
 {
@@ -816,6 +843,7 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     QJsonObject doc =
         options.assumeExample ? exampleDocument(keys) : QJsonObject{{QStringLiteral("parallel"), QJsonObject{}}};
     resolveDerived(keys, doc, result);
+    resolveCheckpoint(keys, catalog, result);
     result.missing = neededKeys(keys);
     keys.erase(QStringLiteral("derived.trainer_micro_batch"));
     keys.erase(QStringLiteral("derived.trainer_precision"));

@@ -41,6 +41,9 @@ struct Rule
 // Pseudo-keys resolved when the files are combined (io/interop/Import.cpp): they need other keys' values.
 inline constexpr const char *kLayersPerVirtualStage = "derived.layers_per_virtual_stage";
 inline constexpr const char *kAccumulation = "derived.gradient_accumulation";
+/// A Hugging Face Hub checkpoint the file trains ("meta-llama/Llama-3.1-8B"): its shape is the catalog preset's
+/// that lists it, else its config.json's (Import's resolveCheckpoint).
+inline constexpr const char *kCheckpoint = "derived.hf_checkpoint";
 inline constexpr const char *kDropout = "derived.dropout";
 inline constexpr const char *kSharedExpertWidth = "derived.shared_expert_width";
 /// Megatron-Core's pipeline_model_parallel_layout (the layers of every model chunk), resolved with the

@@ -216,12 +216,18 @@ bool readModel(FoundryReader &r)
     const QString kind = r.text(name, "");
     if (kind == QLatin1String("mpt_causal_lm"))
         return readMpt(r);
-    if (kind == QLatin1String("hf_causal_lm") || kind == QLatin1String("hf_t5")) {
-        const Leaf *checkpoint = r.leaf("model.pretrained_model_name_or_path");
-        r.warn(name,
-               QStringLiteral("model.name %1: the model is the Hugging Face checkpoint %2; import its config.json "
-                              "beside this file for its shape")
-                   .arg(kind, r.text(checkpoint, "the file names")));
+    // llm-foundry's hf_t5 (an encoder-decoder, llmfoundry/models/hf/hf_t5.py): not a plan's decoder-only layers.
+    if (kind == QLatin1String("hf_t5")) {
+        r.out.errors.push_back({r.file, name->line,
+                                QStringLiteral("model.name hf_t5: encoder-decoder models (T5) are not planned; "
+                                               "model.layers counts the layers of a decoder-only transformer")});
+        return false;
+    }
+    if (kind == QLatin1String("hf_causal_lm")) {
+        // The checkpoint's shape: the catalog's preset of that checkpoint, else its config.json imported beside
+        // this file (Import's resolveCheckpoint says which).
+        if (const Leaf *checkpoint = r.leaf("model.pretrained_model_name_or_path"); checkpoint)
+            r.key(kCheckpoint, r.text(checkpoint, ""), checkpoint, "");
         // transformers' FlashAttention-2 integration (use_flash_attention_2), else its SDPA.
         if (const Leaf *fa2 = r.leaf("model.use_flash_attention_2"); fa2 && fa2->value.toBool()) {
             r.key("training.flash_attention", true, fa2, "");

@@ -318,6 +318,7 @@ Problems readModels(const QByteArray &json, Catalog &catalog)
         std::string id;
         r.readString("id", id);
         r.readString("source", m.source);
+        r.readStringList("hf_ids", m.huggingFaceIds);
         readModelKeys(r, m); // a preset is written like a custom model of a plan file
         m.presetId = id;
         double published = 0;

@@ -132,6 +132,27 @@ bool JsonReader::readIntegerList(const char *key, std::vector<std::int64_t> &out
     return true;
 }
 
+bool JsonReader::readStringList(const char *key, std::vector<std::string> &out)
+{
+    const QJsonValue v = take(key);
+    if (v.isUndefined())
+        return false;
+    std::vector<std::string> values;
+    for (const QJsonValue &e : v.toArray()) {
+        if (!e.isString()) {
+            error(key, std::string("must be an array of strings (an element is ") + typeName(e) + ")");
+            return false;
+        }
+        values.push_back(e.toString().toStdString());
+    }
+    if (!v.isArray()) {
+        error(key, std::string("must be an array of strings (got ") + typeName(v) + ")");
+        return false;
+    }
+    out = std::move(values);
+    return true;
+}
+
 bool JsonReader::readInteger(const char *key, int &out)
 {
     std::int64_t value = 0;

@@ -33,6 +33,8 @@ public:
     bool readString(const char *key, std::string &out);
     /// An array of integers ([10, 11, 11, 8]); an error names the key for anything else.
     bool readIntegerList(const char *key, std::vector<std::int64_t> &out);
+    /// An array of strings; an error names the key for anything else.
+    bool readStringList(const char *key, std::vector<std::string> &out);
 
     /// A nested object; an empty one (and an error) when the key holds something else.
     JsonReader object(const char *key);
