@@ -403,7 +403,8 @@ void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImp
 static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &root, std::vector<Leaf> &leaves,
                                        FileImport &out)
 {
-    if (const YAML::Node model = root["gpt_model_file"]; model && root["trainer"]) {
+    const YAML::Node model = root.IsMap() ? root["gpt_model_file"] : root;
+    if (root.IsMap() && model && root["trainer"]) {
         out.errors.push_back({file, model.Mark().line + 1,
                               QStringLiteral("gpt_model_file: the configuration of a run that loads a trained model "
                                              "(generation, export or evaluation); Trainplan plans a training run "
@@ -605,8 +606,10 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     // or training check with its own command and settings) and a skill's card (skills/*/card.yaml: title,
     // validation_status and the configurations it measured). Each records many runs, not one run's configuration:
     // read by leaf name, one item's context_parallel_size would become the plan's.
-    const YAML::Node index = root["verification_index"], status = root["validation_status"];
-    if ((index && root["items"]) || (status && root["title"])) {
+    // (A document that is not a mapping has no such keys; yaml-cpp throws on a scalar's operator[].)
+    const bool map = root.IsMap();
+    const YAML::Node index = map ? root["verification_index"] : root, status = map ? root["validation_status"] : root;
+    if (map && ((index && root["items"]) || (status && root["title"]))) {
         const bool model = index && root["items"];
         out.errors.push_back(
             {file, (model ? index : status).Mark().line + 1,
@@ -628,7 +631,8 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
     const bool optimizer = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
         return l.name.startsWith(QLatin1String("model.optim.")) || l.name.startsWith(QLatin1String("optim."));
     });
-    if (const YAML::Node inference = root["inference"]; inference && inference.IsMap() && !optimizer) {
+    if (const YAML::Node inference = root.IsMap() ? root["inference"] : root;
+        root.IsMap() && inference && inference.IsMap() && !optimizer) {
         out.errors.push_back({file, inference.Mark().line + 1,
                               QStringLiteral("inference: a generation configuration (sampling settings, no "
                                              "optimizer) runs a trained model; Trainplan plans a training run "

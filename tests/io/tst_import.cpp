@@ -2162,6 +2162,20 @@ private slots:
         }
     }
 
+    // A YAML document that is not a mapping (a scalar, a list, a launch script read as YAML), given to the NeMo
+    // reader: refused with an error, never yaml-cpp's exception on a scalar's operator[] (the fuzzer's import-bomb
+    // seed found the model-card and generation-config checks asking a scalar for its keys).
+    void nemoReaderTakesAnyDocument()
+    {
+        for (const char *doc : {"just a scalar\n", "- a\n- b\n", "A0=--num-layers\nA1=\"$A0 $A0\"\n", "~\n"}) {
+            const io::FileImport f = io::importFile(QStringLiteral("x.yaml"), QByteArray(doc), io::ImportFormat::NeMo);
+            QVERIFY2(f.keys.empty(), doc); // nothing read from it, and no exception out of the reader
+            const io::ImportResult r =
+                io::importContents({{QStringLiteral("x.yaml"), QByteArray(doc)}}, {}, io::builtinCatalog());
+            QVERIFY2(!r.ok() && !r.errors.empty(), doc);
+        }
+    }
+
     void unreadableAndUnknownFiles()
     {
         io::ImportResult r = io::importFiles({QStringLiteral("/nonexistent/config.json")}, {}, io::builtinCatalog());
