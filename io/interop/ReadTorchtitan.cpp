@@ -687,7 +687,8 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
             out.keys.push_back({QStringLiteral("parallel.zero_stage"), 3, file, leaf.line, leaf.name});
         }
         if (torchtitanRules().count(leaf.name) || !ignored.match(leaf.name).hasMatch())
-            if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor"))
+            if (leaf.name != QLatin1String("model.name") && leaf.name != QLatin1String("model.flavor") &&
+                leaf.name != QLatin1String("hf_transformers.model"))
                 planned.push_back(leaf);
     }
     // FSDP2's CPUOffloadPolicy: "Whether to apply CPU offloading of parameters, gradients, and optimizer states
@@ -731,7 +732,14 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
-    torchtitanModel(file, name, flavor, modelLine, out);
+    // torchtitan's transformers backend (experiments/transformers_modeling_backend at 238fa99: model.name
+    // transformers_modeling_backend, the Hugging Face model in [hf_transformers] model): that checkpoint's shape.
+    const auto checkpoint = findLeaf(leaves, "hf_transformers.model");
+    if (name == QLatin1String("transformers_modeling_backend") && checkpoint != leaves.end())
+        out.keys.push_back({QString::fromLatin1(kCheckpoint), checkpoint->value.toString(), file, checkpoint->line,
+                            checkpoint->name});
+    else
+        torchtitanModel(file, name, flavor, modelLine, out);
     torchtitanFp8Scaling(file, leaves, out);
 }
 

@@ -1904,6 +1904,18 @@ private slots:
         // No mixed_precision_reduce: torchtitan's default, "float32", the reduce-scatter's dtype.
         QVERIFY(r.plan->training.fp32Gradients);
         QVERIFY(readKey(r, "training.fp32_gradients")->source.contains(QStringLiteral("mixed_precision_reduce")));
+        // torchtitan's transformers backend (experiments/transformers_modeling_backend/configs/full.toml at
+        // 238fa99, with a checkpoint the catalog lists): [hf_transformers] model names the model.
+        QFile full(data("real/torchtitan/llama3_8b.toml"));
+        QVERIFY(full.open(QIODevice::ReadOnly));
+        QByteArray job = full.readAll();
+        job.replace("name = \"llama3\"", "name = \"transformers_modeling_backend\"");
+        job.replace("flavor = \"8B\"", "flavor = \"full\"\n\n[hf_transformers]\nmodel = \"Qwen/Qwen3-8B\"");
+        const io::ImportResult hf = io::importContents(
+            {{QStringLiteral("job.toml"), job}},
+            {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=1")}, io::builtinCatalog());
+        QVERIFY2(hf.ok(), qPrintable(io::importReport(hf)));
+        QCOMPARE(hf.plan->model.presetId, std::string("qwen3-8b"));
     }
 
     // Context ranks exchange K and V as the file says (context_parallel_rotate_method: "allgather" all-gathers the
