@@ -627,10 +627,10 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
     need("training.global_batch", "sequences per optimizer step");
     // DeepSpeed's "auto" (deepSpeedAuto): the Hugging Face Trainer fills them from its own arguments, which no
     // file here holds.
-    if (keys.count(QStringLiteral("derived.trainer_micro_batch")))
+    if (keys.count(QString::fromLatin1(reading::kTrainerMicroBatch)))
         need("training.micro_batch", "sequences per GPU per micro-batch (train_micro_batch_size_per_gpu \"auto\": "
                                      "the Hugging Face Trainer's per_device_train_batch_size)");
-    if (keys.count(QStringLiteral("derived.trainer_precision")))
+    if (keys.count(QString::fromLatin1(reading::kTrainerPrecision)))
         need("training.precision", "the precision (bf16.enabled or fp16.enabled \"auto\": the Hugging Face "
                                    "Trainer's --bf16 or --fp16, FP32 without either)");
     return needed;
@@ -845,8 +845,8 @@ ImportResult importContents(const std::vector<std::pair<QString, QByteArray>> &f
     resolveDerived(keys, doc, result);
     resolveCheckpoint(keys, catalog, result);
     result.missing = neededKeys(keys);
-    keys.erase(QStringLiteral("derived.trainer_micro_batch"));
-    keys.erase(QStringLiteral("derived.trainer_precision"));
+    keys.erase(QString::fromLatin1(reading::kTrainerMicroBatch));
+    keys.erase(QString::fromLatin1(reading::kTrainerPrecision));
     if (!options.assumeExample) {
         for (const MissingKey &m : result.missing)
             result.errors.push_back(

@@ -44,6 +44,10 @@ inline constexpr const char *kAccumulation = "derived.gradient_accumulation";
 /// A Hugging Face Hub checkpoint the file trains ("meta-llama/Llama-3.1-8B"): its shape is the catalog preset's
 /// that lists it, else its config.json's (Import's resolveCheckpoint).
 inline constexpr const char *kCheckpoint = "derived.hf_checkpoint";
+/// A DeepSpeed config's "auto" micro-batch and precision: the Hugging Face Trainer's arguments, asked for
+/// (Import's neededKeys).
+inline constexpr const char *kTrainerMicroBatch = "derived.trainer_micro_batch";
+inline constexpr const char *kTrainerPrecision = "derived.trainer_precision";
 inline constexpr const char *kDropout = "derived.dropout";
 inline constexpr const char *kSharedExpertWidth = "derived.shared_expert_width";
 /// Megatron-Core's pipeline_model_parallel_layout (the layers of every model chunk), resolved with the

@@ -28,9 +28,9 @@ bool deepSpeedAuto(const QString &file, const Leaf &leaf, FileImport &out)
     // The micro-batch and the precision have no default worth planning on: asked for (neededKeys). The global
     // batch is asked for anyway; the accumulation steps follow from it and the micro-batch.
     if (leaf.name == QLatin1String("train_micro_batch_size_per_gpu"))
-        out.keys.push_back({QStringLiteral("derived.trainer_micro_batch"), true, file, leaf.line, leaf.name});
+        out.keys.push_back({QString::fromLatin1(kTrainerMicroBatch), true, file, leaf.line, leaf.name});
     else if (leaf.name.endsWith(QLatin1String(".enabled")))
-        out.keys.push_back({QStringLiteral("derived.trainer_precision"), true, file, leaf.line, leaf.name});
+        out.keys.push_back({QString::fromLatin1(kTrainerPrecision), true, file, leaf.line, leaf.name});
     if (fromTrainer.contains(leaf.name))
         out.warnings.push_back(
             {file, leaf.line,

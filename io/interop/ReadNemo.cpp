@@ -397,17 +397,54 @@ void nemoTorchFsdp(const QString &file, const std::vector<Leaf> &leaves, FileImp
 
 } // namespace
 
+/// Megatron-Bridge's agent-readable cards at 067f987df: a model's verification card
+/// (examples/model_verification_cards/*/card.yaml: verification_index and items, each a conversion, inference or
+/// training check with its own command and settings) and a skill's card (skills/*/card.yaml: title,
+/// validation_status and the configurations it measured). Each records many runs, not one run's configuration:
+/// read by leaf name, one item's context_parallel_size would become the plan's. True when refused.
+static bool refuseBridgeCards(const QString &file, const YAML::Node &root, FileImport &out)
+{
+    if (!root.IsMap()) // a scalar or a list: no such keys (and yaml-cpp throws on a scalar's operator[])
+        return false;
+    const YAML::Node index = root["verification_index"], status = root["validation_status"];
+    const bool model = index && root["items"];
+    if (!model && !(status && root["title"]))
+        return false;
+    out.errors.push_back(
+        {file, (model ? index : status).Mark().line + 1,
+         QStringLiteral("%1: a Megatron-Bridge %2 card records many runs (checks and measured configurations), each "
+                        "with its own settings, not one run's configuration; import the recipe's override file or "
+                        "the run's saved run_config.yaml")
+             .arg(model ? QStringLiteral("verification_index") : QStringLiteral("validation_status"),
+                  model ? QStringLiteral("model verification") : QStringLiteral("skill"))});
+    return true;
+}
+
 /// NeMo 1's configs of runs that load a trained model (a top-level gpt_model_file: megatron_gpt_export.yaml,
-/// megatron_gpt_inference_batch_mcore.yaml at 8cfedd72); OmegaConf's "???" (a value the command line must give)
-/// is not read. True when refused.
+/// megatron_gpt_inference_batch_mcore.yaml at 8cfedd72) or generate from one; OmegaConf's "???" (a value the
+/// command line must give) is not read. True when refused.
 static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &root, std::vector<Leaf> &leaves,
                                        FileImport &out)
 {
-    const YAML::Node model = root.IsMap() ? root["gpt_model_file"] : root;
-    if (root.IsMap() && model && root["trainer"]) {
+    if (!root.IsMap()) // a scalar or a list: no such keys (and yaml-cpp throws on a scalar's operator[])
+        return false;
+    if (const YAML::Node model = root["gpt_model_file"]; model && root["trainer"]) {
         out.errors.push_back({file, model.Mark().line + 1,
                               QStringLiteral("gpt_model_file: the configuration of a run that loads a trained model "
                                              "(generation, export or evaluation); Trainplan plans a training run "
+                                             "(import the configuration that trains it)")});
+        return true;
+    }
+    // NeMo 1's generation configs (examples/nlp/language_modeling/conf/megatron_*_inference.yaml, *_generate_config,
+    // megatron_gpt_ptq.yaml at 8cfedd72: an inference section of sampling settings and no optimizer): they run a
+    // trained model. A fine-tuning config has the same inference section for its evaluation, beside its optim.
+    const bool optimizer = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
+        return l.name.startsWith(QLatin1String("model.optim.")) || l.name.startsWith(QLatin1String("optim."));
+    });
+    if (const YAML::Node inference = root["inference"]; inference && inference.IsMap() && !optimizer) {
+        out.errors.push_back({file, inference.Mark().line + 1,
+                              QStringLiteral("inference: a generation configuration (sampling settings, no "
+                                             "optimizer) runs a trained model; Trainplan plans a training run "
                                              "(import the configuration that trains it)")});
         return true;
     }
@@ -601,44 +638,13 @@ FileImport readNemo(const QString &file, const QByteArray &bytes)
         }
         return readMegatron(file, script);
     }
-    // Megatron-Bridge's agent-readable cards at 067f987df: a model's verification card
-    // (examples/model_verification_cards/*/card.yaml: verification_index and items, each a conversion, inference
-    // or training check with its own command and settings) and a skill's card (skills/*/card.yaml: title,
-    // validation_status and the configurations it measured). Each records many runs, not one run's configuration:
-    // read by leaf name, one item's context_parallel_size would become the plan's.
-    // (A document that is not a mapping has no such keys; yaml-cpp throws on a scalar's operator[].)
-    const bool map = root.IsMap();
-    const YAML::Node index = map ? root["verification_index"] : root, status = map ? root["validation_status"] : root;
-    if (map && ((index && root["items"]) || (status && root["title"]))) {
-        const bool model = index && root["items"];
-        out.errors.push_back(
-            {file, (model ? index : status).Mark().line + 1,
-             QStringLiteral("%1: a Megatron-Bridge %2 card records many runs (checks and measured configurations), "
-                            "each with its own settings, not one run's configuration; import the recipe's override "
-                            "file or the run's saved run_config.yaml")
-                 .arg(model ? QStringLiteral("verification_index") : QStringLiteral("validation_status"),
-                      model ? QStringLiteral("model verification") : QStringLiteral("skill"))});
+    if (refuseBridgeCards(file, root, out))
         return out;
-    }
     std::vector<Leaf> leaves;
     if (!nemoLeaves(file, root, leaves, out))
         return out;
     if (refuseNemoTrainedModelRuns(file, root, leaves, out))
         return out;
-    // NeMo 1's generation configs (examples/nlp/language_modeling/conf/megatron_*_inference.yaml, *_generate_config,
-    // megatron_gpt_ptq.yaml at 8cfedd72: an inference section of sampling settings and no optimizer): they run a
-    // trained model. A fine-tuning config has the same inference section for its evaluation, beside its optim.
-    const bool optimizer = std::any_of(leaves.begin(), leaves.end(), [](const Leaf &l) {
-        return l.name.startsWith(QLatin1String("model.optim.")) || l.name.startsWith(QLatin1String("optim."));
-    });
-    if (const YAML::Node inference = root.IsMap() ? root["inference"] : root;
-        root.IsMap() && inference && inference.IsMap() && !optimizer) {
-        out.errors.push_back({file, inference.Mark().line + 1,
-                              QStringLiteral("inference: a generation configuration (sampling settings, no "
-                                             "optimizer) runs a trained model; Trainplan plans a training run "
-                                             "(import the configuration that trains it)")});
-        return out;
-    }
     if (refuseNemoNerf(file, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);

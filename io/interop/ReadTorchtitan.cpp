@@ -584,10 +584,28 @@ QStringList torchtitanCompile(const QString &file, const std::vector<Leaf> &leav
     return read;
 }
 
-/// The model: a preset from name and flavor; torchtitan's models that are not decoder-only language models
-/// (torchtitan/models/flux, experiments/vlm) refused naming model.name.
-void torchtitanModel(const QString &file, const QString &name, const QString &flavor, int line, FileImport &out)
+/// [model] as the job file names it.
+struct TorchtitanModelName
 {
+    QString name, flavor;
+    int line = 0;
+};
+
+/// The model: a preset from name and flavor; torchtitan's models that are not decoder-only language models
+/// (torchtitan/models/flux, experiments/vlm) refused naming model.name; the transformers backend
+/// (experiments/transformers_modeling_backend at 238fa99: model.name transformers_modeling_backend, the Hugging
+/// Face model in [hf_transformers] model) is that checkpoint's shape.
+void torchtitanModel(const QString &file, const TorchtitanModelName &named, const std::vector<Leaf> &leaves,
+                     FileImport &out)
+{
+    const QString &name = named.name, &flavor = named.flavor;
+    const int line = named.line;
+    if (const auto checkpoint = findLeaf(leaves, "hf_transformers.model");
+        name == QLatin1String("transformers_modeling_backend") && checkpoint != leaves.end()) {
+        out.keys.push_back({QString::fromLatin1(kCheckpoint), checkpoint->value.toString(), file, checkpoint->line,
+                            checkpoint->name});
+        return;
+    }
     if (name == QLatin1String("flux") || name == QLatin1String("vlm")) {
         refuseLayers(file, line,
                      QStringLiteral("model.name \"%1\": %2")
@@ -732,14 +750,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
     torchtitanLossKernel(file, leaves, out);
-    // torchtitan's transformers backend (experiments/transformers_modeling_backend at 238fa99: model.name
-    // transformers_modeling_backend, the Hugging Face model in [hf_transformers] model): that checkpoint's shape.
-    const auto checkpoint = findLeaf(leaves, "hf_transformers.model");
-    if (name == QLatin1String("transformers_modeling_backend") && checkpoint != leaves.end())
-        out.keys.push_back({QString::fromLatin1(kCheckpoint), checkpoint->value.toString(), file, checkpoint->line,
-                            checkpoint->name});
-    else
-        torchtitanModel(file, name, flavor, modelLine, out);
+    torchtitanModel(file, {name, flavor, modelLine}, leaves, out);
     torchtitanFp8Scaling(file, leaves, out);
 }
 

@@ -137,6 +137,10 @@ bool JsonReader::readStringList(const char *key, std::vector<std::string> &out)
     const QJsonValue v = take(key);
     if (v.isUndefined())
         return false;
+    if (!v.isArray()) {
+        error(key, std::string("must be an array of strings (got ") + typeName(v) + ")");
+        return false;
+    }
     std::vector<std::string> values;
     for (const QJsonValue &e : v.toArray()) {
         if (!e.isString()) {
@@ -144,10 +148,6 @@ bool JsonReader::readStringList(const char *key, std::vector<std::string> &out)
             return false;
         }
         values.push_back(e.toString().toStdString());
-    }
-    if (!v.isArray()) {
-        error(key, std::string("must be an array of strings (got ") + typeName(v) + ")");
-        return false;
     }
     out = std::move(values);
     return true;
