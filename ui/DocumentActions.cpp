@@ -62,7 +62,7 @@ DocumentActions::DocumentActions(PlanDocument *document, QWidget *dialogParent)
     connect(m_import, &QAction::triggered, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(
             m_dialogParent, tr("Import Configuration"), QString(),
-            tr("Configurations (*.json *.sh *.txt *.args *.yaml *.yml *.toml);;All files (*)"));
+            tr("Configurations (*.json *.sh *.txt *.args *.yaml *.yml *.toml *.log *.out);;All files (*)"));
         if (!paths.isEmpty())
             importFiles(paths);
     });

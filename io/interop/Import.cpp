@@ -37,6 +37,8 @@ const char *formatName(ImportFormat format)
 ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (!reading::bridgeLogConfiguration(bytes).isEmpty()) // a Megatron-Bridge training log, any suffix
+        return ImportFormat::NeMo;
     if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml"))
         return reading::isLlmFoundryYaml(bytes) ? ImportFormat::LlmFoundry : ImportFormat::NeMo;
     if (suffix == QLatin1String("toml"))

@@ -164,6 +164,9 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written);
 /// A Megatron-LM launch script or argument file (ReadMegatron.cpp).
 FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments = {});
 /// A NeMo 1 or NeMo 2 / Megatron-Bridge recipe, YAML (ReadNemo.cpp).
+/// The configuration a Megatron-Bridge training log prints between its "------- Task Configuration -------" and
+/// closing dashes, the rest of the log blanked (its lines kept); empty when the text has no such block.
+QByteArray bridgeLogConfiguration(const QByteArray &bytes);
 FileImport readNemo(const QString &file, const QByteArray &bytes);
 /// A torchtitan job file, TOML (ReadTorchtitan.cpp).
 FileImport readTorchtitan(const QString &file, const QByteArray &bytes);

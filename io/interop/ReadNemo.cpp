@@ -618,10 +618,32 @@ bool yamlLeavesOf(const QString &file, const QByteArray &bytes, std::vector<Leaf
     return true;
 }
 
-FileImport readNemo(const QString &file, const QByteArray &bytes)
+QByteArray bridgeLogConfiguration(const QByteArray &bytes)
+{
+    // Megatron-Bridge's training log (src/megatron/bridge/training/setup.py, maybe_log_and_save_config, on rank 0,
+    // until 7cf685164 of February 2026): print("------- Task Configuration -------"), cfg.print_yaml() (the
+    // run_config.yaml a checkpoint keeps, yaml.safe_dump), print("----------------------------------").
+    static const QByteArray begin = "------- Task Configuration -------", end = "----------------------------------";
+    QList<QByteArray> lines = bytes.split('\n');
+    enum { Before, Inside, After } state = Before;
+    for (QByteArray &line : lines) { // everything outside the block blanked, so the YAML's lines are the log's
+        const QByteArray trimmed = line.trimmed();
+        if (state == Inside && trimmed != end)
+            continue;
+        state = state == Before && trimmed == begin ? Inside : state == Inside ? After : state;
+        line.clear();
+    }
+    if (state == Before)
+        return {};
+    return lines.join('\n');
+}
+
+FileImport readNemo(const QString &file, const QByteArray &written)
 {
     FileImport out;
     out.format = ImportFormat::NeMo;
+    const QByteArray logged = bridgeLogConfiguration(written);
+    const QByteArray &bytes = logged.isEmpty() ? written : logged;
     const std::optional<YAML::Node> loaded = loadYaml(file, bytes, out);
     if (!loaded)
         return out;

@@ -2120,6 +2120,28 @@ private slots:
         QCOMPARE(r.plan->training.fp8Recipe, Fp8Recipe::Tensorwise); // model.fp8_recipe, current scaling
         QVERIFY(r.plan->training.fp8ParamGather);
         QCOMPARE(readKey(r, "training.flash_attention")->source, QStringLiteral("model.attention_backend"));
+        // The same configuration as Megatron-Bridge's training log printed it (setup.py, maybe_log_and_save_config,
+        // until 7cf685164): between "------- Task Configuration -------" and a line of dashes, among log lines;
+        // read from the log with the log's line numbers, the same plan.
+        {
+            QFile yaml(data("bridge_run_config_llama3_8b_fp8.yaml"));
+            QVERIFY(yaml.open(QIODevice::ReadOnly));
+            const QByteArray log = "setting number of microbatches to constant 16\n"
+                                   "> building train, validation, and test datasets for GPT ...\n"
+                                   "    train/valid/test-data-iterators-setup ..........: (67.42, 80.35)\n"
+                                   "------- Task Configuration -------\n" +
+                                   yaml.readAll() +
+                                   "\n----------------------------------\n"
+                                   "training ...\n"
+                                   " [2026-01-05 10:00:00] iteration 10/100 | consumed samples: 1280 | elapsed time "
+                                   "per iteration (ms): 4180.2 | learning rate: 3.0E-04 |\n";
+            const io::ImportResult fromLog = io::importContents(
+                {{QStringLiteral("slurm-1234.out"), log}},
+                {QStringLiteral("cluster.device=h100-sxm5-80gb"), QStringLiteral("cluster.nodes=4")}, io::builtinCatalog());
+            QVERIFY2(fromLog.ok(), qPrintable(io::importReport(fromLog)));
+            QVERIFY(*fromLog.plan == *r.plan);
+            QCOMPARE(readKey(fromLog, "parallel.tensor")->line, readKey(r, "parallel.tensor")->line + 4);
+        }
         // (recipe name, precision, FP8 scaling: the recipe's fp8_recipe, mixed_precision.py)
         const std::tuple<const char *, const char *, const char *> recipes[] = {
             {"bf16_mixed", "bf16", nullptr},
