@@ -37,7 +37,7 @@ const char *formatName(ImportFormat format)
 ImportFormat detectFormat(const QString &path, const QByteArray &bytes)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    if (!reading::bridgeLogConfiguration(bytes).isEmpty()) // a Megatron-Bridge training log, any suffix
+    if (bytes.contains(reading::kBridgeLogConfigurationLine)) // a Megatron-Bridge training log, any suffix
         return ImportFormat::NeMo;
     if (suffix == QLatin1String("yaml") || suffix == QLatin1String("yml"))
         return reading::isLlmFoundryYaml(bytes) ? ImportFormat::LlmFoundry : ImportFormat::NeMo;
@@ -519,6 +519,13 @@ void resolveOptimizerInstances(Keys &keys, const QJsonObject &base, ImportResult
               QStringLiteral(": data x context ranks / %1 instances").arg(k));
 }
 
+/// Whether the keys give a model's shape (its layers, width or heads) rather than a preset.
+bool givesShape(const std::map<QString, ImportedKey> &keys)
+{
+    return keys.count(QStringLiteral("model.layers")) || keys.count(QStringLiteral("model.hidden")) ||
+           keys.count(QStringLiteral("model.heads"));
+}
+
 /// A Hugging Face Hub checkpoint the files name (llm-foundry's hf_causal_lm): the catalog preset that lists it as
 /// its checkpoint (models.json hf_ids, each a preset whose source is that config.json), unless a preset or a shape
 /// is given; else it is named in a warning and the model is asked for.
@@ -530,8 +537,7 @@ void resolveCheckpoint(Keys &keys, const Catalog &catalog, ImportResult &result)
     const ImportedKey from = it->second;
     keys.erase(it);
     const QString name = from.value.toString().trimmed();
-    const bool shape = keys.count(QStringLiteral("model.layers")) || keys.count(QStringLiteral("model.hidden"));
-    if (keys.count(QStringLiteral("model.preset")) || shape)
+    if (keys.count(QStringLiteral("model.preset")) || givesShape(keys))
         return;
     for (const ModelSpec &m : catalog.models())
         for (const std::string &id : m.huggingFaceIds)
@@ -617,8 +623,7 @@ std::vector<MissingKey> neededKeys(const std::map<QString, ImportedKey> &keys)
     // A model is given by a preset or by its shape; a file that gives only run settings under model (a
     // Megatron-Bridge override file's model.seq_length and parallel sizes, its model in the Python recipe)
     // gives none, and is asked for the model, not for a vocabulary.
-    const bool shape = keys.count(QStringLiteral("model.layers")) || keys.count(QStringLiteral("model.hidden")) ||
-                       keys.count(QStringLiteral("model.heads"));
+    const bool shape = givesShape(keys);
     if (!keys.count(QStringLiteral("model.preset")) && !shape)
         need("model.preset", "the model: a preset id, or import its Hugging Face config.json with the rest");
     else if (!keys.count(QStringLiteral("model.preset"))) {

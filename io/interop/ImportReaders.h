@@ -164,8 +164,10 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written);
 /// A Megatron-LM launch script or argument file (ReadMegatron.cpp).
 FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStringList &arguments = {});
 /// A NeMo 1 or NeMo 2 / Megatron-Bridge recipe, YAML (ReadNemo.cpp).
-/// The configuration a Megatron-Bridge training log prints between its "------- Task Configuration -------" and
-/// closing dashes, the rest of the log blanked (its lines kept); empty when the text has no such block.
+/// The line a Megatron-Bridge training log prints before its configuration (setup.py, until 7cf685164).
+inline constexpr const char *kBridgeLogConfigurationLine = "------- Task Configuration -------";
+/// The configuration a Megatron-Bridge training log prints between kBridgeLogConfigurationLine and closing
+/// dashes, the rest of the log blanked (its lines kept); empty when the text has no such block.
 QByteArray bridgeLogConfiguration(const QByteArray &bytes);
 FileImport readNemo(const QString &file, const QByteArray &bytes);
 /// A torchtitan job file, TOML (ReadTorchtitan.cpp).

@@ -421,9 +421,8 @@ static bool refuseBridgeCards(const QString &file, const YAML::Node &root, FileI
 }
 
 /// NeMo 1's configs of runs that load a trained model (a top-level gpt_model_file: megatron_gpt_export.yaml,
-/// megatron_gpt_inference_batch_mcore.yaml at 8cfedd72) or generate from one; OmegaConf's "???" (a value the
-/// command line must give) is not read. True when refused.
-static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &root, std::vector<Leaf> &leaves,
+/// megatron_gpt_inference_batch_mcore.yaml at 8cfedd72) or generate from one. True when refused.
+static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &root, const std::vector<Leaf> &leaves,
                                        FileImport &out)
 {
     if (!root.IsMap()) // a scalar or a list: no such keys (and yaml-cpp throws on a scalar's operator[])
@@ -448,6 +447,12 @@ static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &ro
                                              "(import the configuration that trains it)")});
         return true;
     }
+    return false;
+}
+
+/// OmegaConf's "???" (a value the command line must give) is not a value: the leaf is dropped, and said.
+static void dropMandatoryPlaceholders(const QString &file, std::vector<Leaf> &leaves, FileImport &out)
+{
     const auto mandatory = std::remove_if(leaves.begin(), leaves.end(), [&](const Leaf &l) {
         if (leafText(l.value) != QLatin1String("???"))
             return false;
@@ -458,7 +463,6 @@ static bool refuseNemoTrainedModelRuns(const QString &file, const YAML::Node &ro
         return true;
     });
     leaves.erase(mandatory, leaves.end());
-    return false;
 }
 
 /// NeRF (NeMo-Framework-Launcher conf/training/nerf: a Hydra defaults entry nerf/model, modules whose _target_
@@ -623,7 +627,7 @@ QByteArray bridgeLogConfiguration(const QByteArray &bytes)
     // Megatron-Bridge's training log (src/megatron/bridge/training/setup.py, maybe_log_and_save_config, on rank 0,
     // until 7cf685164 of February 2026): print("------- Task Configuration -------"), cfg.print_yaml() (the
     // run_config.yaml a checkpoint keeps, yaml.safe_dump), print("----------------------------------").
-    static const QByteArray begin = "------- Task Configuration -------", end = "----------------------------------";
+    static const QByteArray begin = kBridgeLogConfigurationLine, end = "----------------------------------";
     QList<QByteArray> lines = bytes.split('\n');
     enum { Before, Inside, After } state = Before;
     for (QByteArray &line : lines) { // everything outside the block blanked, so the YAML's lines are the log's
@@ -667,6 +671,7 @@ FileImport readNemo(const QString &file, const QByteArray &written)
         return out;
     if (refuseNemoTrainedModelRuns(file, root, leaves, out))
         return out;
+    dropMandatoryPlaceholders(file, leaves, out);
     if (refuseNemoNerf(file, leaves, out))
         return out;
     dropNemoBookkeeping(leaves, out);
