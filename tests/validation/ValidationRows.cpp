@@ -334,6 +334,10 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         if (t.at(r, "table").startsWith(QLatin1String("H100-2412")))
             plan.training.lossKernel = LossKernel::Eager;
         plan.training.fusedKernels = false;
+        // The launch script sets PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True" at 9dec370
+        // (run_llama_train.sh line 22), e7c0cae and 820504e (run_train.sh line 24); 0413364's, which the A100
+        // rows ran, sets no allocator configuration.
+        plan.training.expandableSegments = !t.at(r, "table").startsWith(QLatin1String("A100 perf.md"));
         // The A100 rows' commit (0413364) sets norm_type "fused_rmsnorm" in llama3_8b.toml and llama2_13b.toml,
         // "rmsnorm" in the 70B ones; 9dec370 and e7c0cae set "rmsnorm" throughout.
         plan.training.fusedNorm = t.at(r, "table").startsWith(QLatin1String("A100 perf.md"))
