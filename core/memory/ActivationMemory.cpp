@@ -235,6 +235,8 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     case Schedule::OneFOneB:
     case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; W keeps only its matmul inputs
         return double(std::min(p - stage, m));
+    case Schedule::ZeroBubbleH2: // 2 (p - s) - 1 forwards before the first B (Qi et al. 2024, Figure 3)
+        return double(std::min(2 * (p - stage) - 1, m));
     case Schedule::Interleaved: {
         const std::int64_t v = std::max<std::int64_t>(virtualStages, 1);
         const std::int64_t chunks = std::min(2 * (p - stage - 1) + (v - 1) * p + 1, m * v);

@@ -65,15 +65,21 @@ inline const char *toString(Recompute v) { return spellingOf(v); }
 
 /// Pipeline schedules: GPipe (Huang et al. 2019), 1F1B (Narayanan et al. 2019), interleaved 1F1B
 /// (Narayanan et al. 2021), ZB-H1 (Qi et al. 2024).
-enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1 };
+/// ZB-H1 and ZB-H2 are Qi et al.'s handcrafted zero-bubble schedules (ICLR 2024, Sec. 3, Figure 3, Table 1):
+/// the backward split into the input gradient B and the weight gradient W; ZB-H1 keeps 1F1B's memory, ZB-H2
+/// holds up to 2p - 1 micro-batches on the first stage to remove the bubble.
+enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1, ZeroBubbleH2 };
 constexpr auto enumNames(Schedule)
 {
     using N = EnumName<Schedule>;
     return std::array{N{Schedule::GPipe, "gpipe", "GPipe"}, N{Schedule::OneFOneB, "1f1b", "1F1B"},
                       N{Schedule::Interleaved, "interleaved", "Interleaved 1F1B"},
-                      N{Schedule::ZeroBubbleH1, "zb-h1", "Zero bubble (ZB-H1)"}};
+                      N{Schedule::ZeroBubbleH1, "zb-h1", "Zero bubble (ZB-H1)"},
+                      N{Schedule::ZeroBubbleH2, "zb-h2", "Zero bubble, 2p in flight (ZB-H2)"}};
 }
 inline const char *toString(Schedule v) { return spellingOf(v); }
+/// The zero-bubble schedules, which run the weight gradients W apart from the input gradients B.
+constexpr bool splitsBackward(Schedule s) { return s == Schedule::ZeroBubbleH1 || s == Schedule::ZeroBubbleH2; }
 
 /// How context-parallel ranks share keys and values (parallel.context_comm): ring attention passes KV
 /// blocks around the group, overlapped with the attention blocks (Liu et al. 2023; Megatron-Core's

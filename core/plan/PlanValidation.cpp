@@ -264,11 +264,15 @@ void checkPipeline(Checker &check)
     if (par.schedule == Schedule::Interleaved && check.ok({"parallel.pipeline"}) && par.pipeline == 1)
         check.warning("parallel.schedule", "schedule.interleaved_one_stage");
     // Megatron-Core and DeepSpeed ship no zero-bubble schedule (Qi et al.'s is a fork of Megatron-LM); PyTorch's
-    // pipelining runs one (torch.distributed.pipelining ScheduleInterleavedZeroBubble).
+    // pipelining runs one with 1F1B's memory (torch.distributed.pipelining ScheduleInterleavedZeroBubble). The
+    // 2p-in-flight one is the fork's alone (ZB-2p: --zero-bubble-max-pending-backward at twice the stages,
+    // its README).
     if (par.schedule == Schedule::ZeroBubbleH1 && par.pipeline > 1 &&
         check.plan().training.framework != Framework::Fsdp)
         check.warning("parallel.schedule", "schedule.zero_bubble_framework",
                       {std::string(labelOf(check.plan().training.framework))});
+    if (par.schedule == Schedule::ZeroBubbleH2 && par.pipeline > 1)
+        check.warning("parallel.schedule", "schedule.zero_bubble_h2_framework");
     // DeepSpeed's pipeline engine refuses ZeRO stages 2 and 3 with pipeline parallelism (deepspeed/runtime/pipe/
     // engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline parallelism"), and Megatron-LM's distributed
     // optimizer shards only the optimizer state (stage 1): with micro-batches in flight on every stage,

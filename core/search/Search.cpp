@@ -486,7 +486,9 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
     // The zero-bubble schedule where the plan's framework runs it (PyTorch's pipelining; Megatron-Core and
     // DeepSpeed have none), or when the user holds it or plans with it.
     const bool tryZeroBubble = base.training.framework == Framework::Fsdp ||
-                               base.parallel.schedule == Schedule::ZeroBubbleH1 || fixed.schedule.held();
+                               splitsBackward(base.parallel.schedule) || fixed.schedule.held();
+    // ZB-H2 runs only in Qi et al.'s fork (core/plan/PlanValidation): tried when the plan or the user asks.
+    const bool tryDeepZeroBubble = base.parallel.schedule == Schedule::ZeroBubbleH2 || fixed.schedule.held();
     for (const std::int64_t mb : c.microBatches) {
         if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
             continue;
@@ -496,8 +498,8 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
         if (p == 1) {
             schedules.push_back({Schedule::OneFOneB, 1});
         } else {
-            for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1})
-                if (s != Schedule::ZeroBubbleH1 || tryZeroBubble)
+            for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1, Schedule::ZeroBubbleH2})
+                if (s == Schedule::ZeroBubbleH1 ? tryZeroBubble : s != Schedule::ZeroBubbleH2 || tryDeepZeroBubble)
                     schedules.push_back({s, 1});
             for (const std::int64_t v : interleavedChunks(layers, l))
                 if (m % p == 0)

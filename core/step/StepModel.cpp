@@ -642,8 +642,15 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
             return std::max(0.0, est.pipeline.makespan - microbatches * pace.microbatchSeconds());
         }
     }
-    const double perMicrobatch = pace.microbatchSeconds()
-                                 - (par.schedule == Schedule::ZeroBubbleH1 ? pace.weightGradientSeconds : 0.0);
+    // Qi et al. 2024, Table 1, with B the input gradient and W the weight gradient (the micro-batch's time is
+    // F + B + W): 1F1B (p - 1)(F + B + W); ZB-H1, whose W fill the gaps, (p - 1)(F + B - W); ZB-H2, whose
+    // deeper warm-up lets W fill the rest, (p - 1)(F + B - 2W). At least the forward ramp stays within one step.
+    const double w = pace.weightGradientSeconds;
+    const double fill = par.schedule == Schedule::ZeroBubbleH1   ? 2.0 * w
+                        : par.schedule == Schedule::ZeroBubbleH2 ? 3.0 * w
+                                                                 : 0.0;
+    const double ramp = splitsBackward(par.schedule) ? pace.forwardSeconds : 0.0;
+    const double perMicrobatch = std::max(pace.microbatchSeconds() - fill, ramp);
     const double bubble = double(p - 1) / double(par.virtualStages) * perMicrobatch;
     est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
     return bubble;

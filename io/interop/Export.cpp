@@ -485,7 +485,7 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     else if (p.virtualStages <= 1 && p.overlapP2pComm && p.pipeline > 1)
         out.notExpressed << QStringLiteral("parallel.overlap_p2p_comm = true: Megatron-LM overlaps pipeline "
                                            "transfers only under the interleaved schedule");
-    if (p.schedule == Schedule::GPipe || p.schedule == Schedule::ZeroBubbleH1)
+    if (p.schedule == Schedule::GPipe || splitsBackward(p.schedule))
         out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B")
                                 .arg(QLatin1String(toString(p.schedule)));
     return f;

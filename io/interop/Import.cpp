@@ -160,22 +160,26 @@ void checkRanges(const std::map<QString, ImportedKey> &keys, ImportResult &resul
     }
 }
 
+/// A pseudo-key's value, removed from the keys; nullopt when no file gave it.
+std::optional<ImportedKey> takeKey(std::map<QString, ImportedKey> &keys, const char *path)
+{
+    std::optional<ImportedKey> k;
+    if (const auto it = keys.find(QLatin1String(path)); it != keys.end()) {
+        k = it->second;
+        keys.erase(it);
+    }
+    return k;
+}
+
 /// Fully sharded data parallelism as Megatron-LM runs it: Megatron-FSDP shards what its
 /// --data-parallel-sharding-strategy names (megatron/training/arguments.py: no_shard, optim, optim_grads,
 /// optim_grads_params, the default), the ZeRO stage of that name; --use-torch-fsdp2 is PyTorch's FSDP2,
 /// fully sharded with its own buffers (framework "fsdp").
 void resolveFsdp(std::map<QString, ImportedKey> &keys)
 {
-    const auto take = [&](const char *path) {
-        std::optional<ImportedKey> k;
-        if (const auto it = keys.find(QLatin1String(path)); it != keys.end()) {
-            k = it->second;
-            keys.erase(it);
-        }
-        return k;
-    };
-    const std::optional<ImportedKey> megatron = take("derived.megatron_fsdp"), sharding = take("derived.fsdp_sharding"),
-                                     torch = take("derived.torch_fsdp2");
+    const std::optional<ImportedKey> megatron = takeKey(keys, "derived.megatron_fsdp"),
+                                     sharding = takeKey(keys, "derived.fsdp_sharding"),
+                                     torch = takeKey(keys, "derived.torch_fsdp2");
     const auto set = [&](const char *path, const QJsonValue &value, const ImportedKey &from, const QString &why) {
         // The sharding the file asks for wins over --use-distributed-optimizer's stage 1; --set wins over both.
         if (!keys.count(QLatin1String(path)) || keys[QLatin1String(path)].file != QLatin1String("--set"))
@@ -519,6 +523,42 @@ void resolveOptimizerInstances(Keys &keys, const QJsonObject &base, ImportResult
               QStringLiteral(": data x context ranks / %1 instances").arg(k));
 }
 
+/// Qi et al.'s fork: --enable-zero-bubble schedules automatically under --zero-bubble-max-pending-backward, ZB-1p
+/// at the pipeline size and ZB-2p at twice it (the fork's README): zb-h1 and zb-h2, the handcrafted schedules of
+/// those limits. Its V schedule (two stages per rank) and its adaptive "auto" limit are planned as zb-h1, said.
+void resolveZeroBubble(Keys &keys, ImportResult &result)
+{
+    const std::optional<ImportedKey> on = takeKey(keys, "derived.zero_bubble"),
+                                     pending = takeKey(keys, "derived.zero_bubble_pending"),
+                                     v = takeKey(keys, "derived.zero_bubble_v");
+    const bool vShape = v && v->value.toBool();
+    if (!(on && on->value.toBool()) && !vShape)
+        return;
+    if (const auto it = keys.find(QStringLiteral("parallel.schedule"));
+        it != keys.end() && it->second.file == QLatin1String("--set"))
+        return;
+    const ImportedKey &from = vShape ? *v : *on;
+    const QString limit = pending ? pending->value.toString() : QStringLiteral("auto");
+    bool isNumber = false;
+    const double n = limit.toDouble(&isNumber), p = numberOf(keys, "parallel.pipeline", 1);
+    const bool deep = !vShape && isNumber && p > 1 && n >= 2.0 * p;
+    const QString note = deep ? QStringLiteral(": ZB-2p, twice the %1 stages").arg(p) : QStringLiteral(": zero bubble");
+    deriveKey(keys, "parallel.schedule", deep ? QStringLiteral("zb-h2") : QStringLiteral("zb-h1"),
+              pending && !vShape ? *pending : from, note);
+    if (vShape)
+        result.warnings.push_back(
+            {from.file, from.line,
+             QStringLiteral("%1: the V schedule (two stages per rank) is planned as ZB-H1 with one "
+                            "stage per rank, whose bubble is larger")
+                 .arg(from.source)});
+    else if (!isNumber)
+        result.warnings.push_back(
+            {from.file, from.line,
+             QStringLiteral("%1 %2: the fork adapts its memory limit; planned as ZB-H1, at 1F1B's "
+                            "memory (set parallel.schedule to zb-h2 for twice the stages)")
+                 .arg(pending ? pending->source : QStringLiteral("zero_bubble_max_pending_backward"), limit)});
+}
+
 /// Whether the keys give a model's shape (its layers, width or heads) rather than a preset.
 bool givesShape(const std::map<QString, ImportedKey> &keys)
 {
@@ -561,6 +601,7 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
     resolveShape(keys, result);
     resolveBatch(keys, base);
     resolveOptimizerInstances(keys, base, result);
+    resolveZeroBubble(keys, result);
 }
 
 /// The example plan's model key that a given model keeps from it unless the files say (model.seq_len,

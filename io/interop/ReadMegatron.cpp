@@ -53,6 +53,19 @@ std::map<QString, Rule> megatronModelRules()
 /// (megatronModelRules) and the training's, parallelism's and cluster's.
 /// The launch and runtime names beside the layout: the optimizer's state, FSDP, the CPU optimizer, the
 /// launcher's node counts, and NeMo 1's and Megatron-Bridge's spellings of names megatronRules also reads.
+/// Qi et al.'s zero-bubble fork of Megatron-LM (sail-sg/zero-bubble-pipeline-parallelism, its README):
+/// --enable-zero-bubble with --zero-bubble-max-pending-backward, "1 x number of pipelines ... ZB1P ... 2x number
+/// of pipelines ... ZB2P" (default "auto"), and --zero-bubble-v-schedule; resolved with the pipeline size
+/// (io/interop/Import.cpp, resolveZeroBubble).
+std::map<QString, Rule> zeroBubbleForkRules()
+{
+    return {{"enable_zero_bubble", {"derived.zero_bubble", asBool}},
+            {"zero_bubble_max_pending_backward",
+             {"derived.zero_bubble_pending",
+              [](const QJsonValue &v) { return v.isDouble() ? QJsonValue(QString::number(v.toDouble())) : v; }}},
+            {"zero_bubble_v_schedule", {"derived.zero_bubble_v", asBool}}};
+}
+
 std::map<QString, Rule> megatronRuntimeRules()
 {
     return {
@@ -590,6 +603,7 @@ const std::map<QString, Rule> &megatronRules()
             {"num_accelerators", {"cluster.gpus_per_node", asInteger}},
         });
         r.merge(megatronRuntimeRules()); // keeps r's rule for a name both have, as one insert of both would
+        r.merge(zeroBubbleForkRules());
         return r;
     }();
     return rules;
@@ -603,7 +617,8 @@ bool ignoredName(const QString &name)
                        "adaptive_muon_beta2|adaptive_muon_eps|adaptive_muon_moment2_method|"
                        "eval.*|save.*|load|data.*|"
                        "tokenizer.*|patch_tokenizer_type|extra_vocab_size|vocab_file|merge_file|split|train_iters|"
-                       "deepspeed_config|enable_zbh1_exact_semantics|train_samples|seed|exit.*|profile.*|timing."
+                       "deepspeed_config|enable_zbh1_exact_semantics|enable_optimizer_post_validation|"
+                       "zero_bubble_pipeline_timers_.*|train_samples|seed|exit.*|profile.*|timing."
                        "*|max_position_embeddings|"
                        "use_mcore_models|transformer_impl|ckpt.*|dist_ckpt.*|distributed_timeout.*|manual_gc.*|num_"
                        "workers|group_query_attention|"

@@ -41,7 +41,8 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "micro-batch's compute and costs that compute the dispatcher's SMs",
      "Lepikhin et al. 2021; Megatron-Core token_dispatcher.py and model_chunk_schedule_plan.py; DeepEP"},
     {"bubble + m x 2 x v x (one activation of s b h q / t to the next stage + the schedule step): analytic bubble "
-     "(p - 1) / v x the slowest stage's micro-batch (ZB-H1 without its weight gradients), or the simulated "
+     "(p - 1) / v x the slowest stage's micro-batch (ZB-H1 without its weight gradients, ZB-H2 without three "
+     "times them: F + B - 2W), or the simulated "
      "schedule's makespan beyond m micro-batches",
      "Narayanan et al. 2021 (1F1B, interleaving, scatter/gather); Qi et al. 2024 (zero bubble); the schedule "
      "step fitted per device (docs/CALIBRATION.md)"},

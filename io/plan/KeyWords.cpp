@@ -388,8 +388,8 @@ const std::array kWords{
              .label = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "FP32 gradients"),
              .tooltip = QT_TRANSLATE_NOOP("PlanKey", "4-byte gradients with 16-bit parameters (Megatron-LM main_grad); "
-                                                    "under fsdp the reduce-scatter's dtype (FSDP's reduce_dtype "
-                                                    "float32), the gradient shard being in the parameters' FP32"),
+                                                     "under fsdp the reduce-scatter's dtype (FSDP's reduce_dtype "
+                                                     "float32), the gradient shard being in the parameters' FP32"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "training.framework",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Framework"),
@@ -773,7 +773,9 @@ const std::array kWords{
     KeyWords{.path = "parallel.schedule",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule"),
-             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule; zb-h1: zero-bubble (Qi et al. 2024)"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey", "pipeline schedule; zb-h1: zero-bubble with 1F1B's memory, zb-h2: "
+                                                     "zero-bubble with up to 2p - 1 micro-batches in flight (Qi et al. "
+                                                     "2024)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"1f1b\"")},
     KeyWords{.path = "parallel.zero_stage",
              .label = QT_TRANSLATE_NOOP("PlanKey", "ZeRO stage"),

@@ -34,7 +34,7 @@ PipelineInput equalStages(Schedule schedule, int p, int m, int v = 1, double f =
 QString validate(const PipelineInput &in, const PipelineTimeline &tl)
 {
     const int p = in.stages, q = in.stages * in.chunks;
-    const bool split = in.schedule == Schedule::ZeroBubbleH1;
+    const bool split = splitsBackward(in.schedule);
     std::map<std::tuple<int, int, int>, const PipelineOp *> byKey; // (kind, micro-batch, model chunk)
     for (const PipelineOp &op : tl.ops) {
         const auto k = std::make_tuple(int(op.kind), op.microbatch, op.chunk * p + op.stage);
@@ -86,6 +86,7 @@ private slots:
     void zeroBubbleBeatsOneFOneBAtEqualMemory_data();
     void zeroBubbleBeatsOneFOneBAtEqualMemory();
     void slowestStageSetsThroughput();
+    void zeroBubbleH2FillsTheBubbleWithTwiceTheMemory();
     void peakInFlight();
     void closedFormsMatchSchedules();
     void randomTimelinesAreValid();
@@ -202,6 +203,43 @@ void TestPipeline::zeroBubbleBeatsOneFOneBAtEqualMemory()
     QCOMPARE(z.peakInFlight, a.peakInFlight); // same activations held: the memory of 1F1B
 }
 
+/// Qi et al. 2024, Table 1 (with Figure 3's F = B = W): 1F1B leaves (p - 1)(F + B + W) idle on each stage,
+/// ZB-H1 (p - 1)(F + B - W), ZB-H2 (p - 1)(F + B - 2W) = 0, holding up to 2p - 1 micro-batches where 1F1B holds p.
+void TestPipeline::zeroBubbleH2FillsTheBubbleWithTwiceTheMemory()
+{
+    const int p = 4, m = 8;
+    PipelineInput in = equalStages(Schedule::ZeroBubbleH2, p, m, 1, 1.0, 2.0);
+    in.weightGradientSeconds.assign(std::size_t(p), 1.0); // B = W = F, the figure's
+    const PipelineTimeline h2 = simulatePipeline(in);
+    QVERIFY2(h2.valid, h2.error.c_str());
+    QCOMPARE(validate(in, h2), QString());
+    in.schedule = Schedule::ZeroBubbleH1;
+    const PipelineTimeline h1 = simulatePipeline(in);
+    in.schedule = Schedule::OneFOneB;
+    const PipelineTimeline ofob = simulatePipeline(in);
+    QVERIFY(h1.valid && ofob.valid);
+    // Each stage's work is 3 m units; the makespan adds the bubble of Table 1.
+    QCOMPARE(ofob.makespan, 3.0 * m + (p - 1) * (1.0 + 1.0 + 1.0));
+    QCOMPARE(h1.makespan, 3.0 * m + (p - 1) * (1.0 + 1.0 - 1.0));
+    // Within one step ZB-H2 keeps the forward ramp: the last stage starts after p - 1 forwards (Table 1's zero
+    // is the steady state, where post-validation lets the next iteration's forwards fill it). With a transfer
+    // between stages, ZB-H1 waits for it at every input gradient; ZB-H2's deeper warm-up hides it.
+    QCOMPARE(h2.makespan, 3.0 * m + (p - 1) * 1.0);
+    in.transferSeconds = 0.25;
+    const PipelineTimeline h1Sent = simulatePipeline(in);
+    in.schedule = Schedule::ZeroBubbleH2;
+    const PipelineTimeline h2Sent = simulatePipeline(in);
+    QVERIFY(h1Sent.valid && h2Sent.valid);
+    QCOMPARE(validate(in, h2Sent), QString());
+    QVERIFY2(h2Sent.makespan < h1Sent.makespan,
+             qPrintable(QStringLiteral("ZB-H2 %1, ZB-H1 %2").arg(h2Sent.makespan).arg(h1Sent.makespan)));
+    const auto peaks = scheduledPeakInFlight(Schedule::ZeroBubbleH2, p, m, 1);
+    for (int s = 0; s < p; ++s)
+        QCOMPARE(peaks[std::size_t(s)], microbatchesInFlight(Schedule::ZeroBubbleH2, p, 1, m, s));
+    QCOMPARE(peaks[0], double(2 * p - 1)); // Figure 3: the first stage runs F1 to F7 before B1
+    QCOMPARE(peaks[std::size_t(p - 1)], 1.0);
+}
+
 void TestPipeline::slowestStageSetsThroughput()
 {
     // Exercise 15: one stage twice as slow; as m grows the time per micro-batch tends to that stage's
@@ -250,10 +288,10 @@ void TestPipeline::randomTimelinesAreValid()
 {
     QRandomGenerator rng(4242);
     const Schedule schedules[] = {Schedule::GPipe, Schedule::OneFOneB, Schedule::Interleaved,
-                                          Schedule::ZeroBubbleH1};
+                                          Schedule::ZeroBubbleH1, Schedule::ZeroBubbleH2};
     for (int trial = 0; trial < 300; ++trial) {
         PipelineInput in;
-        in.schedule = schedules[rng.bounded(4)];
+        in.schedule = schedules[rng.bounded(5)];
         in.stages = 1 + rng.bounded(12);
         in.chunks = in.schedule == Schedule::Interleaved ? 1 + rng.bounded(4) : 1;
         in.microbatches = in.stages * (1 + rng.bounded(6));

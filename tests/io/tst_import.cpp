@@ -301,6 +301,42 @@ private slots:
         QCOMPARE(r.plan->training.recompute, Recompute::Selective);
     }
 
+    // Qi et al.'s fork of Megatron-LM (sail-sg/zero-bubble-pipeline-parallelism, its README): --enable-zero-bubble
+    // schedules under --zero-bubble-max-pending-backward, "1 x number of pipelines ... ZB1P ... 2x number of
+    // pipelines ... ZB2P"; its V schedule and the adaptive "auto" limit are planned as ZB-H1 and said.
+    void zeroBubbleForkLimits()
+    {
+        const QStringList a100{QStringLiteral("cluster.device=a100-sxm4-80gb"), QStringLiteral("cluster.nodes=1")};
+        const QByteArray run = "torchrun --nproc_per_node 8 pretrain_gpt.py --num-layers 32 --hidden-size 4096 "
+                               "--num-attention-heads 32 --seq-length 1024 --pipeline-model-parallel-size 8 "
+                               "--micro-batch-size 3 --global-batch-size 96 --fp16 --enable-zero-bubble "
+                               "--enable-optimizer-post-validation";
+        const auto import = [&](const QByteArray &flags, const QStringList &sets) {
+            return io::importContents({{QStringLiteral("run.sh"), run + flags + "\n"}}, sets, io::builtinCatalog());
+        };
+        io::ImportResult r = import(" --zero-bubble-max-pending-backward 16", a100);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH2);
+        QVERIFY(std::none_of(r.warnings.begin(), r.warnings.end(), [](const io::ImportMessage &m) {
+            return m.text.contains(QLatin1String("not understood"));
+        }));
+        r = import(" --zero-bubble-max-pending-backward 8", a100);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH1);
+        r = import("", a100); // the default limit, "auto"
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH1);
+        QVERIFY(warned(r, "adapts its memory limit", 1));
+        r = import(" --zero-bubble-max-pending-backward 16 --zero-bubble-v-schedule", a100);
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::ZeroBubbleH1);
+        QVERIFY(warned(r, "the V schedule", 1));
+        // The user's --set wins over the file's flags.
+        r = import(" --zero-bubble-max-pending-backward 16", a100 + QStringList{QStringLiteral("parallel.schedule=1f1b")});
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->parallel.schedule, Schedule::OneFOneB);
+    }
+
     // Megatron-DeepSpeed's examples at 4efb479 (tests/data/import/real/megatron-deepspeed), read by hand: the
     // ZeRO stage from --zero-stage under --deepspeed (each was planned at ZeRO 0), --checkpoint-activations as
     // full recomputation, DeepSpeed-Ulysses as an all-to-all context group, ZB-H1, and knowledge distillation

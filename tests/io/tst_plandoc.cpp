@@ -70,7 +70,7 @@ private slots:
         const QString parallel = io::planKeyTable("parallel");
         QVERIFY(parallel.contains(QStringLiteral("| `zero_stage` | integer | `0` | a whole number from 0 to 3;")));
         QVERIFY(parallel.contains(
-            QStringLiteral("| `schedule` | `\"gpipe\"` \\| `\"1f1b\"` \\| `\"interleaved\"` \\| `\"zb-h1\"` | `\"1f1b\"` |")));
+            QStringLiteral("| `schedule` | `\"gpipe\"` \\| `\"1f1b\"` \\| `\"interleaved\"` \\| `\"zb-h1\"` \\| `\"zb-h2\"` | `\"1f1b\"` |")));
         const QString cluster = io::planKeyTable("cluster");
         QVERIFY(cluster.contains(QStringLiteral("| `network_bandwidth` | number | device | bytes/s; in [1e6, 1e14];")));
     }

@@ -51,6 +51,10 @@ struct MemoryRow
 /// and DLPerf's OneFlow nvidia-smi readings (device-used, MiB). `skipped` as above.
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped = nullptr);
 
+/// The zero-bubble pipeline runs' step times (Qi et al. 2024, Tables 3-5: 1F1B, interleaved 1F1B, ZB-1p planned
+/// as zb-h1 and ZB-2p as zb-h2, on 8-32 A100): never fitted, a check of the schedules.
+std::vector<Row> loadZeroBubbleRows();
+
 /// NVIDIA's Megatron-Bridge performance summary as plans (tests/data/validation): not in loadRows(), since
 /// the release-specific software is not read yet.
 std::vector<Row> loadBridgeRows(QStringList *skipped = nullptr);

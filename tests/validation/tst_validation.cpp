@@ -120,12 +120,14 @@ private slots:
     void gpipeThroughputAcrossPartitions_data();
     void gpipeThroughputAcrossPartitions();
     void memoryPeaks();
+    void zeroBubbleStepTimes();
     void publishedOutOfMemoryIsCalled();
     void everyPublishedRunFits();
 };
 
 /// VALIDATION_DUMP=DIR writes each row's plan to DIR/SOURCE-ROWID.json, to look at one with trainplan estimate.
-static void dumpPlan(const validation::Row &row)
+template<typename RowType>
+static void dumpPlan(const RowType &row)
 {
     const QString dir = qEnvironmentVariable("VALIDATION_DUMP");
     if (dir.isEmpty())
@@ -404,6 +406,7 @@ void TestValidation::memoryPeaks()
     std::map<QString, std::vector<double>> bySource;
     QString report = QStringLiteral("memory rows: source, id, kind, measured GiB, allocated / reserved / device GiB, error of the matching kind\n");
     for (const MemoryRow &row : rows) {
+        dumpPlan(row);
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
         QVERIFY2(e.valid, qPrintable(row.id + ": " + QString::fromStdString(e.problems.empty() ? std::string() : io::problemMessage(e.problems.front()))));
         const MemoryEstimate &m = e.memory;
@@ -449,6 +452,40 @@ void TestValidation::memoryPeaks()
     QVERIFY2(median(titan) <= 0.06, qPrintable(QStringLiteral("torchtitan reserved peaks: median error %1% > 6%").arg(100 * median(titan))));
     QVERIFY2(*std::max_element(titan.begin(), titan.end()) <= 0.26,
              qPrintable(QStringLiteral("torchtitan reserved peaks: worst error %1%").arg(100 * *std::max_element(titan.begin(), titan.end()))));
+}
+
+/// The zero-bubble paper's runs timed (Qi et al. 2024, Tables 3-5; never fitted): every schedule within 10% of
+/// its measured step, and per model and micro-batch count the schedules in the measured order: ZB-2p (planned
+/// as zb-h2, 2p in flight) ahead of ZB-1p (zb-h1, 1F1B's memory), ahead of 1F1B.
+void TestValidation::zeroBubbleStepTimes()
+{
+    const std::vector<Row> rows = loadZeroBubbleRows();
+    QCOMPARE(rows.size(), std::size_t(48));
+    std::vector<double> errors;
+    std::map<QString, std::map<QString, std::pair<double, double>>> byRun; // (model, m) -> schedule -> times
+    QString report = QStringLiteral("\nzero-bubble step times: row, measured s, predicted s, error\n");
+    for (const Row &row : rows) {
+        dumpPlan(row);
+        const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
+        QVERIFY2(e.valid, qPrintable(row.id));
+        const double error = e.step.stepSeconds / row.measuredSeconds - 1.0;
+        errors.push_back(std::abs(error));
+        report += QStringLiteral("%1 %2 %3 %4%\n").arg(row.id, -24).arg(row.measuredSeconds, 8, 'f', 3)
+                      .arg(e.step.stepSeconds, 8, 'f', 3).arg(100 * error, 6, 'f', 1);
+        const QString run = row.id.section(' ', 1, 1) + ' ' + row.id.section(' ', 3, 3);
+        byRun[run][row.id.section(' ', 2, 2)] = {row.measuredSeconds, e.step.stepSeconds};
+    }
+    qInfo().noquote() << report << QStringLiteral("median %1%, worst %2%").arg(100 * median(errors), 0, 'f', 1)
+                                       .arg(100 * *std::max_element(errors.begin(), errors.end()), 0, 'f', 1);
+    QVERIFY2(median(errors) <= 0.05, "zero-bubble step times: median within 5%");
+    QVERIFY2(*std::max_element(errors.begin(), errors.end()) <= 0.10, "zero-bubble step times: every row within 10%");
+    QCOMPARE(byRun.size(), std::size_t(12));
+    for (const auto &[run, schedules] : byRun) {
+        const auto &zb2 = schedules.at(QStringLiteral("ZB-2p")), &zb1 = schedules.at(QStringLiteral("ZB-1p")),
+                   &ofob = schedules.at(QStringLiteral("1F1B"));
+        QVERIFY2(zb2.first < zb1.first && zb1.first < ofob.first, qPrintable(run + ": the measured order"));
+        QVERIFY2(zb2.second < zb1.second && zb1.second < ofob.second, qPrintable(run + ": the predicted order"));
+    }
 }
 
 /// A published out-of-memory configuration: torchtitan's docs/performance.md (041336434916) ran Llama 2 70B on

@@ -899,7 +899,8 @@ QList<QStringList> softwareRows(const Context &c)
 QList<QStringList> scheduleRows(const Context &c)
 {
     QList<QStringList> rows;
-    rows << QStringList{QObject::tr("Pipeline"), QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1)"),
+    rows << QStringList{QObject::tr("Pipeline"),
+                        QObject::tr("simulated schedule (GPipe, 1F1B, interleaved, ZB-H1, ZB-H2)"),
                         QObject::tr("Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024")};
     if (c.plan.parallel.pipeline > 1 && c.device.scheduleStepSeconds > 0)
         rows << QStringList{
