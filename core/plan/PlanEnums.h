@@ -64,10 +64,9 @@ constexpr auto enumNames(Recompute)
 inline const char *toString(Recompute v) { return spellingOf(v); }
 
 /// Pipeline schedules: GPipe (Huang et al. 2019), 1F1B (Narayanan et al. 2019), interleaved 1F1B
-/// (Narayanan et al. 2021), ZB-H1 (Qi et al. 2024).
-/// ZB-H1 and ZB-H2 are Qi et al.'s handcrafted zero-bubble schedules (ICLR 2024, Sec. 3, Figure 3, Table 1):
-/// the backward split into the input gradient B and the weight gradient W; ZB-H1 keeps 1F1B's memory, ZB-H2
-/// holds up to 2p - 1 micro-batches on the first stage to remove the bubble.
+/// (Narayanan et al. 2021), and Qi et al.'s handcrafted zero-bubble schedules (ICLR 2024, Sec. 3, Figure 3,
+/// Table 1), which split the backward into the input gradient B and the weight gradient W: ZB-H1 at 1F1B's
+/// memory, ZB-H2 holding up to 2p - 1 micro-batches on the first stage to take the rest of the bubble.
 enum class Schedule { GPipe, OneFOneB, Interleaved, ZeroBubbleH1, ZeroBubbleH2 };
 constexpr auto enumNames(Schedule)
 {

@@ -49,10 +49,6 @@ std::map<QString, Rule> megatronModelRules()
     };
 }
 
-/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
-/// (megatronModelRules) and the training's, parallelism's and cluster's.
-/// The launch and runtime names beside the layout: the optimizer's state, FSDP, the CPU optimizer, the
-/// launcher's node counts, and NeMo 1's and Megatron-Bridge's spellings of names megatronRules also reads.
 /// Qi et al.'s zero-bubble fork of Megatron-LM (sail-sg/zero-bubble-pipeline-parallelism, its README):
 /// --enable-zero-bubble with --zero-bubble-max-pending-backward, "1 x number of pipelines ... ZB1P ... 2x number
 /// of pipelines ... ZB2P" (default "auto"), and --zero-bubble-v-schedule; resolved with the pipeline size
@@ -66,6 +62,10 @@ std::map<QString, Rule> zeroBubbleForkRules()
             {"zero_bubble_v_schedule", {"derived.zero_bubble_v", asBool}}};
 }
 
+/// Megatron-Core's configuration names (its arguments with '-' as '_', and NeMo's recipe fields): the model's
+/// (megatronModelRules) and the training's, parallelism's and cluster's.
+/// The launch and runtime names beside the layout: the optimizer's state, FSDP, the CPU optimizer, the
+/// launcher's node counts, and NeMo 1's and Megatron-Bridge's spellings of names megatronRules also reads.
 std::map<QString, Rule> megatronRuntimeRules()
 {
     return {
