@@ -489,6 +489,9 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
                                splitsBackward(base.parallel.schedule) || fixed.schedule.held();
     // ZB-H2 runs only in Qi et al.'s fork (core/plan/PlanValidation): tried when the plan or the user asks.
     const bool tryDeepZeroBubble = base.parallel.schedule == Schedule::ZeroBubbleH2 || fixed.schedule.held();
+    const auto tried = [&](Schedule s) {
+        return s == Schedule::ZeroBubbleH1 ? tryZeroBubble : s == Schedule::ZeroBubbleH2 ? tryDeepZeroBubble : true;
+    };
     for (const std::int64_t mb : c.microBatches) {
         if (!fixed.microBatch.allows(mb) || global % (mb * d) != 0)
             continue;
@@ -499,7 +502,7 @@ bool appendChoices(const Plan &base, const SearchConstraints &c, const FixedDime
             schedules.push_back({Schedule::OneFOneB, 1});
         } else {
             for (Schedule s : {Schedule::OneFOneB, Schedule::GPipe, Schedule::ZeroBubbleH1, Schedule::ZeroBubbleH2})
-                if (s == Schedule::ZeroBubbleH1 ? tryZeroBubble : s != Schedule::ZeroBubbleH2 || tryDeepZeroBubble)
+                if (tried(s))
                     schedules.push_back({s, 1});
             for (const std::int64_t v : interleavedChunks(layers, l))
                 if (m % p == 0)

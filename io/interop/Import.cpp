@@ -571,11 +571,10 @@ bool givesShape(const std::map<QString, ImportedKey> &keys)
 /// is given; else it is named in a warning and the model is asked for.
 void resolveCheckpoint(Keys &keys, const Catalog &catalog, ImportResult &result)
 {
-    const auto it = keys.find(QString::fromLatin1(reading::kCheckpoint));
-    if (it == keys.end())
+    const std::optional<ImportedKey> taken = takeKey(keys, reading::kCheckpoint);
+    if (!taken)
         return;
-    const ImportedKey from = it->second;
-    keys.erase(it);
+    const ImportedKey &from = *taken;
     const QString name = from.value.toString().trimmed();
     if (keys.count(QStringLiteral("model.preset")) || givesShape(keys))
         return;

@@ -507,16 +507,16 @@ static bool refuseNemoOtherRuns(const QString &file, const std::vector<Leaf> &le
     // config says so only in its name (megatron_t5_config_finetune_eval.yaml: megatron_t5_finetune_eval,
     // megatron_retro_finetune_config.yaml: fine_tune_retro, at 8cfedd72).
     if (const auto named = findLeaf(leaves, "name"); named != leaves.end()) {
-        const QString name = named->value.toString();
+        const QString name = named->value.toString(), lower = name.toLower();
         static const QRegularExpression encoderDecoder(QStringLiteral("(^|_)(t5|mt5|bart|ul2|t0)(_|$)"));
         QString what;
         if (name.contains(QLatin1String("griffin")))
             what = QStringLiteral("Griffin's recurrent (RG-LRU) blocks");
-        else if (encoderDecoder.match(name.toLower()).hasMatch())
+        else if (encoderDecoder.match(lower).hasMatch())
             what = QStringLiteral("an encoder-decoder model's (T5, BART, UL2) layers");
-        else if (name.toLower().contains(QLatin1String("retro")))
+        else if (lower.contains(QLatin1String("retro")))
             what = QStringLiteral("RETRO's retrieval layers");
-        else if (name.toLower().contains(QLatin1String("mamba"))) // megatron_mamba_finetuning_config.yaml
+        else if (lower.contains(QLatin1String("mamba"))) // megatron_mamba_finetuning_config.yaml
             what = QStringLiteral("Mamba layers");
         if (!what.isEmpty()) {
             refuseLayers(file, named->line, QStringLiteral("name %1: %2").arg(name, what), out);
