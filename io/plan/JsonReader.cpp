@@ -110,47 +110,50 @@ bool JsonReader::readInteger(const char *key, std::int64_t &out)
     return true;
 }
 
-bool JsonReader::readIntegerList(const char *key, std::vector<std::int64_t> &out)
+bool JsonReader::readArray(const char *key, const char *what, const std::function<bool(const QJsonValue &)> &read)
 {
     const QJsonValue v = take(key);
     if (v.isUndefined())
         return false;
     if (!v.isArray()) {
-        error(key, std::string("must be an array of integers (got ") + typeName(v) + ")");
+        error(key, std::string("must be an array of ") + what + " (got " + typeName(v) + ")");
         return false;
     }
-    std::vector<std::int64_t> values;
-    for (const QJsonValue &e : v.toArray()) {
-        const double d = e.toDouble(0.5);
-        if (!e.isDouble() || !wholeNumber(d)) {
-            error(key, std::string("must be an array of integers (an element is ") + typeName(e) + ")");
+    for (const QJsonValue &e : v.toArray())
+        if (!read(e)) {
+            error(key, std::string("must be an array of ") + what + " (an element is " + typeName(e) + ")");
             return false;
         }
-        values.push_back(std::int64_t(d));
-    }
-    out = std::move(values);
     return true;
+}
+
+bool JsonReader::readIntegerList(const char *key, std::vector<std::int64_t> &out)
+{
+    std::vector<std::int64_t> values;
+    const bool read = readArray(key, "integers", [&](const QJsonValue &e) {
+        const double d = e.toDouble(0.5);
+        if (!e.isDouble() || !wholeNumber(d))
+            return false;
+        values.push_back(std::int64_t(d));
+        return true;
+    });
+    if (read)
+        out = std::move(values);
+    return read;
 }
 
 bool JsonReader::readStringList(const char *key, std::vector<std::string> &out)
 {
-    const QJsonValue v = take(key);
-    if (v.isUndefined())
-        return false;
-    if (!v.isArray()) {
-        error(key, std::string("must be an array of strings (got ") + typeName(v) + ")");
-        return false;
-    }
     std::vector<std::string> values;
-    for (const QJsonValue &e : v.toArray()) {
-        if (!e.isString()) {
-            error(key, std::string("must be an array of strings (an element is ") + typeName(e) + ")");
+    const bool read = readArray(key, "strings", [&](const QJsonValue &e) {
+        if (!e.isString())
             return false;
-        }
         values.push_back(e.toString().toStdString());
-    }
-    out = std::move(values);
-    return true;
+        return true;
+    });
+    if (read)
+        out = std::move(values);
+    return read;
 }
 
 bool JsonReader::readInteger(const char *key, int &out)

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,6 +51,9 @@ public:
 private:
     QJsonValue take(const char *key);
     const char *typeName(const QJsonValue &value) const;
+    /// An array whose every element `read` accepts (it stores it, or returns false for one it refuses); an error
+    /// names the key and `what` ("integers") otherwise. False when missing or refused.
+    bool readArray(const char *key, const char *what, const std::function<bool(const QJsonValue &)> &read);
 
     QJsonObject m_object;
     QString m_path;
