@@ -246,4 +246,37 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     return 1.0;
 }
 
+double weightGradientsPending(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches,
+                              std::int64_t stage)
+{
+    if (!splitsBackward(schedule) || pipeline <= 1)
+        return 0.0;
+    const double bound = microbatchesInFlight(schedule, pipeline, 1, microbatches, stage);
+    return double(microbatches) > bound ? 1.0 : 0.0;
+}
+
+double pendingWeightGradientBytes(const Plan &plan, bool moeLayer)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const double q = activationElementBytes(training.precision);
+    const double sb = double(m.seqLen) * double(training.microBatch) / double(plan.parallel.context);
+    const double t = double(plan.parallel.tensor), h = double(m.hidden);
+    const double shard = training.sequenceParallel ? t : 1.0; // a column-parallel linear keeps its input's shard
+    const double gate = m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
+    // Attention: the QKV linear's input and its Q, K, V gradients; the output projection's input (the context)
+    // and its gradient, whole as a row-parallel linear receives it.
+    const double attention = h / shard + double(m.qDim() + 2 * m.kvDim()) / t + double(m.qDim()) / t + h;
+    // An MLP of width f: its first linear's input and (gated) output gradient, its second's input and gradient.
+    const auto mlp = [&](double f) { return f > 0 ? h / shard + (gate + 1.0) * f / t + h : 0.0; };
+    double mlpElements = mlp(double(m.ffnHidden));
+    if (moeLayer && m.isMoe()) {
+        // The routed experts' linears see the token copies of the busiest rank, the shared experts every token.
+        const double e = double(m.expertWidth());
+        const double copies = double(m.expertsPerToken) * training.busiestExpertLoad();
+        mlpElements = copies * (2.0 * h + (gate + 1.0) * e / t) + mlp(e * double(m.sharedExperts));
+    }
+    return q * sb * (attention + mlpElements);
+}
+
 } // namespace trainplan

@@ -74,4 +74,20 @@ double outputActivationBytes(const ModelSpec &model, const TrainingConfig &train
 double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64_t virtualStages,
                             std::int64_t microbatches, std::int64_t stage);
 
+/// Zero-bubble schedules (ZB-H1, ZB-H2): micro-batches at the stage's peak whose input gradient B has run and
+/// whose weight gradient W has not. Past its warm-up a stage is back at its in-flight bound with the forward
+/// that follows a B, and the fork runs W after it, in a wait or when the next forward would pass its memory
+/// limit (auto_schedule.py, manual_order, on the paper's arxiv branch f68d3879): one once the stage has more
+/// micro-batches than its bound (Qi et al.'s measured peaks agree: ZB-1p 1-3 GB above 1F1B, a W's worth);
+/// 0 for every other schedule.
+double weightGradientsPending(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches,
+                              std::int64_t stage);
+
+/// What one micro-batch waiting for its W holds on one rank, per layer: every linear layer's input and output
+/// gradient, which the zero-bubble fork keeps for the deferred weight-gradient GEMM (WeightGradStore.put of
+/// grad_output and input, megatron/core/tensor_parallel/layers.py at 39f2c186; its own estimate, 32 h bytes per
+/// token for GPT's layer, runtime.py `w_mem_approx`). A mixture-of-experts layer's experts hold the same for
+/// their routed token copies.
+double pendingWeightGradientBytes(const Plan &plan, bool moeLayer);
+
 } // namespace trainplan

@@ -201,6 +201,8 @@ struct StageInputs
     StateBytesPerParameter perParam;
     double perLayer = 0;               ///< stored activations of one layer, one micro-batch
     double moeExtra = 0;               ///< what a MoE layer stores beyond that
+    double pendingPerLayer = 0;        ///< zero-bubble: what a layer keeps for a deferred W, one micro-batch
+    double pendingPerMoeLayer = 0;     ///< the same for a mixture-of-experts layer
     /// Full recomputation of only some layers (training.recompute_layers): what each of the other layers
     /// stores, as without recomputation.
     double perLayerKept = 0, moeExtraKept = 0;
@@ -300,6 +302,10 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     const double c = double(plan.parallel.context);
     in.perLayer = storedLayerActivations(m, training, t).total() / c;
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
+    if (splitsBackward(plan.parallel.schedule)) {
+        in.pendingPerLayer = pendingWeightGradientBytes(plan, false);
+        in.pendingPerMoeLayer = pendingWeightGradientBytes(plan, true);
+    }
     Plan kept = plan;
     kept.training.recompute = Recompute::None;
     in.perLayerKept = storedLayerActivations(m, kept.training, t).total() / c;
@@ -384,6 +390,9 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
         const double logitsInFlight = par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatches()) : 1.0;
         a.outputBytes = in.outputPerMicrobatch * logitsInFlight;
     }
+    a.weightGradientsPending = weightGradientsPending(par.schedule, p, plan.microbatches(), s);
+    a.pendingWeightGradientBytes = a.weightGradientsPending * ((layers - moeLayers) * in.pendingPerLayer +
+                                                               moeLayers * in.pendingPerMoeLayer);
     return a;
 }
 
@@ -496,8 +505,11 @@ StageMemory::AllocatorDetail allocatorOverhead(const Plan &plan, const StageInpu
     const double inFlight = a.microbatchesInFlight;
     detail.roundingBytes = in.roundingPerLayer * double(a.layers) * inFlight;
     const bool interleavedLifetimes = plan.parallel.schedule != Schedule::GPipe && !plan.training.expandableSegments;
-    if (interleavedLifetimes && inFlight > 1)
-        detail.fragmentationBytes = kAllocatorPinnedShare * a.storedBytes() / inFlight * (inFlight - 1.0);
+    // Every micro-batch held but the newest pins its blocks, a zero-bubble stage's pending W's among them.
+    if (interleavedLifetimes && inFlight > 1) {
+        const double newest = (a.storedBytes() - a.pendingWeightGradientBytes) / inFlight;
+        detail.fragmentationBytes = kAllocatorPinnedShare * (a.storedBytes() - newest);
+    }
     return detail;
 }
 

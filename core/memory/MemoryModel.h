@@ -47,7 +47,9 @@ struct StageActivations
     double offloadedBytes = 0;          ///< their activations in host memory at the peak (not on the device)
     double embeddingBytes = 0;          ///< first stage: embedding dropout mask x in flight
     double outputBytes = 0;             ///< last stage: logits and output inputs x in flight
-    double storedBytes() const { return layerBytes + embeddingBytes + outputBytes; }
+    double weightGradientsPending = 0;  ///< zero-bubble: micro-batches past B whose W has not run, at the peak
+    double pendingWeightGradientBytes = 0; ///< what those keep for W: their linear layers' inputs and gradients
+    double storedBytes() const { return layerBytes + embeddingBytes + outputBytes + pendingWeightGradientBytes; }
 };
 
 struct StageMemory

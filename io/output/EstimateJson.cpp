@@ -53,6 +53,8 @@ QJsonObject stageToJson(const StageMemory &s)
                             {"offloaded_bytes", a.offloadedBytes},
                             {"embedding_bytes", a.embeddingBytes},
                             {"output_bytes", a.outputBytes},
+                            {"weight_gradients_pending", a.weightGradientsPending},
+                            {"pending_weight_gradients_bytes", a.pendingWeightGradientBytes},
                             {"stored_bytes", a.storedBytes()},
                         }},
         {"phases", QJsonObject{

@@ -145,9 +145,7 @@ const RuleSentence kSentences[] = {
     {"schedule.zero_bubble_h2_framework",
      QT_TRANSLATE_NOOP("Problem", "the zero-bubble schedule with 2p micro-batches in flight (zb-h2) runs only in Qi "
                                   "et al.'s Megatron-LM fork (its ZB-2p: --enable-zero-bubble with "
-                                  "--zero-bubble-max-pending-backward at twice the pipeline stages); its memory "
-                                  "peak leaves out what each weight gradient still to run keeps (its layers' "
-                                  "inputs and output gradients): the fork's measured peaks were 3-12% higher")},
+                                  "--zero-bubble-max-pending-backward at twice the pipeline stages)")},
     {"zero2.with_pipeline",
      QT_TRANSLATE_NOOP("Problem",
                        "ZeRO stage %1 cannot be combined with pipeline stages (%2): each stage would reduce-scatter "

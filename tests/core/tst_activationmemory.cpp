@@ -48,6 +48,7 @@ private slots:
     void extraTermsSection4_3();
     void inFlightMicrobatches_data();
     void inFlightMicrobatches();
+    void pendingWeightGradients();
     void figure1_data();
     void figure1();
     void figure7_data();
@@ -178,6 +179,43 @@ void TestActivationMemory::inFlightMicrobatches()
     QFETCH(qint64, stage);
     QFETCH(double, expected);
     QCOMPARE(microbatchesInFlight(Schedule(schedule), pipeline, virtualStages, microbatches, stage), expected);
+}
+
+void TestActivationMemory::pendingWeightGradients()
+{
+    // The zero-bubble fork's own figure for what a micro-batch waiting for its W keeps: 32 h bytes per token and
+    // layer for GPT's layer in 16 bits (runtime.py w_mem_approx = -32 * hidden_size; zb_schedules.py on the
+    // arxiv branch f68d3879), the four linears' inputs (h, h, h, 4h) and output gradients (3h, h, 4h, h).
+    Plan plan;
+    plan.model = gptShape(24, 2304, 22);
+    plan.model.seqLen = 1024;
+    plan.training = training(6, false, Recompute::None);
+    plan.parallel.pipeline = 8;
+    plan.parallel.schedule = Schedule::ZeroBubbleH1;
+    QCOMPARE(pendingWeightGradientBytes(plan, false), 32.0 * 2304 * 1024 * 6);
+    // Under tensor parallelism the row-parallel linears' output gradients arrive whole, the rest are shards:
+    // whole: the QKV and first MLP inputs, the projections' gradients (4h); sharded: the context, the MLP's
+    // intermediate, the QKV and first MLP gradients (h + 4h + 3h + 4h) / t, at t = 4 without sequence parallelism.
+    plan.parallel.tensor = 4;
+    QCOMPARE(pendingWeightGradientBytes(plan, false), 2.0 * 2304 * 1024 * 6 * (4.0 + 12.0 / 4.0));
+    // One W is pending at the peak once a stage has more micro-batches than its bound; none otherwise, and
+    // none for schedules that run W with B.
+    QCOMPARE(weightGradientsPending(Schedule::ZeroBubbleH1, 8, 24, 0), 1.0);
+    QCOMPARE(weightGradientsPending(Schedule::ZeroBubbleH1, 8, 8, 0), 0.0);
+    QCOMPARE(weightGradientsPending(Schedule::ZeroBubbleH2, 8, 15, 0), 0.0);
+    QCOMPARE(weightGradientsPending(Schedule::ZeroBubbleH2, 8, 16, 0), 1.0);
+    QCOMPARE(weightGradientsPending(Schedule::OneFOneB, 8, 24, 0), 0.0);
+    // The memory model adds it to the stage's stored activations: three layers of stage 1, one micro-batch.
+    plan.parallel.tensor = 1;
+    plan.training.globalBatch = 6 * 24;
+    plan.cluster.device = "a100-sxm4-80gb";
+    plan.cluster.gpusPerNode = 8;
+    plan.cluster.nodes = 1;
+    DeviceSpec device;
+    device.memoryBytes = 80.0 * 1024 * 1024 * 1024;
+    const StageActivations &a = estimateMemory(plan, device).stages[1].activations;
+    QCOMPARE(a.weightGradientsPending, 1.0);
+    QCOMPARE(a.pendingWeightGradientBytes, double(plan.layersOnStage(1)) * 32.0 * 2304 * 1024 * 6);
 }
 
 void TestActivationMemory::figure1_data()

@@ -321,8 +321,16 @@ void TestStepModel::zeroBubbleFasterThanOneFOneBAtEqualMemory()
     QVERIFY(zeroBubble.step.pipeline.valid);
     QVERIFY2(zeroBubble.step.tokensPerSecond > oneFOneB.step.tokensPerSecond,
              qPrintable(QStringLiteral("ZB-H1 %1 tokens/s, 1F1B %2").arg(zeroBubble.step.tokensPerSecond).arg(oneFOneB.step.tokensPerSecond)));
-    QCOMPARE(zeroBubble.memory.peakBytes, oneFOneB.memory.peakBytes);
+    // The same micro-batches in flight as 1F1B, and one micro-batch's deferred W on top (its linears' inputs and
+    // output gradients, with the allocator's pinned share of them): the paper's ZB-1p peaks are 1-3 GB above
+    // 1F1B's (Tables 3-5).
     QCOMPARE(zeroBubble.step.pipeline.peakInFlight, oneFOneB.step.pipeline.peakInFlight);
+    const StageMemory &peak = zeroBubble.memory.stages[std::size_t(zeroBubble.memory.peakStage)];
+    const double pending = peak.activations.pendingWeightGradientBytes;
+    QVERIFY(pending > 0);
+    const double extra = zeroBubble.memory.peakBytes - oneFOneB.memory.peakBytes;
+    QVERIFY2(extra >= pending * 0.999 && extra <= 1.1 * pending * 1.001,
+             qPrintable(QStringLiteral("ZB-H1 %1 B above 1F1B, a W holds %2 B").arg(extra).arg(pending)));
 }
 
 void TestStepModel::flopCounterMatchesNvidiaReference()

@@ -943,7 +943,7 @@ Plan zeroBubblePlan(const Table &t, std::size_t r, QString &id)
     return plan;
 }
 
-void zeroBubbleMemory(std::vector<MemoryRow> &rows, QStringList *skipped)
+void zeroBubbleMemory(std::vector<MemoryRow> &rows)
 {
     const Table t(QStringLiteral("zero_bubble_pipeline_A100.csv"));
     for (std::size_t r = 1; r < t.size(); ++r) {
@@ -951,16 +951,6 @@ void zeroBubbleMemory(std::vector<MemoryRow> &rows, QStringList *skipped)
             continue;
         QString id;
         const Plan plan = zeroBubblePlan(t, r, id);
-        // The fork bounds its "pending backward", micro-batches whose W has not run (--zero-bubble-max-pending-
-        // backward, 2p for ZB-2p), and each one waiting for its W keeps its linear layers' inputs and output
-        // gradients; the memory model counts the micro-batches between F and B only. ZB-2p's peaks are 3-12%
-        // above it (docs/CALIBRATION.md): timed (loadZeroBubbleRows), not held to the memory bound.
-        if (plan.parallel.schedule == Schedule::ZeroBubbleH2) {
-            if (skipped)
-                *skipped << QStringLiteral("zero_bubble %1: ZB-2p's pending weight gradients hold memory the model "
-                                           "does not count").arg(id);
-            continue;
-        }
         rows.push_back({"zero_bubble", id, plan, t.number(r, "measured_peak_memory_gb") * units::GiB, MemoryKind::Reserved});
     }
 }
@@ -984,7 +974,7 @@ void dlperfMemory(std::vector<MemoryRow> &rows)
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
 {
     std::vector<MemoryRow> rows;
-    zeroBubbleMemory(rows, skipped);
+    zeroBubbleMemory(rows);
     dlperfMemory(rows);
     // torchtitan's reserved peaks (metrics.py: reserved_bytes.all.peak, in GiB).
     std::vector<Row> steps;

@@ -118,13 +118,24 @@ void TestAccuracy::stepTimeBandsCover()
 void TestAccuracy::memoryBandsCover()
 {
     // Two sources only (zero bubble's A100 reserved peaks, torchtitan's H100 ones): each held out leaves the
-    // other, so only the overall share is held to the 80% band; per source it is reported.
+    // other, so only the overall share is held to the 80% band; per source it is reported. Each source counts
+    // once: a source that publishes more schedules of the same runs (the zero-bubble paper's ZB-2p beside its
+    // ZB-1p) must not move the share by its row count.
     const auto c = coverage(AccuracyQuantity::Memory);
-    for (const auto &[family, cov] : c)
+    double sources = 0, shares = 0;
+    for (const auto &[family, cov] : c) {
         qInfo("memory %s: %d of %d inside (%.1f%%)", family.c_str(), cov.covered, cov.runs, 100 * cov.share());
+        if (family != "all") {
+            shares += cov.share();
+            ++sources;
+        }
+    }
+    QCOMPARE(sources, 2.0);
     QVERIFY(c.at("all").runs >= 50);
-    QVERIFY(c.at("all").share() >= 0.75);
-    QVERIFY(c.at("all").share() <= 0.90);
+    const double share = shares / sources;
+    qInfo("memory, each source once: %.1f%%", 100 * share);
+    QVERIFY(share >= 0.75);
+    QVERIFY(share <= 0.90);
 }
 
 void TestAccuracy::outsideBandsCover_data()

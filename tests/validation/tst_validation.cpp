@@ -61,8 +61,8 @@ constexpr double kHeldOutWorst = 0.10;
 // targets, dense median 5% and worst 15%, mixtures of experts 10% and 25%, are not met: dense 5.3% and 32.8%,
 // MoE 14.4% and 87%; docs/CALIBRATION.md names the rows and what each is missing).
 constexpr double kBridgeDenseMedian = 0.055, kBridgeDenseWorst = 0.34, kBridgeMoeMedian = 0.15, kBridgeMoeWorst = 0.89;
-// The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row as achieved.
-constexpr double kZeroBubbleWorst = 0.15;
+// The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row (ZB-2p, 9.3%) within 10%.
+constexpr double kZeroBubbleWorst = 0.10;
 
 double median(std::vector<double> v)
 {
@@ -441,7 +441,7 @@ void TestValidation::memoryPeaks()
     report += summaryOf(bySource, skipped);
     qInfo().noquote() << report;
     const std::vector<double> &zb = bySource[QStringLiteral("zero_bubble")];
-    QVERIFY2(zb.size() == 36, "the zero-bubble rows of 1F1B, 1F1B-I and ZB-1p are loaded");
+    QVERIFY2(zb.size() == 48, "the zero-bubble rows of 1F1B, 1F1B-I, ZB-1p and ZB-2p are loaded");
     QVERIFY2(median(zb) <= 0.05, qPrintable(QStringLiteral("zero-bubble reserved peaks: median error %1% > 5%").arg(100 * median(zb))));
     QVERIFY2(*std::max_element(zb.begin(), zb.end()) <= kZeroBubbleWorst,
              qPrintable(QStringLiteral("zero-bubble reserved peaks: worst error %1%").arg(100 * *std::max_element(zb.begin(), zb.end()))));
@@ -468,7 +468,7 @@ void TestValidation::zeroBubbleStepTimes()
         dumpPlan(row);
         const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
         QVERIFY2(e.valid, qPrintable(row.id));
-        // A zb-h2 plan says that only the fork runs it and that its peak leaves out the pending W's memory.
+        // A zb-h2 plan says that only the fork runs it.
         const bool warned = std::any_of(e.problems.begin(), e.problems.end(), [](const Problem &p) {
             return p.rule == "schedule.zero_bubble_h2_framework" && !p.isError();
         });
