@@ -1,4 +1,5 @@
 #include "core/memory/ActivationMemory.h"
+#include "core/pipeline/ZeroBubbleOrder.h"
 
 #include <algorithm>
 
@@ -233,7 +234,7 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     case Schedule::GPipe:
         return double(m);
     case Schedule::OneFOneB:
-    case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; W keeps only its matmul inputs
+    case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; pending W's: zeroBubbleHeld
         return double(std::min(p - stage, m));
     case Schedule::ZeroBubbleH2: // 2 (p - s) - 1 forwards before the first B (Qi et al. 2024, Figure 3)
         return double(std::min(2 * (p - stage) - 1, m));
@@ -246,13 +247,28 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     return 1.0;
 }
 
-double weightGradientsPending(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches,
-                              std::int64_t stage)
+ZeroBubbleHeld zeroBubbleHeld(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches, std::int64_t stage,
+                              double inFlightBytes, double pendingBytes)
 {
-    if (!splitsBackward(schedule) || pipeline <= 1)
-        return 0.0;
-    const double bound = microbatchesInFlight(schedule, pipeline, 1, microbatches, stage);
-    return double(microbatches) > bound ? 1.0 : 0.0;
+    ZeroBubbleHeld peak, now;
+    double most = -1.0;
+    forEachZeroBubbleOp(schedule, std::int32_t(pipeline), std::int32_t(std::max<std::int64_t>(microbatches, 1)),
+                        std::int32_t(stage), [&](ZeroBubbleOp op, std::int32_t) {
+                            if (op == ZeroBubbleOp::Forward) {
+                                now.inFlight += 1.0;
+                            } else if (op == ZeroBubbleOp::InputGradient) {
+                                now.inFlight -= 1.0;
+                                now.pending += 1.0;
+                            } else {
+                                now.pending -= 1.0;
+                            }
+                            if (const double bytes = now.inFlight * inFlightBytes + now.pending * pendingBytes;
+                                bytes > most) {
+                                most = bytes;
+                                peak = now;
+                            }
+                        });
+    return peak;
 }
 
 double pendingWeightGradientBytes(const Plan &plan, bool moeLayer)

@@ -74,14 +74,17 @@ double outputActivationBytes(const ModelSpec &model, const TrainingConfig &train
 double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64_t virtualStages,
                             std::int64_t microbatches, std::int64_t stage);
 
-/// Zero-bubble schedules (ZB-H1, ZB-H2): micro-batches at the stage's peak whose input gradient B has run and
-/// whose weight gradient W has not. Past its warm-up a stage is back at its in-flight bound with the forward
-/// that follows a B, and the fork runs W after it, in a wait or when the next forward would pass its memory
-/// limit (auto_schedule.py, manual_order, on the paper's arxiv branch f68d3879): one once the stage has more
-/// micro-batches than its bound (Qi et al.'s measured peaks agree: ZB-1p 1-3 GB above 1F1B, a W's worth);
-/// 0 for every other schedule.
-double weightGradientsPending(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches,
-                              std::int64_t stage);
+/// What a zero-bubble stage (ZB-H1, ZB-H2) holds where its order (core/pipeline/ZeroBubbleOrder.h) holds the
+/// most bytes: micro-batches between their F and their B, each `inFlightBytes`, and micro-batches past their B
+/// whose W has not run, each `pendingBytes`. Stage s keeps as many W's pending as its warm-up is short of the
+/// first stage's, so every stage holds at most p (ZB-H1) or 2p - 1 (ZB-H2) micro-batches between F and W.
+struct ZeroBubbleHeld
+{
+    double inFlight = 0;
+    double pending = 0;
+};
+ZeroBubbleHeld zeroBubbleHeld(Schedule schedule, std::int64_t pipeline, std::int64_t microbatches, std::int64_t stage,
+                              double inFlightBytes, double pendingBytes);
 
 /// What one micro-batch waiting for its W holds on one rank, per layer: every linear layer's input and output
 /// gradient, which the zero-bubble fork keeps for the deferred weight-gradient GEMM (WeightGradStore.put of

@@ -372,6 +372,15 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
                         + (layers > 0 ? moeLayers * keptLayers / layers : 0.0) * in.moeExtraKept;
         perStoredLayer = keptLayers > 0 ? (perMicrobatch - double(a.recomputedLayers) * in.perLayer) / keptLayers : 0.0;
     }
+    if (splitsBackward(par.schedule) && p > 1) {
+        // Zero bubble: where the stage's order holds the most, some micro-batches wait for their W, each
+        // keeping its linear layers' inputs and output gradients.
+        const double pending = (layers - moeLayers) * in.pendingPerLayer + moeLayers * in.pendingPerMoeLayer;
+        const ZeroBubbleHeld held = zeroBubbleHeld(par.schedule, p, plan.microbatches(), s, perMicrobatch, pending);
+        a.microbatchesInFlight = held.inFlight;
+        a.weightGradientsPending = held.pending;
+        a.pendingWeightGradientBytes = held.pending * pending;
+    }
     a.layerBytes = perMicrobatch * a.microbatchesInFlight;
     // Activation offload (Megatron-Core cpu_offloading): the offloaded layers' stored tensors live in host
     // memory; the device keeps two of them for one micro-batch, the one being sent and the one fetched
@@ -390,9 +399,6 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
         const double logitsInFlight = par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatches()) : 1.0;
         a.outputBytes = in.outputPerMicrobatch * logitsInFlight;
     }
-    a.weightGradientsPending = weightGradientsPending(par.schedule, p, plan.microbatches(), s);
-    a.pendingWeightGradientBytes = a.weightGradientsPending * ((layers - moeLayers) * in.pendingPerLayer +
-                                                               moeLayers * in.pendingPerMoeLayer);
     return a;
 }
 

@@ -1,4 +1,5 @@
 #include "core/pipeline/PipelineSimulator.h"
+#include "core/pipeline/ZeroBubbleOrder.h"
 
 #include <algorithm>
 
@@ -71,58 +72,15 @@ void oneFOneB(std::int32_t p, std::int32_t m, std::int32_t s, Order &order)
         order.push_back({j, 0, PipelineOpKind::Backward});
 }
 
-/// Qi et al.'s handcrafted zero-bubble schedules (ICLR 2024, Sec. 3, Figure 3). Only the input gradient B
-/// travels upstream; each weight gradient W waits until it fills a gap. Stage s holds at most p - s
-/// micro-batches between F and B under ZB-H1 (1F1B's memory) and 2 (p - s) - 1 under ZB-H2 (Figure 3: the
-/// first stage runs F1 to F7 before B1 at p = 4). The orders are those of a run with F, B and W of one unit
-/// each and no transfer time, the figure's, list-scheduled: B when its gradient has arrived, else F when its
-/// input has arrived and the stage is under its limit, else the oldest pending W. That run leaves Table 1's
-/// bubbles: (p - 1)(F + B - W) for ZB-H1 and (p - 1)(F + B - 2W) for ZB-H2. Every stage's order, by stage.
-std::vector<std::vector<Slot>> zeroBubble(Schedule schedule, std::int32_t p, std::int32_t m)
+/// Qi et al.'s zero-bubble orders (ZeroBubbleOrder.h), into the timeline.
+void zeroBubble(Schedule schedule, std::int32_t p, std::int32_t m, std::int32_t s, Order &order)
 {
-    const auto limit = [&](std::int32_t s) { return schedule == Schedule::ZeroBubbleH2 ? 2 * (p - s) - 1 : p - s; };
-    std::vector<std::vector<Slot>> orders(static_cast<std::size_t>(p));
-    // Unit-time end of each stage's forward and input gradient per micro-batch (-1: not run yet).
-    std::vector<std::int32_t> forwardEnd(std::size_t(p) * std::size_t(m), -1), backwardEnd(forwardEnd);
-    std::vector<std::int32_t> nextF(std::size_t(p), 0), nextB(std::size_t(p), 0), nextW(std::size_t(p), 0);
-    const auto at = [m](std::int32_t s, std::int32_t j) { return std::size_t(s) * std::size_t(m) + std::size_t(j); };
-    std::int32_t remaining = 3 * m * p;
-    // Every stage's limit is at least one, so some op is always ready (as in 1F1B); the bound only guards it.
-    for (std::int32_t t = 0, idle = 0; remaining > 0 && idle < 2; ++t) {
-        const std::int32_t before = remaining;
-        for (std::int32_t s = 0; s < p; ++s) {
-            const auto ready = [t](std::int32_t end) { return end >= 0 && end <= t; };
-            const std::size_t k = std::size_t(s);
-            const std::int32_t b = nextB[k], f = nextF[k];
-            const bool gradient = b < f && ready(s == p - 1 ? forwardEnd[at(s, b)] : backwardEnd[at(s + 1, b)]);
-            const bool input = f < m && f - b < limit(s) && (s == 0 || ready(forwardEnd[at(s - 1, f)]));
-            if (gradient) {
-                orders[k].push_back({b, 0, PipelineOpKind::BackwardInput});
-                backwardEnd[at(s, b)] = t + 1;
-                ++nextB[k];
-            } else if (input) {
-                orders[k].push_back({f, 0, PipelineOpKind::Forward});
-                forwardEnd[at(s, f)] = t + 1;
-                ++nextF[k];
-            } else if (nextW[k] < b) {
-                orders[k].push_back({nextW[k]++, 0, PipelineOpKind::BackwardWeight});
-            } else {
-                continue;
-            }
-            --remaining;
-        }
-        idle = remaining == before ? idle + 1 : 0;
-    }
-    for (std::int32_t s = 0; s < p && remaining > 0; ++s) { // never taken: what is left, as GPipe would run it
-        const std::size_t k = std::size_t(s);
-        for (; nextF[k] < m; ++nextF[k])
-            orders[k].push_back({nextF[k], 0, PipelineOpKind::Forward});
-        for (; nextB[k] < m; ++nextB[k])
-            orders[k].push_back({nextB[k], 0, PipelineOpKind::BackwardInput});
-        for (; nextW[k] < m; ++nextW[k])
-            orders[k].push_back({nextW[k], 0, PipelineOpKind::BackwardWeight});
-    }
-    return orders;
+    forEachZeroBubbleOp(schedule, p, m, s, [&](ZeroBubbleOp op, std::int32_t microbatch) {
+        const PipelineOpKind kind = op == ZeroBubbleOp::Forward         ? PipelineOpKind::Forward
+                                    : op == ZeroBubbleOp::InputGradient ? PipelineOpKind::BackwardInput
+                                                                        : PipelineOpKind::BackwardWeight;
+        order.push_back({microbatch, 0, kind});
+    });
 }
 
 void interleaved(std::int32_t p, std::int32_t m, std::int32_t v, std::int32_t s, Order &order)
@@ -179,8 +137,6 @@ std::vector<double> buildOrders(Schedule schedule, std::int32_t p, std::int32_t 
     const std::size_t stride = std::size_t(p) * std::size_t(v);
     std::int32_t *forwardIndex = index ? index->data() : nullptr;
     std::int32_t *backwardIndex = index ? index->data() + std::size_t(m) * stride : nullptr;
-    const std::vector<std::vector<Slot>> listed =
-        !forwardOnly && splitsBackward(schedule) ? zeroBubble(schedule, p, m) : std::vector<std::vector<Slot>>{};
     for (std::int32_t s = 0; s < p; ++s) {
         stageBegin[std::size_t(s)] = std::size_t(s) * perStage;
         Order order{ops.data(), std::size_t(s) * perStage, s, p, stride, forwardIndex, backwardIndex};
@@ -191,8 +147,7 @@ std::vector<double> buildOrders(Schedule schedule, std::int32_t p, std::int32_t 
         else if (schedule == Schedule::Interleaved)
             interleaved(p, m, v, s, order);
         else
-            for (const Slot &slot : listed[std::size_t(s)])
-                order.push_back(slot);
+            zeroBubble(schedule, p, m, s, order);
         peaks[std::size_t(s)] = double(order.peak) / double(v);
     }
     stageBegin[std::size_t(p)] = ops.size();

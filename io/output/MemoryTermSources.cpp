@@ -81,8 +81,9 @@ constexpr std::array<MemoryTermSource, kStateTermCount> kStateSources{{
      "reference text Level 3; Rajbhandari et al. 2020; Apex DistributedFusedAdam (dtype); Megatron-Core "
      "precision-aware optimizer"},
     {"layers per stage x per-layer activations x micro-batches in flight, + embedding (first stage) + logits and "
-     "output inputs (last stage); zero-bubble schedules: + one micro-batch waiting for its weight gradient, every "
-     "linear's input and output gradient (16 h s b elements per GPT layer); / context (each rank holds s / c tokens)",
+     "output inputs (last stage); zero-bubble schedules: + the micro-batches waiting for their weight gradient "
+     "where the stage's order holds the most, each every linear's input and output gradient (16 h s b elements "
+     "per GPT layer); / context (each rank holds s / c tokens)",
      "Korthikanti et al. 2022, Table 2, Eq. 5 and Sec. 4.3; Qi et al. 2024 (the fork's WeightGradStore)"},
 }};
 

@@ -61,8 +61,8 @@ constexpr double kHeldOutWorst = 0.10;
 // targets, dense median 5% and worst 15%, mixtures of experts 10% and 25%, are not met: dense 5.3% and 32.8%,
 // MoE 14.4% and 87%; docs/CALIBRATION.md names the rows and what each is missing).
 constexpr double kBridgeDenseMedian = 0.055, kBridgeDenseWorst = 0.34, kBridgeMoeMedian = 0.15, kBridgeMoeWorst = 0.89;
-// The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row (ZB-2p, 9.3%) within 10%.
-constexpr double kZeroBubbleWorst = 0.10;
+// The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row (ZB-2p, 6.9%) within 8%.
+constexpr double kZeroBubbleWorst = 0.08;
 
 double median(std::vector<double> v)
 {
