@@ -114,21 +114,82 @@ double moeMlpActivationBytes(const Plan &plan)
 }
 
 /// torchtitan's op-level selective checkpointing (torchtitan parallelisms/parallelize_llama.py, _save_list
-/// and _custom_policy): a layer keeps its input, the attention kernel's output and every other matmul's
-/// output (wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2); the rest (wk, wo, w3, the norms, the rotary
-/// embedding, the activation) is replayed in backward.
-LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
+/// and _custom_policy; models/deepseek_v3/parallelize.py `_op_sac_save_list` at 114151ad4^): a layer keeps its
+/// input, the attention kernel's output and the output of every odd-numbered matmul in the order they run
+/// (Llama: wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2; multi-head latent attention: the query and key/value
+/// latents and the output projection of wq_a, wq_b, wkv_a, wkv_b, wo); the rest (the even matmuls, the norms,
+/// the rotary embedding, the activation) is replayed in backward. A mixture-of-experts layer's router and
+/// shared expert take their turns in the count; its routed experts' grouped GEMMs (aten._grouped_mm, not
+/// aten.mm) and activation are replayed.
+LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
+                                               bool moeLayer = false)
 {
     const double q = activationElementBytes(training.precision);
     const double sb = double(m.seqLen) * double(training.microBatch);
-    const double t = double(tensor);
+    const double t = double(tensor), sp = training.sequenceParallel ? t : 1.0;
     LayerActivationBytes a;
-    a.sequenceShardable = 2.0 * q * sb * double(m.hidden); // the layer's input and the MLP's output (w2)
-    if (training.sequenceParallel)
-        a.sequenceShardable /= t;
-    const double mlp = double(m.ffnHidden); // w1 (gate), or the first projection of an ungated MLP
-    a.tensorSharded = q * sb * (2.0 * double(m.qDim()) + double(m.kvDim()) + mlp) / t; // Q, the context, V, w1
+    a.sequenceShardable = q * sb * double(m.hidden) / sp;            // the layer's input
+    a.tensorSharded = q * sb * double(m.attentionOutDim()) / t;      // the attention kernel's output
+    int count = 0;
+    // A matmul's output: a row-parallel one's (or an unsharded one's) over the sequence shard, a column-parallel
+    // one's over the tensor ranks.
+    const auto matmul = [&](double width, bool columnParallel) {
+        if (++count % 2 == 0 || width <= 0)
+            return;
+        (columnParallel ? a.tensorSharded : a.sequenceShardable) += q * sb * width / (columnParallel ? t : sp);
+    };
+    if (m.isMla()) {
+        if (m.qLoraRank > 0)
+            matmul(double(m.qLoraRank), false);
+        matmul(double(m.qDim()), true);
+        matmul(double(m.kvLoraRank + m.qkRopeHeadDim), false);
+        matmul(double(m.heads * (m.qkNopeHeadDim + m.vHeadDim)), true);
+    } else {
+        matmul(double(m.qDim()), true);
+        matmul(double(m.kvDim()), true);
+        matmul(double(m.kvDim()), true);
+    }
+    matmul(double(m.hidden), false); // the output projection
+    const bool gated = m.mlp == MlpKind::SwiGlu;
+    const auto mlp = [&](double width) {
+        matmul(width, true);
+        if (gated)
+            matmul(width, true);
+        matmul(double(m.hidden), false);
+    };
+    if (moeLayer && m.isMoe()) {
+        matmul(double(m.experts), false); // the router
+        mlp(double(m.sharedExperts * m.expertWidth()));
+    } else {
+        mlp(double(m.ffnHidden));
+    }
     return a;
+}
+
+/// A mixture-of-experts layer under torchtitan's op-level selective checkpointing beyond a dense layer: its
+/// policy also saves the outputs of the expert-parallel dispatch and combine, which are communication ops
+/// (all_to_all_single, or deepep.dispatch and deepep.combine, the hybridep ones, added to the save list:
+/// models/deepseek_v3/parallelize.py at 114151ad4^; activation_checkpoint.py's default policy since). Without
+/// expert parallelism no communication op hands the routed tokens over, and they are permuted again in
+/// backward. One micro-batch, one rank.
+double opCheckpointedMoeExtraBytes(const Plan &plan)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const double t = double(plan.parallel.tensor);
+    const double sb = double(m.seqLen) * double(training.microBatch);
+    double exchanged = 0.0;
+    if (plan.parallel.expert > 1) {
+        // DeepEP and HybridEP combine with the routing weights applied, returning one row per token; the
+        // all-to-all returns every copy.
+        const double copies = sb * double(m.expertsPerToken) / t * training.busiestExpertLoad();
+        const bool weightedCombine = plan.parallel.expertDispatcher != ExpertDispatcher::AllToAll;
+        const double sp = training.sequenceParallel ? t : 1.0;
+        exchanged = activationElementBytes(training.precision) * double(m.hidden) *
+                    (copies + (weightedCombine ? sb / sp : copies));
+    }
+    return opCheckpointedActivations(m, training, plan.parallel.tensor, true).total() + exchanged -
+           opCheckpointedActivations(m, training, plan.parallel.tensor).total();
 }
 
 } // namespace
@@ -139,6 +200,8 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     const TrainingConfig &training = plan.training;
     if (!m.isMoe() || training.recompute == Recompute::Full)
         return 0.0;
+    if (training.recompute == Recompute::Ops)
+        return opCheckpointedMoeExtraBytes(plan);
     const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double q = activationElementBytes(training.precision);
     const double dense = (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) *
@@ -150,7 +213,9 @@ double moeLayerExtraActivationBytes(const Plan &plan)
 
 double moeLayerRecomputeWorkspaceBytes(const Plan &plan)
 {
-    return plan.model.isMoe() && plan.training.recomputesMoeLayers() ? moeMlpActivationBytes(plan) : 0.0;
+    // The "moe" module and op-level checkpointing rebuild the routed experts' tensors in backward.
+    const bool replays = plan.training.recomputesMoeLayers() || plan.training.recompute == Recompute::Ops;
+    return plan.model.isMoe() && replays ? moeMlpActivationBytes(plan) : 0.0;
 }
 
 double activationElementBytes(Precision precision)

@@ -31,10 +31,12 @@ double activationElementBytes(Precision precision);
 /// What one MoE layer stores beyond a dense layer of ffn_hidden (one micro-batch, one rank, before the
 /// context split): router probabilities, permuted token copies (top-k x imbalance, capped by the capacity
 /// factor), expert up and activation outputs, outputs before the combine, shared experts; minus the dense
-/// MLP's. 0 for dense models and under full recomputation.
+/// MLP's. 0 for dense models and under full recomputation; under op-level checkpointing (recompute "ops") what
+/// torchtitan's policy saves: the router's output, the expert-parallel dispatch and combine outputs, a shared
+/// expert's saved matmuls.
 double moeLayerExtraActivationBytes(const Plan &plan);
-/// Under the "moe" recompute module (training.recompute_moe): the MoE layer's activations rebuilt during its
-/// backward, held for one layer at a time.
+/// Under the "moe" recompute module (training.recompute_moe) and op-level checkpointing: the MoE layer's
+/// activations rebuilt during its backward, held for one layer at a time.
 double moeLayerRecomputeWorkspaceBytes(const Plan &plan);
 
 /// Stored activation bytes of one transformer layer for one micro-batch on one tensor rank.

@@ -311,7 +311,8 @@ const std::array kWords{
             "PlanKey",
             "activation recomputation (Korthikanti et al. 2022): none; selective (Megatron-Core's: the attention core "
             "and the named modules); ops (torchtitan's op-level selective checkpointing: each layer keeps the "
-            "attention output and every other matmul's, and replays the rest); full (each layer keeps its input)"),
+            "attention output, every other matmul's and the expert dispatch and combine outputs, and replays the "
+            "rest, the routed experts' grouped GEMMs among them); full (each layer keeps its input)"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"none\"")},
     KeyWords{.path = "training.recompute_mla_up_proj",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute MLA up-proj."),

@@ -445,6 +445,33 @@ private slots:
         QVERIFY(errorOn(estimate(dense, catalog), "training.recompute_moe"));
     }
 
+    void opCheckpointingReplaysTheExperts()
+    {
+        // torchtitan's op-level checkpointing of a DeepSeek-V3 layer (models/deepseek_v3/parallelize.py
+        // _op_sac_save_list at 114151ad4^, with deepep.dispatch and deepep.combine added): the layer's input,
+        // the attention kernel's output (128 heads x 128), the odd matmuls wq_a (1,536), wkv_a (512 + 64), wo
+        // (7,168) and, past the router, the shared expert's w1 (2,048) and w2 (7,168); the DeepEP dispatch's
+        // 8 copies of each token and the combine's one row. The grouped expert GEMMs are replayed.
+        Plan plan = test::presetPlan("deepseek-v3", 1, 8, 64, 1, 1024, "h100-sxm5-80gb");
+        plan.training.framework = Framework::Fsdp;
+        plan.training.recompute = Recompute::Ops;
+        plan.training.precision = Precision::BF16;
+        plan.parallel.expert = 64;
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        const double tokens = double(plan.model.seqLen);
+        QCOMPARE(tokens, 4096.0);
+        const double layer = 2.0 * tokens * (7168 + 16384 + 1536 + 576 + 7168 + 2048 + 7168);
+        const double exchanged = 2.0 * 7168 * (8.0 * tokens + tokens);
+        TP_COMPARE_REL(storedLayerActivations(plan.model, plan.training, 1).total() + moeLayerExtraActivationBytes(plan),
+                       layer + exchanged, 1e-12);
+        // The replayed experts are rebuilt one layer at a time, in the recompute workspace.
+        QVERIFY(moeLayerRecomputeWorkspaceBytes(plan) > 0);
+        // Without expert parallelism no communication op hands the routed tokens over: they are permuted again.
+        plan.parallel.expert = 1;
+        TP_COMPARE_REL(storedLayerActivations(plan.model, plan.training, 1).total() + moeLayerExtraActivationBytes(plan),
+                       layer, 1e-12);
+    }
+
     void adviceNamesTheDeepEpDispatcher()
     {
         // NVIDIA's v25.05 DeepSeek-V3 recipe on 1,024 H100s sends every token's 8 copies across 8 nodes through
