@@ -337,31 +337,37 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     appendMlpAndResidual(plan, x, pass, residualBytes, ops);
 }
 
-/// torchtitan's op-level selective checkpointing replays in backward what its policy does not save: of the
-/// layer's matmuls wq, wk, wv, wo, w1, w3, w2 every other one (wk, wo, w3: the key share of the fused QKV
-/// projection, the output projection, half of a gated MLP's up projection, or an ungated MLP's second), and
-/// every element-wise op; the attention kernel's output is saved (torchtitan parallelize_llama.py,
-/// _save_list: aten.mm and the scaled-dot-product attention kernels, saving only odd-numbered mm). Routed
-/// experts' grouped GEMMs are not aten.mm and are replayed whole.
-void appendOpReplay(const Plan &plan, const Shapes &x, std::vector<Op> &ops, std::size_t first, std::size_t forwardEnd)
+/// torchtitan's op-level selective checkpointing replays in backward what its policy does not save: every
+/// element-wise op and every even-numbered matmul in the order the layer runs them (torchtitan
+/// parallelize_llama.py, _save_list and _custom_policy: aten.mm and the scaled-dot-product attention kernels,
+/// saving only odd-numbered mm; models/deepseek_v3/parallelize.py `_op_sac_save_list` at 114151ad4^): of wq,
+/// wk, wv, wo, w1, w3, w2 the key GEMM, the output projection and w3; of a fused wqkv, wo, w1, w3, w2 wo and
+/// w3; of multi-head latent attention's wq_a, wq_b, wkv_a, wkv_b, wo the up projections wq_b and wkv_b, after
+/// which the MLP starts on an even count. A MoE layer's router takes its turn before the shared expert; the
+/// routed experts' grouped GEMMs are not aten.mm and are replayed whole. The attention kernel's output is
+/// saved. The memory model keeps the rest (ActivationMemory.cpp, opCheckpointedActivations).
+void appendOpReplay(const Plan &plan, std::vector<Op> &ops, std::size_t first, std::size_t forwardEnd)
 {
-    const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    const ModelSpec &m = plan.model;
+    const bool gated = m.mlp == MlpKind::SwiGlu;
+    // The count of the attention block's last matmul, the output projection.
+    const int attention = m.isMla() ? (m.qLoraRank > 0 ? 5 : 4) : (plan.training.runsSeparateQkv() ? 4 : 2);
+    const auto replayed = [](int count) { return count % 2 == 0 ? 1.0 : 0.0; };
     for (std::size_t i = first; i < forwardEnd; ++i) {
         const Op &op = ops[i];
         if (op.scope != OpScope::Layer || op.kind == OpKind::Attention || op.attentionCore)
             continue;
+        const int mlpFirst = attention + (op.part == LayerPart::MoeMlp ? 1 : 0) + 1; // after a MoE layer's router
         double share = 0.0;
         if (op.kind != OpKind::Matmul)
             share = 1.0;
         else
             switch (op.role) {
-            case OpRole::QkvProjection: // fused: its key share; apart, the query and value GEMMs are saved
-                share = plan.training.runsSeparateQkv() ? 0.0 : x.kv / (x.qd + 2.0 * x.kv);
-                break;
             case OpRole::KeyProjection: share = 1.0; break;
-            case OpRole::OutputProjection: share = 1.0; break;
-            case OpRole::MlpUp: share = gated ? 0.5 : 0.0; break;
-            case OpRole::MlpDown: share = gated ? 0.0 : 1.0; break;
+            case OpRole::MlaUpProjection: share = m.qLoraRank > 0 ? 1.0 : 0.0; break;
+            case OpRole::OutputProjection: share = replayed(attention); break;
+            case OpRole::MlpUp: share = gated ? 0.5 : replayed(mlpFirst); break;
+            case OpRole::MlpDown: share = replayed(mlpFirst + (gated ? 2 : 1)); break;
             case OpRole::ExpertGemm: share = 1.0; break;
             default: break;
             }
@@ -504,7 +510,7 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         break;
     }
     case Recompute::Ops:
-        appendOpReplay(plan, x, ops, first, forwardEnd);
+        appendOpReplay(plan, ops, first, forwardEnd);
         break;
     case Recompute::Full:
         layerForward(plan, x, OpPass::Recompute, false, ops);

@@ -116,11 +116,11 @@ double moeMlpActivationBytes(const Plan &plan)
 /// torchtitan's op-level selective checkpointing (torchtitan parallelisms/parallelize_llama.py, _save_list
 /// and _custom_policy; models/deepseek_v3/parallelize.py `_op_sac_save_list` at 114151ad4^): a layer keeps its
 /// input, the attention kernel's output and the output of every odd-numbered matmul in the order they run
-/// (Llama: wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2; multi-head latent attention: the query and key/value
-/// latents and the output projection of wq_a, wq_b, wkv_a, wkv_b, wo); the rest (the even matmuls, the norms,
-/// the rotary embedding, the activation) is replayed in backward. A mixture-of-experts layer's router and
-/// shared expert take their turns in the count; its routed experts' grouped GEMMs (aten._grouped_mm, not
-/// aten.mm) and activation are replayed.
+/// (Llama: wq, wv, w1, w2 of wq, wk, wv, wo, w1, w3, w2, or wqkv, w1, w2 with one fused QKV projection;
+/// multi-head latent attention: the query and key/value latents and the output projection of wq_a, wq_b,
+/// wkv_a, wkv_b, wo); the rest (the even matmuls, the norms, the rotary embedding, the activation) is replayed
+/// in backward. A mixture-of-experts layer's router and shared expert take their turns in the count; its
+/// routed experts' grouped GEMMs (aten._grouped_mm, not aten.mm) and activation are replayed.
 LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                                bool moeLayer = false)
 {
@@ -144,10 +144,12 @@ LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const Trainin
         matmul(double(m.qDim()), true);
         matmul(double(m.kvLoraRank + m.qkRopeHeadDim), false);
         matmul(double(m.heads * (m.qkNopeHeadDim + m.vHeadDim)), true);
-    } else {
+    } else if (training.runsSeparateQkv()) {
         matmul(double(m.qDim()), true);
         matmul(double(m.kvDim()), true);
         matmul(double(m.kvDim()), true);
+    } else { // one fused QKV projection (torchtitan's wqkv since ad7a86533)
+        matmul(double(m.qDim() + 2 * m.kvDim()), true);
     }
     matmul(double(m.hidden), false); // the output projection
     const bool gated = m.mlp == MlpKind::SwiGlu;

@@ -32,8 +32,8 @@ double activationElementBytes(Precision precision);
 /// context split): router probabilities, permuted token copies (top-k x imbalance, capped by the capacity
 /// factor), expert up and activation outputs, outputs before the combine, shared experts; minus the dense
 /// MLP's. 0 for dense models and under full recomputation; under op-level checkpointing (recompute "ops") what
-/// torchtitan's policy saves: the router's output, the expert-parallel dispatch and combine outputs, a shared
-/// expert's saved matmuls.
+/// torchtitan's policy saves: the expert-parallel dispatch and combine outputs and, as their turns in its count of
+/// matmuls fall, the router's and the shared expert's outputs.
 double moeLayerExtraActivationBytes(const Plan &plan);
 /// Under the "moe" recompute module (training.recompute_moe) and op-level checkpointing: the MoE layer's
 /// activations rebuilt during its backward, held for one layer at a time.

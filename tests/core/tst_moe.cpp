@@ -466,6 +466,22 @@ private slots:
                        layer + exchanged, 1e-12);
         // The replayed experts are rebuilt one layer at a time, in the recompute workspace.
         QVERIFY(moeLayerRecomputeWorkspaceBytes(plan) > 0);
+        // The step replays what the memory does not keep: the up projections wq_b and wkv_b (the even matmuls)
+        // and the routed experts, not the output projection (the fifth).
+        Plan timed = plan;
+        timed.parallel.pipeline = 1;
+        timed.cluster.nodes = 8; // 64 GPUs
+        timed.parallel.zeroStage = 3;
+        timed.training.globalBatch = 64;
+        const Estimate e = estimate(timed, io::builtinCatalog());
+        QVERIFY2(e.valid, e.problems.empty() ? "" : e.problems.front().rule.c_str());
+        const auto replays = [&](OpRole role) {
+            return std::any_of(e.step.ops.begin(), e.step.ops.end(),
+                               [&](const Op &op) { return op.pass == OpPass::Recompute && op.role == role; });
+        };
+        QVERIFY(replays(OpRole::MlaUpProjection));
+        QVERIFY(replays(OpRole::ExpertGemm));
+        QVERIFY(!replays(OpRole::OutputProjection));
         // Without expert parallelism no communication op hands the routed tokens over: they are permuted again.
         plan.parallel.expert = 1;
         TP_COMPARE_REL(storedLayerActivations(plan.model, plan.training, 1).total() + moeLayerExtraActivationBytes(plan),

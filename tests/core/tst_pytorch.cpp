@@ -129,12 +129,14 @@ private slots:
         QVERIFY(sumOf(runPytorch(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
     }
 
-    // torchtitan's op-level checkpointing replays wk, wo and w3 of wq, wk, wv, wo, w1, w3, w2: for Llama
-    // 3.1 8B (h 4096, 1,024-wide keys and values, MLP 14,336) (1024 + 4096 + 14336) / (2 x 4096 + 2 x 1024
-    // + 3 x 14336) = 36.5% of the layer's forward matmul FLOPs, and keeps less than selective, more than full.
+    // torchtitan's op-level checkpointing replays wk, wo and w3 of wq, wk, wv, wo, w1, w3, w2 (Q, K and V
+    // apart, as at 9dec370): for Llama 3.1 8B (h 4096, 1,024-wide keys and values, MLP 14,336) (1024 + 4096 +
+    // 14336) / (2 x 4096 + 2 x 1024 + 3 x 14336) = 36.5% of the layer's forward matmul FLOPs, and keeps less
+    // than selective, more than full.
     void opCheckpointingReplaysEveryOtherMatmul()
     {
         Plan plan = titan8b();
+        plan.training.separateQkv = true;
         plan.training.recompute = Recompute::Ops;
         const Estimate ops = runPytorch(plan);
         double forward = 0, replayed = 0;
@@ -153,6 +155,20 @@ private slots:
         // Kept per token: the input and the MLP output (h each), Q and the context (4096 each), V (1024),
         // w1's output (14336), in BF16.
         TP_COMPARE_REL(kept, 2.0 * 2.0 * 8192.0 * (2.0 * 4096.0 + 2.0 * 4096.0 + 1024.0 + 14336.0), 1e-9);
+        // One fused wqkv (torchtitan since ad7a86533): wqkv, wo, w1, w3, w2, so wo and w3 are replayed and the
+        // whole QKV output kept.
+        plan.training.separateQkv = false;
+        plan.training.recompute = Recompute::Ops;
+        const Estimate fused = runPytorch(plan);
+        forward = replayed = 0;
+        for (const Op &op : fused.step.ops) {
+            if (op.scope != OpScope::Layer || op.kind != OpKind::Matmul || op.pass == OpPass::Backward)
+                continue;
+            (op.pass == OpPass::Recompute ? replayed : forward) += op.flops;
+        }
+        TP_COMPARE_REL(replayed / forward, 18432.0 / 53248.0, 1e-9);
+        TP_COMPARE_REL(fused.memory.stages[0].activations.perLayerBytes,
+                       2.0 * 2.0 * 8192.0 * (2.0 * 4096.0 + 6144.0 + 4096.0 + 14336.0), 1e-9);
     }
 
     // selective_ac_option = 2: every other layer checkpointed (16 of Llama 3.1 8B's 32).
