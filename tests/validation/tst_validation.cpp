@@ -493,9 +493,11 @@ void TestValidation::zeroBubbleStepTimes()
     }
 }
 
-/// A published out-of-memory configuration: torchtitan's docs/performance.md (041336434916) ran Llama 2 70B on
-/// 64 A100 80GB with op-level checkpointing at local batch 1 and notes "local batch 2 OOMs with selective AC"
-/// (torchtitan_llama_benchmarks.csv, row 27). The run it published fits; the one it could not run does not.
+/// Published out-of-memory configurations, each beside the run its source made instead: torchtitan's
+/// docs/performance.md (041336434916) ran Llama 2 70B on 64 A100 80GB with op-level checkpointing at local batch 1
+/// and notes "local batch 2 OOMs with selective AC" (torchtitan_llama_benchmarks.csv, row 27); at 4d88a8a44 it ran
+/// Llama 3.1 405B on 128 H100 with FSDP and tensor parallelism because FSDP alone ran out of memory. The runs it
+/// published fit; the ones it could not run do not.
 void TestValidation::publishedOutOfMemoryIsCalled()
 {
     const std::vector<Row> rows = loadPytorchRows(nullptr);
@@ -511,6 +513,26 @@ void TestValidation::publishedOutOfMemoryIsCalled()
     QVERIFY(oom.valid);
     QVERIFY2(!oom.memory.fits, qPrintable(QStringLiteral("local batch 2 OOMs with selective AC, predicted %1 GiB of %2")
                                               .arg(oom.memory.peakBytes / units::GiB).arg(oom.memory.capacityBytes / units::GiB)));
+    // torchtitan's docs/performance.md at 4d88a8a44 (lines 1-15): Llama 3.1 405B on 128 H100 "(94GB memory)", Meta's
+    // Grand Teton part, local batch 2 of torchtitan's 8,192 tokens, full checkpointing: "We do see OOM for 1D
+    // parallelism (FSDP2), so we only tested 2D parallelism (FSDP2 + Tensor Parallel)", FSDP 16 x TP 8.
+    Plan titan405 = test::presetPlan("llama3.1-405b", 8, 1, 16, 2, 32, "h100-sxm5-96gb-500w");
+    titan405.model.seqLen = 8192;
+    titan405.training.framework = Framework::Fsdp;
+    titan405.training.recompute = Recompute::Full;
+    titan405.training.sequenceParallel = true;
+    titan405.parallel.zeroStage = 3;
+    const Estimate twoD = estimate(titan405, io::builtinCatalog(), {false});
+    QVERIFY2(twoD.valid && twoD.memory.fits, "FSDP 16 x TP 8 ran");
+    Plan oneD = titan405;
+    oneD.parallel.tensor = 1;
+    oneD.parallel.data = 128;
+    oneD.training.sequenceParallel = false;
+    oneD.training.globalBatch = 2 * 128;
+    const Estimate fsdpOnly = estimate(oneD, io::builtinCatalog(), {false});
+    QVERIFY(fsdpOnly.valid);
+    QVERIFY2(!fsdpOnly.memory.fits, qPrintable(QStringLiteral("1D FSDP OOMs, predicted %1 GiB")
+                                                   .arg(fsdpOnly.memory.peakBytes / units::GiB)));
 }
 
 /// Every published run ran, so none may be called out of memory: the other side of calling the published
