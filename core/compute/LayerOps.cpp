@@ -1,6 +1,7 @@
 #include "core/compute/LayerOps.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -342,35 +343,31 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
 /// parallelize_llama.py, _save_list and _custom_policy: aten.mm and the scaled-dot-product attention kernels,
 /// saving only odd-numbered mm; models/deepseek_v3/parallelize.py `_op_sac_save_list` at 114151ad4^): of wq,
 /// wk, wv, wo, w1, w3, w2 the key GEMM, the output projection and w3; of a fused wqkv, wo, w1, w3, w2 wo and
-/// w3; of multi-head latent attention's wq_a, wq_b, wkv_a, wkv_b, wo the up projections wq_b and wkv_b, after
-/// which the MLP starts on an even count. A MoE layer's router takes its turn before the shared expert; the
-/// routed experts' grouped GEMMs are not aten.mm and are replayed whole. The attention kernel's output is
-/// saved. The memory model keeps the rest (ActivationMemory.cpp, opCheckpointedActivations).
+/// w3; of multi-head latent attention's wq_a, wq_b, wkv_a, wkv_b, wo the up projections. The count runs over
+/// the layer's ops as they are listed: the attention block's, then the dense MLP's or the MoE MLP's (the
+/// router, then the shared expert), each from the attention block's count; a gated MLP's up projection is two
+/// matmuls (w1, w3). The routed experts' grouped GEMMs are not aten.mm and are replayed whole; the attention
+/// kernel's output is saved. The memory model keeps the rest (ActivationMemory.cpp, opCheckpointedActivations).
 void appendOpReplay(const Plan &plan, std::vector<Op> &ops, std::size_t first, std::size_t forwardEnd)
 {
-    const ModelSpec &m = plan.model;
-    const bool gated = m.mlp == MlpKind::SwiGlu;
-    // The count of the attention block's last matmul, the output projection.
-    const int attention = m.isMla() ? (m.qLoraRank > 0 ? 5 : 4) : (plan.training.runsSeparateQkv() ? 4 : 2);
-    const auto replayed = [](int count) { return count % 2 == 0 ? 1.0 : 0.0; };
+    const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    int attention = 0;                           // matmuls of the common ops so far
+    std::array<int, 3> mlp{-1, -1, -1};           // per part past the attention block; -1 until its first matmul
     for (std::size_t i = first; i < forwardEnd; ++i) {
         const Op &op = ops[i];
         if (op.scope != OpScope::Layer || op.kind == OpKind::Attention || op.attentionCore)
             continue;
-        const int mlpFirst = attention + (op.part == LayerPart::MoeMlp ? 1 : 0) + 1; // after a MoE layer's router
-        double share = 0.0;
-        if (op.kind != OpKind::Matmul)
-            share = 1.0;
-        else
-            switch (op.role) {
-            case OpRole::KeyProjection: share = 1.0; break;
-            case OpRole::MlaUpProjection: share = m.qLoraRank > 0 ? 1.0 : 0.0; break;
-            case OpRole::OutputProjection: share = replayed(attention); break;
-            case OpRole::MlpUp: share = gated ? 0.5 : replayed(mlpFirst); break;
-            case OpRole::MlpDown: share = replayed(mlpFirst + (gated ? 2 : 1)); break;
-            case OpRole::ExpertGemm: share = 1.0; break;
-            default: break;
-            }
+        double share = 1.0; // element-wise ops and the routed experts' grouped GEMMs
+        if (op.kind == OpKind::Matmul && op.role != OpRole::ExpertGemm) {
+            int &count = op.part == LayerPart::Common ? attention : mlp[std::size_t(op.part)];
+            if (count < 0)
+                count = attention;
+            const int matmuls = gated && op.role == OpRole::MlpUp ? 2 : 1;
+            int even = 0;
+            for (int k = 0; k < matmuls; ++k)
+                even += ++count % 2 == 0 ? 1 : 0;
+            share = double(even) / double(matmuls);
+        }
         if (share <= 0.0)
             continue;
         Op replay = op;

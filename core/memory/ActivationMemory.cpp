@@ -88,6 +88,15 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     return a;
 }
 
+/// Routed token copies the busiest rank's experts see in one micro-batch: its tokens' top-k copies at the
+/// busiest expert's load, over the tensor ranks.
+double routedCopies(const Plan &plan)
+{
+    const TrainingConfig &training = plan.training;
+    return double(plan.model.seqLen) * double(training.microBatch) * double(plan.model.expertsPerToken) /
+           double(plan.parallel.tensor) * training.busiestExpertLoad();
+}
+
 /// What one MoE layer's MLP stores for one micro-batch on one rank (its own tensors, not the dense MLP's).
 double moeMlpActivationBytes(const Plan &plan)
 {
@@ -101,8 +110,7 @@ double moeMlpActivationBytes(const Plan &plan)
     const bool rebuildAct = training.recompute == Recompute::Selective && training.recomputeExpertActivation;
     const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double act = denseAct - (rebuildAct ? 1.0 : 0.0);
-    const double load = training.busiestExpertLoad();
-    const double copies = sb * double(m.expertsPerToken) / t * load; // routed token copies on the busiest rank
+    const double copies = routedCopies(plan);
     // Router probabilities (FP32), the permuted expert inputs, the experts' up/activation outputs, their
     // outputs before the weighted combine; shared experts like a dense MLP of their width.
     // The permuted inputs and the activation output are the expert linears' inputs, kept as they keep them.
@@ -184,7 +192,7 @@ double opCheckpointedMoeExtraBytes(const Plan &plan)
     if (plan.parallel.expert > 1) {
         // DeepEP and HybridEP combine with the routing weights applied, returning one row per token; the
         // all-to-all returns every copy.
-        const double copies = sb * double(m.expertsPerToken) / t * training.busiestExpertLoad();
+        const double copies = routedCopies(plan);
         const bool weightedCombine = plan.parallel.expertDispatcher != ExpertDispatcher::AllToAll;
         const double sp = training.sequenceParallel ? t : 1.0;
         exchanged = activationElementBytes(training.precision) * double(m.hidden) *
@@ -301,10 +309,10 @@ double microbatchesInFlight(Schedule schedule, std::int64_t pipeline, std::int64
     case Schedule::GPipe:
         return double(m);
     case Schedule::OneFOneB:
-    case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; pending W's: zeroBubbleHeld
         return double(std::min(p - stage, m));
+    case Schedule::ZeroBubbleH1: // B frees the activations as in 1F1B; the pending W's: zeroBubbleHeld
     case Schedule::ZeroBubbleH2: // 2 (p - s) - 1 forwards before the first B (Qi et al. 2024, Figure 3)
-        return double(std::min(2 * (p - stage) - 1, m));
+        return double(std::min(zeroBubbleWarmup(schedule, p, stage), m));
     case Schedule::Interleaved: {
         const std::int64_t v = std::max<std::int64_t>(virtualStages, 1);
         const std::int64_t chunks = std::min(2 * (p - stage - 1) + (v - 1) * p + 1, m * v);
@@ -353,13 +361,14 @@ double pendingWeightGradientBytes(const Plan &plan, bool moeLayer)
     // An MLP of width f: its first linear's input and (gated) output gradient, its second's input and gradient.
     const auto mlp = [&](double f) { return f > 0 ? h / shard + (gate + 1.0) * f / t + h : 0.0; };
     double mlpElements = mlp(double(m.ffnHidden));
+    double routed = 0.0;
     if (moeLayer && m.isMoe()) {
         // The routed experts' linears see the token copies of the busiest rank, the shared experts every token.
         const double e = double(m.expertWidth());
-        const double copies = double(m.expertsPerToken) * training.busiestExpertLoad();
-        mlpElements = copies * (2.0 * h + (gate + 1.0) * e / t) + mlp(e * double(m.sharedExperts));
+        mlpElements = mlp(e * double(m.sharedExperts));
+        routed = q * routedCopies(plan) / double(plan.parallel.context) * (2.0 * h + (gate + 1.0) * e);
     }
-    return q * sb * (attention + mlpElements);
+    return q * sb * (attention + mlpElements) + routed;
 }
 
 } // namespace trainplan

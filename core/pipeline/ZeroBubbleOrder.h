@@ -19,12 +19,17 @@ enum class ZeroBubbleOp : std::uint8_t { Forward, InputGradient, WeightGradient 
 /// at F, B and W of one unit each the orders leave Table 1's bubbles: (p - 1)(F + B - W) for ZB-H1, and
 /// within one step 3m + (p - 1) units for ZB-H2 (its zero is the steady state of the fork's post-validation
 /// across steps). `visit(kind, microbatch)` is called for each op in order.
+/// The forwards stage s runs before its first B: p - s under ZB-H1, 2 (p - s) - 1 under ZB-H2 (before the step's
+/// micro-batches cap them).
+constexpr std::int64_t zeroBubbleWarmup(Schedule schedule, std::int64_t p, std::int64_t s)
+{
+    return schedule == Schedule::ZeroBubbleH2 ? 2 * (p - s) - 1 : p - s;
+}
+
 template <class Visit>
 void forEachZeroBubbleOp(Schedule schedule, std::int32_t p, std::int32_t m, std::int32_t s, Visit &&visit)
 {
-    const auto bound = [&](std::int32_t stage) {
-        return schedule == Schedule::ZeroBubbleH2 ? 2 * (p - stage) - 1 : p - stage;
-    };
+    const auto bound = [&](std::int32_t stage) { return std::int32_t(zeroBubbleWarmup(schedule, p, stage)); };
     const std::int32_t warmup = std::min(bound(s), m), keep = bound(0) - bound(s);
     std::int32_t forwards = 0, backwards = 0, weights = 0;
     for (; forwards < warmup; ++forwards)
