@@ -136,7 +136,7 @@ double keptPipelineOutputBytes(const Plan &plan)
 {
     if (!plan.training.keepPipelineOutputs || plan.training.framework != Framework::Fsdp || plan.parallel.pipeline < 2)
         return 0.0;
-    return (double(plan.microbatches()) - 1.0) * activationElementBytes(plan.training.precision) *
+    return (double(plan.microbatchesPerRun()) - 1.0) * activationElementBytes(plan.training.precision) *
            logitsPerMicrobatch(plan);
 }
 
@@ -184,7 +184,10 @@ double largestGatherUnit(const Plan &plan, std::int64_t stage)
     double unit = plan.layersOnStage(stage) > plan.moeLayersOnStage(stage) ? layerParameters(m).perTensorRank(t) : 0.0;
     if (plan.moeLayersOnStage(stage) > 0) {
         const LayerParameters moe = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
-        unit = std::max(unit, moe.perTensorRank(t) + moe.expertPerRank(plan.parallel.expertShards()));
+        // Experts sharded over an expert-data group of one rank are whole already: nothing to gather.
+        const double experts =
+            plan.parallel.expertDataSize() > 1 ? moe.expertPerRank(plan.parallel.expertShards()) : 0.0;
+        unit = std::max(unit, moe.perTensorRank(t) + experts);
     }
     if (stage == 0)
         unit = std::max(unit, embeddingParameters(m).perTensorRank(t));
@@ -342,7 +345,7 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     StageActivations a;
     a.layers = plan.layersOnStage(s);
     a.perLayerBytes = in.perLayer;
-    a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatches(), s);
+    a.microbatchesInFlight = microbatchesInFlight(par.schedule, p, par.virtualStages, plan.microbatchesPerRun(), s);
     // The expert all-to-all overlap (combined 1F1B) runs a micro-batch's forward beside another's backward,
     // layer by layer: each step pairs the forward of the next layer up with the backward of the next layer
     // down (model_chunk_schedule_plan.py, TransformerModelChunkSchedulePlan.run), so the forward stores a
@@ -350,10 +353,11 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     // holds one layer more than a micro-batch; with interleaving the schedule also runs one extra chunk's
     // forward before its 1F1B steps (schedules.py, get_pp_rank_microbatches: "we schedule one extra
     // micro-batch forward step"), one more chunk in flight, 1/v of the stage.
-    if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatches() >= 2 && a.layers > 0) {
+    if (plan.model.isMoe() && par.expert > 1 && par.expertCommOverlap && plan.microbatchesPerRun() >= 2 &&
+        a.layers > 0) {
         const double extra =
             p > 1 ? 1.0 / double(std::max<std::int64_t>(1, par.virtualStages)) : 1.0 / double(a.layers);
-        a.microbatchesInFlight = std::min(a.microbatchesInFlight + extra, double(plan.microbatches()));
+        a.microbatchesInFlight = std::min(a.microbatchesInFlight + extra, double(plan.microbatchesPerRun()));
     }
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
@@ -376,7 +380,8 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
         // Zero bubble: where the stage's order holds the most, some micro-batches wait for their W, each
         // keeping its linear layers' inputs and output gradients.
         const double pending = (layers - moeLayers) * in.pendingPerLayer + moeLayers * in.pendingPerMoeLayer;
-        const ZeroBubbleHeld held = zeroBubbleHeld(par.schedule, p, plan.microbatches(), s, perMicrobatch, pending);
+        const ZeroBubbleHeld held =
+            zeroBubbleHeld(par.schedule, p, plan.microbatchesPerRun(), s, perMicrobatch, pending);
         a.microbatchesInFlight = held.inFlight;
         a.weightGradientsPending = held.pending;
         a.pendingWeightGradientBytes = held.pending * pending;
@@ -396,7 +401,8 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     if (s == p - 1) {
         // The last rank finishes each micro-batch's forward and starts its backward at once, so it holds the
         // logits of one micro-batch (all m under GPipe, where backward waits for every forward).
-        const double logitsInFlight = par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatches()) : 1.0;
+        const double logitsInFlight =
+            par.schedule == Schedule::GPipe && p > 1 ? double(plan.microbatchesPerRun()) : 1.0;
         a.outputBytes = in.outputPerMicrobatch * logitsInFlight;
     }
     return a;
@@ -426,17 +432,21 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     // foreach_reduce_scatter_copy_in): both live at once.
     const double gradient = fsdp ? in.perParam.gathered + in.perParam.reduced : in.perParam.gradients;
     const double perUnit = (2.0 * in.perParam.gathered + gradient) * unit;
-    const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatches() > 1;
+    const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatchesPerRun() > 1;
     // ZeRO++ hpZ: the secondary copy of the 16-bit dense parameters, sharded over its group, kept for the
     // backward gathers (Wang et al. 2023, Sec. 3.2).
     const auto hpz = double(plan.secondaryGroupRanks());
     const double secondary = hpz > 1 ? kHalfBytes * (st.parameterCount - st.expertParameterCount) / hpz : 0.0;
     if (!fsdp || (plan.parallel.reshardAfterForward && !accumulates))
         return perUnit + secondary;
+    // Routed experts whose expert-data group is one rank are not sharded: FSDP2 leaves them out of their
+    // block's unit (NeMo Automodel's moe/parallelizer.py apply_fsdp passes them as ignored_params, lines 153-162
+    // at 89e3a9fdd), so they have no gathered copy and their gradients accumulate in place.
+    const double whole = plan.parallel.expertDataSize() == 1 ? st.expertParameterCount : 0.0;
     const UnitParameters u = unitParameters(plan);
-    const double blocks = st.parameterCount - (st.stage == 0 ? u.embedding : 0.0)
+    const double blocks = st.parameterCount - whole - (st.stage == 0 ? u.embedding : 0.0)
                           - (st.stage == plan.parallel.pipeline - 1 ? u.output + u.outputExperts : 0.0);
-    const double accumulated = accumulates ? in.perParam.reduced * st.parameterCount : 0.0;
+    const double accumulated = accumulates ? in.perParam.reduced * (st.parameterCount - whole) : 0.0;
     if (plan.parallel.reshardAfterForward)
         return perUnit + accumulated;
     // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
@@ -459,7 +469,7 @@ double pipelineBufferBytes(const Plan &plan, const StageInputs &in, const StageM
         return 2.0 * in.boundaryTensor;
     const std::int64_t p = plan.parallel.pipeline;
     const double v = double(std::max<std::int64_t>(1, plan.parallel.virtualStages));
-    const double m = double(plan.microbatches()) * v, inFlight = st.activations.microbatchesInFlight * v;
+    const double m = double(plan.microbatchesPerRun()) * v, inFlight = st.activations.microbatchesInFlight * v;
     const bool receives = st.stage > 0 || v > 1, sends = st.stage < p - 1 || v > 1;
     const double buffers = (receives ? m - inFlight : 0.0) + (sends ? m + inFlight : 0.0);
     return std::max(buffers, 2.0) * in.boundaryTensor + (st.stage == p - 1 ? keptPipelineOutputBytes(plan) : 0.0);

@@ -110,6 +110,20 @@ std::int64_t Plan::microbatches() const
     return perStep > 0 ? training.globalBatch / perStep : 0;
 }
 
+std::int64_t Plan::microbatchesPerRun() const
+{
+    const std::int64_t m = microbatches();
+    const std::int64_t run = training.scheduleMicrobatches;
+    const bool splits = training.framework == Framework::Fsdp && parallel.pipeline > 1 && run > 0 && run < m;
+    return splits && m % run == 0 ? run : m;
+}
+
+std::int64_t Plan::scheduleRuns() const
+{
+    const std::int64_t run = microbatchesPerRun();
+    return run > 0 ? microbatches() / run : 1;
+}
+
 bool Plan::listedStages() const
 {
     return parallel.pipeline > 1 && std::int64_t(parallel.stageLayers.size()) == parallel.pipeline;

@@ -69,6 +69,8 @@ struct TrainingConfig
     /// Tokens of the busiest expert over the mean (>= 1): it sets the pace of the grouped GEMMs and of the
     /// all-to-all (1: perfectly balanced routing).
     double expertImbalance = 1.0;
+    /// Which experts a token's routed copies reach (PlanEnums.h, ExpertRouting).
+    ExpertRouting expertRouting = ExpertRouting::Uniform;
     /// Tokens of the busiest expert over the mean as computed: the imbalance, capped by the capacity factor
     /// when tokens beyond it are dropped.
     double busiestExpertLoad() const
@@ -163,6 +165,11 @@ struct TrainingConfig
     /// step ends, for the output step() returns: torch before pytorch/pytorch#165822, and torchtitan until it
     /// passed return_outputs=False (e5ef99aa, October 2025: "Update PP to release memory earlier").
     bool keepPipelineOutputs = false;
+    /// Micro-batches per run of the pipeline schedule (0: all of the step's in one run, as Megatron-Core and
+    /// DeepSpeed schedule them). PyTorch's pipelining as torchtitan and NeMo Automodel drive it runs the
+    /// schedule once per local batch and accumulates gradients over the runs, each with its own fill, drain
+    /// and FSDP2 gradient reduction (framework fsdp with pipeline stages).
+    std::int64_t scheduleMicrobatches = 0;
     /// PyTorch frameworks without torch.compile: the RMSNorm runs as one fused kernel (torchtitan's
     /// norm_type "fused_rmsnorm", a Triton kernel) while the other element-wise chains stay eager.
     bool fusedNorm = false;
@@ -410,6 +417,11 @@ struct Plan
 
     /// Micro-batches per pipeline per step: global / (micro x data). Meaningful once validated.
     std::int64_t microbatches() const;
+    /// Micro-batches per run of the pipeline schedule: training.schedule_microbatches where it splits the
+    /// step (framework fsdp with pipeline stages), else all of them.
+    std::int64_t microbatchesPerRun() const;
+    /// Runs of the pipeline schedule per step: microbatches() / microbatchesPerRun().
+    std::int64_t scheduleRuns() const;
     /// Transformer layers held by the most loaded pipeline rank (all its chunks).
     std::int64_t layersPerStage() const;
     /// Transformer layers held by pipeline rank `stage` (all its chunks): an even share, or the uneven

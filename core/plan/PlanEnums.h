@@ -186,6 +186,24 @@ constexpr auto enumNames(Fp8Recipe)
 }
 inline const char *toString(Fp8Recipe v) { return spellingOf(v); }
 
+/// Which experts a token's k routed copies reach (training.expert_routing), which sets how many ranks and
+/// nodes DeepEP's and HybridEP's deduplicated dispatch sends it to:
+///   uniform:    each copy to an expert drawn uniformly from those its router may reach, as a balanced learned
+///               router does and as Megatron-Core's --moe-router-force-load-balancing draws them (random
+///               logits, megatron/core/transformer/moe/router.py);
+///   contiguous: token t to the k consecutive experts t k, ..., t k + k - 1 (mod E), balanced over the experts
+///               but each token on as few ranks as hold k consecutive experts: NeMo Automodel's benchmark gate
+///               (FakeBalancedGate, nemo_automodel/components/moe/layers.py, `indices = arange(tokens * k)
+///               .view(-1, k) % n_exp`, lines 544-545 at 89e3a9fdd; fake_balanced_gate in its benchmark configs).
+enum class ExpertRouting { Uniform, Contiguous };
+constexpr auto enumNames(ExpertRouting)
+{
+    using N = EnumName<ExpertRouting>;
+    return std::array{N{ExpertRouting::Uniform, "uniform", "Uniform (learned router)"},
+                      N{ExpertRouting::Contiguous, "contiguous", "Contiguous (benchmark gate)"}};
+}
+inline const char *toString(ExpertRouting v) { return spellingOf(v); }
+
 /// How the cross-entropy over the vocabulary runs, which sets the memory its logits need at the loss's peak
 /// (training.loss_kernel), per element of the last stage's logits (s/c x b tokens x V / t):
 ///   inplace:  Megatron-Core's vocab-parallel cross-entropy works in place on the FP32 copy of the logits

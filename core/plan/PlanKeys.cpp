@@ -257,6 +257,8 @@ const std::array kKeys{
             .editor = KeyEditor::Number, .displayDecimals = 2, .access = field<&Plan::training, &T::capacityFactor>()},
     PlanKey{.path = "training.expert_imbalance", .type = KeyType::Number, .range = {1, 1000},
             .editor = KeyEditor::Number, .displayDecimals = 2, .access = field<&Plan::training, &T::expertImbalance>()},
+    PlanKey{.path = "training.expert_routing", .type = KeyType::Enum, .editor = KeyEditor::Choice,
+            .choices = choicesOf<ExpertRouting>, .access = field<&Plan::training, &T::expertRouting>()},
     PlanKey{.path = "training.fused_kernels", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedKernels>()},
     PlanKey{.path = "training.attention_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -281,6 +283,9 @@ const std::array kKeys{
             .choices = choicesOf<MasterFormat>, .access = field<&Plan::training, &T::masterWeights>()},
     PlanKey{.path = "training.loss_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<LossKernel>, .access = field<&Plan::training, &T::lossKernel>()},
+    PlanKey{.path = "training.schedule_microbatches", .type = KeyType::Integer, .range = {0, kTwoTo(24)},
+            .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::training, &T::scheduleMicrobatches>()},
     PlanKey{.path = "training.keep_pipeline_outputs", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::keepPipelineOutputs>()},
     PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .searchDimension = true, .editor = KeyEditor::Choice,
@@ -523,7 +528,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "parallel.expert_tensor",       "training.recompute_moe_act",
                                                    "training.recompute_moe",       "model.router_groups",
                                                    "model.router_group_topk",      "parallel.expert_dispatcher",
-                                                   "parallel.expert_comm_overlap", "training.fused_expert_mlp"};
+                                                   "parallel.expert_comm_overlap", "training.fused_expert_mlp",
+                                                   "training.expert_routing"};
     static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank",      "model.kv_lora_rank",
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
@@ -548,7 +554,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
-    if (path == "training.keep_pipeline_outputs")
+    if (path == "training.keep_pipeline_outputs" || path == "training.schedule_microbatches")
         return plan.training.framework == Framework::Fsdp && plan.parallel.pipeline > 1;
     if (path == "training.separate_qkv")
         return plan.training.framework != Framework::Megatron;

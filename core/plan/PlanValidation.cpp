@@ -316,10 +316,16 @@ void checkBatch(Checker &check)
         }
         check.error("training.global_batch", "batch.multiple",
                     {num(training.globalBatch), num(training.microBatch), num(par.data), num(unit)}, std::move(near));
+    } else if (const std::int64_t run = training.scheduleMicrobatches;
+               run > 0 && run < plan.microbatches() && par.pipeline > 1 && training.framework != Framework::Fsdp) {
+        check.error("training.schedule_microbatches", "schedule_runs.framework",
+                    {num(run), std::string(toString(training.framework))});
+    } else if (run > 0 && par.pipeline > 1 && plan.microbatches() % run != 0) {
+        check.error("training.schedule_microbatches", "schedule_runs.divide", {num(run), num(plan.microbatches())});
     } else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
-               && plan.microbatches() % par.pipeline != 0) {
-        check.error("training.global_batch", "batch.interleaved_microbatches",
-                    {num(plan.microbatches()), num(par.pipeline)});
+               && plan.microbatchesPerRun() % par.pipeline != 0) {
+        check.error(run > 0 && par.pipeline > 1 ? "training.schedule_microbatches" : "training.global_batch",
+                    "batch.interleaved_microbatches", {num(plan.microbatchesPerRun()), num(par.pipeline)});
     }
 }
 

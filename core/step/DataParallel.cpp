@@ -120,8 +120,9 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
     double once = 0; // one gather and one reduce-scatter of every unit: what `acc` counted the HBM bytes of
     for (const ShardedUnit &unit : units)
         once += unit.gatherSeconds + unit.reduceSeconds;
-    const double m = double(plan.microbatches());
-    // PyTorch's pipelining syncs FSDP2's gradients on a step's last backward only (stage.py,
+    // Per run of the pipeline schedule (training.schedule_microbatches; one run per step otherwise).
+    const double m = double(plan.microbatchesPerRun()), runs = double(plan.scheduleRuns());
+    // PyTorch's pipelining syncs FSDP2's gradients on a run's last backward only (stage.py,
     // backward_maybe_with_nosync): the other micro-batches gather and reduce nothing.
     const bool syncLastOnly = framework == Framework::Fsdp && plan.parallel.pipeline > 1 && m > 1;
     ShardedExposure y = x; // a micro-batch that also reduces, or (syncLastOnly) one that only gathers
@@ -138,10 +139,10 @@ DataParallelTime shardedTime(const Plan &plan, const DeviceSpec &device, const R
                                hbmPerSecond * e.hiddenSeconds, compute.memoryBoundShare);
     };
     DataParallelTime t;
-    t.commSeconds = x.commSeconds + others * y.commSeconds;
-    t.hiddenSeconds = x.hiddenSeconds + others * y.hiddenSeconds;
-    t.slowdownSeconds = slowdown(x) + others * slowdown(y);
-    t.exposedSeconds = x.forward + x.backward + others * (y.forward + y.backward) + t.slowdownSeconds;
+    t.commSeconds = runs * (x.commSeconds + others * y.commSeconds);
+    t.hiddenSeconds = runs * (x.hiddenSeconds + others * y.hiddenSeconds);
+    t.slowdownSeconds = runs * (slowdown(x) + others * slowdown(y));
+    t.exposedSeconds = runs * (x.forward + x.backward + others * (y.forward + y.backward)) + t.slowdownSeconds;
     return t;
 }
 

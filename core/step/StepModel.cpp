@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
@@ -332,8 +333,39 @@ TensorComm moeTensorComm(const Plan &plan, const DeviceSpec &device, const Clust
 
 } // namespace
 
-double distinctDestinationNodes(const ModelSpec &model, double nodes)
+namespace {
+
+/// Contiguous routing's mean count of `units` (each E / units consecutive experts) that a block of k consecutive
+/// experts starting at t k (mod E) spans, over the E / gcd(E, k) starts the gate cycles through.
+double contiguousBlockUnits(std::int64_t experts, std::int64_t k, std::int64_t units)
 {
+    const std::int64_t perUnit = experts / units;
+    const std::int64_t starts = experts / std::gcd(experts, k);
+    double spanned = 0;
+    for (std::int64_t i = 0; i < starts; ++i) {
+        const std::int64_t first = (i * k) % experts;
+        std::int64_t count = 0, previous = -1;
+        for (std::int64_t j = 0; j < std::min(k, experts); ++j) { // consecutive units: count the changes
+            const std::int64_t unit = ((first + j) % experts) / perUnit;
+            count += unit != previous;
+            previous = unit;
+        }
+        // A block that wraps from the last unit back to the first one can end where it began.
+        if (count > 1 && previous == (first / perUnit) && k < experts)
+            --count;
+        spanned += double(std::min(count, units));
+    }
+    return spanned / double(starts);
+}
+
+} // namespace
+
+double distinctDestinationNodes(const ModelSpec &model, double nodes, ExpertRouting routing)
+{
+    const auto units = std::int64_t(std::llround(nodes));
+    if (routing == ExpertRouting::Contiguous && units >= 1 && model.experts > 0 && model.expertsPerToken > 0 &&
+        model.experts % units == 0)
+        return contiguousBlockUnits(model.experts, model.expertsPerToken, units);
     double reachable = nodes;
     if (model.routerGroups > 0 && model.routerGroupTopk > 0 && model.routerGroupTopk < model.routerGroups)
         reachable = std::min(nodes, double(model.routerGroupTopk) *
@@ -342,21 +374,25 @@ double distinctDestinationNodes(const ModelSpec &model, double nodes)
     return reachable * (1.0 - std::pow(1.0 - 1.0 / reachable, k));
 }
 
+double flexDispatchScaleUpCopies(const ModelSpec &model, double ranks, ExpertRouting routing)
+{
+    return ranks > 1.0 ? distinctDestinationNodes(model, ranks, routing) * (ranks - 1.0) / ranks : 0.0;
+}
+
 namespace {
 
 /// One dispatch (or combine) of DeepEP's normal kernels: a token crosses the network once per remote
 /// destination node (at the NIC's nominal rate, which clusterLinks gives the expert group) and fans out to its
-/// experts' GPUs over the scale-up link (every copy but the one for this GPU crosses it once); the two paths
-/// run concurrently.
-double deepEpSeconds(const ModelSpec &model, double tokenBytes, const GroupPlacement &g)
+/// experts' GPUs over the scale-up link, once to each destination rank but its own
+/// (flexDispatchScaleUpCopies); the two paths run concurrently.
+double deepEpSeconds(const ModelSpec &model, ExpertRouting routing, double tokenBytes, const GroupPlacement &g)
 {
-    const double n = double(g.size);
-    const double k = double(model.expertsPerToken);
-    const double inside = tokenBytes * k * (n - 1.0) / n / g.intraNode.bandwidthBytesPerSecond;
+    const double inside =
+        tokenBytes * flexDispatchScaleUpCopies(model, double(g.size), routing) / g.intraNode.bandwidthBytesPerSecond;
     if (!g.spansNodes())
         return g.intraNode.latencySeconds + inside;
     const double nodes = double(g.nodes());
-    const double remoteCopies = distinctDestinationNodes(model, nodes) * (nodes - 1.0) / nodes;
+    const double remoteCopies = distinctDestinationNodes(model, nodes, routing) * (nodes - 1.0) / nodes;
     const double outside = tokenBytes * remoteCopies / g.network.bandwidthBytesPerSecond;
     return g.network.latencySeconds * std::ceil(std::log2(nodes)) + std::max(inside, outside);
 }
@@ -377,7 +413,7 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const double load = plan.training.busiestExpertLoad();
     const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
     if (isFlexDispatcher(plan.parallel.expertDispatcher))
-        return 2.0 * deepEpSeconds(model, tokenBytes, links.expertGroup);
+        return 2.0 * deepEpSeconds(model, plan.training.expertRouting, tokenBytes, links.expertGroup);
     return 2.0 *
            bestCollective(Collective::AllToAll, tokenBytes * double(model.expertsPerToken), links.expertGroup).seconds;
 }
@@ -610,20 +646,23 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
 
 /// The pipeline part of the step beyond m micro-batch times: the simulated schedule's makespan, or the
 /// analytic bubble (p - 1)/v of the slowest stage (Narayanan et al. 2021; ZB-H1 drains without waiting
-/// for the weight gradients). Sets the bubble fraction and, when simulated, the timeline.
+/// for the weight gradients), once per run of the schedule (training.schedule_microbatches: PyTorch's
+/// pipelining fills and drains the pipeline for every local batch). Sets the bubble fraction and, when
+/// simulated, the timeline of one run.
 double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEstimate &est)
 {
     const ParallelConfig &par = plan.parallel;
     const std::int64_t p = par.pipeline;
     if (p <= 1)
         return 0.0;
-    const double microbatches = double(plan.microbatches());
+    const double microbatches = double(plan.microbatches()), runs = double(plan.scheduleRuns());
+    const double perRun = double(plan.microbatchesPerRun());
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
-    if (simulate && plan.microbatches() <= (std::int64_t(1) << 24)) {
+    if (simulate && plan.microbatchesPerRun() <= (std::int64_t(1) << 24)) {
         PipelineInput in;
         in.schedule = par.schedule;
         in.stages = std::int32_t(p);
-        in.microbatches = std::int32_t(plan.microbatches());
+        in.microbatches = std::int32_t(plan.microbatchesPerRun());
         in.chunks = std::int32_t(par.virtualStages);
         for (const StageTime &st : est.stages) {
             in.forwardSeconds.push_back(st.forwardSeconds + st.tensorCommForwardSeconds + st.contextCommForwardSeconds +
@@ -639,7 +678,7 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
         est.pipeline = trainplan::simulatePipeline(in);
         if (est.pipeline.valid) {
             est.bubbleFraction = est.pipeline.bubbleFraction;
-            return std::max(0.0, est.pipeline.makespan - microbatches * pace.microbatchSeconds());
+            return runs * std::max(0.0, est.pipeline.makespan - perRun * pace.microbatchSeconds());
         }
     }
     // Qi et al. 2024, Table 1, with B the input gradient and W the weight gradient (the micro-batch's time is
@@ -651,7 +690,7 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
                                                                  : 0.0;
     const double ramp = splitsBackward(par.schedule) ? pace.forwardSeconds : 0.0;
     const double perMicrobatch = std::max(pace.microbatchSeconds() - fill, ramp);
-    const double bubble = double(p - 1) / double(par.virtualStages) * perMicrobatch;
+    const double bubble = runs * double(p - 1) / double(par.virtualStages) * perMicrobatch;
     est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
     return bubble;
 }

@@ -216,8 +216,19 @@ double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
 /// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited
 /// routing (DeepSeek-V3 Sec. 2.1.2) confines a token to routerGroupTopk of the routerGroups contiguous
-/// expert groups, and so to that many groups' nodes.
-double distinctDestinationNodes(const ModelSpec &model, double nodes);
+/// expert groups, and so to that many groups' nodes. Contiguous routing (ExpertRouting) sends token t to the
+/// k consecutive experts from t k: the mean, over the starts the gate cycles through, of the domains (each
+/// holding E / nodes consecutive experts) such a block spans.
+double distinctDestinationNodes(const ModelSpec &model, double nodes, ExpertRouting routing);
+
+/// The routed copies of one token that DeepEP's and HybridEP's dispatch (and combine) move over the
+/// scale-up link of an expert group of `ranks` GPUs: one per distinct destination rank other than its own,
+/// not one per expert (DeepEP's layout marks each token once per rank, is_token_in_rank, and the intranode
+/// kernel sends it once to each marked rank: deepseek-ai/DeepEP deep_ep/buffer.py line 304 and
+/// csrc/kernels/intranode.cu line 291 at e02e4d2; HybridEP sizes a rank's receive buffer for every token
+/// once, docs/Hybrid-EP_Implementation.md line 277 on its hybrid-ep branch). The distinct ranks are those
+/// of distinctDestinationNodes with a rank for a node.
+double flexDispatchScaleUpCopies(const ModelSpec &model, double ranks, ExpertRouting routing);
 
 /// Pure function of a validated plan, its device and its memory estimate. With `simulatePipeline` the
 /// pipeline part of the step is the makespan of the simulated schedule (core/pipeline); without it, the

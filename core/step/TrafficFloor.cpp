@@ -78,8 +78,10 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
             c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, denseGroup, 1.0);
             c->add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
         }
-        // Under PyTorch's pipelining FSDP2 reduce-scatters on the step's last backward only (DataParallel.cpp).
-        const bool syncLastOnly = plan.training.framework == Framework::Fsdp && par.pipeline > 1 && m > 1;
+        // Under PyTorch's pipelining FSDP2 reduce-scatters on each schedule run's last backward only
+        // (DataParallel.cpp).
+        const bool syncLastOnly =
+            plan.training.framework == Framework::Fsdp && par.pipeline > 1 && plan.microbatchesPerRun() > 1;
         TrafficFloor reduce = count.floor;
         reduce.bytes = {};
         Counter r{reduce};
@@ -88,7 +90,7 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         if (g.replicas.size > 1) // HSDP: the reduced shard all-reduced across the replicas
             r.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.reduced / double(g.dense.size),
                   g.replicas, 1.0);
-        const double reductions = syncLastOnly ? 1.0 : m;
+        const double reductions = syncLastOnly ? double(plan.scheduleRuns()) : m;
         FloorBytes fb, bb, rb;
         for (std::size_t k = 0; k < kFloorKindCount; ++k) {
             fb += forward.bytes[k];
@@ -174,11 +176,13 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         const double replay = t.recomputesMoeLayers() ? 3.0 : 2.0 + plan.recomputedShare(stage);
         const double times = 2.0 * replay * moeLayers * m; // dispatch and combine, each pass
         if (isFlexDispatcher(par.expertDispatcher)) {
-            // One copy per remote destination node crosses the network (DeepEP's deduplication).
+            // One copy per remote destination node crosses the network and one per destination rank the
+            // scale-up link (DeepEP's and HybridEP's deduplication).
             const GroupPlacement &g = links.expertGroup;
             const double nodes = double(g.nodes());
-            const double remote = g.spansNodes() ? distinctDestinationNodes(model, nodes) * (nodes - 1.0) / nodes : 0.0;
-            const double copies = tokenBytes * double(model.expertsPerToken) * double(g.size - 1) / double(g.size);
+            const double remote =
+                g.spansNodes() ? distinctDestinationNodes(model, nodes, t.expertRouting) * (nodes - 1.0) / nodes : 0.0;
+            const double copies = tokenBytes * flexDispatchScaleUpCopies(model, double(g.size), t.expertRouting);
             count.floor.bytes[std::size_t(FloorKind::Expert)] += FloorBytes{tokenBytes * remote, copies} * times;
         } else {
             count.add(FloorKind::Expert, Collective::AllToAll, tokenBytes * double(model.expertsPerToken),

@@ -881,8 +881,9 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
     const char *param =
         t.precision == Precision::FP32 || t.precision == Precision::FP16 ? toString(t.precision) : "bf16";
     // Under a pipeline torchtitan splits the local batch into micro-batches of pipeline_parallel_microbatch_size
-    // (job_config.py at 238fa9953): the local batch is the pipeline's micro-batches together.
-    const std::int64_t local = p.pipeline > 1 ? t.microBatch * plan.microbatches() : t.microBatch;
+    // (job_config.py at 238fa9953): the local batch is one schedule run's micro-batches together, and the
+    // global batch accumulates over the runs.
+    const std::int64_t local = p.pipeline > 1 ? t.microBatch * plan.microbatchesPerRun() : t.microBatch;
     // FSDP2's CPU offload moves the parameters and the optimizer together (training.enable_cpu_offload).
     const bool cpuOffload =
         t.framework == Framework::Fsdp && p.zeroStage == 3 && p.offloadParameters && p.offloadOptimizer;

@@ -382,7 +382,9 @@ void resolvePipelineLayout(Keys &keys, ImportResult &result)
     const std::int64_t share = p > 2 ? ranks.layers[1] : 0;
     const std::vector<std::int64_t> middle(ranks.layers.begin() + 1, ranks.layers.end() - 1);
     const bool evenMiddle = std::adjacent_find(middle.begin(), middle.end(), std::not_equal_to<>()) == middle.end();
-    if (!evenMiddle) { // stages between the first and the last differ: every stage's layers
+    // Stages between the first and the last that differ, or a middle share the chunks do not divide (the
+    // first and last stage layers need it divisible; a list of every stage's layers does not): every stage's.
+    if (!evenMiddle || (v > 1 && share % v != 0)) {
         QJsonArray list;
         for (const std::int64_t n : ranks.layers)
             list.append(double(n));

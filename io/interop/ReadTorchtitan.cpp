@@ -250,6 +250,13 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, bool 
                             QStringLiteral("training.local_batch_size (torchtitan's default)"), true});
     const double microbatches = torchtitanPipelineMicrobatches(file, leaves, legacyNames, out);
     const auto global = findLeaf(leaves, "training.global_batch_size");
+    if (microbatches > 1 && global != leaves.end() && global->value.toDouble() > 0) {
+        // A set global batch accumulates over local batches, each its own run of the pipeline schedule.
+        const auto local = findLeaf(leaves, "training.local_batch_size");
+        out.keys.push_back({QStringLiteral("training.schedule_microbatches"), microbatches, file,
+                            local != leaves.end() ? local->line : global->line,
+                            QStringLiteral("training.local_batch_size / pipeline micro-batch size")});
+    }
     if (microbatches == 0 || (global != leaves.end() && global->value.toDouble() > 0))
         return;
     out.keys.erase(

@@ -433,6 +433,17 @@ const std::array kWords{
                  QT_TRANSLATE_NOOP("PlanKey", "mixture of experts: tokens of the busiest expert over the mean; it sets "
                                               "the pace of the expert GEMMs and the all-to-all (1: balanced routing)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
+    KeyWords{.path = "training.expert_routing",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Expert routing"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "expert routing"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts: which experts a token's copies reach, which sets the ranks and nodes DeepEP's "
+                 "and HybridEP's dispatch sends it to; uniform: each copy to an expert drawn uniformly from those "
+                 "its router may reach (a balanced learned router; Megatron-Core's forced load balancing); "
+                 "contiguous: token t to experts t k to t k + k - 1, balanced but each token on the fewest ranks "
+                 "(NeMo Automodel's fake balanced gate)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"uniform\"")},
     KeyWords{.path = "training.fused_kernels",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Fused kernels"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "kernel fusion"),
@@ -546,6 +557,17 @@ const std::array kWords{
                  "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes); "
                  "auto: inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
+    KeyWords{.path = "training.schedule_microbatches",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule micro-batches"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "micro-batches per schedule run"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "PyTorch's pipelining (framework fsdp with pipeline stages): micro-batches per run of the schedule; "
+                 "torchtitan and NeMo Automodel run it once per local batch (local batch / micro-batch) and "
+                 "accumulate gradients over global / (local x data) runs, each with its own fill, drain and "
+                 "gradient reduce-scatter; 0: every micro-batch of the step in one run"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (one run per step)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "a divisor of the step's micro-batches")},
     KeyWords{.path = "training.keep_pipeline_outputs",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Keep pipeline outputs"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "kept pipeline outputs"),

@@ -162,8 +162,16 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem",
                        "Global batch (%1) must be a multiple of micro-batch x data-parallel replicas = %2 x %3 = %4")},
     {"batch.interleaved_microbatches",
-     QT_TRANSLATE_NOOP("Problem", "the interleaved schedule needs the micro-batch count (%1 = global batch / "
-                                  "(micro-batch x data parallel)) to be a multiple of the pipeline stages (%2)")},
+     QT_TRANSLATE_NOOP("Problem", "the interleaved schedule needs the micro-batch count of a run (%1 = global "
+                                  "batch / (micro-batch x data parallel), or training.schedule_microbatches) to be a "
+                                  "multiple of the pipeline stages (%2)")},
+    {"schedule_runs.framework",
+     QT_TRANSLATE_NOOP("Problem", "Schedule micro-batches (%1) splits a step into runs of PyTorch's pipelining; "
+                                  "framework \"%2\" runs every micro-batch of a step in one schedule: set it to 0, "
+                                  "or framework \"fsdp\"")},
+    {"schedule_runs.divide",
+     QT_TRANSLATE_NOOP("Problem", "Schedule micro-batches (%1) must divide the step's micro-batches (%2 = global "
+                                  "batch / (micro-batch x data parallel)): each run of the schedule takes as many")},
     {"data.derived",
      QT_TRANSLATE_NOOP("Problem", "Data parallel must be GPUs / (tensor x pipeline) = %1 / (%2 x %3) = %5 (got %6)")},
     {"data.derived_with_context",

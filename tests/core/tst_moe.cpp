@@ -395,7 +395,10 @@ private slots:
         const double remote = 4.0 * (1.0 - std::pow(0.75, 8)) * 7.0 / 8.0;
         QVERIFY(std::abs(remote - 3.1496) < 1e-4);
         const LinkTier &nvlink = links.intraNode, &net = links.network;
-        const double deepEpPass = 3 * net.latencySeconds + std::max(token * 8 * 63 / 64 / nvlink.bandwidthBytesPerSecond,
+        // Over NVLink a token goes once to each distinct destination rank: 32 reachable ranks (4 groups of 8),
+        // 32 (1 - (31/32)^8) of them, 63/64 not this one.
+        const double ranks = 32.0 * (1.0 - std::pow(31.0 / 32.0, 8)) * 63.0 / 64.0;
+        const double deepEpPass = 3 * net.latencySeconds + std::max(token * ranks / nvlink.bandwidthBytesPerSecond,
                                                                      token * remote / links.expertGroup.network.bandwidthBytesPerSecond);
         const double allToAllPass = 6 * net.latencySeconds + std::max(token * 8 * 7 / 64 / nvlink.bandwidthBytesPerSecond,
                                                                        token * 8 * 56 / 64 / net.bandwidthBytesPerSecond);
@@ -418,6 +421,41 @@ private slots:
         const double ungroupedPass = 3 * net.latencySeconds
                                      + token * 8.0 * (1.0 - std::pow(7.0 / 8.0, 8)) * 7.0 / 8.0 / links.expertGroup.network.bandwidthBytesPerSecond;
         QVERIFY2(std::abs(ungroupedRatio - ungroupedPass / deepEpPass) < 1e-9, qPrintable(QString::number(ungroupedRatio)));
+    }
+
+    /// DeepEP's dispatch sends a token once to each destination rank, not once per routed expert
+    /// (deep_ep/buffer.py is_token_in_rank; csrc/kernels/intranode.cu skips the ranks a token is not in), and
+    /// NeMo Automodel's benchmark gate gives token t the k consecutive experts from t k.
+    void flexDispatchCountsDestinationRanks()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        const ModelSpec qwen = *catalog.model("qwen3-30b-a3b"), dsv3 = *catalog.model("deepseek-v3"),
+                        kimi = *catalog.model("kimi-k2");
+        // Uniform routing over 8 ranks of 16 experts: 8 (1 - (7/8)^8) = 5.2511 distinct ranks, 7/8 of them remote.
+        QVERIFY(std::abs(flexDispatchScaleUpCopies(qwen, 8, ExpertRouting::Uniform) - 4.5947) < 1e-4);
+        // Contiguous: 8 consecutive experts from a multiple of 8 lie on one of the 16-expert ranks...
+        QCOMPARE(distinctDestinationNodes(qwen, 8, ExpertRouting::Contiguous), 1.0);
+        QCOMPARE(flexDispatchScaleUpCopies(qwen, 8, ExpertRouting::Contiguous), 7.0 / 8.0);
+        // ...on two of DeepSeek-V3's 4-expert ranks at expert 64, in one of its 32-expert nodes...
+        QCOMPARE(distinctDestinationNodes(dsv3, 64, ExpertRouting::Contiguous), 2.0);
+        QCOMPARE(distinctDestinationNodes(dsv3, 8, ExpertRouting::Contiguous), 1.0);
+        // ...and on Kimi K2's 12-expert ranks (384 experts over 32) the starts cycle 0, 8, 4 (mod 12): one,
+        // two and one rank, 4/3 on average.
+        QVERIFY(std::abs(distinctDestinationNodes(kimi, 32, ExpertRouting::Contiguous) - 4.0 / 3.0) < 1e-12);
+        // A whole DGX of Qwen3-30B-A3B with DeepEP: the all-to-all's time follows the copies.
+        Plan plan = test::presetPlan("qwen3-30b-a3b", 1, 1, 8, 4, 512, "h100-sxm5-80gb");
+        plan.parallel.expert = 8;
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        Plan contiguous = plan;
+        contiguous.training.expertRouting = ExpertRouting::Contiguous;
+        const Estimate u = estimate(plan, catalog), c = estimate(contiguous, catalog);
+        QVERIFY(u.valid && c.valid);
+        const double latency = clusterLinks(plan, *catalog.device("h100-sxm5-80gb")).intraNode.latencySeconds;
+        const auto perCopy = [&](const Estimate &e, double copies) {
+            const double passes = e.step.category(TimeCategory::ExpertComm) / (2.0 * 48.0 * 16.0 * 2.0);
+            return (passes - latency) / copies;
+        };
+        QVERIFY(std::abs(perCopy(u, 4.5947) / perCopy(c, 7.0 / 8.0) - 1.0) < 1e-4);
     }
 
     void recomputingWholeMoeLayersFitsTheRecipe()

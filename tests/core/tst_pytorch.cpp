@@ -106,6 +106,73 @@ private slots:
         QVERIFY(s.otherTerm(OtherTerm::ZeroGatheredParameters) >= 4.0 * s.parameterCount);
     }
 
+    // torchtitan and NeMo Automodel run PyTorch's pipelining schedule once per local batch and accumulate over
+    // the local batches: every run fills and drains the pipeline and reduce-scatters the stage's gradients.
+    void eachScheduleRunFillsDrainsAndReduces()
+    {
+        Plan plan = titan405b();
+        plan.training.microBatch = 1; // 32 micro-batches a step
+        QCOMPARE(plan.microbatches(), 32);
+        const Estimate whole = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        Plan oneRun = plan; // a step of one local batch: 8 micro-batches
+        oneRun.training.globalBatch = 8 * plan.parallel.data;
+        plan.training.scheduleMicrobatches = 8;
+        QCOMPARE(plan.scheduleRuns(), 4);
+        const Estimate runs = estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+        QVERIFY(whole.valid && runs.valid);
+        // The analytic bubble, (p - 1) micro-batch times per run (1F1B), four times over.
+        const StageTime &pace = runs.step.stages[std::size_t(runs.step.slowestStage)];
+        TP_COMPARE_REL(runs.step.category(TimeCategory::PipelineBubble), 4.0 * 7.0 * pace.microbatchSeconds(), 1e-9);
+        TP_COMPARE_REL(whole.step.category(TimeCategory::PipelineBubble), 7.0 * pace.microbatchSeconds(), 1e-9);
+        // The simulated schedule: four times one run's makespan beyond its micro-batches.
+        const Estimate simulated = estimate(plan, io::builtinCatalog(), {false});
+        const Estimate single = estimate(oneRun, io::builtinCatalog(), {false});
+        TP_COMPARE_REL(simulated.step.category(TimeCategory::PipelineBubble),
+                       4.0 * single.step.category(TimeCategory::PipelineBubble), 1e-9);
+        const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)].received; };
+        TP_COMPARE_REL(reduce(runs), 4.0 * reduce(whole), 1e-9);
+        // PyTorch's pipelining holds a receive buffer per micro-batch of the run, not of the step.
+        const auto buffers = [](const Estimate &e) { return e.memory.stages[1].otherTerm(OtherTerm::PipelineBuffers); };
+        QVERIFY(buffers(runs) < 0.3 * buffers(whole));
+        // Megatron-Core and DeepSpeed run a step's micro-batches in one schedule: a split is refused, by name.
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        const Problems problems = validatePlan(plan, io::builtinCatalog());
+        QVERIFY(std::any_of(problems.begin(), problems.end(), [](const Problem &p) {
+            return p.isError() && p.key == "training.schedule_microbatches";
+        }));
+        plan.training.scheduleMicrobatches = 32; // one run of every micro-batch is Megatron's own schedule
+        QVERIFY(estimate(plan, io::builtinCatalog(), {false}).valid);
+        plan.training.framework = Framework::Fsdp;
+        plan.parallel.zeroStage = 3;
+        plan.training.scheduleMicrobatches = 6; // not a divisor of 32
+        const Problems divide = validatePlan(plan, io::builtinCatalog());
+        QVERIFY(std::any_of(divide.begin(), divide.end(), [](const Problem &p) {
+            return p.isError() && p.key == "training.schedule_microbatches"
+                   && io::problemMessage(p).find("must divide") != std::string::npos;
+        }));
+    }
+
+    // Routed experts whose expert-data group is one rank are not sharded: FSDP2 leaves them out of their block
+    // (NeMo Automodel's apply_fsdp, ignored_params), so the gathered stage holds no copy of them and does not
+    // accumulate their gradients apart; sharded over two ranks, they are gathered with the block.
+    void unshardedExpertsAreNotGathered()
+    {
+        const auto gathered = [](std::int64_t data, std::int64_t expertFfn) {
+            Plan plan = test::presetPlan("qwen3-30b-a3b", 1, 2, data, 1, 16 * data, "h100-sxm5-80gb");
+            plan.training.framework = Framework::Fsdp;
+            plan.parallel.zeroStage = 3;
+            plan.parallel.reshardAfterForward = false;
+            plan.parallel.expert = 4;
+            plan.model.expertFfnHidden = expertFfn;
+            const Estimate e = estimate(plan, io::builtinCatalog(), {false});
+            return e.valid ? e.memory.stages[0].otherTerm(OtherTerm::ZeroGatheredParameters) : -1.0;
+        };
+        QVERIFY(gathered(4, 768) > 0);
+        TP_COMPARE_REL(gathered(4, 1536), gathered(4, 768), 1e-12); // expert data 1: the experts' size is not in it
+        QVERIFY(gathered(8, 1536) > gathered(8, 768) + 1e9);       // expert data 2: it is
+    }
+
     // Eager RMSNorm: six kernels in FP32, 28 + 4q bytes per element against a fused norm's 2q; the eager
     // rotary embedding 2q + 16 bytes per query and key element; torch.compile fuses both.
     void compileFusesTheElementwiseChains()

@@ -403,6 +403,85 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
     }
 }
 
+/// NeMo Automodel's pre-training table on DGX-H100 (automodel_performance_h100.csv, the project's reading of its
+/// docs/performance-summary.md with each row's benchmark config, docs/CALIBRATION.md "NeMo Automodel"): FSDP2
+/// over the data-parallel ranks, the mixtures of experts with expert parallelism through DeepEP and the fake
+/// balanced gate (contiguous routing) of their configs, PyTorch's interleaved 1F1B across pipeline stages with
+/// parameters kept gathered (moe/parallelizer.py apply_fsdp, `reshard_after_forward=not pp_enabled`, line 132 at
+/// 89e3a9fdd), every decoder layer checkpointed whole (apply_ac's checkpoint_wrapper, line 109 there), Transformer
+/// Engine's linears, RMSNorm and attention where the config names them.
+void automodel(std::vector<Row> &rows, QStringList *skipped)
+{
+    const Table t(QStringLiteral("automodel_performance_h100.csv"));
+    const std::map<QString, const char *> presets{{"DeepSeek V3 671B", "deepseek-v3"}, {"Kimi K2", "kimi-k2"},
+                                                  {"Qwen3 MoE 30B", "qwen3-30b-a3b"}, {"Llama3 70B", "llama3.1-70b"}};
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const auto gpus = std::int64_t(t.number(r, "num_gpus"));
+        const QString id = t.at(r, "row_id") + ' ' + t.at(r, "model") + " H100 x" + t.at(r, "num_gpus");
+        const auto preset = presets.find(t.at(r, "model"));
+        if (preset == presets.end() || !(t.number(r, "measured_step_s") > 0)) {
+            if (skipped)
+                *skipped << QStringLiteral("automodel ") + id + ": no preset or no step time";
+            continue;
+        }
+        const auto count = [&](const char *column) { return std::max<std::int64_t>(1, std::int64_t(t.number(r, column))); };
+        const std::int64_t tp = count("tp"), pp = count("pp"), cp = count("cp"), ep = count("ep");
+        const std::int64_t dp = gpus / (tp * pp * cp);
+        Plan plan = test::presetPlan(preset->second, tp, pp, dp, count("micro_batch_size"), count("global_batch_size"),
+                                     "h100-sxm5-80gb");
+        plan.name = id.toStdString();
+        plan.model.seqLen = count("seq_len");
+        plan.model.mtpLayers = 0; // Automodel's DeepseekV3ForCausalLM has no multi-token-prediction module
+        plan.parallel.context = cp;
+        plan.parallel.contextComm = ContextComm::AllGather; // PyTorch's context_parallel default rotate method
+        plan.cluster.gpusPerNode = std::min<std::int64_t>(8, gpus);
+        plan.cluster.nodes = std::max<std::int64_t>(1, gpus / 8);
+        plan.training.framework = Framework::Fsdp;
+        plan.parallel.zeroStage = 3;
+        plan.parallel.reshardAfterForward = pp == 1;
+        plan.parallel.expert = ep;
+        if (ep > 1) {
+            plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp; // enable_deepep: true
+            plan.training.expertRouting = t.at(r, "expert_routing") == QLatin1String("contiguous")
+                                              ? ExpertRouting::Contiguous
+                                              : ExpertRouting::Uniform;
+        }
+        plan.training.recompute = Recompute::Full;
+        plan.training.flashAttention = true;
+        // TE's DotProductAttention (cuDNN's fused kernel on Hopper), or SDPA's flash backend.
+        plan.training.attentionKernel =
+            t.at(r, "attention") == QLatin1String("te") ? AttentionKernel::Fused : AttentionKernel::Flash2;
+        plan.training.fusedNorm = t.at(r, "rms_norm") == QLatin1String("te");
+        plan.training.compile = t.at(r, "torch_compile") == QLatin1String("yes");
+        plan.training.fusedKernels = false;
+        plan.training.separateQkv = true; // q_proj, k_proj and v_proj, three linears
+        plan.training.fp32Gradients = t.at(r, "reduce_dtype") == QLatin1String("float32");
+        // MaskedCrossEntropy: F.cross_entropy on the logits, not compiled with the model.
+        plan.training.lossKernel = LossKernel::Eager;
+        // Every parameter is BF16, with no FP32 master: the MoE models cast themselves after sharding
+        // (initialize_weights' default dtype torch.bfloat16 and self.to(dtype): qwen3_moe/model.py lines 255 and
+        // 271, deepseek_v3/model.py lines 283 and 299, called from checkpoint/checkpointing.py line 233 at
+        // 89e3a9fdd), the Llama config loads torch_dtype bf16. FSDP2 steps the sharded parameter in its own dtype.
+        plan.training.masterWeights = MasterFormat::Bf16;
+        // torch.optim.Adam (foreach) in the MoE configs keeps its moments in the parameter's dtype
+        // (zeros_like); Transformer Engine's FusedAdam in the Llama one keeps them in FP32 (exp_avg_dtype).
+        if (ep == 1)
+            plan.training.optimizerKernel = OptimizerKernel::Fused;
+        else
+            plan.training.optimizerMoments = MomentFormat::Bf16;
+        if (pp > 1) {
+            plan.parallel.schedule = Schedule::Interleaved; // pp_schedule: interleaved1f1b
+            // The train loop runs the schedule once per local batch and accumulates over GA runs (the table's
+            // GA column; recipes/llm/train_ft.py's gradient accumulation around the pipeline step).
+            plan.training.scheduleMicrobatches = count("local_batch_size") / count("micro_batch_size");
+            plan.parallel.virtualStages = count("vp");
+            for (const QString &n : t.at(r, "stage_layers").split(u' ', Qt::SkipEmptyParts))
+                plan.parallel.stageLayers.push_back(n.toLongLong());
+        }
+        rows.push_back({QStringLiteral("automodel"), id, plan, t.number(r, "measured_step_s")});
+    }
+}
+
 /// llm-foundry's benchmark table (llmfoundry_mpt_fsdp_benchmarks.csv): MPT with PyTorch FSDP (FULL_SHARD as
 /// ZeRO-3, SHARD_GRAD_OP as ZeRO-2), BF16 under amp or Transformer Engine's FP8 (amp_fp8), flash attention,
 /// learned positions (mptPlan), on the H100 and A100-40GB sections; the A100-80GB section is the older table read by llmFoundry.
@@ -1008,6 +1087,7 @@ std::vector<Row> loadPytorchRows(QStringList *skipped)
     torchtitan(rows, skipped, nullptr, QStringLiteral("torchtitan_async_tp_h100_2025-06.csv"),
                QStringLiteral("torchtitan-asynctp"));
     llmFoundryBenchmarks(rows, skipped);
+    automodel(rows, skipped);
     return rows;
 }
 

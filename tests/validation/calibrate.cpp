@@ -470,7 +470,8 @@ std::string familyOf(const QString &source)
         return "bridge";
     if (source.startsWith(QLatin1String("dgxc")) || source == QLatin1String("nemo-long-context"))
         return "dgxc";
-    if (source.startsWith(QLatin1String("torchtitan")) || source.startsWith(QLatin1String("llmfoundry-")))
+    if (source.startsWith(QLatin1String("torchtitan")) || source.startsWith(QLatin1String("llmfoundry-"))
+        || source == QLatin1String("automodel"))
         return "pytorch";
     if (source == QLatin1String("zero_bubble"))
         return "zero-bubble";

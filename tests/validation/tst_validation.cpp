@@ -288,6 +288,11 @@ void TestValidation::pytorchStepTimes()
     // torchtitan's async-TP page (June 2025): the 70B rows +3..+10% slow, the 8B ones (TP 8 on a 4,096-wide
     // model) 8-9% fast, with or without async TP (docs/CALIBRATION.md)
     checkGroup(bySource, "torchtitan-asynctp", 0.09, 0.11);
+    // NeMo Automodel's FSDP2 (+ expert parallelism through DeepEP) on DGX-H100, never fitted: DeepSeek-V3 on
+    // 256 GPUs -10%, on 1,024 -19% and Kimi K2 -17% (too fast), Qwen3-30B-A3B +19% (too slow), Llama 3.1 70B
+    // +4% (docs/CALIBRATION.md, "NeMo Automodel"). Held where they stand; without the benchmark gate's
+    // contiguous routing DeepSeek-V3 on 256 GPUs is +15% and Qwen3-30B-A3B +30%.
+    checkGroup(bySource, "automodel", 0.18, 0.20);
     checkGroup(bySource, "llmfoundry-h100", 0.06, 0.25);
     checkGroup(bySource, "llmfoundry-a100-40", 0.05, 0.25);
 }

@@ -157,16 +157,23 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
             ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
                   .arg(fmt::number(*training.capacityFactor, 2))
             : QObject::tr("dropless (no capacity factor)");
-    if (m.routerGroups > 0 && m.routerGroupTopk < m.routerGroups)
+    if (training.expertRouting == ExpertRouting::Contiguous)
+        routing += QObject::tr("; contiguous routing (training.expert_routing): token t goes to experts t·%1 to "
+                               "t·%1 + %2, balanced, each token on the fewest ranks (a benchmark gate)")
+                       .arg(m.expertsPerToken)
+                       .arg(m.expertsPerToken - 1);
+    else if (m.routerGroups > 0 && m.routerGroupTopk < m.routerGroups)
         routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups")
                        .arg(m.routerGroupTopk)
                        .arg(m.routerGroups);
     const QString dispatcher =
         par.expertDispatcher == ExpertDispatcher::HybridEp
             ? QObject::tr(
-                  "HybridEP: a token crosses the network once per destination NVLink domain, at the links' rates")
+                  "HybridEP: a token crosses the network once per destination NVLink domain and the NVLink once per "
+                  "destination GPU, at the links' rates")
         : par.expertDispatcher == ExpertDispatcher::DeepEp
-            ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate")
+            ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate, and "
+                          "the NVLink once per destination GPU")
             : QObject::tr("all-to-all: one copy per routed expert through NCCL");
     return {{QObject::tr("Expert layout"),
              QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
@@ -746,11 +753,21 @@ QList<QStringList> fsdpRows(const Context &c)
                      fmt::number(c.e.step.category(TimeCategory::TensorComm), 2)),
             QObject::tr("torchtitan benchmarks asyncTP_llama3_h100_2025-06 and llama3_h100_202412 Table 4 (the same "
                         "layouts with and without it); torch/_inductor/fx_passes/micro_pipeline_tp.py")};
-    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatches() > 1)
+    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.scheduleRuns() > 1)
+        rows << QStringList{
+            QObject::tr("Schedule runs"),
+            QObject::tr("the pipeline schedule runs %1 times per step, %2 micro-batches each "
+                        "(training.schedule_microbatches), each run with its own fill, drain and gradient "
+                        "reduce-scatter")
+                .arg(c.plan.scheduleRuns())
+                .arg(c.plan.microbatchesPerRun()),
+            QObject::tr("torchtitan and NeMo Automodel run PyTorch's pipelining schedule once per local batch and "
+                        "accumulate gradients over the local batches")};
+    if (t.framework == Framework::Fsdp && c.plan.parallel.pipeline > 1 && c.plan.microbatchesPerRun() > 1)
         rows << QStringList{
             QObject::tr("FSDP2 inside pipeline stages"),
-            QObject::tr("gradients reduce-scattered on the step's last backward only; until then each stage's "
-                        "unsharded gradients accumulate in FP32"),
+            QObject::tr("gradients reduce-scattered on each schedule run's last backward only; until then each "
+                        "stage's unsharded gradients accumulate in FP32"),
             QObject::tr("PyTorch torch/distributed/pipelining/stage.py (backward_maybe_with_nosync); torchtitan "
                         "apply_fsdp (no resharding after forward with pipeline parallelism)")};
     if (const double kept = keptPipelineOutputBytes(c.plan); kept > 0)
