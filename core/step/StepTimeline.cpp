@@ -128,15 +128,26 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
     t.rowBegin.reserve(std::size_t(t.rows) + 1);
     t.segments.reserve((t.simulated ? step.pipeline.ops.size() : std::size_t(kMaxOneStageSegments)) +
                        2 * std::size_t(t.rows));
+    // The simulated schedule is one run (training.schedule_microbatches): drawn once per run, one after the
+    // other, as many as stay within the segment budget (the rest are the same run again).
+    const std::int64_t perRun = plan.microbatchesPerRun();
+    const auto fitting = std::int64_t(kMaxSimulatedSegments / std::max<std::size_t>(1, step.pipeline.ops.size()));
+    const std::int64_t runs = t.simulated ? std::clamp<std::int64_t>(fitting, 1, plan.scheduleRuns()) : 1;
     for (std::int32_t row = 0; row < t.rows; ++row) {
         t.rowBegin.push_back(t.segments.size());
         if (t.simulated) {
             const PipelineTimeline &p = step.pipeline;
             const ExpertShares shares = expertShares(step.stages[std::size_t(row)]);
-            for (std::size_t i = p.stageBegin[std::size_t(row)]; i < p.stageBegin[std::size_t(row) + 1]; ++i) {
-                const PipelineOp &op = p.ops[i];
-                addPass(t, {row, op.microbatch, 1, op.chunk, segmentKind(op.kind), op.start, op.end},
-                        op.kind == PipelineOpKind::Forward ? shares.forward : shares.backward);
+            for (std::int64_t run = 0; run < runs; ++run) {
+                const double offset = double(run) * p.makespan;
+                const auto first = std::int32_t(std::min<std::int64_t>(run * perRun, INT32_MAX));
+                for (std::size_t i = p.stageBegin[std::size_t(row)]; i < p.stageBegin[std::size_t(row) + 1]; ++i) {
+                    const PipelineOp &op = p.ops[i];
+                    addPass(t,
+                            {row, first + op.microbatch, 1, op.chunk, segmentKind(op.kind), offset + op.start,
+                             offset + op.end},
+                            op.kind == PipelineOpKind::Forward ? shares.forward : shares.backward);
+                }
             }
         } else {
             layOutSequence(t, row, t.rows, step.stages[std::size_t(row)], microbatches);

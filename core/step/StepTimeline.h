@@ -106,6 +106,8 @@ struct StepTimeline
 /// simulated schedule (longer runs group consecutive micro-batches): fewer than a wide chart's pixels, and a
 /// quarter of the estimate's time at 4,096.
 inline constexpr std::int64_t kMaxOneStageSegments = 1024;
+/// The most simulated operations a timeline repeats over the runs of the pipeline schedule.
+inline constexpr std::size_t kMaxSimulatedSegments = 200000;
 
 /// The step's timeline. With a simulated pipeline it copies the schedule; with one stage it lays out the
 /// micro-batches (forward, then backward with recompute and tensor communication); without either (the

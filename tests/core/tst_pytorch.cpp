@@ -13,6 +13,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
+#include "core/step/StepTimeline.h"
 #include "io/plan/CatalogJson.h"
 #include "io/interop/Export.h"
 #include "io/interop/Import.h"
@@ -129,6 +130,18 @@ private slots:
         const Estimate single = estimate(oneRun, io::builtinCatalog(), {false});
         TP_COMPARE_REL(simulated.step.category(TimeCategory::PipelineBubble),
                        4.0 * single.step.category(TimeCategory::PipelineBubble), 1e-9);
+        // The step's timeline draws the four runs one after the other: micro-batches 0 to 31, the last run's
+        // operations ending at four of its makespans.
+        const StepTimeline timeline = stepTimeline(plan, simulated.step);
+        std::int32_t last = -1;
+        double end = 0;
+        for (const StepSegment &segment : timeline.segments)
+            if (segment.kind == SegmentKind::Forward || segment.kind == SegmentKind::Backward) {
+                last = std::max(last, segment.microbatch);
+                end = std::max(end, segment.end);
+            }
+        QCOMPARE(last, 31);
+        TP_COMPARE_REL(end, 4.0 * simulated.step.pipeline.makespan, 1e-9);
         const auto reduce = [](const Estimate &e) { return e.step.floor.bytes[std::size_t(FloorKind::GradientReduce)].received; };
         TP_COMPARE_REL(reduce(runs), 4.0 * reduce(whole), 1e-9);
         // PyTorch's pipelining holds a receive buffer per micro-batch of the run, not of the step.
