@@ -534,6 +534,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
+    if (path == "parallel.expert_comm_overlap")
+        return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
+    if (path == "training.cuda_graphs")
+        return plan.training.framework != Framework::DeepSpeed;
     if (std::find(std::begin(moeKeys), std::end(moeKeys), path) != std::end(moeKeys))
         return plan.model.isMoe();
     if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))

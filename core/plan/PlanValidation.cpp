@@ -555,6 +555,33 @@ void checkExpertCommOverlap(Checker &check)
         check.error(key, "expert_comm_overlap.mtp_layers", {num(plan.model.mtpLayers)});
 }
 
+/// CUDA graphs and the expert all-to-all overlap outside Megatron-Core. torchtitan captures the forward and
+/// backward of a step as one CUDA graph since f84224af0 (August 2026; training.disable_cuda_graphs), without
+/// pipeline parallelism ("CUDA graphs do not support pipeline parallelism yet") and, with expert parallelism,
+/// only with a dispatcher that never waits on the host (HybridEP with a fixed capacity): torchtitan/trainer.py
+/// _validate_cuda_graphs, lines 168-199 at b5bcd76c6. It graphs no single layer, and DeepSpeed's training
+/// engine captures none. The all-to-all overlap is Megatron-Core's combined 1F1B schedule
+/// (--overlap-moe-expert-parallel-comm), which neither PyTorch's pipelining nor DeepSpeed runs.
+void checkSoftwareOutsideMegatron(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    if (t.framework == Framework::Megatron)
+        return;
+    const std::string framework = toString(t.framework);
+    if (t.cudaGraphs != CudaGraphs::None && (t.framework != Framework::Fsdp || t.cudaGraphs != CudaGraphs::Step))
+        check.error("training.cuda_graphs", "cuda_graphs.framework", {std::string(toString(t.cudaGraphs)), framework});
+    else if (t.cudaGraphs == CudaGraphs::Step && par.pipeline > 1)
+        check.error("training.cuda_graphs", "cuda_graphs.fsdp_pipeline", {num(par.pipeline)});
+    else if (t.cudaGraphs == CudaGraphs::Step && plan.model.isMoe() && par.expert > 1 &&
+             (par.expertDispatcher != ExpertDispatcher::HybridEp || !t.capacityFactor))
+        check.error("training.cuda_graphs", "cuda_graphs.fsdp_dispatcher",
+                    {std::string(toString(par.expertDispatcher))});
+    if (plan.model.isMoe() && par.expertCommOverlap)
+        check.error("parallel.expert_comm_overlap", "expert_comm_overlap.framework", {framework});
+}
+
 /// Megatron-Core's per-layer CUDA graphs (--cuda-graph-impl local or transformer_engine: training.cuda_graphs
 /// router or layers) refuse full recomputation ("full recompute is only supported with full iteration CUDA
 /// graph") and activation offloading ("CUDA graphs not supported with CPU offloading"): transformer_config.py at
@@ -880,6 +907,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkExpertParallel(check);
     checkExpertCommOverlap(check);
     checkLayerGraphs(check);
+    checkSoftwareOutsideMegatron(check);
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);

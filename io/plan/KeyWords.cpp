@@ -590,7 +590,9 @@ const std::array kWords{
             "norms, dense MLP and router replayed as one graph, the routed experts too when a capacity factor pads "
             "them to fixed shapes, else eager: Megatron-Core graphs the MoE module only with drop-padding "
             "(--cuda-graph-impl local or transformer_engine); step: the whole iteration captured "
-            "(--cuda-graph-scope full_iteration)"),
+            "(--cuda-graph-scope full_iteration); under framework fsdp only step, torchtitan's graph of the forward "
+            "and backward (since f84224af0), without pipeline stages and with experts only behind HybridEP at a "
+            "fixed capacity; none under deepspeed"),
         .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"none\"")},
     KeyWords{.path = "training.fused_expert_mlp",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Fused expert MLP"),

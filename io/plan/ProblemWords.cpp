@@ -308,6 +308,24 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse full recomputation "
                                   "(transformer_config.py: \"full recompute is only supported with full iteration CUDA "
                                   "graph\"): graph the whole step, recompute selectively, or turn the graphs off")},
+    {"cuda_graphs.framework",
+     QT_TRANSLATE_NOOP("Problem", "CUDA graphs \"%1\" are Megatron-Core's (--cuda-graph-impl, --cuda-graph-scope); "
+                                  "framework \"%2\" captures no such graph (torchtitan graphs a whole step: "
+                                  "\"step\" under framework \"fsdp\"): set training.cuda_graphs to \"none\"")},
+    {"cuda_graphs.fsdp_pipeline",
+     QT_TRANSLATE_NOOP("Problem", "torchtitan's step graph refuses pipeline parallelism (trainer.py: \"CUDA graphs do "
+                                  "not support pipeline parallelism yet\"), here %1 stages: set training.cuda_graphs "
+                                  "to \"none\" or parallel.pipeline to 1")},
+    {"cuda_graphs.fsdp_dispatcher",
+     QT_TRANSLATE_NOOP("Problem", "torchtitan graphs a step with expert parallelism only through a dispatcher that "
+                                  "never waits on the host (HybridEP with a fixed capacity, trainer.py "
+                                  "_validate_cuda_graphs); the %1 dispatcher waits for each layer's token counts: "
+                                  "set parallel.expert_dispatcher to \"hybridep\" with training.capacity_factor, or "
+                                  "training.cuda_graphs to \"none\"")},
+    {"expert_comm_overlap.framework",
+     QT_TRANSLATE_NOOP("Problem", "The expert all-to-all overlap is Megatron-Core's combined 1F1B schedule "
+                                  "(--overlap-moe-expert-parallel-comm); framework \"%1\" does not run it: turn "
+                                  "parallel.expert_comm_overlap off")},
     {"cuda_graphs.activation_offload",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse activation offloading "
                                   "(transformer_config.py: \"CUDA graphs not supported with CPU offloading\"): graph "

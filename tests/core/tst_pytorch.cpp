@@ -13,6 +13,7 @@
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
+#include "core/search/Search.h"
 #include "core/step/StepTimeline.h"
 #include "io/plan/CatalogJson.h"
 #include "io/interop/Export.h"
@@ -164,6 +165,57 @@ private slots:
             return p.isError() && p.key == "training.schedule_microbatches"
                    && io::problemMessage(p).find("must divide") != std::string::npos;
         }));
+    }
+
+    // CUDA graphs and the all-to-all overlap are Megatron-Core's: torchtitan graphs a whole forward and backward
+    // (since f84224af0), without pipeline stages and, with experts, only behind HybridEP at a fixed capacity;
+    // DeepSpeed graphs nothing; neither runs the overlap. The search offers an FSDP2 plan none of the rest.
+    void megatronSoftwareIsRefusedElsewhere()
+    {
+        const auto refusal = [](const Plan &plan, const char *key) {
+            const Problems problems = validatePlan(plan, io::builtinCatalog());
+            const auto it = std::find_if(problems.begin(), problems.end(), [&](const Problem &p) {
+                return p.isError() && p.key == key;
+            });
+            return it != problems.end() ? io::problemMessage(*it) : std::string();
+        };
+        Plan dense = titan8b();
+        dense.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(refusal(dense, "training.cuda_graphs").empty());
+        QCOMPARE(runPytorch(dense).step.category(TimeCategory::HostLaunch), 0.0);
+        dense.training.cudaGraphs = CudaGraphs::Layers;
+        QVERIFY(refusal(dense, "training.cuda_graphs").find("Megatron-Core's") != std::string::npos);
+        dense.training.cudaGraphs = CudaGraphs::Step;
+        dense.training.framework = Framework::DeepSpeed;
+        QVERIFY(!refusal(dense, "training.cuda_graphs").empty());
+        Plan staged = titan405b();
+        staged.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(refusal(staged, "training.cuda_graphs").find("pipeline parallelism") != std::string::npos);
+        Plan moe = test::presetPlan("qwen3-30b-a3b", 1, 1, 16, 1, 256, "h100-sxm5-80gb");
+        moe.training.framework = Framework::Fsdp;
+        moe.parallel.zeroStage = 3;
+        moe.parallel.expert = 8;
+        moe.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        moe.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(refusal(moe, "training.cuda_graphs").find("host") != std::string::npos);
+        moe.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        moe.training.capacityFactor = 1.0;
+        QVERIFY(refusal(moe, "training.cuda_graphs").empty());
+        moe.parallel.expertCommOverlap = true;
+        QVERIFY(refusal(moe, "parallel.expert_comm_overlap").find("Megatron-Core's") != std::string::npos);
+        // The search tries neither on a PyTorch-native mixture of experts.
+        moe.parallel.expertCommOverlap = false;
+        moe.training.cudaGraphs = CudaGraphs::None;
+        moe.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        moe.training.capacityFactor.reset();
+        SearchConstraints c;
+        c.threads = 1;
+        const SearchOutcome o = searchPlans(moe, io::builtinCatalog(), c);
+        QVERIFY(o.valid && !o.top.empty());
+        for (const RankedPlan &r : o.top) {
+            QVERIFY(!r.plan.parallel.expertCommOverlap);
+            QVERIFY(r.plan.training.cudaGraphs == CudaGraphs::None || r.plan.parallel.expert == 1);
+        }
     }
 
     // Routed experts whose expert-data group is one rank are not sharded: FSDP2 leaves them out of their block
