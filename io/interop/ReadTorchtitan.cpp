@@ -276,6 +276,19 @@ void torchtitanBatch(const QString &file, const std::vector<Leaf> &leaves, bool 
                         global == leaves.end()}); // the default, when the file does not say -1
 }
 
+/// torchtitan's trainer captures each step's forward and backward as one CUDA graph unless
+/// training.disable_cuda_graphs (torchtitan/trainer.py wrap_with_cuda_graph, since f84224af0 of August 2026):
+/// read where the file says; where it does not, its release decides, which the file does not give.
+void torchtitanCudaGraphs(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto disable = findLeaf(leaves, "training.disable_cuda_graphs");
+    if (disable == leaves.end())
+        return;
+    const bool graphs = !disable->value.toBool();
+    out.keys.push_back({QStringLiteral("training.cuda_graphs"), graphs ? QStringLiteral("step") : QStringLiteral("none"),
+                        file, disable->line, disable->name});
+}
+
 /// Two of torch.distributed.pipelining's schedules have no plan schedule of their own and are read as their
 /// nearest (TorchtitanNames): said in a warning with what differs, never planned silently as another.
 void torchtitanApproximateSchedule(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
@@ -689,7 +702,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
         QStringLiteral("^(job|metrics|checkpoint|optimizer|lr_scheduler|comm|profiling|validation|"
                        "memory_estimation|experimental|fault_tolerance)\\..*|"
                        "^training\\.(steps|max_norm|warmup_steps|dataset.*|seed|deterministic|"
-                       "gc_freq|enable_cpu_offload)$|^model\\.(tokenizer_path|hf_assets_path)$|"
+                       "gc_freq|enable_cpu_offload|disable_cuda_graphs)$|^model\\.(tokenizer_path|hf_assets_path)$|"
                        "^parallelism\\.(data_parallel_replicate_degree|data_parallel_shard_degree|"
                        "disable_loss_parallel|pipeline_parallel_microbatch_size|pipeline_parallel_split_points|"
                        "num_pp_microbatches|pipeline_parallel_microbatches|pipeline_parallel_layers_per_stage|"
@@ -759,6 +772,7 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanLossKernel(file, leaves, out);
     torchtitanModel(file, {name, flavor, modelLine}, leaves, out);
     torchtitanFp8Scaling(file, leaves, out);
+    torchtitanCudaGraphs(file, leaves, out);
 }
 
 } // namespace

@@ -619,6 +619,22 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->training.compile);
         QCOMPARE(r.plan->training.lossKernel, LossKernel::Eager);
+        // training.disable_cuda_graphs (torchtitan since f84224af0): false is the step graph, true none; with
+        // pipeline stages the graph is refused at the file's line, as torchtitan refuses it.
+        QByteArray graphs = job;
+        graphs.replace("seq_len = 8192\n", "seq_len = 8192\ndisable_cuda_graphs = false\n");
+        r = io::importContents({{QStringLiteral("job.toml"), graphs}}, onH100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.cudaGraphs, CudaGraphs::Step);
+        graphs.replace("disable_cuda_graphs = false", "disable_cuda_graphs = true");
+        r = io::importContents({{QStringLiteral("job.toml"), graphs}}, onH100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.cudaGraphs, CudaGraphs::None);
+        graphs.replace("disable_cuda_graphs = true", "disable_cuda_graphs = false");
+        graphs.replace("data_parallel_shard_degree = -1\n", "data_parallel_shard_degree = -1\npipeline_parallel_degree = 2\n");
+        r = io::importContents({{QStringLiteral("job.toml"), graphs}}, onH100, io::builtinCatalog());
+        QVERIFY(!r.ok());
+        QVERIFY2(io::importReport(r).contains(QStringLiteral("pipeline parallelism")), qPrintable(io::importReport(r)));
     }
 
     // torchao's rowwise float8 against its tensorwise float8 and BF16, as torchao published the three
