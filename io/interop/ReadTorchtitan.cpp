@@ -285,8 +285,8 @@ void torchtitanCudaGraphs(const QString &file, const std::vector<Leaf> &leaves, 
     if (disable == leaves.end())
         return;
     const bool graphs = !disable->value.toBool();
-    out.keys.push_back({QStringLiteral("training.cuda_graphs"), graphs ? QStringLiteral("step") : QStringLiteral("none"),
-                        file, disable->line, disable->name});
+    out.keys.push_back({QStringLiteral("training.cuda_graphs"),
+                        graphs ? QStringLiteral("step") : QStringLiteral("none"), file, disable->line, disable->name});
 }
 
 /// Two of torch.distributed.pipelining's schedules have no plan schedule of their own and are read as their
@@ -693,6 +693,14 @@ void torchtitanFp8Scaling(const QString &file, const std::vector<Leaf> &leaves, 
     out.keys.push_back(recipe);
 }
 
+/// How the file's kernels run: the loss, float8's scaling and the step's CUDA graph.
+void torchtitanKernels(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    torchtitanLossKernel(file, leaves, out);
+    torchtitanFp8Scaling(file, leaves, out);
+    torchtitanCudaGraphs(file, leaves, out);
+}
+
 void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, bool legacyNames, FileImport &out)
 {
     QString name, flavor;
@@ -769,10 +777,8 @@ void mapTorchtitanLeaves(const QString &file, const std::vector<Leaf> &leaves, b
     torchtitanApproximateSchedule(file, leaves, out);
     torchtitanSequenceParallel(file, leaves, out);
     torchtitanHybridSharding(file, leaves, out);
-    torchtitanLossKernel(file, leaves, out);
     torchtitanModel(file, {name, flavor, modelLine}, leaves, out);
-    torchtitanFp8Scaling(file, leaves, out);
-    torchtitanCudaGraphs(file, leaves, out);
+    torchtitanKernels(file, leaves, out);
 }
 
 } // namespace
