@@ -98,7 +98,9 @@ void layOutSequence(StepTimeline &t, std::int32_t row, std::int32_t rows, const 
     const auto [forward, backward] = microbatchPasses(st);
     const ExpertShares shares = expertShares(st);
     const std::int64_t perRow = std::max<std::int64_t>(2, kMaxOneStageSegments / std::max<std::int32_t>(1, rows));
-    const std::int64_t group = std::max<std::int64_t>(1, (2 * microbatches + perRow - 1) / perRow);
+    // A pass with exposed all-to-all is two segments (addPass).
+    const std::int64_t perGroup = shares.forward > 0 || shares.backward > 0 ? 4 : 2;
+    const std::int64_t group = std::max<std::int64_t>(1, (perGroup * microbatches + perRow - 1) / perRow);
     double clock = 0;
     for (std::int64_t first = 0; first < microbatches; first += group) {
         const std::int64_t count = std::min(group, microbatches - first);
@@ -125,14 +127,15 @@ StepTimeline stepTimeline(const Plan &plan, const StepEstimate &step)
                         + step.category(TimeCategory::Other);
     t.scheduleSeconds = std::max(0.0, step.stepSeconds - tail);
     t.simulated = step.pipeline.valid && std::size_t(t.rows) + 1 == step.pipeline.stageBegin.size();
-    t.rowBegin.reserve(std::size_t(t.rows) + 1);
-    t.segments.reserve((t.simulated ? step.pipeline.ops.size() : std::size_t(kMaxOneStageSegments)) +
-                       2 * std::size_t(t.rows));
     // The simulated schedule is one run (training.schedule_microbatches): drawn once per run, one after the
     // other, as many as stay within the segment budget (the rest are the same run again).
     const std::int64_t perRun = plan.microbatchesPerRun();
     const auto fitting = std::int64_t(kMaxSimulatedSegments / std::max<std::size_t>(1, step.pipeline.ops.size()));
     const std::int64_t runs = t.simulated ? std::clamp<std::int64_t>(fitting, 1, plan.scheduleRuns()) : 1;
+    t.rowBegin.reserve(std::size_t(t.rows) + 1);
+    // Each op at most two segments (its exposed all-to-all), and the data-parallel sync and optimizer per row.
+    const std::size_t ops = t.simulated ? step.pipeline.ops.size() * std::size_t(runs) : kMaxOneStageSegments;
+    t.segments.reserve(2 * ops + 2 * std::size_t(t.rows));
     for (std::int32_t row = 0; row < t.rows; ++row) {
         t.rowBegin.push_back(t.segments.size());
         if (t.simulated) {

@@ -774,6 +774,17 @@ void TestStepModel::oneStageTimeline()
     QCOMPARE(detailsOf(many).timeline.segments.size(), std::size_t(1000 + 2));
     QCOMPARE(detailsOf(many).timeline.segments[0].microbatches, 20);
     QCOMPARE(detailsOf(many).timeline.segments[detailsOf(many).timeline.segments.size() - 3].end, detailsOf(many).timeline.scheduleSeconds);
+
+    // A mixture of experts draws each pass's exposed all-to-all as a segment of its own: the groups double so
+    // that its 16 stages still hold at most 1,024 segments (DeepSeek-V3 on 1,024 H100s, 256 micro-batches,
+    // analytic: 1,024 / 16 = 64 per stage, 4 per group of micro-batches on a MoE stage, groups of 16; the
+    // first stage holds two dense layers, no all-to-all: groups of 8).
+    const Estimate moe = estimate(test::deepseekV3On1024H100(), io::builtinCatalog(), {false, false});
+    const StepTimeline &m = detailsOf(moe).timeline;
+    QVERIFY(m.valid && !m.simulated && m.present[std::size_t(SegmentKind::ExpertComm)]);
+    QVERIFY2(m.segments.size() <= std::size_t(kMaxOneStageSegments + 2 * 16), qPrintable(QString::number(m.segments.size())));
+    QCOMPARE(m.segments[m.rowBegin[0]].microbatches, 8);
+    QCOMPARE(m.segments[m.rowBegin[1]].microbatches, 16);
 }
 
 void TestStepModel::scheduleStepsCostEachChunkPass()
