@@ -345,20 +345,16 @@ void PipelineGanttView::draw()
     const QString tail = tr("then data-parallel sync %1 and optimizer %2")
                              .arg(fmt::duration(e.step.category(TimeCategory::DataComm)),
                                   fmt::duration(e.step.category(TimeCategory::Optimizer)));
-    if (plan.parallel.pipeline > 1 && plan.scheduleRuns() > 1) {
-        setTitle(tr("Step: %1, %2 stages x %3 runs of %4 micro-batches, pipeline idle %5; %6")
+    if (plan.parallel.pipeline > 1) {
+        // PyTorch's pipelining may run the schedule once per local batch (training.schedule_microbatches).
+        const QString microbatches = plan.scheduleRuns() > 1 ? tr("%1 runs of %2 micro-batches")
+                                                                   .arg(plan.scheduleRuns())
+                                                                   .arg(plan.microbatchesPerRun())
+                                                             : tr("%1 micro-batches").arg(plan.microbatches());
+        setTitle(tr("Step: %1, %2 stages x %3, pipeline idle %4; %5")
                      .arg(QString::fromLatin1(labelOf(plan.parallel.schedule)))
                      .arg(plan.parallel.pipeline)
-                     .arg(plan.scheduleRuns())
-                     .arg(plan.microbatchesPerRun())
-                     .arg(fmt::percent(e.step.bubbleFraction, 1), tail));
-        m_plot->yAxis->setLabel(tr("Pipeline stage"));
-    } else if (plan.parallel.pipeline > 1) {
-        setTitle(tr("Step: %1, %2 stages x %3 micro-batches, pipeline idle %4; %5")
-                     .arg(QString::fromLatin1(labelOf(plan.parallel.schedule)))
-                     .arg(plan.parallel.pipeline)
-                     .arg(plan.microbatches())
-                     .arg(fmt::percent(e.step.bubbleFraction, 1), tail));
+                     .arg(microbatches, fmt::percent(e.step.bubbleFraction, 1), tail));
         m_plot->yAxis->setLabel(tr("Pipeline stage"));
     } else {
         setTitle(tr("Step: one stage, %1, %2")

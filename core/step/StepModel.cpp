@@ -335,27 +335,18 @@ TensorComm moeTensorComm(const Plan &plan, const DeviceSpec &device, const Clust
 
 namespace {
 
-/// Contiguous routing's mean count of `units` (each E / units consecutive experts) that a block of k consecutive
-/// experts starting at t k (mod E) spans, over the E / gcd(E, k) starts the gate cycles through.
+/// Contiguous routing's mean count of `units` (each u = E / units consecutive experts) that a block of
+/// L = min(k, E) consecutive experts spans. The units tile the E experts, so a block's wrap from the last expert
+/// to the first falls on a unit boundary and the count depends only on where the block starts inside its unit,
+/// r = t k mod u: ceil((r + L) / u), at most all units. The starts t k (mod E) the gate cycles through take every
+/// multiple of gcd(k, u) below u equally often.
 double contiguousBlockUnits(std::int64_t experts, std::int64_t k, std::int64_t units)
 {
-    const std::int64_t perUnit = experts / units;
-    const std::int64_t starts = experts / std::gcd(experts, k);
+    const std::int64_t u = experts / units, length = std::min(k, experts), step = std::gcd(k, u);
     double spanned = 0;
-    for (std::int64_t i = 0; i < starts; ++i) {
-        const std::int64_t first = (i * k) % experts;
-        std::int64_t count = 0, previous = -1;
-        for (std::int64_t j = 0; j < std::min(k, experts); ++j) { // consecutive units: count the changes
-            const std::int64_t unit = ((first + j) % experts) / perUnit;
-            count += unit != previous;
-            previous = unit;
-        }
-        // A block that wraps from the last unit back to the first one can end where it began.
-        if (count > 1 && previous == (first / perUnit) && k < experts)
-            --count;
-        spanned += double(std::min(count, units));
-    }
-    return spanned / double(starts);
+    for (std::int64_t r = 0; r < u; r += step)
+        spanned += double(std::min(units, (r + length + u - 1) / u));
+    return spanned / double(u / step);
 }
 
 } // namespace
@@ -374,26 +365,25 @@ double distinctDestinationNodes(const ModelSpec &model, double nodes, ExpertRout
     return reachable * (1.0 - std::pow(1.0 - 1.0 / reachable, k));
 }
 
-double flexDispatchScaleUpCopies(const ModelSpec &model, double ranks, ExpertRouting routing)
+double remoteDestinations(const ModelSpec &model, double units, ExpertRouting routing)
 {
-    return ranks > 1.0 ? distinctDestinationNodes(model, ranks, routing) * (ranks - 1.0) / ranks : 0.0;
+    return units > 1.0 ? distinctDestinationNodes(model, units, routing) * (units - 1.0) / units : 0.0;
 }
 
 namespace {
 
 /// One dispatch (or combine) of DeepEP's normal kernels: a token crosses the network once per remote
 /// destination node (at the NIC's nominal rate, which clusterLinks gives the expert group) and fans out to its
-/// experts' GPUs over the scale-up link, once to each destination rank but its own
-/// (flexDispatchScaleUpCopies); the two paths run concurrently.
+/// experts' GPUs over the scale-up link, once to each destination rank but its own (remoteDestinations); the
+/// two paths run concurrently.
 double deepEpSeconds(const ModelSpec &model, ExpertRouting routing, double tokenBytes, const GroupPlacement &g)
 {
     const double inside =
-        tokenBytes * flexDispatchScaleUpCopies(model, double(g.size), routing) / g.intraNode.bandwidthBytesPerSecond;
+        tokenBytes * remoteDestinations(model, double(g.size), routing) / g.intraNode.bandwidthBytesPerSecond;
     if (!g.spansNodes())
         return g.intraNode.latencySeconds + inside;
     const double nodes = double(g.nodes());
-    const double remoteCopies = distinctDestinationNodes(model, nodes, routing) * (nodes - 1.0) / nodes;
-    const double outside = tokenBytes * remoteCopies / g.network.bandwidthBytesPerSecond;
+    const double outside = tokenBytes * remoteDestinations(model, nodes, routing) / g.network.bandwidthBytesPerSecond;
     return g.network.latencySeconds * std::ceil(std::log2(nodes)) + std::max(inside, outside);
 }
 

@@ -221,14 +221,14 @@ double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
 /// holding E / nodes consecutive experts) such a block spans.
 double distinctDestinationNodes(const ModelSpec &model, double nodes, ExpertRouting routing);
 
-/// The routed copies of one token that DeepEP's and HybridEP's dispatch (and combine) move over the
-/// scale-up link of an expert group of `ranks` GPUs: one per distinct destination rank other than its own,
-/// not one per expert (DeepEP's layout marks each token once per rank, is_token_in_rank, and the intranode
-/// kernel sends it once to each marked rank: deepseek-ai/DeepEP deep_ep/buffer.py line 304 and
-/// csrc/kernels/intranode.cu line 291 at e02e4d2; HybridEP sizes a rank's receive buffer for every token
-/// once, docs/Hybrid-EP_Implementation.md line 277 on its hybrid-ep branch). The distinct ranks are those
-/// of distinctDestinationNodes with a rank for a node.
-double flexDispatchScaleUpCopies(const ModelSpec &model, double ranks, ExpertRouting routing);
+/// The copies of one token that DeepEP's and HybridEP's dispatch (and combine) send out of its own unit, the
+/// expert group's `units` nodes over the network or its `units` ranks over the scale-up link: one per distinct
+/// destination unit other than its own (distinctDestinationNodes x (units - 1) / units), not one per routed
+/// expert (DeepEP's layout marks each token once per rank, is_token_in_rank, and the intranode kernel sends it
+/// once to each marked rank: deepseek-ai/DeepEP deep_ep/buffer.py line 304 and csrc/kernels/intranode.cu line
+/// 291 at e02e4d2; HybridEP sizes a rank's receive buffer for every token once,
+/// docs/Hybrid-EP_Implementation.md line 277 on its hybrid-ep branch).
+double remoteDestinations(const ModelSpec &model, double units, ExpertRouting routing);
 
 /// Pure function of a validated plan, its device and its memory estimate. With `simulatePipeline` the
 /// pipeline part of the step is the makespan of the simulated schedule (core/pipeline); without it, the

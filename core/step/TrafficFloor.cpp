@@ -179,10 +179,8 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
             // One copy per remote destination node crosses the network and one per destination rank the
             // scale-up link (DeepEP's and HybridEP's deduplication).
             const GroupPlacement &g = links.expertGroup;
-            const double nodes = double(g.nodes());
-            const double remote =
-                g.spansNodes() ? distinctDestinationNodes(model, nodes, t.expertRouting) * (nodes - 1.0) / nodes : 0.0;
-            const double copies = tokenBytes * flexDispatchScaleUpCopies(model, double(g.size), t.expertRouting);
+            const double remote = g.spansNodes() ? remoteDestinations(model, double(g.nodes()), t.expertRouting) : 0.0;
+            const double copies = tokenBytes * remoteDestinations(model, double(g.size), t.expertRouting);
             count.floor.bytes[std::size_t(FloorKind::Expert)] += FloorBytes{tokenBytes * remote, copies} * times;
         } else {
             count.add(FloorKind::Expert, Collective::AllToAll, tokenBytes * double(model.expertsPerToken),

@@ -432,10 +432,10 @@ private slots:
         const ModelSpec qwen = *catalog.model("qwen3-30b-a3b"), dsv3 = *catalog.model("deepseek-v3"),
                         kimi = *catalog.model("kimi-k2");
         // Uniform routing over 8 ranks of 16 experts: 8 (1 - (7/8)^8) = 5.2511 distinct ranks, 7/8 of them remote.
-        QVERIFY(std::abs(flexDispatchScaleUpCopies(qwen, 8, ExpertRouting::Uniform) - 4.5947) < 1e-4);
+        QVERIFY(std::abs(remoteDestinations(qwen, 8, ExpertRouting::Uniform) - 4.5947) < 1e-4);
         // Contiguous: 8 consecutive experts from a multiple of 8 lie on one of the 16-expert ranks...
         QCOMPARE(distinctDestinationNodes(qwen, 8, ExpertRouting::Contiguous), 1.0);
-        QCOMPARE(flexDispatchScaleUpCopies(qwen, 8, ExpertRouting::Contiguous), 7.0 / 8.0);
+        QCOMPARE(remoteDestinations(qwen, 8, ExpertRouting::Contiguous), 7.0 / 8.0);
         // ...on two of DeepSeek-V3's 4-expert ranks at expert 64, in one of its 32-expert nodes...
         QCOMPARE(distinctDestinationNodes(dsv3, 64, ExpertRouting::Contiguous), 2.0);
         QCOMPARE(distinctDestinationNodes(dsv3, 8, ExpertRouting::Contiguous), 1.0);
