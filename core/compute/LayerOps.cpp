@@ -536,11 +536,11 @@ Op optimizerOp(const Plan &plan, double localParameters)
                 flopsPerParameter * localParameters, bytesPerParameter * localParameters);
 }
 
-Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam)
+Op weightCastOp(const Plan &plan, double localParameters)
 {
     const double source = plan.training.fp8ParamGather ? kFp32Bytes : kHalfBytes;
     return make("quantize weights", OpKind::Elementwise, OpPass::Forward, OpScope::Step, 2.0 * localParameters,
-                (source + perParam.lowPrecisionCopies) * localParameters);
+                (source + quantizedWeightBytes(plan.training.precision)) * localParameters);
 }
 
 std::int64_t attentionSpan(const ModelSpec &model, const TrainingConfig &training)

@@ -23,7 +23,7 @@ Op optimizerOp(const Plan &plan, double localParameters);
 
 struct StateBytesPerParameter;
 /// FP8/FP4 family: refreshing the quantized weight copies of `localParameters` once per step.
-Op weightCastOp(const Plan &plan, double localParameters, const StateBytesPerParameter &perParam);
+Op weightCastOp(const Plan &plan, double localParameters);
 
 /// Keys one query attends to: the sequence, or with packed documents the document length, where flash
 /// attention's variable-length masks keep each query within its document; with a sliding window the

@@ -30,6 +30,21 @@ double momentBytes(MomentFormat f)
 
 } // namespace
 
+double quantizedWeightBytes(Precision precision)
+{
+    switch (precision) {
+    case Precision::FP8:
+    case Precision::FP8Blockwise: // 128 x 128 weight blocks: one FP32 scale per 16384 weights, negligible
+        return 2.0;
+    case Precision::MXFP8:
+        return 2.0 * (1.0 + 1.0 / 32.0);
+    case Precision::NVFP4:
+        return 2.0 * (0.5 + 1.0 / 16.0);
+    default:
+        return 0.0;
+    }
+}
+
 StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
 {
     StateBytesPerParameter b = stateBytesPerParameter(training.precision, training.optimizer, training.fp32Gradients);
@@ -52,20 +67,16 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
         b.parameters = 0.0;
         b.gradients = b.master;
     }
-    switch (training.precision) {
-    case Precision::FP8:
-    case Precision::FP8Blockwise: // 128 x 128 weight blocks: one FP32 scale per 16384 weights, negligible
-        b.lowPrecisionCopies = 2.0;
-        break;
-    case Precision::MXFP8:
-        b.lowPrecisionCopies = 2.0 * (1.0 + 1.0 / 32.0);
-        break;
-    case Precision::NVFP4:
-        b.lowPrecisionCopies = 2.0 * (0.5 + 1.0 / 16.0);
-        break;
-    default:
+    if (!isLowPrecisionMatmul(training.precision))
         return b;
-    }
+    // PyTorch-native FSDP keeps no quantized weight between uses: torchao's Float8Linear casts the weight in each
+    // forward, and with FSDP2's float8 all-gather the cast of the sharded high-precision parameter is only the
+    // all-gather's input (torchao eab345c, torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor.
+    // fsdp_pre_all_gather); Transformer Engine caches its FP8 weights only when the caller passes
+    // is_first_microbatch (transformer_engine/pytorch/module/linear.py, forward's docstring), which Megatron-Core
+    // does and llm-foundry does not. The gathered unit is then the one low-precision copy.
+    if (training.framework != Framework::Fsdp)
+        b.lowPrecisionCopies = quantizedWeightBytes(training.precision);
     if (training.fp8ParamGather) {
         b.parameters = b.lowPrecisionCopies;
         b.gathered = training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;

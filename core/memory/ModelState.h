@@ -33,6 +33,11 @@ struct StateBytesPerParameter
     static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2, 2}; }
 };
 
+/// The bytes a weight's quantized copies take for a low-precision matmul format: a row-wise and a column-wise
+/// copy (FP8: 1 byte each; MXFP8 with an E8M0 scale per 32; NVFP4 half a byte with an E4M3 scale per 16); 0 for
+/// 16- and 32-bit formats.
+double quantizedWeightBytes(Precision precision);
+
 /// Bytes per parameter for a precision and optimizer.
 ///  - 16-bit storage (fp16, bf16, fp8): q_p = 2, q_g = 2 (4 with fp32Gradients); Adam q_o = 4 (FP32
 ///    master) + 8 (two FP32 moments) = 12; SGD q_o = 4 (master) + 4 (momentum) = 8.
@@ -44,7 +49,8 @@ StateBytesPerParameter stateBytesPerParameter(Precision precision, Optimizer opt
 /// E4M3 scale per 16 elements; with fp8_param_gather the BF16 working copy is dropped and parameters are
 /// all-gathered in FP8 (Megatron-Core --fp8-param-gather). Under PyTorch's FSDP (framework "fsdp") the sharded
 /// parameter is the optimizer's copy: FSDP casts it to the 16-bit compute dtype only when it gathers a unit,
-/// and its gradient shard is in the parameter's dtype; fp32_gradients sets the reduction's dtype alone.
+/// and its gradient shard is in the parameter's dtype; fp32_gradients sets the reduction's dtype alone. Nor does
+/// it keep quantized weights: they exist only gathered (fp8_param_gather) or inside the matmul that casts them.
 StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training);
 
 struct ModelStateBytes

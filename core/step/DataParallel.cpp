@@ -261,7 +261,7 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
     if (isLowPrecisionMatmul(plan.training.precision)) {
         // The FP8/FP4 weight copies are refreshed once per step from the updated weights: read the
         // 16-bit (or, with fp8_param_gather, the FP32 master) weights, write both quantized copies.
-        Op cast = weightCastOp(plan, stage.parameterCount, perParam);
+        Op cast = weightCastOp(plan, stage.parameterCount);
         timeOp(cast, device, plan.training.precision);
         t.seconds += cast.seconds;
         ops.push_back(cast);

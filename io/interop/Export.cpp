@@ -855,6 +855,22 @@ QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportR
     return s;
 }
 
+/// torchtitan's trainer captures a step's forward and backward as one CUDA graph from f84224af0 (August 2026,
+/// torchtitan/trainer.py; training.disable_cuda_graphs), whose configuration is Python (9810191b, February 2026):
+/// the job file's releases have no capture, which is what a plan without graphs runs. Nor fused QKV.
+void torchtitanPythonOnlyNotes(const TrainingConfig &t, ExportResult &out)
+{
+    if (t.cudaGraphs != CudaGraphs::None)
+        out.notExpressed << QStringLiteral("training.cuda_graphs = %1: torchtitan captures CUDA graphs from "
+                                           "f84224af0 (August 2026), configured in Python, not in a job file "
+                                           "(training.disable_cuda_graphs = false there)")
+                                .arg(QLatin1String(toString(t.cudaGraphs)));
+    if (!t.separateQkv)
+        out.notExpressed << QStringLiteral("training.separate_qkv = false: the job file's releases run Llama's wq, "
+                                           "wk and wv as three GEMMs (fused QKV came with ad7a86533, April 2026, "
+                                           "whose configurations are Python)");
+}
+
 QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
 {
     const TrainingConfig &t = plan.training;
@@ -922,16 +938,13 @@ QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
         s += torchtitan::choiceLine("parallel.reshard_after_forward", p.reshardAfterForward ? "true" : "false");
     if (p.tensorCommOverlap)
         s += torchtitan::boolLine("parallel.tensor_comm_overlap", true);
-    if (!t.separateQkv)
-        out.notExpressed << QStringLiteral("training.separate_qkv = false: the job file's releases run Llama's wq, "
-                                           "wk and wv as three GEMMs (fused QKV came with ad7a86533, April 2026, "
-                                           "whose configurations are Python)");
     for (const auto &[on, path] : {std::pair{p.offloadParameters, "parallel.offload_parameters"},
                                    std::pair{p.offloadOptimizer, "parallel.offload_optimizer"}})
         if (on && !cpuOffload)
             out.notExpressed << QStringLiteral("%1 = true: torchtitan offloads FSDP's parameters and optimizer "
                                                "together (training.enable_cpu_offload)")
                                     .arg(QLatin1String(path));
+    torchtitanPythonOnlyNotes(t, out);
     s += torchtitanCheckpointing(t, out) + torchtitanCompileAndFloat8(t, float8 && !name.isEmpty(), out);
     return s.toUtf8();
 }
@@ -1119,6 +1132,8 @@ ExportResult exportPlan(const Plan &plan, ExportTarget target, const Catalog &ca
         for (const char *path : {"training.flash_attention", "training.attention_kernel", "training.loss_kernel",
                                  "training.optimizer", "training.optimizer_kernel", "training.fp8_recipe"})
             handled << QLatin1String(path);
+    if (target == ExportTarget::Torchtitan) // said by torchtitanJob
+        handled << QStringLiteral("training.cuda_graphs");
     if (target != ExportTarget::Megatron && target != ExportTarget::NeMo)
         for (const PlanKey &k : planKeys())
             if (QLatin1String(k.path).startsWith(QLatin1String("model.")))

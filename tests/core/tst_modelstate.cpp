@@ -25,6 +25,7 @@ private slots:
     void optimizerStateFormats_data();
     void optimizerStateFormats();
     void fsdpKeepsOneShardedCopy();
+    void onlyMegatronCachesFloat8Weights();
 };
 
 void TestModelState::bytesPerParameter_data()
@@ -185,6 +186,35 @@ void TestModelState::fsdpKeepsOneShardedCopy()
     QCOMPARE(m.total(), 18.0);
     QCOMPARE(m.reduced, 4.0);
     QCOMPARE(m.parameters, 2.0);
+}
+
+// FP8 weights kept between uses: Transformer Engine caches a row-wise and a column-wise copy of each weight
+// (1 byte each) when the caller passes is_first_microbatch, which Megatron-Core does; with fp8_param_gather those
+// copies are the parameters (Megatron-Core --fp8-param-gather). torchao's Float8Linear casts the weight in each
+// forward, and FSDP2's float8 all-gather casts the sharded FP32 parameter as the all-gather's input
+// (torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather): nothing stays but the
+// 16 bytes of the BF16 case, and the gathered unit is 1 byte per weight.
+void TestModelState::onlyMegatronCachesFloat8Weights()
+{
+    TrainingConfig t;
+    t.precision = Precision::FP8;
+    t.fp32Gradients = true;
+    for (const bool gather : {false, true}) {
+        t.fp8ParamGather = gather;
+        t.framework = Framework::Fsdp;
+        const StateBytesPerParameter f = stateBytesPerParameter(t);
+        QCOMPARE(f.lowPrecisionCopies, 0.0);
+        QCOMPARE(f.parameters, 0.0);
+        QCOMPARE(f.total(), 16.0);
+        QCOMPARE(f.gathered, gather ? 1.0 : 2.0);
+        t.framework = Framework::Megatron;
+        const StateBytesPerParameter m = stateBytesPerParameter(t);
+        QCOMPARE(m.lowPrecisionCopies, 2.0);
+        QCOMPARE(m.parameters, gather ? 2.0 : 4.0); // the two FP8 copies, beside the BF16 weight without gather
+        QCOMPARE(m.total(), gather ? 18.0 : 20.0);
+    }
+    QCOMPARE(quantizedWeightBytes(Precision::MXFP8), 2.0 * (1.0 + 1.0 / 32.0));
+    QCOMPARE(quantizedWeightBytes(Precision::BF16), 0.0);
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestModelState)

@@ -307,6 +307,16 @@ private slots:
         QCOMPARE(back.plan->model.denseLayers, 3);
         QCOMPARE(back.plan->model.sharedExperts, 1);
         QCOMPARE(back.plan->model.moeLayerInterval, 1);
+        // torchtitan captures CUDA graphs only in releases configured in Python (f84224af0, August 2026): a job
+        // file cannot say it, and the note names the setting those releases take; without graphs nothing is said.
+        Plan titan = test::examplePlan("llama3-8b-torchtitan-rowwise-8-h100");
+        titan.training.cudaGraphs = CudaGraphs::Step;
+        const QString said = io::exportPlan(titan, io::ExportTarget::Torchtitan, io::builtinCatalog()).notExpressed.join('\n');
+        QVERIFY2(said.contains(QLatin1String("training.cuda_graphs = step")) && said.contains(QLatin1String("disable_cuda_graphs")),
+                 qPrintable(said));
+        titan.training.cudaGraphs = CudaGraphs::None;
+        QVERIFY(!io::exportPlan(titan, io::ExportTarget::Torchtitan, io::builtinCatalog()).notExpressed.join('\n').contains(
+            QLatin1String("cuda_graphs")));
     }
 
     void moeLayerPatterns_data()
