@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+#include <utility>
+
 #include "TestMain.h"
 #include "TestSupport.h"
 
@@ -16,6 +18,7 @@ private slots:
     void requiredIds();
     void devicesMatchPublishedSpecs_data();
     void devicesMatchPublishedSpecs();
+    void blackwellCapacitiesAreNvidiaSmiTotals();
     void rejectsBadDeviceDocument();
     void fuzzFindingNegativeLatency();
 };
@@ -78,6 +81,20 @@ void TestCatalog::devicesMatchPublishedSpecs()
     QCOMPARE(d->memoryBandwidthBytesPerSecond, hbmTBps * 1e12);
     // Vendor "GB" of HBM is GiB (an A100 80GB reports 81920 MiB).
     QCOMPARE(d->memoryBytes, capacityGB * 1024.0 * 1024.0 * 1024.0);
+}
+
+// On Blackwell's larger parts the vendor's "GB" is not GiB: nvidia-smi reports 275,040 MiB on a B300 (its "288 GB"
+// is 288.4e9 bytes; NVIDIA's dgxc-benchmarking README lists "8x B300 270 GB HBM3e"), 284,208 MiB on a GB300 and
+// 189,471 MiB on a GB200 (ai-dynamo/aiconfigurator, aic-core/src/aiconfigurator_core/systems/b300_sxm.yaml,
+// gb300.yaml and gb200.yaml, mem_capacity with the nvidia-smi reading). A plan is held to what the device reports.
+void TestCatalog::blackwellCapacitiesAreNvidiaSmiTotals()
+{
+    for (const auto &[id, mib] : {std::pair{"b300", 275040.0}, std::pair{"gb300", 284208.0}, std::pair{"gb200", 189471.0}}) {
+        const DeviceSpec *d = io::builtinCatalog().device(id);
+        QVERIFY(d);
+        QCOMPARE(d->memoryBytes, mib * 1024.0 * 1024.0);
+    }
+    QVERIFY(io::builtinCatalog().device("b300")->memoryBytes < 288e9 * 1.002); // 288.4e9 bytes, not 288 GiB
 }
 
 void TestCatalog::rejectsBadDeviceDocument()
