@@ -21,7 +21,6 @@ Op matmulOp(const char *name, OpScope scope, double rows, double inner, double c
 /// The optimizer update of `localParameters` parameters (one GPU's shard), memory-bound.
 Op optimizerOp(const Plan &plan, double localParameters);
 
-struct StateBytesPerParameter;
 /// FP8/FP4 family: refreshing the quantized weight copies of `localParameters` once per step.
 Op weightCastOp(const Plan &plan, double localParameters);
 
