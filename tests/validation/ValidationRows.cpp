@@ -1048,6 +1048,46 @@ void dlperfMemory(std::vector<MemoryRow> &rows)
     }
 }
 
+/// torchao's float8 and MX training benchmarks of Llama 3 8B with torchtitan on one node of 8 GPUs
+/// (torchao_torchtitan_llama3_8b.csv, each row's launch script and torchtitan commit in its notes): FSDP2 over
+/// 8, one sequence of 8,192 tokens, torch.compile, per-op selective checkpointing, expandable segments
+/// (torchtitan's run_train.sh), torchtitan's logged "memory: ... GiB", the reserved peak (the scripts'
+/// parse_torchtitan_logs.py). The H100 rows ran before torchtitan compiled its loss (bbb1b616e, 2025-04-02;
+/// until then "TODO: compiling loss function causes CUDA errors, turning off for now"), the later ones compile
+/// it with the model. Memory only: the B200 parts were power limited by an unstated amount, the H100 part is
+/// not named.
+void torchaoMemory(std::vector<MemoryRow> &rows)
+{
+    const Table t(QStringLiteral("torchao_torchtitan_llama3_8b.csv"));
+    for (std::size_t r = 1; r < t.size(); ++r) {
+        const QString recipe = t.at(r, "recipe");
+        const QString id = t.at(r, "row_id") + " Llama 3 8B " + t.at(r, "gpu") + ' ' + recipe;
+        const auto local = std::int64_t(t.number(r, "local_batch_size"));
+        const std::string device = t.at(r, "device").toStdString();
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, local, 8 * local, device.c_str());
+        plan.name = id.toStdString();
+        plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
+        plan.training.framework = Framework::Fsdp;
+        plan.parallel.zeroStage = 3;
+        plan.training.fp32Gradients = true; // mixed_precision_reduce "float32", torchtitan's one choice
+        plan.training.flashAttention = true;
+        plan.training.attentionKernel = AttentionKernel::Flash2;
+        plan.training.separateQkv = true; // wq, wk, wv until ad7a86533 (April 2026)
+        plan.training.compile = true;
+        plan.training.lossKernel = t.at(r, "loss") == QLatin1String("eager") ? LossKernel::Eager : LossKernel::Auto;
+        plan.training.fusedKernels = false;
+        plan.training.expandableSegments = true;
+        plan.training.recompute = Recompute::Ops;
+        plan.training.precision = recipe.startsWith(QLatin1String("mxfp8")) ? Precision::MXFP8
+                                  : recipe.startsWith(QLatin1String("float8"))  ? Precision::FP8
+                                                                                : Precision::BF16;
+        plan.training.fp8Recipe = recipe.contains(QLatin1String("rowwise")) ? Fp8Recipe::Rowwise : Fp8Recipe::Tensorwise;
+        plan.training.fp8ParamGather = recipe.contains(QLatin1String("all-gather"));
+        setCluster(plan, device.c_str(), 8, 8);
+        rows.push_back({"torchao", id, plan, t.number(r, "measured_peak_memory_gib") * units::GiB, MemoryKind::Reserved});
+    }
+}
+
 } // namespace
 
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
@@ -1058,6 +1098,7 @@ std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
     // torchtitan's reserved peaks (metrics.py: reserved_bytes.all.peak, in GiB).
     std::vector<Row> steps;
     torchtitan(steps, skipped, &rows);
+    torchaoMemory(rows);
     return rows;
 }
 

@@ -471,7 +471,7 @@ std::string familyOf(const QString &source)
     if (source.startsWith(QLatin1String("dgxc")) || source == QLatin1String("nemo-long-context"))
         return "dgxc";
     if (source.startsWith(QLatin1String("torchtitan")) || source.startsWith(QLatin1String("llmfoundry-"))
-        || source == QLatin1String("automodel"))
+        || source == QLatin1String("automodel") || source == QLatin1String("torchao"))
         return "pytorch";
     if (source == QLatin1String("zero_bubble"))
         return "zero-bubble";
