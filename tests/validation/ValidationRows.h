@@ -47,8 +47,9 @@ struct MemoryRow
     bool modelled = true;
 };
 
-/// The memory rows: the zero-bubble pipeline runs (Qi et al. 2024; reserved peak, GiB printed as "GB")
-/// and DLPerf's OneFlow nvidia-smi readings (device-used, MiB). `skipped` as above.
+/// The memory rows: the zero-bubble pipeline runs (Qi et al. 2024; reserved peak, GiB printed as "GB"),
+/// DLPerf's OneFlow nvidia-smi readings (device-used, MiB), torchtitan's own tables and torchao's torchtitan
+/// runs (reserved, GiB). `skipped` as above.
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped = nullptr);
 
 /// The zero-bubble pipeline runs' step times (Qi et al. 2024, Tables 3-5: 1F1B, interleaved 1F1B, ZB-1p planned
