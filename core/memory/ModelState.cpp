@@ -73,8 +73,8 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
     // forward, and with FSDP2's float8 all-gather the cast of the sharded high-precision parameter is only the
     // all-gather's input (torchao eab345c, torchao/float8/fsdp_utils.py, WeightWithDynamicFloat8CastTensor.
     // fsdp_pre_all_gather); Transformer Engine caches its FP8 weights only when the caller passes
-    // is_first_microbatch (transformer_engine/pytorch/module/linear.py, forward's docstring), which Megatron-Core
-    // does and llm-foundry does not. The gathered unit is then the one low-precision copy.
+    // is_first_microbatch (transformer_engine/pytorch/module/linear.py, forward's docstring), which Megatron-Core and
+    // Megatron-DeepSpeed do and llm-foundry does not. The gathered unit is then the one low-precision copy.
     if (training.framework != Framework::Fsdp)
         b.lowPrecisionCopies = quantizedWeightBytes(training.precision);
     if (training.fp8ParamGather) {

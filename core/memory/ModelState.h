@@ -20,8 +20,8 @@ struct StateBytesPerParameter
     double master = 0;     ///< the FP32 master copy's share of q_o (0 with 32-bit storage)
     /// The low-precision weight copies' share of q_p: the FP8/FP4 family keeps each weight quantized for the
     /// forward (row-wise) and the backward (column-wise or transposed) matmuls, with their block scales, where
-    /// the framework keeps them between uses: Megatron-Core passes Transformer Engine's is_first_microbatch, which
-    /// caches them; PyTorch's FSDP keeps none (0); DeepSpeed is counted as Megatron-Core, unchecked.
+    /// the framework keeps them between uses: Megatron-Core and Megatron-DeepSpeed (megatron/model/transformer.py,
+    /// lines 2078-2104) pass Transformer Engine's is_first_microbatch, which caches them; PyTorch's FSDP keeps none.
     double lowPrecisionCopies = 0;
     double gathered = 0;   ///< bytes per parameter in a parameter all-gather (ZeRO, distributed optimizer)
     double reduced = 0;    ///< bytes per gradient in the data-parallel reduction (all-reduce, reduce-scatter)
