@@ -1050,8 +1050,8 @@ void dlperfMemory(std::vector<MemoryRow> &rows)
 
 /// torchao's float8 and MX training benchmarks of Llama 3 8B with torchtitan on one node of 8 GPUs
 /// (torchao_torchtitan_llama3_8b.csv, each row's launch script and torchtitan commit in its notes): FSDP2 over
-/// 8, one sequence of 8,192 tokens, torch.compile, per-op selective checkpointing, expandable segments
-/// (torchtitan's run_train.sh), torchtitan's logged "memory: ... GiB", the reserved peak (the scripts'
+/// 8, one sequence of 8,192 tokens, torch.compile, per-op selective checkpointing, expandable segments on
+/// CUDA (torchtitan's run_train.sh), torchtitan's logged "memory: ... GiB", the reserved peak (the scripts'
 /// parse_torchtitan_logs.py). The H100 rows ran before torchtitan compiled its loss (bbb1b616e, 2025-04-02;
 /// until then "TODO: compiling loss function causes CUDA errors, turning off for now"), the later ones compile
 /// it with the model. Memory only: the B200 parts were power limited by an unstated amount, the H100 part is
@@ -1076,7 +1076,9 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
         plan.training.compile = true;
         plan.training.lossKernel = t.at(r, "loss") == QLatin1String("eager") ? LossKernel::Eager : LossKernel::Auto;
         plan.training.fusedKernels = false;
-        plan.training.expandableSegments = true;
+        // run_train.sh sets expandable_segments:True; PyTorch's ROCm builds took no expandable segments until
+        // pytorch/pytorch#173330 (relanded as #177974, March 2026), so the MI300X runs of August 2025 ran without.
+        plan.training.expandableSegments = device != "mi300x";
         plan.training.recompute = Recompute::Ops;
         plan.training.precision = recipe.startsWith(QLatin1String("mxfp8")) ? Precision::MXFP8
                                   : recipe.startsWith(QLatin1String("float8"))  ? Precision::FP8
