@@ -528,8 +528,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "parallel.expert_tensor",       "training.recompute_moe_act",
                                                    "training.recompute_moe",       "model.router_groups",
                                                    "model.router_group_topk",      "parallel.expert_dispatcher",
-                                                   "parallel.expert_comm_overlap", "training.fused_expert_mlp",
-                                                   "training.expert_routing"};
+                                                   "training.fused_expert_mlp",    "training.expert_routing"};
     static constexpr std::string_view mlaKeys[] = {"model.q_lora_rank",      "model.kv_lora_rank",
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};

@@ -324,7 +324,7 @@ void checkBatch(Checker &check)
         check.error("training.schedule_microbatches", "schedule_runs.divide", {num(run), num(plan.microbatches())});
     } else if (par.schedule == Schedule::Interleaved && par.virtualStages > 1 && check.ok({"parallel.pipeline"})
                && plan.microbatchesPerRun() % par.pipeline != 0) {
-        check.error(run > 0 && par.pipeline > 1 ? "training.schedule_microbatches" : "training.global_batch",
+        check.error(plan.scheduleRuns() > 1 ? "training.schedule_microbatches" : "training.global_batch",
                     "batch.interleaved_microbatches", {num(plan.microbatchesPerRun()), num(par.pipeline)});
     }
 }

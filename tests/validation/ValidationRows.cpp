@@ -277,6 +277,24 @@ void llmFoundry(std::vector<Row> &rows, QStringList *skipped)
 /// config_manager.py at 9dec370) and two stages per rank for the interleaved schedule
 /// (pipelining_utils.py), layers split as generate_split_points does; SDPA (flash) attention; float8 as
 /// torchao's tensorwise Float8Linear, all-gathered in float8 where the toml enables it; eager or compiled.
+/// What every torchtitan run of a Llama model here shares: FSDP2 over the data-parallel ranks; FP32 gradient
+/// reduce-scatters at every commit read (MixedPrecisionPolicy's reduce_dtype=torch.float32, parallelize_llama.py
+/// line 221 at 0413364, then training.mixed_precision_reduce, whose one choice and default is "float32",
+/// config_manager.py lines 389-396 at 9dec370, config/job_config.py line 227 at e7c0cae and 820504e); SDPA's
+/// flash backend; Attention's wq, wk and wv as three nn.Linear modules (models/llama/model.py at 9dec370,
+/// 0413364, e7c0cae and 820504e; fused QKV came with ad7a86533, April 2026); element-wise chains eager unless
+/// compiled.
+void torchtitanLlamaSoftware(Plan &plan)
+{
+    plan.training.framework = Framework::Fsdp;
+    plan.parallel.zeroStage = 3;
+    plan.training.fp32Gradients = true;
+    plan.training.flashAttention = true;
+    plan.training.attentionKernel = AttentionKernel::Flash2;
+    plan.training.separateQkv = true;
+    plan.training.fusedKernels = false;
+}
+
 void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<MemoryRow> *memory = nullptr,
                 const QString &file = QStringLiteral("torchtitan_llama_benchmarks.csv"),
                 const QString &source = QStringLiteral("torchtitan"))
@@ -312,18 +330,7 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         // "all-gather all kv shards on ranks after the first sub-SDPA computation"); no row sets another.
         if (cp > 1)
             plan.parallel.contextComm = ContextComm::AllGather;
-        plan.training.framework = Framework::Fsdp;
-        plan.parallel.zeroStage = 3;
-        // FSDP2 reduce-scatters FP32 gradients at every commit of the tables: MixedPrecisionPolicy's
-        // reduce_dtype=torch.float32 (parallelize_llama.py line 221 at 0413364), then
-        // training.mixed_precision_reduce, whose one choice and default is "float32" (config_manager.py lines
-        // 389-396 at 9dec370; config/job_config.py line 227 at e7c0cae and 820504e).
-        plan.training.fp32Gradients = true;
-        plan.training.flashAttention = true;
-        plan.training.attentionKernel = AttentionKernel::Flash2; // F.scaled_dot_product_attention's flash backend
-        // models/llama/model.py (9dec370, 0413364, e7c0cae, 820504e): Attention's wq, wk and wv are three
-        // nn.Linear modules, three GEMMs over the same input.
-        plan.training.separateQkv = true;
+        torchtitanLlamaSoftware(plan);
         plan.training.sequenceParallel = tp > 1;
         plan.parallel.tensorCommOverlap = t.at(r, "async_tp") == QLatin1String("yes");
         plan.training.compile = t.at(r, "torch_compile") == QLatin1String("yes");
@@ -333,7 +340,6 @@ void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<Memory
         // (components/loss.py, build_cross_entropy_loss), as auto does.
         if (t.at(r, "table").startsWith(QLatin1String("H100-2412")))
             plan.training.lossKernel = LossKernel::Eager;
-        plan.training.fusedKernels = false;
         // The launch script sets PYTORCH_CUDA_ALLOC_CONF="expandable_segments:True" at 9dec370
         // (run_llama_train.sh line 22), e7c0cae and 820504e (run_train.sh line 24); 0413364's, which the A100
         // rows ran, sets no allocator configuration.
@@ -1067,15 +1073,9 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
         Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, local, 8 * local, device.c_str());
         plan.name = id.toStdString();
         plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
-        plan.training.framework = Framework::Fsdp;
-        plan.parallel.zeroStage = 3;
-        plan.training.fp32Gradients = true; // mixed_precision_reduce "float32", torchtitan's one choice
-        plan.training.flashAttention = true;
-        plan.training.attentionKernel = AttentionKernel::Flash2;
-        plan.training.separateQkv = true; // wq, wk, wv until ad7a86533 (April 2026)
+        torchtitanLlamaSoftware(plan);
         plan.training.compile = true;
         plan.training.lossKernel = t.at(r, "loss") == QLatin1String("eager") ? LossKernel::Eager : LossKernel::Auto;
-        plan.training.fusedKernels = false;
         // run_train.sh sets expandable_segments:True; PyTorch's ROCm builds took no expandable segments until
         // pytorch/pytorch#173330 (relanded as #177974, March 2026), so the MI300X runs of August 2025 ran without.
         plan.training.expandableSegments = device != "mi300x";
