@@ -141,7 +141,7 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     const double up = gated ? 2.0 * width : width;
     Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
     upOp.part = part;
-    upOp.launches = groupedKernel ? 1.0 : batch; // Transformer Engine's GroupedLinear: one GEMM per local expert
+    upOp.launches = 1.0; // one call; setExpertGemmKernels says how a framework runs the local experts' GEMMs
     upOp.role = OpRole::MlpUp;
     ops.push_back(upOp);
     // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
@@ -159,23 +159,28 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     ops.push_back(act);
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
     down.part = part;
-    down.launches = groupedKernel ? 1.0 : batch;
+    down.launches = 1.0;
     down.role = OpRole::MlpDown;
     ops.push_back(down);
 }
 
 /// How a framework runs the local experts' GEMMs of one projection. Megatron-Core: Transformer Engine's
-/// GroupedLinear, a GEMM per expert over kGroupedGemmStreams streams (one kernel with training.fused_expert_mlp).
-/// PyTorch-native (torchtitan's GroupedExperts): torch._grouped_mm, one kernel for all local experts
-/// (torchtitan b5bcd76, torchtitan/models/common/moe.py). DeepSpeed: its Experts module calls each local expert
-/// in turn (deepspeed/moe/experts.py, Experts.forward), one GEMM after another.
+/// GroupedLinear, one call whose C++ loop runs a GEMM per expert over kGroupedGemmStreams streams (cuBLAS;
+/// TE's CUTLASS grouped kernel only with NVTE_USE_CUTLASS_GROUPED_GEMM=1, default 0, docs/envvars.rst), so one
+/// launch and an enqueue per expert; one kernel with training.fused_expert_mlp. PyTorch-native (torchtitan's
+/// GroupedExperts): torch._grouped_mm, one kernel for all local experts (torchtitan b5bcd76,
+/// torchtitan/models/common/moe.py). DeepSpeed: its Experts module calls each local expert in turn from Python
+/// (deepspeed/moe/experts.py, Experts.forward), one launch and GEMM after another.
 void setExpertGemmKernels(const Plan &plan, Op &op)
 {
-    if (plan.training.fusedExpertMlp || plan.training.framework == Framework::Fsdp) {
-        op.launches = 1.0; // one grouped kernel (concurrentKernels 0)
-        return;
-    }
-    op.concurrentKernels = plan.training.framework == Framework::Megatron ? kGroupedGemmStreams : 1.0;
+    const double experts = op.batch;
+    op.launches = 1.0;
+    op.enqueues = 0.0;
+    if (plan.training.fusedExpertMlp || plan.training.framework == Framework::Fsdp)
+        return; // one grouped kernel (concurrentKernels 0)
+    const bool megatron = plan.training.framework == Framework::Megatron;
+    op.concurrentKernels = megatron ? kGroupedGemmStreams : 1.0;
+    (megatron ? op.enqueues : op.launches) = experts;
 }
 
 /// A mixture-of-experts MLP on this rank (Megatron-Core's MoE layer with the all-to-all dispatcher): the
@@ -390,6 +395,7 @@ Op backwardOf(const Op &forward)
         op.flops *= 2.0;
         op.bytes *= 2.0;
         op.launches *= 2.0; // the input and the weight gradient
+        op.enqueues *= 2.0;
         break;
     case OpKind::Attention:
         op.flops *= 2.5;
@@ -449,11 +455,11 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
     const double rows = x.M * double(m.expertsPerToken) / x.t * etp * plan.training.busiestExpertLoad();
     const double width = double(m.expertWidth()) / etp;
     appendMlpQuantize(x, LayerPart::MoeMlp, rows, width, gate * width, true, ops);
-    // Transformer Engine's grouped linear layers quantize each local expert's slice with a kernel of its own,
-    // unless the fused grouped MLP quantizes in its GEMMs' epilogues.
+    // Transformer Engine's grouped linear layers quantize each local expert's slice with a kernel of its own
+    // from one call (tex.split_quantize), unless the fused grouped MLP quantizes in its GEMMs' epilogues.
     const double localExperts = double(m.experts) / double(plan.parallel.expert);
     for (std::size_t back : {std::size_t(1), std::size_t(2)})
-        ops[ops.size() - back].launches = plan.training.fusedExpertMlp ? 1.0 : localExperts;
+        ops[ops.size() - back].enqueues = plan.training.fusedExpertMlp ? 0.0 : localExperts;
     if (m.sharedExperts > 0) {
         const double shared = double(m.sharedExperts) * double(m.expertWidth()) / x.t;
         appendMlpQuantize(x, LayerPart::MoeMlp, x.M, shared, gate * shared, false, ops);

@@ -70,10 +70,14 @@ struct Op
     /// Shape on this rank: matmuls and attention [rows x inner] x [inner x cols], `batch` times (batch 0:
     /// not a matmul); other ops touch `rows` elements.
     double batch = 0, rows = 0, inner = 0, cols = 0;
-    /// Kernels the host launches for this op (a matmul's backward: the input and the weight gradient; a
-    /// grouped expert GEMM: one GEMM per local expert, as Transformer Engine's GroupedLinear launches them;
-    /// a mixture of experts' routing and permutation: their several kernels).
+    /// Launches the host makes from the framework for this op, each at the host's launch cost (a matmul's
+    /// backward: the input and the weight gradient; a mixture of experts' routing and permutation: their
+    /// several kernels; DeepSpeed's experts: one call per local expert).
     double launches = 1;
+    /// Kernels a library's native code enqueues inside those launches, each at the host's enqueue cost:
+    /// Transformer Engine's GroupedLinear runs a GEMM per local expert from one call (and its backward
+    /// one per expert in each of its two calls); its grouped quantize one cast per expert.
+    double enqueues = 0;
     /// A matmul run as one GEMM kernel per batch entry (the local experts' GEMMs): how many of them run at once
     /// (Transformer Engine's grouped GEMMs: its compute streams; DeepSpeed's experts: one after another).
     /// 0: one kernel for the whole batch (a batched or grouped GEMM).

@@ -326,6 +326,9 @@ struct ClusterOverrides
     /// The host's time to launch one kernel from the framework (Python dispatch, the library's setup, the
     /// CUDA launch).
     std::optional<double> hostLaunchSeconds;
+    /// The host's time per kernel a library's native code enqueues inside one launch (a grouped GEMM's
+    /// per-expert GEMMs).
+    std::optional<double> hostEnqueueSeconds;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };

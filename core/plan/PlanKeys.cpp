@@ -399,6 +399,8 @@ const std::array kKeys{
             .optional = true, .access = overrideField<&ClusterOverrides::hostLinkBandwidthBytesPerSecond>()},
     PlanKey{.path = "cluster.host_launch_overhead", .type = KeyType::Number, .unit = "s", .range = {0, 0.01},
             .optional = true, .access = overrideField<&ClusterOverrides::hostLaunchSeconds>()},
+    PlanKey{.path = "cluster.host_enqueue_overhead", .type = KeyType::Number, .unit = "s", .range = {0, 0.01},
+            .optional = true, .access = overrideField<&ClusterOverrides::hostEnqueueSeconds>()},
     PlanKey{.path = "cluster.host_memory_bandwidth", .type = KeyType::Number, .unit = "bytes/s", .range = kBandwidth,
             .optional = true, .access = overrideField<&ClusterOverrides::hostMemoryBandwidthBytesPerSecond>()},
 

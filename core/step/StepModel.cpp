@@ -37,6 +37,7 @@ struct Sums
     double computeBound = 0, memoryBound = 0; ///< kernel time by what limits it
     double recomputeFlops = 0;
     double forwardLaunches = 0, backwardLaunches = 0; ///< kernels the host launches itself (not from a CUDA graph)
+    double forwardEnqueues = 0, backwardEnqueues = 0; ///< kernels native code enqueues inside those launches
 };
 
 /// Whether the host launches an op itself: every op without CUDA graphs; with per-layer graphs the ops
@@ -61,8 +62,10 @@ bool launchedEagerly(const Op &op, const TrainingConfig &t)
 
 void accumulate(Sums &s, const Op &op, double count, const TrainingConfig &training)
 {
-    if (launchedEagerly(op, training))
+    if (launchedEagerly(op, training)) {
         (op.pass == OpPass::Forward ? s.forwardLaunches : s.backwardLaunches) += op.launches * count;
+        (op.pass == OpPass::Forward ? s.forwardEnqueues : s.backwardEnqueues) += op.enqueues * count;
+    }
     const double t = op.seconds * count;
     switch (op.pass) {
     case OpPass::Forward: s.forward += t; break;
@@ -81,6 +84,11 @@ void accumulate(Sums &s, const Op &op, double count, const TrainingConfig &train
 double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device)
 {
     return plan.cluster.overrides.hostLaunchSeconds.value_or(device.hostLaunchSeconds);
+}
+
+double hostEnqueueSeconds(const Plan &plan, const DeviceSpec &device)
+{
+    return plan.cluster.overrides.hostEnqueueSeconds.value_or(device.hostEnqueueSeconds);
 }
 
 double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device)
@@ -471,18 +479,20 @@ struct HostTime
 HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u,
                       std::int64_t stage)
 {
-    const double launch = hostLaunchSeconds(plan, device);
-    if (!(launch > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
+    const double launch = hostLaunchSeconds(plan, device), enqueue = hostEnqueueSeconds(plan, device);
+    if (!(launch > 0 || enqueue > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
         return {};
     const double replay =
         plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double denseLayers = layers - moeLayers;
     const auto host = [&](const Sums &part, bool forward) {
-        return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch;
+        return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch +
+               (forward ? part.forwardEnqueues : part.backwardEnqueues) * enqueue;
     };
     const auto layerHost = [&](const Sums &mlp, bool forward) {
-        return host(m.layer, forward) + (forward ? mlp.forwardLaunches : mlp.backwardLaunches) * launch;
+        return host(m.layer, forward) + (forward ? mlp.forwardLaunches : mlp.backwardLaunches) * launch +
+               (forward ? mlp.forwardEnqueues : mlp.backwardEnqueues) * enqueue;
     };
     const bool firstStage = stage == 0, lastStage = stage == plan.parallel.pipeline - 1;
     const auto ends = [&](bool forward) {

@@ -209,8 +209,9 @@ inline double moeLayerTensorBlocks(const ModelSpec &model)
 double expertTensorGatherBytes(const Plan &plan);
 
 /// The host figures the plan runs with: its override (cluster.host_launch_overhead,
-/// cluster.host_link_bandwidth), else the device's.
+/// cluster.host_enqueue_overhead, cluster.host_link_bandwidth), else the device's.
 double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device);
+double hostEnqueueSeconds(const Plan &plan, const DeviceSpec &device);
 double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
 
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts

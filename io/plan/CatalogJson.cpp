@@ -99,6 +99,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     nonNegative("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
     nonNegative("multiprocessors", d.multiprocessors);
     nonNegative("host_launch_overhead", d.hostLaunchSeconds);
+    nonNegative("host_enqueue_overhead", d.hostEnqueueSeconds);
     nonNegative("schedule_step_overhead", d.scheduleStepSeconds);
     // Physical ranges (as the plan's keys have): no device, however odd, makes an estimate infinite.
     const auto within = [&](const char *key, double value, double low, double high, const char *unit) {
@@ -115,6 +116,7 @@ void checkDevice(JsonReader &r, const DeviceSpec &d)
     within("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond, 1e6, 1e14, "bytes/s");
     within("multiprocessors", d.multiprocessors, 1, 4096, "multiprocessors");
     within("host_launch_overhead", d.hostLaunchSeconds, 0, 0.01, "s");
+    within("host_enqueue_overhead", d.hostEnqueueSeconds, 0, 0.01, "s");
     within("runtime_context_bytes", d.runtimeContextBytes, 0, 1e12, "bytes");
     within("board_power_watts", d.boardPowerWatts, 0, 1e5, "W");
     within("intra_node_latency", d.intraNodeLatencySeconds, 0, 0.999, "s");
@@ -189,6 +191,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
     r.readNumber("multiprocessors", d.multiprocessors);
     r.readNumber("host_launch_overhead", d.hostLaunchSeconds);
+    r.readNumber("host_enqueue_overhead", d.hostEnqueueSeconds);
     r.readNumber("schedule_step_overhead", d.scheduleStepSeconds);
     if (!(d.intraNodeEfficiency > 0 && d.intraNodeEfficiency <= 1))
         r.error("intra_node_efficiency", "must be in (0, 1]");
@@ -230,6 +233,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond},
         {"multiprocessors", d.multiprocessors},
         {"host_launch_overhead", d.hostLaunchSeconds},
+        {"host_enqueue_overhead", d.hostEnqueueSeconds},
         {"schedule_step_overhead", d.scheduleStepSeconds},
     };
 }

@@ -955,6 +955,14 @@ const std::array kWords{
                             "libraries' Python, the CUDA launch): a GPU whose kernels are shorter waits for its host "
                             "unless CUDA graphs replay them (training.cuda_graphs)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.host_enqueue_overhead",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Host enqueue per kernel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "host enqueue overhead"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the host CPU's time per kernel a library's native code enqueues inside one launch "
+                            "(Transformer Engine's grouped expert GEMM: a quantize, an allocation and a cuBLAS GEMM "
+                            "per local expert), beside the host launch per kernel"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
     KeyWords{.path = "cluster.host_memory_bandwidth",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Host memory bandwidth"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "host memory bandwidth"),

@@ -84,6 +84,53 @@ private slots:
         QCOMPARE(runSoftware(plan).step.category(TimeCategory::HostLaunch), 0.0);
     }
 
+    // Transformer Engine's GroupedLinear is one call that runs a GEMM per local expert from C++ (its backward
+    // one per expert in each of two calls), and its grouped quantize one cast per expert: one launch each at
+    // the host's launch cost and 16 enqueues (128 experts over 8 ranks) at its enqueue cost. DeepSpeed calls
+    // each expert from Python (16 launches); torch._grouped_mm and the fused grouped MLP are one kernel. The
+    // dropless layer waits for its token counts, so a host-bound MoE layer exposes every enqueue it adds:
+    // 1 ms more per enqueue lengthens the step by the enqueues of one MoE layer's passes, per layer and
+    // micro-batch.
+    void groupedExpertGemmsAreOneLaunchAndAnEnqueuePerExpert()
+    {
+        Plan plan = test::qwen3On8B200();
+        const auto upOps = [](const Plan &p) {
+            const Estimate e = runSoftware(p);
+            return std::pair{*findOp(e, "expert up (grouped)", OpPass::Forward),
+                             *findOp(e, "expert up (grouped)", OpPass::Backward)};
+        };
+        const auto [forward, backward] = upOps(plan);
+        QCOMPARE(forward.launches, 1.0);
+        QCOMPARE(forward.enqueues, 16.0);
+        QCOMPARE(backward.launches, 2.0);
+        QCOMPARE(backward.enqueues, 32.0);
+        Plan deepspeed = plan;
+        deepspeed.training.framework = Framework::DeepSpeed;
+        QCOMPARE(upOps(deepspeed).first.launches, 16.0);
+        QCOMPARE(upOps(deepspeed).first.enqueues, 0.0);
+        Plan fused = plan;
+        fused.training.fusedExpertMlp = true;
+        QCOMPARE(upOps(fused).first.launches, 1.0);
+        QCOMPARE(upOps(fused).first.enqueues, 0.0);
+
+        const auto host = [&](double enqueue) {
+            Plan p = plan;
+            p.cluster.overrides.hostLaunchSeconds = 0.0;
+            p.cluster.overrides.hostEnqueueSeconds = enqueue;
+            return runSoftware(p);
+        };
+        const Estimate slow = host(1e-3), slower = host(2e-3);
+        double perLayer = 0;
+        for (const Op &op : slow.step.ops)
+            if (op.part == LayerPart::MoeMlp && op.scope == OpScope::Layer)
+                perLayer += op.enqueues;
+        QVERIFY(perLayer >= 16.0 * 2 + 32.0 * 2);
+        const double layers = double(plan.model.moeLayers()), microbatches = double(plan.microbatches());
+        TP_COMPARE_REL(slower.step.category(TimeCategory::HostLaunch) - slow.step.category(TimeCategory::HostLaunch),
+                       microbatches * layers * perLayer * 1e-3, 1e-9);
+        QCOMPARE(host(0.0).step.category(TimeCategory::HostLaunch), 0.0);
+    }
+
     // Megatron-Bridge's Qwen3-30B-A3B on B200 (release 26.02, micro-batch 1, eager): the dropless MoE layer
     // waits for its token counts, so each layer's launches are exposed beyond its own kernels; graphs of
     // the layers and of the whole step take the waits away in that order.
@@ -285,8 +332,8 @@ private slots:
                  without.memory.stages[0].activations.microbatchesInFlight + 1.0 / 8.0);
     }
 
-    // The CuTe DSL fused grouped MLP: one launch per projection for all local experts, the activation in
-    // the first GEMM's epilogue (written once, in MXFP8).
+    // The CuTe DSL fused grouped MLP: one launch per projection for all local experts and nothing enqueued
+    // per expert, the activation in the first GEMM's epilogue (written once, in MXFP8).
     void fusedExpertMlpLaunchesOncePerProjection()
     {
         Plan plan = test::qwen3On8B200();
@@ -297,8 +344,9 @@ private slots:
         const Op *act = findOp(eager, "expert activation", OpPass::Forward),
                  *actFused = findOp(fused, "expert activation", OpPass::Forward);
         QVERIFY(up && upFused && act && actFused);
-        QCOMPARE(up->launches, 16.0); // 128 experts over 8 ranks
+        QCOMPARE(up->enqueues, 16.0); // 128 experts over 8 ranks, from one launch
         QCOMPARE(upFused->launches, 1.0);
+        QCOMPARE(upFused->enqueues, 0.0);
         QCOMPARE(actFused->launches, 0.0);
         QVERIFY(actFused->bytes < act->bytes);
     }

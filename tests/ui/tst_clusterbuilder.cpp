@@ -408,7 +408,9 @@ private slots:
         QCOMPARE(f.canvas()->scene()->items().size(), 2);
         // Expanded: 512 of the 1024 nodes drawn (six 8-GPU nodes per row: 86 rows), then a count.
         QVERIFY(f.canvas()->sceneRect().height() > collapsed + 85 * 17);
-        QVERIFY(f.canvas()->sceneRect().height() < 5000);
+        QVERIFY2(f.canvas()->sceneRect().height() < 5000,
+                 qPrintable(QStringLiteral("height %1 at width %2").arg(f.canvas()->sceneRect().height())
+                                .arg(f.canvas()->viewport()->width())));
         // Selection by click, removal refused for the only group.
         clickOn(f.viewport(), f.canvas()->viewportPointOfGroup(0));
         QCOMPARE(f.canvas()->selectedGroup(), 0);

@@ -599,7 +599,8 @@ void TestPlanner::everyKeyHasAControl()
         {"cluster.runtime_context_bytes", "runtimeContext"},
         {"cluster.host_link_bandwidth", "hostLinkBandwidth"},
         {"cluster.host_memory_bandwidth", "hostMemoryBandwidth"},
-        {"cluster.host_launch_overhead", "hostLaunch"}};
+        {"cluster.host_launch_overhead", "hostLaunch"},
+        {"cluster.host_enqueue_overhead", "hostEnqueue"}};
     for (const PlanKey &key : planKeys()) {
         const std::string path(key.path);
         if (path == "format" || path == "version")

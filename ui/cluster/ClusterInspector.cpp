@@ -155,6 +155,12 @@ QGroupBox *ClusterInspector::createClusterBox()
         tr("The host CPU's time per kernel it launches from the framework (cluster.host_launch_overhead): a GPU "
            "whose kernels are shorter waits for its host unless CUDA graphs replay them (Training: CUDA graphs)"));
     clusterForm->addRow(tr("Host launch per kernel"), m_hostLaunch);
+    m_hostEnqueue = figureBox(
+        QStringLiteral("hostEnqueue"), 0, 10000, 1, tr(" µs"),
+        tr("The host CPU's time per kernel a library's native code enqueues inside one launch "
+           "(cluster.host_enqueue_overhead): Transformer Engine's grouped expert GEMM quantizes, allocates and "
+           "runs a GEMM per local expert from one call"));
+    clusterForm->addRow(tr("Enqueue per kernel"), m_hostEnqueue);
     addDeviceFigureFields(clusterForm);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
@@ -277,6 +283,8 @@ void ClusterInspector::connectFigureEdits()
                      tr("Change host memory bandwidth"), "cluster.host_memory_bandwidth"},
           std::tuple{m_hostLaunch, &ClusterOverrides::hostLaunchSeconds, units::Micro,
                      tr("Change host launch overhead"), "cluster.host_launch_overhead"},
+          std::tuple{m_hostEnqueue, &ClusterOverrides::hostEnqueueSeconds, units::Micro,
+                     tr("Change host enqueue overhead"), "cluster.host_enqueue_overhead"},
           std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
                      tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
           std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
@@ -397,6 +405,7 @@ void ClusterInspector::refresh()
             plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(d->hostMemoryBandwidthBytesPerSecond) /
             units::Giga);
         m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
+        m_hostEnqueue->setValue(hostEnqueueSeconds(plan, *d) / units::Micro);
         m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
                                    units::GiB);
     }

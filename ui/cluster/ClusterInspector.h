@@ -57,6 +57,7 @@ private:
     QDoubleSpinBox *m_hostLink;
     QDoubleSpinBox *m_hostMemory;
     QDoubleSpinBox *m_hostLaunch;
+    QDoubleSpinBox *m_hostEnqueue;
     QDoubleSpinBox *m_intraBandwidth;
     QDoubleSpinBox *m_intraLatency;
     QDoubleSpinBox *m_runtimeContext;

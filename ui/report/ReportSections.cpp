@@ -850,18 +850,20 @@ QList<QStringList> pytorchRows(const Context &c)
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
-    const double launch = hostLaunchSeconds(c.plan, c.device);
+    const double launch = hostLaunchSeconds(c.plan, c.device), enqueue = hostEnqueueSeconds(c.plan, c.device);
     const CudaGraphs graphs = c.plan.training.cudaGraphs;
     rows << QStringList{
         QObject::tr("Host launch"),
         graphs == CudaGraphs::Step
             ? QObject::tr("the whole step replayed as CUDA graphs: no kernel waits for the host")
-            : QObject::tr("CUDA graphs: %1; %2 µs of host time per kernel launched eagerly; the GPU waits where a "
-                          "pass's (a dropless MoE layer's) launches outlast its kernels: %3 s this step")
-                  .arg(QLatin1String(toString(graphs)), fmt::number(launch * 1e6, 1),
+            : QObject::tr("CUDA graphs: %1; %2 µs of host time per kernel launched eagerly and %3 µs per kernel a "
+                          "library enqueues inside a launch (a grouped expert GEMM's per-expert GEMMs); the GPU "
+                          "waits where a pass's (a dropless MoE layer's) launches outlast its kernels: %4 s this "
+                          "step")
+                  .arg(QLatin1String(toString(graphs)), fmt::number(launch * 1e6, 1), fmt::number(enqueue * 1e6, 1),
                        fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
-        QObject::tr("fitted per host CPU (x86, Grace) on the Megatron-Bridge rows that differ in CUDA graphs and "
-                    "micro-batch (docs/CALIBRATION.md)")};
+        QObject::tr("fitted per host CPU (x86, Grace), the enqueue once for both, on the Megatron-Bridge rows that "
+                    "differ in CUDA graphs, micro-batch and local experts (docs/CALIBRATION.md)")};
     if (c.plan.model.isMoe() && graphs == CudaGraphs::Layers)
         rows << QStringList{
             QObject::tr("Experts in the layer graphs"),
