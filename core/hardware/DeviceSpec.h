@@ -95,7 +95,7 @@ struct DeviceSpec
     /// The host's time per kernel that a library's native code enqueues inside one such launch: Transformer
     /// Engine's GroupedLinear is one call whose C++ loop quantizes, allocates and runs a cuBLAS GEMM per local
     /// expert (its maintainers: "the CPU overheads of PyTorch ops, such as torch.split(), and torch.empty()
-    /// (2x num_gemms calls)", NVIDIA/TransformerEngine#1499). Fitted on the MoE runs with hostLaunchSeconds held.
+    /// (2x num_gemms calls)", NVIDIA/TransformerEngine#1499). Fitted with hostLaunchSeconds on the MoE runs.
     double hostEnqueueSeconds = 0;
     /// Host time exposed at every model-chunk pass of a pipelined schedule: the stage waits on the chunk's
     /// point-to-point receive, and only then launches its first kernels (framework and launch latency).

@@ -163,6 +163,7 @@ struct MicrobatchSums
 {
     Sums layer, embedding, output;
     Sums denseMlp, moeMlp; ///< mixture of experts: the MLP of one dense layer, of one MoE layer
+    Sums moeRouter;        ///< of the MoE layer's MLP: the router and the routing before the dispatcher's counts
     double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
     double denseMlpWeightGradient = 0, moeMlpWeightGradient = 0;
     double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
@@ -194,6 +195,8 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
                    : op.scope == OpScope::Embedding ? m.embedding
                                                     : m.output,
                    op, 1.0, plan.training);
+        if (moe && op.role == OpRole::Router && op.scope == OpScope::Layer)
+            accumulate(m.moeRouter, op, 1.0, plan.training);
         double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
@@ -470,14 +473,18 @@ StageCompute stageCompute(const Plan &plan, const MicrobatchSums &m, const Layer
 /// the launches take beyond the kernels (Megatron-Core's step is launched from Python, kernel by kernel,
 /// unless CUDA graphs replay it). A dropless mixture of experts makes the host wait for each MoE layer's token
 /// counts (the dispatcher sizes its buffers from them), so each layer is a pass of its own there; a fixed
-/// capacity (token drop, or the padding a whole-step graph needs) removes the wait. Per-layer graphs cost one
-/// launch per layer and pass.
+/// capacity (token drop, or the padding a whole-step graph needs) removes the wait. In the forward the wait
+/// splits the layer: the host cannot launch the dispatch, the experts and the combine before the router's
+/// counts are back ("A synchronization is needed before expert parallel AlltoAll communication to get the
+/// `input_splits` and `output_splits` CPU values", megatron/core/transformer/moe/token_dispatcher.py), so the
+/// attention block and router, and what follows the counts, each expose what their launches take beyond their
+/// own kernels; the backward reuses the counts. Per-layer graphs cost one launch per layer and pass.
 struct HostTime
 {
     double forward = 0, backward = 0;
 };
 HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u,
-                      std::int64_t stage)
+                      double expertA2A, std::int64_t stage)
 {
     const double launch = hostLaunchSeconds(plan, device), enqueue = hostEnqueueSeconds(plan, device);
     if (!(launch > 0 || enqueue > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
@@ -510,8 +517,16 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         const double gDense = forward ? u.denseLayer.forward : u.denseLayer.backward;
         const double gMoe = forward ? u.moeLayer.forward : u.moeLayer.backward;
         const auto [hEnds, gEnds] = ends(forward);
-        const double exposed = waitsPerLayer ? denseLayers * std::max(0.0, hDense - gDense) +
-                                                   moeLayers * std::max(0.0, hMoe - gMoe) + std::max(0.0, hEnds - gEnds)
+        // The forward MoE layer in two parts around the counts: after them the routed MLP and the dispatch and
+        // combine (one pass of the all-to-all), before them the rest.
+        const double hAfter = forward ? hMoe - host(m.layer, true) -
+                                            m.moeRouter.forwardLaunches * launch - m.moeRouter.forwardEnqueues * enqueue
+                                      : 0.0;
+        const double gAfter = forward ? std::min(gMoe, m.moeMlp.forward - m.moeRouter.forward + expertA2A) : 0.0;
+        const double moeExposed =
+            std::max(0.0, hMoe - hAfter - (gMoe - gAfter)) + std::max(0.0, hAfter - gAfter);
+        const double exposed = waitsPerLayer ? denseLayers * std::max(0.0, hDense - gDense) + moeLayers * moeExposed +
+                                                   std::max(0.0, hEnds - gEnds)
                                              : std::max(0.0, denseLayers * hDense + moeLayers * hMoe + hEnds -
                                                                  denseLayers * gDense - moeLayers * gMoe - gEnds);
         (forward ? t.forward : t.backward) = exposed;
@@ -628,7 +643,7 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         if (s == 0 || s == p - 1)
             st.tensorCommSeconds += (s == 0 ? tpEnds : 0.0) + (s == p - 1 ? tpEnds : 0.0);
         st.pipelineCommSeconds = p2p;
-        const HostTime host = hostExposure(plan, device, m, units, s);
+        const HostTime host = hostExposure(plan, device, m, units, expertA2A, s);
         st.hostForwardSeconds = host.forward;
         st.hostSeconds = host.forward + host.backward;
         if (std::size_t(s) < memory.stages.size()) {

@@ -131,6 +131,43 @@ private slots:
         QCOMPARE(host(0.0).step.category(TimeCategory::HostLaunch), 0.0);
     }
 
+    // In the forward a dropless MoE layer's host waits for the router's token counts before it launches the
+    // routed part, so the attention block and router cannot hide that part's launches (token_dispatcher.py:
+    // "A synchronization is needed before expert parallel AlltoAll communication"): with a free launch and a
+    // 1 ms enqueue, each layer's forward exposes what the routed part's enqueues take beyond the routed part's
+    // own kernels, and its backward what they take beyond the whole layer's backward. Expert parallelism 1 (no
+    // all-to-all) and the router graphed.
+    void theTokenCountsSplitTheForwardLayer()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.parallel.expert = 1;
+        plan.training.cudaGraphs = CudaGraphs::Router;
+        plan.cluster.overrides.hostLaunchSeconds = 1e-12;
+        plan.cluster.overrides.hostEnqueueSeconds = 1e-3;
+        const Estimate e = runSoftware(plan);
+        QVERIFY(e.valid);
+        double enqueuesForward = 0, enqueuesBackward = 0, routedForward = 0, layerForward = 0, layerBackward = 0;
+        for (const Op &op : e.step.ops) {
+            if (op.scope != OpScope::Layer)
+                continue;
+            const bool routed = op.part == LayerPart::MoeMlp && op.role != OpRole::Router;
+            if (op.pass == OpPass::Forward) {
+                layerForward += op.seconds;
+                routedForward += routed ? op.seconds : 0.0;
+                enqueuesForward += op.enqueues;
+            } else {
+                layerBackward += op.seconds;
+                enqueuesBackward += op.enqueues;
+            }
+        }
+        QVERIFY(enqueuesForward > 0 && routedForward < layerForward);
+        const double perLayer = std::max(0.0, enqueuesForward * 1e-3 - routedForward) +
+                                std::max(0.0, enqueuesBackward * 1e-3 - layerBackward);
+        QVERIFY(enqueuesForward * 1e-3 - routedForward > enqueuesForward * 1e-3 - layerForward);
+        TP_COMPARE_REL(e.step.category(TimeCategory::HostLaunch),
+                       double(plan.microbatches()) * double(plan.model.moeLayers()) * perLayer, 1e-6);
+    }
+
     // Megatron-Bridge's Qwen3-30B-A3B on B200 (release 26.02, micro-batch 1, eager): the dropless MoE layer
     // waits for its token counts, so each layer's launches are exposed beyond its own kernels; graphs of
     // the layers and of the whole step take the waits away in that order.
