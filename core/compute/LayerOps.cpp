@@ -141,7 +141,6 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     const double up = gated ? 2.0 * width : width;
     Op upOp = matmul(names[0], pass, OpScope::Layer, rows, x.h, up, x.q, batch);
     upOp.part = part;
-    upOp.launches = 1.0; // one call; setExpertGemmKernels says how a framework runs the local experts' GEMMs
     upOp.role = OpRole::MlpUp;
     ops.push_back(upOp);
     // bias + activation (GELU) or SiLU x gate (SwiGLU): fused reads the up output once and writes the
@@ -159,7 +158,6 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     ops.push_back(act);
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
     down.part = part;
-    down.launches = 1.0;
     down.role = OpRole::MlpDown;
     ops.push_back(down);
 }

@@ -493,13 +493,14 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double denseLayers = layers - moeLayers;
-    const auto host = [&](const Sums &part, bool forward) {
-        return ((forward ? part.forwardLaunches : part.backwardLaunches) + replay) * launch +
+    // What a part's eager launches and enqueues take of the host, per micro-batch and pass.
+    const auto launches = [&](const Sums &part, bool forward) {
+        return (forward ? part.forwardLaunches : part.backwardLaunches) * launch +
                (forward ? part.forwardEnqueues : part.backwardEnqueues) * enqueue;
     };
+    const auto host = [&](const Sums &part, bool forward) { return launches(part, forward) + replay * launch; };
     const auto layerHost = [&](const Sums &mlp, bool forward) {
-        return host(m.layer, forward) + (forward ? mlp.forwardLaunches : mlp.backwardLaunches) * launch +
-               (forward ? mlp.forwardEnqueues : mlp.backwardEnqueues) * enqueue;
+        return host(m.layer, forward) + launches(mlp, forward);
     };
     const bool firstStage = stage == 0, lastStage = stage == plan.parallel.pipeline - 1;
     const auto ends = [&](bool forward) {
@@ -519,9 +520,7 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         const auto [hEnds, gEnds] = ends(forward);
         // The forward MoE layer in two parts around the counts: after them the routed MLP and the dispatch and
         // combine (one pass of the all-to-all), before them the rest.
-        const double hAfter = forward ? hMoe - host(m.layer, true) -
-                                            m.moeRouter.forwardLaunches * launch - m.moeRouter.forwardEnqueues * enqueue
-                                      : 0.0;
+        const double hAfter = forward ? launches(m.moeMlp, true) - launches(m.moeRouter, true) : 0.0;
         const double gAfter = forward ? std::min(gMoe, m.moeMlp.forward - m.moeRouter.forward + expertA2A) : 0.0;
         const double moeExposed =
             std::max(0.0, hMoe - hAfter - (gMoe - gAfter)) + std::max(0.0, hAfter - gAfter);
