@@ -120,7 +120,8 @@ inline Plan presetPlan(const char *preset, std::int64_t tensor, std::int64_t pip
 }
 
 /// Qwen3-30B-A3B on one DGX B200, as Megatron-Bridge's 26.02 recipe ran it at micro-batch 1 (512 sequences,
-/// MXFP8, expert 8): eager, with Megatron-Core's all-to-all dispatcher.
+/// MXFP8, expert 8): eager, with Megatron-Core's all-to-all dispatcher, its router and permutation unfused
+/// (Megatron-Core's defaults; the recipe fuses both).
 inline Plan qwen3On8B200()
 {
     Plan plan = presetPlan("qwen3-30b-a3b", 1, 1, 8, 1, 512, "b200");

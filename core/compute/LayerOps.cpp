@@ -202,14 +202,12 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     Op router = tag(matmul("router", pass, OpScope::Layer, x.M / x.rowT, x.h, experts, x.q));
     router.role = OpRole::Router;
     ops.push_back(router);
-    // Routing and permutation are many small kernels in Megatron-Core, about 14 (TopKRouter: the score
-    // function, top-k, the probabilities' scatter, the load-balancing and z losses; the dispatcher's token
-    // counts; the permutation's sort and row gather); unpermuting and combining about 6 (the chunks' sort
-    // back, the row scatter, the weighted sum).
+    const RoutingLaunches launches = routingLaunches(plan);
     Op route =
         tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
                         routed * load * x.h, 2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts));
-    route.launches = 14;
+    route.launches = launches.route.forward;
+    route.backwardLaunches = launches.route.backward;
     route.role = OpRole::Router;
     ops.push_back(route);
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
@@ -224,7 +222,8 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     Op combine =
         tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
                         2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h));
-    combine.launches = 6;
+    combine.launches = launches.combine.forward;
+    combine.backwardLaunches = launches.combine.backward;
     ops.push_back(combine);
     if (m.sharedExperts > 0) {
         static const char *const sharedNames[3] = {"shared expert up", "shared expert activation",
@@ -404,6 +403,8 @@ Op backwardOf(const Op &forward)
         op.bytes *= 1.5;
         break;
     }
+    if (forward.backwardLaunches >= 0.0)
+        op.launches = forward.backwardLaunches;
     return op;
 }
 
@@ -465,6 +466,48 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
 }
 
 } // namespace
+
+/// Host launches of a mixture-of-experts layer's routing and permutation (the "router top-k, permute" op) and
+/// of its unpermutation and combine, forward and backward: each PyTorch op or Transformer Engine call the
+/// host makes, read from Megatron-Core's MoE layer at d98e8a6 (an approximate count: views are free,
+/// a sort is one call).
+/// - The router's score function and top-k (moe_utils.py topk_routing_with_score_function): unfused, top-k,
+///   softmax, cast, the probabilities' zeros and scatter, the routing map's zeros, int, scatter and bool: 9;
+///   group-limited routing adds the group scores' top-k and sum, the groups' top-k, their mask's zeros,
+///   scatter, expansion and fill: 7. Fused (--moe-router-fusion), fused_topk_with_score_function: 1.
+/// - The auxiliary loss (router.py, compute_routing_scores_for_aux_loss and the loss): unfused, score, top-k,
+///   the map's four ops, the token counts and their all-reduce, the loss's two sums and two products, the
+///   metrics tracker's two: 13; fused, the fused score and loss kernels with the counts, their all-reduce
+///   and the tracker's: 6.
+/// - The all-to-all dispatcher's preprocessing (token counts, splits, their copy to the host): 6 either way.
+///   The permutation (moe_utils.py permute): unfused, the map's bool and transposed copy, an argsort, a
+///   slice, a modulo, the probabilities' transposed copy and gather, the tokens' index_select: 10; fused
+///   (--moe-permute-fusion), Transformer Engine's row-id map (3 kernels) and permute: 4. Sorting the received
+///   chunks by local expert (sort_chunks_by_idxs): a concatenation per tensor, 2; fused 1. HybridEP permutes
+///   inside its dispatch kernel (token_dispatcher.py _HybridEPManager), so it counts as fused.
+/// - Combine: the chunks' sort back (2 / 1) and unpermute (moe_utils.py unpermute: the probabilities'
+///   product, casts, zeros and scatter-add, 5; fused 1), and the weighted sum's add: 8 unfused, 3 fused.
+/// - Backward: autograd replays the differentiable ones: unfused router 10, fused 3 (the fused top-k's and
+///   aux loss's backward kernels); permutation's gradient 6 unfused, 2 fused; combine's 6 and 2.
+/// Other frameworks keep one count, Megatron-Core's fused one (torchtitan's and DeepSpeed's routers are a
+/// handful of PyTorch ops with a sort).
+RoutingLaunches routingLaunches(const Plan &plan)
+{
+    const TrainingConfig &t = plan.training;
+    const bool megatron = t.framework == Framework::Megatron;
+    const bool fusedRouter = !megatron || t.moeRouterFusion;
+    const bool fusedPermute =
+        !megatron || t.moePermuteFusion || plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp;
+    const bool grouped = plan.model.routerGroups > 0 && plan.model.routerGroupTopk > 0;
+    const double routerForward = fusedRouter ? 1.0 + 6.0 : 9.0 + (grouped ? 7.0 : 0.0) + 13.0;
+    const double routerBackward = fusedRouter ? 3.0 : 10.0;
+    const double permuteForward = 6.0 + (fusedPermute ? 4.0 + 1.0 : 10.0 + 2.0);
+    const double permuteBackward = fusedPermute ? 2.0 : 6.0;
+    RoutingLaunches l;
+    l.route = {routerForward + permuteForward, routerBackward + permuteBackward};
+    l.combine = fusedPermute ? PassLaunches{3.0, 2.0} : PassLaunches{8.0, 6.0};
+    return l;
+}
 
 void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
 {

@@ -10,6 +10,21 @@
 
 namespace trainplan {
 
+/// Host launches of one pass of an op.
+struct PassLaunches
+{
+    double forward = 0, backward = 0;
+};
+
+/// Host launches of a mixture-of-experts layer's routing and token permutation, and of its unpermutation
+/// and combine, as the plan's framework and fusion keys make them (training.moe_router_fusion,
+/// training.moe_permute_fusion): what the "router top-k, permute" and "unpermute, combine" ops carry.
+struct RoutingLaunches
+{
+    PassLaunches route, combine;
+};
+RoutingLaunches routingLaunches(const Plan &plan);
+
 /// Appends the ops of one micro-batch: layer ops (scope Layer, counted once: multiply by the layers of a
 /// stage), embedding ops (first stage), output ops (last stage). Times are not filled in.
 void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops);

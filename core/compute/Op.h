@@ -74,6 +74,9 @@ struct Op
     /// backward: the input and the weight gradient; a mixture of experts' routing and permutation: their
     /// several kernels; DeepSpeed's experts: one call per local expert).
     double launches = 1;
+    /// The launches of this op's backward where they are not the forward's (a fused router's backward is
+    /// fewer kernels than its forward); negative: backwardOf's rule.
+    double backwardLaunches = -1;
     /// Kernels a library's native code enqueues inside those launches, each at the host's enqueue cost:
     /// Transformer Engine's GroupedLinear runs a GEMM per local expert from one call (and its backward
     /// one per expert in each of its two calls); its grouped quantize one cast per expert.

@@ -113,6 +113,13 @@ struct TrainingConfig
     /// Engine's op fuser with CuTe DSL grouped GEMMs, Megatron-Bridge cutedsl_fused_grouped_mlp): one launch
     /// for all local experts, the activation function and its quantization in the first GEMM's epilogue.
     bool fusedExpertMlp = false;
+    /// Mixture of experts under Megatron-Core: the router's score function, top-k and auxiliary-loss scores
+    /// as Transformer Engine's fused kernels (--moe-router-fusion) instead of a dozen PyTorch ops each.
+    bool moeRouterFusion = false;
+    /// Mixture of experts under Megatron-Core: the token permutation and unpermutation around the expert
+    /// all-to-all as Transformer Engine's fused kernels (--moe-permute-fusion) instead of an argsort,
+    /// gathers and scatters.
+    bool moePermuteFusion = false;
     /// Fused element-wise chains (bias + activation; bias + dropout + residual; scale + mask + softmax)
     /// read their input and write their output once; unfused, every op in a chain does.
     bool fusedKernels = true;

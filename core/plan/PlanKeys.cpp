@@ -292,6 +292,10 @@ const std::array kKeys{
             .choices = choicesOf<CudaGraphs>, .access = field<&Plan::training, &T::cudaGraphs>()},
     PlanKey{.path = "training.fused_expert_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedExpertMlp>()},
+    PlanKey{.path = "training.moe_router_fusion", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::moeRouterFusion>()},
+    PlanKey{.path = "training.moe_permute_fusion", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::moePermuteFusion>()},
     PlanKey{.path = "training.padding_fraction", .type = KeyType::Number, .range = kFraction,
             .editor = KeyEditor::Number, .displayDecimals = 3,
             .access = field<&Plan::training, &T::paddingFraction>()},
@@ -535,7 +539,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
-    if (path == "parallel.expert_comm_overlap")
+    if (path == "parallel.expert_comm_overlap" || path == "training.moe_router_fusion" ||
+        path == "training.moe_permute_fusion")
         return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
     if (path == "training.cuda_graphs")
         return plan.training.framework != Framework::DeepSpeed;

@@ -257,7 +257,9 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
     return s;
 }
 
-/// Total order for ranking: faster first, then fewer GPUs, more headroom, then the configuration.
+/// Total order for ranking: faster first, then fewer GPUs, more headroom, then the configuration, its
+/// software last (at equal speed the one with less of it: no CUDA graphs before graphs, the all-to-all
+/// dispatcher before DeepEP and HybridEP, no overlap before overlap).
 bool ranksBefore(const SearchScore &a, const SearchScore &b)
 {
     if (a.tokensPerSecond != b.tokensPerSecond)
@@ -269,7 +271,8 @@ bool ranksBefore(const SearchScore &a, const SearchScore &b)
     const auto key = [](const SearchConfig &c) {
         return std::make_tuple(c.nodes, c.data, c.tensor, c.pipeline, c.virtualStages, c.microBatch, int(c.schedule),
                                c.zeroStage, int(c.recompute), c.sequenceParallel, c.offload, c.context, c.expert,
-                               c.expertTensor);
+                               c.expertTensor, c.firstStageLayers, c.lastStageLayers, int(c.cudaGraphs),
+                               int(c.dispatcher), c.expertCommOverlap);
     };
     return key(a.config) < key(b.config);
 }

@@ -98,6 +98,8 @@ const QStringList kMegatronKeys{"model.layers",
                                 "training.fp8_attention",
                                 "training.cuda_graphs",
                                 "training.fused_expert_mlp",
+                                "training.moe_router_fusion",
+                                "training.moe_permute_fusion",
                                 "model.sliding_window",
                                 "model.full_attention_interval",
                                 "model.attention_sinks",
@@ -399,6 +401,10 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << "--softmax-type learnable";
     if (m.isMoe() && t.fusedExpertMlp)
         f << megatron::flagOf("training.fused_expert_mlp");
+    if (m.isMoe() && t.moeRouterFusion)
+        f << megatron::flagOf("training.moe_router_fusion");
+    if (m.isMoe() && t.moePermuteFusion)
+        f << megatron::flagOf("training.moe_permute_fusion");
     f << QStringLiteral("--optimizer %1").arg(QLatin1String(toString(t.optimizer)));
     if (t.usesMuon())
         f << flag("training.muon_steps", t.muonSteps)
@@ -758,6 +764,10 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "parallel.expert_comm_overlap", true) + QStringLiteral("    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
         s += nemoSwitch(4, "training.fused_expert_mlp", true);
+    if (m.isMoe() && t.moeRouterFusion)
+        s += nemoSwitch(4, "training.moe_router_fusion", true);
+    if (m.isMoe() && t.moePermuteFusion)
+        s += nemoSwitch(4, "training.moe_permute_fusion", true);
     if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Rowwise)
         out.notExpressed << rowwiseNote();
     if (isLowPrecisionMatmul(t.precision))

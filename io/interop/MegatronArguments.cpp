@@ -41,6 +41,8 @@ constexpr std::array kArguments{
     Argument{"sequence-parallel", "training.sequence_parallel", S},
     Argument{"use-flash-attn", "training.flash_attention", S},
     Argument{"use-transformer-engine-op-fuser", "training.fused_expert_mlp", S},
+    Argument{"moe-router-fusion", "training.moe_router_fusion", S},
+    Argument{"moe-permute-fusion", "training.moe_permute_fusion", S},
     Argument{"muon-num-ns-steps", "training.muon_steps", I},
     // Parallelism.
     Argument{"tensor-model-parallel-size", "parallel.tensor", I},

@@ -604,6 +604,26 @@ const std::array kWords{
                  "(Transformer Engine's op fuser with CuTe DSL grouped GEMMs; Megatron-Bridge "
                  "cutedsl_fused_grouped_mlp); off, one GEMM launch per local expert and a separate activation"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.moe_router_fusion",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused router"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "fused router"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts under Megatron-Core: the router's score function and top-k, and the "
+                 "auxiliary loss's scores and loss, as Transformer Engine's fused kernels (--moe-router-fusion); "
+                 "off, each a chain of PyTorch ops the host launches one by one (about 22 per layer, 29 with "
+                 "group-limited routing, against 7)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.moe_permute_fusion",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused permutation"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "fused token permutation"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts under Megatron-Core: the tokens' permutation into expert order and back, "
+                 "around the all-to-all, as Transformer Engine's fused kernels (--moe-permute-fusion); off, an "
+                 "argsort, gathers and scatters (about 26 launches per layer against 14); HybridEP permutes "
+                 "inside its dispatch either way"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "training.padding_fraction",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Padding"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "padding fraction"),

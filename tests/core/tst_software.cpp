@@ -131,6 +131,63 @@ private slots:
         QCOMPARE(host(0.0).step.category(TimeCategory::HostLaunch), 0.0);
     }
 
+    // Megatron-Core's router and token permutation as PyTorch ops or as Transformer Engine's fused kernels
+    // (--moe-router-fusion, --moe-permute-fusion), counted from the MoE layer's source at d98e8a6: the fused
+    // top-k and the fused aux-loss kernels replace 22 of the router's forward launches with 7 (29 with
+    // group-limited routing, DeepSeek-V3's), the fused permutation 12 of the dispatch's with 5 and 8 of the
+    // combine's with 3; HybridEP permutes in its dispatch kernel either way, and other frameworks are not
+    // Megatron-Core's. Host-bound (1 ms a launch, nothing graphed), the step lengthens by exactly micro-batches
+    // x MoE layers x the launches the fusion saves x 1 ms.
+    void fusedRouterAndPermutationLaunchLess()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.training.cudaGraphs = CudaGraphs::None;
+        plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+        const auto launches = [](const Plan &p) { return routingLaunches(p); };
+        const RoutingLaunches eager = launches(plan);
+        QCOMPARE(eager.route.forward, 22.0 + 18.0);
+        QCOMPARE(eager.combine.forward, 8.0);
+        Plan fused = plan;
+        fused.training.moeRouterFusion = true;
+        QCOMPARE(launches(fused).route.forward, 7.0 + 18.0);
+        fused.training.moePermuteFusion = true;
+        QCOMPARE(launches(fused).route.forward, 7.0 + 11.0);
+        QCOMPARE(launches(fused).combine.forward, 3.0);
+        QVERIFY(launches(fused).route.backward < eager.route.backward);
+        Plan grouped = plan;
+        grouped.model.routerGroups = 8;
+        grouped.model.routerGroupTopk = 4;
+        QCOMPARE(launches(grouped).route.forward, 29.0 + 18.0);
+        Plan hybrid = plan;
+        hybrid.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        QCOMPARE(launches(hybrid).combine.forward, 3.0);
+        Plan fsdp = plan;
+        fsdp.training.framework = Framework::Fsdp;
+        QCOMPARE(launches(fsdp).route.forward, 18.0);
+
+        // The ops carry them, and a host-bound step pays for each.
+        const Estimate slow = runSoftware([&] {
+            Plan p = plan;
+            p.cluster.overrides.hostLaunchSeconds = 1e-3;
+            return p;
+        }());
+        const Estimate quick = runSoftware([&] {
+            Plan p = fused;
+            p.cluster.overrides.hostLaunchSeconds = 1e-3;
+            return p;
+        }());
+        QVERIFY(slow.valid && quick.valid);
+        QCOMPARE(findOp(slow, "router top-k, permute", OpPass::Forward)->launches, eager.route.forward);
+        QCOMPARE(findOp(quick, "unpermute, combine", OpPass::Backward)->launches, launches(fused).combine.backward);
+        const RoutingLaunches f = launches(fused);
+        const double saved = eager.route.forward + eager.route.backward + eager.combine.forward +
+                             eager.combine.backward -
+                             (f.route.forward + f.route.backward + f.combine.forward + f.combine.backward);
+        const double layers = double(plan.model.moeLayers()), microbatches = double(plan.microbatches());
+        TP_COMPARE_REL(slow.step.category(TimeCategory::HostLaunch) - quick.step.category(TimeCategory::HostLaunch),
+                       microbatches * layers * saved * 1e-3, 1e-6);
+    }
+
     // In the forward a dropless MoE layer's host waits for the router's token counts before it launches the
     // routed part, so the attention block and router cannot hide that part's launches (token_dispatcher.py:
     // "A synchronization is needed before expert parallel AlltoAll communication"): with a free launch and a

@@ -426,6 +426,12 @@ private slots:
         QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->training.capacityFactor, std::optional<double>(1.25));
         QCOMPARE(r.plan->training.expertImbalance, 1.25);
+        QVERIFY(!r.plan->training.moeRouterFusion && !r.plan->training.moePermuteFusion);
+        // Transformer Engine's fused router and permutation (--moe-router-fusion, --moe-permute-fusion).
+        r = io::importContents({{QStringLiteral("run.sh"), padded.trimmed() + " --moe-router-fusion --moe-permute-fusion\n"}},
+                               a100, io::builtinCatalog());
+        QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->training.moeRouterFusion && r.plan->training.moePermuteFusion);
         r = import("MoE__ds_pretrain_gpt_1.3B_PR-MoE64or128.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
                      r.errors.front().text.contains(QLatin1String("model.experts")),

@@ -692,6 +692,20 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.masterWeights = MasterFormat::Bf16;
         }
         nemoStageSplit(plan);
+        // MoE routing kernels: NeMo 2's performance scripts fuse the token permutation for DeepSeek-V3 and
+        // Llama 4 (recipe.model.config.moe_permute_fusion = True: scripts/performance/llm/pretrain_deepseek_v3.py
+        // line 66 and pretrain_llama4_e128.py line 99 at 7a8f1cc7, the v25.05 setup.sh commit; line 63 of the
+        // former at 6f2c6fda, v25.05.01-v25.05.04), not for Grok-1 (pretrain_grok1_314b.py sets neither), and
+        // the NeMo 1 releases (v24.11.1, v25.02) predate the key. No NeMo release sets moe_router_fusion.
+        plan.training.moePermuteFusion = plan.model.isMoe() && !model.startsWith(QLatin1String("Grok-1"));
+        // Token drop at capacity 1 with padding to it (NeMo's MegatronTokenDropCallback: capacity factor 1.0,
+        // moe_pad_expert_input_to_capacity True, nemo/lightning/pytorch/callbacks/moe_token_drop.py lines 38-39 at
+        // 7a8f1cc7): every Grok-1 run (grok1/grok1_314b.yaml lines 53-54 at v24.11.1 and v25.02;
+        // pretrain_grok1_314b.py line 212 at 7a8f1cc7 and 6f2c6fda) and DeepSeek-V3 in v25.05-v25.05.04
+        // (pretrain_deepseek_v3.py: USE_TOKEN_DROP = True, lines 40 and 80 at 7a8f1cc7, 37 and 79 at 6f2c6fda).
+        // Padded to capacity, the experts' shapes are static: no layer waits for its token counts.
+        if (model.startsWith(QLatin1String("Grok-1")) || plan.model.isMla())
+            plan.training.capacityFactor = 1.0;
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
             // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
@@ -752,6 +766,12 @@ void dgxcHeldOut(std::vector<Row> &rows)
         plan.training.recomputeMlaUpProjection = true;
         plan.training.recomputeMoe = !gb200;
         plan.parallel.expertDispatcher = gb200 ? ExpertDispatcher::AllToAll : ExpertDispatcher::DeepEp;
+        // Both fuse the permutation (NeMo's pretrain_deepseek_v3.py line 94 at 9244b1ec, v25.08; the
+        // DeepSeek provider's default from Transformer Engine 2.1, Megatron-Bridge deepseek_provider.py at
+        // r0.1.0); the 25.09 container's Megatron-Bridge recipe also fuses the router
+        // (scripts/performance/configs/deepseek/deepseek_v3_llm_pretrain.yaml line 21 at r0.1.0).
+        plan.training.moePermuteFusion = true;
+        plan.training.moeRouterFusion = gb200;
         std::tie(plan.parallel.firstStageLayers, plan.parallel.lastStageLayers) = deepSeekNemoSplit(run.pipeline);
         setCluster(plan, run.device, run.gpus, gb200 ? 4 : 8);
         if (gb200)
@@ -936,6 +956,14 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         const std::size_t s = settingsRow(settings, t.at(r, "row_id"));
         if (s)
             applyRecipeSettings(plan, settings, s);
+        // Every modelled MoE recipe fuses the router and the permutation: moe_router_fusion in the performance
+        // configs of DeepSeek-V3 and Qwen3 from r0.1.0 (deepseek_v3_llm_pretrain.yaml line 21,
+        // qwen3_*_llm_pretrain.yaml line 22), GPT-OSS 120B from v0.2.0 and Kimi-K2 from v0.3.1
+        // (scripts/performance/configs/<model>/<model>_llm_pretrain.py; perf_recipes/ at v0.6.0; only GPT-OSS 20B,
+        // not modelled, turns both off); moe_permute_fusion in the models' providers or bridges (qwen_provider.py,
+        // gpt_oss_provider.py, deepseek_provider.py from Transformer Engine 2.1, kimi_bridge.py).
+        plan.training.moeRouterFusion = plan.model.isMoe();
+        plan.training.moePermuteFusion = plan.model.isMoe();
         if (!s || settings.number(s, "first_stage_layers") <= 0)
             nemoStageSplit(plan);
         setCluster(plan, device, gpus, rack ? 4 : 8);

@@ -1,6 +1,7 @@
 #include "ui/report/ReportSections.h"
 
 #include "core/cluster/Topology.h"
+#include "core/compute/LayerOps.h"
 #include "core/compute/Op.h"
 #include "core/common/Units.h"
 #include "core/memory/MemoryModel.h"
@@ -847,6 +848,27 @@ QList<QStringList> pytorchRows(const Context &c)
     return rows;
 }
 
+/// A mixture of experts' routing and permutation launches, fused or not (training.moe_router_fusion,
+/// training.moe_permute_fusion).
+QStringList routingRow(const Plan &plan)
+{
+    const RoutingLaunches r = routingLaunches(plan);
+    const TrainingConfig &t = plan.training;
+    const bool megatron = t.framework == Framework::Megatron;
+    const bool permuteFused =
+        !megatron || t.moePermuteFusion || plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp;
+    return {QObject::tr("MoE routing launches"),
+            QObject::tr("router %1, token permutation %2: %3 + %4 launches a layer's forward, %5 + %6 its backward "
+                        "(routing and dispatch + combine)")
+                .arg(!megatron ? QObject::tr("the framework's") :
+                     t.moeRouterFusion ? QObject::tr("fused") : QObject::tr("unfused"),
+                     permuteFused ? QObject::tr("fused") : QObject::tr("unfused"))
+                .arg(r.route.forward).arg(r.combine.forward).arg(r.route.backward).arg(r.combine.backward),
+            QObject::tr("Megatron-Core's MoE layer (router.py, moe_utils.py, token_dispatcher.py): PyTorch ops, or "
+                        "Transformer Engine's fused kernels with --moe-router-fusion and --moe-permute-fusion "
+                        "(HybridEP permutes in its dispatch); docs/CALIBRATION.md")};
+}
+
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -864,6 +886,8 @@ QList<QStringList> softwareRows(const Context &c)
                        fmt::number(c.e.step.category(TimeCategory::HostLaunch), 2)),
         QObject::tr("fitted per host CPU (x86, Grace), the enqueue once for both, on the Megatron-Bridge rows that "
                     "differ in CUDA graphs, micro-batch and local experts (docs/CALIBRATION.md)")};
+    if (c.plan.model.isMoe() && graphs != CudaGraphs::Step)
+        rows << routingRow(c.plan);
     if (c.plan.model.isMoe() && graphs == CudaGraphs::Layers)
         rows << QStringList{
             QObject::tr("Experts in the layer graphs"),
