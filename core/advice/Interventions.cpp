@@ -101,6 +101,16 @@ const Rule kRules[] = {
          if (p.model.isMoe() && p.parallel.expert > 1)
              p.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
      }},
+    // Transformer Engine's fused router and token permutation: fewer launches for a host that sets the pace
+    // (Megatron-Core --moe-router-fusion, --moe-permute-fusion).
+    {Bottleneck::Communication, "fused_moe_routing",
+     [](const Plan &) { return std::string("training.moe_router_fusion, training.moe_permute_fusion: false -> true"); },
+     [](Plan &p) {
+         if (p.model.isMoe() && p.training.framework == Framework::Megatron) {
+             p.training.moeRouterFusion = true;
+             p.training.moePermuteFusion = true;
+         }
+     }},
     // Whole experts per rank: no expert tensor gather and reduce-scatter of the routed copies (the change NVIDIA's
     // v25.05.01 Grok-1 recipe made, 1.23-1.24x measured on 512 H100).
     {Bottleneck::Communication, "whole_experts_per_rank",

@@ -428,6 +428,7 @@ const std::pair<const char *, const char *> kInterventionLabels[] = {
     {"bf16_mixed_precision", QT_TRANSLATE_NOOP("Evidence", "BF16 mixed precision")},
     {"overlap_gradient_reduction", QT_TRANSLATE_NOOP("Evidence", "Overlap gradient reduction")},
     {"deepep_expert_dispatcher", QT_TRANSLATE_NOOP("Evidence", "DeepEP expert dispatcher")},
+    {"fused_moe_routing", QT_TRANSLATE_NOOP("Evidence", "Fused MoE router and permutation")},
     {"whole_experts_per_rank", QT_TRANSLATE_NOOP("Evidence", "Whole experts (expert tensor 1)")},
     {"sequence_parallelism", QT_TRANSLATE_NOOP("Evidence", "Sequence parallelism")},
     {"halve_tensor_parallelism", QT_TRANSLATE_NOOP("Evidence", "Halve tensor parallelism")},

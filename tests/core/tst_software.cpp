@@ -11,6 +11,7 @@
 
 #include "TestMain.h"
 #include "TestSupport.h"
+#include "core/advice/Interventions.h"
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/PlanValidation.h"
@@ -186,6 +187,14 @@ private slots:
         const double layers = double(plan.model.moeLayers()), microbatches = double(plan.microbatches());
         TP_COMPARE_REL(slow.step.category(TimeCategory::HostLaunch) - quick.step.category(TimeCategory::HostLaunch),
                        microbatches * layers * saved * 1e-3, 1e-6);
+        // The diagnostic map offers the fusions to the host-bound plan, at the fused plan's throughput.
+        Plan hostBound = plan;
+        hostBound.cluster.overrides.hostLaunchSeconds = 1e-3;
+        const std::vector<Intervention> offers = evaluateInterventions(hostBound, io::builtinCatalog());
+        const auto fusion = std::find_if(offers.begin(), offers.end(),
+                                         [](const Intervention &in) { return in.id == "fused_moe_routing"; });
+        QVERIFY(fusion != offers.end() && fusion->valid);
+        QVERIFY(fusion->tokensPerSecond > slow.step.tokensPerSecond);
     }
 
     // In the forward a dropless MoE layer's host waits for the router's token counts before it launches the
