@@ -706,6 +706,16 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // Padded to capacity, the experts' shapes are static: no layer waits for its token counts.
         if (model.startsWith(QLatin1String("Grok-1")) || plan.model.isMla())
             plan.training.capacityFactor = 1.0;
+        // Per-layer CUDA graphs (`--cuda_graphs true`: Megatron-Core's enable_cuda_graph, NeMo's
+        // pretrain_grok1_314b.py line 352 at 7a8f1cc7) where the v25.05 launch scripts default them on: Grok-1 on
+        // GB200 (grok1/launch.sh line 90, CUDA_GRAPH=true; false on H100, line 118, in every v25.05 release) and
+        // Llama 4 Maverick in FP8 on H100 (llama4/launch.sh line 106; false in BF16 and on GB200). DeepSeek-V3's
+        // launch.sh passes none (the script's default, false).
+        const bool graphed = (model.startsWith(QLatin1String("Grok-1")) && gpu == QLatin1String("GB200")) ||
+                             (model.startsWith(QLatin1String("Llama 4")) && gpu == QLatin1String("H100") &&
+                              t.at(r, "precision") == QLatin1String("FP8"));
+        if (graphed && t.at(r, "first_tag").startsWith(QLatin1String("v25.05")))
+            plan.training.cudaGraphs = CudaGraphs::Layers;
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
             // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
