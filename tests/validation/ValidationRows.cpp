@@ -709,9 +709,11 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // Per-layer CUDA graphs (`--cuda_graphs true`: Megatron-Core's enable_cuda_graph, NeMo's
         // pretrain_grok1_314b.py line 352 at 7a8f1cc7) where the v25.05 launch scripts default them on: Grok-1 on
         // GB200 (grok1/launch.sh line 90, CUDA_GRAPH=true; false on H100, line 118, in every v25.05 release) and
-        // Llama 4 Maverick in FP8 on H100 (llama4/launch.sh line 106; false in BF16 and on GB200). DeepSeek-V3's
-        // launch.sh passes none (the script's default, false).
+        // Llama 4 Maverick in FP8 on H100 (llama4/launch.sh line 106; false in BF16 and on GB200), and Nemotron-4 on
+        // GB200 (nemotron/launch.sh line 162, "--cuda_graphs true" for gb200). DeepSeek-V3's launch.sh passes none
+        // (the script's default, false).
         const bool graphed = (model.startsWith(QLatin1String("Grok-1")) && gpu == QLatin1String("GB200")) ||
+                             (model.startsWith(QLatin1String("Nemotron-4")) && gpu == QLatin1String("GB200")) ||
                              (model.startsWith(QLatin1String("Llama 4")) && gpu == QLatin1String("H100") &&
                               t.at(r, "precision") == QLatin1String("FP8"));
         if (graphed && t.at(r, "first_tag").startsWith(QLatin1String("v25.05")))
