@@ -628,6 +628,9 @@ bool ignoredName(const QString &name)
                        "moe_token_drop_policy|"
                        "moe_pad_expert_input_to_capacity|moe_eval_capacity_factor|moe_min_capacity|"
                        "disable_moe_token_dropping|moe_train_capacity_factor|"
+                       // Megatron-Core's --delay-wgrad-compute: what the expert all-to-all overlap needs beside it
+                       // (parallel.expert_comm_overlap, whose export writes both); alone it moves no estimate
+                       "delay_wgrad_compute|"
                        "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
                        "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"

@@ -147,6 +147,26 @@ private slots:
         QVERIFY(checked >= 5 * 18);
     }
 
+    // The gallery's current Megatron-Bridge recipe (DeepSeek-V3 on 256 GB300: graphs, HybridEP with the all-to-all
+    // overlap and its delayed weight gradients, the fused grouped MLP, router and permutation) comes back from
+    // its Megatron-LM flags and its NeMo config with every word understood.
+    void currentRecipeReadsBackWhole()
+    {
+        const Plan plan = test::examplePlan("deepseek-v3-256-gb300-nvl72");
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
+            const io::ExportResult exported = io::exportPlan(plan, target, io::builtinCatalog());
+            const QString name = QStringLiteral("launch.") + QLatin1String(io::fileSuffixOf(target));
+            const io::ImportResult back = io::importContents({{name, exported.text}},
+                                                             setsFor(plan, target, exported.notExpressed),
+                                                             io::builtinCatalog());
+            for (const io::ImportMessage &w : back.warnings)
+                QVERIFY2(!w.text.contains(QLatin1String("not understood")), qPrintable(w.text));
+            QVERIFY(back.plan->training.moeRouterFusion && back.plan->training.moePermuteFusion);
+            QVERIFY(back.plan->parallel.expertCommOverlap);
+        }
+    }
+
     // Megatron-Core's uniform recomputation in chunks (training.recompute_chunk) is written as its method and
     // layer count, and reads back; torchtitan, which checkpoints each layer, lists it as not expressed.
     void recomputeChunkRoundTrips()
