@@ -504,6 +504,8 @@ RoutingLaunches routingLaunches(const Plan &plan)
     const double permuteForward = 6.0 + (fusedPermute ? 4.0 + 1.0 : 10.0 + 2.0);
     const double permuteBackward = fusedPermute ? 2.0 : 6.0;
     RoutingLaunches l;
+    l.fusedRouter = fusedRouter;
+    l.fusedPermute = fusedPermute;
     l.route = {routerForward + permuteForward, routerBackward + permuteBackward};
     l.combine = fusedPermute ? PassLaunches{3.0, 2.0} : PassLaunches{8.0, 6.0};
     return l;

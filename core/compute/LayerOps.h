@@ -22,6 +22,7 @@ struct PassLaunches
 struct RoutingLaunches
 {
     PassLaunches route, combine;
+    bool fusedRouter = false, fusedPermute = false; ///< as counted: Transformer Engine's kernels, or as fused
 };
 RoutingLaunches routingLaunches(const Plan &plan);
 

@@ -853,16 +853,13 @@ QList<QStringList> pytorchRows(const Context &c)
 QStringList routingRow(const Plan &plan)
 {
     const RoutingLaunches r = routingLaunches(plan);
-    const TrainingConfig &t = plan.training;
-    const bool megatron = t.framework == Framework::Megatron;
-    const bool permuteFused =
-        !megatron || t.moePermuteFusion || plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp;
+    const auto fused = [](bool f) { return f ? QObject::tr("fused") : QObject::tr("unfused"); };
     return {QObject::tr("MoE routing launches"),
             QObject::tr("router %1, token permutation %2: %3 + %4 launches a layer's forward, %5 + %6 its backward "
                         "(routing and dispatch + combine)")
-                .arg(!megatron ? QObject::tr("the framework's") :
-                     t.moeRouterFusion ? QObject::tr("fused") : QObject::tr("unfused"),
-                     permuteFused ? QObject::tr("fused") : QObject::tr("unfused"))
+                .arg(plan.training.framework != Framework::Megatron ? QObject::tr("the framework's")
+                                                                      : fused(r.fusedRouter),
+                     fused(r.fusedPermute))
                 .arg(r.route.forward).arg(r.combine.forward).arg(r.route.backward).arg(r.combine.backward),
             QObject::tr("Megatron-Core's MoE layer (router.py, moe_utils.py, token_dispatcher.py): PyTorch ops, or "
                         "Transformer Engine's fused kernels with --moe-router-fusion and --moe-permute-fusion "
