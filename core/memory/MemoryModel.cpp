@@ -132,6 +132,22 @@ double lossWorkspaceBytes(const Plan &plan)
     return (lossBytesPerLogit(plan) - kFp32Bytes) * logitsPerMicrobatch(plan);
 }
 
+/// Megatron-Core's deferred output-layer weight gradients (training.defer_embedding_wgrad): for each deferred
+/// micro-batch the last stage keeps the output layer's 16-bit input (sequence-parallel shard) and its logit
+/// gradients until the drain (grad_output_buffer and embedding_activation_buffer, megatron/core/tensor_parallel/
+/// layers.py and models/gpt/gpt_model.py at d98e8a6).
+double deferredWeightGradientBytes(const Plan &plan)
+{
+    const std::int64_t deferred = plan.deferredWgradMicrobatches();
+    if (deferred <= 0)
+        return 0.0;
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &t = plan.training;
+    const double tokens = double(m.seqLen) / double(plan.parallel.context) * double(t.microBatch);
+    const double input = tokens * double(m.hidden) / (t.sequenceParallel ? double(plan.parallel.tensor) : 1.0);
+    return double(deferred) * activationElementBytes(t.precision) * (logitsPerMicrobatch(plan) + input);
+}
+
 double keptPipelineOutputBytes(const Plan &plan)
 {
     if (!plan.training.keepPipelineOutputs || plan.training.framework != Framework::Fsdp || plan.parallel.pipeline < 2)
@@ -224,6 +240,7 @@ struct StageInputs
     double ncclPerPipelinePeer = 0;    ///< NCCL buffers per neighbouring pipeline stage
     double libraryWorkspaces = 0;
     double lossWorkspace = 0;          ///< the cross-entropy's buffers beyond the stored FP32 logits (last stage)
+    double deferredWeightGradients = 0; ///< deferred output-layer wgrad buffers (last stage)
     ParameterShapes parameters;        ///< what each stage's parameter count is made of
 };
 
@@ -334,6 +351,7 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * units::MiB;
     in.parameters = parameterShapes(plan);
     in.lossWorkspace = lossWorkspaceBytes(plan);
+    in.deferredWeightGradients = deferredWeightGradientBytes(plan);
     return in;
 }
 
@@ -547,8 +565,10 @@ Terms forwardBackwardTerms(const Plan &plan, const StageInputs &in, const StageM
     fb[at(OtherTerm::ContextKvBuffers)] = in.contextKvBuffers;
     if (st.activations.layers > 0)
         fb[at(OtherTerm::BackwardWorkspace)] = in.backwardWorkspace;
-    if (st.stage == par.pipeline - 1)
+    if (st.stage == par.pipeline - 1) {
         fb[at(OtherTerm::LossWorkspace)] = in.lossWorkspace;
+        fb[at(OtherTerm::DeferredWeightGradients)] = in.deferredWeightGradients;
+    }
     detail = allocatorOverhead(plan, in, st.activations,
                                st.activations.storedBytes() + sumOfKind(fb, MemoryKind::Allocated));
     fb[at(OtherTerm::AllocatorReserve)] = detail.roundingBytes + detail.fragmentationBytes;

@@ -173,6 +173,9 @@ double lossWorkspaceBytes(const Plan &plan);
 /// micro-batch's 16-bit logits on the last stage until the step ends: at its last backward, the other m - 1
 /// beside the one in flight (a part of the last stage's pipeline buffers). 0 otherwise.
 double keptPipelineOutputBytes(const Plan &plan);
+/// The last stage's buffers for Megatron-Core's deferred output-layer weight gradients
+/// (training.defer_embedding_wgrad): each deferred micro-batch's logit gradients and output-layer input.
+double deferredWeightGradientBytes(const Plan &plan);
 
 /// One context rank's keys and values for one layer and micro-batch: its s / c tokens x 2 kv / t, in the
 /// activation format (what a ring step passes on).

@@ -18,6 +18,7 @@ constexpr std::array<TermInfo, kOtherTermCount> kOther{{
     {"nccl_buffers_bytes", "NCCL buffers"},
     {"library_workspaces_bytes", "Library workspaces"},
     {"loss_workspace_bytes", "Loss workspace"},
+    {"deferred_weight_gradients_bytes", "Deferred wgrad buffers"},
 }};
 
 constexpr std::array<TermInfo, kStateTermCount> kState{{

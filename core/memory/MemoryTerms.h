@@ -23,8 +23,9 @@ enum class OtherTerm {
     NcclBuffers,
     LibraryWorkspaces,
     LossWorkspace,
+    DeferredWeightGradients,
 };
-inline constexpr std::size_t kOtherTermCount = 13;
+inline constexpr std::size_t kOtherTermCount = 14;
 
 /// The three kinds of peak a GPU's memory is published as, each including the one before:
 ///   allocated: the tensors (torch.cuda.max_memory_allocated);

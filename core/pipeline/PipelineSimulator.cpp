@@ -174,8 +174,10 @@ std::string checkInput(const PipelineInput &in)
         return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0 && x < 1e12; });
     };
     if (!sized(in.forwardSeconds, false) || !sized(in.backwardSeconds, in.forwardOnly) ||
-        !sized(in.weightGradientSeconds, true))
+        !sized(in.weightGradientSeconds, true) || !sized(in.drainSeconds, true))
         return "need one finite, non-negative forward (and backward) time per stage";
+    if (!in.drainSeconds.empty() && (in.drainMicrobatches < 1 || in.drainMicrobatches > in.microbatches))
+        return "the deferred weight gradients must belong to between 1 and all of the micro-batches";
     if (!(in.transferSeconds >= 0 && in.transferSeconds < 1e12))
         return "the transfer time must be finite and non-negative";
     return {};
@@ -272,6 +274,28 @@ private:
     const double m_transfer;
 };
 
+/// Each stage's drain work (PipelineInput::drainSeconds) after its last op, as weight-gradient ops of the first
+/// micro-batches; moves the stages' finishing times.
+void appendDrains(const PipelineInput &in, PipelineTimeline &tl, std::vector<double> &stageFree)
+{
+    for (std::int32_t s = in.stages - 1; s >= 0; --s) {
+        const double drain = in.drainSeconds[std::size_t(s)];
+        if (!(drain > 0))
+            continue;
+        const double each = drain / double(in.drainMicrobatches);
+        std::vector<PipelineOp> ops;
+        double clock = stageFree[std::size_t(s)];
+        for (std::int32_t mb = 0; mb < in.drainMicrobatches; ++mb, clock += each)
+            ops.push_back({s, mb, in.chunks - 1, PipelineOpKind::BackwardWeight, clock, clock + each});
+        const std::size_t at = tl.stageBegin[std::size_t(s) + 1];
+        tl.ops.insert(tl.ops.begin() + std::ptrdiff_t(at), ops.begin(), ops.end());
+        for (std::size_t k = std::size_t(s) + 1; k < tl.stageBegin.size(); ++k)
+            tl.stageBegin[k] += ops.size();
+        stageFree[std::size_t(s)] += drain;
+        tl.stageBusySeconds[std::size_t(s)] += drain;
+    }
+}
+
 /// Makespan, idle time and bubble fractions of a timed schedule.
 void summarise(PipelineTimeline &tl, const std::vector<double> &stageFree)
 {
@@ -319,7 +343,10 @@ PipelineTimeline simulatePipeline(const PipelineInput &in)
         remaining -= timed;
         upward = !upward;
     }
-    summarise(tl, timer.stageFree());
+    std::vector<double> stageFree = timer.stageFree();
+    if (!in.drainSeconds.empty())
+        appendDrains(in, tl, stageFree);
+    summarise(tl, stageFree);
     tl.valid = true;
     return tl;
 }

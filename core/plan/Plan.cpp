@@ -124,6 +124,14 @@ std::int64_t Plan::scheduleRuns() const
     return run > 0 ? microbatches() / run : 1;
 }
 
+std::int64_t Plan::deferredWgradMicrobatches() const
+{
+    if (!training.deferEmbeddingWgrad || training.framework != Framework::Megatron || parallel.pipeline <= 1)
+        return 0;
+    const std::int64_t m = microbatchesPerRun(), limit = training.wgradDeferralLimit;
+    return limit > 0 ? std::min(limit, m) : m;
+}
+
 bool Plan::listedStages() const
 {
     return parallel.pipeline > 1 && std::int64_t(parallel.stageLayers.size()) == parallel.pipeline;

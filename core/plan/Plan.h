@@ -172,6 +172,13 @@ struct TrainingConfig
     /// step ends, for the output step() returns: torch before pytorch/pytorch#165822, and torchtitan until it
     /// passed return_outputs=False (e5ef99aa, October 2025: "Update PP to release memory earlier").
     bool keepPipelineOutputs = false;
+    /// Megatron-Core's --defer-embedding-wgrad-compute: on the last pipeline stage the output layer's weight
+    /// gradient GEMM of the first `wgradDeferralLimit` micro-batches (0: of every one) is not run in their
+    /// backward but after the stage's last backward, while the stages before it drain, its input and output
+    /// gradient kept until then (megatron/core/tensor_parallel/layers.py, schedules.py
+    /// finish_embedding_wgrad_compute). Megatron-Core only, with pipeline stages.
+    bool deferEmbeddingWgrad = false;
+    std::int64_t wgradDeferralLimit = 0;
     /// Micro-batches per run of the pipeline schedule (0: all of the step's in one run, as Megatron-Core and
     /// DeepSpeed schedule them). PyTorch's pipelining as torchtitan and NeMo Automodel drive it runs the
     /// schedule once per local batch and accumulates gradients over the runs, each with its own fill, drain
@@ -432,6 +439,10 @@ struct Plan
     std::int64_t microbatchesPerRun() const;
     /// Runs of the pipeline schedule per step: microbatches() / microbatchesPerRun().
     std::int64_t scheduleRuns() const;
+    /// Micro-batches whose output-layer weight gradient the last stage defers to its drain (per run of the
+    /// schedule): training.defer_embedding_wgrad's limit, or all of them; 0 where it does not apply
+    /// (another framework, no pipeline stages).
+    std::int64_t deferredWgradMicrobatches() const;
     /// Transformer layers held by the most loaded pipeline rank (all its chunks).
     std::int64_t layersPerStage() const;
     /// Transformer layers held by pipeline rank `stage` (all its chunks): an even share, or the uneven

@@ -288,6 +288,11 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::scheduleMicrobatches>()},
     PlanKey{.path = "training.keep_pipeline_outputs", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::keepPipelineOutputs>()},
+    PlanKey{.path = "training.defer_embedding_wgrad", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::deferEmbeddingWgrad>()},
+    PlanKey{.path = "training.wgrad_deferral_limit", .type = KeyType::Integer, .range = {0, kTwoTo(24)},
+            .zeroMeansUnset = true, .editor = KeyEditor::Spin,
+            .access = field<&Plan::training, &T::wgradDeferralLimit>()},
     PlanKey{.path = "training.cuda_graphs", .type = KeyType::Enum, .searchDimension = true, .editor = KeyEditor::Choice,
             .choices = choicesOf<CudaGraphs>, .access = field<&Plan::training, &T::cudaGraphs>()},
     PlanKey{.path = "training.fused_expert_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
@@ -564,6 +569,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
+    if (path == "training.defer_embedding_wgrad")
+        return plan.training.framework == Framework::Megatron && plan.parallel.pipeline > 1;
+    if (path == "training.wgrad_deferral_limit")
+        return plan.deferredWgradMicrobatches() > 0;
     if (path == "training.keep_pipeline_outputs" || path == "training.schedule_microbatches")
         return plan.training.framework == Framework::Fsdp && plan.parallel.pipeline > 1;
     if (path == "training.separate_qkv")

@@ -582,6 +582,26 @@ void checkSoftwareOutsideMegatron(Checker &check)
         check.error("parallel.expert_comm_overlap", "expert_comm_overlap.framework", {framework});
 }
 
+/// Megatron-Core's deferred output-layer weight gradients (--defer-embedding-wgrad-compute) fill the last stage's
+/// pipeline drain: Megatron-Core refuses them without pipeline stages ("Cannot defer embedding wgrad compute when
+/// pipeline model parallel is not used", model_parallel_config.py at d98e8a6), NeMo's and Megatron-Bridge's
+/// performance scripts turn them off under Megatron-FSDP ("it cannot work with FSDP together",
+/// scripts/performance/utils/helpers.py at Megatron-Bridge r0.1.0), and no other framework has them.
+void checkEmbeddingWgradDeferral(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    if (!t.deferEmbeddingWgrad)
+        return;
+    const char *key = "training.defer_embedding_wgrad";
+    if (t.framework != Framework::Megatron)
+        check.error(key, "defer_wgrad.framework", {std::string(toString(t.framework))});
+    else if (plan.parallel.pipeline <= 1)
+        check.error(key, "defer_wgrad.needs_pipeline");
+    else if (plan.parallel.zeroStage >= 3)
+        check.error(key, "defer_wgrad.fsdp");
+}
+
 /// Megatron-Core's per-layer CUDA graphs (--cuda-graph-impl local or transformer_engine: training.cuda_graphs
 /// router or layers) refuse full recomputation ("full recompute is only supported with full iteration CUDA
 /// graph") and activation offloading ("CUDA graphs not supported with CPU offloading"): transformer_config.py at
@@ -908,6 +928,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkExpertCommOverlap(check);
     checkLayerGraphs(check);
     checkSoftwareOutsideMegatron(check);
+    checkEmbeddingWgradDeferral(check);
     checkLatentAttention(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);

@@ -63,6 +63,10 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.expertDispatcher = c.dispatcher;
     plan.parallel.expertCommOverlap = c.expertCommOverlap;
     plan.training.cudaGraphs = c.cudaGraphs;
+    // The base plan's deferred output-layer weight gradients hold where the layout has pipeline stages and no
+    // Megatron-FSDP (what Megatron-Core and the recipes' scripts allow them with).
+    plan.training.deferEmbeddingWgrad =
+        base.training.deferEmbeddingWgrad && c.pipeline > 1 && c.zeroStage < 3;
     return plan;
 }
 
@@ -615,6 +619,7 @@ std::optional<Problem> baseProblem(const Plan &base, const Catalog &catalog)
     probe.parallel.pipeline = 1;
     probe.parallel.tensor = 1;
     probe.training.microBatch = 1;
+    probe.training.deferEmbeddingWgrad = false; // needs pipeline stages: a layout's rule (applyConfig)
     deriveDataParallel(probe);
     const auto layoutRule = [](const std::string &key) {
         return key.rfind("parallel", 0) == 0 || key == "training.global_batch" || key == "training.micro_batch";

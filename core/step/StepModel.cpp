@@ -638,6 +638,14 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         if (s == p - 1) {
             st.forwardSeconds += m.output.forward;
             st.backwardSeconds += m.output.backward;
+            // Megatron-Core's deferred output-layer weight gradients: the first micro-batches' GEMMs move from
+            // their backward to the stage's drain (finish_embedding_wgrad_compute, schedules.py at d98e8a6).
+            if (const std::int64_t deferred = plan.deferredWgradMicrobatches(); deferred > 0) {
+                const double share = double(deferred) / double(plan.microbatchesPerRun());
+                st.backwardSeconds -= share * m.outputWeightGradient;
+                st.weightGradientSeconds -= share * m.outputWeightGradient;
+                st.drainSeconds = double(deferred) * m.outputWeightGradient;
+            }
         }
         if (s == 0 || s == p - 1)
             st.tensorCommSeconds += (s == 0 ? tpEnds : 0.0) + (s == p - 1 ? tpEnds : 0.0);
@@ -688,7 +696,9 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
                                          st.expertCommForwardSeconds + st.hostSeconds - st.hostForwardSeconds +
                                          st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay);
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
+            in.drainSeconds.push_back(st.drainSeconds);
         }
+        in.drainMicrobatches = std::int32_t(std::max<std::int64_t>(1, plan.deferredWgradMicrobatches()));
         est.pipeline = trainplan::simulatePipeline(in);
         if (est.pipeline.valid) {
             est.bubbleFraction = est.pipeline.bubbleFraction;
@@ -704,7 +714,13 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
                                                                  : 0.0;
     const double ramp = splitsBackward(par.schedule) ? pace.forwardSeconds : 0.0;
     const double perMicrobatch = std::max(pace.microbatchSeconds() - fill, ramp);
-    const double bubble = runs * double(p - 1) / double(par.virtualStages) * perMicrobatch;
+    // The last stage's deferred weight gradients wait for its last backward, then run while the stages before
+    // it finish theirs: about (p - 1)/v backward passes of the pace.
+    const StageTime &last = est.stages.back();
+    const double chunkPasses = double(p - 1) / double(par.virtualStages);
+    const double drainExposed =
+        std::max(0.0, last.drainSeconds - chunkPasses * (pace.microbatchSeconds() - pace.forwardSeconds));
+    const double bubble = runs * (chunkPasses * perMicrobatch + drainExposed);
     est.bubbleFraction = bubble / (microbatches * pace.microbatchSeconds() + bubble);
     return bubble;
 }

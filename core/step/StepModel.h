@@ -106,6 +106,10 @@ struct StageTime
     double hostForwardSeconds = 0; ///< the forward part of hostSeconds
     double offloadSeconds = 0;        ///< activation offload copies beyond the layers' compute, forward and backward
     double offloadForwardSeconds = 0; ///< the forward part of offloadSeconds
+    /// Work the stage runs once per run of the schedule after its last backward: the last stage's deferred
+    /// output-layer weight gradients (training.defer_embedding_wgrad), taken out of backwardSeconds, which
+    /// then holds the per-micro-batch average of what remains.
+    double drainSeconds = 0;
     double microbatchSeconds() const
     {
         return forwardSeconds + backwardSeconds + recomputeSeconds + tensorCommSeconds + contextCommSeconds +

@@ -100,6 +100,8 @@ const QStringList kMegatronKeys{"model.layers",
                                 "training.fused_expert_mlp",
                                 "training.moe_router_fusion",
                                 "training.moe_permute_fusion",
+                                "training.defer_embedding_wgrad",
+                                "training.wgrad_deferral_limit",
                                 "model.sliding_window",
                                 "model.full_attention_interval",
                                 "model.attention_sinks",
@@ -491,6 +493,11 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     else if (p.virtualStages <= 1 && p.overlapP2pComm && p.pipeline > 1)
         out.notExpressed << QStringLiteral("parallel.overlap_p2p_comm = true: Megatron-LM overlaps pipeline "
                                            "transfers only under the interleaved schedule");
+    if (plan.deferredWgradMicrobatches() > 0) {
+        f << flagOf("training.defer_embedding_wgrad");
+        if (plan.training.wgradDeferralLimit > 0)
+            f << flag("training.wgrad_deferral_limit", plan.training.wgradDeferralLimit);
+    }
     if (p.schedule == Schedule::GPipe || splitsBackward(p.schedule))
         out.notExpressed << QStringLiteral("parallel.schedule = %1: Megatron-LM runs 1F1B or interleaved 1F1B")
                                 .arg(QLatin1String(toString(p.schedule)));
@@ -768,6 +775,10 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "training.moe_router_fusion", true);
     if (m.isMoe() && t.moePermuteFusion)
         s += nemoSwitch(4, "training.moe_permute_fusion", true);
+    if (plan.deferredWgradMicrobatches() > 0)
+        s += nemoSwitch(4, "training.defer_embedding_wgrad", true) +
+             (t.wgradDeferralLimit > 0 ? nemoLine(4, "training.wgrad_deferral_limit", t.wgradDeferralLimit)
+                                       : QString());
     if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Rowwise)
         out.notExpressed << rowwiseNote();
     if (isLowPrecisionMatmul(t.precision))

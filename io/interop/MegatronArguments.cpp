@@ -43,6 +43,8 @@ constexpr std::array kArguments{
     Argument{"use-transformer-engine-op-fuser", "training.fused_expert_mlp", S},
     Argument{"moe-router-fusion", "training.moe_router_fusion", S},
     Argument{"moe-permute-fusion", "training.moe_permute_fusion", S},
+    Argument{"defer-embedding-wgrad-compute", "training.defer_embedding_wgrad", S},
+    Argument{"wgrad-deferral-limit", "training.wgrad_deferral_limit", I},
     Argument{"muon-num-ns-steps", "training.muon_steps", I},
     // Parallelism.
     Argument{"tensor-model-parallel-size", "parallel.tensor", I},

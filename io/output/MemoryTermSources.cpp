@@ -66,6 +66,11 @@ constexpr std::array<MemoryTermSource, kOtherTermCount> kOtherSources{{
      "DTensor's loss parallel), fused 0",
      "Megatron-Core tensor_parallel/cross_entropy.py (in-place softmax); PyTorch log_softmax backward "
      "(_log_softmax_backward_data); torchtitan train.py at 9dec370 (eager loss_fn on pred.float())"},
+    {"last stage, with defer_embedding_wgrad: for each deferred micro-batch (wgrad_deferral_limit, or all of a "
+     "run's) q ((s/c) b V / t + (s/c) b h (/ t with sequence parallelism)): the logit gradients and the output "
+     "layer's input kept until its weight-gradient GEMMs run in the drain",
+     "Megatron-Core tensor_parallel/layers.py (grad_output_buffer), models/gpt/gpt_model.py "
+     "(embedding_activation_buffer), pipeline_parallel/schedules.py (finish_embedding_wgrad_compute) at d98e8a6"},
 }};
 
 // In StateTerm's order.

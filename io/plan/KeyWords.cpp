@@ -578,6 +578,28 @@ const std::array kWords{
                  "torchtitan before e5ef99aa (October 2025) did, today it passes return_outputs=False"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch's pipelining (\"fsdp\" with pipeline stages)")},
+    KeyWords{.path = "training.defer_embedding_wgrad",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Defer output wgrad"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "deferred output-layer weight gradients"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "Megatron-Core's --defer-embedding-wgrad-compute: the last pipeline stage runs the output layer's "
+                 "weight-gradient GEMMs after its last backward, while the stages before it drain, instead of in each "
+                 "micro-batch's backward; it keeps each deferred micro-batch's logit gradients and layer input until "
+                 "then (NeMo's and Megatron-Bridge's Llama 3 70B, Llama 3.1 405B, GPT-3 175B and Nemotron-4 340B "
+                 "performance recipes turn it on)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "Megatron-Core with pipeline stages, not with ZeRO stage 3")},
+    KeyWords{.path = "training.wgrad_deferral_limit",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Deferral limit"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "weight-gradient deferral limit"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "how many micro-batches' output-layer weight gradients the last stage defers (Megatron-Core's "
+                 "--wgrad-deferral-limit; the recipes use 22 or 50); the later ones run in their own backward. "
+                 "0: every micro-batch's"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (every micro-batch)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "with deferred output weight gradients")},
     KeyWords{
         .path = "training.cuda_graphs",
         .label =

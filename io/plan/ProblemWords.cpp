@@ -326,6 +326,19 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "The expert all-to-all overlap is Megatron-Core's combined 1F1B schedule "
                                   "(--overlap-moe-expert-parallel-comm); framework \"%1\" does not run it: turn "
                                   "parallel.expert_comm_overlap off")},
+    {"defer_wgrad.framework",
+     QT_TRANSLATE_NOOP("Problem", "Deferring the output layer's weight gradients to the pipeline drain is "
+                                  "Megatron-Core's (--defer-embedding-wgrad-compute); framework \"%1\" does not: "
+                                  "turn training.defer_embedding_wgrad off")},
+    {"defer_wgrad.needs_pipeline",
+     QT_TRANSLATE_NOOP("Problem", "Deferred output-layer weight gradients fill the last stage's pipeline drain; "
+                                  "without pipeline stages Megatron-Core refuses them (\"Cannot defer embedding "
+                                  "wgrad compute when pipeline model parallel is not used\"): turn "
+                                  "training.defer_embedding_wgrad off, or use pipeline stages")},
+    {"defer_wgrad.fsdp",
+     QT_TRANSLATE_NOOP("Problem", "Deferred output-layer weight gradients do not run with Megatron-FSDP (ZeRO stage "
+                                  "3): NeMo's and Megatron-Bridge's scripts turn them off, \"it cannot work with "
+                                  "FSDP together\"; turn training.defer_embedding_wgrad off, or use ZeRO stage 1")},
     {"cuda_graphs.activation_offload",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse activation offloading "
                                   "(transformer_config.py: \"CUDA graphs not supported with CPU offloading\"): graph "

@@ -513,6 +513,71 @@ private slots:
     // d98e8a6, overlap_moe_expert_parallel_comm's asserts): full recomputation, the MoE layer recomputed, no expert
     // parallelism, pipeline stages without virtual stages, more than one MTP layer. Each is an error on the
     // overlap's key; the recipe's own layout (Qwen3-30B-A3B, expert 8, no recomputation) is not refused.
+    /// Megatron-Core's --defer-embedding-wgrad-compute (training.defer_embedding_wgrad): the last stage's output-layer
+    /// weight-gradient GEMMs of the first wgrad_deferral_limit micro-batches run after its last backward, while the
+    /// stages before it drain, their inputs and logit gradients held until then (tensor_parallel/layers.py,
+    /// schedules.py finish_embedding_wgrad_compute at d98e8a6).
+    void deferredOutputWgradRunsInTheDrain()
+    {
+        Plan plan = test::presetPlan("llama3-70b", 4, 4, 2, 1, 64, "h100-sxm5-80gb"); // 32 micro-batches
+        plan.training.flashAttention = true;
+        plan.training.sequenceParallel = true;
+        Plan deferred = plan;
+        deferred.training.deferEmbeddingWgrad = true;
+        deferred.training.wgradDeferralLimit = 22;
+        QCOMPARE(deferred.deferredWgradMicrobatches(), std::int64_t(22));
+        const Estimate before = estimate(plan, io::builtinCatalog(), {});
+        const Estimate after = estimate(deferred, io::builtinCatalog(), {});
+        QVERIFY(before.valid && after.valid);
+        // The GEMMs moved: the logits projection's weight gradient (half its backward), 22 times.
+        const double w = 0.5 * findOp(after, "logits projection", OpPass::Backward)->seconds;
+        QVERIFY(w > 0);
+        QVERIFY(std::abs(after.step.stages.back().drainSeconds - 22.0 * w) < 1e-12);
+        QVERIFY(std::abs(before.step.stages.back().backwardSeconds - after.step.stages.back().backwardSeconds -
+                         22.0 / 32.0 * w) < 1e-12);
+        QCOMPARE(after.step.stages.front().drainSeconds, 0.0);
+        // The simulated schedule runs them last on the last stage: 22 weight-gradient ops, micro-batches 0 to 21.
+        const PipelineTimeline &tl = after.step.pipeline;
+        QVERIFY(tl.valid);
+        const std::size_t end = tl.stageBegin.back();
+        for (std::size_t i = 0; i < 22; ++i) {
+            const PipelineOp &op = tl.ops[end - 22 + i];
+            QCOMPARE(op.stage, 3);
+            QCOMPARE(op.kind, PipelineOpKind::BackwardWeight);
+            QCOMPARE(op.microbatch, std::int32_t(i));
+            QVERIFY(std::abs(op.end - op.start - w) < 1e-12);
+        }
+        QCOMPARE(tl.ops[end - 23].kind, PipelineOpKind::Backward);
+        // The step is shorter (the last stage, with the output layer, sets the pace), by at most the work moved.
+        QVERIFY(after.step.stepSeconds < before.step.stepSeconds);
+        QCOMPARE(before.step.slowestStage, std::int64_t(3));
+        QVERIFY(before.step.stepSeconds - after.step.stepSeconds <= 22.0 * w + 1e-12);
+        // The last stage holds 22 micro-batches' 16-bit logit gradients and output-layer inputs (sequence-parallel
+        // shards): 22 x 2 x (8192 x 128256 / 4 + 8192 x 8192 / 4) bytes; no other stage holds any.
+        const double bytes = 22.0 * 2.0 * (8192.0 * 128256.0 / 4.0 + 8192.0 * 8192.0 / 4.0);
+        QCOMPARE(after.memory.stages.back().otherTerm(OtherTerm::DeferredWeightGradients), bytes);
+        QCOMPARE(after.memory.stages.front().otherTerm(OtherTerm::DeferredWeightGradients), 0.0);
+        QCOMPARE(before.memory.stages.back().otherTerm(OtherTerm::DeferredWeightGradients), 0.0);
+        // Limit 0 defers every micro-batch's.
+        Plan all = deferred;
+        all.training.wgradDeferralLimit = 0;
+        QCOMPARE(all.deferredWgradMicrobatches(), std::int64_t(32));
+        // What Megatron-Core and the recipes' scripts refuse.
+        const auto rules = [](const Plan &p) { return errorRules(p, "training.defer_embedding_wgrad"); };
+        QVERIFY(rules(deferred).empty());
+        Plan flat = deferred;
+        flat.parallel.pipeline = 1;
+        flat.parallel.data = 8;
+        QCOMPARE(rules(flat), std::vector<std::string>{"defer_wgrad.needs_pipeline"});
+        QCOMPARE(flat.deferredWgradMicrobatches(), std::int64_t(0));
+        Plan fsdp = deferred;
+        fsdp.parallel.zeroStage = 3;
+        QCOMPARE(rules(fsdp), std::vector<std::string>{"defer_wgrad.fsdp"});
+        Plan deepspeed = deferred;
+        deepspeed.training.framework = Framework::DeepSpeed;
+        QCOMPARE(rules(deepspeed), std::vector<std::string>{"defer_wgrad.framework"});
+    }
+
     void expertCommOverlapRefusesWhatMegatronRefuses()
     {
         Plan plan = test::qwen3On8B200();

@@ -432,6 +432,15 @@ private slots:
                                a100, io::builtinCatalog());
         QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->training.moeRouterFusion && r.plan->training.moePermuteFusion);
+        // Megatron-Core's deferred output-layer weight gradients (--defer-embedding-wgrad-compute,
+        // --wgrad-deferral-limit), with pipeline stages.
+        r = io::importContents({{QStringLiteral("run.sh"), padded.trimmed() + " --pipeline-model-parallel-size 2 "
+                                                                              "--defer-embedding-wgrad-compute "
+                                                                              "--wgrad-deferral-limit 22\n"}},
+                               a100, io::builtinCatalog());
+        QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
+        QVERIFY(r.plan->training.deferEmbeddingWgrad);
+        QCOMPARE(r.plan->training.wgradDeferralLimit, 22);
         r = import("MoE__ds_pretrain_gpt_1.3B_PR-MoE64or128.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
                      r.errors.front().text.contains(QLatin1String("model.experts")),
@@ -1101,6 +1110,10 @@ private slots:
         r = io::importFiles({data("real/nemo-launcher/llama__llama2_70b.yaml")}, h100 + QStringList{"model.vocab=32000"}, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->parallel.tensorCommOverlap); // ub_tp_comm_overlap: true
+        // defer_embedding_wgrad_compute: true, wgrad_deferral_limit: 22 (lines 127-128), at pipeline 4.
+        QVERIFY(r.plan->training.deferEmbeddingWgrad);
+        QCOMPARE(r.plan->training.wgradDeferralLimit, 22);
+        QCOMPARE(r.plan->deferredWgradMicrobatches(), std::int64_t(22));
         QVERIFY(std::abs(parameters(*r.plan) / 68.98e9 - 1) < 0.01); // Llama 2 70B: 68.98 B
     }
 

@@ -135,11 +135,13 @@ void shootWindows(const QString &dir)
                                          .arg(dark ? QStringLiteral("-dark") : QString());
                 window.grab().save(file);
                 qInfo("%s", qPrintable(file));
-                // A mixture of experts, a ZeRO++ plan or listed stage layers: the editor scrolled to those fields
-                // as well.
+                // A mixture of experts, a ZeRO++ plan, listed stage layers or deferred output weight gradients: the
+                // editor scrolled to those fields as well.
                 QWidget *dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.expert_dispatcher"));
                 if (!dispatcher || !dispatcher->isVisibleTo(&window))
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.zero_quantized_gradients"));
+                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && document.plan().deferredWgradMicrobatches() > 0)
+                    dispatcher = window.findChild<QWidget *>(QStringLiteral("training.wgrad_deferral_limit"));
                 if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && document.plan().listedStages())
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.stage_layers"));
                 if (dispatcher && dispatcher->isVisibleTo(&window)) {

@@ -692,6 +692,25 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.masterWeights = MasterFormat::Bf16;
         }
         nemoStageSplit(plan);
+        // Deferred output-layer weight gradients (Megatron-Core --defer-embedding-wgrad-compute): every release's
+        // Llama 3.1 70B and 405B and Nemotron-4 340B recipe and the Llama 3 70B SFT recipe turn them on, at
+        // wgrad_deferral_limit 50 for 405B and 22 for the others. NeMo 1 (v24.11.1-v25.02): llama3.1/llama3.1_70b.yaml
+        // lines 118-119, llama3.1_405b.yaml lines 124-125, nemotron/nemotron4-340b-synth.yaml lines 214-215 at
+        // dgxc-benchmarking v24.11.1 (configure.sh turns them off for its one pipeline-free 405B layout). NeMo 2
+        // (v25.04 on): the performance optimizations of recipes/llama3_70b.py (lines 234-235), llama31_405b.py
+        // (241-242) and nemotron4_340b.py (214-215) at the commits the setup scripts check out (d2b21556,
+        // 7a8f1cc7, 6f2c6fda, b4148d21), which llama3.1/pretrain_llama31.py and scripts/performance/llm use with
+        // performance_mode=True; the SFT branch of llama3_70b.finetune_performance_optimizations at 25ec4e98
+        // (v25.02). GPT-3 175B's nemo_megatron/gpt3_175b_hydra.yaml (v24.11.1, v25.02) leaves NeMo 1's default,
+        // off; no MoE recipe sets them. Without pipeline stages Megatron-Core refuses them.
+        const bool defers = model.startsWith(QLatin1String("Llama 3.1 70B")) ||
+                            model.startsWith(QLatin1String("Llama 3.1 405B")) ||
+                            model.startsWith(QLatin1String("Nemotron-4 340B")) ||
+                            (model.startsWith(QLatin1String("Llama 3 70B")) && t.at(r, "task") == QLatin1String("SFT"));
+        if (defers && plan.parallel.pipeline > 1) {
+            plan.training.deferEmbeddingWgrad = true;
+            plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("Llama 3.1 405B")) ? 50 : 22;
+        }
         // MoE routing kernels: NeMo 2's performance scripts fuse the token permutation for DeepSeek-V3 and
         // Llama 4 (recipe.model.config.moe_permute_fusion = True: scripts/performance/llm/pretrain_deepseek_v3.py
         // line 66 and pretrain_llama4_e128.py line 99 at 7a8f1cc7, the v25.05 setup.sh commit; line 63 of the
@@ -976,6 +995,16 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         // gpt_oss_provider.py, deepseek_provider.py from Transformer Engine 2.1, kimi_bridge.py).
         plan.training.moeRouterFusion = plan.model.isMoe();
         plan.training.moePermuteFusion = plan.model.isMoe();
+        // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
+        // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
+        // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and
+        // not under Megatron-FSDP (utils/helpers.py lines 80-85). From v0.2.0 the pretraining recipes'
+        // CommOverlapConfig sets neither (recipes/llama/llama3.py; only the 405B SFT recipe defers).
+        if (t.at(r, "release") == QLatin1String("25.09") && !plan.model.isMoe() && plan.parallel.pipeline > 1 &&
+            plan.parallel.zeroStage < 3) {
+            plan.training.deferEmbeddingWgrad = true;
+            plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("LLAMA3.1_405B")) ? 50 : 22;
+        }
         if (!s || settings.number(s, "first_stage_layers") <= 0)
             nemoStageSplit(plan);
         setCluster(plan, device, gpus, rack ? 4 : 8);

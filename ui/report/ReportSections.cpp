@@ -949,6 +949,20 @@ QList<QStringList> scheduleRows(const Context &c)
                 .arg(fmt::number(c.device.scheduleStepSeconds * 1e6, 0))
                 .arg(c.plan.parallel.virtualStages),
             QObject::tr("fitted on NVIDIA's DGX Cloud and Megatron-Bridge recipe runs (docs/CALIBRATION.md)")};
+    if (const std::int64_t deferred = c.plan.deferredWgradMicrobatches(); deferred > 0) {
+        const StageTime &last = c.e.step.stages.back();
+        rows << QStringList{
+            QObject::tr("Deferred output weight gradients"),
+            QObject::tr("the last stage runs the output layer's weight-gradient GEMMs of %1 of its %2 micro-batches "
+                        "(%3 s) after its last backward, while the stages before it drain, and keeps their logit "
+                        "gradients and inputs until then (%4)")
+                .arg(deferred)
+                .arg(c.plan.microbatchesPerRun())
+                .arg(fmt::number(last.drainSeconds, 3), gib(deferredWeightGradientBytes(c.plan))),
+            QObject::tr("Megatron-Core --defer-embedding-wgrad-compute, --wgrad-deferral-limit (schedules.py "
+                        "finish_embedding_wgrad_compute); on in NeMo's and Megatron-Bridge's performance recipes "
+                        "of Llama 3 70B, Llama 3.1 405B, GPT-3 175B and Nemotron-4 340B")};
+    }
     return rows;
 }
 
