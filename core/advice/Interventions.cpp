@@ -147,6 +147,14 @@ const Rule kRules[] = {
          if (p.parallel.pipeline > 1 && p.parallel.virtualStages == 1)
              p.parallel.schedule = Schedule::ZeroBubbleH1;
      }},
+    // The last stage's output-layer weight gradients run in the pipeline's drain (Megatron-Core
+    // --defer-embedding-wgrad-compute, as NeMo's and Megatron-Bridge's large-model recipes run them).
+    {Bottleneck::Communication, "defer_output_wgrad",
+     [](const Plan &) { return std::string("training.defer_embedding_wgrad: false -> true"); },
+     [](Plan &p) {
+         if (p.training.framework == Framework::Megatron && p.parallel.pipeline > 1 && p.parallel.zeroStage < 3)
+             p.training.deferEmbeddingWgrad = true;
+     }},
     {Bottleneck::Communication, "halve_pipeline_stages",
      [](const Plan &p) { return from("parallel.pipeline", num(p.parallel.pipeline)) + num(p.parallel.pipeline / 2); },
      [](Plan &p) {

@@ -429,6 +429,7 @@ const std::pair<const char *, const char *> kInterventionLabels[] = {
     {"overlap_gradient_reduction", QT_TRANSLATE_NOOP("Evidence", "Overlap gradient reduction")},
     {"deepep_expert_dispatcher", QT_TRANSLATE_NOOP("Evidence", "DeepEP expert dispatcher")},
     {"fused_moe_routing", QT_TRANSLATE_NOOP("Evidence", "Fused MoE router and permutation")},
+    {"defer_output_wgrad", QT_TRANSLATE_NOOP("Evidence", "Output weight gradients in the drain")},
     {"whole_experts_per_rank", QT_TRANSLATE_NOOP("Evidence", "Whole experts (expert tensor 1)")},
     {"sequence_parallelism", QT_TRANSLATE_NOOP("Evidence", "Sequence parallelism")},
     {"halve_tensor_parallelism", QT_TRANSLATE_NOOP("Evidence", "Halve tensor parallelism")},

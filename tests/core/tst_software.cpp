@@ -558,6 +558,18 @@ private slots:
         QCOMPARE(after.memory.stages.back().otherTerm(OtherTerm::DeferredWeightGradients), bytes);
         QCOMPARE(after.memory.stages.front().otherTerm(OtherTerm::DeferredWeightGradients), 0.0);
         QCOMPARE(before.memory.stages.back().otherTerm(OtherTerm::DeferredWeightGradients), 0.0);
+        // The diagnostic map offers it to the plan without, at the deferred plan's throughput (the analytic bubble,
+        // as the map estimates), faster; not where it is already on.
+        Plan eager = plan;
+        eager.training.wgradDeferralLimit = 22;
+        const std::vector<Intervention> offers = evaluateInterventions(eager, io::builtinCatalog());
+        const auto offer = std::find_if(offers.begin(), offers.end(),
+                                        [](const Intervention &in) { return in.id == "defer_output_wgrad"; });
+        QVERIFY(offer != offers.end() && offer->valid);
+        QVERIFY(std::abs(offer->tokensPerSecond / runSoftware(deferred).step.tokensPerSecond - 1.0) < 1e-9);
+        QVERIFY(offer->speedup > 1.0);
+        const std::vector<Intervention> none = evaluateInterventions(deferred, io::builtinCatalog());
+        QVERIFY(std::none_of(none.begin(), none.end(), [](const Intervention &in) { return in.id == "defer_output_wgrad"; }));
         // Limit 0 defers every micro-batch's.
         Plan all = deferred;
         all.training.wgradDeferralLimit = 0;
