@@ -586,8 +586,8 @@ const std::array kWords{
                  "Megatron-Core's --defer-embedding-wgrad-compute: the last pipeline stage runs the output layer's "
                  "weight-gradient GEMMs after its last backward, while the stages before it drain, instead of in each "
                  "micro-batch's backward; it keeps each deferred micro-batch's logit gradients and layer input until "
-                 "then (NeMo's and Megatron-Bridge's Llama 3 70B, Llama 3.1 405B, GPT-3 175B and Nemotron-4 340B "
-                 "performance recipes turn it on)"),
+                 "then (NeMo's performance recipes of Llama 3 70B, Llama 3.1 405B, GPT-3 175B and Nemotron-4 340B "
+                 "turn it on, as do Megatron-Bridge's GPT-3 175B recipe and its Llama 3 recipes of 25.09)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "Megatron-Core with pipeline stages, not with ZeRO stage 3")},
     KeyWords{.path = "training.wgrad_deferral_limit",
