@@ -220,16 +220,22 @@ public:
         const double weight = m_in.weightGradientSeconds.empty()
                                   ? 0.0
                                   : std::min(m_in.weightGradientSeconds[std::size_t(s)] / v, backward);
+        // The deferred weight gradients leave the backward passes of the first micro-batches' last chunk.
+        const double deferred =
+            m_in.drainSeconds.empty() ? 0.0 : m_in.drainSeconds[std::size_t(s)] / double(m_in.drainMicrobatches);
         const std::size_t first = m_next[std::size_t(s)];
         std::size_t i = first;
         double free = m_stageFree[std::size_t(s)], busy = 0;
         for (; i < end; ++i) {
             PipelineOp &op = m_tl.ops[i];
             const auto [dep, gap] = dependency(op, s);
+            const bool defers = op.kind == PipelineOpKind::Backward && op.chunk == v - 1 &&
+                                op.microbatch < m_in.drainMicrobatches;
             const double duration = op.kind == PipelineOpKind::Forward          ? forward
                                     : op.kind == PipelineOpKind::BackwardWeight ? weight
-                                    : op.kind == PipelineOpKind::Backward       ? backward
-                                                                                : backward - weight;
+                                    : op.kind == PipelineOpKind::Backward
+                                        ? (defers ? std::max(0.0, backward - deferred) : backward)
+                                        : backward - weight;
             double start = free;
             if (dep >= 0) {
                 const double inputEnd = m_tl.ops[std::size_t(dep)].end;

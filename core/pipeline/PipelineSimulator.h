@@ -54,7 +54,8 @@ struct PipelineInput
     std::vector<double> weightGradientSeconds; ///< the W part of backwardSeconds; used by ZB-H1 (empty: 0)
     /// Per stage, work it runs after its last op, once per run (empty: none), as `drainMicrobatches` weight-
     /// gradient ops of micro-batches 0, 1, ...: Megatron-Core's deferred output-layer weight gradients, run on
-    /// the last stage while the stages before it drain (--defer-embedding-wgrad-compute).
+    /// the last stage while the stages before it drain (--defer-embedding-wgrad-compute). Each is taken out of
+    /// its micro-batch's backward of the stage's last chunk (backwardSeconds holds the whole backward).
     std::vector<double> drainSeconds;
     std::int32_t drainMicrobatches = 1;
     double transferSeconds = 0; ///< point-to-point time of one activation or gradient between stages

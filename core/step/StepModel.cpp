@@ -694,7 +694,8 @@ double pipelineBubble(const Plan &plan, double p2pOneWay, bool simulate, StepEst
                                          st.tensorCommForwardSeconds + st.contextCommSeconds -
                                          st.contextCommForwardSeconds + st.expertCommSeconds -
                                          st.expertCommForwardSeconds + st.hostSeconds - st.hostForwardSeconds +
-                                         st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay);
+                                         st.offloadSeconds - st.offloadForwardSeconds + p2pOneWay +
+                                         st.drainSeconds / perRun); // the simulator takes it from the first ones
             in.weightGradientSeconds.push_back(st.weightGradientSeconds);
             in.drainSeconds.push_back(st.drainSeconds);
         }

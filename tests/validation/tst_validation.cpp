@@ -44,7 +44,7 @@ namespace {
 // 405B FP8 on 96 H100, v25.02, +15.8%) passes issue 17's 15% by 0.8 points, the price of the newer releases'
 // faster H100 FP8 rows in the same fit. Megatron-Core's deferred output-layer weight gradients, read from the
 // recipes that turn them on (December 2026), take the rows the model already rated fastest further (Nemotron-4
-// 340B FP8 on 256 GB200, v25.05: -15.5% -> -17.0%, the worst) while the slow ones come in (Llama 3.1 70B FP8,
+// 340B FP8 on 256 GB200, v25.05: -15.5% -> -16.9%, the worst) while the slow ones come in (Llama 3.1 70B FP8,
 // v25.04: +13.5% -> +12.1%); the staged refit moves no parameter (docs/CALIBRATION.md).
 constexpr double kClassicMedian = 0.039, kClassicWorst = 0.230;
 constexpr double kDgxcMedian = 0.03, kDgxcWorst = 0.175;
