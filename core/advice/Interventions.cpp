@@ -152,7 +152,7 @@ const Rule kRules[] = {
     {Bottleneck::Communication, "defer_output_wgrad",
      [](const Plan &) { return std::string("training.defer_embedding_wgrad: false -> true"); },
      [](Plan &p) {
-         if (p.training.framework == Framework::Megatron && p.parallel.pipeline > 1 && p.parallel.zeroStage < 3)
+         if (p.embeddingWgradDeferralAllowed())
              p.training.deferEmbeddingWgrad = true;
      }},
     {Bottleneck::Communication, "halve_pipeline_stages",

@@ -124,9 +124,14 @@ std::int64_t Plan::scheduleRuns() const
     return run > 0 ? microbatches() / run : 1;
 }
 
+bool Plan::embeddingWgradDeferralAllowed() const
+{
+    return training.framework == Framework::Megatron && parallel.pipeline > 1 && parallel.zeroStage < 3;
+}
+
 std::int64_t Plan::deferredWgradMicrobatches() const
 {
-    if (!training.deferEmbeddingWgrad || training.framework != Framework::Megatron || parallel.pipeline <= 1)
+    if (!training.deferEmbeddingWgrad || !embeddingWgradDeferralAllowed())
         return 0;
     const std::int64_t m = microbatchesPerRun(), limit = training.wgradDeferralLimit;
     return limit > 0 ? std::min(limit, m) : m;

@@ -439,9 +439,11 @@ struct Plan
     std::int64_t microbatchesPerRun() const;
     /// Runs of the pipeline schedule per step: microbatches() / microbatchesPerRun().
     std::int64_t scheduleRuns() const;
+    /// Whether the layout allows Megatron-Core's deferred output-layer weight gradients
+    /// (training.defer_embedding_wgrad): Megatron-Core with pipeline stages and no Megatron-FSDP.
+    bool embeddingWgradDeferralAllowed() const;
     /// Micro-batches whose output-layer weight gradient the last stage defers to its drain (per run of the
-    /// schedule): training.defer_embedding_wgrad's limit, or all of them; 0 where it does not apply
-    /// (another framework, no pipeline stages).
+    /// schedule): training.defer_embedding_wgrad's limit, or all of them; 0 where it is off or not allowed.
     std::int64_t deferredWgradMicrobatches() const;
     /// Transformer layers held by the most loaded pipeline rank (all its chunks).
     std::int64_t layersPerStage() const;

@@ -570,7 +570,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
     if (path == "training.defer_embedding_wgrad")
-        return plan.training.framework == Framework::Megatron && plan.parallel.pipeline > 1;
+        return plan.embeddingWgradDeferralAllowed();
     if (path == "training.wgrad_deferral_limit")
         return plan.deferredWgradMicrobatches() > 0;
     if (path == "training.keep_pipeline_outputs" || path == "training.schedule_microbatches")

@@ -63,10 +63,8 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.parallel.expertDispatcher = c.dispatcher;
     plan.parallel.expertCommOverlap = c.expertCommOverlap;
     plan.training.cudaGraphs = c.cudaGraphs;
-    // The base plan's deferred output-layer weight gradients hold where the layout has pipeline stages and no
-    // Megatron-FSDP (what Megatron-Core and the recipes' scripts allow them with).
-    plan.training.deferEmbeddingWgrad =
-        base.training.deferEmbeddingWgrad && c.pipeline > 1 && c.zeroStage < 3;
+    // The base plan's deferred output-layer weight gradients hold where the layout allows them.
+    plan.training.deferEmbeddingWgrad = base.training.deferEmbeddingWgrad && plan.embeddingWgradDeferralAllowed();
     return plan;
 }
 

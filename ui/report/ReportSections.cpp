@@ -958,7 +958,8 @@ QList<QStringList> scheduleRows(const Context &c)
                         "gradients and inputs until then (%4)")
                 .arg(deferred)
                 .arg(c.plan.microbatchesPerRun())
-                .arg(fmt::number(last.drainSeconds, 3), gib(deferredWeightGradientBytes(c.plan))),
+                .arg(fmt::number(last.drainSeconds, 3),
+                     gib(c.e.memory.stages.back().otherTerm(OtherTerm::DeferredWeightGradients))),
             QObject::tr("Megatron-Core --defer-embedding-wgrad-compute, --wgrad-deferral-limit (schedules.py "
                         "finish_embedding_wgrad_compute); on in NeMo's performance recipes of Llama 3 70B, Llama "
                         "3.1 405B, GPT-3 175B and Nemotron-4 340B and in Megatron-Bridge's GPT-3 175B recipe")};
