@@ -40,7 +40,7 @@ RELEASES = [("r0.1.0", "25.09"), ("v0.2.0", "25.11"), ("v0.3.0", "26.02"), ("v0.
 FIELDS = ["release", "branch", "commit", "name", "model", "system", "precision", "num_gpus", "tp", "pp", "cp", "vp", "ep", "etp",
           "mbs", "gbs", "fsdp", "cuda_graph_impl", "cuda_graph_scope", "recompute_granularity", "recompute_method",
           "recompute_num_layers", "recompute_modules", "cpu_offloading_num_layers", "dispatcher", "a2a_overlap",
-          "fused_grouped_mlp", "fp8_attention", "pp_layout", "first_stage_layers", "last_stage_layers", "source"]
+          "tp_comm_overlap", "fused_grouped_mlp", "fp8_attention", "pp_layout", "first_stage_layers", "last_stage_layers", "source"]
 SYSTEMS = ["GB300", "GB200", "B300", "B200", "H100", "VR200", "R100"]
 PRECISIONS = ["BF16", "FP8_CS", "FP8_MX", "FP8_SC", "NVFP4", "FP8"]
 
@@ -125,6 +125,7 @@ def row(release, branch, commit, name, fields, source):
         "cpu_offloading_num_layers": get("cpu_offloading_num_layers") or "",
         "dispatcher": get("moe_flex_dispatcher_backend") or get("moe_token_dispatcher_type") or "",
         "a2a_overlap": bool(get("moe_a2a_overlap") or get("overlap_moe_expert_parallel_comm")),
+        "tp_comm_overlap": "" if get("tp_comm_overlap") is None else bool(get("tp_comm_overlap")),
         "fused_grouped_mlp": bool(get("cutedsl_fused_grouped_mlp") or get("use_transformer_engine_op_fuser")),
         "fp8_attention": bool(get("fp8_dot_product_attention")),
         "pp_layout": layout if isinstance(layout, str) else "", "first_stage_layers": first, "last_stage_layers": last,
@@ -132,7 +133,39 @@ def row(release, branch, commit, name, fields, source):
     }
 
 
+def function_settings(repo, branch):
+    """What each performance config function of a release sets in code, keyed by (model, system): the token
+    dispatcher type it sets on the model after building its recipe, and `CommOverlapConfig(tp_comm_overlap=...)`
+    (False only for Qwen3-235B-A22B on H100, qwen3_llm_pretrain.py at v0.2.0-v0.5.1). From v0.3.1 (26.02.01)
+    `qwen3_235b_a22b_pretrain_config_h100` (and b200,
+    b300 until 26.04.01) copies the base config's flex backend and then sets moe_token_dispatcher_type "alltoall"
+    (scripts/performance/configs/qwen/qwen3_llm_pretrain.py at v0.3.1, lines 167-190). Megatron-Core reads the
+    flex backend only with the flex dispatcher (megatron/core/transformer/moe/token_dispatcher.py), so such a
+    run used the all-to-all dispatcher whatever backend the base config names."""
+    types = {}
+    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", branch).split()
+             if re.match(r"scripts/performance/configs/.*_llm_pretrain\.py$", f)]
+    for path in files:
+        tree = ast.parse(git(repo, "show", "%s:%s" % (branch, path)))
+        for fn in tree.body:
+            match = isinstance(fn, ast.FunctionDef) and (re.match(r"(.*)_pretrain_config_([a-z0-9]+)$", fn.name)
+                                                         or re.match(r"(.*)_([a-z0-9]+)_config$", fn.name))
+            if not match:
+                continue
+            key = (match.group(1).upper(), match.group(2).upper())
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+                        and node.targets[0].attr == "moe_token_dispatcher_type" and isinstance(literal(node.value), str)):
+                    types.setdefault(key, {})["dispatcher"] = literal(node.value)
+                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "CommOverlapConfig":
+                    for kw in node.keywords:
+                        if kw.arg == "tp_comm_overlap" and isinstance(literal(kw.value), bool):
+                            types.setdefault(key, {})["tp_comm_overlap"] = literal(kw.value)
+    return types
+
+
 def workload_rows(repo, release, branch, commit):
+    types = function_settings(repo, branch)
     files = [f for f in git(repo, "ls-tree", "-r", "--name-only", branch).split()
              if re.match(r"scripts/performance/configs/.*workload_base_configs\.py$", f)]
     for path in files:
@@ -142,7 +175,13 @@ def workload_rows(repo, release, branch, commit):
         exec(compile(text, path, "exec"), scope)
         for name, value in scope.items():
             if isinstance(value, Workload) and not name.startswith("BASE_") and name_parts(name)[1]:
-                yield row(release, branch, commit, name, value.fields, "%s@%s" % (path, commit[:12]))
+                r = row(release, branch, commit, name, value.fields, "%s@%s" % (path, commit[:12]))
+                code = types.get((r["model"], r["system"]), {})
+                if code.get("dispatcher") == "alltoall":
+                    r["dispatcher"] = "alltoall"
+                if "tp_comm_overlap" in code:
+                    r["tp_comm_overlap"] = code["tp_comm_overlap"]
+                yield r
 
 
 def run_script_settings(model, system):

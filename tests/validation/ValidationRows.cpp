@@ -888,6 +888,10 @@ void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
     // overlap_moe_expert_parallel_comm with delay_wgrad_compute), the CuTe DSL fused grouped expert MLP
     // (cutedsl_fused_grouped_mlp), FP8 dot-product attention (fp8_dot_product_attention).
     plan.parallel.expertCommOverlap = plan.model.isMoe() && yes("a2a_overlap");
+    // The release's config function builds CommOverlapConfig(tp_comm_overlap=False) for Qwen3-235B-A22B on
+    // H100 (scripts/performance/configs/qwen/qwen3_llm_pretrain.py, v0.2.0 to v0.5.1); True elsewhere.
+    if (settings.at(s, "tp_comm_overlap") == QLatin1String("False"))
+        plan.parallel.tensorCommOverlap = false;
     plan.training.fusedExpertMlp = plan.model.isMoe() && yes("fused_grouped_mlp");
     plan.training.fp8Attention = isLowPrecisionMatmul(plan.training.precision) && yes("fp8_attention");
     // The recipe's pipeline layout (pp_layout: Megatron-Core's pipeline_model_parallel_layout), read by the
