@@ -135,8 +135,9 @@ def row(release, branch, commit, name, fields, source):
 
 def function_settings(repo, branch):
     """What each performance config function of a release sets in code, keyed by (model, system): the token
-    dispatcher type it sets on the model after building its recipe, and `CommOverlapConfig(tp_comm_overlap=...)`
-    (False only for Qwen3-235B-A22B on H100, qwen3_llm_pretrain.py at v0.2.0-v0.5.1). From v0.3.1 (26.02.01)
+    dispatcher type it sets on the model after building its recipe, `CommOverlapConfig(tp_comm_overlap=...)`
+    (False only for Qwen3-235B-A22B on H100, qwen3_llm_pretrain.py at v0.2.0-v0.5.1) and the tensor-parallel
+    overlap the Llama functions turn off in NVFP4 (llama3_llm_pretrain.py line 80 at v0.4.1). From v0.3.1 (26.02.01)
     `qwen3_235b_a22b_pretrain_config_h100` (and b200,
     b300 until 26.04.01) copies the base config's flex backend and then sets moe_token_dispatcher_type "alltoall"
     (scripts/performance/configs/qwen/qwen3_llm_pretrain.py at v0.3.1, lines 167-190). Megatron-Core reads the
@@ -157,6 +158,13 @@ def function_settings(repo, branch):
                 if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
                         and node.targets[0].attr == "moe_token_dispatcher_type" and isinstance(literal(node.value), str)):
                     types.setdefault(key, {})["dispatcher"] = literal(node.value)
+                # `cfg.comm_overlap.tp_comm_overlap = False if precision == "nvfp4" else ...` (the Llama and
+                # GPT-OSS config functions on Blackwell, v0.2.0 to v0.5.1): no tensor-parallel overlap in NVFP4.
+                if (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute)
+                        and node.targets[0].attr == "tp_comm_overlap" and isinstance(node.value, ast.IfExp)
+                        and literal(node.value.body) is False and isinstance(node.value.test, ast.Compare)
+                        and len(node.value.test.comparators) == 1 and literal(node.value.test.comparators[0]) == "nvfp4"):
+                    types.setdefault(key, {})["tp_comm_overlap_off"] = "NVFP4"
                 if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "CommOverlapConfig":
                     for kw in node.keywords:
                         if kw.arg == "tp_comm_overlap" and isinstance(literal(kw.value), bool):
@@ -181,6 +189,8 @@ def workload_rows(repo, release, branch, commit):
                     r["dispatcher"] = "alltoall"
                 if "tp_comm_overlap" in code:
                     r["tp_comm_overlap"] = code["tp_comm_overlap"]
+                if code.get("tp_comm_overlap_off") == r["precision"]:
+                    r["tp_comm_overlap"] = False
                 yield r
 
 

@@ -22,19 +22,6 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
     return float8Gather && training.gathersActivationsInFloat8() ? 1.0 : activationElementBytes(training.precision);
 }
 
-/// Bytes per element of what a linear keeps of its input for the weight-gradient GEMM. Transformer Engine's
-/// FP8 and FP4 recipes (Megatron-Core's linears) keep the quantized input they computed with, not the BF16
-/// one: te.Linear, LayerNormLinear and GroupedLinear save the quantized tensor (its columnwise copy) for
-/// backward (transformer_engine/pytorch/module/linear.py, _Linear.forward: ctx.save_for_backward of the
-/// quantized inputmat): 1 byte in FP8 (MX scales, 1/32, left out), 0.5 + 1/16 in NVFP4. Elsewhere, and in
-/// BF16, the activations' format.
-double savedLinearInputBytes(const TrainingConfig &training)
-{
-    if (training.framework != Framework::Megatron || !isLowPrecisionMatmul(training.precision))
-        return activationElementBytes(training.precision);
-    return training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;
-}
-
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                       bool keepScores)
 {
@@ -231,6 +218,13 @@ double moeLayerRecomputeWorkspaceBytes(const Plan &plan)
 double activationElementBytes(Precision precision)
 {
     return isSixteenBitStorage(precision) ? kHalfBytes : kFp32Bytes;
+}
+
+double savedLinearInputBytes(const TrainingConfig &training)
+{
+    if (training.framework != Framework::Megatron || !isLowPrecisionMatmul(training.precision))
+        return activationElementBytes(training.precision);
+    return training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;
 }
 
 LayerActivationBytes fullLayerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)

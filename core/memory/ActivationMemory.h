@@ -28,6 +28,15 @@ inline double activationTensorBytes(double batch, double seq, double hidden, dou
 /// 16-bit activations between FP8 matrix multiplies), 4 for fp32/tf32.
 double activationElementBytes(Precision precision);
 
+/// Bytes per element of a linear layer's input in the format it is computed in. Transformer Engine's FP8 and
+/// FP4 recipes (Megatron-Core's linears) quantize the input: te.Linear, LayerNormLinear and GroupedLinear save
+/// the quantized tensor (its columnwise copy) for the weight-gradient GEMM (transformer_engine/pytorch/module/
+/// linear.py, _Linear.forward: ctx.save_for_backward of the quantized inputmat), and under sequence parallelism
+/// a column-parallel layer all-gathers it quantized (gather_along_first_dim with the input quantizer; before
+/// TE 2.0 cast_to_fp8 ahead of the gather): 1 byte in FP8 (MX scales, 1/32, left out), 0.5 + 1/16 in NVFP4.
+/// Elsewhere, and in BF16, the activations' format.
+double savedLinearInputBytes(const TrainingConfig &training);
+
 /// What one MoE layer stores beyond a dense layer of ffn_hidden (one micro-batch, one rank, before the
 /// context split): router probabilities, permuted token copies (top-k x imbalance, capped by the capacity
 /// factor), expert up and activation outputs, outputs before the combine, shared experts; minus the dense

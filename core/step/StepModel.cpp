@@ -279,14 +279,22 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
                : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
 }
 
-/// What the forward pass's all-gathers move: with torchao's float8 tensor parallelism (torchtitan's float8
-/// linears under FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp)
-/// the sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element; the
-/// reduce-scatters and the backward pass stay in the activations' format.
-double forwardGatherBytes(const Plan &plan, double activationBytes)
+/// What a pass's all-gathers move. With torchao's float8 tensor parallelism (torchtitan's float8 linears
+/// under FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the forward
+/// pass's sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element, and
+/// the backward pass's gathers stay in the activations' format. Transformer Engine (Megatron-Core) gathers in
+/// the recipe's format in both passes: a column-parallel linear all-gathers its quantized input forward and
+/// again for the weight gradient backward, and a row-parallel one its quantized output gradient
+/// (transformer_engine/pytorch/module/linear.py at d0067d0: gather_along_first_dim with the input and
+/// grad-output quantizers; distributed.py _all_gather_fp8, _all_gather_mxfp8, _all_gather_nvfp4, the last
+/// since the NVFP4 recipe, TE 2.8). The reduce-scatters move the activations' format.
+double gatherBytes(const Plan &plan, double activationBytes, bool forward)
 {
     const TrainingConfig &t = plan.training;
-    return t.gathersActivationsInFloat8() ? activationBytes / activationElementBytes(t.precision) : activationBytes;
+    const double q = activationElementBytes(t.precision);
+    if (forward && t.gathersActivationsInFloat8())
+        return activationBytes / q;
+    return activationBytes * savedLinearInputBytes(t) / q;
 }
 
 /// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the
@@ -302,23 +310,54 @@ double overlappedCost(double comm, double compute)
     return std::max(0.0, comm - compute) + kOverlapInterference * std::min(comm, compute);
 }
 
+/// One layer's tensor-parallel collectives per pass. `backwardAsync`: the backward collectives a layer
+/// launches asynchronously beside its own GEMMs. Megatron-Core's sequence-parallel linears (Transformer
+/// Engine's and its own) start a column-parallel layer's all-gather of its input, which the weight gradient
+/// needs, before the input-gradient GEMM, and the reduce-scatter of that input gradient before the
+/// weight-gradient GEMM, and wait for each after it (transformer_engine/pytorch/module/linear.py at d0067d0,
+/// _Linear.backward: gather_along_first_dim and reduce_scatter_along_first_dim with async_op=True;
+/// megatron/core/tensor_parallel/layers.py, LinearWithGradAccumulationAndAsyncCommunication.backward); a
+/// row-parallel layer all-gathers its output gradient before its GEMMs (`backward`).
+struct TensorPass
+{
+    double forward = 0, backward = 0, backwardAsync = 0;
+};
+
+TensorPass tensorPass(const Plan &plan, const ClusterLinks &links, double activation)
+{
+    const double forward = tensorSecondsPerPass(plan, links, activation, gatherBytes(plan, activation, true));
+    const double backward = tensorSecondsPerPass(plan, links, activation, gatherBytes(plan, activation, false));
+    if (plan.training.framework != Framework::Megatron || !plan.training.sequenceParallel || plan.parallel.tensor <= 1)
+        return {forward, backward, 0.0};
+    // Per block: the column-parallel layer's all-gather and reduce-scatter beside its GEMMs, the row-parallel
+    // layer's all-gather of the output gradient before them.
+    const double gatherBytesBackward = gatherBytes(plan, activation, false);
+    const double gather = bestCollective(Collective::AllGather, gatherBytesBackward, links.tensorGroup).seconds;
+    return {forward, 2.0 * gather, backward};
+}
+
 /// Tensor-parallel time one layer adds per pass: all of it, or with tensor_comm_overlap what the linear
 /// layers' GEMMs of that pass do not hide (under FSDP2, async TP hides its share of that). All of it where the
-/// overlap is lost to the device's queues (Plan::tensorOverlapLost).
+/// overlap is lost to the device's queues (Plan::tensorOverlapLost), but the backward's asynchronous
+/// collectives, which hide behind the column-parallel layers' backward GEMMs (taken as half the layer's).
 struct TensorComm
 {
     double forward = 0, backward = 0;
 };
-TensorComm tensorComm(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, double forwardPerPass,
-                      double backwardPerPass)
+TensorComm tensorComm(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const TensorPass &pass)
 {
     if (!plan.parallel.tensorCommOverlap || plan.parallel.tensor <= 1 || plan.tensorOverlapLost(device))
-        return {forwardPerPass, backwardPerPass};
+        return {pass.forward, pass.backward + overlappedCost(pass.backwardAsync, 0.5 * m.linearBackward)};
     const double hidden = plan.training.framework == Framework::Fsdp ? kTorchAsyncTpHiddenShare : 1.0;
     const auto cost = [hidden](double comm, double linear) {
         return comm - hidden * (comm - overlappedCost(comm, linear));
     };
-    return {cost(forwardPerPass, m.linearForward), cost(backwardPerPass, m.linearBackward)};
+    return {cost(pass.forward, m.linearForward), cost(pass.backward + pass.backwardAsync, m.linearBackward)};
+}
+
+TensorPass scaled(TensorPass p, double share)
+{
+    return {share * p.forward, share * p.backward, share * p.backwardAsync};
 }
 
 /// A MoE layer's tensor-parallel time per pass. Its attention block's all-gather and reduce-scatter are a dense
@@ -328,10 +367,10 @@ TensorComm tensorComm(const Plan &plan, const DeviceSpec &device, const Microbat
 /// experts' outputs (expertTensorGatherBytes), on the compute stream: Transformer Engine's userbuffers overlap
 /// covers its Linear layers, not the grouped experts.
 TensorComm moeTensorComm(const Plan &plan, const DeviceSpec &device, const ClusterLinks &links, const MicrobatchSums &m,
-                         double forwardPerPass, double backwardPerPass)
+                         const TensorPass &pass)
 {
     const double share = moeLayerTensorBlocks(plan.model) / 2.0; // of a dense layer's two blocks
-    TensorComm c = tensorComm(plan, device, m, share * forwardPerPass, share * backwardPerPass);
+    TensorComm c = tensorComm(plan, device, m, scaled(pass, share));
     const double gathered = expertTensorGatherBytes(plan);
     if (gathered > 0) {
         const double exchange = bestCollective(Collective::AllGather, gathered, links.expertTensorGroup).seconds +
@@ -859,11 +898,9 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
         par.overlapP2pComm && (training.framework != Framework::Megatron || par.virtualStages > 1);
     const double p2pOneWay =
         double(par.virtualStages) * ((overlapP2p ? overlappedCost(perChunk, chunkForward) : perChunk) + scheduleStep);
-    const double tpForward = tensorSecondsPerPass(plan, links, activation, forwardGatherBytes(plan, activation));
-    const double tpBackward = tensorSecondsPerPass(plan, links, activation, activation);
-    const LayerComm perLayer{tensorComm(plan, device, sums, tpForward, tpBackward), contextExchange(plan, links, sums),
-                             expertAllToAllPerPass(plan, links),
-                             moeTensorComm(plan, device, links, sums, tpForward, tpBackward)};
+    const TensorPass tp = tensorPass(plan, links, activation);
+    const LayerComm perLayer{tensorComm(plan, device, sums, tp), contextExchange(plan, links, sums),
+                             expertAllToAllPerPass(plan, links), moeTensorComm(plan, device, links, sums, tp)};
     stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);

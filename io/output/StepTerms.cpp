@@ -23,12 +23,15 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "recompute_layers of them), the attention core or the chosen modules of every layer (selective)",
      "activation recomputation (Chen et al. 2016); selective recomputation (Korthikanti et al. 2022)"},
     {"m x (L x (forward + backward + replayed forward) + the embedding's and output layer's) passes, each 2 AR of "
-     "s b h q over the tensor group (sequence parallel: 2 x (AG + RS) of the same tensor); with tensor_comm_overlap "
+     "s b h q over the tensor group (sequence parallel: 2 x (AG + RS) of the same tensor, Megatron-Core's all-gathers "
+     "in the FP8/FP4 recipe's format; its backward adds the row-parallel output gradients' AG and runs the "
+     "column-parallel AG + RS beside the GEMMs); with tensor_comm_overlap "
      "a pass costs max(0, comm - its linear GEMMs) + 0.15 x the hidden part (FSDP2's async TP: 0.44 of that saving), "
      "all of it on Hopper beside the expert overlap or Megatron-FSDP (one hardware queue needed, more taken). "
      "A MoE layer: its attention block's "
      "(and shared experts'), + with expert tensor ranks AG + RS of the k routed copies they gather, not overlapped",
-     "Shoeybi et al. 2019; Korthikanti et al. 2022; the hidden part's slowdown: Wang et al. 2023 (10-20%); "
+     "Shoeybi et al. 2019; Korthikanti et al. 2022; Transformer Engine linear.py (quantized and asynchronous "
+     "gathers); the hidden part's slowdown: Wang et al. 2023 (10-20%); "
      "async TP's share: torchtitan benchmarks/asyncTP_llama3_h100_2025-06 and llama3_h100_202412 Table 4; "
      "the queues: megatron/core/tensor_parallel/layers.py, Megatron-Bridge scripts/performance/perf_plugins.py; "
      "Megatron-Core token_dispatcher.py (the expert tensor ranks' gather)"},

@@ -175,7 +175,11 @@ private slots:
 
     // Megatron-Core's overlap options: with tensor_comm_overlap the tensor-parallel collectives hide behind
     // the GEMMs they feed, leaving the documented 15% interference when the GEMMs are the longer; it needs
-    // sequence parallelism. overlap_param_gather moves the parameter all-gather into the next forward.
+    // sequence parallelism. Without it the forward's all-gathers and reduce-scatters and the backward's
+    // output-gradient all-gathers are exposed, and the backward's column-parallel all-gather and
+    // reduce-scatter already run beside their GEMMs: with c one collective, a layer's plain 4c + 2c + 0.15 x
+    // 4c against 0.15 x 10c overlapped, 0.227; the embedding's and output layer's passes 0.15 (so a little
+    // lower). overlap_param_gather moves the parameter all-gather into the next forward.
     void overlapOptionsHideCommunication()
     {
         const Catalog &catalog = io::builtinCatalog();
@@ -187,8 +191,8 @@ private slots:
         plan.parallel.tensorCommOverlap = true;
         const Estimate overlapped = estimate(plan, catalog);
         QVERIFY(plain.step.category(TimeCategory::TensorComm) > 0);
-        QVERIFY(qAbs(overlapped.step.category(TimeCategory::TensorComm) - 0.15 * plain.step.category(TimeCategory::TensorComm))
-                < 1e-9 * plain.step.stepSeconds);
+        const double ratio = overlapped.step.category(TimeCategory::TensorComm) / plain.step.category(TimeCategory::TensorComm);
+        QVERIFY2(ratio > 0.21 && ratio < 0.2273, qPrintable(QString::number(ratio)));
         plan.parallel.overlapParamGather = true;
         QVERIFY(estimate(plan, catalog).step.category(TimeCategory::DataComm) < overlapped.step.category(TimeCategory::DataComm));
         plan.training.sequenceParallel = false;

@@ -888,8 +888,9 @@ void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
     // overlap_moe_expert_parallel_comm with delay_wgrad_compute), the CuTe DSL fused grouped expert MLP
     // (cutedsl_fused_grouped_mlp), FP8 dot-product attention (fp8_dot_product_attention).
     plan.parallel.expertCommOverlap = plan.model.isMoe() && yes("a2a_overlap");
-    // The release's config function builds CommOverlapConfig(tp_comm_overlap=False) for Qwen3-235B-A22B on
-    // H100 (scripts/performance/configs/qwen/qwen3_llm_pretrain.py, v0.2.0 to v0.5.1); True elsewhere.
+    // The release's config function turns the tensor-parallel overlap off: CommOverlapConfig(tp_comm_overlap=
+    // False) for Qwen3-235B-A22B on H100 (scripts/performance/configs/qwen/qwen3_llm_pretrain.py, v0.2.0 to
+    // v0.5.1), and in NVFP4 for Llama 3 and 3.1 (configs/llama/llama3_llm_pretrain.py line 80 at v0.4.1).
     if (settings.at(s, "tp_comm_overlap") == QLatin1String("False"))
         plan.parallel.tensorCommOverlap = false;
     plan.training.fusedExpertMlp = plan.model.isMoe() && yes("fused_grouped_mlp");
@@ -987,6 +988,12 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             plan.training.muonTpMode = MuonTpMode::Blockwise;
             plan.parallel.zeroStage = 1;
             plan.parallel.overlapParamGather = false;
+            // With Muon, MXFP8 gathers the parameters in BF16: "WAR: MXFP8's fp8_param_gather and
+            // reuse_grad_buf_for_mxfp8_param_ag require DistributedOptimizer infrastructure, incompatible with
+            // Muon's LayerWiseDistributedOptimizer" (set_kimi_k2_common_configs, configs/kimi/kimi_llm_pretrain.py
+            // lines 35-44, v0.3.1 to v0.5.1: every Kimi K2 row's release).
+            if (plan.training.precision == Precision::MXFP8)
+                plan.training.fp8ParamGather = false;
         }
         const std::size_t s = settingsRow(settings, t.at(r, "row_id"));
         if (s)
