@@ -325,14 +325,14 @@ struct TensorPass
 
 TensorPass tensorPass(const Plan &plan, const ClusterLinks &links, double activation)
 {
+    const double backwardGather = gatherBytes(plan, activation, false);
     const double forward = tensorSecondsPerPass(plan, links, activation, gatherBytes(plan, activation, true));
-    const double backward = tensorSecondsPerPass(plan, links, activation, gatherBytes(plan, activation, false));
+    const double backward = tensorSecondsPerPass(plan, links, activation, backwardGather);
     if (plan.training.framework != Framework::Megatron || !plan.training.sequenceParallel || plan.parallel.tensor <= 1)
         return {forward, backward, 0.0};
     // Per block: the column-parallel layer's all-gather and reduce-scatter beside its GEMMs, the row-parallel
     // layer's all-gather of the output gradient before them.
-    const double gatherBytesBackward = gatherBytes(plan, activation, false);
-    const double gather = bestCollective(Collective::AllGather, gatherBytesBackward, links.tensorGroup).seconds;
+    const double gather = bestCollective(Collective::AllGather, backwardGather, links.tensorGroup).seconds;
     return {forward, 2.0 * gather, backward};
 }
 

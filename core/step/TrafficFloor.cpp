@@ -138,7 +138,10 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         const double blocks = 2.0 * (layers - moeLayers) + moeLayerTensorBlocks(model) * moeLayers;
         const double perLayer = passes * blocks * m;
         if (t.sequenceParallel) {
-            count.add(FloorKind::Tensor, Collective::AllGather, activation, links.tensorGroup, perLayer);
+            // The all-gathers at the narrowest format a pass gathers in (StepModel.cpp gatherBytes: Transformer
+            // Engine's quantized inputs and output gradients, torchao's float8 forward inputs).
+            const double gathered = activation * (t.gathersActivationsInFloat8() ? 1.0 : savedLinearInputBytes(t)) / q;
+            count.add(FloorKind::Tensor, Collective::AllGather, gathered, links.tensorGroup, perLayer);
             count.add(FloorKind::Tensor, Collective::ReduceScatter, activation, links.tensorGroup, perLayer);
         } else {
             count.add(FloorKind::Tensor, Collective::AllReduce, activation, links.tensorGroup, perLayer);
