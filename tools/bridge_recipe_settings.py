@@ -13,8 +13,11 @@ from a local clone (`fetch github:NVIDIA-NeMo/Megatron-Bridge`) without importin
 - v0.6.0 (26.08): src/megatron/bridge/perf_recipes/<model>/<system>/*.py, each recipe function's literal
   assignments to cfg.model.* and cfg.train.* read from its syntax tree.
 
-Settings that a release sets for every recipe of a model in code (the dispatcher type, router fusion, forced
-load balancing) are not in these files; docs/CALIBRATION.md cites where they are set.
+Settings that a release sets in code rather than in these files: the per-system config functions'
+`moe_token_dispatcher_type` and tensor-parallel overlap (`CommOverlapConfig(tp_comm_overlap=...)`, and off in
+NVFP4 for Llama) are read from scripts/performance/configs/*/*_llm_pretrain.py (`function_settings`); the rest
+(router fusion, forced load balancing, Kimi K2's parameter gather under Muon) docs/CALIBRATION.md cites and the
+validation reading applies.
 
 Usage: tools/bridge_recipe_settings.py MEGATRON_BRIDGE_GIT_DIR [PERFORMANCE_CSV] > megatron_bridge_recipe_settings.csv
 
