@@ -156,6 +156,15 @@ double expertTensorGatherBytes(const Plan &plan)
            double(model.hidden) * plan.training.busiestExpertLoad();
 }
 
+double gatherBytes(const Plan &plan, double activationBytes, bool forward)
+{
+    const TrainingConfig &t = plan.training;
+    const double q = activationElementBytes(t.precision);
+    if (forward && t.gathersActivationsInFloat8())
+        return activationBytes / q;
+    return activationBytes * savedLinearInputBytes(t) / q;
+}
+
 namespace {
 
 /// The ops of one micro-batch, timed and summed by scope and pass.
@@ -277,24 +286,6 @@ double tensorSecondsPerPass(const Plan &plan, const ClusterLinks &links, double 
                ? 2.0 * (bestCollective(Collective::AllGather, gatherBytes, links.tensorGroup).seconds
                         + bestCollective(Collective::ReduceScatter, activationBytes, links.tensorGroup).seconds)
                : 2.0 * bestCollective(Collective::AllReduce, activationBytes, links.tensorGroup).seconds;
-}
-
-/// What a pass's all-gathers move. With torchao's float8 tensor parallelism (torchtitan's float8 linears
-/// under FSDP2: Float8ColwiseParallel and PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the forward
-/// pass's sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element, and
-/// the backward pass's gathers stay in the activations' format. Transformer Engine (Megatron-Core) gathers in
-/// the recipe's format in both passes: a column-parallel linear all-gathers its quantized input forward and
-/// again for the weight gradient backward, and a row-parallel one its quantized output gradient
-/// (transformer_engine/pytorch/module/linear.py at d0067d0: gather_along_first_dim with the input and
-/// grad-output quantizers; distributed.py _all_gather_fp8, _all_gather_mxfp8, _all_gather_nvfp4, the last
-/// since the NVFP4 recipe, TE 2.8). The reduce-scatters move the activations' format.
-double gatherBytes(const Plan &plan, double activationBytes, bool forward)
-{
-    const TrainingConfig &t = plan.training;
-    const double q = activationElementBytes(t.precision);
-    if (forward && t.gathersActivationsInFloat8())
-        return activationBytes / q;
-    return activationBytes * savedLinearInputBytes(t) / q;
 }
 
 /// The share of an overlapped collective's time that still costs the GEMMs it hides behind: the

@@ -212,6 +212,18 @@ inline double moeLayerTensorBlocks(const ModelSpec &model)
 /// tensor parallelism or with the flex dispatchers, which fold the tensor ranks into their own dispatch.
 double expertTensorGatherBytes(const Plan &plan);
 
+/// What a pass's sequence-parallel all-gathers move of `activationBytes` (the activation format). With
+/// torchao's float8 tensor parallelism (torchtitan's float8 linears under FSDP2: Float8ColwiseParallel and
+/// PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the forward
+/// pass's sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element, and
+/// the backward pass's gathers stay in the activations' format. Transformer Engine (Megatron-Core) gathers in
+/// the recipe's format in both passes: a column-parallel linear all-gathers its quantized input forward and
+/// again for the weight gradient backward, and a row-parallel one its quantized output gradient
+/// (transformer_engine/pytorch/module/linear.py at d0067d0: gather_along_first_dim with the input and
+/// grad-output quantizers; distributed.py _all_gather_fp8, _all_gather_mxfp8, _all_gather_nvfp4, the last
+/// since the NVFP4 recipe, TE 2.8). The reduce-scatters move the activations' format.
+double gatherBytes(const Plan &plan, double activationBytes, bool forward);
+
 /// The host figures the plan runs with: its override (cluster.host_launch_overhead,
 /// cluster.host_enqueue_overhead, cluster.host_link_bandwidth), else the device's.
 double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device);

@@ -138,10 +138,9 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         const double blocks = 2.0 * (layers - moeLayers) + moeLayerTensorBlocks(model) * moeLayers;
         const double perLayer = passes * blocks * m;
         if (t.sequenceParallel) {
-            // The all-gathers at the narrowest format a pass gathers in (StepModel.cpp gatherBytes: Transformer
-            // Engine's quantized inputs and output gradients, torchao's float8 forward inputs).
-            const double gathered = activation * (t.gathersActivationsInFloat8() ? 1.0 : savedLinearInputBytes(t)) / q;
-            count.add(FloorKind::Tensor, Collective::AllGather, gathered, links.tensorGroup, perLayer);
+            // Every pass at the forward's all-gather format, the narrowest a pass gathers in (gatherBytes).
+            count.add(FloorKind::Tensor, Collective::AllGather, gatherBytes(plan, activation, true), links.tensorGroup,
+                      perLayer);
             count.add(FloorKind::Tensor, Collective::ReduceScatter, activation, links.tensorGroup, perLayer);
         } else {
             count.add(FloorKind::Tensor, Collective::AllReduce, activation, links.tensorGroup, perLayer);
