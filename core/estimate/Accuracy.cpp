@@ -79,10 +79,22 @@ unsigned differences(const AccuracyCoordinates &a, const AccuracyCoordinates &b)
 
 double logOf(double v) { return std::log10(std::max(v, 1e-30)); }
 
-double distance(const AccuracyCoordinates &a, const AccuracyCoordinates &b)
+/// A run of one quantity's pool with its log10 coordinates, computed once per pool (the distances compare them).
+struct PoolRun
 {
-    return std::abs(logOf(a.gpus) - logOf(b.gpus)) + std::abs(logOf(a.workPerGpu) - logOf(b.workPerGpu))
-           + std::abs(logOf(a.parameters) - logOf(b.parameters)) + (a.device == b.device ? 0.0 : kOtherDevice);
+    const HeldOutRun *run = nullptr;
+    double logGpus = 0, logWork = 0, logParameters = 0;
+};
+
+PoolRun poolRun(const HeldOutRun &r)
+{
+    return {&r, logOf(r.at.gpus), logOf(r.at.workPerGpu), logOf(r.at.parameters)};
+}
+
+double distance(const AccuracyCoordinates &a, const PoolRun &b)
+{
+    return std::abs(logOf(a.gpus) - b.logGpus) + std::abs(logOf(a.workPerGpu) - b.logWork)
+           + std::abs(logOf(a.parameters) - b.logParameters) + (a.device == b.run->at.device ? 0.0 : kOtherDevice);
 }
 
 /// The ceil(q (n + 1))-th smallest of n values (split conformal prediction), the largest when that is past n.
@@ -103,37 +115,10 @@ double median(std::vector<double> values)
 std::vector<double> absoluteErrors(const std::vector<const HeldOutRun *> &runs)
 {
     std::vector<double> e;
+    e.reserve(runs.size());
     for (const HeldOutRun *r : runs)
         e.push_back(std::abs(r->error));
     return e;
-}
-
-/// The runs that match the plan in every categorical dimension but the fewest let go, and those let go (a
-/// bit mask over kCategorical). Of as many dimensions, the set that keeps the most runs is let go: a
-/// 16-bit FSDP plan on Hopper with few such runs is compared with 16-bit FSDP runs on other GPUs rather than
-/// with FP8 ones on Hopper when the former are more (ties: the earlier in kCategorical's bit order).
-std::pair<unsigned, std::vector<const HeldOutRun *>> comparable(const AccuracyCoordinates &at,
-                                                                const std::vector<const HeldOutRun *> &pool)
-{
-    std::vector<unsigned> differ(pool.size());
-    std::array<int, 16> kept{}; // runs kept when the mask's dimensions are let go
-    for (std::size_t r = 0; r < pool.size(); ++r) {
-        differ[r] = differences(at, pool[r]->at);
-        for (unsigned mask = 0; mask < kept.size(); ++mask)
-            kept[mask] += (differ[r] & ~mask) == 0;
-    }
-    unsigned chosen = relaxOrder().back(); // fewer than kMinComparable runs in all: every dimension let go
-    for (unsigned mask : relaxOrder()) {
-        if (kept[mask] >= kMinComparable &&
-            (kept[chosen] < kMinComparable || std::popcount(mask) < std::popcount(chosen) ||
-             (std::popcount(mask) == std::popcount(chosen) && kept[mask] > kept[chosen])))
-            chosen = mask;
-    }
-    std::vector<const HeldOutRun *> matched;
-    for (std::size_t r = 0; r < pool.size(); ++r)
-        if ((differ[r] & ~chosen) == 0)
-            matched.push_back(pool[r]);
-    return {chosen, std::move(matched)};
 }
 
 struct Selection
@@ -143,30 +128,97 @@ struct Selection
     std::vector<AccuracyDimension> outside;
 };
 
-/// The runs of `quantity` the plan is compared with, and the dimensions it lies outside them in.
-Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, AccuracyQuantity quantity,
-                 std::string_view excludeSource)
+/// The runs of one quantity a plan can be compared with (those of every source but the one held out), with
+/// their coordinates' logarithms, the conformal band of them all, and their categorical coordinates: the
+/// distinct combinations (`kinds`, one run standing for each) and each run's.
+struct Pool
 {
-    std::vector<const HeldOutRun *> pool;
-    for (const HeldOutRun &r : runs)
-        if (r.quantity == quantity && r.source != excludeSource)
-            pool.push_back(&r);
+    std::vector<PoolRun> runs;
+    std::vector<std::size_t> kindOf;
+    std::vector<const AccuracyCoordinates *> kinds;
+    std::vector<int> kindRuns;
+    double band = 0;
+};
+
+Pool makePool(const std::vector<HeldOutRun> &runs, AccuracyQuantity quantity, std::string_view excludeSource)
+{
+    Pool pool;
+    std::vector<double> errors;
+    for (const HeldOutRun &r : runs) {
+        if (r.quantity != quantity || (!excludeSource.empty() && r.source == excludeSource))
+            continue;
+        pool.runs.push_back(poolRun(r));
+        errors.push_back(std::abs(r.error));
+        std::size_t k = 0;
+        while (k < pool.kinds.size() && differences(r.at, *pool.kinds[k]) != 0)
+            ++k;
+        if (k == pool.kinds.size()) {
+            pool.kinds.push_back(&r.at);
+            pool.kindRuns.push_back(0);
+        }
+        ++pool.kindRuns[k];
+        pool.kindOf.push_back(k);
+    }
+    if (!errors.empty())
+        pool.band = conformalQuantile(std::move(errors), kCoverage);
+    return pool;
+}
+
+/// The runs that match the plan in every categorical dimension but the fewest let go, and those let go (a
+/// bit mask over kCategorical). Of as many dimensions, the set that keeps the most runs is let go: a
+/// 16-bit FSDP plan on Hopper with few such runs is compared with 16-bit FSDP runs on other GPUs rather than
+/// with FP8 ones on Hopper when the former are more (ties: the earlier in kCategorical's bit order).
+std::pair<unsigned, std::vector<const PoolRun *>> comparable(const AccuracyCoordinates &at, const Pool &pool)
+{
+    std::vector<unsigned> differ(pool.kinds.size());
+    std::array<int, 16> kept{}; // runs kept when the mask's dimensions are let go
+    for (std::size_t k = 0; k < pool.kinds.size(); ++k) {
+        differ[k] = differences(at, *pool.kinds[k]);
+        for (unsigned mask = 0; mask < kept.size(); ++mask)
+            kept[mask] += (differ[k] & ~mask) == 0 ? pool.kindRuns[k] : 0;
+    }
+    unsigned chosen = relaxOrder().back(); // fewer than kMinComparable runs in all: every dimension let go
+    for (unsigned mask : relaxOrder()) {
+        if (kept[mask] >= kMinComparable &&
+            (kept[chosen] < kMinComparable || std::popcount(mask) < std::popcount(chosen) ||
+             (std::popcount(mask) == std::popcount(chosen) && kept[mask] > kept[chosen])))
+            chosen = mask;
+    }
+    std::vector<const PoolRun *> matched;
+    matched.reserve(std::size_t(kept[chosen]));
+    for (std::size_t r = 0; r < pool.runs.size(); ++r)
+        if ((differ[pool.kindOf[r]] & ~chosen) == 0)
+            matched.push_back(&pool.runs[r]);
+    return {chosen, std::move(matched)};
+}
+
+/// The built-in table's pools, made once: every estimate with view details compares itself with them.
+const Pool &builtinPool(AccuracyQuantity quantity)
+{
+    static const std::array<Pool, 2> pools{makePool(builtinHeldOutRuns(), AccuracyQuantity::StepTime, {}),
+                                           makePool(builtinHeldOutRuns(), AccuracyQuantity::Memory, {})};
+    return pools[quantity == AccuracyQuantity::Memory ? 1 : 0];
+}
+
+/// The runs of a pool the plan is compared with, and the dimensions it lies outside them in.
+Selection select(const AccuracyCoordinates &at, const Pool &pool)
+{
     Selection s;
-    if (pool.empty())
+    if (pool.runs.empty())
         return s;
-    s.poolBand = conformalQuantile(absoluteErrors(pool), kCoverage);
+    s.poolBand = pool.band;
     auto comparableRuns = comparable(at, pool);
     const unsigned relaxed = comparableRuns.first;
-    std::vector<const HeldOutRun *> &matched = comparableRuns.second;
+    std::vector<const PoolRun *> &matched = comparableRuns.second;
     for (std::size_t i = 0; i < kCategorical.size(); ++i)
         if (relaxed & (1u << i))
             s.outside.push_back(kCategorical[i]);
     const auto beyond = [&](double AccuracyCoordinates::*field) {
         const auto [lo, hi] =
-            std::minmax_element(matched.begin(), matched.end(), [field](const HeldOutRun *a, const HeldOutRun *b) {
-                return a->at.*field < b->at.*field;
+            std::minmax_element(matched.begin(), matched.end(), [field](const PoolRun *a, const PoolRun *b) {
+                return a->run->at.*field < b->run->at.*field;
             });
-        return at.*field * kRangeFactor < (*lo)->at.*field || at.*field > kRangeFactor * (*hi)->at.*field;
+        return at.*field * kRangeFactor < (*lo)->run->at.*field || at.*field > kRangeFactor * (*hi)->run->at.*field;
     };
     if (beyond(&AccuracyCoordinates::gpus))
         s.outside.push_back(AccuracyDimension::Gpus);
@@ -175,21 +227,31 @@ Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &r
     if (beyond(&AccuracyCoordinates::parameters))
         s.outside.push_back(AccuracyDimension::ModelSize);
     if (std::none_of(matched.begin(), matched.end(),
-                     [&at](const HeldOutRun *r) { return r->at.optimizer == at.optimizer; }))
+                     [&at](const PoolRun *r) { return r->run->at.optimizer == at.optimizer; }))
         s.outside.push_back(AccuracyDimension::Optimizer);
-    if (at.sharded && std::none_of(matched.begin(), matched.end(), [](const HeldOutRun *r) { return r->at.sharded; }))
+    if (at.sharded &&
+        std::none_of(matched.begin(), matched.end(), [](const PoolRun *r) { return r->run->at.sharded; }))
         s.outside.push_back(AccuracyDimension::Sharding);
     std::sort(s.outside.begin(), s.outside.end());
     std::vector<std::pair<double, const HeldOutRun *>> byDistance;
     byDistance.reserve(matched.size());
-    for (const HeldOutRun *r : matched)
-        byDistance.emplace_back(distance(at, r->at), r);
+    for (const PoolRun *r : matched)
+        byDistance.emplace_back(distance(at, *r), r->run);
     const std::size_t k = std::min<std::size_t>(byDistance.size(), kNearestComparable);
     std::partial_sort(byDistance.begin(), byDistance.begin() + std::ptrdiff_t(k), byDistance.end(),
                       [](const auto &a, const auto &b) { return a.first < b.first; });
+    s.nearest.reserve(k);
     for (std::size_t i = 0; i < k; ++i)
         s.nearest.push_back(byDistance[i].second);
     return s;
+}
+
+Selection select(const AccuracyCoordinates &at, const std::vector<HeldOutRun> &runs, AccuracyQuantity quantity,
+                 std::string_view excludeSource)
+{
+    if (&runs == &builtinHeldOutRuns() && excludeSource.empty())
+        return select(at, builtinPool(quantity));
+    return select(at, makePool(runs, quantity, excludeSource));
 }
 
 /// The nearest runs' conformal band, leaned towards the pool's by how few sources they come from, and widened

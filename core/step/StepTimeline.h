@@ -103,9 +103,10 @@ struct StepTimeline
 };
 
 /// At most this many segments stand for all stages' micro-batches when the sequence is laid out without a
-/// simulated schedule (longer runs group consecutive micro-batches): fewer than a wide chart's pixels, and a
-/// quarter of the estimate's time at 4,096.
-inline constexpr std::int64_t kMaxOneStageSegments = 1024;
+/// simulated schedule (longer runs group consecutive micro-batches): a segment at least 5 pixels wide on a
+/// 1,280-pixel chart. Each segment costs about 15 ns: 1,024 of them were 40% of an analytic estimate of
+/// DeepSeek-V3 with its view details (bench_estimate), 256 are a sixth.
+inline constexpr std::int64_t kMaxOneStageSegments = 256;
 /// The most simulated operations a timeline repeats over the runs of the pipeline schedule.
 inline constexpr std::size_t kMaxSimulatedSegments = 200000;
 

@@ -768,23 +768,24 @@ void TestStepModel::oneStageTimeline()
     QCOMPARE(t.scheduleSeconds, 6.0 * e.step.stages[0].microbatchSeconds());
     QCOMPARE(t.segments.back().end, e.step.stepSeconds);
 
-    plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 1024 segments
+    plan.training.globalBatch = 8 * 10000; // 10000 micro-batches: grouped into at most 256 segments
     const Estimate many = runStepModel(plan);
-    // 2 x 10000 / 1024 -> groups of 20 micro-batches: 500 forward and 500 backward segments.
-    QCOMPARE(detailsOf(many).timeline.segments.size(), std::size_t(1000 + 2));
-    QCOMPARE(detailsOf(many).timeline.segments[0].microbatches, 20);
+    // 2 x 10000 / 256 -> groups of 79 micro-batches (the last of 46): 127 forward and 127 backward segments.
+    QCOMPARE(detailsOf(many).timeline.segments.size(), std::size_t(254 + 2));
+    QCOMPARE(detailsOf(many).timeline.segments[0].microbatches, 79);
+    QCOMPARE(detailsOf(many).timeline.segments[252].microbatches, 10000 - 126 * 79);
     QCOMPARE(detailsOf(many).timeline.segments[detailsOf(many).timeline.segments.size() - 3].end, detailsOf(many).timeline.scheduleSeconds);
 
     // A mixture of experts draws each pass's exposed all-to-all as a segment of its own: the groups double so
-    // that its 16 stages still hold at most 1,024 segments (DeepSeek-V3 on 1,024 H100s, 256 micro-batches,
-    // analytic: 1,024 / 16 = 64 per stage, 4 per group of micro-batches on a MoE stage, groups of 16; the
-    // first stage holds two dense layers, no all-to-all: groups of 8).
+    // that its 16 stages still hold at most 256 segments (DeepSeek-V3 on 1,024 H100s, 256 micro-batches,
+    // analytic: 256 / 16 = 16 per stage, 4 per group of micro-batches on a MoE stage, groups of 64; the
+    // first stage holds two dense layers, no all-to-all: groups of 32).
     const Estimate moe = estimate(test::deepseekV3On1024H100(), io::builtinCatalog(), {false, false});
     const StepTimeline &m = detailsOf(moe).timeline;
     QVERIFY(m.valid && !m.simulated && m.present[std::size_t(SegmentKind::ExpertComm)]);
     QVERIFY2(m.segments.size() <= std::size_t(kMaxOneStageSegments + 2 * 16), qPrintable(QString::number(m.segments.size())));
-    QCOMPARE(m.segments[m.rowBegin[0]].microbatches, 8);
-    QCOMPARE(m.segments[m.rowBegin[1]].microbatches, 16);
+    QCOMPARE(m.segments[m.rowBegin[0]].microbatches, 32);
+    QCOMPARE(m.segments[m.rowBegin[1]].microbatches, 64);
 }
 
 void TestStepModel::scheduleStepsCostEachChunkPass()
