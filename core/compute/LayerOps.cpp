@@ -405,6 +405,8 @@ Op backwardOf(const Op &forward)
     }
     if (forward.backwardLaunches >= 0.0)
         op.launches = forward.backwardLaunches;
+    if (forward.backwardBytes >= 0.0)
+        op.bytes = forward.backwardBytes;
     return op;
 }
 
@@ -521,11 +523,21 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
     const double rowBytes = x.q * x.M * x.h;
     ops.push_back(elementwise("embedding lookup", OpKind::Embedding, OpPass::Forward, OpScope::Embedding, x.M * x.h,
                               x.M * x.h, 3.0 * rowBytes));
-    // Output: final norm, logits projection, softmax cross-entropy in FP32 over V / t.
+    // Output: final norm, logits projection, softmax cross-entropy over V / t.
     ops.push_back(normOp(plan, "final norm", OpPass::Forward, OpScope::Output, x.M * x.h / x.rowT, x.q));
     ops.push_back(matmul("logits projection", OpPass::Forward, OpScope::Output, x.M, x.h, x.V / x.t, x.q));
-    ops.push_back(elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, x.M * x.V / x.t,
-                              5.0 * x.M * x.V / x.t, (x.q + 3.0 * kFp32Bytes) * x.M * x.V / x.t));
+    const double logits = x.M * x.V / x.t;
+    Op loss = elementwise("cross-entropy", OpKind::Loss, OpPass::Forward, OpScope::Output, logits, 5.0 * logits,
+                          (x.q + 3.0 * kFp32Bytes) * logits); // through FP32 copies (inplace, eager)
+    if (plan.training.lossKernelInEffect() == LossKernel::TransformerEngine) {
+        // Transformer Engine's parallel_cross_entropy (2.2 to 2.17): an online-softmax pass and a loss pass read
+        // the 16-bit logits, the second writing the gradient over them (triton/cross_entropy.py,
+        // cross_entropy_forward, `return loss, _input` at v2.8); its backward scales that gradient by the
+        // per-token loss gradient (cross_entropy_backward, element_mul_kernel: a read and a write).
+        loss.bytes = 3.0 * x.q * logits;
+        loss.backwardBytes = 2.0 * x.q * logits;
+    }
+    ops.push_back(loss);
 
     const std::size_t forwardEnd = ops.size();
     for (std::size_t i = first; i < forwardEnd; ++i)

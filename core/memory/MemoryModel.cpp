@@ -120,6 +120,7 @@ double lossBytesPerLogit(const Plan &plan)
         // the product: 16 bytes. Whole, log-softmax's output, its gradient and the input's gradient: 12.
         return plan.parallel.tensor > 1 ? 16.0 : 12.0;
     case LossKernel::Fused:
+    case LossKernel::TransformerEngine:
     case LossKernel::Auto:
         break;
     }

@@ -164,7 +164,7 @@ MemoryEstimate estimateMemory(const Plan &plan, const DeviceSpec &device);
 /// The logits of one micro-batch on one rank of the last stage: (s/c) b V / t.
 double logitsPerMicrobatch(const Plan &plan);
 /// What the cross-entropy holds per logit at the loss's peak, by training.loss_kernel (PlanEnums.h,
-/// LossKernel): inplace 6, eager 12 (16 split over tensor ranks), fused 4 bytes.
+/// LossKernel): inplace 6, eager 12 (16 split over tensor ranks), fused and te 4 bytes.
 double lossBytesPerLogit(const Plan &plan);
 /// Of that, what the stored FP32 logits (4 bytes, in the activations) do not already count, for one
 /// micro-batch: the loss-workspace term.

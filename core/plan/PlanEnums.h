@@ -216,15 +216,19 @@ inline const char *toString(ExpertRouting v) { return spellingOf(v); }
 ///   fused:    one kernel each way on the 16-bit logits, the FP32 values never stored: torch.compile of the
 ///             loss (torchtitan's build_cross_entropy_loss), flash-attn's cross-entropy (llm-foundry's
 ///             fused_crossentropy): the 4 bytes the logits already count.
+///   te:       Transformer Engine's parallel cross-entropy (Megatron-Core's --cross-entropy-loss-fusion with
+///             --cross-entropy-fusion-impl te, Megatron-Bridge's recipes): two passes over the 16-bit logits,
+///             the gradient written over them, one pass to scale it in backward; its memory as fused.
 ///   auto:     inplace under Megatron-Core and DeepSpeed (Megatron's cross-entropy); under FSDP fused with
 ///             training.compile, eager without.
-enum class LossKernel { Auto, InPlace, Eager, Fused };
+enum class LossKernel { Auto, InPlace, Eager, Fused, TransformerEngine };
 constexpr auto enumNames(LossKernel)
 {
     using N = EnumName<LossKernel>;
     return std::array{
         N{LossKernel::Auto, "auto", "Framework default"}, N{LossKernel::InPlace, "inplace", "In place (Megatron)"},
-        N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"}};
+        N{LossKernel::Eager, "eager", "Eager PyTorch"}, N{LossKernel::Fused, "fused", "Fused (compiled, flash-attn)"},
+        N{LossKernel::TransformerEngine, "te", "Transformer Engine (Megatron-Core fused)"}};
 }
 inline const char *toString(LossKernel v) { return spellingOf(v); }
 

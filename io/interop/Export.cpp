@@ -50,7 +50,8 @@ const char *fileSuffixOf(ExportTarget target)
 
 namespace {
 
-const QStringList kMegatronKeys{"model.layers",
+const QStringList kMegatronKeys{"training.loss_kernel",
+                                "model.layers",
                                 "model.hidden",
                                 "model.ffn_hidden",
                                 "model.heads",
@@ -364,6 +365,27 @@ QStringList megatronRecomputeFlags(const TrainingConfig &t, ExportResult &out)
     return f;
 }
 
+/// The cross-entropy (training.loss_kernel): Megatron-LM's default is its unfused vocab-parallel kernel
+/// (inplace); --cross-entropy-loss-fusion with --cross-entropy-fusion-impl te runs Transformer Engine's
+/// (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss).
+QStringList megatronLossFlags(const TrainingConfig &t, ExportResult &out)
+{
+    switch (t.lossKernel) {
+    case LossKernel::TransformerEngine:
+        return {QStringLiteral("--cross-entropy-loss-fusion"), QStringLiteral("--cross-entropy-fusion-impl te")};
+    case LossKernel::Eager:
+    case LossKernel::Fused:
+        out.notExpressed << QStringLiteral("training.loss_kernel = %1: Megatron-Core runs its own vocab-parallel "
+                                           "cross-entropy or Transformer Engine's (te)")
+                                .arg(QLatin1String(toString(t.lossKernel)));
+        break;
+    case LossKernel::Auto:
+    case LossKernel::InPlace:
+        break;
+    }
+    return {};
+}
+
 QStringList megatronFlags(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
@@ -407,6 +429,7 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << megatron::flagOf("training.moe_router_fusion");
     if (m.isMoe() && t.moePermuteFusion)
         f << megatron::flagOf("training.moe_permute_fusion");
+    f << megatronLossFlags(t, out);
     f << QStringLiteral("--optimizer %1").arg(QLatin1String(toString(t.optimizer)));
     if (t.usesMuon())
         f << flag("training.muon_steps", t.muonSteps)
@@ -775,6 +798,12 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "training.moe_router_fusion", true);
     if (m.isMoe() && t.moePermuteFusion)
         s += nemoSwitch(4, "training.moe_permute_fusion", true);
+    if (t.lossKernel == LossKernel::TransformerEngine)
+        s += QStringLiteral("    cross_entropy_loss_fusion: true\n    cross_entropy_fusion_impl: te\n");
+    else if (t.lossKernel == LossKernel::InPlace)
+        s += QStringLiteral("    cross_entropy_loss_fusion: false\n");
+    else if (t.lossKernel != LossKernel::Auto)
+        megatronLossFlags(t, out);
     if (plan.deferredWgradMicrobatches() > 0)
         s += nemoSwitch(4, "training.defer_embedding_wgrad", true) +
              (t.wgradDeferralLimit > 0 ? nemoLine(4, "training.wgrad_deferral_limit", t.wgradDeferralLimit)
@@ -856,8 +885,9 @@ QString torchtitanCompileAndFloat8(const TrainingConfig &t, bool float8, ExportR
                  ? QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\"]\n")
                  : QStringLiteral("\n[compile]\nenable = true\ncomponents = [\"model\", \"loss\"]\n");
     // torchtitan's loss is compiled with the model or eager: another kernel has no setting there.
-    if (const LossKernel loss = t.lossKernelInEffect();
-        loss == LossKernel::InPlace || (loss == LossKernel::Fused && !t.compile))
+    if (const LossKernel loss = t.lossKernelInEffect(); loss == LossKernel::InPlace ||
+                                                        loss == LossKernel::TransformerEngine ||
+                                                        (loss == LossKernel::Fused && !t.compile))
         out.notExpressed
             << QStringLiteral(
                    "training.loss_kernel = %1: torchtitan compiles its loss with the model or runs it eagerly")

@@ -140,6 +140,11 @@ void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leave
 /// (training.recompute_layers; megatron/core/transformer/transformer_block.py, _checkpointed_forward),
 /// "uniform" every layer in chunks of that many (planned per layer, said when the chunks hold more than one).
 void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
+/// The cross-entropy (Megatron-Core's cross_entropy_loss_fusion and cross_entropy_fusion_impl,
+/// language_module.py compute_language_model_loss): with the fusion and impl "te" Transformer Engine's
+/// (training.loss_kernel te); the fusion turned off, Megatron's own in-place kernel (inplace); the native fused
+/// kernel, or neither said, the plan's default (auto).
+void megatronLossKernel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
 /// Adaptive Muon's second moment (Megatron-Core optimizer_config.py adaptive_muon_moment2_method, "adamuon" by
 /// default; Emerging-Optimizers adaptive_muon.py `_init_group`): "adamuon" keeps one per element, as Adam does,
 /// which training.optimizer adaptive_muon plans; "normuon" one per row or column and "namo" one scalar per

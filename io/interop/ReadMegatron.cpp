@@ -631,7 +631,9 @@ bool ignoredName(const QString &name)
                        // Megatron-Core's --delay-wgrad-compute: what the expert all-to-all overlap needs beside it
                        // (parallel.expert_comm_overlap, whose export writes both); alone it moves no estimate
                        "delay_wgrad_compute|"
-                       "master_addr|master_port|node_rank|rdzv_.*|standalone|cross_entropy_loss_fusion|mock_data|"
+                       "master_addr|master_port|node_rank|rdzv_.*|standalone|mock_data|"
+                       // read together (megatronLossKernel)
+                       "cross_entropy_loss_fusion|cross_entropy_fusion_impl|"
                        "distributed_backend|ddp_.*|calculate_per_token_loss|spec|micro_batch_size_"
                        "per_gpu|recompute_method|recompute_num_layers|activations_checkpoint_method|"
                        "activations_checkpoint_num_layers|use_precision_aware_optimizer|optimizer_offload_fraction|"
@@ -680,6 +682,20 @@ void megatronMoeKernels(const QString &file, const std::vector<Leaf> &leaves, bo
              QStringLiteral("moe_grouped_gemm off%1: Megatron-Core's SequentialMLP runs one GEMM per local expert; "
                             "planned as a grouped GEMM (faster for many small experts)")
                  .arg(grouped != leaves.end() ? QString() : QStringLiteral(" (Megatron-Core's default)"))});
+}
+
+void megatronLossKernel(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
+{
+    const auto fusion = findLeafEnding(leaves, "cross_entropy_loss_fusion");
+    const auto impl = findLeafEnding(leaves, "cross_entropy_fusion_impl");
+    if (fusion == leaves.end())
+        return;
+    if (fusion->value == QJsonValue(false) || fusion->value.toString() == QLatin1String("false"))
+        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("inplace"), file, fusion->line,
+                            QStringLiteral("cross_entropy_loss_fusion false")});
+    else if (impl != leaves.end() && impl->value.toString() == QLatin1String("te"))
+        out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("te"), file, impl->line,
+                            QStringLiteral("cross_entropy_loss_fusion with cross_entropy_fusion_impl te")});
 }
 
 void megatronRecomputeMethod(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
@@ -1049,6 +1065,7 @@ FileImport readMegatron(const QString &file, const QByteArray &bytes, const QStr
                             ulysses->line, QStringLiteral("ds_sequence_parallel_size (DeepSpeed-Ulysses)")});
     readWrittenDeepSpeedConfig(file, script, leaves, out);
     distributedMuon(file, leaves, out);
+    megatronLossKernel(file, leaves, out);
     adaptiveMuonMoment(file, leaves, out);
     addMegatronDefaults(file, leaves, out);
     megatronTokenizer(file, leaves, words, out);

@@ -682,6 +682,7 @@ FileImport readNemo(const QString &file, const QByteArray &written)
         file, leaves, nemoRules(), [](const QString &n) { return n.section('.', -1); }, out, nemoIgnored);
     megatronOffloadFraction(file, leaves, out);
     megatronRecomputeMethod(file, leaves, out);
+    megatronLossKernel(file, leaves, out);
     megatronMoeKernels(file, leaves, false, out);
     adaptiveMuonMoment(file, leaves, out);
     nemoTorchFsdp(file, leaves, out);

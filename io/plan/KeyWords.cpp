@@ -554,8 +554,10 @@ const std::array kWords{
                  "how the cross-entropy over the vocabulary runs, which sets what the logits hold at the loss: inplace "
                  "(Megatron-Core's vocab-parallel cross-entropy, 6 bytes per logit), eager (PyTorch's F.cross_entropy "
                  "on FP32 logits: its backward holds the log-softmax, its gradient and the input's gradient, 12 bytes, "
-                 "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes); "
-                 "auto: inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without"),
+                 "16 split over tensor ranks), fused (torch.compile of the loss, flash-attn's cross-entropy: 4 bytes), "
+                 "te (Transformer Engine's parallel cross-entropy, Megatron-Core's --cross-entropy-fusion-impl te: "
+                 "two passes over the 16-bit logits and the gradient written over them, memory as fused); auto: "
+                 "inplace under megatron and deepspeed, under fsdp fused with torch.compile and eager without"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
     KeyWords{.path = "training.schedule_microbatches",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Schedule micro-batches"),

@@ -14,6 +14,7 @@
 #include "core/advice/Interventions.h"
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
+#include "core/memory/MemoryModel.h"
 #include "core/plan/PlanValidation.h"
 
 using namespace trainplan;
@@ -763,6 +764,29 @@ private slots:
         plan.training.fp8ParamGather = true;
         plan.training.framework = Framework::DeepSpeed;
         QVERIFY(!refused(plan));
+    }
+
+    // Transformer Engine's parallel cross-entropy (Megatron-Core's --cross-entropy-fusion-impl te, every
+    // Megatron-Bridge recipe): an online-softmax pass and a loss pass read the 16-bit logits, the second writes
+    // the gradient over them (3 x 2 bytes per logit); the backward scales it by the per-token loss gradient
+    // (2 x 2 bytes). Megatron's own vocab-parallel cross-entropy goes through FP32 copies: 2 + 3 x 4 bytes
+    // forward and 1.5 times that backward. Llama 3 8B at 1,024 tokens: 1,024 x 128,256 = 131,334,144 logits.
+    void transformerEngineCrossEntropyReadsTheLogitsTwiceAndWritesOnce()
+    {
+        Plan plan = llamaOnH100();
+        const double logits = 1024.0 * 128256.0;
+        const Estimate own = runSoftware(plan);
+        QCOMPARE(findOp(own, "cross-entropy", OpPass::Forward)->bytes, 14.0 * logits);
+        QCOMPARE(findOp(own, "cross-entropy", OpPass::Backward)->bytes, 21.0 * logits);
+        plan.training.lossKernel = LossKernel::TransformerEngine;
+        const Estimate te = runSoftware(plan);
+        QCOMPARE(findOp(te, "cross-entropy", OpPass::Forward)->bytes, 788004864.0);
+        QCOMPARE(findOp(te, "cross-entropy", OpPass::Backward)->bytes, 525336576.0);
+        QVERIFY(te.step.stepSeconds < own.step.stepSeconds);
+        // Its memory at the loss is the fused kernels': the logits alone, none of the in-place kernel's FP32 copy.
+        QCOMPARE(lossBytesPerLogit(plan), 4.0);
+        plan.training.lossKernel = LossKernel::InPlace;
+        QCOMPARE(lossBytesPerLogit(plan), 6.0);
     }
 };
 

@@ -185,6 +185,21 @@ private slots:
                             [](const QString &n) { return n.startsWith(QLatin1String("training.recompute_chunk = 4")); }));
     }
 
+    // Transformer Engine's cross-entropy as Megatron-LM spells it (--cross-entropy-loss-fusion
+    // --cross-entropy-fusion-impl te) and as a Megatron-Core config names it, read back from each.
+    void transformerEngineLossRoundTrips()
+    {
+        Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");
+        plan.training.lossKernel = LossKernel::TransformerEngine;
+        const io::ExportResult megatron = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY2(megatron.text.contains("--cross-entropy-loss-fusion \\\n    --cross-entropy-fusion-impl te"),
+                 megatron.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(plan, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+    }
+
     /// The stages inside the data replicas (parallel.rank_order "tp-cp-ep-pp-dp") as Megatron-LM writes it
     /// (--use-tp-pp-dp-mapping) and NeMo's MegatronStrategy (use_tp_pp_dp_mapping), read back from each; the
     /// default order writes neither. NeMo 1's model.use_tp_pp_dp_mapping and Megatron-Bridge's

@@ -441,6 +441,17 @@ private slots:
         QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
         QVERIFY(r.plan->training.deferEmbeddingWgrad);
         QCOMPARE(r.plan->training.wgradDeferralLimit, 22);
+        // Transformer Engine's cross-entropy takes both flags (language_module.py, compute_language_model_loss);
+        // the implementation alone, or the fusion with the native one, is Megatron's own kernel.
+        r = io::importContents(
+            {{QStringLiteral("run.sh"), padded.trimmed() + " --cross-entropy-loss-fusion --cross-entropy-fusion-impl te\n"}},
+            a100, io::builtinCatalog());
+        QVERIFY2(r.ok() && r.warnings.empty(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.lossKernel, LossKernel::TransformerEngine);
+        r = io::importContents({{QStringLiteral("run.sh"), padded.trimmed() + " --cross-entropy-fusion-impl te\n"}},
+                               a100, io::builtinCatalog());
+        QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
+        QCOMPARE(r.plan->training.lossKernel, LossKernel::Auto);
         r = import("MoE__ds_pretrain_gpt_1.3B_PR-MoE64or128.sh");
         QVERIFY2(!r.ok() && r.errors.front().text.startsWith(QLatin1String("num_experts 64 64")) &&
                      r.errors.front().text.contains(QLatin1String("model.experts")),

@@ -957,6 +957,12 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             plan.parallel.expertTensor = 1;
         }
         nemoTraining(plan, QStringLiteral("BF16"));
+        // Transformer Engine's fused cross-entropy in every release: GPTModelProvider's cross_entropy_loss_fusion
+        // True (src/megatron/bridge/models/gpt_provider.py line 152 at r0.1.0, 180-204 to v0.6.0) with
+        // cross_entropy_fusion_impl "te", the Llama providers' own from r0.1.0 (llama_provider.py line 186) and
+        // every model's from the performance scripts' overrides (utils/helpers.py line 108 at v0.2.0,
+        // utils/overrides.py lines 64-84 at v0.3.0-v0.6.0).
+        plan.training.lossKernel = LossKernel::TransformerEngine;
         plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
         // Per-tensor FP8 is current scaling: the performance scripts' compute dtypes are bf16, fp8_cs, fp8_mx,
         // fp8_sc and nvfp4 in every release of the table (scripts/performance/argument_parser.py; fp8_ds came

@@ -697,13 +697,17 @@ QStringList lossRow(const Context &c)
     const QString how = kernel == LossKernel::Eager ? QObject::tr("eager PyTorch cross-entropy on FP32 logits")
                         : kernel == LossKernel::Fused
                             ? QObject::tr("fused cross-entropy kernel (torch.compile, flash-attn)")
+                        : kernel == LossKernel::TransformerEngine
+                            ? QObject::tr("Transformer Engine's parallel cross-entropy on the 16-bit logits "
+                                          "(Megatron-Core, cross_entropy_fusion_impl te)")
                             : QObject::tr("in-place vocab-parallel cross-entropy (Megatron)");
     const double perLogit = lossBytesPerLogit(c.plan);
     return {QObject::tr("Loss kernel"),
             QObject::tr("%1: %2 bytes per logit at the loss, %3 on the last stage beside the activations")
                 .arg(how, fmt::number(perLogit, 0), gib(perLogit * logitsPerMicrobatch(c.plan))),
-            QObject::tr("Megatron-Core tensor_parallel/cross_entropy.py; PyTorch log_softmax backward and DTensor loss "
-                        "parallel (torch/distributed/tensor/parallel/loss.py); torchtitan components/loss.py "
+            QObject::tr("Megatron-Core tensor_parallel/cross_entropy.py; Transformer Engine triton/cross_entropy.py; "
+                        "PyTorch log_softmax backward and DTensor loss parallel "
+                        "(torch/distributed/tensor/parallel/loss.py); torchtitan components/loss.py "
                         "(training.loss_kernel)")};
 }
 
