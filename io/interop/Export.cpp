@@ -365,24 +365,23 @@ QStringList megatronRecomputeFlags(const TrainingConfig &t, ExportResult &out)
     return f;
 }
 
+/// A loss kernel Megatron-Core does not run (eager PyTorch, torch.compile's or flash-attn's) is said.
+void noteForeignLossKernel(const TrainingConfig &t, ExportResult &out)
+{
+    if (t.lossKernel == LossKernel::Eager || t.lossKernel == LossKernel::Fused)
+        out.notExpressed << QStringLiteral("training.loss_kernel = %1: Megatron-Core runs its own vocab-parallel "
+                                           "cross-entropy or Transformer Engine's (te)")
+                                .arg(QLatin1String(toString(t.lossKernel)));
+}
+
 /// The cross-entropy (training.loss_kernel): Megatron-LM's default is its unfused vocab-parallel kernel
 /// (inplace); --cross-entropy-loss-fusion with --cross-entropy-fusion-impl te runs Transformer Engine's
 /// (megatron/core/models/common/language_module/language_module.py, compute_language_model_loss).
 QStringList megatronLossFlags(const TrainingConfig &t, ExportResult &out)
 {
-    switch (t.lossKernel) {
-    case LossKernel::TransformerEngine:
+    noteForeignLossKernel(t, out);
+    if (t.lossKernel == LossKernel::TransformerEngine)
         return {QStringLiteral("--cross-entropy-loss-fusion"), QStringLiteral("--cross-entropy-fusion-impl te")};
-    case LossKernel::Eager:
-    case LossKernel::Fused:
-        out.notExpressed << QStringLiteral("training.loss_kernel = %1: Megatron-Core runs its own vocab-parallel "
-                                           "cross-entropy or Transformer Engine's (te)")
-                                .arg(QLatin1String(toString(t.lossKernel)));
-        break;
-    case LossKernel::Auto:
-    case LossKernel::InPlace:
-        break;
-    }
     return {};
 }
 
@@ -798,12 +797,12 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "training.moe_router_fusion", true);
     if (m.isMoe() && t.moePermuteFusion)
         s += nemoSwitch(4, "training.moe_permute_fusion", true);
+    // Megatron-Core's config: the fusion and its implementation (NeMo's GPTConfig fuses by default).
+    noteForeignLossKernel(t, out);
     if (t.lossKernel == LossKernel::TransformerEngine)
         s += QStringLiteral("    cross_entropy_loss_fusion: true\n    cross_entropy_fusion_impl: te\n");
     else if (t.lossKernel == LossKernel::InPlace)
         s += QStringLiteral("    cross_entropy_loss_fusion: false\n");
-    else if (t.lossKernel != LossKernel::Auto)
-        megatronLossFlags(t, out);
     if (plan.deferredWgradMicrobatches() > 0)
         s += nemoSwitch(4, "training.defer_embedding_wgrad", true) +
              (t.wgradDeferralLimit > 0 ? nemoLine(4, "training.wgrad_deferral_limit", t.wgradDeferralLimit)

@@ -198,6 +198,16 @@ private slots:
             const QString problem = roundTrip(plan, target);
             QVERIFY2(problem.isEmpty(), qPrintable(problem));
         }
+        // Megatron's own kernel, said in a NeMo config as the fusion turned off; a kernel Megatron-Core does not
+        // run is listed as not expressed.
+        plan.training.lossKernel = LossKernel::InPlace;
+        const QString problem = roundTrip(plan, io::ExportTarget::NeMo);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        plan.training.lossKernel = LossKernel::Fused;
+        const io::ExportResult fused = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog());
+        QVERIFY(!fused.text.contains("cross-entropy"));
+        QVERIFY(std::any_of(fused.notExpressed.begin(), fused.notExpressed.end(),
+                            [](const QString &n) { return n.startsWith(QLatin1String("training.loss_kernel = fused")); }));
     }
 
     /// The stages inside the data replicas (parallel.rank_order "tp-cp-ep-pp-dp") as Megatron-LM writes it
