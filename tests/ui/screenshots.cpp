@@ -136,13 +136,16 @@ void shootWindows(const QString &dir)
                 window.grab().save(file);
                 qInfo("%s", qPrintable(file));
                 // A mixture of experts, a ZeRO++ plan, listed stage layers or deferred output weight gradients: the
-                // editor scrolled to those fields as well.
-                QWidget *dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.expert_dispatcher"));
-                if (!dispatcher || !dispatcher->isVisibleTo(&window))
+                // editor scrolled to those fields as well; SCREENSHOTS_FIELD=key scrolls to that key's field instead.
+                const QString field = qEnvironmentVariable("SCREENSHOTS_FIELD");
+                QWidget *dispatcher = window.findChild<QWidget *>(
+                    field.isEmpty() ? QStringLiteral("parallel.expert_dispatcher") : field);
+                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && field.isEmpty())
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.zero_quantized_gradients"));
-                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && document.plan().deferredWgradMicrobatches() > 0)
+                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && field.isEmpty() &&
+                    document.plan().deferredWgradMicrobatches() > 0)
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("training.wgrad_deferral_limit"));
-                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && document.plan().listedStages())
+                if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && field.isEmpty() && document.plan().listedStages())
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.stage_layers"));
                 if (dispatcher && dispatcher->isVisibleTo(&window)) {
                     for (QScrollArea *area : window.findChildren<QScrollArea *>())
