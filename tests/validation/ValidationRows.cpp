@@ -943,91 +943,97 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
                              : system == QLatin1String("DGX-B300") ? "b300"
                              : system == QLatin1String("DGX-GB200") ? "gb200" : "gb300";
         const auto gpus = std::int64_t(t.number(r, "num_gpus"));
-        Plan plan = test::presetPlan(preset, layoutCount(t, r, "tp"), layoutCount(t, r, "pp"), 1, layoutCount(t, r, "mbs"),
-                                     std::int64_t(t.number(r, "gbs")), device);
-        plan.name = id.toStdString();
-        plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
-        if (model.contains(QLatin1String("w/o MTP")))
-            plan.model.mtpLayers = 0;
-        plan.parallel.context = layoutCount(t, r, "cp");
-        plan.parallel.virtualStages = layoutCount(t, r, "vp");
-        plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context);
-        if (plan.model.isMoe()) {
-            plan.parallel.expert = layoutCount(t, r, "ep");
-            plan.parallel.expertTensor = 1;
-        }
-        nemoTraining(plan, QStringLiteral("BF16"));
-        // Transformer Engine's fused cross-entropy in every release: GPTModelProvider's cross_entropy_loss_fusion
-        // True (src/megatron/bridge/models/gpt_provider.py line 152 at r0.1.0, 180-204 to v0.6.0) with
-        // cross_entropy_fusion_impl "te", the Llama providers' own from r0.1.0 (llama_provider.py line 186) and
-        // every model's from the performance scripts' overrides (utils/helpers.py line 108 at v0.2.0,
-        // utils/overrides.py lines 64-84 at v0.3.0-v0.6.0).
-        plan.training.lossKernel = LossKernel::TransformerEngine;
-        plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
-        // Per-tensor FP8 is current scaling: the performance scripts' compute dtypes are bf16, fp8_cs, fp8_mx,
-        // fp8_sc and nvfp4 in every release of the table (scripts/performance/argument_parser.py; fp8_ds came
-        // in August 2026), fp8_cs bf16_with_fp8_current_scaling_mixed (utils/precision.py; fp8_recipe
-        // "tensorwise", its BF16 first and last layers turned off there).
-        plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
-        // Parameters gathered in the low format with FP8 current scaling and MXFP8, not with blockwise FP8
-        // or NVFP4 (Megatron-Bridge src/megatron/bridge/training/mixed_precision.py: fp8_param_gather in
-        // bf16_with_fp8_current_scaling_mixed and bf16_with_mxfp8_mixed, off in the subchannel and NVFP4
-        // recipes; the summary's footnote: "NVFP4 param gather" not yet supported).
-        plan.training.fp8ParamGather = plan.training.precision == Precision::FP8 || plan.training.precision == Precision::MXFP8;
-        if (model.contains(QLatin1String("tokendrop")))
-            plan.training.capacityFactor = 1.0;
-        if (t.number(r, "fsdp") > 1)
-            plan.parallel.zeroStage = 3;
-        // DeepSeek-V3's recipe keeps Adam's moments in BF16 and the main parameters in FP32 (Megatron-Core's
-        // precision-aware optimizer) in every release read here: the performance scripts build on the library
-        // recipe (r0.1.0 src/megatron/bridge/recipes/deepseek/deepseek_v3.py pretrain_config, lines 241-244;
-        // v0.4.0 deepseek_v3_pretrain_config, lines 161-165; v0.6.0 recipes/deepseek/deepseek_v3.py aliases
-        // h100/deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config, lines 206-210).
-        if (plan.model.isMla())
-            plan.training.optimizerMoments = MomentFormat::Bf16;
-        // Kimi K2's rows trained with Muon: the performance scripts' --optimizer_type "Defaults to muon" (v0.3.1 to
-        // v0.5.0 scripts/performance/argument_parser.py; configs/kimi/kimi_llm_pretrain.py passes it on), and the
-        // library recipe then takes distributed_muon_with_cosine_annealing (recipes/utils/optimizer_utils.py:
-        // optimizer "dist_muon", the layer-wise distributed optimizer; muon_tp_mode "blockwise"; 5 Newton-Schulz
-        // steps) with overlap_param_gather off, "Muon requires both off" (recipes/kimi/kimi_k2.py, v0.4.0 line 193).
-        if (model == QLatin1String("Kimi_K2")) {
-            plan.training.optimizer = Optimizer::Muon;
-            plan.training.muonTpMode = MuonTpMode::Blockwise;
-            plan.parallel.zeroStage = 1;
-            plan.parallel.overlapParamGather = false;
-            // With Muon, MXFP8 gathers the parameters in BF16: "WAR: MXFP8's fp8_param_gather and
-            // reuse_grad_buf_for_mxfp8_param_ag require DistributedOptimizer infrastructure, incompatible with
-            // Muon's LayerWiseDistributedOptimizer" (set_kimi_k2_common_configs, configs/kimi/kimi_llm_pretrain.py
-            // lines 35-44, v0.3.1 to v0.5.1: every Kimi K2 row's release).
-            if (plan.training.precision == Precision::MXFP8)
-                plan.training.fp8ParamGather = false;
-        }
         const std::size_t s = settingsRow(settings, t.at(r, "row_id"));
-        if (s)
-            applyRecipeSettings(plan, settings, s);
-        // Every modelled MoE recipe fuses the router and the permutation: moe_router_fusion in the performance
-        // configs of DeepSeek-V3 and Qwen3 from r0.1.0 (deepseek_v3_llm_pretrain.yaml line 21,
-        // qwen3_*_llm_pretrain.yaml line 22), GPT-OSS 120B from v0.2.0 and Kimi-K2 from v0.3.1
-        // (scripts/performance/configs/<model>/<model>_llm_pretrain.py; perf_recipes/ at v0.6.0; only GPT-OSS 20B,
-        // not modelled, turns both off); moe_permute_fusion in the models' providers or bridges (qwen_provider.py,
-        // gpt_oss_provider.py, deepseek_provider.py from Transformer Engine 2.1, kimi_bridge.py).
-        plan.training.moeRouterFusion = plan.model.isMoe();
-        plan.training.moePermuteFusion = plan.model.isMoe();
-        // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
-        // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
-        // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and
-        // not under Megatron-FSDP (utils/helpers.py lines 80-85). From v0.2.0 the pretraining recipes'
-        // CommOverlapConfig sets neither (recipes/llama/llama3.py; only the 405B SFT recipe defers).
-        if (t.at(r, "release") == QLatin1String("25.09") && !plan.model.isMoe() && plan.parallel.pipeline > 1 &&
-            plan.parallel.zeroStage < 3) {
-            plan.training.deferEmbeddingWgrad = true;
-            plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("LLAMA3.1_405B")) ? 50 : 22;
-        }
-        if (!s || settings.number(s, "first_stage_layers") <= 0)
-            nemoStageSplit(plan);
-        setCluster(plan, device, gpus, rack ? 4 : 8);
-        if (rack)
-            plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);
+        // The row's plan with the layout (tensor, pipeline, context, virtual stages, experts, micro-batch) of
+        // `layout`'s row `lr`: the summary's own, or its release's recipe's.
+        const auto build = [&](const Table &layout, std::size_t lr) {
+            Plan plan = test::presetPlan(preset, layoutCount(layout, lr, "tp"), layoutCount(layout, lr, "pp"), 1,
+                                         layoutCount(layout, lr, "mbs"), std::int64_t(t.number(r, "gbs")), device);
+            plan.name = id.toStdString();
+            plan.model.seqLen = std::int64_t(t.number(r, "seq_len"));
+            if (model.contains(QLatin1String("w/o MTP")))
+                plan.model.mtpLayers = 0;
+            plan.parallel.context = layoutCount(layout, lr, "cp");
+            plan.parallel.virtualStages = layoutCount(layout, lr, "vp");
+            plan.parallel.data = gpus / (plan.parallel.tensor * plan.parallel.pipeline * plan.parallel.context);
+            if (plan.model.isMoe()) {
+                plan.parallel.expert = layoutCount(layout, lr, "ep");
+                plan.parallel.expertTensor = 1;
+            }
+            nemoTraining(plan, QStringLiteral("BF16"));
+            // Transformer Engine's fused cross-entropy in every release: GPTModelProvider's cross_entropy_loss_fusion
+            // True (src/megatron/bridge/models/gpt_provider.py line 152 at r0.1.0, 180-204 to v0.6.0) with
+            // cross_entropy_fusion_impl "te", the Llama providers' own from r0.1.0 (llama_provider.py line 186) and
+            // every model's from the performance scripts' overrides (utils/helpers.py line 108 at v0.2.0,
+            // utils/overrides.py lines 64-84 at v0.3.0-v0.6.0).
+            plan.training.lossKernel = LossKernel::TransformerEngine;
+            plan.training.precision = bridgePrecision(t.at(r, "precision"), hopper);
+            // Per-tensor FP8 is current scaling: the performance scripts' compute dtypes are bf16, fp8_cs, fp8_mx,
+            // fp8_sc and nvfp4 in every release of the table (scripts/performance/argument_parser.py; fp8_ds came
+            // in August 2026), fp8_cs bf16_with_fp8_current_scaling_mixed (utils/precision.py; fp8_recipe
+            // "tensorwise", its BF16 first and last layers turned off there).
+            plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
+            // Parameters gathered in the low format with FP8 current scaling and MXFP8, not with blockwise FP8
+            // or NVFP4 (Megatron-Bridge src/megatron/bridge/training/mixed_precision.py: fp8_param_gather in
+            // bf16_with_fp8_current_scaling_mixed and bf16_with_mxfp8_mixed, off in the subchannel and NVFP4
+            // recipes; the summary's footnote: "NVFP4 param gather" not yet supported).
+            plan.training.fp8ParamGather = plan.training.precision == Precision::FP8 || plan.training.precision == Precision::MXFP8;
+            if (model.contains(QLatin1String("tokendrop")))
+                plan.training.capacityFactor = 1.0;
+            if (t.number(r, "fsdp") > 1)
+                plan.parallel.zeroStage = 3;
+            // DeepSeek-V3's recipe keeps Adam's moments in BF16 and the main parameters in FP32 (Megatron-Core's
+            // precision-aware optimizer) in every release read here: the performance scripts build on the library
+            // recipe (r0.1.0 src/megatron/bridge/recipes/deepseek/deepseek_v3.py pretrain_config, lines 241-244;
+            // v0.4.0 deepseek_v3_pretrain_config, lines 161-165; v0.6.0 recipes/deepseek/deepseek_v3.py aliases
+            // h100/deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config, lines 206-210).
+            if (plan.model.isMla())
+                plan.training.optimizerMoments = MomentFormat::Bf16;
+            // Kimi K2's rows trained with Muon: the performance scripts' --optimizer_type "Defaults to muon" (v0.3.1 to
+            // v0.5.0 scripts/performance/argument_parser.py; configs/kimi/kimi_llm_pretrain.py passes it on), and the
+            // library recipe then takes distributed_muon_with_cosine_annealing (recipes/utils/optimizer_utils.py:
+            // optimizer "dist_muon", the layer-wise distributed optimizer; muon_tp_mode "blockwise"; 5 Newton-Schulz
+            // steps) with overlap_param_gather off, "Muon requires both off" (recipes/kimi/kimi_k2.py, v0.4.0 line 193).
+            if (model == QLatin1String("Kimi_K2")) {
+                plan.training.optimizer = Optimizer::Muon;
+                plan.training.muonTpMode = MuonTpMode::Blockwise;
+                plan.parallel.zeroStage = 1;
+                plan.parallel.overlapParamGather = false;
+                // With Muon, MXFP8 gathers the parameters in BF16: "WAR: MXFP8's fp8_param_gather and
+                // reuse_grad_buf_for_mxfp8_param_ag require DistributedOptimizer infrastructure, incompatible with
+                // Muon's LayerWiseDistributedOptimizer" (set_kimi_k2_common_configs, configs/kimi/kimi_llm_pretrain.py
+                // lines 35-44, v0.3.1 to v0.5.1: every Kimi K2 row's release).
+                if (plan.training.precision == Precision::MXFP8)
+                    plan.training.fp8ParamGather = false;
+            }
+            if (s)
+                applyRecipeSettings(plan, settings, s);
+            // Every modelled MoE recipe fuses the router and the permutation: moe_router_fusion in the performance
+            // configs of DeepSeek-V3 and Qwen3 from r0.1.0 (deepseek_v3_llm_pretrain.yaml line 21,
+            // qwen3_*_llm_pretrain.yaml line 22), GPT-OSS 120B from v0.2.0 and Kimi-K2 from v0.3.1
+            // (scripts/performance/configs/<model>/<model>_llm_pretrain.py; perf_recipes/ at v0.6.0; only GPT-OSS 20B,
+            // not modelled, turns both off); moe_permute_fusion in the models' providers or bridges (qwen_provider.py,
+            // gpt_oss_provider.py, deepseek_provider.py from Transformer Engine 2.1, kimi_bridge.py).
+            plan.training.moeRouterFusion = plan.model.isMoe();
+            plan.training.moePermuteFusion = plan.model.isMoe();
+            // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
+            // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
+            // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and
+            // not under Megatron-FSDP (utils/helpers.py lines 80-85). From v0.2.0 the pretraining recipes'
+            // CommOverlapConfig sets neither (recipes/llama/llama3.py; only the 405B SFT recipe defers).
+            if (t.at(r, "release") == QLatin1String("25.09") && !plan.model.isMoe() && plan.parallel.pipeline > 1 &&
+                plan.parallel.zeroStage < 3) {
+                plan.training.deferEmbeddingWgrad = true;
+                plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("LLAMA3.1_405B")) ? 50 : 22;
+            }
+            if (!s || settings.number(s, "first_stage_layers") <= 0)
+                nemoStageSplit(plan);
+            setCluster(plan, device, gpus, rack ? 4 : 8);
+            if (rack)
+                plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);
+            return plan;
+        };
+        Plan plan = build(t, r);
         // A printed layout that cannot run is a table error: where the summary's layout differs from its
         // release's recipe for the model, system and precision (match "settings") and its memory peak is above
         // the device's capacity even at the low end of the estimate's 80% memory band, while the recipe's
@@ -1040,30 +1046,10 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             const Estimate printed = estimate(plan, io::builtinCatalog());
             const double low = printed.memory.peakBytes * (1.0 - detailsOf(printed).accuracy.memoryBand80);
             if (printed.valid && low > printed.memory.capacityBytes) {
-                Plan recipe = plan;
-                recipe.parallel.tensor = layoutCount(settings, s, "tp");
-                recipe.parallel.pipeline = layoutCount(settings, s, "pp");
-                recipe.parallel.context = layoutCount(settings, s, "cp");
-                recipe.parallel.virtualStages = layoutCount(settings, s, "vp");
-                recipe.parallel.firstStageLayers = recipe.parallel.lastStageLayers = 0;
-                if (recipe.model.isMoe())
-                    recipe.parallel.expert = layoutCount(settings, s, "ep");
-                recipe.training.microBatch = layoutCount(settings, s, "mbs");
-                recipe.parallel.data =
-                    gpus / (recipe.parallel.tensor * recipe.parallel.pipeline * recipe.parallel.context);
-                // What nemoTraining derives from the layout.
-                recipe.training.sequenceParallel = recipe.parallel.tensor > 1;
-                recipe.parallel.tensorCommOverlap = recipe.parallel.tensorCommOverlap && recipe.parallel.tensor > 1;
-                recipe.parallel.overlapP2pComm = recipe.parallel.virtualStages > 1;
-                recipe.parallel.bucketBytes =
-                    4.0 * std::max(40e6, 1e6 * double(recipe.parallel.data * recipe.parallel.context));
-                recipe.parallel.schedule =
-                    recipe.parallel.virtualStages > 1 ? Schedule::Interleaved : Schedule::OneFOneB;
-                if (settings.number(s, "first_stage_layers") <= 0)
-                    nemoStageSplit(recipe);
+                Plan recipe = build(settings, s);
                 const Estimate read = estimate(recipe, io::builtinCatalog());
                 if (read.valid && read.memory.fits)
-                    plan = recipe;
+                    plan = std::move(recipe);
             }
         }
         const double tokensPerSecond = t.number(r, "tokens_per_s_per_gpu") * double(gpus);
