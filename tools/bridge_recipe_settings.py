@@ -275,6 +275,17 @@ def assignments(fn, helpers, depth=0, bound=None):
                 fields["pipeline_model_parallel_layout"] = literal(node.args[1])
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute):
                 target = node.targets[0]
+                # `cfg.comm_overlap = CommOverlapConfig(tp_comm_overlap=..., overlap_moe_expert_parallel_comm=...)`
+                # replaces the whole overlap configuration: its literal keywords are the recipe's settings (v0.6.0
+                # perf_recipes/qwen/common.py `_enable_hybridep_full_iteration_mxfp8`).
+                if (target.attr == "comm_overlap" and isinstance(node.value, ast.Call)
+                        and getattr(node.value.func, "id", None) == "CommOverlapConfig"):
+                    for kw in node.value.keywords:
+                        if kw.arg is not None:
+                            value = bound.get(kw.value.id) if isinstance(kw.value, ast.Name) else literal(kw.value)
+                            if value is not None:
+                                fields[kw.arg] = value
+                    continue
                 if isinstance(target.value, ast.Attribute) and target.value.attr in ("model", "train", "ddp", "comm_overlap", "mixed_precision"):
                     if isinstance(node.value, ast.Name) and node.value.id in bound:
                         fields[target.attr] = bound[node.value.id]
