@@ -119,6 +119,7 @@ class TestValidation : public QObject
 private slots:
     void stepTimes();
     void bridgeStepTimes();
+    void bridgeRowsRunTheirRecipesOverlap();
     void pytorchStepTimes();
     void asyncTensorParallelSpeedups();
     void kernelFusionAblation_data();
@@ -259,6 +260,35 @@ void TestValidation::bridgeStepTimes()
     qInfo().noquote() << report;
     checkGroup(byKind, "bridge", kBridgeDenseMedian, kBridgeDenseWorst);
     checkGroup(byKind, "bridge-moe", kBridgeMoeMedian, kBridgeMoeWorst);
+}
+
+/// Each Megatron-Bridge row runs the software its release's recipe sets (tools/bridge_recipe_settings.py reads
+/// them). The same Qwen3-30B-A3B layout on 8 GB300 in three releases: 26.04.01's workload base config
+/// (scripts/performance/configs/qwen/qwen3_workload_base_configs.py at v0.4.1) graphs the router alone, with
+/// HybridEP and no all-to-all overlap; 26.06's (v0.5.0) graphs the whole step and overlaps; 26.08's recipe
+/// (src/megatron/bridge/perf_recipes/qwen/gb300/qwen3_moe.py at 51885cf) does the same through
+/// `_enable_hybridep_full_iteration_mxfp8`, which ends with `cfg.comm_overlap =
+/// CommOverlapConfig(..., overlap_moe_expert_parallel_comm=True, delay_wgrad_compute=True)`
+/// (perf_recipes/qwen/common.py lines 36-60): a whole-object assignment the extractor once missed.
+void TestValidation::bridgeRowsRunTheirRecipesOverlap()
+{
+    const std::vector<validation::Row> rows = validation::loadBridgeRows(nullptr);
+    const auto plan = [&](const char *id) -> const Plan * {
+        for (const validation::Row &r : rows)
+            if (r.id.section(QLatin1Char(' '), 0, 0) == QLatin1String(id))
+                return &r.plan;
+        return nullptr;
+    };
+    struct Expected { const char *id; bool overlap; CudaGraphs graphs; };
+    for (const Expected &e : {Expected{"97", false, CudaGraphs::Router}, Expected{"47", true, CudaGraphs::Step},
+                              Expected{"7", true, CudaGraphs::Step}}) {
+        const Plan *p = plan(e.id);
+        QVERIFY2(p, e.id);
+        QVERIFY2(p->model.name.find("Qwen3-30B") != std::string::npos, e.id);
+        QCOMPARE(p->parallel.expertDispatcher, ExpertDispatcher::HybridEp);
+        QCOMPARE(p->parallel.expertCommOverlap, e.overlap);
+        QCOMPARE(p->training.cudaGraphs, e.graphs);
+    }
 }
 
 /// PyTorch-native runs (issue 35): every torchtitan and llm-foundry benchmark row estimated (none refused),
