@@ -78,6 +78,14 @@ struct DeviceSpec
     double intraNodeLatencySeconds = 0;  ///< per message step on the scale-up link
     double networkLatencySeconds = 0;    ///< per message step on the scale-out network
     double intraNodeEfficiency = 1.0;    ///< fraction of the scale-up link a collective attains (NCCL bus bandwidth)
+    /// Fraction of the scale-up link's nominal rate the flex dispatchers' kernels (DeepEP, HybridEP) attain for a
+    /// mixture of experts' dispatch and combine inside the NVLink domain, as their authors measure it through the
+    /// PyTorch API: Hopper 0.96 (DeepEP README, normal kernels on H800: 153-158 of about 160 GB/s NVLink);
+    /// Blackwell 0.56 (DeepEP hybrid-ep branch, docs/README_Hybrid-EP.md, GB200 NVL72 with 32 SMs at 8-36
+    /// ranks: BF16 dispatch 479-546 and combine 448-569 GB/s of 900; B200: HybridEP 531-536, DeepEP at 32 SMs
+    /// 524-619; DeepEP's V2 kernels, newer than the releases read here, 643-740 of 900 on SM100, its README). 1:
+    /// the nominal rate (no measurement). Their RDMA path across nodes runs at the NIC's nominal.
+    double flexDispatchEfficiency = 1.0;
     double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
     double hostLinkBandwidthBytesPerSecond =
         0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)

@@ -343,6 +343,9 @@ struct ClusterOverrides
     /// The host's time per kernel a library's native code enqueues inside one launch (a grouped GEMM's
     /// per-expert GEMMs).
     std::optional<double> hostEnqueueSeconds;
+    /// The share of the scale-up link DeepEP's and HybridEP's dispatch and combine attain inside the NVLink
+    /// domain.
+    std::optional<double> flexDispatchEfficiency;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };

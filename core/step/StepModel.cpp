@@ -91,6 +91,11 @@ double hostEnqueueSeconds(const Plan &plan, const DeviceSpec &device)
     return plan.cluster.overrides.hostEnqueueSeconds.value_or(device.hostEnqueueSeconds);
 }
 
+double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device)
+{
+    return plan.cluster.overrides.flexDispatchEfficiency.value_or(device.flexDispatchEfficiency);
+}
+
 double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device)
 {
     return plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
@@ -131,11 +136,13 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
-    // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency.
-    if (isFlexDispatcher(plan.parallel.expertDispatcher) &&
-        G > 1) { // DeepEP README: 153-158 of 160 GB/s NVLink on H800
+    // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency; inside the NVLink
+    // domain the flex dispatchers reach what their authors measure of the scale-up link (flexDispatchEfficiency:
+    // near all of it on Hopper, about half of NVLink 5 on Blackwell).
+    if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) {
         links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
-        links.expertGroup.intraNode.bandwidthBytesPerSecond = links.intraNodeNominalBytesPerSecond;
+        links.expertGroup.intraNode.bandwidthBytesPerSecond =
+            links.intraNodeNominalBytesPerSecond * flexDispatchEfficiency(plan, device);
     }
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;

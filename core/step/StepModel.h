@@ -229,6 +229,9 @@ double gatherBytes(const Plan &plan, double activationBytes, bool forward);
 double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device);
 double hostEnqueueSeconds(const Plan &plan, const DeviceSpec &device);
 double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
+/// The share of the scale-up link DeepEP's and HybridEP's kernels attain inside the NVLink domain: the plan's
+/// cluster.flex_dispatch_efficiency, else the device's.
+double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device);
 
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
 /// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited

@@ -1007,6 +1007,15 @@ const std::array kWords{
                             "(Transformer Engine's grouped expert GEMM: a quantize, an allocation and a cuBLAS GEMM "
                             "per local expert), beside the host launch per kernel"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.flex_dispatch_efficiency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Flex dispatch efficiency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "flex dispatch efficiency"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the share of the scale-up link's nominal rate DeepEP's and HybridEP's dispatch and "
+                            "combine reach inside the NVLink domain (parallel.expert_dispatcher deepep or hybridep), "
+                            "as their authors measure it: about all of it on Hopper, about half of NVLink 5 on "
+                            "Blackwell"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
     KeyWords{.path = "cluster.host_memory_bandwidth",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Host memory bandwidth"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "host memory bandwidth"),

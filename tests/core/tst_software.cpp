@@ -788,6 +788,42 @@ private slots:
         plan.training.lossKernel = LossKernel::InPlace;
         QCOMPARE(lossBytesPerLogit(plan), 6.0);
     }
+
+    // DeepEP's and HybridEP's dispatch and combine reach a measured share of the NVLink inside its domain
+    // (cluster.flex_dispatch_efficiency): on Blackwell 0.56, HybridEP's own GB200 NVL72 figures through the
+    // PyTorch API at 8-36 ranks with 32 SMs (deepseek-ai/DeepEP hybrid-ep branch, docs/README_Hybrid-EP.md: BF16
+    // dispatch 479-546 and combine 448-569 GB/s of 900); on Hopper 0.96 (DeepEP README: 153-158 of about
+    // 160 GB/s on H800). Qwen3-30B-A3B on 8 B200 (expert 8, one NVLink domain, 64 micro-batches of 4,096
+    // tokens, 48 MoE layers): a token goes once to each other rank among the 8(1 - (7/8)^8) = 5.251 its 8 of 128
+    // experts reach under uniform routing, 2 bytes x 2,048 wide, so a dispatch moves 4,096 x 4,096 x 5.251 x 7/8
+    // bytes (77.09 MB) at 0.56 x 900 GB/s: 153 us; the step exposes dispatch and combine, forward and backward,
+    // per layer and micro-batch. NCCL's all-to-all keeps the calibrated link efficiency: the key does not touch it.
+    void flexDispatchersReachTheirMeasuredNvlinkShare()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        QCOMPARE(catalog.device("gb200")->flexDispatchEfficiency, 0.56);
+        QCOMPARE(catalog.device("b200")->flexDispatchEfficiency, 0.56);
+        QCOMPARE(catalog.device("h100-sxm5-80gb")->flexDispatchEfficiency, 0.96);
+        QCOMPARE(catalog.device("mi300x")->flexDispatchEfficiency, 1.0);
+        Plan plan = test::qwen3On8B200();
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        QCOMPARE(plan.microbatches(), std::int64_t(64));
+        const double reached = 8.0 * (1.0 - std::pow(7.0 / 8.0, 8.0));
+        const double dispatchBytes = 4096.0 * 2.0 * 2048.0 * reached * 7.0 / 8.0;
+        const double latency = catalog.device("b200")->intraNodeLatencySeconds;
+        const double passes = 64.0 * 48.0 * 4.0; // micro-batches x MoE layers x (dispatch, combine) x (fwd, bwd)
+        const auto expertComm = [&](std::optional<double> share) {
+            Plan p = plan;
+            p.cluster.overrides.flexDispatchEfficiency = share;
+            const Estimate e = runSoftware(p);
+            return e.valid ? e.step.category(TimeCategory::ExpertComm) : -1.0;
+        };
+        TP_COMPARE_REL(expertComm(std::nullopt), passes * (latency + dispatchBytes / (0.56 * 900e9)), 1e-9);
+        TP_COMPARE_REL(expertComm(1.0), passes * (latency + dispatchBytes / 900e9), 1e-9);
+        plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+        QCOMPARE(expertComm(0.1), expertComm(std::nullopt));
+    }
 };
 
 TRAINPLAN_TEST_GUILESS_MAIN(TestSoftware)

@@ -600,7 +600,8 @@ void TestPlanner::everyKeyHasAControl()
         {"cluster.host_link_bandwidth", "hostLinkBandwidth"},
         {"cluster.host_memory_bandwidth", "hostMemoryBandwidth"},
         {"cluster.host_launch_overhead", "hostLaunch"},
-        {"cluster.host_enqueue_overhead", "hostEnqueue"}};
+        {"cluster.host_enqueue_overhead", "hostEnqueue"},
+        {"cluster.flex_dispatch_efficiency", "flexDispatch"}};
     for (const PlanKey &key : planKeys()) {
         const std::string path(key.path);
         if (path == "format" || path == "version")

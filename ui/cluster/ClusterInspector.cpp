@@ -161,6 +161,12 @@ QGroupBox *ClusterInspector::createClusterBox()
            "(cluster.host_enqueue_overhead): Transformer Engine's grouped expert GEMM quantizes, allocates and "
            "runs a GEMM per local expert from one call"));
     clusterForm->addRow(tr("Enqueue per kernel"), m_hostEnqueue);
+    m_flexDispatch = figureBox(
+        QStringLiteral("flexDispatch"), 0.01, 1, 2, QString(),
+        tr("The share of the scale-up link's nominal rate DeepEP's and HybridEP's dispatch and combine reach inside "
+           "the NVLink domain (cluster.flex_dispatch_efficiency; Parallel: Expert dispatcher): about all of it on "
+           "Hopper, about half of NVLink 5 on Blackwell, as their authors measure it"));
+    clusterForm->addRow(tr("Flex dispatch efficiency"), m_flexDispatch);
     addDeviceFigureFields(clusterForm);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
@@ -285,6 +291,8 @@ void ClusterInspector::connectFigureEdits()
                      tr("Change host launch overhead"), "cluster.host_launch_overhead"},
           std::tuple{m_hostEnqueue, &ClusterOverrides::hostEnqueueSeconds, units::Micro,
                      tr("Change host enqueue overhead"), "cluster.host_enqueue_overhead"},
+          std::tuple{m_flexDispatch, &ClusterOverrides::flexDispatchEfficiency, 1.0,
+                     tr("Change flex dispatch efficiency"), "cluster.flex_dispatch_efficiency"},
           std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
                      tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
           std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
@@ -406,6 +414,7 @@ void ClusterInspector::refresh()
             units::Giga);
         m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
         m_hostEnqueue->setValue(hostEnqueueSeconds(plan, *d) / units::Micro);
+        m_flexDispatch->setValue(flexDispatchEfficiency(plan, *d));
         m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
                                    units::GiB);
     }

@@ -58,6 +58,7 @@ private:
     QDoubleSpinBox *m_hostMemory;
     QDoubleSpinBox *m_hostLaunch;
     QDoubleSpinBox *m_hostEnqueue;
+    QDoubleSpinBox *m_flexDispatch;
     QDoubleSpinBox *m_intraBandwidth;
     QDoubleSpinBox *m_intraLatency;
     QDoubleSpinBox *m_runtimeContext;

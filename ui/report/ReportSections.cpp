@@ -167,14 +167,17 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
         routing += QObject::tr("; group-limited: a token's experts come from %1 of %2 expert groups")
                        .arg(m.routerGroupTopk)
                        .arg(m.routerGroups);
+    const QString nvlinkShare = fmt::number(flexDispatchEfficiency(c.plan, c.device), 2);
     const QString dispatcher =
         par.expertDispatcher == ExpertDispatcher::HybridEp
             ? QObject::tr(
-                  "HybridEP: a token crosses the network once per destination NVLink domain and the NVLink once per "
-                  "destination GPU, at the links' rates")
+                  "HybridEP: a token crosses the network once per destination NVLink domain, at the NIC's rate, and "
+                  "the NVLink once per destination GPU, at %1 of its rate (cluster.flex_dispatch_efficiency)")
+                  .arg(nvlinkShare)
         : par.expertDispatcher == ExpertDispatcher::DeepEp
             ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate, and "
-                          "the NVLink once per destination GPU")
+                          "the NVLink once per destination GPU, at %1 of its rate (cluster.flex_dispatch_efficiency)")
+                  .arg(nvlinkShare)
             : QObject::tr("all-to-all: one copy per routed expert through NCCL");
     return {{QObject::tr("Expert layout"),
              QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
@@ -980,12 +983,15 @@ QList<QStringList> expertDispatchRows(const Context &c)
                      ? QStringList{c.plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
                                        ? QObject::tr("Expert dispatch (DeepEP)")
                                        : QObject::tr("Expert dispatch (HybridEP)"),
-                                   QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ NVLink, "
+                                   QObject::tr("per layer and pass 2 × [α⌈log₂N⌉ + max(k·q·s·h·(n−1)/n ÷ (e·NVLink), "
                                                "q·s·h·D·(N−1)/N ÷ NIC)], "
-                                               "D = R(1 − (1 − 1/R)ᵏ) nodes reached of the R a token may use"),
-                                   QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64); "
-                                               "DeepSeek-V3 report "
-                                               "Sec. 2.1.2 (node-limited routing)")}
+                                               "D = R(1 − (1 − 1/R)ᵏ) nodes reached of the R a token may use, "
+                                               "e = %1 the NVLink share the kernels reach")
+                                       .arg(fmt::number(flexDispatchEfficiency(c.plan, c.device), 2)),
+                                   QObject::tr("DeepEP docs/legacy.md (43–58 GB/s per 400 Gb/s port at EP 16–64) and "
+                                               "README (153–158 of 160 GB/s NVLink on H800); "
+                                               "docs/README_Hybrid-EP.md (448–569 of 900 GB/s on GB200); "
+                                               "DeepSeek-V3 report Sec. 2.1.2 (node-limited routing)")}
                      : QStringList{
                            QObject::tr("Expert dispatch (all-to-all)"),
                            QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, "
