@@ -16,6 +16,9 @@ namespace trainplan {
 
 namespace {
 
+/// The ranks DeepEP's normal kernels join over NVLink (DeepEP's NUM_MAX_NVL_PEERS).
+constexpr std::int64_t kDeepEpNvlinkPeers = 8;
+
 /// The format a kernel runs in: the plan's, except that the FP8/FP4 family keeps attention (unless
 /// fp8_attention) and the output projection in BF16, as Transformer Engine recipes in Megatron-Core do
 /// (only the transformer layers' linear layers are FP8 modules).
@@ -135,6 +138,13 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
+    // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, a static assert in
+    // csrc/deep_ep.hpp at deepseek-ai/DeepEP e02e4d2) and reach the others through their RDMA path; Megatron-Core
+    // builds its Buffer without allow_mnnvl (megatron/core/transformer/moe/fused_a2a.py), which keeps NVSHMEM off
+    // multi-node NVLink (deep_ep/buffer.py: NVSHMEM_DISABLE_MNNVL). Inside a larger NVLink domain (NVL72) its
+    // "nodes" are therefore 8 ranks; HybridEP spans the whole domain.
+    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > kDeepEpNvlinkPeers)
+        links.expertGroup = placed(expertGroupSpan(plan.parallel, kDeepEpNvlinkPeers));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency; inside the NVLink
     // domain the flex dispatchers reach what their authors measure of the scale-up link (flexDispatchEfficiency:

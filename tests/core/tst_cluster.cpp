@@ -26,6 +26,46 @@ class TestCluster : public QObject
     Q_OBJECT
 
 private slots:
+    // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, static-asserted in
+    // csrc/deep_ep.hpp at deepseek-ai/DeepEP e02e4d2) and reach the rest over RDMA, Megatron-Core leaving
+    // NVSHMEM's multi-node NVLink off; HybridEP spans the rack's NVLink domain. Expert 32 inside one GB200 NVL72
+    // rack: HybridEP's group is 32 ranks on NVLink at the dispatchers' measured share (0.56 of 900 GB/s), DeepEP's
+    // four "nodes" of 8 with the NIC's nominal 50 GB/s between them, and its step's dispatch is slower.
+    void deepEpJoinsEightRanksOverNvlink()
+    {
+        Plan plan = presetPlan("qwen3-30b-a3b", 1, 1, 32, 1, 256, "gb200");
+        plan.cluster.gpusPerNode = 4;
+        plan.cluster.nodes = 8;
+        plan.cluster.scaleUpDomain = 72;
+        plan.training.flashAttention = true;
+        plan.parallel.expert = 32;
+        plan.parallel.expertTensor = 1;
+        const Catalog &catalog = io::builtinCatalog();
+        const DeviceSpec *gb200 = catalog.device("gb200");
+        QVERIFY(gb200);
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        const ClusterLinks hybrid = clusterLinks(plan, *gb200);
+        QCOMPARE(hybrid.expertGroup.size, std::int64_t(32));
+        QVERIFY(!hybrid.expertGroup.spansNodes());
+        QCOMPARE(hybrid.expertGroup.intraNode.bandwidthBytesPerSecond, 0.56 * 900e9);
+        const Estimate viaHybrid = estimate(plan, catalog);
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        const ClusterLinks deep = clusterLinks(plan, *gb200);
+        QCOMPARE(deep.expertGroup.size, std::int64_t(32));
+        QCOMPARE(deep.expertGroup.perNode, std::int64_t(8));
+        QCOMPARE(deep.expertGroup.nodes(), std::int64_t(4));
+        QCOMPARE(deep.expertGroup.network.bandwidthBytesPerSecond, 50e9);
+        const Estimate viaDeep = estimate(plan, catalog);
+        QVERIFY(viaHybrid.valid && viaDeep.valid);
+        QVERIFY(viaDeep.step.category(TimeCategory::ExpertComm) > 2.0 * viaHybrid.step.category(TimeCategory::ExpertComm));
+        // On an 8-GPU node DeepEP's NVLink group is the node, as before.
+        Plan node = plan;
+        node.cluster.gpusPerNode = 8;
+        node.cluster.nodes = 4;
+        node.cluster.scaleUpDomain = 0;
+        QCOMPARE(clusterLinks(node, *gb200).expertGroup.perNode, std::int64_t(8));
+    }
+
     // A GB200 NVL72 rack: 18 trays of 4 GPUs joined by NVLink. Tensor 8 spans two trays: inside the
     // 72-GPU domain it runs over NVLink (no flag), without the domain over the network (flagged, slower).
     void scaleUpDomainKeepsGroupsOnNvlink()
