@@ -47,7 +47,7 @@ PlacementReport placementReport(const Plan &plan, const Catalog &catalog, const 
     r.context = landing(contextGroupSpan(par, G), par.tensor * par.data * par.pipeline, links.contextGroup, intraName,
                         netName, links);
     if (plan.model.isMoe())
-        r.expert = landing(expertGroupSpan(par, G),
+        r.expert = landing(expertGroupSpan(par, expertDispatchDomain(plan)),
                            par.data * par.context * par.tensor * par.pipeline / std::max<std::int64_t>(1, par.expert),
                            links.expertGroup, intraName, netName, links);
     if (plan.model.isMoe() && par.expertDataSize() > 1)
@@ -112,7 +112,7 @@ PlacementReport placementSpans(const Plan &plan)
     r.data = span(dataGroupSpan(par, G));
     r.context = span(contextGroupSpan(par, G));
     if (plan.model.isMoe())
-        r.expert = span(expertGroupSpan(par, G));
+        r.expert = span(expertGroupSpan(par, expertDispatchDomain(plan)));
     return r;
 }
 

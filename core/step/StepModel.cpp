@@ -16,9 +16,6 @@ namespace trainplan {
 
 namespace {
 
-/// The ranks DeepEP's normal kernels join over NVLink (DeepEP's NUM_MAX_NVL_PEERS).
-constexpr std::int64_t kDeepEpNvlinkPeers = 8;
-
 /// The format a kernel runs in: the plan's, except that the FP8/FP4 family keeps attention (unless
 /// fp8_attention) and the output projection in BF16, as Transformer Engine recipes in Megatron-Core do
 /// (only the transformer layers' linear layers are FP8 modules).
@@ -99,6 +96,17 @@ double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device)
     return plan.cluster.overrides.flexDispatchEfficiency.value_or(device.flexDispatchEfficiency);
 }
 
+std::int64_t expertDispatchDomain(const Plan &plan)
+{
+    // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, a static assert in
+    // csrc/deep_ep.hpp at deepseek-ai/DeepEP e02e4d2) and reach the others through their RDMA path; Megatron-Core
+    // builds its Buffer without allow_mnnvl (megatron/core/transformer/moe/fused_a2a.py), which keeps NVSHMEM off
+    // multi-node NVLink (deep_ep/buffer.py: NVSHMEM_DISABLE_MNNVL). HybridEP and NCCL span the whole domain.
+    constexpr std::int64_t deepEpNvlinkPeers = 8;
+    const std::int64_t domain = plan.cluster.fabricGpus();
+    return plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp ? std::min(domain, deepEpNvlinkPeers) : domain;
+}
+
 double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device)
 {
     return plan.cluster.overrides.hostLinkBandwidthBytesPerSecond.value_or(device.hostLinkBandwidthBytesPerSecond);
@@ -135,16 +143,9 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.replicaGroup = placed(replicaGroupSpan(plan.parallel, G));
     links.hpzGroup = placed(hpzGroupSpan(plan.parallel, plan.secondaryGroupRanks(), G));
     links.contextGroup = placed(contextGroupSpan(plan.parallel, G));
-    links.expertGroup = placed(expertGroupSpan(plan.parallel, G));
+    links.expertGroup = placed(expertGroupSpan(plan.parallel, expertDispatchDomain(plan)));
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
-    // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, a static assert in
-    // csrc/deep_ep.hpp at deepseek-ai/DeepEP e02e4d2) and reach the others through their RDMA path; Megatron-Core
-    // builds its Buffer without allow_mnnvl (megatron/core/transformer/moe/fused_a2a.py), which keeps NVSHMEM off
-    // multi-node NVLink (deep_ep/buffer.py: NVSHMEM_DISABLE_MNNVL). Inside a larger NVLink domain (NVL72) its
-    // "nodes" are therefore 8 ranks; HybridEP spans the whole domain.
-    if (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp && G > kDeepEpNvlinkPeers)
-        links.expertGroup = placed(expertGroupSpan(plan.parallel, kDeepEpNvlinkPeers));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency; inside the NVLink
     // domain the flex dispatchers reach what their authors measure of the scale-up link (flexDispatchEfficiency:

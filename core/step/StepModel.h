@@ -214,9 +214,9 @@ double expertTensorGatherBytes(const Plan &plan);
 
 /// What a pass's sequence-parallel all-gathers move of `activationBytes` (the activation format). With
 /// torchao's float8 tensor parallelism (torchtitan's float8 linears under FSDP2: Float8ColwiseParallel and
-/// PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the forward
-/// pass's sequence-parallel inputs are cast to float8 before they are all-gathered, one byte per element, and
-/// the backward pass's gathers stay in the activations' format. Transformer Engine (Megatron-Core) gathers in
+/// PrepareFloat8ModuleInput, parallelize_llama.py apply_tp) the forward pass's sequence-parallel inputs are cast
+/// to float8 before they are all-gathered, one byte per element, and the backward pass's gathers stay in the
+/// activations' format. Transformer Engine (Megatron-Core) gathers in
 /// the recipe's format in both passes: a column-parallel linear all-gathers its quantized input forward and
 /// again for the weight gradient backward, and a row-parallel one its quantized output gradient
 /// (transformer_engine/pytorch/module/linear.py at d0067d0: gather_along_first_dim with the input and
@@ -232,6 +232,9 @@ double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
 /// The share of the scale-up link DeepEP's and HybridEP's kernels attain inside the NVLink domain: the plan's
 /// cluster.flex_dispatch_efficiency, else the device's.
 double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device);
+/// The GPUs the expert dispatcher reaches over the scale-up link, the unit its expert group's nodes are counted
+/// in: the node or NVLink domain, at most DeepEP's 8 NVLink peers (an NVL72 rack is 9 DeepEP "nodes").
+std::int64_t expertDispatchDomain(const Plan &plan);
 
 /// Expected number of distinct scale-up domains (nodes) a token's k routed copies reach when its experts
 /// sit on the `nodes` domains of the expert group: uniform over the nodes its router may reach. Group-limited

@@ -58,6 +58,10 @@ private slots:
         const Estimate viaDeep = estimate(plan, catalog);
         QVERIFY(viaHybrid.valid && viaDeep.valid);
         QVERIFY(viaDeep.step.category(TimeCategory::ExpertComm) > 2.0 * viaHybrid.step.category(TimeCategory::ExpertComm));
+        // The placement the window and report show is the one the estimate costs.
+        QVERIFY(!viaHybrid.placement.expert.crossesNodes);
+        QVERIFY(viaDeep.placement.expert.crossesNodes);
+        QCOMPARE(viaDeep.placement.expert.nodesSpanned, std::int64_t(4));
         // On an 8-GPU node DeepEP's NVLink group is the node, as before.
         Plan node = plan;
         node.cluster.gpusPerNode = 8;
