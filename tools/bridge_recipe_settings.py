@@ -23,9 +23,12 @@ Usage: tools/bridge_recipe_settings.py MEGATRON_BRIDGE_GIT_DIR [PERFORMANCE_CSV]
 
 With the performance summary (tests/data/validation/nemo_megatron_bridge_performance.csv) each of its pre-training
 rows gets the settings of its release's recipe for the same model, system and precision: the one with the row's
-layout (tp, pp, cp, vp, ep, micro-batch, global batch) when there is one ("exact"), else the one of that
-model, system and precision sharing most of the layout ("settings": the table's layout, the recipe's software
-settings), else the closest of another precision ("settings (another precision)").
+layout (tp, pp, cp, vp, ep, micro-batch, global batch, and Megatron-FSDP on or off) when there is one ("exact"),
+else the one with it at the commit that published the release's summary ("exact at the summary's commit"), else the
+newest one with it on the release's line, the commits after the previous release's tag ("exact on the release's
+line (DATE)"), else the one of that model, system and precision sharing most of the layout ("settings": the
+table's layout, the recipe's software settings), else the closest of another precision ("settings (another
+precision)").
 """
 
 import ast
@@ -340,6 +343,32 @@ def recipes_at(repo, release, ref):
         yield r
 
 
+def line_recipes(repo, release):
+    """The recipes at each commit of the release's line that touched them, newest first: the commits the release's
+    tag has and the previous release's has not (all of r0.1.0's for the first) up to the publication of the
+    release's summary, as (commit date, recipes) pairs. A
+    row whose printed layout neither the tag's nor the summary's recipes have ran a recipe of the day that a
+    later commit of the line changed before the tag; the newest one with that layout is the best record of it."""
+    refs = [ref for ref, _ in RELEASES]
+    i = [rel for _, rel in RELEASES].index(release)
+    span = refs[i] if i == 0 else "%s..%s" % (refs[i - 1], refs[i])
+    # Not after the summary was published: a recipe changed later cannot have produced its numbers.
+    published = summary_commit(repo, release)
+    until = ["--until=" + git(repo, "log", "-1", "--format=%cI", published).strip()] if published else []
+    for line in git(repo, "log", "--format=%H %ad", "--date=short", *until, span, "--", "scripts/performance",
+                    "src/megatron/bridge/perf_recipes").split("\n"):
+        if not line:
+            continue
+        commit, date = line.split()
+        try:
+            recipes = list(recipes_at(repo, release, commit))
+        except (subprocess.CalledProcessError, SyntaxError, NameError, TypeError, KeyError, AttributeError):
+            continue  # a commit whose configs this reader cannot evaluate (renamed helpers, half-done refactors)
+        for r in recipes:
+            r["branch"] = refs[i]
+        yield date, recipes
+
+
 def recipe_rows(repo):
     """Each release's recipes at its tag, and (marked `at_summary`) at the commit that published its summary."""
     for ref, release in RELEASES:
@@ -376,8 +405,18 @@ def layout(r, keys):
     return tuple(n(r[k]) for k in keys[:-1]) + (str(r[keys[-1]]),)
 
 
-def matched_rows(recipes, performance_csv):
+def uses_fsdp(value):
+    """Megatron-FSDP as the summary prints it (0/1, or the sharding group's size in the archive) or a recipe sets it."""
+    return str(value) not in ("", "0", "n/a", "False", "None")
+
+
+def matched_rows(recipes, performance_csv, repo=None):
     keys = ["tp", "pp", "cp", "vp", "ep", "mbs", "gbs"]
+    lines = {}
+
+    def same_layout(r, b):
+        return layout(r, keys) == layout(b, keys) and uses_fsdp(r["fsdp"]) == uses_fsdp(b["fsdp"])
+
     for b in csv.DictReader(open(performance_csv)):
         model = next((v for k, v in MODELS.items() if b["model"].startswith(k)), None)
         if b["task"] != "Pre-Training" or not model:
@@ -389,17 +428,30 @@ def matched_rows(recipes, performance_csv):
                     and bool(r.get("at_summary")) == published and "SFT" not in r["name"] and "LORA" not in r["name"]]
         same = recipes_of(False)
         candidates = [r for r in same if r["precision"] in table_precisions(b["precision"], system)]
-        exact = [r for r in candidates if layout(r, keys) == layout(b, keys)]
+        exact = [r for r in candidates if same_layout(r, b)]
         # No recipe of the row's layout at the release's tag: the recipe of that layout when NVIDIA published the
         # release's numbers (the summary's commit; the performance team runs the recipes of the day), else the
         # tag's recipe of the precision that shares most of the row's layout (the release's software settings,
         # the table's layout); with no recipe of that precision, the closest of another.
         published = [r for r in recipes_of(True) if r["precision"] in table_precisions(b["precision"], system)
-                     and layout(r, keys) == layout(b, keys)]
+                     and same_layout(r, b)]
+        # Neither: the newest recipe of the release's line with the row's layout (line_recipes).
+        on_line = []
+        if not exact and not published and repo:
+            if release not in lines:
+                lines[release] = list(line_recipes(repo, release))
+            for date, line in lines[release]:
+                on_line = [dict(r, line_date=date) for r in line
+                           if r["model"] == model and r["system"] == system and "SFT" not in r["name"]
+                           and "LORA" not in r["name"] and r["precision"] in table_precisions(b["precision"], system)
+                           and same_layout(r, b)]
+                if on_line:
+                    break
         closest = sorted(candidates or same, key=lambda r: -sum(x == y for x, y in zip(layout(r, keys), layout(b, keys))))
-        chosen = (exact or published or closest or [None])[0]
+        chosen = (exact or published or on_line or closest or [None])[0]
         if chosen:
             match = ("exact" if exact else "exact at the summary's commit" if published
+                     else "exact on the release's line (%s)" % chosen["line_date"] if on_line
                      else "settings" if candidates else "settings (another precision)")
             yield dict(chosen, row_id=b["row_id"], match=match)
 
@@ -407,7 +459,7 @@ def matched_rows(recipes, performance_csv):
 def main():
     repo = sys.argv[1]
     recipes = list(recipe_rows(repo))
-    rows = list(matched_rows(recipes, sys.argv[2])) if len(sys.argv) > 2 else recipes
+    rows = list(matched_rows(recipes, sys.argv[2], repo)) if len(sys.argv) > 2 else recipes
     fields = (["row_id", "match"] if len(sys.argv) > 2 else []) + FIELDS
     out = csv.DictWriter(sys.stdout, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
     out.writeheader()

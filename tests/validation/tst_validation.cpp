@@ -289,6 +289,26 @@ void TestValidation::bridgeRowsRunTheirRecipesOverlap()
         QCOMPARE(p->parallel.expertCommOverlap, e.overlap);
         QCOMPARE(p->training.cudaGraphs, e.graphs);
     }
+    // A printed layout no recipe at the release's tag has is read from the newest recipe of the release's line
+    // that has it (tools/bridge_recipe_settings.py line_recipes). 25.11's H100 Llama 3 8B line prints
+    // Megatron-FSDP: LLAMA3_8B_H100_FP8_CS_BASE_CONFIG sets use_megatron_fsdp=True and no recomputation at
+    // 34641780a (2025-11-20), where the tag's (8aed9a229 on) has recompute_num_layers=5 without it; read as the
+    // tag's, the row ran a configuration no commit ever had. 25.11's H100 Qwen3-30B line (PP 2, VP 24, MBS 2)
+    // is the qwen3_30b_a3b_llm_pretrain.yaml recipe of f5a691dd1 (2025-10-08), without the all-to-all overlap
+    // the tag's layout (VP 12, MBS 1) has; 26.02.01's H100 Qwen3-30B line (PP 2, VP 12, EP 8) is
+    // QWEN3_30B_A3B_PRETRAIN_CONFIG_H100_FP8_CS_V1 at 5ec81cb75 (2026-02-20): DeepEP with the overlap.
+    const Plan *llama = plan("260");
+    QVERIFY(llama);
+    QCOMPARE(llama->parallel.zeroStage, 3);
+    QCOMPARE(llama->training.recompute, Recompute::None);
+    const Plan *qwen = plan("264");
+    QVERIFY(qwen);
+    QCOMPARE(qwen->parallel.virtualStages, std::int64_t(24));
+    QCOMPARE(qwen->parallel.expertCommOverlap, false);
+    const Plan *qwenDeepEp = plan("191");
+    QVERIFY(qwenDeepEp);
+    QCOMPARE(qwenDeepEp->parallel.expertDispatcher, ExpertDispatcher::DeepEp);
+    QCOMPARE(qwenDeepEp->parallel.expertCommOverlap, true);
 }
 
 /// PyTorch-native runs (issue 35): every torchtitan and llm-foundry benchmark row estimated (none refused),
