@@ -346,9 +346,9 @@ def recipes_at(repo, release, ref):
 def line_recipes(repo, release):
     """The recipes at each commit of the release's line that touched them, newest first: the commits the release's
     tag has and the previous release's has not (all of r0.1.0's for the first) up to the publication of the
-    release's summary, as (commit date, recipes) pairs. A
-    row whose printed layout neither the tag's nor the summary's recipes have ran a recipe of the day that a
-    later commit of the line changed before the tag; the newest one with that layout is the best record of it."""
+    release's summary, as (commit date, recipes) pairs. A row whose printed layout neither the tag's nor the
+    summary's recipes have ran a recipe of the day that a later commit of the line changed before the tag; the
+    newest one with that layout is the best record of it."""
     refs = [ref for ref, _ in RELEASES]
     i = [rel for _, rel in RELEASES].index(release)
     span = refs[i] if i == 0 else "%s..%s" % (refs[i - 1], refs[i])
@@ -431,8 +431,9 @@ def matched_rows(recipes, performance_csv, repo=None):
         exact = [r for r in candidates if same_layout(r, b)]
         # No recipe of the row's layout at the release's tag: the recipe of that layout when NVIDIA published the
         # release's numbers (the summary's commit; the performance team runs the recipes of the day), else the
-        # tag's recipe of the precision that shares most of the row's layout (the release's software settings,
-        # the table's layout); with no recipe of that precision, the closest of another.
+        # newest of the release's line with it, else the tag's recipe of the precision that shares most of the
+        # row's layout (the release's software settings, the table's layout); with no recipe of that precision,
+        # the closest of another.
         published = [r for r in recipes_of(True) if r["precision"] in table_precisions(b["precision"], system)
                      and same_layout(r, b)]
         # Neither: the newest recipe of the release's line with the row's layout (line_recipes).
