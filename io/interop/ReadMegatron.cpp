@@ -690,7 +690,7 @@ void megatronLossKernel(const QString &file, const std::vector<Leaf> &leaves, Fi
     const auto impl = findLeafEnding(leaves, "cross_entropy_fusion_impl");
     if (fusion == leaves.end())
         return;
-    if (fusion->value == QJsonValue(false) || fusion->value.toString() == QLatin1String("false"))
+    if (!truthy(fusion->value))
         out.keys.push_back({QStringLiteral("training.loss_kernel"), QStringLiteral("inplace"), file, fusion->line,
                             QStringLiteral("cross_entropy_loss_fusion false")});
     else if (impl != leaves.end() && impl->value.toString() == QLatin1String("te"))
