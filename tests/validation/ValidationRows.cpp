@@ -677,6 +677,18 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // Its tensor-parallel collectives are not overlapped: the script's MegatronCommOverlapCallback sets
         // tp_comm_overlap=False (NeMo scripts/performance/llm/pretrain_deepseek_v3.py line 89 at 7a8f1cc7, the
         // llmb-nemo-r2.3.0 commit every v25.05 release's setup.sh checks out).
+        // Its gradients are reduced in FP32. Every v25.05 release's DeepSeek-V3 setup.sh checks out NeMo 7a8f1cc7
+        // (deepseek_v3/pretraining/setup.sh line 54, v25.05 to v25.05.04) and launch.sh runs it in BF16 (line 55,
+        // "fp8 not supported currently"). There scripts/performance/llm/pretrain_deepseek_v3.py builds
+        // pretrain_recipe() with no performance mode (line 65; the recipe has none at that commit), whose trainer
+        // keeps bf16_mixed() (recipes/deepseek.py line 95; mixed_precision.py line 35: grad_reduce_in_fp32=True),
+        // and set_primary_perf_configs turns grad_reduce_in_fp32 off only for FP8 (utils.py lines 426-437).
+        // MegatronStrategy copies the plugin's value into the DDP config (megatron_strategy.py line 423). The
+        // other NeMo 2 BF16 recipes of the table turn it off: the performance modes of the Llama 3.1, Llama 4 and
+        // Nemotron-4 recipes (recipes/llama31_405b.py line 253 at d2b21556, llama4_e128.py line 251 at 7a8f1cc7,
+        // nemotron4_340b.py line 226 at d2b21556) and Grok-1's script (pretrain_grok1_314b.py line 221).
+        if (plan.model.isMla() && plan.training.precision == Precision::BF16)
+            plan.training.fp32Gradients = true;
         if (plan.model.isMla()) {
             plan.training.recompute = Recompute::Selective;
             plan.training.recomputeMlaUpProjection = gpu != QLatin1String("GB200");
@@ -714,15 +726,16 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         }
         // MoE routing kernels: NeMo 2's performance scripts fuse the token permutation for DeepSeek-V3 and
         // Llama 4 (recipe.model.config.moe_permute_fusion = True: scripts/performance/llm/pretrain_deepseek_v3.py
-        // line 66 and pretrain_llama4_e128.py line 99 at 7a8f1cc7, the v25.05 setup.sh commit; line 63 of the
-        // former at 6f2c6fda, v25.05.01-v25.05.04), not for Grok-1 (pretrain_grok1_314b.py sets neither), and
+        // line 66 and pretrain_llama4_e128.py line 99 at 7a8f1cc7, the v25.05 setup.sh commit, which DeepSeek-V3's
+        // setup.sh keeps to v25.05.04), not for Grok-1 (pretrain_grok1_314b.py sets neither), and
         // the NeMo 1 releases (v24.11.1, v25.02) predate the key. No NeMo release sets moe_router_fusion.
         plan.training.moePermuteFusion = plan.model.isMoe() && !model.startsWith(QLatin1String("Grok-1"));
         // Token drop at capacity 1 with padding to it (NeMo's MegatronTokenDropCallback: capacity factor 1.0,
         // moe_pad_expert_input_to_capacity True, nemo/lightning/pytorch/callbacks/moe_token_drop.py lines 38-39 at
         // 7a8f1cc7): every Grok-1 run (grok1/grok1_314b.yaml lines 53-54 at v24.11.1 and v25.02;
         // pretrain_grok1_314b.py line 212 at 7a8f1cc7 and 6f2c6fda) and DeepSeek-V3 in v25.05-v25.05.04
-        // (pretrain_deepseek_v3.py: USE_TOKEN_DROP = True, lines 40 and 80 at 7a8f1cc7, 37 and 79 at 6f2c6fda).
+        // (pretrain_deepseek_v3.py: USE_TOKEN_DROP = True, lines 40 and 80 at 7a8f1cc7, the NeMo commit of its
+        // setup.sh in every v25.05 release; 6f2c6fda is the Grok-1 and Llama 3.1 setups' from v25.05.01).
         // Padded to capacity, the experts' shapes are static: no layer waits for its token counts.
         if (model.startsWith(QLatin1String("Grok-1")) || plan.model.isMla())
             plan.training.capacityFactor = 1.0;

@@ -10,6 +10,7 @@
 // the model; a winner above every measurement of its problem is where to look for one.
 //   RECIPES_ONLY=text     only the configurations whose id contains text
 //   RECIPES_DUMP=1        writes /tmp/recipe-ID.json and /tmp/best-ID.json
+//   RECIPES_MEMORY=1      prints each recipe's and its winner's device peak over capacity (a line "MEM")
 //   RECIPES_ALLOW_TIGHT=1, RECIPES_NO_OFFLOAD=1, RECIPES_FIX=key=value,...   search constraints
 #include <QCoreApplication>
 #include <QTextStream>
@@ -157,6 +158,13 @@ int main(int argc, char **argv)
                 if (f.open(QIODevice::WriteOnly))
                     f.write(io::writePlan(plan, catalog));
             }
+        }
+        if (qEnvironmentVariableIsSet("RECIPES_MEMORY") && !top.empty()) {
+            const Estimate b = estimate(top.front().plan, catalog, EstimateOptions::analytic());
+            out << QStringLiteral("MEM %1 recipe %2 best %3\n")
+                       .arg(c.id.left(40))
+                       .arg(recipe.memory.peakBytes / recipe.memory.capacityBytes, 0, 'f', 3)
+                       .arg(b.memory.peakBytes / b.memory.capacityBytes, 0, 'f', 3);
         }
         const double base = recipe.step.tokensPerSecond;
         const double best = top.empty() ? 0.0 : top.front().score.tokensPerSecond;
