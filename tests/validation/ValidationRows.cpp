@@ -704,6 +704,16 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.optimizerMoments = MomentFormat::Bf16;
             plan.training.masterWeights = MasterFormat::Bf16;
         }
+        // Nemotron-4 15B in v25.02 and v25.03 (NeMo 24.12): nemotron/nemotron4-15b-synth.yaml switched to
+        // `optim: name: mcore_distributed_optim` without a grad_sync_dtype (lines 178-193 at v25.02; v24.11.1's
+        // distributed_fused_adam had `grad_sync_dtype: bf16`, line 193), and NeMo 1's MegatronGPTModel then reduces
+        // in FP32: DistributedDataParallelConfig(grad_reduce_in_fp32=(cfg.optim.get('grad_sync_dtype', 'fp32') ==
+        // 'fp32')) (nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py line 588 at v2.1.0). The
+        // other NeMo 1 yamls state bf16 (grok1_314b.yaml line 168, llama3.1_*.yaml, gpt3_175b_hydra.yaml,
+        // nemotron4-340b-synth.yaml at v24.11.1 to v25.03).
+        static const QRegularExpression nemo24_12(QStringLiteral("^v25\\.0[23]"));
+        if (model.startsWith(QLatin1String("Nemotron-4 15B")) && nemo24_12.match(t.at(r, "first_tag")).hasMatch())
+            plan.training.fp32Gradients = true;
         nemoStageSplit(plan);
         // Deferred output-layer weight gradients (Megatron-Core --defer-embedding-wgrad-compute): every release's
         // Llama 3.1 70B and 405B and Nemotron-4 340B recipe and the Llama 3 70B SFT recipe turn them on, at

@@ -318,17 +318,26 @@ void TestValidation::bridgeRowsRunTheirRecipesOverlap()
 /// none there, so its BF16 runs keep bf16_mixed()'s FP32 reduction (recipes/deepseek.py line 95,
 /// recipes/precision/mixed_precision.py line 35). Llama 3.1's v25.04 script builds its recipe in performance mode,
 /// which turns it off (recipes/llama31_405b.py line 253 at d2b21556), as NeMo 1's hydra configs did
-/// (grad_sync_dtype: bf16).
+/// (grad_sync_dtype: bf16), except Nemotron-4 15B's of v25.02-v25.03, whose mcore_distributed_optim states none:
+/// NeMo 1's MegatronGPTModel then reduces in FP32 (megatron_gpt_model.py line 588 at v2.1.0).
 void TestValidation::dgxcGradientsReducedAsTheirRecipes()
 {
     const std::vector<validation::Row> rows = validation::loadRows(nullptr);
-    int deepseek = 0, llama = 0;
+    int deepseek = 0, llama = 0, nemotron = 0, nemotronApex = 0;
     for (const validation::Row &r : rows) {
         if (r.source != QLatin1String("dgxc") && r.source != QLatin1String("dgxc-moe"))
             continue;
         if (r.id.contains(QLatin1String("DeepSeek-V3")) && r.id.contains(QLatin1String(" v25.05"))) {
             QVERIFY2(r.plan.training.fp32Gradients, qPrintable(r.id));
             ++deepseek;
+        }
+        if (r.id.contains(QLatin1String("Nemotron-4 15B")) && r.id.endsWith(QLatin1String("v25.02"))) {
+            QVERIFY2(r.plan.training.fp32Gradients, qPrintable(r.id));
+            ++nemotron;
+        }
+        if (r.id.contains(QLatin1String("Nemotron-4 15B")) && r.id.endsWith(QLatin1String("v24.11.1"))) {
+            QVERIFY2(!r.plan.training.fp32Gradients, qPrintable(r.id));
+            ++nemotronApex;
         }
         if (r.id.contains(QLatin1String("Llama 3.1")) && r.id.contains(QLatin1String("BF16")) && r.id.endsWith(QLatin1String("v25.04"))) {
             QVERIFY2(!r.plan.training.fp32Gradients, qPrintable(r.id));
@@ -337,6 +346,8 @@ void TestValidation::dgxcGradientsReducedAsTheirRecipes()
     }
     QCOMPARE(deepseek, 5); // three GB200 rows of v25.05, 1,024 H100 of v25.05, 512 H100 of v25.05.04
     QVERIFY(llama > 0);
+    QCOMPARE(nemotron, 15); // 8 BF16 and 7 FP8 rows, 16-2,048 GPUs
+    QVERIFY(nemotronApex > 0);
 }
 
 /// PyTorch-native runs (issue 35): every torchtitan and llm-foundry benchmark row estimated (none refused),
