@@ -711,6 +711,24 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // 'fp32')) (nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py line 588 at v2.1.0). The
         // other NeMo 1 yamls state bf16 (grok1_314b.yaml line 168, llama3.1_*.yaml, gpt3_175b_hydra.yaml,
         // nemotron4-340b-synth.yaml at v24.11.1 to v25.03).
+        // The attention backend of the NeMo 1 launches: Transformer Engine runs cuDNN's fused attention unless
+        // NVTE_FUSED_ATTN=0, and then its FlashAttention backend (flash-attn 2). Nemotron-4 340B's configure.sh
+        // exports NVTE_FUSED_ATTN=0 for 340B (line 65 at v24.11.1, line 70/71 at v25.01 to v25.03; 15B sets 1),
+        // Grok-1's for every run (grok1/configure.sh line 29 at v24.11.1 to v25.03, line 38 at v25.04), GPT-3 175B's
+        // launch.sh in v24.11.1 (nemo_megatron/launch.sh line 55; v25.02's configure.sh line 33 sets 1). NeMo 2's
+        // performance scripts set NVTE_FUSED_ATTN=1 (scripts/performance/utils.py lines 76-77 at 7a8f1cc7), as
+        // Llama 3.1's configure.sh does in NeMo 1 (lines 47-48). Nemotron-4 340B's yaml also recomputes the
+        // attention core (activations_checkpoint_granularity: selective, nemotron4-340b-synth.yaml line 138 at
+        // v24.11.1 to v25.03).
+        const QString tag = t.at(r, "first_tag");
+        const bool nemo1 = nemo1Release.match(tag).hasMatch();
+        const bool flashBackend = (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1) ||
+                                  (model.startsWith(QLatin1String("Grok-1")) && QRegularExpression(QStringLiteral("^v2(4\\.11|5\\.0[1-4])")).match(tag).hasMatch()) ||
+                                  (model.startsWith(QLatin1String("GPT-3 175B")) && tag.startsWith(QLatin1String("v24.11")));
+        if (flashBackend && gpu == QLatin1String("H100"))
+            plan.training.attentionKernel = AttentionKernel::Flash2;
+        if (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1)
+            plan.training.recompute = Recompute::Selective;
         static const QRegularExpression nemo24_12(QStringLiteral("^v25\\.0[23]"));
         if (model.startsWith(QLatin1String("Nemotron-4 15B")) && nemo24_12.match(t.at(r, "first_tag")).hasMatch())
             plan.training.fp32Gradients = true;

@@ -121,6 +121,7 @@ private slots:
     void bridgeStepTimes();
     void bridgeRowsRunTheirRecipesOverlap();
     void dgxcGradientsReducedAsTheirRecipes();
+    void dgxcAttentionAsLaunched();
     void pytorchStepTimes();
     void asyncTensorParallelSpeedups();
     void kernelFusionAblation_data();
@@ -348,6 +349,36 @@ void TestValidation::dgxcGradientsReducedAsTheirRecipes()
     QVERIFY(llama > 0);
     QCOMPARE(nemotron, 15); // 8 BF16 and 7 FP8 rows, 16-2,048 GPUs
     QVERIFY(nemotronApex > 0);
+}
+
+/// Each NeMo 1 launch's attention backend: Transformer Engine runs cuDNN's fused attention unless the launch
+/// exports NVTE_FUSED_ATTN=0, and then FlashAttention-2. Grok-1's configure.sh does for every run of v24.11.1 to
+/// v25.04 (line 29 at v24.11.1), GPT-3 175B's launch.sh in v24.11.1 (line 55; v25.02's configure.sh sets 1),
+/// Nemotron-4 340B's configure.sh for 340B (line 65 at v24.11.1; 15B sets 1), whose yaml also recomputes the
+/// attention core (activations_checkpoint_granularity: selective, line 138). NeMo 2's scripts set 1.
+void TestValidation::dgxcAttentionAsLaunched()
+{
+    const std::vector<validation::Row> rows = validation::loadRows(nullptr);
+    struct Expected { const char *model, *tag; AttentionKernel kernel; Recompute recompute; int rows = 0; };
+    Expected expected[] = {{"Grok-1", " v24.11.1", AttentionKernel::Flash2, Recompute::None},
+                           {"Grok-1", " v25.05", AttentionKernel::Fused, Recompute::None},
+                           {"GPT-3 175B", " v24.11.1", AttentionKernel::Flash2, Recompute::None},
+                           {"GPT-3 175B", " v25.02", AttentionKernel::Fused, Recompute::None},
+                           {"Nemotron-4 340B", " v24.11.1", AttentionKernel::Flash2, Recompute::Selective},
+                           {"Nemotron-4 15B", " v24.11.1", AttentionKernel::Fused, Recompute::None},
+                           {"Llama 3.1 405B", " v24.11.1", AttentionKernel::Fused, Recompute::None}};
+    for (const validation::Row &r : rows) {
+        if (!r.source.startsWith(QLatin1String("dgxc")))
+            continue;
+        for (Expected &e : expected)
+            if (r.id.contains(QLatin1String(e.model)) && r.id.endsWith(QLatin1String(e.tag))) {
+                QVERIFY2(r.plan.training.attentionKernel == e.kernel, qPrintable(r.id));
+                QVERIFY2(r.plan.training.recompute == e.recompute, qPrintable(r.id));
+                ++e.rows;
+            }
+    }
+    for (const Expected &e : expected)
+        QVERIFY2(e.rows > 0, e.model);
 }
 
 /// PyTorch-native runs (issue 35): every torchtitan and llm-foundry benchmark row estimated (none refused),
