@@ -704,13 +704,6 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
             plan.training.optimizerMoments = MomentFormat::Bf16;
             plan.training.masterWeights = MasterFormat::Bf16;
         }
-        // Nemotron-4 15B in v25.02 and v25.03 (NeMo 24.12): nemotron/nemotron4-15b-synth.yaml switched to
-        // `optim: name: mcore_distributed_optim` without a grad_sync_dtype (lines 178-193 at v25.02; v24.11.1's
-        // distributed_fused_adam had `grad_sync_dtype: bf16`, line 193), and NeMo 1's MegatronGPTModel then reduces
-        // in FP32: DistributedDataParallelConfig(grad_reduce_in_fp32=(cfg.optim.get('grad_sync_dtype', 'fp32') ==
-        // 'fp32')) (nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py line 588 at v2.1.0). The
-        // other NeMo 1 yamls state bf16 (grok1_314b.yaml line 168, llama3.1_*.yaml, gpt3_175b_hydra.yaml,
-        // nemotron4-340b-synth.yaml at v24.11.1 to v25.03).
         // The attention backend of the NeMo 1 launches: Transformer Engine runs cuDNN's fused attention unless
         // NVTE_FUSED_ATTN=0, and then its FlashAttention backend (flash-attn 2). Nemotron-4 340B's configure.sh
         // exports NVTE_FUSED_ATTN=0 for 340B (line 65 at v24.11.1, line 70/71 at v25.01 to v25.03; 15B sets 1),
@@ -722,15 +715,23 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // v24.11.1 to v25.03).
         const QString tag = t.at(r, "first_tag");
         const bool nemo1 = nemo1Release.match(tag).hasMatch();
+        static const QRegularExpression grokConfigure(QStringLiteral("^v2(4\\.11|5\\.0[1-4])"));
         const bool flashBackend = (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1) ||
-                                  (model.startsWith(QLatin1String("Grok-1")) && QRegularExpression(QStringLiteral("^v2(4\\.11|5\\.0[1-4])")).match(tag).hasMatch()) ||
+                                  (model.startsWith(QLatin1String("Grok-1")) && grokConfigure.match(tag).hasMatch()) ||
                                   (model.startsWith(QLatin1String("GPT-3 175B")) && tag.startsWith(QLatin1String("v24.11")));
         if (flashBackend && gpu == QLatin1String("H100"))
             plan.training.attentionKernel = AttentionKernel::Flash2;
         if (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1)
             plan.training.recompute = Recompute::Selective;
+        // Nemotron-4 15B in v25.02 and v25.03 (NeMo 24.12): nemotron/nemotron4-15b-synth.yaml switched to
+        // `optim: name: mcore_distributed_optim` without a grad_sync_dtype (lines 178-193 at v25.02; v24.11.1's
+        // distributed_fused_adam had `grad_sync_dtype: bf16`, line 193), and NeMo 1's MegatronGPTModel then reduces
+        // in FP32: DistributedDataParallelConfig(grad_reduce_in_fp32=(cfg.optim.get('grad_sync_dtype', 'fp32') ==
+        // 'fp32')) (nemo/collections/nlp/models/language_modeling/megatron_gpt_model.py line 588 at v2.1.0). The
+        // other NeMo 1 yamls state bf16 (grok1_314b.yaml line 168, llama3.1_*.yaml, gpt3_175b_hydra.yaml,
+        // nemotron4-340b-synth.yaml at v24.11.1 to v25.03).
         static const QRegularExpression nemo24_12(QStringLiteral("^v25\\.0[23]"));
-        if (model.startsWith(QLatin1String("Nemotron-4 15B")) && nemo24_12.match(t.at(r, "first_tag")).hasMatch())
+        if (model.startsWith(QLatin1String("Nemotron-4 15B")) && nemo24_12.match(tag).hasMatch())
             plan.training.fp32Gradients = true;
         nemoStageSplit(plan);
         // Deferred output-layer weight gradients (Megatron-Core --defer-embedding-wgrad-compute): every release's
