@@ -700,7 +700,9 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // (lines 182-186 at dgxc-benchmarking v24.11.1), which keeps the moments and its parameter shard in BF16
         // (apex/contrib/optimizers/distributed_fused_adam.py, StateBucket).
         static const QRegularExpression nemo1Release(QStringLiteral("^v2(4\\.11|5\\.0[123])"));
-        if (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1Release.match(t.at(r, "first_tag")).hasMatch()) {
+        const QString tag = t.at(r, "first_tag");
+        const bool nemo1 = nemo1Release.match(tag).hasMatch();
+        if (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1) {
             plan.training.optimizerMoments = MomentFormat::Bf16;
             plan.training.masterWeights = MasterFormat::Bf16;
         }
@@ -713,8 +715,6 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         // Llama 3.1's configure.sh does in NeMo 1 (lines 47-48). Nemotron-4 340B's yaml also recomputes the
         // attention core (activations_checkpoint_granularity: selective, nemotron4-340b-synth.yaml line 138 at
         // v24.11.1 to v25.03).
-        const QString tag = t.at(r, "first_tag");
-        const bool nemo1 = nemo1Release.match(tag).hasMatch();
         static const QRegularExpression grokConfigure(QStringLiteral("^v2(4\\.11|5\\.0[1-4])"));
         const bool flashBackend = (model.startsWith(QLatin1String("Nemotron-4 340B")) && nemo1) ||
                                   (model.startsWith(QLatin1String("Grok-1")) && grokConfigure.match(tag).hasMatch()) ||
@@ -778,7 +778,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                              (model.startsWith(QLatin1String("Nemotron-4")) && gpu == QLatin1String("GB200")) ||
                              (model.startsWith(QLatin1String("Llama 4")) && gpu == QLatin1String("H100") &&
                               t.at(r, "precision") == QLatin1String("FP8"));
-        if (graphed && t.at(r, "first_tag").startsWith(QLatin1String("v25.05")))
+        if (graphed && tag.startsWith(QLatin1String("v25.05")))
             plan.training.cudaGraphs = CudaGraphs::Layers;
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
