@@ -181,6 +181,37 @@ void setExpertGemmKernels(const Plan &plan, Op &op)
     (megatron ? op.enqueues : op.launches) = experts;
 }
 
+/// Megatron-Core's paged stashing (training.moe_paged_stash; megatron/core/transformer/moe/paged_stash.py, merged
+/// in Megatron-LM f007db77b, May 2026): after a MoE layer's forward, every tensor Transformer Engine's fused grouped
+/// MLP keeps for its backward is copied into a paged buffer (offload_to_stash), and back into a tensor of the
+/// rank's capacity shape before the layer's backward (reload_from_stash). TE marks the first projection's input,
+/// the activation's input, the routing weights and the second projection's input (mark_grouped_tensor in
+/// transformer_engine/pytorch/ops/fused/grouped_mlp.py); MXFP8 keeps the projections' inputs column-wise only, an
+/// E4M3 byte and an E8M0 scale per 32 elements, NVFP4 both layouts at half a byte and an E4M3 scale per 16. Each
+/// copy reads and writes them once: 2 x the kept bytes in forward and again in backward. The copies run on a side
+/// stream beside the neighbouring layers' attention and all-to-all, but their kernels (grids of up to 2,048
+/// programs) need the SMs the persistent attention and GEMM kernels hold, so they are counted as memory-bound
+/// time of the layer (an assumption: no published timing separates them). Launches per kept tensor: the copy, two
+/// metadata zeroings and the free-list update forward (4); the copy back and its free-list update backward (2);
+/// six tensors (the two inputs' data and scales count apart).
+Op pagedStashCopy(const Plan &plan, const Shapes &x, OpPass pass, double rows, double width)
+{
+    const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    const double up = gated ? 2.0 * width : width;
+    const Precision p = plan.training.precision;
+    const double low = p == Precision::MXFP8   ? 1.0 + 1.0 / 32.0
+                       : p == Precision::NVFP4 ? 2.0 * (0.5 + 1.0 / 16.0)
+                                               : x.q; // column-wise low-format bytes per element of an input
+    const double kept = rows * (low * (x.h + width) + x.q * up + kFp32Bytes);
+    constexpr double kTensors = 6.0;
+    Op op = elementwise("paged stash copy", OpKind::Elementwise, pass, OpScope::Layer, rows * (x.h + width + up), 0.0,
+                        2.0 * kept);
+    op.backwardBytes = 2.0 * kept;
+    op.launches = 4.0 * kTensors;
+    op.backwardLaunches = 2.0 * kTensors;
+    return op;
+}
+
 /// A mixture-of-experts MLP on this rank (Megatron-Core's MoE layer with the all-to-all dispatcher): the
 /// router GEMM over the experts, permuting the k copies of each token into expert order, the grouped GEMMs
 /// of the local experts, unpermuting and the weighted sum; shared experts as a dense MLP. The busiest
@@ -225,6 +256,9 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     combine.launches = launches.combine.forward;
     combine.backwardLaunches = launches.combine.backward;
     ops.push_back(combine);
+    if (plan.training.moePagedStash && plan.training.framework == Framework::Megatron)
+        ops.push_back(tag(pagedStashCopy(plan, x, pass, rowsPerExpert * localExperts,
+                                         double(m.expertWidth()) / double(par.expertTensorSize()))));
     if (m.sharedExperts > 0) {
         static const char *const sharedNames[3] = {"shared expert up", "shared expert activation",
                                                    "shared expert down"};

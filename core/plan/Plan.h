@@ -113,6 +113,10 @@ struct TrainingConfig
     /// Engine's op fuser with CuTe DSL grouped GEMMs, Megatron-Bridge cutedsl_fused_grouped_mlp): one launch
     /// for all local experts, the activation function and its quantization in the first GEMM's epilogue.
     bool fusedExpertMlp = false;
+    /// Mixture of experts under Megatron-Core: paged stashing (--moe-paged-stash). After each MoE layer's
+    /// forward the tensors the fused grouped MLP keeps for its backward are copied into a paged buffer, and
+    /// back before its backward, so that they hold the tokens routed rather than the rank's capacity.
+    bool moePagedStash = false;
     /// Mixture of experts under Megatron-Core: the router's score function, top-k and auxiliary-loss scores
     /// as Transformer Engine's fused kernels (--moe-router-fusion) instead of a dozen PyTorch ops each.
     bool moeRouterFusion = false;

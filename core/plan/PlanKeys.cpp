@@ -297,6 +297,8 @@ const std::array kKeys{
             .choices = choicesOf<CudaGraphs>, .access = field<&Plan::training, &T::cudaGraphs>()},
     PlanKey{.path = "training.fused_expert_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedExpertMlp>()},
+    PlanKey{.path = "training.moe_paged_stash", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::moePagedStash>()},
     PlanKey{.path = "training.moe_router_fusion", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::moeRouterFusion>()},
     PlanKey{.path = "training.moe_permute_fusion", .type = KeyType::Bool, .editor = KeyEditor::Check,
@@ -547,7 +549,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
     if (path == "parallel.expert_comm_overlap" || path == "training.moe_router_fusion" ||
-        path == "training.moe_permute_fusion")
+        path == "training.moe_permute_fusion" || path == "training.moe_paged_stash")
         return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
     if (path == "training.cuda_graphs")
         return plan.training.framework != Framework::DeepSpeed;

@@ -555,6 +555,35 @@ void checkExpertCommOverlap(Checker &check)
         check.error(key, "expert_comm_overlap.mtp_layers", {num(plan.model.mtpLayers)});
 }
 
+/// Megatron-Core's paged stashing of the routed experts' saved tensors (--moe-paged-stash) needs what Megatron-Core
+/// asks of it (megatron/core/transformer/transformer_config.py at core_v0.18.0): a rank capacity factor, which only
+/// the HybridEP dispatcher has and which needs Transformer Engine's op fuser (lines 1515-1526; the op fuser's grouped
+/// MLP is what marks the tensors the stash takes, transformer_engine/pytorch/ops/fused/grouped_mlp.py,
+/// mark_grouped_tensor), and no activation offload ("moe_paged_stash cannot be enabled with cpu_offloading",
+/// lines 1683-1686).
+void checkPagedStash(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    if (!t.moePagedStash)
+        return;
+    const char *key = "training.moe_paged_stash";
+    if (!plan.model.isMoe()) {
+        check.warning(key, "moe_paged_stash.not_moe");
+        return;
+    }
+    if (t.framework != Framework::Megatron) {
+        check.error(key, "moe_paged_stash.framework", {std::string(toString(t.framework))});
+        return;
+    }
+    if (plan.parallel.expertDispatcher != ExpertDispatcher::HybridEp)
+        check.error(key, "moe_paged_stash.dispatcher", {std::string(toString(plan.parallel.expertDispatcher))});
+    if (!t.fusedExpertMlp)
+        check.error(key, "moe_paged_stash.needs_fused_mlp");
+    if (t.activationOffloadLayers > 0)
+        check.error(key, "moe_paged_stash.activation_offload", {num(t.activationOffloadLayers)});
+}
+
 /// CUDA graphs and the expert all-to-all overlap outside Megatron-Core. torchtitan captures the forward and
 /// backward of a step as one CUDA graph since f84224af0 (August 2026; training.disable_cuda_graphs), without
 /// pipeline parallelism ("CUDA graphs do not support pipeline parallelism yet") and, with expert parallelism,
@@ -618,6 +647,24 @@ void checkLayerGraphs(Checker &check)
         check.error("training.cuda_graphs", "cuda_graphs.full_recompute", {std::string(toString(t.cudaGraphs))});
     if (t.activationOffloadLayers > 0)
         check.error("training.cuda_graphs", "cuda_graphs.activation_offload", {std::string(toString(t.cudaGraphs))});
+}
+
+/// A whole-step graph under Megatron-Core captures the MoE layers only at fixed shapes: "when
+/// --moe-expert-capacity-factor and --moe-pad-expert-input-to-capacity are not set, the resulting dynamic shapes
+/// make MoE layers uncapturable" (megatron/core/transformer/moe/README.md, CUDA Graph, at core_v0.18.0), unless the
+/// HybridEP dispatcher is given the rank's capacity (moe_expert_rank_capacity_factor), which sizes its buffers
+/// without waiting on the host (fused_a2a.py HybridEPDispatch: num_permuted_tokens, non_blocking) and is how every
+/// full-iteration MoE recipe of Megatron-Bridge runs. The all-to-all and DeepEP dispatchers wait for each layer's
+/// token counts.
+void checkStepGraphExperts(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    if (t.framework != Framework::Megatron || t.cudaGraphs != CudaGraphs::Step || !plan.model.isMoe() ||
+        t.capacityFactor || plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp)
+        return;
+    check.error("training.cuda_graphs", "cuda_graphs.step_dynamic_experts",
+                {std::string(toString(plan.parallel.expertDispatcher))});
 }
 
 /// Multi-head latent attention needs its latent and head sizes.
@@ -926,7 +973,9 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkExperts(check);
     checkExpertParallel(check);
     checkExpertCommOverlap(check);
+    checkPagedStash(check);
     checkLayerGraphs(check);
+    checkStepGraphExperts(check);
     checkSoftwareOutsideMegatron(check);
     checkEmbeddingWgradDeferral(check);
     checkLatentAttention(check);

@@ -65,6 +65,8 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     plan.training.cudaGraphs = c.cudaGraphs;
     // The base plan's deferred output-layer weight gradients hold where the layout allows them.
     plan.training.deferEmbeddingWgrad = base.training.deferEmbeddingWgrad && plan.embeddingWgradDeferralAllowed();
+    // So does its paged stash of the experts' saved tensors, which Megatron-Core has only behind HybridEP.
+    plan.training.moePagedStash = base.training.moePagedStash && c.dispatcher == ExpertDispatcher::HybridEp;
     return plan;
 }
 
@@ -618,6 +620,7 @@ std::optional<Problem> baseProblem(const Plan &base, const Catalog &catalog)
     probe.parallel.tensor = 1;
     probe.training.microBatch = 1;
     probe.training.deferEmbeddingWgrad = false; // needs pipeline stages: a layout's rule (applyConfig)
+    probe.parallel.expertDispatcher = base.parallel.expertDispatcher; // the paged stash's rule is about it
     deriveDataParallel(probe);
     const auto layoutRule = [](const std::string &key) {
         return key.rfind("parallel", 0) == 0 || key == "training.global_batch" || key == "training.micro_batch";

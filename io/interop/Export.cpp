@@ -99,6 +99,7 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "training.fp8_attention",
                                 "training.cuda_graphs",
                                 "training.fused_expert_mlp",
+                                "training.moe_paged_stash",
                                 "training.moe_router_fusion",
                                 "training.moe_permute_fusion",
                                 "training.defer_embedding_wgrad",
@@ -222,13 +223,25 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << flag("model.router_groups", m.routerGroups) << flag("model.router_group_topk", m.routerGroupTopk);
-    if (plan.training.capacityFactor) // token dropping (Megatron-Core's default drop policy, by probability)
+    // The routed experts as grouped GEMMs, as the plan times them (Megatron-Core's default is SequentialMLP, a
+    // GEMM per local expert from Python).
+    f << QStringLiteral("--moe-grouped-gemm");
+    const bool stepGraph = plan.training.cudaGraphs == CudaGraphs::Step;
+    if (plan.training.capacityFactor) { // token dropping (Megatron-Core's default drop policy, by probability)
         f << "--moe-expert-capacity-factor " + QString::number(*plan.training.capacityFactor);
+        if (stepGraph) // a whole-step graph captures the experts only padded to it (moe/README.md, CUDA Graph)
+            f << QStringLiteral("--moe-pad-expert-input-to-capacity");
+    }
     f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
           : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep")
               : QStringLiteral("--moe-token-dispatcher-type alltoall"));
+    // HybridEP under a whole-step graph, and the paged stash, need the rank's capacity; Trainplan does not plan its
+    // factor and writes Megatron-Bridge's full-iteration recipes' 1.5 (set_full_iter_cg_configs).
+    if (plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp && !plan.training.capacityFactor &&
+        (stepGraph || plan.training.moePagedStash))
+        f << QStringLiteral("--moe-expert-rank-capacity-factor 1.5");
     return f;
 }
 
@@ -424,6 +437,8 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         f << "--softmax-type learnable";
     if (m.isMoe() && t.fusedExpertMlp)
         f << megatron::flagOf("training.fused_expert_mlp");
+    if (m.isMoe() && t.moePagedStash)
+        f << megatron::flagOf("training.moe_paged_stash");
     if (m.isMoe() && t.moeRouterFusion)
         f << megatron::flagOf("training.moe_router_fusion");
     if (m.isMoe() && t.moePermuteFusion)
@@ -637,11 +652,17 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
                  nemoLine(4, "model.router_group_topk", m.routerGroupTopk);
         if (t.capacityFactor)
             s += QStringLiteral("    moe_expert_capacity_factor: %1\n").arg(*t.capacityFactor);
+        if (t.capacityFactor && t.cudaGraphs == CudaGraphs::Step)
+            s += QStringLiteral("    moe_pad_expert_input_to_capacity: true\n");
+        s += QStringLiteral("    moe_grouped_gemm: true\n");
         s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_enable_deepep: true\n")
              : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_flex_dispatcher_backend: hybridep\n")
                  : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
+        if (plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp && !t.capacityFactor &&
+            (t.cudaGraphs == CudaGraphs::Step || t.moePagedStash))
+            s += QStringLiteral("    moe_expert_rank_capacity_factor: 1.5\n");
     }
     if (t.recompute == Recompute::Selective)
         s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
@@ -793,6 +814,8 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
         s += nemoSwitch(4, "parallel.expert_comm_overlap", true) + QStringLiteral("    delay_wgrad_compute: true\n");
     if (m.isMoe() && t.fusedExpertMlp)
         s += nemoSwitch(4, "training.fused_expert_mlp", true);
+    if (m.isMoe() && t.moePagedStash)
+        s += nemoSwitch(4, "training.moe_paged_stash", true);
     if (m.isMoe() && t.moeRouterFusion)
         s += nemoSwitch(4, "training.moe_router_fusion", true);
     if (m.isMoe() && t.moePermuteFusion)

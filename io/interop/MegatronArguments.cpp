@@ -41,6 +41,7 @@ constexpr std::array kArguments{
     Argument{"sequence-parallel", "training.sequence_parallel", S},
     Argument{"use-flash-attn", "training.flash_attention", S},
     Argument{"use-transformer-engine-op-fuser", "training.fused_expert_mlp", S},
+    Argument{"moe-paged-stash", "training.moe_paged_stash", S},
     Argument{"moe-router-fusion", "training.moe_router_fusion", S},
     Argument{"moe-permute-fusion", "training.moe_permute_fusion", S},
     Argument{"defer-embedding-wgrad-compute", "training.defer_embedding_wgrad", S},

@@ -628,6 +628,9 @@ bool ignoredName(const QString &name)
                        "moe_token_drop_policy|"
                        "moe_pad_expert_input_to_capacity|moe_eval_capacity_factor|moe_min_capacity|"
                        "disable_moe_token_dropping|moe_train_capacity_factor|"
+                       // HybridEP's rank capacity: what a whole-step graph and the paged stash need of it (the plan's
+                       // dispatcher and graphs carry it); its size moves no estimate
+                       "moe_expert_rank_capacity_factor|moe_paged_stash_.*|"
                        // Megatron-Core's --delay-wgrad-compute: what the expert all-to-all overlap needs beside it
                        // (parallel.expert_comm_overlap, whose export writes both); alone it moves no estimate
                        "delay_wgrad_compute|"

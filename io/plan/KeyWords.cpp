@@ -628,6 +628,18 @@ const std::array kWords{
                  "(Transformer Engine's op fuser with CuTe DSL grouped GEMMs; Megatron-Bridge "
                  "cutedsl_fused_grouped_mlp); off, one GEMM launch per local expert and a separate activation"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "training.moe_paged_stash",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Paged expert stash"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "paged expert stash"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "mixture of experts under Megatron-Core (--moe-paged-stash, with HybridEP and the fused expert MLP): "
+                 "after each MoE layer's forward the tensors its fused grouped MLP keeps for backward (the two "
+                 "projections' inputs, the activation's input, the routing weights) are copied into a paged buffer "
+                 "that holds the tokens routed rather than the rank's capacity, and copied back before its backward; "
+                 "each copy reads and writes them once in HBM. Megatron-Bridge turns it on with its full-iteration "
+                 "CUDA graph recipes"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "training.moe_router_fusion",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Fused router"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "fused router"),

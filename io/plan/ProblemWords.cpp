@@ -322,6 +322,31 @@ const RuleSentence kSentences[] = {
                                   "_validate_cuda_graphs); the %1 dispatcher waits for each layer's token counts: "
                                   "set parallel.expert_dispatcher to \"hybridep\" with training.capacity_factor, or "
                                   "training.cuda_graphs to \"none\"")},
+    {"cuda_graphs.step_dynamic_experts",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core captures a whole step only at fixed shapes; dropless MoE layers "
+                                  "behind the %1 dispatcher wait for each layer's token counts and are uncapturable "
+                                  "(moe/README.md): set training.capacity_factor (dropping and padding to it), or "
+                                  "parallel.expert_dispatcher to \"hybridep\" (its rank capacity), or "
+                                  "training.cuda_graphs to \"layers\" or \"none\"")},
+    {"moe_paged_stash.not_moe",
+     QT_TRANSLATE_NOOP("Problem", "Paged stashing keeps the routed experts' saved tensors; a dense model has none: "
+                                  "training.moe_paged_stash is ignored")},
+    {"moe_paged_stash.framework",
+     QT_TRANSLATE_NOOP("Problem", "Paged stashing of the routed experts' saved tensors is Megatron-Core's "
+                                  "(--moe-paged-stash); framework \"%1\" does not run it: turn "
+                                  "training.moe_paged_stash off")},
+    {"moe_paged_stash.dispatcher",
+     QT_TRANSLATE_NOOP("Problem", "Paged stashing needs a rank capacity factor, which Megatron-Core gives only the "
+                                  "HybridEP dispatcher; the %1 dispatcher has none: set parallel.expert_dispatcher "
+                                  "to \"hybridep\" or turn training.moe_paged_stash off")},
+    {"moe_paged_stash.needs_fused_mlp",
+     QT_TRANSLATE_NOOP("Problem", "Paged stashing takes the tensors Transformer Engine's fused grouped MLP keeps "
+                                  "(its op fuser, which Megatron-Core's rank capacity factor requires): turn "
+                                  "training.fused_expert_mlp on, or training.moe_paged_stash off")},
+    {"moe_paged_stash.activation_offload",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core refuses paged stashing with activation offload (\"moe_paged_stash "
+                                  "cannot be enabled with cpu_offloading\"), here %1 offloaded layers: set "
+                                  "training.activation_offload_layers to 0 or turn training.moe_paged_stash off")},
     {"expert_comm_overlap.framework",
      QT_TRANSLATE_NOOP("Problem", "The expert all-to-all overlap is Megatron-Core's combined 1F1B schedule "
                                   "(--overlap-moe-expert-parallel-comm); framework \"%1\" does not run it: turn "

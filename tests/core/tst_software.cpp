@@ -455,6 +455,77 @@ private slots:
         QVERIFY(actFused->bytes < act->bytes);
     }
 
+    // Megatron-Core's paged stash (megatron/core/transformer/moe/paged_stash.py) copies what Transformer Engine's
+    // fused grouped MLP keeps for backward (mark_grouped_tensor in transformer_engine/pytorch/ops/fused/grouped_mlp.py:
+    // the first projection's input, the activation's input, the routing weights, the second projection's input;
+    // MXFP8 keeps the inputs column-wise, a byte and 1/32 of an E8M0 scale each) into pages after the layer's
+    // forward and back before its backward, each copy reading and writing them once. Qwen3-30B-A3B (hidden 2,048,
+    // expert width 768, top 8) at micro-batch 8 of 4,096 tokens on 8 GB300, expert 8 (Megatron-Bridge 26.06's
+    // recipe): 8 x 4,096 x 8 = 262,144 routed rows a rank, each keeping 2,048 x 33/32 + 768 x 33/32 + 2 x 1,536
+    // (the SwiGLU input in BF16) + 4 = 5,980 bytes: 3.135 GB copied each way per layer and micro-batch. That
+    // traffic cannot take less than its bytes over the HBM's nominal 8 TB/s, and no copy runs without the stash.
+    void pagedStashCopiesWhatTheFusedMlpKeeps()
+    {
+        Plan plan = test::presetPlan("qwen3-30b-a3b", 1, 1, 8, 8, 512, "gb300");
+        plan.training.precision = Precision::MXFP8;
+        plan.training.flashAttention = true;
+        plan.training.fusedExpertMlp = true;
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        plan.parallel.expert = 8;
+        plan.parallel.expertTensor = 1;
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        plan.parallel.zeroStage = 1;
+        const Estimate plain = runSoftware(plan);
+        plan.training.moePagedStash = true;
+        const Estimate stashed = runSoftware(plan);
+        QVERIFY(plain.valid && stashed.valid);
+        QVERIFY(!findOp(plain, "paged stash copy", OpPass::Forward));
+        const Op *forward = findOp(stashed, "paged stash copy", OpPass::Forward);
+        const Op *backward = findOp(stashed, "paged stash copy", OpPass::Backward);
+        QVERIFY(forward && backward);
+        const double rows = 8.0 * 4096.0 * 8.0;
+        const double kept = rows * (2048.0 * 33.0 / 32.0 + 768.0 * 33.0 / 32.0 + 2.0 * 1536.0 + 4.0);
+        QCOMPARE(forward->bytes, 2.0 * kept);
+        QCOMPARE(backward->bytes, 2.0 * kept);
+        QVERIFY(std::abs(2.0 * kept - 3.135e9) < 0.001e9);
+        // 48 layers, 8 micro-batches a step (512 / (8 x 8)), both directions.
+        const double copied = 48.0 * 8.0 * 2.0 * 2.0 * kept;
+        const double added = stashed.step.stepSeconds - plain.step.stepSeconds;
+        QVERIFY2(added >= copied / 8e12, qPrintable(QString::number(added)));
+        QVERIFY2(added <= copied / (0.4 * 8e12), qPrintable(QString::number(added)));
+    }
+
+    // What Megatron-Core requires of the paged stash (transformer_config.py at core_v0.18.0): the rank capacity
+    // factor, HybridEP's and the op fuser's (lines 1515-1526), and no activation offload (lines 1683-1686); only
+    // Megatron-Core has it, and a dense model has nothing to stash (a warning, nothing refused).
+    void pagedStashNeedsHybridEpAndTheFusedMlp()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.training.moePagedStash = true;
+        plan.training.fusedExpertMlp = true;
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        const auto rules = [](const Plan &p) { return errorRules(p, "training.moe_paged_stash"); };
+        QVERIFY(rules(plan).empty());
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        QCOMPARE(rules(plan), std::vector<std::string>{"moe_paged_stash.dispatcher"});
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        plan.training.fusedExpertMlp = false;
+        QCOMPARE(rules(plan), std::vector<std::string>{"moe_paged_stash.needs_fused_mlp"});
+        plan.training.fusedExpertMlp = true;
+        plan.training.activationOffloadLayers = 2;
+        QCOMPARE(rules(plan), std::vector<std::string>{"moe_paged_stash.activation_offload"});
+        plan.training.activationOffloadLayers = 0;
+        plan.training.framework = Framework::Fsdp;
+        QCOMPARE(rules(plan), std::vector<std::string>{"moe_paged_stash.framework"});
+        Plan dense = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "b200");
+        dense.training.moePagedStash = true;
+        QVERIFY(rules(dense).empty());
+        bool warned = false;
+        for (const Problem &p : validatePlan(dense, io::builtinCatalog()))
+            warned = warned || (p.key == "training.moe_paged_stash" && p.rule == "moe_paged_stash.not_moe");
+        QVERIFY(warned);
+    }
+
     // Transformer Engine's GroupedLinear runs one cuBLAS GEMM per local expert over its four compute streams
     // (cublaslt_gemm.cu multi_stream_cublas_gemm, multi_stream.cpp num_compute_streams = 4): 128 local experts
     // (Qwen3-30B-A3B's 128, expert parallelism 1) pay 128 / 4 = 32 fixed kernel costs in series, 16 local
@@ -695,6 +766,7 @@ private slots:
             QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.full_recompute"});
         }
         plan.training.cudaGraphs = CudaGraphs::Step;
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp; // the step holds dropless experts (next test)
         QVERIFY(rules(plan).empty());
         plan.training.recompute = Recompute::None;
         plan.training.activationOffloadLayers = 4;
@@ -703,6 +775,32 @@ private slots:
         QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.activation_offload"});
         plan.training.cudaGraphs = CudaGraphs::None;
         QVERIFY(rules(plan).empty());
+    }
+
+    // Megatron-Core captures a whole step with MoE layers only at fixed shapes (moe/README.md, CUDA Graph): dropless
+    // experts behind the all-to-all or DeepEP dispatcher wait for their token counts and are refused; a capacity
+    // factor (drop and pad) or HybridEP's rank capacity makes them capturable. Per-layer graphs leave the experts
+    // eager instead (no error), and a dense model has nothing to pad.
+    void stepGraphsNeedFixedExpertShapes()
+    {
+        Plan plan = test::qwen3On8B200();
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        const auto rules = [](const Plan &p) { return errorRules(p, "training.cuda_graphs"); };
+        for (const ExpertDispatcher d : {ExpertDispatcher::AllToAll, ExpertDispatcher::DeepEp}) {
+            plan.parallel.expertDispatcher = d;
+            QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.step_dynamic_experts"});
+        }
+        plan.training.capacityFactor = 1.0;
+        QVERIFY(rules(plan).empty());
+        plan.training.capacityFactor.reset();
+        plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+        QVERIFY(rules(plan).empty());
+        plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+        plan.training.cudaGraphs = CudaGraphs::Layers;
+        QVERIFY(rules(plan).empty());
+        Plan dense = test::presetPlan("llama3-8b", 1, 1, 1, 1, 8, "b200");
+        dense.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(rules(dense).empty());
     }
 
     // Delayed scaling all-reduces the amax histories at the end of each FP8 region; current (tensorwise) scaling

@@ -164,7 +164,38 @@ private slots:
                 QVERIFY2(!w.text.contains(QLatin1String("not understood")), qPrintable(w.text));
             QVERIFY(back.plan->training.moeRouterFusion && back.plan->training.moePermuteFusion);
             QVERIFY(back.plan->parallel.expertCommOverlap);
+            QVERIFY(back.plan->training.moePagedStash);
         }
+    }
+
+    // A MoE launch file runs the experts as the plan times them and as a whole-step graph can capture them:
+    // grouped GEMMs (--moe-grouped-gemm; Megatron-Core's default is SequentialMLP), with a capacity factor the
+    // padding to it (--moe-pad-expert-input-to-capacity, moe/README.md "CUDA Graph"), behind HybridEP the rank's
+    // capacity (Megatron-Bridge's full-iteration recipes' 1.5, set_full_iter_cg_configs), which the paged stash
+    // also needs (transformer_config.py: "moe_paged_stash requires moe_expert_rank_capacity_factor").
+    void moeLaunchFilesCaptureTheirExperts()
+    {
+        const Plan stash = test::examplePlan("qwen3-30b-a3b-8-gb300-paged-stash");
+        const io::ExportResult sh = io::exportPlan(stash, io::ExportTarget::Megatron, io::builtinCatalog());
+        for (const char *flag : {"--moe-grouped-gemm", "--cuda-graph-impl full_iteration",
+                                 "--moe-flex-dispatcher-backend hybridep", "--moe-expert-rank-capacity-factor 1.5",
+                                 "--moe-paged-stash", "--use-transformer-engine-op-fuser"})
+            QVERIFY2(sh.text.contains(QLatin1String(flag)), flag);
+        const io::ExportResult yaml = io::exportPlan(stash, io::ExportTarget::NeMo, io::builtinCatalog());
+        for (const char *field : {"moe_grouped_gemm: true", "moe_expert_rank_capacity_factor: 1.5", "moe_paged_stash: true"})
+            QVERIFY2(yaml.text.contains(QLatin1String(field)), field);
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
+            QVERIFY2(roundTrip(stash, target).isEmpty(), qPrintable(roundTrip(stash, target)));
+        Plan padded = test::examplePlan("mixtral-8x7b-64-h100");
+        padded.training.capacityFactor = 1.0;
+        padded.training.cudaGraphs = CudaGraphs::Step;
+        const QString text = io::exportPlan(padded, io::ExportTarget::Megatron, io::builtinCatalog()).text;
+        QVERIFY(text.contains(QLatin1String("--moe-pad-expert-input-to-capacity")));
+        QVERIFY(!text.contains(QLatin1String("--moe-expert-rank-capacity-factor")));
+        Plan eager = padded;
+        eager.training.cudaGraphs = CudaGraphs::None;
+        QVERIFY(!io::exportPlan(eager, io::ExportTarget::Megatron, io::builtinCatalog())
+                     .text.contains(QLatin1String("--moe-pad-expert-input-to-capacity")));
     }
 
     // Megatron-Core's uniform recomputation in chunks (training.recompute_chunk) is written as its method and

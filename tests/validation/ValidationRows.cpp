@@ -910,6 +910,16 @@ void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
         plan.training.cudaGraphs = CudaGraphs::Layers;
     else if (impl == QLatin1String("transformer_engine") && scope.contains(QLatin1String("moe_router")))
         plan.training.cudaGraphs = CudaGraphs::Router;
+    // Paged stashing of the routed experts' saved tensors comes with every MoE recipe's full-iteration graphs: at
+    // v0.5.0 and v0.5.1 set_full_iter_cg_configs sets moe_paged_stash (with moe_expert_rank_capacity_factor 1.5) and
+    // each config function calls it when is_full_iteration_cuda_graph (scripts/performance/configs/qwen/
+    // qwen3_llm_pretrain.py lines 48-55 and 81-82, there only in fp8_mx, which every Qwen3 full-iteration row is;
+    // deepseek/deepseek_llm_pretrain.py lines 53-65 and 100-101 at v0.5.1; gpt_oss/gpt_oss_llm_pretrain.py lines
+    // 39-52 and 422-423); at v0.6.0 the helpers that set the full-iteration graph set it too
+    // (src/megatron/bridge/perf_recipes/qwen/common.py lines 36-47, deepseek/common.py lines 49-68,
+    // gpt_oss/common.py lines 23-38). No earlier release's MoE recipe captures the whole iteration.
+    if (plan.model.isMoe() && plan.training.cudaGraphs == CudaGraphs::Step)
+        plan.training.moePagedStash = true;
     // Recomputation as Megatron-Bridge's overrides apply it (scripts/performance/utils/overrides.py
     // _set_recompute_overrides): recompute_num_layers sets full recomputation of that many layers per chunk
     // (method "block"), recompute_modules then selective recomputation of those modules, which wins.
