@@ -98,7 +98,7 @@ const Rule kRules[] = {
     {Bottleneck::Communication, "deepep_expert_dispatcher",
      [](const Plan &) { return std::string("parallel.expert_dispatcher: alltoall -> deepep"); },
      [](Plan &p) {
-         if (p.model.isMoe() && p.parallel.expert > 1)
+         if (p.model.isMoe() && p.parallel.expert > 1 && p.parallel.expertDispatcher == ExpertDispatcher::AllToAll)
              p.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
      }},
     // Transformer Engine's fused router and token permutation: fewer launches for a host that sets the pace
