@@ -107,6 +107,7 @@ private slots:
     void everyKeyHasAControl();
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
+    void pagedStashIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
@@ -644,6 +645,36 @@ void TestPlanner::fp8ScalingIsEditedInTheWindow()
     QString error;
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // BF16
     QVERIFY(!scaling->isVisibleTo(&f.window));
+}
+
+// The gallery's Megatron-Bridge 26.06 Qwen3-30B-A3B plan stashes its experts' saved tensors in pages: the check box
+// in the Training dock turns the copies off (a shorter step, the gallery's 5.56 s to 4.99 s), undo restores them,
+// the DeepEP dispatcher with the stash names the rule, and a dense plan hides the box.
+void TestPlanner::pagedStashIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("qwen3-30b-a3b-8-gb300-paged-stash"));
+    auto *stash = f.window.findChild<QCheckBox *>(QStringLiteral("training.moe_paged_stash"));
+    QVERIFY(stash && stash->isVisibleTo(&f.window) && stash->isChecked());
+    const double stashed = f.document.estimate().step.stepSeconds;
+    stash->click();
+    QVERIFY(!f.document.plan().training.moePagedStash);
+    QVERIFY(f.document.estimate().step.stepSeconds < 0.95 * stashed);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().training.moePagedStash);
+    QCOMPARE(f.document.estimate().step.stepSeconds, stashed);
+    auto *dispatcher = f.window.findChild<QComboBox *>(QStringLiteral("parallel.expert_dispatcher"));
+    QVERIFY(dispatcher);
+    dispatcher->setCurrentIndex(dispatcher->findText(QStringLiteral("DeepEP")));
+    QCOMPARE(f.document.plan().parallel.expertDispatcher, ExpertDispatcher::DeepEp);
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+                        [](const Problem &p) { return p.key == "training.moe_paged_stash" && p.isError(); }));
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.estimate().valid);
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // a dense model
+    QVERIFY(!stash->isVisibleTo(&f.window));
 }
 
 // The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last
