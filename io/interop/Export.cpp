@@ -209,6 +209,24 @@ QString moeLayerPattern(const ModelSpec &m)
 }
 
 
+/// A whole-step graph captures dropped experts only padded to their capacity (Megatron-Core moe/README.md,
+/// "CUDA Graph"): the launch file asks for the padding.
+bool padsToCapacity(const Plan &plan)
+{
+    return plan.training.capacityFactor && plan.training.cudaGraphs == CudaGraphs::Step;
+}
+
+/// HybridEP under a whole-step graph, and the paged stash, need the rank's capacity; Trainplan does not plan its
+/// factor and writes Megatron-Bridge's full-iteration recipes' (set_full_iter_cg_configs): 1.5, else none.
+std::optional<double> rankCapacityFactor(const Plan &plan)
+{
+    const TrainingConfig &t = plan.training;
+    if (plan.parallel.expertDispatcher != ExpertDispatcher::HybridEp || t.capacityFactor ||
+        !(t.cudaGraphs == CudaGraphs::Step || t.moePagedStash))
+        return std::nullopt;
+    return 1.5;
+}
+
 /// Mixture-of-experts arguments: experts, top-k, widths, layer pattern, group-limited routing, dispatcher.
 QStringList megatronMoeFlags(const Plan &plan)
 {
@@ -226,22 +244,17 @@ QStringList megatronMoeFlags(const Plan &plan)
     // The routed experts as grouped GEMMs, as the plan times them (Megatron-Core's default is SequentialMLP, a
     // GEMM per local expert from Python).
     f << QStringLiteral("--moe-grouped-gemm");
-    const bool stepGraph = plan.training.cudaGraphs == CudaGraphs::Step;
-    if (plan.training.capacityFactor) { // token dropping (Megatron-Core's default drop policy, by probability)
+    if (plan.training.capacityFactor) // token dropping (Megatron-Core's default drop policy, by probability)
         f << "--moe-expert-capacity-factor " + QString::number(*plan.training.capacityFactor);
-        if (stepGraph) // a whole-step graph captures the experts only padded to it (moe/README.md, CUDA Graph)
-            f << QStringLiteral("--moe-pad-expert-input-to-capacity");
-    }
+    if (padsToCapacity(plan))
+        f << QStringLiteral("--moe-pad-expert-input-to-capacity");
     f << (plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-enable-deepep")
           : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
               ? QStringLiteral("--moe-token-dispatcher-type flex --moe-flex-dispatcher-backend hybridep")
               : QStringLiteral("--moe-token-dispatcher-type alltoall"));
-    // HybridEP under a whole-step graph, and the paged stash, need the rank's capacity; Trainplan does not plan its
-    // factor and writes Megatron-Bridge's full-iteration recipes' 1.5 (set_full_iter_cg_configs).
-    if (plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp && !plan.training.capacityFactor &&
-        (stepGraph || plan.training.moePagedStash))
-        f << QStringLiteral("--moe-expert-rank-capacity-factor 1.5");
+    if (const auto rank = rankCapacityFactor(plan))
+        f << "--moe-expert-rank-capacity-factor " + QString::number(*rank);
     return f;
 }
 
@@ -652,7 +665,7 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
                  nemoLine(4, "model.router_group_topk", m.routerGroupTopk);
         if (t.capacityFactor)
             s += QStringLiteral("    moe_expert_capacity_factor: %1\n").arg(*t.capacityFactor);
-        if (t.capacityFactor && t.cudaGraphs == CudaGraphs::Step)
+        if (padsToCapacity(plan))
             s += QStringLiteral("    moe_pad_expert_input_to_capacity: true\n");
         s += QStringLiteral("    moe_grouped_gemm: true\n");
         s += plan.parallel.expertDispatcher == ExpertDispatcher::DeepEp
@@ -660,9 +673,8 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
              : plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp
                  ? QStringLiteral("    moe_token_dispatcher_type: flex\n    moe_flex_dispatcher_backend: hybridep\n")
                  : QStringLiteral("    moe_token_dispatcher_type: alltoall\n");
-        if (plan.parallel.expertDispatcher == ExpertDispatcher::HybridEp && !t.capacityFactor &&
-            (t.cudaGraphs == CudaGraphs::Step || t.moePagedStash))
-            s += QStringLiteral("    moe_expert_rank_capacity_factor: 1.5\n");
+        if (const auto rank = rankCapacityFactor(plan))
+            s += QStringLiteral("    moe_expert_rank_capacity_factor: %1\n").arg(*rank);
     }
     if (t.recompute == Recompute::Selective)
         s += QStringLiteral("    recompute_modules: [%1]\n").arg(recomputeModules(t).join(QStringLiteral(", ")));
