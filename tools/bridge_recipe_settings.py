@@ -262,17 +262,32 @@ def call_bindings(helper, call, outer):
     return bound
 
 
-def assignments(fn, helpers, depth=0, bound=None):
+def assignments(fn, helpers, depth=0, bound=None, context=None):
     """The literal settings a recipe function makes, in order, with those of the helpers it calls on cfg
     (the model's common.py and perf_recipes/_common.py) applied where it calls them; a helper's setting
     from one of its parameters takes the value the call passes (or the parameter's default)."""
     bound = bound or {}
+    context = context or {}
     fields = {}
+    # Assignments under `if <name> == "none":` (perf_recipes/_common.py _benchmark_common at v0.6.0: `if cuda_impl ==
+    # "none": cfg.model.cuda_graph_scope = []`): taken only when the graph implementation read so far is none.
+    when_no_graphs = set()
+    for stmt in fn.body:
+        if (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and len(stmt.test.comparators) == 1
+                and literal(stmt.test.comparators[0]) == "none"):
+            when_no_graphs.update(id(n) for n in ast.walk(stmt) if isinstance(n, ast.Assign))
     for stmt in fn.body:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in helpers and depth < 4:
                 helper = helpers[node.func.id]
-                fields.update(assignments(helper, helpers, depth + 1, call_bindings(helper, node, bound)))
+                fields.update(assignments(helper, helpers, depth + 1, call_bindings(helper, node, bound), dict(context, **fields)))
+            # Megatron-Bridge's utils/cuda_graph.py helpers (v0.6.0): set_cuda_graph_modules(cfg.model, [...]) sets the
+            # per-layer graph scope, clear_cuda_graph_modules(cfg.model) clears it.
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "set_cuda_graph_modules" \
+                    and len(node.args) > 1 and isinstance(literal(node.args[1]), list):
+                fields["cuda_graph_scope"] = literal(node.args[1])
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "clear_cuda_graph_modules":
+                fields["cuda_graph_scope"] = []
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("pipeline_model_parallel_layout")
                     and len(node.args) > 1 and isinstance(literal(node.args[1]), str)):
                 fields["pipeline_model_parallel_layout"] = literal(node.args[1])
@@ -288,6 +303,8 @@ def assignments(fn, helpers, depth=0, bound=None):
                             value = bound.get(kw.value.id) if isinstance(kw.value, ast.Name) else literal(kw.value)
                             if value is not None:
                                 fields[kw.arg] = value
+                    continue
+                if id(node) in when_no_graphs and fields.get("cuda_graph_impl", context.get("cuda_graph_impl")) not in (None, "", "none"):
                     continue
                 if isinstance(target.value, ast.Attribute) and target.value.attr in ("model", "train", "ddp", "comm_overlap", "mixed_precision"):
                     if isinstance(node.value, ast.Name) and node.value.id in bound:
@@ -381,7 +398,8 @@ def recipe_rows(repo):
 
 
 MODELS = {"LLAMA3_8B": "LLAMA3_8B", "LLAMA3_70B": "LLAMA3_70B", "LLAMA3.1_405B": "LLAMA31_405B", "DeepSeekV3": "DEEPSEEK_V3",
-          "Qwen3_235B_a22B": "QWEN3_235B_A22B", "Qwen3_30B_a3B": "QWEN3_30B_A3B", "GPT OSS 120B": "GPT_OSS_120B", "Kimi_K2": "KIMI_K2"}
+          "Qwen3_235B_a22B": "QWEN3_235B_A22B", "Qwen3_30B_a3B": "QWEN3_30B_A3B", "GPT OSS 120B": "GPT_OSS_120B", "Kimi_K2": "KIMI_K2",
+          "Nemotron_3_Nano": "NEMOTRON_3_NANO"}
 
 
 def table_precisions(text, system):

@@ -269,15 +269,97 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
 
 /// The MLP half of a layer after the post-attention norm: dense, or (mixture of experts) the dense MLP of
 /// the dense layers and the MoE of the others, each tagged with its layer part; then the residual.
+void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops);
+
+Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q);
+
+/// Megatron-Core's Mamba-2 block (megatron/core/ssm/mamba_layer.py and mamba_mixer.py, MambaMixer.forward and
+/// _ssm_training at core_v0.16.0): the pre-norm (fused into the input projection's LayerNormLinear), the input
+/// projection to z, x, B, C and dt, the layout copies around the scan (rearrange(...).contiguous() to batch-first
+/// and back), mamba_ssm's mamba_split_conv1d_scan_combined (the depthwise convolution, SiLU, the chunked SSD scan
+/// and the z gate: Dao & Gu 2024, "Transformers are SSMs", Sec. 6), the grouped RMSNorm over d_inner, the output
+/// projection and the bias-dropout-add residual. The scan in chunks of Q = 128 tokens (MambaMixer chunk_size):
+/// per token, each group's C B^T inside its chunk (2 Q N), and per head the masked product with X (2 Q P), the
+/// chunk's state (2 N P) and the output from the states passed in (2 N P); the states, N x P per head and chunk in
+/// FP32, are written, read and written again by the state passing, and read by the output kernel, the C B^T blocks
+/// (Q x Q per group and chunk, FP32) written and read once. Timed as one fused kernel of its FLOPs and those bytes,
+/// as flash attention is: Mamba-2's authors measure SSD beside FlashAttention-2 (Sec. 9.3, Fig. 10).
+constexpr double kMambaChunk = 128.0;
+
+void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    const ModelSpec &m = plan.model;
+    const OpScope L = OpScope::Layer;
+    const double inner = double(m.mambaInner()) / x.t, heads = double(m.mambaHeadCount()) / x.t;
+    const double groups = double(m.mambaGroups) / x.t, N = double(m.mambaStateDim), P = double(m.mambaHeadDim);
+    const double in = double(m.mambaInProjection()) / x.t;
+    const double convChannels = inner + 2.0 * groups * N;
+    const auto tag = [](Op op) {
+        op.part = LayerPart::Mamba;
+        return op;
+    };
+    ops.push_back(tag(normOp(plan, "Mamba input norm", pass, L, x.M * x.h / x.rowT, x.q)));
+    ops.push_back(tag(matmul("Mamba in-projection", pass, L, x.M, x.h, in, x.q)));
+    Op copies = tag(elementwise("Mamba layout copies", OpKind::Elementwise, pass, L, x.M * (in + inner), 0.0,
+                                2.0 * x.q * x.M * (in + inner)));
+    copies.launches = 2.0;
+    ops.push_back(copies);
+    const double chunks = x.M / kMambaChunk;
+    const double scanFlops = x.M * (2.0 * kMambaConvKernel * convChannels + groups * 2.0 * kMambaChunk * N +
+                                    heads * (2.0 * kMambaChunk * P + 4.0 * N * P));
+    const double scanBytes = x.q * x.M * (in + 2.0 * inner) +
+                             kFp32Bytes * chunks * (4.0 * heads * N * P + 2.0 * groups * kMambaChunk * kMambaChunk);
+    Op scan = tag(make("Mamba conv1d, SSD scan", OpKind::Attention, pass, L, scanFlops, scanBytes));
+    scan.batch = chunks * heads; // per chunk and head: [Q x N] x [N x P]-sized products
+    scan.rows = kMambaChunk;
+    scan.inner = N;
+    scan.cols = P;
+    // mamba_ssm's combined op: the convolution and the scan's five kernels (chunk cumsum, chunk state, state
+    // passing, C B^T, chunk scan) forward; their backward kernels and the convolution's replay backward (an
+    // approximate count of mamba_ssm/ops/triton/ssd_combined.py).
+    scan.launches = 6.0;
+    scan.backwardLaunches = 11.0;
+    ops.push_back(scan);
+    ops.push_back(tag(normOp(plan, "Mamba gated norm", pass, L, x.M * inner, x.q)));
+    ops.push_back(tag(matmul("Mamba out-projection", pass, L, x.M, inner, x.h, x.q)));
+    const double rowBytes = x.q * x.M * x.h / x.rowT;
+    const double residualBytes =
+        (plan.training.fusesElementwise() ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
+    ops.push_back(tag(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT,
+                                  3.0 * x.M * x.h / x.rowT, residualBytes)));
+}
+
 void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
 {
     const ModelSpec &m = plan.model;
     const bool moe = m.isMoe() && m.moeLayers() > 0;
     static const char *const denseNames[3] = {"MLP up", "bias, GELU", "MLP down"};
     static const char *const gatedNames[3] = {"MLP up", "SwiGLU", "MLP down"};
+    const char *const *names = m.mlp == MlpKind::SwiGlu ? gatedNames : denseNames;
+    if (m.isHybrid()) {
+        // Each MLP block of a hybrid model: its own pre-norm, the MLP, its own residual, all of its part.
+        const auto block = [&](LayerPart part) {
+            Op norm = normOp(plan, "pre-MLP norm", pass, OpScope::Layer, x.M * x.h / x.rowT, x.q);
+            norm.part = part;
+            ops.push_back(norm);
+            if (part == LayerPart::MoeMlp)
+                appendMoe(plan, x, pass, ops);
+            else
+                appendMlp(plan, x, pass, part, x.M, x.f / x.t, 1.0, names, ops);
+            Op residual = elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer,
+                                      x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes);
+            residual.part = part;
+            ops.push_back(residual);
+        };
+        const ModelSpec::BlockCounts b = m.blocksIn(0, m.layers);
+        if (b.denseMlp > 0)
+            block(LayerPart::DenseMlp);
+        if (b.moeMlp > 0)
+            block(LayerPart::MoeMlp);
+        return;
+    }
     if (!moe || m.moeLayers() < m.layers)
-        appendMlp(plan, x, pass, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M, x.f / x.t, 1.0,
-                  m.mlp == MlpKind::SwiGlu ? gatedNames : denseNames, ops);
+        appendMlp(plan, x, pass, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M, x.f / x.t, 1.0, names, ops);
     if (moe)
         appendMoe(plan, x, pass, ops);
     ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer, x.M * x.h / x.rowT,
@@ -370,6 +452,12 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
     ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT,
                               3.0 * x.M * x.h / x.rowT, residualBytes));
+    if (plan.model.isHybrid()) { // the attention block ends here; the model's other blocks follow
+        if (plan.model.blocksIn(0, plan.model.layers).mamba > 0)
+            appendMambaBlock(plan, x, pass, ops);
+        appendMlpAndResidual(plan, x, pass, residualBytes, ops);
+        return;
+    }
     ops.push_back(normOp(plan, "post-attention norm", pass, L, x.M * x.h / x.rowT, x.q));
     appendMlpAndResidual(plan, x, pass, residualBytes, ops);
 }
@@ -388,7 +476,7 @@ void appendOpReplay(const Plan &plan, std::vector<Op> &ops, std::size_t first, s
 {
     const bool gated = plan.model.mlp == MlpKind::SwiGlu;
     int attention = 0;                           // matmuls of the common ops so far
-    std::array<int, 3> mlp{-1, -1, -1};           // per part past the attention block; -1 until its first matmul
+    std::array<int, 4> mlp{-1, -1, -1, -1};       // per part past the attention block; -1 until its first matmul
     for (std::size_t i = first; i < forwardEnd; ++i) {
         const Op &op = ops[i];
         if (op.scope != OpScope::Layer || op.kind == OpKind::Attention || op.attentionCore)
@@ -479,9 +567,13 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
     ops.push_back(quantizeOp(true, LayerPart::Common, attnGradients, (x.q + 2.0) * attnGradients));
     const bool moe = m.isMoe() && m.moeLayers() > 0;
     const double gate = m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0;
-    if (!moe || m.moeLayers() < m.layers)
-        appendMlpQuantize(x, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M / x.rowT, x.f / x.t * x.rowT,
-                          gate * x.f / x.t * x.rowT, false, ops);
+    const ModelSpec::BlockCounts blocks = m.blocksIn(0, m.layers);
+    if (m.isHybrid() && blocks.mamba > 0) // the in-projection's input comes in FP8 from its fused norm
+        appendMlpQuantize(x, LayerPart::Mamba, x.M / x.rowT, double(m.mambaInner()) / x.t * x.rowT,
+                          double(m.mambaInProjection()) / x.t * x.rowT, false, ops);
+    if (m.isHybrid() ? blocks.denseMlp > 0 : (!moe || m.moeLayers() < m.layers))
+        appendMlpQuantize(x, moe || m.isHybrid() ? LayerPart::DenseMlp : LayerPart::Common, x.M / x.rowT,
+                          x.f / x.t * x.rowT, gate * x.f / x.t * x.rowT, false, ops);
     if (!moe)
         return;
     // Routed tokens arrive permuted (no norm writes them in FP8): each copy is cast; rows per rank as the
@@ -676,6 +768,23 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
     const double moeLayers = double(m.moeLayers()), denseLayers = double(m.layers) - moeLayers;
     double total =
         double(m.layers) * attention + denseLayers * denseMlp + moeLayers * moeMlp + 2.0 * s * h * double(m.vocab);
+    if (m.isHybrid()) {
+        // Each block on its own: the Mamba-2 mixers' projections, convolution and SSD scan (appendMambaBlock's count,
+        // whole model), the attention blocks, the dense and the MoE MLP blocks.
+        const ModelSpec::BlockCounts b = m.blocksIn(0, m.layers);
+        const double N = double(m.mambaStateDim), P = double(m.mambaHeadDim);
+        const double convChannels = double(m.mambaInner()) + 2.0 * double(m.mambaGroups) * N;
+        const double scan =
+            s * (2.0 * double(kMambaConvKernel) * convChannels + double(m.mambaGroups) * 2.0 * kMambaChunk * N +
+                 double(m.mambaHeadCount()) * (2.0 * kMambaChunk * P + 4.0 * N * P));
+        const double mamba = 2.0 * s * h * double(m.mambaInProjection()) + scan + 2.0 * s * double(m.mambaInner()) * h;
+        total = double(b.attention) * attention + double(b.mamba) * mamba + double(b.denseMlp) * denseMlp +
+                double(b.moeMlp) * moeMlp + 2.0 * s * h * double(m.vocab);
+        if (m.mtpLayers > 0) // each module an attention block and an MLP block ("*E"), its projection and logits
+            total += double(m.mtpLayers) * (attention + (m.isMoe() ? moeMlp : denseMlp) + 2.0 * s * 2.0 * h * h +
+                                            2.0 * s * h * double(m.vocab));
+        return total;
+    }
     // Multi-token prediction: each module is a layer of the last kind, a 2h -> h projection and its own logits.
     if (m.mtpLayers > 0)
         total += double(m.mtpLayers) * (attention + (m.isMoeLayer(m.layers - 1) ? moeMlp : denseMlp) +

@@ -26,6 +26,19 @@ struct RoutingLaunches
 };
 RoutingLaunches routingLaunches(const Plan &plan);
 
+/// How many times a stage runs a Layer op of `part` per micro-batch: its blocks of that kind (Common: its
+/// attention blocks, every layer of a transformer).
+inline double blocksOfPart(const ModelSpec::BlockCounts &b, LayerPart part)
+{
+    switch (part) {
+    case LayerPart::Common: return double(b.attention);
+    case LayerPart::DenseMlp: return double(b.denseMlp);
+    case LayerPart::MoeMlp: return double(b.moeMlp);
+    case LayerPart::Mamba: return double(b.mamba);
+    }
+    return 0.0;
+}
+
 /// Appends the ops of one micro-batch: layer ops (scope Layer, counted once: multiply by the layers of a
 /// stage), embedding ops (first stage), output ops (last stage). Times are not filled in.
 void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops);

@@ -35,8 +35,10 @@ inline const char *toString(OpPass v) { return spellingOf(v); }
 /// the first/last stage.
 enum class OpScope { Layer, Embedding, Output, Step };
 /// Which layers a Layer op belongs to: all of them, or (in a mixture of experts) only the dense-MLP layers
-/// or only the MoE layers; the step model multiplies each by its count on the stage.
-enum class LayerPart { Common, DenseMlp, MoeMlp };
+/// or only the MoE layers; the step model multiplies each by its count on the stage. In a hybrid model each
+/// part is one kind of block: Common the attention blocks, DenseMlp and MoeMlp the MLP blocks, Mamba the
+/// Mamba-2 mixers (ModelSpec::blocksIn).
+enum class LayerPart { Common, DenseMlp, MoeMlp, Mamba };
 /// What selective recomputation's modules and the views single out, beside an op's kind and part: MLA's up
 /// projections (mla_up_proj), the routed experts' grouped GEMMs and their activation function (moe_act).
 /// What a kernel is within its layer, where a rule needs more than its kind: recompute modules, the experts'

@@ -208,6 +208,34 @@ double moeLayerExtraActivationBytes(const Plan &plan)
     return (training.recomputesMoeLayers() ? 0.0 : moeMlpActivationBytes(plan)) - dense;
 }
 
+HybridBlockActivations hybridBlockActivations(const Plan &plan, bool full)
+{
+    const ModelSpec &m = plan.model;
+    const TrainingConfig &training = plan.training;
+    const Recompute recompute = full ? Recompute::None : training.recompute;
+    const double q = activationElementBytes(training.precision), lp = savedLinearInputBytes(training);
+    const double sb = double(m.seqLen) * double(training.microBatch), h = double(m.hidden);
+    const double t = double(plan.parallel.tensor), sp = training.sequenceParallel ? t : 1.0;
+    const double d = m.dropout ? kMaskBytes : 0.0;
+    HybridBlockActivations a;
+    const double input = q * sb * h / sp;
+    if (recompute == Recompute::Full) {
+        a.attention = a.mamba = a.denseMlp = a.moeMlp = input;
+        return a;
+    }
+    const double block = (q + lp + d) * sb * h / sp; // the norm's input, the first linear's input, the dropout mask
+    const double qd = double(m.qDim()), kv = double(m.kvDim());
+    const bool scores = recompute == Recompute::None && !training.flashAttention;
+    a.attention = block + (q * sb * (qd + kv) + q * sb * kv + lp * sb * qd) / t +
+                  (scores ? (q + d * (kMaskBytes + q)) * double(m.heads) * double(m.seqLen) * sb / t : 0.0);
+    const double f = double(m.ffnHidden);
+    a.denseMlp = block + ((m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f) / t;
+    a.moeMlp = block + (m.isMoe() && !training.recomputesMoeLayers() ? moeMlpActivationBytes(plan) : 0.0);
+    const double inner = double(m.mambaInner());
+    a.mamba = block + (q * sb * double(m.mambaInProjection()) + 2.0 * q * sb * inner + lp * sb * inner) / t;
+    return a;
+}
+
 double moeLayerRecomputeWorkspaceBytes(const Plan &plan)
 {
     // The "moe" module and op-level checkpointing rebuild the routed experts' tensors in backward.

@@ -11,6 +11,7 @@
 //   selective recompute      the 5as/h score term is dropped (also with flash attention)
 //   full recompute           2 s b h (layer input only; divided by t with sequence parallelism)
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/model/ModelSpec.h"
@@ -56,6 +57,20 @@ struct LayerActivationBytes
     double attentionScores = 0;   ///< softmax output, dropout mask and output: / t; 0 when not stored
     double total() const { return sequenceShardable + tensorSharded + attentionScores; }
 };
+
+/// What one block of each kind of a hybrid model keeps for backward, one micro-batch, one rank, before the context
+/// split (ModelSpec::hybridPattern), under the plan's recompute: the attention block the norm input, the QKV input,
+/// Q, K, V and the context (and the scores when they are stored); a dense MLP block its norm input, its input and
+/// its intermediates; a MoE block its norm input and input and what moeMlpActivationBytes counts; a Mamba-2 block
+/// its norm input, the in-projection's input, the projection's output zxbcdt and the scan's output out_x (what
+/// mamba_ssm's MambaSplitConv1dScanCombinedFn saves), the grouped norm's input and the out-projection's input.
+/// Full recomputation keeps each block's input (Megatron-Core checkpoints every layer, one block each here).
+struct HybridBlockActivations
+{
+    double attention = 0, mamba = 0, denseMlp = 0, moeMlp = 0;
+    double max() const { return std::max(std::max(attention, mamba), std::max(denseMlp, moeMlp)); }
+};
+HybridBlockActivations hybridBlockActivations(const Plan &plan, bool full = false);
 
 /// What one layer keeps for backward under the plan's recompute, flash and sequence-parallel choices.
 LayerActivationBytes storedLayerActivations(const ModelSpec &model, const TrainingConfig &training,

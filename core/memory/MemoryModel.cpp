@@ -76,6 +76,13 @@ StageParameters stageParameters(const Plan &plan, const ParameterShapes &shapes,
     const std::int64_t t = plan.parallel.tensor;
     const std::int64_t shards = plan.parallel.expertShards();
     StageParameters out;
+    if (m.isHybrid()) { // each block by its kind (Muon, the only reader of notMatrices, takes no hybrid model)
+        const LayerParameters blocks = layersParameters(m, plan.firstLayerOfStage(stage), count);
+        out.experts = blocks.expertPerRank(shards) + (stage == p - 1 ? shapes.mtp.expertPerRank(shards) : 0.0);
+        out.all = blocks.perTensorRank(t) + (stage == 0 ? shapes.embedding : 0.0) +
+                  (stage == p - 1 ? shapes.output : 0.0) + out.experts;
+        return out;
+    }
     out.experts =
         m.isMoe() ? moe * shapes.moe.expertPerRank(shards) + (stage == p - 1 ? shapes.mtp.expertPerRank(shards) : 0.0)
                   : 0.0;
@@ -220,6 +227,7 @@ struct StageInputs
 {
     StateBytesPerParameter perParam;
     double perLayer = 0;               ///< stored activations of one layer, one micro-batch
+    HybridBlockActivations hybrid;     ///< a hybrid model's: of one block of each kind, one micro-batch
     double moeExtra = 0;               ///< what a MoE layer stores beyond that
     double pendingPerLayer = 0;        ///< zero-bubble: what a layer keeps for a deferred W, one micro-batch
     double pendingPerMoeLayer = 0;     ///< the same for a mixture-of-experts layer
@@ -322,6 +330,11 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     // stored, is (s / c) x s per head, also 1/c).
     const double c = double(plan.parallel.context);
     in.perLayer = storedLayerActivations(m, training, t).total() / c;
+    if (m.isHybrid()) {
+        in.hybrid = hybridBlockActivations(plan);
+        for (double *bytes : {&in.hybrid.attention, &in.hybrid.mamba, &in.hybrid.denseMlp, &in.hybrid.moeMlp})
+            *bytes /= c;
+    }
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
     if (splitsBackward(plan.parallel.schedule)) {
         in.pendingPerLayer = pendingWeightGradientBytes(plan, false);
@@ -337,6 +350,9 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.recomputeWorkspace = double(std::min(plan.recomputeChunkInEffect(), std::max<std::int64_t>(1, m.layers))) *
                             std::max(recomputeWorkspaceBytes(m, training, t), moeLayerRecomputeWorkspaceBytes(plan)) /
                             c;
+    if (m.isHybrid() && training.recompute == Recompute::Full) // the largest block, replayed whole
+        in.recomputeWorkspace =
+            std::max(hybridBlockActivations(plan, true).max(), moeLayerRecomputeWorkspaceBytes(plan)) / c;
     in.runtimeContext = plan.cluster.overrides.runtimeContextBytes.value_or(device.runtimeContextBytes);
     const double q = activationElementBytes(training.precision);
     in.boundaryTensor = q * double(m.seqLen) / c * double(training.microBatch) * double(m.hidden)
@@ -347,6 +363,14 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     in.zeroGathers = plan.parallel.zeroStage >= 3 && in.shards > 1;
     in.backwardWorkspace = 2.0 * layerBackwardGradientBytes(plan);
     in.roundingPerLayer = layerRoundingBytes(layerStoredTensors(plan));
+    if (m.isHybrid()) {
+        // A Mamba block's widest gradient is its in-projection's output; a block holds about half a layer's tensors.
+        const double inProjection = m.blocksIn(0, m.layers).mamba > 0 ? double(m.mambaInProjection()) : 0.0;
+        in.backwardWorkspace =
+            std::max(in.backwardWorkspace,
+                     2.0 * q * double(m.seqLen) / c * double(training.microBatch) * inProjection / double(t));
+        in.roundingPerLayer *= 0.5;
+    }
     in.ncclBuffers = ncclBytes(plan);
     in.ncclPerPipelinePeer = 2.0 * 4.0 * units::MiB; // p2p: 2 channels x the Simple buffer per neighbour
     in.libraryWorkspaces = 3.0 * (device.supports(Precision::FP8) ? 32.0 : 4.0) * units::MiB;
@@ -380,6 +404,12 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     }
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
+    if (plan.model.isHybrid()) {
+        const ModelSpec::BlockCounts b = plan.blocksOnStage(s);
+        perMicrobatch = double(b.attention) * in.hybrid.attention + double(b.mamba) * in.hybrid.mamba +
+                        double(b.denseMlp) * in.hybrid.denseMlp + double(b.moeMlp) * in.hybrid.moeMlp;
+        a.perLayerBytes = layers > 0 ? perMicrobatch / layers : 0.0; // the stage's mean block
+    }
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
     if (const std::int64_t inputs = plan.checkpointedInputsOnStage(s); inputs < a.layers && layers > 0) {
         // Megatron-Core's uniform method: one input kept per chunk of layers (training.recompute_chunk).

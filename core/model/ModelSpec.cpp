@@ -60,12 +60,88 @@ LayerParameters mlpParameters(const ModelSpec &m, double f)
     return p;
 }
 
+/// Megatron-Core's Mamba-2 mixer (megatron/core/ssm/mamba_mixer.py, MambaMixer.__init__ at core_v0.16.0): the
+/// input projection to z, x, B, C and dt (column-parallel, no bias), the depthwise causal convolution over x, B
+/// and C (kernel kMambaConvKernel, with a bias), dt_bias, A_log and D per head, the gated RMSNorm's weight over
+/// d_inner, and the output projection (row-parallel, no bias). All of it splits over the tensor ranks by heads
+/// and groups ("tensor_model_parallel" on every parameter).
+LayerParameters mambaParameters(const ModelSpec &m)
+{
+    const double h = double(m.hidden), inner = double(m.mambaInner()), heads = double(m.mambaHeadCount());
+    const double convChannels = inner + 2.0 * double(m.mambaGroups) * double(m.mambaStateDim);
+    LayerParameters p;
+    p.sharded = h * double(m.mambaInProjection()) + convChannels * (double(kMambaConvKernel) + 1.0) + 3.0 * heads +
+                inner + inner * h;
+    return p;
+}
+
+/// A MoE MLP: the router (h x experts) replicated on every rank (Megatron-Core's TopKRouter); shared experts
+/// split like a dense MLP; routed experts over expert x expert_tensor.
+LayerParameters moeMlpParameters(const ModelSpec &m)
+{
+    LayerParameters p;
+    p.replicated += double(m.hidden) * double(m.experts);
+    const LayerParameters one = mlpParameters(m, double(m.expertWidth()));
+    p.sharded += double(m.sharedExperts) * one.sharded;
+    p.replicated += double(m.sharedExperts) * one.replicated;
+    p.expert += double(m.experts) * one.total();
+    return p;
+}
+
+/// One block of a hybrid model: its mixer or MLP and its pre-norm (fused into the first linear's
+/// LayerNormLinear in Megatron-Core's hybrid specs, its weight all the same).
+LayerParameters hybridBlockParameters(const ModelSpec &m, char symbol)
+{
+    LayerParameters p;
+    switch (symbol) {
+    case 'M': p = mambaParameters(m); break;
+    case '*': p = attentionParameters(m); break;
+    case '-': p = mlpParameters(m, double(m.ffnHidden)); break;
+    case 'E': p = moeMlpParameters(m); break;
+    default: return {};
+    }
+    p.replicated += normWidth(m, double(m.hidden));
+    return p;
+}
+
 } // namespace
+
+ModelSpec::BlockCounts ModelSpec::blocksIn(std::int64_t first, std::int64_t count) const
+{
+    BlockCounts b;
+    if (isHybrid()) {
+        for (std::int64_t i = first; i < first + count; ++i) {
+            switch (hybridSymbol(i)) {
+            case 'M': ++b.mamba; break;
+            case '*': ++b.attention; break;
+            case '-': ++b.denseMlp; break;
+            case 'E': ++b.moeMlp; break;
+            default: break;
+            }
+        }
+        return b;
+    }
+    b.attention = count;
+    b.moeMlp = moeLayersIn(first, count);
+    b.denseMlp = isMoe() ? count - b.moeMlp : 0;
+    return b;
+}
+
+std::int64_t ModelSpec::firstMoeLayer() const
+{
+    if (isHybrid()) {
+        const std::size_t at = hybridPattern.find('E');
+        return at == std::string::npos ? 0 : std::int64_t(at);
+    }
+    return denseLayers + moeLayerInterval - 1;
+}
 
 std::int64_t ModelSpec::moeLayersIn(std::int64_t first, std::int64_t count) const
 {
     if (!isMoe())
         return 0;
+    if (isHybrid())
+        return blocksIn(first, count).moeMlp;
     // MoE layers among the first n: layer i routes when j = i - dense + 1 (1..n - dense) is a multiple of
     // the interval, floor((n - dense) / interval) of them.
     const std::int64_t interval = std::max<std::int64_t>(1, moeLayerInterval);
@@ -83,29 +159,38 @@ LayerParameters layerParameters(const ModelSpec &m)
 
 LayerParameters layerParameters(const ModelSpec &m, std::int64_t layer)
 {
+    if (m.isHybrid())
+        return hybridBlockParameters(m, m.hybridSymbol(layer));
     if (!m.isMoeLayer(layer))
         return layerParameters(m);
     LayerParameters p = attentionParameters(m);
     p.replicated += 2.0 * normWidth(m, double(m.hidden));
-    // The router (h x experts) is replicated on every rank (Megatron-Core's TopKRouter); shared experts
-    // split like a dense MLP; routed experts over expert x expert_tensor.
-    p.replicated += double(m.hidden) * double(m.experts);
-    const LayerParameters one = mlpParameters(m, double(m.expertWidth()));
-    p.sharded += double(m.sharedExperts) * one.sharded;
-    p.replicated += double(m.sharedExperts) * one.replicated;
-    p.expert += double(m.experts) * one.total();
+    p += moeMlpParameters(m);
     return p;
 }
 
+LayerParameters blockParameters(const ModelSpec &m, char symbol) { return hybridBlockParameters(m, symbol); }
+
 LayerParameters layersParameters(const ModelSpec &m, std::int64_t first, std::int64_t count)
 {
+    if (m.isHybrid()) {
+        const ModelSpec::BlockCounts b = m.blocksIn(first, count);
+        LayerParameters p;
+        for (const auto &[symbol, n] : {std::pair{'*', b.attention}, std::pair{'M', b.mamba},
+                                        std::pair{'-', b.denseMlp}, std::pair{'E', b.moeMlp}}) {
+            const LayerParameters one = hybridBlockParameters(m, symbol);
+            p.sharded += double(n) * one.sharded;
+            p.replicated += double(n) * one.replicated;
+            p.expert += double(n) * one.expert;
+        }
+        return p;
+    }
     if (!m.isMoe()) {
         LayerParameters one = layerParameters(m);
         return {one.sharded * double(count), one.replicated * double(count), 0.0};
     }
     const std::int64_t moe = m.moeLayersIn(first, count);
-    const LayerParameters dense = layerParameters(m),
-                          sparse = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
+    const LayerParameters dense = layerParameters(m), sparse = layerParameters(m, m.firstMoeLayer());
     const double d = double(count - moe), e = double(moe);
     return {d * dense.sharded + e * sparse.sharded, d * dense.replicated + e * sparse.replicated, e * sparse.expert};
 }
@@ -114,7 +199,11 @@ LayerParameters mtpParameters(const ModelSpec &m)
 {
     if (m.mtpLayers <= 0)
         return {};
-    LayerParameters p = layerParameters(m, m.layers - 1);
+    // A hybrid model's module is an attention block and an MLP block of its last layer's MLP kind (Megatron-Core's
+    // mtp_hybrid_override_pattern, "*E" in Nemotron 3's recipes).
+    LayerParameters p = m.isHybrid() ? hybridBlockParameters(m, '*') : layerParameters(m, m.layers - 1);
+    if (m.isHybrid())
+        p += hybridBlockParameters(m, m.isMoe() ? 'E' : '-');
     const double h = double(m.hidden);
     p.sharded += 2.0 * h * h;              // projection of [embedding; hidden state] back to h
     p.replicated += 2.0 * normWidth(m, h); // the two input norms
@@ -126,7 +215,7 @@ double activeParameters(const ModelSpec &m)
     const LayerParameters all = layersParameters(m, 0, m.layers);
     // Each MoE layer: top-k of its experts, each expert's share of the layer's routed weights.
     const double routedPerExpert =
-        m.isMoe() ? layerParameters(m, m.denseLayers + m.moeLayerInterval - 1).expert / double(m.experts) : 0.0;
+        m.isMoe() ? layerParameters(m, m.firstMoeLayer()).expert / double(m.experts) : 0.0;
     const double active =
         all.sharded + all.replicated + double(m.moeLayers()) * double(m.expertsPerToken) * routedPerExpert;
     // The input embedding is a row lookup, not a matmul: not counted (as DeepSeek, Moonshot and OpenAI

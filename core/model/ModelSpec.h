@@ -30,14 +30,16 @@ constexpr auto enumNames(NormKind)
                       EnumName<NormKind>{NormKind::RmsNorm, "rmsnorm", "RMSNorm"}};
 }
 inline const char *toString(NormKind v) { return spellingOf(v); }
-/// Positions: a learned table (GPT), rotary embeddings applied to queries and keys (Su et al. 2021), or
-/// ALiBi's linear bias on the attention scores inside the attention kernel (Press et al. 2022; MPT).
-enum class PositionEmbedding { Learned, Rotary, Alibi };
+/// Positions: a learned table (GPT), rotary embeddings applied to queries and keys (Su et al. 2021),
+/// ALiBi's linear bias on the attention scores inside the attention kernel (Press et al. 2022; MPT), or none
+/// (Nemotron-H's attention layers: Megatron-Core position_embedding_type "none"; its Mamba layers carry order).
+enum class PositionEmbedding { Learned, Rotary, Alibi, None };
 constexpr auto enumNames(PositionEmbedding)
 {
     return std::array{EnumName<PositionEmbedding>{PositionEmbedding::Learned, "learned", "Learned"},
                       EnumName<PositionEmbedding>{PositionEmbedding::Rotary, "rotary", "Rotary"},
-                      EnumName<PositionEmbedding>{PositionEmbedding::Alibi, "alibi", "ALiBi"}};
+                      EnumName<PositionEmbedding>{PositionEmbedding::Alibi, "alibi", "ALiBi"},
+                      EnumName<PositionEmbedding>{PositionEmbedding::None, "none", "None"}};
 }
 inline const char *toString(PositionEmbedding v) { return spellingOf(v); }
 /// Attention: multi-head (grouped-query through kv_heads) or DeepSeek's multi-head latent attention
@@ -108,6 +110,19 @@ struct ModelSpec
     std::int64_t routerGroups = 0;
     std::int64_t routerGroupTopk = 0;
 
+    // Hybrid Mamba-Transformer models (Megatron-Core's MambaModel: hybrid_layer_pattern, the
+    // --hybrid-override-pattern of pretrain_mamba.py): one symbol per layer, each layer one block with its own
+    // pre-norm and residual: 'M' a Mamba-2 mixer, '*' self-attention, '-' a dense MLP of ffnHidden, 'E' a MoE
+    // MLP (megatron/core/ssm/mamba_hybrid_layer_allocation.py, Symbols). Empty: every layer is attention + MLP.
+    std::string hybridPattern;
+    /// Mamba-2 (Dao & Gu 2024, "Transformers are SSMs", Sec. 7; Megatron-Core MambaMixer): the state size N of
+    /// each head, the head size P, the heads (0: expand 2, 2 hidden / P) and the groups sharing the input-dependent
+    /// B and C (TransformerConfig's defaults: mamba_state_dim 128, mamba_head_dim 64, mamba_num_groups 8).
+    std::int64_t mambaStateDim = 128;
+    std::int64_t mambaHeadDim = 64;
+    std::int64_t mambaHeads = 0;
+    std::int64_t mambaGroups = 8;
+
     AttentionKind attention = AttentionKind::Mha;
     std::int64_t qLoraRank = 0;      ///< MLA query latent (0: queries projected directly)
     std::int64_t kvLoraRank = 0;     ///< MLA key/value latent
@@ -116,6 +131,24 @@ struct ModelSpec
     std::int64_t vHeadDim = 0;       ///< MLA value head size
 
     bool isMoe() const { return experts > 0; }
+    bool isHybrid() const { return !hybridPattern.empty(); }
+    /// The pattern symbol of layer `layer` (from 0) of a hybrid model; 0 for a transformer or past the pattern.
+    char hybridSymbol(std::int64_t layer) const
+    {
+        return layer >= 0 && std::size_t(layer) < hybridPattern.size() ? hybridPattern[std::size_t(layer)] : '\0';
+    }
+    /// Mamba-2 heads (mamba_num_heads, else d_inner / head size with d_inner = 2 hidden) and the mixer's inner width.
+    std::int64_t mambaHeadCount() const
+    {
+        return mambaHeads > 0 ? mambaHeads : mambaHeadDim > 0 ? 2 * hidden / mambaHeadDim : 0;
+    }
+    std::int64_t mambaInner() const { return mambaHeadCount() * mambaHeadDim; }
+    /// Width of the Mamba-2 input projection's output: z and x (d_inner each), B and C (groups x state each), and
+    /// one dt per head (MambaMixer.in_proj).
+    std::int64_t mambaInProjection() const
+    {
+        return 2 * mambaInner() + 2 * mambaGroups * mambaStateDim + mambaHeadCount();
+    }
     /// Share of the layers that attend to their whole causal prefix (1 without a sliding window).
     double fullAttentionShare() const
     {
@@ -126,11 +159,23 @@ struct ModelSpec
     bool isMla() const { return attention == AttentionKind::Mla; }
     bool isMoeLayer(std::int64_t layer) const
     {
+        if (isHybrid())
+            return isMoe() && hybridSymbol(layer) == 'E';
         return isMoe() && layer >= denseLayers &&
                (layer - denseLayers + 1) % std::max<std::int64_t>(1, moeLayerInterval) == 0;
     }
     /// MoE layers among layers [first, first + count).
     std::int64_t moeLayersIn(std::int64_t first, std::int64_t count) const;
+    /// The blocks of layers [first, first + count) by kind. A transformer layer is an attention block and an MLP:
+    /// attention = count, and dense MLPs (a mixture of experts' dense layers) and MoE MLPs as the layers have them;
+    /// a dense transformer's MLP counts with its attention (denseMlp 0), as its ops do. A hybrid layer is one block.
+    struct BlockCounts
+    {
+        std::int64_t attention = 0, mamba = 0, denseMlp = 0, moeMlp = 0;
+    };
+    BlockCounts blocksIn(std::int64_t first, std::int64_t count) const;
+    /// The first MoE layer (a hybrid model's first 'E'): the layer whose shape every MoE layer shares.
+    std::int64_t firstMoeLayer() const;
     std::int64_t moeLayers() const { return moeLayersIn(0, layers); }
     std::int64_t expertWidth() const { return expertFfnHidden > 0 ? expertFfnHidden : ffnHidden; }
 
@@ -151,6 +196,9 @@ struct ModelSpec
 
     friend bool operator==(const ModelSpec &, const ModelSpec &) = default;
 };
+
+/// Megatron-Core's Mamba-2 convolution kernel (MambaMixer d_conv, 4; not configurable from its arguments).
+inline constexpr std::int64_t kMambaConvKernel = 4;
 
 /// Architecture details implied by the MLP kind (see ModelSpec).
 void applyArchitectureDefaults(ModelSpec &model);
@@ -184,6 +232,9 @@ LayerParameters layerParameters(const ModelSpec &model);
 
 /// Layer `layer` (from 0): dense, or attention + router + routed and shared experts.
 LayerParameters layerParameters(const ModelSpec &model, std::int64_t layer);
+
+/// One block of a hybrid model by its pattern symbol ('M', '*', '-', 'E'), with its pre-norm; zero otherwise.
+LayerParameters blockParameters(const ModelSpec &model, char symbol);
 
 /// Layers [first, first + count) together.
 LayerParameters layersParameters(const ModelSpec &model, std::int64_t first, std::int64_t count);

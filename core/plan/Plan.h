@@ -465,6 +465,11 @@ struct Plan
     {
         return model.moeLayersIn(firstLayerOfStage(stage), layersOnStage(stage));
     }
+    /// The blocks of `stage` by kind (ModelSpec::blocksIn over its layers).
+    ModelSpec::BlockCounts blocksOnStage(std::int64_t stage) const
+    {
+        return model.blocksIn(firstLayerOfStage(stage), layersOnStage(stage));
+    }
     /// Whether parallel.first_stage_layers, last_stage_layers or stage_layers set an uneven split.
     bool unevenStages() const;
     /// Whether parallel.stage_layers lists every stage's layers (one entry per pipeline stage).

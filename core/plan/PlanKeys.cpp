@@ -203,6 +203,16 @@ const std::array kKeys{
             .access = field<&Plan::model, &M::fullAttentionInterval>()},
     PlanKey{.path = "model.attention_sinks", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::model, &M::attentionSinks>()},
+    PlanKey{.path = "model.hybrid_pattern", .type = KeyType::String, .maxLength = 100000, .editor = KeyEditor::Text,
+            .access = field<&Plan::model, &M::hybridPattern>()},
+    PlanKey{.path = "model.mamba_state_dim", .type = KeyType::Integer, .range = {1, 65536}, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::mambaStateDim>()},
+    PlanKey{.path = "model.mamba_head_dim", .type = KeyType::Integer, .range = {1, 65536}, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::mambaHeadDim>()},
+    PlanKey{.path = "model.mamba_heads", .type = KeyType::Integer, .range = {0, 65536}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::mambaHeads>()},
+    PlanKey{.path = "model.mamba_groups", .type = KeyType::Integer, .range = {1, 65536}, .editor = KeyEditor::Spin,
+            .access = field<&Plan::model, &M::mambaGroups>()},
 
     // Training.
     PlanKey{.path = "training.global_batch", .type = KeyType::Integer, .range = {1, kTwoTo(30)},
@@ -589,6 +599,11 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.framework != Framework::Fsdp;
     if (path == "model.full_attention_interval")
         return plan.model.slidingWindow > 0;
+    if (path == "model.mamba_state_dim" || path == "model.mamba_head_dim" || path == "model.mamba_heads" ||
+        path == "model.mamba_groups")
+        return plan.model.isHybrid();
+    if (path == "model.dense_layers" || path == "model.moe_layer_interval") // a hybrid pattern places the experts
+        return plan.model.isMoe() && !plan.model.isHybrid();
     if (path == "training.fp8_recipe")
         return plan.training.precision == Precision::FP8;
     if (path == "parallel.stage_layers")

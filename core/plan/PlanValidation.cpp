@@ -680,6 +680,67 @@ void checkLatentAttention(Checker &check)
             check.error(key, "mla.needs_size", {key});
 }
 
+/// Hybrid Mamba-Transformer models (model.hybrid_pattern): Megatron-Core's symbols, one per layer (megatron/core/ssm/
+/// mamba_hybrid_layer_allocation.py, Symbols and validate_segment_layers: "M", "*", "-", "E"; the pattern's length
+/// is num_layers), experts where E says so, and Mamba-2's head split (MambaMixer: "nheads must be evenly divisble by
+/// tp_size", "ngroups must be evenly divisible by tp_size", "nheads must be evenly divisible by ngroups"). What
+/// Trainplan does not model for them is refused, each with its rule: another framework than Megatron-Core's
+/// MambaModel, ZeRO-3, context parallelism (Mamba's own all-to-all of heads), the zero-bubble schedules, partial
+/// full recomputation, op-level checkpointing, activation offload and Muon.
+void checkHybrid(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    if (!m.isHybrid())
+        return;
+    const char *key = "model.hybrid_pattern";
+    const std::size_t bad = m.hybridPattern.find_first_not_of("M*-E");
+    if (bad != std::string::npos) {
+        check.error(key, "hybrid_pattern.symbols", {std::string(1, m.hybridPattern[bad]), num(std::int64_t(bad) + 1)});
+        return;
+    }
+    if (check.ok({"model.layers"}) && std::int64_t(m.hybridPattern.size()) != m.layers)
+        check.error(key, "hybrid_pattern.length", {num(std::int64_t(m.hybridPattern.size())), num(m.layers)});
+    const bool routed = m.hybridPattern.find('E') != std::string::npos;
+    if (routed && m.experts <= 0)
+        check.error(key, "hybrid_pattern.needs_experts");
+    else if (!routed && m.experts > 0)
+        check.error("model.experts", "hybrid_pattern.experts_unplaced", {num(m.experts)});
+    if (m.isMoe() && (m.denseLayers > 0 || m.moeLayerInterval > 1))
+        check.warning("model.dense_layers", "hybrid_pattern.moe_placement");
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &par = plan.parallel;
+    if (t.framework != Framework::Megatron)
+        check.error("training.framework", "hybrid_pattern.framework", {std::string(toString(t.framework))});
+    if (check.ok({"parallel.zero_stage"}) && par.zeroStage >= 3)
+        check.error("parallel.zero_stage", "hybrid_pattern.zero3");
+    if (check.ok({"parallel.context"}) && par.context > 1)
+        check.error("parallel.context", "hybrid_pattern.context", {num(par.context)});
+    if (splitsBackward(par.schedule))
+        check.error("parallel.schedule", "hybrid_pattern.schedule", {std::string(toString(par.schedule))});
+    if (t.recompute == Recompute::Ops ||
+        (t.recompute == Recompute::Full && (t.recomputeLayers > 0 || t.recomputeInterval > 0 || t.recomputeChunk > 1)))
+        check.error("training.recompute", "hybrid_pattern.recompute");
+    if (t.activationOffloadLayers > 0)
+        check.error("training.activation_offload_layers", "hybrid_pattern.offload", {num(t.activationOffloadLayers)});
+    if (t.usesMuon())
+        check.error("training.optimizer", "hybrid_pattern.muon");
+    if (m.isMla())
+        check.error("model.attention", "hybrid_pattern.mla");
+    if (m.hybridPattern.find('M') == std::string::npos)
+        return;
+    const std::int64_t heads = m.mambaHeadCount();
+    if (heads <= 0) {
+        check.error("model.mamba_heads", "mamba_heads.positive");
+        return;
+    }
+    if (check.ok({"model.mamba_groups"}) && heads % m.mambaGroups != 0)
+        check.error("model.mamba_groups", "mamba_groups.divide_heads", {num(m.mambaGroups), num(heads)});
+    if (check.ok({"parallel.tensor", "model.mamba_groups"}) &&
+        (heads % par.tensor != 0 || m.mambaGroups % par.tensor != 0))
+        check.error("parallel.tensor", "mamba.tensor", {num(par.tensor), num(heads), num(m.mambaGroups)});
+}
+
 /// Packed sequences: documents no longer than the sequence; without flash attention the masked scores are
 /// still computed for the whole sequence, so the length changes nothing (said, not refused).
 void checkDocumentLength(Checker &check)
@@ -979,6 +1040,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkSoftwareOutsideMegatron(check);
     checkEmbeddingWgradDeferral(check);
     checkLatentAttention(check);
+    checkHybrid(check);
     checkRecomputeModules(check);
     checkDocumentLength(check);
     checkSlidingWindow(check);

@@ -1,5 +1,7 @@
 #include "core/profile/ProfileComparison.h"
 
+#include "core/compute/LayerOps.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -30,14 +32,7 @@ double timesPerStep(const Plan &plan, const Op &op, std::int64_t stage)
     case OpScope::Step: return 1.0;
     case OpScope::Layer: break;
     }
-    const double layers = double(plan.layersOnStage(stage));
-    const double moeLayers = double(plan.moeLayersOnStage(stage));
-    switch (op.part) {
-    case LayerPart::DenseMlp: return microbatches * (plan.model.isMoe() ? layers - moeLayers : 0.0);
-    case LayerPart::MoeMlp: return microbatches * moeLayers;
-    case LayerPart::Common: break;
-    }
-    return microbatches * layers;
+    return microbatches * blocksOfPart(plan.blocksOnStage(stage), op.part);
 }
 
 } // namespace

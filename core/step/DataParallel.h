@@ -25,6 +25,9 @@ struct UnitTime
 struct StageCompute
 {
     UnitTime denseLayer, moeLayer, embedding, output;
+    /// A hybrid model's blocks (ModelSpec::hybridPattern): each with half a dense layer's tensor-parallel time
+    /// (a MoE block the rest of a MoE layer's), so that an attention block and an MLP block are a transformer layer.
+    UnitTime attentionBlock, mambaBlock, denseBlock, moeBlock;
     double forward = 0, backward = 0; ///< the whole stage (kernels and blocking collectives)
     double memoryBoundShare = 0;      ///< of its kernel time: what HBM traffic beside it slows
 };

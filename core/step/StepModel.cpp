@@ -190,9 +190,10 @@ struct MicrobatchSums
 {
     Sums layer, embedding, output;
     Sums denseMlp, moeMlp; ///< mixture of experts: the MLP of one dense layer, of one MoE layer
+    Sums mamba;            ///< a hybrid model's Mamba-2 block
     Sums moeRouter;        ///< of the MoE layer's MLP: the router and the routing before the dispatcher's counts
     double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
-    double denseMlpWeightGradient = 0, moeMlpWeightGradient = 0;
+    double denseMlpWeightGradient = 0, moeMlpWeightGradient = 0, mambaWeightGradient = 0;
     double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
     double linearForward = 0, linearBackward = 0;             ///< one layer's linear-layer GEMMs, each pass
 };
@@ -217,14 +218,18 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
                              op.kind == OpKind::Matmul;
         timeOp(op, device, precision, attentionShare * padded, rowwise ? kRowwiseFp8GemmShare : 1.0);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
-        Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : m.layer;
+        const bool mamba = op.part == LayerPart::Mamba;
+        Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : mamba ? m.mamba : m.layer;
         accumulate(op.scope == OpScope::Layer       ? layerSums
                    : op.scope == OpScope::Embedding ? m.embedding
                                                     : m.output,
                    op, 1.0, plan.training);
         if (moe && op.role == OpRole::Router && op.scope == OpScope::Layer)
             accumulate(m.moeRouter, op, 1.0, plan.training);
-        double &layerW = dense ? m.denseMlpWeightGradient : moe ? m.moeMlpWeightGradient : m.layerWeightGradient;
+        double &layerW = dense ? m.denseMlpWeightGradient
+                         : moe ? m.moeMlpWeightGradient
+                         : mamba ? m.mambaWeightGradient
+                                 : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
             (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
         if (op.attentionCore && op.pass != OpPass::Recompute)
@@ -234,6 +239,21 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
             (op.pass == OpPass::Forward ? m.linearForward : m.linearBackward) += op.seconds;
     }
     return m;
+}
+
+/// A stage's blocks of each kind times one block's sums of that kind (`field` of Sums): a transformer's layers
+/// times its attention block and its MLPs as ModelSpec::blocksIn counts them, a hybrid model's blocks each.
+double stageSum(const MicrobatchSums &m, const ModelSpec::BlockCounts &b, double Sums::*field)
+{
+    return double(b.attention) * (m.layer.*field) + double(b.denseMlp) * (m.denseMlp.*field) +
+           double(b.moeMlp) * (m.moeMlp.*field) + double(b.mamba) * (m.mamba.*field);
+}
+
+/// The weight-gradient half of a stage's backward matmuls (zero-bubble schedules defer it), by block kind.
+double stageWeightGradient(const MicrobatchSums &m, const ModelSpec::BlockCounts &b)
+{
+    return double(b.attention) * m.layerWeightGradient + double(b.denseMlp) * m.denseMlpWeightGradient +
+           double(b.moeMlp) * m.moeMlpWeightGradient + double(b.mamba) * m.mambaWeightGradient;
 }
 
 /// Exposed context-parallel communication of one layer and one micro-batch, forward and backward.
@@ -497,12 +517,28 @@ StageCompute unitCompute(const Plan &plan, const MicrobatchSums &m, const LayerC
     s.moeLayer = {commonForward(c.moeTensor) + m.moeMlp.forward + c.expert,
                   commonBackward(c.moeTensor) + m.moeMlp.backward + replay * m.moeMlp.recompute +
                       c.expert * (1.0 + replayA2A)};
+    // A hybrid model's blocks: the attention block the common part with half the layer's tensor-parallel time and
+    // the context exchange, every other block half the tensor-parallel time, a MoE block the rest of the MoE layer's.
+    const TensorComm half{0.5 * c.tensor.forward, 0.5 * c.tensor.backward};
+    const TensorComm moeRest{c.moeTensor.forward - half.forward, c.moeTensor.backward - half.backward};
+    const auto block = [&](const Sums &part, const TensorComm &tp) {
+        return UnitTime{part.forward + tp.forward,
+                        part.backward + replay * part.recompute + tp.backward + full * tp.forward};
+    };
+    s.attentionBlock = {commonForward(half), commonBackward(half)};
+    s.mambaBlock = block(m.mamba, half);
+    s.denseBlock = block(m.denseMlp, half);
+    s.moeBlock = block(m.moeMlp, moeRest);
+    s.moeBlock.forward += c.expert;
+    s.moeBlock.backward += c.expert * (1.0 + replayA2A);
     s.embedding = {m.embedding.forward, m.embedding.backward};
     s.output = {m.output.forward, m.output.backward};
     const double kernels = m.layer.computeBound + m.layer.memoryBound + m.denseMlp.computeBound + m.denseMlp.memoryBound
-                           + m.moeMlp.computeBound + m.moeMlp.memoryBound;
+                           + m.moeMlp.computeBound + m.moeMlp.memoryBound + m.mamba.computeBound + m.mamba.memoryBound;
     s.memoryBoundShare =
-        kernels > 0 ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound) / kernels : 0.0;
+        kernels > 0
+            ? (m.layer.memoryBound + m.denseMlp.memoryBound + m.moeMlp.memoryBound + m.mamba.memoryBound) / kernels
+            : 0.0;
     return s;
 }
 
@@ -531,22 +567,68 @@ struct HostTime
 {
     double forward = 0, backward = 0;
 };
+
+/// The host's figures for a plan: what a part's eager launches and enqueues take of the host per micro-batch and
+/// pass, and (`host`) with the one launch a graphed part's replay costs.
+struct HostCosts
+{
+    double launch = 0, enqueue = 0, replay = 0;
+    double launches(const Sums &part, bool forward) const
+    {
+        return (forward ? part.forwardLaunches : part.backwardLaunches) * launch +
+               (forward ? part.forwardEnqueues : part.backwardEnqueues) * enqueue;
+    }
+    double host(const Sums &part, bool forward) const { return launches(part, forward) + replay * launch; }
+};
+
+/// A hybrid model's stage: its blocks run one after another. A dropless MoE block makes the host wait for its counts,
+/// which cuts the stage into segments, each the blocks since the previous MoE block and this one's router (the
+/// non-MoE blocks spread evenly over the segments here), and what follows the counts, as a transformer's MoE layer
+/// is cut; the embedding and output on their own. Each block is graphed on its own (one replay launch). `ends`: the
+/// embedding's and output's host and GPU time per pass; `u`: the blocks' GPU time, blocking collectives included.
+HostTime hybridHostExposure(const Plan &plan, const MicrobatchSums &m, const StageCompute &u, const HostCosts &c,
+                            double expertA2A, std::int64_t stage, bool waits,
+                            const std::array<std::pair<double, double>, 2> &ends)
+{
+    const ModelSpec::BlockCounts b = plan.blocksOnStage(stage);
+    const double moe = double(b.moeMlp);
+    HostTime t;
+    for (const bool forward : {true, false}) {
+        const auto gpu = [&](const UnitTime &unit) { return forward ? unit.forward : unit.backward; };
+        const double hOther = double(b.attention) * c.host(m.layer, forward) +
+                              double(b.mamba) * c.host(m.mamba, forward) +
+                              double(b.denseMlp) * c.host(m.denseMlp, forward);
+        const double gOther = double(b.attention) * gpu(u.attentionBlock) + double(b.mamba) * gpu(u.mambaBlock) +
+                              double(b.denseMlp) * gpu(u.denseBlock);
+        const double hMoe = c.host(m.moeMlp, forward), gMoe = gpu(u.moeBlock);
+        const auto [hEnds, gEnds] = ends[forward ? 0 : 1];
+        double exposed = std::max(0.0, hOther + moe * hMoe + hEnds - gOther - moe * gMoe - gEnds);
+        if (waits && moe > 0) {
+            const double hAfter = forward ? c.launches(m.moeMlp, true) - c.launches(m.moeRouter, true) : 0.0;
+            const double gAfter = forward ? std::min(gMoe, m.moeMlp.forward - m.moeRouter.forward + expertA2A) : 0.0;
+            exposed = moe * (std::max(0.0, hOther / moe + hMoe - hAfter - (gOther / moe + gMoe - gAfter)) +
+                             std::max(0.0, hAfter - gAfter)) +
+                      std::max(0.0, hEnds - gEnds);
+        }
+        (forward ? t.forward : t.backward) = exposed;
+    }
+    return t;
+}
+
 HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const MicrobatchSums &m, const StageCompute &u,
                       double expertA2A, std::int64_t stage)
 {
-    const double launch = hostLaunchSeconds(plan, device), enqueue = hostEnqueueSeconds(plan, device);
-    if (!(launch > 0 || enqueue > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
+    const HostCosts c{hostLaunchSeconds(plan, device), hostEnqueueSeconds(plan, device),
+                      plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router
+                          ? 1.0
+                          : 0.0};
+    if (!(c.launch > 0 || c.enqueue > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
         return {};
-    const double replay =
-        plan.training.cudaGraphs == CudaGraphs::Layers || plan.training.cudaGraphs == CudaGraphs::Router ? 1.0 : 0.0;
+    const double launch = c.launch, replay = c.replay;
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double denseLayers = layers - moeLayers;
-    // What a part's eager launches and enqueues take of the host, per micro-batch and pass.
-    const auto launches = [&](const Sums &part, bool forward) {
-        return (forward ? part.forwardLaunches : part.backwardLaunches) * launch +
-               (forward ? part.forwardEnqueues : part.backwardEnqueues) * enqueue;
-    };
-    const auto host = [&](const Sums &part, bool forward) { return launches(part, forward) + replay * launch; };
+    const auto launches = [&](const Sums &part, bool forward) { return c.launches(part, forward); };
+    const auto host = [&](const Sums &part, bool forward) { return c.host(part, forward); };
     const auto layerHost = [&](const Sums &mlp, bool forward) {
         return host(m.layer, forward) + launches(mlp, forward);
     };
@@ -559,6 +641,8 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         return std::pair{hostEnds, gpuEnds};
     };
     const bool waitsPerLayer = plan.model.isMoe() && moeLayers > 0 && !plan.training.capacityFactor;
+    if (plan.model.isHybrid())
+        return hybridHostExposure(plan, m, u, c, expertA2A, stage, waitsPerLayer, {ends(true), ends(false)});
     HostTime t;
     for (const bool forward : {true, false}) {
         const double hDense = layerHost(plan.model.isMoe() ? m.denseMlp : Sums{}, forward);
@@ -598,7 +682,18 @@ double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const Micro
     if (!plan.parallel.expertCommOverlap || plan.microbatches() < 2 || !(a2a > 0))
         return 2.0 * a2a + replayed;
     const double c = 0.5 * a2a; // one dispatch or one combine
-    const double attentionForward = m.layer.forward, attentionBackward = m.layer.backward + m.layer.recompute;
+    double attentionForward = m.layer.forward, attentionBackward = m.layer.backward + m.layer.recompute;
+    if (plan.model.isHybrid()) {
+        // A hybrid model's MoE block sits beside the blocks between it and the next: their mean share.
+        const ModelSpec::BlockCounts b = plan.model.blocksIn(0, plan.model.layers);
+        const double segments = double(std::max<std::int64_t>(1, b.moeMlp));
+        const auto others = [&](double Sums::*field) {
+            return (double(b.attention) * (m.layer.*field) + double(b.mamba) * (m.mamba.*field) +
+                    double(b.denseMlp) * (m.denseMlp.*field)) / segments;
+        };
+        attentionForward = others(&Sums::forward);
+        attentionBackward = others(&Sums::backward) + others(&Sums::recompute);
+    }
     const double expertsInput = m.moeMlp.backward + m.moeMlp.recompute - m.moeMlpWeightGradient;
     const double expertsRest = m.moeMlpWeightGradient + m.moeMlp.forward;
     const ExpertDispatcher d = plan.parallel.expertDispatcher;
@@ -608,6 +703,18 @@ double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const Micro
     for (const double window : {attentionForward, expertsInput, expertsRest, attentionBackward})
         cost += std::max(0.0, c - window) + share * std::min(c, window);
     return cost;
+}
+
+/// A hybrid stage's tensor-parallel time (`backward`: every pass, `forward`: the forward's) from a dense and a MoE
+/// layer's (`layer`, `moeLayer`, each {every pass, forward}): one all-gather and reduce-scatter pair per attention,
+/// Mamba or dense MLP block (half a transformer layer's two); a MoE block's are its shared experts' and its
+/// expert-tensor exchange, a MoE layer's less its attention block's half.
+TensorComm hybridTensorComm(const ModelSpec::BlockCounts &b, std::pair<double, double> layer,
+                            std::pair<double, double> moeLayer)
+{
+    const double pairs = double(b.attention + b.mamba + b.denseMlp), moe = double(b.moeMlp);
+    return {0.5 * pairs * layer.second + moe * (moeLayer.second - 0.5 * layer.second),
+            0.5 * pairs * layer.first + moe * (moeLayer.first - 0.5 * layer.first)};
 }
 
 /// Per-stage micro-batch times: the layers of the stage, the embedding on the first and the output on the
@@ -651,34 +758,35 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         StageTime &st = est.stages[std::size_t(s)];
         const double layersPerStage = double(plan.layersOnStage(s)); // uneven splits: this stage's own
         const double moeLayers = double(plan.moeLayersOnStage(s));
-        const double denseLayers = plan.model.isMoe() ? layersPerStage - moeLayers : 0.0;
+        const ModelSpec::BlockCounts blocks = plan.blocksOnStage(s);
+        const bool hybrid = plan.model.isHybrid();
         // Full recomputation replays the forward of its share of the layers (training.recompute_layers),
         // selective recomputation its modules in every layer.
         const double full = plan.recomputedShare(s);
         const double replay = plan.training.recompute == Recompute::Full ? full : 1.0;
         const double tpLayer = tp.forward + tp.backward + full * tp.forward;
         const double moeTpLayer = moeTp.forward + moeTp.backward + full * moeTp.forward;
-        st.forwardSeconds =
-            layersPerStage * m.layer.forward + denseLayers * m.denseMlp.forward + moeLayers * m.moeMlp.forward;
-        st.backwardSeconds =
-            layersPerStage * m.layer.backward + denseLayers * m.denseMlp.backward + moeLayers * m.moeMlp.backward;
-        st.recomputeSeconds = replay * (layersPerStage * m.layer.recompute + denseLayers * m.denseMlp.recompute +
-                                        moeLayers * m.moeMlp.recompute);
+        st.forwardSeconds = stageSum(m, blocks, &Sums::forward);
+        st.backwardSeconds = stageSum(m, blocks, &Sums::backward);
+        st.recomputeSeconds = replay * stageSum(m, blocks, &Sums::recompute);
         // Full recompute and the "moe" module replay the forward dispatch and combine.
         const double a2aRecompute = (plan.training.recomputesMoeLayers() ? 1.0 : full) * expertA2A;
         const double a2aLayer = 2.0 * expertA2A + a2aRecompute;
         const double a2aExposed = expertOverlapCost(plan, device, m, expertA2A, a2aRecompute);
         st.expertCommSeconds = moeLayers * a2aExposed;
         st.expertCommForwardSeconds = a2aLayer > 0 ? moeLayers * expertA2A * a2aExposed / a2aLayer : 0.0;
-        st.tensorCommSeconds = (layersPerStage - moeLayers) * tpLayer + moeLayers * moeTpLayer;
-        st.tensorCommForwardSeconds =
-            (layersPerStage - moeLayers) * tpPerPass + moeLayers * moeTp.forward + (s == 0 ? tpEnds : 0.0);
-        // Full recompute replays the forward exchange too.
+        const TensorComm stageTp =
+            hybrid ? hybridTensorComm(blocks, {tpLayer, tpPerPass}, {moeTpLayer, moeTp.forward})
+                   : TensorComm{(layersPerStage - moeLayers) * tpPerPass + moeLayers * moeTp.forward,
+                                (layersPerStage - moeLayers) * tpLayer + moeLayers * moeTpLayer};
+        st.tensorCommSeconds = stageTp.backward;
+        st.tensorCommForwardSeconds = stageTp.forward + (s == 0 ? tpEnds : 0.0);
+        // Full recompute replays the forward exchange too. Attention blocks exchange keys and values.
         const double cxRecompute = full * cx.forward;
-        st.contextCommSeconds = layersPerStage * (cx.forward + cx.backward + cxRecompute);
-        st.contextCommForwardSeconds = layersPerStage * cx.forward;
-        st.weightGradientSeconds = layersPerStage * m.layerWeightGradient + denseLayers * m.denseMlpWeightGradient
-                                   + moeLayers * m.moeMlpWeightGradient + (s == p - 1 ? m.outputWeightGradient : 0.0);
+        const double attentionBlocks = double(blocks.attention);
+        st.contextCommSeconds = attentionBlocks * (cx.forward + cx.backward + cxRecompute);
+        st.contextCommForwardSeconds = attentionBlocks * cx.forward;
+        st.weightGradientSeconds = stageWeightGradient(m, blocks) + (s == p - 1 ? m.outputWeightGradient : 0.0);
         if (s == 0) {
             st.forwardSeconds += m.embedding.forward;
             st.backwardSeconds += m.embedding.backward;
@@ -787,9 +895,11 @@ double fp8AmaxSyncSeconds(const Plan &plan, const ClusterLinks &links)
     // Delayed scaling alone reduces amax histories (PlanEnums.h, Fp8Recipe).
     if (plan.training.precision != Precision::FP8 || plan.training.fp8Recipe != Fp8Recipe::Delayed)
         return 0.0;
-    // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers.
+    // One FP32 amax per FP8 tensor: input, weight and gradient of each of a layer's four linear layers (a hybrid
+    // model's block has two).
     const double layersPerChunk = double(plan.layersPerStage()) / double(par.virtualStages);
-    const double amaxBytes = 4.0 * 3.0 * 4.0 * std::max(1.0, layersPerChunk);
+    const double linears = plan.model.isHybrid() ? 2.0 : 4.0;
+    const double amaxBytes = 4.0 * 3.0 * linears * std::max(1.0, layersPerChunk);
     const double perRegion = bestCollective(Collective::AllReduce, amaxBytes, links.stageGroup).seconds;
     return double(plan.microbatches()) * 2.0 * double(par.virtualStages) * perRegion;
 }
@@ -807,8 +917,11 @@ void throughput(const Plan &plan, const DeviceSpec &device, const MicrobatchSums
     est.modelFlopsPerStep =
         3.0 * modelForwardFlopsPerSequence(model, false, attentionSpan(model, training)) * sequences;
     const double microbatchesInJob = sequences / double(training.microBatch);
-    est.hardwareFlopsPerStep = est.modelFlopsPerStep + m.layer.recomputeFlops * double(model.layers) *
-                                                           double(plan.parallel.tensor) *
+    // Recomputed matmul FLOPs of one micro-batch through every layer (a transformer's attention blocks; a hybrid
+    // model's blocks of every kind).
+    const double recomputeFlops = model.isHybrid() ? stageSum(m, model.blocksIn(0, model.layers), &Sums::recomputeFlops)
+                                                   : m.layer.recomputeFlops * double(model.layers);
+    est.hardwareFlopsPerStep = est.modelFlopsPerStep + recomputeFlops * double(plan.parallel.tensor) *
                                                            double(plan.parallel.context) * microbatchesInJob;
     est.modelFlopsPerGpu = est.modelFlopsPerStep / (gpus * est.stepSeconds);
     est.hardwareFlopsPerGpu = est.hardwareFlopsPerStep / (gpus * est.stepSeconds);
@@ -831,9 +944,14 @@ void limitingResource(const Plan &plan, const MemoryEstimate &memory, const Micr
     }
     const double layersPerStage = double(plan.layersPerStage());
     const auto &b = est.breakdown;
+    const ModelSpec::BlockCounts blocks = plan.blocksOnStage(est.slowestStage);
+    const bool hybrid = plan.model.isHybrid();
     const double computeBound =
-        layersPerStage * m.layer.computeBound + m.embedding.computeBound + m.output.computeBound;
-    const double memoryBound = layersPerStage * m.layer.memoryBound + m.embedding.memoryBound + m.output.memoryBound;
+        (hybrid ? stageSum(m, blocks, &Sums::computeBound) : layersPerStage * m.layer.computeBound) +
+        m.embedding.computeBound + m.output.computeBound;
+    const double memoryBound =
+        (hybrid ? stageSum(m, blocks, &Sums::memoryBound) : layersPerStage * m.layer.memoryBound) +
+        m.embedding.memoryBound + m.output.memoryBound;
     const double kernels = b[std::size_t(TimeCategory::Compute)] + b[std::size_t(TimeCategory::Recompute)];
     const double kernelTotal = computeBound + memoryBound;
     const double arithmetic = kernelTotal > 0 ? kernels * computeBound / kernelTotal : 0.0;
@@ -896,7 +1014,11 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
                                 ? collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, boundaryBytes,
                                                     {2, 1, links.pipelineLink, links.pipelineLink})
                                 : 0.0;
-    const double chunkForward = double(plan.layersPerStage()) * sums.layer.forward / double(par.virtualStages);
+    const double chunkForward = (plan.model.isHybrid()
+                                     ? stageSum(sums, plan.model.blocksIn(0, plan.model.layers), &Sums::forward) /
+                                           double(par.pipeline)
+                                     : double(plan.layersPerStage()) * sums.layer.forward) /
+                                double(par.virtualStages);
     // Each model chunk's pass of a pipelined schedule waits on its receive, then the host launches the chunk:
     // the device's schedule-step overhead is exposed once per chunk pass (docs/CALIBRATION.md).
     const double scheduleStep = par.pipeline > 1 ? device.scheduleStepSeconds : 0.0;

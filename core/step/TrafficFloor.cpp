@@ -122,6 +122,20 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
     }
 }
 
+/// The blocks of `stage` that all-gather and reduce-scatter over the tensor ranks once per pass: a transformer
+/// layer's attention block and MLP, a MoE layer's attention block and shared experts; a hybrid model's attention,
+/// Mamba and dense MLP blocks one each, its MoE blocks their shared experts'.
+double tensorBlocksOnStage(const Plan &plan, std::int64_t stage)
+{
+    const ModelSpec &model = plan.model;
+    if (model.isHybrid()) {
+        const ModelSpec::BlockCounts b = plan.blocksOnStage(stage);
+        return double(b.attention + b.mamba + b.denseMlp) + (moeLayerTensorBlocks(model) - 1.0) * double(b.moeMlp);
+    }
+    const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
+    return 2.0 * (layers - moeLayers) + moeLayerTensorBlocks(model) * moeLayers;
+}
+
 /// The per-layer collectives of the pace stage: tensor, context and expert parallelism, and the pipeline.
 void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage, Counter &count)
 {
@@ -129,14 +143,13 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const TrainingConfig &t = plan.training;
     const ParallelConfig &par = plan.parallel;
     const double m = double(plan.microbatches());
-    const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
+    const double moeLayers = double(plan.moeLayersOnStage(stage));
     const double passes = 2.0 + plan.recomputedShare(stage); // forward, backward, the replayed forward
     const double q = activationElementBytes(t.precision);
     const double activation =
         q * double(model.seqLen) / double(par.context) * double(t.microBatch) * double(model.hidden);
     if (par.tensor > 1) {
-        const double blocks = 2.0 * (layers - moeLayers) + moeLayerTensorBlocks(model) * moeLayers;
-        const double perLayer = passes * blocks * m;
+        const double perLayer = passes * tensorBlocksOnStage(plan, stage) * m;
         if (t.sequenceParallel) {
             // Every pass at the forward's all-gather format, the narrowest a pass gathers in (gatherBytes).
             count.add(FloorKind::Tensor, Collective::AllGather, gatherBytes(plan, activation, true), links.tensorGroup,
@@ -153,7 +166,7 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     }
     if (par.context > 1) {
         const double kv = contextKvChunkBytes(plan), c = double(par.context);
-        const double perLayer = layers * m;
+        const double perLayer = double(plan.blocksOnStage(stage).attention) * m; // the attention blocks exchange
         switch (par.contextComm) {
         case ContextComm::Ring: // c - 1 steps forward (and replayed), K, V and their gradients backward
             count.add(FloorKind::Context, Collective::PointToPoint, kv, links.contextGroup,

@@ -291,6 +291,7 @@ QStringList megatronModelFlags(const Plan &plan)
     f << (m.norm == NormKind::RmsNorm ? QStringLiteral("--normalization RMSNorm")
                                       : QStringLiteral("--normalization LayerNorm"));
     f << (m.position == PositionEmbedding::Rotary ? QStringLiteral("--position-embedding-type rope")
+          : m.position == PositionEmbedding::None ? QStringLiteral("--position-embedding-type none")
                                                   : QStringLiteral("--position-embedding-type learned_absolute"));
     if (!m.tiedEmbeddings)
         f << "--untie-embeddings-and-output-weights";
@@ -768,7 +769,9 @@ QString nemoModelShapeFields(const Plan &plan)
         QStringLiteral("    normalization: %1\n    gated_linear_unit: %2\n    position_embedding_type: %3\n")
             .arg(m.norm == NormKind::RmsNorm ? QStringLiteral("RMSNorm") : QStringLiteral("LayerNorm"),
                  b(m.mlp == MlpKind::SwiGlu),
-                 m.position == PositionEmbedding::Rotary ? QStringLiteral("rope") : QStringLiteral("learned_absolute"));
+                 m.position == PositionEmbedding::Rotary ? QStringLiteral("rope")
+                 : m.position == PositionEmbedding::None ? QStringLiteral("none")
+                                                         : QStringLiteral("learned_absolute"));
     s += QStringLiteral("    share_embeddings_and_output_weights: %1\n    add_bias_linear: %2\n    attention_dropout: "
                         "%3\n    hidden_dropout: %3\n"
                         "    attention_backend: %4\n    use_distributed_optimizer: %5\n")

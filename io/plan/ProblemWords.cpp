@@ -328,6 +328,58 @@ const RuleSentence kSentences[] = {
                                   "(moe/README.md): set training.capacity_factor (dropping and padding to it), or "
                                   "parallel.expert_dispatcher to \"hybridep\" (its rank capacity), or "
                                   "training.cuda_graphs to \"layers\" or \"none\"")},
+    {"hybrid_pattern.symbols",
+     QT_TRANSLATE_NOOP("Problem", "A hybrid layer pattern holds one of M (Mamba-2), * (attention), - (dense MLP) or E "
+                                  "(MoE MLP) per layer, as Megatron-Core's --hybrid-override-pattern; \"%1\" at "
+                                  "position %2 is none of them")},
+    {"hybrid_pattern.length",
+     QT_TRANSLATE_NOOP("Problem", "The hybrid layer pattern has %1 symbols and the model %2 layers: one symbol per "
+                                  "layer (set model.layers to the pattern's length)")},
+    {"hybrid_pattern.needs_experts",
+     QT_TRANSLATE_NOOP("Problem", "The hybrid layer pattern has MoE layers (E) and the model no experts: set "
+                                  "model.experts and model.experts_per_token, or write - for a dense MLP")},
+    {"hybrid_pattern.experts_unplaced",
+     QT_TRANSLATE_NOOP("Problem", "The model has %1 experts and its hybrid layer pattern no MoE layer (E) to hold "
+                                  "them: place them with E, or set model.experts to 0")},
+    {"hybrid_pattern.moe_placement",
+     QT_TRANSLATE_NOOP("Problem", "A hybrid layer pattern places the MoE layers itself (E): model.dense_layers and "
+                                  "model.moe_layer_interval are ignored")},
+    {"hybrid_pattern.framework",
+     QT_TRANSLATE_NOOP("Problem", "Hybrid Mamba-Transformer models are planned as Megatron-Core's MambaModel runs "
+                                  "them (pretrain_mamba.py); framework \"%1\" is not modelled for them: set "
+                                  "training.framework to \"megatron\"")},
+    {"hybrid_pattern.zero3",
+     QT_TRANSLATE_NOOP("Problem", "ZeRO-3 (Megatron-FSDP) of a hybrid Mamba-Transformer model is not modelled: "
+                                  "set parallel.zero_stage to 1 or 2")},
+    {"hybrid_pattern.context",
+     QT_TRANSLATE_NOOP("Problem", "Context parallelism of a hybrid model runs Megatron-Core's all-to-all of Mamba "
+                                  "heads, which is not modelled; context %1: set parallel.context to 1")},
+    {"hybrid_pattern.schedule",
+     QT_TRANSLATE_NOOP("Problem", "The %1 schedule defers each layer's weight gradients; a Mamba-2 block's are not "
+                                  "modelled: choose 1f1b, interleaved or gpipe")},
+    {"hybrid_pattern.recompute",
+     QT_TRANSLATE_NOOP("Problem", "A hybrid model is recomputed here block by block, all of them (full) or by "
+                                  "module (selective); op-level checkpointing and recomputing only some layers "
+                                  "(recompute_layers, recompute_interval, recompute_chunk) are not modelled for it")},
+    {"hybrid_pattern.offload",
+     QT_TRANSLATE_NOOP("Problem", "Activation offload of a hybrid model's blocks is not modelled (%1 offloaded "
+                                  "layers): set training.activation_offload_layers to 0")},
+    {"hybrid_pattern.muon",
+     QT_TRANSLATE_NOOP("Problem", "Muon's orthogonalised updates of a Mamba-2 mixer's projections are not modelled: "
+                                  "choose another training.optimizer for a hybrid model")},
+    {"hybrid_pattern.mla",
+     QT_TRANSLATE_NOOP("Problem", "The attention blocks of a hybrid model are planned as grouped-query attention "
+                                  "(Nemotron-H's); multi-head latent attention in them is not modelled: set "
+                                  "model.attention to \"mha\"")},
+    {"mamba_heads.positive",
+     QT_TRANSLATE_NOOP("Problem", "The Mamba-2 mixer needs heads: set model.mamba_heads, or a model.mamba_head_dim "
+                                  "of at most twice the hidden size")},
+    {"mamba_groups.divide_heads",
+     QT_TRANSLATE_NOOP("Problem", "Mamba-2's %1 groups must divide its %2 heads (Megatron-Core: \"nheads must be "
+                                  "evenly divisible by ngroups\")")},
+    {"mamba.tensor",
+     QT_TRANSLATE_NOOP("Problem", "Tensor parallelism %1 must divide the Mamba-2 mixer's %2 heads and %3 groups "
+                                  "(Megatron-Core splits both over the tensor ranks)")},
     {"moe_paged_stash.not_moe",
      QT_TRANSLATE_NOOP("Problem", "Paged stashing keeps the routed experts' saved tensors; a dense model has none: "
                                   "training.moe_paged_stash is ignored")},

@@ -20,6 +20,7 @@ private slots:
     void presets();
     void qwen3NonEmbedding_data();
     void qwen3NonEmbedding();
+    void hybridMambaModels();
     void narayananTable1_data();
     void narayananTable1();
     void tensorParallelSplit();
@@ -195,6 +196,46 @@ void TestModelParameters::tensorParallelSplit()
     QCOMPARE(p.total(), 12 * h * h + 13 * h);
     QCOMPARE(p.replicated, 6 * h);
     QCOMPARE(p.perTensorRank(4), (12 * h * h + 7 * h) / 4 + 6 * h);
+}
+
+/// Hybrid Mamba-Transformer presets against their reports. Nemotron 3 Nano 30B-A3B (NVIDIA 2025, the Nemotron 3
+/// Nano report and model card): 52 layers, 23 Mamba-2, 23 MoE and 6 grouped-query attention; 31.6 B parameters,
+/// 3.2 B active per token, 3.6 B with the embeddings. Nemotron-H 8B (arXiv 2504.03624, Table 1): 24 Mamba-2, 4
+/// self-attention and 24 FFN layers. One Mamba-2 mixer of Nemotron-H 8B counted by hand from Megatron-Core's
+/// MambaMixer: in_proj 4096 x (2 x 8192 + 2 x 8 x 128 + 128), the convolution over 8192 + 2 x 8 x 128 channels
+/// (kernel 4 and a bias), dt_bias, A_log and D per head, the 8192-wide gated norm, out_proj 8192 x 4096.
+void TestModelParameters::hybridMambaModels()
+{
+    const ModelSpec *nano = io::builtinCatalog().model("nemotron-3-nano-30b-a3b");
+    QVERIFY(nano && nano->isHybrid() && nano->isMoe());
+    const ModelSpec::BlockCounts n = nano->blocksIn(0, nano->layers);
+    QCOMPARE(n.mamba, 23);
+    QCOMPARE(n.moeMlp, 23);
+    QCOMPARE(n.attention, 6);
+    QCOMPARE(n.denseMlp, 0);
+    QCOMPARE(nano->moeLayers(), 23);
+    const double embedding = double(nano->vocab) * double(nano->hidden);
+    QVERIFY2(std::abs(totalParameters(*nano) - 31.6e9) <= 0.05e9, qPrintable(QString::number(totalParameters(*nano))));
+    QVERIFY2(std::abs(activeParameters(*nano) - 3.2e9) <= 0.05e9, qPrintable(QString::number(activeParameters(*nano))));
+    QVERIFY2(std::abs(activeParameters(*nano) + embedding - 3.6e9) <= 0.05e9,
+             qPrintable(QString::number(activeParameters(*nano) + embedding)));
+
+    const ModelSpec *h8 = io::builtinCatalog().model("nemotron-h-8b");
+    QVERIFY(h8 && h8->isHybrid() && !h8->isMoe());
+    const ModelSpec::BlockCounts b = h8->blocksIn(0, h8->layers);
+    QCOMPARE(b.mamba, 24);
+    QCOMPARE(b.attention, 4);
+    QCOMPARE(b.denseMlp, 24);
+    QCOMPARE(b.moeMlp, 0);
+    QCOMPARE(h8->mambaHeadCount(), 128);
+    QCOMPARE(h8->mambaInner(), 8192);
+    const double h = 4096, inner = 8192, channels = inner + 2 * 8 * 128;
+    const double mixer = h * (2 * inner + 2 * 8 * 128 + 128) + channels * 5 + 3 * 128 + inner + inner * h;
+    QCOMPARE(blockParameters(*h8, 'M').total(), mixer + h); // with the block's RMSNorm
+    QCOMPARE(layerParameters(*h8, 0).total(), mixer + h);   // layer 0 is an M
+    QCOMPARE(layerParameters(*h8, 1).total(), 2 * h * 21504 + h); // a squared-ReLU MLP block
+    // "8B": 8.1 B with the untied 131,072-token embedding and output matrices.
+    QVERIFY2(std::abs(totalParameters(*h8) - 8.1e9) <= 0.05e9, qPrintable(QString::number(totalParameters(*h8))));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestModelParameters)

@@ -879,7 +879,7 @@ const char *bridgePreset(const QString &model)
     static const std::pair<const char *, const char *> presets[] = {
         {"LLAMA3_8B", "llama3-8b"},     {"LLAMA3_70B", "llama3-70b"},         {"LLAMA3.1_405B", "llama3.1-405b"},
         {"DeepSeekV3", "deepseek-v3"},  {"Qwen3_235B_a22B", "qwen3-235b-a22b"}, {"Qwen3_30B_a3B", "qwen3-30b-a3b"},
-        {"GPT OSS 120B", "gpt-oss-120b"}, {"Kimi_K2", "kimi-k2"}};
+        {"GPT OSS 120B", "gpt-oss-120b"}, {"Kimi_K2", "kimi-k2"}, {"Nemotron_3_Nano", "nemotron-3-nano-30b-a3b"}};
     for (const auto &[name, id] : presets)
         if (model.startsWith(QLatin1String(name)))
             return id;
@@ -900,13 +900,15 @@ void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
     if (plan.model.isMoe() && dispatcher == QLatin1String("hybridep"))
         plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
     // CUDA graphs: the whole iteration (full_iteration as the implementation or the scope), per layer
-    // (local, or Transformer Engine's scopes with attn or mlp), the MoE router alone (moe_router,
+    // (local, or Transformer Engine's scopes with attn, mlp or mamba: Nemotron 3 Nano's H100 FP8 recipe graphs its
+    // Mamba blocks alone, read as per-layer graphs though its six attention blocks launch eagerly), the MoE router alone (moe_router,
     // moe_preprocess), or none (impl "none" clears the scope; unset is Megatron-Core's default, none).
     const QString impl = settings.at(s, "cuda_graph_impl"), scope = settings.at(s, "cuda_graph_scope");
     if (impl == QLatin1String("full_iteration") || (impl == QLatin1String("local") && scope.contains(QLatin1String("full_iteration"))))
         plan.training.cudaGraphs = CudaGraphs::Step;
     else if (impl == QLatin1String("local") || impl.startsWith(QLatin1String("cuda_graphs"))
-             || (impl == QLatin1String("transformer_engine") && (scope.contains(QLatin1String("attn")) || scope.contains(QLatin1String("mlp")))))
+             || (impl == QLatin1String("transformer_engine") && (scope.contains(QLatin1String("attn")) || scope.contains(QLatin1String("mlp"))
+                                                                 || scope.contains(QLatin1String("mamba")))))
         plan.training.cudaGraphs = CudaGraphs::Layers;
     else if (impl == QLatin1String("transformer_engine") && scope.contains(QLatin1String("moe_router")))
         plan.training.cudaGraphs = CudaGraphs::Router;
@@ -1066,7 +1068,11 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             // (scripts/performance/configs/<model>/<model>_llm_pretrain.py; perf_recipes/ at v0.6.0; only GPT-OSS 20B,
             // not modelled, turns both off); moe_permute_fusion in the models' providers or bridges (qwen_provider.py,
             // gpt_oss_provider.py, deepseek_provider.py from Transformer Engine 2.1, kimi_bridge.py).
-            plan.training.moeRouterFusion = plan.model.isMoe();
+            // Nemotron 3 Nano's library recipe, on which its performance configs build, turns the router fusion off
+            // (src/megatron/bridge/recipes/nemotronh/nemotron_3_nano.py: cfg.model.moe_router_fusion = False, line 86
+            // at v0.3.1, 126 at v0.4.0-v0.5.1; recipes/nemotronh/gb200/nemotron_3_nano.py line 94 at v0.6.0) and
+            // keeps the permutation fusion (lines 87 and 127).
+            plan.training.moeRouterFusion = plan.model.isMoe() && !plan.model.isHybrid();
             plan.training.moePermuteFusion = plan.model.isMoe();
             // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
             // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
@@ -1116,7 +1122,9 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         // (NVIDIA/cudnn-frontend issue 256). It will be resolved with the next container release."
         static const QStringList regressions{QStringLiteral("gpt-oss-note")};
         const bool regression = regressions.contains(t.at(r, "footnotes"));
-        rows.push_back({plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
+        // Hybrid Mamba-Transformer models (Nemotron 3 Nano) are a group of their own: their Mamba-2 blocks are
+        // modelled from their kernels' work and never fitted (docs/CALIBRATION.md, "Hybrid Mamba-Transformer models").
+        rows.push_back({plan.model.isHybrid() ? "bridge-hybrid" : plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
                         double(plan.training.globalBatch) * double(plan.model.seqLen) / tokensPerSecond, !regression});
     }
 }

@@ -562,8 +562,8 @@ int writeResiduals(const QString &path, QTextStream &log)
         (modern ? current : r.source == QLatin1String("dgxc-heldout") ? unfitted : classic).push_back(std::move(r));
     }
     for (validation::Row &r : validation::loadBridgeRows())
-        if (r.modelled)
-            current.push_back(std::move(r));
+        if (r.modelled) // the hybrid models' rows are never fitted: their errors are held-out errors
+            (r.source == QLatin1String("bridge-hybrid") ? unfitted : current).push_back(std::move(r));
     for (validation::Row &r : validation::loadPytorchRows())
         if (r.modelled)
             unfitted.push_back(std::move(r));
@@ -631,7 +631,7 @@ int main(int argc, char **argv)
         };
         rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const auto &r) { return !modernRow(r); }), rows.end());
         for (validation::Row &r : validation::loadBridgeRows())
-            if (r.modelled)
+            if (r.modelled && r.source != QLatin1String("bridge-hybrid")) // the hybrid models' rows are not fitted
                 rows.push_back(std::move(r));
         return calibrateStaged(rows, out);
     }

@@ -1,0 +1,284 @@
+// Hybrid Mamba-Transformer models (model.hybrid_pattern): Megatron-Core's MambaModel, one block per layer. A pattern
+// of attention and MLP blocks in pairs is a transformer written block by block, so every figure of the estimate must
+// come out as the transformer's; the Mamba-2 block's work is checked against Megatron-Core's mixer and Dao & Gu's
+// chunked SSD algorithm; validation names each rule the planner cannot model yet.
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "TestMain.h"
+#include "TestSupport.h"
+#include "core/compute/LayerOps.h"
+#include "core/estimate/Estimate.h"
+#include "core/memory/ActivationMemory.h"
+#include "core/memory/MemoryModel.h"
+#include "core/plan/PlanValidation.h"
+
+using namespace trainplan;
+
+namespace {
+
+Estimate run(const Plan &plan)
+{
+    return estimate(plan, io::builtinCatalog(), EstimateOptions::analytic());
+}
+
+/// `plan`'s model written as a hybrid pattern: each transformer layer an attention block ('*') followed by its MLP
+/// block ('E' where the layer routes to experts, '-' otherwise).
+Plan asPattern(Plan plan)
+{
+    std::string pattern;
+    for (std::int64_t l = 0; l < plan.model.layers; ++l)
+        pattern += plan.model.isMoeLayer(l) ? "*E" : "*-";
+    plan.model.layers *= 2;
+    plan.model.hybridPattern = pattern;
+    plan.model.denseLayers = 0;
+    plan.model.moeLayerInterval = 1;
+    return plan;
+}
+
+std::vector<std::string> hybridErrorRules(const Plan &plan, std::string_view key)
+{
+    std::vector<std::string> out;
+    for (const Problem &problem : validatePlan(plan, io::builtinCatalog()))
+        if (problem.isError() && problem.key == key)
+            out.push_back(problem.rule);
+    return out;
+}
+
+const Op *findHybridOp(const Estimate &e, const char *name, OpPass pass)
+{
+    for (const Op &op : e.step.ops)
+        if (std::string_view(op.name) == name && op.pass == pass)
+            return &op;
+    return nullptr;
+}
+
+bool close(double a, double b, double relative = 1e-9)
+{
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+}
+
+/// Nemotron 3 Nano on 8 GB300 as Megatron-Bridge's recipe runs it (26.06: MXFP8, micro-batch 4, expert 8 behind
+/// HybridEP, scripts/performance/configs/nemotronh/nemotron_3_workload_base_configs.py at v0.5.0).
+Plan nanoOnGb300()
+{
+    Plan plan = test::presetPlan("nemotron-3-nano-30b-a3b", 1, 1, 8, 4, 512, "gb300");
+    plan.training.precision = Precision::MXFP8;
+    plan.training.flashAttention = true;
+    plan.parallel.expert = 8;
+    plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    plan.cluster.gpusPerNode = 4;
+    plan.cluster.nodes = 2;
+    plan.cluster.scaleUpDomain = 8;
+    return plan;
+}
+
+} // namespace
+
+class TestHybrid : public QObject
+{
+    Q_OBJECT
+private slots:
+    void transformerIsItsPattern_data();
+    void transformerIsItsPattern();
+    void stagesSplitThePattern();
+    void mambaBlockDoesItsKernelsWork();
+    void fullRecomputationKeepsEachBlockInput();
+    void patternRules();
+    void nanoRecipeFits();
+};
+
+void TestHybrid::transformerIsItsPattern_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<QString>("recompute");
+    QTest::addColumn<int>("tensor");
+    QTest::newRow("llama3-8b, no recompute") << "llama3-8b" << "none" << 1;
+    QTest::newRow("llama3-8b, tensor 2, selective") << "llama3-8b" << "selective" << 2;
+    QTest::newRow("llama3-8b, full") << "llama3-8b" << "full" << 1;
+    QTest::newRow("qwen3-30b-a3b, expert 8") << "qwen3-30b-a3b" << "selective" << 1;
+    QTest::newRow("mixtral-8x7b, tensor 2, full") << "mixtral-8x7b" << "full" << 2;
+}
+
+/// A transformer's layer is an attention block and an MLP block, each with its norm and residual: the pattern
+/// "*-*-..." ("*E" for MoE layers) is the same model, and the estimate (parameters, FLOPs, step, memory) the same.
+void TestHybrid::transformerIsItsPattern()
+{
+    QFETCH(QString, preset);
+    QFETCH(QString, recompute);
+    QFETCH(int, tensor);
+    Plan plan = test::presetPlan(preset.toLatin1().constData(), tensor, 1, 8 / tensor, 1, 64, "h100-sxm5-80gb");
+    plan.model.seqLen = 2048;
+    plan.training.flashAttention = true;
+    plan.training.sequenceParallel = tensor > 1;
+    plan.training.recompute = *fromString<Recompute>(recompute.toStdString());
+    if (plan.model.isMoe()) {
+        plan.parallel.expert = 8 / tensor;
+        plan.training.precision = Precision::FP8;
+    }
+    const Plan hybrid = asPattern(plan);
+    const Problems problems = validatePlan(hybrid, io::builtinCatalog());
+    const Problem *error = firstError(problems);
+    QVERIFY2(!error, error ? error->rule.c_str() : "");
+    QCOMPARE(totalParameters(hybrid.model), totalParameters(plan.model));
+    QCOMPARE(activeParameters(hybrid.model), activeParameters(plan.model));
+    const Estimate a = run(plan), b = run(hybrid);
+    QVERIFY(a.valid && b.valid);
+    QVERIFY2(close(b.step.modelFlopsPerStep, a.step.modelFlopsPerStep),
+             qPrintable(QStringLiteral("%1 vs %2").arg(b.step.modelFlopsPerStep).arg(a.step.modelFlopsPerStep)));
+    QVERIFY2(close(b.step.stepSeconds, a.step.stepSeconds),
+             qPrintable(QStringLiteral("%1 s vs %2 s").arg(b.step.stepSeconds).arg(a.step.stepSeconds)));
+    QVERIFY2(close(b.step.breakdown[std::size_t(TimeCategory::TensorComm)],
+                   a.step.breakdown[std::size_t(TimeCategory::TensorComm)]),
+             "the tensor-parallel collectives: one pair per block, two per layer");
+    // Full recomputation checkpoints every layer's input, and each of Megatron-Core's hybrid layers is one block:
+    // the pattern keeps two inputs where the transformer keeps one.
+    const double inputs = plan.training.recompute == Recompute::Full ? 2.0 : 1.0;
+    const double layerBytes = a.memory.stages[0].activations.layerBytes;
+    QVERIFY2(close(b.memory.stages[0].activations.layerBytes, inputs * layerBytes),
+             qPrintable(QStringLiteral("%1 vs %2").arg(b.memory.stages[0].activations.layerBytes).arg(layerBytes)));
+    // The peak alike but for those inputs (a full replay works on one block at a time where the transformer replays
+    // a whole layer: at most that much less).
+    const double extra = (inputs - 1.0) * layerBytes,
+                 replay = a.memory.stages[0].other[std::size_t(OtherTerm::RecomputeWorkspace)];
+    QVERIFY2(b.memory.peakBytes <= a.memory.peakBytes + extra + 1e-9 * a.memory.peakBytes &&
+                 b.memory.peakBytes >= a.memory.peakBytes - replay - 1e-9 * a.memory.peakBytes,
+             qPrintable(QStringLiteral("%1 vs %2").arg(b.memory.peakBytes).arg(a.memory.peakBytes)));
+}
+
+/// Pipeline stages take consecutive layers; each stage's blocks are the pattern's symbols over its layers.
+void TestHybrid::stagesSplitThePattern()
+{
+    Plan plan = test::presetPlan("nemotron-3-nano-30b-a3b", 1, 4, 2, 1, 64, "h100-sxm5-80gb");
+    plan.parallel.expert = 2;
+    const std::string &pattern = plan.model.hybridPattern;
+    ModelSpec::BlockCounts total;
+    for (std::int64_t s = 0; s < 4; ++s) {
+        const ModelSpec::BlockCounts b = plan.blocksOnStage(s);
+        const std::string part =
+            pattern.substr(std::size_t(plan.firstLayerOfStage(s)), std::size_t(plan.layersOnStage(s)));
+        QCOMPARE(b.mamba, std::int64_t(std::count(part.begin(), part.end(), 'M')));
+        QCOMPARE(b.attention, std::int64_t(std::count(part.begin(), part.end(), '*')));
+        QCOMPARE(b.moeMlp, std::int64_t(std::count(part.begin(), part.end(), 'E')));
+        QCOMPARE(plan.moeLayersOnStage(s), b.moeMlp);
+        total.mamba += b.mamba;
+        total.attention += b.attention;
+        total.moeMlp += b.moeMlp;
+    }
+    // "MEMEM*EMEMEM*" is the first stage's 13 layers: 6 Mamba, 5 MoE, 2 attention.
+    QCOMPARE(plan.blocksOnStage(0).mamba, std::int64_t(6));
+    QCOMPARE(plan.blocksOnStage(0).moeMlp, std::int64_t(5));
+    QCOMPARE(total.mamba, std::int64_t(23));
+    QCOMPARE(total.attention, std::int64_t(6));
+    QCOMPARE(total.moeMlp, std::int64_t(23));
+}
+
+/// The Mamba-2 block's kernels, per micro-batch on one rank, from Megatron-Core's MambaMixer (core_v0.16.0) and Dao &
+/// Gu 2024, Sec. 6: the in-projection [tokens x h] x [h x (2 d_inner + 2 g N + heads)], the out-projection
+/// [tokens x d_inner] x [d_inner x h], and the SSD scan in chunks of Q = 128: per token each group's C B^T (2 Q N)
+/// and per head the masked product with X (2 Q P), the chunk state and the output from the states (2 N P each),
+/// plus the kernel-4 convolution over x, B and C. Nemotron-H 8B at tensor 2: h 4096, d_inner 8192, 8 groups of
+/// state 128, 128 heads of 64, 4,096 tokens.
+void TestHybrid::mambaBlockDoesItsKernelsWork()
+{
+    Plan plan = test::presetPlan("nemotron-h-8b", 2, 1, 1, 1, 8, "h100-sxm5-80gb");
+    plan.model.seqLen = 4096;
+    plan.training.flashAttention = true;
+    plan.training.sequenceParallel = true;
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    const double tokens = 4096, h = 4096, t = 2, inner = 8192, N = 128, P = 64, Q = 128, groups = 8, heads = 128;
+    const Op *in = findHybridOp(e, "Mamba in-projection", OpPass::Forward);
+    const Op *out = findHybridOp(e, "Mamba out-projection", OpPass::Forward);
+    const Op *scan = findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Forward);
+    QVERIFY(in && out && scan);
+    QCOMPARE(in->flops, 2 * tokens * h * (2 * inner + 2 * groups * N + heads) / t);
+    QCOMPARE(out->flops, 2 * tokens * inner / t * h);
+    const double perToken =
+        2 * 4 * (inner + 2 * groups * N) / t + groups / t * 2 * Q * N + heads / t * (2 * Q * P + 4 * N * P);
+    QVERIFY2(close(scan->flops, tokens * perToken), qPrintable(QString::number(scan->flops / (tokens * perToken))));
+    QCOMPARE(in->part, LayerPart::Mamba);
+    // Its backward: the input and weight gradients of each projection, and the scan's backward.
+    QVERIFY(findHybridOp(e, "Mamba in-projection", OpPass::Backward));
+    QVERIFY(findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Backward));
+    // The model's FLOPs (3x the forward's, 8 sequences) count 24 Mamba blocks: written as dense MLP blocks of 21,504
+    // (two matmuls, squared ReLU) instead, the step's model FLOPs drop by the difference of the two blocks' whole work.
+    Plan noMamba = plan;
+    std::replace(noMamba.model.hybridPattern.begin(), noMamba.model.hybridPattern.end(), 'M', '-');
+    const double mamba = t * (in->flops + out->flops + scan->flops); // one block, whole model, one sequence
+    const double mlp = 2.0 * 2.0 * tokens * h * 21504.0;
+    QVERIFY2(
+        close(e.step.modelFlopsPerStep - run(noMamba).step.modelFlopsPerStep, 3.0 * 8.0 * 24.0 * (mamba - mlp), 1e-6),
+        qPrintable(QStringLiteral("%1 vs %2")
+                       .arg(e.step.modelFlopsPerStep - run(noMamba).step.modelFlopsPerStep)
+                       .arg(3.0 * 8.0 * 24.0 * (mamba - mlp))));
+}
+
+/// Megatron-Core's full recomputation checkpoints every layer's input: one h-wide tensor per block and micro-batch.
+void TestHybrid::fullRecomputationKeepsEachBlockInput()
+{
+    Plan plan = nanoOnGb300();
+    plan.training.recompute = Recompute::Full;
+    const Estimate e = run(plan);
+    QVERIFY(e.valid);
+    const double q = 2.0, tokens = 8192.0 * 4.0, h = 2688.0;
+    QCOMPARE(e.memory.stages[0].activations.layerBytes, 52.0 * q * tokens * h);
+    // Selective keeps more: the Mamba block its projections' inputs and outputs, the MoE block its routed copies.
+    plan.training.recompute = Recompute::Selective;
+    QVERIFY(run(plan).memory.stages[0].activations.layerBytes > e.memory.stages[0].activations.layerBytes * 4);
+}
+
+void TestHybrid::patternRules()
+{
+    const Plan nano = nanoOnGb300();
+    QVERIFY2(!firstError(validatePlan(nano, io::builtinCatalog())), "the recipe's layout is a valid plan");
+    Plan p = nano;
+    p.model.hybridPattern[3] = 'X';
+    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.symbols"});
+    QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "model.hybrid_pattern", "\"X\" at position 4"));
+    p = nano;
+    p.model.layers = 48;
+    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.length"});
+    p = nano;
+    p.model.experts = 0;
+    p.parallel.expert = 1;
+    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.needs_experts"});
+    p = nano;
+    std::replace(p.model.hybridPattern.begin(), p.model.hybridPattern.end(), 'E', '-');
+    QCOMPARE(hybridErrorRules(p, "model.experts"), std::vector<std::string>{"hybrid_pattern.experts_unplaced"});
+    p = nano;
+    p.training.framework = Framework::Fsdp;
+    QVERIFY(!hybridErrorRules(p, "training.framework").empty());
+    QCOMPARE(hybridErrorRules(p, "training.framework").front(), "hybrid_pattern.framework");
+    p = nano;
+    p.parallel.zeroStage = 3;
+    QCOMPARE(hybridErrorRules(p, "parallel.zero_stage"), std::vector<std::string>{"hybrid_pattern.zero3"});
+    p = nano;
+    p.model.mambaGroups = 6; // 64 heads in 6 groups
+    QCOMPARE(hybridErrorRules(p, "model.mamba_groups"), std::vector<std::string>{"mamba_groups.divide_heads"});
+    p = nano;
+    p.parallel.tensor = 16; // 8 groups cannot split 16 ways
+    p.parallel.data = 1;
+    p.cluster.nodes = 4;
+    QVERIFY(std::find(hybridErrorRules(p, "parallel.tensor").begin(), hybridErrorRules(p, "parallel.tensor").end(),
+                      "mamba.tensor") != hybridErrorRules(p, "parallel.tensor").end());
+}
+
+/// The recipe's layout runs on 8 GB300 (NVIDIA measured it, Megatron-Bridge 26.06): it fits, and the step has every
+/// kind of block's time.
+void TestHybrid::nanoRecipeFits()
+{
+    const Estimate e = run(nanoOnGb300());
+    QVERIFY(e.valid);
+    QVERIFY2(e.memory.fits, qPrintable(QString::number(e.memory.peakBytes / units::GiB)));
+    QVERIFY(findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Forward));
+    QVERIFY(findHybridOp(e, "expert up (grouped)", OpPass::Forward));
+    QVERIFY(findHybridOp(e, "flash attention", OpPass::Forward));
+}
+
+TRAINPLAN_TEST_APPLESS_MAIN(TestHybrid)
+#include "tst_hybrid.moc"
