@@ -46,7 +46,8 @@ bool sameIn(AccuracyDimension d, const AccuracyCoordinates &a, const AccuracyCoo
     case AccuracyDimension::WorkPerGpu:
     case AccuracyDimension::ModelSize:
     case AccuracyDimension::Optimizer:
-    case AccuracyDimension::Sharding: break;
+    case AccuracyDimension::Sharding:
+    case AccuracyDimension::Hybrid: break;
     }
     return true;
 }
@@ -232,6 +233,8 @@ Selection select(const AccuracyCoordinates &at, const Pool &pool)
     if (at.sharded &&
         std::none_of(matched.begin(), matched.end(), [](const PoolRun *r) { return r->run->at.sharded; }))
         s.outside.push_back(AccuracyDimension::Sharding);
+    if (at.hybrid && std::none_of(matched.begin(), matched.end(), [](const PoolRun *r) { return r->run->at.hybrid; }))
+        s.outside.push_back(AccuracyDimension::Hybrid);
     std::sort(s.outside.begin(), s.outside.end());
     std::vector<std::pair<double, const HeldOutRun *>> byDistance;
     byDistance.reserve(matched.size());
@@ -342,6 +345,7 @@ AccuracyCoordinates accuracyCoordinates(const Plan &plan, const Estimate &estima
     at.parameters = estimate.model.parameters;
     at.optimizer = plan.training.optimizer;
     at.sharded = plan.parallel.zeroStage >= 3;
+    at.hybrid = plan.model.isHybrid();
     return at;
 }
 

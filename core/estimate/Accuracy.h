@@ -57,7 +57,8 @@ enum class AccuracyDimension
     WorkPerGpu,
     ModelSize,
     Optimizer,
-    Sharding
+    Sharding,
+    Hybrid
 };
 constexpr auto enumNames(AccuracyDimension)
 {
@@ -70,7 +71,8 @@ constexpr auto enumNames(AccuracyDimension)
                       N{AccuracyDimension::WorkPerGpu, "work_per_gpu", "work per GPU"},
                       N{AccuracyDimension::ModelSize, "model_size", "model size"},
                       N{AccuracyDimension::Optimizer, "optimizer", "optimizer"},
-                      N{AccuracyDimension::Sharding, "sharding", "sharded parameters (ZeRO-3)"}};
+                      N{AccuracyDimension::Sharding, "sharding", "sharded parameters (ZeRO-3)"},
+                      N{AccuracyDimension::Hybrid, "hybrid", "Mamba-2 blocks (a hybrid model)"}};
 }
 inline const char *toString(AccuracyDimension v) { return spellingOf(v); }
 
@@ -92,6 +94,9 @@ struct AccuracyCoordinates
     /// zero3 column, false where a line has none): a sharded plan no comparable run sharded lies outside them
     /// in how its parameters move (every such published run is a dense model).
     bool sharded = false;
+    /// A hybrid Mamba-Transformer model (model.hybrid_pattern): the held-out table has no such run (its Mamba-2
+    /// blocks are modelled from their kernels and never fitted; tst_validation reads NVIDIA's Nemotron 3 Nano rows).
+    bool hybrid = false;
 
     friend bool operator==(const AccuracyCoordinates &, const AccuracyCoordinates &) = default;
 };

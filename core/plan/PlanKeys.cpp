@@ -563,6 +563,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
     if (path == "training.cuda_graphs")
         return plan.training.framework != Framework::DeepSpeed;
+    if (path == "model.dense_layers" || path == "model.moe_layer_interval") // a hybrid pattern places the experts
+        return plan.model.isMoe() && !plan.model.isHybrid();
     if (std::find(std::begin(moeKeys), std::end(moeKeys), path) != std::end(moeKeys))
         return plan.model.isMoe();
     if (std::find(std::begin(mlaKeys), std::end(mlaKeys), path) != std::end(mlaKeys))
@@ -602,8 +604,6 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "model.mamba_state_dim" || path == "model.mamba_head_dim" || path == "model.mamba_heads" ||
         path == "model.mamba_groups")
         return plan.model.isHybrid();
-    if (path == "model.dense_layers" || path == "model.moe_layer_interval") // a hybrid pattern places the experts
-        return plan.model.isMoe() && !plan.model.isHybrid();
     if (path == "training.fp8_recipe")
         return plan.training.precision == Precision::FP8;
     if (path == "parallel.stage_layers")

@@ -107,6 +107,11 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "model.sliding_window",
                                 "model.full_attention_interval",
                                 "model.attention_sinks",
+                                "model.hybrid_pattern",
+                                "model.mamba_state_dim",
+                                "model.mamba_head_dim",
+                                "model.mamba_heads",
+                                "model.mamba_groups",
                                 "parallel.expert_comm_overlap",
                                 "training.optimizer",
                                 "training.muon_steps",
@@ -237,7 +242,7 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << flag("model.expert_ffn_hidden", m.expertFfnHidden);
     if (m.sharedExperts > 0)
         f << "--moe-shared-expert-intermediate-size " + num(m.sharedExperts * m.expertWidth());
-    if (m.moeLayerInterval != 1 || m.denseLayers > 0)
+    if (!m.isHybrid() && (m.moeLayerInterval != 1 || m.denseLayers > 0))
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << flag("model.router_groups", m.routerGroups) << flag("model.router_group_topk", m.routerGroupTopk);
@@ -299,6 +304,16 @@ QStringList megatronModelFlags(const Plan &plan)
         f << "--disable-bias-linear";
     f << (m.dropout ? QStringLiteral("--attention-dropout 0.1 --hidden-dropout 0.1")
                     : QStringLiteral("--attention-dropout 0.0 --hidden-dropout 0.0"));
+    if (m.isHybrid()) {
+        // Megatron-Core's hybrid model: the pattern (quoted: '*' is a shell glob) and the Mamba-2 mixer's sizes; the
+        // pattern's MoE layers take the experts. --hybrid-override-pattern is read from core_v0.16.0 on
+        // (forwarded to --hybrid-layer-pattern since core_v0.18.0).
+        f << QStringLiteral("--hybrid-override-pattern \"%1\"").arg(QString::fromStdString(m.hybridPattern))
+          << flag("model.mamba_state_dim", m.mambaStateDim) << flag("model.mamba_head_dim", m.mambaHeadDim)
+          << flag("model.mamba_groups", m.mambaGroups);
+        if (m.mambaHeads > 0)
+            f << flag("model.mamba_heads", m.mambaHeads);
+    }
     if (m.isMoe())
         f << megatronMoeFlags(plan);
     if (m.mtpLayers > 0)
@@ -564,15 +579,17 @@ QByteArray megatronScript(const Plan &plan, ExportResult &out)
         !(plan.training.framework == Framework::Fsdp && plan.parallel.zeroStage > 1))
         out.notExpressed << QStringLiteral("training.framework = %1: this is a Megatron-LM launch")
                                 .arg(QLatin1String(toString(plan.training.framework)));
+    // A hybrid model trains from pretrain_mamba.py (core_v0.16.0; from core_v0.18.0 a wrapper of pretrain_hybrid.py).
     QString s =
         QStringLiteral(
             "#!/bin/bash\n# Megatron-LM launch for: %1\n# Written by trainplan export; hardware: %2 x %3 GPUs of %4.\n"
             "# Add your data, tokenizer, learning-rate and checkpoint arguments.\n\n"
-            "torchrun --nnodes %2 --nproc_per_node %3 pretrain_gpt.py \\\n")
+            "torchrun --nnodes %2 --nproc_per_node %3 %5 \\\n")
             .arg(QString::fromStdString(plan.name.empty() ? plan.model.name : plan.name))
             .arg(plan.cluster.nodes)
             .arg(plan.cluster.gpusPerNode)
-            .arg(QString::fromStdString(plan.cluster.device));
+            .arg(QString::fromStdString(plan.cluster.device),
+                 plan.model.isHybrid() ? QStringLiteral("pretrain_mamba.py") : QStringLiteral("pretrain_gpt.py"));
     for (qsizetype i = 0; i < flags.size(); ++i)
         s +=
             QStringLiteral("    ") + flags[i] + (i + 1 < flags.size() ? QStringLiteral(" \\\n") : QStringLiteral("\n"));
@@ -1159,6 +1176,8 @@ const QStringList &expressedKeys(ExportTarget target)
         QStringList k = kMegatronKeys;
         for (const char *drop :
              {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
+              "model.hybrid_pattern", "model.mamba_state_dim", "model.mamba_head_dim", "model.mamba_heads",
+              "model.mamba_groups",
               "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
               "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.stage_layers"})
             k.removeAll(QLatin1String(drop));

@@ -32,6 +32,10 @@ constexpr std::array kArguments{
     Argument{"qk-pos-emb-head-dim", "model.qk_rope_head_dim", I},
     Argument{"v-head-dim", "model.v_head_dim", I},
     Argument{"window-attn-skip-freq", "model.full_attention_interval", I},
+    Argument{"mamba-state-dim", "model.mamba_state_dim", I},
+    Argument{"mamba-head-dim", "model.mamba_head_dim", I},
+    Argument{"mamba-num-heads", "model.mamba_heads", I},
+    Argument{"mamba-num-groups", "model.mamba_groups", I},
     // Training.
     Argument{"micro-batch-size", "training.micro_batch", I},
     Argument{"global-batch-size", "training.global_batch", I},

@@ -48,6 +48,13 @@ namespace trainplan::io::reading {
 
 namespace {
 
+/// A hybrid layer pattern of the symbols Trainplan plans (M, *, -, E), as written; Undefined otherwise.
+QJsonValue hybridPattern(const QJsonValue &v)
+{
+    static const QRegularExpression planned(QStringLiteral("^[M*\\-E]+$"));
+    return planned.match(v.toString()).hasMatch() ? v : QJsonValue(QJsonValue::Undefined);
+}
+
 const std::map<QString, Rule> &huggingFaceRules()
 {
     static const std::map<QString, Rule> rules{
@@ -85,6 +92,7 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"rotary_dim",
          {"model.position_embedding", [](const QJsonValue &) { return QJsonValue(QStringLiteral("rotary")); }}},
         {"attention_bias", {"model.linear_bias", asBool}},
+        {"use_bias", {"model.linear_bias", asBool}}, // Nemotron-H's
         {"mlp_bias", {"model.linear_bias", asBool}},
         {"num_local_experts", {"model.experts", asInteger}},
         {"num_experts", {"model.experts", asInteger}},
@@ -105,6 +113,14 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"qk_nope_head_dim", {"model.qk_nope_head_dim", asInteger}},
         {"qk_rope_head_dim", {"model.qk_rope_head_dim", asInteger}},
         {"v_head_dim", {"model.v_head_dim", asInteger}},
+        // Nemotron-H and Nemotron 3 (model_type nemotron_h, NemotronHConfig): the hybrid layer pattern and the
+        // Mamba-2 mixer's sizes as the config saves them (ssm_state_size, mamba_num_heads, mamba_head_dim, n_groups).
+        {"hybrid_override_pattern", {"model.hybrid_pattern", hybridPattern}},
+        {"ssm_state_size", {"model.mamba_state_dim", asInteger}},
+        {"mamba_num_heads", {"model.mamba_heads", asInteger}},
+        {"mamba_head_dim", {"model.mamba_head_dim", asInteger}},
+        {"n_groups", {"model.mamba_groups", asInteger}},
+        {"mlp_hidden_act", {"model.mlp", oneOf({{"relu2", "relu2"}, {"silu", "swiglu"}, {"gelu", "gelu"}})}},
     };
     return rules;
 }
@@ -125,7 +141,12 @@ bool ignoredHuggingFace(const QString &name)
         "partial_rotary_factor|embd_pdrop|resid_pdrop|attn_pdrop|summary_.*|task_specific_params.*|n_ctx|scale_attn_"
         "weights|"
         "original_max_position_embeddings|bias|swiglu_limit|initial_context_length|router_jitter_noise|qkv_bias|"
-        "mlp_only_layers|rope_type|tie_encoder_decoder|is_encoder_decoder)$"));
+        "mlp_only_layers|rope_type|tie_encoder_decoder|is_encoder_decoder|"
+        // Nemotron-H's Mamba-2 settings that do not change the work (the convolution is 4 wide, its expand the
+        // heads' product), and its inference and initialisation settings.
+        "expand|mamba_hidden_act|time_step_.*|use_conv_bias|mamba_proj_bias|chunk_size|rescale_prenorm_residual|"
+        "residual_in_fp32|use_mamba_kernels|num_logits_to_keep|layers_block_type|mtp_hybrid_override_pattern|norm_eps|"
+        "mamba_ssm_cache_dtype)$"));
     return ignored.match(name).hasMatch();
 }
 
@@ -185,10 +206,15 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
             root.contains(QLatin1String(key)) ? root.value(QLatin1String(key)) : text.value(QLatin1String(key));
         const QString written =
             v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toString();
+        // Nemotron-H's pattern of Mamba-2, attention, MLP and MoE layers is planned (model.hybrid_pattern), and its
+        // layer_types then only repeat it.
+        const bool plannedHybrid = !hybridPattern(root.value(QLatin1String("hybrid_override_pattern"))).isUndefined();
         const bool other =
             QLatin1String(key) == QLatin1String("layer_types")
-                ? written.contains(QLatin1String("linear_attention")) || written.contains(QLatin1String("mamba"))
-                : !written.isEmpty();
+                ? !plannedHybrid &&
+                      (written.contains(QLatin1String("linear_attention")) || written.contains(QLatin1String("mamba")))
+            : QLatin1String(key) == QLatin1String("hybrid_override_pattern") ? !written.isEmpty() && !plannedHybrid
+                                                                              : !written.isEmpty();
         if (!other)
             continue;
         refuseLayers(file, lineOfKey(bytes, QLatin1String(key)),
@@ -204,8 +230,12 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
         return true;
     }
     // A state-space mixer's own keys (mamba_d_state, mamba_n_heads, ssm_state_size: Jamba, Zamba, Falcon-H1,
-    // Granite 4, Nemotron-H) say the same without a layer pattern.
+    // Granite 4) say the same without a layer pattern; Nemotron-H's come with its planned pattern.
+    const bool nemotronH = !hybridPattern(root.value(QLatin1String("hybrid_override_pattern"))).isUndefined();
     for (const QJsonObject *config : {&root, &text})
+        if (nemotronH)
+            break;
+        else
         for (auto it = config->begin(); it != config->end(); ++it)
             if (it.key().startsWith(QLatin1String("mamba_")) || it.key() == QLatin1String("ssm_state_size")) {
                 refuseLayers(file, lineOfKey(bytes, it.key()),
@@ -272,6 +302,15 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
         out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file,
                             lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type")});
+    // Nemotron-H's attention layers have no position embedding and its norms are RMSNorm (NemotronHRMSNorm), though
+    // the config names their epsilon layer_norm_epsilon.
+    if (root.value(QStringLiteral("model_type")).toString() == QLatin1String("nemotron_h")) {
+        const int line = lineOfKey(bytes, QStringLiteral("model_type"));
+        out.keys.push_back({QStringLiteral("model.position_embedding"), QStringLiteral("none"), file, line,
+                            QStringLiteral("model_type nemotron_h")});
+        out.keys.push_back({QStringLiteral("model.norm"), QStringLiteral("rmsnorm"), file, line,
+                            QStringLiteral("model_type nemotron_h")});
+    }
     // BLOOM's positions are ALiBi (BloomModel: build_alibi_tensor), which its config does not say.
     if (root.value(QStringLiteral("model_type")).toString() == QLatin1String("bloom"))
         out.keys.push_back({QStringLiteral("model.position_embedding"), QStringLiteral("alibi"), file,
@@ -288,7 +327,7 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
     static const QStringList known{"llama",       "mistral",     "mixtral",     "qwen2",   "qwen3",
                                    "qwen3_moe",   "qwen2_moe",   "deepseek_v3", "gpt_oss", "gemma2",
                                    "gemma3",      "gemma3_text", "phi3",        "gpt2",    "llama4_text",
-                                   "deepseek_v2", "falcon",      "bloom",       "gemma"};
+                                   "deepseek_v2", "falcon",      "bloom",       "gemma",  "nemotron_h"};
     const QString type = root.value(QStringLiteral("model_type")).toString();
     if (!known.contains(type))
         out.warnings.push_back({file, lineOfKey(bytes, QStringLiteral("model_type")),
@@ -297,6 +336,36 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         out.warnings.push_back(
             {file, lineOfKey(bytes, QStringLiteral("hidden_activation")),
              QStringLiteral("Gemma's GeGLU MLP is planned as a gated MLP (swiglu): the same shapes and FLOPs")});
+}
+
+/// Nemotron-H's and Nemotron 3's own leaves (model_type nemotron_h, NemotronHConfig). True when the leaf is one of
+/// them and was read (or deliberately passed over).
+bool nemotronHLeaf(const QString &file, const QJsonObject &root, const Leaf &leaf, FileImport &out)
+{
+    if (root.value(QLatin1String("model_type")).toString() != QLatin1String("nemotron_h"))
+        return false;
+    // Its RMSNorm's epsilon, and a rotary base its attention layers do not use (Megatron-Core's recipes:
+    // position_embedding_type "none"); huggingFaceModelType reads the norm and the positions.
+    if (leaf.name == QLatin1String("layer_norm_epsilon") || leaf.name == QLatin1String("rope_theta"))
+        return true;
+    if (leaf.name == QLatin1String("conv_kernel")) {
+        if (leaf.value.toDouble() != double(kMambaConvKernel))
+            out.warnings.push_back({file, leaf.line,
+                                    QStringLiteral("conv_kernel = %1: planned with Megatron-Core's convolution of %2")
+                                        .arg(leafText(leaf.value))
+                                        .arg(kMambaConvKernel)});
+        return true;
+    }
+    // Its shared experts (n_shared_experts of moe_shared_expert_intermediate_size together): as many of the routed
+    // width as they are wide.
+    if (leaf.name == QLatin1String("moe_shared_expert_intermediate_size")) {
+        if (leaf.value.toDouble() > 0 && root.value(QLatin1String("n_shared_experts")).toDouble() > 0)
+            out.keys.push_back(
+                {QString::fromLatin1(kSharedExpertWidth), asInteger(leaf.value), file, leaf.line, leaf.name});
+        return true;
+    }
+    return leaf.name == QLatin1String("n_shared_experts") &&
+           root.contains(QLatin1String("moe_shared_expert_intermediate_size"));
 }
 
 /// Llama 4 (transformers' Llama4TextConfig): intermediate_size is each expert's width and the shared
@@ -377,13 +446,12 @@ void huggingFaceOtherEncoders(const QString &file, const QByteArray &bytes, cons
         const double layers = first({"num_hidden_layers", "depth", "num_layers", "encoder_layers"});
         const double h = first({"hidden_size", "embed_dim", "width", "d_model"});
         const double ffn = first({"intermediate_size", "mlp_dim", "encoder_ffn_dim"});
-        const QString size =
-            layers > 0 && h > 0 && ffn > 0
-                ? QStringLiteral(" (%1 layers of width %2: about %3 B parameters)")
-                      .arg(layers)
-                      .arg(h)
-                      .arg(layers * (4 * h * h + 2 * h * ffn) / 1e9, 0, 'f', 2)
-                : QString();
+        const QString size = layers > 0 && h > 0 && ffn > 0
+                                 ? QStringLiteral(" (%1 layers of width %2: about %3 B parameters)")
+                                       .arg(layers)
+                                       .arg(h)
+                                       .arg(layers * (4 * h * h + 2 * h * ffn) / 1e9, 0, 'f', 2)
+                                 : QString();
         out.warnings.push_back(
             {file, lineOfKey(bytes, QLatin1String(key)),
              QStringLiteral("%1: the %2 encoder%3 is not planned; the plan is the language model "
@@ -411,7 +479,8 @@ FileImport readHuggingFace(const QString &file, const QByteArray &written)
     jsonLeaves(root, QString(), bytes, leaves);
     std::vector<Leaf> planned;
     for (const Leaf &leaf : leaves) {
-        if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out))
+        if (llama4Leaf(file, root, leaf, out) || falconLeaf(file, root, leaf, out) ||
+            nemotronHLeaf(file, root, leaf, out))
             continue;
         // null is the config class's default (GPT-J's n_inner: 4 x n_embd), the plan format's own for these keys.
         if (leaf.value.isNull() && leaf.name != QLatin1String("q_lora_rank") &&

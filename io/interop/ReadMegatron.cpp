@@ -11,6 +11,16 @@ namespace trainplan::io::reading {
 
 namespace {
 
+/// A hybrid layer pattern's layers: the symbols before the first "/" (the MTP modules' patterns follow it) without
+/// the "|" stage boundaries; Undefined when a symbol is not one Trainplan plans (refuseOtherLayers says which).
+QJsonValue hybridMainPattern(const QJsonValue &v)
+{
+    QString text = v.toString().section(QLatin1Char('/'), 0, 0);
+    text.remove(QLatin1Char('|'));
+    static const QRegularExpression planned(QStringLiteral("^[M*\\-E]+$"));
+    return planned.match(text).hasMatch() ? QJsonValue(text) : QJsonValue(QJsonValue::Undefined);
+}
+
 /// The model's shape: Megatron-Core's configuration names of it.
 std::map<QString, Rule> megatronModelRules()
 {
@@ -19,7 +29,12 @@ std::map<QString, Rule> megatronModelRules()
         {"gated_linear_unit", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"normalization", {"model.norm", oneOf({{"rmsnorm", "rmsnorm"}, {"layernorm", "layernorm"}})}},
         {"position_embedding_type",
-         {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}})}},
+         {"model.position_embedding", oneOf({{"rope", "rotary"}, {"learned_absolute", "learned"}, {"none", "none"}})}},
+        // Megatron-Core's hybrid models (--hybrid-override-pattern, core_v0.16.0; --hybrid-layer-pattern from
+        // core_v0.18.0, arguments.py line 3485 at core_v0.19.0): the layers' symbols; "|" marks pipeline stage
+        // boundaries and "/" starts the multi-token-prediction modules' patterns, which --mtp-num-layers counts.
+        {"hybrid_override_pattern", {"model.hybrid_pattern", hybridMainPattern}},
+        {"hybrid_layer_pattern", {"model.hybrid_pattern", hybridMainPattern}},
         // The legacy spelling (arguments.py at d98e8a6, line 1626: "if args.use_rotary_position_embeddings:
         // args.position_embedding_type = 'rope'").
         {"use_rotary_position_embeddings", {"model.position_embedding", whenTrue(QStringLiteral("rotary"))}},
@@ -776,16 +791,26 @@ void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves
 /// True when refused.
 bool refuseOtherLayers(const QString &file, const std::vector<Leaf> &leaves, FileImport &out)
 {
-    // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py): the pattern's Mamba layers are
-    // not attention layers, and --num-layers counts them all.
+    // Megatron-Core's hybrid models (pretrain_hybrid.py, pretrain_mamba.py) are planned block by block
+    // (model.hybrid_pattern) where their layers are Mamba-2, attention, dense MLP and MoE blocks; Gated DeltaNet
+    // (G) and DeepSeek Sparse Attention (D) layers are not (megatron/core/ssm/mamba_hybrid_layer_allocation.py).
     if (const auto hybrid = std::find_if(leaves.begin(), leaves.end(),
                                          [](const Leaf &l) {
                                              return l.name == QLatin1String("hybrid_layer_pattern") ||
                                                     l.name == QLatin1String("hybrid_override_pattern");
                                          });
-        hybrid != leaves.end()) {
+        hybrid != leaves.end() && hybridMainPattern(hybrid->value).isUndefined()) {
+        const QString text = hybrid->value.toString().section(QLatin1Char('/'), 0, 0);
+        QStringList kinds;
+        if (text.contains(QLatin1Char('G')))
+            kinds << QStringLiteral("Gated DeltaNet (G)");
+        if (text.contains(QLatin1Char('D')))
+            kinds << QStringLiteral("DeepSeek Sparse Attention (D)");
         refuseLayers(file, hybrid->line,
-                     QStringLiteral("%1 %2: Mamba layers").arg(hybrid->name, shortText(hybrid->value.toString())), out);
+                     QStringLiteral("%1 %2: %3 layers").arg(hybrid->name, shortText(hybrid->value.toString()),
+                                                            kinds.isEmpty() ? QStringLiteral("unknown")
+                                                                            : kinds.join(QStringLiteral(", "))),
+                     out);
         return true;
     }
     // Megatron-Core's experimental attention variants (--experimental-attention-variant, arguments.py at d98e8a6):

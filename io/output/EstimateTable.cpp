@@ -160,10 +160,21 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
         return terminalLines(out);
     }
     const ParallelConfig &par = plan.parallel;
-    out << QStringLiteral("Model:   %1, %2 parameters (%3 layers, hidden %4, %5 heads)")
+    QString layers = QStringLiteral("%1 layers").arg(plan.model.layers);
+    if (plan.model.isHybrid()) { // a hybrid model's blocks by kind
+        const ModelSpec::BlockCounts b = plan.model.blocksIn(0, plan.model.layers);
+        QStringList kinds;
+        for (const auto &[n, kind] : {std::pair{b.mamba, "Mamba-2"}, std::pair{b.attention, "attention"},
+                                      std::pair{b.denseMlp, "MLP"}, std::pair{b.moeMlp, "MoE"}})
+            if (n > 0)
+                kinds << QStringLiteral("%1 %2").arg(n).arg(QLatin1String(kind));
+        layers += QStringLiteral(": ") + kinds.join(QStringLiteral(", ")) + QLatin1Char(';');
+    } else {
+        layers += QLatin1Char(',');
+    }
+    out << QStringLiteral("Model:   %1, %2 parameters (%3 hidden %4, %5 heads)")
                .arg(QString::fromStdString(plan.model.name),
-                    QString::fromStdString(units::formatCount(e.model.parameters)))
-               .arg(plan.model.layers)
+                    QString::fromStdString(units::formatCount(e.model.parameters)), layers)
                .arg(plan.model.hidden)
                .arg(plan.model.heads);
     const QString layout =

@@ -200,6 +200,26 @@ private slots:
 
     // Megatron-Core's uniform recomputation in chunks (training.recompute_chunk) is written as its method and
     // layer count, and reads back; torchtitan, which checkpoints each layer, lists it as not expressed.
+    // A hybrid Mamba-Transformer plan launches Megatron-LM's hybrid entry point (pretrain_mamba.py, core_v0.16.0 on)
+    // with its layer pattern quoted (a '*' unquoted is a shell glob) and the Mamba-2 mixer's sizes, and reads back
+    // whole; its MoE layers are the pattern's E (no --moe-layer-freq). NeMo's recipe has no hybrid fields here: it
+    // says so.
+    void hybridLaunchRunsTheMambaModel()
+    {
+        const Plan nano = test::examplePlan("nemotron-3-nano-8-gb300");
+        const io::ExportResult sh = io::exportPlan(nano, io::ExportTarget::Megatron, io::builtinCatalog());
+        for (const char *flag : {"pretrain_mamba.py", "--hybrid-override-pattern \"MEMEM*EMEMEM*", "--mamba-state-dim 128",
+                                 "--mamba-head-dim 64", "--mamba-num-groups 8", "--mamba-num-heads 64",
+                                 "--position-embedding-type none", "--squared-relu"})
+            QVERIFY2(sh.text.contains(QLatin1String(flag)), flag);
+        QVERIFY(!sh.text.contains(QLatin1String("--moe-layer-freq")));
+        QVERIFY(!sh.text.contains(QLatin1String("pretrain_gpt.py")));
+        QVERIFY2(roundTrip(nano, io::ExportTarget::Megatron).isEmpty(), qPrintable(roundTrip(nano, io::ExportTarget::Megatron)));
+        const io::ExportResult yaml = io::exportPlan(nano, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY(std::any_of(yaml.notExpressed.begin(), yaml.notExpressed.end(),
+                            [](const QString &line) { return line.startsWith(QLatin1String("model.hybrid_pattern")); }));
+    }
+
     void recomputeChunkRoundTrips()
     {
         Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");

@@ -109,6 +109,7 @@ private slots:
     void fp8ScalingIsEditedInTheWindow();
     void pagedStashIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
+    void hybridPatternIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -708,6 +709,60 @@ void TestPlanner::stageLayersAreEditedInTheWindow()
     QVERIFY(f.document.estimate().valid);
     QString error;
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error));
+    QCOMPARE(line->text(), QString());
+}
+
+// The gallery's Nemotron 3 Nano plan: its hybrid layer pattern is a line of the Model dock beside the Mamba-2 keys,
+// and hides the dense-layer keys a pattern replaces. Writing its MoE blocks as Mamba-2 ones leaves the experts no
+// place (the rule is named), undo restores the step; a symbol Megatron-Core has not names the rule and position;
+// attention blocks in place of Mamba-2 ones lengthen the step; a transformer hides the Mamba keys.
+void TestPlanner::hybridPatternIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("nemotron-3-nano-8-gb300"));
+    auto *line = f.window.findChild<QLineEdit *>(QStringLiteral("model.hybrid_pattern"));
+    QVERIFY(line && line->isVisibleTo(&f.window));
+    QCOMPARE(line->text(), QStringLiteral("MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME"));
+    auto *groups = f.window.findChild<QSpinBox *>(QStringLiteral("model.mamba_groups"));
+    QVERIFY(groups && groups->isVisibleTo(&f.window));
+    auto *dense = f.window.findChild<QSpinBox *>(QStringLiteral("model.dense_layers"));
+    QVERIFY(dense && !dense->isVisibleTo(&f.window));
+    const double hybrid = f.document.estimate().step.stepSeconds;
+    const auto enter = [&](const QString &text) {
+        line->setText(text);
+        line->setModified(true);
+        emit line->editingFinished();
+    };
+    QString noMoe = line->text();
+    noMoe.replace(QLatin1Char('E'), QLatin1Char('M')); // 46 Mamba-2 and 6 attention blocks
+    enter(noMoe);
+    QCOMPARE(f.document.plan().model.hybridPattern, noMoe.toStdString());
+    QVERIFY(!f.document.estimate().valid); // the experts have no E to live in
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+                        [](const Problem &p) { return p.key == "model.experts" && p.isError(); }));
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.estimate().step.stepSeconds, hybrid);
+    QString text = line->text();
+    text[3] = QLatin1Char('X');
+    enter(text);
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(), [](const Problem &p) {
+        return p.key == "model.hybrid_pattern" && io::problemMessage(p).find("position 4") != std::string::npos;
+    }));
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.estimate().valid);
+    // Six more attention blocks in place of Mamba-2 ones lengthen the step: attention over 8,192 tokens does more.
+    text = line->text();
+    for (int i = 0, turned = 0; i < text.size() && turned < 6; ++i)
+        if (text[i] == QLatin1Char('M') && i % 2 == 0 && ++turned)
+            text[i] = QLatin1Char('*');
+    enter(text);
+    QVERIFY(f.document.estimate().valid);
+    QVERIFY2(f.document.estimate().step.stepSeconds > hybrid,
+             qPrintable(QStringLiteral("%1 s vs %2 s").arg(f.document.estimate().step.stepSeconds).arg(hybrid)));
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // a dense transformer
+    QVERIFY(!groups->isVisibleTo(&f.window));
     QCOMPARE(line->text(), QString());
 }
 

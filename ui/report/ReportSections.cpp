@@ -242,6 +242,21 @@ void modelSection(PageFlow &flow, const Context &c)
         for (qsizetype i = 0; i < moe.size(); ++i)
             facts.insert(3 + i, moe[i]);
     }
+    if (m.isHybrid()) {
+        const ModelSpec::BlockCounts b = m.blocksIn(0, m.layers);
+        facts.insert(1, {QObject::tr("Hybrid layers"),
+                         QObject::tr("%1 Mamba-2 (%2 heads of %3, state %4, %5 groups), %6 attention, %7 dense MLP, %8 "
+                                     "MoE blocks, one per layer: %9")
+                             .arg(b.mamba)
+                             .arg(m.mambaHeadCount())
+                             .arg(m.mambaHeadDim)
+                             .arg(m.mambaStateDim)
+                             .arg(m.mambaGroups)
+                             .arg(b.attention)
+                             .arg(b.denseMlp)
+                             .arg(b.moeMlp)
+                             .arg(QString::fromStdString(m.hybridPattern).toHtmlEscaped())});
+    }
     if (m.isMla())
         facts.insert(1,
                      {QObject::tr("Attention"),
