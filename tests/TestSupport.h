@@ -8,6 +8,8 @@
 #include <QTest>
 
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "io/plan/CatalogJson.h"
@@ -15,6 +17,7 @@
 #include "io/plan/ProblemWords.h"
 #include "core/estimate/Estimate.h"
 #include "core/plan/Plan.h"
+#include "core/plan/PlanValidation.h"
 #include "core/profile/ProfileComparison.h"
 
 #include <QJsonArray>
@@ -222,6 +225,25 @@ inline QByteArray traceFromEstimate(const Plan &plan, const Estimate &e, std::in
         event("kernel", QStringLiteral("ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL"), t, scale[4] * p.exposedCommunicationSeconds);
     }
     return QJsonDocument(QJsonObject{{"traceEvents", events}}).toJson();
+}
+
+/// The rules of the errors validation finds on `key`, in their order.
+inline std::vector<std::string> errorRules(const Plan &plan, std::string_view key)
+{
+    std::vector<std::string> out;
+    for (const Problem &problem : validatePlan(plan, io::builtinCatalog()))
+        if (problem.isError() && problem.key == key)
+            out.push_back(problem.rule);
+    return out;
+}
+
+/// The op of the step named `name` in `pass`, or null.
+inline const Op *findOp(const Estimate &e, std::string_view name, OpPass pass)
+{
+    for (const Op &op : e.step.ops)
+        if (std::string_view(op.name) == name && op.pass == pass)
+            return &op;
+    return nullptr;
 }
 
 } // namespace trainplan::test

@@ -40,23 +40,6 @@ Plan asPattern(Plan plan)
     return plan;
 }
 
-std::vector<std::string> hybridErrorRules(const Plan &plan, std::string_view key)
-{
-    std::vector<std::string> out;
-    for (const Problem &problem : validatePlan(plan, io::builtinCatalog()))
-        if (problem.isError() && problem.key == key)
-            out.push_back(problem.rule);
-    return out;
-}
-
-const Op *findHybridOp(const Estimate &e, const char *name, OpPass pass)
-{
-    for (const Op &op : e.step.ops)
-        if (std::string_view(op.name) == name && op.pass == pass)
-            return &op;
-    return nullptr;
-}
-
 bool close(double a, double b, double relative = 1e-9)
 {
     return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
@@ -192,9 +175,9 @@ void TestHybrid::mambaBlockDoesItsKernelsWork()
     const Estimate e = run(plan);
     QVERIFY(e.valid);
     const double tokens = 4096, h = 4096, t = 2, inner = 8192, N = 128, P = 64, Q = 128, groups = 8, heads = 128;
-    const Op *in = findHybridOp(e, "Mamba in-projection", OpPass::Forward);
-    const Op *out = findHybridOp(e, "Mamba out-projection", OpPass::Forward);
-    const Op *scan = findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Forward);
+    const Op *in = test::findOp(e, "Mamba in-projection", OpPass::Forward);
+    const Op *out = test::findOp(e, "Mamba out-projection", OpPass::Forward);
+    const Op *scan = test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Forward);
     QVERIFY(in && out && scan);
     QCOMPARE(in->flops, 2 * tokens * h * (2 * inner + 2 * groups * N + heads) / t);
     QCOMPARE(out->flops, 2 * tokens * inner / t * h);
@@ -203,8 +186,8 @@ void TestHybrid::mambaBlockDoesItsKernelsWork()
     QVERIFY2(close(scan->flops, tokens * perToken), qPrintable(QString::number(scan->flops / (tokens * perToken))));
     QCOMPARE(in->part, LayerPart::Mamba);
     // Its backward: the input and weight gradients of each projection, and the scan's backward.
-    QVERIFY(findHybridOp(e, "Mamba in-projection", OpPass::Backward));
-    QVERIFY(findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Backward));
+    QVERIFY(test::findOp(e, "Mamba in-projection", OpPass::Backward));
+    QVERIFY(test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Backward));
     // The model's FLOPs (3x the forward's, 8 sequences) count 24 Mamba blocks: written as dense MLP blocks of 21,504
     // (two matmuls, squared ReLU) instead, the step's model FLOPs drop by the difference of the two blocks' whole work.
     Plan noMamba = plan;
@@ -238,34 +221,34 @@ void TestHybrid::patternRules()
     QVERIFY2(!firstError(validatePlan(nano, io::builtinCatalog())), "the recipe's layout is a valid plan");
     Plan p = nano;
     p.model.hybridPattern[3] = 'X';
-    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.symbols"});
+    QCOMPARE(test::errorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.symbols"});
     QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "model.hybrid_pattern", "\"X\" at position 4"));
     p = nano;
     p.model.layers = 48;
-    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.length"});
+    QCOMPARE(test::errorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.length"});
     p = nano;
     p.model.experts = 0;
     p.parallel.expert = 1;
-    QCOMPARE(hybridErrorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.needs_experts"});
+    QCOMPARE(test::errorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.needs_experts"});
     p = nano;
     std::replace(p.model.hybridPattern.begin(), p.model.hybridPattern.end(), 'E', '-');
-    QCOMPARE(hybridErrorRules(p, "model.experts"), std::vector<std::string>{"hybrid_pattern.experts_unplaced"});
+    QCOMPARE(test::errorRules(p, "model.experts"), std::vector<std::string>{"hybrid_pattern.experts_unplaced"});
     p = nano;
     p.training.framework = Framework::Fsdp;
-    QVERIFY(!hybridErrorRules(p, "training.framework").empty());
-    QCOMPARE(hybridErrorRules(p, "training.framework").front(), "hybrid_pattern.framework");
+    QVERIFY(!test::errorRules(p, "training.framework").empty());
+    QCOMPARE(test::errorRules(p, "training.framework").front(), "hybrid_pattern.framework");
     p = nano;
     p.parallel.zeroStage = 3;
-    QCOMPARE(hybridErrorRules(p, "parallel.zero_stage"), std::vector<std::string>{"hybrid_pattern.zero3"});
+    QCOMPARE(test::errorRules(p, "parallel.zero_stage"), std::vector<std::string>{"hybrid_pattern.zero3"});
     p = nano;
     p.model.mambaGroups = 6; // 64 heads in 6 groups
-    QCOMPARE(hybridErrorRules(p, "model.mamba_groups"), std::vector<std::string>{"mamba_groups.divide_heads"});
+    QCOMPARE(test::errorRules(p, "model.mamba_groups"), std::vector<std::string>{"mamba_groups.divide_heads"});
     p = nano;
     p.parallel.tensor = 16; // 8 groups cannot split 16 ways
     p.parallel.data = 1;
     p.cluster.nodes = 4;
-    QVERIFY(std::find(hybridErrorRules(p, "parallel.tensor").begin(), hybridErrorRules(p, "parallel.tensor").end(),
-                      "mamba.tensor") != hybridErrorRules(p, "parallel.tensor").end());
+    QVERIFY(std::find(test::errorRules(p, "parallel.tensor").begin(), test::errorRules(p, "parallel.tensor").end(),
+                      "mamba.tensor") != test::errorRules(p, "parallel.tensor").end());
 }
 
 /// The recipe's layout runs on 8 GB300 (NVIDIA measured it, Megatron-Bridge 26.06): it fits, and the step has every
@@ -275,9 +258,9 @@ void TestHybrid::nanoRecipeFits()
     const Estimate e = run(nanoOnGb300());
     QVERIFY(e.valid);
     QVERIFY2(e.memory.fits, qPrintable(QString::number(e.memory.peakBytes / units::GiB)));
-    QVERIFY(findHybridOp(e, "Mamba conv1d, SSD scan", OpPass::Forward));
-    QVERIFY(findHybridOp(e, "expert up (grouped)", OpPass::Forward));
-    QVERIFY(findHybridOp(e, "flash attention", OpPass::Forward));
+    QVERIFY(test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Forward));
+    QVERIFY(test::findOp(e, "expert up (grouped)", OpPass::Forward));
+    QVERIFY(test::findOp(e, "flash attention", OpPass::Forward));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestHybrid)

@@ -35,24 +35,6 @@ Plan llamaOnH100()
     return plan;
 }
 
-/// The rules of the errors validation finds on `key`, in their order.
-std::vector<std::string> errorRules(const Plan &plan, std::string_view key)
-{
-    std::vector<std::string> out;
-    for (const Problem &problem : validatePlan(plan, io::builtinCatalog()))
-        if (problem.isError() && problem.key == key)
-            out.push_back(problem.rule);
-    return out;
-}
-
-const Op *findOp(const Estimate &e, const char *name, OpPass pass)
-{
-    for (const Op &op : e.step.ops)
-        if (std::string_view(op.name) == name && op.pass == pass)
-            return &op;
-    return nullptr;
-}
-
 } // namespace
 
 class TestSoftware : public QObject
@@ -98,8 +80,8 @@ private slots:
         Plan plan = test::qwen3On8B200();
         const auto upOps = [](const Plan &p) {
             const Estimate e = runSoftware(p);
-            return std::pair{*findOp(e, "expert up (grouped)", OpPass::Forward),
-                             *findOp(e, "expert up (grouped)", OpPass::Backward)};
+            return std::pair{*test::findOp(e, "expert up (grouped)", OpPass::Forward),
+                             *test::findOp(e, "expert up (grouped)", OpPass::Backward)};
         };
         const auto [forward, backward] = upOps(plan);
         QCOMPARE(forward.launches, 1.0);
@@ -179,8 +161,9 @@ private slots:
             return p;
         }());
         QVERIFY(slow.valid && quick.valid);
-        QCOMPARE(findOp(slow, "router top-k, permute", OpPass::Forward)->launches, eager.route.forward);
-        QCOMPARE(findOp(quick, "unpermute, combine", OpPass::Backward)->launches, launches(fused).combine.backward);
+        QCOMPARE(test::findOp(slow, "router top-k, permute", OpPass::Forward)->launches, eager.route.forward);
+        QCOMPARE(test::findOp(quick, "unpermute, combine", OpPass::Backward)->launches,
+                 launches(fused).combine.backward);
         const RoutingLaunches f = launches(fused);
         const double saved = eager.route.forward + eager.route.backward + eager.combine.forward +
                              eager.combine.backward -
@@ -374,8 +357,8 @@ private slots:
         const Estimate withWindow = runSoftware(plan);
         plan.model.slidingWindow = 0;
         const Estimate without = runSoftware(plan);
-        const Op *windowed = findOp(withWindow, "flash attention", OpPass::Forward);
-        const Op *full = findOp(without, "flash attention", OpPass::Forward);
+        const Op *windowed = test::findOp(withWindow, "flash attention", OpPass::Forward);
+        const Op *full = test::findOp(without, "flash attention", OpPass::Forward);
         QVERIFY(windowed && full);
         const double s = double(plan.model.seqLen), w = 128.0;
         TP_COMPARE_REL(windowed->flops / full->flops, (0.5 * s + 0.5 * (2.0 * w - w * w / s)) / s, 1e-3);
@@ -444,9 +427,10 @@ private slots:
         const Estimate eager = runSoftware(plan);
         plan.training.fusedExpertMlp = true;
         const Estimate fused = runSoftware(plan);
-        const Op *up = findOp(eager, "expert up (grouped)", OpPass::Forward), *upFused = findOp(fused, "expert up (grouped)", OpPass::Forward);
-        const Op *act = findOp(eager, "expert activation", OpPass::Forward),
-                 *actFused = findOp(fused, "expert activation", OpPass::Forward);
+        const Op *up = test::findOp(eager, "expert up (grouped)", OpPass::Forward),
+                 *upFused = test::findOp(fused, "expert up (grouped)", OpPass::Forward);
+        const Op *act = test::findOp(eager, "expert activation", OpPass::Forward),
+                 *actFused = test::findOp(fused, "expert activation", OpPass::Forward);
         QVERIFY(up && upFused && act && actFused);
         QCOMPARE(up->enqueues, 16.0); // 128 experts over 8 ranks, from one launch
         QCOMPARE(upFused->launches, 1.0);
@@ -479,9 +463,9 @@ private slots:
         plan.training.moePagedStash = true;
         const Estimate stashed = runSoftware(plan);
         QVERIFY(plain.valid && stashed.valid);
-        QVERIFY(!findOp(plain, "paged stash copy", OpPass::Forward));
-        const Op *forward = findOp(stashed, "paged stash copy", OpPass::Forward);
-        const Op *backward = findOp(stashed, "paged stash copy", OpPass::Backward);
+        QVERIFY(!test::findOp(plain, "paged stash copy", OpPass::Forward));
+        const Op *forward = test::findOp(stashed, "paged stash copy", OpPass::Forward);
+        const Op *backward = test::findOp(stashed, "paged stash copy", OpPass::Backward);
         QVERIFY(forward && backward);
         const double rows = 8.0 * 4096.0 * 8.0;
         const double kept = rows * (2048.0 * 33.0 / 32.0 + 768.0 * 33.0 / 32.0 + 2.0 * 1536.0 + 4.0);
@@ -504,7 +488,7 @@ private slots:
         plan.training.moePagedStash = true;
         plan.training.fusedExpertMlp = true;
         plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
-        const auto rules = [](const Plan &p) { return errorRules(p, "training.moe_paged_stash"); };
+        const auto rules = [](const Plan &p) { return test::errorRules(p, "training.moe_paged_stash"); };
         QVERIFY(rules(plan).empty());
         plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
         QCOMPARE(rules(plan), std::vector<std::string>{"moe_paged_stash.dispatcher"});
@@ -537,8 +521,8 @@ private slots:
         const Estimate eager = runSoftware(plan);
         plan.training.fusedExpertMlp = true;
         const Estimate fused = runSoftware(plan);
-        const Op *up = findOp(eager, "expert up (grouped)", OpPass::Forward);
-        const Op *upFused = findOp(fused, "expert up (grouped)", OpPass::Forward);
+        const Op *up = test::findOp(eager, "expert up (grouped)", OpPass::Forward);
+        const Op *upFused = test::findOp(fused, "expert up (grouped)", OpPass::Forward);
         QVERIFY(up && upFused);
         QCOMPARE(up->batch, 128.0);
         QCOMPARE(kernelsInSeries(*up), 32.0);
@@ -560,7 +544,7 @@ private slots:
         plan.training.fusedExpertMlp = false;
         plan.parallel.expert = 8;
         const Estimate ep8 = runSoftware(plan);
-        const Op *upEp8 = findOp(ep8, "expert up (grouped)", OpPass::Forward);
+        const Op *upEp8 = test::findOp(ep8, "expert up (grouped)", OpPass::Forward);
         QVERIFY(upEp8);
         QCOMPARE(kernelsInSeries(*upEp8), 4.0);
         // DeepSpeed's Experts call each local expert in turn (deepspeed/moe/experts.py): 16 in series;
@@ -602,7 +586,7 @@ private slots:
         const Estimate after = estimate(deferred, io::builtinCatalog(), {});
         QVERIFY(before.valid && after.valid);
         // The GEMMs moved: the logits projection's weight gradient (half its backward), 22 times.
-        const double w = 0.5 * findOp(after, "logits projection", OpPass::Backward)->seconds;
+        const double w = 0.5 * test::findOp(after, "logits projection", OpPass::Backward)->seconds;
         QVERIFY(w > 0);
         QVERIFY(std::abs(after.step.stages.back().drainSeconds - 22.0 * w) < 1e-12);
         QVERIFY(std::abs(before.step.stages.back().backwardSeconds - after.step.stages.back().backwardSeconds -
@@ -656,7 +640,7 @@ private slots:
         all.training.wgradDeferralLimit = 0;
         QCOMPARE(all.deferredWgradMicrobatches(), std::int64_t(32));
         // What Megatron-Core and the recipes' scripts refuse.
-        const auto rules = [](const Plan &p) { return errorRules(p, "training.defer_embedding_wgrad"); };
+        const auto rules = [](const Plan &p) { return test::errorRules(p, "training.defer_embedding_wgrad"); };
         QVERIFY(rules(deferred).empty());
         Plan flat = deferred;
         flat.parallel.pipeline = 1;
@@ -675,7 +659,7 @@ private slots:
     {
         Plan plan = test::qwen3On8B200();
         plan.parallel.expertCommOverlap = true;
-        const auto rules = [](const Plan &p) { return errorRules(p, "parallel.expert_comm_overlap"); };
+        const auto rules = [](const Plan &p) { return test::errorRules(p, "parallel.expert_comm_overlap"); };
         QVERIFY(rules(plan).empty());
         Plan full = plan;
         full.training.recompute = Recompute::Full;
@@ -759,7 +743,7 @@ private slots:
     void layerGraphsRefuseFullRecomputeAndOffload()
     {
         Plan plan = test::qwen3On8B200();
-        const auto rules = [](const Plan &p) { return errorRules(p, "training.cuda_graphs"); };
+        const auto rules = [](const Plan &p) { return test::errorRules(p, "training.cuda_graphs"); };
         plan.training.recompute = Recompute::Full;
         for (const CudaGraphs graphs : {CudaGraphs::Layers, CudaGraphs::Router}) {
             plan.training.cudaGraphs = graphs;
@@ -785,7 +769,7 @@ private slots:
     {
         Plan plan = test::qwen3On8B200();
         plan.training.cudaGraphs = CudaGraphs::Step;
-        const auto rules = [](const Plan &p) { return errorRules(p, "training.cuda_graphs"); };
+        const auto rules = [](const Plan &p) { return test::errorRules(p, "training.cuda_graphs"); };
         for (const ExpertDispatcher d : {ExpertDispatcher::AllToAll, ExpertDispatcher::DeepEp}) {
             plan.parallel.expertDispatcher = d;
             QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.step_dynamic_experts"});
@@ -874,12 +858,12 @@ private slots:
         Plan plan = llamaOnH100();
         const double logits = 1024.0 * 128256.0;
         const Estimate own = runSoftware(plan);
-        QCOMPARE(findOp(own, "cross-entropy", OpPass::Forward)->bytes, 14.0 * logits);
-        QCOMPARE(findOp(own, "cross-entropy", OpPass::Backward)->bytes, 21.0 * logits);
+        QCOMPARE(test::findOp(own, "cross-entropy", OpPass::Forward)->bytes, 14.0 * logits);
+        QCOMPARE(test::findOp(own, "cross-entropy", OpPass::Backward)->bytes, 21.0 * logits);
         plan.training.lossKernel = LossKernel::TransformerEngine;
         const Estimate te = runSoftware(plan);
-        QCOMPARE(findOp(te, "cross-entropy", OpPass::Forward)->bytes, 788004864.0);
-        QCOMPARE(findOp(te, "cross-entropy", OpPass::Backward)->bytes, 525336576.0);
+        QCOMPARE(test::findOp(te, "cross-entropy", OpPass::Forward)->bytes, 788004864.0);
+        QCOMPARE(test::findOp(te, "cross-entropy", OpPass::Backward)->bytes, 525336576.0);
         QVERIFY(te.step.stepSeconds < own.step.stepSeconds);
         // Its memory at the loss is the fused kernels': the logits alone, none of the in-place kernel's FP32 copy.
         QCOMPARE(lossBytesPerLogit(plan), 4.0);
