@@ -267,7 +267,9 @@ Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOption
         return e;
     e.valid = true;
     e.model.parameters = totalParameters(plan.model);
-    e.model.parametersPerLayer = layerParameters(plan.model).total();
+    e.model.parametersPerLayer =
+        plan.model.isHybrid() ? layersParameters(plan.model, 0, plan.model.layers).total() / double(plan.model.layers)
+                              : layerParameters(plan.model).total();
     e.model.activeParameters = activeParameters(plan.model);
     e.model.microbatches = plan.microbatches();
     e.model.gpus = plan.cluster.gpus();

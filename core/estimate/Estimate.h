@@ -23,6 +23,7 @@ namespace trainplan {
 struct ModelSummary
 {
     double parameters = 0; ///< total trainable parameters, counted once
+    /// One transformer layer (attention and dense MLP); for a hybrid pattern the mean over its blocks, one per layer.
     double parametersPerLayer = 0;
     double activeParameters =
         0; ///< what one token computes with (== parameters for a dense model, minus the input embedding)

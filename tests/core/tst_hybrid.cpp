@@ -111,6 +111,11 @@ void TestHybrid::transformerIsItsPattern()
     QCOMPARE(activeParameters(hybrid.model), activeParameters(plan.model));
     const Estimate a = run(plan), b = run(hybrid);
     QVERIFY(a.valid && b.valid);
+    // The pattern's "per layer" is the mean over its blocks: half a dense transformer layer, two blocks to a layer.
+    QVERIFY(close(b.model.parametersPerLayer * double(hybrid.model.layers),
+                  layersParameters(plan.model, 0, plan.model.layers).total()));
+    if (!plan.model.isMoe())
+        QVERIFY(close(2.0 * b.model.parametersPerLayer, a.model.parametersPerLayer));
     QVERIFY2(close(b.step.modelFlopsPerStep, a.step.modelFlopsPerStep),
              qPrintable(QStringLiteral("%1 vs %2").arg(b.step.modelFlopsPerStep).arg(a.step.modelFlopsPerStep)));
     QVERIFY2(close(b.step.stepSeconds, a.step.stepSeconds),

@@ -216,6 +216,25 @@ private slots:
         QVERIFY(!padded.contains(QStringLiteral("so they launch eagerly")));
     }
 
+    // A hybrid has no one layer: the report counts each kind of block and its parameters. Nemotron 3 Nano's
+    // Mamba-2 block by hand from its config (hidden 2688, 64 heads of 64, 8 groups of state 128, conv 4): in-proj
+    // 2688 x (2 x 4096 + 2 x 8 x 128 + 64), out-proj 4096 x 2688, conv weights and bias 6144 x 5, A, D and dt
+    // bias 3 x 64, gated norm 4096, input norm 2688 = 38.74 M; attention (32 heads of 128, 2 key/value heads)
+    // 2688 x 4096 x 2 + 2688 x 256 x 2 + 2688 = 23.40 M.
+    void hybridModelRows()
+    {
+        Charts c;
+        c.document.setPlan(test::examplePlan("nemotron-3-nano-8-gb300"));
+        QTemporaryDir dir;
+        const QString text = reportText(&c.document, dir.filePath(QStringLiteral("hybrid.pdf")));
+        QVERIFY2(text.contains(QStringLiteral("23 Mamba-2 (64 heads of 64, state 128, 8 groups), 6 "
+                                              "attention, 0 dense MLP, 23 MoE blocks")),
+                 qPrintable(text.left(1500)));
+        QVERIFY2(text.contains(QStringLiteral("31.58 B (per block: Mamba-2 38.74 M, attention 23.40 M, MoE")),
+                 qPrintable(text.left(1500)));
+        QVERIFY(!text.contains(QStringLiteral("per layer)")));
+    }
+
     // A long description in the plan-file appendix wraps on the page: every word of it is inside the A4
     // page (595 x 842 points), the last one too (a <pre> line ran off the right edge).
     void appendixWrapsLongLines()

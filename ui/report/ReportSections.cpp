@@ -196,6 +196,22 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
                           : QObject::tr("not overlapped with compute"))}};
 }
 
+/// The parameter count and one layer's share; a hybrid has no one layer, so each kind of block its own size.
+QString parametersFact(const ModelSpec &m, const Estimate &e)
+{
+    if (!m.isHybrid())
+        return QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer));
+    const ModelSpec::BlockCounts b = m.blocksIn(0, m.layers);
+    QStringList sizes;
+    for (const auto &[symbol, n, name] : {std::tuple{'M', b.mamba, QObject::tr("Mamba-2")},
+                                          std::tuple{'*', b.attention, QObject::tr("attention")},
+                                          std::tuple{'-', b.denseMlp, QObject::tr("dense MLP")},
+                                          std::tuple{'E', b.moeMlp, QObject::tr("MoE")}})
+        if (n > 0)
+            sizes << QObject::tr("%1 %2").arg(name, count(blockParameters(m, symbol).total()));
+    return QObject::tr("%1 (per block: %2)").arg(count(e.model.parameters), sizes.join(QStringLiteral(", ")));
+}
+
 void modelSection(PageFlow &flow, const Context &c)
 {
     const ModelSpec &m = c.plan.model;
@@ -211,8 +227,7 @@ void modelSection(PageFlow &flow, const Context &c)
                                                    .arg(m.ffnHidden)
                                                    .arg(QString::fromLatin1(toString(m.mlp)))},
         {QObject::tr("Vocabulary, sequence"), QObject::tr("%1 tokens, sequence length %2").arg(m.vocab).arg(m.seqLen)},
-        {QObject::tr("Parameters"),
-         QObject::tr("%1 (%2 per layer)").arg(count(e.model.parameters), count(e.model.parametersPerLayer))},
+        {QObject::tr("Parameters"), parametersFact(m, e)},
         {QObject::tr("Micro-batch"),
          fmt::counted(training.microBatch, QObject::tr("sequence"), QObject::tr("sequences")) +
              QObject::tr(" per GPU")},
