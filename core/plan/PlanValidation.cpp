@@ -696,7 +696,11 @@ void checkHybrid(Checker &check)
     const char *key = "model.hybrid_pattern";
     const std::size_t bad = m.hybridPattern.find_first_not_of("M*-E");
     if (bad != std::string::npos) {
-        check.error(key, "hybrid_pattern.symbols", {std::string(1, m.hybridPattern[bad]), num(std::int64_t(bad) + 1)});
+        // Every symbol before `bad` is ASCII, so it is also the character's position; name the whole UTF-8
+        // character, not its first byte.
+        const unsigned char lead = static_cast<unsigned char>(m.hybridPattern[bad]);
+        const std::size_t width = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        check.error(key, "hybrid_pattern.symbols", {m.hybridPattern.substr(bad, width), num(std::int64_t(bad) + 1)});
         return;
     }
     if (check.ok({"model.layers"}) && std::int64_t(m.hybridPattern.size()) != m.layers)
