@@ -229,7 +229,8 @@ void TestHybrid::patternRules()
     QCOMPARE(test::errorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.symbols"});
     QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "model.hybrid_pattern", "\"X\" at position 4"));
     p.model.hybridPattern = "ME\xC3\x89" + nano.model.hybridPattern.substr(3); // a typed "É": named whole
-    QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "model.hybrid_pattern", "\"\xC3\x89\" at position 3"));
+    QVERIFY(
+        test::hasProblem(validatePlan(p, io::builtinCatalog()), "model.hybrid_pattern", "\"\xC3\x89\" at position 3"));
     p = nano;
     p.model.layers = 48;
     QCOMPARE(test::errorRules(p, "model.hybrid_pattern"), std::vector<std::string>{"hybrid_pattern.length"});
