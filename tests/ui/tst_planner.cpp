@@ -764,6 +764,22 @@ void TestPlanner::hybridPatternIsEditedInTheWindow()
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // a dense transformer
     QVERIFY(!groups->isVisibleTo(&f.window));
     QCOMPARE(line->text(), QString());
+    // Choosing a hybrid preset brings its pattern and mixer keys into view, in one undoable step.
+    auto *preset = f.window.findChild<QComboBox *>(QStringLiteral("model.preset"));
+    QVERIFY(preset);
+    const int h8 = preset->findData(QStringLiteral("nemotron-h-8b"));
+    QVERIFY(h8 >= 0);
+    preset->setCurrentIndex(h8);
+    emit preset->activated(h8);
+    QCOMPARE(line->text().size(), 52);
+    QCOMPARE(line->text().count(QLatin1Char('*')), 4);
+    QVERIFY(groups->isVisibleTo(&f.window) && !dense->isVisibleTo(&f.window));
+    // The example's pipeline stages do not divide 52 layers, which is said; nothing about the pattern is.
+    QVERIFY(std::none_of(
+        f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+        [](const Problem &p) { return p.key == "model.hybrid_pattern" || p.key.rfind("model.mamba", 0) == 0; }));
+    f.document.undoStack()->undo();
+    QCOMPARE(line->text(), QString());
 }
 
 // The gallery's ZeRO++ plan: its three options are in the Parallelism dock; turning the quantized gathers off
