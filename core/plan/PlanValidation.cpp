@@ -553,6 +553,11 @@ void checkExpertCommOverlap(Checker &check)
         check.error(key, "expert_comm_overlap.moe_recompute");
     if (check.ok({"model.mtp_layers"}) && plan.model.mtpLayers > 1)
         check.error(key, "expert_comm_overlap.mtp_layers", {num(plan.model.mtpLayers)});
+    // The overlapped schedule (combined 1F1B) asks the model for its schedule plan, which only GPTModel builds
+    // (megatron/core/pipeline_parallel/combined_1f1b.py, `build_schedule_plan`; HybridModel and MambaModel have
+    // none, and pretrain_mamba.py's forward step returns no plan; Megatron-LM d98e8a64d, August 2026).
+    if (check.ok({"model.hybrid_pattern"}) && plan.model.isHybrid())
+        check.error(key, "expert_comm_overlap.hybrid");
 }
 
 /// Megatron-Core's paged stashing of the routed experts' saved tensors (--moe-paged-stash) needs what Megatron-Core

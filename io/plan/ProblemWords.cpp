@@ -304,6 +304,10 @@ const RuleSentence kSentences[] = {
     {"expert_comm_overlap.mtp_layers",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core overlaps the expert all-to-all with at most one MTP layer (the model "
                                   "has %1; transformer_config.py): turn the overlap off")},
+    {"expert_comm_overlap.hybrid",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core overlaps the expert all-to-all with another micro-batch only in GPT "
+                                  "models: its overlapped schedule needs a schedule plan, which the hybrid "
+                                  "Mamba-Transformer model does not build (combined_1f1b.py): turn the overlap off")},
     {"cuda_graphs.full_recompute",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse full recomputation "
                                   "(transformer_config.py: \"full recompute is only supported with full iteration CUDA "

@@ -246,6 +246,10 @@ void TestHybrid::patternRules()
     QVERIFY(!test::errorRules(p, "training.framework").empty());
     QCOMPARE(test::errorRules(p, "training.framework").front(), "hybrid_pattern.framework");
     p = nano;
+    p.parallel.expertCommOverlap = true; // only GPTModel builds the overlapped schedule's plan
+    QCOMPARE(test::errorRules(p, "parallel.expert_comm_overlap"),
+             std::vector<std::string>{"expert_comm_overlap.hybrid"});
+    p = nano;
     p.parallel.zeroStage = 3;
     QCOMPARE(test::errorRules(p, "parallel.zero_stage"), std::vector<std::string>{"hybrid_pattern.zero3"});
     p = nano;
