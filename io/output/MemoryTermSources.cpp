@@ -88,8 +88,10 @@ constexpr std::array<MemoryTermSource, kStateTermCount> kStateSources{{
     {"layers per stage x per-layer activations x micro-batches in flight, + embedding (first stage) + logits and "
      "output inputs (last stage); zero-bubble schedules: + the micro-batches waiting for their weight gradient "
      "where the stage's order holds the most, each every linear's input and output gradient (16 h s b elements "
-     "per GPT layer); / context (each rank holds s / c tokens)",
-     "Korthikanti et al. 2022, Table 2, Eq. 5 and Sec. 4.3; Qi et al. 2024 (the fork's WeightGradStore)"},
+     "per GPT layer); / context (each rank holds s / c tokens); a hybrid pattern counts per block (attention, "
+     "Mamba-2, MLP) instead of per layer",
+     "Korthikanti et al. 2022, Table 2, Eq. 5 and Sec. 4.3; Qi et al. 2024 (the fork's WeightGradStore); "
+     "Megatron-Core mamba_mixer.py and Dao & Gu 2024 (the Mamba-2 block's saved tensors)"},
 }};
 
 } // namespace
