@@ -267,11 +267,26 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     }
 }
 
-/// The MLP half of a layer after the post-attention norm: dense, or (mixture of experts) the dense MLP of
-/// the dense layers and the MoE of the others, each tagged with its layer part; then the residual.
-void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops);
+/// A norm over `elements` h-wide values: one kernel reading and writing them once (Megatron-Core's and
+/// Transformer Engine's fused norms, PyTorch's LayerNorm, or any norm torch.compile generates). An eager
+/// RMSNorm written in PyTorch ops (torchtitan's, Llama's reference code) runs six kernels in FP32: the upcast
+/// (read q, write 4), the square (4, 4), the mean (4), the scale by the reciprocal root (4, 4), the downcast
+/// (4, q) and the weight (q, q): 28 + 4q bytes per element.
+Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
+{
+    const bool eager = runsEagerRmsNorm(plan.model, plan.training);
+    Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements,
+                        (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
+    op.launches = eager ? 6.0 : 1.0;
+    return op;
+}
 
-Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q);
+/// The bias, dropout and residual add that end a block, `bytes` of row traffic (layerForward's count).
+Op residualOp(const Shapes &x, OpPass pass, double bytes)
+{
+    return elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer, x.M * x.h / x.rowT,
+                       3.0 * x.M * x.h / x.rowT, bytes);
+}
 
 /// Megatron-Core's Mamba-2 block (megatron/core/ssm/mamba_layer.py and mamba_mixer.py, MambaMixer.forward and
 /// _ssm_training at core_v0.16.0): the pre-norm (fused into the input projection's LayerNormLinear), the input
@@ -286,14 +301,22 @@ Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double
 /// as flash attention is: Mamba-2's authors measure SSD beside FlashAttention-2 (Sec. 9.3, Fig. 10).
 constexpr double kMambaChunk = 128.0;
 
-void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+/// The conv1d and SSD scan's FLOPs per token over all tensor ranks (appendMambaBlock's count).
+double mambaScanFlopsPerToken(const ModelSpec &m)
+{
+    const double N = double(m.mambaStateDim), P = double(m.mambaHeadDim), groups = double(m.mambaGroups);
+    const double convChannels = double(m.mambaInner()) + 2.0 * groups * N;
+    return 2.0 * double(kMambaConvKernel) * convChannels + groups * 2.0 * kMambaChunk * N +
+           double(m.mambaHeadCount()) * (2.0 * kMambaChunk * P + 4.0 * N * P);
+}
+
+void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
 {
     const ModelSpec &m = plan.model;
     const OpScope L = OpScope::Layer;
     const double inner = double(m.mambaInner()) / x.t, heads = double(m.mambaHeadCount()) / x.t;
     const double groups = double(m.mambaGroups) / x.t, N = double(m.mambaStateDim), P = double(m.mambaHeadDim);
     const double in = double(m.mambaInProjection()) / x.t;
-    const double convChannels = inner + 2.0 * groups * N;
     const auto tag = [](Op op) {
         op.part = LayerPart::Mamba;
         return op;
@@ -305,8 +328,7 @@ void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
     copies.launches = 2.0;
     ops.push_back(copies);
     const double chunks = x.M / kMambaChunk;
-    const double scanFlops = x.M * (2.0 * kMambaConvKernel * convChannels + groups * 2.0 * kMambaChunk * N +
-                                    heads * (2.0 * kMambaChunk * P + 4.0 * N * P));
+    const double scanFlops = x.M * mambaScanFlopsPerToken(m) / x.t; // every term splits over the ranks
     const double scanBytes = x.q * x.M * (in + 2.0 * inner) +
                              kFp32Bytes * chunks * (4.0 * heads * N * P + 2.0 * groups * kMambaChunk * kMambaChunk);
     Op scan = tag(make("Mamba conv1d, SSD scan", OpKind::Attention, pass, L, scanFlops, scanBytes));
@@ -322,13 +344,11 @@ void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
     ops.push_back(scan);
     ops.push_back(tag(normOp(plan, "Mamba gated norm", pass, L, x.M * inner, x.q)));
     ops.push_back(tag(matmul("Mamba out-projection", pass, L, x.M, inner, x.h, x.q)));
-    const double rowBytes = x.q * x.M * x.h / x.rowT;
-    const double residualBytes =
-        (plan.training.fusesElementwise() ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
-    ops.push_back(tag(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT,
-                                  3.0 * x.M * x.h / x.rowT, residualBytes)));
+    ops.push_back(tag(residualOp(x, pass, residualBytes)));
 }
 
+/// The MLP half of a layer after the post-attention norm: dense, or (mixture of experts) the dense MLP of
+/// the dense layers and the MoE of the others, each tagged with its layer part; then the residual.
 void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
 {
     const ModelSpec &m = plan.model;
@@ -346,8 +366,7 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
                 appendMoe(plan, x, pass, ops);
             else
                 appendMlp(plan, x, pass, part, x.M, x.f / x.t, 1.0, names, ops);
-            Op residual = elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer,
-                                      x.M * x.h / x.rowT, 3.0 * x.M * x.h / x.rowT, residualBytes);
+            Op residual = residualOp(x, pass, residualBytes);
             residual.part = part;
             ops.push_back(residual);
         };
@@ -362,23 +381,9 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
         appendMlp(plan, x, pass, moe ? LayerPart::DenseMlp : LayerPart::Common, x.M, x.f / x.t, 1.0, names, ops);
     if (moe)
         appendMoe(plan, x, pass, ops);
-    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, OpScope::Layer, x.M * x.h / x.rowT,
-                              3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(residualOp(x, pass, residualBytes));
 }
 
-/// A norm over `elements` h-wide values: one kernel reading and writing them once (Megatron-Core's and
-/// Transformer Engine's fused norms, PyTorch's LayerNorm, or any norm torch.compile generates). An eager
-/// RMSNorm written in PyTorch ops (torchtitan's, Llama's reference code) runs six kernels in FP32: the upcast
-/// (read q, write 4), the square (4, 4), the mean (4), the scale by the reciprocal root (4, 4), the downcast
-/// (4, q) and the weight (q, q): 28 + 4q bytes per element.
-Op normOp(const Plan &plan, const char *name, OpPass pass, OpScope scope, double elements, double q)
-{
-    const bool eager = runsEagerRmsNorm(plan.model, plan.training);
-    Op op = elementwise(name, OpKind::Norm, pass, scope, elements, 5.0 * elements,
-                        (eager ? 7.0 * kFp32Bytes + 4.0 * q : 2.0 * q) * elements);
-    op.launches = eager ? 6.0 : 1.0;
-    return op;
-}
 
 /// Eager rotary embedding (Llama's reference apply_rotary_emb, as torchtitan runs it without
 /// torch.compile): queries and keys upcast to FP32 (read q, write 4), multiplied as complex numbers by the
@@ -450,11 +455,10 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
     // bias + dropout + residual add: reads the projection output and the residual, writes the sum (and
     // the dropout mask); unfused, bias (r+w), dropout (r+w+mask) and add (2r+w) each touch memory.
     const double residualBytes = (fused ? 3.0 : 7.0) * rowBytes + x.mask * x.M * x.h / x.rowT;
-    ops.push_back(elementwise("bias, dropout, residual", OpKind::Elementwise, pass, L, x.M * x.h / x.rowT,
-                              3.0 * x.M * x.h / x.rowT, residualBytes));
+    ops.push_back(residualOp(x, pass, residualBytes));
     if (plan.model.isHybrid()) { // the attention block ends here; the model's other blocks follow
         if (plan.model.blocksIn(0, plan.model.layers).mamba > 0)
-            appendMambaBlock(plan, x, pass, ops);
+            appendMambaBlock(plan, x, pass, residualBytes, ops);
         appendMlpAndResidual(plan, x, pass, residualBytes, ops);
         return;
     }
@@ -772,12 +776,8 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
         // Each block on its own: the Mamba-2 mixers' projections, convolution and SSD scan (appendMambaBlock's count,
         // whole model), the attention blocks, the dense and the MoE MLP blocks.
         const ModelSpec::BlockCounts b = m.blocksIn(0, m.layers);
-        const double N = double(m.mambaStateDim), P = double(m.mambaHeadDim);
-        const double convChannels = double(m.mambaInner()) + 2.0 * double(m.mambaGroups) * N;
-        const double scan =
-            s * (2.0 * double(kMambaConvKernel) * convChannels + double(m.mambaGroups) * 2.0 * kMambaChunk * N +
-                 double(m.mambaHeadCount()) * (2.0 * kMambaChunk * P + 4.0 * N * P));
-        const double mamba = 2.0 * s * h * double(m.mambaInProjection()) + scan + 2.0 * s * double(m.mambaInner()) * h;
+        const double mamba = 2.0 * s * h * double(m.mambaInProjection()) + s * mambaScanFlopsPerToken(m) +
+                             2.0 * s * double(m.mambaInner()) * h;
         total = double(b.attention) * attention + double(b.mamba) * mamba + double(b.denseMlp) * denseMlp +
                 double(b.moeMlp) * moeMlp + 2.0 * s * h * double(m.vocab);
         if (m.mtpLayers > 0) // each module an attention block and an MLP block ("*E"), its projection and logits

@@ -88,9 +88,11 @@ LayerParameters moeMlpParameters(const ModelSpec &m)
     return p;
 }
 
+} // namespace
+
 /// One block of a hybrid model: its mixer or MLP and its pre-norm (fused into the first linear's
 /// LayerNormLinear in Megatron-Core's hybrid specs, its weight all the same).
-LayerParameters hybridBlockParameters(const ModelSpec &m, char symbol)
+LayerParameters blockParameters(const ModelSpec &m, char symbol)
 {
     LayerParameters p;
     switch (symbol) {
@@ -103,8 +105,6 @@ LayerParameters hybridBlockParameters(const ModelSpec &m, char symbol)
     p.replicated += normWidth(m, double(m.hidden));
     return p;
 }
-
-} // namespace
 
 ModelSpec::BlockCounts ModelSpec::blocksIn(std::int64_t first, std::int64_t count) const
 {
@@ -160,7 +160,7 @@ LayerParameters layerParameters(const ModelSpec &m)
 LayerParameters layerParameters(const ModelSpec &m, std::int64_t layer)
 {
     if (m.isHybrid())
-        return hybridBlockParameters(m, m.hybridSymbol(layer));
+        return blockParameters(m, m.hybridSymbol(layer));
     if (!m.isMoeLayer(layer))
         return layerParameters(m);
     LayerParameters p = attentionParameters(m);
@@ -169,8 +169,6 @@ LayerParameters layerParameters(const ModelSpec &m, std::int64_t layer)
     return p;
 }
 
-LayerParameters blockParameters(const ModelSpec &m, char symbol) { return hybridBlockParameters(m, symbol); }
-
 LayerParameters layersParameters(const ModelSpec &m, std::int64_t first, std::int64_t count)
 {
     if (m.isHybrid()) {
@@ -178,7 +176,7 @@ LayerParameters layersParameters(const ModelSpec &m, std::int64_t first, std::in
         LayerParameters p;
         for (const auto &[symbol, n] : {std::pair{'*', b.attention}, std::pair{'M', b.mamba},
                                         std::pair{'-', b.denseMlp}, std::pair{'E', b.moeMlp}}) {
-            const LayerParameters one = hybridBlockParameters(m, symbol);
+            const LayerParameters one = blockParameters(m, symbol);
             p.sharded += double(n) * one.sharded;
             p.replicated += double(n) * one.replicated;
             p.expert += double(n) * one.expert;
@@ -201,9 +199,9 @@ LayerParameters mtpParameters(const ModelSpec &m)
         return {};
     // A hybrid model's module is an attention block and an MLP block of its last layer's MLP kind (Megatron-Core's
     // mtp_hybrid_override_pattern, "*E" in Nemotron 3's recipes).
-    LayerParameters p = m.isHybrid() ? hybridBlockParameters(m, '*') : layerParameters(m, m.layers - 1);
-    if (m.isHybrid())
-        p += hybridBlockParameters(m, m.isMoe() ? 'E' : '-');
+    LayerParameters p = m.isHybrid() ? blockParameters(m, '*') : layerParameters(m, m.layers - 1);
+    if (m.isHybrid()) // with its MLP block; a transformer layer has it
+        p += blockParameters(m, m.isMoe() ? 'E' : '-');
     const double h = double(m.hidden);
     p.sharded += 2.0 * h * h;              // projection of [embedding; hidden state] back to h
     p.replicated += 2.0 * normWidth(m, h); // the two input norms

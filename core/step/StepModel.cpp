@@ -36,6 +36,7 @@ struct Sums
     double forward = 0, backward = 0, recompute = 0;
     double computeBound = 0, memoryBound = 0; ///< kernel time by what limits it
     double recomputeFlops = 0;
+    double weightGradient = 0; ///< half of each backward matmul: what a zero-bubble schedule defers (Qi et al. 2024)
     double forwardLaunches = 0, backwardLaunches = 0; ///< kernels the host launches itself (not from a CUDA graph)
     double forwardEnqueues = 0, backwardEnqueues = 0; ///< kernels native code enqueues inside those launches
 };
@@ -192,8 +193,6 @@ struct MicrobatchSums
     Sums denseMlp, moeMlp; ///< mixture of experts: the MLP of one dense layer, of one MoE layer
     Sums mamba;            ///< a hybrid model's Mamba-2 block
     Sums moeRouter;        ///< of the MoE layer's MLP: the router and the routing before the dispatcher's counts
-    double layerWeightGradient = 0, outputWeightGradient = 0; ///< half of each backward matmul (Qi et al. 2024)
-    double denseMlpWeightGradient = 0, moeMlpWeightGradient = 0, mambaWeightGradient = 0;
     double attentionForward = 0, attentionBackward = 0;       ///< one layer's attention core, each pass
     double linearForward = 0, linearBackward = 0;             ///< one layer's linear-layer GEMMs, each pass
 };
@@ -226,12 +225,8 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
                    op, 1.0, plan.training);
         if (moe && op.role == OpRole::Router && op.scope == OpScope::Layer)
             accumulate(m.moeRouter, op, 1.0, plan.training);
-        double &layerW = dense ? m.denseMlpWeightGradient
-                         : moe ? m.moeMlpWeightGradient
-                         : mamba ? m.mambaWeightGradient
-                                 : m.layerWeightGradient;
         if (op.pass == OpPass::Backward && op.kind == OpKind::Matmul && !op.attentionCore)
-            (op.scope == OpScope::Layer ? layerW : m.outputWeightGradient) += 0.5 * op.seconds;
+            (op.scope == OpScope::Layer ? layerSums.weightGradient : m.output.weightGradient) += 0.5 * op.seconds;
         if (op.attentionCore && op.pass != OpPass::Recompute)
             (op.pass == OpPass::Forward ? m.attentionForward : m.attentionBackward) += op.seconds;
         if (op.scope == OpScope::Layer && op.kind == OpKind::Matmul && !op.attentionCore &&
@@ -247,13 +242,6 @@ double stageSum(const MicrobatchSums &m, const ModelSpec::BlockCounts &b, double
 {
     return double(b.attention) * (m.layer.*field) + double(b.denseMlp) * (m.denseMlp.*field) +
            double(b.moeMlp) * (m.moeMlp.*field) + double(b.mamba) * (m.mamba.*field);
-}
-
-/// The weight-gradient half of a stage's backward matmuls (zero-bubble schedules defer it), by block kind.
-double stageWeightGradient(const MicrobatchSums &m, const ModelSpec::BlockCounts &b)
-{
-    return double(b.attention) * m.layerWeightGradient + double(b.denseMlp) * m.denseMlpWeightGradient +
-           double(b.moeMlp) * m.moeMlpWeightGradient + double(b.mamba) * m.mambaWeightGradient;
 }
 
 /// Exposed context-parallel communication of one layer and one micro-batch, forward and backward.
@@ -624,18 +612,15 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
                           : 0.0};
     if (!(c.launch > 0 || c.enqueue > 0) || plan.training.cudaGraphs == CudaGraphs::Step)
         return {};
-    const double launch = c.launch, replay = c.replay;
     const double layers = double(plan.layersOnStage(stage)), moeLayers = double(plan.moeLayersOnStage(stage));
     const double denseLayers = layers - moeLayers;
-    const auto launches = [&](const Sums &part, bool forward) { return c.launches(part, forward); };
-    const auto host = [&](const Sums &part, bool forward) { return c.host(part, forward); };
     const auto layerHost = [&](const Sums &mlp, bool forward) {
-        return host(m.layer, forward) + launches(mlp, forward);
+        return c.host(m.layer, forward) + c.launches(mlp, forward);
     };
     const bool firstStage = stage == 0, lastStage = stage == plan.parallel.pipeline - 1;
     const auto ends = [&](bool forward) {
-        const double hostEnds = (firstStage ? host(m.embedding, forward) - replay * launch : 0.0)
-                                + (lastStage ? host(m.output, forward) - replay * launch : 0.0);
+        const double hostEnds = (firstStage ? c.launches(m.embedding, forward) : 0.0)
+                                + (lastStage ? c.launches(m.output, forward) : 0.0);
         const double gpuEnds = (firstStage ? (forward ? u.embedding.forward : u.embedding.backward) : 0.0)
                                + (lastStage ? (forward ? u.output.forward : u.output.backward) : 0.0);
         return std::pair{hostEnds, gpuEnds};
@@ -652,7 +637,7 @@ HostTime hostExposure(const Plan &plan, const DeviceSpec &device, const Microbat
         const auto [hEnds, gEnds] = ends(forward);
         // The forward MoE layer in two parts around the counts: after them the routed MLP and the dispatch and
         // combine (one pass of the all-to-all), before them the rest.
-        const double hAfter = forward ? launches(m.moeMlp, true) - launches(m.moeRouter, true) : 0.0;
+        const double hAfter = forward ? c.launches(m.moeMlp, true) - c.launches(m.moeRouter, true) : 0.0;
         const double gAfter = forward ? std::min(gMoe, m.moeMlp.forward - m.moeRouter.forward + expertA2A) : 0.0;
         const double moeExposed =
             std::max(0.0, hMoe - hAfter - (gMoe - gAfter)) + std::max(0.0, hAfter - gAfter);
@@ -685,17 +670,15 @@ double expertOverlapCost(const Plan &plan, const DeviceSpec &device, const Micro
     double attentionForward = m.layer.forward, attentionBackward = m.layer.backward + m.layer.recompute;
     if (plan.model.isHybrid()) {
         // A hybrid model's MoE block sits beside the blocks between it and the next: their mean share.
-        const ModelSpec::BlockCounts b = plan.model.blocksIn(0, plan.model.layers);
-        const double segments = double(std::max<std::int64_t>(1, b.moeMlp));
-        const auto others = [&](double Sums::*field) {
-            return (double(b.attention) * (m.layer.*field) + double(b.mamba) * (m.mamba.*field) +
-                    double(b.denseMlp) * (m.denseMlp.*field)) / segments;
-        };
-        attentionForward = others(&Sums::forward);
-        attentionBackward = others(&Sums::backward) + others(&Sums::recompute);
+        ModelSpec::BlockCounts others = plan.model.blocksIn(0, plan.model.layers);
+        const double segments = double(std::max<std::int64_t>(1, others.moeMlp));
+        others.moeMlp = 0;
+        const auto share = [&](double Sums::*field) { return stageSum(m, others, field) / segments; };
+        attentionForward = share(&Sums::forward);
+        attentionBackward = share(&Sums::backward) + share(&Sums::recompute);
     }
-    const double expertsInput = m.moeMlp.backward + m.moeMlp.recompute - m.moeMlpWeightGradient;
-    const double expertsRest = m.moeMlpWeightGradient + m.moeMlp.forward;
+    const double expertsInput = m.moeMlp.backward + m.moeMlp.recompute - m.moeMlp.weightGradient;
+    const double expertsRest = m.moeMlp.weightGradient + m.moeMlp.forward;
     const ExpertDispatcher d = plan.parallel.expertDispatcher;
     const double sms = d == ExpertDispatcher::HybridEp ? 32.0 : d == ExpertDispatcher::DeepEp ? 20.0 : 16.0;
     const double share = device.multiprocessors > 0 ? std::min(0.5, sms / device.multiprocessors) : 0.0;
@@ -786,7 +769,8 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
         const double attentionBlocks = double(blocks.attention);
         st.contextCommSeconds = attentionBlocks * (cx.forward + cx.backward + cxRecompute);
         st.contextCommForwardSeconds = attentionBlocks * cx.forward;
-        st.weightGradientSeconds = stageWeightGradient(m, blocks) + (s == p - 1 ? m.outputWeightGradient : 0.0);
+        st.weightGradientSeconds =
+            stageSum(m, blocks, &Sums::weightGradient) + (s == p - 1 ? m.output.weightGradient : 0.0);
         if (s == 0) {
             st.forwardSeconds += m.embedding.forward;
             st.backwardSeconds += m.embedding.backward;
@@ -798,9 +782,9 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
             // their backward to the stage's drain (finish_embedding_wgrad_compute, schedules.py at d98e8a6).
             if (const std::int64_t deferred = plan.deferredWgradMicrobatches(); deferred > 0) {
                 const double share = double(deferred) / double(plan.microbatchesPerRun());
-                st.backwardSeconds -= share * m.outputWeightGradient;
-                st.weightGradientSeconds -= share * m.outputWeightGradient;
-                st.drainSeconds = double(deferred) * m.outputWeightGradient;
+                st.backwardSeconds -= share * m.output.weightGradient;
+                st.weightGradientSeconds -= share * m.output.weightGradient;
+                st.drainSeconds = double(deferred) * m.output.weightGradient;
             }
         }
         if (s == 0 || s == p - 1)
