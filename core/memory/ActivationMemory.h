@@ -69,6 +69,12 @@ struct HybridBlockActivations
 {
     double attention = 0, mamba = 0, denseMlp = 0, moeMlp = 0;
     double max() const { return std::max(std::max(attention, mamba), std::max(denseMlp, moeMlp)); }
+    /// What `b`'s blocks keep together.
+    double of(const ModelSpec::BlockCounts &b) const
+    {
+        return double(b.attention) * attention + double(b.mamba) * mamba + double(b.denseMlp) * denseMlp +
+               double(b.moeMlp) * moeMlp;
+    }
 };
 HybridBlockActivations hybridBlockActivations(const Plan &plan, bool full = false);
 

@@ -405,9 +405,7 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
     const double layers = double(a.layers), moeLayers = double(plan.moeLayersOnStage(s));
     double perMicrobatch = layers * in.perLayer + moeLayers * in.moeExtra;
     if (plan.model.isHybrid()) {
-        const ModelSpec::BlockCounts b = plan.blocksOnStage(s);
-        perMicrobatch = double(b.attention) * in.hybrid.attention + double(b.mamba) * in.hybrid.mamba +
-                        double(b.denseMlp) * in.hybrid.denseMlp + double(b.moeMlp) * in.hybrid.moeMlp;
+        perMicrobatch = in.hybrid.of(plan.blocksOnStage(s));
         a.perLayerBytes = layers > 0 ? perMicrobatch / layers : 0.0; // the stage's mean block
     }
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;

@@ -186,6 +186,14 @@ QJsonValue asInteger(const QJsonValue &v)
     return ok && std::isfinite(d) && d == std::floor(d) ? QJsonValue(d) : QJsonValue(QJsonValue::Undefined);
 }
 
+QJsonValue asHybridPattern(const QJsonValue &v)
+{
+    QString text = v.toString().section(QLatin1Char('/'), 0, 0);
+    text.remove(QLatin1Char('|'));
+    static const QRegularExpression planned(QStringLiteral("^[M*\\-E]+$"));
+    return planned.match(text).hasMatch() ? QJsonValue(text) : QJsonValue(QJsonValue::Undefined);
+}
+
 QJsonValue asNumber(const QJsonValue &v)
 {
     bool ok = false;

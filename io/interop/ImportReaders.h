@@ -82,6 +82,10 @@ QString leafText(const QJsonValue &v);
 QJsonValue asInteger(const QJsonValue &v);
 /// A number (from a number or its text); Undefined otherwise.
 QJsonValue asNumber(const QJsonValue &v);
+/// A hybrid model's layer pattern (Megatron-Core's --hybrid-layer-pattern, Nemotron-H's hybrid_override_pattern):
+/// the symbols before the first "/" (the MTP modules' patterns follow it) without the "|" stage boundaries, when
+/// each is one Trainplan plans (M, *, -, E); Undefined otherwise.
+QJsonValue asHybridPattern(const QJsonValue &v);
 /// A window's left extent from Megatron-Core's window_size pair ("127,0", "(128, 0)", [128, 0]); -1, the
 /// infinite window, as 0 (none). Undefined when it is not a pair of whole numbers.
 QJsonValue windowLeft(const QJsonValue &v);

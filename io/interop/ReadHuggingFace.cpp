@@ -48,13 +48,6 @@ namespace trainplan::io::reading {
 
 namespace {
 
-/// A hybrid layer pattern of the symbols Trainplan plans (M, *, -, E), as written; Undefined otherwise.
-QJsonValue hybridPattern(const QJsonValue &v)
-{
-    static const QRegularExpression planned(QStringLiteral("^[M*\\-E]+$"));
-    return planned.match(v.toString()).hasMatch() ? v : QJsonValue(QJsonValue::Undefined);
-}
-
 const std::map<QString, Rule> &huggingFaceRules()
 {
     static const std::map<QString, Rule> rules{
@@ -115,7 +108,7 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"v_head_dim", {"model.v_head_dim", asInteger}},
         // Nemotron-H and Nemotron 3 (model_type nemotron_h, NemotronHConfig): the hybrid layer pattern and the
         // Mamba-2 mixer's sizes as the config saves them (ssm_state_size, mamba_num_heads, mamba_head_dim, n_groups).
-        {"hybrid_override_pattern", {"model.hybrid_pattern", hybridPattern}},
+        {"hybrid_override_pattern", {"model.hybrid_pattern", asHybridPattern}},
         {"ssm_state_size", {"model.mamba_state_dim", asInteger}},
         {"mamba_num_heads", {"model.mamba_heads", asInteger}},
         {"mamba_head_dim", {"model.mamba_head_dim", asInteger}},
@@ -201,14 +194,14 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     // Layers that are not attention (Nemotron-H's Mamba layers in hybrid_override_pattern, Jamba's
     // layers_block_type, Qwen3-Next's linear_attention layer_types): a plan's layers are transformer layers.
     const QJsonObject text = root.value(QLatin1String("text_config")).toObject();
+    // Nemotron-H's pattern of Mamba-2, attention, MLP and MoE layers is planned (model.hybrid_pattern); its
+    // layer_types then only repeat it, and its mixer's keys come with it.
+    const bool plannedHybrid = !asHybridPattern(root.value(QLatin1String("hybrid_override_pattern"))).isUndefined();
     for (const char *key : {"hybrid_override_pattern", "hybrid_layer_pattern", "layers_block_type", "layer_types"}) {
         const QJsonValue v =
             root.contains(QLatin1String(key)) ? root.value(QLatin1String(key)) : text.value(QLatin1String(key));
         const QString written =
             v.isArray() ? QString::fromUtf8(QJsonDocument(v.toArray()).toJson(QJsonDocument::Compact)) : v.toString();
-        // Nemotron-H's pattern of Mamba-2, attention, MLP and MoE layers is planned (model.hybrid_pattern), and its
-        // layer_types then only repeat it.
-        const bool plannedHybrid = !hybridPattern(root.value(QLatin1String("hybrid_override_pattern"))).isUndefined();
         const bool other =
             QLatin1String(key) == QLatin1String("layer_types")
                 ? !plannedHybrid &&
@@ -231,12 +224,8 @@ bool refuseHuggingFace(const QString &file, const QByteArray &bytes, const QJson
     }
     // A state-space mixer's own keys (mamba_d_state, mamba_n_heads, ssm_state_size: Jamba, Zamba, Falcon-H1,
     // Granite 4) say the same without a layer pattern; Nemotron-H's come with its planned pattern.
-    const bool nemotronH = !hybridPattern(root.value(QLatin1String("hybrid_override_pattern"))).isUndefined();
     for (const QJsonObject *config : {&root, &text})
-        if (nemotronH)
-            break;
-        else
-        for (auto it = config->begin(); it != config->end(); ++it)
+        for (auto it = config->begin(); it != config->end() && !plannedHybrid; ++it)
             if (it.key().startsWith(QLatin1String("mamba_")) || it.key() == QLatin1String("ssm_state_size")) {
                 refuseLayers(file, lineOfKey(bytes, it.key()),
                              it.key() + QStringLiteral(": Mamba (state-space) layers"), out);

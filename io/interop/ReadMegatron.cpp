@@ -11,16 +11,6 @@ namespace trainplan::io::reading {
 
 namespace {
 
-/// A hybrid layer pattern's layers: the symbols before the first "/" (the MTP modules' patterns follow it) without
-/// the "|" stage boundaries; Undefined when a symbol is not one Trainplan plans (refuseOtherLayers says which).
-QJsonValue hybridMainPattern(const QJsonValue &v)
-{
-    QString text = v.toString().section(QLatin1Char('/'), 0, 0);
-    text.remove(QLatin1Char('|'));
-    static const QRegularExpression planned(QStringLiteral("^[M*\\-E]+$"));
-    return planned.match(text).hasMatch() ? QJsonValue(text) : QJsonValue(QJsonValue::Undefined);
-}
-
 /// The model's shape: Megatron-Core's configuration names of it.
 std::map<QString, Rule> megatronModelRules()
 {
@@ -33,8 +23,8 @@ std::map<QString, Rule> megatronModelRules()
         // Megatron-Core's hybrid models (--hybrid-override-pattern, core_v0.16.0; --hybrid-layer-pattern from
         // core_v0.18.0, arguments.py line 3485 at core_v0.19.0): the layers' symbols; "|" marks pipeline stage
         // boundaries and "/" starts the multi-token-prediction modules' patterns, which --mtp-num-layers counts.
-        {"hybrid_override_pattern", {"model.hybrid_pattern", hybridMainPattern}},
-        {"hybrid_layer_pattern", {"model.hybrid_pattern", hybridMainPattern}},
+        {"hybrid_override_pattern", {"model.hybrid_pattern", asHybridPattern}},
+        {"hybrid_layer_pattern", {"model.hybrid_pattern", asHybridPattern}},
         // The legacy spelling (arguments.py at d98e8a6, line 1626: "if args.use_rotary_position_embeddings:
         // args.position_embedding_type = 'rope'").
         {"use_rotary_position_embeddings", {"model.position_embedding", whenTrue(QStringLiteral("rotary"))}},
@@ -799,7 +789,7 @@ bool refuseOtherLayers(const QString &file, const std::vector<Leaf> &leaves, Fil
                                              return l.name == QLatin1String("hybrid_layer_pattern") ||
                                                     l.name == QLatin1String("hybrid_override_pattern");
                                          });
-        hybrid != leaves.end() && hybridMainPattern(hybrid->value).isUndefined()) {
+        hybrid != leaves.end() && asHybridPattern(hybrid->value).isUndefined()) {
         const QString text = hybrid->value.toString().section(QLatin1Char('/'), 0, 0);
         QStringList kinds;
         if (text.contains(QLatin1Char('G')))
