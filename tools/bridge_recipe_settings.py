@@ -399,7 +399,7 @@ def recipe_rows(repo):
 
 MODELS = {"LLAMA3_8B": "LLAMA3_8B", "LLAMA3_70B": "LLAMA3_70B", "LLAMA3.1_405B": "LLAMA31_405B", "DeepSeekV3": "DEEPSEEK_V3",
           "Qwen3_235B_a22B": "QWEN3_235B_A22B", "Qwen3_30B_a3B": "QWEN3_30B_A3B", "GPT OSS 120B": "GPT_OSS_120B", "Kimi_K2": "KIMI_K2",
-          "Nemotron_3_Nano": "NEMOTRON_3_NANO"}
+          "Nemotron_3_Nano": "NEMOTRON_3_NANO", "Nemotron_3_Super": "NEMOTRON_3_SUPER"}
 
 
 def table_precisions(text, system):

@@ -233,17 +233,22 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     Op router = tag(matmul("router", pass, OpScope::Layer, x.M / x.rowT, x.h, experts, x.q));
     router.role = OpRole::Router;
     ops.push_back(router);
+    // A latent MoE routes latent-wide rows: the routed path below runs on r, its projections beside it on x.
+    Shapes r = x;
+    r.h = double(m.routedWidth());
+    if (m.moeLatentSize > 0)
+        ops.push_back(tag(matmul("latent down projection", pass, OpScope::Layer, x.M / x.rowT, x.h, r.h, x.q)));
     const RoutingLaunches launches = routingLaunches(plan);
     Op route =
-        tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
-                        routed * load * x.h, 2.0 * x.q * routed * load * x.h + kFp32Bytes * (x.M / x.rowT) * experts));
+        tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * r.h,
+                        routed * load * r.h, 2.0 * x.q * routed * load * r.h + kFp32Bytes * (x.M / x.rowT) * experts));
     route.launches = launches.route.forward;
     route.backwardLaunches = launches.route.backward;
     route.role = OpRole::Router;
     ops.push_back(route);
     static const char *const expertNames[3] = {"expert up (grouped)", "expert activation", "expert down (grouped)"};
     const std::size_t up = ops.size();
-    appendMlp(plan, x, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()),
+    appendMlp(plan, r, pass, LayerPart::MoeMlp, rowsPerExpert, double(m.expertWidth()) / double(par.expertTensorSize()),
               localExperts, expertNames, ops, plan.training.fusedExpertMlp);
     setExpertGemmKernels(plan, ops[up]);
     setExpertGemmKernels(plan, ops[up + 2]);
@@ -251,13 +256,15 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
          {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
         ops[ops.size() - std::size_t(back)].role = role;
     Op combine =
-        tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * x.h,
-                        2.0 * routed * load * x.h, 2.0 * x.q * routed * load * x.h + x.q * x.M / x.rowT * x.h));
+        tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * r.h,
+                        2.0 * routed * load * r.h, 2.0 * x.q * routed * load * r.h + x.q * x.M / x.rowT * r.h));
     combine.launches = launches.combine.forward;
     combine.backwardLaunches = launches.combine.backward;
     ops.push_back(combine);
+    if (m.moeLatentSize > 0)
+        ops.push_back(tag(matmul("latent up projection", pass, OpScope::Layer, x.M / x.rowT, r.h, x.h, x.q)));
     if (plan.training.moePagedStash && plan.training.framework == Framework::Megatron)
-        ops.push_back(tag(pagedStashCopy(plan, x, pass, rowsPerExpert * localExperts,
+        ops.push_back(tag(pagedStashCopy(plan, r, pass, rowsPerExpert * localExperts,
                                          double(m.expertWidth()) / double(par.expertTensorSize()))));
     if (m.sharedExperts > 0) {
         static const char *const sharedNames[3] = {"shared expert up", "shared expert activation",
@@ -585,7 +592,9 @@ void appendQuantizeOps(const Plan &plan, const Shapes &x, std::vector<Op> &ops)
     const double etp = double(plan.parallel.expertTensorSize());
     const double rows = x.M * double(m.expertsPerToken) / x.t * etp * plan.training.busiestExpertLoad();
     const double width = double(m.expertWidth()) / etp;
-    appendMlpQuantize(x, LayerPart::MoeMlp, rows, width, gate * width, true, ops);
+    Shapes r = x; // a latent MoE's routed rows are latent-wide
+    r.h = double(m.routedWidth());
+    appendMlpQuantize(r, LayerPart::MoeMlp, rows, width, gate * width, true, ops);
     // Transformer Engine's grouped linear layers quantize each local expert's slice with a kernel of its own
     // from one call (tex.split_quantize), unless the fused grouped MLP quantizes in its GEMMs' epilogues.
     const double localExperts = double(m.experts) / double(plan.parallel.expert);
@@ -686,10 +695,19 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         const bool upProjections = plan.model.isMla() && plan.training.recomputeMlaUpProjection;
         const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
         const bool moeLayer = plan.model.isMoe() && plan.training.recomputesMoeLayers(); // the whole MoE MLP
-        for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation || moeLayer); ++i) {
+        const bool denseMlp = plan.training.recomputeDenseMlp; // the dense MLP: its up, activation and down ops
+        const auto inDenseMlp = [&](std::size_t i) {
+            const auto isDenseUp = [&](std::size_t j) {
+                return ops[j].role == OpRole::MlpUp && ops[j].part != LayerPart::MoeMlp &&
+                       ops[j].part != LayerPart::Mamba;
+            };
+            return isDenseUp(i) || (i >= first + 1 && isDenseUp(i - 1)) || (i >= first + 2 && isDenseUp(i - 2));
+        };
+        for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation || moeLayer || denseMlp);
+             ++i) {
             const OpRole role = ops[i].role;
-            if ((upProjections && role == OpRole::MlaUpProjection) || (moeLayer && ops[i].part == LayerPart::MoeMlp)
-                || (expertActivation && role == OpRole::ExpertActivation)) {
+            if ((upProjections && role == OpRole::MlaUpProjection) || (moeLayer && ops[i].part == LayerPart::MoeMlp) ||
+                (expertActivation && role == OpRole::ExpertActivation) || (denseMlp && inDenseMlp(i))) {
                 Op replay = ops[i];
                 replay.pass = OpPass::Recompute;
                 ops.push_back(replay);
@@ -767,8 +785,11 @@ double modelForwardFlopsPerSequence(const ModelSpec &m, bool causalHalved, std::
     const double attention = projections + scores + 2.0 * s * double(m.attentionOutDim()) * h;
     const double denseMlp = 2.0 * gated * s * h * f;
     // A MoE layer: the router, top-k routed experts and the shared ones (what NVIDIA's MoE formulas count).
+    // A latent MoE's routed experts run on its latent width, with its two projections (hidden to latent and back).
     const double expertMlp = 2.0 * gated * s * h * double(m.expertWidth());
-    const double moeMlp = 2.0 * s * h * double(m.experts) + double(m.expertsPerToken + m.sharedExperts) * expertMlp;
+    const double latent = double(m.routedWidth()), latentProjections = m.moeLatentSize > 0 ? 4.0 * s * h * latent : 0.0;
+    const double moeMlp = 2.0 * s * h * double(m.experts) + double(m.sharedExperts) * expertMlp +
+                          double(m.expertsPerToken) * expertMlp * latent / h + latentProjections;
     const double moeLayers = double(m.moeLayers()), denseLayers = double(m.layers) - moeLayers;
     double total =
         double(m.layers) * attention + denseLayers * denseMlp + moeLayers * moeMlp + 2.0 * s * h * double(m.vocab);

@@ -95,7 +95,8 @@ PoolRun poolRun(const HeldOutRun &r)
 double distance(const AccuracyCoordinates &a, const PoolRun &b)
 {
     return std::abs(logOf(a.gpus) - b.logGpus) + std::abs(logOf(a.workPerGpu) - b.logWork)
-           + std::abs(logOf(a.parameters) - b.logParameters) + (a.device == b.run->at.device ? 0.0 : kOtherDevice);
+           + std::abs(logOf(a.parameters) - b.logParameters) + (a.device == b.run->at.device ? 0.0 : kOtherDevice)
+           + (a.hybrid == b.run->at.hybrid ? 0.0 : kOtherDevice); // a hybrid model's runs are its own neighbours
 }
 
 /// The ceil(q (n + 1))-th smallest of n values (split conformal prediction), the largest when that is past n.
@@ -293,15 +294,18 @@ bool parseNumber(std::string_view text, double &value)
 bool parseRun(std::string_view line, HeldOutRun &run)
 {
     const std::vector<std::string_view> f = splitFields(line);
-    if (f.size() < 13 || f.size() > 15)
+    if (f.size() < 13 || f.size() > 16)
         return false;
     // The optimizer and zero3 columns came after the first tables were written: absent, the run trained with
     // Adam and did not shard its parameters.
     const auto optimizer = f.size() >= 14 ? fromString<Optimizer>(f[13]) : std::optional<Optimizer>(Optimizer::Adam);
-    if (!optimizer || (f.size() == 15 && f[14] != "zero3" && f[14] != "-"))
+    // The hybrid column came after those: absent, a transformer.
+    if (!optimizer || (f.size() >= 15 && f[14] != "zero3" && f[14] != "-") ||
+        (f.size() == 16 && f[15] != "hybrid" && f[15] != "-"))
         return false;
     run.at.optimizer = *optimizer;
-    run.at.sharded = f.size() == 15 && f[14] == "zero3";
+    run.at.sharded = f.size() >= 15 && f[14] == "zero3";
+    run.at.hybrid = f.size() == 16 && f[15] == "hybrid";
     const auto quantity = fromString<AccuracyQuantity>(f[3]);
     const auto framework = fromString<Framework>(f[6]);
     const auto precision = fromString<PrecisionFamily>(f[8]);
@@ -372,7 +376,7 @@ std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
 {
     std::string out =
         "source,family,id,quantity,device,generation,framework,moe,precision,gpus,work_per_gpu,parameters,error,"
-        "optimizer,zero3\n";
+        "optimizer,zero3,hybrid\n";
     const auto clean = [](std::string s) {
         std::replace(s.begin(), s.end(), ',', ';');
         return s;
@@ -384,7 +388,8 @@ std::string heldOutRunsToCsv(const std::vector<HeldOutRun> &runs)
         out += clean(r.source) + ',' + clean(r.family) + ',' + clean(r.id) + ',' + toString(r.quantity) + ',' +
                clean(r.at.device) + ',' + clean(r.at.generation) + ',' + toString(r.at.framework) + ',' +
                (r.at.moe ? "moe" : "dense") + ',' + toString(r.at.precision) + ',' + numbers + ',' +
-               toString(r.at.optimizer) + ',' + (r.at.sharded ? "zero3" : "-") + '\n';
+               toString(r.at.optimizer) + ',' + (r.at.sharded ? "zero3" : "-") + ',' + (r.at.hybrid ? "hybrid" : "-") +
+               '\n';
     }
     return out;
 }

@@ -94,8 +94,10 @@ struct AccuracyCoordinates
     /// zero3 column, false where a line has none): a sharded plan no comparable run sharded lies outside them
     /// in how its parameters move (every such published run is a dense model).
     bool sharded = false;
-    /// A hybrid Mamba-Transformer model (model.hybrid_pattern): the held-out table has no such run (its Mamba-2
-    /// blocks are modelled from their kernels and never fitted; tst_validation reads NVIDIA's Nemotron 3 Nano rows).
+    /// A hybrid Mamba-Transformer model (model.hybrid_pattern; the held-out table's hybrid column): its Mamba-2
+    /// blocks are modelled from their kernels and never fitted, so its band comes from the hybrid runs (NVIDIA's
+    /// Nemotron 3 Nano and Super rows), which a transformer's leaves aside, and a hybrid plan with none among its
+    /// comparable runs lies outside them.
     bool hybrid = false;
 
     friend bool operator==(const AccuracyCoordinates &, const AccuracyCoordinates &) = default;

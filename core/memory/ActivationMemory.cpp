@@ -23,7 +23,7 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
 }
 
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
-                                      bool keepScores)
+                                      bool keepScores, bool keepMlp = true)
 {
     const double q = activationElementBytes(training.precision);
     const double sb = double(m.seqLen) * double(training.microBatch);
@@ -55,8 +55,10 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
         a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
     // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
     // and their product.
-    // The last of them is the second projection's input, kept as the linears keep their inputs.
-    sharded += (m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f;
+    // The last of them is the second projection's input, kept as the linears keep their inputs. The "mlp"
+    // recompute module keeps only the MLP's input (the norm's, counted above) and rebuilds these in backward.
+    if (keepMlp)
+        sharded += (m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f;
     a.tensorSharded = sharded / t;
     // Eager element-wise chains as torchtitan writes them (no torch.compile): RMSNorm saves its FP32 upcast
     // and its normalised output in place of the 16-bit input (+4 bytes per element for each of the two norms),
@@ -103,8 +105,11 @@ double moeMlpActivationBytes(const Plan &plan)
     // The permuted inputs and the activation output are the expert linears' inputs, kept as they keep them.
     const double lp = savedLinearInputBytes(training);
     const double kept = rebuildAct ? q * act : q * (act - 1.0) + lp;
-    return kFp32Bytes * sb / (training.sequenceParallel ? t : 1.0) * double(m.experts)
-           + copies * ((lp + q) * double(m.hidden) + kept * double(m.expertWidth()))
+    // A latent MoE's copies are latent-wide; its up projection keeps its latent-wide input (the combine's output).
+    const double rows = sb / (training.sequenceParallel ? t : 1.0);
+    const double latentInput = m.moeLatentSize > 0 ? rows * lp * double(m.moeLatentSize) : 0.0;
+    return kFp32Bytes * rows * double(m.experts) + latentInput
+           + copies * ((lp + q) * double(m.routedWidth()) + kept * double(m.expertWidth()))
            + sb * (q * (denseAct - 1.0) + lp) * double(m.sharedExperts) * double(m.expertWidth()) / t;
 }
 
@@ -201,8 +206,10 @@ double moeLayerExtraActivationBytes(const Plan &plan)
         return opCheckpointedMoeExtraBytes(plan);
     const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
     const double q = activationElementBytes(training.precision);
-    const double dense = (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) *
-                         double(training.microBatch) * double(m.ffnHidden) / double(plan.parallel.tensor);
+    const double dense = training.recomputesDenseMlp()
+                             ? 0.0 // the dense layer's MLP keeps nothing of its own (layerActivations)
+                             : (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) *
+                                   double(training.microBatch) * double(m.ffnHidden) / double(plan.parallel.tensor);
     // Megatron-Core's "moe" recompute module keeps only the layer's input, which the attention block's output
     // already holds; the rest is rebuilt in backward (the workspace below).
     return (training.recomputesMoeLayers() ? 0.0 : moeMlpActivationBytes(plan)) - dense;
@@ -229,7 +236,9 @@ HybridBlockActivations hybridBlockActivations(const Plan &plan, bool full)
     a.attention = block + (q * sb * (qd + kv) + q * sb * kv + lp * sb * qd) / t +
                   (scores ? (q + d * (kMaskBytes + q)) * double(m.heads) * double(m.seqLen) * sb / t : 0.0);
     const double f = double(m.ffnHidden);
-    a.denseMlp = block + ((m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f) / t;
+    const bool mlpReplayed = recompute == Recompute::Selective && training.recomputeDenseMlp;
+    a.denseMlp =
+        block + (mlpReplayed ? 0.0 : ((m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f) / t);
     a.moeMlp = block + (m.isMoe() && !training.recomputesMoeLayers() ? moeMlpActivationBytes(plan) : 0.0);
     const double inner = double(m.mambaInner());
     a.mamba = block + (q * sb * double(m.mambaInProjection()) + 2.0 * q * sb * inner + lp * sb * inner) / t;
@@ -266,7 +275,7 @@ LayerActivationBytes storedLayerActivations(const ModelSpec &m, const TrainingCo
     case Recompute::None:
         return fullLayerActivations(m, training, tensor);
     case Recompute::Selective:
-        return layerActivations(m, training, tensor, false);
+        return layerActivations(m, training, tensor, false, !training.recomputesDenseMlp());
     case Recompute::Ops:
         return opCheckpointedActivations(m, training, tensor);
     case Recompute::Full: {
@@ -286,8 +295,11 @@ double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &trainin
     switch (training.recompute) {
     case Recompute::None:
         return 0.0;
-    case Recompute::Selective:
-        return fullLayerActivations(m, training, tensor).attentionScores;
+    case Recompute::Selective: // the scores the attention core rebuilds, and the MLP the "mlp" module does
+        return fullLayerActivations(m, training, tensor).attentionScores +
+               (training.recomputesDenseMlp() ? layerActivations(m, training, tensor, false).total() -
+                                                    layerActivations(m, training, tensor, false, false).total()
+                                              : 0.0);
     case Recompute::Ops: // the replayed tensors of one layer, rebuilt for its backward
         return std::max(0.0, fullLayerActivations(m, training, tensor).total() -
                                  opCheckpointedActivations(m, training, tensor).total());

@@ -287,7 +287,7 @@ double deepEpBufferBytes(const Plan &plan)
         return 0.0;
     constexpr double kChannels = 10.0, kNvlPeers = 8.0, kRdmaRecvTokens = 128.0;
     const double token =
-        activationElementBytes(plan.training.precision) * double(plan.model.hidden) + 128.0 * (8.0 + 4.0 + 4.0);
+        activationElementBytes(plan.training.precision) * double(plan.model.routedWidth()) + 128.0 * (8.0 + 4.0 + 4.0);
     const double nvlRecvTokens = ranks <= kNvlPeers ? 256.0 : ranks < 128 ? 288.0 : 560.0;
     const double nvl = kChannels * std::min(ranks, kNvlPeers) * nvlRecvTokens * token;
     const double rdma = ranks > kNvlPeers ? kChannels * (ranks / kNvlPeers) * kRdmaRecvTokens * 2.0 * token : 0.0;

@@ -48,10 +48,11 @@ LayerParameters attentionParameters(const ModelSpec &m)
     return p;
 }
 
-/// One MLP of inner width f: gelu and relu2 have up (h x f) and down (f x h); swiglu has gate and up.
-LayerParameters mlpParameters(const ModelSpec &m, double f)
+/// One MLP of inner width f on rows `width` wide (hidden, or a latent MoE's latent for its routed experts): gelu and
+/// relu2 have up (h x f) and down (f x h); swiglu has gate and up.
+LayerParameters mlpParameters(const ModelSpec &m, double f, double width = 0.0)
 {
-    const double h = double(m.hidden);
+    const double h = width > 0 ? width : double(m.hidden);
     const double bias = m.linearBias ? 1.0 : 0.0;
     const double upWidth = m.mlp == MlpKind::SwiGlu ? 2.0 * f : f;
     LayerParameters p;
@@ -76,15 +77,20 @@ LayerParameters mambaParameters(const ModelSpec &m)
 }
 
 /// A MoE MLP: the router (h x experts) replicated on every rank (Megatron-Core's TopKRouter); shared experts
-/// split like a dense MLP; routed experts over expert x expert_tensor.
+/// split like a dense MLP; routed experts over expert x expert_tensor. A latent MoE's two projections (hidden to
+/// latent and back, bias as the linears have it) are "duplicated" TELinear layers: whole on every tensor rank.
 LayerParameters moeMlpParameters(const ModelSpec &m)
 {
     LayerParameters p;
     p.replicated += double(m.hidden) * double(m.experts);
-    const LayerParameters one = mlpParameters(m, double(m.expertWidth()));
-    p.sharded += double(m.sharedExperts) * one.sharded;
-    p.replicated += double(m.sharedExperts) * one.replicated;
-    p.expert += double(m.experts) * one.total();
+    const LayerParameters shared = mlpParameters(m, double(m.expertWidth()));
+    p.sharded += double(m.sharedExperts) * shared.sharded;
+    p.replicated += double(m.sharedExperts) * shared.replicated;
+    p.expert += double(m.experts) * mlpParameters(m, double(m.expertWidth()), double(m.routedWidth())).total();
+    if (m.moeLatentSize > 0) {
+        const double latent = double(m.moeLatentSize), bias = m.linearBias ? 1.0 : 0.0;
+        p.replicated += 2.0 * double(m.hidden) * latent + bias * (latent + double(m.hidden));
+    }
     return p;
 }
 
@@ -104,6 +110,17 @@ LayerParameters blockParameters(const ModelSpec &m, char symbol)
     }
     p.replicated += normWidth(m, double(m.hidden));
     return p;
+}
+
+ModelSpec::BlockCounts ModelSpec::mtpBlocks() const
+{
+    const std::int64_t n = std::max<std::int64_t>(0, mtpLayers);
+    if (n == 0)
+        return {};
+    if (isHybrid())
+        return {.attention = n, .mamba = 0, .denseMlp = isMoe() ? 0 : n, .moeMlp = isMoe() ? n : 0};
+    const BlockCounts last = blocksIn(layers - 1, 1);
+    return {last.attention * n, last.mamba * n, last.denseMlp * n, last.moeMlp * n};
 }
 
 ModelSpec::BlockCounts ModelSpec::blocksIn(std::int64_t first, std::int64_t count) const
@@ -205,7 +222,8 @@ LayerParameters mtpParameters(const ModelSpec &m)
     const double h = double(m.hidden);
     p.sharded += 2.0 * h * h;              // projection of [embedding; hidden state] back to h
     p.replicated += 2.0 * normWidth(m, h); // the two input norms
-    return {p.sharded * double(m.mtpLayers), p.replicated * double(m.mtpLayers), p.expert * double(m.mtpLayers)};
+    const double modules = m.mtpRepeated ? 1.0 : double(m.mtpLayers); // repeated depths share one module
+    return {p.sharded * modules, p.replicated * modules, p.expert * modules};
 }
 
 double activeParameters(const ModelSpec &m)

@@ -104,6 +104,14 @@ struct ModelSpec
     std::int64_t denseLayers = 0;      ///< the first layers keep a dense MLP
     std::int64_t moeLayerInterval = 1;
     std::int64_t mtpLayers = 0;        ///< multi-token-prediction modules (DeepSeek-V3), on the last stage
+    /// The multi-token-prediction depths share one module's weights (Megatron-Core --mtp-use-repeated-layer, as
+    /// Nemotron 3 Super's recipes run its two depths): mtpLayers passes, one module's parameters.
+    bool mtpRepeated = false;
+    /// Latent MoE (Megatron-Core moe_latent_size; NVIDIA's Nemotron 3 Super and Ultra): each MoE layer projects the
+    /// routed tokens from hidden to this width before the dispatcher (fc1_latent_proj) and back after the combine
+    /// (fc2_latent_proj); the routed experts take and return latent-wide rows and the all-to-all moves them. The
+    /// router and the shared experts keep the hidden width (megatron/core/transformer/moe/moe_layer.py). 0: none.
+    std::int64_t moeLatentSize = 0;
     /// Group-limited routing (DeepSeek-V3's node-limited routing, Sec. 2.1.2 of its report; HF n_group and
     /// topk_group, Megatron-Core --moe-router-num-groups / --moe-router-group-topk): the experts form
     /// routerGroups contiguous groups and a token picks its experts from routerGroupTopk of them. 0: ungrouped.
@@ -174,10 +182,16 @@ struct ModelSpec
         std::int64_t attention = 0, mamba = 0, denseMlp = 0, moeMlp = 0;
     };
     BlockCounts blocksIn(std::int64_t first, std::int64_t count) const;
+    /// The blocks the multi-token-prediction modules run (mtpLayers of them, repeated or not): each an attention
+    /// block and an MLP block of the last layer's kind (a hybrid's MoE or dense MLP), as mtpParameters counts them.
+    BlockCounts mtpBlocks() const;
     /// The first MoE layer (a hybrid model's first 'E'): the layer whose shape every MoE layer shares.
     std::int64_t firstMoeLayer() const;
     std::int64_t moeLayers() const { return moeLayersIn(0, layers); }
     std::int64_t expertWidth() const { return expertFfnHidden > 0 ? expertFfnHidden : ffnHidden; }
+    /// Width of a routed token: what the dispatcher moves and the routed experts take and return (the latent
+    /// width of a latent MoE, else hidden).
+    std::int64_t routedWidth() const { return moeLatentSize > 0 ? moeLatentSize : hidden; }
 
     /// Head size for the attention kernel: QK^T and PV each use theirs; under MLA their mean, so that
     /// 2 x heads x headDim() is the per-token width both products touch.

@@ -48,6 +48,9 @@ struct TrainingConfig
     bool recomputeMlaUpProjection = false;
     bool recomputeExpertActivation = false;
     bool recomputeMoe = false;
+    /// The dense MLP of every layer without experts (mlp: Megatron-Core checkpoints the MLP, keeps its input and
+    /// replays its forward in backward; MoE layers are left alone, transformer_layer.py "if not self.is_moe_layer").
+    bool recomputeDenseMlp = false;
     bool sequenceParallel = false;
     bool flashAttention = false;
     /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).
@@ -80,13 +83,16 @@ struct TrainingConfig
     /// The "moe" recompute module in force: selective recomputation rebuilding whole MoE layers (their
     /// dispatch and combine included) from each layer's input.
     bool recomputesMoeLayers() const { return recompute == Recompute::Selective && recomputeMoe; }
+    /// The "mlp" recompute module in force: the dense MLPs keep only their input.
+    bool recomputesDenseMlp() const { return recompute == Recompute::Selective && recomputeDenseMlp; }
     /// Whether selective recomputation replays anything: the attention core's score ops (flash attention
     /// stores no scores and recomputes them in its own backward, so there is nothing to replay) or a module
     /// (validation allows each only on its kind of model). Otherwise "selective" is the same plan as "none",
     /// in memory and in time (core/compute/LayerOps, core/memory/ActivationMemory).
     bool selectiveRecomputationReplays() const
     {
-        return !flashAttention || recomputeMlaUpProjection || recomputeExpertActivation || recomputeMoe;
+        return !flashAttention || recomputeMlaUpProjection || recomputeExpertActivation || recomputeMoe ||
+               recomputeDenseMlp;
     }
     /// Full recomputation of only this many layers of each model chunk (Megatron-Core --recompute-method
     /// block --recompute-num-layers): those layers keep only their input, the others all of their

@@ -180,6 +180,10 @@ const std::array kKeys{
             .access = field<&Plan::model, &M::moeLayerInterval>()},
     PlanKey{.path = "model.mtp_layers", .type = KeyType::Integer, .range = {0, 64}, .editor = KeyEditor::Spin,
             .access = field<&Plan::model, &M::mtpLayers>()},
+    PlanKey{.path = "model.mtp_repeated", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::model, &M::mtpRepeated>()},
+    PlanKey{.path = "model.moe_latent_size", .type = KeyType::Integer, .range = {0, kTwoTo(20)}, .zeroMeansUnset = true,
+            .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::moeLatentSize>()},
     PlanKey{.path = "model.router_groups", .type = KeyType::Integer, .range = {0, 65536}, .zeroMeansUnset = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::model, &M::routerGroups>()},
     PlanKey{.path = "model.router_group_topk", .type = KeyType::Integer, .range = {0, 65536}, .zeroMeansUnset = true,
@@ -237,6 +241,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::recomputeExpertActivation>()},
     PlanKey{.path = "training.recompute_moe", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::recomputeMoe>()},
+    PlanKey{.path = "training.recompute_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::recomputeDenseMlp>()},
     PlanKey{.path = "training.recompute_layers", .type = KeyType::Integer, .range = {0, 100000}, .zeroMeansUnset = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::recomputeLayers>()},
     PlanKey{.path = "training.recompute_interval", .type = KeyType::Integer, .range = {0, 100000},
@@ -559,8 +565,10 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
     if (path == "parallel.expert_comm_overlap" || path == "training.moe_router_fusion" ||
-        path == "training.moe_permute_fusion" || path == "training.moe_paged_stash")
+        path == "training.moe_permute_fusion" || path == "training.moe_paged_stash" || path == "model.moe_latent_size")
         return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
+    if (path == "model.mtp_repeated")
+        return plan.model.mtpLayers > 1;
     if (path == "training.cuda_graphs")
         return plan.training.framework != Framework::DeepSpeed;
     if (path == "model.dense_layers" || path == "model.moe_layer_interval") // a hybrid pattern places the experts

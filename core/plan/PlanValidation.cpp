@@ -497,6 +497,21 @@ void checkExperts(Checker &check)
     checkRouterGroups(check);
 }
 
+/// Latent MoE layers and repeated multi-token-prediction modules: Megatron-Core's, on the models that have them.
+void checkLatentAndMtp(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const ModelSpec &m = plan.model;
+    if (check.ok({"model.moe_latent_size", "model.experts"}) && m.moeLatentSize > 0 && m.experts == 0)
+        check.error("model.moe_latent_size", "moe_latent_size.needs_experts", {num(m.moeLatentSize)});
+    if (check.ok({"model.moe_latent_size", "training.framework"}) && m.moeLatentSize > 0 &&
+        plan.training.framework != Framework::Megatron)
+        check.error("model.moe_latent_size", "moe_latent_size.framework",
+                    {std::string(toString(plan.training.framework))});
+    if (check.ok({"model.mtp_repeated", "model.mtp_layers"}) && m.mtpRepeated && m.mtpLayers == 0)
+        check.error("model.mtp_repeated", "mtp_repeated.needs_mtp", {});
+}
+
 /// Expert parallelism: whole experts per rank, expert groups that tile the data x context x tensor ranks.
 void checkExpertParallel(Checker &check)
 {
@@ -846,6 +861,7 @@ void checkRecomputeModules(Checker &check)
          "recompute_module.needs_mla");
     rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "recompute_module.needs_moe");
     rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "recompute_module.needs_moe");
+    rule(t.recomputeDenseMlp, "training.recompute_mlp", true, "");
 }
 
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.
@@ -1041,6 +1057,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkTensor(check);
     checkContext(check);
     checkExperts(check);
+    checkLatentAndMtp(check);
     checkExpertParallel(check);
     checkExpertCommOverlap(check);
     checkPagedStash(check);

@@ -172,7 +172,7 @@ double expertTensorGatherBytes(const Plan &plan)
     const double tokens =
         double(model.seqLen) / double(par.context) * double(plan.training.microBatch) / double(par.tensor);
     return activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken) * et *
-           double(model.hidden) * plan.training.busiestExpertLoad();
+           double(model.routedWidth()) * plan.training.busiestExpertLoad();
 }
 
 double gatherBytes(const Plan &plan, double activationBytes, bool forward)
@@ -468,7 +468,8 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const double tokens = double(model.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch)
                           / double(plan.parallel.tensor);
     const double load = plan.training.busiestExpertLoad();
-    const double tokenBytes = activationElementBytes(plan.training.precision) * tokens * double(model.hidden) * load;
+    const double tokenBytes =
+        activationElementBytes(plan.training.precision) * tokens * double(model.routedWidth()) * load;
     if (isFlexDispatcher(plan.parallel.expertDispatcher))
         return 2.0 * deepEpSeconds(model, plan.training.expertRouting, tokenBytes, links.expertGroup);
     return 2.0 *
@@ -725,6 +726,29 @@ OffloadTime offloadExposure(const Plan &plan, const DeviceSpec &device, const St
     return {layers * std::max(0.0, copy - forward), layers * std::max(0.0, copy - backward)};
 }
 
+/// One MoE layer's expert all-to-all per micro-batch: a pass's dispatch and combine, what the step exposes of a
+/// layer's, and the layer's in all (forward, backward and any replay).
+struct LayerA2A
+{
+    double pass = 0, exposed = 0, layer = 0;
+};
+
+/// The last stage's output layer (its logits and loss) and the multi-token-prediction modules after the last layer
+/// (Megatron-Core's MultiTokenPredictionBlock on the last stage): each an attention and an MLP block, its 2h -> h
+/// projection left out (under 1% of a block), and its own logits and loss; a MoE module exchanges its tokens like
+/// any MoE layer. The output layer's weight gradient is the stage's already.
+void addOutputAndMtp(const Plan &plan, const MicrobatchSums &m, const LayerA2A &a2a, StageTime &st)
+{
+    const ModelSpec::BlockCounts mtp = plan.model.mtpBlocks();
+    const double heads = double(std::max<std::int64_t>(0, plan.model.mtpLayers));
+    st.forwardSeconds += stageSum(m, mtp, &Sums::forward) + (1.0 + heads) * m.output.forward;
+    st.backwardSeconds += stageSum(m, mtp, &Sums::backward) + (1.0 + heads) * m.output.backward;
+    st.weightGradientSeconds += stageSum(m, mtp, &Sums::weightGradient) + heads * m.output.weightGradient;
+    st.expertCommSeconds += double(mtp.moeMlp) * a2a.exposed;
+    if (a2a.layer > 0)
+        st.expertCommForwardSeconds += double(mtp.moeMlp) * a2a.pass * a2a.exposed / a2a.layer;
+}
+
 void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const MicrobatchSums &m,
                 const LayerComm &comm, double p2p, StepEstimate &est)
 {
@@ -776,8 +800,7 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
             st.backwardSeconds += m.embedding.backward;
         }
         if (s == p - 1) {
-            st.forwardSeconds += m.output.forward;
-            st.backwardSeconds += m.output.backward;
+            addOutputAndMtp(plan, m, {expertA2A, a2aExposed, a2aLayer}, st);
             // Megatron-Core's deferred output-layer weight gradients: the first micro-batches' GEMMs move from
             // their backward to the stage's drain (finish_embedding_wgrad_compute, schedules.py at d98e8a6).
             if (const std::int64_t deferred = plan.deferredWgradMicrobatches(); deferred > 0) {

@@ -74,6 +74,8 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "model.router_groups",
                                 "model.router_group_topk",
                                 "model.mtp_layers",
+                                "model.mtp_repeated",
+                                "model.moe_latent_size",
                                 "training.capacity_factor",
                                 "model.attention",
                                 "model.q_lora_rank",
@@ -90,6 +92,7 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "training.recompute",
                                 "training.recompute_mla_up_proj",
                                 "training.recompute_moe_act",
+                                "training.recompute_mlp",
                                 "training.recompute_moe",
                                 "training.sequence_parallel",
                                 "training.flash_attention",
@@ -246,6 +249,8 @@ QStringList megatronMoeFlags(const Plan &plan)
         f << "--moe-layer-freq " + moeLayerPattern(m);
     if (m.routerGroups > 0)
         f << flag("model.router_groups", m.routerGroups) << flag("model.router_group_topk", m.routerGroupTopk);
+    if (m.moeLatentSize > 0)
+        f << flag("model.moe_latent_size", m.moeLatentSize);
     // The routed experts as grouped GEMMs, as the plan times them (Megatron-Core's default is SequentialMLP, a
     // GEMM per local expert from Python).
     f << QStringLiteral("--moe-grouped-gemm");
@@ -274,6 +279,8 @@ QStringList recomputeModules(const TrainingConfig &t)
         modules << QStringLiteral("moe");
     else if (t.recomputeExpertActivation)
         modules << QStringLiteral("moe_act");
+    if (t.recomputeDenseMlp)
+        modules << QStringLiteral("mlp");
     return modules;
 }
 
@@ -318,6 +325,8 @@ QStringList megatronModelFlags(const Plan &plan)
         f << megatronMoeFlags(plan);
     if (m.mtpLayers > 0)
         f << flag("model.mtp_layers", m.mtpLayers);
+    if (m.mtpLayers > 0 && m.mtpRepeated)
+        f << QStringLiteral("--mtp-use-repeated-layer");
     if (m.isMla())
         f << "--multi-latent-attention" << flag("model.q_lora_rank", m.qLoraRank)
           << flag("model.kv_lora_rank", m.kvLoraRank) << flag("model.qk_nope_head_dim", m.qkNopeHeadDim)
@@ -1176,10 +1185,10 @@ const QStringList &expressedKeys(ExportTarget target)
         QStringList k = kMegatronKeys;
         for (const char *drop :
              {"model.moe_layer_interval", "model.shared_experts", "model.dense_layers", "model.mtp_layers",
-              "model.hybrid_pattern", "model.mamba_state_dim", "model.mamba_head_dim", "model.mamba_heads",
-              "model.mamba_groups",
-              "training.fp8_param_gather", "parallel.context_comm", "training.fp8_attention",
-              "parallel.first_stage_layers", "parallel.last_stage_layers", "parallel.stage_layers"})
+              "model.mtp_repeated", "model.moe_latent_size", "model.hybrid_pattern", "model.mamba_state_dim",
+              "model.mamba_head_dim", "model.mamba_heads", "model.mamba_groups", "training.fp8_param_gather",
+              "parallel.context_comm", "training.fp8_attention", "parallel.first_stage_layers",
+              "parallel.last_stage_layers", "parallel.stage_layers"})
             k.removeAll(QLatin1String(drop));
         return k;
     }();

@@ -404,6 +404,17 @@ void resolvePipelineLayout(Keys &keys, ImportResult &result)
                                        .arg(p - 1)});
 }
 
+/// A hybrid model's layers are its pattern's symbols: where no file gives the layer count, the pattern's length is it,
+/// as Megatron-LM derives num_layers from the pattern (megatron/training/arguments.py lines 787-797 at d98e8a6). A
+/// count that disagrees with the pattern stays, for the plan's check to name.
+void layersFromPattern(Keys &keys)
+{
+    const auto it = keys.find(QStringLiteral("model.hybrid_pattern"));
+    if (it != keys.end() && !keys.count(QStringLiteral("model.layers")))
+        deriveKey(keys, "model.layers", double(it->second.value.toString().size()), it->second,
+                  QStringLiteral(" (its length)"));
+}
+
 /// The shared experts' count from their total width, the vocabulary padded as Megatron pads it, dropout.
 void resolveShape(Keys &keys, ImportResult &result)
 {
@@ -599,6 +610,7 @@ void resolveDerived(Keys &keys, const QJsonObject &base, ImportResult &result)
     resolveFsdp(keys);
     resolveVirtualStages(keys, result);
     resolvePipelineLayout(keys, result);
+    layersFromPattern(keys);
     resolveShape(keys, result);
     resolveBatch(keys, base);
     resolveOptimizerInstances(keys, base, result);

@@ -148,7 +148,8 @@ void mapRecomputeModules(const QString &file, const Leaf &leaf, FileImport &out)
     }
     static const std::pair<const char *, const char *> keys[] = {{"mla_up_proj", "training.recompute_mla_up_proj"},
                                                                  {"moe_act", "training.recompute_moe_act"},
-                                                                 {"moe", "training.recompute_moe"}};
+                                                                 {"moe", "training.recompute_moe"},
+                                                                 {"mlp", "training.recompute_mlp"}};
     QStringList unplanned;
     for (const QString &module : modules) {
         const auto it = std::find_if(std::begin(keys), std::end(keys),

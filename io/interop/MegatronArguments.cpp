@@ -26,6 +26,9 @@ constexpr std::array kArguments{
     Argument{"moe-router-num-groups", "model.router_groups", I},
     Argument{"moe-router-group-topk", "model.router_group_topk", I},
     Argument{"mtp-num-layers", "model.mtp_layers", I},
+    // TransformerConfig fields the ArgumentGroupFactory turns into arguments (arguments.py line 2373).
+    Argument{"mtp-use-repeated-layer", "model.mtp_repeated", S},
+    Argument{"moe-latent-size", "model.moe_latent_size", I},
     Argument{"q-lora-rank", "model.q_lora_rank", I},
     Argument{"kv-lora-rank", "model.kv_lora_rank", I},
     Argument{"qk-head-dim", "model.qk_nope_head_dim", I},

@@ -113,6 +113,7 @@ const std::map<QString, Rule> &huggingFaceRules()
         {"mamba_num_heads", {"model.mamba_heads", asInteger}},
         {"mamba_head_dim", {"model.mamba_head_dim", asInteger}},
         {"n_groups", {"model.mamba_groups", asInteger}},
+        {"moe_latent_size", {"model.moe_latent_size", asInteger}}, // Nemotron 3 Super's latent MoE
         {"mlp_hidden_act", {"model.mlp", oneOf({{"relu2", "relu2"}, {"silu", "swiglu"}, {"gelu", "gelu"}})}},
     };
     return rules;

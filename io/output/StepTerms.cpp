@@ -15,7 +15,7 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "efficiency)), attention at the device's attention efficiency, FP8/FP4 matmuls at their share of the FP8 peak, "
      "per-expert GEMMs one fixed cost per 4 local experts (Transformer Engine's four GEMM streams); with "
      "moe_paged_stash a copy of the experts' saved tensors into pages, 2x their bytes at HBM bandwidth; Mamba-2 "
-     "blocks: projections, conv1d, SSD scan (as attention)",
+     "blocks: projections, conv1d, SSD scan (as attention); MTP modules on the last stage",
      "roofline per kernel (Williams et al. 2009); the reference text's FLOP counts (Narayanan et al. 2021, "
      "Sec. 5.1); efficiencies per device fitted on published runs (docs/CALIBRATION.md); Megatron-Core "
      "moe/paged_stash.py, ssm/mamba_mixer.py; Dao & Gu 2024"},
@@ -43,9 +43,9 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "their gradients); all-to-all of Q, K, V and the context",
      "Liu et al. 2023 (Ring Attention); Llama Team 2024, Sec. 3.3.2; Jacobs et al. 2023 (Ulysses)"},
     {"m x MoE layers x (dispatch + combine) per pass: the busiest rank's k routed copies (DeepEP/HybridEP: one per "
-     "destination node) over the expert group's links, A2A; with expert_comm_overlap each hides beside another "
-     "micro-batch's compute and costs that compute the dispatcher's SMs",
-     "Lepikhin et al. 2021; Megatron-Core token_dispatcher.py and model_chunk_schedule_plan.py; DeepEP"},
+     "destination node, latent-wide in a latent MoE) over the expert group's links, A2A; with expert_comm_overlap "
+     "each hides beside another micro-batch's compute and costs that compute the dispatcher's SMs",
+     "Lepikhin et al. 2021; Megatron-Core token_dispatcher.py, moe_layer.py and model_chunk_schedule_plan.py; DeepEP"},
     {"bubble + m x 2 x v x (one activation of s b h q / t to the next stage + the schedule step): analytic bubble "
      "(p - 1) / v x the slowest stage's micro-batch (ZB-H1 without its weight gradients, ZB-H2 without three "
      "times them: F + B - 2W), or the simulated "

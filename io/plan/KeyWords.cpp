@@ -162,6 +162,26 @@ const std::array kWords{
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey", "multi-token-prediction modules after the last layer (DeepSeek-V3: 1), on the last stage"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0")},
+    KeyWords{.path = "model.mtp_repeated",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MTP repeats one module"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "repeated MTP module"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "the multi-token-prediction depths run one module's weights again "
+                                          "(Megatron-Core --mtp-use-repeated-layer; Nemotron 3 Super: 2 depths, one "
+                                          "module): the compute of mtp_layers modules, the parameters of one"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs mtp_layers")},
+    KeyWords{.path = "model.moe_latent_size",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "MoE latent width"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "MoE latent width"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "latent MoE (Nemotron 3 Super: 1,024; Megatron-Core --moe-latent-size): each MoE layer projects "
+                 "its tokens from hidden to this width before the dispatcher and back after the combine, so the "
+                 "routed experts and the all-to-all work on latent-wide rows; the router and the shared experts "
+                 "keep the hidden width"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs experts; Megatron-Core only")},
     KeyWords{.path = "model.router_groups",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Router groups"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "router groups"),
@@ -373,6 +393,15 @@ const std::array kWords{
                  "dispatch all-to-all, experts and combine (Megatron-Core --recompute-modules moe)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\" and model.experts > 0")},
+    KeyWords{.path = "training.recompute_mlp",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute dense MLP"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "dense MLP recomputation"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "keep only the input of each dense MLP and replay its forward in backward; "
+                                          "a mixture of experts' MoE layers are left alone (Megatron-Core "
+                                          "--recompute-modules mlp)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\"")},
     KeyWords{.path = "training.recompute_layers",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Recomputed layers"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "recomputed layers"),

@@ -46,6 +46,14 @@ const RuleSentence kSentences[] = {
     {"dense_layers.fewer",
      QT_TRANSLATE_NOOP("Problem",
                        "Dense first layers (%1) must be fewer than the layers (%2) of a mixture-of-experts model")},
+    {"moe_latent_size.needs_experts",
+     QT_TRANSLATE_NOOP("Problem", "A MoE latent width (%1) needs routed experts: set model.experts or the width to 0")},
+    {"moe_latent_size.framework",
+     QT_TRANSLATE_NOOP("Problem", "Latent MoE layers are Megatron-Core's (moe_latent_size; %1 has none): set "
+                                  "training.framework to megatron or the width to 0")},
+    {"mtp_repeated.needs_mtp",
+     QT_TRANSLATE_NOOP("Problem", "A repeated multi-token-prediction module needs multi-token prediction: set "
+                                  "model.mtp_layers or turn model.mtp_repeated off")},
     {"router_groups.together",
      QT_TRANSLATE_NOOP(
          "Problem", "Router groups (%1) and groups per token (%2) are set together: group-limited routing needs both")},

@@ -45,6 +45,7 @@ private slots:
     void korthikantiTable2();
     void flashAttentionDropsScoreTerm();
     void grouped_query_swiglu_layer();
+    void denseMlpRecomputeModule();
     void extraTermsSection4_3();
     void inFlightMicrobatches_data();
     void inFlightMicrobatches();
@@ -134,6 +135,28 @@ void TestActivationMemory::grouped_query_swiglu_layer()
     t.precision = Precision::BF16;
     const double perToken = 32768 + 10240 + 2048 + 8192 + 86016 + 524288;
     QCOMPARE(storedLayerActivations(m, t, 1).total(), perToken * 8192);
+}
+
+// Megatron-Core's "mlp" recompute module (training.recompute_mlp): the dense MLP keeps only its input, which the
+// MLP's norm already holds, and rebuilds the rest in backward. Llama 3 8B's layer as above, with flash attention:
+// the SwiGLU's gate, up and product, 2 x 3 f bytes per token, leave the stored layer and become one layer's
+// recompute workspace; the step replays the MLP's three ops.
+void TestActivationMemory::denseMlpRecomputeModule()
+{
+    ModelSpec m = gptShape(32, 4096, 1);
+    m.kvHeads = 8;
+    m.ffnHidden = 14336;
+    m.seqLen = 8192;
+    m.mlp = MlpKind::SwiGlu;
+    applyArchitectureDefaults(m);
+    TrainingConfig t = training(1, false, Recompute::Selective, true);
+    t.precision = Precision::BF16;
+    const double kept = storedLayerActivations(m, t, 1).total();
+    t.recomputeDenseMlp = true;
+    QCOMPARE(kept - storedLayerActivations(m, t, 1).total(), 86016.0 * 8192);
+    QCOMPARE(recomputeWorkspaceBytes(m, t, 1), 86016.0 * 8192);
+    t.recompute = Recompute::None; // the module belongs to selective recomputation: alone it keeps everything
+    QCOMPARE(storedLayerActivations(m, t, 1).total(), kept);
 }
 
 void TestActivationMemory::extraTermsSection4_3()

@@ -60,6 +60,22 @@ Plan nanoOnGb300()
     return plan;
 }
 
+/// Nemotron 3 Super on 64 GB300 as Megatron-Bridge 26.08's MXFP8 recipe runs it (src/megatron/bridge/perf_recipes/
+/// nemotronh/gb300/nemotronh.py at v0.6.0: tensor 1, expert 64 behind HybridEP, micro-batch 1, 512 sequences).
+Plan superOnGb300()
+{
+    Plan plan = test::presetPlan("nemotron-3-super-120b-a12b", 1, 1, 64, 1, 512, "gb300");
+    plan.training.precision = Precision::MXFP8;
+    plan.training.flashAttention = true;
+    plan.parallel.expert = 64;
+    plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    plan.parallel.zeroStage = 1; // the distributed optimizer
+    plan.cluster.gpusPerNode = 4;
+    plan.cluster.nodes = 16;
+    plan.cluster.scaleUpDomain = 64;
+    return plan;
+}
+
 } // namespace
 
 class TestHybrid : public QObject
@@ -73,6 +89,8 @@ private slots:
     void fullRecomputationKeepsEachBlockInput();
     void patternRules();
     void nanoRecipeFits();
+    void latentMoeRoutesLatentRows();
+    void latentAndRepeatedMtpRules();
 };
 
 void TestHybrid::transformerIsItsPattern_data()
@@ -273,6 +291,63 @@ void TestHybrid::nanoRecipeFits()
     QVERIFY(test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Forward));
     QVERIFY(test::findOp(e, "expert up (grouped)", OpPass::Forward));
     QVERIFY(test::findOp(e, "flash attention", OpPass::Forward));
+}
+
+/// A latent MoE (Megatron-Core moe_layer.py: fc1_latent_proj before the dispatcher, fc2_latent_proj after the
+/// combine) moves and computes latent-wide rows: the dispatch's bytes and the routed experts' GEMMs scale with the
+/// latent width, the router and the shared experts do not, and the two projections are GEMMs of their own.
+void TestHybrid::latentMoeRoutesLatentRows()
+{
+    const Plan latent = superOnGb300();
+    Plan wide = latent;
+    wide.model.moeLatentSize = 0; // the same experts on the hidden width
+    const Estimate a = run(latent), b = run(wide);
+    QVERIFY(a.valid && b.valid);
+    const auto expert = std::size_t(FloorKind::Expert);
+    QVERIFY(close(a.step.floor.bytes[expert].received, b.step.floor.bytes[expert].received * 1024.0 / 4096.0));
+    const Op *up = test::findOp(a, "expert up (grouped)", OpPass::Forward);
+    const Op *upWide = test::findOp(b, "expert up (grouped)", OpPass::Forward);
+    QVERIFY(up && upWide);
+    QVERIFY(close(up->flops, upWide->flops / 4.0));
+    const Op *router = test::findOp(a, "router", OpPass::Forward), *routerWide = test::findOp(b, "router", OpPass::Forward);
+    const Op *shared = test::findOp(a, "shared expert up", OpPass::Forward);
+    const Op *sharedWide = test::findOp(b, "shared expert up", OpPass::Forward);
+    QVERIFY(router && routerWide && shared && sharedWide);
+    QCOMPARE(router->flops, routerWide->flops);
+    QCOMPARE(shared->flops, sharedWide->flops);
+    // Each projection: 8,192 tokens x 4,096 x 1,024, twice the FLOPs of the multiply-adds.
+    const Op *down = test::findOp(a, "latent down projection", OpPass::Forward);
+    const Op *back = test::findOp(a, "latent up projection", OpPass::Forward);
+    QVERIFY(down && back && !test::findOp(b, "latent down projection", OpPass::Forward));
+    QCOMPARE(down->flops, 2.0 * 8192 * 4096 * 1024);
+    QCOMPARE(back->flops, down->flops);
+    // Model FLOPs as Megatron-Bridge counts a latent MoE layer (training/utils/flop_utils.py, moe_latent_size: the
+    // routed experts on the latent width, 4 b s h latent for the two projections): per token and MoE layer,
+    // forward, 2 h E (router) + 2 x 2 x 2 h 2688 (shared) + 22 x 2 x 2 latent 2688 + 4 h latent.
+    const double h = 4096, l = 1024, perToken = 2 * h * 512 + 8 * h * 2688 + 22 * 4 * l * 2688 + 4 * h * l;
+    const double moeFlops = modelForwardFlopsPerSequence(latent.model) - modelForwardFlopsPerSequence(wide.model);
+    const double wideMoe = 2 * h * 512 + 8 * h * 2688 + 22 * 4 * h * 2688;
+    QVERIFY(close(moeFlops, (40.0 + 2.0) * 8192 * (perToken - wideMoe))); // 40 MoE layers and 2 MTP depths
+    QVERIFY2(a.memory.fits, qPrintable(QString::number(a.memory.peakBytes / units::GiB)));
+    QVERIFY(a.step.stepSeconds < b.step.stepSeconds);
+}
+
+/// The latent width and the repeated MTP module are Megatron-Core's and need what they act on.
+void TestHybrid::latentAndRepeatedMtpRules()
+{
+    const auto has = [](const std::vector<std::string> &rules, const char *rule) {
+        return std::find(rules.begin(), rules.end(), rule) != rules.end();
+    };
+    Plan p = superOnGb300();
+    QVERIFY(test::errorRules(p, "model.moe_latent_size").empty());
+    p.training.framework = Framework::Fsdp;
+    QVERIFY(has(test::errorRules(p, "model.moe_latent_size"), "moe_latent_size.framework"));
+    Plan dense = test::presetPlan("nemotron-h-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    dense.model.moeLatentSize = 1024;
+    QVERIFY(has(test::errorRules(dense, "model.moe_latent_size"), "moe_latent_size.needs_experts"));
+    dense.model.moeLatentSize = 0;
+    dense.model.mtpRepeated = true;
+    QVERIFY(has(test::errorRules(dense, "model.mtp_repeated"), "mtp_repeated.needs_mtp"));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestHybrid)

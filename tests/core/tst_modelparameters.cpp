@@ -236,6 +236,36 @@ void TestModelParameters::hybridMambaModels()
     QCOMPARE(layerParameters(*h8, 1).total(), 2 * h * 21504 + h); // a squared-ReLU MLP block
     // "8B": 8.1 B with the untied 131,072-token embedding and output matrices.
     QVERIFY2(std::abs(totalParameters(*h8) - 8.1e9) <= 0.05e9, qPrintable(QString::number(totalParameters(*h8))));
+
+    // Nemotron 3 Super, a latent MoE: 512 experts of 2,688 on 1,024-wide latent rows, the two projections (4,096 to
+    // 1,024 and back) whole on every tensor rank, the router and shared expert on the hidden width. Megatron-Bridge's
+    // conversion check counts 123,611,033,088 elements with its one (repeated) multi-token-prediction module
+    // (examples/model_verification_cards/nemotron-3-super-120b-a12b/card.yaml); the planner's total leaves the module
+    // out as DeepSeek-V3's 671 B does; its name says 120B-A12B.
+    const ModelSpec *super = io::builtinCatalog().model("nemotron-3-super-120b-a12b");
+    QVERIFY(super && super->isHybrid() && super->moeLatentSize == 1024 && super->mtpRepeated);
+    const ModelSpec::BlockCounts sb = super->blocksIn(0, super->layers);
+    QCOMPARE(sb.mamba, 40);
+    QCOMPARE(sb.moeMlp, 40);
+    QCOMPARE(sb.attention, 8);
+    const double latent = 1024, expert = 2 * latent * 2688, shared = 2 * 2 * h * 2688;
+    const LayerParameters moe = blockParameters(*super, 'E');
+    QCOMPARE(moe.expert, 512 * expert);
+    QCOMPARE(moe.replicated, h * 512 + 2 * h * latent + h); // router, latent projections, the block's norm
+    QCOMPARE(moe.sharded, shared);
+    const double withModule = totalParameters(*super) + mtpParameters(*super).total();
+    // 25,088 short: the 41 routers' FP32 expert-bias vectors (41 x 512, "the 41 FP32 router correction-bias
+    // tensors") and the module's final norm (MultiTokenPredictionLayer.final_layernorm, 4,096), which the planner
+    // does not count.
+    QCOMPARE(123611033088.0 - withModule, 41.0 * 512 + 4096);
+    QVERIFY2(std::abs(totalParameters(*super) / 120e9 - 1.0) < 0.01, qPrintable(QString::number(totalParameters(*super))));
+    QVERIFY2(std::abs(activeParameters(*super) / 12e9 - 1.0) < 0.03, qPrintable(QString::number(activeParameters(*super))));
+    // Two depths run the one module: its parameters once, its blocks twice.
+    ModelSpec twoModules = *super;
+    twoModules.mtpRepeated = false;
+    QCOMPARE(mtpParameters(twoModules).total(), 2 * mtpParameters(*super).total());
+    QCOMPARE(super->mtpBlocks().moeMlp, 2);
+    QCOMPARE(super->mtpBlocks().attention, 2);
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestModelParameters)

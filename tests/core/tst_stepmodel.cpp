@@ -34,6 +34,7 @@ class TestStepModel : public QObject
     Q_OBJECT
 
 private slots:
+    void denseMlpRecomputeReplaysTheMlp();
     void rooflineRidgePoint();
     void exercise11SpeedupAndEfficiency();
     void exercise12NoOverlapExposesCommunication();
@@ -684,6 +685,31 @@ void TestStepModel::pipelineTransfersOverlapOnlyWhereTheScheduleDoes()
     plan.parallel.schedule = Schedule::Interleaved;
     plan.parallel.virtualStages = 2;
     QVERIFY(idle(plan, true) < idle(plan, false));
+}
+
+// The "mlp" recompute module (training.recompute_mlp) replays each dense MLP's up projection, activation and down
+// projection before its backward: Llama 3 8B's recompute time is the forward time of those three ops per layer and
+// micro-batch, and its peak falls by their stored outputs.
+void TestStepModel::denseMlpRecomputeReplaysTheMlp()
+{
+    Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    plan.training.flashAttention = true;
+    plan.training.recompute = Recompute::Selective;
+    const Estimate kept = runStepModel(plan);
+    plan.training.recomputeDenseMlp = true;
+    const Estimate replayed = runStepModel(plan);
+    QVERIFY(kept.valid && replayed.valid);
+    QCOMPARE(kept.step.category(TimeCategory::Recompute), 0.0);
+    double mlpForward = 0;
+    for (const char *name : {"MLP up", "SwiGLU", "MLP down"}) {
+        const Op *op = test::findOp(replayed, name, OpPass::Forward);
+        QVERIFY(op);
+        mlpForward += op->seconds;
+    }
+    const double expected = mlpForward * double(plan.model.layers) * double(plan.microbatches());
+    QVERIFY2(std::abs(replayed.step.category(TimeCategory::Recompute) / expected - 1.0) < 1e-9,
+             qPrintable(QString::number(replayed.step.category(TimeCategory::Recompute))));
+    QVERIFY(replayed.memory.peakBytes < kept.memory.peakBytes);
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestStepModel)

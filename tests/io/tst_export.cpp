@@ -220,6 +220,22 @@ private slots:
                             [](const QString &line) { return line.startsWith(QLatin1String("model.hybrid_pattern")); }));
     }
 
+    // A latent MoE with repeated MTP depths (Nemotron 3 Super) launches with Megatron-Core's --moe-latent-size and
+    // --mtp-use-repeated-layer (TransformerConfig fields the arguments' factory exposes) and reads back whole; NeMo's
+    // recipe export says it does not write them.
+    void latentMoeLaunchRoundTrips()
+    {
+        const Plan super = test::examplePlan("nemotron-3-super-64-gb300");
+        const io::ExportResult sh = io::exportPlan(super, io::ExportTarget::Megatron, io::builtinCatalog());
+        for (const char *flag : {"--moe-latent-size 1024", "--mtp-num-layers 2", "--mtp-use-repeated-layer",
+                                 "--num-experts 512", "--moe-router-topk 22"})
+            QVERIFY2(sh.text.contains(QLatin1String(flag)), flag);
+        QVERIFY2(roundTrip(super, io::ExportTarget::Megatron).isEmpty(), qPrintable(roundTrip(super, io::ExportTarget::Megatron)));
+        const io::ExportResult yaml = io::exportPlan(super, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY(std::any_of(yaml.notExpressed.begin(), yaml.notExpressed.end(),
+                            [](const QString &line) { return line.startsWith(QLatin1String("model.moe_latent_size")); }));
+    }
+
     void recomputeChunkRoundTrips()
     {
         Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");

@@ -1605,6 +1605,8 @@ private slots:
                     options.scriptArguments = given.mid(12).split(QLatin1Char('|'));
                 else if (given.startsWith(QLatin1String("with=")))
                     paths << root + given.mid(5);
+                else if (given.startsWith(QLatin1String("cluster.device=")))
+                    sets.front() = given; // a part the file's precision needs, over the corpus's H100
                 else
                     sets << given;
             }

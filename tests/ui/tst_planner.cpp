@@ -110,6 +110,7 @@ private slots:
     void pagedStashIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
     void hybridPatternIsEditedInTheWindow();
+    void latentMoeIsEditedInTheWindow();
     void expertsOnADenseModelRouteTopTwo();
     void textContrastInBothPalettes();
     void groupBoxFrameLooksAsFusionDrawsIt();
@@ -780,6 +781,39 @@ void TestPlanner::hybridPatternIsEditedInTheWindow()
         [](const Problem &p) { return p.key == "model.hybrid_pattern" || p.key.rfind("model.mamba", 0) == 0; }));
     f.document.undoStack()->undo();
     QCOMPARE(line->text(), QString());
+}
+
+// The gallery's Nemotron 3 Super: its latent width and repeated MTP module are Model fields; widening the latent to
+// the hidden size moves four times the bytes through the dispatcher and lengthens the step, undo restores it; on a
+// dense model both fields hide (nothing to route, no MTP module).
+void TestPlanner::latentMoeIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("nemotron-3-super-64-gb300"));
+    auto *latent = f.window.findChild<QSpinBox *>(QStringLiteral("model.moe_latent_size"));
+    auto *repeated = f.window.findChild<QCheckBox *>(QStringLiteral("model.mtp_repeated"));
+    QVERIFY(latent && repeated);
+    QVERIFY(latent->isVisibleTo(&f.window) && repeated->isVisibleTo(&f.window));
+    QCOMPARE(latent->value(), 1024);
+    QVERIFY(repeated->isChecked());
+    const Estimate before = f.document.estimate();
+    QVERIFY(before.valid);
+    latent->setValue(4096);
+    QCOMPARE(f.document.plan().model.moeLatentSize, 4096);
+    QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) >
+            3.0 * before.step.category(TimeCategory::ExpertComm));
+    QVERIFY(f.document.estimate().step.stepSeconds > before.step.stepSeconds);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.estimate().step.stepSeconds, before.step.stepSeconds);
+    // One module's weights or two: the parameters the last stage keeps, not the time.
+    repeated->click();
+    QVERIFY(!f.document.plan().model.mtpRepeated);
+    QVERIFY(f.document.estimate().memory.peakBytes > before.memory.peakBytes);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().model.mtpRepeated);
+    QString error;
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // a dense transformer
+    QVERIFY(!latent->isVisibleTo(&f.window) && !repeated->isVisibleTo(&f.window));
 }
 
 // The gallery's ZeRO++ plan: its three options are in the Parallelism dock; turning the quantized gathers off

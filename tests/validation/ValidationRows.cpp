@@ -872,6 +872,25 @@ Precision bridgePrecision(const QString &text, bool hopper)
     return Precision::FP8;
 }
 
+/// Megatron-Bridge's DeepSeek-V3 recipe lays out its pipeline from (pipeline, virtual stages) when no layout is given:
+/// chunks of decoder layers with the embedding on the first and the MTP modules and loss on the last, which holds
+/// fewer layers (src/megatron/bridge/recipes/deepseek/deepseek_v3.py `map_pp_vp_to_layout` from r0.1.0, lines
+/// 117-131; `_get_deepseek_v3_pipeline_layout` in recipes/deepseek/h100/deepseek_v3.py at v0.6.0, which the
+/// performance recipes call after setting the layout, perf_recipes/deepseek/common.py). The first and last pipeline
+/// ranks' layers, their chunks summed; {0, 0} for a pair the map lacks (the recipe then sets none).
+std::pair<std::int64_t, std::int64_t> bridgeDeepSeekLayout(std::int64_t pipeline, std::int64_t virtualStages)
+{
+    struct Layout { std::int64_t p, v, first, middle, last; }; // decoder layers per chunk
+    static constexpr Layout layouts[] = {{4, 1, 16, 16, 13}, {8, 1, 8, 8, 5}, {4, 2, 8, 8, 5},
+                                         {16, 1, 4, 4, 1},  {8, 2, 4, 4, 1}, {4, 4, 4, 4, 1}};
+    for (const Layout &l : layouts)
+        if (l.p == pipeline && l.v == std::max<std::int64_t>(1, virtualStages)) {
+            // Rank 0 holds chunks 0, p, 2p, ...: the first chunk and v - 1 middle ones; the last rank the last chunk.
+            return {l.first + (l.v - 1) * l.middle, l.last + (l.v - 1) * l.middle};
+        }
+    return {0, 0};
+}
+
 /// The preset a Megatron-Bridge model name stands for (its own spellings); null for models without one
 /// (Nemotron 3 is a hybrid Mamba-Transformer, DeepSeek-V4 Flash has no published shape here).
 const char *bridgePreset(const QString &model)
@@ -879,7 +898,8 @@ const char *bridgePreset(const QString &model)
     static const std::pair<const char *, const char *> presets[] = {
         {"LLAMA3_8B", "llama3-8b"},     {"LLAMA3_70B", "llama3-70b"},         {"LLAMA3.1_405B", "llama3.1-405b"},
         {"DeepSeekV3", "deepseek-v3"},  {"Qwen3_235B_a22B", "qwen3-235b-a22b"}, {"Qwen3_30B_a3B", "qwen3-30b-a3b"},
-        {"GPT OSS 120B", "gpt-oss-120b"}, {"Kimi_K2", "kimi-k2"}, {"Nemotron_3_Nano", "nemotron-3-nano-30b-a3b"}};
+        {"GPT OSS 120B", "gpt-oss-120b"}, {"Kimi_K2", "kimi-k2"}, {"Nemotron_3_Nano", "nemotron-3-nano-30b-a3b"},
+        {"Nemotron_3_Super", "nemotron-3-super-120b-a12b"}};
     for (const auto &[name, id] : presets)
         if (model.startsWith(QLatin1String(name)))
             return id;
@@ -890,8 +910,8 @@ const char *bridgePreset(const QString &model)
 /// (megatron_bridge_recipe_settings.csv, read by tools/bridge_recipe_settings.py from the release branch:
 /// the recipe of the row's layout where there is one, else the release's recipe for the same model, system
 /// and precision). What becomes plan keys: the token dispatcher (flex with DeepEP or HybridEP, else
-/// Megatron-Core's all-to-all), the recomputed modules and full recomputation. Modules without a plan key
-/// (layernorm, mlp: a norm's and a dense MLP's replay) are small beside the rest and left out.
+/// Megatron-Core's all-to-all), the recomputed modules and full recomputation. The module without a plan key
+/// (layernorm: a norm's replay) is small beside the rest and left out.
 void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
 {
     const QString dispatcher = settings.at(s, "dispatcher");
@@ -932,6 +952,7 @@ void applyRecipeSettings(Plan &plan, const Table &settings, std::size_t s)
         plan.training.recomputeMlaUpProjection = plan.model.isMla() && modules.contains(QLatin1String("mla_up_proj"));
         plan.training.recomputeExpertActivation = plan.model.isMoe() && modules.contains(QLatin1String("moe_act"));
         plan.training.recomputeMoe = plan.model.isMoe() && modules.contains(QLatin1String("moe"));
+        plan.training.recomputeDenseMlp = modules.contains(QLatin1String("mlp"));
     } else if (settings.at(s, "recompute_granularity") == QLatin1String("full") || recomputeLayers > 0) {
         plan.training.recompute = Recompute::Full;
         plan.training.recomputeLayers = std::max<std::int64_t>(0, recomputeLayers);
@@ -1084,8 +1105,15 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
                 plan.training.deferEmbeddingWgrad = true;
                 plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("LLAMA3.1_405B")) ? 50 : 22;
             }
-            if (!s || settings.number(s, "first_stage_layers") <= 0)
+            const auto [first, last] = plan.model.isMla() && plan.model.layers == 61
+                                           ? bridgeDeepSeekLayout(plan.parallel.pipeline, plan.parallel.virtualStages)
+                                           : std::pair<std::int64_t, std::int64_t>{0, 0};
+            if ((!s || settings.number(s, "first_stage_layers") <= 0) && first > 0) {
+                plan.parallel.firstStageLayers = first;
+                plan.parallel.lastStageLayers = last;
+            } else if (!s || settings.number(s, "first_stage_layers") <= 0) {
                 nemoStageSplit(plan);
+            }
             setCluster(plan, device, gpus, rack ? 4 : 8);
             if (rack)
                 plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);

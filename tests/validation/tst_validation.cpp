@@ -67,7 +67,8 @@ constexpr double kHeldOutWorst = 0.10;
 // MoE 13.6% and 59.2% since the flex dispatchers run at their measured share of the NVLink (16.8% before);
 // docs/CALIBRATION.md names the rows and what each is missing).
 constexpr double kBridgeDenseMedian = 0.045, kBridgeDenseWorst = 0.25, kBridgeMoeMedian = 0.14, kBridgeMoeWorst = 0.62;
-constexpr double kBridgeHybridMedian = 0.22, kBridgeHybridWorst = 0.26;
+constexpr double kBridgeHybridMedian = 0.22, kBridgeHybridWorst = 0.26, kBridgeLatentMedian = 0.36,
+                 kBridgeLatentWorst = 0.71;
 // The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row (ZB-2p, 6.9%) within 8%.
 constexpr double kZeroBubbleWorst = 0.08;
 
@@ -233,7 +234,7 @@ void TestValidation::bridgeStepTimes()
     QStringList skipped;
     const std::vector<validation::Row> rows = validation::loadBridgeRows(&skipped);
     QVERIFY(rows.size() > 200);
-    std::map<QString, std::vector<double>> byGroup, byKind;
+    std::map<QString, std::vector<double>> byGroup, byKind, byHybrid;
     QString report = QStringLiteral("\n%1 %2 %3 %4\n").arg("row", -60).arg("measured s", 11).arg("predicted s", 11).arg("error", 8);
     for (const validation::Row &row : rows) {
         dumpPlan(row);
@@ -247,6 +248,8 @@ void TestValidation::bridgeStepTimes()
         const QString system = row.id.section(QLatin1Char(' '), -3, -3);
         byGroup[row.source + ' ' + system + ' ' + QString::fromStdString(row.plan.model.name)].push_back(error);
         byKind[row.source].push_back(std::abs(error));
+        if (row.source == QLatin1String("bridge-hybrid"))
+            byHybrid[QString::fromStdString(row.plan.model.presetId)].push_back(std::abs(error));
     }
     for (const auto &[group, errors] : byGroup) {
         std::vector<double> a;
@@ -266,8 +269,14 @@ void TestValidation::bridgeStepTimes()
     checkGroup(byKind, "bridge-moe", kBridgeMoeMedian, kBridgeMoeWorst);
     // Nemotron 3 Nano (hybrid Mamba-2, attention and MoE blocks), every release's row read and never fitted: the
     // model is faster than NVIDIA measured on every one (10-25%; docs/CALIBRATION.md), a bias these bounds hold.
-    QCOMPARE(byKind["bridge-hybrid"].size(), std::size_t(20));
-    checkGroup(byKind, "bridge-hybrid", kBridgeHybridMedian, kBridgeHybridWorst);
+    QCOMPARE(byHybrid["nemotron-3-nano-30b-a3b"].size(), std::size_t(20));
+    checkGroup(byHybrid, "nemotron-3-nano-30b-a3b", kBridgeHybridMedian, kBridgeHybridWorst);
+    // Nemotron 3 Super (latent MoE, two repeated MTP depths), 26.04-26.08, never fitted and held where it stands:
+    // 17-39% faster than measured on the GB200 and GB300 racks and B200, 47-70% slower on B300, whose recipe keeps
+    // 64 experts per rank behind per-expert GEMM enqueues the model costs at its fitted 67 us (docs/CALIBRATION.md,
+    // "Latent MoE: Nemotron 3 Super").
+    QCOMPARE(byHybrid["nemotron-3-super-120b-a12b"].size(), std::size_t(30));
+    checkGroup(byHybrid, "nemotron-3-super-120b-a12b", kBridgeLatentMedian, kBridgeLatentWorst);
 }
 
 /// Each Megatron-Bridge row runs the software its release's recipe sets (tools/bridge_recipe_settings.py reads
@@ -281,7 +290,9 @@ void TestValidation::bridgeStepTimes()
 /// Megatron-Bridge's full-iteration MoE recipes (26.06 to 26.08: DeepSeek-V3, Qwen3 and GPT-OSS on GB300, GB200 and
 /// B300) stash their experts' saved tensors in pages, and the copies take HBM time the step pays: read with the stash
 /// the 24 modelled rows' median |error| is at most 6%; read without it the model is faster than every Qwen3-30B-A3B
-/// row on a GB300 or GB200 rack by more than 12% and the median is above 8%.
+/// row on a GB300 or GB200 rack by more than 12%. (The median without it was above 8% until DeepSeek-V3's
+/// multi-token-prediction module took its time and its pipeline layout was read from its recipe; its full-iteration
+/// rows then sit as close without the stash as with it, 4.6% and 4.8%, and the Qwen3-30B-A3B rows carry the case.)
 void TestValidation::bridgeFullIterationRowsStashTheirExperts()
 {
     const std::vector<validation::Row> rows = validation::loadBridgeRows(nullptr);
@@ -308,7 +319,7 @@ void TestValidation::bridgeFullIterationRowsStashTheirExperts()
     QVERIFY(qwenRackRows >= 6);
     QVERIFY2(qwenRack < -0.12, qPrintable(QString::number(qwenRack)));
     QVERIFY2(median(with) <= 0.06, qPrintable(QString::number(median(with))));
-    QVERIFY2(median(without) > 0.08, qPrintable(QString::number(median(without))));
+    qInfo("median |error| with the stash %.4f, without %.4f", median(with), median(without));
 }
 
 void TestValidation::bridgeRowsRunTheirRecipesOverlap()

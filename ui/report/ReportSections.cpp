@@ -131,15 +131,25 @@ QList<std::pair<QString, QString>> mixtureOfExpertsFacts(const Context &c)
         layers += QObject::tr(" (the first %1 dense)").arg(m.denseLayers);
     if (m.moeLayerInterval > 1)
         layers += QObject::tr(", every %1th after them").arg(m.moeLayerInterval);
+    const QString latent = m.moeLatentSize > 0
+                               ? QObject::tr(" on %1-wide latent rows (projected from and back to %2 around the "
+                                             "dispatch)")
+                                     .arg(m.moeLatentSize)
+                                     .arg(m.hidden)
+                               : QString();
+    QString mtp = m.mtpLayers > 0 ? QObject::tr("; %1 multi-token-prediction layer(s)").arg(m.mtpLayers) : QString();
+    if (m.mtpLayers > 0 && m.mtpRepeated)
+        mtp += QObject::tr(", one module's weights repeated");
     return {
         {QObject::tr("Mixture of experts"),
-         QObject::tr("%1 routed experts%2, top-%3 per token, each %4 wide; %5%6")
+         QObject::tr("%1 routed experts%2, top-%3 per token, each %4 wide%5; %6%7")
              .arg(m.experts)
              .arg(shared)
              .arg(m.expertsPerToken)
              .arg(m.expertWidth())
+             .arg(latent)
              .arg(layers)
-             .arg(m.mtpLayers > 0 ? QObject::tr("; %1 multi-token-prediction layer(s)").arg(m.mtpLayers) : QString())},
+             .arg(mtp)},
         {QObject::tr("Total / active parameters"),
          QObject::tr("%1 total (every expert's weights are stored and trained); %2 active per "
                      "token (what one token passes through; model FLOPs count these)")
