@@ -33,6 +33,19 @@ TrainingConfig training(std::int64_t microBatch, bool sequenceParallel, Recomput
     return t;
 }
 
+/// Llama 3 8B's layer shape (h 4096, 32 heads, 8 KV heads: kv width 1024, SwiGLU 14336, no dropout), sequence
+/// 8192, one layer.
+ModelSpec llama3Layer()
+{
+    ModelSpec m = gptShape(32, 4096, 1);
+    m.kvHeads = 8;
+    m.ffnHidden = 14336;
+    m.seqLen = 8192;
+    m.mlp = MlpKind::SwiGlu;
+    applyArchitectureDefaults(m);
+    return m;
+}
+
 } // namespace
 
 class TestActivationMemory : public QObject
@@ -125,12 +138,7 @@ void TestActivationMemory::grouped_query_swiglu_layer()
     // t = 1, sequence 8192, micro-batch 1. Per token, in bytes:
     //   norm/QKV/MLP inputs 4 x 2h = 32768; Q,K 2(h + kv) = 10240; V 2 kv = 2048; context 2h = 8192;
     //   SwiGLU gate+up and product 2 x 3f = 86016; softmax output 2 a s = 524288 (no dropout mask/output).
-    ModelSpec m = gptShape(32, 4096, 1);
-    m.kvHeads = 8;
-    m.ffnHidden = 14336;
-    m.seqLen = 8192;
-    m.mlp = MlpKind::SwiGlu;
-    applyArchitectureDefaults(m);
+    const ModelSpec m = llama3Layer();
     TrainingConfig t = training(1, false, Recompute::None);
     t.precision = Precision::BF16;
     const double perToken = 32768 + 10240 + 2048 + 8192 + 86016 + 524288;
@@ -143,12 +151,7 @@ void TestActivationMemory::grouped_query_swiglu_layer()
 // recompute workspace; the step replays the MLP's three ops.
 void TestActivationMemory::denseMlpRecomputeModule()
 {
-    ModelSpec m = gptShape(32, 4096, 1);
-    m.kvHeads = 8;
-    m.ffnHidden = 14336;
-    m.seqLen = 8192;
-    m.mlp = MlpKind::SwiGlu;
-    applyArchitectureDefaults(m);
+    const ModelSpec m = llama3Layer();
     TrainingConfig t = training(1, false, Recompute::Selective, true);
     t.precision = Precision::BF16;
     const double kept = storedLayerActivations(m, t, 1).total();

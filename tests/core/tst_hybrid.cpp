@@ -45,36 +45,29 @@ bool close(double a, double b, double relative = 1e-9)
     return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
 }
 
-/// Nemotron 3 Nano on 8 GB300 as Megatron-Bridge's recipe runs it (26.06: MXFP8, micro-batch 4, expert 8 behind
-/// HybridEP, scripts/performance/configs/nemotronh/nemotron_3_workload_base_configs.py at v0.5.0).
-Plan nanoOnGb300()
+/// A Megatron-Bridge recipe on GB300 (NVL72, 4 GPUs a tray): MXFP8, flash attention, expert = data ranks behind
+/// HybridEP, the distributed optimizer, one NVLink domain over all the GPUs.
+Plan gb300Recipe(const char *preset, std::int64_t gpus, std::int64_t microBatch)
 {
-    Plan plan = test::presetPlan("nemotron-3-nano-30b-a3b", 1, 1, 8, 4, 512, "gb300");
+    Plan plan = test::presetPlan(preset, 1, 1, gpus, microBatch, 512, "gb300");
     plan.training.precision = Precision::MXFP8;
     plan.training.flashAttention = true;
-    plan.parallel.expert = 8;
+    plan.parallel.expert = gpus;
     plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    plan.parallel.zeroStage = 1;
     plan.cluster.gpusPerNode = 4;
-    plan.cluster.nodes = 2;
-    plan.cluster.scaleUpDomain = 8;
+    plan.cluster.nodes = gpus / 4;
+    plan.cluster.scaleUpDomain = gpus;
     return plan;
 }
 
+/// Nemotron 3 Nano on 8 GB300 as Megatron-Bridge's recipe runs it (26.06: micro-batch 4, expert 8,
+/// scripts/performance/configs/nemotronh/nemotron_3_workload_base_configs.py at v0.5.0).
+Plan nanoOnGb300() { return gb300Recipe("nemotron-3-nano-30b-a3b", 8, 4); }
+
 /// Nemotron 3 Super on 64 GB300 as Megatron-Bridge 26.08's MXFP8 recipe runs it (src/megatron/bridge/perf_recipes/
-/// nemotronh/gb300/nemotronh.py at v0.6.0: tensor 1, expert 64 behind HybridEP, micro-batch 1, 512 sequences).
-Plan superOnGb300()
-{
-    Plan plan = test::presetPlan("nemotron-3-super-120b-a12b", 1, 1, 64, 1, 512, "gb300");
-    plan.training.precision = Precision::MXFP8;
-    plan.training.flashAttention = true;
-    plan.parallel.expert = 64;
-    plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
-    plan.parallel.zeroStage = 1; // the distributed optimizer
-    plan.cluster.gpusPerNode = 4;
-    plan.cluster.nodes = 16;
-    plan.cluster.scaleUpDomain = 64;
-    return plan;
-}
+/// nemotronh/gb300/nemotronh.py at v0.6.0: tensor 1, expert 64, micro-batch 1, 512 sequences).
+Plan superOnGb300() { return gb300Recipe("nemotron-3-super-120b-a12b", 64, 1); }
 
 } // namespace
 
