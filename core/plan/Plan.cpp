@@ -281,13 +281,14 @@ std::int64_t Plan::layersPerStage() const
     return most;
 }
 
-std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p)
+std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p, bool lightLast)
 {
     if (p < 3)
         return {0, 0};
     const std::int64_t middle = (layers + p - 1) / p;
     const std::int64_t rest = layers - (p - 2) * middle;
-    const std::int64_t first = rest / 2, last = rest - rest / 2;
+    const std::int64_t smaller = rest / 2, larger = rest - rest / 2;
+    const std::int64_t first = lightLast ? larger : smaller, last = lightLast ? smaller : larger;
     if (first < 1 || last > middle)
         return {0, 0};
     return {first, last};

@@ -540,8 +540,9 @@ std::int64_t middleStageLayers(std::int64_t layers, std::int64_t p, std::int64_t
 
 /// The uneven split for `layers` that do not divide by `p` stages: the p - 2 middle stages take
 /// ceil(layers / p) each and the first and last share the rest (the last the larger half, each at least one
-/// layer, none above the middle); {0, 0} when there is none (fewer than 3 stages).
-std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p);
+/// layer, none above the middle; the smaller half with `lightLast`, for a last stage that also runs
+/// multi-token-prediction modules); {0, 0} when there is none (fewer than 3 stages).
+std::pair<std::int64_t, std::int64_t> unevenSplit(std::int64_t layers, std::int64_t p, bool lightLast = false);
 
 /// Whether `v` chunks per stage fit the split: equal chunks of an even split; with an uneven one, the
 /// middle stages' share divides by v and the first and last stages fill every chunk but the one the

@@ -580,10 +580,11 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
                 if (!fixed.pipeline.allows(p))
                     continue;
                 // Layers that do not divide by the stages: Megatron-Core's uneven split, the middle stages
-                // at the rounded-up share and the first and last (embedding, loss) lighter; at the base
-                // plan's pipeline depth, the layers per stage it lists.
-                const auto [first, last] =
-                    layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0} : unevenSplit(layers, p);
+                // at the rounded-up share and the first and last (embedding, loss) lighter, the last the lighter
+                // of the two where it runs the MTP modules too; at the base plan's pipeline depth, the layers per
+                // stage it lists.
+                const auto [first, last] = layers % p == 0 ? std::pair<std::int64_t, std::int64_t>{0, 0}
+                                                           : unevenSplit(layers, p, base.model.mtpLayers > 0);
                 std::vector<std::int64_t> listed = p == base.parallel.pipeline ? base.parallel.stageLayers
                                                                                : std::vector<std::int64_t>{};
                 std::sort(listed.begin(), listed.end());
