@@ -508,6 +508,9 @@ void checkLatentAndMtp(Checker &check)
         plan.training.framework != Framework::Megatron)
         check.error("model.moe_latent_size", "moe_latent_size.framework",
                     {std::string(toString(plan.training.framework))});
+    // Megatron-Core takes any width; one at or above hidden moves more than the plain MoE would.
+    if (check.ok({"model.moe_latent_size", "model.hidden"}) && m.experts > 0 && m.moeLatentSize >= m.hidden)
+        check.warning("model.moe_latent_size", "moe_latent_size.not_narrower", {num(m.moeLatentSize), num(m.hidden)});
     if (check.ok({"model.mtp_repeated", "model.mtp_layers"}) && m.mtpRepeated && m.mtpLayers == 0)
         check.error("model.mtp_repeated", "mtp_repeated.needs_mtp", {});
 }

@@ -51,6 +51,10 @@ const RuleSentence kSentences[] = {
     {"moe_latent_size.framework",
      QT_TRANSLATE_NOOP("Problem", "Latent MoE layers are Megatron-Core's (moe_latent_size; %1 has none): set "
                                   "training.framework to megatron or the width to 0")},
+    {"moe_latent_size.not_narrower",
+     QT_TRANSLATE_NOOP("Problem", "The MoE latent width (%1) is not below the hidden size (%2): the experts and the "
+                                  "all-to-all work on rows at least as wide as without it, and the two projections "
+                                  "add their GEMMs")},
     {"mtp_repeated.needs_mtp",
      QT_TRANSLATE_NOOP("Problem", "A repeated multi-token-prediction module needs multi-token prediction: set "
                                   "model.mtp_layers or turn model.mtp_repeated off")},

@@ -333,6 +333,13 @@ void TestHybrid::latentAndRepeatedMtpRules()
     };
     Plan p = superOnGb300();
     QVERIFY(test::errorRules(p, "model.moe_latent_size").empty());
+    p.model.moeLatentSize = p.model.hidden; // allowed, and said: nothing is narrower
+    const Problems wide = validatePlan(p, io::builtinCatalog());
+    QVERIFY(std::any_of(wide.begin(), wide.end(), [](const Problem &w) {
+        return !w.isError() && w.key == "model.moe_latent_size" && w.rule == "moe_latent_size.not_narrower";
+    }));
+    QVERIFY(test::errorRules(p, "model.moe_latent_size").empty());
+    p.model.moeLatentSize = 1024;
     p.training.framework = Framework::Fsdp;
     QVERIFY(has(test::errorRules(p, "model.moe_latent_size"), "moe_latent_size.framework"));
     Plan dense = test::presetPlan("nemotron-h-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
