@@ -43,6 +43,7 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
         plan.training.recomputeMlaUpProjection = false;
         plan.training.recomputeExpertActivation = false;
         plan.training.recomputeMoe = false;
+        plan.training.recomputeDenseMlp = false;
     }
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;

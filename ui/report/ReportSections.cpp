@@ -259,6 +259,7 @@ void modelSection(PageFlow &flow, const Context &c)
              (training.recomputeMlaUpProjection ? QObject::tr(" + MLA up projections") : QString()) +
              (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString()) +
              (training.recomputeMoe ? QObject::tr(" + whole MoE layers (dispatch replayed)") : QString()) +
+             (training.recomputeDenseMlp ? QObject::tr(" + dense MLPs") : QString()) +
              (training.flashAttention ? QObject::tr(", flash attention") : QString()) +
              (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     };
