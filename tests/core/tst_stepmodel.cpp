@@ -35,6 +35,7 @@ class TestStepModel : public QObject
 
 private slots:
     void denseMlpRecomputeReplaysTheMlp();
+    void mtpModuleIsALayerAndALossMore();
     void rooflineRidgePoint();
     void exercise11SpeedupAndEfficiency();
     void exercise12NoOverlapExposesCommunication();
@@ -685,6 +686,35 @@ void TestStepModel::pipelineTransfersOverlapOnlyWhereTheScheduleDoes()
     plan.parallel.schedule = Schedule::Interleaved;
     plan.parallel.virtualStages = 2;
     QVERIFY(idle(plan, true) < idle(plan, false));
+}
+
+// A multi-token-prediction module runs on the last stage as one more layer of the last kind with its own logits
+// and loss (Megatron-Core's MultiTokenPredictionBlock; its 2h -> h projection left out): Llama 3 8B with one module
+// steps its micro-batch as a 33-layer Llama 3 8B plus one more output layer, forward and backward.
+void TestStepModel::mtpModuleIsALayerAndALossMore()
+{
+    Plan plain = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+    plain.training.flashAttention = true;
+    Plan mtp = plain;
+    mtp.model.mtpLayers = 1;
+    Plan deeper = plain;
+    deeper.model.layers += 1;
+    const Estimate a = runStepModel(mtp), b = runStepModel(deeper);
+    QVERIFY(a.valid && b.valid);
+    double outputForward = 0, outputBackward = 0;
+    for (const Op &op : a.step.ops)
+        if (op.scope == OpScope::Output)
+            (op.pass == OpPass::Forward ? outputForward : outputBackward) += op.seconds;
+    QVERIFY(outputForward > 0 && outputBackward > 0);
+    const StageTime &withModule = a.step.stages.front(), &withLayer = b.step.stages.front();
+    QVERIFY(std::abs(withModule.forwardSeconds - withLayer.forwardSeconds - outputForward) < 1e-12);
+    QVERIFY(std::abs(withModule.backwardSeconds - withLayer.backwardSeconds - outputBackward) < 1e-12);
+    // Repeated depths share the weights, not the time.
+    mtp.model.mtpLayers = 2;
+    Plan repeated = mtp;
+    repeated.model.mtpRepeated = true;
+    QCOMPARE(runStepModel(repeated).step.stages.front().forwardSeconds,
+             runStepModel(mtp).step.stages.front().forwardSeconds);
 }
 
 // The "mlp" recompute module (training.recompute_mlp) replays each dense MLP's up projection, activation and down
