@@ -17,13 +17,16 @@ namespace trainplan {
 namespace {
 
 /// The format a kernel runs in: the plan's, except that the FP8/FP4 family keeps attention (unless
-/// fp8_attention) and the output projection in BF16, as Transformer Engine recipes in Megatron-Core do
-/// (only the transformer layers' linear layers are FP8 modules).
+/// fp8_attention), the output projection and a MoE layer's router GEMM in BF16, as Transformer Engine recipes in
+/// Megatron-Core do (only the transformer layers' linear layers are FP8 modules; the router is a plain GEMM,
+/// moe/moe_utils.py RouterGatingLinearFunction).
 Precision opPrecision(const TrainingConfig &training, const Op &op)
 {
     if (!isLowPrecisionMatmul(training.precision))
         return training.precision;
-    if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul))
+    const bool router = op.role == OpRole::Router && op.kind == OpKind::Matmul;
+    if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul) ||
+        router)
         return Precision::BF16;
     // FP8 attention is E4M3 whatever the linear layers' format (cuDNN's FP8 fused attention).
     if (op.attentionCore)
