@@ -154,6 +154,7 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     Op act = elementwise(names[1], OpKind::Elementwise, pass, OpScope::Layer, batch * rows * width,
                          8.0 * batch * rows * width, activationBytes);
     act.part = part;
+    act.role = OpRole::MlpActivation;
     act.launches = groupedKernel ? 0.0 : 1.0;
     ops.push_back(act);
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
@@ -696,18 +697,16 @@ void appendMicrobatchOps(const Plan &plan, std::vector<Op> &ops)
         const bool expertActivation = plan.model.isMoe() && plan.training.recomputeExpertActivation;
         const bool moeLayer = plan.model.isMoe() && plan.training.recomputesMoeLayers(); // the whole MoE MLP
         const bool denseMlp = plan.training.recomputeDenseMlp; // the dense MLP: its up, activation and down ops
-        const auto inDenseMlp = [&](std::size_t i) {
-            const auto isDenseUp = [&](std::size_t j) {
-                return ops[j].role == OpRole::MlpUp && ops[j].part != LayerPart::MoeMlp &&
-                       ops[j].part != LayerPart::Mamba;
-            };
-            return isDenseUp(i) || (i >= first + 1 && isDenseUp(i - 1)) || (i >= first + 2 && isDenseUp(i - 2));
+        const auto inDenseMlp = [&](const Op &op) {
+            const bool mlpOp =
+                op.role == OpRole::MlpUp || op.role == OpRole::MlpActivation || op.role == OpRole::MlpDown;
+            return mlpOp && (op.part == LayerPart::Common || op.part == LayerPart::DenseMlp);
         };
         for (std::size_t i = first; i < forwardEnd && (upProjections || expertActivation || moeLayer || denseMlp);
              ++i) {
             const OpRole role = ops[i].role;
             if ((upProjections && role == OpRole::MlaUpProjection) || (moeLayer && ops[i].part == LayerPart::MoeMlp) ||
-                (expertActivation && role == OpRole::ExpertActivation) || (denseMlp && inDenseMlp(i))) {
+                (expertActivation && role == OpRole::ExpertActivation) || (denseMlp && inDenseMlp(ops[i]))) {
                 Op replay = ops[i];
                 replay.pass = OpPass::Recompute;
                 ops.push_back(replay);

@@ -53,6 +53,7 @@ enum class OpRole {
     KeyProjection, ///< the key GEMM with training.separate_qkv
     OutputProjection,
     MlpUp,
+    MlpActivation, ///< a dense or shared MLP's activation function (the routed experts' is ExpertActivation)
     MlpDown
 };
 

@@ -22,6 +22,17 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
     return float8Gather && training.gathersActivationsInFloat8() ? 1.0 : activationElementBytes(training.precision);
 }
 
+/// A dense MLP's own stored tensors on one tensor rank for one micro-batch: GELU (and squared ReLU) keep the
+/// activation's input and output, SwiGLU the gate and up outputs and their product; the last of them is the second
+/// projection's input, kept as the linears keep their inputs. The MLP's input is the norm's, counted with the layer;
+/// Megatron-Core's "mlp" recompute module keeps only that and rebuilds these in backward.
+double denseMlpBytes(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor)
+{
+    const double q = activationElementBytes(training.precision), lp = savedLinearInputBytes(training);
+    const double sb = double(m.seqLen) * double(training.microBatch);
+    return ((m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0) * q + lp) * sb * double(m.ffnHidden) / double(tensor);
+}
+
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
                                       bool keepScores, bool keepMlp = true)
 {
@@ -30,7 +41,6 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     const double h = double(m.hidden);
     const double kv = double(m.kvDim());
     const double qd = double(m.qDim()); // h unless head_dim says otherwise
-    const double f = double(m.ffnHidden);
     const double t = double(tensor);
     const double d = m.dropout ? 1.0 : 0.0;
 
@@ -53,13 +63,7 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + lp * sb * qd;
     if (m.isMla())
         a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
-    // MLP: GELU (and squared ReLU) keep the activation input and output; SwiGLU keeps gate and up outputs
-    // and their product.
-    // The last of them is the second projection's input, kept as the linears keep their inputs. The "mlp"
-    // recompute module keeps only the MLP's input (the norm's, counted above) and rebuilds these in backward.
-    if (keepMlp)
-        sharded += (m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f;
-    a.tensorSharded = sharded / t;
+    a.tensorSharded = sharded / t + (keepMlp ? denseMlpBytes(m, training, tensor) : 0.0);
     // Eager element-wise chains as torchtitan writes them (no torch.compile): RMSNorm saves its FP32 upcast
     // and its normalised output in place of the 16-bit input (+4 bytes per element for each of the two norms),
     // the rotary embedding its FP32 queries and keys (+4 per element); torch.compile's kernels save only
@@ -204,12 +208,8 @@ double moeLayerExtraActivationBytes(const Plan &plan)
         return 0.0;
     if (training.recompute == Recompute::Ops)
         return opCheckpointedMoeExtraBytes(plan);
-    const double denseAct = m.mlp == MlpKind::SwiGlu ? 3.0 : 2.0;
-    const double q = activationElementBytes(training.precision);
-    const double dense = training.recomputesDenseMlp()
-                             ? 0.0 // the dense layer's MLP keeps nothing of its own (layerActivations)
-                             : (q * (denseAct - 1.0) + savedLinearInputBytes(training)) * double(m.seqLen) *
-                                   double(training.microBatch) * double(m.ffnHidden) / double(plan.parallel.tensor);
+    // The dense layer's MLP, which a MoE layer's replaces (nothing under the "mlp" module: layerActivations).
+    const double dense = training.recomputesDenseMlp() ? 0.0 : denseMlpBytes(m, training, plan.parallel.tensor);
     // Megatron-Core's "moe" recompute module keeps only the layer's input, which the attention block's output
     // already holds; the rest is rebuilt in backward (the workspace below).
     return (training.recomputesMoeLayers() ? 0.0 : moeMlpActivationBytes(plan)) - dense;
@@ -235,10 +235,8 @@ HybridBlockActivations hybridBlockActivations(const Plan &plan, bool full)
     const bool scores = recompute == Recompute::None && !training.flashAttention;
     a.attention = block + (q * sb * (qd + kv) + q * sb * kv + lp * sb * qd) / t +
                   (scores ? (q + d * (kMaskBytes + q)) * double(m.heads) * double(m.seqLen) * sb / t : 0.0);
-    const double f = double(m.ffnHidden);
     const bool mlpReplayed = recompute == Recompute::Selective && training.recomputeDenseMlp;
-    a.denseMlp =
-        block + (mlpReplayed ? 0.0 : ((m.mlp == MlpKind::SwiGlu ? q * sb * 2.0 * f : q * sb * f) + lp * sb * f) / t);
+    a.denseMlp = block + (mlpReplayed ? 0.0 : denseMlpBytes(m, training, plan.parallel.tensor));
     a.moeMlp = block + (m.isMoe() && !training.recomputesMoeLayers() ? moeMlpActivationBytes(plan) : 0.0);
     const double inner = double(m.mambaInner());
     a.mamba = block + (q * sb * double(m.mambaInProjection()) + 2.0 * q * sb * inner + lp * sb * inner) / t;
@@ -297,9 +295,7 @@ double recomputeWorkspaceBytes(const ModelSpec &m, const TrainingConfig &trainin
         return 0.0;
     case Recompute::Selective: // the scores the attention core rebuilds, and the MLP the "mlp" module does
         return fullLayerActivations(m, training, tensor).attentionScores +
-               (training.recomputesDenseMlp() ? layerActivations(m, training, tensor, false).total() -
-                                                    layerActivations(m, training, tensor, false, false).total()
-                                              : 0.0);
+               (training.recomputesDenseMlp() ? denseMlpBytes(m, training, tensor) : 0.0);
     case Recompute::Ops: // the replayed tensors of one layer, rebuilt for its backward
         return std::max(0.0, fullLayerActivations(m, training, tensor).total() -
                                  opCheckpointedActivations(m, training, tensor).total());

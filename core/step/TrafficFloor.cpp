@@ -143,7 +143,10 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
     const TrainingConfig &t = plan.training;
     const ParallelConfig &par = plan.parallel;
     const double m = double(plan.microbatches());
-    const double moeLayers = double(plan.moeLayersOnStage(stage));
+    // The last stage's MoE multi-token-prediction modules exchange their tokens as its MoE layers do (the step
+    // model's addOutputAndMtp).
+    const double mtpMoe = stage == plan.parallel.pipeline - 1 ? double(model.mtpBlocks().moeMlp) : 0.0;
+    const double moeLayers = double(plan.moeLayersOnStage(stage)) + mtpMoe;
     const double passes = 2.0 + plan.recomputedShare(stage); // forward, backward, the replayed forward
     const double q = activationElementBytes(t.precision);
     const double activation =
