@@ -87,6 +87,13 @@ struct DeviceSpec
     /// the nominal rate (no measurement). Their RDMA path across nodes runs at the NIC's nominal.
     double flexDispatchEfficiency = 1.0;
     double networkEfficiency = 1.0;      ///< fraction of the network share a collective attains
+    /// Fraction of the network share NCCL's all-to-all (a mixture of experts' dispatch and combine across scale-up
+    /// domains) attains. Each of its copies for another domain leaves through the sending rank's own NIC, one
+    /// point-to-point transfer per peer, so it cannot spread over the node's NICs as the rings do, nor is it held
+    /// to what they reach: NCCL's maintainers put it at a single NIC's rate, 46-49 GB/s of NDR's 50
+    /// (NVIDIA/nccl-tests#267). Fitted on the expert-parallel runs across nodes (docs/CALIBRATION.md, "NCCL's
+    /// all-to-all across nodes"); 0: as networkEfficiency.
+    double networkAllToAllEfficiency = 0;
     double hostLinkBandwidthBytesPerSecond =
         0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)
     /// The host's memory bandwidth per node (all its CPU sockets' DRAM channels, peak): an offloaded

@@ -356,6 +356,9 @@ struct ClusterOverrides
     /// The share of the scale-up link DeepEP's and HybridEP's dispatch and combine attain inside the NVLink
     /// domain.
     std::optional<double> flexDispatchEfficiency;
+    /// The share of the network share NCCL's all-to-all (the expert dispatch and combine across scale-up domains)
+    /// attains.
+    std::optional<double> networkAllToAllEfficiency;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };

@@ -100,6 +100,13 @@ double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device)
     return plan.cluster.overrides.flexDispatchEfficiency.value_or(device.flexDispatchEfficiency);
 }
 
+double networkAllToAllEfficiency(const Plan &plan, const DeviceSpec &device)
+{
+    const double own = device.networkAllToAllEfficiency > 0 ? device.networkAllToAllEfficiency
+                                                            : device.networkEfficiency;
+    return plan.cluster.overrides.networkAllToAllEfficiency.value_or(own);
+}
+
 std::int64_t expertDispatchDomain(const Plan &plan)
 {
     // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, a static assert in
@@ -151,9 +158,13 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertTensorGroup = placed(expertTensorGroupSpan(plan.parallel, G));
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
-    // docs/legacy.md), where NCCL's collectives are held to the calibrated network efficiency; inside the NVLink
-    // domain the flex dispatchers reach what their authors measure of the scale-up link (flexDispatchEfficiency:
-    // near all of it on Hopper, about half of NVLink 5 on Blackwell).
+    // docs/legacy.md); NCCL's all-to-all, point to point through each sender's own NIC, its own calibrated share
+    // (networkAllToAllEfficiency), not the rings'. Inside the NVLink domain the flex dispatchers reach what their
+    // authors measure of the scale-up link (flexDispatchEfficiency: near all of it on Hopper, about half of
+    // NVLink 5 on Blackwell).
+    if (G > 1)
+        links.expertGroup.network.bandwidthBytesPerSecond =
+            links.networkNominalBytesPerSecond * networkAllToAllEfficiency(plan, device);
     if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) {
         links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
         links.expertGroup.intraNode.bandwidthBytesPerSecond =

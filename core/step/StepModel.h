@@ -232,6 +232,10 @@ double hostLinkBytesPerSecond(const Plan &plan, const DeviceSpec &device);
 /// The share of the scale-up link DeepEP's and HybridEP's kernels attain inside the NVLink domain: the plan's
 /// cluster.flex_dispatch_efficiency, else the device's.
 double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device);
+/// The share of the network share NCCL's all-to-all attains across nodes: the plan's
+/// cluster.network_alltoall_efficiency, else the device's network_alltoall_efficiency, else (0 there) its
+/// network_efficiency.
+double networkAllToAllEfficiency(const Plan &plan, const DeviceSpec &device);
 /// The GPUs the expert dispatcher reaches over the scale-up link, the unit its expert group's nodes are counted
 /// in: the node or NVLink domain, at most DeepEP's 8 NVLink peers (an NVL72 rack is 9 DeepEP "nodes").
 std::int64_t expertDispatchDomain(const Plan &plan);

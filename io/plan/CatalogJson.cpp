@@ -187,6 +187,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("network_latency", d.networkLatencySeconds);
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
     r.readNumber("network_efficiency", d.networkEfficiency);
+    r.readNumber("network_alltoall_efficiency", d.networkAllToAllEfficiency);
     r.readNumber("flex_dispatch_efficiency", d.flexDispatchEfficiency);
     r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
     r.readNumber("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
@@ -198,6 +199,8 @@ void readDevice(JsonReader &r, DeviceSpec &d)
         r.error("intra_node_efficiency", "must be in (0, 1]");
     if (!(d.networkEfficiency > 0 && d.networkEfficiency <= 1))
         r.error("network_efficiency", "must be in (0, 1]");
+    if (!(d.networkAllToAllEfficiency >= 0 && d.networkAllToAllEfficiency <= 1))
+        r.error("network_alltoall_efficiency", "must be in [0, 1] (0: as network_efficiency)");
     if (!(d.flexDispatchEfficiency > 0 && d.flexDispatchEfficiency <= 1))
         r.error("flex_dispatch_efficiency", "must be in (0, 1]");
     checkDevice(r, d);
@@ -232,6 +235,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"network_latency", d.networkLatencySeconds},
         {"intra_node_efficiency", d.intraNodeEfficiency},
         {"network_efficiency", d.networkEfficiency},
+        {"network_alltoall_efficiency", d.networkAllToAllEfficiency},
         {"flex_dispatch_efficiency", d.flexDispatchEfficiency},
         {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
         {"host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond},

@@ -1091,6 +1091,15 @@ const std::array kWords{
                             "as their authors measure it: about all of it on Hopper, about half of NVLink 5 on "
                             "Blackwell"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.network_alltoall_efficiency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "All-to-all network efficiency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "all-to-all network efficiency"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the share of each GPU's network share NCCL's all-to-all reaches across nodes (the expert "
+                            "dispatch and combine of parallel.expert_dispatcher alltoall): each copy for another node "
+                            "leaves through the sender's own NIC, point to point, not through the rings the other "
+                            "collectives' network efficiency describes"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
     KeyWords{.path = "cluster.host_memory_bandwidth",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Host memory bandwidth"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "host memory bandwidth"),

@@ -403,11 +403,16 @@ private slots:
         const double ranks = 32.0 * (1.0 - std::pow(31.0 / 32.0, 8)) * 63.0 / 64.0;
         const double deepEpPass = 3 * net.latencySeconds + std::max(token * ranks / nvlink.bandwidthBytesPerSecond,
                                                                      token * remote / links.expertGroup.network.bandwidthBytesPerSecond);
+        // NCCL's all-to-all sends its 7 remote copies through the NIC at the device's all-to-all share (0.70),
+        // not the rings' (network_efficiency, 0.4907).
+        const double ncclRate = clusterLinks(allToAll, *catalog.device("h100-sxm5-80gb")).expertGroup.network.bandwidthBytesPerSecond;
+        QCOMPARE(ncclRate, 50e9 * 0.70);
+        QVERIFY(net.bandwidthBytesPerSecond < ncclRate);
         const double allToAllPass = 6 * net.latencySeconds + std::max(token * 8 * 7 / 64 / nvlink.bandwidthBytesPerSecond,
-                                                                       token * 8 * 56 / 64 / net.bandwidthBytesPerSecond);
+                                                                       token * 8 * 56 / 64 / ncclRate);
         const double ratio = d.step.category(TimeCategory::ExpertComm) / a.step.category(TimeCategory::ExpertComm);
         QVERIFY2(std::abs(ratio - deepEpPass / allToAllPass) < 1e-9, qPrintable(QString::number(ratio)));
-        QVERIFY(ratio < 0.25); // half the copies at twice the rate
+        QVERIFY(ratio < 0.35); // less than half the copies at 1 / 0.70 the rate
         // DeepEP's own buffers, outside the caching allocator: at expert 64 (8 NVLink x 8 RDMA peers) and
         // Megatron-Core's 20 SMs (10 channels), 288 NVLink and 128 x 2 RDMA receive tokens per channel and
         // peer, each 2 x 7,168 bytes of hidden state + 128 x (8 + 4 + 4) bytes of top-k metadata and scales.
@@ -534,6 +539,8 @@ private slots:
         // NVIDIA's v25.05 DeepSeek-V3 recipe on 1,024 H100s sends every token's 8 copies across 8 nodes through
         // the all-to-all dispatcher: the exposed exchange is most of its step, and the diagnostic map's
         // suggested change is the dispatcher their next release switched to (DeepEP, NeMo 2.4's DeepEPCallback).
+        // That release measured 36.19 s against 52.04 s (dgxc-benchmarking v25.08 and v25.05, 1.44x, with its
+        // other changes); the suggestion's speedup is of that size.
         const Catalog &catalog = io::builtinCatalog();
         Plan plan = test::deepseekV3On1024H100();
         plan.training.recompute = Recompute::Selective;
@@ -547,7 +554,7 @@ private slots:
         QCOMPARE(best.id, std::string("deepep_expert_dispatcher"));
         QCOMPARE(io::interventionLabel(best.id), QStringLiteral("DeepEP expert dispatcher"));
         QCOMPARE(best.plan.parallel.expertDispatcher, ExpertDispatcher::DeepEp);
-        QVERIFY2(best.speedup > 1.5, qPrintable(QString::number(best.speedup)));
+        QVERIFY2(best.speedup > 1.3 && best.speedup < 1.6, qPrintable(QString::number(best.speedup)));
     }
 
     void routerGroupsAreChecked()

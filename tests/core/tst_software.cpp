@@ -906,6 +906,39 @@ private slots:
         plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
         QCOMPARE(expertComm(0.1), expertComm(std::nullopt));
     }
+
+    // NCCL's all-to-all across nodes at its own share of the network (cluster.network_alltoall_efficiency): a
+    // copy for another node leaves through its sender's own NIC, point to point, so the rings' efficiency
+    // (network_efficiency, 0.4907 on the modern parts) does not describe it. DeepSeek-V3 on 1,024 H100 (expert 64
+    // over 8 nodes): the expert group's network share is 50 GB/s x 0.70 (the device figure), the data-parallel
+    // group's 50 x 0.4907; a plan's override sets it, halving it lengthens the exposed dispatch and combine, and
+    // DeepEP's RDMA path keeps the NIC's nominal rate whatever the key says. A device without the figure (0)
+    // takes its network_efficiency.
+    void ncclAllToAllAcrossNodesAtItsOwnShare()
+    {
+        const Catalog &catalog = io::builtinCatalog();
+        const DeviceSpec &h100 = *catalog.device("h100-sxm5-80gb");
+        QCOMPARE(h100.networkAllToAllEfficiency, 0.70);
+        QCOMPARE(h100.networkEfficiency, 0.4907);
+        QCOMPARE(catalog.device("a100-sxm4-80gb")->networkAllToAllEfficiency, 0.0);
+        Plan plan = test::deepseekV3On1024H100();
+        QCOMPARE(plan.parallel.expertDispatcher, ExpertDispatcher::AllToAll);
+        ClusterLinks links = clusterLinks(plan, h100);
+        QVERIFY(links.expertGroup.spansNodes());
+        QCOMPARE(links.expertGroup.network.bandwidthBytesPerSecond, 50e9 * 0.70);
+        QCOMPARE(links.dataGroup.network.bandwidthBytesPerSecond, 50e9 * 0.4907);
+        const double own = runSoftware(plan).step.category(TimeCategory::ExpertComm);
+        plan.cluster.overrides.networkAllToAllEfficiency = 0.35;
+        QCOMPARE(clusterLinks(plan, h100).expertGroup.network.bandwidthBytesPerSecond, 50e9 * 0.35);
+        QVERIFY(runSoftware(plan).step.category(TimeCategory::ExpertComm) > 1.5 * own);
+        plan.parallel.expertDispatcher = ExpertDispatcher::DeepEp;
+        QCOMPARE(clusterLinks(plan, h100).expertGroup.network.bandwidthBytesPerSecond, 50e9);
+        plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+        plan.cluster.overrides.networkAllToAllEfficiency.reset();
+        DeviceSpec without = h100;
+        without.networkAllToAllEfficiency = 0;
+        QCOMPARE(networkAllToAllEfficiency(plan, without), 0.4907);
+    }
 };
 
 TRAINPLAN_TEST_GUILESS_MAIN(TestSoftware)

@@ -147,6 +147,10 @@ void shootWindows(const QString &dir)
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("training.wgrad_deferral_limit"));
                 if ((!dispatcher || !dispatcher->isVisibleTo(&window)) && field.isEmpty() && document.plan().listedStages())
                     dispatcher = window.findChild<QWidget *>(QStringLiteral("parallel.stage_layers"));
+                if (dispatcher && !dispatcher->isVisibleTo(&window) && !field.isEmpty()) { // a Cluster page field
+                    window.showPage(MainWindow::Page::Cluster);
+                    settle();
+                }
                 if (dispatcher && dispatcher->isVisibleTo(&window)) {
                     for (QScrollArea *area : window.findChildren<QScrollArea *>())
                         if (area->isAncestorOf(dispatcher))

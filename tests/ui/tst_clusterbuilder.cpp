@@ -335,6 +335,33 @@ private slots:
         QCOMPARE(bandwidth->value(), 50.0);
     }
 
+    // NCCL's all-to-all across nodes (cluster.network_alltoall_efficiency): Qwen3-30B-A3B with expert 16 over two
+    // DGX H100 shows the H100's 0.70; 0.35 sets the plan's override, lengthens the exposed expert dispatch and is
+    // one undo step; undo returns to the device's figure.
+    void allToAllNetworkEfficiency()
+    {
+        Plan plan = twoNodePlan();
+        plan.model = *io::builtinCatalog().model("qwen3-30b-a3b");
+        plan.parallel.tensor = 1;
+        plan.parallel.data = 16;
+        plan.parallel.expert = 16;
+        plan.training.globalBatch = 64;
+        ClusterBuilderFixture f(plan);
+        QVERIFY(f.document.estimate().valid);
+        auto *box = f.window.clusterView()->inspector()->findChild<QDoubleSpinBox *>(QStringLiteral("networkAllToAll"));
+        QVERIFY(box);
+        QCOMPARE(box->value(), 0.70);
+        const double before = f.document.estimate().step.category(TimeCategory::ExpertComm);
+        QVERIFY(before > 0);
+        box->setValue(0.35);
+        QCOMPARE(*f.document.plan().cluster.overrides.networkAllToAllEfficiency, 0.35);
+        QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 1.5 * before);
+        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change all-to-all network efficiency"));
+        f.document.undoStack()->undo();
+        QVERIFY(!f.document.plan().cluster.overrides.networkAllToAllEfficiency);
+        QCOMPARE(box->value(), 0.70);
+    }
+
     // The host figures an offloaded optimizer pays (issue 33): the fields show the device's DGX H100 figures,
     // an edit sets the plan's override and moves the host's update by the ratio, undo returns to the device's.
     void hostFiguresForOffload()

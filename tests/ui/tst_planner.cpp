@@ -458,8 +458,9 @@ void TestPlanner::zeroComparisonMatchesFigure16_2()
 void TestPlanner::expertDispatchIsEditedInTheWindow()
 {
     // The DeepEP gallery plan: its dispatcher, router groups and whole-layer recomputation are fields of the
-    // editor; switching to the all-to-all dispatcher sends 8 copies per token instead of ~3.6 nodes' worth
-    // and lengthens the step; undo restores it. A dense plan hides the fields.
+    // editor; switching to the all-to-all dispatcher sends 8 copies per token instead of ~3.6 nodes' worth, at
+    // 0.70 of the NIC instead of DeepEP's nominal rate, and lengthens the step; undo restores it. A dense plan
+    // hides the fields.
     PlannerFixture f;
     QVERIFY(f.showExample("deepseek-v3-1024-h100-deepep"));
     QString error;
@@ -474,7 +475,7 @@ void TestPlanner::expertDispatchIsEditedInTheWindow()
     const double deepEpComm = f.document.estimate().step.category(TimeCategory::ExpertComm);
     dispatcher->setCurrentIndex(0); // the choices in the enum's order: alltoall, deepep
     QCOMPARE(f.document.plan().parallel.expertDispatcher, ExpertDispatcher::AllToAll);
-    QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 4.0 * deepEpComm);
+    QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 3.0 * deepEpComm);
     QVERIFY(f.document.estimate().step.stepSeconds > deepEp);
     f.document.undoStack()->undo();
     QCOMPARE(f.document.plan().parallel.expertDispatcher, ExpertDispatcher::DeepEp);
@@ -604,7 +605,8 @@ void TestPlanner::everyKeyHasAControl()
         {"cluster.host_memory_bandwidth", "hostMemoryBandwidth"},
         {"cluster.host_launch_overhead", "hostLaunch"},
         {"cluster.host_enqueue_overhead", "hostEnqueue"},
-        {"cluster.flex_dispatch_efficiency", "flexDispatch"}};
+        {"cluster.flex_dispatch_efficiency", "flexDispatch"},
+        {"cluster.network_alltoall_efficiency", "networkAllToAll"}};
     for (const PlanKey &key : planKeys()) {
         const std::string path(key.path);
         if (path == "format" || path == "version")

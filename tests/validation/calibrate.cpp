@@ -248,7 +248,8 @@ Family currentFamily()
                     {"ultra_fp4_share", g3.fp4Efficiency > 0 ? g3.fp4Efficiency : 0.6, 0.2, 1.0},
                     {"network_eff", h.networkEfficiency, 0.4, 0.95},            {"schedule_step_us", h.scheduleStepSeconds / kMicro, 0, 1000},
                     {"x86_launch_us", h.hostLaunchSeconds / kMicro, 2, 80},     {"grace_launch_us", g.hostLaunchSeconds / kMicro, 2, 80},
-                    {"enqueue_us", h.hostEnqueueSeconds / kMicro, 0, 200}};
+                    {"enqueue_us", h.hostEnqueueSeconds / kMicro, 0, 200},
+                    {"alltoall_network_eff", h.networkAllToAllEfficiency, 0.4, 0.98}};
     f.apply = [](const std::vector<double> &p) {
         Catalog c = io::builtinCatalog();
         for (DeviceSpec d : c.devices()) {
@@ -264,6 +265,7 @@ Family currentFamily()
             d.scheduleStepSeconds = p[10] * kMicro;
             d.hostLaunchSeconds = (grace(d.id) ? p[12] : p[11]) * kMicro;
             d.hostEnqueueSeconds = p[13] * kMicro;
+            d.networkAllToAllEfficiency = p[14];
             c.addDevice(d);
         }
         return c;
@@ -393,7 +395,7 @@ Family subFamily(const Family &all, const QStringList &names, const std::vector<
 // an enqueue, of about the same score (docs/CALIBRATION.md, "The staged fit"), which they cannot tell apart.
 const QStringList kDenseStage{"h100_matmul_max", "b200_matmul_max", "gb200_matmul_max", "gb300_matmul_max", "hopper_attention_eff",
                               "blackwell_attention_eff", "blackwell_fp4_share", "ultra_fp4_share", "network_eff", "schedule_step_us"};
-const QStringList kMoeStage{"x86_launch_us", "grace_launch_us", "enqueue_us", "b300_matmul_max"};
+const QStringList kMoeStage{"x86_launch_us", "grace_launch_us", "enqueue_us", "b300_matmul_max", "alltoall_network_eff"};
 
 std::vector<double> stagedFit(const std::vector<validation::Row> &rows, const Family &all, std::vector<double> values, int rounds)
 {

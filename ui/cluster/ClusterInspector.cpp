@@ -167,6 +167,13 @@ QGroupBox *ClusterInspector::createClusterBox()
            "the NVLink domain (cluster.flex_dispatch_efficiency; Parallel: Expert dispatcher): about all of it on "
            "Hopper, about half of NVLink 5 on Blackwell, as their authors measure it"));
     clusterForm->addRow(tr("Flex dispatch efficiency"), m_flexDispatch);
+    m_networkAllToAll = figureBox(
+        QStringLiteral("networkAllToAll"), 0.01, 1, 2, QString(),
+        tr("The share of each GPU's network share NCCL's all-to-all reaches across nodes "
+           "(cluster.network_alltoall_efficiency; Parallel: Expert dispatcher all-to-all): each copy for another "
+           "node leaves through its sender's own NIC, point to point, not through the rings of the other "
+           "collectives"));
+    clusterForm->addRow(tr("All-to-all efficiency"), m_networkAllToAll);
     addDeviceFigureFields(clusterForm);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
@@ -293,6 +300,8 @@ void ClusterInspector::connectFigureEdits()
                      tr("Change host enqueue overhead"), "cluster.host_enqueue_overhead"},
           std::tuple{m_flexDispatch, &ClusterOverrides::flexDispatchEfficiency, 1.0,
                      tr("Change flex dispatch efficiency"), "cluster.flex_dispatch_efficiency"},
+          std::tuple{m_networkAllToAll, &ClusterOverrides::networkAllToAllEfficiency, 1.0,
+                     tr("Change all-to-all network efficiency"), "cluster.network_alltoall_efficiency"},
           std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
                      tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
           std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
@@ -415,6 +424,7 @@ void ClusterInspector::refresh()
         m_hostLaunch->setValue(hostLaunchSeconds(plan, *d) / units::Micro);
         m_hostEnqueue->setValue(hostEnqueueSeconds(plan, *d) / units::Micro);
         m_flexDispatch->setValue(flexDispatchEfficiency(plan, *d));
+        m_networkAllToAll->setValue(networkAllToAllEfficiency(plan, *d));
         m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
                                    units::GiB);
     }

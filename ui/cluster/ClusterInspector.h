@@ -59,6 +59,7 @@ private:
     QDoubleSpinBox *m_hostLaunch;
     QDoubleSpinBox *m_hostEnqueue;
     QDoubleSpinBox *m_flexDispatch;
+    QDoubleSpinBox *m_networkAllToAll;
     QDoubleSpinBox *m_intraBandwidth;
     QDoubleSpinBox *m_intraLatency;
     QDoubleSpinBox *m_runtimeContext;

@@ -188,7 +188,9 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
             ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate, and "
                           "the NVLink once per destination GPU, at %1 of its rate (cluster.flex_dispatch_efficiency)")
                   .arg(nvlinkShare)
-            : QObject::tr("all-to-all: one copy per routed expert through NCCL");
+            : QObject::tr("all-to-all: one copy per routed expert through NCCL; across nodes each copy leaves "
+                          "through its sender's own NIC at %1 of its rate (cluster.network_alltoall_efficiency)")
+                  .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2));
     return {{QObject::tr("Expert layout"),
              QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
                          "optimizer state reduced and sharded over %4 expert-data ranks")
@@ -1036,10 +1038,14 @@ QList<QStringList> expertDispatchRows(const Context &c)
                      : QStringList{
                            QObject::tr("Expert dispatch (all-to-all)"),
                            QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, "
-                                       "k·q·s·h·(n−m)/n ÷ network)], "
-                                       "m ranks of the group per node"),
+                                       "k·q·s·h·(n−m)/n ÷ (a·NIC))], "
+                                       "m ranks of the group per node, a = %1 the NIC share NCCL's all-to-all "
+                                       "reaches")
+                               .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2)),
                            QObject::tr(
-                               "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023)")});
+                               "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023); "
+                               "a single NIC's rate, 46–49 of 50 GB/s on NDR (NVIDIA/nccl-tests#267), a fitted "
+                               "on the expert-parallel runs across nodes")});
     return rows;
 }
 
