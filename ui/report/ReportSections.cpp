@@ -1044,8 +1044,8 @@ QList<QStringList> expertDispatchRows(const Context &c)
                                .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2)),
                            QObject::tr(
                                "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023); "
-                               "a single NIC's rate, 46–49 of 50 GB/s on NDR (NVIDIA/nccl-tests#267), a fitted "
-                               "on the expert-parallel runs across nodes")});
+                               "at most a single NIC's rate, 46–49 of 50 GB/s on NDR (NVIDIA/nccl-tests#267); "
+                               "the share a fitted on the expert-parallel runs across nodes (docs/CALIBRATION.md)")});
     return rows;
 }
 
