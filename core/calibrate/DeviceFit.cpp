@@ -21,7 +21,7 @@ constexpr double kMeasurementSigma = 0.01;
 /// cluster"): the sustained shares are known to about 10-15% (MAMF over peak differs by that between
 /// boards and software), a cluster's link efficiencies to 30% (its own network and NCCL settings), overheads
 /// and latencies to a factor of ~1.6, the runtime context to 30%. Order as deviceParameters().
-constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5};
+constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5, 0.3};
 
 /// The parameters and their physical ranges, starting from the base device; the ranges are the device
 /// reader's (io/plan/CatalogJson.cpp), so a fitted device is always one the reader accepts.
@@ -42,7 +42,11 @@ std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
             {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
             {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
             {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0},
-            {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000}};
+            {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000},
+            // NCCL's all-to-all across nodes: from the device's own share, else the rings' it falls back to.
+            {"network_alltoall_efficiency",
+             inside(d.networkAllToAllEfficiency > 0 ? d.networkAllToAllEfficiency : d.networkEfficiency, 0.05, 1.0),
+             0.05, 1.0}};
 }
 
 /// Parameter j's prior standard deviation in its own units (relative to the catalog's value; of the range's
@@ -69,6 +73,7 @@ DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
     d.networkLatencySeconds = v[8] * kMicro;
     d.runtimeContextBytes = v[9] * kGiB;
     d.scheduleStepSeconds = v[10] * kMicro;
+    d.networkAllToAllEfficiency = v[11];
     return d;
 }
 
