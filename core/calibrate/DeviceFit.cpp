@@ -21,7 +21,7 @@ constexpr double kMeasurementSigma = 0.01;
 /// cluster"): the sustained shares are known to about 10-15% (MAMF over peak differs by that between
 /// boards and software), a cluster's link efficiencies to 30% (its own network and NCCL settings), overheads
 /// and latencies to a factor of ~1.6, the runtime context to 30%. Order as deviceParameters().
-constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5, 0.3};
+constexpr std::array kPriorSigma{0.10, 0.5, 0.10, 0.15, 0.10, 0.3, 0.5, 0.3, 0.5, 0.3, 0.5, 0.3, 0.3};
 
 /// The parameters and their physical ranges, starting from the base device; the ranges are the device
 /// reader's (io/plan/CatalogJson.cpp), so a fitted device is always one the reader accepts.
@@ -32,21 +32,28 @@ std::vector<BoundedParameter> deviceParameters(const DeviceSpec &d)
     const auto inside = [](double v, double lo, double hi) {
         return std::clamp(v, lo + 1e-3 * (hi - lo), hi - 1e-3 * (hi - lo));
     };
-    return {{"matmul_max", inside(d.matmulEfficiency.max, 0.2, 1.0), 0.2, 1.0},
-            {"matmul_overhead_us", inside(overhead / kMicro, 0.3, 30), 0.3, 30},
-            {"memory_max", inside(d.memoryEfficiency.max, 0.2, 1.0), 0.2, 1.0},
-            {"attention_efficiency", inside(d.attentionEfficiency, 0.2, 1.0), 0.2, 1.0},
-            {"low_precision_efficiency", inside(d.lowPrecisionEfficiency, 0.3, 1.0), 0.3, 1.0},
-            {"intra_node_efficiency", inside(d.intraNodeEfficiency, 0.1, 1.0), 0.1, 1.0},
-            {"intra_node_latency_us", inside(d.intraNodeLatencySeconds / kMicro, 0.2, 50), 0.2, 50},
-            {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
-            {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
-            {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0},
-            {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000},
-            // NCCL's all-to-all across nodes: from the device's own share, else the rings' it falls back to.
-            {"network_alltoall_efficiency",
-             inside(d.networkAllToAllEfficiency > 0 ? d.networkAllToAllEfficiency : d.networkEfficiency, 0.05, 1.0),
-             0.05, 1.0}};
+    std::vector<BoundedParameter> parameters{
+        {"matmul_max", inside(d.matmulEfficiency.max, 0.2, 1.0), 0.2, 1.0},
+        {"matmul_overhead_us", inside(overhead / kMicro, 0.3, 30), 0.3, 30},
+        {"memory_max", inside(d.memoryEfficiency.max, 0.2, 1.0), 0.2, 1.0},
+        {"attention_efficiency", inside(d.attentionEfficiency, 0.2, 1.0), 0.2, 1.0},
+        {"low_precision_efficiency", inside(d.lowPrecisionEfficiency, 0.3, 1.0), 0.3, 1.0},
+        {"intra_node_efficiency", inside(d.intraNodeEfficiency, 0.1, 1.0), 0.1, 1.0},
+        {"intra_node_latency_us", inside(d.intraNodeLatencySeconds / kMicro, 0.2, 50), 0.2, 50},
+        {"network_efficiency", inside(d.networkEfficiency, 0.05, 1.0), 0.05, 1.0},
+        {"network_latency_us", inside(d.networkLatencySeconds / kMicro, 0.5, 100), 0.5, 100},
+        {"runtime_context_gib", inside(d.runtimeContextBytes / kGiB, 0.1, 4.0), 0.1, 4.0},
+        {"schedule_step_us", inside(d.scheduleStepSeconds / kMicro, 0.0, 2000), 0.0, 2000},
+        // NCCL's all-to-all across nodes: from the device's own share, else the rings' it falls back to.
+        {"network_alltoall_efficiency",
+         inside(d.networkAllToAllEfficiency > 0 ? d.networkAllToAllEfficiency : d.networkEfficiency, 0.05, 1.0), 0.05,
+         1.0}};
+    // Its share of the scale-up link among many ranks of one domain, where the device has the figure (without
+    // it the rings' share stands, and a fitted value would bring in the peer-count law the device does not have).
+    if (d.intraNodeAllToAllEfficiency > 0)
+        parameters.push_back(
+            {"intra_node_alltoall_efficiency", inside(d.intraNodeAllToAllEfficiency, 0.05, 1.0), 0.05, 1.0});
+    return parameters;
 }
 
 /// Parameter j's prior standard deviation in its own units (relative to the catalog's value; of the range's
@@ -74,6 +81,8 @@ DeviceSpec applyParameters(DeviceSpec d, const std::vector<double> &v)
     d.runtimeContextBytes = v[9] * kGiB;
     d.scheduleStepSeconds = v[10] * kMicro;
     d.networkAllToAllEfficiency = v[11];
+    if (v.size() > 12)
+        d.intraNodeAllToAllEfficiency = v[12];
     return d;
 }
 

@@ -94,6 +94,11 @@ struct DeviceSpec
     /// (NVIDIA/nccl-tests#267). Fitted on the expert-parallel runs across nodes (docs/CALIBRATION.md, "NCCL's
     /// all-to-all across nodes"); 0: as networkEfficiency.
     double networkAllToAllEfficiency = 0;
+    /// Share of the scale-up link NCCL's all-to-all reaches among many ranks of one NVLink domain (the limit of
+    /// ncclAllToAllScaleUpShare): its point-to-point exchanges fall short of what the rings reach, the more so the
+    /// more peers (rapidsai/rapidsmpf#590: NCCL's all-to-all bus bandwidth on 8-GPU B200 nodes, 1 GiB per GPU,
+    /// 629, 446 and 383 GB/s of 900 at 2, 4 and 8 ranks). 0: as intraNodeEfficiency.
+    double intraNodeAllToAllEfficiency = 0;
     double hostLinkBandwidthBytesPerSecond =
         0; ///< to host memory (PCIe or NVLink-C2C), one direction, per GPU (offload)
     /// The host's memory bandwidth per node (all its CPU sockets' DRAM channels, peak): an offloaded

@@ -359,6 +359,8 @@ struct ClusterOverrides
     /// The share of the network share NCCL's all-to-all (the expert dispatch and combine across scale-up domains)
     /// attains.
     std::optional<double> networkAllToAllEfficiency;
+    /// The share of the scale-up link NCCL's all-to-all attains among many ranks of one NVLink domain.
+    std::optional<double> intraNodeAllToAllEfficiency;
 
     friend bool operator==(const ClusterOverrides &, const ClusterOverrides &) = default;
 };

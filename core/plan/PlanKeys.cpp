@@ -432,6 +432,8 @@ const std::array kKeys{
             .optional = true, .access = overrideField<&ClusterOverrides::flexDispatchEfficiency>()},
     PlanKey{.path = "cluster.network_alltoall_efficiency", .type = KeyType::Number, .range = {0, 1, true, false},
             .optional = true, .access = overrideField<&ClusterOverrides::networkAllToAllEfficiency>()},
+    PlanKey{.path = "cluster.intra_node_alltoall_efficiency", .type = KeyType::Number, .range = {0, 1, true, false},
+            .optional = true, .access = overrideField<&ClusterOverrides::intraNodeAllToAllEfficiency>()},
     PlanKey{.path = "cluster.host_memory_bandwidth", .type = KeyType::Number, .unit = "bytes/s", .range = kBandwidth,
             .optional = true, .access = overrideField<&ClusterOverrides::hostMemoryBandwidthBytesPerSecond>()},
 

@@ -107,6 +107,21 @@ double networkAllToAllEfficiency(const Plan &plan, const DeviceSpec &device)
     return plan.cluster.overrides.networkAllToAllEfficiency.value_or(own);
 }
 
+double ncclAllToAllScaleUpShare(double limit, double ranks)
+{
+    constexpr double kFewRanks = 0.836; // rapidsmpf#590's three points: 0.699, 0.496, 0.426 at 2, 4, 8 ranks
+    return ranks > 1.0 ? std::min(1.0, limit * (1.0 + kFewRanks / (ranks - 1.0))) : 1.0;
+}
+
+double intraNodeAllToAllShare(const Plan &plan, const DeviceSpec &device, double ranks)
+{
+    const double limit =
+        plan.cluster.overrides.intraNodeAllToAllEfficiency.value_or(device.intraNodeAllToAllEfficiency);
+    // Measured up to 8 ranks; a larger domain (an NVL72 rack) is held at the 8-rank share, not the law's limit.
+    constexpr double kMeasuredRanks = 8.0;
+    return limit > 0 ? ncclAllToAllScaleUpShare(limit, std::min(ranks, kMeasuredRanks)) : device.intraNodeEfficiency;
+}
+
 std::int64_t expertDispatchDomain(const Plan &plan)
 {
     // DeepEP's normal kernels join at most 8 ranks over NVLink (NUM_MAX_NVL_PEERS, a static assert in
@@ -159,12 +174,18 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     links.expertDataGroup = placed(expertDataGroupSpan(plan.parallel, G));
     // DeepEP's RDMA kernels reach the NIC's nominal rate (43-58 GB/s per 400 Gb/s port at expert 16-64, DeepEP
     // docs/legacy.md); NCCL's all-to-all, point to point through each sender's own NIC, its own calibrated share
-    // (networkAllToAllEfficiency), not the rings'. Inside the NVLink domain the flex dispatchers reach what their
+    // (networkAllToAllEfficiency), not the rings', and inside the NVLink domain its measured share, which falls with
+    // the ranks (intraNodeAllToAllShare). Inside the NVLink domain the flex dispatchers reach what their
     // authors measure of the scale-up link (flexDispatchEfficiency: near all of it on Hopper, about half of
     // NVLink 5 on Blackwell).
-    if (G > 1)
+    if (G > 1) {
         links.expertGroup.network.bandwidthBytesPerSecond =
             links.networkNominalBytesPerSecond * networkAllToAllEfficiency(plan, device);
+        const GroupPlacement &e = links.expertGroup;
+        links.expertGroup.intraNode.bandwidthBytesPerSecond =
+            links.intraNodeNominalBytesPerSecond *
+            intraNodeAllToAllShare(plan, device, double(e.spansNodes() ? e.perNode : e.size));
+    }
     if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) {
         links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
         links.expertGroup.intraNode.bandwidthBytesPerSecond =

@@ -236,6 +236,15 @@ double flexDispatchEfficiency(const Plan &plan, const DeviceSpec &device);
 /// cluster.network_alltoall_efficiency, else the device's network_alltoall_efficiency, else (0 there) its
 /// network_efficiency.
 double networkAllToAllEfficiency(const Plan &plan, const DeviceSpec &device);
+/// The share of the scale-up link NCCL's all-to-all reaches among `ranks` ranks of one NVLink domain: the plan's
+/// cluster.intra_node_alltoall_efficiency, else the device's intra_node_alltoall_efficiency (its many-rank limit),
+/// scaled up for few ranks (ncclAllToAllScaleUpShare) and held at its 8-rank share beyond the 8 ranks measured;
+/// with neither, the rings' intra_node_efficiency.
+double intraNodeAllToAllShare(const Plan &plan, const DeviceSpec &device, double ranks);
+/// NCCL's all-to-all share of the scale-up link among `ranks` ranks, from its many-rank limit: limit x (1 + 0.836 /
+/// (ranks - 1)), at most 1. The shape is NCCL's measured bus bandwidth on 8-GPU B200 nodes, 1 GiB per GPU (629, 446
+/// and 383 GB/s of 900 at 2, 4 and 8 ranks, rapidsai/rapidsmpf#590): limit 0.38, within 2% at each point.
+double ncclAllToAllScaleUpShare(double limit, double ranks);
 /// The GPUs the expert dispatcher reaches over the scale-up link, the unit its expert group's nodes are counted
 /// in: the node or NVLink domain, at most DeepEP's 8 NVLink peers (an NVL72 rack is 9 DeepEP "nodes").
 std::int64_t expertDispatchDomain(const Plan &plan);

@@ -188,6 +188,7 @@ void readDevice(JsonReader &r, DeviceSpec &d)
     r.readNumber("intra_node_efficiency", d.intraNodeEfficiency);
     r.readNumber("network_efficiency", d.networkEfficiency);
     r.readNumber("network_alltoall_efficiency", d.networkAllToAllEfficiency);
+    r.readNumber("intra_node_alltoall_efficiency", d.intraNodeAllToAllEfficiency);
     r.readNumber("flex_dispatch_efficiency", d.flexDispatchEfficiency);
     r.readNumber("host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond);
     r.readNumber("host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond);
@@ -201,6 +202,8 @@ void readDevice(JsonReader &r, DeviceSpec &d)
         r.error("network_efficiency", "must be in (0, 1]");
     if (!(d.networkAllToAllEfficiency >= 0 && d.networkAllToAllEfficiency <= 1))
         r.error("network_alltoall_efficiency", "must be in [0, 1] (0: as network_efficiency)");
+    if (!(d.intraNodeAllToAllEfficiency >= 0 && d.intraNodeAllToAllEfficiency <= 1))
+        r.error("intra_node_alltoall_efficiency", "must be in [0, 1] (0: as intra_node_efficiency)");
     if (!(d.flexDispatchEfficiency > 0 && d.flexDispatchEfficiency <= 1))
         r.error("flex_dispatch_efficiency", "must be in (0, 1]");
     checkDevice(r, d);
@@ -236,6 +239,7 @@ QJsonObject deviceToJson(const DeviceSpec &d)
         {"intra_node_efficiency", d.intraNodeEfficiency},
         {"network_efficiency", d.networkEfficiency},
         {"network_alltoall_efficiency", d.networkAllToAllEfficiency},
+        {"intra_node_alltoall_efficiency", d.intraNodeAllToAllEfficiency},
         {"flex_dispatch_efficiency", d.flexDispatchEfficiency},
         {"host_link_bandwidth", d.hostLinkBandwidthBytesPerSecond},
         {"host_memory_bandwidth", d.hostMemoryBandwidthBytesPerSecond},

@@ -1100,6 +1100,14 @@ const std::array kWords{
                             "leaves through the sender's own NIC, point to point, not through the rings the other "
                             "collectives' network efficiency describes"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
+    KeyWords{.path = "cluster.intra_node_alltoall_efficiency",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "All-to-all scale-up efficiency"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "all-to-all scale-up efficiency"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "the share of the scale-up link NCCL's all-to-all reaches among many ranks of one NVLink "
+                            "domain (parallel.expert_dispatcher alltoall); fewer ranks reach more of it, two about "
+                            "1.8 times as much, as NCCL's measured bus bandwidth on 8-GPU nodes falls with the peers"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "device")},
     KeyWords{.path = "cluster.host_memory_bandwidth",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Host memory bandwidth"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "host memory bandwidth"),

@@ -113,6 +113,28 @@ QList<const NodeGroupItem *> groupItems(const ClusterCanvas *canvas)
 
 } // namespace
 
+// NCCL's all-to-all shares (cluster.network_alltoall_efficiency, cluster.intra_node_alltoall_efficiency): the
+// field shows the device's figure; half of it sets the plan's override and lengthens the exposed expert dispatch
+// by more than half; one undo step returns to the device's figure.
+void allToAllShareField(const Plan &plan, const char *field, double shown,
+                        std::optional<double> ClusterOverrides::*key, const char *undoText)
+{
+    ClusterBuilderFixture f(plan);
+    QVERIFY(f.document.estimate().valid);
+    auto *box = f.window.clusterView()->inspector()->findChild<QDoubleSpinBox *>(QLatin1String(field));
+    QVERIFY(box);
+    QCOMPARE(box->value(), shown);
+    const double before = f.document.estimate().step.category(TimeCategory::ExpertComm);
+    QVERIFY(before > 0);
+    box->setValue(shown / 2);
+    QCOMPARE(*(f.document.plan().cluster.overrides.*key), shown / 2);
+    QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 1.5 * before);
+    QCOMPARE(f.document.undoStack()->undoText(), QLatin1String(undoText));
+    f.document.undoStack()->undo();
+    QVERIFY(!(f.document.plan().cluster.overrides.*key));
+    QCOMPARE(box->value(), shown);
+}
+
 class TestClusterBuilder : public QObject
 {
     Q_OBJECT
@@ -335,9 +357,7 @@ private slots:
         QCOMPARE(bandwidth->value(), 50.0);
     }
 
-    // NCCL's all-to-all across nodes (cluster.network_alltoall_efficiency): Qwen3-30B-A3B with expert 16 over two
-    // DGX H100 shows the H100's 0.70; 0.35 sets the plan's override, lengthens the exposed expert dispatch and is
-    // one undo step; undo returns to the device's figure.
+    // Across nodes: Qwen3-30B-A3B with expert 16 over two DGX H100, the H100's 0.70.
     void allToAllNetworkEfficiency()
     {
         Plan plan = twoNodePlan();
@@ -346,20 +366,15 @@ private slots:
         plan.parallel.data = 16;
         plan.parallel.expert = 16;
         plan.training.globalBatch = 64;
-        ClusterBuilderFixture f(plan);
-        QVERIFY(f.document.estimate().valid);
-        auto *box = f.window.clusterView()->inspector()->findChild<QDoubleSpinBox *>(QStringLiteral("networkAllToAll"));
-        QVERIFY(box);
-        QCOMPARE(box->value(), 0.70);
-        const double before = f.document.estimate().step.category(TimeCategory::ExpertComm);
-        QVERIFY(before > 0);
-        box->setValue(0.35);
-        QCOMPARE(*f.document.plan().cluster.overrides.networkAllToAllEfficiency, 0.35);
-        QVERIFY(f.document.estimate().step.category(TimeCategory::ExpertComm) > 1.5 * before);
-        QCOMPARE(f.document.undoStack()->undoText(), QStringLiteral("Change all-to-all network efficiency"));
-        f.document.undoStack()->undo();
-        QVERIFY(!f.document.plan().cluster.overrides.networkAllToAllEfficiency);
-        QCOMPARE(box->value(), 0.70);
+        allToAllShareField(plan, "networkAllToAll", 0.70, &ClusterOverrides::networkAllToAllEfficiency,
+                           "Change all-to-all network efficiency");
+    }
+
+    // Inside the NVLink domain: Qwen3-30B-A3B with expert 8 on one DGX B200, the Blackwell parts' 0.38.
+    void allToAllScaleUpEfficiency()
+    {
+        allToAllShareField(test::qwen3On8B200(), "intraNodeAllToAll", 0.38,
+                           &ClusterOverrides::intraNodeAllToAllEfficiency, "Change all-to-all scale-up efficiency");
     }
 
     // The host figures an offloaded optimizer pays (issue 33): the fields show the device's DGX H100 figures,

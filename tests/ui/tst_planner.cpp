@@ -606,7 +606,8 @@ void TestPlanner::everyKeyHasAControl()
         {"cluster.host_launch_overhead", "hostLaunch"},
         {"cluster.host_enqueue_overhead", "hostEnqueue"},
         {"cluster.flex_dispatch_efficiency", "flexDispatch"},
-        {"cluster.network_alltoall_efficiency", "networkAllToAll"}};
+        {"cluster.network_alltoall_efficiency", "networkAllToAll"},
+        {"cluster.intra_node_alltoall_efficiency", "intraNodeAllToAll"}};
     for (const PlanKey &key : planKeys()) {
         const std::string path(key.path);
         if (path == "format" || path == "version")

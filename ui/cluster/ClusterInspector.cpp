@@ -161,19 +161,7 @@ QGroupBox *ClusterInspector::createClusterBox()
            "(cluster.host_enqueue_overhead): Transformer Engine's grouped expert GEMM quantizes, allocates and "
            "runs a GEMM per local expert from one call"));
     clusterForm->addRow(tr("Enqueue per kernel"), m_hostEnqueue);
-    m_flexDispatch = figureBox(
-        QStringLiteral("flexDispatch"), 0.01, 1, 2, QString(),
-        tr("The share of the scale-up link's nominal rate DeepEP's and HybridEP's dispatch and combine reach inside "
-           "the NVLink domain (cluster.flex_dispatch_efficiency; Parallel: Expert dispatcher): about all of it on "
-           "Hopper, about half of NVLink 5 on Blackwell, as their authors measure it"));
-    clusterForm->addRow(tr("Flex dispatch efficiency"), m_flexDispatch);
-    m_networkAllToAll = figureBox(
-        QStringLiteral("networkAllToAll"), 0.01, 1, 2, QString(),
-        tr("The share of each GPU's network share NCCL's all-to-all reaches across nodes "
-           "(cluster.network_alltoall_efficiency; Parallel: Expert dispatcher all-to-all): each copy for another "
-           "node leaves through its sender's own NIC, point to point, not through the rings of the other "
-           "collectives"));
-    clusterForm->addRow(tr("All-to-all efficiency"), m_networkAllToAll);
+    addDispatchFigureFields(clusterForm);
     addDeviceFigureFields(clusterForm);
     auto *overlay = new ChoiceBox;
     m_overlay = overlay;
@@ -197,6 +185,30 @@ QGroupBox *ClusterInspector::createClusterBox()
     clusterForm->addRow(m_legend);
 
     return clusterBox;
+}
+
+/// The shares of their links the expert dispatchers reach: DeepEP's and HybridEP's of the NVLink, NCCL's all-to-all's
+/// of the NIC and of the NVLink.
+void ClusterInspector::addDispatchFigureFields(QFormLayout *clusterForm)
+{
+    const auto share = [&](QDoubleSpinBox *&box, const char *name, const QString &label, const QString &tip) {
+        box = figureBox(QLatin1String(name), 0.01, 1, 2, QString(), tip);
+        clusterForm->addRow(label, box);
+    };
+    share(m_flexDispatch, "flexDispatch", tr("Flex dispatch efficiency"),
+          tr("The share of the scale-up link's nominal rate DeepEP's and HybridEP's dispatch and combine reach inside "
+             "the NVLink domain (cluster.flex_dispatch_efficiency; Parallel: Expert dispatcher): about all of it on "
+             "Hopper, about half of NVLink 5 on Blackwell, as their authors measure it"));
+    share(m_networkAllToAll, "networkAllToAll", tr("All-to-all network"),
+          tr("The share of each GPU's network share NCCL's all-to-all reaches across nodes "
+             "(cluster.network_alltoall_efficiency; Parallel: Expert dispatcher all-to-all): each copy for another "
+             "node leaves through its sender's own NIC, point to point, not through the rings of the other "
+             "collectives"));
+    share(m_intraNodeAllToAll, "intraNodeAllToAll", tr("All-to-all scale-up"),
+          tr("The share of the scale-up link NCCL's all-to-all reaches among many ranks of one NVLink domain "
+             "(cluster.intra_node_alltoall_efficiency; Parallel: Expert dispatcher all-to-all); fewer ranks reach "
+             "more, two about 1.8 times as much, as NCCL's measured bus bandwidth on 8-GPU B200 nodes falls with "
+             "the peers. Without a figure for the device, the rings' share"));
 }
 
 /// The figures every node group's device or link would give, overridden for the cluster: the scale-up link's
@@ -302,6 +314,8 @@ void ClusterInspector::connectFigureEdits()
                      tr("Change flex dispatch efficiency"), "cluster.flex_dispatch_efficiency"},
           std::tuple{m_networkAllToAll, &ClusterOverrides::networkAllToAllEfficiency, 1.0,
                      tr("Change all-to-all network efficiency"), "cluster.network_alltoall_efficiency"},
+          std::tuple{m_intraNodeAllToAll, &ClusterOverrides::intraNodeAllToAllEfficiency, 1.0,
+                     tr("Change all-to-all scale-up efficiency"), "cluster.intra_node_alltoall_efficiency"},
           std::tuple{m_intraBandwidth, &ClusterOverrides::intraNodeBandwidthBytesPerSecond, units::Giga,
                      tr("Change scale-up bandwidth"), "cluster.intra_node_bandwidth"},
           std::tuple{m_intraLatency, &ClusterOverrides::intraNodeLatencySeconds, units::Micro,
@@ -425,6 +439,9 @@ void ClusterInspector::refresh()
         m_hostEnqueue->setValue(hostEnqueueSeconds(plan, *d) / units::Micro);
         m_flexDispatch->setValue(flexDispatchEfficiency(plan, *d));
         m_networkAllToAll->setValue(networkAllToAllEfficiency(plan, *d));
+        m_intraNodeAllToAll->setValue(
+            plan.cluster.overrides.intraNodeAllToAllEfficiency.value_or(
+                d->intraNodeAllToAllEfficiency > 0 ? d->intraNodeAllToAllEfficiency : d->intraNodeEfficiency));
         m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
                                    units::GiB);
     }

@@ -42,6 +42,7 @@ private:
     void refreshLegend();
     QGroupBox *createClusterBox();
     void addDeviceFigureFields(QFormLayout *clusterForm);
+    void addDispatchFigureFields(QFormLayout *clusterForm);
     QGroupBox *createGroupBox();
     QGroupBox *createPlacementBox();
     void connectNetworkEdits();
@@ -60,6 +61,7 @@ private:
     QDoubleSpinBox *m_hostEnqueue;
     QDoubleSpinBox *m_flexDispatch;
     QDoubleSpinBox *m_networkAllToAll;
+    QDoubleSpinBox *m_intraNodeAllToAll;
     QDoubleSpinBox *m_intraBandwidth;
     QDoubleSpinBox *m_intraLatency;
     QDoubleSpinBox *m_runtimeContext;

@@ -156,6 +156,34 @@ QList<std::pair<QString, QString>> mixtureOfExpertsFacts(const Context &c)
              .arg(count(c.e.model.parameters), count(c.e.model.activeParameters))}};
 }
 
+/// The expert group's ranks inside one NVLink domain, and the share of the scale-up link NCCL's all-to-all reaches
+/// among them.
+double domainRanks(const Context &c)
+{
+    const GroupPlacement e = clusterLinks(c.plan, c.device).expertGroup;
+    return double(e.spansNodes() ? e.perNode : e.size);
+}
+
+double scaleUpAllToAllShare(const Context &c)
+{
+    return intraNodeAllToAllShare(c.plan, c.device, domainRanks(c));
+}
+
+/// NCCL's dispatch in the routing row: its share of the NVLink among the group's ranks in one domain and, when the
+/// group spans domains, of each sender's NIC.
+QString ncclDispatchText(const Context &c)
+{
+    QString text = QObject::tr("all-to-all: one copy per routed expert through NCCL, inside the NVLink domain at %1 "
+                               "of the scale-up link among its %2 ranks (cluster.intra_node_alltoall_efficiency)")
+                       .arg(fmt::number(scaleUpAllToAllShare(c), 2))
+                       .arg(domainRanks(c));
+    if (clusterLinks(c.plan, c.device).expertGroup.spansNodes())
+        text += QObject::tr("; across nodes each copy leaves through its sender's own NIC at %1 of its rate "
+                            "(cluster.network_alltoall_efficiency)")
+                    .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2));
+    return text;
+}
+
 /// The expert layout and the routing assumptions behind the expert GEMMs and the all-to-all.
 QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
 {
@@ -188,9 +216,7 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
             ? QObject::tr("DeepEP: a token crosses the network once per destination node, at the NIC's rate, and "
                           "the NVLink once per destination GPU, at %1 of its rate (cluster.flex_dispatch_efficiency)")
                   .arg(nvlinkShare)
-            : QObject::tr("all-to-all: one copy per routed expert through NCCL; across nodes each copy leaves "
-                          "through its sender's own NIC at %1 of its rate (cluster.network_alltoall_efficiency)")
-                  .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2));
+            : ncclDispatchText(c);
     return {{QObject::tr("Expert layout"),
              QObject::tr("expert %1 × expert tensor %2: %3 routed experts per GPU; expert gradients and "
                          "optimizer state reduced and sharded over %4 expert-data ranks")
@@ -1037,15 +1063,18 @@ QList<QStringList> expertDispatchRows(const Context &c)
                                                "DeepSeek-V3 report Sec. 2.1.2 (node-limited routing)")}
                      : QStringList{
                            QObject::tr("Expert dispatch (all-to-all)"),
-                           QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ NVLink, "
+                           QObject::tr("per layer and pass 2 × [α⌈log₂n⌉ + max(k·q·s·h·(m−1)/n ÷ (b·NVLink), "
                                        "k·q·s·h·(n−m)/n ÷ (a·NIC))], "
                                        "m ranks of the group per node, a = %1 the NIC share NCCL's all-to-all "
-                                       "reaches")
-                               .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2)),
+                                       "reaches, b = %2 its NVLink share among m ranks")
+                               .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2))
+                               .arg(fmt::number(scaleUpAllToAllShare(c), 2)),
                            QObject::tr(
                                "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023); "
                                "at most a single NIC's rate, 46–49 of 50 GB/s on NDR (NVIDIA/nccl-tests#267); "
-                               "the share a fitted on the expert-parallel runs across nodes (docs/CALIBRATION.md)")});
+                               "the share a fitted on the expert-parallel runs across nodes (docs/CALIBRATION.md); "
+                               "b from NCCL's all-to-all on B200 nodes, 629/446/383 of 900 GB/s at 2/4/8 ranks "
+                               "(rapidsai/rapidsmpf#590)")});
     return rows;
 }
 
