@@ -113,13 +113,24 @@ double ncclAllToAllScaleUpShare(double limit, double ranks)
     return ranks > 1.0 ? std::min(1.0, limit * (1.0 + kFewRanks / (ranks - 1.0))) : 1.0;
 }
 
+/// The many-rank limit in force: the plan's, else the device's; 0 where neither has one.
+double intraNodeAllToAllLimit(const Plan &plan, const DeviceSpec &device)
+{
+    return plan.cluster.overrides.intraNodeAllToAllEfficiency.value_or(device.intraNodeAllToAllEfficiency);
+}
+
 double intraNodeAllToAllShare(const Plan &plan, const DeviceSpec &device, double ranks)
 {
-    const double limit =
-        plan.cluster.overrides.intraNodeAllToAllEfficiency.value_or(device.intraNodeAllToAllEfficiency);
+    const double limit = intraNodeAllToAllLimit(plan, device);
     // Measured up to 8 ranks; a larger domain (an NVL72 rack) is held at the 8-rank share, not the law's limit.
     constexpr double kMeasuredRanks = 8.0;
     return limit > 0 ? ncclAllToAllScaleUpShare(limit, std::min(ranks, kMeasuredRanks)) : device.intraNodeEfficiency;
+}
+
+double intraNodeAllToAllEfficiency(const Plan &plan, const DeviceSpec &device)
+{
+    const double limit = intraNodeAllToAllLimit(plan, device);
+    return limit > 0 ? limit : device.intraNodeEfficiency;
 }
 
 std::int64_t expertDispatchDomain(const Plan &plan)
@@ -178,22 +189,29 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
     // the ranks (intraNodeAllToAllShare). Inside the NVLink domain the flex dispatchers reach what their
     // authors measure of the scale-up link (flexDispatchEfficiency: near all of it on Hopper, about half of
     // NVLink 5 on Blackwell).
-    if (G > 1) {
-        links.expertGroup.network.bandwidthBytesPerSecond =
+    GroupPlacement &e = links.expertGroup;
+    if (G > 1 && isFlexDispatcher(plan.parallel.expertDispatcher)) {
+        e.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
+        e.intraNode.bandwidthBytesPerSecond =
+            links.intraNodeNominalBytesPerSecond * flexDispatchEfficiency(plan, device);
+    } else if (G > 1) {
+        e.network.bandwidthBytesPerSecond =
             links.networkNominalBytesPerSecond * networkAllToAllEfficiency(plan, device);
-        const GroupPlacement &e = links.expertGroup;
-        links.expertGroup.intraNode.bandwidthBytesPerSecond =
+        e.intraNode.bandwidthBytesPerSecond =
             links.intraNodeNominalBytesPerSecond *
             intraNodeAllToAllShare(plan, device, double(e.spansNodes() ? e.perNode : e.size));
-    }
-    if (isFlexDispatcher(plan.parallel.expertDispatcher) && G > 1) {
-        links.expertGroup.network.bandwidthBytesPerSecond = links.networkNominalBytesPerSecond;
-        links.expertGroup.intraNode.bandwidthBytesPerSecond =
-            links.intraNodeNominalBytesPerSecond * flexDispatchEfficiency(plan, device);
     }
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;
     return links;
+}
+
+double routedTokenBytes(const Plan &plan)
+{
+    const double tokens = double(plan.model.seqLen) / double(plan.parallel.context) *
+                          double(plan.training.microBatch) / double(plan.parallel.tensor);
+    return activationElementBytes(plan.training.precision) * tokens * double(plan.model.routedWidth()) *
+           plan.training.busiestExpertLoad();
 }
 
 double expertTensorGatherBytes(const Plan &plan)
@@ -204,10 +222,7 @@ double expertTensorGatherBytes(const Plan &plan)
     if (!model.isMoe() || model.moeLayers() == 0 || et <= 1 || isFlexDispatcher(par.expertDispatcher))
         return 0.0;
     // The copies that reached this rank (k per local token, the busiest rank's load), from each expert tensor rank.
-    const double tokens =
-        double(model.seqLen) / double(par.context) * double(plan.training.microBatch) / double(par.tensor);
-    return activationElementBytes(plan.training.precision) * tokens * double(model.expertsPerToken) * et *
-           double(model.routedWidth()) * plan.training.busiestExpertLoad();
+    return routedTokenBytes(plan) * double(model.expertsPerToken) * et;
 }
 
 double gatherBytes(const Plan &plan, double activationBytes, bool forward)
@@ -500,11 +515,7 @@ double expertAllToAllPerPass(const Plan &plan, const ClusterLinks &links)
     const ModelSpec &model = plan.model;
     if (!model.isMoe() || plan.parallel.expert <= 1)
         return 0.0;
-    const double tokens = double(model.seqLen) / double(plan.parallel.context) * double(plan.training.microBatch)
-                          / double(plan.parallel.tensor);
-    const double load = plan.training.busiestExpertLoad();
-    const double tokenBytes =
-        activationElementBytes(plan.training.precision) * tokens * double(model.routedWidth()) * load;
+    const double tokenBytes = routedTokenBytes(plan);
     if (isFlexDispatcher(plan.parallel.expertDispatcher))
         return 2.0 * deepEpSeconds(model, plan.training.expertRouting, tokenBytes, links.expertGroup);
     return 2.0 *

@@ -224,6 +224,10 @@ double expertTensorGatherBytes(const Plan &plan);
 /// since the NVFP4 recipe, TE 2.8). The reduce-scatters move the activations' format.
 double gatherBytes(const Plan &plan, double activationBytes, bool forward);
 
+/// One rank's routed tokens of one micro-batch as the dispatcher moves them, one copy each: the rank's share of the
+/// sequence (over context and tensor ranks) x the routed width (a latent MoE's latent) x the busiest expert's load.
+double routedTokenBytes(const Plan &plan);
+
 /// The host figures the plan runs with: its override (cluster.host_launch_overhead,
 /// cluster.host_enqueue_overhead, cluster.host_link_bandwidth), else the device's.
 double hostLaunchSeconds(const Plan &plan, const DeviceSpec &device);
@@ -241,6 +245,9 @@ double networkAllToAllEfficiency(const Plan &plan, const DeviceSpec &device);
 /// scaled up for few ranks (ncclAllToAllScaleUpShare) and held at its 8-rank share beyond the 8 ranks measured;
 /// with neither, the rings' intra_node_efficiency.
 double intraNodeAllToAllShare(const Plan &plan, const DeviceSpec &device, double ranks);
+/// The figure cluster.intra_node_alltoall_efficiency sets and the Cluster dock shows: the plan's, else the device's
+/// many-rank limit, else (no figure: no peer-count law) the rings' intra_node_efficiency.
+double intraNodeAllToAllEfficiency(const Plan &plan, const DeviceSpec &device);
 /// NCCL's all-to-all share of the scale-up link among `ranks` ranks, from its many-rank limit: limit x (1 + 0.836 /
 /// (ranks - 1)), at most 1. The shape is NCCL's measured bus bandwidth on 8-GPU B200 nodes, 1 GiB per GPU (629, 446
 /// and 383 GB/s of 900 at 2, 4 and 8 ranks, rapidsai/rapidsmpf#590): limit 0.38, within 2% at each point.

@@ -189,8 +189,7 @@ void layerFloor(const Plan &plan, const ClusterLinks &links, std::int64_t stage,
         }
     }
     if (model.isMoe() && par.expert > 1 && moeLayers > 0) {
-        const double tokens = double(model.seqLen) / double(par.context) * double(t.microBatch) / double(par.tensor);
-        const double tokenBytes = q * tokens * double(model.routedWidth()) * t.busiestExpertLoad();
+        const double tokenBytes = routedTokenBytes(plan);
         const double replay = t.recomputesMoeLayers() ? 3.0 : 2.0 + plan.recomputedShare(stage);
         const double times = 2.0 * replay * moeLayers * m; // dispatch and combine, each pass
         if (isFlexDispatcher(par.expertDispatcher)) {

@@ -439,9 +439,7 @@ void ClusterInspector::refresh()
         m_hostEnqueue->setValue(hostEnqueueSeconds(plan, *d) / units::Micro);
         m_flexDispatch->setValue(flexDispatchEfficiency(plan, *d));
         m_networkAllToAll->setValue(networkAllToAllEfficiency(plan, *d));
-        m_intraNodeAllToAll->setValue(
-            plan.cluster.overrides.intraNodeAllToAllEfficiency.value_or(
-                d->intraNodeAllToAllEfficiency > 0 ? d->intraNodeAllToAllEfficiency : d->intraNodeEfficiency));
+        m_intraNodeAllToAll->setValue(intraNodeAllToAllEfficiency(plan, *d));
         m_runtimeContext->setValue(plan.cluster.overrides.runtimeContextBytes.value_or(d->runtimeContextBytes) /
                                    units::GiB);
     }

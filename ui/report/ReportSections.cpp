@@ -156,28 +156,31 @@ QList<std::pair<QString, QString>> mixtureOfExpertsFacts(const Context &c)
              .arg(count(c.e.model.parameters), count(c.e.model.activeParameters))}};
 }
 
-/// The expert group's ranks inside one NVLink domain, and the share of the scale-up link NCCL's all-to-all reaches
-/// among them.
-double domainRanks(const Context &c)
+/// NCCL's all-to-all on the expert group's links: its ranks inside one NVLink domain, its share of the scale-up link
+/// among them, and whether the group spans domains.
+struct NcclDispatch
+{
+    double ranks = 1, scaleUpShare = 1;
+    bool spansNodes = false;
+};
+
+NcclDispatch ncclDispatch(const Context &c)
 {
     const GroupPlacement e = clusterLinks(c.plan, c.device).expertGroup;
-    return double(e.spansNodes() ? e.perNode : e.size);
-}
-
-double scaleUpAllToAllShare(const Context &c)
-{
-    return intraNodeAllToAllShare(c.plan, c.device, domainRanks(c));
+    const double ranks = double(e.spansNodes() ? e.perNode : e.size);
+    return {ranks, intraNodeAllToAllShare(c.plan, c.device, ranks), e.spansNodes()};
 }
 
 /// NCCL's dispatch in the routing row: its share of the NVLink among the group's ranks in one domain and, when the
 /// group spans domains, of each sender's NIC.
 QString ncclDispatchText(const Context &c)
 {
+    const NcclDispatch nccl = ncclDispatch(c);
     QString text = QObject::tr("all-to-all: one copy per routed expert through NCCL, inside the NVLink domain at %1 "
                                "of the scale-up link among its %2 ranks (cluster.intra_node_alltoall_efficiency)")
-                       .arg(fmt::number(scaleUpAllToAllShare(c), 2))
-                       .arg(domainRanks(c));
-    if (clusterLinks(c.plan, c.device).expertGroup.spansNodes())
+                       .arg(fmt::number(nccl.scaleUpShare, 2))
+                       .arg(nccl.ranks);
+    if (nccl.spansNodes)
         text += QObject::tr("; across nodes each copy leaves through its sender's own NIC at %1 of its rate "
                             "(cluster.network_alltoall_efficiency)")
                     .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2));
@@ -1068,7 +1071,7 @@ QList<QStringList> expertDispatchRows(const Context &c)
                                        "m ranks of the group per node, a = %1 the NIC share NCCL's all-to-all "
                                        "reaches, b = %2 its NVLink share among m ranks")
                                .arg(fmt::number(networkAllToAllEfficiency(c.plan, c.device), 2))
-                               .arg(fmt::number(scaleUpAllToAllShare(c), 2)),
+                               .arg(fmt::number(ncclDispatch(c).scaleUpShare, 2)),
                            QObject::tr(
                                "Megatron-Core all-to-all token dispatcher; pairwise exchanges (Jacobs et al. 2023); "
                                "at most a single NIC's rate, 46–49 of 50 GB/s on NDR (NVIDIA/nccl-tests#267); "
