@@ -487,14 +487,16 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
 void appendOpReplay(const Plan &plan, std::vector<Op> &ops, std::size_t first, std::size_t forwardEnd)
 {
     const bool gated = plan.model.mlp == MlpKind::SwiGlu;
+    const bool attentionReplayed = plan.training.recomputeAttention; // the kernel is not in the save list
     int attention = 0;                           // matmuls of the common ops so far
     std::array<int, 4> mlp{-1, -1, -1, -1};       // per part past the attention block; -1 until its first matmul
     for (std::size_t i = first; i < forwardEnd; ++i) {
         const Op &op = ops[i];
-        if (op.scope != OpScope::Layer || op.kind == OpKind::Attention || op.attentionCore)
+        const bool attentionOp = op.kind == OpKind::Attention || op.attentionCore; // no aten.mm among them
+        if (op.scope != OpScope::Layer || (attentionOp && !attentionReplayed))
             continue;
-        double share = 1.0; // element-wise ops and the routed experts' grouped GEMMs
-        if (op.kind == OpKind::Matmul && op.role != OpRole::ExpertGemm) {
+        double share = 1.0; // element-wise ops, the attention kernel and the routed experts' grouped GEMMs
+        if (op.kind == OpKind::Matmul && op.role != OpRole::ExpertGemm && !attentionOp) {
             int &count = op.part == LayerPart::Common ? attention : mlp[std::size_t(op.part)];
             if (count < 0)
                 count = attention;

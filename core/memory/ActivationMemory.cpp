@@ -133,7 +133,8 @@ LayerActivationBytes opCheckpointedActivations(const ModelSpec &m, const Trainin
     const double t = double(tensor), sp = training.sequenceParallel ? t : 1.0;
     LayerActivationBytes a;
     a.sequenceShardable = q * sb * double(m.hidden) / sp;            // the layer's input
-    a.tensorSharded = q * sb * double(m.attentionOutDim()) / t;      // the attention kernel's output
+    if (!training.recomputeAttention) // the attention kernel's output, when the policy saves it
+        a.tensorSharded = q * sb * double(m.attentionOutDim()) / t;
     int count = 0;
     // A matmul's output: a row-parallel one's (or an unsharded one's) over the sequence shard, a column-parallel
     // one's over the tensor ranks.

@@ -51,6 +51,12 @@ struct TrainingConfig
     /// The dense MLP of every layer without experts (mlp: Megatron-Core checkpoints the MLP, keeps its input and
     /// replays its forward in backward; MoE layers are left alone, transformer_layer.py "if not self.is_moe_layer").
     bool recomputeDenseMlp = false;
+    /// Op-level checkpointing (recompute "ops") whose policy leaves the attention kernel out of its save list:
+    /// the kernel's output is not kept and the kernel runs again in backward. torchtitan's policy saved the
+    /// flash and memory-efficient SDPA kernels but not cuDNN's, which it chose first on compute capability 10
+    /// (B200, GB200) from 3b85aa31f (2025-05-14, models/attention.py) until b39377f9f (2025-12-01, "add all
+    /// SDPA backends to op_sac_save_list"). Needs recompute "ops".
+    bool recomputeAttention = false;
     bool sequenceParallel = false;
     bool flashAttention = false;
     /// Keep gradients in FP32 even when parameters are 16-bit (Megatron-LM's main_grad buffers).

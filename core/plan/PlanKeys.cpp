@@ -243,6 +243,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::recomputeMoe>()},
     PlanKey{.path = "training.recompute_mlp", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::recomputeDenseMlp>()},
+    PlanKey{.path = "training.recompute_attention", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::recomputeAttention>()},
     PlanKey{.path = "training.recompute_layers", .type = KeyType::Integer, .range = {0, 100000}, .zeroMeansUnset = true,
             .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::recomputeLayers>()},
     PlanKey{.path = "training.recompute_interval", .type = KeyType::Integer, .range = {0, 100000},
@@ -568,6 +570,12 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
+    // Selective recomputation's modules (an edit that leaves one set elsewhere shows it, in error, to be unset).
+    static constexpr std::string_view modules[] = {"training.recompute_mla_up_proj", "training.recompute_moe_act",
+                                                   "training.recompute_moe", "training.recompute_mlp"};
+    if (std::find(std::begin(modules), std::end(modules), path) != std::end(modules) &&
+        plan.training.recompute != Recompute::Selective)
+        return false;
     if (path == "parallel.expert_comm_overlap" || path == "training.moe_router_fusion" ||
         path == "training.moe_permute_fusion" || path == "training.moe_paged_stash" || path == "model.moe_latent_size")
         return plan.model.isMoe() && plan.training.framework == Framework::Megatron;
@@ -597,6 +605,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.recompute == Recompute::Full;
     if (path == "training.compile")
         return plan.training.framework != Framework::Megatron;
+    if (path == "training.recompute_attention")
+        return plan.training.recompute == Recompute::Ops;
     if (path == "training.defer_embedding_wgrad")
         return plan.embeddingWgradDeferralAllowed();
     if (path == "training.wgrad_deferral_limit")

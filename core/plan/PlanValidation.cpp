@@ -865,6 +865,8 @@ void checkRecomputeModules(Checker &check)
     rule(t.recomputeExpertActivation, "training.recompute_moe_act", plan.model.isMoe(), "recompute_module.needs_moe");
     rule(t.recomputeMoe, "training.recompute_moe", plan.model.isMoe(), "recompute_module.needs_moe");
     rule(t.recomputeDenseMlp, "training.recompute_mlp", true, "");
+    if (t.recomputeAttention && t.recompute != Recompute::Ops)
+        check.error("training.recompute_attention", "recompute_attention.needs_ops", {});
 }
 
 /// Tensor-parallel overlap chunks the all-gathers and reduce-scatters of sequence parallelism.

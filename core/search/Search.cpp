@@ -45,6 +45,8 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
         plan.training.recomputeMoe = false;
         plan.training.recomputeDenseMlp = false;
     }
+    if (c.recompute != Recompute::Ops) // what op-level checkpointing leaves out of its save list
+        plan.training.recomputeAttention = false;
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;

@@ -402,6 +402,16 @@ const std::array kWords{
                                           "--recompute-modules mlp)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"selective\"")},
+    KeyWords{.path = "training.recompute_attention",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Recompute attention kernel"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "attention kernel recomputation"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "op-level checkpointing whose save list leaves the attention kernel out: its output is not kept "
+                 "and the kernel runs again in backward (torchtitan with cuDNN's attention on B200 and GB200, "
+                 "May to December 2025)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "needs recompute \"ops\"")},
     KeyWords{.path = "training.recompute_layers",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Recomputed layers"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "recomputed layers"),

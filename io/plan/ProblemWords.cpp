@@ -293,6 +293,9 @@ const RuleSentence kSentences[] = {
     {"recompute_module.needs_selective",
      QT_TRANSLATE_NOOP("Problem", "%1 needs training.recompute \"selective\" (it names a module of selective "
                                   "recomputation; \"full\" already recomputes the whole layer)")},
+    {"recompute_attention.needs_ops",
+     QT_TRANSLATE_NOOP("Problem", "training.recompute_attention names what op-level checkpointing leaves out of its "
+                                  "save list: it needs training.recompute \"ops\"")},
     {"recompute_module.needs_mla",
      QT_TRANSLATE_NOOP("Problem", "%1 needs multi-head latent attention (model.attention \"mla\")")},
     {"recompute_module.needs_moe", QT_TRANSLATE_NOOP("Problem", "%1 needs a mixture of experts (model.experts > 0)")},

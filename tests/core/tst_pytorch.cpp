@@ -303,6 +303,47 @@ private slots:
                        2.0 * 2.0 * 8192.0 * (2.0 * 4096.0 + 6144.0 + 4096.0 + 14336.0), 1e-9);
     }
 
+    // torchtitan's op-level policy on B200 from 3b85aa31f to b39377f9f (2025): cuDNN's SDPA kernel ran first and
+    // was not in the save list, so each layer keeps the context (4,096 wide) less per token, and the backward
+    // replays the attention forward: its FLOPs once more, the matmul replay unchanged.
+    void attentionLeftOutOfTheSaveListIsReplayed()
+    {
+        Plan plan = titan8b();
+        plan.training.separateQkv = true;
+        plan.training.recompute = Recompute::Ops;
+        plan.training.attentionKernel = AttentionKernel::Fused;
+        const Estimate saved = runPytorch(plan);
+        plan.training.recomputeAttention = true;
+        const Estimate replayed = runPytorch(plan);
+        QVERIFY(replayed.valid);
+        TP_COMPARE_REL(replayed.memory.stages[0].activations.perLayerBytes,
+                       2.0 * 2.0 * 8192.0 * (4096.0 + 4096.0 + 1024.0 + 14336.0 + 4096.0), 1e-9);
+        const auto flops = [](const Estimate &e, OpPass pass, OpKind kind) {
+            double sum = 0;
+            for (const Op &op : e.step.ops)
+                if (op.scope == OpScope::Layer && op.pass == pass && op.kind == kind)
+                    sum += op.flops;
+            return sum;
+        };
+        const double attentionForward = flops(saved, OpPass::Forward, OpKind::Attention);
+        // One layer's causal attention over 8,192 tokens, 32 heads of 128, for the micro-batch's 2 sequences: QK^T
+        // and PV, 2 x s^2 x h FLOPs each over the whole square, half of it unmasked.
+        TP_COMPARE_REL(attentionForward, 2.0 * 2.0 * 2.0 * 8192.0 * 8192.0 * 4096.0 / 2.0, 0.02);
+        QCOMPARE(flops(saved, OpPass::Recompute, OpKind::Attention), 0.0);
+        TP_COMPARE_REL(flops(replayed, OpPass::Recompute, OpKind::Attention), attentionForward, 1e-12);
+        TP_COMPARE_REL(flops(replayed, OpPass::Recompute, OpKind::Matmul), flops(saved, OpPass::Recompute, OpKind::Matmul),
+                       1e-12);
+        QVERIFY(replayed.step.category(TimeCategory::Recompute) > saved.step.category(TimeCategory::Recompute));
+        // It names what op-level checkpointing leaves out: under any other recomputation it is an error.
+        plan.training.recompute = Recompute::Full;
+        const Problems problems = validatePlan(plan, io::builtinCatalog());
+        const auto refused = std::find_if(problems.begin(), problems.end(), [](const Problem &p) {
+            return p.isError() && p.key == "training.recompute_attention" &&
+                   io::problemMessage(p).find("training.recompute \"ops\"") != std::string::npos;
+        });
+        QVERIFY(refused != problems.end());
+    }
+
     // selective_ac_option = 2: every other layer checkpointed (16 of Llama 3.1 8B's 32).
     void everyKthLayerIsRecomputed()
     {

@@ -108,6 +108,7 @@ private slots:
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
     void pagedStashIsEditedInTheWindow();
+    void attentionReplayIsEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
     void hybridPatternIsEditedInTheWindow();
     void latentMoeIsEditedInTheWindow();
@@ -680,6 +681,37 @@ void TestPlanner::pagedStashIsEditedInTheWindow()
     QString error;
     QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // a dense model
     QVERIFY(!stash->isVisibleTo(&f.window));
+}
+
+// The gallery's torchtitan run on B200 (August 2025) left cuDNN's attention out of its op-level save list: the
+// Training dock's box keeps the output instead (a shorter step, more memory: 32 layers x 8,192 x 4,096 x 2 bytes
+// stored, less the one layer's that the replay rebuilt at the peak), undo restores it, full recomputation hides the box and an edit setting it there names the rule.
+void TestPlanner::attentionReplayIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama3-8b-torchtitan-cudnn-8-b200"));
+    auto *box = f.window.findChild<QCheckBox *>(QStringLiteral("training.recompute_attention"));
+    QVERIFY(box && box->isVisibleTo(&f.window) && box->isChecked());
+    const double replayedPeak = f.document.estimate().memory.peakBytes;
+    const double replayedStep = f.document.estimate().step.stepSeconds;
+    box->click();
+    QVERIFY(!f.document.plan().training.recomputeAttention);
+    TP_COMPARE_REL(f.document.estimate().memory.peakBytes - replayedPeak, 31.0 * 8192.0 * 4096.0 * 2.0, 1e-9);
+    QVERIFY(f.document.estimate().step.stepSeconds < replayedStep);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().training.recomputeAttention);
+    QCOMPARE(f.document.estimate().step.stepSeconds, replayedStep);
+    auto *recompute = f.window.findChild<QComboBox *>(QStringLiteral("training.recompute"));
+    QVERIFY(recompute);
+    recompute->setCurrentIndex(recompute->findText(QStringLiteral("Full")));
+    QCOMPARE(f.document.plan().training.recompute, Recompute::Full);
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(std::any_of(f.document.estimate().problems.begin(), f.document.estimate().problems.end(),
+                        [](const Problem &p) { return p.key == "training.recompute_attention" && p.isError(); }));
+    QVERIFY(box->isVisibleTo(&f.window)); // shown while it is in error, so it can be turned off
+    box->click();
+    QVERIFY(f.document.estimate().valid);
+    QVERIFY(!box->isVisibleTo(&f.window));
 }
 
 // The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last

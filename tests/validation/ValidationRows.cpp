@@ -1279,6 +1279,15 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
         // pytorch/pytorch#173330 (relanded as #177974, March 2026), so the MI300X runs of August 2025 ran without.
         plan.training.expandableSegments = device != "mi300x";
         plan.training.recompute = Recompute::Ops;
+        if (device == "b200") {
+            // torchtitan put cuDNN's SDPA kernel first on compute capability 10 (models/attention.py,
+            // ScaledDotProductAttention._init_backend at 6fc499f6f, since 3b85aa31f "Use cudnn backend on B200"),
+            // and its op-level policy's save list held the flash and memory-efficient kernels but not cuDNN's
+            // (models/llama3/infra/parallelize.py, _save_list at 6fc499f6f; added by b39377f9f, 2025-12-01): the
+            // kernel's output was dropped and the kernel rerun in backward.
+            plan.training.attentionKernel = AttentionKernel::Fused;
+            plan.training.recomputeAttention = true;
+        }
         plan.training.precision = recipe.startsWith(QLatin1String("mxfp8")) ? Precision::MXFP8
                                   : recipe.startsWith(QLatin1String("float8"))  ? Precision::FP8
                                                                                 : Precision::BF16;

@@ -117,25 +117,20 @@ void TestAccuracy::stepTimeBandsCover()
 
 void TestAccuracy::memoryBandsCover()
 {
-    // Two sources only (zero bubble's A100 reserved peaks, torchtitan's H100 ones): each held out leaves the
-    // other, so only the overall share is held to the 80% band; per source it is reported. Each source counts
-    // once: a source that publishes more schedules of the same runs (the zero-bubble paper's ZB-2p beside its
-    // ZB-1p) must not move the share by its row count.
+    // Two families (zero bubble's A100 reserved peaks; torchtitan's and torchao's FSDP2 ones): each held out is
+    // judged by the other's residuals. Zero bubble's peaks (errors within 7%) sit inside bands built from the
+    // FSDP2 residuals (up to 23%) whatever either model does, so its share says nothing of width and only its
+    // lower side is held; the FSDP2 family's bands, built from its other source and zero bubble, are held on both
+    // sides. (Averaging the two had made a better FSDP2 memory model fail as "too wide".)
     const auto c = coverage(AccuracyQuantity::Memory);
-    double sources = 0, shares = 0;
-    for (const auto &[family, cov] : c) {
+    for (const auto &[family, cov] : c)
         qInfo("memory %s: %d of %d inside (%.1f%%)", family.c_str(), cov.covered, cov.runs, 100 * cov.share());
-        if (family != "all") {
-            shares += cov.share();
-            ++sources;
-        }
-    }
-    QCOMPARE(sources, 2.0);
+    QCOMPARE(c.size(), std::size_t(3)); // all, pytorch, zero-bubble
     QVERIFY(c.at("all").runs >= 50);
-    const double share = shares / sources;
-    qInfo("memory, each source once: %.1f%%", 100 * share);
-    QVERIFY(share >= 0.75);
-    QVERIFY(share <= 0.90);
+    QVERIFY(c.at("zero-bubble").share() >= 0.75);
+    const double pytorch = c.at("pytorch").share();
+    QVERIFY2(pytorch >= 0.75, "too narrow: the band promises more than it keeps");
+    QVERIFY2(pytorch <= 0.90, "too wide: as wrong, and it hides real differences");
 }
 
 void TestAccuracy::outsideBandsCover_data()

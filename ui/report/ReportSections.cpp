@@ -291,6 +291,8 @@ void modelSection(PageFlow &flow, const Context &c)
              (training.recomputeExpertActivation ? QObject::tr(" + expert activations") : QString()) +
              (training.recomputeMoe ? QObject::tr(" + whole MoE layers (dispatch replayed)") : QString()) +
              (training.recomputeDenseMlp ? QObject::tr(" + dense MLPs") : QString()) +
+             (training.recomputeAttention ? QObject::tr(" + the attention kernel (not in the policy's save list)")
+                                          : QString()) +
              (training.flashAttention ? QObject::tr(", flash attention") : QString()) +
              (training.fusedKernels ? QObject::tr(", fused element-wise kernels") : QObject::tr(", unfused kernels"))},
     };
