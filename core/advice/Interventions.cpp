@@ -25,11 +25,11 @@ const Rule kRules[] = {
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "selective"; },
      [](Plan &p) {
          if (p.training.recompute == Recompute::None)
-             p.training.recompute = Recompute::Selective;
+             p.training.switchRecompute(Recompute::Selective);
      }},
     {Bottleneck::Capacity, "full_recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "full"; },
-     [](Plan &p) { p.training.recompute = Recompute::Full; }},
+     [](Plan &p) { p.training.switchRecompute(Recompute::Full); }},
     {Bottleneck::Capacity, "shard_optimizer_state_zero_1",
      [](const Plan &p) { return from("parallel.zero_stage", num(p.parallel.zeroStage)) + "1"; },
      [](Plan &p) {
@@ -83,7 +83,7 @@ const Rule kRules[] = {
      }},
     {Bottleneck::Arithmetic, "no_recomputation",
      [](const Plan &p) { return from("training.recompute", toString(p.training.recompute)) + "none"; },
-     [](Plan &p) { p.training.recompute = Recompute::None; }},
+     [](Plan &p) { p.training.switchRecompute(Recompute::None); }},
     {Bottleneck::Arithmetic, "bf16_mixed_precision",
      [](const Plan &p) { return from("training.precision", toString(p.training.precision)) + "bf16"; },
      [](Plan &p) {

@@ -89,6 +89,16 @@ struct TrainingConfig
     /// The "moe" recompute module in force: selective recomputation rebuilding whole MoE layers (their
     /// dispatch and combine included) from each layer's input.
     bool recomputesMoeLayers() const { return recompute == Recompute::Selective && recomputeMoe; }
+    /// Another recomputation, without the settings that name parts of the one it leaves: selective
+    /// recomputation's modules and what op-level checkpointing leaves out of its save list.
+    void switchRecompute(Recompute to)
+    {
+        recompute = to;
+        if (to != Recompute::Selective)
+            recomputeMlaUpProjection = recomputeExpertActivation = recomputeMoe = recomputeDenseMlp = false;
+        if (to != Recompute::Ops)
+            recomputeAttention = false;
+    }
     /// The "mlp" recompute module in force: the dense MLPs keep only their input.
     bool recomputesDenseMlp() const { return recompute == Recompute::Selective && recomputeDenseMlp; }
     /// Whether selective recomputation replays anything: the attention core's score ops (flash attention

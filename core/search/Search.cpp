@@ -38,15 +38,7 @@ Plan applyConfig(const Plan &base, const SearchConfig &c)
     if (plan.parallel.hpzRanks() == 1)
         plan.parallel.zeroHpzPartition = 1;
     plan.training.microBatch = c.microBatch;
-    plan.training.recompute = c.recompute;
-    if (c.recompute != Recompute::Selective) { // the modules name parts of selective recomputation only
-        plan.training.recomputeMlaUpProjection = false;
-        plan.training.recomputeExpertActivation = false;
-        plan.training.recomputeMoe = false;
-        plan.training.recomputeDenseMlp = false;
-    }
-    if (c.recompute != Recompute::Ops) // what op-level checkpointing leaves out of its save list
-        plan.training.recomputeAttention = false;
+    plan.training.switchRecompute(c.recompute);
     plan.training.sequenceParallel = c.sequenceParallel;
     plan.parallel.firstStageLayers = c.firstStageLayers;
     plan.parallel.lastStageLayers = c.lastStageLayers;

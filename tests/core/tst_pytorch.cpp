@@ -10,6 +10,7 @@
 #include "TestMain.h"
 #include "TestSupport.h"
 #include "core/plan/PlanKeys.h"
+#include "core/advice/Interventions.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
@@ -334,6 +335,14 @@ private slots:
         TP_COMPARE_REL(flops(replayed, OpPass::Recompute, OpKind::Matmul), flops(saved, OpPass::Recompute, OpKind::Matmul),
                        1e-12);
         QVERIFY(replayed.step.category(TimeCategory::Recompute) > saved.step.category(TimeCategory::Recompute));
+        // The advice's other recomputations leave it behind and stay plans that run.
+        int switched = 0;
+        for (const Intervention &offer : evaluateInterventions(plan, io::builtinCatalog()))
+            if (offer.id == "full_recomputation" || offer.id == "no_recomputation") {
+                QVERIFY2(offer.valid && !offer.plan.training.recomputeAttention, offer.id.c_str());
+                ++switched;
+            }
+        QCOMPARE(switched, 2);
         // It names what op-level checkpointing leaves out: under any other recomputation it is an error.
         plan.training.recompute = Recompute::Full;
         const Problems problems = validatePlan(plan, io::builtinCatalog());
