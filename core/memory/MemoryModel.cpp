@@ -106,7 +106,18 @@ UnitParameters unitParameters(const Plan &plan)
     u.embedding = shapes.embedding;
     u.outputExperts = plan.model.isMoe() ? shapes.mtp.expertPerRank(shards) : 0.0;
     u.output = shapes.output;
+    u.outputVectors = shapes.outputVectors;
     return u;
+}
+
+double denseGatheredBytes(const Plan &plan, std::int64_t stage, double dense, const StateBytesPerParameter &b)
+{
+    if (b.edgeGathered() == b.gathered)
+        return dense * b.gathered;
+    const UnitParameters u = unitParameters(plan);
+    const double edge = std::min(dense, (stage == 0 ? u.embedding : 0.0) +
+                                            (stage == plan.parallel.pipeline - 1 ? u.outputVectors : 0.0));
+    return (dense - edge) * b.gathered + edge * b.edgeGathered();
 }
 
 double logitsPerMicrobatch(const Plan &plan)
@@ -198,26 +209,44 @@ double contextKvBufferBytes(const Plan &plan)
 
 namespace {
 
-/// Largest unit ZeRO-3 gathers at once on this stage: a transformer layer (a mixture-of-experts layer with
-/// this rank's share of its routed experts, which ZeRO-3 gathers over the expert-data group), or the
-/// embedding/output matrix.
-double largestGatherUnit(const Plan &plan, std::int64_t stage)
+/// A unit ZeRO-3 gathers at once: its parameters on this rank and the bytes each is gathered in.
+struct GatherUnit
+{
+    double parameters = 0;
+    double bytes = 0;
+};
+
+/// The units ZeRO-3 gathers on this stage that may be its largest: a transformer layer (a mixture-of-experts
+/// layer with this rank's share of its routed experts, which ZeRO-3 gathers over the expert-data group), the
+/// embedding and the output matrix, which a low-precision gather leaves in 16 bits (edgeGathered).
+std::vector<GatherUnit> gatherUnits(const Plan &plan, std::int64_t stage, const StateBytesPerParameter &b)
 {
     const ModelSpec &m = plan.model;
     const std::int64_t t = plan.parallel.tensor;
-    double unit = plan.layersOnStage(stage) > plan.moeLayersOnStage(stage) ? layerParameters(m).perTensorRank(t) : 0.0;
+    std::vector<GatherUnit> units;
+    if (plan.layersOnStage(stage) > plan.moeLayersOnStage(stage))
+        units.push_back({layerParameters(m).perTensorRank(t), b.gathered});
     if (plan.moeLayersOnStage(stage) > 0) {
         const LayerParameters moe = layerParameters(m, m.denseLayers + m.moeLayerInterval - 1);
         // Experts sharded over an expert-data group of one rank are whole already: nothing to gather.
         const double experts =
             plan.parallel.expertDataSize() > 1 ? moe.expertPerRank(plan.parallel.expertShards()) : 0.0;
-        unit = std::max(unit, moe.perTensorRank(t) + experts);
+        units.push_back({moe.perTensorRank(t) + experts, b.gathered});
     }
     if (stage == 0)
-        unit = std::max(unit, embeddingParameters(m).perTensorRank(t));
+        units.push_back({embeddingParameters(m).perTensorRank(t), b.edgeGathered()});
     if (stage == plan.parallel.pipeline - 1)
-        unit = std::max(unit, outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan));
-    return unit;
+        units.push_back({outputParameters(m).perTensorRank(t) + lastStageEmbeddingCopy(plan), b.edgeGathered()});
+    return units;
+}
+
+/// The most any one unit holds at once with `perParameter` bytes beside its gathered copies (`copies` of them).
+double largestGathered(const std::vector<GatherUnit> &units, double copies, double perParameter)
+{
+    double most = 0;
+    for (const GatherUnit &u : units)
+        most = std::max(most, (copies * u.bytes + perParameter) * u.parameters);
+    return most;
 }
 
 using Terms = std::array<double, kOtherTermCount>;
@@ -472,13 +501,14 @@ std::size_t at(OtherTerm t)
 /// (fp32_gradients; FP32 by torchtitan's default mixed_precision_reduce).
 double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const StageMemory &st)
 {
-    const double unit = largestGatherUnit(plan, st.stage);
+    const std::vector<GatherUnit> units = gatherUnits(plan, st.stage, in.perParam);
     const bool fsdp = plan.training.framework == Framework::Fsdp;
-    // FSDP2 produces the unit's gradient in the parameters' dtype and copies it into a reduce-dtype buffer
-    // for the reduce-scatter (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_reduce:
-    // foreach_reduce_scatter_copy_in): both live at once.
-    const double gradient = fsdp ? in.perParam.gathered + in.perParam.reduced : in.perParam.gradients;
-    const double perUnit = (2.0 * in.perParam.gathered + gradient) * unit;
+    // FSDP2 produces the unit's gradient in the parameters' dtype (16 bits, whatever dtype a float8 all-gather
+    // moved the weights in) and copies it into a reduce-dtype buffer for the reduce-scatter
+    // (torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py, foreach_reduce: foreach_reduce_scatter_copy_in):
+    // both live at once.
+    const double gradient = fsdp ? in.perParam.edgeGathered() + in.perParam.reduced : in.perParam.gradients;
+    const double perUnit = largestGathered(units, 2.0, gradient); // the unit in use, the prefetched one
     const bool accumulates = fsdp && plan.parallel.pipeline > 1 && plan.microbatchesPerRun() > 1;
     // ZeRO++ hpZ: the secondary copy of the 16-bit dense parameters, sharded over its group, kept for the
     // backward gathers (Wang et al. 2023, Sec. 3.2).
@@ -497,7 +527,7 @@ double gatheredParameterBytes(const Plan &plan, const StageInputs &in, const Sta
     if (plan.parallel.reshardAfterForward)
         return perUnit + accumulated;
     // Every block of the stage stays gathered: its layers' parameters on this rank, experts included.
-    return in.perParam.gathered * blocks + (in.perParam.gathered + gradient) * unit + accumulated;
+    return in.perParam.gathered * blocks + largestGathered(units, 1.0, gradient) + accumulated;
 }
 
 /// Pipeline send and receive buffers of a stage. Megatron-Core and DeepSpeed: one activation received and one

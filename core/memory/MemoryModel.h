@@ -23,6 +23,7 @@
 
 #include "core/hardware/DeviceSpec.h"
 #include "core/memory/MemoryTerms.h"
+#include "core/memory/ModelState.h"
 #include "core/plan/Plan.h"
 #include "core/common/EnumNames.h"
 
@@ -198,7 +199,11 @@ double lastStageEmbeddingCopy(const Plan &plan);
 struct UnitParameters
 {
     double denseLayer = 0, moeLayer = 0, moeLayerExperts = 0, embedding = 0, output = 0, outputExperts = 0;
+    double outputVectors = 0; ///< of `output`, what is no layer's weight matrix (the output layer, copy, MTP norms)
 };
 UnitParameters unitParameters(const Plan &plan);
+/// Bytes one all-gather of `dense` parameters of `stage` moves: the embedding (first stage) and the output layer
+/// (last stage) in their 16-bit format (StateBytesPerParameter::edgeGathered), the rest at `b.gathered`.
+double denseGatheredBytes(const Plan &plan, std::int64_t stage, double dense, const StateBytesPerParameter &b);
 
 } // namespace trainplan

@@ -78,6 +78,7 @@ StateBytesPerParameter stateBytesPerParameter(const TrainingConfig &training)
     if (training.framework != Framework::Fsdp)
         b.lowPrecisionCopies = quantizedWeightBytes(training.precision);
     if (training.fp8ParamGather) {
+        b.gatheredUnquantized = b.gathered;
         b.parameters = b.lowPrecisionCopies;
         b.gathered = training.precision == Precision::NVFP4 ? 0.5 + 1.0 / 16.0 : 1.0;
     } else {

@@ -24,6 +24,11 @@ struct StateBytesPerParameter
     /// lines 2078-2104) pass Transformer Engine's is_first_microbatch, which caches them; PyTorch's FSDP keeps none.
     double lowPrecisionCopies = 0;
     double gathered = 0;   ///< bytes per parameter in a parameter all-gather (ZeRO, distributed optimizer)
+    /// Bytes per parameter of what a low-precision gather (fp8_param_gather) leaves in its 16-bit storage: the
+    /// embedding and the output layer, which are no FP8 linears (torchtitan's float8 converter skips `output`,
+    /// float8.py at 9dec370 and the tomls' filter_fqns since; Megatron-Core's output layer and embeddings are
+    /// not Transformer Engine FP8 modules). 0: the same as `gathered`.
+    double gatheredUnquantized = 0;
     double reduced = 0;    ///< bytes per gradient in the data-parallel reduction (all-reduce, reduce-scatter)
     /// Muon and Adaptive Muon: the moment bytes the parameters they leave out (embeddings, the output layer, norms)
     /// keep beyond what `optimizer` counts for every parameter: Adam's second moment beside Muon's one (+), Lion's
@@ -31,6 +36,7 @@ struct StateBytesPerParameter
     double nonMatrixMomentBytes = 0;
 
     double total() const { return parameters + gradients + optimizer; }
+    double edgeGathered() const { return gatheredUnquantized > 0 ? gatheredUnquantized : gathered; }
     /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.
     static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2, 2}; }
 };

@@ -61,19 +61,20 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
 {
     const UnitParameters u = unitParameters(plan);
     std::vector<ShardedUnit> units;
-    const auto add = [&](const UnitTime &time, Split params) {
+    // `edge`: of the unit's dense parameters, those a low-precision gather leaves in 16 bits (the embedding,
+    // the output layer).
+    const auto add = [&](const UnitTime &time, Split params, double edge = 0.0) {
         ShardedUnit unit;
         unit.forwardSeconds = time.forward;
         unit.backwardSeconds = time.backward;
-        unit.gatherSeconds =
-            acc.cost(Collective::AllGather, {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        const double dense = (params.dense - edge) * perParam.gathered + edge * perParam.edgeGathered();
+        const double experts = params.experts * perParam.gathered;
+        unit.gatherSeconds = acc.cost(Collective::AllGather, {dense, experts});
         // Parameter offload: the rank's shard of the unit comes up the host link before the gather can start.
         if (uploadBytesPerSecond > 0)
-            unit.gatherSeconds += perParam.gathered * plan.parallel.shardedParameters(params.dense, params.experts) /
-                                  uploadBytesPerSecond;
+            unit.gatherSeconds += plan.parallel.shardedParameters(dense, experts) / uploadBytesPerSecond;
         // ZeRO++ hpZ: the backward gathers the dense parameters from the secondary copy inside its group.
         if (const GroupPlacement &hpz = acc.groups.secondary; hpz.size > 1) {
-            const double dense = params.dense * perParam.gathered, experts = params.experts * perParam.gathered;
             unit.backwardGatherSeconds = seconds(Collective::AllGather, dense, hpz) +
                                          seconds(Collective::AllGather, experts, acc.groups.experts);
         }
@@ -88,7 +89,7 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
     };
     const std::int64_t s = stage.stage, p = plan.parallel.pipeline;
     if (s == 0)
-        add(compute.embedding, {u.embedding, 0.0});
+        add(compute.embedding, {u.embedding, 0.0}, u.embedding);
     const std::int64_t first = plan.firstLayerOfStage(s), count = plan.layersOnStage(s);
     units.reserve(std::size_t(count) + 2);
     for (std::int64_t l = first; l < first + count; ++l) {
@@ -98,7 +99,7 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
             add(compute.denseLayer, {u.denseLayer, 0.0});
     }
     if (s == p - 1)
-        add(compute.output, {u.output, u.outputExperts});
+        add(compute.output, {u.output, u.outputExperts}, u.outputVectors);
     return units;
 }
 
@@ -192,8 +193,8 @@ DataParallelTime bucketedTime(const Plan &plan, const DeviceSpec &device, const 
     t.exposedSeconds = reductions * exposedEach;
     if (par.zeroStage >= 1) {
         Accounting gatherAcc{groups, acc.hbmRate};
-        const double gather = gatherAcc.cost(Collective::AllGather,
-                                             {params.dense * perParam.gathered, params.experts * perParam.gathered});
+        const double dense = denseGatheredBytes(plan, stage.stage, params.dense, perParam);
+        const double gather = gatherAcc.cost(Collective::AllGather, {dense, params.experts * perParam.gathered});
         const double exposed = par.overlapParamGather ? std::max(gather / buckets, gather - compute.forward) : gather;
         t.commSeconds += gather;
         t.exposedSeconds += exposed;
@@ -229,8 +230,10 @@ StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter 
 {
     if (!plan.zeroPlusPlusAllowed())
         return perParam;
-    if (plan.parallel.zeroQuantizedWeights)
+    if (plan.parallel.zeroQuantizedWeights) { // qwZ quantizes every weight it gathers
         perParam.gathered = std::min(perParam.gathered, 1.0);
+        perParam.gatheredUnquantized = std::min(perParam.edgeGathered(), 1.0);
+    }
     if (plan.parallel.zeroQuantizedGradients)
         perParam.reduced = std::min(perParam.reduced, 0.5);
     return perParam;

@@ -64,6 +64,7 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
     const ParallelConfig &par = plan.parallel;
     const ReductionGroups g = reductionGroups(plan, links);
     const double dense = stage.parameterCount - stage.expertParameterCount, experts = stage.expertParameterCount;
+    const double denseGathered = denseGatheredBytes(plan, stage.stage, dense, q);
     const double m = double(plan.microbatches());
     if (par.zeroStage >= 3) {
         const bool regather = plan.training.framework != Framework::Fsdp || par.reshardAfterForward;
@@ -75,7 +76,7 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
                 continue;
             // ZeRO++ hpZ: the backward gathers the dense parameters inside the secondary group.
             const GroupPlacement &denseGroup = c == &b && g.secondary.size > 1 ? g.secondary : g.dense;
-            c->add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, denseGroup, 1.0);
+            c->add(FloorKind::ParameterGather, Collective::AllGather, denseGathered, denseGroup, 1.0);
             c->add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
         }
         // Under PyTorch's pipelining FSDP2 reduce-scatters on each schedule run's last backward only
@@ -117,7 +118,7 @@ void dataParallelFloor(const Plan &plan, const ClusterLinks &links, const StateB
         count.add(FloorKind::GradientReduce, Collective::AllReduce, dense * q.reduced / double(g.dense.size),
                   g.replicas, reductions);
     if (par.zeroStage >= 1) {
-        count.add(FloorKind::ParameterGather, Collective::AllGather, dense * q.gathered, g.dense, 1.0);
+        count.add(FloorKind::ParameterGather, Collective::AllGather, denseGathered, g.dense, 1.0);
         count.add(FloorKind::ParameterGather, Collective::AllGather, experts * q.gathered, g.experts, 1.0);
     }
 }
@@ -249,10 +250,11 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     }
     if (plan.parallel.offloadParameters && plan.parallel.zeroStage == 3) { // each gather's shard uploaded first
         const bool regather = plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward;
-        const double shard = plan.parallel.shardedParameters(stage.parameterCount - stage.expertParameterCount,
-                                                             stage.expertParameterCount);
+        const double dense = stage.parameterCount - stage.expertParameterCount;
+        const double shard = plan.parallel.shardedParameters(denseGatheredBytes(plan, stage.stage, dense, q),
+                                                             stage.expertParameterCount * q.gathered);
         floor.bytes[std::size_t(FloorKind::Offload)].received +=
-            shard * q.gathered * (regather ? 2.0 : 1.0) * double(plan.microbatches());
+            shard * (regather ? 2.0 : 1.0) * double(plan.microbatches());
     }
     FloorBytes all{};
     for (std::size_t k = 0; k < kFloorKindCount; ++k)

@@ -137,7 +137,8 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
              training.fp8ParamGather
                  ? precisionWords(QT_TRANSLATE_NOOP(
                        "Precision",
-                       "the only working copy (fp8_param_gather); refreshed from the FP32 master each step"))
+                       "the layers' only working copy (fp8_param_gather; the embedding and the output layer are "
+                       "kept and gathered in 16 bits); refreshed from the FP32 master each step"))
                  : precisionWords(QT_TRANSLATE_NOOP("Precision", "refreshed from the BF16 weights once per step"))});
     if (f.mixed && fsdp)
         rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Master weights")), "FP32", "FP32", "",
