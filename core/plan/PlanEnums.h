@@ -58,7 +58,7 @@ constexpr auto enumNames(Recompute)
 {
     using N = EnumName<Recompute>;
     return std::array{N{Recompute::None, "none", "None"}, N{Recompute::Selective, "selective", "Selective (attention)"},
-                      N{Recompute::Ops, "ops", "Selective (ops, every other matmul)"},
+                      N{Recompute::Ops, "ops", "Op-level (every other matmul)"},
                       N{Recompute::Full, "full", "Full"}};
 }
 inline const char *toString(Recompute v) { return spellingOf(v); }
