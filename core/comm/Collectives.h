@@ -3,6 +3,7 @@
 // variants): T = alpha x steps + bytes on the slowest link / bandwidth. The reference text's
 // T ~ alpha f(W) + (n/b) g(W).
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include "core/common/EnumNames.h"
@@ -45,6 +46,8 @@ struct GroupPlacement
     LinkTier network;
 
     bool spansNodes() const { return size > perNode; }
+    /// The group's ranks inside one node (scale-up domain).
+    std::int64_t ranksInNode() const { return std::min(size, perNode); }
     std::int64_t nodes() const { return perNode > 0 ? (size + perNode - 1) / perNode : size; }
 };
 

@@ -117,7 +117,7 @@ double denseGatheredBytes(const Plan &plan, std::int64_t stage, double dense, co
     const UnitParameters u = unitParameters(plan);
     const double edge = std::min(dense, (stage == 0 ? u.embedding : 0.0) +
                                             (stage == plan.parallel.pipeline - 1 ? u.outputVectors : 0.0));
-    return (dense - edge) * b.gathered + edge * b.edgeGathered();
+    return b.gatheredBytes(dense, edge);
 }
 
 double logitsPerMicrobatch(const Plan &plan)

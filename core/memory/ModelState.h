@@ -37,6 +37,11 @@ struct StateBytesPerParameter
 
     double total() const { return parameters + gradients + optimizer; }
     double edgeGathered() const { return gatheredUnquantized > 0 ? gatheredUnquantized : gathered; }
+    /// Bytes one all-gather of `parameters` moves, `edge` of them the embedding's or the output layer's.
+    double gatheredBytes(double parameters, double edge = 0.0) const
+    {
+        return (parameters - edge) * gathered + edge * edgeGathered();
+    }
     /// The reference text's mixed-precision Adam: 2 + 2 + (4 master + 8 moments) = 16 bytes per parameter.
     static StateBytesPerParameter mixedPrecisionAdam() { return {2, 2, 12, 4, 0, 2, 2}; }
 };

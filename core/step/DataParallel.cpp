@@ -67,8 +67,8 @@ std::vector<ShardedUnit> shardedUnits(const Plan &plan, const StateBytesPerParam
         ShardedUnit unit;
         unit.forwardSeconds = time.forward;
         unit.backwardSeconds = time.backward;
-        const double dense = (params.dense - edge) * perParam.gathered + edge * perParam.edgeGathered();
-        const double experts = params.experts * perParam.gathered;
+        const double dense = perParam.gatheredBytes(params.dense, edge);
+        const double experts = perParam.gatheredBytes(params.experts);
         unit.gatherSeconds = acc.cost(Collective::AllGather, {dense, experts});
         // Parameter offload: the rank's shard of the unit comes up the host link before the gather can start.
         if (uploadBytesPerSecond > 0)

@@ -199,7 +199,7 @@ ClusterLinks clusterLinks(const Plan &plan, const DeviceSpec &device)
             links.networkNominalBytesPerSecond * networkAllToAllEfficiency(plan, device);
         e.intraNode.bandwidthBytesPerSecond =
             links.intraNodeNominalBytesPerSecond *
-            intraNodeAllToAllShare(plan, device, double(e.spansNodes() ? e.perNode : e.size));
+            intraNodeAllToAllShare(plan, device, double(e.ranksInNode()));
     }
     links.stageGroup = placed(stageGroupSpan(plan.parallel, G));
     links.pipelineLink = pipelineSpan(plan.parallel, G).boundariesAcrossNodes > 0 ? links.network : links.intraNode;

@@ -167,7 +167,7 @@ struct NcclDispatch
 NcclDispatch ncclDispatch(const Context &c)
 {
     const GroupPlacement e = clusterLinks(c.plan, c.device).expertGroup;
-    const double ranks = double(e.spansNodes() ? e.perNode : e.size);
+    const double ranks = double(e.ranksInNode());
     return {ranks, intraNodeAllToAllShare(c.plan, c.device, ranks), e.spansNodes()};
 }
 
