@@ -129,6 +129,18 @@ void appendProjections(const Plan &plan, const Shapes &x, OpPass pass, std::vect
                             double(m.heads) * double(m.qkNopeHeadDim + m.vHeadDim) / x.t, x.q)));
 }
 
+/// A clamped gated activation's clamp as separate kernels ahead of the activation (runsEagerActivationClamp), on
+/// the up projection's output of `upBytes`: forward, two clamps each reading and writing one half and a cat
+/// reading and writing the whole (4 x upBytes, 3 kernels); backward, each clamp's gradient reads the gradient
+/// and the input half and writes one half, and the chunk's gradient concatenates the halves (5 x upBytes, 3).
+void addEagerClamp(Op &act, double upBytes)
+{
+    act.backwardBytes = 1.5 * act.bytes + 5.0 * upBytes; // backwardOf's element-wise rule, then the clamp's
+    act.backwardLaunches = act.launches + 3.0;
+    act.bytes += 4.0 * upBytes;
+    act.launches += 3.0;
+}
+
 /// One MLP of `rows` tokens, `width` wide per rank, `batch` of them (grouped experts): up, activation, down.
 /// `groupedKernel`: the routed experts as one fused grouped kernel per projection (training.fused_expert_mlp):
 /// one launch each, the activation in the up projection's epilogue, which writes its output once in the
@@ -156,6 +168,8 @@ void appendMlp(const Plan &plan, const Shapes &x, OpPass pass, LayerPart part, d
     act.part = part;
     act.role = OpRole::MlpActivation;
     act.launches = groupedKernel ? 0.0 : 1.0;
+    if (!groupedKernel && runsEagerActivationClamp(plan.model, plan.training))
+        addEagerClamp(act, upBytes);
     ops.push_back(act);
     Op down = matmul(names[2], pass, OpScope::Layer, rows, width, x.h, x.q, batch);
     down.part = part;
@@ -400,9 +414,23 @@ void appendMlpAndResidual(const Plan &plan, const Shapes &x, OpPass pass, double
 /// the projections' epilogue and the calibrated layer time; it adds no op here.
 void appendEagerRotary(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
 {
+    const double elements = x.M * (x.qd + x.kv) / x.t;
+    if (runsUnfusedRotary(plan.model, plan.training)) {
+        // Megatron-Core's _apply_rotary_pos_emb_bshd on Q and on K, in 16 bits: t * cos, the rotated half
+        // (a negation and a cat), times sin, the sum and the final cat with the empty pass-through part move 12
+        // tensors' worth of bytes; with the cosines and sines computed and cast per call, 12 kernels a tensor.
+        // Backward: the two products' gradients, the negation, the halves' cat, their sum and the slice's
+        // zero-filled gradient, 13 tensors' worth in 7 kernels.
+        Op op = elementwise("rotary embedding (unfused)", OpKind::Elementwise, pass, OpScope::Layer, elements,
+                            6.0 * elements, 12.0 * x.q * elements);
+        op.launches = 24.0;
+        op.backwardBytes = 13.0 * x.q * elements;
+        op.backwardLaunches = 14.0;
+        ops.push_back(op);
+        return;
+    }
     if (!runsEagerRotary(plan.model, plan.training))
         return;
-    const double elements = x.M * (x.qd + x.kv) / x.t;
     Op op = elementwise("rotary embedding (eager)", OpKind::Elementwise, pass, OpScope::Layer, elements, 6.0 * elements,
                         (2.0 * x.q + 4.0 * kFp32Bytes) * elements);
     op.launches = 8.0;

@@ -22,6 +22,14 @@ double wholeSequenceInputBytes(const TrainingConfig &training, std::int64_t tens
     return float8Gather && training.gathersActivationsInFloat8() ? 1.0 : activationElementBytes(training.precision);
 }
 
+/// Bytes per MLP-width element a clamped activation keeps beside the unclamped one's: the clamps keep the up
+/// projection's output (both halves, 2 elements per width) and the activation keeps the clamped copy
+/// (runsEagerActivationClamp); the activation's own input is the clamped copy, so the up output is the extra.
+double clampCopyBytes(const ModelSpec &m, const TrainingConfig &training)
+{
+    return runsEagerActivationClamp(m, training) ? 2.0 * activationElementBytes(training.precision) : 0.0;
+}
+
 /// A dense MLP's own stored tensors on one tensor rank for one micro-batch: GELU (and squared ReLU) keep the
 /// activation's input and output, SwiGLU the gate and up outputs and their product; the last of them is the second
 /// projection's input, kept as the linears keep their inputs. The MLP's input is the norm's, counted with the layer;
@@ -30,7 +38,8 @@ double denseMlpBytes(const ModelSpec &m, const TrainingConfig &training, std::in
 {
     const double q = activationElementBytes(training.precision), lp = savedLinearInputBytes(training);
     const double sb = double(m.seqLen) * double(training.microBatch);
-    return ((m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0) * q + lp) * sb * double(m.ffnHidden) / double(tensor);
+    return ((m.mlp == MlpKind::SwiGlu ? 2.0 : 1.0) * q + lp + clampCopyBytes(m, training)) * sb * double(m.ffnHidden) /
+           double(tensor);
 }
 
 LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &training, std::int64_t tensor,
@@ -108,13 +117,17 @@ double moeMlpActivationBytes(const Plan &plan)
     // outputs before the weighted combine; shared experts like a dense MLP of their width.
     // The permuted inputs and the activation output are the expert linears' inputs, kept as they keep them.
     const double lp = savedLinearInputBytes(training);
-    const double kept = rebuildAct ? q * act : q * (act - 1.0) + lp;
+    // The clamp's copy: inside moe_act's checkpoint when that is rebuilt, in the fused grouped MLP's epilogue with
+    // training.fused_expert_mlp (megatron/core/transformer/moe/experts.py `_make_fused_ops`).
+    const double clamp = training.fusedExpertMlp ? 0.0 : clampCopyBytes(m, training);
+    const double kept = rebuildAct ? q * act : q * (act - 1.0) + lp + clamp;
     // A latent MoE's copies are latent-wide; its up projection keeps its latent-wide input (the combine's output).
     const double rows = sb / (training.sequenceParallel ? t : 1.0);
     const double latentInput = m.moeLatentSize > 0 ? rows * lp * double(m.moeLatentSize) : 0.0;
     return kFp32Bytes * rows * double(m.experts) + latentInput
            + copies * ((lp + q) * double(m.routedWidth()) + kept * double(m.expertWidth()))
-           + sb * (q * (denseAct - 1.0) + lp) * double(m.sharedExperts) * double(m.expertWidth()) / t;
+           + sb * (q * (denseAct - 1.0) + lp + clampCopyBytes(m, training)) * double(m.sharedExperts) *
+                 double(m.expertWidth()) / t;
 }
 
 /// torchtitan's op-level selective checkpointing (torchtitan parallelisms/parallelize_llama.py, _save_list

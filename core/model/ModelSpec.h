@@ -93,6 +93,9 @@ struct ModelSpec
     /// softmax_type "learnable"). One parameter per head and layer; fused kernels support them since
     /// Transformer Engine 2.8, before which Megatron-Core falls back to its unfused attention.
     bool attentionSinks = false;
+    /// A gated MLP whose activation inputs are clamped: the gate half from above and the linear half both ways at
+    /// this limit (GPT-OSS: 7.0, HF config.json swiglu_limit; Megatron-Core activation_func_clamp_value); 0: none.
+    double activationClamp = 0;
 
     // Mixture of experts (0 experts: dense). Layer i (from 0) is a MoE layer when i >= denseLayers and
     // (i - denseLayers + 1) is a multiple of moeLayerInterval (interval 2: every second layer, as Llama 4's

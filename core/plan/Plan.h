@@ -218,6 +218,12 @@ struct TrainingConfig
     /// parallelism the key and value GEMMs are narrow, and each reads the whole input. Not under Megatron-Core,
     /// which always fuses them.
     bool separateQkv = false;
+    /// Megatron-Core: the rotary embedding in Transformer Engine's fused kernel (the default; --no-rope-fusion
+    /// turns it off). Unfused, megatron/core/models/common/embeddings/rope_utils.py `_apply_rotary_pos_emb_bshd`
+    /// runs Q and K each through a dozen PyTorch kernels. Megatron-Bridge turns the fusion off for every model
+    /// whose positions are not plain RoPE (utils/fusions.py `validate_rope_fusion_compatibility`, called by
+    /// GPTModelProvider.provide from v0.2.0), GPT-OSS's YaRN among them. Under FSDP torch.compile decides.
+    bool fusedRope = true;
     /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
     bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
     /// Whether per-layer CUDA graphs hold a mixture of experts' routed part: only with a fixed capacity, which
@@ -454,6 +460,22 @@ inline bool runsEagerRmsNorm(const ModelSpec &m, const TrainingConfig &t)
 inline bool runsEagerRotary(const ModelSpec &m, const TrainingConfig &t)
 {
     return !t.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla();
+}
+/// Megatron-Core's unfused rotary embedding in 16 bits (training.fused_rope false with the other chains fused): no
+/// FP32 copy, nothing kept for backward beyond the cosines and sines.
+inline bool runsUnfusedRotary(const ModelSpec &m, const TrainingConfig &t)
+{
+    return !t.fusedRope && t.framework != Framework::Fsdp && t.fusesElementwise() &&
+           m.position == PositionEmbedding::Rotary && !m.isMla();
+}
+/// A clamped gated activation (model.activation_clamp) whose clamp runs as PyTorch ops ahead of the activation
+/// kernel: Megatron-Core's quick-GEGLU (GPT-OSS) chunks the up projection's output, clamps each half and
+/// concatenates them before its fused function, and the clamps keep their input for backward beside the fused
+/// function's copy (megatron/core/fusions/fused_bias_geglu.py `weighted_bias_quick_geglu_impl`, from 2e29a5e1e,
+/// September 2025, to d98e8a64d); eager PyTorch runs it so too; torch.compile fuses it into the activation.
+inline bool runsEagerActivationClamp(const ModelSpec &m, const TrainingConfig &t)
+{
+    return m.activationClamp > 0 && m.mlp == MlpKind::SwiGlu && !(t.framework == Framework::Fsdp && t.compile);
 }
 
 struct Plan

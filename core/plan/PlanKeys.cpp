@@ -207,6 +207,8 @@ const std::array kKeys{
             .access = field<&Plan::model, &M::fullAttentionInterval>()},
     PlanKey{.path = "model.attention_sinks", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::model, &M::attentionSinks>()},
+    PlanKey{.path = "model.activation_clamp", .type = KeyType::Number, .range = {0, 1000}, .editor = KeyEditor::Number,
+            .displayDecimals = 2, .access = field<&Plan::model, &M::activationClamp>()},
     PlanKey{.path = "model.hybrid_pattern", .type = KeyType::String, .maxLength = 100000, .editor = KeyEditor::Text,
             .access = field<&Plan::model, &M::hybridPattern>()},
     PlanKey{.path = "model.mamba_state_dim", .type = KeyType::Integer, .range = {1, 65536}, .editor = KeyEditor::Spin,
@@ -287,6 +289,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::fusedNorm>()},
     PlanKey{.path = "training.separate_qkv", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::separateQkv>()},
+    PlanKey{.path = "training.fused_rope", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::fusedRope>()},
     PlanKey{.path = "training.optimizer_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<OptimizerKernel>, .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -556,6 +560,24 @@ std::size_t characters(std::string_view utf8)
     return n;
 }
 
+/// Whether a key about the kernels the framework runs applies (nullopt: the path is not one of them).
+std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
+{
+    const TrainingConfig &t = plan.training;
+    if (path == "training.compile" || path == "training.separate_qkv")
+        return t.framework != Framework::Megatron;
+    if (path == "training.fused_rope")
+        return t.framework != Framework::Fsdp && t.fusesElementwise() &&
+               plan.model.position == PositionEmbedding::Rotary && !plan.model.isMla();
+    if (path == "training.fused_norm")
+        return t.framework != Framework::Megatron && !t.fusesElementwise();
+    if (path == "training.attention_kernel")
+        return t.flashAttention;
+    if (path == "training.fused_kernels")
+        return t.framework != Framework::Fsdp;
+    return std::nullopt;
+}
+
 bool keyApplies(const PlanKey &key, const Plan &plan)
 {
     static constexpr std::string_view moeKeys[] = {"model.experts_per_token",      "model.shared_experts",
@@ -570,6 +592,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
                                                    "model.qk_nope_head_dim", "model.qk_rope_head_dim",
                                                    "model.v_head_dim",       "training.recompute_mla_up_proj"};
     const std::string_view path = key.path;
+    if (const std::optional<bool> applies = kernelKeyApplies(path, plan))
+        return *applies;
     // Selective recomputation's modules (an edit that leaves one set elsewhere shows it, in error, to be unset).
     static constexpr std::string_view modules[] = {"training.recompute_mla_up_proj", "training.recompute_moe_act",
                                                    "training.recompute_moe", "training.recompute_mlp"};
@@ -603,8 +627,6 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
     if (path == "training.recompute_layers" || path == "training.recompute_interval" ||
         path == "training.recompute_chunk")
         return plan.training.recompute == Recompute::Full;
-    if (path == "training.compile")
-        return plan.training.framework != Framework::Megatron;
     if (path == "training.recompute_attention")
         return plan.training.recompute == Recompute::Ops;
     if (path == "training.defer_embedding_wgrad")
@@ -613,14 +635,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.deferredWgradMicrobatches() > 0;
     if (path == "training.keep_pipeline_outputs" || path == "training.schedule_microbatches")
         return plan.training.framework == Framework::Fsdp && plan.parallel.pipeline > 1;
-    if (path == "training.separate_qkv")
-        return plan.training.framework != Framework::Megatron;
-    if (path == "training.fused_norm")
-        return plan.training.framework != Framework::Megatron && !plan.training.fusesElementwise();
-    if (path == "training.attention_kernel")
-        return plan.training.flashAttention;
-    if (path == "training.fused_kernels")
-        return plan.training.framework != Framework::Fsdp;
+    if (path == "model.activation_clamp")
+        return plan.model.mlp == MlpKind::SwiGlu;
     if (path == "model.full_attention_interval")
         return plan.model.slidingWindow > 0;
     if (path == "model.mamba_state_dim" || path == "model.mamba_head_dim" || path == "model.mamba_heads" ||

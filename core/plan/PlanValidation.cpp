@@ -791,6 +791,9 @@ void checkSlidingWindow(Checker &check)
         check.warning("model.sliding_window", "sliding_window.needs_flash");
     if (plan.model.fullAttentionInterval > 0 && plan.model.slidingWindow <= 0)
         check.warning("model.full_attention_interval", "full_attention_interval.needs_window");
+    // A clamp limits the two halves of a gated activation's input; a plain MLP has no halves to clamp.
+    if (plan.model.activationClamp > 0 && plan.model.mlp != MlpKind::SwiGlu)
+        check.warning("model.activation_clamp", "activation_clamp.needs_gated");
 }
 
 /// A flash kernel runs heads up to its largest compiled head size: 128 for the Triton FlashAttention

@@ -110,6 +110,7 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "model.sliding_window",
                                 "model.full_attention_interval",
                                 "model.attention_sinks",
+                                "training.fused_rope",
                                 "model.hybrid_pattern",
                                 "model.mamba_state_dim",
                                 "model.mamba_head_dim",
@@ -469,10 +470,12 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
         break;
     }
     if (m.slidingWindow > 0)
-        f << QStringLiteral("--window-size %1 0").arg(m.slidingWindow)
+        f << QStringLiteral("--window-size %1,0").arg(m.slidingWindow - 1) // keys before the query (windowLeft)
           << (m.fullAttentionInterval > 0 ? flag("model.full_attention_interval", m.fullAttentionInterval) : QString());
     if (m.attentionSinks)
         f << "--softmax-type learnable";
+    if (runsUnfusedRotary(m, t))
+        f << megatron::flagOf("training.fused_rope");
     if (m.isMoe() && t.fusedExpertMlp)
         f << megatron::flagOf("training.fused_expert_mlp");
     if (m.isMoe() && t.moePagedStash)
@@ -807,6 +810,23 @@ QString nemoModelShapeFields(const Plan &plan)
 }
 
 /// The model config's software settings: recomputation, offload, CUDA graphs, windows, overlaps, FP8, MoE, MLA.
+/// NeMo's model-config fields for the attention's window and sinks, the rotary fusion and the activation clamp.
+QString nemoShapeFields(const ModelSpec &m, const TrainingConfig &t)
+{
+    QString s;
+    if (m.slidingWindow > 0)
+        s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow - 1) + // keys before the query
+             (m.fullAttentionInterval > 0 ? nemoLine(4, "model.full_attention_interval", m.fullAttentionInterval)
+                                          : QString());
+    if (m.attentionSinks)
+        s += QStringLiteral("    softmax_type: learnable\n");
+    if (runsUnfusedRotary(m, t))
+        s += nemoSwitch(4, "training.fused_rope", false);
+    if (m.activationClamp > 0)
+        s += QStringLiteral("    activation_func_clamp_value: %1\n").arg(m.activationClamp);
+    return s;
+}
+
 QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
 {
     const ModelSpec &m = plan.model;
@@ -843,12 +863,7 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
                  ? QStringLiteral("    cuda_graph_impl: local\n")
                  : QStringLiteral(
                        "    cuda_graph_impl: transformer_engine\n    cuda_graph_scope: [moe_router, moe_preprocess]\n");
-    if (m.slidingWindow > 0)
-        s += QStringLiteral("    window_size: [%1, 0]\n").arg(m.slidingWindow) +
-             (m.fullAttentionInterval > 0 ? nemoLine(4, "model.full_attention_interval", m.fullAttentionInterval)
-                                          : QString());
-    if (m.attentionSinks)
-        s += QStringLiteral("    softmax_type: learnable\n");
+    s += nemoShapeFields(m, t);
     s += nemoSwitch(4, "parallel.tensor_comm_overlap", p.tensorCommOverlap) +
          nemoSwitch(4, "parallel.overlap_p2p_comm", p.overlapP2pComm);
     if (m.isMoe() && p.expertCommOverlap)
@@ -1190,6 +1205,7 @@ const QStringList &expressedKeys(ExportTarget target)
               "parallel.context_comm", "training.fp8_attention", "parallel.first_stage_layers",
               "parallel.last_stage_layers", "parallel.stage_layers"})
             k.removeAll(QLatin1String(drop));
+        k << QStringLiteral("model.activation_clamp"); // a recipe's field; Megatron-LM has no flag for it
         return k;
     }();
     static const QStringList torchtitan{

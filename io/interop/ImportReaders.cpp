@@ -204,15 +204,24 @@ QJsonValue asNumber(const QJsonValue &v)
 
 QJsonValue windowLeft(const QJsonValue &v)
 {
-    if (v.isArray())
-        return v.toArray().isEmpty() ? QJsonValue(QJsonValue::Undefined) : asInteger(v.toArray().first());
-    QString text = v.toVariant().toString().trimmed();
-    text.remove(QLatin1Char('(')).remove(QLatin1Char(')')).remove(QLatin1Char('[')).remove(QLatin1Char(']'));
-    const QStringList parts = text.split(QLatin1Char(','));
-    if (parts.size() != 2)
-        return QJsonValue(QJsonValue::Undefined);
-    const QJsonValue left = asInteger(parts.front().trimmed());
-    return left.isDouble() && left.toDouble() < 0 ? QJsonValue(0.0) : left; // -1: an infinite window, none
+    QJsonValue left;
+    if (v.isArray()) {
+        if (v.toArray().isEmpty())
+            return QJsonValue(QJsonValue::Undefined);
+        left = asInteger(v.toArray().first());
+    } else {
+        QString text = v.toVariant().toString().trimmed();
+        text.remove(QLatin1Char('(')).remove(QLatin1Char(')')).remove(QLatin1Char('[')).remove(QLatin1Char(']'));
+        const QStringList parts = text.split(QLatin1Char(','));
+        if (parts.size() != 2)
+            return QJsonValue(QJsonValue::Undefined);
+        left = asInteger(parts.front().trimmed());
+    }
+    if (!left.isDouble())
+        return left;
+    // (left, right) counts the keys before the query; the window holds the query too: Megatron-Bridge converts
+    // HF's sliding_window w to window_size (w - 1, 0) (models/gpt_oss/gpt_oss_bridge.py). -1: no window.
+    return left.toDouble() < 0 ? QJsonValue(0.0) : QJsonValue(left.toDouble() + 1.0);
 }
 
 const char *expectedNumber(const Convert &convert)

@@ -74,6 +74,8 @@ constexpr std::array kArguments{
     // and turns the overlap off without interleaving. --overlap-p2p-communication is the flag before that.
     Argument{"no-overlap-p2p-communication", "parallel.overlap_p2p_comm", Form::Off, "overlap_p2p_comm"},
     Argument{"overlap-p2p-communication", "parallel.overlap_p2p_comm", S},
+    // Rotary embedding fusion is on by default: arguments.py has only --no-rope-fusion (dest apply_rope_fusion).
+    Argument{"no-rope-fusion", "training.fused_rope", Form::Off, "apply_rope_fusion"},
 };
 
 } // namespace

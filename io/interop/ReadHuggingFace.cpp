@@ -292,6 +292,10 @@ void huggingFaceModelType(const QString &file, const QByteArray &bytes, const QJ
         root.value(QStringLiteral("model_type")).toString() == QLatin1String("gpt_oss"))
         out.keys.push_back({QStringLiteral("model.attention_sinks"), true, file,
                             lineOfKey(bytes, QStringLiteral("model_type")), QStringLiteral("model_type")});
+    // GPT-OSS's clamped activation (transformers' GptOssExperts: gate clamped above, up both ways, at swiglu_limit).
+    if (const QJsonValue limit = root.value(QStringLiteral("swiglu_limit")); limit.isDouble() && limit.toDouble() > 0)
+        out.keys.push_back({QStringLiteral("model.activation_clamp"), limit.toDouble(), file,
+                            lineOfKey(bytes, QStringLiteral("swiglu_limit")), QStringLiteral("swiglu_limit")});
     // Nemotron-H's attention layers have no position embedding and its norms are RMSNorm (NemotronHRMSNorm), though
     // the config names their epsilon layer_norm_epsilon.
     if (root.value(QStringLiteral("model_type")).toString() == QLatin1String("nemotron_h")) {

@@ -50,6 +50,8 @@ std::map<QString, Rule> megatronModelRules()
         {"quick_geglu", {"model.mlp", whenTrue(QStringLiteral("swiglu"))}},
         {"window_size", {"model.sliding_window", windowLeft}},
         {"window_attn_skip_freq", {"model.full_attention_interval", asInteger}},
+        // Megatron-Core's activation_func_clamp_value (a recipe's field; Megatron-LM has no flag for it).
+        {"activation_func_clamp_value", {"model.activation_clamp", asNumber}},
         {"multi_latent_attention", {"model.attention", whenTrue(QStringLiteral("mla"))}},
     };
 }

@@ -262,6 +262,17 @@ const std::array kWords{
                  "\"learnable\"): one parameter per head and layer; fused attention kernels support it since "
                  "Transformer Engine 2.8 (older software runs attention unfused: flash_attention false)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
+    KeyWords{.path = "model.activation_clamp",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Activation clamp"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "activation clamp"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "a gated MLP whose activation inputs are clamped at this limit, the gate from above and the linear "
+                 "half both ways (GPT-OSS: 7, HF swiglu_limit; Megatron-Core activation_func_clamp_value). "
+                 "Megatron-Core and eager PyTorch clamp with separate kernels ahead of the activation and keep a "
+                 "second copy of its input; torch.compile fuses the clamp; 0: none"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "applies with mlp \"swiglu\"")},
     KeyWords{.path = "model.hybrid_pattern",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Hybrid pattern"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "hybrid layer pattern"),
@@ -567,6 +578,18 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey",
                                        "PyTorch frameworks (\"fsdp\", \"deepspeed\"); Megatron-Core fuses them")},
+    KeyWords{.path = "training.fused_rope",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Fused rotary embedding"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "rotary embedding fusion"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "the rotary embedding in Transformer Engine's fused kernel; off, Megatron-Core runs it on Q and K as "
+                 "about a dozen PyTorch kernels each (--no-rope-fusion; Megatron-Bridge turns the fusion off for "
+                 "positions other than plain RoPE, GPT-OSS's YaRN among them)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "true"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey",
+                                       "Megatron-Core and DeepSpeed with fused kernels and rotary positions; under "
+                                       "\"fsdp\" torch.compile decides")},
     KeyWords{.path = "training.optimizer_kernel",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer kernel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),

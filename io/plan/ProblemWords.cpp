@@ -81,6 +81,9 @@ const RuleSentence kSentences[] = {
                                   "kernel, as Transformer Engine runs sinks) or training.flash_attention false")},
     {"full_attention_interval.needs_window",
      QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
+    {"activation_clamp.needs_gated",
+     QT_TRANSLATE_NOOP("Problem", "model.activation_clamp clamps the two halves of a gated activation's input; it has "
+                                  "no effect unless model.mlp is \"swiglu\"")},
     // core/plan/Plan completeEdit: what an edit of the experts brings along
     {"experts.top2_default",
      QT_TRANSLATE_NOOP("Problem", "experts per token set to %1 (top-2 routing, as Mixtral routes): a mixture of "

@@ -14,6 +14,7 @@
 #include "core/advice/Interventions.h"
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
+#include "core/memory/ActivationMemory.h"
 #include "core/memory/MemoryModel.h"
 #include "core/plan/PlanValidation.h"
 
@@ -66,6 +67,58 @@ private slots:
         // The whole step captured: nothing waits for the host.
         plan.training.cudaGraphs = CudaGraphs::Step;
         QCOMPARE(runSoftware(plan).step.category(TimeCategory::HostLaunch), 0.0);
+    }
+
+    // GPT-OSS as Megatron-Bridge runs it (gallery plan gpt-oss-120b-64-h100: 4,096 tokens a micro-batch, 64 query
+    // heads and 8 key/value heads of 64, 16 of 128 experts a rank, top 4). YaRN keeps the rotary embedding out of
+    // Transformer Engine's kernel (Megatron-Bridge utils/fusions.py): rope_utils.py's _apply_rotary_pos_emb_bshd on
+    // Q and K moves 12 and 13 tensors' worth of 16-bit bytes forward and backward, in 24 and 14 kernels. The clamp
+    // of the quick-GEGLU's input (fused_bias_geglu.py weighted_bias_quick_geglu_impl): two clamps and a cat, 4 times
+    // the up projection's output forward and 5 backward, 3 kernels each way; the clamps keep that output beside the
+    // fused function's clamped copy, one more 2 x 2,880-wide row per routed copy unless moe_act is recomputed.
+    void unfusedRotaryAndClampRunAsPytorchKernels()
+    {
+        Plan plan = test::examplePlan("gpt-oss-120b-64-h100");
+        QVERIFY(!plan.training.fusedRope);
+        QCOMPARE(plan.model.activationClamp, 7.0);
+        const Estimate e = runSoftware(plan);
+        QVERIFY(e.valid);
+        const double qk = 4096.0 * (64 * 64 + 8 * 64); // Q and K elements of one micro-batch
+        const Op *rope = test::findOp(e, "rotary embedding (unfused)", OpPass::Forward);
+        const Op *ropeBack = test::findOp(e, "rotary embedding (unfused)", OpPass::Backward);
+        QVERIFY(rope && ropeBack);
+        TP_COMPARE_REL(rope->bytes, 12.0 * 2.0 * qk, 1e-12); // 452,984,832 bytes
+        TP_COMPARE_REL(ropeBack->bytes, 13.0 * 2.0 * qk, 1e-12);
+        QCOMPARE(rope->launches, 24.0);
+        QCOMPARE(ropeBack->launches, 14.0);
+        Plan fused = plan;
+        fused.training.fusedRope = true;
+        const Estimate f = runSoftware(fused);
+        QVERIFY(!test::findOp(f, "rotary embedding (unfused)", OpPass::Forward));
+        QVERIFY(e.step.stepSeconds > f.step.stepSeconds);
+        // The clamp, on the routed copies' up output: 4,096 tokens x top 4 x 2 x 2,880 in 16 bits.
+        const double up = 2.0 * 4096.0 * 4.0 * 2.0 * 2880.0;
+        Plan unclamped = plan;
+        unclamped.model.activationClamp = 0;
+        const Estimate u = runSoftware(unclamped);
+        const auto act = [](const Estimate &x, OpPass pass) { return *test::findOp(x, "expert activation", pass); };
+        TP_COMPARE_REL(act(e, OpPass::Forward).bytes - act(u, OpPass::Forward).bytes, 4.0 * up, 1e-9);
+        TP_COMPARE_REL(act(e, OpPass::Backward).bytes - act(u, OpPass::Backward).bytes, 5.0 * up, 1e-9);
+        QCOMPARE(act(e, OpPass::Forward).launches - act(u, OpPass::Forward).launches, 3.0);
+        QCOMPARE(act(e, OpPass::Backward).launches - act(u, OpPass::Backward).launches, 3.0);
+        // Memory: with moe_act recomputed (the recipe) the clamps sit inside the checkpoint; without, a MoE layer
+        // keeps one more up output per routed copy.
+        const auto stored = [](const Plan &p) {
+            return storedLayerActivations(p.model, p.training, p.parallel.tensor).total() +
+                   moeLayerExtraActivationBytes(p);
+        };
+        TP_COMPARE_REL(stored(plan), stored(unclamped), 1e-12);
+        plan.training.switchRecompute(Recompute::None);
+        unclamped.training.switchRecompute(Recompute::None);
+        TP_COMPARE_REL(stored(plan) - stored(unclamped), up, 1e-9);
+        // A fused grouped MLP clamps in its epilogue: no kernels, no copy.
+        plan.training.fusedExpertMlp = unclamped.training.fusedExpertMlp = true;
+        TP_COMPARE_REL(stored(plan), stored(unclamped), 1e-12);
     }
 
     // Transformer Engine's GroupedLinear is one call that runs a GEMM per local expert from C++ (its backward

@@ -597,13 +597,14 @@ private slots:
                  }),
                  qPrintable(io::importReport(r)));
         // GPT-OSS 120B: --quick-geglu is a gated MLP (three matrices per expert), --softmax-type learnable the
-        // sinks, --window-size 127,0 with --window-attn-skip-freq 2 the alternating windowed layers: 116.8 B
+        // sinks, --window-size 127,0 (127 keys before the query: HF's sliding_window 128, as Megatron-Bridge's
+        // gpt_oss_bridge.py converts it) with --window-attn-skip-freq 2 the alternating windowed layers: 116.8 B
         // (OpenAI's model card: 116.83 B); as GELU it was planned at 78.6 B.
         r = io::importFiles({data("real/megatron-lm/modelopt_conf__gpt-oss-120b.sh")}, oneNode, io::builtinCatalog());
         QVERIFY2(r.ok(), qPrintable(io::importReport(r)));
         QCOMPARE(r.plan->model.mlp, MlpKind::SwiGlu);
         QVERIFY(r.plan->model.attentionSinks);
-        QCOMPARE(r.plan->model.slidingWindow, 127);
+        QCOMPARE(r.plan->model.slidingWindow, 128);
         QCOMPARE(r.plan->model.fullAttentionInterval, 2);
         QVERIFY(std::abs(parameters(*r.plan) / 116.83e9 - 1) < 0.005);
         // Llama 3.2 1B: the legacy --use-rotary-position-embeddings with --no-position-embedding is RoPE (no

@@ -109,6 +109,7 @@ private slots:
     void fp8ScalingIsEditedInTheWindow();
     void pagedStashIsEditedInTheWindow();
     void attentionReplayIsEditedInTheWindow();
+    void ropeFusionAndClampAreEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
     void hybridPatternIsEditedInTheWindow();
     void latentMoeIsEditedInTheWindow();
@@ -712,6 +713,40 @@ void TestPlanner::attentionReplayIsEditedInTheWindow()
     box->click();
     QVERIFY(f.document.estimate().valid);
     QVERIFY(!box->isVisibleTo(&f.window));
+}
+
+// The GPT-OSS gallery plan runs its rotary embedding unfused and clamps its activation (training.fused_rope,
+// model.activation_clamp): ticking the fusion removes the unfused kernels and shortens the step, undo restores
+// it; the clamp is a field of the Model dock whose 0 removes the clamp's kernels; under FSDP the fusion box hides
+// (torch.compile decides there).
+void TestPlanner::ropeFusionAndClampAreEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("gpt-oss-120b-64-h100"));
+    auto *rope = f.window.findChild<QCheckBox *>(QStringLiteral("training.fused_rope"));
+    QVERIFY(rope && rope->isVisibleTo(&f.window) && !rope->isChecked());
+    const double unfused = f.document.estimate().step.stepSeconds;
+    rope->click();
+    QVERIFY(f.document.plan().training.fusedRope);
+    QVERIFY(!test::findOp(f.document.estimate(), "rotary embedding (unfused)", OpPass::Forward));
+    QVERIFY(f.document.estimate().step.stepSeconds < unfused);
+    f.document.undoStack()->undo();
+    QVERIFY(!f.document.plan().training.fusedRope);
+    QCOMPARE(f.document.estimate().step.stepSeconds, unfused);
+    auto *clamp = f.window.findChild<QDoubleSpinBox *>(QStringLiteral("model.activation_clamp"));
+    QVERIFY(clamp && clamp->isVisibleTo(&f.window));
+    QCOMPARE(clamp->value(), 7.0);
+    clamp->setValue(0.0);
+    QCOMPARE(f.document.plan().model.activationClamp, 0.0);
+    QVERIFY(f.document.estimate().step.stepSeconds < unfused);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().model.activationClamp, 7.0);
+    QCOMPARE(f.document.estimate().step.stepSeconds, unfused);
+    auto *framework = f.window.findChild<QComboBox *>(QStringLiteral("training.framework"));
+    QVERIFY(framework);
+    framework->setCurrentIndex(framework->findText(QStringLiteral("PyTorch FSDP2")));
+    QCOMPARE(f.document.plan().training.framework, Framework::Fsdp);
+    QVERIFY(!rope->isVisibleTo(&f.window));
 }
 
 // The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last

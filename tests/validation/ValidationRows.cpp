@@ -1095,6 +1095,13 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             // keeps the permutation fusion (lines 87 and 127).
             plan.training.moeRouterFusion = plan.model.isMoe() && !plan.model.isHybrid();
             plan.training.moePermuteFusion = plan.model.isMoe();
+            // GPT-OSS's rotary embedding runs unfused: its provider sets position_embedding_type "yarn"
+            // (models/gpt_oss/gpt_oss_provider.py line 59 at v0.2.0 and v0.3.0, gpt_oss_bridge.py line 65 from
+            // v0.4.0), and GPTModelProvider.provide turns apply_rope_fusion off for any type but "rope"
+            // (utils/fusions.py validate_rope_fusion_compatibility, called at gpt_provider.py line 199 at v0.2.0,
+            // 229 at v0.6.0), after the performance overrides have set it (utils/overrides.py: apply_rope_fusion =
+            // True for every recipe).
+            plan.training.fusedRope = model != QLatin1String("GPT OSS 120B");
             // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
             // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
             // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and

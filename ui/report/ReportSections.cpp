@@ -947,6 +947,31 @@ QStringList routingRow(const Plan &plan)
                         "(HybridEP permutes in its dispatch); docs/CALIBRATION.md")};
 }
 
+/// What runs as separate PyTorch kernels beside Megatron-Core's fused ones: an unfused rotary embedding
+/// (training.fused_rope) and a clamped activation's clamp (model.activation_clamp).
+QList<QStringList> unfusedChainRows(const Plan &plan)
+{
+    QList<QStringList> rows;
+    if (runsUnfusedRotary(plan.model, plan.training))
+        rows << QStringList{
+            QObject::tr("Rotary embedding"),
+            QObject::tr("unfused: Q and K each through about a dozen 16-bit PyTorch kernels (the products with the "
+                        "cosines and sines, the rotated half, the sum): 12 tensors' worth of memory traffic forward, "
+                        "13 backward, instead of one read and write in Transformer Engine's kernel"),
+            QObject::tr("Megatron-Core rope_utils.py _apply_rotary_pos_emb_bshd; Megatron-Bridge turns the fusion "
+                        "off for YaRN and other non-RoPE positions (utils/fusions.py; training.fused_rope)")};
+    if (runsEagerActivationClamp(plan.model, plan.training))
+        rows << QStringList{
+            QObject::tr("Activation clamp"),
+            QObject::tr("the up projection's output clamped at %1 by two clamps and a concatenation ahead of the "
+                        "activation (4 times its bytes forward, 5 backward), and kept twice for backward unless "
+                        "the activation is recomputed or runs in a fused grouped MLP")
+                .arg(fmt::number(plan.model.activationClamp, 1)),
+            QObject::tr("Megatron-Core fused_bias_geglu.py weighted_bias_quick_geglu_impl (GPT-OSS's clamped "
+                        "quick-GEGLU; model.activation_clamp)")};
+    return rows;
+}
+
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -1013,6 +1038,7 @@ QList<QStringList> softwareRows(const Context &c)
                                                             : QObject::tr("every layer windowed")),
             QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
                         "banded attention)")};
+    rows << unfusedChainRows(c.plan);
     return rows;
 }
 
