@@ -119,6 +119,12 @@ private slots:
         // A fused grouped MLP clamps in its epilogue: no kernels, no copy.
         plan.training.fusedExpertMlp = unclamped.training.fusedExpertMlp = true;
         TP_COMPARE_REL(stored(plan), stored(unclamped), 1e-12);
+        // A plain MLP has no halves to clamp: a warning names the key, and nothing is charged.
+        plan.model.mlp = MlpKind::Gelu;
+        const Estimate gelu = runSoftware(plan);
+        QVERIFY(std::any_of(gelu.problems.begin(), gelu.problems.end(), [](const Problem &p) {
+            return p.key == "model.activation_clamp" && !p.isError();
+        }));
     }
 
     // Transformer Engine's GroupedLinear is one call that runs a GEMM per local expert from C++ (its backward
