@@ -66,6 +66,14 @@ const Rule kRules[] = {
     {Bottleneck::MemoryMovement, "fuse_element_wise_kernels",
      [](const Plan &) { return std::string("training.fused_kernels: false -> true"); },
      [](Plan &p) { p.training.fusedKernels = true; }},
+    // Transformer Engine's fused rotary embedding: one read and write of Q and K instead of a dozen kernels each
+    // (Megatron-Core without --no-rope-fusion; Megatron-Bridge turns it off for YaRN positions).
+    {Bottleneck::MemoryMovement, "fused_rotary_embedding",
+     [](const Plan &) { return std::string("training.fused_rope: false -> true"); },
+     [](Plan &p) {
+         if (runsUnfusedRotary(p.model, p.training))
+             p.training.fusedRope = true;
+     }},
     {Bottleneck::MemoryMovement, "flash_attention",
      [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
      [](Plan &p) { p.training.flashAttention = true; }},

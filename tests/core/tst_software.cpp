@@ -96,6 +96,12 @@ private slots:
         const Estimate f = runSoftware(fused);
         QVERIFY(!test::findOp(f, "rotary embedding (unfused)", OpPass::Forward));
         QVERIFY(e.step.stepSeconds > f.step.stepSeconds);
+        // The advice offers the fusion, at the fused plan's throughput.
+        const std::vector<Intervention> offers = evaluateInterventions(plan, io::builtinCatalog());
+        const auto fusion = std::find_if(offers.begin(), offers.end(),
+                                         [](const Intervention &in) { return in.id == "fused_rotary_embedding"; });
+        QVERIFY(fusion != offers.end() && fusion->valid);
+        TP_COMPARE_REL(fusion->tokensPerSecond, f.step.tokensPerSecond, 1e-9); // both analytic
         // The clamp, on the routed copies' up output: 4,096 tokens x top 4 x 2 x 2,880 in 16 bits.
         const double up = 2.0 * 4096.0 * 4.0 * 2.0 * 2880.0;
         Plan unclamped = plan;
