@@ -461,12 +461,19 @@ inline bool runsEagerRotary(const ModelSpec &m, const TrainingConfig &t)
 {
     return !t.fusesElementwise() && m.position == PositionEmbedding::Rotary && !m.isMla();
 }
-/// Megatron-Core's unfused rotary embedding in 16 bits (training.fused_rope false with the other chains fused): no
-/// FP32 copy, nothing kept for backward beyond the cosines and sines.
+/// Whether training.fused_rope decides how the rotary embedding runs: Megatron-Core's (or DeepSpeed's) rotary
+/// positions with the other element-wise chains fused (under FSDP torch.compile decides; MLA's rotary part is
+/// costed with its projections).
+inline bool ropeFusionApplies(const ModelSpec &m, const TrainingConfig &t)
+{
+    return t.framework != Framework::Fsdp && t.fusesElementwise() && m.position == PositionEmbedding::Rotary &&
+           !m.isMla();
+}
+/// Megatron-Core's unfused rotary embedding in 16 bits (training.fused_rope false): no FP32 copy, nothing kept
+/// for backward beyond the cosines and sines.
 inline bool runsUnfusedRotary(const ModelSpec &m, const TrainingConfig &t)
 {
-    return !t.fusedRope && t.framework != Framework::Fsdp && t.fusesElementwise() &&
-           m.position == PositionEmbedding::Rotary && !m.isMla();
+    return !t.fusedRope && ropeFusionApplies(m, t);
 }
 /// A clamped gated activation (model.activation_clamp) whose clamp runs as PyTorch ops ahead of the activation
 /// kernel: Megatron-Core's quick-GEGLU (GPT-OSS) chunks the up projection's output, clamps each half and

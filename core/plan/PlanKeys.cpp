@@ -567,8 +567,7 @@ std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
     if (path == "training.compile" || path == "training.separate_qkv")
         return t.framework != Framework::Megatron;
     if (path == "training.fused_rope")
-        return t.framework != Framework::Fsdp && t.fusesElementwise() &&
-               plan.model.position == PositionEmbedding::Rotary && !plan.model.isMla();
+        return ropeFusionApplies(plan.model, t);
     if (path == "training.fused_norm")
         return t.framework != Framework::Megatron && !t.fusesElementwise();
     if (path == "training.attention_kernel")
