@@ -314,16 +314,14 @@ Op residualOp(const Shapes &x, OpPass pass, double bytes)
 /// _ssm_training at core_v0.16.0): the pre-norm (fused into the input projection's LayerNormLinear), the input
 /// projection to z, x, B, C and dt, the layout copies around the scan (rearrange(...).contiguous() to batch-first
 /// and back), mamba_ssm's mamba_split_conv1d_scan_combined (the depthwise convolution, SiLU, the chunked SSD scan
-/// and the z gate: Dao & Gu 2024, "Transformers are SSMs", Sec. 6), the grouped RMSNorm over d_inner, the output
-/// projection and the bias-dropout-add residual. The scan in chunks of Q = 128 tokens (MambaMixer chunk_size):
-/// per token, each group's C B^T inside its chunk (2 Q N), and per head the masked product with X (2 Q P), the
-/// chunk's state (2 N P) and the output from the states passed in (2 N P); the states, N x P per head and chunk in
-/// FP32, are written, read and written again by the state passing, and read by the output kernel, the C B^T blocks
-/// (Q x Q per group and chunk, FP32) written and read once. Timed as one fused kernel of its FLOPs and those bytes,
-/// as flash attention is: Mamba-2's authors measure SSD beside FlashAttention-2 (Sec. 9.3, Fig. 10).
+/// and the z gate: Dao & Gu 2024, "Transformers are SSMs", Sec. 6; appendSsdKernels), the grouped RMSNorm over
+/// d_inner, the output projection and the bias-dropout-add residual. The scan runs in chunks of Q = 128 tokens
+/// (MambaMixer chunk_size).
 constexpr double kMambaChunk = 128.0;
 
-/// The conv1d and SSD scan's FLOPs per token over all tensor ranks (appendMambaBlock's count).
+/// The conv1d and SSD scan's FLOPs per token over all tensor ranks, as the model's FLOPs count them: per token each
+/// group's C B^T inside its chunk (2 Q N), per head the masked product with X counted whole (2 Q P), the chunk's
+/// state (2 N P) and the output from the states passed in (2 N P), and the kernel-4 convolution.
 double mambaScanFlopsPerToken(const ModelSpec &m)
 {
     const double N = double(m.mambaStateDim), P = double(m.mambaHeadDim), groups = double(m.mambaGroups);
@@ -332,12 +330,99 @@ double mambaScanFlopsPerToken(const ModelSpec &m)
            double(m.mambaHeadCount()) * (2.0 * kMambaChunk * P + 4.0 * N * P);
 }
 
+/// The sizes the SSD kernels move on this rank (elements): Megatron-Core's MambaMixer splits heads and groups over
+/// the tensor ranks (and context ranks, after its all-to-all), so per rank the tokens x.M see heads / t of them.
+struct SsdSizes
+{
+    double x = 0, bc = 0, states = 0, cb = 0, dt = 0, chunks = 0, heads = 0, groups = 0, n = 0, p = 0;
+};
+
+SsdSizes ssdSizes(const ModelSpec &m, const Shapes &x)
+{
+    SsdSizes z;
+    z.heads = double(m.mambaHeadCount()) / x.t;
+    z.groups = double(m.mambaGroups) / x.t;
+    z.n = double(m.mambaStateDim);
+    z.p = double(m.mambaHeadDim);
+    z.chunks = x.M / kMambaChunk;
+    z.x = x.M * z.heads * z.p;                                 // x, z, the output, their gradients
+    z.bc = x.M * z.groups * z.n;                               // B or C
+    z.states = z.chunks * z.heads * z.p * z.n;                 // one chunk state per head and chunk
+    z.cb = z.chunks * z.groups * kMambaChunk * kMambaChunk;    // C B^T per group and chunk, FP32
+    z.dt = x.M * z.heads;                                      // dt and its cumulative sums, FP32
+    return z;
+}
+
+/// mamba_ssm's mamba_split_conv1d_scan_combined as Megatron-Core calls it (no norm or projection inside, z passed
+/// for the gate), kernel by kernel from mamba_ssm/ops/triton/ssd_combined.py (state-spaces/mamba e9594ce,
+/// MambaSplitConv1dScanCombinedFn and _mamba_chunk_scan_combined_fwd/_bwd): each op below is timed on its own, so
+/// the scan costs the sum of its kernels' traffic, not one fused kernel's. Forward: causal_conv1d over x, B and C;
+/// _chunk_cumsum_fwd and _chunk_state_fwd (each chunk's state, FP32); _state_passing_fwd (reads the FP32 states,
+/// writes them in the activations' format); _bmm_chunk_fwd (C B^T, FP32); _chunk_scan_fwd (reads C B^T, x, z, C
+/// and the states, writes the gated output and the ungated one it saves). The causal kernels skip the blocks above
+/// the diagonal (IS_CAUSAL), so the masked product is half of 2 Q P per token and head. Backward: the convolution
+/// and the four forward kernels replayed (the states passed in FP32 this time), then _chunk_scan_bwd_dz,
+/// _chunk_scan_bwd_dstates, _state_passing_bwd, _chunk_scan_chunk_state_bwd_dx, _chunk_state_bwd_db,
+/// _chunk_scan_bwd_dC, _chunk_scan_bwd_dcb, two _bmm_chunk_bwd, _chunk_scan_bwd_ddAcs_stable, _chunk_cumsum_bwd,
+/// their split reductions and the convolution's backward. Each backward is listed under the forward op whose
+/// tensors it replays or differentiates. The host launches keep the count the host figures were fitted with (six
+/// forward, eleven backward: docs/CALIBRATION.md, "Host launch").
+void appendSsdKernels(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    const SsdSizes z = ssdSizes(plan.model, x);
+    const double q = x.q, f = kFp32Bytes, Q = kMambaChunk, X = z.x, BC = z.bc, S = z.states, CB = z.cb, dt = z.dt;
+    const double xBC = X + 2.0 * BC;
+    // An op of the scan, its backward given (FLOPs, bytes, launches), and for the roofline's tooltip its shape: a
+    // matmul's [rows x inner] x [inner x cols], `batch` times, or an element-wise op's `rows` elements.
+    const auto add = [&](const char *name, OpKind kind, double flops, double bytes, double launches,
+                         std::array<double, 3> backward, std::array<double, 4> shape) {
+        Op op = make(name, kind, pass, OpScope::Layer, flops, bytes);
+        op.part = LayerPart::Mamba;
+        op.launches = launches;
+        op.backwardFlops = backward[0];
+        op.backwardBytes = backward[1];
+        op.backwardLaunches = backward[2];
+        op.batch = shape[0];
+        op.rows = shape[1];
+        op.inner = shape[2];
+        op.cols = shape[3];
+        ops.push_back(op);
+    };
+    const double conv = 2.0 * double(kMambaConvKernel) * xBC;
+    add("Mamba conv1d", OpKind::Elementwise, conv, 2.0 * q * xBC, 1.0, {3.0 * conv, 5.0 * q * xBC, 2.0},
+        {0, xBC, 0, 0});
+    // Each chunk's state: [P x Q] x [Q x N] per head and chunk, after the cumulative sums of dt; its backward replays
+    // both and computes dB from x and the state gradients.
+    const double stateFlops = 2.0 * X * z.n;
+    const double stateBytes = q * (X + BC) + (q + 4.0 * f) * dt + f * S;
+    const double dbBytes = q * (X + S + 2.0 * BC) + 2.0 * f * BC + 9.0 * f * dt + 3.0 * q * dt;
+    add("SSD chunk state", OpKind::Attention, stateFlops, stateBytes, 2.0,
+        {2.0 * stateFlops, stateBytes + dbBytes, 2.0}, {z.chunks * z.heads, z.p, Q, z.n});
+    add("SSD state passing", OpKind::Elementwise, 2.0 * S, (f + q) * S, 1.0, {4.0 * S, 4.0 * f * S + 2.0 * q * S, 1.0},
+        {0, S, 0, 0});
+    // C B^T per group and chunk; its backward: the replay, dC B^T from x and the output gradient (per head, causal),
+    // and the two products that turn it into dB and dC.
+    const double cbFlops = 2.0 * x.M * Q * z.groups * z.n;
+    const double cbBytes = 2.0 * q * BC + f * CB;
+    const double cbBackwardBytes =
+        cbBytes + 2.0 * q * X + 2.0 * f * dt + f * CB + 2.0 * (2.0 * q * BC + f * CB + f * BC);
+    add("SSD C B^T", OpKind::Attention, cbFlops, cbBytes, 1.0, {3.0 * cbFlops + X * Q, cbBackwardBytes, 2.0},
+        {z.chunks * z.groups, Q, z.n, Q});
+    // The output: C B^T masked with the decays times x (causal: X Q), plus C times the states passed in (2 X N). Its
+    // backward: the gate's gradient, the state gradients, dx (both paths), dC, and the decays' gradients.
+    const double scanFlops = X * Q + 2.0 * X * z.n;
+    const double scanBytes = f * CB + 4.0 * q * X + 2.0 * f * dt + q * (BC + S);
+    const double scanBackwardBytes =
+        13.0 * q * X + 4.0 * q * BC + 2.0 * q * S + f * S + 2.0 * f * CB + 2.0 * f * BC + 22.0 * f * dt;
+    add("SSD chunk scan", OpKind::Attention, scanFlops, scanBytes, 1.0,
+        {6.0 * X * z.n + 2.0 * X * Q, scanBackwardBytes, 4.0}, {z.chunks * z.heads, Q, z.n, z.p});
+}
+
 void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
 {
     const ModelSpec &m = plan.model;
     const OpScope L = OpScope::Layer;
-    const double inner = double(m.mambaInner()) / x.t, heads = double(m.mambaHeadCount()) / x.t;
-    const double groups = double(m.mambaGroups) / x.t, N = double(m.mambaStateDim), P = double(m.mambaHeadDim);
+    const double inner = double(m.mambaInner()) / x.t;
     const double in = double(m.mambaInProjection()) / x.t;
     const auto tag = [](Op op) {
         op.part = LayerPart::Mamba;
@@ -349,21 +434,7 @@ void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, double res
                                 2.0 * x.q * x.M * (in + inner)));
     copies.launches = 2.0;
     ops.push_back(copies);
-    const double chunks = x.M / kMambaChunk;
-    const double scanFlops = x.M * mambaScanFlopsPerToken(m) / x.t; // every term splits over the ranks
-    const double scanBytes = x.q * x.M * (in + 2.0 * inner) +
-                             kFp32Bytes * chunks * (4.0 * heads * N * P + 2.0 * groups * kMambaChunk * kMambaChunk);
-    Op scan = tag(make("Mamba conv1d, SSD scan", OpKind::Attention, pass, L, scanFlops, scanBytes));
-    scan.batch = chunks * heads; // per chunk and head: [Q x N] x [N x P]-sized products
-    scan.rows = kMambaChunk;
-    scan.inner = N;
-    scan.cols = P;
-    // mamba_ssm's combined op: the convolution and the scan's five kernels (chunk cumsum, chunk state, state
-    // passing, C B^T, chunk scan) forward; their backward kernels and the convolution's replay backward (an
-    // approximate count of mamba_ssm/ops/triton/ssd_combined.py).
-    scan.launches = 6.0;
-    scan.backwardLaunches = 11.0;
-    ops.push_back(scan);
+    appendSsdKernels(plan, x, pass, ops);
     ops.push_back(tag(normOp(plan, "Mamba gated norm", pass, L, x.M * inner, x.q)));
     ops.push_back(tag(matmul("Mamba out-projection", pass, L, x.M, inner, x.h, x.q)));
     ops.push_back(tag(residualOp(x, pass, residualBytes)));
@@ -571,6 +642,8 @@ Op backwardOf(const Op &forward)
         op.launches = forward.backwardLaunches;
     if (forward.backwardBytes >= 0.0)
         op.bytes = forward.backwardBytes;
+    if (forward.backwardFlops >= 0.0)
+        op.flops = forward.backwardFlops;
     return op;
 }
 

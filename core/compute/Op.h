@@ -83,6 +83,9 @@ struct Op
     /// The bytes this op's backward moves where backwardOf's rule does not apply (a fused cross-entropy's
     /// backward rescales the gradient its forward wrote); negative: backwardOf's rule.
     double backwardBytes = -1;
+    /// The FLOPs of this op's backward where backwardOf's rule does not apply (the SSD scan's backward kernels
+    /// replay and differentiate its forward's); negative: backwardOf's rule.
+    double backwardFlops = -1;
     /// Kernels a library's native code enqueues inside those launches, each at the host's enqueue cost:
     /// Transformer Engine's GroupedLinear runs a GEMM per local expert from one call (and its backward
     /// one per expert in each of its two calls); its grouped quantize one cast per expert.

@@ -24,6 +24,9 @@ Precision opPrecision(const TrainingConfig &training, const Op &op)
 {
     if (!isLowPrecisionMatmul(training.precision))
         return training.precision;
+    // The SSD scan's kernels (mamba_ssm's Triton kernels) compute in the activations' 16-bit format.
+    if (op.kind == OpKind::Attention && !op.attentionCore)
+        return Precision::BF16;
     const bool router = op.role == OpRole::Router && op.kind == OpKind::Matmul;
     if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul) ||
         router)
@@ -258,14 +261,16 @@ MicrobatchSums timeMicrobatchOps(const Plan &plan, const DeviceSpec &device, std
     const AttentionKernel kernel = plan.training.attentionKernel;
     const double attentionShare = attentionKernelShare(kernel, device);
     for (Op &op : ops) {
-        // A flash kernel computes a head on its own head dimension: the padded columns take time too.
-        const double padded =
-            op.kind == OpKind::Attention && op.inner > 0 ? op.inner / kernelHeadDim(kernel, op.inner) : 1.0;
+        // A flash kernel computes a head on its own head dimension: the padded columns take time too. The attention
+        // kernel's share and padding are the attention kernel's own (not the SSD scan's Triton kernels').
+        const bool attentionKernel = op.kind == OpKind::Attention && op.attentionCore;
+        const double padded = attentionKernel && op.inner > 0 ? op.inner / kernelHeadDim(kernel, op.inner) : 1.0;
         const Precision precision = opPrecision(plan.training, op);
         // torchao's rowwise float8: its FP8 GEMMs at the rowwise kernel's rate.
         const bool rowwise = plan.training.fp8Recipe == Fp8Recipe::Rowwise && precision == Precision::FP8 &&
                              op.kind == OpKind::Matmul;
-        timeOp(op, device, precision, attentionShare * padded, rowwise ? kRowwiseFp8GemmShare : 1.0);
+        timeOp(op, device, precision, attentionKernel ? attentionShare * padded : 1.0,
+               rowwise ? kRowwiseFp8GemmShare : 1.0);
         const bool dense = op.part == LayerPart::DenseMlp, moe = op.part == LayerPart::MoeMlp;
         const bool mamba = op.part == LayerPart::Mamba;
         Sums &layerSums = dense ? m.denseMlp : moe ? m.moeMlp : mamba ? m.mamba : m.layer;

@@ -15,10 +15,10 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "efficiency)), attention at the device's attention efficiency, FP8/FP4 matmuls at their share of the FP8 peak, "
      "per-expert GEMMs one fixed cost per 4 local experts (Transformer Engine's four GEMM streams); with "
      "moe_paged_stash a copy of the experts' saved tensors into pages, 2x their bytes at HBM bandwidth; Mamba-2 "
-     "blocks: projections, conv1d, SSD scan (as attention); MTP modules on the last stage",
+     "blocks: projections, conv1d, SSD scan kernel by kernel; MTP modules on the last stage",
      "roofline per kernel (Williams et al. 2009); the reference text's FLOP counts (Narayanan et al. 2021, "
      "Sec. 5.1); efficiencies per device fitted on published runs (docs/CALIBRATION.md); Megatron-Core "
-     "moe/paged_stash.py, ssm/mamba_mixer.py; Dao & Gu 2024"},
+     "moe/paged_stash.py, ssm/mamba_mixer.py, mamba_ssm ssd_combined.py; Dao & Gu 2024"},
     {"m x the pace stage's backward per micro-batch: the input and weight gradients of every forward op (about twice "
      "its FLOPs), timed like the forward; with moe_paged_stash the copy of the experts' saved tensors back",
      "backward = 2 x forward matmul FLOPs (Narayanan et al. 2021, Sec. 5.1); docs/CALIBRATION.md"},

@@ -176,12 +176,13 @@ void TestHybrid::stagesSplitThePattern()
     QCOMPARE(total.moeMlp, std::int64_t(23));
 }
 
-/// The Mamba-2 block's kernels, per micro-batch on one rank, from Megatron-Core's MambaMixer (core_v0.16.0) and Dao &
 /// Gu 2024, Sec. 6: the in-projection [tokens x h] x [h x (2 d_inner + 2 g N + heads)], the out-projection
-/// [tokens x d_inner] x [d_inner x h], and the SSD scan in chunks of Q = 128: per token each group's C B^T (2 Q N)
-/// and per head the masked product with X (2 Q P), the chunk state and the output from the states (2 N P each),
-/// plus the kernel-4 convolution over x, B and C. Nemotron-H 8B at tensor 2: h 4096, d_inner 8192, 8 groups of
-/// state 128, 128 heads of 64, 4,096 tokens.
+/// [tokens x d_inner] x [d_inner x h], and the SSD scan in chunks of Q = 128 as mamba_ssm runs it kernel by kernel
+/// (ops/triton/ssd_combined.py, state-spaces/mamba e9594ce): the kernel-4 convolution over x, B and C; each chunk's
+/// state ([P x Q] x [Q x N] per head, 2 N P per token and head, written in FP32); the state passing (FP32 states
+/// read, 16-bit states written); C B^T per group (2 Q N per token); the chunk scan (the causal product with x, half
+/// of 2 Q P, and C times the states, 2 N P). Nemotron-H 8B at tensor 2: h 4096, d_inner 8192, 8 groups of state
+/// 128, 128 heads of 64, 4,096 tokens.
 void TestHybrid::mambaBlockDoesItsKernelsWork()
 {
     Plan plan = test::presetPlan("nemotron-h-8b", 2, 1, 1, 1, 8, "h100-sxm5-80gb");
@@ -193,22 +194,40 @@ void TestHybrid::mambaBlockDoesItsKernelsWork()
     const double tokens = 4096, h = 4096, t = 2, inner = 8192, N = 128, P = 64, Q = 128, groups = 8, heads = 128;
     const Op *in = test::findOp(e, "Mamba in-projection", OpPass::Forward);
     const Op *out = test::findOp(e, "Mamba out-projection", OpPass::Forward);
-    const Op *scan = test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Forward);
-    QVERIFY(in && out && scan);
+    const Op *conv = test::findOp(e, "Mamba conv1d", OpPass::Forward);
+    const Op *state = test::findOp(e, "SSD chunk state", OpPass::Forward);
+    const Op *passing = test::findOp(e, "SSD state passing", OpPass::Forward);
+    const Op *cb = test::findOp(e, "SSD C B^T", OpPass::Forward);
+    const Op *scan = test::findOp(e, "SSD chunk scan", OpPass::Forward);
+    QVERIFY(in && out && conv && state && passing && cb && scan);
     QCOMPARE(in->flops, 2 * tokens * h * (2 * inner + 2 * groups * N + heads) / t);
     QCOMPARE(out->flops, 2 * tokens * inner / t * h);
-    const double perToken =
-        2 * 4 * (inner + 2 * groups * N) / t + groups / t * 2 * Q * N + heads / t * (2 * Q * P + 4 * N * P);
-    QVERIFY2(close(scan->flops, tokens * perToken), qPrintable(QString::number(scan->flops / (tokens * perToken))));
-    QCOMPARE(in->part, LayerPart::Mamba);
-    // Its backward: the input and weight gradients of each projection, and the scan's backward.
+    QCOMPARE(conv->flops, 2 * 4 * tokens * (inner + 2 * groups * N) / t);
+    QCOMPARE(state->flops, 2 * tokens * heads / t * P * N);
+    QCOMPARE(cb->flops, 2 * tokens * Q * groups / t * N);
+    QCOMPARE(scan->flops, tokens * heads / t * P * Q + 2 * tokens * heads / t * P * N);
+    const double states = tokens / Q * heads / t * P * N;
+    QCOMPARE(passing->bytes, (4.0 + 2.0) * states);
+    QCOMPARE(state->memoryBound, true); // the FP32 states it writes outweigh its FLOPs on an H100
+    // Its backward: the input and weight gradients of each projection; the scan's kernels replay the forward's
+    // (convolution, states, C B^T) before their own, so its backward moves more than twice the forward's bytes.
     QVERIFY(test::findOp(e, "Mamba in-projection", OpPass::Backward));
-    QVERIFY(test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Backward));
-    // The model's FLOPs (3x the forward's, 8 sequences) count 24 Mamba blocks: written as dense MLP blocks of 21,504
-    // (two matmuls, squared ReLU) instead, the step's model FLOPs drop by the difference of the two blocks' whole work.
+    double forwardBytes = 0, backwardBytes = 0;
+    for (const char *name : {"Mamba conv1d", "SSD chunk state", "SSD state passing", "SSD C B^T", "SSD chunk scan"}) {
+        forwardBytes += test::findOp(e, name, OpPass::Forward)->bytes;
+        backwardBytes += test::findOp(e, name, OpPass::Backward)->bytes;
+    }
+    QVERIFY2(backwardBytes > 2.5 * forwardBytes && backwardBytes < 4.0 * forwardBytes,
+             qPrintable(QString::number(backwardBytes / forwardBytes)));
+    QCOMPARE(test::findOp(e, "SSD chunk scan", OpPass::Backward)->flops,
+             6 * tokens * heads / t * P * N + 2 * tokens * heads / t * P * Q);
+    // The model's FLOPs (3x the forward's, 8 sequences) count 24 Mamba blocks, the masked product whole (2 Q P per
+    // token and head): written as dense MLP blocks of 21,504 (two matmuls, squared ReLU) instead, the step's model
+    // FLOPs drop by the difference of the two blocks' whole work.
     Plan noMamba = plan;
     std::replace(noMamba.model.hybridPattern.begin(), noMamba.model.hybridPattern.end(), 'M', '-');
-    const double mamba = t * (in->flops + out->flops + scan->flops); // one block, whole model, one sequence
+    const double perToken = 2 * 4 * (inner + 2 * groups * N) + groups * 2 * Q * N + heads * (2 * Q * P + 4 * N * P);
+    const double mamba = t * (in->flops + out->flops) + tokens * perToken; // one block, whole model, one sequence
     const double mlp = 2.0 * 2.0 * tokens * h * 21504.0;
     QVERIFY2(
         close(e.step.modelFlopsPerStep - run(noMamba).step.modelFlopsPerStep, 3.0 * 8.0 * 24.0 * (mamba - mlp), 1e-6),
@@ -281,7 +300,7 @@ void TestHybrid::nanoRecipeFits()
     const Estimate e = run(nanoOnGb300());
     QVERIFY(e.valid);
     QVERIFY2(e.memory.fits, qPrintable(QString::number(e.memory.peakBytes / units::GiB)));
-    QVERIFY(test::findOp(e, "Mamba conv1d, SSD scan", OpPass::Forward));
+    QVERIFY(test::findOp(e, "SSD chunk scan", OpPass::Forward));
     QVERIFY(test::findOp(e, "expert up (grouped)", OpPass::Forward));
     QVERIFY(test::findOp(e, "flash attention", OpPass::Forward));
 }
