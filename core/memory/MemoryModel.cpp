@@ -258,6 +258,9 @@ struct StageInputs
     double perLayer = 0;               ///< stored activations of one layer, one micro-batch
     HybridBlockActivations hybrid;     ///< a hybrid model's: of one block of each kind, one micro-batch
     double moeExtra = 0;               ///< what a MoE layer stores beyond that
+    /// What one block of each kind stores beyond that when training.bf16_layers_at_start / _at_end keep it in BF16
+    /// (its linear layers' inputs saved in 16 bits, not in the quantized copy), one micro-batch.
+    HybridBlockActivations bf16Extra;
     double pendingPerLayer = 0;        ///< zero-bubble: what a layer keeps for a deferred W, one micro-batch
     double pendingPerMoeLayer = 0;     ///< the same for a mixture-of-experts layer
     /// Full recomputation of only some layers (training.recompute_layers): what each of the other layers
@@ -365,6 +368,19 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
             *bytes /= c;
     }
     in.moeExtra = moeLayerExtraActivationBytes(plan) / c;
+    if (plan.keepsBf16Layers()) {
+        Plan bf16 = plan;
+        bf16.training.precision = Precision::BF16;
+        const double layer = (storedLayerActivations(m, bf16.training, t).total() - in.perLayer * c) / c;
+        const double moe = (moeLayerExtraActivationBytes(bf16) - in.moeExtra * c) / c;
+        if (m.isHybrid()) {
+            const HybridBlockActivations kept = hybridBlockActivations(bf16);
+            in.bf16Extra = {kept.attention / c - in.hybrid.attention, kept.mamba / c - in.hybrid.mamba,
+                            kept.denseMlp / c - in.hybrid.denseMlp, kept.moeMlp / c - in.hybrid.moeMlp};
+        } else {
+            in.bf16Extra = {layer, 0.0, 0.0, moe};
+        }
+    }
     if (splitsBackward(plan.parallel.schedule)) {
         in.pendingPerLayer = pendingWeightGradientBytes(plan, false);
         in.pendingPerMoeLayer = pendingWeightGradientBytes(plan, true);
@@ -437,6 +453,10 @@ StageActivations stageActivations(const Plan &plan, const StageInputs &in, std::
         perMicrobatch = in.hybrid.of(plan.blocksOnStage(s));
         a.perLayerBytes = layers > 0 ? perMicrobatch / layers : 0.0; // the stage's mean block
     }
+    // The blocks kept in BF16 (training.bf16_layers_at_start / _at_end) save their linear inputs in 16 bits; a
+    // transformer's extra counts per layer (attention) and per MoE layer (its routed part).
+    if (plan.training.recompute != Recompute::Full)
+        perMicrobatch += in.bf16Extra.of(plan.bf16BlocksOnStage(s));
     double perStoredLayer = layers > 0 ? perMicrobatch / layers : 0.0;
     if (const std::int64_t inputs = plan.checkpointedInputsOnStage(s); inputs < a.layers && layers > 0) {
         // Megatron-Core's uniform method: one input kept per chunk of layers (training.recompute_chunk).

@@ -179,6 +179,34 @@ std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const
     return layersOnStage(0) + (stage - 1) * layersOnStage(1);
 }
 
+bool Plan::keepsBf16Layers() const
+{
+    return training.framework == Framework::Megatron && isLowPrecisionMatmul(training.precision) &&
+           (training.bf16LayersAtStart > 0 || training.bf16LayersAtEnd > 0);
+}
+
+ModelSpec::BlockCounts Plan::bf16BlocksOnStage(std::int64_t stage) const
+{
+    ModelSpec::BlockCounts b;
+    if (!keepsBf16Layers())
+        return b;
+    const std::int64_t first = firstLayerOfStage(stage), end = first + layersOnStage(stage);
+    const auto add = [&](std::int64_t from, std::int64_t to) { // the layers [from, to) of the model on this stage
+        const std::int64_t a = std::max(from, first), z = std::min(to, end);
+        if (z <= a)
+            return;
+        const ModelSpec::BlockCounts part = model.blocksIn(a, z - a);
+        b.attention += part.attention;
+        b.mamba += part.mamba;
+        b.denseMlp += part.denseMlp;
+        b.moeMlp += part.moeMlp;
+    };
+    const std::int64_t start = std::min(training.bf16LayersAtStart, model.layers);
+    add(0, start);
+    add(std::max(start, model.layers - training.bf16LayersAtEnd), model.layers);
+    return b;
+}
+
 std::int64_t Plan::layersOnStage(std::int64_t stage) const
 {
     const std::int64_t p = parallel.pipeline;

@@ -224,6 +224,12 @@ struct TrainingConfig
     /// whose positions are not plain RoPE (utils/fusions.py `validate_rope_fusion_compatibility`, called by
     /// GPTModelProvider.provide from v0.2.0), GPT-OSS's YaRN among them. Under FSDP torch.compile decides.
     bool fusedRope = true;
+    /// Megatron-Core's first_last_layers_bf16 (--first-last-layers-bf16 with --num-layers-at-start-in-bf16 and
+    /// --num-layers-at-end-in-bf16; megatron/core/fp8_utils.py and fp4_utils.py `get_fp8_context`/`get_fp4_context`
+    /// at d98e8a64d): the first and the last this many layers of the model (a hybrid model's layers are its blocks)
+    /// run their linear layers in BF16, outside the FP8 or FP4 recipe. 0: none.
+    std::int64_t bf16LayersAtStart = 0;
+    std::int64_t bf16LayersAtEnd = 0;
     /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
     bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
     /// Whether per-layer CUDA graphs hold a mixture of experts' routed part: only with a fixed capacity, which
@@ -526,6 +532,12 @@ struct Plan
     {
         return model.blocksIn(firstLayerOfStage(stage), layersOnStage(stage));
     }
+    /// Whether training.bf16_layers_at_start / _at_end take layers out of the plan's low-precision format: a FP8 or
+    /// FP4 format under Megatron-Core.
+    bool keepsBf16Layers() const;
+    /// The blocks of `stage` that run in BF16 under training.bf16_layers_at_start / _at_end (stages taken as
+    /// consecutive layers, as firstLayerOfStage takes them); none unless keepsBf16Layers().
+    ModelSpec::BlockCounts bf16BlocksOnStage(std::int64_t stage) const;
     /// Whether parallel.first_stage_layers, last_stage_layers or stage_layers set an uneven split.
     bool unevenStages() const;
     /// Whether parallel.stage_layers lists every stage's layers (one entry per pipeline stage).

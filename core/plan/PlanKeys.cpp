@@ -291,6 +291,10 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::separateQkv>()},
     PlanKey{.path = "training.fused_rope", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedRope>()},
+    PlanKey{.path = "training.bf16_layers_at_start", .type = KeyType::Integer, .range = {0, 100000},
+            .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::bf16LayersAtStart>()},
+    PlanKey{.path = "training.bf16_layers_at_end", .type = KeyType::Integer, .range = {0, 100000},
+            .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::bf16LayersAtEnd>()},
     PlanKey{.path = "training.optimizer_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<OptimizerKernel>, .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -568,6 +572,8 @@ std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
         return t.framework != Framework::Megatron;
     if (path == "training.fused_rope")
         return ropeFusionApplies(plan.model, t);
+    if (path == "training.bf16_layers_at_start" || path == "training.bf16_layers_at_end")
+        return t.framework == Framework::Megatron && isLowPrecisionMatmul(t.precision);
     if (path == "training.fused_norm")
         return t.framework != Framework::Megatron && !t.fusesElementwise();
     if (path == "training.attention_kernel")

@@ -920,6 +920,31 @@ void checkFp8Recipe(Checker &check)
         check.error("training.fp8_param_gather", "fp8_param_gather.rowwise");
 }
 
+/// Megatron-Core's first_last_layers_bf16 (training.bf16_layers_at_start / _at_end): refused with delayed scaling
+/// ("Delayed scaling does not support first / last layer in BF16."), and each count at most a pipeline stage's
+/// share of the layers (num_layers // pipeline_model_parallel_size; transformer_config.py __post_init__ at
+/// d98e8a64d); without a FP8 or FP4 format under Megatron-Core every layer is in 16 bits already.
+void checkBf16Layers(Checker &check)
+{
+    const Plan &plan = check.plan();
+    const TrainingConfig &t = plan.training;
+    if (t.bf16LayersAtStart <= 0 && t.bf16LayersAtEnd <= 0)
+        return;
+    const char *key = t.bf16LayersAtEnd > 0 ? "training.bf16_layers_at_end" : "training.bf16_layers_at_start";
+    if (!plan.keepsBf16Layers()) {
+        check.warning(key, "bf16_layers.needs_low_precision",
+                      {std::string(toString(t.precision)), std::string(toString(t.framework))});
+        return;
+    }
+    if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Delayed)
+        check.error(key, "bf16_layers.delayed");
+    const std::int64_t perStage = plan.parallel.pipeline > 0 ? plan.model.layers / plan.parallel.pipeline : 0;
+    for (const auto &[path, count] : {std::pair{"training.bf16_layers_at_start", t.bf16LayersAtStart},
+                                      std::pair{"training.bf16_layers_at_end", t.bf16LayersAtEnd}})
+        if (count > perStage)
+            check.error(path, "bf16_layers.per_stage", {num(count), num(perStage)});
+}
+
 /// Hybrid sharding where the framework has it (Plan::shardGroupAllowed): a shard group of at least two ranks that
 /// divides the data x context ranks.
 void checkShardGroup(Checker &check)
@@ -1083,6 +1108,7 @@ Problems validate(const Plan &plan, const Catalog &catalog, bool layoutOnly)
     checkFramework(check);
     checkShardGroup(check);
     checkFp8Recipe(check);
+    checkBf16Layers(check);
     checkRankOrder(check);
     checkZeroPlusPlus(check);
     checkOverlap(check);

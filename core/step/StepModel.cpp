@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "core/cluster/Topology.h"
 #include "core/common/Units.h"
@@ -800,20 +801,66 @@ void addOutputAndMtp(const Plan &plan, const MicrobatchSums &m, const LayerA2A &
         st.expertCommForwardSeconds += double(mtp.moeMlp) * a2a.pass * a2a.exposed / a2a.layer;
 }
 
-void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory, const MicrobatchSums &m,
-                const LayerComm &comm, double p2p, StepEstimate &est)
+/// `a` with the share `w` of its values taken from `b` instead.
+Sums mixed(const Sums &a, const Sums &b, double w)
+{
+    const auto mix = [&](double Sums::*f) { return (1.0 - w) * (a.*f) + w * (b.*f); };
+    Sums s;
+    for (double Sums::*f : {&Sums::forward, &Sums::backward, &Sums::recompute, &Sums::computeBound, &Sums::memoryBound,
+                            &Sums::recomputeFlops, &Sums::weightGradient, &Sums::forwardLaunches,
+                            &Sums::backwardLaunches, &Sums::forwardEnqueues, &Sums::backwardEnqueues})
+        s.*f = mix(f);
+    return s;
+}
+
+/// One block of each kind on `stage`, as the stage's blocks run on average: where training.bf16_layers_at_start /
+/// _at_end keep some of them in BF16, their share of each kind at the BF16 sums (`bf16`), the rest at the plan's.
+/// Every per-block figure of the stage (its compute, the host's launches against it) takes the mix.
+MicrobatchSums stageSums(const Plan &plan, const MicrobatchSums &m, const std::optional<MicrobatchSums> &bf16,
+                         std::int64_t stage)
+{
+    if (!bf16)
+        return m;
+    const ModelSpec::BlockCounts all = plan.blocksOnStage(stage), kept = plan.bf16BlocksOnStage(stage);
+    const auto share = [](std::int64_t part, std::int64_t whole) {
+        return whole > 0 ? double(part) / double(whole) : 0.0;
+    };
+    MicrobatchSums s = m;
+    s.layer = mixed(m.layer, bf16->layer, share(kept.attention, all.attention));
+    s.mamba = mixed(m.mamba, bf16->mamba, share(kept.mamba, all.mamba));
+    s.denseMlp = mixed(m.denseMlp, bf16->denseMlp, share(kept.denseMlp, all.denseMlp));
+    s.moeMlp = mixed(m.moeMlp, bf16->moeMlp, share(kept.moeMlp, all.moeMlp));
+    s.moeRouter = mixed(m.moeRouter, bf16->moeRouter, share(kept.moeMlp, all.moeMlp));
+    return s;
+}
+
+/// The sums of the layers training.bf16_layers_at_start / _at_end keep in BF16: the plan's ops timed again in BF16.
+std::optional<MicrobatchSums> bf16LayerSums(const Plan &plan, const DeviceSpec &device)
+{
+    if (!plan.keepsBf16Layers())
+        return std::nullopt;
+    Plan bf16 = plan;
+    bf16.training.precision = Precision::BF16;
+    std::vector<Op> ops;
+    ops.reserve(kOpsPerMicrobatchHint);
+    return timeMicrobatchOps(bf16, device, ops);
+}
+
+void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate &memory,
+                const MicrobatchSums &planSums, const std::optional<MicrobatchSums> &bf16, const LayerComm &comm,
+                double p2p, StepEstimate &est)
 {
     const TensorComm &tp = comm.tensor, &moeTp = comm.moeTensor;
     const ContextExchange &cx = comm.context;
     const double expertA2A = comm.expert;
-    const StageCompute units = unitCompute(plan, m, comm);
     const std::int64_t p = plan.parallel.pipeline;
-    const double tpPerPass = tp.forward;
-    const double tpEnds = tpPerPass; // embedding forward + output backward: half a layer's worth each
+    const double tpPerPass = tp.forward, tpEnds = tpPerPass; // embedding forward + output backward: half a layer each
     est.stages.resize(std::size_t(p));
     double slowest = -1;
     for (std::int64_t s = 0; s < p; ++s) {
         StageTime &st = est.stages[std::size_t(s)];
+        const MicrobatchSums m = stageSums(plan, planSums, bf16, s);
+        const StageCompute units = unitCompute(plan, m, comm);
         const double layersPerStage = double(plan.layersOnStage(s)); // uneven splits: this stage's own
         const double moeLayers = double(plan.moeLayersOnStage(s));
         const ModelSpec::BlockCounts blocks = plan.blocksOnStage(s);
@@ -1090,7 +1137,7 @@ StepEstimate estimateStep(const Plan &plan, const DeviceSpec &device, const Memo
     const TensorPass tp = tensorPass(plan, links, activation);
     const LayerComm perLayer{tensorComm(plan, device, sums, tp), contextExchange(plan, links, sums),
                              expertAllToAllPerPass(plan, links), moeTensorComm(plan, device, links, sums, tp)};
-    stageTimes(plan, device, memory, sums, perLayer, 2.0 * p2pOneWay, est);
+    stageTimes(plan, device, memory, sums, bf16LayerSums(plan, device), perLayer, 2.0 * p2pOneWay, est);
     const StageTime &pace = est.stages[std::size_t(est.slowestStage)];
     const double bubble = pipelineBubble(plan, p2pOneWay, simulatePipeline, est);
 

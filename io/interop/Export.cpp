@@ -111,6 +111,8 @@ const QStringList kMegatronKeys{"training.loss_kernel",
                                 "model.full_attention_interval",
                                 "model.attention_sinks",
                                 "training.fused_rope",
+                                "training.bf16_layers_at_start",
+                                "training.bf16_layers_at_end",
                                 "model.hybrid_pattern",
                                 "model.mamba_state_dim",
                                 "model.mamba_head_dim",
@@ -376,12 +378,17 @@ QStringList megatronPrecisionFlags(const Plan &plan, ExportResult &out)
           << "--fp8-format e4m3"
           << "--fp8-recipe mxfp8";
         break;
-    case Precision::NVFP4:
-        out.notExpressed << QStringLiteral("training.precision = nvfp4: no Megatron-LM argument in the releases read");
+    case Precision::NVFP4: // TransformerConfig.fp4 (--fp4-format), its recipe nvfp4 by default (d98e8a64d)
+        f << "--bf16"
+          << "--fp4-format e2m1";
         break;
     default:
         break;
     }
+    // Both counts written: a count left out is TransformerConfig's default, 1.
+    if (plan.keepsBf16Layers())
+        f << "--first-last-layers-bf16" << QStringLiteral("--num-layers-at-start-in-bf16 %1").arg(t.bf16LayersAtStart)
+          << QStringLiteral("--num-layers-at-end-in-bf16 %1").arg(t.bf16LayersAtEnd);
     // Megatron-LM keeps and reduces BF16 training's gradients in FP32 unless told otherwise (arguments.py).
     const bool bf16Parameters = t.precision == Precision::BF16 || isLowPrecisionMatmul(t.precision);
     if (bf16Parameters && !t.fp32Gradients)
@@ -888,11 +895,18 @@ QString nemoModelRuntimeFields(const Plan &plan, ExportResult &out)
                                        : QString());
     if (t.precision == Precision::FP8 && t.fp8Recipe == Fp8Recipe::Rowwise)
         out.notExpressed << rowwiseNote();
-    if (isLowPrecisionMatmul(t.precision))
+    if (t.precision == Precision::NVFP4)
+        s += QStringLiteral("    fp4: e2m1\n    fp4_recipe: nvfp4\n");
+    else if (isLowPrecisionMatmul(t.precision))
         s += t.precision == Precision::FP8 ? QStringLiteral("    fp8: hybrid\n    fp8_recipe: %1\n")
                                                  .arg(t.fp8Recipe == Fp8Recipe::Delayed ? "delayed" : "tensorwise")
                                            : QStringLiteral("    fp8: e4m3\n    fp8_recipe: %1\n")
                                                  .arg(t.precision == Precision::MXFP8 ? "mxfp8" : "blockwise");
+    if (plan.keepsBf16Layers())
+        s += QStringLiteral("    first_last_layers_bf16: true\n    num_layers_at_start_in_bf16: %1\n"
+                            "    num_layers_at_end_in_bf16: %2\n")
+                 .arg(t.bf16LayersAtStart)
+                 .arg(t.bf16LayersAtEnd);
     s += nemoMoeAndRecomputeFields(plan);
     if (m.isMla())
         s += QStringLiteral("    multi_latent_attention: true\n") + nemoLine(4, "model.q_lora_rank", m.qLoraRank) +

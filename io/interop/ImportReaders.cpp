@@ -353,7 +353,8 @@ void mapFp8Recipe(const QString &file, const Leaf &leaf, const std::vector<Leaf>
 }
 
 /// Megatron-Bridge's mixed-precision recipes name the FP8 scaling: ..._fp8_current_scaling_mixed is tensorwise,
-/// ..._fp8_delayed_scaling_mixed delayed (src/megatron/bridge/training/mixed_precision.py).
+/// ..._fp8_delayed_scaling_mixed delayed (src/megatron/bridge/training/mixed_precision.py). Its Nemotron 3 Super NVFP4
+/// recipe keeps the last 14 layers in BF16 (nemotron_3_super_bf16_with_nvfp4_mixed, lines 413-421 at v0.4.0).
 void mapBridgeFp8Scaling(const QString &file, const Leaf &leaf, FileImport &out)
 {
     const QString name = leaf.value.toString().toLower().replace(QLatin1Char('-'), QLatin1Char('_'));
@@ -363,6 +364,39 @@ void mapBridgeFp8Scaling(const QString &file, const Leaf &leaf, FileImport &out)
     if (recipe)
         out.keys.push_back({QStringLiteral("training.fp8_recipe"), QString::fromLatin1(recipe), file, leaf.line,
                             leaf.name});
+    if (name.contains(QLatin1String("nemotron_3_super_bf16_with_nvfp4")))
+        out.keys.push_back({QStringLiteral("training.bf16_layers_at_end"), 14, file, leaf.line, leaf.name});
+}
+
+/// Megatron-Core's first_last_layers_bf16 and its two counts (TransformerConfig, --first-last-layers-bf16,
+/// --num-layers-at-start-in-bf16, --num-layers-at-end-in-bf16): the counts hold only with the switch on, and a count
+/// the configuration leaves out is TransformerConfig's default, 1 (transformer_config.py at d98e8a64d).
+void mapBf16Layers(const QString &file, const Leaf &leaf, const std::vector<Leaf> &leaves,
+                   const std::function<QString(const QString &)> &keyOf, FileImport &out)
+{
+    const auto find = [&](const char *name) {
+        return std::find_if(leaves.begin(), leaves.end(),
+                            [&](const Leaf &l) { return keyOf(l.name) == QLatin1String(name); });
+    };
+    const auto on = find("first_last_layers_bf16");
+    if (on == leaves.end() || !truthy(on->value)) {
+        out.notPlanned << leaf.name;
+        return;
+    }
+    const QString key = keyOf(leaf.name);
+    const auto push = [&](const char *path, const QJsonValue &v) {
+        out.keys.push_back({QString::fromLatin1(path), v, file, leaf.line, leaf.name});
+    };
+    if (key == QLatin1String("num_layers_at_start_in_bf16")) {
+        push("training.bf16_layers_at_start", asInteger(leaf.value));
+    } else if (key == QLatin1String("num_layers_at_end_in_bf16")) {
+        push("training.bf16_layers_at_end", asInteger(leaf.value));
+    } else {
+        if (find("num_layers_at_start_in_bf16") == leaves.end())
+            push("training.bf16_layers_at_start", 1);
+        if (find("num_layers_at_end_in_bf16") == leaves.end())
+            push("training.bf16_layers_at_end", 1);
+    }
 }
 
 } // namespace
@@ -394,6 +428,10 @@ void mapLeaves(const QString &file, const std::vector<Leaf> &leaves, const std::
                 out.notPlanned << leaf.name;
         } else if (key == QLatin1String("fp8_recipe")) { // Megatron-Core's, NeMo's and Megatron-Bridge's name
             mapFp8Recipe(file, leaf, leaves, keyOf, out);
+        } else if (key == QLatin1String("first_last_layers_bf16") ||
+                   key == QLatin1String("num_layers_at_start_in_bf16") ||
+                   key == QLatin1String("num_layers_at_end_in_bf16")) {
+            mapBf16Layers(file, leaf, leaves, keyOf, out);
         } else if (const auto it = rules.find(key); it != rules.end()) {
             if (key == QLatin1String("mixed_precision"))
                 mapBridgeFp8Scaling(file, leaf, out);

@@ -316,7 +316,7 @@ void addMegatronDefaults(const QString &file, const std::vector<Leaf> &leaves, F
         {"swiglu|squared_relu", {"model.mlp", QStringLiteral("gelu")}},
         {"position_embedding_type", {"model.position_embedding", QStringLiteral("learned")}},
         {"hidden_dropout|attention_dropout", {"model.dropout", true}},
-        {"bf16|fp16|fp8_format", {"training.precision", QStringLiteral("fp32")}},
+        {"bf16|fp16|fp8_format|fp4_format|fp4", {"training.precision", QStringLiteral("fp32")}},
         {"recompute_granularity|recompute_activations", {"training.recompute", QStringLiteral("none")}},
         {"sequence_parallel", {"training.sequence_parallel", false}},
         {"use_flash_attn|attention_backend",
@@ -570,6 +570,9 @@ const std::map<QString, Rule> &megatronRules()
             {"fp16", {"training.precision", whenTrue(QStringLiteral("fp16"))}},
             {"fp8_format", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}})}},
             {"fp8", {"training.precision", oneOf({{"hybrid", "fp8"}, {"e4m3", "fp8"}, {"true", "fp8"}})}},
+            // NVFP4 (TransformerConfig.fp4, --fp4-format e2m1, at d98e8a64d).
+            {"fp4_format", {"training.precision", oneOf({{"e2m1", "nvfp4"}})}},
+            {"fp4", {"training.precision", oneOf({{"e2m1", "nvfp4"}})}},
             {"attention_backend",
              {"training.flash_attention",
               oneOf(

@@ -296,15 +296,15 @@ const std::array kWords{
     KeyWords{.path = "model.mamba_heads",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Mamba heads"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "Mamba heads"),
-             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
-                                          "Mamba-2 heads (--mamba-num-heads); the mixer is heads x head size wide"),
+             .tooltip =
+                 QT_TRANSLATE_NOOP("PlanKey", "Mamba-2 heads (--mamba-num-heads); the mixer is heads x head size wide"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (2 x hidden / head size)"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "divisible by tensor and by the groups")},
     KeyWords{.path = "model.mamba_groups",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Mamba groups"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "Mamba groups"),
-             .tooltip = QT_TRANSLATE_NOOP(
-                 "PlanKey", "Mamba-2 groups sharing the input-dependent B and C (--mamba-num-groups)"),
+             .tooltip = QT_TRANSLATE_NOOP("PlanKey",
+                                          "Mamba-2 groups sharing the input-dependent B and C (--mamba-num-groups)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "8"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "divides the Mamba heads; divisible by tensor")},
     KeyWords{.path = "training.global_batch",
@@ -590,6 +590,30 @@ const std::array kWords{
              .rule = QT_TRANSLATE_NOOP("PlanKey",
                                        "Megatron-Core and DeepSpeed with fused kernels and rotary positions; under "
                                        "\"fsdp\" torch.compile decides")},
+    KeyWords{.path = "training.bf16_layers_at_start",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "BF16 layers at start"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers kept in BF16 at the start"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "the model's first layers (a hybrid model's first blocks) run their linear layers in BF16, outside "
+                 "the FP8 or FP4 recipe, for numerical safety (Megatron-Core --first-last-layers-bf16 "
+                 "--num-layers-at-start-in-bf16)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)"),
+             .rule =
+                 QT_TRANSLATE_NOOP("PlanKey", "framework \"megatron\" with a FP8 or FP4 precision; not with delayed "
+                                              "FP8 scaling; at most the layers of a pipeline stage")},
+    KeyWords{.path = "training.bf16_layers_at_end",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "BF16 layers at end"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "layers kept in BF16 at the end"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "the model's last layers (a hybrid model's last blocks) run their linear layers in BF16, outside "
+                 "the FP8 or FP4 recipe (Megatron-Core --num-layers-at-end-in-bf16; Megatron-Bridge's Nemotron 3 "
+                 "Super NVFP4 recipe keeps the last 14 of its 88)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "0 (none)"),
+             .rule =
+                 QT_TRANSLATE_NOOP("PlanKey", "framework \"megatron\" with a FP8 or FP4 precision; not with delayed "
+                                              "FP8 scaling; at most the layers of a pipeline stage")},
     KeyWords{.path = "training.optimizer_kernel",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer kernel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),

@@ -81,6 +81,16 @@ const RuleSentence kSentences[] = {
                                   "kernel, as Transformer Engine runs sinks) or training.flash_attention false")},
     {"full_attention_interval.needs_window",
      QT_TRANSLATE_NOOP("Problem", "model.full_attention_interval has no effect without model.sliding_window")},
+    {"bf16_layers.needs_low_precision",
+     QT_TRANSLATE_NOOP("Problem", "BF16 layers at the start or end take layers out of a FP8 or FP4 format under "
+                                  "Megatron-Core; with training.precision \"%1\" and framework \"%2\" they have no "
+                                  "effect")},
+    {"bf16_layers.delayed",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core keeps no layers in BF16 with delayed FP8 scaling "
+                                  "(training.fp8_recipe \"delayed\"): choose \"tensorwise\" or set both counts to 0")},
+    {"bf16_layers.per_stage",
+     QT_TRANSLATE_NOOP("Problem", "%1 layers in BF16 is more than a pipeline stage's share of the layers (%2): "
+                                  "Megatron-Core allows at most the model's layers over the pipeline stages")},
     {"activation_clamp.needs_gated",
      QT_TRANSLATE_NOOP("Problem", "model.activation_clamp clamps the two halves of a gated activation's input; it has "
                                   "no effect unless model.mlp is \"swiglu\"")},

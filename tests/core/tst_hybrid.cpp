@@ -84,6 +84,7 @@ private slots:
     void nanoRecipeFits();
     void latentMoeRoutesLatentRows();
     void latentAndRepeatedMtpRules();
+    void bf16LayersRunOutsideTheLowPrecisionRecipe();
 };
 
 void TestHybrid::transformerIsItsPattern_data()
@@ -321,7 +322,8 @@ void TestHybrid::latentMoeRoutesLatentRows()
     const Op *upWide = test::findOp(b, "expert up (grouped)", OpPass::Forward);
     QVERIFY(up && upWide);
     QVERIFY(close(up->flops, upWide->flops / 4.0));
-    const Op *router = test::findOp(a, "router", OpPass::Forward), *routerWide = test::findOp(b, "router", OpPass::Forward);
+    const Op *router = test::findOp(a, "router", OpPass::Forward),
+             *routerWide = test::findOp(b, "router", OpPass::Forward);
     const Op *shared = test::findOp(a, "shared expert up", OpPass::Forward);
     const Op *sharedWide = test::findOp(b, "shared expert up", OpPass::Forward);
     QVERIFY(router && routerWide && shared && sharedWide);
@@ -367,6 +369,49 @@ void TestHybrid::latentAndRepeatedMtpRules()
     dense.model.moeLatentSize = 0;
     dense.model.mtpRepeated = true;
     QVERIFY(has(test::errorRules(dense, "model.mtp_repeated"), "mtp_repeated.needs_mtp"));
+}
+
+
+/// Megatron-Core's first_last_layers_bf16 (get_fp4_context: a layer numbered below num_layers_at_start_in_bf16 or
+/// at least num_layers - num_layers_at_end_in_bf16 runs outside the FP4 recipe): Nemotron 3 Nano in NVFP4 on two
+/// pipeline stages of 26 blocks each, the last 26 kept in BF16, runs its second stage exactly as a BF16 plan does and
+/// its first exactly as the NVFP4 plan does, in time and in stored activations (16-bit linear inputs, not the
+/// NVFP4 copies Transformer Engine keeps).
+void TestHybrid::bf16LayersRunOutsideTheLowPrecisionRecipe()
+{
+    Plan fp4 = nanoOnGb300();
+    fp4.training.precision = Precision::NVFP4;
+    fp4.training.fp8ParamGather = false;
+    fp4.parallel.pipeline = 2;
+    fp4.parallel.data = 4;
+    fp4.parallel.expert = 4;
+    Plan kept = fp4, bf16 = fp4;
+    kept.training.bf16LayersAtEnd = 26;
+    bf16.training.precision = Precision::BF16;
+    const Estimate a = run(fp4), b = run(kept), c = run(bf16);
+    QVERIFY(a.valid && b.valid && c.valid);
+    QVERIFY2(close(b.step.stages[0].forwardSeconds, a.step.stages[0].forwardSeconds, 1e-12),
+             qPrintable(
+                 QStringLiteral("%1 vs %2").arg(b.step.stages[0].forwardSeconds).arg(a.step.stages[0].forwardSeconds)));
+    QVERIFY(close(b.step.stages[1].forwardSeconds, c.step.stages[1].forwardSeconds, 1e-12));
+    QVERIFY(close(b.step.stages[1].backwardSeconds, c.step.stages[1].backwardSeconds, 1e-12));
+    QVERIFY(b.step.stages[1].forwardSeconds > a.step.stages[1].forwardSeconds); // BF16 GEMMs are slower than FP4's
+    QVERIFY(close(b.memory.stages[1].activations.layerBytes, c.memory.stages[1].activations.layerBytes, 1e-12));
+    QVERIFY(b.memory.stages[1].activations.layerBytes > a.memory.stages[1].activations.layerBytes);
+    QCOMPARE(b.memory.stages[0].activations.layerBytes, a.memory.stages[0].activations.layerBytes);
+    // Megatron-Core's rules, each named on its key: at most a stage's share of the layers; none with delayed FP8
+    // scaling; nothing to keep out of a 16-bit plan.
+    Plan p = kept;
+    p.training.bf16LayersAtEnd = 27;
+    QCOMPARE(test::errorRules(p, "training.bf16_layers_at_end"), std::vector<std::string>{"bf16_layers.per_stage"});
+    QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "training.bf16_layers_at_end", "(26)"));
+    p = kept;
+    p.training.precision = Precision::FP8;
+    p.training.fp8Recipe = Fp8Recipe::Delayed;
+    QCOMPARE(test::errorRules(p, "training.bf16_layers_at_end"), std::vector<std::string>{"bf16_layers.delayed"});
+    p.training.precision = Precision::BF16;
+    QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "training.bf16_layers_at_end", "no effect"));
+    QVERIFY(!firstError(validatePlan(p, io::builtinCatalog())));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestHybrid)

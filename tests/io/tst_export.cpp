@@ -236,6 +236,40 @@ private slots:
                             [](const QString &line) { return line.startsWith(QLatin1String("model.moe_latent_size")); }));
     }
 
+    // NVFP4 with the last layers in BF16 (Nemotron 3 Super's NVFP4 recipe) launches with Megatron-Core's
+    // --fp4-format e2m1 and --first-last-layers-bf16 with both counts (a count left out would be TransformerConfig's
+    // default, 1), and reads back whole from the launch script and from the NeMo recipe.
+    void bf16LayersRoundTrip()
+    {
+        const Plan super = test::examplePlan("nemotron-3-super-nvfp4-64-gb300");
+        QCOMPARE(super.training.bf16LayersAtEnd, 14);
+        const io::ExportResult sh = io::exportPlan(super, io::ExportTarget::Megatron, io::builtinCatalog());
+        for (const char *flag : {"--fp4-format e2m1", "--first-last-layers-bf16", "--num-layers-at-start-in-bf16 0",
+                                 "--num-layers-at-end-in-bf16 14"})
+            QVERIFY2(sh.text.contains(QLatin1String(flag)), flag);
+        const io::ExportResult yaml = io::exportPlan(super, io::ExportTarget::NeMo, io::builtinCatalog());
+        QVERIFY2(yaml.text.contains("fp4: e2m1") && yaml.text.contains("num_layers_at_end_in_bf16: 14"),
+                 yaml.text.constData());
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo}) {
+            const QString problem = roundTrip(super, target);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        }
+        // The switch alone keeps TransformerConfig's default of one layer at each end; the counts alone keep none.
+        const QStringList sets = setsFor(super, io::ExportTarget::Megatron, sh.notExpressed);
+        QString text = QString::fromUtf8(sh.text);
+        text.replace(QLatin1String("--num-layers-at-start-in-bf16 0"), QString())
+            .replace(QLatin1String("--num-layers-at-end-in-bf16 14"), QString());
+        io::ImportResult back = io::importContents({{QStringLiteral("launch.sh"), text.toUtf8()}}, sets,
+                                                   io::builtinCatalog());
+        QVERIFY2(back.ok(), qPrintable(io::importReport(back)));
+        QCOMPARE(back.plan->training.bf16LayersAtStart, 1);
+        QCOMPARE(back.plan->training.bf16LayersAtEnd, 1);
+        text = QString::fromUtf8(sh.text).replace(QLatin1String("--first-last-layers-bf16"), QString());
+        back = io::importContents({{QStringLiteral("launch.sh"), text.toUtf8()}}, sets, io::builtinCatalog());
+        QVERIFY2(back.ok(), qPrintable(io::importReport(back)));
+        QCOMPARE(back.plan->training.bf16LayersAtEnd, 0);
+    }
+
     void recomputeChunkRoundTrips()
     {
         Plan plan = test::examplePlan("gpt3-175b-tp8-pp8");

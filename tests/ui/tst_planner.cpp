@@ -110,6 +110,7 @@ private slots:
     void pagedStashIsEditedInTheWindow();
     void attentionReplayIsEditedInTheWindow();
     void ropeFusionAndClampAreEditedInTheWindow();
+    void bf16LayersAreEditedInTheWindow();
     void stageLayersAreEditedInTheWindow();
     void hybridPatternIsEditedInTheWindow();
     void latentMoeIsEditedInTheWindow();
@@ -747,6 +748,40 @@ void TestPlanner::ropeFusionAndClampAreEditedInTheWindow()
     framework->setCurrentIndex(framework->findText(QStringLiteral("PyTorch FSDP2")));
     QCOMPARE(f.document.plan().training.framework, Framework::Fsdp);
     QVERIFY(!rope->isVisibleTo(&f.window));
+}
+
+// The NVFP4 Nemotron 3 Super plan keeps its last 14 blocks in BF16: a Training dock spin box; none in BF16 shortens
+// the step (their GEMMs back at the FP4 rate), undo restores it in one step; more than the model's layers per stage
+// names Megatron-Core's rule on the key; in a 16-bit plan the count warns that it does nothing, and once cleared the
+// boxes hide.
+void TestPlanner::bf16LayersAreEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("nemotron-3-super-nvfp4-64-gb300"));
+    auto *end = f.window.findChild<QSpinBox *>(QStringLiteral("training.bf16_layers_at_end"));
+    auto *start = f.window.findChild<QSpinBox *>(QStringLiteral("training.bf16_layers_at_start"));
+    QVERIFY(end && end->isVisibleTo(&f.window) && start && start->isVisibleTo(&f.window));
+    QCOMPARE(end->value(), 14);
+    const double kept = f.document.estimate().step.stepSeconds;
+    end->setValue(0);
+    QCOMPARE(f.document.plan().training.bf16LayersAtEnd, 0);
+    QVERIFY(f.document.estimate().step.stepSeconds < kept);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().training.bf16LayersAtEnd, 14);
+    QCOMPARE(f.document.estimate().step.stepSeconds, kept);
+    start->setValue(89);
+    QVERIFY(!f.document.estimate().valid);
+    QVERIFY(test::errorOn(f.document.estimate(), "training.bf16_layers_at_start"));
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.estimate().valid);
+    auto *precision = f.window.findChild<QComboBox *>(QStringLiteral("training.precision"));
+    QVERIFY(precision);
+    precision->setCurrentIndex(precision->findText(QStringLiteral("BF16")));
+    QCOMPARE(f.document.plan().training.precision, Precision::BF16);
+    QVERIFY(end->isVisibleTo(&f.window)); // still set: its warning says it has no effect
+    QVERIFY(test::hasProblem(f.document.estimate().problems, "training.bf16_layers_at_end", "no effect"));
+    end->setValue(0);
+    QVERIFY(!end->isVisibleTo(&f.window) && !start->isVisibleTo(&f.window));
 }
 
 // The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last

@@ -1102,6 +1102,14 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             // 229 at v0.6.0), after the performance overrides have set it (utils/overrides.py: apply_rope_fusion =
             // True for every recipe).
             plan.training.fusedRope = model != QLatin1String("GPT OSS 120B");
+            // Nemotron 3 Super's NVFP4 recipe keeps its last 14 layers in BF16 (first_last_layers_bf16 with
+            // num_layers_at_end_in_bf16 14, num_layers_at_start_in_bf16 the MixedPrecisionConfig's 0):
+            // scripts/performance/configs/nemotronh/nemotron_3_llm_pretrain.py lines 48-50 at v0.4.0;
+            // nemotron_3_super_bf16_with_nvfp4_mixed (training/mixed_precision.py lines 413-421 at v0.4.0, 421-429 at
+            // v0.5.0), which nemotron_3_llm_pretrain.py line 43 takes at v0.5.0 and perf_recipes/nemotronh/common.py
+            // line 67 at v0.6.0. Its MXFP8 recipe keeps none (bf16_with_mxfp8_mixed).
+            if (model == QLatin1String("Nemotron_3_Super") && plan.training.precision == Precision::NVFP4)
+                plan.training.bf16LayersAtEnd = 14;
             // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
             // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
             // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and

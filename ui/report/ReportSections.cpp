@@ -1039,6 +1039,16 @@ QList<QStringList> softwareRows(const Context &c)
             QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
                         "banded attention)")};
     rows << unfusedChainRows(c.plan);
+    if (c.plan.keepsBf16Layers())
+        rows << QStringList{
+            QObject::tr("BF16 layers"),
+            QObject::tr("the first %1 and the last %2 layers run their linear layers in BF16, outside the %3 recipe, "
+                        "and keep their inputs in 16 bits")
+                .arg(c.plan.training.bf16LayersAtStart)
+                .arg(c.plan.training.bf16LayersAtEnd)
+                .arg(QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
+            QObject::tr("Megatron-Core fp8_utils.py / fp4_utils.py get_fp8_context, get_fp4_context "
+                        "(--first-last-layers-bf16; training.bf16_layers_at_start, bf16_layers_at_end)")};
     return rows;
 }
 
