@@ -972,6 +972,17 @@ QList<QStringList> unfusedChainRows(const Plan &plan)
     return rows;
 }
 
+/// "the first 2 and the last 14 layers", naming only the ends that keep any.
+QString bf16LayersText(const TrainingConfig &t)
+{
+    if (t.bf16LayersAtStart > 0 && t.bf16LayersAtEnd > 0)
+        return QObject::tr("the first %1 and the last %2 layers").arg(t.bf16LayersAtStart).arg(t.bf16LayersAtEnd);
+    const std::int64_t n = t.bf16LayersAtStart > 0 ? t.bf16LayersAtStart : t.bf16LayersAtEnd;
+    if (n == 1)
+        return t.bf16LayersAtStart > 0 ? QObject::tr("the first layer") : QObject::tr("the last layer");
+    return (t.bf16LayersAtStart > 0 ? QObject::tr("the first %1 layers") : QObject::tr("the last %1 layers")).arg(n);
+}
+
 QList<QStringList> softwareRows(const Context &c)
 {
     QList<QStringList> rows;
@@ -1042,11 +1053,9 @@ QList<QStringList> softwareRows(const Context &c)
     if (c.plan.keepsBf16Layers())
         rows << QStringList{
             QObject::tr("BF16 layers"),
-            QObject::tr("the first %1 and the last %2 layers run their linear layers in BF16, outside the %3 recipe, "
-                        "and keep their inputs in 16 bits")
-                .arg(c.plan.training.bf16LayersAtStart)
-                .arg(c.plan.training.bf16LayersAtEnd)
-                .arg(QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
+            QObject::tr("%1 run their linear layers in BF16, outside the %2 recipe, and keep their inputs in 16 bits")
+                .arg(bf16LayersText(c.plan.training),
+                     QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
             QObject::tr("Megatron-Core fp8_utils.py / fp4_utils.py get_fp8_context, get_fp4_context "
                         "(--first-last-layers-bf16; training.bf16_layers_at_start, bf16_layers_at_end)")};
     return rows;
