@@ -226,8 +226,17 @@ ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links)
     return g;
 }
 
+bool gathersMxfp8ThroughGradientBuffer(const Plan &plan)
+{
+    const TrainingConfig &t = plan.training;
+    return t.framework == Framework::Megatron && t.precision == Precision::MXFP8 && t.fp8ParamGather &&
+           plan.parallel.zeroStage >= 1 && plan.parallel.zeroStage < 3;
+}
+
 StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter perParam)
 {
+    if (gathersMxfp8ThroughGradientBuffer(plan))
+        perParam.gathered = perParam.reduced;
     if (!plan.zeroPlusPlusAllowed())
         return perParam;
     if (plan.parallel.zeroQuantizedWeights) { // qwZ quantizes every weight it gathers
@@ -248,7 +257,7 @@ DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, co
         return {};
     if (plan.parallel.zeroStage >= 3)
         return shardedTime(plan, device, groups, perParam, stage, compute);
-    return bucketedTime(plan, device, groups, perParam, stage, compute);
+    return bucketedTime(plan, device, groups, collectiveBytes(plan, perParam), stage, compute);
 }
 
 OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,

@@ -56,9 +56,20 @@ struct ReductionGroups
 };
 ReductionGroups reductionGroups(const Plan &plan, const ClusterLinks &links);
 
-/// The bytes per parameter ZeRO-3's collectives move: ZeRO++'s qwZ gathers INT8 (1 byte; the block scales
-/// are not counted) where the plan gathers 16 bits, and qgZ reduce-scatters INT4 (half a byte) through its
-/// all-to-alls (Wang et al. 2023, Secs. 3.1 and 3.3). The same bytes without ZeRO++.
+/// Whether Megatron-Core's distributed optimizer gathers MXFP8 parameters in the gradient buffer's format: with
+/// fp8_param_gather an MXFP8 run reuses the gradient buffer for the parameter all-gather
+/// (reuse_grad_buf_for_mxfp8_param_ag): the updated main parameters are copied into it
+/// (`_copy_main_params_to_param_buffer`), gathered, and only then cast into the MXFP8 weights
+/// (param_and_grad_buffer.py `_post_param_sync`, copy_tensors_to_quantized_params, at d98e8a64d). Its MoE guide
+/// counts the FP8 gather's halving "except MXFP8" (megatron/core/transformer/moe/README.md), and Megatron-Bridge
+/// requires the reuse with MXFP8 and fp8_param_gather (training/mixed_precision.py __post_init__ from r0.1.0,
+/// bf16_with_mxfp8_mixed). Megatron-FSDP (ZeRO-3) gathers the MXFP8 rows for the forward and the columns for the
+/// backward (megatron_fsdp/param_and_grad_buffer.py, the transpose buffer) and turns the reuse off.
+bool gathersMxfp8ThroughGradientBuffer(const Plan &plan);
+
+/// The bytes per parameter the data-parallel collectives move: the MXFP8 gather above in the gradient buffer's
+/// format; ZeRO++'s qwZ gathers INT8 (1 byte; the block scales are not counted) where the plan gathers 16 bits,
+/// and qgZ reduce-scatters INT4 (half a byte) through its all-to-alls (Wang et al. 2023, Secs. 3.1 and 3.3).
 StateBytesPerParameter collectiveBytes(const Plan &plan, StateBytesPerParameter perParam);
 
 /// The optimizer step's time: on the GPU, the update of this rank's shard (and the FP8/FP4 weight casts);

@@ -54,7 +54,8 @@ Plan deepSeekZero3()
 /// every ZeRO stage and both dispatchers.
 Plan randomFloorPlan(QRandomGenerator &rng)
 {
-    static const char *presets[] = {"llama3-8b", "llama3-70b", "gpt3-175b", "mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3", "grok-1"};
+    static const char *presets[] = {"llama3-8b",     "llama3-70b",  "gpt3-175b", "mixtral-8x7b",
+                                    "qwen3-30b-a3b", "deepseek-v3", "grok-1"};
     static const char *devices[] = {"h100-sxm5-80gb", "a100-sxm4-80gb", "b200", "gb200", "mi300x"};
     for (;;) {
         const std::int64_t t = std::int64_t(1) << rng.bounded(4), p = std::int64_t(1) << rng.bounded(3);
@@ -69,7 +70,8 @@ Plan randomFloorPlan(QRandomGenerator &rng)
         if (plan.model.isMoe()) {
             plan.parallel.expert = std::int64_t(1) << rng.bounded(4);
             plan.parallel.expertTensor = rng.bounded(2) ? 1 : 0;
-            plan.parallel.expertDispatcher = rng.bounded(3) == 0 ? ExpertDispatcher::DeepEp : ExpertDispatcher::AllToAll;
+            plan.parallel.expertDispatcher =
+                rng.bounded(3) == 0 ? ExpertDispatcher::DeepEp : ExpertDispatcher::AllToAll;
         }
         plan.training.precision = rng.bounded(3) == 0 ? Precision::FP8 : Precision::BF16;
         plan.training.recompute = Recompute(rng.bounded(3));
@@ -102,7 +104,8 @@ Plan randomFloorPlan(QRandomGenerator &rng)
 /// Whether `problems` hold an error at `key`.
 bool errorAtKey(const Problems &problems, const char *key)
 {
-    return std::any_of(problems.begin(), problems.end(), [key](const Problem &p) { return p.isError() && p.key == key; });
+    return std::any_of(problems.begin(), problems.end(),
+                       [key](const Problem &p) { return p.isError() && p.key == key; });
 }
 
 QString floorReport(const Estimate &e)
@@ -144,14 +147,18 @@ private slots:
     void collectivesNeverBeatTheirFloor()
     {
         const LinkTier nvlink{450e9, 0}, ib{50e9, 0};
-        for (const Collective c : {Collective::AllGather, Collective::ReduceScatter, Collective::AllReduce, Collective::AllToAll})
+        for (const Collective c :
+             {Collective::AllGather, Collective::ReduceScatter, Collective::AllReduce, Collective::AllToAll})
             for (const std::int64_t n : {2, 8, 16, 64, 1024})
                 for (const std::int64_t perNode : {1, 2, 8}) {
                     const GroupPlacement g{n, std::min(n, perNode), nvlink, ib};
                     const FloorBytes f = collectiveFloorBytes(c, 1e9, g);
                     const double floor = std::max(f.network / ib.bandwidthBytesPerSecond, f.received / (450e9 + 50e9));
                     QVERIFY2(bestCollective(c, 1e9, g).seconds >= floor * (1 - 1e-12),
-                             qPrintable(QStringLiteral("%1 over %2 (%3 per node)").arg(QLatin1String(toString(c))).arg(n).arg(perNode)));
+                             qPrintable(QStringLiteral("%1 over %2 (%3 per node)")
+                                            .arg(QLatin1String(toString(c)))
+                                            .arg(n)
+                                            .arg(perNode)));
                 }
     }
 
@@ -223,7 +230,8 @@ private slots:
         plan.training.framework = Framework::Fsdp;
         plan.training.compile = true; // element-wise chains fused, as Megatron's fused kernels
         plan.parallel.overlapParamGather = false;
-        TP_COMPARE_REL(full(plan).step.category(TimeCategory::DataComm), on.step.category(TimeCategory::DataComm), 0.05);
+        TP_COMPARE_REL(full(plan).step.category(TimeCategory::DataComm), on.step.category(TimeCategory::DataComm),
+                       0.05);
     }
 
     /// Collectives hidden behind compute cost it the SMs NCCL takes (16 of an H100's 132 across nodes) and
@@ -258,6 +266,42 @@ private slots:
         QVERIFY(two.step.category(TimeCategory::DataComm) > one.step.category(TimeCategory::DataComm));
     }
 
+    /// Megatron-Core's distributed optimizer gathers MXFP8 parameters through the gradient buffer, in its 16 bits
+    /// (reuse_grad_buf_for_mxfp8_param_ag; its MoE guide: the FP8 gather halves the traffic "except MXFP8"), per-tensor
+    /// FP8 ones in their 1 byte; Megatron-FSDP gathers MXFP8's rows and columns at 1 byte each. Llama 3 8B on 16 B200
+    /// with the parameters gathered in the low format: the MXFP8 gather moves twice the FP8 one's bytes under ZeRO-1,
+    /// the same under ZeRO-3; the embedding and output layer (16 bits in both) are the same in all.
+    void mxfp8GathersThroughTheGradientBuffer()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 16, 1, 512, "b200");
+        plan.training.flashAttention = true;
+        plan.training.fp8ParamGather = true;
+        plan.parallel.zeroStage = 1;
+        plan.training.precision = Precision::FP8;
+        plan.training.fp8Recipe = Fp8Recipe::Tensorwise;
+        const Estimate fp8 = full(plan);
+        plan.training.precision = Precision::MXFP8;
+        const Estimate mx = full(plan);
+        plan.training.precision = Precision::BF16;
+        plan.training.fp8ParamGather = false;
+        const Estimate bf16 = full(plan);
+        const auto gathered = [](const Estimate &e) {
+            return e.step.floor.bytes[std::size_t(FloorKind::ParameterGather)].received;
+        };
+        QVERIFY(gathered(fp8) > 0);
+        // The 16-bit edges (embedding, output: 2 x 128,256 x 4,096 of 8.03 B parameters) in both; the rest 1 or 2.
+        const double edges = 2.0 * 128256.0 * 4096.0, all = 8.03e9;
+        TP_COMPARE_REL(gathered(mx), gathered(bf16), 1e-9);
+        TP_COMPARE_REL(gathered(fp8) / gathered(bf16), (2.0 * edges + (all - edges)) / (2.0 * all), 0.01);
+        plan.training.precision = Precision::MXFP8;
+        plan.training.fp8ParamGather = true;
+        plan.parallel.zeroStage = 3;
+        const Estimate mxZero3 = full(plan);
+        plan.training.precision = Precision::FP8;
+        const Estimate fp8Zero3 = full(plan);
+        TP_COMPARE_REL(gathered(mxZero3), gathered(fp8Zero3), 1e-9);
+    }
+
     /// ZeRO-2 and ZeRO-3 do not combine with pipeline stages under DeepSpeed or Megatron-LM.
     void zeroTwoWithPipelineIsRefused()
     {
@@ -267,7 +311,8 @@ private slots:
         const Problem *p = firstError(problems);
         QVERIFY(p);
         QCOMPARE(p->key, std::string("parallel.zero_stage"));
-        QVERIFY(io::problemMessage(*p).find("ZeRO stage 2 cannot be combined with pipeline stages (4)") != std::string::npos);
+        QVERIFY(io::problemMessage(*p).find("ZeRO stage 2 cannot be combined with pipeline stages (4)") !=
+                std::string::npos);
     }
 
     /// An offloaded optimizer pays its transfers over the host link and the host's update: every GPU of the
@@ -377,7 +422,8 @@ private slots:
         const auto network = [](const Estimate &e, FloorKind k) { return e.step.floor.bytes[std::size_t(k)].network; };
         const Estimate base = full(plan);
         QVERIFY2(base.valid, qPrintable(QString::fromStdString(base.problems.empty() ? "" : base.problems[0].key)));
-        const double gathers = network(base, FloorKind::ParameterGather), reduces = network(base, FloorKind::GradientReduce);
+        const double gathers = network(base, FloorKind::ParameterGather),
+                     reduces = network(base, FloorKind::GradientReduce);
         QVERIFY(gathers > 0 && reduces > 0);
         TP_COMPARE_REL(gathers, 2.0 * reduces, 1e-9); // forward and backward gathers, one reduce-scatter, 16 bits each
         plan.parallel.zeroQuantizedWeights = true;
@@ -392,7 +438,8 @@ private slots:
                        0.25 * (gathers + reduces), 1e-9);
         QVERIFY(all.step.category(TimeCategory::DataComm) < base.step.category(TimeCategory::DataComm));
         const StageMemory &m0 = base.memory.stages[0], &m1 = all.memory.stages[0];
-        TP_COMPARE_REL(m1.otherTerm(OtherTerm::ZeroGatheredParameters) - m0.otherTerm(OtherTerm::ZeroGatheredParameters),
+        TP_COMPARE_REL(m1.otherTerm(OtherTerm::ZeroGatheredParameters) -
+                           m0.otherTerm(OtherTerm::ZeroGatheredParameters),
                        2.0 * m0.parameterCount / 8.0, 1e-9);
         // Refused where DeepSpeed's ZeRO-3 is not the framework, and a secondary group that cannot tile the ranks.
         Plan megatron = plan;
@@ -406,8 +453,8 @@ private slots:
     void noSearchResultBeatsItsFloor_data()
     {
         QTest::addColumn<QString>("example");
-        for (const char *name : {"deepseek-v3-1024-h100", "llama3.1-405b-16384-h100", "qwen3-30b-a3b-8-h100", "mixtral-8x7b-64-h100",
-                                 "llama3-70b-512-h100", "grok-1-512-h100"})
+        for (const char *name : {"deepseek-v3-1024-h100", "llama3.1-405b-16384-h100", "qwen3-30b-a3b-8-h100",
+                                 "mixtral-8x7b-64-h100", "llama3-70b-512-h100", "grok-1-512-h100"})
             QTest::newRow(name) << QString::fromLatin1(name);
     }
     void noSearchResultBeatsItsFloor()
