@@ -313,10 +313,10 @@ Op residualOp(const Shapes &x, OpPass pass, double bytes)
 /// Megatron-Core's Mamba-2 block (megatron/core/ssm/mamba_layer.py and mamba_mixer.py, MambaMixer.forward and
 /// _ssm_training at core_v0.16.0): the pre-norm (fused into the input projection's LayerNormLinear), the input
 /// projection to z, x, B, C and dt, the layout copies around the scan (rearrange(...).contiguous() to batch-first
-/// and back), mamba_ssm's mamba_split_conv1d_scan_combined (the depthwise convolution, SiLU, the chunked SSD scan
-/// and the z gate: Dao & Gu 2024, "Transformers are SSMs", Sec. 6; appendSsdKernels), the grouped RMSNorm over
-/// d_inner, the output projection and the bias-dropout-add residual. The scan runs in chunks of Q = 128 tokens
-/// (MambaMixer chunk_size).
+/// and back; none at micro-batch 1, where the permuted view is contiguous), mamba_ssm's
+/// mamba_split_conv1d_scan_combined (the depthwise convolution, SiLU, the chunked SSD scan and the z gate: Dao & Gu
+/// 2024, "Transformers are SSMs", Sec. 6; appendSsdKernels), the grouped RMSNorm over d_inner, the output projection
+/// and the bias-dropout-add residual. The scan runs in chunks of Q = 128 tokens (MambaMixer chunk_size).
 constexpr double kMambaChunk = 128.0;
 
 /// The conv1d and SSD scan's FLOPs per token over all tensor ranks, as the model's FLOPs count them: per token each
@@ -430,10 +430,14 @@ void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, double res
     };
     ops.push_back(tag(normOp(plan, "Mamba input norm", pass, L, x.M * x.h / x.rowT, x.q)));
     ops.push_back(tag(matmul("Mamba in-projection", pass, L, x.M, x.h, in, x.q)));
-    Op copies = tag(elementwise("Mamba layout copies", OpKind::Elementwise, pass, L, x.M * (in + inner), 0.0,
-                                2.0 * x.q * x.M * (in + inner)));
-    copies.launches = 2.0;
-    ops.push_back(copies);
+    // rearrange(..., "l b d -> b l d").contiguous() and back: a copy only when the micro-batch holds more than one
+    // sequence (with b = 1 the permuted view is already contiguous, and .contiguous() returns it).
+    if (x.b > 1.0) {
+        Op copies = tag(elementwise("Mamba layout copies", OpKind::Elementwise, pass, L, x.M * (in + inner), 0.0,
+                                    2.0 * x.q * x.M * (in + inner)));
+        copies.launches = 2.0;
+        ops.push_back(copies);
+    }
     appendSsdKernels(plan, x, pass, ops);
     ops.push_back(tag(normOp(plan, "Mamba gated norm", pass, L, x.M * inner, x.q)));
     ops.push_back(tag(matmul("Mamba out-projection", pass, L, x.M, inner, x.h, x.q)));

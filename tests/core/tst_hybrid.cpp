@@ -222,6 +222,16 @@ void TestHybrid::mambaBlockDoesItsKernelsWork()
              qPrintable(QString::number(backwardBytes / forwardBytes)));
     QCOMPARE(test::findOp(e, "SSD chunk scan", OpPass::Backward)->flops,
              6 * tokens * heads / t * P * N + 2 * tokens * heads / t * P * Q);
+    // The layout copies around the scan (rearrange to batch-first and back, .contiguous()) copy nothing for one
+    // sequence a micro-batch, whose permuted view is already contiguous; for two they copy the in-projection's
+    // output and the scan's output, each read and written.
+    QVERIFY(!test::findOp(e, "Mamba layout copies", OpPass::Forward));
+    Plan two = plan;
+    two.training.microBatch = 2;
+    const Estimate e2 = run(two);
+    const Op *copies = test::findOp(e2, "Mamba layout copies", OpPass::Forward);
+    QVERIFY(copies);
+    QCOMPARE(copies->bytes, 2.0 * 2.0 * 2 * tokens * (2 * inner + 2 * groups * N + heads + inner) / t);
     // The model's FLOPs (3x the forward's, 8 sequences) count 24 Mamba blocks, the masked product whole (2 Q P per
     // token and head): written as dense MLP blocks of 21,504 (two matmuls, squared ReLU) instead, the step's model
     // FLOPs drop by the difference of the two blocks' whole work.
