@@ -251,8 +251,11 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     // A latent MoE routes latent-wide rows: the routed path below runs on r, its projections beside it on x.
     Shapes r = x;
     r.h = double(m.routedWidth());
-    if (m.moeLatentSize > 0)
-        ops.push_back(tag(matmul("latent down projection", pass, OpScope::Layer, x.M / x.rowT, x.h, r.h, x.q)));
+    if (m.moeLatentSize > 0) {
+        Op down = tag(matmul("latent down projection", pass, OpScope::Layer, x.M / x.rowT, x.h, r.h, x.q));
+        down.role = OpRole::LatentProjection;
+        ops.push_back(down);
+    }
     const RoutingLaunches launches = routingLaunches(plan);
     Op route =
         tag(elementwise("router top-k, permute", OpKind::Elementwise, pass, OpScope::Layer, routed * load * r.h,
@@ -276,8 +279,11 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     combine.launches = launches.combine.forward;
     combine.backwardLaunches = launches.combine.backward;
     ops.push_back(combine);
-    if (m.moeLatentSize > 0)
-        ops.push_back(tag(matmul("latent up projection", pass, OpScope::Layer, x.M / x.rowT, r.h, x.h, x.q)));
+    if (m.moeLatentSize > 0) {
+        Op up = tag(matmul("latent up projection", pass, OpScope::Layer, x.M / x.rowT, r.h, x.h, x.q));
+        up.role = OpRole::LatentProjection;
+        ops.push_back(up);
+    }
     if (plan.training.moePagedStash && plan.training.framework == Framework::Megatron)
         ops.push_back(tag(pagedStashCopy(plan, r, pass, rowsPerExpert * localExperts,
                                          double(m.expertWidth()) / double(par.expertTensorSize()))));

@@ -54,7 +54,8 @@ enum class OpRole {
     OutputProjection,
     MlpUp,
     MlpActivation, ///< a dense or shared MLP's activation function (the routed experts' is ExpertActivation)
-    MlpDown
+    MlpDown,
+    LatentProjection ///< a latent MoE's projection into or out of the latent width
 };
 
 struct Op

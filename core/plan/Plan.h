@@ -230,6 +230,13 @@ struct TrainingConfig
     /// run their linear layers in BF16, outside the FP8 or FP4 recipe. 0: none.
     std::int64_t bf16LayersAtStart = 0;
     std::int64_t bf16LayersAtEnd = 0;
+    /// Modules kept in BF16 in every layer under a FP8 or FP4 format, as a per-module quantization recipe names
+    /// them (Megatron-Core's quant_recipe; Megatron-Bridge's Nemotron 3 Super NVFP4 te_quant.cfg: "*.linear_qkv",
+    /// "*.linear_proj", "*mlp.fc[12]_latent_proj", "mtp.*"): the attention block's QKV and output projections, a
+    /// latent MoE's two latent projections, the multi-token-prediction modules.
+    bool bf16AttentionProjections = false;
+    bool bf16LatentProjections = false;
+    bool bf16MtpModules = false;
     /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
     bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
     /// Whether per-layer CUDA graphs hold a mixture of experts' routed part: only with a fixed capacity, which

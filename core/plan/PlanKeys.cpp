@@ -295,6 +295,12 @@ const std::array kKeys{
             .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::bf16LayersAtStart>()},
     PlanKey{.path = "training.bf16_layers_at_end", .type = KeyType::Integer, .range = {0, 100000},
             .editor = KeyEditor::Spin, .access = field<&Plan::training, &T::bf16LayersAtEnd>()},
+    PlanKey{.path = "training.bf16_attention_projections", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::bf16AttentionProjections>()},
+    PlanKey{.path = "training.bf16_latent_projections", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::bf16LatentProjections>()},
+    PlanKey{.path = "training.bf16_mtp_modules", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::bf16MtpModules>()},
     PlanKey{.path = "training.optimizer_kernel", .type = KeyType::Enum, .editor = KeyEditor::Choice,
             .choices = choicesOf<OptimizerKernel>, .access = field<&Plan::training, &T::optimizerKernel>()},
     PlanKey{.path = "training.optimizer_moments", .type = KeyType::Enum, .editor = KeyEditor::Choice,
@@ -574,6 +580,12 @@ std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
         return ropeFusionApplies(plan.model, t);
     if (path == "training.bf16_layers_at_start" || path == "training.bf16_layers_at_end")
         return t.framework == Framework::Megatron && isLowPrecisionMatmul(t.precision);
+    if (path == "training.bf16_attention_projections")
+        return isLowPrecisionMatmul(t.precision);
+    if (path == "training.bf16_latent_projections")
+        return isLowPrecisionMatmul(t.precision) && plan.model.moeLatentSize > 0;
+    if (path == "training.bf16_mtp_modules")
+        return isLowPrecisionMatmul(t.precision) && plan.model.mtpLayers > 0;
     if (path == "training.fused_norm")
         return t.framework != Framework::Megatron && !t.fusesElementwise();
     if (path == "training.attention_kernel")

@@ -928,6 +928,12 @@ void checkBf16Layers(Checker &check)
 {
     const Plan &plan = check.plan();
     const TrainingConfig &t = plan.training;
+    // A module kept in BF16 needs a low-precision format to be kept out of.
+    for (const auto &[path, on] : {std::pair{"training.bf16_attention_projections", t.bf16AttentionProjections},
+                                   std::pair{"training.bf16_latent_projections", t.bf16LatentProjections},
+                                   std::pair{"training.bf16_mtp_modules", t.bf16MtpModules}})
+        if (on && !isLowPrecisionMatmul(t.precision))
+            check.warning(path, "bf16_modules.needs_low_precision", {std::string(toString(t.precision))});
     if (t.bf16LayersAtStart <= 0 && t.bf16LayersAtEnd <= 0)
         return;
     const char *key = t.bf16LayersAtEnd > 0 ? "training.bf16_layers_at_end" : "training.bf16_layers_at_start";

@@ -25,8 +25,14 @@ Precision opPrecision(const TrainingConfig &training, const Op &op)
 {
     if (!isLowPrecisionMatmul(training.precision))
         return training.precision;
-    // The SSD scan's kernels (mamba_ssm's Triton kernels) compute in the activations' 16-bit format.
+    // The SSD scan's kernels (mamba_ssm's Triton kernels) compute in the activations' 16-bit format; so do the
+    // modules a per-module recipe keeps in BF16 (training.bf16_attention_projections, bf16_latent_projections).
     if (op.kind == OpKind::Attention && !op.attentionCore)
+        return Precision::BF16;
+    const bool attentionProjection = op.role == OpRole::QkvProjection || op.role == OpRole::KeyProjection ||
+                                     op.role == OpRole::OutputProjection;
+    if ((training.bf16AttentionProjections && attentionProjection) ||
+        (training.bf16LatentProjections && op.role == OpRole::LatentProjection))
         return Precision::BF16;
     const bool router = op.role == OpRole::Router && op.kind == OpKind::Matmul;
     if ((op.attentionCore && !training.fp8Attention) || (op.scope == OpScope::Output && op.kind == OpKind::Matmul) ||
@@ -789,13 +795,17 @@ struct LayerA2A
 /// (Megatron-Core's MultiTokenPredictionBlock on the last stage): each an attention and an MLP block, its 2h -> h
 /// projection left out (under 1% of a block), and its own logits and loss; a MoE module exchanges its tokens like
 /// any MoE layer. The output layer's weight gradient is the stage's already.
-void addOutputAndMtp(const Plan &plan, const MicrobatchSums &m, const LayerA2A &a2a, StageTime &st)
+/// The last stage's output layer and MTP modules; the MTP blocks at the BF16 sums (`bf16`) where a per-module recipe
+/// keeps the modules in BF16 (training.bf16_mtp_modules).
+void addOutputAndMtp(const Plan &plan, const MicrobatchSums &m, const std::optional<MicrobatchSums> &bf16,
+                     const LayerA2A &a2a, StageTime &st)
 {
+    const MicrobatchSums &mtpSums = bf16 && plan.training.bf16MtpModules ? *bf16 : m;
     const ModelSpec::BlockCounts mtp = plan.model.mtpBlocks();
     const double heads = double(std::max<std::int64_t>(0, plan.model.mtpLayers));
-    st.forwardSeconds += stageSum(m, mtp, &Sums::forward) + (1.0 + heads) * m.output.forward;
-    st.backwardSeconds += stageSum(m, mtp, &Sums::backward) + (1.0 + heads) * m.output.backward;
-    st.weightGradientSeconds += stageSum(m, mtp, &Sums::weightGradient) + heads * m.output.weightGradient;
+    st.forwardSeconds += stageSum(mtpSums, mtp, &Sums::forward) + (1.0 + heads) * m.output.forward;
+    st.backwardSeconds += stageSum(mtpSums, mtp, &Sums::backward) + (1.0 + heads) * m.output.backward;
+    st.weightGradientSeconds += stageSum(mtpSums, mtp, &Sums::weightGradient) + heads * m.output.weightGradient;
     st.expertCommSeconds += double(mtp.moeMlp) * a2a.exposed;
     if (a2a.layer > 0)
         st.expertCommForwardSeconds += double(mtp.moeMlp) * a2a.pass * a2a.exposed / a2a.layer;
@@ -837,7 +847,9 @@ MicrobatchSums stageSums(const Plan &plan, const MicrobatchSums &m, const std::o
 /// The sums of the layers training.bf16_layers_at_start / _at_end keep in BF16: the plan's ops timed again in BF16.
 std::optional<MicrobatchSums> bf16LayerSums(const Plan &plan, const DeviceSpec &device)
 {
-    if (!plan.keepsBf16Layers())
+    const bool bf16Mtp = plan.training.bf16MtpModules && plan.model.mtpLayers > 0 &&
+                         isLowPrecisionMatmul(plan.training.precision);
+    if (!plan.keepsBf16Layers() && !bf16Mtp)
         return std::nullopt;
     Plan bf16 = plan;
     bf16.training.precision = Precision::BF16;
@@ -898,7 +910,7 @@ void stageTimes(const Plan &plan, const DeviceSpec &device, const MemoryEstimate
             st.backwardSeconds += m.embedding.backward;
         }
         if (s == p - 1) {
-            addOutputAndMtp(plan, m, {expertA2A, a2aExposed, a2aLayer}, st);
+            addOutputAndMtp(plan, m, bf16, {expertA2A, a2aExposed, a2aLayer}, st);
             // Megatron-Core's deferred output-layer weight gradients: the first micro-batches' GEMMs move from
             // their backward to the stage's drain (finish_embedding_wgrad_compute, schedules.py at d98e8a6).
             if (const std::int64_t deferred = plan.deferredWgradMicrobatches(); deferred > 0) {

@@ -614,6 +614,33 @@ const std::array kWords{
              .rule =
                  QT_TRANSLATE_NOOP("PlanKey", "framework \"megatron\" with a FP8 or FP4 precision; not with delayed "
                                               "FP8 scaling; at most the layers of a pipeline stage")},
+    KeyWords{.path = "training.bf16_attention_projections",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "BF16 attention projections"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "attention projections kept in BF16"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "every layer's QKV and output projections run in BF16, outside the FP8 or FP4 recipe, as a per-module "
+                 "quantization recipe keeps them (Megatron-Bridge's Nemotron 3 Super NVFP4 te_quant.cfg: linear_qkv, "
+                 "linear_proj)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "a FP8 or FP4 precision")},
+    KeyWords{.path = "training.bf16_latent_projections",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "BF16 latent projections"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "latent projections kept in BF16"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "a latent MoE's projections into and out of the latent width run in BF16 (te_quant.cfg: "
+                 "fc1_latent_proj, fc2_latent_proj)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "a FP8 or FP4 precision and model.moe_latent_size")},
+    KeyWords{.path = "training.bf16_mtp_modules",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "BF16 MTP modules"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "multi-token-prediction modules kept in BF16"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey",
+                 "the multi-token-prediction modules run every linear layer in BF16 (te_quant.cfg: mtp.*)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "a FP8 or FP4 precision and model.mtp_layers")},
     KeyWords{.path = "training.optimizer_kernel",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer kernel"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),

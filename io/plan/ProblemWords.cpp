@@ -85,6 +85,9 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "BF16 layers at the start or end take layers out of a FP8 or FP4 format under "
                                   "Megatron-Core; with training.precision \"%1\" and framework \"%2\" they have no "
                                   "effect")},
+    {"bf16_modules.needs_low_precision",
+     QT_TRANSLATE_NOOP("Problem", "a module kept in BF16 is kept out of a FP8 or FP4 format; with training.precision "
+                                  "\"%1\" every module computes in 16 bits or more already")},
     {"bf16_layers.delayed",
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core keeps no layers in BF16 with delayed FP8 scaling "
                                   "(training.fp8_recipe \"delayed\"): choose \"tensorwise\" or set both counts to 0")},

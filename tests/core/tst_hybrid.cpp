@@ -85,6 +85,7 @@ private slots:
     void latentMoeRoutesLatentRows();
     void latentAndRepeatedMtpRules();
     void bf16LayersRunOutsideTheLowPrecisionRecipe();
+    void bf16ModulesRunOutsideTheLowPrecisionRecipe();
 };
 
 void TestHybrid::transformerIsItsPattern_data()
@@ -422,6 +423,37 @@ void TestHybrid::bf16LayersRunOutsideTheLowPrecisionRecipe()
     p.training.precision = Precision::BF16;
     QVERIFY(test::hasProblem(validatePlan(p, io::builtinCatalog()), "training.bf16_layers_at_end", "no effect"));
     QVERIFY(!firstError(validatePlan(p, io::builtinCatalog())));
+}
+
+/// A per-module quantization recipe (Megatron-Bridge's Nemotron 3 Super NVFP4 te_quant.cfg) keeps every layer's
+/// attention projections and latent projections and the MTP module in BF16: those GEMMs take exactly the time a BF16
+/// plan gives them, every other GEMM keeps the NVFP4 plan's, and the MTP module makes the last stage slower.
+void TestHybrid::bf16ModulesRunOutsideTheLowPrecisionRecipe()
+{
+    Plan fp4 = superOnGb300();
+    fp4.training.precision = Precision::NVFP4;
+    fp4.training.fp8ParamGather = false;
+    Plan kept = fp4, bf16 = fp4;
+    kept.training.bf16AttentionProjections = true;
+    kept.training.bf16LatentProjections = true;
+    bf16.training.precision = Precision::BF16;
+    const Estimate a = run(fp4), b = run(kept), c = run(bf16);
+    QVERIFY(a.valid && b.valid && c.valid);
+    for (const char *name : {"QKV projection", "output projection", "latent down projection", "latent up projection"}) {
+        const Op *x = test::findOp(b, name, OpPass::Forward), *y = test::findOp(c, name, OpPass::Forward);
+        const Op *z = test::findOp(a, name, OpPass::Forward);
+        QVERIFY2(x && y && z, name);
+        QCOMPARE(x->seconds, y->seconds);
+        QVERIFY2(x->seconds > z->seconds, name);
+    }
+    QCOMPARE(test::findOp(b, "Mamba in-projection", OpPass::Forward)->seconds,
+             test::findOp(a, "Mamba in-projection", OpPass::Forward)->seconds);
+    Plan mtp = kept;
+    mtp.training.bf16MtpModules = true;
+    QVERIFY(run(mtp).step.stages.back().forwardSeconds > b.step.stages.back().forwardSeconds);
+    // Nothing to keep out of a 16-bit plan: each key warns that it has no effect.
+    mtp.training.precision = Precision::BF16;
+    QVERIFY(test::hasProblem(validatePlan(mtp, io::builtinCatalog()), "training.bf16_mtp_modules", "16 bits"));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestHybrid)

@@ -769,6 +769,19 @@ void TestPlanner::bf16LayersAreEditedInTheWindow()
     f.document.undoStack()->undo();
     QCOMPARE(f.document.plan().training.bf16LayersAtEnd, 14);
     QCOMPARE(f.document.estimate().step.stepSeconds, kept);
+    // Its te_quant.cfg's modules are three boxes of the same dock: the attention projections back at FP4 shorten
+    // the step, one undo step restores it.
+    auto *attention = f.window.findChild<QCheckBox *>(QStringLiteral("training.bf16_attention_projections"));
+    QVERIFY(attention && attention->isVisibleTo(&f.window) && attention->isChecked());
+    attention->click();
+    QVERIFY(!f.document.plan().training.bf16AttentionProjections);
+    QVERIFY(f.document.estimate().step.stepSeconds < kept);
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.estimate().step.stepSeconds, kept);
+    for (const char *name : {"training.bf16_latent_projections", "training.bf16_mtp_modules"}) {
+        auto *box = f.window.findChild<QCheckBox *>(QLatin1String(name));
+        QVERIFY2(box && box->isVisibleTo(&f.window) && box->isChecked(), name);
+    }
     start->setValue(89);
     QVERIFY(!f.document.estimate().valid);
     QVERIFY(test::errorOn(f.document.estimate(), "training.bf16_layers_at_start"));
@@ -782,6 +795,9 @@ void TestPlanner::bf16LayersAreEditedInTheWindow()
     QVERIFY(test::hasProblem(f.document.estimate().problems, "training.bf16_layers_at_end", "no effect"));
     end->setValue(0);
     QVERIFY(!end->isVisibleTo(&f.window) && !start->isVisibleTo(&f.window));
+    QVERIFY(attention->isVisibleTo(&f.window)); // still on, and warned about, until it is turned off
+    attention->click();
+    QVERIFY(!attention->isVisibleTo(&f.window));
 }
 
 // The FP8-CS gallery plan's layers per stage (Megatron-Bridge's layout: 9 layers beside the output on the last

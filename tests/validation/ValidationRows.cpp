@@ -1108,8 +1108,17 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
             // nemotron_3_super_bf16_with_nvfp4_mixed (training/mixed_precision.py lines 413-421 at v0.4.0, 421-429 at
             // v0.5.0), which nemotron_3_llm_pretrain.py line 43 takes at v0.5.0 and perf_recipes/nemotronh/common.py
             // line 67 at v0.6.0. Its MXFP8 recipe keeps none (bf16_with_mxfp8_mixed).
-            if (model == QLatin1String("Nemotron_3_Super") && plan.training.precision == Precision::NVFP4)
+            // The same recipe loads a per-module quantization file that keeps every layer's attention projections
+            // ("*.linear_qkv", "*.linear_proj"), the latent projections ("*mlp.fc[12]_latent_proj") and the MTP
+            // module ("mtp.*") in BF16 (te_quant.cfg beside nemotron_3_llm_pretrain.py, loaded at its line 51 at
+            // v0.4.0 and 46 at v0.5.0; perf_recipes/nemotronh/<system>/nemotronh.py at v0.6.0, the same file). Its
+            // Mamba out-projections in MXFP8 are not modelled (they run at the plan's NVFP4 here).
+            if (model == QLatin1String("Nemotron_3_Super") && plan.training.precision == Precision::NVFP4) {
                 plan.training.bf16LayersAtEnd = 14;
+                plan.training.bf16AttentionProjections = true;
+                plan.training.bf16LatentProjections = true;
+                plan.training.bf16MtpModules = true;
+            }
             // Deferred output-layer weight gradients: only 25.09's (r0.1.0) dense pretraining recipes keep them, the
             // library's CommOverlapConfig default when the performance script passes none (run_script.py lines 50-54;
             // recipes/llama/llama3_70b.py lines 219-225, limit 22; llama31_405b.py lines 239-240, limit 50), and

@@ -972,6 +972,23 @@ QList<QStringList> unfusedChainRows(const Plan &plan)
     return rows;
 }
 
+/// The modules a per-module recipe keeps in BF16 ("the attention projections, the latent projections"), empty
+/// where none is or the plan has no low-precision format.
+QString bf16ModulesText(const Plan &plan)
+{
+    const TrainingConfig &t = plan.training;
+    if (!isLowPrecisionMatmul(t.precision))
+        return {};
+    QStringList names;
+    if (t.bf16AttentionProjections)
+        names << QObject::tr("the attention projections");
+    if (t.bf16LatentProjections && plan.model.moeLatentSize > 0)
+        names << QObject::tr("the latent projections");
+    if (t.bf16MtpModules && plan.model.mtpLayers > 0)
+        names << QObject::tr("the MTP modules");
+    return names.join(QStringLiteral(", "));
+}
+
 /// "the first 2 and the last 14 layers", naming only the ends that keep any.
 QString bf16LayersText(const TrainingConfig &t)
 {
@@ -981,6 +998,28 @@ QString bf16LayersText(const TrainingConfig &t)
     if (n == 1)
         return t.bf16LayersAtStart > 0 ? QObject::tr("the first layer") : QObject::tr("the last layer");
     return (t.bf16LayersAtStart > 0 ? QObject::tr("the first %1 layers") : QObject::tr("the last %1 layers")).arg(n);
+}
+
+/// The modules and layers kept out of a FP8 or FP4 format in BF16 (training.bf16_* keys).
+QList<QStringList> bf16Rows(const Context &c)
+{
+    QList<QStringList> rows;
+    if (const QString modules = bf16ModulesText(c.plan); !modules.isEmpty())
+        rows << QStringList{
+            QObject::tr("BF16 modules"),
+            QObject::tr("%1 run in BF16 in every layer, outside the %2 recipe")
+                .arg(modules, QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
+            QObject::tr("a per-module quantization recipe (Megatron-Core quant_recipe; Megatron-Bridge's "
+                        "Nemotron 3 Super NVFP4 te_quant.cfg)")};
+    if (c.plan.keepsBf16Layers())
+        rows << QStringList{
+            QObject::tr("BF16 layers"),
+            QObject::tr("%1 run their linear layers in BF16, outside the %2 recipe, and keep their inputs in 16 bits")
+                .arg(bf16LayersText(c.plan.training),
+                     QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
+            QObject::tr("Megatron-Core fp8_utils.py / fp4_utils.py get_fp8_context, get_fp4_context "
+                        "(--first-last-layers-bf16; training.bf16_layers_at_start, bf16_layers_at_end)")};
+    return rows;
 }
 
 QList<QStringList> softwareRows(const Context &c)
@@ -1050,14 +1089,7 @@ QList<QStringList> softwareRows(const Context &c)
             QObject::tr("Beltagy et al. 2020 (Longformer); OpenAI 2025 (gpt-oss model card: alternating 128-token "
                         "banded attention)")};
     rows << unfusedChainRows(c.plan);
-    if (c.plan.keepsBf16Layers())
-        rows << QStringList{
-            QObject::tr("BF16 layers"),
-            QObject::tr("%1 run their linear layers in BF16, outside the %2 recipe, and keep their inputs in 16 bits")
-                .arg(bf16LayersText(c.plan.training),
-                     QString::fromLatin1(toString(c.plan.training.precision)).toUpper()),
-            QObject::tr("Megatron-Core fp8_utils.py / fp4_utils.py get_fp8_context, get_fp4_context "
-                        "(--first-last-layers-bf16; training.bf16_layers_at_start, bf16_layers_at_end)")};
+    rows << bf16Rows(c);
     return rows;
 }
 
