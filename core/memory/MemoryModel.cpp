@@ -371,14 +371,13 @@ StageInputs stageInputs(const Plan &plan, const DeviceSpec &device)
     if (plan.keepsBf16Layers()) {
         Plan bf16 = plan;
         bf16.training.precision = Precision::BF16;
-        const double layer = (storedLayerActivations(m, bf16.training, t).total() - in.perLayer * c) / c;
-        const double moe = (moeLayerExtraActivationBytes(bf16) - in.moeExtra * c) / c;
         if (m.isHybrid()) {
             const HybridBlockActivations kept = hybridBlockActivations(bf16);
             in.bf16Extra = {kept.attention / c - in.hybrid.attention, kept.mamba / c - in.hybrid.mamba,
                             kept.denseMlp / c - in.hybrid.denseMlp, kept.moeMlp / c - in.hybrid.moeMlp};
-        } else {
-            in.bf16Extra = {layer, 0.0, 0.0, moe};
+        } else { // a transformer layer's extra in the attention slot, a MoE layer's routed part in the MoE slot
+            in.bf16Extra = {storedLayerActivations(m, bf16.training, t).total() / c - in.perLayer, 0.0, 0.0,
+                            moeLayerExtraActivationBytes(bf16) / c - in.moeExtra};
         }
     }
     if (splitsBackward(plan.parallel.schedule)) {

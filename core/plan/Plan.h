@@ -488,6 +488,17 @@ inline bool runsUnfusedRotary(const ModelSpec &m, const TrainingConfig &t)
 {
     return !t.fusedRope && ropeFusionApplies(m, t);
 }
+/// The modules a per-module recipe keeps in BF16 that take effect: the flag set, a FP8 or FP4 format to keep them
+/// out of, and the module in the model (training.bf16_latent_projections: a latent MoE; training.bf16_mtp_modules:
+/// MTP modules). The attention projections' flag needs only the format (opPrecision reads it per op).
+inline bool keepsBf16LatentProjections(const ModelSpec &m, const TrainingConfig &t)
+{
+    return t.bf16LatentProjections && isLowPrecisionMatmul(t.precision) && m.moeLatentSize > 0;
+}
+inline bool keepsBf16Mtp(const ModelSpec &m, const TrainingConfig &t)
+{
+    return t.bf16MtpModules && isLowPrecisionMatmul(t.precision) && m.mtpLayers > 0;
+}
 /// A clamped gated activation (model.activation_clamp) whose clamp runs as PyTorch ops ahead of the activation
 /// kernel: Megatron-Core's quick-GEGLU (GPT-OSS) chunks the up projection's output, clamps each half and
 /// concatenates them before its fused function, and the clamps keep their input for backward beside the fused

@@ -800,7 +800,7 @@ struct LayerA2A
 void addOutputAndMtp(const Plan &plan, const MicrobatchSums &m, const std::optional<MicrobatchSums> &bf16,
                      const LayerA2A &a2a, StageTime &st)
 {
-    const MicrobatchSums &mtpSums = bf16 && plan.training.bf16MtpModules ? *bf16 : m;
+    const MicrobatchSums &mtpSums = bf16 && keepsBf16Mtp(plan.model, plan.training) ? *bf16 : m;
     const ModelSpec::BlockCounts mtp = plan.model.mtpBlocks();
     const double heads = double(std::max<std::int64_t>(0, plan.model.mtpLayers));
     st.forwardSeconds += stageSum(mtpSums, mtp, &Sums::forward) + (1.0 + heads) * m.output.forward;
@@ -847,9 +847,7 @@ MicrobatchSums stageSums(const Plan &plan, const MicrobatchSums &m, const std::o
 /// The sums of the layers training.bf16_layers_at_start / _at_end keep in BF16: the plan's ops timed again in BF16.
 std::optional<MicrobatchSums> bf16LayerSums(const Plan &plan, const DeviceSpec &device)
 {
-    const bool bf16Mtp = plan.training.bf16MtpModules && plan.model.mtpLayers > 0 &&
-                         isLowPrecisionMatmul(plan.training.precision);
-    if (!plan.keepsBf16Layers() && !bf16Mtp)
+    if (!plan.keepsBf16Layers() && !keepsBf16Mtp(plan.model, plan.training))
         return std::nullopt;
     Plan bf16 = plan;
     bf16.training.precision = Precision::BF16;

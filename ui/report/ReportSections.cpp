@@ -982,9 +982,9 @@ QString bf16ModulesText(const Plan &plan)
     QStringList names;
     if (t.bf16AttentionProjections)
         names << QObject::tr("the attention projections");
-    if (t.bf16LatentProjections && plan.model.moeLatentSize > 0)
+    if (keepsBf16LatentProjections(plan.model, t))
         names << QObject::tr("the latent projections");
-    if (t.bf16MtpModules && plan.model.mtpLayers > 0)
+    if (keepsBf16Mtp(plan.model, t))
         names << QObject::tr("the MTP modules");
     return names.join(QStringLiteral(", "));
 }
