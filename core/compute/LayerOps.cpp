@@ -850,8 +850,26 @@ Op optimizerOp(const Plan &plan, double localParameters)
     // about 12, SGD with momentum 4.
     const TrainingConfig &training = plan.training;
     const StateBytesPerParameter b = stateBytesPerParameter(training);
-    const double bytesPerParameter =
-        b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
+    double bytesPerParameter = b.gradients + 2.0 * b.optimizer + b.parameters + (b.master > 0 ? 0.0 : b.parameters);
+    const OptimizerKernel kernel = training.optimizerKernelInEffect();
+    if (training.optimizer == Optimizer::Adam && kernel != OptimizerKernel::Fused) {
+        // An unfused AdamW runs each step of the update as its own element-wise pass, reading and writing whole
+        // tensors. With p the stepped parameter's bytes, g the gradient's and m a moment's: torch.optim.AdamW's
+        // foreach path (_multi_tensor_adamw) multiplies the parameters by the decay (2p), lerps the first moment
+        // toward the gradient (2m + g), scales the second (2m) and adds the squared gradient (2m + g), takes its
+        // square root into a temporary (2m), divides it by the bias correction (2m), adds eps (2m) and applies
+        // addcdiv to the parameters (2p + 2m): 4p + 2g + 14m. Composer's DecoupledAdamW (llm-foundry's
+        // decoupled_adamw) does the same one parameter at a time with the first moment's mul_ and add_ apart:
+        // 4p + 2g + 16m (composer/optim/decoupled_weight_decay.py, DecoupledAdamW.adamw). A fused kernel reads
+        // and writes each once (above). A separate 16-bit working copy is then written from the master.
+        const double stepped = b.master > 0 ? b.master : b.parameters;
+        const double moment = 0.5 * (b.optimizer - b.master);
+        const double moments = kernel == OptimizerKernel::Loop ? 16.0 : 14.0;
+        bytesPerParameter = 4.0 * stepped + 2.0 * b.gradients + moments * moment +
+                            (b.master > 0 && b.parameters > b.lowPrecisionCopies
+                                ? b.master + b.parameters - b.lowPrecisionCopies
+                                : 0.0);
+    }
     const double flopsPerParameter = training.keepsTwoMoments() ? 12.0 : 4.0;
     return make("optimizer update", OpKind::Optimizer, OpPass::Forward, OpScope::Step,
                 flopsPerParameter * localParameters, bytesPerParameter * localParameters);

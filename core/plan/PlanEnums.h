@@ -232,7 +232,9 @@ constexpr auto enumNames(LossKernel)
 }
 inline const char *toString(LossKernel v) { return spellingOf(v); }
 
-/// How the optimizer's update runs, which sets its temporaries at the step (training.optimizer_kernel):
+/// How the optimizer's update runs, which sets its temporaries at the step and, for Adam, the bytes the update
+/// streams (optimizerOp in core/compute/LayerOps.cpp: one pass for fused, one per element-wise op otherwise)
+/// (training.optimizer_kernel):
 ///   fused:   one multi-tensor kernel updates every parameter in place (Megatron-Core's and DeepSpeed's fused
 ///            Adam): no temporaries;
 ///   foreach: torch.optim.AdamW's foreach path, PyTorch's default on CUDA and torchtitan's (foreach = not

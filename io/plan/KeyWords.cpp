@@ -646,10 +646,13 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer kernel"),
              .tooltip = QT_TRANSLATE_NOOP(
                  "PlanKey",
-                 "how the optimizer's update runs, which sets its temporaries at the step: fused (Megatron-Core's and "
-                 "DeepSpeed's multi-tensor Adam, none), foreach (torch.optim.AdamW's default on CUDA: the square roots "
-                 "of every second moment at once, 4 bytes per optimizer-shard parameter), loop (a per-parameter loop "
-                 "such as Composer's DecoupledAdamW, negligible); auto: foreach under fsdp, fused otherwise"),
+                 "how the optimizer's update runs, which sets its memory traffic and its temporaries at the step: "
+                 "fused (Megatron-Core's and DeepSpeed's multi-tensor Adam: each state read and written once, no "
+                 "temporaries), foreach (torch.optim.AdamW's default on CUDA: eight element-wise passes, 80 bytes a "
+                 "parameter at FP32 against a fused kernel's 28, and the square roots of every second moment at once, "
+                 "4 bytes per optimizer-shard parameter), loop (a per-parameter loop such as Composer's "
+                 "DecoupledAdamW: nine passes, 88 bytes, one parameter's temporaries at a time); auto: foreach under "
+                 "fsdp, fused otherwise"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "\"auto\"")},
     KeyWords{.path = "training.optimizer_moments",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Optimizer moments"),

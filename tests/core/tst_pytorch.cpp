@@ -11,6 +11,7 @@
 #include "TestSupport.h"
 #include "core/plan/PlanKeys.h"
 #include "core/advice/Interventions.h"
+#include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
 #include "core/plan/PlanValidation.h"
@@ -260,6 +261,35 @@ private slots:
         plan.parallel.zeroStage = 1;
         plan.training.fusedKernels = false;
         QVERIFY(sumOf(runPytorch(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
+    }
+
+    // An unfused AdamW streams whole tensors once per element-wise op. FSDP steps its FP32 shard (parameter,
+    // gradient and both moments in FP32): a fused kernel reads four and writes three, 28 bytes a parameter;
+    // torch.optim.AdamW's foreach path mul_, lerp_, mul_, addcmul_, sqrt, div_, add_, addcdiv_: 4p + 2g + 14m =
+    // 80; Composer's DecoupledAdamW splits the lerp into mul_ and add_: 4p + 2g + 16m = 88. With a 16-bit working
+    // copy beside an FP32 master (Megatron-Core's layout) the copy is written from the master too: 4 x 4 + 2 x 2 +
+    // 14 x 4 + (4 + 2) = 82, where the fused kernel's is 2 + 2 x 12 + 2 = 28.
+    void unfusedAdamStreamsEveryPass()
+    {
+        Plan plan = titan8b();
+        const double n = 1.0e9;
+        const auto bytes = [&](OptimizerKernel kernel) {
+            plan.training.optimizerKernel = kernel;
+            return optimizerOp(plan, n).bytes / n;
+        };
+        TP_COMPARE_REL(bytes(OptimizerKernel::Fused), 28.0, 1e-12);
+        TP_COMPARE_REL(bytes(OptimizerKernel::Foreach), 80.0, 1e-12);
+        TP_COMPARE_REL(bytes(OptimizerKernel::Loop), 88.0, 1e-12);
+        plan.training.optimizerKernel = OptimizerKernel::Auto; // foreach under FSDP
+        const double automatic = runPytorch(plan).step.category(TimeCategory::Optimizer);
+        plan.training.optimizerKernel = OptimizerKernel::Fused;
+        QVERIFY(automatic > 2.0 * runPytorch(plan).step.category(TimeCategory::Optimizer));
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        TP_COMPARE_REL(bytes(OptimizerKernel::Fused), 28.0, 1e-12);
+        TP_COMPARE_REL(bytes(OptimizerKernel::Foreach), 82.0, 1e-12);
+        plan.training.optimizer = Optimizer::Sgd; // only Adam's passes are counted: SGD keeps the fused figure
+        TP_COMPARE_REL(bytes(OptimizerKernel::Foreach), bytes(OptimizerKernel::Fused), 1e-12);
     }
 
     // torchtitan's op-level checkpointing replays wk, wo and w3 of wq, wk, wv, wo, w1, w3, w2 (Q, K and V

@@ -1152,10 +1152,17 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         // GPU), while LLAMA3_70B_PRETRAIN_CONFIG_GB300_{NVFP4,FP8_MX}_V2 at that release's branch (v0.3.1,
         // configs/llama/llama3_workload_base_configs.py lines 219-231) and the 26.02 and 26.04 summaries have
         // PP 4, VP 5, MBS 1 (docs/CALIBRATION.md, "Every row read from its release").
+        // A printed layout Megatron-Core refuses cannot have run either: 25.11's GB300 DeepSeek-V3 lines print
+        // PP 2, VP 4 for 61 layers, a split deepseek_v3.py's layout_map has no entry for at v0.2.0 (lines 235-250)
+        // with uneven stages off (lines 252-255), which transformer_block.py's get_num_layers_to_build refuses;
+        // 25.09's GB200 FP8-MX line prints EP 64 over the 32 ranks of a PP 8 stage, which parallel_state.py's
+        // initialize_model_parallel refuses. Their release's recipe (PP 4, VP 4, EP 64, the settings row) is read
+        // when it runs and fits.
         if (s && settings.at(s, "match").startsWith(QLatin1String("settings"))) {
             const Estimate printed = estimate(plan, io::builtinCatalog());
             const double low = printed.memory.peakBytes * (1.0 - detailsOf(printed).accuracy.memoryBand80);
-            if (printed.valid && low > printed.memory.capacityBytes) {
+            const bool refused = firstError(validatePlan(plan, io::builtinCatalog())) != nullptr;
+            if (refused || (printed.valid && low > printed.memory.capacityBytes)) {
                 Plan recipe = build(settings, s);
                 const Estimate read = estimate(recipe, io::builtinCatalog());
                 if (read.valid && read.memory.fits)
