@@ -27,6 +27,7 @@ struct Shapes
     double mask;   ///< 1 byte per element when dropout is on, else 0
     double od;     ///< attention output width (heads x value head size)
     double span;   ///< keys a query's document spans: s, or the packed document length with flash attention
+    double akv;    ///< K and V width the attention kernel reads: kv, or qd when training.repeat_kv_heads repeats them
 };
 
 Shapes shapesOf(const Plan &plan)
@@ -54,6 +55,7 @@ Shapes shapesOf(const Plan &plan)
     x.mask = m.dropout ? 1.0 : 0.0;
     x.od = double(m.attentionOutDim());
     x.span = double(attentionSpan(m, training));
+    x.akv = double(attentionKvDim(m, training));
     return x;
 }
 
@@ -518,6 +520,24 @@ void appendEagerRotary(const Plan &plan, const Shapes &x, OpPass pass, std::vect
     ops.push_back(op);
 }
 
+/// training.repeat_kv_heads: `repeat_kv` (an expand and a reshape that copies) writes K and V once per query head
+/// that shares them, reading the grouped heads; its backward sums the repeated gradients back (torchtitan
+/// models/llama/model.py `repeat_kv` at 9dec370). Eager, a copy kernel each for K and V; compiled, the key's
+/// copy joins the rotary kernel that produced it (which then writes the repeated keys instead of its own output).
+void appendKvRepeat(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &ops)
+{
+    if (!expandsKvHeads(plan.model, plan.training))
+        return;
+    const bool compiled = plan.training.fusesElementwise();
+    const double bytes = x.q * x.M * (compiled ? 2.0 * x.akv : 2.0 * (x.kv + x.akv)) / x.t;
+    Op op = elementwise("repeat K, V heads", OpKind::Elementwise, pass, OpScope::Layer, x.M * 2.0 * x.akv / x.t, 0.0,
+                        bytes);
+    op.launches = compiled ? 0.0 : 2.0;
+    op.backwardBytes = x.q * x.M * 2.0 * (x.kv + x.akv) / x.t;
+    op.backwardLaunches = compiled ? 0.0 : 2.0;
+    ops.push_back(op);
+}
+
 /// The forward ops of one layer; `attentionCoreOnly` keeps the ops selective recomputation replays.
 void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attentionCoreOnly, std::vector<Op> &ops)
 {
@@ -530,16 +550,17 @@ void layerForward(const Plan &plan, const Shapes &x, OpPass pass, bool attention
         ops.push_back(normOp(plan, "input norm", pass, L, x.M * x.h / x.rowT, x.q));
         appendProjections(plan, x, pass, ops);
         appendEagerRotary(plan, x, pass, ops);
+        appendKvRepeat(plan, x, pass, ops);
     }
     const double scores = x.b * x.heads * x.sq * x.s; // elements of the score tensor on this rank
-    const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.kv / x.t; // other context ranks' K and V, read once
+    const double remoteKv = x.q * (x.s - x.sq) * x.b * 2.0 * x.akv / x.t; // other context ranks' K and V, read once
     if (flash) {
         if (!attentionCoreOnly) {
             // One kernel: QK^T and PV in on-chip memory; reads Q, K, V, writes the context. With the causal
             // mask it skips the blocks above the diagonal: half of the s^2 work (Dao 2023); with packed
             // documents of L tokens, half of s x L.
             Op op = make("flash attention", OpKind::Attention, pass, L, 2.0 * x.b * x.heads * x.sq * x.span * x.hd,
-                         x.q * x.M * (2.0 * x.qd + 2.0 * x.kv) / x.t + remoteKv);
+                         x.q * x.M * (2.0 * x.qd + 2.0 * x.akv) / x.t + remoteKv);
             op.batch = x.b * x.heads; // QK^T: [s x hd] x [hd x s] per head (and PV alike)
             op.rows = x.sq;
             op.inner = x.hd;

@@ -69,7 +69,9 @@ LayerActivationBytes layerActivations(const ModelSpec &m, const TrainingConfig &
     // those and rebuilds Q, K and V in backward.
     const bool rebuildQkv =
         m.isMla() && training.recompute == Recompute::Selective && training.recomputeMlaUpProjection;
-    double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + kv) + q * sb * kv) + lp * sb * qd;
+    // The attention kernel keeps K and V as it reads them: repeated to the query heads with training.repeat_kv_heads.
+    const double akv = double(attentionKvDim(m, training));
+    double sharded = (rebuildQkv ? 0.0 : q * sb * (qd + akv) + q * sb * akv) + lp * sb * qd;
     if (m.isMla())
         a.sequenceShardable += q * sb * double(m.qLoraRank + m.kvLoraRank + m.qkRopeHeadDim);
     a.tensorSharded = sharded / t + (keepMlp ? denseMlpBytes(m, training, tensor) : 0.0);

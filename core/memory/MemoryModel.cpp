@@ -179,7 +179,8 @@ double contextKvChunkBytes(const Plan &plan)
 {
     const ModelSpec &m = plan.model;
     return activationElementBytes(plan.training.precision) * double(m.seqLen) / double(plan.parallel.context)
-           * double(plan.training.microBatch) * 2.0 * double(m.kvDim()) / double(plan.parallel.tensor);
+           * double(plan.training.microBatch) * 2.0 * double(attentionKvDim(m, plan.training))
+           / double(plan.parallel.tensor);
 }
 
 double contextKvBufferBytes(const Plan &plan)
@@ -202,7 +203,7 @@ double contextKvBufferBytes(const Plan &plan)
     case ContextComm::AllToAll:
         // Q, K, V and the context in both layouts while they are exchanged.
         return 2.0 * q * double(m.seqLen) / double(par.context) * double(training.microBatch)
-               * (2.0 * double(m.qDim()) + 2.0 * double(m.kvDim())) / t;
+               * (2.0 * double(m.qDim()) + 2.0 * double(attentionKvDim(m, training))) / t;
     }
     return 0.0;
 }

@@ -237,6 +237,12 @@ struct TrainingConfig
     bool bf16AttentionProjections = false;
     bool bf16LatentProjections = false;
     bool bf16MtpModules = false;
+    /// The attention repeats each key and value head for the query heads that share it before the attention
+    /// kernel (`repeat_kv` ahead of F.scaled_dot_product_attention: torchtitan's Llama until ff0829c10, "GQA
+    /// without kv repeats", January 2026; Hugging Face's eager and SDPA attention), so the kernel, the
+    /// activations it saves and PyTorch's context parallelism, which wraps that kernel, see K and V as wide as
+    /// Q. Not under Megatron-Core, whose attention takes the grouped heads as they are.
+    bool repeatKvHeads = false;
     /// Q, K and V run as three GEMMs: separate_qkv where the framework honours it (Megatron-Core always fuses).
     bool runsSeparateQkv() const { return separateQkv && framework != Framework::Megatron; }
     /// Whether per-layer CUDA graphs hold a mixture of experts' routed part: only with a fixed capacity, which
@@ -498,6 +504,17 @@ inline bool keepsBf16LatentProjections(const ModelSpec &m, const TrainingConfig 
 inline bool keepsBf16Mtp(const ModelSpec &m, const TrainingConfig &t)
 {
     return t.bf16MtpModules && isLowPrecisionMatmul(t.precision) && m.mtpLayers > 0;
+}
+/// The width of K (and of V) the attention kernel and the context exchange see per token: the grouped heads'
+/// (model.kv_heads x head_dim), or the query's when training.repeat_kv_heads repeats them first (GQA and MQA
+/// under a PyTorch framework; MLA has as many key heads as query heads).
+inline bool expandsKvHeads(const ModelSpec &m, const TrainingConfig &t)
+{
+    return t.repeatKvHeads && t.framework != Framework::Megatron && !m.isMla() && m.kvDim() < m.qDim();
+}
+inline std::int64_t attentionKvDim(const ModelSpec &m, const TrainingConfig &t)
+{
+    return expandsKvHeads(m, t) ? m.qDim() : m.kvDim();
 }
 /// A clamped gated activation (model.activation_clamp) whose clamp runs as PyTorch ops ahead of the activation
 /// kernel: Megatron-Core's quick-GEGLU (GPT-OSS) chunks the up projection's output, clamps each half and

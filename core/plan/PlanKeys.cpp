@@ -289,6 +289,8 @@ const std::array kKeys{
             .access = field<&Plan::training, &T::fusedNorm>()},
     PlanKey{.path = "training.separate_qkv", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::separateQkv>()},
+    PlanKey{.path = "training.repeat_kv_heads", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::training, &T::repeatKvHeads>()},
     PlanKey{.path = "training.fused_rope", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::training, &T::fusedRope>()},
     PlanKey{.path = "training.bf16_layers_at_start", .type = KeyType::Integer, .range = {0, 100000},
@@ -576,6 +578,8 @@ std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
     const TrainingConfig &t = plan.training;
     if (path == "training.compile" || path == "training.separate_qkv")
         return t.framework != Framework::Megatron;
+    if (path == "training.repeat_kv_heads")
+        return t.framework != Framework::Megatron && !plan.model.isMla() && plan.model.kvDim() < plan.model.qDim();
     if (path == "training.fused_rope")
         return ropeFusionApplies(plan.model, t);
     if (path == "training.bf16_layers_at_start" || path == "training.bf16_layers_at_end")

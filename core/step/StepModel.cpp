@@ -346,12 +346,30 @@ ContextExchange contextExchange(const Plan &plan, const ClusterLinks &links, con
     case ContextComm::AllGather: {
         const double gathered = kvChunk * double(c);
         const double gather = bestCollective(Collective::AllGather, gathered, group).seconds;
+        if (plan.training.framework == Framework::Fsdp) {
+            // PyTorch's ring attention with its all-gather rotater (torch/distributed/tensor/experimental/
+            // _attention.py, _templated_ring_attention and _AllGatherRotater): the gather of every rank's K and V
+            // starts before the first (diagonal) step and is waited for at the second, so it runs beside 1/c of the
+            // attention; the backward gathers them again the same way and passes the K and V gradients, accumulated
+            // in FP32 (_cp_options.convert_to_f32), one rank on around the ring beside each step
+            // (_templated_ring_attention_backward: dkv_rotater, _RotateMethod.ALL_TO_ALL).
+            const LinkTier &link = group.spansNodes() ? group.network : group.intraNode;
+            const GroupPlacement pair{2, 1, link, link};
+            const double gradients = kvChunk * kFp32Bytes / q;
+            const double pass =
+                collectiveSeconds(Collective::PointToPoint, CollectiveAlgorithm::Ring, gradients, pair);
+            const double stepForward = m.attentionForward / double(c), stepBackward = m.attentionBackward / double(c);
+            x.forward = std::max(0.0, gather - stepForward);
+            x.backward = std::max(0.0, gather - stepBackward) + double(c) * std::max(0.0, pass - stepBackward);
+            break;
+        }
         x.forward = gather;
         x.backward = gather + bestCollective(Collective::ReduceScatter, gathered, group).seconds;
         break;
     }
     case ContextComm::AllToAll: {
-        const double qkv = q * localTokens * (double(model.qDim()) + 2.0 * double(model.kvDim())) / t;
+        const double qkv =
+            q * localTokens * (double(model.qDim()) + 2.0 * double(attentionKvDim(model, plan.training))) / t;
         const double context = q * localTokens * double(model.qDim()) / t;
         x.forward = bestCollective(Collective::AllToAll, qkv, group).seconds +
                     bestCollective(Collective::AllToAll, context, group).seconds;

@@ -1012,6 +1012,10 @@ void torchtitanPythonOnlyNotes(const TrainingConfig &t, ExportResult &out)
         out.notExpressed << QStringLiteral("training.separate_qkv = false: the job file's releases run Llama's wq, "
                                            "wk and wv as three GEMMs (fused QKV came with ad7a86533, April 2026, "
                                            "whose configurations are Python)");
+    if (!t.repeatKvHeads)
+        out.notExpressed << QStringLiteral("training.repeat_kv_heads = false: the job file's releases repeat K and V "
+                                           "to the query heads before the attention (GQA without repeats came with "
+                                           "ff0829c10, January 2026)");
 }
 
 QByteArray torchtitanJob(const Plan &plan, ExportResult &out)
@@ -1226,7 +1230,7 @@ const QStringList &expressedKeys(ExportTarget target)
         "training.global_batch", "training.micro_batch",        "model.seq_len",    "training.recompute",
         "parallel.shard_group",  "training.recompute_interval", "training.compile", "training.loss_kernel",
         "parallel.tensor",       "parallel.pipeline",           "parallel.context", "parallel.reshard_after_forward",
-        "parallel.context_comm", "training.separate_qkv",
+        "parallel.context_comm", "training.separate_qkv", "training.repeat_kv_heads",
         "training.precision",    "parallel.tensor_comm_overlap", "training.fp8_param_gather", "training.fp8_recipe",
         "parallel.offload_parameters", "parallel.offload_optimizer"};
     static const QStringList deepspeed{"training.global_batch",        "training.micro_batch",

@@ -653,10 +653,19 @@ void torchtitanAttention(const QString &file, const std::vector<Leaf> &leaves, F
     out.keys.push_back({QStringLiteral("training.attention_kernel"), QStringLiteral("flash2"), file, 0, sdpa, true});
     // Its attention modules project Q, K and V with three nn.Linear (wq, wk, wv: models/llama/model.py at 9dec370,
     // models/llama3/model.py at 820504e) unless a saved configuration says fuse_qkv (read above).
-    if (std::none_of(out.keys.begin(), out.keys.end(),
-                     [](const ImportedKey &k) { return k.path == QLatin1String("training.separate_qkv"); }))
+    const bool layersSaved = std::any_of(out.keys.begin(), out.keys.end(), [](const ImportedKey &k) {
+        return k.path == QLatin1String("training.separate_qkv");
+    });
+    if (!layersSaved)
         out.keys.push_back({QStringLiteral("training.separate_qkv"), true, file, 0,
                             QStringLiteral("(torchtitan before ad7a86533: wq, wk, wv)"), true});
+    // Until ff0829c10 ("GQA without kv repeats", January 2026) Attention.forward repeats K and V to the query heads
+    // before scaled_dot_product_attention (repeat_kv, models/llama/model.py at 9dec370); a saved configuration
+    // with its layers (model_spec, from 9810191bb, February 2026) is after it.
+    out.keys.push_back({QStringLiteral("training.repeat_kv_heads"), !layersSaved, file, 0,
+                        layersSaved ? QStringLiteral("(torchtitan after ff0829c10: GQA without kv repeats)")
+                                    : QStringLiteral("(torchtitan before ff0829c10: repeat_kv)"),
+                        true});
     // Context ranks exchange K and V as torchtitan's default rotate method does unless the file names one:
     // "allgather" (config_manager.py at 9dec370, job_config.py until 9810191bb).
     if (const auto cp = findLeaf(leaves, "parallelism.context_parallel_degree");

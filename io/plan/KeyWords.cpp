@@ -578,6 +578,18 @@ const std::array kWords{
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey",
                                        "PyTorch frameworks (\"fsdp\", \"deepspeed\"); Megatron-Core fuses them")},
+    KeyWords{.path = "training.repeat_kv_heads",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Repeat K, V heads"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "repeated key and value heads"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "each key and value head is repeated for the query heads that share it before the "
+                            "attention kernel (repeat_kv ahead of PyTorch's SDPA: torchtitan's Llama until "
+                            "ff0829c10, January 2026; Hugging Face's eager and SDPA attention): a copy kernel per "
+                            "pass, K and V as wide as Q in the kernel, in what it saves and in what context "
+                            "parallelism exchanges (n_heads / n_kv_heads times the grouped heads' bytes)"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "PyTorch frameworks (\"fsdp\", \"deepspeed\") and fewer key "
+                                                  "heads than query heads; Megatron-Core never repeats them")},
     KeyWords{.path = "training.fused_rope",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Fused rotary embedding"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "rotary embedding fusion"),

@@ -14,6 +14,7 @@
 #include "core/compute/LayerOps.h"
 #include "core/estimate/Estimate.h"
 #include "core/memory/ActivationMemory.h"
+#include "core/memory/MemoryModel.h"
 #include "core/plan/PlanValidation.h"
 #include "core/search/Search.h"
 #include "core/step/StepTimeline.h"
@@ -261,6 +262,50 @@ private slots:
         plan.parallel.zeroStage = 1;
         plan.training.fusedKernels = false;
         QVERIFY(sumOf(runPytorch(plan), OpPass::Forward, "input norm", false) > 8.0 * fusedNorm);
+    }
+
+    // torchtitan's Llama repeats each of the 8 key and value heads for the 4 query heads that share it before SDPA
+    // (repeat_kv at 9dec370): eager, a copy kernel each for K and V, reading the grouped heads and writing the
+    // repeated ones (2 x (1,024 + 4,096) elements a token, 2 bytes each), and its backward the reverse; the
+    // attention reads K and V 4,096 wide, and PyTorch's context parallelism, wrapping SDPA, gathers them so: 4x
+    // the grouped heads' bytes. Its all-gather starts before the diagonal step and is waited for at the second,
+    // so the forward exposes only what it takes beyond 1/c of the attention. Megatron-Core never repeats them.
+    void repeatedKvHeadsWidenTheAttention()
+    {
+        Plan plan = titan8b(1, 4, 1);
+        plan.model.seqLen = 65536;
+        plan.training.globalBatch = 4;
+        plan.parallel.context = 2;
+        plan.cluster.gpusPerNode = 8; // data 4 x context 2 on one node
+        plan.parallel.contextComm = ContextComm::AllGather;
+        plan.training.recompute = Recompute::Full;
+        const double grouped = contextKvChunkBytes(plan);
+        plan.training.repeatKvHeads = true;
+        TP_COMPARE_REL(contextKvChunkBytes(plan) / grouped, 4.0, 1e-12);
+        const Estimate e = runPytorch(plan);
+        QVERIFY(e.valid);
+        const double tokens = 65536.0 / 2.0;
+        TP_COMPARE_REL(sumOf(e, OpPass::Forward, "repeat K, V heads", false), 2.0 * tokens * 2.0 * (1024.0 + 4096.0),
+                       1e-9);
+        TP_COMPARE_REL(sumOf(e, OpPass::Backward, "repeat K, V heads", false),
+                       2.0 * tokens * 2.0 * (1024.0 + 4096.0), 1e-9);
+        const double flash = sumOf(e, OpPass::Forward, "flash attention", false);
+        plan.training.repeatKvHeads = false;
+        const Estimate grouped16 = runPytorch(plan);
+        QCOMPARE(sumOf(grouped16, OpPass::Forward, "repeat K, V heads", false), 0.0);
+        // Q, K, V read and the context written: 2 x 4,096 + 2 x 4,096 against 2 x 4,096 + 2 x 1,024 a token,
+        // plus the other rank's K and V.
+        TP_COMPARE_REL(flash - sumOf(grouped16, OpPass::Forward, "flash attention", false),
+                       2.0 * 2.0 * (4096.0 - 1024.0) * (tokens + tokens), 1e-9);
+        QVERIFY(e.step.stepSeconds > grouped16.step.stepSeconds);
+        // The gathers hide behind the diagonal steps and the gradients' passes behind the others: on one NVLink node
+        // nothing of the exchange is exposed, where Megatron-Core's all-gather (Llama 3's, not overlapped) is.
+        QCOMPARE(e.step.category(TimeCategory::ContextComm), 0.0);
+        plan.training.repeatKvHeads = true;
+        plan.training.framework = Framework::Megatron;
+        plan.parallel.zeroStage = 1;
+        TP_COMPARE_REL(contextKvChunkBytes(plan), grouped, 1e-12);
+        QVERIFY(runPytorch(plan).step.category(TimeCategory::ContextComm) > 0.0);
     }
 
     // An unfused AdamW streams whole tensors once per element-wise op. FSDP steps its FP32 shard (parameter,

@@ -1994,6 +1994,8 @@ private slots:
         QCOMPARE(readKey(r, "training.micro_batch")->line, 21);
         // A job file's release projects Q, K and V with three nn.Linear (fused QKV came in April 2026).
         QVERIFY(r.plan->training.separateQkv);
+        // ... and repeats K and V to the query heads before the attention (GQA without repeats: January 2026).
+        QVERIFY(r.plan->training.repeatKvHeads);
         // No mixed_precision_reduce: torchtitan's default, "float32", the reduce-scatter's dtype.
         QVERIFY(r.plan->training.fp32Gradients);
         QVERIFY(readKey(r, "training.fp32_gradients")->source.contains(QStringLiteral("mixed_precision_reduce")));
@@ -2045,6 +2047,7 @@ private slots:
         // Its layers' attention says fuse_qkv true (torchtitan ad7a86533's FusedQKVLinear): one GEMM.
         QVERIFY(!r.plan->training.separateQkv);
         QCOMPARE(readKey(r, "training.separate_qkv")->source, QStringLiteral("fuse_qkv"));
+        QVERIFY(!r.plan->training.repeatKvHeads); // a saved model_spec is after ff0829c10: no repeat_kv
         QCOMPARE(r.plan->model.seqLen, 8192);                        // training.max_context_length
         QCOMPARE(r.plan->training.microBatch, 2);                    // 16,384 tokens per micro-batch and rank
         QCOMPARE(r.plan->training.globalBatch, 2 * 16 * 4);          // -1: micro-batch x FSDP 16 x 4 PP micro-batches

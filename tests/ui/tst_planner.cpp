@@ -103,6 +103,7 @@ private slots:
     void expertDispatchIsEditedInTheWindow();
     void lostTensorOverlapIsSaidUnderItsField();
     void separateQkvIsEditedInTheWindow();
+    void repeatedKvHeadsAreEditedInTheWindow();
     void architectureAndReductionKeysAreEdited();
     void everyKeyHasAControl();
     void zeroPlusPlusIsEditedInTheWindow();
@@ -521,6 +522,28 @@ void TestPlanner::lostTensorOverlapIsSaidUnderItsField()
     QVERIFY(exposed.step.category(TimeCategory::TensorComm) > overlapped);
     f.document.undoStack()->undo();
     QVERIFY(!f.document.plan().parallel.expertCommOverlap && !said());
+}
+
+// The 32K-token torchtitan plan repeats K and V for the query heads (repeat_kv at 9dec370); unticking the box
+// drops the copies and the wider K and V the attention reads, so the step shortens; undo restores it. Under
+// Megatron-Core the row is hidden (its attention never repeats them).
+void TestPlanner::repeatedKvHeadsAreEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("llama3.1-8b-torchtitan-32k-8-h100"));
+    QString error;
+    auto *box = f.window.findChild<QCheckBox *>(QStringLiteral("training.repeat_kv_heads"));
+    QVERIFY(box && box->isChecked() && box->isEnabled());
+    const double repeated = f.document.estimate().step.stepSeconds;
+    box->click();
+    QVERIFY(!f.document.plan().training.repeatKvHeads);
+    QVERIFY(f.document.estimate().step.stepSeconds < repeated);
+    f.document.undoStack()->undo();
+    QVERIFY(f.document.plan().training.repeatKvHeads);
+    QCOMPARE(f.document.estimate().step.stepSeconds, repeated);
+    QVERIFY(box->isVisibleTo(&f.window));
+    QVERIFY(f.document.loadFromBytes(io::builtinExamplePlan(), QString(), &error)); // Megatron-Core
+    QVERIFY(!box->isVisibleTo(&f.window));
 }
 
 // The torchtitan gallery plan runs Q, K and V as three GEMMs; its check box fuses them (a shorter step under

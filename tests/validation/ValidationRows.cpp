@@ -294,6 +294,10 @@ void torchtitanLlamaSoftware(Plan &plan)
     plan.training.attentionKernel = AttentionKernel::Flash2;
     plan.training.separateQkv = true;
     plan.training.fusedKernels = false;
+    // Attention.forward repeats K and V to the query heads (repeat_kv) before F.scaled_dot_product_attention
+    // (models/llama/model.py lines 199-201 at 9dec370, the same at 0413364, e7c0cae and 820504e), and PyTorch's
+    // context parallelism wraps that SDPA call; "GQA without kv repeats" came with ff0829c10 (January 2026).
+    plan.training.repeatKvHeads = true;
 }
 
 void torchtitan(std::vector<Row> &rows, QStringList *skipped, std::vector<MemoryRow> *memory = nullptr,

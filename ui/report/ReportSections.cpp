@@ -912,6 +912,16 @@ QList<QStringList> pytorchRows(const Context &c)
                 .arg(c.plan.model.kvDim() / c.plan.parallel.tensor),
             QObject::tr("torchtitan models/llama/model.py (wq, wk, wv; fused wqkv since ad7a86533); Hugging Face's "
                         "q_proj, k_proj, v_proj (training.separate_qkv)")};
+    if (expandsKvHeads(c.plan.model, t))
+        rows << QStringList{
+            QObject::tr("K and V repeated per query head"),
+            QObject::tr("each of the %1 key and value heads is copied for the %2 query heads that share it before the "
+                        "attention kernel, which reads and keeps them %2 times as wide; context parallelism exchanges "
+                        "them so")
+                .arg(c.plan.model.kvHeads)
+                .arg(c.plan.model.heads / std::max<std::int64_t>(1, c.plan.model.kvHeads)),
+            QObject::tr("torchtitan models/llama/model.py repeat_kv (until ff0829c10, January 2026); PyTorch's "
+                        "context parallelism wraps scaled_dot_product_attention (training.repeat_kv_heads)")};
     if (t.recompute == Recompute::Ops)
         rows << QStringList{
             QObject::tr("Op-level checkpointing"),
