@@ -275,6 +275,22 @@ void appendMoe(const Plan &plan, const Shapes &x, OpPass pass, std::vector<Op> &
     for (const auto &[back, role] :
          {std::pair{3, OpRole::ExpertGemm}, std::pair{2, OpRole::ExpertActivation}, std::pair{1, OpRole::ExpertGemm}})
         ops[ops.size() - std::size_t(back)].role = role;
+    // Megatron-Core adds a biased expert's second-projection bias itself, scaled by each row's routing
+    // probability, outside Transformer Engine: one local expert at a time from Python, torch.cat([t + b * p for t,
+    // b, p in zip(torch.split(output, tokens_per_expert), biases, torch.split(probs, tokens_per_expert))])
+    // (megatron/core/transformer/moe/experts.py `_apply_bias`, from a329dd6da, September 2025): b * p, the sum and
+    // the concatenation's copy, 6 tensors' worth of the routed rows forward, 8 backward (the bias and probability
+    // gradients' products and sums). The fused grouped MLP scales the bias in its epilogue. Its bytes only: its
+    // per-expert kernels are host work the host figures, fitted per module call, cannot price (CALIBRATION.md).
+    if (m.linearBias && plan.training.framework == Framework::Megatron && !plan.training.fusedExpertMlp) {
+        const double elements = rowsPerExpert * localExperts * r.h;
+        Op bias = tag(elementwise("expert output bias", OpKind::Elementwise, pass, OpScope::Layer, elements,
+                                  2.0 * elements, 6.0 * x.q * elements));
+        bias.backwardBytes = 8.0 * x.q * elements;
+        bias.launches = 0.0;
+        bias.backwardLaunches = 0.0;
+        ops.push_back(bias);
+    }
     Op combine =
         tag(elementwise("unpermute, combine", OpKind::Elementwise, pass, OpScope::Layer, routed * load * r.h,
                         2.0 * routed * load * r.h, 2.0 * x.q * routed * load * r.h + x.q * x.M / x.rowT * r.h));

@@ -433,6 +433,29 @@ private slots:
         QCOMPARE(attentionSpan(plan.model, plan.training), plan.model.seqLen);
     }
 
+    // GPT-OSS's experts carry biases, which Megatron-Core adds per local expert from Python, scaled by the routing
+    // probability (experts.py `_apply_bias`): b x p, the sum and the concatenation's copy move 6 x 2 bytes per
+    // routed element forward (8 x 2 backward) of this rank's rows (its tokens x top-4, 2,880 wide);
+    // its kernels are not counted as launches. Not in the fused grouped MLP, nor for bias-free experts.
+    void expertBiasIsAddedOutsideTheGroupedGemm()
+    {
+        Plan plan = test::presetPlan("gpt-oss-120b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.expert = 8;
+        const Op *bias = test::findOp(runSoftware(plan), "expert output bias", OpPass::Forward);
+        QVERIFY(bias);
+        // This rank's tokens x top-4: expert parallelism brings in as many routed copies as it sends out.
+        const double rows = double(plan.model.seqLen) * 4.0;
+        TP_COMPARE_REL(bias->bytes, 6.0 * 2.0 * rows * 2880.0, 1e-9);
+        QCOMPARE(bias->launches, 0.0);
+        const Op *back = test::findOp(runSoftware(plan), "expert output bias", OpPass::Backward);
+        QVERIFY(back);
+        TP_COMPARE_REL(back->bytes, 8.0 * 2.0 * rows * 2880.0, 1e-9);
+        plan.training.fusedExpertMlp = true;
+        QVERIFY(!test::findOp(runSoftware(plan), "expert output bias", OpPass::Forward));
+        Plan qwen = test::qwen3On8B200();
+        QVERIFY(!test::findOp(runSoftware(qwen), "expert output bias", OpPass::Forward));
+    }
+
     // --overlap-moe-expert-parallel-comm: each dispatch and combine runs beside the other micro-batch's
     // compute; where the compute is the longer, what is left is the dispatcher's SMs' share of the hidden
     // time (HybridEP's 32 of the B200's 148).
