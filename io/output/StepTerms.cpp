@@ -58,14 +58,17 @@ constexpr std::array<StepTermInfo, kStepPartCount> kTerms{{
      "Li et al. 2020 (PyTorch DDP buckets); Rajbhandari et al. 2020 (ZeRO); Zhao et al. 2023 (FSDP); NCCL SMs: "
      "Megatron-Core nccl_ub; Transformer Engine fp8.py"},
     {"the optimizer step over this rank's shard of the parameters (/ the shard ranks with ZeRO >= 1): its state "
-     "bytes read and written at HBM bandwidth, + the low-precision weight copies' refresh; offloaded: gradients to "
+     "bytes read and written at HBM bandwidth (a fused Adam once each; torch's foreach AdamW 4p + 2g + 14m bytes, a "
+     "per-parameter loop 4p + 2g + 16m, for parameter, gradient and moment sizes p, g, m), + the low-precision "
+     "weight copies' refresh; offloaded: gradients to "
      "the host (after the backward under Megatron-Core, what outlasts the last backward under DeepSpeed and FSDP2), "
      "the host's update at 0.7 of its DRAM bandwidth shared by the node's GPUs, and the parameters back; Muon: + "
      "steps x (4m^2 n + 2m^3) FLOPs of Newton-Schulz matmuls on every m x n weight matrix the rank owns (whole "
      "matrices, about 1/d of them with the distributed optimizer; m the Gram side of the shape the tensor mode "
      "leaves the rank) and its tensor-parallel exchange: the momentum's all-gather (duplicated), the Gram matrix's "
      "all-reduce each iteration (distributed)",
-     "Kingma and Ba 2015 (Adam); Ren et al. 2021 (ZeRO-Offload); Megatron-Core hybrid_optimizer.py; STREAM Triad "
+     "Kingma and Ba 2015 (Adam); torch/optim/adamw.py _multi_tensor_adamw; Composer DecoupledAdamW; Ren et al. "
+     "2021 (ZeRO-Offload); Megatron-Core hybrid_optimizer.py; STREAM Triad "
      "(McCalpin); Jordan et al. 2024 (Muon); Megatron-Core layer_wise_optimizer.py, emerging_optimizers.py"},
     {"m x what the host's kernel launches of a pass take beyond the pass's kernels (per launch the host's launch "
      "cost; a dropless MoE layer waits for its token counts: a pass of its own; CUDA graphs replay the launches)",
