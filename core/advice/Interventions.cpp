@@ -74,6 +74,16 @@ const Rule kRules[] = {
          if (runsUnfusedRotary(p.model, p.training))
              p.training.fusedRope = true;
      }},
+    // One fused AdamW kernel in place of torch's foreach passes or a per-parameter loop (torch.optim.AdamW(fused=True),
+    // torchtitan --optimizer.fused): each state read and written once (core/compute/LayerOps.cpp optimizerOp).
+    {Bottleneck::MemoryMovement, "fused_adamw",
+     [](const Plan &p) {
+         return from("training.optimizer_kernel", toString(p.training.optimizerKernelInEffect())) + "fused";
+     },
+     [](Plan &p) {
+         if (p.training.optimizer == Optimizer::Adam && p.training.optimizerKernelInEffect() != OptimizerKernel::Fused)
+             p.training.optimizerKernel = OptimizerKernel::Fused;
+     }},
     {Bottleneck::MemoryMovement, "flash_attention",
      [](const Plan &) { return std::string("training.flash_attention: false -> true"); },
      [](Plan &p) { p.training.flashAttention = true; }},

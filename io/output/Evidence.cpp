@@ -422,6 +422,7 @@ const std::pair<const char *, const char *> kInterventionLabels[] = {
     {"offload_optimizer_state", QT_TRANSLATE_NOOP("Evidence", "Offload optimizer state")},
     {"fuse_element_wise_kernels", QT_TRANSLATE_NOOP("Evidence", "Fuse element-wise kernels")},
     {"fused_rotary_embedding", QT_TRANSLATE_NOOP("Evidence", "Fused rotary embedding")},
+    {"fused_adamw", QT_TRANSLATE_NOOP("Evidence", "Fused AdamW kernel")},
     {"flash_attention", QT_TRANSLATE_NOOP("Evidence", "Flash attention")},
     {"double_the_micro_batch", QT_TRANSLATE_NOOP("Evidence", "Double the micro-batch")},
     {"fp8_matrix_multiplies", QT_TRANSLATE_NOOP("Evidence", "FP8 matrix multiplies")},

@@ -329,6 +329,16 @@ private slots:
         const double automatic = runPytorch(plan).step.category(TimeCategory::Optimizer);
         plan.training.optimizerKernel = OptimizerKernel::Fused;
         QVERIFY(automatic > 2.0 * runPytorch(plan).step.category(TimeCategory::Optimizer));
+        // The advice offers the fused kernel, at the fused plan's throughput.
+        plan.training.optimizerKernel = OptimizerKernel::Auto;
+        const std::vector<Intervention> offers = evaluateInterventions(plan, io::builtinCatalog());
+        const auto fused = std::find_if(offers.begin(), offers.end(),
+                                        [](const Intervention &in) { return in.id == "fused_adamw"; });
+        QVERIFY(fused != offers.end() && fused->valid);
+        QCOMPARE(fused->change, std::string("training.optimizer_kernel: foreach -> fused"));
+        plan.training.optimizerKernel = OptimizerKernel::Fused;
+        TP_COMPARE_REL(fused->tokensPerSecond, runPytorch(plan).step.tokensPerSecond, 1e-9);
+        QVERIFY(fused->speedup > 1.0);
         plan.training.framework = Framework::Megatron;
         plan.parallel.zeroStage = 1;
         TP_COMPARE_REL(bytes(OptimizerKernel::Fused), 28.0, 1e-12);
