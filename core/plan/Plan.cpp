@@ -179,10 +179,14 @@ std::int64_t Plan::firstLayerOfStage(std::int64_t stage) const
     return layersOnStage(0) + (stage - 1) * layersOnStage(1);
 }
 
+bool Plan::bf16LayersApply() const
+{
+    return training.framework == Framework::Megatron && isLowPrecisionMatmul(training.precision);
+}
+
 bool Plan::keepsBf16Layers() const
 {
-    return training.framework == Framework::Megatron && isLowPrecisionMatmul(training.precision) &&
-           (training.bf16LayersAtStart > 0 || training.bf16LayersAtEnd > 0);
+    return bf16LayersApply() && (training.bf16LayersAtStart > 0 || training.bf16LayersAtEnd > 0);
 }
 
 ModelSpec::BlockCounts Plan::bf16BlocksOnStage(std::int64_t stage) const

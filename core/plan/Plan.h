@@ -497,20 +497,34 @@ inline bool runsUnfusedRotary(const ModelSpec &m, const TrainingConfig &t)
 /// The modules a per-module recipe keeps in BF16 that take effect: the flag set, a FP8 or FP4 format to keep them
 /// out of, and the module in the model (training.bf16_latent_projections: a latent MoE; training.bf16_mtp_modules:
 /// MTP modules). The attention projections' flag needs only the format (opPrecision reads it per op).
+/// The `...Apply` forms are whether the key can take effect at all (the window shows its box where they hold).
+inline bool bf16LatentProjectionsApply(const ModelSpec &m, const TrainingConfig &t)
+{
+    return isLowPrecisionMatmul(t.precision) && m.moeLatentSize > 0;
+}
+inline bool bf16MtpModulesApply(const ModelSpec &m, const TrainingConfig &t)
+{
+    return isLowPrecisionMatmul(t.precision) && m.mtpLayers > 0;
+}
 inline bool keepsBf16LatentProjections(const ModelSpec &m, const TrainingConfig &t)
 {
-    return t.bf16LatentProjections && isLowPrecisionMatmul(t.precision) && m.moeLatentSize > 0;
+    return t.bf16LatentProjections && bf16LatentProjectionsApply(m, t);
 }
 inline bool keepsBf16Mtp(const ModelSpec &m, const TrainingConfig &t)
 {
-    return t.bf16MtpModules && isLowPrecisionMatmul(t.precision) && m.mtpLayers > 0;
+    return t.bf16MtpModules && bf16MtpModulesApply(m, t);
 }
 /// The width of K (and of V) the attention kernel and the context exchange see per token: the grouped heads'
 /// (model.kv_heads x head_dim), or the query's when training.repeat_kv_heads repeats them first (GQA and MQA
 /// under a PyTorch framework; MLA has as many key heads as query heads).
+/// training.repeat_kv_heads can take effect: fewer key heads than query heads, under a PyTorch framework.
+inline bool kvRepeatApplies(const ModelSpec &m, const TrainingConfig &t)
+{
+    return t.framework != Framework::Megatron && !m.isMla() && m.kvDim() < m.qDim();
+}
 inline bool expandsKvHeads(const ModelSpec &m, const TrainingConfig &t)
 {
-    return t.repeatKvHeads && t.framework != Framework::Megatron && !m.isMla() && m.kvDim() < m.qDim();
+    return t.repeatKvHeads && kvRepeatApplies(m, t);
 }
 inline std::int64_t attentionKvDim(const ModelSpec &m, const TrainingConfig &t)
 {
@@ -567,8 +581,9 @@ struct Plan
     {
         return model.blocksIn(firstLayerOfStage(stage), layersOnStage(stage));
     }
-    /// Whether training.bf16_layers_at_start / _at_end take layers out of the plan's low-precision format: a FP8 or
-    /// FP4 format under Megatron-Core.
+    /// Whether training.bf16_layers_at_start / _at_end can take layers out of the plan's format (a FP8 or FP4 format
+    /// under Megatron-Core), and whether they do (a count above 0 besides).
+    bool bf16LayersApply() const;
     bool keepsBf16Layers() const;
     /// The blocks of `stage` that run in BF16 under training.bf16_layers_at_start / _at_end (stages taken as
     /// consecutive layers, as firstLayerOfStage takes them); none unless keepsBf16Layers().

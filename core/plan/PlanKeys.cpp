@@ -579,17 +579,17 @@ std::optional<bool> kernelKeyApplies(std::string_view path, const Plan &plan)
     if (path == "training.compile" || path == "training.separate_qkv")
         return t.framework != Framework::Megatron;
     if (path == "training.repeat_kv_heads")
-        return t.framework != Framework::Megatron && !plan.model.isMla() && plan.model.kvDim() < plan.model.qDim();
+        return kvRepeatApplies(plan.model, t);
     if (path == "training.fused_rope")
         return ropeFusionApplies(plan.model, t);
     if (path == "training.bf16_layers_at_start" || path == "training.bf16_layers_at_end")
-        return t.framework == Framework::Megatron && isLowPrecisionMatmul(t.precision);
+        return plan.bf16LayersApply();
     if (path == "training.bf16_attention_projections")
         return isLowPrecisionMatmul(t.precision);
     if (path == "training.bf16_latent_projections")
-        return isLowPrecisionMatmul(t.precision) && plan.model.moeLatentSize > 0;
+        return bf16LatentProjectionsApply(plan.model, t);
     if (path == "training.bf16_mtp_modules")
-        return isLowPrecisionMatmul(t.precision) && plan.model.mtpLayers > 0;
+        return bf16MtpModulesApply(plan.model, t);
     if (path == "training.fused_norm")
         return t.framework != Framework::Megatron && !t.fusesElementwise();
     if (path == "training.attention_kernel")

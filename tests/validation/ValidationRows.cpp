@@ -1165,8 +1165,7 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         if (s && settings.at(s, "match").startsWith(QLatin1String("settings"))) {
             const Estimate printed = estimate(plan, io::builtinCatalog());
             const double low = printed.memory.peakBytes * (1.0 - detailsOf(printed).accuracy.memoryBand80);
-            const bool refused = firstError(validatePlan(plan, io::builtinCatalog())) != nullptr;
-            if (refused || (printed.valid && low > printed.memory.capacityBytes)) {
+            if (!printed.valid || low > printed.memory.capacityBytes) { // refused, or cannot fit
                 Plan recipe = build(settings, s);
                 const Estimate read = estimate(recipe, io::builtinCatalog());
                 if (read.valid && read.memory.fits)
