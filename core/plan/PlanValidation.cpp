@@ -658,7 +658,12 @@ void checkEmbeddingWgradDeferral(Checker &check)
 /// router or layers) refuse full recomputation ("full recompute is only supported with full iteration CUDA
 /// graph") and activation offloading ("CUDA graphs not supported with CPU offloading"): transformer_config.py at
 /// d98e8a6 (releases before December 2025 refused any recomputation but selective with attention graphs).
-/// The whole step's graph (full_iteration) allows both.
+/// The whole step's graph (full_iteration) allows both. Nor do they capture a layer under Megatron-FSDP (ZeRO-3),
+/// whose module hooks gather and free each layer's parameters on the host's schedule: "Megatron FSDP module hooks
+/// are incompatible with Transformer Engine CUDA graph capture" (Megatron-Bridge r0.6.0,
+/// src/megatron/bridge/recipes/nemotronh/gb200/nemotron_3_nano.py, the FSDP config, which turns graphs off); Megatron-
+/// FSDP's graph-safe mode (megatron_fsdp_cuda_graph_mode, Megatron-LM 67b2f3878f, May 2026) is for the whole
+/// forward-backward graph.
 void checkLayerGraphs(Checker &check)
 {
     const Plan &plan = check.plan();
@@ -668,6 +673,8 @@ void checkLayerGraphs(Checker &check)
         return;
     if (t.recompute == Recompute::Full)
         check.error("training.cuda_graphs", "cuda_graphs.full_recompute", {std::string(toString(t.cudaGraphs))});
+    if (check.ok({"parallel.zero_stage"}) && plan.parallel.zeroStage >= 3)
+        check.error("training.cuda_graphs", "cuda_graphs.megatron_fsdp", {std::string(toString(t.cudaGraphs))});
     if (t.activationOffloadLayers > 0)
         check.error("training.cuda_graphs", "cuda_graphs.activation_offload", {std::string(toString(t.cudaGraphs))});
 }

@@ -343,6 +343,11 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) refuse full recomputation "
                                   "(transformer_config.py: \"full recompute is only supported with full iteration CUDA "
                                   "graph\"): graph the whole step, recompute selectively, or turn the graphs off")},
+    {"cuda_graphs.megatron_fsdp",
+     QT_TRANSLATE_NOOP("Problem", "Megatron-Core's per-layer CUDA graphs (%1) do not capture a layer under "
+                                  "Megatron-FSDP (ZeRO-3), whose hooks gather and free each layer's parameters "
+                                  "(Megatron-Bridge's FSDP recipes turn the graphs off): graph the whole step, turn "
+                                  "the graphs off, or shard less (parallel.zero_stage below 3)")},
     {"cuda_graphs.framework",
      QT_TRANSLATE_NOOP("Problem", "CUDA graphs \"%1\" are Megatron-Core's (--cuda-graph-impl, --cuda-graph-scope); "
                                   "framework \"%2\" captures no such graph (torchtitan graphs a whole step: "

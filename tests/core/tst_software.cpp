@@ -847,6 +847,16 @@ private slots:
         QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.activation_offload"});
         plan.training.cudaGraphs = CudaGraphs::None;
         QVERIFY(rules(plan).empty());
+        // Megatron-FSDP's layer hooks and a layer's graph do not mix (Megatron-Bridge r0.6.0's FSDP recipe); its
+        // graph-safe mode is for the whole step's graph.
+        plan.training.activationOffloadLayers = 0;
+        plan.parallel.zeroStage = 3;
+        for (const CudaGraphs graphs : {CudaGraphs::Layers, CudaGraphs::Router}) {
+            plan.training.cudaGraphs = graphs;
+            QCOMPARE(rules(plan), std::vector<std::string>{"cuda_graphs.megatron_fsdp"});
+        }
+        plan.training.cudaGraphs = CudaGraphs::Step;
+        QVERIFY(rules(plan).empty());
     }
 
     // Megatron-Core captures a whole step with MoE layers only at fixed shapes (moe/README.md, CUDA Graph): dropless
