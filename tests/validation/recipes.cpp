@@ -52,18 +52,22 @@ double tokensPerStep(const Plan &plan)
 
 /// Why a configuration misses the 1.15x bound (issue 33: "list the rest with the reason"), from what its source
 /// and its measurements say, first match: the source says the layout was not tuned; the model's memory says
-/// the recipe's own layout does not fit (its prediction is not a tuned run's); the search's winner outruns
-/// every measured run of the problem by more than 1.15x (where a hole in the model may be); the model
-/// NVIDIA itself measured the problem more than 1.15x faster in another release or layout, and the winner is
-/// within 1.15x of that run (the recipe of this release was not NVIDIA's best; its own measurement says so);
-/// predicts the recipe's own step more than 10% slower than measured (the winner's margin is that error, not
-/// a layout NVIDIA missed); anything else.
+/// the recipe's own layout does not fit (its prediction is not a tuned run's); NVIDIA itself measured the
+/// problem more than 1.15x faster in another release or layout, and the winner is within 1.15x of that run (the
+/// recipe of this release was not NVIDIA's best; its own measurement says so); the winner leaves less memory
+/// free than the recipe does, and the best layout that leaves as much is within 1.15x (the recipe keeps a
+/// headroom the model's memory cannot call: its band is ±18% for 80% of published peaks, docs/CALIBRATION.md);
+/// the winner runs Megatron-FSDP over experts, which no measured row ran; the winner outruns every measured run
+/// of the problem by more than 1.15x (where a hole in the model may be); the model predicts the recipe's own
+/// step more than 10% slower than measured (the winner's margin is that error, not a layout NVIDIA missed);
+/// anything else.
 enum class Miss {
     Untuned,
     RecipeDoesNotFit,
+    NvidiaRanItFaster,
+    Headroom,
     Unmeasured,
     AboveEveryMeasurement,
-    NvidiaRanItFaster,
     RecipeOverPredicted,
     Other,
     Count
@@ -74,6 +78,8 @@ const char *missWords(Miss m)
     switch (m) {
     case Miss::Untuned: return "not tuned (its source says so)";
     case Miss::RecipeDoesNotFit: return "the recipe's layout does not fit in the model";
+    case Miss::Headroom:
+        return "the winner spends memory the recipe keeps free: with the recipe's headroom the best is within 1.15x";
     case Miss::Unmeasured: return "the winner runs Megatron-FSDP (ZeRO-3) with experts, which no measured row ran";
     case Miss::AboveEveryMeasurement: return "the winner outruns every measured run of its problem";
     case Miss::NvidiaRanItFaster:
@@ -95,21 +101,39 @@ bool zero3WithExperts(const Plan &plan, const SearchConfig &c)
 }
 
 Miss classify(const validation::RecipeConfig &c, const Estimate &recipe, double overMeasured, bool unmeasuredWinner,
-              bool fasterRunMeasured)
+              bool fasterRunMeasured, bool headroomExplains)
 {
     if (!c.untunedReason.isEmpty())
         return Miss::Untuned;
     if (!recipe.memory.fits)
         return Miss::RecipeDoesNotFit;
+    if (fasterRunMeasured && overMeasured <= 1.15)
+        return Miss::NvidiaRanItFaster;
+    if (headroomExplains)
+        return Miss::Headroom;
     if (unmeasuredWinner)
         return Miss::Unmeasured;
     if (overMeasured > 1.15)
         return Miss::AboveEveryMeasurement;
-    if (fasterRunMeasured)
-        return Miss::NvidiaRanItFaster;
     if (recipe.step.stepSeconds > 1.10 * c.measuredSeconds)
         return Miss::RecipeOverPredicted;
     return Miss::Other;
+}
+
+/// Whether the miss goes away when the search must leave as much memory free as the recipe's own layout does
+/// (a winner that is tighter than the recipe, re-searched with the recipe's headroom as its floor).
+bool headroomExplains(const validation::RecipeConfig &c, const Estimate &recipe, const Plan &winner,
+                      SearchConstraints constraints, const Catalog &catalog, const validation::RecipeSoftware &software,
+                      double recipeTokensPerSecond)
+{
+    const double keep = recipe.memory.headroomBytes();
+    if (estimate(winner, catalog, EstimateOptions::analytic()).memory.headroomBytes() >= keep)
+        return false;
+    constraints.minHeadroomBytes = std::max(constraints.minHeadroomBytes, keep);
+    const SearchOutcome o = searchPlans(c.plan, catalog, constraints);
+    const auto runs = std::find_if(o.top.begin(), o.top.end(),
+                                   [&](const RankedPlan &r) { return validation::softwareRuns(software, r.score.config); });
+    return o.valid && runs != o.top.end() && runs->score.tokensPerSecond <= 1.15 * recipeTokensPerSecond;
 }
 
 } // namespace
@@ -198,7 +222,9 @@ int main(int argc, char **argv)
                                     return r.plan.model.isMoe() && r.plan.parallel.zeroStage >= 3;
                                 });
         const bool fasterRun = fastestMeasured > 1.15 * tokensPerStep(c.plan) / c.measuredSeconds;
-        const Miss miss = classify(c, recipe, overMeasured, unmeasured, fasterRun);
+        const bool headroom = ratio > 1.15 && recipe.memory.fits &&
+                              headroomExplains(c, recipe, top.front().plan, constraints, catalog, software, base);
+        const Miss miss = classify(c, recipe, overMeasured, unmeasured, fasterRun, headroom);
         misses[miss] += ratio > 1.15 ? 1 : 0;
         const QString why = ratio > 1.15 && miss != Miss::Untuned
                                 ? QStringLiteral("; miss: ") + QLatin1String(missWords(miss)) +
