@@ -382,14 +382,22 @@ void MemoryChartView::setStageTitle()
     const MemoryEstimate &memory = m_document->estimate().memory;
     const StageMemory &peak = memory.stages[std::size_t(memory.peakStage)];
     const MemoryPressure pressure = memoryPressure(memory);
-    QString title = memory.fits ? tr("Memory per GPU: peak %1 of %2 (stage %3%4; allocated %5, reserved %6)")
-                                      .arg(fmt::gib(peak.peakBytes, 1), fmt::gib(memory.capacityBytes, 0))
+    // The memory band on the peak (issue 37), and where its upper edge passes the device (issue 36).
+    const Accuracy &accuracy = detailsOf(m_document->estimate()).accuracy;
+    const QString band = accuracy.memoryComparableRuns > 0
+                             ? tr(" \u00b1%1%").arg(fmt::number(100 * accuracy.memoryBand80, 0))
+                             : QString();
+    QString note;
+    if (memory.tight)
+        note = tr(", tight: %1 +%2% would not fit")
+                   .arg(QLatin1String(pressure.label), fmt::number(100 * pressure.growthToOverflow, 0));
+    else if (mayNotFit(memory, accuracy))
+        note = tr(", uncertain: up to %1 at the band's edge")
+                   .arg(fmt::gib(memoryPeakUpperBytes(peak.peakBytes, accuracy), 1));
+    QString title = memory.fits ? tr("Memory per GPU: peak %1%2 of %3 (stage %4%5; allocated %6, reserved %7)")
+                                      .arg(fmt::gib(peak.peakBytes, 1), band, fmt::gib(memory.capacityBytes, 0))
                                       .arg(peak.stage)
-                                      .arg(memory.tight ? tr(", tight: %1 +%2% would not fit")
-                                                              .arg(QLatin1String(pressure.label),
-                                                                   fmt::number(100 * pressure.growthToOverflow, 0))
-                                                        : QString(),
-                                           fmt::gib(peak.allocatedBytes, 1), fmt::gib(peak.reservedBytes, 1))
+                                      .arg(note, fmt::gib(peak.allocatedBytes, 1), fmt::gib(peak.reservedBytes, 1))
                                 : tr("Memory per GPU: stage %1 is %2 over its %3 (hatched)")
                                       .arg(peak.stage)
                                       .arg(fmt::gib(-memory.headroomBytes(), 1), fmt::gib(memory.capacityBytes, 0));

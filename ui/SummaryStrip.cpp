@@ -285,6 +285,11 @@ QString SummaryStrip::fitText() const
     return m_fit->value() + QStringLiteral(": ") + m_fit->caption();
 }
 
+QString SummaryStrip::fitToolTip() const
+{
+    return m_fit->toolTip();
+}
+
 void SummaryStrip::setBottleneck(const QStringList &forms, const QString &tip)
 {
     m_bottleneckForms = forms;
@@ -363,7 +368,7 @@ void SummaryStrip::refresh()
         refreshDeltas();
         return;
     }
-    refreshMemory(e.memory);
+    refreshMemory(e);
     refreshSpeed(e);
     refreshRun(e);
     setBottleneck(bottleneckForms(e.step),
@@ -373,28 +378,38 @@ void SummaryStrip::refresh()
     refreshDeltas();
 }
 
-void SummaryStrip::refreshMemory(const MemoryEstimate &m)
+void SummaryStrip::refreshMemory(const Estimate &e)
 {
+    const MemoryEstimate &m = e.memory;
+    const Accuracy &accuracy = detailsOf(e).accuracy;
+    // The memory band (issues 36 and 37): its upper edge on the peak, and whether the device still holds it.
+    const QString band = io::memoryBandSummary(m, accuracy);
     const QString memoryTip =
         tr("Device-used peak over the step of the most loaded stage, as nvidia-smi shows it: the tensors "
            "(allocated %1), the caching allocator's overhead (reserved %2), then CUDA context, NCCL "
            "buffers and library workspaces")
-            .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1));
-    m_fit->setWarning(!m.fits || m.tight);
+            .arg(fmt::gib(m.allocatedBytes, 1), fmt::gib(m.reservedBytes, 1)) +
+        (band.isEmpty() ? QString() : tr(".\nAccuracy: %1").arg(band));
+    const bool uncertain = mayNotFit(m, accuracy);
+    m_fit->setWarning(!m.fits || m.tight || uncertain);
     if (m.fits && m.tight) {
         const MemoryPressure pressure = memoryPressure(m);
         QStringList largest;
         for (const auto &[label, bytes] : largestComponents(m.stages[std::size_t(m.peakStage)], 3))
             largest << tr("%1 %2").arg(QLatin1String(label), fmt::gib(bytes, 1));
         m_fit->set(tr("Fits, tight"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
-                   memoryTip + tr("; only %1 free, inside the %2 margin (Training > Memory margin). Largest terms: %3. "
-                                  "%4 %5% larger would not fit")
+                   memoryTip + tr("\nOnly %1 free, inside the %2 margin (Training > Memory margin). Largest terms: "
+                                  "%3. %4 %5% larger would not fit")
                                    .arg(fmt::gib(m.headroomBytes(), 1), fmt::gib(m.marginBytes, 1),
                                         largest.join(QStringLiteral(", ")), QLatin1String(pressure.label),
                                         fmt::number(100 * pressure.growthToOverflow, 0)));
-    } else if (m.fits)
+    } else if (m.fits && uncertain)
+        m_fit->set(tr("Fits, uncertain"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
+                   memoryTip + tr("\n%1 free: less than the memory estimate's error may take")
+                                   .arg(fmt::gib(m.headroomBytes(), 1)));
+    else if (m.fits)
         m_fit->set(tr("Fits"), peakForms(tr("peak"), m.peakBytes, m.capacityBytes),
-                   memoryTip + tr("; %1 free").arg(fmt::gib(m.headroomBytes(), 1)));
+                   memoryTip + tr("\n%1 free").arg(fmt::gib(m.headroomBytes(), 1)));
     else
         m_fit->set(
             tr("Does not fit"), peakForms(tr("needs"), m.peakBytes, m.capacityBytes),

@@ -71,6 +71,8 @@ public:
 
     /// The fit tile's words ("Fits: peak 23.5 of 80 GiB"), for tests and the status bar.
     QString fitText() const;
+    /// The fit tile's tooltip: the peak's terms, its free memory and the memory band's upper edge.
+    QString fitToolTip() const;
     /// Days and cost ("34.2 days", "$1,061,321 for 300 B tokens"), or "Does not fit".
     QString runText() const;
     /// Each tile's delta line while a baseline is pinned (empty otherwise): fit, step, tokens/s, MFU, run.
@@ -89,7 +91,7 @@ protected:
 private:
     void refresh();
     /// The tiles of a valid estimate: memory, speed (step, tokens, MFU), the run's time and cost.
-    void refreshMemory(const MemoryEstimate &m);
+    void refreshMemory(const Estimate &e);
     void refreshSpeed(const Estimate &e);
     void refreshRun(const Estimate &e);
     void refreshDeltas();

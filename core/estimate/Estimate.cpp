@@ -326,6 +326,23 @@ const EstimateDetails &detailsOf(const Estimate &e)
     return e.details ? *e.details : none;
 }
 
+double memoryPeakUpperBytes(double peakBytes, const Accuracy &accuracy)
+{
+    const double band = accuracy.memoryBand80;
+    return accuracy.memoryComparableRuns > 0 && band > 0 && band < 1 ? peakBytes / (1.0 - band) : peakBytes;
+}
+
+bool mayNotFit(const MemoryEstimate &memory, const Accuracy &accuracy)
+{
+    if (!memory.fits)
+        return false;
+    if (memory.stages.empty())
+        return memoryPeakUpperBytes(memory.peakBytes, accuracy) > memory.capacityBytes;
+    return std::any_of(memory.stages.begin(), memory.stages.end(), [&](const StageMemory &s) {
+        return memoryPeakUpperBytes(s.peakBytes, accuracy) > s.capacityBytes;
+    });
+}
+
 const ScalingCurves &scalingOf(const Estimate &e)
 {
     static const ScalingCurves none{};

@@ -121,6 +121,14 @@ const EstimateDetails &detailsOf(const Estimate &e);
 /// The estimate's scaling curves, or empty curves where it was made without them.
 const ScalingCurves &scalingOf(const Estimate &e);
 
+/// The measured peak the memory band allows at its upper edge: the held-out errors are (predicted - measured) /
+/// measured, so a peak whose error lies within the band b measures at most predicted / (1 - b). Without
+/// comparable published peaks, the estimate itself.
+double memoryPeakUpperBytes(double peakBytes, const Accuracy &accuracy);
+/// Fits as estimated, but some stage's peak at the memory band's upper edge is more than its device holds: the
+/// model cannot tell this plan from one that runs out of memory.
+bool mayNotFit(const MemoryEstimate &memory, const Accuracy &accuracy);
+
 /// Validates the plan, then runs every estimator. Pure: same inputs, same Estimate.
 Estimate estimate(const Plan &plan, const Catalog &catalog, const EstimateOptions &options = {});
 

@@ -961,4 +961,12 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
     return outcome;
 }
 
+bool bestMayNotFit(const SearchOutcome &outcome)
+{
+    if (outcome.top.empty())
+        return false;
+    const SearchScore &best = outcome.top.front().score;
+    return memoryPeakUpperBytes(best.peakBytes, outcome.bestAccuracy) - best.peakBytes > best.headroomBytes;
+}
+
 } // namespace trainplan

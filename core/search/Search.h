@@ -219,4 +219,8 @@ std::vector<SearchConfig> enumerateConfigs(const Plan &base, const SearchConstra
 SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
                           const SearchProgress &progress = {});
 
+/// The best plan fits as estimated but not at its memory band's upper edge (mayNotFit, core/estimate): the
+/// model cannot tell it from a plan that runs out of memory, and a minimum headroom ranks the ones it can.
+bool bestMayNotFit(const SearchOutcome &outcome);
+
 } // namespace trainplan

@@ -455,7 +455,11 @@ QJsonObject estimateToJson(const Plan &plan, const Estimate &e, bool timeline)
     root["throughput"] = throughput;
     root["run"] = runToJson(plan.run, e.run);
     root["precision_policy"] = precisionToJson(precisionPolicy(plan));
-    root["accuracy"] = accuracyToJson(detailsOf(e).accuracy);
+    QJsonObject accuracy = accuracyToJson(detailsOf(e).accuracy);
+    // The memory band's upper edge on the peak, and whether the device holds it (issues 33 and 36).
+    accuracy["memory_peak_upper_bytes"] = memoryPeakUpperBytes(e.memory.peakBytes, detailsOf(e).accuracy);
+    accuracy["may_not_fit"] = mayNotFit(e.memory, detailsOf(e).accuracy);
+    root["accuracy"] = accuracy;
     return root;
 }
 

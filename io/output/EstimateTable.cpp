@@ -204,10 +204,8 @@ QString estimateToTable(const Plan &plan, const Estimate &e)
         out << QStringLiteral("Accuracy: step time and tokens/s %1: %2")
                    .arg(accuracyBand(accuracy), accuracySummary(accuracy));
     if (accuracy.memoryComparableRuns > 0)
-        out << QStringLiteral("          memory peak \u00b1%1% (%2 comparable published peaks%3)")
-                   .arg(fmt::number(100 * accuracy.memoryBand80, 0))
-                   .arg(accuracy.memoryComparableRuns)
-                   .arg(accuracy.memoryValidated ? QString() : QStringLiteral(", not validated"));
+        out << QStringLiteral("          memory peak \u00b1%1%: %2")
+                   .arg(fmt::number(100 * accuracy.memoryBand80, 0), memoryBandSummary(e.memory, accuracy));
     out << QString();
     placementLines(out, plan, e);
     for (const Problem &p : estimateProblems(e))

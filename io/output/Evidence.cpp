@@ -361,6 +361,21 @@ QString accuracySummary(const Accuracy &a)
         .arg(outsideDimensions(a), within);
 }
 
+QString memoryBandSummary(const MemoryEstimate &m, const Accuracy &a)
+{
+    if (a.memoryComparableRuns <= 0)
+        return QString();
+    const double upper = memoryPeakUpperBytes(m.peakBytes, a);
+    const QString within = words("within %1% for 80% of %2 comparable published peaks%3: up to %4")
+                               .arg(fmt::number(100 * a.memoryBand80, 0))
+                               .arg(a.memoryComparableRuns)
+                               .arg(a.memoryValidated ? QString() : words(" (not validated)"))
+                               .arg(fmt::gib(upper, 1));
+    if (!mayNotFit(m, a))
+        return within;
+    return words("%1, more than the %2 device: it may not fit").arg(within, fmt::gib(m.capacityBytes, 0));
+}
+
 QString trafficFloorSummary(const StepEstimate &st)
 {
     const TrafficFloor &f = st.floor;

@@ -51,6 +51,9 @@ QString accuracySummary(const Accuracy &accuracy);
 QString accuracyBandText(const Accuracy &accuracy);
 /// The band alone, "±6%" ("" when the estimate has none): the CLI table and the window's captions and titles.
 QString accuracyBand(const Accuracy &accuracy);
+/// The memory peak's band in words, "within 18% for 80% of 18 comparable published peaks (not validated): up to
+/// 97.1 GiB, more than the 80 GiB device" ("" without comparable peaks): what a peak near capacity may need.
+QString memoryBandSummary(const MemoryEstimate &memory, const Accuracy &accuracy);
 /// The dimensions the plan lies outside, in words: "device, framework".
 QString outsideDimensions(const Accuracy &accuracy);
 /// An intervention of the diagnostic map by its id ("selective_recomputation" -> "Selective recomputation").

@@ -133,7 +133,9 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
     root["accuracy"] = QJsonObject{{"band_80", outcome.bestAccuracy.band80},
                                    {"validated", outcome.bestAccuracy.validated},
                                    {"outside", outsideToJson(outcome.bestAccuracy)},
-                                   {"ties_best", double(ties)}};
+                                   {"ties_best", double(ties)},
+                                   {"memory_band_80", outcome.bestAccuracy.memoryBand80},
+                                   {"best_may_not_fit", bestMayNotFit(outcome)}};
     return root;
 }
 

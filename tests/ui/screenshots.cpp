@@ -283,6 +283,23 @@ int main(int argc, char **argv)
     rack.training.sequenceParallel = true;
     rack.training.recompute = Recompute::Selective;
     shoot(rack, QStringLiteral("cluster-nvl72"), dir, 1, false);
+    // The fit tile of a plan that fits as estimated but not at its memory band's upper edge (Qwen3-30B-A3B on 8
+    // H100s without its memory margin).
+    for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
+        if (!wanted(QStringLiteral("window-uncertain")))
+            break;
+        PlanDocument document(io::builtinCatalog());
+        Plan plan = test::examplePlan("qwen3-30b-a3b-8-h100");
+        plan.training.memoryMargin = 0;
+        document.setPlan(plan);
+        MainWindow window(&document);
+        window.resize(size);
+        window.show();
+        settle();
+        const QString file = QStringLiteral("%1/window-uncertain-%2x%3.png").arg(dir).arg(size.width()).arg(size.height());
+        window.grab().save(file);
+        qInfo("%s", qPrintable(file));
+    }
     if (!qEnvironmentVariable("SCREENSHOTS_ONLY").isEmpty())
         return 0;
 
@@ -293,7 +310,10 @@ int main(int argc, char **argv)
     moe.training.flashAttention = true;
     // And DeepSeek-V3 on the gallery's 1,024 H100s: the ZeRO stages and their traffic floors in the Rejected tab.
     const Plan deepseek = test::examplePlan("deepseek-v3-1024-h100");
-    for (const QString &name : {QStringLiteral("search"), QStringLiteral("search-moe"), QStringLiteral("search-deepseek")}) {
+    // And llm-foundry's MPT-7B on 64 H100s, whose best plan leaves less free than its memory band may take.
+    const Plan foundry = test::examplePlan("mpt-7b-llmfoundry-64-h100");
+    for (const QString &name : {QStringLiteral("search"), QStringLiteral("search-moe"), QStringLiteral("search-deepseek"),
+                                QStringLiteral("search-tight")}) {
         for (const QSize size : {QSize(1280, 800), QSize(1920, 1080)}) {
             PlanDocument document(io::builtinCatalog());
             QString error;
@@ -302,6 +322,8 @@ int main(int argc, char **argv)
                 document.setPlan(moe);
             if (name == QLatin1String("search-deepseek"))
                 document.setPlan(deepseek);
+            if (name == QLatin1String("search-tight"))
+                document.setPlan(foundry);
             MainWindow window(&document);
             window.resize(size);
             window.show();

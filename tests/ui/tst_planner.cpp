@@ -89,6 +89,7 @@ class TestPlanner : public QObject
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void editingChangesChartsAndUndoRestoresThem();
+    void memoryBandMarksAPeakThatMayNotFit();
     void sliderDragIsOneUndoStep();
     void saveLoadSaveIsByteIdentical();
     void doUndoRedoRestoresState();
@@ -224,6 +225,27 @@ void TestPlanner::scalingTitleSpeaksOfThePlan()
                              .arg(at);
     QVERIFY2(f.window.scaling()->title().contains(peak), qPrintable(f.window.scaling()->title() + " / " + peak));
     QVERIFY(plot->yAxis2->range().upper >= most);
+}
+
+// The fit tile prices the memory band (issues 36 and 37): Qwen3-30B-A3B on 8 H100 fills 97% of each device, inside
+// its 5% margin ("tight"); without the margin it still fits as estimated, but the peak at the band's upper edge does
+// not ("uncertain"), and the tooltip says how far the band reaches.
+void TestPlanner::memoryBandMarksAPeakThatMayNotFit()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("qwen3-30b-a3b-8-h100"));
+    const auto fit = [&f] { return f.window.summary()->fitText(); };
+    QVERIFY2(fit().startsWith(QStringLiteral("Fits, tight")), qPrintable(fit()));
+    auto *margin = f.window.findChild<QDoubleSpinBox *>(QStringLiteral("training.memory_margin"));
+    QVERIFY(margin);
+    margin->setValue(0.0);
+    QCOMPARE(f.document.plan().training.memoryMargin, 0.0);
+    QVERIFY2(fit().startsWith(QStringLiteral("Fits, uncertain")), qPrintable(fit()));
+    const QString tip = f.window.summary()->fitToolTip();
+    QVERIFY2(tip.contains(QStringLiteral("comparable published peaks")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("it may not fit")), qPrintable(tip));
+    f.document.undoStack()->undo();
+    QVERIFY(fit().startsWith(QStringLiteral("Fits, tight")));
 }
 
 void TestPlanner::editingChangesChartsAndUndoRestoresThem()

@@ -4,6 +4,7 @@
 
 #include <QApplication>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QProcess>
@@ -18,6 +19,10 @@
 #include <QUndoStack>
 
 #include <qcustomplot.h>
+
+#include <cmath>
+
+#include "core/common/Units.h"
 
 #include "io/plan/CatalogJson.h"
 #include "ui/MainWindow.h"
@@ -191,6 +196,29 @@ private slots:
         QVERIFY(h100.search());
         QVERIFY(h100.panel()->outcome().bestAccuracy.validated);
         QVERIFY(!h100.panel()->summary()->text().contains(QStringLiteral("not validated")));
+    }
+
+    // A best plan whose peak the memory band takes past the device says so, and the minimum headroom it points to
+    // ranks plans that keep that much free (issues 33 and 36): llm-foundry's MPT-7B on 64 H100.
+    void bestThatMayNotFitIsSaid()
+    {
+        SearchPanelFixture f(io::writePlan(test::examplePlan("mpt-7b-llmfoundry-64-h100"), io::builtinCatalog()));
+        QVERIFY(f.search());
+        const SearchOutcome &o = f.panel()->outcome();
+        QVERIFY(!o.top.empty() && bestMayNotFit(o));
+        const SearchScore &best = o.top.front().score;
+        const double needed = memoryPeakUpperBytes(best.peakBytes, o.bestAccuracy) - best.peakBytes;
+        QVERIFY(best.headroomBytes < needed);
+        QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("it may not fit; Min. free memory ranks")),
+                 qPrintable(f.panel()->summary()->text()));
+        auto *headroom = f.panel()->findChild<QDoubleSpinBox *>(QStringLiteral("search.min_headroom"));
+        QVERIFY(headroom);
+        headroom->setValue(std::ceil(needed / units::GiB) + 1.0);
+        QVERIFY(f.search());
+        const SearchOutcome &kept = f.panel()->outcome();
+        QVERIFY(!kept.top.empty());
+        QVERIFY(kept.top.front().score.headroomBytes >= headroom->value() * units::GiB);
+        QVERIFY(kept.top.front().score.tokensPerSecond <= best.tokensPerSecond);
     }
 
     void noFeasiblePlanIsExplained()

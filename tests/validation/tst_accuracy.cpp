@@ -13,10 +13,13 @@
 #include "TestSupport.h"
 #include "ValidationRows.h"
 #include "core/estimate/Accuracy.h"
+#include "core/common/Units.h"
 #include "core/estimate/Estimate.h"
 #include "core/search/Search.h"
 #include "io/plan/Examples.h"
 #include "io/output/EstimateJson.h"
+#include "io/output/SearchJson.h"
+#include "io/plan/CatalogJson.h"
 
 using namespace trainplan;
 
@@ -89,6 +92,7 @@ private slots:
     void megatronOnHopperIsValidated();
     void shardedExpertsAreNotValidated();
     void estimateJsonCarriesTheBand();
+    void memoryBandEdgeIsPricedOnThePeak();
     void searchMarksTies();
 };
 
@@ -294,6 +298,40 @@ void TestAccuracy::estimateJsonCarriesTheBand()
     QCOMPARE(a["comparable_runs"].toInt(), kNearestComparable);
 }
 
+// The held-out errors are (predicted - measured) / measured, so a peak within the band b measures at most
+// predicted / (1 - b): 80 GiB at ±18% up to 97.6 GiB, past a 96 GiB device; 78 GiB up to 95.1 GiB, inside it.
+void TestAccuracy::memoryBandEdgeIsPricedOnThePeak()
+{
+    Accuracy a;
+    a.memoryBand80 = 0.18;
+    QCOMPARE(memoryPeakUpperBytes(80 * units::GiB, a), 80 * units::GiB); // no comparable peaks: no band
+    a.memoryComparableRuns = 18;
+    QVERIFY(near(memoryPeakUpperBytes(80 * units::GiB, a), 80 * units::GiB / 0.82));
+    MemoryEstimate m;
+    m.fits = true;
+    m.capacityBytes = 96 * units::GiB;
+    StageMemory stage;
+    stage.capacityBytes = m.capacityBytes;
+    stage.peakBytes = m.peakBytes = 80 * units::GiB;
+    m.stages = {stage, stage};
+    QVERIFY(mayNotFit(m, a));
+    m.stages[0].peakBytes = m.stages[1].peakBytes = m.peakBytes = 78 * units::GiB;
+    QVERIFY(!mayNotFit(m, a));
+    m.stages[1].capacityBytes = 80 * units::GiB; // a mixed cluster: the smaller device's stage decides
+    QVERIFY(mayNotFit(m, a));
+    m.fits = false; // a plan that does not fit as estimated is not "uncertain"
+    QVERIFY(!mayNotFit(m, a));
+    // The estimate's JSON carries the edge (extending issue 37's keys): Llama 2 7B on 16 MI300X leaves most of
+    // its memory free.
+    const Plan plan = examplePlan("llama2-7b-16-mi300x");
+    const Estimate e = detailed(plan);
+    const QJsonObject json = io::estimateToJson(plan, e, false)["accuracy"].toObject();
+    const double upper = memoryPeakUpperBytes(e.memory.peakBytes, detailsOf(e).accuracy);
+    QVERIFY(near(json["memory_peak_upper_bytes"].toDouble(), upper));
+    QVERIFY(json["memory_peak_upper_bytes"].toDouble() > e.memory.peakBytes);
+    QCOMPARE(json["may_not_fit"].toBool(), false);
+}
+
 void TestAccuracy::searchMarksTies()
 {
     Plan base = examplePlan("llama2-7b-one-dgx-h100");
@@ -311,6 +349,10 @@ void TestAccuracy::searchMarksTies()
         ties += r.tiesBest;
     }
     QVERIFY(ties >= 1); // eight H100s: several layouts within a few per cent of the best
+    // The search's JSON says whether its best may not fit at the memory band's edge (extending issue 37's keys).
+    const QJsonObject a = io::searchToJson(out, c, io::builtinCatalog())["accuracy"].toObject();
+    QCOMPARE(a["memory_band_80"].toDouble(), out.bestAccuracy.memoryBand80);
+    QCOMPARE(a["best_may_not_fit"].toBool(), bestMayNotFit(out));
 }
 
 TRAINPLAN_TEST_APPLESS_MAIN(TestAccuracy)

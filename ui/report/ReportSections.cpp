@@ -66,6 +66,13 @@ QString clusterSummary(const Context &c)
     return cluster;
 }
 
+/// The memory band on the peak, after the fit (" (within 18% for 80% of ... : up to 84.1 GiB)"), "" without one.
+QString memoryBand(const Context &c, const Estimate &e)
+{
+    const QString band = io::memoryBandSummary(e.memory, c.details.accuracy);
+    return band.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(band.toHtmlEscaped());
+}
+
 void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
 {
     const Estimate &e = c.e;
@@ -99,7 +106,8 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
     const QString peak = QObject::tr("peak %1 of %2").arg(gib(e.memory.peakBytes), gib(e.memory.capacityBytes));
     flow.html(htmlFacts({
         {QObject::tr("Fits in memory"),
-         e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)},
+         (e.memory.fits ? QObject::tr("yes: %1").arg(peak) : QObject::tr("<b>no</b>: %1").arg(peak)) +
+             memoryBand(c, e)},
         {QObject::tr("Step time"), fmt::number(st.stepSeconds, 3) + QStringLiteral(" s ") +
                                        io::accuracyBandText(c.details.accuracy).toHtmlEscaped()},
         {QObject::tr("Throughput"), QObject::tr("%1 tokens/s").arg(fmt::number(st.tokensPerSecond, 0)) +

@@ -240,6 +240,7 @@ QFormLayout *SearchPanel::createConstraints()
     m_headroom->setRange(0, 10000);
     m_headroom->setDecimals(1);
     m_headroom->setSuffix(tr(" GiB"));
+    m_headroom->setObjectName(QStringLiteral("search.min_headroom"));
     m_headroom->setToolTip(tr("Every stage must leave at least this much device memory free"));
     m_keepMargin = new QCheckBox(tr("Reject tight plans"));
     m_keepMargin->setObjectName(QStringLiteral("search.keep_margin"));
@@ -484,6 +485,13 @@ void SearchPanel::showOutcome()
             // A best plan unlike every published run (a ZeRO-3 mixture of experts) says so, as its estimate does.
             if (o.bestAccuracy.assessed && !o.bestAccuracy.validated)
                 text += tr(" Its estimate is %1.").arg(io::accuracySummary(o.bestAccuracy));
+            // A best plan whose peak the memory band takes past the device says so (issues 33 and 36).
+            if (bestMayNotFit(o))
+                text += tr(" It leaves %1 free of %2, less than its memory estimate's error may take (\u00b1%3%): it "
+                           "may not fit; Min. free memory ranks the plans that keep more.")
+                            .arg(fmt::gib(o.top.front().score.headroomBytes, 1),
+                                 fmt::gib(o.top.front().score.capacityBytes, 0),
+                                 fmt::number(100 * o.bestAccuracy.memoryBand80, 0));
         } else if (const QString reason = io::noFeasibleReason(o); !reason.isEmpty()) {
             text += QLatin1Char(' ') + reason;
         }
