@@ -18,7 +18,8 @@ namespace {
 
 const char *kUsage =
     "usage: trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight]\n"
-    "                        [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload] [--threads N]\n";
+    "                        [--reject-uncertain] [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload]\n"
+    "                        [--threads N]\n";
 
 bool positiveInt(const QString &text, std::int64_t &out, std::int64_t maximum)
 {
@@ -115,6 +116,9 @@ struct SearchOptions
     QCommandLineOption noMargin{
         QStringLiteral("allow-tight"),
         QStringLiteral("List tight plans too: those that fit only within the plan's memory margin.")};
+    QCommandLineOption uncertain{
+        QStringLiteral("reject-uncertain"),
+        QStringLiteral("Reject plans that fit as estimated but not at their memory band's upper edge.")};
     QCommandLineOption across{QStringLiteral("allow-tensor-across-nodes"),
                               QStringLiteral("Allow tensor groups larger than a node.")};
     QCommandLineOption noOffload{QStringLiteral("no-offload"), QStringLiteral("Never offload the optimizer state.")};
@@ -124,7 +128,7 @@ struct SearchOptions
     explicit SearchOptions(CommandLine &line)
     {
         for (const QCommandLineOption *o :
-             {&top, &nodes, &headroom, &margin, &noMargin, &fix, &across, &noOffload, &threads})
+             {&top, &nodes, &headroom, &margin, &noMargin, &uncertain, &fix, &across, &noOffload, &threads})
             line.addOption(*o);
     }
 };
@@ -156,6 +160,7 @@ std::variant<SearchConstraints, int> constraintsFrom(const CommandLine &line, co
     if (line.isSet(o.margin) && line.isSet(o.noMargin))
         return line.usageError(err, QStringLiteral("--keep-margin and --allow-tight contradict each other"));
     constraints.keepMemoryMargin = !line.isSet(o.noMargin);
+    constraints.rejectUncertainMemory = line.isSet(o.uncertain);
     constraints.allowTensorAcrossNodes = line.isSet(o.across);
     constraints.allowOffload = !line.isSet(o.noOffload);
     QString error;

@@ -1,6 +1,7 @@
 #pragma once
-// `trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--fix KEY=VALUE,...]
-//  [--allow-tensor-across-nodes] [--no-offload] [--threads N]`: every plan, fastest first, as JSON.
+// `trainplan search PLAN.json [--top N] [--nodes MIN-MAX] [--min-headroom GIB] [--allow-tight] [--reject-uncertain]
+//  [--fix KEY=VALUE,...] [--allow-tensor-across-nodes] [--no-offload] [--threads N]`: every plan, fastest first, as
+//  JSON.
 
 #include <QStringList>
 #include <QTextStream>

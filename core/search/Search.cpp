@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <thread>
 #include <tuple>
 
@@ -197,6 +198,22 @@ void fillFloor(const StepEstimate &step, SearchScore &s)
     s.networkBytesPerSecond = f.networkBytesPerSecond;
 }
 
+/// The error bands at a plan's place among the published runs, memoised: a search's plans share a few places
+/// (their GPU count, whether ZeRO-3 shards them), and assessing one reads the whole held-out table. Pure (the
+/// table is built in), so one memo serves every search and thread.
+Accuracy accuracyAt(const AccuracyCoordinates &at)
+{
+    static std::mutex mutex;
+    static std::vector<std::pair<AccuracyCoordinates, Accuracy>> memo;
+    const std::lock_guard lock(mutex);
+    for (const auto &[key, value] : memo)
+        if (key == at)
+            return value;
+    if (memo.size() >= 256)
+        memo.clear();
+    return memo.emplace_back(at, assessAccuracy(at, builtinHeldOutRuns())).second;
+}
+
 /// One configuration's score: with the analytic pipeline (the whole space), or with the simulated schedule
 /// the window shows once the plan is loaded (the listed plans: `simulate`).
 SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
@@ -248,7 +265,8 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
         s.cause = RejectCause::TensorAcrossNodes;
         return s;
     }
-    if (s.headroomBytes < constraints.minHeadroomBytes || (constraints.keepMemoryMargin && e.memory.tight)) {
+    if (s.headroomBytes < constraints.minHeadroomBytes || (constraints.keepMemoryMargin && e.memory.tight) ||
+        (constraints.rejectUncertainMemory && mayNotFit(e.memory, accuracyAt(accuracyCoordinates(plan, e))))) {
         s.cause = RejectCause::Headroom;
         return s;
     }
@@ -775,8 +793,7 @@ void rescoreListed(const Plan &base, const Catalog &catalog, const SearchConstra
     outcome.bestTokensPerSecond = outcome.top.front().score.tokensPerSecond;
     // The band needs only where the plan sits (its device, framework, scale), not the views' details.
     const Plan &best = outcome.top.front().plan;
-    outcome.bestAccuracy = assessAccuracy(
-        accuracyCoordinates(best, estimate(best, catalog, EstimateOptions::analytic())), builtinHeldOutRuns());
+    outcome.bestAccuracy = accuracyAt(accuracyCoordinates(best, estimate(best, catalog, EstimateOptions::analytic())));
     const auto ties = [&](RankedPlan &r) {
         r.tiesBest = r.rank != 1 && outcome.bestTokensPerSecond > 0 && outcome.bestAccuracy.assessed &&
                      (outcome.bestTokensPerSecond - r.score.tokensPerSecond) / outcome.bestTokensPerSecond <=
@@ -897,6 +914,7 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     outcome.rejected = groupRejections(scores);
     outcome.minHeadroomBytes = constraints.minHeadroomBytes;
     outcome.keepMemoryMargin = constraints.keepMemoryMargin;
+    outcome.rejectUncertainMemory = constraints.rejectUncertainMemory;
     if (base.model.isMoe()) {
         outcome.expertLayouts = expertLayoutResults(scores);
         scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.expertLayouts, expertLayoutKey);

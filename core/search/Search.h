@@ -29,6 +29,10 @@ struct SearchConstraints
     /// Reject tight plans too: each must leave its plan's training.memory_margin of capacity free (a plan that
     /// fits only within the model's own error is not a plan to recommend).
     bool keepMemoryMargin = true;
+    /// Reject the plans that fit as estimated but not at their memory band's upper edge (mayNotFit, core/estimate:
+    /// the model cannot tell them from plans that run out of memory). Off by default: the recipes NVIDIA ran
+    /// include such plans.
+    bool rejectUncertainMemory = false;
     bool allowTensorAcrossNodes = false; ///< otherwise tensor groups larger than a node are rejected (and explained)
     bool allowOffload = true;
     /// Search dimensions held at a value, by plan key ("parallel.tensor": 8); keys of the plan table marked
@@ -188,6 +192,7 @@ struct SearchOutcome
     Accuracy bestAccuracy;
     double minHeadroomBytes = 0;             ///< the constraint the headroom rejections broke
     bool keepMemoryMargin = false;           ///< ... together with the plans' memory margin
+    bool rejectUncertainMemory = false;      ///< ... and their memory band's upper edge
     /// No configuration at all: no layout of the GPUs splits the batch, layers and heads (the numbers).
     bool noLayout = false;
     std::string planName; ///< the searched plan's name

@@ -211,6 +211,13 @@ QString rejectionMessage(const RejectionGroup &g, const SearchOutcome &o)
             .arg(pct(ex.tensorCommShare), fmt::number(ex.tokensPerSecond, 0), behind, plans(g.count));
     }
     case RejectCause::Headroom:
+        if (o.rejectUncertainMemory)
+            return words("%1 fit but leave less free than %2their memory estimate's error band may take: they may "
+                         "not fit; the most leaves %3 (%4)")
+                .arg(plans(g.count),
+                     (o.minHeadroomBytes > 0 ? gib(o.minHeadroomBytes) + words(", ") : QString()) +
+                         (o.keepMemoryMargin ? words("their memory margin or ") : QString()),
+                     gib(ex.headroomBytes), describeConfig(ex.config));
         if (o.keepMemoryMargin && o.minHeadroomBytes <= 0)
             return words("%1 fit only within their memory margin (training.memory_margin of capacity): tight, so not "
                          "recommended; the most leaves %2 (%3)")

@@ -119,6 +119,7 @@ QJsonObject searchToJson(const SearchOutcome &outcome, const SearchConstraints &
         {"cancelled", outcome.cancelled},
         {"min_headroom_bytes", constraints.minHeadroomBytes},
         {"keep_memory_margin", constraints.keepMemoryMargin},
+        {"reject_uncertain_memory", constraints.rejectUncertainMemory},
         {"plan_name", QString::fromStdString(outcome.planName)},
         {"top", top},
         {"pareto", pareto},

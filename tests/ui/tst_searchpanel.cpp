@@ -3,6 +3,7 @@
 // list are filled; a search with no feasible plan says why; the report compares the best plan found.
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
@@ -198,27 +199,31 @@ private slots:
         QVERIFY(!h100.panel()->summary()->text().contains(QStringLiteral("not validated")));
     }
 
-    // A best plan whose peak the memory band takes past the device says so, and the minimum headroom it points to
-    // ranks plans that keep that much free (issues 33 and 36): llm-foundry's MPT-7B on 64 H100.
+    // A best plan whose peak the memory band takes past the device says so, and the check box it points to ranks
+    // the plans that fit at the band's edge (issues 33 and 36): llm-foundry's MPT-7B on 64 H100.
     void bestThatMayNotFitIsSaid()
     {
         SearchPanelFixture f(io::writePlan(test::examplePlan("mpt-7b-llmfoundry-64-h100"), io::builtinCatalog()));
         QVERIFY(f.search());
         const SearchOutcome &o = f.panel()->outcome();
         QVERIFY(!o.top.empty() && bestMayNotFit(o));
-        const SearchScore &best = o.top.front().score;
-        const double needed = memoryPeakUpperBytes(best.peakBytes, o.bestAccuracy) - best.peakBytes;
-        QVERIFY(best.headroomBytes < needed);
-        QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("it may not fit; Min. free memory ranks")),
+        const SearchScore best = o.top.front().score;
+        QVERIFY(best.headroomBytes < memoryPeakUpperBytes(best.peakBytes, o.bestAccuracy) - best.peakBytes);
+        QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("it may not fit; \"Reject plans that may not fit\"")),
                  qPrintable(f.panel()->summary()->text()));
-        auto *headroom = f.panel()->findChild<QDoubleSpinBox *>(QStringLiteral("search.min_headroom"));
-        QVERIFY(headroom);
-        headroom->setValue(std::ceil(needed / units::GiB) + 1.0);
+        auto *reject = f.panel()->findChild<QCheckBox *>(QStringLiteral("search.reject_uncertain"));
+        QVERIFY(reject && !reject->isChecked());
+        reject->setChecked(true);
         QVERIFY(f.search());
         const SearchOutcome &kept = f.panel()->outcome();
-        QVERIFY(!kept.top.empty());
-        QVERIFY(kept.top.front().score.headroomBytes >= headroom->value() * units::GiB);
-        QVERIFY(kept.top.front().score.tokensPerSecond <= best.tokensPerSecond);
+        QVERIFY(!kept.top.empty() && !bestMayNotFit(kept));
+        QVERIFY(kept.top.front().score.tokensPerSecond < best.tokensPerSecond);
+        QVERIFY(!f.panel()->summary()->text().contains(QStringLiteral("may not fit")));
+        // Each listed plan fits at its own band's edge, as its estimate says.
+        for (const RankedPlan &r : kept.top) {
+            const Estimate e = estimate(r.plan, io::builtinCatalog());
+            QVERIFY2(!mayNotFit(e.memory, detailsOf(e).accuracy), qPrintable(QString::number(r.rank)));
+        }
     }
 
     void noFeasiblePlanIsExplained()

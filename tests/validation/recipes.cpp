@@ -11,7 +11,8 @@
 //   RECIPES_ONLY=text     only the configurations whose id contains text
 //   RECIPES_DUMP=1        writes /tmp/recipe-ID.json and /tmp/best-ID.json
 //   RECIPES_MEMORY=1      prints each recipe's and its winner's device peak over capacity (a line "MEM")
-//   RECIPES_ALLOW_TIGHT=1, RECIPES_NO_OFFLOAD=1, RECIPES_FIX=key=value,...   search constraints
+//   RECIPES_ALLOW_TIGHT=1, RECIPES_NO_OFFLOAD=1, RECIPES_REJECT_UNCERTAIN=1, RECIPES_FIX=key=value,...
+//                        search constraints
 #include <QCoreApplication>
 #include <QTextStream>
 
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
         SearchConstraints constraints = validation::recipeSearchConstraints(c);
         constraints.keepMemoryMargin = !qEnvironmentVariableIsSet("RECIPES_ALLOW_TIGHT");
         constraints.allowOffload = constraints.allowOffload && !qEnvironmentVariableIsSet("RECIPES_NO_OFFLOAD");
+        constraints.rejectUncertainMemory = qEnvironmentVariableIsSet("RECIPES_REJECT_UNCERTAIN");
         for (const QString &held : qEnvironmentVariable("RECIPES_FIX").split(u',', Qt::SkipEmptyParts)) {
             const QString key = held.section(u'=', 0, 0), value = held.section(u'=', 1);
             bool isNumber = false;

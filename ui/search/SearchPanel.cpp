@@ -252,6 +252,12 @@ QFormLayout *SearchPanel::createConstraints()
     free->addWidget(m_keepMargin);
     free->addStretch(1);
     form->addRow(tr("Min. free memory"), free);
+    m_rejectUncertain = new QCheckBox(tr("Reject plans that may not fit (memory band)"));
+    m_rejectUncertain->setObjectName(QStringLiteral("search.reject_uncertain"));
+    m_rejectUncertain->setToolTip(
+        tr("Every plan must also fit at its memory estimate's upper edge: its peak over (1 - the band within which 80% "
+           "of the comparable published peaks were estimated). Off: a plan is kept if it fits as estimated"));
+    form->addRow(m_rejectUncertain);
     m_fixTensor = new QCheckBox;
     m_fixPipeline = new QCheckBox;
     m_fixMicroBatch = new QCheckBox;
@@ -410,6 +416,7 @@ SearchConstraints SearchPanel::constraints() const
         if (box->isChecked())
             c.fix(path, findPlanKey(path)->get(plan));
     c.keepMemoryMargin = m_keepMargin->isChecked();
+    c.rejectUncertainMemory = m_rejectUncertain->isChecked();
     c.allowTensorAcrossNodes = m_acrossNodes->isChecked();
     c.allowOffload = m_offload->isChecked();
     c.top = 200;
@@ -488,7 +495,7 @@ void SearchPanel::showOutcome()
             // A best plan whose peak the memory band takes past the device says so (issues 33 and 36).
             if (bestMayNotFit(o))
                 text += tr(" It leaves %1 free of %2, less than its memory estimate's error may take (\u00b1%3%): it "
-                           "may not fit; Min. free memory ranks the plans that keep more.")
+                           "may not fit; \"Reject plans that may not fit\" ranks the plans that keep enough.")
                             .arg(fmt::gib(o.top.front().score.headroomBytes, 1),
                                  fmt::gib(o.top.front().score.capacityBytes, 0),
                                  fmt::number(100 * o.bestAccuracy.memoryBand80, 0));

@@ -97,6 +97,7 @@ private:
     QCheckBox *m_fixMicroBatch;
     QCheckBox *m_acrossNodes;
     QCheckBox *m_keepMargin;
+    QCheckBox *m_rejectUncertain;
     QCheckBox *m_offload;
     QPushButton *m_searchButton;
     QPushButton *m_cancelButton;
