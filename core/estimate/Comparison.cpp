@@ -76,6 +76,8 @@ PlanComparison comparePlans(const Plan &before, const Estimate &beforeEstimate, 
     c.afterValid = afterEstimate.valid;
     c.beforeFits = beforeEstimate.valid && beforeEstimate.memory.fits;
     c.afterFits = afterEstimate.valid && afterEstimate.memory.fits;
+    c.beforeMayNotFit = beforeEstimate.valid && mayNotFit(beforeEstimate.memory, detailsOf(beforeEstimate).accuracy);
+    c.afterMayNotFit = afterEstimate.valid && mayNotFit(afterEstimate.memory, detailsOf(afterEstimate).accuracy);
     for (std::size_t i = 0; i < kComparedMetricCount; ++i) {
         MetricComparison &m = c.metrics[i];
         m.metric = ComparedMetric(i);

@@ -54,6 +54,8 @@ struct PlanComparison
 {
     bool beforeValid = false, afterValid = false;
     bool beforeFits = false, afterFits = false;
+    /// Fits as estimated but not at the memory band's upper edge (mayNotFit; estimates made with details).
+    bool beforeMayNotFit = false, afterMayNotFit = false;
     std::array<MetricComparison, kComparedMetricCount> metrics{};
     std::vector<KeyDifference> differences;
 };

@@ -23,6 +23,7 @@ QJsonObject planSummary(const ComparedPlan &p, const PlanComparison &c, bool bas
     QJsonObject o{{"name", p.name},
                   {"valid", baseline ? c.beforeValid : c.afterValid},
                   {"fits", baseline ? c.beforeFits : c.afterFits},
+                  {"may_not_fit", baseline ? c.beforeMayNotFit : c.afterMayNotFit},
                   {"currency", QString::fromStdString(p.plan.run.currency)}};
     for (const MetricComparison &m : c.metrics)
         o[QLatin1String(toString(m.metric))] = optionalNumber(baseline ? m.before : m.after);
@@ -62,6 +63,11 @@ QString changeText(const MetricComparison &m)
         return (c >= 0 ? QStringLiteral("+") : QString()) + QString::fromStdString(units::formatNumber(100.0 * c, 1)) +
                QStringLiteral(" points");
     return (c >= 0 ? QStringLiteral("+") : QString()) + QString::fromStdString(units::formatPercent(c, 1));
+}
+
+QString fitText(bool fits, bool mayNotFit)
+{
+    return fits ? (mayNotFit ? QStringLiteral("yes, uncertain") : QStringLiteral("yes")) : QStringLiteral("no");
 }
 
 QJsonObject comparisonToJson(const ComparedPlan &baseline, const ComparedPlan &plan, const PlanComparison &comparison)
@@ -104,9 +110,8 @@ QString comparisonToTable(const ComparedPlan &baseline, const ComparedPlan &plan
                      fixed(metricText(m.metric, m.before, baseline.plan.run.currency), 18) +
                      fixed(metricText(m.metric, m.after, plan.plan.run.currency), 18) + change;
     }
-    lines << fixed(QStringLiteral("Fits"), 22) +
-                 fixed(comparison.beforeFits ? QStringLiteral("yes") : QStringLiteral("no"), 18) +
-                 (comparison.afterFits ? QStringLiteral("yes") : QStringLiteral("no"));
+    lines << fixed(QStringLiteral("Fits"), 22) + fixed(fitText(comparison.beforeFits, comparison.beforeMayNotFit), 18) +
+                 fitText(comparison.afterFits, comparison.afterMayNotFit);
     lines << QString();
     if (comparison.differences.empty()) {
         lines << QStringLiteral("The plans have the same keys.");

@@ -1,6 +1,6 @@
 #pragma once
 // `trainplan compare`: two plans side by side as JSON or a table. Keys (a public contract): plans[2]
-// {name, valid, fits, step_seconds, tokens_per_second, mfu, peak_memory_bytes, training_days, cost,
+// {name, valid, fits, may_not_fit, step_seconds, tokens_per_second, mfu, peak_memory_bytes, training_days, cost,
 // currency}, metrics[] {metric, baseline, plan, change, better}, differences[] {key, baseline, plan}.
 
 #include <QJsonObject>
@@ -25,5 +25,7 @@ QString comparisonToTable(const ComparedPlan &baseline, const ComparedPlan &plan
 QString metricText(ComparedMetric metric, const std::optional<double> &value, const std::string &currency);
 /// A change in words: "-12.3%", "+3.1 points" (MFU); "" without one.
 QString changeText(const MetricComparison &m);
+/// Whether a plan fits in words: "yes", "yes, uncertain" (not at the memory band's upper edge) or "no".
+QString fitText(bool fits, bool mayNotFit);
 
 } // namespace trainplan::io

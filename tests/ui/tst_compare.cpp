@@ -13,6 +13,7 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include "io/output/ComparisonJson.h"
 #include "io/output/Evidence.h"
 #include "TestMain.h"
 #include <QUndoStack>
@@ -122,7 +123,12 @@ void TestCompare::summaryDeltasAndComparePage()
     QVERIFY(deltas[1].contains(QStringLiteral("vs baseline")));
 
     ComparisonView *page = f.window.comparison();
-    QCOMPARE(page->metricsTable()->rowCount(), int(kComparedMetricCount));
+    QCOMPARE(page->metricsTable()->rowCount(), int(kComparedMetricCount) + 1); // and whether each fits
+    const int fits = int(kComparedMetricCount);
+    QCOMPARE(page->metricsTable()->item(fits, 0)->text(), QStringLiteral("Fits"));
+    QCOMPARE(page->metricsTable()->item(fits, 2)->text(),
+             io::fitText(f.document.estimate().memory.fits,
+                         mayNotFit(f.document.estimate().memory, detailsOf(f.document.estimate()).accuracy)));
     QCOMPARE(page->differencesTable()->rowCount(), 2); // schedule and virtual stages
     QStringList keys;
     for (int row = 0; row < 2; ++row)

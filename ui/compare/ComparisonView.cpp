@@ -137,6 +137,13 @@ void ComparisonView::refresh()
             change->setForeground(*m.better ? good : chartstyle::warning(palette()));
         m_metrics->setItem(row, 3, change);
     }
+    // Whether each fits, as the CLI's table says it ("yes, uncertain": not at the memory band's upper edge).
+    const int fits = m_metrics->rowCount();
+    m_metrics->setRowCount(fits + 1);
+    m_metrics->setItem(fits, 0, item(tr("Fits")));
+    m_metrics->setItem(fits, 1, item(io::fitText(c.beforeFits, c.beforeMayNotFit)));
+    m_metrics->setItem(fits, 2, item(io::fitText(c.afterFits, c.afterMayNotFit)));
+    m_metrics->setItem(fits, 3, item(QString()));
     m_differences->setRowCount(int(c.differences.size()));
     for (int row = 0; row < int(c.differences.size()); ++row) {
         const KeyDifference &d = c.differences[std::size_t(row)];
