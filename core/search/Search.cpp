@@ -892,6 +892,36 @@ void scoreBestsAsListed(const Plan &base, const Catalog &catalog, const SearchCo
 }
 
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
+/// Marks the plans that fit as estimated but not at their memory band's upper edge. A search's plans share
+/// their model, device, framework, precision and batch, so each one's place among the published runs is the
+/// best plan's with its own GPU count (and work per GPU) and whether ZeRO-3 shards it.
+void markUncertainMemory(const Catalog &catalog, SearchOutcome &outcome)
+{
+    if (outcome.top.empty())
+        return;
+    const Plan &best = outcome.top.front().plan;
+    const Estimate e = estimate(best, catalog, EstimateOptions::analytic());
+    const AccuracyCoordinates reference = accuracyCoordinates(best, e);
+    const double flopsPerStep = e.step.modelFlopsPerStep;
+    const auto mark = [&](SearchScore &s) {
+        AccuracyCoordinates at = reference;
+        at.gpus = double(s.gpus);
+        at.workPerGpu = s.gpus > 0 ? flopsPerStep / double(s.gpus) : 0.0;
+        at.sharded = s.config.zeroStage >= 3;
+        s.mayNotFit = memoryPeakUpperBytes(s.peakBytes, accuracyAt(at)) - s.peakBytes > s.headroomBytes;
+    };
+    std::for_each(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(), mark);
+    for (std::vector<RankedPlan> *list : {&outcome.top, &outcome.pareto})
+        for (RankedPlan &r : *list)
+            mark(r.score);
+    for (ExpertLayoutResult &g : outcome.expertLayouts)
+        if (g.feasible > 0)
+            mark(g.best);
+    for (ZeroStageResult &g : outcome.zeroStages)
+        if (g.feasible > 0)
+            mark(g.best);
+}
+
 void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
           const std::vector<SearchScore> &scores, SearchOutcome &outcome)
 {
@@ -921,6 +951,7 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     }
     outcome.zeroStages = zeroStageResults(scores);
     scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.zeroStages, zeroStageKey);
+    markUncertainMemory(catalog, outcome);
 }
 
 } // namespace
@@ -981,10 +1012,7 @@ SearchOutcome searchPlans(const Plan &base, const Catalog &catalog, const Search
 
 bool bestMayNotFit(const SearchOutcome &outcome)
 {
-    if (outcome.top.empty())
-        return false;
-    const SearchScore &best = outcome.top.front().score;
-    return memoryPeakUpperBytes(best.peakBytes, outcome.bestAccuracy) - best.peakBytes > best.headroomBytes;
+    return !outcome.top.empty() && outcome.top.front().score.mayNotFit;
 }
 
 } // namespace trainplan

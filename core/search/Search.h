@@ -106,6 +106,9 @@ struct SearchScore
     double peakBytes = 0;
     double capacityBytes = 0;
     double headroomBytes = 0;
+    /// Fits as estimated but not at its memory band's upper edge (mayNotFit, core/estimate): set on the
+    /// feasible, listed and front plans of an outcome and its groups' fastest.
+    bool mayNotFit = false;
     double mfu = 0;
     std::int64_t gpus = 0;
     Bottleneck bottleneck = Bottleneck::Arithmetic;

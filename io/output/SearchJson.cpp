@@ -70,6 +70,7 @@ QJsonObject scoreToJson(const SearchScore &s)
         {"peak_bytes", s.peakBytes},
         {"capacity_bytes", s.capacityBytes},
         {"headroom_bytes", s.headroomBytes},
+        {"may_not_fit", s.mayNotFit},
         {"mfu", s.mfu},
         {"bottleneck", QLatin1String(toString(s.bottleneck))},
         {"expert_comm_seconds", s.expertCommSeconds},

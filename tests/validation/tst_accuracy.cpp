@@ -94,6 +94,7 @@ private slots:
     void estimateJsonCarriesTheBand();
     void memoryBandEdgeIsPricedOnThePeak();
     void publishedRunsRarelyFallOutsideTheMemoryBand();
+    void searchMarksPlansThatMayNotFit();
     void searchMarksTies();
 };
 
@@ -363,6 +364,28 @@ void TestAccuracy::publishedRunsRarelyFallOutsideTheMemoryBand()
     QVERIFY(runs > 700);
     QVERIFY2(uncertain <= runs / 10, qPrintable(QString::number(uncertain)));
     QVERIFY2(over <= runs / 100, qPrintable(QString::number(over)));
+}
+
+// Each plan a search lists or plots says whether it may not fit as its own estimate would (llm-foundry's MPT-7B on
+// 64 H100: its fastest layouts leave less free than their band may take; most layouts leave plenty).
+void TestAccuracy::searchMarksPlansThatMayNotFit()
+{
+    const Plan base = examplePlan("mpt-7b-llmfoundry-64-h100");
+    SearchConstraints c;
+    c.threads = 2;
+    const SearchOutcome out = searchPlans(base, io::builtinCatalog(), c);
+    QVERIFY(out.feasiblePoints.size() > 100);
+    int marked = 0, checked = 0;
+    for (std::size_t i = 0; i < out.feasiblePoints.size(); i += 17) {
+        const SearchScore &s = out.feasiblePoints[i];
+        const Estimate e = detailed(applyConfig(base, s.config));
+        QCOMPARE(s.mayNotFit, mayNotFit(e.memory, detailsOf(e).accuracy));
+        marked += s.mayNotFit ? 1 : 0;
+        ++checked;
+    }
+    QVERIFY2(marked > 0 && marked < checked, qPrintable(QStringLiteral("%1 of %2").arg(marked).arg(checked)));
+    QCOMPARE(bestMayNotFit(out), out.top.front().score.mayNotFit);
+    QVERIFY(out.top.front().score.mayNotFit);
 }
 
 void TestAccuracy::searchMarksTies()

@@ -122,6 +122,9 @@ public:
         }
         if (role == Qt::ToolTipRole && index.column() == LayoutColumn)
             return io::describeConfig(c);
+        if (role == Qt::ToolTipRole && index.column() == HeadroomGiB && s.mayNotFit)
+            return QCoreApplication::translate(
+                "SearchPanel", "Less free than this plan's memory estimate's error band may take: it may not fit");
         if (role == Qt::ToolTipRole && index.column() == Rank && r.tiesBest)
             return QCoreApplication::translate(
                 "SearchPanel", "A tie with #1: slower by less than the fastest plan's error band, so the "
@@ -137,7 +140,8 @@ public:
         case StepSeconds: return fmt::number(s.stepSeconds, 3);
         case Mfu: return fmt::number(100 * s.mfu, 1) + QStringLiteral("%");
         case PeakGiB: return fmt::number(s.peakBytes / units::GiB, 1);
-        case HeadroomGiB: return fmt::number(s.headroomBytes / units::GiB, 1);
+        case HeadroomGiB: // a mark where the band may take more than is free (issue 36)
+            return fmt::number(s.headroomBytes / units::GiB, 1) + (s.mayNotFit ? QStringLiteral(" \u26a0") : QString());
         case Gpus: return qlonglong(s.gpus);
         case Data: return qlonglong(c.data);
         case Tensor: return qlonglong(c.tensor);
@@ -541,12 +545,20 @@ void SearchPanel::drawPareto()
     all->setName(tr("feasible plans"));
     all->setLineStyle(QCPGraph::lsNone);
     all->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette().color(QPalette::Mid), 3));
-    QVector<double> x, y;
+    // Those that fit only as estimated, not at their memory band's upper edge, hollow in the warning colour.
+    QCPGraph *uncertain = plot->addGraph();
+    uncertain->setName(tr("may not fit (memory band)"));
+    uncertain->setLineStyle(QCPGraph::lsNone);
+    uncertain->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, chartstyle::warning(palette()), 5));
+    QVector<double> x, y, ux, uy;
     for (const SearchScore &s : o.feasiblePoints) {
-        x << s.headroomBytes / units::GiB;
-        y << s.tokensPerSecond;
+        (s.mayNotFit ? ux : x) << s.headroomBytes / units::GiB;
+        (s.mayNotFit ? uy : y) << s.tokensPerSecond;
     }
     all->setData(x, y);
+    uncertain->setData(ux, uy);
+    if (ux.isEmpty())
+        uncertain->removeFromLegend();
     std::map<std::int64_t, QCPGraph *> byGpus;
     for (const RankedPlan &r : o.pareto) {
         QCPGraph *&g = byGpus[r.score.gpus];
