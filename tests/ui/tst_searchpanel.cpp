@@ -211,6 +211,17 @@ private slots:
         QVERIFY(best.headroomBytes < memoryPeakUpperBytes(best.peakBytes, o.bestAccuracy) - best.peakBytes);
         QVERIFY2(f.panel()->summary()->text().contains(QStringLiteral("it may not fit; \"Reject plans that may not fit\"")),
                  qPrintable(f.panel()->summary()->text()));
+        // The report's cost table says it of the best plan it compares.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("r.pdf"));
+        QVERIFY(writeReportFile(&f.document, path, ReportOptions{}, nullptr));
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {path, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        const QString report =
+            QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
+        const QString costs = report.mid(report.indexOf(QStringLiteral("Time and cost")), 600);
+        QVERIFY2(costs.contains(QStringLiteral("Best plan found by the search (may not fit")), qPrintable(costs));
         auto *reject = f.panel()->findChild<QCheckBox *>(QStringLiteral("search.reject_uncertain"));
         QVERIFY(reject && !reject->isChecked());
         reject->setChecked(true);

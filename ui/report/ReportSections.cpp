@@ -662,7 +662,10 @@ void costSection(PageFlow &flow, const Context &c)
     };
     costRow(QObject::tr("This plan"), run, c.e.model.gpus);
     if (const PlanDocument::SearchBest *best = c.document.searchBest())
-        costRow(QObject::tr("Best plan found by the search"), best->estimate.run, best->estimate.model.gpus);
+        costRow(mayNotFit(best->estimate.memory, detailsOf(best->estimate).accuracy)
+                    ? QObject::tr("Best plan found by the search (may not fit: its memory band passes the device)")
+                    : QObject::tr("Best plan found by the search"),
+                best->estimate.run, best->estimate.model.gpus);
     flow.html(htmlTable({QObject::tr("Plan"), QObject::tr("GPUs#"), QObject::tr("Days#"), QObject::tr("GPU-hours#"),
                          QObject::tr("Energy kWh#"), QObject::tr("Cost#"), QObject::tr("Days with failures#")},
                         rows));
