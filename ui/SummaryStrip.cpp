@@ -266,7 +266,8 @@ SummaryStrip::SummaryStrip(PlanDocument *document, QWidget *parent)
     for (const std::string &id : interventionIds())
         while (wrapped(tr("Try: %1").arg(io::interventionLabel(id)), buttonMetrics, room).size() > 2)
             room += digit;
-    m_next->setFixedWidth(std::max(room, buttonMetrics.horizontalAdvance(tr("(99.99x tokens/s)"))) + 18);
+    // The effect's widest form: a speed-up that may not fit (its warning mark).
+    m_next->setFixedWidth(std::max(room, buttonMetrics.horizontalAdvance(tr("(99.99x tokens/s \u26a0)"))) + 18);
     connect(m_next, &QPushButton::clicked, this, &SummaryStrip::takeNextStep);
     m_next->installEventFilter(this);
     layout->addWidget(m_next);
@@ -479,12 +480,16 @@ void SummaryStrip::refreshNextStep()
     const Estimate &e = m_document->estimate();
     const Intervention *s = e.valid ? m_document->advice().suggestion() : nullptr;
     if (s) {
-        m_nextEffect = e.memory.fits ? tr("(%1x tokens/s)").arg(fmt::number(s->speedup, 2))
-                                     : tr("(fits: %1)").arg(fmt::gib(s->peakBytes, 1));
+        const QString warning = s->mayNotFit ? QStringLiteral(" \u26a0") : QString(); // the tooltip says why
+        m_nextEffect = e.memory.fits ? tr("(%1x tokens/s%2)").arg(fmt::number(s->speedup, 2), warning)
+                                     : tr("(fits: %1%2)").arg(fmt::gib(s->peakBytes, 1), warning);
         m_nextLabel = tr("Try: %1").arg(io::interventionLabel(s->id));
         fitNextStep();
         m_next->setToolTip(tr("Apply the suggested change as one undo step: %1 (%2)")
-                               .arg(io::interventionLabel(s->id), QString::fromStdString(s->change)));
+                               .arg(io::interventionLabel(s->id), QString::fromStdString(s->change)) +
+                           (s->mayNotFit ? tr(".\nIt fits as estimated but not at its memory band's upper edge: it "
+                                              "may not fit")
+                                         : QString()));
     } else if (e.valid && !e.memory.fits) {
         m_nextLabel.clear();
         m_next->setText(tr("Search for a Plan\nThat Fits…"));

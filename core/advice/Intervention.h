@@ -23,6 +23,9 @@ struct Intervention
     bool valid = false; ///< the changed plan passes validation
     Problem invalid;    ///< when not valid: the first rule the changed plan breaks (io words it)
     bool fits = false;
+    /// Fits as estimated but not at its memory band's upper edge (mayNotFit, core/estimate): the report, the
+    /// diagnostic map's table and the window's suggestion say so.
+    bool mayNotFit = false;
     double tokensPerSecond = 0;
     double peakBytes = 0;
     double stepSeconds = 0;

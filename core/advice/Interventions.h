@@ -21,7 +21,8 @@ std::vector<Intervention> evaluateInterventions(const Plan &plan, const Catalog 
 
 /// The suggested change for the plan's limiting resource: a plan that does not fit gets the fitting
 /// intervention with the best throughput; one that fits, the fastest intervention that still fits and
-/// beats it. Empty when none helps.
+/// beats it (one that fits only as estimated, not at its memory band's upper edge, is marked, not passed over).
+/// Empty when none helps.
 std::optional<std::size_t> suggestedChange(const std::vector<Intervention> &interventions, const Estimate &current);
 
 /// The diagnostic map for a plan and its estimate: every intervention and the suggested change (what the

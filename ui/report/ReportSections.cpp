@@ -117,9 +117,12 @@ void titlePage(PageFlow &flow, const Context &c, const QDateTime &date)
         {QObject::tr("Limiting resource"),
          QStringLiteral("%1: %2").arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st))},
         {QObject::tr("Suggested change"),
-         suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput")
+         suggestion ? QObject::tr("%1 (%2): %3 tokens/s, %4× throughput%5")
                           .arg(io::interventionLabel(suggestion->id), text(suggestion->change),
-                               fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2))
+                               fmt::number(suggestion->tokensPerSecond, 0), fmt::number(suggestion->speedup, 2),
+                               suggestion->mayNotFit
+                                   ? QObject::tr("; it may not fit (its memory band passes the device)")
+                                   : QString())
                     : QObject::tr("none of the interventions in the diagnostic map helps by more than 0.5%")},
         {QObject::tr("Time to train"),
          e.memory.fits ? QObject::tr("%1 days for %2 tokens, %3")
@@ -714,9 +717,12 @@ void adviceSection(PageFlow &flow, const Context &c)
     flow.html(QObject::tr("<p><b>Limited by %1:</b> %2.</p>")
                   .arg(QString::fromLatin1(toString(st.bottleneck)), evidence(st)));
     if (const Intervention *s = c.advice.suggestion())
-        flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak %5.</p>")
+        flow.html(QObject::tr("<p><b>Suggested change:</b> %1 (%2): %3 tokens/s (%4× the current plan), peak "
+                              "%5%6.</p>")
                       .arg(io::interventionLabel(s->id), text(s->change), fmt::number(s->tokensPerSecond, 0),
-                           fmt::number(s->speedup, 2), gib(s->peakBytes)));
+                           fmt::number(s->speedup, 2), gib(s->peakBytes),
+                           s->mayNotFit ? QObject::tr(", which may not fit: its memory band passes the device")
+                                        : QString()));
     QList<QStringList> rows;
     QStringList notApplicable;
     for (const Intervention &in : c.advice.interventions) {
@@ -726,7 +732,8 @@ void adviceSection(PageFlow &flow, const Context &c)
         }
         rows << QStringList{QString::fromLatin1(labelOf(in.resource)),
                             io::interventionLabel(in.id),
-                            in.fits ? QObject::tr("fits") : QObject::tr("too big"),
+                            in.fits ? (in.mayNotFit ? QObject::tr("may not fit") : QObject::tr("fits"))
+                                    : QObject::tr("too big"),
                             fmt::number(in.tokensPerSecond, 0),
                             in.speedup > 0 ? fmt::number(in.speedup, 2) + QStringLiteral("×") : QString(),
                             gib(in.peakBytes)};
