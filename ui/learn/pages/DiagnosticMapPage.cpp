@@ -35,14 +35,15 @@ public:
     }
     QString exportCsv() const override
     {
-        QString csv = QStringLiteral("resource,intervention,change,valid,fits,speedup,memory_change\n");
+        QString csv = QStringLiteral("resource,intervention,change,valid,fits,speedup,memory_change,may_not_fit\n");
         for (const Intervention &in : interventions())
-            csv += QStringLiteral("%1,\"%2\",\"%3\",%4,%5,%6,%7\n")
+            csv += QStringLiteral("%1,\"%2\",\"%3\",%4,%5,%6,%7,%8\n")
                        .arg(QLatin1String(toString(in.resource)), io::interventionLabel(in.id), qs(in.change))
                        .arg(in.valid ? 1 : 0)
                        .arg(in.fits ? 1 : 0)
                        .arg(in.speedup, 0, 'g', 17)
-                       .arg(in.memoryChange, 0, 'g', 17);
+                       .arg(in.memoryChange, 0, 'g', 17)
+                       .arg(in.mayNotFit ? 1 : 0);
         return csv;
     }
 
@@ -130,9 +131,10 @@ private:
             else if (!in.fits)
                 effect = tr("does not fit (%1 GiB)").arg(fmt::number(in.peakBytes / units::GiB, 1));
             else
-                effect = tr("%1× tokens/s, memory %2%3%")
+                effect = tr("%1× tokens/s, memory %2%3%%4")
                              .arg(fmt::number(in.speedup, 2), in.memoryChange >= 0 ? QStringLiteral("+") : QString(),
-                                  fmt::number(100 * in.memoryChange, 0));
+                                  fmt::number(100 * in.memoryChange, 0),
+                                  in.mayNotFit ? tr(", may not fit") : QString()); // past its memory band's edge
             const double nameHeight = tall(label, io::interventionLabel(in.id), w),
                          effectHeight = tall(small, effect, w);
             if (y + nameHeight + effectHeight > room.bottom())
