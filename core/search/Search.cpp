@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <map>
-#include <mutex>
 #include <thread>
 #include <tuple>
 
@@ -198,14 +197,13 @@ void fillFloor(const StepEstimate &step, SearchScore &s)
     s.networkBytesPerSecond = f.networkBytesPerSecond;
 }
 
-/// The error bands at a plan's place among the published runs, memoised: a search's plans share a few places
-/// (their GPU count, whether ZeRO-3 shards them), and assessing one reads the whole held-out table. Pure (the
-/// table is built in), so one memo serves every search and thread.
-Accuracy accuracyAt(const AccuracyCoordinates &at)
+/// The error bands at a plan's place among the published runs, memoised per thread: a search's plans share a few
+/// places (their GPU count, whether ZeRO-3 shards them), and assessing one reads the whole held-out table. Pure (the
+/// table is built in), so a memo outlives its search; per thread, so the workers take no lock. The reference holds
+/// until the thread's next call.
+const Accuracy &accuracyAt(const AccuracyCoordinates &at)
 {
-    static std::mutex mutex;
-    static std::vector<std::pair<AccuracyCoordinates, Accuracy>> memo;
-    const std::lock_guard lock(mutex);
+    thread_local std::vector<std::pair<AccuracyCoordinates, Accuracy>> memo;
     for (const auto &[key, value] : memo)
         if (key == at)
             return value;
@@ -265,8 +263,9 @@ SearchScore score(const Plan &base, const Catalog &catalog, const SearchConstrai
         s.cause = RejectCause::TensorAcrossNodes;
         return s;
     }
+    s.mayNotFit = mayNotFit(e.memory, accuracyAt(accuracyCoordinates(plan, e)));
     if (s.headroomBytes < constraints.minHeadroomBytes || (constraints.keepMemoryMargin && e.memory.tight) ||
-        (constraints.rejectUncertainMemory && mayNotFit(e.memory, accuracyAt(accuracyCoordinates(plan, e))))) {
+        (constraints.rejectUncertainMemory && s.mayNotFit)) {
         s.cause = RejectCause::Headroom;
         return s;
     }
@@ -892,36 +891,6 @@ void scoreBestsAsListed(const Plan &base, const Catalog &catalog, const SearchCo
 }
 
 /// Ranks the feasible plans, takes the top ones and the Pareto front, groups the rejected ones.
-/// Marks the plans that fit as estimated but not at their memory band's upper edge. A search's plans share
-/// their model, device, framework, precision and batch, so each one's place among the published runs is the
-/// best plan's with its own GPU count (and work per GPU) and whether ZeRO-3 shards it.
-void markUncertainMemory(const Catalog &catalog, SearchOutcome &outcome)
-{
-    if (outcome.top.empty())
-        return;
-    const Plan &best = outcome.top.front().plan;
-    const Estimate e = estimate(best, catalog, EstimateOptions::analytic());
-    const AccuracyCoordinates reference = accuracyCoordinates(best, e);
-    const double flopsPerStep = e.step.modelFlopsPerStep;
-    const auto mark = [&](SearchScore &s) {
-        AccuracyCoordinates at = reference;
-        at.gpus = double(s.gpus);
-        at.workPerGpu = s.gpus > 0 ? flopsPerStep / double(s.gpus) : 0.0;
-        at.sharded = s.config.zeroStage >= 3;
-        s.mayNotFit = memoryPeakUpperBytes(s.peakBytes, accuracyAt(at)) - s.peakBytes > s.headroomBytes;
-    };
-    std::for_each(outcome.feasiblePoints.begin(), outcome.feasiblePoints.end(), mark);
-    for (std::vector<RankedPlan> *list : {&outcome.top, &outcome.pareto})
-        for (RankedPlan &r : *list)
-            mark(r.score);
-    for (ExpertLayoutResult &g : outcome.expertLayouts)
-        if (g.feasible > 0)
-            mark(g.best);
-    for (ZeroStageResult &g : outcome.zeroStages)
-        if (g.feasible > 0)
-            mark(g.best);
-}
-
 void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &constraints,
           const std::vector<SearchScore> &scores, SearchOutcome &outcome)
 {
@@ -951,7 +920,6 @@ void rank(const Plan &base, const Catalog &catalog, const SearchConstraints &con
     }
     outcome.zeroStages = zeroStageResults(scores);
     scoreBestsAsListed(base, catalog, constraints, outcome.top, outcome.zeroStages, zeroStageKey);
-    markUncertainMemory(catalog, outcome);
 }
 
 } // namespace

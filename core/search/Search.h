@@ -106,8 +106,8 @@ struct SearchScore
     double peakBytes = 0;
     double capacityBytes = 0;
     double headroomBytes = 0;
-    /// Fits as estimated but not at its memory band's upper edge (mayNotFit, core/estimate): set on the
-    /// feasible, listed and front plans of an outcome and its groups' fastest.
+    /// Fits as estimated but not at its memory band's upper edge (mayNotFit, core/estimate), its band taken at its
+    /// own place among the published runs.
     bool mayNotFit = false;
     double mfu = 0;
     std::int64_t gpus = 0;
