@@ -28,7 +28,9 @@ else the one with it at the commit that published the release's summary ("exact 
 newest one with it on the release's line, the commits after the previous release's tag ("exact on the release's
 line (DATE)"), else the one of that model, system and precision sharing most of the layout ("settings": the
 table's layout, the recipe's software settings), else the closest of another precision ("settings (another
-precision)").
+precision)"). A row the release's line would read whose layout cells repeat the previous release's row of the same
+problem while its throughput moved beyond the spread of that release pair's exact matches was measured anew on its
+release's container: it gets the recipe the tag ships ("the release's recipe (...)", `carried_over`).
 """
 
 import ast
@@ -428,31 +430,79 @@ def uses_fsdp(value):
     return str(value) not in ("", "0", "n/a", "False", "None")
 
 
+LAYOUT_KEYS = ["tp", "pp", "cp", "vp", "ep", "mbs", "gbs"]
+
+
+def same_layout(r, b):
+    return layout(r, LAYOUT_KEYS) == layout(b, LAYOUT_KEYS) and uses_fsdp(r["fsdp"]) == uses_fsdp(b["fsdp"])
+
+
+def previous_printing(table, b):
+    """The previous release's row of the same problem (model as printed, system, precision, GPU count) when it
+    prints the same layout cells as `b`, else None."""
+    releases = [rel for _, rel in RELEASES]
+    if b["release"] not in releases or releases.index(b["release"]) == 0:
+        return None
+    before = releases[releases.index(b["release"]) - 1]
+    return next((p for p in table if p["release"] == before and all(p[k] == b[k] for k in
+                 ("task", "model", "system", "precision", "num_gpus")) and same_layout(p, b)), None)
+
+
+def throughput_ratio(b, p):
+    return float(b["tokens_per_s_per_gpu"].split()[0]) / float(p["tokens_per_s_per_gpu"].split()[0])
+
+
+def carried_over(table, exact_ids, b):
+    """Whether `b`'s layout cells were carried over from the previous release's row while its throughput was
+    measured anew. A row whose printed layout no recipe of its release's tag or summary's commit has, and whose
+    cells repeat the previous release's row of the same problem, either repeats that row (copied: the old
+    recipe ran) or was measured again on its release's container. Which one the throughput says: the rows of the
+    same two releases that print the same cells and match their own release's recipe exactly move by a spread
+    (26.02 to 26.02.01: 30 such pairs within 0.98-1.08x); a row that moves beyond it was measured again, on the
+    recipe its release ships. Returns (previous row, ratio) then, else None."""
+    p = previous_printing(table, b)
+    if p is None:
+        return None
+    spread = [throughput_ratio(c, q) for c in table if c["release"] == b["release"] and c["row_id"] in exact_ids
+              for q in [previous_printing(table, c)] if q is not None]
+    ratio = throughput_ratio(b, p)
+    if len(spread) < 5 or min(spread) <= ratio <= max(spread):
+        return None
+    return p, ratio
+
+
 def matched_rows(recipes, performance_csv, repo=None):
-    keys = ["tp", "pp", "cp", "vp", "ep", "mbs", "gbs"]
+    keys = LAYOUT_KEYS
     lines = {}
+    table = [b for b in csv.DictReader(open(performance_csv)) if b["task"] == "Pre-Training"]
 
-    def same_layout(r, b):
-        return layout(r, keys) == layout(b, keys) and uses_fsdp(r["fsdp"]) == uses_fsdp(b["fsdp"])
-
-    for b in csv.DictReader(open(performance_csv)):
+    def recipes_of(b, published):
         model = next((v for k, v in MODELS.items() if b["model"].startswith(k)), None)
-        if b["task"] != "Pre-Training" or not model:
+        system = b["system"].replace("DGX-", "")
+        return [r for r in recipes if r["release"] == b["release"] and r["model"] == model and r["system"] == system
+                and bool(r.get("at_summary")) == published and "SFT" not in r["name"] and "LORA" not in r["name"]]
+
+    def tag_candidates(b):
+        system = b["system"].replace("DGX-", "")
+        return [r for r in recipes_of(b, False) if r["precision"] in table_precisions(b["precision"], system)]
+
+    exact_ids = {b["row_id"] for b in table if any(same_layout(r, b) for r in tag_candidates(b))}
+
+    for b in table:
+        model = next((v for k, v in MODELS.items() if b["model"].startswith(k)), None)
+        if not model:
             continue
         system = b["system"].replace("DGX-", "")
         release = b["release"]
-        def recipes_of(published):
-            return [r for r in recipes if r["release"] == release and r["model"] == model and r["system"] == system
-                    and bool(r.get("at_summary")) == published and "SFT" not in r["name"] and "LORA" not in r["name"]]
-        same = recipes_of(False)
-        candidates = [r for r in same if r["precision"] in table_precisions(b["precision"], system)]
+        same = recipes_of(b, False)
+        candidates = tag_candidates(b)
         exact = [r for r in candidates if same_layout(r, b)]
         # No recipe of the row's layout at the release's tag: the recipe of that layout when NVIDIA published the
         # release's numbers (the summary's commit; the performance team runs the recipes of the day), else the
         # newest of the release's line with it, else the tag's recipe of the precision that shares most of the
         # row's layout (the release's software settings, the table's layout); with no recipe of that precision,
         # the closest of another.
-        published = [r for r in recipes_of(True) if r["precision"] in table_precisions(b["precision"], system)
+        published = [r for r in recipes_of(b, True) if r["precision"] in table_precisions(b["precision"], system)
                      and same_layout(r, b)]
         # Neither: the newest recipe of the release's line with the row's layout (line_recipes).
         on_line = []
@@ -467,9 +517,15 @@ def matched_rows(recipes, performance_csv, repo=None):
                 if on_line:
                     break
         closest = sorted(candidates or same, key=lambda r: -sum(x == y for x, y in zip(layout(r, keys), layout(b, keys))))
-        chosen = (exact or published or on_line or closest or [None])[0]
+        # A layout found only on the release's line, printed as the previous release printed it, and measured
+        # anew (carried_over): the release's own recipe of the problem ran, the one its tag ships.
+        shipped = [r for r in candidates if str(r["num_gpus"]) == b["num_gpus"]]
+        moved = carried_over(table, exact_ids, b) if on_line and len(shipped) == 1 else None
+        chosen = shipped[0] if moved else (exact or published or on_line or closest or [None])[0]
         if chosen:
             match = ("exact" if exact else "exact at the summary's commit" if published
+                     else "the release's recipe (cells as %s printed them, throughput %.2fx: measured anew)"
+                     % (moved[0]["release"], moved[1]) if moved
                      else "exact on the release's line (%s)" % chosen["line_date"] if on_line
                      else "settings" if candidates else "settings (another precision)")
             yield dict(chosen, row_id=b["row_id"], match=match)

@@ -1147,7 +1147,14 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
                 plan.cluster.scaleUpDomain = gpus % 64 == 0 ? 64 : std::min<std::int64_t>(72, gpus);
             return plan;
         };
-        Plan plan = build(t, r);
+        // Cells carried over from the previous release while the throughput was measured anew on the release's
+        // container (tools/bridge_recipe_settings.py, carried_over): the recipe its tag ships is read. 26.02.01's
+        // H100 Qwen3-30B-A3B line prints 26.02's PP 2, VP 12, EP 8 at 1.77x 26.02's throughput (every other line
+        // both print alike moves 0.98-1.08x), and v0.3.1's recipe is EP 16 over HybridEP (4a6450755, 23 February
+        // 2026, "Update Qwen3 30B H100 Base Configs with HybridEP"), the recipe 26.04 to 26.06 print and run at
+        // the same rate (docs/CALIBRATION.md, "Cells carried over").
+        const bool shipped = s && settings.at(s, "match").startsWith(QLatin1String("the release's recipe"));
+        Plan plan = shipped ? build(settings, s) : build(t, r);
         // A printed layout that cannot run is a table error: where the summary's layout differs from its
         // release's recipe for the model, system and precision (match "settings") and its memory peak is above
         // the device's capacity even at the low end of the estimate's 80% memory band, while the recipe's
