@@ -474,13 +474,17 @@ def carried_over(table, exact_ids, b):
 def matched_rows(recipes, performance_csv, repo=None):
     keys = LAYOUT_KEYS
     lines = {}
-    table = [b for b in csv.DictReader(open(performance_csv)) if b["task"] == "Pre-Training"]
+    table = [b for b in csv.DictReader(open(performance_csv)) if b["task"] in ("Pre-Training", "SFT")]
+
+    def same_task(r, b):
+        """A pre-training row takes a pre-training recipe, an SFT row an SFT one (LLAMA3_70B_SFT_CONFIG_*)."""
+        return ("SFT" in r["name"]) == (b["task"] == "SFT") and "LORA" not in r["name"]
 
     def recipes_of(b, published):
         model = next((v for k, v in MODELS.items() if b["model"].startswith(k)), None)
         system = b["system"].replace("DGX-", "")
         return [r for r in recipes if r["release"] == b["release"] and r["model"] == model and r["system"] == system
-                and bool(r.get("at_summary")) == published and "SFT" not in r["name"] and "LORA" not in r["name"]]
+                and bool(r.get("at_summary")) == published and same_task(r, b)]
 
     def tag_candidates(b):
         system = b["system"].replace("DGX-", "")
@@ -511,8 +515,8 @@ def matched_rows(recipes, performance_csv, repo=None):
                 lines[release] = list(line_recipes(repo, release))
             for date, line in lines[release]:
                 on_line = [dict(r, line_date=date) for r in line
-                           if r["model"] == model and r["system"] == system and "SFT" not in r["name"]
-                           and "LORA" not in r["name"] and r["precision"] in table_precisions(b["precision"], system)
+                           if r["model"] == model and r["system"] == system and same_task(r, b)
+                           and r["precision"] in table_precisions(b["precision"], system)
                            and same_layout(r, b)]
                 if on_line:
                     break

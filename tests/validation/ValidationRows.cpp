@@ -1007,12 +1007,15 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
     const Table settings(QStringLiteral("megatron_bridge_recipe_settings.csv"));
     for (std::size_t r = 1; r < t.size(); ++r) {
         const QString model = t.at(r, "model"), system = t.at(r, "system"), release = t.at(r, "release");
-        const QString id = t.at(r, "row_id") + ' ' + model + ' ' + t.at(r, "precision").left(12) + ' ' + system + " x"
-                           + t.at(r, "num_gpus") + " v" + release;
+        // Supervised fine-tuning (task "SFT") trains every weight as pre-training does; LoRA trains adapters,
+        // which no plan key expresses.
+        const bool sft = t.at(r, "task") == QLatin1String("SFT");
+        const QString id = t.at(r, "row_id") + ' ' + model + (sft ? " SFT " : " ") + t.at(r, "precision").left(12) + ' '
+                           + system + " x" + t.at(r, "num_gpus") + " v" + release;
         const char *preset = bridgePreset(model);
-        if (t.at(r, "task") != QLatin1String("Pre-Training") || !preset) {
+        if ((t.at(r, "task") != QLatin1String("Pre-Training") && !sft) || !preset) {
             if (skipped)
-                *skipped << "bridge " + id + (preset ? ": fine-tuning" : ": no preset with this model's shapes");
+                *skipped << "bridge " + id + (preset ? ": LoRA (adapters: no plan key)" : ": no preset with this model's shapes");
             continue;
         }
         const bool hopper = system == QLatin1String("DGX-H100");
@@ -1133,6 +1136,17 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
                 plan.training.deferEmbeddingWgrad = true;
                 plan.training.wgradDeferralLimit = model.startsWith(QLatin1String("LLAMA3.1_405B")) ? 50 : 22;
             }
+            // The SFT rows (26.06, v0.5.0): llama3_70b_sft_config_<system> builds on the library's
+            // llama3_70b_sft_config and sets CommOverlapConfig(tp_comm_overlap=TP > 1,
+            // defer_embedding_wgrad_compute=True, wgrad_deferral_limit=22) (scripts/performance/configs/llama/
+            // llama3_llm_finetune.py lines 187-191 for H100, the same in the GB200 and GB300 functions). The data
+            // are the harness's default, `--data mock` (argument_parser.py lines 322-328; README: "Default
+            // mock"), which overrides.py replaces the recipe's dataset with for an LLM: whole 4,096-token
+            // sequences, not packed SQuAD examples, so no document length is set.
+            if (sft && plan.parallel.pipeline > 1) {
+                plan.training.deferEmbeddingWgrad = true;
+                plan.training.wgradDeferralLimit = 22;
+            }
             const auto [first, last] = plan.model.isMla() && plan.model.layers == 61
                                            ? bridgeDeepSeekLayout(plan.parallel.pipeline, plan.parallel.virtualStages)
                                            : std::pair<std::int64_t, std::int64_t>{0, 0};
@@ -1193,7 +1207,8 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         const bool regression = regressions.contains(t.at(r, "footnotes"));
         // Hybrid Mamba-Transformer models (Nemotron 3 Nano) are a group of their own: their Mamba-2 blocks are
         // modelled from their kernels' work and never fitted (docs/CALIBRATION.md, "Hybrid Mamba-Transformer models").
-        rows.push_back({plan.model.isHybrid() ? "bridge-hybrid" : plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
+        // The SFT rows are a group of their own, never fitted (calibrate.cpp), as the hybrid models' are.
+        rows.push_back({sft ? "bridge-sft" : plan.model.isHybrid() ? "bridge-hybrid" : plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
                         double(plan.training.globalBatch) * double(plan.model.seqLen) / tokensPerSecond, !regression});
     }
 }

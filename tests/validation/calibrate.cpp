@@ -54,6 +54,12 @@ struct Score
     double median = 0, worst = 0;
 };
 
+/// Megatron-Bridge rows no fit sees: the hybrid Mamba models' and the supervised fine-tuning ones.
+bool neverFitted(const validation::Row &row)
+{
+    return row.source == QLatin1String("bridge-hybrid") || row.source == QLatin1String("bridge-sft");
+}
+
 double predicted(const validation::Row &row, const Catalog &catalog)
 {
     const Estimate e = estimate(row.plan, catalog, {false});
@@ -564,8 +570,8 @@ int writeResiduals(const QString &path, QTextStream &log)
         (modern ? current : r.source == QLatin1String("dgxc-heldout") ? unfitted : classic).push_back(std::move(r));
     }
     for (validation::Row &r : validation::loadBridgeRows())
-        if (r.modelled) // the hybrid models' rows are never fitted: their errors are held-out errors
-            (r.source == QLatin1String("bridge-hybrid") ? unfitted : current).push_back(std::move(r));
+        if (r.modelled) // the hybrid models' and the SFT rows are never fitted: their errors are held-out errors
+            (neverFitted(r) ? unfitted : current).push_back(std::move(r));
     for (validation::Row &r : validation::loadPytorchRows())
         if (r.modelled)
             unfitted.push_back(std::move(r));
@@ -633,7 +639,7 @@ int main(int argc, char **argv)
         };
         rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const auto &r) { return !modernRow(r); }), rows.end());
         for (validation::Row &r : validation::loadBridgeRows())
-            if (r.modelled && r.source != QLatin1String("bridge-hybrid")) // the hybrid models' rows are not fitted
+            if (r.modelled && !neverFitted(r)) // the hybrid models' and the SFT rows are not fitted
                 rows.push_back(std::move(r));
         return calibrateStaged(rows, out);
     }
