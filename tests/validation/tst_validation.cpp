@@ -139,6 +139,7 @@ private slots:
     void memoryPeaks();
     void zeroBubbleStepTimes();
     void publishedOutOfMemoryIsCalled();
+    void bridgeRecomputeStudyIsCalled();
     void everyPublishedRunFits();
 };
 
@@ -795,6 +796,49 @@ void TestValidation::publishedOutOfMemoryIsCalled()
     QVERIFY(fsdpOnly.valid);
     QVERIFY2(!fsdpOnly.memory.fits, qPrintable(QStringLiteral("1D FSDP OOMs, predicted %1 GiB")
                                                    .arg(fsdpOnly.memory.peakBytes / units::GiB)));
+}
+
+/// Megatron-Bridge's activation-recompute skill (skills/nemo-mbridge-perf-activation-recompute/SKILL.md at
+/// 067f987df, "Matched H100 Evidence: Nemotron 3 Nano"): the native 16-H100 BF16 recipe of Bridge 600d069b
+/// (perf_recipes/nemotronh/h100/nemotronh.py, nemotron_3_nano_pretrain_16gpu_h100_bf16_config: EP 8 over HybridEP,
+/// forced load balance, TE graphs of attention and Mamba, expandable segments) at global batch 16, one micro-batch
+/// of 8,192 tokens per GPU, each run changing only the recomputed modules. Without recomputation and with the
+/// experts' activation alone recomputed it ran out of memory; recomputing whole MoE blocks it ran at 657.42 ms a
+/// step with a peak of 64.653 GB allocated (Bridge's report_memory divides by 1e9: 60.21 GiB). Never fitted.
+void TestValidation::bridgeRecomputeStudyIsCalled()
+{
+    const std::vector<Row> rows = loadBridgeRows(nullptr);
+    const auto row = std::find_if(rows.begin(), rows.end(),
+                                  [](const Row &r) { return r.id.startsWith(QLatin1String("57 Nemotron_3_Nano")); });
+    QVERIFY2(row != rows.end(), "Megatron-Bridge row 57 (Nemotron 3 Nano, 16 H100, 26.06) is loaded");
+    Plan plan = row->plan;
+    plan.training.precision = Precision::BF16;
+    plan.training.fp8ParamGather = false;
+    plan.training.globalBatch = 16;
+    plan.training.expandableSegments = true;
+    const auto run = [&](bool moe, bool moeAct) {
+        Plan p = plan;
+        p.training.recompute = moe || moeAct ? Recompute::Selective : Recompute::None;
+        p.training.recomputeMoe = moe;
+        p.training.recomputeExpertActivation = moeAct;
+        return estimate(p, io::builtinCatalog(), {false});
+    };
+    const Estimate none = run(false, false), act = run(false, true), whole = run(true, false);
+    QVERIFY(none.valid && act.valid && whole.valid);
+    const auto gib = [](const Estimate &e) { return QString::number(e.memory.peakBytes / units::GiB, 'f', 1); };
+    QVERIFY2(!none.memory.fits, qPrintable("no recomputation OOMs: " + gib(none) + " GiB"));
+    QVERIFY2(!act.memory.fits, qPrintable("moe_act OOMs: " + gib(act) + " GiB"));
+    QVERIFY2(whole.memory.fits, qPrintable("moe fits: " + gib(whole) + " GiB"));
+    const double allocated = 64.653e9, seconds = 0.65742;
+    const double memoryError = whole.memory.allocatedBytes / allocated - 1.0;
+    const double timeError = whole.step.stepSeconds / seconds - 1.0;
+    qInfo().noquote() << QStringLiteral("Nemotron 3 Nano, 16 H100 BF16, moe recomputed: allocated %1 GiB against %2 "
+                                        "(%3%), step %4 s against %5 (%6%)")
+                             .arg(whole.memory.allocatedBytes / units::GiB, 0, 'f', 2)
+                             .arg(allocated / units::GiB, 0, 'f', 2).arg(100 * memoryError, 0, 'f', 1)
+                             .arg(whole.step.stepSeconds, 0, 'f', 3).arg(seconds).arg(100 * timeError, 0, 'f', 1);
+    QVERIFY(std::abs(memoryError) <= 0.10);
+    QVERIFY(std::abs(timeError) <= 0.10);
 }
 
 /// Every published run ran, so none may be called out of memory: the other side of calling the published
