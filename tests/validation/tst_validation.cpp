@@ -23,6 +23,7 @@
 #include "core/step/StepModel.h"
 
 #include <map>
+#include <optional>
 
 using namespace trainplan;
 using namespace trainplan::validation;
@@ -799,6 +800,21 @@ void TestValidation::publishedOutOfMemoryIsCalled()
                                                    .arg(fsdpOnly.memory.peakBytes / units::GiB)));
 }
 
+/// A Megatron-Bridge row's plan (the row whose id starts with `prefix`) trained in BF16, the precision NVIDIA's
+/// skill studies below ran in; null when the row is not loaded.
+static std::optional<Plan> bridgePlanInBf16(const char *prefix)
+{
+    const std::vector<Row> rows = loadBridgeRows(nullptr);
+    const auto row = std::find_if(rows.begin(), rows.end(),
+                                  [prefix](const Row &r) { return r.id.startsWith(QLatin1String(prefix)); });
+    if (row == rows.end())
+        return std::nullopt;
+    Plan plan = row->plan;
+    plan.training.precision = Precision::BF16;
+    plan.training.fp8ParamGather = false;
+    return plan;
+}
+
 /// Megatron-Bridge's activation-recompute skill (skills/nemo-mbridge-perf-activation-recompute/SKILL.md at
 /// 067f987df, "Matched H100 Evidence: Nemotron 3 Nano"): the native 16-H100 BF16 recipe of Bridge 600d069b
 /// (perf_recipes/nemotronh/h100/nemotronh.py, nemotron_3_nano_pretrain_16gpu_h100_bf16_config: EP 8 over HybridEP,
@@ -808,13 +824,9 @@ void TestValidation::publishedOutOfMemoryIsCalled()
 /// step with a peak of 64.653 GB allocated (Bridge's report_memory divides by 1e9: 60.21 GiB). Never fitted.
 void TestValidation::bridgeRecomputeStudyIsCalled()
 {
-    const std::vector<Row> rows = loadBridgeRows(nullptr);
-    const auto row = std::find_if(rows.begin(), rows.end(),
-                                  [](const Row &r) { return r.id.startsWith(QLatin1String("57 Nemotron_3_Nano")); });
-    QVERIFY2(row != rows.end(), "Megatron-Bridge row 57 (Nemotron 3 Nano, 16 H100, 26.06) is loaded");
-    Plan plan = row->plan;
-    plan.training.precision = Precision::BF16;
-    plan.training.fp8ParamGather = false;
+    const std::optional<Plan> nano = bridgePlanInBf16("57 Nemotron_3_Nano");
+    QVERIFY2(nano, "Megatron-Bridge row 57 (Nemotron 3 Nano, 16 H100, 26.06) is loaded");
+    Plan plan = *nano;
     plan.training.globalBatch = 16;
     plan.training.expandableSegments = true;
     const auto run = [&](bool moe, bool moeAct) {
@@ -850,13 +862,9 @@ void TestValidation::bridgeRecomputeStudyIsCalled()
 /// The overlap's gain is the mechanism under test (the absolute steps are 16% above the model's: CALIBRATION).
 void TestValidation::bridgeExpertOverlapStudy()
 {
-    const std::vector<Row> rows = loadBridgeRows(nullptr);
-    const auto row = std::find_if(rows.begin(), rows.end(),
-                                  [](const Row &r) { return r.id.startsWith(QLatin1String("101 Qwen3_30B_a3B")); });
-    QVERIFY2(row != rows.end(), "Megatron-Bridge row 101 (Qwen3-30B-A3B, 16 H100, EP 16, 26.04.01) is loaded");
-    Plan plan = row->plan;
-    plan.training.precision = Precision::BF16;
-    plan.training.fp8ParamGather = false;
+    const std::optional<Plan> qwen = bridgePlanInBf16("101 Qwen3_30B_a3B");
+    QVERIFY2(qwen, "Megatron-Bridge row 101 (Qwen3-30B-A3B, 16 H100, EP 16, 26.04.01) is loaded");
+    Plan plan = *qwen;
     plan.training.cudaGraphs = CudaGraphs::Router;
     plan.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
     plan.parallel.expertCommOverlap = false;
