@@ -567,7 +567,7 @@ const char *nemoPreset(const QString &model)
         {"Llama 3.1 405B", "llama3.1-405b"}, {"Nemotron-4 15B", "nemotron4-15b"}, {"Nemotron-4 340B", "nemotron4-340b"},
         {"Llama 3 8B", "llama3-8b"},         {"Llama 3 70B", "llama3-70b"},       {"LLAMA3-8B", "llama3-8b"},
         {"LLAMA2-7B", "llama2-7b"},          {"Llama 2 70B", "llama2-70b"},       {"DeepSeek-V3", "deepseek-v3"},
-        {"Grok-1", "grok-1"},                {"Llama 4 Maverick", "llama4-maverick"}};
+        {"Grok-1", "grok-1"},                {"Llama 4 Maverick", "llama4-maverick"}, {"Nemotron-H 56B", "nemotron-h-56b"}};
     for (const auto &[name, id] : presets)
         if (model.startsWith(QLatin1String(name)))
             return id;
@@ -612,8 +612,8 @@ void nemoStageSplit(Plan &plan)
 /// v24.11.1-v25.02 Grok-1 rows print DP = that data-parallel size / EP (TP x PP x CP x DP x EP is their GPU
 /// count, and GBS / (MBS x GA) their data-parallel size), the v25.05 rows print it whole; both read as
 /// GPUs / (TP x PP x CP), experts split over EP ranks and each over ETP (unprinted: TP, Megatron-Core's
-/// default). JAX rows (MaxText, Paxml) run another execution engine and are reported, not modelled;
-/// Nemotron-H is a hybrid Mamba model: skipped.
+/// default). JAX rows (MaxText, Paxml) run another execution engine and are reported, not modelled.
+/// Nemotron-H 56B (hybrid Mamba-2, attention and dense MLP blocks) is a group of its own, never fitted.
 void dgxc(std::vector<Row> &rows, QStringList *skipped)
 {
     const Table t(QStringLiteral("nvidia_dgxc_benchmarking_recipes.csv"));
@@ -634,9 +634,7 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
         }
         if (!preset) {
             if (skipped)
-                *skipped << "dgxc " + id
-                                + (model.startsWith(QLatin1String("Nemotron-H")) ? ": hybrid Mamba-Transformer (not expressible)"
-                                                                                 : ": no preset with this model's shapes");
+                *skipped << "dgxc " + id + ": no preset with this model's shapes";
             continue;
         }
         // A pipelined layout printed with VP "NA" (Nemotron-4 340B in v25.04 and v25.04.01, where the same
@@ -784,6 +782,13 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                               t.at(r, "precision") == QLatin1String("FP8"));
         if (graphed && tag.startsWith(QLatin1String("v25.05")))
             plan.training.cudaGraphs = CudaGraphs::Layers;
+        // Nemotron-H 56B (v25.05: nemotronh/launch.sh runs NeMo's scripts/performance/llm/pretrain_nemotronh_56b.py
+        // at TP 8, PP 1, MBS 1 and GBS 3 x GPUs, NeMo 7a8f1cc7 per setup.sh) is read as the other NeMo 2 rows:
+        // pretrain_recipe(performance_mode=True) adds MegatronCommOverlapCallback(tp_comm_overlap=True)
+        // (recipes/nemotronh_56b.py), and set_primary_perf_configs replaces the recipe's current-scaling plugin by
+        // its FP8 default, "ds", bf16_with_fp8_mixed(): delayed scaling, whose plugin leaves first_last_layers_bf16
+        // at False (scripts/performance/helpers.py), so no layer stays in BF16 (NemotronHConfigBase's True is the
+        // plugin's to override, and Megatron-Core keeps none under delayed scaling).
         if (gpu == QLatin1String("GB200")) {
             // NVL72 racks of 18 trays of 4 GPUs; the recipes run 128-512 GPUs, which NVIDIA places as 64 GPUs
             // (16 trays) per rack so that power-of-two groups never straddle racks (the other 2 trays are
@@ -812,7 +817,8 @@ void dgxc(std::vector<Row> &rows, QStringList *skipped)
                 *skipped << "dgxc " + id + ": " + QString::fromStdString(p->key + ": " + io::problemMessage(*p));
             continue;
         }
-        rows.push_back({plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan, measured, !jax});
+        rows.push_back({plan.model.isHybrid() ? "dgxc-hybrid" : plan.model.experts > 0 ? "dgxc-moe" : "dgxc", id, plan,
+                        measured, !jax});
     }
 }
 

@@ -54,10 +54,11 @@ struct Score
     double median = 0, worst = 0;
 };
 
-/// Megatron-Bridge rows no fit sees: the hybrid Mamba models' and the supervised fine-tuning ones.
+/// Rows no fit sees: the hybrid Mamba models' (Megatron-Bridge's and dgxc's) and Megatron-Bridge's fine-tuning ones.
 bool neverFitted(const validation::Row &row)
 {
-    return row.source == QLatin1String("bridge-hybrid") || row.source == QLatin1String("bridge-sft");
+    return row.source == QLatin1String("bridge-hybrid") || row.source == QLatin1String("bridge-sft")
+           || row.source == QLatin1String("dgxc-hybrid");
 }
 
 double predicted(const validation::Row &row, const Catalog &catalog)
@@ -567,7 +568,8 @@ int writeResiduals(const QString &path, QTextStream &log)
             continue;
         const bool modern = r.source == QLatin1String("dgxc") || r.source == QLatin1String("dgxc-moe")
                             || r.source == QLatin1String("nemo-long-context");
-        (modern ? current : r.source == QLatin1String("dgxc-heldout") ? unfitted : classic).push_back(std::move(r));
+        const bool held = r.source == QLatin1String("dgxc-heldout") || r.source == QLatin1String("dgxc-hybrid");
+        (modern ? current : held ? unfitted : classic).push_back(std::move(r));
     }
     for (validation::Row &r : validation::loadBridgeRows())
         if (r.modelled) // the hybrid models' and the SFT rows are never fitted: their errors are held-out errors
@@ -657,7 +659,8 @@ int main(int argc, char **argv)
     }
     // Held-out rows (later releases) are never fitted, in either family.
     rows.erase(std::remove_if(rows.begin(), rows.end(), [&](const auto &r) {
-                   return modern(r) || r.source == QLatin1String("zero-bubble") || r.source == QLatin1String("dgxc-heldout");
+                   return modern(r) || r.source == QLatin1String("zero-bubble") || r.source == QLatin1String("dgxc-heldout")
+                          || neverFitted(r);
                }),
                rows.end());
     if (qEnvironmentVariableIsSet("CALIBRATE_EXCLUDE")) {

@@ -72,6 +72,7 @@ constexpr double kHeldOutWorst = 0.10;
 // MoE 5.6% and 49.9%; docs/CALIBRATION.md names the rows and what each is missing).
 constexpr double kBridgeDenseMedian = 0.045, kBridgeDenseWorst = 0.25, kBridgeMoeMedian = 0.065, kBridgeMoeWorst = 0.52;
 constexpr double kBridgeSftMedian = 0.08, kBridgeSftWorst = 0.11;
+constexpr double kDgxcHybridMedian = 0.26, kDgxcHybridWorst = 0.27;
 constexpr double kBridgeHybridMedian = 0.22, kBridgeHybridWorst = 0.26, kBridgeLatentMedian = 0.36,
                  kBridgeLatentWorst = 0.71;
 // The zero-bubble pipeline runs' reserved peaks: issue 19's median target (5%); the worst row (ZB-2p, 6.9%) within 8%.
@@ -231,6 +232,11 @@ void TestValidation::stepTimes()
     // Runs of later releases, never calibrated on (DeepSeek-V3 with DeepEP and whole-layer recomputation on
     // H100, with interleaving on GB200).
     check(QStringLiteral("dgxc held out"), bySource[QStringLiteral("dgxc-heldout")], kHeldOutWorst, kHeldOutWorst);
+    // Nemotron-H 56B (Mamba-2, attention and dense MLP blocks, no experts), never fitted: 23-26% faster than
+    // measured at every size, where the Llama rows of the same table are within 3%: the hybrid models' gap is in
+    // the Mamba-2 blocks, not in their experts (docs/CALIBRATION.md, "Nemotron-H 56B"). Held where it stands.
+    QCOMPARE(bySource[QStringLiteral("dgxc-hybrid")].size(), std::size_t(7));
+    check(QStringLiteral("dgxc hybrid"), bySource[QStringLiteral("dgxc-hybrid")], kDgxcHybridMedian, kDgxcHybridWorst);
     QVERIFY2(p90 <= kMoePercentile90, qPrintable(QStringLiteral("dgxc mixture of experts: 90th percentile %1%").arg(100 * p90)));
     QVERIFY2(med <= 0.10, qPrintable(QStringLiteral("median error %1% > 10%").arg(100 * med)));
 }
