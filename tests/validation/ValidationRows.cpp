@@ -567,7 +567,8 @@ const char *nemoPreset(const QString &model)
         {"Llama 3.1 405B", "llama3.1-405b"}, {"Nemotron-4 15B", "nemotron4-15b"}, {"Nemotron-4 340B", "nemotron4-340b"},
         {"Llama 3 8B", "llama3-8b"},         {"Llama 3 70B", "llama3-70b"},       {"LLAMA3-8B", "llama3-8b"},
         {"LLAMA2-7B", "llama2-7b"},          {"Llama 2 70B", "llama2-70b"},       {"DeepSeek-V3", "deepseek-v3"},
-        {"Grok-1", "grok-1"},                {"Llama 4 Maverick", "llama4-maverick"}, {"Nemotron-H 56B", "nemotron-h-56b"}};
+        {"Grok-1", "grok-1"},                {"Llama 4 Maverick", "llama4-maverick"},
+        {"Nemotron-H 56B", "nemotron-h-56b"}};
     for (const auto &[name, id] : presets)
         if (model.startsWith(QLatin1String(name)))
             return id;
