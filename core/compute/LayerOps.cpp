@@ -412,8 +412,19 @@ void appendSsdKernels(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
         op.cols = shape[3];
         ops.push_back(op);
     };
+    // Launches as mamba_ssm runs them (ops/triton/ssd_combined.py at state-spaces/mamba e9594ce,
+    // MambaSplitConv1dScanCombinedFn and _mamba_chunk_scan_combined_fwd/_bwd: one kernel per Triton call and per
+    // PyTorch op that computes), and Megatron-Core's casts of the mixer's parameters around the call (mamba_mixer.py
+    // `_ssm_training`: A = -exp(A_log.float()), dt_bias.float(), D.float(), five kernels each way). Forward: the
+    // convolution, the cumulative sums and the chunk states, the state passing, C B^T and the chunk scan.
+    // Backward: the convolution replayed, its backward and the copy into the input gradient; dt's clone, the
+    // cumulative sums and chunk states replayed, dB and its sum over the heads of a group, the cumulative sums'
+    // backward with dA's and dt_bias's sums; the state passing replayed and its backward, with the decays'
+    // gradient's update and reversed cumulative sum (flip, cumsum, flip); C B^T replayed, dC B^T with its sum
+    // over a group's heads and cast, and the two products into dB and dC; the gate's, the states', dx's (with
+    // dD's sum) and dC's (with its sum) kernels, the stable decay gradient and its two adds.
     const double conv = 2.0 * double(kMambaConvKernel) * xBC;
-    add("Mamba conv1d", OpKind::Elementwise, conv, 2.0 * q * xBC, 1.0, {3.0 * conv, 5.0 * q * xBC, 2.0},
+    add("Mamba conv1d", OpKind::Elementwise, conv, 2.0 * q * xBC, 1.0 + 5.0, {3.0 * conv, 5.0 * q * xBC, 3.0 + 5.0},
         {0, xBC, 0, 0});
     // Each chunk's state: [P x Q] x [Q x N] per head and chunk, after the cumulative sums of dt; its backward replays
     // both and computes dB from x and the state gradients.
@@ -421,8 +432,8 @@ void appendSsdKernels(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
     const double stateBytes = q * (X + BC) + (q + 4.0 * f) * dt + f * S;
     const double dbBytes = q * (X + S + 2.0 * BC) + 2.0 * f * BC + 9.0 * f * dt + 3.0 * q * dt;
     add("SSD chunk state", OpKind::Attention, stateFlops, stateBytes, 2.0,
-        {2.0 * stateFlops, stateBytes + dbBytes, 2.0}, {z.chunks * z.heads, z.p, Q, z.n});
-    add("SSD state passing", OpKind::Elementwise, 2.0 * S, (f + q) * S, 1.0, {4.0 * S, 4.0 * f * S + 2.0 * q * S, 1.0},
+        {2.0 * stateFlops, stateBytes + dbBytes, 8.0}, {z.chunks * z.heads, z.p, Q, z.n});
+    add("SSD state passing", OpKind::Elementwise, 2.0 * S, (f + q) * S, 1.0, {4.0 * S, 4.0 * f * S + 2.0 * q * S, 6.0},
         {0, S, 0, 0});
     // C B^T per group and chunk; its backward: the replay, dC B^T from x and the output gradient (per head, causal),
     // and the two products that turn it into dB and dC.
@@ -430,7 +441,7 @@ void appendSsdKernels(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
     const double cbBytes = 2.0 * q * BC + f * CB;
     const double cbBackwardBytes =
         cbBytes + 2.0 * q * X + 2.0 * f * dt + f * CB + 2.0 * (2.0 * q * BC + f * CB + f * BC);
-    add("SSD C B^T", OpKind::Attention, cbFlops, cbBytes, 1.0, {3.0 * cbFlops + X * Q, cbBackwardBytes, 2.0},
+    add("SSD C B^T", OpKind::Attention, cbFlops, cbBytes, 1.0, {3.0 * cbFlops + X * Q, cbBackwardBytes, 6.0},
         {z.chunks * z.groups, Q, z.n, Q});
     // The output: C B^T masked with the decays times x (causal: X Q), plus C times the states passed in (2 X N). Its
     // backward: the gate's gradient, the state gradients, dx (both paths), dC, and the decays' gradients.
@@ -439,7 +450,7 @@ void appendSsdKernels(const Plan &plan, const Shapes &x, OpPass pass, std::vecto
     const double scanBackwardBytes =
         13.0 * q * X + 4.0 * q * BC + 2.0 * q * S + f * S + 2.0 * f * CB + 2.0 * f * BC + 22.0 * f * dt;
     add("SSD chunk scan", OpKind::Attention, scanFlops, scanBytes, 1.0,
-        {6.0 * X * z.n + 2.0 * X * Q, scanBackwardBytes, 4.0}, {z.chunks * z.heads, Q, z.n, z.p});
+        {6.0 * X * z.n + 2.0 * X * Q, scanBackwardBytes, 9.0}, {z.chunks * z.heads, Q, z.n, z.p});
 }
 
 void appendMambaBlock(const Plan &plan, const Shapes &x, OpPass pass, double residualBytes, std::vector<Op> &ops)
