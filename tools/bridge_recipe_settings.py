@@ -22,8 +22,8 @@ validation reading applies.
 Usage: tools/bridge_recipe_settings.py MEGATRON_BRIDGE_GIT_DIR [PERFORMANCE_CSV] > megatron_bridge_recipe_settings.csv
 
 With the performance summary (tests/data/validation/nemo_megatron_bridge_performance.csv) each of its pre-training
-rows gets the settings of its release's recipe for the same model, system and precision: the one with the row's
-layout (tp, pp, cp, vp, ep, micro-batch, global batch, and Megatron-FSDP on or off) when there is one ("exact"),
+and SFT rows gets the settings of its release's recipe for the same task, model, system and precision: the one with
+the row's layout (tp, pp, cp, vp, ep, micro-batch, global batch, and Megatron-FSDP on or off) when there is one ("exact"),
 else the one with it at the commit that published the release's summary ("exact at the summary's commit"), else the
 newest one with it on the release's line, the commits after the previous release's tag ("exact on the release's
 line (DATE)"), else the one of that model, system and precision sharing most of the layout ("settings": the
