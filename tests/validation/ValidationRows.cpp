@@ -1022,7 +1022,8 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         const char *preset = bridgePreset(model);
         if ((t.at(r, "task") != QLatin1String("Pre-Training") && !sft) || !preset) {
             if (skipped)
-                *skipped << "bridge " + id + (preset ? ": LoRA (adapters: no plan key)" : ": no preset with this model's shapes");
+                *skipped << "bridge " + id
+                                + (preset ? ": LoRA (adapters: no plan key)" : ": no preset with this model's shapes");
             continue;
         }
         const bool hopper = system == QLatin1String("DGX-H100");
@@ -1215,8 +1216,12 @@ void megatronBridge(std::vector<Row> &rows, QStringList *skipped)
         // Hybrid Mamba-Transformer models (Nemotron 3 Nano) are a group of their own: their Mamba-2 blocks are
         // modelled from their kernels' work and never fitted (docs/CALIBRATION.md, "Hybrid Mamba-Transformer models").
         // The SFT rows are a group of their own, never fitted (calibrate.cpp), as the hybrid models' are.
-        rows.push_back({sft ? "bridge-sft" : plan.model.isHybrid() ? "bridge-hybrid" : plan.model.isMoe() ? "bridge-moe" : "bridge", id, plan,
-                        double(plan.training.globalBatch) * double(plan.model.seqLen) / tokensPerSecond, !regression});
+        const char *group = sft                      ? "bridge-sft"
+                            : plan.model.isHybrid() ? "bridge-hybrid"
+                            : plan.model.isMoe()    ? "bridge-moe"
+                                                    : "bridge";
+        const double seconds = double(plan.training.globalBatch) * double(plan.model.seqLen) / tokensPerSecond;
+        rows.push_back({group, id, plan, seconds, !regression});
     }
 }
 
