@@ -31,6 +31,10 @@ constexpr double kPriorSources = 0.3;
 /// The nearest runs: log10 distances in GPUs, work per GPU and parameters, and this much for another device
 /// of the same generation (a GB200 plan is nearer GB200 runs than B200 ones).
 constexpr double kOtherDevice = 0.3;
+/// A hybrid Mamba model and a transformer are of other kinds: as far apart as a factor of ten in a coordinate, so
+/// that a hybrid plan's nearest runs are hybrid runs wherever the table holds enough of them (57, on four parts), and
+/// a transformer's are transformers.
+constexpr double kOtherKind = 1.0;
 
 constexpr std::array kCategorical{AccuracyDimension::Precision, AccuracyDimension::Experts,
                                   AccuracyDimension::Framework, AccuracyDimension::Device};
@@ -96,7 +100,7 @@ double distance(const AccuracyCoordinates &a, const PoolRun &b)
 {
     return std::abs(logOf(a.gpus) - b.logGpus) + std::abs(logOf(a.workPerGpu) - b.logWork)
            + std::abs(logOf(a.parameters) - b.logParameters) + (a.device == b.run->at.device ? 0.0 : kOtherDevice)
-           + (a.hybrid == b.run->at.hybrid ? 0.0 : kOtherDevice); // a hybrid model's runs are its own neighbours
+           + (a.hybrid == b.run->at.hybrid ? 0.0 : kOtherKind); // a hybrid model's runs are its own neighbours
 }
 
 /// The ceil(q (n + 1))-th smallest of n values (split conformal prediction), the largest when that is past n.
