@@ -686,7 +686,10 @@ Terms optimizerStepTerms(const Plan &plan, const StageInputs &in, const StageMem
     const double shardParams = par.optimizerParameters(st.parameterCount - st.expertParameterCount,
                                                        st.expertParameterCount);
     const double master = in.perParam.master > 0 ? in.perParam.master : kFp32Bytes;
-    if (!par.offloadOptimizer && in.perParam.gradients < master)
+    // Megatron-Core's distributed optimizer upcasts the main gradients on the GPU before its CPU optimizer copies
+    // them (DistributedOptimizer._copy_model_grads_to_main_grads), offloaded or not.
+    const bool upcastOnDevice = !par.offloadOptimizer || plan.training.framework == Framework::Megatron;
+    if (upcastOnDevice && in.perParam.gradients < master)
         opt[at(OtherTerm::OptimizerWorkspace)] = master * shardParams;
     // torch.optim.AdamW's foreach path takes the square root of every second moment at once
     // (_multi_tensor_adamw: torch._foreach_sqrt(exp_avg_sqs)): an FP32 copy of the shard's parameters until the
@@ -735,8 +738,22 @@ void stageState(const Plan &plan, const StageInputs &in, StageMemory &st)
     // Muon: the moments of what it leaves to Adam or Lion, sharded as the rest of the optimizer state.
     const double nonMatrixMoments =
         counts.notMatrices * in.perParam.nonMatrixMomentBytes / (par.zeroStage >= 1 ? std::max(1.0, in.shards) : 1.0);
-    (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) =
-        state.optimizer + experts.optimizer + nonMatrixMoments;
+    const double optimizerState = state.optimizer + experts.optimizer + nonMatrixMoments;
+    if (par.offloadOptimizer && plan.training.framework == Framework::Megatron) {
+        // Megatron-Core's HybridDeviceOptimizer steps a pinned host copy of the offloaded FP32 main parameters with
+        // their moments on the host; the distributed optimizer keeps its FP32 main parameters on the GPU and the
+        // copy-back hook writes the updated values into them (megatron/core/optimizer/cpu_offloading/
+        // hybrid_optimizer.py, _get_sub_optimizer_param_groups and the step post-hook): only the moments of the
+        // offloaded share leave the device.
+        const double master = in.perParam.optimizer > 0
+                                  ? (state.optimizer + experts.optimizer) * in.perParam.master / in.perParam.optimizer
+                                  : 0.0;
+        const double moments = optimizerState - master, share = plan.hostOptimizerShare();
+        st.optimizerBytes = master + (1.0 - share) * moments;
+        st.hostOptimizerBytes = share * (master + moments);
+    } else {
+        (par.offloadOptimizer ? st.hostOptimizerBytes : st.optimizerBytes) = optimizerState;
+    }
     st.activations = stageActivations(plan, in, st.stage);
 }
 

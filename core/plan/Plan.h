@@ -286,6 +286,10 @@ struct ParallelConfig
     Schedule schedule = Schedule::OneFOneB;
     std::int64_t zeroStage = 0; ///< 0: replicated; 1: optimizer sharded; 2: + gradients; 3: + parameters
     bool offloadOptimizer = false;
+    /// With offload_optimizer under Megatron-Core: the share of each rank's optimizer shard that its CPU optimizer
+    /// steps on the host (HybridDeviceOptimizer's offload_fraction, --optimizer-offload-fraction, parameters in
+    /// order until the share is reached); the rest steps on the GPU. DeepSpeed and FSDP2 offload all of it.
+    double optimizerOffloadFraction = 1.0;
     /// ZeRO-3's parameter shards in host memory, uploaded for each gather (DeepSpeed's offload_param, ZeRO-Infinity,
     /// Rajbhandari et al. 2021; FSDP2's CPUOffloadPolicy, torchtitan training.enable_cpu_offload).
     bool offloadParameters = false;
@@ -610,6 +614,14 @@ struct Plan
     std::int64_t secondaryGroupRanks() const { return zeroPlusPlusAllowed() ? parallel.hpzRanks() : 1; }
     /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
     /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.
+    /// The share of each rank's optimizer shard stepped on the host: 0 without optimizer offload; Megatron-Core's
+    /// parallel.optimizer_offload_fraction; all of it under DeepSpeed and FSDP2.
+    double hostOptimizerShare() const
+    {
+        if (!parallel.offloadOptimizer)
+            return 0.0;
+        return training.framework == Framework::Megatron ? parallel.optimizerOffloadFraction : 1.0;
+    }
     bool parameterOffloadAllowed() const
     {
         return parallel.zeroStage == 3 && training.framework != Framework::Megatron;

@@ -391,6 +391,9 @@ const std::array kKeys{
             .editor = KeyEditor::Choice, .choices = zeroStages, .access = field<&Plan::parallel, &P::zeroStage>()},
     PlanKey{.path = "parallel.offload_optimizer", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::offloadOptimizer>()},
+    PlanKey{.path = "parallel.optimizer_offload_fraction", .type = KeyType::Number, .range = {0, 1},
+            .editor = KeyEditor::Number, .displayDecimals = 2,
+            .access = field<&Plan::parallel, &P::optimizerOffloadFraction>()},
     PlanKey{.path = "parallel.offload_parameters", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::offloadParameters>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .unit = "bytes", .range = {1e3, 1e11},
@@ -640,6 +643,8 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.usesMuon();
     if (path == "parallel.offload_parameters")
         return plan.parameterOffloadAllowed();
+    if (path == "parallel.optimizer_offload_fraction")
+        return plan.parallel.offloadOptimizer && plan.training.framework == Framework::Megatron;
     if (path == "parallel.shard_group")
         return plan.shardGroupAllowed();
     if (path == "parallel.zero_quantized_weights" || path == "parallel.zero_hpz_partition" ||

@@ -1,6 +1,7 @@
 #include "core/plan/PlanValidation.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <tuple>
 
@@ -114,6 +115,12 @@ std::vector<std::int64_t> nearestValid(std::int64_t current, std::int64_t maximu
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }
+std::string decimal(double v)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 void checkModelShape(Checker &check)
 {
@@ -908,6 +915,12 @@ void checkFramework(Checker &check)
     if (t.usesMuon() && plan.parallel.offloadOptimizer)
         check.error("parallel.offload_optimizer", "optimizer.muon_offload",
                     {t.optimizer == Optimizer::Muon ? "Muon" : "Adaptive Muon"});
+    // Only Megatron-Core's HybridDeviceOptimizer splits a shard between host and GPU (offload_fraction); DeepSpeed's
+    // ZeRO-Offload and FSDP2's CPUOffloadPolicy move every optimizer state they hold.
+    if (plan.parallel.offloadOptimizer && t.framework != Framework::Megatron &&
+        check.ok({"parallel.optimizer_offload_fraction"}) && plan.parallel.optimizerOffloadFraction < 1.0)
+        check.error("parallel.optimizer_offload_fraction", "offload.fraction_needs_megatron",
+                    {decimal(plan.parallel.optimizerOffloadFraction), std::string(toString(t.framework))});
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});

@@ -13,8 +13,17 @@ namespace {
 /// A streaming kernel on the host (an offloaded Adam step: about 30 bytes moved per parameter for a dozen
 /// FLOPs, far under a server CPU's ridge point) reaches this share of the DRAM channels' peak: STREAM
 /// Triad on two-socket Xeon and EPYC servers reaches 70-80% (McCalpin's STREAM results). An explicit
-/// assumption, shown with the optimizer step.
+/// assumption for DeepSpeed's CPUAdam (its own vectorised, OpenMP-threaded kernel), shown with the optimizer step.
 constexpr double kHostStreamShare = 0.7;
+/// PyTorch's fused CPU AdamW (torch.optim.AdamW(fused=True) on host tensors), the kernel Megatron-Core's
+/// HybridDeviceOptimizer builds (megatron/core/optimizer/__init__.py) and FSDP2's CPU offload steps with,
+/// measured: Megatron-Bridge's CPU-offloading study (skills/nemo-mbridge-perf-cpu-offloading/card.yaml at
+/// 067f987df, Qwen3-30B-A3B at TP 2, PP 2, EP 4 on two 8-GPU H100 nodes, jobs 10611042-10609512) adds 3.19 s to a
+/// 0.996 s step with every rank's 1.91 B-parameter shard stepped on the host, eight ranks to a two-socket Xeon
+/// 8480C host: after the 15 GB of FP32 gradients and parameters over the host links, 53 GB of update traffic per
+/// rank in about 2.9 s, 0.24 of the host's 614 GB/s. Read from that run alone; its 25%, 50% and 75% runs and the
+/// memory each saved are the checks (tst_validation bridgeOptimizerOffloadStudy).
+constexpr double kTorchCpuAdamStreamShare = 0.24;
 
 double seconds(Collective c, double bytes, const GroupPlacement &g)
 {
@@ -260,6 +269,11 @@ DataParallelTime dataParallelTime(const Plan &plan, const DeviceSpec &device, co
     return bucketedTime(plan, device, groups, collectiveBytes(plan, perParam), stage, compute);
 }
 
+double hostAdamStreamShare(const Plan &plan)
+{
+    return plan.training.framework == Framework::DeepSpeed ? kHostStreamShare : kTorchCpuAdamStreamShare;
+}
+
 OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
                             const StageMemory &stage, double backwardWindow, std::vector<Op> &ops)
 {
@@ -280,23 +294,34 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
     }
     const ClusterOverrides &o = plan.cluster.overrides;
     const double hostLink = hostLinkBytesPerSecond(plan, device);
-    if (par.offloadOptimizer && hostLink > 0) {
-        const double toHost = shard * perParam.gradients / hostLink;
-        const double back = shard * (perParam.parameters - perParam.lowPrecisionCopies) / hostLink;
+    const double share = plan.hostOptimizerShare();
+    if (share > 0 && hostLink > 0) {
+        const bool megatron = plan.training.framework == Framework::Megatron;
+        // Megatron-Core's CPU optimizer copies its FP32 main gradients out and its FP32 main parameters back
+        // (HybridDeviceOptimizer with param_update_in_fp32 over the distributed optimizer's FP32 shard); the
+        // others move the gradients and the working parameters.
+        const double offloaded = share * shard;
+        const double toHost = offloaded * (megatron ? kFp32Bytes : perParam.gradients) / hostLink;
+        const double back =
+            offloaded * (megatron ? kFp32Bytes : perParam.parameters - perParam.lowPrecisionCopies) / hostLink;
         // DeepSpeed's ZeRO-Offload streams each gradient to the host as the backward produces it (Ren et
         // al. 2021, Sec. 4), and so does FSDP2's post-backward hook. Megatron-Core's CPU optimizer does not:
         // HybridDeviceOptimizer.step() makes its copy stream wait for the compute stream and only then
         // copies every gradient (megatron/core/optimizer/cpu_offloading/hybrid_optimizer.py, step and
         // _set_sub_optimizer_grads), so its copy to the host follows the backward.
-        const double streamedBehind = plan.training.framework == Framework::Megatron ? 0.0 : backwardWindow;
+        const double streamedBehind = megatron ? 0.0 : backwardWindow;
         t.transferSeconds = std::max(0.0, toHost - streamedBehind) + back;
         // Every GPU of the node updates its shard on the same host.
         const double hostMemory =
             o.hostMemoryBandwidthBytesPerSecond.value_or(device.hostMemoryBandwidthBytesPerSecond);
+        const double streamShare = hostAdamStreamShare(plan);
         const double perGpuRate =
-            hostMemory * kHostStreamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
-        t.hostUpdateSeconds = perGpuRate > 0 ? update.bytes / perGpuRate : 0.0;
-        t.seconds = t.transferSeconds + t.hostUpdateSeconds;
+            hostMemory * streamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
+        t.hostUpdateSeconds = perGpuRate > 0 ? share * update.bytes / perGpuRate : 0.0;
+        // The GPU steps the rest of the shard while the host waits for the copies and steps its share
+        // (HybridDeviceOptimizer.step launches the GPU optimizer before it runs the CPU ones).
+        const double onDevice = (1.0 - share) * update.seconds;
+        t.seconds = t.transferSeconds + std::max(onDevice, t.hostUpdateSeconds) + (t.seconds - update.seconds);
     }
     ops.push_back(update);
     return t;

@@ -84,6 +84,9 @@ struct OptimizerTime
     double hostUpdateSeconds = 0; ///< offload: the host's part
     double transferSeconds = 0;   ///< offload: the transfers' exposed part
 };
+/// The share of the host's DRAM bandwidth an offloaded Adam step streams at: DeepSpeed's CPUAdam 0.7 (an
+/// assumption, STREAM Triad), PyTorch's fused CPU AdamW (Megatron-Core's CPU optimizer, FSDP2) 0.24 (measured).
+double hostAdamStreamShare(const Plan &plan);
 OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const StateBytesPerParameter &perParam,
                             const StageMemory &stage, double backwardWindow, std::vector<Op> &ops);
 

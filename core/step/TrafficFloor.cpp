@@ -242,11 +242,14 @@ TrafficFloor trafficFloor(const Plan &plan, const DeviceSpec &device, const Clus
     Counter count{floor};
     dataParallelFloor(plan, links, collectiveBytes(plan, q), stage, step.stages[std::size_t(s)], count);
     layerFloor(plan, links, s, count);
-    if (plan.parallel.offloadOptimizer) {
+    if (const double share = plan.hostOptimizerShare(); share > 0) {
         const double shard = plan.parallel.optimizerParameters(stage.parameterCount - stage.expertParameterCount,
                                                                stage.expertParameterCount);
-        floor.bytes[std::size_t(FloorKind::Offload)].received +=
-            shard * (q.gradients + q.parameters - q.lowPrecisionCopies);
+        // Megatron-Core's CPU optimizer moves FP32 main gradients and parameters (optimizerTime).
+        const double perParameter = plan.training.framework == Framework::Megatron
+                                        ? 2.0 * kFp32Bytes
+                                        : q.gradients + q.parameters - q.lowPrecisionCopies;
+        floor.bytes[std::size_t(FloorKind::Offload)].received += share * shard * perParameter;
     }
     if (plan.parallel.offloadParameters && plan.parallel.zeroStage == 3) { // each gather's shard uploaded first
         const bool regather = plan.training.framework != Framework::Fsdp || plan.parallel.reshardAfterForward;

@@ -502,6 +502,13 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
 
 /// Megatron-Core's precision-aware optimizer for state kept below FP32 (megatron/training/arguments.py:
 /// --exp-avg-dtype and --exp-avg-sq-dtype fp32|fp16|bf16|fp8, --main-params-dtype fp32|fp16).
+/// A plan's optimizer offload fraction as Megatron-Core's optimizer_offload_fraction: "1.0", "0.25".
+QString offloadFractionText(double fraction)
+{
+    QString text = QString::number(fraction, 'g', 6);
+    return text.contains(u'.') || text.contains(u'e') ? text : text + QStringLiteral(".0");
+}
+
 QStringList precisionAwareOptimizerFlags(const TrainingConfig &t, ExportResult &out)
 {
     if (t.optimizerMoments == MomentFormat::Fp32 && t.masterWeights == MasterFormat::Fp32)
@@ -560,10 +567,11 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     const QStringList precisionAware = precisionAwareOptimizerFlags(plan.training, out);
     f << precisionAware;
     // The CPU optimizer needs the precision-aware optimizer (arguments.py asserts it) and offloads only the
-    // fraction it is given, 0.0 by default (optimizer_config.py): all of it here.
+    // fraction it is given, 0.0 by default (optimizer_config.py): the plan's, written always.
     if (p.offloadOptimizer)
-        f << (precisionAware.isEmpty() ? QStringLiteral("--use-precision-aware-optimizer ") : QString())
-                 + flagOf("parallel.offload_optimizer") + QStringLiteral(" --optimizer-offload-fraction 1.0");
+        f << (precisionAware.isEmpty() ? QStringLiteral("--use-precision-aware-optimizer ") : QString()) +
+                 flagOf("parallel.offload_optimizer") +
+                 QStringLiteral(" --optimizer-offload-fraction ") + offloadFractionText(p.optimizerOffloadFraction);
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << flagOf("parallel.expert_comm_overlap") + QStringLiteral(" --delay-wgrad-compute");
     for (const auto &[on, path] : {std::pair{p.overlapGradReduce, "parallel.overlap_grad_reduce"},
@@ -720,7 +728,7 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
 
 /// Megatron-Bridge's OptimizerConfig: an optimizer other than Adam (Muon with its settings, named as Megatron-Core's
 /// optimizer_config.py names them), and state kept below FP32 (Megatron-Core's precision-aware optimizer).
-QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult &out)
+QString nemoOptimizerFields(const TrainingConfig &t, std::optional<double> offloadFraction, ExportResult &out)
 {
     QString fields;
     if (t.optimizer != Optimizer::Adam)
@@ -730,11 +738,14 @@ QString nemoOptimizerFields(const TrainingConfig &t, bool offload, ExportResult 
                       .arg(t.muonSteps)
                       .arg(QLatin1String(toString(t.muonTpMode)))
                       .arg(QLatin1String(toString(t.muonScalarOptimizer)));
-    if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16 || offload) {
+    // Megatron-Core's OptimizerConfig takes the CPU optimizer without the precision-aware one (only Megatron-LM's
+    // arguments.py asserts the pair); without it the distributed optimizer keeps its FP32 main parameters on the
+    // GPU, as the estimate does.
+    if (offloadFraction) // the fraction is 0.0 unless set (optimizer_config.py): the plan's, written always
+        fields += nemoSwitch(2, "parallel.offload_optimizer", true) +
+                  QStringLiteral("  optimizer_offload_fraction: %1\n").arg(offloadFractionText(*offloadFraction));
+    if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16) {
         fields += QStringLiteral("  use_precision_aware_optimizer: true\n");
-        if (offload) // all of the state: the fraction is 0.0 unless set (optimizer_config.py)
-            fields += nemoSwitch(2, "parallel.offload_optimizer", true) +
-                      QStringLiteral("  optimizer_offload_fraction: 1.0\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
             fields += QStringLiteral("  exp_avg_dtype: %1\n  exp_avg_sq_dtype: %1\n")
                           .arg(QLatin1String(toString(t.optimizerMoments)));
@@ -924,7 +935,10 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
          nemoLine(2, "training.micro_batch", plan.training.microBatch) +
          nemoLine(2, "training.global_batch", plan.training.globalBatch);
     s += nemoModelShapeFields(plan) + nemoModelRuntimeFields(plan, out);
-    s += nemoOptimizerFields(plan.training, plan.parallel.offloadOptimizer, out);
+    s += nemoOptimizerFields(plan.training,
+                             plan.parallel.offloadOptimizer ? std::optional(plan.parallel.optimizerOffloadFraction)
+                                                            : std::nullopt,
+                             out);
     return s.toUtf8();
 }
 

@@ -136,8 +136,8 @@ Convert stateFormat();
 /// Megatron-Core's CPU optimizer moves optimizer_offload_fraction of the state to the host, 0.0 unless set
 /// (megatron/core/optimizer/optimizer_config.py): --optimizer-cpu-offload alone offloads nothing, and
 /// Megatron-LM's own guide gives --optimizer-offload-fraction 1.0 with it
-/// (docs/user-guide/features/optimizer_cpu_offload.md). The plan offloads all of the state or none: a
-/// fraction under one is read as the nearer, with a warning.
+/// (docs/user-guide/features/optimizer_cpu_offload.md). A fraction above 0 is the plan's
+/// parallel.optimizer_offload_fraction; none or 0 is read as no offload, with a warning.
 void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leaves, FileImport &out);
 /// Full recomputation's method (megatron/training/arguments.py --recompute-method, NeMo 1's
 /// activations_checkpoint_method): "block" recomputes the first recompute_num_layers layers of each stage

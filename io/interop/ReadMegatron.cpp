@@ -752,23 +752,20 @@ void megatronOffloadFraction(const QString &file, const std::vector<Leaf> &leave
         return;
     const auto given = findLeafEnding(leaves, "optimizer_offload_fraction");
     const double fraction = given == leaves.end() ? 0.0 : asNumber(given->value).toDouble();
-    if (fraction >= 1.0)
+    if (fraction > 0.0) { // the share the plan steps on the host (parallel.optimizer_offload_fraction)
+        out.keys.push_back({QStringLiteral("parallel.optimizer_offload_fraction"), std::min(fraction, 1.0), file,
+                            given->line, given->name});
         return;
-    const bool most = fraction >= 0.5;
+    }
     for (ImportedKey &k : out.keys)
         if (k.path == QLatin1String("parallel.offload_optimizer"))
-            k.value = most;
-    const int line = given == leaves.end() ? offload->line : given->line;
+            k.value = false;
     out.warnings.push_back(
-        {file, line,
-         given == leaves.end()
-             ? QStringLiteral("%1 without optimizer_offload_fraction: Megatron-Core offloads a fraction of 0.0 by "
-                              "default, so nothing; read as no offload")
-                   .arg(offload->name)
-             : QStringLiteral("optimizer_offload_fraction = %1: the plan offloads all of the optimizer state or none; "
-                              "read as %2")
-                   .arg(fraction)
-                   .arg(most ? QStringLiteral("all") : QStringLiteral("none"))});
+        {file, given == leaves.end() ? offload->line : given->line,
+         QStringLiteral("%1 with an optimizer_offload_fraction of 0%2: Megatron-Core's CPU optimizer then steps "
+                        "nothing on the host; read as no offload")
+             .arg(offload->name)
+             .arg(given == leaves.end() ? QStringLiteral(" (its default)") : QString())});
 }
 
 void addTokenizerVocabulary(const QString &file, const std::vector<Leaf> &leaves, const QString &tokenizer, int line,

@@ -161,9 +161,10 @@ void appendStateRows(const Plan &plan, const Formats &f, std::vector<PrecisionRo
                         : ""});
     if (training.optimizer == Optimizer::Adam)
         rows.push_back({precisionWords(QT_TRANSLATE_NOOP("Precision", "Adam moments (m, v)")), "FP32", "FP32", "",
-                        plan.parallel.offloadOptimizer
-                            ? precisionWords(QT_TRANSLATE_NOOP("Precision", "in host memory (offload)"))
-                            : ""});
+                        !plan.parallel.offloadOptimizer ? ""
+                        : plan.hostOptimizerShare() < 1.0
+                            ? precisionWords(QT_TRANSLATE_NOOP("Precision", "the offloaded share's in host memory"))
+                            : precisionWords(QT_TRANSLATE_NOOP("Precision", "in host memory (offload)"))});
     else if (training.usesMuon())
         rows.push_back({precisionWords(training.optimizer == Optimizer::AdaptiveMuon
                                            ? QT_TRANSLATE_NOOP("Precision", "Adaptive Muon's moments")

@@ -1037,6 +1037,15 @@ const std::array kWords{
                             "Megatron-Core), the update through the host's memory, parameters back"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "not with training.optimizer muon or adaptive_muon")},
+    KeyWords{.path = "parallel.optimizer_offload_fraction",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Offloaded share"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "optimizer offload fraction"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "Megatron-Core's CPU optimizer (--optimizer-offload-fraction): the share of each rank's "
+                            "optimizer shard stepped on the host; its moments leave the GPU, the FP32 master copy "
+                            "stays; the rest steps on the GPU"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
+             .rule = QT_TRANSLATE_NOOP("PlanKey", "below 1 only under training.framework \"megatron\"")},
     KeyWords{.path = "parallel.offload_parameters",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Offload parameters"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter offload"),

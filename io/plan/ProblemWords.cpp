@@ -218,6 +218,10 @@ const RuleSentence kSentences[] = {
      QT_TRANSLATE_NOOP("Problem", "training.optimizer \"%2\": Megatron-LM's Muon supports neither Megatron-FSDP nor "
                                   "Torch-FSDP2 (arguments.py, emerging optimizer check); set parallel.zero_stage to 0 "
                                   "or 1 (got %1)")},
+    {"offload.fraction_needs_megatron",
+     QT_TRANSLATE_NOOP("Problem", "parallel.optimizer_offload_fraction %1: only Megatron-Core's CPU optimizer steps "
+                                  "part of a shard on the host; framework \"%2\" offloads all of it: set it to 1 "
+                                  "or training.framework to \"megatron\"")},
     {"optimizer.muon_offload",
      QT_TRANSLATE_NOOP("Problem", "parallel.offload_optimizer: Megatron-Core's CPU optimizer steps Adam or SGD; its "
                                   "%1 keeps the optimizer's state on the GPU: turn parallel.offload_optimizer off "

@@ -333,9 +333,10 @@ private slots:
     }
 
     /// When the gradients travel to the host: Megatron-Core's HybridDeviceOptimizer copies them in step(),
-    /// after its copy stream has waited for the backward, so the whole copy is in the step; DeepSpeed's
-    /// ZeRO-Offload streams them behind the backward, so only the parameters' way back remains. Llama 3 8B,
-    /// ZeRO-1 over 8 H100 (PCIe Gen5 x16 to the host: 50 GB/s per GPU): each GPU's shard is 1/8 of the model.
+    /// after its copy stream has waited for the backward, so the whole copy is in the step, its FP32 main
+    /// gradients out and FP32 main parameters back; DeepSpeed's ZeRO-Offload streams them behind the backward,
+    /// so only the 16-bit parameters' way back remains. Llama 3 8B, ZeRO-1 over 8 H100 (PCIe Gen5 x16 to the
+    /// host: 50 GB/s per GPU): each GPU's shard is 1/8 of the model; at an offload fraction of 0.5 half of it.
     void offloadedGradientsTravelAsTheFrameworkCopiesThem()
     {
         Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
@@ -349,8 +350,11 @@ private slots:
         const Estimate megatron = full(plan);
         const double shard = megatron.memory.stages[0].parameterCount / 8.0;
         QCOMPARE(shard > 0.99e9 && shard < 1.01e9, true); // 8.03 B parameters
-        const double toHost = shard * b.gradients / 50e9, back = shard * (b.parameters - b.lowPrecisionCopies) / 50e9;
-        TP_COMPARE_REL(transfer(megatron), toHost + back, 1e-9);
+        TP_COMPARE_REL(transfer(megatron), shard * (4.0 + 4.0) / 50e9, 1e-9);
+        plan.parallel.optimizerOffloadFraction = 0.5;
+        TP_COMPARE_REL(transfer(full(plan)), 0.5 * shard * (4.0 + 4.0) / 50e9, 1e-9);
+        plan.parallel.optimizerOffloadFraction = 1.0;
+        const double back = shard * (b.parameters - b.lowPrecisionCopies) / 50e9;
         plan.training.framework = Framework::DeepSpeed;
         TP_COMPARE_REL(transfer(full(plan)), back, 1e-9);
     }
@@ -376,9 +380,9 @@ private slots:
         const StateBytesPerParameter b = stateBytesPerParameter(plan.training);
         TP_COMPARE_REL(st.hostOptimizerBytes, shard * b.optimizer, 1e-9);
         const double transfer = e.step.category(TimeCategory::Optimizer) - e.step.hostUpdateSeconds;
-        TP_COMPARE_REL(transfer, shard * (b.gradients + b.parameters - b.lowPrecisionCopies) / 50e9, 1e-9);
-        TP_COMPARE_REL(e.step.floor.bytes[std::size_t(FloorKind::Offload)].received,
-                       shard * (b.gradients + b.parameters - b.lowPrecisionCopies), 1e-9);
+        // Megatron-Core's CPU optimizer moves FP32 main gradients out and FP32 main parameters back.
+        TP_COMPARE_REL(transfer, shard * (4.0 + 4.0) / 50e9, 1e-9);
+        TP_COMPARE_REL(e.step.floor.bytes[std::size_t(FloorKind::Offload)].received, shard * (4.0 + 4.0), 1e-9);
         // The host streams the whole shard: Adam reads and writes more than 12 bytes per parameter, and the
         // eight GPUs share DGX H100's 614 GB/s host memory.
         QVERIFY(e.step.hostUpdateSeconds > shard * 12.0 * 8.0 / 614.4e9);

@@ -392,16 +392,35 @@ void TestMemoryModel::zeroStagesShardState()
     QCOMPARE(params[3], 2 * n / 8);
 }
 
+/// DeepSpeed's ZeRO-Offload keeps the FP32 master copy and both moments on the host (12 bytes a parameter of
+/// mixed-precision Adam leave the GPU, and the gradients' upcast with them); Megatron-Core's CPU optimizer steps
+/// a host copy of the distributed optimizer's FP32 main parameters, which stay on the GPU: the moments of its
+/// offloaded share leave (8 bytes a parameter at parallel.optimizer_offload_fraction 1, 2 at 0.25).
 void TestMemoryModel::offloadMovesOptimizerToHost()
 {
     Plan plan = test::presetPlan("llama2-7b", 1, 1, 1, 1, 8);
-    const StageMemory onDevice = run(plan).memory.stages.front();
-    plan.parallel.offloadOptimizer = true;
-    const StageMemory offloaded = run(plan).memory.stages.front();
-    QCOMPARE(offloaded.optimizerBytes, 0.0);
-    QCOMPARE(offloaded.hostOptimizerBytes, onDevice.optimizerBytes);
-    QCOMPARE(offloaded.otherTerm(OtherTerm::OptimizerWorkspace), 0.0);
-    QVERIFY(offloaded.peakBytes < onDevice.peakBytes);
+    const double n = double(run(plan).memory.stages.front().parameterCount);
+    for (const Framework framework : {Framework::DeepSpeed, Framework::Megatron}) {
+        plan.training.framework = framework;
+        plan.parallel.offloadOptimizer = false;
+        const StageMemory onDevice = run(plan).memory.stages.front();
+        QCOMPARE(onDevice.optimizerBytes, 12.0 * n);
+        plan.parallel.offloadOptimizer = true;
+        plan.parallel.optimizerOffloadFraction = 1.0;
+        const StageMemory offloaded = run(plan).memory.stages.front();
+        const bool megatron = framework == Framework::Megatron;
+        QCOMPARE(offloaded.optimizerBytes, megatron ? 4.0 * n : 0.0);
+        QCOMPARE(offloaded.hostOptimizerBytes, onDevice.optimizerBytes);
+        if (!megatron) // Megatron-Core upcasts its main gradients on the GPU still
+            QCOMPARE(offloaded.otherTerm(OtherTerm::OptimizerWorkspace), 0.0);
+        QVERIFY(offloaded.peakBytes < onDevice.peakBytes);
+        if (megatron) {
+            plan.parallel.optimizerOffloadFraction = 0.25;
+            const StageMemory quarter = run(plan).memory.stages.front();
+            QCOMPARE(quarter.optimizerBytes, 4.0 * n + 0.75 * 8.0 * n);
+            QCOMPARE(quarter.hostOptimizerBytes, 0.25 * 12.0 * n);
+        }
+    }
 }
 
 void TestMemoryModel::recomputeOrdersActivations()

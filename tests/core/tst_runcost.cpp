@@ -111,10 +111,12 @@ private slots:
         }
     }
 
-    // A plan that does not fit gets a change that makes it fit; every intervention changes one thing.
+    // A plan that does not fit gets the fastest change that makes it fit; every intervention changes one thing.
+    // (Over 16 data ranks and 4 stages no single change fits GPT-3 on 80 GB now that Megatron-Core's CPU
+    // optimizer leaves its FP32 main parameters on the GPU; over 8 stages several do.)
     void suggestionForAPlanThatDoesNotFit()
     {
-        Plan plan = presetPlan("gpt3-175b", 8, 4, 16, 1, 1536);
+        Plan plan = presetPlan("gpt3-175b", 8, 8, 8, 1, 1536);
         const Estimate e = estimate(plan, io::builtinCatalog());
         QVERIFY(e.valid);
         QVERIFY(!e.memory.fits);
@@ -124,7 +126,8 @@ private slots:
         QVERIFY(suggested);
         const Intervention *s = &interventions[*suggested];
         QVERIFY(s->fits);
-        QCOMPARE(s->resource, Bottleneck::Capacity);
+        for (const Intervention &in : interventions)
+            QVERIFY(!(in.valid && in.fits) || in.tokensPerSecond <= s->tokensPerSecond);
         const Estimate after = estimate(s->plan, io::builtinCatalog());
         QVERIFY(after.memory.fits);
         QCOMPARE(after.step.tokensPerSecond, s->tokensPerSecond == 0 ? 0.0 : after.step.tokensPerSecond);

@@ -946,6 +946,37 @@ private slots:
         QVERIFY(!refused(plan));
     }
 
+    /// Only Megatron-Core's CPU optimizer steps part of a shard on the host (HybridDeviceOptimizer's
+    /// offload_fraction); DeepSpeed's ZeRO-Offload and FSDP2's CPU offload take all of it. A fraction under 1
+    /// elsewhere is refused on its key, naming the framework; without offload it is not looked at.
+    void offloadFractionIsMegatronCores()
+    {
+        Plan plan = test::presetPlan("llama3-8b", 1, 1, 8, 1, 64, "h100-sxm5-80gb");
+        plan.parallel.zeroStage = 1;
+        plan.parallel.offloadOptimizer = true;
+        plan.parallel.optimizerOffloadFraction = 0.5;
+        const auto refusal = [](const Plan &p) -> std::string {
+            for (const Problem &problem : validatePlan(p, io::builtinCatalog()))
+                if (problem.isError() && problem.key == "parallel.optimizer_offload_fraction")
+                    return io::problemMessage(problem);
+            return {};
+        };
+        QCOMPARE(refusal(plan), std::string());
+        plan.training.framework = Framework::DeepSpeed;
+        QVERIFY2(refusal(plan).find("0.5") != std::string::npos &&
+                     refusal(plan).find("\"deepspeed\"") != std::string::npos,
+                 refusal(plan).c_str());
+        plan.parallel.optimizerOffloadFraction = 1.0;
+        QCOMPARE(refusal(plan), std::string());
+        plan.parallel.optimizerOffloadFraction = 0.5;
+        plan.parallel.offloadOptimizer = false;
+        QCOMPARE(refusal(plan), std::string());
+        plan.parallel.offloadOptimizer = true;
+        plan.parallel.optimizerOffloadFraction = 1.5; // the key's range
+        plan.training.framework = Framework::Megatron;
+        QVERIFY(!refusal(plan).empty());
+    }
+
     // Transformer Engine's parallel cross-entropy (Megatron-Core's --cross-entropy-fusion-impl te, every
     // Megatron-Bridge recipe): an online-softmax pass and a loss pass read the 16-bit logits, the second writes
     // the gradient over them (3 x 2 bytes per logit); the backward scales it by the per-token loss gradient

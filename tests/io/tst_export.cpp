@@ -600,9 +600,9 @@ private slots:
     }
 
     /// Megatron-Core's CPU optimizer offloads optimizer_offload_fraction of the state, 0.0 unless given
-    /// (optimizer_config.py), and needs the precision-aware optimizer (arguments.py): the export writes both
-    /// with a fraction of 1.0; the import reads --optimizer-cpu-offload alone as no offload, 0.75 as all and
-    /// 0.4 as none, each with a warning.
+    /// (optimizer_config.py), and Megatron-LM's script needs the precision-aware optimizer with it (arguments.py):
+    /// the export writes the plan's fraction; the import reads --optimizer-cpu-offload alone as no offload, with
+    /// a warning, and a fraction as parallel.optimizer_offload_fraction.
     void moeCapacityFactorRoundTrips()
     {
         // Token dropping (training.capacity_factor) as Megatron-Core takes it, --moe-expert-capacity-factor (its
@@ -625,17 +625,34 @@ private slots:
         const QByteArray script = io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog()).text;
         QVERIFY(script.contains("--use-precision-aware-optimizer --optimizer-cpu-offload --optimizer-offload-fraction 1.0"));
         QVERIFY(io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog()).text.contains("optimizer_offload_fraction: 1.0"));
+        plan.parallel.optimizerOffloadFraction = 0.25;
+        QVERIFY(io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog())
+                    .text.contains("--optimizer-cpu-offload --optimizer-offload-fraction 0.25"));
+        const QByteArray yaml = io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog()).text;
+        QVERIFY2(yaml.contains("optimizer_offload_fraction: 0.25"), yaml.constData());
+        // Megatron-Core's OptimizerConfig does not ask for the precision-aware optimizer, which would move the FP32
+        // master copy to the host too; the estimate keeps it on the GPU.
+        QVERIFY(!yaml.contains("use_precision_aware_optimizer"));
+        for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
+            QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
         const auto read = [](const QByteArray &arguments) {
             const io::FileImport f = io::importFile(QStringLiteral("launch.sh"),
                                                     "torchrun pretrain_gpt.py " + arguments + '\n', io::ImportFormat::Megatron);
-            const auto k = std::find_if(f.keys.begin(), f.keys.end(),
-                                        [](const io::ImportedKey &k) { return k.path == QLatin1String("parallel.offload_optimizer"); });
-            return std::pair{k == f.keys.end() ? QJsonValue() : k->value, int(f.warnings.size())};
+            const auto value = [&](const char *path) {
+                const auto k = std::find_if(f.keys.begin(), f.keys.end(),
+                                            [&](const io::ImportedKey &k) { return k.path == QLatin1String(path); });
+                return k == f.keys.end() ? QJsonValue() : k->value;
+            };
+            return std::tuple{value("parallel.offload_optimizer"), value("parallel.optimizer_offload_fraction"),
+                              int(f.warnings.size())};
         };
-        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 1.0"), (std::pair{QJsonValue(true), 0}));
-        QCOMPARE(read("--optimizer-cpu-offload"), (std::pair{QJsonValue(false), 1}));
-        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.75"), (std::pair{QJsonValue(true), 1}));
-        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.4"), (std::pair{QJsonValue(false), 1}));
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 1.0"),
+                 (std::tuple{QJsonValue(true), QJsonValue(1.0), 0}));
+        QCOMPARE(read("--optimizer-cpu-offload"), (std::tuple{QJsonValue(false), QJsonValue(), 1}));
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0.75"),
+                 (std::tuple{QJsonValue(true), QJsonValue(0.75), 0}));
+        QCOMPARE(read("--optimizer-cpu-offload --optimizer-offload-fraction 0"),
+                 (std::tuple{QJsonValue(false), QJsonValue(), 1}));
     }
 
     /// torchtitan's table both ways (issue 41): every name of io/interop/TorchtitanNames reads into its key in a

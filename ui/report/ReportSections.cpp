@@ -10,6 +10,7 @@
 #include "core/estimate/Comparison.h"
 #include "core/plan/PlanKeys.h"
 #include "core/step/StepModel.h"
+#include "core/step/DataParallel.h"
 #include "io/output/ComparisonJson.h"
 #include "io/output/Evidence.h"
 #include "io/output/MemoryTermSources.h"
@@ -440,7 +441,11 @@ void parallelismSection(PageFlow &flow, const Context &c)
         {QObject::tr("State sharding"),
          QObject::tr("ZeRO stage %1%2")
              .arg(par.zeroStage)
-             .arg(par.offloadOptimizer ? QObject::tr(", optimizer offloaded to the host") : QString())},
+             .arg(!par.offloadOptimizer ? QString()
+                  : c.plan.hostOptimizerShare() < 1.0
+                      ? QObject::tr(", %1% of the optimizer's shard stepped on the host")
+                            .arg(fmt::number(100.0 * c.plan.hostOptimizerShare(), 0))
+                      : QObject::tr(", optimizer offloaded to the host"))},
         {QObject::tr("Device"), QObject::tr("%1: %2 TFLOP/s %3 peak, %4 HBM at %5 TB/s")
                                     .arg(text(device.name), fmt::teraflops(device.peakFlops(precision), 0),
                                          QString::fromLatin1(labelOf(precision)), gib(device.memoryBytes),
@@ -1241,15 +1246,19 @@ QList<QStringList> optimizerStateRows(const Context &c)
                  ? QObject::tr("gradients to the host after the backward (Megatron-Core copies them in "
                                "the optimizer step), ")
                  : QObject::tr("gradients to the host behind the last backward, ")) +
-                QObject::tr("the host's update of the node's shards through 0.7 of its %1 memory "
-                            "bandwidth, parameters back: %2 s of host update this step")
+                QObject::tr("the host's update of %1% of each shard, the node's shards through %2 of its %3 GB/s of "
+                            "memory bandwidth, parameters back: %4 s of host update this step")
+                    .arg(fmt::number(100.0 * c.plan.hostOptimizerShare(), 0))
+                    .arg(fmt::number(hostAdamStreamShare(c.plan), 2))
                     .arg(fmt::gigabytesPerSecond(c.plan.cluster.overrides.hostMemoryBandwidthBytesPerSecond.value_or(
                                                      c.device.hostMemoryBandwidthBytesPerSecond),
                                                  0))
                     .arg(fmt::number(c.e.step.hostUpdateSeconds, 2)),
             QObject::tr("Ren et al. 2021 (ZeRO-Offload, Sec. 4: gradients offloaded during backward); "
                         "Megatron-Core cpu_offloading/hybrid_optimizer.py (step: the copy after the "
-                        "backward); STREAM Triad on two-socket servers (McCalpin)")};
+                        "backward); DeepSpeed's CPUAdam: STREAM Triad on two-socket servers (McCalpin); "
+                        "PyTorch's fused CPU AdamW: Megatron-Bridge's CPU-offloading study (Qwen3-30B-A3B, "
+                        "2 x 8 H100)")};
     return rows;
 }
 
