@@ -290,6 +290,11 @@ struct ParallelConfig
     /// steps on the host (HybridDeviceOptimizer's offload_fraction, --optimizer-offload-fraction, parameters in
     /// order until the share is reached); the rest steps on the GPU. DeepSpeed and FSDP2 offload all of it.
     double optimizerOffloadFraction = 1.0;
+    /// With offload_optimizer under Megatron-Core: one CPU optimizer per parameter, each parameter's gradient copied
+    /// out and its update copied back on their own streams while the host steps the others
+    /// (--overlap-cpu-optimizer-d2h-h2d; HybridDeviceOptimizer.build_cpu_optimizer_list). DeepSpeed and FSDP2 stream
+    /// their copies either way.
+    bool overlapOffloadCopies = false;
     /// ZeRO-3's parameter shards in host memory, uploaded for each gather (DeepSpeed's offload_param, ZeRO-Infinity,
     /// Rajbhandari et al. 2021; FSDP2's CPUOffloadPolicy, torchtitan training.enable_cpu_offload).
     bool offloadParameters = false;

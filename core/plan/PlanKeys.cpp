@@ -394,6 +394,8 @@ const std::array kKeys{
     PlanKey{.path = "parallel.optimizer_offload_fraction", .type = KeyType::Number, .range = {0, 1},
             .editor = KeyEditor::Number, .displayDecimals = 2,
             .access = field<&Plan::parallel, &P::optimizerOffloadFraction>()},
+    PlanKey{.path = "parallel.overlap_offload_copies", .type = KeyType::Bool, .editor = KeyEditor::Check,
+            .access = field<&Plan::parallel, &P::overlapOffloadCopies>()},
     PlanKey{.path = "parallel.offload_parameters", .type = KeyType::Bool, .editor = KeyEditor::Check,
             .access = field<&Plan::parallel, &P::offloadParameters>()},
     PlanKey{.path = "parallel.bucket_bytes", .type = KeyType::Number, .unit = "bytes", .range = {1e3, 1e11},
@@ -643,7 +645,7 @@ bool keyApplies(const PlanKey &key, const Plan &plan)
         return plan.training.usesMuon();
     if (path == "parallel.offload_parameters")
         return plan.parameterOffloadAllowed();
-    if (path == "parallel.optimizer_offload_fraction")
+    if (path == "parallel.optimizer_offload_fraction" || path == "parallel.overlap_offload_copies")
         return plan.parallel.offloadOptimizer && plan.training.framework == Framework::Megatron;
     if (path == "parallel.shard_group")
         return plan.shardGroupAllowed();

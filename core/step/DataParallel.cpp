@@ -318,6 +318,10 @@ OptimizerTime optimizerTime(const Plan &plan, const DeviceSpec &device, const St
         const double perGpuRate =
             hostMemory * streamShare / double(std::max<std::int64_t>(1, plan.cluster.gpusPerNode));
         t.hostUpdateSeconds = perGpuRate > 0 ? share * update.bytes / perGpuRate : 0.0;
+        // --overlap-cpu-optimizer-d2h-h2d: a CPU optimizer per parameter, whose copies out and back run on their own
+        // streams while the host steps the others; the longer of the copies and the update sets the pace.
+        if (megatron && plan.parallel.overlapOffloadCopies)
+            t.transferSeconds = std::max(0.0, toHost + back - t.hostUpdateSeconds);
         // The GPU steps the rest of the shard while the host waits for the copies and steps its share
         // (HybridDeviceOptimizer.step launches the GPU optimizer before it runs the CPU ones).
         const double onDevice = (1.0 - share) * update.seconds;

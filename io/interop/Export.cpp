@@ -571,7 +571,8 @@ QStringList megatronParallelFlags(const Plan &plan, ExportResult &out)
     if (p.offloadOptimizer)
         f << (precisionAware.isEmpty() ? QStringLiteral("--use-precision-aware-optimizer ") : QString()) +
                  flagOf("parallel.offload_optimizer") +
-                 QStringLiteral(" --optimizer-offload-fraction ") + offloadFractionText(p.optimizerOffloadFraction);
+                 QStringLiteral(" --optimizer-offload-fraction ") + offloadFractionText(p.optimizerOffloadFraction) +
+                 (p.overlapOffloadCopies ? QLatin1Char(' ') + flagOf("parallel.overlap_offload_copies") : QString());
     if (plan.model.isMoe() && p.expertCommOverlap)
         f << flagOf("parallel.expert_comm_overlap") + QStringLiteral(" --delay-wgrad-compute");
     for (const auto &[on, path] : {std::pair{p.overlapGradReduce, "parallel.overlap_grad_reduce"},
@@ -728,8 +729,10 @@ QString nemoMoeAndRecomputeFields(const Plan &plan)
 
 /// Megatron-Bridge's OptimizerConfig: an optimizer other than Adam (Muon with its settings, named as Megatron-Core's
 /// optimizer_config.py names them), and state kept below FP32 (Megatron-Core's precision-aware optimizer).
-QString nemoOptimizerFields(const TrainingConfig &t, std::optional<double> offloadFraction, ExportResult &out)
+QString nemoOptimizerFields(const Plan &plan, ExportResult &out)
 {
+    const TrainingConfig &t = plan.training;
+    const ParallelConfig &p = plan.parallel;
     QString fields;
     if (t.optimizer != Optimizer::Adam)
         fields += QStringLiteral("  optimizer: %1\n").arg(QLatin1String(toString(t.optimizer)));
@@ -741,9 +744,11 @@ QString nemoOptimizerFields(const TrainingConfig &t, std::optional<double> offlo
     // Megatron-Core's OptimizerConfig takes the CPU optimizer without the precision-aware one (only Megatron-LM's
     // arguments.py asserts the pair); without it the distributed optimizer keeps its FP32 main parameters on the
     // GPU, as the estimate does.
-    if (offloadFraction) // the fraction is 0.0 unless set (optimizer_config.py): the plan's, written always
+    if (p.offloadOptimizer) // the fraction is 0.0 unless set (optimizer_config.py): the plan's, written always
         fields += nemoSwitch(2, "parallel.offload_optimizer", true) +
-                  QStringLiteral("  optimizer_offload_fraction: %1\n").arg(offloadFractionText(*offloadFraction));
+                  QStringLiteral("  optimizer_offload_fraction: %1\n")
+                      .arg(offloadFractionText(p.optimizerOffloadFraction)) +
+                  (p.overlapOffloadCopies ? nemoSwitch(2, "parallel.overlap_offload_copies", true) : QString());
     if (t.optimizerMoments != MomentFormat::Fp32 || t.masterWeights == MasterFormat::Fp16) {
         fields += QStringLiteral("  use_precision_aware_optimizer: true\n");
         if (t.optimizerMoments != MomentFormat::Fp32)
@@ -935,10 +940,7 @@ QByteArray nemoRecipe(const Plan &plan, ExportResult &out)
          nemoLine(2, "training.micro_batch", plan.training.microBatch) +
          nemoLine(2, "training.global_batch", plan.training.globalBatch);
     s += nemoModelShapeFields(plan) + nemoModelRuntimeFields(plan, out);
-    s += nemoOptimizerFields(plan.training,
-                             plan.parallel.offloadOptimizer ? std::optional(plan.parallel.optimizerOffloadFraction)
-                                                            : std::nullopt,
-                             out);
+    s += nemoOptimizerFields(plan, out);
     return s.toUtf8();
 }
 

@@ -65,6 +65,7 @@ constexpr std::array kArguments{
     Argument{"decoder-first-pipeline-num-layers", "parallel.first_stage_layers", I},
     Argument{"decoder-last-pipeline-num-layers", "parallel.last_stage_layers", I},
     Argument{"optimizer-cpu-offload", "parallel.offload_optimizer", S},
+    Argument{"overlap-cpu-optimizer-d2h-h2d", "parallel.overlap_offload_copies", S},
     Argument{"overlap-moe-expert-parallel-comm", "parallel.expert_comm_overlap", S},
     Argument{"overlap-grad-reduce", "parallel.overlap_grad_reduce", S},
     Argument{"overlap-param-gather", "parallel.overlap_param_gather", S},

@@ -1046,6 +1046,15 @@ const std::array kWords{
                             "stays; the rest steps on the GPU"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1"),
              .rule = QT_TRANSLATE_NOOP("PlanKey", "below 1 only under training.framework \"megatron\"")},
+    KeyWords{.path = "parallel.overlap_offload_copies",
+             .label = QT_TRANSLATE_NOOP("PlanKey", "Overlap offload copies"),
+             .noun = QT_TRANSLATE_NOOP("PlanKey", "offload copy overlap"),
+             .tooltip = QT_TRANSLATE_NOOP(
+                 "PlanKey", "Megatron-Core's CPU optimizer (--overlap-cpu-optimizer-d2h-h2d): each parameter's "
+                            "gradient goes to the host and its update comes back on their own streams while the host "
+                            "steps the others, so the copies hide behind the host's update; off, they come before and "
+                            "after it"),
+             .defaultText = QT_TRANSLATE_NOOP("PlanKey", "false")},
     KeyWords{.path = "parallel.offload_parameters",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Offload parameters"),
              .noun = QT_TRANSLATE_NOOP("PlanKey", "parameter offload"),

@@ -633,6 +633,11 @@ private slots:
         // Megatron-Core's OptimizerConfig does not ask for the precision-aware optimizer, which would move the FP32
         // master copy to the host too; the estimate keeps it on the GPU.
         QVERIFY(!yaml.contains("use_precision_aware_optimizer"));
+        plan.parallel.overlapOffloadCopies = true;
+        QVERIFY(io::exportPlan(plan, io::ExportTarget::Megatron, io::builtinCatalog())
+                    .text.contains("--optimizer-offload-fraction 0.25 --overlap-cpu-optimizer-d2h-h2d"));
+        QVERIFY(io::exportPlan(plan, io::ExportTarget::NeMo, io::builtinCatalog())
+                    .text.contains("overlap_cpu_optimizer_d2h_h2d: true"));
         for (io::ExportTarget target : {io::ExportTarget::Megatron, io::ExportTarget::NeMo})
             QVERIFY2(roundTrip(plan, target).isEmpty(), qPrintable(roundTrip(plan, target)));
         const auto read = [](const QByteArray &arguments) {
