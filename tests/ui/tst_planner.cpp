@@ -109,6 +109,7 @@ private slots:
     void everyKeyHasAControl();
     void zeroPlusPlusIsEditedInTheWindow();
     void fp8ScalingIsEditedInTheWindow();
+    void offloadedShareIsEditedInTheWindow();
     void pagedStashIsEditedInTheWindow();
     void attentionReplayIsEditedInTheWindow();
     void ropeFusionAndClampAreEditedInTheWindow();
@@ -666,6 +667,40 @@ void TestPlanner::everyKeyHasAControl()
         QVERIFY2(f.window.findChild<QWidget *>(name), qPrintable(QStringLiteral("%1: no control named %2")
                                                                      .arg(QLatin1String(key.path), name)));
     }
+}
+
+// The gallery's CPU-optimizer plan steps half of each shard on the host: the Parallelism dock's "Offloaded share"
+// moves the optimizer's memory and time (all of it on the host: less memory, a longer step; the copies overlapped:
+// a shorter one), one undo step each; under DeepSpeed, which offloads everything, the field is hidden.
+void TestPlanner::offloadedShareIsEditedInTheWindow()
+{
+    PlannerFixture f;
+    QVERIFY(f.showExample("qwen3-30b-a3b-optimizer-offload-16-h100"));
+    auto *share = f.window.findChild<QDoubleSpinBox *>(QStringLiteral("parallel.optimizer_offload_fraction"));
+    auto *overlap = f.window.findChild<QCheckBox *>(QStringLiteral("parallel.overlap_offload_copies"));
+    QVERIFY(share && overlap);
+    QVERIFY(share->isVisibleTo(&f.window) && overlap->isVisibleTo(&f.window));
+    QCOMPARE(share->value(), 0.5);
+    const Estimate half = f.document.estimate();
+    share->setValue(1.0);
+    QCOMPARE(f.document.plan().parallel.optimizerOffloadFraction, 1.0);
+    const Estimate all = f.document.estimate();
+    QVERIFY(all.memory.peakBytes < half.memory.peakBytes);
+    QVERIFY(all.step.stepSeconds > half.step.stepSeconds);
+    overlap->click();
+    QVERIFY(f.document.plan().parallel.overlapOffloadCopies);
+    QVERIFY(f.document.estimate().step.stepSeconds < all.step.stepSeconds);
+    f.document.undoStack()->undo();
+    f.document.undoStack()->undo();
+    QCOMPARE(f.document.plan().parallel.optimizerOffloadFraction, 0.5);
+    QCOMPARE(f.document.estimate().step.stepSeconds, half.step.stepSeconds);
+    Plan deepspeed = f.document.plan();
+    deepspeed.training.framework = Framework::DeepSpeed;
+    deepspeed.parallel.optimizerOffloadFraction = 1.0;
+    QString error;
+    QVERIFY2(f.document.loadFromBytes(io::writePlan(deepspeed, io::builtinCatalog()), QString(), &error),
+             qPrintable(error));
+    QVERIFY(!share->isVisibleTo(&f.window));
 }
 
 // The gallery's FP8 current-scaling plan: its scaling is a choice in the Training dock; delayed scaling adds the
