@@ -87,6 +87,10 @@ Plan randomFloorPlan(QRandomGenerator &rng)
             plan.parallel.zeroStage = 3;
             plan.parallel.reshardAfterForward = rng.bounded(2);
         }
+        if (plan.parallel.offloadOptimizer && plan.training.framework == Framework::Megatron) {
+            plan.parallel.optimizerOffloadFraction = 0.25 * double(1 + rng.bounded(4));
+            plan.parallel.overlapOffloadCopies = rng.bounded(2);
+        }
         if (plan.zeroPlusPlusAllowed() && rng.bounded(2)) { // ZeRO++ on a DeepSpeed ZeRO-3 plan
             plan.parallel.zeroQuantizedWeights = rng.bounded(2);
             plan.parallel.zeroQuantizedGradients = rng.bounded(2);
@@ -394,7 +398,8 @@ private slots:
     }
 
     /// The property: over seeded random valid plans (dense and mixture-of-experts, 1-2048 GPUs, every ZeRO
-    /// stage, offload, both dispatchers, the three frameworks) no estimate is below its traffic floor.
+    /// stage, offload (Megatron-Core's at a quarter to all of the shard, its copies overlapped or not), both
+    /// dispatchers, the three frameworks) no estimate is below its traffic floor.
     void noEstimateBeatsItsFloor()
     {
         QRandomGenerator rng(33);
