@@ -260,7 +260,7 @@ private slots:
     void everyInterventionHasItsLabel()
     {
         const std::vector<std::string> ids = interventionIds();
-        QCOMPARE(ids.size(), std::size_t(26));
+        QCOMPARE(ids.size(), std::size_t(28));
         for (const std::string &id : ids)
             QVERIFY2(io::interventionLabel(id) != QString::fromStdString(id), id.c_str());
         QCOMPARE(io::interventionLabel("interleave_the_pipeline_v2"), QStringLiteral("Interleave the pipeline (v = 2)"));
