@@ -617,8 +617,6 @@ struct Plan
     }
     /// The ranks of hpZ's secondary group in effect: parallel.hpzRanks() where ZeRO++ applies, else 1 (off).
     std::int64_t secondaryGroupRanks() const { return zeroPlusPlusAllowed() ? parallel.hpzRanks() : 1; }
-    /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
-    /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.
     /// The share of each rank's optimizer shard stepped on the host: 0 without optimizer offload; Megatron-Core's
     /// parallel.optimizer_offload_fraction; all of it under DeepSpeed and FSDP2.
     double hostOptimizerShare() const
@@ -627,6 +625,8 @@ struct Plan
             return 0.0;
         return training.framework == Framework::Megatron ? parallel.optimizerOffloadFraction : 1.0;
     }
+    /// Whether ZeRO-3's parameter shards may live in host memory (parallel.offload_parameters): DeepSpeed's
+    /// offload_param ("Valid only with stage 3") and FSDP2's CPU offload; Megatron-Core offloads its optimizer only.
     bool parameterOffloadAllowed() const
     {
         return parallel.zeroStage == 3 && training.framework != Framework::Megatron;

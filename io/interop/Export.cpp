@@ -500,8 +500,6 @@ QStringList megatronFlags(const Plan &plan, ExportResult &out)
     return f;
 }
 
-/// Megatron-Core's precision-aware optimizer for state kept below FP32 (megatron/training/arguments.py:
-/// --exp-avg-dtype and --exp-avg-sq-dtype fp32|fp16|bf16|fp8, --main-params-dtype fp32|fp16).
 /// A plan's optimizer offload fraction as Megatron-Core's optimizer_offload_fraction: "1.0", "0.25".
 QString offloadFractionText(double fraction)
 {
@@ -509,6 +507,8 @@ QString offloadFractionText(double fraction)
     return text.contains(u'.') || text.contains(u'e') ? text : text + QStringLiteral(".0");
 }
 
+/// Megatron-Core's precision-aware optimizer for state kept below FP32 (megatron/training/arguments.py:
+/// --exp-avg-dtype and --exp-avg-sq-dtype fp32|fp16|bf16|fp8, --main-params-dtype fp32|fp16).
 QStringList precisionAwareOptimizerFlags(const TrainingConfig &t, ExportResult &out)
 {
     if (t.optimizerMoments == MomentFormat::Fp32 && t.masterWeights == MasterFormat::Fp32)
