@@ -515,7 +515,10 @@ const std::array kWords{
              .noun = QT_TRANSLATE_NOOP("PlanKey", "expert imbalance"),
              .tooltip =
                  QT_TRANSLATE_NOOP("PlanKey", "mixture of experts: tokens of the busiest expert over the mean; it sets "
-                                              "the pace of the expert GEMMs and the all-to-all (1: balanced routing)"),
+                                              "the pace of the expert GEMMs and the all-to-all (1: balanced routing; "
+                                              "Megatron-Bridge's GPT-OSS runs with free routing and no balancing loss, "
+                                              "100 steps from a random start, imply about 1.9 over 4 expert ranks "
+                                              "and 3.6 over 16)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
     KeyWords{.path = "training.expert_routing",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Expert routing"),

@@ -60,6 +60,8 @@ private slots:
         QTest::newRow("qwen3-235b-a22b") << "qwen3-235b-a22b" << 235e9 << 0.5e9 << 22e9 << 0.5e9 << true;
         QTest::newRow("llama4-maverick") << "llama4-maverick" << 400e9 << 0.5e9 << 17e9 << 0.5e9 << true;
         QTest::newRow("gpt-oss-120b") << "gpt-oss-120b" << 116.8e9 << 0.05e9 << 5.13e9 << 0.005e9 << false;
+        // gpt-oss-20b: the same model card's Table 1 (20.91 B total, 3.61 B active).
+        QTest::newRow("gpt-oss-20b") << "gpt-oss-20b" << 20.91e9 << 0.005e9 << 3.61e9 << 0.005e9 << false;
         // Grok-1: the released code's shapes (64 layers, 8 experts of a 32768-wide gated MLP, 48 + 8 + 8 heads of
         // 128, a tied 131072 x 6144 embedding) give 315.7 B, 0.54% above the announced "314B"; held to 0.6%.
         QTest::newRow("grok-1") << "grok-1" << 314e9 << 0.006 * 314e9 << 0.0 << 0.0 << false;

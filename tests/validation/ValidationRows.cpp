@@ -865,6 +865,45 @@ void dgxcHeldOut(std::vector<Row> &rows)
     }
 }
 
+/// A Megatron-Core plan on H100 nodes as Megatron-Bridge's recipes leave the shared settings: BF16, Transformer
+/// Engine's fused attention, gradients reduced in FP32 (bf16_mixed's grad_reduce_in_fp32), the distributed
+/// optimizer with both overlaps, NDR InfiniBand between nodes.
+Plan bridgeH100Plan(const char *preset, std::int64_t tensor, std::int64_t pipeline, std::int64_t data,
+                    std::int64_t globalBatch)
+{
+    Plan plan = test::presetPlan(preset, tensor, pipeline, data, 1, globalBatch, "h100-sxm5-80gb");
+    plan.training.precision = Precision::BF16;
+    plan.training.recompute = Recompute::None;
+    plan.training.flashAttention = true;
+    plan.training.fp32Gradients = true;
+    plan.parallel.zeroStage = 1;
+    plan.parallel.overlapGradReduce = true;
+    plan.parallel.overlapParamGather = true;
+    setCluster(plan, "h100-sxm5-80gb", tensor * pipeline * data, 8);
+    plan.cluster.network = "ib-ndr";
+    plan.cluster.intraNodeLink = "nvlink4-nvswitch";
+    return plan;
+}
+
+/// GPT-OSS as gpt_oss_{20b,120b}_pretrain_*_h100_bf16_config runs it (recipes/gpt_oss/h100/gpt_oss.py at 6799f099
+/// and a8038f6d): TP 2 with sequence parallelism, PP 4, ETP 1, global batch 512 of micro-batch 1, the all-to-all
+/// dispatcher, the router unfused and the permutation fused, YaRN positions (the rotary fusion off), no
+/// recomputation, no graphs. The cards' RedPajama-2 SentencePiece tokenizer sizes the vocabulary
+/// (_pretrain_common's use_tokenizer_vocab_size): their model TFLOP/s are Bridge's formula at 32,000 entries.
+Plan gptOssCardPlan(const char *preset, std::int64_t data, std::int64_t expert)
+{
+    Plan plan = bridgeH100Plan(preset, 2, 4, data, 512);
+    plan.model.vocab = 32000;
+    plan.training.sequenceParallel = true;
+    plan.training.fusedRope = false;
+    plan.training.moeRouterFusion = false;
+    plan.training.moePermuteFusion = true;
+    plan.parallel.expert = expert;
+    plan.parallel.expertTensor = 1;
+    plan.parallel.expertDispatcher = ExpertDispatcher::AllToAll;
+    return plan;
+}
+
 /// The precision a Megatron-Bridge row names. "FP8" and "FP8-CS" are per-tensor scaling (delayed and current
 /// scaling share the model's per-tensor FP8), "MXFP8"/"FP8-MX" the 32-element block scales, NVFP4 its own;
 /// release 25.09 prints no precision: "FP8 family" is read as per-tensor FP8 and the "alternate block-scaled
@@ -1367,6 +1406,58 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
 }
 
 } // namespace
+
+/// The cards' step is the mean of the last ten of 100 logged steps (last_10_steps_step_time_ms_avg); the
+/// sequence is 4,096 on every one (the command's --seq_length or the recipe's, and tokens/s per GPU x GPUs x step
+/// over the global batch says the same). Each run's vocabulary is read back from its logged model TFLOP/s through
+/// Bridge's FLOP formula (training/utils/flop_utils.py), since the cards' tokenizer can resize it.
+///  - qwen3-8b (bridge 619cc20bd, qwen3_8b_pretrain_16gpu_h100_bf16_config): TP 1 DP 16, global batch 1,024,
+///    Transformer Engine's cross-entropy; 25.070 s; vocabulary 151,936 by its TFLOP/s.
+///  - nemotron-3-nano-4b (nemotron_3_nano_4b_pretrain_8gpu_h100_bf16_config): TP 1 DP 8, global batch 1,024,
+///    Megatron-Core's native fused cross-entropy, gradients reduced in BF16; 26.775 s; vocabulary 131,072.
+///  - nemotron-3-super-120b-a12b (bridge ffeb5a7a, nemotron_3_super_pretrain_config, recipes/nemotronh/h100/
+///    nemotron_3_super.py _nemotron_3_super_pretrain_64gpu_h100_bf16_config): TP 1, PP 2, EP 32, global batch
+///    1,280, HybridEP, expert capacity 1.10 with the inputs padded to it (so the busiest expert's load is 1.10,
+///    whatever the free routing did), selective recomputation of layernorm, moe_act, moe and core_attn, eager,
+///    the precision-aware optimizer with BF16 moments and gradients and FP16 main parameters, neither overlap;
+///    29.369 s; vocabulary 131,072 (use_tokenizer_vocab_size off).
+///  - gpt-oss-20b and gpt-oss-120b (gptOssCardPlan): EP 4 on 16 GPUs and EP 16 on 64; 22.401 s and 16.665 s. Free
+///    routing with no balancing loss at all (the GPT-OSS bridge sets moe_router_load_balancing_type "none"), 100
+///    steps from a random start: not modelled, the busiest expert's load is unknown.
+std::vector<Row> loadBridgeCardRows()
+{
+    std::vector<Row> rows;
+    Plan qwen = bridgeH100Plan("qwen3-8b", 1, 1, 16, 1024);
+    qwen.model.seqLen = 4096;
+    qwen.training.lossKernel = LossKernel::TransformerEngine;
+    rows.push_back({"bridge-card", "qwen3-8b H100 x16", qwen, 25.070});
+
+    Plan nano = bridgeH100Plan("nemotron-3-nano-4b", 1, 1, 8, 1024);
+    nano.training.fp32Gradients = false; // the recipe's grad_reduce_in_fp32=False
+    rows.push_back({"bridge-card", "nemotron-3-nano-4b H100 x8", nano, 26.775});
+
+    Plan superCard = bridgeH100Plan("nemotron-3-super-120b-a12b", 1, 2, 32, 1280);
+    superCard.model.seqLen = 4096;
+    superCard.training.recompute = Recompute::Selective;
+    superCard.training.recomputeMoe = true;
+    superCard.training.recomputeExpertActivation = true;
+    superCard.training.capacityFactor = 1.10;
+    superCard.training.expertImbalance = 1.10;
+    superCard.training.moePermuteFusion = true;
+    superCard.training.optimizerMoments = MomentFormat::Bf16;
+    superCard.training.masterWeights = MasterFormat::Fp16;
+    superCard.training.fp32Gradients = false;
+    superCard.parallel.expert = 32;
+    superCard.parallel.expertTensor = 1;
+    superCard.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    superCard.parallel.overlapGradReduce = false;
+    superCard.parallel.overlapParamGather = false;
+    rows.push_back({"bridge-card", "nemotron-3-super H100 x64", superCard, 29.369});
+
+    rows.push_back({"bridge-card", "gpt-oss-20b H100 x16 free routing", gptOssCardPlan("gpt-oss-20b", 2, 4), 22.401, false});
+    rows.push_back({"bridge-card", "gpt-oss-120b H100 x64 free routing", gptOssCardPlan("gpt-oss-120b", 8, 16), 16.665, false});
+    return rows;
+}
 
 std::vector<MemoryRow> loadMemoryRows(QStringList *skipped)
 {

@@ -60,6 +60,12 @@ std::vector<Row> loadZeroBubbleRows();
 /// the release-specific software is not read yet.
 std::vector<Row> loadBridgeRows(QStringList *skipped = nullptr);
 
+/// Held out: the pre-training runs of Megatron-Bridge's model verification cards on H100 (examples/
+/// model_verification_cards/*/card.yaml at 067f987df; not in shared/validation, never fitted), each read from the
+/// recipe and commit its card names, source "bridge-card". The runs that route freely with no capacity limit are
+/// not modelled (`modelled` false): the busiest expert's load they ran at is not stated.
+std::vector<Row> loadBridgeCardRows();
+
 /// PyTorch-native runs (issue 35): torchtitan's benchmarks (FSDP2, TP, pipelining, CP, float8, compile) and
 /// llm-foundry's benchmark table (H100 and A100-40GB sections): not in loadRows() while their frameworks'
 /// mechanisms are being added.

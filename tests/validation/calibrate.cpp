@@ -577,6 +577,9 @@ int writeResiduals(const QString &path, QTextStream &log)
     for (validation::Row &r : validation::loadPytorchRows())
         if (r.modelled)
             unfitted.push_back(std::move(r));
+    for (validation::Row &r : validation::loadBridgeCardRows()) // Megatron-Bridge's verification runs, never fitted
+        if (r.modelled)
+            unfitted.push_back(std::move(r));
     std::vector<HeldOutRun> out;
     classicHeldOut(classic, out, log);
     if (!qEnvironmentVariableIsSet("CALIBRATE_SKIP_CURRENT"))

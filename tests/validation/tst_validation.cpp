@@ -144,7 +144,7 @@ private slots:
     void bridgeRecomputeStudyIsCalled();
     void bridgeExpertOverlapStudy();
     void bridgeOptimizerOffloadStudy();
-    void bridgeQwen3DenseCard();
+    void bridgeVerificationCards();
     void everyPublishedRunFits();
 };
 
@@ -235,8 +235,9 @@ void TestValidation::stepTimes()
     // H100, with interleaving on GB200).
     check(QStringLiteral("dgxc held out"), bySource[QStringLiteral("dgxc-heldout")], kHeldOutWorst, kHeldOutWorst);
     // Nemotron-H 56B (Mamba-2, attention and dense MLP blocks, no experts), never fitted: 23-26% faster than
-    // measured at every size, where the Llama rows of the same table are within 3%: the hybrid models' gap is in
-    // the Mamba-2 blocks, not in their experts (docs/CALIBRATION.md, "Nemotron-H 56B"). Held where it stands.
+    // measured at every size, where the Llama rows of the same table are within 3%: the hybrid models' gap is not
+    // in their experts alone (docs/CALIBRATION.md, "Nemotron-H 56B"); nor in the Mamba-2 block as such, which the
+    // BF16 Nemotron 3 Nano 4B card at tensor 1 puts within 2% (bridgeVerificationCards). Held where it stands.
     QCOMPARE(bySource[QStringLiteral("dgxc-hybrid")].size(), std::size_t(7));
     check(QStringLiteral("dgxc hybrid"), bySource[QStringLiteral("dgxc-hybrid")], kDgxcHybridMedian, kDgxcHybridWorst);
     QVERIFY2(p90 <= kMoePercentile90, qPrintable(QStringLiteral("dgxc mixture of experts: 90th percentile %1%").arg(100 * p90)));
@@ -960,32 +961,57 @@ void TestValidation::bridgeOptimizerOffloadStudy()
     QVERIFY(std::abs(added / (3.877 - 0.996) - 1.0) <= 0.05);
 }
 
-/// Megatron-Bridge's Qwen3-8B verification card (examples/model_verification_cards/qwen3-8b/card.yaml at 067f987df,
-/// pretrain on H100, verified 2026-07-21): qwen3_8b_pretrain_16gpu_h100_bf16_config at Bridge 619cc20bd
-/// (recipes/qwen/h100/qwen3.py: TP 1, PP 1, CP 1, DP 16 over two nodes, global batch 1,024 of micro-batch 1,
-/// sequence 4,096, BF16, no recomputation, no CUDA graphs, Transformer Engine's cross-entropy, the distributed
-/// optimizer with both overlaps): 25.070 s a step over steps 91-100. A dense Megatron-Core run the model never saw;
-/// held to 8%, the 80th percentile of the Megatron-Bridge dense rows' errors (7.6%).
-void TestValidation::bridgeQwen3DenseCard()
+/// Megatron-Bridge's model verification cards (ValidationRows.cpp loadBridgeCardRows: each run read from the recipe
+/// and commit its card names; never fitted). The cards call their models "not performance-tuned"; the layouts and
+/// settings are the recipes', so each step is still a measurement of them. Held: the dense runs (Qwen3-8B; the
+/// Nemotron 3 Nano 4B hybrid of Mamba-2, attention and MLP blocks) to 8%, the dense Megatron-Bridge rows' 80th
+/// percentile; Nemotron 3 Super (a latent mixture of experts at a fixed expert capacity) to the hybrid rows' worst.
+/// GPT-OSS routes freely with no balancing loss at all, 100 steps from a random start: the model's balanced estimate
+/// is a floor, held to be no slower than measured by more than 8%, and the busiest expert's load that would close
+/// each gap is printed (the tooltip of training.expert_imbalance quotes it).
+void TestValidation::bridgeVerificationCards()
 {
-    Plan plan = test::presetPlan("qwen3-8b", 1, 1, 16, 1, 1024, "h100-sxm5-80gb");
-    plan.model.seqLen = 4096;
-    plan.training.precision = Precision::BF16;
-    plan.training.recompute = Recompute::None;
-    plan.training.flashAttention = true; // Transformer Engine's fused attention
-    plan.training.lossKernel = LossKernel::TransformerEngine;
-    plan.parallel.zeroStage = 1;
-    plan.parallel.overlapGradReduce = true;
-    plan.parallel.overlapParamGather = true;
-    plan.cluster.network = "ib-ndr";
-    plan.cluster.intraNodeLink = "nvlink4-nvswitch";
-    const Estimate e = estimate(plan, io::builtinCatalog(), {false});
-    QVERIFY(e.valid);
-    const double error = e.step.stepSeconds / 25.070 - 1.0;
-    qInfo().noquote() << QStringLiteral("Qwen3-8B on 16 H100: %1 s against 25.070 s measured (%2%)")
-                             .arg(e.step.stepSeconds, 0, 'f', 3)
-                             .arg(100.0 * error, 0, 'f', 1);
-    QVERIFY(std::abs(error) <= 0.08);
+    const std::vector<Row> rows = loadBridgeCardRows();
+    QCOMPARE(rows.size(), std::size_t(5));
+    for (const Row &row : rows) {
+        dumpPlan(row);
+        const Estimate e = estimate(row.plan, io::builtinCatalog(), {false});
+        QVERIFY2(e.valid, qPrintable(row.id + ": " + problemsOf(e)));
+        const double error = e.step.stepSeconds / row.measuredSeconds - 1.0;
+        QString line = QStringLiteral("%1: %2 s against %3 s measured (%4%)")
+                           .arg(row.id)
+                           .arg(e.step.stepSeconds, 0, 'f', 3)
+                           .arg(row.measuredSeconds, 0, 'f', 3)
+                           .arg(100.0 * error, 0, 'f', 1);
+        if (row.modelled) {
+            qInfo().noquote() << line;
+            const double bound = row.plan.model.experts > 0 ? kBridgeHybridWorst : 0.08;
+            QVERIFY2(std::abs(error) <= bound, qPrintable(line));
+            continue;
+        }
+        // The busiest expert's load at which the estimate meets the measurement (bisection; the step grows with it).
+        double lo = 1.0, hi = 16.0;
+        for (int i = 0; i < 30; ++i) {
+            Plan skewed = row.plan;
+            skewed.training.expertImbalance = 0.5 * (lo + hi);
+            if (estimate(skewed, io::builtinCatalog(), {false}).step.stepSeconds < row.measuredSeconds)
+                lo = skewed.training.expertImbalance;
+            else
+                hi = skewed.training.expertImbalance;
+        }
+        qInfo().noquote() << line + QStringLiteral(", balanced; met at an expert imbalance of %1").arg(lo, 0, 'f', 2);
+        QVERIFY2(error <= 0.08, qPrintable(line));
+    }
+    // The Super card also logs PyTorch's peaks (logger.log_device_memory_used: "58.079 GiB allocated and 70.336
+    // GiB reserved"): the allocated peak held to the memory model's 80% band for Megatron-Core (18%); the reserved
+    // one is printed, not held (docs/CALIBRATION.md).
+    const Estimate superEstimate = estimate(rows[2].plan, io::builtinCatalog(), {false});
+    const double allocated = superEstimate.memory.allocatedBytes / units::GiB, reserved = superEstimate.memory.reservedBytes / units::GiB;
+    qInfo().noquote() << QStringLiteral("%1: %2 GiB allocated against 58.079, %3 GiB reserved against 70.336")
+                             .arg(rows[2].id)
+                             .arg(allocated, 0, 'f', 2)
+                             .arg(reserved, 0, 'f', 2);
+    QVERIFY(std::abs(allocated / 58.079 - 1.0) <= 0.18);
 }
 
 /// Every published run ran, so none may be called out of memory: the other side of calling the published
