@@ -516,9 +516,10 @@ const std::array kWords{
              .tooltip =
                  QT_TRANSLATE_NOOP("PlanKey", "mixture of experts: tokens of the busiest expert over the mean; it sets "
                                               "the pace of the expert GEMMs and the all-to-all (1: balanced routing; "
-                                              "Megatron-Bridge's GPT-OSS runs with free routing and no balancing loss, "
-                                              "100 steps from a random start, imply about 1.9 over 4 expert ranks "
-                                              "and 3.6 over 16)"),
+                                              "Megatron-Bridge's runs with free routing, 100 steps from a random "
+                                              "start, imply about 1.45 for Qwen3-30B-A3B with its auxiliary loss over "
+                                              "16 expert ranks, and for GPT-OSS without one 1.9 over 4 and 3.6 over "
+                                              "16)"),
              .defaultText = QT_TRANSLATE_NOOP("PlanKey", "1")},
     KeyWords{.path = "training.expert_routing",
              .label = QT_TRANSLATE_NOOP("PlanKey", "Expert routing"),

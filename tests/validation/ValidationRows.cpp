@@ -1421,6 +1421,11 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
 ///    whatever the free routing did), selective recomputation of layernorm, moe_act, moe and core_attn, eager,
 ///    the precision-aware optimizer with BF16 moments and gradients and FP16 main parameters, neither overlap;
 ///    29.369 s; vocabulary 131,072 (use_tokenizer_vocab_size off).
+///  - qwen3-30b-a3b (bridge 5b9d9cf5, qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config in recipes/qwen/h100/
+///    qwen3_moe.py): TP 1, EP 16, DP 16, global batch 1,024, HybridEP, Transformer Engine graphs of moe_router and
+///    moe_preprocess, router and permutation fused, gradients reduced in BF16, Transformer Engine's cross-entropy;
+///    30.290 s; vocabulary 151,936. Free routing (the card sets moe_router_force_load_balancing false) with
+///    Qwen3's auxiliary loss at 1e-3 (models/qwen/qwen3_moe_bridge.py): not modelled.
 ///  - gpt-oss-20b and gpt-oss-120b (gptOssCardPlan): EP 4 on 16 GPUs and EP 16 on 64; 22.401 s and 16.665 s. Free
 ///    routing with no balancing loss at all (the GPT-OSS bridge sets moe_router_load_balancing_type "none"), 100
 ///    steps from a random start: not modelled, the busiest expert's load is unknown.
@@ -1453,6 +1458,18 @@ std::vector<Row> loadBridgeCardRows()
     superCard.parallel.overlapGradReduce = false;
     superCard.parallel.overlapParamGather = false;
     rows.push_back({"bridge-card", "nemotron-3-super H100 x64", superCard, 29.369});
+
+    Plan qwenMoe = bridgeH100Plan("qwen3-30b-a3b", 1, 1, 16, 1024);
+    qwenMoe.model.seqLen = 4096;
+    qwenMoe.training.fp32Gradients = false;
+    qwenMoe.training.lossKernel = LossKernel::TransformerEngine;
+    qwenMoe.training.moeRouterFusion = true;
+    qwenMoe.training.moePermuteFusion = true;
+    qwenMoe.training.cudaGraphs = CudaGraphs::Router;
+    qwenMoe.parallel.expert = 16;
+    qwenMoe.parallel.expertTensor = 1;
+    qwenMoe.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    rows.push_back({"bridge-card", "qwen3-30b-a3b H100 x16 free routing", qwenMoe, 30.290, false});
 
     rows.push_back({"bridge-card", "gpt-oss-20b H100 x16 free routing", gptOssCardPlan("gpt-oss-20b", 2, 4), 22.401, false});
     rows.push_back({"bridge-card", "gpt-oss-120b H100 x64 free routing", gptOssCardPlan("gpt-oss-120b", 8, 16), 16.665, false});
