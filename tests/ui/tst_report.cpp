@@ -216,6 +216,27 @@ private slots:
         QVERIFY(!padded.contains(QStringLiteral("so they launch eagerly")));
     }
 
+    // A dropless mixture of experts at the default expert_imbalance says what balanced routing assumes, and what a
+    // run that routes freely measured (Megatron-Bridge's Qwen3-30B-A3B card: 30.29 s against 24.71 s forced).
+    void freeRoutingCaveatRow()
+    {
+        Charts c;
+        Plan plan = test::examplePlan("qwen3-30b-a3b-8-h100");
+        plan.training.capacityFactor.reset();
+        plan.training.expertImbalance = 1.0;
+        c.document.setPlan(plan);
+        QTemporaryDir dir;
+        const QString balanced = reportText(&c.document, dir.filePath(QStringLiteral("balanced.pdf"))).simplified();
+        QVERIFY2(balanced.contains(QStringLiteral("a run that routes freely is slower")),
+                 qPrintable(balanced.right(600)));
+        QVERIFY(balanced.contains(QStringLiteral("1.23× its forced-balance twin")));
+        plan.training.expertImbalance = 1.45;
+        c.document.setPlan(plan);
+        const QString skewed = reportText(&c.document, dir.filePath(QStringLiteral("skewed.pdf"))).simplified();
+        QVERIFY(skewed.contains(QStringLiteral("the busiest expert takes 1.45× the mean")));
+        QVERIFY(!skewed.contains(QStringLiteral("routes freely")));
+    }
+
     // A hybrid has no one layer: the report counts each kind of block and its parameters. Nemotron 3 Nano's
     // Mamba-2 block by hand from its config (hidden 2688, 64 heads of 64, 8 groups of state 128, conv 4): in-proj
     // 2688 x (2 x 4096 + 2 x 8 x 128 + 64), out-proj 4096 x 2688, conv weights and bias 6144 x 5, A, D and dt

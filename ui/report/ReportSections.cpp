@@ -211,6 +211,10 @@ QList<std::pair<QString, QString>> expertLayoutFacts(const Context &c)
             ? QObject::tr("capacity factor %1: an expert takes at most %1× its balanced share, the rest dropped")
                   .arg(fmt::number(*training.capacityFactor, 2))
             : QObject::tr("dropless (no capacity factor)");
+    if (!training.capacityFactor && training.expertImbalance == 1.0)
+        routing += QObject::tr("; balanced, as NVIDIA's performance recipes force it: a run that routes freely is "
+                               "slower (Megatron-Bridge's Qwen3-30B-A3B verification run 1.23× its forced-balance "
+                               "twin at step 100; set training.expert_imbalance, docs/CALIBRATION.md)");
     if (training.expertRouting == ExpertRouting::Contiguous)
         routing += QObject::tr("; contiguous routing (training.expert_routing): token t goes to experts t·%1 to "
                                "t·%1 + %2, balanced, each token on the fewest ranks (a benchmark gate)")
