@@ -1421,6 +1421,13 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
 ///    whatever the free routing did), selective recomputation of layernorm, moe_act, moe and core_attn, eager,
 ///    the precision-aware optimizer with BF16 moments and gradients and FP16 main parameters, neither overlap;
 ///    29.369 s; vocabulary 131,072 (use_tokenizer_vocab_size off).
+///  - deepseek-v3 (the card's pretrain_performance on H100, bridge 79308d0d, perf_recipes/deepseek/h100/
+///    deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config over the library's 1024-GPU recipe and
+///    perf_recipes/deepseek/common.py): TP 2 with sequence parallelism, PP 8 with 4 virtual stages laid out
+///    "Et|(tt|)*30mL" (7, 8 x 6 and 6 decoder layers a rank, the MTP module and loss last), EP 64, global batch
+///    16,384, forced balance, recomputation of mla_up_proj and mlp, the router and permutation fused, HybridEP
+///    (apply_flex_dispatcher_backend turns the recipe's backend on for Hopper), BF16 moments and main gradients,
+///    Transformer Engine's cross-entropy, the gradient reduction not overlapped, expandable segments; 61.756 s.
 ///  - qwen3-30b-a3b (bridge 5b9d9cf5, qwen3_30b_a3b_pretrain_16gpu_h100_bf16_config in recipes/qwen/h100/
 ///    qwen3_moe.py): TP 1, EP 16, DP 16, global batch 1,024, HybridEP, Transformer Engine graphs of moe_router and
 ///    moe_preprocess, router and permutation fused, gradients reduced in BF16, Transformer Engine's cross-entropy;
@@ -1458,6 +1465,27 @@ std::vector<Row> loadBridgeCardRows()
     superCard.parallel.overlapGradReduce = false;
     superCard.parallel.overlapParamGather = false;
     rows.push_back({"bridge-card", "nemotron-3-super H100 x64", superCard, 29.369});
+
+    Plan deepSeek = bridgeH100Plan("deepseek-v3", 2, 8, 64, 16384);
+    deepSeek.model.seqLen = 4096;
+    deepSeek.training.recompute = Recompute::Selective;
+    deepSeek.training.recomputeMlaUpProjection = true;
+    deepSeek.training.recomputeDenseMlp = true;
+    deepSeek.training.sequenceParallel = true;
+    deepSeek.training.moeRouterFusion = true;
+    deepSeek.training.moePermuteFusion = true;
+    deepSeek.training.optimizerMoments = MomentFormat::Bf16;
+    deepSeek.training.fp32Gradients = false;
+    deepSeek.training.lossKernel = LossKernel::TransformerEngine;
+    deepSeek.training.expandableSegments = true;
+    deepSeek.parallel.schedule = Schedule::Interleaved;
+    deepSeek.parallel.virtualStages = 4;
+    deepSeek.parallel.stageLayers = {7, 8, 8, 8, 8, 8, 8, 6};
+    deepSeek.parallel.expert = 64;
+    deepSeek.parallel.expertTensor = 1;
+    deepSeek.parallel.expertDispatcher = ExpertDispatcher::HybridEp;
+    deepSeek.parallel.overlapGradReduce = false;
+    rows.push_back({"bridge-card", "deepseek-v3 H100 x1024", deepSeek, 61.756});
 
     Plan qwenMoe = bridgeH100Plan("qwen3-30b-a3b", 1, 1, 16, 1024);
     qwenMoe.model.seqLen = 4096;
