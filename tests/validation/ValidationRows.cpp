@@ -1420,7 +1420,9 @@ void torchaoMemory(std::vector<MemoryRow> &rows)
 ///    1,280, HybridEP, expert capacity 1.10 with the inputs padded to it (so the busiest expert's load is 1.10,
 ///    whatever the free routing did), selective recomputation of layernorm, moe_act, moe and core_attn, eager,
 ///    the precision-aware optimizer with BF16 moments and gradients and FP16 main parameters, neither overlap;
-///    29.369 s; vocabulary 131,072 (use_tokenizer_vocab_size off).
+///    29.369 s; vocabulary 131,072 (use_tokenizer_vocab_size off). The card's performance run of the same commit
+///    (nemotron_3_super_pretrain_64gpu_h100_bf16_config, "forced routing ... 1.10x fixed expert capacity"):
+///    27.589 s.
 ///  - deepseek-v3 (the card's pretrain_performance on H100, bridge 79308d0d, perf_recipes/deepseek/h100/
 ///    deepseek_v3.py deepseek_v3_pretrain_1024gpu_h100_bf16_config over the library's 1024-GPU recipe and
 ///    perf_recipes/deepseek/common.py): TP 2 with sequence parallelism, PP 8 with 4 virtual stages laid out
@@ -1465,6 +1467,9 @@ std::vector<Row> loadBridgeCardRows()
     superCard.parallel.overlapGradReduce = false;
     superCard.parallel.overlapParamGather = false;
     rows.push_back({"bridge-card", "nemotron-3-super H100 x64", superCard, 29.369});
+    // Its performance twin (nemotron_3_super_pretrain_64gpu_h100_bf16_config at the same commit): the same
+    // settings with forced routing; the 1.10 capacity pads every expert's input either way.
+    rows.push_back({"bridge-card", "nemotron-3-super H100 x64 forced routing", superCard, 27.589});
 
     Plan deepSeek = bridgeH100Plan("deepseek-v3", 2, 8, 64, 16384);
     deepSeek.model.seqLen = 4096;
