@@ -1,7 +1,6 @@
 #include "core/plan/PlanValidation.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <tuple>
 
@@ -115,12 +114,6 @@ std::vector<std::int64_t> nearestValid(std::int64_t current, std::int64_t maximu
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }
-std::string decimal(double v)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", v);
-    return text;
-}
 
 void checkModelShape(Checker &check)
 {
@@ -920,7 +913,7 @@ void checkFramework(Checker &check)
     if (plan.parallel.offloadOptimizer && t.framework != Framework::Megatron &&
         check.ok({"parallel.optimizer_offload_fraction"}) && plan.parallel.optimizerOffloadFraction < 1.0)
         check.error("parallel.optimizer_offload_fraction", "offload.fraction_needs_megatron",
-                    {decimal(plan.parallel.optimizerOffloadFraction), std::string(toString(t.framework))});
+                    {boundText(plan.parallel.optimizerOffloadFraction), std::string(toString(t.framework))});
     if (plan.parallel.offloadParameters && check.ok({"parallel.zero_stage"}) && !plan.parameterOffloadAllowed())
         check.error("parallel.offload_parameters", "offload.parameters_need_zero3",
                     {num(plan.parallel.zeroStage), std::string(toString(t.framework))});
